@@ -1,0 +1,751 @@
+import { describe, it, expect } from '@jest/globals'
+import { getOctokit } from '@actions/github'
+import { readEvent } from '../src/github/event.js'
+import type { EventInfo, TriggerComment } from '../src/github/event.js'
+import {
+  PERMISSION_LEVELS,
+  addReaction,
+  decideTrigger,
+  getCommenterPermission,
+  matchTrigger,
+  meetsPermission
+} from '../src/github/trigger.js'
+import type { PermissionLevel } from '../src/github/trigger.js'
+import {
+  COMMENT_LIMIT,
+  GitHubError,
+  findRoutedJob,
+  listComments,
+  makeMarker,
+  markerKey,
+  parsePullRequestLink,
+  updateCommentBody,
+  upsertComment,
+  verifiedKeys
+} from '../src/github/comments.js'
+import type { Place } from '../src/github/comments.js'
+import { startGitHub, SIM_GITHUB_TOKEN } from '../sim/github.js'
+
+const SECRET = 'mint_secret_key'
+const PLACE: Place = { owner: 'octo', repo: 'docs', issueNumber: 12 }
+
+type Sim = Awaited<ReturnType<typeof startGitHub>>
+type SimOptions = Parameters<typeof startGitHub>[0]
+
+/** Starts a simulated GitHub for one test and always closes it. */
+async function withGitHub(
+  options: SimOptions,
+  fn: (gh: Sim, octokit: ReturnType<typeof getOctokit>) => Promise<void>
+): Promise<void> {
+  const gh = await startGitHub(options)
+  try {
+    await fn(gh, getOctokit(SIM_GITHUB_TOKEN, { baseUrl: gh.url }))
+    // Installation tokens are refused GET /user, so nothing may depend on it.
+    expect(gh.requests.some(r => r.path === '/user')).toBe(false)
+  } finally {
+    await gh.close()
+  }
+}
+
+function commentEvent(over: Partial<TriggerComment> = {}, eventOver: Partial<EventInfo> = {}) {
+  const comment: TriggerComment = {
+    id: 1,
+    body: '/docs-agent fix the typo',
+    author: 'alice',
+    authorType: 'User',
+    kind: 'issue',
+    action: 'created',
+    ...over
+  }
+  const event: EventInfo = {
+    eventName: 'issue_comment',
+    owner: 'octo',
+    repo: 'docs',
+    issueNumber: 12,
+    isPullRequest: true,
+    comment,
+    ...eventOver
+  }
+  return event
+}
+
+describe('matchTrigger', () => {
+  const cases: Array<[string, string, string | undefined]> = [
+    ['/docs-agent do it', '/docs-agent', 'do it'],
+    ['/docs-agent', '/docs-agent', ''],
+    ['/docs-agent   ', '/docs-agent', ''],
+    ['/docs-agent\n\nfix the\ntypo', '/docs-agent', 'fix the\ntypo'],
+    ['  \n\t/docs-agent go', '/docs-agent', 'go'],
+    ['/docs-agent\tgo', '/docs-agent', 'go'],
+    ['/docs-agentx do', '/docs-agent', undefined],
+    ['/docs-agent-do', '/docs-agent', undefined],
+    ['please /docs-agent do', '/docs-agent', undefined],
+    ['> /docs-agent do', '/docs-agent', undefined],
+    ['/Docs-Agent do', '/docs-agent', undefined],
+    ['', '/docs-agent', undefined],
+    ['.docs+ run', '.docs+', 'run'],
+    ['xdocs+ run', '.docs+', undefined],
+    ['.docsss run', '.docs+', undefined],
+    ['.docs+', '.docs+', ''],
+    ['anything', '', undefined]
+  ]
+  it.each(cases)('%j with trigger %j gives %j', (body, trigger, expected) => {
+    expect(matchTrigger(body, trigger)).toBe(expected)
+  })
+})
+
+describe('meetsPermission', () => {
+  it('orders the levels none < read < triage < write < maintain < admin', () => {
+    expect(PERMISSION_LEVELS).toEqual(['none', 'read', 'triage', 'write', 'maintain', 'admin'])
+  })
+
+  const matrix = PERMISSION_LEVELS.flatMap((actual, a) =>
+    PERMISSION_LEVELS.map((least, l) => [actual, least, a >= l] as const)
+  )
+  it.each(matrix)('%s meets %s: %s', (actual, least, expected) => {
+    expect(meetsPermission(actual, least)).toBe(expected)
+  })
+
+  it('spot checks', () => {
+    expect(meetsPermission('triage', 'write')).toBe(false)
+    expect(meetsPermission('maintain', 'write')).toBe(true)
+    expect(meetsPermission('none', 'read')).toBe(false)
+    expect(meetsPermission('none', 'none')).toBe(true)
+  })
+})
+
+describe('markers', () => {
+  it('round-trips a key through a signed marker', () => {
+    const key = markerKey('job', 'proj', 'job-123')
+    const marker = makeMarker(key, SECRET, PLACE)
+    expect(marker).toMatch(/^<!-- docs-agent:job%2Fproj%2Fjob-123 sig=[0-9a-f]{32} -->$/)
+    expect(verifiedKeys(`hello\n\n${marker}`, SECRET, PLACE)).toEqual([key])
+  })
+
+  it('is deterministic and depends on the key', () => {
+    expect(makeMarker('a', SECRET, PLACE)).toBe(makeMarker('a', SECRET, PLACE))
+    const sig = (m: string) => / sig=([0-9a-f]+) /.exec(m)?.[1]
+    expect(sig(makeMarker('a', SECRET, PLACE))).not.toBe(sig(makeMarker('b', SECRET, PLACE)))
+  })
+
+  it('encodes each part of a key so a slash inside an id stays unambiguous', () => {
+    expect(markerKey('route', 'p/1', 'j 2')).toBe('route/p%2F1/j%202')
+    expect(markerKey('route', 'p', '1/j')).not.toBe(markerKey('route', 'p/1', 'j'))
+  })
+
+  it('round-trips keys containing -->, newlines and spaces without breaking the marker', () => {
+    const key = markerKey('visitors', 'my project', 'evil --> <!-- x\nline two')
+    const marker = makeMarker(key, SECRET, PLACE)
+    expect(marker.indexOf('-->')).toBe(marker.length - 3)
+    expect(marker).not.toMatch(/\n/)
+    expect(verifiedKeys(marker, SECRET, PLACE)).toEqual([key])
+    const raw = 'a --> b\n c'
+    expect(verifiedKeys(makeMarker(raw, SECRET, PLACE), SECRET, PLACE)).toEqual([raw])
+  })
+
+  it('returns verified keys in order and skips the rest', () => {
+    const body = [
+      makeMarker('one', SECRET, PLACE),
+      '<!-- docs-agent:two sig=00000000000000000000000000000000 -->',
+      makeMarker('three', SECRET, PLACE)
+    ].join('\n')
+    expect(verifiedKeys(body, SECRET, PLACE)).toEqual(['one', 'three'])
+  })
+
+  it('rejects forged markers', () => {
+    const good = makeMarker('job/p/j', SECRET, PLACE)
+    const flipped = good.replace(/sig=(.)/, (_m, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`)
+    const forgeries = [
+      flipped,
+      '<!-- docs-agent:job%2Fp%2Fj -->',
+      '<!-- docs-agent:job%2Fp%2Fj sig= -->',
+      good.replace(/ sig=[0-9a-f]+/, ` sig=${'f'.repeat(32)}`),
+      good.replace(/ sig=([0-9a-f]+)/, ' sig=$1ff'),
+      good.replace(/ sig=([0-9a-f]+)/, (_m, s: string) => ` sig=${s.toUpperCase()}`),
+      makeMarker('job/p/j', SECRET, { ...PLACE, issueNumber: 13 }),
+      makeMarker('job/p/j', SECRET, { ...PLACE, repo: 'other' }),
+      makeMarker('job/p/j', SECRET, { ...PLACE, owner: 'mallory' }),
+      makeMarker('job/p/j', 'another secret', PLACE)
+    ]
+    for (const forged of forgeries) {
+      expect(verifiedKeys(`text ${forged} text`, SECRET, PLACE)).toEqual([])
+    }
+    expect(verifiedKeys(good, SECRET, PLACE)).toEqual(['job/p/j'])
+  })
+
+  it('ignores a key that is not valid percent-encoding', () => {
+    expect(verifiedKeys('<!-- docs-agent:%E0%A4%A sig=0123 -->', SECRET, PLACE)).toEqual([])
+  })
+
+  it('refuses to sign without a secret and trusts nothing without one', () => {
+    expect(() => makeMarker('k', '', PLACE)).toThrow(/secret/)
+    expect(verifiedKeys(makeMarker('k', SECRET, PLACE), '', PLACE)).toEqual([])
+  })
+})
+
+describe('readEvent', () => {
+  it('reads a pull_request event', () => {
+    const e = readEvent(
+      'pull_request',
+      { action: 'opened', pull_request: { number: 7 } },
+      'octo/docs'
+    )
+    expect(e).toEqual({
+      eventName: 'pull_request',
+      owner: 'octo',
+      repo: 'docs',
+      issueNumber: 7,
+      isPullRequest: true
+    })
+  })
+
+  it('falls back to payload.number and handles pull_request_target', () => {
+    expect(readEvent('pull_request', { number: 8 }, 'o/r').issueNumber).toBe(8)
+    const e = readEvent('pull_request_target', { pull_request: { number: 9 } }, 'o/r')
+    expect(e.issueNumber).toBe(9)
+    expect(e.isPullRequest).toBe(true)
+  })
+
+  it('reads an issue_comment on an issue', () => {
+    const e = readEvent(
+      'issue_comment',
+      {
+        action: 'created',
+        issue: { number: 3 },
+        comment: { id: 55, body: '/docs-agent hi', user: { login: 'alice', type: 'User' } }
+      },
+      'octo/docs'
+    )
+    expect(e).toEqual({
+      eventName: 'issue_comment',
+      owner: 'octo',
+      repo: 'docs',
+      issueNumber: 3,
+      isPullRequest: false,
+      comment: {
+        id: 55,
+        body: '/docs-agent hi',
+        author: 'alice',
+        authorType: 'User',
+        kind: 'issue',
+        action: 'created'
+      }
+    })
+  })
+
+  it('reads an issue_comment on a pull request', () => {
+    const e = readEvent(
+      'issue_comment',
+      {
+        action: 'edited',
+        issue: { number: 4, pull_request: { url: 'x' } },
+        comment: { id: 56, body: 'b', user: { login: 'bot[bot]', type: 'Bot' } }
+      },
+      'octo/docs'
+    )
+    expect(e.isPullRequest).toBe(true)
+    expect(e.issueNumber).toBe(4)
+    expect(e.comment).toMatchObject({ kind: 'issue', action: 'edited', authorType: 'Bot' })
+  })
+
+  it('reads a pull_request_review_comment', () => {
+    const e = readEvent(
+      'pull_request_review_comment',
+      {
+        action: 'created',
+        pull_request: { number: 5 },
+        comment: { id: 57, body: 'x', user: { login: 'bob' } }
+      },
+      'octo/docs'
+    )
+    expect(e.issueNumber).toBe(5)
+    expect(e.isPullRequest).toBe(true)
+    expect(e.comment).toEqual({ id: 57, body: 'x', author: 'bob', kind: 'pull', action: 'created' })
+  })
+
+  it('reads an issues event', () => {
+    const e = readEvent('issues', { action: 'opened', issue: { number: 6 } }, 'octo/docs')
+    expect(e.issueNumber).toBe(6)
+    expect(e.isPullRequest).toBe(false)
+    expect(e.comment).toBeUndefined()
+  })
+
+  it('has no number for other events, even if the payload has one', () => {
+    for (const name of ['push', 'workflow_dispatch', 'schedule']) {
+      const e = readEvent(name, { number: 3, issue: { number: 3 } }, 'octo/docs')
+      expect(e.issueNumber).toBeUndefined()
+      expect(e.isPullRequest).toBe(false)
+      expect(e.comment).toBeUndefined()
+    }
+  })
+
+  it('never throws on garbage payloads', () => {
+    const garbage: unknown[] = [
+      {},
+      { pull_request: null, number: '7' },
+      { pull_request: { number: -1 } },
+      { pull_request: { number: 1.5 } },
+      { pull_request: [7] },
+      { issue: 'x', comment: 5 },
+      { issue: { number: '3', pull_request: null }, comment: { id: '1', body: 2 } },
+      { issue: { number: Number.NaN }, comment: { id: 1, body: null, user: null } },
+      null,
+      [],
+      'string'
+    ]
+    const names = [
+      'pull_request',
+      'pull_request_target',
+      'issue_comment',
+      'pull_request_review_comment',
+      'issues'
+    ]
+    for (const payload of garbage) {
+      for (const name of names) {
+        const e = readEvent(name, payload as Record<string, unknown>, 'octo/docs')
+        expect(e.issueNumber).toBeUndefined()
+        expect(e.isPullRequest).toBe(name.startsWith('pull_request'))
+        const usable = (payload as { comment?: { user?: unknown } } | null)?.comment?.user === null
+        const commentEvent = name === 'issue_comment' || name === 'pull_request_review_comment'
+        // Only one payload has a usable comment id; its odd fields become defaults.
+        expect(e.comment).toEqual(
+          usable && commentEvent
+            ? {
+                id: 1,
+                body: '',
+                author: '',
+                kind: name === 'issue_comment' ? 'issue' : 'pull',
+                action: ''
+              }
+            : undefined
+        )
+      }
+    }
+  })
+
+  it('splits the repository and tolerates a malformed one', () => {
+    expect(readEvent('push', {}, 'octo/docs.site')).toMatchObject({
+      owner: 'octo',
+      repo: 'docs.site'
+    })
+    expect(readEvent('push', {}, 'nonsense')).toMatchObject({ owner: 'nonsense', repo: '' })
+  })
+})
+
+describe('parsePullRequestLink', () => {
+  const server = 'https://github.com'
+  const cases: Array<[string, string, number | undefined]> = [
+    ['https://github.com/octo/docs/pull/7', server, 7],
+    ['https://github.com/octo/docs/pull/7/', server, 7],
+    ['https://github.com/octo/docs/pull/7/files', server, 7],
+    ['https://github.com/octo/docs/pull/7#issuecomment-1', server, 7],
+    ['https://github.com/octo/docs/pull/7?w=1', server, 7],
+    ['https://GitHub.com/Octo/Docs/pull/7', server, 7],
+    ['  https://github.com/octo/docs/pull/1234  ', server, 1234],
+    ['https://ghe.example.com/octo/docs/pull/3', 'https://ghe.example.com/', 3],
+    ['https://ghe.example.com/octo/docs/pull/3', server, undefined],
+    ['https://github.com.evil.com/octo/docs/pull/7', server, undefined],
+    ['https://evil.com/github.com/octo/docs/pull/7', server, undefined],
+    ['https://github.com/other/docs/pull/7', server, undefined],
+    ['https://github.com/octo/other/pull/7', server, undefined],
+    ['https://github.com/octo/docs/issues/7', server, undefined],
+    ['https://github.com/octo/docs/pull/7/commits', server, undefined],
+    ['https://github.com/octo/docs/pull/abc', server, undefined],
+    ['https://github.com/octo/docs/pull/0', server, undefined],
+    ['https://github.com/octo/docs/pull/-7', server, undefined],
+    ['https://github.com/octo/docs/pull/99999999999999999', server, undefined],
+    ['https://github.com/x/octo/docs/pull/7', server, undefined],
+    ['https://user:pw@github.com/octo/docs/pull/7', server, undefined],
+    ['ftp://github.com/octo/docs/pull/7', server, undefined],
+    ['javascript:alert(1)', server, undefined],
+    ['not a url', server, undefined],
+    ['', server, undefined],
+    ['https://github.com/octo/docs/pull/7', 'not a url', undefined]
+  ]
+  it.each(cases)('%j on %j gives %j', (link, serverUrl, expected) => {
+    expect(parsePullRequestLink(link, serverUrl, 'octo', 'docs')).toBe(expected)
+  })
+})
+
+describe('comments against simulated GitHub', () => {
+  it('upserts one comment over several runs, editing it in place', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      gh.addComment(12, 'unrelated discussion')
+      const key = markerKey('job', 'proj', 'job-1')
+      const first = await upsertComment(octokit, PLACE, {
+        key,
+        body: 'run 1',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      const second = await upsertComment(octokit, PLACE, {
+        key,
+        body: 'run 2',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      const third = await upsertComment(octokit, PLACE, {
+        key,
+        body: 'run 3',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      expect(second.id).toBe(first.id)
+      expect(third.id).toBe(first.id)
+      expect(first.url).toMatch(/#issuecomment-\d+$/)
+      const list = gh.comments.get(12) ?? []
+      expect(list).toHaveLength(2)
+      const ours = list.find(c => c.id === first.id)
+      expect(ours?.body.startsWith('run 3\n\n')).toBe(true)
+      expect(verifiedKeys(ours?.body ?? '', SECRET, PLACE)).toEqual([key])
+      expect(gh.requests.filter(r => r.method === 'POST')).toHaveLength(1)
+      expect(gh.requests.filter(r => r.method === 'PATCH')).toHaveLength(2)
+    })
+  })
+
+  it('keeps comments of different keys apart and appends extra keys', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const route = markerKey('route', 'proj', 'job-1')
+      const a = await upsertComment(octokit, PLACE, {
+        key: 'job/proj/job-1',
+        extraKeys: [route],
+        body: 'a',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      const b = await upsertComment(octokit, PLACE, {
+        key: 'visitors/proj/r',
+        body: 'b',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      expect(b.id).not.toBe(a.id)
+      const body = gh.comments.get(12)?.find(c => c.id === a.id)?.body ?? ''
+      expect(verifiedKeys(body, SECRET, PLACE)).toEqual(['job/proj/job-1', route])
+    })
+  })
+
+  it('always creates in create mode', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const o = { key: 'job/p/j', body: 'x', mode: 'create' as const, secret: SECRET }
+      const a = await upsertComment(octokit, PLACE, o)
+      const b = await upsertComment(octokit, PLACE, o)
+      expect(b.id).not.toBe(a.id)
+      expect(gh.comments.get(12)).toHaveLength(2)
+      expect(gh.requests.some(r => r.method === 'GET')).toBe(false)
+    })
+  })
+
+  it('does not adopt a user comment carrying a forged or misplaced marker', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const key = 'job/p/j'
+      gh.addComment(12, `mine ${makeMarker(key, 'guessed', PLACE)}`)
+      gh.addComment(12, `copied ${makeMarker(key, SECRET, { ...PLACE, issueNumber: 99 })}`)
+      gh.addComment(12, `<!-- docs-agent:job%2Fp%2Fj -->`)
+      const ref = await upsertComment(octokit, PLACE, {
+        key,
+        body: 'ours',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      const list = gh.comments.get(12) ?? []
+      expect(list).toHaveLength(4)
+      expect(list[3]?.id).toBe(ref.id)
+      expect(list.slice(0, 3).map(c => c.body.startsWith('ours'))).toEqual([false, false, false])
+    })
+  })
+
+  it('pages through more than 100 comments and updates the newest marked one', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const key = 'job/p/j'
+      const old = gh.addComment(12, `old ${makeMarker(key, SECRET, PLACE)}`, {
+        login: 'github-actions[bot]',
+        type: 'Bot'
+      })
+      for (let i = 0; i < 120; i++) gh.addComment(12, `chatter ${i}`)
+      const newest = gh.addComment(12, `new ${makeMarker(key, SECRET, PLACE)}`, {
+        login: 'github-actions[bot]',
+        type: 'Bot'
+      })
+      for (let i = 0; i < 5; i++) gh.addComment(12, `more ${i}`)
+
+      expect(await listComments(octokit, PLACE)).toHaveLength(127)
+      const ref = await upsertComment(octokit, PLACE, {
+        key,
+        body: 'fresh',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      expect(ref.id).toBe(newest.id)
+      expect(newest.body.startsWith('fresh')).toBe(true)
+      expect(old.body.startsWith('old')).toBe(true)
+      const pages = gh.requests.filter(r => r.method === 'GET' && r.path.endsWith('/comments'))
+      expect(pages.every(r => r.query.per_page === '100')).toBe(true)
+    })
+  })
+
+  it('creates a fresh comment when the marked one vanished before the edit', async () => {
+    await withGitHub(
+      { failures: [{ method: 'PATCH', pathIncludes: '/issues/comments/', status: 404 }] },
+      async (gh, octokit) => {
+        const marked = gh.addComment(12, `x ${makeMarker('k', SECRET, PLACE)}`)
+        const ref = await upsertComment(octokit, PLACE, {
+          key: 'k',
+          body: 'y',
+          mode: 'upsert',
+          secret: SECRET
+        })
+        expect(ref.id).not.toBe(marked.id)
+        expect(gh.comments.get(12)).toHaveLength(2)
+      }
+    )
+  })
+
+  it('updates a known comment in place, re-appending markers', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const ref = await upsertComment(octokit, PLACE, {
+        key: 'k',
+        body: 'working…',
+        mode: 'create',
+        secret: SECRET
+      })
+      const again = await updateCommentBody(octokit, PLACE, ref.id, {
+        key: 'k',
+        extraKeys: ['route/p/j'],
+        body: 'done',
+        secret: SECRET
+      })
+      expect(again).toEqual(ref)
+      const body = gh.comments.get(12)?.[0]?.body ?? ''
+      expect(body.startsWith('done\n\n')).toBe(true)
+      expect(verifiedKeys(body, SECRET, PLACE)).toEqual(['k', 'route/p/j'])
+    })
+  })
+
+  it('cuts an oversized body so the comment still fits, markers intact', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      await upsertComment(octokit, PLACE, {
+        key: 'k',
+        body: 'x'.repeat(COMMENT_LIMIT + 10),
+        mode: 'create',
+        secret: SECRET
+      })
+      const body = gh.comments.get(12)?.[0]?.body ?? ''
+      expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT)
+      expect(body).toContain('(truncated)')
+      expect(verifiedKeys(body, SECRET, PLACE)).toEqual(['k'])
+    })
+  })
+
+  it('wraps GitHub failures with the call, status and message, without stack or token', async () => {
+    await withGitHub({ failures: [{ method: 'POST', status: 403 }] }, async (_gh, octokit) => {
+      const error = await upsertComment(octokit, PLACE, {
+        key: 'k',
+        body: 'x',
+        mode: 'create',
+        secret: SECRET
+      }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(GitHubError)
+      expect((error as GitHubError).status).toBe(403)
+      expect((error as Error).message).toBe(
+        'GitHub: creating a comment on #12 failed (403 Simulated failure)'
+      )
+      expect((error as Error).message).not.toContain(SIM_GITHUB_TOKEN)
+    })
+    await withGitHub({ failures: [{ method: 'GET', status: 502 }] }, async (_gh, octokit) => {
+      await expect(listComments(octokit, PLACE)).rejects.toThrow(
+        'GitHub: listing the comments on #12 failed (502'
+      )
+    })
+  })
+
+  it('names the failing update', async () => {
+    await withGitHub({}, async (_gh, octokit) => {
+      await expect(
+        updateCommentBody(octokit, PLACE, 4242, { key: 'k', body: 'x', secret: SECRET })
+      ).rejects.toThrow('GitHub: updating comment 4242 on #12 failed (404 Not Found)')
+    })
+  })
+})
+
+describe('findRoutedJob', () => {
+  it('returns the job of the newest verified route marker and ignores forgeries', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBeUndefined()
+      gh.addComment(12, `opened ${makeMarker(markerKey('route', 'proj', 'job-1'), SECRET, PLACE)}`)
+      gh.addComment(
+        12,
+        `other project ${makeMarker(markerKey('route', 'proj2', 'job-9'), SECRET, PLACE)}`
+      )
+      expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job-1')
+
+      // A user pastes route markers of their own, unsigned, guessed and from another PR.
+      gh.addComment(
+        12,
+        '<!-- docs-agent:route%2Fproj%2Fevil-job sig=0123456789abcdef0123456789abcdef -->'
+      )
+      gh.addComment(12, `<!-- docs-agent:${encodeURIComponent('route/proj/evil-job')} -->`)
+      gh.addComment(12, makeMarker('route/proj/evil-job', SECRET, { ...PLACE, issueNumber: 3 }))
+      expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job-1')
+
+      gh.addComment(12, makeMarker(markerKey('route', 'proj', 'job 2/β'), SECRET, PLACE))
+      expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job 2/β')
+      expect(await findRoutedJob(octokit, PLACE, 'proj2', SECRET)).toBe('job-9')
+      expect(await findRoutedJob(octokit, PLACE, 'pro', SECRET)).toBeUndefined()
+    })
+  })
+})
+
+describe('permissions and triggers', () => {
+  const levels: PermissionLevel[] = ['admin', 'maintain', 'write', 'triage', 'read']
+
+  it.each(levels)('reads the role of a %s collaborator', async level => {
+    await withGitHub({ permissions: { alice: level } }, async (_gh, octokit) => {
+      expect(await getCommenterPermission(octokit, 'octo', 'docs', 'alice')).toBe(level)
+    })
+  })
+
+  it('treats a non-collaborator (404) and a failing endpoint (500) as none', async () => {
+    await withGitHub({ permissions: {} }, async (_gh, octokit) => {
+      expect(await getCommenterPermission(octokit, 'octo', 'docs', 'stranger')).toBe('none')
+    })
+    await withGitHub(
+      { permissions: { alice: 'admin' }, permissionStatus: 500 },
+      async (gh, octokit) => {
+        expect(await getCommenterPermission(octokit, 'octo', 'docs', 'alice')).toBe('none')
+        expect(gh.requests.some(r => r.path.endsWith('/collaborators/alice/permission'))).toBe(true)
+      }
+    )
+  })
+
+  const decisions: Array<[PermissionLevel | 'absent', boolean]> = [
+    ['admin', true],
+    ['maintain', true],
+    ['write', true],
+    ['triage', false],
+    ['read', false],
+    ['none', false],
+    ['absent', false]
+  ]
+  it.each(decisions)(
+    'decides for a %s commenter when write is required (runs: %s)',
+    async (level, runs) => {
+      const permissions: Record<string, PermissionLevel> =
+        level === 'absent' ? {} : { alice: level }
+      await withGitHub({ permissions }, async (_gh, octokit) => {
+        const decision = await decideTrigger(octokit, commentEvent(), {
+          trigger: '/docs-agent',
+          permission: 'write'
+        })
+        if (runs) expect(decision).toEqual({ run: true, prompt: 'fix the typo' })
+        else expect(decision).toMatchObject({ run: false, refused: true })
+      })
+    }
+  )
+
+  it('lets triage through when triage is required (role_name beats the legacy permission)', async () => {
+    await withGitHub({ permissions: { alice: 'triage' } }, async (_gh, octokit) => {
+      const decision = await decideTrigger(octokit, commentEvent(), {
+        trigger: '/docs-agent',
+        permission: 'triage'
+      })
+      expect(decision).toEqual({ run: true, prompt: 'fix the typo' })
+    })
+  })
+
+  it('gives bots no bypass', async () => {
+    const bot = commentEvent({ author: 'renovate[bot]', authorType: 'Bot' })
+    await withGitHub({}, async (_gh, octokit) => {
+      const decision = await decideTrigger(octokit, bot, {
+        trigger: '/docs-agent',
+        permission: 'write'
+      })
+      expect(decision).toMatchObject({ run: false, refused: true })
+    })
+    await withGitHub({ permissions: { 'renovate[bot]': 'write' } }, async (_gh, octokit) => {
+      const decision = await decideTrigger(octokit, bot, {
+        trigger: '/docs-agent',
+        permission: 'write'
+      })
+      expect(decision).toEqual({ run: true, prompt: 'fix the typo' })
+    })
+  })
+
+  it('skips edited comments and non-triggers without calling GitHub, edited first', async () => {
+    await withGitHub({ permissions: { alice: 'admin' } }, async (gh, octokit) => {
+      const edited = await decideTrigger(
+        octokit,
+        commentEvent({ action: 'edited', body: 'no trigger' }),
+        {
+          trigger: '/docs-agent',
+          permission: 'write'
+        }
+      )
+      expect(edited).toEqual({
+        run: false,
+        reason: 'comment was edited, not created',
+        refused: false
+      })
+      const other = await decideTrigger(octokit, commentEvent({ body: 'please /docs-agent do' }), {
+        trigger: '/docs-agent',
+        permission: 'write'
+      })
+      expect(other).toMatchObject({ run: false, refused: false })
+      expect(gh.requests).toHaveLength(0)
+    })
+  })
+
+  it('checks the trigger before the permission', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const decision = await decideTrigger(octokit, commentEvent({ body: '/docs-agentx go' }), {
+        trigger: '/docs-agent',
+        permission: 'write'
+      })
+      expect(decision).toMatchObject({ run: false, refused: false })
+      expect(gh.requests).toHaveLength(0)
+    })
+  })
+})
+
+describe('addReaction', () => {
+  it('uses the issue comment endpoint for issue comments and the review one for pulls', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const c = gh.addComment(12, '/docs-agent go')
+      const warnings: string[] = []
+      const warn = (m: string) => warnings.push(m)
+      await addReaction(octokit, 'octo', 'docs', commentEvent({ id: c.id }).comment!, 'eyes', warn)
+      await addReaction(
+        octokit,
+        'octo',
+        'docs',
+        commentEvent({ id: 777, kind: 'pull' }).comment!,
+        'rocket',
+        warn
+      )
+      expect(gh.reactions).toEqual([
+        { commentId: c.id, kind: 'issue', content: 'eyes' },
+        { commentId: 777, kind: 'pull', content: 'rocket' }
+      ])
+      expect(gh.requests.map(r => r.path)).toEqual([
+        `/repos/octo/docs/issues/comments/${c.id}/reactions`,
+        '/repos/octo/docs/pulls/comments/777/reactions'
+      ])
+      expect(warnings).toEqual([])
+    })
+  })
+
+  it('only warns when the reaction fails', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const warnings: string[] = []
+      // No such issue comment: the simulator answers 404.
+      await expect(
+        addReaction(octokit, 'octo', 'docs', commentEvent({ id: 31337 }).comment!, '-1', m =>
+          warnings.push(m)
+        )
+      ).resolves.toBeUndefined()
+      expect(gh.reactions).toHaveLength(0)
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]).toContain('404')
+    })
+  })
+})

@@ -1,0 +1,85 @@
+// `npm run demo`: the built action, run as a runner would, against the simulators on loopback.
+// No key, no network, no install: only Node and the committed dist/.
+import { startService, SIM_API_KEY } from '../sim/service.js'
+import { startGitHub } from '../sim/github.js'
+import { runAction } from '../sim/run-action.js'
+
+const service = await startService({
+  latencyMs: 40,
+  rows: 1234,
+  jobs: [{ id: 'job-123', activePolls: 2, prLink: 'https://github.com/octo/docs/pull/7' }]
+})
+const github = await startGitHub({ permissions: { octocat: 'write' } })
+const common = {
+  'api-key': SIM_API_KEY,
+  'project-id': 'demo-project',
+  'base-url': service.url
+}
+const env = { GITHUB_API_URL: github.url }
+
+try {
+  await show(
+    '1. Follow-up to an agent job, triggered by a pull-request comment',
+    await runAction({
+      inputs: { ...common, command: 'message', 'job-id': 'job-123', 'poll-interval': '1s' },
+      env,
+      eventName: 'issue_comment',
+      event: {
+        action: 'created',
+        issue: { number: 7, pull_request: { url: 'https://api.github.com/repos/octo/docs/pulls/7' } },
+        comment: { id: 501, body: '/docs-agent Add a FAQ entry about rate limits', user: { login: 'octocat', type: 'User' } },
+        repository: { full_name: 'octo/docs' }
+      }
+    })
+  )
+  await show(
+    '2. Weekly visitors report with a CSV file and a comparison with the week before',
+    await runAction({
+      inputs: {
+        ...common,
+        command: 'visitors',
+        period: 'last-week',
+        compare: 'true',
+        top: '10',
+        'output-file': 'reports/visitors.csv',
+        'issue-number': '12'
+      },
+      env
+    })
+  )
+  const kinds = service.requests.map(r => `${r.method} ${r.kind}`)
+  console.log(`\nThe simulator saw ${service.requests.length} requests:`, count(kinds))
+  console.log(`GitHub saw ${github.requests.length} requests:`, count(github.requests.map(r => `${r.method} ${r.path.replace(/\d+/g, 'N')}`)))
+} finally {
+  await service.close()
+  await github.close()
+}
+
+async function show(title, result) {
+  const line = '─'.repeat(78)
+  console.log(`\n${line}\n${title}\n${line}`)
+  console.log(`exit code: ${result.code} (${result.durationMs} ms)`)
+  console.log('\noutputs:')
+  for (const [k, v] of Object.entries(result.outputs)) {
+    console.log(`  ${k} = ${v.length > 160 ? v.slice(0, 157) + '...' : v}`)
+  }
+  console.log('\nlog:')
+  console.log(indent(result.stdout.trim()))
+  if (result.stderr.trim()) console.log(indent(result.stderr.trim()))
+  console.log('\njob summary (Markdown):')
+  console.log(indent(result.summary.trim()))
+  if (result.code !== 0) process.exitCode = 1
+}
+
+function indent(text) {
+  return text
+    .split('\n')
+    .map(l => `  │ ${l}`)
+    .join('\n')
+}
+
+function count(items) {
+  const counts = {}
+  for (const item of items) counts[item] = (counts[item] ?? 0) + 1
+  return counts
+}

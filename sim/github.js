@@ -1,0 +1,250 @@
+// A fake of the few GitHub REST endpoints the action calls, for octokit pointed at it through
+// GITHUB_API_URL. Standard library only, like the other simulators.
+import http from 'node:http'
+
+export const SIM_GITHUB_TOKEN = 'ghs_simtoken0123456789'
+const MAX_BODY = 65536
+const REACTIONS = ['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes']
+const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'read', read: 'read' }
+
+/**
+ * @typedef {{ login: string, type: string }} GitHubUser
+ *
+ * @typedef {object} Comment
+ * @property {number} id
+ * @property {string} node_id
+ * @property {string} body
+ * @property {GitHubUser} user
+ * @property {string} html_url
+ * @property {string} issue_url
+ * @property {string} created_at
+ * @property {string} updated_at
+ * @property {null} performed_via_github_app
+ *
+ * @typedef {object} GitHubFailure
+ * @property {string} [method]
+ * @property {string} [pathIncludes]
+ * @property {number} status
+ * @property {number} [times] default 1; Infinity allowed
+ *
+ * @typedef {object} GitHubOptions
+ * @property {string} [token] default SIM_GITHUB_TOKEN
+ * @property {string} [owner] used in html_url of seeded comments (default 'octo')
+ * @property {string} [repo] default 'docs'
+ * @property {Record<string, 'admin'|'maintain'|'write'|'triage'|'read'|'none'>} [permissions]
+ * @property {number} [permissionStatus] answer the permission endpoint with this status instead
+ * @property {string} [actorLogin] author of comments created through the API
+ * @property {GitHubFailure[]} [failures]
+ *
+ * @typedef {object} GitHubRequest
+ * @property {string} method
+ * @property {string} path
+ * @property {Record<string, string>} query
+ * @property {any} body parsed JSON, or undefined
+ * @property {Record<string, string|string[]|undefined>} headers
+ */
+
+/** @param {GitHubOptions} [options] */
+export async function startGitHub(options = {}) {
+  const token = options.token ?? SIM_GITHUB_TOKEN
+  const actor = { login: options.actorLogin ?? 'github-actions[bot]', type: 'Bot' }
+  const failures = (options.failures ?? []).map(rule => ({ rule, used: 0 }))
+  /** @type {GitHubRequest[]} */
+  const requests = []
+  /** @type {Map<number, Comment[]>} */
+  const comments = new Map()
+  /** @type {{ commentId: number, kind: 'issue'|'pull', content: string }[]} */
+  const reactions = []
+  const sockets = new Set()
+  let nextId = 1000
+  let nextReaction = 1
+  let url = ''
+
+  /** @returns {Comment} */
+  const makeComment = (owner, repo, issue, body, user) => {
+    const id = nextId++
+    const now = new Date().toISOString()
+    const list = comments.get(issue) ?? []
+    comments.set(issue, list)
+    const comment = {
+      id,
+      node_id: `IC_kwDO${Buffer.from(String(id)).toString('base64')}`,
+      body,
+      user: { ...user },
+      html_url: `https://github.com/${owner}/${repo}/issues/${issue}#issuecomment-${id}`,
+      issue_url: `${url}/repos/${owner}/${repo}/issues/${issue}`,
+      created_at: now,
+      updated_at: now,
+      performed_via_github_app: null
+    }
+    list.push(comment)
+    return comment
+  }
+
+  const findComment = id => {
+    for (const list of comments.values()) {
+      const found = list.find(c => c.id === id)
+      if (found) return found
+    }
+    return undefined
+  }
+
+  const tooLong = {
+    message: 'Validation Failed',
+    errors: [
+      {
+        resource: 'IssueComment',
+        code: 'custom',
+        field: 'body',
+        message: `body is too long (maximum is ${MAX_BODY} characters)`
+      }
+    ]
+  }
+  const notFound = { status: 404, body: { message: 'Not Found' } }
+  const validBody = body => typeof body?.body === 'string'
+
+  /** @returns {{ status: number, body: unknown, headers?: Record<string, string> }} */
+  const route = (/** @type {GitHubRequest} */ entry) => {
+    const { method, path, query, body } = entry
+    if (method === 'GET' && path === '/user') {
+      return { status: 403, body: { message: 'Resource not accessible by integration' } }
+    }
+    let m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path)
+    if (m) {
+      const [, owner, repo, n] = m
+      if (method === 'POST') {
+        if (!validBody(body)) return { status: 422, body: { message: 'Invalid request' } }
+        if (body.body.length > MAX_BODY) return { status: 422, body: tooLong }
+        return { status: 201, body: makeComment(owner, repo, +n, body.body, actor) }
+      }
+      if (method !== 'GET') return notFound
+      const list = comments.get(+n) ?? []
+      const perPage = Math.min(Math.max(parseInt(query.per_page ?? '30', 10) || 30, 1), 100)
+      const page = Math.max(parseInt(query.page ?? '1', 10) || 1, 1)
+      const last = Math.max(Math.ceil(list.length / perPage), 1)
+      const link = (p, rel) => `<${url}${path}?per_page=${perPage}&page=${p}>; rel="${rel}"`
+      const links = []
+      if (page > 1) links.push(link(page - 1, 'prev'), link(1, 'first'))
+      if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'))
+      return {
+        status: 200,
+        body: list.slice((page - 1) * perPage, page * perPage),
+        headers: links.length ? { link: links.join(', ') } : {}
+      }
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(path)
+    if (m) {
+      const comment = findComment(+m[1])
+      if (!comment || (method !== 'GET' && method !== 'PATCH')) return notFound
+      if (method === 'GET') return { status: 200, body: comment }
+      if (!validBody(body)) return { status: 422, body: { message: 'Invalid request' } }
+      if (body.body.length > MAX_BODY) return { status: 422, body: tooLong }
+      comment.body = body.body
+      comment.updated_at = new Date().toISOString()
+      return { status: 200, body: comment }
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/(issues|pulls)\/comments\/(\d+)\/reactions$/.exec(path)
+    if (m && method === 'POST') {
+      const kind = m[1] === 'issues' ? 'issue' : 'pull'
+      // Review comments are not modelled, so any pull comment id is accepted.
+      if (kind === 'issue' && !findComment(+m[2])) return notFound
+      if (!REACTIONS.includes(body?.content)) {
+        return { status: 422, body: { message: 'Validation Failed' } }
+      }
+      reactions.push({ commentId: +m[2], kind, content: body.content })
+      return { status: 201, body: { id: nextReaction++, content: body.content } }
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/collaborators\/([^/]+)\/permission$/.exec(path)
+    if (m && method === 'GET') {
+      if (options.permissionStatus !== undefined) {
+        return { status: options.permissionStatus, body: { message: 'Simulated failure' } }
+      }
+      const login = decodeURIComponent(m[1])
+      const role = options.permissions?.[login]
+      if (role === undefined) return notFound
+      return {
+        status: 200,
+        body: { permission: LEGACY[role] ?? 'none', role_name: role, user: { login } }
+      }
+    }
+    return notFound
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks = []
+    req.on('data', chunk => chunks.push(chunk))
+    req.on('end', () => {
+      const raw = req.url ?? '/'
+      const q = raw.indexOf('?')
+      const text = Buffer.concat(chunks).toString('utf8')
+      let body
+      try {
+        body = text ? JSON.parse(text) : undefined
+      } catch {
+        body = undefined
+      }
+      /** @type {GitHubRequest} */
+      const entry = {
+        method: req.method ?? 'GET',
+        path: q < 0 ? raw : raw.slice(0, q),
+        query: Object.fromEntries(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1))),
+        body,
+        headers: { ...req.headers }
+      }
+      requests.push(entry)
+      const auth = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? '')
+      let answer
+      if (auth?.[1] !== token) {
+        answer = { status: 401, body: { message: 'Bad credentials' } }
+      } else {
+        const failure = failures.find(
+          ({ rule, used }) =>
+            used < (rule.times ?? 1) &&
+            (!rule.method || rule.method.toUpperCase() === entry.method) &&
+            (!rule.pathIncludes || entry.path.includes(rule.pathIncludes))
+        )
+        if (failure) failure.used++
+        answer = failure
+          ? { status: failure.rule.status, body: { message: 'Simulated failure' } }
+          : route(entry)
+      }
+      res.writeHead(answer.status, {
+        'content-type': 'application/json; charset=utf-8',
+        ...answer.headers
+      })
+      res.end(JSON.stringify(answer.body))
+    })
+  })
+  server.on('connection', socket => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  await new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve(undefined))
+  })
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  url = `http://127.0.0.1:${port}`
+
+  return {
+    url,
+    port,
+    requests,
+    comments,
+    reactions,
+    /**
+     * Seeds a comment, e.g. a look-alike marker written by a user.
+     * @param {number} issueNumber
+     * @param {string} body
+     * @param {GitHubUser} [user]
+     */
+    addComment(issueNumber, body, user = { login: 'someone', type: 'User' }) {
+      return makeComment(options.owner ?? 'octo', options.repo ?? 'docs', issueNumber, body, user)
+    },
+    close() {
+      for (const socket of sockets) socket.destroy()
+      return new Promise(resolve => server.close(() => resolve(undefined)))
+    }
+  }
+}

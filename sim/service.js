@@ -1,0 +1,448 @@
+// Simulator of the documentation service's HTTP API, with fault injection.
+// Standard library only: `npm run demo` must work on a fresh clone without `npm install`.
+import http from 'node:http'
+
+export const SIM_API_KEY = 'mint_sim_0123456789abcdef'
+const DEFAULT_PR = 'https://github.com/octo/docs/pull/7'
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+/**
+ * @typedef {object} JobSpec
+ * @property {string} id
+ * @property {'active'|'completed'|'archived'|'failed'} [status] initial status (default 'completed')
+ * @property {'completed'|'archived'|'failed'} [finalStatus] default 'completed'
+ * @property {string|null} [prLink] null models "no file changed"
+ * @property {number} [activePolls] GETs answered 'active' after a message (default 2)
+ * @property {number} [activeMs] alternatively stay active this long after a message
+ * @property {string} [repository]
+ * @property {string} [ref]
+ * @property {string} [model]
+ * @property {Record<string, unknown>} [extra] merged into the job JSON
+ *
+ * @typedef {object} Fault
+ * @property {'message'|'job'|'visitors'} [kind]
+ * @property {'GET'|'POST'} [method]
+ * @property {number} [offset] visitors only: matches the `offset` query parameter
+ * @property {number} [after] let through the first n matching requests that reach this rule
+ * @property {number} [times] default 1; Infinity allowed
+ * @property {number} [status]
+ * @property {string|object} [body]
+ * @property {Record<string, string>} [headers]
+ * @property {'before-read'|'after-read'} [reset]
+ * @property {boolean} [hang]
+ * @property {boolean} [html]
+ * @property {boolean} [wrongShape]
+ * @property {boolean} [truncate]
+ * @property {boolean} [passThrough]
+ * @property {boolean} [processed] with status on a POST message: store it before failing
+ * @property {number} [delayMs]
+ *
+ * @typedef {{ path: string, human: number, ai: number, total: number }} VisitorRow
+ * @typedef {{ human: number, ai: number, total: number }} Totals
+ *
+ * @typedef {object} ServiceOptions
+ * @property {string} [apiKey]
+ * @property {string} [prefix] e.g. '/api'
+ * @property {string[]} [projects] accepted project ids (default: any)
+ * @property {JobSpec[]|'*'} [jobs] default [{ id: 'job-123' }]
+ * @property {number|VisitorRow[]} [rows] default 1234 generated rows
+ * @property {Totals} [totals]
+ * @property {number} [latencyMs]
+ * @property {Fault[]} [faults]
+ *
+ * @typedef {object} JobState
+ * @property {string} id
+ * @property {JobSpec} spec
+ * @property {string} status
+ * @property {string[]} messages
+ * @property {number|null} activeSince ms timestamp of the message that made it active
+ * @property {number} polls GETs answered since it became active
+ * @property {string} createdAt
+ * @property {string|null} archivedAt
+ *
+ * @typedef {object} LoggedRequest
+ * @property {string} method
+ * @property {string} path
+ * @property {'message'|'job'|'visitors'|'other'} kind
+ * @property {Record<string, string>} query
+ * @property {Record<string, string|string[]|undefined>} headers
+ * @property {string} body
+ * @property {string|undefined} projectId
+ * @property {string|undefined} jobId
+ * @property {number|undefined} offset
+ * @property {number|undefined} limit
+ * @property {number} time ms since the simulator started
+ * @property {Fault|null} fault
+ */
+
+// Deterministic per-row numbers so a million rows need no storage.
+function mix(i) {
+  let h = Math.imul(i + 1, 2654435761) >>> 0
+  h ^= h >>> 16
+  h = Math.imul(h, 0x45d9f3b) >>> 0
+  h ^= h >>> 16
+  return h >>> 0
+}
+
+/** @param {number} i @returns {VisitorRow} */
+export function generatedRow(i) {
+  const h = mix(i)
+  const human = h % 1000
+  const ai = (h >>> 10) % 400
+  // Visitors seen as both human and AI are counted once in `total`.
+  const overlap = Math.floor((Math.min(human, ai) * ((h >>> 20) % 100)) / 100)
+  return { path: `/docs/page-${i}`, human, ai, total: human + ai - overlap }
+}
+
+function isDate(value) {
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
+    return false
+  }
+  return !Number.isNaN(Date.parse(value))
+}
+
+/** @param {ServiceOptions} [options] */
+export async function startService(options = {}) {
+  const apiKey = options.apiKey ?? SIM_API_KEY
+  const prefix = (options.prefix ?? '').replace(/\/+$/, '')
+  const started = Date.now()
+  const startedIso = new Date(started).toISOString()
+  let latencyMs = options.latencyMs ?? 0
+  /** @type {Fault[]} */
+  let faults = [...(options.faults ?? [])]
+  /** @type {Map<Fault, { seen: number, used: number }>} */
+  let faultState = new Map()
+  /** @type {LoggedRequest[]} */
+  const requests = []
+  /** @type {Map<string, JobState>} */
+  const jobs = new Map()
+  const anyJob = options.jobs === '*'
+  const sockets = new Set()
+  const timers = new Set()
+  let refusing = false
+  let closed = false
+
+  const newJob = (/** @type {JobSpec} */ spec) => {
+    const status = spec.status ?? 'completed'
+    /** @type {JobState} */
+    const state = {
+      id: spec.id,
+      spec,
+      status,
+      messages: [],
+      activeSince: status === 'active' ? Date.now() : null,
+      polls: 0,
+      createdAt: startedIso,
+      archivedAt: status === 'archived' ? startedIso : null
+    }
+    jobs.set(spec.id, state)
+    return state
+  }
+  const specs = options.jobs === '*' ? [] : (options.jobs ?? [{ id: 'job-123' }])
+  for (const spec of specs) newJob(spec)
+
+  const rows = options.rows ?? 1234
+  const rowCount = typeof rows === 'number' ? rows : rows.length
+  /** @type {Totals|undefined} */
+  let totals = options.totals
+  const getTotals = () => {
+    if (totals) return totals
+    const sum = { human: 0, ai: 0, total: 0 }
+    for (let i = 0; i < rowCount; i++) {
+      const row = typeof rows === 'number' ? generatedRow(i) : rows[i]
+      sum.human += row.human
+      sum.ai += row.ai
+      sum.total += row.total
+    }
+    return (totals = sum)
+  }
+
+  const sleep = ms =>
+    new Promise(resolve => {
+      if (!ms) return resolve(undefined)
+      const t = setTimeout(() => {
+        timers.delete(t)
+        resolve(undefined)
+      }, ms)
+      timers.add(t)
+    })
+
+  const finalize = (/** @type {JobState} */ job) => {
+    job.status = job.spec.finalStatus ?? 'completed'
+    job.archivedAt = job.status === 'archived' ? new Date().toISOString() : null
+    job.activeSince = null
+  }
+
+  const jobJson = (/** @type {JobState} */ job, status = job.status) => ({
+    id: job.id,
+    status,
+    source: { repository: job.spec.repository ?? 'octo/docs', ref: job.spec.ref ?? 'main' },
+    model: job.spec.model ?? 'claude-sonnet-4-5',
+    prLink:
+      status === 'active' ? null : job.spec.prLink === undefined ? DEFAULT_PR : job.spec.prLink,
+    createdAt: job.createdAt,
+    archivedAt: status === 'active' ? null : job.archivedAt,
+    ...job.spec.extra
+  })
+
+  const error = (status, message, details) => ({
+    status,
+    body: details ? { error: message, details } : { error: message }
+  })
+
+  /**
+   * The normal answer. `store` false computes a POST's answer without taking the message,
+   * for faults that model "the service never processed it".
+   * @returns {{ status: number, body: unknown }}
+   */
+  const handle = (/** @type {LoggedRequest} */ entry, store) => {
+    if (entry.kind === 'other') return error(404, 'Not found')
+    if (entry.headers.authorization !== `Bearer ${apiKey}`) {
+      return error(401, 'Invalid or missing API key')
+    }
+    if (options.projects && !options.projects.includes(entry.projectId ?? '')) {
+      return error(404, 'Project not found')
+    }
+    if (entry.kind === 'visitors') return visitors(entry)
+    const id = entry.jobId ?? ''
+    const job = jobs.get(id) ?? (anyJob ? newJob({ id }) : undefined)
+    if (!job) return error(404, 'Agent job not found')
+    if (entry.kind === 'job') {
+      if (job.status === 'active') {
+        job.polls++
+        const { activeMs, activePolls = 2 } = job.spec
+        const done =
+          activeMs !== undefined
+            ? Date.now() - (job.activeSince ?? 0) >= activeMs
+            : job.polls > activePolls
+        if (done) finalize(job)
+      }
+      return { status: 200, body: jobJson(job) }
+    }
+    let prompt
+    try {
+      prompt = JSON.parse(entry.body).prompt
+    } catch {
+      return error(400, 'Invalid request body', [{ message: 'body must be valid JSON' }])
+    }
+    if (typeof prompt !== 'string' || prompt.length < 1) {
+      return error(400, 'Invalid request body', [
+        { message: 'prompt must be a string of at least 1 character' }
+      ])
+    }
+    if (!store) return { status: 200, body: jobJson(job, 'active') }
+    job.messages.push(prompt)
+    job.status = 'active'
+    job.activeSince = Date.now()
+    job.polls = 0
+    return { status: 200, body: jobJson(job) }
+  }
+
+  const visitors = (/** @type {LoggedRequest} */ entry) => {
+    const q = entry.query
+    const bad = message => error(400, 'Invalid query parameters', [{ message }])
+    if (q.limit !== undefined && !(/^\d+$/.test(q.limit) && +q.limit >= 1 && +q.limit <= 250)) {
+      return bad('limit must be an integer between 1 and 250')
+    }
+    if (q.offset !== undefined && !/^\d+$/.test(q.offset)) {
+      return bad('offset must be a non-negative integer')
+    }
+    for (const name of ['dateFrom', 'dateTo']) {
+      if (q[name] !== undefined && !isDate(q[name])) return bad(`${name} must be a valid date`)
+    }
+    if (q.dateFrom && q.dateTo && Date.parse(q.dateTo) <= Date.parse(q.dateFrom)) {
+      return bad('dateTo must be after dateFrom')
+    }
+    const limit = q.limit === undefined ? 50 : +q.limit
+    const offset = q.offset === undefined ? 0 : +q.offset
+    const end = Math.min(offset + limit, rowCount)
+    const page = []
+    for (let i = offset; i < end; i++) {
+      page.push(typeof rows === 'number' ? generatedRow(i) : rows[i])
+    }
+    return {
+      status: 200,
+      body: { totals: getTotals(), visitors: page, hasMore: offset + limit < rowCount }
+    }
+  }
+
+  const pickFault = (/** @type {LoggedRequest} */ entry) => {
+    for (const rule of faults) {
+      if (rule.kind && rule.kind !== entry.kind) continue
+      if (rule.method && rule.method !== entry.method) continue
+      if (rule.offset !== undefined && rule.offset !== (entry.offset ?? 0)) continue
+      let state = faultState.get(rule)
+      if (!state) faultState.set(rule, (state = { seen: 0, used: 0 }))
+      state.seen++
+      if (state.seen <= (rule.after ?? 0)) continue
+      if (state.used >= (rule.times ?? 1)) continue
+      state.used++
+      return rule
+    }
+    return null
+  }
+
+  /** Splits the raw URL; each segment is decoded on its own so encoded '/' stays in an id. */
+  const describe = (/** @type {http.IncomingMessage} */ req) => {
+    const raw = req.url ?? '/'
+    const q = raw.indexOf('?')
+    const path = q < 0 ? raw : raw.slice(0, q)
+    const query = Object.fromEntries(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)))
+    /** @type {LoggedRequest['kind']} */
+    let kind = 'other'
+    let projectId
+    let jobId
+    if (path === prefix || path.startsWith(`${prefix}/`)) {
+      let s = path.slice(prefix.length).split('/')
+      try {
+        s = s.map(decodeURIComponent)
+      } catch {
+        s = []
+      }
+      if (s.length === 6 && s[1] === 'v2' && s[2] === 'agent' && s[4] === 'job') {
+        if (req.method === 'GET') [kind, projectId, jobId] = ['job', s[3], s[5]]
+      } else if (s.length === 7 && s[1] === 'v2' && s[2] === 'agent' && s[4] === 'job') {
+        if (s[6] === 'message' && req.method === 'POST') {
+          ;[kind, projectId, jobId] = ['message', s[3], s[5]]
+        }
+      } else if (s.length === 5 && s[1] === 'v1' && s[2] === 'analytics' && s[4] === 'visitors') {
+        if (req.method === 'GET') [kind, projectId] = ['visitors', s[3]]
+      }
+    }
+    const num = v => (v === undefined || v === '' || Number.isNaN(+v) ? undefined : +v)
+    return {
+      method: req.method ?? 'GET',
+      path,
+      kind,
+      query,
+      headers: { ...req.headers },
+      body: '',
+      projectId,
+      jobId,
+      offset: kind === 'visitors' ? num(query.offset) : undefined,
+      limit: kind === 'visitors' ? num(query.limit) : undefined,
+      time: Date.now() - started,
+      fault: null
+    }
+  }
+
+  const send = (res, status, body, headers = {}) => {
+    const text = typeof body === 'string' ? body : JSON.stringify(body)
+    res.writeHead(status, {
+      'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : JSON_TYPE,
+      ...headers
+    })
+    res.end(text)
+  }
+
+  const onRequest = async (
+    /** @type {http.IncomingMessage} */ req,
+    /** @type {http.ServerResponse} */ res
+  ) => {
+    if (refusing) return req.socket.destroy()
+    const entry = describe(req)
+    requests.push(entry)
+    const rule = pickFault(entry)
+    entry.fault = rule
+    if (rule?.reset === 'before-read') return req.socket.destroy()
+    const chunks = []
+    for await (const chunk of req) chunks.push(chunk)
+    entry.body = Buffer.concat(chunks).toString('utf8')
+    await sleep(latencyMs)
+    if (rule?.delayMs) await sleep(rule.delayMs)
+    if (closed || res.destroyed) return
+    if (!rule) {
+      const { status, body } = handle(entry, true)
+      return send(res, status, body)
+    }
+    // These faults model a service that took the request and then failed to answer.
+    const took = rule.reset === 'after-read' || rule.hang || rule.processed || rule.passThrough
+    const normal = took || rule.truncate ? handle(entry, Boolean(took)) : undefined
+    if (rule.reset === 'after-read') return req.socket.destroy()
+    if (rule.hang) return
+    if (rule.html) {
+      return send(res, 200, '<html><body>Gateway</body></html>', { 'content-type': 'text/html' })
+    }
+    if (rule.wrongShape) return send(res, 200, { unexpected: true })
+    if (rule.truncate) {
+      const full = Buffer.from(JSON.stringify(normal?.body))
+      res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': full.length })
+      res.write(full.subarray(0, Math.floor(full.length / 2)))
+      // Let the half body reach the client before the connection drops.
+      return void setTimeout(() => req.socket.destroy(), 10)
+    }
+    if (rule.status !== undefined) {
+      const body = rule.body ?? { error: `Simulated ${rule.status}` }
+      const type = typeof body === 'string' ? {} : { 'content-type': JSON_TYPE }
+      return send(res, rule.status, body, { ...type, ...rule.headers })
+    }
+    const answer = normal ?? handle(entry, true)
+    send(res, answer.status, answer.body, rule.headers)
+  }
+
+  const server = http.createServer((req, res) => {
+    onRequest(req, res).catch(() => req.socket.destroy())
+  })
+  server.on('connection', socket => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  await new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve(undefined))
+  })
+  // A failed re-listen after refuseFor must not crash the test process; requests then fail.
+  server.on('error', () => {})
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    port,
+    requests,
+    jobs,
+    /** @param {Fault[]} list */
+    setFaults(list) {
+      faults = [...list]
+      faultState = new Map()
+    },
+    /** @param {Fault} fault */
+    addFault(fault) {
+      faults.push(fault)
+    },
+    /** @param {number} ms */
+    setLatency(ms) {
+      latencyMs = ms
+    },
+    /**
+     * Stops listening so new connections get ECONNREFUSED, then listens on the same port again.
+     * @param {number} ms
+     */
+    refuseFor(ms) {
+      refusing = true
+      server.close()
+      // A service that went down drops its connections too; kept-alive ones would otherwise
+      // bypass the refusal.
+      for (const socket of sockets) socket.destroy()
+      const t = setTimeout(() => {
+        timers.delete(t)
+        if (closed) return
+        refusing = false
+        server.listen(port, '127.0.0.1')
+      }, ms)
+      timers.add(t)
+      // Give clients a moment to notice the dropped connections before they pick one for reuse.
+      return sleep(Math.min(20, ms))
+    },
+    close() {
+      closed = true
+      for (const t of timers) clearTimeout(t)
+      timers.clear()
+      for (const socket of sockets) socket.destroy()
+      return new Promise(resolve => {
+        if (!server.listening) return resolve(undefined)
+        server.close(() => resolve(undefined))
+      })
+    }
+  }
+}

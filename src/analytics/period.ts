@@ -1,0 +1,104 @@
+// Date inputs -> the range sent to the service. `dateTo` is always exclusive. Periods resolve in
+// UTC to whole days, so a weekly schedule asks for the same range wherever the runner is.
+
+export interface DateRange {
+  dateFrom?: string
+  dateTo?: string
+}
+
+export type Period =
+  | { kind: 'days'; days: number }
+  | { kind: 'yesterday' }
+  | { kind: 'last-week' }
+  | { kind: 'last-month' }
+
+const DAY = 86_400_000
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/
+const DATE_TIME_RE =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/
+
+/** `Nd`, `yesterday`, `last-week`, `last-month`; undefined when not one of them. */
+export function parsePeriod(text: string): Period | undefined {
+  const days = /^(\d{1,3})d$/.exec(text)
+  if (days) {
+    const n = Number(days[1])
+    return n >= 1 && n <= 366 ? { kind: 'days', days: n } : undefined
+  }
+  if (text === 'yesterday' || text === 'last-week' || text === 'last-month') return { kind: text }
+  return undefined
+}
+
+/**
+ * The instant a `YYYY-MM-DD` or ISO 8601 date-time stands for (a date, or a time with no offset,
+ * counts as UTC), or undefined when it is not a real calendar date and time.
+ */
+export function parseInstant(text: string): number | undefined {
+  const d = DATE_RE.exec(text) ?? DATE_TIME_RE.exec(text)
+  if (!d) return undefined
+  const [year, month, day] = [Number(d[1]), Number(d[2]), Number(d[3])]
+  const [hour, minute, second] = [Number(d[4] ?? 0), Number(d[5] ?? 0), Number(d[6] ?? 0)]
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined
+  if (hour > 23 || minute > 59 || second > 59) return undefined
+  let at = Date.UTC(year, month - 1, day, hour, minute, second)
+  if (d[7]) at += Math.round(Number(`0${d[7]}`) * 1000)
+  const zone = d[8]
+  if (zone && zone !== 'Z') {
+    const m = /^([+-])(\d{2}):?(\d{2})$/.exec(zone)
+    if (!m || Number(m[2]) > 23 || Number(m[3]) > 59) return undefined
+    const offset = (Number(m[2]) * 60 + Number(m[3])) * 60_000
+    at += m[1] === '+' ? -offset : offset
+  }
+  return at
+}
+
+export function isDateOnly(text: string): boolean {
+  return DATE_RE.test(text)
+}
+
+/** The range of a period, relative to `now`. */
+export function resolvePeriod(period: Period, now: Date): Required<DateRange> {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
+  switch (period.kind) {
+    case 'days':
+      return { dateFrom: day(today - period.days * DAY), dateTo: day(today) }
+    case 'yesterday':
+      return { dateFrom: day(today - DAY), dateTo: day(today) }
+    case 'last-week': {
+      const monday = today - ((now.getUTCDay() + 6) % 7) * DAY
+      return { dateFrom: day(monday - 7 * DAY), dateTo: day(monday) }
+    }
+    case 'last-month': {
+      const first = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)
+      const previous = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)
+      return { dateFrom: day(previous), dateTo: day(first) }
+    }
+  }
+}
+
+/**
+ * The period just before a bounded range, of equal length; for `last-month`, the calendar month
+ * before. Dates keep their form: whole days stay `YYYY-MM-DD`.
+ */
+export function previousRange(range: Required<DateRange>, period?: Period): Required<DateRange> {
+  const from = parseInstant(range.dateFrom) as number
+  const to = parseInstant(range.dateTo) as number
+  if (period?.kind === 'last-month') {
+    const f = new Date(from)
+    const start = Date.UTC(f.getUTCFullYear(), f.getUTCMonth() - 1, 1)
+    return { dateFrom: day(start), dateTo: range.dateFrom }
+  }
+  const start = from - (to - from)
+  const wholeDays = isDateOnly(range.dateFrom) && isDateOnly(range.dateTo)
+  return {
+    dateFrom: wholeDays ? day(start) : new Date(start).toISOString(),
+    dateTo: range.dateFrom
+  }
+}
+
+function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10)
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate()
+}

@@ -1,0 +1,189 @@
+// Writes the visitor rows to a file as they arrive, page by page, so memory stays flat however many
+// rows the export has. Every row is written as {path, human, ai, total} only: unknown extra fields
+// the service may add are dropped so the file's schema stays stable.
+
+import { createWriteStream, type WriteStream } from 'node:fs'
+import { mkdir, rm } from 'node:fs/promises'
+import { dirname, extname } from 'node:path'
+import { finished } from 'node:stream/promises'
+import { stringify, type Options as CsvOptions } from 'csv-stringify/sync'
+import type { VisitorCounts, VisitorRow } from '../service/schema.js'
+
+export type FileFormat = 'json' | 'csv' | 'ndjson'
+
+const FORMATS: readonly FileFormat[] = ['json', 'csv', 'ndjson']
+
+/** The format named by the file's extension (.json, .csv, .ndjson, any case), if any. */
+export function formatFromPath(path: string): FileFormat | undefined {
+  const ext = extname(path).slice(1).toLowerCase()
+  return FORMATS.find(format => format === ext)
+}
+
+export interface Sink {
+  /** Appends rows; waits while the file lags behind (backpressure). Await each call in turn. */
+  write(rows: VisitorRow[]): Promise<void>
+  /** Finishes the document and resolves once everything is flushed and the file is closed. */
+  close(): Promise<void>
+  /** After a failed export: stops writing and removes the partial file, so none is mistaken for a whole export. */
+  abort(): Promise<void>
+}
+
+export interface DateRange {
+  dateFrom?: string
+  dateTo?: string
+}
+
+// RFC 4180: CRLF between records, and quotes around fields holding a comma, a quote or a line
+// break. csv-stringify quotes a field holding the record delimiter "\r\n" but not a lone "\n" or
+// "\r", hence quoted_match. Paths starting with = + - @ are written as they are: a path is data,
+// and altering it (the usual "formula injection" guard) would corrupt it for every other reader.
+const CSV_OPTIONS: CsvOptions = { record_delimiter: '\r\n', quoted_match: /[\r\n]/ }
+const CSV_HEADER = 'path,human,ai,total\r\n'
+
+const rowObject = (r: VisitorRow): VisitorRow => ({
+  path: r.path,
+  human: r.human,
+  ai: r.ai,
+  total: r.total
+})
+
+/**
+ * Opens `filePath` for writing (creating its parent folders) in `format`.
+ *
+ * `totals` are asked for at open time, not at close, because the JSON document puts them before the
+ * visitors and the rows are streamed without being buffered; the export has them as soon as the
+ * first page arrives (exportVisitors passes them to onRows). For .json the document is
+ * `{"range": {"dateFrom", "dateTo"}, "totals": {...}, "visitors": [...]}`, range values being the
+ * dates requested or null when unbounded. .csv and .ndjson hold the rows only.
+ */
+export async function openSink(
+  filePath: string,
+  format: FileFormat,
+  range: DateRange,
+  totals: VisitorCounts
+): Promise<Sink> {
+  const fail = (error: unknown): Error =>
+    new Error(
+      `Cannot write the visitors file ${filePath}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error }
+    )
+
+  let stream: WriteStream
+  try {
+    await mkdir(dirname(filePath), { recursive: true })
+    stream = createWriteStream(filePath)
+    await waitFor(stream, 'open')
+  } catch (error) {
+    throw fail(error)
+  }
+  // Kept so a later write or close reports it; the listener also keeps an 'error' event from
+  // crashing the process between two calls.
+  let failure: unknown
+  stream.on('error', error => (failure ??= error))
+
+  let rowsWritten = 0
+  let state: 'open' | 'closing' | 'closed' | 'aborted' = 'open'
+
+  const put = async (text: string): Promise<void> => {
+    if (failure !== undefined) throw fail(failure)
+    if (text === '') return
+    try {
+      if (!stream.write(text)) await waitFor(stream, 'drain')
+    } catch (error) {
+      throw fail(error)
+    }
+  }
+
+  const ensureOpen = (): void => {
+    if (state !== 'open') throw new Error(`The visitors file ${filePath} is already ${state}`)
+  }
+
+  const nullable = (date: string | undefined): string | null =>
+    date === undefined || date === '' ? null : date
+
+  if (format === 'json') {
+    const head = {
+      range: { dateFrom: nullable(range.dateFrom), dateTo: nullable(range.dateTo) },
+      totals: { human: totals.human, ai: totals.ai, total: totals.total }
+    }
+    await put(`${JSON.stringify(head).slice(0, -1)},"visitors":[`)
+  } else if (format === 'csv') await put(CSV_HEADER)
+
+  const encode = (rows: VisitorRow[]): string => {
+    if (rows.length === 0) return ''
+    if (format === 'csv')
+      return stringify(
+        rows.map(r => [r.path, r.human, r.ai, r.total]),
+        CSV_OPTIONS
+      )
+    const lines = rows.map(r => JSON.stringify(rowObject(r)))
+    // JSON: one row a line so that the file diffs and greps well; still one document.
+    if (format === 'json') return (rowsWritten === 0 ? '\n' : ',\n') + lines.join(',\n')
+    return lines.join('\n') + '\n'
+  }
+
+  return {
+    async write(rows) {
+      ensureOpen()
+      await put(encode(rows))
+      rowsWritten += rows.length
+    },
+
+    async close() {
+      ensureOpen()
+      state = 'closing'
+      try {
+        if (format === 'json') await put(rowsWritten === 0 ? ']}\n' : '\n]}\n')
+      } catch (error) {
+        // Release the file handle; the caller may still abort() to remove the partial file.
+        stream.destroy()
+        throw error
+      }
+      try {
+        stream.end()
+        await finished(stream)
+      } catch (error) {
+        stream.destroy()
+        throw fail(failure ?? error)
+      }
+      if (failure !== undefined) throw fail(failure)
+      state = 'closed'
+    },
+
+    async abort() {
+      // A file that was closed in full is a whole export: keep it.
+      if (state === 'aborted' || state === 'closed') return
+      state = 'aborted'
+      stream.destroy()
+      // Wait for the handle to be released (removing an open file fails on Windows).
+      await finished(stream).catch(() => undefined)
+      await rm(filePath, { force: true }).catch(() => undefined)
+    }
+  }
+}
+
+/** Resolves on `event`; rejects on 'error', or on 'close' first (a destroyed stream never drains). */
+function waitFor(stream: WriteStream, event: 'open' | 'drain'): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cleanup = (): void => {
+      stream.off(event, onEvent)
+      stream.off('error', onError)
+      stream.off('close', onClose)
+    }
+    const onEvent = (): void => {
+      cleanup()
+      resolve()
+    }
+    const onError = (error: Error): void => {
+      cleanup()
+      reject(error)
+    }
+    const onClose = (): void => {
+      cleanup()
+      reject(new Error('the file was closed before the data was written'))
+    }
+    stream.on(event, onEvent)
+    stream.on('error', onError)
+    stream.on('close', onClose)
+  })
+}

@@ -1,0 +1,24 @@
+// What every command gets from run(): settings, the event, and the clients, already built.
+import type { EventInfo } from '../github/event.js'
+import type { Place } from '../github/comments.js'
+import type { Octokit } from '../github/octokit.js'
+import type { ServiceClient } from '../service/client.js'
+import type { Settings } from '../settings.js'
+
+export interface CommandContext {
+  settings: Settings
+  event: EventInfo
+  /** Where to comment, when the run comments at all. */
+  target?: Place
+  /**
+   * Present when there is a token and either `comment` is not `false` or the event is a comment
+   * (whose author's permission must be checked). Writes also need `comment` not `false`.
+   */
+  octokit?: Octokit
+  service: ServiceClient
+  /** The prompt to send (from the input, or from a trigger comment). */
+  prompt: string
+  startedAt: number
+  runUrl: string
+  serverUrl: string
+}

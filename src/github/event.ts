@@ -1,0 +1,109 @@
+// What the triggering event says, read defensively: the payload is untrusted JSON, so every
+// field is checked for its type and a malformed event yields undefined fields, never a throw.
+
+export interface TriggerComment {
+  id: number
+  body: string
+  author: string
+  authorType?: string
+  /** issue_comment vs pull_request_review_comment: decides the reactions endpoint */
+  kind: 'issue' | 'pull'
+  action: string
+}
+
+export interface EventInfo {
+  eventName: string
+  owner: string
+  repo: string
+  issueNumber?: number
+  isPullRequest: boolean
+  /** only for issue_comment and pull_request_review_comment */
+  comment?: TriggerComment
+}
+
+type Json = Record<string, unknown>
+
+function asObject(value: unknown): Json | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Json)
+    : undefined
+}
+
+function asString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined
+}
+
+/** A positive safe integer, as issue numbers and comment ids are. */
+function asId(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined
+}
+
+function numberOf(container: unknown): number | undefined {
+  return asId(asObject(container)?.number)
+}
+
+function splitRepository(repository: string): { owner: string; repo: string } {
+  const slash = repository.indexOf('/')
+  if (slash < 0) return { owner: repository, repo: '' }
+  return { owner: repository.slice(0, slash), repo: repository.slice(slash + 1) }
+}
+
+function readComment(payload: Json, kind: 'issue' | 'pull'): TriggerComment | undefined {
+  const comment = asObject(payload.comment)
+  const id = asId(comment?.id)
+  if (comment === undefined || id === undefined) return undefined
+  const user = asObject(comment.user)
+  const authorType = asString(user?.type)
+  return {
+    id,
+    // A comment body can be null in the API when empty.
+    body: asString(comment.body) ?? '',
+    author: asString(user?.login) ?? '',
+    ...(authorType === undefined ? {} : { authorType }),
+    kind,
+    action: asString(payload.action) ?? ''
+  }
+}
+
+function readIssueNumber(
+  eventName: string,
+  payload: Json
+): { issueNumber?: number; isPullRequest: boolean } {
+  switch (eventName) {
+    case 'pull_request':
+    case 'pull_request_target':
+      return {
+        issueNumber: numberOf(payload.pull_request) ?? asId(payload.number),
+        isPullRequest: true
+      }
+    case 'pull_request_review_comment':
+      return { issueNumber: numberOf(payload.pull_request), isPullRequest: true }
+    case 'issue_comment':
+    case 'issues': {
+      const issue = asObject(payload.issue)
+      // Pull requests are issues too; the API marks them with a `pull_request` object.
+      return {
+        issueNumber: numberOf(issue),
+        isPullRequest: asObject(issue?.pull_request) !== undefined
+      }
+    }
+    default:
+      return { isPullRequest: false }
+  }
+}
+
+export function readEvent(
+  eventName: string,
+  payload: Record<string, unknown>,
+  repository: string
+): EventInfo {
+  const safePayload = asObject(payload) ?? {}
+  const { issueNumber, isPullRequest } = readIssueNumber(eventName, safePayload)
+  const info: EventInfo = { eventName, ...splitRepository(repository), isPullRequest }
+  if (issueNumber !== undefined) info.issueNumber = issueNumber
+  if (eventName === 'issue_comment' || eventName === 'pull_request_review_comment') {
+    const comment = readComment(safePayload, eventName === 'issue_comment' ? 'issue' : 'pull')
+    if (comment !== undefined) info.comment = comment
+  }
+  return info
+}
