@@ -115,6 +115,22 @@ async function countUnhandled(body: () => Promise<void>): Promise<number> {
 }
 
 describe('exportVisitors', () => {
+  it('reads the first page alone, so a one-page site costs one request', async () => {
+    const fake = fakeService(makeRows(120))
+    const r = run(fake, { pageSize: 250, concurrency: 16 })
+    const result = await r.promise
+    expect(fake.stats.calls).toEqual([{ offset: 0, limit: 250 }])
+    expect(result).toMatchObject({ rows: 120, requests: 1, pagesPastEnd: 0 })
+  })
+
+  it('reads ahead with `concurrency` requests once the first page says more exist', async () => {
+    const fake = fakeService(makeRows(2000))
+    const r = run(fake, { pageSize: 100, concurrency: 4 })
+    await r.promise
+    expect(fake.stats.maxInFlight).toBe(4)
+    expect(r.delivered).toHaveLength(2000)
+  })
+
   it('delivers every row once, in order, within the request bounds (property)', async () => {
     await fc.assert(
       fc.asyncProperty(

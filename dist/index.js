@@ -32517,7 +32517,7 @@ function networkWhy(code) {
 }
 /** "404 Not Found: <the service's error text> (<details>)" */
 function statusWhy(status, text) {
-    let said = '';
+    let said;
     try {
         const body = JSON.parse(text);
         const main = typeof body.error === 'string'
@@ -35079,9 +35079,13 @@ async function exportVisitors(o) {
         }
         pending.set(index, outcome);
     };
+    // The first page is read alone: most sites fit in one page, and reading ahead before knowing
+    // that would spend up to `concurrency - 1` requests of the hourly quota for nothing.
+    let firstAnswered = false;
     const fill = () => {
         while (!failed &&
-            pending.size < o.concurrency &&
+            pending.size < (firstAnswered ? o.concurrency : 1) &&
+            nextIndex <= lastIndex &&
             nextIndex < maxPages)
             start(nextIndex++);
     };
@@ -35094,6 +35098,7 @@ async function exportVisitors(o) {
     fill();
     for (let index = 0;; index++) {
         const outcome = await pending.get(index);
+        firstAnswered = true;
         // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
         if (outcome === undefined)
             throw new Error(`internal error: page ${index} was never requested`);

@@ -7,9 +7,15 @@ import { runAction } from '../sim/run-action.js'
 const service = await startService({
   latencyMs: 40,
   rows: 1234,
+  varyByDate: true,
   jobs: [{ id: 'job-123', activePolls: 2, prLink: 'https://github.com/octo/docs/pull/7' }]
 })
 const github = await startGitHub({ permissions: { octocat: 'write' } })
+// The trigger comment exists on the fake GitHub, so the action can react to it.
+const trigger = github.addComment(7, '/docs-agent Add a FAQ entry about rate limits', {
+  login: 'octocat',
+  type: 'User'
+})
 const common = {
   'api-key': SIM_API_KEY,
   'project-id': 'demo-project',
@@ -26,8 +32,11 @@ try {
       eventName: 'issue_comment',
       event: {
         action: 'created',
-        issue: { number: 7, pull_request: { url: 'https://api.github.com/repos/octo/docs/pulls/7' } },
-        comment: { id: 501, body: '/docs-agent Add a FAQ entry about rate limits', user: { login: 'octocat', type: 'User' } },
+        issue: {
+          number: 7,
+          pull_request: { url: 'https://api.github.com/repos/octo/docs/pulls/7' }
+        },
+        comment: { id: trigger.id, body: trigger.body, user: trigger.user },
         repository: { full_name: 'octo/docs' }
       }
     })
@@ -49,7 +58,10 @@ try {
   )
   const kinds = service.requests.map(r => `${r.method} ${r.kind}`)
   console.log(`\nThe simulator saw ${service.requests.length} requests:`, count(kinds))
-  console.log(`GitHub saw ${github.requests.length} requests:`, count(github.requests.map(r => `${r.method} ${r.path.replace(/\d+/g, 'N')}`)))
+  console.log(
+    `GitHub saw ${github.requests.length} requests:`,
+    count(github.requests.map(r => `${r.method} ${r.path.replace(/\d+/g, 'N')}`))
+  )
 } finally {
   await service.close()
   await github.close()

@@ -238,6 +238,28 @@ export async function startService(options = {}) {
     return { status: 200, body: jobJson(job) }
   }
 
+  // With `varyByDate`, each dateFrom scales the generated counts differently, so a comparison
+  // of two periods shows changes (the demo uses it); otherwise dates do not change the data.
+  const scaleCache = new Map()
+  const scaleFor = dateFrom => {
+    if (!options.varyByDate || !dateFrom || typeof rows !== 'number') return 1
+    if (!scaleCache.has(dateFrom)) {
+      let h = 0
+      for (const ch of dateFrom) h = (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0
+      scaleCache.set(dateFrom, 0.75 + (mix(h) % 500) / 1000)
+    }
+    return scaleCache.get(dateFrom)
+  }
+  const scaled = (row, f) =>
+    f === 1
+      ? row
+      : {
+          path: row.path,
+          human: Math.floor(row.human * f),
+          ai: Math.floor(row.ai * f),
+          total: Math.floor(row.total * f)
+        }
+
   const visitors = (/** @type {LoggedRequest} */ entry) => {
     const q = entry.query
     const bad = message => error(400, 'Invalid query parameters', [{ message }])
@@ -258,11 +280,15 @@ export async function startService(options = {}) {
     const end = Math.min(offset + limit, rowCount)
     const page = []
     for (let i = offset; i < end; i++) {
-      page.push(typeof rows === 'number' ? generatedRow(i) : rows[i])
+      page.push(typeof rows === 'number' ? scaled(generatedRow(i), scaleFor(q.dateFrom)) : rows[i])
     }
     return {
       status: 200,
-      body: { totals: getTotals(), visitors: page, hasMore: offset + limit < rowCount }
+      body: {
+        totals: scaled(getTotals(), scaleFor(q.dateFrom)),
+        visitors: page,
+        hasMore: offset + limit < rowCount
+      }
     }
   }
 

@@ -87,10 +87,13 @@ export async function exportVisitors(o: ExportOptions): Promise<ExportResult> {
     pending.set(index, outcome)
   }
 
+  // The first page is read alone: most sites fit in one page, and reading ahead before knowing
+  // that would spend up to `concurrency - 1` requests of the hourly quota for nothing.
+  let firstAnswered = false
   const fill = (): void => {
     while (
       !failed &&
-      pending.size <= o.concurrency &&
+      pending.size < (firstAnswered ? o.concurrency : 1) &&
       nextIndex <= lastIndex &&
       nextIndex < maxPages
     )
@@ -107,6 +110,7 @@ export async function exportVisitors(o: ExportOptions): Promise<ExportResult> {
   fill()
   for (let index = 0; ; index++) {
     const outcome = await pending.get(index)
+    firstAnswered = true
     // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
     if (outcome === undefined) throw new Error(`internal error: page ${index} was never requested`)
     pending.delete(index)

@@ -290,7 +290,7 @@ function networkWhy(code: ReturnType<typeof networkCode>): string {
 
 /** "404 Not Found: <the service's error text> (<details>)" */
 function statusWhy(status: number, text: string): string {
-  let said = ''
+  let said: string
   try {
     const body = JSON.parse(text) as { error?: unknown; message?: unknown; details?: unknown }
     const main =
@@ -300,7 +300,7 @@ function statusWhy(status: number, text: string): string {
           ? body.message
           : ''
     const details = Array.isArray(body.details)
-      ? body.details
+      ? (body.details as unknown[])
           .map(d => (typeof d === 'object' && d && 'message' in d ? String(d.message) : ''))
           .filter(Boolean)
       : []

@@ -1,0 +1,189 @@
+import { describe, it, expect } from '@jest/globals'
+import { InputError, parseDuration, readSettings, isLoopback } from '../src/settings.js'
+
+const defaults: Record<string, string> = {
+  command: 'message',
+  'api-key': 'mint_abc123',
+  'project-id': 'proj',
+  'base-url': 'https://api.example.com',
+  'job-id': 'job-1',
+  prompt: 'Fix the typo',
+  wait: 'true',
+  'wait-timeout': '30m',
+  'poll-interval': '5s',
+  'job-path': '/v2/agent/{projectId}/job/{id}',
+  'fail-on-status': 'failed',
+  'page-size': '250',
+  'max-rows': '0',
+  concurrency: '4',
+  top: '20',
+  compare: 'false',
+  summary: 'true',
+  comment: 'auto',
+  'comment-mode': 'upsert',
+  'github-token': 'ghs_x',
+  trigger: '/docs-agent',
+  permission: 'write'
+}
+const ctx = { now: new Date('2026-11-18T10:00:00Z'), workspace: '/ws', commentEvent: false }
+
+function read(over: Record<string, string>, c = ctx) {
+  const inputs = { ...defaults, ...over }
+  return readSettings(name => inputs[name] ?? '', c)
+}
+
+function errorOf(over: Record<string, string>, c = ctx): InputError {
+  try {
+    read(over, c)
+  } catch (err) {
+    if (err instanceof InputError) return err
+    throw err
+  }
+  throw new Error('no error')
+}
+
+describe('readSettings', () => {
+  it('reads the defaults into typed settings', () => {
+    const s = read({})
+    expect(s).toMatchObject({
+      command: 'message',
+      baseUrl: 'https://api.example.com',
+      wait: true,
+      waitTimeoutMs: 1_800_000,
+      pollIntervalMs: 5_000,
+      failOnStatus: ['failed'],
+      pageSize: 250,
+      concurrency: 4,
+      comment: 'auto'
+    })
+  })
+
+  it('keeps a base-url path prefix without its trailing slash', () => {
+    expect(read({ 'base-url': 'https://x.example/api/' }).baseUrl).toBe('https://x.example/api')
+  })
+
+  it.each(['http://127.0.0.1:8080', 'http://localhost:1', 'http://[::1]:9', 'http://127.5.6.7'])(
+    'accepts http for loopback %s',
+    url => expect(read({ 'base-url': url }).baseUrl).toBe(url.replace(/\/$/, ''))
+  )
+
+  it.each([
+    [{ command: '' }, 'command'],
+    [{ command: 'send' }, 'command'],
+    [{ 'api-key': '' }, 'api-key'],
+    [{ 'api-key': 'mint_a b' }, 'api-key'],
+    [{ 'api-key': 'mint_ab\n' }, 'api-key'],
+    [{ 'api-key': 'mint_a\u0007b' }, 'api-key'],
+    [{ 'project-id': '' }, 'project-id'],
+    [{ 'base-url': 'http://api.example.com' }, 'base-url'],
+    [{ 'base-url': 'api.example.com' }, 'base-url'],
+    [{ 'base-url': 'https://u:p@api.example.com' }, 'base-url'],
+    [{ 'base-url': 'https://api.example.com/?x=1' }, 'base-url'],
+    [{ 'job-id': '' }, 'job-id'],
+    [{ prompt: '   ' }, 'prompt'],
+    [{ wait: 'yes' }, 'wait'],
+    [{ 'wait-timeout': '0' }, 'wait-timeout'],
+    [{ 'wait-timeout': '5 minutes' }, 'wait-timeout'],
+    [{ 'wait-timeout': '100h' }, 'wait-timeout'],
+    [{ 'poll-interval': '-1' }, 'poll-interval'],
+    [{ 'job-path': 'v2/job' }, 'job-path'],
+    [{ 'fail-on-status': 'failed,done' }, 'fail-on-status'],
+    [{ 'page-size': '251' }, 'page-size'],
+    [{ 'max-rows': '-5' }, 'max-rows'],
+    [{ concurrency: '0' }, 'concurrency'],
+    [{ top: '1.5' }, 'top'],
+    [{ comment: 'yes' }, 'comment'],
+    [{ 'comment-mode': 'append' }, 'comment-mode'],
+    [{ 'issue-number': '0' }, 'issue-number'],
+    [{ trigger: '/docs agent' }, 'trigger'],
+    [{ permission: 'none' }, 'permission'],
+    [{ 'output-file': 'out.txt' }, 'output-file']
+  ])('rejects %j naming the input', (over, input) => {
+    const err = errorOf(over)
+    expect(err.input).toBe(input)
+    expect(err.message).toContain(`\`${input}\``)
+  })
+
+  it('needs no job-id or prompt on a comment event (the comment and its PR give them)', () => {
+    const s = read({ 'job-id': '', prompt: '' }, { ...ctx, commentEvent: true })
+    expect(s.jobId).toBe('')
+    expect(s.prompt).toBe('')
+  })
+
+  it('parses fail-on-status lists, and empty as none', () => {
+    expect(read({ 'fail-on-status': 'failed, archived' }).failOnStatus).toEqual([
+      'failed',
+      'archived'
+    ])
+    expect(read({ 'fail-on-status': '' }).failOnStatus).toEqual([])
+  })
+
+  it('resolves output-file against the workspace and reads its format', () => {
+    expect(read({ 'output-file': 'out/v.CSV' }).outputFile).toEqual({
+      path: 'out/v.CSV',
+      absolute: '/ws/out/v.CSV',
+      format: 'csv'
+    })
+  })
+})
+
+describe('readSettings for visitors', () => {
+  const v = (over: Record<string, string>) => read({ command: 'visitors', ...over })
+
+  it('sends dates exactly as given', () => {
+    const s = v({ 'date-from': '2026-11-01T00:00:00+02:00', 'date-to': '2026-11-08' })
+    expect(s.range).toEqual({ dateFrom: '2026-11-01T00:00:00+02:00', dateTo: '2026-11-08' })
+  })
+
+  it('resolves a period and its previous range for compare', () => {
+    const s = v({ period: 'last-week', compare: 'true' })
+    expect(s.range).toEqual({ dateFrom: '2026-11-09', dateTo: '2026-11-16' })
+    expect(s.previous).toEqual({ dateFrom: '2026-11-02', dateTo: '2026-11-09' })
+  })
+
+  it('sends no date when neither is set', () => {
+    expect(v({}).range).toEqual({})
+  })
+
+  it.each([
+    [{ 'date-from': '2026-02-30' }, 'date-from'],
+    [{ 'date-to': '2026-13-01' }, 'date-to'],
+    [{ 'date-from': '2026-11-08', 'date-to': '2026-11-08' }, 'date-to'],
+    [{ 'date-from': '2026-11-08', 'date-to': '2026-11-01' }, 'date-to'],
+    [{ 'date-from': 'last week' }, 'date-from'],
+    [{ period: '0d' }, 'period'],
+    [{ period: '367d' }, 'period'],
+    [{ period: 'last-year' }, 'period'],
+    [{ period: '7d', 'date-from': '2026-11-01' }, 'period'],
+    [{ compare: 'true' }, 'compare'],
+    [{ compare: 'true', 'date-from': '2026-11-01' }, 'compare']
+  ])('rejects %j naming the input', (over, input) => {
+    expect(errorOf({ command: 'visitors', ...over }).input).toBe(input)
+  })
+})
+
+describe('parseDuration', () => {
+  it.each([
+    ['90s', 90_000],
+    ['15m', 900_000],
+    ['2h', 7_200_000],
+    ['45', 45_000],
+    ['0.5', 500],
+    ['250ms', 250]
+  ])('%s is %d ms', (text, ms) => expect(parseDuration(text)).toBe(ms))
+
+  it.each(['', 's', '1d', '-1', '1 h 2m', '1e3'])('rejects %j', text =>
+    expect(parseDuration(text)).toBeUndefined()
+  )
+})
+
+describe('isLoopback', () => {
+  it.each([
+    ['localhost', true],
+    ['127.0.0.1', true],
+    ['[::1]', true],
+    ['10.0.0.1', false],
+    ['example.com', false],
+    ['127.0.0.1.example.com', false]
+  ])('%s -> %s', (host, want) => expect(isLoopback(host)).toBe(want))
+})
