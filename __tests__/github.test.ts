@@ -114,18 +114,22 @@ describe('meetsPermission', () => {
   })
 })
 
+const ID = 1000
+
 describe('markers', () => {
   it('round-trips a key through a signed marker', () => {
     const key = markerKey('job', 'proj', 'job-123')
-    const marker = makeMarker(key, SECRET, PLACE)
+    const marker = makeMarker(key, SECRET, PLACE, ID)
     expect(marker).toMatch(/^<!-- docs-agent:job%2Fproj%2Fjob-123 sig=[0-9a-f]{32} -->$/)
-    expect(verifiedKeys(`hello\n\n${marker}`, SECRET, PLACE)).toEqual([key])
+    expect(verifiedKeys(`hello\n\n${marker}`, SECRET, PLACE, ID)).toEqual([key])
   })
 
   it('is deterministic and depends on the key', () => {
-    expect(makeMarker('a', SECRET, PLACE)).toBe(makeMarker('a', SECRET, PLACE))
+    expect(makeMarker('a', SECRET, PLACE, ID)).toBe(makeMarker('a', SECRET, PLACE, ID))
     const sig = (m: string) => / sig=([0-9a-f]+) /.exec(m)?.[1]
-    expect(sig(makeMarker('a', SECRET, PLACE))).not.toBe(sig(makeMarker('b', SECRET, PLACE)))
+    expect(sig(makeMarker('a', SECRET, PLACE, ID))).not.toBe(
+      sig(makeMarker('b', SECRET, PLACE, ID))
+    )
   })
 
   it('encodes each part of a key so a slash inside an id stays unambiguous', () => {
@@ -135,25 +139,25 @@ describe('markers', () => {
 
   it('round-trips keys containing -->, newlines and spaces without breaking the marker', () => {
     const key = markerKey('visitors', 'my project', 'evil --> <!-- x\nline two')
-    const marker = makeMarker(key, SECRET, PLACE)
+    const marker = makeMarker(key, SECRET, PLACE, ID)
     expect(marker.indexOf('-->')).toBe(marker.length - 3)
     expect(marker).not.toMatch(/\n/)
-    expect(verifiedKeys(marker, SECRET, PLACE)).toEqual([key])
+    expect(verifiedKeys(marker, SECRET, PLACE, ID)).toEqual([key])
     const raw = 'a --> b\n c'
-    expect(verifiedKeys(makeMarker(raw, SECRET, PLACE), SECRET, PLACE)).toEqual([raw])
+    expect(verifiedKeys(makeMarker(raw, SECRET, PLACE, ID), SECRET, PLACE, ID)).toEqual([raw])
   })
 
   it('returns verified keys in order and skips the rest', () => {
     const body = [
-      makeMarker('one', SECRET, PLACE),
+      makeMarker('one', SECRET, PLACE, ID),
       '<!-- docs-agent:two sig=00000000000000000000000000000000 -->',
-      makeMarker('three', SECRET, PLACE)
+      makeMarker('three', SECRET, PLACE, ID)
     ].join('\n')
-    expect(verifiedKeys(body, SECRET, PLACE)).toEqual(['one', 'three'])
+    expect(verifiedKeys(body, SECRET, PLACE, ID)).toEqual(['one', 'three'])
   })
 
   it('rejects forged markers', () => {
-    const good = makeMarker('job/p/j', SECRET, PLACE)
+    const good = makeMarker('job/p/j', SECRET, PLACE, ID)
     const flipped = good.replace(/sig=(.)/, (_m, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`)
     const forgeries = [
       flipped,
@@ -162,24 +166,26 @@ describe('markers', () => {
       good.replace(/ sig=[0-9a-f]+/, ` sig=${'f'.repeat(32)}`),
       good.replace(/ sig=([0-9a-f]+)/, ' sig=$1ff'),
       good.replace(/ sig=([0-9a-f]+)/, (_m, s: string) => ` sig=${s.toUpperCase()}`),
-      makeMarker('job/p/j', SECRET, { ...PLACE, issueNumber: 13 }),
-      makeMarker('job/p/j', SECRET, { ...PLACE, repo: 'other' }),
-      makeMarker('job/p/j', SECRET, { ...PLACE, owner: 'mallory' }),
-      makeMarker('job/p/j', 'another secret', PLACE)
+      makeMarker('job/p/j', SECRET, { ...PLACE, issueNumber: 13 }, ID),
+      makeMarker('job/p/j', SECRET, { ...PLACE, repo: 'other' }, ID),
+      makeMarker('job/p/j', SECRET, { ...PLACE, owner: 'mallory' }, ID),
+      makeMarker('job/p/j', 'another secret', PLACE, ID),
+      // A verbatim copy of a real marker into another comment on the same pull request.
+      makeMarker('job/p/j', SECRET, PLACE, ID + 1)
     ]
     for (const forged of forgeries) {
-      expect(verifiedKeys(`text ${forged} text`, SECRET, PLACE)).toEqual([])
+      expect(verifiedKeys(`text ${forged} text`, SECRET, PLACE, ID)).toEqual([])
     }
-    expect(verifiedKeys(good, SECRET, PLACE)).toEqual(['job/p/j'])
+    expect(verifiedKeys(good, SECRET, PLACE, ID)).toEqual(['job/p/j'])
   })
 
   it('ignores a key that is not valid percent-encoding', () => {
-    expect(verifiedKeys('<!-- docs-agent:%E0%A4%A sig=0123 -->', SECRET, PLACE)).toEqual([])
+    expect(verifiedKeys('<!-- docs-agent:%E0%A4%A sig=0123 -->', SECRET, PLACE, ID)).toEqual([])
   })
 
   it('refuses to sign without a secret and trusts nothing without one', () => {
-    expect(() => makeMarker('k', '', PLACE)).toThrow(/secret/)
-    expect(verifiedKeys(makeMarker('k', SECRET, PLACE), '', PLACE)).toEqual([])
+    expect(() => makeMarker('k', '', PLACE, ID)).toThrow(/secret/)
+    expect(verifiedKeys(makeMarker('k', SECRET, PLACE, ID), '', PLACE, ID)).toEqual([])
   })
 })
 
@@ -397,9 +403,10 @@ describe('comments against simulated GitHub', () => {
       expect(list).toHaveLength(2)
       const ours = list.find(c => c.id === first.id)
       expect(ours?.body.startsWith('run 3\n\n')).toBe(true)
-      expect(verifiedKeys(ours?.body ?? '', SECRET, PLACE)).toEqual([key])
+      expect(verifiedKeys(ours?.body ?? '', SECRET, PLACE, first.id)).toEqual([key])
       expect(gh.requests.filter(r => r.method === 'POST')).toHaveLength(1)
-      expect(gh.requests.filter(r => r.method === 'PATCH')).toHaveLength(2)
+      // One PATCH signs the new comment with its id, then one per later run.
+      expect(gh.requests.filter(r => r.method === 'PATCH')).toHaveLength(3)
     })
   })
 
@@ -421,7 +428,7 @@ describe('comments against simulated GitHub', () => {
       })
       expect(b.id).not.toBe(a.id)
       const body = gh.comments.get(12)?.find(c => c.id === a.id)?.body ?? ''
-      expect(verifiedKeys(body, SECRET, PLACE)).toEqual(['job/proj/job-1', route])
+      expect(verifiedKeys(body, SECRET, PLACE, a.id)).toEqual(['job/proj/job-1', route])
     })
   })
 
@@ -439,8 +446,9 @@ describe('comments against simulated GitHub', () => {
   it('does not adopt a user comment carrying a forged or misplaced marker', async () => {
     await withGitHub({}, async (gh, octokit) => {
       const key = 'job/p/j'
-      gh.addComment(12, `mine ${makeMarker(key, 'guessed', PLACE)}`)
-      gh.addComment(12, `copied ${makeMarker(key, SECRET, { ...PLACE, issueNumber: 99 })}`)
+      gh.addComment(12, `mine ${makeMarker(key, 'guessed', PLACE, 1)}`)
+      const moved = gh.addComment(12, '')
+      moved.body = `copied ${makeMarker(key, SECRET, { ...PLACE, issueNumber: 99 }, moved.id)}`
       gh.addComment(12, `<!-- docs-agent:job%2Fp%2Fj -->`)
       const ref = await upsertComment(octokit, PLACE, {
         key,
@@ -458,15 +466,12 @@ describe('comments against simulated GitHub', () => {
   it('pages through more than 100 comments and updates the newest marked one', async () => {
     await withGitHub({}, async (gh, octokit) => {
       const key = 'job/p/j'
-      const old = gh.addComment(12, `old ${makeMarker(key, SECRET, PLACE)}`, {
-        login: 'github-actions[bot]',
-        type: 'Bot'
-      })
+      const bot = { login: 'github-actions[bot]', type: 'Bot' }
+      const old = gh.addComment(12, '', bot)
+      old.body = `old ${makeMarker(key, SECRET, PLACE, old.id)}`
       for (let i = 0; i < 120; i++) gh.addComment(12, `chatter ${i}`)
-      const newest = gh.addComment(12, `new ${makeMarker(key, SECRET, PLACE)}`, {
-        login: 'github-actions[bot]',
-        type: 'Bot'
-      })
+      const newest = gh.addComment(12, '', bot)
+      newest.body = `new ${makeMarker(key, SECRET, PLACE, newest.id)}`
       for (let i = 0; i < 5; i++) gh.addComment(12, `more ${i}`)
 
       expect(await listComments(octokit, PLACE)).toHaveLength(127)
@@ -488,7 +493,8 @@ describe('comments against simulated GitHub', () => {
     await withGitHub(
       { failures: [{ method: 'PATCH', pathIncludes: '/issues/comments/', status: 404 }] },
       async (gh, octokit) => {
-        const marked = gh.addComment(12, `x ${makeMarker('k', SECRET, PLACE)}`)
+        const marked = gh.addComment(12, '')
+        marked.body = `x ${makeMarker('k', SECRET, PLACE, marked.id)}`
         const ref = await upsertComment(octokit, PLACE, {
           key: 'k',
           body: 'y',
@@ -518,7 +524,7 @@ describe('comments against simulated GitHub', () => {
       expect(again).toEqual(ref)
       const body = gh.comments.get(12)?.[0]?.body ?? ''
       expect(body.startsWith('done\n\n')).toBe(true)
-      expect(verifiedKeys(body, SECRET, PLACE)).toEqual(['k', 'route/p/j'])
+      expect(verifiedKeys(body, SECRET, PLACE, ref.id)).toEqual(['k', 'route/p/j'])
     })
   })
 
@@ -533,7 +539,8 @@ describe('comments against simulated GitHub', () => {
       const body = gh.comments.get(12)?.[0]?.body ?? ''
       expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT)
       expect(body).toContain('(truncated)')
-      expect(verifiedKeys(body, SECRET, PLACE)).toEqual(['k'])
+      const id = gh.comments.get(12)?.[0]?.id ?? 0
+      expect(verifiedKeys(body, SECRET, PLACE, id)).toEqual(['k'])
     })
   })
 
@@ -569,14 +576,32 @@ describe('comments against simulated GitHub', () => {
 })
 
 describe('findRoutedJob', () => {
+  // A comment carrying a marker signed for its own id, as the action writes them.
+  const addSigned = (
+    gh: Awaited<ReturnType<typeof startGitHub>>,
+    text: string,
+    key: string,
+    place = PLACE
+  ) => {
+    const c = gh.addComment(12, '')
+    c.body = `${text}${makeMarker(key, SECRET, place, c.id)}`
+    return c
+  }
+
+  it('ignores a verbatim copy of an older route marker on the same pull request', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const old = addSigned(gh, 'old job ', markerKey('route', 'proj', 'job-old'))
+      addSigned(gh, 'new job ', markerKey('route', 'proj', 'job-new'))
+      gh.addComment(12, old.body, { login: 'mallory', type: 'User' })
+      expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job-new')
+    })
+  })
+
   it('returns the job of the newest verified route marker and ignores forgeries', async () => {
     await withGitHub({}, async (gh, octokit) => {
       expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBeUndefined()
-      gh.addComment(12, `opened ${makeMarker(markerKey('route', 'proj', 'job-1'), SECRET, PLACE)}`)
-      gh.addComment(
-        12,
-        `other project ${makeMarker(markerKey('route', 'proj2', 'job-9'), SECRET, PLACE)}`
-      )
+      addSigned(gh, 'opened ', markerKey('route', 'proj', 'job-1'))
+      addSigned(gh, 'other project ', markerKey('route', 'proj2', 'job-9'))
       expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job-1')
 
       // A user pastes route markers of their own, unsigned, guessed and from another PR.
@@ -585,10 +610,10 @@ describe('findRoutedJob', () => {
         '<!-- docs-agent:route%2Fproj%2Fevil-job sig=0123456789abcdef0123456789abcdef -->'
       )
       gh.addComment(12, `<!-- docs-agent:${encodeURIComponent('route/proj/evil-job')} -->`)
-      gh.addComment(12, makeMarker('route/proj/evil-job', SECRET, { ...PLACE, issueNumber: 3 }))
+      addSigned(gh, '', 'route/proj/evil-job', { ...PLACE, issueNumber: 3 })
       expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job-1')
 
-      gh.addComment(12, makeMarker(markerKey('route', 'proj', 'job 2/β'), SECRET, PLACE))
+      addSigned(gh, '', markerKey('route', 'proj', 'job 2/β'))
       expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job 2/β')
       expect(await findRoutedJob(octokit, PLACE, 'proj2', SECRET)).toBe('job-9')
       expect(await findRoutedJob(octokit, PLACE, 'pro', SECRET)).toBeUndefined()

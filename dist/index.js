@@ -32398,7 +32398,9 @@ class ServiceClient {
         const request = `${method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${path}`;
         for (let attempt = 1;; attempt++) {
             const left = deadline - this.o.now();
-            const result = await this.attempt(method, path, body, check, Math.max(1_000, left));
+            // Each attempt gets the usual limit, or what is left of the run's time if that is less.
+            const limit = Math.max(1_000, Math.min(this.o.requestTimeoutMs, left));
+            const result = await this.attempt(method, path, body, check, limit);
             if (result.ok)
                 return result.value;
             const { outcome } = result;
@@ -32678,7 +32680,8 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // The action's own comments on issues and pull requests, found again through signed hidden
 // markers. An installation token cannot ask who it is (GET /user is refused) and anyone can type
 // an HTML comment, so a marker only counts when its HMAC, keyed with a secret no commenter has
-// and bound to this repository and issue, verifies.
+// and bound to this repository, issue and comment id, verifies: a marker copied into another
+// comment, even on the same pull request, does not.
 
 /** GitHub's maximum comment body length. */
 const COMMENT_LIMIT = 65536;
@@ -32703,16 +32706,17 @@ class GitHubError extends Error {
 function markerKey(...parts) {
     return parts.map(part => encodeURIComponent(part)).join('/');
 }
-function signature(key, secret, place) {
+function signature(key, secret, place, commentId) {
     if (secret === '')
         throw new Error('A secret is required to sign comment markers');
     return (0,external_node_crypto_.createHmac)('sha256', secret)
-        .update(`${place.owner}/${place.repo}#${place.issueNumber}\n${key}`)
+        .update(`${place.owner}/${place.repo}#${place.issueNumber}\n${commentId}\n${key}`)
         .digest('hex')
         .slice(0, SIG_HEX);
 }
-function makeMarker(key, secret, place) {
-    return `<!-- ${MARKER_PREFIX}${encodeURIComponent(key)} sig=${signature(key, secret, place)} -->`;
+function makeMarker(key, secret, place, commentId) {
+    const sig = signature(key, secret, place, commentId);
+    return `<!-- ${MARKER_PREFIX}${encodeURIComponent(key)} sig=${sig} -->`;
 }
 function sameSignature(actual, expected) {
     // Constant time, so the signature cannot be guessed byte by byte from response timing.
@@ -32727,25 +32731,26 @@ function decodeKey(encoded) {
     }
 }
 /** Keys of the markers in body whose signature verifies, in order of appearance. */
-function verifiedKeys(body, secret, place) {
+function verifiedKeys(body, secret, place, commentId) {
     // With no secret nothing can be told apart from a forgery.
     if (secret === '' || typeof body !== 'string')
         return [];
     const keys = [];
     for (const match of body.matchAll(MARKER_PATTERN)) {
         const key = decodeKey(match[1] ?? '');
-        if (key !== undefined && sameSignature(match[2] ?? '', signature(key, secret, place))) {
+        const expected = key === undefined ? '' : signature(key, secret, place, commentId);
+        if (key !== undefined && sameSignature(match[2] ?? '', expected)) {
             keys.push(key);
         }
     }
     return keys;
 }
-function markersFor(keys, secret, place) {
-    return keys.map(key => makeMarker(key, secret, place)).join('\n');
+function markersFor(keys, secret, place, commentId) {
+    return keys.map(key => makeMarker(key, secret, place, commentId)).join('\n');
 }
 /** Body plus markers, the body cut short if needed so the comment is never refused for length. */
-function composeBody(body, keys, secret, place) {
-    const markers = markersFor(keys, secret, place);
+function composeBody(body, keys, secret, place, commentId) {
+    const markers = markersFor(keys, secret, place, commentId);
     const room = COMMENT_LIMIT - markers.length - 2;
     if (room < TRUNCATED_NOTE.length)
         throw new Error('Comment markers do not fit in a comment');
@@ -32809,7 +32814,7 @@ function newestMarked(comments, secret, place, pick) {
     // Ids grow with creation time, which survives any ordering of the listing.
     const newestFirst = [...comments].sort((a, b) => b.id - a.id);
     for (const comment of newestFirst) {
-        const value = pick(verifiedKeys(comment.body, secret, place));
+        const value = pick(verifiedKeys(comment.body, secret, place, comment.id));
         if (value !== undefined)
             return { comment, value };
     }
@@ -32838,27 +32843,34 @@ async function editComment(octokit, place, id, body) {
  * carrying a verified `key` marker, so reruns refresh one comment; 'create' always adds one.
  */
 async function upsertComment(octokit, place, o) {
-    const body = composeBody(o.body, [o.key, ...(o.extraKeys ?? [])], o.secret, place);
     if (o.mode === 'create')
-        return createComment(octokit, place, body);
+        return createMarkedComment(octokit, place, o);
     const comments = await listComments(octokit, place);
     const found = newestMarked(comments, o.secret, place, keys => keys.includes(o.key) ? true : undefined);
     if (found === undefined)
-        return createComment(octokit, place, body);
+        return createMarkedComment(octokit, place, o);
     try {
-        return await editComment(octokit, place, found.comment.id, body);
+        return await updateCommentBody(octokit, place, found.comment.id, o);
     }
     catch (error) {
         // Deleted between listing and editing: a fresh comment is what the user expects.
         if (error instanceof GitHubError && error.status === 404) {
-            return createComment(octokit, place, body);
+            return createMarkedComment(octokit, place, o);
         }
         throw error;
     }
 }
+/**
+ * The signature binds a marker to its comment's id, which GitHub assigns on creation: the
+ * comment is created with its text, then edited once to carry its markers.
+ */
+async function createMarkedComment(octokit, place, o) {
+    const created = await createComment(octokit, place, composeBody(o.body, [], o.secret, place, 0));
+    return updateCommentBody(octokit, place, created.id, o);
+}
 /** Edits a known comment in place (progress updates), markers re-appended. */
 async function updateCommentBody(octokit, place, id, o) {
-    const body = composeBody(o.body, [o.key, ...(o.extraKeys ?? [])], o.secret, place);
+    const body = composeBody(o.body, [o.key, ...(o.extraKeys ?? [])], o.secret, place, id);
     return editComment(octokit, place, id, body);
 }
 /**

@@ -1,7 +1,8 @@
 // The action's own comments on issues and pull requests, found again through signed hidden
 // markers. An installation token cannot ask who it is (GET /user is refused) and anyone can type
 // an HTML comment, so a marker only counts when its HMAC, keyed with a secret no commenter has
-// and bound to this repository and issue, verifies.
+// and bound to this repository, issue and comment id, verifies: a marker copied into another
+// comment, even on the same pull request, does not.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { getOctokit } from '@actions/github'
 
@@ -52,16 +53,17 @@ export function markerKey(...parts: string[]): string {
   return parts.map(part => encodeURIComponent(part)).join('/')
 }
 
-function signature(key: string, secret: string, place: Place): string {
+function signature(key: string, secret: string, place: Place, commentId: number): string {
   if (secret === '') throw new Error('A secret is required to sign comment markers')
   return createHmac('sha256', secret)
-    .update(`${place.owner}/${place.repo}#${place.issueNumber}\n${key}`)
+    .update(`${place.owner}/${place.repo}#${place.issueNumber}\n${commentId}\n${key}`)
     .digest('hex')
     .slice(0, SIG_HEX)
 }
 
-export function makeMarker(key: string, secret: string, place: Place): string {
-  return `<!-- ${MARKER_PREFIX}${encodeURIComponent(key)} sig=${signature(key, secret, place)} -->`
+export function makeMarker(key: string, secret: string, place: Place, commentId: number): string {
+  const sig = signature(key, secret, place, commentId)
+  return `<!-- ${MARKER_PREFIX}${encodeURIComponent(key)} sig=${sig} -->`
 }
 
 function sameSignature(actual: string, expected: string): boolean {
@@ -80,26 +82,38 @@ function decodeKey(encoded: string): string | undefined {
 }
 
 /** Keys of the markers in body whose signature verifies, in order of appearance. */
-export function verifiedKeys(body: string, secret: string, place: Place): string[] {
+export function verifiedKeys(
+  body: string,
+  secret: string,
+  place: Place,
+  commentId: number
+): string[] {
   // With no secret nothing can be told apart from a forgery.
   if (secret === '' || typeof body !== 'string') return []
   const keys: string[] = []
   for (const match of body.matchAll(MARKER_PATTERN)) {
     const key = decodeKey(match[1] ?? '')
-    if (key !== undefined && sameSignature(match[2] ?? '', signature(key, secret, place))) {
+    const expected = key === undefined ? '' : signature(key, secret, place, commentId)
+    if (key !== undefined && sameSignature(match[2] ?? '', expected)) {
       keys.push(key)
     }
   }
   return keys
 }
 
-function markersFor(keys: string[], secret: string, place: Place): string {
-  return keys.map(key => makeMarker(key, secret, place)).join('\n')
+function markersFor(keys: string[], secret: string, place: Place, commentId: number): string {
+  return keys.map(key => makeMarker(key, secret, place, commentId)).join('\n')
 }
 
 /** Body plus markers, the body cut short if needed so the comment is never refused for length. */
-function composeBody(body: string, keys: string[], secret: string, place: Place): string {
-  const markers = markersFor(keys, secret, place)
+function composeBody(
+  body: string,
+  keys: string[],
+  secret: string,
+  place: Place,
+  commentId: number
+): string {
+  const markers = markersFor(keys, secret, place, commentId)
   const room = COMMENT_LIMIT - markers.length - 2
   if (room < TRUNCATED_NOTE.length) throw new Error('Comment markers do not fit in a comment')
   const fitted =
@@ -176,7 +190,7 @@ function newestMarked<T>(
   // Ids grow with creation time, which survives any ordering of the listing.
   const newestFirst = [...comments].sort((a, b) => b.id - a.id)
   for (const comment of newestFirst) {
-    const value = pick(verifiedKeys(comment.body, secret, place))
+    const value = pick(verifiedKeys(comment.body, secret, place, comment.id))
     if (value !== undefined) return { comment, value }
   }
   return undefined
@@ -220,22 +234,34 @@ export async function upsertComment(
   place: Place,
   o: { key: string; extraKeys?: string[]; body: string; mode: 'upsert' | 'create'; secret: string }
 ): Promise<CommentRef> {
-  const body = composeBody(o.body, [o.key, ...(o.extraKeys ?? [])], o.secret, place)
-  if (o.mode === 'create') return createComment(octokit, place, body)
+  if (o.mode === 'create') return createMarkedComment(octokit, place, o)
   const comments = await listComments(octokit, place)
   const found = newestMarked(comments, o.secret, place, keys =>
     keys.includes(o.key) ? true : undefined
   )
-  if (found === undefined) return createComment(octokit, place, body)
+  if (found === undefined) return createMarkedComment(octokit, place, o)
   try {
-    return await editComment(octokit, place, found.comment.id, body)
+    return await updateCommentBody(octokit, place, found.comment.id, o)
   } catch (error) {
     // Deleted between listing and editing: a fresh comment is what the user expects.
     if (error instanceof GitHubError && error.status === 404) {
-      return createComment(octokit, place, body)
+      return createMarkedComment(octokit, place, o)
     }
     throw error
   }
+}
+
+/**
+ * The signature binds a marker to its comment's id, which GitHub assigns on creation: the
+ * comment is created with its text, then edited once to carry its markers.
+ */
+async function createMarkedComment(
+  octokit: Octokit,
+  place: Place,
+  o: { key: string; extraKeys?: string[]; body: string; secret: string }
+): Promise<CommentRef> {
+  const created = await createComment(octokit, place, composeBody(o.body, [], o.secret, place, 0))
+  return updateCommentBody(octokit, place, created.id, o)
 }
 
 /** Edits a known comment in place (progress updates), markers re-appended. */
@@ -245,7 +271,7 @@ export async function updateCommentBody(
   id: number,
   o: { key: string; extraKeys?: string[]; body: string; secret: string }
 ): Promise<CommentRef> {
-  const body = composeBody(o.body, [o.key, ...(o.extraKeys ?? [])], o.secret, place)
+  const body = composeBody(o.body, [o.key, ...(o.extraKeys ?? [])], o.secret, place, id)
   return editComment(octokit, place, id, body)
 }
 

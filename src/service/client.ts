@@ -146,7 +146,9 @@ export class ServiceClient {
     const request = `${method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${path}`
     for (let attempt = 1; ; attempt++) {
       const left = deadline - this.o.now()
-      const result = await this.attempt(method, path, body, check, Math.max(1_000, left))
+      // Each attempt gets the usual limit, or what is left of the run's time if that is less.
+      const limit = Math.max(1_000, Math.min(this.o.requestTimeoutMs, left))
+      const result = await this.attempt(method, path, body, check, limit)
       if (result.ok) return result.value
       const { outcome } = result
       const retryable = isRetryable(method, outcome)
