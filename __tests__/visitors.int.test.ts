@@ -1,0 +1,550 @@
+// Integration tests of `command: visitors`: the built action (dist/index.js) runs in a child
+// process exactly as on a runner, against the service simulator on loopback.
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, it, expect, beforeAll, afterAll } from '@jest/globals'
+import { startService, generatedRow, SIM_API_KEY } from '../sim/service.js'
+import { runAction, annotations } from '../sim/run-action.js'
+
+type Service = Awaited<ReturnType<typeof startService>>
+type ServiceOptions = Parameters<typeof startService>[0]
+type RunResult = Awaited<ReturnType<typeof runAction>>
+type Row = { path: string; human: number; ai: number; total: number }
+
+const HOSTILE_MD =
+  '| <img src=x onerror=alert(1)> @octocat \n [x](javascript:alert(1)) <!-- docs-agent -->'
+const HOSTILE_CSV = '/docs/a,b "quoted" path\nsecond line\r\nthird, "end"'
+
+const tempDirs: string[] = []
+afterAll(() => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+function inputs(url: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    command: 'visitors',
+    'api-key': SIM_API_KEY,
+    'project-id': 'proj-1',
+    'base-url': url,
+    ...extra
+  }
+}
+
+async function withService<T>(
+  options: ServiceOptions,
+  body: (sim: Service) => Promise<T>
+): Promise<T> {
+  const sim = await startService(options)
+  try {
+    return await body(sim)
+  } finally {
+    await sim.close()
+  }
+}
+
+/** Runs the action against `sim` with the visitors inputs plus `extra`. */
+async function run(
+  sim: Service,
+  extra: Record<string, string> = {},
+  timeoutMs = 60_000
+): Promise<RunResult> {
+  const r = await runAction({ inputs: inputs(sim.url, extra), timeoutMs })
+  tempDirs.push(r.tempDir)
+  return r
+}
+
+const errorsOf = (r: RunResult): string[] =>
+  annotations(r.stdout)
+    .filter(a => a.command === 'error')
+    .map(a => a.message)
+
+const visitorRequests = (sim: Service) => sim.requests.filter(r => r.kind === 'visitors')
+
+/** Exit 0 and no error annotation; prints the log on failure to help diagnose. */
+function expectSuccess(r: RunResult): void {
+  if (r.code !== 0) throw new Error(`exit ${r.code}\n${r.stdout}\n${r.stderr}`)
+  expect(errorsOf(r)).toEqual([])
+}
+
+function expectNoStack(r: RunResult): void {
+  expect(r.stdout).not.toMatch(/^\s{4}at /m)
+  expect(r.stderr).not.toMatch(/^\s{4}at /m)
+}
+
+const generated = (n: number, from = 0): Row[] =>
+  Array.from({ length: n }, (_, i) => generatedRow(from + i))
+
+function readNdjson(text: string | undefined): Row[] {
+  expect(text).toBeDefined()
+  expect(text!.endsWith('\n')).toBe(true)
+  return text!
+    .slice(0, -1)
+    .split('\n')
+    .map(line => JSON.parse(line) as Row)
+}
+
+/** A strict RFC 4180 reader: CRLF between records, quoted fields may hold , " CR LF. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = []
+  let record: string[] = []
+  let i = 0
+  for (;;) {
+    let field = ''
+    if (text[i] === '"') {
+      i++
+      for (;;) {
+        if (i >= text.length) throw new Error('unterminated quoted field')
+        if (text[i] === '"') {
+          if (text[i + 1] === '"') {
+            field += '"'
+            i += 2
+            continue
+          }
+          i++
+          break
+        }
+        field += text[i++]
+      }
+    } else {
+      while (i < text.length && text[i] !== ',' && text[i] !== '\r' && text[i] !== '\n') {
+        if (text[i] === '"') throw new Error(`bare quote at ${i}`)
+        field += text[i++]
+      }
+    }
+    record.push(field)
+    if (text[i] === ',') {
+      i++
+      continue
+    }
+    records.push(record)
+    record = []
+    if (i >= text.length) return records
+    if (text[i] !== '\r' || text[i + 1] !== '\n') throw new Error(`bare line break at ${i}`)
+    i += 2
+    if (i >= text.length) return records
+  }
+}
+
+/** Rows around hostile paths, with distinct totals so the top-pages order is well defined. */
+function explicitRows(n: number, hostile: Record<number, string>): Row[] {
+  return Array.from({ length: n }, (_, i) => {
+    const total = (i * 7919) % 1009
+    return { path: hostile[i] ?? `/guide/p${i}`, human: total, ai: i % 13, total: total + 1 }
+  })
+}
+
+describe('visitors: the full export', () => {
+  it('survives a 429 with Retry-After, a 503 and a reset: every row once, in order', async () => {
+    await withService(
+      {
+        rows: 2345,
+        faults: [
+          { kind: 'visitors', offset: 500, status: 429, headers: { 'Retry-After': '1' } },
+          { kind: 'visitors', offset: 1000, status: 503 },
+          { kind: 'visitors', offset: 1750, reset: 'after-read' }
+        ]
+      },
+      async sim => {
+        const r = await run(sim, { 'output-file': 'out/visitors.ndjson' })
+        expectSuccess(r)
+        expect(readNdjson(r.files('out/visitors.ndjson'))).toEqual(generated(2345))
+        expect(r.outputs.rows).toBe('2345')
+
+        const reqs = visitorRequests(sim)
+        const byOffset = new Map<number, number>()
+        for (const q of reqs) byOffset.set(q.offset ?? -1, (byOffset.get(q.offset ?? -1) ?? 0) + 1)
+        for (let offset = 0; offset < 2345; offset += 250) {
+          const expected = [500, 1000, 1750].includes(offset) ? 2 : 1
+          expect([offset, byOffset.get(offset)]).toEqual([offset, expected])
+        }
+        const pastEnd = [...byOffset.keys()].filter(o => o >= 2345)
+        expect(pastEnd.length).toBeLessThanOrEqual(3)
+        for (const o of pastEnd) expect([o, byOffset.get(o)]).toEqual([o, 1])
+        for (const o of byOffset.keys()) expect(o % 250).toBe(0)
+        // The 429's Retry-After was honoured: its retry came at least a second later.
+        const times = reqs.filter(q => q.offset === 500).map(q => q.time)
+        expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(950)
+      }
+    )
+  })
+})
+
+describe('visitors: file formats', () => {
+  const rows = explicitRows(600, {
+    3: HOSTILE_CSV,
+    100: '/docs/lone\nnewline',
+    101: '/docs/lone\rreturn',
+    260: 'ünïcode/页面/😀',
+    599: '=cmd|"/c calc"'
+  })
+  const totals = { human: 4321, ai: 1234, total: 5000 }
+
+  it('.json is one document with the range, the service totals and every row', async () => {
+    await withService({ rows, totals }, async sim => {
+      const file = 'reports/deep/nested/visitors.json'
+      const r = await run(sim, {
+        'output-file': file,
+        'date-from': '2026-03-01',
+        'date-to': '2026-03-08'
+      })
+      expectSuccess(r)
+      const doc = JSON.parse(r.files(file)!) as Record<string, unknown>
+      expect(Object.keys(doc)).toEqual(['range', 'totals', 'visitors'])
+      expect(doc.range).toEqual({ dateFrom: '2026-03-01', dateTo: '2026-03-08' })
+      expect(doc.totals).toEqual(totals)
+      expect(doc.visitors).toEqual(rows)
+      expect(path.resolve(r.workspace, r.outputs['visitors-file']!)).toBe(
+        path.resolve(r.workspace, file)
+      )
+    })
+  })
+
+  it('.csv is RFC 4180 with the header path,human,ai,total; hostile paths round-trip', async () => {
+    await withService({ rows, totals }, async sim => {
+      const file = 'a/b/visitors.csv'
+      const r = await run(sim, { 'output-file': file })
+      expectSuccess(r)
+      const text = r.files(file)!
+      expect(text.startsWith('path,human,ai,total\r\n')).toBe(true)
+      expect(text.endsWith('\r\n')).toBe(true)
+      const records = parseCsv(text)
+      expect(records[0]).toEqual(['path', 'human', 'ai', 'total'])
+      const parsed = records.slice(1).map(([p, h, a, t]) => ({
+        path: p!,
+        human: Number(h),
+        ai: Number(a),
+        total: Number(t)
+      }))
+      expect(parsed).toEqual(rows)
+      expect(parsed[3]!.path).toBe(HOSTILE_CSV)
+      expect(path.resolve(r.workspace, r.outputs['visitors-file']!)).toBe(
+        path.resolve(r.workspace, file)
+      )
+    })
+  })
+
+  it('.ndjson has one row per line, in service order', async () => {
+    await withService({ rows, totals }, async sim => {
+      const file = 'x/y/z/visitors.ndjson'
+      const r = await run(sim, { 'output-file': file })
+      expectSuccess(r)
+      const text = r.files(file)!
+      expect(text.split('\n')).toHaveLength(rows.length + 1)
+      expect(readNdjson(text)).toEqual(rows)
+      expect(fs.existsSync(path.resolve(r.workspace, r.outputs['visitors-file']!))).toBe(true)
+      expect(path.resolve(r.workspace, r.outputs['visitors-file']!)).toBe(
+        path.resolve(r.workspace, file)
+      )
+    })
+  })
+
+  it('writes no file and sets no visitors-file without output-file', async () => {
+    await withService({ rows: 30 }, async sim => {
+      const r = await run(sim)
+      expectSuccess(r)
+      expect(r.outputs['visitors-file'] ?? '').toBe('')
+      expect(fs.readdirSync(r.workspace)).toEqual([])
+    })
+  })
+})
+
+describe('visitors: outputs and requests', () => {
+  it('outputs are the service totals (never a sum) and the requested range', async () => {
+    const totals = { human: 900, ai: 300, total: 1000 }
+    await withService({ rows: 700, totals }, async sim => {
+      const r = await run(sim, {
+        'date-from': '2026-02-01',
+        'date-to': '2026-03-01'
+      })
+      expectSuccess(r)
+      expect(r.outputs.human).toBe('900')
+      expect(r.outputs.ai).toBe('300')
+      expect(r.outputs.total).toBe('1000')
+      expect(JSON.parse(r.outputs.totals!)).toEqual(totals)
+      expect(r.outputs.rows).toBe('700')
+      expect(r.outputs['date-from']).toBe('2026-02-01')
+      expect(r.outputs['date-to']).toBe('2026-03-01')
+      const reqs = visitorRequests(sim)
+      expect(reqs.length).toBeGreaterThanOrEqual(3)
+      for (const q of reqs) {
+        expect(q.query.limit).toBe('250')
+        expect(q.query.dateFrom).toBe('2026-02-01')
+        expect(q.query.dateTo).toBe('2026-03-01')
+      }
+    })
+  })
+
+  it('an unbounded range gives empty date outputs and sends no dates', async () => {
+    await withService({ rows: 10 }, async sim => {
+      const r = await run(sim)
+      expectSuccess(r)
+      expect(r.outputs['date-from']).toBe('')
+      expect(r.outputs['date-to']).toBe('')
+      for (const q of visitorRequests(sim)) {
+        expect(q.query.dateFrom).toBeUndefined()
+        expect(q.query.dateTo).toBeUndefined()
+      }
+    })
+  })
+
+  it('sends limit = page-size on every request', async () => {
+    await withService({ rows: 430 }, async sim => {
+      const r = await run(sim, { 'page-size': '100', 'output-file': 'v.ndjson' })
+      expectSuccess(r)
+      expect(readNdjson(r.files('v.ndjson'))).toEqual(generated(430))
+      const reqs = visitorRequests(sim)
+      expect(reqs.length).toBeGreaterThanOrEqual(5)
+      for (const q of reqs) expect(q.query.limit).toBe('100')
+    })
+  })
+
+  it('max-rows 600 stops at 600 rows, with at most 3 requests, none past offset 500', async () => {
+    await withService({ rows: 5000 }, async sim => {
+      const r = await run(sim, { 'max-rows': '600', 'output-file': 'v.ndjson' })
+      expectSuccess(r)
+      expect(r.outputs.rows).toBe('600')
+      expect(readNdjson(r.files('v.ndjson'))).toEqual(generated(600))
+      const reqs = visitorRequests(sim)
+      expect(reqs.length).toBeLessThanOrEqual(3)
+      for (const q of reqs) {
+        expect(q.offset ?? 0).toBeLessThanOrEqual(500)
+        expect(q.query.limit).toBe('250')
+      }
+    })
+  })
+
+  it('10000 rows take 40 to 43 requests with concurrency 4', async () => {
+    await withService({ rows: 10000 }, async sim => {
+      const r = await run(sim)
+      expectSuccess(r)
+      expect(r.outputs.rows).toBe('10000')
+      const n = visitorRequests(sim).length
+      expect(n).toBeGreaterThanOrEqual(40)
+      expect(n).toBeLessThanOrEqual(43)
+    })
+  })
+
+  it('a 120-row site takes exactly 1 request', async () => {
+    await withService({ rows: 120 }, async sim => {
+      const r = await run(sim)
+      expectSuccess(r)
+      expect(r.outputs.rows).toBe('120')
+      expect(visitorRequests(sim)).toHaveLength(1)
+    })
+  })
+})
+
+describe('visitors: dates', () => {
+  it('period last-week sends YYYY-MM-DD dates 7 days apart, ending on the last Monday', async () => {
+    await withService({ rows: 10 }, async sim => {
+      const before = Date.now()
+      const r = await run(sim, { period: 'last-week' })
+      expectSuccess(r)
+      const [q] = visitorRequests(sim)
+      expect(q).toBeDefined()
+      const { dateFrom, dateTo } = q!.query
+      expect(dateFrom).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+      expect(dateTo).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+      const from = Date.parse(`${dateFrom}T00:00:00Z`)
+      const to = Date.parse(`${dateTo}T00:00:00Z`)
+      expect(to - from).toBe(7 * 86_400_000)
+      expect(new Date(to).getUTCDay()).toBe(1)
+      // The most recent Monday at or before today (UTC).
+      const today = Math.floor(before / 86_400_000) * 86_400_000
+      expect(to).toBeLessThanOrEqual(today)
+      expect(today - to).toBeLessThan(7 * 86_400_000)
+      expect(r.outputs['date-from']).toBe(dateFrom)
+      expect(r.outputs['date-to']).toBe(dateTo)
+    })
+  })
+
+  it('date-from and date-to are sent exactly as given', async () => {
+    await withService({ rows: 10 }, async sim => {
+      const from = '2026-11-01T00:00:00+02:00'
+      const to = '2026-11-08T12:30:00.250Z'
+      const r = await run(sim, { 'date-from': from, 'date-to': to })
+      expectSuccess(r)
+      const reqs = visitorRequests(sim)
+      expect(reqs).toHaveLength(1)
+      expect(reqs[0]!.query.dateFrom).toBe(from)
+      expect(reqs[0]!.query.dateTo).toBe(to)
+      expect(r.outputs['date-from']).toBe(from)
+      expect(r.outputs['date-to']).toBe(to)
+    })
+  })
+
+  it('compare fetches the equal-length period before and shows a change column', async () => {
+    await withService({ rows: 300, varyByDate: true } as ServiceOptions, async sim => {
+      const r = await run(sim, {
+        'date-from': '2026-01-08',
+        'date-to': '2026-01-15',
+        compare: 'true'
+      })
+      expectSuccess(r)
+      const ranges = new Set(visitorRequests(sim).map(q => `${q.query.dateFrom} ${q.query.dateTo}`))
+      expect(ranges).toEqual(new Set(['2026-01-08 2026-01-15', '2026-01-01 2026-01-08']))
+      // Outputs describe the requested range, not the comparison.
+      expect(r.outputs['date-from']).toBe('2026-01-08')
+      expect(r.outputs['date-to']).toBe('2026-01-15')
+      expect(r.summary).toContain('2026-01-01')
+      expect(r.summary).toMatch(/^\| Traffic \| Unique visitors \| Share of total \| Change \|$/m)
+      expect(r.summary).toMatch(/^\| # \| Page \| Human \| AI \| Total \| Change \|$/m)
+      // The changes are computed: at least one row shows a signed percentage.
+      expect(r.summary).toMatch(/[+\u2212][\d,]+ \([+\u2212]\d+\.\d%\)/)
+    })
+  })
+})
+
+/** The data rows of the top-pages table (after its header and delimiter lines). */
+function topTableRows(summary: string): string[] {
+  const lines = summary.split('\n')
+  const start = lines.findIndex(l => /^\| # \| Page \|/.test(l))
+  expect(start).toBeGreaterThanOrEqual(0)
+  const rows: string[] = []
+  for (let i = start + 2; i < lines.length && lines[i]!.startsWith('|'); i++) rows.push(lines[i]!)
+  return rows
+}
+
+/** `|` that are cell separators: not backslash-escaped. */
+const unescapedPipes = (line: string): number => (line.match(/(?<!\\)\|/g) ?? []).length
+
+describe('visitors: the job summary', () => {
+  it('shows the range, the totals, the top pages most total first and a chart', async () => {
+    const rows = explicitRows(400, { 5: HOSTILE_MD })
+    rows[5]!.total = 5000 // the hostile page comes first
+    const totals = { human: 12345, ai: 678, total: 12900 }
+    await withService({ rows, totals }, async sim => {
+      const r = await run(sim, {
+        top: '7',
+        'date-from': '2026-04-01',
+        'date-to': '2026-05-01'
+      })
+      expectSuccess(r)
+      const s = r.summary
+      expect(s).toContain('2026-04-01')
+      expect(s).toContain('2026-05-01')
+      expect(s).toMatch(/^\| Human \| 12,345 \|/m)
+      expect(s).toMatch(/^\| AI \| 678 \|/m)
+      expect(s).toMatch(/^\| Total \| 12,900 \|/m)
+
+      const table = topTableRows(s)
+      expect(table).toHaveLength(7)
+      const expected = [...rows]
+        .map((row, i) => ({ row, i }))
+        .sort((a, b) => b.row.total - a.row.total || a.i - b.i)
+        .slice(0, 7)
+        .map(x => x.row)
+      const totalsShown = table.map(line =>
+        Number(line.split('|').at(-2)!.trim().replace(/,/g, ''))
+      )
+      expect(totalsShown).toEqual(expected.map(row => row.total))
+      for (const [i, line] of table.entries()) {
+        expect(line.startsWith(`| ${i + 1} | `)).toBe(true)
+        expect(unescapedPipes(line)).toBe(6)
+      }
+      for (const row of expected.slice(1)) expect(table.join('\n')).toContain(row.path)
+
+      expect(s).toMatch(/```mermaid\nxychart-beta\n[\s\S]*?\n```/)
+      // The hostile path stays inert: one table row, no HTML, no mention, no link.
+      expect(s).not.toContain('<img')
+      expect(s).not.toContain('<!--')
+      expect(s).not.toContain('@octocat')
+      expect(s).not.toMatch(/\]\(javascript:/i)
+      expect(table[0]).toContain('octocat')
+    })
+  })
+
+  it('top 100000 with 20000 rows keeps the summary under 1 MiB with a note', async () => {
+    await withService({ rows: 20000 }, async sim => {
+      const r = await run(sim, { top: '100000' })
+      expectSuccess(r)
+      expect(r.outputs.rows).toBe('20000')
+      expect(Buffer.byteLength(r.summary, 'utf8')).toBeLessThan(1024 * 1024)
+      const note = /_([\d,]+) more rows? not shown/.exec(r.summary)
+      expect(note).not.toBeNull()
+      const shown = topTableRows(r.summary).length
+      expect(shown).toBeGreaterThan(100)
+      expect(shown + Number(note![1]!.replace(/,/g, ''))).toBe(20000)
+    })
+  })
+})
+
+describe('visitors: bad inputs fail before any request', () => {
+  const cases: [string, Record<string, string>, string][] = [
+    ['page-size 0', { 'page-size': '0' }, 'page-size'],
+    ['page-size 251', { 'page-size': '251' }, 'page-size'],
+    ['page-size abc', { 'page-size': 'abc' }, 'page-size'],
+    ['concurrency 0', { concurrency: '0' }, 'concurrency'],
+    ['concurrency 17', { concurrency: '17' }, 'concurrency'],
+    ['max-rows -1', { 'max-rows': '-1' }, 'max-rows'],
+    ['top 0', { top: '0' }, 'top'],
+    ['date-from 2026-02-30', { 'date-from': '2026-02-30' }, 'date-from'],
+    ['date-to before date-from', { 'date-from': '2026-03-10', 'date-to': '2026-03-01' }, 'date-to'],
+    [
+      'date-to equal to date-from',
+      { 'date-from': '2026-03-10', 'date-to': '2026-03-10' },
+      'date-to'
+    ],
+    ['period 8w', { period: '8w' }, 'period'],
+    ['period 0d', { period: '0d' }, 'period'],
+    ['period 367d', { period: '367d' }, 'period'],
+    ['period with date-from', { period: '7d', 'date-from': '2026-01-01' }, 'period'],
+    ['output-file out.txt', { 'output-file': 'out.txt' }, 'output-file'],
+    ['output-file without extension', { 'output-file': 'out' }, 'output-file'],
+    ['compare without a range', { compare: 'true' }, 'compare'],
+    ['compare with only date-from', { compare: 'true', 'date-from': '2026-01-01' }, 'compare']
+  ]
+  let sim: Service
+  beforeAll(async () => {
+    sim = await startService({ rows: 10 })
+  })
+  afterAll(async () => {
+    await sim.close()
+  })
+
+  it.each(cases)('%s → exit 1, names the input, nothing sent', async (_name, extra, input) => {
+    const before = sim.requests.length
+    const r = await run(sim, extra)
+    expect(r.code).toBe(1)
+    const errors = errorsOf(r)
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toContain(`\`${input}\``)
+    expect(sim.requests.length).toBe(before)
+    expectNoStack(r)
+  })
+})
+
+describe('visitors: a page that keeps failing', () => {
+  it('fails in bounded time, names the request, status and service text; removes the file', async () => {
+    await withService(
+      {
+        rows: 2345,
+        faults: [
+          {
+            kind: 'visitors',
+            offset: 500,
+            status: 500,
+            body: { error: 'Analytics store unavailable' },
+            times: Infinity
+          }
+        ]
+      },
+      async sim => {
+        const r = await run(sim, { 'output-file': 'out/visitors.ndjson' }, 45_000)
+        expect(r.timedOut).toBe(false)
+        expect(r.code).toBe(1)
+        expect(r.durationMs).toBeLessThan(30_000)
+        const errors = errorsOf(r)
+        expect(errors).toHaveLength(1)
+        expect(errors[0]).toMatch(/GET \/v1\/analytics\/proj-1\/visitors\?\S*offset=500/)
+        expect(errors[0]).toContain('500')
+        expect(errors[0]).toContain('Analytics store unavailable')
+        expectNoStack(r)
+        // The file was opened with the first page, and removed after the failure.
+        expect(visitorRequests(sim).filter(q => q.offset === 500).length).toBeGreaterThan(1)
+        expect(r.files('out/visitors.ndjson')).toBeUndefined()
+        expect(r.outputs['visitors-file'] ?? '').toBe('')
+      }
+    )
+  }, 60_000)
+})
