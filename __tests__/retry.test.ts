@@ -53,6 +53,8 @@ describe('isRetryable', () => {
     expect(mayHaveBeenDelivered(answer(500))).toBe(true)
     expect(mayHaveBeenDelivered(answer(503))).toBe(false)
     expect(mayHaveBeenDelivered(network('refused'))).toBe(false)
+    // A 2xx whose body is odd still means the service took the message.
+    expect(mayHaveBeenDelivered(malformed)).toBe(false)
   })
 })
 

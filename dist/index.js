@@ -32261,7 +32261,8 @@ function mayHaveBeenDelivered(outcome) {
         return outcome.code !== 'refused' && outcome.code !== 'unreachable';
     if (outcome.kind === 'answer')
         return outcome.status >= 500 && outcome.status !== 503;
-    return true;
+    // A 2xx, however odd its body: the service took the message.
+    return false;
 }
 /**
  * Delay before retry number `attempt` (1 for the first retry): exponential from `baseMs`, capped
@@ -32413,7 +32414,7 @@ class ServiceClient {
                 const why = asked !== undefined ? `the service asked to wait ${seconds(wait)} (Retry-After)` : '';
                 throw this.failure(request, result, attempt, method, why || 'the time allowed (`wait-timeout`) ran out');
             }
-            this.o.info?.(`${request}: ${result.why}; retrying in ${seconds(wait)} (attempt ${attempt + 1} of ${maxAttempts})`);
+            this.o.info?.(`${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${attempt + 1} of ${maxAttempts})`);
             await this.o.sleep(wait);
         }
     }
@@ -32448,8 +32449,8 @@ class ServiceClient {
             if (status >= 200 && status < 300)
                 return {
                     ok: false,
-                    outcome: { kind: 'malformed' },
-                    why: `${status} with a body that was cut off`
+                    outcome: { kind: 'malformed', status },
+                    why: 'the body was cut off'
                 };
             return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` };
         }
@@ -32465,19 +32466,17 @@ class ServiceClient {
             return { ok: true, value: check(JSON.parse(text)), status };
         }
         catch (err) {
-            const why = err instanceof ShapeError
-                ? `unexpected response: ${err.message}`
-                : `unexpected response: not JSON (${describeBody(msg, text)})`;
-            return { ok: false, outcome: { kind: 'malformed' }, why: `${status} ${why}` };
+            const why = err instanceof ShapeError ? err.message : `not JSON (${describeBody(msg, text)})`;
+            return { ok: false, outcome: { kind: 'malformed', status }, why };
         }
     }
     failure(request, result, attempts, method, gaveUpBecause) {
         const { outcome } = result;
-        const status = outcome.kind === 'answer' ? outcome.status : outcome.kind === 'malformed' ? 200 : undefined;
+        const status = outcome.kind === 'network' ? undefined : outcome.status;
         const serviceMessage = outcome.kind === 'answer' ? serviceText(result.why) : undefined;
         const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
         let message = outcome.kind === 'malformed'
-            ? `Unexpected response from ${request}${tries}: ${result.why.replace(/^\d+ unexpected response: /, '')}`
+            ? `Unexpected response (HTTP ${status ?? '?'}) from ${request}${tries}: ${result.why}`
             : `${request} failed${tries}: ${result.why}`;
         if (gaveUpBecause)
             message += `; gave up because ${gaveUpBecause}`;
@@ -32639,6 +32638,7 @@ async function followUp(o) {
     const deadline = sentAt + o.waitTimeoutMs;
     const path = jobUrlPath(o.jobPath, o.projectId, o.jobId);
     let lastStatus = job?.status;
+    let lastPollError;
     // The POST's answer may still show the state from before the message (it is processed
     // asynchronously), so a final status is believed only from a poll.
     for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
@@ -32650,11 +32650,13 @@ async function followUp(o) {
         catch (err) {
             if (!isTransient(err))
                 throw err;
-            o.warn?.(`Polling the job failed, will poll again: ${err.message}`);
+            lastPollError = err.message;
+            o.warn?.(`Polling the job failed, will poll again: ${lastPollError}`);
             if (now() >= deadline)
                 break;
             continue;
         }
+        lastPollError = undefined;
         const elapsed = now() - sentAt;
         if (job.status !== lastStatus) {
             o.log?.(`[${Math.round(elapsed / 1000)}s] status: ${job.status}`);
@@ -32666,7 +32668,7 @@ async function followUp(o) {
         if (now() >= deadline)
             break;
     }
-    return { job, status: job?.status, sentAt, timedOut: true };
+    return { job, status: job?.status, sentAt, timedOut: true, lastPollError };
 }
 function isTransient(err) {
     if (!(err instanceof ServiceError))
@@ -33481,7 +33483,10 @@ function parseInstant(text) {
         return undefined;
     if (hour > 23 || minute > 59 || second > 59)
         return undefined;
-    let at = Date.UTC(year, month - 1, day, hour, minute, second);
+    const date = new Date(Date.UTC(2000, 0, 1, hour, minute, second));
+    // Date.UTC would read the years 0-99 as 1900-1999.
+    date.setUTCFullYear(year, month - 1, day);
+    let at = date.getTime();
     if (d[7])
         at += Math.round(Number(`0${d[7]}`) * 1000);
     const zone = d[8];
@@ -33536,10 +33541,13 @@ function previousRange(range, period) {
     };
 }
 function day(ms) {
+    // Four-digit years only: toISOString writes others as +YYYYYY, which no service reads.
     return new Date(ms).toISOString().slice(0, 10);
 }
 function daysInMonth(year, month) {
-    return new Date(Date.UTC(year, month, 0)).getUTCDate();
+    const date = new Date(0);
+    date.setUTCFullYear(year, month, 0);
+    return date.getUTCDate();
 }
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
@@ -34675,7 +34683,7 @@ function readBaseUrl(text) {
         url = new URL(text);
     }
     catch {
-        throw new InputError('base-url', `${JSON.stringify(text)} is not a URL; expected ${accepted}`);
+        throw new InputError('base-url', `${quote(text)} is not a URL; expected ${accepted}`);
     }
     if (url.username || url.password)
         throw new InputError('base-url', 'must not contain credentials; pass the key as `api-key`');
@@ -34703,7 +34711,7 @@ function readStatuses(text) {
         .filter(s => s !== '');
     for (const item of items) {
         if (!FINAL_STATUSES.includes(item))
-            throw new InputError('fail-on-status', `${JSON.stringify(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or empty)`);
+            throw new InputError('fail-on-status', `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or empty)`);
     }
     return items;
 }
@@ -34715,7 +34723,7 @@ function readTrigger(text) {
 function readOutputFile(text, workspace) {
     const format = formatFromPath(text);
     if (!format)
-        throw new InputError('output-file', `${JSON.stringify(text)} must end in .json, .csv or .ndjson`);
+        throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`);
     const absolute = (0,external_node_path_namespaceObject.isAbsolute)(text) ? text : (0,external_node_path_namespaceObject.resolve)(workspace, text);
     return { path: text, absolute, format };
 }
@@ -34729,7 +34737,7 @@ function readRange(get, s, now) {
             throw new InputError('period', 'cannot be combined with `date-from` or `date-to`: use one or the other');
         const period = parsePeriod(periodText);
         if (!period)
-            throw new InputError('period', `${JSON.stringify(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``);
+            throw new InputError('period', `${quote(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``);
         s.period = period;
         s.range = resolvePeriod(period, now);
     }
@@ -34737,9 +34745,9 @@ function readRange(get, s, now) {
         const fromAt = from === '' ? undefined : parseInstant(from);
         const toAt = to === '' ? undefined : parseInstant(to);
         if (from !== '' && fromAt === undefined)
-            throw new InputError('date-from', `${JSON.stringify(from)} is not a real date; expected ${form}`);
+            throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`);
         if (to !== '' && toAt === undefined)
-            throw new InputError('date-to', `${JSON.stringify(to)} is not a real date; expected ${form}`);
+            throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`);
         if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
             throw new InputError('date-to', `must be after \`date-from\` (it is exclusive): ${to} is not after ${from}`);
         if (from !== '')
@@ -34766,7 +34774,7 @@ function oneOf(get, name, values, isRequired = false) {
     if (value === '' && isRequired)
         throw new InputError(name, `is required: one of ${accepted}`);
     if (!values.includes(value))
-        throw new InputError(name, `${JSON.stringify(value)} is not accepted; expected one of ${accepted}`);
+        throw new InputError(name, `${quote(value)} is not accepted; expected one of ${accepted}`);
     return value;
 }
 function bool(get, name) {
@@ -34775,14 +34783,14 @@ function bool(get, name) {
         return true;
     if (['false', 'False', 'FALSE'].includes(value))
         return false;
-    throw new InputError(name, `${JSON.stringify(value)} is not a boolean; expected \`true\` or \`false\``);
+    throw new InputError(name, `${quote(value)} is not a boolean; expected \`true\` or \`false\``);
 }
 function integer(get, name, min, max) {
     const value = get(name);
     const n = Number(value);
     const range = max >= Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
     if (!/^\d+$/.test(value) || n < min || n > max)
-        throw new InputError(name, `${JSON.stringify(value)} is not accepted; expected a whole number ${range}`);
+        throw new InputError(name, `${quote(value)} is not accepted; expected a whole number ${range}`);
     return n;
 }
 /** `90s`, `15m`, `2h`, `500ms` or bare seconds (decimals allowed). */
@@ -34797,8 +34805,15 @@ function duration(get, name, zeroOk) {
     const value = get(name);
     const ms = parseDuration(value);
     if (ms === undefined || ms > MAX_WAIT_MS || (!zeroOk && ms === 0))
-        throw new InputError(name, `${JSON.stringify(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`);
+        throw new InputError(name, `${quote(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`);
     return ms;
+}
+/** A value as the error shows it: quoted, and clipped so a huge input cannot flood the log. */
+function quote(value) {
+    const max = 80;
+    return value.length <= max
+        ? JSON.stringify(value)
+        : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`;
 }
 
 
@@ -34906,6 +34921,9 @@ function setJobOutputs(job) {
 /** The message that fails the step, if any: a timeout, or a status listed in `fail-on-status`. */
 function exitProblem(ctx, jobId, r) {
     const s = ctx.settings;
+    if (r.timedOut && r.lastPollError)
+        return (`Timed out after ${formatDuration(s.waitTimeoutMs)} waiting for job ${jobId} ` +
+            `(last status: ${r.status ?? 'unknown'}): the last poll failed: ${r.lastPollError}`);
     if (r.timedOut)
         return (`Timed out after ${formatDuration(s.waitTimeoutMs)} waiting for job ${jobId} ` +
             `(last status: ${r.status ?? 'unknown'}). Raise \`wait-timeout\`, or set \`wait: false\`.`);

@@ -158,7 +158,7 @@ function readBaseUrl(text: string): string {
   try {
     url = new URL(text)
   } catch {
-    throw new InputError('base-url', `${JSON.stringify(text)} is not a URL; expected ${accepted}`)
+    throw new InputError('base-url', `${quote(text)} is not a URL; expected ${accepted}`)
   }
   if (url.username || url.password)
     throw new InputError('base-url', 'must not contain credentials; pass the key as `api-key`')
@@ -197,7 +197,7 @@ function readStatuses(text: string): JobStatus[] {
     if (!(FINAL_STATUSES as readonly string[]).includes(item))
       throw new InputError(
         'fail-on-status',
-        `${JSON.stringify(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or empty)`
+        `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or empty)`
       )
   }
   return items as JobStatus[]
@@ -212,10 +212,7 @@ function readTrigger(text: string): string {
 function readOutputFile(text: string, workspace: string): Settings['outputFile'] {
   const format = formatFromPath(text)
   if (!format)
-    throw new InputError(
-      'output-file',
-      `${JSON.stringify(text)} must end in .json, .csv or .ndjson`
-    )
+    throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`)
   const absolute = isAbsolute(text) ? text : resolve(workspace, text)
   return { path: text, absolute, format }
 }
@@ -235,7 +232,7 @@ function readRange(get: GetInput, s: Settings, now: Date): void {
     if (!period)
       throw new InputError(
         'period',
-        `${JSON.stringify(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``
+        `${quote(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``
       )
     s.period = period
     s.range = resolvePeriod(period, now)
@@ -243,12 +240,9 @@ function readRange(get: GetInput, s: Settings, now: Date): void {
     const fromAt = from === '' ? undefined : parseInstant(from)
     const toAt = to === '' ? undefined : parseInstant(to)
     if (from !== '' && fromAt === undefined)
-      throw new InputError(
-        'date-from',
-        `${JSON.stringify(from)} is not a real date; expected ${form}`
-      )
+      throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`)
     if (to !== '' && toAt === undefined)
-      throw new InputError('date-to', `${JSON.stringify(to)} is not a real date; expected ${form}`)
+      throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`)
     if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
       throw new InputError(
         'date-to',
@@ -284,10 +278,7 @@ function oneOf<T extends string>(
   const accepted = values.map(v => `\`${v}\``).join(', ')
   if (value === '' && isRequired) throw new InputError(name, `is required: one of ${accepted}`)
   if (!(values as readonly string[]).includes(value))
-    throw new InputError(
-      name,
-      `${JSON.stringify(value)} is not accepted; expected one of ${accepted}`
-    )
+    throw new InputError(name, `${quote(value)} is not accepted; expected one of ${accepted}`)
   return value as T
 }
 
@@ -295,10 +286,7 @@ function bool(get: GetInput, name: string): boolean {
   const value = get(name)
   if (['true', 'True', 'TRUE'].includes(value)) return true
   if (['false', 'False', 'FALSE'].includes(value)) return false
-  throw new InputError(
-    name,
-    `${JSON.stringify(value)} is not a boolean; expected \`true\` or \`false\``
-  )
+  throw new InputError(name, `${quote(value)} is not a boolean; expected \`true\` or \`false\``)
 }
 
 function integer(get: GetInput, name: string, min: number, max: number): number {
@@ -306,10 +294,7 @@ function integer(get: GetInput, name: string, min: number, max: number): number 
   const n = Number(value)
   const range = max >= Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`
   if (!/^\d+$/.test(value) || n < min || n > max)
-    throw new InputError(
-      name,
-      `${JSON.stringify(value)} is not accepted; expected a whole number ${range}`
-    )
+    throw new InputError(name, `${quote(value)} is not accepted; expected a whole number ${range}`)
   return n
 }
 
@@ -327,9 +312,17 @@ function duration(get: GetInput, name: string, zeroOk: boolean): number {
   if (ms === undefined || ms > MAX_WAIT_MS || (!zeroOk && ms === 0))
     throw new InputError(
       name,
-      `${JSON.stringify(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`
+      `${quote(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`
     )
   return ms
+}
+
+/** A value as the error shows it: quoted, and clipped so a huge input cannot flood the log. */
+function quote(value: string): string {
+  const max = 80
+  return value.length <= max
+    ? JSON.stringify(value)
+    : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`
 }
 
 export { isDateOnly }

@@ -39,6 +39,8 @@ export interface FollowUpResult {
   /** When the service answered the POST: the wait is counted from here. */
   sentAt: number
   timedOut: boolean
+  /** Why the last poll failed, when it did: a timeout then is the service's doing. */
+  lastPollError?: string
 }
 
 /** Polls that fail this many times in a row inside one poll count as one failed poll. */
@@ -79,6 +81,7 @@ export async function followUp(o: FollowUpOptions): Promise<FollowUpResult> {
   const deadline = sentAt + o.waitTimeoutMs
   const path = jobUrlPath(o.jobPath, o.projectId, o.jobId)
   let lastStatus = job?.status
+  let lastPollError: string | undefined
   // The POST's answer may still show the state from before the message (it is processed
   // asynchronously), so a final status is believed only from a poll.
   for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
@@ -88,10 +91,12 @@ export async function followUp(o: FollowUpOptions): Promise<FollowUpResult> {
       job = await o.service.getJob(path, deadline, ATTEMPTS_PER_POLL)
     } catch (err) {
       if (!isTransient(err)) throw err
-      o.warn?.(`Polling the job failed, will poll again: ${(err as Error).message}`)
+      lastPollError = (err as Error).message
+      o.warn?.(`Polling the job failed, will poll again: ${lastPollError}`)
       if (now() >= deadline) break
       continue
     }
+    lastPollError = undefined
     const elapsed = now() - sentAt
     if (job.status !== lastStatus) {
       o.log?.(`[${Math.round(elapsed / 1000)}s] status: ${job.status}`)
@@ -102,7 +107,7 @@ export async function followUp(o: FollowUpOptions): Promise<FollowUpResult> {
       return { job, status: job.status, sentAt, timedOut: false }
     if (now() >= deadline) break
   }
-  return { job, status: job?.status, sentAt, timedOut: true }
+  return { job, status: job?.status, sentAt, timedOut: true, lastPollError }
 }
 
 function isTransient(err: unknown): boolean {

@@ -39,7 +39,10 @@ export function parseInstant(text: string): number | undefined {
   const [hour, minute, second] = [Number(d[4] ?? 0), Number(d[5] ?? 0), Number(d[6] ?? 0)]
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined
   if (hour > 23 || minute > 59 || second > 59) return undefined
-  let at = Date.UTC(year, month - 1, day, hour, minute, second)
+  const date = new Date(Date.UTC(2000, 0, 1, hour, minute, second))
+  // Date.UTC would read the years 0-99 as 1900-1999.
+  date.setUTCFullYear(year, month - 1, day)
+  let at = date.getTime()
   if (d[7]) at += Math.round(Number(`0${d[7]}`) * 1000)
   const zone = d[8]
   if (zone && zone !== 'Z') {
@@ -96,9 +99,12 @@ export function previousRange(range: Required<DateRange>, period?: Period): Requ
 }
 
 function day(ms: number): string {
+  // Four-digit years only: toISOString writes others as +YYYYYY, which no service reads.
   return new Date(ms).toISOString().slice(0, 10)
 }
 
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate()
+  const date = new Date(0)
+  date.setUTCFullYear(year, month, 0)
+  return date.getUTCDate()
 }

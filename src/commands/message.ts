@@ -115,6 +115,11 @@ function setJobOutputs(job: AgentJob | undefined): void {
 /** The message that fails the step, if any: a timeout, or a status listed in `fail-on-status`. */
 function exitProblem(ctx: CommandContext, jobId: string, r: FollowUpResult): string | undefined {
   const s = ctx.settings
+  if (r.timedOut && r.lastPollError)
+    return (
+      `Timed out after ${formatDuration(s.waitTimeoutMs)} waiting for job ${jobId} ` +
+      `(last status: ${r.status ?? 'unknown'}): the last poll failed: ${r.lastPollError}`
+    )
   if (r.timedOut)
     return (
       `Timed out after ${formatDuration(s.waitTimeoutMs)} waiting for job ${jobId} ` +

@@ -169,7 +169,7 @@ export class ServiceClient {
         )
       }
       this.o.info?.(
-        `${request}: ${result.why}; retrying in ${seconds(wait)} (attempt ${attempt + 1} of ${maxAttempts})`
+        `${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${attempt + 1} of ${maxAttempts})`
       )
       await this.o.sleep(wait)
     }
@@ -209,8 +209,8 @@ export class ServiceClient {
       if (status >= 200 && status < 300)
         return {
           ok: false,
-          outcome: { kind: 'malformed' },
-          why: `${status} with a body that was cut off`
+          outcome: { kind: 'malformed', status },
+          why: 'the body was cut off'
         }
       return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` }
     }
@@ -225,11 +225,8 @@ export class ServiceClient {
     try {
       return { ok: true, value: check(JSON.parse(text) as unknown), status }
     } catch (err) {
-      const why =
-        err instanceof ShapeError
-          ? `unexpected response: ${err.message}`
-          : `unexpected response: not JSON (${describeBody(msg, text)})`
-      return { ok: false, outcome: { kind: 'malformed' }, why: `${status} ${why}` }
+      const why = err instanceof ShapeError ? err.message : `not JSON (${describeBody(msg, text)})`
+      return { ok: false, outcome: { kind: 'malformed', status }, why }
     }
   }
 
@@ -241,13 +238,12 @@ export class ServiceClient {
     gaveUpBecause?: string
   ): ServiceError {
     const { outcome } = result
-    const status =
-      outcome.kind === 'answer' ? outcome.status : outcome.kind === 'malformed' ? 200 : undefined
+    const status = outcome.kind === 'network' ? undefined : outcome.status
     const serviceMessage = outcome.kind === 'answer' ? serviceText(result.why) : undefined
     const tries = attempts > 1 ? ` after ${attempts} attempts` : ''
     let message =
       outcome.kind === 'malformed'
-        ? `Unexpected response from ${request}${tries}: ${result.why.replace(/^\d+ unexpected response: /, '')}`
+        ? `Unexpected response (HTTP ${status ?? '?'}) from ${request}${tries}: ${result.why}`
         : `${request} failed${tries}: ${result.why}`
     if (gaveUpBecause) message += `; gave up because ${gaveUpBecause}`
     const hint = status !== undefined ? STATUS_HINTS[status] : undefined

@@ -5,7 +5,8 @@
 export type Outcome =
   | { kind: 'answer'; status: number; retryAfter?: string }
   | { kind: 'network'; code: 'refused' | 'unreachable' | 'reset' | 'timeout' | 'other' }
-  | { kind: 'malformed' } // a 2xx whose body was not the JSON we rely on (truncated, HTML, wrong shape)
+  // A 2xx whose body was not the JSON we rely on (truncated, HTML, wrong shape).
+  | { kind: 'malformed'; status?: number }
 
 export function isRetryable(method: 'GET' | 'POST', outcome: Outcome): boolean {
   if (method === 'GET') {
@@ -24,7 +25,8 @@ export function mayHaveBeenDelivered(outcome: Outcome): boolean {
   if (outcome.kind === 'network')
     return outcome.code !== 'refused' && outcome.code !== 'unreachable'
   if (outcome.kind === 'answer') return outcome.status >= 500 && outcome.status !== 503
-  return true
+  // A 2xx, however odd its body: the service took the message.
+  return false
 }
 
 /**

@@ -1,0 +1,455 @@
+// Fault matrix: the built action (dist/index.js) run like a GitHub runner would, against the
+// service simulator, with one fault injected per run. Rows: the three request kinds (the follow-up
+// POST, the job poll, a visitors page); columns: the network and HTTP faults a real service shows.
+// Every cell states what a user must see. The README's "Reliability" section is this matrix written out.
+//
+// All cells run at once (a small pool of child processes) in beforeAll, then each cell is checked
+// in its own test, so the file stays well under two minutes.
+import { describe, it, expect, beforeAll } from '@jest/globals'
+import net from 'node:net'
+import { startService, SIM_API_KEY, generatedRow } from '../sim/service.js'
+import { runAction, annotations } from '../sim/run-action.js'
+
+type Service = Awaited<ReturnType<typeof startService>>
+type Fault = NonNullable<NonNullable<Parameters<typeof startService>[0]>['faults']>[number]
+type RunResult = Awaited<ReturnType<typeof runAction>>
+
+type Kind = 'message' | 'job' | 'visitors'
+type FaultName =
+  | 'refused'
+  | 'reset'
+  | 'timeout'
+  | 'timeout-30s'
+  | '429'
+  | '429-date'
+  | '500'
+  | '502'
+  | '503'
+  | 'html'
+  | 'wrong-shape'
+  | 'truncated'
+/**
+ * recovers: a GET retried to success, exit 0, correct results.
+ * once: the POST was refused by the service and retried: delivered exactly once, exit 0.
+ * maybe: the POST may have been taken: exit 1, "may or may not have been delivered", one POST.
+ * taken: a 2xx with an odd body: the service took the POST; exit 0, one POST, no resend.
+ * fails: exit 1 in bounded time, a message naming the request, the status and the service's words.
+ */
+type Expected = 'recovers' | 'once' | 'maybe' | 'taken' | 'fails'
+
+interface Cell {
+  kind: Kind
+  fault: FaultName
+  persistent: boolean
+  expected: Expected
+}
+
+const PROJECT = 'proj-1'
+const JOB = 'job-1'
+const PROMPT = 'Document the new rate limits'
+const ROWS = 600
+const PAGE = 100
+const FAULT_OFFSET = 200 // a page in the middle, answered while later pages are in flight
+const MESSAGE_PATH = `/v2/agent/${PROJECT}/job/${JOB}/message`
+const JOB_PATH = `/v2/agent/${PROJECT}/job/${JOB}`
+const VISITORS_PATH = `/v1/analytics/${PROJECT}/visitors`
+const REQUEST: Record<Kind, string> = {
+  message: `POST ${MESSAGE_PATH}`,
+  job: `GET ${JOB_PATH}`,
+  visitors: `GET ${VISITORS_PATH}`
+}
+
+const ALL_FAULTS: FaultName[] = [
+  'refused',
+  'reset',
+  'timeout',
+  '429',
+  '429-date',
+  '500',
+  '502',
+  '503',
+  'html',
+  'wrong-shape',
+  'truncated'
+]
+
+/** The outcome users need for one transient fault (`times: 1`). */
+const TRANSIENT: Record<Kind, Partial<Record<FaultName, Expected>>> = {
+  message: {
+    refused: 'once',
+    reset: 'maybe',
+    timeout: 'maybe',
+    '429': 'once',
+    '429-date': 'once',
+    '500': 'maybe',
+    '502': 'maybe',
+    '503': 'once',
+    html: 'taken',
+    'wrong-shape': 'taken',
+    truncated: 'taken'
+  },
+  job: {},
+  visitors: {}
+}
+for (const kind of ['job', 'visitors'] as const) {
+  for (const fault of ALL_FAULTS) TRANSIENT[kind][fault] = 'recovers'
+  // With `wait-timeout: 3s` a hung request uses up all the time there is: a bounded failure.
+  TRANSIENT[kind].timeout = 'fails'
+  // With time to spare the hung attempt is abandoned after 30 s and retried.
+  TRANSIENT[kind]['timeout-30s'] = 'recovers'
+}
+
+const CELLS: Cell[] = [
+  ...(['message', 'job', 'visitors'] as const).flatMap(kind =>
+    Object.entries(TRANSIENT[kind]).map(([fault, expected]) => ({
+      kind,
+      fault: fault as FaultName,
+      persistent: false,
+      expected: expected
+    }))
+  ),
+  // Persistent faults: the GETs give up in bounded time; the POST's retryable faults too.
+  ...(['job', 'visitors'] as const).flatMap(kind =>
+    ALL_FAULTS.map(fault => ({ kind, fault, persistent: true, expected: 'fails' as const }))
+  ),
+  ...(['refused', '429', '503'] as const).map(fault => ({
+    kind: 'message' as const,
+    fault,
+    persistent: true,
+    expected: 'fails' as const
+  }))
+]
+
+const nameOf = (c: Cell): string =>
+  `${c.kind} × ${c.fault}${c.persistent ? ' (persistent)' : ''} → ${c.expected}`
+
+const isHang = (f: FaultName): boolean => f === 'timeout' || f === 'timeout-30s'
+
+function waitTimeout(c: Cell): string {
+  if (c.fault === 'timeout') return '3s'
+  if (c.fault === 'timeout-30s') return '45s'
+  return c.persistent ? '6s' : '20s'
+}
+
+/** Upper bound of a run's duration: what the wait allows plus the last attempt and start-up. */
+function durationBound(c: Cell): number {
+  if (c.fault === 'timeout-30s') return 40_000
+  if (c.fault === 'timeout') return 8_000
+  return c.persistent ? 12_000 : 15_000
+}
+
+/** The service's own `error` text in each HTTP fault, which the failure must repeat. */
+const SERVICE_TEXT: Partial<Record<FaultName, string>> = {
+  '429': 'Rate limit exceeded',
+  '429-date': 'Rate limit exceeded',
+  '500': 'Database connection lost',
+  '503': 'Service temporarily unavailable'
+}
+
+/** What the failure message must say about each fault, beyond the request. */
+const SAYS: Record<FaultName, RegExp[]> = {
+  refused: [/connection was refused/],
+  reset: [/connection was reset/],
+  timeout: [/no answer in time/],
+  'timeout-30s': [/no answer in time/],
+  '429': [/\b429\b/, /Rate limit exceeded/],
+  '429-date': [/\b429\b/, /Rate limit exceeded/],
+  '500': [/\b500\b/, /Database connection lost/],
+  '502': [/\b502\b/],
+  '503': [/\b503\b/, /Service temporarily unavailable/],
+  // A 2xx whose body is unusable: the status is part of what the user needs to know.
+  html: [/\b200\b/, /not JSON/],
+  'wrong-shape': [/\b200\b/, /Unexpected response/],
+  truncated: [/\b200\b/, /cut off/]
+}
+
+function faultRule(c: Cell): Fault | undefined {
+  const base: Fault = {
+    kind: c.kind,
+    times: c.persistent ? Infinity : 1,
+    ...(c.kind === 'visitors' ? { offset: FAULT_OFFSET } : {}),
+    // A 2xx with an odd body to the POST: the service did take the message.
+    ...(c.kind === 'message' ? { processed: true } : {})
+  }
+  const error = (status: number): Fault => ({
+    ...base,
+    status,
+    body: { error: SERVICE_TEXT[c.fault] ?? `unused ${status}` },
+    ...(c.kind === 'message' ? { processed: false } : {})
+  })
+  switch (c.fault) {
+    case 'refused':
+      return undefined
+    case 'reset':
+      return { ...base, reset: 'after-read' }
+    case 'timeout':
+    case 'timeout-30s':
+      return { ...base, hang: true }
+    case '429':
+      return { ...error(429), headers: { 'retry-after': '1' } }
+    case '429-date':
+      return {
+        ...error(429),
+        headers: { 'retry-after': new Date(Date.now() + 1000).toUTCString() }
+      }
+    case '500':
+      return error(500)
+    case '502':
+      // What a gateway sends: HTML, no service text.
+      return {
+        ...base,
+        ...(c.kind === 'message' ? { processed: false } : {}),
+        status: 502,
+        body: '<html><body><h1>502 Bad Gateway</h1></body></html>',
+        headers: { 'content-type': 'text/html' }
+      }
+    case '503':
+      return error(503)
+    case 'html':
+      return { ...base, html: true }
+    case 'wrong-shape':
+      return { ...base, wrongShape: true }
+    case 'truncated':
+      return { ...base, truncate: true }
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
+
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not reached in time')
+    await sleep(5)
+  }
+}
+
+/** A port nothing listens on: connections to it are refused. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  await new Promise<void>(resolve => server.close(() => resolve()))
+  return port
+}
+
+interface CellRun {
+  r: RunResult
+  sim: Service
+}
+
+async function runCell(c: Cell): Promise<CellRun> {
+  const rule = faultRule(c)
+  const sim = await startService({
+    jobs: [{ id: JOB, activePolls: 1 }],
+    rows: ROWS,
+    faults: rule ? [rule] : []
+  })
+  try {
+    let url = sim.url
+    // Always refused, before any request could reach the service: nothing listens there.
+    if (c.fault === 'refused' && c.persistent && c.kind !== 'job')
+      url = `http://127.0.0.1:${await closedPort()}`
+    const common = {
+      'api-key': SIM_API_KEY,
+      'project-id': PROJECT,
+      'base-url': url,
+      'poll-interval': '0.2',
+      'wait-timeout': waitTimeout(c),
+      comment: 'false'
+    }
+    const inputs =
+      c.kind === 'visitors'
+        ? {
+            ...common,
+            command: 'visitors',
+            'page-size': String(PAGE),
+            concurrency: '4',
+            'output-file': 'rows.ndjson'
+          }
+        : { ...common, command: 'message', 'job-id': JOB, prompt: PROMPT }
+    if (c.fault === 'refused' && !c.persistent && c.kind !== 'job') await sim.refuseFor(1500)
+    const running = runAction({ inputs, timeoutMs: 60_000 })
+    if (c.fault === 'refused' && c.kind === 'job') {
+      // Refuse the polls, not the POST: wait until the message is taken and its answer sent.
+      await until(() => (sim.jobs.get(JOB)?.messages.length ?? 0) > 0, 15_000)
+      await sleep(20)
+      await sim.refuseFor(c.persistent ? 60_000 : 1500)
+    }
+    return { r: await running, sim }
+  } finally {
+    await sim.close()
+  }
+}
+
+async function pool<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker))
+}
+
+const results = new Map<Cell, CellRun | Error>()
+
+beforeAll(async () => {
+  // Longest first, so the 30 s hangs overlap everything else.
+  const order = [...CELLS].sort((a, b) => durationBound(b) - durationBound(a))
+  await pool(order, 10, async c => {
+    try {
+      results.set(c, await runCell(c))
+    } catch (err) {
+      results.set(c, err instanceof Error ? err : new Error(String(err)))
+    }
+  })
+}, 170_000)
+
+function resultOf(c: Cell): CellRun {
+  const res = results.get(c)
+  if (res === undefined) throw new Error('cell did not run')
+  if (res instanceof Error) throw res
+  return res
+}
+
+const errorsOf = (r: RunResult): string[] =>
+  annotations(r.stdout)
+    .filter(a => a.command === 'error')
+    .map(a => a.message)
+
+const posts = (sim: Service) => sim.requests.filter(q => q.kind === 'message')
+const polls = (sim: Service) => sim.requests.filter(q => q.kind === 'job')
+const pages = (sim: Service) => sim.requests.filter(q => q.kind === 'visitors')
+const faulted = (sim: Service) => sim.requests.filter(q => q.fault !== null)
+
+function expectNoStack(r: RunResult): void {
+  expect(r.stdout).not.toMatch(/^ {4}at /m)
+  expect(r.stderr).not.toMatch(/^ {4}at /m)
+}
+
+/** Proof that the fault really happened, so a green cell is not a run that missed it. */
+function expectFaultHit(c: Cell, run: CellRun): void {
+  if (c.fault === 'refused') {
+    if (c.persistent && c.kind !== 'job') expect(run.sim.requests).toHaveLength(0)
+    else expect(run.r.stdout).toMatch(/connection was refused/)
+  } else {
+    expect(faulted(run.sim).length).toBeGreaterThanOrEqual(1)
+    expect(faulted(run.sim).every(q => q.kind === c.kind)).toBe(true)
+  }
+}
+
+/** The failure names the request, the status and the service's own words. */
+function expectClearFailure(c: Cell, r: RunResult): string {
+  const errors = errorsOf(r)
+  expect(errors.length).toBeGreaterThan(0)
+  const text = errors.join('\n')
+  expect(text).toContain(REQUEST[c.kind])
+  // Matched without the request line, whose query (`limit=100&offset=200`) holds numbers too.
+  const said = text.replace(/\b(GET|POST) \S+/g, '')
+  for (const pattern of SAYS[c.fault]) expect(said).toMatch(pattern)
+  expect(text).not.toMatch(/<html/i)
+  return text
+}
+
+const expectedRows = Array.from({ length: ROWS }, (_, i) => generatedRow(i))
+const expectedTotals = expectedRows.reduce(
+  (t, row) => ({ human: t.human + row.human, ai: t.ai + row.ai, total: t.total + row.total }),
+  { human: 0, ai: 0, total: 0 }
+)
+
+function checkRecovers(c: Cell, { r, sim }: CellRun): void {
+  expect(errorsOf(r)).toEqual([])
+  expect(r.code).toBe(0)
+  if (c.kind === 'job') {
+    expect(r.outputs.status).toBe('completed')
+    expect(posts(sim)).toHaveLength(1)
+    expect(sim.jobs.get(JOB)?.messages).toEqual([PROMPT])
+    expect(polls(sim).length).toBeGreaterThanOrEqual(2)
+    return
+  }
+  // Visitors: every row, once, in service order; the totals as the service gave them.
+  const file = r.files('rows.ndjson')
+  expect(file).toBeDefined()
+  const lines = (file ?? '').split('\n').filter(line => line !== '')
+  expect(lines.map(line => JSON.parse(line) as unknown)).toEqual(expectedRows)
+  expect(r.outputs.rows).toBe(String(ROWS))
+  expect(JSON.parse(r.outputs.totals ?? 'null')).toEqual(expectedTotals)
+  for (const q of pages(sim)) expect(q.limit).toBe(PAGE)
+  for (let offset = 0; offset < ROWS; offset += PAGE)
+    expect(pages(sim).some(q => q.offset === offset && q.fault === null)).toBe(true)
+}
+
+function checkOnce(c: Cell, { r, sim }: CellRun): void {
+  expect(errorsOf(r)).toEqual([])
+  expect(r.code).toBe(0)
+  expect(sim.jobs.get(JOB)?.messages).toEqual([PROMPT])
+  // 429/503 reached the service and were refused by it; refused connections never did.
+  expect(posts(sim)).toHaveLength(c.fault === 'refused' ? 1 : 2)
+  expect(r.outputs.status).toBe('completed')
+  if (c.fault === '429') {
+    expect(r.stdout).toMatch(/429 Too Many Requests: Rate limit exceeded; retrying in 1 s/)
+    const [first, second] = posts(sim)
+    expect(second!.time - first!.time).toBeGreaterThanOrEqual(900)
+  }
+}
+
+function checkMaybe(c: Cell, { r, sim }: CellRun): void {
+  expect(r.code).toBe(1)
+  expect(posts(sim)).toHaveLength(1)
+  expect(polls(sim)).toHaveLength(0)
+  const text = expectClearFailure(c, r)
+  expect(text).toMatch(/may or may not have been delivered/)
+}
+
+function checkTaken(c: Cell, { r, sim }: CellRun): void {
+  expect(errorsOf(r)).toEqual([])
+  expect(r.code).toBe(0)
+  expect(posts(sim)).toHaveLength(1)
+  expect(sim.jobs.get(JOB)?.messages).toEqual([PROMPT])
+  expect(r.outputs.status).toBe('completed')
+  // Said plainly, and not contradicted: a 2xx means the service took the message.
+  expect(r.stdout).toMatch(/The service took the follow-up/)
+  expect(r.stdout).not.toMatch(/may or may not have been delivered/)
+}
+
+function checkFails(c: Cell, { r, sim }: CellRun): void {
+  expect(r.code).toBe(1)
+  expect(r.timedOut).toBe(false)
+  const text = expectClearFailure(c, r)
+  if (c.kind === 'message') {
+    // Only faults that prove the message was not taken are retried, so it was not delivered.
+    expect(sim.jobs.get(JOB)?.messages).toEqual([])
+    expect(text).not.toMatch(/may or may not have been delivered/)
+  } else {
+    expect(posts(sim).length).toBeLessThanOrEqual(1)
+  }
+  if (c.kind === 'visitors') {
+    // A partial file could be mistaken for a whole export.
+    expect(r.files('rows.ndjson')).toBeUndefined()
+    expect(r.outputs.rows).toBeUndefined()
+  }
+}
+
+const CHECKS: Record<Expected, (c: Cell, run: CellRun) => void> = {
+  recovers: checkRecovers,
+  once: checkOnce,
+  maybe: checkMaybe,
+  taken: checkTaken,
+  fails: checkFails
+}
+
+function checkCell(c: Cell): void {
+  const run = resultOf(c)
+  expectNoStack(run.r)
+  expectFaultHit(c, run)
+  expect(run.r.durationMs).toBeLessThan(durationBound(c))
+  if (isHang(c.fault) && c.expected === 'fails') expect(run.r.durationMs).toBeGreaterThan(2_500)
+  CHECKS[c.expected](c, run)
+}
+
+describe.each([
+  ['single fault (times: 1)', CELLS.filter(c => !c.persistent)],
+  ['persistent fault (times: Infinity)', CELLS.filter(c => c.persistent)]
+])('fault matrix: %s', (_title, cells) => {
+  it.each(cells.map(c => [nameOf(c), c] as const))('%s', (_name, c) => checkCell(c))
+})
