@@ -554,8 +554,8 @@ describe('comments against simulated GitHub', () => {
       }).catch((e: unknown) => e)
       expect(error).toBeInstanceOf(GitHubError)
       expect((error as GitHubError).status).toBe(403)
-      expect((error as Error).message).toBe(
-        'GitHub: creating a comment on #12 failed (403 Simulated failure)'
+      expect((error as Error).message).toMatch(
+        /^GitHub: creating a comment on #12 failed \(403 Simulated failure\)\. The token cannot write here: give the workflow `issues: write` and `pull-requests: write`/
       )
       expect((error as Error).message).not.toContain(SIM_GITHUB_TOKEN)
     })

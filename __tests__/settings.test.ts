@@ -110,6 +110,10 @@ describe('readSettings', () => {
     expect(s.prompt).toBe('')
   })
 
+  it('takes an unevaluated ${{ github.token }} default for no token', () => {
+    expect(read({ 'github-token': '${{ github.token }}' }).githubToken).toBe('')
+  })
+
   it('parses fail-on-status lists, and empty as none', () => {
     expect(read({ 'fail-on-status': 'failed, archived' }).failOnStatus).toEqual([
       'failed',

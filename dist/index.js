@@ -32699,7 +32699,11 @@ class GitHubError extends Error {
     status;
     constructor(what, status, detail) {
         const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean);
-        super(`GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}`);
+        const hint = status === 403 || status === 401
+            ? '. The token cannot write here: give the workflow `issues: write` and ' +
+                '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
+            : '';
+        super(`GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}${hint}`);
         this.name = 'GitHubError';
         this.status = status;
     }
@@ -34636,7 +34640,7 @@ function readSettings(get, ctx) {
         summary: bool(get, 'summary'),
         comment: oneOf(get, 'comment', ['true', 'false', 'auto']),
         commentMode: oneOf(get, 'comment-mode', ['upsert', 'create']),
-        githubToken: get('github-token'),
+        githubToken: readToken(get('github-token')),
         trigger: readTrigger(get('trigger')),
         permission: oneOf(get, 'permission', PERMISSIONS)
     };
@@ -34714,6 +34718,10 @@ function readStatuses(text) {
             throw new InputError('fail-on-status', `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or empty)`);
     }
     return items;
+}
+/** An expression left unevaluated (a runner outside GitHub) is no token at all. */
+function readToken(text) {
+    return text.startsWith('${{') ? '' : text;
 }
 function readTrigger(text) {
     if (text === '' || /\s/.test(text))
@@ -40559,6 +40567,8 @@ async function run(env = process.env) {
         const octokit = wantsGitHub && settings.githubToken !== ''
             ? createOctokit(settings.githubToken, apiUrl, USER_AGENT)
             : undefined;
+        if (target && !octokit)
+            info('`github-token` is empty, so no comment is written.');
         let prompt = settings.prompt;
         if (commentEvent) {
             const decision = octokit

@@ -51,6 +51,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         ? createOctokit(settings.githubToken, apiUrl, USER_AGENT)
         : undefined
 
+    if (target && !octokit) core.info('`github-token` is empty, so no comment is written.')
+
     let prompt = settings.prompt
     if (commentEvent) {
       const decision = octokit

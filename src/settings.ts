@@ -100,7 +100,7 @@ export function readSettings(get: GetInput, ctx: SettingsContext): Settings {
     summary: bool(get, 'summary'),
     comment: oneOf(get, 'comment', ['true', 'false', 'auto'] as const),
     commentMode: oneOf(get, 'comment-mode', ['upsert', 'create'] as const),
-    githubToken: get('github-token'),
+    githubToken: readToken(get('github-token')),
     trigger: readTrigger(get('trigger')),
     permission: oneOf(get, 'permission', PERMISSIONS)
   }
@@ -201,6 +201,11 @@ function readStatuses(text: string): JobStatus[] {
       )
   }
   return items as JobStatus[]
+}
+
+/** An expression left unevaluated (a runner outside GitHub) is no token at all. */
+function readToken(text: string): string {
+  return text.startsWith('${{') ? '' : text
 }
 
 function readTrigger(text: string): string {

@@ -42,7 +42,12 @@ export class GitHubError extends Error {
 
   constructor(what: string, status: number | undefined, detail: string) {
     const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean)
-    super(`GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}`)
+    const hint =
+      status === 403 || status === 401
+        ? '. The token cannot write here: give the workflow `issues: write` and ' +
+          '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
+        : ''
+    super(`GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}${hint}`)
     this.name = 'GitHubError'
     this.status = status
   }
