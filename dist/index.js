@@ -40571,25 +40571,11 @@ async function run(env = process.env) {
             info('`github-token` is empty, so no comment is written.');
         let prompt = settings.prompt;
         if (commentEvent) {
-            const decision = octokit
-                ? await decideTrigger(octokit, event, settings)
-                : {
-                    run: false,
-                    reason: 'no `github-token` to check the commenter’s permission',
-                    refused: true
-                };
-            if (!decision.run) {
-                if (decision.refused) {
-                    notice(`Ignored the trigger comment: ${decision.reason}.`);
-                    if (octokit && event.comment && settings.comment !== 'false')
-                        await addReaction(octokit, event.owner, event.repo, event.comment, '-1', warning);
-                }
-                return skip(decision.reason);
-            }
-            if (octokit && event.comment && settings.comment !== 'false')
-                await addReaction(octokit, event.owner, event.repo, event.comment, 'eyes', warning);
+            const fromComment = await acceptTrigger(octokit, event, settings);
+            if (fromComment === undefined)
+                return;
             if (prompt === '')
-                prompt = decision.prompt;
+                prompt = fromComment;
             if (settings.command === 'message')
                 checkPrompt(prompt);
         }
@@ -40625,6 +40611,29 @@ async function run(env = process.env) {
     catch (err) {
         setFailed(messageOf(err));
     }
+}
+/**
+ * The commenter's permission decides (errors count as none). Returns the prompt the comment
+ * gives, or undefined when the run is skipped (a notice and a 👎 when refused).
+ */
+async function acceptTrigger(octokit, event, s) {
+    const decision = octokit
+        ? await decideTrigger(octokit, event, s)
+        : { run: false, reason: 'no `github-token` to check the permission', refused: true };
+    const react = async (content) => {
+        if (octokit && event.comment && s.comment !== 'false')
+            await addReaction(octokit, event.owner, event.repo, event.comment, content, warning);
+    };
+    if (decision.run) {
+        await react('eyes');
+        return decision.prompt;
+    }
+    if (decision.refused) {
+        notice(`Ignored the trigger comment: ${decision.reason}.`);
+        await react('-1');
+    }
+    skip(decision.reason);
+    return undefined;
 }
 function readInput(name) {
     // The key is checked as given: a stray newline in a secret must be refused, not trimmed away.

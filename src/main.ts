@@ -7,7 +7,7 @@ import { runVisitors } from './commands/visitors.js'
 import type { CommandContext } from './commands/context.js'
 import type { Place } from './github/comments.js'
 import { readEvent, type EventInfo } from './github/event.js'
-import { createOctokit } from './github/octokit.js'
+import { createOctokit, type Octokit } from './github/octokit.js'
 import { addReaction, decideTrigger, matchTrigger } from './github/trigger.js'
 import { ServiceClient } from './service/client.js'
 import { checkPrompt, InputError, readSettings, type Settings } from './settings.js'
@@ -55,24 +55,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
 
     let prompt = settings.prompt
     if (commentEvent) {
-      const decision = octokit
-        ? await decideTrigger(octokit, event, settings)
-        : {
-            run: false as const,
-            reason: 'no `github-token` to check the commenter’s permission',
-            refused: true
-          }
-      if (!decision.run) {
-        if (decision.refused) {
-          core.notice(`Ignored the trigger comment: ${decision.reason}.`)
-          if (octokit && event.comment && settings.comment !== 'false')
-            await addReaction(octokit, event.owner, event.repo, event.comment, '-1', core.warning)
-        }
-        return skip(decision.reason)
-      }
-      if (octokit && event.comment && settings.comment !== 'false')
-        await addReaction(octokit, event.owner, event.repo, event.comment, 'eyes', core.warning)
-      if (prompt === '') prompt = decision.prompt
+      const fromComment = await acceptTrigger(octokit, event, settings)
+      if (fromComment === undefined) return
+      if (prompt === '') prompt = fromComment
       if (settings.command === 'message') checkPrompt(prompt)
     }
     core.setOutput('skipped', 'false')
@@ -104,6 +89,34 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   } catch (err) {
     core.setFailed(messageOf(err))
   }
+}
+
+/**
+ * The commenter's permission decides (errors count as none). Returns the prompt the comment
+ * gives, or undefined when the run is skipped (a notice and a 👎 when refused).
+ */
+async function acceptTrigger(
+  octokit: Octokit | undefined,
+  event: EventInfo,
+  s: Settings
+): Promise<string | undefined> {
+  const decision = octokit
+    ? await decideTrigger(octokit, event, s)
+    : { run: false as const, reason: 'no `github-token` to check the permission', refused: true }
+  const react = async (content: '-1' | 'eyes'): Promise<void> => {
+    if (octokit && event.comment && s.comment !== 'false')
+      await addReaction(octokit, event.owner, event.repo, event.comment, content, core.warning)
+  }
+  if (decision.run) {
+    await react('eyes')
+    return decision.prompt
+  }
+  if (decision.refused) {
+    core.notice(`Ignored the trigger comment: ${decision.reason}.`)
+    await react('-1')
+  }
+  skip(decision.reason)
+  return undefined
 }
 
 function readInput(name: string): string {
