@@ -8,7 +8,8 @@
 import { describe, it, expect, beforeAll } from '@jest/globals'
 import net from 'node:net'
 import { startService, SIM_API_KEY, generatedRow } from '../sim/service.js'
-import { runAction, annotations } from '../sim/run-action.js'
+import { runAction } from '../sim/run-action.js'
+import { errorsOf, expectNoStack } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
 type Fault = NonNullable<NonNullable<Parameters<typeof startService>[0]>['faults']>[number]
@@ -312,20 +313,10 @@ function resultOf(c: Cell): CellRun {
   return res
 }
 
-const errorsOf = (r: RunResult): string[] =>
-  annotations(r.stdout)
-    .filter(a => a.command === 'error')
-    .map(a => a.message)
-
 const posts = (sim: Service) => sim.requests.filter(q => q.kind === 'message')
 const polls = (sim: Service) => sim.requests.filter(q => q.kind === 'job')
 const pages = (sim: Service) => sim.requests.filter(q => q.kind === 'visitors')
 const faulted = (sim: Service) => sim.requests.filter(q => q.fault !== null)
-
-function expectNoStack(r: RunResult): void {
-  expect(r.stdout).not.toMatch(/^ {4}at /m)
-  expect(r.stderr).not.toMatch(/^ {4}at /m)
-}
 
 /** Proof that the fault really happened, so a green cell is not a run that missed it. */
 function expectFaultHit(c: Cell, run: CellRun): void {

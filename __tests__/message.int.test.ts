@@ -3,10 +3,10 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals'
 import { startService, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
-import { runAction, annotations } from '../sim/run-action.js'
+import { runAction } from '../sim/run-action.js'
+import { annotationsOf, errorsOf, expectNoStack, withService } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
-type ServiceOptions = Parameters<typeof startService>[0]
 type RunResult = Awaited<ReturnType<typeof runAction>>
 
 const PROMPT = 'Fix the typo on the quickstart page'
@@ -27,39 +27,11 @@ function inputs(url: string, extra: Record<string, string> = {}): Record<string,
   }
 }
 
-async function withService<T>(
-  options: ServiceOptions,
-  body: (sim: Service) => Promise<T>
-): Promise<T> {
-  const sim = await startService(options)
-  try {
-    return await body(sim)
-  } finally {
-    await sim.close()
-  }
-}
-
-const errorsOf = (r: RunResult): string[] =>
-  annotations(r.stdout)
-    .filter(a => a.command === 'error')
-    .map(a => a.message)
-const warningsOf = (r: RunResult): string[] =>
-  annotations(r.stdout)
-    .filter(a => a.command === 'warning')
-    .map(a => a.message)
-const noticesOf = (r: RunResult): string[] =>
-  annotations(r.stdout)
-    .filter(a => a.command === 'notice')
-    .map(a => a.message)
+const warningsOf = (r: RunResult): string[] => annotationsOf(r, 'warning')
+const noticesOf = (r: RunResult): string[] => annotationsOf(r, 'notice')
 
 const posts = (sim: Service) => sim.requests.filter(r => r.method === 'POST')
 const gets = (sim: Service) => sim.requests.filter(r => r.method === 'GET')
-
-/** No stack trace reaches the log: no "    at fn (file:line)" frames anywhere. */
-function expectNoStack(r: RunResult): void {
-  expect(r.stdout).not.toMatch(/^\s{4}at /m)
-  expect(r.stderr).not.toMatch(/^\s{4}at /m)
-}
 
 /** The key is masked at once, and printed nowhere else: not in logs, outputs or summary. */
 function expectKeyHidden(r: RunResult, key: string): void {

@@ -9,7 +9,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { startService } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
-import { runAction, annotations } from '../sim/run-action.js'
+import { runAction } from '../sim/run-action.js'
+import { errorsOf } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
 type ServiceOptions = NonNullable<Parameters<typeof startService>[0]>
@@ -93,11 +94,6 @@ const noStack = (r: RunResult): void => {
   expect(r.stdout).not.toMatch(/^ {4}at /m)
   expect(r.stderr).not.toMatch(/^ {4}at /m)
 }
-
-const errorsOf = (r: RunResult): string[] =>
-  annotations(r.stdout)
-    .filter(a => a.command === 'error')
-    .map(a => a.message)
 
 interface Scenario {
   name: string

@@ -4,7 +4,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals'
 import { startService, generatedRow, SIM_API_KEY } from '../sim/service.js'
-import { runAction, annotations } from '../sim/run-action.js'
+import { runAction } from '../sim/run-action.js'
+import { errorsOf, expectNoStack, withService } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
 type ServiceOptions = Parameters<typeof startService>[0]
@@ -30,18 +31,6 @@ function inputs(url: string, extra: Record<string, string> = {}): Record<string,
   }
 }
 
-async function withService<T>(
-  options: ServiceOptions,
-  body: (sim: Service) => Promise<T>
-): Promise<T> {
-  const sim = await startService(options)
-  try {
-    return await body(sim)
-  } finally {
-    await sim.close()
-  }
-}
-
 /** Runs the action against `sim` with the visitors inputs plus `extra`. */
 async function run(
   sim: Service,
@@ -53,22 +42,12 @@ async function run(
   return r
 }
 
-const errorsOf = (r: RunResult): string[] =>
-  annotations(r.stdout)
-    .filter(a => a.command === 'error')
-    .map(a => a.message)
-
 const visitorRequests = (sim: Service) => sim.requests.filter(r => r.kind === 'visitors')
 
 /** Exit 0 and no error annotation; prints the log on failure to help diagnose. */
 function expectSuccess(r: RunResult): void {
   if (r.code !== 0) throw new Error(`exit ${r.code}\n${r.stdout}\n${r.stderr}`)
   expect(errorsOf(r)).toEqual([])
-}
-
-function expectNoStack(r: RunResult): void {
-  expect(r.stdout).not.toMatch(/^\s{4}at /m)
-  expect(r.stderr).not.toMatch(/^\s{4}at /m)
 }
 
 const generated = (n: number, from = 0): Row[] =>

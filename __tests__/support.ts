@@ -1,0 +1,36 @@
+// Shared by the integration tests: the simulator's lifetime, and what a run printed.
+import { expect } from '@jest/globals'
+import { startService } from '../sim/service.js'
+import { annotations, runAction } from '../sim/run-action.js'
+
+export type Service = Awaited<ReturnType<typeof startService>>
+export type ServiceOptions = Parameters<typeof startService>[0]
+export type RunResult = Awaited<ReturnType<typeof runAction>>
+
+/** Runs `body` with a fresh simulator, closed afterwards whatever happens. */
+export async function withService<T>(
+  options: ServiceOptions,
+  body: (sim: Service) => Promise<T>
+): Promise<T> {
+  const sim = await startService(options)
+  try {
+    return await body(sim)
+  } finally {
+    await sim.close()
+  }
+}
+
+/** The messages of one kind of workflow command (`error`, `warning`, `notice`) a run printed. */
+export function annotationsOf(r: RunResult, command: string): string[] {
+  return annotations(r.stdout)
+    .filter(a => a.command === command)
+    .map(a => a.message)
+}
+
+export const errorsOf = (r: RunResult): string[] => annotationsOf(r, 'error')
+
+/** No stack trace reaches the log: no "    at fn (file:line)" frames anywhere. */
+export function expectNoStack(r: RunResult): void {
+  expect(r.stdout).not.toMatch(/^ {4}at /m)
+  expect(r.stderr).not.toMatch(/^ {4}at /m)
+}
