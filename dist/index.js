@@ -32375,7 +32375,7 @@ class ServiceClient {
         catch (err) {
             // A 2xx with an odd body still means the service took the message: say so, do not fail.
             if (err instanceof ServiceError && err.status !== undefined && err.status < 300) {
-                this.o.info?.(`The service took the follow-up, but ${err.message}`);
+                this.o.info?.(`The service took the follow-up; its answer was odd: ${err.message}`);
                 return undefined;
             }
             throw err;
