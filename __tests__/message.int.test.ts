@@ -428,6 +428,46 @@ describe('message: progress comment on a pull request', () => {
   })
 })
 
+describe('message: notes about the setup', () => {
+  it('warns, and still sends, when the key lacks the <prefix>_ shape', async () => {
+    await withService(
+      { apiKey: 'plainkey123', jobs: [{ id: 'job-1', activePolls: 1 }] },
+      async sim => {
+        const r = await runAction({ inputs: inputs(sim.url, { 'api-key': 'plainkey123' }) })
+        expect(r.code).toBe(0)
+        expect(warningsOf(r).some(w => w.includes('`api-key` does not look like'))).toBe(true)
+        expect(sim.jobs.get('job-1')?.messages).toEqual([PROMPT])
+      }
+    )
+  })
+
+  it('does not warn about a well-shaped key', async () => {
+    await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
+      const r = await runAction({ inputs: inputs(sim.url) })
+      expect(warningsOf(r).some(w => w.includes('does not look like'))).toBe(false)
+    })
+  })
+
+  it('says so, and makes no GitHub call, when a pull request run has no token', async () => {
+    const gh = await startGitHub()
+    try {
+      await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
+        const r = await runAction({
+          inputs: inputs(sim.url, { 'github-token': '' }),
+          env: { GITHUB_API_URL: gh.url },
+          eventName: 'pull_request',
+          event: { action: 'opened', number: 5, pull_request: { number: 5 } }
+        })
+        expect(r.code).toBe(0)
+        expect(r.stdout).toContain('`github-token` is empty, so no comment is written.')
+        expect(gh.requests).toEqual([])
+      })
+    } finally {
+      await gh.close()
+    }
+  })
+})
+
 describe('message: bad inputs fail before any request', () => {
   const visitors = { command: 'visitors' }
   // [case, input named in the error, inputs to change]

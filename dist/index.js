@@ -32319,18 +32319,12 @@ function networkCode(err) {
 
 /** A request that failed for good; `message` is written for the person reading the log. */
 class ServiceError extends Error {
-    request;
     status;
-    serviceMessage;
-    maybeDelivered;
-    constructor(message, request, status, serviceMessage, 
-    /** Only for the follow-up POST: true when the service may have taken it anyway. */
-    maybeDelivered = false) {
+    constructor(message, 
+    /** The HTTP status, when the service answered: callers tell transient failures by it. */
+    status) {
         super(message);
-        this.request = request;
         this.status = status;
-        this.serviceMessage = serviceMessage;
-        this.maybeDelivered = maybeDelivered;
         this.name = 'ServiceError';
     }
 }
@@ -32473,7 +32467,6 @@ class ServiceClient {
     failure(request, result, attempts, method, gaveUpBecause) {
         const { outcome } = result;
         const status = outcome.kind === 'network' ? undefined : outcome.status;
-        const serviceMessage = outcome.kind === 'answer' ? serviceText(result.why) : undefined;
         const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
         let message = outcome.kind === 'malformed'
             ? `Unexpected response (HTTP ${status ?? '?'}) from ${request}${tries}: ${result.why}`
@@ -32488,7 +32481,7 @@ class ServiceClient {
             message +=
                 '. The follow-up may or may not have been delivered: check the job before sending it again.';
         }
-        return new ServiceError(message, request, status, serviceMessage, maybe);
+        return new ServiceError(message, status);
     }
 }
 /** A path segment: ids may hold spaces and slashes. */
@@ -32538,10 +32531,6 @@ function statusWhy(status, text) {
     }
     said = said.replace(/\s+/g, ' ').slice(0, 500);
     return `${status}${reason(status)}${said ? `: ${said}` : ''}`;
-}
-function serviceText(why) {
-    const i = why.indexOf(': ');
-    return i < 0 ? undefined : why.slice(i + 2);
 }
 function reason(status) {
     const names = {
@@ -34823,7 +34812,6 @@ function quote(value) {
         ? JSON.stringify(value)
         : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`;
 }
-
 
 ;// CONCATENATED MODULE: ./src/commands/message.ts
 // `command: message`: send the follow-up, keep a live comment, wait, route the PR, decide the exit.

@@ -2,7 +2,6 @@
 // names the input and the form it accepts, so the person reading the log knows what to fix.
 import { isAbsolute, resolve } from 'node:path'
 import {
-  isDateOnly,
   parseInstant,
   parsePeriod,
   previousRange,
@@ -329,5 +328,3 @@ function quote(value: string): string {
     ? JSON.stringify(value)
     : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`
 }
-
-export { isDateOnly }

@@ -8,6 +8,7 @@ import { dirname, extname } from 'node:path'
 import { finished } from 'node:stream/promises'
 import { stringify, type Options as CsvOptions } from 'csv-stringify/sync'
 import type { VisitorCounts, VisitorRow } from '../service/schema.js'
+import type { DateRange } from './period.js'
 
 export type FileFormat = 'json' | 'csv' | 'ndjson'
 
@@ -26,11 +27,6 @@ export interface Sink {
   close(): Promise<void>
   /** After a failed export: stops writing and removes the partial file, so none is mistaken for a whole export. */
   abort(): Promise<void>
-}
-
-export interface DateRange {
-  dateFrom?: string
-  dateTo?: string
 }
 
 // RFC 4180: CRLF between records, and quotes around fields holding a comma, a quote or a line

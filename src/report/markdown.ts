@@ -3,6 +3,7 @@
 
 import { Buffer } from 'node:buffer'
 import type { AgentJob, JobStatus, VisitorCounts, VisitorRow } from '../service/schema.js'
+import type { DateRange } from '../analytics/period.js'
 
 // ---------------------------------------------------------------------------------------------
 // Escaping
@@ -267,11 +268,6 @@ export function renderJobReport(r: JobReport): string {
 
 // ---------------------------------------------------------------------------------------------
 // Visitors report
-
-interface DateRange {
-  dateFrom?: string
-  dateTo?: string
-}
 
 export interface VisitorsReport {
   projectId: string

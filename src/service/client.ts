@@ -38,11 +38,8 @@ export interface ClientOptions {
 export class ServiceError extends Error {
   constructor(
     message: string,
-    readonly request: string,
-    readonly status?: number,
-    readonly serviceMessage?: string,
-    /** Only for the follow-up POST: true when the service may have taken it anyway. */
-    readonly maybeDelivered = false
+    /** The HTTP status, when the service answered: callers tell transient failures by it. */
+    readonly status?: number
   ) {
     super(message)
     this.name = 'ServiceError'
@@ -239,7 +236,6 @@ export class ServiceClient {
   ): ServiceError {
     const { outcome } = result
     const status = outcome.kind === 'network' ? undefined : outcome.status
-    const serviceMessage = outcome.kind === 'answer' ? serviceText(result.why) : undefined
     const tries = attempts > 1 ? ` after ${attempts} attempts` : ''
     let message =
       outcome.kind === 'malformed'
@@ -253,7 +249,7 @@ export class ServiceClient {
       message +=
         '. The follow-up may or may not have been delivered: check the job before sending it again.'
     }
-    return new ServiceError(message, request, status, serviceMessage, maybe)
+    return new ServiceError(message, status)
   }
 }
 
@@ -308,11 +304,6 @@ function statusWhy(status: number, text: string): string {
   }
   said = said.replace(/\s+/g, ' ').slice(0, 500)
   return `${status}${reason(status)}${said ? `: ${said}` : ''}`
-}
-
-function serviceText(why: string): string | undefined {
-  const i = why.indexOf(': ')
-  return i < 0 ? undefined : why.slice(i + 2)
 }
 
 function reason(status: number): string {
