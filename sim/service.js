@@ -1,6 +1,9 @@
 // Simulator of the documentation service's HTTP API, with fault injection.
 // Standard library only: `npm run demo` must work on a fresh clone without `npm install`.
 import http from 'node:http'
+import { generatedRow, generatedTotals, unsortedRank } from './analytics-data.js'
+
+export { generatedRow, generatedRows, generatedTotals, pathOf } from './analytics-data.js'
 
 export const SIM_API_KEY = 'mint_sim_0123456789abcdef'
 const DEFAULT_PR = 'https://github.com/octo/docs/pull/7'
@@ -45,9 +48,13 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {string} [prefix] e.g. '/api'
  * @property {string[]} [projects] accepted project ids (default: any)
  * @property {JobSpec[]|'*'} [jobs] default [{ id: 'job-123' }]
- * @property {number|VisitorRow[]} [rows] default 1234 generated rows
- * @property {Totals} [totals]
- * @property {number} [latencyMs]
+ * @property {number|VisitorRow[]|((range: {dateFrom?: string, dateTo?: string}) => VisitorRow[])} [rows]
+ *   default 1234 generated rows, different for each `dateFrom` (see analytics-data.js);
+ *   Infinity: `hasMore` forever. An array, or a function of the range, is served as it is.
+ * @property {'sorted'|'unsorted'} [order] generated rows: most `total` first (the default, as the
+ *   service documents), or scrambled
+ * @property {Totals} [totals] default: the sum of the rows
+ * @property {number|[number, number]} [latencyMs] per request; [min, max] draws each one
  * @property {Fault[]} [faults]
  *
  * @typedef {object} JobState
@@ -75,23 +82,15 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {Fault|null} fault
  */
 
-// Deterministic per-row numbers so a million rows need no storage.
-function mix(i) {
-  let h = Math.imul(i + 1, 2654435761) >>> 0
-  h ^= h >>> 16
-  h = Math.imul(h, 0x45d9f3b) >>> 0
-  h ^= h >>> 16
-  return h >>> 0
-}
-
-/** @param {number} i @returns {VisitorRow} */
-export function generatedRow(i) {
-  const h = mix(i)
-  const human = h % 1000
-  const ai = (h >>> 10) % 400
-  // Visitors seen as both human and AI are counted once in `total`.
-  const overlap = Math.floor((Math.min(human, ai) * ((h >>> 20) % 100)) / 100)
-  return { path: `/docs/page-${i}`, human, ai, total: human + ai - overlap }
+/** @param {VisitorRow[]} data */
+function sumOf(data) {
+  const sum = { human: 0, ai: 0, total: 0 }
+  for (const row of data) {
+    sum.human += row.human
+    sum.ai += row.ai
+    sum.total += row.total
+  }
+  return sum
 }
 
 function isDate(value) {
@@ -108,6 +107,14 @@ export async function startService(options = {}) {
   const started = Date.now()
   const startedIso = new Date(started).toISOString()
   let latencyMs = options.latencyMs ?? 0
+  // Drawn latencies repeat from run to run, so a benchmark's figures do too.
+  let latencySeed = 1
+  const nextLatency = () => {
+    if (typeof latencyMs === 'number') return latencyMs
+    latencySeed = (Math.imul(latencySeed, 48271) + 11) % 2147483647
+    const [min, max] = latencyMs
+    return min + Math.round(((latencySeed & 0xffff) / 0xffff) * (max - min))
+  }
   /** @type {Fault[]} */
   let faults = [...(options.faults ?? [])]
   /** @type {Map<Fault, { seen: number, used: number }>} */
@@ -142,20 +149,23 @@ export async function startService(options = {}) {
   for (const spec of specs) newJob(spec)
 
   const rows = options.rows ?? 1234
-  const rowCount = typeof rows === 'number' ? rows : rows.length
-  /** @type {Totals|undefined} */
-  let totals = options.totals
-  const getTotals = () => {
-    if (totals) return totals
-    const sum = { human: 0, ai: 0, total: 0 }
-    for (let i = 0; i < rowCount; i++) {
-      const row = typeof rows === 'number' ? generatedRow(i) : rows[i]
-      sum.human += row.human
-      sum.ai += row.ai
-      sum.total += row.total
-    }
-    return (totals = sum)
+  const order = options.order ?? 'sorted'
+  /** The rows of a range, as served: an array (given or computed), or a count of generated rows. */
+  const rowsFor = q =>
+    typeof rows === 'function' ? rows({ dateFrom: q.dateFrom, dateTo: q.dateTo }) : rows
+  const totalsCache = new Map()
+  const totalsFor = (q, data) => {
+    if (options.totals) return options.totals
+    if (Array.isArray(data)) return sumOf(data)
+    if (!Number.isFinite(data)) return { human: 700_000, ai: 90_000, total: 760_000 }
+    const key = q.dateFrom ?? ''
+    if (!totalsCache.has(key)) totalsCache.set(key, generatedTotals(data, key))
+    return totalsCache.get(key)
   }
+  const rowAt = (q, data, i) =>
+    Array.isArray(data)
+      ? data[i]
+      : generatedRow(order === 'unsorted' ? unsortedRank(i, data) : i, q.dateFrom ?? '')
 
   const sleep = ms =>
     new Promise(resolve => {
@@ -238,28 +248,6 @@ export async function startService(options = {}) {
     return { status: 200, body: jobJson(job) }
   }
 
-  // With `varyByDate`, each dateFrom scales the generated counts differently, so a comparison
-  // of two periods shows changes (the demo uses it); otherwise dates do not change the data.
-  const scaleCache = new Map()
-  const scaleFor = dateFrom => {
-    if (!options.varyByDate || !dateFrom || typeof rows !== 'number') return 1
-    if (!scaleCache.has(dateFrom)) {
-      let h = 0
-      for (const ch of dateFrom) h = (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0
-      scaleCache.set(dateFrom, 0.75 + (mix(h) % 500) / 1000)
-    }
-    return scaleCache.get(dateFrom)
-  }
-  const scaled = (row, f) =>
-    f === 1
-      ? row
-      : {
-          path: row.path,
-          human: Math.floor(row.human * f),
-          ai: Math.floor(row.ai * f),
-          total: Math.floor(row.total * f)
-        }
-
   const visitors = (/** @type {LoggedRequest} */ entry) => {
     const q = entry.query
     const bad = message => error(400, 'Invalid query parameters', [{ message }])
@@ -277,18 +265,13 @@ export async function startService(options = {}) {
     }
     const limit = q.limit === undefined ? 50 : +q.limit
     const offset = q.offset === undefined ? 0 : +q.offset
-    const end = Math.min(offset + limit, rowCount)
+    const data = rowsFor(q)
+    const count = Array.isArray(data) ? data.length : data
     const page = []
-    for (let i = offset; i < end; i++) {
-      page.push(typeof rows === 'number' ? scaled(generatedRow(i), scaleFor(q.dateFrom)) : rows[i])
-    }
+    for (let i = offset; i < Math.min(offset + limit, count); i++) page.push(rowAt(q, data, i))
     return {
       status: 200,
-      body: {
-        totals: scaled(getTotals(), scaleFor(q.dateFrom)),
-        visitors: page,
-        hasMore: offset + limit < rowCount
-      }
+      body: { totals: totalsFor(q, data), visitors: page, hasMore: offset + limit < count }
     }
   }
 
@@ -374,7 +357,7 @@ export async function startService(options = {}) {
     const chunks = []
     for await (const chunk of req) chunks.push(chunk)
     entry.body = Buffer.concat(chunks).toString('utf8')
-    await sleep(latencyMs)
+    await sleep(nextLatency())
     if (rule?.delayMs) await sleep(rule.delayMs)
     if (closed || res.destroyed) return
     if (!rule) {
@@ -436,7 +419,7 @@ export async function startService(options = {}) {
     addFault(fault) {
       faults.push(fault)
     },
-    /** @param {number} ms */
+    /** @param {number|[number, number]} ms */
     setLatency(ms) {
       latencyMs = ms
     },

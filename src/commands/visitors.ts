@@ -1,11 +1,14 @@
 // `command: visitors`: export every row (file, outputs), then the report (summary, comment).
 import * as core from '@actions/core'
-import { exportVisitors, TopPages } from '../analytics/export.js'
+import { readPreviousValues } from '../analytics/compare.js'
 import { openSink, type Sink } from '../analytics/sinks.js'
+import { TopPages } from '../analytics/top.js'
 import type { DateRange } from '../analytics/period.js'
 import { COMMENT_LIMIT, MARKER_ROOM, markerKey, upsertComment } from '../github/comments.js'
 import { fitComment, renderVisitorsReport, type VisitorsReport } from '../report/markdown.js'
-import type { VisitorCounts, VisitorsPage } from '../service/schema.js'
+import type { ServiceClient } from '../service/client.js'
+import { readOffsetPages, TimeUpError } from '../service/pages.js'
+import type { VisitorRow, VisitorsPage } from '../service/schema.js'
 import type { CommandContext } from './context.js'
 
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
@@ -13,6 +16,7 @@ const SUMMARY_MAX_BYTES = 512 * 1024
 
 export async function runVisitors(ctx: CommandContext): Promise<void> {
   const s = ctx.settings
+  // `wait-timeout` bounds the whole command, counted from the start of the run.
   const deadline = ctx.startedAt + s.waitTimeoutMs
   core.setOutput('date-from', s.range.dateFrom ?? '')
   core.setOutput('date-to', s.range.dateTo ?? '')
@@ -20,18 +24,14 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
 
   const top = new TopPages(s.top)
   let sink: Sink | undefined
-  const fetchPage = (range: DateRange) => (offset: number, limit: number) =>
-    ctx.service.getVisitorsPage(s.projectId, { ...range, limit, offset }, deadline)
+  const pages = visitorsPages(ctx, deadline)
   let result
   try {
-    result = await exportVisitors({
-      fetchPage: fetchPage(s.range),
-      pageSize: s.pageSize,
-      maxRows: s.maxRows,
-      concurrency: s.concurrency,
-      onRows: async (rows, totals) => {
+    result = await readOffsetPages({
+      ...pages(s.range),
+      onPage: async (rows, page) => {
         if (s.outputFile && !sink)
-          sink = await openSink(s.outputFile.absolute, s.outputFile.format, s.range, totals)
+          sink = await openSink(s.outputFile.absolute, s.outputFile.format, s.range, page.totals)
         top.add(rows)
         await sink?.write(rows)
       },
@@ -40,12 +40,13 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
     await sink?.close()
   } catch (err) {
     await sink?.abort().catch(() => undefined)
-    throw err
+    throw explainTimeUp(err, s.waitTimeoutMs, sink !== undefined)
   }
-  const { totals } = result
+  const totals = result.first.totals
+  let spent = result.requests
   core.info(
-    `Exported ${result.rows} rows in ${result.requests} requests` +
-      (result.pagesPastEnd ? ` (${result.pagesPastEnd} read ahead past the end)` : '') +
+    `Exported ${result.rows} rows in ${requestsText(result.requests)}` +
+      (result.abandoned ? ` (${result.abandoned} read ahead past the end)` : '') +
       `: ${totals.total} unique visitors (${totals.human} human, ${totals.ai} AI).`
   )
   core.setOutput('human', String(totals.human))
@@ -67,8 +68,15 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
     file: s.outputFile?.path,
     maxRowsReached: result.maxRowsReached
   }
-  if (s.previous)
-    report.previous = await exportPrevious(ctx, s.previous, report, fetchPage(s.previous))
+  if (s.previous) {
+    const previous = await readPrevious(s.previous, report.top, pages, s.waitTimeoutMs)
+    report.previous = previous.values
+    spent += previous.requests
+  }
+  spent = requestsSpent(ctx.service, spent)
+  // The reports room renders it once VisitorsReport has the field.
+  Object.assign(report, { requests: spent })
+  core.info(`This run spent ${requestsText(spent)} of the analytics quota (about 100 an hour).`)
 
   const fileHint = s.outputFile ? `\`${s.outputFile.path}\`` : undefined
   if (s.summary) {
@@ -91,32 +99,72 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
   }
 }
 
-/** The period before, read in full, keeping only the rows of the top pages (memory stays flat). */
-async function exportPrevious(
-  ctx: CommandContext,
-  range: Required<DateRange>,
-  report: VisitorsReport,
-  fetchPage: (offset: number, limit: number) => Promise<VisitorsPage>
-): Promise<NonNullable<VisitorsReport['previous']>> {
+/** The page reader's options for one range of `GET /v1/analytics/{projectId}/visitors`. */
+function visitorsPages(ctx: CommandContext, deadline: number) {
   const s = ctx.settings
-  core.info(`Exporting the previous period for comparison: ${describe(range)}.`)
-  const wanted = new Set(report.top.map(r => r.path))
-  const byPath = new Map<string, VisitorCounts>()
-  const result = await exportVisitors({
-    fetchPage,
+  return (range: DateRange) => ({
+    fetchPage: (offset: number, limit: number, signal: AbortSignal) =>
+      ctx.service.getVisitorsPage(s.projectId, { ...range, limit, offset }, deadline, signal),
+    rowsOf: (page: VisitorsPage) => page.visitors,
     pageSize: s.pageSize,
     maxRows: s.maxRows,
     concurrency: s.concurrency,
-    onRows: rows => {
-      for (const r of rows) {
-        if (wanted.has(r.path) && !byPath.has(r.path))
-          byPath.set(r.path, { human: r.human, ai: r.ai, total: r.total })
-      }
-    },
-    onWarning: line => core.warning(`Previous period: ${line}`)
+    deadline
   })
-  return { range, totals: result.totals, byPath }
 }
+
+/** The period before: its totals, and the previous values of the shown pages only. */
+async function readPrevious(
+  range: Required<DateRange>,
+  shown: VisitorRow[],
+  pages: ReturnType<typeof visitorsPages>,
+  waitTimeoutMs: number
+): Promise<{ values: NonNullable<VisitorsReport['previous']>; requests: number }> {
+  core.info(`Reading the previous period for comparison: ${describe(range)}.`)
+  let found
+  try {
+    found = await readPreviousValues(
+      shown.map(row => row.path),
+      { ...pages(range), onWarning: line => core.warning(`Previous period: ${line}`) }
+    )
+  } catch (err) {
+    throw explainTimeUp(err, waitTimeoutMs, false, 'Reading the previous period')
+  }
+  const { read, byPath, sorted } = found
+  const how = read.stopped
+    ? `stopped once all ${shown.length} shown pages were found`
+    : sorted
+      ? `read to the end: ${shown.length - byPath.size} shown pages are new`
+      : 'read to the end: the rows did not come sorted by total'
+  core.info(
+    `Previous period: ${read.rows} rows in ${requestsText(read.requests)} (${how}); ` +
+      `${read.first.totals.total} unique visitors.`
+  )
+  return { values: { range, totals: read.first.totals, byPath }, requests: read.requests }
+}
+
+/** A deadline error that says how far the read got, and that no partial file was left. */
+function explainTimeUp(
+  err: unknown,
+  waitTimeoutMs: number,
+  hadFile: boolean,
+  what = 'The visitors export'
+): unknown {
+  if (!(err instanceof TimeUpError)) return err
+  return new Error(
+    `${what} did not finish within \`wait-timeout\` (${waitTimeoutMs / 1000} s, counted from ` +
+      `the start of the run): stopped after reading ${err.rows} rows (${err.pages} pages)` +
+      (hadFile ? '; the partial file was removed.' : '.')
+  )
+}
+
+/** The client's own count (retries included) once it keeps one; else the pages requested. */
+function requestsSpent(service: ServiceClient, pageRequests: number): number {
+  const counted = (service as { requests?: unknown }).requests
+  return typeof counted === 'number' ? counted : pageRequests
+}
+
+const requestsText = (n: number): string => `${n} request${n === 1 ? '' : 's'}`
 
 function describe(range: DateRange): string {
   if (range.dateFrom === undefined && range.dateTo === undefined) return 'all time'

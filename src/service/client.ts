@@ -121,7 +121,8 @@ export class ServiceClient {
   async getVisitorsPage(
     projectId: string,
     q: VisitorsQuery,
-    deadline: number
+    deadline: number,
+    signal?: AbortSignal
   ): Promise<VisitorsPage> {
     const params = new URLSearchParams()
     if (q.dateFrom !== undefined) params.set('dateFrom', q.dateFrom)
@@ -129,7 +130,7 @@ export class ServiceClient {
     params.set('limit', String(q.limit))
     params.set('offset', String(q.offset))
     const path = `/v1/analytics/${enc(projectId)}/visitors?${params.toString()}`
-    return this.call('GET', path, undefined, checkVisitorsPage, deadline)
+    return this.call('GET', path, undefined, checkVisitorsPage, deadline, undefined, signal)
   }
 
   private async call<T>(
@@ -138,10 +139,13 @@ export class ServiceClient {
     body: string | undefined,
     check: (json: unknown) => T,
     deadline: number,
-    maxAttempts = this.o.maxAttempts
+    maxAttempts = this.o.maxAttempts,
+    signal?: AbortSignal
   ): Promise<T> {
     const request = `${method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${path}`
     for (let attempt = 1; ; attempt++) {
+      // An abandoned request (a page found past the end) is never sent again.
+      signal?.throwIfAborted()
       const left = deadline - this.o.now()
       // Each attempt gets the usual limit, or what is left of the run's time if that is less.
       const limit = Math.max(1_000, Math.min(this.o.requestTimeoutMs, left))
