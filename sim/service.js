@@ -79,6 +79,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {number|undefined} offset
  * @property {number|undefined} limit
  * @property {number} time ms since the simulator started
+ * @property {number} [answeredAt] ms since the simulator started, when the answer was sent
  * @property {Fault|null} fault
  */
 
@@ -125,6 +126,8 @@ export async function startService(options = {}) {
   const jobs = new Map()
   const anyJob = options.jobs === '*'
   const sockets = new Set()
+  /** @type {WeakMap<http.ServerResponse, LoggedRequest>} */
+  const answering = new WeakMap()
   const timers = new Set()
   let refusing = false
   let closed = false
@@ -336,6 +339,8 @@ export async function startService(options = {}) {
   }
 
   const send = (res, status, body, headers = {}) => {
+    const entry = answering.get(res)
+    if (entry) entry.answeredAt = Date.now() - started
     const text = typeof body === 'string' ? body : JSON.stringify(body)
     res.writeHead(status, {
       'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : JSON_TYPE,
@@ -351,6 +356,7 @@ export async function startService(options = {}) {
     if (refusing) return req.socket.destroy()
     const entry = describe(req)
     requests.push(entry)
+    answering.set(res, entry)
     const rule = pickFault(entry)
     entry.fault = rule
     if (rule?.reset === 'before-read') return req.socket.destroy()

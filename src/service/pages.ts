@@ -24,7 +24,10 @@ export interface OffsetPagesOptions<Page extends OffsetPage, Row extends { path:
   pageSize: number
   /** 0 = all rows; else stop after this many rows. */
   maxRows: number
-  /** 1..16 requests in flight (or answered and waiting for their turn) at once. */
+  /**
+   * 1..16 requests in flight at once. Answered pages wait for their turn beside them, up to
+   * `concurrency` more, so one slow page does not stall the others.
+   */
   concurrency: number
   /** Epoch ms: no request starts after it, and a read still going then fails with TimeUpError. */
   deadline?: number
@@ -121,6 +124,7 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
   let timeUp = false
   let nextIndex = 0
   let requests = 0
+  let inFlight = 0
   // Pages requested and not yet delivered: in flight, or answered and waiting for their turn.
   // Their promises never reject, so a page nobody awaits cannot become an unhandled rejection.
   const pending = new Map<number, Pending<Page>>()
@@ -134,7 +138,8 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
       !failed &&
       !done &&
       !timeUp &&
-      pending.size < o.concurrency &&
+      inFlight < o.concurrency &&
+      pending.size < 2 * o.concurrency &&
       nextIndex <= lastIndex &&
       nextIndex < maxPages &&
       nextIndex < reach() &&
@@ -144,6 +149,7 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
   }
 
   const settled = (index: number, outcome: Outcome<Page>): Outcome<Page> => {
+    inFlight--
     if (!outcome.ok) failed = true
     else if (isLastPage(outcome.page)) lastIndex = Math.min(lastIndex, index)
     else known = Math.max(known, index + 2)
@@ -154,6 +160,7 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
 
   const start = (index: number): void => {
     requests++
+    inFlight++
     const controller = new AbortController()
     let outcome: Promise<Outcome<Page>>
     try {
@@ -163,16 +170,16 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
       )
     } catch (error) {
       // fetchPage threw instead of rejecting.
+      inFlight--
       failed = true
       outcome = Promise.resolve({ ok: false, error })
     }
     pending.set(index, { outcome, controller })
   }
 
+  // Wakes the wait for the current page. Not a long-lived promise raced against each page: every
+  // race would leave a reaction on it holding that page's rows until the deadline.
   let wakeAtDeadline = (): void => undefined
-  const deadlinePassed = new Promise<'time up'>(resolve => {
-    wakeAtDeadline = () => resolve('time up')
-  })
   const timer =
     deadline - now() < MAX_TIMER_MS
       ? setTimeout(
@@ -195,7 +202,11 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
       if (timeUp || (entry === undefined && now() >= deadline)) throw new TimeUpError(rows, index)
       // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
       if (entry === undefined) throw new Error(`internal error: page ${index} was never requested`)
-      const outcome = await Promise.race([entry.outcome, deadlinePassed])
+      const outcome = await new Promise<Outcome<Page> | 'time up'>(resolve => {
+        wakeAtDeadline = () => resolve('time up')
+        void entry.outcome.then(resolve)
+      })
+      wakeAtDeadline = () => undefined
       if (outcome === 'time up') throw new TimeUpError(rows, index)
       pending.delete(index)
       // A failure surfaces only when its turn comes: every earlier page has been delivered by then,
