@@ -29,6 +29,7 @@ function figure(name, value, target, pass) {
   )
 }
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`
 const seconds = ms => `${(ms / 1000).toFixed(2)} s`
 const latencyText = l => (Array.isArray(l) ? `${l[0]}-${l[1]} ms` : `${l} ms`)
 
@@ -52,8 +53,11 @@ async function exportOnce(sim, extra, options = {}) {
   return { r, requests, ms: r.durationMs }
 }
 
-/** Past the end, read-ahead may cost 1 request for up to 5 pages, `concurrency - 1` beyond. */
-const allowance = pages => (pages <= 5 ? 1 : CONCURRENCY - 1)
+/**
+ * Past the end, read-ahead may cost 1 request for up to 5 pages, `concurrency - 1` beyond; none
+ * for a single page, which is read alone.
+ */
+const allowance = pages => (pages === 1 ? 0 : pages <= 5 ? 1 : CONCURRENCY - 1)
 
 /**
  * Pages of the previous period that `compare` needs at the least: up to the one holding the
@@ -107,18 +111,18 @@ async function requestsPerExport() {
       }
       table.push(row)
       console.log(
-        `      ${pages} pages (${rows.toLocaleString('en-US')} rows): ${row.plain} requests ` +
+        `      ${plural(pages, 'page')} (${rows.toLocaleString('en-US')} rows): ${row.plain} requests ` +
           `(minimum ${row.plainMin}, before ${row.before}); with compare ${row.compare} ` +
           `(minimum ${row.compareMin}, the previous period ${previous}, before ${2 * row.before})`
       )
       figure(
-        `requests, ${pages} pages`,
+        `requests, ${plural(pages, 'page')}`,
         `${row.plain} = minimum + ${row.plain - row.plainMin}`,
         `at most ${row.plainBound}`,
         row.plain >= row.plainMin && row.plain <= row.plainBound
       )
       figure(
-        `requests, ${pages} pages with compare`,
+        `requests, ${plural(pages, 'page')} with compare`,
         `${row.compare} = minimum + ${row.compare - row.compareMin}`,
         `at most ${row.compareBound}`,
         row.compare >= row.compareMin && row.compare <= row.compareBound
@@ -308,7 +312,7 @@ async function memory() {
 
 function printTable(requests, fast, cold, mem) {
   const lines = [
-    '| Pages | Requests | Minimum | Ratio | With `compare` | Minimum | Ratio | Before (issue 11) |',
+    '| Pages | Requests | Minimum | Ratio | With `compare` | Minimum | Ratio | Before (issue 11): without / with `compare` |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|'
   ]
   for (const t of requests ?? [])

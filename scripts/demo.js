@@ -4,10 +4,10 @@ import { startService, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
 import { runAction } from '../sim/run-action.js'
 
+// A docs site with a long tail of pages; each week's ranking differs a little from the last.
 const service = await startService({
-  latencyMs: 40,
+  latencyMs: [30, 90],
   rows: 1234,
-  varyByDate: true,
   jobs: [{ id: 'job-123', activePolls: 2, prLink: 'https://github.com/octo/docs/pull/7' }]
 })
 const github = await startGitHub({ permissions: { octocat: 'write' } })

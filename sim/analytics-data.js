@@ -104,7 +104,7 @@ const curve = rank => 30_000 / (rank + 10) ** 0.9
  * first), scaled per period, with noise that stays inside the gap to the next rank.
  */
 function totalAtRank(rank, key) {
-  const scale = 0.8 + 0.45 * unit(key, 0x5ca1e)
+  const scale = 0.9 + 0.2 * unit(key, 0x5ca1e)
   const here = curve(rank)
   const noise = unit(key, rank, 0x2015e) * (here - curve(rank + 1))
   return Math.max(1, Math.floor(scale * (here + noise)))
