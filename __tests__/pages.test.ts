@@ -571,3 +571,43 @@ describe('readOffsetPages: data that moves during the read', () => {
     expect(warnings).toEqual([])
   })
 })
+
+describe('an abandoned page, through the service client', () => {
+  it('is not retried once its signal fires', async () => {
+    const { ServiceClient } = await import('../src/service/client.js')
+    const { startService, SIM_API_KEY } = await import('../sim/service.js')
+    const sim = await startService({
+      rows: 100,
+      faults: [{ kind: 'visitors', status: 503, times: Infinity }]
+    })
+    const client = new ServiceClient({
+      baseUrl: sim.url,
+      apiKey: SIM_API_KEY,
+      userAgent: 'test',
+      retryBaseMs: 200,
+      retryCapMs: 200
+    })
+    try {
+      const controller = new AbortController()
+      const page = client.getVisitorsPage(
+        'p',
+        { limit: 10, offset: 0 },
+        Date.now() + 30_000,
+        controller.signal
+      )
+      const outcome = page.then(
+        () => 'answered',
+        () => 'failed'
+      )
+      while (sim.requests.length === 0) await sleep(5)
+      controller.abort()
+      expect(await outcome).toBe('failed')
+      // Well past the backoff: a retry would have come by now.
+      await sleep(400)
+      expect(sim.requests).toHaveLength(1)
+    } finally {
+      client.dispose()
+      await sim.close()
+    }
+  })
+})

@@ -706,3 +706,35 @@ describe('visitors: wait-timeout bounds an export', () => {
     )
   }, 60_000)
 })
+
+describe('visitors: wait-timeout bounds the comparison too', () => {
+  it('a previous period still reading at wait-timeout fails saying so, with nothing read', async () => {
+    await withService(
+      {
+        rows: 100,
+        // The current period's only page answers; the previous period's first page hangs.
+        faults: [{ kind: 'visitors', offset: 0, after: 1, delayMs: 30_000 }]
+      },
+      async sim => {
+        const r = await run(sim, {
+          'date-from': '2026-03-08',
+          'date-to': '2026-03-15',
+          compare: 'true',
+          'wait-timeout': '3s'
+        })
+        expect(r.code).toBe(1)
+        expect(r.durationMs).toBeLessThan(15_000)
+        const errors = errorsOf(r)
+        expect(errors).toHaveLength(1)
+        expect(errors[0]).toMatch(
+          /^Reading the previous period did not finish within `wait-timeout`/
+        )
+        expect(errors[0]).toContain('after reading 0 rows (0 pages)')
+        expectNoStack(r)
+        // The current period's outputs were set before the comparison began.
+        expect(r.outputs.rows).toBe('100')
+        expect(visitorRequests(sim)).toHaveLength(2)
+      }
+    )
+  })
+})
