@@ -730,6 +730,9 @@ describe('visitors: wait-timeout bounds the comparison too', () => {
           /^Reading the previous period did not finish within `wait-timeout`/
         )
         expect(errors[0]).toContain('after reading 0 rows (0 pages)')
+        expect(errors[0]).toContain(
+          'no answer in time to GET /v1/analytics/proj-1/visitors (offset 0)'
+        )
         expectNoStack(r)
         // The current period's outputs were set before the comparison began.
         expect(r.outputs.rows).toBe('100')

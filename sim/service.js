@@ -165,10 +165,14 @@ export async function startService(options = {}) {
     if (!totalsCache.has(key)) totalsCache.set(key, generatedTotals(data, key))
     return totalsCache.get(key)
   }
+  // Endless rows (Infinity) are always served sorted: a scramble needs a count.
   const rowAt = (q, data, i) =>
     Array.isArray(data)
       ? data[i]
-      : generatedRow(order === 'unsorted' ? unsortedRank(i, data) : i, q.dateFrom ?? '')
+      : generatedRow(
+          order === 'unsorted' && Number.isFinite(data) ? unsortedRank(i, data) : i,
+          q.dateFrom ?? ''
+        )
 
   const sleep = ms =>
     new Promise(resolve => {

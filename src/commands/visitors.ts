@@ -6,7 +6,7 @@ import { TopPages } from '../analytics/top.js'
 import type { DateRange } from '../analytics/period.js'
 import { COMMENT_LIMIT, MARKER_ROOM, markerKey, upsertComment } from '../github/comments.js'
 import { fitComment, renderVisitorsReport, type VisitorsReport } from '../report/markdown.js'
-import type { ServiceClient } from '../service/client.js'
+import { enc, type ServiceClient } from '../service/client.js'
 import { readOffsetPages, TimeUpError } from '../service/pages.js'
 import type { VisitorRow, VisitorsPage } from '../service/schema.js'
 import type { CommandContext } from './context.js'
@@ -40,7 +40,7 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
     await sink?.close()
   } catch (err) {
     await sink?.abort().catch(() => undefined)
-    throw explainTimeUp(err, s.waitTimeoutMs, sink !== undefined)
+    throw explainTimeUp(err, s, sink !== undefined)
   }
   const totals = result.first.totals
   let spent = result.requests
@@ -69,7 +69,7 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
     maxRowsReached: result.maxRowsReached
   }
   if (s.previous) {
-    const previous = await readPrevious(s.previous, report.top, pages, s.waitTimeoutMs)
+    const previous = await readPrevious(s, s.previous, report.top, pages)
     report.previous = previous.values
     spent += previous.requests
   }
@@ -115,10 +115,10 @@ function visitorsPages(ctx: CommandContext, deadline: number) {
 
 /** The period before: its totals, and the previous values of the shown pages only. */
 async function readPrevious(
+  settings: CommandContext['settings'],
   range: Required<DateRange>,
   shown: VisitorRow[],
-  pages: ReturnType<typeof visitorsPages>,
-  waitTimeoutMs: number
+  pages: ReturnType<typeof visitorsPages>
 ): Promise<{ values: NonNullable<VisitorsReport['previous']>; requests: number }> {
   core.info(`Reading the previous period for comparison: ${describe(range)}.`)
   let found
@@ -128,7 +128,7 @@ async function readPrevious(
       { ...pages(range), onWarning: line => core.warning(`Previous period: ${line}`) }
     )
   } catch (err) {
-    throw explainTimeUp(err, waitTimeoutMs, false, 'Reading the previous period')
+    throw explainTimeUp(err, settings, false, 'Reading the previous period')
   }
   const { read, byPath, sorted } = found
   const how = read.stopped
@@ -143,18 +143,24 @@ async function readPrevious(
   return { values: { range, totals: read.first.totals, byPath }, requests: read.requests }
 }
 
-/** A deadline error that says how far the read got, and that no partial file was left. */
+/** A deadline error that says how far the read got, what it was waiting for, and the file. */
 function explainTimeUp(
   err: unknown,
-  waitTimeoutMs: number,
+  settings: CommandContext['settings'],
   hadFile: boolean,
   what = 'The visitors export'
 ): unknown {
   if (!(err instanceof TimeUpError)) return err
+  const waiting =
+    err.waitingFor === undefined
+      ? ''
+      : `; no answer in time to GET /v1/analytics/${enc(settings.projectId)}/visitors ` +
+        `(offset ${err.waitingFor})`
   return new Error(
-    `${what} did not finish within \`wait-timeout\` (${waitTimeoutMs / 1000} s, counted from ` +
-      `the start of the run): stopped after reading ${err.rows} rows (${err.pages} pages)` +
-      (hadFile ? '; the partial file was removed.' : '.')
+    `${what} did not finish within \`wait-timeout\` (${settings.waitTimeoutMs / 1000} s, ` +
+      `counted from the start of the run): stopped after reading ${err.rows} rows ` +
+      `(${err.pages} pages)${waiting}.` +
+      (hadFile ? ' The partial file was removed.' : '')
   )
 }
 

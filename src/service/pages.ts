@@ -62,7 +62,9 @@ export interface OffsetPagesResult<Page> {
 export class TimeUpError extends Error {
   constructor(
     readonly rows: number,
-    readonly pages: number
+    readonly pages: number,
+    /** The offset of the page still awaited, if one was in flight (or retrying). */
+    readonly waitingFor?: number
   ) {
     super(`the time ran out after reading ${rows} rows (${pages} pages)`)
     this.name = 'TimeUpError'
@@ -207,7 +209,7 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
         void entry.outcome.then(resolve)
       })
       wakeAtDeadline = () => undefined
-      if (outcome === 'time up') throw new TimeUpError(rows, index)
+      if (outcome === 'time up') throw new TimeUpError(rows, index, index * limit)
       pending.delete(index)
       // A failure surfaces only when its turn comes: every earlier page has been delivered by then,
       // so the failed page is known not to lie past the end (a service may refuse such offsets).
