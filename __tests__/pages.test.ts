@@ -525,6 +525,30 @@ describe('readOffsetPages: the deadline', () => {
     expect(hung[0]!.aborted).toBe(true)
   })
 
+  it('a read that has every page is not failed by a write that ends after the deadline', async () => {
+    const fake = fakeService(makeRows(15))
+    const { promise } = run(fake, {
+      pageSize: 10,
+      deadline: Date.now() + 30,
+      onPage: async rows => {
+        if (rows.length < 10) await sleep(80)
+      }
+    })
+    expect(await promise).toMatchObject({ rows: 15, pages: 2 })
+  })
+
+  it('a write that ends after the deadline stops a read that still has pages to go', async () => {
+    const fake = fakeService(makeRows(100))
+    const { promise } = run(fake, {
+      pageSize: 10,
+      deadline: Date.now() + 30,
+      onPage: async () => {
+        await sleep(80)
+      }
+    })
+    await expect(promise).rejects.toMatchObject({ rows: 10, pages: 1 })
+  })
+
   it('sends nothing when the deadline has already passed', async () => {
     const fake = fakeService(makeRows(10))
     const { promise } = run(fake, { pageSize: 10, deadline: Date.now() - 1 })

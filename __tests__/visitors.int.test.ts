@@ -668,6 +668,7 @@ describe('visitors: compare reads the previous period only as far as the shown p
       const shown = shownChanges(r.summary)
       expect(shown).toEqual(expectedChanges(current.slice(0, 5), previous))
       expect(shown[2]!.change).toBe('new')
+      expect(r.stdout).toContain('read to the end: 1 shown page is new')
       expect(topTableRows(r.summary)[2]).toContain('launch')
       expect(formatNumber(shown[2]!.total)).toBe(formatNumber(current[2]!.total))
     })

@@ -131,11 +131,16 @@ async function readPrevious(
     throw explainTimeUp(err, settings, false, 'Reading the previous period')
   }
   const { read, byPath, sorted } = found
+  const missing = shown.length - byPath.size
   const how = read.stopped
-    ? `stopped once all ${shown.length} shown pages were found`
-    : sorted
-      ? `read to the end: ${shown.length - byPath.size} shown pages are new`
-      : 'read to the end: the rows did not come sorted by total'
+    ? shown.length === 0
+      ? 'only the totals were needed'
+      : `stopped once all ${shown.length} shown pages were found`
+    : !sorted
+      ? 'read to the end: the rows did not come sorted by total'
+      : missing > 0
+        ? `read to the end: ${missing} shown ${missing === 1 ? 'page is' : 'pages are'} new`
+        : 'read to the end'
   core.info(
     `Previous period: ${read.rows} rows in ${requestsText(read.requests)} (${how}); ` +
       `${read.first.totals.total} unique visitors.`

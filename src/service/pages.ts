@@ -231,15 +231,16 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
       const answer = o.onPage(kept, page)
       let verdict: void | typeof STOP
       if (answer instanceof Promise) {
-        // Fetching overlaps the caller's writing; the page just handed over no longer counts
-        // against `concurrency`.
+        // Fetching overlaps the caller's writing.
         fill()
         verdict = await answer
-        if (timeUp) throw new TimeUpError(rows, index + 1)
       } else verdict = answer
       firstDelivered = true
       const stopped = verdict === STOP && !isLast && index + 1 < maxPages
-      if (stopped || isLast || index + 1 >= maxPages) {
+      const finished = stopped || isLast || index + 1 >= maxPages
+      // A read that got everything while the last page was being written has not run out of time.
+      if (timeUp && !finished) throw new TimeUpError(rows, index + 1)
+      if (finished) {
         return {
           first,
           rows,
