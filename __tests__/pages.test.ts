@@ -515,6 +515,7 @@ describe('readOffsetPages: the deadline', () => {
     const { promise } = run(fakeService([]), {
       pageSize: 10,
       deadline: Date.now() + 50,
+      graceMs: 20,
       fetchPage: (_offset, _limit, signal) => {
         hung.push(signal)
         return new Promise<VisitorsPage>(() => undefined)
@@ -547,6 +548,20 @@ describe('readOffsetPages: the deadline', () => {
       }
     })
     await expect(promise).rejects.toMatchObject({ rows: 10, pages: 1 })
+  })
+
+  it("reports the awaited page's own failure when it comes within the grace", async () => {
+    const cause = new Error('GET /x failed: 429 Too Many Requests')
+    const { promise } = run(fakeService([]), {
+      pageSize: 10,
+      deadline: Date.now() + 40,
+      graceMs: 2_000,
+      fetchPage: () => sleep(80).then(() => Promise.reject(cause))
+    })
+    const started = Date.now()
+    await expect(promise).rejects.toMatchObject({ rows: 0, pages: 0, pageError: cause })
+    // It did not wait out the grace: the failure came 40 ms after the deadline.
+    expect(Date.now() - started).toBeLessThan(1_500)
   })
 
   it('sends nothing when the deadline has already passed', async () => {

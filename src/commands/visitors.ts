@@ -6,7 +6,7 @@ import { TopPages } from '../analytics/top.js'
 import type { DateRange } from '../analytics/period.js'
 import { COMMENT_LIMIT, MARKER_ROOM, markerKey, upsertComment } from '../github/comments.js'
 import { fitComment, renderVisitorsReport, type VisitorsReport } from '../report/markdown.js'
-import { enc, type ServiceClient } from '../service/client.js'
+import type { ServiceClient } from '../service/client.js'
 import { readOffsetPages, TimeUpError } from '../service/pages.js'
 import type { VisitorRow, VisitorsPage } from '../service/schema.js'
 import type { CommandContext } from './context.js'
@@ -148,7 +148,7 @@ async function readPrevious(
   return { values: { range, totals: read.first.totals, byPath }, requests: read.requests }
 }
 
-/** A deadline error that says how far the read got, what it was waiting for, and the file. */
+/** A deadline error that says how far the read got, why the next page had not come, the file. */
 function explainTimeUp(
   err: unknown,
   settings: CommandContext['settings'],
@@ -156,15 +156,16 @@ function explainTimeUp(
   what = 'The visitors export'
 ): unknown {
   if (!(err instanceof TimeUpError)) return err
-  const waiting =
-    err.waitingFor === undefined
-      ? ''
-      : `; no answer in time to GET /v1/analytics/${enc(settings.projectId)}/visitors ` +
-        `(offset ${err.waitingFor})`
+  const next =
+    err.pageError instanceof Error
+      ? `; the next page failed: ${err.pageError.message.replace(/\.$/, '')}`
+      : err.waitingFor !== undefined
+        ? `; the next page (offset ${err.waitingFor}) was still being read`
+        : ''
   return new Error(
     `${what} did not finish within \`wait-timeout\` (${settings.waitTimeoutMs / 1000} s, ` +
       `counted from the start of the run): stopped after reading ${err.rows} rows ` +
-      `(${err.pages} pages)${waiting}.` +
+      `(${err.pages} pages)${next}.` +
       (hadFile ? ' The partial file was removed.' : '')
   )
 }

@@ -31,6 +31,12 @@ export interface OffsetPagesOptions<Page extends OffsetPage, Row extends { path:
   concurrency: number
   /** Epoch ms: no request starts after it, and a read still going then fails with TimeUpError. */
   deadline?: number
+  /**
+   * After the deadline, how long to wait for the page then awaited to fail on its own (default
+   * 1.5 s). The client gives up at the deadline too, within its last attempt's time limit (at least
+   * 1 s), and its reason (a 429, a timeout) says more than "time is up".
+   */
+  graceMs?: number
   now?: () => number
   /**
    * Called once per page, strictly in offset order, with the rows to keep (possibly none); the
@@ -64,7 +70,9 @@ export class TimeUpError extends Error {
     readonly rows: number,
     readonly pages: number,
     /** The offset of the page still awaited, if one was in flight (or retrying). */
-    readonly waitingFor?: number
+    readonly waitingFor?: number,
+    /** Why that page had not come: its own failure, when it failed within the grace. */
+    readonly pageError?: unknown
   ) {
     super(`the time ran out after reading ${rows} rows (${pages} pages)`)
     this.name = 'TimeUpError'
@@ -209,7 +217,12 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
         void entry.outcome.then(resolve)
       })
       wakeAtDeadline = () => undefined
-      if (outcome === 'time up') throw new TimeUpError(rows, index, index * limit)
+      if (outcome === 'time up') {
+        for (const [i, other] of pending) if (i !== index) other.controller.abort()
+        const late = await settleWithin(entry.outcome, o.graceMs ?? 1_500)
+        const pageError = late !== undefined && !late.ok ? late.error : undefined
+        throw new TimeUpError(rows, index, index * limit, pageError)
+      }
       pending.delete(index)
       // A failure surfaces only when its turn comes: every earlier page has been delivered by then,
       // so the failed page is known not to lie past the end (a service may refuse such offsets).
@@ -258,6 +271,19 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
     clearTimeout(timer)
     // Whatever is still pending is not wanted: past the end, after a stop, a failure or time up.
     for (const { controller } of pending.values()) controller.abort()
+  }
+}
+
+/** The promise's value if it settles within `ms`, else undefined. */
+async function settleWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<undefined>(resolve => {
+    timer = setTimeout(() => resolve(undefined), ms)
+  })
+  try {
+    return await Promise.race([promise, late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 
