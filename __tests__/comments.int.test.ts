@@ -435,8 +435,16 @@ describe('message: live progress comment', () => {
         const mine = (gh.comments.get(7) ?? []).filter(c => c.user.type === 'Bot')
         expect(mine).toHaveLength(1)
         const final = mine[0]?.body ?? ''
-        expect(final).toMatch(/Docs agent follow-up: completed/)
-        expect(final).toContain('(https://github.com/octo/docs/pull/7)')
+        // The headline leads with the answer; the start time replaces a frozen elapsed time.
+        expect(final).toMatch(
+          /^### ✅ Opened \[#7\]\(https:\/\/github\.com\/octo\/docs\/pull\/7\) · \d+ s$/m
+        )
+        expect(final).toMatch(
+          /^Docs agent follow-up · started \d\d:\d\d UTC · ended \d\d:\d\d UTC/m
+        )
+        expect(created[0]?.body.body).toMatch(/^### ⏳ The docs agent is working$/m)
+        expect(created[0]?.body.body).toMatch(/started \d\d:\d\d UTC/)
+        for (const q of [...created, ...edits]) expect(q.body.body).not.toMatch(/Elapsed|&#96;/)
         expect(r.outputs['comment-url']).toBe(mine[0]?.html_url)
       }
     )
@@ -652,8 +660,11 @@ describe('cancellation', () => {
         expect(messagesSent(svc)).toHaveLength(1)
         const mine = (gh.comments.get(7) ?? []).filter(c => c.user.type === 'Bot')
         expect(mine).toHaveLength(1)
-        expect(mine[0]?.body).toMatch(/cancelled/i)
-        expect(mine[0]?.body).not.toMatch(/follow-up: working/)
+        expect(mine[0]?.body).toMatch(/^### 🚫 Run cancelled · the job keeps running$/m)
+        expect(mine[0]?.body).toMatch(/That does not stop the job: it keeps running/)
+        expect(mine[0]?.body).not.toMatch(/is working/)
+        // Every ending writes the summary too.
+        expect(r.summary).toMatch(/^### 🚫 Run cancelled · the job keeps running$/m)
         expect(debug(r)).toMatch(/Cancelled \(SIG(TERM|INT)\)/)
       })
     }

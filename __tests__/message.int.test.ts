@@ -151,7 +151,10 @@ describe('message: outcomes of a follow-up', () => {
     expect(r.outputs['pr-link']).toBe('')
     expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({ prLink: null })
     expect(noticesOf(r).some(n => /no file changed/i.test(n))).toBe(true)
-    expect(r.summary).toMatch(/no file changed/i)
+    expect(r.summary).toMatch(/^### ✅ Completed without a pull request · \d+ s$/m)
+    expect(r.summary).toContain(
+      'No pull request was opened: the agent may have changed nothing, or committed directly'
+    )
   })
 
   it('an archived job: exit 0 with a warning', async () => {

@@ -250,6 +250,11 @@ export async function startService(options = {}) {
     }
     return scaleCache.get(dateFrom)
   }
+  // Pages do not all move together: each row's change varies around its period's.
+  const rowScale = (i, dateFrom) =>
+    scaleFor(dateFrom) === 1
+      ? 1
+      : scaleFor(dateFrom) * (0.7 + (mix(i ^ mix(scaleFor(dateFrom) * 1e6)) % 600) / 1000)
   const scaled = (row, f) =>
     f === 1
       ? row
@@ -280,7 +285,9 @@ export async function startService(options = {}) {
     const end = Math.min(offset + limit, rowCount)
     const page = []
     for (let i = offset; i < end; i++) {
-      page.push(typeof rows === 'number' ? scaled(generatedRow(i), scaleFor(q.dateFrom)) : rows[i])
+      page.push(
+        typeof rows === 'number' ? scaled(generatedRow(i), rowScale(i, q.dateFrom)) : rows[i]
+      )
     }
     return {
       status: 200,
