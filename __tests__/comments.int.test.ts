@@ -344,7 +344,13 @@ describe('visitors comments', () => {
       // The first PATCH signs the new comment's markers with its id; then one per later run.
       expect(commentWrites(gh, 'PATCH')).toHaveLength(3)
       expect(urls).toEqual([list[0]?.html_url, list[0]?.html_url, list[0]?.html_url])
-      expect(list[0]?.body).toContain('2025-01-06')
+      expect(list[0]?.body).toContain('2025-01-06 to 2025-01-12')
+      // A specific headline, a link to the run, and when the report was made.
+      expect(list[0]?.body).toMatch(/^### [\d,]+ unique visitors · Jan 6–12, 2025$/m)
+      expect(list[0]?.body).toContain(
+        '[workflow run](https://github.com/octo/docs/actions/runs/4242)'
+      )
+      expect(list[0]?.body).toMatch(/ · made \d{4}-\d\d-\d\d \d\d:\d\d UTC · /)
     })
   })
 
@@ -547,7 +553,9 @@ describe('routing a reply to the job recorded on its pull request', () => {
         expect(svc.jobs.get('job-1')?.messages).toEqual(['start', 'fix typo'])
         const replies = (gh.comments.get(8) ?? []).filter(c => c.user.type === 'Bot')
         expect(replies).toHaveLength(1)
-        expect(replies[0]?.body).toMatch(/job-id/)
+        expect(replies[0]?.body).toMatch(/^### ⚠️ No job to follow up$/m)
+        expect(replies[0]?.body).toMatch(/Set the `job-id` input of the workflow/)
+        expect(r3.summary).toMatch(/^### ⚠️ No job to follow up$/m)
       }
     )
   })

@@ -100,7 +100,9 @@ describe('renderJobReport: honest endings', () => {
     const out = render('error, maybe delivered')
     expect(headline(out)).toBe('### ⚠️ The instruction may or may not have been delivered')
     expect(visible(out)).toContain('**Error:** POST /v2/agent/acme-docs/job/job&#95;7Hq2mX')
-    expect(visible(out)).toContain('check the job on the service before sending it again')
+    expect(visible(out)).toContain(
+      'Check the job on the service before sending the instruction again'
+    )
   })
 
   it('not sent, and no job to follow up', () => {

@@ -198,6 +198,10 @@ describe('message: errors from the service', () => {
       expect(errors[0]).toMatch(/timed out/i)
       expect(r.outputs.status).toBe('active')
       expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({ status: 'active' })
+      // The summary says the job may still finish, not that the action erred.
+      expect(r.summary).toMatch(/^### ⌛ Stopped waiting after \d+ s · the job may still finish$/m)
+      expect(r.summary).toContain('This run stopped waiting at `wait-timeout`.')
+      expect(r.summary).not.toMatch(/error|&#96;/i)
       expect(gets(sim).length).toBeGreaterThanOrEqual(1)
       expect(posts(sim)).toHaveLength(1)
       expectNoStack(r)

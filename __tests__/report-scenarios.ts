@@ -145,8 +145,10 @@ const PAGES = [
 
 /** Realistic, uneven counts: a long tail, and AI share varying by page. */
 export function visitorRows(n: number, paths: readonly string[] = PAGES): VisitorRow[] {
-  return Array.from({ length: n }, (_, i) => {
-    const total = Math.round(3400 / (1 + i * 0.55) + ((i * 37) % 23))
+  const totals = Array.from({ length: n }, (_, i) =>
+    Math.round(3400 / (1 + i * 0.55) + ((i * 37) % 23))
+  ).sort((a, b) => b - a)
+  return totals.map((total, i) => {
     const ai = Math.round(total * (0.08 + ((i * 13) % 29) / 100))
     const human = total - ai + Math.round(total * 0.03)
     const path = paths[i] ?? `/guides/topic-${i + 1}`

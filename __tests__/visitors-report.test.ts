@@ -180,6 +180,18 @@ describe('renderVisitorsReport: top pages', () => {
     expect(label.endsWith('/end')).toBe(true)
   })
 
+  it('keeps letters of any script in chart labels, and names an empty path', () => {
+    const out = render(visitorsReport({ top: [row('/文档/快速开始', 2, 1, 2), row('', 1, 1, 1)] }))
+    expect(chartOf(out)).toContain('x-axis ["#1 /文档/快速开始", "#2 (empty path)"]')
+  })
+
+  it('sizes the chart to its bars', () => {
+    const height = (n: number) =>
+      Number(/"height":(\d+)/.exec(chartOf(render(visitorsReport({ top: visitorRows(n) }))))?.[1])
+    expect(height(3)).toBeLessThan(height(10))
+    expect(height(10)).toBe(height(40))
+  })
+
   it('shows ten rows and folds the rest, with the numbers of each row intact', () => {
     const out = render(visitorsReport({ top: visitorRows(50) }))
     const [visiblePart, folded] = out.split('<details>')

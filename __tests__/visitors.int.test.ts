@@ -427,7 +427,7 @@ describe('visitors: the job summary', () => {
       for (const row of expected.slice(1)) expect(table.join('\n')).toContain(row.path)
 
       expect(s).toMatch(
-        /```mermaid\nxychart-beta horizontal\n[\s\S]*?\n    y-axis "Unique visitors" 0 --> 5000\n[\s\S]*?\n```/
+        /```mermaid\n%%\{init: .*\}%%\nxychart-beta horizontal\n[\s\S]*?\n {4}y-axis "Unique visitors" 0 --> 5000\n[\s\S]*?\n```/u
       )
       expect(s).toMatch(/x-axis \["#1 [^"]*", "#2 /)
       // The hostile path stays inert: one table row, no HTML, no mention, no link.

@@ -22,7 +22,7 @@ const LABEL_MAX_CHARS = 40
  * clipped in the middle so that both the section and the page name stay readable.
  */
 export function chartLabel(text: string, maxChars = LABEL_MAX_CHARS): string {
-  const safe = text.replace(/[^A-Za-z0-9/._~#+ -]/g, '_').trim() || '_'
+  const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_'
   if (safe.length <= maxChars) return safe
   const tail = Math.floor((maxChars - 1) * 0.4)
   return `${safe.slice(0, maxChars - 1 - tail)}…${safe.slice(safe.length - tail)}`
@@ -42,6 +42,21 @@ function barValue(value: number): number {
   return Number.isFinite(value) && value > 0 ? Math.round(value) : 0
 }
 
+/** Bar thickness in pixels: Mermaid's fixed 500 px height makes three bars look like slabs. */
+const PIXELS_PER_BAR = 36
+const CHART_FRAME_PIXELS = 120
+/** A mid blue that reads on GitHub's light and dark themes (the default is a pale lavender). */
+const BAR_COLOR = '#4493f8'
+
+/** Mermaid settings for one chart: its height follows the number of bars. */
+function chartConfig(bars: number): string {
+  const config = {
+    xyChart: { height: CHART_FRAME_PIXELS + PIXELS_PER_BAR * bars },
+    themeVariables: { xyChart: { plotColorPalette: BAR_COLOR } }
+  }
+  return `%%{init: ${JSON.stringify(config)}}%%`
+}
+
 /** The top of the value axis: the largest bar, never 0 (Mermaid draws an empty range oddly). */
 function axisMax(values: readonly number[]): number {
   return Math.max(1, ...values)
@@ -58,6 +73,7 @@ export function barChart(spec: BarChartSpec): string {
   const values = spec.bars.map(bar => barValue(bar.value))
   return [
     '```mermaid',
+    chartConfig(values.length),
     'xychart-beta horizontal',
     `    title "${spec.title}"`,
     `    x-axis [${labels.join(', ')}]`,

@@ -161,9 +161,9 @@ function errorDetail(r: JobReport, label: string): string | undefined {
 
 const DELIVERY: Readonly<Record<NonNullable<JobReport['delivered']>, string>> = {
   maybe:
-    'The instruction may or may not have been delivered: check the job on the service before ' +
-    'sending it again.',
-  no: 'Nothing reached the service, so it is safe to run again.',
+    'Check the job on the service before sending the instruction again, or the agent may get ' +
+    'it twice.',
+  no: 'The instruction did not reach the job.',
   yes: 'The service took the instruction: the job keeps running, but this run could not follow it.'
 }
 

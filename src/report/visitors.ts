@@ -142,7 +142,7 @@ function totalsNote(totals: VisitorCounts): string {
 
 function exportedLine(r: VisitorsReport): string {
   const file = r.file ? ` to ${escapeText(r.file)}` : ''
-  const limit = r.maxRowsReached ? ', stopped at `max-rows`: the service has more' : ''
+  const limit = r.maxRowsReached ? ', stopped at `max-rows`' : ''
   return `${plural(r.rows, 'row')} exported${file}${limit}.`
 }
 
@@ -205,7 +205,10 @@ function topPagesChart(top: readonly VisitorRow[]): string {
     title: `Top ${bars.length} pages by unique visitors`,
     valueAxis: 'Unique visitors',
     // The rank matches the table's # column, so a clipped label is never ambiguous.
-    bars: bars.map((row, i) => ({ label: `#${i + 1} ${row.path}`, value: row.total }))
+    bars: bars.map((row, i) => ({
+      label: `#${i + 1} ${row.path || '(empty path)'}`,
+      value: row.total
+    }))
   })
 }
 
