@@ -16,6 +16,7 @@ import {
   formatTimestamp,
   link,
   pageUrl,
+  provenance,
   quoteBlock
 } from '../src/report/markdown.js'
 
@@ -233,6 +234,23 @@ describe('links', () => {
         expect(url).not.toMatch(/[\s()<>[\]|`"']/)
       })
     )
+  })
+})
+
+describe('provenance', () => {
+  it('says when, by which run and at what cost a report was made', () => {
+    const at = Date.UTC(2026, 10, 23, 9, 0)
+    expect(
+      provenance({ generatedAt: at, runUrl: 'https://github.com/a/b/actions/runs/9', requests: 1 })
+    ).toEqual([
+      'made 2026-11-23 09:00 UTC',
+      '[workflow run](https://github.com/a/b/actions/runs/9)',
+      '1 request'
+    ])
+    expect(provenance({ generatedAt: at, requests: 5, requestNoun: 'analytics request' })).toEqual([
+      'made 2026-11-23 09:00 UTC',
+      '5 analytics requests'
+    ])
   })
 })
 

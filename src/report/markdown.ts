@@ -255,6 +255,27 @@ export function pageUrl(siteUrl: string, path: string): string | undefined {
   return `${base}/${segments.join('/')}`
 }
 
+export interface Provenance {
+  /** ms epoch the report was made. */
+  generatedAt: number
+  runUrl?: string
+  /** Requests the run sent to the service. */
+  requests?: number
+  /** What the requests were, e.g. "analytics request". */
+  requestNoun?: string
+}
+
+/**
+ * Where a report comes from, for its meta line: when it was made, the run that made it, what it
+ * cost. A comment outlives its run, so a reader needs all three.
+ */
+export function provenance(p: Provenance): string[] {
+  const parts = [`made ${formatTimestamp(p.generatedAt)}`]
+  if (p.runUrl) parts.push(link('workflow run', p.runUrl))
+  if (p.requests !== undefined) parts.push(plural(p.requests, p.requestNoun ?? 'request'))
+  return parts
+}
+
 // ---------------------------------------------------------------------------------------------
 // Blocks
 

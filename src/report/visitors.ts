@@ -14,7 +14,7 @@ import {
   formatNumber,
   formatPercentChange,
   formatShare,
-  formatTimestamp,
+  provenance,
   link,
   pageUrl,
   plural,
@@ -72,14 +72,11 @@ function metaLine(r: VisitorsReport): string {
   const range = r.previous
     ? `${exactRange(r.range)}, compared with ${exactRange(r.previous.range)}`
     : exactRange(r.range)
-  const parts = [
+  return [
     `Docs visitors of project ${escapeText(r.projectId)}`,
     range,
-    `made ${formatTimestamp(r.generatedAt)}`
-  ]
-  if (r.runUrl) parts.push(link('workflow run', r.runUrl))
-  if (r.requests !== undefined) parts.push(plural(r.requests, 'analytics request'))
-  return parts.join(' · ')
+    ...provenance({ ...r, requestNoun: 'analytics request' })
+  ].join(' · ')
 }
 
 /** Visitors counted as both human and AI, when the service's numbers allow knowing it. */
