@@ -265,6 +265,15 @@ export async function startService(options = {}) {
           total: Math.floor(row.total * f)
         }
 
+  // Human and AI traffic do not move together either; the overlap keeps total consistent.
+  const scaledTotals = (t, f) => {
+    if (f === 1) return t
+    const human = Math.floor(t.human * f ** 1.3)
+    const ai = Math.floor(t.ai * f ** 0.6)
+    const both = Math.floor((t.human + t.ai - t.total) * f)
+    return { human, ai, total: Math.max(human, ai, human + ai - both) }
+  }
+
   const visitors = (/** @type {LoggedRequest} */ entry) => {
     const q = entry.query
     const bad = message => error(400, 'Invalid query parameters', [{ message }])
@@ -292,7 +301,7 @@ export async function startService(options = {}) {
     return {
       status: 200,
       body: {
-        totals: scaled(getTotals(), scaleFor(q.dateFrom)),
+        totals: scaledTotals(getTotals(), scaleFor(q.dateFrom)),
         visitors: page,
         hasMore: offset + limit < rowCount
       }
