@@ -36,6 +36,8 @@ describe('renderJobReport: the headline leads with the answer', () => {
     expect(visible(failed)).toContain(
       '**Error:** The agent could not check out ref &#96;docs-v2&#96;: not found'
     )
+    const silent = renderJobReport(jobReport({ ...JOB_STATES.failed, error: undefined }))
+    expect(visible(silent)).toContain('The service did not say why.')
     expect(headline(render('archived'))).toBe('### 📦 The job was archived · 4 min')
   })
 

@@ -176,6 +176,8 @@ describe('message: outcomes of a follow-up', () => {
     expect(mine[0]?.method).toBe('POST')
     expect(mine[0]?.kind).toBe('message')
     expect(r.outputs['job-id']).toBe('job-nowait')
+    expect(r.summary).toMatch(/^### 📨 Instruction sent · not waited for$/m)
+    expect(r.summary).toContain('Not waited for (`wait: false`): the job keeps running')
     expect(r.outputs.status).toBe('active')
     expect(r.outputs['pr-link']).toBe('')
     expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({

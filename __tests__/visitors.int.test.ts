@@ -283,6 +283,9 @@ describe('visitors: outputs and requests', () => {
       expectSuccess(r)
       expect(r.outputs.rows).toBe('600')
       expect(readNdjson(r.files('v.ndjson'))).toEqual(generated(600))
+      // The report says its top pages are those of the exported rows only.
+      expect(r.summary).toMatch(/^#### Top pages among the first 600 rows exported$/m)
+      expect(r.summary).toContain('pages past those rows are not ranked here')
       const reqs = visitorRequests(sim)
       expect(reqs.length).toBeLessThanOrEqual(3)
       for (const q of reqs) {

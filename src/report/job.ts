@@ -182,8 +182,7 @@ function explanation(r: JobReport): string[] {
           'No pull request was opened: the agent may have changed nothing, or committed ' +
             'directly to the branch.'
         ]
-      if (status === 'failed')
-        return ['The job failed on the service.', errorDetail(r, 'Error')].filter(isText)
+      if (status === 'failed') return [errorDetail(r, 'Error') ?? 'The service did not say why.']
       return []
     case 'timed-out':
       return [
