@@ -180,6 +180,10 @@ describe('renderJobReport: untrusted text', () => {
       expect(out).not.toContain('](http:')
       expect(headline(out)).toBe('### ✅ Opened a pull request · 4 min')
     }
+    const odd = renderJobReport(
+      jobReport({ job: agentJob({ prLink: 'https://h.io/a%ZZ/b/pull/3' }) })
+    )
+    expect(headline(odd)).toBe('### ✅ Opened [a%ZZ/b#3](https://h.io/a%ZZ/b/pull/3) · 4 min')
     const tricky = 'https://github.com/a/b/pull/1?x=)|[y](z)'
     const out = renderJobReport(jobReport({ job: agentJob({ prLink: tricky }) }))
     expect(out).toContain('](https://github.com/a/b/pull/1?x=%29%7C%5By%5D%28z%29)')

@@ -72,7 +72,8 @@ function pullRequestLabel(r: JobReport, url: URL): string {
   if (r.prNumber !== undefined) return `#${r.prNumber}`
   const m = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname)
   if (!m) return 'a pull request'
-  return `${escapeText(decodeURIComponent(`${m[1]}/${m[2]}`))}#${m[3]}`
+  // Owner and repository names are plain ASCII on GitHub: shown as they are in the URL.
+  return `${escapeText(`${m[1]}/${m[2]}`)}#${m[3]}`
 }
 
 /** The pull request as a link, or undefined when the job has none that is a safe https URL. */
