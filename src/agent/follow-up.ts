@@ -87,6 +87,8 @@ export async function followUp(o: FollowUpOptions): Promise<FollowUpResult> {
   for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
     const left = deadline - now()
     await sleep(Math.max(0, Math.min(delay, left)))
+    // No request starts once the wait is over (the client would refuse it anyway).
+    if (now() >= deadline) break
     try {
       job = await o.service.getJob(path, deadline, ATTEMPTS_PER_POLL)
     } catch (err) {
