@@ -43,7 +43,8 @@ export interface ClientOptions {
   info?: (line: string) => void
   /** What an answer's check noticed and lived with (each text once). */
   warn?: (line: string) => void
-  sleep?: (ms: number) => Promise<void>
+  /** Waits `ms`; may end early when `signal` aborts (the client does not rely on it). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
   now?: () => number
   random?: () => number
 }
@@ -124,7 +125,7 @@ export class ServiceClient {
       retryCapMs: 30_000,
       maxAttempts: 5,
       maxRateLimitWaitMs: 10 * 60_000,
-      sleep: ms => new Promise(resolve => setTimeout(resolve, ms)),
+      sleep: abortableSleep,
       now: () => Date.now(),
       random: Math.random,
       ...options
@@ -263,7 +264,7 @@ export class ServiceClient {
       this.o.info?.(
         `${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${attempt + 1} of ${maxAttempts})`
       )
-      await sleepUnlessAborted(this.o.sleep(wait), signal)
+      await sleepUnlessAborted(this.o.sleep(wait, signal), signal)
     }
   }
 
@@ -452,6 +453,19 @@ function clipText(text: string, max: number): string {
   // eslint-disable-next-line no-control-regex -- control characters are what is removed
   const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
   return line.length > max ? `${line.slice(0, max)}…` : line
+}
+
+/** A timer that an abort clears, so a cancelled wait keeps nothing pending. */
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise(resolve => {
+    const done = (): void => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener('abort', done, { once: true })
+  })
 }
 
 async function sleepUnlessAborted(sleeping: Promise<void>, signal?: AbortSignal): Promise<void> {
