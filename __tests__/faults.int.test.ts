@@ -270,7 +270,8 @@ async function runCell(c: Cell): Promise<CellRun> {
             'output-file': 'rows.ndjson'
           }
         : { ...common, command: 'message', 'job-id': JOB, prompt: PROMPT }
-    if (c.fault === 'refused' && !c.persistent && c.kind !== 'job') await sim.refuseFor(1500)
+    // Long enough to cover a child process starting on a loaded machine.
+    if (c.fault === 'refused' && !c.persistent && c.kind !== 'job') await sim.refuseFor(4000)
     const running = runAction({ inputs, timeoutMs: 60_000 })
     if (c.fault === 'refused' && c.kind === 'job') {
       // Refuse the polls, not the POST: wait until the message is taken and its answer sent.
