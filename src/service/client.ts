@@ -144,7 +144,10 @@ export class ServiceClient {
     this.postHttp = new HttpClient(options.userAgent, [], { ...common, keepAlive: false })
   }
 
-  /** Requests sent to the service so far, retries included: what the run spent of its quota. */
+  /**
+   * Requests sent to the service so far, retries included: what the run spent of its quota.
+   * An attempt whose connection was refused never reached it and is not counted.
+   */
   get requests(): number {
     return this.sent
   }
@@ -290,12 +293,14 @@ export class ServiceClient {
     const elapsed = (): number => this.o.now() - started
     try {
       const info = this.requestInfo(client, method, path, body, controller.signal)
-      this.sent++
       let msg: IncomingMessage
       try {
         msg = (await client.requestRaw(info, body ?? null)).message
+        this.sent++
       } catch (err) {
         const code = timedOut ? 'timeout' : networkCode(err)
+        // A connection never made spent nothing of the quota; any other failure may have.
+        if (code !== 'refused' && code !== 'unreachable') this.sent++
         this.o.debug?.(`${method} ${path} -> ${code} (${elapsed()} ms)`)
         return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) }
       }
