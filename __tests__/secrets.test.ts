@@ -3,7 +3,7 @@ import { describe, it, expect, jest, beforeAll } from '@jest/globals'
 // setSecret only prints `::add-mask::`; recorded here instead of written to the test's stdout.
 const setSecret = jest.fn<(secret: string) => void>()
 jest.unstable_mockModule('@actions/core', () => ({ setSecret }))
-const { redact, redactDeep, registerSecrets } = await import('../src/secrets.js')
+const { redact, redactDeep, redactParsed, registerSecrets } = await import('../src/secrets.js')
 
 const KEY = 'mint_SECRETKEY_do_not_leak_123'
 const TOKEN = 'ghs_SECRETTOKEN_do_not_leak_456'
@@ -117,5 +117,23 @@ describe('redactDeep', () => {
     let out = redactDeep(deep)
     for (let i = 0; i < 100_000; i++) out = (out as unknown[])[0]
     expect(out).toBe('***')
+  })
+})
+
+describe('redactParsed', () => {
+  beforeAll(() => registerSecrets(KEY, TOKEN))
+
+  it('finds a key hidden behind JSON escapes (\\u005f for _)', () => {
+    const text = `{"echo":"${KEY.replace(/_/g, '\\u005f')}"}`
+    const parsed = JSON.parse(text) as { echo: string }
+    expect(parsed.echo).toBe(KEY)
+    expect(redactParsed(text, parsed).echo).toBe('***')
+  })
+
+  it('finds a plain key, and leaves an answer without one untouched (the same object)', () => {
+    const text = `{"a":["${KEY}"]}`
+    expect(redactParsed(text, JSON.parse(text) as unknown)).toEqual({ a: ['***'] })
+    const page = { visitors: [{ path: '/docs/a', total: 1 }] }
+    expect(redactParsed(JSON.stringify(page), page)).toBe(page)
   })
 })

@@ -9,7 +9,7 @@ import http, { type IncomingMessage } from 'node:http'
 import https from 'node:https'
 import { HttpClient } from '@actions/http-client'
 import type { RequestInfo } from '@actions/http-client/lib/interfaces'
-import { redact, redactDeep } from '../secrets.js'
+import { redact, redactParsed } from '../secrets.js'
 import {
   backoffDelay,
   isRetryable,
@@ -349,7 +349,7 @@ export class ServiceClient {
   ): Attempt<T> {
     const notes: string[] = []
     try {
-      const value = check(redactDeep(parseJson(text)), line => notes.push(line))
+      const value = check(redactParsed(text, parseJson(text)), line => notes.push(line))
       for (const line of notes) this.warnOnce(redact(line))
       return { ok: true, value, status }
     } catch (err) {
