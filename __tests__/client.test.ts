@@ -7,7 +7,8 @@ jest.unstable_mockModule('@actions/core', () => ({ setSecret: jest.fn() }))
 const { registerSecrets } = await import('../src/secrets.js')
 const { RateLimitError, RequestCancelledError, ServiceClient, ServiceError } =
   await import('../src/service/client.js')
-const { checkAgentJob } = await import('../src/service/schema.js')
+const { capJobJson, checkAgentJob, isFinalStatus, parseJson, plausiblePrLink } =
+  await import('../src/service/schema.js')
 
 const KEY = 'mint_client_test_key_0123456789'
 
@@ -308,5 +309,64 @@ describe('what comes back is cleaned and bounded', () => {
     expect(svc.seen[0]!.url).toBe('/v1/analytics/p/searches?limit=2')
     expect(svc.seen[0]!.authorization).toBe(`Bearer ${KEY}`)
     expect(checkAgentJob({ ...JOB, status: 'queued' }).status).toBe('queued')
+  })
+})
+
+describe('schema limits', () => {
+  it('parses 64 levels, refuses 65 with a clean error, and ignores brackets inside strings', () => {
+    expect(parseJson(`${'['.repeat(64)}${']'.repeat(64)}`)).toBeDefined()
+    expect(() => parseJson(`${'['.repeat(65)}${']'.repeat(65)}`)).toThrow(/nested too deeply/)
+    expect(parseJson(`{"a":"${'['.repeat(100)}\\"{{"}`)).toEqual({ a: `${'['.repeat(100)}"{{` })
+  })
+
+  it.each([
+    ['https://github.com/octo/docs/pull/7', true],
+    ['http://127.0.0.1/pr/1', true],
+    [`https://github.com/${'a'.repeat(2100)}`, false],
+    ['javascript:alert(1)', false],
+    ['https://user:pw@github.com/x', false],
+    ['https://github.com/a b', false],
+    ['not a url', false],
+    [42, false]
+  ])('prLink %j kept: %s', (value, kept) => {
+    const { link, warning } = plausiblePrLink(value)
+    expect(link).toBe(kept ? value : null)
+    expect(warning === undefined).toBe(kept)
+  })
+
+  it('accepts null for every nullable field, and later statuses; refuses odd statuses', () => {
+    const job = checkAgentJob({
+      id: 7,
+      status: 'queued',
+      source: { repository: null, ref: null },
+      model: null,
+      prLink: null,
+      archivedAt: null
+    })
+    expect(job).toMatchObject({ id: '7', status: 'queued', prLink: null })
+    expect(checkAgentJob({ id: 'j', status: 'active', source: null }).source).toBeNull()
+    expect(isFinalStatus('queued')).toBe(false)
+    expect(isFinalStatus('archived')).toBe(true)
+    for (const status of ['', 'x'.repeat(65), 'a b', 7, null])
+      expect(() => checkAgentJob({ id: 'j', status })).toThrow(/job.status/)
+  })
+
+  it('caps the job output at 256 KiB, keeping the main fields', () => {
+    const job = checkAgentJob({ id: 'j', status: 'completed', prLink: null, log: 'x'.repeat(3e5) })
+    const { json, capped } = capJobJson(job)
+    expect(capped).toBe(true)
+    expect(JSON.parse(json)).toEqual({
+      id: 'j',
+      status: 'completed',
+      source: null,
+      model: undefined,
+      prLink: null,
+      createdAt: undefined,
+      archivedAt: undefined
+    })
+    expect(capJobJson({ ...job, log: 'short' })).toEqual({
+      json: JSON.stringify({ ...job, log: 'short' }),
+      capped: false
+    })
   })
 })

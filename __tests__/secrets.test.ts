@@ -84,6 +84,12 @@ describe('redact', () => {
     registerSecrets(KEY, TOKEN)
   })
 
+  it('redacts a very short value as it is, not its encodings (common strings)', () => {
+    registerSecrets('xyz', '')
+    expect(redact('xyz 78797a eHl6 took 78 ms')).toBe('*** 78797a eHl6 took 78 ms')
+    registerSecrets(KEY, TOKEN)
+  })
+
   it('masks each secret in the log when registered', () => {
     expect(setSecret).toHaveBeenCalledWith(KEY)
     expect(setSecret).toHaveBeenCalledWith(TOKEN)

@@ -9,6 +9,8 @@ const MASK = '***'
 // A line of a multi-line value this short is no secret on its own, and replacing it everywhere
 // would garble ordinary text.
 const MIN_PIECE = 4
+// Shorter values are redacted as they are, not in their encodings.
+const MIN_ENCODED = 8
 // The middle of a base64 text at an unknown alignment must be long enough to be the secret's.
 const MIN_SHIFTED_CORE = 8
 
@@ -29,7 +31,7 @@ export function registerSecrets(apiKey: string, githubToken: string): void {
       for (const form of encodedForms(piece)) forms.add(form)
     }
     const whole = secret.trim()
-    if (whole !== '')
+    if (whole.length >= MIN_ENCODED)
       for (const prefix of prefixes) for (const f of base64Forms(prefix + whole)) forms.add(f)
   }
   forms.delete('')
@@ -95,6 +97,8 @@ function piecesOf(secret: string): string[] {
 }
 
 function encodedForms(piece: string): string[] {
+  // The encodings of a value this short are common strings ("78", "eA"): only the value itself.
+  if (piece.length < MIN_ENCODED) return [piece]
   const json = JSON.stringify(piece).slice(1, -1)
   const hex = Buffer.from(piece).toString('hex')
   return [
