@@ -275,3 +275,25 @@ describe('openSink: no half file, no write through a symlink', () => {
     expect(await readFile(file, 'utf8')).toContain('"/a"')
   })
 })
+
+describe('openSink: a process that exits mid-export', () => {
+  it('removes its temp file on exit, and stops listening once closed or aborted', async () => {
+    const folder = await mkdtemp(join(dir, 'exit-'))
+    const before = process.listeners('exit')
+    const added = (): NodeJS.ExitListener[] =>
+      process.listeners('exit').filter(l => !before.includes(l))
+    const sink = await openSink(join(folder, 'v.ndjson'), 'ndjson', {}, TOTALS)
+    await sink.write(rowsFor(['/a']))
+    expect(added()).toHaveLength(1)
+    expect(await readdir(folder)).toHaveLength(1)
+    // What process.exit (a cancellation handler) would run on the way out.
+    added()[0]!.call(process, 1)
+    expect(await readdir(folder)).toEqual([])
+    await sink.abort()
+    expect(added()).toEqual([])
+
+    const closed = await openSink(join(folder, 'w.ndjson'), 'ndjson', {}, TOTALS)
+    await closed.close()
+    expect(added()).toEqual([])
+  })
+})

@@ -2,7 +2,7 @@
 // rows the export has. Every row is written as {path, human, ai, total} only: unknown extra fields
 // the service may add are dropped so the file's schema stays stable.
 
-import { constants, type WriteStream } from 'node:fs'
+import { constants, rmSync, type WriteStream } from 'node:fs'
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, extname, join } from 'node:path'
@@ -110,7 +110,15 @@ export async function openSink(
     }
   }
 
+  // A run that exits mid-export (process.exit on cancellation) runs no more awaits: the temp
+  // file is removed synchronously on the way out.
+  const removeOnExit = (): void => {
+    if (tempPath) rmSync(tempPath, { force: true })
+  }
+  process.once('exit', removeOnExit)
+
   const discard = async (): Promise<void> => {
+    process.off('exit', removeOnExit)
     state = 'aborted'
     stream.destroy()
     // Wait for the handle to be released (removing an open file fails on Windows).
@@ -177,6 +185,7 @@ export async function openSink(
         await discard()
         throw error
       }
+      process.off('exit', removeOnExit)
       state = 'closed'
     },
 
