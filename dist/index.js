@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3428);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3688);
 // The entry point, and the only file with side effects on import.
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29227,7 +29227,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3428:
+/***/ 3688:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32187,15 +32187,55 @@ function getIDToken(aud) {
 //# sourceMappingURL=core.js.map
 ;// CONCATENATED MODULE: ./src/service/schema.ts
 // Runtime checks of what the service answers. The action relies only on the fields named here;
-// unknown extra fields are kept (the `job` output passes them on) and otherwise ignored.
+// unknown extra fields are kept (the `job` output passes them on) and otherwise ignored. The
+// answers are untrusted: depth, sizes and links are bounded here, before any other code sees them.
+/** The statuses known today. The service may add more (`queued`, ...): those are accepted too. */
 const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'];
 const FINAL_STATUSES = ['completed', 'archived', 'failed'];
+function isFinalStatus(status) {
+    return FINAL_STATUSES.includes(status);
+}
 /** Thrown when an answer does not have the shape the action relies on. */
 class ShapeError extends Error {
     constructor(what) {
         super(what);
         this.name = 'ShapeError';
     }
+}
+/** Deeper than this, an answer is refused: no field the action reads is nested past 3. */
+const MAX_JSON_DEPTH = 64;
+/** Longest `prLink` kept; browsers and GitHub stay far below it for real links. */
+const MAX_LINK_CHARS = 2048;
+/** The `job` output stays far below GitHub's 1 MB of outputs per job. */
+const MAX_JOB_OUTPUT_BYTES = (/* unused pure expression or super */ null && (256 * 1024));
+const STATUS_FORM = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const MAX_ID_CHARS = 256;
+/**
+ * JSON.parse, after refusing text nested deeper than `maxDepth`: a hostile answer 5,000 levels
+ * deep would otherwise overflow the stack of whatever walks it next (JSON.stringify does).
+ * The scan is a loop over the characters, so it cannot overflow itself.
+ */
+function parseJson(text, maxDepth = MAX_JSON_DEPTH) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++; // backslash: skip the escaped character
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22)
+            inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > maxDepth)
+                throw new ShapeError(`the answer is nested too deeply (more than ${maxDepth} levels)`);
+        }
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+    }
+    return JSON.parse(text);
 }
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
@@ -32208,19 +32248,87 @@ function checkCounts(v, where) {
     }
     return v;
 }
-function checkAgentJob(body) {
+/**
+ * `value` when it is a plausible link to show and pass on: an http(s) URL of at most
+ * MAX_LINK_CHARS characters, without credentials or whitespace. Otherwise null and why.
+ */
+function plausiblePrLink(value) {
+    if (value === null || value === undefined || value === '')
+        return { link: null };
+    const drop = (why) => ({
+        link: null,
+        warning: `The job's prLink ${why}; \`pr-link\` is left empty.`
+    });
+    if (typeof value !== 'string')
+        return drop('is not a string');
+    if (value.length > MAX_LINK_CHARS)
+        return drop(`is ${value.length} characters long (more than ${MAX_LINK_CHARS})`);
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        return drop('is not a URL');
+    }
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    if (/[\s\u0000-\u001f\u007f]/.test(value))
+        return drop('holds whitespace or control characters');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return drop('is not an http(s) URL');
+    if (url.username !== '' || url.password !== '')
+        return drop('carries credentials');
+    return { link: value };
+}
+function optionalString(body, key, where) {
+    const v = body[key];
+    if (v !== undefined && v !== null && typeof v !== 'string')
+        throw new ShapeError(`${where}.${key} is neither a string nor null`);
+}
+function checkAgentJob(body, note = () => undefined) {
     if (!isObject(body))
         throw new ShapeError('the job is not a JSON object');
     if (typeof body.id !== 'string' && typeof body.id !== 'number')
         throw new ShapeError('job.id is missing');
-    if (typeof body.status !== 'string' || !JOB_STATUSES.includes(body.status))
-        throw new ShapeError(`job.status ${JSON.stringify(body.status)} is not one of ${JOB_STATUSES.join(', ')}`);
-    const prLink = body.prLink ?? null;
-    if (prLink !== null && typeof prLink !== 'string')
-        throw new ShapeError('job.prLink is neither a string nor null');
-    if (body.source !== undefined && body.source !== null && !isObject(body.source))
-        throw new ShapeError('job.source is not an object');
-    return { ...body, id: String(body.id), status: body.status, prLink };
+    const id = String(body.id);
+    if (id === '' || id.length > MAX_ID_CHARS)
+        throw new ShapeError(`job.id is empty or longer than ${MAX_ID_CHARS} characters`);
+    if (typeof body.status !== 'string' || !STATUS_FORM.test(body.status))
+        throw new ShapeError(`job.status is not a status (a word of up to 64 letters, digits, _ and -, like ${JOB_STATUSES.join(', ')})`);
+    if (body.source !== undefined && body.source !== null) {
+        if (!isObject(body.source))
+            throw new ShapeError('job.source is neither an object nor null');
+        optionalString(body.source, 'repository', 'job.source');
+        optionalString(body.source, 'ref', 'job.source');
+    }
+    for (const key of ['model', 'archivedAt', 'createdAt'])
+        optionalString(body, key, 'job');
+    const { link, warning } = plausiblePrLink(body.prLink);
+    if (warning)
+        note(warning);
+    return { ...body, id, status: body.status, prLink: link };
+}
+/**
+ * The `job` output: the job as JSON, or only its main fields when that is larger than
+ * MAX_JOB_OUTPUT_BYTES (long extra fields are what makes it so), with a note saying so.
+ */
+function capJobJson(job, maxBytes = MAX_JOB_OUTPUT_BYTES) {
+    const full = JSON.stringify(job);
+    if (Buffer.byteLength(full) <= maxBytes)
+        return { json: full, capped: false };
+    const clip = (v) => typeof v === 'string' && v.length > MAX_LINK_CHARS ? null : v;
+    const source = isObject(job.source)
+        ? { repository: clip(job.source.repository), ref: clip(job.source.ref) }
+        : (job.source ?? null);
+    const main = {
+        id: job.id,
+        status: job.status,
+        source,
+        model: clip(job.model),
+        prLink: job.prLink,
+        createdAt: clip(job.createdAt),
+        archivedAt: clip(job.archivedAt)
+    };
+    return { json: JSON.stringify(main), capped: true };
 }
 function checkVisitorsPage(body) {
     if (!isObject(body))
@@ -32239,10 +32347,165 @@ function checkVisitorsPage(body) {
     return { totals, visitors, hasMore: body.hasMore };
 }
 
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: ./src/secrets.ts
+// The API key and the GitHub token: the one place that knows them. They are masked for the
+// runner's log at start, and every text that came from the service or from GitHub passes
+// redact() before it can reach a log line, an output, the summary, a file or a comment. Runner
+// masking covers the log only, and a comment escapes `_` as `&#95;`, which hides a key from the
+// runner's literal scan: so the outputs, the summary and comments need redaction of their own.
+
+const MASK = '***';
+// A line of a multi-line value this short is no secret on its own, and replacing it everywhere
+// would garble ordinary text.
+const MIN_PIECE = 4;
+// Shorter values are redacted as they are, not in their encodings.
+const MIN_ENCODED = 8;
+// The middle of a base64 text at an unknown alignment must be long enough to be the secret's.
+const MIN_SHIFTED_CORE = 8;
+let pattern;
+/**
+ * Registers the secrets: masks them in the runner's log at once, and makes redact() remove them.
+ * Call before anything can print; a second call replaces the first.
+ */
+function registerSecrets(apiKey, githubToken) {
+    const forms = new Set();
+    for (const [secret, prefixes] of [
+        [apiKey, ['Bearer ']],
+        [githubToken, ['token ', 'Bearer ', 'x-access-token:', 'Basic ']]
+    ]) {
+        for (const piece of piecesOf(secret)) {
+            core_setSecret(piece);
+            for (const form of encodedForms(piece))
+                forms.add(form);
+        }
+        const whole = secret.trim();
+        if (whole.length >= MIN_ENCODED)
+            for (const prefix of prefixes)
+                for (const f of base64Forms(prefix + whole))
+                    forms.add(f);
+    }
+    forms.delete('');
+    // Longest first, so a form that contains a shorter one is removed whole.
+    const sorted = [...forms].sort((a, b) => b.length - a.length);
+    pattern = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined;
+}
+/** `text` with every known secret, in every encoding below, replaced by `***`. */
+function redact(text) {
+    if (pattern === undefined || text === '')
+        return text;
+    return text.replace(pattern, MASK);
+}
+/**
+ * A parsed JSON value with redact() applied to every string in it, keys included. Iterative, so
+ * depth alone can never exhaust the stack.
+ */
+function redactDeep(value) {
+    if (pattern === undefined)
+        return value;
+    const root = { v: value };
+    const stack = [[root, 'v']];
+    while (stack.length > 0) {
+        const [holder, key] = stack.pop();
+        const v = holder[key];
+        if (typeof v === 'string')
+            holder[key] = redact(v);
+        else if (Array.isArray(v)) {
+            const copy = [...v];
+            holder[key] = copy;
+            for (let i = 0; i < copy.length; i++)
+                stack.push([copy, i]);
+        }
+        else if (typeof v === 'object' && v !== null) {
+            const copy = {};
+            for (const [k, inner] of Object.entries(v))
+                copy[redact(k)] = inner;
+            holder[key] = copy;
+            for (const k of Object.keys(copy))
+                stack.push([copy, k]);
+        }
+    }
+    return root.v;
+}
+/**
+ * `value`, parsed from the JSON `text`, with redactDeep applied when it could hold a secret. Without
+ * a backslash in `text` every parsed string is a literal slice of it, so one scan of the text
+ * settles it (an export's pages, thousands of strings each, then cost one regex pass).
+ */
+function redactParsed(text, value) {
+    if (pattern === undefined)
+        return value;
+    pattern.lastIndex = 0;
+    if (!text.includes('\\') && !pattern.test(text))
+        return value;
+    return redactDeep(value);
+}
+/** The whole value, trimmed, and each line of a multi-line value. */
+function piecesOf(secret) {
+    const pieces = new Set([secret, secret.trim()]);
+    for (const line of secret.split(/\r?\n|\r/)) {
+        const piece = line.trim();
+        if (piece.length >= MIN_PIECE)
+            pieces.add(piece);
+    }
+    pieces.delete('');
+    return [...pieces];
+}
+function encodedForms(piece) {
+    // The encodings of a value this short are common strings ("78", "eA"): only the value itself.
+    if (piece.length < MIN_ENCODED)
+        return [piece];
+    const json = JSON.stringify(piece).slice(1, -1);
+    const hex = Buffer.from(piece).toString('hex');
+    return [
+        piece,
+        encodeURIComponent(piece),
+        new URLSearchParams({ v: piece }).toString().slice(2),
+        json,
+        hex,
+        hex.toUpperCase(),
+        ...base64Forms(piece)
+    ];
+}
+/**
+ * base64 and base64url, padded and not, of `text` alone, and the part of its encoding that any
+ * longer base64 text holding it must contain whatever bytes come before it (at each of the three
+ * alignments): so a key inside an encoded JSON blob or header is found too.
+ */
+function base64Forms(text) {
+    const bytes = Buffer.from(text);
+    const forms = [];
+    for (const shift of [0, 1, 2]) {
+        const b64 = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+        const first = Math.ceil((8 * shift) / 6);
+        const end = Math.floor((8 * (shift + bytes.length)) / 6);
+        const core = b64.slice(first, end);
+        if (shift === 0)
+            forms.push(b64, b64.replace(/=+$/, ''));
+        if (core.length >= MIN_SHIFTED_CORE || shift === 0)
+            forms.push(core);
+    }
+    return [...forms, ...forms.map(toBase64Url)];
+}
+function toBase64Url(b64) {
+    return b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+function escapeRegExp(text) {
+    return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 ;// CONCATENATED MODULE: ./src/service/retry.ts
 // When to retry a request and how long to wait first. The follow-up POST is not idempotent, so
 // it is retried only when the service certainly did not take it; GETs retry every transient fault.
 function isRetryable(method, outcome) {
+    // A redirect answers the same way again; following it could send the key to another origin.
+    if (outcome.kind === 'redirect')
+        return false;
     if (method === 'GET') {
         if (outcome.kind === 'answer')
             return outcome.status === 429 || outcome.status >= 500;
@@ -32261,6 +32524,9 @@ function mayHaveBeenDelivered(outcome) {
         return outcome.code !== 'refused' && outcome.code !== 'unreachable';
     if (outcome.kind === 'answer')
         return outcome.status >= 500 && outcome.status !== 503;
+    // Whoever answered with a redirect may have acted on the POST before answering.
+    if (outcome.kind === 'redirect')
+        return true;
     // A 2xx, however odd its body: the service took the message.
     return false;
 }
@@ -32314,6 +32580,16 @@ function networkCode(err) {
 }
 
 ;// CONCATENATED MODULE: ./src/service/client.ts
+// The documentation service: base URL, Bearer auth, JSON in and out, retries, and errors that
+// carry the request, the status and the service's own words. No stack trace ever reaches a user.
+//
+// The service and the network are untrusted: no redirect is ever followed (the key goes to the
+// `base-url` origin and nowhere else), bodies are read up to a cap, every text that comes back
+// passes redact() before anyone sees it, and no request starts once the deadline has passed or
+// after a 429 that asked to wait longer than the run may.
+
+
+
 
 
 
@@ -32328,7 +32604,31 @@ class ServiceError extends Error {
         this.name = 'ServiceError';
     }
 }
+/**
+ * A 429 asked to wait past the deadline or past `maxRateLimitWaitMs`: the run must stop and
+ * send nothing else, since every further request spends the same exhausted quota.
+ */
+class RateLimitError extends ServiceError {
+    resetAt;
+    constructor(message, 
+    /** When the service said the limit resets. */
+    resetAt) {
+        super(message, 429);
+        this.resetAt = resetAt;
+        this.name = 'RateLimitError';
+    }
+}
+/** The caller's AbortSignal ended the request; it is never retried. */
+class RequestCancelledError extends Error {
+    constructor(request) {
+        super(`${request} was cancelled`);
+        this.name = 'AbortError';
+    }
+}
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** An error body is read for its message only; a hostile one cannot make the run read more. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const MAX_LOCATION_CHARS = 200;
 const STATUS_HINTS = {
     401: 'check `api-key`: it must be an admin API key of this organisation',
     403: 'the API key is not allowed to do this: check `api-key` and `project-id`',
@@ -32339,22 +32639,40 @@ class ServiceClient {
     http;
     postHttp;
     o;
+    warned = new Set();
+    sent = 0;
+    rateLimited;
     constructor(options) {
         this.o = {
             requestTimeoutMs: 30_000,
             retryBaseMs: 1_000,
             retryCapMs: 30_000,
             maxAttempts: 5,
-            sleep: ms => new Promise(resolve => setTimeout(resolve, ms)),
+            maxRateLimitWaitMs: 10 * 60_000,
+            sleep: abortableSleep,
             now: () => Date.now(),
             random: Math.random,
             ...options
         };
-        const common = { allowRetries: false, maxRetries: 0, socketTimeout: this.o.requestTimeoutMs };
+        // Redirects are never followed: a hop could take the key to another origin, or re-send the
+        // follow-up. Requests go through requestRaw, which follows none anyway; this says it twice.
+        const common = {
+            allowRetries: false,
+            maxRetries: 0,
+            allowRedirects: false,
+            socketTimeout: this.o.requestTimeoutMs
+        };
         // GETs share kept-alive connections (an export makes many); the POST always opens a fresh
         // one, so a stale pooled socket can never turn into a "may have been delivered" reset.
         this.http = new lib_HttpClient(options.userAgent, [], { ...common, keepAlive: true });
         this.postHttp = new lib_HttpClient(options.userAgent, [], { ...common, keepAlive: false });
+    }
+    /**
+     * Requests sent to the service so far, retries included: what the run spent of its quota.
+     * An attempt whose connection was refused never reached it and is not counted.
+     */
+    get requests() {
+        return this.sent;
     }
     dispose() {
         this.http.dispose();
@@ -32378,7 +32696,7 @@ class ServiceClient {
     async getJob(path, deadline, maxAttempts) {
         return this.call('GET', path, undefined, checkAgentJob, deadline, maxAttempts);
     }
-    async getVisitorsPage(projectId, q, deadline) {
+    async getVisitorsPage(projectId, q, deadline, signal) {
         const params = new URLSearchParams();
         if (q.dateFrom !== undefined)
             params.set('dateFrom', q.dateFrom);
@@ -32387,82 +32705,177 @@ class ServiceClient {
         params.set('limit', String(q.limit));
         params.set('offset', String(q.offset));
         const path = `/v1/analytics/${enc(projectId)}/visitors?${params.toString()}`;
-        return this.call('GET', path, undefined, checkVisitorsPage, deadline);
+        return this.getJson(path, checkVisitorsPage, deadline, signal);
     }
-    async call(method, path, body, check, deadline, maxAttempts = this.o.maxAttempts) {
+    /**
+     * GET `path` (relative to `base-url`, query included; segments already encoded) with the
+     * usual retries, and return what `check` makes of the JSON answer. An aborted `signal`
+     * destroys the request at once and rejects with RequestCancelledError, never retried.
+     */
+    async getJson(path, check, deadline, signal) {
+        return this.call('GET', path, undefined, check, deadline, this.o.maxAttempts, signal);
+    }
+    async call(method, path, body, check, deadline, maxAttempts = this.o.maxAttempts, signal) {
         const request = `${method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${path}`;
+        let last;
         for (let attempt = 1;; attempt++) {
+            if (this.rateLimited)
+                throw this.rateLimited;
+            if (signal?.aborted)
+                throw new RequestCancelledError(request);
             const left = deadline - this.o.now();
+            if (left <= 0) {
+                if (last)
+                    throw this.failure(request, last, attempt - 1, method, 'the time allowed ran out');
+                throw new ServiceError(`${request} was not sent: the time allowed (\`wait-timeout\`) had run out`);
+            }
             // Each attempt gets the usual limit, or what is left of the run's time if that is less.
             const limit = Math.max(1_000, Math.min(this.o.requestTimeoutMs, left));
-            const result = await this.attempt(method, path, body, check, limit);
+            const result = await this.attempt(method, path, body, check, limit, signal);
             if (result.ok)
                 return result.value;
+            if (signal?.aborted)
+                throw new RequestCancelledError(request);
+            last = result;
             const { outcome } = result;
-            const retryable = isRetryable(method, outcome);
-            if (!retryable || attempt >= maxAttempts)
-                throw this.failure(request, result, attempt, method);
             const asked = outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, this.o.now()) : undefined;
+            if (outcome.kind === 'answer' && outcome.status === 429 && asked !== undefined) {
+                const tooLong = asked > this.o.maxRateLimitWaitMs
+                    ? `more than ${seconds(this.o.maxRateLimitWaitMs)}`
+                    : this.o.now() + asked >= deadline
+                        ? 'past `wait-timeout`'
+                        : undefined;
+                if (tooLong)
+                    throw this.stopForRateLimit(request, result, asked, tooLong);
+            }
+            if (!isRetryable(method, outcome) || attempt >= maxAttempts)
+                throw this.failure(request, result, attempt, method);
             const wait = asked ?? backoffDelay(attempt, this.o.retryBaseMs, this.o.retryCapMs, this.o.random);
             if (this.o.now() + wait >= deadline) {
                 const why = asked !== undefined ? `the service asked to wait ${seconds(wait)} (Retry-After)` : '';
                 throw this.failure(request, result, attempt, method, why || 'the time allowed (`wait-timeout`) ran out');
             }
             this.o.info?.(`${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${attempt + 1} of ${maxAttempts})`);
-            await this.o.sleep(wait);
+            await sleepUnlessAborted(this.o.sleep(wait, signal), signal);
         }
     }
-    async attempt(method, path, body, check, timeoutMs) {
+    async attempt(method, path, body, check, timeoutMs, signal) {
         const started = this.o.now();
-        const url = this.o.baseUrl + path;
+        const client = method === 'POST' ? this.postHttp : this.http;
+        // One controller ends this attempt, whether its time ran out or the caller gave up.
+        const controller = new AbortController();
+        const onAbort = () => controller.abort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        let timedOut = false;
+        const timer = setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+        }, timeoutMs);
+        const elapsed = () => this.o.now() - started;
+        try {
+            const info = this.requestInfo(client, method, path, body, controller.signal);
+            let msg;
+            try {
+                msg = (await client.requestRaw(info, body ?? null)).message;
+                this.sent++;
+            }
+            catch (err) {
+                const code = timedOut ? 'timeout' : networkCode(err);
+                // A connection never made spent nothing of the quota; any other failure may have.
+                if (code !== 'refused' && code !== 'unreachable')
+                    this.sent++;
+                this.o.debug?.(`${method} ${path} -> ${code} (${elapsed()} ms)`);
+                return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) };
+            }
+            const status = msg.statusCode ?? 0;
+            if (status >= 300 && status < 400) {
+                // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
+                msg.destroy();
+                const location = clipText(redact(header(msg, 'location') ?? ''), MAX_LOCATION_CHARS);
+                this.o.debug?.(`${method} ${path} -> ${status} (${elapsed()} ms)`);
+                return {
+                    ok: false,
+                    outcome: { kind: 'redirect', status },
+                    why: `${status}${reason(status)}${location ? ` to ${location}` : ' (no Location)'}: redirects are not followed (check \`base-url\`)`
+                };
+            }
+            const success = status >= 200 && status < 300;
+            const retryAfter = header(msg, 'retry-after');
+            let text;
+            try {
+                text = await readText(msg, success ? MAX_BODY_BYTES : MAX_ERROR_BODY_BYTES, !success);
+            }
+            catch (err) {
+                this.o.debug?.(`${method} ${path} -> ${status}, body cut off (${elapsed()} ms)`);
+                if (!success)
+                    return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` };
+                const why = err instanceof BodyTooLarge ? err.message : 'the body was cut off';
+                return { ok: false, outcome: { kind: 'malformed', status }, why };
+            }
+            this.o.debug?.(`${method} ${path} -> ${status} (${elapsed()} ms)`);
+            if (!success) {
+                const why = redact(statusWhy(status, text));
+                return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why };
+            }
+            return this.checked(msg, text, status, check);
+        }
+        finally {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+        }
+    }
+    /** A 2xx body: parsed with a depth limit, cleaned of secrets, then checked. */
+    checked(msg, text, status, check) {
+        const notes = [];
+        try {
+            const value = check(redactParsed(text, parseJson(text)), line => notes.push(line));
+            for (const line of notes)
+                this.warnOnce(redact(line));
+            return { ok: true, value, status };
+        }
+        catch (err) {
+            const why = err instanceof ShapeError ? redact(err.message) : `not JSON (${describeBody(msg, text)})`;
+            return { ok: false, outcome: { kind: 'malformed', status }, why };
+        }
+    }
+    /** The options a plain http(s).request needs, with the client's (proxy-aware) agent. */
+    requestInfo(client, method, path, body, signal) {
+        const url = new URL(this.o.baseUrl + path);
         const headers = {
             authorization: `Bearer ${this.o.apiKey}`,
-            accept: 'application/json'
+            accept: 'application/json',
+            'user-agent': this.o.userAgent
         };
         if (body !== undefined)
             headers['content-type'] = 'application/json';
-        const http = method === 'POST' ? this.postHttp : this.http;
-        let msg;
-        try {
-            const res = await withTimeout(http.request(method, url, body ?? null, headers), timeoutMs);
-            msg = res.message;
-        }
-        catch (err) {
-            const code = networkCode(err);
-            this.o.debug?.(`${method} ${path} -> ${code} (${this.o.now() - started} ms)`);
-            return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) };
-        }
-        const status = msg.statusCode ?? 0;
-        const retryAfter = header(msg, 'retry-after');
-        let text;
-        try {
-            text = await readText(msg, Math.max(1_000, timeoutMs - (this.o.now() - started)));
-        }
-        catch {
-            this.o.debug?.(`${method} ${path} -> ${status}, body cut off (${this.o.now() - started} ms)`);
-            if (status >= 200 && status < 300)
-                return {
-                    ok: false,
-                    outcome: { kind: 'malformed', status },
-                    why: 'the body was cut off'
-                };
-            return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` };
-        }
-        this.o.debug?.(`${method} ${path} -> ${status} (${this.o.now() - started} ms)`);
-        if (status < 200 || status >= 300) {
-            return {
-                ok: false,
-                outcome: { kind: 'answer', status, retryAfter },
-                why: statusWhy(status, text)
-            };
-        }
-        try {
-            return { ok: true, value: check(JSON.parse(text)), status };
-        }
-        catch (err) {
-            const why = err instanceof ShapeError ? err.message : `not JSON (${describeBody(msg, text)})`;
-            return { ok: false, outcome: { kind: 'malformed', status }, why };
-        }
+        const tls = url.protocol === 'https:';
+        return {
+            parsedUrl: url,
+            httpModule: tls ? (external_node_https_default()) : (external_node_http_default()),
+            options: {
+                host: url.hostname,
+                port: url.port ? Number(url.port) : tls ? 443 : 80,
+                path: url.pathname + url.search,
+                method,
+                headers,
+                agent: client.getAgent(url.href),
+                signal
+            }
+        };
+    }
+    warnOnce(line) {
+        if (this.warned.has(line))
+            return;
+        this.warned.add(line);
+        this.o.warn?.(line);
+    }
+    stopForRateLimit(request, result, askedMs, tooLong) {
+        const resetAt = new Date(this.o.now() + askedMs);
+        const when = `${resetAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+        this.rateLimited = new RateLimitError(`${request} failed: ${result.why}. The rate limit resets at ${when}: the service asked to ` +
+            `wait ${seconds(askedMs)} (Retry-After), ${tooLong}, so the run stops here and sends ` +
+            'nothing more. Run it again after that time.', resetAt);
+        return this.rateLimited;
     }
     failure(request, result, attempts, method, gaveUpBecause) {
         const { outcome } = result;
@@ -32481,7 +32894,7 @@ class ServiceClient {
             message +=
                 '. The follow-up may or may not have been delivered: check the job before sending it again.';
         }
-        return new ServiceError(message, status);
+        return new ServiceError(redact(message), status);
     }
 }
 /** A path segment: ids may hold spaces and slashes. */
@@ -32494,6 +32907,40 @@ function header(msg, name) {
 }
 function seconds(ms) {
     return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+/** One line of at most `max` characters, control characters removed. */
+function clipText(text, max) {
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
+    const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+    return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+/** A timer that an abort clears, so a cancelled wait keeps nothing pending. */
+function abortableSleep(ms, signal) {
+    return new Promise(resolve => {
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    });
+}
+async function sleepUnlessAborted(sleeping, signal) {
+    if (!signal)
+        return sleeping;
+    let onAbort;
+    const aborted = new Promise(resolve => {
+        onAbort = resolve;
+        signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+        await Promise.race([sleeping, aborted]);
+    }
+    finally {
+        if (onAbort)
+            signal.removeEventListener('abort', onAbort);
+    }
 }
 function networkWhy(code) {
     switch (code) {
@@ -32521,6 +32968,7 @@ function statusWhy(status, text) {
                 : '';
         const details = Array.isArray(body.details)
             ? body.details
+                .slice(0, 20)
                 .map(d => (typeof d === 'object' && d && 'message' in d ? String(d.message) : ''))
                 .filter(Boolean)
             : [];
@@ -32534,6 +32982,11 @@ function statusWhy(status, text) {
 }
 function reason(status) {
     const names = {
+        301: 'Moved Permanently',
+        302: 'Found',
+        303: 'See Other',
+        307: 'Temporary Redirect',
+        308: 'Permanent Redirect',
         400: 'Bad Request',
         401: 'Unauthorized',
         403: 'Forbidden',
@@ -32549,43 +33002,54 @@ function reason(status) {
     return names[status] ? ` ${names[status]}` : '';
 }
 function describeBody(msg, text) {
-    const type = header(msg, 'content-type') ?? 'no content type';
+    const type = clipText(redact(header(msg, 'content-type') ?? 'no content type'), 100);
     return text.trim() === '' ? `empty body, ${type}` : type;
 }
-function withTimeout(promise, ms) {
-    let timer;
-    const timeout = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(Object.assign(new Error('Request timeout'), { code: 'ETIMEDOUT' })), ms);
-    });
-    // The abandoned request is closed by the socket timeout; its late result must not go unhandled.
-    promise.catch(() => undefined);
-    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+class BodyTooLarge extends Error {
+    constructor(max) {
+        super(`the body is larger than ${max / 1024 / 1024} MiB`);
+    }
 }
-function readText(msg, timeoutMs) {
+/**
+ * The body as text, at most `maxBytes`. Past that, a 2xx body is refused (a cut JSON document
+ * is no answer); an error body (`keepHead`) is cut, as its first bytes hold the message. The
+ * attempt's timer ends a body that never finishes (it aborts the request).
+ */
+function readText(msg, maxBytes, keepHead) {
     return new Promise((resolve, reject) => {
         const chunks = [];
         let size = 0;
-        let ended = false;
-        const timer = setTimeout(() => msg.destroy(new Error('body timeout')), timeoutMs);
+        let done = false;
+        const finish = () => {
+            done = true;
+            resolve(Buffer.concat(chunks).toString('utf8'));
+        };
         msg.on('data', (chunk) => {
-            size += chunk.length;
-            if (size > MAX_BODY_BYTES)
-                msg.destroy(new Error('body too large'));
-            else
+            if (done)
+                return;
+            if (size + chunk.length <= maxBytes) {
+                size += chunk.length;
                 chunks.push(chunk);
+                return;
+            }
+            if (keepHead) {
+                chunks.push(chunk.subarray(0, maxBytes - size));
+                finish();
+                msg.destroy();
+            }
+            else
+                msg.destroy(new BodyTooLarge(maxBytes));
         });
         msg.on('end', () => {
-            ended = true;
-            clearTimeout(timer);
-            resolve(Buffer.concat(chunks).toString('utf8'));
+            if (!done)
+                finish();
         });
         msg.on('error', err => {
-            clearTimeout(timer);
-            reject(err);
+            if (!done)
+                reject(err);
         });
         msg.on('close', () => {
-            clearTimeout(timer);
-            if (!ended)
+            if (!done)
                 reject(new Error('connection closed before the body ended'));
         });
     });
@@ -32633,6 +33097,9 @@ async function followUp(o) {
     for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
         const left = deadline - now();
         await sleep(Math.max(0, Math.min(delay, left)));
+        // No request starts once the wait is over (the client would refuse it anyway).
+        if (now() >= deadline)
+            break;
         try {
             job = await o.service.getJob(path, deadline, ATTEMPTS_PER_POLL);
         }
@@ -32662,6 +33129,9 @@ async function followUp(o) {
 function isTransient(err) {
     if (!(err instanceof ServiceError))
         return false;
+    // The limit resets after the wait would end: polling on would only wait for nothing.
+    if (err instanceof RateLimitError)
+        return false;
     return err.status === undefined || err.status === 429 || err.status >= 500;
 }
 
@@ -32673,6 +33143,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // an HTML comment, so a marker only counts when its HMAC, keyed with a secret no commenter has
 // and bound to this repository, issue and comment id, verifies: a marker copied into another
 // comment, even on the same pull request, does not.
+
 
 /** GitHub's maximum comment body length. */
 const COMMENT_LIMIT = 65536;
@@ -32772,7 +33243,7 @@ function errorDetail(error) {
     return { status, detail: cleanDetail(detail) };
 }
 function cleanDetail(text) {
-    return (text
+    return (redact(text)
         // octokit appends " - <documentation_url>", which is noise in a log line.
         .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
         // Never echo anything that looks like a credential.
@@ -32922,6 +33393,7 @@ function parsePullRequestLink(link, serverUrl, owner, repo) {
 // Deciding whether a comment should run the agent: the trigger text, who may use it, and the
 // reactions that tell the commenter what happened.
 
+
 /**
  * The instruction after `trigger` when the comment starts with it (leading whitespace ignored)
  * and it is followed by whitespace or the end; otherwise undefined. Plain string comparison, so
@@ -32975,7 +33447,7 @@ async function getCommenterPermission(octokit, owner, repo, username) {
 /** One short line: status and message, never a stack. */
 function describe(error) {
     const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
-    const message = (error instanceof Error ? error.message : String(error))
+    const message = redact(error instanceof Error ? error.message : String(error))
         .replace(/\s+/g, ' ')
         .slice(0, 200);
     return typeof status === 'number' ? `HTTP ${status} ${message}` : message;
@@ -33568,7 +34040,7 @@ function detailItems(r) {
         `- **Status:** ${value(statusOf(r))}`,
         `- **Project:** ${value(r.projectId)}`,
         source?.repository || source?.ref
-            ? `- **Repository:** ${value(source.repository)} · **Ref:** ${value(source.ref)}`
+            ? `- **Repository:** ${value(source.repository ?? undefined)} · **Ref:** ${value(source.ref ?? undefined)}`
             : undefined,
         r.job?.model ? `- **Model:** ${value(r.job.model)}` : undefined,
         pullRequestItem(r),
@@ -34590,12 +35062,15 @@ const stringify = function (records, opts = {}) {
 
 
 
+
 const FORMATS = ['json', 'csv', 'ndjson'];
 /** The format named by the file's extension (.json, .csv, .ndjson, any case), if any. */
 function formatFromPath(path) {
     const ext = (0,external_node_path_namespaceObject.extname)(path).slice(1).toLowerCase();
     return FORMATS.find(format => format === ext);
 }
+// A new file only, never through a symlink (O_NOFOLLOW, where the platform has it).
+const CREATE_FLAGS = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_EXCL | (external_node_fs_namespaceObject.constants.O_NOFOLLOW ?? 0);
 // RFC 4180: CRLF between records, and quotes around fields holding a comma, a quote or a line
 // break. csv-stringify quotes a field holding the record delimiter "\r\n" but not a lone "\n" or
 // "\r", hence quoted_match. Paths starting with = + - @ are written as they are: a path is data,
@@ -34619,11 +35094,24 @@ const rowObject = (r) => ({
  */
 async function openSink(filePath, format, range, totals) {
     const fail = (error) => new Error(`Cannot write the visitors file ${filePath}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    // The rows go to a new file beside the target, renamed onto it once whole: a reader never sees
+    // half an export, a failed one leaves nothing, and rename replaces a symlink at the target
+    // instead of writing through it. A device or pipe (/dev/stdout, a FIFO) is written in place:
+    // renaming onto it would replace it.
+    let tempPath;
     let stream;
     try {
         await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(filePath), { recursive: true });
-        stream = (0,external_node_fs_namespaceObject.createWriteStream)(filePath);
-        await waitFor(stream, 'open');
+        const existing = await (0,promises_namespaceObject.lstat)(filePath).catch(() => undefined);
+        if (existing?.isDirectory())
+            throw new Error('it is a folder');
+        const inPlace = existing !== undefined && (existing.isCharacterDevice() || existing.isFIFO());
+        if (!inPlace)
+            tempPath = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(filePath), `.${(0,external_node_path_namespaceObject.basename)(filePath)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.partial`);
+        const handle = tempPath
+            ? await (0,promises_namespaceObject.open)(tempPath, CREATE_FLAGS, 0o644)
+            : await (0,promises_namespaceObject.open)(filePath, external_node_fs_namespaceObject.constants.O_WRONLY | (external_node_fs_namespaceObject.constants.O_NOFOLLOW ?? 0));
+        stream = handle.createWriteStream();
     }
     catch (error) {
         throw fail(error);
@@ -34647,6 +35135,24 @@ async function openSink(filePath, format, range, totals) {
             throw fail(error);
         }
     };
+    // A run that exits mid-export (process.exit on cancellation) runs no more awaits: the temp
+    // file is removed synchronously on the way out.
+    const removeOnExit = () => {
+        if (tempPath)
+            (0,external_node_fs_namespaceObject.rmSync)(tempPath, { force: true });
+    };
+    process.once('exit', removeOnExit);
+    const discard = async () => {
+        process.off('exit', removeOnExit);
+        state = 'aborted';
+        stream.destroy();
+        // Wait for the handle to be released (removing an open file fails on Windows).
+        await (0,external_node_stream_promises_namespaceObject.finished)(stream).catch(() => undefined);
+        if (tempPath)
+            await (0,promises_namespaceObject.rm)(tempPath, { force: true }).catch(() => undefined);
+    };
+    // A function, not a comparison, because abort() changes `state` while close() awaits.
+    const wasAborted = () => state === 'aborted';
     const ensureOpen = () => {
         if (state !== 'open')
             throw new Error(`The visitors file ${filePath} is already ${state}`);
@@ -34684,33 +35190,33 @@ async function openSink(filePath, format, range, totals) {
             try {
                 if (format === 'json')
                     await put(rowsWritten === 0 ? ']}\n' : '\n]}\n');
+                stream.end();
+                await (0,external_node_stream_promises_namespaceObject.finished)(stream).catch(error => {
+                    throw fail(failure ?? error);
+                });
+                if (failure !== undefined)
+                    throw fail(failure);
+                // abort() may have come while the last bytes were flushed: then nothing is published.
+                if (wasAborted())
+                    throw new Error(`The visitors file ${filePath} is already aborted`);
+                if (tempPath)
+                    await (0,promises_namespaceObject.rename)(tempPath, filePath).catch(error => {
+                        throw fail(error);
+                    });
             }
             catch (error) {
-                // Release the file handle; the caller may still abort() to remove the partial file.
-                stream.destroy();
+                // A file that could not be finished is no export: nothing is left behind.
+                await discard();
                 throw error;
             }
-            try {
-                stream.end();
-                await (0,external_node_stream_promises_namespaceObject.finished)(stream);
-            }
-            catch (error) {
-                stream.destroy();
-                throw fail(failure ?? error);
-            }
-            if (failure !== undefined)
-                throw fail(failure);
+            process.off('exit', removeOnExit);
             state = 'closed';
         },
         async abort() {
             // A file that was closed in full is a whole export: keep it.
             if (state === 'aborted' || state === 'closed')
                 return;
-            state = 'aborted';
-            stream.destroy();
-            // Wait for the handle to be released (removing an open file fails on Windows).
-            await (0,external_node_stream_promises_namespaceObject.finished)(stream).catch(() => undefined);
-            await (0,promises_namespaceObject.rm)(filePath, { force: true }).catch(() => undefined);
+            await discard();
         }
     };
 }
@@ -41310,6 +41816,7 @@ const src_version_VERSION = '1.0.0';
 
 
 
+
 const USER_AGENT = `docs-agent-action/${src_version_VERSION}`;
 const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
 const PULL_REQUEST_EVENTS = [
@@ -41320,7 +41827,8 @@ const PULL_REQUEST_EVENTS = [
 ];
 async function run(env = process.env) {
     const startedAt = Date.now();
-    maskSecrets();
+    // Before anything else can print them; read as given, so each line of a broken value is masked.
+    registerSecrets(getInput('api-key', { trimWhitespace: false }), getInput('github-token', { trimWhitespace: false }));
     try {
         const eventName = env.GITHUB_EVENT_NAME ?? '';
         const event = readEvent(eventName, readPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
@@ -41359,7 +41867,8 @@ async function run(env = process.env) {
             apiKey: settings.apiKey,
             userAgent: USER_AGENT,
             debug: line => core_debug(line),
-            info: line => info(line)
+            info: line => info(line),
+            warn: line => core_warning(line)
         });
         const ctx = {
             settings,
@@ -41382,10 +41891,12 @@ async function run(env = process.env) {
         }
         finally {
             service.dispose();
+            // Also after a failure: what the run spent of the rate limits is known either way.
+            setOutput('requests', String(service.requests));
         }
     }
     catch (err) {
-        setFailed(messageOf(err));
+        setFailed(redact(messageOf(err)));
     }
 }
 /**
@@ -41414,16 +41925,6 @@ async function acceptTrigger(octokit, event, s) {
 function readInput(name) {
     // The key is checked as given: a stray newline in a secret must be refused, not trimmed away.
     return getInput(name, { trimWhitespace: name !== 'api-key' });
-}
-/** Masks the secrets before anything else can print them, each line too for multi-line ones. */
-function maskSecrets() {
-    for (const name of ['api-key', 'github-token']) {
-        const raw = getInput(name, { trimWhitespace: false });
-        for (const part of new Set([raw, raw.trim(), ...raw.split(/\r?\n/).map(l => l.trim())])) {
-            if (part !== '')
-                core_setSecret(part);
-        }
-    }
 }
 function isTriggerCandidate(event) {
     const c = event.comment;
@@ -41774,6 +42275,18 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 			return fn.r ? promise : getResult();
 /******/ 		}, (err) => ((err ? reject(promise[webpackError] = err) : outerResolve(exports)), resolveQueue(queue)));
 /******/ 		queue && queue.d < 0 && (queue.d = 0);
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
 /******/ 	};
 /******/ })();
 /******/ 

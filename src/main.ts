@@ -11,6 +11,7 @@ import { readEvent, type EventInfo } from './github/event.js'
 import { createOctokit, type Octokit } from './github/octokit.js'
 import { addReaction, decideTrigger, matchTrigger } from './github/trigger.js'
 import { ServiceClient } from './service/client.js'
+import { redact, registerSecrets } from './secrets.js'
 import { checkPrompt, InputError, readSettings, type Settings } from './settings.js'
 import { VERSION } from './version.js'
 
@@ -25,7 +26,11 @@ const PULL_REQUEST_EVENTS = [
 
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const startedAt = Date.now()
-  maskSecrets()
+  // Before anything else can print them; read as given, so each line of a broken value is masked.
+  registerSecrets(
+    core.getInput('api-key', { trimWhitespace: false }),
+    core.getInput('github-token', { trimWhitespace: false })
+  )
   try {
     const eventName = env.GITHUB_EVENT_NAME ?? ''
     const event = readEvent(
@@ -68,7 +73,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       apiKey: settings.apiKey,
       userAgent: USER_AGENT,
       debug: line => core.debug(line),
-      info: line => core.info(line)
+      info: line => core.info(line),
+      warn: line => core.warning(line)
     })
     const ctx: CommandContext = {
       settings,
@@ -87,9 +93,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       else await runVisitors(ctx)
     } finally {
       service.dispose()
+      // Also after a failure: what the run spent of the rate limits is known either way.
+      core.setOutput('requests', String(service.requests))
     }
   } catch (err) {
-    core.setFailed(messageOf(err))
+    core.setFailed(redact(messageOf(err)))
   }
 }
 
@@ -124,16 +132,6 @@ async function acceptTrigger(
 function readInput(name: string): string {
   // The key is checked as given: a stray newline in a secret must be refused, not trimmed away.
   return core.getInput(name, { trimWhitespace: name !== 'api-key' })
-}
-
-/** Masks the secrets before anything else can print them, each line too for multi-line ones. */
-function maskSecrets(): void {
-  for (const name of ['api-key', 'github-token']) {
-    const raw = core.getInput(name, { trimWhitespace: false })
-    for (const part of new Set([raw, raw.trim(), ...raw.split(/\r?\n/).map(l => l.trim())])) {
-      if (part !== '') core.setSecret(part)
-    }
-  }
 }
 
 function isTriggerCandidate(event: EventInfo): boolean {

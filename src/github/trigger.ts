@@ -3,6 +3,7 @@
 import * as core from '@actions/core'
 import type { getOctokit } from '@actions/github'
 import type { EventInfo, TriggerComment } from './event.js'
+import { redact } from '../secrets.js'
 
 type Octokit = ReturnType<typeof getOctokit>
 
@@ -64,7 +65,7 @@ export async function getCommenterPermission(
 function describe(error: unknown): string {
   const status =
     typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined
-  const message = (error instanceof Error ? error.message : String(error))
+  const message = redact(error instanceof Error ? error.message : String(error))
     .replace(/\s+/g, ' ')
     .slice(0, 200)
   return typeof status === 'number' ? `HTTP ${status} ${message}` : message

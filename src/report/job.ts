@@ -239,7 +239,7 @@ function detailItems(r: JobReport): string[] {
     `- **Status:** ${value(statusOf(r))}`,
     `- **Project:** ${value(r.projectId)}`,
     source?.repository || source?.ref
-      ? `- **Repository:** ${value(source.repository)} · **Ref:** ${value(source.ref)}`
+      ? `- **Repository:** ${value(source.repository ?? undefined)} · **Ref:** ${value(source.ref ?? undefined)}`
       : undefined,
     r.job?.model ? `- **Model:** ${value(r.job.model)}` : undefined,
     pullRequestItem(r),
