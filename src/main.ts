@@ -105,9 +105,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     failed = true
     core.setFailed(messageOf(err))
   } finally {
-    // Commands also fail the step without throwing, once their outputs are set.
-    if (trigger && (failed || process.exitCode === core.ExitCode.Failure))
-      await trigger.react('confused')
+    // Commands also fail the step without throwing, once their outputs are set: core.setFailed
+    // sets exit code 1. (Not the ExitCode enum: @github/local-action's stand-in core lacks it.)
+    if (trigger && (failed || process.exitCode === 1)) await trigger.react('confused')
   }
 }
 
