@@ -502,7 +502,7 @@ describe('comment trigger: who may trigger, and the order of the checks', () => 
 
     it.each(events)(
       'on %s: an allowed commenter is told so in a notice and skipped',
-      async (_n, ev) => {
+      async (eventName, ev) => {
         await withSims(
           { jobs: [{ id: 'job-1' }] },
           { permissions: { octocat: 'write' } },
@@ -517,6 +517,9 @@ describe('comment trigger: who may trigger, and the order of the checks', () => 
             const said = notices(r).map(n => n.message)
             expect(said).toHaveLength(1)
             expect(said[0]).toMatch(/no `api-key`.*fork/)
+            // A review comment's payload names the fork; an issue comment's does not.
+            if (eventName === 'pull_request_review_comment')
+              expect(said[0]).toContain('fork someone/docs')
             expect(errors(r)).toEqual([])
             expect(gh.reactions).toEqual([])
             expect(svc.requests).toEqual([])

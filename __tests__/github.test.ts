@@ -212,6 +212,25 @@ describe('readEvent', () => {
     })
   })
 
+  it('names the head repository of a pull request from a fork, by name, not by the fork flag', () => {
+    const pr = (head: unknown) => ({
+      action: 'created',
+      pull_request: { number: 7, head },
+      comment: { id: 5, body: '/docs-agent x', user: { login: 'a', type: 'User' } }
+    })
+    const fromFork = pr({ repo: { full_name: 'someone/docs', fork: true } })
+    expect(readEvent('pull_request_review_comment', fromFork, 'octo/docs').forkRepository).toBe(
+      'someone/docs'
+    )
+    // A branch of a repository that is itself a fork: `fork` is true, yet nothing comes from outside.
+    const sameRepo = pr({ repo: { full_name: 'Octo/Docs', fork: true } })
+    expect(readEvent('pull_request_review_comment', sameRepo, 'octo/docs')).not.toHaveProperty(
+      'forkRepository'
+    )
+    for (const head of [undefined, null, 'x', { repo: null }, { repo: { full_name: 3 } }])
+      expect(readEvent('pull_request', pr(head), 'octo/docs')).not.toHaveProperty('forkRepository')
+  })
+
   it('falls back to payload.number and handles pull_request_target', () => {
     expect(readEvent('pull_request', { number: 8 }, 'o/r').issueNumber).toBe(8)
     const e = readEvent('pull_request_target', { pull_request: { number: 9 } }, 'o/r')

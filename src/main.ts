@@ -150,9 +150,14 @@ async function acceptTrigger(
     return undefined
   }
   if (readInput('api-key').trim() === '') {
+    const why = event.forkRepository
+      ? `this pull request comes from the fork ${event.forkRepository}, and GitHub gives its ` +
+        "review-comment runs no secrets. Reply in the pull request's conversation instead: " +
+        'those runs get them'
+      : 'a pull request from a fork or a run triggered by Dependabot gets no secrets, or the ' +
+        'secret is not set'
     core.notice(
-      `The trigger comment is allowed (${who.why}), but this run has no \`api-key\`: a pull request ` +
-        'from a fork gets no secrets. Run it from a branch of this repository, or ask a maintainer.'
+      `The trigger comment is allowed (${who.why}), but this run has no \`api-key\`: ${why}.`
     )
     skip('no `api-key` in this run (a fork gets no secrets)')
     return undefined
