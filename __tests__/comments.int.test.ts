@@ -3,7 +3,6 @@
 // trigger (permission levels, non-triggers), the comments the action writes (upsert, size limit,
 // live progress, cancellation, hostile text) and routing a reply to the job recorded on a PR.
 import { describe, it, expect } from '@jest/globals'
-import { readFileSync } from 'node:fs'
 import { startService, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
 import { runAction, annotations } from '../sim/run-action.js'
@@ -627,17 +626,8 @@ describe('comment trigger: who may trigger, and the order of the checks', () => 
   })
 })
 
-// These two need the settings rules that come with `allowed-users` in action.yml (empty text
-// means the default; a warning names inputs set for another command). Until that change is
-// merged they are skipped; the guard goes once it is.
-const settingsRules = /^ {2}allowed-users:/m.test(
-  readFileSync(new URL('../action.yml', import.meta.url), 'utf8')
-)
-  ? it
-  : it.skip
-
 describe('inputs on a trigger run', () => {
-  settingsRules('empty text means the default, for every input', async () => {
+  it('empty text means the default, for every input', async () => {
     await withSims(
       { jobs: [{ id: 'job-1', activePolls: 1 }] },
       { permissions: { octocat: 'write' } },
@@ -677,7 +667,7 @@ describe('inputs on a trigger run', () => {
     )
   })
 
-  settingsRules('warns about inputs set for another command, naming them', async () => {
+  it('warns about inputs set for another command, naming them', async () => {
     await withSims(
       { jobs: [{ id: 'job-1', activePolls: 1 }] },
       { permissions: { octocat: 'write' } },

@@ -478,7 +478,6 @@ describe('message: bad inputs fail before any request', () => {
     ['api-key with a space', 'api-key', { 'api-key': 'mint_abc def' }],
     ['api-key with an inner line break', 'api-key', { 'api-key': 'mint_abc\ndef' }],
     ['missing project-id', 'project-id', { 'project-id': '' }],
-    ['missing base-url', 'base-url', { 'base-url': '' }],
     ['base-url not a URL', 'base-url', { 'base-url': 'not a url' }],
     ['http:// for a non-loopback host', 'base-url', { 'base-url': 'http://example.com' }],
     ['ftp:// URL', 'base-url', { 'base-url': 'ftp://127.0.0.1/x' }],
@@ -500,7 +499,21 @@ describe('message: bad inputs fail before any request', () => {
     ['comment-mode append', 'comment-mode', { 'comment-mode': 'append' }],
     ['permission owner', 'permission', { permission: 'owner' }],
     ['issue-number abc', 'issue-number', { 'issue-number': 'abc' }],
-    ['output-file x.txt', 'output-file', { 'output-file': 'x.txt' }],
+    ['output-file x.txt (visitors)', 'output-file', { ...visitors, 'output-file': 'x.txt' }],
+    [
+      'output-file ../x.json (visitors)',
+      'output-file',
+      { ...visitors, 'output-file': '../x.json' }
+    ],
+    ['job-id ..', 'job-id', { 'job-id': '..' }],
+    ['api-key with a non-ASCII letter', 'api-key', { 'api-key': 'mint_caf\u00e9' }],
+    ['github-token with a line break', 'github-token', { 'github-token': 'ghs_a\nb' }],
+    [
+      'sections with an unknown name (report)',
+      'sections',
+      { command: 'report', sections: 'views,clicks' }
+    ],
+    ['prompt and prompt-file together', 'prompt-file', { 'prompt-file': 'p.md' }],
     ['period 8w (visitors)', 'period', { ...visitors, period: '8w' }],
     ['date-from 2026-02-30 (visitors)', 'date-from', { ...visitors, 'date-from': '2026-02-30' }],
     [

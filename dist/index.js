@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7214);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3474);
 // The entry point, and the only file with side effects on import.
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29227,7 +29227,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7214:
+/***/ 3474:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32082,7 +32082,7 @@ function error(message, properties = {}) {
  * @param message warning issue message. Errors will be converted to string via toString()
  * @param properties optional properties to add to the annotation.
  */
-function warning(message, properties = {}) {
+function core_warning(message, properties = {}) {
     command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
@@ -34589,6 +34589,7 @@ function waitFor(stream, event) {
 
 
 
+
 class InputError extends Error {
     input;
     constructor(input, problem) {
@@ -34598,23 +34599,108 @@ class InputError extends Error {
     }
 }
 const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
+const COMMANDS = ['message', 'create', 'visitors', 'report'];
+const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
+/**
+ * The defaults of action.yml. A runner passes them itself, but an input set to empty text
+ * (`wait: ${{ vars.UNSET }}`) arrives empty: it means the default, as for an input not set.
+ * A test keeps this table equal to action.yml.
+ */
+const DEFAULTS = {
+    'base-url': 'https://api.mintlify.com',
+    context: 'false',
+    'when-no-job': 'fail',
+    'settle-time': '60s',
+    wait: 'true',
+    'wait-timeout': '30m',
+    'poll-interval': '5s',
+    'job-path': '/v2/agent/{projectId}/job/{id}',
+    'fail-on-status': 'failed',
+    'page-size': '250',
+    'max-rows': '0',
+    concurrency: '4',
+    sections: SECTIONS.join(','),
+    top: '20',
+    compare: 'false',
+    summary: 'true',
+    comment: 'auto',
+    'comment-mode': 'upsert',
+    trigger: '/docs-agent',
+    permission: 'write'
+};
+const JOB_COMMANDS = ['message', 'create'];
+const ANALYTICS_COMMANDS = ['visitors', 'report'];
+/** Inputs that only some commands read; every other input applies to all of them. */
+const APPLIES_TO = {
+    'job-id': ['message'],
+    prompt: JOB_COMMANDS,
+    'prompt-file': JOB_COMMANDS,
+    context: JOB_COMMANDS,
+    'when-no-job': ['message'],
+    'settle-time': ['message'],
+    wait: JOB_COMMANDS,
+    'poll-interval': JOB_COMMANDS,
+    'job-path': JOB_COMMANDS,
+    'fail-on-status': JOB_COMMANDS,
+    'date-from': ANALYTICS_COMMANDS,
+    'date-to': ANALYTICS_COMMANDS,
+    period: ANALYTICS_COMMANDS,
+    'page-size': ANALYTICS_COMMANDS,
+    'max-rows': ANALYTICS_COMMANDS,
+    concurrency: ANALYTICS_COMMANDS,
+    'output-file': ANALYTICS_COMMANDS,
+    sections: ['report'],
+    'site-url': ANALYTICS_COMMANDS,
+    top: ANALYTICS_COMMANDS,
+    compare: ANALYTICS_COMMANDS
+};
+/** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
+const OTHER_KEY_KINDS = [
+    ['mint_dsc_', 'an assistant (discovery) API key'],
+    ['mint_us_', 'a search index key']
+];
+const PROMPT_FILE_MAX_BYTES = 256 * 1024;
+/**
+ * Empty text means the default, for every input but `fail-on-status`, where the contract makes
+ * `''` mean "no status fails the step" (a runner passes the default itself when it is not set).
+ */
+function withDefaults(get) {
+    return name => {
+        const value = get(name);
+        return value === '' && name !== 'fail-on-status' ? (DEFAULTS[name] ?? '') : value;
+    };
+}
 const MAX_WAIT_MS = 72 * 3_600_000;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
-function readSettings(get, ctx) {
-    const command = oneOf(get, 'command', ['message', 'visitors'], true);
+function readTriggerSettings(raw) {
+    const get = withDefaults(raw);
+    return {
+        trigger: readTrigger(get('trigger')),
+        permission: oneOf(get, 'permission', PERMISSIONS),
+        allowedUsers: readLogins(get, 'allowed-users'),
+        allowedBots: get('allowed-bots').trim() === '*' ? '*' : readLogins(get, 'allowed-bots', true),
+        githubToken: readToken(get('github-token')),
+        commentEnabled: oneOf(get, 'comment', ['true', 'false', 'auto']) !== 'false'
+    };
+}
+function readSettings(raw, ctx) {
+    const get = withDefaults(raw);
+    const command = oneOf(get, 'command', COMMANDS, true);
     const apiKey = readApiKey(get);
-    const projectId = required(get, 'project-id');
-    if (CONTROL.test(projectId))
-        throw new InputError('project-id', 'must not contain control characters or line breaks');
+    const projectId = readId(get, 'project-id', true);
     const baseUrl = readBaseUrl(get('base-url'));
     const s = {
+        ...readTriggerSettings(raw),
         command,
         apiKey,
         projectId,
         baseUrl,
-        jobId: get('job-id'),
+        jobId: readId(get, 'job-id', false),
         prompt: get('prompt').trim(),
+        context: bool(get, 'context'),
+        whenNoJob: oneOf(get, 'when-no-job', ['fail', 'create']),
+        settleTimeMs: duration(get, 'settle-time', true),
         wait: bool(get, 'wait'),
         waitTimeoutMs: duration(get, 'wait-timeout', false),
         pollIntervalMs: duration(get, 'poll-interval', true),
@@ -34624,28 +34710,29 @@ function readSettings(get, ctx) {
         pageSize: integer(get, 'page-size', 1, 250),
         maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
         concurrency: integer(get, 'concurrency', 1, 16),
+        sections: readSections(get('sections')),
         top: integer(get, 'top', 1, 1_000_000),
         compare: bool(get, 'compare'),
         summary: bool(get, 'summary'),
         comment: oneOf(get, 'comment', ['true', 'false', 'auto']),
         commentMode: oneOf(get, 'comment-mode', ['upsert', 'create']),
-        githubToken: readToken(get('github-token')),
-        trigger: readTrigger(get('trigger')),
-        permission: oneOf(get, 'permission', PERMISSIONS)
+        warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
     };
-    if (CONTROL.test(s.jobId))
-        throw new InputError('job-id', 'must not contain control characters or line breaks');
+    const siteUrl = get('site-url');
+    if (siteUrl !== '')
+        s.siteUrl = readSiteUrl(siteUrl);
     const issue = get('issue-number').replace(/^#/, '');
     if (issue !== '')
         s.issueNumber = integer(() => issue, 'issue-number', 1, Number.MAX_SAFE_INTEGER);
     const output = get('output-file');
-    if (output !== '')
-        s.outputFile = readOutputFile(output, ctx.workspace);
+    if (output !== '' && ANALYTICS_COMMANDS.includes(command))
+        s.outputFile = readOutputFile(output, ctx.workspace, command);
     if (s.comment === 'true' && s.githubToken === '')
         throw new InputError('github-token', 'is empty, but `comment: true` needs a token to comment with');
-    if (command === 'message') {
-        if (!ctx.commentEvent && s.jobId === '')
-            throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up)');
+    if (JOB_COMMANDS.includes(command)) {
+        readPromptFile(get, s, ctx.workspace);
+        if (command === 'message' && !ctx.commentEvent && s.jobId === '')
+            throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job');
         if (!ctx.commentEvent)
             checkPrompt(s.prompt);
     }
@@ -34657,20 +34744,134 @@ function readSettings(get, ctx) {
 /** The prompt rule, also applied to a prompt that comes from a trigger comment. */
 function checkPrompt(prompt) {
     if (prompt.trim() === '')
-        throw new InputError('prompt', 'is required: the follow-up instruction, at least 1 character');
+        throw new InputError('prompt', 'is required: the instruction for the agent, at least 1 character (or set `prompt-file`)');
+}
+/** `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any request. */
+function readPromptFile(get, s, workspace) {
+    const file = get('prompt-file');
+    if (file === '')
+        return;
+    if (s.prompt !== '')
+        throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other');
+    const absolute = insideWorkspace('prompt-file', file, workspace);
+    let bytes;
+    try {
+        if (!(0,external_node_fs_namespaceObject.lstatSync)(absolute).isFile())
+            throw new Error('not a file');
+        bytes = (0,external_node_fs_namespaceObject.readFileSync)(absolute);
+    }
+    catch {
+        throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
+    }
+    if (bytes.length > PROMPT_FILE_MAX_BYTES)
+        throw new InputError('prompt-file', `${quote(file)} has ${bytes.length} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`);
+    let text;
+    try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    }
+    catch {
+        throw new InputError('prompt-file', `${quote(file)} is not UTF-8 text`);
+    }
+    s.prompt = text.replace(/^\uFEFF/, '').trim();
+    s.promptFile = file;
+    if (s.prompt === '')
+        throw new InputError('prompt-file', `${quote(file)} is empty`);
+}
+/** Inputs given a value (other than the default) that the command does not read. */
+function inputsForOtherCommands(raw, command) {
+    const ignored = Object.entries(APPLIES_TO)
+        .filter(([, commands]) => !commands.includes(command))
+        .map(([name]) => name)
+        .filter(name => {
+        const value = name === 'prompt' ? raw(name).trim() : raw(name);
+        return value !== '' && value !== DEFAULTS[name];
+    });
+    if (ignored.length === 0)
+        return [];
+    const list = ignored.map(name => `\`${name}\``).join(', ');
+    return [
+        `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
+    ];
+}
+function keyKindWarnings(key) {
+    const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix));
+    if (other)
+        return [
+            `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
+        ];
+    if (!/^[A-Za-z][A-Za-z0-9]*_\S+$/.test(key))
+        return [
+            'Input `api-key` does not look like an admin API key (a fixed prefix, `_`, then the key). ' +
+                'Sending it anyway; a 401 answer would confirm it is wrong.'
+        ];
+    return [];
 }
 function readApiKey(get) {
     const key = get('api-key');
     if (key === '')
         throw new InputError('api-key', 'is required: an admin API key, e.g. `${{ secrets.DOCS_API_KEY }}`');
-    if (/\s/.test(key) || CONTROL.test(key))
-        throw new InputError('api-key', 'must not contain spaces, line breaks or control characters (check the secret for a stray newline)');
+    checkSecretText('api-key', key);
     return key;
 }
+/** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
+function checkSecretText(name, value) {
+    if (/\s/.test(value) || CONTROL.test(value))
+        throw new InputError(name, 'must not contain spaces, line breaks or control characters (check the secret for a stray newline)');
+    if (!/^[\x21-\x7e]+$/.test(value))
+        throw new InputError(name, 'must be printable ASCII (a pasted non-ASCII character? check the secret)');
+}
+/** `project-id` and `job-id` become path segments: `.` and `..` would address other endpoints. */
+function readId(get, name, isRequired) {
+    const value = isRequired ? required(get, name) : get(name);
+    if (CONTROL.test(value))
+        throw new InputError(name, 'must not contain control characters or line breaks');
+    if (value === '.' || value === '..')
+        throw new InputError(name, `${quote(value)} is not an id: it would address another endpoint`);
+    return value;
+}
+function readSiteUrl(text) {
+    const accepted = 'an https URL such as `https://docs.example.com`';
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        throw new InputError('site-url', `${quote(text)} is not a URL; expected ${accepted}`);
+    }
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
+        throw new InputError('site-url', `${quote(text)} is not https; expected ${accepted}`);
+    if (url.username || url.password || url.search || url.hash)
+        throw new InputError('site-url', `must have no credentials, query or fragment; expected ${accepted}`);
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+function readSections(text) {
+    const items = text
+        .split(',')
+        .map(item => item.trim().toLowerCase())
+        .filter(item => item !== '');
+    const accepted = SECTIONS.map(name => `\`${name}\``).join(', ');
+    if (items.length === 0)
+        throw new InputError('sections', `is empty; expected a comma list of ${accepted}`);
+    for (const item of items) {
+        if (!SECTIONS.includes(item))
+            throw new InputError('sections', `${quote(item)} is not a section; expected a comma list of ${accepted}`);
+    }
+    return [...new Set(items)];
+}
+/** Logins as GitHub spells them; compared without regard to case. */
+function readLogins(get, name, bots = false) {
+    const items = get(name)
+        .split(/[\s,]+/)
+        .map(item => item.replace(/^@/, '').toLowerCase())
+        .filter(item => item !== '');
+    for (const item of items) {
+        if (!/^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?$/.test(item))
+            throw new InputError(name, `${quote(item)} is not a GitHub login; expected a comma list such as ${bots ? '`renovate[bot], dependabot[bot]` (or `*` for any bot)' : '`octocat, hubot`'}`);
+    }
+    return bots ? items.map(item => (item.endsWith('[bot]') ? item : `${item}[bot]`)) : items;
+}
 function readBaseUrl(text) {
-    const accepted = 'an absolute https URL such as `https://api.example.com` (http only for loopback hosts)';
-    if (text === '')
-        throw new InputError('base-url', `is required: ${accepted}`);
+    const accepted = 'an absolute https URL such as `https://api.mintlify.com` (http only for loopback hosts)';
     let url;
     try {
         url = new URL(text);
@@ -34698,31 +34899,82 @@ function readJobPath(text) {
     return text;
 }
 function readStatuses(text) {
+    // `''` means none; an input left empty also arrives as '' and takes the default first.
     const items = text
         .split(',')
         .map(s => s.trim())
-        .filter(s => s !== '');
+        .filter(s => s !== '' && s !== "''" && s !== '""');
     for (const item of items) {
         if (!FINAL_STATUSES.includes(item))
-            throw new InputError('fail-on-status', `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or empty)`);
+            throw new InputError('fail-on-status', `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`);
     }
     return items;
 }
 /** An expression left unevaluated (a runner outside GitHub) is no token at all. */
 function readToken(text) {
-    return text.startsWith('${{') ? '' : text;
+    if (text === '' || text.startsWith('${{'))
+        return '';
+    checkSecretText('github-token', text);
+    return text;
 }
 function readTrigger(text) {
     if (text === '' || /\s/.test(text))
         throw new InputError('trigger', 'must be one word without spaces, e.g. `/docs-agent`');
     return text;
 }
-function readOutputFile(text, workspace) {
+function readOutputFile(text, workspace, command) {
     const format = formatFromPath(text);
+    if (command === 'report' && format !== 'json')
+        throw new InputError('output-file', `${quote(text)} must end in .json for \`command: report\``);
     if (!format)
         throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`);
-    const absolute = (0,external_node_path_namespaceObject.isAbsolute)(text) ? text : (0,external_node_path_namespaceObject.resolve)(workspace, text);
-    return { path: text, absolute, format };
+    return { path: text, absolute: insideWorkspace('output-file', text, workspace), format };
+}
+/**
+ * The absolute path of a workspace-relative file, refused unless it stays inside the workspace:
+ * no `..` escape, no absolute path elsewhere, and no symlink (of the file or any folder above it)
+ * that leads out.
+ */
+function insideWorkspace(name, text, workspace) {
+    const refuse = (why) => {
+        throw new InputError(name, `${quote(text)} ${why}; expected a path relative to the workspace, inside it`);
+    };
+    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
+    const absolute = (0,external_node_path_namespaceObject.resolve)(root, text);
+    if (!within(root, absolute))
+        refuse('leads outside the workspace');
+    const realRoot = realPathOf(root) ?? root;
+    // The deepest part of the path that exists decides where it really leads.
+    let existing = absolute;
+    while (realPathOf(existing) === undefined && existing !== root)
+        existing = (0,external_node_path_namespaceObject.dirname)(existing);
+    const real = realPathOf(existing);
+    if (real !== undefined && !within(realRoot, real))
+        refuse('leads outside the workspace through a symlink');
+    // A dangling symlink resolves nowhere but would still be written through.
+    if (isDanglingLink(absolute))
+        refuse('is a symlink to nothing');
+    return absolute;
+}
+function within(root, path) {
+    const rel = (0,external_node_path_namespaceObject.relative)(root, path);
+    return rel === '' || (!rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && rel !== '..' && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
+}
+function realPathOf(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.realpathSync)(path);
+    }
+    catch {
+        return undefined;
+    }
+}
+function isDanglingLink(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.lstatSync)(path).isSymbolicLink() && realPathOf(path) === undefined;
+    }
+    catch {
+        return false;
+    }
 }
 function readRange(get, s, now) {
     const from = get('date-from');
@@ -34775,7 +35027,7 @@ function oneOf(get, name, values, isRequired = false) {
     return value;
 }
 function bool(get, name) {
-    const value = get(name);
+    const value = get(name).trim();
     if (['true', 'True', 'TRUE'].includes(value))
         return true;
     if (['false', 'False', 'FALSE'].includes(value))
@@ -34859,7 +35111,7 @@ async function runMessage(ctx) {
             },
             onChange: async (job) => progress.write({ ...base(), job }),
             log: line => info(line),
-            warn: line => warning(line)
+            warn: line => core_warning(line)
         });
     }
     catch (err) {
@@ -34897,7 +35149,7 @@ async function runMessage(ctx) {
     if (status === 'completed' && job?.prLink)
         await react(ctx, 'rocket');
     if (status === 'archived')
-        warning(`Job ${jobId} was archived.`);
+        core_warning(`Job ${jobId} was archived.`);
     if (status === 'completed' && !job?.prLink)
         notice(`Job ${jobId} completed with no pull request: no file changed.`);
 }
@@ -34908,7 +35160,7 @@ function setJobOutputs(job) {
     setOutput('pr-link', job.prLink ?? '');
     let json = JSON.stringify(job);
     if (json.length > MAX_JOB_OUTPUT_CHARS) {
-        warning('The job object is too large for a step output; `job` holds its main fields only.');
+        core_warning('The job object is too large for a step output; `job` holds its main fields only.');
         const { id, status, source, model, prLink, createdAt, archivedAt } = job;
         json = JSON.stringify({ id, status, source, model, prLink, createdAt, archivedAt });
     }
@@ -35030,7 +35282,7 @@ async function react(ctx, content) {
     const comment = ctx.event.comment;
     if (!ctx.octokit || !comment || ctx.settings.comment === 'false')
         return;
-    await addReaction(ctx.octokit, ctx.event.owner, ctx.event.repo, comment, content, warning);
+    await addReaction(ctx.octokit, ctx.event.owner, ctx.event.repo, comment, content, core_warning);
 }
 /**
  * On cancellation (the runner sends SIGINT, then SIGTERM) the comment says so before the process
@@ -35042,7 +35294,7 @@ function onCancel(write) {
         if (done)
             return;
         done = true;
-        warning(`Cancelled (${signal}).`);
+        core_warning(`Cancelled (${signal}).`);
         const exit = () => process.exit(1);
         setTimeout(exit, 5_000).unref();
         write().catch(warn).finally(exit);
@@ -35055,7 +35307,13 @@ function onCancel(write) {
     };
 }
 function warn(err) {
-    warning(err instanceof Error ? err.message : String(err));
+    core_warning(err instanceof Error ? err.message : String(err));
+}
+
+;// CONCATENATED MODULE: ./src/commands/report.ts
+async function runReport(ctx) {
+    await Promise.resolve();
+    throw new Error(`command: report is not built yet (sections: ${ctx.settings.sections.join(', ')})`);
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/export.ts
@@ -35334,7 +35592,7 @@ async function runVisitors(ctx) {
                 top.add(rows);
                 await sink?.write(rows);
             },
-            onWarning: line => warning(line)
+            onWarning: line => core_warning(line)
         });
         await sink?.close();
     }
@@ -35401,7 +35659,7 @@ async function exportPrevious(ctx, range, report, fetchPage) {
                     byPath.set(r.path, { human: r.human, ai: r.ai, total: r.total });
             }
         },
-        onWarning: line => warning(`Previous period: ${line}`)
+        onWarning: line => core_warning(`Previous period: ${line}`)
     });
     return { range, totals: result.totals, byPath };
 }
@@ -35766,7 +36024,7 @@ var VERSION = "0.0.0-development";
 
 // pkg/dist-src/defaults.js
 var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
-var DEFAULTS = {
+var dist_bundle_DEFAULTS = {
   method: "GET",
   baseUrl: "https://api.github.com",
   headers: {
@@ -36088,19 +36346,19 @@ function endpointWithDefaults(defaults, route, options) {
 }
 
 // pkg/dist-src/with-defaults.js
-function withDefaults(oldDefaults, newDefaults) {
+function dist_bundle_withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge(oldDefaults, newDefaults);
   const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
   return Object.assign(endpoint2, {
     DEFAULTS: DEFAULTS2,
-    defaults: withDefaults.bind(null, DEFAULTS2),
+    defaults: dist_bundle_withDefaults.bind(null, DEFAULTS2),
     merge: merge.bind(null, DEFAULTS2),
     parse
   });
 }
 
 // pkg/dist-src/index.js
-var endpoint = withDefaults(null, DEFAULTS);
+var endpoint = dist_bundle_withDefaults(null, dist_bundle_DEFAULTS);
 
 
 ;// CONCATENATED MODULE: ./node_modules/content-type/dist/index.js
@@ -37214,7 +37472,7 @@ function toErrorMessage(data) {
 }
 
 // pkg/dist-src/with-defaults.js
-function dist_bundle_withDefaults(oldEndpoint, newDefaults) {
+function request_dist_bundle_withDefaults(oldEndpoint, newDefaults) {
   const endpoint2 = oldEndpoint.defaults(newDefaults);
   const newApi = function(route, parameters) {
     const endpointOptions = endpoint2.merge(route, parameters);
@@ -37228,18 +37486,18 @@ function dist_bundle_withDefaults(oldEndpoint, newDefaults) {
     };
     Object.assign(request2, {
       endpoint: endpoint2,
-      defaults: dist_bundle_withDefaults.bind(null, endpoint2)
+      defaults: request_dist_bundle_withDefaults.bind(null, endpoint2)
     });
     return endpointOptions.request.hook(request2, endpointOptions);
   };
   return Object.assign(newApi, {
     endpoint: endpoint2,
-    defaults: dist_bundle_withDefaults.bind(null, endpoint2)
+    defaults: request_dist_bundle_withDefaults.bind(null, endpoint2)
   });
 }
 
 // pkg/dist-src/index.js
-var request = dist_bundle_withDefaults(endpoint, defaults_default);
+var request = request_dist_bundle_withDefaults(endpoint, defaults_default);
 
 /* v8 ignore next -- @preserve */
 /* v8 ignore else -- @preserve */
@@ -40525,6 +40783,7 @@ const src_version_VERSION = '1.0.0';
 
 
 
+
 const USER_AGENT = `docs-agent-action/${src_version_VERSION}`;
 const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
 const PULL_REQUEST_EVENTS = [
@@ -40548,7 +40807,8 @@ async function run(env = process.env) {
             workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
             commentEvent
         });
-        warnOnKeyShape(settings.apiKey);
+        for (const warning of settings.warnings)
+            core_warning(warning);
         const target = commentTarget(settings, event);
         const wantsGitHub = settings.comment !== 'false' || commentEvent;
         const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com';
@@ -40564,7 +40824,7 @@ async function run(env = process.env) {
                 return;
             if (prompt === '')
                 prompt = fromComment;
-            if (settings.command === 'message')
+            if (settings.command === 'message' || settings.command === 'create')
                 checkPrompt(prompt);
         }
         setOutput('skipped', 'false');
@@ -40587,8 +40847,10 @@ async function run(env = process.env) {
             serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
         };
         try {
-            if (settings.command === 'message')
+            if (settings.command === 'message' || settings.command === 'create')
                 await runMessage(ctx);
+            else if (settings.command === 'report')
+                await runReport(ctx);
             else
                 await runVisitors(ctx);
         }
@@ -40610,7 +40872,7 @@ async function acceptTrigger(octokit, event, s) {
         : { run: false, reason: 'no `github-token` to check the permission', refused: true };
     const react = async (content) => {
         if (octokit && event.comment && s.comment !== 'false')
-            await addReaction(octokit, event.owner, event.repo, event.comment, content, warning);
+            await addReaction(octokit, event.owner, event.repo, event.comment, content, core_warning);
     };
     if (decision.run) {
         await react('eyes');
@@ -40636,11 +40898,6 @@ function maskSecrets() {
                 core_setSecret(part);
         }
     }
-}
-function warnOnKeyShape(key) {
-    if (!/^[A-Za-z][A-Za-z0-9]*_\S+$/.test(key))
-        warning('Input `api-key` does not look like an admin API key (a fixed prefix, `_`, then the key). ' +
-            'Sending it anyway; a 401 answer would confirm it is wrong.');
 }
 function isTriggerCandidate(event) {
     const c = event.comment;
@@ -40673,7 +40930,7 @@ function readPayload(path) {
         return typeof parsed === 'object' && parsed !== null ? parsed : {};
     }
     catch {
-        warning(`Could not read the event payload at ${path}; going on without it.`);
+        core_warning(`Could not read the event payload at ${path}; going on without it.`);
         return {};
     }
 }

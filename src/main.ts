@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import * as core from '@actions/core'
 import { runMessage } from './commands/message.js'
+import { runReport } from './commands/report.js'
 import { runVisitors } from './commands/visitors.js'
 import type { CommandContext } from './commands/context.js'
 import type { Place } from './github/comments.js'
@@ -61,7 +62,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
       commentEvent
     })
-    warnOnKeyShape(settings.apiKey)
+    for (const warning of settings.warnings) core.warning(warning)
     const target = commentTarget(settings, event)
     const wantsGitHub = settings.comment !== 'false' || commentEvent
     const octokit =
@@ -74,7 +75,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     let prompt = settings.prompt
     if (trigger) {
       if (prompt === '') prompt = trigger.prompt
-      if (settings.command === 'message') checkPrompt(prompt)
+      if (settings.command === 'message' || settings.command === 'create') checkPrompt(prompt)
     }
 
     const service = new ServiceClient({
@@ -96,7 +97,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
     }
     try {
-      if (settings.command === 'message') await runMessage(ctx)
+      if (settings.command === 'message' || settings.command === 'create') await runMessage(ctx)
+      else if (settings.command === 'report') await runReport(ctx)
       else await runVisitors(ctx)
     } finally {
       service.dispose()
@@ -180,14 +182,6 @@ function maskSecrets(): void {
       if (part !== '') core.setSecret(part)
     }
   }
-}
-
-function warnOnKeyShape(key: string): void {
-  if (!/^[A-Za-z][A-Za-z0-9]*_\S+$/.test(key))
-    core.warning(
-      'Input `api-key` does not look like an admin API key (a fixed prefix, `_`, then the key). ' +
-        'Sending it anyway; a 401 answer would confirm it is wrong.'
-    )
 }
 
 function skip(reason: string): void {
