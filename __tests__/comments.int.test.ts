@@ -720,7 +720,13 @@ describe('visitors comments', () => {
       // The first PATCH signs the new comment's markers with its id; then one per later run.
       expect(commentWrites(gh, 'PATCH')).toHaveLength(3)
       expect(urls).toEqual([list[0]?.html_url, list[0]?.html_url, list[0]?.html_url])
-      expect(list[0]?.body).toContain('2025-01-06')
+      expect(list[0]?.body).toContain('2025-01-06 to 2025-01-12')
+      // A specific headline, a link to the run, and when the report was made.
+      expect(list[0]?.body).toMatch(/^### [\d,]+ unique visitors · Jan 6–12, 2025$/m)
+      expect(list[0]?.body).toContain(
+        '[workflow run](https://github.com/octo/docs/actions/runs/4242)'
+      )
+      expect(list[0]?.body).toMatch(/ · made \d{4}-\d\d-\d\d \d\d:\d\d UTC · /)
     })
   })
 
@@ -811,8 +817,16 @@ describe('message: live progress comment', () => {
         const mine = (gh.comments.get(7) ?? []).filter(c => c.user.type === 'Bot')
         expect(mine).toHaveLength(1)
         const final = mine[0]?.body ?? ''
-        expect(final).toMatch(/Docs agent follow-up: completed/)
-        expect(final).toContain('(https://github.com/octo/docs/pull/7)')
+        // The headline leads with the answer; the start time replaces a frozen elapsed time.
+        expect(final).toMatch(
+          /^### ✅ Opened \[#7\]\(https:\/\/github\.com\/octo\/docs\/pull\/7\) · \d+ s$/m
+        )
+        expect(final).toMatch(
+          /^Docs agent follow-up · started \d\d:\d\d UTC · ended \d\d:\d\d UTC/m
+        )
+        expect(created[0]?.body.body).toMatch(/^### ⏳ The docs agent is working$/m)
+        expect(created[0]?.body.body).toMatch(/started \d\d:\d\d UTC/)
+        for (const q of [...created, ...edits]) expect(q.body.body).not.toMatch(/Elapsed|&#96;/)
         expect(r.outputs['comment-url']).toBe(mine[0]?.html_url)
       }
     )
@@ -915,7 +929,9 @@ describe('routing a reply to the job recorded on its pull request', () => {
         expect(svc.jobs.get('job-1')?.messages).toEqual(['start', 'fix typo'])
         const replies = (gh.comments.get(8) ?? []).filter(c => c.user.type === 'Bot')
         expect(replies).toHaveLength(1)
-        expect(replies[0]?.body).toMatch(/job-id/)
+        expect(replies[0]?.body).toMatch(/^### ⚠️ No job to follow up$/m)
+        expect(replies[0]?.body).toMatch(/Set the `job-id` input of the workflow/)
+        expect(r3.summary).toMatch(/^### ⚠️ No job to follow up$/m)
       }
     )
   })
@@ -1028,8 +1044,11 @@ describe('cancellation', () => {
         expect(messagesSent(svc)).toHaveLength(1)
         const mine = (gh.comments.get(7) ?? []).filter(c => c.user.type === 'Bot')
         expect(mine).toHaveLength(1)
-        expect(mine[0]?.body).toMatch(/cancelled/i)
-        expect(mine[0]?.body).not.toMatch(/follow-up: working/)
+        expect(mine[0]?.body).toMatch(/^### 🚫 Run cancelled · the job keeps running$/m)
+        expect(mine[0]?.body).toMatch(/That does not stop the job: it keeps running/)
+        expect(mine[0]?.body).not.toMatch(/is working/)
+        // Every ending writes the summary too.
+        expect(r.summary).toMatch(/^### 🚫 Run cancelled · the job keeps running$/m)
         expect(debug(r)).toMatch(/Cancelled \(SIG(TERM|INT)\)/)
       })
     }

@@ -151,7 +151,10 @@ describe('message: outcomes of a follow-up', () => {
     expect(r.outputs['pr-link']).toBe('')
     expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({ prLink: null })
     expect(noticesOf(r).some(n => /no file changed/i.test(n))).toBe(true)
-    expect(r.summary).toMatch(/no file changed/i)
+    expect(r.summary).toMatch(/^### ✅ Completed without a pull request · \d+ s$/m)
+    expect(r.summary).toContain(
+      'No pull request was opened: the agent may have changed nothing, or committed directly'
+    )
   })
 
   it('an archived job: exit 0 with a warning', async () => {
@@ -173,6 +176,8 @@ describe('message: outcomes of a follow-up', () => {
     expect(mine[0]?.method).toBe('POST')
     expect(mine[0]?.kind).toBe('message')
     expect(r.outputs['job-id']).toBe('job-nowait')
+    expect(r.summary).toMatch(/^### 📨 Instruction sent · not waited for$/m)
+    expect(r.summary).toContain('Not waited for (`wait: false`): the job keeps running')
     expect(r.outputs.status).toBe('active')
     expect(r.outputs['pr-link']).toBe('')
     expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({
@@ -195,6 +200,10 @@ describe('message: errors from the service', () => {
       expect(errors[0]).toMatch(/timed out/i)
       expect(r.outputs.status).toBe('active')
       expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({ status: 'active' })
+      // The summary says the job may still finish, not that the action erred.
+      expect(r.summary).toMatch(/^### ⌛ Stopped waiting after \d+ s · the job may still finish$/m)
+      expect(r.summary).toContain('This run stopped waiting at `wait-timeout`.')
+      expect(r.summary).not.toMatch(/error|&#96;/i)
       expect(gets(sim).length).toBeGreaterThanOrEqual(1)
       expect(posts(sim)).toHaveLength(1)
       expectNoStack(r)

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3474);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3428);
 // The entry point, and the only file with side effects on import.
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29227,7 +29227,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3474:
+/***/ 3428:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33024,8 +33024,9 @@ async function decideTrigger(octokit, event, opts) {
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __nccwpck_require__(4573);
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
-// The one Markdown renderer of the action: the job summary and the pull-request/issue comments
-// are both built here, so every untrusted string passes through the same escaping.
+// Markdown primitives shared by every report: escaping of untrusted text, links, number and
+// date formats, tables, folding, and fitting a body into a GitHub comment. The reports
+// themselves live in job.ts and visitors.ts; the charts in chart.ts.
 
 // ---------------------------------------------------------------------------------------------
 // Escaping
@@ -33076,18 +33077,24 @@ function escapeLineStart(s) {
         .replace(/^=/, '&#61;')
         .replace(/^(\d+)\./, '$1&#46;');
 }
-/**
- * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line, safe in
- * a GFM table cell and in running text, with no HTML, links, mentions, references or emphasis.
- */
-function escapeText(s) {
-    const oneLine = s
+/** One line of plain text: line breaks and control characters become spaces. */
+function oneLine(s) {
+    return s
         .replace(LONE_SURROGATES, '\ufffd')
         .replace(LINE_BREAKS, ' ')
         .replace(CONTROL_CHARS, ' ')
         .replace(BIDI_CONTROLS, '');
-    return escapeLineStart(oneLine.replace(SPECIAL_CHARS, escapeChar));
 }
+/**
+ * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line, safe in
+ * a GFM table cell and in running text, with no HTML, links, mentions, references or emphasis.
+ * Only for interpolated values: the action's own Markdown is written as Markdown.
+ */
+function escapeText(s) {
+    return escapeLineStart(oneLine(s).replace(SPECIAL_CHARS, escapeChar));
+}
+// ---------------------------------------------------------------------------------------------
+// Cutting
 /** Cuts to at most maxChars UTF-16 units without splitting a surrogate pair. */
 function markdown_cutAt(s, maxChars) {
     if (s.length <= maxChars)
@@ -33096,12 +33103,31 @@ function markdown_cutAt(s, maxChars) {
     const last = cut.charCodeAt(cut.length - 1);
     return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
+/** The last maxChars UTF-16 units, without starting inside a surrogate pair. */
+function cutFromEnd(s, maxChars) {
+    if (s.length <= maxChars)
+        return s;
+    const tail = s.slice(s.length - Math.max(0, maxChars));
+    const first = tail.charCodeAt(0);
+    return first >= 0xdc00 && first <= 0xdfff ? tail.slice(1) : tail;
+}
 function countCodePoints(s) {
     return Array.from(s).length;
 }
-/** Cuts one-line text to maxChars, marking the cut with "…". */
+/** Cuts text to maxChars, marking the cut with "…" at the end. */
 function clip(s, maxChars) {
     return s.length <= maxChars ? s : `${markdown_cutAt(s, maxChars - 1)}…`;
+}
+/**
+ * Cuts text to maxChars with "…" in the middle: a page path keeps its section and its page name,
+ * the two parts a reader recognises.
+ */
+function clipMiddle(s, maxChars) {
+    if (s.length <= maxChars)
+        return s;
+    const room = Math.max(0, maxChars - 1);
+    const tail = Math.floor(room * 0.4);
+    return `${markdown_cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`;
 }
 /** One quoted line: leading spaces would otherwise turn into an indented code block. */
 function quoteLine(line) {
@@ -33126,7 +33152,8 @@ function quoteBlock(s, maxChars) {
     return lines.every(line => line === '') ? '> _(empty)_' : out.join('\n');
 }
 // ---------------------------------------------------------------------------------------------
-// Numbers
+// Numbers and times
+/** A precise duration for log lines and errors: "45s", "2m 05s", "1h 02m". */
 function formatDuration(ms) {
     const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0;
     const pad = (n) => String(n).padStart(2, '0');
@@ -33137,6 +33164,26 @@ function formatDuration(ms) {
         return `${minutes}m ${pad(seconds % 60)}s`;
     return `${Math.floor(minutes / 60)}h ${pad(minutes % 60)}m`;
 }
+/** A duration as a headline says it: "40 s", "4 min", "1 h 5 min". */
+function formatElapsed(ms) {
+    const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0;
+    if (seconds < 60)
+        return `${seconds} s`;
+    const minutes = Math.round(seconds / 60);
+    if (minutes < 60)
+        return `${minutes} min`;
+    const rest = minutes % 60;
+    return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;
+}
+/** The wall-clock time in UTC, "14:05 UTC": runners and readers sit in every time zone. */
+function formatClock(ms) {
+    return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
+}
+/** "2026-11-23 09:00 UTC". */
+function formatTimestamp(ms) {
+    const iso = new Date(ms).toISOString();
+    return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
 function formatNumber(n) {
     return n.toLocaleString('en-US');
 }
@@ -33146,6 +33193,7 @@ function formatShare(part, whole) {
     return `${((part / whole) * 100).toFixed(1)}%`;
 }
 const MINUS = '\u2212'; // a typographic minus lines up with "+" in table columns
+/** "+12 (+4.0%)", "−3 (−1.2%)", "0", or "new" when there was nothing before. */
 function formatChange(now, before) {
     if (now === 0 && !before)
         return '0';
@@ -33158,16 +33206,31 @@ function formatChange(now, before) {
     const percent = (Math.abs(diff) / before) * 100;
     return `${sign}${formatNumber(Math.abs(diff))} (${sign}${percent.toFixed(1)}%)`;
 }
+/** "+20.0%", "−3.1%", "±0%"; undefined when there is nothing to compare with. */
+function formatPercentChange(now, before) {
+    if (!Number.isFinite(before) || before <= 0)
+        return undefined;
+    const diff = now - before;
+    if (diff === 0)
+        return '±0%';
+    return `${diff > 0 ? '+' : MINUS}${((Math.abs(diff) / before) * 100).toFixed(1)}%`;
+}
+/** "1 row", "5 rows". */
+function plural(n, one, many = `${one}s`) {
+    return `${formatNumber(n)} ${n === 1 ? one : many}`;
+}
 // ---------------------------------------------------------------------------------------------
 // Links
 /** Characters allowed unencoded in a link destination: none of them ends the link or a cell. */
 const UNSAFE_IN_DESTINATION = /[^A-Za-z0-9\-._~:/?#@!$&*+,;=%]/g;
 function percentEncode(c) {
-    return `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+    return Array.from(external_node_buffer_.Buffer.from(c, 'utf8'))
+        .map(byte => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+        .join('');
 }
-/** A Markdown link destination for a URL we trust (the workflow run). */
+/** A Markdown link destination for a URL we trust (the workflow run, a checked https URL). */
 function linkDestination(url) {
-    return url.replace(UNSAFE_IN_DESTINATION, percentEncode);
+    return oneLine(url).replace(/\s/g, ' ').replace(UNSAFE_IN_DESTINATION, percentEncode);
 }
 /** The URL when it is a plain https URL (no credentials), else undefined. */
 function parseHttpsUrl(raw) {
@@ -33178,85 +33241,41 @@ function parseHttpsUrl(raw) {
         return undefined;
     return url;
 }
-const PROMPT_MAX_CHARS = 2000;
-const ERROR_MAX_CHARS = 2000;
-const STATUS_EMOJI = {
-    active: '⏳',
-    completed: '✅',
-    archived: '📦',
-    failed: '❌'
-};
-function jobStatus(r) {
-    return r.status ?? r.job?.status;
+/** `[label](url)` for Markdown we wrote as the label; plain label when the URL is not https. */
+function markdown_link(label, url) {
+    const checked = url ? parseHttpsUrl(url) : undefined;
+    return checked ? `[${label}](${linkDestination(checked.href)})` : label;
 }
-function jobHeadline(r) {
-    const status = jobStatus(r);
-    if (r.phase === 'error')
-        return '⚠️ Docs agent follow-up: error';
-    if (r.phase === 'cancelled')
-        return '🚫 Docs agent follow-up: cancelled';
-    if (r.phase === 'working' || status === undefined || status === 'active')
-        return `⏳ Docs agent follow-up: ${r.waited ? 'working' : 'started'}`;
-    return `${STATUS_EMOJI[status]} Docs agent follow-up: ${status}`;
+/**
+ * The address of a page path on the docs site. Every character of the path that could end the
+ * destination or change its meaning (`?`, `#`, spaces, parentheses) is percent-encoded, so a path
+ * can only ever name a page below `siteUrl`.
+ */
+function pageUrl(siteUrl, path) {
+    const site = parseHttpsUrl(siteUrl);
+    if (!site)
+        return undefined;
+    const base = site.href.replace(/\/+$/, '');
+    const segments = path
+        .split('/')
+        .filter(segment => segment !== '' && segment !== '.' && segment !== '..')
+        .map(segment => encodeURIComponent(oneLine(segment)).replace(/[!'()*]/g, percentEncode));
+    return `${base}/${segments.join('/')}`;
 }
-function pullRequestCell(r) {
-    const prLink = r.job?.prLink;
-    if (prLink) {
-        const url = parseHttpsUrl(prLink);
-        if (!url)
-            return escapeText(clip(prLink, 300));
-        return `[${escapeText(clip(url.host + url.pathname, 120))}](${linkDestination(url.href)})`;
-    }
-    return jobStatus(r) === 'completed' ? 'no file changed' : '–';
+/**
+ * Where a report comes from, for its meta line: when it was made, the run that made it, what it
+ * cost. A comment outlives its run, so a reader needs all three.
+ */
+function provenance(p) {
+    const parts = [`made ${formatTimestamp(p.generatedAt)}`];
+    if (p.runUrl)
+        parts.push(markdown_link('workflow run', p.runUrl));
+    if (p.requests !== undefined)
+        parts.push(plural(p.requests, p.requestNoun ?? 'request'));
+    return parts;
 }
-function cell(value) {
-    return value ? escapeText(clip(value, 300)) : '–';
-}
-function jobTable(r) {
-    const status = jobStatus(r);
-    return [
-        '| | |',
-        '|---|---|',
-        `| Job id | ${cell(r.jobId)} |`,
-        `| Project | ${cell(r.projectId)} |`,
-        `| Status | ${cell(status ?? r.phase)} |`,
-        `| Elapsed | ${formatDuration(r.elapsedMs)} |`,
-        `| Pull request | ${pullRequestCell(r)} |`,
-        `| Repository | ${cell(r.job?.source?.repository)} |`,
-        `| Ref | ${cell(r.job?.source?.ref)} |`,
-        `| Model | ${cell(r.job?.model)} |`
-    ];
-}
-function jobErrorLine(r) {
-    const detail = r.error ? escapeText(clip(r.error, ERROR_MAX_CHARS)) : undefined;
-    if (r.phase === 'error')
-        return `**Error:** ${detail ?? 'unknown error'}`;
-    if (jobStatus(r) === 'failed')
-        return `**The job failed.**${detail ? ` ${detail}` : ''}`;
-    return undefined;
-}
-/** Markdown for the job summary and the pull-request comment about one follow-up. */
-function renderJobReport(r) {
-    const blocks = [`### ${jobHeadline(r)}`];
-    if (r.prompt?.trim())
-        blocks.push(quoteBlock(r.prompt, PROMPT_MAX_CHARS));
-    blocks.push(jobTable(r).join('\n'));
-    const errorLine = jobErrorLine(r);
-    if (errorLine)
-        blocks.push(errorLine);
-    if (!r.waited)
-        blocks.push('_Not waited for (wait: false): the job keeps running on the service._');
-    if (r.runUrl)
-        blocks.push(`[View workflow run](${linkDestination(r.runUrl)})`);
-    if (r.routedHere && r.trigger) {
-        blocks.push(`Reviewers can reply **${escapeText(r.trigger)} &lt;instruction&gt;** on this pull ` +
-            'request to send a follow-up to this job.');
-    }
-    return blocks.join('\n\n') + '\n';
-}
-const CHART_MAX_BARS = 15;
-const CHART_LABEL_MAX_CHARS = 24;
-const PATH_MAX_CHARS = 300;
+// ---------------------------------------------------------------------------------------------
+// Blocks
 /**
  * Size against a budget in UTF-8 bytes: never less than the string length, so a result within
  * budget fits both the comment limit (characters) and the job summary limit (bytes).
@@ -33264,133 +33283,39 @@ const PATH_MAX_CHARS = 300;
 function size(s) {
     return external_node_buffer_.Buffer.byteLength(s, 'utf8');
 }
-function describeRange(range) {
-    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
-    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
-    if (from && to)
-        return `${from} → ${to} (end exclusive)`;
-    if (from)
-        return `since ${from}`;
-    if (to)
-        return `until ${to} (exclusive)`;
-    return 'all time';
+/** The header and delimiter lines of a GFM table. */
+function tableHead(columns) {
+    const header = columns.map(c => c.header).join(' | ');
+    const delimiter = columns.map(c => (c.align === 'right' ? '---:' : '---')).join('|');
+    return `| ${header} |\n|${delimiter}|`;
 }
-function totalsTable(r) {
-    const { totals, previous } = r;
-    const change = (key) => previous ? ` ${formatChange(totals[key], previous.totals[key])} |` : '';
-    return [
-        `| Traffic | Unique visitors | Share of total |${previous ? ' Change |' : ''}`,
-        `|---|---:|---:|${previous ? '---:|' : ''}`,
-        `| Human | ${formatNumber(totals.human)} | ${formatShare(totals.human, totals.total)} |${change('human')}`,
-        `| AI | ${formatNumber(totals.ai)} | ${formatShare(totals.ai, totals.total)} |${change('ai')}`,
-        `| Total | ${formatNumber(totals.total)} | |${change('total')}`
-    ].join('\n');
+/** One table row of cells that are already Markdown (escaped where untrusted). */
+function tableRow(cells) {
+    return `| ${cells.join(' | ')} |`;
 }
-function exportedLine(r) {
-    const rows = `${formatNumber(r.rows)} ${r.rows === 1 ? 'row' : 'rows'} exported`;
-    const file = r.file ? ` to ${escapeText(r.file)}` : '';
-    const limit = r.maxRowsReached ? ' (stopped at the row limit: the service has more)' : '';
-    return `${rows}${file}${limit}.`;
+/** A collapsed block: `summary` is our own text; the body is Markdown (blank lines kept). */
+function details(summary, body, open = false) {
+    return `<details${open ? ' open' : ''}><summary>${summary}</summary>\n\n${body}\n\n</details>`;
 }
-function reportHead(r) {
-    const lines = [
-        '### Docs visitors',
-        '',
-        `**Project:** ${escapeText(r.projectId)} · **Range:** ${describeRange(r.range)}`
-    ];
-    if (r.previous)
-        lines.push('', `**Compared with:** ${describeRange(r.previous.range)}`);
-    lines.push('', totalsTable(r), '', '_Total counts each unique visitor once, so it is not the sum of human and AI._', '', exportedLine(r));
-    return lines.join('\n');
-}
-function topPagesHeader(withChange) {
-    return [
-        '#### Top pages',
-        '',
-        `| # | Page | Human | AI | Total |${withChange ? ' Change |' : ''}`,
-        `|---:|---|---:|---:|---:|${withChange ? '---:|' : ''}`
-    ].join('\n');
-}
-function topPageRow(r, row, rank) {
-    const page = row.path ? escapeText(clip(row.path, PATH_MAX_CHARS)) : '_(empty path)_';
-    const counts = `${formatNumber(row.human)} | ${formatNumber(row.ai)} | ${formatNumber(row.total)}`;
-    const change = r.previous
-        ? ` ${formatChange(row.total, r.previous.byPath.get(row.path)?.total)} |`
-        : '';
-    return `| ${rank} | ${page} | ${counts} |${change}`;
-}
-function omittedNote(omitted, fullDataHint) {
-    const where = fullDataHint ? `; the full data is in ${fullDataHint}` : '';
-    return `_${formatNumber(omitted)} more ${omitted === 1 ? 'row' : 'rows'} not shown${where}._`;
-}
-/** A Mermaid x-axis label: a small safe charset, so a path cannot break out of the quotes. */
-function chartLabel(path) {
-    const safe = path.replace(/[^A-Za-z0-9/._~-]/g, '_') || '_';
-    return safe.length > CHART_LABEL_MAX_CHARS ? `${safe.slice(0, CHART_LABEL_MAX_CHARS - 1)}…` : safe;
-}
-/** Labels made unique: Mermaid would merge bars with the same category name. */
-function uniqueLabels(paths) {
-    const seen = new Map();
-    return paths.map(path => {
-        const label = chartLabel(path);
-        const count = (seen.get(label) ?? 0) + 1;
-        seen.set(label, count);
-        return count === 1 ? label : `${label} (${count})`;
-    });
-}
-function topPagesChart(top) {
-    const bars = top.slice(0, CHART_MAX_BARS);
-    if (bars.length === 0)
+/** Rows a table shows before the rest is folded away: a reader sees the answer, not a wall. */
+const VISIBLE_ROWS = 10;
+/**
+ * A table whose rows past the first `visible` sit in a collapsed block (with the header repeated,
+ * so that part is a table of its own). `foldLabel(first, last)` names the folded ranks.
+ */
+function foldedTable(columns, rows, foldLabel, visible = VISIBLE_ROWS) {
+    const head = tableHead(columns);
+    if (rows.length === 0)
         return '';
-    const labels = uniqueLabels(bars.map(row => row.path)).map(label => `"${label}"`);
-    const values = bars.map(row => (Number.isFinite(row.total) ? Math.round(row.total) : 0));
-    return [
-        '```mermaid',
-        'xychart-beta',
-        `    title "Top ${bars.length} pages by unique visitors"`,
-        `    x-axis [${labels.join(', ')}]`,
-        '    y-axis "Visitors"',
-        `    bar [${values.join(', ')}]`,
-        '```'
-    ].join('\n');
+    const shown = `${head}\n${rows.slice(0, visible).join('\n')}`;
+    if (rows.length <= visible)
+        return shown;
+    const rest = `${head}\n${rows.slice(visible).join('\n')}`;
+    return `${shown}\n\n${details(foldLabel(visible + 1, rows.length), rest)}`;
 }
-/** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
-function rowsWithinBudget(r, budget) {
-    const rows = [];
-    let used = 0;
-    for (const [i, row] of r.top.entries()) {
-        const line = topPageRow(r, row, i + 1);
-        used += size(line) + 1;
-        if (used > budget)
-            break;
-        rows.push(line);
-    }
-    return rows;
-}
-/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
-function renderVisitorsReport(r, opts) {
-    const head = reportHead(r);
-    if (r.top.length === 0)
-        return fitComment(`${head}\n`, opts.maxChars, opts.fullDataHint);
-    const header = topPagesHeader(r.previous !== undefined);
-    const longestNote = omittedNote(r.top.length, opts.fullDataHint);
-    // Blank lines between blocks and the final newline.
-    const separators = 8;
-    const fixed = size(head) + size(header) + size(longestNote) + separators;
-    let chart = topPagesChart(r.top);
-    if (fixed + size(chart) > opts.maxChars)
-        chart = ''; // the table matters more than the chart
-    const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart));
-    const blocks = [head];
-    if (rows.length > 0)
-        blocks.push(`${header}\n${rows.join('\n')}`);
-    const omitted = r.top.length - rows.length;
-    if (omitted > 0)
-        blocks.push(omittedNote(omitted, opts.fullDataHint));
-    if (chart)
-        blocks.push(chart);
-    // Only reached with a budget too small for the fixed parts: cut as a last resort.
-    return fitComment(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint);
+/** Bytes the folding adds around `rows` beyond the rows themselves (for budgets). */
+function foldedTableOverhead(columns, label) {
+    return 2 * (size(tableHead(columns)) + 1) + size(details(label, '')) + 4;
 }
 // ---------------------------------------------------------------------------------------------
 // Fitting a comment
@@ -33414,6 +33339,12 @@ function openFence(markdown) {
     }
     return open;
 }
+/** `<details>` blocks left open at the end of the Markdown. */
+function openDetails(markdown) {
+    const opened = markdown.match(/^<details[ >]/gm)?.length ?? 0;
+    const closed = markdown.match(/^<\/details>/gm)?.length ?? 0;
+    return Math.max(0, opened - closed);
+}
 /** Cuts at the last line break within maxChars (or mid-line, if there is none). */
 function cutAtLine(s, maxChars) {
     const cut = markdown_cutAt(s, maxChars);
@@ -33422,25 +33353,252 @@ function cutAtLine(s, maxChars) {
     const lastBreak = cut.lastIndexOf('\n');
     return lastBreak > 0 ? cut.slice(0, lastBreak) : cut;
 }
+/** What closes the blocks a cut left open: a code fence, then collapsed blocks. */
+function closing(cut) {
+    const fence = openFence(cut);
+    return (fence ? `\n${fence}` : '') + '\n\n</details>'.repeat(openDetails(cut));
+}
 /**
  * Last resort for a body longer than a GitHub comment allows: cut at a line boundary, close an
- * open code fence and say where the full report is. The result is at most maxChars long.
+ * open code fence or collapsed block and say where the full report is. The result is at most
+ * maxChars long.
  */
 function fitComment(body, maxChars = 65536, note = 'the job summary') {
     if (body.length <= maxChars)
         return body;
     const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`;
     let budget = maxChars - notice.length;
-    // Cutting shorter can only close fences, so a second pass with room for the closing fits.
+    // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
     for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
         const cut = cutAtLine(body, budget);
-        const fence = openFence(cut);
-        const closing = fence ? `\n${fence}` : '';
-        if (cut.length + closing.length + notice.length <= maxChars)
-            return cut + closing + notice;
-        budget = maxChars - notice.length - closing.length;
+        const end = closing(cut);
+        if (cut.length + end.length + notice.length <= maxChars)
+            return cut + end + notice;
+        budget = maxChars - notice.length - end.length;
     }
     return markdown_cutAt(notice.trim(), maxChars);
+}
+
+;// CONCATENATED MODULE: ./src/report/job.ts
+// The report about one agent job: the live comment while the run waits, and the same body as
+// the job summary at the end. It leads with the answer (what happened, how long it took) and
+// keeps the reference data (job id, model, ref, the prompt) in a collapsed block.
+
+const PROMPT_MAX_CHARS = 2000;
+const ERROR_MAX_CHARS = 2000;
+const VALUE_MAX_CHARS = 300;
+/** Whatever the service says, as a string: a status added later is shown as it is. */
+function statusOf(r) {
+    const status = r.job?.status;
+    return typeof status === 'string' && status !== '' ? status : undefined;
+}
+function value(text) {
+    return text ? escapeText(clip(text, VALUE_MAX_CHARS)) : '–';
+}
+function elapsed(r) {
+    return r.endedAt === undefined ? '' : ` · ${formatElapsed(r.endedAt - r.startedAt)}`;
+}
+/** "#42" for this repository, "owner/repo#42" for another, or "a pull request". */
+function pullRequestLabel(r, url) {
+    if (r.prNumber !== undefined)
+        return `#${r.prNumber}`;
+    const m = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname);
+    if (!m)
+        return 'a pull request';
+    // Owner and repository names are plain ASCII on GitHub: shown as they are in the URL.
+    return `${escapeText(`${m[1]}/${m[2]}`)}#${m[3]}`;
+}
+/** The pull request as a link, or undefined when the job has none that is a safe https URL. */
+function pullRequestLink(r) {
+    const url = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined;
+    return url ? `[${pullRequestLabel(r, url)}](${linkDestination(url.href)})` : undefined;
+}
+function doneHeadline(r, status) {
+    if (!r.waited)
+        return r.command === 'create'
+            ? '📨 Job started · not waited for'
+            : '📨 Instruction sent · not waited for';
+    if (status === 'completed') {
+        if (r.job?.prLink)
+            return `✅ Opened ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`;
+        return `✅ Completed without a pull request${elapsed(r)}`;
+    }
+    if (status === 'failed')
+        return `❌ The job failed${elapsed(r)}`;
+    if (status === 'archived')
+        return `📦 The job was archived${elapsed(r)}`;
+    return `Job status: ${value(status)}${elapsed(r)}`;
+}
+/** While waiting, the headline says what the status says now. */
+function waitingHeadline(status) {
+    if (status === undefined || status === 'active')
+        return '⏳ The docs agent is working';
+    if (['completed', 'failed', 'archived'].includes(status))
+        return `⏳ Waiting for the job to take the instruction (it still shows ${status})`;
+    return `⏳ Job status: ${value(status)}`;
+}
+function errorHeadline(r) {
+    if (r.delivered === 'maybe')
+        return '⚠️ The instruction may or may not have been delivered';
+    if (r.delivered === 'no')
+        return r.command === 'create' ? '⚠️ No job was started' : '⚠️ The instruction was not sent';
+    if (r.delivered === 'yes')
+        return '⚠️ Sent, but this run lost track of the job';
+    return '⚠️ The docs agent step failed';
+}
+function headline(r) {
+    const status = statusOf(r);
+    switch (r.phase) {
+        case 'sending':
+            return r.command === 'create'
+                ? '⏳ Starting a docs agent job'
+                : '⏳ Sending the instruction to the docs agent';
+        case 'waiting':
+            return waitingHeadline(status);
+        case 'done':
+            return doneHeadline(r, status);
+        case 'timed-out':
+            return r.endedAt === undefined
+                ? '⌛ Stopped waiting · the job may still finish'
+                : `⌛ Stopped waiting after ${formatElapsed(r.endedAt - r.startedAt)} · the job may still finish`;
+        case 'cancelled':
+            return r.delivered === 'no'
+                ? '🚫 Run cancelled before the instruction was sent'
+                : '🚫 Run cancelled · the job keeps running';
+        case 'error':
+            return errorHeadline(r);
+        case 'no-job':
+            return '⚠️ No job to follow up';
+    }
+}
+/** One line under the headline: what this is, when it started, where the run is. */
+function metaLine(r) {
+    const parts = [
+        r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up',
+        `started ${formatClock(r.startedAt)}`
+    ];
+    if (r.endedAt !== undefined && r.phase !== 'sending' && r.phase !== 'waiting')
+        parts.push(`ended ${formatClock(r.endedAt)}`);
+    if (r.runUrl)
+        parts.push(markdown_link('workflow run', r.runUrl));
+    return parts.join(' · ');
+}
+function lastStatus(r) {
+    const status = statusOf(r);
+    return status ? ` Last status seen: **${value(status)}**.` : '';
+}
+function job_errorDetail(r, label) {
+    if (!r.error)
+        return undefined;
+    return `**${label}:** ${escapeText(clip(r.error, ERROR_MAX_CHARS))}`;
+}
+const DELIVERY = {
+    maybe: 'Check the job on the service before sending the instruction again, or the agent may get ' +
+        'it twice.',
+    no: 'The instruction did not reach the job.',
+    yes: 'The service took the instruction: the job keeps running, but this run could not follow it.'
+};
+/** The paragraphs that explain the state: what it means, and what may still happen. */
+function explanation(r) {
+    const status = statusOf(r);
+    switch (r.phase) {
+        case 'sending':
+        case 'waiting':
+            return [];
+        case 'done':
+            if (!r.waited)
+                return ['Not waited for (`wait: false`): the job keeps running on the service.'];
+            if (status === 'completed' && !r.job?.prLink)
+                return [
+                    'No pull request was opened: the agent may have changed nothing, or committed ' +
+                        'directly to the branch.'
+                ];
+            if (status === 'failed')
+                return [job_errorDetail(r, 'Error') ?? 'The service did not say why.'];
+            return [];
+        case 'timed-out':
+            return [
+                'This run stopped waiting at `wait-timeout`. The job may still be running: it can ' +
+                    `still finish and open a pull request.${lastStatus(r)}`,
+                job_errorDetail(r, 'Last poll')
+            ].filter(isText);
+        case 'cancelled':
+            if (r.delivered === 'no')
+                return ['The workflow run was cancelled; nothing was sent.'];
+            return [
+                'The workflow run was cancelled, so it stopped waiting. That does not stop the job: ' +
+                    `it keeps running on the service and may still open a pull request.${lastStatus(r)}`,
+                r.delivered === 'maybe' ? DELIVERY.maybe : undefined
+            ].filter(isText);
+        case 'error':
+            return [
+                job_errorDetail(r, 'Error') ?? '**Error:** unknown error',
+                r.delivered ? DELIVERY[r.delivered] : undefined
+            ].filter(isText);
+        case 'no-job':
+            return [
+                'No agent job is recorded on this pull request, so the instruction was not sent. Set ' +
+                    'the `job-id` input of the workflow, reply on a pull request that the docs agent ' +
+                    'opened, or set `when-no-job: create` to start a new job.'
+            ];
+    }
+}
+function isText(s) {
+    return s !== undefined && s !== '';
+}
+/** A trigger in a code span when it can be one; escaped text otherwise. */
+function triggerHint(trigger) {
+    const example = /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)
+        ? `\`${trigger} <instruction>\``
+        : `**${escapeText(trigger)} &lt;instruction&gt;**`;
+    return `Reply ${example} on this pull request to send a follow-up to this job.`;
+}
+function pullRequestItem(r) {
+    const prLink = r.job?.prLink;
+    if (!prLink)
+        return undefined;
+    const url = parseHttpsUrl(prLink);
+    const label = url ? escapeText(url.host + url.pathname) : value(prLink);
+    return `- **Pull request:** ${url ? `[${label}](${linkDestination(url.href)})` : label}`;
+}
+function detailItems(r) {
+    const source = r.job?.source;
+    const items = [
+        `- **Job:** ${value(r.jobId ?? r.job?.id)}`,
+        `- **Status:** ${value(statusOf(r))}`,
+        `- **Project:** ${value(r.projectId)}`,
+        source?.repository || source?.ref
+            ? `- **Repository:** ${value(source.repository)} · **Ref:** ${value(source.ref)}`
+            : undefined,
+        r.job?.model ? `- **Model:** ${value(r.job.model)}` : undefined,
+        pullRequestItem(r),
+        r.requests !== undefined
+            ? `- **Requests to the service:** ${formatNumber(r.requests)}`
+            : undefined
+    ];
+    return items.filter(isText);
+}
+function instructionLabel(r) {
+    if (r.phase === 'no-job' || r.delivered === 'no')
+        return 'Instruction (not sent)';
+    if (r.phase === 'sending' || r.delivered === 'maybe')
+        return 'Instruction';
+    return 'Instruction sent';
+}
+function detailsBlock(r) {
+    const blocks = [detailItems(r).join('\n')];
+    if (r.prompt?.trim()) {
+        blocks.push(`**${instructionLabel(r)}:**`, quoteBlock(r.prompt, PROMPT_MAX_CHARS));
+    }
+    return details('Details', blocks.join('\n\n'));
+}
+/** Markdown for the live comment and the job summary about one agent job. */
+function renderJobReport(r) {
+    const blocks = [`### ${headline(r)}`, metaLine(r), ...explanation(r)];
+    if (r.routedHere && r.trigger)
+        blocks.push(triggerHint(r.trigger));
+    blocks.push(detailsBlock(r));
+    return blocks.join('\n\n') + '\n';
 }
 
 ;// CONCATENATED MODULE: external "node:path"
@@ -35073,6 +35231,7 @@ function quote(value) {
 
 
 
+
 /** Keeps GitHub's 1 MB per-job output limit far away even for an odd, huge job object. */
 const MAX_JOB_OUTPUT_CHARS = 256 * 1024;
 async function runMessage(ctx) {
@@ -35080,18 +35239,28 @@ async function runMessage(ctx) {
     const jobId = s.jobId !== '' ? s.jobId : await routedJobId(ctx);
     setOutput('job-id', jobId);
     const progress = new ProgressComment(ctx, jobId);
+    let delivered = 'no';
     const base = () => ({
+        command: 'message',
         projectId: s.projectId,
         jobId,
-        phase: 'working',
+        phase: 'waiting',
         prompt: ctx.prompt,
-        elapsedMs: Date.now() - ctx.startedAt,
+        startedAt: ctx.startedAt,
         runUrl: ctx.runUrl,
         waited: s.wait,
         trigger: s.trigger
     });
     const stopOnCancel = onCancel(async () => {
-        await progress.write({ ...base(), phase: 'cancelled', job: progress.lastJob });
+        const cancelled = {
+            ...base(),
+            phase: 'cancelled',
+            job: progress.lastJob,
+            endedAt: Date.now(),
+            delivered
+        };
+        await progress.write(cancelled).catch(warn);
+        await writeSummary(ctx, cancelled);
     });
     let result;
     startGroup(`Follow-up to job ${jobId}`);
@@ -35107,6 +35276,7 @@ async function runMessage(ctx) {
             jobPath: s.jobPath,
             onSent: async (job) => {
                 info(`The service took the follow-up (job status: ${job?.status ?? 'unknown'}).`);
+                delivered = 'yes';
                 await progress.write({ ...base(), job });
             },
             onChange: async (job) => progress.write({ ...base(), job }),
@@ -35118,8 +35288,16 @@ async function runMessage(ctx) {
         endGroup();
         stopOnCancel();
         const error = err instanceof Error ? err.message : String(err);
-        await progress.write({ ...base(), phase: 'error', error, job: progress.lastJob }).catch(warn);
-        await writeSummary(ctx, { ...base(), phase: 'error', error, job: progress.lastJob });
+        const failed = {
+            ...base(),
+            phase: 'error',
+            error,
+            job: progress.lastJob,
+            endedAt: Date.now(),
+            delivered: /may or may not have been delivered/.test(error) ? 'maybe' : delivered
+        };
+        await progress.write(failed).catch(warn);
+        await writeSummary(ctx, failed);
         await react(ctx, 'confused');
         throw err;
     }
@@ -35131,12 +35309,12 @@ async function runMessage(ctx) {
     const failure = exitProblem(ctx, jobId, result);
     const final = {
         ...base(),
-        phase: failure && result.timedOut ? 'error' : 'done',
+        phase: result.timedOut ? 'timed-out' : 'done',
         job,
-        status,
-        elapsedMs: Date.now() - result.sentAt,
-        error: failure,
-        routedHere: routedPr !== undefined && routedPr === ctx.target?.issueNumber
+        endedAt: Date.now(),
+        error: result.timedOut ? result.lastPollError : undefined,
+        routedHere: routedPr !== undefined && routedPr === ctx.target?.issueNumber,
+        prNumber: routedPr
     };
     const routeKeys = final.routedHere ? [markerKey('route', s.projectId, jobId)] : [];
     await progress.write(final, routeKeys);
@@ -35192,13 +35370,21 @@ async function routedJobId(ctx) {
     }
     const why = 'is empty and this pull request records no agent job of this project. Set `job-id` in the ' +
         'workflow, or reply on a pull request that the docs agent opened after a follow-up sent by this action';
+    const noJob = {
+        command: 'message',
+        projectId: s.projectId,
+        phase: 'no-job',
+        prompt: ctx.prompt,
+        startedAt: ctx.startedAt,
+        endedAt: Date.now(),
+        waited: s.wait,
+        runUrl: ctx.runUrl
+    };
+    await writeSummary(ctx, noJob);
     if (octokit && ctx.target) {
-        const body = '### ⚠️ Docs agent: no job to follow up\n\nNo agent job is recorded on this pull request, ' +
-            'so the instruction was not sent. Set the `job-id` input of the workflow, or reply on a ' +
-            'pull request that the docs agent opened.\n';
         await upsertComment(octokit, ctx.target, {
             key: markerKey('nojob', s.projectId),
-            body,
+            body: fitComment(renderJobReport(noJob), COMMENT_LIMIT - MARKER_ROOM),
             mode: 'upsert',
             secret: s.apiKey
         }).catch(warn);
@@ -35220,15 +35406,18 @@ async function recordRoute(ctx, jobId, job) {
         return pr; // the progress comment carries the marker
     const place = { owner: event.owner, repo: event.repo, issueNumber: pr };
     const report = {
+        command: 'message',
         projectId: s.projectId,
         jobId,
         phase: 'done',
         job,
-        elapsedMs: Date.now() - ctx.startedAt,
+        startedAt: ctx.startedAt,
+        endedAt: Date.now(),
         runUrl: ctx.runUrl,
         waited: true,
         trigger: s.trigger,
-        routedHere: true
+        routedHere: true,
+        prNumber: pr
     };
     try {
         const ref = await upsertComment(octokit, place, {
@@ -35561,8 +35750,342 @@ class TopPages {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/chart.ts
+// Mermaid charts, as GitHub draws them. Horizontal bars: a page path is long, and only a
+// horizontal chart gives its label a line of its own instead of a slanted smear under the bar.
+const LABEL_MAX_CHARS = 40;
+/**
+ * A label Mermaid draws as written: a small safe charset (a quote or bracket would end the list),
+ * clipped in the middle so that both the section and the page name stay readable.
+ */
+function chartLabel(text, maxChars = LABEL_MAX_CHARS) {
+    const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_';
+    if (safe.length <= maxChars)
+        return safe;
+    const tail = Math.floor((maxChars - 1) * 0.4);
+    return `${safe.slice(0, maxChars - 1 - tail)}…${safe.slice(safe.length - tail)}`;
+}
+/** Labels made unique: Mermaid would merge bars with the same category name. */
+function uniqueLabels(labels) {
+    const seen = new Map();
+    return labels.map(label => {
+        const count = (seen.get(label) ?? 0) + 1;
+        seen.set(label, count);
+        return count === 1 ? label : `${label} (${count})`;
+    });
+}
+function barValue(value) {
+    return Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+}
+/** Bar thickness in pixels: Mermaid's fixed 500 px height makes three bars look like slabs. */
+const PIXELS_PER_BAR = 36;
+const CHART_FRAME_PIXELS = 120;
+/** A mid blue that reads on GitHub's light and dark themes (the default is a pale lavender). */
+const BAR_COLOR = '#4493f8';
+/** Mermaid settings for one chart: its height follows the number of bars. */
+function chartConfig(bars) {
+    const config = {
+        xyChart: { height: CHART_FRAME_PIXELS + PIXELS_PER_BAR * bars },
+        themeVariables: { xyChart: { plotColorPalette: BAR_COLOR } }
+    };
+    return `%%{init: ${JSON.stringify(config)}}%%`;
+}
+/** The top of the value axis: the largest bar, never 0 (Mermaid draws an empty range oddly). */
+function axisMax(values) {
+    return Math.max(1, ...values);
+}
+/**
+ * A horizontal bar chart whose value axis starts at 0, so bar lengths compare honestly (Mermaid
+ * otherwise starts the axis at the smallest bar). Bars are drawn in the order given, first on
+ * top. Empty string when there are no bars.
+ */
+function barChart(spec) {
+    if (spec.bars.length === 0)
+        return '';
+    const labels = uniqueLabels(spec.bars.map(bar => chartLabel(bar.label))).map(l => `"${l}"`);
+    const values = spec.bars.map(bar => barValue(bar.value));
+    return [
+        '```mermaid',
+        chartConfig(values.length),
+        'xychart-beta horizontal',
+        `    title "${spec.title}"`,
+        `    x-axis [${labels.join(', ')}]`,
+        `    y-axis "${spec.valueAxis}" 0 --> ${axisMax(values)}`,
+        `    bar [${values.join(', ')}]`,
+        '```'
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/range.ts
+// Date ranges as people read them. The service's `dateTo` is exclusive; a reader expects the
+// last day that counts, so whole-day ranges are shown with their inclusive last day.
+
+
+const range_DAY = 86_400_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The whole UTC days of a range given as `YYYY-MM-DD` bounds, or undefined. */
+function wholeDays(range) {
+    const { dateFrom, dateTo } = range;
+    if (!dateFrom || !dateTo || !isDateOnly(dateFrom) || !isDateOnly(dateTo))
+        return undefined;
+    const from = parseInstant(dateFrom);
+    const to = parseInstant(dateTo);
+    if (from === undefined || to === undefined || to - from < range_DAY)
+        return undefined;
+    return { first: new Date(from), last: new Date(to - range_DAY) };
+}
+function monthDay(d) {
+    return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
+}
+function withYear(d) {
+    return `${monthDay(d)}, ${d.getUTCFullYear()}`;
+}
+function isoDay(d) {
+    return d.toISOString().slice(0, 10);
+}
+/**
+ * A short label: "Nov 16–22", "Oct 28 – Nov 3", "Dec 28, 2025 – Jan 3, 2026", "Nov 16"; the
+ * year is added when it is not the year of `now`. Other ranges are shown as given.
+ */
+function shortRange(range, now) {
+    const days = wholeDays(range);
+    if (!days)
+        return exactRange(range);
+    const { first, last } = days;
+    const year = new Date(now).getUTCFullYear();
+    const sameYear = first.getUTCFullYear() === last.getUTCFullYear();
+    const suffix = sameYear && first.getUTCFullYear() !== year ? `, ${first.getUTCFullYear()}` : '';
+    if (first.getTime() === last.getTime())
+        return `${monthDay(first)}${suffix}`;
+    if (!sameYear)
+        return `${withYear(first)} – ${withYear(last)}`;
+    if (first.getUTCMonth() === last.getUTCMonth())
+        return `${monthDay(first)}–${last.getUTCDate()}${suffix}`;
+    return `${monthDay(first)} – ${monthDay(last)}${suffix}`;
+}
+/**
+ * The exact range, for the record: "2026-11-16 to 2026-11-22" (whole days, both counted) or the
+ * bounds as given, marked end exclusive.
+ */
+function exactRange(range) {
+    const days = wholeDays(range);
+    if (days)
+        return `${isoDay(days.first)} to ${isoDay(days.last)}`;
+    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
+    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
+    if (from && to)
+        return `${from} to ${to} (end exclusive)`;
+    if (from)
+        return `since ${from}`;
+    if (to)
+        return `before ${to}`;
+    return 'all time';
+}
+/** "the previous 7 days", "the week before", "the month before", "the period before". */
+function previousLabel(range, period) {
+    switch (period?.kind) {
+        case 'yesterday':
+            return 'the day before';
+        case 'last-week':
+            return 'the week before';
+        case 'last-month':
+            return 'the month before';
+        default:
+            break;
+    }
+    const days = wholeDays(range);
+    if (!days)
+        return 'the period before';
+    const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
+    return count === 1 ? 'the day before' : `the previous ${count} days`;
+}
+
+;// CONCATENATED MODULE: ./src/report/visitors.ts
+// The visitors report (job summary and comment): the answer in the headline, the totals with
+// the human/AI overlap made explicit, then the top pages as a chart and a table that fits.
+
+
+
+/** Long enough for a real docs path, short enough that the number columns stay in view. */
+const PATH_MAX_CHARS = 60;
+// ---------------------------------------------------------------------------------------------
+// Head: headline, what and when, totals
+function visitors_headline(r) {
+    const total = plural(r.totals.total, 'unique visitor');
+    const when = shortRange(r.range, r.generatedAt);
+    if (!r.previous)
+        return `### ${total} · ${when}`;
+    const before = previousLabel(r.range, r.period);
+    const change = formatPercentChange(r.totals.total, r.previous.totals.total);
+    const compared = change ? `${change} vs ${before}` : `none in ${before}`;
+    return `### ${total}, ${compared} · ${when}`;
+}
+function visitors_metaLine(r) {
+    const range = r.previous
+        ? `${exactRange(r.range)}, compared with ${exactRange(r.previous.range)}`
+        : exactRange(r.range);
+    return [
+        `Docs visitors of project ${escapeText(r.projectId)}`,
+        range,
+        ...provenance({ ...r, requestNoun: 'analytics request' })
+    ].join(' · ');
+}
+/** Visitors counted as both human and AI, when the service's numbers allow knowing it. */
+function overlap(c) {
+    const both = c.human + c.ai - c.total;
+    return both >= 0 ? both : undefined;
+}
+function totalsTable(r) {
+    const { totals, previous } = r;
+    const both = overlap(totals);
+    // When human + AI falls short of the total (visitors the service classes as neither), shares
+    // of the total would hide that; shares of their sum, said so in the note, stay honest.
+    const whole = both === undefined ? totals.human + totals.ai : totals.total;
+    const change = (now, before) => previous ? [formatChange(now, before)] : [];
+    const columns = [
+        { header: 'Traffic' },
+        { header: 'Unique visitors', align: 'right' },
+        { header: both === undefined ? 'Share of human + AI' : 'Share of total', align: 'right' },
+        ...(previous ? [{ header: 'Change', align: 'right' }] : [])
+    ];
+    const rows = [
+        ['Human', formatNumber(totals.human), formatShare(totals.human, whole)],
+        ['AI', formatNumber(totals.ai), formatShare(totals.ai, whole)]
+    ].map((cells, i) => {
+        const key = i === 0 ? 'human' : 'ai';
+        return tableRow([...cells, ...change(totals[key], previous?.totals[key])]);
+    });
+    if (both !== undefined && both > 0) {
+        const before = previous ? overlap(previous.totals) : undefined;
+        rows.push(tableRow(['Both', formatNumber(both), formatShare(both, whole), ...change(both, before)]));
+    }
+    rows.push(tableRow([
+        'Total',
+        formatNumber(totals.total),
+        both === undefined ? '' : formatShare(totals.total, whole),
+        ...change(totals.total, previous?.totals.total)
+    ]));
+    return `${tableHead(columns)}\n${rows.join('\n')}`;
+}
+function totalsNote(totals) {
+    const both = overlap(totals);
+    if (both === undefined)
+        return ('_Shares are of human + AI. The total is the service’s count of unique visitors, each ' +
+            'once, and is not their sum._');
+    if (both === 0)
+        return '_Total counts each unique visitor once: human + AI = total._';
+    return ('_Visitors seen both as human and as AI count in both rows and once in the total: ' +
+        'human + AI − both = total._');
+}
+function exportedLine(r) {
+    const file = r.file ? ` to ${escapeText(r.file)}` : '';
+    const limit = r.maxRowsReached ? ', stopped at `max-rows`' : '';
+    return `${plural(r.rows, 'row')} exported${file}${limit}.`;
+}
+function reportHead(r) {
+    return [visitors_headline(r), visitors_metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r)].join('\n\n');
+}
+// ---------------------------------------------------------------------------------------------
+// Top pages
+function topTitle(r) {
+    if (!r.maxRowsReached)
+        return '#### Top pages';
+    return (`#### Top pages among the first ${plural(r.rows, 'row')} exported\n\n` +
+        '_The export stopped at `max-rows`, so pages past those rows are not ranked here; the ' +
+        'totals above are the whole site’s._');
+}
+function topColumns(withChange) {
+    return [
+        { header: '#', align: 'right' },
+        { header: 'Page' },
+        { header: 'Human', align: 'right' },
+        { header: 'AI', align: 'right' },
+        { header: 'Total', align: 'right' },
+        ...(withChange ? [{ header: 'Change', align: 'right' }] : [])
+    ];
+}
+/** A page cell: clipped in the middle, escaped, linked to the docs site when there is one. */
+function pageCell(path, siteUrl) {
+    if (!path)
+        return '_(empty path)_';
+    const text = escapeText(clipMiddle(path, PATH_MAX_CHARS));
+    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
+    return url ? markdown_link(text, url) : text;
+}
+function topPageRow(r, row, rank) {
+    const change = r.previous ? [formatChange(row.total, r.previous.byPath.get(row.path)?.total)] : [];
+    return tableRow([
+        String(rank),
+        pageCell(row.path, r.siteUrl),
+        formatNumber(row.human),
+        formatNumber(row.ai),
+        formatNumber(row.total),
+        ...change
+    ]);
+}
+function foldLabel(first, last) {
+    return `Pages ${formatNumber(first)}–${formatNumber(last)}`;
+}
+function topPagesChart(top) {
+    const bars = top.slice(0, VISIBLE_ROWS);
+    return barChart({
+        title: `Top ${bars.length} pages by unique visitors`,
+        valueAxis: 'Unique visitors',
+        // The rank matches the table's # column, so a clipped label is never ambiguous.
+        bars: bars.map((row, i) => ({
+            label: `#${i + 1} ${row.path || '(empty path)'}`,
+            value: row.total
+        }))
+    });
+}
+function omittedNote(omitted, fullDataHint) {
+    const where = fullDataHint ? `; the full data is in ${fullDataHint}` : '';
+    return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`;
+}
+/** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
+function rowsWithinBudget(r, budget) {
+    const rows = [];
+    let used = 0;
+    for (const [i, row] of r.top.entries()) {
+        const line = topPageRow(r, row, i + 1);
+        used += size(line) + 1;
+        if (used > budget)
+            break;
+        rows.push(line);
+    }
+    return rows;
+}
+/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
+function renderVisitorsReport(r, opts) {
+    const head = reportHead(r);
+    if (r.top.length === 0)
+        return fitComment(`${head}\n`, opts.maxChars, opts.fullDataHint);
+    const title = topTitle(r);
+    const columns = topColumns(r.previous !== undefined);
+    const longestNote = omittedNote(r.top.length, opts.fullDataHint);
+    const overhead = foldedTableOverhead(columns, foldLabel(r.top.length, r.top.length));
+    // Blank lines between blocks and the final newline.
+    const separators = 12;
+    const fixed = size(head) + size(title) + overhead + size(longestNote) + separators;
+    let chart = topPagesChart(r.top);
+    if (fixed + size(chart) > opts.maxChars)
+        chart = ''; // the table matters more than the chart
+    const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart));
+    const blocks = [head, title];
+    if (chart)
+        blocks.push(chart);
+    if (rows.length > 0)
+        blocks.push(foldedTable(columns, rows, foldLabel));
+    const omitted = r.top.length - rows.length;
+    if (omitted > 0)
+        blocks.push(omittedNote(omitted, opts.fullDataHint));
+    // Only reached with a budget too small for the fixed parts: cut as a last resort.
+    return fitComment(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint);
+}
+
 ;// CONCATENATED MODULE: ./src/commands/visitors.ts
 // `command: visitors`: export every row (file, outputs), then the report (summary, comment).
+
 
 
 
@@ -35614,11 +36137,14 @@ async function runVisitors(ctx) {
     const report = {
         projectId: s.projectId,
         range: s.range,
+        period: s.period,
         totals,
         rows: result.rows,
         top: top.list(),
         file: s.outputFile?.path,
-        maxRowsReached: result.maxRowsReached
+        maxRowsReached: result.maxRowsReached,
+        runUrl: ctx.runUrl,
+        generatedAt: Date.now()
     };
     if (s.previous)
         report.previous = await exportPrevious(ctx, s.previous, report, fetchPage(s.previous));

@@ -250,6 +250,11 @@ export async function startService(options = {}) {
     }
     return scaleCache.get(dateFrom)
   }
+  // Pages do not all move together: each row's change varies around its period's.
+  const rowScale = (i, dateFrom) =>
+    scaleFor(dateFrom) === 1
+      ? 1
+      : scaleFor(dateFrom) * (0.7 + (mix(i ^ mix(scaleFor(dateFrom) * 1e6)) % 600) / 1000)
   const scaled = (row, f) =>
     f === 1
       ? row
@@ -259,6 +264,15 @@ export async function startService(options = {}) {
           ai: Math.floor(row.ai * f),
           total: Math.floor(row.total * f)
         }
+
+  // Human and AI traffic do not move together either; the overlap keeps total consistent.
+  const scaledTotals = (t, f) => {
+    if (f === 1) return t
+    const human = Math.floor(t.human * f ** 1.3)
+    const ai = Math.floor(t.ai * f ** 0.6)
+    const both = Math.floor((t.human + t.ai - t.total) * f)
+    return { human, ai, total: Math.max(human, ai, human + ai - both) }
+  }
 
   const visitors = (/** @type {LoggedRequest} */ entry) => {
     const q = entry.query
@@ -280,12 +294,14 @@ export async function startService(options = {}) {
     const end = Math.min(offset + limit, rowCount)
     const page = []
     for (let i = offset; i < end; i++) {
-      page.push(typeof rows === 'number' ? scaled(generatedRow(i), scaleFor(q.dateFrom)) : rows[i])
+      page.push(
+        typeof rows === 'number' ? scaled(generatedRow(i), rowScale(i, q.dateFrom)) : rows[i]
+      )
     }
     return {
       status: 200,
       body: {
-        totals: scaled(getTotals(), scaleFor(q.dateFrom)),
+        totals: scaledTotals(getTotals(), scaleFor(q.dateFrom)),
         visitors: page,
         hasMore: offset + limit < rowCount
       }

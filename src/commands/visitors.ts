@@ -4,7 +4,8 @@ import { exportVisitors, TopPages } from '../analytics/export.js'
 import { openSink, type Sink } from '../analytics/sinks.js'
 import type { DateRange } from '../analytics/period.js'
 import { COMMENT_LIMIT, MARKER_ROOM, markerKey, upsertComment } from '../github/comments.js'
-import { fitComment, renderVisitorsReport, type VisitorsReport } from '../report/markdown.js'
+import { fitComment } from '../report/markdown.js'
+import { renderVisitorsReport, type VisitorsReport } from '../report/visitors.js'
 import type { VisitorCounts, VisitorsPage } from '../service/schema.js'
 import type { CommandContext } from './context.js'
 
@@ -61,11 +62,14 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
   const report: VisitorsReport = {
     projectId: s.projectId,
     range: s.range,
+    period: s.period,
     totals,
     rows: result.rows,
     top: top.list(),
     file: s.outputFile?.path,
-    maxRowsReached: result.maxRowsReached
+    maxRowsReached: result.maxRowsReached,
+    runUrl: ctx.runUrl,
+    generatedAt: Date.now()
   }
   if (s.previous)
     report.previous = await exportPrevious(ctx, s.previous, report, fetchPage(s.previous))
