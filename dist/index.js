@@ -29216,11 +29216,15 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3688);
-// The entry point, and the only file with side effects on import.
+// The entry point, and the only file with side effects on import. Tools that run the action's
+// logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
-// Kept-alive sockets or an abandoned request must not hold the step open once the work is done.
-process.exit();
+// The exit code is already set (core.setFailed sets process.exitCode). A run that cleaned up
+// ends by itself before this timer; it fires only when something abandoned (a kept-alive socket,
+// a read-ahead page still retrying) would hold the step open, and its grace period lets piped
+// stdout drain first, which an immediate process.exit() could cut short.
+setTimeout(() => process.exit(), 1_000).unref();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
@@ -33395,15 +33399,17 @@ function parsePullRequestLink(link, serverUrl, owner, repo) {
 
 
 /**
- * The instruction after `trigger` when the comment starts with it (leading whitespace ignored)
- * and it is followed by whitespace or the end; otherwise undefined. Plain string comparison, so
- * a trigger containing regex metacharacters is matched literally.
+ * The instruction after `trigger` when the comment starts with it (leading whitespace ignored,
+ * case ignored as a workflow's `startsWith` does) and it is followed by whitespace or the end;
+ * otherwise undefined. Plain string comparison, so regex metacharacters in a trigger are literal.
  */
 function matchTrigger(body, trigger) {
     if (trigger === '')
         return undefined;
     const text = body.trimStart();
-    if (!text.startsWith(trigger))
+    const head = text.slice(0, trigger.length);
+    // A workflow's `if: startsWith(...)` lets `/Docs-Agent` through; skipping it here would be silent.
+    if (head.toLowerCase() !== trigger.toLowerCase())
         return undefined;
     const rest = text.slice(trigger.length);
     // `/docs-agentx` must not count as `/docs-agent`.
@@ -33452,8 +33458,16 @@ function describe(error) {
         .slice(0, 200);
     return typeof status === 'number' ? `HTTP ${status} ${message}` : message;
 }
+// Reactions this run gave, per comment: run() adds 😕 only where 👀 told the commenter the
+// comment was taken, and a reaction already given is not asked for twice.
+const given = new WeakMap();
+function hasReaction(comment, content) {
+    return given.get(comment)?.has(content) ?? false;
+}
 /** Reactions are courtesy feedback: a failure is only a warning. */
 async function addReaction(octokit, owner, repo, comment, content, warn) {
+    if (hasReaction(comment, content))
+        return;
     try {
         const params = { owner, repo, comment_id: comment.id, content };
         if (comment.kind === 'pull') {
@@ -33462,35 +33476,73 @@ async function addReaction(octokit, owner, repo, comment, content, warn) {
         else {
             await octokit.rest.reactions.createForIssueComment(params);
         }
+        given.set(comment, (given.get(comment) ?? new Set()).add(content));
     }
     catch (error) {
         warn(`Could not add the ${content} reaction to comment ${comment.id}: ${describe(error)}`);
     }
 }
-/** For comment events only. Cheap checks first so no GitHub call is spent on other comments. */
-async function decideTrigger(octokit, event, opts) {
-    const comment = event.comment;
-    if (comment === undefined) {
-        return { run: false, reason: 'the event carries no comment', refused: false };
-    }
+/**
+ * The checks that need no request, in the contract's order: the comment was just created, and
+ * it starts with the trigger. Returns the prompt, or the reason to skip (for the log).
+ */
+function checkComment(comment, trigger) {
+    if (comment === undefined)
+        return { reason: 'the event carries no comment' };
     if (comment.action !== 'created') {
         const what = comment.action === '' ? 'of an unknown action' : comment.action;
-        return { run: false, reason: `comment was ${what}, not created`, refused: false };
+        return { reason: `the comment was ${what}, not created` };
     }
-    const prompt = matchTrigger(comment.body, opts.trigger);
-    if (prompt === undefined) {
-        return { run: false, reason: `comment does not start with ${opts.trigger}`, refused: false };
-    }
-    // Bots get no bypass: they run only if their own permission passes the same check.
-    const actual = await getCommenterPermission(octokit, event.owner, event.repo, comment.author);
-    if (!meetsPermission(actual, opts.permission)) {
+    const prompt = matchTrigger(comment.body, trigger);
+    if (prompt === undefined)
+        return { reason: `the comment does not start with ${trigger}` };
+    return { prompt };
+}
+/** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
+function isBot(comment) {
+    return comment.authorType === 'Bot' || /\[bot\]$/i.test(comment.author);
+}
+/** Logins compare without case, and a bot may be listed with or without its `[bot]` suffix. */
+function sameLogin(listed, login, bot) {
+    const norm = (s) => (bot ? s.replace(/\[bot\]$/i, '') : s).toLowerCase();
+    return norm(listed.trim()) === norm(login);
+}
+/**
+ * Whether the commenter may run the agent: listed in `allowed-users`, a bot listed in
+ * `allowed-bots`, or (not a bot) a collaborator whose permission reaches `permission`. Bots are
+ * refused unless listed, whatever their permission: automation that can comment must not be able
+ * to spend the quota or edit the docs by accident.
+ */
+async function checkCommenter(octokit, event, comment, rules) {
+    const login = comment.author;
+    if (isBot(comment)) {
+        if (rules.allowedBots === '*')
+            return { allowed: true, why: '`allowed-bots` is `*`' };
+        if (rules.allowedBots.some(b => sameLogin(b, login, true)))
+            return { allowed: true, why: `@${login} is listed in \`allowed-bots\`` };
+        const inUsers = rules.allowedUsers.some(u => sameLogin(u, login, true));
         return {
-            run: false,
-            reason: `@${comment.author} has ${actual} permission; ${opts.permission} is required`,
-            refused: true
+            allowed: false,
+            reason: inUsers
+                ? `@${login} is a bot listed in \`allowed-users\`; bots run only when listed in \`allowed-bots\``
+                : `@${login} is a bot; bots run only when listed in \`allowed-bots\``
         };
     }
-    return { run: true, prompt };
+    if (login !== '' && rules.allowedUsers.some(u => sameLogin(u, login, false)))
+        return { allowed: true, why: `@${login} is listed in \`allowed-users\`` };
+    if (!octokit)
+        return {
+            allowed: false,
+            reason: `no \`github-token\` to check the permission of @${login || 'the commenter'}`
+        };
+    const actual = await getCommenterPermission(octokit, event.owner, event.repo, login);
+    if (!meetsPermission(actual, rules.permission))
+        return {
+            allowed: false,
+            reason: `@${login || 'the commenter'} has ${actual} permission; ${rules.permission} is required ` +
+                '(or list the login in `allowed-users`)'
+        };
+    return { allowed: true, why: `@${login} has ${actual} permission` };
 }
 
 // EXTERNAL MODULE: external "node:buffer"
@@ -36765,12 +36817,23 @@ function readIssueNumber(eventName, payload) {
             return { isPullRequest: false };
     }
 }
+/** Compared by name: `head.repo.fork` only says the head repository is a fork of something. */
+function readForkRepository(payload, repository) {
+    const head = asObject(asObject(payload.pull_request)?.head);
+    const name = asString(asObject(head?.repo)?.full_name);
+    if (name === undefined || repository === '')
+        return undefined;
+    return name.toLowerCase() === repository.toLowerCase() ? undefined : name;
+}
 function readEvent(eventName, payload, repository) {
     const safePayload = asObject(payload) ?? {};
     const { issueNumber, isPullRequest } = readIssueNumber(eventName, safePayload);
     const info = { eventName, ...splitRepository(repository), isPullRequest };
     if (issueNumber !== undefined)
         info.issueNumber = issueNumber;
+    const fork = readForkRepository(safePayload, repository);
+    if (fork !== undefined)
+        info.forkRepository = fork;
     if (eventName === 'issue_comment' || eventName === 'pull_request_review_comment') {
         const comment = readComment(safePayload, eventName === 'issue_comment' ? 'issue' : 'pull');
         if (comment !== undefined)
@@ -41829,13 +41892,21 @@ async function run(env = process.env) {
     const startedAt = Date.now();
     // Before anything else can print them; read as given, so each line of a broken value is masked.
     registerSecrets(getInput('api-key', { trimWhitespace: false }), getInput('github-token', { trimWhitespace: false }));
+    let trigger;
+    let failed = false;
     try {
         const eventName = env.GITHUB_EVENT_NAME ?? '';
         const event = readEvent(eventName, readPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
         const commentEvent = COMMENT_EVENTS.includes(eventName);
-        // Most comments are not for us: settle that before anything else, without a request.
-        if (commentEvent && !isTriggerCandidate(event))
-            return skip('the comment does not start with the trigger, or was not just created');
+        const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com';
+        // The contract's order: the trigger and who commented come before every other input, so a
+        // comment that is not for us never fails on a setting it does not use.
+        if (commentEvent) {
+            trigger = await acceptTrigger(event, apiUrl);
+            if (trigger === undefined)
+                return;
+        }
+        setOutput('skipped', 'false');
         const settings = readSettings(readInput, {
             now: new Date(),
             workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
@@ -41845,23 +41916,18 @@ async function run(env = process.env) {
             core_warning(warning);
         const target = commentTarget(settings, event);
         const wantsGitHub = settings.comment !== 'false' || commentEvent;
-        const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com';
         const octokit = wantsGitHub && settings.githubToken !== ''
-            ? createOctokit(settings.githubToken, apiUrl, USER_AGENT)
+            ? (trigger?.octokit ?? createOctokit(settings.githubToken, apiUrl, USER_AGENT))
             : undefined;
         if (target && !octokit)
             info('`github-token` is empty, so no comment is written.');
         let prompt = settings.prompt;
-        if (commentEvent) {
-            const fromComment = await acceptTrigger(octokit, event, settings);
-            if (fromComment === undefined)
-                return;
+        if (trigger) {
             if (prompt === '')
-                prompt = fromComment;
+                prompt = trigger.prompt;
             if (settings.command === 'message' || settings.command === 'create')
                 checkPrompt(prompt);
         }
-        setOutput('skipped', 'false');
         const service = new ServiceClient({
             baseUrl: settings.baseUrl,
             apiKey: settings.apiKey,
@@ -41896,41 +41962,63 @@ async function run(env = process.env) {
         }
     }
     catch (err) {
+        failed = true;
         setFailed(redact(messageOf(err)));
+    }
+    finally {
+        // Commands also fail the step without throwing, once their outputs are set: core.setFailed
+        // sets exit code 1. (Not the ExitCode enum: @github/local-action's stand-in core lacks it.)
+        if (trigger && (failed || process.exitCode === 1))
+            await trigger.react('confused');
     }
 }
 /**
- * The commenter's permission decides (errors count as none). Returns the prompt the comment
- * gives, or undefined when the run is skipped (a notice and a 👎 when refused).
+ * Settles a comment event: the trigger, who commented, then whether this run has a key at all.
+ * Returns undefined when the run is skipped (with `skipped=true`, a 👎 and a notice when the
+ * commenter is refused, a notice when a fork's run has no secrets).
  */
-async function acceptTrigger(octokit, event, s) {
-    const decision = octokit
-        ? await decideTrigger(octokit, event, s)
-        : { run: false, reason: 'no `github-token` to check the permission', refused: true };
+async function acceptTrigger(event, apiUrl) {
+    const rules = readTriggerSettings(readInput);
+    const comment = event.comment;
+    const checked = checkComment(comment, rules.trigger);
+    // Most comments are not for us: settled without a request.
+    if ('reason' in checked || comment === undefined) {
+        skip('reason' in checked ? checked.reason : 'the event carries no comment');
+        return undefined;
+    }
+    const octokit = rules.githubToken === '' ? undefined : createOctokit(rules.githubToken, apiUrl, USER_AGENT);
     const react = async (content) => {
-        if (octokit && event.comment && s.comment !== 'false')
-            await addReaction(octokit, event.owner, event.repo, event.comment, content, core_warning);
+        if (!octokit || !rules.commentEnabled)
+            return;
+        if (content === 'confused' && !hasReaction(comment, 'eyes'))
+            return;
+        await addReaction(octokit, event.owner, event.repo, comment, content, core_warning);
     };
-    if (decision.run) {
-        await react('eyes');
-        return decision.prompt;
-    }
-    if (decision.refused) {
-        notice(`Ignored the trigger comment: ${decision.reason}.`);
+    const who = await checkCommenter(octokit, event, comment, rules);
+    if (!who.allowed) {
+        notice(`Ignored the trigger comment: ${who.reason}.`);
         await react('-1');
+        skip(who.reason);
+        return undefined;
     }
-    skip(decision.reason);
-    return undefined;
+    if (readInput('api-key').trim() === '') {
+        const why = event.forkRepository
+            ? `this pull request comes from the fork ${event.forkRepository}, and GitHub gives its ` +
+                "review-comment runs no secrets. Reply in the pull request's conversation instead: " +
+                'those runs get them'
+            : 'a pull request from a fork or a run triggered by Dependabot gets no secrets, or the ' +
+                'secret is not set';
+        notice(`The trigger comment is allowed (${who.why}), but this run has no \`api-key\`: ${why}.`);
+        skip('no `api-key` in this run (a fork gets no secrets)');
+        return undefined;
+    }
+    info(`Trigger accepted: ${who.why}.`);
+    await react('eyes');
+    return { prompt: checked.prompt, octokit, react };
 }
 function readInput(name) {
     // The key is checked as given: a stray newline in a secret must be refused, not trimmed away.
     return getInput(name, { trimWhitespace: name !== 'api-key' });
-}
-function isTriggerCandidate(event) {
-    const c = event.comment;
-    return (c !== undefined &&
-        c.action === 'created' &&
-        matchTrigger(c.body, readInput('trigger') || '/docs-agent') !== undefined);
 }
 function skip(reason) {
     info(`Skipped: ${reason}. Nothing was sent to the service.`);
