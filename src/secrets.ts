@@ -124,9 +124,9 @@ function base64Forms(text: string): string[] {
     const b64 = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64')
     const first = Math.ceil((8 * shift) / 6)
     const end = Math.floor((8 * (shift + bytes.length)) / 6)
-    const core = b64.slice(first, end)
+    const middle = b64.slice(first, end)
     if (shift === 0) forms.push(b64, b64.replace(/=+$/, ''))
-    if (core.length >= MIN_SHIFTED_CORE || shift === 0) forms.push(core)
+    if (middle.length >= MIN_SHIFTED_CORE || shift === 0) forms.push(middle)
   }
   return [...forms, ...forms.map(toBase64Url)]
 }
