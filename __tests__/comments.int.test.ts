@@ -6,6 +6,7 @@ import { describe, it, expect } from '@jest/globals'
 import { startService, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
 import { runAction, annotations } from '../sim/run-action.js'
+import { expectNoStack } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
 type ServiceOptions = NonNullable<Parameters<typeof startService>[0]>
@@ -321,6 +322,381 @@ describe('comment trigger: comments that are not triggers', () => {
   })
 })
 
+describe('comment trigger: who may trigger, and the order of the checks', () => {
+  const bot = (login: string) => ({ login, type: 'Bot' })
+  /** An issue_comment by a bot account, as GitHub sends it (`user.type: Bot`). */
+  function botTrigger(gh: GitHub, n: number, body: string, login: string) {
+    const seeded = gh.addComment(n, body, bot(login))
+    const event = issueCommentEvent(n, { id: seeded.id, body, login })
+    const withBot = {
+      ...event,
+      comment: { ...(event as { comment: object }).comment, user: bot(login) },
+      sender: bot(login)
+    }
+    return { commentId: seeded.id, eventName: 'issue_comment', event: withBot }
+  }
+  const permissionChecks = (gh: GitHub) => gh.requests.filter(q => q.path.endsWith('/permission'))
+  const logOf = (r: RunResult) => `${r.stdout}\n${r.stderr}`
+
+  it('matches the trigger without regard to case, as the workflow filter does', async () => {
+    await withSims(
+      { jobs: [{ id: 'job-1', activePolls: 1 }] },
+      { permissions: { octocat: 'write' } },
+      async sims => {
+        const { svc, gh } = sims
+        const t = trigger(gh, 7, '/Docs-Agent fix the intro')
+        const r = await run(sims, {
+          ...t,
+          inputs: { ...baseInputs(svc), command: 'message', 'job-id': 'job-1' }
+        })
+        expect(r.code).toBe(0)
+        expect(r.outputs.skipped).toBe('false')
+        expect(svc.jobs.get('job-1')?.messages).toEqual(['fix the intro'])
+        expect(reactionsOn(gh, t.commentId)[0]).toBe('eyes')
+      }
+    )
+  })
+
+  it.each([
+    ['an edited comment', '/docs-agent do it', 'edited', 'the comment was edited, not created'],
+    ['another comment', 'LGTM', 'created', 'the comment does not start with /docs-agent']
+  ])('%s: the log says why it was skipped', async (_name, body, action, reason) => {
+    await withSims(
+      { jobs: [{ id: 'job-1' }] },
+      { permissions: { octocat: 'admin' } },
+      async sims => {
+        const { svc, gh } = sims
+        const t = trigger(gh, 7, body, 'octocat', { action })
+        const r = await run(sims, {
+          ...t,
+          inputs: { ...baseInputs(svc), command: 'message', 'job-id': 'job-1' }
+        })
+        expect(r.code).toBe(0)
+        expect(r.outputs.skipped).toBe('true')
+        expect(r.stdout).toContain(`Skipped: ${reason}.`)
+        expect(gh.requests).toEqual([])
+      }
+    )
+  })
+
+  it('refuses a bot by default, even one with admin permission: 👎, a notice naming allowed-bots', async () => {
+    await withSims(
+      { jobs: [{ id: 'job-1' }] },
+      { permissions: { 'renovate[bot]': 'admin' } },
+      async sims => {
+        const { svc, gh } = sims
+        const t = botTrigger(gh, 7, '/docs-agent bump the docs', 'renovate[bot]')
+        const r = await run(sims, {
+          ...t,
+          inputs: { ...baseInputs(svc), command: 'message', 'job-id': 'job-1' }
+        })
+        expect(r.code).toBe(0)
+        expect(r.outputs.skipped).toBe('true')
+        expect(notices(r).map(n => n.message)).toEqual([
+          'Ignored the trigger comment: @renovate[bot] is a bot; bots run only when listed in `allowed-bots`.'
+        ])
+        expect(reactionsOn(gh, t.commentId)).toEqual(['-1'])
+        expect(permissionChecks(gh)).toEqual([])
+        expect(svc.requests).toEqual([])
+      }
+    )
+  })
+
+  it.each([
+    ['by name, in any case', 'dependabot[bot], Renovate[bot]'],
+    ['by *', '*']
+  ])('runs a bot listed in allowed-bots %s', async (_name, allowedBots) => {
+    await withSims({ jobs: [{ id: 'job-1', activePolls: 1 }] }, {}, async sims => {
+      const { svc, gh } = sims
+      const t = botTrigger(gh, 7, '/docs-agent bump the docs', 'renovate[bot]')
+      const r = await run(sims, {
+        ...t,
+        inputs: {
+          ...baseInputs(svc),
+          command: 'message',
+          'job-id': 'job-1',
+          'allowed-bots': allowedBots
+        }
+      })
+      expect(debug(r)).toContain('Trigger accepted')
+      expect(r.code).toBe(0)
+      expect(svc.jobs.get('job-1')?.messages).toEqual(['bump the docs'])
+      expect(reactionsOn(gh, t.commentId)[0]).toBe('eyes')
+      expect(permissionChecks(gh)).toEqual([])
+    })
+  })
+
+  it('runs a user listed in allowed-users who has no permission, without asking GitHub', async () => {
+    await withSims({ jobs: [{ id: 'job-1', activePolls: 1 }] }, { permissions: {} }, async sims => {
+      const { svc, gh } = sims
+      const t = trigger(gh, 7, '/docs-agent add a FAQ entry', 'Outside-Contributor')
+      const r = await run(sims, {
+        ...t,
+        inputs: {
+          ...baseInputs(svc),
+          command: 'message',
+          'job-id': 'job-1',
+          'allowed-users': 'someone, outside-contributor'
+        }
+      })
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain('@Outside-Contributor is listed in `allowed-users`')
+      expect(svc.jobs.get('job-1')?.messages).toEqual(['add a FAQ entry'])
+      expect(permissionChecks(gh)).toEqual([])
+    })
+  })
+
+  it('allowed-bots: * does not open the door to users without permission', async () => {
+    await withSims({ jobs: [{ id: 'job-1' }] }, { permissions: { reader: 'read' } }, async sims => {
+      const { svc, gh } = sims
+      const t = trigger(gh, 7, '/docs-agent go', 'reader')
+      const r = await run(sims, {
+        ...t,
+        inputs: { ...baseInputs(svc), command: 'message', 'job-id': 'job-1', 'allowed-bots': '*' }
+      })
+      expect(r.outputs.skipped).toBe('true')
+      expect(reactionsOn(gh, t.commentId)).toEqual(['-1'])
+      expect(svc.requests).toEqual([])
+    })
+  })
+
+  it('settles who commented before the other inputs: a refused or non-trigger comment never fails on them', async () => {
+    await withSims({}, { permissions: { reader: 'read' } }, async sims => {
+      const { gh } = sims
+      const broken = { command: 'message', 'api-key': '', 'base-url': 'ftp://x', wait: 'maybe' }
+      for (const [login, body] of [
+        ['reader', '/docs-agent go'],
+        ['octocat', 'just a comment']
+      ] as const) {
+        const r = await run(sims, { ...trigger(gh, 7, body, login), inputs: broken })
+        expect(debug(r)).not.toMatch(/::error::/)
+        expect(r.code).toBe(0)
+        expect(r.outputs.skipped).toBe('true')
+      }
+    })
+  })
+
+  describe('a run with no api-key (a pull request from a fork gets no secrets)', () => {
+    const events: [
+      string,
+      (gh: GitHub, login: string) => Pick<RunOptions, 'event' | 'eventName'>
+    ][] = [
+      ['issue_comment', (gh, login) => trigger(gh, 7, '/docs-agent fix it', login)],
+      [
+        'pull_request_review_comment',
+        (_gh, login) => ({
+          eventName: 'pull_request_review_comment',
+          event: {
+            ...reviewCommentEvent(7, { id: 778, body: '/docs-agent fix it', login }),
+            pull_request: {
+              number: 7,
+              title: 'Update the docs',
+              head: { ref: 'patch-1', repo: { full_name: 'someone/docs', fork: true } },
+              base: { ref: 'main', repo: { full_name: 'octo/docs', fork: false } }
+            }
+          }
+        })
+      ]
+    ]
+
+    it.each(events)(
+      'on %s: an allowed commenter is told so in a notice and skipped',
+      async (eventName, ev) => {
+        await withSims(
+          { jobs: [{ id: 'job-1' }] },
+          { permissions: { octocat: 'write' } },
+          async sims => {
+            const { svc, gh } = sims
+            const r = await run(sims, {
+              ...ev(gh, 'octocat'),
+              inputs: { ...baseInputs(svc), command: 'message', 'job-id': 'job-1', 'api-key': '' }
+            })
+            expect(r.code).toBe(0)
+            expect(r.outputs.skipped).toBe('true')
+            const said = notices(r).map(n => n.message)
+            expect(said).toHaveLength(1)
+            expect(said[0]).toMatch(/no `api-key`.*fork/)
+            // A review comment's payload names the fork; an issue comment's does not.
+            if (eventName === 'pull_request_review_comment')
+              expect(said[0]).toContain('fork someone/docs')
+            expect(errors(r)).toEqual([])
+            expect(gh.reactions).toEqual([])
+            expect(svc.requests).toEqual([])
+          }
+        )
+      }
+    )
+
+    it.each(events)(
+      'on %s: a refused commenter is refused first (👎), not told about the key',
+      async (_n, ev) => {
+        await withSims(
+          { jobs: [{ id: 'job-1' }] },
+          { permissions: { reader: 'read' } },
+          async sims => {
+            const { svc, gh } = sims
+            const r = await run(sims, {
+              ...ev(gh, 'reader'),
+              inputs: { ...baseInputs(svc), command: 'message', 'job-id': 'job-1', 'api-key': '' }
+            })
+            expect(r.code).toBe(0)
+            expect(r.outputs.skipped).toBe('true')
+            expect(
+              notices(r)
+                .map(n => n.message)
+                .join('\n')
+            ).toMatch(/reader has read permission/)
+            expect(logOf(r)).not.toMatch(/api-key/)
+            expect(gh.reactions.map(x => x.content)).toEqual(['-1'])
+            expect(svc.requests).toEqual([])
+          }
+        )
+      }
+    )
+  })
+
+  describe('😕 after 👀 on every failure', () => {
+    const cases: [string, ServiceOptions, Record<string, string>, RegExp][] = [
+      [
+        'an input error',
+        { jobs: [{ id: 'job-1' }] },
+        { 'job-id': 'job-1', 'wait-timeout': 'soon' },
+        /`wait-timeout`/
+      ],
+      ['an error from the service', { jobs: [] }, { 'job-id': 'job-404' }, /404/],
+      ['no job recorded on the pull request', { jobs: [{ id: 'job-1' }] }, {}, /`job-id`/],
+      [
+        'a wait that timed out',
+        { jobs: [{ id: 'job-1', activeMs: 600_000 }] },
+        { 'job-id': 'job-1', 'wait-timeout': '2s' },
+        /Timed out/
+      ],
+      [
+        'a failed job',
+        { jobs: [{ id: 'job-1', activePolls: 1, finalStatus: 'failed', prLink: null }] },
+        { 'job-id': 'job-1' },
+        /fail-on-status/
+      ]
+    ]
+
+    it.each(cases)('%s', async (_name, svcOptions, inputs, error) => {
+      await withSims(svcOptions, { permissions: { octocat: 'write' } }, async sims => {
+        const { svc, gh } = sims
+        const t = trigger(gh, 7, '/docs-agent fix it')
+        const r = await run(sims, {
+          ...t,
+          inputs: { ...baseInputs(svc), command: 'message', ...inputs }
+        })
+        expect(r.code).toBe(1)
+        expect(
+          errors(r)
+            .map(e => e.message)
+            .join('\n')
+        ).toMatch(error)
+        expectNoStack(r)
+        // Exactly one of each: the failure is reported once, however many places saw it.
+        expect(reactionsOn(gh, t.commentId)).toEqual(['eyes', 'confused'])
+      })
+    })
+
+    it('no 😕 without 👀: a run whose eyes reaction failed adds nothing more', async () => {
+      await withSims(
+        { jobs: [{ id: 'job-1' }] },
+        { permissions: { octocat: 'write' } },
+        async sims => {
+          const { svc, gh } = sims
+          const body = '/docs-agent fix it'
+          // The comment is not on the fake GitHub, so the 👀 reaction gets a 404.
+          const r = await run(sims, {
+            eventName: 'issue_comment',
+            event: issueCommentEvent(7, { id: 99999, body, login: 'octocat' }),
+            inputs: {
+              ...baseInputs(svc),
+              command: 'message',
+              'job-id': 'job-1',
+              'wait-timeout': 'soon'
+            }
+          })
+          expect(r.code).toBe(1)
+          const reactionPosts = gh.requests.filter(q => q.path.endsWith('/reactions'))
+          expect(reactionPosts.map(q => (q.body as { content: string }).content)).toEqual(['eyes'])
+        }
+      )
+    })
+  })
+})
+
+describe('inputs on a trigger run', () => {
+  it('empty text means the default, for every input', async () => {
+    await withSims(
+      { jobs: [{ id: 'job-1', activePolls: 1 }] },
+      { permissions: { octocat: 'write' } },
+      async sims => {
+        const { svc, gh } = sims
+        const t = trigger(gh, 7, '/docs-agent fix it')
+        const empty = Object.fromEntries(
+          [
+            'wait',
+            'wait-timeout',
+            'job-path',
+            'fail-on-status',
+            'comment',
+            'comment-mode',
+            'trigger',
+            'permission',
+            'page-size',
+            'top',
+            'summary'
+          ].map(n => [n, ''])
+        )
+        const r = await run(sims, {
+          ...t,
+          inputs: {
+            ...baseInputs(svc),
+            command: 'message',
+            'job-id': 'job-1',
+            ...empty,
+            'poll-interval': '0.2'
+          }
+        })
+        expect(debug(r)).not.toMatch(/::error::/)
+        expect(r.code).toBe(0)
+        expect(r.outputs.status).toBe('completed') // waited: `wait` took its default, true
+        expect(svc.jobs.get('job-1')?.messages).toEqual(['fix it'])
+      }
+    )
+  })
+
+  it('warns about inputs set for another command, naming them', async () => {
+    await withSims(
+      { jobs: [{ id: 'job-1', activePolls: 1 }] },
+      { permissions: { octocat: 'write' } },
+      async sims => {
+        const { svc, gh } = sims
+        const t = trigger(gh, 7, '/docs-agent fix it')
+        const r = await run(sims, {
+          ...t,
+          inputs: {
+            ...baseInputs(svc),
+            command: 'message',
+            'job-id': 'job-1',
+            period: '7d',
+            'output-file': 'x.csv'
+          }
+        })
+        expect(r.code).toBe(0)
+        const warnings = annotations(r.stdout)
+          .filter(a => a.command === 'warning')
+          .map(a => a.message)
+          .join('\n')
+        expect(warnings).toMatch(/`period`/)
+        expect(warnings).toMatch(/`output-file`/)
+        expect(warnings).toMatch(/message/)
+      }
+    )
+  })
+})
+
 describe('visitors comments', () => {
   it('upsert: three runs with the same range leave one comment on #12, edited in place', async () => {
     await withSims({ rows: 40 }, {}, async sims => {
@@ -344,7 +720,13 @@ describe('visitors comments', () => {
       // The first PATCH signs the new comment's markers with its id; then one per later run.
       expect(commentWrites(gh, 'PATCH')).toHaveLength(3)
       expect(urls).toEqual([list[0]?.html_url, list[0]?.html_url, list[0]?.html_url])
-      expect(list[0]?.body).toContain('2025-01-06')
+      expect(list[0]?.body).toContain('2025-01-06 to 2025-01-12')
+      // A specific headline, a link to the run, and when the report was made.
+      expect(list[0]?.body).toMatch(/^### [\d,]+ unique visitors · Jan 6–12, 2025$/m)
+      expect(list[0]?.body).toContain(
+        '[workflow run](https://github.com/octo/docs/actions/runs/4242)'
+      )
+      expect(list[0]?.body).toMatch(/ · made \d{4}-\d\d-\d\d \d\d:\d\d UTC · /)
     })
   })
 
@@ -435,8 +817,16 @@ describe('message: live progress comment', () => {
         const mine = (gh.comments.get(7) ?? []).filter(c => c.user.type === 'Bot')
         expect(mine).toHaveLength(1)
         const final = mine[0]?.body ?? ''
-        expect(final).toMatch(/Docs agent follow-up: completed/)
-        expect(final).toContain('(https://github.com/octo/docs/pull/7)')
+        // The headline leads with the answer; the start time replaces a frozen elapsed time.
+        expect(final).toMatch(
+          /^### ✅ Opened \[#7\]\(https:\/\/github\.com\/octo\/docs\/pull\/7\) · \d+ s$/m
+        )
+        expect(final).toMatch(
+          /^Docs agent follow-up · started \d\d:\d\d UTC · ended \d\d:\d\d UTC/m
+        )
+        expect(created[0]?.body.body).toMatch(/^### ⏳ The docs agent is working$/m)
+        expect(created[0]?.body.body).toMatch(/started \d\d:\d\d UTC/)
+        for (const q of [...created, ...edits]) expect(q.body.body).not.toMatch(/Elapsed|&#96;/)
         expect(r.outputs['comment-url']).toBe(mine[0]?.html_url)
       }
     )
@@ -539,7 +929,9 @@ describe('routing a reply to the job recorded on its pull request', () => {
         expect(svc.jobs.get('job-1')?.messages).toEqual(['start', 'fix typo'])
         const replies = (gh.comments.get(8) ?? []).filter(c => c.user.type === 'Bot')
         expect(replies).toHaveLength(1)
-        expect(replies[0]?.body).toMatch(/job-id/)
+        expect(replies[0]?.body).toMatch(/^### ⚠️ No job to follow up$/m)
+        expect(replies[0]?.body).toMatch(/Set the `job-id` input of the workflow/)
+        expect(r3.summary).toMatch(/^### ⚠️ No job to follow up$/m)
       }
     )
   })
@@ -652,8 +1044,11 @@ describe('cancellation', () => {
         expect(messagesSent(svc)).toHaveLength(1)
         const mine = (gh.comments.get(7) ?? []).filter(c => c.user.type === 'Bot')
         expect(mine).toHaveLength(1)
-        expect(mine[0]?.body).toMatch(/cancelled/i)
-        expect(mine[0]?.body).not.toMatch(/follow-up: working/)
+        expect(mine[0]?.body).toMatch(/^### 🚫 Run cancelled · the job keeps running$/m)
+        expect(mine[0]?.body).toMatch(/That does not stop the job: it keeps running/)
+        expect(mine[0]?.body).not.toMatch(/is working/)
+        // Every ending writes the summary too.
+        expect(r.summary).toMatch(/^### 🚫 Run cancelled · the job keeps running$/m)
         expect(debug(r)).toMatch(/Cancelled \(SIG(TERM|INT)\)/)
       })
     }

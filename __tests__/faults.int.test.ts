@@ -6,10 +6,11 @@
 // All cells run at once (a small pool of child processes) in beforeAll, then each cell is checked
 // in its own test, so the file stays well under two minutes.
 import { describe, it, expect, beforeAll } from '@jest/globals'
+import http from 'node:http'
 import net from 'node:net'
 import { startService, SIM_API_KEY, generatedRow } from '../sim/service.js'
 import { runAction } from '../sim/run-action.js'
-import { errorsOf, expectNoStack } from './support.js'
+import { annotationsOf, errorsOf, expectNoStack } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
 type Fault = NonNullable<NonNullable<Parameters<typeof startService>[0]>['faults']>[number]
@@ -270,7 +271,8 @@ async function runCell(c: Cell): Promise<CellRun> {
             'output-file': 'rows.ndjson'
           }
         : { ...common, command: 'message', 'job-id': JOB, prompt: PROMPT }
-    if (c.fault === 'refused' && !c.persistent && c.kind !== 'job') await sim.refuseFor(1500)
+    // Long enough to cover a child process starting on a loaded machine.
+    if (c.fault === 'refused' && !c.persistent && c.kind !== 'job') await sim.refuseFor(4000)
     const running = runAction({ inputs, timeoutMs: 60_000 })
     if (c.fault === 'refused' && c.kind === 'job') {
       // Refuse the polls, not the POST: wait until the message is taken and its answer sent.
@@ -295,15 +297,20 @@ async function pool<T>(items: T[], size: number, fn: (item: T) => Promise<void>)
 const results = new Map<Cell, CellRun | Error>()
 
 beforeAll(async () => {
-  // Longest first, so the 30 s hangs overlap everything else.
-  const order = [...CELLS].sort((a, b) => durationBound(b) - durationBound(a))
-  await pool(order, 10, async c => {
+  const run = async (c: Cell): Promise<void> => {
     try {
       results.set(c, await runCell(c))
     } catch (err) {
       results.set(c, err instanceof Error ? err : new Error(String(err)))
     }
-  })
+  }
+  // A refusal frees the simulator's port for a few seconds, and a simulator starting meanwhile
+  // may be given it and answer in its place: those cells run alone, after the others.
+  const alone = (c: Cell): boolean => c.fault === 'refused' && !c.persistent
+  // Longest first, so the 30 s hangs overlap everything else.
+  const order = CELLS.filter(c => !alone(c)).sort((a, b) => durationBound(b) - durationBound(a))
+  await pool(order, 10, run)
+  for (const c of CELLS.filter(alone)) await run(c)
 }, 170_000)
 
 function resultOf(c: Cell): CellRun {
@@ -432,6 +439,8 @@ const CHECKS: Record<Expected, (c: Cell, run: CellRun) => void> = {
 function checkCell(c: Cell): void {
   const run = resultOf(c)
   expectNoStack(run.r)
+  // Every request the service received is counted, retries included; refused ones never arrived.
+  expect(run.r.outputs.requests).toBe(String(run.sim.requests.length))
   expectFaultHit(c, run)
   expect(run.r.durationMs).toBeLessThan(durationBound(c))
   if (isHang(c.fault) && c.expected === 'fails') expect(run.r.durationMs).toBeGreaterThan(2_500)
@@ -443,4 +452,312 @@ describe.each([
   ['persistent fault (times: Infinity)', CELLS.filter(c => c.persistent)]
 ])('fault matrix: %s', (_title, cells) => {
   it.each(cells.map(c => [nameOf(c), c] as const))('%s', (_name, c) => checkCell(c))
+})
+
+// ---------------------------------------------------------------------------------------------
+// A hostile network: redirects, a 429 that asks to wait too long, deep and huge job fields.
+
+type Target = 'other-port' | 'other-host' | 'same-url'
+interface RedirectCell {
+  kind: Kind
+  status: 301 | 302 | 303 | 307 | 308
+  target: Target
+}
+
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308] as const
+const REDIRECT_CELLS: RedirectCell[] = [
+  ...(['message', 'job', 'visitors'] as const).flatMap(kind =>
+    REDIRECT_STATUSES.map(status => ({ kind, status, target: 'other-port' as const }))
+  ),
+  ...(['message', 'job', 'visitors'] as const).flatMap(kind =>
+    (['other-host', 'same-url'] as const).map(target => ({ kind, status: 307 as const, target }))
+  )
+]
+
+/** A second loopback server: it must never see a request, let alone the key. */
+async function startWitness(): Promise<{
+  port: number
+  seen: string[]
+  close: () => Promise<void>
+}> {
+  const seen: string[] = []
+  const server = http.createServer((req, res) => {
+    seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`)
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end('{}')
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    seen,
+    close: () => new Promise<void>(resolve => server.close(() => resolve()))
+  }
+}
+
+interface RedirectRun extends CellRun {
+  witnessSeen: string[]
+  location: string
+}
+
+async function runRedirect(c: RedirectCell): Promise<RedirectRun> {
+  const witness = await startWitness()
+  const path =
+    c.kind === 'message'
+      ? MESSAGE_PATH
+      : c.kind === 'job'
+        ? JOB_PATH
+        : `${VISITORS_PATH}?limit=${PAGE}&offset=${FAULT_OFFSET}`
+  // Persistent: a client that retried or followed would hit it again, or the witness.
+  const rule: Fault = {
+    kind: c.kind,
+    times: Infinity,
+    status: c.status,
+    processed: false,
+    ...(c.kind === 'visitors' ? { offset: FAULT_OFFSET } : {})
+  }
+  const sim = await startService({ jobs: [{ id: JOB, activePolls: 1 }], rows: ROWS, faults: [] })
+  const host =
+    c.target === 'same-url'
+      ? sim.url
+      : `http://${c.target === 'other-host' ? 'localhost' : '127.0.0.1'}:${witness.port}`
+  const location = `${host}${path}`
+  sim.setFaults([{ ...rule, headers: { location } }])
+  try {
+    const common = {
+      'api-key': SIM_API_KEY,
+      'project-id': PROJECT,
+      'base-url': sim.url,
+      'poll-interval': '0.2',
+      'wait-timeout': '6s',
+      comment: 'false'
+    }
+    const inputs =
+      c.kind === 'visitors'
+        ? {
+            ...common,
+            command: 'visitors',
+            'page-size': String(PAGE),
+            concurrency: '4',
+            'output-file': 'rows.ndjson'
+          }
+        : { ...common, command: 'message', 'job-id': JOB, prompt: PROMPT }
+    const r = await runAction({ inputs, timeoutMs: 60_000 })
+    return { r, sim, witnessSeen: witness.seen, location }
+  } finally {
+    await sim.close()
+    await witness.close()
+  }
+}
+
+interface HostileCase {
+  name: string
+  service: NonNullable<Parameters<typeof startService>[0]>
+  inputs: Record<string, string>
+  check: (run: CellRun) => void
+}
+
+const DEEP = `${'['.repeat(5000)}${']'.repeat(5000)}`
+const HUGE_LINK = `https://github.com/octo/docs/pull/7?${'a'.repeat(10_000_000)}`
+const messageInputs = (extra: Record<string, string> = {}): Record<string, string> => ({
+  command: 'message',
+  'job-id': JOB,
+  prompt: PROMPT,
+  'poll-interval': '0.2',
+  'wait-timeout': '20s',
+  comment: 'false',
+  ...extra
+})
+const allOutputsBytes = (r: RunResult): number =>
+  Object.values(r.outputs).reduce((n, v) => n + Buffer.byteLength(v), 0)
+const resetPattern = /resets at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/
+
+const HOSTILE: HostileCase[] = [
+  {
+    name: 'a completed job carrying a field 5,000 levels deep ends cleanly',
+    service: {
+      jobs: [{ id: JOB, activePolls: 0 }],
+      faults: [
+        {
+          kind: 'job',
+          times: Infinity,
+          status: 200,
+          body: `{"id":"${JOB}","status":"completed","prLink":null,"deep":${DEEP}}`
+        }
+      ]
+    },
+    inputs: messageInputs({ 'wait-timeout': '6s' }),
+    check: ({ r, sim }) => {
+      expect(r.code).toBe(1)
+      expect(r.timedOut).toBe(false)
+      expect(r.stdout).toMatch(/nested too deeply/)
+      expect(`${r.stdout}${r.stderr}`).not.toMatch(/call stack/i)
+      expect(posts(sim)).toHaveLength(1)
+    }
+  },
+  {
+    name: 'a 10 MB prLink and a 2 MB field: pr-link empty with a warning, outputs bounded',
+    service: {
+      jobs: [{ id: JOB, activePolls: 1, prLink: HUGE_LINK, extra: { transcript: 'x'.repeat(2e6) } }]
+    },
+    inputs: messageInputs(),
+    check: ({ r }) => {
+      expect(errorsOf(r)).toEqual([])
+      expect(r.code).toBe(0)
+      expect(r.outputs.status).toBe('completed')
+      expect(r.outputs['pr-link']).toBe('')
+      expect(r.stdout).toMatch(/::warning::The job's prLink is 100\d{5} characters long/)
+      expect(Buffer.byteLength(r.outputs.job ?? '')).toBeLessThanOrEqual(256 * 1024)
+      expect(allOutputsBytes(r)).toBeLessThan(300 * 1024)
+      expect(Buffer.byteLength(r.summary)).toBeLessThan(1024 * 1024)
+    }
+  },
+  {
+    name: 'a status the service added later is accepted and polled on',
+    service: {
+      jobs: [{ id: JOB, activePolls: 2 }],
+      faults: [{ kind: 'job', times: 1, status: 200, body: { id: JOB, status: 'queued' } }]
+    },
+    inputs: messageInputs(),
+    check: ({ r, sim }) => {
+      expect(errorsOf(r)).toEqual([])
+      expect(r.code).toBe(0)
+      expect(r.outputs.status).toBe('completed')
+      expect(polls(sim).length).toBeGreaterThanOrEqual(2)
+    }
+  },
+  {
+    name: '429 with Retry-After 900 on the POST, wait-timeout 60s: ends at once, one request',
+    service: {
+      jobs: [{ id: JOB }],
+      faults: [
+        {
+          kind: 'message',
+          times: Infinity,
+          status: 429,
+          body: { error: 'Rate limit exceeded' },
+          headers: { 'retry-after': '900' }
+        }
+      ]
+    },
+    inputs: messageInputs({ 'wait-timeout': '60s' }),
+    check: ({ r, sim }) => {
+      expect(r.code).toBe(1)
+      expect(r.durationMs).toBeLessThan(20_000)
+      expect(sim.requests).toHaveLength(1)
+      const text = errorsOf(r).join('\n')
+      expect(text).toMatch(resetPattern)
+      expect(text).toMatch(/Rate limit exceeded/)
+      // The reset time is the answer's time plus 900 s, to the second.
+      const said = resetPattern.exec(text)![0].slice(10, 29).replace(' ', 'T')
+      const at = Date.parse(`${said}Z`)
+      expect(at).toBeGreaterThan(Date.now() - r.durationMs + 899_000)
+      expect(at).toBeLessThan(Date.now() + 901_000)
+      expect(r.outputs.requests).toBe('1')
+    }
+  },
+  {
+    name: '429 with Retry-After 900 on a page, wait-timeout 60s: no page requested after it',
+    service: {
+      rows: ROWS,
+      faults: [
+        {
+          kind: 'visitors',
+          offset: FAULT_OFFSET,
+          times: Infinity,
+          status: 429,
+          body: { error: 'Rate limit exceeded' },
+          headers: { 'retry-after': '900' }
+        }
+      ]
+    },
+    inputs: {
+      command: 'visitors',
+      'page-size': String(PAGE),
+      concurrency: '1',
+      'wait-timeout': '60s',
+      'output-file': 'rows.ndjson'
+    },
+    check: ({ r, sim }) => {
+      expect(r.code).toBe(1)
+      expect(r.durationMs).toBeLessThan(20_000)
+      expect(errorsOf(r).join('\n')).toMatch(resetPattern)
+      expect(pages(sim).filter(q => q.offset === FAULT_OFFSET)).toHaveLength(1)
+      expect(pages(sim).filter(q => (q.offset ?? 0) > FAULT_OFFSET)).toEqual([])
+      expect(r.files('rows.ndjson')).toBeUndefined()
+      expect(r.outputs.requests).toBe(String(sim.requests.length))
+    }
+  }
+]
+
+async function runHostile(h: HostileCase): Promise<CellRun> {
+  const sim = await startService(h.service)
+  try {
+    const r = await runAction({
+      inputs: { 'api-key': SIM_API_KEY, 'project-id': PROJECT, 'base-url': sim.url, ...h.inputs },
+      timeoutMs: 60_000
+    })
+    return { r, sim }
+  } finally {
+    await sim.close()
+  }
+}
+
+const redirectResults = new Map<RedirectCell, RedirectRun | Error>()
+const hostileResults = new Map<HostileCase, CellRun | Error>()
+
+describe('a hostile network', () => {
+  beforeAll(async () => {
+    const jobs: (() => Promise<void>)[] = [
+      ...REDIRECT_CELLS.map(c => async () => {
+        redirectResults.set(c, await runRedirect(c).catch((e: Error) => e))
+      }),
+      ...HOSTILE.map(h => async () => {
+        hostileResults.set(h, await runHostile(h).catch((e: Error) => e))
+      })
+    ]
+    await pool(jobs, 6, job => job())
+  }, 170_000)
+
+  it.each(REDIRECT_CELLS.map(c => [`${c.kind} × ${c.status} to ${c.target}`, c] as const))(
+    'redirect: %s → fails at once, not followed, not retried',
+    (_name, c) => {
+      const res = redirectResults.get(c)
+      if (res === undefined || res instanceof Error) throw res ?? new Error('did not run')
+      const { r, sim, witnessSeen, location } = res
+      expectNoStack(r)
+      expect(r.code).toBe(1)
+      expect(r.timedOut).toBe(false)
+      expect(r.durationMs).toBeLessThan(15_000)
+      // The key goes to the base-url origin and nowhere else.
+      expect(witnessSeen).toEqual([])
+      // One request met the redirect; the client neither retried it nor followed it.
+      expect(faulted(sim)).toHaveLength(1)
+      expect(r.stdout).not.toMatch(/retrying in/)
+      const text = [...errorsOf(r), ...annotationsOf(r, 'warning')].join('\n')
+      expect(text).toContain(`${REQUEST[c.kind]}`)
+      expect(text).toContain(`failed: ${c.status}`)
+      expect(text).toContain(`to ${location}`)
+      expect(text).toContain('check `base-url`')
+      expect(r.outputs.requests).toBe(String(sim.requests.length))
+      if (c.kind === 'message') {
+        expect(posts(sim)).toHaveLength(1)
+        expect(polls(sim)).toHaveLength(0)
+        expect(text).toMatch(/may or may not have been delivered/)
+      } else {
+        expect(text).not.toMatch(/may or may not have been delivered/)
+      }
+      if (c.kind === 'visitors') {
+        expect(r.files('rows.ndjson')).toBeUndefined()
+        expect(r.outputs.rows).toBeUndefined()
+      }
+    }
+  )
+
+  it.each(HOSTILE.map(h => [h.name, h] as const))('%s', (_name, h) => {
+    const res = hostileResults.get(h)
+    if (res === undefined || res instanceof Error) throw res ?? new Error('did not run')
+    expectNoStack(res.r)
+    h.check(res)
+  })
 })

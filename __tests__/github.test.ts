@@ -5,12 +5,15 @@ import type { EventInfo, TriggerComment } from '../src/github/event.js'
 import {
   PERMISSION_LEVELS,
   addReaction,
-  decideTrigger,
+  checkComment,
+  checkCommenter,
   getCommenterPermission,
+  hasReaction,
+  isBot,
   matchTrigger,
   meetsPermission
 } from '../src/github/trigger.js'
-import type { PermissionLevel } from '../src/github/trigger.js'
+import type { PermissionLevel, TriggerRules } from '../src/github/trigger.js'
 import {
   COMMENT_LIMIT,
   GitHubError,
@@ -81,7 +84,11 @@ describe('matchTrigger', () => {
     ['/docs-agent-do', '/docs-agent', undefined],
     ['please /docs-agent do', '/docs-agent', undefined],
     ['> /docs-agent do', '/docs-agent', undefined],
-    ['/Docs-Agent do', '/docs-agent', undefined],
+    // Case is ignored, as the workflow's startsWith filter ignores it.
+    ['/Docs-Agent do', '/docs-agent', 'do'],
+    ['/DOCS-AGENT\ndo it', '/docs-agent', 'do it'],
+    ['/docs-agent go', '/Docs-Agent', 'go'],
+    ['/DOCS-AGENTX do', '/docs-agent', undefined],
     ['', '/docs-agent', undefined],
     ['.docs+ run', '.docs+', 'run'],
     ['xdocs+ run', '.docs+', undefined],
@@ -203,6 +210,25 @@ describe('readEvent', () => {
       issueNumber: 7,
       isPullRequest: true
     })
+  })
+
+  it('names the head repository of a pull request from a fork, by name, not by the fork flag', () => {
+    const pr = (head: unknown) => ({
+      action: 'created',
+      pull_request: { number: 7, head },
+      comment: { id: 5, body: '/docs-agent x', user: { login: 'a', type: 'User' } }
+    })
+    const fromFork = pr({ repo: { full_name: 'someone/docs', fork: true } })
+    expect(readEvent('pull_request_review_comment', fromFork, 'octo/docs').forkRepository).toBe(
+      'someone/docs'
+    )
+    // A branch of a repository that is itself a fork: `fork` is true, yet nothing comes from outside.
+    const sameRepo = pr({ repo: { full_name: 'Octo/Docs', fork: true } })
+    expect(readEvent('pull_request_review_comment', sameRepo, 'octo/docs')).not.toHaveProperty(
+      'forkRepository'
+    )
+    for (const head of [undefined, null, 'x', { repo: null }, { repo: { full_name: 3 } }])
+      expect(readEvent('pull_request', pr(head), 'octo/docs')).not.toHaveProperty('forkRepository')
   })
 
   it('falls back to payload.number and handles pull_request_target', () => {
@@ -643,6 +669,21 @@ describe('permissions and triggers', () => {
     )
   })
 
+  const RULES: TriggerRules = {
+    trigger: '/docs-agent',
+    permission: 'write',
+    allowedUsers: [],
+    allowedBots: []
+  }
+  const check = (
+    octokit: ReturnType<typeof getOctokit> | undefined,
+    over: Partial<TriggerComment> = {},
+    rules: Partial<TriggerRules> = {}
+  ) => {
+    const event = commentEvent(over)
+    return checkCommenter(octokit, event, event.comment!, { ...RULES, ...rules })
+  }
+
   const decisions: Array<[PermissionLevel | 'absent', boolean]> = [
     ['admin', true],
     ['maintain', true],
@@ -653,81 +694,113 @@ describe('permissions and triggers', () => {
     ['absent', false]
   ]
   it.each(decisions)(
-    'decides for a %s commenter when write is required (runs: %s)',
-    async (level, runs) => {
+    'decides for a %s commenter when write is required (allowed: %s)',
+    async (level, allowed) => {
       const permissions: Record<string, PermissionLevel> =
         level === 'absent' ? {} : { alice: level }
       await withGitHub({ permissions }, async (_gh, octokit) => {
-        const decision = await decideTrigger(octokit, commentEvent(), {
-          trigger: '/docs-agent',
-          permission: 'write'
-        })
-        if (runs) expect(decision).toEqual({ run: true, prompt: 'fix the typo' })
-        else expect(decision).toMatchObject({ run: false, refused: true })
+        const who = await check(octokit)
+        expect(who.allowed).toBe(allowed)
+        if (!who.allowed)
+          expect(who).toMatchObject({ reason: expect.stringMatching(/allowed-users/) })
       })
     }
   )
 
   it('lets triage through when triage is required (role_name beats the legacy permission)', async () => {
     await withGitHub({ permissions: { alice: 'triage' } }, async (_gh, octokit) => {
-      const decision = await decideTrigger(octokit, commentEvent(), {
-        trigger: '/docs-agent',
-        permission: 'triage'
+      expect(await check(octokit, {}, { permission: 'triage' })).toEqual({
+        allowed: true,
+        why: '@alice has triage permission'
       })
-      expect(decision).toEqual({ run: true, prompt: 'fix the typo' })
     })
   })
 
-  it('gives bots no bypass', async () => {
-    const bot = commentEvent({ author: 'renovate[bot]', authorType: 'Bot' })
-    await withGitHub({}, async (_gh, octokit) => {
-      const decision = await decideTrigger(octokit, bot, {
-        trigger: '/docs-agent',
-        permission: 'write'
-      })
-      expect(decision).toMatchObject({ run: false, refused: true })
-    })
-    await withGitHub({ permissions: { 'renovate[bot]': 'write' } }, async (_gh, octokit) => {
-      const decision = await decideTrigger(octokit, bot, {
-        trigger: '/docs-agent',
-        permission: 'write'
-      })
-      expect(decision).toEqual({ run: true, prompt: 'fix the typo' })
+  it('obeys allowed-users whatever their permission, without asking GitHub, in any case', async () => {
+    await withGitHub({ permissions: {} }, async (gh, octokit) => {
+      const who = await check(octokit, { author: 'Alice' }, { allowedUsers: ['bob', ' ALICE '] })
+      expect(who).toEqual({ allowed: true, why: '@Alice is listed in `allowed-users`' })
+      expect(gh.requests).toEqual([])
+      const other = await check(octokit, { author: 'alicex' }, { allowedUsers: ['alice'] })
+      expect(other.allowed).toBe(false)
     })
   })
 
-  it('skips edited comments and non-triggers without calling GitHub, edited first', async () => {
-    await withGitHub({ permissions: { alice: 'admin' } }, async (gh, octokit) => {
-      const edited = await decideTrigger(
-        octokit,
-        commentEvent({ action: 'edited', body: 'no trigger' }),
-        {
-          trigger: '/docs-agent',
-          permission: 'write'
-        }
-      )
-      expect(edited).toEqual({
-        run: false,
-        reason: 'comment was edited, not created',
-        refused: false
+  it('refuses bots by default, even with write permission, and names allowed-bots', async () => {
+    const bot = { author: 'renovate[bot]', authorType: 'Bot' }
+    await withGitHub({ permissions: { 'renovate[bot]': 'admin' } }, async (gh, octokit) => {
+      const who = await check(octokit, bot)
+      expect(who).toEqual({
+        allowed: false,
+        reason: '@renovate[bot] is a bot; bots run only when listed in `allowed-bots`'
       })
-      const other = await decideTrigger(octokit, commentEvent({ body: 'please /docs-agent do' }), {
-        trigger: '/docs-agent',
-        permission: 'write'
+      // A bot listed among users is still refused, with a hint where it belongs.
+      const asUser = await check(octokit, bot, { allowedUsers: ['renovate[bot]'] })
+      expect(asUser).toMatchObject({
+        allowed: false,
+        reason: expect.stringMatching(/is a bot listed in `allowed-users`/)
       })
-      expect(other).toMatchObject({ run: false, refused: false })
-      expect(gh.requests).toHaveLength(0)
+      expect(gh.requests).toEqual([])
     })
   })
 
-  it('checks the trigger before the permission', async () => {
-    await withGitHub({}, async (gh, octokit) => {
-      const decision = await decideTrigger(octokit, commentEvent({ body: '/docs-agentx go' }), {
-        trigger: '/docs-agent',
-        permission: 'write'
-      })
-      expect(decision).toMatchObject({ run: false, refused: false })
-      expect(gh.requests).toHaveLength(0)
+  it.each([
+    [['renovate[bot]'], true],
+    [['Renovate[Bot]'], true],
+    [['renovate'], true],
+    [['dependabot[bot]'], false],
+    ['*', true]
+  ] as const)('allowed-bots %j lets renovate[bot] through: %s', async (allowedBots, allowed) => {
+    const who = await check(
+      undefined,
+      { author: 'renovate[bot]', authorType: 'Bot' },
+      { allowedBots: allowedBots as TriggerRules['allowedBots'] }
+    )
+    expect(who.allowed).toBe(allowed)
+  })
+
+  it('allowed-bots: * does not let a user without permission through', async () => {
+    await withGitHub({ permissions: { alice: 'read' } }, async (_gh, octokit) => {
+      expect((await check(octokit, {}, { allowedBots: '*' })).allowed).toBe(false)
+    })
+  })
+
+  it('recognises a bot by its type or by its [bot] login', () => {
+    const c = (author: string, authorType?: string) => commentEvent({ author, authorType }).comment!
+    expect(isBot(c('renovate[bot]', 'Bot'))).toBe(true)
+    expect(isBot(c('copilot', 'Bot'))).toBe(true)
+    expect(isBot(c('my-app[bot]'))).toBe(true)
+    expect(isBot(c('alice', 'User'))).toBe(false)
+    expect(isBot(c('bot-alice', 'User'))).toBe(false)
+  })
+
+  it('without a token only allowed-users can pass', async () => {
+    expect(await check(undefined)).toEqual({
+      allowed: false,
+      reason: 'no `github-token` to check the permission of @alice'
+    })
+    expect((await check(undefined, {}, { allowedUsers: ['alice'] })).allowed).toBe(true)
+  })
+
+  it('checkComment: edited before the trigger, then the trigger, with precise reasons', () => {
+    const c = (over: Partial<TriggerComment>) => commentEvent(over).comment
+    expect(checkComment(c({ action: 'edited', body: 'no trigger' }), '/docs-agent')).toEqual({
+      reason: 'the comment was edited, not created'
+    })
+    expect(checkComment(c({ action: 'deleted' }), '/docs-agent')).toEqual({
+      reason: 'the comment was deleted, not created'
+    })
+    expect(checkComment(c({ body: 'please /docs-agent do' }), '/docs-agent')).toEqual({
+      reason: 'the comment does not start with /docs-agent'
+    })
+    expect(checkComment(c({ body: '/docs-agentx go' }), '/docs-agent')).toEqual({
+      reason: 'the comment does not start with /docs-agent'
+    })
+    expect(checkComment(c({ body: '/Docs-Agent  fix it ' }), '/docs-agent')).toEqual({
+      prompt: 'fix it'
+    })
+    expect(checkComment(undefined, '/docs-agent')).toEqual({
+      reason: 'the event carries no comment'
     })
   })
 })
@@ -756,6 +829,22 @@ describe('addReaction', () => {
         '/repos/octo/docs/pulls/comments/777/reactions'
       ])
       expect(warnings).toEqual([])
+    })
+  })
+
+  it('remembers what it gave: the same reaction is not asked for twice, a failed one is not recorded', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const c = gh.addComment(12, '/docs-agent go')
+      const comment = commentEvent({ id: c.id }).comment!
+      const warn = (): void => undefined
+      expect(hasReaction(comment, 'eyes')).toBe(false)
+      await addReaction(octokit, 'octo', 'docs', comment, 'eyes', warn)
+      await addReaction(octokit, 'octo', 'docs', comment, 'eyes', warn)
+      expect(hasReaction(comment, 'eyes')).toBe(true)
+      expect(gh.reactions.map(r => r.content)).toEqual(['eyes'])
+      const missing = commentEvent({ id: 31337 }).comment!
+      await addReaction(octokit, 'octo', 'docs', missing, 'eyes', warn)
+      expect(hasReaction(missing, 'eyes')).toBe(false)
     })
   })
 

@@ -1,18 +1,23 @@
 import { describe, it, expect } from '@jest/globals'
 import fc from 'fast-check'
-import type { AgentJob, VisitorCounts, VisitorRow } from '../src/service/schema.js'
 import {
+  clipMiddle,
+  details,
   escapeText,
   fitComment,
+  foldedTable,
   formatChange,
+  formatClock,
   formatDuration,
+  formatElapsed,
   formatNumber,
+  formatPercentChange,
   formatShare,
-  quoteBlock,
-  renderJobReport,
-  renderVisitorsReport,
-  type JobReport,
-  type VisitorsReport
+  formatTimestamp,
+  link,
+  pageUrl,
+  provenance,
+  quoteBlock
 } from '../src/report/markdown.js'
 
 const JOINER = '\u2060'
@@ -52,12 +57,6 @@ function withoutEntities(markdown: string): string {
 }
 
 const pipes = (line: string) => line.split('|').length - 1
-
-function lineStarting(markdown: string, prefix: string): string {
-  const line = markdown.split('\n').find(l => l.startsWith(prefix))
-  if (line === undefined) throw new Error(`no line starts with ${prefix}`)
-  return line
-}
 
 describe('escapeText', () => {
   it.each(HOSTILE)('leaves no Markdown or HTML syntax in %j', input => {
@@ -151,253 +150,135 @@ describe('numbers', () => {
   })
 })
 
-const job = (overrides: Partial<AgentJob> = {}): AgentJob => ({
-  id: 'job-1',
-  status: 'completed',
-  source: { repository: 'acme/docs', ref: 'main' },
-  model: 'model-x',
-  prLink: 'https://github.com/acme/docs/pull/12',
-  ...overrides
-})
-
-const report = (overrides: Partial<JobReport> = {}): JobReport => ({
-  projectId: 'proj-1',
-  jobId: 'job-1',
-  phase: 'done',
-  job: job(),
-  status: 'completed',
-  prompt: 'Please fix the typo',
-  elapsedMs: 125_000,
-  waited: true,
-  ...overrides
-})
-
-describe('renderJobReport', () => {
-  it('shows a completed job with its pull request', () => {
-    const out = renderJobReport(report({ runUrl: 'https://github.com/acme/app/actions/runs/7' }))
-    expect(out).toMatch(/^### ✅ Docs agent follow-up/)
-    expect(out).toContain('> Please fix the typo')
-    expect(out).toContain(
-      '| Pull request | [github.com/acme/docs/pull/12](https://github.com/acme/docs/pull/12) |'
-    )
-    expect(out).toContain('| Job id | job-1 |')
-    expect(out).toContain('| Project | proj-1 |')
-    expect(out).toContain('| Status | completed |')
-    expect(out).toContain('| Elapsed | 2m 05s |')
-    expect(out).toContain('| Repository | acme/docs |')
-    expect(out).toContain('| Ref | main |')
-    expect(out).toContain('| Model | model-x |')
-    expect(out).toContain('[View workflow run](https://github.com/acme/app/actions/runs/7)')
-    expect(out).not.toContain('Not waited')
-    expect(out).not.toContain('Reviewers can reply')
+describe('clipMiddle', () => {
+  it('keeps the start and the end of a long path, with an ellipsis between', () => {
+    const path = '/api-reference/v2/organizations/{id}/projects/{projectId}/environments/logs'
+    const out = clipMiddle(path, 60)
+    expect(out).toHaveLength(60)
+    expect(out.startsWith('/api-reference/v2/organizations/')).toBe(true)
+    expect(out.endsWith('environments/logs')).toBe(true)
+    expect(out).toContain('…')
+    expect(clipMiddle('/short', 60)).toBe('/short')
   })
 
-  it('says no file changed for a completed job without a pull request', () => {
-    const out = renderJobReport(report({ job: job({ prLink: null }) }))
-    expect(out).toContain('| Pull request | no file changed |')
-  })
-
-  it('shows the error of a failed job', () => {
-    const out = renderJobReport(
-      report({ status: 'failed', job: job({ status: 'failed', prLink: null }), error: 'boom <b>' })
-    )
-    expect(out).toMatch(/^### ❌/)
-    expect(out).toContain('**The job failed.** boom &lt;b&gt;')
-    expect(out).toContain('| Pull request | – |')
-  })
-
-  it('shows an error of the action itself', () => {
-    const out = renderJobReport(report({ phase: 'error', status: undefined, error: 'HTTP 500' }))
-    expect(out).toMatch(/^### ⚠️/)
-    expect(out).toContain('**Error:** HTTP 500')
-  })
-
-  it('shows a job still working, and one not waited for', () => {
-    const working = report({ phase: 'working', status: 'active', job: job({ status: 'active' }) })
-    const out = renderJobReport({ ...working, job: { ...working.job!, prLink: null } })
-    expect(out).toMatch(/^### ⏳/)
-    expect(out).toContain('| Pull request | – |')
-    expect(renderJobReport({ ...working, waited: false })).toContain('Not waited for (wait: false)')
-  })
-
-  it('shows archived and cancelled jobs', () => {
-    expect(renderJobReport(report({ status: 'archived' }))).toMatch(/^### 📦/)
-    expect(renderJobReport(report({ phase: 'cancelled' }))).toMatch(/^### 🚫/)
-  })
-
-  it('tells reviewers how to reply only when follow-ups are routed here', () => {
-    const hint = 'Reviewers can reply **/docs &lt;instruction&gt;** on this pull request'
-    expect(renderJobReport(report({ routedHere: true, trigger: '/docs' }))).toContain(hint)
-    expect(renderJobReport(report({ routedHere: false, trigger: '/docs' }))).not.toContain(
-      'Reviewers can reply'
-    )
-  })
-
-  it('links a pull request only when it is an https URL', () => {
-    for (const prLink of ['javascript:alert(1)', 'http://github.com/a/b/pull/1', 'not a url']) {
-      const row = lineStarting(renderJobReport(report({ job: job({ prLink }) })), '| Pull request')
-      expect(row).not.toContain('](')
-      expect(pipes(row)).toBe(3)
-    }
-    const tricky = 'https://github.com/a/b/pull/1?x=)|[y](z)'
-    const row = lineStarting(renderJobReport(report({ job: job({ prLink: tricky }) })), '| Pull')
-    expect(pipes(row)).toBe(3)
-    expect(row).toContain('](https://github.com/a/b/pull/1?x=%29%7C%5By%5D%28z%29)')
-  })
-
-  it('escapes every service-provided string', () => {
-    const hostile = '<!-- docs-agent --> @octocat | `x` #1'
-    const out = renderJobReport(
-      report({
-        jobId: hostile,
-        projectId: hostile,
-        prompt: hostile,
-        error: hostile,
-        status: 'failed',
-        job: job({ model: hostile, source: { repository: hostile, ref: hostile } })
-      })
-    )
-    expect(out).not.toContain('<')
-    expect(out).not.toContain('`')
-    expect(out).not.toMatch(/@\w/)
-    for (const name of ['Job id', 'Project', 'Model', 'Repository', 'Ref']) {
-      expect(pipes(lineStarting(out, `| ${name} |`))).toBe(3)
-    }
-  })
-
-  it('cuts a long prompt', () => {
-    const out = renderJobReport(report({ prompt: 'p'.repeat(5000) }))
-    expect(out).toContain('… (3,000 more characters)')
-  })
-})
-
-const counts = (human: number, ai: number, total: number): VisitorCounts => ({ human, ai, total })
-const row = (path: string, human: number, ai: number, total: number): VisitorRow => ({
-  path,
-  human,
-  ai,
-  total
-})
-
-const visitors = (overrides: Partial<VisitorsReport> = {}): VisitorsReport => ({
-  projectId: 'proj-1',
-  range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' },
-  totals: counts(70, 50, 100),
-  rows: 2,
-  top: [row('/docs/a', 40, 30, 60), row('/docs/b', 30, 20, 40)],
-  ...overrides
-})
-
-const manyRows = (n: number): VisitorRow[] =>
-  Array.from({ length: n }, (_, i) => row(`/docs/page-${i}`, n - i, 1, n - i + 1))
-
-describe('renderVisitorsReport', () => {
-  const opts = { maxChars: 65536, fullDataHint: '`out/visitors.csv`' }
-
-  it('shows the totals as given, with shares of the total', () => {
-    const out = renderVisitorsReport(visitors(), opts)
-    expect(out).toMatch(/^### Docs visitors/)
-    expect(out).toContain('2026-11-09 → 2026-11-16 (end exclusive)')
-    expect(out).toContain('| Human | 70 | 70.0% |')
-    expect(out).toContain('| AI | 50 | 50.0% |')
-    expect(out).toContain('| Total | 100 |')
-    expect(out).not.toContain('120')
-    expect(out).toContain('2 rows exported')
-  })
-
-  it('says all time for an unbounded range', () => {
-    expect(renderVisitorsReport(visitors({ range: {} }), opts)).toContain('**Range:** all time')
-  })
-
-  it('lists the top pages and escapes hostile paths', () => {
-    const hostile = '/x|y\n<!-- docs-agent -->`@user`[a](b)#1'
-    const out = renderVisitorsReport(
-      visitors({ top: [row(hostile, 1, 2, 3), row('/docs/b', 1, 1, 1)] }),
-      opts
-    )
-    const first = lineStarting(out, '| 1 |')
-    expect(pipes(first)).toBe(6)
-    expect(first).toContain('| 1 | 2 | 3 |')
-    expect(pipes(lineStarting(out, '| 2 |'))).toBe(6)
-    expect(out).not.toContain('<!--')
-    expect(out).not.toMatch(/@\w/)
-  })
-
-  it('compares with the previous period', () => {
-    const out = renderVisitorsReport(
-      visitors({
-        previous: {
-          range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
-          totals: counts(60, 50, 110),
-          byPath: new Map([['/docs/a', counts(1, 1, 50)]])
-        }
-      }),
-      opts
-    )
-    expect(out).toContain('**Compared with:** 2026-11-02 → 2026-11-09 (end exclusive)')
-    expect(out).toContain('| Human | 70 | 70.0% | +10 (+16.7%) |')
-    expect(out).toContain('| AI | 50 | 50.0% | 0 |')
-    expect(out).toContain('| Total | 100 | | −10 (−9.1%) |')
-    expect(out).toContain('| 1 | /docs/a | 40 | 30 | 60 | +10 (+20.0%) |')
-    expect(out).toContain('| 2 | /docs/b | 30 | 20 | 40 | new |')
-  })
-
-  it('draws a chart of at most 15 bars with sanitized labels', () => {
-    const top = [row('/a b"c<d>]', 5, 5, 9), row('/' + 'long'.repeat(10), 1, 1, 2), ...manyRows(20)]
-    const out = renderVisitorsReport(visitors({ top }), opts)
-    const chart = out.slice(out.indexOf('```mermaid'))
-    expect(chart).toContain('xychart-beta')
-    expect(chart).toContain('y-axis "Visitors"')
-    // 23 characters of the path and "…": 24 in all.
-    expect(chart).toContain('x-axis ["/a_b_c_d__", "/longlonglonglonglonglo…", ')
-    const bars = /bar \[([^\]]*)\]/.exec(chart)?.[1]?.split(', ')
-    expect(bars).toHaveLength(15)
-    expect(bars?.[0]).toBe('9')
-    expect(chart.trimEnd().endsWith('```')).toBe(true)
-  })
-
-  it('skips the chart when there are no rows', () => {
-    const out = renderVisitorsReport(visitors({ top: [], rows: 0 }), opts)
-    expect(out).not.toContain('mermaid')
-    expect(out).not.toContain('Top pages')
-  })
-
-  it.each([1_000_000, 65_536, 5_000])('stays within %i characters with 100,000 rows', max => {
-    const top = manyRows(100_000)
-    const out = renderVisitorsReport(visitors({ top, rows: 100_000 }), { ...opts, maxChars: max })
-    expect(out.length).toBeLessThanOrEqual(max)
-    expect(out).toMatch(/_[\d,]+ more rows not shown; the full data is in `out\/visitors.csv`\._/)
-    expect(out).toContain('| 1 | /docs/page-0 |')
-    expect(out).toContain('```mermaid')
-  })
-
-  it('counts multi-byte paths against the budget in bytes', () => {
-    const top = Array.from({ length: 50_000 }, (_, i) => row(`/文档/页面-${i}`, 1, 1, 1))
-    const out = renderVisitorsReport(visitors({ top }), { maxChars: 65_536 })
-    expect(Buffer.byteLength(out, 'utf8')).toBeLessThanOrEqual(65_536)
-    expect(out).toMatch(/more rows not shown\._/)
-  })
-
-  it('stays within any budget (property)', () => {
+  it('never splits a surrogate pair (property)', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 0, max: 3000 }),
-        fc.integer({ min: 200, max: 20_000 }),
-        fc.string({ maxLength: 400 }),
-        (rowCount, maxChars, path) => {
-          const top = [row(path, 1, 1, 1), ...manyRows(rowCount)]
-          const out = renderVisitorsReport(visitors({ top }), { maxChars })
-          expect(out.length).toBeLessThanOrEqual(maxChars)
+        fc.string({ unit: 'grapheme', maxLength: 200 }),
+        fc.integer({ min: 2, max: 80 }),
+        (s, max) => {
+          const out = clipMiddle(s, max)
+          if (s.length <= max) expect(out).toBe(s)
+          else expect(out.length).toBeLessThanOrEqual(max)
+          expect(out).not.toMatch(LONE_SURROGATE)
         }
-      ),
-      { numRuns: 50 }
+      )
+    )
+  })
+})
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+describe('times', () => {
+  it('says elapsed time as a headline does', () => {
+    expect(formatElapsed(40_000)).toBe('40 s')
+    expect(formatElapsed(250_000)).toBe('4 min')
+    expect(formatElapsed(3_900_000)).toBe('1 h 5 min')
+    expect(formatElapsed(7_200_000)).toBe('2 h')
+    expect(formatElapsed(-1)).toBe('0 s')
+  })
+
+  it('gives wall-clock times in UTC', () => {
+    const at = Date.UTC(2026, 10, 23, 14, 5, 59)
+    expect(formatClock(at)).toBe('14:05 UTC')
+    expect(formatTimestamp(at)).toBe('2026-11-23 14:05 UTC')
+  })
+
+  it('gives percentage changes with a sign, or nothing to compare with', () => {
+    expect(formatPercentChange(12_000, 10_000)).toBe('+20.0%')
+    expect(formatPercentChange(969, 1000)).toBe('\u22123.1%')
+    expect(formatPercentChange(5, 5)).toBe('±0%')
+    expect(formatPercentChange(5, 0)).toBeUndefined()
+  })
+})
+
+describe('links', () => {
+  it('links only https URLs, encoding what would end the destination', () => {
+    expect(link('run', 'https://github.com/a/b/actions/runs/1')).toBe(
+      '[run](https://github.com/a/b/actions/runs/1)'
+    )
+    expect(link('run', 'javascript:alert(1)')).toBe('run')
+    expect(link('run', 'https://user:pw@example.com/')).toBe('run')
+    expect(link('x', 'https://e.com/a?q=)|[y](z)')).toBe(
+      '[x](https://e.com/a?q=%29%7C%5By%5D%28z%29)'
     )
   })
 
-  it('shows every row when they fit', () => {
-    const out = renderVisitorsReport(visitors({ top: manyRows(30) }), opts)
-    expect(out).toContain('| 30 | /docs/page-29 |')
-    expect(out).not.toContain('not shown')
+  it('puts a page path below the docs site, whatever the path holds', () => {
+    const site = 'https://docs.acme.dev'
+    expect(pageUrl(site, '/guides/webhooks')).toBe('https://docs.acme.dev/guides/webhooks')
+    expect(pageUrl('https://acme.dev/docs', '/a')).toBe('https://acme.dev/docs/a')
+    expect(pageUrl(site, '/')).toBe('https://docs.acme.dev/')
+    expect(pageUrl(site, '/a b/(c)?d#e')).toBe('https://docs.acme.dev/a%20b/%28c%29%3Fd%23e')
+    expect(pageUrl(site, '/../../evil.example/x')).toBe('https://docs.acme.dev/evil.example/x')
+    expect(pageUrl(site, '//evil.example/x')).toBe('https://docs.acme.dev/evil.example/x')
+    expect(pageUrl(site, '/文档')).toBe('https://docs.acme.dev/%E6%96%87%E6%A1%A3')
+    expect(pageUrl('http://docs.acme.dev', '/a')).toBeUndefined()
+  })
+
+  it('keeps any path inside the site and inside one link (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 100 }), path => {
+        const url = pageUrl('https://docs.acme.dev', path) ?? ''
+        expect(new URL(url).origin).toBe('https://docs.acme.dev')
+        expect(url).not.toMatch(/[\s()<>[\]|`"']/)
+      })
+    )
+  })
+})
+
+describe('provenance', () => {
+  it('says when, by which run and at what cost a report was made', () => {
+    const at = Date.UTC(2026, 10, 23, 9, 0)
+    expect(
+      provenance({ generatedAt: at, runUrl: 'https://github.com/a/b/actions/runs/9', requests: 1 })
+    ).toEqual([
+      'made 2026-11-23 09:00 UTC',
+      '[workflow run](https://github.com/a/b/actions/runs/9)',
+      '1 request'
+    ])
+    expect(provenance({ generatedAt: at, requests: 5, requestNoun: 'analytics request' })).toEqual([
+      'made 2026-11-23 09:00 UTC',
+      '5 analytics requests'
+    ])
+  })
+})
+
+describe('tables', () => {
+  const columns = [{ header: '#', align: 'right' as const }, { header: 'Page' }]
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => `| ${i + 1} | /p${i + 1} |`)
+
+  it('shows ten rows and folds the rest into a collapsed table of its own', () => {
+    const out = foldedTable(columns, rows(25), (a, b) => `Pages ${a}–${b}`)
+    const [visible, folded] = out.split('<details>')
+    expect(visible).toContain('| # | Page |\n|---:|---|\n| 1 | /p1 |')
+    expect(visible).toContain('| 10 | /p10 |')
+    expect(visible).not.toContain('| 11 |')
+    expect(folded).toMatch(
+      /^<summary>Pages 11–25<\/summary>\n\n\| # \| Page \|\n\|---:\|---\|\n\| 11 \|/
+    )
+    expect(folded).toMatch(/\| 25 \| \/p25 \|\n\n<\/details>$/)
+  })
+
+  it('does not fold ten rows or fewer', () => {
+    expect(foldedTable(columns, rows(10), () => 'x')).not.toContain('<details>')
+    expect(foldedTable(columns, [], () => 'x')).toBe('')
+  })
+
+  it('writes a collapsed block whose body stays Markdown', () => {
+    expect(details('Details', '- a')).toBe(
+      '<details><summary>Details</summary>\n\n- a\n\n</details>'
+    )
   })
 })
 
@@ -441,5 +322,12 @@ describe('fitComment', () => {
     expect(out.length).toBeLessThanOrEqual(1001)
     expect(out).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/)
     expect(out.startsWith('😀😀')).toBe(true)
+  })
+
+  it('closes a collapsed block left open by the cut', () => {
+    const body = `intro\n\n${details('Pages 11–5000', lines(5000))}\n`
+    const out = fitComment(body, 2000)
+    expect(out.length).toBeLessThanOrEqual(2000)
+    expect(out).toMatch(/\n\n<\/details>\n\n_… cut/)
   })
 })

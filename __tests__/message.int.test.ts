@@ -151,7 +151,10 @@ describe('message: outcomes of a follow-up', () => {
     expect(r.outputs['pr-link']).toBe('')
     expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({ prLink: null })
     expect(noticesOf(r).some(n => /no file changed/i.test(n))).toBe(true)
-    expect(r.summary).toMatch(/no file changed/i)
+    expect(r.summary).toMatch(/^### ✅ Completed without a pull request · \d+ s$/m)
+    expect(r.summary).toContain(
+      'No pull request was opened: the agent may have changed nothing, or committed directly'
+    )
   })
 
   it('an archived job: exit 0 with a warning', async () => {
@@ -173,6 +176,8 @@ describe('message: outcomes of a follow-up', () => {
     expect(mine[0]?.method).toBe('POST')
     expect(mine[0]?.kind).toBe('message')
     expect(r.outputs['job-id']).toBe('job-nowait')
+    expect(r.summary).toMatch(/^### 📨 Instruction sent · not waited for$/m)
+    expect(r.summary).toContain('Not waited for (`wait: false`): the job keeps running')
     expect(r.outputs.status).toBe('active')
     expect(r.outputs['pr-link']).toBe('')
     expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({
@@ -195,6 +200,10 @@ describe('message: errors from the service', () => {
       expect(errors[0]).toMatch(/timed out/i)
       expect(r.outputs.status).toBe('active')
       expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({ status: 'active' })
+      // The summary says the job may still finish, not that the action erred.
+      expect(r.summary).toMatch(/^### ⌛ Stopped waiting after \d+ s · the job may still finish$/m)
+      expect(r.summary).toContain('This run stopped waiting at `wait-timeout`.')
+      expect(r.summary).not.toMatch(/error|&#96;/i)
       expect(gets(sim).length).toBeGreaterThanOrEqual(1)
       expect(posts(sim)).toHaveLength(1)
       expectNoStack(r)
@@ -478,7 +487,6 @@ describe('message: bad inputs fail before any request', () => {
     ['api-key with a space', 'api-key', { 'api-key': 'mint_abc def' }],
     ['api-key with an inner line break', 'api-key', { 'api-key': 'mint_abc\ndef' }],
     ['missing project-id', 'project-id', { 'project-id': '' }],
-    ['missing base-url', 'base-url', { 'base-url': '' }],
     ['base-url not a URL', 'base-url', { 'base-url': 'not a url' }],
     ['http:// for a non-loopback host', 'base-url', { 'base-url': 'http://example.com' }],
     ['ftp:// URL', 'base-url', { 'base-url': 'ftp://127.0.0.1/x' }],
@@ -500,7 +508,21 @@ describe('message: bad inputs fail before any request', () => {
     ['comment-mode append', 'comment-mode', { 'comment-mode': 'append' }],
     ['permission owner', 'permission', { permission: 'owner' }],
     ['issue-number abc', 'issue-number', { 'issue-number': 'abc' }],
-    ['output-file x.txt', 'output-file', { 'output-file': 'x.txt' }],
+    ['output-file x.txt (visitors)', 'output-file', { ...visitors, 'output-file': 'x.txt' }],
+    [
+      'output-file ../x.json (visitors)',
+      'output-file',
+      { ...visitors, 'output-file': '../x.json' }
+    ],
+    ['job-id ..', 'job-id', { 'job-id': '..' }],
+    ['api-key with a non-ASCII letter', 'api-key', { 'api-key': 'mint_caf\u00e9' }],
+    ['github-token with a line break', 'github-token', { 'github-token': 'ghs_a\nb' }],
+    [
+      'sections with an unknown name (report)',
+      'sections',
+      { command: 'report', sections: 'views,clicks' }
+    ],
+    ['prompt and prompt-file together', 'prompt-file', { 'prompt-file': 'p.md' }],
     ['period 8w (visitors)', 'period', { ...visitors, period: '8w' }],
     ['date-from 2026-02-30 (visitors)', 'date-from', { ...visitors, 'date-from': '2026-02-30' }],
     [

@@ -47,6 +47,14 @@ describe('isRetryable', () => {
     expect(isRetryable('POST', outcome)).toBe(want)
   )
 
+  it.each([301, 302, 303, 307, 308])('a %i is retried for neither method', status => {
+    const redirect: Outcome = { kind: 'redirect', status }
+    expect(isRetryable('GET', redirect)).toBe(false)
+    expect(isRetryable('POST', redirect)).toBe(false)
+    // Whoever answered may have acted on the POST first.
+    expect(mayHaveBeenDelivered(redirect)).toBe(true)
+  })
+
   it('says a POST may have been delivered after a reset, a timeout or a 500, not after a refusal', () => {
     expect(mayHaveBeenDelivered(network('reset'))).toBe(true)
     expect(mayHaveBeenDelivered(network('timeout'))).toBe(true)

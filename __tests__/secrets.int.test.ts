@@ -25,14 +25,36 @@ const API_KEY = 'mint_SECRETKEY_do_not_leak_123'
 const TOKEN = 'ghs_SECRETTOKEN_do_not_leak_456'
 const PROJECT = 'proj-1'
 
-/** The secret and the encodings a careless log line or file could carry it in. */
+/** The secret and the encodings a careless log line, file or service could carry it in. */
 function formsOf(secret: string): string[] {
+  const b64 = (text: string): string => Buffer.from(text).toString('base64')
+  const b64url = (text: string): string => Buffer.from(text).toString('base64url')
   return [
     secret,
-    Buffer.from(secret).toString('base64'),
+    b64(secret),
+    b64(secret).replace(/=+$/, ''),
+    b64url(secret),
     Buffer.from(secret).toString('hex'),
-    encodeURIComponent(secret)
+    encodeURIComponent(secret),
+    b64(`Bearer ${secret}`).replace(/=+$/, ''),
+    b64url(`Bearer ${secret}`),
+    b64(`token ${secret}`).replace(/=+$/, '')
   ]
+}
+
+/**
+ * What a reader sees of rendered Markdown: numeric and named HTML entities decoded (the escaper
+ * writes `_` as `&#95;`, which hides a key from a literal scan), backslash escapes removed, and
+ * the invisible word joiners that break mentions and autolinks dropped.
+ */
+function rendered(text: string): string {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
+  return text
+    .replace(/&#(\d+);/g, (_m, n: string) => String.fromCodePoint(Number(n)))
+    .replace(/&#x([0-9a-f]+);/gi, (_m, n: string) => String.fromCodePoint(parseInt(n, 16)))
+    .replace(/&([a-z]+);/gi, (m, n: string) => named[n.toLowerCase()] ?? m)
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
+    .replace(/[\u2060\u200b\u200c\u200d]/g, '')
 }
 
 function walk(dir: string): string[] {
@@ -47,9 +69,11 @@ function walk(dir: string): string[] {
 function leaks(r: RunResult, svc: Service, gh?: GitHub): string[] {
   const found: string[] = []
   const check = (where: string, text: string, secrets = [API_KEY, TOKEN]): void => {
+    const seen = [text, rendered(text)]
     for (const secret of secrets)
       for (const form of formsOf(secret))
-        if (text.includes(form)) found.push(`${where}: ${secret === API_KEY ? 'api key' : 'token'}`)
+        if (seen.some(t => t.includes(form)))
+          found.push(`${where}: ${secret === API_KEY ? 'api key' : 'token'} (${form})`)
   }
   const logLines = r.stdout.split(/\r?\n/).filter(line => !line.startsWith('::add-mask::'))
   check('stdout', logLines.join('\n'))
@@ -241,6 +265,74 @@ const SCENARIOS: Scenario[] = [
     inputs: visitors(),
     event: () => pullRequestEvent,
     code: 1
+  },
+  // A careless service echoes the key it received back, in every encoding: nothing of it may
+  // reach the log, the outputs, the summary, the comment or GitHub.
+  {
+    name: 'message: the service echoes the key in the job it answers (POST and polls)',
+    service: {
+      jobs: [{ id: 'job-1', activePolls: 1 }],
+      faults: [{ echoKey: 'job', times: Infinity }]
+    },
+    github: {},
+    inputs: message(),
+    event: () => pullRequestEvent,
+    code: 0,
+    check: r => {
+      expect(r.outputs.status).toBe('completed')
+      expect(r.outputs['pr-link']).toBe('https://github.com/octo/docs/pull/7?k=***')
+      const job = JSON.parse(r.outputs.job ?? '{}') as {
+        echo: { headers: { authorization: string } }
+        source: { repository: string }
+      }
+      expect(job.echo.headers.authorization).toBe('Bearer ***')
+      expect(job.source.repository).toBe('https://x-access-token:***@github.com/octo/docs')
+      expect(rendered(r.summary)).toContain('***')
+    }
+  },
+  ...(['error', 'details'] as const).map((echo): Scenario => ({
+    name: `message: the POST is refused with the key echoed in the ${echo === 'error' ? 'error text' : 'details'}`,
+    service: { jobs: [{ id: 'job-1' }], faults: [{ kind: 'message', echoKey: echo }] },
+    github: {},
+    inputs: message(),
+    event: () => pullRequestEvent,
+    code: 1,
+    check: (r, svc, gh) => {
+      expect(errorsOf(r).join('\n')).toMatch(
+        /400 Bad Request: Invalid (credential|request).*\*\*\*/
+      )
+      expect(svc.jobs.get('job-1')?.messages).toEqual([])
+      expect(gh?.comments.get(7)?.some(c => rendered(c.body).includes('***'))).toBe(true)
+    }
+  })),
+  {
+    name: 'visitors: a page is refused with the key echoed in the error text',
+    service: { rows: 80, faults: [{ kind: 'visitors', echoKey: 'error', times: Infinity }] },
+    inputs: visitors({ 'output-file': 'v.json' }),
+    code: 1,
+    check: r => {
+      expect(errorsOf(r).join('\n')).toMatch(/400 Bad Request: Invalid credential \*\*\*/)
+      expect(r.files('v.json')).toBeUndefined()
+    }
+  },
+  {
+    name: 'visitors: GitHub refuses the comment, echoing the token and the key',
+    service: { rows: 10 },
+    github: {
+      failures: [
+        {
+          method: 'POST',
+          pathIncludes: '/comments',
+          status: 403,
+          times: Infinity,
+          message: `Bad credentials ${TOKEN} ${encodeURIComponent(API_KEY)} ${Buffer.from(`Bearer ${API_KEY}`).toString('base64')}`
+        }
+      ]
+    },
+    inputs: visitors(),
+    event: () => pullRequestEvent,
+    code: 1,
+    check: r => expect(errorsOf(r).join('\n')).toMatch(/403 Bad credentials \*\*\* \*\*\* \*\*\*/)
   },
   {
     name: 'comment trigger on a PR by a writer',

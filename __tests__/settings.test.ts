@@ -1,5 +1,16 @@
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, it, expect } from '@jest/globals'
-import { InputError, parseDuration, readSettings, isLoopback } from '../src/settings.js'
+import {
+  DEFAULTS,
+  InputError,
+  parseDuration,
+  readSettings,
+  readTriggerSettings,
+  isLoopback
+} from '../src/settings.js'
+import { parseInputs } from '../sim/run-action.js'
 
 const defaults: Record<string, string> = {
   command: 'message',
@@ -97,7 +108,31 @@ describe('readSettings', () => {
     [{ 'issue-number': '0' }, 'issue-number'],
     [{ trigger: '/docs agent' }, 'trigger'],
     [{ permission: 'none' }, 'permission'],
-    [{ 'output-file': 'out.txt' }, 'output-file']
+    [{ command: 'visitors', 'output-file': 'out.txt' }, 'output-file'],
+    [{ command: 'report', 'output-file': 'out.csv' }, 'output-file'],
+    [{ command: 'visitors', 'output-file': '../x.json' }, 'output-file'],
+    [{ command: 'visitors', 'output-file': '/etc/x.json' }, 'output-file'],
+    [{ command: 'visit' }, 'command'],
+    [{ 'job-id': '..' }, 'job-id'],
+    [{ 'job-id': '.' }, 'job-id'],
+    [{ 'project-id': '..' }, 'project-id'],
+    [{ 'api-key': 'mint_caf\u00e9' }, 'api-key'],
+    [{ 'api-key': 'mint_a\u200bb' }, 'api-key'],
+    [{ 'github-token': 'ghs_a\nb' }, 'github-token'],
+    [{ 'github-token': 'ghs_\u00e9' }, 'github-token'],
+    [{ 'when-no-job': 'start' }, 'when-no-job'],
+    [{ 'settle-time': 'soon' }, 'settle-time'],
+    [{ context: 'yes' }, 'context'],
+    [{ prompt: 'x', 'prompt-file': 'p.md' }, 'prompt-file'],
+    [{ prompt: '', 'prompt-file': 'missing.md' }, 'prompt-file'],
+    [{ command: 'create', prompt: '  ' }, 'prompt'],
+    [{ command: 'report', sections: 'visitors,clicks' }, 'sections'],
+    [{ command: 'report', sections: ' , ' }, 'sections'],
+    [{ command: 'report', 'site-url': 'ftp://docs.example.com' }, 'site-url'],
+    [{ command: 'report', 'site-url': 'http://docs.example.com' }, 'site-url'],
+    [{ command: 'report', 'site-url': 'docs' }, 'site-url'],
+    [{ 'allowed-users': 'alice, bob smith!' }, 'allowed-users'],
+    [{ 'allowed-bots': 'renovate[bot], *' }, 'allowed-bots']
   ])('rejects %j naming the input', (over, input) => {
     const err = errorOf(over)
     expect(err.input).toBe(input)
@@ -114,6 +149,79 @@ describe('readSettings', () => {
     expect(read({ 'github-token': '${{ github.token }}' }).githubToken).toBe('')
   })
 
+  it('takes the default for an input set to empty text', () => {
+    const s = read({
+      wait: '',
+      'wait-timeout': '',
+      'base-url': '',
+      concurrency: '',
+      comment: '',
+      'settle-time': ''
+    })
+    expect(s).toMatchObject({
+      wait: true,
+      waitTimeoutMs: 1_800_000,
+      baseUrl: 'https://api.mintlify.com',
+      concurrency: 4,
+      comment: 'auto',
+      settleTimeMs: 60_000
+    })
+  })
+
+  it('keeps the defaults equal to action.yml', () => {
+    const fromYaml = parseInputs(readFileSync('action.yml', 'utf8'))
+    const withDefault = [...fromYaml].filter(
+      ([name, value]) => value !== undefined && name !== 'github-token'
+    )
+    expect(Object.fromEntries(withDefault)).toEqual(DEFAULTS)
+  })
+
+  it('warns, naming them, about inputs set for another command', () => {
+    expect(read({ period: '7d', top: '5' }).warnings).toEqual([
+      'Inputs `period`, `top` do not apply to `command: message` and are ignored.'
+    ])
+    // A default passed on by the runner is not "set".
+    expect(read({ top: '20', sections: DEFAULTS.sections ?? '' }).warnings).toEqual([])
+    expect(read({ command: 'visitors', 'job-id': 'j', prompt: 'x' }).warnings).toEqual([
+      'Inputs `job-id`, `prompt` do not apply to `command: visitors` and are ignored.'
+    ])
+  })
+
+  it.each([
+    ['mint_dsc_abc', 'assistant'],
+    ['mint_us_abc', 'search index'],
+    ['abc', 'does not look like an admin API key']
+  ])('warns about a key of another kind: %s', (key, words) => {
+    expect(read({ 'api-key': key }).warnings.join(' ')).toContain(words)
+  })
+
+  it('reads create without a job id', () => {
+    expect(read({ command: 'create', 'job-id': '' })).toMatchObject({
+      command: 'create',
+      jobId: ''
+    })
+  })
+
+  it('reads the report sections in the given order, once each', () => {
+    expect(read({ command: 'report', sections: 'Feedback, visitors,feedback' }).sections).toEqual([
+      'feedback',
+      'visitors'
+    ])
+    expect(read({ command: 'report' }).sections).toEqual([
+      'visitors',
+      'views',
+      'searches',
+      'feedback',
+      'assistant'
+    ])
+  })
+
+  it('reads site-url without its trailing slash', () => {
+    expect(read({ command: 'visitors', 'site-url': 'https://docs.example.com/en/' }).siteUrl).toBe(
+      'https://docs.example.com/en'
+    )
+  })
+
   it('parses fail-on-status lists, and empty as none', () => {
     expect(read({ 'fail-on-status': 'failed, archived' }).failOnStatus).toEqual([
       'failed',
@@ -123,11 +231,80 @@ describe('readSettings', () => {
   })
 
   it('resolves output-file against the workspace and reads its format', () => {
-    expect(read({ 'output-file': 'out/v.CSV' }).outputFile).toEqual({
+    expect(read({ command: 'visitors', 'output-file': 'out/v.CSV' }).outputFile).toEqual({
       path: 'out/v.CSV',
       absolute: '/ws/out/v.CSV',
       format: 'csv'
     })
+  })
+})
+
+describe('files inside the workspace', () => {
+  const ws = mkdtempSync(join(tmpdir(), 'ws-'))
+  const outside = mkdtempSync(join(tmpdir(), 'outside-'))
+  mkdirSync(join(ws, 'docs'))
+  writeFileSync(join(ws, 'docs', 'prompt.md'), '\uFEFF  Update the install guide.\n')
+  writeFileSync(join(ws, 'empty.md'), ' \n')
+  writeFileSync(join(ws, 'latin1.md'), Buffer.from([0x63, 0x61, 0x66, 0xe9]))
+  writeFileSync(join(outside, 'secret.md'), 'not yours')
+  symlinkSync(outside, join(ws, 'out-link'))
+  symlinkSync(join(outside, 'secret.md'), join(ws, 'secret-link.md'))
+  symlinkSync(join(outside, 'nothing.json'), join(ws, 'dangling.json'))
+  const c = { ...ctx, workspace: ws }
+
+  it('reads prompt-file as the prompt', () => {
+    const s = read({ prompt: '', 'prompt-file': 'docs/prompt.md' }, c)
+    expect(s.prompt).toBe('Update the install guide.')
+    expect(s.promptFile).toBe('docs/prompt.md')
+  })
+
+  it.each([
+    ['../outside.md', 'leads outside the workspace'],
+    ['secret-link.md', 'through a symlink'],
+    ['out-link/secret.md', 'through a symlink'],
+    ['empty.md', 'is empty'],
+    ['latin1.md', 'not UTF-8'],
+    ['docs', 'not a readable file']
+  ])('refuses prompt-file %s', (file, words) => {
+    const err = errorOf({ prompt: '', 'prompt-file': file }, c)
+    expect(err.input).toBe('prompt-file')
+    expect(err.message).toContain(words)
+  })
+
+  it.each(['out-link/v.json', 'out-link/new/v.json', 'dangling.json', `${outside}/v.json`])(
+    'refuses output-file %s',
+    file => {
+      expect(errorOf({ command: 'visitors', 'output-file': file }, c).input).toBe('output-file')
+    }
+  )
+
+  it('accepts an absolute output-file inside the workspace, and new folders', () => {
+    expect(
+      read({ command: 'visitors', 'output-file': join(ws, 'new', 'v.ndjson') }, c).outputFile
+    ).toMatchObject({ absolute: join(ws, 'new', 'v.ndjson'), format: 'ndjson' })
+  })
+})
+
+describe('readTriggerSettings', () => {
+  const t = (over: Record<string, string>) => {
+    const inputs = { ...defaults, ...over }
+    return readTriggerSettings(name => inputs[name] ?? '')
+  }
+
+  it('reads logins lower-cased, bots with their [bot] suffix', () => {
+    expect(
+      t({ 'allowed-users': '@Alice, bob', 'allowed-bots': 'Renovate[bot] dependabot' })
+    ).toMatchObject({
+      allowedUsers: ['alice', 'bob'],
+      allowedBots: ['renovate[bot]', 'dependabot[bot]']
+    })
+    expect(t({ 'allowed-bots': ' * ' }).allowedBots).toBe('*')
+    expect(t({}).allowedUsers).toEqual([])
+  })
+
+  it('knows whether comments may be written', () => {
+    expect(t({ comment: 'false' }).commentEnabled).toBe(false)
+    expect(t({ comment: '' }).commentEnabled).toBe(true)
   })
 })
 

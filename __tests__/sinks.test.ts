@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it, expect } from '@jest/globals'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { formatFromPath, openSink } from '../src/analytics/sinks.js'
@@ -219,5 +219,81 @@ describe('openSink', () => {
     await sink.abort()
     expect(existsSync(file)).toBe(false)
     await expect(sink.write(rowsFor(['/c']))).rejects.toThrow(/aborted/)
+  })
+})
+
+describe('openSink: no half file, no write through a symlink', () => {
+  const bigRows = rowsFor(Array.from({ length: 20_000 }, (_, i) => `/docs/${'x'.repeat(40)}-${i}`))
+
+  /** Every entry of `folder`: the temp file must be gone whatever happened. */
+  const entries = (folder: string): Promise<string[]> => readdir(folder)
+
+  it('shows nothing at the path until the file is whole, and leaves no temp file', async () => {
+    const folder = await mkdtemp(join(dir, 'whole-'))
+    const file = join(folder, 'v.ndjson')
+    const sink = await openSink(file, 'ndjson', {}, TOTALS)
+    await sink.write(rowsFor(['/a']))
+    expect(existsSync(file)).toBe(false)
+    await sink.close()
+    expect(await readFile(file, 'utf8')).toBe('{"path":"/a","human":0,"ai":0,"total":0}\n')
+    expect(await entries(folder)).toEqual(['v.ndjson'])
+  })
+
+  it('abort during a write that waits for the disk leaves no file at all', async () => {
+    const folder = await mkdtemp(join(dir, 'abort-'))
+    const file = join(folder, 'v.csv')
+    const sink = await openSink(file, 'csv', {}, TOTALS)
+    // 1.5 MB in one write: far past the stream's buffer, so it waits for 'drain'.
+    const pending = sink.write(bigRows)
+    await sink.abort()
+    await expect(pending).rejects.toThrow()
+    expect(await entries(folder)).toEqual([])
+  })
+
+  it('an aborted export keeps the earlier whole file as it was', async () => {
+    const folder = await mkdtemp(join(dir, 'keep-'))
+    const file = join(folder, 'v.json')
+    await writeFile(file, 'earlier export')
+    const sink = await openSink(file, 'json', {}, TOTALS)
+    await sink.write(rowsFor(['/a']))
+    await sink.abort()
+    expect(await readFile(file, 'utf8')).toBe('earlier export')
+    expect(await entries(folder)).toEqual(['v.json'])
+  })
+
+  it('replaces a symlink at the path instead of writing through it', async () => {
+    const folder = await mkdtemp(join(dir, 'link-'))
+    const outside = join(dir, `outside-${Date.now()}.txt`)
+    await writeFile(outside, 'must stay')
+    const file = join(folder, 'v.ndjson')
+    await symlink(outside, file)
+    const sink = await openSink(file, 'ndjson', {}, TOTALS)
+    await sink.write(rowsFor(['/a']))
+    await sink.close()
+    expect(await readFile(outside, 'utf8')).toBe('must stay')
+    expect((await lstat(file)).isSymbolicLink()).toBe(false)
+    expect(await readFile(file, 'utf8')).toContain('"/a"')
+  })
+})
+
+describe('openSink: a process that exits mid-export', () => {
+  it('removes its temp file on exit, and stops listening once closed or aborted', async () => {
+    const folder = await mkdtemp(join(dir, 'exit-'))
+    const before = process.listeners('exit')
+    const added = (): NodeJS.ExitListener[] =>
+      process.listeners('exit').filter(l => !before.includes(l))
+    const sink = await openSink(join(folder, 'v.ndjson'), 'ndjson', {}, TOTALS)
+    await sink.write(rowsFor(['/a']))
+    expect(added()).toHaveLength(1)
+    expect(await readdir(folder)).toHaveLength(1)
+    // What process.exit (a cancellation handler) would run on the way out.
+    added()[0]!.call(process, 1)
+    expect(await readdir(folder)).toEqual([])
+    await sink.abort()
+    expect(added()).toEqual([])
+
+    const closed = await openSink(join(folder, 'w.ndjson'), 'ndjson', {}, TOTALS)
+    await closed.close()
+    expect(added()).toEqual([])
   })
 })

@@ -283,6 +283,9 @@ describe('visitors: outputs and requests', () => {
       expectSuccess(r)
       expect(r.outputs.rows).toBe('600')
       expect(readNdjson(r.files('v.ndjson'))).toEqual(generated(600))
+      // The report says its top pages are those of the exported rows only.
+      expect(r.summary).toMatch(/^#### Top pages among the first 600 rows exported$/m)
+      expect(r.summary).toContain('pages past those rows are not ranked here')
       const reqs = visitorRequests(sim)
       expect(reqs.length).toBeLessThanOrEqual(3)
       for (const q of reqs) {
@@ -374,13 +377,14 @@ describe('visitors: dates', () => {
   })
 })
 
-/** The data rows of the top-pages table (after its header and delimiter lines). */
+/** The data rows of the top-pages tables (the first ten, and those folded below them). */
 function topTableRows(summary: string): string[] {
   const lines = summary.split('\n')
-  const start = lines.findIndex(l => /^\| # \| Page \|/.test(l))
-  expect(start).toBeGreaterThanOrEqual(0)
+  const starts = lines.flatMap((l, i) => (/^\| # \| Page \|/.test(l) ? [i] : []))
+  expect(starts.length).toBeGreaterThan(0)
   const rows: string[] = []
-  for (let i = start + 2; i < lines.length && lines[i]!.startsWith('|'); i++) rows.push(lines[i]!)
+  for (const start of starts)
+    for (let i = start + 2; i < lines.length && lines[i]!.startsWith('|'); i++) rows.push(lines[i]!)
   return rows
 }
 
@@ -400,8 +404,10 @@ describe('visitors: the job summary', () => {
       })
       expectSuccess(r)
       const s = r.summary
-      expect(s).toContain('2026-04-01')
-      expect(s).toContain('2026-05-01')
+      // The inclusive last day, not the exclusive end sent to the service.
+      expect(s).toMatch(/^### 12,900 unique visitors · Apr 1–30(, 2026)?$/m)
+      expect(s).toContain('2026-04-01 to 2026-04-30')
+      expect(s).not.toContain('2026-05-01')
       expect(s).toMatch(/^\| Human \| 12,345 \|/m)
       expect(s).toMatch(/^\| AI \| 678 \|/m)
       expect(s).toMatch(/^\| Total \| 12,900 \|/m)
@@ -423,13 +429,17 @@ describe('visitors: the job summary', () => {
       }
       for (const row of expected.slice(1)) expect(table.join('\n')).toContain(row.path)
 
-      expect(s).toMatch(/```mermaid\nxychart-beta\n[\s\S]*?\n```/)
+      expect(s).toMatch(
+        /```mermaid\n%%\{init: .*\}%%\nxychart-beta horizontal\n[\s\S]*?\n {4}y-axis "Unique visitors" 0 --> 5000\n[\s\S]*?\n```/u
+      )
+      expect(s).toMatch(/x-axis \["#1 [^"]*", "#2 /)
       // The hostile path stays inert: one table row, no HTML, no mention, no link.
       expect(s).not.toContain('<img')
       expect(s).not.toContain('<!--')
       expect(s).not.toContain('@octocat')
       expect(s).not.toMatch(/\]\(javascript:/i)
-      expect(table[0]).toContain('octocat')
+      // The hostile page comes first, inert, clipped in the middle to keep the numbers in view.
+      expect(table[0]).toMatch(/^\| 1 \| &#124; &lt;img src=x .*….* \| 5,000 \|$/)
     })
   })
 

@@ -29215,19 +29215,23 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7214);
-// The entry point, and the only file with side effects on import.
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3688);
+// The entry point, and the only file with side effects on import. Tools that run the action's
+// logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
-// Kept-alive sockets or an abandoned request must not hold the step open once the work is done.
-process.exit();
+// The exit code is already set (core.setFailed sets process.exitCode). A run that cleaned up
+// ends by itself before this timer; it fires only when something abandoned (a kept-alive socket,
+// a read-ahead page still retrying) would hold the step open, and its grace period lets piped
+// stdout drain first, which an immediate process.exit() could cut short.
+setTimeout(() => process.exit(), 1_000).unref();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 7214:
+/***/ 3688:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32082,7 +32086,7 @@ function error(message, properties = {}) {
  * @param message warning issue message. Errors will be converted to string via toString()
  * @param properties optional properties to add to the annotation.
  */
-function warning(message, properties = {}) {
+function core_warning(message, properties = {}) {
     command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
@@ -32187,15 +32191,55 @@ function getIDToken(aud) {
 //# sourceMappingURL=core.js.map
 ;// CONCATENATED MODULE: ./src/service/schema.ts
 // Runtime checks of what the service answers. The action relies only on the fields named here;
-// unknown extra fields are kept (the `job` output passes them on) and otherwise ignored.
+// unknown extra fields are kept (the `job` output passes them on) and otherwise ignored. The
+// answers are untrusted: depth, sizes and links are bounded here, before any other code sees them.
+/** The statuses known today. The service may add more (`queued`, ...): those are accepted too. */
 const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'];
 const FINAL_STATUSES = ['completed', 'archived', 'failed'];
+function isFinalStatus(status) {
+    return FINAL_STATUSES.includes(status);
+}
 /** Thrown when an answer does not have the shape the action relies on. */
 class ShapeError extends Error {
     constructor(what) {
         super(what);
         this.name = 'ShapeError';
     }
+}
+/** Deeper than this, an answer is refused: no field the action reads is nested past 3. */
+const MAX_JSON_DEPTH = 64;
+/** Longest `prLink` kept; browsers and GitHub stay far below it for real links. */
+const MAX_LINK_CHARS = 2048;
+/** The `job` output stays far below GitHub's 1 MB of outputs per job. */
+const MAX_JOB_OUTPUT_BYTES = (/* unused pure expression or super */ null && (256 * 1024));
+const STATUS_FORM = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const MAX_ID_CHARS = 256;
+/**
+ * JSON.parse, after refusing text nested deeper than `maxDepth`: a hostile answer 5,000 levels
+ * deep would otherwise overflow the stack of whatever walks it next (JSON.stringify does).
+ * The scan is a loop over the characters, so it cannot overflow itself.
+ */
+function parseJson(text, maxDepth = MAX_JSON_DEPTH) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++; // backslash: skip the escaped character
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22)
+            inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > maxDepth)
+                throw new ShapeError(`the answer is nested too deeply (more than ${maxDepth} levels)`);
+        }
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+    }
+    return JSON.parse(text);
 }
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
@@ -32208,19 +32252,87 @@ function checkCounts(v, where) {
     }
     return v;
 }
-function checkAgentJob(body) {
+/**
+ * `value` when it is a plausible link to show and pass on: an http(s) URL of at most
+ * MAX_LINK_CHARS characters, without credentials or whitespace. Otherwise null and why.
+ */
+function plausiblePrLink(value) {
+    if (value === null || value === undefined || value === '')
+        return { link: null };
+    const drop = (why) => ({
+        link: null,
+        warning: `The job's prLink ${why}; \`pr-link\` is left empty.`
+    });
+    if (typeof value !== 'string')
+        return drop('is not a string');
+    if (value.length > MAX_LINK_CHARS)
+        return drop(`is ${value.length} characters long (more than ${MAX_LINK_CHARS})`);
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        return drop('is not a URL');
+    }
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    if (/[\s\u0000-\u001f\u007f]/.test(value))
+        return drop('holds whitespace or control characters');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return drop('is not an http(s) URL');
+    if (url.username !== '' || url.password !== '')
+        return drop('carries credentials');
+    return { link: value };
+}
+function optionalString(body, key, where) {
+    const v = body[key];
+    if (v !== undefined && v !== null && typeof v !== 'string')
+        throw new ShapeError(`${where}.${key} is neither a string nor null`);
+}
+function checkAgentJob(body, note = () => undefined) {
     if (!isObject(body))
         throw new ShapeError('the job is not a JSON object');
     if (typeof body.id !== 'string' && typeof body.id !== 'number')
         throw new ShapeError('job.id is missing');
-    if (typeof body.status !== 'string' || !JOB_STATUSES.includes(body.status))
-        throw new ShapeError(`job.status ${JSON.stringify(body.status)} is not one of ${JOB_STATUSES.join(', ')}`);
-    const prLink = body.prLink ?? null;
-    if (prLink !== null && typeof prLink !== 'string')
-        throw new ShapeError('job.prLink is neither a string nor null');
-    if (body.source !== undefined && body.source !== null && !isObject(body.source))
-        throw new ShapeError('job.source is not an object');
-    return { ...body, id: String(body.id), status: body.status, prLink };
+    const id = String(body.id);
+    if (id === '' || id.length > MAX_ID_CHARS)
+        throw new ShapeError(`job.id is empty or longer than ${MAX_ID_CHARS} characters`);
+    if (typeof body.status !== 'string' || !STATUS_FORM.test(body.status))
+        throw new ShapeError(`job.status is not a status (a word of up to 64 letters, digits, _ and -, like ${JOB_STATUSES.join(', ')})`);
+    if (body.source !== undefined && body.source !== null) {
+        if (!isObject(body.source))
+            throw new ShapeError('job.source is neither an object nor null');
+        optionalString(body.source, 'repository', 'job.source');
+        optionalString(body.source, 'ref', 'job.source');
+    }
+    for (const key of ['model', 'archivedAt', 'createdAt'])
+        optionalString(body, key, 'job');
+    const { link, warning } = plausiblePrLink(body.prLink);
+    if (warning)
+        note(warning);
+    return { ...body, id, status: body.status, prLink: link };
+}
+/**
+ * The `job` output: the job as JSON, or only its main fields when that is larger than
+ * MAX_JOB_OUTPUT_BYTES (long extra fields are what makes it so), with a note saying so.
+ */
+function capJobJson(job, maxBytes = MAX_JOB_OUTPUT_BYTES) {
+    const full = JSON.stringify(job);
+    if (Buffer.byteLength(full) <= maxBytes)
+        return { json: full, capped: false };
+    const clip = (v) => typeof v === 'string' && v.length > MAX_LINK_CHARS ? null : v;
+    const source = isObject(job.source)
+        ? { repository: clip(job.source.repository), ref: clip(job.source.ref) }
+        : (job.source ?? null);
+    const main = {
+        id: job.id,
+        status: job.status,
+        source,
+        model: clip(job.model),
+        prLink: job.prLink,
+        createdAt: clip(job.createdAt),
+        archivedAt: clip(job.archivedAt)
+    };
+    return { json: JSON.stringify(main), capped: true };
 }
 function checkVisitorsPage(body) {
     if (!isObject(body))
@@ -32239,10 +32351,165 @@ function checkVisitorsPage(body) {
     return { totals, visitors, hasMore: body.hasMore };
 }
 
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: ./src/secrets.ts
+// The API key and the GitHub token: the one place that knows them. They are masked for the
+// runner's log at start, and every text that came from the service or from GitHub passes
+// redact() before it can reach a log line, an output, the summary, a file or a comment. Runner
+// masking covers the log only, and a comment escapes `_` as `&#95;`, which hides a key from the
+// runner's literal scan: so the outputs, the summary and comments need redaction of their own.
+
+const MASK = '***';
+// A line of a multi-line value this short is no secret on its own, and replacing it everywhere
+// would garble ordinary text.
+const MIN_PIECE = 4;
+// Shorter values are redacted as they are, not in their encodings.
+const MIN_ENCODED = 8;
+// The middle of a base64 text at an unknown alignment must be long enough to be the secret's.
+const MIN_SHIFTED_CORE = 8;
+let pattern;
+/**
+ * Registers the secrets: masks them in the runner's log at once, and makes redact() remove them.
+ * Call before anything can print; a second call replaces the first.
+ */
+function registerSecrets(apiKey, githubToken) {
+    const forms = new Set();
+    for (const [secret, prefixes] of [
+        [apiKey, ['Bearer ']],
+        [githubToken, ['token ', 'Bearer ', 'x-access-token:', 'Basic ']]
+    ]) {
+        for (const piece of piecesOf(secret)) {
+            core_setSecret(piece);
+            for (const form of encodedForms(piece))
+                forms.add(form);
+        }
+        const whole = secret.trim();
+        if (whole.length >= MIN_ENCODED)
+            for (const prefix of prefixes)
+                for (const f of base64Forms(prefix + whole))
+                    forms.add(f);
+    }
+    forms.delete('');
+    // Longest first, so a form that contains a shorter one is removed whole.
+    const sorted = [...forms].sort((a, b) => b.length - a.length);
+    pattern = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined;
+}
+/** `text` with every known secret, in every encoding below, replaced by `***`. */
+function redact(text) {
+    if (pattern === undefined || text === '')
+        return text;
+    return text.replace(pattern, MASK);
+}
+/**
+ * A parsed JSON value with redact() applied to every string in it, keys included. Iterative, so
+ * depth alone can never exhaust the stack.
+ */
+function redactDeep(value) {
+    if (pattern === undefined)
+        return value;
+    const root = { v: value };
+    const stack = [[root, 'v']];
+    while (stack.length > 0) {
+        const [holder, key] = stack.pop();
+        const v = holder[key];
+        if (typeof v === 'string')
+            holder[key] = redact(v);
+        else if (Array.isArray(v)) {
+            const copy = [...v];
+            holder[key] = copy;
+            for (let i = 0; i < copy.length; i++)
+                stack.push([copy, i]);
+        }
+        else if (typeof v === 'object' && v !== null) {
+            const copy = {};
+            for (const [k, inner] of Object.entries(v))
+                copy[redact(k)] = inner;
+            holder[key] = copy;
+            for (const k of Object.keys(copy))
+                stack.push([copy, k]);
+        }
+    }
+    return root.v;
+}
+/**
+ * `value`, parsed from the JSON `text`, with redactDeep applied when it could hold a secret. Without
+ * a backslash in `text` every parsed string is a literal slice of it, so one scan of the text
+ * settles it (an export's pages, thousands of strings each, then cost one regex pass).
+ */
+function redactParsed(text, value) {
+    if (pattern === undefined)
+        return value;
+    pattern.lastIndex = 0;
+    if (!text.includes('\\') && !pattern.test(text))
+        return value;
+    return redactDeep(value);
+}
+/** The whole value, trimmed, and each line of a multi-line value. */
+function piecesOf(secret) {
+    const pieces = new Set([secret, secret.trim()]);
+    for (const line of secret.split(/\r?\n|\r/)) {
+        const piece = line.trim();
+        if (piece.length >= MIN_PIECE)
+            pieces.add(piece);
+    }
+    pieces.delete('');
+    return [...pieces];
+}
+function encodedForms(piece) {
+    // The encodings of a value this short are common strings ("78", "eA"): only the value itself.
+    if (piece.length < MIN_ENCODED)
+        return [piece];
+    const json = JSON.stringify(piece).slice(1, -1);
+    const hex = Buffer.from(piece).toString('hex');
+    return [
+        piece,
+        encodeURIComponent(piece),
+        new URLSearchParams({ v: piece }).toString().slice(2),
+        json,
+        hex,
+        hex.toUpperCase(),
+        ...base64Forms(piece)
+    ];
+}
+/**
+ * base64 and base64url, padded and not, of `text` alone, and the part of its encoding that any
+ * longer base64 text holding it must contain whatever bytes come before it (at each of the three
+ * alignments): so a key inside an encoded JSON blob or header is found too.
+ */
+function base64Forms(text) {
+    const bytes = Buffer.from(text);
+    const forms = [];
+    for (const shift of [0, 1, 2]) {
+        const b64 = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+        const first = Math.ceil((8 * shift) / 6);
+        const end = Math.floor((8 * (shift + bytes.length)) / 6);
+        const core = b64.slice(first, end);
+        if (shift === 0)
+            forms.push(b64, b64.replace(/=+$/, ''));
+        if (core.length >= MIN_SHIFTED_CORE || shift === 0)
+            forms.push(core);
+    }
+    return [...forms, ...forms.map(toBase64Url)];
+}
+function toBase64Url(b64) {
+    return b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+function escapeRegExp(text) {
+    return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 ;// CONCATENATED MODULE: ./src/service/retry.ts
 // When to retry a request and how long to wait first. The follow-up POST is not idempotent, so
 // it is retried only when the service certainly did not take it; GETs retry every transient fault.
 function isRetryable(method, outcome) {
+    // A redirect answers the same way again; following it could send the key to another origin.
+    if (outcome.kind === 'redirect')
+        return false;
     if (method === 'GET') {
         if (outcome.kind === 'answer')
             return outcome.status === 429 || outcome.status >= 500;
@@ -32261,6 +32528,9 @@ function mayHaveBeenDelivered(outcome) {
         return outcome.code !== 'refused' && outcome.code !== 'unreachable';
     if (outcome.kind === 'answer')
         return outcome.status >= 500 && outcome.status !== 503;
+    // Whoever answered with a redirect may have acted on the POST before answering.
+    if (outcome.kind === 'redirect')
+        return true;
     // A 2xx, however odd its body: the service took the message.
     return false;
 }
@@ -32314,6 +32584,16 @@ function networkCode(err) {
 }
 
 ;// CONCATENATED MODULE: ./src/service/client.ts
+// The documentation service: base URL, Bearer auth, JSON in and out, retries, and errors that
+// carry the request, the status and the service's own words. No stack trace ever reaches a user.
+//
+// The service and the network are untrusted: no redirect is ever followed (the key goes to the
+// `base-url` origin and nowhere else), bodies are read up to a cap, every text that comes back
+// passes redact() before anyone sees it, and no request starts once the deadline has passed or
+// after a 429 that asked to wait longer than the run may.
+
+
+
 
 
 
@@ -32328,7 +32608,31 @@ class ServiceError extends Error {
         this.name = 'ServiceError';
     }
 }
+/**
+ * A 429 asked to wait past the deadline or past `maxRateLimitWaitMs`: the run must stop and
+ * send nothing else, since every further request spends the same exhausted quota.
+ */
+class RateLimitError extends ServiceError {
+    resetAt;
+    constructor(message, 
+    /** When the service said the limit resets. */
+    resetAt) {
+        super(message, 429);
+        this.resetAt = resetAt;
+        this.name = 'RateLimitError';
+    }
+}
+/** The caller's AbortSignal ended the request; it is never retried. */
+class RequestCancelledError extends Error {
+    constructor(request) {
+        super(`${request} was cancelled`);
+        this.name = 'AbortError';
+    }
+}
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** An error body is read for its message only; a hostile one cannot make the run read more. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const MAX_LOCATION_CHARS = 200;
 const STATUS_HINTS = {
     401: 'check `api-key`: it must be an admin API key of this organisation',
     403: 'the API key is not allowed to do this: check `api-key` and `project-id`',
@@ -32339,22 +32643,40 @@ class ServiceClient {
     http;
     postHttp;
     o;
+    warned = new Set();
+    sent = 0;
+    rateLimited;
     constructor(options) {
         this.o = {
             requestTimeoutMs: 30_000,
             retryBaseMs: 1_000,
             retryCapMs: 30_000,
             maxAttempts: 5,
-            sleep: ms => new Promise(resolve => setTimeout(resolve, ms)),
+            maxRateLimitWaitMs: 10 * 60_000,
+            sleep: abortableSleep,
             now: () => Date.now(),
             random: Math.random,
             ...options
         };
-        const common = { allowRetries: false, maxRetries: 0, socketTimeout: this.o.requestTimeoutMs };
+        // Redirects are never followed: a hop could take the key to another origin, or re-send the
+        // follow-up. Requests go through requestRaw, which follows none anyway; this says it twice.
+        const common = {
+            allowRetries: false,
+            maxRetries: 0,
+            allowRedirects: false,
+            socketTimeout: this.o.requestTimeoutMs
+        };
         // GETs share kept-alive connections (an export makes many); the POST always opens a fresh
         // one, so a stale pooled socket can never turn into a "may have been delivered" reset.
         this.http = new lib_HttpClient(options.userAgent, [], { ...common, keepAlive: true });
         this.postHttp = new lib_HttpClient(options.userAgent, [], { ...common, keepAlive: false });
+    }
+    /**
+     * Requests sent to the service so far, retries included: what the run spent of its quota.
+     * An attempt whose connection was refused never reached it and is not counted.
+     */
+    get requests() {
+        return this.sent;
     }
     dispose() {
         this.http.dispose();
@@ -32378,7 +32700,7 @@ class ServiceClient {
     async getJob(path, deadline, maxAttempts) {
         return this.call('GET', path, undefined, checkAgentJob, deadline, maxAttempts);
     }
-    async getVisitorsPage(projectId, q, deadline) {
+    async getVisitorsPage(projectId, q, deadline, signal) {
         const params = new URLSearchParams();
         if (q.dateFrom !== undefined)
             params.set('dateFrom', q.dateFrom);
@@ -32387,82 +32709,177 @@ class ServiceClient {
         params.set('limit', String(q.limit));
         params.set('offset', String(q.offset));
         const path = `/v1/analytics/${enc(projectId)}/visitors?${params.toString()}`;
-        return this.call('GET', path, undefined, checkVisitorsPage, deadline);
+        return this.getJson(path, checkVisitorsPage, deadline, signal);
     }
-    async call(method, path, body, check, deadline, maxAttempts = this.o.maxAttempts) {
+    /**
+     * GET `path` (relative to `base-url`, query included; segments already encoded) with the
+     * usual retries, and return what `check` makes of the JSON answer. An aborted `signal`
+     * destroys the request at once and rejects with RequestCancelledError, never retried.
+     */
+    async getJson(path, check, deadline, signal) {
+        return this.call('GET', path, undefined, check, deadline, this.o.maxAttempts, signal);
+    }
+    async call(method, path, body, check, deadline, maxAttempts = this.o.maxAttempts, signal) {
         const request = `${method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${path}`;
+        let last;
         for (let attempt = 1;; attempt++) {
+            if (this.rateLimited)
+                throw this.rateLimited;
+            if (signal?.aborted)
+                throw new RequestCancelledError(request);
             const left = deadline - this.o.now();
+            if (left <= 0) {
+                if (last)
+                    throw this.failure(request, last, attempt - 1, method, 'the time allowed ran out');
+                throw new ServiceError(`${request} was not sent: the time allowed (\`wait-timeout\`) had run out`);
+            }
             // Each attempt gets the usual limit, or what is left of the run's time if that is less.
             const limit = Math.max(1_000, Math.min(this.o.requestTimeoutMs, left));
-            const result = await this.attempt(method, path, body, check, limit);
+            const result = await this.attempt(method, path, body, check, limit, signal);
             if (result.ok)
                 return result.value;
+            if (signal?.aborted)
+                throw new RequestCancelledError(request);
+            last = result;
             const { outcome } = result;
-            const retryable = isRetryable(method, outcome);
-            if (!retryable || attempt >= maxAttempts)
-                throw this.failure(request, result, attempt, method);
             const asked = outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, this.o.now()) : undefined;
+            if (outcome.kind === 'answer' && outcome.status === 429 && asked !== undefined) {
+                const tooLong = asked > this.o.maxRateLimitWaitMs
+                    ? `more than ${seconds(this.o.maxRateLimitWaitMs)}`
+                    : this.o.now() + asked >= deadline
+                        ? 'past `wait-timeout`'
+                        : undefined;
+                if (tooLong)
+                    throw this.stopForRateLimit(request, result, asked, tooLong);
+            }
+            if (!isRetryable(method, outcome) || attempt >= maxAttempts)
+                throw this.failure(request, result, attempt, method);
             const wait = asked ?? backoffDelay(attempt, this.o.retryBaseMs, this.o.retryCapMs, this.o.random);
             if (this.o.now() + wait >= deadline) {
                 const why = asked !== undefined ? `the service asked to wait ${seconds(wait)} (Retry-After)` : '';
                 throw this.failure(request, result, attempt, method, why || 'the time allowed (`wait-timeout`) ran out');
             }
             this.o.info?.(`${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${attempt + 1} of ${maxAttempts})`);
-            await this.o.sleep(wait);
+            await sleepUnlessAborted(this.o.sleep(wait, signal), signal);
         }
     }
-    async attempt(method, path, body, check, timeoutMs) {
+    async attempt(method, path, body, check, timeoutMs, signal) {
         const started = this.o.now();
-        const url = this.o.baseUrl + path;
+        const client = method === 'POST' ? this.postHttp : this.http;
+        // One controller ends this attempt, whether its time ran out or the caller gave up.
+        const controller = new AbortController();
+        const onAbort = () => controller.abort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        let timedOut = false;
+        const timer = setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+        }, timeoutMs);
+        const elapsed = () => this.o.now() - started;
+        try {
+            const info = this.requestInfo(client, method, path, body, controller.signal);
+            let msg;
+            try {
+                msg = (await client.requestRaw(info, body ?? null)).message;
+                this.sent++;
+            }
+            catch (err) {
+                const code = timedOut ? 'timeout' : networkCode(err);
+                // A connection never made spent nothing of the quota; any other failure may have.
+                if (code !== 'refused' && code !== 'unreachable')
+                    this.sent++;
+                this.o.debug?.(`${method} ${path} -> ${code} (${elapsed()} ms)`);
+                return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) };
+            }
+            const status = msg.statusCode ?? 0;
+            if (status >= 300 && status < 400) {
+                // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
+                msg.destroy();
+                const location = clipText(redact(header(msg, 'location') ?? ''), MAX_LOCATION_CHARS);
+                this.o.debug?.(`${method} ${path} -> ${status} (${elapsed()} ms)`);
+                return {
+                    ok: false,
+                    outcome: { kind: 'redirect', status },
+                    why: `${status}${reason(status)}${location ? ` to ${location}` : ' (no Location)'}: redirects are not followed (check \`base-url\`)`
+                };
+            }
+            const success = status >= 200 && status < 300;
+            const retryAfter = header(msg, 'retry-after');
+            let text;
+            try {
+                text = await readText(msg, success ? MAX_BODY_BYTES : MAX_ERROR_BODY_BYTES, !success);
+            }
+            catch (err) {
+                this.o.debug?.(`${method} ${path} -> ${status}, body cut off (${elapsed()} ms)`);
+                if (!success)
+                    return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` };
+                const why = err instanceof BodyTooLarge ? err.message : 'the body was cut off';
+                return { ok: false, outcome: { kind: 'malformed', status }, why };
+            }
+            this.o.debug?.(`${method} ${path} -> ${status} (${elapsed()} ms)`);
+            if (!success) {
+                const why = redact(statusWhy(status, text));
+                return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why };
+            }
+            return this.checked(msg, text, status, check);
+        }
+        finally {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+        }
+    }
+    /** A 2xx body: parsed with a depth limit, cleaned of secrets, then checked. */
+    checked(msg, text, status, check) {
+        const notes = [];
+        try {
+            const value = check(redactParsed(text, parseJson(text)), line => notes.push(line));
+            for (const line of notes)
+                this.warnOnce(redact(line));
+            return { ok: true, value, status };
+        }
+        catch (err) {
+            const why = err instanceof ShapeError ? redact(err.message) : `not JSON (${describeBody(msg, text)})`;
+            return { ok: false, outcome: { kind: 'malformed', status }, why };
+        }
+    }
+    /** The options a plain http(s).request needs, with the client's (proxy-aware) agent. */
+    requestInfo(client, method, path, body, signal) {
+        const url = new URL(this.o.baseUrl + path);
         const headers = {
             authorization: `Bearer ${this.o.apiKey}`,
-            accept: 'application/json'
+            accept: 'application/json',
+            'user-agent': this.o.userAgent
         };
         if (body !== undefined)
             headers['content-type'] = 'application/json';
-        const http = method === 'POST' ? this.postHttp : this.http;
-        let msg;
-        try {
-            const res = await withTimeout(http.request(method, url, body ?? null, headers), timeoutMs);
-            msg = res.message;
-        }
-        catch (err) {
-            const code = networkCode(err);
-            this.o.debug?.(`${method} ${path} -> ${code} (${this.o.now() - started} ms)`);
-            return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) };
-        }
-        const status = msg.statusCode ?? 0;
-        const retryAfter = header(msg, 'retry-after');
-        let text;
-        try {
-            text = await readText(msg, Math.max(1_000, timeoutMs - (this.o.now() - started)));
-        }
-        catch {
-            this.o.debug?.(`${method} ${path} -> ${status}, body cut off (${this.o.now() - started} ms)`);
-            if (status >= 200 && status < 300)
-                return {
-                    ok: false,
-                    outcome: { kind: 'malformed', status },
-                    why: 'the body was cut off'
-                };
-            return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` };
-        }
-        this.o.debug?.(`${method} ${path} -> ${status} (${this.o.now() - started} ms)`);
-        if (status < 200 || status >= 300) {
-            return {
-                ok: false,
-                outcome: { kind: 'answer', status, retryAfter },
-                why: statusWhy(status, text)
-            };
-        }
-        try {
-            return { ok: true, value: check(JSON.parse(text)), status };
-        }
-        catch (err) {
-            const why = err instanceof ShapeError ? err.message : `not JSON (${describeBody(msg, text)})`;
-            return { ok: false, outcome: { kind: 'malformed', status }, why };
-        }
+        const tls = url.protocol === 'https:';
+        return {
+            parsedUrl: url,
+            httpModule: tls ? (external_node_https_default()) : (external_node_http_default()),
+            options: {
+                host: url.hostname,
+                port: url.port ? Number(url.port) : tls ? 443 : 80,
+                path: url.pathname + url.search,
+                method,
+                headers,
+                agent: client.getAgent(url.href),
+                signal
+            }
+        };
+    }
+    warnOnce(line) {
+        if (this.warned.has(line))
+            return;
+        this.warned.add(line);
+        this.o.warn?.(line);
+    }
+    stopForRateLimit(request, result, askedMs, tooLong) {
+        const resetAt = new Date(this.o.now() + askedMs);
+        const when = `${resetAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+        this.rateLimited = new RateLimitError(`${request} failed: ${result.why}. The rate limit resets at ${when}: the service asked to ` +
+            `wait ${seconds(askedMs)} (Retry-After), ${tooLong}, so the run stops here and sends ` +
+            'nothing more. Run it again after that time.', resetAt);
+        return this.rateLimited;
     }
     failure(request, result, attempts, method, gaveUpBecause) {
         const { outcome } = result;
@@ -32481,7 +32898,7 @@ class ServiceClient {
             message +=
                 '. The follow-up may or may not have been delivered: check the job before sending it again.';
         }
-        return new ServiceError(message, status);
+        return new ServiceError(redact(message), status);
     }
 }
 /** A path segment: ids may hold spaces and slashes. */
@@ -32494,6 +32911,40 @@ function header(msg, name) {
 }
 function seconds(ms) {
     return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+/** One line of at most `max` characters, control characters removed. */
+function clipText(text, max) {
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
+    const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+    return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+/** A timer that an abort clears, so a cancelled wait keeps nothing pending. */
+function abortableSleep(ms, signal) {
+    return new Promise(resolve => {
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    });
+}
+async function sleepUnlessAborted(sleeping, signal) {
+    if (!signal)
+        return sleeping;
+    let onAbort;
+    const aborted = new Promise(resolve => {
+        onAbort = resolve;
+        signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+        await Promise.race([sleeping, aborted]);
+    }
+    finally {
+        if (onAbort)
+            signal.removeEventListener('abort', onAbort);
+    }
 }
 function networkWhy(code) {
     switch (code) {
@@ -32521,6 +32972,7 @@ function statusWhy(status, text) {
                 : '';
         const details = Array.isArray(body.details)
             ? body.details
+                .slice(0, 20)
                 .map(d => (typeof d === 'object' && d && 'message' in d ? String(d.message) : ''))
                 .filter(Boolean)
             : [];
@@ -32534,6 +32986,11 @@ function statusWhy(status, text) {
 }
 function reason(status) {
     const names = {
+        301: 'Moved Permanently',
+        302: 'Found',
+        303: 'See Other',
+        307: 'Temporary Redirect',
+        308: 'Permanent Redirect',
         400: 'Bad Request',
         401: 'Unauthorized',
         403: 'Forbidden',
@@ -32549,43 +33006,54 @@ function reason(status) {
     return names[status] ? ` ${names[status]}` : '';
 }
 function describeBody(msg, text) {
-    const type = header(msg, 'content-type') ?? 'no content type';
+    const type = clipText(redact(header(msg, 'content-type') ?? 'no content type'), 100);
     return text.trim() === '' ? `empty body, ${type}` : type;
 }
-function withTimeout(promise, ms) {
-    let timer;
-    const timeout = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(Object.assign(new Error('Request timeout'), { code: 'ETIMEDOUT' })), ms);
-    });
-    // The abandoned request is closed by the socket timeout; its late result must not go unhandled.
-    promise.catch(() => undefined);
-    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+class BodyTooLarge extends Error {
+    constructor(max) {
+        super(`the body is larger than ${max / 1024 / 1024} MiB`);
+    }
 }
-function readText(msg, timeoutMs) {
+/**
+ * The body as text, at most `maxBytes`. Past that, a 2xx body is refused (a cut JSON document
+ * is no answer); an error body (`keepHead`) is cut, as its first bytes hold the message. The
+ * attempt's timer ends a body that never finishes (it aborts the request).
+ */
+function readText(msg, maxBytes, keepHead) {
     return new Promise((resolve, reject) => {
         const chunks = [];
         let size = 0;
-        let ended = false;
-        const timer = setTimeout(() => msg.destroy(new Error('body timeout')), timeoutMs);
+        let done = false;
+        const finish = () => {
+            done = true;
+            resolve(Buffer.concat(chunks).toString('utf8'));
+        };
         msg.on('data', (chunk) => {
-            size += chunk.length;
-            if (size > MAX_BODY_BYTES)
-                msg.destroy(new Error('body too large'));
-            else
+            if (done)
+                return;
+            if (size + chunk.length <= maxBytes) {
+                size += chunk.length;
                 chunks.push(chunk);
+                return;
+            }
+            if (keepHead) {
+                chunks.push(chunk.subarray(0, maxBytes - size));
+                finish();
+                msg.destroy();
+            }
+            else
+                msg.destroy(new BodyTooLarge(maxBytes));
         });
         msg.on('end', () => {
-            ended = true;
-            clearTimeout(timer);
-            resolve(Buffer.concat(chunks).toString('utf8'));
+            if (!done)
+                finish();
         });
         msg.on('error', err => {
-            clearTimeout(timer);
-            reject(err);
+            if (!done)
+                reject(err);
         });
         msg.on('close', () => {
-            clearTimeout(timer);
-            if (!ended)
+            if (!done)
                 reject(new Error('connection closed before the body ended'));
         });
     });
@@ -32633,6 +33101,9 @@ async function followUp(o) {
     for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
         const left = deadline - now();
         await sleep(Math.max(0, Math.min(delay, left)));
+        // No request starts once the wait is over (the client would refuse it anyway).
+        if (now() >= deadline)
+            break;
         try {
             job = await o.service.getJob(path, deadline, ATTEMPTS_PER_POLL);
         }
@@ -32662,6 +33133,9 @@ async function followUp(o) {
 function isTransient(err) {
     if (!(err instanceof ServiceError))
         return false;
+    // The limit resets after the wait would end: polling on would only wait for nothing.
+    if (err instanceof RateLimitError)
+        return false;
     return err.status === undefined || err.status === 429 || err.status >= 500;
 }
 
@@ -32673,6 +33147,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // an HTML comment, so a marker only counts when its HMAC, keyed with a secret no commenter has
 // and bound to this repository, issue and comment id, verifies: a marker copied into another
 // comment, even on the same pull request, does not.
+
 
 /** GitHub's maximum comment body length. */
 const COMMENT_LIMIT = 65536;
@@ -32772,7 +33247,7 @@ function errorDetail(error) {
     return { status, detail: cleanDetail(detail) };
 }
 function cleanDetail(text) {
-    return (text
+    return (redact(text)
         // octokit appends " - <documentation_url>", which is noise in a log line.
         .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
         // Never echo anything that looks like a credential.
@@ -32922,16 +33397,19 @@ function parsePullRequestLink(link, serverUrl, owner, repo) {
 // Deciding whether a comment should run the agent: the trigger text, who may use it, and the
 // reactions that tell the commenter what happened.
 
+
 /**
- * The instruction after `trigger` when the comment starts with it (leading whitespace ignored)
- * and it is followed by whitespace or the end; otherwise undefined. Plain string comparison, so
- * a trigger containing regex metacharacters is matched literally.
+ * The instruction after `trigger` when the comment starts with it (leading whitespace ignored,
+ * case ignored as a workflow's `startsWith` does) and it is followed by whitespace or the end;
+ * otherwise undefined. Plain string comparison, so regex metacharacters in a trigger are literal.
  */
 function matchTrigger(body, trigger) {
     if (trigger === '')
         return undefined;
     const text = body.trimStart();
-    if (!text.startsWith(trigger))
+    const head = text.slice(0, trigger.length);
+    // A workflow's `if: startsWith(...)` lets `/Docs-Agent` through; skipping it here would be silent.
+    if (head.toLowerCase() !== trigger.toLowerCase())
         return undefined;
     const rest = text.slice(trigger.length);
     // `/docs-agentx` must not count as `/docs-agent`.
@@ -32975,13 +33453,21 @@ async function getCommenterPermission(octokit, owner, repo, username) {
 /** One short line: status and message, never a stack. */
 function describe(error) {
     const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
-    const message = (error instanceof Error ? error.message : String(error))
+    const message = redact(error instanceof Error ? error.message : String(error))
         .replace(/\s+/g, ' ')
         .slice(0, 200);
     return typeof status === 'number' ? `HTTP ${status} ${message}` : message;
 }
+// Reactions this run gave, per comment: run() adds 😕 only where 👀 told the commenter the
+// comment was taken, and a reaction already given is not asked for twice.
+const given = new WeakMap();
+function hasReaction(comment, content) {
+    return given.get(comment)?.has(content) ?? false;
+}
 /** Reactions are courtesy feedback: a failure is only a warning. */
 async function addReaction(octokit, owner, repo, comment, content, warn) {
+    if (hasReaction(comment, content))
+        return;
     try {
         const params = { owner, repo, comment_id: comment.id, content };
         if (comment.kind === 'pull') {
@@ -32990,42 +33476,81 @@ async function addReaction(octokit, owner, repo, comment, content, warn) {
         else {
             await octokit.rest.reactions.createForIssueComment(params);
         }
+        given.set(comment, (given.get(comment) ?? new Set()).add(content));
     }
     catch (error) {
         warn(`Could not add the ${content} reaction to comment ${comment.id}: ${describe(error)}`);
     }
 }
-/** For comment events only. Cheap checks first so no GitHub call is spent on other comments. */
-async function decideTrigger(octokit, event, opts) {
-    const comment = event.comment;
-    if (comment === undefined) {
-        return { run: false, reason: 'the event carries no comment', refused: false };
-    }
+/**
+ * The checks that need no request, in the contract's order: the comment was just created, and
+ * it starts with the trigger. Returns the prompt, or the reason to skip (for the log).
+ */
+function checkComment(comment, trigger) {
+    if (comment === undefined)
+        return { reason: 'the event carries no comment' };
     if (comment.action !== 'created') {
         const what = comment.action === '' ? 'of an unknown action' : comment.action;
-        return { run: false, reason: `comment was ${what}, not created`, refused: false };
+        return { reason: `the comment was ${what}, not created` };
     }
-    const prompt = matchTrigger(comment.body, opts.trigger);
-    if (prompt === undefined) {
-        return { run: false, reason: `comment does not start with ${opts.trigger}`, refused: false };
-    }
-    // Bots get no bypass: they run only if their own permission passes the same check.
-    const actual = await getCommenterPermission(octokit, event.owner, event.repo, comment.author);
-    if (!meetsPermission(actual, opts.permission)) {
+    const prompt = matchTrigger(comment.body, trigger);
+    if (prompt === undefined)
+        return { reason: `the comment does not start with ${trigger}` };
+    return { prompt };
+}
+/** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
+function isBot(comment) {
+    return comment.authorType === 'Bot' || /\[bot\]$/i.test(comment.author);
+}
+/** Logins compare without case, and a bot may be listed with or without its `[bot]` suffix. */
+function sameLogin(listed, login, bot) {
+    const norm = (s) => (bot ? s.replace(/\[bot\]$/i, '') : s).toLowerCase();
+    return norm(listed.trim()) === norm(login);
+}
+/**
+ * Whether the commenter may run the agent: listed in `allowed-users`, a bot listed in
+ * `allowed-bots`, or (not a bot) a collaborator whose permission reaches `permission`. Bots are
+ * refused unless listed, whatever their permission: automation that can comment must not be able
+ * to spend the quota or edit the docs by accident.
+ */
+async function checkCommenter(octokit, event, comment, rules) {
+    const login = comment.author;
+    if (isBot(comment)) {
+        if (rules.allowedBots === '*')
+            return { allowed: true, why: '`allowed-bots` is `*`' };
+        if (rules.allowedBots.some(b => sameLogin(b, login, true)))
+            return { allowed: true, why: `@${login} is listed in \`allowed-bots\`` };
+        const inUsers = rules.allowedUsers.some(u => sameLogin(u, login, true));
         return {
-            run: false,
-            reason: `@${comment.author} has ${actual} permission; ${opts.permission} is required`,
-            refused: true
+            allowed: false,
+            reason: inUsers
+                ? `@${login} is a bot listed in \`allowed-users\`; bots run only when listed in \`allowed-bots\``
+                : `@${login} is a bot; bots run only when listed in \`allowed-bots\``
         };
     }
-    return { run: true, prompt };
+    if (login !== '' && rules.allowedUsers.some(u => sameLogin(u, login, false)))
+        return { allowed: true, why: `@${login} is listed in \`allowed-users\`` };
+    if (!octokit)
+        return {
+            allowed: false,
+            reason: `no \`github-token\` to check the permission of @${login || 'the commenter'}`
+        };
+    const actual = await getCommenterPermission(octokit, event.owner, event.repo, login);
+    if (!meetsPermission(actual, rules.permission))
+        return {
+            allowed: false,
+            reason: `@${login || 'the commenter'} has ${actual} permission; ${rules.permission} is required ` +
+                '(or list the login in `allowed-users`)'
+        };
+    return { allowed: true, why: `@${login} has ${actual} permission` };
 }
 
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __nccwpck_require__(4573);
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
-// The one Markdown renderer of the action: the job summary and the pull-request/issue comments
-// are both built here, so every untrusted string passes through the same escaping.
+// Markdown primitives shared by every report: escaping of untrusted text, links, number and
+// date formats, tables, folding, and fitting a body into a GitHub comment. The reports
+// themselves live in job.ts and visitors.ts; the charts in chart.ts.
 
 // ---------------------------------------------------------------------------------------------
 // Escaping
@@ -33076,18 +33601,24 @@ function escapeLineStart(s) {
         .replace(/^=/, '&#61;')
         .replace(/^(\d+)\./, '$1&#46;');
 }
-/**
- * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line, safe in
- * a GFM table cell and in running text, with no HTML, links, mentions, references or emphasis.
- */
-function escapeText(s) {
-    const oneLine = s
+/** One line of plain text: line breaks and control characters become spaces. */
+function oneLine(s) {
+    return s
         .replace(LONE_SURROGATES, '\ufffd')
         .replace(LINE_BREAKS, ' ')
         .replace(CONTROL_CHARS, ' ')
         .replace(BIDI_CONTROLS, '');
-    return escapeLineStart(oneLine.replace(SPECIAL_CHARS, escapeChar));
 }
+/**
+ * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line, safe in
+ * a GFM table cell and in running text, with no HTML, links, mentions, references or emphasis.
+ * Only for interpolated values: the action's own Markdown is written as Markdown.
+ */
+function escapeText(s) {
+    return escapeLineStart(oneLine(s).replace(SPECIAL_CHARS, escapeChar));
+}
+// ---------------------------------------------------------------------------------------------
+// Cutting
 /** Cuts to at most maxChars UTF-16 units without splitting a surrogate pair. */
 function markdown_cutAt(s, maxChars) {
     if (s.length <= maxChars)
@@ -33096,12 +33627,31 @@ function markdown_cutAt(s, maxChars) {
     const last = cut.charCodeAt(cut.length - 1);
     return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
+/** The last maxChars UTF-16 units, without starting inside a surrogate pair. */
+function cutFromEnd(s, maxChars) {
+    if (s.length <= maxChars)
+        return s;
+    const tail = s.slice(s.length - Math.max(0, maxChars));
+    const first = tail.charCodeAt(0);
+    return first >= 0xdc00 && first <= 0xdfff ? tail.slice(1) : tail;
+}
 function countCodePoints(s) {
     return Array.from(s).length;
 }
-/** Cuts one-line text to maxChars, marking the cut with "…". */
+/** Cuts text to maxChars, marking the cut with "…" at the end. */
 function clip(s, maxChars) {
     return s.length <= maxChars ? s : `${markdown_cutAt(s, maxChars - 1)}…`;
+}
+/**
+ * Cuts text to maxChars with "…" in the middle: a page path keeps its section and its page name,
+ * the two parts a reader recognises.
+ */
+function clipMiddle(s, maxChars) {
+    if (s.length <= maxChars)
+        return s;
+    const room = Math.max(0, maxChars - 1);
+    const tail = Math.floor(room * 0.4);
+    return `${markdown_cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`;
 }
 /** One quoted line: leading spaces would otherwise turn into an indented code block. */
 function quoteLine(line) {
@@ -33126,7 +33676,8 @@ function quoteBlock(s, maxChars) {
     return lines.every(line => line === '') ? '> _(empty)_' : out.join('\n');
 }
 // ---------------------------------------------------------------------------------------------
-// Numbers
+// Numbers and times
+/** A precise duration for log lines and errors: "45s", "2m 05s", "1h 02m". */
 function formatDuration(ms) {
     const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0;
     const pad = (n) => String(n).padStart(2, '0');
@@ -33137,6 +33688,26 @@ function formatDuration(ms) {
         return `${minutes}m ${pad(seconds % 60)}s`;
     return `${Math.floor(minutes / 60)}h ${pad(minutes % 60)}m`;
 }
+/** A duration as a headline says it: "40 s", "4 min", "1 h 5 min". */
+function formatElapsed(ms) {
+    const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0;
+    if (seconds < 60)
+        return `${seconds} s`;
+    const minutes = Math.round(seconds / 60);
+    if (minutes < 60)
+        return `${minutes} min`;
+    const rest = minutes % 60;
+    return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;
+}
+/** The wall-clock time in UTC, "14:05 UTC": runners and readers sit in every time zone. */
+function formatClock(ms) {
+    return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
+}
+/** "2026-11-23 09:00 UTC". */
+function formatTimestamp(ms) {
+    const iso = new Date(ms).toISOString();
+    return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
 function formatNumber(n) {
     return n.toLocaleString('en-US');
 }
@@ -33146,6 +33717,7 @@ function formatShare(part, whole) {
     return `${((part / whole) * 100).toFixed(1)}%`;
 }
 const MINUS = '\u2212'; // a typographic minus lines up with "+" in table columns
+/** "+12 (+4.0%)", "−3 (−1.2%)", "0", or "new" when there was nothing before. */
 function formatChange(now, before) {
     if (now === 0 && !before)
         return '0';
@@ -33158,16 +33730,31 @@ function formatChange(now, before) {
     const percent = (Math.abs(diff) / before) * 100;
     return `${sign}${formatNumber(Math.abs(diff))} (${sign}${percent.toFixed(1)}%)`;
 }
+/** "+20.0%", "−3.1%", "±0%"; undefined when there is nothing to compare with. */
+function formatPercentChange(now, before) {
+    if (!Number.isFinite(before) || before <= 0)
+        return undefined;
+    const diff = now - before;
+    if (diff === 0)
+        return '±0%';
+    return `${diff > 0 ? '+' : MINUS}${((Math.abs(diff) / before) * 100).toFixed(1)}%`;
+}
+/** "1 row", "5 rows". */
+function plural(n, one, many = `${one}s`) {
+    return `${formatNumber(n)} ${n === 1 ? one : many}`;
+}
 // ---------------------------------------------------------------------------------------------
 // Links
 /** Characters allowed unencoded in a link destination: none of them ends the link or a cell. */
 const UNSAFE_IN_DESTINATION = /[^A-Za-z0-9\-._~:/?#@!$&*+,;=%]/g;
 function percentEncode(c) {
-    return `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+    return Array.from(external_node_buffer_.Buffer.from(c, 'utf8'))
+        .map(byte => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+        .join('');
 }
-/** A Markdown link destination for a URL we trust (the workflow run). */
+/** A Markdown link destination for a URL we trust (the workflow run, a checked https URL). */
 function linkDestination(url) {
-    return url.replace(UNSAFE_IN_DESTINATION, percentEncode);
+    return oneLine(url).replace(/\s/g, ' ').replace(UNSAFE_IN_DESTINATION, percentEncode);
 }
 /** The URL when it is a plain https URL (no credentials), else undefined. */
 function parseHttpsUrl(raw) {
@@ -33178,85 +33765,41 @@ function parseHttpsUrl(raw) {
         return undefined;
     return url;
 }
-const PROMPT_MAX_CHARS = 2000;
-const ERROR_MAX_CHARS = 2000;
-const STATUS_EMOJI = {
-    active: '⏳',
-    completed: '✅',
-    archived: '📦',
-    failed: '❌'
-};
-function jobStatus(r) {
-    return r.status ?? r.job?.status;
+/** `[label](url)` for Markdown we wrote as the label; plain label when the URL is not https. */
+function markdown_link(label, url) {
+    const checked = url ? parseHttpsUrl(url) : undefined;
+    return checked ? `[${label}](${linkDestination(checked.href)})` : label;
 }
-function jobHeadline(r) {
-    const status = jobStatus(r);
-    if (r.phase === 'error')
-        return '⚠️ Docs agent follow-up: error';
-    if (r.phase === 'cancelled')
-        return '🚫 Docs agent follow-up: cancelled';
-    if (r.phase === 'working' || status === undefined || status === 'active')
-        return `⏳ Docs agent follow-up: ${r.waited ? 'working' : 'started'}`;
-    return `${STATUS_EMOJI[status]} Docs agent follow-up: ${status}`;
+/**
+ * The address of a page path on the docs site. Every character of the path that could end the
+ * destination or change its meaning (`?`, `#`, spaces, parentheses) is percent-encoded, so a path
+ * can only ever name a page below `siteUrl`.
+ */
+function pageUrl(siteUrl, path) {
+    const site = parseHttpsUrl(siteUrl);
+    if (!site)
+        return undefined;
+    const base = site.href.replace(/\/+$/, '');
+    const segments = path
+        .split('/')
+        .filter(segment => segment !== '' && segment !== '.' && segment !== '..')
+        .map(segment => encodeURIComponent(oneLine(segment)).replace(/[!'()*]/g, percentEncode));
+    return `${base}/${segments.join('/')}`;
 }
-function pullRequestCell(r) {
-    const prLink = r.job?.prLink;
-    if (prLink) {
-        const url = parseHttpsUrl(prLink);
-        if (!url)
-            return escapeText(clip(prLink, 300));
-        return `[${escapeText(clip(url.host + url.pathname, 120))}](${linkDestination(url.href)})`;
-    }
-    return jobStatus(r) === 'completed' ? 'no file changed' : '–';
+/**
+ * Where a report comes from, for its meta line: when it was made, the run that made it, what it
+ * cost. A comment outlives its run, so a reader needs all three.
+ */
+function provenance(p) {
+    const parts = [`made ${formatTimestamp(p.generatedAt)}`];
+    if (p.runUrl)
+        parts.push(markdown_link('workflow run', p.runUrl));
+    if (p.requests !== undefined)
+        parts.push(plural(p.requests, p.requestNoun ?? 'request'));
+    return parts;
 }
-function cell(value) {
-    return value ? escapeText(clip(value, 300)) : '–';
-}
-function jobTable(r) {
-    const status = jobStatus(r);
-    return [
-        '| | |',
-        '|---|---|',
-        `| Job id | ${cell(r.jobId)} |`,
-        `| Project | ${cell(r.projectId)} |`,
-        `| Status | ${cell(status ?? r.phase)} |`,
-        `| Elapsed | ${formatDuration(r.elapsedMs)} |`,
-        `| Pull request | ${pullRequestCell(r)} |`,
-        `| Repository | ${cell(r.job?.source?.repository)} |`,
-        `| Ref | ${cell(r.job?.source?.ref)} |`,
-        `| Model | ${cell(r.job?.model)} |`
-    ];
-}
-function jobErrorLine(r) {
-    const detail = r.error ? escapeText(clip(r.error, ERROR_MAX_CHARS)) : undefined;
-    if (r.phase === 'error')
-        return `**Error:** ${detail ?? 'unknown error'}`;
-    if (jobStatus(r) === 'failed')
-        return `**The job failed.**${detail ? ` ${detail}` : ''}`;
-    return undefined;
-}
-/** Markdown for the job summary and the pull-request comment about one follow-up. */
-function renderJobReport(r) {
-    const blocks = [`### ${jobHeadline(r)}`];
-    if (r.prompt?.trim())
-        blocks.push(quoteBlock(r.prompt, PROMPT_MAX_CHARS));
-    blocks.push(jobTable(r).join('\n'));
-    const errorLine = jobErrorLine(r);
-    if (errorLine)
-        blocks.push(errorLine);
-    if (!r.waited)
-        blocks.push('_Not waited for (wait: false): the job keeps running on the service._');
-    if (r.runUrl)
-        blocks.push(`[View workflow run](${linkDestination(r.runUrl)})`);
-    if (r.routedHere && r.trigger) {
-        blocks.push(`Reviewers can reply **${escapeText(r.trigger)} &lt;instruction&gt;** on this pull ` +
-            'request to send a follow-up to this job.');
-    }
-    return blocks.join('\n\n') + '\n';
-}
-const CHART_MAX_BARS = 15;
-const CHART_LABEL_MAX_CHARS = 24;
-const PATH_MAX_CHARS = 300;
+// ---------------------------------------------------------------------------------------------
+// Blocks
 /**
  * Size against a budget in UTF-8 bytes: never less than the string length, so a result within
  * budget fits both the comment limit (characters) and the job summary limit (bytes).
@@ -33264,133 +33807,39 @@ const PATH_MAX_CHARS = 300;
 function size(s) {
     return external_node_buffer_.Buffer.byteLength(s, 'utf8');
 }
-function describeRange(range) {
-    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
-    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
-    if (from && to)
-        return `${from} → ${to} (end exclusive)`;
-    if (from)
-        return `since ${from}`;
-    if (to)
-        return `until ${to} (exclusive)`;
-    return 'all time';
+/** The header and delimiter lines of a GFM table. */
+function tableHead(columns) {
+    const header = columns.map(c => c.header).join(' | ');
+    const delimiter = columns.map(c => (c.align === 'right' ? '---:' : '---')).join('|');
+    return `| ${header} |\n|${delimiter}|`;
 }
-function totalsTable(r) {
-    const { totals, previous } = r;
-    const change = (key) => previous ? ` ${formatChange(totals[key], previous.totals[key])} |` : '';
-    return [
-        `| Traffic | Unique visitors | Share of total |${previous ? ' Change |' : ''}`,
-        `|---|---:|---:|${previous ? '---:|' : ''}`,
-        `| Human | ${formatNumber(totals.human)} | ${formatShare(totals.human, totals.total)} |${change('human')}`,
-        `| AI | ${formatNumber(totals.ai)} | ${formatShare(totals.ai, totals.total)} |${change('ai')}`,
-        `| Total | ${formatNumber(totals.total)} | |${change('total')}`
-    ].join('\n');
+/** One table row of cells that are already Markdown (escaped where untrusted). */
+function tableRow(cells) {
+    return `| ${cells.join(' | ')} |`;
 }
-function exportedLine(r) {
-    const rows = `${formatNumber(r.rows)} ${r.rows === 1 ? 'row' : 'rows'} exported`;
-    const file = r.file ? ` to ${escapeText(r.file)}` : '';
-    const limit = r.maxRowsReached ? ' (stopped at the row limit: the service has more)' : '';
-    return `${rows}${file}${limit}.`;
+/** A collapsed block: `summary` is our own text; the body is Markdown (blank lines kept). */
+function details(summary, body, open = false) {
+    return `<details${open ? ' open' : ''}><summary>${summary}</summary>\n\n${body}\n\n</details>`;
 }
-function reportHead(r) {
-    const lines = [
-        '### Docs visitors',
-        '',
-        `**Project:** ${escapeText(r.projectId)} · **Range:** ${describeRange(r.range)}`
-    ];
-    if (r.previous)
-        lines.push('', `**Compared with:** ${describeRange(r.previous.range)}`);
-    lines.push('', totalsTable(r), '', '_Total counts each unique visitor once, so it is not the sum of human and AI._', '', exportedLine(r));
-    return lines.join('\n');
-}
-function topPagesHeader(withChange) {
-    return [
-        '#### Top pages',
-        '',
-        `| # | Page | Human | AI | Total |${withChange ? ' Change |' : ''}`,
-        `|---:|---|---:|---:|---:|${withChange ? '---:|' : ''}`
-    ].join('\n');
-}
-function topPageRow(r, row, rank) {
-    const page = row.path ? escapeText(clip(row.path, PATH_MAX_CHARS)) : '_(empty path)_';
-    const counts = `${formatNumber(row.human)} | ${formatNumber(row.ai)} | ${formatNumber(row.total)}`;
-    const change = r.previous
-        ? ` ${formatChange(row.total, r.previous.byPath.get(row.path)?.total)} |`
-        : '';
-    return `| ${rank} | ${page} | ${counts} |${change}`;
-}
-function omittedNote(omitted, fullDataHint) {
-    const where = fullDataHint ? `; the full data is in ${fullDataHint}` : '';
-    return `_${formatNumber(omitted)} more ${omitted === 1 ? 'row' : 'rows'} not shown${where}._`;
-}
-/** A Mermaid x-axis label: a small safe charset, so a path cannot break out of the quotes. */
-function chartLabel(path) {
-    const safe = path.replace(/[^A-Za-z0-9/._~-]/g, '_') || '_';
-    return safe.length > CHART_LABEL_MAX_CHARS ? `${safe.slice(0, CHART_LABEL_MAX_CHARS - 1)}…` : safe;
-}
-/** Labels made unique: Mermaid would merge bars with the same category name. */
-function uniqueLabels(paths) {
-    const seen = new Map();
-    return paths.map(path => {
-        const label = chartLabel(path);
-        const count = (seen.get(label) ?? 0) + 1;
-        seen.set(label, count);
-        return count === 1 ? label : `${label} (${count})`;
-    });
-}
-function topPagesChart(top) {
-    const bars = top.slice(0, CHART_MAX_BARS);
-    if (bars.length === 0)
+/** Rows a table shows before the rest is folded away: a reader sees the answer, not a wall. */
+const VISIBLE_ROWS = 10;
+/**
+ * A table whose rows past the first `visible` sit in a collapsed block (with the header repeated,
+ * so that part is a table of its own). `foldLabel(first, last)` names the folded ranks.
+ */
+function foldedTable(columns, rows, foldLabel, visible = VISIBLE_ROWS) {
+    const head = tableHead(columns);
+    if (rows.length === 0)
         return '';
-    const labels = uniqueLabels(bars.map(row => row.path)).map(label => `"${label}"`);
-    const values = bars.map(row => (Number.isFinite(row.total) ? Math.round(row.total) : 0));
-    return [
-        '```mermaid',
-        'xychart-beta',
-        `    title "Top ${bars.length} pages by unique visitors"`,
-        `    x-axis [${labels.join(', ')}]`,
-        '    y-axis "Visitors"',
-        `    bar [${values.join(', ')}]`,
-        '```'
-    ].join('\n');
+    const shown = `${head}\n${rows.slice(0, visible).join('\n')}`;
+    if (rows.length <= visible)
+        return shown;
+    const rest = `${head}\n${rows.slice(visible).join('\n')}`;
+    return `${shown}\n\n${details(foldLabel(visible + 1, rows.length), rest)}`;
 }
-/** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
-function rowsWithinBudget(r, budget) {
-    const rows = [];
-    let used = 0;
-    for (const [i, row] of r.top.entries()) {
-        const line = topPageRow(r, row, i + 1);
-        used += size(line) + 1;
-        if (used > budget)
-            break;
-        rows.push(line);
-    }
-    return rows;
-}
-/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
-function renderVisitorsReport(r, opts) {
-    const head = reportHead(r);
-    if (r.top.length === 0)
-        return fitComment(`${head}\n`, opts.maxChars, opts.fullDataHint);
-    const header = topPagesHeader(r.previous !== undefined);
-    const longestNote = omittedNote(r.top.length, opts.fullDataHint);
-    // Blank lines between blocks and the final newline.
-    const separators = 8;
-    const fixed = size(head) + size(header) + size(longestNote) + separators;
-    let chart = topPagesChart(r.top);
-    if (fixed + size(chart) > opts.maxChars)
-        chart = ''; // the table matters more than the chart
-    const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart));
-    const blocks = [head];
-    if (rows.length > 0)
-        blocks.push(`${header}\n${rows.join('\n')}`);
-    const omitted = r.top.length - rows.length;
-    if (omitted > 0)
-        blocks.push(omittedNote(omitted, opts.fullDataHint));
-    if (chart)
-        blocks.push(chart);
-    // Only reached with a budget too small for the fixed parts: cut as a last resort.
-    return fitComment(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint);
+/** Bytes the folding adds around `rows` beyond the rows themselves (for budgets). */
+function foldedTableOverhead(columns, label) {
+    return 2 * (size(tableHead(columns)) + 1) + size(details(label, '')) + 4;
 }
 // ---------------------------------------------------------------------------------------------
 // Fitting a comment
@@ -33414,6 +33863,12 @@ function openFence(markdown) {
     }
     return open;
 }
+/** `<details>` blocks left open at the end of the Markdown. */
+function openDetails(markdown) {
+    const opened = markdown.match(/^<details[ >]/gm)?.length ?? 0;
+    const closed = markdown.match(/^<\/details>/gm)?.length ?? 0;
+    return Math.max(0, opened - closed);
+}
 /** Cuts at the last line break within maxChars (or mid-line, if there is none). */
 function cutAtLine(s, maxChars) {
     const cut = markdown_cutAt(s, maxChars);
@@ -33422,25 +33877,252 @@ function cutAtLine(s, maxChars) {
     const lastBreak = cut.lastIndexOf('\n');
     return lastBreak > 0 ? cut.slice(0, lastBreak) : cut;
 }
+/** What closes the blocks a cut left open: a code fence, then collapsed blocks. */
+function closing(cut) {
+    const fence = openFence(cut);
+    return (fence ? `\n${fence}` : '') + '\n\n</details>'.repeat(openDetails(cut));
+}
 /**
  * Last resort for a body longer than a GitHub comment allows: cut at a line boundary, close an
- * open code fence and say where the full report is. The result is at most maxChars long.
+ * open code fence or collapsed block and say where the full report is. The result is at most
+ * maxChars long.
  */
 function fitComment(body, maxChars = 65536, note = 'the job summary') {
     if (body.length <= maxChars)
         return body;
     const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`;
     let budget = maxChars - notice.length;
-    // Cutting shorter can only close fences, so a second pass with room for the closing fits.
+    // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
     for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
         const cut = cutAtLine(body, budget);
-        const fence = openFence(cut);
-        const closing = fence ? `\n${fence}` : '';
-        if (cut.length + closing.length + notice.length <= maxChars)
-            return cut + closing + notice;
-        budget = maxChars - notice.length - closing.length;
+        const end = closing(cut);
+        if (cut.length + end.length + notice.length <= maxChars)
+            return cut + end + notice;
+        budget = maxChars - notice.length - end.length;
     }
     return markdown_cutAt(notice.trim(), maxChars);
+}
+
+;// CONCATENATED MODULE: ./src/report/job.ts
+// The report about one agent job: the live comment while the run waits, and the same body as
+// the job summary at the end. It leads with the answer (what happened, how long it took) and
+// keeps the reference data (job id, model, ref, the prompt) in a collapsed block.
+
+const PROMPT_MAX_CHARS = 2000;
+const ERROR_MAX_CHARS = 2000;
+const VALUE_MAX_CHARS = 300;
+/** Whatever the service says, as a string: a status added later is shown as it is. */
+function statusOf(r) {
+    const status = r.job?.status;
+    return typeof status === 'string' && status !== '' ? status : undefined;
+}
+function value(text) {
+    return text ? escapeText(clip(text, VALUE_MAX_CHARS)) : '–';
+}
+function elapsed(r) {
+    return r.endedAt === undefined ? '' : ` · ${formatElapsed(r.endedAt - r.startedAt)}`;
+}
+/** "#42" for this repository, "owner/repo#42" for another, or "a pull request". */
+function pullRequestLabel(r, url) {
+    if (r.prNumber !== undefined)
+        return `#${r.prNumber}`;
+    const m = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname);
+    if (!m)
+        return 'a pull request';
+    // Owner and repository names are plain ASCII on GitHub: shown as they are in the URL.
+    return `${escapeText(`${m[1]}/${m[2]}`)}#${m[3]}`;
+}
+/** The pull request as a link, or undefined when the job has none that is a safe https URL. */
+function pullRequestLink(r) {
+    const url = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined;
+    return url ? `[${pullRequestLabel(r, url)}](${linkDestination(url.href)})` : undefined;
+}
+function doneHeadline(r, status) {
+    if (!r.waited)
+        return r.command === 'create'
+            ? '📨 Job started · not waited for'
+            : '📨 Instruction sent · not waited for';
+    if (status === 'completed') {
+        if (r.job?.prLink)
+            return `✅ Opened ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`;
+        return `✅ Completed without a pull request${elapsed(r)}`;
+    }
+    if (status === 'failed')
+        return `❌ The job failed${elapsed(r)}`;
+    if (status === 'archived')
+        return `📦 The job was archived${elapsed(r)}`;
+    return `Job status: ${value(status)}${elapsed(r)}`;
+}
+/** While waiting, the headline says what the status says now. */
+function waitingHeadline(status) {
+    if (status === undefined || status === 'active')
+        return '⏳ The docs agent is working';
+    if (['completed', 'failed', 'archived'].includes(status))
+        return `⏳ Waiting for the job to take the instruction (it still shows ${status})`;
+    return `⏳ Job status: ${value(status)}`;
+}
+function errorHeadline(r) {
+    if (r.delivered === 'maybe')
+        return '⚠️ The instruction may or may not have been delivered';
+    if (r.delivered === 'no')
+        return r.command === 'create' ? '⚠️ No job was started' : '⚠️ The instruction was not sent';
+    if (r.delivered === 'yes')
+        return '⚠️ Sent, but this run lost track of the job';
+    return '⚠️ The docs agent step failed';
+}
+function headline(r) {
+    const status = statusOf(r);
+    switch (r.phase) {
+        case 'sending':
+            return r.command === 'create'
+                ? '⏳ Starting a docs agent job'
+                : '⏳ Sending the instruction to the docs agent';
+        case 'waiting':
+            return waitingHeadline(status);
+        case 'done':
+            return doneHeadline(r, status);
+        case 'timed-out':
+            return r.endedAt === undefined
+                ? '⌛ Stopped waiting · the job may still finish'
+                : `⌛ Stopped waiting after ${formatElapsed(r.endedAt - r.startedAt)} · the job may still finish`;
+        case 'cancelled':
+            return r.delivered === 'no'
+                ? '🚫 Run cancelled before the instruction was sent'
+                : '🚫 Run cancelled · the job keeps running';
+        case 'error':
+            return errorHeadline(r);
+        case 'no-job':
+            return '⚠️ No job to follow up';
+    }
+}
+/** One line under the headline: what this is, when it started, where the run is. */
+function metaLine(r) {
+    const parts = [
+        r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up',
+        `started ${formatClock(r.startedAt)}`
+    ];
+    if (r.endedAt !== undefined && r.phase !== 'sending' && r.phase !== 'waiting')
+        parts.push(`ended ${formatClock(r.endedAt)}`);
+    if (r.runUrl)
+        parts.push(markdown_link('workflow run', r.runUrl));
+    return parts.join(' · ');
+}
+function lastStatus(r) {
+    const status = statusOf(r);
+    return status ? ` Last status seen: **${value(status)}**.` : '';
+}
+function job_errorDetail(r, label) {
+    if (!r.error)
+        return undefined;
+    return `**${label}:** ${escapeText(clip(r.error, ERROR_MAX_CHARS))}`;
+}
+const DELIVERY = {
+    maybe: 'Check the job on the service before sending the instruction again, or the agent may get ' +
+        'it twice.',
+    no: 'The instruction did not reach the job.',
+    yes: 'The service took the instruction: the job keeps running, but this run could not follow it.'
+};
+/** The paragraphs that explain the state: what it means, and what may still happen. */
+function explanation(r) {
+    const status = statusOf(r);
+    switch (r.phase) {
+        case 'sending':
+        case 'waiting':
+            return [];
+        case 'done':
+            if (!r.waited)
+                return ['Not waited for (`wait: false`): the job keeps running on the service.'];
+            if (status === 'completed' && !r.job?.prLink)
+                return [
+                    'No pull request was opened: the agent may have changed nothing, or committed ' +
+                        'directly to the branch.'
+                ];
+            if (status === 'failed')
+                return [job_errorDetail(r, 'Error') ?? 'The service did not say why.'];
+            return [];
+        case 'timed-out':
+            return [
+                'This run stopped waiting at `wait-timeout`. The job may still be running: it can ' +
+                    `still finish and open a pull request.${lastStatus(r)}`,
+                job_errorDetail(r, 'Last poll')
+            ].filter(isText);
+        case 'cancelled':
+            if (r.delivered === 'no')
+                return ['The workflow run was cancelled; nothing was sent.'];
+            return [
+                'The workflow run was cancelled, so it stopped waiting. That does not stop the job: ' +
+                    `it keeps running on the service and may still open a pull request.${lastStatus(r)}`,
+                r.delivered === 'maybe' ? DELIVERY.maybe : undefined
+            ].filter(isText);
+        case 'error':
+            return [
+                job_errorDetail(r, 'Error') ?? '**Error:** unknown error',
+                r.delivered ? DELIVERY[r.delivered] : undefined
+            ].filter(isText);
+        case 'no-job':
+            return [
+                'No agent job is recorded on this pull request, so the instruction was not sent. Set ' +
+                    'the `job-id` input of the workflow, reply on a pull request that the docs agent ' +
+                    'opened, or set `when-no-job: create` to start a new job.'
+            ];
+    }
+}
+function isText(s) {
+    return s !== undefined && s !== '';
+}
+/** A trigger in a code span when it can be one; escaped text otherwise. */
+function triggerHint(trigger) {
+    const example = /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)
+        ? `\`${trigger} <instruction>\``
+        : `**${escapeText(trigger)} &lt;instruction&gt;**`;
+    return `Reply ${example} on this pull request to send a follow-up to this job.`;
+}
+function pullRequestItem(r) {
+    const prLink = r.job?.prLink;
+    if (!prLink)
+        return undefined;
+    const url = parseHttpsUrl(prLink);
+    const label = url ? escapeText(url.host + url.pathname) : value(prLink);
+    return `- **Pull request:** ${url ? `[${label}](${linkDestination(url.href)})` : label}`;
+}
+function detailItems(r) {
+    const source = r.job?.source;
+    const items = [
+        `- **Job:** ${value(r.jobId ?? r.job?.id)}`,
+        `- **Status:** ${value(statusOf(r))}`,
+        `- **Project:** ${value(r.projectId)}`,
+        source?.repository || source?.ref
+            ? `- **Repository:** ${value(source.repository ?? undefined)} · **Ref:** ${value(source.ref ?? undefined)}`
+            : undefined,
+        r.job?.model ? `- **Model:** ${value(r.job.model)}` : undefined,
+        pullRequestItem(r),
+        r.requests !== undefined
+            ? `- **Requests to the service:** ${formatNumber(r.requests)}`
+            : undefined
+    ];
+    return items.filter(isText);
+}
+function instructionLabel(r) {
+    if (r.phase === 'no-job' || r.delivered === 'no')
+        return 'Instruction (not sent)';
+    if (r.phase === 'sending' || r.delivered === 'maybe')
+        return 'Instruction';
+    return 'Instruction sent';
+}
+function detailsBlock(r) {
+    const blocks = [detailItems(r).join('\n')];
+    if (r.prompt?.trim()) {
+        blocks.push(`**${instructionLabel(r)}:**`, quoteBlock(r.prompt, PROMPT_MAX_CHARS));
+    }
+    return details('Details', blocks.join('\n\n'));
+}
+/** Markdown for the live comment and the job summary about one agent job. */
+function renderJobReport(r) {
+    const blocks = [`### ${headline(r)}`, metaLine(r), ...explanation(r)];
+    if (r.routedHere && r.trigger)
+        blocks.push(triggerHint(r.trigger));
+    blocks.push(detailsBlock(r));
+    return blocks.join('\n\n') + '\n';
 }
 
 ;// CONCATENATED MODULE: external "node:path"
@@ -34432,12 +35114,15 @@ const stringify = function (records, opts = {}) {
 
 
 
+
 const FORMATS = ['json', 'csv', 'ndjson'];
 /** The format named by the file's extension (.json, .csv, .ndjson, any case), if any. */
 function formatFromPath(path) {
     const ext = (0,external_node_path_namespaceObject.extname)(path).slice(1).toLowerCase();
     return FORMATS.find(format => format === ext);
 }
+// A new file only, never through a symlink (O_NOFOLLOW, where the platform has it).
+const CREATE_FLAGS = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_EXCL | (external_node_fs_namespaceObject.constants.O_NOFOLLOW ?? 0);
 // RFC 4180: CRLF between records, and quotes around fields holding a comma, a quote or a line
 // break. csv-stringify quotes a field holding the record delimiter "\r\n" but not a lone "\n" or
 // "\r", hence quoted_match. Paths starting with = + - @ are written as they are: a path is data,
@@ -34461,11 +35146,24 @@ const rowObject = (r) => ({
  */
 async function openSink(filePath, format, range, totals) {
     const fail = (error) => new Error(`Cannot write the visitors file ${filePath}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    // The rows go to a new file beside the target, renamed onto it once whole: a reader never sees
+    // half an export, a failed one leaves nothing, and rename replaces a symlink at the target
+    // instead of writing through it. A device or pipe (/dev/stdout, a FIFO) is written in place:
+    // renaming onto it would replace it.
+    let tempPath;
     let stream;
     try {
         await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(filePath), { recursive: true });
-        stream = (0,external_node_fs_namespaceObject.createWriteStream)(filePath);
-        await waitFor(stream, 'open');
+        const existing = await (0,promises_namespaceObject.lstat)(filePath).catch(() => undefined);
+        if (existing?.isDirectory())
+            throw new Error('it is a folder');
+        const inPlace = existing !== undefined && (existing.isCharacterDevice() || existing.isFIFO());
+        if (!inPlace)
+            tempPath = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(filePath), `.${(0,external_node_path_namespaceObject.basename)(filePath)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.partial`);
+        const handle = tempPath
+            ? await (0,promises_namespaceObject.open)(tempPath, CREATE_FLAGS, 0o644)
+            : await (0,promises_namespaceObject.open)(filePath, external_node_fs_namespaceObject.constants.O_WRONLY | (external_node_fs_namespaceObject.constants.O_NOFOLLOW ?? 0));
+        stream = handle.createWriteStream();
     }
     catch (error) {
         throw fail(error);
@@ -34489,6 +35187,24 @@ async function openSink(filePath, format, range, totals) {
             throw fail(error);
         }
     };
+    // A run that exits mid-export (process.exit on cancellation) runs no more awaits: the temp
+    // file is removed synchronously on the way out.
+    const removeOnExit = () => {
+        if (tempPath)
+            (0,external_node_fs_namespaceObject.rmSync)(tempPath, { force: true });
+    };
+    process.once('exit', removeOnExit);
+    const discard = async () => {
+        process.off('exit', removeOnExit);
+        state = 'aborted';
+        stream.destroy();
+        // Wait for the handle to be released (removing an open file fails on Windows).
+        await (0,external_node_stream_promises_namespaceObject.finished)(stream).catch(() => undefined);
+        if (tempPath)
+            await (0,promises_namespaceObject.rm)(tempPath, { force: true }).catch(() => undefined);
+    };
+    // A function, not a comparison, because abort() changes `state` while close() awaits.
+    const wasAborted = () => state === 'aborted';
     const ensureOpen = () => {
         if (state !== 'open')
             throw new Error(`The visitors file ${filePath} is already ${state}`);
@@ -34526,33 +35242,33 @@ async function openSink(filePath, format, range, totals) {
             try {
                 if (format === 'json')
                     await put(rowsWritten === 0 ? ']}\n' : '\n]}\n');
+                stream.end();
+                await (0,external_node_stream_promises_namespaceObject.finished)(stream).catch(error => {
+                    throw fail(failure ?? error);
+                });
+                if (failure !== undefined)
+                    throw fail(failure);
+                // abort() may have come while the last bytes were flushed: then nothing is published.
+                if (wasAborted())
+                    throw new Error(`The visitors file ${filePath} is already aborted`);
+                if (tempPath)
+                    await (0,promises_namespaceObject.rename)(tempPath, filePath).catch(error => {
+                        throw fail(error);
+                    });
             }
             catch (error) {
-                // Release the file handle; the caller may still abort() to remove the partial file.
-                stream.destroy();
+                // A file that could not be finished is no export: nothing is left behind.
+                await discard();
                 throw error;
             }
-            try {
-                stream.end();
-                await (0,external_node_stream_promises_namespaceObject.finished)(stream);
-            }
-            catch (error) {
-                stream.destroy();
-                throw fail(failure ?? error);
-            }
-            if (failure !== undefined)
-                throw fail(failure);
+            process.off('exit', removeOnExit);
             state = 'closed';
         },
         async abort() {
             // A file that was closed in full is a whole export: keep it.
             if (state === 'aborted' || state === 'closed')
                 return;
-            state = 'aborted';
-            stream.destroy();
-            // Wait for the handle to be released (removing an open file fails on Windows).
-            await (0,external_node_stream_promises_namespaceObject.finished)(stream).catch(() => undefined);
-            await (0,promises_namespaceObject.rm)(filePath, { force: true }).catch(() => undefined);
+            await discard();
         }
     };
 }
@@ -34589,6 +35305,7 @@ function waitFor(stream, event) {
 
 
 
+
 class InputError extends Error {
     input;
     constructor(input, problem) {
@@ -34598,23 +35315,108 @@ class InputError extends Error {
     }
 }
 const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
+const COMMANDS = ['message', 'create', 'visitors', 'report'];
+const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
+/**
+ * The defaults of action.yml. A runner passes them itself, but an input set to empty text
+ * (`wait: ${{ vars.UNSET }}`) arrives empty: it means the default, as for an input not set.
+ * A test keeps this table equal to action.yml.
+ */
+const DEFAULTS = {
+    'base-url': 'https://api.mintlify.com',
+    context: 'false',
+    'when-no-job': 'fail',
+    'settle-time': '60s',
+    wait: 'true',
+    'wait-timeout': '30m',
+    'poll-interval': '5s',
+    'job-path': '/v2/agent/{projectId}/job/{id}',
+    'fail-on-status': 'failed',
+    'page-size': '250',
+    'max-rows': '0',
+    concurrency: '4',
+    sections: SECTIONS.join(','),
+    top: '20',
+    compare: 'false',
+    summary: 'true',
+    comment: 'auto',
+    'comment-mode': 'upsert',
+    trigger: '/docs-agent',
+    permission: 'write'
+};
+const JOB_COMMANDS = ['message', 'create'];
+const ANALYTICS_COMMANDS = ['visitors', 'report'];
+/** Inputs that only some commands read; every other input applies to all of them. */
+const APPLIES_TO = {
+    'job-id': ['message'],
+    prompt: JOB_COMMANDS,
+    'prompt-file': JOB_COMMANDS,
+    context: JOB_COMMANDS,
+    'when-no-job': ['message'],
+    'settle-time': ['message'],
+    wait: JOB_COMMANDS,
+    'poll-interval': JOB_COMMANDS,
+    'job-path': JOB_COMMANDS,
+    'fail-on-status': JOB_COMMANDS,
+    'date-from': ANALYTICS_COMMANDS,
+    'date-to': ANALYTICS_COMMANDS,
+    period: ANALYTICS_COMMANDS,
+    'page-size': ANALYTICS_COMMANDS,
+    'max-rows': ANALYTICS_COMMANDS,
+    concurrency: ANALYTICS_COMMANDS,
+    'output-file': ANALYTICS_COMMANDS,
+    sections: ['report'],
+    'site-url': ANALYTICS_COMMANDS,
+    top: ANALYTICS_COMMANDS,
+    compare: ANALYTICS_COMMANDS
+};
+/** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
+const OTHER_KEY_KINDS = [
+    ['mint_dsc_', 'an assistant (discovery) API key'],
+    ['mint_us_', 'a search index key']
+];
+const PROMPT_FILE_MAX_BYTES = 256 * 1024;
+/**
+ * Empty text means the default, for every input but `fail-on-status`, where the contract makes
+ * `''` mean "no status fails the step" (a runner passes the default itself when it is not set).
+ */
+function withDefaults(get) {
+    return name => {
+        const value = get(name);
+        return value === '' && name !== 'fail-on-status' ? (DEFAULTS[name] ?? '') : value;
+    };
+}
 const MAX_WAIT_MS = 72 * 3_600_000;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
-function readSettings(get, ctx) {
-    const command = oneOf(get, 'command', ['message', 'visitors'], true);
+function readTriggerSettings(raw) {
+    const get = withDefaults(raw);
+    return {
+        trigger: readTrigger(get('trigger')),
+        permission: oneOf(get, 'permission', PERMISSIONS),
+        allowedUsers: readLogins(get, 'allowed-users'),
+        allowedBots: get('allowed-bots').trim() === '*' ? '*' : readLogins(get, 'allowed-bots', true),
+        githubToken: readToken(get('github-token')),
+        commentEnabled: oneOf(get, 'comment', ['true', 'false', 'auto']) !== 'false'
+    };
+}
+function readSettings(raw, ctx) {
+    const get = withDefaults(raw);
+    const command = oneOf(get, 'command', COMMANDS, true);
     const apiKey = readApiKey(get);
-    const projectId = required(get, 'project-id');
-    if (CONTROL.test(projectId))
-        throw new InputError('project-id', 'must not contain control characters or line breaks');
+    const projectId = readId(get, 'project-id', true);
     const baseUrl = readBaseUrl(get('base-url'));
     const s = {
+        ...readTriggerSettings(raw),
         command,
         apiKey,
         projectId,
         baseUrl,
-        jobId: get('job-id'),
+        jobId: readId(get, 'job-id', false),
         prompt: get('prompt').trim(),
+        context: bool(get, 'context'),
+        whenNoJob: oneOf(get, 'when-no-job', ['fail', 'create']),
+        settleTimeMs: duration(get, 'settle-time', true),
         wait: bool(get, 'wait'),
         waitTimeoutMs: duration(get, 'wait-timeout', false),
         pollIntervalMs: duration(get, 'poll-interval', true),
@@ -34624,28 +35426,29 @@ function readSettings(get, ctx) {
         pageSize: integer(get, 'page-size', 1, 250),
         maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
         concurrency: integer(get, 'concurrency', 1, 16),
+        sections: readSections(get('sections')),
         top: integer(get, 'top', 1, 1_000_000),
         compare: bool(get, 'compare'),
         summary: bool(get, 'summary'),
         comment: oneOf(get, 'comment', ['true', 'false', 'auto']),
         commentMode: oneOf(get, 'comment-mode', ['upsert', 'create']),
-        githubToken: readToken(get('github-token')),
-        trigger: readTrigger(get('trigger')),
-        permission: oneOf(get, 'permission', PERMISSIONS)
+        warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
     };
-    if (CONTROL.test(s.jobId))
-        throw new InputError('job-id', 'must not contain control characters or line breaks');
+    const siteUrl = get('site-url');
+    if (siteUrl !== '')
+        s.siteUrl = readSiteUrl(siteUrl);
     const issue = get('issue-number').replace(/^#/, '');
     if (issue !== '')
         s.issueNumber = integer(() => issue, 'issue-number', 1, Number.MAX_SAFE_INTEGER);
     const output = get('output-file');
-    if (output !== '')
-        s.outputFile = readOutputFile(output, ctx.workspace);
+    if (output !== '' && ANALYTICS_COMMANDS.includes(command))
+        s.outputFile = readOutputFile(output, ctx.workspace, command);
     if (s.comment === 'true' && s.githubToken === '')
         throw new InputError('github-token', 'is empty, but `comment: true` needs a token to comment with');
-    if (command === 'message') {
-        if (!ctx.commentEvent && s.jobId === '')
-            throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up)');
+    if (JOB_COMMANDS.includes(command)) {
+        readPromptFile(get, s, ctx.workspace);
+        if (command === 'message' && !ctx.commentEvent && s.jobId === '')
+            throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job');
         if (!ctx.commentEvent)
             checkPrompt(s.prompt);
     }
@@ -34657,20 +35460,134 @@ function readSettings(get, ctx) {
 /** The prompt rule, also applied to a prompt that comes from a trigger comment. */
 function checkPrompt(prompt) {
     if (prompt.trim() === '')
-        throw new InputError('prompt', 'is required: the follow-up instruction, at least 1 character');
+        throw new InputError('prompt', 'is required: the instruction for the agent, at least 1 character (or set `prompt-file`)');
+}
+/** `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any request. */
+function readPromptFile(get, s, workspace) {
+    const file = get('prompt-file');
+    if (file === '')
+        return;
+    if (s.prompt !== '')
+        throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other');
+    const absolute = insideWorkspace('prompt-file', file, workspace);
+    let bytes;
+    try {
+        if (!(0,external_node_fs_namespaceObject.lstatSync)(absolute).isFile())
+            throw new Error('not a file');
+        bytes = (0,external_node_fs_namespaceObject.readFileSync)(absolute);
+    }
+    catch {
+        throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
+    }
+    if (bytes.length > PROMPT_FILE_MAX_BYTES)
+        throw new InputError('prompt-file', `${quote(file)} has ${bytes.length} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`);
+    let text;
+    try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    }
+    catch {
+        throw new InputError('prompt-file', `${quote(file)} is not UTF-8 text`);
+    }
+    s.prompt = text.replace(/^\uFEFF/, '').trim();
+    s.promptFile = file;
+    if (s.prompt === '')
+        throw new InputError('prompt-file', `${quote(file)} is empty`);
+}
+/** Inputs given a value (other than the default) that the command does not read. */
+function inputsForOtherCommands(raw, command) {
+    const ignored = Object.entries(APPLIES_TO)
+        .filter(([, commands]) => !commands.includes(command))
+        .map(([name]) => name)
+        .filter(name => {
+        const value = name === 'prompt' ? raw(name).trim() : raw(name);
+        return value !== '' && value !== DEFAULTS[name];
+    });
+    if (ignored.length === 0)
+        return [];
+    const list = ignored.map(name => `\`${name}\``).join(', ');
+    return [
+        `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
+    ];
+}
+function keyKindWarnings(key) {
+    const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix));
+    if (other)
+        return [
+            `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
+        ];
+    if (!/^[A-Za-z][A-Za-z0-9]*_\S+$/.test(key))
+        return [
+            'Input `api-key` does not look like an admin API key (a fixed prefix, `_`, then the key). ' +
+                'Sending it anyway; a 401 answer would confirm it is wrong.'
+        ];
+    return [];
 }
 function readApiKey(get) {
     const key = get('api-key');
     if (key === '')
         throw new InputError('api-key', 'is required: an admin API key, e.g. `${{ secrets.DOCS_API_KEY }}`');
-    if (/\s/.test(key) || CONTROL.test(key))
-        throw new InputError('api-key', 'must not contain spaces, line breaks or control characters (check the secret for a stray newline)');
+    checkSecretText('api-key', key);
     return key;
 }
+/** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
+function checkSecretText(name, value) {
+    if (/\s/.test(value) || CONTROL.test(value))
+        throw new InputError(name, 'must not contain spaces, line breaks or control characters (check the secret for a stray newline)');
+    if (!/^[\x21-\x7e]+$/.test(value))
+        throw new InputError(name, 'must be printable ASCII (a pasted non-ASCII character? check the secret)');
+}
+/** `project-id` and `job-id` become path segments: `.` and `..` would address other endpoints. */
+function readId(get, name, isRequired) {
+    const value = isRequired ? required(get, name) : get(name);
+    if (CONTROL.test(value))
+        throw new InputError(name, 'must not contain control characters or line breaks');
+    if (value === '.' || value === '..')
+        throw new InputError(name, `${quote(value)} is not an id: it would address another endpoint`);
+    return value;
+}
+function readSiteUrl(text) {
+    const accepted = 'an https URL such as `https://docs.example.com`';
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        throw new InputError('site-url', `${quote(text)} is not a URL; expected ${accepted}`);
+    }
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
+        throw new InputError('site-url', `${quote(text)} is not https; expected ${accepted}`);
+    if (url.username || url.password || url.search || url.hash)
+        throw new InputError('site-url', `must have no credentials, query or fragment; expected ${accepted}`);
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+function readSections(text) {
+    const items = text
+        .split(',')
+        .map(item => item.trim().toLowerCase())
+        .filter(item => item !== '');
+    const accepted = SECTIONS.map(name => `\`${name}\``).join(', ');
+    if (items.length === 0)
+        throw new InputError('sections', `is empty; expected a comma list of ${accepted}`);
+    for (const item of items) {
+        if (!SECTIONS.includes(item))
+            throw new InputError('sections', `${quote(item)} is not a section; expected a comma list of ${accepted}`);
+    }
+    return [...new Set(items)];
+}
+/** Logins as GitHub spells them; compared without regard to case. */
+function readLogins(get, name, bots = false) {
+    const items = get(name)
+        .split(/[\s,]+/)
+        .map(item => item.replace(/^@/, '').toLowerCase())
+        .filter(item => item !== '');
+    for (const item of items) {
+        if (!/^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?$/.test(item))
+            throw new InputError(name, `${quote(item)} is not a GitHub login; expected a comma list such as ${bots ? '`renovate[bot], dependabot[bot]` (or `*` for any bot)' : '`octocat, hubot`'}`);
+    }
+    return bots ? items.map(item => (item.endsWith('[bot]') ? item : `${item}[bot]`)) : items;
+}
 function readBaseUrl(text) {
-    const accepted = 'an absolute https URL such as `https://api.example.com` (http only for loopback hosts)';
-    if (text === '')
-        throw new InputError('base-url', `is required: ${accepted}`);
+    const accepted = 'an absolute https URL such as `https://api.mintlify.com` (http only for loopback hosts)';
     let url;
     try {
         url = new URL(text);
@@ -34698,31 +35615,82 @@ function readJobPath(text) {
     return text;
 }
 function readStatuses(text) {
+    // `''` means none; an input left empty also arrives as '' and takes the default first.
     const items = text
         .split(',')
         .map(s => s.trim())
-        .filter(s => s !== '');
+        .filter(s => s !== '' && s !== "''" && s !== '""');
     for (const item of items) {
         if (!FINAL_STATUSES.includes(item))
-            throw new InputError('fail-on-status', `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or empty)`);
+            throw new InputError('fail-on-status', `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`);
     }
     return items;
 }
 /** An expression left unevaluated (a runner outside GitHub) is no token at all. */
 function readToken(text) {
-    return text.startsWith('${{') ? '' : text;
+    if (text === '' || text.startsWith('${{'))
+        return '';
+    checkSecretText('github-token', text);
+    return text;
 }
 function readTrigger(text) {
     if (text === '' || /\s/.test(text))
         throw new InputError('trigger', 'must be one word without spaces, e.g. `/docs-agent`');
     return text;
 }
-function readOutputFile(text, workspace) {
+function readOutputFile(text, workspace, command) {
     const format = formatFromPath(text);
+    if (command === 'report' && format !== 'json')
+        throw new InputError('output-file', `${quote(text)} must end in .json for \`command: report\``);
     if (!format)
         throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`);
-    const absolute = (0,external_node_path_namespaceObject.isAbsolute)(text) ? text : (0,external_node_path_namespaceObject.resolve)(workspace, text);
-    return { path: text, absolute, format };
+    return { path: text, absolute: insideWorkspace('output-file', text, workspace), format };
+}
+/**
+ * The absolute path of a workspace-relative file, refused unless it stays inside the workspace:
+ * no `..` escape, no absolute path elsewhere, and no symlink (of the file or any folder above it)
+ * that leads out.
+ */
+function insideWorkspace(name, text, workspace) {
+    const refuse = (why) => {
+        throw new InputError(name, `${quote(text)} ${why}; expected a path relative to the workspace, inside it`);
+    };
+    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
+    const absolute = (0,external_node_path_namespaceObject.resolve)(root, text);
+    if (!within(root, absolute))
+        refuse('leads outside the workspace');
+    const realRoot = realPathOf(root) ?? root;
+    // The deepest part of the path that exists decides where it really leads.
+    let existing = absolute;
+    while (realPathOf(existing) === undefined && existing !== root)
+        existing = (0,external_node_path_namespaceObject.dirname)(existing);
+    const real = realPathOf(existing);
+    if (real !== undefined && !within(realRoot, real))
+        refuse('leads outside the workspace through a symlink');
+    // A dangling symlink resolves nowhere but would still be written through.
+    if (isDanglingLink(absolute))
+        refuse('is a symlink to nothing');
+    return absolute;
+}
+function within(root, path) {
+    const rel = (0,external_node_path_namespaceObject.relative)(root, path);
+    return rel === '' || (!rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && rel !== '..' && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
+}
+function realPathOf(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.realpathSync)(path);
+    }
+    catch {
+        return undefined;
+    }
+}
+function isDanglingLink(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.lstatSync)(path).isSymbolicLink() && realPathOf(path) === undefined;
+    }
+    catch {
+        return false;
+    }
 }
 function readRange(get, s, now) {
     const from = get('date-from');
@@ -34775,7 +35743,7 @@ function oneOf(get, name, values, isRequired = false) {
     return value;
 }
 function bool(get, name) {
-    const value = get(name);
+    const value = get(name).trim();
     if (['true', 'True', 'TRUE'].includes(value))
         return true;
     if (['false', 'False', 'FALSE'].includes(value))
@@ -34821,6 +35789,7 @@ function quote(value) {
 
 
 
+
 /** Keeps GitHub's 1 MB per-job output limit far away even for an odd, huge job object. */
 const MAX_JOB_OUTPUT_CHARS = 256 * 1024;
 async function runMessage(ctx) {
@@ -34828,18 +35797,28 @@ async function runMessage(ctx) {
     const jobId = s.jobId !== '' ? s.jobId : await routedJobId(ctx);
     setOutput('job-id', jobId);
     const progress = new ProgressComment(ctx, jobId);
+    let delivered = 'no';
     const base = () => ({
+        command: 'message',
         projectId: s.projectId,
         jobId,
-        phase: 'working',
+        phase: 'waiting',
         prompt: ctx.prompt,
-        elapsedMs: Date.now() - ctx.startedAt,
+        startedAt: ctx.startedAt,
         runUrl: ctx.runUrl,
         waited: s.wait,
         trigger: s.trigger
     });
     const stopOnCancel = onCancel(async () => {
-        await progress.write({ ...base(), phase: 'cancelled', job: progress.lastJob });
+        const cancelled = {
+            ...base(),
+            phase: 'cancelled',
+            job: progress.lastJob,
+            endedAt: Date.now(),
+            delivered
+        };
+        await progress.write(cancelled).catch(warn);
+        await writeSummary(ctx, cancelled);
     });
     let result;
     startGroup(`Follow-up to job ${jobId}`);
@@ -34855,19 +35834,28 @@ async function runMessage(ctx) {
             jobPath: s.jobPath,
             onSent: async (job) => {
                 info(`The service took the follow-up (job status: ${job?.status ?? 'unknown'}).`);
+                delivered = 'yes';
                 await progress.write({ ...base(), job });
             },
             onChange: async (job) => progress.write({ ...base(), job }),
             log: line => info(line),
-            warn: line => warning(line)
+            warn: line => core_warning(line)
         });
     }
     catch (err) {
         endGroup();
         stopOnCancel();
         const error = err instanceof Error ? err.message : String(err);
-        await progress.write({ ...base(), phase: 'error', error, job: progress.lastJob }).catch(warn);
-        await writeSummary(ctx, { ...base(), phase: 'error', error, job: progress.lastJob });
+        const failed = {
+            ...base(),
+            phase: 'error',
+            error,
+            job: progress.lastJob,
+            endedAt: Date.now(),
+            delivered: /may or may not have been delivered/.test(error) ? 'maybe' : delivered
+        };
+        await progress.write(failed).catch(warn);
+        await writeSummary(ctx, failed);
         await react(ctx, 'confused');
         throw err;
     }
@@ -34879,12 +35867,12 @@ async function runMessage(ctx) {
     const failure = exitProblem(ctx, jobId, result);
     const final = {
         ...base(),
-        phase: failure && result.timedOut ? 'error' : 'done',
+        phase: result.timedOut ? 'timed-out' : 'done',
         job,
-        status,
-        elapsedMs: Date.now() - result.sentAt,
-        error: failure,
-        routedHere: routedPr !== undefined && routedPr === ctx.target?.issueNumber
+        endedAt: Date.now(),
+        error: result.timedOut ? result.lastPollError : undefined,
+        routedHere: routedPr !== undefined && routedPr === ctx.target?.issueNumber,
+        prNumber: routedPr
     };
     const routeKeys = final.routedHere ? [markerKey('route', s.projectId, jobId)] : [];
     await progress.write(final, routeKeys);
@@ -34897,7 +35885,7 @@ async function runMessage(ctx) {
     if (status === 'completed' && job?.prLink)
         await react(ctx, 'rocket');
     if (status === 'archived')
-        warning(`Job ${jobId} was archived.`);
+        core_warning(`Job ${jobId} was archived.`);
     if (status === 'completed' && !job?.prLink)
         notice(`Job ${jobId} completed with no pull request: no file changed.`);
 }
@@ -34908,7 +35896,7 @@ function setJobOutputs(job) {
     setOutput('pr-link', job.prLink ?? '');
     let json = JSON.stringify(job);
     if (json.length > MAX_JOB_OUTPUT_CHARS) {
-        warning('The job object is too large for a step output; `job` holds its main fields only.');
+        core_warning('The job object is too large for a step output; `job` holds its main fields only.');
         const { id, status, source, model, prLink, createdAt, archivedAt } = job;
         json = JSON.stringify({ id, status, source, model, prLink, createdAt, archivedAt });
     }
@@ -34940,13 +35928,21 @@ async function routedJobId(ctx) {
     }
     const why = 'is empty and this pull request records no agent job of this project. Set `job-id` in the ' +
         'workflow, or reply on a pull request that the docs agent opened after a follow-up sent by this action';
+    const noJob = {
+        command: 'message',
+        projectId: s.projectId,
+        phase: 'no-job',
+        prompt: ctx.prompt,
+        startedAt: ctx.startedAt,
+        endedAt: Date.now(),
+        waited: s.wait,
+        runUrl: ctx.runUrl
+    };
+    await writeSummary(ctx, noJob);
     if (octokit && ctx.target) {
-        const body = '### ⚠️ Docs agent: no job to follow up\n\nNo agent job is recorded on this pull request, ' +
-            'so the instruction was not sent. Set the `job-id` input of the workflow, or reply on a ' +
-            'pull request that the docs agent opened.\n';
         await upsertComment(octokit, ctx.target, {
             key: markerKey('nojob', s.projectId),
-            body,
+            body: fitComment(renderJobReport(noJob), COMMENT_LIMIT - MARKER_ROOM),
             mode: 'upsert',
             secret: s.apiKey
         }).catch(warn);
@@ -34968,15 +35964,18 @@ async function recordRoute(ctx, jobId, job) {
         return pr; // the progress comment carries the marker
     const place = { owner: event.owner, repo: event.repo, issueNumber: pr };
     const report = {
+        command: 'message',
         projectId: s.projectId,
         jobId,
         phase: 'done',
         job,
-        elapsedMs: Date.now() - ctx.startedAt,
+        startedAt: ctx.startedAt,
+        endedAt: Date.now(),
         runUrl: ctx.runUrl,
         waited: true,
         trigger: s.trigger,
-        routedHere: true
+        routedHere: true,
+        prNumber: pr
     };
     try {
         const ref = await upsertComment(octokit, place, {
@@ -35030,7 +36029,7 @@ async function react(ctx, content) {
     const comment = ctx.event.comment;
     if (!ctx.octokit || !comment || ctx.settings.comment === 'false')
         return;
-    await addReaction(ctx.octokit, ctx.event.owner, ctx.event.repo, comment, content, warning);
+    await addReaction(ctx.octokit, ctx.event.owner, ctx.event.repo, comment, content, core_warning);
 }
 /**
  * On cancellation (the runner sends SIGINT, then SIGTERM) the comment says so before the process
@@ -35042,7 +36041,7 @@ function onCancel(write) {
         if (done)
             return;
         done = true;
-        warning(`Cancelled (${signal}).`);
+        core_warning(`Cancelled (${signal}).`);
         const exit = () => process.exit(1);
         setTimeout(exit, 5_000).unref();
         write().catch(warn).finally(exit);
@@ -35055,7 +36054,13 @@ function onCancel(write) {
     };
 }
 function warn(err) {
-    warning(err instanceof Error ? err.message : String(err));
+    core_warning(err instanceof Error ? err.message : String(err));
+}
+
+;// CONCATENATED MODULE: ./src/commands/report.ts
+async function runReport(ctx) {
+    await Promise.resolve();
+    throw new Error(`command: report is not built yet (sections: ${ctx.settings.sections.join(', ')})`);
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/export.ts
@@ -35303,8 +36308,342 @@ class TopPages {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/chart.ts
+// Mermaid charts, as GitHub draws them. Horizontal bars: a page path is long, and only a
+// horizontal chart gives its label a line of its own instead of a slanted smear under the bar.
+const LABEL_MAX_CHARS = 40;
+/**
+ * A label Mermaid draws as written: a small safe charset (a quote or bracket would end the list),
+ * clipped in the middle so that both the section and the page name stay readable.
+ */
+function chartLabel(text, maxChars = LABEL_MAX_CHARS) {
+    const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_';
+    if (safe.length <= maxChars)
+        return safe;
+    const tail = Math.floor((maxChars - 1) * 0.4);
+    return `${safe.slice(0, maxChars - 1 - tail)}…${safe.slice(safe.length - tail)}`;
+}
+/** Labels made unique: Mermaid would merge bars with the same category name. */
+function uniqueLabels(labels) {
+    const seen = new Map();
+    return labels.map(label => {
+        const count = (seen.get(label) ?? 0) + 1;
+        seen.set(label, count);
+        return count === 1 ? label : `${label} (${count})`;
+    });
+}
+function barValue(value) {
+    return Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+}
+/** Bar thickness in pixels: Mermaid's fixed 500 px height makes three bars look like slabs. */
+const PIXELS_PER_BAR = 36;
+const CHART_FRAME_PIXELS = 120;
+/** A mid blue that reads on GitHub's light and dark themes (the default is a pale lavender). */
+const BAR_COLOR = '#4493f8';
+/** Mermaid settings for one chart: its height follows the number of bars. */
+function chartConfig(bars) {
+    const config = {
+        xyChart: { height: CHART_FRAME_PIXELS + PIXELS_PER_BAR * bars },
+        themeVariables: { xyChart: { plotColorPalette: BAR_COLOR } }
+    };
+    return `%%{init: ${JSON.stringify(config)}}%%`;
+}
+/** The top of the value axis: the largest bar, never 0 (Mermaid draws an empty range oddly). */
+function axisMax(values) {
+    return Math.max(1, ...values);
+}
+/**
+ * A horizontal bar chart whose value axis starts at 0, so bar lengths compare honestly (Mermaid
+ * otherwise starts the axis at the smallest bar). Bars are drawn in the order given, first on
+ * top. Empty string when there are no bars.
+ */
+function barChart(spec) {
+    if (spec.bars.length === 0)
+        return '';
+    const labels = uniqueLabels(spec.bars.map(bar => chartLabel(bar.label))).map(l => `"${l}"`);
+    const values = spec.bars.map(bar => barValue(bar.value));
+    return [
+        '```mermaid',
+        chartConfig(values.length),
+        'xychart-beta horizontal',
+        `    title "${spec.title}"`,
+        `    x-axis [${labels.join(', ')}]`,
+        `    y-axis "${spec.valueAxis}" 0 --> ${axisMax(values)}`,
+        `    bar [${values.join(', ')}]`,
+        '```'
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/range.ts
+// Date ranges as people read them. The service's `dateTo` is exclusive; a reader expects the
+// last day that counts, so whole-day ranges are shown with their inclusive last day.
+
+
+const range_DAY = 86_400_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The whole UTC days of a range given as `YYYY-MM-DD` bounds, or undefined. */
+function wholeDays(range) {
+    const { dateFrom, dateTo } = range;
+    if (!dateFrom || !dateTo || !isDateOnly(dateFrom) || !isDateOnly(dateTo))
+        return undefined;
+    const from = parseInstant(dateFrom);
+    const to = parseInstant(dateTo);
+    if (from === undefined || to === undefined || to - from < range_DAY)
+        return undefined;
+    return { first: new Date(from), last: new Date(to - range_DAY) };
+}
+function monthDay(d) {
+    return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
+}
+function withYear(d) {
+    return `${monthDay(d)}, ${d.getUTCFullYear()}`;
+}
+function isoDay(d) {
+    return d.toISOString().slice(0, 10);
+}
+/**
+ * A short label: "Nov 16–22", "Oct 28 – Nov 3", "Dec 28, 2025 – Jan 3, 2026", "Nov 16"; the
+ * year is added when it is not the year of `now`. Other ranges are shown as given.
+ */
+function shortRange(range, now) {
+    const days = wholeDays(range);
+    if (!days)
+        return exactRange(range);
+    const { first, last } = days;
+    const year = new Date(now).getUTCFullYear();
+    const sameYear = first.getUTCFullYear() === last.getUTCFullYear();
+    const suffix = sameYear && first.getUTCFullYear() !== year ? `, ${first.getUTCFullYear()}` : '';
+    if (first.getTime() === last.getTime())
+        return `${monthDay(first)}${suffix}`;
+    if (!sameYear)
+        return `${withYear(first)} – ${withYear(last)}`;
+    if (first.getUTCMonth() === last.getUTCMonth())
+        return `${monthDay(first)}–${last.getUTCDate()}${suffix}`;
+    return `${monthDay(first)} – ${monthDay(last)}${suffix}`;
+}
+/**
+ * The exact range, for the record: "2026-11-16 to 2026-11-22" (whole days, both counted) or the
+ * bounds as given, marked end exclusive.
+ */
+function exactRange(range) {
+    const days = wholeDays(range);
+    if (days)
+        return `${isoDay(days.first)} to ${isoDay(days.last)}`;
+    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
+    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
+    if (from && to)
+        return `${from} to ${to} (end exclusive)`;
+    if (from)
+        return `since ${from}`;
+    if (to)
+        return `before ${to}`;
+    return 'all time';
+}
+/** "the previous 7 days", "the week before", "the month before", "the period before". */
+function previousLabel(range, period) {
+    switch (period?.kind) {
+        case 'yesterday':
+            return 'the day before';
+        case 'last-week':
+            return 'the week before';
+        case 'last-month':
+            return 'the month before';
+        default:
+            break;
+    }
+    const days = wholeDays(range);
+    if (!days)
+        return 'the period before';
+    const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
+    return count === 1 ? 'the day before' : `the previous ${count} days`;
+}
+
+;// CONCATENATED MODULE: ./src/report/visitors.ts
+// The visitors report (job summary and comment): the answer in the headline, the totals with
+// the human/AI overlap made explicit, then the top pages as a chart and a table that fits.
+
+
+
+/** Long enough for a real docs path, short enough that the number columns stay in view. */
+const PATH_MAX_CHARS = 60;
+// ---------------------------------------------------------------------------------------------
+// Head: headline, what and when, totals
+function visitors_headline(r) {
+    const total = plural(r.totals.total, 'unique visitor');
+    const when = shortRange(r.range, r.generatedAt);
+    if (!r.previous)
+        return `### ${total} · ${when}`;
+    const before = previousLabel(r.range, r.period);
+    const change = formatPercentChange(r.totals.total, r.previous.totals.total);
+    const compared = change ? `${change} vs ${before}` : `none in ${before}`;
+    return `### ${total}, ${compared} · ${when}`;
+}
+function visitors_metaLine(r) {
+    const range = r.previous
+        ? `${exactRange(r.range)}, compared with ${exactRange(r.previous.range)}`
+        : exactRange(r.range);
+    return [
+        `Docs visitors of project ${escapeText(r.projectId)}`,
+        range,
+        ...provenance({ ...r, requestNoun: 'analytics request' })
+    ].join(' · ');
+}
+/** Visitors counted as both human and AI, when the service's numbers allow knowing it. */
+function overlap(c) {
+    const both = c.human + c.ai - c.total;
+    return both >= 0 ? both : undefined;
+}
+function totalsTable(r) {
+    const { totals, previous } = r;
+    const both = overlap(totals);
+    // When human + AI falls short of the total (visitors the service classes as neither), shares
+    // of the total would hide that; shares of their sum, said so in the note, stay honest.
+    const whole = both === undefined ? totals.human + totals.ai : totals.total;
+    const change = (now, before) => previous ? [formatChange(now, before)] : [];
+    const columns = [
+        { header: 'Traffic' },
+        { header: 'Unique visitors', align: 'right' },
+        { header: both === undefined ? 'Share of human + AI' : 'Share of total', align: 'right' },
+        ...(previous ? [{ header: 'Change', align: 'right' }] : [])
+    ];
+    const rows = [
+        ['Human', formatNumber(totals.human), formatShare(totals.human, whole)],
+        ['AI', formatNumber(totals.ai), formatShare(totals.ai, whole)]
+    ].map((cells, i) => {
+        const key = i === 0 ? 'human' : 'ai';
+        return tableRow([...cells, ...change(totals[key], previous?.totals[key])]);
+    });
+    if (both !== undefined && both > 0) {
+        const before = previous ? overlap(previous.totals) : undefined;
+        rows.push(tableRow(['Both', formatNumber(both), formatShare(both, whole), ...change(both, before)]));
+    }
+    rows.push(tableRow([
+        'Total',
+        formatNumber(totals.total),
+        both === undefined ? '' : formatShare(totals.total, whole),
+        ...change(totals.total, previous?.totals.total)
+    ]));
+    return `${tableHead(columns)}\n${rows.join('\n')}`;
+}
+function totalsNote(totals) {
+    const both = overlap(totals);
+    if (both === undefined)
+        return ('_Shares are of human + AI. The total is the service’s count of unique visitors, each ' +
+            'once, and is not their sum._');
+    if (both === 0)
+        return '_Total counts each unique visitor once: human + AI = total._';
+    return ('_Visitors seen both as human and as AI count in both rows and once in the total: ' +
+        'human + AI − both = total._');
+}
+function exportedLine(r) {
+    const file = r.file ? ` to ${escapeText(r.file)}` : '';
+    const limit = r.maxRowsReached ? ', stopped at `max-rows`' : '';
+    return `${plural(r.rows, 'row')} exported${file}${limit}.`;
+}
+function reportHead(r) {
+    return [visitors_headline(r), visitors_metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r)].join('\n\n');
+}
+// ---------------------------------------------------------------------------------------------
+// Top pages
+function topTitle(r) {
+    if (!r.maxRowsReached)
+        return '#### Top pages';
+    return (`#### Top pages among the first ${plural(r.rows, 'row')} exported\n\n` +
+        '_The export stopped at `max-rows`, so pages past those rows are not ranked here; the ' +
+        'totals above are the whole site’s._');
+}
+function topColumns(withChange) {
+    return [
+        { header: '#', align: 'right' },
+        { header: 'Page' },
+        { header: 'Human', align: 'right' },
+        { header: 'AI', align: 'right' },
+        { header: 'Total', align: 'right' },
+        ...(withChange ? [{ header: 'Change', align: 'right' }] : [])
+    ];
+}
+/** A page cell: clipped in the middle, escaped, linked to the docs site when there is one. */
+function pageCell(path, siteUrl) {
+    if (!path)
+        return '_(empty path)_';
+    const text = escapeText(clipMiddle(path, PATH_MAX_CHARS));
+    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
+    return url ? markdown_link(text, url) : text;
+}
+function topPageRow(r, row, rank) {
+    const change = r.previous ? [formatChange(row.total, r.previous.byPath.get(row.path)?.total)] : [];
+    return tableRow([
+        String(rank),
+        pageCell(row.path, r.siteUrl),
+        formatNumber(row.human),
+        formatNumber(row.ai),
+        formatNumber(row.total),
+        ...change
+    ]);
+}
+function foldLabel(first, last) {
+    return `Pages ${formatNumber(first)}–${formatNumber(last)}`;
+}
+function topPagesChart(top) {
+    const bars = top.slice(0, VISIBLE_ROWS);
+    return barChart({
+        title: `Top ${bars.length} pages by unique visitors`,
+        valueAxis: 'Unique visitors',
+        // The rank matches the table's # column, so a clipped label is never ambiguous.
+        bars: bars.map((row, i) => ({
+            label: `#${i + 1} ${row.path || '(empty path)'}`,
+            value: row.total
+        }))
+    });
+}
+function omittedNote(omitted, fullDataHint) {
+    const where = fullDataHint ? `; the full data is in ${fullDataHint}` : '';
+    return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`;
+}
+/** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
+function rowsWithinBudget(r, budget) {
+    const rows = [];
+    let used = 0;
+    for (const [i, row] of r.top.entries()) {
+        const line = topPageRow(r, row, i + 1);
+        used += size(line) + 1;
+        if (used > budget)
+            break;
+        rows.push(line);
+    }
+    return rows;
+}
+/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
+function renderVisitorsReport(r, opts) {
+    const head = reportHead(r);
+    if (r.top.length === 0)
+        return fitComment(`${head}\n`, opts.maxChars, opts.fullDataHint);
+    const title = topTitle(r);
+    const columns = topColumns(r.previous !== undefined);
+    const longestNote = omittedNote(r.top.length, opts.fullDataHint);
+    const overhead = foldedTableOverhead(columns, foldLabel(r.top.length, r.top.length));
+    // Blank lines between blocks and the final newline.
+    const separators = 12;
+    const fixed = size(head) + size(title) + overhead + size(longestNote) + separators;
+    let chart = topPagesChart(r.top);
+    if (fixed + size(chart) > opts.maxChars)
+        chart = ''; // the table matters more than the chart
+    const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart));
+    const blocks = [head, title];
+    if (chart)
+        blocks.push(chart);
+    if (rows.length > 0)
+        blocks.push(foldedTable(columns, rows, foldLabel));
+    const omitted = r.top.length - rows.length;
+    if (omitted > 0)
+        blocks.push(omittedNote(omitted, opts.fullDataHint));
+    // Only reached with a budget too small for the fixed parts: cut as a last resort.
+    return fitComment(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint);
+}
+
 ;// CONCATENATED MODULE: ./src/commands/visitors.ts
 // `command: visitors`: export every row (file, outputs), then the report (summary, comment).
+
 
 
 
@@ -35334,7 +36673,7 @@ async function runVisitors(ctx) {
                 top.add(rows);
                 await sink?.write(rows);
             },
-            onWarning: line => warning(line)
+            onWarning: line => core_warning(line)
         });
         await sink?.close();
     }
@@ -35356,11 +36695,14 @@ async function runVisitors(ctx) {
     const report = {
         projectId: s.projectId,
         range: s.range,
+        period: s.period,
         totals,
         rows: result.rows,
         top: top.list(),
         file: s.outputFile?.path,
-        maxRowsReached: result.maxRowsReached
+        maxRowsReached: result.maxRowsReached,
+        runUrl: ctx.runUrl,
+        generatedAt: Date.now()
     };
     if (s.previous)
         report.previous = await exportPrevious(ctx, s.previous, report, fetchPage(s.previous));
@@ -35401,7 +36743,7 @@ async function exportPrevious(ctx, range, report, fetchPage) {
                     byPath.set(r.path, { human: r.human, ai: r.ai, total: r.total });
             }
         },
-        onWarning: line => warning(`Previous period: ${line}`)
+        onWarning: line => core_warning(`Previous period: ${line}`)
     });
     return { range, totals: result.totals, byPath };
 }
@@ -35475,12 +36817,23 @@ function readIssueNumber(eventName, payload) {
             return { isPullRequest: false };
     }
 }
+/** Compared by name: `head.repo.fork` only says the head repository is a fork of something. */
+function readForkRepository(payload, repository) {
+    const head = asObject(asObject(payload.pull_request)?.head);
+    const name = asString(asObject(head?.repo)?.full_name);
+    if (name === undefined || repository === '')
+        return undefined;
+    return name.toLowerCase() === repository.toLowerCase() ? undefined : name;
+}
 function readEvent(eventName, payload, repository) {
     const safePayload = asObject(payload) ?? {};
     const { issueNumber, isPullRequest } = readIssueNumber(eventName, safePayload);
     const info = { eventName, ...splitRepository(repository), isPullRequest };
     if (issueNumber !== undefined)
         info.issueNumber = issueNumber;
+    const fork = readForkRepository(safePayload, repository);
+    if (fork !== undefined)
+        info.forkRepository = fork;
     if (eventName === 'issue_comment' || eventName === 'pull_request_review_comment') {
         const comment = readComment(safePayload, eventName === 'issue_comment' ? 'issue' : 'pull');
         if (comment !== undefined)
@@ -35766,7 +37119,7 @@ var VERSION = "0.0.0-development";
 
 // pkg/dist-src/defaults.js
 var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
-var DEFAULTS = {
+var dist_bundle_DEFAULTS = {
   method: "GET",
   baseUrl: "https://api.github.com",
   headers: {
@@ -36088,19 +37441,19 @@ function endpointWithDefaults(defaults, route, options) {
 }
 
 // pkg/dist-src/with-defaults.js
-function withDefaults(oldDefaults, newDefaults) {
+function dist_bundle_withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge(oldDefaults, newDefaults);
   const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
   return Object.assign(endpoint2, {
     DEFAULTS: DEFAULTS2,
-    defaults: withDefaults.bind(null, DEFAULTS2),
+    defaults: dist_bundle_withDefaults.bind(null, DEFAULTS2),
     merge: merge.bind(null, DEFAULTS2),
     parse
   });
 }
 
 // pkg/dist-src/index.js
-var endpoint = withDefaults(null, DEFAULTS);
+var endpoint = dist_bundle_withDefaults(null, dist_bundle_DEFAULTS);
 
 
 ;// CONCATENATED MODULE: ./node_modules/content-type/dist/index.js
@@ -37214,7 +38567,7 @@ function toErrorMessage(data) {
 }
 
 // pkg/dist-src/with-defaults.js
-function dist_bundle_withDefaults(oldEndpoint, newDefaults) {
+function request_dist_bundle_withDefaults(oldEndpoint, newDefaults) {
   const endpoint2 = oldEndpoint.defaults(newDefaults);
   const newApi = function(route, parameters) {
     const endpointOptions = endpoint2.merge(route, parameters);
@@ -37228,18 +38581,18 @@ function dist_bundle_withDefaults(oldEndpoint, newDefaults) {
     };
     Object.assign(request2, {
       endpoint: endpoint2,
-      defaults: dist_bundle_withDefaults.bind(null, endpoint2)
+      defaults: request_dist_bundle_withDefaults.bind(null, endpoint2)
     });
     return endpointOptions.request.hook(request2, endpointOptions);
   };
   return Object.assign(newApi, {
     endpoint: endpoint2,
-    defaults: dist_bundle_withDefaults.bind(null, endpoint2)
+    defaults: request_dist_bundle_withDefaults.bind(null, endpoint2)
   });
 }
 
 // pkg/dist-src/index.js
-var request = dist_bundle_withDefaults(endpoint, defaults_default);
+var request = request_dist_bundle_withDefaults(endpoint, defaults_default);
 
 /* v8 ignore next -- @preserve */
 /* v8 ignore else -- @preserve */
@@ -40525,6 +41878,8 @@ const src_version_VERSION = '1.0.0';
 
 
 
+
+
 const USER_AGENT = `docs-agent-action/${src_version_VERSION}`;
 const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
 const PULL_REQUEST_EVENTS = [
@@ -40535,45 +41890,51 @@ const PULL_REQUEST_EVENTS = [
 ];
 async function run(env = process.env) {
     const startedAt = Date.now();
-    maskSecrets();
+    // Before anything else can print them; read as given, so each line of a broken value is masked.
+    registerSecrets(getInput('api-key', { trimWhitespace: false }), getInput('github-token', { trimWhitespace: false }));
+    let trigger;
+    let failed = false;
     try {
         const eventName = env.GITHUB_EVENT_NAME ?? '';
         const event = readEvent(eventName, readPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
         const commentEvent = COMMENT_EVENTS.includes(eventName);
-        // Most comments are not for us: settle that before anything else, without a request.
-        if (commentEvent && !isTriggerCandidate(event))
-            return skip('the comment does not start with the trigger, or was not just created');
+        const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com';
+        // The contract's order: the trigger and who commented come before every other input, so a
+        // comment that is not for us never fails on a setting it does not use.
+        if (commentEvent) {
+            trigger = await acceptTrigger(event, apiUrl);
+            if (trigger === undefined)
+                return;
+        }
+        setOutput('skipped', 'false');
         const settings = readSettings(readInput, {
             now: new Date(),
             workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
             commentEvent
         });
-        warnOnKeyShape(settings.apiKey);
+        for (const warning of settings.warnings)
+            core_warning(warning);
         const target = commentTarget(settings, event);
         const wantsGitHub = settings.comment !== 'false' || commentEvent;
-        const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com';
         const octokit = wantsGitHub && settings.githubToken !== ''
-            ? createOctokit(settings.githubToken, apiUrl, USER_AGENT)
+            ? (trigger?.octokit ?? createOctokit(settings.githubToken, apiUrl, USER_AGENT))
             : undefined;
         if (target && !octokit)
             info('`github-token` is empty, so no comment is written.');
         let prompt = settings.prompt;
-        if (commentEvent) {
-            const fromComment = await acceptTrigger(octokit, event, settings);
-            if (fromComment === undefined)
-                return;
+        if (trigger) {
             if (prompt === '')
-                prompt = fromComment;
-            if (settings.command === 'message')
+                prompt = trigger.prompt;
+            if (settings.command === 'message' || settings.command === 'create')
                 checkPrompt(prompt);
         }
-        setOutput('skipped', 'false');
         const service = new ServiceClient({
             baseUrl: settings.baseUrl,
             apiKey: settings.apiKey,
             userAgent: USER_AGENT,
             debug: line => core_debug(line),
-            info: line => info(line)
+            info: line => info(line),
+            warn: line => core_warning(line)
         });
         const ctx = {
             settings,
@@ -40587,66 +41948,77 @@ async function run(env = process.env) {
             serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
         };
         try {
-            if (settings.command === 'message')
+            if (settings.command === 'message' || settings.command === 'create')
                 await runMessage(ctx);
+            else if (settings.command === 'report')
+                await runReport(ctx);
             else
                 await runVisitors(ctx);
         }
         finally {
             service.dispose();
+            // Also after a failure: what the run spent of the rate limits is known either way.
+            setOutput('requests', String(service.requests));
         }
     }
     catch (err) {
-        setFailed(messageOf(err));
+        failed = true;
+        setFailed(redact(messageOf(err)));
+    }
+    finally {
+        // Commands also fail the step without throwing, once their outputs are set: core.setFailed
+        // sets exit code 1. (Not the ExitCode enum: @github/local-action's stand-in core lacks it.)
+        if (trigger && (failed || process.exitCode === 1))
+            await trigger.react('confused');
     }
 }
 /**
- * The commenter's permission decides (errors count as none). Returns the prompt the comment
- * gives, or undefined when the run is skipped (a notice and a 👎 when refused).
+ * Settles a comment event: the trigger, who commented, then whether this run has a key at all.
+ * Returns undefined when the run is skipped (with `skipped=true`, a 👎 and a notice when the
+ * commenter is refused, a notice when a fork's run has no secrets).
  */
-async function acceptTrigger(octokit, event, s) {
-    const decision = octokit
-        ? await decideTrigger(octokit, event, s)
-        : { run: false, reason: 'no `github-token` to check the permission', refused: true };
+async function acceptTrigger(event, apiUrl) {
+    const rules = readTriggerSettings(readInput);
+    const comment = event.comment;
+    const checked = checkComment(comment, rules.trigger);
+    // Most comments are not for us: settled without a request.
+    if ('reason' in checked || comment === undefined) {
+        skip('reason' in checked ? checked.reason : 'the event carries no comment');
+        return undefined;
+    }
+    const octokit = rules.githubToken === '' ? undefined : createOctokit(rules.githubToken, apiUrl, USER_AGENT);
     const react = async (content) => {
-        if (octokit && event.comment && s.comment !== 'false')
-            await addReaction(octokit, event.owner, event.repo, event.comment, content, warning);
+        if (!octokit || !rules.commentEnabled)
+            return;
+        if (content === 'confused' && !hasReaction(comment, 'eyes'))
+            return;
+        await addReaction(octokit, event.owner, event.repo, comment, content, core_warning);
     };
-    if (decision.run) {
-        await react('eyes');
-        return decision.prompt;
-    }
-    if (decision.refused) {
-        notice(`Ignored the trigger comment: ${decision.reason}.`);
+    const who = await checkCommenter(octokit, event, comment, rules);
+    if (!who.allowed) {
+        notice(`Ignored the trigger comment: ${who.reason}.`);
         await react('-1');
+        skip(who.reason);
+        return undefined;
     }
-    skip(decision.reason);
-    return undefined;
+    if (readInput('api-key').trim() === '') {
+        const why = event.forkRepository
+            ? `this pull request comes from the fork ${event.forkRepository}, and GitHub gives its ` +
+                "review-comment runs no secrets. Reply in the pull request's conversation instead: " +
+                'those runs get them'
+            : 'a pull request from a fork or a run triggered by Dependabot gets no secrets, or the ' +
+                'secret is not set';
+        notice(`The trigger comment is allowed (${who.why}), but this run has no \`api-key\`: ${why}.`);
+        skip('no `api-key` in this run (a fork gets no secrets)');
+        return undefined;
+    }
+    info(`Trigger accepted: ${who.why}.`);
+    await react('eyes');
+    return { prompt: checked.prompt, octokit, react };
 }
 function readInput(name) {
     // The key is checked as given: a stray newline in a secret must be refused, not trimmed away.
     return getInput(name, { trimWhitespace: name !== 'api-key' });
-}
-/** Masks the secrets before anything else can print them, each line too for multi-line ones. */
-function maskSecrets() {
-    for (const name of ['api-key', 'github-token']) {
-        const raw = getInput(name, { trimWhitespace: false });
-        for (const part of new Set([raw, raw.trim(), ...raw.split(/\r?\n/).map(l => l.trim())])) {
-            if (part !== '')
-                core_setSecret(part);
-        }
-    }
-}
-function warnOnKeyShape(key) {
-    if (!/^[A-Za-z][A-Za-z0-9]*_\S+$/.test(key))
-        warning('Input `api-key` does not look like an admin API key (a fixed prefix, `_`, then the key). ' +
-            'Sending it anyway; a 401 answer would confirm it is wrong.');
-}
-function isTriggerCandidate(event) {
-    const c = event.comment;
-    return (c !== undefined &&
-        c.action === 'created' &&
-        matchTrigger(c.body, readInput('trigger') || '/docs-agent') !== undefined);
 }
 function skip(reason) {
     info(`Skipped: ${reason}. Nothing was sent to the service.`);
@@ -40673,7 +42045,7 @@ function readPayload(path) {
         return typeof parsed === 'object' && parsed !== null ? parsed : {};
     }
     catch {
-        warning(`Could not read the event payload at ${path}; going on without it.`);
+        core_warning(`Could not read the event payload at ${path}; going on without it.`);
         return {};
     }
 }
@@ -40991,6 +42363,18 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 			return fn.r ? promise : getResult();
 /******/ 		}, (err) => ((err ? reject(promise[webpackError] = err) : outerResolve(exports)), resolveQueue(queue)));
 /******/ 		queue && queue.d < 0 && (queue.d = 0);
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
 /******/ 	};
 /******/ })();
 /******/ 

@@ -26,6 +26,7 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {string} [pathIncludes]
  * @property {number} status
  * @property {number} [times] default 1; Infinity allowed
+ * @property {string} [message] the error's `message` (default 'Simulated failure')
  *
  * @typedef {object} GitHubOptions
  * @property {string} [token] default SIM_GITHUB_TOKEN
@@ -205,7 +206,10 @@ export async function startGitHub(options = {}) {
         )
         if (failure) failure.used++
         answer = failure
-          ? { status: failure.rule.status, body: { message: 'Simulated failure' } }
+          ? {
+              status: failure.rule.status,
+              body: { message: failure.rule.message ?? 'Simulated failure' }
+            }
           : route(entry)
       }
       res.writeHead(answer.status, {

@@ -220,7 +220,9 @@ export async function runAction({
   let timedOut = false
   /** @type {{ code: number|null, signal: NodeJS.Signals|null }} */
   const exit = await new Promise(resolve => {
-    const child = spawn(process.execPath, [...nodeArgs, path.join(actionDir, 'dist', 'index.js')], {
+    // ACTION_NODE runs the action on another Node than the tests' own (CI: the runner's node24).
+    const node = process.env.ACTION_NODE || process.execPath
+    const child = spawn(node, [...nodeArgs, path.join(actionDir, 'dist', 'index.js')], {
       cwd: cwd ?? workspace,
       env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe']

@@ -39,6 +39,9 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {boolean} [passThrough]
  * @property {boolean} [processed] with status on a POST message: store it before failing
  * @property {number} [delayMs]
+ * @property {'error'|'details'|'job'} [echoKey] a careless service: echo the request's key back
+ *   (plain, URL-encoded, base64, base64url, base64 of the whole Authorization header) in the
+ *   error text, in `details` (with `status`, default 400), or in fields of the job it answers
  *
  * @typedef {{ path: string, human: number, ai: number, total: number }} VisitorRow
  * @typedef {{ human: number, ai: number, total: number }} Totals
@@ -99,6 +102,20 @@ function isDate(value) {
     return false
   }
   return !Number.isNaN(Date.parse(value))
+}
+
+/** The key from an Authorization header, and the encodings a careless service echoes it in. */
+function echoForms(/** @type {string} */ authorization) {
+  const key = authorization.replace(/^Bearer\s+/i, '')
+  const b64 = (/** @type {string} */ s) => Buffer.from(s).toString('base64')
+  return [
+    key,
+    encodeURIComponent(key),
+    b64(key),
+    Buffer.from(key).toString('base64url'),
+    b64(authorization),
+    ...key.split(/\r?\n/).filter(line => line.length > 0)
+  ]
 }
 
 /** @param {ServiceOptions} [options] */
@@ -390,6 +407,7 @@ export async function startService(options = {}) {
       // Let the half body reach the client before the connection drops.
       return void setTimeout(() => req.socket.destroy(), 10)
     }
+    if (rule.echoKey) return sendEcho(res, entry, rule)
     if (rule.status !== undefined) {
       const body = rule.body ?? { error: `Simulated ${rule.status}` }
       const type = typeof body === 'string' ? {} : { 'content-type': JSON_TYPE }
@@ -397,6 +415,26 @@ export async function startService(options = {}) {
     }
     const answer = normal ?? handle(entry, true)
     send(res, answer.status, answer.body, rule.headers)
+  }
+
+  const sendEcho = (res, /** @type {LoggedRequest} */ entry, /** @type {Fault} */ rule) => {
+    const forms = echoForms(String(entry.headers.authorization ?? ''))
+    if (rule.echoKey === 'error')
+      return send(res, rule.status ?? 400, { error: `Invalid credential ${forms.join(' ')}` })
+    if (rule.echoKey === 'details') {
+      const details = forms.map(f => ({ message: `rejected value ${f}` }))
+      return send(res, rule.status ?? 400, { error: 'Invalid request', details })
+    }
+    const answer = handle(entry, true)
+    const job = /** @type {Record<string, unknown>} */ (answer.body)
+    const key = forms[0] ?? ''
+    return send(res, answer.status, {
+      ...job,
+      model: `model-${key}`,
+      source: { repository: `https://x-access-token:${key}@github.com/octo/docs`, ref: forms[2] },
+      ...(typeof job.prLink === 'string' ? { prLink: `${job.prLink}?k=${forms[1]}` } : {}),
+      echo: { received: forms, headers: { authorization: entry.headers.authorization } }
+    })
   }
 
   const server = http.createServer((req, res) => {

@@ -3,14 +3,28 @@
 import { readFileSync } from 'node:fs'
 import * as core from '@actions/core'
 import { runMessage } from './commands/message.js'
+import { runReport } from './commands/report.js'
 import { runVisitors } from './commands/visitors.js'
 import type { CommandContext } from './commands/context.js'
 import type { Place } from './github/comments.js'
 import { readEvent, type EventInfo } from './github/event.js'
 import { createOctokit, type Octokit } from './github/octokit.js'
-import { addReaction, decideTrigger, matchTrigger } from './github/trigger.js'
+import {
+  addReaction,
+  checkComment,
+  checkCommenter,
+  hasReaction,
+  type ReactionContent
+} from './github/trigger.js'
 import { ServiceClient } from './service/client.js'
-import { checkPrompt, InputError, readSettings, type Settings } from './settings.js'
+import { redact, registerSecrets } from './secrets.js'
+import {
+  checkPrompt,
+  InputError,
+  readSettings,
+  readTriggerSettings,
+  type Settings
+} from './settings.js'
 import { VERSION } from './version.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
@@ -24,7 +38,13 @@ const PULL_REQUEST_EVENTS = [
 
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const startedAt = Date.now()
-  maskSecrets()
+  // Before anything else can print them; read as given, so each line of a broken value is masked.
+  registerSecrets(
+    core.getInput('api-key', { trimWhitespace: false }),
+    core.getInput('github-token', { trimWhitespace: false })
+  )
+  let trigger: AcceptedTrigger | undefined
+  let failed = false
   try {
     const eventName = env.GITHUB_EVENT_NAME ?? ''
     const event = readEvent(
@@ -33,41 +53,43 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       env.GITHUB_REPOSITORY ?? ''
     )
     const commentEvent = COMMENT_EVENTS.includes(eventName)
-    // Most comments are not for us: settle that before anything else, without a request.
-    if (commentEvent && !isTriggerCandidate(event))
-      return skip('the comment does not start with the trigger, or was not just created')
+    const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com'
+    // The contract's order: the trigger and who commented come before every other input, so a
+    // comment that is not for us never fails on a setting it does not use.
+    if (commentEvent) {
+      trigger = await acceptTrigger(event, apiUrl)
+      if (trigger === undefined) return
+    }
+    core.setOutput('skipped', 'false')
 
     const settings = readSettings(readInput, {
       now: new Date(),
       workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
       commentEvent
     })
-    warnOnKeyShape(settings.apiKey)
+    for (const warning of settings.warnings) core.warning(warning)
     const target = commentTarget(settings, event)
     const wantsGitHub = settings.comment !== 'false' || commentEvent
-    const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com'
     const octokit =
       wantsGitHub && settings.githubToken !== ''
-        ? createOctokit(settings.githubToken, apiUrl, USER_AGENT)
+        ? (trigger?.octokit ?? createOctokit(settings.githubToken, apiUrl, USER_AGENT))
         : undefined
 
     if (target && !octokit) core.info('`github-token` is empty, so no comment is written.')
 
     let prompt = settings.prompt
-    if (commentEvent) {
-      const fromComment = await acceptTrigger(octokit, event, settings)
-      if (fromComment === undefined) return
-      if (prompt === '') prompt = fromComment
-      if (settings.command === 'message') checkPrompt(prompt)
+    if (trigger) {
+      if (prompt === '') prompt = trigger.prompt
+      if (settings.command === 'message' || settings.command === 'create') checkPrompt(prompt)
     }
-    core.setOutput('skipped', 'false')
 
     const service = new ServiceClient({
       baseUrl: settings.baseUrl,
       apiKey: settings.apiKey,
       userAgent: USER_AGENT,
       debug: line => core.debug(line),
-      info: line => core.info(line)
+      info: line => core.info(line),
+      warn: line => core.warning(line)
     })
     const ctx: CommandContext = {
       settings,
@@ -81,74 +103,83 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
     }
     try {
-      if (settings.command === 'message') await runMessage(ctx)
+      if (settings.command === 'message' || settings.command === 'create') await runMessage(ctx)
+      else if (settings.command === 'report') await runReport(ctx)
       else await runVisitors(ctx)
     } finally {
       service.dispose()
+      // Also after a failure: what the run spent of the rate limits is known either way.
+      core.setOutput('requests', String(service.requests))
     }
   } catch (err) {
-    core.setFailed(messageOf(err))
+    failed = true
+    core.setFailed(redact(messageOf(err)))
+  } finally {
+    // Commands also fail the step without throwing, once their outputs are set: core.setFailed
+    // sets exit code 1. (Not the ExitCode enum: @github/local-action's stand-in core lacks it.)
+    if (trigger && (failed || process.exitCode === 1)) await trigger.react('confused')
   }
 }
 
+interface AcceptedTrigger {
+  prompt: string
+  octokit?: Octokit
+  /** Reacts on the trigger comment; 😕 only after 👀 was given. */
+  react: (content: 'eyes' | 'confused') => Promise<void>
+}
+
 /**
- * The commenter's permission decides (errors count as none). Returns the prompt the comment
- * gives, or undefined when the run is skipped (a notice and a 👎 when refused).
+ * Settles a comment event: the trigger, who commented, then whether this run has a key at all.
+ * Returns undefined when the run is skipped (with `skipped=true`, a 👎 and a notice when the
+ * commenter is refused, a notice when a fork's run has no secrets).
  */
 async function acceptTrigger(
-  octokit: Octokit | undefined,
   event: EventInfo,
-  s: Settings
-): Promise<string | undefined> {
-  const decision = octokit
-    ? await decideTrigger(octokit, event, s)
-    : { run: false as const, reason: 'no `github-token` to check the permission', refused: true }
-  const react = async (content: '-1' | 'eyes'): Promise<void> => {
-    if (octokit && event.comment && s.comment !== 'false')
-      await addReaction(octokit, event.owner, event.repo, event.comment, content, core.warning)
+  apiUrl: string
+): Promise<AcceptedTrigger | undefined> {
+  const rules = readTriggerSettings(readInput)
+  const comment = event.comment
+  const checked = checkComment(comment, rules.trigger)
+  // Most comments are not for us: settled without a request.
+  if ('reason' in checked || comment === undefined) {
+    skip('reason' in checked ? checked.reason : 'the event carries no comment')
+    return undefined
   }
-  if (decision.run) {
-    await react('eyes')
-    return decision.prompt
+  const octokit =
+    rules.githubToken === '' ? undefined : createOctokit(rules.githubToken, apiUrl, USER_AGENT)
+  const react = async (content: ReactionContent): Promise<void> => {
+    if (!octokit || !rules.commentEnabled) return
+    if (content === 'confused' && !hasReaction(comment, 'eyes')) return
+    await addReaction(octokit, event.owner, event.repo, comment, content, core.warning)
   }
-  if (decision.refused) {
-    core.notice(`Ignored the trigger comment: ${decision.reason}.`)
+  const who = await checkCommenter(octokit, event, comment, rules)
+  if (!who.allowed) {
+    core.notice(`Ignored the trigger comment: ${who.reason}.`)
     await react('-1')
+    skip(who.reason)
+    return undefined
   }
-  skip(decision.reason)
-  return undefined
+  if (readInput('api-key').trim() === '') {
+    const why = event.forkRepository
+      ? `this pull request comes from the fork ${event.forkRepository}, and GitHub gives its ` +
+        "review-comment runs no secrets. Reply in the pull request's conversation instead: " +
+        'those runs get them'
+      : 'a pull request from a fork or a run triggered by Dependabot gets no secrets, or the ' +
+        'secret is not set'
+    core.notice(
+      `The trigger comment is allowed (${who.why}), but this run has no \`api-key\`: ${why}.`
+    )
+    skip('no `api-key` in this run (a fork gets no secrets)')
+    return undefined
+  }
+  core.info(`Trigger accepted: ${who.why}.`)
+  await react('eyes')
+  return { prompt: checked.prompt, octokit, react }
 }
 
 function readInput(name: string): string {
   // The key is checked as given: a stray newline in a secret must be refused, not trimmed away.
   return core.getInput(name, { trimWhitespace: name !== 'api-key' })
-}
-
-/** Masks the secrets before anything else can print them, each line too for multi-line ones. */
-function maskSecrets(): void {
-  for (const name of ['api-key', 'github-token']) {
-    const raw = core.getInput(name, { trimWhitespace: false })
-    for (const part of new Set([raw, raw.trim(), ...raw.split(/\r?\n/).map(l => l.trim())])) {
-      if (part !== '') core.setSecret(part)
-    }
-  }
-}
-
-function warnOnKeyShape(key: string): void {
-  if (!/^[A-Za-z][A-Za-z0-9]*_\S+$/.test(key))
-    core.warning(
-      'Input `api-key` does not look like an admin API key (a fixed prefix, `_`, then the key). ' +
-        'Sending it anyway; a 401 answer would confirm it is wrong.'
-    )
-}
-
-function isTriggerCandidate(event: EventInfo): boolean {
-  const c = event.comment
-  return (
-    c !== undefined &&
-    c.action === 'created' &&
-    matchTrigger(c.body, readInput('trigger') || '/docs-agent') !== undefined
-  )
 }
 
 function skip(reason: string): void {

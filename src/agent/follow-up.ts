@@ -1,6 +1,6 @@
 // Send the follow-up once, then poll the job until it reaches a final status or the wait ends.
 import { FINAL_STATUSES, type AgentJob, type JobStatus } from '../service/schema.js'
-import { ServiceError } from '../service/client.js'
+import { RateLimitError, ServiceError } from '../service/client.js'
 
 export interface JobService {
   sendMessage(
@@ -87,6 +87,8 @@ export async function followUp(o: FollowUpOptions): Promise<FollowUpResult> {
   for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
     const left = deadline - now()
     await sleep(Math.max(0, Math.min(delay, left)))
+    // No request starts once the wait is over (the client would refuse it anyway).
+    if (now() >= deadline) break
     try {
       job = await o.service.getJob(path, deadline, ATTEMPTS_PER_POLL)
     } catch (err) {
@@ -112,5 +114,7 @@ export async function followUp(o: FollowUpOptions): Promise<FollowUpResult> {
 
 function isTransient(err: unknown): boolean {
   if (!(err instanceof ServiceError)) return false
+  // The limit resets after the wait would end: polling on would only wait for nothing.
+  if (err instanceof RateLimitError) return false
   return err.status === undefined || err.status === 429 || err.status >= 500
 }

@@ -2,9 +2,10 @@
 // rows the export has. Every row is written as {path, human, ai, total} only: unknown extra fields
 // the service may add are dropped so the file's schema stays stable.
 
-import { createWriteStream, type WriteStream } from 'node:fs'
-import { mkdir, rm } from 'node:fs/promises'
-import { dirname, extname } from 'node:path'
+import { constants, rmSync, type WriteStream } from 'node:fs'
+import { lstat, mkdir, open, rename, rm } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { basename, dirname, extname, join } from 'node:path'
 import { finished } from 'node:stream/promises'
 import { stringify, type Options as CsvOptions } from 'csv-stringify/sync'
 import type { VisitorCounts, VisitorRow } from '../service/schema.js'
@@ -29,6 +30,10 @@ export interface Sink {
   abort(): Promise<void>
 }
 
+// A new file only, never through a symlink (O_NOFOLLOW, where the platform has it).
+const CREATE_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0)
+
 // RFC 4180: CRLF between records, and quotes around fields holding a comma, a quote or a line
 // break. csv-stringify quotes a field holding the record delimiter "\r\n" but not a lone "\n" or
 // "\r", hence quoted_match. Paths starting with = + - @ are written as they are: a path is data,
@@ -48,7 +53,7 @@ const rowObject = (r: VisitorRow): VisitorRow => ({
  *
  * `totals` are asked for at open time, not at close, because the JSON document puts them before the
  * visitors and the rows are streamed without being buffered; the export has them as soon as the
- * first page arrives (exportVisitors passes them to onRows). For .json the document is
+ * first page arrives (readOffsetPages hands it to onPage). For .json the document is
  * `{"range": {"dateFrom", "dateTo"}, "totals": {...}, "visitors": [...]}`, range values being the
  * dates requested or null when unbounded. .csv and .ndjson hold the rows only.
  */
@@ -64,11 +69,26 @@ export async function openSink(
       { cause: error }
     )
 
+  // The rows go to a new file beside the target, renamed onto it once whole: a reader never sees
+  // half an export, a failed one leaves nothing, and rename replaces a symlink at the target
+  // instead of writing through it. A device or pipe (/dev/stdout, a FIFO) is written in place:
+  // renaming onto it would replace it.
+  let tempPath: string | undefined
   let stream: WriteStream
   try {
     await mkdir(dirname(filePath), { recursive: true })
-    stream = createWriteStream(filePath)
-    await waitFor(stream, 'open')
+    const existing = await lstat(filePath).catch(() => undefined)
+    if (existing?.isDirectory()) throw new Error('it is a folder')
+    const inPlace = existing !== undefined && (existing.isCharacterDevice() || existing.isFIFO())
+    if (!inPlace)
+      tempPath = join(
+        dirname(filePath),
+        `.${basename(filePath)}.${randomBytes(6).toString('hex')}.partial`
+      )
+    const handle = tempPath
+      ? await open(tempPath, CREATE_FLAGS, 0o644)
+      : await open(filePath, constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0))
+    stream = handle.createWriteStream()
   } catch (error) {
     throw fail(error)
   }
@@ -89,6 +109,25 @@ export async function openSink(
       throw fail(error)
     }
   }
+
+  // A run that exits mid-export (process.exit on cancellation) runs no more awaits: the temp
+  // file is removed synchronously on the way out.
+  const removeOnExit = (): void => {
+    if (tempPath) rmSync(tempPath, { force: true })
+  }
+  process.once('exit', removeOnExit)
+
+  const discard = async (): Promise<void> => {
+    process.off('exit', removeOnExit)
+    state = 'aborted'
+    stream.destroy()
+    // Wait for the handle to be released (removing an open file fails on Windows).
+    await finished(stream).catch(() => undefined)
+    if (tempPath) await rm(tempPath, { force: true }).catch(() => undefined)
+  }
+
+  // A function, not a comparison, because abort() changes `state` while close() awaits.
+  const wasAborted = (): boolean => state === 'aborted'
 
   const ensureOpen = (): void => {
     if (state !== 'open') throw new Error(`The visitors file ${filePath} is already ${state}`)
@@ -130,30 +169,30 @@ export async function openSink(
       state = 'closing'
       try {
         if (format === 'json') await put(rowsWritten === 0 ? ']}\n' : '\n]}\n')
+        stream.end()
+        await finished(stream).catch(error => {
+          throw fail(failure ?? error)
+        })
+        if (failure !== undefined) throw fail(failure)
+        // abort() may have come while the last bytes were flushed: then nothing is published.
+        if (wasAborted()) throw new Error(`The visitors file ${filePath} is already aborted`)
+        if (tempPath)
+          await rename(tempPath, filePath).catch(error => {
+            throw fail(error)
+          })
       } catch (error) {
-        // Release the file handle; the caller may still abort() to remove the partial file.
-        stream.destroy()
+        // A file that could not be finished is no export: nothing is left behind.
+        await discard()
         throw error
       }
-      try {
-        stream.end()
-        await finished(stream)
-      } catch (error) {
-        stream.destroy()
-        throw fail(failure ?? error)
-      }
-      if (failure !== undefined) throw fail(failure)
+      process.off('exit', removeOnExit)
       state = 'closed'
     },
 
     async abort() {
       // A file that was closed in full is a whole export: keep it.
       if (state === 'aborted' || state === 'closed') return
-      state = 'aborted'
-      stream.destroy()
-      // Wait for the handle to be released (removing an open file fails on Windows).
-      await finished(stream).catch(() => undefined)
-      await rm(filePath, { force: true }).catch(() => undefined)
+      await discard()
     }
   }
 }

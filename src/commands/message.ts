@@ -13,7 +13,8 @@ import {
   type Place
 } from '../github/comments.js'
 import { addReaction } from '../github/trigger.js'
-import { fitComment, formatDuration, renderJobReport, type JobReport } from '../report/markdown.js'
+import { fitComment, formatDuration } from '../report/markdown.js'
+import { renderJobReport, type JobReport } from '../report/job.js'
 import type { AgentJob } from '../service/schema.js'
 import { InputError } from '../settings.js'
 import type { CommandContext } from './context.js'
@@ -26,18 +27,28 @@ export async function runMessage(ctx: CommandContext): Promise<void> {
   const jobId = s.jobId !== '' ? s.jobId : await routedJobId(ctx)
   core.setOutput('job-id', jobId)
   const progress = new ProgressComment(ctx, jobId)
+  let delivered: JobReport['delivered'] = 'no'
   const base = (): JobReport => ({
+    command: 'message',
     projectId: s.projectId,
     jobId,
-    phase: 'working',
+    phase: 'waiting',
     prompt: ctx.prompt,
-    elapsedMs: Date.now() - ctx.startedAt,
+    startedAt: ctx.startedAt,
     runUrl: ctx.runUrl,
     waited: s.wait,
     trigger: s.trigger
   })
   const stopOnCancel = onCancel(async () => {
-    await progress.write({ ...base(), phase: 'cancelled', job: progress.lastJob })
+    const cancelled: JobReport = {
+      ...base(),
+      phase: 'cancelled',
+      job: progress.lastJob,
+      endedAt: Date.now(),
+      delivered
+    }
+    await progress.write(cancelled).catch(warn)
+    await writeSummary(ctx, cancelled)
   })
 
   let result: FollowUpResult
@@ -54,6 +65,7 @@ export async function runMessage(ctx: CommandContext): Promise<void> {
       jobPath: s.jobPath,
       onSent: async job => {
         core.info(`The service took the follow-up (job status: ${job?.status ?? 'unknown'}).`)
+        delivered = 'yes'
         await progress.write({ ...base(), job })
       },
       onChange: async job => progress.write({ ...base(), job }),
@@ -64,8 +76,16 @@ export async function runMessage(ctx: CommandContext): Promise<void> {
     core.endGroup()
     stopOnCancel()
     const error = err instanceof Error ? err.message : String(err)
-    await progress.write({ ...base(), phase: 'error', error, job: progress.lastJob }).catch(warn)
-    await writeSummary(ctx, { ...base(), phase: 'error', error, job: progress.lastJob })
+    const failed: JobReport = {
+      ...base(),
+      phase: 'error',
+      error,
+      job: progress.lastJob,
+      endedAt: Date.now(),
+      delivered: /may or may not have been delivered/.test(error) ? 'maybe' : delivered
+    }
+    await progress.write(failed).catch(warn)
+    await writeSummary(ctx, failed)
     await react(ctx, 'confused')
     throw err
   }
@@ -78,12 +98,12 @@ export async function runMessage(ctx: CommandContext): Promise<void> {
   const failure = exitProblem(ctx, jobId, result)
   const final: JobReport = {
     ...base(),
-    phase: failure && result.timedOut ? 'error' : 'done',
+    phase: result.timedOut ? 'timed-out' : 'done',
     job,
-    status,
-    elapsedMs: Date.now() - result.sentAt,
-    error: failure,
-    routedHere: routedPr !== undefined && routedPr === ctx.target?.issueNumber
+    endedAt: Date.now(),
+    error: result.timedOut ? result.lastPollError : undefined,
+    routedHere: routedPr !== undefined && routedPr === ctx.target?.issueNumber,
+    prNumber: routedPr
   }
   const routeKeys = final.routedHere ? [markerKey('route', s.projectId, jobId)] : []
   await progress.write(final, routeKeys)
@@ -146,14 +166,21 @@ async function routedJobId(ctx: CommandContext): Promise<string> {
   const why =
     'is empty and this pull request records no agent job of this project. Set `job-id` in the ' +
     'workflow, or reply on a pull request that the docs agent opened after a follow-up sent by this action'
+  const noJob: JobReport = {
+    command: 'message',
+    projectId: s.projectId,
+    phase: 'no-job',
+    prompt: ctx.prompt,
+    startedAt: ctx.startedAt,
+    endedAt: Date.now(),
+    waited: s.wait,
+    runUrl: ctx.runUrl
+  }
+  await writeSummary(ctx, noJob)
   if (octokit && ctx.target) {
-    const body =
-      '### ⚠️ Docs agent: no job to follow up\n\nNo agent job is recorded on this pull request, ' +
-      'so the instruction was not sent. Set the `job-id` input of the workflow, or reply on a ' +
-      'pull request that the docs agent opened.\n'
     await upsertComment(octokit, ctx.target, {
       key: markerKey('nojob', s.projectId),
-      body,
+      body: fitComment(renderJobReport(noJob), COMMENT_LIMIT - MARKER_ROOM),
       mode: 'upsert',
       secret: s.apiKey
     }).catch(warn)
@@ -177,15 +204,18 @@ async function recordRoute(
   if (pr === ctx.target?.issueNumber) return pr // the progress comment carries the marker
   const place = { owner: event.owner, repo: event.repo, issueNumber: pr }
   const report: JobReport = {
+    command: 'message',
     projectId: s.projectId,
     jobId,
     phase: 'done',
     job,
-    elapsedMs: Date.now() - ctx.startedAt,
+    startedAt: ctx.startedAt,
+    endedAt: Date.now(),
     runUrl: ctx.runUrl,
     waited: true,
     trigger: s.trigger,
-    routedHere: true
+    routedHere: true,
+    prNumber: pr
   }
   try {
     const ref = await upsertComment(octokit, place, {

@@ -5,8 +5,8 @@ import { openSink, type Sink } from '../analytics/sinks.js'
 import { TopPages } from '../analytics/top.js'
 import type { DateRange } from '../analytics/period.js'
 import { COMMENT_LIMIT, MARKER_ROOM, markerKey, upsertComment } from '../github/comments.js'
-import { fitComment, renderVisitorsReport, type VisitorsReport } from '../report/markdown.js'
-import type { ServiceClient } from '../service/client.js'
+import { fitComment } from '../report/markdown.js'
+import { renderVisitorsReport, type VisitorsReport } from '../report/visitors.js'
 import { readOffsetPages, TimeUpError } from '../service/pages.js'
 import type { VisitorRow, VisitorsPage } from '../service/schema.js'
 import type { CommandContext } from './context.js'
@@ -43,7 +43,6 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
     throw explainTimeUp(err, s, sink !== undefined)
   }
   const totals = result.first.totals
-  let spent = result.requests
   core.info(
     `Exported ${result.rows} rows in ${requestsText(result.requests)}` +
       (result.abandoned ? ` (${result.abandoned} read ahead past the end)` : '') +
@@ -62,21 +61,24 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
   const report: VisitorsReport = {
     projectId: s.projectId,
     range: s.range,
+    period: s.period,
     totals,
     rows: result.rows,
     top: top.list(),
     file: s.outputFile?.path,
-    maxRowsReached: result.maxRowsReached
+    maxRowsReached: result.maxRowsReached,
+    runUrl: ctx.runUrl,
+    generatedAt: Date.now()
   }
   if (s.previous) {
     const previous = await readPrevious(s, s.previous, report.top, pages)
     report.previous = previous.values
-    spent += previous.requests
   }
-  spent = requestsSpent(ctx.service, spent)
-  // The reports room renders it once VisitorsReport has the field.
-  Object.assign(report, { requests: spent })
-  core.info(`This run spent ${requestsText(spent)} of the analytics quota (about 100 an hour).`)
+  // The client counts every request it sent, retries included.
+  report.requests = ctx.service.requests
+  core.info(
+    `This run spent ${requestsText(report.requests)} of the analytics quota (about 100 an hour).`
+  )
 
   const fileHint = s.outputFile ? `\`${s.outputFile.path}\`` : undefined
   if (s.summary) {
@@ -168,12 +170,6 @@ function explainTimeUp(
       `(${err.pages} pages)${next}.` +
       (hadFile ? ' The partial file was removed.' : '')
   )
-}
-
-/** The client's own count (retries included) once it keeps one; else the pages requested. */
-function requestsSpent(service: ServiceClient, pageRequests: number): number {
-  const counted = (service as { requests?: unknown }).requests
-  return typeof counted === 'number' ? counted : pageRequests
 }
 
 const requestsText = (n: number): string => `${n} request${n === 1 ? '' : 's'}`

@@ -5,6 +5,7 @@
 // comment, even on the same pull request, does not.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { getOctokit } from '@actions/github'
+import { redact } from '../secrets.js'
 
 type Octokit = ReturnType<typeof getOctokit>
 
@@ -147,7 +148,7 @@ function errorDetail(error: unknown): { status: number | undefined; detail: stri
 
 function cleanDetail(text: string): string {
   return (
-    text
+    redact(text)
       // octokit appends " - <documentation_url>", which is noise in a log line.
       .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
       // Never echo anything that looks like a credential.

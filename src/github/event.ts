@@ -17,6 +17,11 @@ export interface EventInfo {
   repo: string
   issueNumber?: number
   isPullRequest: boolean
+  /**
+   * The head repository of a pull request from another repository (a fork), when the payload
+   * says (pull_request events and review comments; an issue_comment does not carry it).
+   */
+  forkRepository?: string
   /** only for issue_comment and pull_request_review_comment */
   comment?: TriggerComment
 }
@@ -92,6 +97,14 @@ function readIssueNumber(
   }
 }
 
+/** Compared by name: `head.repo.fork` only says the head repository is a fork of something. */
+function readForkRepository(payload: Json, repository: string): string | undefined {
+  const head = asObject(asObject(payload.pull_request)?.head)
+  const name = asString(asObject(head?.repo)?.full_name)
+  if (name === undefined || repository === '') return undefined
+  return name.toLowerCase() === repository.toLowerCase() ? undefined : name
+}
+
 export function readEvent(
   eventName: string,
   payload: Record<string, unknown>,
@@ -101,6 +114,8 @@ export function readEvent(
   const { issueNumber, isPullRequest } = readIssueNumber(eventName, safePayload)
   const info: EventInfo = { eventName, ...splitRepository(repository), isPullRequest }
   if (issueNumber !== undefined) info.issueNumber = issueNumber
+  const fork = readForkRepository(safePayload, repository)
+  if (fork !== undefined) info.forkRepository = fork
   if (eventName === 'issue_comment' || eventName === 'pull_request_review_comment') {
     const comment = readComment(safePayload, eventName === 'issue_comment' ? 'issue' : 'pull')
     if (comment !== undefined) info.comment = comment

@@ -3,18 +3,21 @@
 import * as core from '@actions/core'
 import type { getOctokit } from '@actions/github'
 import type { EventInfo, TriggerComment } from './event.js'
+import { redact } from '../secrets.js'
 
 type Octokit = ReturnType<typeof getOctokit>
 
 /**
- * The instruction after `trigger` when the comment starts with it (leading whitespace ignored)
- * and it is followed by whitespace or the end; otherwise undefined. Plain string comparison, so
- * a trigger containing regex metacharacters is matched literally.
+ * The instruction after `trigger` when the comment starts with it (leading whitespace ignored,
+ * case ignored as a workflow's `startsWith` does) and it is followed by whitespace or the end;
+ * otherwise undefined. Plain string comparison, so regex metacharacters in a trigger are literal.
  */
 export function matchTrigger(body: string, trigger: string): string | undefined {
   if (trigger === '') return undefined
   const text = body.trimStart()
-  if (!text.startsWith(trigger)) return undefined
+  const head = text.slice(0, trigger.length)
+  // A workflow's `if: startsWith(...)` lets `/Docs-Agent` through; skipping it here would be silent.
+  if (head.toLowerCase() !== trigger.toLowerCase()) return undefined
   const rest = text.slice(trigger.length)
   // `/docs-agentx` must not count as `/docs-agent`.
   if (rest !== '' && !/^\s/.test(rest)) return undefined
@@ -64,13 +67,21 @@ export async function getCommenterPermission(
 function describe(error: unknown): string {
   const status =
     typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined
-  const message = (error instanceof Error ? error.message : String(error))
+  const message = redact(error instanceof Error ? error.message : String(error))
     .replace(/\s+/g, ' ')
     .slice(0, 200)
   return typeof status === 'number' ? `HTTP ${status} ${message}` : message
 }
 
 export type ReactionContent = '+1' | '-1' | 'eyes' | 'rocket' | 'confused' | 'hooray'
+
+// Reactions this run gave, per comment: run() adds 😕 only where 👀 told the commenter the
+// comment was taken, and a reaction already given is not asked for twice.
+const given = new WeakMap<TriggerComment, Set<ReactionContent>>()
+
+export function hasReaction(comment: TriggerComment, content: ReactionContent): boolean {
+  return given.get(comment)?.has(content) ?? false
+}
 
 /** Reactions are courtesy feedback: a failure is only a warning. */
 export async function addReaction(
@@ -81,6 +92,7 @@ export async function addReaction(
   content: ReactionContent,
   warn: (msg: string) => void
 ): Promise<void> {
+  if (hasReaction(comment, content)) return
   try {
     const params = { owner, repo, comment_id: comment.id, content }
     if (comment.kind === 'pull') {
@@ -88,40 +100,89 @@ export async function addReaction(
     } else {
       await octokit.rest.reactions.createForIssueComment(params)
     }
+    given.set(comment, (given.get(comment) ?? new Set()).add(content))
   } catch (error) {
     warn(`Could not add the ${content} reaction to comment ${comment.id}: ${describe(error)}`)
   }
 }
 
-export type TriggerDecision =
-  { run: true; prompt: string } | { run: false; reason: string; refused: boolean }
+export interface TriggerRules {
+  trigger: string
+  permission: PermissionLevel
+  /** Logins obeyed whatever their permission. */
+  allowedUsers: readonly string[]
+  /** Bot logins obeyed, or '*' for any bot. */
+  allowedBots: readonly string[] | '*'
+}
 
-/** For comment events only. Cheap checks first so no GitHub call is spent on other comments. */
-export async function decideTrigger(
-  octokit: Octokit,
-  event: EventInfo,
-  opts: { trigger: string; permission: PermissionLevel }
-): Promise<TriggerDecision> {
-  const comment = event.comment
-  if (comment === undefined) {
-    return { run: false, reason: 'the event carries no comment', refused: false }
-  }
+/**
+ * The checks that need no request, in the contract's order: the comment was just created, and
+ * it starts with the trigger. Returns the prompt, or the reason to skip (for the log).
+ */
+export function checkComment(
+  comment: TriggerComment | undefined,
+  trigger: string
+): { prompt: string } | { reason: string } {
+  if (comment === undefined) return { reason: 'the event carries no comment' }
   if (comment.action !== 'created') {
     const what = comment.action === '' ? 'of an unknown action' : comment.action
-    return { run: false, reason: `comment was ${what}, not created`, refused: false }
+    return { reason: `the comment was ${what}, not created` }
   }
-  const prompt = matchTrigger(comment.body, opts.trigger)
-  if (prompt === undefined) {
-    return { run: false, reason: `comment does not start with ${opts.trigger}`, refused: false }
-  }
-  // Bots get no bypass: they run only if their own permission passes the same check.
-  const actual = await getCommenterPermission(octokit, event.owner, event.repo, comment.author)
-  if (!meetsPermission(actual, opts.permission)) {
+  const prompt = matchTrigger(comment.body, trigger)
+  if (prompt === undefined) return { reason: `the comment does not start with ${trigger}` }
+  return { prompt }
+}
+
+/** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
+export function isBot(comment: TriggerComment): boolean {
+  return comment.authorType === 'Bot' || /\[bot\]$/i.test(comment.author)
+}
+
+/** Logins compare without case, and a bot may be listed with or without its `[bot]` suffix. */
+function sameLogin(listed: string, login: string, bot: boolean): boolean {
+  const norm = (s: string): string => (bot ? s.replace(/\[bot\]$/i, '') : s).toLowerCase()
+  return norm(listed.trim()) === norm(login)
+}
+
+/**
+ * Whether the commenter may run the agent: listed in `allowed-users`, a bot listed in
+ * `allowed-bots`, or (not a bot) a collaborator whose permission reaches `permission`. Bots are
+ * refused unless listed, whatever their permission: automation that can comment must not be able
+ * to spend the quota or edit the docs by accident.
+ */
+export async function checkCommenter(
+  octokit: Octokit | undefined,
+  event: EventInfo,
+  comment: TriggerComment,
+  rules: TriggerRules
+): Promise<{ allowed: true; why: string } | { allowed: false; reason: string }> {
+  const login = comment.author
+  if (isBot(comment)) {
+    if (rules.allowedBots === '*') return { allowed: true, why: '`allowed-bots` is `*`' }
+    if (rules.allowedBots.some(b => sameLogin(b, login, true)))
+      return { allowed: true, why: `@${login} is listed in \`allowed-bots\`` }
+    const inUsers = rules.allowedUsers.some(u => sameLogin(u, login, true))
     return {
-      run: false,
-      reason: `@${comment.author} has ${actual} permission; ${opts.permission} is required`,
-      refused: true
+      allowed: false,
+      reason: inUsers
+        ? `@${login} is a bot listed in \`allowed-users\`; bots run only when listed in \`allowed-bots\``
+        : `@${login} is a bot; bots run only when listed in \`allowed-bots\``
     }
   }
-  return { run: true, prompt }
+  if (login !== '' && rules.allowedUsers.some(u => sameLogin(u, login, false)))
+    return { allowed: true, why: `@${login} is listed in \`allowed-users\`` }
+  if (!octokit)
+    return {
+      allowed: false,
+      reason: `no \`github-token\` to check the permission of @${login || 'the commenter'}`
+    }
+  const actual = await getCommenterPermission(octokit, event.owner, event.repo, login)
+  if (!meetsPermission(actual, rules.permission))
+    return {
+      allowed: false,
+      reason:
+        `@${login || 'the commenter'} has ${actual} permission; ${rules.permission} is required ` +
+        '(or list the login in `allowed-users`)'
+    }
+  return { allowed: true, why: `@${login} has ${actual} permission` }
 }

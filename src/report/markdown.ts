@@ -1,9 +1,8 @@
-// The one Markdown renderer of the action: the job summary and the pull-request/issue comments
-// are both built here, so every untrusted string passes through the same escaping.
+// Markdown primitives shared by every report: escaping of untrusted text, links, number and
+// date formats, tables, folding, and fitting a body into a GitHub comment. The reports
+// themselves live in job.ts and visitors.ts; the charts in chart.ts.
 
 import { Buffer } from 'node:buffer'
-import type { AgentJob, JobStatus, VisitorCounts, VisitorRow } from '../service/schema.js'
-import type { DateRange } from '../analytics/period.js'
 
 // ---------------------------------------------------------------------------------------------
 // Escaping
@@ -59,34 +58,61 @@ function escapeLineStart(s: string): string {
     .replace(/^(\d+)\./, '$1&#46;')
 }
 
-/**
- * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line, safe in
- * a GFM table cell and in running text, with no HTML, links, mentions, references or emphasis.
- */
-export function escapeText(s: string): string {
-  const oneLine = s
+/** One line of plain text: line breaks and control characters become spaces. */
+function oneLine(s: string): string {
+  return s
     .replace(LONE_SURROGATES, '\ufffd')
     .replace(LINE_BREAKS, ' ')
     .replace(CONTROL_CHARS, ' ')
     .replace(BIDI_CONTROLS, '')
-  return escapeLineStart(oneLine.replace(SPECIAL_CHARS, escapeChar))
 }
 
+/**
+ * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line, safe in
+ * a GFM table cell and in running text, with no HTML, links, mentions, references or emphasis.
+ * Only for interpolated values: the action's own Markdown is written as Markdown.
+ */
+export function escapeText(s: string): string {
+  return escapeLineStart(oneLine(s).replace(SPECIAL_CHARS, escapeChar))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cutting
+
 /** Cuts to at most maxChars UTF-16 units without splitting a surrogate pair. */
-function cutAt(s: string, maxChars: number): string {
+export function cutAt(s: string, maxChars: number): string {
   if (s.length <= maxChars) return s
   const cut = s.slice(0, Math.max(0, maxChars))
   const last = cut.charCodeAt(cut.length - 1)
   return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut
 }
 
+/** The last maxChars UTF-16 units, without starting inside a surrogate pair. */
+function cutFromEnd(s: string, maxChars: number): string {
+  if (s.length <= maxChars) return s
+  const tail = s.slice(s.length - Math.max(0, maxChars))
+  const first = tail.charCodeAt(0)
+  return first >= 0xdc00 && first <= 0xdfff ? tail.slice(1) : tail
+}
+
 function countCodePoints(s: string): number {
   return Array.from(s).length
 }
 
-/** Cuts one-line text to maxChars, marking the cut with "…". */
-function clip(s: string, maxChars: number): string {
+/** Cuts text to maxChars, marking the cut with "…" at the end. */
+export function clip(s: string, maxChars: number): string {
   return s.length <= maxChars ? s : `${cutAt(s, maxChars - 1)}…`
+}
+
+/**
+ * Cuts text to maxChars with "…" in the middle: a page path keeps its section and its page name,
+ * the two parts a reader recognises.
+ */
+export function clipMiddle(s: string, maxChars: number): string {
+  if (s.length <= maxChars) return s
+  const room = Math.max(0, maxChars - 1)
+  const tail = Math.floor(room * 0.4)
+  return `${cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`
 }
 
 /** One quoted line: leading spaces would otherwise turn into an indented code block. */
@@ -114,8 +140,9 @@ export function quoteBlock(s: string, maxChars: number): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Numbers
+// Numbers and times
 
+/** A precise duration for log lines and errors: "45s", "2m 05s", "1h 02m". */
 export function formatDuration(ms: number): string {
   const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0
   const pad = (n: number) => String(n).padStart(2, '0')
@@ -123,6 +150,27 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(seconds / 60)
   if (minutes < 60) return `${minutes}m ${pad(seconds % 60)}s`
   return `${Math.floor(minutes / 60)}h ${pad(minutes % 60)}m`
+}
+
+/** A duration as a headline says it: "40 s", "4 min", "1 h 5 min". */
+export function formatElapsed(ms: number): string {
+  const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0
+  if (seconds < 60) return `${seconds} s`
+  const minutes = Math.round(seconds / 60)
+  if (minutes < 60) return `${minutes} min`
+  const rest = minutes % 60
+  return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`
+}
+
+/** The wall-clock time in UTC, "14:05 UTC": runners and readers sit in every time zone. */
+export function formatClock(ms: number): string {
+  return `${new Date(ms).toISOString().slice(11, 16)} UTC`
+}
+
+/** "2026-11-23 09:00 UTC". */
+export function formatTimestamp(ms: number): string {
+  const iso = new Date(ms).toISOString()
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
 }
 
 export function formatNumber(n: number): string {
@@ -136,6 +184,7 @@ export function formatShare(part: number, whole: number): string {
 
 const MINUS = '\u2212' // a typographic minus lines up with "+" in table columns
 
+/** "+12 (+4.0%)", "−3 (−1.2%)", "0", or "new" when there was nothing before. */
 export function formatChange(now: number, before: number | undefined): string {
   if (now === 0 && !before) return '0'
   if (before === undefined || before === 0) return 'new'
@@ -146,6 +195,19 @@ export function formatChange(now: number, before: number | undefined): string {
   return `${sign}${formatNumber(Math.abs(diff))} (${sign}${percent.toFixed(1)}%)`
 }
 
+/** "+20.0%", "−3.1%", "±0%"; undefined when there is nothing to compare with. */
+export function formatPercentChange(now: number, before: number): string | undefined {
+  if (!Number.isFinite(before) || before <= 0) return undefined
+  const diff = now - before
+  if (diff === 0) return '±0%'
+  return `${diff > 0 ? '+' : MINUS}${((Math.abs(diff) / before) * 100).toFixed(1)}%`
+}
+
+/** "1 row", "5 rows". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatNumber(n)} ${n === 1 ? one : many}`
+}
+
 // ---------------------------------------------------------------------------------------------
 // Links
 
@@ -153,289 +215,125 @@ export function formatChange(now: number, before: number | undefined): string {
 const UNSAFE_IN_DESTINATION = /[^A-Za-z0-9\-._~:/?#@!$&*+,;=%]/g
 
 function percentEncode(c: string): string {
-  return `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
+  return Array.from(Buffer.from(c, 'utf8'))
+    .map(byte => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join('')
 }
 
-/** A Markdown link destination for a URL we trust (the workflow run). */
-function linkDestination(url: string): string {
-  return url.replace(UNSAFE_IN_DESTINATION, percentEncode)
+/** A Markdown link destination for a URL we trust (the workflow run, a checked https URL). */
+export function linkDestination(url: string): string {
+  return oneLine(url).replace(/\s/g, ' ').replace(UNSAFE_IN_DESTINATION, percentEncode)
 }
 
 /** The URL when it is a plain https URL (no credentials), else undefined. */
-function parseHttpsUrl(raw: string): URL | undefined {
+export function parseHttpsUrl(raw: string): URL | undefined {
   if (!URL.canParse(raw)) return undefined
   const url = new URL(raw)
   if (url.protocol !== 'https:' || url.username || url.password) return undefined
   return url
 }
 
-// ---------------------------------------------------------------------------------------------
-// Agent job report
+/** `[label](url)` for Markdown we wrote as the label; plain label when the URL is not https. */
+export function link(label: string, url: string | undefined): string {
+  const checked = url ? parseHttpsUrl(url) : undefined
+  return checked ? `[${label}](${linkDestination(checked.href)})` : label
+}
 
-export interface JobReport {
-  projectId: string
-  jobId: string
-  phase: 'working' | 'done' | 'cancelled' | 'error'
-  job?: AgentJob
-  status?: JobStatus
-  prompt?: string
-  elapsedMs: number
+/**
+ * The address of a page path on the docs site. Every character of the path that could end the
+ * destination or change its meaning (`?`, `#`, spaces, parentheses) is percent-encoded, so a path
+ * can only ever name a page below `siteUrl`.
+ */
+export function pageUrl(siteUrl: string, path: string): string | undefined {
+  const site = parseHttpsUrl(siteUrl)
+  if (!site) return undefined
+  const base = site.href.replace(/\/+$/, '')
+  const segments = path
+    .split('/')
+    .filter(segment => segment !== '' && segment !== '.' && segment !== '..')
+    .map(segment => encodeURIComponent(oneLine(segment)).replace(/[!'()*]/g, percentEncode))
+  return `${base}/${segments.join('/')}`
+}
+
+export interface Provenance {
+  /** ms epoch the report was made. */
+  generatedAt: number
   runUrl?: string
-  error?: string
-  waited: boolean
-  trigger?: string
-  routedHere?: boolean
+  /** Requests the run sent to the service. */
+  requests?: number
+  /** What the requests were, e.g. "analytics request". */
+  requestNoun?: string
 }
 
-const PROMPT_MAX_CHARS = 2000
-const ERROR_MAX_CHARS = 2000
-
-const STATUS_EMOJI: Readonly<Record<JobStatus, string>> = {
-  active: '⏳',
-  completed: '✅',
-  archived: '📦',
-  failed: '❌'
-}
-
-function jobStatus(r: JobReport): JobStatus | undefined {
-  return r.status ?? r.job?.status
-}
-
-function jobHeadline(r: JobReport): string {
-  const status = jobStatus(r)
-  if (r.phase === 'error') return '⚠️ Docs agent follow-up: error'
-  if (r.phase === 'cancelled') return '🚫 Docs agent follow-up: cancelled'
-  if (r.phase === 'working' || status === undefined || status === 'active')
-    return `⏳ Docs agent follow-up: ${r.waited ? 'working' : 'started'}`
-  return `${STATUS_EMOJI[status]} Docs agent follow-up: ${status}`
-}
-
-function pullRequestCell(r: JobReport): string {
-  const prLink = r.job?.prLink
-  if (prLink) {
-    const url = parseHttpsUrl(prLink)
-    if (!url) return escapeText(clip(prLink, 300))
-    return `[${escapeText(clip(url.host + url.pathname, 120))}](${linkDestination(url.href)})`
-  }
-  return jobStatus(r) === 'completed' ? 'no file changed' : '–'
-}
-
-function cell(value: string | undefined): string {
-  return value ? escapeText(clip(value, 300)) : '–'
-}
-
-function jobTable(r: JobReport): string[] {
-  const status = jobStatus(r)
-  return [
-    '| | |',
-    '|---|---|',
-    `| Job id | ${cell(r.jobId)} |`,
-    `| Project | ${cell(r.projectId)} |`,
-    `| Status | ${cell(status ?? r.phase)} |`,
-    `| Elapsed | ${formatDuration(r.elapsedMs)} |`,
-    `| Pull request | ${pullRequestCell(r)} |`,
-    `| Repository | ${cell(r.job?.source?.repository)} |`,
-    `| Ref | ${cell(r.job?.source?.ref)} |`,
-    `| Model | ${cell(r.job?.model)} |`
-  ]
-}
-
-function jobErrorLine(r: JobReport): string | undefined {
-  const detail = r.error ? escapeText(clip(r.error, ERROR_MAX_CHARS)) : undefined
-  if (r.phase === 'error') return `**Error:** ${detail ?? 'unknown error'}`
-  if (jobStatus(r) === 'failed') return `**The job failed.**${detail ? ` ${detail}` : ''}`
-  return undefined
-}
-
-/** Markdown for the job summary and the pull-request comment about one follow-up. */
-export function renderJobReport(r: JobReport): string {
-  const blocks: string[] = [`### ${jobHeadline(r)}`]
-  if (r.prompt?.trim()) blocks.push(quoteBlock(r.prompt, PROMPT_MAX_CHARS))
-  blocks.push(jobTable(r).join('\n'))
-  const errorLine = jobErrorLine(r)
-  if (errorLine) blocks.push(errorLine)
-  if (!r.waited)
-    blocks.push('_Not waited for (wait: false): the job keeps running on the service._')
-  if (r.runUrl) blocks.push(`[View workflow run](${linkDestination(r.runUrl)})`)
-  if (r.routedHere && r.trigger) {
-    blocks.push(
-      `Reviewers can reply **${escapeText(r.trigger)} &lt;instruction&gt;** on this pull ` +
-        'request to send a follow-up to this job.'
-    )
-  }
-  return blocks.join('\n\n') + '\n'
+/**
+ * Where a report comes from, for its meta line: when it was made, the run that made it, what it
+ * cost. A comment outlives its run, so a reader needs all three.
+ */
+export function provenance(p: Provenance): string[] {
+  const parts = [`made ${formatTimestamp(p.generatedAt)}`]
+  if (p.runUrl) parts.push(link('workflow run', p.runUrl))
+  if (p.requests !== undefined) parts.push(plural(p.requests, p.requestNoun ?? 'request'))
+  return parts
 }
 
 // ---------------------------------------------------------------------------------------------
-// Visitors report
-
-export interface VisitorsReport {
-  projectId: string
-  range: DateRange
-  totals: VisitorCounts
-  rows: number
-  /** Already sorted, most total visitors first. */
-  top: VisitorRow[]
-  previous?: { range: DateRange; totals: VisitorCounts; byPath: Map<string, VisitorCounts> }
-  file?: string
-  maxRowsReached?: boolean
-}
-
-export interface VisitorsRenderOptions {
-  maxChars: number
-  /** Trusted Markdown naming where the complete data is, e.g. "`out/visitors.csv`". */
-  fullDataHint?: string
-}
-
-const CHART_MAX_BARS = 15
-const CHART_LABEL_MAX_CHARS = 24
-const PATH_MAX_CHARS = 300
+// Blocks
 
 /**
  * Size against a budget in UTF-8 bytes: never less than the string length, so a result within
  * budget fits both the comment limit (characters) and the job summary limit (bytes).
  */
-function size(s: string): number {
+export function size(s: string): number {
   return Buffer.byteLength(s, 'utf8')
 }
 
-function describeRange(range: DateRange): string {
-  const from = range.dateFrom ? escapeText(range.dateFrom) : undefined
-  const to = range.dateTo ? escapeText(range.dateTo) : undefined
-  if (from && to) return `${from} → ${to} (end exclusive)`
-  if (from) return `since ${from}`
-  if (to) return `until ${to} (exclusive)`
-  return 'all time'
+export interface Column {
+  /** Markdown we wrote: a header is never untrusted. */
+  header: string
+  align?: 'left' | 'right'
 }
 
-function totalsTable(r: VisitorsReport): string {
-  const { totals, previous } = r
-  const change = (key: keyof VisitorCounts) =>
-    previous ? ` ${formatChange(totals[key], previous.totals[key])} |` : ''
-  return [
-    `| Traffic | Unique visitors | Share of total |${previous ? ' Change |' : ''}`,
-    `|---|---:|---:|${previous ? '---:|' : ''}`,
-    `| Human | ${formatNumber(totals.human)} | ${formatShare(totals.human, totals.total)} |${change('human')}`,
-    `| AI | ${formatNumber(totals.ai)} | ${formatShare(totals.ai, totals.total)} |${change('ai')}`,
-    `| Total | ${formatNumber(totals.total)} | |${change('total')}`
-  ].join('\n')
+/** The header and delimiter lines of a GFM table. */
+export function tableHead(columns: readonly Column[]): string {
+  const header = columns.map(c => c.header).join(' | ')
+  const delimiter = columns.map(c => (c.align === 'right' ? '---:' : '---')).join('|')
+  return `| ${header} |\n|${delimiter}|`
 }
 
-function exportedLine(r: VisitorsReport): string {
-  const rows = `${formatNumber(r.rows)} ${r.rows === 1 ? 'row' : 'rows'} exported`
-  const file = r.file ? ` to ${escapeText(r.file)}` : ''
-  const limit = r.maxRowsReached ? ' (stopped at the row limit: the service has more)' : ''
-  return `${rows}${file}${limit}.`
+/** One table row of cells that are already Markdown (escaped where untrusted). */
+export function tableRow(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`
 }
 
-function reportHead(r: VisitorsReport): string {
-  const lines = [
-    '### Docs visitors',
-    '',
-    `**Project:** ${escapeText(r.projectId)} · **Range:** ${describeRange(r.range)}`
-  ]
-  if (r.previous) lines.push('', `**Compared with:** ${describeRange(r.previous.range)}`)
-  lines.push(
-    '',
-    totalsTable(r),
-    '',
-    '_Total counts each unique visitor once, so it is not the sum of human and AI._',
-    '',
-    exportedLine(r)
-  )
-  return lines.join('\n')
+/** A collapsed block: `summary` is our own text; the body is Markdown (blank lines kept). */
+export function details(summary: string, body: string, open = false): string {
+  return `<details${open ? ' open' : ''}><summary>${summary}</summary>\n\n${body}\n\n</details>`
 }
 
-function topPagesHeader(withChange: boolean): string {
-  return [
-    '#### Top pages',
-    '',
-    `| # | Page | Human | AI | Total |${withChange ? ' Change |' : ''}`,
-    `|---:|---|---:|---:|---:|${withChange ? '---:|' : ''}`
-  ].join('\n')
+/** Rows a table shows before the rest is folded away: a reader sees the answer, not a wall. */
+export const VISIBLE_ROWS = 10
+
+/**
+ * A table whose rows past the first `visible` sit in a collapsed block (with the header repeated,
+ * so that part is a table of its own). `foldLabel(first, last)` names the folded ranks.
+ */
+export function foldedTable(
+  columns: readonly Column[],
+  rows: readonly string[],
+  foldLabel: (first: number, last: number) => string,
+  visible = VISIBLE_ROWS
+): string {
+  const head = tableHead(columns)
+  if (rows.length === 0) return ''
+  const shown = `${head}\n${rows.slice(0, visible).join('\n')}`
+  if (rows.length <= visible) return shown
+  const rest = `${head}\n${rows.slice(visible).join('\n')}`
+  return `${shown}\n\n${details(foldLabel(visible + 1, rows.length), rest)}`
 }
 
-function topPageRow(r: VisitorsReport, row: VisitorRow, rank: number): string {
-  const page = row.path ? escapeText(clip(row.path, PATH_MAX_CHARS)) : '_(empty path)_'
-  const counts = `${formatNumber(row.human)} | ${formatNumber(row.ai)} | ${formatNumber(row.total)}`
-  const change = r.previous
-    ? ` ${formatChange(row.total, r.previous.byPath.get(row.path)?.total)} |`
-    : ''
-  return `| ${rank} | ${page} | ${counts} |${change}`
-}
-
-function omittedNote(omitted: number, fullDataHint: string | undefined): string {
-  const where = fullDataHint ? `; the full data is in ${fullDataHint}` : ''
-  return `_${formatNumber(omitted)} more ${omitted === 1 ? 'row' : 'rows'} not shown${where}._`
-}
-
-/** A Mermaid x-axis label: a small safe charset, so a path cannot break out of the quotes. */
-function chartLabel(path: string): string {
-  const safe = path.replace(/[^A-Za-z0-9/._~-]/g, '_') || '_'
-  return safe.length > CHART_LABEL_MAX_CHARS ? `${safe.slice(0, CHART_LABEL_MAX_CHARS - 1)}…` : safe
-}
-
-/** Labels made unique: Mermaid would merge bars with the same category name. */
-function uniqueLabels(paths: string[]): string[] {
-  const seen = new Map<string, number>()
-  return paths.map(path => {
-    const label = chartLabel(path)
-    const count = (seen.get(label) ?? 0) + 1
-    seen.set(label, count)
-    return count === 1 ? label : `${label} (${count})`
-  })
-}
-
-function topPagesChart(top: VisitorRow[]): string {
-  const bars = top.slice(0, CHART_MAX_BARS)
-  if (bars.length === 0) return ''
-  const labels = uniqueLabels(bars.map(row => row.path)).map(label => `"${label}"`)
-  const values = bars.map(row => (Number.isFinite(row.total) ? Math.round(row.total) : 0))
-  return [
-    '```mermaid',
-    'xychart-beta',
-    `    title "Top ${bars.length} pages by unique visitors"`,
-    `    x-axis [${labels.join(', ')}]`,
-    '    y-axis "Visitors"',
-    `    bar [${values.join(', ')}]`,
-    '```'
-  ].join('\n')
-}
-
-/** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
-function rowsWithinBudget(r: VisitorsReport, budget: number): string[] {
-  const rows: string[] = []
-  let used = 0
-  for (const [i, row] of r.top.entries()) {
-    const line = topPageRow(r, row, i + 1)
-    used += size(line) + 1
-    if (used > budget) break
-    rows.push(line)
-  }
-  return rows
-}
-
-/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
-export function renderVisitorsReport(r: VisitorsReport, opts: VisitorsRenderOptions): string {
-  const head = reportHead(r)
-  if (r.top.length === 0) return fitComment(`${head}\n`, opts.maxChars, opts.fullDataHint)
-
-  const header = topPagesHeader(r.previous !== undefined)
-  const longestNote = omittedNote(r.top.length, opts.fullDataHint)
-  // Blank lines between blocks and the final newline.
-  const separators = 8
-  const fixed = size(head) + size(header) + size(longestNote) + separators
-  let chart = topPagesChart(r.top)
-  if (fixed + size(chart) > opts.maxChars) chart = '' // the table matters more than the chart
-
-  const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart))
-  const blocks = [head]
-  if (rows.length > 0) blocks.push(`${header}\n${rows.join('\n')}`)
-  const omitted = r.top.length - rows.length
-  if (omitted > 0) blocks.push(omittedNote(omitted, opts.fullDataHint))
-  if (chart) blocks.push(chart)
-  // Only reached with a budget too small for the fixed parts: cut as a last resort.
-  return fitComment(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint)
+/** Bytes the folding adds around `rows` beyond the rows themselves (for budgets). */
+export function foldedTableOverhead(columns: readonly Column[], label: string): number {
+  return 2 * (size(tableHead(columns)) + 1) + size(details(label, '')) + 4
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -460,6 +358,13 @@ function openFence(markdown: string): string | undefined {
   return open
 }
 
+/** `<details>` blocks left open at the end of the Markdown. */
+function openDetails(markdown: string): number {
+  const opened = markdown.match(/^<details[ >]/gm)?.length ?? 0
+  const closed = markdown.match(/^<\/details>/gm)?.length ?? 0
+  return Math.max(0, opened - closed)
+}
+
 /** Cuts at the last line break within maxChars (or mid-line, if there is none). */
 function cutAtLine(s: string, maxChars: number): string {
   const cut = cutAt(s, maxChars)
@@ -468,21 +373,27 @@ function cutAtLine(s: string, maxChars: number): string {
   return lastBreak > 0 ? cut.slice(0, lastBreak) : cut
 }
 
+/** What closes the blocks a cut left open: a code fence, then collapsed blocks. */
+function closing(cut: string): string {
+  const fence = openFence(cut)
+  return (fence ? `\n${fence}` : '') + '\n\n</details>'.repeat(openDetails(cut))
+}
+
 /**
  * Last resort for a body longer than a GitHub comment allows: cut at a line boundary, close an
- * open code fence and say where the full report is. The result is at most maxChars long.
+ * open code fence or collapsed block and say where the full report is. The result is at most
+ * maxChars long.
  */
 export function fitComment(body: string, maxChars = 65536, note = 'the job summary'): string {
   if (body.length <= maxChars) return body
   const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`
   let budget = maxChars - notice.length
-  // Cutting shorter can only close fences, so a second pass with room for the closing fits.
+  // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
   for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
     const cut = cutAtLine(body, budget)
-    const fence = openFence(cut)
-    const closing = fence ? `\n${fence}` : ''
-    if (cut.length + closing.length + notice.length <= maxChars) return cut + closing + notice
-    budget = maxChars - notice.length - closing.length
+    const end = closing(cut)
+    if (cut.length + end.length + notice.length <= maxChars) return cut + end + notice
+    budget = maxChars - notice.length - end.length
   }
   return cutAt(notice.trim(), maxChars)
 }

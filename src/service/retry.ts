@@ -7,8 +7,12 @@ export type Outcome =
   | { kind: 'network'; code: 'refused' | 'unreachable' | 'reset' | 'timeout' | 'other' }
   // A 2xx whose body was not the JSON we rely on (truncated, HTML, wrong shape).
   | { kind: 'malformed'; status?: number }
+  // A 3xx: never followed, never retried (the service may have acted on the request first).
+  | { kind: 'redirect'; status: number }
 
 export function isRetryable(method: 'GET' | 'POST', outcome: Outcome): boolean {
+  // A redirect answers the same way again; following it could send the key to another origin.
+  if (outcome.kind === 'redirect') return false
   if (method === 'GET') {
     if (outcome.kind === 'answer') return outcome.status === 429 || outcome.status >= 500
     return true
@@ -25,6 +29,8 @@ export function mayHaveBeenDelivered(outcome: Outcome): boolean {
   if (outcome.kind === 'network')
     return outcome.code !== 'refused' && outcome.code !== 'unreachable'
   if (outcome.kind === 'answer') return outcome.status >= 500 && outcome.status !== 503
+  // Whoever answered with a redirect may have acted on the POST before answering.
+  if (outcome.kind === 'redirect') return true
   // A 2xx, however odd its body: the service took the message.
   return false
 }

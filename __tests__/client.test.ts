@@ -1,0 +1,372 @@
+// The service client against loopback servers this test controls: redirects, caps, cancellation,
+// the deadline, the 429 stop, the request count and redaction at ingress.
+import { describe, it, expect, jest, afterEach } from '@jest/globals'
+import http from 'node:http'
+
+jest.unstable_mockModule('@actions/core', () => ({ setSecret: jest.fn() }))
+const { registerSecrets } = await import('../src/secrets.js')
+const { RateLimitError, RequestCancelledError, ServiceClient, ServiceError } =
+  await import('../src/service/client.js')
+const { capJobJson, checkAgentJob, isFinalStatus, parseJson, plausiblePrLink } =
+  await import('../src/service/schema.js')
+
+const KEY = 'mint_client_test_key_0123456789'
+
+interface Seen {
+  method: string
+  url: string
+  authorization?: string
+}
+
+interface Server {
+  url: string
+  seen: Seen[]
+  /** Connections closed by the client before an answer was sent. */
+  dropped: number
+  close(): Promise<void>
+}
+
+const open: Server[] = []
+const clients: InstanceType<typeof ServiceClient>[] = []
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.dispose()
+  await Promise.all(open.splice(0).map(s => s.close()))
+})
+
+async function serve(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void,
+  host = '127.0.0.1'
+): Promise<Server> {
+  const seen: Seen[] = []
+  const sockets = new Set<import('node:net').Socket>()
+  const state = { dropped: 0 }
+  const server = http.createServer((req, res) => {
+    seen.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      authorization: req.headers.authorization
+    })
+    res.on('close', () => {
+      if (!res.writableEnded) state.dropped++
+    })
+    handler(req, res, seen.length)
+  })
+  server.on('connection', s => {
+    sockets.add(s)
+    s.on('close', () => sockets.delete(s))
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as import('node:net').AddressInfo).port
+  const s: Server = {
+    url: `http://${host}:${port}`,
+    seen,
+    get dropped() {
+      return state.dropped
+    },
+    close: () =>
+      new Promise<void>(resolve => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      })
+  }
+  open.push(s)
+  return s
+}
+
+const json = (res: http.ServerResponse, status: number, body: unknown, headers = {}): void => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers })
+  res.end(JSON.stringify(body))
+}
+
+const JOB = { id: 'job-1', status: 'completed', prLink: null }
+
+function client(
+  baseUrl: string,
+  extra: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {}
+) {
+  const c = new ServiceClient({
+    baseUrl,
+    apiKey: KEY,
+    userAgent: 'test',
+    retryBaseMs: 10,
+    retryCapMs: 20,
+    ...extra
+  })
+  clients.push(c)
+  return c
+}
+
+const soon = (): number => Date.now() + 20_000
+
+async function failure(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p
+  } catch (err) {
+    return err as Error
+  }
+  throw new Error('expected a failure')
+}
+
+describe('redirects are never followed', () => {
+  it.each([301, 302, 303, 307, 308])(
+    '%i on a GET and on the POST: one request each, named, no hop',
+    async status => {
+      const elsewhere = await serve((_req, res) => json(res, 200, JOB))
+      const svc = await serve((_req, res) => {
+        res.writeHead(status, { location: `${elsewhere.url}/v2/agent/p/job/j` })
+        res.end('x'.repeat(1024))
+      })
+      const c = client(svc.url)
+      const get = await failure(c.getJob('/v2/agent/p/job/j', soon()))
+      expect(get).toBeInstanceOf(ServiceError)
+      expect(get.message).toContain(`GET /v2/agent/p/job/j failed: ${status}`)
+      expect(get.message).toContain(`to ${elsewhere.url}/v2/agent/p/job/j`)
+      expect(get.message).toContain('check `base-url`')
+      const post = await failure(c.sendMessage('p', 'j', 'hi', soon()))
+      expect(post.message).toMatch(/may or may not have been delivered/)
+      expect(svc.seen.map(s => s.method)).toEqual(['GET', 'POST'])
+      expect(elsewhere.seen).toEqual([])
+      expect(c.requests).toBe(2)
+      c.dispose()
+    }
+  )
+
+  it('a Location holding the key is redacted and clipped', async () => {
+    registerSecrets(KEY, '')
+    const svc = await serve((_req, res) => {
+      res.writeHead(302, { location: `https://evil.example/${KEY}/${'a'.repeat(5000)}` })
+      res.end()
+    })
+    const err = await failure(client(svc.url).getJob('/x', soon()))
+    expect(err.message).not.toContain(KEY)
+    expect(err.message).toContain('https://evil.example/***/')
+    expect(err.message.length).toBeLessThan(600)
+  })
+})
+
+describe('bodies are capped', () => {
+  it('a 2xx larger than 16 MiB is refused, not read on', async () => {
+    const svc = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      const chunk = Buffer.alloc(1024 * 1024, 0x20)
+      let sent = 0
+      const more = (): void => {
+        while (sent < 64 && res.write(chunk)) sent++
+        if (sent < 64) res.once('drain', more)
+        else res.end('{}')
+      }
+      more()
+    })
+    const err = await failure(client(svc.url, { maxAttempts: 1 }).getJob('/x', soon()))
+    expect(err.message).toMatch(/larger than 16 MiB/)
+  })
+
+  it('an endless error body ends the attempt with the status and the first words', async () => {
+    const svc = await serve((_req, res) => {
+      res.writeHead(400, { 'content-type': 'text/plain' })
+      res.write('Bad things happened. ')
+      const timer = setInterval(() => res.write('y'.repeat(16 * 1024)), 1)
+      res.on('close', () => clearInterval(timer))
+    })
+    const err = await failure(client(svc.url).getJob('/x', soon()))
+    expect(err.message).toMatch(/400 Bad Request: Bad things happened\. y+/)
+    expect(err.message.length).toBeLessThan(700)
+  })
+})
+
+describe('cancellation, the deadline and the request count', () => {
+  it('an aborted signal destroys the request at once and is not retried', async () => {
+    const svc = await serve(() => undefined) // never answers
+    const c = client(svc.url)
+    const controller = new AbortController()
+    const pending = c.getJson('/slow', v => v, soon(), controller.signal)
+    await new Promise(resolve => setTimeout(resolve, 100))
+    controller.abort()
+    const err = await failure(pending)
+    expect(err).toBeInstanceOf(RequestCancelledError)
+    await new Promise(resolve => setTimeout(resolve, 50))
+    expect(svc.seen).toHaveLength(1)
+    expect(svc.dropped).toBe(1)
+    // Aborted before it starts: nothing is sent.
+    await failure(c.getJson('/never', v => v, soon(), controller.signal))
+    expect(svc.seen).toHaveLength(1)
+    expect(c.requests).toBe(1)
+  })
+
+  it('an abort during a retry wait ends the wait at once', async () => {
+    const svc = await serve((_req, res) =>
+      json(res, 503, { error: 'busy' }, { 'retry-after': '5' })
+    )
+    const controller = new AbortController()
+    const pending = client(svc.url).getJson('/x', v => v, soon(), controller.signal)
+    await new Promise(resolve => setTimeout(resolve, 200))
+    const before = Date.now()
+    controller.abort()
+    expect(await failure(pending)).toBeInstanceOf(RequestCancelledError)
+    expect(Date.now() - before).toBeLessThan(2_000)
+    expect(svc.seen).toHaveLength(1)
+  })
+
+  it('no request starts at or after the deadline', async () => {
+    const svc = await serve((_req, res) => json(res, 200, JOB))
+    const c = client(svc.url)
+    const err = await failure(c.getJob('/x', Date.now() - 1))
+    expect(err.message).toMatch(/was not sent: the time allowed \(`wait-timeout`\) had run out/)
+    expect(svc.seen).toHaveLength(0)
+    expect(c.requests).toBe(0)
+  })
+
+  it('counts every attempt sent, retries included', async () => {
+    const svc = await serve((_req, res, n) =>
+      n <= 2 ? json(res, 500, { error: 'flaky' }) : json(res, 200, JOB)
+    )
+    const c = client(svc.url)
+    await c.getJob('/x', soon())
+    await c.getJob('/x', soon())
+    expect(svc.seen).toHaveLength(4)
+    expect(c.requests).toBe(4)
+  })
+})
+
+describe('a 429 that asks to wait too long stops the client', () => {
+  it.each([
+    ['past the deadline', '900', 60_000],
+    ['past 10 minutes', '700', 60 * 60_000]
+  ])('Retry-After %s: one request, the reset time, nothing sent after', async (_n, after, ms) => {
+    const svc = await serve((_req, res) =>
+      json(res, 429, { error: 'Rate limit exceeded' }, { 'retry-after': after })
+    )
+    const c = client(svc.url)
+    const started = Date.now()
+    const err = await failure(c.getJob('/x', Date.now() + ms))
+    expect(err).toBeInstanceOf(RateLimitError)
+    const reset = (err as InstanceType<typeof RateLimitError>).resetAt.getTime()
+    expect(reset).toBeGreaterThanOrEqual(started + Number(after) * 1000 - 1000)
+    expect(reset).toBeLessThanOrEqual(Date.now() + Number(after) * 1000 + 1000)
+    const at = new Date(reset).toISOString().slice(11, 16)
+    expect(err.message).toContain(`resets at `)
+    expect(err.message).toContain(`${at}`)
+    expect(err.message).toContain('UTC')
+    expect(err.message).toContain('Rate limit exceeded')
+    const again = await failure(c.sendMessage('p', 'j', 'hi', Date.now() + ms))
+    expect(again).toBeInstanceOf(RateLimitError)
+    expect(svc.seen).toHaveLength(1)
+    expect(c.requests).toBe(1)
+  })
+})
+
+describe('what comes back is cleaned and bounded', () => {
+  it('an echoed key is gone from error texts and from the job', async () => {
+    registerSecrets(KEY, '')
+    const svc = await serve((req, res) =>
+      req.method === 'POST'
+        ? json(res, 400, {
+            error: `bad key ${KEY}`,
+            details: [{ message: Buffer.from(`Bearer ${KEY}`).toString('base64') }]
+          })
+        : json(res, 200, { ...JOB, note: `echo ${encodeURIComponent(KEY)}` })
+    )
+    const c = client(svc.url)
+    const err = await failure(c.sendMessage('p', 'j', 'hi', soon()))
+    expect(err.message).toContain('400 Bad Request: bad key ***')
+    expect(err.message).not.toContain(Buffer.from(`Bearer ${KEY}`).toString('base64'))
+    const job = await c.getJob('/x', soon())
+    expect(job.note).toBe('echo ***')
+  })
+
+  it('a job 5,000 levels deep is a clean shape error, not a stack overflow', async () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000)
+    const svc = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(`{"id":"job-1","status":"completed","prLink":null,"x":${deep}}`)
+    })
+    const err = await failure(client(svc.url, { maxAttempts: 1 }).getJob('/x', soon()))
+    expect(err.message).toMatch(/nested too deeply/)
+    expect(err.message).not.toMatch(/call stack/)
+  })
+
+  it('an implausible prLink becomes null, with one warning', async () => {
+    const warn = jest.fn<(line: string) => void>()
+    const svc = await serve((_req, res) =>
+      json(res, 200, { ...JOB, prLink: `https://github.com/${'a'.repeat(3000)}` })
+    )
+    const c = client(svc.url, { warn })
+    expect((await c.getJob('/x', soon())).prLink).toBeNull()
+    expect((await c.getJob('/x', soon())).prLink).toBeNull()
+    expect(warn).toHaveBeenCalledTimes(1)
+    expect(warn.mock.calls[0]![0]).toMatch(/prLink is 3019 characters long/)
+  })
+
+  it('getJson hands the parsed answer to any check', async () => {
+    const svc = await serve((_req, res) => json(res, 200, { searches: [1, 2] }))
+    const c = client(svc.url)
+    const n = await c.getJson(
+      '/v1/analytics/p/searches?limit=2',
+      v => (v as { searches: number[] }).searches.length,
+      soon()
+    )
+    expect(n).toBe(2)
+    expect(svc.seen[0]!.url).toBe('/v1/analytics/p/searches?limit=2')
+    expect(svc.seen[0]!.authorization).toBe(`Bearer ${KEY}`)
+    expect(checkAgentJob({ ...JOB, status: 'queued' }).status).toBe('queued')
+  })
+})
+
+describe('schema limits', () => {
+  it('parses 64 levels, refuses 65 with a clean error, and ignores brackets inside strings', () => {
+    expect(parseJson(`${'['.repeat(64)}${']'.repeat(64)}`)).toBeDefined()
+    expect(() => parseJson(`${'['.repeat(65)}${']'.repeat(65)}`)).toThrow(/nested too deeply/)
+    expect(parseJson(`{"a":"${'['.repeat(100)}\\"{{"}`)).toEqual({ a: `${'['.repeat(100)}"{{` })
+  })
+
+  it.each([
+    ['https://github.com/octo/docs/pull/7', true],
+    ['http://127.0.0.1/pr/1', true],
+    [`https://github.com/${'a'.repeat(2100)}`, false],
+    ['javascript:alert(1)', false],
+    ['https://user:pw@github.com/x', false],
+    ['https://github.com/a b', false],
+    ['not a url', false],
+    [42, false]
+  ])('prLink %j kept: %s', (value, kept) => {
+    const { link, warning } = plausiblePrLink(value)
+    expect(link).toBe(kept ? value : null)
+    expect(warning === undefined).toBe(kept)
+  })
+
+  it('accepts null for every nullable field, and later statuses; refuses odd statuses', () => {
+    const job = checkAgentJob({
+      id: 7,
+      status: 'queued',
+      source: { repository: null, ref: null },
+      model: null,
+      prLink: null,
+      archivedAt: null
+    })
+    expect(job).toMatchObject({ id: '7', status: 'queued', prLink: null })
+    expect(checkAgentJob({ id: 'j', status: 'active', source: null }).source).toBeNull()
+    expect(isFinalStatus('queued')).toBe(false)
+    expect(isFinalStatus('archived')).toBe(true)
+    for (const status of ['', 'x'.repeat(65), 'a b', 7, null])
+      expect(() => checkAgentJob({ id: 'j', status })).toThrow(/job.status/)
+  })
+
+  it('caps the job output at 256 KiB, keeping the main fields', () => {
+    const job = checkAgentJob({ id: 'j', status: 'completed', prLink: null, log: 'x'.repeat(3e5) })
+    const { json, capped } = capJobJson(job)
+    expect(capped).toBe(true)
+    expect(JSON.parse(json)).toEqual({
+      id: 'j',
+      status: 'completed',
+      source: null,
+      model: undefined,
+      prLink: null,
+      createdAt: undefined,
+      archivedAt: undefined
+    })
+    expect(capJobJson({ ...job, log: 'short' })).toEqual({
+      json: JSON.stringify({ ...job, log: 'short' }),
+      capped: false
+    })
+  })
+})

@@ -1,0 +1,215 @@
+import { describe, it, expect } from '@jest/globals'
+import type { AgentJob } from '../src/service/schema.js'
+import { renderJobReport } from '../src/report/job.js'
+import { JOB_STATES, agentJob, jobReport } from './report-scenarios.js'
+
+const render = (name: keyof typeof JOB_STATES) => renderJobReport(jobReport(JOB_STATES[name]))
+const headline = (markdown: string) => markdown.split('\n')[0] ?? ''
+/** The part a reader sees without opening the collapsed block. */
+const visible = (markdown: string) => markdown.slice(0, markdown.indexOf('<details>'))
+const collapsed = (markdown: string) => markdown.slice(markdown.indexOf('<details>'))
+
+describe('renderJobReport: the headline leads with the answer', () => {
+  it('a pull request of this repository: its number and how long it took', () => {
+    const out = render('done with a pull request of this repository')
+    expect(headline(out)).toBe('### ✅ Opened [#42](https://github.com/acme/docs/pull/42) · 4 min')
+  })
+
+  it('a pull request elsewhere: owner/repo#n', () => {
+    expect(headline(render('done with a pull request elsewhere'))).toBe(
+      '### ✅ Opened [acme/website#311](https://github.com/acme/website/pull/311) · 4 min'
+    )
+  })
+
+  it('completed without a pull request says what that may mean, not "no file changed"', () => {
+    const out = render('done without a pull request')
+    expect(headline(out)).toBe('### ✅ Completed without a pull request · 4 min')
+    expect(visible(out)).toContain(
+      'No pull request was opened: the agent may have changed nothing, or committed directly'
+    )
+    expect(out).not.toMatch(/no file changed/i)
+  })
+
+  it('failed and archived jobs', () => {
+    const failed = render('failed')
+    expect(headline(failed)).toBe('### ❌ The job failed · 4 min')
+    expect(visible(failed)).toContain(
+      '**Error:** The agent could not check out ref &#96;docs-v2&#96;: not found'
+    )
+    const silent = renderJobReport(jobReport({ ...JOB_STATES.failed, error: undefined }))
+    expect(visible(silent)).toContain('The service did not say why.')
+    expect(headline(render('archived'))).toBe('### 📦 The job was archived · 4 min')
+  })
+
+  it('while waiting, the headline follows the status, and the start time replaces elapsed', () => {
+    const out = render('waiting, active')
+    expect(headline(out)).toBe('### ⏳ The docs agent is working')
+    expect(visible(out)).toContain('started 14:05 UTC')
+    expect(out).not.toMatch(/elapsed|\b0s\b|ended/i)
+  })
+
+  it('a status the service added later is shown as it is', () => {
+    const out = render('waiting, a status added later (queued)')
+    expect(headline(out)).toBe('### ⏳ Job status: queued')
+    expect(collapsed(out)).toContain('- **Status:** queued')
+  })
+
+  it('never says "working" next to a final status', () => {
+    const out = render('waiting, still showing the status from before')
+    expect(headline(out)).toBe(
+      '### ⏳ Waiting for the job to take the instruction (it still shows completed)'
+    )
+    expect(out).not.toMatch(/working/)
+  })
+
+  it('sending, for a follow-up and for a new job', () => {
+    expect(headline(render('sending (message)'))).toBe(
+      '### ⏳ Sending the instruction to the docs agent'
+    )
+    const create = render('sending (create)')
+    expect(headline(create)).toBe('### ⏳ Starting a docs agent job')
+    expect(create).toContain('New docs agent job · started 14:05 UTC')
+    expect(collapsed(create)).toContain('- **Job:** –')
+  })
+})
+
+describe('renderJobReport: honest endings', () => {
+  it('timed out: the job may still finish and open a pull request', () => {
+    const out = render('timed out')
+    expect(headline(out)).toBe('### ⌛ Stopped waiting after 30 min · the job may still finish')
+    expect(visible(out)).toContain('This run stopped waiting at `wait-timeout`.')
+    expect(visible(out)).toContain('it can still finish and open a pull request')
+    expect(visible(out)).toContain('Last status seen: **active**.')
+    expect(out).not.toMatch(/error/i)
+  })
+
+  it('a timeout after failing polls names the last poll error, escaped', () => {
+    const out = renderJobReport(jobReport({ ...JOB_STATES['timed out'], error: '503 <busy>' }))
+    expect(visible(out)).toContain('**Last poll:** 503 &lt;busy&gt;')
+  })
+
+  it('cancelled: this run stopped waiting; the job keeps running', () => {
+    const out = render('cancelled while waiting')
+    expect(headline(out)).toBe('### 🚫 Run cancelled · the job keeps running')
+    expect(visible(out)).toContain('That does not stop the job: it keeps running on the service')
+    expect(headline(render('cancelled before sending'))).toBe(
+      '### 🚫 Run cancelled before the instruction was sent'
+    )
+    expect(visible(render('cancelled before sending'))).not.toContain('keeps running')
+  })
+
+  it('maybe delivered: says the instruction may or may not have arrived', () => {
+    const out = render('error, maybe delivered')
+    expect(headline(out)).toBe('### ⚠️ The instruction may or may not have been delivered')
+    expect(visible(out)).toContain('**Error:** POST /v2/agent/acme-docs/job/job&#95;7Hq2mX')
+    expect(visible(out)).toContain(
+      'Check the job on the service before sending the instruction again'
+    )
+  })
+
+  it('not sent, and no job to follow up', () => {
+    expect(headline(render('error, not sent'))).toBe('### ⚠️ The instruction was not sent')
+    const noJob = render('no job to follow up')
+    expect(headline(noJob)).toBe('### ⚠️ No job to follow up')
+    expect(visible(noJob)).toContain('Set the `job-id` input of the workflow')
+    expect(visible(noJob)).toContain('`when-no-job: create`')
+    expect(collapsed(noJob)).toContain('**Instruction (not sent):**')
+  })
+
+  it('not waited for', () => {
+    const out = render('not waited for (wait: false)')
+    expect(headline(out)).toBe('### 📨 Instruction sent · not waited for')
+    expect(visible(out)).toContain('Not waited for (`wait: false`)')
+  })
+})
+
+describe('renderJobReport: layout', () => {
+  it('keeps job id, project, model, ref and the prompt in a collapsed block', () => {
+    const out = render('done with a pull request of this repository')
+    expect(visible(out)).not.toMatch(/job&#95;7Hq2mX|claude|acme-docs|main/)
+    const block = collapsed(out)
+    expect(block.startsWith('<details><summary>Details</summary>\n\n')).toBe(true)
+    expect(block).toContain('- **Job:** job&#95;7Hq2mX')
+    expect(block).toContain('- **Model:** claude-sonnet-4')
+    expect(block).toContain('- **Repository:** acme/docs · **Ref:** main')
+    expect(block).toContain('- **Requests to the service:** 7')
+    expect(block).toContain(
+      '- **Pull request:** [github.com/acme/docs/pull/42](https://github.com/acme/docs/pull/42)'
+    )
+    expect(block).toContain('**Instruction sent:**\n\n> Document the new &#96;rateLimit&#96;')
+    expect(out.trimEnd().endsWith('</details>')).toBe(true)
+  })
+
+  it('has no table with an empty header row', () => {
+    expect(render('done with a pull request of this repository')).not.toContain('| | |')
+  })
+
+  it('links the workflow run and says when it started and ended', () => {
+    const out = render('done with a pull request of this repository')
+    expect(out.split('\n')[2]).toBe(
+      'Docs agent follow-up · started 14:05 UTC · ended 14:09 UTC · ' +
+        '[workflow run](https://github.com/acme/docs/actions/runs/123456789)'
+    )
+  })
+
+  it('writes the action’s own Markdown as Markdown: no escaped backticks of ours', () => {
+    for (const name of Object.keys(JOB_STATES).filter(
+      n => n !== 'hostile service text' && n !== 'failed'
+    )) {
+      const out = renderJobReport(jobReport({ ...JOB_STATES[name], prompt: 'Fix the typo' }))
+      expect(out).not.toContain('&#96;')
+    }
+  })
+
+  it('tells reviewers how to reply only when replies are routed here', () => {
+    const out = render('routed: replies go to this job')
+    expect(visible(out)).toContain(
+      'Reply `/docs-agent <instruction>` on this pull request to send a follow-up to this job.'
+    )
+    expect(render('done with a pull request of this repository')).not.toContain('Reply ')
+    const odd = renderJobReport(jobReport({ routedHere: true, trigger: '/do `x`' }))
+    expect(odd).toContain('Reply **/do &#96;x&#96; &lt;instruction&gt;**')
+  })
+})
+
+describe('renderJobReport: untrusted text', () => {
+  it('links a pull request only when it is an https URL', () => {
+    for (const prLink of ['javascript:alert(1)', 'http://github.com/a/b/pull/1', 'not a url']) {
+      const out = renderJobReport(jobReport({ job: agentJob({ prLink }) }))
+      expect(out).not.toContain('](javascript')
+      expect(out).not.toContain('](http:')
+      expect(headline(out)).toBe('### ✅ Opened a pull request · 4 min')
+    }
+    const odd = renderJobReport(
+      jobReport({ job: agentJob({ prLink: 'https://h.io/a%ZZ/b/pull/3' }) })
+    )
+    expect(headline(odd)).toBe('### ✅ Opened [a%ZZ/b#3](https://h.io/a%ZZ/b/pull/3) · 4 min')
+    const tricky = 'https://github.com/a/b/pull/1?x=)|[y](z)'
+    const out = renderJobReport(jobReport({ job: agentJob({ prLink: tricky }) }))
+    expect(out).toContain('](https://github.com/a/b/pull/1?x=%29%7C%5By%5D%28z%29)')
+  })
+
+  it('escapes every service-provided string', () => {
+    const out = render('hostile service text')
+    expect(out).not.toMatch(/<(?!\/?details|\/?summary)/)
+    expect(out).not.toContain('`')
+    expect(out).not.toMatch(/@\w/)
+    expect(out).not.toMatch(/\]\(javascript/)
+    expect(out).toContain('- **Status:** frozen &lt;img src=x&gt;')
+  })
+
+  it('cuts a long prompt and a long error', () => {
+    const out = renderJobReport(
+      jobReport({ prompt: 'p'.repeat(5000), phase: 'error', error: 'e'.repeat(5000) })
+    )
+    expect(out).toContain('… (3,000 more characters)')
+    expect(out).not.toContain('e'.repeat(2001))
+  })
+
+  it('shows a job whose status is not a string without failing', () => {
+    const job = { ...agentJob(), status: 42 } as unknown as AgentJob
+    expect(renderJobReport(jobReport({ phase: 'waiting', job }))).toContain(
+      '### ⏳ The docs agent is working'
+    )
+  })
+})

@@ -1,0 +1,273 @@
+// The report about one agent job: the live comment while the run waits, and the same body as
+// the job summary at the end. It leads with the answer (what happened, how long it took) and
+// keeps the reference data (job id, model, ref, the prompt) in a collapsed block.
+
+import type { AgentJob } from '../service/schema.js'
+import {
+  clip,
+  details,
+  escapeText,
+  formatClock,
+  formatElapsed,
+  formatNumber,
+  link,
+  linkDestination,
+  parseHttpsUrl,
+  quoteBlock
+} from './markdown.js'
+
+export type JobPhase =
+  'sending' | 'waiting' | 'done' | 'timed-out' | 'cancelled' | 'error' | 'no-job'
+
+export interface JobReport {
+  command: 'message' | 'create'
+  projectId: string
+  /** Undefined while a create has not been answered. */
+  jobId?: string
+  phase: JobPhase
+  /** The last job object seen; its status may be one the service added later. */
+  job?: AgentJob
+  /** The exact prompt sent (shown collapsed). */
+  prompt?: string
+  /** ms epoch the run started. */
+  startedAt: number
+  /** ms epoch the run ended, on endings. */
+  endedAt?: number
+  /** False with `wait: false`. */
+  waited: boolean
+  /** Already redacted, untrusted: escaped here. */
+  error?: string
+  /** On error or cancel: was the instruction taken by the service? */
+  delivered?: 'yes' | 'maybe' | 'no'
+  runUrl?: string
+  trigger?: string
+  /** This comment routes replies with the trigger to the job. */
+  routedHere?: boolean
+  /** When prLink is a pull request of this repository. */
+  prNumber?: number
+  /** Requests this run sent to the service. */
+  requests?: number
+}
+
+const PROMPT_MAX_CHARS = 2000
+const ERROR_MAX_CHARS = 2000
+const VALUE_MAX_CHARS = 300
+
+/** Whatever the service says, as a string: a status added later is shown as it is. */
+function statusOf(r: JobReport): string | undefined {
+  const status: unknown = r.job?.status
+  return typeof status === 'string' && status !== '' ? status : undefined
+}
+
+function value(text: string | undefined): string {
+  return text ? escapeText(clip(text, VALUE_MAX_CHARS)) : '–'
+}
+
+function elapsed(r: JobReport): string {
+  return r.endedAt === undefined ? '' : ` · ${formatElapsed(r.endedAt - r.startedAt)}`
+}
+
+/** "#42" for this repository, "owner/repo#42" for another, or "a pull request". */
+function pullRequestLabel(r: JobReport, url: URL): string {
+  if (r.prNumber !== undefined) return `#${r.prNumber}`
+  const m = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname)
+  if (!m) return 'a pull request'
+  // Owner and repository names are plain ASCII on GitHub: shown as they are in the URL.
+  return `${escapeText(`${m[1]}/${m[2]}`)}#${m[3]}`
+}
+
+/** The pull request as a link, or undefined when the job has none that is a safe https URL. */
+function pullRequestLink(r: JobReport): string | undefined {
+  const url = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined
+  return url ? `[${pullRequestLabel(r, url)}](${linkDestination(url.href)})` : undefined
+}
+
+function doneHeadline(r: JobReport, status: string | undefined): string {
+  if (!r.waited)
+    return r.command === 'create'
+      ? '📨 Job started · not waited for'
+      : '📨 Instruction sent · not waited for'
+  if (status === 'completed') {
+    if (r.job?.prLink) return `✅ Opened ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`
+    return `✅ Completed without a pull request${elapsed(r)}`
+  }
+  if (status === 'failed') return `❌ The job failed${elapsed(r)}`
+  if (status === 'archived') return `📦 The job was archived${elapsed(r)}`
+  return `Job status: ${value(status)}${elapsed(r)}`
+}
+
+/** While waiting, the headline says what the status says now. */
+function waitingHeadline(status: string | undefined): string {
+  if (status === undefined || status === 'active') return '⏳ The docs agent is working'
+  if (['completed', 'failed', 'archived'].includes(status))
+    return `⏳ Waiting for the job to take the instruction (it still shows ${status})`
+  return `⏳ Job status: ${value(status)}`
+}
+
+function errorHeadline(r: JobReport): string {
+  if (r.delivered === 'maybe') return '⚠️ The instruction may or may not have been delivered'
+  if (r.delivered === 'no')
+    return r.command === 'create' ? '⚠️ No job was started' : '⚠️ The instruction was not sent'
+  if (r.delivered === 'yes') return '⚠️ Sent, but this run lost track of the job'
+  return '⚠️ The docs agent step failed'
+}
+
+function headline(r: JobReport): string {
+  const status = statusOf(r)
+  switch (r.phase) {
+    case 'sending':
+      return r.command === 'create'
+        ? '⏳ Starting a docs agent job'
+        : '⏳ Sending the instruction to the docs agent'
+    case 'waiting':
+      return waitingHeadline(status)
+    case 'done':
+      return doneHeadline(r, status)
+    case 'timed-out':
+      return r.endedAt === undefined
+        ? '⌛ Stopped waiting · the job may still finish'
+        : `⌛ Stopped waiting after ${formatElapsed(r.endedAt - r.startedAt)} · the job may still finish`
+    case 'cancelled':
+      return r.delivered === 'no'
+        ? '🚫 Run cancelled before the instruction was sent'
+        : '🚫 Run cancelled · the job keeps running'
+    case 'error':
+      return errorHeadline(r)
+    case 'no-job':
+      return '⚠️ No job to follow up'
+  }
+}
+
+/** One line under the headline: what this is, when it started, where the run is. */
+function metaLine(r: JobReport): string {
+  const parts = [
+    r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up',
+    `started ${formatClock(r.startedAt)}`
+  ]
+  if (r.endedAt !== undefined && r.phase !== 'sending' && r.phase !== 'waiting')
+    parts.push(`ended ${formatClock(r.endedAt)}`)
+  if (r.runUrl) parts.push(link('workflow run', r.runUrl))
+  return parts.join(' · ')
+}
+
+function lastStatus(r: JobReport): string {
+  const status = statusOf(r)
+  return status ? ` Last status seen: **${value(status)}**.` : ''
+}
+
+function errorDetail(r: JobReport, label: string): string | undefined {
+  if (!r.error) return undefined
+  return `**${label}:** ${escapeText(clip(r.error, ERROR_MAX_CHARS))}`
+}
+
+const DELIVERY: Readonly<Record<NonNullable<JobReport['delivered']>, string>> = {
+  maybe:
+    'Check the job on the service before sending the instruction again, or the agent may get ' +
+    'it twice.',
+  no: 'The instruction did not reach the job.',
+  yes: 'The service took the instruction: the job keeps running, but this run could not follow it.'
+}
+
+/** The paragraphs that explain the state: what it means, and what may still happen. */
+function explanation(r: JobReport): string[] {
+  const status = statusOf(r)
+  switch (r.phase) {
+    case 'sending':
+    case 'waiting':
+      return []
+    case 'done':
+      if (!r.waited)
+        return ['Not waited for (`wait: false`): the job keeps running on the service.']
+      if (status === 'completed' && !r.job?.prLink)
+        return [
+          'No pull request was opened: the agent may have changed nothing, or committed ' +
+            'directly to the branch.'
+        ]
+      if (status === 'failed') return [errorDetail(r, 'Error') ?? 'The service did not say why.']
+      return []
+    case 'timed-out':
+      return [
+        'This run stopped waiting at `wait-timeout`. The job may still be running: it can ' +
+          `still finish and open a pull request.${lastStatus(r)}`,
+        errorDetail(r, 'Last poll')
+      ].filter(isText)
+    case 'cancelled':
+      if (r.delivered === 'no') return ['The workflow run was cancelled; nothing was sent.']
+      return [
+        'The workflow run was cancelled, so it stopped waiting. That does not stop the job: ' +
+          `it keeps running on the service and may still open a pull request.${lastStatus(r)}`,
+        r.delivered === 'maybe' ? DELIVERY.maybe : undefined
+      ].filter(isText)
+    case 'error':
+      return [
+        errorDetail(r, 'Error') ?? '**Error:** unknown error',
+        r.delivered ? DELIVERY[r.delivered] : undefined
+      ].filter(isText)
+    case 'no-job':
+      return [
+        'No agent job is recorded on this pull request, so the instruction was not sent. Set ' +
+          'the `job-id` input of the workflow, reply on a pull request that the docs agent ' +
+          'opened, or set `when-no-job: create` to start a new job.'
+      ]
+  }
+}
+
+function isText(s: string | undefined): s is string {
+  return s !== undefined && s !== ''
+}
+
+/** A trigger in a code span when it can be one; escaped text otherwise. */
+function triggerHint(trigger: string): string {
+  const example = /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)
+    ? `\`${trigger} <instruction>\``
+    : `**${escapeText(trigger)} &lt;instruction&gt;**`
+  return `Reply ${example} on this pull request to send a follow-up to this job.`
+}
+
+function pullRequestItem(r: JobReport): string | undefined {
+  const prLink = r.job?.prLink
+  if (!prLink) return undefined
+  const url = parseHttpsUrl(prLink)
+  const label = url ? escapeText(url.host + url.pathname) : value(prLink)
+  return `- **Pull request:** ${url ? `[${label}](${linkDestination(url.href)})` : label}`
+}
+
+function detailItems(r: JobReport): string[] {
+  const source = r.job?.source
+  const items = [
+    `- **Job:** ${value(r.jobId ?? r.job?.id)}`,
+    `- **Status:** ${value(statusOf(r))}`,
+    `- **Project:** ${value(r.projectId)}`,
+    source?.repository || source?.ref
+      ? `- **Repository:** ${value(source.repository ?? undefined)} · **Ref:** ${value(source.ref ?? undefined)}`
+      : undefined,
+    r.job?.model ? `- **Model:** ${value(r.job.model)}` : undefined,
+    pullRequestItem(r),
+    r.requests !== undefined
+      ? `- **Requests to the service:** ${formatNumber(r.requests)}`
+      : undefined
+  ]
+  return items.filter(isText)
+}
+
+function instructionLabel(r: JobReport): string {
+  if (r.phase === 'no-job' || r.delivered === 'no') return 'Instruction (not sent)'
+  if (r.phase === 'sending' || r.delivered === 'maybe') return 'Instruction'
+  return 'Instruction sent'
+}
+
+function detailsBlock(r: JobReport): string {
+  const blocks = [detailItems(r).join('\n')]
+  if (r.prompt?.trim()) {
+    blocks.push(`**${instructionLabel(r)}:**`, quoteBlock(r.prompt, PROMPT_MAX_CHARS))
+  }
+  return details('Details', blocks.join('\n\n'))
+}
+
+/** Markdown for the live comment and the job summary about one agent job. */
+export function renderJobReport(r: JobReport): string {
+  const blocks = [`### ${headline(r)}`, metaLine(r), ...explanation(r)]
+  if (r.routedHere && r.trigger) blocks.push(triggerHint(r.trigger))
+  blocks.push(detailsBlock(r))
+  return blocks.join('\n\n') + '\n'
+}

@@ -1,0 +1,253 @@
+// The visitors report (job summary and comment): the answer in the headline, the totals with
+// the human/AI overlap made explicit, then the top pages as a chart and a table that fits.
+
+import type { DateRange, Period } from '../analytics/period.js'
+import type { VisitorCounts, VisitorRow } from '../service/schema.js'
+import { barChart } from './chart.js'
+import {
+  clipMiddle,
+  escapeText,
+  fitComment,
+  foldedTable,
+  foldedTableOverhead,
+  formatChange,
+  formatNumber,
+  formatPercentChange,
+  formatShare,
+  provenance,
+  link,
+  pageUrl,
+  plural,
+  size,
+  tableHead,
+  tableRow,
+  VISIBLE_ROWS,
+  type Column
+} from './markdown.js'
+import { exactRange, previousLabel, shortRange } from './range.js'
+
+export interface VisitorsReport {
+  projectId: string
+  range: DateRange
+  period?: Period
+  totals: VisitorCounts
+  rows: number
+  /** Already sorted, most total visitors first. */
+  top: VisitorRow[]
+  previous?: { range: DateRange; totals: VisitorCounts; byPath: Map<string, VisitorCounts> }
+  file?: string
+  maxRowsReached?: boolean
+  runUrl?: string
+  /** ms epoch the report was made. */
+  generatedAt: number
+  /** https address of the docs site, no trailing slash: page paths link there. */
+  siteUrl?: string
+  /** Analytics requests this run sent. */
+  requests?: number
+}
+
+export interface VisitorsRenderOptions {
+  maxChars: number
+  /** Trusted Markdown naming where the complete data is, e.g. "`out/visitors.csv`". */
+  fullDataHint?: string
+}
+
+/** Long enough for a real docs path, short enough that the number columns stay in view. */
+export const PATH_MAX_CHARS = 60
+
+// ---------------------------------------------------------------------------------------------
+// Head: headline, what and when, totals
+
+function headline(r: VisitorsReport): string {
+  const total = plural(r.totals.total, 'unique visitor')
+  const when = shortRange(r.range, r.generatedAt)
+  if (!r.previous) return `### ${total} · ${when}`
+  const before = previousLabel(r.range, r.period)
+  const change = formatPercentChange(r.totals.total, r.previous.totals.total)
+  const compared = change ? `${change} vs ${before}` : `none in ${before}`
+  return `### ${total}, ${compared} · ${when}`
+}
+
+function metaLine(r: VisitorsReport): string {
+  const range = r.previous
+    ? `${exactRange(r.range)}, compared with ${exactRange(r.previous.range)}`
+    : exactRange(r.range)
+  return [
+    `Docs visitors of project ${escapeText(r.projectId)}`,
+    range,
+    ...provenance({ ...r, requestNoun: 'analytics request' })
+  ].join(' · ')
+}
+
+/** Visitors counted as both human and AI, when the service's numbers allow knowing it. */
+function overlap(c: VisitorCounts): number | undefined {
+  const both = c.human + c.ai - c.total
+  return both >= 0 ? both : undefined
+}
+
+function totalsTable(r: VisitorsReport): string {
+  const { totals, previous } = r
+  const both = overlap(totals)
+  // When human + AI falls short of the total (visitors the service classes as neither), shares
+  // of the total would hide that; shares of their sum, said so in the note, stay honest.
+  const whole = both === undefined ? totals.human + totals.ai : totals.total
+  const change = (now: number, before: number | undefined) =>
+    previous ? [formatChange(now, before)] : []
+  const columns: Column[] = [
+    { header: 'Traffic' },
+    { header: 'Unique visitors', align: 'right' },
+    { header: both === undefined ? 'Share of human + AI' : 'Share of total', align: 'right' },
+    ...(previous ? [{ header: 'Change', align: 'right' as const }] : [])
+  ]
+  const rows = [
+    ['Human', formatNumber(totals.human), formatShare(totals.human, whole)],
+    ['AI', formatNumber(totals.ai), formatShare(totals.ai, whole)]
+  ].map((cells, i) => {
+    const key = i === 0 ? 'human' : 'ai'
+    return tableRow([...cells, ...change(totals[key], previous?.totals[key])])
+  })
+  if (both !== undefined && both > 0) {
+    const before = previous ? overlap(previous.totals) : undefined
+    rows.push(
+      tableRow(['Both', formatNumber(both), formatShare(both, whole), ...change(both, before)])
+    )
+  }
+  rows.push(
+    tableRow([
+      'Total',
+      formatNumber(totals.total),
+      both === undefined ? '' : formatShare(totals.total, whole),
+      ...change(totals.total, previous?.totals.total)
+    ])
+  )
+  return `${tableHead(columns)}\n${rows.join('\n')}`
+}
+
+function totalsNote(totals: VisitorCounts): string {
+  const both = overlap(totals)
+  if (both === undefined)
+    return (
+      '_Shares are of human + AI. The total is the service’s count of unique visitors, each ' +
+      'once, and is not their sum._'
+    )
+  if (both === 0) return '_Total counts each unique visitor once: human + AI = total._'
+  return (
+    '_Visitors seen both as human and as AI count in both rows and once in the total: ' +
+    'human + AI − both = total._'
+  )
+}
+
+function exportedLine(r: VisitorsReport): string {
+  const file = r.file ? ` to ${escapeText(r.file)}` : ''
+  const limit = r.maxRowsReached ? ', stopped at `max-rows`' : ''
+  return `${plural(r.rows, 'row')} exported${file}${limit}.`
+}
+
+function reportHead(r: VisitorsReport): string {
+  return [headline(r), metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r)].join(
+    '\n\n'
+  )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Top pages
+
+function topTitle(r: VisitorsReport): string {
+  if (!r.maxRowsReached) return '#### Top pages'
+  return (
+    `#### Top pages among the first ${plural(r.rows, 'row')} exported\n\n` +
+    '_The export stopped at `max-rows`, so pages past those rows are not ranked here; the ' +
+    'totals above are the whole site’s._'
+  )
+}
+
+function topColumns(withChange: boolean): Column[] {
+  return [
+    { header: '#', align: 'right' },
+    { header: 'Page' },
+    { header: 'Human', align: 'right' },
+    { header: 'AI', align: 'right' },
+    { header: 'Total', align: 'right' },
+    ...(withChange ? [{ header: 'Change', align: 'right' as const }] : [])
+  ]
+}
+
+/** A page cell: clipped in the middle, escaped, linked to the docs site when there is one. */
+function pageCell(path: string, siteUrl: string | undefined): string {
+  if (!path) return '_(empty path)_'
+  const text = escapeText(clipMiddle(path, PATH_MAX_CHARS))
+  const url = siteUrl ? pageUrl(siteUrl, path) : undefined
+  return url ? link(text, url) : text
+}
+
+function topPageRow(r: VisitorsReport, row: VisitorRow, rank: number): string {
+  const change = r.previous ? [formatChange(row.total, r.previous.byPath.get(row.path)?.total)] : []
+  return tableRow([
+    String(rank),
+    pageCell(row.path, r.siteUrl),
+    formatNumber(row.human),
+    formatNumber(row.ai),
+    formatNumber(row.total),
+    ...change
+  ])
+}
+
+function foldLabel(first: number, last: number): string {
+  return `Pages ${formatNumber(first)}–${formatNumber(last)}`
+}
+
+function topPagesChart(top: readonly VisitorRow[]): string {
+  const bars = top.slice(0, VISIBLE_ROWS)
+  return barChart({
+    title: `Top ${bars.length} pages by unique visitors`,
+    valueAxis: 'Unique visitors',
+    // The rank matches the table's # column, so a clipped label is never ambiguous.
+    bars: bars.map((row, i) => ({
+      label: `#${i + 1} ${row.path || '(empty path)'}`,
+      value: row.total
+    }))
+  })
+}
+
+function omittedNote(omitted: number, fullDataHint: string | undefined): string {
+  const where = fullDataHint ? `; the full data is in ${fullDataHint}` : ''
+  return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`
+}
+
+/** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
+function rowsWithinBudget(r: VisitorsReport, budget: number): string[] {
+  const rows: string[] = []
+  let used = 0
+  for (const [i, row] of r.top.entries()) {
+    const line = topPageRow(r, row, i + 1)
+    used += size(line) + 1
+    if (used > budget) break
+    rows.push(line)
+  }
+  return rows
+}
+
+/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
+export function renderVisitorsReport(r: VisitorsReport, opts: VisitorsRenderOptions): string {
+  const head = reportHead(r)
+  if (r.top.length === 0) return fitComment(`${head}\n`, opts.maxChars, opts.fullDataHint)
+
+  const title = topTitle(r)
+  const columns = topColumns(r.previous !== undefined)
+  const longestNote = omittedNote(r.top.length, opts.fullDataHint)
+  const overhead = foldedTableOverhead(columns, foldLabel(r.top.length, r.top.length))
+  // Blank lines between blocks and the final newline.
+  const separators = 12
+  const fixed = size(head) + size(title) + overhead + size(longestNote) + separators
+  let chart = topPagesChart(r.top)
+  if (fixed + size(chart) > opts.maxChars) chart = '' // the table matters more than the chart
+
+  const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart))
+  const blocks = [head, title]
+  if (chart) blocks.push(chart)
+  if (rows.length > 0) blocks.push(foldedTable(columns, rows, foldLabel))
+  const omitted = r.top.length - rows.length
+  if (omitted > 0) blocks.push(omittedNote(omitted, opts.fullDataHint))
+  // Only reached with a budget too small for the fixed parts: cut as a last resort.
+  return fitComment(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint)
+}
