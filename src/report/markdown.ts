@@ -220,7 +220,7 @@ function pullRequestCell(r: JobReport): string {
   return jobStatus(r) === 'completed' ? 'no file changed' : '–'
 }
 
-function cell(value: string | undefined): string {
+function cell(value: string | null | undefined): string {
   return value ? escapeText(clip(value, 300)) : '–'
 }
 

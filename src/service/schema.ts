@@ -1,15 +1,23 @@
 // Runtime checks of what the service answers. The action relies only on the fields named here;
 // unknown extra fields are kept (the `job` output passes them on) and otherwise ignored.
 
+/** The statuses known today. The service may add more (`queued`, ...): those are accepted too. */
 export const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'] as const
-export type JobStatus = (typeof JOB_STATUSES)[number]
+export type KnownStatus = (typeof JOB_STATUSES)[number]
+/** A job status: one of JOB_STATUSES, or one the service added later (`string & {}` keeps the
+ * known names visible to the editor). */
+export type JobStatus = KnownStatus | (string & {})
 export const FINAL_STATUSES: readonly JobStatus[] = ['completed', 'archived', 'failed']
+
+export function isFinalStatus(status: string): boolean {
+  return FINAL_STATUSES.includes(status)
+}
 
 export interface AgentJob {
   id: string
   status: JobStatus
-  source?: { repository?: string; ref?: string }
-  model?: string
+  source?: { repository?: string | null; ref?: string | null } | null
+  model?: string | null
   prLink: string | null
   createdAt?: string
   archivedAt?: string | null
@@ -40,6 +48,8 @@ export class ShapeError extends Error {
   }
 }
 
+const STATUS_FORM = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
@@ -57,16 +67,16 @@ export function checkAgentJob(body: unknown): AgentJob {
   if (!isObject(body)) throw new ShapeError('the job is not a JSON object')
   if (typeof body.id !== 'string' && typeof body.id !== 'number')
     throw new ShapeError('job.id is missing')
-  if (typeof body.status !== 'string' || !(JOB_STATUSES as readonly string[]).includes(body.status))
+  if (typeof body.status !== 'string' || !STATUS_FORM.test(body.status))
     throw new ShapeError(
-      `job.status ${JSON.stringify(body.status)} is not one of ${JOB_STATUSES.join(', ')}`
+      `job.status is not a status (a word of up to 64 letters, digits, _ and -, like ${JOB_STATUSES.join(', ')})`
     )
   const prLink = body.prLink ?? null
   if (prLink !== null && typeof prLink !== 'string')
     throw new ShapeError('job.prLink is neither a string nor null')
   if (body.source !== undefined && body.source !== null && !isObject(body.source))
     throw new ShapeError('job.source is not an object')
-  return { ...body, id: String(body.id), status: body.status as JobStatus, prLink }
+  return { ...body, id: String(body.id), status: body.status, prLink }
 }
 
 export function checkVisitorsPage(body: unknown): VisitorsPage {
