@@ -109,6 +109,8 @@ class JobRun {
     if (found) {
       core.info(`This pull request records agent job ${found}: the follow-up goes there.`)
       this.jobId = found
+      // The live comment may replace the one that carried the route: it must carry it on.
+      this.routeHere = this.ctx.target?.issueNumber === event.issueNumber
       return
     }
     if (s.whenNoJob === 'create' && event.comment) {
