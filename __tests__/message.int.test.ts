@@ -606,6 +606,29 @@ describe('message: a final status is believed only when the job took the instruc
     })
   })
 
+  it('the live comment never shows the old result as this one’s', async () => {
+    const gh = await startGitHub()
+    try {
+      await withService({ jobs: [{ ...stale, staleMs: 1_000, activePolls: 1 }] }, async sim => {
+        const r = await runAction({
+          inputs: inputs(sim.url),
+          env: { GITHUB_API_URL: gh.url },
+          eventName: 'pull_request',
+          event: { action: 'opened', number: 5, pull_request: { number: 5 } }
+        })
+        expect(r.code).toBe(0)
+        const bodies = gh.requests
+          .filter(q => q.method === 'POST' || q.method === 'PATCH')
+          .map(q => String((q.body as { body?: string } | undefined)?.body ?? ''))
+        expect(bodies.length).toBeGreaterThanOrEqual(2)
+        for (const body of bodies) expect(body).not.toContain('pull/3')
+        expect(bodies.at(-1)).toContain('pull/4')
+      })
+    } finally {
+      await gh.close()
+    }
+  })
+
   it('finishes between two polls with a new prLink: believed at once, no settle-time wait', async () => {
     await withService({ jobs: [{ ...stale, staleMs: 800, afterStale: 'finished' }] }, async sim => {
       const r = await runAction({ inputs: inputs(sim.url, { 'settle-time': '60s' }) })
@@ -644,6 +667,32 @@ describe('message: a final status is believed only when the job took the instruc
       expect(errors[0]).toMatch(/was delivered/)
       expect(posts(sim)).toHaveLength(1)
     })
+  })
+})
+
+describe('message: fields the service leaves null', () => {
+  it('null source.repository, ref, model and prLink: exit 0, shown as absent', async () => {
+    await withService(
+      {
+        jobs: [
+          { id: 'job-1', activePolls: 1, repository: null, ref: null, model: null, prLink: null }
+        ]
+      },
+      async sim => {
+        const r = await runAction({ inputs: inputs(sim.url) })
+        expect(errorsOf(r)).toEqual([])
+        expect(r.code).toBe(0)
+        expect(r.outputs['pr-link']).toBe('')
+        expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({
+          source: { repository: null, ref: null },
+          model: null,
+          prLink: null,
+          archivedAt: null
+        })
+        expect(r.summary).toContain('job-1')
+        expect(r.summary).not.toContain('null')
+      }
+    )
   })
 })
 

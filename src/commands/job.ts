@@ -49,6 +49,11 @@ class JobRun {
   private stage: Stage = 'preparing'
   private lastJob?: AgentJob
   /**
+   * The last job seen after a follow-up still shows a final state that may be from before it:
+   * the live comment must not present that as this instruction's result.
+   */
+  private maybeStale = false
+  /**
    * The live comment records this job: a job started for this pull request by
    * `when-no-job: create`, or one that opened it.
    */
@@ -82,6 +87,9 @@ class JobRun {
 
     const sent = await this.send()
     this.stage = 'waiting'
+    const shown = sent.job ?? before
+    this.maybeStale =
+      this.command === 'message' && shown !== undefined && isFinalStatus(shown.status)
     this.setJobOutputs(sent.job)
     // Without waiting, the ending below is the first and only write.
     if (s.wait) await this.progress.write(this.report('waiting'), { routeKeys: this.routeKeys() })
@@ -221,6 +229,7 @@ class JobRun {
         },
         onChange: async job => {
           this.lastJob = job
+          this.maybeStale = false
           await this.progress.write(this.report('waiting'), { routeKeys: this.routeKeys() })
         },
         log: line => core.info(line),
@@ -350,7 +359,10 @@ class JobRun {
       projectId: this.s.projectId,
       jobId: this.jobId,
       phase,
-      job: this.lastJob,
+      job:
+        (phase === 'waiting' || phase === 'cancelled') && this.maybeStale
+          ? undefined
+          : this.lastJob,
       prompt: this.prompt,
       startedAt: this.ctx.startedAt,
       waited: this.s.wait,
