@@ -58,6 +58,8 @@ class JobRun {
    * `when-no-job: create`, or one that opened it.
    */
   private routeHere = false
+  /** No comment records the route yet: the first write must sign it, for replies during the wait. */
+  private routeIsNew = false
 
   constructor(private readonly ctx: CommandContext) {
     this.s = ctx.settings
@@ -92,7 +94,11 @@ class JobRun {
       this.command === 'message' && shown !== undefined && isFinalStatus(shown.status)
     this.setJobOutputs(sent.job)
     // Without waiting, the ending below is the first and only write.
-    if (s.wait) await this.progress.write(this.report('waiting'), { routeKeys: this.routeKeys() })
+    if (s.wait)
+      await this.progress.write(this.report('waiting'), {
+        routeKeys: this.routeKeys(),
+        signNow: this.routeIsNew
+      })
 
     const result: WaitResult = s.wait
       ? await this.wait(sent, before)
@@ -127,6 +133,7 @@ class JobRun {
       )
       this.command = 'create'
       this.routeHere = this.ctx.target?.issueNumber === event.issueNumber
+      this.routeIsNew = this.routeHere
       return
     }
     const why =
@@ -418,8 +425,8 @@ class JobRun {
 /**
  * The one comment about this run, on `target`: created once the service has answered, edited
  * on changes and at the end. Its markers are signed with its id, so a new comment gets them
- * in the next edit instead of an edit of its own, unless this write is the last one or carries
- * a route (a reply must find the route while the run still waits).
+ * in the next edit instead of an edit of its own, unless this write is the last one or records a
+ * route no other comment has (a reply must find it while the run still waits).
  */
 class ProgressComment {
   private ref?: CommentRef
@@ -430,7 +437,10 @@ class ProgressComment {
     private readonly thread: CommentThread | undefined
   ) {}
 
-  async write(report: JobReport, o: { routeKeys?: string[]; last?: boolean } = {}): Promise<void> {
+  async write(
+    report: JobReport,
+    o: { routeKeys?: string[]; last?: boolean; signNow?: boolean } = {}
+  ): Promise<void> {
     const { target, settings: s } = this.ctx
     if (!this.thread || !target || this.broken) return
     const w = {
@@ -442,7 +452,7 @@ class ProgressComment {
       if (this.ref) {
         this.ref = await this.thread.update(this.ref.id, w)
       } else {
-        const signLater = !o.last && w.extraKeys.length === 0
+        const signLater = !o.last && !o.signNow
         const made = await this.thread.upsert({ ...w, mode: s.commentMode, signLater })
         this.ref = { id: made.id, url: made.url }
       }
