@@ -277,7 +277,9 @@ async function runCell(c: Cell): Promise<CellRun> {
             // Without waiting there is no GET before the POST: the refusal meets the POST.
             ...(c.kind === 'message' && c.fault === 'refused' ? { wait: 'false' } : {})
           }
-    if (c.fault === 'refused' && !c.persistent && c.kind !== 'job') await sim.refuseFor(1500)
+    // Long enough that a slow start on a loaded machine still meets the refusal; short enough
+    // that the retries (backoff from 1 s, 5 attempts) outlast it.
+    if (c.fault === 'refused' && !c.persistent && c.kind !== 'job') await sim.refuseFor(4000)
     const running = runAction({ inputs, timeoutMs: 60_000 })
     if (c.fault === 'refused' && c.kind === 'job') {
       // Refuse the polls, not the POST: wait until the message is taken and its answer sent.
