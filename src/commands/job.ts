@@ -284,7 +284,12 @@ class JobRun {
     const ended = { ...report, endedAt: Date.now() }
     await this.progress.write(ended, { routeKeys: this.routeKeys(), last: true })
     if (report.phase === 'error' || report.phase === 'no-job') await this.react('confused')
-    if (this.s.summary) await core.summary.addRaw(renderJobReport(ended)).write()
+    if (!this.s.summary) return
+    // The ending's own error, if any, is what the step must report, not a summary file problem.
+    await core.summary
+      .addRaw(renderJobReport(ended))
+      .write()
+      .catch(err => core.warning(`Could not write the job summary: ${messageOf(err)}`))
   }
 
   /** The message that fails the step, if any: a timeout, or a status listed in `fail-on-status`. */
