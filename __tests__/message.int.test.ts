@@ -143,18 +143,21 @@ describe('message: outcomes of a follow-up', () => {
     expect(sim.jobs.get('job-failed-2')?.messages).toEqual([PROMPT])
   })
 
-  it('a completed job without a pull request: exit 0, empty pr-link, a notice', async () => {
+  it('a completed job without a pull request: exit 0, empty pr-link, both reasons said', async () => {
     const r = await runAction({ inputs: inputs(sim.url, { 'job-id': 'job-nopr' }) })
     expect(errorsOf(r)).toEqual([])
     expect(r.code).toBe(0)
     expect(r.outputs.status).toBe('completed')
     expect(r.outputs['pr-link']).toBe('')
     expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({ prLink: null })
-    expect(noticesOf(r).some(n => /no file changed/i.test(n))).toBe(true)
+    const notice = noticesOf(r).find(n => /without opening a pull request/.test(n)) ?? ''
+    expect(notice).toMatch(/changed nothing/)
+    expect(notice).toMatch(/committed directly/)
     expect(r.summary).toMatch(/^### ✅ Completed without a pull request · \d+ s$/m)
     expect(r.summary).toContain(
       'No pull request was opened: the agent may have changed nothing, or committed directly'
     )
+    expect(`${r.stdout}${r.summary}`).not.toMatch(/no file changed/i)
   })
 
   it('an archived job: exit 0 with a warning', async () => {
@@ -210,7 +213,7 @@ describe('message: errors from the service', () => {
     })
   })
 
-  it('an unknown job (404): the status and the service’s own words, no stack', async () => {
+  it('an unknown job (404) fails before the POST: no follow-up spent, the service’s words', async () => {
     await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
       const r = await runAction({ inputs: inputs(sim.url, { 'job-id': 'no-such-job' }) })
       expect(r.code).toBe(1)
@@ -218,9 +221,23 @@ describe('message: errors from the service', () => {
       expect(errors).toHaveLength(1)
       expect(errors[0]).toContain('404')
       expect(errors[0]).toContain('Agent job not found')
-      expect(posts(sim)).toHaveLength(1)
+      expect(errors[0]).toContain('Nothing was sent')
+      expect(posts(sim)).toHaveLength(0)
+      expect(gets(sim)).toHaveLength(1)
       expect(r.outputs['job-id']).toBe('no-such-job')
+      expect(r.summary).toContain('Agent job not found')
       expectNoStack(r)
+    })
+  })
+
+  it('`wait: false` makes no GET before the POST (the contract: only when waiting)', async () => {
+    await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
+      const r = await runAction({
+        inputs: inputs(sim.url, { 'job-id': 'no-such-job', wait: 'false' })
+      })
+      expect(r.code).toBe(1)
+      expect(sim.requests.map(q => q.method)).toEqual(['POST'])
+      expect(errorsOf(r)[0]).toContain('Agent job not found')
     })
   })
 
@@ -305,7 +322,8 @@ describe('message: delivery of the POST and retries', () => {
         const r = await runAction({ inputs: inputs(sim.url) })
         expect(r.code).toBe(1)
         expect(posts(sim)).toHaveLength(1)
-        expect(gets(sim)).toHaveLength(0)
+        // Only the GET before the POST: nothing polls an instruction that may not have arrived.
+        expect(sim.requests.map(q => q.method)).toEqual(['GET', 'POST'])
         const errors = errorsOf(r)
         expect(errors).toHaveLength(1)
         expect(errors[0]).toContain('500')
@@ -324,11 +342,11 @@ describe('message: delivery of the POST and retries', () => {
       async sim => {
         const r = await runAction({ inputs: inputs(sim.url) })
         expect(r.code).toBe(1)
-        expect(posts(sim)).toHaveLength(1)
-        expect(gets(sim)).toHaveLength(0)
+        expect(sim.requests.map(q => q.method)).toEqual(['GET', 'POST'])
         const errors = errorsOf(r)
         expect(errors).toHaveLength(1)
         expect(errors[0]).toMatch(/may or may not/)
+        expect(r.summary).toMatch(/may or may not have been delivered/)
         expectNoStack(r)
       }
     )
@@ -572,5 +590,254 @@ describe('message: bad inputs fail before any request', () => {
     const result = results.get(name)
     expect(result).toBeDefined()
     expectKeyHidden((result as { r: RunResult }).r, secret)
+  })
+})
+
+describe('message: a final status is believed only when the job took the instruction', () => {
+  const OLD_PR = 'https://github.com/octo/docs/pull/3'
+  const NEW_PR = 'https://github.com/octo/docs/pull/4'
+  const stale = { id: 'job-1', status: 'completed', prLink: OLD_PR, nextPrLink: NEW_PR }
+
+  it('old state, then active, then completed: the new result, not the old one', async () => {
+    await withService({ jobs: [{ ...stale, staleMs: 1_500, activePolls: 1 }] }, async sim => {
+      const r = await runAction({ inputs: inputs(sim.url) })
+      expect(errorsOf(r)).toEqual([])
+      expect(r.code).toBe(0)
+      expect(r.outputs.status).toBe('completed')
+      expect(r.outputs['pr-link']).toBe(NEW_PR)
+      // The polls inside the window saw `completed` with the old link and were not believed.
+      const inWindow = gets(sim).filter(q => q.time < (posts(sim)[0]?.time ?? 0) + 1_400)
+      expect(inWindow.length).toBeGreaterThanOrEqual(3)
+      expect(r.stdout).toMatch(/status: completed, as before the instruction/)
+      expect(r.stdout).toMatch(/status: active/)
+      expect(r.summary).toContain('pull/4')
+      expect(r.summary).not.toContain('pull/3')
+    })
+  })
+
+  it('the live comment never shows the old result as this one’s', async () => {
+    const gh = await startGitHub()
+    try {
+      await withService({ jobs: [{ ...stale, staleMs: 1_000, activePolls: 1 }] }, async sim => {
+        const r = await runAction({
+          inputs: inputs(sim.url),
+          env: { GITHUB_API_URL: gh.url },
+          eventName: 'pull_request',
+          event: { action: 'opened', number: 5, pull_request: { number: 5 } }
+        })
+        expect(r.code).toBe(0)
+        const bodies = gh.requests
+          .filter(q => q.method === 'POST' || q.method === 'PATCH')
+          .map(q => String((q.body as { body?: string } | undefined)?.body ?? ''))
+        expect(bodies.length).toBeGreaterThanOrEqual(2)
+        for (const body of bodies) expect(body).not.toContain('pull/3')
+        expect(bodies.at(-1)).toContain('pull/4')
+      })
+    } finally {
+      await gh.close()
+    }
+  })
+
+  it('finishes between two polls with a new prLink: believed at once, no settle-time wait', async () => {
+    await withService({ jobs: [{ ...stale, staleMs: 800, afterStale: 'finished' }] }, async sim => {
+      const r = await runAction({ inputs: inputs(sim.url, { 'settle-time': '60s' }) })
+      expect(errorsOf(r)).toEqual([])
+      expect(r.code).toBe(0)
+      expect(r.outputs['pr-link']).toBe(NEW_PR)
+      expect(r.stdout).not.toMatch(/status: active/)
+      expect(r.durationMs).toBeLessThan(15_000)
+    })
+  })
+
+  it('never changes: believed once `settle-time` has passed since the answer', async () => {
+    await withService({ jobs: [{ ...stale, afterStale: 'unchanged' }] }, async sim => {
+      const r = await runAction({ inputs: inputs(sim.url, { 'settle-time': '2s' }) })
+      expect(errorsOf(r)).toEqual([])
+      expect(r.code).toBe(0)
+      expect(r.outputs.status).toBe('completed')
+      expect(r.outputs['pr-link']).toBe(OLD_PR)
+      const sentAt = posts(sim)[0]?.time ?? 0
+      const polls = gets(sim).filter(q => q.time > sentAt)
+      expect(polls.length).toBeGreaterThanOrEqual(2)
+      expect((polls.at(-1)?.time ?? 0) - sentAt).toBeGreaterThanOrEqual(1_900)
+      expect(r.stdout).toMatch(/did not change within `settle-time`/)
+    })
+  })
+
+  it('still unchanged when `wait-timeout` ends: exit 1, saying why the status was not believed', async () => {
+    await withService({ jobs: [{ ...stale, afterStale: 'unchanged' }] }, async sim => {
+      const r = await runAction({
+        inputs: inputs(sim.url, { 'settle-time': '60s', 'wait-timeout': '2s' })
+      })
+      expect(r.code).toBe(1)
+      const errors = errorsOf(r)
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toMatch(/state from before the instruction/)
+      expect(errors[0]).toMatch(/was delivered/)
+      expect(posts(sim)).toHaveLength(1)
+    })
+  })
+})
+
+describe('message: fields the service leaves null', () => {
+  it('null source.repository, ref, model and prLink: exit 0, shown as absent', async () => {
+    await withService(
+      {
+        jobs: [
+          { id: 'job-1', activePolls: 1, repository: null, ref: null, model: null, prLink: null }
+        ]
+      },
+      async sim => {
+        const r = await runAction({ inputs: inputs(sim.url) })
+        expect(errorsOf(r)).toEqual([])
+        expect(r.code).toBe(0)
+        expect(r.outputs['pr-link']).toBe('')
+        expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({
+          source: { repository: null, ref: null },
+          model: null,
+          prLink: null,
+          archivedAt: null
+        })
+        expect(r.summary).toContain('job-1')
+        expect(r.summary).not.toContain('null')
+      }
+    )
+  })
+})
+
+describe('message: statuses the service added later', () => {
+  it('`queued` is shown, warned about once, and polled on until completed', async () => {
+    await withService({ jobs: [{ id: 'job-1', queuedPolls: 3, activePolls: 1 }] }, async sim => {
+      const r = await runAction({ inputs: inputs(sim.url) })
+      expect(errorsOf(r)).toEqual([])
+      expect(r.code).toBe(0)
+      expect(r.outputs.status).toBe('completed')
+      const about = warningsOf(r).filter(w => w.includes('`queued`'))
+      expect(about).toHaveLength(1)
+      expect(about[0]).toMatch(/not .*final/)
+      expect(r.stdout).toMatch(/status: queued/)
+      expect(gets(sim).filter(q => q.time > (posts(sim)[0]?.time ?? 0)).length).toBeGreaterThan(3)
+    })
+  })
+})
+
+describe('message: why the service refuses the key', () => {
+  const cases: [string, 'expired' | 'read-only' | 'ip-blocked', number, RegExp, number][] = [
+    ['an expired key (401)', 'expired', 401, /expired/, 0],
+    ['a read-only key (403 on the POST)', 'read-only', 403, /read-only/, 1],
+    ['a key limited to an IP allowlist (403)', 'ip-blocked', 403, /allowlist/, 0]
+  ]
+  it.each(cases)('%s: the hint names the cause', async (_name, kind, status, hint, postCount) => {
+    const key = `mint_${kind.replace('-', '')}_0123456789`
+    await withService({ keys: { [key]: kind }, jobs: [{ id: 'job-1' }] }, async sim => {
+      const r = await runAction({ inputs: inputs(sim.url, { 'api-key': key }) })
+      expect(r.code).toBe(1)
+      const errors = errorsOf(r)
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toContain(String(status))
+      expect(errors[0]).toMatch(hint)
+      expect(posts(sim)).toHaveLength(postCount)
+      expect(sim.jobs.get('job-1')?.messages).toEqual([])
+      expectKeyHidden(r, key)
+      expectNoStack(r)
+    })
+  })
+
+  it('a 403 hint tells GitHub-hosted runners apart from an allowlist', async () => {
+    const key = 'mint_ipblocked_0123456789'
+    await withService({ keys: { [key]: 'ip-blocked' }, jobs: [{ id: 'job-1' }] }, async sim => {
+      const r = await runAction({ inputs: inputs(sim.url, { 'api-key': key }) })
+      expect(errorsOf(r)[0]).toMatch(/GitHub-hosted runners/)
+    })
+  })
+})
+
+describe('message: GitHub failing after the instruction was delivered', () => {
+  const cases: [number, string, number][] = [
+    [403, 'completed', 0],
+    [502, 'failed', 1]
+  ]
+  it.each(cases)(
+    'GitHub %i on every comment write: warnings, outputs set, exit by the job status (%s)',
+    async (ghStatus, finalStatus, exitCode) => {
+      const gh = await startGitHub({
+        failures: [
+          { method: 'POST', pathIncludes: '/comments', status: ghStatus, times: Infinity },
+          { method: 'PATCH', pathIncludes: '/comments', status: ghStatus, times: Infinity }
+        ]
+      })
+      try {
+        await withService(
+          {
+            jobs: [
+              {
+                id: 'job-1',
+                activePolls: 1,
+                finalStatus: finalStatus as 'completed' | 'failed'
+              }
+            ]
+          },
+          async sim => {
+            const r = await runAction({
+              inputs: inputs(sim.url),
+              env: { GITHUB_API_URL: gh.url },
+              eventName: 'pull_request',
+              event: { action: 'opened', number: 5, pull_request: { number: 5 } }
+            })
+            expect(r.code).toBe(exitCode)
+            expect(posts(sim)).toHaveLength(1)
+            expect(r.outputs.status).toBe(finalStatus)
+            expect(r.outputs['job-id']).toBe('job-1')
+            expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({ status: finalStatus })
+            expect(
+              warningsOf(r).some(w => w.includes(`GitHub`) && w.includes(String(ghStatus)))
+            ).toBe(true)
+            const errors = errorsOf(r)
+            if (exitCode === 0) expect(errors).toEqual([])
+            else expect(errors).toEqual([expect.stringMatching(/status `failed`/)])
+            expect(r.summary).toContain('job-1')
+            expectNoStack(r)
+          }
+        )
+      } finally {
+        await gh.close()
+      }
+    }
+  )
+})
+
+describe('message: cancellation tells what became of the instruction', () => {
+  it('SIGTERM while polling: the job keeps running on the service; the summary says so', async () => {
+    await withService({ jobs: [{ id: 'job-1', activeMs: 600_000 }] }, async sim => {
+      const r = await runAction({
+        inputs: inputs(sim.url, { 'wait-timeout': '60s' }),
+        signalAfterMs: 2_000
+      })
+      expect(r.timedOut).toBe(false)
+      expect(r.code).not.toBe(0)
+      expect(posts(sim)).toHaveLength(1)
+      const errors = errorsOf(r)
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toMatch(/Cancelled \(SIGTERM\)/)
+      expect(errors[0]).toMatch(/the job keeps running on the service; this run stopped waiting/)
+      expect(r.summary).toMatch(/keeps running on the service/)
+      expect(r.outputs.status).toBe('active')
+    })
+  })
+
+  it('SIGTERM during the POST: "may or may not have been delivered"', async () => {
+    await withService(
+      { jobs: [{ id: 'job-1', activePolls: 1 }], faults: [{ kind: 'message', hang: true }] },
+      async sim => {
+        const r = await runAction({ inputs: inputs(sim.url), signalAfterMs: 1_500 })
+        expect(r.timedOut).toBe(false)
+        expect(r.code).not.toBe(0)
+        expect(posts(sim)).toHaveLength(1)
+        const errors = errorsOf(r)
+        expect(errors).toHaveLength(1)
+        expect(errors[0]).toMatch(/may or may not have been delivered/)
+        expect(r.summary).toMatch(/may or may not have been delivered/)
+      }
+    )
   })
 })

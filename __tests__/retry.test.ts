@@ -7,7 +7,7 @@ import {
   parseRetryAfter,
   type Outcome
 } from '../src/service/retry.js'
-import { pollDelays } from '../src/agent/follow-up.js'
+import { pollDelays } from '../src/agent/wait.js'
 
 const answer = (status: number): Outcome => ({ kind: 'answer', status })
 const malformed: Outcome = { kind: 'malformed' }

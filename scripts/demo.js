@@ -8,9 +8,13 @@ import { runAction } from '../sim/run-action.js'
 const service = await startService({
   latencyMs: [30, 90],
   rows: 1234,
-  jobs: [{ id: 'job-123', activePolls: 2, prLink: 'https://github.com/octo/docs/pull/7' }]
+  jobs: [{ id: 'job-123', activePolls: 2, prLink: 'https://github.com/octo/docs/pull/7' }],
+  created: { activePolls: 2, prLink: 'https://github.com/octo/docs/pull/21' }
 })
-const github = await startGitHub({ permissions: { octocat: 'write' } })
+const github = await startGitHub({
+  permissions: { octocat: 'write' },
+  pullFiles: { 18: ['src/limits.ts', 'src/headers.ts', 'docs/api/rate-limits.mdx'] }
+})
 // The trigger comment exists on the fake GitHub, so the action can react to it.
 const trigger = github.addComment(7, '/docs-agent Add a FAQ entry about rate limits', {
   login: 'octocat',
@@ -41,8 +45,9 @@ try {
       }
     })
   )
+  await showCreate()
   await show(
-    '2. Weekly visitors report with a CSV file and a comparison with the week before',
+    '3. Weekly visitors report with a CSV file and a comparison with the week before',
     await runAction({
       inputs: {
         ...common,
@@ -65,6 +70,37 @@ try {
 } finally {
   await service.close()
   await github.close()
+}
+
+/** A merged pull request starts a new agent job, with a block about the change. */
+async function showCreate() {
+  await show(
+    '2. New agent job when a pull request is merged (command: create, context: true)',
+    await runAction({
+      inputs: {
+        ...common,
+        command: 'create',
+        prompt: 'Update the documentation for the change merged in this pull request.',
+        context: 'true',
+        'poll-interval': '1s'
+      },
+      env,
+      eventName: 'pull_request',
+      event: {
+        action: 'closed',
+        number: 18,
+        pull_request: {
+          number: 18,
+          title: 'Return rate-limit headers on every response',
+          html_url: 'https://github.com/octo/docs/pull/18',
+          merged: true,
+          changed_files: 3,
+          head: { sha: '9f2c1e0b7a6d5c4b3a291807f6e5d4c3b2a19080' }
+        },
+        repository: { full_name: 'octo/docs' }
+      }
+    })
+  )
 }
 
 async function show(title, result) {

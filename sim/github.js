@@ -36,6 +36,8 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {number} [permissionStatus] answer the permission endpoint with this status instead
  * @property {string} [actorLogin] author of comments created through the API
  * @property {GitHubFailure[]} [failures]
+ * @property {Record<number, number|string[]>} [pullFiles] the changed files of a pull request,
+ *   listed or as a count of generated paths (`docs/page-1.md`, ...)
  *
  * @typedef {object} GitHubRequest
  * @property {string} method
@@ -102,6 +104,21 @@ export async function startGitHub(options = {}) {
     ]
   }
   const notFound = { status: 404, body: { message: 'Not Found' } }
+
+  /** GitHub's page-number pagination: `per_page` (at most 100), `page`, and a Link header. */
+  const paginate = (path, query, total) => {
+    const perPage = Math.min(Math.max(parseInt(query.per_page ?? '30', 10) || 30, 1), 100)
+    const number = Math.max(parseInt(query.page ?? '1', 10) || 1, 1)
+    const last = Math.max(Math.ceil(total / perPage), 1)
+    const link = (p, rel) => `<${url}${path}?per_page=${perPage}&page=${p}>; rel="${rel}"`
+    const links = []
+    if (number > 1) links.push(link(number - 1, 'prev'), link(1, 'first'))
+    if (number < last) links.push(link(number + 1, 'next'), link(last, 'last'))
+    return {
+      page: { from: (number - 1) * perPage, to: number * perPage },
+      headers: links.length ? { link: links.join(', ') } : {}
+    }
+  }
   const validBody = body => typeof body?.body === 'string'
 
   /** @returns {{ status: number, body: unknown, headers?: Record<string, string> }} */
@@ -120,18 +137,8 @@ export async function startGitHub(options = {}) {
       }
       if (method !== 'GET') return notFound
       const list = comments.get(+n) ?? []
-      const perPage = Math.min(Math.max(parseInt(query.per_page ?? '30', 10) || 30, 1), 100)
-      const page = Math.max(parseInt(query.page ?? '1', 10) || 1, 1)
-      const last = Math.max(Math.ceil(list.length / perPage), 1)
-      const link = (p, rel) => `<${url}${path}?per_page=${perPage}&page=${p}>; rel="${rel}"`
-      const links = []
-      if (page > 1) links.push(link(page - 1, 'prev'), link(1, 'first'))
-      if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'))
-      return {
-        status: 200,
-        body: list.slice((page - 1) * perPage, page * perPage),
-        headers: links.length ? { link: links.join(', ') } : {}
-      }
+      const { page, headers } = paginate(path, query, list.length)
+      return { status: 200, body: list.slice(page.from, page.to), headers }
     }
     m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(path)
     if (m) {
@@ -154,6 +161,27 @@ export async function startGitHub(options = {}) {
       }
       reactions.push({ commentId: +m[2], kind, content: body.content })
       return { status: 201, body: { id: nextReaction++, content: body.content } }
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/files$/.exec(path)
+    if (m && method === 'GET') {
+      const files = options.pullFiles?.[+m[1]]
+      if (files === undefined) return notFound
+      const names =
+        typeof files === 'number'
+          ? Array.from({ length: files }, (_, i) => `docs/page-${i + 1}.md`)
+          : files
+      const { page, headers } = paginate(path, query, names.length)
+      return {
+        status: 200,
+        body: names.slice(page.from, page.to).map(filename => ({
+          filename,
+          status: 'modified',
+          additions: 1,
+          deletions: 0,
+          changes: 1
+        })),
+        headers
+      }
     }
     m = /^\/repos\/[^/]+\/[^/]+\/collaborators\/([^/]+)\/permission$/.exec(path)
     if (m && method === 'GET') {

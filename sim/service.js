@@ -7,23 +7,32 @@ export { generatedRow, generatedRows, generatedTotals, pathOf } from './analytic
 
 export const SIM_API_KEY = 'mint_sim_0123456789abcdef'
 const DEFAULT_PR = 'https://github.com/octo/docs/pull/7'
+const DEFAULT_REPOSITORY = 'https://github.com/octo/docs'
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 /**
  * @typedef {object} JobSpec
  * @property {string} id
- * @property {'active'|'completed'|'archived'|'failed'} [status] initial status (default 'completed')
+ * @property {string} [status] initial status (default 'completed'; any string, e.g. 'queued')
  * @property {'completed'|'archived'|'failed'} [finalStatus] default 'completed'
- * @property {string|null} [prLink] null models "no file changed"
+ * @property {string|null} [prLink] null models "no pull request was opened"
+ * @property {string|null} [nextPrLink] prLink once a follow-up has finished (default `prLink`)
  * @property {number} [activePolls] GETs answered 'active' after a message (default 2)
  * @property {number} [activeMs] alternatively stay active this long after a message
- * @property {string} [repository]
- * @property {string} [ref]
- * @property {string} [model]
+ * @property {number} [queuedPolls] GETs answered 'queued' (a status added later) before 'active'
+ * @property {number} [staleMs] after a follow-up, answers (the POST's too) keep showing the job
+ *   as it was before for this long: the service processes the message asynchronously
+ * @property {'active'|'finished'|'unchanged'} [afterStale] what follows the stale window:
+ *   'active' (default; then activePolls/activeMs), 'finished' (final at once, with
+ *   `nextPrLink`: the run never sees it active), 'unchanged' (the old state forever)
+ * @property {string|null} [repository] default 'https://github.com/octo/docs' (a URL, as the
+ *   service gives it)
+ * @property {string|null} [ref] default 'main'
+ * @property {string|null} [model]
  * @property {Record<string, unknown>} [extra] merged into the job JSON
  *
  * @typedef {object} Fault
- * @property {'message'|'job'|'visitors'} [kind]
+ * @property {'message'|'create'|'job'|'visitors'} [kind]
  * @property {'GET'|'POST'} [method]
  * @property {number} [offset] visitors only: matches the `offset` query parameter
  * @property {number} [after] let through the first n matching requests that reach this rule
@@ -59,12 +68,22 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {Totals} [totals] default: the sum of the rows
  * @property {number|[number, number]} [latencyMs] per request; [min, max] draws each one
  * @property {Fault[]} [faults]
+ * @property {Omit<JobSpec, 'id'>} [created] spec of the jobs `POST …/job` creates (default: active,
+ *   2 polls, then completed with `prLink` https://github.com/octo/docs/pull/21)
+ * @property {Record<string, 'expired'|'read-only'|'ip-blocked'>} [keys] other keys the service
+ *   knows, and why it refuses them: 401 for an expired key; 403 for a read-only key's POSTs and
+ *   for any request from outside an IP allowlist
  *
  * @typedef {object} JobState
  * @property {string} id
  * @property {JobSpec} spec
  * @property {string} status
  * @property {string[]} messages
+ * @property {string|undefined} createdWith the prompt of a job created through the API
+ * @property {string|null} prLink
+ * @property {object|null} before the job JSON when the last follow-up arrived
+ * @property {number} staleUntil answers show `before` until this time (ms epoch)
+ * @property {number} queued GETs still to answer 'queued'
  * @property {number|null} activeSince ms timestamp of the message that made it active
  * @property {number} polls GETs answered since it became active
  * @property {string} createdAt
@@ -73,7 +92,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @typedef {object} LoggedRequest
  * @property {string} method
  * @property {string} path
- * @property {'message'|'job'|'visitors'|'other'} kind
+ * @property {'message'|'create'|'job'|'visitors'|'other'} kind
  * @property {Record<string, string>} query
  * @property {Record<string, string|string[]|undefined>} headers
  * @property {string} body
@@ -149,7 +168,7 @@ export async function startService(options = {}) {
   let refusing = false
   let closed = false
 
-  const newJob = (/** @type {JobSpec} */ spec) => {
+  const newJobState = (/** @type {JobSpec} */ spec) => {
     const status = spec.status ?? 'completed'
     /** @type {JobState} */
     const state = {
@@ -157,16 +176,26 @@ export async function startService(options = {}) {
       spec,
       status,
       messages: [],
+      createdWith: undefined,
+      prLink: spec.prLink === undefined ? DEFAULT_PR : spec.prLink,
+      before: null,
+      staleUntil: 0,
+      queued: 0,
       activeSince: status === 'active' ? Date.now() : null,
       polls: 0,
       createdAt: startedIso,
       archivedAt: status === 'archived' ? startedIso : null
     }
+    return state
+  }
+  const newJob = (/** @type {JobSpec} */ spec) => {
+    const state = newJobState(spec)
     jobs.set(spec.id, state)
     return state
   }
   const specs = options.jobs === '*' ? [] : (options.jobs ?? [{ id: 'job-123' }])
   for (const spec of specs) newJob(spec)
+  let createdCount = 0
 
   const rows = options.rows ?? 1234
   const order = options.order ?? 'sorted'
@@ -205,19 +234,78 @@ export async function startService(options = {}) {
     job.status = job.spec.finalStatus ?? 'completed'
     job.archivedAt = job.status === 'archived' ? new Date().toISOString() : null
     job.activeSince = null
+    if (job.messages.length > 0 && job.spec.nextPrLink !== undefined)
+      job.prLink = job.spec.nextPrLink
   }
 
+  const orDefault = (value, fallback) => (value === undefined ? fallback : value)
+  const working = status => status === 'active' || status === 'queued'
   const jobJson = (/** @type {JobState} */ job, status = job.status) => ({
     id: job.id,
     status,
-    source: { repository: job.spec.repository ?? 'octo/docs', ref: job.spec.ref ?? 'main' },
-    model: job.spec.model ?? 'claude-sonnet-4-5',
-    prLink:
-      status === 'active' ? null : job.spec.prLink === undefined ? DEFAULT_PR : job.spec.prLink,
+    source: {
+      repository: orDefault(job.spec.repository, DEFAULT_REPOSITORY),
+      ref: orDefault(job.spec.ref, 'main')
+    },
+    model: orDefault(job.spec.model, 'claude-sonnet-4-5'),
+    prLink: working(status) ? null : job.prLink,
     createdAt: job.createdAt,
-    archivedAt: status === 'active' ? null : job.archivedAt,
+    archivedAt: working(status) ? null : job.archivedAt,
     ...job.spec.extra
   })
+
+  /** Starts work on an instruction: queued first when the spec says so, then active. */
+  const startWork = (/** @type {JobState} */ job) => {
+    job.queued = job.spec.queuedPolls ?? 0
+    job.status = job.queued > 0 ? 'queued' : 'active'
+    job.activeSince = Date.now()
+    job.polls = 0
+  }
+
+  /** A GET of the job: the stale window first, then queued, then active until it finishes. */
+  const poll = (/** @type {JobState} */ job) => {
+    if (job.before) {
+      const after = job.spec.afterStale ?? 'active'
+      if (Date.now() < job.staleUntil || after === 'unchanged') return job.before
+      job.before = null
+      if (after === 'finished') {
+        finalize(job)
+        return jobJson(job)
+      }
+      startWork(job)
+    }
+    if (job.status === 'queued') {
+      if (job.queued-- > 0) return jobJson(job)
+      job.status = 'active'
+      job.activeSince = Date.now()
+      job.polls = 0
+    }
+    if (job.status === 'active') {
+      job.polls++
+      const { activeMs, activePolls = 2 } = job.spec
+      const done =
+        activeMs !== undefined
+          ? Date.now() - (job.activeSince ?? 0) >= activeMs
+          : job.polls > activePolls
+      if (done) finalize(job)
+    }
+    return jobJson(job)
+  }
+
+  /** Why a known key other than the admin key is refused, or undefined when it is not. */
+  const refusal = (/** @type {LoggedRequest} */ entry) => {
+    const key = /^Bearer (.*)$/.exec(String(entry.headers.authorization ?? ''))?.[1] ?? ''
+    if (key === apiKey) return undefined
+    const kind = options.keys?.[key]
+    if (kind === 'expired') return error(401, 'API key has expired')
+    if (kind === 'ip-blocked')
+      return error(403, 'Requests from this IP address are not allowed for this organization')
+    if (kind === 'read-only') {
+      if (entry.method === 'GET') return undefined
+      return error(403, 'This API key is read-only and cannot perform this action')
+    }
+    return error(401, 'Invalid or missing API key')
+  }
 
   const error = (status, message, details) => ({
     status,
@@ -231,31 +319,55 @@ export async function startService(options = {}) {
    */
   const handle = (/** @type {LoggedRequest} */ entry, store) => {
     if (entry.kind === 'other') return error(404, 'Not found')
-    if (entry.headers.authorization !== `Bearer ${apiKey}`) {
-      return error(401, 'Invalid or missing API key')
-    }
+    const refused = refusal(entry)
+    if (refused) return refused
     if (options.projects && !options.projects.includes(entry.projectId ?? '')) {
       return error(404, 'Project not found')
     }
     if (entry.kind === 'visitors') return visitors(entry)
+    if (entry.kind === 'create') return create(entry, store)
     const id = entry.jobId ?? ''
     const job = jobs.get(id) ?? (anyJob ? newJob({ id }) : undefined)
     if (!job) return error(404, 'Agent job not found')
-    if (entry.kind === 'job') {
-      if (job.status === 'active') {
-        job.polls++
-        const { activeMs, activePolls = 2 } = job.spec
-        const done =
-          activeMs !== undefined
-            ? Date.now() - (job.activeSince ?? 0) >= activeMs
-            : job.polls > activePolls
-        if (done) finalize(job)
-      }
-      return { status: 200, body: jobJson(job) }
+    if (entry.kind === 'job') return { status: 200, body: poll(job) }
+    const prompt = readPrompt(entry.body)
+    if (typeof prompt !== 'string') return prompt
+    if (!store) return { status: 200, body: jobJson(job, 'active') }
+    job.messages.push(prompt)
+    if (job.spec.staleMs !== undefined || job.spec.afterStale !== undefined) {
+      // The real service answers, and keeps answering for a while, with the job as it was.
+      job.before = job.before ?? jobJson(job)
+      job.staleUntil = Date.now() + (job.spec.staleMs ?? 0)
+      return { status: 200, body: job.before }
     }
+    startWork(job)
+    return { status: 200, body: jobJson(job) }
+  }
+
+  /** `POST /v2/agent/{projectId}/job`: 201 with the new job. */
+  const create = (/** @type {LoggedRequest} */ entry, store) => {
+    const prompt = readPrompt(entry.body)
+    if (typeof prompt !== 'string') return prompt
+    const spec = {
+      activePolls: 2,
+      prLink: 'https://github.com/octo/docs/pull/21',
+      ...options.created,
+      id: `created-${createdCount + 1}`
+    }
+    if (!store) return { status: 201, body: { ...jobJson(newJobState(spec)), status: 'active' } }
+    createdCount++
+    const job = newJob(spec)
+    job.createdAt = new Date().toISOString()
+    job.createdWith = prompt
+    startWork(job)
+    return { status: 201, body: jobJson(job) }
+  }
+
+  /** The prompt of a POST body, or the 400 answer the service gives for a bad one. */
+  const readPrompt = body => {
     let prompt
     try {
-      prompt = JSON.parse(entry.body).prompt
+      prompt = JSON.parse(body).prompt
     } catch {
       return error(400, 'Invalid request body', [{ message: 'body must be valid JSON' }])
     }
@@ -264,12 +376,7 @@ export async function startService(options = {}) {
         { message: 'prompt must be a string of at least 1 character' }
       ])
     }
-    if (!store) return { status: 200, body: jobJson(job, 'active') }
-    job.messages.push(prompt)
-    job.status = 'active'
-    job.activeSince = Date.now()
-    job.polls = 0
-    return { status: 200, body: jobJson(job) }
+    return prompt
   }
 
   const visitors = (/** @type {LoggedRequest} */ entry) => {
@@ -332,7 +439,9 @@ export async function startService(options = {}) {
       } catch {
         s = []
       }
-      if (s.length === 6 && s[1] === 'v2' && s[2] === 'agent' && s[4] === 'job') {
+      if (s.length === 5 && s[1] === 'v2' && s[2] === 'agent' && s[4] === 'job') {
+        if (req.method === 'POST') [kind, projectId] = ['create', s[3]]
+      } else if (s.length === 6 && s[1] === 'v2' && s[2] === 'agent' && s[4] === 'job') {
         if (req.method === 'GET') [kind, projectId, jobId] = ['job', s[3], s[5]]
       } else if (s.length === 7 && s[1] === 'v2' && s[2] === 'agent' && s[4] === 'job') {
         if (s[6] === 'message' && req.method === 'POST') {

@@ -2,7 +2,7 @@
 // environment and the inputs, and the one try/catch that turns errors into core.setFailed.
 import { readFileSync } from 'node:fs'
 import * as core from '@actions/core'
-import { runMessage } from './commands/message.js'
+import { runJob } from './commands/job.js'
 import { runReport } from './commands/report.js'
 import { runVisitors } from './commands/visitors.js'
 import type { CommandContext } from './commands/context.js'
@@ -47,11 +47,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let failed = false
   try {
     const eventName = env.GITHUB_EVENT_NAME ?? ''
-    const event = readEvent(
-      eventName,
-      readPayload(env.GITHUB_EVENT_PATH),
-      env.GITHUB_REPOSITORY ?? ''
-    )
+    const payload = readPayload(env.GITHUB_EVENT_PATH)
+    const event = readEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '')
     const commentEvent = COMMENT_EVENTS.includes(eventName)
     const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com'
     // The contract's order: the trigger and who commented come before every other input, so a
@@ -69,7 +66,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     })
     for (const warning of settings.warnings) core.warning(warning)
     const target = commentTarget(settings, event)
-    const wantsGitHub = settings.comment !== 'false' || commentEvent
+    const wantsGitHub = settings.comment !== 'false' || commentEvent || settings.context
     const octokit =
       wantsGitHub && settings.githubToken !== ''
         ? (trigger?.octokit ?? createOctokit(settings.githubToken, apiUrl, USER_AGENT))
@@ -94,6 +91,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const ctx: CommandContext = {
       settings,
       event,
+      payload,
       target,
       octokit,
       service,
@@ -103,7 +101,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
     }
     try {
-      if (settings.command === 'message' || settings.command === 'create') await runMessage(ctx)
+      if (settings.command === 'message' || settings.command === 'create') await runJob(ctx)
       else if (settings.command === 'report') await runReport(ctx)
       else await runVisitors(ctx)
     } finally {

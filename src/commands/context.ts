@@ -8,6 +8,8 @@ import type { Settings } from '../settings.js'
 export interface CommandContext {
   settings: Settings
   event: EventInfo
+  /** The raw event payload (untrusted JSON), for what EventInfo does not read: `context`. */
+  payload: Record<string, unknown>
   /** Where to comment, when the run comments at all. */
   target?: Place
   /**

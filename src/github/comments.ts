@@ -231,43 +231,99 @@ async function editComment(
   return toRef(data)
 }
 
-/**
- * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the newest comment already
- * carrying a verified `key` marker, so reruns refresh one comment; 'create' always adds one.
- */
-export async function upsertComment(
-  octokit: Octokit,
-  place: Place,
-  o: { key: string; extraKeys?: string[]; body: string; mode: 'upsert' | 'create'; secret: string }
-): Promise<CommentRef> {
-  if (o.mode === 'create') return createMarkedComment(octokit, place, o)
-  const comments = await listComments(octokit, place)
-  const found = newestMarked(comments, o.secret, place, keys =>
-    keys.includes(o.key) ? true : undefined
-  )
-  if (found === undefined) return createMarkedComment(octokit, place, o)
-  try {
-    return await updateCommentBody(octokit, place, found.comment.id, o)
-  } catch (error) {
-    // Deleted between listing and editing: a fresh comment is what the user expects.
-    if (error instanceof GitHubError && error.status === 404) {
-      return createMarkedComment(octokit, place, o)
-    }
-    throw error
-  }
+export interface CommentWrite {
+  key: string
+  extraKeys?: string[]
+  body: string
 }
 
 /**
- * The signature binds a marker to its comment's id, which GitHub assigns on creation: the
- * comment is created with its text, then edited once to carry its markers.
+ * One issue or pull request as this run sees it: its comments are listed once, then kept
+ * current as the run writes, so looking up a route and then upserting costs one listing.
  */
-async function createMarkedComment(
+export class CommentThread {
+  private list?: ListedComment[]
+
+  constructor(
+    private readonly octokit: Octokit,
+    readonly place: Place,
+    private readonly secret: string
+  ) {}
+
+  async comments(): Promise<ListedComment[]> {
+    this.list ??= await listComments(this.octokit, this.place)
+    return this.list
+  }
+
+  /**
+   * The job id from the newest verified `route/<projectId>/<jobId>` marker (as built by
+   * `markerKey('route', projectId, jobId)`).
+   */
+  async findRoutedJob(projectId: string): Promise<string | undefined> {
+    const prefix = `${markerKey('route', projectId)}/`
+    const pick = (keys: string[]): string | undefined => {
+      // The last route marker in a comment is the newest statement in it.
+      const routes = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length))
+      const jobId = routes.length > 0 ? decodeKey(routes[routes.length - 1] ?? '') : undefined
+      return jobId === '' ? undefined : jobId
+    }
+    return newestMarked(await this.comments(), this.secret, this.place, pick)?.value
+  }
+
+  /**
+   * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the newest comment
+   * already carrying a verified `key` marker, so reruns refresh one comment; 'create' always adds
+   * one. A new comment's markers are signed with its id, so they need an edit after creating it;
+   * with `signLater` that edit is left to the caller's next update, which rewrites the body anyway.
+   */
+  async upsert(
+    o: CommentWrite & { mode: 'upsert' | 'create'; signLater?: boolean }
+  ): Promise<CommentRef & { signed: boolean }> {
+    if (o.mode === 'upsert') {
+      const found = newestMarked(await this.comments(), this.secret, this.place, keys =>
+        keys.includes(o.key) ? true : undefined
+      )
+      if (found !== undefined) {
+        try {
+          return { ...(await this.update(found.comment.id, o)), signed: true }
+        } catch (error) {
+          // Deleted between listing and editing: a fresh comment is what the user expects.
+          if (!(error instanceof GitHubError && error.status === 404)) throw error
+        }
+      }
+    }
+    const body = composeBody(o.body, [], this.secret, this.place, 0)
+    const created = await createComment(this.octokit, this.place, body)
+    this.remember(created.id, body, created.url)
+    if (o.signLater) return { ...created, signed: false }
+    return { ...(await this.update(created.id, o)), signed: true }
+  }
+
+  /** Edits a known comment in place, markers re-appended and signed. */
+  async update(id: number, o: CommentWrite): Promise<CommentRef> {
+    const keys = [o.key, ...(o.extraKeys ?? [])]
+    const body = composeBody(o.body, keys, this.secret, this.place, id)
+    const ref = await editComment(this.octokit, this.place, id, body)
+    this.remember(id, body, ref.url)
+    return ref
+  }
+
+  private remember(id: number, body: string, url: string): void {
+    if (!this.list) return
+    const known = this.list.find(c => c.id === id)
+    if (known) known.body = body
+    else this.list.push({ id, body, html_url: url })
+  }
+}
+
+/** Posts body with a marker for `key` once, for callers that write one comment per run. */
+export async function upsertComment(
   octokit: Octokit,
   place: Place,
-  o: { key: string; extraKeys?: string[]; body: string; secret: string }
+  o: CommentWrite & { mode: 'upsert' | 'create'; secret: string }
 ): Promise<CommentRef> {
-  const created = await createComment(octokit, place, composeBody(o.body, [], o.secret, place, 0))
-  return updateCommentBody(octokit, place, created.id, o)
+  const { id, url } = await new CommentThread(octokit, place, o.secret).upsert(o)
+  return { id, url }
 }
 
 /** Edits a known comment in place (progress updates), markers re-appended. */
@@ -275,30 +331,19 @@ export async function updateCommentBody(
   octokit: Octokit,
   place: Place,
   id: number,
-  o: { key: string; extraKeys?: string[]; body: string; secret: string }
+  o: CommentWrite & { secret: string }
 ): Promise<CommentRef> {
-  const body = composeBody(o.body, [o.key, ...(o.extraKeys ?? [])], o.secret, place, id)
-  return editComment(octokit, place, id, body)
+  return new CommentThread(octokit, place, o.secret).update(id, o)
 }
 
-/**
- * The job id from the newest verified `route/<projectId>/<jobId>` marker (as built by
- * `markerKey('route', projectId, jobId)`) on the issue or pull request.
- */
+/** See CommentThread.findRoutedJob. */
 export async function findRoutedJob(
   octokit: Octokit,
   place: Place,
   projectId: string,
   secret: string
 ): Promise<string | undefined> {
-  const prefix = `${markerKey('route', projectId)}/`
-  const pick = (keys: string[]): string | undefined => {
-    // The last route marker in a comment is the newest statement in it.
-    const routes = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length))
-    const jobId = routes.length > 0 ? decodeKey(routes[routes.length - 1] ?? '') : undefined
-    return jobId === '' ? undefined : jobId
-  }
-  return newestMarked(await listComments(octokit, place), secret, place, pick)?.value
+  return new CommentThread(octokit, place, secret).findRoutedJob(projectId)
 }
 
 function basePath(server: URL): string {

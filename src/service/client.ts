@@ -103,8 +103,11 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024
 const MAX_ERROR_BODY_BYTES = 64 * 1024
 const MAX_LOCATION_CHARS = 200
 const STATUS_HINTS: Record<number, string> = {
-  401: 'check `api-key`: it must be an admin API key of this organisation',
-  403: 'the API key is not allowed to do this: check `api-key` and `project-id`',
+  401: 'check `api-key`: it must be an admin API key (`mint_…`) of this organisation, not expired or revoked',
+  403:
+    'the API key is not allowed to do this: a read-only key cannot send or create jobs; an IP ' +
+    'allowlist on the key refuses GitHub-hosted runners (their addresses change: use a ' +
+    'self-hosted runner with a fixed address, or lift the allowlist); and check `project-id`',
   404: 'check `project-id` and `job-id` (and `job-path`, `base-url`)',
   429: 'the service rate limit was reached (about 100 requests per hour); try again later'
 }
@@ -173,6 +176,25 @@ export class ServiceClient {
         this.o.info?.(`The service took the follow-up; its answer was odd: ${err.message}`)
         return undefined
       }
+      throw err
+    }
+  }
+
+  /**
+   * Starts a new agent job; never twice. A 2xx whose body names no job still started one, so it
+   * is an error that says so, and nothing retries it.
+   */
+  async createJob(projectId: string, prompt: string, deadline: number): Promise<AgentJob> {
+    const path = `/v2/agent/${enc(projectId)}/job`
+    try {
+      return await this.call('POST', path, JSON.stringify({ prompt }), checkAgentJob, deadline)
+    } catch (err) {
+      if (err instanceof ServiceError && err.status !== undefined && err.status < 300)
+        throw new ServiceError(
+          `The service took the instruction and started a job, but its answer was odd: ${err.message}. ` +
+            'Find the job among the agent jobs of the project before creating another.',
+          err.status
+        )
       throw err
     }
   }
@@ -433,7 +455,7 @@ export class ServiceClient {
     const maybe = method === 'POST' && mayHaveBeenDelivered(outcome)
     if (maybe) {
       message +=
-        '. The follow-up may or may not have been delivered: check the job before sending it again.'
+        '. The instruction may or may not have been delivered: check the job before sending it again.'
     }
     return new ServiceError(redact(message), status)
   }

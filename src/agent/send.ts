@@ -1,0 +1,51 @@
+// Sends the instruction: a follow-up to a job, or a new job. Each is one POST, sent at most once
+// (the client retries it only where the service certainly did not take it).
+import { ServiceError } from '../service/client.js'
+import type { AgentJob } from '../service/schema.js'
+import type { JobReader } from './wait.js'
+
+export type Instruction =
+  | { command: 'message'; projectId: string; jobId: string; prompt: string }
+  | { command: 'create'; projectId: string; prompt: string }
+
+export interface JobService extends JobReader {
+  sendMessage(
+    projectId: string,
+    jobId: string,
+    prompt: string,
+    deadline: number
+  ): Promise<AgentJob | undefined>
+  createJob(projectId: string, prompt: string, deadline: number): Promise<AgentJob>
+}
+
+export interface Sent {
+  jobId: string
+  /** The POST's answer, when it was a job (a follow-up's may be odd and still delivered). */
+  job?: AgentJob
+  /** When the service answered: the wait is counted from here. */
+  answeredAt: number
+}
+
+export async function sendInstruction(
+  service: JobService,
+  i: Instruction,
+  deadline: number,
+  now: () => number = Date.now
+): Promise<Sent> {
+  if (i.command === 'create') {
+    const job = await service.createJob(i.projectId, i.prompt, deadline)
+    return { jobId: job.id, job, answeredAt: now() }
+  }
+  const job = await service.sendMessage(i.projectId, i.jobId, i.prompt, deadline)
+  return { jobId: i.jobId, job, answeredAt: now() }
+}
+
+/**
+ * Whether the service took an instruction whose POST failed: a 2xx took it (the answer was only
+ * odd), "may or may not" leaves it open, anything else was refused or never arrived.
+ */
+export function deliveryOf(err: unknown): 'yes' | 'maybe' | 'no' {
+  if (err instanceof ServiceError && err.status !== undefined && err.status < 300) return 'yes'
+  const message = err instanceof Error ? err.message : String(err)
+  return /may or may not have been delivered/.test(message) ? 'maybe' : 'no'
+}

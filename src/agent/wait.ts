@@ -1,0 +1,130 @@
+// Polls the job until a final status is believed (see completion.ts) or the wait ends.
+import { RateLimitError, ServiceError } from '../service/client.js'
+import type { AgentJob } from '../service/schema.js'
+import { noteSeen, readPoll, type Evidence } from './completion.js'
+
+export interface JobReader {
+  getJob(path: string, deadline: number, maxAttempts?: number): Promise<AgentJob>
+}
+
+export interface WaitOptions {
+  service: JobReader
+  /** The job's path (from `job-path`), already filled in. */
+  path: string
+  /** No request starts after it. */
+  deadline: number
+  pollIntervalMs: number
+  evidence: Evidence
+  jobId: string
+  /** The last job seen so far (the POST's answer), returned when no poll succeeds. */
+  job?: AgentJob
+  /** Called when a believed status differs from the last one reported; not on every poll. */
+  onChange?: (job: AgentJob) => Promise<void> | void
+  log?: (line: string) => void
+  warn?: (line: string) => void
+  now?: () => number
+  sleep?: (ms: number) => Promise<void>
+  random?: () => number
+}
+
+export interface WaitResult {
+  /** The last job seen. */
+  job?: AgentJob
+  timedOut: boolean
+  /** The wait ended while a final status was still doubted: the job never showed it took the instruction. */
+  doubted: boolean
+  /** Why the last poll failed, when it did: a timeout then is the service's doing. */
+  lastPollError?: string
+}
+
+/** Polls that fail this many times in a row inside one poll count as one failed poll. */
+const ATTEMPTS_PER_POLL = 3
+
+export function jobUrlPath(template: string, projectId: string, jobId: string): string {
+  return template
+    .replaceAll('{projectId}', encodeURIComponent(projectId))
+    .replaceAll('{id}', encodeURIComponent(jobId))
+}
+
+/**
+ * Poll delays: the first is `intervalMs`; later ones grow by half each time, with jitter, up to
+ * max(intervalMs, 30 s), so a long job costs few requests and a short one is seen quickly.
+ */
+export function* pollDelays(
+  intervalMs: number,
+  random: () => number = Math.random
+): Generator<number> {
+  const cap = Math.max(intervalMs, 30_000)
+  yield intervalMs
+  let nominal = Math.max(intervalMs, 250)
+  for (;;) {
+    nominal = Math.min(cap, nominal * 1.5)
+    yield Math.round(Math.min(cap, nominal * (0.8 + 0.4 * random())))
+  }
+}
+
+export async function waitForJob(o: WaitOptions): Promise<WaitResult> {
+  const now = o.now ?? Date.now
+  const sleep = o.sleep ?? ((ms: number) => new Promise<void>(r => setTimeout(r, ms)))
+  const started = o.evidence.answeredAt
+  let job = o.job
+  let reported = job?.status
+  let lastPollError: string | undefined
+  let doubted = false
+  const warnedStatuses = new Set<string>()
+  const stamp = (): string => `[${Math.round((now() - started) / 1000)}s]`
+
+  for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
+    const left = o.deadline - now()
+    await sleep(Math.max(0, Math.min(delay, left)))
+    // No request starts once the wait is over.
+    if (now() >= o.deadline) break
+    try {
+      job = await o.service.getJob(o.path, o.deadline, ATTEMPTS_PER_POLL)
+    } catch (err) {
+      if (!isTransient(err)) throw err
+      lastPollError = (err as Error).message
+      o.warn?.(`Polling the job failed, will poll again: ${lastPollError}`)
+      continue
+    }
+    lastPollError = undefined
+    const reading = readPoll(job, o.evidence, now())
+    noteSeen(o.evidence, job)
+    if (reading.kind === 'doubted') {
+      if (!doubted)
+        o.log?.(
+          `${stamp()} status: ${job.status}, as before the instruction: the service may not have ` +
+            `processed it yet, so this is believed only once the job changes, or from ` +
+            `${Math.round((reading.believeAt - started) / 1000)}s on (\`settle-time\`).`
+        )
+      doubted = true
+      continue
+    }
+    doubted = false
+    if (reading.kind === 'unknown-status' && !warnedStatuses.has(job.status)) {
+      warnedStatuses.add(job.status)
+      o.warn?.(
+        `Job ${o.jobId} has status \`${job.status}\`, which this action does not know; it is not ` +
+          'one of the final statuses (completed, archived, failed), so the run keeps waiting.'
+      )
+    }
+    if (job.status !== reported) {
+      o.log?.(`${stamp()} status: ${job.status}`)
+      reported = job.status
+      if (reading.kind !== 'final') await o.onChange?.(job)
+    }
+    if (reading.kind === 'final') {
+      if (reading.why === 'settled')
+        o.log?.('The job did not change within `settle-time`; its status is believed now.')
+      return { job, timedOut: false, doubted: false }
+    }
+  }
+  return { job, timedOut: true, doubted, lastPollError }
+}
+
+function isTransient(err: unknown): boolean {
+  if (!(err instanceof ServiceError)) return false
+  // The limit resets after the wait would end: polling on would only wait for nothing.
+  if (err instanceof RateLimitError) return false
+  return err.status === undefined || err.status === 429 || err.status >= 500
+}
