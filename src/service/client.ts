@@ -132,6 +132,11 @@ export class ServiceClient {
     return this.call('GET', path, undefined, checkVisitorsPage, deadline)
   }
 
+  /** A GET of any JSON operation; `check` turns the answer into T or throws a ShapeError. */
+  async getJson<T>(path: string, check: (json: unknown) => T, deadline: number): Promise<T> {
+    return this.call('GET', path, undefined, check, deadline)
+  }
+
   private async call<T>(
     method: Method,
     path: string,
