@@ -80,7 +80,10 @@ const ASKS = ['how to', 'error', 'setup', 'example', 'troubleshoot', 'pricing', 
 export function generatedSearch(i) {
   const h = mix(i + 7000)
   const hostile = i === 2 || i === 9 || i === 15 ? HOSTILE_QUERIES[[2, 9, 15].indexOf(i)] : ''
-  const query = hostile || `${ASKS[h % ASKS.length]} ${TOPICS[(i + (h >>> 8)) % TOPICS.length]}`
+  // Every ask-topic pair once, then again with a version number: each query text is unique.
+  const pair = `${ASKS[i % ASKS.length]} ${TOPICS[Math.floor(i / ASKS.length) % TOPICS.length]}`
+  const round = Math.floor(i / (ASKS.length * TOPICS.length))
+  const query = hostile || (round === 0 ? pair : `${pair} v${round + 1}`)
   // About one query in five finds nothing anyone clicks: the content gaps.
   const ctr = h % 5 === 3 ? 0 : ((h >>> 4) % 85) / 100 + 0.1
   const day = 1 + (h % 27)

@@ -173,7 +173,7 @@ function pagesBlock(x: PagesSection, r: HealthReport, rows: number): string {
       `${x.maxRowsReached ? ' (stopped at `max-rows`: the service has more)' : ''}.`
   ]
   if (x.name === 'visitors')
-    lines.push('_Total counts each visitor once, so it is not the sum of human and AI._')
+    lines.push('', '_Total counts each visitor once, so it is not the sum of human and AI._')
   const table = foldedTable(
     ['#', 'Page', 'Human', 'AI', 'Total'],
     ['---:', '---', '---:', '---:', '---:'],
@@ -230,7 +230,7 @@ function searchesBlock(x: SearchesSection, r: HealthReport, rows: number): strin
         String(i + 1),
         queryCell(q.searchQuery),
         formatNumber(q.hits),
-        q.lastSearchedAt ? escapeText(clip(q.lastSearchedAt, 40)) : '–'
+        instant(q.lastSearchedAt)
       ]),
     'queries'
   )
@@ -302,7 +302,7 @@ function assistantBlock(x: AssistantSection, rows: number): string {
           String(i + 1),
           queryCell(q.question),
           formatNumber(q.count),
-          q.lastAskedAt ? escapeText(clip(q.lastAskedAt, 40)) : '–'
+          instant(q.lastAskedAt)
         ]),
       'questions'
     )
@@ -374,6 +374,13 @@ function footer(r: HealthReport): string {
 
 // ---------------------------------------------------------------------------------------------
 // Numbers and words
+
+/** An ISO 8601 instant as `YYYY-MM-DD HH:MM UTC`; other text as it is (escaped). */
+function instant(text: string | undefined): string {
+  if (!text) return '–'
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?Z$/.exec(text)
+  return m ? `${m[1]} ${m[2]} UTC` : escapeText(clip(text, 40))
+}
 
 function changeNote(now: number, before: number | undefined): string {
   return before === undefined ? '' : ` (${formatChange(now, before)} on the period before)`

@@ -11,7 +11,7 @@ export const CONVERSATIONS_LIMIT = 1000
 export const CONVERSATIONS_CAP = 3000
 
 export interface UnansweredQuestion {
-  /** The text of the first conversation in the group, as asked (trimmed). */
+  /** The group's most frequent spelling, trimmed, spaces collapsed. */
   question: string
   count: number
   /** The latest timestamp in the group, when the service gave one. */
@@ -60,19 +60,42 @@ export async function readAssistant(input: SectionInput): Promise<AssistantSecti
   return section
 }
 
-/** Groups by the text trimmed, spaces collapsed and case-folded; most asked first. */
+/**
+ * Groups by the text trimmed, spaces collapsed and case-folded; most asked first. A group shows
+ * its most frequent spelling (the earliest among equals).
+ */
 export function groupQuestions(conversations: Conversation[]): UnansweredQuestion[] {
-  const groups = new Map<string, UnansweredQuestion & { first: number }>()
+  interface Group {
+    count: number
+    first: number
+    lastAskedAt?: string
+    spellings: Map<string, number>
+  }
+  const groups = new Map<string, Group>()
   conversations.forEach((c, i) => {
-    const asked = c.query.trim()
-    const key = asked.replace(/\s+/g, ' ').toLocaleLowerCase('en-US')
-    const group = groups.get(key) ?? { question: asked, count: 0, first: i }
+    const asked = c.query.trim().replace(/\s+/g, ' ')
+    const key = asked.toLocaleLowerCase('en-US')
+    const group = groups.get(key) ?? { count: 0, first: i, spellings: new Map<string, number>() }
     group.count++
+    group.spellings.set(asked, (group.spellings.get(asked) ?? 0) + 1)
     if (c.timestamp && (!group.lastAskedAt || c.timestamp > group.lastAskedAt))
       group.lastAskedAt = c.timestamp
     groups.set(key, group)
   })
   return [...groups.values()]
     .sort((a, b) => b.count - a.count || a.first - b.first)
-    .map(({ first: _first, ...question }) => question)
+    .map(g => ({
+      question: mostFrequent(g.spellings),
+      count: g.count,
+      ...(g.lastAskedAt ? { lastAskedAt: g.lastAskedAt } : {})
+    }))
+}
+
+function mostFrequent(counts: Map<string, number>): string {
+  let best = ''
+  let most = 0
+  for (const [text, n] of counts) {
+    if (n > most) [best, most] = [text, n]
+  }
+  return best
 }
