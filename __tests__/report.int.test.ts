@@ -317,16 +317,30 @@ describe('report: compare', () => {
   })
 })
 
-describe('report: the analytics quota', () => {
+describe('report: the analytics quota and the deadline', () => {
   it('ends at once when the quota runs out mid-report: nothing is sent after the 429', async () => {
-    await withService({ rows: 10, analyticsQuota: 4 }, async sim => {
+    await withService({ rows: 10, analyticsQuota: 2 }, async sim => {
       const r = await run(sim, { 'wait-timeout': '10m' })
       expect(r.code).toBe(1)
       expectNoStack(r)
       expect(r.durationMs).toBeLessThan(20_000)
-      // visitors, views, searches, feedback spend the quota; caller-stats gets the 429.
-      expect(kinds(sim)).toEqual(['visitors', 'views', 'searches', 'feedback', 'caller-stats'])
+      // visitors and views spend the quota; searches gets the 429 and the report stops there.
+      expect(kinds(sim)).toEqual(['visitors', 'views', 'searches'])
       expect(errorsOf(r)[0]).toMatch(/429/)
+      expect(r.outputs.report).toBeUndefined()
+    })
+  })
+
+  it('sends no request after wait-timeout: later sections say they were not read', async () => {
+    await withService({ rows: 10, latencyMs: 3000 }, async sim => {
+      const r = await run(sim, { 'wait-timeout': '4s' })
+      expectSuccess(r)
+      expect(kinds(sim)).not.toContain('searches')
+      expect(kinds(sim)).not.toContain('caller-stats')
+      expect(sectionOf(r, 'visitors').ok).toBe(true)
+      for (const name of ['searches', 'feedback', 'assistant'])
+        expect(sectionOf(r, name).reason).toMatch(/wait-timeout.*ran out before it/)
+      expect(r.summary).toContain('### Assistant')
     })
   })
 })
