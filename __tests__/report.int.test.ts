@@ -6,6 +6,7 @@ import path from 'node:path'
 import { describe, it, expect, afterAll } from '@jest/globals'
 import { generatedRow, SIM_API_KEY } from '../sim/service.js'
 import { generatedConversation, generatedSearch, HOSTILE_PATH } from '../sim/analytics.js'
+import { startGitHub } from '../sim/github.js'
 import { runAction } from '../sim/run-action.js'
 import {
   annotationsOf,
@@ -21,7 +22,11 @@ afterAll(() => {
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
 })
 
-async function run(sim: Service, extra: Record<string, string> = {}): Promise<RunResult> {
+async function run(
+  sim: Service,
+  extra: Record<string, string> = {},
+  env: Record<string, string> = {}
+): Promise<RunResult> {
   const r = await runAction({
     inputs: {
       command: 'report',
@@ -32,7 +37,7 @@ async function run(sim: Service, extra: Record<string, string> = {}): Promise<Ru
       'date-to': '2026-11-16',
       ...extra
     },
-    env: { GITHUB_REPOSITORY: 'octo/docs', GITHUB_RUN_ID: '99' },
+    env: { GITHUB_REPOSITORY: 'octo/docs', GITHUB_RUN_ID: '99', ...env },
     timeoutMs: 60_000
   })
   tempDirs.push(r.tempDir)
@@ -342,5 +347,36 @@ describe('report: the analytics quota and the deadline', () => {
         expect(sectionOf(r, name).reason).toMatch(/wait-timeout.*ran out before it/)
       expect(r.summary).toContain('### Assistant')
     })
+  })
+})
+
+describe('report: the comment', () => {
+  it('keeps one comment per range on the issue: a re-run edits it, a new range adds one', async () => {
+    const gh = await startGitHub({})
+    try {
+      await withService({ rows: 10 }, async sim => {
+        const env = { GITHUB_API_URL: gh.url }
+        const week = { 'issue-number': '12', sections: 'searches' }
+        const first = await run(sim, week, env)
+        const again = await run(sim, week, env)
+        expectSuccess(first)
+        expectSuccess(again)
+        expect(gh.comments.get(12)).toHaveLength(1)
+        expect(again.outputs['comment-url']).toBe(first.outputs['comment-url'])
+        const next = await run(
+          sim,
+          { ...week, 'date-from': '2026-11-16', 'date-to': '2026-11-23' },
+          env
+        )
+        expectSuccess(next)
+        const bodies = (gh.comments.get(12) ?? []).map(c => c.body)
+        expect(bodies).toHaveLength(2)
+        expect(bodies[0]).toContain('2026-11-09 → 2026-11-16')
+        expect(bodies[1]).toContain('2026-11-16 → 2026-11-23')
+        expect(bodies[1]).toContain('### Searches')
+      })
+    } finally {
+      await gh.close()
+    }
   })
 })
