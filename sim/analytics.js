@@ -32,6 +32,18 @@ const OPERATIONS = {
 export const ANALYTICS_KINDS = ['visitors', ...Object.values(OPERATIONS)]
 const SECTION_OF = { 'caller-stats': 'assistant' }
 const HOUR_MS = 3_600_000
+/**
+ * With varyByDate, how strongly each operation follows the service's per-period scale, so a
+ * comparison shows each section moving its own way.
+ */
+const PERIOD_WEIGHT = {
+  views: 0.8,
+  searches: 1.6,
+  feedback: -0.7,
+  assistant: 1.3,
+  'caller-stats': 1.3
+}
+const title = s => s[0].toUpperCase() + s.slice(1)
 
 /**
  * The kind of an analytics request from its decoded path segments ('', 'v1', 'analytics', id, …).
@@ -299,11 +311,15 @@ export function createAnalytics(options, visitors) {
         nextCursor: end < searches.count ? encodeCursor('searches', end) : null
       })
     },
-    feedback(q) {
+    feedback(q, f) {
       const invalid = checkQuery(q, 100)
       if (invalid) return invalid
       const limit = q.limit === undefined ? 20 : +q.limit
-      return ok({ feedback: feedbackOrder.slice(0, limit), hasMore: feedback.count > limit })
+      const rows = feedbackOrder.slice(0, limit).map(r => {
+        const [thumbsUp, thumbsDown] = [Math.floor(r.thumbsUp * f), Math.floor(r.thumbsDown * f)]
+        return { ...r, thumbsUp, thumbsDown, total: thumbsUp + thumbsDown + r.code }
+      })
+      return ok({ feedback: rows, hasMore: feedback.count > limit })
     },
     assistant(q) {
       const invalid = checkQuery(q, 1000)
@@ -348,11 +364,14 @@ export function createAnalytics(options, visitors) {
         return error(
           refusal,
           refusal === 404
-            ? `Not found: ${section} analytics is not enabled for this project`
-            : `Forbidden: ${section} analytics is not available on your plan`
+            ? `${title(section)} analytics is not enabled for this project`
+            : `${title(section)} analytics is not available on your plan`
         )
       if (entry.kind === 'visitors') return undefined
-      return handlers[entry.kind](entry.query, f)
+      return handlers[entry.kind](
+        entry.query,
+        Math.max(0.1, 1 + (f - 1) * PERIOD_WEIGHT[entry.kind])
+      )
     },
     /** Analytics requests answered in the current hour (quota spent). */
     get spent() {

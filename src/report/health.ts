@@ -169,8 +169,9 @@ function pagesBlock(x: PagesSection, r: HealthReport, rows: number): string {
   const { human, ai, total } = x.totals
   const lines = [
     `**${formatNumber(total)}** ${noun} (${formatNumber(human)} human, ${formatNumber(ai)} AI)` +
-      `${changeNote(total, x.previous?.total)} across ${formatNumber(x.rows)} ${plural(x.rows, 'page', 'pages')}` +
-      `${x.maxRowsReached ? ' (stopped at `max-rows`: the service has more)' : ''}.`
+      ` across ${formatNumber(x.rows)} ${plural(x.rows, 'page', 'pages')}` +
+      `${x.maxRowsReached ? ' (stopped at `max-rows`: the service has more)' : ''}.` +
+      changeNote(total, x.previous?.total)
   ]
   if (x.name === 'visitors')
     lines.push('', '_Total counts each visitor once, so it is not the sum of human and AI._')
@@ -193,7 +194,7 @@ function pagesBlock(x: PagesSection, r: HealthReport, rows: number): string {
 
 function searchesBlock(x: SearchesSection, r: HealthReport, rows: number): string {
   const blocks = [
-    `**${formatNumber(x.totalSearches)}** searches${changeNote(x.totalSearches, x.previous)}. ` +
+    `**${formatNumber(x.totalSearches)}** searches.${changeNote(x.totalSearches, x.previous)} ` +
       `The top queries by hits, with their click-through and the page people clicked most:`
   ]
   const top = foldedTable(
@@ -243,9 +244,10 @@ function feedbackBlock(x: FeedbackSection, r: HealthReport, rows: number): strin
     ? ` (the first ${formatNumber(x.pages)} pages the service returned; it has feedback on more)`
     : ''
   const blocks = [
-    `**${formatNumber(x.thumbsDown)}** 👎${changeNote(x.thumbsDown, x.previous)}, ` +
+    `**${formatNumber(x.thumbsDown)}** 👎, ` +
       `${formatNumber(x.thumbsUp)} 👍 and ${formatNumber(x.code)} on code snippets, ` +
-      `on ${formatNumber(x.pages)} ${plural(x.pages, 'page', 'pages')}${scope}.`
+      `on ${formatNumber(x.pages)} ${plural(x.pages, 'page', 'pages')}${scope}.` +
+      changeNote(x.thumbsDown, x.previous, 'Thumbs-down: ')
   ]
   if (x.top.length === 0) {
     blocks.push('No page got a thumbs-down or code-snippet feedback.')
@@ -275,8 +277,9 @@ function feedbackBlock(x: FeedbackSection, r: HealthReport, rows: number): strin
 function assistantBlock(x: AssistantSection, rows: number): string {
   const { web, api, other, total } = x.callers
   const blocks = [
-    `**${formatNumber(total)}** questions${changeNote(total, x.previous)} ` +
-      `(web ${formatNumber(web)} · API ${formatNumber(api)} · other ${formatNumber(other)}). ` +
+    `**${formatNumber(total)}** questions ` +
+      `(web ${formatNumber(web)} · API ${formatNumber(api)} · other ${formatNumber(other)}).` +
+      `${changeNote(total, x.previous)} ` +
       `**${share(x.unanswered, x.read)}** unanswered: ${formatNumber(x.unanswered)} of ` +
       `${formatNumber(x.read)} conversations read.`
   ]
@@ -382,8 +385,9 @@ function instant(text: string | undefined): string {
   return m ? `${m[1]} ${m[2]} UTC` : escapeText(clip(text, 40))
 }
 
-function changeNote(now: number, before: number | undefined): string {
-  return before === undefined ? '' : ` (${formatChange(now, before)} on the period before)`
+/** " −120 (−3.1%) on the period before." as a sentence of its own, or '' without compare. */
+function changeNote(now: number, before: number | undefined, what = ''): string {
+  return before === undefined ? '' : ` ${what}${formatChange(now, before)} on the period before.`
 }
 
 function share(part: number, whole: number): string {
