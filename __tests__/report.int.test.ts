@@ -332,7 +332,12 @@ describe('report: the analytics quota and the deadline', () => {
       // visitors and views spend the quota; searches gets the 429 and the report stops there.
       expect(kinds(sim)).toEqual(['visitors', 'views', 'searches'])
       expect(errorsOf(r)[0]).toMatch(/429/)
-      expect(r.outputs.report).toBeUndefined()
+      // What was read is reported; the sections after the 429 say why they are missing.
+      expect(sectionOf(r, 'views').ok).toBe(true)
+      expect(sectionOf(r, 'searches')).toMatchObject({ ok: false, status: 429 })
+      expect(sectionOf(r, 'assistant').reason).toMatch(/quota ran out/)
+      expect(r.outputs.requests).toBe('3')
+      expect(sectionText(r.summary, 'Feedback')).toContain('quota ran out')
     })
   })
 

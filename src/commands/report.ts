@@ -54,13 +54,7 @@ export async function runReport(ctx: CommandContext): Promise<void> {
   }
   core.info(`Docs-health report for ${describe(s.range)}: ${s.sections.join(', ')}.`)
 
-  const sections: SectionOutcome[] = []
-  for (const name of s.sections) {
-    const before = counted.calls
-    const outcome = await readSection(name, input, deadline)
-    sections.push(outcome)
-    logOutcome(outcome, counted.calls - before)
-  }
+  const { sections, stop } = await readSections(s.sections, input, counted)
   const requests = requestsSpent(ctx.service, counted.calls)
   core.setOutput('requests', String(requests))
 
@@ -75,6 +69,12 @@ export async function runReport(ctx: CommandContext): Promise<void> {
     ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
   }
   await setOutputs(ctx, report)
+  // Out of quota: the sections read are worth a summary, but a comment would replace a complete
+  // report of this range on the issue with a partial one.
+  if (stop !== undefined) {
+    if (s.summary) await core.summary.addRaw(renderHealthReport(report, SUMMARY_MAX_BYTES)).write()
+    throw stop
+  }
   await publish(ctx, report)
 
   const failed = sections.filter((x): x is SectionFailure => !x.ok)
@@ -82,6 +82,37 @@ export async function runReport(ctx: CommandContext): Promise<void> {
     throw new Error(
       `Every section of the report failed: ${failed.map(f => `${f.name}: ${f.reason}`).join('; ')}`
     )
+}
+
+/**
+ * Every section in order. Out of quota, the sections left are not read (each would only be
+ * refused, pushing the reset further away) and `stop` is the error the run ends with.
+ */
+async function readSections(
+  names: SectionName[],
+  input: SectionInput,
+  counted: { calls: number }
+): Promise<{ sections: SectionOutcome[]; stop?: Error }> {
+  const sections: SectionOutcome[] = []
+  let stop: Error | undefined
+  for (const name of names) {
+    if (stop !== undefined) {
+      sections.push(failure(name, 'not read: the analytics quota ran out before it'))
+      continue
+    }
+    const before = counted.calls
+    try {
+      const outcome = await readSection(name, input, input.deadline)
+      sections.push(outcome)
+      logOutcome(outcome, counted.calls - before)
+    } catch (err) {
+      if (!isQuotaError(err)) throw err
+      stop = err
+      const status = err instanceof ServiceError ? err.status : 429
+      sections.push(failure(name, err.message, status))
+    }
+  }
+  return { sections, ...(stop ? { stop } : {}) }
 }
 
 /** One section, its failure caught and kept in its place unless it must end the run. */
@@ -103,12 +134,17 @@ async function readSection(
 }
 
 /**
- * Out of quota (a RateLimitError, or a 429 retries could not outlast) or a key the service
- * rejects: every other section would fail the same way, each spending a request.
+ * Out of quota, or a key the service rejects: every other section would fail the same way,
+ * each spending a request.
  */
 function endsTheRun(err: unknown): boolean {
+  return isQuotaError(err) || (err instanceof ServiceError && err.status === 401)
+}
+
+/** A RateLimitError, or a 429 that retries could not outlast (`wait-timeout`). */
+function isQuotaError(err: unknown): err is Error {
   if (err instanceof Error && err.name === 'RateLimitError') return true
-  return err instanceof ServiceError && (err.status === 429 || err.status === 401)
+  return err instanceof ServiceError && err.status === 429
 }
 
 function failure(name: SectionName, reason: string, status?: number): SectionFailure {

@@ -99,6 +99,7 @@ function headline(x: Exclude<SectionOutcome, SectionFailure>): string {
     case 'views':
       return `${formatNumber(x.totals.total)} page views`
     case 'searches':
+      if (x.read === 0) return `${formatNumber(x.totalSearches)} searches`
       return `${formatNumber(x.totalSearches)} searches · ${formatNumber(x.gaps.length)} ${plural(x.gaps.length, 'content gap', 'content gaps')} in the top ${formatNumber(x.read)}`
     case 'feedback':
       return `${formatNumber(x.thumbsDown)} 👎 · ${formatNumber(x.thumbsUp)} 👍 on ${formatNumber(x.pages)} ${plural(x.pages, 'page', 'pages')}`
@@ -193,9 +194,10 @@ function pagesBlock(x: PagesSection, r: HealthReport, rows: number): string {
 }
 
 function searchesBlock(x: SearchesSection, r: HealthReport, rows: number): string {
+  const total = `**${formatNumber(x.totalSearches)}** searches.${changeNote(x.totalSearches, x.previous)}`
+  if (x.read === 0) return `${total} No search query in this range.`
   const blocks = [
-    `**${formatNumber(x.totalSearches)}** searches.${changeNote(x.totalSearches, x.previous)} ` +
-      `The top queries by hits, with their click-through and the page people clicked most:`
+    `${total} The top queries by hits, with their click-through and the page people clicked most:`
   ]
   const top = foldedTable(
     ['#', 'Query', 'Hits', 'Click-through', 'Top clicked page'],

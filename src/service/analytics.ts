@@ -2,6 +2,7 @@
 // report relies only on the fields named here; unknown fields are ignored.
 import type { DateRange } from '../analytics/period.js'
 import { enc } from './client.js'
+import { DeadlineError } from './cursor.js'
 import {
   checkVisitorsPage,
   ShapeError,
@@ -121,6 +122,11 @@ export class AnalyticsApi {
       if (value !== undefined) params.set(name, String(value))
     const search = params.toString()
     const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`
+    // `wait-timeout` bounds the whole report: no request starts after it.
+    if (Date.now() >= this.deadline)
+      return Promise.reject(
+        new DeadlineError(`the time allowed (\`wait-timeout\`) ran out before GET ${operation}`)
+      )
     return this.client.getJson(path, check, this.deadline)
   }
 }
