@@ -321,16 +321,18 @@ export function createAnalytics(options, visitors) {
       })
       return ok({ feedback: rows, hasMore: feedback.count > limit })
     },
-    assistant(q) {
+    assistant(q, f) {
       const invalid = checkQuery(q, 1000)
       if (invalid) return invalid
       const { offset, answer } = cursorOffset('assistant', q)
       if (answer) return answer
       const limit = q.limit === undefined ? 100 : +q.limit
-      const end = Math.min(offset + limit, conversations.count)
+      // A period serves as many conversations as its caller stats count.
+      const count = Math.floor(conversations.count * f)
+      const end = Math.min(offset + limit, count)
       const rows = []
       for (let i = offset; i < end; i++) rows.push(conversations.at(i))
-      const more = end < conversations.count
+      const more = end < count
       return ok({
         conversations: rows,
         nextCursor: more ? encodeCursor('assistant', end) : null,
