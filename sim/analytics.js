@@ -101,7 +101,7 @@ export function generatedSearch(i) {
   const day = 1 + (h % 27)
   return {
     searchQuery: query,
-    hits: Math.max(1, Math.floor(4000 / (i + 1)) - (i % 3)),
+    hits: Math.max(1, Math.floor(4000 / (i + 1))),
     ctr: Math.round(ctr * 1000) / 1000,
     topClickedPage: ctr === 0 ? null : i === 4 ? HOSTILE_PATH : `/docs/page-${(h >>> 12) % 300}`,
     lastSearchedAt: `2026-10-${String(day).padStart(2, '0')}T12:00:00.000Z`
