@@ -102,7 +102,7 @@ async function readSections(
     }
     const before = counted.calls
     try {
-      const outcome = await readSection(name, input, input.deadline)
+      const outcome = await readSection(name, input)
       sections.push(outcome)
       logOutcome(outcome, counted.calls - before)
     } catch (err) {
@@ -116,12 +116,8 @@ async function readSections(
 }
 
 /** One section, its failure caught and kept in its place unless it must end the run. */
-async function readSection(
-  name: SectionName,
-  input: SectionInput,
-  deadline: number
-): Promise<SectionOutcome> {
-  if (Date.now() >= deadline)
+async function readSection(name: SectionName, input: SectionInput): Promise<SectionOutcome> {
+  if (Date.now() >= input.deadline)
     return failure(name, 'not read: the time allowed (`wait-timeout`) ran out before it')
   try {
     return await READERS[name](input)
