@@ -349,7 +349,12 @@ describe('report: the analytics quota and the deadline', () => {
       expect(kinds(sim)).not.toContain('caller-stats')
       expect(sectionOf(r, 'visitors').ok).toBe(true)
       for (const name of ['searches', 'feedback', 'assistant'])
-        expect(sectionOf(r, name).reason).toMatch(/wait-timeout.*ran out before it/)
+        expect(sectionOf(r, name)).toMatchObject({
+          skipped: true,
+          reason: expect.stringMatching(/wait-timeout.*ran out before it/)
+        })
+      expect(r.summary).toContain('| Searches | ⚠️ not read |')
+      expect(sectionText(r.summary, 'Feedback')).toContain('**Not read:** the time allowed')
       expect(r.summary).toContain('### Assistant')
     })
   })

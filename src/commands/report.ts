@@ -97,7 +97,7 @@ async function readSections(
   let stop: Error | undefined
   for (const name of names) {
     if (stop !== undefined) {
-      sections.push(failure(name, 'not read: the analytics quota ran out before it'))
+      sections.push(skipped(name, 'the analytics quota ran out before it'))
       continue
     }
     const before = counted.calls
@@ -118,7 +118,7 @@ async function readSections(
 /** One section, its failure caught and kept in its place unless it must end the run. */
 async function readSection(name: SectionName, input: SectionInput): Promise<SectionOutcome> {
   if (Date.now() >= input.deadline)
-    return failure(name, 'not read: the time allowed (`wait-timeout`) ran out before it')
+    return skipped(name, 'the time allowed (`wait-timeout`) ran out before it')
   try {
     return await READERS[name](input)
   } catch (err) {
@@ -146,6 +146,10 @@ function isQuotaError(err: unknown): err is Error {
 function failure(name: SectionName, reason: string, status?: number): SectionFailure {
   const refused = status === 403 || status === 404
   return { name, ok: false, ...(status !== undefined ? { status } : {}), refused, reason }
+}
+
+function skipped(name: SectionName, why: string): SectionFailure {
+  return { name, ok: false, refused: false, skipped: true, reason: `not read: ${why}` }
 }
 
 function logOutcome(outcome: SectionOutcome, calls: number): void {

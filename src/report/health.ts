@@ -132,6 +132,7 @@ function headlineChange(x: Exclude<SectionOutcome, SectionFailure>): string {
 }
 
 function failedHeadline(x: SectionFailure): string {
+  if (x.skipped) return '⚠️ not read'
   const status = x.status !== undefined ? ` (HTTP ${x.status})` : ''
   return x.refused ? `⚠️ not available${status}` : `⚠️ failed${status}`
 }
@@ -159,6 +160,7 @@ function sectionBlock(x: SectionOutcome, r: HealthReport, rows: number): string 
 }
 
 function failureNote(x: SectionFailure): string {
+  if (x.skipped) return `> ⚠️ **Not read:** ${escapeText(x.reason.replace(/^not read: /, ''))}.`
   const why = x.refused
     ? `The service refused this section${x.status !== undefined ? ` (HTTP ${x.status})` : ''}: the feature may not be enabled on this plan.`
     : `This section could not be read${x.status !== undefined ? ` (HTTP ${x.status})` : ''}.`

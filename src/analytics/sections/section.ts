@@ -29,6 +29,8 @@ export interface SectionFailure {
   status?: number
   /** 403 or 404: the feature is not enabled on this plan. */
   refused: boolean
+  /** Not read at all: the time or the quota ran out before it (no request was sent for it). */
+  skipped?: true
   reason: string
 }
 
