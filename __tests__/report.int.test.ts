@@ -14,7 +14,8 @@ import {
   expectNoStack,
   withService,
   type RunResult,
-  type Service
+  type Service,
+  type ServiceOptions
 } from './support.js'
 
 const tempDirs: string[] = []
@@ -297,7 +298,7 @@ describe('report: untrusted text', () => {
 
 describe('report: compare', () => {
   it('reads each headline number of the previous period with one request', async () => {
-    await withService({ rows: 600, varyByDate: true }, async sim => {
+    await withService({ rows: 600, varyByDate: true } as ServiceOptions, async sim => {
       const r = await run(sim, { compare: 'true', concurrency: '1' })
       expectSuccess(r)
       const previous = sim.requests.filter(q => q.query.dateFrom === '2026-11-02')

@@ -50,7 +50,6 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {Totals} [totals]
  * @property {number} [latencyMs]
  * @property {Fault[]} [faults]
- * @property {boolean} [varyByDate]
  * Also the options of sim/analytics.js (views, searches, feedback, conversations, callerStats,
  * refuse, analyticsQuota).
  *
