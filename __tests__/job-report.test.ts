@@ -98,6 +98,17 @@ describe('renderJobReport: honest endings', () => {
     expect(visible(render('cancelled before sending'))).not.toContain('keeps running')
   })
 
+  it('cancelled while sending: the instruction may or may not have been delivered', () => {
+    const out = renderJobReport(
+      jobReport({ ...JOB_STATES['cancelled while waiting'], delivered: 'maybe' })
+    )
+    expect(headline(out)).toBe(
+      '### 🚫 Run cancelled · the instruction may or may not have been delivered'
+    )
+    expect(visible(out)).toContain('Check the job on the service before sending the instruction')
+    expect(visible(out)).not.toContain('keeps running')
+  })
+
   it('maybe delivered: says the instruction may or may not have arrived', () => {
     const out = render('error, maybe delivered')
     expect(headline(out)).toBe('### ⚠️ The instruction may or may not have been delivered')

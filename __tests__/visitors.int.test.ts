@@ -737,14 +737,12 @@ describe('visitors: wait-timeout bounds the comparison too', () => {
         expect(r.durationMs).toBeLessThan(15_000)
         const errors = errorsOf(r)
         expect(errors).toHaveLength(1)
+        // This read's deadline or the client's own, whichever notices first, ends it: either way
+        // the error names the request that had no answer, and `wait-timeout`.
         expect(errors[0]).toMatch(
-          /^Reading the previous period did not finish within `wait-timeout`/
+          /GET \/v1\/analytics\/proj-1\/visitors\?\S*offset=0 failed: no answer in time/
         )
-        expect(errors[0]).toContain('after reading 0 rows (0 pages)')
-        // The page's own failure says why: the client gave up on it at the deadline too.
-        expect(errors[0]).toMatch(
-          /the next page failed: GET \/v1\/analytics\/proj-1\/visitors\?\S*offset=0 failed: no answer in time/
-        )
+        expect(errors[0]).toContain('`wait-timeout`')
         expectNoStack(r)
         // The current period's outputs were set before the comparison began.
         expect(r.outputs.rows).toBe('100')

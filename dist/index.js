@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3368);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9498);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3368:
+/***/ 9498:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35908,9 +35908,12 @@ function headline(r) {
                 ? '⌛ Stopped waiting · the job may still finish'
                 : `⌛ Stopped waiting after ${formatElapsed(r.endedAt - r.startedAt)} · the job may still finish`;
         case 'cancelled':
-            return r.delivered === 'no'
-                ? '🚫 Run cancelled before the instruction was sent'
-                : '🚫 Run cancelled · the job keeps running';
+            if (r.delivered === 'no')
+                return '🚫 Run cancelled before the instruction was sent';
+            // Cancelled while the POST was in flight: nobody knows whether the service took it.
+            if (r.delivered === 'maybe')
+                return '🚫 Run cancelled · the instruction may or may not have been delivered';
+            return '🚫 Run cancelled · the job keeps running';
         case 'error':
             return errorHeadline(r);
         case 'no-job':
@@ -35971,11 +35974,16 @@ function explanation(r) {
         case 'cancelled':
             if (r.delivered === 'no')
                 return ['The workflow run was cancelled; nothing was sent.'];
+            if (r.delivered === 'maybe')
+                return [
+                    'The workflow run was cancelled while the instruction was being sent, so it is not ' +
+                        'known whether the service took it.',
+                    DELIVERY.maybe
+                ];
             return [
                 'The workflow run was cancelled, so it stopped waiting. That does not stop the job: ' +
-                    `it keeps running on the service and may still open a pull request.${lastStatus(r)}`,
-                r.delivered === 'maybe' ? DELIVERY.maybe : undefined
-            ].filter(isText);
+                    `it keeps running on the service and may still open a pull request.${lastStatus(r)}`
+            ];
         case 'error':
             return [
                 job_errorDetail(r, 'Error') ?? '**Error:** unknown error',
@@ -36511,10 +36519,171 @@ function messageOf(err) {
     return err instanceof Error ? err.message : String(err);
 }
 
-;// CONCATENATED MODULE: ./src/commands/report.ts
-async function runReport(ctx) {
-    await Promise.resolve();
-    throw new Error(`command: report is not built yet (sections: ${ctx.settings.sections.join(', ')})`);
+;// CONCATENATED MODULE: ./src/service/cursor.ts
+// Cursor pagination (searches, assistant conversations): `limit` per request, the next page by
+// `nextCursor` until it is null. Requests are spent like money, so reading stops as soon as the
+// caller has what it shows, and no request starts after the deadline.
+/** Thrown when the deadline comes before the first page; later pages just stop the reading. */
+class DeadlineError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'DeadlineError';
+    }
+}
+async function readCursorPages(o) {
+    if (!Number.isInteger(o.limit) || o.limit < 1)
+        throw new RangeError(`limit ${o.limit} is not 1 or more`);
+    const now = o.now ?? Date.now;
+    const items = [];
+    let requests = 0;
+    let cursor;
+    const seen = new Set();
+    for (;;) {
+        if (now() >= o.deadline) {
+            if (requests === 0)
+                throw new DeadlineError('the time allowed (`wait-timeout`) ran out before the first page');
+            return { items, requests, complete: false };
+        }
+        const want = Math.min(o.limit, Math.max(1, o.enough - items.length));
+        const page = await o.fetchPage(want, cursor);
+        requests++;
+        items.push(...page.items);
+        if (page.nextCursor === null)
+            return { items, requests, complete: true };
+        // A service that hands back a cursor it gave before would loop forever at our expense.
+        if (seen.has(page.nextCursor))
+            return { items, requests, complete: false };
+        seen.add(page.nextCursor);
+        cursor = page.nextCursor;
+        if (items.length >= o.enough || page.items.length === 0)
+            return { items, requests, complete: false };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/analytics/sections/assistant.ts
+
+const CONVERSATIONS_LIMIT = 1000;
+/** Three requests at most: enough for a frequency ranking, cheap against an hourly quota of ~100. */
+const CONVERSATIONS_CAP = 3000;
+async function readAssistant(input) {
+    const { api, range } = input;
+    const callers = await api.callerStats(range);
+    const result = await readCursorPages({
+        fetchPage: async (limit, cursor) => {
+            const page = await api.conversations(range, limit, cursor);
+            return { items: page.conversations, nextCursor: page.hasMore ? page.nextCursor : null };
+        },
+        limit: CONVERSATIONS_LIMIT,
+        enough: CONVERSATIONS_CAP,
+        deadline: input.deadline
+    });
+    const unanswered = result.items.filter(c => c.resolutionStatus === 'unanswered');
+    const section = {
+        name: 'assistant',
+        ok: true,
+        callers,
+        read: result.items.length,
+        unanswered: unanswered.length,
+        complete: result.complete,
+        top: groupQuestions(unanswered).slice(0, input.top)
+    };
+    if (input.previous)
+        section.previous = (await api.callerStats(input.previous)).total;
+    return section;
+}
+/**
+ * Groups by the text trimmed, spaces collapsed and case-folded; most asked first. A group shows
+ * its most frequent spelling (the earliest among equals).
+ */
+function groupQuestions(conversations) {
+    const groups = new Map();
+    conversations.forEach((c, i) => {
+        const asked = c.query.trim().replace(/\s+/g, ' ');
+        const key = asked.toLocaleLowerCase('en-US');
+        const group = groups.get(key) ?? { count: 0, first: i, spellings: new Map() };
+        group.count++;
+        group.spellings.set(asked, (group.spellings.get(asked) ?? 0) + 1);
+        if (c.timestamp && (!group.lastAskedAt || c.timestamp > group.lastAskedAt))
+            group.lastAskedAt = c.timestamp;
+        groups.set(key, group);
+    });
+    return [...groups.values()]
+        .sort((a, b) => b.count - a.count || a.first - b.first)
+        .map(g => ({
+        question: mostFrequent(g.spellings),
+        count: g.count,
+        ...(g.lastAskedAt ? { lastAskedAt: g.lastAskedAt } : {})
+    }));
+}
+function mostFrequent(counts) {
+    let best = '';
+    let most = 0;
+    for (const [text, n] of counts) {
+        if (n > most)
+            [best, most] = [text, n];
+    }
+    return best;
+}
+
+;// CONCATENATED MODULE: ./src/analytics/sections/feedback.ts
+/** The most the operation accepts, and all a report reads: there is no next page to ask for. */
+const FEEDBACK_LIMIT = 100;
+async function readFeedback(input) {
+    const { api } = input;
+    const page = await api.feedbackByPage(input.range, FEEDBACK_LIMIT);
+    const rows = page.feedback;
+    const sum = (key) => rows.reduce((n, r) => n + r[key], 0);
+    const section = {
+        name: 'feedback',
+        ok: true,
+        thumbsDown: sum('thumbsDown'),
+        thumbsUp: sum('thumbsUp'),
+        code: sum('code'),
+        pages: rows.length,
+        hasMore: page.hasMore,
+        top: rows
+            .filter(r => r.thumbsDown > 0 || r.code > 0)
+            .sort((a, b) => b.thumbsDown - a.thumbsDown || b.total - a.total)
+            .slice(0, input.top)
+    };
+    if (input.previous) {
+        const before = await api.feedbackByPage(input.previous, FEEDBACK_LIMIT);
+        section.previous = before.feedback.reduce((n, r) => n + r.thumbsDown, 0);
+    }
+    return section;
+}
+
+;// CONCATENATED MODULE: ./src/analytics/sections/searches.ts
+
+/** The most the operation accepts per request. */
+const SEARCHES_MAX_LIMIT = 100;
+async function readSearches(input) {
+    const { api, range } = input;
+    let totalSearches;
+    const result = await readCursorPages({
+        fetchPage: async (limit, cursor) => {
+            const page = await api.searches(range, limit, cursor);
+            totalSearches ??= page.totalSearches;
+            return { items: page.searches, nextCursor: page.nextCursor };
+        },
+        limit: Math.min(SEARCHES_MAX_LIMIT, input.top),
+        enough: input.top,
+        deadline: input.deadline
+    });
+    const byHits = [...result.items].sort((a, b) => b.hits - a.hits);
+    const section = {
+        name: 'searches',
+        ok: true,
+        totalSearches: totalSearches ?? 0,
+        top: byHits.slice(0, input.top),
+        gaps: byHits.filter(row => row.ctr === 0).slice(0, input.top),
+        read: result.items.length,
+        complete: result.complete
+    };
+    if (input.previous) {
+        section.previous = (await api.searches(input.previous, 1)).totalSearches;
+    }
+    return section;
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/export.ts
@@ -36760,6 +36929,806 @@ class TopPages {
             i = least;
         }
     }
+}
+
+;// CONCATENATED MODULE: ./src/analytics/sections/visitors.ts
+
+async function readVisitors(input) {
+    const { api, range } = input;
+    const fetchPage = (offset, limit) => api.visitors(range, limit, offset);
+    const section = await readPages('visitors', input, fetchPage);
+    if (input.previous)
+        section.previous = await api.visitorsTotals(input.previous);
+    return section;
+}
+async function readViews(input) {
+    const { api, range } = input;
+    const fetchPage = async (offset, limit) => {
+        const page = await api.views(range, limit, offset);
+        return { totals: page.totals, visitors: page.views, hasMore: page.hasMore };
+    };
+    const section = await readPages('views', input, fetchPage);
+    if (input.previous)
+        section.previous = await viewsTotals(input, input.previous);
+    return section;
+}
+async function viewsTotals(input, range) {
+    return (await input.api.views(range, 1, 0)).totals;
+}
+/**
+ * Every page of one offset operation, keeping only the top rows. The one place that knows how
+ * offset pages are read, so the pagination room can be swapped in here alone.
+ */
+async function readPages(name, input, fetchPage) {
+    const top = new TopPages(input.top);
+    const result = await exportVisitors({
+        fetchPage,
+        pageSize: input.pageSize,
+        maxRows: input.maxRows,
+        concurrency: input.concurrency,
+        onRows: rows => top.add(rows),
+        onWarning: line => input.onWarning(`Section ${name}: ${line}`)
+    });
+    return {
+        name,
+        ok: true,
+        totals: result.totals,
+        rows: result.rows,
+        top: top.list(),
+        maxRowsReached: result.maxRowsReached
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/health.ts
+// The docs-health report: a headline per section, then each section's tables. Every query, path
+// and service message is untrusted (anyone on the internet types search queries) and passes
+// through escapeText; a section that failed is drawn in its place with the reason.
+
+
+/** Rows shown before the rest of a table folds into <details>. */
+const OPEN_ROWS = 10;
+const TEXT_MAX_CHARS = 200;
+const REASON_MAX_CHARS = 600;
+const TITLES = {
+    visitors: 'Visitors',
+    views: 'Views',
+    searches: 'Searches',
+    feedback: 'Feedback',
+    assistant: 'Assistant'
+};
+/**
+ * Markdown for the job summary and the comment, at most maxBytes UTF-8 bytes: tables lose rows
+ * (halving) until the report fits, and only a report that fits with none is cut.
+ */
+function renderHealthReport(r, maxBytes) {
+    const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)));
+    for (let rows = longest;; rows = Math.floor(rows / 2)) {
+        const md = render(r, rows, rows < longest);
+        if (external_node_buffer_.Buffer.byteLength(md) <= maxBytes)
+            return md;
+        if (rows === 0)
+            return fitComment(md, maxBytes);
+    }
+}
+function render(r, rows, cut) {
+    const blocks = [
+        '## Docs health report',
+        head(r),
+        overview(r),
+        ...r.sections.map(x => sectionBlock(x, r, rows))
+    ];
+    if (cut)
+        blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`);
+    blocks.push(footer(r));
+    return blocks.join('\n\n') + '\n';
+}
+function head(r) {
+    const parts = [`**Project:** ${escapeText(r.projectId)}`, `**Range:** ${describeRange(r.range)}`];
+    if (r.previous)
+        parts.push(`**Compared with:** ${describeRange(r.previous)}`);
+    return parts.join(' · ');
+}
+function describeRange(range) {
+    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
+    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
+    if (from && to)
+        return `${from} → ${to} (end exclusive)`;
+    if (from)
+        return `since ${from}`;
+    if (to)
+        return `until ${to} (exclusive)`;
+    return 'all time';
+}
+// ---------------------------------------------------------------------------------------------
+// The overview: one line per section
+function overview(r) {
+    const compare = r.previous !== undefined;
+    const lines = [
+        `| Section | Headline |${compare ? ' Change |' : ''}`,
+        `|---|---|${compare ? '---:|' : ''}`
+    ];
+    for (const x of r.sections) {
+        const change = compare ? ` ${x.ok ? headlineChange(x) : '–'} |` : '';
+        lines.push(`| ${TITLES[x.name]} | ${x.ok ? health_headline(x) : failedHeadline(x)} |${change}`);
+    }
+    return lines.join('\n');
+}
+function health_headline(x) {
+    switch (x.name) {
+        case 'visitors':
+            return `${formatNumber(x.totals.total)} unique visitors`;
+        case 'views':
+            return `${formatNumber(x.totals.total)} page views`;
+        case 'searches':
+            if (x.read === 0)
+                return `${formatNumber(x.totalSearches)} searches`;
+            return `${formatNumber(x.totalSearches)} searches · ${formatNumber(x.gaps.length)} ${health_plural(x.gaps.length, 'content gap', 'content gaps')} in the top ${formatNumber(x.read)}`;
+        case 'feedback':
+            return `${formatNumber(x.thumbsDown)} 👎 · ${formatNumber(x.thumbsUp)} 👍 on ${formatNumber(x.pages)} ${health_plural(x.pages, 'page', 'pages')}`;
+        case 'assistant':
+            return `${formatNumber(x.callers.total)} questions · ${share(x.unanswered, x.read)} unanswered`;
+    }
+}
+function headlineNumber(x) {
+    switch (x.name) {
+        case 'visitors':
+        case 'views':
+            return x.totals.total;
+        case 'searches':
+            return x.totalSearches;
+        case 'feedback':
+            return x.thumbsDown;
+        case 'assistant':
+            return x.callers.total;
+    }
+}
+function previousNumber(x) {
+    return 'totals' in x ? x.previous?.total : x.previous;
+}
+function headlineChange(x) {
+    const before = previousNumber(x);
+    return before === undefined ? '–' : formatChange(headlineNumber(x), before);
+}
+function failedHeadline(x) {
+    if (x.skipped)
+        return '⚠️ not read';
+    const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
+    return x.refused ? `⚠️ not available${status}` : `⚠️ failed${status}`;
+}
+// ---------------------------------------------------------------------------------------------
+// Sections
+function sectionBlock(x, r, rows) {
+    const title = `### ${TITLES[x.name]}`;
+    if (!x.ok)
+        return `${title}\n\n${failureNote(x)}`;
+    const body = (() => {
+        switch (x.name) {
+            case 'visitors':
+            case 'views':
+                return pagesBlock(x, r, rows);
+            case 'searches':
+                return searchesBlock(x, r, rows);
+            case 'feedback':
+                return feedbackBlock(x, r, rows);
+            case 'assistant':
+                return assistantBlock(x, rows);
+        }
+    })();
+    return `${title}\n\n${body}`;
+}
+function failureNote(x) {
+    if (x.skipped)
+        return `> ⚠️ **Not read:** ${escapeText(x.reason.replace(/^not read: /, ''))}.`;
+    const why = x.refused
+        ? `The service refused this section${x.status !== undefined ? ` (HTTP ${x.status})` : ''}: the feature may not be enabled on this plan.`
+        : `This section could not be read${x.status !== undefined ? ` (HTTP ${x.status})` : ''}.`;
+    return `> ⚠️ **Not available.** ${why}\n>\n> ${escapeText(health_clip(x.reason, REASON_MAX_CHARS))}`;
+}
+function pagesBlock(x, r, rows) {
+    const noun = x.name === 'visitors' ? 'unique visitors' : 'page views';
+    const { human, ai, total } = x.totals;
+    const lines = [
+        `**${formatNumber(total)}** ${noun} (${formatNumber(human)} human, ${formatNumber(ai)} AI)` +
+            ` across ${formatNumber(x.rows)} ${health_plural(x.rows, 'page', 'pages')}` +
+            `${x.maxRowsReached ? ' (stopped at `max-rows`: the service has more)' : ''}.` +
+            changeNote(total, x.previous?.total)
+    ];
+    if (x.name === 'visitors')
+        lines.push('', '_Total counts each visitor once, so it is not the sum of human and AI._');
+    const table = health_foldedTable(['#', 'Page', 'Human', 'AI', 'Total'], ['---:', '---', '---:', '---:', '---:'], x.top
+        .slice(0, rows)
+        .map((row, i) => [
+        String(i + 1),
+        pageCell(row.path, r.siteUrl),
+        formatNumber(row.human),
+        formatNumber(row.ai),
+        formatNumber(row.total)
+    ]), 'pages');
+    return [lines.join('\n'), table].filter(Boolean).join('\n\n');
+}
+function searchesBlock(x, r, rows) {
+    const total = `**${formatNumber(x.totalSearches)}** searches.${changeNote(x.totalSearches, x.previous)}`;
+    if (x.read === 0)
+        return `${total} No search query in this range.`;
+    const blocks = [
+        `${total} The top queries by hits, with their click-through and the page people clicked most:`
+    ];
+    const top = health_foldedTable(['#', 'Query', 'Hits', 'Click-through', 'Top clicked page'], ['---:', '---', '---:', '---:', '---'], x.top
+        .slice(0, rows)
+        .map((q, i) => [
+        String(i + 1),
+        queryCell(q.searchQuery),
+        formatNumber(q.hits),
+        percent(q.ctr),
+        q.topClickedPage === null ? '–' : pageCell(q.topClickedPage, r.siteUrl)
+    ]), 'queries');
+    if (top)
+        blocks.push(top);
+    const scope = x.complete
+        ? `among all ${formatNumber(x.read)} queries`
+        : `among the top ${formatNumber(x.read)} queries read (the service has more)`;
+    if (x.gaps.length === 0) {
+        blocks.push(`No content gaps ${scope}: every query led to a click.`);
+        return blocks.join('\n\n');
+    }
+    blocks.push(`#### Content gaps\n\nQueries nobody clicked a result for (click-through 0), ${scope}:`);
+    const gaps = health_foldedTable(['#', 'Query', 'Hits', 'Last searched'], ['---:', '---', '---:', '---'], x.gaps
+        .slice(0, rows)
+        .map((q, i) => [
+        String(i + 1),
+        queryCell(q.searchQuery),
+        formatNumber(q.hits),
+        instant(q.lastSearchedAt)
+    ]), 'queries');
+    if (gaps)
+        blocks.push(gaps);
+    return blocks.join('\n\n');
+}
+function feedbackBlock(x, r, rows) {
+    const scope = x.hasMore
+        ? ` (the first ${formatNumber(x.pages)} pages the service returned; it has feedback on more)`
+        : '';
+    const blocks = [
+        `**${formatNumber(x.thumbsDown)}** 👎, ` +
+            `${formatNumber(x.thumbsUp)} 👍 and ${formatNumber(x.code)} on code snippets, ` +
+            `on ${formatNumber(x.pages)} ${health_plural(x.pages, 'page', 'pages')}${scope}.` +
+            changeNote(x.thumbsDown, x.previous, 'Thumbs-down: ')
+    ];
+    if (x.top.length === 0) {
+        blocks.push('No page got a thumbs-down or code-snippet feedback.');
+        return blocks.join('\n\n');
+    }
+    blocks.push('The pages with the most thumbs-down:');
+    blocks.push(health_foldedTable(['#', 'Page', '👎', '👍', 'Code', 'Total'], ['---:', '---', '---:', '---:', '---:', '---:'], x.top
+        .slice(0, rows)
+        .map((p, i) => [
+        String(i + 1),
+        pageCell(p.path, r.siteUrl),
+        formatNumber(p.thumbsDown),
+        formatNumber(p.thumbsUp),
+        formatNumber(p.code),
+        formatNumber(p.total)
+    ]), 'pages'));
+    return blocks.filter(Boolean).join('\n\n');
+}
+function assistantBlock(x, rows) {
+    const { web, api, other, total } = x.callers;
+    const blocks = [
+        `**${formatNumber(total)}** questions ` +
+            `(web ${formatNumber(web)} · API ${formatNumber(api)} · other ${formatNumber(other)}).` +
+            `${changeNote(total, x.previous)} ` +
+            `**${share(x.unanswered, x.read)}** unanswered: ${formatNumber(x.unanswered)} of ` +
+            `${formatNumber(x.read)} conversations read.`
+    ];
+    if (!x.complete)
+        blocks.push(`_Only the first ${formatNumber(x.read)} conversations were read: the share and the ` +
+            `questions below cover those._`);
+    if (x.top.length === 0) {
+        blocks.push('No unanswered question.');
+        return blocks.join('\n\n');
+    }
+    blocks.push('The unanswered questions asked most often (the same text, ignoring case and spaces):');
+    blocks.push(health_foldedTable(['#', 'Question', 'Times asked', 'Last asked'], ['---:', '---', '---:', '---'], x.top
+        .slice(0, rows)
+        .map((q, i) => [
+        String(i + 1),
+        queryCell(q.question),
+        formatNumber(q.count),
+        instant(q.lastAskedAt)
+    ]), 'questions'));
+    return blocks.filter(Boolean).join('\n\n');
+}
+// ---------------------------------------------------------------------------------------------
+// Tables and cells
+/** The first rows open, the rest folded into <details>; '' when there are no rows. */
+function health_foldedTable(head, align, rows, noun) {
+    if (rows.length === 0)
+        return '';
+    const header = `| ${head.join(' | ')} |\n|${align.join('|')}|`;
+    const line = (cells) => `| ${cells.join(' | ')} |`;
+    const open = `${header}\n${rows.slice(0, OPEN_ROWS).map(line).join('\n')}`;
+    const rest = rows.slice(OPEN_ROWS);
+    if (rest.length === 0)
+        return open;
+    // Blank lines around the inner table: GitHub renders Markdown inside HTML blocks only then.
+    return [
+        open,
+        `<details><summary>${formatNumber(rest.length)} more ${noun}</summary>`,
+        `${header}\n${rest.map(line).join('\n')}`,
+        '</details>'
+    ].join('\n\n');
+}
+function queryCell(text) {
+    const shown = health_clip(text.trim(), TEXT_MAX_CHARS);
+    return shown === '' ? '_(empty)_' : escapeText(shown);
+}
+/** A page path as text, or a link into the docs site when `site-url` is set. */
+function pageCell(path, siteUrl) {
+    if (path === '')
+        return '_(empty path)_';
+    const text = escapeText(health_clip(path, TEXT_MAX_CHARS));
+    const url = siteUrl ? health_pageUrl(siteUrl, path) : undefined;
+    return url ? `[${text}](${url})` : text;
+}
+/**
+ * The page's address on the docs site, or undefined when the path is not a plain site path.
+ * Everything outside a small safe set is percent-encoded, so nothing can end the link, open
+ * another one, or leave the site (`//host`, `\\host`, `..`).
+ */
+function health_pageUrl(siteUrl, path) {
+    if (!path.startsWith('/') || path.startsWith('//') || /\\|(^|\/)\.\.?(\/|$)/.test(path))
+        return undefined;
+    const bare = path.split(/[?#]/, 1)[0] ?? '';
+    const encoded = Array.from(bare, c => (/[A-Za-z0-9\-._~/]/.test(c) ? c : encodeChar(c))).join('');
+    return `${siteUrl}${encoded}`;
+}
+function encodeChar(c) {
+    return [...external_node_buffer_.Buffer.from(c, 'utf8')]
+        .map(b => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
+        .join('');
+}
+function footer(r) {
+    const made = r.madeAt.replace('T', ' ').replace(/:\d{2}(\.\d+)?Z$/, ' UTC');
+    const parts = [
+        `Made ${escapeText(made)}`,
+        `${formatNumber(r.requests)} ${health_plural(r.requests, 'request', 'requests')} to the service`
+    ];
+    if (r.runUrl)
+        parts.push(`[workflow run](${encodeURI(r.runUrl).replace(/[()]/g, encodeChar)})`);
+    return `<sub>${parts.join(' · ')}</sub>`;
+}
+// ---------------------------------------------------------------------------------------------
+// Numbers and words
+/** An ISO 8601 instant as `YYYY-MM-DD HH:MM UTC`; other text as it is (escaped). */
+function instant(text) {
+    if (!text)
+        return '–';
+    const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?Z$/.exec(text);
+    return m ? `${m[1]} ${m[2]} UTC` : escapeText(health_clip(text, 40));
+}
+/** " −120 (−3.1%) on the period before." as a sentence of its own, or '' without compare. */
+function changeNote(now, before, what = '') {
+    return before === undefined ? '' : ` ${what}${formatChange(now, before)} on the period before.`;
+}
+function share(part, whole) {
+    return whole === 0 ? '–' : `${((part / whole) * 100).toFixed(1)}%`;
+}
+function percent(ratio) {
+    return `${(ratio * 100).toFixed(1)}%`;
+}
+function health_plural(n, one, many) {
+    return n === 1 ? one : many;
+}
+function health_clip(s, max) {
+    const chars = Array.from(s);
+    return chars.length <= max ? s : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+;// CONCATENATED MODULE: ./src/service/analytics.ts
+
+
+
+/** The operations of one project, for one deadline: what a section is given to read with. */
+class AnalyticsApi {
+    client;
+    projectId;
+    deadline;
+    constructor(client, projectId, deadline) {
+        this.client = client;
+        this.projectId = projectId;
+        this.deadline = deadline;
+    }
+    visitors(range, limit, offset) {
+        return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage);
+    }
+    views(range, limit, offset) {
+        const q = { ...range, limit, offset };
+        return this.get('views', q, checkViewsPage);
+    }
+    visitorsTotals(range) {
+        // One row is the least a page can hold; the totals come with every page.
+        return this.get('visitors', { ...range, limit: 1, offset: 0 }, body => {
+            if (!analytics_isObject(body))
+                throw new ShapeError('the visitors page is not a JSON object');
+            return analytics_checkCounts(body.totals, 'totals');
+        });
+    }
+    searches(range, limit, cursor) {
+        return this.get('searches', { ...range, limit, cursor }, checkSearchesPage);
+    }
+    feedbackByPage(range, limit) {
+        return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage);
+    }
+    conversations(range, limit, cursor) {
+        return this.get('assistant', { ...range, limit, cursor }, checkConversationsPage);
+    }
+    callerStats(range) {
+        return this.get('assistant/caller-stats', { ...range }, checkCallerStats);
+    }
+    get(operation, query, check) {
+        const params = new URLSearchParams();
+        for (const [name, value] of Object.entries(query))
+            if (value !== undefined)
+                params.set(name, String(value));
+        const search = params.toString();
+        const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`;
+        // `wait-timeout` bounds the whole report: no request starts after it.
+        if (Date.now() >= this.deadline)
+            return Promise.reject(new DeadlineError(`the time allowed (\`wait-timeout\`) ran out before GET ${operation}`));
+        return this.client.getJson(path, check, this.deadline);
+    }
+}
+const analytics_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const analytics_isCount = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+function count(o, key, where) {
+    const v = o[key];
+    if (!analytics_isCount(v))
+        throw new ShapeError(`${where}.${key} is not a non-negative number`);
+    return v;
+}
+function analytics_text(o, key, where) {
+    const v = o[key];
+    if (typeof v !== 'string')
+        throw new ShapeError(`${where}.${key} is not a string`);
+    return v;
+}
+function optionalText(o, key, where) {
+    const v = o[key];
+    if (v === undefined || v === null)
+        return null;
+    if (typeof v !== 'string')
+        throw new ShapeError(`${where}.${key} is neither a string nor null`);
+    return v;
+}
+function list(body, key) {
+    const v = body[key];
+    if (!Array.isArray(v))
+        throw new ShapeError(`${key} is not an array`);
+    return v;
+}
+function object(v, where) {
+    if (!analytics_isObject(v))
+        throw new ShapeError(`${where} is not an object`);
+    return v;
+}
+/** A cursor is opaque: only a non-empty string or null (the end) is accepted. */
+function cursor(body) {
+    const v = body.nextCursor ?? null;
+    if (v !== null && (typeof v !== 'string' || v === ''))
+        throw new ShapeError('nextCursor is neither a non-empty string nor null');
+    return v;
+}
+function analytics_checkCounts(v, where) {
+    const o = object(v, where);
+    return {
+        human: count(o, 'human', where),
+        ai: count(o, 'ai', where),
+        total: count(o, 'total', where)
+    };
+}
+function checkViewsPage(body) {
+    const o = object(body, 'the views page');
+    const views = list(o, 'views').map((row, i) => {
+        const where = `views[${i}]`;
+        const r = object(row, where);
+        return { path: analytics_text(r, 'path', where), ...analytics_checkCounts(r, where) };
+    });
+    if (typeof o.hasMore !== 'boolean')
+        throw new ShapeError('hasMore is not a boolean');
+    return { totals: analytics_checkCounts(o.totals, 'totals'), views, hasMore: o.hasMore };
+}
+function checkSearchesPage(body) {
+    const o = object(body, 'the searches page');
+    const searches = list(o, 'searches').map((row, i) => {
+        const where = `searches[${i}]`;
+        const r = object(row, where);
+        const lastSearchedAt = optionalText(r, 'lastSearchedAt', where);
+        return {
+            searchQuery: analytics_text(r, 'searchQuery', where),
+            hits: count(r, 'hits', where),
+            ctr: count(r, 'ctr', where),
+            topClickedPage: optionalText(r, 'topClickedPage', where),
+            ...(lastSearchedAt !== null ? { lastSearchedAt } : {})
+        };
+    });
+    return { totalSearches: count(o, 'totalSearches', 'page'), searches, nextCursor: cursor(o) };
+}
+function checkFeedbackPage(body) {
+    const o = object(body, 'the feedback page');
+    const feedback = list(o, 'feedback').map((row, i) => {
+        const where = `feedback[${i}]`;
+        const r = object(row, where);
+        return {
+            path: analytics_text(r, 'path', where),
+            thumbsUp: count(r, 'thumbsUp', where),
+            thumbsDown: count(r, 'thumbsDown', where),
+            code: count(r, 'code', where),
+            total: count(r, 'total', where)
+        };
+    });
+    if (typeof o.hasMore !== 'boolean')
+        throw new ShapeError('hasMore is not a boolean');
+    return { feedback, hasMore: o.hasMore };
+}
+function checkConversationsPage(body) {
+    const o = object(body, 'the assistant page');
+    const conversations = list(o, 'conversations').map((row, i) => {
+        const where = `conversations[${i}]`;
+        const r = object(row, where);
+        const id = r.id;
+        if (typeof id !== 'string' && typeof id !== 'number')
+            throw new ShapeError(`${where}.id is missing`);
+        const timestamp = optionalText(r, 'timestamp', where);
+        return {
+            id: String(id),
+            ...(timestamp !== null ? { timestamp } : {}),
+            query: analytics_text(r, 'query', where),
+            resolutionStatus: analytics_text(r, 'resolutionStatus', where),
+            pageUrl: optionalText(r, 'pageUrl', where)
+        };
+    });
+    const nextCursor = cursor(o);
+    const hasMore = typeof o.hasMore === 'boolean' ? o.hasMore : nextCursor !== null;
+    return { conversations, nextCursor, hasMore };
+}
+function checkCallerStats(body) {
+    const o = object(body, 'the caller stats');
+    const where = 'callerStats';
+    return {
+        web: count(o, 'web', where),
+        api: count(o, 'api', where),
+        other: count(o, 'other', where),
+        total: count(o, 'total', where)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/commands/report.ts
+// `command: report`: the docs-health report. Each section reads its analytics operation; a
+// section the service refuses is drawn in its place, and only a report with no section left
+// fails the step. Running out of quota stops everything at once: every later request would be
+// refused too, and each one would push the reset further away.
+
+
+
+
+
+
+
+
+
+
+
+
+/** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
+const SUMMARY_MAX_BYTES = 512 * 1024;
+/** The `report` output and file stay small enough for any step output. */
+const REPORT_JSON_MAX_BYTES = 512 * 1024;
+const READERS = {
+    visitors: readVisitors,
+    views: readViews,
+    searches: readSearches,
+    feedback: readFeedback,
+    assistant: readAssistant
+};
+async function runReport(ctx) {
+    const s = ctx.settings;
+    const deadline = ctx.startedAt + s.waitTimeoutMs;
+    const counted = countCalls(ctx.service);
+    const input = {
+        api: new AnalyticsApi(counted, s.projectId, deadline),
+        range: s.range,
+        ...(s.previous ? { previous: s.previous } : {}),
+        top: s.top,
+        pageSize: s.pageSize,
+        maxRows: s.maxRows,
+        concurrency: s.concurrency,
+        deadline,
+        onWarning: line => core_warning(line)
+    };
+    info(`Docs-health report for ${report_describe(s.range)}: ${s.sections.join(', ')}.`);
+    const { sections, stop } = await report_readSections(s.sections, input, counted);
+    const requests = requestsSpent(ctx.service, counted.calls);
+    setOutput('requests', String(requests));
+    const report = {
+        projectId: s.projectId,
+        range: s.range,
+        ...(s.previous ? { previous: s.previous } : {}),
+        sections,
+        requests,
+        madeAt: new Date().toISOString(),
+        ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
+        ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
+    };
+    await setOutputs(ctx, report);
+    // Out of quota: the sections read are worth a summary, but a comment would replace a complete
+    // report of this range on the issue with a partial one.
+    if (stop !== undefined) {
+        if (s.summary)
+            await summary.addRaw(renderHealthReport(report, SUMMARY_MAX_BYTES)).write();
+        throw stop;
+    }
+    await publish(ctx, report);
+    const failed = sections.filter((x) => !x.ok);
+    if (failed.length === sections.length)
+        throw new Error(`Every section of the report failed: ${failed.map(f => `${f.name}: ${f.reason}`).join('; ')}`);
+}
+/**
+ * Every section in order. Out of quota, the sections left are not read (each would only be
+ * refused, pushing the reset further away) and `stop` is the error the run ends with.
+ */
+async function report_readSections(names, input, counted) {
+    const sections = [];
+    let stop;
+    for (const name of names) {
+        if (stop !== undefined) {
+            sections.push(skipped(name, 'the analytics quota ran out before it'));
+            continue;
+        }
+        const before = counted.calls;
+        try {
+            const outcome = await readSection(name, input);
+            sections.push(outcome);
+            logOutcome(outcome, counted.calls - before);
+        }
+        catch (err) {
+            if (!isQuotaError(err))
+                throw err;
+            stop = err;
+            const status = err instanceof ServiceError ? err.status : 429;
+            sections.push(failure(name, err.message, status));
+        }
+    }
+    return { sections, ...(stop ? { stop } : {}) };
+}
+/** One section, its failure caught and kept in its place unless it must end the run. */
+async function readSection(name, input) {
+    if (Date.now() >= input.deadline)
+        return skipped(name, 'the time allowed (`wait-timeout`) ran out before it');
+    try {
+        return await READERS[name](input);
+    }
+    catch (err) {
+        if (endsTheRun(err))
+            throw err;
+        const status = err instanceof ServiceError ? err.status : undefined;
+        const reason = err instanceof Error ? err.message : String(err);
+        return failure(name, reason, status);
+    }
+}
+/**
+ * Out of quota, or a key the service rejects: every other section would fail the same way,
+ * each spending a request.
+ */
+function endsTheRun(err) {
+    return isQuotaError(err) || (err instanceof ServiceError && err.status === 401);
+}
+/** A RateLimitError, or a 429 that retries could not outlast (`wait-timeout`). */
+function isQuotaError(err) {
+    if (err instanceof Error && err.name === 'RateLimitError')
+        return true;
+    return err instanceof ServiceError && err.status === 429;
+}
+function failure(name, reason, status) {
+    const refused = status === 403 || status === 404;
+    return { name, ok: false, ...(status !== undefined ? { status } : {}), refused, reason };
+}
+function skipped(name, why) {
+    return { name, ok: false, refused: false, skipped: true, reason: `not read: ${why}` };
+}
+function logOutcome(outcome, calls) {
+    const spent = `${calls} ${calls === 1 ? 'request' : 'requests'}`;
+    if (outcome.ok)
+        info(`Section ${outcome.name}: read in ${spent}.`);
+    else if (outcome.refused)
+        core_warning(`Section ${outcome.name}: the service refused it (the feature may not be enabled on this plan): ${outcome.reason}`);
+    else
+        core_warning(`Section ${outcome.name} failed: ${outcome.reason}`);
+}
+/** Counts the operations sent, for when the client has no request counter of its own. */
+function countCalls(client) {
+    const counted = {
+        calls: 0,
+        getJson(path, check, deadline) {
+            counted.calls++;
+            return client.getJson(path, check, deadline);
+        }
+    };
+    return counted;
+}
+/** The client's own counter (retries included) when it has one. */
+function requestsSpent(service, calls) {
+    const n = service.requests;
+    return typeof n === 'number' ? n : calls;
+}
+async function setOutputs(ctx, report) {
+    const s = ctx.settings;
+    const visitors = report.sections.find(x => x.name === 'visitors');
+    if (visitors?.ok && visitors.name === 'visitors') {
+        const { human, ai, total } = visitors.totals;
+        setOutput('human', String(human));
+        setOutput('ai', String(ai));
+        setOutput('total', String(total));
+        setOutput('totals', JSON.stringify({ human, ai, total }));
+    }
+    const json = reportJson(report);
+    setOutput('report', json);
+    if (s.outputFile) {
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(s.outputFile.absolute), { recursive: true });
+        await (0,promises_namespaceObject.writeFile)(s.outputFile.absolute, `${json}\n`);
+        setOutput('report-file', s.outputFile.absolute);
+    }
+}
+/**
+ * The JSON document of the `report` output and file: per section what the report shows, or its
+ * error. Lists are halved until it fits the limit, and `truncated` says so.
+ */
+function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
+    let keep = Infinity;
+    for (;;) {
+        const doc = {
+            range: report.range,
+            ...(report.previous ? { previous: report.previous } : {}),
+            requests: report.requests,
+            sections: report.sections.map(x => cutLists(x, keep)),
+            ...(keep < Infinity ? { truncated: true } : {})
+        };
+        const json = JSON.stringify(doc);
+        if (Buffer.byteLength(json) <= maxBytes || keep === 0)
+            return json;
+        keep = keep === Infinity ? longestList(report.sections) >> 1 : keep >> 1;
+    }
+}
+function cutLists(x, keep) {
+    if (!x.ok || keep === Infinity)
+        return x;
+    if (x.name === 'searches')
+        return { ...x, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) };
+    return { ...x, top: x.top.slice(0, keep) };
+}
+function longestList(sections) {
+    return Math.max(0, ...sections.map(x => (x.ok ? x.top.length : 0)));
+}
+async function publish(ctx, report) {
+    const s = ctx.settings;
+    if (s.summary) {
+        await summary.addRaw(renderHealthReport(report, SUMMARY_MAX_BYTES)).write();
+    }
+    if (ctx.octokit && ctx.target) {
+        const budget = COMMENT_LIMIT - MARKER_ROOM;
+        const ref = await upsertComment(ctx.octokit, ctx.target, {
+            // One comment per range: a re-run edits it, a new week gets its own.
+            key: markerKey('report', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
+            body: fitComment(renderHealthReport(report, budget), budget),
+            mode: s.commentMode,
+            secret: s.apiKey
+        });
+        setOutput('comment-url', ref.url);
+    }
+}
+function report_describe(range) {
+    if (range.dateFrom === undefined && range.dateTo === undefined)
+        return 'all time';
+    return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/chart.ts
@@ -37017,7 +37986,7 @@ function topColumns(withChange) {
     ];
 }
 /** A page cell: clipped in the middle, escaped, linked to the docs site when there is one. */
-function pageCell(path, siteUrl) {
+function visitors_pageCell(path, siteUrl) {
     if (!path)
         return '_(empty path)_';
     const text = escapeText(clipMiddle(path, PATH_MAX_CHARS));
@@ -37028,7 +37997,7 @@ function topPageRow(r, row, rank) {
     const change = r.previous ? [formatChange(row.total, r.previous.byPath.get(row.path)?.total)] : [];
     return tableRow([
         String(rank),
-        pageCell(row.path, r.siteUrl),
+        visitors_pageCell(row.path, r.siteUrl),
         formatNumber(row.human),
         formatNumber(row.ai),
         formatNumber(row.total),
@@ -37104,7 +38073,7 @@ function renderVisitorsReport(r, opts) {
 
 
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
-const SUMMARY_MAX_BYTES = 512 * 1024;
+const visitors_SUMMARY_MAX_BYTES = 512 * 1024;
 async function runVisitors(ctx) {
     const s = ctx.settings;
     const deadline = ctx.startedAt + s.waitTimeoutMs;
@@ -37162,7 +38131,7 @@ async function runVisitors(ctx) {
         report.previous = await exportPrevious(ctx, s.previous, report, fetchPage(s.previous));
     const fileHint = s.outputFile ? `\`${s.outputFile.path}\`` : undefined;
     if (s.summary) {
-        const md = renderVisitorsReport(report, { maxChars: SUMMARY_MAX_BYTES, fullDataHint: fileHint });
+        const md = renderVisitorsReport(report, { maxChars: visitors_SUMMARY_MAX_BYTES, fullDataHint: fileHint });
         await summary.addRaw(md).write();
     }
     if (ctx.octokit && ctx.target) {

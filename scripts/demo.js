@@ -8,6 +8,10 @@ import { runAction } from '../sim/run-action.js'
 const service = await startService({
   latencyMs: [30, 90],
   rows: 1234,
+  // The other report sections follow each period's traffic too.
+  varyByDate: true,
+  // The service's shared analytics quota: every analytics operation counts against it.
+  analyticsQuota: 100,
   jobs: [{ id: 'job-123', activePolls: 2, prLink: 'https://github.com/octo/docs/pull/7' }],
   created: { activePolls: 2, prLink: 'https://github.com/octo/docs/pull/21' }
 })
@@ -47,19 +51,8 @@ try {
   )
   await showCreate()
   await show(
-    '3. Weekly visitors report with a CSV file and a comparison with the week before',
-    await runAction({
-      inputs: {
-        ...common,
-        command: 'visitors',
-        period: 'last-week',
-        compare: 'true',
-        top: '10',
-        'output-file': 'reports/visitors.csv',
-        'issue-number': '12'
-      },
-      env
-    })
+    '3. Weekly docs-health report: visitors, views, searches, feedback and the assistant',
+    await weeklyReport(common, env)
   )
   const kinds = service.requests.map(r => `${r.method} ${r.kind}`)
   console.log(`\nThe simulator saw ${service.requests.length} requests:`, count(kinds))
@@ -101,6 +94,23 @@ async function showCreate() {
       }
     })
   )
+}
+
+/** Last week against the week before, posted on a tracking issue and kept as a JSON file. */
+function weeklyReport(common, env) {
+  return runAction({
+    inputs: {
+      ...common,
+      command: 'report',
+      period: 'last-week',
+      compare: 'true',
+      top: '10',
+      'site-url': 'https://docs.example.com',
+      'output-file': 'reports/docs-health.json',
+      'issue-number': '12'
+    },
+    env
+  })
 }
 
 async function show(title, result) {

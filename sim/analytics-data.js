@@ -99,6 +99,9 @@ function pageAtRank(rank, key) {
 /** A power law with a head that is not too steep, so neighbouring ranks differ by a few percent. */
 const curve = rank => 30_000 / (rank + 10) ** 0.9
 
+/** How much traffic a period has against a typical one: 0.9 to 1.1. */
+export const periodScale = dateFrom => 0.9 + 0.2 * unit(periodKey(dateFrom), 0x5ca1e)
+
 /**
  * Unique visitors at `rank`: never more than at the rank before (the service lists rows most
  * first), scaled per period, with noise that stays inside the gap to the next rank.

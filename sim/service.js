@@ -1,7 +1,8 @@
 // Simulator of the documentation service's HTTP API, with fault injection.
 // Standard library only: `npm run demo` must work on a fresh clone without `npm install`.
 import http from 'node:http'
-import { generatedRow, generatedTotals, unsortedRank } from './analytics-data.js'
+import { generatedRow, generatedTotals, periodScale, unsortedRank } from './analytics-data.js'
+import { ANALYTICS_KINDS, analyticsKind, createAnalytics } from './analytics.js'
 
 export { generatedRow, generatedRows, generatedTotals, pathOf } from './analytics-data.js'
 
@@ -32,7 +33,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {Record<string, unknown>} [extra] merged into the job JSON
  *
  * @typedef {object} Fault
- * @property {'message'|'create'|'job'|'visitors'} [kind]
+ * @property {string} [kind] 'message', 'create', 'job', 'visitors', or an analytics kind of sim/analytics.js
  * @property {'GET'|'POST'} [method]
  * @property {number} [offset] visitors only: matches the `offset` query parameter
  * @property {number} [after] let through the first n matching requests that reach this rule
@@ -73,6 +74,8 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {Record<string, 'expired'|'read-only'|'ip-blocked'>} [keys] other keys the service
  *   knows, and why it refuses them: 401 for an expired key; 403 for a read-only key's POSTs and
  *   for any request from outside an IP allowlist
+ * Also the options of sim/analytics.js (views, searches, feedback, conversations, callerStats,
+ * refuse, analyticsQuota).
  *
  * @typedef {object} JobState
  * @property {string} id
@@ -92,7 +95,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @typedef {object} LoggedRequest
  * @property {string} method
  * @property {string} path
- * @property {'message'|'create'|'job'|'visitors'|'other'} kind
+ * @property {string} kind 'message', 'create', 'job', 'visitors', 'views', 'searches', 'feedback', 'assistant', 'caller-stats' or 'other'
  * @property {Record<string, string>} query
  * @property {Record<string, string|string[]|undefined>} headers
  * @property {string} body
@@ -137,7 +140,7 @@ function echoForms(/** @type {string} */ authorization) {
   ]
 }
 
-/** @param {ServiceOptions} [options] */
+/** @param {ServiceOptions & import('./analytics.js').AnalyticsOptions} [options] */
 export async function startService(options = {}) {
   const apiKey = options.apiKey ?? SIM_API_KEY
   const prefix = (options.prefix ?? '').replace(/\/+$/, '')
@@ -324,6 +327,10 @@ export async function startService(options = {}) {
     if (options.projects && !options.projects.includes(entry.projectId ?? '')) {
       return error(404, 'Project not found')
     }
+    if (ANALYTICS_KINDS.includes(entry.kind)) {
+      const answer = analytics.handle(entry, scaleFor(entry.query.dateFrom))
+      if (answer) return answer
+    }
     if (entry.kind === 'visitors') return visitors(entry)
     if (entry.kind === 'create') return create(entry, store)
     const id = entry.jobId ?? ''
@@ -378,6 +385,18 @@ export async function startService(options = {}) {
     }
     return prompt
   }
+
+  // The other analytics sections follow the visitors' per-period scale with `varyByDate`.
+  const scaleFor = dateFrom => (options.varyByDate && dateFrom ? periodScale(dateFrom) : 1)
+  const defaultRows = rowsFor({})
+  const analytics = createAnalytics(options, {
+    rowCount: Array.isArray(defaultRows)
+      ? defaultRows.length
+      : Number.isFinite(defaultRows)
+        ? defaultRows
+        : 1_000_000,
+    visitorsRow: i => (Array.isArray(defaultRows) ? defaultRows[i] : generatedRow(i))
+  })
 
   const visitors = (/** @type {LoggedRequest} */ entry) => {
     const q = entry.query
@@ -449,6 +468,8 @@ export async function startService(options = {}) {
         }
       } else if (s.length === 5 && s[1] === 'v1' && s[2] === 'analytics' && s[4] === 'visitors') {
         if (req.method === 'GET') [kind, projectId] = ['visitors', s[3]]
+      } else if (req.method === 'GET' && analyticsKind(s)) {
+        ;[kind, projectId] = [analyticsKind(s), s[3]]
       }
     }
     const num = v => (v === undefined || v === '' || Number.isNaN(+v) ? undefined : +v)
@@ -461,8 +482,8 @@ export async function startService(options = {}) {
       body: '',
       projectId,
       jobId,
-      offset: kind === 'visitors' ? num(query.offset) : undefined,
-      limit: kind === 'visitors' ? num(query.limit) : undefined,
+      offset: ANALYTICS_KINDS.includes(kind) ? num(query.offset) : undefined,
+      limit: ANALYTICS_KINDS.includes(kind) ? num(query.limit) : undefined,
       time: Date.now() - started,
       fault: null
     }
@@ -497,8 +518,8 @@ export async function startService(options = {}) {
     if (rule?.delayMs) await sleep(rule.delayMs)
     if (closed || res.destroyed) return
     if (!rule) {
-      const { status, body } = handle(entry, true)
-      return send(res, status, body)
+      const { status, body, headers } = handle(entry, true)
+      return send(res, status, body, headers)
     }
     // These faults model a service that took the request and then failed to answer.
     const took = rule.reset === 'after-read' || rule.hang || rule.processed || rule.passThrough
@@ -567,6 +588,7 @@ export async function startService(options = {}) {
     port,
     requests,
     jobs,
+    analytics,
     /** @param {Fault[]} list */
     setFaults(list) {
       faults = [...list]

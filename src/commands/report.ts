@@ -1,9 +1,253 @@
-// `command: report`: the docs-health report (sections are being built).
+// `command: report`: the docs-health report. Each section reads its analytics operation; a
+// section the service refuses is drawn in its place, and only a report with no section left
+// fails the step. Running out of quota stops everything at once: every later request would be
+// refused too, and each one would push the reset further away.
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import * as core from '@actions/core'
+import { readAssistant } from '../analytics/sections/assistant.js'
+import { readFeedback } from '../analytics/sections/feedback.js'
+import { readSearches } from '../analytics/sections/searches.js'
+import type {
+  Section,
+  SectionFailure,
+  SectionInput,
+  SectionOutcome
+} from '../analytics/sections/section.js'
+import { readViews, readVisitors } from '../analytics/sections/visitors.js'
+import type { DateRange } from '../analytics/period.js'
+import { COMMENT_LIMIT, MARKER_ROOM, markerKey, upsertComment } from '../github/comments.js'
+import { renderHealthReport, type HealthReport } from '../report/health.js'
+import { fitComment } from '../report/markdown.js'
+import { AnalyticsApi, type JsonGetter } from '../service/analytics.js'
+import { ServiceError } from '../service/client.js'
+import type { SectionName } from '../settings.js'
 import type { CommandContext } from './context.js'
 
+/** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
+const SUMMARY_MAX_BYTES = 512 * 1024
+/** The `report` output and file stay small enough for any step output. */
+const REPORT_JSON_MAX_BYTES = 512 * 1024
+
+const READERS: Record<SectionName, (input: SectionInput) => Promise<Section>> = {
+  visitors: readVisitors,
+  views: readViews,
+  searches: readSearches,
+  feedback: readFeedback,
+  assistant: readAssistant
+}
+
 export async function runReport(ctx: CommandContext): Promise<void> {
-  await Promise.resolve()
-  throw new Error(
-    `command: report is not built yet (sections: ${ctx.settings.sections.join(', ')})`
-  )
+  const s = ctx.settings
+  const deadline = ctx.startedAt + s.waitTimeoutMs
+  const counted = countCalls(ctx.service)
+  const input: SectionInput = {
+    api: new AnalyticsApi(counted, s.projectId, deadline),
+    range: s.range,
+    ...(s.previous ? { previous: s.previous } : {}),
+    top: s.top,
+    pageSize: s.pageSize,
+    maxRows: s.maxRows,
+    concurrency: s.concurrency,
+    deadline,
+    onWarning: line => core.warning(line)
+  }
+  core.info(`Docs-health report for ${describe(s.range)}: ${s.sections.join(', ')}.`)
+
+  const { sections, stop } = await readSections(s.sections, input, counted)
+  const requests = requestsSpent(ctx.service, counted.calls)
+  core.setOutput('requests', String(requests))
+
+  const report: HealthReport = {
+    projectId: s.projectId,
+    range: s.range,
+    ...(s.previous ? { previous: s.previous } : {}),
+    sections,
+    requests,
+    madeAt: new Date().toISOString(),
+    ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
+    ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
+  }
+  await setOutputs(ctx, report)
+  // Out of quota: the sections read are worth a summary, but a comment would replace a complete
+  // report of this range on the issue with a partial one.
+  if (stop !== undefined) {
+    if (s.summary) await core.summary.addRaw(renderHealthReport(report, SUMMARY_MAX_BYTES)).write()
+    throw stop
+  }
+  await publish(ctx, report)
+
+  const failed = sections.filter((x): x is SectionFailure => !x.ok)
+  if (failed.length === sections.length)
+    throw new Error(
+      `Every section of the report failed: ${failed.map(f => `${f.name}: ${f.reason}`).join('; ')}`
+    )
+}
+
+/**
+ * Every section in order. Out of quota, the sections left are not read (each would only be
+ * refused, pushing the reset further away) and `stop` is the error the run ends with.
+ */
+async function readSections(
+  names: SectionName[],
+  input: SectionInput,
+  counted: { calls: number }
+): Promise<{ sections: SectionOutcome[]; stop?: Error }> {
+  const sections: SectionOutcome[] = []
+  let stop: Error | undefined
+  for (const name of names) {
+    if (stop !== undefined) {
+      sections.push(skipped(name, 'the analytics quota ran out before it'))
+      continue
+    }
+    const before = counted.calls
+    try {
+      const outcome = await readSection(name, input)
+      sections.push(outcome)
+      logOutcome(outcome, counted.calls - before)
+    } catch (err) {
+      if (!isQuotaError(err)) throw err
+      stop = err
+      const status = err instanceof ServiceError ? err.status : 429
+      sections.push(failure(name, err.message, status))
+    }
+  }
+  return { sections, ...(stop ? { stop } : {}) }
+}
+
+/** One section, its failure caught and kept in its place unless it must end the run. */
+async function readSection(name: SectionName, input: SectionInput): Promise<SectionOutcome> {
+  if (Date.now() >= input.deadline)
+    return skipped(name, 'the time allowed (`wait-timeout`) ran out before it')
+  try {
+    return await READERS[name](input)
+  } catch (err) {
+    if (endsTheRun(err)) throw err
+    const status = err instanceof ServiceError ? err.status : undefined
+    const reason = err instanceof Error ? err.message : String(err)
+    return failure(name, reason, status)
+  }
+}
+
+/**
+ * Out of quota, or a key the service rejects: every other section would fail the same way,
+ * each spending a request.
+ */
+function endsTheRun(err: unknown): boolean {
+  return isQuotaError(err) || (err instanceof ServiceError && err.status === 401)
+}
+
+/** A RateLimitError, or a 429 that retries could not outlast (`wait-timeout`). */
+function isQuotaError(err: unknown): err is Error {
+  if (err instanceof Error && err.name === 'RateLimitError') return true
+  return err instanceof ServiceError && err.status === 429
+}
+
+function failure(name: SectionName, reason: string, status?: number): SectionFailure {
+  const refused = status === 403 || status === 404
+  return { name, ok: false, ...(status !== undefined ? { status } : {}), refused, reason }
+}
+
+function skipped(name: SectionName, why: string): SectionFailure {
+  return { name, ok: false, refused: false, skipped: true, reason: `not read: ${why}` }
+}
+
+function logOutcome(outcome: SectionOutcome, calls: number): void {
+  const spent = `${calls} ${calls === 1 ? 'request' : 'requests'}`
+  if (outcome.ok) core.info(`Section ${outcome.name}: read in ${spent}.`)
+  else if (outcome.refused)
+    core.warning(
+      `Section ${outcome.name}: the service refused it (the feature may not be enabled on this plan): ${outcome.reason}`
+    )
+  else core.warning(`Section ${outcome.name} failed: ${outcome.reason}`)
+}
+
+/** Counts the operations sent, for when the client has no request counter of its own. */
+function countCalls(client: JsonGetter): JsonGetter & { calls: number } {
+  const counted = {
+    calls: 0,
+    getJson<T>(path: string, check: (json: unknown) => T, deadline: number): Promise<T> {
+      counted.calls++
+      return client.getJson(path, check, deadline)
+    }
+  }
+  return counted
+}
+
+/** The client's own counter (retries included) when it has one. */
+function requestsSpent(service: object, calls: number): number {
+  const n = (service as { requests?: unknown }).requests
+  return typeof n === 'number' ? n : calls
+}
+
+async function setOutputs(ctx: CommandContext, report: HealthReport): Promise<void> {
+  const s = ctx.settings
+  const visitors = report.sections.find(x => x.name === 'visitors')
+  if (visitors?.ok && visitors.name === 'visitors') {
+    const { human, ai, total } = visitors.totals
+    core.setOutput('human', String(human))
+    core.setOutput('ai', String(ai))
+    core.setOutput('total', String(total))
+    core.setOutput('totals', JSON.stringify({ human, ai, total }))
+  }
+  const json = reportJson(report)
+  core.setOutput('report', json)
+  if (s.outputFile) {
+    await mkdir(dirname(s.outputFile.absolute), { recursive: true })
+    await writeFile(s.outputFile.absolute, `${json}\n`)
+    core.setOutput('report-file', s.outputFile.absolute)
+  }
+}
+
+/**
+ * The JSON document of the `report` output and file: per section what the report shows, or its
+ * error. Lists are halved until it fits the limit, and `truncated` says so.
+ */
+export function reportJson(report: HealthReport, maxBytes = REPORT_JSON_MAX_BYTES): string {
+  let keep = Infinity
+  for (;;) {
+    const doc = {
+      range: report.range,
+      ...(report.previous ? { previous: report.previous } : {}),
+      requests: report.requests,
+      sections: report.sections.map(x => cutLists(x, keep)),
+      ...(keep < Infinity ? { truncated: true } : {})
+    }
+    const json = JSON.stringify(doc)
+    if (Buffer.byteLength(json) <= maxBytes || keep === 0) return json
+    keep = keep === Infinity ? longestList(report.sections) >> 1 : keep >> 1
+  }
+}
+
+function cutLists(x: SectionOutcome, keep: number): SectionOutcome {
+  if (!x.ok || keep === Infinity) return x
+  if (x.name === 'searches') return { ...x, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) }
+  return { ...x, top: x.top.slice(0, keep) } as Section
+}
+
+function longestList(sections: SectionOutcome[]): number {
+  return Math.max(0, ...sections.map(x => (x.ok ? x.top.length : 0)))
+}
+
+async function publish(ctx: CommandContext, report: HealthReport): Promise<void> {
+  const s = ctx.settings
+  if (s.summary) {
+    await core.summary.addRaw(renderHealthReport(report, SUMMARY_MAX_BYTES)).write()
+  }
+  if (ctx.octokit && ctx.target) {
+    const budget = COMMENT_LIMIT - MARKER_ROOM
+    const ref = await upsertComment(ctx.octokit, ctx.target, {
+      // One comment per range: a re-run edits it, a new week gets its own.
+      key: markerKey('report', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
+      body: fitComment(renderHealthReport(report, budget), budget),
+      mode: s.commentMode,
+      secret: s.apiKey
+    })
+    core.setOutput('comment-url', ref.url)
+  }
+}
+
+function describe(range: DateRange): string {
+  if (range.dateFrom === undefined && range.dateTo === undefined) return 'all time'
+  return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`
 }

@@ -128,9 +128,11 @@ function headline(r: JobReport): string {
         ? '⌛ Stopped waiting · the job may still finish'
         : `⌛ Stopped waiting after ${formatElapsed(r.endedAt - r.startedAt)} · the job may still finish`
     case 'cancelled':
-      return r.delivered === 'no'
-        ? '🚫 Run cancelled before the instruction was sent'
-        : '🚫 Run cancelled · the job keeps running'
+      if (r.delivered === 'no') return '🚫 Run cancelled before the instruction was sent'
+      // Cancelled while the POST was in flight: nobody knows whether the service took it.
+      if (r.delivered === 'maybe')
+        return '🚫 Run cancelled · the instruction may or may not have been delivered'
+      return '🚫 Run cancelled · the job keeps running'
     case 'error':
       return errorHeadline(r)
     case 'no-job':
@@ -193,11 +195,16 @@ function explanation(r: JobReport): string[] {
       ].filter(isText)
     case 'cancelled':
       if (r.delivered === 'no') return ['The workflow run was cancelled; nothing was sent.']
+      if (r.delivered === 'maybe')
+        return [
+          'The workflow run was cancelled while the instruction was being sent, so it is not ' +
+            'known whether the service took it.',
+          DELIVERY.maybe
+        ]
       return [
         'The workflow run was cancelled, so it stopped waiting. That does not stop the job: ' +
-          `it keeps running on the service and may still open a pull request.${lastStatus(r)}`,
-        r.delivered === 'maybe' ? DELIVERY.maybe : undefined
-      ].filter(isText)
+          `it keeps running on the service and may still open a pull request.${lastStatus(r)}`
+      ]
     case 'error':
       return [
         errorDetail(r, 'Error') ?? '**Error:** unknown error',

@@ -1,0 +1,85 @@
+// Cursor pagination: every request is part of an hourly quota, so each test counts them.
+import { describe, it, expect } from '@jest/globals'
+import { DeadlineError, readCursorPages, type CursorPage } from '../src/service/cursor.js'
+
+/** A service of `total` numbered items behind numeric cursors; records each call. */
+function service(total: number, calls: { limit: number; cursor?: string }[]) {
+  return async (limit: number, cursor: string | undefined): Promise<CursorPage<number>> => {
+    calls.push({ limit, ...(cursor !== undefined ? { cursor } : {}) })
+    const from = cursor === undefined ? 0 : Number(cursor)
+    const end = Math.min(from + limit, total)
+    const items = Array.from({ length: end - from }, (_, i) => from + i)
+    return Promise.resolve({ items, nextCursor: end < total ? String(end) : null })
+  }
+}
+
+const far = Date.now() + 60_000
+
+describe('readCursorPages', () => {
+  it('follows nextCursor until null and says the read is complete', async () => {
+    const calls: { limit: number; cursor?: string }[] = []
+    const r = await readCursorPages({
+      fetchPage: service(250, calls),
+      limit: 100,
+      enough: 1000,
+      deadline: far
+    })
+    expect(r.items).toEqual(Array.from({ length: 250 }, (_, i) => i))
+    expect(r).toMatchObject({ requests: 3, complete: true })
+    expect(calls).toEqual([
+      { limit: 100 },
+      { limit: 100, cursor: '100' },
+      { limit: 100, cursor: '200' }
+    ])
+  })
+
+  it('asks for no more than it needs and stops once it has enough', async () => {
+    const calls: { limit: number; cursor?: string }[] = []
+    const r = await readCursorPages({
+      fetchPage: service(10_000, calls),
+      limit: 100,
+      enough: 150,
+      deadline: far
+    })
+    expect(calls.map(c => c.limit)).toEqual([100, 50])
+    expect(r).toMatchObject({ requests: 2, complete: false })
+    expect(r.items).toHaveLength(150)
+  })
+
+  it('starts no request after the deadline', async () => {
+    const calls: { limit: number; cursor?: string }[] = []
+    let now = 0
+    const fetchPage = service(1000, calls)
+    const r = await readCursorPages({
+      fetchPage: async (limit, cursor) => {
+        now += 600 // each page takes 600 ms
+        return fetchPage(limit, cursor)
+      },
+      limit: 100,
+      enough: 1000,
+      deadline: 1000,
+      now: () => now
+    })
+    expect(calls).toHaveLength(2)
+    expect(r).toMatchObject({ requests: 2, complete: false })
+    await expect(
+      readCursorPages({ fetchPage, limit: 1, enough: 1, deadline: 5, now: () => 5 })
+    ).rejects.toBeInstanceOf(DeadlineError)
+    expect(calls).toHaveLength(2)
+  })
+
+  it('stops when the service hands back a cursor it gave before', async () => {
+    let calls = 0
+    const r = await readCursorPages({
+      fetchPage: () => {
+        calls++
+        return Promise.resolve({ items: [calls], nextCursor: 'same' })
+      },
+      limit: 1,
+      enough: 100,
+      deadline: far
+    })
+    expect(calls).toBe(2)
+    expect(r.complete).toBe(false)
+  })
+})

@@ -1,0 +1,394 @@
+// Integration tests of `command: report`: the built action (dist/index.js) runs in a child
+// process exactly as on a runner, against the service simulator on loopback. Each test counts
+// the requests every section spends: the analytics quota (~100 an hour) is shared by them all.
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, it, expect, afterAll } from '@jest/globals'
+import { generatedRows, SIM_API_KEY } from '../sim/service.js'
+import { generatedConversation, generatedSearch, HOSTILE_PATH } from '../sim/analytics.js'
+import { startGitHub } from '../sim/github.js'
+import { runAction } from '../sim/run-action.js'
+import {
+  annotationsOf,
+  errorsOf,
+  expectNoStack,
+  withService,
+  type RunResult,
+  type Service,
+  type ServiceOptions
+} from './support.js'
+
+const tempDirs: string[] = []
+afterAll(() => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+async function run(
+  sim: Service,
+  extra: Record<string, string> = {},
+  env: Record<string, string> = {}
+): Promise<RunResult> {
+  const r = await runAction({
+    inputs: {
+      command: 'report',
+      'api-key': SIM_API_KEY,
+      'project-id': 'proj-1',
+      'base-url': sim.url,
+      'date-from': '2026-11-09',
+      'date-to': '2026-11-16',
+      ...extra
+    },
+    env: { GITHUB_REPOSITORY: 'octo/docs', GITHUB_RUN_ID: '99', ...env },
+    timeoutMs: 60_000
+  })
+  tempDirs.push(r.tempDir)
+  return r
+}
+
+function expectSuccess(r: RunResult): void {
+  if (r.code !== 0) throw new Error(`exit ${r.code}\n${r.stdout}\n${r.stderr}`)
+  expect(errorsOf(r)).toEqual([])
+  expectNoStack(r)
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the report's JSON, which the assertions check
+type Json = Record<string, any>
+const reportOf = (r: RunResult): Json => JSON.parse(r.outputs.report!) as Json
+const sectionOf = (r: RunResult, name: string): Json =>
+  (reportOf(r).sections as Json[]).find(x => x.name === name)!
+const kinds = (sim: Service): string[] => sim.requests.map(q => q.kind)
+const ofKind = (sim: Service, kind: string) => sim.requests.filter(q => q.kind === kind)
+
+/** The Markdown between a section's heading and the next one. */
+function sectionText(summary: string, title: string): string {
+  const start = summary.indexOf(`### ${title}\n`)
+  expect(start).toBeGreaterThanOrEqual(0)
+  const next = summary.indexOf('\n### ', start + 1)
+  return summary.slice(start, next < 0 ? undefined : next)
+}
+
+describe('report: every section', () => {
+  it('reads each section with the fewest requests and reports what it shows', async () => {
+    await withService({ rows: 600 }, async sim => {
+      const r = await run(sim, { 'page-size': '250', concurrency: '1' })
+      expectSuccess(r)
+
+      // One page at a time: 3 offset pages each, 1 searches, 1 feedback, caller-stats and 3
+      // conversation pages of 1000.
+      expect(kinds(sim)).toEqual([
+        ...Array<string>(3).fill('visitors'),
+        ...Array<string>(3).fill('views'),
+        'searches',
+        'feedback',
+        'caller-stats',
+        'assistant',
+        'assistant',
+        'assistant'
+      ])
+      expect(r.outputs.requests).toBe(String(sim.requests.length))
+      expect(r.summary).toContain(`${sim.requests.length} requests to the service`)
+
+      const report = reportOf(r)
+      expect(report.range).toEqual({ dateFrom: '2026-11-09', dateTo: '2026-11-16' })
+      expect((report.sections as Json[]).map(x => [x.name as string, x.ok as boolean])).toEqual([
+        ['visitors', true],
+        ['views', true],
+        ['searches', true],
+        ['feedback', true],
+        ['assistant', true]
+      ])
+
+      // visitors: the service's totals (also as outputs) and the 20 pages with most visitors.
+      // The simulator's rows differ by period: these are the report's week.
+      const rows = generatedRows(600, { dateFrom: '2026-11-09' })
+      const sum = (key: 'human' | 'ai' | 'total') => rows.reduce((n, x) => n + x[key], 0)
+      const visitors = sectionOf(r, 'visitors')
+      expect(visitors.totals).toEqual({ human: sum('human'), ai: sum('ai'), total: sum('total') })
+      expect(r.outputs.total).toBe(String(sum('total')))
+      expect(JSON.parse(r.outputs.totals!)).toEqual(visitors.totals)
+      const byTotal = [...rows].sort((a, b) => b.total - a.total)
+      expect(visitors.top).toHaveLength(20)
+      expect(visitors.top.map((x: Json) => x.total as number)).toEqual(
+        byTotal.slice(0, 20).map(x => x.total)
+      )
+      expect(visitors.rows).toBe(600)
+
+      // views: the same pages read from the views operation, under their own totals.
+      const views = sectionOf(r, 'views')
+      expect(views.rows).toBe(600)
+      expect(views.totals.total).toBeGreaterThan(visitors.totals.total)
+
+      // searches: one request, limit = top; top queries as the service ordered them.
+      expect(ofKind(sim, 'searches')[0]!.query.limit).toBe('20')
+      const searches = sectionOf(r, 'searches')
+      const expected = Array.from({ length: 20 }, (_, i) => generatedSearch(i))
+      expect(searches.top).toEqual(expected)
+      expect(searches.gaps).toEqual(expected.filter(q => q.ctr === 0))
+      expect(searches.gaps.length).toBeGreaterThan(0)
+      expect(searches.complete).toBe(false)
+      expect(sectionText(r.summary, 'Searches')).toContain('among the top 20 queries read')
+
+      // feedback: one request at the most the operation allows.
+      expect(ofKind(sim, 'feedback')[0]!.query.limit).toBe('100')
+      const feedback = sectionOf(r, 'feedback')
+      const downs = (feedback.top as Json[]).map(x => x.thumbsDown as number)
+      expect(downs).toEqual([...downs].sort((a, b) => b - a))
+      expect(feedback.pages).toBe(48)
+
+      // assistant: caller-stats, then the conversations by cursor until nextCursor is null.
+      const pages = ofKind(sim, 'assistant')
+      expect(pages.map(q => q.query.limit)).toEqual(['1000', '1000', '1000'])
+      expect(pages[0]!.query.cursor).toBeUndefined()
+      expect(pages[1]!.query.cursor).toBeTruthy()
+      const assistant = sectionOf(r, 'assistant')
+      const conversations = Array.from({ length: 2600 }, (_, i) => generatedConversation(i))
+      const unanswered = conversations.filter(c => c.resolutionStatus === 'unanswered')
+      expect(assistant.callers.total).toBe(2600)
+      expect(assistant.read).toBe(2600)
+      expect(assistant.complete).toBe(true)
+      expect(assistant.unanswered).toBe(unanswered.length)
+      // Grouped by text trimmed and case-folded: counts add up, the biggest group first.
+      const key = (q: string) => q.trim().toLowerCase()
+      const biggest = Math.max(
+        ...[...new Set(unanswered.map(c => key(c.query)))].map(
+          k => unanswered.filter(c => key(c.query) === k).length
+        )
+      )
+      expect(assistant.top[0].count).toBe(biggest)
+      expect(sectionText(r.summary, 'Assistant')).not.toContain('Only the first')
+
+      // The summary: a headline per section, in order, and the run it came from.
+      const titles = [...r.summary.matchAll(/^### (\w+)$/gm)].map(m => m[1])
+      expect(titles).toEqual(['Visitors', 'Views', 'Searches', 'Feedback', 'Assistant'])
+      expect(r.summary).toContain('(https://github.com/octo/docs/actions/runs/99)')
+    })
+  })
+
+  it('pages searches by cursor past 100, and stops the conversations at 3,000', async () => {
+    await withService({ rows: 10, conversations: 4500 }, async sim => {
+      const r = await run(sim, { sections: 'searches,assistant', top: '150' })
+      expectSuccess(r)
+      const searches = ofKind(sim, 'searches')
+      expect(searches.map(q => q.query.limit)).toEqual(['100', '50'])
+      expect(searches[1]!.query.cursor).toBeTruthy()
+      expect(sectionOf(r, 'searches').top).toHaveLength(150)
+
+      expect(ofKind(sim, 'assistant')).toHaveLength(3)
+      const assistant = sectionOf(r, 'assistant')
+      expect([assistant.read, assistant.complete]).toEqual([3000, false])
+      expect(sectionText(r.summary, 'Assistant')).toContain(
+        'Only the first 3,000 conversations were read'
+      )
+      expect(kinds(sim)).not.toContain('visitors')
+    })
+  })
+})
+
+describe('report: refused sections', () => {
+  it('shows a refused section in its place with the reason and a warning; the step passes', async () => {
+    await withService({ rows: 10, refuse: { searches: 403 } }, async sim => {
+      const r = await run(sim)
+      expectSuccess(r)
+      const warnings = annotationsOf(r, 'warning')
+      expect(warnings.some(w => /searches/.test(w) && /403/.test(w))).toBe(true)
+      const searches = sectionOf(r, 'searches')
+      expect(searches).toMatchObject({ ok: false, status: 403, refused: true })
+      expect(searches.reason).toContain('not available on your plan')
+      const text = sectionText(r.summary, 'Searches')
+      expect(text).toContain('Not available')
+      expect(text).toContain('not available on your plan')
+      // The other sections ran, and only one request went to the refused one.
+      expect(ofKind(sim, 'searches')).toHaveLength(1)
+      expect(sectionOf(r, 'feedback').ok).toBe(true)
+      expect(sectionOf(r, 'assistant').ok).toBe(true)
+    })
+  })
+
+  it('fails the step when every section failed, after trying each once', async () => {
+    await withService({ refuse: { feedback: 404, assistant: 403 } }, async sim => {
+      const r = await run(sim, { sections: 'feedback,assistant' })
+      expect(r.code).toBe(1)
+      expectNoStack(r)
+      const [error] = errorsOf(r)
+      expect(error).toMatch(/Every section of the report failed/)
+      expect(error).toMatch(/feedback: .*404/)
+      expect(error).toMatch(/assistant: .*403/)
+      expect(kinds(sim)).toEqual(['feedback', 'caller-stats'])
+      expect(r.summary).toContain('### Feedback')
+    })
+  })
+
+  it('a 500 that retries cannot cure fails only its section', async () => {
+    await withService(
+      { rows: 10, faults: [{ kind: 'feedback', status: 500, times: Infinity }] },
+      async sim => {
+        const r = await run(sim, { sections: 'feedback,searches' })
+        expectSuccess(r)
+        expect(sectionOf(r, 'feedback')).toMatchObject({ ok: false, status: 500, refused: false })
+        expect(sectionText(r.summary, 'Feedback')).toContain('could not be read (HTTP 500)')
+        expect(ofKind(sim, 'feedback').length).toBeGreaterThan(1)
+        expect(sectionOf(r, 'searches').ok).toBe(true)
+      }
+    )
+  })
+})
+
+describe('report: inputs', () => {
+  it('refuses an unknown section before any request', async () => {
+    await withService({}, async sim => {
+      const r = await run(sim, { sections: 'visitors, clicks' })
+      expect(r.code).toBe(1)
+      expect(errorsOf(r)[0]).toMatch(/Input `sections`: "clicks" is not a section/)
+      expect(sim.requests).toHaveLength(0)
+    })
+  })
+
+  it('refuses an output file that is not .json before any request', async () => {
+    await withService({}, async sim => {
+      const r = await run(sim, { 'output-file': 'out/report.csv' })
+      expect(r.code).toBe(1)
+      expect(errorsOf(r)[0]).toMatch(/Input `output-file`.*\.json/)
+      expect(sim.requests).toHaveLength(0)
+    })
+  })
+
+  it('writes the JSON document to output-file, the same as the report output', async () => {
+    await withService({ rows: 30 }, async sim => {
+      const file = 'reports/weekly/health.json'
+      const r = await run(sim, { 'output-file': file, sections: 'visitors,feedback' })
+      expectSuccess(r)
+      expect(path.resolve(r.workspace, r.outputs['report-file']!)).toBe(
+        path.resolve(r.workspace, file)
+      )
+      const doc = JSON.parse(r.files(file)!) as Json
+      expect(doc).toEqual(reportOf(r))
+      expect(doc.range).toEqual({ dateFrom: '2026-11-09', dateTo: '2026-11-16' })
+      expect((doc.sections as Json[]).map(x => x.name as string)).toEqual(['visitors', 'feedback'])
+    })
+  })
+})
+
+describe('report: untrusted text', () => {
+  it('escapes hostile queries, paths and questions: no HTML, links or mentions', async () => {
+    await withService({ rows: 10 }, async sim => {
+      const r = await run(sim, {
+        sections: 'searches,feedback,assistant',
+        'site-url': 'https://docs.example.com'
+      })
+      expectSuccess(r)
+      const md = r.summary
+      // The simulator's data holds <img onerror>, <script>, [x](javascript:…), @mentions, #1.
+      expect(sectionOf(r, 'searches').top.map((q: Json) => q.searchQuery as string)).toContain(
+        '<img src=x onerror=alert(1)> @octocat'
+      )
+      expect(JSON.stringify(reportOf(r))).toContain(JSON.stringify(HOSTILE_PATH).slice(1, -1))
+      // Only the report's own tags are HTML.
+      expect(md.match(/<(?!\/?(details|summary|sub)>)/g) ?? []).toEqual([])
+      expect(md).not.toMatch(/\]\(javascript/i)
+      expect(md).not.toMatch(/@(octocat|team|admin)/)
+      expect(md).not.toMatch(/(^|[^/])https:\/\/evil/m)
+      expect(md).not.toMatch(/(^|\s)#1\b/)
+      // A hostile path becomes a link only into the docs site, percent-encoded.
+      for (const m of md.matchAll(/\]\(([^)]*)\)/g)) {
+        expect(m[1]).toMatch(/^https:\/\/(docs\.example\.com\/|github\.com\/octo\/docs\/)/)
+        expect(m[1]).not.toMatch(/[<>\s"'()[\]]/)
+      }
+    })
+  })
+})
+
+describe('report: compare', () => {
+  it('reads each headline number of the previous period with one request', async () => {
+    await withService({ rows: 600, varyByDate: true } as ServiceOptions, async sim => {
+      const r = await run(sim, { compare: 'true', concurrency: '1' })
+      expectSuccess(r)
+      const previous = sim.requests.filter(q => q.query.dateFrom === '2026-11-02')
+      expect(previous.map(q => [q.kind, q.query.limit ?? '', q.query.offset ?? ''])).toEqual([
+        ['visitors', '1', '0'],
+        ['views', '1', '0'],
+        ['searches', '1', ''],
+        ['feedback', '100', ''],
+        ['caller-stats', '', '']
+      ])
+      expect(previous.every(q => q.query.dateTo === '2026-11-09')).toBe(true)
+      const report = reportOf(r)
+      expect(report.previous).toEqual({ dateFrom: '2026-11-02', dateTo: '2026-11-09' })
+      const visitors = sectionOf(r, 'visitors')
+      expect(visitors.previous).toBeDefined()
+      expect(visitors.previous).not.toEqual(visitors.totals)
+      expect(typeof sectionOf(r, 'searches').previous).toBe('number')
+      expect(typeof sectionOf(r, 'assistant').previous).toBe('number')
+      expect(r.summary).toMatch(/\| Section \| Headline \| Change \|/)
+      expect(r.summary).toMatch(/on the period before/)
+    })
+  })
+})
+
+describe('report: the analytics quota and the deadline', () => {
+  it('ends at once when the quota runs out mid-report: nothing is sent after the 429', async () => {
+    await withService({ rows: 10, analyticsQuota: 2 }, async sim => {
+      const r = await run(sim, { 'wait-timeout': '10m' })
+      expect(r.code).toBe(1)
+      expectNoStack(r)
+      expect(r.durationMs).toBeLessThan(20_000)
+      // visitors and views spend the quota; searches gets the 429 and the report stops there.
+      expect(kinds(sim)).toEqual(['visitors', 'views', 'searches'])
+      expect(errorsOf(r)[0]).toMatch(/429/)
+      // What was read is reported; the sections after the 429 say why they are missing.
+      expect(sectionOf(r, 'views').ok).toBe(true)
+      expect(sectionOf(r, 'searches')).toMatchObject({ ok: false, status: 429 })
+      expect(sectionOf(r, 'assistant').reason).toMatch(/quota ran out/)
+      expect(r.outputs.requests).toBe('3')
+      expect(sectionText(r.summary, 'Feedback')).toContain('quota ran out')
+    })
+  })
+
+  it('sends no request after wait-timeout: later sections say they were not read', async () => {
+    await withService({ rows: 10, latencyMs: 3000 }, async sim => {
+      const r = await run(sim, { 'wait-timeout': '4s' })
+      expectSuccess(r)
+      expect(kinds(sim)).not.toContain('searches')
+      expect(kinds(sim)).not.toContain('caller-stats')
+      expect(sectionOf(r, 'visitors').ok).toBe(true)
+      for (const name of ['searches', 'feedback', 'assistant'])
+        expect(sectionOf(r, name)).toMatchObject({
+          skipped: true,
+          reason: expect.stringMatching(/wait-timeout.*ran out before it/)
+        })
+      expect(r.summary).toContain('| Searches | ⚠️ not read |')
+      expect(sectionText(r.summary, 'Feedback')).toContain('**Not read:** the time allowed')
+      expect(r.summary).toContain('### Assistant')
+    })
+  })
+})
+
+describe('report: the comment', () => {
+  it('keeps one comment per range on the issue: a re-run edits it, a new range adds one', async () => {
+    const gh = await startGitHub({})
+    try {
+      await withService({ rows: 10 }, async sim => {
+        const env = { GITHUB_API_URL: gh.url }
+        const week = { 'issue-number': '12', sections: 'searches' }
+        const first = await run(sim, week, env)
+        const again = await run(sim, week, env)
+        expectSuccess(first)
+        expectSuccess(again)
+        expect(gh.comments.get(12)).toHaveLength(1)
+        expect(again.outputs['comment-url']).toBe(first.outputs['comment-url'])
+        const next = await run(
+          sim,
+          { ...week, 'date-from': '2026-11-16', 'date-to': '2026-11-23' },
+          env
+        )
+        expectSuccess(next)
+        const bodies = (gh.comments.get(12) ?? []).map(c => c.body)
+        expect(bodies).toHaveLength(2)
+        expect(bodies[0]).toContain('2026-11-09 → 2026-11-16')
+        expect(bodies[1]).toContain('2026-11-16 → 2026-11-23')
+        expect(bodies[1]).toContain('### Searches')
+      })
+    } finally {
+      await gh.close()
+    }
+  })
+})

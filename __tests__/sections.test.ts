@@ -1,0 +1,206 @@
+// Report sections against a fake service: what each reads (paths, limits), what it keeps, and
+// the shape checks of the answers.
+import { describe, it, expect } from '@jest/globals'
+import { AnalyticsApi, type JsonGetter } from '../src/service/analytics.js'
+import { groupQuestions, readAssistant } from '../src/analytics/sections/assistant.js'
+import { readFeedback } from '../src/analytics/sections/feedback.js'
+import { readSearches } from '../src/analytics/sections/searches.js'
+import type { SectionInput } from '../src/analytics/sections/section.js'
+import { reportJson } from '../src/commands/report.js'
+import type { HealthReport } from '../src/report/health.js'
+
+/** Answers each path with `answer(path)`, run through the operation's own shape check. */
+function fakeService(answer: (path: URL) => unknown): JsonGetter & { paths: string[] } {
+  const paths: string[] = []
+  return {
+    paths,
+    getJson<T>(path: string, check: (json: unknown) => T): Promise<T> {
+      paths.push(path)
+      return Promise.resolve(check(answer(new URL(path, 'http://x'))))
+    }
+  }
+}
+
+function input(service: JsonGetter, extra: Partial<SectionInput> = {}): SectionInput {
+  return {
+    api: new AnalyticsApi(service, 'my project', Date.now() + 60_000),
+    range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' },
+    top: 5,
+    pageSize: 250,
+    maxRows: 0,
+    concurrency: 1,
+    deadline: Date.now() + 60_000,
+    onWarning: () => undefined,
+    ...extra
+  }
+}
+
+const search = (i: number, ctr: number) => ({
+  searchQuery: `query ${i}`,
+  hits: 100 - i,
+  ctr,
+  topClickedPage: ctr === 0 ? null : `/p${i}`,
+  lastSearchedAt: '2026-11-10T00:00:00Z',
+  extraField: 'kept out'
+})
+
+describe('searches', () => {
+  it('reads the top in one request with limit = top, and finds the gaps among it', async () => {
+    const service = fakeService(() => ({
+      totalSearches: 1234,
+      searches: [0, 1, 2, 3, 4].map(i => search(i, i % 2 === 0 ? 0 : 0.5)),
+      nextCursor: 'next'
+    }))
+    const s = await readSearches(input(service))
+    expect(service.paths).toEqual([
+      '/v1/analytics/my%20project/searches?dateFrom=2026-11-09&dateTo=2026-11-16&limit=5'
+    ])
+    expect(s.totalSearches).toBe(1234)
+    expect(s.top.map(q => q.searchQuery)).toEqual([
+      'query 0',
+      'query 1',
+      'query 2',
+      'query 3',
+      'query 4'
+    ])
+    expect(s.gaps.map(q => q.searchQuery)).toEqual(['query 0', 'query 2', 'query 4'])
+    expect([s.read, s.complete]).toEqual([5, false])
+    expect(s.top[0]).not.toHaveProperty('extraField')
+  })
+
+  it('with compare, reads the previous total with limit 1', async () => {
+    const service = fakeService(url => ({
+      totalSearches: url.searchParams.get('dateFrom') === '2026-11-02' ? 1000 : 1234,
+      searches: [search(0, 0.3)],
+      nextCursor: null
+    }))
+    const s = await readSearches(
+      input(service, { previous: { dateFrom: '2026-11-02', dateTo: '2026-11-09' } })
+    )
+    expect(s.previous).toBe(1000)
+    expect(service.paths[1]).toMatch(/dateFrom=2026-11-02&dateTo=2026-11-09&limit=1$/)
+  })
+
+  it('refuses an answer of the wrong shape, naming the field', async () => {
+    const service = fakeService(() => ({
+      totalSearches: 1,
+      searches: [{ hits: 1 }],
+      nextCursor: null
+    }))
+    await expect(readSearches(input(service))).rejects.toThrow(
+      'searches[0].searchQuery is not a string'
+    )
+  })
+})
+
+describe('feedback', () => {
+  it('reads one page of 100 and sorts the pages by thumbs-down', async () => {
+    const row = (path: string, down: number, up: number, code = 0) => ({
+      path,
+      thumbsUp: up,
+      thumbsDown: down,
+      code,
+      total: up + down + code
+    })
+    const service = fakeService(() => ({
+      feedback: [row('/a', 1, 50), row('/b', 9, 1), row('/c', 0, 7), row('/d', 0, 0, 3)],
+      hasMore: true
+    }))
+    const f = await readFeedback(input(service))
+    expect(service.paths).toHaveLength(1)
+    expect(service.paths[0]).toMatch(/feedback\/by-page\?.*limit=100$/)
+    expect(f.top.map(p => p.path)).toEqual(['/b', '/a', '/d'])
+    expect([f.thumbsDown, f.thumbsUp, f.code, f.pages, f.hasMore]).toEqual([10, 58, 3, 4, true])
+  })
+})
+
+describe('assistant', () => {
+  const conversation = (i: number, query: string, status: string) => ({
+    id: i,
+    timestamp: `2026-11-1${i % 10}T00:00:00Z`,
+    query,
+    response: 'irrelevant',
+    resolutionStatus: status,
+    pageUrl: null
+  })
+
+  it('groups unanswered questions by text trimmed and case-folded, showing the usual spelling', () => {
+    const groups = groupQuestions(
+      ['How do I X?', '  how do i   x? ', 'How do I X?', 'Where is Y', 'where is y', 'Z'].map(
+        (q, i) => ({ id: String(i), query: q, resolutionStatus: 'unanswered' })
+      )
+    )
+    expect(groups.map(g => [g.question, g.count])).toEqual([
+      ['How do I X?', 3],
+      ['Where is Y', 2],
+      ['Z', 1]
+    ])
+  })
+
+  it('reads caller-stats and the conversations by cursor, up to 3,000', async () => {
+    const service = fakeService(url => {
+      if (url.pathname.endsWith('/caller-stats')) return { web: 5, api: 3, other: 2, total: 10 }
+      const from = Number(url.searchParams.get('cursor') ?? 0)
+      return {
+        conversations: Array.from({ length: 1000 }, (_, i) =>
+          conversation(
+            from + i,
+            i % 4 === 0 ? 'Why?' : 'Fine',
+            i % 4 === 0 ? 'unanswered' : 'answered'
+          )
+        ),
+        nextCursor: String(from + 1000),
+        hasMore: true
+      }
+    })
+    const a = await readAssistant(input(service))
+    expect(service.paths[0]).toMatch(
+      /assistant\/caller-stats\?dateFrom=2026-11-09&dateTo=2026-11-16$/
+    )
+    expect(
+      service.paths.slice(1).map(p => new URL(p, 'http://x').searchParams.get('cursor'))
+    ).toEqual([null, '1000', '2000'])
+    expect([a.callers.total, a.read, a.unanswered, a.complete]).toEqual([10, 3000, 750, false])
+    expect(a.top).toEqual([{ question: 'Why?', count: 750, lastAskedAt: '2026-11-18T00:00:00Z' }])
+  })
+})
+
+describe('reportJson', () => {
+  it('halves the lists until the document fits, and says it did', () => {
+    const top = Array.from({ length: 5000 }, (_, i) => ({
+      path: `/page/${i}`,
+      human: i,
+      ai: 0,
+      total: i
+    }))
+    const report: HealthReport = {
+      projectId: 'p',
+      range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' },
+      sections: [
+        {
+          name: 'visitors',
+          ok: true,
+          totals: { human: 1, ai: 1, total: 1 },
+          rows: 5000,
+          top,
+          maxRowsReached: false
+        },
+        { name: 'searches', ok: false, status: 403, refused: true, reason: 'no' }
+      ],
+      requests: 3,
+      madeAt: '2026-11-22T00:00:00Z'
+    }
+    const full = JSON.parse(reportJson(report)) as {
+      truncated?: boolean
+      sections: { top?: unknown[] }[]
+    }
+    expect(full.truncated).toBeUndefined()
+    expect(full.sections[0]!.top).toHaveLength(5000)
+    const json = reportJson(report, 50_000)
+    expect(Buffer.byteLength(json)).toBeLessThanOrEqual(50_000)
+    const cut = JSON.parse(json) as typeof full
+    expect(cut.truncated).toBe(true)
+    expect(cut.sections[0]!.top!.length).toBeGreaterThan(100)
+    expect(cut.sections[1]).toEqual(report.sections[1])
+  })
+})

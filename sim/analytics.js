@@ -1,0 +1,383 @@
+// The analytics operations of the service simulator beside `visitors`: views, searches,
+// feedback by page, assistant conversations and caller stats, with their real shapes, limits and
+// pagination; per-operation refusals ("feature not enabled"); and the organisation's shared
+// analytics quota. Standard library only, like the rest of sim/.
+
+/**
+ * @typedef {{ path: string, human: number, ai: number, total: number }} PageRow
+ * @typedef {{ searchQuery: string, hits: number, ctr: number, topClickedPage: string|null, lastSearchedAt: string }} SearchRow
+ * @typedef {{ path: string, thumbsUp: number, thumbsDown: number, code: number, total: number }} FeedbackRow
+ * @typedef {{ id: string, timestamp: string, query: string, response: string, responseType: string, sources: string[], resolutionStatus: 'answered'|'unanswered', queryCategory: string, pageUrl: string|null }} Conversation
+ *
+ * @typedef {object} AnalyticsOptions
+ * @property {number|PageRow[]} [views] default: one row per visitors row, with view counts
+ * @property {number|SearchRow[]} [searches] default 240 generated queries, most hits first
+ * @property {number|FeedbackRow[]} [feedback] default 48 generated pages
+ * @property {number|Conversation[]} [conversations] default 2600 generated, newest first
+ * @property {{ web: number, api: number, other: number, total: number }} [callerStats]
+ * @property {Partial<Record<'views'|'searches'|'feedback'|'assistant'|'visitors', number>>} [refuse]
+ *   answer this section's operations with 403 or 404 "not enabled" (assistant covers caller-stats)
+ * @property {number} [analyticsQuota] analytics requests per hour for the organisation (every
+ *   analytics operation, visitors too), then 429 with Retry-After; default unlimited
+ */
+
+/** The request kinds served here, by the path after `/v1/analytics/{projectId}/`. */
+const OPERATIONS = {
+  views: 'views',
+  searches: 'searches',
+  'feedback/by-page': 'feedback',
+  assistant: 'assistant',
+  'assistant/caller-stats': 'caller-stats'
+}
+export const ANALYTICS_KINDS = ['visitors', ...Object.values(OPERATIONS)]
+const SECTION_OF = { 'caller-stats': 'assistant' }
+const HOUR_MS = 3_600_000
+/**
+ * With varyByDate, how strongly each operation follows the service's per-period scale, so a
+ * comparison shows each section moving its own way.
+ */
+const PERIOD_WEIGHT = {
+  views: 0.8,
+  searches: 1.6,
+  feedback: -0.7,
+  assistant: 1.3,
+  'caller-stats': 1.3
+}
+const title = s => s[0].toUpperCase() + s.slice(1)
+
+/**
+ * The kind of an analytics request from its decoded path segments ('', 'v1', 'analytics', id, …).
+ * @param {string[]} s
+ * @returns {string|undefined}
+ */
+export function analyticsKind(s) {
+  if (s.length < 5 || s[1] !== 'v1' || s[2] !== 'analytics') return undefined
+  return OPERATIONS[/** @type {keyof typeof OPERATIONS} */ (s.slice(4).join('/'))]
+}
+
+// Deterministic numbers, so large data sets need no storage.
+function mix(i) {
+  let h = Math.imul(i + 1, 2654435761) >>> 0
+  h ^= h >>> 16
+  h = Math.imul(h, 0x45d9f3b) >>> 0
+  h ^= h >>> 16
+  return h >>> 0
+}
+
+/** Queries typed by anyone on the internet: the report must show them as inert text. */
+export const HOSTILE_QUERIES = [
+  '<img src=x onerror=alert(1)> @octocat',
+  '[click me](javascript:alert(1)) | table | break',
+  '#1 **urgent** `rm -rf /` https://evil.example/x'
+]
+export const HOSTILE_PATH = '/docs/<script>alert(1)</script>/[x](https://evil.example) @team'
+
+const TOPICS = [
+  'api key',
+  'rate limit',
+  'webhooks',
+  'custom domain',
+  'sso saml',
+  'search index',
+  'openapi',
+  'analytics export',
+  'redirects',
+  'mdx components',
+  'versioning',
+  'localization'
+]
+const ASKS = ['how to', 'error', 'setup', 'example', 'troubleshoot', 'pricing', 'limits']
+
+/** @param {number} i @returns {SearchRow} */
+export function generatedSearch(i) {
+  const h = mix(i + 7000)
+  const hostile = i === 2 || i === 9 || i === 15 ? HOSTILE_QUERIES[[2, 9, 15].indexOf(i)] : ''
+  // Every ask-topic pair once, then again with a version number: each query text is unique.
+  const pair = `${ASKS[i % ASKS.length]} ${TOPICS[Math.floor(i / ASKS.length) % TOPICS.length]}`
+  const round = Math.floor(i / (ASKS.length * TOPICS.length))
+  const query = hostile || (round === 0 ? pair : `${pair} v${round + 1}`)
+  // About one query in five finds nothing anyone clicks: the content gaps.
+  const ctr = h % 5 === 3 ? 0 : ((h >>> 4) % 85) / 100 + 0.1
+  const day = 1 + (h % 27)
+  return {
+    searchQuery: query,
+    hits: Math.max(1, Math.floor(4000 / (i + 1))),
+    ctr: Math.round(ctr * 1000) / 1000,
+    topClickedPage: ctr === 0 ? null : i === 4 ? HOSTILE_PATH : `/docs/page-${(h >>> 12) % 300}`,
+    lastSearchedAt: `2026-10-${String(day).padStart(2, '0')}T12:00:00.000Z`
+  }
+}
+
+/** @param {number} i @returns {FeedbackRow} */
+export function generatedFeedback(i) {
+  const h = mix(i + 9000)
+  const thumbsDown = Math.max(0, 60 - i * 2 + (h % 9))
+  const thumbsUp = (h >>> 6) % 120
+  const code = (h >>> 12) % 7
+  const path = i === 3 ? HOSTILE_PATH : `/docs/page-${(h >>> 16) % 400}`
+  return { path, thumbsUp, thumbsDown, code, total: thumbsUp + thumbsDown + code }
+}
+
+const QUESTIONS = [
+  'How do I rotate my API key?',
+  'Can I use a custom domain with SSO?',
+  'Why does my OpenAPI playground return 401?',
+  'How do I export analytics to CSV?',
+  'Is there a rate limit on the search API?',
+  'How do I add a redirect for a moved page?',
+  '<img src=x onerror=alert(1)> why is @admin ignoring me',
+  'What are the MDX components for tabs?'
+]
+
+/** @param {number} i @returns {Conversation} */
+export function generatedConversation(i) {
+  const h = mix(i + 11000)
+  // A few questions the docs do not answer dominate; variants differ in case and spacing.
+  const q = h % 100 < 55 ? (h >>> 8) % 3 : (h >>> 8) % QUESTIONS.length
+  const base = QUESTIONS[q] ?? QUESTIONS[0]
+  const query = h % 4 === 0 ? `  ${base.toLowerCase()} ` : base
+  const unanswered = q < 3 ? h % 10 < 7 : h % 10 < 2
+  return {
+    id: `conv-${i}`,
+    timestamp: new Date(Date.UTC(2026, 10, 15) - i * 97_000).toISOString(),
+    query,
+    response: unanswered
+      ? "I couldn't find that in the documentation."
+      : 'See [the guide](/docs/guide) <b>here</b>.',
+    responseType: 'text',
+    sources: unanswered ? [] : ['/docs/guide'],
+    resolutionStatus: unanswered ? 'unanswered' : 'answered',
+    queryCategory: TOPICS[q % TOPICS.length],
+    pageUrl: i % 3 === 0 ? null : `https://docs.example.com/docs/page-${(h >>> 16) % 100}`
+  }
+}
+
+/** A visitors-like row of view events for the same page. */
+function viewsRow(row) {
+  return { path: row.path, human: row.human * 3 + 1, ai: row.ai * 2, total: 0 }
+}
+
+const scaleRow = (row, f) =>
+  f === 1
+    ? row
+    : {
+        ...row,
+        human: Math.floor(row.human * f),
+        ai: Math.floor(row.ai * f),
+        total: Math.floor(row.total * f)
+      }
+
+const encodeCursor = (kind, offset) =>
+  Buffer.from(JSON.stringify({ kind, offset })).toString('base64url')
+
+/** @returns {number|undefined} the offset, or undefined when the cursor is not one of ours */
+function decodeCursor(kind, cursor) {
+  try {
+    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+    return c.kind === kind && Number.isInteger(c.offset) && c.offset >= 0 ? c.offset : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function isDate(value) {
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value))
+    return false
+  return !Number.isNaN(Date.parse(value))
+}
+
+/**
+ * @param {AnalyticsOptions} options
+ * @param {{ rowCount: number, visitorsRow: (i: number) => PageRow }} visitors
+ */
+export function createAnalytics(options, visitors) {
+  const quota = options.analyticsQuota ?? Infinity
+  let windowStart = 0
+  let spent = 0
+
+  const source = (value, fallback, generate) => {
+    const given = value ?? fallback
+    return typeof given === 'number'
+      ? { count: given, at: generate }
+      : { count: given.length, at: i => given[i] }
+  }
+  const views = source(options.views, visitors.rowCount, i => {
+    const row = viewsRow(visitors.visitorsRow(i))
+    return { ...row, total: row.human + row.ai }
+  })
+  const searches = source(options.searches, 240, generatedSearch)
+  const feedback = source(options.feedback, 48, generatedFeedback)
+  const conversations = source(options.conversations, 2600, generatedConversation)
+  // Feedback by page comes most feedback first, as the service sorts it.
+  const feedbackOrder = Array.from({ length: feedback.count }, (_, i) => feedback.at(i)).sort(
+    (a, b) => b.total - a.total
+  )
+  let viewsTotals
+  const getViewsTotals = () => {
+    if (viewsTotals) return viewsTotals
+    const sum = { human: 0, ai: 0, total: 0 }
+    for (let i = 0; i < views.count; i++) {
+      const r = views.at(i)
+      sum.human += r.human
+      sum.ai += r.ai
+      sum.total += r.total
+    }
+    return (viewsTotals = sum)
+  }
+  let totalSearches
+  const getTotalSearches = () => {
+    if (totalSearches !== undefined) return totalSearches
+    let sum = 0
+    for (let i = 0; i < searches.count; i++) sum += searches.at(i).hits
+    return (totalSearches = sum)
+  }
+
+  const error = (status, message, details, headers) => ({
+    status,
+    body: details ? { error: message, details } : { error: message },
+    headers
+  })
+  const bad = message => error(400, 'Invalid query parameters', [{ message }])
+
+  /** @returns {{ status: number, body: unknown, headers?: Record<string, string> }|undefined} */
+  const spend = () => {
+    const now = Date.now()
+    if (now - windowStart >= HOUR_MS) {
+      windowStart = now
+      spent = 0
+    }
+    if (spent >= quota) {
+      const retryAfter = Math.ceil((windowStart + HOUR_MS - now) / 1000)
+      return error(
+        429,
+        `Rate limit exceeded: ${quota} analytics requests per hour for this organization`,
+        undefined,
+        { 'Retry-After': String(retryAfter) }
+      )
+    }
+    spent++
+    return undefined
+  }
+
+  const checkQuery = (q, maxLimit) => {
+    if (q.limit !== undefined && !(/^\d+$/.test(q.limit) && +q.limit >= 1 && +q.limit <= maxLimit))
+      return bad(`limit must be an integer between 1 and ${maxLimit}`)
+    for (const name of ['dateFrom', 'dateTo']) {
+      if (q[name] !== undefined && !isDate(q[name])) return bad(`${name} must be a valid date`)
+    }
+    if (q.dateFrom && q.dateTo && Date.parse(q.dateTo) <= Date.parse(q.dateFrom))
+      return bad('dateTo must be after dateFrom')
+    return undefined
+  }
+
+  /** The offset a cursor stands for, or an error answer. */
+  const cursorOffset = (kind, q) => {
+    if (q.cursor === undefined) return { offset: 0 }
+    const offset = decodeCursor(kind, q.cursor)
+    return offset === undefined ? { answer: bad('cursor is invalid or expired') } : { offset }
+  }
+
+  const ok = body => ({ status: 200, body })
+
+  const handlers = {
+    views(q, f) {
+      const invalid = checkQuery(q, 250)
+      if (invalid) return invalid
+      if (q.offset !== undefined && !/^\d+$/.test(q.offset))
+        return bad('offset must be a non-negative integer')
+      const limit = q.limit === undefined ? 50 : +q.limit
+      const offset = q.offset === undefined ? 0 : +q.offset
+      const rows = []
+      for (let i = offset; i < Math.min(offset + limit, views.count); i++)
+        rows.push(scaleRow(views.at(i), f))
+      return ok({
+        totals: scaleRow(getViewsTotals(), f),
+        views: rows,
+        hasMore: offset + limit < views.count
+      })
+    },
+    searches(q, f) {
+      const invalid = checkQuery(q, 100)
+      if (invalid) return invalid
+      const { offset, answer } = cursorOffset('searches', q)
+      if (answer) return answer
+      const limit = q.limit === undefined ? 20 : +q.limit
+      const end = Math.min(offset + limit, searches.count)
+      const rows = []
+      for (let i = offset; i < end; i++) rows.push(searches.at(i))
+      return ok({
+        totalSearches: Math.floor(getTotalSearches() * f),
+        searches: rows,
+        nextCursor: end < searches.count ? encodeCursor('searches', end) : null
+      })
+    },
+    feedback(q, f) {
+      const invalid = checkQuery(q, 100)
+      if (invalid) return invalid
+      const limit = q.limit === undefined ? 20 : +q.limit
+      const rows = feedbackOrder.slice(0, limit).map(r => {
+        const [thumbsUp, thumbsDown] = [Math.floor(r.thumbsUp * f), Math.floor(r.thumbsDown * f)]
+        return { ...r, thumbsUp, thumbsDown, total: thumbsUp + thumbsDown + r.code }
+      })
+      return ok({ feedback: rows, hasMore: feedback.count > limit })
+    },
+    assistant(q, f) {
+      const invalid = checkQuery(q, 1000)
+      if (invalid) return invalid
+      const { offset, answer } = cursorOffset('assistant', q)
+      if (answer) return answer
+      const limit = q.limit === undefined ? 100 : +q.limit
+      // A period serves as many conversations as its caller stats count.
+      const count = Math.floor(conversations.count * f)
+      const end = Math.min(offset + limit, count)
+      const rows = []
+      for (let i = offset; i < end; i++) rows.push(conversations.at(i))
+      const more = end < count
+      return ok({
+        conversations: rows,
+        nextCursor: more ? encodeCursor('assistant', end) : null,
+        hasMore: more
+      })
+    },
+    'caller-stats'(q, f) {
+      const invalid = checkQuery(q, Infinity)
+      if (invalid) return invalid
+      if (options.callerStats) return ok(options.callerStats)
+      const total = Math.floor(conversations.count * f)
+      const web = Math.round(total * 0.68)
+      const api = Math.round(total * 0.27)
+      return ok({ web, api, other: total - web - api, total })
+    }
+  }
+
+  return {
+    /**
+     * The answer to an authorised analytics request, or undefined for `visitors` (served by the
+     * caller) once it has passed the quota and the refusals.
+     * @param {{ kind: string, query: Record<string, string> }} entry
+     * @param {number} f the caller's scale for this period (varyByDate), 1 for none
+     */
+    handle(entry, f = 1) {
+      const limited = spend()
+      if (limited) return limited
+      const section = SECTION_OF[entry.kind] ?? entry.kind
+      const refusal = options.refuse?.[section]
+      if (refusal)
+        return error(
+          refusal,
+          refusal === 404
+            ? `${title(section)} analytics is not enabled for this project`
+            : `${title(section)} analytics is not available on your plan`
+        )
+      if (entry.kind === 'visitors') return undefined
+      return handlers[entry.kind](
+        entry.query,
+        Math.max(0.1, 1 + (f - 1) * PERIOD_WEIGHT[entry.kind])
+      )
+    },
+    /** Analytics requests answered in the current hour (quota spent). */
+    get spent() {
+      return spent
+    }
+  }
+}

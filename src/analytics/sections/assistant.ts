@@ -1,0 +1,101 @@
+// The `assistant` section: the number of questions (caller-stats, one request), and from the
+// conversations (cursor pages of up to 1000) the share unanswered and the unanswered questions
+// asked most often, grouped by their text trimmed and case-folded. Conversations are read only
+// up to a cap: the grouping then covers the first ones, and the report says so.
+import type { CallerStats, Conversation } from '../../service/analytics.js'
+import { readCursorPages } from '../../service/cursor.js'
+import type { SectionInput } from './section.js'
+
+export const CONVERSATIONS_LIMIT = 1000
+/** Three requests at most: enough for a frequency ranking, cheap against an hourly quota of ~100. */
+export const CONVERSATIONS_CAP = 3000
+
+export interface UnansweredQuestion {
+  /** The group's most frequent spelling, trimmed, spaces collapsed. */
+  question: string
+  count: number
+  /** The latest timestamp in the group, when the service gave one. */
+  lastAskedAt?: string
+}
+
+export interface AssistantSection {
+  name: 'assistant'
+  ok: true
+  /** From caller-stats. */
+  callers: CallerStats
+  /** caller-stats total of the previous period. */
+  previous?: number
+  /** Conversations read: the share and the grouping cover these. */
+  read: number
+  unanswered: number
+  /** The service has no more conversations than those read. */
+  complete: boolean
+  /** Most asked first, at most `top`. */
+  top: UnansweredQuestion[]
+}
+
+export async function readAssistant(input: SectionInput): Promise<AssistantSection> {
+  const { api, range } = input
+  const callers = await api.callerStats(range)
+  const result = await readCursorPages<Conversation>({
+    fetchPage: async (limit, cursor) => {
+      const page = await api.conversations(range, limit, cursor)
+      return { items: page.conversations, nextCursor: page.hasMore ? page.nextCursor : null }
+    },
+    limit: CONVERSATIONS_LIMIT,
+    enough: CONVERSATIONS_CAP,
+    deadline: input.deadline
+  })
+  const unanswered = result.items.filter(c => c.resolutionStatus === 'unanswered')
+  const section: AssistantSection = {
+    name: 'assistant',
+    ok: true,
+    callers,
+    read: result.items.length,
+    unanswered: unanswered.length,
+    complete: result.complete,
+    top: groupQuestions(unanswered).slice(0, input.top)
+  }
+  if (input.previous) section.previous = (await api.callerStats(input.previous)).total
+  return section
+}
+
+/**
+ * Groups by the text trimmed, spaces collapsed and case-folded; most asked first. A group shows
+ * its most frequent spelling (the earliest among equals).
+ */
+export function groupQuestions(conversations: Conversation[]): UnansweredQuestion[] {
+  interface Group {
+    count: number
+    first: number
+    lastAskedAt?: string
+    spellings: Map<string, number>
+  }
+  const groups = new Map<string, Group>()
+  conversations.forEach((c, i) => {
+    const asked = c.query.trim().replace(/\s+/g, ' ')
+    const key = asked.toLocaleLowerCase('en-US')
+    const group = groups.get(key) ?? { count: 0, first: i, spellings: new Map<string, number>() }
+    group.count++
+    group.spellings.set(asked, (group.spellings.get(asked) ?? 0) + 1)
+    if (c.timestamp && (!group.lastAskedAt || c.timestamp > group.lastAskedAt))
+      group.lastAskedAt = c.timestamp
+    groups.set(key, group)
+  })
+  return [...groups.values()]
+    .sort((a, b) => b.count - a.count || a.first - b.first)
+    .map(g => ({
+      question: mostFrequent(g.spellings),
+      count: g.count,
+      ...(g.lastAskedAt ? { lastAskedAt: g.lastAskedAt } : {})
+    }))
+}
+
+function mostFrequent(counts: Map<string, number>): string {
+  let best = ''
+  let most = 0
+  for (const [text, n] of counts) {
+    if (n > most) [best, most] = [text, n]
+  }
+  return best
+}

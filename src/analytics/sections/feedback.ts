@@ -1,0 +1,50 @@
+// The `feedback` section: one request to `feedback/by-page` (it has no cursor), the pages with
+// the most thumbs-down, thumbs-up and code-snippet feedback beside them. With `compare`, the
+// previous period's thumbs-down over the same kind of page, one request.
+import type { FeedbackRow } from '../../service/analytics.js'
+import type { SectionInput } from './section.js'
+
+/** The most the operation accepts, and all a report reads: there is no next page to ask for. */
+export const FEEDBACK_LIMIT = 100
+
+export interface FeedbackSection {
+  name: 'feedback'
+  ok: true
+  /** Sums over the pages read. */
+  thumbsDown: number
+  thumbsUp: number
+  code: number
+  /** Thumbs-down over the pages read for the previous period. */
+  previous?: number
+  /** Pages read. */
+  pages: number
+  /** The service has feedback on more pages than one request returns. */
+  hasMore: boolean
+  /** Most thumbs-down first (then most feedback), at most `top`. */
+  top: FeedbackRow[]
+}
+
+export async function readFeedback(input: SectionInput): Promise<FeedbackSection> {
+  const { api } = input
+  const page = await api.feedbackByPage(input.range, FEEDBACK_LIMIT)
+  const rows = page.feedback
+  const sum = (key: 'thumbsDown' | 'thumbsUp' | 'code') => rows.reduce((n, r) => n + r[key], 0)
+  const section: FeedbackSection = {
+    name: 'feedback',
+    ok: true,
+    thumbsDown: sum('thumbsDown'),
+    thumbsUp: sum('thumbsUp'),
+    code: sum('code'),
+    pages: rows.length,
+    hasMore: page.hasMore,
+    top: rows
+      .filter(r => r.thumbsDown > 0 || r.code > 0)
+      .sort((a, b) => b.thumbsDown - a.thumbsDown || b.total - a.total)
+      .slice(0, input.top)
+  }
+  if (input.previous) {
+    const before = await api.feedbackByPage(input.previous, FEEDBACK_LIMIT)
+    section.previous = before.feedback.reduce((n, r) => n + r.thumbsDown, 0)
+  }
+  return section
+}

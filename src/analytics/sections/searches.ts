@@ -1,0 +1,53 @@
+// The `searches` section: the total, the top queries (the service orders them by hits, so the
+// top takes one request when it fits in 100) and, among them, the queries nobody clicked a
+// result for: content gaps. With `compare`, the previous total from a one-row page.
+import type { SearchRow } from '../../service/analytics.js'
+import { readCursorPages } from '../../service/cursor.js'
+import type { SectionInput } from './section.js'
+
+/** The most the operation accepts per request. */
+export const SEARCHES_MAX_LIMIT = 100
+
+export interface SearchesSection {
+  name: 'searches'
+  ok: true
+  totalSearches: number
+  previous?: number
+  /** Most hits first, at most `top`. */
+  top: SearchRow[]
+  /** Queries with `ctr` 0 among those read, most hits first. */
+  gaps: SearchRow[]
+  /** Queries read; gaps are found only among them. */
+  read: number
+  /** The service has no more queries than those read. */
+  complete: boolean
+}
+
+export async function readSearches(input: SectionInput): Promise<SearchesSection> {
+  const { api, range } = input
+  let totalSearches: number | undefined
+  const result = await readCursorPages({
+    fetchPage: async (limit, cursor) => {
+      const page = await api.searches(range, limit, cursor)
+      totalSearches ??= page.totalSearches
+      return { items: page.searches, nextCursor: page.nextCursor }
+    },
+    limit: Math.min(SEARCHES_MAX_LIMIT, input.top),
+    enough: input.top,
+    deadline: input.deadline
+  })
+  const byHits = [...result.items].sort((a, b) => b.hits - a.hits)
+  const section: SearchesSection = {
+    name: 'searches',
+    ok: true,
+    totalSearches: totalSearches ?? 0,
+    top: byHits.slice(0, input.top),
+    gaps: byHits.filter(row => row.ctr === 0).slice(0, input.top),
+    read: result.items.length,
+    complete: result.complete
+  }
+  if (input.previous) {
+    section.previous = (await api.searches(input.previous, 1)).totalSearches
+  }
+  return section
+}

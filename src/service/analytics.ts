@@ -1,0 +1,262 @@
+// The analytics operations a docs-health report reads, and the checks of what they answer. The
+// report relies only on the fields named here; unknown fields are ignored.
+import type { DateRange } from '../analytics/period.js'
+import { enc } from './client.js'
+import { DeadlineError } from './cursor.js'
+import {
+  checkVisitorsPage,
+  ShapeError,
+  type VisitorCounts,
+  type VisitorRow,
+  type VisitorsPage
+} from './schema.js'
+
+/** The one call every operation goes through (the service client's retries, errors, counter). */
+export interface JsonGetter {
+  getJson<T>(path: string, check: (json: unknown) => T, deadline: number): Promise<T>
+}
+
+export interface ViewsPage {
+  totals: VisitorCounts
+  views: VisitorRow[]
+  hasMore: boolean
+}
+
+export interface SearchRow {
+  searchQuery: string
+  hits: number
+  /** Click-through, 0 to 1 (a share, as the service sends it). */
+  ctr: number
+  topClickedPage: string | null
+  lastSearchedAt?: string
+}
+
+export interface SearchesPage {
+  totalSearches: number
+  searches: SearchRow[]
+  nextCursor: string | null
+}
+
+export interface FeedbackRow {
+  path: string
+  thumbsUp: number
+  thumbsDown: number
+  code: number
+  total: number
+}
+
+export interface FeedbackPage {
+  feedback: FeedbackRow[]
+  hasMore: boolean
+}
+
+export interface Conversation {
+  id: string
+  timestamp?: string
+  query: string
+  resolutionStatus: string
+  pageUrl?: string | null
+}
+
+export interface ConversationsPage {
+  conversations: Conversation[]
+  nextCursor: string | null
+  hasMore: boolean
+}
+
+export interface CallerStats {
+  web: number
+  api: number
+  other: number
+  total: number
+}
+
+/** The operations of one project, for one deadline: what a section is given to read with. */
+export class AnalyticsApi {
+  constructor(
+    private readonly client: JsonGetter,
+    private readonly projectId: string,
+    private readonly deadline: number
+  ) {}
+
+  visitors(range: DateRange, limit: number, offset: number): Promise<VisitorsPage> {
+    return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage)
+  }
+
+  views(range: DateRange, limit: number, offset: number): Promise<ViewsPage> {
+    const q = { ...range, limit, offset }
+    return this.get('views', q, checkViewsPage)
+  }
+
+  visitorsTotals(range: DateRange): Promise<VisitorCounts> {
+    // One row is the least a page can hold; the totals come with every page.
+    return this.get('visitors', { ...range, limit: 1, offset: 0 }, body => {
+      if (!isObject(body)) throw new ShapeError('the visitors page is not a JSON object')
+      return checkCounts(body.totals, 'totals')
+    })
+  }
+
+  searches(range: DateRange, limit: number, cursor?: string): Promise<SearchesPage> {
+    return this.get('searches', { ...range, limit, cursor }, checkSearchesPage)
+  }
+
+  feedbackByPage(range: DateRange, limit: number): Promise<FeedbackPage> {
+    return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage)
+  }
+
+  conversations(range: DateRange, limit: number, cursor?: string): Promise<ConversationsPage> {
+    return this.get('assistant', { ...range, limit, cursor }, checkConversationsPage)
+  }
+
+  callerStats(range: DateRange): Promise<CallerStats> {
+    return this.get('assistant/caller-stats', { ...range }, checkCallerStats)
+  }
+
+  private get<T>(
+    operation: string,
+    query: Record<string, string | number | undefined>,
+    check: (json: unknown) => T
+  ): Promise<T> {
+    const params = new URLSearchParams()
+    for (const [name, value] of Object.entries(query))
+      if (value !== undefined) params.set(name, String(value))
+    const search = params.toString()
+    const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`
+    // `wait-timeout` bounds the whole report: no request starts after it.
+    if (Date.now() >= this.deadline)
+      return Promise.reject(
+        new DeadlineError(`the time allowed (\`wait-timeout\`) ran out before GET ${operation}`)
+      )
+    return this.client.getJson(path, check, this.deadline)
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0
+
+function count(o: Record<string, unknown>, key: string, where: string): number {
+  const v = o[key]
+  if (!isCount(v)) throw new ShapeError(`${where}.${key} is not a non-negative number`)
+  return v
+}
+
+function text(o: Record<string, unknown>, key: string, where: string): string {
+  const v = o[key]
+  if (typeof v !== 'string') throw new ShapeError(`${where}.${key} is not a string`)
+  return v
+}
+
+function optionalText(o: Record<string, unknown>, key: string, where: string): string | null {
+  const v = o[key]
+  if (v === undefined || v === null) return null
+  if (typeof v !== 'string') throw new ShapeError(`${where}.${key} is neither a string nor null`)
+  return v
+}
+
+function list(body: Record<string, unknown>, key: string): unknown[] {
+  const v = body[key]
+  if (!Array.isArray(v)) throw new ShapeError(`${key} is not an array`)
+  return v
+}
+
+function object(v: unknown, where: string): Record<string, unknown> {
+  if (!isObject(v)) throw new ShapeError(`${where} is not an object`)
+  return v
+}
+
+/** A cursor is opaque: only a non-empty string or null (the end) is accepted. */
+function cursor(body: Record<string, unknown>): string | null {
+  const v = body.nextCursor ?? null
+  if (v !== null && (typeof v !== 'string' || v === ''))
+    throw new ShapeError('nextCursor is neither a non-empty string nor null')
+  return v
+}
+
+function checkCounts(v: unknown, where: string): VisitorCounts {
+  const o = object(v, where)
+  return {
+    human: count(o, 'human', where),
+    ai: count(o, 'ai', where),
+    total: count(o, 'total', where)
+  }
+}
+
+export function checkViewsPage(body: unknown): ViewsPage {
+  const o = object(body, 'the views page')
+  const views = list(o, 'views').map((row, i) => {
+    const where = `views[${i}]`
+    const r = object(row, where)
+    return { path: text(r, 'path', where), ...checkCounts(r, where) }
+  })
+  if (typeof o.hasMore !== 'boolean') throw new ShapeError('hasMore is not a boolean')
+  return { totals: checkCounts(o.totals, 'totals'), views, hasMore: o.hasMore }
+}
+
+export function checkSearchesPage(body: unknown): SearchesPage {
+  const o = object(body, 'the searches page')
+  const searches = list(o, 'searches').map((row, i): SearchRow => {
+    const where = `searches[${i}]`
+    const r = object(row, where)
+    const lastSearchedAt = optionalText(r, 'lastSearchedAt', where)
+    return {
+      searchQuery: text(r, 'searchQuery', where),
+      hits: count(r, 'hits', where),
+      ctr: count(r, 'ctr', where),
+      topClickedPage: optionalText(r, 'topClickedPage', where),
+      ...(lastSearchedAt !== null ? { lastSearchedAt } : {})
+    }
+  })
+  return { totalSearches: count(o, 'totalSearches', 'page'), searches, nextCursor: cursor(o) }
+}
+
+export function checkFeedbackPage(body: unknown): FeedbackPage {
+  const o = object(body, 'the feedback page')
+  const feedback = list(o, 'feedback').map((row, i): FeedbackRow => {
+    const where = `feedback[${i}]`
+    const r = object(row, where)
+    return {
+      path: text(r, 'path', where),
+      thumbsUp: count(r, 'thumbsUp', where),
+      thumbsDown: count(r, 'thumbsDown', where),
+      code: count(r, 'code', where),
+      total: count(r, 'total', where)
+    }
+  })
+  if (typeof o.hasMore !== 'boolean') throw new ShapeError('hasMore is not a boolean')
+  return { feedback, hasMore: o.hasMore }
+}
+
+export function checkConversationsPage(body: unknown): ConversationsPage {
+  const o = object(body, 'the assistant page')
+  const conversations = list(o, 'conversations').map((row, i): Conversation => {
+    const where = `conversations[${i}]`
+    const r = object(row, where)
+    const id = r.id
+    if (typeof id !== 'string' && typeof id !== 'number')
+      throw new ShapeError(`${where}.id is missing`)
+    const timestamp = optionalText(r, 'timestamp', where)
+    return {
+      id: String(id),
+      ...(timestamp !== null ? { timestamp } : {}),
+      query: text(r, 'query', where),
+      resolutionStatus: text(r, 'resolutionStatus', where),
+      pageUrl: optionalText(r, 'pageUrl', where)
+    }
+  })
+  const nextCursor = cursor(o)
+  const hasMore = typeof o.hasMore === 'boolean' ? o.hasMore : nextCursor !== null
+  return { conversations, nextCursor, hasMore }
+}
+
+export function checkCallerStats(body: unknown): CallerStats {
+  const o = object(body, 'the caller stats')
+  const where = 'callerStats'
+  return {
+    web: count(o, 'web', where),
+    api: count(o, 'api', where),
+    other: count(o, 'other', where),
+    total: count(o, 'total', where)
+  }
+}

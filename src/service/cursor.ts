@@ -1,0 +1,62 @@
+// Cursor pagination (searches, assistant conversations): `limit` per request, the next page by
+// `nextCursor` until it is null. Requests are spent like money, so reading stops as soon as the
+// caller has what it shows, and no request starts after the deadline.
+
+export interface CursorPage<T> {
+  items: T[]
+  nextCursor: string | null
+}
+
+export interface CursorOptions<T> {
+  fetchPage: (limit: number, cursor: string | undefined) => Promise<CursorPage<T>>
+  /** Items per request, within what the operation accepts. */
+  limit: number
+  /** Stop once this many items are read (the last page may bring a few more; they are kept). */
+  enough: number
+  /** No request starts at or after this instant (ms since the epoch). */
+  deadline: number
+  now?: () => number
+}
+
+export interface CursorResult<T> {
+  items: T[]
+  requests: number
+  /** True when the service said there is nothing more (nextCursor null). */
+  complete: boolean
+}
+
+/** Thrown when the deadline comes before the first page; later pages just stop the reading. */
+export class DeadlineError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'DeadlineError'
+  }
+}
+
+export async function readCursorPages<T>(o: CursorOptions<T>): Promise<CursorResult<T>> {
+  if (!Number.isInteger(o.limit) || o.limit < 1)
+    throw new RangeError(`limit ${o.limit} is not 1 or more`)
+  const now = o.now ?? Date.now
+  const items: T[] = []
+  let requests = 0
+  let cursor: string | undefined
+  const seen = new Set<string>()
+  for (;;) {
+    if (now() >= o.deadline) {
+      if (requests === 0)
+        throw new DeadlineError('the time allowed (`wait-timeout`) ran out before the first page')
+      return { items, requests, complete: false }
+    }
+    const want = Math.min(o.limit, Math.max(1, o.enough - items.length))
+    const page = await o.fetchPage(want, cursor)
+    requests++
+    items.push(...page.items)
+    if (page.nextCursor === null) return { items, requests, complete: true }
+    // A service that hands back a cursor it gave before would loop forever at our expense.
+    if (seen.has(page.nextCursor)) return { items, requests, complete: false }
+    seen.add(page.nextCursor)
+    cursor = page.nextCursor
+    if (items.length >= o.enough || page.items.length === 0)
+      return { items, requests, complete: false }
+  }
+}
