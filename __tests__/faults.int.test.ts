@@ -451,7 +451,11 @@ function checkCell(c: Cell): void {
   const run = resultOf(c)
   expectNoStack(run.r)
   // Every request the service received is counted, retries included; refused ones never arrived.
-  expect(run.r.outputs.requests).toBe(String(run.sim.requests.length))
+  // An export's read-ahead pages cancelled in flight may or may not have arrived: counted, they
+  // make the output an upper bound, at most concurrency - 1 above what the service saw.
+  const spent = Number(run.r.outputs.requests)
+  expect(spent).toBeGreaterThanOrEqual(run.sim.requests.length)
+  expect(spent).toBeLessThanOrEqual(run.sim.requests.length + (c.kind === 'visitors' ? 3 : 0))
   expectFaultHit(c, run)
   expect(run.r.durationMs).toBeLessThan(durationBound(c))
   if (isHang(c.fault) && c.expected === 'fails') expect(run.r.durationMs).toBeGreaterThan(2_500)

@@ -824,6 +824,8 @@ describe('message: cancellation tells what became of the instruction', () => {
       expect(errors[0]).toMatch(/the job keeps running on the service; this run stopped waiting/)
       expect(r.summary).toMatch(/keeps running on the service/)
       expect(r.outputs.status).toBe('active')
+      // What the run spent is known even though it was cut short.
+      expect(r.outputs.requests).toBe(String(sim.requests.length))
     })
   })
 
@@ -839,6 +841,7 @@ describe('message: cancellation tells what became of the instruction', () => {
         expect(errors).toHaveLength(1)
         expect(errors[0]).toMatch(/may or may not have been delivered/)
         expect(r.summary).toMatch(/may or may not have been delivered/)
+        expect(r.outputs.requests).toBe(String(sim.requests.length))
       }
     )
   })

@@ -283,6 +283,11 @@ describe('renderVisitorsReport: size', () => {
     expect(out).toMatch(/more rows not shown\._/)
   })
 
+  it('stays within a small budget counted in bytes (a case the property once found)', () => {
+    const out = render(visitorsReport({ top: [row('', 1, 1, 1)] }), { maxChars: 345 })
+    expect(Buffer.byteLength(out, 'utf8')).toBeLessThanOrEqual(345)
+  })
+
   it('stays within any budget (property)', () => {
     fc.assert(
       fc.property(

@@ -34135,9 +34135,23 @@ function openDetails(markdown) {
     const closed = markdown.match(/^<\/details>/gm)?.length ?? 0;
     return Math.max(0, opened - closed);
 }
-/** Cuts at the last line break within maxChars (or mid-line, if there is none). */
-function cutAtLine(s, maxChars) {
-    const cut = markdown_cutAt(s, maxChars);
+/** The longest start of `s` whose UTF-8 form fits in maxBytes, never splitting a character. */
+function cutToBytes(s, maxBytes) {
+    let bytes = 0;
+    let i = 0;
+    while (i < s.length) {
+        const cp = s.codePointAt(i) ?? 0;
+        const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        if (bytes + n > maxBytes)
+            break;
+        bytes += n;
+        i += cp > 0xffff ? 2 : 1;
+    }
+    return s.slice(0, i);
+}
+/** Cuts at the last line break within maxBytes (or mid-line, if there is none). */
+function cutAtLine(s, maxBytes) {
+    const cut = cutToBytes(s, maxBytes);
     if (cut.length === s.length)
         return cut;
     const lastBreak = cut.lastIndexOf('\n');
@@ -34151,22 +34165,23 @@ function closing(cut) {
 /**
  * Last resort for a body longer than a GitHub comment allows: cut at a line boundary, close an
  * open code fence or collapsed block and say where the full report is. The result is at most
- * maxChars long.
+ * maxChars long, measured in UTF-8 bytes (never fewer than characters), so one budget serves a
+ * comment (characters) and the job summary (bytes).
  */
 function fitComment(body, maxChars = 65536, note = 'the job summary') {
-    if (body.length <= maxChars)
+    if (size(body) <= maxChars)
         return body;
     const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`;
-    let budget = maxChars - notice.length;
+    let budget = maxChars - size(notice);
     // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
     for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
         const cut = cutAtLine(body, budget);
         const end = closing(cut);
-        if (cut.length + end.length + notice.length <= maxChars)
+        if (size(cut) + size(end) + size(notice) <= maxChars)
             return cut + end + notice;
-        budget = maxChars - notice.length - end.length;
+        budget = maxChars - size(notice) - size(end);
     }
-    return markdown_cutAt(notice.trim(), maxChars);
+    return cutToBytes(notice.trim(), maxChars);
 }
 
 ;// CONCATENATED MODULE: external "node:path"
@@ -36389,10 +36404,11 @@ class JobRun {
         setFailed(error);
         if (this.lastJob)
             this.setJobOutputs(this.lastJob);
+        // The process ends in the signal handler, before run() could set it.
+        setOutput('requests', String(this.ctx.service.requests));
         return this.end({ ...this.report('cancelled'), error, delivered });
     }
     report(phase) {
-        const requests = this.ctx.service.requests;
         return {
             command: this.command,
             projectId: this.s.projectId,
@@ -36407,7 +36423,7 @@ class JobRun {
             runUrl: this.ctx.runUrl,
             trigger: this.s.trigger,
             routedHere: this.routeHere,
-            requests: typeof requests === 'number' ? requests : undefined
+            requests: this.ctx.service.requests
         };
     }
     routeKeys() {
@@ -38330,7 +38346,11 @@ async function runVisitors(ctx) {
     const fileHint = s.outputFile ? `\`${s.outputFile.path}\`` : undefined;
     if (s.summary) {
         const md = renderVisitorsReport(report, { maxChars: visitors_SUMMARY_MAX_BYTES, fullDataHint: fileHint });
-        await summary.addRaw(md).write();
+        // The export itself succeeded: a summary file that cannot be written is worth a warning only.
+        await summary
+            .addRaw(md)
+            .write()
+            .catch((err) => core_warning(`Could not write the job summary: ${err instanceof Error ? err.message : String(err)}`));
     }
     if (ctx.octokit && ctx.target) {
         const md = renderVisitorsReport(report, {

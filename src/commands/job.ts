@@ -363,11 +363,12 @@ class JobRun {
     const error = `Cancelled (${signal}): ${text}.`
     core.setFailed(error)
     if (this.lastJob) this.setJobOutputs(this.lastJob)
+    // The process ends in the signal handler, before run() could set it.
+    core.setOutput('requests', String(this.ctx.service.requests))
     return this.end({ ...this.report('cancelled'), error, delivered })
   }
 
   private report(phase: JobReport['phase']): JobReport {
-    const requests = (this.ctx.service as { requests?: unknown }).requests
     return {
       command: this.command,
       projectId: this.s.projectId,
@@ -383,7 +384,7 @@ class JobRun {
       runUrl: this.ctx.runUrl,
       trigger: this.s.trigger,
       routedHere: this.routeHere,
-      requests: typeof requests === 'number' ? requests : undefined
+      requests: this.ctx.service.requests
     }
   }
 

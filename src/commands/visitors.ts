@@ -83,7 +83,15 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
   const fileHint = s.outputFile ? `\`${s.outputFile.path}\`` : undefined
   if (s.summary) {
     const md = renderVisitorsReport(report, { maxChars: SUMMARY_MAX_BYTES, fullDataHint: fileHint })
-    await core.summary.addRaw(md).write()
+    // The export itself succeeded: a summary file that cannot be written is worth a warning only.
+    await core.summary
+      .addRaw(md)
+      .write()
+      .catch((err: unknown) =>
+        core.warning(
+          `Could not write the job summary: ${err instanceof Error ? err.message : String(err)}`
+        )
+      )
   }
   if (ctx.octokit && ctx.target) {
     const md = renderVisitorsReport(report, {

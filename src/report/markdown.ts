@@ -365,9 +365,23 @@ function openDetails(markdown: string): number {
   return Math.max(0, opened - closed)
 }
 
-/** Cuts at the last line break within maxChars (or mid-line, if there is none). */
-function cutAtLine(s: string, maxChars: number): string {
-  const cut = cutAt(s, maxChars)
+/** The longest start of `s` whose UTF-8 form fits in maxBytes, never splitting a character. */
+function cutToBytes(s: string, maxBytes: number): string {
+  let bytes = 0
+  let i = 0
+  while (i < s.length) {
+    const cp = s.codePointAt(i) ?? 0
+    const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4
+    if (bytes + n > maxBytes) break
+    bytes += n
+    i += cp > 0xffff ? 2 : 1
+  }
+  return s.slice(0, i)
+}
+
+/** Cuts at the last line break within maxBytes (or mid-line, if there is none). */
+function cutAtLine(s: string, maxBytes: number): string {
+  const cut = cutToBytes(s, maxBytes)
   if (cut.length === s.length) return cut
   const lastBreak = cut.lastIndexOf('\n')
   return lastBreak > 0 ? cut.slice(0, lastBreak) : cut
@@ -382,18 +396,19 @@ function closing(cut: string): string {
 /**
  * Last resort for a body longer than a GitHub comment allows: cut at a line boundary, close an
  * open code fence or collapsed block and say where the full report is. The result is at most
- * maxChars long.
+ * maxChars long, measured in UTF-8 bytes (never fewer than characters), so one budget serves a
+ * comment (characters) and the job summary (bytes).
  */
 export function fitComment(body: string, maxChars = 65536, note = 'the job summary'): string {
-  if (body.length <= maxChars) return body
+  if (size(body) <= maxChars) return body
   const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`
-  let budget = maxChars - notice.length
+  let budget = maxChars - size(notice)
   // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
   for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
     const cut = cutAtLine(body, budget)
     const end = closing(cut)
-    if (cut.length + end.length + notice.length <= maxChars) return cut + end + notice
-    budget = maxChars - notice.length - end.length
+    if (size(cut) + size(end) + size(notice) <= maxChars) return cut + end + notice
+    budget = maxChars - size(notice) - size(end)
   }
-  return cutAt(notice.trim(), maxChars)
+  return cutToBytes(notice.trim(), maxChars)
 }
