@@ -316,13 +316,14 @@ export class ServiceClient {
     try {
       const info = this.requestInfo(client, method, path, body, controller.signal)
       let msg: IncomingMessage
+      // Counted as it leaves, so a request still in flight when the run is cancelled counts too.
+      this.sent++
       try {
         msg = (await client.requestRaw(info, body ?? null)).message
-        this.sent++
       } catch (err) {
         const code = timedOut ? 'timeout' : networkCode(err)
         // A connection never made spent nothing of the quota; any other failure may have.
-        if (code !== 'refused' && code !== 'unreachable') this.sent++
+        if (code === 'refused' || code === 'unreachable') this.sent--
         this.o.debug?.(`${method} ${path} -> ${code} (${elapsed()} ms)`)
         return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) }
       }
