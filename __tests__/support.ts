@@ -1,10 +1,12 @@
 // Shared by the integration tests: the simulator's lifetime, and what a run printed.
 import { expect } from '@jest/globals'
 import { startService } from '../sim/service.js'
+import { startGitHub } from '../sim/github.js'
 import { annotations, runAction } from '../sim/run-action.js'
 
 export type Service = Awaited<ReturnType<typeof startService>>
 export type ServiceOptions = Parameters<typeof startService>[0]
+export type GitHub = Awaited<ReturnType<typeof startGitHub>>
 export type RunResult = Awaited<ReturnType<typeof runAction>>
 
 /** Runs `body` with a fresh simulator, closed afterwards whatever happens. */
@@ -17,6 +19,19 @@ export async function withService<T>(
     return await body(sim)
   } finally {
     await sim.close()
+  }
+}
+
+/** Runs `body` with a fresh fake GitHub, closed afterwards whatever happens. */
+export async function withGitHub<T>(
+  options: Parameters<typeof startGitHub>[0],
+  body: (gh: GitHub) => Promise<T>
+): Promise<T> {
+  const gh = await startGitHub(options)
+  try {
+    return await body(gh)
+  } finally {
+    await gh.close()
   }
 }
 
