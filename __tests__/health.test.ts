@@ -93,7 +93,11 @@ describe('renderHealthReport: title, provenance, headlines', () => {
   it('leads each headline with the answer', () => {
     const md = renderHealthReport(report([visitors(3), searches(), assistant()]), 100_000)
     expect(md).toContain('| Visitors | 1,000 unique visitors |')
-    expect(md).toContain('| Searches | 4,321 searches · 1 query with no click |')
+    expect(md).toContain('| Searches | 4,321 searches · 1 of 2 queries with no click |')
+    const partial = renderHealthReport(report([searches({ complete: false })]), 100_000)
+    expect(partial).toContain(
+      '| Searches | 4,321 searches · 1 of the top 2 queries with no click |'
+    )
     expect(md).toContain('| Assistant | 12.0% of 400 conversations unanswered · 420 questions |')
   })
 
@@ -200,6 +204,34 @@ describe('renderHealthReport: tables', () => {
     expect(shown.startsWith('/api-reference/v2/')).toBe(true)
     expect(shown.endsWith('/logs')).toBe(true)
     expect(Array.from(shown.replace(/&#\d+;\u2060?/g, 'x')).length).toBeLessThanOrEqual(60)
+  })
+
+  it('clips a long query so the hits beside it stay in view; a question wraps, so keeps more', () => {
+    const long = 'x'.repeat(400)
+    const md = renderHealthReport(
+      report([
+        searches({ top: [{ searchQuery: long, hits: 9, ctr: 0.5, topClickedPage: null }] }),
+        assistant({ top: [{ question: `why ${'word '.repeat(80)}`, count: 2 }] })
+      ]),
+      100_000
+    )
+    const query = /\| 1 \| (x+…) \| 9 \|/.exec(md)
+    expect(query?.[1]).toHaveLength(60)
+    const question = /\| 1 \| (why [^|]+) \| 2 \|/.exec(md)
+    expect(question?.[1]).toHaveLength(120)
+  })
+
+  it('an assistant with no conversation says so, not "0 of 0"', () => {
+    const none = assistant({
+      read: 0,
+      unanswered: 0,
+      top: [],
+      callers: { web: 0, api: 0, other: 0, total: 0 }
+    })
+    const md = renderHealthReport(report([none]), 100_000)
+    expect(md).toContain('| Assistant | 0 questions |')
+    expect(md).toContain('No conversation to read.')
+    expect(md).not.toContain('of 0')
   })
 
   it('links pages into site-url, percent-encoded, never off the site', () => {

@@ -46,8 +46,12 @@ export interface HealthReport {
   siteUrl?: string
 }
 
-/** A query or question keeps its start, where its meaning is; long enough for a real one. */
-const TEXT_MAX_CHARS = 120
+/**
+ * A query or question keeps its start, where its meaning is. A query sits beside a page column,
+ * so it gets what a path gets; a question (words, so it wraps) gets more.
+ */
+const QUERY_MAX_CHARS = 60
+const QUESTION_MAX_CHARS = 120
 const REASON_MAX_CHARS = 600
 
 type ReadSection = Exclude<SectionOutcome, SectionFailure>
@@ -121,7 +125,8 @@ function headline(x: ReadSection, r: HealthReport): string {
       const head =
         plural(x.totalSearches, 'search', 'searches') + versus(x.totalSearches, x.previous, r)
       if (x.read === 0) return head
-      return `${head} · ${plural(x.gaps.length, 'query', 'queries')} with no click`
+      const among = x.complete ? formatNumber(x.read) : `the top ${formatNumber(x.read)}`
+      return `${head} · ${formatNumber(x.gaps.length)} of ${among} queries with no click`
     }
     case 'feedback':
       return (
@@ -231,7 +236,7 @@ function searchesBlock(x: SearchesSection, r: HealthReport, rows: number): strin
       .map((q, i) =>
         tableRow([
           rank(i),
-          textCell(q.searchQuery),
+          textCell(q.searchQuery, QUERY_MAX_CHARS),
           formatNumber(q.hits),
           percent(q.ctr),
           q.topClickedPage === null ? '–' : pageCell(q.topClickedPage, r.siteUrl)
@@ -260,7 +265,7 @@ function searchesBlock(x: SearchesSection, r: HealthReport, rows: number): strin
       .map((q, i) =>
         tableRow([
           rank(i),
-          textCell(q.searchQuery),
+          textCell(q.searchQuery, QUERY_MAX_CHARS),
           formatNumber(q.hits),
           instant(q.lastSearchedAt)
         ])
@@ -314,9 +319,10 @@ function feedbackBlock(x: FeedbackSection, r: HealthReport, rows: number): strin
 
 function assistantBlock(x: AssistantSection, rows: number): string {
   const { web, api, other, total } = x.callers
+  const by = `web ${formatNumber(web)}, API ${formatNumber(api)}, other ${formatNumber(other)}`
+  if (x.read === 0) return `**${formatNumber(total)}** questions: ${by}. No conversation to read.`
   const blocks = [
-    `**${formatNumber(total)}** questions: web ${formatNumber(web)}, API ${formatNumber(api)}, ` +
-      `other ${formatNumber(other)}. **${formatNumber(x.unanswered)}** of ` +
+    `**${formatNumber(total)}** questions: ${by}. **${formatNumber(x.unanswered)}** of ` +
       `${plural(x.read, 'conversation')} read went unanswered.`
   ]
   if (!x.complete)
@@ -325,7 +331,7 @@ function assistantBlock(x: AssistantSection, rows: number): string {
         `questions below cover those._`
     )
   if (x.top.length === 0) {
-    if (x.read > 0) blocks.push('No unanswered question.')
+    blocks.push('No unanswered question.')
     return blocks.join('\n\n')
   }
   blocks.push(
@@ -342,7 +348,12 @@ function assistantBlock(x: AssistantSection, rows: number): string {
       x.top
         .slice(0, rows)
         .map((q, i) =>
-          tableRow([rank(i), textCell(q.question), formatNumber(q.count), instant(q.lastAskedAt)])
+          tableRow([
+            rank(i),
+            textCell(q.question, QUESTION_MAX_CHARS),
+            formatNumber(q.count),
+            instant(q.lastAskedAt)
+          ])
         ),
       foldLabel('Questions')
     )
@@ -354,8 +365,8 @@ function assistantBlock(x: AssistantSection, rows: number): string {
 // Cells
 
 /** A query or question: one line, escaped, clipped so the number columns stay in view. */
-function textCell(text: string): string {
-  const shown = clip(text.trim(), TEXT_MAX_CHARS)
+function textCell(text: string, maxChars: number): string {
+  const shown = clip(text.trim(), maxChars)
   return shown === '' ? '_(empty)_' : escapeText(shown)
 }
 
