@@ -206,17 +206,20 @@ describe('renderHealthReport: tables', () => {
     expect(Array.from(shown.replace(/&#\d+;\u2060?/g, 'x')).length).toBeLessThanOrEqual(60)
   })
 
-  it('clips a long query so the hits beside it stay in view; a question wraps, so keeps more', () => {
+  it('clips a long query and its clicked page so the hits beside them stay in view; a question wraps, so keeps more', () => {
     const long = 'x'.repeat(400)
     const md = renderHealthReport(
       report([
-        searches({ top: [{ searchQuery: long, hits: 9, ctr: 0.5, topClickedPage: null }] }),
+        searches({ top: [{ searchQuery: long, hits: 9, ctr: 0.5, topClickedPage: LONG_PATH }] }),
         assistant({ top: [{ question: `why ${'word '.repeat(80)}`, count: 2 }] })
       ]),
       100_000
     )
-    const query = /\| 1 \| (x+…) \| 9 \|/.exec(md)
-    expect(query?.[1]).toHaveLength(60)
+    const query = /\| 1 \| (x+…) \| 9 \| 50\.0% \| ([^|]+) \|/.exec(md)
+    expect(query?.[1]).toHaveLength(48)
+    // The page clicked sits in the same row: clipped in the middle to 40.
+    expect(query?.[2]).toMatch(/^\/api-reference\/v2\/.*….*\/logs$/)
+    expect(query?.[2]).toHaveLength(40)
     const question = /\| 1 \| (why [^|]+) \| 2 \|/.exec(md)
     expect(question?.[1]).toHaveLength(120)
   })

@@ -47,10 +47,12 @@ export interface HealthReport {
 }
 
 /**
- * A query or question keeps its start, where its meaning is. A query sits beside a page column,
- * so it gets what a path gets; a question (words, so it wraps) gets more.
+ * A query or question keeps its start, where its meaning is. A query shares its row with a page
+ * column, so both are short; a question (words, so it wraps) gets more.
  */
-const QUERY_MAX_CHARS = 60
+const QUERY_MAX_CHARS = 48
+/** The clicked page beside a query: both must fit a comment's width with the numbers. */
+const CLICKED_PAGE_MAX_CHARS = 40
 const QUESTION_MAX_CHARS = 120
 const REASON_MAX_CHARS = 600
 
@@ -239,7 +241,9 @@ function searchesBlock(x: SearchesSection, r: HealthReport, rows: number): strin
           textCell(q.searchQuery, QUERY_MAX_CHARS),
           formatNumber(q.hits),
           percent(q.ctr),
-          q.topClickedPage === null ? '–' : pageCell(q.topClickedPage, r.siteUrl)
+          q.topClickedPage === null
+            ? '–'
+            : pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
         ])
       ),
     foldLabel('Queries')
@@ -371,9 +375,9 @@ function textCell(text: string, maxChars: number): string {
 }
 
 /** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
-function pageCell(path: string, siteUrl: string | undefined): string {
+function pageCell(path: string, siteUrl: string | undefined, maxChars = PATH_MAX_CHARS): string {
   if (path === '') return '_(empty path)_'
-  const text = escapeText(clipMiddle(path, PATH_MAX_CHARS))
+  const text = escapeText(clipMiddle(path, maxChars))
   const url = siteUrl ? pageUrl(siteUrl, path) : undefined
   return url ? link(text, url) : text
 }
