@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it, expect, afterAll } from '@jest/globals'
-import { generatedRow, SIM_API_KEY } from '../sim/service.js'
+import { generatedRows, SIM_API_KEY } from '../sim/service.js'
 import { generatedConversation, generatedSearch, HOSTILE_PATH } from '../sim/analytics.js'
 import { startGitHub } from '../sim/github.js'
 import { runAction } from '../sim/run-action.js'
@@ -99,7 +99,8 @@ describe('report: every section', () => {
       ])
 
       // visitors: the service's totals (also as outputs) and the 20 pages with most visitors.
-      const rows = Array.from({ length: 600 }, (_, i) => generatedRow(i))
+      // The simulator's rows differ by period: these are the report's week.
+      const rows = generatedRows(600, { dateFrom: '2026-11-09' })
       const sum = (key: 'human' | 'ai' | 'total') => rows.reduce((n, x) => n + x[key], 0)
       const visitors = sectionOf(r, 'visitors')
       expect(visitors.totals).toEqual({ human: sum('human'), ai: sum('ai'), total: sum('total') })

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals'
-import { startService, SIM_API_KEY } from '../sim/service.js'
+import { startService, generatedRow, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub, SIM_GITHUB_TOKEN } from '../sim/github.js'
 
 const auth = { authorization: `Bearer ${SIM_API_KEY}` }
@@ -76,7 +76,7 @@ describe('service simulator', () => {
       hasMore: boolean
     }
     expect(first.visitors).toHaveLength(100)
-    expect(first.visitors[0]?.path).toBe('/docs/page-0')
+    expect(first.visitors[0]).toEqual(generatedRow(0))
     expect(first.hasMore).toBe(true)
     for (const row of first.visitors) {
       expect(row.total).toBeGreaterThanOrEqual(Math.max(row.human, row.ai))

@@ -3,12 +3,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals'
-import { startService, generatedRow, SIM_API_KEY } from '../sim/service.js'
+import { startService, generatedRow, generatedRows, SIM_API_KEY } from '../sim/service.js'
 import { runAction } from '../sim/run-action.js'
+import { formatChange, formatNumber } from '../src/report/markdown.js'
 import { errorsOf, expectNoStack, withService } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
-type ServiceOptions = Parameters<typeof startService>[0]
 type RunResult = Awaited<ReturnType<typeof runAction>>
 type Row = { path: string; human: number; ai: number; total: number }
 
@@ -356,7 +356,7 @@ describe('visitors: dates', () => {
   })
 
   it('compare fetches the equal-length period before and shows a change column', async () => {
-    await withService({ rows: 300, varyByDate: true } as ServiceOptions, async sim => {
+    await withService({ rows: 300 }, async sim => {
       const r = await run(sim, {
         'date-from': '2026-01-08',
         'date-to': '2026-01-15',
@@ -536,4 +536,218 @@ describe('visitors: a page that keeps failing', () => {
       }
     )
   }, 60_000)
+})
+
+/** Latency on every request, so that read-ahead shows in what the simulator counts. */
+const LATENCY: [number, number] = [20, 60]
+
+/** "This run spent N requests" from the log. */
+function spentInLog(r: RunResult): number {
+  const m = /This run spent (\d+) requests?/.exec(r.stdout)
+  expect(m).not.toBeNull()
+  return Number(m![1])
+}
+
+/** Each offset requested once, in steps of `limit`, from 0. */
+function expectEachPageOnce(reqs: { offset?: number }[], limit = 250): void {
+  const offsets = reqs.map(q => q.offset ?? 0).sort((a, b) => a - b)
+  expect(offsets).toEqual(offsets.map((_, i) => i * limit))
+}
+
+describe('visitors: what an export costs, counted at the simulator', () => {
+  // Read-ahead may guess one page past the end for exports of up to 5 pages, and at most
+  // concurrency - 1 = 3 beyond.
+  it.each([
+    [1, 0],
+    [2, 1],
+    [5, 1],
+    [6, 3],
+    [40, 3]
+  ])('%i pages cost the pages plus at most %i', async (pages, extra) => {
+    const rows = pages * 250 - 100
+    await withService({ rows, latencyMs: LATENCY }, async sim => {
+      const r = await run(sim, { 'output-file': 'v.ndjson' })
+      expectSuccess(r)
+      expect(r.outputs.rows).toBe(String(rows))
+      expect(readNdjson(r.files('v.ndjson'))).toEqual(generated(rows))
+      const reqs = visitorRequests(sim)
+      expectEachPageOnce(reqs)
+      expect(reqs.length).toBeGreaterThanOrEqual(pages)
+      expect(reqs.length - pages).toBeLessThanOrEqual(extra)
+      // A 2-page export: page one alone, then pages two and three together.
+      if (pages === 2) expect(reqs).toHaveLength(3)
+      expect(spentInLog(r)).toBe(reqs.length)
+    })
+  })
+
+  it('max-rows 600 asks for 3 pages and nothing beyond, even with read-ahead', async () => {
+    await withService({ rows: 5000, latencyMs: LATENCY }, async sim => {
+      const r = await run(sim, { 'max-rows': '600', concurrency: '16' })
+      expectSuccess(r)
+      expect(r.outputs.rows).toBe('600')
+      expect(visitorRequests(sim).map(q => q.offset ?? 0)).toEqual([0, 250, 500])
+    })
+  })
+})
+
+describe('visitors: compare reads the previous period only as far as the shown pages need', () => {
+  const CURRENT = { 'date-from': '2026-03-08', 'date-to': '2026-03-15' }
+  const PREVIOUS_FROM = '2026-03-01'
+  const rowsFor = (sim: Service, dateFrom: string) =>
+    visitorRequests(sim).filter(q => q.query.dateFrom === dateFrom)
+
+  /** The top-pages table: for each shown row, its total and the change shown. */
+  function shownChanges(summary: string): { total: number; change: string }[] {
+    return topTableRows(summary).map(line => {
+      const cells = line.split('|').map(c => c.trim())
+      return { total: Number(cells.at(-3)!.replace(/,/g, '')), change: cells.at(-2)! }
+    })
+  }
+
+  /** The changes a correct comparison shows for `top`, looked up in every previous row. */
+  function expectedChanges(top: Row[], previous: Row[]): { total: number; change: string }[] {
+    const before = new Map<string, number>()
+    for (const row of previous) if (!before.has(row.path)) before.set(row.path, row.total)
+    return top.map(row => ({
+      total: row.total,
+      change: formatChange(row.total, before.get(row.path))
+    }))
+  }
+
+  const topOf = (rows: Row[], n: number): Row[] =>
+    [...rows].sort((a, b) => b.total - a.total).slice(0, n)
+
+  it('sorted rows: the totals and all 20 shown pages in 1 request; varied, correct changes', async () => {
+    const rows = 10_000
+    await withService({ rows, latencyMs: LATENCY }, async sim => {
+      const r = await run(sim, { ...CURRENT, compare: 'true' })
+      expectSuccess(r)
+      const current = rowsFor(sim, CURRENT['date-from'])
+      expect(current.length).toBeLessThanOrEqual(40 + 3)
+      expect(rowsFor(sim, PREVIOUS_FROM).map(q => q.offset ?? 0)).toEqual([0])
+      expect(spentInLog(r)).toBe(current.length + 1)
+
+      const shown = shownChanges(r.summary)
+      const expected = expectedChanges(
+        generatedRows(20, { dateFrom: CURRENT['date-from'] }),
+        generatedRows(rows, { dateFrom: PREVIOUS_FROM })
+      )
+      expect(shown).toEqual(expected)
+      expect(new Set(shown.map(x => x.change.replace(/^[^(]*/, ''))).size).toBeGreaterThan(10)
+      expect(shown.some(x => x.change.startsWith('+'))).toBe(true)
+      expect(shown.some(x => x.change.startsWith('\u2212'))).toBe(true)
+      // The totals' change uses the previous period's totals from that one request.
+      const before = generatedRows(rows, { dateFrom: PREVIOUS_FROM }).reduce(
+        (t, x) => t + x.total,
+        0
+      )
+      expect(r.summary).toContain(formatChange(Number(r.outputs.total), before))
+      expect(r.stdout).toMatch(/stopped once all 20 shown pages were found/)
+    })
+  })
+
+  it('unsorted rows: reads the previous period to the end; the changes are still right', async () => {
+    const rows = 2_400
+    await withService({ rows, latencyMs: LATENCY, order: 'unsorted' }, async sim => {
+      const r = await run(sim, { ...CURRENT, compare: 'true', top: '10' })
+      expectSuccess(r)
+      const previous = rowsFor(sim, PREVIOUS_FROM)
+      expectEachPageOnce(previous)
+      expect(previous.length).toBeGreaterThanOrEqual(10)
+      expect(previous.length).toBeLessThanOrEqual(10 + 3)
+      const cur = generatedRows(rows, { dateFrom: CURRENT['date-from'], order: 'unsorted' })
+      const prev = generatedRows(rows, { dateFrom: PREVIOUS_FROM, order: 'unsorted' })
+      expect(shownChanges(r.summary)).toEqual(expectedChanges(topOf(cur, 10), prev))
+      expect(r.stdout).toMatch(/did not come sorted by total/)
+    })
+  })
+
+  it('sorted rows with a shown page new this period: reads to the end and shows it as new', async () => {
+    const rows = 1_200
+    const current = generatedRows(rows, { dateFrom: CURRENT['date-from'] })
+    current[2] = { ...current[2]!, path: '/blog/launch-week' }
+    const previous = generatedRows(rows, { dateFrom: PREVIOUS_FROM })
+    const data = ({ dateFrom }: { dateFrom?: string }) =>
+      dateFrom === PREVIOUS_FROM ? previous : current
+    await withService({ rows: data, latencyMs: LATENCY }, async sim => {
+      const r = await run(sim, { ...CURRENT, compare: 'true', top: '5' })
+      expectSuccess(r)
+      const reqs = rowsFor(sim, PREVIOUS_FROM)
+      expectEachPageOnce(reqs)
+      expect(reqs.length).toBeGreaterThanOrEqual(5)
+      const shown = shownChanges(r.summary)
+      expect(shown).toEqual(expectedChanges(current.slice(0, 5), previous))
+      expect(shown[2]!.change).toBe('new')
+      expect(r.stdout).toContain('read to the end: 1 shown page is new')
+      expect(topTableRows(r.summary)[2]).toContain('launch')
+      expect(formatNumber(shown[2]!.total)).toBe(formatNumber(current[2]!.total))
+    })
+  })
+})
+
+describe('visitors: wait-timeout bounds an export', () => {
+  it('an endless export (hasMore forever) stops at wait-timeout 5s, says how far it got, leaves no file', async () => {
+    await withService(
+      { rows: Infinity, latencyMs: 20, totals: { human: 5, ai: 5, total: 9 } },
+      async sim => {
+        const r = await run(sim, { 'wait-timeout': '5s', 'output-file': 'out/v.ndjson' }, 40_000)
+        expect(r.timedOut).toBe(false)
+        expect(r.code).toBe(1)
+        expect(r.durationMs).toBeLessThan(20_000)
+        expect(r.durationMs).toBeGreaterThan(4_000)
+        const errors = errorsOf(r)
+        expect(errors).toHaveLength(1)
+        expect(errors[0]).toContain('`wait-timeout`')
+        const m = /after reading ([\d,]+) rows \((\d+) pages\)/.exec(errors[0]!)
+        expect(m).not.toBeNull()
+        const pages = Number(m![2])
+        expect(Number(m![1]!.replace(/,/g, ''))).toBe(pages * 250)
+        expect(pages).toBeGreaterThan(10)
+        expectNoStack(r)
+        expect(r.files('out/v.ndjson')).toBeUndefined()
+        expect(r.outputs['visitors-file'] ?? '').toBe('')
+        const reqs = visitorRequests(sim)
+        // Bounded by time: at most 4 in flight at 20 ms each, over 5 s.
+        expect(reqs.length).toBeLessThan(1_100)
+        expect(reqs.length).toBeGreaterThanOrEqual(pages)
+        // No request started after the deadline, counted from the run's start (before the first
+        // request); the simulator logs a request when it gets to it, a little after it was sent.
+        expect(reqs.at(-1)!.time - reqs[0]!.time).toBeLessThan(5_000 + 250)
+      }
+    )
+  }, 60_000)
+})
+
+describe('visitors: wait-timeout bounds the comparison too', () => {
+  it('a previous period still reading at wait-timeout fails saying so, with nothing read', async () => {
+    await withService(
+      {
+        rows: 100,
+        // The current period's only page answers; the previous period's first page hangs.
+        faults: [{ kind: 'visitors', offset: 0, after: 1, delayMs: 30_000 }]
+      },
+      async sim => {
+        const r = await run(sim, {
+          'date-from': '2026-03-08',
+          'date-to': '2026-03-15',
+          compare: 'true',
+          'wait-timeout': '3s'
+        })
+        expect(r.code).toBe(1)
+        expect(r.durationMs).toBeLessThan(15_000)
+        const errors = errorsOf(r)
+        expect(errors).toHaveLength(1)
+        // This read's deadline or the client's own, whichever notices first, ends it: either way
+        // the error names the request that had no answer, and `wait-timeout`.
+        expect(errors[0]).toMatch(
+          /GET \/v1\/analytics\/proj-1\/visitors\?\S*offset=0 failed: no answer in time/
+        )
+        expect(errors[0]).toContain('`wait-timeout`')
+        expectNoStack(r)
+        // The current period's outputs were set before the comparison began.
+        expect(r.outputs.rows).toBe('100')
+        expect(visitorRequests(sim)).toHaveLength(2)
+      }
+    )
+  })
 })

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9498);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(930);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9498:
+/***/ 930:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35184,7 +35184,7 @@ const rowObject = (r) => ({
  *
  * `totals` are asked for at open time, not at close, because the JSON document puts them before the
  * visitors and the rows are streamed without being buffered; the export has them as soon as the
- * first page arrives (exportVisitors passes them to onRows). For .json the document is
+ * first page arrives (readOffsetPages hands it to onPage). For .json the document is
  * `{"range": {"dateFrom", "dateTo"}, "totals": {...}, "visitors": [...]}`, range values being the
  * dates requested or null when unbounded. .csv and .ndjson hold the rows only.
  */
@@ -36686,122 +36686,263 @@ async function readSearches(input) {
     return section;
 }
 
-;// CONCATENATED MODULE: ./src/analytics/export.ts
-// Reads every page of the visitors export with a few requests in flight, and hands the rows on in
-// offset order. The service allows about 100 analytics requests per hour per organisation, so the
-// reader never asks for a page it knows to be past the end or past `maxRows`.
+;// CONCATENATED MODULE: ./src/service/pages.ts
+// Offset pagination (`visitors`, `views`): pages read with a few requests in flight and handed on
+// strictly in offset order. The service allows about 100 analytics requests per hour for the whole
+// organisation, so read-ahead is spent like money: a request is only started when the pages
+// already seen make it likely to be needed, and a page that turns out to be unneeded is abandoned
+// (its AbortSignal fires), never retried.
+/** Returned by `onPage` when the caller has what it needs: the read ends there. */
+const STOP = 'stop';
+/** The deadline passed while pages were still being read. */
+class TimeUpError extends Error {
+    rows;
+    pages;
+    waitingFor;
+    pageError;
+    constructor(rows, pages, 
+    /** The offset of the page still awaited, if one was in flight (or retrying). */
+    waitingFor, 
+    /** Why that page had not come: its own failure, when it failed within the grace. */
+    pageError) {
+        super(`the time ran out after reading ${rows} rows (${pages} pages)`);
+        this.rows = rows;
+        this.pages = pages;
+        this.waitingFor = waitingFor;
+        this.pageError = pageError;
+        this.name = 'TimeUpError';
+    }
+}
+/**
+ * Up to this many pages, read-ahead may cost at most 1 request past the end: most exports are
+ * short, and a short export should not pay `concurrency - 1` requests to go faster.
+ */
+const SHORT_EXPORT_PAGES = 5;
 function checkInteger(name, value, min, max) {
     if (!Number.isInteger(value) || value < min || value > max)
         throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
 }
-const sameCounts = (a, b) => a.human === b.human && a.ai === b.ai && a.total === b.total;
-async function exportVisitors(o) {
+// Timers cannot wait longer than about 24.8 days; a longer deadline simply never fires.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * Reads pages at offsets 0, limit, 2·limit… until a page says it is the last (`hasMore` false, or
+ * fewer rows than `limit`), `maxRows` is reached, onPage says STOP, a page fails or time is up.
+ *
+ * How far ahead it reads: a page is *known to exist* once the page before it came back full with
+ * `hasMore`; requesting it costs nothing extra. A page beyond those is a guess that may lie past
+ * the end. The first page is read alone (most sites fit in one). Then one guess at a time is
+ * allowed while at most 5 pages are known to exist, so an export of up to 5 pages wastes at most
+ * 1 request; once more than 5 are known, up to `concurrency - 1` guesses, the most a longer export
+ * can waste. The window grows 1, 2, 2, then `concurrency`, as fast as the proof arrives.
+ */
+async function readOffsetPages(o) {
     checkInteger('pageSize', o.pageSize, 1, 250);
     checkInteger('concurrency', o.concurrency, 1, 16);
     checkInteger('maxRows', o.maxRows, 0, Number.MAX_SAFE_INTEGER);
+    const now = o.now ?? Date.now;
+    const deadline = o.deadline ?? Infinity;
     const limit = o.pageSize;
     const maxPages = o.maxRows > 0 ? Math.ceil(o.maxRows / limit) : Infinity;
-    // Index of the earliest page known to be the last one; only ever decreases. Updated as soon as
-    // any page answers (in any order) so that no request is started beyond it.
+    const isLastPage = (page) => !page.hasMore || o.rowsOf(page).length < limit;
+    // Index of the earliest page known to be the last one; only ever decreases.
     let lastIndex = Infinity;
+    // Pages 0..known-1 are known to exist.
+    let known = 1;
+    // The first page's rows may be all the caller needs (it says STOP): nothing is read ahead
+    // before it has seen them.
+    let firstDelivered = false;
     let failed = false;
+    let done = false;
+    let timeUp = false;
     let nextIndex = 0;
     let requests = 0;
-    // Pages requested and not yet delivered: in flight or answered and buffered. Their promises never
-    // reject, so a page that is never awaited (past the end, or after a failure) cannot become an
-    // unhandled rejection.
+    let inFlight = 0;
+    // Pages requested and not yet delivered: in flight, or answered and waiting for their turn.
+    // Their promises never reject, so a page nobody awaits cannot become an unhandled rejection.
     const pending = new Map();
+    // Requests may go up to (not including) this index.
+    const reach = () => !firstDelivered ? 1 : known + (known > SHORT_EXPORT_PAGES ? o.concurrency - 1 : 1);
+    const fill = () => {
+        while (!failed &&
+            !done &&
+            !timeUp &&
+            inFlight < o.concurrency &&
+            pending.size < 2 * o.concurrency &&
+            nextIndex <= lastIndex &&
+            nextIndex < maxPages &&
+            nextIndex < reach() &&
+            now() < deadline)
+            start(nextIndex++);
+    };
+    const settled = (index, outcome) => {
+        inFlight--;
+        if (!outcome.ok)
+            failed = true;
+        else if (isLastPage(outcome.page))
+            lastIndex = Math.min(lastIndex, index);
+        else
+            known = Math.max(known, index + 2);
+        // What this answer proved may allow the next request at once, before its turn to be delivered.
+        fill();
+        return outcome;
+    };
     const start = (index) => {
         requests++;
+        inFlight++;
+        const controller = new AbortController();
         let outcome;
         try {
-            // The callbacks go straight on fetchPage's promise: the end (or a failure) is known the
-            // moment it settles, before any other page's continuation could start another request.
-            outcome = o.fetchPage(index * limit, limit).then((page) => {
-                if (!page.hasMore || page.visitors.length < limit)
-                    lastIndex = Math.min(lastIndex, index);
-                return { ok: true, page };
-            }, (error) => {
-                failed = true;
-                return { ok: false, error };
-            });
+            outcome = o.fetchPage(index * limit, limit, controller.signal).then(page => settled(index, { ok: true, page }), (error) => settled(index, { ok: false, error }));
         }
         catch (error) {
             // fetchPage threw instead of rejecting.
+            inFlight--;
             failed = true;
             outcome = Promise.resolve({ ok: false, error });
         }
-        pending.set(index, outcome);
+        pending.set(index, { outcome, controller });
     };
-    // The first page is read alone: most sites fit in one page, and reading ahead before knowing
-    // that would spend up to `concurrency - 1` requests of the hourly quota for nothing.
-    let firstAnswered = false;
-    const fill = () => {
-        while (!failed &&
-            pending.size < (firstAnswered ? o.concurrency : 1) &&
-            nextIndex <= lastIndex &&
-            nextIndex < maxPages)
-            start(nextIndex++);
-    };
-    let totals;
+    // Wakes the wait for the current page. Not a long-lived promise raced against each page: every
+    // race would leave a reaction on it holding that page's rows until the deadline.
+    let wakeAtDeadline = () => undefined;
+    const timer = deadline - now() < MAX_TIMER_MS
+        ? setTimeout(() => {
+            timeUp = true;
+            wakeAtDeadline();
+        }, Math.max(0, deadline - now()))
+        : undefined;
+    const checks = new PageChecks(o, limit);
+    let first;
     let rows = 0;
     let maxRowsReached = false;
-    let totalsWarned = false;
-    const seen = new HashSet64();
-    let duplicateWarned = false;
-    fill();
-    for (let index = 0;; index++) {
-        const outcome = await pending.get(index);
-        firstAnswered = true;
-        // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
-        if (outcome === undefined)
-            throw new Error(`internal error: page ${index} was never requested`);
-        pending.delete(index);
-        // A failure surfaces only when its turn comes: every earlier page has been delivered by then,
-        // so the failed page is known not to lie past the end (a service may refuse such offsets).
-        // Later pages are not waited for.
-        if (!outcome.ok)
-            throw outcome.error;
-        const page = outcome.page;
-        const isLast = !page.hasMore || page.visitors.length < limit;
-        if (totals === undefined)
-            totals = page.totals;
-        else if (!totalsWarned && !sameCounts(totals, page.totals)) {
-            totalsWarned = true;
-            o.onWarning(`The totals changed while the pages were read (data moved during the export): the first ` +
-                `page said ${JSON.stringify(totals)}, the page at offset ${index * limit} says ` +
-                `${JSON.stringify(page.totals)}. The export keeps the first page's totals; rows may be ` +
-                `missing or repeated.`);
-        }
-        if (page.hasMore && page.visitors.length < limit)
-            o.onWarning(`The page at offset ${index * limit} has ${page.visitors.length} rows instead of ${limit} ` +
-                `but says more exist; it is treated as the last page.`);
-        let kept = page.visitors;
-        const room = o.maxRows > 0 ? o.maxRows - rows : Infinity;
-        if (kept.length > room) {
-            kept = kept.slice(0, room);
-            maxRowsReached = true;
-        }
-        else if (kept.length === room && !isLast)
-            maxRowsReached = true;
-        if (!duplicateWarned)
-            for (const row of kept) {
-                if (seen.add(row.path))
-                    continue;
-                duplicateWarned = true;
-                o.onWarning(`The path ${JSON.stringify(row.path)} appears more than once (data moved during the ` +
-                    `export?); other paths may repeat too. The rows are kept as the service sent them.`);
-                break;
-            }
-        rows += kept.length;
-        const handed = o.onRows(kept, totals);
-        // Start the next requests while the rows are written, so fetching overlaps writing; the page
-        // just handed over no longer counts against `concurrency`.
+    try {
         fill();
-        await handed;
-        if (isLast || index + 1 >= maxPages) {
-            // Whatever is still pending lies past the end (or past maxRows, which fill() never requests).
-            return { totals, rows, requests, pagesPastEnd: pending.size, maxRowsReached };
+        for (let index = 0;; index++) {
+            const entry = pending.get(index);
+            if (timeUp || (entry === undefined && now() >= deadline))
+                throw new TimeUpError(rows, index);
+            // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
+            if (entry === undefined)
+                throw new Error(`internal error: page ${index} was never requested`);
+            const outcome = await new Promise(resolve => {
+                wakeAtDeadline = () => resolve('time up');
+                void entry.outcome.then(resolve);
+            });
+            wakeAtDeadline = () => undefined;
+            if (outcome === 'time up') {
+                for (const [i, other] of pending)
+                    if (i !== index)
+                        other.controller.abort();
+                const late = await settleWithin(entry.outcome, o.graceMs ?? 1_500);
+                const pageError = late !== undefined && !late.ok ? late.error : undefined;
+                throw new TimeUpError(rows, index, index * limit, pageError);
+            }
+            pending.delete(index);
+            // A failure surfaces only when its turn comes: every earlier page has been delivered by then,
+            // so the failed page is known not to lie past the end (a service may refuse such offsets).
+            if (!outcome.ok)
+                throw outcome.error;
+            const page = outcome.page;
+            first ??= page;
+            const isLast = isLastPage(page);
+            checks.check(page, index);
+            let kept = o.rowsOf(page);
+            const room = o.maxRows > 0 ? o.maxRows - rows : Infinity;
+            if (kept.length > room) {
+                kept = kept.slice(0, room);
+                maxRowsReached = true;
+            }
+            else if (kept.length === room && !isLast)
+                maxRowsReached = true;
+            checks.duplicates(kept);
+            rows += kept.length;
+            const answer = o.onPage(kept, page);
+            let verdict;
+            if (answer instanceof Promise) {
+                // Fetching overlaps the caller's writing.
+                fill();
+                verdict = await answer;
+            }
+            else
+                verdict = answer;
+            firstDelivered = true;
+            const stopped = verdict === STOP && !isLast && index + 1 < maxPages;
+            const finished = stopped || isLast || index + 1 >= maxPages;
+            // A read that got everything while the last page was being written has not run out of time.
+            if (timeUp && !finished)
+                throw new TimeUpError(rows, index + 1);
+            if (finished) {
+                return {
+                    first,
+                    rows,
+                    pages: index + 1,
+                    requests,
+                    abandoned: pending.size,
+                    maxRowsReached,
+                    stopped
+                };
+            }
+            fill();
+        }
+    }
+    finally {
+        done = true;
+        clearTimeout(timer);
+        // Whatever is still pending is not wanted: past the end, after a stop, a failure or time up.
+        for (const { controller } of pending.values())
+            controller.abort();
+    }
+}
+/** The promise's value if it settles within `ms`, else undefined. */
+async function settleWithin(promise, ms) {
+    let timer;
+    const late = new Promise(resolve => {
+        timer = setTimeout(() => resolve(undefined), ms);
+    });
+    try {
+        return await Promise.race([promise, late]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+/** The warnings about data that moved while it was read: totals that changed, repeated paths. */
+class PageChecks {
+    o;
+    limit;
+    firstTotals;
+    totalsWarned = false;
+    seen = new HashSet64();
+    duplicateWarned = false;
+    constructor(o, limit) {
+        this.o = o;
+        this.limit = limit;
+    }
+    check(page, index) {
+        const totals = JSON.stringify(page.totals);
+        if (this.firstTotals === undefined)
+            this.firstTotals = totals;
+        else if (!this.totalsWarned && totals !== this.firstTotals) {
+            this.totalsWarned = true;
+            this.o.onWarning(`The totals changed while the pages were read (data moved during the export): the first ` +
+                `page said ${this.firstTotals}, the page at offset ${index * this.limit} says ` +
+                `${totals}. The export keeps the first page's totals; rows may be missing or repeated.`);
+        }
+        const count = this.o.rowsOf(page).length;
+        if (page.hasMore && count < this.limit)
+            this.o.onWarning(`The page at offset ${index * this.limit} has ${count} rows instead of ${this.limit} ` +
+                `but says more exist; it is treated as the last page.`);
+    }
+    duplicates(rows) {
+        if (this.duplicateWarned)
+            return;
+        for (const row of rows) {
+            if (this.seen.add(row.path))
+                continue;
+            this.duplicateWarned = true;
+            this.o.onWarning(`The path ${JSON.stringify(row.path)} appears more than once (data moved during the ` +
+                `export?); other paths may repeat too. The rows are kept as the service sent them.`);
+            return;
         }
     }
 }
@@ -36862,6 +37003,12 @@ function hash64(s) {
     const b = h2 >>> 0;
     return a === 0 && b === 0 ? [0, 1] : [a, b];
 }
+
+;// CONCATENATED MODULE: ./src/analytics/top.ts
+function top_checkInteger(name, value, min, max) {
+    if (!Number.isInteger(value) || value < min || value > max)
+        throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+}
 /**
  * Keeps the `n` rows with the most `total` seen so far (ties: the earlier row first) in a binary
  * min-heap of size n: O(log n) per row that enters, O(1) per row that does not, memory O(n).
@@ -36872,7 +37019,7 @@ class TopPages {
     heap = [];
     seq = 0;
     constructor(n) {
-        checkInteger('n', n, 0, Number.MAX_SAFE_INTEGER);
+        top_checkInteger('n', n, 0, Number.MAX_SAFE_INTEGER);
         this.n = n;
     }
     add(rows) {
@@ -36932,6 +37079,10 @@ class TopPages {
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/visitors.ts
+// The `visitors` and `views` sections: the same offset pages, read whole as `command: visitors`
+// does; the service's totals and the top pages. With `compare`, the previous period's totals
+// from a one-row page.
+
 
 async function readVisitors(input) {
     const { api, range } = input;
@@ -36961,18 +37112,20 @@ async function viewsTotals(input, range) {
  */
 async function readPages(name, input, fetchPage) {
     const top = new TopPages(input.top);
-    const result = await exportVisitors({
+    const result = await readOffsetPages({
         fetchPage,
+        rowsOf: page => page.visitors,
         pageSize: input.pageSize,
         maxRows: input.maxRows,
         concurrency: input.concurrency,
-        onRows: rows => top.add(rows),
+        deadline: input.deadline,
+        onPage: rows => top.add(rows),
         onWarning: line => input.onWarning(`Section ${name}: ${line}`)
     });
     return {
         name,
         ok: true,
-        totals: result.totals,
+        totals: result.first.totals,
         rows: result.rows,
         top: top.list(),
         maxRowsReached: result.maxRowsReached
@@ -37731,6 +37884,42 @@ function report_describe(range) {
     return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`;
 }
 
+;// CONCATENATED MODULE: ./src/analytics/compare.ts
+
+/**
+ * Reads the previous period for the `shown` paths. The first page (one request) gives the totals.
+ *
+ * When the rows come sorted by `total`, most first, reading stops as soon as every shown path has
+ * been found. It cannot stop earlier: a shown path not found yet may still come later with any
+ * smaller total, or never (a page new in this period), and only the end of the rows tells those
+ * apart. Totals say nothing about where a path sits, so no bound on them helps either.
+ *
+ * The order is checked on every row read. Once one row breaks it, the service is not ordering as
+ * documented and nothing about the rows still to come can be assumed (a path may come again, as
+ * when data moves during the read), so the read goes on to the end, like a full export, and keeps
+ * the first row of each shown path as the full export would.
+ */
+async function readPreviousValues(shown, options) {
+    const wanted = new Set(shown);
+    const byPath = new Map();
+    let sorted = true;
+    let lastTotal = Infinity;
+    const read = await readOffsetPages({
+        ...options,
+        onPage: rows => {
+            for (const row of rows) {
+                if (row.total > lastTotal)
+                    sorted = false;
+                lastTotal = row.total;
+                if (wanted.has(row.path) && !byPath.has(row.path))
+                    byPath.set(row.path, { human: row.human, ai: row.ai, total: row.total });
+            }
+            return sorted && byPath.size === wanted.size ? STOP : undefined;
+        }
+    });
+    return { read, byPath, sorted };
+}
+
 ;// CONCATENATED MODULE: ./src/report/chart.ts
 // Mermaid charts, as GitHub draws them. Horizontal bars: a page path is long, and only a
 // horizontal chart gives its label a line of its own instead of a slanted smear under the bar.
@@ -38072,27 +38261,27 @@ function renderVisitorsReport(r, opts) {
 
 
 
+
+
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const visitors_SUMMARY_MAX_BYTES = 512 * 1024;
 async function runVisitors(ctx) {
     const s = ctx.settings;
+    // `wait-timeout` bounds the whole command, counted from the start of the run.
     const deadline = ctx.startedAt + s.waitTimeoutMs;
     setOutput('date-from', s.range.dateFrom ?? '');
     setOutput('date-to', s.range.dateTo ?? '');
     info(`Exporting visitors for ${visitors_describe(s.range)} (${s.pageSize} rows per request).`);
     const top = new TopPages(s.top);
     let sink;
-    const fetchPage = (range) => (offset, limit) => ctx.service.getVisitorsPage(s.projectId, { ...range, limit, offset }, deadline);
+    const pages = visitorsPages(ctx, deadline);
     let result;
     try {
-        result = await exportVisitors({
-            fetchPage: fetchPage(s.range),
-            pageSize: s.pageSize,
-            maxRows: s.maxRows,
-            concurrency: s.concurrency,
-            onRows: async (rows, totals) => {
+        result = await readOffsetPages({
+            ...pages(s.range),
+            onPage: async (rows, page) => {
                 if (s.outputFile && !sink)
-                    sink = await openSink(s.outputFile.absolute, s.outputFile.format, s.range, totals);
+                    sink = await openSink(s.outputFile.absolute, s.outputFile.format, s.range, page.totals);
                 top.add(rows);
                 await sink?.write(rows);
             },
@@ -38102,11 +38291,11 @@ async function runVisitors(ctx) {
     }
     catch (err) {
         await sink?.abort().catch(() => undefined);
-        throw err;
+        throw explainTimeUp(err, s, sink !== undefined);
     }
-    const { totals } = result;
-    info(`Exported ${result.rows} rows in ${result.requests} requests` +
-        (result.pagesPastEnd ? ` (${result.pagesPastEnd} read ahead past the end)` : '') +
+    const totals = result.first.totals;
+    info(`Exported ${result.rows} rows in ${requestsText(result.requests)}` +
+        (result.abandoned ? ` (${result.abandoned} read ahead past the end)` : '') +
         `: ${totals.total} unique visitors (${totals.human} human, ${totals.ai} AI).`);
     setOutput('human', String(totals.human));
     setOutput('ai', String(totals.ai));
@@ -38127,8 +38316,13 @@ async function runVisitors(ctx) {
         runUrl: ctx.runUrl,
         generatedAt: Date.now()
     };
-    if (s.previous)
-        report.previous = await exportPrevious(ctx, s.previous, report, fetchPage(s.previous));
+    if (s.previous) {
+        const previous = await readPrevious(s, s.previous, report.top, pages);
+        report.previous = previous.values;
+    }
+    // The client counts every request it sent, retries included.
+    report.requests = ctx.service.requests;
+    info(`This run spent ${requestsText(report.requests)} of the analytics quota (about 100 an hour).`);
     const fileHint = s.outputFile ? `\`${s.outputFile.path}\`` : undefined;
     if (s.summary) {
         const md = renderVisitorsReport(report, { maxChars: visitors_SUMMARY_MAX_BYTES, fullDataHint: fileHint });
@@ -38149,27 +38343,58 @@ async function runVisitors(ctx) {
         setOutput('comment-url', ref.url);
     }
 }
-/** The period before, read in full, keeping only the rows of the top pages (memory stays flat). */
-async function exportPrevious(ctx, range, report, fetchPage) {
+/** The page reader's options for one range of `GET /v1/analytics/{projectId}/visitors`. */
+function visitorsPages(ctx, deadline) {
     const s = ctx.settings;
-    info(`Exporting the previous period for comparison: ${visitors_describe(range)}.`);
-    const wanted = new Set(report.top.map(r => r.path));
-    const byPath = new Map();
-    const result = await exportVisitors({
-        fetchPage,
+    return (range) => ({
+        fetchPage: (offset, limit, signal) => ctx.service.getVisitorsPage(s.projectId, { ...range, limit, offset }, deadline, signal),
+        rowsOf: (page) => page.visitors,
         pageSize: s.pageSize,
         maxRows: s.maxRows,
         concurrency: s.concurrency,
-        onRows: rows => {
-            for (const r of rows) {
-                if (wanted.has(r.path) && !byPath.has(r.path))
-                    byPath.set(r.path, { human: r.human, ai: r.ai, total: r.total });
-            }
-        },
-        onWarning: line => core_warning(`Previous period: ${line}`)
+        deadline
     });
-    return { range, totals: result.totals, byPath };
 }
+/** The period before: its totals, and the previous values of the shown pages only. */
+async function readPrevious(settings, range, shown, pages) {
+    info(`Reading the previous period for comparison: ${visitors_describe(range)}.`);
+    let found;
+    try {
+        found = await readPreviousValues(shown.map(row => row.path), { ...pages(range), onWarning: line => core_warning(`Previous period: ${line}`) });
+    }
+    catch (err) {
+        throw explainTimeUp(err, settings, false, 'Reading the previous period');
+    }
+    const { read, byPath, sorted } = found;
+    const missing = shown.length - byPath.size;
+    const how = read.stopped
+        ? shown.length === 0
+            ? 'only the totals were needed'
+            : `stopped once all ${shown.length} shown pages were found`
+        : !sorted
+            ? 'read to the end: the rows did not come sorted by total'
+            : missing > 0
+                ? `read to the end: ${missing} shown ${missing === 1 ? 'page is' : 'pages are'} new`
+                : 'read to the end';
+    info(`Previous period: ${read.rows} rows in ${requestsText(read.requests)} (${how}); ` +
+        `${read.first.totals.total} unique visitors.`);
+    return { values: { range, totals: read.first.totals, byPath }, requests: read.requests };
+}
+/** A deadline error that says how far the read got, why the next page had not come, the file. */
+function explainTimeUp(err, settings, hadFile, what = 'The visitors export') {
+    if (!(err instanceof TimeUpError))
+        return err;
+    const next = err.pageError instanceof Error
+        ? `; the next page failed: ${err.pageError.message.replace(/\.$/, '')}`
+        : err.waitingFor !== undefined
+            ? `; the next page (offset ${err.waitingFor}) was still being read`
+            : '';
+    return new Error(`${what} did not finish within \`wait-timeout\` (${settings.waitTimeoutMs / 1000} s, ` +
+        `counted from the start of the run): stopped after reading ${err.rows} rows ` +
+        `(${err.pages} pages)${next}.` +
+        (hadFile ? ' The partial file was removed.' : ''));
+}
+const requestsText = (n) => `${n} request${n === 1 ? '' : 's'}`;
 function visitors_describe(range) {
     if (range.dateFrom === undefined && range.dateTo === undefined)
         return 'all time';

@@ -1,27 +1,39 @@
 // `npm run bench`: runs the built action (dist/index.js) as a runner would, against the service
-// simulator on loopback, and checks three figures against their targets. Exits 1 if any misses.
-// Node standard library and the simulators only: no build step, no TypeScript.
+// simulator on loopback with latency on every request, and prints what the visitors export spends
+// and how fast it goes, each figure against its target. Exits 1 if any target is missed.
+// Node standard library, the simulators and ncc (a dev dependency) only: no TypeScript.
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startService, SIM_API_KEY } from '../sim/service.js'
+import { generatedRows, startService, SIM_API_KEY } from '../sim/service.js'
 import { runAction } from '../sim/run-action.js'
 
-const HERE = path.dirname(fileURLToPath(import.meta.url))
-const PRELOAD = path.join(HERE, 'report-rss.js')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const PRELOAD = path.join(ROOT, 'scripts', 'report-rss.js')
 const PAGE_SIZE = 250
 const CONCURRENCY = 4
+const TOP = 20
+/** Every request waits this long at the simulator: a service across the internet. */
+const LATENCY = [50, 150]
+const CURRENT = { dateFrom: '2026-03-08', dateTo: '2026-03-15' }
+const PREVIOUS = { dateFrom: '2026-03-01', dateTo: '2026-03-08' }
 
-const results = []
+const checks = []
+/** Records a figure against its target; the table at the end lists them all. */
 function figure(name, value, target, pass) {
-  results.push(pass)
-  console.log(`${pass ? 'PASS' : 'FAIL'}  ${name}: ${value}  (target ${target})`)
+  checks.push({ name, value, target, pass })
+  console.log(
+    `${pass === undefined ? 'INFO' : pass ? 'PASS' : 'FAIL'}  ${name}: ${value}  (${target})`
+  )
 }
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`
 const seconds = ms => `${(ms / 1000).toFixed(2)} s`
+const latencyText = l => (Array.isArray(l) ? `${l[0]}-${l[1]} ms` : `${l} ms`)
 
-/** One export of the visitors; returns the run, the visitors requests it made and its time. */
+/** One visitors run; returns it with the visitors requests the simulator saw during it. */
 async function exportOnce(sim, extra, options = {}) {
   const before = sim.requests.length
   const r = await runAction({
@@ -36,61 +48,205 @@ async function exportOnce(sim, extra, options = {}) {
     ...options
   })
   const requests = sim.requests.slice(before).filter(q => q.kind === 'visitors')
-  if (r.code !== 0) {
-    fs.rmSync(r.tempDir, { recursive: true, force: true })
-    throw new Error(`the action failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`)
-  }
+  fs.rmSync(r.tempDir, { recursive: true, force: true })
+  if (r.code !== 0) throw new Error(`the action failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`)
   return { r, requests, ms: r.durationMs }
 }
 
-async function speedAndRequests() {
-  const rows = 10_000
-  const latencyMs = 150
+/**
+ * Past the end, read-ahead may cost 1 request for up to 5 pages, `concurrency - 1` beyond; none
+ * for a single page, which is read alone.
+ */
+const allowance = pages => (pages === 1 ? 0 : pages <= 5 ? 1 : CONCURRENCY - 1)
+
+/**
+ * Pages of the previous period that `compare` needs at the least: up to the one holding the
+ * last of the shown pages (rows come sorted), or all of them when a shown page is not there.
+ */
+function previousPagesNeeded(rows) {
+  const shown = generatedRows(Math.min(TOP, rows), { dateFrom: CURRENT.dateFrom })
+  const previous = generatedRows(rows, { dateFrom: PREVIOUS.dateFrom })
+  const index = new Map(previous.map((row, i) => [row.path, i]))
+  const positions = shown.map(row => index.get(row.path))
+  if (positions.some(p => p === undefined)) return Math.ceil(rows / PAGE_SIZE)
+  return Math.floor(Math.max(...positions) / PAGE_SIZE) + 1
+}
+
+async function requestsPerExport() {
   console.log(
-    `\n(a, b) ${rows.toLocaleString('en-US')} rows, ${latencyMs} ms latency per request, page-size ${PAGE_SIZE}`
+    `\n(a) Requests per export: page-size ${PAGE_SIZE}, concurrency ${CONCURRENCY}, ` +
+      `latency ${latencyText(LATENCY)}, top ${TOP}`
   )
-  const sim = await startService({ rows, latencyMs })
+  const table = []
+  for (const pages of [1, 2, 5, 40, 400]) {
+    const rows = pages * PAGE_SIZE - 100
+    const sim = await startService({ rows, latencyMs: LATENCY })
+    try {
+      const plain = await exportOnce(sim, {})
+      const before = sim.requests.length
+      const compared = await exportOnce(sim, {
+        'date-from': CURRENT.dateFrom,
+        'date-to': CURRENT.dateTo,
+        compare: 'true'
+      })
+      const previous = sim.requests
+        .slice(before)
+        .filter(q => q.kind === 'visitors' && q.query.dateFrom === PREVIOUS.dateFrom).length
+      const needed = previousPagesNeeded(rows)
+      // Reading past the last needed page of the previous period follows the same rule.
+      const compareBound = pages + allowance(pages) + needed + (needed > 1 ? allowance(needed) : 0)
+      const row = {
+        pages,
+        rows,
+        plain: plain.requests.length,
+        plainMin: pages,
+        plainBound: pages + allowance(pages),
+        compare: compared.requests.length,
+        compareMin: pages + needed,
+        compareBound,
+        previous,
+        // What issue 11 measured before: concurrency - 1 past the end of any multi-page export,
+        // and `compare` a second full export.
+        before: pages + (pages > 1 ? CONCURRENCY - 1 : 0)
+      }
+      table.push(row)
+      console.log(
+        `      ${plural(pages, 'page')} (${rows.toLocaleString('en-US')} rows): ${row.plain} requests ` +
+          `(minimum ${row.plainMin}, before ${row.before}); with compare ${row.compare} ` +
+          `(minimum ${row.compareMin}, the previous period ${previous}, before ${2 * row.before})`
+      )
+      figure(
+        `requests, ${plural(pages, 'page')}`,
+        `${row.plain} = minimum + ${row.plain - row.plainMin}`,
+        `at most ${row.plainBound}`,
+        row.plain >= row.plainMin && row.plain <= row.plainBound
+      )
+      figure(
+        `requests, ${plural(pages, 'page')} with compare`,
+        `${row.compare} = minimum + ${row.compare - row.compareMin}`,
+        `at most ${row.compareBound}`,
+        row.compare >= row.compareMin && row.compare <= row.compareBound
+      )
+    } finally {
+      await sim.close()
+    }
+  }
+  return table
+}
+
+async function speed() {
+  const rows = 10_000
+  console.log(
+    `\n(b) Speed: ${rows.toLocaleString('en-US')} rows, latency ${latencyText(LATENCY)}, ` +
+      `concurrency ${CONCURRENCY} against 1`
+  )
+  const sim = await startService({ rows, latencyMs: LATENCY })
   try {
-    const parallel = []
-    const serial = []
+    const runs = { [CONCURRENCY]: [], 1: [] }
+    const exports = { [CONCURRENCY]: [], 1: [] }
     // Interleaved, so a slow moment on the machine does not favour one side; the faster of two.
     for (let i = 0; i < 2; i++) {
-      for (const [list, concurrency] of [
-        [parallel, CONCURRENCY],
-        [serial, 1]
-      ]) {
+      for (const concurrency of [CONCURRENCY, 1]) {
         const run = await exportOnce(sim, { concurrency: String(concurrency) })
-        fs.rmSync(run.r.tempDir, { recursive: true, force: true })
         if (run.r.outputs.rows !== String(rows))
           throw new Error(`expected ${rows} rows, the action exported ${run.r.outputs.rows}`)
-        list.push(run)
+        runs[concurrency].push(run.ms)
+        // The export itself, as the service sees it: first request to last answer.
+        const exportMs =
+          Math.max(...run.requests.map(q => q.answeredAt ?? q.time)) -
+          Math.min(...run.requests.map(q => q.time))
+        exports[concurrency].push(exportMs)
         console.log(
-          `      concurrency ${concurrency}: ${seconds(run.ms)}, ${run.requests.length} requests`
+          `      concurrency ${concurrency}: export ${seconds(exportMs)}, whole run ` +
+            `${seconds(run.ms)}, ${run.requests.length} requests`
         )
       }
     }
-    const best = list => list.reduce((a, b) => (b.ms < a.ms ? b : a))
-    const fast = best(parallel)
-    const slow = best(serial)
-    const ratio = fast.ms / slow.ms
+    const fast = Math.min(...exports[CONCURRENCY])
+    const slow = Math.min(...exports[1])
+    const ratio = fast / slow
     figure(
-      `speed: concurrency ${CONCURRENCY} ${seconds(fast.ms)} / concurrency 1 ${seconds(slow.ms)} = ratio`,
-      ratio.toFixed(3),
-      '<= 0.4',
+      `speed of the export: concurrency ${CONCURRENCY} ${seconds(fast)} / concurrency 1 ${seconds(slow)}`,
+      ratio.toFixed(2),
+      'at most 0.4',
       ratio <= 0.4
     )
-    const pages = Math.ceil(rows / PAGE_SIZE)
-    const counts = parallel.map(run => run.requests.length)
-    const worst = Math.max(...counts)
-    const fewest = Math.min(...counts)
+    const runFast = Math.min(...runs[CONCURRENCY])
+    const runSlow = Math.min(...runs[1])
     figure(
-      `requests (concurrency ${CONCURRENCY}, runs: ${counts.join(', ')})`,
-      worst,
-      `${pages} pages + at most ${CONCURRENCY - 1} past the end = ${pages}..${pages + CONCURRENCY - 1}`,
-      fewest >= pages && worst <= pages + CONCURRENCY - 1
+      `speed of the whole run, Node's start included: ${seconds(runFast)} / ${seconds(runSlow)}`,
+      (runFast / runSlow).toFixed(2),
+      'informational',
+      undefined
     )
+    return { fast, slow, ratio }
   } finally {
     await sim.close()
+  }
+}
+
+/** Milliseconds from spawning `node file` to its exit. */
+function timeProcess(file, env) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint()
+    const child = spawn(process.execPath, [file], { env, stdio: 'ignore' })
+    child.on('error', reject)
+    child.on('exit', () => resolve(Number(process.hrtime.bigint() - started) / 1e6))
+  })
+}
+
+const median = list => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]
+
+/**
+ * Cold start: node loading the bundle and running to its first decision (here: `command` is
+ * missing, the step fails before any request), against an ncc bundle of @actions/core alone.
+ */
+async function coldStart() {
+  console.log('\n(c) Cold start: dist/index.js against an ncc bundle of @actions/core alone')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-agent-bench-ref-'))
+  try {
+    const core = fileURLToPath(import.meta.resolve('@actions/core'))
+    fs.writeFileSync(
+      path.join(dir, 'entry.mjs'),
+      `import * as core from ${JSON.stringify(core)}\ncore.info('ready')\n`
+    )
+    const ncc = path.join(ROOT, 'node_modules', '.bin', 'ncc')
+    const built = spawnSync(
+      ncc,
+      ['build', path.join(dir, 'entry.mjs'), '-o', path.join(dir, 'out')],
+      {
+        encoding: 'utf8'
+      }
+    )
+    if (built.status !== 0) throw new Error(`ncc failed: ${built.stderr}`)
+    const reference = path.join(dir, 'out', 'index.mjs')
+    const bundle = path.join(ROOT, 'dist', 'index.js')
+    const env = {
+      PATH: process.env.PATH,
+      GITHUB_OUTPUT: path.join(dir, 'output'),
+      GITHUB_WORKSPACE: dir,
+      INPUT_COMMAND: ''
+    }
+    const times = { bundle: [], reference: [] }
+    await timeProcess(bundle, env) // warms the file cache for both sides
+    await timeProcess(reference, env)
+    for (let i = 0; i < 9; i++) {
+      times.bundle.push(await timeProcess(bundle, env))
+      times.reference.push(await timeProcess(reference, env))
+    }
+    const a = median(times.bundle)
+    const b = median(times.reference)
+    const size = file => `${Math.round(fs.statSync(file).size / 1024)} kB`
+    console.log(`      dist/index.js ${size(bundle)}, reference ${size(reference)}`)
+    figure(
+      `cold start: dist/index.js ${a.toFixed(0)} ms / @actions/core alone ${b.toFixed(0)} ms`,
+      (a / b).toFixed(2),
+      'informational: the cost of everything beyond @actions/core',
+      undefined
+    )
+    return { bundle: a, reference: b, ratio: a / b }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 
@@ -106,22 +262,32 @@ async function countLines(file) {
 async function memory() {
   const rows = 1_000_000
   const limitBytes = 200 * 1024 * 1024
-  console.log(`\n(c) ${rows.toLocaleString('en-US')} rows to NDJSON, no latency`)
+  console.log(`\n(d) Memory: ${rows.toLocaleString('en-US')} rows to NDJSON, no latency`)
   const sim = await startService({ rows, latencyMs: 0 })
   const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-agent-bench-'))
   const reportFile = path.join(reportDir, 'rss.txt')
-  let run
+  let r
   try {
-    run = await exportOnce(
-      sim,
-      { 'output-file': 'out/visitors.ndjson' },
-      { nodeArgs: ['--import', PRELOAD], env: { RSS_REPORT_FILE: reportFile }, timeoutMs: 150_000 }
-    )
+    const before = sim.requests.length
+    r = await runAction({
+      inputs: {
+        command: 'visitors',
+        'api-key': SIM_API_KEY,
+        'project-id': 'bench',
+        'base-url': sim.url,
+        summary: 'false',
+        'output-file': 'out/visitors.ndjson'
+      },
+      nodeArgs: ['--import', PRELOAD],
+      env: { RSS_REPORT_FILE: reportFile },
+      timeoutMs: 150_000
+    })
+    if (r.code !== 0) throw new Error(`the action failed (exit ${r.code}):\n${r.stdout}`)
     const peak = Number(fs.readFileSync(reportFile, 'utf8'))
-    const written = await countLines(path.join(run.r.workspace, 'out/visitors.ndjson'))
+    const written = await countLines(path.join(r.workspace, 'out/visitors.ndjson'))
     console.log(
-      `      ${written.toLocaleString('en-US')} rows written in ${seconds(run.ms)} ` +
-        `(${run.requests.length} requests, ${run.r.outputs.rows} rows reported)`
+      `      ${written.toLocaleString('en-US')} rows written in ${seconds(r.durationMs)} ` +
+        `(${sim.requests.length - before} requests)`
     )
     figure(
       'rows written',
@@ -129,30 +295,66 @@ async function memory() {
       rows.toLocaleString('en-US'),
       written === rows
     )
+    const mb = peak / 1024 / 1024
     figure(
       'memory: peak RSS of the action',
-      `${(peak / 1024 / 1024).toFixed(1)} MB`,
-      `< ${limitBytes / 1024 / 1024} MB`,
+      `${mb.toFixed(0)} MB`,
+      `under ${limitBytes / 1024 / 1024} MB`,
       peak > 0 && peak < limitBytes
     )
+    return { mb }
   } finally {
     await sim.close()
     fs.rmSync(reportDir, { recursive: true, force: true })
-    if (run) fs.rmSync(run.r.tempDir, { recursive: true, force: true })
+    if (r) fs.rmSync(r.tempDir, { recursive: true, force: true })
   }
 }
 
+function printTable(requests, fast, cold, mem) {
+  const lines = [
+    '| Pages | Requests | Minimum | Ratio | With `compare` | Minimum | Ratio | Before (issue 11): without / with `compare` |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|'
+  ]
+  for (const t of requests ?? [])
+    lines.push(
+      `| ${t.pages} | ${t.plain} | ${t.plainMin} | ${(t.plain / t.plainMin).toFixed(2)} | ` +
+        `${t.compare} | ${t.compareMin} | ${(t.compare / t.compareMin).toFixed(2)} | ` +
+        `${t.before} / ${2 * t.before} |`
+    )
+  if (fast)
+    lines.push(
+      '',
+      `Speed, 10,000 rows: the export takes ${seconds(fast.fast)} at concurrency ${CONCURRENCY}, ` +
+        `${seconds(fast.slow)} at concurrency 1: ratio ${fast.ratio.toFixed(2)} (target at most 0.4)`
+    )
+  if (cold)
+    lines.push(
+      `Cold start: ${cold.bundle.toFixed(0)} ms against ${cold.reference.toFixed(0)} ms for ` +
+        `@actions/core alone: ratio ${cold.ratio.toFixed(2)}`
+    )
+  if (mem)
+    lines.push(
+      `Peak memory, 1,000,000 rows to NDJSON: ${mem.mb.toFixed(0)} MB (target under 200 MB)`
+    )
+  console.log(`\n${lines.join('\n')}`)
+}
+
 const started = Date.now()
-let crashed = false
-for (const step of [speedAndRequests, memory]) {
+const results = {}
+let crashed = 0
+// `npm run bench -- speed memory` runs only the steps named.
+const only = process.argv.slice(2)
+for (const [name, step] of Object.entries({ requestsPerExport, speed, coldStart, memory })) {
+  if (only.length > 0 && !only.includes(name)) continue
   try {
-    await step()
+    results[name] = await step()
   } catch (err) {
-    crashed = true
-    console.log(`FAIL  ${step.name}: ${err instanceof Error ? err.message : String(err)}`)
+    crashed++
+    console.log(`FAIL  ${name}: ${err instanceof Error ? err.message : String(err)}`)
   }
 }
-const failed = results.filter(pass => !pass).length + (crashed ? 1 : 0)
+printTable(results.requestsPerExport, results.speed, results.coldStart, results.memory)
+const failed = checks.filter(c => c.pass === false).length + crashed
 console.log(
   `\n${failed === 0 ? 'All targets met' : `${failed} target(s) missed`} (${seconds(Date.now() - started)} in all).`
 )

@@ -4,9 +4,11 @@ import { startService, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
 import { runAction } from '../sim/run-action.js'
 
+// A docs site with a long tail of pages; each week's ranking differs a little from the last.
 const service = await startService({
-  latencyMs: 40,
+  latencyMs: [30, 90],
   rows: 1234,
+  // The other report sections follow each period's traffic too.
   varyByDate: true,
   // The service's shared analytics quota: every analytics operation counts against it.
   analyticsQuota: 100,

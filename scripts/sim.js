@@ -7,9 +7,8 @@ import { startService, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub, SIM_GITHUB_TOKEN } from '../sim/github.js'
 
 const service = await startService({
-  latencyMs: 40,
+  latencyMs: [30, 90],
   rows: 1234,
-  varyByDate: true,
   // Completes two polls after a follow-up, with a pull-request link.
   jobs: [{ id: 'job-123', activePolls: 2, prLink: 'https://github.com/octo/docs/pull/7' }]
 })

@@ -1,7 +1,10 @@
 // Simulator of the documentation service's HTTP API, with fault injection.
 // Standard library only: `npm run demo` must work on a fresh clone without `npm install`.
 import http from 'node:http'
+import { generatedRow, generatedTotals, periodScale, unsortedRank } from './analytics-data.js'
 import { ANALYTICS_KINDS, analyticsKind, createAnalytics } from './analytics.js'
+
+export { generatedRow, generatedRows, generatedTotals, pathOf } from './analytics-data.js'
 
 export const SIM_API_KEY = 'mint_sim_0123456789abcdef'
 const DEFAULT_PR = 'https://github.com/octo/docs/pull/7'
@@ -58,9 +61,13 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {string} [prefix] e.g. '/api'
  * @property {string[]} [projects] accepted project ids (default: any)
  * @property {JobSpec[]|'*'} [jobs] default [{ id: 'job-123' }]
- * @property {number|VisitorRow[]} [rows] default 1234 generated rows
- * @property {Totals} [totals]
- * @property {number} [latencyMs]
+ * @property {number|VisitorRow[]|((range: {dateFrom?: string, dateTo?: string}) => VisitorRow[])} [rows]
+ *   default 1234 generated rows, different for each `dateFrom` (see analytics-data.js);
+ *   Infinity: `hasMore` forever. An array, or a function of the range, is served as it is.
+ * @property {'sorted'|'unsorted'} [order] generated rows: most `total` first (the default, as the
+ *   service documents), or scrambled
+ * @property {Totals} [totals] default: the sum of the rows
+ * @property {number|[number, number]} [latencyMs] per request; [min, max] draws each one
  * @property {Fault[]} [faults]
  * @property {Omit<JobSpec, 'id'>} [created] spec of the jobs `POST …/job` creates (default: active,
  *   2 polls, then completed with `prLink` https://github.com/octo/docs/pull/21)
@@ -97,26 +104,19 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {number|undefined} offset
  * @property {number|undefined} limit
  * @property {number} time ms since the simulator started
+ * @property {number} [answeredAt] ms since the simulator started, when the answer was sent
  * @property {Fault|null} fault
  */
 
-// Deterministic per-row numbers so a million rows need no storage.
-function mix(i) {
-  let h = Math.imul(i + 1, 2654435761) >>> 0
-  h ^= h >>> 16
-  h = Math.imul(h, 0x45d9f3b) >>> 0
-  h ^= h >>> 16
-  return h >>> 0
-}
-
-/** @param {number} i @returns {VisitorRow} */
-export function generatedRow(i) {
-  const h = mix(i)
-  const human = h % 1000
-  const ai = (h >>> 10) % 400
-  // Visitors seen as both human and AI are counted once in `total`.
-  const overlap = Math.floor((Math.min(human, ai) * ((h >>> 20) % 100)) / 100)
-  return { path: `/docs/page-${i}`, human, ai, total: human + ai - overlap }
+/** @param {VisitorRow[]} data */
+function sumOf(data) {
+  const sum = { human: 0, ai: 0, total: 0 }
+  for (const row of data) {
+    sum.human += row.human
+    sum.ai += row.ai
+    sum.total += row.total
+  }
+  return sum
 }
 
 function isDate(value) {
@@ -147,6 +147,14 @@ export async function startService(options = {}) {
   const started = Date.now()
   const startedIso = new Date(started).toISOString()
   let latencyMs = options.latencyMs ?? 0
+  // Drawn latencies repeat from run to run, so a benchmark's figures do too.
+  let latencySeed = 1
+  const nextLatency = () => {
+    if (typeof latencyMs === 'number') return latencyMs
+    latencySeed = (Math.imul(latencySeed, 48271) + 11) % 2147483647
+    const [min, max] = latencyMs
+    return min + Math.round(((latencySeed & 0xffff) / 0xffff) * (max - min))
+  }
   /** @type {Fault[]} */
   let faults = [...(options.faults ?? [])]
   /** @type {Map<Fault, { seen: number, used: number }>} */
@@ -157,6 +165,8 @@ export async function startService(options = {}) {
   const jobs = new Map()
   const anyJob = options.jobs === '*'
   const sockets = new Set()
+  /** @type {WeakMap<http.ServerResponse, LoggedRequest>} */
+  const answering = new WeakMap()
   const timers = new Set()
   let refusing = false
   let closed = false
@@ -191,20 +201,27 @@ export async function startService(options = {}) {
   let createdCount = 0
 
   const rows = options.rows ?? 1234
-  const rowCount = typeof rows === 'number' ? rows : rows.length
-  /** @type {Totals|undefined} */
-  let totals = options.totals
-  const getTotals = () => {
-    if (totals) return totals
-    const sum = { human: 0, ai: 0, total: 0 }
-    for (let i = 0; i < rowCount; i++) {
-      const row = typeof rows === 'number' ? generatedRow(i) : rows[i]
-      sum.human += row.human
-      sum.ai += row.ai
-      sum.total += row.total
-    }
-    return (totals = sum)
+  const order = options.order ?? 'sorted'
+  /** The rows of a range, as served: an array (given or computed), or a count of generated rows. */
+  const rowsFor = q =>
+    typeof rows === 'function' ? rows({ dateFrom: q.dateFrom, dateTo: q.dateTo }) : rows
+  const totalsCache = new Map()
+  const totalsFor = (q, data) => {
+    if (options.totals) return options.totals
+    if (Array.isArray(data)) return sumOf(data)
+    if (!Number.isFinite(data)) return { human: 700_000, ai: 90_000, total: 760_000 }
+    const key = q.dateFrom ?? ''
+    if (!totalsCache.has(key)) totalsCache.set(key, generatedTotals(data, key))
+    return totalsCache.get(key)
   }
+  // Endless rows (Infinity) are always served sorted: a scramble needs a count.
+  const rowAt = (q, data, i) =>
+    Array.isArray(data)
+      ? data[i]
+      : generatedRow(
+          order === 'unsorted' && Number.isFinite(data) ? unsortedRank(i, data) : i,
+          q.dateFrom ?? ''
+        )
 
   const sleep = ms =>
     new Promise(resolve => {
@@ -369,44 +386,16 @@ export async function startService(options = {}) {
     return prompt
   }
 
-  // With `varyByDate`, each dateFrom scales the generated counts differently, so a comparison
-  // of two periods shows changes (the demo uses it); otherwise dates do not change the data.
-  const scaleCache = new Map()
-  const scaleFor = dateFrom => {
-    if (!options.varyByDate || !dateFrom || typeof rows !== 'number') return 1
-    if (!scaleCache.has(dateFrom)) {
-      let h = 0
-      for (const ch of dateFrom) h = (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0
-      scaleCache.set(dateFrom, 0.75 + (mix(h) % 500) / 1000)
-    }
-    return scaleCache.get(dateFrom)
-  }
-  // Pages do not all move together: each row's change varies around its period's.
-  const rowScale = (i, dateFrom) =>
-    scaleFor(dateFrom) === 1
-      ? 1
-      : scaleFor(dateFrom) * (0.7 + (mix(i ^ mix(scaleFor(dateFrom) * 1e6)) % 600) / 1000)
-  const scaled = (row, f) =>
-    f === 1
-      ? row
-      : {
-          path: row.path,
-          human: Math.floor(row.human * f),
-          ai: Math.floor(row.ai * f),
-          total: Math.floor(row.total * f)
-        }
-
-  // Human and AI traffic do not move together either; the overlap keeps total consistent.
-  const scaledTotals = (t, f) => {
-    if (f === 1) return t
-    const human = Math.floor(t.human * f ** 1.3)
-    const ai = Math.floor(t.ai * f ** 0.6)
-    const both = Math.floor((t.human + t.ai - t.total) * f)
-    return { human, ai, total: Math.max(human, ai, human + ai - both) }
-  }
+  // The other analytics sections follow the visitors' per-period scale with `varyByDate`.
+  const scaleFor = dateFrom => (options.varyByDate && dateFrom ? periodScale(dateFrom) : 1)
+  const defaultRows = rowsFor({})
   const analytics = createAnalytics(options, {
-    rowCount,
-    visitorsRow: i => (typeof rows === 'number' ? generatedRow(i) : rows[i])
+    rowCount: Array.isArray(defaultRows)
+      ? defaultRows.length
+      : Number.isFinite(defaultRows)
+        ? defaultRows
+        : 1_000_000,
+    visitorsRow: i => (Array.isArray(defaultRows) ? defaultRows[i] : generatedRow(i))
   })
 
   const visitors = (/** @type {LoggedRequest} */ entry) => {
@@ -426,20 +415,13 @@ export async function startService(options = {}) {
     }
     const limit = q.limit === undefined ? 50 : +q.limit
     const offset = q.offset === undefined ? 0 : +q.offset
-    const end = Math.min(offset + limit, rowCount)
+    const data = rowsFor(q)
+    const count = Array.isArray(data) ? data.length : data
     const page = []
-    for (let i = offset; i < end; i++) {
-      page.push(
-        typeof rows === 'number' ? scaled(generatedRow(i), rowScale(i, q.dateFrom)) : rows[i]
-      )
-    }
+    for (let i = offset; i < Math.min(offset + limit, count); i++) page.push(rowAt(q, data, i))
     return {
       status: 200,
-      body: {
-        totals: scaledTotals(getTotals(), scaleFor(q.dateFrom)),
-        visitors: page,
-        hasMore: offset + limit < rowCount
-      }
+      body: { totals: totalsFor(q, data), visitors: page, hasMore: offset + limit < count }
     }
   }
 
@@ -508,6 +490,8 @@ export async function startService(options = {}) {
   }
 
   const send = (res, status, body, headers = {}) => {
+    const entry = answering.get(res)
+    if (entry) entry.answeredAt = Date.now() - started
     const text = typeof body === 'string' ? body : JSON.stringify(body)
     res.writeHead(status, {
       'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : JSON_TYPE,
@@ -523,13 +507,14 @@ export async function startService(options = {}) {
     if (refusing) return req.socket.destroy()
     const entry = describe(req)
     requests.push(entry)
+    answering.set(res, entry)
     const rule = pickFault(entry)
     entry.fault = rule
     if (rule?.reset === 'before-read') return req.socket.destroy()
     const chunks = []
     for await (const chunk of req) chunks.push(chunk)
     entry.body = Buffer.concat(chunks).toString('utf8')
-    await sleep(latencyMs)
+    await sleep(nextLatency())
     if (rule?.delayMs) await sleep(rule.delayMs)
     if (closed || res.destroyed) return
     if (!rule) {
@@ -613,7 +598,7 @@ export async function startService(options = {}) {
     addFault(fault) {
       faults.push(fault)
     },
-    /** @param {number} ms */
+    /** @param {number|[number, number]} ms */
     setLatency(ms) {
       latencyMs = ms
     },

@@ -53,7 +53,7 @@ const rowObject = (r: VisitorRow): VisitorRow => ({
  *
  * `totals` are asked for at open time, not at close, because the JSON document puts them before the
  * visitors and the rows are streamed without being buffered; the export has them as soon as the
- * first page arrives (exportVisitors passes them to onRows). For .json the document is
+ * first page arrives (readOffsetPages hands it to onPage). For .json the document is
  * `{"range": {"dateFrom", "dateTo"}, "totals": {...}, "visitors": [...]}`, range values being the
  * dates requested or null when unbounded. .csv and .ndjson hold the rows only.
  */

@@ -1,12 +1,14 @@
 // `command: visitors`: export every row (file, outputs), then the report (summary, comment).
 import * as core from '@actions/core'
-import { exportVisitors, TopPages } from '../analytics/export.js'
+import { readPreviousValues } from '../analytics/compare.js'
 import { openSink, type Sink } from '../analytics/sinks.js'
+import { TopPages } from '../analytics/top.js'
 import type { DateRange } from '../analytics/period.js'
 import { COMMENT_LIMIT, MARKER_ROOM, markerKey, upsertComment } from '../github/comments.js'
 import { fitComment } from '../report/markdown.js'
 import { renderVisitorsReport, type VisitorsReport } from '../report/visitors.js'
-import type { VisitorCounts, VisitorsPage } from '../service/schema.js'
+import { readOffsetPages, TimeUpError } from '../service/pages.js'
+import type { VisitorRow, VisitorsPage } from '../service/schema.js'
 import type { CommandContext } from './context.js'
 
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
@@ -14,6 +16,7 @@ const SUMMARY_MAX_BYTES = 512 * 1024
 
 export async function runVisitors(ctx: CommandContext): Promise<void> {
   const s = ctx.settings
+  // `wait-timeout` bounds the whole command, counted from the start of the run.
   const deadline = ctx.startedAt + s.waitTimeoutMs
   core.setOutput('date-from', s.range.dateFrom ?? '')
   core.setOutput('date-to', s.range.dateTo ?? '')
@@ -21,18 +24,14 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
 
   const top = new TopPages(s.top)
   let sink: Sink | undefined
-  const fetchPage = (range: DateRange) => (offset: number, limit: number) =>
-    ctx.service.getVisitorsPage(s.projectId, { ...range, limit, offset }, deadline)
+  const pages = visitorsPages(ctx, deadline)
   let result
   try {
-    result = await exportVisitors({
-      fetchPage: fetchPage(s.range),
-      pageSize: s.pageSize,
-      maxRows: s.maxRows,
-      concurrency: s.concurrency,
-      onRows: async (rows, totals) => {
+    result = await readOffsetPages({
+      ...pages(s.range),
+      onPage: async (rows, page) => {
         if (s.outputFile && !sink)
-          sink = await openSink(s.outputFile.absolute, s.outputFile.format, s.range, totals)
+          sink = await openSink(s.outputFile.absolute, s.outputFile.format, s.range, page.totals)
         top.add(rows)
         await sink?.write(rows)
       },
@@ -41,12 +40,12 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
     await sink?.close()
   } catch (err) {
     await sink?.abort().catch(() => undefined)
-    throw err
+    throw explainTimeUp(err, s, sink !== undefined)
   }
-  const { totals } = result
+  const totals = result.first.totals
   core.info(
-    `Exported ${result.rows} rows in ${result.requests} requests` +
-      (result.pagesPastEnd ? ` (${result.pagesPastEnd} read ahead past the end)` : '') +
+    `Exported ${result.rows} rows in ${requestsText(result.requests)}` +
+      (result.abandoned ? ` (${result.abandoned} read ahead past the end)` : '') +
       `: ${totals.total} unique visitors (${totals.human} human, ${totals.ai} AI).`
   )
   core.setOutput('human', String(totals.human))
@@ -71,8 +70,15 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
     runUrl: ctx.runUrl,
     generatedAt: Date.now()
   }
-  if (s.previous)
-    report.previous = await exportPrevious(ctx, s.previous, report, fetchPage(s.previous))
+  if (s.previous) {
+    const previous = await readPrevious(s, s.previous, report.top, pages)
+    report.previous = previous.values
+  }
+  // The client counts every request it sent, retries included.
+  report.requests = ctx.service.requests
+  core.info(
+    `This run spent ${requestsText(report.requests)} of the analytics quota (about 100 an hour).`
+  )
 
   const fileHint = s.outputFile ? `\`${s.outputFile.path}\`` : undefined
   if (s.summary) {
@@ -95,32 +101,78 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
   }
 }
 
-/** The period before, read in full, keeping only the rows of the top pages (memory stays flat). */
-async function exportPrevious(
-  ctx: CommandContext,
-  range: Required<DateRange>,
-  report: VisitorsReport,
-  fetchPage: (offset: number, limit: number) => Promise<VisitorsPage>
-): Promise<NonNullable<VisitorsReport['previous']>> {
+/** The page reader's options for one range of `GET /v1/analytics/{projectId}/visitors`. */
+function visitorsPages(ctx: CommandContext, deadline: number) {
   const s = ctx.settings
-  core.info(`Exporting the previous period for comparison: ${describe(range)}.`)
-  const wanted = new Set(report.top.map(r => r.path))
-  const byPath = new Map<string, VisitorCounts>()
-  const result = await exportVisitors({
-    fetchPage,
+  return (range: DateRange) => ({
+    fetchPage: (offset: number, limit: number, signal: AbortSignal) =>
+      ctx.service.getVisitorsPage(s.projectId, { ...range, limit, offset }, deadline, signal),
+    rowsOf: (page: VisitorsPage) => page.visitors,
     pageSize: s.pageSize,
     maxRows: s.maxRows,
     concurrency: s.concurrency,
-    onRows: rows => {
-      for (const r of rows) {
-        if (wanted.has(r.path) && !byPath.has(r.path))
-          byPath.set(r.path, { human: r.human, ai: r.ai, total: r.total })
-      }
-    },
-    onWarning: line => core.warning(`Previous period: ${line}`)
+    deadline
   })
-  return { range, totals: result.totals, byPath }
 }
+
+/** The period before: its totals, and the previous values of the shown pages only. */
+async function readPrevious(
+  settings: CommandContext['settings'],
+  range: Required<DateRange>,
+  shown: VisitorRow[],
+  pages: ReturnType<typeof visitorsPages>
+): Promise<{ values: NonNullable<VisitorsReport['previous']>; requests: number }> {
+  core.info(`Reading the previous period for comparison: ${describe(range)}.`)
+  let found
+  try {
+    found = await readPreviousValues(
+      shown.map(row => row.path),
+      { ...pages(range), onWarning: line => core.warning(`Previous period: ${line}`) }
+    )
+  } catch (err) {
+    throw explainTimeUp(err, settings, false, 'Reading the previous period')
+  }
+  const { read, byPath, sorted } = found
+  const missing = shown.length - byPath.size
+  const how = read.stopped
+    ? shown.length === 0
+      ? 'only the totals were needed'
+      : `stopped once all ${shown.length} shown pages were found`
+    : !sorted
+      ? 'read to the end: the rows did not come sorted by total'
+      : missing > 0
+        ? `read to the end: ${missing} shown ${missing === 1 ? 'page is' : 'pages are'} new`
+        : 'read to the end'
+  core.info(
+    `Previous period: ${read.rows} rows in ${requestsText(read.requests)} (${how}); ` +
+      `${read.first.totals.total} unique visitors.`
+  )
+  return { values: { range, totals: read.first.totals, byPath }, requests: read.requests }
+}
+
+/** A deadline error that says how far the read got, why the next page had not come, the file. */
+function explainTimeUp(
+  err: unknown,
+  settings: CommandContext['settings'],
+  hadFile: boolean,
+  what = 'The visitors export'
+): unknown {
+  if (!(err instanceof TimeUpError)) return err
+  const next =
+    err.pageError instanceof Error
+      ? `; the next page failed: ${err.pageError.message.replace(/\.$/, '')}`
+      : err.waitingFor !== undefined
+        ? `; the next page (offset ${err.waitingFor}) was still being read`
+        : ''
+  return new Error(
+    `${what} did not finish within \`wait-timeout\` (${settings.waitTimeoutMs / 1000} s, ` +
+      `counted from the start of the run): stopped after reading ${err.rows} rows ` +
+      `(${err.pages} pages)${next}.` +
+      (hadFile ? ' The partial file was removed.' : '')
+  )
+}
+
+const requestsText = (n: number): string => `${n} request${n === 1 ? '' : 's'}`
 
 function describe(range: DateRange): string {
   if (range.dateFrom === undefined && range.dateTo === undefined) return 'all time'

@@ -1,8 +1,9 @@
 // The `visitors` and `views` sections: the same offset pages, read whole as `command: visitors`
 // does; the service's totals and the top pages. With `compare`, the previous period's totals
 // from a one-row page.
+import { readOffsetPages } from '../../service/pages.js'
 import type { VisitorCounts, VisitorRow, VisitorsPage } from '../../service/schema.js'
-import { exportVisitors, TopPages } from '../export.js'
+import { TopPages } from '../top.js'
 import type { DateRange } from '../period.js'
 import type { SectionInput } from './section.js'
 
@@ -53,18 +54,20 @@ async function readPages(
   fetchPage: FetchPage
 ): Promise<PagesSection> {
   const top = new TopPages(input.top)
-  const result = await exportVisitors({
+  const result = await readOffsetPages<VisitorsPage, VisitorRow>({
     fetchPage,
+    rowsOf: page => page.visitors,
     pageSize: input.pageSize,
     maxRows: input.maxRows,
     concurrency: input.concurrency,
-    onRows: rows => top.add(rows),
+    deadline: input.deadline,
+    onPage: rows => top.add(rows),
     onWarning: line => input.onWarning(`Section ${name}: ${line}`)
   })
   return {
     name,
     ok: true,
-    totals: result.totals,
+    totals: result.first.totals,
     rows: result.rows,
     top: top.list(),
     maxRowsReached: result.maxRowsReached
