@@ -37672,6 +37672,7 @@ function checkCallerStats(body) {
 
 
 
+
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const SUMMARY_MAX_BYTES = 512 * 1024;
 /** The `report` output and file stay small enough for any step output. */
@@ -37773,6 +37774,9 @@ async function readSection(name, input) {
  * each spending a request.
  */
 function endsTheRun(err) {
+    // A page that hit the quota just as the time ran out comes wrapped in the TimeUpError.
+    if (err instanceof TimeUpError && err.pageError !== undefined)
+        return endsTheRun(err.pageError);
     return isQuotaError(err) || (err instanceof ServiceError && err.status === 401);
 }
 /** A RateLimitError, or a 429 that retries could not outlast (`wait-timeout`). */

@@ -586,6 +586,8 @@ export async function startService(options = {}) {
   return {
     url: `http://127.0.0.1:${port}${prefix}`,
     port,
+    /** ms epoch the simulator started: `time` and `answeredAt` of a request count from here. */
+    startedAt: started,
     requests,
     jobs,
     analytics,

@@ -21,6 +21,7 @@ import { renderHealthReport, type HealthReport } from '../report/health.js'
 import { fitComment } from '../report/markdown.js'
 import { AnalyticsApi, type JsonGetter } from '../service/analytics.js'
 import { ServiceError } from '../service/client.js'
+import { TimeUpError } from '../service/pages.js'
 import type { SectionName } from '../settings.js'
 import type { CommandContext } from './context.js'
 
@@ -145,6 +146,8 @@ function failureReason(err: unknown, status: number | undefined): string {
  * each spending a request.
  */
 function endsTheRun(err: unknown): boolean {
+  // A page that hit the quota just as the time ran out comes wrapped in the TimeUpError.
+  if (err instanceof TimeUpError && err.pageError !== undefined) return endsTheRun(err.pageError)
   return isQuotaError(err) || (err instanceof ServiceError && err.status === 401)
 }
 
