@@ -274,6 +274,16 @@ describe('what comes back is cleaned and bounded', () => {
     expect(job.note).toBe('echo ***')
   })
 
+  it('a refusal keeps the service words apart from the key advice, redacted too', async () => {
+    registerSecrets(KEY, '')
+    const svc = await serve((_req, res) => json(res, 403, { error: `Search is off for ${KEY}` }))
+    const err = await failure(client(svc.url).getJson('/v1/analytics/p/searches', v => v, soon()))
+    expect(err.message).toMatch(/allowlist/)
+    expect((err as InstanceType<typeof ServiceError>).serviceText).toBe(
+      '403 Forbidden: Search is off for ***'
+    )
+  })
+
   it('a job 5,000 levels deep is a clean shape error, not a stack overflow', async () => {
     const deep = '['.repeat(5000) + ']'.repeat(5000)
     const svc = await serve((_req, res) => {

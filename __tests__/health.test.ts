@@ -1,9 +1,12 @@
-// The docs-health renderer: headlines, failures in place, folded tables, escaping, size limits.
+// The docs-health renderer: a title with the range, headlines that lead with the answer, the
+// provenance line, failures in place, folded and clipped tables, escaping, size limits.
 import { describe, it, expect } from '@jest/globals'
-import { pageUrl, renderHealthReport, type HealthReport } from '../src/report/health.js'
+import { renderHealthReport, type HealthReport } from '../src/report/health.js'
 import type { SectionOutcome } from '../src/analytics/sections/section.js'
+import { HEALTH_STATES, healthReport } from './report-scenarios.js'
 
 const HOSTILE = '<img src=x onerror=alert(1)> @octocat [x](javascript:alert(1)) #12 |'
+const LONG_PATH = '/api-reference/v2/organizations/{organizationId}/projects/{projectId}/logs'
 
 function report(sections: SectionOutcome[], extra: Partial<HealthReport> = {}): HealthReport {
   return {
@@ -11,25 +14,31 @@ function report(sections: SectionOutcome[], extra: Partial<HealthReport> = {}): 
     range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' },
     sections,
     requests: 7,
-    madeAt: '2026-11-22T00:40:12.345Z',
+    generatedAt: Date.UTC(2026, 10, 22, 0, 40, 12),
     runUrl: 'https://github.com/octo/docs/actions/runs/1',
     ...extra
   }
 }
 
-const pages = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ path: `/p/${i}`, human: n - i, ai: 0, total: n - i }))
+const pages = (n: number, first = '/p/0') =>
+  Array.from({ length: n }, (_, i) => ({
+    path: i === 0 ? first : `/p/${i}`,
+    human: n - i,
+    ai: 0,
+    total: n - i
+  }))
 
-const visitors = (n: number): SectionOutcome => ({
+const visitors = (n: number, extra: object = {}): SectionOutcome => ({
   name: 'visitors',
   ok: true,
   totals: { human: 900, ai: 200, total: 1000 },
   rows: n,
   top: pages(n),
-  maxRowsReached: false
+  maxRowsReached: false,
+  ...extra
 })
 
-const searches: SectionOutcome = {
+const searches = (extra: object = {}): SectionOutcome => ({
   name: 'searches',
   ok: true,
   totalSearches: 4321,
@@ -39,41 +48,129 @@ const searches: SectionOutcome = {
   ],
   gaps: [{ searchQuery: HOSTILE, hits: 50, ctr: 0, topClickedPage: null }],
   read: 2,
-  complete: true
+  complete: true,
+  ...extra
+})
+
+const assistant = (extra: object = {}): SectionOutcome => ({
+  name: 'assistant',
+  ok: true,
+  callers: { web: 300, api: 100, other: 20, total: 420 },
+  read: 400,
+  unanswered: 48,
+  complete: true,
+  top: [{ question: 'How do I rotate a key?', count: 3, lastAskedAt: '2026-11-12T08:03:09Z' }],
+  ...extra
+})
+
+const refused: SectionOutcome = {
+  name: 'feedback',
+  ok: false,
+  status: 403,
+  refused: true,
+  reason: `403 Forbidden: ${HOSTILE}; this analytics feature may not be enabled on your plan`
 }
 
-describe('renderHealthReport', () => {
-  it('draws a headline per section and a refused section in its place with the reason', () => {
+/** The lines of one section, from its heading to the next. */
+function sectionOf(md: string, title: string): string {
+  const start = md.indexOf(`### ${title}\n`)
+  expect(start).toBeGreaterThanOrEqual(0)
+  const next = md.indexOf('\n### ', start + 1)
+  return md.slice(start, next < 0 ? undefined : next)
+}
+
+describe('renderHealthReport: title, provenance, headlines', () => {
+  it('titles the report with the range as people read it, and says where it came from', () => {
+    const md = renderHealthReport(report([visitors(3)]), 100_000)
+    expect(md.startsWith('## Docs health · Nov 9–15\n')).toBe(true)
+    expect(md).toContain(
+      'Project docs · 2026-11-09 to 2026-11-15 · made 2026-11-22 00:40 UTC · ' +
+        '[workflow run](https://github.com/octo/docs/actions/runs/1) · 7 analytics requests'
+    )
+    expect(md).not.toContain('(end exclusive)')
+  })
+
+  it('leads each headline with the answer', () => {
+    const md = renderHealthReport(report([visitors(3), searches(), assistant()]), 100_000)
+    expect(md).toContain('| Visitors | 1,000 unique visitors |')
+    expect(md).toContain('| Searches | 4,321 searches · 1 of 2 queries with no click |')
+    const partial = renderHealthReport(report([searches({ complete: false })]), 100_000)
+    expect(partial).toContain(
+      '| Searches | 4,321 searches · 1 of the top 2 queries with no click |'
+    )
+    expect(md).toContain('| Assistant | 12.0% of 400 conversations unanswered · 420 questions |')
+  })
+
+  it('with compare, each headline says its change against the period before, named', () => {
+    const sections = [
+      visitors(1, { previous: { human: 800, ai: 200, total: 800 } }),
+      searches({ previous: 4321 }),
+      assistant({ previous: 0 })
+    ]
+    const previous = { dateFrom: '2026-11-02', dateTo: '2026-11-09' }
+    const week = renderHealthReport(
+      report(sections, { previous, period: { kind: 'last-week' } }),
+      100_000
+    )
+    expect(week).toContain('| Visitors | 1,000 unique visitors, +25.0% vs the week before |')
+    expect(week).toContain('4,321 searches, ±0% vs the week before')
+    expect(week).toContain('420 questions, none in the week before')
+    expect(week).toContain('2026-11-09 to 2026-11-15, compared with 2026-11-02 to 2026-11-08')
+    // Dates without a period: the comparison is named by its length.
+    const dates = renderHealthReport(report(sections, { previous }), 100_000)
+    expect(dates).toContain('1,000 unique visitors, +25.0% vs the previous 7 days')
+    // Without compare, no change is claimed.
+    expect(renderHealthReport(report(sections), 100_000)).not.toMatch(/ vs the /)
+  })
+})
+
+describe('renderHealthReport: failures in place', () => {
+  it('draws a refused section in its place with the service words, escaped, and no key advice', () => {
+    const md = renderHealthReport(report([visitors(3), refused, searches()]), 100_000)
+    expect(md).toContain('| Feedback | ⚠️ not available (HTTP 403) |')
+    const order = ['### Visitors', '### Feedback', '### Searches'].map(h => md.indexOf(h))
+    expect(order).toEqual([...order].sort((a, b) => a - b))
+    const text = sectionOf(md, 'Feedback')
+    expect(text).toContain('> ⚠️ **Not available:** the service refused this section (HTTP 403).')
+    expect(text).toContain('this analytics feature may not be enabled on your plan')
+    expect(text).toContain('&lt;img src=x onerror=alert&#40;1&#41;&gt;')
+    expect(text).not.toMatch(/allowlist|api-key/)
+  })
+
+  it('writes the action’s own reason for a section not read as Markdown', () => {
     const md = renderHealthReport(
       report([
-        visitors(3),
+        visitors(1),
         {
-          name: 'feedback',
+          name: 'searches',
           ok: false,
-          status: 403,
-          refused: true,
-          reason: `403 Forbidden: ${HOSTILE}`
-        },
-        searches
+          refused: false,
+          skipped: true,
+          reason: 'not read: the time allowed (`wait-timeout`) ran out before it'
+        }
       ]),
       100_000
     )
-    expect(md).toContain('| Visitors | 1,000 unique visitors |')
-    expect(md).toContain('| Feedback | ⚠️ not available (HTTP 403) |')
-    expect(md).toContain('| Searches | 4,321 searches · 1 content gap in the top 2 |')
-    const order = ['### Visitors', '### Feedback', '### Searches'].map(h => md.indexOf(h))
-    expect(order).toEqual([...order].sort((a, b) => a - b))
-    expect(md).toMatch(
-      /### Feedback\n\n> ⚠️ \*\*Not available\.\*\* The service refused this section \(HTTP 403\)/
-    )
-    expect(md).toContain('Made 2026-11-22 00:40 UTC · 7 requests to the service')
-    expect(md).toContain('[workflow run](https://github.com/octo/docs/actions/runs/1)')
+    expect(md).toContain('| Searches | ⚠️ not read |')
+    expect(md).toContain('> ⚠️ **Not read:** the time allowed (`wait-timeout`) ran out before it.')
   })
 
-  it('escapes queries and service text: no HTML, link, mention or reference survives', () => {
+  it('a failure that is not a refusal says it failed, with its status', () => {
+    const md = renderHealthReport(
+      report([{ name: 'views', ok: false, status: 500, refused: false, reason: 'boom' }]),
+      100_000
+    )
+    expect(md).toContain('| Views | ⚠️ failed (HTTP 500) |')
+    expect(md).toContain('**Failed:** this section could not be read (HTTP 500).')
+  })
+})
+
+describe('renderHealthReport: tables', () => {
+  it('escapes queries, paths and service text: no HTML, link, mention or reference survives', () => {
     const md = renderHealthReport(
       report([
-        searches,
+        searches(),
+        visitors(2, { top: pages(2, `/x|y${HOSTILE}`) }),
         { name: 'views', ok: false, status: 500, refused: false, reason: HOSTILE }
       ]),
       100_000
@@ -82,46 +179,79 @@ describe('renderHealthReport', () => {
     expect(md).not.toContain('](javascript')
     expect(md).not.toMatch(/@octocat/)
     expect(md).not.toMatch(/(^|\s)#12/m)
-    expect(md).toContain('&lt;img src=x onerror=alert&#40;1&#41;&gt;')
-    // Every table row keeps its cell count: a | in a query cannot open a cell.
-    for (const line of md.split('\n').filter(l => l.startsWith('| 1 |')))
-      expect(line.split(' | ').length).toBeLessThanOrEqual(5)
+    // Every table row keeps its cell count: a | in a query or path cannot open a cell.
+    for (const table of md.split('\n\n').filter(b => b.startsWith('| '))) {
+      const [head, ...rows] = table.split('\n')
+      const cells = (line: string) => line.split(' | ').length
+      for (const row of rows.slice(1)) expect(cells(row)).toBe(cells(head!))
+    }
   })
 
   it('shows 10 rows and folds the rest into <details>, with the blank lines GitHub needs', () => {
     const md = renderHealthReport(report([visitors(25)]), 100_000)
     expect(md).toContain('| 10 | /p/9 |')
     expect(md).toMatch(
-      /\| 10 \| \/p\/9 \|[^\n]*\n\n<details><summary>15 more pages<\/summary>\n\n\| # \| Page/
+      /\| 10 \| \/p\/9 \|[^\n]*\n\n<details><summary>Pages 11–25<\/summary>\n\n\| # \| Page/
     )
     expect(md).toMatch(/\| 25 \| \/p\/24 \|[^\n]*\n\n<\/details>/)
   })
 
-  it('links pages into site-url, percent-encoded, and only plain site paths', () => {
-    const md = renderHealthReport(
-      report([visitors(1)], { siteUrl: 'https://docs.example.com' }),
-      100_000
-    )
-    expect(md).toContain('[/p/0](https://docs.example.com/p/0)')
-    expect(pageUrl('https://d.example', '/a b/(x)')).toBe('https://d.example/a%20b/%28x%29')
-    expect(pageUrl('https://d.example', '/ü')).toBe('https://d.example/%C3%BC')
-    expect(pageUrl('https://d.example', '//evil.example/x')).toBeUndefined()
-    expect(pageUrl('https://d.example', '/a/../b')).toBeUndefined()
-    expect(pageUrl('https://d.example', 'relative')).toBeUndefined()
+  it('clips long paths in the middle so the number columns stay in view', () => {
+    const md = renderHealthReport(report([visitors(2, { top: pages(2, LONG_PATH) })]), 100_000)
+    const row = md.split('\n').find(l => l.startsWith('| 1 |'))!
+    const shown = row.split(' | ')[1]!
+    expect(shown).toContain('…')
+    expect(shown.startsWith('/api-reference/v2/')).toBe(true)
+    expect(shown.endsWith('/logs')).toBe(true)
+    expect(Array.from(shown.replace(/&#\d+;\u2060?/g, 'x')).length).toBeLessThanOrEqual(60)
   })
 
-  it('with compare, shows the change of each headline number', () => {
-    const v = { ...visitors(1), previous: { human: 800, ai: 200, total: 800 } } as SectionOutcome
+  it('clips a long query and its clicked page so the hits beside them stay in view; a question wraps, so keeps more', () => {
+    const long = 'x'.repeat(400)
     const md = renderHealthReport(
-      report([v, { ...searches, previous: 4321 }], {
-        previous: { dateFrom: '2026-11-02', dateTo: '2026-11-09' }
+      report([
+        searches({ top: [{ searchQuery: long, hits: 9, ctr: 0.5, topClickedPage: LONG_PATH }] }),
+        assistant({ top: [{ question: `why ${'word '.repeat(80)}`, count: 2 }] })
+      ]),
+      100_000
+    )
+    const query = /\| 1 \| (x+…) \| 9 \| 50\.0% \| ([^|]+) \|/.exec(md)
+    expect(query?.[1]).toHaveLength(48)
+    // The page clicked sits in the same row: clipped in the middle to 40.
+    expect(query?.[2]).toMatch(/^\/api-reference\/v2\/.*….*\/logs$/)
+    expect(query?.[2]).toHaveLength(40)
+    const question = /\| 1 \| (why [^|]+) \| 2 \|/.exec(md)
+    expect(question?.[1]).toHaveLength(120)
+  })
+
+  it('an assistant with no conversation says so, not "0 of 0"', () => {
+    const none = assistant({
+      read: 0,
+      unanswered: 0,
+      top: [],
+      callers: { web: 0, api: 0, other: 0, total: 0 }
+    })
+    const md = renderHealthReport(report([none]), 100_000)
+    expect(md).toContain('| Assistant | 0 questions |')
+    expect(md).toContain('No conversation to read.')
+    expect(md).not.toContain('of 0')
+  })
+
+  it('links pages into site-url, percent-encoded, never off the site', () => {
+    const md = renderHealthReport(
+      report([visitors(2, { top: pages(2, '/a b/(x)') })], { siteUrl: 'https://docs.example.com' }),
+      100_000
+    )
+    expect(md).toContain('](https://docs.example.com/a%20b/%28x%29)')
+    expect(md).toContain('[/p/1](https://docs.example.com/p/1)')
+    const hostile = renderHealthReport(
+      report([visitors(2, { top: pages(2, '//evil.example/../x') })], {
+        siteUrl: 'https://docs.example.com'
       }),
       100_000
     )
-    expect(md).toContain('| Section | Headline | Change |')
-    expect(md).toContain('| Visitors | 1,000 unique visitors | +200 (+25.0%) |')
-    expect(md).toMatch(/\| Searches \| [^|]+ \| 0 \|/)
-    expect(md).toContain('**Compared with:** 2026-11-02 → 2026-11-09')
+    for (const m of hostile.matchAll(/\]\(([^)]*)\)/g))
+      expect(m[1]).toMatch(/^https:\/\/(docs\.example\.com\/|github\.com\/octo\/)/)
   })
 
   it('stays within the byte budget by cutting table rows, and says so', () => {
@@ -131,6 +261,19 @@ describe('renderHealthReport', () => {
     expect(Buffer.byteLength(big)).toBeGreaterThan(20_000)
     expect(md).toMatch(/Tables are cut to \d+ rows to fit/)
     expect(md).toContain('</details>')
-    expect(md).toContain('requests to the service')
+    expect(md).toContain('analytics requests')
+  })
+})
+
+describe('the preview scenarios of the report', () => {
+  it('each renders within a comment and shows every section it was given, in order', () => {
+    for (const [name, make] of Object.entries(HEALTH_STATES)) {
+      const r = make()
+      const md = renderHealthReport(r, 65_000)
+      expect({ name, fits: md.length <= 65_000 }).toEqual({ name, fits: true })
+      const titles = [...md.matchAll(/^### (\w+)$/gm)].map(m => m[1]!.toLowerCase())
+      expect(titles).toEqual(r.sections.map(x => x.name))
+    }
+    expect(healthReport().sections).toHaveLength(5)
   })
 })

@@ -5,6 +5,8 @@
 import type { AgentJob, VisitorCounts, VisitorRow } from '../src/service/schema.js'
 import { renderJobReport, type JobReport } from '../src/report/job.js'
 import { renderVisitorsReport, type VisitorsReport } from '../src/report/visitors.js'
+import { renderHealthReport, type HealthReport } from '../src/report/health.js'
+import type { SectionFailure, SectionOutcome } from '../src/analytics/sections/section.js'
 
 export interface Scenario {
   /** Heading of the group in the preview, e.g. "Job report". */
@@ -222,6 +224,266 @@ const visitorsRender = (report: VisitorsReport, target: Scenario['target']) =>
     fullDataHint: report.file ? `\`${report.file}\`` : 'the job summary'
   })
 
+// ---------------------------------------------------------------------------------------------
+// The docs-health report (`command: report`)
+
+const QUERIES = [
+  'rate limit',
+  'webhook signature',
+  'pagination cursor',
+  'api key rotate',
+  'typescript sdk install',
+  'delete user',
+  'sandbox vs production',
+  'retry-after header',
+  'python async client',
+  'invoice pdf',
+  'oauth scopes',
+  'idempotency key',
+  'batch create users'
+]
+
+const QUESTIONS = [
+  'How do I rotate an API key without downtime?',
+  'Does the Python SDK support async?',
+  'What is the rate limit for the invoices endpoint?',
+  'Can I filter webhooks by event type?',
+  'How do I test webhooks locally?',
+  'Is there a sandbox for payouts?',
+  'How long are idempotency keys kept?',
+  'Why do I get 401 with a valid key?',
+  'How do I paginate list-invoices backwards?',
+  'Can I export users as CSV?',
+  'Is SAML supported on the team plan?',
+  'How to migrate from v1 webhooks?'
+]
+
+const searchRows = (queries: readonly string[], pages: readonly string[]) =>
+  queries.map((searchQuery, i) => {
+    const ctr = [0.42, 0, 0.31, 0.18, 0.55, 0, 0.27, 0.12, 0, 0.6, 0.09, 0, 0.33][i % 13] ?? 0
+    return {
+      searchQuery,
+      hits: Math.round(640 / (1 + i * 0.7)),
+      ctr,
+      topClickedPage: ctr === 0 ? null : (pages[i % pages.length] ?? null),
+      lastSearchedAt: `2026-11-2${i % 3}T${String(8 + (i % 12)).padStart(2, '0')}:14:03Z`
+    }
+  })
+
+function searchesSection(queries = QUERIES, pages: readonly string[] = PAGES): SectionOutcome {
+  const top = searchRows(queries, pages)
+  return {
+    name: 'searches',
+    ok: true,
+    totalSearches: 8_734,
+    top,
+    gaps: top.filter(q => q.ctr === 0),
+    read: 100,
+    complete: false
+  }
+}
+
+function pagesSection(name: 'visitors' | 'views', rows: number, paths?: string[]): SectionOutcome {
+  const scale = name === 'visitors' ? 1 : 3.4
+  const top = visitorRows(rows, paths).map(row => ({
+    path: row.path,
+    human: Math.round(row.human * scale),
+    ai: Math.round(row.ai * scale),
+    total: Math.round(row.total * scale)
+  }))
+  const totals = name === 'visitors' ? counts(10_412, 2_496, 12_000) : counts(33_120, 8_410, 41_530)
+  return { name, ok: true, totals, rows: 412, top, maxRowsReached: false }
+}
+
+function feedbackSection(paths: readonly string[] = PAGES): SectionOutcome {
+  const top = paths.slice(0, 12).map((path, i) => {
+    const thumbsDown = Math.max(1, 19 - i * 2 + (i % 3))
+    const thumbsUp = 4 + ((i * 7) % 15)
+    const code = i % 4
+    return { path, thumbsUp, thumbsDown, code, total: thumbsUp + thumbsDown + code }
+  })
+  return {
+    name: 'feedback',
+    ok: true,
+    thumbsDown: 131,
+    thumbsUp: 402,
+    code: 17,
+    pages: 48,
+    hasMore: false,
+    top
+  }
+}
+
+function assistantSection(questions = QUESTIONS): SectionOutcome {
+  return {
+    name: 'assistant',
+    ok: true,
+    callers: { web: 351, api: 58, other: 11, total: 420 },
+    read: 420,
+    unanswered: 51,
+    complete: true,
+    top: questions.map((question, i) => ({
+      question,
+      count: Math.max(1, 9 - i),
+      lastAskedAt: `2026-11-2${i % 3}T1${i % 10}:02:44Z`
+    }))
+  }
+}
+
+const refused = (name: SectionFailure['name'], status: 403 | 404): SectionFailure => ({
+  name,
+  ok: false,
+  status,
+  refused: true,
+  reason:
+    `${status} ${status === 403 ? 'Forbidden' : 'Not Found'}: ${TITLES_OF[name]} analytics is ` +
+    'not enabled for this organization; this analytics feature may not be enabled on your plan'
+})
+
+const TITLES_OF: Record<SectionFailure['name'], string> = {
+  visitors: 'Visitor',
+  views: 'View',
+  searches: 'Search',
+  feedback: 'Feedback',
+  assistant: 'Assistant'
+}
+
+const allSections = (): SectionOutcome[] => [
+  pagesSection('visitors', 15),
+  pagesSection('views', 12),
+  searchesSection(),
+  feedbackSection(),
+  assistantSection()
+]
+
+export const healthReport = (overrides: Partial<HealthReport> = {}): HealthReport => ({
+  projectId: 'acme-docs',
+  range: WEEK,
+  period: { kind: 'last-week' },
+  sections: allSections(),
+  requests: 11,
+  generatedAt: Date.UTC(2026, 10, 23, 9, 0, 4),
+  runUrl: RUN_URL,
+  ...overrides
+})
+
+/** Each section's headline number of the week before. */
+function withPrevious(x: SectionOutcome): SectionOutcome {
+  if (!x.ok) return x
+  switch (x.name) {
+    case 'visitors':
+      return { ...x, previous: counts(8_771, 1_802, 10_000) }
+    case 'views':
+      return { ...x, previous: counts(35_002, 7_950, 42_952) }
+    case 'searches':
+      return { ...x, previous: 8_120 }
+    case 'feedback':
+      return { ...x, previous: 131 }
+    case 'assistant':
+      return { ...x, previous: 0 }
+  }
+}
+
+const HOSTILE_QUERY =
+  '<img src=x onerror=alert(1)> @octocat [x](javascript:alert(1)) #12 | **bold**'
+
+export const HEALTH_STATES: Record<string, () => HealthReport> = {
+  'all sections, last week': () => healthReport(),
+  'compare with the week before': () =>
+    healthReport({ previous: WEEK_BEFORE, sections: allSections().map(withPrevious) }),
+  'a refused section': () =>
+    healthReport({
+      sections: allSections().map(x => (x.name === 'searches' ? refused('searches', 403) : x))
+    }),
+  'every section refused': () =>
+    healthReport({
+      period: undefined,
+      range: { dateFrom: '2026-10-01', dateTo: '2026-11-01' },
+      requests: 5,
+      sections: (['visitors', 'views', 'searches', 'feedback', 'assistant'] as const).map(
+        (name, i) => refused(name, i % 2 ? 404 : 403)
+      )
+    }),
+  'failed and not read': () =>
+    healthReport({
+      sections: [
+        pagesSection('visitors', 5),
+        {
+          name: 'views',
+          ok: false,
+          status: 500,
+          refused: false,
+          reason:
+            'GET /v1/analytics/acme-docs/views failed after 5 attempts: 500 Internal Server Error'
+        },
+        {
+          name: 'searches',
+          ok: false,
+          refused: false,
+          skipped: true,
+          reason: 'not read: the time allowed (`wait-timeout`) ran out before it'
+        }
+      ]
+    }),
+  'hostile queries and paths, site-url': () =>
+    healthReport({
+      siteUrl: 'https://docs.acme.dev',
+      sections: [
+        pagesSection('visitors', 8, [
+          HUGE_PATH,
+          '/x|y\n<!-- docs-agent -->`@octocat`[a](javascript:b)#1',
+          '/search?q=<script>alert(1)</script>',
+          '',
+          ...PAGES
+        ]),
+        searchesSection(
+          [HOSTILE_QUERY, '  ', 'x'.repeat(400), ...QUERIES],
+          [HUGE_PATH, '/../../etc/passwd', ...PAGES]
+        ),
+        feedbackSection([HUGE_PATH, '/a b/(c)', ...PAGES]),
+        assistantSection([`${HOSTILE_QUERY}\nsecond line`, ...QUESTIONS])
+      ]
+    }),
+  'no data this week': () =>
+    healthReport({
+      sections: [
+        {
+          ...(pagesSection('visitors', 0) as object),
+          totals: counts(0, 0, 0),
+          rows: 0
+        } as SectionOutcome,
+        {
+          name: 'searches',
+          ok: true,
+          totalSearches: 0,
+          top: [],
+          gaps: [],
+          read: 0,
+          complete: true
+        },
+        {
+          name: 'feedback',
+          ok: true,
+          thumbsDown: 0,
+          thumbsUp: 0,
+          code: 0,
+          pages: 0,
+          hasMore: false,
+          top: []
+        },
+        {
+          name: 'assistant',
+          ok: true,
+          callers: { web: 0, api: 0, other: 0, total: 0 },
+          read: 0,
+          unanswered: 0,
+          complete: true,
+          top: []
+        }
+      ]
+    })
+}
+
 export const SCENARIOS: Scenario[] = [
   ...Object.entries(JOB_STATES).map(([name, overrides]) => ({
     group: 'Job report (live comment and summary)',
@@ -234,5 +496,11 @@ export const SCENARIOS: Scenario[] = [
     name,
     target: 'comment' as const,
     render: () => visitorsRender(make(), 'comment')
+  })),
+  ...Object.entries(HEALTH_STATES).map(([name, make]) => ({
+    group: 'Docs health report (command: report, comment)',
+    name: `report: ${name}`,
+    target: 'comment' as const,
+    render: () => renderHealthReport(make(), COMMENT_MAX_CHARS)
   }))
 ]

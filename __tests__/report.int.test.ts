@@ -86,7 +86,7 @@ describe('report: every section', () => {
         'assistant'
       ])
       expect(r.outputs.requests).toBe(String(sim.requests.length))
-      expect(r.summary).toContain(`${sim.requests.length} requests to the service`)
+      expect(r.summary).toContain(`${sim.requests.length} analytics requests`)
 
       const report = reportOf(r)
       expect(report.range).toEqual({ dateFrom: '2026-11-09', dateTo: '2026-11-16' })
@@ -194,9 +194,13 @@ describe('report: refused sections', () => {
       const searches = sectionOf(r, 'searches')
       expect(searches).toMatchObject({ ok: false, status: 403, refused: true })
       expect(searches.reason).toContain('not available on your plan')
+      // The service's words and the plan, not the client's advice about keys and allowlists.
+      expect(searches.reason).toContain('this analytics feature may not be enabled on your plan')
+      expect(searches.reason).not.toMatch(/allowlist|read-only key|GET \//)
       const text = sectionText(r.summary, 'Searches')
       expect(text).toContain('Not available')
       expect(text).toContain('not available on your plan')
+      expect(text).not.toContain('allowlist')
       // The other sections ran, and only one request went to the refused one.
       expect(ofKind(sim, 'searches')).toHaveLength(1)
       expect(sectionOf(r, 'feedback').ok).toBe(true)
@@ -318,8 +322,10 @@ describe('report: compare', () => {
       expect(visitors.previous).not.toEqual(visitors.totals)
       expect(typeof sectionOf(r, 'searches').previous).toBe('number')
       expect(typeof sectionOf(r, 'assistant').previous).toBe('number')
-      expect(r.summary).toMatch(/\| Section \| Headline \| Change \|/)
-      expect(r.summary).toMatch(/on the period before/)
+      expect(r.summary).toMatch(
+        /\| Visitors \| [\d,]+ unique visitors, [+\u2212][\d.]+% vs the previous 7 days \|/
+      )
+      expect(r.summary).toContain('compared with 2026-11-02 to 2026-11-08')
     })
   })
 })
@@ -383,8 +389,8 @@ describe('report: the comment', () => {
         expectSuccess(next)
         const bodies = (gh.comments.get(12) ?? []).map(c => c.body)
         expect(bodies).toHaveLength(2)
-        expect(bodies[0]).toContain('2026-11-09 → 2026-11-16')
-        expect(bodies[1]).toContain('2026-11-16 → 2026-11-23')
+        expect(bodies[0]).toContain('## Docs health · Nov 9–15')
+        expect(bodies[1]).toContain('## Docs health · Nov 16–22')
         expect(bodies[1]).toContain('### Searches')
       })
     } finally {

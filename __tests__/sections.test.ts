@@ -188,7 +188,7 @@ describe('reportJson', () => {
         { name: 'searches', ok: false, status: 403, refused: true, reason: 'no' }
       ],
       requests: 3,
-      madeAt: '2026-11-22T00:00:00Z'
+      generatedAt: Date.UTC(2026, 10, 22)
     }
     const full = JSON.parse(reportJson(report)) as {
       truncated?: boolean

@@ -62,10 +62,11 @@ export async function runReport(ctx: CommandContext): Promise<void> {
   const report: HealthReport = {
     projectId: s.projectId,
     range: s.range,
+    ...(s.period ? { period: s.period } : {}),
     ...(s.previous ? { previous: s.previous } : {}),
     sections,
     requests,
-    madeAt: new Date().toISOString(),
+    generatedAt: Date.now(),
     ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
     ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
   }
@@ -125,9 +126,19 @@ async function readSection(name: SectionName, input: SectionInput): Promise<Sect
   } catch (err) {
     if (endsTheRun(err)) throw err
     const status = err instanceof ServiceError ? err.status : undefined
-    const reason = err instanceof Error ? err.message : String(err)
-    return failure(name, reason, status)
+    return failure(name, failureReason(err, status), status)
   }
+}
+
+/**
+ * A refusal of one analytics operation (403/404) is almost always the plan, not the key (other
+ * sections read fine with it): the service's words and that, without the client's key advice.
+ */
+function failureReason(err: unknown, status: number | undefined): string {
+  const refused = status === 403 || status === 404
+  if (refused && err instanceof ServiceError && err.serviceText)
+    return `${err.serviceText}; this analytics feature may not be enabled on your plan`
+  return err instanceof Error ? err.message : String(err)
 }
 
 /**
@@ -159,9 +170,7 @@ function logOutcome(outcome: SectionOutcome, calls: number): void {
   const spent = `${calls} ${calls === 1 ? 'request' : 'requests'}`
   if (outcome.ok) core.info(`Section ${outcome.name}: read in ${spent}.`)
   else if (outcome.refused)
-    core.warning(
-      `Section ${outcome.name}: the service refused it (the feature may not be enabled on this plan): ${outcome.reason}`
-    )
+    core.warning(`Section ${outcome.name}: the service refused it: ${outcome.reason}`)
   else core.warning(`Section ${outcome.name} failed: ${outcome.reason}`)
 }
 

@@ -1,32 +1,62 @@
-// The docs-health report: a headline per section, then each section's tables. Every query, path
-// and service message is untrusted (anyone on the internet types search queries) and passes
-// through escapeText; a section that failed is drawn in its place with the reason.
-import { Buffer } from 'node:buffer'
-import type { DateRange } from '../analytics/period.js'
+// The docs-health report: a title with the range, a headline per section that leads with the
+// answer, then each section's tables. Every query, path and service message is untrusted (anyone
+// on the internet types search queries) and passes through escapeText; a section that failed is
+// drawn in its place with the reason.
+import type { DateRange, Period } from '../analytics/period.js'
 import type { AssistantSection } from '../analytics/sections/assistant.js'
 import type { FeedbackSection } from '../analytics/sections/feedback.js'
 import type { SearchesSection } from '../analytics/sections/searches.js'
 import type { SectionFailure, SectionOutcome } from '../analytics/sections/section.js'
 import type { PagesSection } from '../analytics/sections/visitors.js'
-import { escapeText, fitComment, formatChange, formatNumber } from './markdown.js'
+import {
+  clip,
+  clipMiddle,
+  escapeText,
+  fitComment,
+  foldedTable,
+  formatNumber,
+  formatPercentChange,
+  formatShare,
+  formatTimestamp,
+  link,
+  pageUrl,
+  plural,
+  provenance,
+  size,
+  tableHead,
+  tableRow,
+  type Column
+} from './markdown.js'
+import { exactRange, previousLabel, shortRange } from './range.js'
+import { PATH_MAX_CHARS } from './visitors.js'
 
 export interface HealthReport {
   projectId: string
   range: DateRange
+  /** The `period` the range came from: names the comparison ("the week before"). */
+  period?: Period
   previous?: Required<DateRange>
   sections: SectionOutcome[]
+  /** Analytics requests this run sent. */
   requests: number
-  /** ISO 8601 instant the report was made. */
-  madeAt: string
+  /** ms epoch the report was made. */
+  generatedAt: number
   runUrl?: string
-  /** Without a trailing slash: page paths become links to it. */
+  /** https address of the docs site: page paths link there. */
   siteUrl?: string
 }
 
-/** Rows shown before the rest of a table folds into <details>. */
-const OPEN_ROWS = 10
-const TEXT_MAX_CHARS = 200
+/**
+ * A query or question keeps its start, where its meaning is. A query shares its row with a page
+ * column, so both are short; a question (words, so it wraps) gets more.
+ */
+const QUERY_MAX_CHARS = 48
+/** The clicked page beside a query: both must fit a comment's width with the numbers. */
+const CLICKED_PAGE_MAX_CHARS = 40
+const QUESTION_MAX_CHARS = 120
 const REASON_MAX_CHARS = 600
+
+type ReadSection = Exclude<SectionOutcome, SectionFailure>
 
 const TITLES: Record<SectionOutcome['name'], string> = {
   visitors: 'Visitors',
@@ -44,91 +74,73 @@ export function renderHealthReport(r: HealthReport, maxBytes: number): string {
   const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)))
   for (let rows = longest; ; rows = Math.floor(rows / 2)) {
     const md = render(r, rows, rows < longest)
-    if (Buffer.byteLength(md) <= maxBytes) return md
+    if (size(md) <= maxBytes) return md
     if (rows === 0) return fitComment(md, maxBytes)
   }
 }
 
 function render(r: HealthReport, rows: number, cut: boolean): string {
   const blocks = [
-    '## Docs health report',
-    head(r),
+    `## Docs health · ${shortRange(r.range, r.generatedAt)}`,
+    metaLine(r),
     overview(r),
     ...r.sections.map(x => sectionBlock(x, r, rows))
   ]
   if (cut) blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`)
-  blocks.push(footer(r))
   return blocks.join('\n\n') + '\n'
 }
 
-function head(r: HealthReport): string {
-  const parts = [`**Project:** ${escapeText(r.projectId)}`, `**Range:** ${describeRange(r.range)}`]
-  if (r.previous) parts.push(`**Compared with:** ${describeRange(r.previous)}`)
-  return parts.join(' · ')
-}
-
-function describeRange(range: DateRange): string {
-  const from = range.dateFrom ? escapeText(range.dateFrom) : undefined
-  const to = range.dateTo ? escapeText(range.dateTo) : undefined
-  if (from && to) return `${from} → ${to} (end exclusive)`
-  if (from) return `since ${from}`
-  if (to) return `until ${to} (exclusive)`
-  return 'all time'
+function metaLine(r: HealthReport): string {
+  const range = r.previous
+    ? `${exactRange(r.range)}, compared with ${exactRange(r.previous)}`
+    : exactRange(r.range)
+  const made = provenance({ ...r, requestNoun: 'analytics request' })
+  return [`Project ${escapeText(r.projectId)}`, range, ...made].join(' · ')
 }
 
 // ---------------------------------------------------------------------------------------------
-// The overview: one line per section
+// Headlines: one line per section, the answer first
 
 function overview(r: HealthReport): string {
-  const compare = r.previous !== undefined
-  const lines = [
-    `| Section | Headline |${compare ? ' Change |' : ''}`,
-    `|---|---|${compare ? '---:|' : ''}`
-  ]
-  for (const x of r.sections) {
-    const change = compare ? ` ${x.ok ? headlineChange(x) : '–'} |` : ''
-    lines.push(`| ${TITLES[x.name]} | ${x.ok ? headline(x) : failedHeadline(x)} |${change}`)
-  }
-  return lines.join('\n')
+  const columns: Column[] = [{ header: 'Section' }, { header: 'Headline' }]
+  const rows = r.sections.map(x =>
+    tableRow([TITLES[x.name], x.ok ? headline(x, r) : failedHeadline(x)])
+  )
+  return `${tableHead(columns)}\n${rows.join('\n')}`
 }
 
-function headline(x: Exclude<SectionOutcome, SectionFailure>): string {
+/** ", +5.0% vs the week before" with compare, else ''. */
+function versus(now: number, before: number | undefined, r: HealthReport): string {
+  if (!r.previous || before === undefined) return ''
+  const label = previousLabel(r.range, r.period)
+  const change = formatPercentChange(now, before)
+  return change ? `, ${change} vs ${label}` : `, none in ${label}`
+}
+
+function headline(x: ReadSection, r: HealthReport): string {
   switch (x.name) {
     case 'visitors':
-      return `${formatNumber(x.totals.total)} unique visitors`
+      return plural(x.totals.total, 'unique visitor') + versus(x.totals.total, x.previous?.total, r)
     case 'views':
-      return `${formatNumber(x.totals.total)} page views`
-    case 'searches':
-      if (x.read === 0) return `${formatNumber(x.totalSearches)} searches`
-      return `${formatNumber(x.totalSearches)} searches · ${formatNumber(x.gaps.length)} ${plural(x.gaps.length, 'content gap', 'content gaps')} in the top ${formatNumber(x.read)}`
+      return plural(x.totals.total, 'page view') + versus(x.totals.total, x.previous?.total, r)
+    case 'searches': {
+      const head =
+        plural(x.totalSearches, 'search', 'searches') + versus(x.totalSearches, x.previous, r)
+      if (x.read === 0) return head
+      const among = x.complete ? formatNumber(x.read) : `the top ${formatNumber(x.read)}`
+      return `${head} · ${formatNumber(x.gaps.length)} of ${among} queries with no click`
+    }
     case 'feedback':
-      return `${formatNumber(x.thumbsDown)} 👎 · ${formatNumber(x.thumbsUp)} 👍 on ${formatNumber(x.pages)} ${plural(x.pages, 'page', 'pages')}`
-    case 'assistant':
-      return `${formatNumber(x.callers.total)} questions · ${share(x.unanswered, x.read)} unanswered`
+      return (
+        `${formatNumber(x.thumbsDown)} 👎${versus(x.thumbsDown, x.previous, r)} · ` +
+        `${formatNumber(x.thumbsUp)} 👍 on ${plural(x.pages, 'page')}`
+      )
+    case 'assistant': {
+      const asked = plural(x.callers.total, 'question') + versus(x.callers.total, x.previous, r)
+      if (x.read === 0) return asked
+      return `${formatShare(x.unanswered, x.read)} of ${plural(x.read, 'conversation')} unanswered · ${asked}`
+    }
   }
-}
-
-function headlineNumber(x: Exclude<SectionOutcome, SectionFailure>): number {
-  switch (x.name) {
-    case 'visitors':
-    case 'views':
-      return x.totals.total
-    case 'searches':
-      return x.totalSearches
-    case 'feedback':
-      return x.thumbsDown
-    case 'assistant':
-      return x.callers.total
-  }
-}
-
-function previousNumber(x: Exclude<SectionOutcome, SectionFailure>): number | undefined {
-  return 'totals' in x ? x.previous?.total : x.previous
-}
-
-function headlineChange(x: Exclude<SectionOutcome, SectionFailure>): string {
-  const before = previousNumber(x)
-  return before === undefined ? '–' : formatChange(headlineNumber(x), before)
 }
 
 function failedHeadline(x: SectionFailure): string {
@@ -159,85 +171,110 @@ function sectionBlock(x: SectionOutcome, r: HealthReport, rows: number): string 
   return `${title}\n\n${body}`
 }
 
+/** The service's words, escaped: a refusal carries why (the plan), a failure its cause. */
 function failureNote(x: SectionFailure): string {
-  if (x.skipped) return `> ⚠️ **Not read:** ${escapeText(x.reason.replace(/^not read: /, ''))}.`
-  const why = x.refused
-    ? `The service refused this section${x.status !== undefined ? ` (HTTP ${x.status})` : ''}: the feature may not be enabled on this plan.`
-    : `This section could not be read${x.status !== undefined ? ` (HTTP ${x.status})` : ''}.`
-  return `> ⚠️ **Not available.** ${why}\n>\n> ${escapeText(clip(x.reason, REASON_MAX_CHARS))}`
+  // The action's own words (which limit ran out), written as Markdown: `wait-timeout` is code.
+  if (x.skipped) return `> ⚠️ **Not read:** ${x.reason.replace(/^not read: /, '')}.`
+  const status = x.status !== undefined ? ` (HTTP ${x.status})` : ''
+  const what = x.refused
+    ? `**Not available:** the service refused this section${status}.`
+    : `**Failed:** this section could not be read${status}.`
+  return `> ⚠️ ${what}\n>\n> ${escapeText(clip(x.reason, REASON_MAX_CHARS))}`
 }
+
+const rank = (i: number) => String(i + 1)
+const foldLabel = (noun: string) => (first: number, last: number) =>
+  `${noun} ${formatNumber(first)}–${formatNumber(last)}`
 
 function pagesBlock(x: PagesSection, r: HealthReport, rows: number): string {
   const noun = x.name === 'visitors' ? 'unique visitors' : 'page views'
   const { human, ai, total } = x.totals
+  const stopped = x.maxRowsReached
+    ? ' The export stopped at `max-rows`: the top pages are those of the rows read; the totals are the whole site’s.'
+    : ''
   const lines = [
-    `**${formatNumber(total)}** ${noun} (${formatNumber(human)} human, ${formatNumber(ai)} AI)` +
-      ` across ${formatNumber(x.rows)} ${plural(x.rows, 'page', 'pages')}` +
-      `${x.maxRowsReached ? ' (stopped at `max-rows`: the service has more)' : ''}.` +
-      changeNote(total, x.previous?.total)
+    `**${formatNumber(total)}** ${noun}: ${formatNumber(human)} human, ${formatNumber(ai)} AI, ` +
+      `on ${plural(x.rows, 'page')}.${stopped}`
   ]
-  if (x.name === 'visitors')
-    lines.push('', '_Total counts each visitor once, so it is not the sum of human and AI._')
+  if (x.name === 'visitors' && human + ai !== total)
+    lines.push('_The total counts each visitor once, so it is not the sum of human and AI._')
   const table = foldedTable(
-    ['#', 'Page', 'Human', 'AI', 'Total'],
-    ['---:', '---', '---:', '---:', '---:'],
+    [
+      { header: '#', align: 'right' },
+      { header: 'Page' },
+      { header: 'Human', align: 'right' },
+      { header: 'AI', align: 'right' },
+      { header: 'Total', align: 'right' }
+    ],
     x.top
       .slice(0, rows)
-      .map((row, i) => [
-        String(i + 1),
-        pageCell(row.path, r.siteUrl),
-        formatNumber(row.human),
-        formatNumber(row.ai),
-        formatNumber(row.total)
-      ]),
-    'pages'
+      .map((row, i) =>
+        tableRow([
+          rank(i),
+          pageCell(row.path, r.siteUrl),
+          formatNumber(row.human),
+          formatNumber(row.ai),
+          formatNumber(row.total)
+        ])
+      ),
+    foldLabel('Pages')
   )
-  return [lines.join('\n'), table].filter(Boolean).join('\n\n')
+  return [lines.join('\n\n'), table].filter(Boolean).join('\n\n')
 }
 
 function searchesBlock(x: SearchesSection, r: HealthReport, rows: number): string {
-  const total = `**${formatNumber(x.totalSearches)}** searches.${changeNote(x.totalSearches, x.previous)}`
-  if (x.read === 0) return `${total} No search query in this range.`
-  const blocks = [
-    `${total} The top queries by hits, with their click-through and the page people clicked most:`
-  ]
+  if (x.read === 0) return 'No search in this range.'
+  const blocks = ['The top queries by hits, with their click-through and the page clicked most:']
   const top = foldedTable(
-    ['#', 'Query', 'Hits', 'Click-through', 'Top clicked page'],
-    ['---:', '---', '---:', '---:', '---'],
+    [
+      { header: '#', align: 'right' },
+      { header: 'Query' },
+      { header: 'Hits', align: 'right' },
+      { header: 'Click-through', align: 'right' },
+      { header: 'Top clicked page' }
+    ],
     x.top
       .slice(0, rows)
-      .map((q, i) => [
-        String(i + 1),
-        queryCell(q.searchQuery),
-        formatNumber(q.hits),
-        percent(q.ctr),
-        q.topClickedPage === null ? '–' : pageCell(q.topClickedPage, r.siteUrl)
-      ]),
-    'queries'
+      .map((q, i) =>
+        tableRow([
+          rank(i),
+          textCell(q.searchQuery, QUERY_MAX_CHARS),
+          formatNumber(q.hits),
+          percent(q.ctr),
+          q.topClickedPage === null
+            ? '–'
+            : pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
+        ])
+      ),
+    foldLabel('Queries')
   )
   if (top) blocks.push(top)
   const scope = x.complete
-    ? `among all ${formatNumber(x.read)} queries`
-    : `among the top ${formatNumber(x.read)} queries read (the service has more)`
+    ? `among all ${plural(x.read, 'query', 'queries')}`
+    : `among the top ${plural(x.read, 'query', 'queries')} read (the service has more)`
   if (x.gaps.length === 0) {
     blocks.push(`No content gaps ${scope}: every query led to a click.`)
     return blocks.join('\n\n')
   }
-  blocks.push(
-    `#### Content gaps\n\nQueries nobody clicked a result for (click-through 0), ${scope}:`
-  )
+  blocks.push(`#### Content gaps\n\nQueries nobody clicked a result for, ${scope}:`)
   const gaps = foldedTable(
-    ['#', 'Query', 'Hits', 'Last searched'],
-    ['---:', '---', '---:', '---'],
+    [
+      { header: '#', align: 'right' },
+      { header: 'Query' },
+      { header: 'Hits', align: 'right' },
+      { header: 'Last searched' }
+    ],
     x.gaps
       .slice(0, rows)
-      .map((q, i) => [
-        String(i + 1),
-        queryCell(q.searchQuery),
-        formatNumber(q.hits),
-        instant(q.lastSearchedAt)
-      ]),
-    'queries'
+      .map((q, i) =>
+        tableRow([
+          rank(i),
+          textCell(q.searchQuery, QUERY_MAX_CHARS),
+          formatNumber(q.hits),
+          instant(q.lastSearchedAt)
+        ])
+      ),
+    foldLabel('Queries')
   )
   if (gaps) blocks.push(gaps)
   return blocks.join('\n\n')
@@ -245,13 +282,11 @@ function searchesBlock(x: SearchesSection, r: HealthReport, rows: number): strin
 
 function feedbackBlock(x: FeedbackSection, r: HealthReport, rows: number): string {
   const scope = x.hasMore
-    ? ` (the first ${formatNumber(x.pages)} pages the service returned; it has feedback on more)`
+    ? ` (the first ${plural(x.pages, 'page')} the service returned; it has feedback on more)`
     : ''
   const blocks = [
-    `**${formatNumber(x.thumbsDown)}** 👎, ` +
-      `${formatNumber(x.thumbsUp)} 👍 and ${formatNumber(x.code)} on code snippets, ` +
-      `on ${formatNumber(x.pages)} ${plural(x.pages, 'page', 'pages')}${scope}.` +
-      changeNote(x.thumbsDown, x.previous, 'Thumbs-down: ')
+    `**${formatNumber(x.thumbsDown)}** 👎, ${formatNumber(x.thumbsUp)} 👍 and ` +
+      `${formatNumber(x.code)} on code snippets, on ${plural(x.pages, 'page')}${scope}.`
   ]
   if (x.top.length === 0) {
     blocks.push('No page got a thumbs-down or code-snippet feedback.')
@@ -260,19 +295,27 @@ function feedbackBlock(x: FeedbackSection, r: HealthReport, rows: number): strin
   blocks.push('The pages with the most thumbs-down:')
   blocks.push(
     foldedTable(
-      ['#', 'Page', '👎', '👍', 'Code', 'Total'],
-      ['---:', '---', '---:', '---:', '---:', '---:'],
+      [
+        { header: '#', align: 'right' },
+        { header: 'Page' },
+        { header: '👎', align: 'right' },
+        { header: '👍', align: 'right' },
+        { header: 'Code', align: 'right' },
+        { header: 'Total', align: 'right' }
+      ],
       x.top
         .slice(0, rows)
-        .map((p, i) => [
-          String(i + 1),
-          pageCell(p.path, r.siteUrl),
-          formatNumber(p.thumbsDown),
-          formatNumber(p.thumbsUp),
-          formatNumber(p.code),
-          formatNumber(p.total)
-        ]),
-      'pages'
+        .map((p, i) =>
+          tableRow([
+            rank(i),
+            pageCell(p.path, r.siteUrl),
+            formatNumber(p.thumbsDown),
+            formatNumber(p.thumbsUp),
+            formatNumber(p.code),
+            formatNumber(p.total)
+          ])
+        ),
+      foldLabel('Pages')
     )
   )
   return blocks.filter(Boolean).join('\n\n')
@@ -280,16 +323,15 @@ function feedbackBlock(x: FeedbackSection, r: HealthReport, rows: number): strin
 
 function assistantBlock(x: AssistantSection, rows: number): string {
   const { web, api, other, total } = x.callers
+  const by = `web ${formatNumber(web)}, API ${formatNumber(api)}, other ${formatNumber(other)}`
+  if (x.read === 0) return `**${formatNumber(total)}** questions: ${by}. No conversation to read.`
   const blocks = [
-    `**${formatNumber(total)}** questions ` +
-      `(web ${formatNumber(web)} · API ${formatNumber(api)} · other ${formatNumber(other)}).` +
-      `${changeNote(total, x.previous)} ` +
-      `**${share(x.unanswered, x.read)}** unanswered: ${formatNumber(x.unanswered)} of ` +
-      `${formatNumber(x.read)} conversations read.`
+    `**${formatNumber(total)}** questions: ${by}. **${formatNumber(x.unanswered)}** of ` +
+      `${plural(x.read, 'conversation')} read went unanswered.`
   ]
   if (!x.complete)
     blocks.push(
-      `_Only the first ${formatNumber(x.read)} conversations were read: the share and the ` +
+      `_Only the first ${plural(x.read, 'conversation')} were read: the share and the ` +
         `questions below cover those._`
     )
   if (x.top.length === 0) {
@@ -301,112 +343,52 @@ function assistantBlock(x: AssistantSection, rows: number): string {
   )
   blocks.push(
     foldedTable(
-      ['#', 'Question', 'Times asked', 'Last asked'],
-      ['---:', '---', '---:', '---'],
+      [
+        { header: '#', align: 'right' },
+        { header: 'Question' },
+        { header: 'Times asked', align: 'right' },
+        { header: 'Last asked' }
+      ],
       x.top
         .slice(0, rows)
-        .map((q, i) => [
-          String(i + 1),
-          queryCell(q.question),
-          formatNumber(q.count),
-          instant(q.lastAskedAt)
-        ]),
-      'questions'
+        .map((q, i) =>
+          tableRow([
+            rank(i),
+            textCell(q.question, QUESTION_MAX_CHARS),
+            formatNumber(q.count),
+            instant(q.lastAskedAt)
+          ])
+        ),
+      foldLabel('Questions')
     )
   )
   return blocks.filter(Boolean).join('\n\n')
 }
 
 // ---------------------------------------------------------------------------------------------
-// Tables and cells
+// Cells
 
-/** The first rows open, the rest folded into <details>; '' when there are no rows. */
-function foldedTable(head: string[], align: string[], rows: string[][], noun: string): string {
-  if (rows.length === 0) return ''
-  const header = `| ${head.join(' | ')} |\n|${align.join('|')}|`
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`
-  const open = `${header}\n${rows.slice(0, OPEN_ROWS).map(line).join('\n')}`
-  const rest = rows.slice(OPEN_ROWS)
-  if (rest.length === 0) return open
-  // Blank lines around the inner table: GitHub renders Markdown inside HTML blocks only then.
-  return [
-    open,
-    `<details><summary>${formatNumber(rest.length)} more ${noun}</summary>`,
-    `${header}\n${rest.map(line).join('\n')}`,
-    '</details>'
-  ].join('\n\n')
-}
-
-function queryCell(text: string): string {
-  const shown = clip(text.trim(), TEXT_MAX_CHARS)
+/** A query or question: one line, escaped, clipped so the number columns stay in view. */
+function textCell(text: string, maxChars: number): string {
+  const shown = clip(text.trim(), maxChars)
   return shown === '' ? '_(empty)_' : escapeText(shown)
 }
 
-/** A page path as text, or a link into the docs site when `site-url` is set. */
-function pageCell(path: string, siteUrl: string | undefined): string {
+/** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
+function pageCell(path: string, siteUrl: string | undefined, maxChars = PATH_MAX_CHARS): string {
   if (path === '') return '_(empty path)_'
-  const text = escapeText(clip(path, TEXT_MAX_CHARS))
+  const text = escapeText(clipMiddle(path, maxChars))
   const url = siteUrl ? pageUrl(siteUrl, path) : undefined
-  return url ? `[${text}](${url})` : text
+  return url ? link(text, url) : text
 }
 
-/**
- * The page's address on the docs site, or undefined when the path is not a plain site path.
- * Everything outside a small safe set is percent-encoded, so nothing can end the link, open
- * another one, or leave the site (`//host`, `\\host`, `..`).
- */
-export function pageUrl(siteUrl: string, path: string): string | undefined {
-  if (!path.startsWith('/') || path.startsWith('//') || /\\|(^|\/)\.\.?(\/|$)/.test(path))
-    return undefined
-  const bare = path.split(/[?#]/, 1)[0] ?? ''
-  const encoded = Array.from(bare, c => (/[A-Za-z0-9\-._~/]/.test(c) ? c : encodeChar(c))).join('')
-  return `${siteUrl}${encoded}`
-}
-
-function encodeChar(c: string): string {
-  return [...Buffer.from(c, 'utf8')]
-    .map(b => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
-    .join('')
-}
-
-function footer(r: HealthReport): string {
-  const made = r.madeAt.replace('T', ' ').replace(/:\d{2}(\.\d+)?Z$/, ' UTC')
-  const parts = [
-    `Made ${escapeText(made)}`,
-    `${formatNumber(r.requests)} ${plural(r.requests, 'request', 'requests')} to the service`
-  ]
-  if (r.runUrl) parts.push(`[workflow run](${encodeURI(r.runUrl).replace(/[()]/g, encodeChar)})`)
-  return `<sub>${parts.join(' · ')}</sub>`
-}
-
-// ---------------------------------------------------------------------------------------------
-// Numbers and words
-
-/** An ISO 8601 instant as `YYYY-MM-DD HH:MM UTC`; other text as it is (escaped). */
+/** An ISO 8601 instant as "2026-11-23 09:00 UTC"; other text as it is (escaped). */
 function instant(text: string | undefined): string {
   if (!text) return '–'
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?Z$/.exec(text)
-  return m ? `${m[1]} ${m[2]} UTC` : escapeText(clip(text, 40))
-}
-
-/** " −120 (−3.1%) on the period before." as a sentence of its own, or '' without compare. */
-function changeNote(now: number, before: number | undefined, what = ''): string {
-  return before === undefined ? '' : ` ${what}${formatChange(now, before)} on the period before.`
-}
-
-function share(part: number, whole: number): string {
-  return whole === 0 ? '–' : `${((part / whole) * 100).toFixed(1)}%`
+  const ms = /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : NaN
+  return Number.isFinite(ms) ? formatTimestamp(ms) : escapeText(clip(text, 40))
 }
 
 function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1)}%`
-}
-
-function plural(n: number, one: string, many: string): string {
-  return n === 1 ? one : many
-}
-
-function clip(s: string, max: number): string {
-  const chars = Array.from(s)
-  return chars.length <= max ? s : `${chars.slice(0, max - 1).join('')}…`
 }

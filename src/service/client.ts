@@ -54,7 +54,12 @@ export class ServiceError extends Error {
   constructor(
     message: string,
     /** The HTTP status, when the service answered: callers tell transient failures by it. */
-    readonly status?: number
+    readonly status?: number,
+    /**
+     * The status and the service's own words ("403 Forbidden: …"), without the request or our
+     * advice: a caller whose situation the generic hint misreads says its own.
+     */
+    readonly serviceText?: string
   ) {
     super(message)
     this.name = 'ServiceError'
@@ -458,7 +463,8 @@ export class ServiceClient {
       message +=
         '. The instruction may or may not have been delivered: check the job before sending it again.'
     }
-    return new ServiceError(redact(message), status)
+    const said = outcome.kind === 'answer' ? redact(result.why) : undefined
+    return new ServiceError(redact(message), status, said)
   }
 }
 
