@@ -32774,11 +32774,18 @@ function networkCode(err) {
 /** A request that failed for good; `message` is written for the person reading the log. */
 class ServiceError extends Error {
     status;
+    serviceText;
     constructor(message, 
     /** The HTTP status, when the service answered: callers tell transient failures by it. */
-    status) {
+    status, 
+    /**
+     * The status and the service's own words ("403 Forbidden: …"), without the request or our
+     * advice: a caller whose situation the generic hint misreads says its own.
+     */
+    serviceText) {
         super(message);
         this.status = status;
+        this.serviceText = serviceText;
         this.name = 'ServiceError';
     }
 }
@@ -33091,7 +33098,8 @@ class ServiceClient {
             message +=
                 '. The instruction may or may not have been delivered: check the job before sending it again.';
         }
-        return new ServiceError(redact(message), status);
+        const said = outcome.kind === 'answer' ? redact(result.why) : undefined;
+        return new ServiceError(redact(message), status, said);
     }
 }
 /** A path segment: ids may hold spaces and slashes. */
@@ -37149,15 +37157,351 @@ async function readPages(name, input, fetchPage) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/report/range.ts
+// Date ranges as people read them. The service's `dateTo` is exclusive; a reader expects the
+// last day that counts, so whole-day ranges are shown with their inclusive last day.
+
+
+const range_DAY = 86_400_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The whole UTC days of a range given as `YYYY-MM-DD` bounds, or undefined. */
+function wholeDays(range) {
+    const { dateFrom, dateTo } = range;
+    if (!dateFrom || !dateTo || !isDateOnly(dateFrom) || !isDateOnly(dateTo))
+        return undefined;
+    const from = parseInstant(dateFrom);
+    const to = parseInstant(dateTo);
+    if (from === undefined || to === undefined || to - from < range_DAY)
+        return undefined;
+    return { first: new Date(from), last: new Date(to - range_DAY) };
+}
+function monthDay(d) {
+    return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
+}
+function withYear(d) {
+    return `${monthDay(d)}, ${d.getUTCFullYear()}`;
+}
+function isoDay(d) {
+    return d.toISOString().slice(0, 10);
+}
+/**
+ * A short label: "Nov 16–22", "Oct 28 – Nov 3", "Dec 28, 2025 – Jan 3, 2026", "Nov 16"; the
+ * year is added when it is not the year of `now`. Other ranges are shown as given.
+ */
+function shortRange(range, now) {
+    const days = wholeDays(range);
+    if (!days)
+        return exactRange(range);
+    const { first, last } = days;
+    const year = new Date(now).getUTCFullYear();
+    const sameYear = first.getUTCFullYear() === last.getUTCFullYear();
+    const suffix = sameYear && first.getUTCFullYear() !== year ? `, ${first.getUTCFullYear()}` : '';
+    if (first.getTime() === last.getTime())
+        return `${monthDay(first)}${suffix}`;
+    if (!sameYear)
+        return `${withYear(first)} – ${withYear(last)}`;
+    if (first.getUTCMonth() === last.getUTCMonth())
+        return `${monthDay(first)}–${last.getUTCDate()}${suffix}`;
+    return `${monthDay(first)} – ${monthDay(last)}${suffix}`;
+}
+/**
+ * The exact range, for the record: "2026-11-16 to 2026-11-22" (whole days, both counted) or the
+ * bounds as given, marked end exclusive.
+ */
+function exactRange(range) {
+    const days = wholeDays(range);
+    if (days)
+        return `${isoDay(days.first)} to ${isoDay(days.last)}`;
+    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
+    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
+    if (from && to)
+        return `${from} to ${to} (end exclusive)`;
+    if (from)
+        return `since ${from}`;
+    if (to)
+        return `before ${to}`;
+    return 'all time';
+}
+/** "the previous 7 days", "the week before", "the month before", "the period before". */
+function previousLabel(range, period) {
+    switch (period?.kind) {
+        case 'yesterday':
+            return 'the day before';
+        case 'last-week':
+            return 'the week before';
+        case 'last-month':
+            return 'the month before';
+        default:
+            break;
+    }
+    const days = wholeDays(range);
+    if (!days)
+        return 'the period before';
+    const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
+    return count === 1 ? 'the day before' : `the previous ${count} days`;
+}
+
+;// CONCATENATED MODULE: ./src/report/chart.ts
+// Mermaid charts, as GitHub draws them. Horizontal bars: a page path is long, and only a
+// horizontal chart gives its label a line of its own instead of a slanted smear under the bar.
+const LABEL_MAX_CHARS = 40;
+/**
+ * A label Mermaid draws as written: a small safe charset (a quote or bracket would end the list),
+ * clipped in the middle so that both the section and the page name stay readable.
+ */
+function chartLabel(text, maxChars = LABEL_MAX_CHARS) {
+    const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_';
+    if (safe.length <= maxChars)
+        return safe;
+    const tail = Math.floor((maxChars - 1) * 0.4);
+    return `${safe.slice(0, maxChars - 1 - tail)}…${safe.slice(safe.length - tail)}`;
+}
+/** Labels made unique: Mermaid would merge bars with the same category name. */
+function uniqueLabels(labels) {
+    const seen = new Map();
+    return labels.map(label => {
+        const count = (seen.get(label) ?? 0) + 1;
+        seen.set(label, count);
+        return count === 1 ? label : `${label} (${count})`;
+    });
+}
+function barValue(value) {
+    return Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+}
+/** Bar thickness in pixels: Mermaid's fixed 500 px height makes three bars look like slabs. */
+const PIXELS_PER_BAR = 36;
+const CHART_FRAME_PIXELS = 120;
+/** A mid blue that reads on GitHub's light and dark themes (the default is a pale lavender). */
+const BAR_COLOR = '#4493f8';
+/** Mermaid settings for one chart: its height follows the number of bars. */
+function chartConfig(bars) {
+    const config = {
+        xyChart: { height: CHART_FRAME_PIXELS + PIXELS_PER_BAR * bars },
+        themeVariables: { xyChart: { plotColorPalette: BAR_COLOR } }
+    };
+    return `%%{init: ${JSON.stringify(config)}}%%`;
+}
+/** The top of the value axis: the largest bar, never 0 (Mermaid draws an empty range oddly). */
+function axisMax(values) {
+    return Math.max(1, ...values);
+}
+/**
+ * A horizontal bar chart whose value axis starts at 0, so bar lengths compare honestly (Mermaid
+ * otherwise starts the axis at the smallest bar). Bars are drawn in the order given, first on
+ * top. Empty string when there are no bars.
+ */
+function barChart(spec) {
+    if (spec.bars.length === 0)
+        return '';
+    const labels = uniqueLabels(spec.bars.map(bar => chartLabel(bar.label))).map(l => `"${l}"`);
+    const values = spec.bars.map(bar => barValue(bar.value));
+    return [
+        '```mermaid',
+        chartConfig(values.length),
+        'xychart-beta horizontal',
+        `    title "${spec.title}"`,
+        `    x-axis [${labels.join(', ')}]`,
+        `    y-axis "${spec.valueAxis}" 0 --> ${axisMax(values)}`,
+        `    bar [${values.join(', ')}]`,
+        '```'
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/visitors.ts
+// The visitors report (job summary and comment): the answer in the headline, the totals with
+// the human/AI overlap made explicit, then the top pages as a chart and a table that fits.
+
+
+
+/** Long enough for a real docs path, short enough that the number columns stay in view. */
+const PATH_MAX_CHARS = 60;
+// ---------------------------------------------------------------------------------------------
+// Head: headline, what and when, totals
+function visitors_headline(r) {
+    const total = plural(r.totals.total, 'unique visitor');
+    const when = shortRange(r.range, r.generatedAt);
+    if (!r.previous)
+        return `### ${total} · ${when}`;
+    const before = previousLabel(r.range, r.period);
+    const change = formatPercentChange(r.totals.total, r.previous.totals.total);
+    const compared = change ? `${change} vs ${before}` : `none in ${before}`;
+    return `### ${total}, ${compared} · ${when}`;
+}
+function visitors_metaLine(r) {
+    const range = r.previous
+        ? `${exactRange(r.range)}, compared with ${exactRange(r.previous.range)}`
+        : exactRange(r.range);
+    return [
+        `Docs visitors of project ${escapeText(r.projectId)}`,
+        range,
+        ...provenance({ ...r, requestNoun: 'analytics request' })
+    ].join(' · ');
+}
+/** Visitors counted as both human and AI, when the service's numbers allow knowing it. */
+function overlap(c) {
+    const both = c.human + c.ai - c.total;
+    return both >= 0 ? both : undefined;
+}
+function totalsTable(r) {
+    const { totals, previous } = r;
+    const both = overlap(totals);
+    // When human + AI falls short of the total (visitors the service classes as neither), shares
+    // of the total would hide that; shares of their sum, said so in the note, stay honest.
+    const whole = both === undefined ? totals.human + totals.ai : totals.total;
+    const change = (now, before) => previous ? [formatChange(now, before)] : [];
+    const columns = [
+        { header: 'Traffic' },
+        { header: 'Unique visitors', align: 'right' },
+        { header: both === undefined ? 'Share of human + AI' : 'Share of total', align: 'right' },
+        ...(previous ? [{ header: 'Change', align: 'right' }] : [])
+    ];
+    const rows = [
+        ['Human', formatNumber(totals.human), formatShare(totals.human, whole)],
+        ['AI', formatNumber(totals.ai), formatShare(totals.ai, whole)]
+    ].map((cells, i) => {
+        const key = i === 0 ? 'human' : 'ai';
+        return tableRow([...cells, ...change(totals[key], previous?.totals[key])]);
+    });
+    if (both !== undefined && both > 0) {
+        const before = previous ? overlap(previous.totals) : undefined;
+        rows.push(tableRow(['Both', formatNumber(both), formatShare(both, whole), ...change(both, before)]));
+    }
+    rows.push(tableRow([
+        'Total',
+        formatNumber(totals.total),
+        both === undefined ? '' : formatShare(totals.total, whole),
+        ...change(totals.total, previous?.totals.total)
+    ]));
+    return `${tableHead(columns)}\n${rows.join('\n')}`;
+}
+function totalsNote(totals) {
+    const both = overlap(totals);
+    if (both === undefined)
+        return ('_Shares are of human + AI. The total is the service’s count of unique visitors, each ' +
+            'once, and is not their sum._');
+    if (both === 0)
+        return '_Total counts each unique visitor once: human + AI = total._';
+    return ('_Visitors seen both as human and as AI count in both rows and once in the total: ' +
+        'human + AI − both = total._');
+}
+function exportedLine(r) {
+    const file = r.file ? ` to ${escapeText(r.file)}` : '';
+    const limit = r.maxRowsReached ? ', stopped at `max-rows`' : '';
+    return `${plural(r.rows, 'row')} exported${file}${limit}.`;
+}
+function reportHead(r) {
+    return [visitors_headline(r), visitors_metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r)].join('\n\n');
+}
+// ---------------------------------------------------------------------------------------------
+// Top pages
+function topTitle(r) {
+    if (!r.maxRowsReached)
+        return '#### Top pages';
+    return (`#### Top pages among the first ${plural(r.rows, 'row')} exported\n\n` +
+        '_The export stopped at `max-rows`, so pages past those rows are not ranked here; the ' +
+        'totals above are the whole site’s._');
+}
+function topColumns(withChange) {
+    return [
+        { header: '#', align: 'right' },
+        { header: 'Page' },
+        { header: 'Human', align: 'right' },
+        { header: 'AI', align: 'right' },
+        { header: 'Total', align: 'right' },
+        ...(withChange ? [{ header: 'Change', align: 'right' }] : [])
+    ];
+}
+/** A page cell: clipped in the middle, escaped, linked to the docs site when there is one. */
+function pageCell(path, siteUrl) {
+    if (!path)
+        return '_(empty path)_';
+    const text = escapeText(clipMiddle(path, PATH_MAX_CHARS));
+    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
+    return url ? markdown_link(text, url) : text;
+}
+function topPageRow(r, row, rank) {
+    const change = r.previous ? [formatChange(row.total, r.previous.byPath.get(row.path)?.total)] : [];
+    return tableRow([
+        String(rank),
+        pageCell(row.path, r.siteUrl),
+        formatNumber(row.human),
+        formatNumber(row.ai),
+        formatNumber(row.total),
+        ...change
+    ]);
+}
+function foldLabel(first, last) {
+    return `Pages ${formatNumber(first)}–${formatNumber(last)}`;
+}
+function topPagesChart(top) {
+    const bars = top.slice(0, VISIBLE_ROWS);
+    return barChart({
+        title: `Top ${bars.length} pages by unique visitors`,
+        valueAxis: 'Unique visitors',
+        // The rank matches the table's # column, so a clipped label is never ambiguous.
+        bars: bars.map((row, i) => ({
+            label: `#${i + 1} ${row.path || '(empty path)'}`,
+            value: row.total
+        }))
+    });
+}
+function omittedNote(omitted, fullDataHint) {
+    const where = fullDataHint ? `; the full data is in ${fullDataHint}` : '';
+    return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`;
+}
+/** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
+function rowsWithinBudget(r, budget) {
+    const rows = [];
+    let used = 0;
+    for (const [i, row] of r.top.entries()) {
+        const line = topPageRow(r, row, i + 1);
+        used += size(line) + 1;
+        if (used > budget)
+            break;
+        rows.push(line);
+    }
+    return rows;
+}
+/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
+function renderVisitorsReport(r, opts) {
+    const head = reportHead(r);
+    if (r.top.length === 0)
+        return fitComment(`${head}\n`, opts.maxChars, opts.fullDataHint);
+    const title = topTitle(r);
+    const columns = topColumns(r.previous !== undefined);
+    const longestNote = omittedNote(r.top.length, opts.fullDataHint);
+    const overhead = foldedTableOverhead(columns, foldLabel(r.top.length, r.top.length));
+    // Blank lines between blocks and the final newline.
+    const separators = 12;
+    const fixed = size(head) + size(title) + overhead + size(longestNote) + separators;
+    let chart = topPagesChart(r.top);
+    if (fixed + size(chart) > opts.maxChars)
+        chart = ''; // the table matters more than the chart
+    const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart));
+    const blocks = [head, title];
+    if (chart)
+        blocks.push(chart);
+    if (rows.length > 0)
+        blocks.push(foldedTable(columns, rows, foldLabel));
+    const omitted = r.top.length - rows.length;
+    if (omitted > 0)
+        blocks.push(omittedNote(omitted, opts.fullDataHint));
+    // Only reached with a budget too small for the fixed parts: cut as a last resort.
+    return fitComment(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint);
+}
+
 ;// CONCATENATED MODULE: ./src/report/health.ts
-// The docs-health report: a headline per section, then each section's tables. Every query, path
-// and service message is untrusted (anyone on the internet types search queries) and passes
-// through escapeText; a section that failed is drawn in its place with the reason.
 
 
-/** Rows shown before the rest of a table folds into <details>. */
-const OPEN_ROWS = 10;
-const TEXT_MAX_CHARS = 200;
+
+/**
+ * A query or question keeps its start, where its meaning is. A query shares its row with a page
+ * column, so both are short; a question (words, so it wraps) gets more.
+ */
+const QUERY_MAX_CHARS = 48;
+/** The clicked page beside a query: both must fit a comment's width with the numbers. */
+const CLICKED_PAGE_MAX_CHARS = 40;
+const QUESTION_MAX_CHARS = 120;
 const REASON_MAX_CHARS = 600;
 const TITLES = {
     visitors: 'Visitors',
@@ -37174,7 +37518,7 @@ function renderHealthReport(r, maxBytes) {
     const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)));
     for (let rows = longest;; rows = Math.floor(rows / 2)) {
         const md = render(r, rows, rows < longest);
-        if (external_node_buffer_.Buffer.byteLength(md) <= maxBytes)
+        if (size(md) <= maxBytes)
             return md;
         if (rows === 0)
             return fitComment(md, maxBytes);
@@ -37182,82 +37526,60 @@ function renderHealthReport(r, maxBytes) {
 }
 function render(r, rows, cut) {
     const blocks = [
-        '## Docs health report',
-        head(r),
+        `## Docs health · ${shortRange(r.range, r.generatedAt)}`,
+        health_metaLine(r),
         overview(r),
         ...r.sections.map(x => sectionBlock(x, r, rows))
     ];
     if (cut)
         blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`);
-    blocks.push(footer(r));
     return blocks.join('\n\n') + '\n';
 }
-function head(r) {
-    const parts = [`**Project:** ${escapeText(r.projectId)}`, `**Range:** ${describeRange(r.range)}`];
-    if (r.previous)
-        parts.push(`**Compared with:** ${describeRange(r.previous)}`);
-    return parts.join(' · ');
-}
-function describeRange(range) {
-    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
-    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
-    if (from && to)
-        return `${from} → ${to} (end exclusive)`;
-    if (from)
-        return `since ${from}`;
-    if (to)
-        return `until ${to} (exclusive)`;
-    return 'all time';
+function health_metaLine(r) {
+    const range = r.previous
+        ? `${exactRange(r.range)}, compared with ${exactRange(r.previous)}`
+        : exactRange(r.range);
+    const made = provenance({ ...r, requestNoun: 'analytics request' });
+    return [`Project ${escapeText(r.projectId)}`, range, ...made].join(' · ');
 }
 // ---------------------------------------------------------------------------------------------
-// The overview: one line per section
+// Headlines: one line per section, the answer first
 function overview(r) {
-    const compare = r.previous !== undefined;
-    const lines = [
-        `| Section | Headline |${compare ? ' Change |' : ''}`,
-        `|---|---|${compare ? '---:|' : ''}`
-    ];
-    for (const x of r.sections) {
-        const change = compare ? ` ${x.ok ? headlineChange(x) : '–'} |` : '';
-        lines.push(`| ${TITLES[x.name]} | ${x.ok ? health_headline(x) : failedHeadline(x)} |${change}`);
-    }
-    return lines.join('\n');
+    const columns = [{ header: 'Section' }, { header: 'Headline' }];
+    const rows = r.sections.map(x => tableRow([TITLES[x.name], x.ok ? health_headline(x, r) : failedHeadline(x)]));
+    return `${tableHead(columns)}\n${rows.join('\n')}`;
 }
-function health_headline(x) {
+/** ", +5.0% vs the week before" with compare, else ''. */
+function versus(now, before, r) {
+    if (!r.previous || before === undefined)
+        return '';
+    const label = previousLabel(r.range, r.period);
+    const change = formatPercentChange(now, before);
+    return change ? `, ${change} vs ${label}` : `, none in ${label}`;
+}
+function health_headline(x, r) {
     switch (x.name) {
         case 'visitors':
-            return `${formatNumber(x.totals.total)} unique visitors`;
+            return plural(x.totals.total, 'unique visitor') + versus(x.totals.total, x.previous?.total, r);
         case 'views':
-            return `${formatNumber(x.totals.total)} page views`;
-        case 'searches':
+            return plural(x.totals.total, 'page view') + versus(x.totals.total, x.previous?.total, r);
+        case 'searches': {
+            const head = plural(x.totalSearches, 'search', 'searches') + versus(x.totalSearches, x.previous, r);
             if (x.read === 0)
-                return `${formatNumber(x.totalSearches)} searches`;
-            return `${formatNumber(x.totalSearches)} searches · ${formatNumber(x.gaps.length)} ${health_plural(x.gaps.length, 'content gap', 'content gaps')} in the top ${formatNumber(x.read)}`;
+                return head;
+            const among = x.complete ? formatNumber(x.read) : `the top ${formatNumber(x.read)}`;
+            return `${head} · ${formatNumber(x.gaps.length)} of ${among} queries with no click`;
+        }
         case 'feedback':
-            return `${formatNumber(x.thumbsDown)} 👎 · ${formatNumber(x.thumbsUp)} 👍 on ${formatNumber(x.pages)} ${health_plural(x.pages, 'page', 'pages')}`;
-        case 'assistant':
-            return `${formatNumber(x.callers.total)} questions · ${share(x.unanswered, x.read)} unanswered`;
+            return (`${formatNumber(x.thumbsDown)} 👎${versus(x.thumbsDown, x.previous, r)} · ` +
+                `${formatNumber(x.thumbsUp)} 👍 on ${plural(x.pages, 'page')}`);
+        case 'assistant': {
+            const asked = plural(x.callers.total, 'question') + versus(x.callers.total, x.previous, r);
+            if (x.read === 0)
+                return asked;
+            return `${formatShare(x.unanswered, x.read)} of ${plural(x.read, 'conversation')} unanswered · ${asked}`;
+        }
     }
-}
-function headlineNumber(x) {
-    switch (x.name) {
-        case 'visitors':
-        case 'views':
-            return x.totals.total;
-        case 'searches':
-            return x.totalSearches;
-        case 'feedback':
-            return x.thumbsDown;
-        case 'assistant':
-            return x.callers.total;
-    }
-}
-function previousNumber(x) {
-    return 'totals' in x ? x.previous?.total : x.previous;
-}
-function headlineChange(x) {
-    const before = previousNumber(x);
-    return before === undefined ? '–' : formatChange(headlineNumber(x), before);
 }
 function failedHeadline(x) {
     if (x.skipped)
@@ -37286,212 +37608,184 @@ function sectionBlock(x, r, rows) {
     })();
     return `${title}\n\n${body}`;
 }
+/** The service's words, escaped: a refusal carries why (the plan), a failure its cause. */
 function failureNote(x) {
+    // The action's own words (which limit ran out), written as Markdown: `wait-timeout` is code.
     if (x.skipped)
-        return `> ⚠️ **Not read:** ${escapeText(x.reason.replace(/^not read: /, ''))}.`;
-    const why = x.refused
-        ? `The service refused this section${x.status !== undefined ? ` (HTTP ${x.status})` : ''}: the feature may not be enabled on this plan.`
-        : `This section could not be read${x.status !== undefined ? ` (HTTP ${x.status})` : ''}.`;
-    return `> ⚠️ **Not available.** ${why}\n>\n> ${escapeText(health_clip(x.reason, REASON_MAX_CHARS))}`;
+        return `> ⚠️ **Not read:** ${x.reason.replace(/^not read: /, '')}.`;
+    const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
+    const what = x.refused
+        ? `**Not available:** the service refused this section${status}.`
+        : `**Failed:** this section could not be read${status}.`;
+    return `> ⚠️ ${what}\n>\n> ${escapeText(clip(x.reason, REASON_MAX_CHARS))}`;
 }
+const rank = (i) => String(i + 1);
+const health_foldLabel = (noun) => (first, last) => `${noun} ${formatNumber(first)}–${formatNumber(last)}`;
 function pagesBlock(x, r, rows) {
     const noun = x.name === 'visitors' ? 'unique visitors' : 'page views';
     const { human, ai, total } = x.totals;
+    const stopped = x.maxRowsReached
+        ? ' The export stopped at `max-rows`: the top pages are those of the rows read; the totals are the whole site’s.'
+        : '';
     const lines = [
-        `**${formatNumber(total)}** ${noun} (${formatNumber(human)} human, ${formatNumber(ai)} AI)` +
-            ` across ${formatNumber(x.rows)} ${health_plural(x.rows, 'page', 'pages')}` +
-            `${x.maxRowsReached ? ' (stopped at `max-rows`: the service has more)' : ''}.` +
-            changeNote(total, x.previous?.total)
+        `**${formatNumber(total)}** ${noun}: ${formatNumber(human)} human, ${formatNumber(ai)} AI, ` +
+            `on ${plural(x.rows, 'page')}.${stopped}`
     ];
-    if (x.name === 'visitors')
-        lines.push('', '_Total counts each visitor once, so it is not the sum of human and AI._');
-    const table = health_foldedTable(['#', 'Page', 'Human', 'AI', 'Total'], ['---:', '---', '---:', '---:', '---:'], x.top
+    if (x.name === 'visitors' && human + ai !== total)
+        lines.push('_The total counts each visitor once, so it is not the sum of human and AI._');
+    const table = foldedTable([
+        { header: '#', align: 'right' },
+        { header: 'Page' },
+        { header: 'Human', align: 'right' },
+        { header: 'AI', align: 'right' },
+        { header: 'Total', align: 'right' }
+    ], x.top
         .slice(0, rows)
-        .map((row, i) => [
-        String(i + 1),
-        pageCell(row.path, r.siteUrl),
+        .map((row, i) => tableRow([
+        rank(i),
+        health_pageCell(row.path, r.siteUrl),
         formatNumber(row.human),
         formatNumber(row.ai),
         formatNumber(row.total)
-    ]), 'pages');
-    return [lines.join('\n'), table].filter(Boolean).join('\n\n');
+    ])), health_foldLabel('Pages'));
+    return [lines.join('\n\n'), table].filter(Boolean).join('\n\n');
 }
 function searchesBlock(x, r, rows) {
-    const total = `**${formatNumber(x.totalSearches)}** searches.${changeNote(x.totalSearches, x.previous)}`;
     if (x.read === 0)
-        return `${total} No search query in this range.`;
-    const blocks = [
-        `${total} The top queries by hits, with their click-through and the page people clicked most:`
-    ];
-    const top = health_foldedTable(['#', 'Query', 'Hits', 'Click-through', 'Top clicked page'], ['---:', '---', '---:', '---:', '---'], x.top
+        return 'No search in this range.';
+    const blocks = ['The top queries by hits, with their click-through and the page clicked most:'];
+    const top = foldedTable([
+        { header: '#', align: 'right' },
+        { header: 'Query' },
+        { header: 'Hits', align: 'right' },
+        { header: 'Click-through', align: 'right' },
+        { header: 'Top clicked page' }
+    ], x.top
         .slice(0, rows)
-        .map((q, i) => [
-        String(i + 1),
-        queryCell(q.searchQuery),
+        .map((q, i) => tableRow([
+        rank(i),
+        textCell(q.searchQuery, QUERY_MAX_CHARS),
         formatNumber(q.hits),
         percent(q.ctr),
-        q.topClickedPage === null ? '–' : pageCell(q.topClickedPage, r.siteUrl)
-    ]), 'queries');
+        q.topClickedPage === null
+            ? '–'
+            : health_pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
+    ])), health_foldLabel('Queries'));
     if (top)
         blocks.push(top);
     const scope = x.complete
-        ? `among all ${formatNumber(x.read)} queries`
-        : `among the top ${formatNumber(x.read)} queries read (the service has more)`;
+        ? `among all ${plural(x.read, 'query', 'queries')}`
+        : `among the top ${plural(x.read, 'query', 'queries')} read (the service has more)`;
     if (x.gaps.length === 0) {
         blocks.push(`No content gaps ${scope}: every query led to a click.`);
         return blocks.join('\n\n');
     }
-    blocks.push(`#### Content gaps\n\nQueries nobody clicked a result for (click-through 0), ${scope}:`);
-    const gaps = health_foldedTable(['#', 'Query', 'Hits', 'Last searched'], ['---:', '---', '---:', '---'], x.gaps
+    blocks.push(`#### Content gaps\n\nQueries nobody clicked a result for, ${scope}:`);
+    const gaps = foldedTable([
+        { header: '#', align: 'right' },
+        { header: 'Query' },
+        { header: 'Hits', align: 'right' },
+        { header: 'Last searched' }
+    ], x.gaps
         .slice(0, rows)
-        .map((q, i) => [
-        String(i + 1),
-        queryCell(q.searchQuery),
+        .map((q, i) => tableRow([
+        rank(i),
+        textCell(q.searchQuery, QUERY_MAX_CHARS),
         formatNumber(q.hits),
         instant(q.lastSearchedAt)
-    ]), 'queries');
+    ])), health_foldLabel('Queries'));
     if (gaps)
         blocks.push(gaps);
     return blocks.join('\n\n');
 }
 function feedbackBlock(x, r, rows) {
     const scope = x.hasMore
-        ? ` (the first ${formatNumber(x.pages)} pages the service returned; it has feedback on more)`
+        ? ` (the first ${plural(x.pages, 'page')} the service returned; it has feedback on more)`
         : '';
     const blocks = [
-        `**${formatNumber(x.thumbsDown)}** 👎, ` +
-            `${formatNumber(x.thumbsUp)} 👍 and ${formatNumber(x.code)} on code snippets, ` +
-            `on ${formatNumber(x.pages)} ${health_plural(x.pages, 'page', 'pages')}${scope}.` +
-            changeNote(x.thumbsDown, x.previous, 'Thumbs-down: ')
+        `**${formatNumber(x.thumbsDown)}** 👎, ${formatNumber(x.thumbsUp)} 👍 and ` +
+            `${formatNumber(x.code)} on code snippets, on ${plural(x.pages, 'page')}${scope}.`
     ];
     if (x.top.length === 0) {
         blocks.push('No page got a thumbs-down or code-snippet feedback.');
         return blocks.join('\n\n');
     }
     blocks.push('The pages with the most thumbs-down:');
-    blocks.push(health_foldedTable(['#', 'Page', '👎', '👍', 'Code', 'Total'], ['---:', '---', '---:', '---:', '---:', '---:'], x.top
+    blocks.push(foldedTable([
+        { header: '#', align: 'right' },
+        { header: 'Page' },
+        { header: '👎', align: 'right' },
+        { header: '👍', align: 'right' },
+        { header: 'Code', align: 'right' },
+        { header: 'Total', align: 'right' }
+    ], x.top
         .slice(0, rows)
-        .map((p, i) => [
-        String(i + 1),
-        pageCell(p.path, r.siteUrl),
+        .map((p, i) => tableRow([
+        rank(i),
+        health_pageCell(p.path, r.siteUrl),
         formatNumber(p.thumbsDown),
         formatNumber(p.thumbsUp),
         formatNumber(p.code),
         formatNumber(p.total)
-    ]), 'pages'));
+    ])), health_foldLabel('Pages')));
     return blocks.filter(Boolean).join('\n\n');
 }
 function assistantBlock(x, rows) {
     const { web, api, other, total } = x.callers;
+    const by = `web ${formatNumber(web)}, API ${formatNumber(api)}, other ${formatNumber(other)}`;
+    if (x.read === 0)
+        return `**${formatNumber(total)}** questions: ${by}. No conversation to read.`;
     const blocks = [
-        `**${formatNumber(total)}** questions ` +
-            `(web ${formatNumber(web)} · API ${formatNumber(api)} · other ${formatNumber(other)}).` +
-            `${changeNote(total, x.previous)} ` +
-            `**${share(x.unanswered, x.read)}** unanswered: ${formatNumber(x.unanswered)} of ` +
-            `${formatNumber(x.read)} conversations read.`
+        `**${formatNumber(total)}** questions: ${by}. **${formatNumber(x.unanswered)}** of ` +
+            `${plural(x.read, 'conversation')} read went unanswered.`
     ];
     if (!x.complete)
-        blocks.push(`_Only the first ${formatNumber(x.read)} conversations were read: the share and the ` +
+        blocks.push(`_Only the first ${plural(x.read, 'conversation')} were read: the share and the ` +
             `questions below cover those._`);
     if (x.top.length === 0) {
         blocks.push('No unanswered question.');
         return blocks.join('\n\n');
     }
     blocks.push('The unanswered questions asked most often (the same text, ignoring case and spaces):');
-    blocks.push(health_foldedTable(['#', 'Question', 'Times asked', 'Last asked'], ['---:', '---', '---:', '---'], x.top
+    blocks.push(foldedTable([
+        { header: '#', align: 'right' },
+        { header: 'Question' },
+        { header: 'Times asked', align: 'right' },
+        { header: 'Last asked' }
+    ], x.top
         .slice(0, rows)
-        .map((q, i) => [
-        String(i + 1),
-        queryCell(q.question),
+        .map((q, i) => tableRow([
+        rank(i),
+        textCell(q.question, QUESTION_MAX_CHARS),
         formatNumber(q.count),
         instant(q.lastAskedAt)
-    ]), 'questions'));
+    ])), health_foldLabel('Questions')));
     return blocks.filter(Boolean).join('\n\n');
 }
 // ---------------------------------------------------------------------------------------------
-// Tables and cells
-/** The first rows open, the rest folded into <details>; '' when there are no rows. */
-function health_foldedTable(head, align, rows, noun) {
-    if (rows.length === 0)
-        return '';
-    const header = `| ${head.join(' | ')} |\n|${align.join('|')}|`;
-    const line = (cells) => `| ${cells.join(' | ')} |`;
-    const open = `${header}\n${rows.slice(0, OPEN_ROWS).map(line).join('\n')}`;
-    const rest = rows.slice(OPEN_ROWS);
-    if (rest.length === 0)
-        return open;
-    // Blank lines around the inner table: GitHub renders Markdown inside HTML blocks only then.
-    return [
-        open,
-        `<details><summary>${formatNumber(rest.length)} more ${noun}</summary>`,
-        `${header}\n${rest.map(line).join('\n')}`,
-        '</details>'
-    ].join('\n\n');
-}
-function queryCell(text) {
-    const shown = health_clip(text.trim(), TEXT_MAX_CHARS);
+// Cells
+/** A query or question: one line, escaped, clipped so the number columns stay in view. */
+function textCell(text, maxChars) {
+    const shown = clip(text.trim(), maxChars);
     return shown === '' ? '_(empty)_' : escapeText(shown);
 }
-/** A page path as text, or a link into the docs site when `site-url` is set. */
-function pageCell(path, siteUrl) {
+/** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
+function health_pageCell(path, siteUrl, maxChars = PATH_MAX_CHARS) {
     if (path === '')
         return '_(empty path)_';
-    const text = escapeText(health_clip(path, TEXT_MAX_CHARS));
-    const url = siteUrl ? health_pageUrl(siteUrl, path) : undefined;
-    return url ? `[${text}](${url})` : text;
+    const text = escapeText(clipMiddle(path, maxChars));
+    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
+    return url ? markdown_link(text, url) : text;
 }
-/**
- * The page's address on the docs site, or undefined when the path is not a plain site path.
- * Everything outside a small safe set is percent-encoded, so nothing can end the link, open
- * another one, or leave the site (`//host`, `\\host`, `..`).
- */
-function health_pageUrl(siteUrl, path) {
-    if (!path.startsWith('/') || path.startsWith('//') || /\\|(^|\/)\.\.?(\/|$)/.test(path))
-        return undefined;
-    const bare = path.split(/[?#]/, 1)[0] ?? '';
-    const encoded = Array.from(bare, c => (/[A-Za-z0-9\-._~/]/.test(c) ? c : encodeChar(c))).join('');
-    return `${siteUrl}${encoded}`;
-}
-function encodeChar(c) {
-    return [...external_node_buffer_.Buffer.from(c, 'utf8')]
-        .map(b => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
-        .join('');
-}
-function footer(r) {
-    const made = r.madeAt.replace('T', ' ').replace(/:\d{2}(\.\d+)?Z$/, ' UTC');
-    const parts = [
-        `Made ${escapeText(made)}`,
-        `${formatNumber(r.requests)} ${health_plural(r.requests, 'request', 'requests')} to the service`
-    ];
-    if (r.runUrl)
-        parts.push(`[workflow run](${encodeURI(r.runUrl).replace(/[()]/g, encodeChar)})`);
-    return `<sub>${parts.join(' · ')}</sub>`;
-}
-// ---------------------------------------------------------------------------------------------
-// Numbers and words
-/** An ISO 8601 instant as `YYYY-MM-DD HH:MM UTC`; other text as it is (escaped). */
+/** An ISO 8601 instant as "2026-11-23 09:00 UTC"; other text as it is (escaped). */
 function instant(text) {
     if (!text)
         return '–';
-    const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?Z$/.exec(text);
-    return m ? `${m[1]} ${m[2]} UTC` : escapeText(health_clip(text, 40));
-}
-/** " −120 (−3.1%) on the period before." as a sentence of its own, or '' without compare. */
-function changeNote(now, before, what = '') {
-    return before === undefined ? '' : ` ${what}${formatChange(now, before)} on the period before.`;
-}
-function share(part, whole) {
-    return whole === 0 ? '–' : `${((part / whole) * 100).toFixed(1)}%`;
+    const ms = /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : NaN;
+    return Number.isFinite(ms) ? formatTimestamp(ms) : escapeText(clip(text, 40));
 }
 function percent(ratio) {
     return `${(ratio * 100).toFixed(1)}%`;
-}
-function health_plural(n, one, many) {
-    return n === 1 ? one : many;
-}
-function health_clip(s, max) {
-    const chars = Array.from(s);
-    return chars.length <= max ? s : `${chars.slice(0, max - 1).join('')}…`;
 }
 
 ;// CONCATENATED MODULE: ./src/service/analytics.ts
@@ -37723,10 +38017,11 @@ async function runReport(ctx) {
     const report = {
         projectId: s.projectId,
         range: s.range,
+        ...(s.period ? { period: s.period } : {}),
         ...(s.previous ? { previous: s.previous } : {}),
         sections,
         requests,
-        madeAt: new Date().toISOString(),
+        generatedAt: Date.now(),
         ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
         ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
     };
@@ -37782,9 +38077,18 @@ async function readSection(name, input) {
         if (endsTheRun(err))
             throw err;
         const status = err instanceof ServiceError ? err.status : undefined;
-        const reason = err instanceof Error ? err.message : String(err);
-        return failure(name, reason, status);
+        return failure(name, failureReason(err, status), status);
     }
+}
+/**
+ * A refusal of one analytics operation (403/404) is almost always the plan, not the key (other
+ * sections read fine with it): the service's words and that, without the client's key advice.
+ */
+function failureReason(err, status) {
+    const refused = status === 403 || status === 404;
+    if (refused && err instanceof ServiceError && err.serviceText)
+        return `${err.serviceText}; this analytics feature may not be enabled on your plan`;
+    return err instanceof Error ? err.message : String(err);
 }
 /**
  * Out of quota, or a key the service rejects: every other section would fail the same way,
@@ -37814,7 +38118,7 @@ function logOutcome(outcome, calls) {
     if (outcome.ok)
         info(`Section ${outcome.name}: read in ${spent}.`);
     else if (outcome.refused)
-        core_warning(`Section ${outcome.name}: the service refused it (the feature may not be enabled on this plan): ${outcome.reason}`);
+        core_warning(`Section ${outcome.name}: the service refused it: ${outcome.reason}`);
     else
         core_warning(`Section ${outcome.name} failed: ${outcome.reason}`);
 }
@@ -37939,339 +38243,6 @@ async function readPreviousValues(shown, options) {
         }
     });
     return { read, byPath, sorted };
-}
-
-;// CONCATENATED MODULE: ./src/report/chart.ts
-// Mermaid charts, as GitHub draws them. Horizontal bars: a page path is long, and only a
-// horizontal chart gives its label a line of its own instead of a slanted smear under the bar.
-const LABEL_MAX_CHARS = 40;
-/**
- * A label Mermaid draws as written: a small safe charset (a quote or bracket would end the list),
- * clipped in the middle so that both the section and the page name stay readable.
- */
-function chartLabel(text, maxChars = LABEL_MAX_CHARS) {
-    const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_';
-    if (safe.length <= maxChars)
-        return safe;
-    const tail = Math.floor((maxChars - 1) * 0.4);
-    return `${safe.slice(0, maxChars - 1 - tail)}…${safe.slice(safe.length - tail)}`;
-}
-/** Labels made unique: Mermaid would merge bars with the same category name. */
-function uniqueLabels(labels) {
-    const seen = new Map();
-    return labels.map(label => {
-        const count = (seen.get(label) ?? 0) + 1;
-        seen.set(label, count);
-        return count === 1 ? label : `${label} (${count})`;
-    });
-}
-function barValue(value) {
-    return Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
-}
-/** Bar thickness in pixels: Mermaid's fixed 500 px height makes three bars look like slabs. */
-const PIXELS_PER_BAR = 36;
-const CHART_FRAME_PIXELS = 120;
-/** A mid blue that reads on GitHub's light and dark themes (the default is a pale lavender). */
-const BAR_COLOR = '#4493f8';
-/** Mermaid settings for one chart: its height follows the number of bars. */
-function chartConfig(bars) {
-    const config = {
-        xyChart: { height: CHART_FRAME_PIXELS + PIXELS_PER_BAR * bars },
-        themeVariables: { xyChart: { plotColorPalette: BAR_COLOR } }
-    };
-    return `%%{init: ${JSON.stringify(config)}}%%`;
-}
-/** The top of the value axis: the largest bar, never 0 (Mermaid draws an empty range oddly). */
-function axisMax(values) {
-    return Math.max(1, ...values);
-}
-/**
- * A horizontal bar chart whose value axis starts at 0, so bar lengths compare honestly (Mermaid
- * otherwise starts the axis at the smallest bar). Bars are drawn in the order given, first on
- * top. Empty string when there are no bars.
- */
-function barChart(spec) {
-    if (spec.bars.length === 0)
-        return '';
-    const labels = uniqueLabels(spec.bars.map(bar => chartLabel(bar.label))).map(l => `"${l}"`);
-    const values = spec.bars.map(bar => barValue(bar.value));
-    return [
-        '```mermaid',
-        chartConfig(values.length),
-        'xychart-beta horizontal',
-        `    title "${spec.title}"`,
-        `    x-axis [${labels.join(', ')}]`,
-        `    y-axis "${spec.valueAxis}" 0 --> ${axisMax(values)}`,
-        `    bar [${values.join(', ')}]`,
-        '```'
-    ].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/range.ts
-// Date ranges as people read them. The service's `dateTo` is exclusive; a reader expects the
-// last day that counts, so whole-day ranges are shown with their inclusive last day.
-
-
-const range_DAY = 86_400_000;
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** The whole UTC days of a range given as `YYYY-MM-DD` bounds, or undefined. */
-function wholeDays(range) {
-    const { dateFrom, dateTo } = range;
-    if (!dateFrom || !dateTo || !isDateOnly(dateFrom) || !isDateOnly(dateTo))
-        return undefined;
-    const from = parseInstant(dateFrom);
-    const to = parseInstant(dateTo);
-    if (from === undefined || to === undefined || to - from < range_DAY)
-        return undefined;
-    return { first: new Date(from), last: new Date(to - range_DAY) };
-}
-function monthDay(d) {
-    return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
-}
-function withYear(d) {
-    return `${monthDay(d)}, ${d.getUTCFullYear()}`;
-}
-function isoDay(d) {
-    return d.toISOString().slice(0, 10);
-}
-/**
- * A short label: "Nov 16–22", "Oct 28 – Nov 3", "Dec 28, 2025 – Jan 3, 2026", "Nov 16"; the
- * year is added when it is not the year of `now`. Other ranges are shown as given.
- */
-function shortRange(range, now) {
-    const days = wholeDays(range);
-    if (!days)
-        return exactRange(range);
-    const { first, last } = days;
-    const year = new Date(now).getUTCFullYear();
-    const sameYear = first.getUTCFullYear() === last.getUTCFullYear();
-    const suffix = sameYear && first.getUTCFullYear() !== year ? `, ${first.getUTCFullYear()}` : '';
-    if (first.getTime() === last.getTime())
-        return `${monthDay(first)}${suffix}`;
-    if (!sameYear)
-        return `${withYear(first)} – ${withYear(last)}`;
-    if (first.getUTCMonth() === last.getUTCMonth())
-        return `${monthDay(first)}–${last.getUTCDate()}${suffix}`;
-    return `${monthDay(first)} – ${monthDay(last)}${suffix}`;
-}
-/**
- * The exact range, for the record: "2026-11-16 to 2026-11-22" (whole days, both counted) or the
- * bounds as given, marked end exclusive.
- */
-function exactRange(range) {
-    const days = wholeDays(range);
-    if (days)
-        return `${isoDay(days.first)} to ${isoDay(days.last)}`;
-    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
-    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
-    if (from && to)
-        return `${from} to ${to} (end exclusive)`;
-    if (from)
-        return `since ${from}`;
-    if (to)
-        return `before ${to}`;
-    return 'all time';
-}
-/** "the previous 7 days", "the week before", "the month before", "the period before". */
-function previousLabel(range, period) {
-    switch (period?.kind) {
-        case 'yesterday':
-            return 'the day before';
-        case 'last-week':
-            return 'the week before';
-        case 'last-month':
-            return 'the month before';
-        default:
-            break;
-    }
-    const days = wholeDays(range);
-    if (!days)
-        return 'the period before';
-    const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
-    return count === 1 ? 'the day before' : `the previous ${count} days`;
-}
-
-;// CONCATENATED MODULE: ./src/report/visitors.ts
-// The visitors report (job summary and comment): the answer in the headline, the totals with
-// the human/AI overlap made explicit, then the top pages as a chart and a table that fits.
-
-
-
-/** Long enough for a real docs path, short enough that the number columns stay in view. */
-const PATH_MAX_CHARS = 60;
-// ---------------------------------------------------------------------------------------------
-// Head: headline, what and when, totals
-function visitors_headline(r) {
-    const total = plural(r.totals.total, 'unique visitor');
-    const when = shortRange(r.range, r.generatedAt);
-    if (!r.previous)
-        return `### ${total} · ${when}`;
-    const before = previousLabel(r.range, r.period);
-    const change = formatPercentChange(r.totals.total, r.previous.totals.total);
-    const compared = change ? `${change} vs ${before}` : `none in ${before}`;
-    return `### ${total}, ${compared} · ${when}`;
-}
-function visitors_metaLine(r) {
-    const range = r.previous
-        ? `${exactRange(r.range)}, compared with ${exactRange(r.previous.range)}`
-        : exactRange(r.range);
-    return [
-        `Docs visitors of project ${escapeText(r.projectId)}`,
-        range,
-        ...provenance({ ...r, requestNoun: 'analytics request' })
-    ].join(' · ');
-}
-/** Visitors counted as both human and AI, when the service's numbers allow knowing it. */
-function overlap(c) {
-    const both = c.human + c.ai - c.total;
-    return both >= 0 ? both : undefined;
-}
-function totalsTable(r) {
-    const { totals, previous } = r;
-    const both = overlap(totals);
-    // When human + AI falls short of the total (visitors the service classes as neither), shares
-    // of the total would hide that; shares of their sum, said so in the note, stay honest.
-    const whole = both === undefined ? totals.human + totals.ai : totals.total;
-    const change = (now, before) => previous ? [formatChange(now, before)] : [];
-    const columns = [
-        { header: 'Traffic' },
-        { header: 'Unique visitors', align: 'right' },
-        { header: both === undefined ? 'Share of human + AI' : 'Share of total', align: 'right' },
-        ...(previous ? [{ header: 'Change', align: 'right' }] : [])
-    ];
-    const rows = [
-        ['Human', formatNumber(totals.human), formatShare(totals.human, whole)],
-        ['AI', formatNumber(totals.ai), formatShare(totals.ai, whole)]
-    ].map((cells, i) => {
-        const key = i === 0 ? 'human' : 'ai';
-        return tableRow([...cells, ...change(totals[key], previous?.totals[key])]);
-    });
-    if (both !== undefined && both > 0) {
-        const before = previous ? overlap(previous.totals) : undefined;
-        rows.push(tableRow(['Both', formatNumber(both), formatShare(both, whole), ...change(both, before)]));
-    }
-    rows.push(tableRow([
-        'Total',
-        formatNumber(totals.total),
-        both === undefined ? '' : formatShare(totals.total, whole),
-        ...change(totals.total, previous?.totals.total)
-    ]));
-    return `${tableHead(columns)}\n${rows.join('\n')}`;
-}
-function totalsNote(totals) {
-    const both = overlap(totals);
-    if (both === undefined)
-        return ('_Shares are of human + AI. The total is the service’s count of unique visitors, each ' +
-            'once, and is not their sum._');
-    if (both === 0)
-        return '_Total counts each unique visitor once: human + AI = total._';
-    return ('_Visitors seen both as human and as AI count in both rows and once in the total: ' +
-        'human + AI − both = total._');
-}
-function exportedLine(r) {
-    const file = r.file ? ` to ${escapeText(r.file)}` : '';
-    const limit = r.maxRowsReached ? ', stopped at `max-rows`' : '';
-    return `${plural(r.rows, 'row')} exported${file}${limit}.`;
-}
-function reportHead(r) {
-    return [visitors_headline(r), visitors_metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r)].join('\n\n');
-}
-// ---------------------------------------------------------------------------------------------
-// Top pages
-function topTitle(r) {
-    if (!r.maxRowsReached)
-        return '#### Top pages';
-    return (`#### Top pages among the first ${plural(r.rows, 'row')} exported\n\n` +
-        '_The export stopped at `max-rows`, so pages past those rows are not ranked here; the ' +
-        'totals above are the whole site’s._');
-}
-function topColumns(withChange) {
-    return [
-        { header: '#', align: 'right' },
-        { header: 'Page' },
-        { header: 'Human', align: 'right' },
-        { header: 'AI', align: 'right' },
-        { header: 'Total', align: 'right' },
-        ...(withChange ? [{ header: 'Change', align: 'right' }] : [])
-    ];
-}
-/** A page cell: clipped in the middle, escaped, linked to the docs site when there is one. */
-function visitors_pageCell(path, siteUrl) {
-    if (!path)
-        return '_(empty path)_';
-    const text = escapeText(clipMiddle(path, PATH_MAX_CHARS));
-    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
-    return url ? markdown_link(text, url) : text;
-}
-function topPageRow(r, row, rank) {
-    const change = r.previous ? [formatChange(row.total, r.previous.byPath.get(row.path)?.total)] : [];
-    return tableRow([
-        String(rank),
-        visitors_pageCell(row.path, r.siteUrl),
-        formatNumber(row.human),
-        formatNumber(row.ai),
-        formatNumber(row.total),
-        ...change
-    ]);
-}
-function foldLabel(first, last) {
-    return `Pages ${formatNumber(first)}–${formatNumber(last)}`;
-}
-function topPagesChart(top) {
-    const bars = top.slice(0, VISIBLE_ROWS);
-    return barChart({
-        title: `Top ${bars.length} pages by unique visitors`,
-        valueAxis: 'Unique visitors',
-        // The rank matches the table's # column, so a clipped label is never ambiguous.
-        bars: bars.map((row, i) => ({
-            label: `#${i + 1} ${row.path || '(empty path)'}`,
-            value: row.total
-        }))
-    });
-}
-function omittedNote(omitted, fullDataHint) {
-    const where = fullDataHint ? `; the full data is in ${fullDataHint}` : '';
-    return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`;
-}
-/** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
-function rowsWithinBudget(r, budget) {
-    const rows = [];
-    let used = 0;
-    for (const [i, row] of r.top.entries()) {
-        const line = topPageRow(r, row, i + 1);
-        used += size(line) + 1;
-        if (used > budget)
-            break;
-        rows.push(line);
-    }
-    return rows;
-}
-/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
-function renderVisitorsReport(r, opts) {
-    const head = reportHead(r);
-    if (r.top.length === 0)
-        return fitComment(`${head}\n`, opts.maxChars, opts.fullDataHint);
-    const title = topTitle(r);
-    const columns = topColumns(r.previous !== undefined);
-    const longestNote = omittedNote(r.top.length, opts.fullDataHint);
-    const overhead = foldedTableOverhead(columns, foldLabel(r.top.length, r.top.length));
-    // Blank lines between blocks and the final newline.
-    const separators = 12;
-    const fixed = size(head) + size(title) + overhead + size(longestNote) + separators;
-    let chart = topPagesChart(r.top);
-    if (fixed + size(chart) > opts.maxChars)
-        chart = ''; // the table matters more than the chart
-    const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart));
-    const blocks = [head, title];
-    if (chart)
-        blocks.push(chart);
-    if (rows.length > 0)
-        blocks.push(foldedTable(columns, rows, foldLabel));
-    const omitted = r.top.length - rows.length;
-    if (omitted > 0)
-        blocks.push(omittedNote(omitted, opts.fullDataHint));
-    // Only reached with a budget too small for the fixed parts: cut as a last resort.
-    return fitComment(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint);
 }
 
 ;// CONCATENATED MODULE: ./src/commands/visitors.ts
