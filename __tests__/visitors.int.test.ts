@@ -751,3 +751,37 @@ describe('visitors: wait-timeout bounds the comparison too', () => {
     )
   })
 })
+
+describe('visitors: cancellation', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s mid-export: says how far it got, leaves no file (not even a temp file), ends at once',
+    async signal => {
+      await withService({ rows: Infinity, latencyMs: 50 }, async sim => {
+        const r = await runAction({
+          inputs: inputs(sim.url, { 'output-file': 'out/v.ndjson', 'wait-timeout': '60s' }),
+          signal,
+          signalAfterMs: 2_500,
+          timeoutMs: 30_000
+        })
+        tempDirs.push(r.tempDir)
+        expect(r.timedOut).toBe(false)
+        expect(r.code).toBe(1)
+        // The handler ends the process, at the latest 5 s after the signal.
+        expect(r.durationMs).toBeLessThan(2_500 + 6_000)
+        const errors = errorsOf(r)
+        expect(errors).toHaveLength(1)
+        expect(errors[0]).toMatch(
+          new RegExp(
+            `^Cancelled \\(${signal}\\) after reading \\d+ rows: the export stopped, and no file was written to out/v.ndjson\\.$`
+          )
+        )
+        expectNoStack(r)
+        // Neither the file nor the temp file it was being written to is left behind.
+        const outDir = path.join(r.workspace, 'out')
+        expect(fs.existsSync(outDir) ? fs.readdirSync(outDir) : []).toEqual([])
+        expect(r.outputs.requests).toBe(String(visitorRequests(sim).length))
+      })
+    },
+    40_000
+  )
+})

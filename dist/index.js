@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(930);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3392);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 930:
+/***/ 3392:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35849,6 +35849,35 @@ function quote(value) {
         : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`;
 }
 
+;// CONCATENATED MODULE: ./src/commands/cancel.ts
+// The runner cancels a step with SIGINT, then SIGTERM. Node's default would end the process at
+// once, running no cleanup: a live comment would say "working…" forever and an export would leave
+// its temp file. A command says what became of its work first; the process then ends.
+
+/**
+ * Calls `write(signal)` once on the first SIGINT or SIGTERM, then ends the process with exit code
+ * 1 (at the latest after 5 s). Returns the function that removes the handlers.
+ */
+function onCancel(write) {
+    let done = false;
+    const handler = (signal) => {
+        if (done)
+            return;
+        done = true;
+        const exit = () => process.exit(1);
+        setTimeout(exit, 5_000).unref();
+        write(signal)
+            .catch((err) => core_warning(err instanceof Error ? err.message : String(err)))
+            .finally(exit);
+    };
+    process.on('SIGINT', handler);
+    process.on('SIGTERM', handler);
+    return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/report/job.ts
 // The report about one agent job: the live comment while the run waits, and the same body as
 // the job summary at the end. It leads with the answer (what happened, how long it took) and
@@ -36084,6 +36113,7 @@ function renderJobReport(r) {
 // a live comment, wait until the result is believed, route the pull request, decide the exit.
 // Once the service has taken the instruction, GitHub failures are warnings: the run still waits
 // and sets its outputs, so nobody re-runs it and sends the instruction twice.
+
 
 
 
@@ -36516,29 +36546,6 @@ class ProgressComment {
             core_warning(messageOf(err));
         }
     }
-}
-/**
- * On cancellation (the runner sends SIGINT, then SIGTERM) the comment and the summary say what
- * became of the instruction before the process ends, instead of "working…" forever.
- */
-function onCancel(write) {
-    let done = false;
-    const handler = (signal) => {
-        if (done)
-            return;
-        done = true;
-        const exit = () => process.exit(1);
-        setTimeout(exit, 5_000).unref();
-        write(signal)
-            .catch(err => core_warning(messageOf(err)))
-            .finally(exit);
-    };
-    process.on('SIGINT', handler);
-    process.on('SIGTERM', handler);
-    return () => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
-    };
 }
 function messageOf(err) {
     return err instanceof Error ? err.message : String(err);
@@ -38255,6 +38262,7 @@ async function readPreviousValues(shown, options) {
 
 
 
+
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const visitors_SUMMARY_MAX_BYTES = 512 * 1024;
 async function runVisitors(ctx) {
@@ -38268,6 +38276,13 @@ async function runVisitors(ctx) {
     let sink;
     const pages = visitorsPages(ctx, deadline);
     let result;
+    let rowsRead = 0;
+    // Cancelled mid-export: the partial file goes, and the log says how far the export got.
+    const stopOnCancel = onCancel(async (signal) => {
+        await sink?.abort().catch(() => undefined);
+        setFailed(`Cancelled (${signal}) after reading ${rowsRead} rows: the export stopped${s.outputFile ? `, and no file was written to ${s.outputFile.path}` : ''}.`);
+        setOutput('requests', String(ctx.service.requests));
+    });
     try {
         result = await readOffsetPages({
             ...pages(s.range),
@@ -38275,6 +38290,7 @@ async function runVisitors(ctx) {
                 if (s.outputFile && !sink)
                     sink = await openSink(s.outputFile.absolute, s.outputFile.format, s.range, page.totals);
                 top.add(rows);
+                rowsRead += rows.length;
                 await sink?.write(rows);
             },
             onWarning: line => core_warning(line)
@@ -38284,6 +38300,9 @@ async function runVisitors(ctx) {
     catch (err) {
         await sink?.abort().catch(() => undefined);
         throw explainTimeUp(err, s, sink !== undefined);
+    }
+    finally {
+        stopOnCancel();
     }
     const totals = result.first.totals;
     info(`Exported ${result.rows} rows in ${requestsText(result.requests)}` +

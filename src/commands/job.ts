@@ -25,6 +25,7 @@ import { addReaction } from '../github/trigger.js'
 import { fitComment, formatDuration } from '../report/markdown.js'
 import { isFinalStatus, type AgentJob } from '../service/schema.js'
 import { InputError, type Settings } from '../settings.js'
+import { onCancel } from './cancel.js'
 import type { CommandContext } from './context.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
 
@@ -471,29 +472,6 @@ class ProgressComment {
         this.broken = true
       core.warning(messageOf(err))
     }
-  }
-}
-
-/**
- * On cancellation (the runner sends SIGINT, then SIGTERM) the comment and the summary say what
- * became of the instruction before the process ends, instead of "working…" forever.
- */
-function onCancel(write: (signal: NodeJS.Signals) => Promise<void>): () => void {
-  let done = false
-  const handler = (signal: NodeJS.Signals): void => {
-    if (done) return
-    done = true
-    const exit = (): never => process.exit(1)
-    setTimeout(exit, 5_000).unref()
-    write(signal)
-      .catch(err => core.warning(messageOf(err)))
-      .finally(exit)
-  }
-  process.on('SIGINT', handler)
-  process.on('SIGTERM', handler)
-  return () => {
-    process.off('SIGINT', handler)
-    process.off('SIGTERM', handler)
   }
 }
 

@@ -9,6 +9,7 @@ import { fitComment } from '../report/markdown.js'
 import { renderVisitorsReport, type VisitorsReport } from '../report/visitors.js'
 import { readOffsetPages, TimeUpError } from '../service/pages.js'
 import type { VisitorRow, VisitorsPage } from '../service/schema.js'
+import { onCancel } from './cancel.js'
 import type { CommandContext } from './context.js'
 
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
@@ -26,6 +27,15 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
   let sink: Sink | undefined
   const pages = visitorsPages(ctx, deadline)
   let result
+  let rowsRead = 0
+  // Cancelled mid-export: the partial file goes, and the log says how far the export got.
+  const stopOnCancel = onCancel(async signal => {
+    await sink?.abort().catch(() => undefined)
+    core.setFailed(
+      `Cancelled (${signal}) after reading ${rowsRead} rows: the export stopped${s.outputFile ? `, and no file was written to ${s.outputFile.path}` : ''}.`
+    )
+    core.setOutput('requests', String(ctx.service.requests))
+  })
   try {
     result = await readOffsetPages({
       ...pages(s.range),
@@ -33,6 +43,7 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
         if (s.outputFile && !sink)
           sink = await openSink(s.outputFile.absolute, s.outputFile.format, s.range, page.totals)
         top.add(rows)
+        rowsRead += rows.length
         await sink?.write(rows)
       },
       onWarning: line => core.warning(line)
@@ -41,6 +52,8 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
   } catch (err) {
     await sink?.abort().catch(() => undefined)
     throw explainTimeUp(err, s, sink !== undefined)
+  } finally {
+    stopOnCancel()
   }
   const totals = result.first.totals
   core.info(
