@@ -476,6 +476,23 @@ describe('comment trigger: who may trigger, and the order of the checks', () => 
     })
   })
 
+  it('a misconfigured allow list never fails a non-trigger comment; a trigger comment names it', async () => {
+    await withSims({}, { permissions: { octocat: 'write' } }, async sims => {
+      const { svc, gh } = sims
+      const inputs = { ...baseInputs(svc), 'job-id': 'job-1', 'allowed-users': 'bad login!' }
+      const quiet = await run(sims, { ...trigger(gh, 7, 'LGTM', 'octocat'), inputs })
+      expect(quiet.code).toBe(0)
+      expect(quiet.outputs.skipped).toBe('true')
+      expect(errors(quiet)).toEqual([])
+      const loud = await run(sims, { ...trigger(gh, 7, '/docs-agent go', 'octocat'), inputs })
+      expect(loud.code).toBe(1)
+      expect(errors(loud).map(e => e.message)).toEqual([
+        expect.stringContaining('Input `allowed-users`')
+      ])
+      expect(svc.requests).toEqual([])
+    })
+  })
+
   describe('a run with no api-key (a pull request from a fork gets no secrets)', () => {
     const events: [
       string,

@@ -43643,14 +43643,16 @@ async function run(env = process.env) {
  * commenter is refused, a notice when a fork's run has no secrets).
  */
 async function acceptTrigger(event, apiUrl) {
-    const rules = readTriggerSettings(readInput);
     const comment = event.comment;
-    const checked = checkComment(comment, rules.trigger);
-    // Most comments are not for us: settled without a request.
+    const checked = checkComment(comment, readInput('trigger') || (DEFAULTS.trigger ?? ''));
+    // Most comments are not for us: settled without a request, and without reading (or failing
+    // on) any other input.
     if ('reason' in checked || comment === undefined) {
         skip('reason' in checked ? checked.reason : 'the event carries no comment');
         return undefined;
     }
+    // A trigger comment: a misconfigured trigger input now fails the step, naming the input.
+    const rules = readTriggerSettings(readInput);
     const octokit = rules.githubToken === '' ? undefined : createOctokit(rules.githubToken, apiUrl, USER_AGENT);
     const react = async (content) => {
         if (!octokit || !rules.commentEnabled)

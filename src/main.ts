@@ -20,6 +20,7 @@ import { ServiceClient } from './service/client.js'
 import { redact, registerSecrets } from './secrets.js'
 import {
   checkPrompt,
+  DEFAULTS,
   InputError,
   readSettings,
   readTriggerSettings,
@@ -135,14 +136,16 @@ async function acceptTrigger(
   event: EventInfo,
   apiUrl: string
 ): Promise<AcceptedTrigger | undefined> {
-  const rules = readTriggerSettings(readInput)
   const comment = event.comment
-  const checked = checkComment(comment, rules.trigger)
-  // Most comments are not for us: settled without a request.
+  const checked = checkComment(comment, readInput('trigger') || (DEFAULTS.trigger ?? ''))
+  // Most comments are not for us: settled without a request, and without reading (or failing
+  // on) any other input.
   if ('reason' in checked || comment === undefined) {
     skip('reason' in checked ? checked.reason : 'the event carries no comment')
     return undefined
   }
+  // A trigger comment: a misconfigured trigger input now fails the step, naming the input.
+  const rules = readTriggerSettings(readInput)
   const octokit =
     rules.githubToken === '' ? undefined : createOctokit(rules.githubToken, apiUrl, USER_AGENT)
   const react = async (content: ReactionContent): Promise<void> => {
