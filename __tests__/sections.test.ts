@@ -5,6 +5,7 @@ import { AnalyticsApi, type JsonGetter } from '../src/service/analytics.js'
 import { groupQuestions, readAssistant } from '../src/analytics/sections/assistant.js'
 import { readFeedback } from '../src/analytics/sections/feedback.js'
 import { readSearches } from '../src/analytics/sections/searches.js'
+import { readViews, readVisitors } from '../src/analytics/sections/visitors.js'
 import type { SectionInput } from '../src/analytics/sections/section.js'
 import { reportJson } from '../src/commands/report.js'
 import type { HealthReport } from '../src/report/health.js'
@@ -203,4 +204,36 @@ describe('reportJson', () => {
     expect(cut.sections[0]!.top!.length).toBeGreaterThan(100)
     expect(cut.sections[1]).toEqual(report.sections[1])
   })
+})
+
+describe('visitors and views: read-ahead can be cancelled', () => {
+  it.each(['visitors', 'views'] as const)(
+    '%s hands each page request the signal that cancels it when abandoned',
+    async name => {
+      const signals: (AbortSignal | undefined)[] = []
+      const service: JsonGetter = {
+        getJson<T>(path: string, check: (json: unknown) => T, _d: number, signal?: AbortSignal) {
+          signals.push(signal)
+          const offset = Number(new URL(path, 'http://x').searchParams.get('offset'))
+          const rows = Array.from({ length: 2 }, (_, i) => ({
+            path: `/p${offset + i}`,
+            human: 1,
+            ai: 1,
+            total: 1
+          }))
+          const totals = { human: 9, ai: 9, total: 9 }
+          const more = offset < 6
+          const body =
+            name === 'visitors'
+              ? { totals, visitors: rows, hasMore: more }
+              : { totals, views: rows, hasMore: more }
+          return Promise.resolve(check(body))
+        }
+      }
+      const read = name === 'visitors' ? readVisitors : readViews
+      await read(input(service, { pageSize: 2, concurrency: 4 }))
+      expect(signals.length).toBeGreaterThan(1)
+      for (const signal of signals) expect(signal).toBeInstanceOf(AbortSignal)
+    }
+  )
 })

@@ -37118,7 +37118,7 @@ class TopPages {
 
 async function readVisitors(input) {
     const { api, range } = input;
-    const fetchPage = (offset, limit) => api.visitors(range, limit, offset);
+    const fetchPage = (offset, limit, signal) => api.visitors(range, limit, offset, signal);
     const section = await readPages('visitors', input, fetchPage);
     if (input.previous)
         section.previous = await api.visitorsTotals(input.previous);
@@ -37126,8 +37126,8 @@ async function readVisitors(input) {
 }
 async function readViews(input) {
     const { api, range } = input;
-    const fetchPage = async (offset, limit) => {
-        const page = await api.views(range, limit, offset);
+    const fetchPage = async (offset, limit, signal) => {
+        const page = await api.views(range, limit, offset, signal);
         return { totals: page.totals, visitors: page.views, hasMore: page.hasMore };
     };
     const section = await readPages('views', input, fetchPage);
@@ -37809,12 +37809,13 @@ class AnalyticsApi {
         this.projectId = projectId;
         this.deadline = deadline;
     }
-    visitors(range, limit, offset) {
-        return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage);
+    /** `signal` cancels a page that read-ahead abandoned. */
+    visitors(range, limit, offset, signal) {
+        return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage, signal);
     }
-    views(range, limit, offset) {
+    views(range, limit, offset, signal) {
         const q = { ...range, limit, offset };
-        return this.get('views', q, checkViewsPage);
+        return this.get('views', q, checkViewsPage, signal);
     }
     visitorsTotals(range) {
         // One row is the least a page can hold; the totals come with every page.
@@ -37836,7 +37837,7 @@ class AnalyticsApi {
     callerStats(range) {
         return this.get('assistant/caller-stats', { ...range }, checkCallerStats);
     }
-    get(operation, query, check) {
+    get(operation, query, check, signal) {
         const params = new URLSearchParams();
         for (const [name, value] of Object.entries(query))
             if (value !== undefined)
@@ -37846,7 +37847,7 @@ class AnalyticsApi {
         // `wait-timeout` bounds the whole report: no request starts after it.
         if (Date.now() >= this.deadline)
             return Promise.reject(new DeadlineError(`the time allowed (\`wait-timeout\`) ran out before GET ${operation}`));
-        return this.client.getJson(path, check, this.deadline);
+        return this.client.getJson(path, check, this.deadline, signal);
     }
 }
 const analytics_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -38005,9 +38006,8 @@ const READERS = {
 async function runReport(ctx) {
     const s = ctx.settings;
     const deadline = ctx.startedAt + s.waitTimeoutMs;
-    const counted = countCalls(ctx.service);
     const input = {
-        api: new AnalyticsApi(counted, s.projectId, deadline),
+        api: new AnalyticsApi(ctx.service, s.projectId, deadline),
         range: s.range,
         ...(s.previous ? { previous: s.previous } : {}),
         top: s.top,
@@ -38018,8 +38018,8 @@ async function runReport(ctx) {
         onWarning: line => core_warning(line)
     };
     info(`Docs-health report for ${report_describe(s.range)}: ${s.sections.join(', ')}.`);
-    const { sections, stop } = await report_readSections(s.sections, input, counted);
-    const requests = requestsSpent(ctx.service, counted.calls);
+    const { sections, stop } = await report_readSections(s.sections, input, ctx.service);
+    const requests = ctx.service.requests;
     setOutput('requests', String(requests));
     const report = {
         projectId: s.projectId,
@@ -38049,7 +38049,7 @@ async function runReport(ctx) {
  * Every section in order. Out of quota, the sections left are not read (each would only be
  * refused, pushing the reset further away) and `stop` is the error the run ends with.
  */
-async function report_readSections(names, input, counted) {
+async function report_readSections(names, input, spent) {
     const sections = [];
     let stop;
     for (const name of names) {
@@ -38057,11 +38057,11 @@ async function report_readSections(names, input, counted) {
             sections.push(skipped(name, 'the analytics quota ran out before it'));
             continue;
         }
-        const before = counted.calls;
+        const before = spent.requests;
         try {
             const outcome = await readSection(name, input);
             sections.push(outcome);
-            logOutcome(outcome, counted.calls - before);
+            logOutcome(outcome, spent.requests - before);
         }
         catch (err) {
             if (!isQuotaError(err))
@@ -38130,21 +38130,6 @@ function logOutcome(outcome, calls) {
         core_warning(`Section ${outcome.name} failed: ${outcome.reason}`);
 }
 /** Counts the operations sent, for when the client has no request counter of its own. */
-function countCalls(client) {
-    const counted = {
-        calls: 0,
-        getJson(path, check, deadline) {
-            counted.calls++;
-            return client.getJson(path, check, deadline);
-        }
-    };
-    return counted;
-}
-/** The client's own counter (retries included) when it has one. */
-function requestsSpent(service, calls) {
-    const n = service.requests;
-    return typeof n === 'number' ? n : calls;
-}
 async function setOutputs(ctx, report) {
     const s = ctx.settings;
     const visitors = report.sections.find(x => x.name === 'visitors');

@@ -19,7 +19,7 @@ import type { DateRange } from '../analytics/period.js'
 import { COMMENT_LIMIT, MARKER_ROOM, markerKey, upsertComment } from '../github/comments.js'
 import { renderHealthReport, type HealthReport } from '../report/health.js'
 import { fitComment } from '../report/markdown.js'
-import { AnalyticsApi, type JsonGetter } from '../service/analytics.js'
+import { AnalyticsApi } from '../service/analytics.js'
 import { ServiceError } from '../service/client.js'
 import { TimeUpError } from '../service/pages.js'
 import type { SectionName } from '../settings.js'
@@ -41,9 +41,8 @@ const READERS: Record<SectionName, (input: SectionInput) => Promise<Section>> = 
 export async function runReport(ctx: CommandContext): Promise<void> {
   const s = ctx.settings
   const deadline = ctx.startedAt + s.waitTimeoutMs
-  const counted = countCalls(ctx.service)
   const input: SectionInput = {
-    api: new AnalyticsApi(counted, s.projectId, deadline),
+    api: new AnalyticsApi(ctx.service, s.projectId, deadline),
     range: s.range,
     ...(s.previous ? { previous: s.previous } : {}),
     top: s.top,
@@ -55,8 +54,8 @@ export async function runReport(ctx: CommandContext): Promise<void> {
   }
   core.info(`Docs-health report for ${describe(s.range)}: ${s.sections.join(', ')}.`)
 
-  const { sections, stop } = await readSections(s.sections, input, counted)
-  const requests = requestsSpent(ctx.service, counted.calls)
+  const { sections, stop } = await readSections(s.sections, input, ctx.service)
+  const requests = ctx.service.requests
   core.setOutput('requests', String(requests))
 
   const report: HealthReport = {
@@ -93,7 +92,7 @@ export async function runReport(ctx: CommandContext): Promise<void> {
 async function readSections(
   names: SectionName[],
   input: SectionInput,
-  counted: { calls: number }
+  spent: { readonly requests: number }
 ): Promise<{ sections: SectionOutcome[]; stop?: Error }> {
   const sections: SectionOutcome[] = []
   let stop: Error | undefined
@@ -102,11 +101,11 @@ async function readSections(
       sections.push(skipped(name, 'the analytics quota ran out before it'))
       continue
     }
-    const before = counted.calls
+    const before = spent.requests
     try {
       const outcome = await readSection(name, input)
       sections.push(outcome)
-      logOutcome(outcome, counted.calls - before)
+      logOutcome(outcome, spent.requests - before)
     } catch (err) {
       if (!isQuotaError(err)) throw err
       stop = err
@@ -175,23 +174,6 @@ function logOutcome(outcome: SectionOutcome, calls: number): void {
 }
 
 /** Counts the operations sent, for when the client has no request counter of its own. */
-function countCalls(client: JsonGetter): JsonGetter & { calls: number } {
-  const counted = {
-    calls: 0,
-    getJson<T>(path: string, check: (json: unknown) => T, deadline: number): Promise<T> {
-      counted.calls++
-      return client.getJson(path, check, deadline)
-    }
-  }
-  return counted
-}
-
-/** The client's own counter (retries included) when it has one. */
-function requestsSpent(service: object, calls: number): number {
-  const n = (service as { requests?: unknown }).requests
-  return typeof n === 'number' ? n : calls
-}
-
 async function setOutputs(ctx: CommandContext, report: HealthReport): Promise<void> {
   const s = ctx.settings
   const visitors = report.sections.find(x => x.name === 'visitors')

@@ -13,7 +13,12 @@ import {
 
 /** The one call every operation goes through (the service client's retries, errors, counter). */
 export interface JsonGetter {
-  getJson<T>(path: string, check: (json: unknown) => T, deadline: number): Promise<T>
+  getJson<T>(
+    path: string,
+    check: (json: unknown) => T,
+    deadline: number,
+    signal?: AbortSignal
+  ): Promise<T>
 }
 
 export interface ViewsPage {
@@ -79,13 +84,19 @@ export class AnalyticsApi {
     private readonly deadline: number
   ) {}
 
-  visitors(range: DateRange, limit: number, offset: number): Promise<VisitorsPage> {
-    return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage)
+  /** `signal` cancels a page that read-ahead abandoned. */
+  visitors(
+    range: DateRange,
+    limit: number,
+    offset: number,
+    signal?: AbortSignal
+  ): Promise<VisitorsPage> {
+    return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage, signal)
   }
 
-  views(range: DateRange, limit: number, offset: number): Promise<ViewsPage> {
+  views(range: DateRange, limit: number, offset: number, signal?: AbortSignal): Promise<ViewsPage> {
     const q = { ...range, limit, offset }
-    return this.get('views', q, checkViewsPage)
+    return this.get('views', q, checkViewsPage, signal)
   }
 
   visitorsTotals(range: DateRange): Promise<VisitorCounts> {
@@ -115,7 +126,8 @@ export class AnalyticsApi {
   private get<T>(
     operation: string,
     query: Record<string, string | number | undefined>,
-    check: (json: unknown) => T
+    check: (json: unknown) => T,
+    signal?: AbortSignal
   ): Promise<T> {
     const params = new URLSearchParams()
     for (const [name, value] of Object.entries(query))
@@ -127,7 +139,7 @@ export class AnalyticsApi {
       return Promise.reject(
         new DeadlineError(`the time allowed (\`wait-timeout\`) ran out before GET ${operation}`)
       )
-    return this.client.getJson(path, check, this.deadline)
+    return this.client.getJson(path, check, this.deadline, signal)
   }
 }
 

@@ -19,11 +19,11 @@ export interface PagesSection {
   maxRowsReached: boolean
 }
 
-type FetchPage = (offset: number, limit: number) => Promise<VisitorsPage>
+type FetchPage = (offset: number, limit: number, signal?: AbortSignal) => Promise<VisitorsPage>
 
 export async function readVisitors(input: SectionInput): Promise<PagesSection> {
   const { api, range } = input
-  const fetchPage: FetchPage = (offset, limit) => api.visitors(range, limit, offset)
+  const fetchPage: FetchPage = (offset, limit, signal) => api.visitors(range, limit, offset, signal)
   const section = await readPages('visitors', input, fetchPage)
   if (input.previous) section.previous = await api.visitorsTotals(input.previous)
   return section
@@ -31,8 +31,8 @@ export async function readVisitors(input: SectionInput): Promise<PagesSection> {
 
 export async function readViews(input: SectionInput): Promise<PagesSection> {
   const { api, range } = input
-  const fetchPage: FetchPage = async (offset, limit) => {
-    const page = await api.views(range, limit, offset)
+  const fetchPage: FetchPage = async (offset, limit, signal) => {
+    const page = await api.views(range, limit, offset, signal)
     return { totals: page.totals, visitors: page.views, hasMore: page.hasMore }
   }
   const section = await readPages('views', input, fetchPage)
