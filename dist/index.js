@@ -37688,19 +37688,9 @@ function searchesBlock(x, r, rows) {
         return blocks.join('\n\n');
     }
     blocks.push(`#### Content gaps\n\nQueries nobody clicked a result for, ${scope}:`);
-    const gaps = foldedTable([
-        { header: '#', align: 'right' },
-        { header: 'Query' },
-        { header: 'Hits', align: 'right' },
-        { header: 'Last searched' }
-    ], x.gaps
+    const gaps = countedTable(['Query', 'Hits', 'Last searched', 'Queries'], x.gaps
         .slice(0, rows)
-        .map((q, i) => tableRow([
-        rank(i),
-        textCell(q.searchQuery, QUERY_MAX_CHARS),
-        formatNumber(q.hits),
-        instant(q.lastSearchedAt)
-    ])), health_foldLabel('Queries'));
+        .map(q => [textCell(q.searchQuery, QUERY_MAX_CHARS), q.hits, q.lastSearchedAt]));
     if (gaps)
         blocks.push(gaps);
     return blocks.join('\n\n');
@@ -37754,19 +37744,9 @@ function assistantBlock(x, rows) {
         return blocks.join('\n\n');
     }
     blocks.push('The unanswered questions asked most often (the same text, ignoring case and spaces):');
-    blocks.push(foldedTable([
-        { header: '#', align: 'right' },
-        { header: 'Question' },
-        { header: 'Times asked', align: 'right' },
-        { header: 'Last asked' }
-    ], x.top
+    blocks.push(countedTable(['Question', 'Times asked', 'Last asked', 'Questions'], x.top
         .slice(0, rows)
-        .map((q, i) => tableRow([
-        rank(i),
-        textCell(q.question, QUESTION_MAX_CHARS),
-        formatNumber(q.count),
-        instant(q.lastAskedAt)
-    ])), health_foldLabel('Questions')));
+        .map(q => [textCell(q.question, QUESTION_MAX_CHARS), q.count, q.lastAskedAt])));
     return blocks.filter(Boolean).join('\n\n');
 }
 // ---------------------------------------------------------------------------------------------
@@ -37793,6 +37773,19 @@ function instant(text) {
 }
 function percent(ratio) {
     return `${(ratio * 100).toFixed(1)}%`;
+}
+/**
+ * A ranked table of texts with how often and when last (content gaps, unanswered questions):
+ * `[text header, count header, time header, what the folded rows are]`, and rows of an escaped
+ * text cell, a count and a time as the service sent it.
+ */
+function countedTable([text, count, time, folded], items) {
+    return foldedTable([
+        { header: '#', align: 'right' },
+        { header: text },
+        { header: count, align: 'right' },
+        { header: time }
+    ], items.map(([cell, n, at], i) => tableRow([rank(i), cell, formatNumber(n), instant(at)])), health_foldLabel(folded));
 }
 
 ;// CONCATENATED MODULE: ./src/service/analytics.ts

@@ -257,24 +257,11 @@ function searchesBlock(x: SearchesSection, r: HealthReport, rows: number): strin
     return blocks.join('\n\n')
   }
   blocks.push(`#### Content gaps\n\nQueries nobody clicked a result for, ${scope}:`)
-  const gaps = foldedTable(
-    [
-      { header: '#', align: 'right' },
-      { header: 'Query' },
-      { header: 'Hits', align: 'right' },
-      { header: 'Last searched' }
-    ],
+  const gaps = countedTable(
+    ['Query', 'Hits', 'Last searched', 'Queries'],
     x.gaps
       .slice(0, rows)
-      .map((q, i) =>
-        tableRow([
-          rank(i),
-          textCell(q.searchQuery, QUERY_MAX_CHARS),
-          formatNumber(q.hits),
-          instant(q.lastSearchedAt)
-        ])
-      ),
-    foldLabel('Queries')
+      .map(q => [textCell(q.searchQuery, QUERY_MAX_CHARS), q.hits, q.lastSearchedAt])
   )
   if (gaps) blocks.push(gaps)
   return blocks.join('\n\n')
@@ -342,24 +329,11 @@ function assistantBlock(x: AssistantSection, rows: number): string {
     'The unanswered questions asked most often (the same text, ignoring case and spaces):'
   )
   blocks.push(
-    foldedTable(
-      [
-        { header: '#', align: 'right' },
-        { header: 'Question' },
-        { header: 'Times asked', align: 'right' },
-        { header: 'Last asked' }
-      ],
+    countedTable(
+      ['Question', 'Times asked', 'Last asked', 'Questions'],
       x.top
         .slice(0, rows)
-        .map((q, i) =>
-          tableRow([
-            rank(i),
-            textCell(q.question, QUESTION_MAX_CHARS),
-            formatNumber(q.count),
-            instant(q.lastAskedAt)
-          ])
-        ),
-      foldLabel('Questions')
+        .map(q => [textCell(q.question, QUESTION_MAX_CHARS), q.count, q.lastAskedAt])
     )
   )
   return blocks.filter(Boolean).join('\n\n')
@@ -391,4 +365,25 @@ function instant(text: string | undefined): string {
 
 function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1)}%`
+}
+
+/**
+ * A ranked table of texts with how often and when last (content gaps, unanswered questions):
+ * `[text header, count header, time header, what the folded rows are]`, and rows of an escaped
+ * text cell, a count and a time as the service sent it.
+ */
+function countedTable(
+  [text, count, time, folded]: [string, string, string, string],
+  items: [string, number, string | undefined][]
+): string {
+  return foldedTable(
+    [
+      { header: '#', align: 'right' },
+      { header: text },
+      { header: count, align: 'right' },
+      { header: time }
+    ],
+    items.map(([cell, n, at], i) => tableRow([rank(i), cell, formatNumber(n), instant(at)])),
+    foldLabel(folded)
+  )
 }
