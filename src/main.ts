@@ -27,6 +27,7 @@ import {
   type Settings
 } from './settings.js'
 import { VERSION } from './version.js'
+import { messageOf } from './errors.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
 const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment']
@@ -219,10 +220,4 @@ function runUrl(env: NodeJS.ProcessEnv): string {
   const server = env.GITHUB_SERVER_URL ?? 'https://github.com'
   if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID) return ''
   return `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
-}
-
-/** Known errors carry a message written for users; anything else is reported without a stack. */
-function messageOf(err: unknown): string {
-  if (err instanceof Error) return err.message
-  return String(err)
 }

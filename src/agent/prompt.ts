@@ -2,6 +2,7 @@
 // block about the change that triggered the run. Everything in the block comes from the event or
 // GitHub and is untrusted: each value is kept to one line, so none can fake the block's end.
 import type { Octokit } from '../github/octokit.js'
+import { asObject } from '../json.js'
 
 export const MAX_CONTEXT_FILES = 100
 export const CONTEXT_START =
@@ -25,8 +26,6 @@ export interface ChangeContext {
 
 type Json = Record<string, unknown>
 
-const asObject = (v: unknown): Json | undefined =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined
 const asString = (v: unknown): string | undefined =>
   typeof v === 'string' && v !== '' ? v : undefined
 const asCount = (v: unknown): number | undefined =>

@@ -1,11 +1,7 @@
 // The top rows of an export, most `total` first, kept while the rows stream past: the report shows
 // them without holding every row in memory.
 import type { VisitorRow } from '../service/schema.js'
-
-function checkInteger(name: string, value: number, min: number, max: number): void {
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`)
-}
+import { checkInteger } from '../json.js'
 
 /**
  * Keeps the `n` rows with the most `total` seen so far (ties: the earlier row first) in a binary

@@ -28,6 +28,7 @@ import { InputError, type Settings } from '../settings.js'
 import { onCancel } from './cancel.js'
 import type { CommandContext } from './context.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
+import { messageOf } from '../errors.js'
 
 /** Keeps GitHub's 1 MB per-job output limit far away even for an odd, huge job object. */
 const MAX_JOB_OUTPUT_CHARS = 256 * 1024
@@ -473,8 +474,4 @@ class ProgressComment {
       core.warning(messageOf(err))
     }
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
 }

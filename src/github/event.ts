@@ -1,5 +1,6 @@
 // What the triggering event says, read defensively: the payload is untrusted JSON, so every
 // field is checked for its type and a malformed event yields undefined fields, never a throw.
+import { asObject } from '../json.js'
 
 export interface TriggerComment {
   id: number
@@ -27,12 +28,6 @@ export interface EventInfo {
 }
 
 type Json = Record<string, unknown>
-
-function asObject(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Json)
-    : undefined
-}
 
 function asString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined

@@ -10,6 +10,7 @@ import {
   type VisitorRow,
   type VisitorsPage
 } from './schema.js'
+import { isObject } from '../json.js'
 
 /** The one call every operation goes through (the service client's retries, errors, counter). */
 export interface JsonGetter {
@@ -142,9 +143,6 @@ export class AnalyticsApi {
     return this.client.getJson(path, check, this.deadline, signal)
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0
 

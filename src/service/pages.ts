@@ -3,6 +3,7 @@
 // organisation, so read-ahead is spent like money: a request is only started when the pages
 // already seen make it likely to be needed, and a page that turns out to be unneeded is abandoned
 // (its AbortSignal fires), never retried.
+import { checkInteger } from '../json.js'
 
 /** What every offset page carries, whatever its rows are called. */
 export interface OffsetPage {
@@ -89,11 +90,6 @@ type Outcome<Page> = { ok: true; page: Page } | { ok: false; error: unknown }
 interface Pending<Page> {
   outcome: Promise<Outcome<Page>>
   controller: AbortController
-}
-
-function checkInteger(name: string, value: number, min: number, max: number): void {
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`)
 }
 
 // Timers cannot wait longer than about 24.8 days; a longer deadline simply never fires.

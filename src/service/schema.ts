@@ -1,6 +1,7 @@
 // Runtime checks of what the service answers. The action relies only on the fields named here;
 // unknown extra fields are kept (the `job` output passes them on) and otherwise ignored. The
 // answers are untrusted: depth, sizes and links are bounded here, before any other code sees them.
+import { isObject } from '../json.js'
 
 /** The statuses known today. The service may add more (`queued`, ...): those are accepted too. */
 export const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'] as const
@@ -83,9 +84,6 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   }
   return JSON.parse(text) as unknown
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0
 
