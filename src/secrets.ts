@@ -15,6 +15,8 @@ const MIN_ENCODED = 8
 const MIN_SHIFTED_CORE = 8
 
 let pattern: RegExp | undefined
+/** The secrets as given (trimmed), with their names, for the decoding check. */
+let known: Array<{ name: string; value: string }> = []
 
 /**
  * Registers the secrets: masks them in the runner's log at once, and makes redact() remove them.
@@ -35,15 +37,152 @@ export function registerSecrets(apiKey: string, githubToken: string): void {
       for (const prefix of prefixes) for (const f of base64Forms(prefix + whole)) forms.add(f)
   }
   forms.delete('')
+  known = [
+    { name: 'the API key', value: apiKey.trim() },
+    { name: 'the GitHub token', value: githubToken.trim() }
+  ].filter(k => k.value.length >= MIN_ENCODED)
   // Longest first, so a form that contains a shorter one is removed whole.
   const sorted = [...forms].sort((a, b) => b.length - a.length)
   pattern = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined
 }
 
-/** `text` with every known secret, in every encoding below, replaced by `***`. */
+/**
+ * `text` with every known secret, in every encoding below, replaced by `***`. A text that still
+ * holds a secret once decoded (percent, `\u`, HTML entities, split lines, invisible characters
+ * interleaved), or a long part of one (as a clip leaves it), is withheld whole: see withheld().
+ * Call it before clipping or escaping: both can turn a known form into one it does not know.
+ */
 export function redact(text: string): string {
   if (pattern === undefined || text === '') return text
-  return text.replace(pattern, MASK)
+  const masked = text.replace(pattern, MASK)
+  const found = hiddenSecret(masked)
+  return found === undefined ? masked : withheld(found)
+}
+
+/** What stands in for a text that held a secret in a form masking cannot reach. */
+export function withheld(secretName: string): string {
+  return `[withheld: this text contained ${secretName} in an encoded form]`
+}
+
+/**
+ * The name of the secret that `text` reveals once decoded, if any: its whole value, or a part of
+ * at least PART_CHARS characters of it.
+ */
+function hiddenSecret(text: string): string | undefined {
+  if (known.length === 0) return undefined
+  const decoded = decodeForms(text)
+  for (const { name, value } of known) {
+    const part = Math.min(PART_CHARS, value.length)
+    for (const d of decoded)
+      for (let i = 0; i + part <= value.length; i++)
+        if (d.includes(value.slice(i, i + part))) return name
+  }
+  return undefined
+}
+
+// A clip at a length limit keeps a secret's start; this much of it is already worth withholding.
+const PART_CHARS = 12
+/** Characters that render as nothing (or only steer direction): stripped before the check. */
+const INVISIBLE_RANGES: ReadonlyArray<[number, number]> = [
+  [0x00ad, 0x00ad],
+  [0x034f, 0x034f],
+  [0x061c, 0x061c],
+  [0x115f, 0x1160],
+  [0x17b4, 0x17b5],
+  [0x180b, 0x180f],
+  [0x200b, 0x200f],
+  [0x202a, 0x202e],
+  [0x2060, 0x206f],
+  [0x3164, 0x3164],
+  [0xfe00, 0xfe0f],
+  [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0]
+]
+
+export function isInvisible(c: string): boolean {
+  const code = c.codePointAt(0) ?? 0
+  return INVISIBLE_RANGES.some(([from, to]) => code >= from && code <= to)
+}
+
+function removeInvisible(s: string): string {
+  let out = ''
+  for (const c of s) if (!isInvisible(c)) out += c
+  return out
+}
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  lowbar: '_',
+  UnderBar: '_',
+  hyphen: '-',
+  dash: '-',
+  period: '.',
+  colon: ':',
+  sol: '/',
+  plus: '+',
+  equals: '=',
+  commat: '@',
+  dollar: '$',
+  comma: ',',
+  semi: ';',
+  num: '#',
+  percnt: '%',
+  excl: '!',
+  quest: '?',
+  nbsp: ' '
+}
+
+/**
+ * The readings of `text` a person or a renderer could make: as it is, and with entities, `\u`
+ * and `\x` escapes and percent-encoding decoded (repeatedly, for double encodings), then with
+ * invisible characters and all white space removed (a secret split across lines or interleaved
+ * with zero-width characters reads whole again).
+ */
+function decodeForms(text: string): string[] {
+  let d = text
+  for (let round = 0; round < 3; round++) {
+    const next = decodePercent(decodeEscapes(decodeEntities(d)))
+    if (next === d) break
+    d = next
+  }
+  const joined = removeInvisible(d).replace(/\s+/g, '')
+  return d === text ? [joined] : [d, joined]
+}
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z]{2,10});?/g, (m, body: string) => {
+    if (body[0] !== '#') return NAMED_ENTITIES[body] ?? m
+    const code =
+      body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : Number(body.slice(1))
+    return code <= 0x10ffff ? String.fromCodePoint(code) : m
+  })
+}
+
+function decodeEscapes(s: string): string {
+  return s
+    .replace(/\\u\{([0-9a-fA-F]{1,6})\}/g, (m, hex: string) => fromCode(m, parseInt(hex, 16)))
+    .replace(/\\[uU]([0-9a-fA-F]{4})/g, (m, hex: string) => fromCode(m, parseInt(hex, 16)))
+    .replace(/\\x([0-9a-fA-F]{2})/g, (m, hex: string) => fromCode(m, parseInt(hex, 16)))
+}
+
+function fromCode(original: string, code: number): string {
+  return code <= 0x10ffff ? String.fromCodePoint(code) : original
+}
+
+function decodePercent(s: string): string {
+  return s.replace(/(?:%[0-9a-fA-F]{2})+/g, run => {
+    try {
+      return decodeURIComponent(run)
+    } catch {
+      // Not UTF-8: each byte as a Latin-1 character, which is what an ASCII secret is.
+      return run.replace(/%([0-9a-fA-F]{2})/g, (_, h: string) =>
+        String.fromCharCode(parseInt(h, 16))
+      )
+    }
+  })
 }
 
 /**
@@ -81,7 +220,7 @@ export function redactDeep<T>(value: T): T {
 export function redactParsed<T>(text: string, value: T): T {
   if (pattern === undefined) return value
   pattern.lastIndex = 0
-  if (!text.includes('\\') && !pattern.test(text)) return value
+  if (!text.includes('\\') && !pattern.test(text) && hiddenSecret(text) === undefined) return value
   return redactDeep(value)
 }
 
