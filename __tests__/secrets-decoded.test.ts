@@ -51,10 +51,11 @@ describe('redact: forms that decoding reveals', () => {
   beforeEach(() => registerSecrets(KEY, TOKEN))
 
   it.each(ENCODINGS)('withholds a text holding the key or the token %s', (_name, encode) => {
-    for (const [secret, name] of [
+    const secrets: Array<[string, string]> = [
       [KEY, 'the API key'],
       [TOKEN, 'the GitHub token']
-    ]) {
+    ]
+    for (const [secret, name] of secrets) {
       const text = `{"error":"invalid credential ${encode(secret)}"}`
       expect(recoverable(text, secret)).toBe(true)
       const clean = redact(text)

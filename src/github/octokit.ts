@@ -1,21 +1,38 @@
 // The REST client for comments, reactions and permissions, with a time limit on every call so
-// that GitHub can never keep a run waiting, and the proxy support of @actions/github kept.
+// that GitHub can never keep a run waiting past its deadline, and the proxy support of
+// @actions/github kept.
 import { getOctokit } from '@actions/github'
 import { defaults } from '@actions/github/lib/utils'
 
 export type Octokit = ReturnType<typeof getOctokit>
 
+/** The longest any one call may take. */
 const GITHUB_TIMEOUT_MS = 30_000
+/**
+ * The least a call gets, even once the run's time is up: the ending (a comment that still says
+ * "working…") must still be written, but a GitHub that never answers costs only this.
+ */
+const GITHUB_MIN_TIMEOUT_MS = 5_000
 
-export function createOctokit(token: string, apiUrl: string, userAgent: string): Octokit {
+/**
+ * `timeLeft` says how long the run may still take (ms); each call gets that much, between 5 s and
+ * 30 s, so a GitHub that never answers cannot hold a run far past `wait-timeout`.
+ */
+export function createOctokit(
+  token: string,
+  apiUrl: string,
+  userAgent: string,
+  timeLeft: () => number = () => Infinity
+): Octokit {
   const base = (defaults.request?.fetch as typeof fetch | undefined) ?? fetch
-  const timed: typeof fetch = (input, init) =>
-    base(input, {
+  const timed: typeof fetch = (input, init) => {
+    const limit = Math.min(GITHUB_TIMEOUT_MS, Math.max(GITHUB_MIN_TIMEOUT_MS, timeLeft()))
+    const timeout = AbortSignal.timeout(limit)
+    return base(input, {
       ...init,
-      signal: init?.signal
-        ? AbortSignal.any([init.signal, AbortSignal.timeout(GITHUB_TIMEOUT_MS)])
-        : AbortSignal.timeout(GITHUB_TIMEOUT_MS)
+      signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
     })
+  }
   return getOctokit(token, {
     baseUrl: apiUrl,
     userAgent,
