@@ -7,6 +7,8 @@ import { runReport } from './commands/report.js'
 import { runVisitors } from './commands/visitors.js'
 import type { CommandContext } from './commands/context.js'
 import type { Place } from './github/comments.js'
+import { onCancel } from './commands/cancel.js'
+import { CommandResult } from './commands/result.js'
 import { readEvent, type EventInfo } from './github/event.js'
 import { createOctokit, type Octokit } from './github/octokit.js'
 import {
@@ -18,10 +20,10 @@ import {
 } from './github/trigger.js'
 import { ServiceClient } from './service/client.js'
 import { redact, registerSecrets } from './secrets.js'
+import { InputError } from './inputs.js'
 import {
   checkPrompt,
   DEFAULTS,
-  InputError,
   readSettings,
   readTriggerSettings,
   type Settings
@@ -46,7 +48,21 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     core.getInput('github-token', { trimWhitespace: false })
   )
   let trigger: AcceptedTrigger | undefined
-  let failed = false
+  const result = new CommandResult()
+  let service: ServiceClient | undefined
+  // Published once: by the run's end, or by the cancellation handler if the runner stops it first.
+  let published = false
+  const publishOnce = async (): Promise<void> => {
+    if (published) return
+    published = true
+    await publish(result, service, trigger)
+  }
+  const stopOnCancel = onCancel(async signal => {
+    result.failure =
+      (await result.onCancel?.(signal).catch(() => undefined)) ??
+      `Cancelled (${signal}): nothing was sent to the service.`
+    await publishOnce()
+  })
   try {
     const eventName = env.GITHUB_EVENT_NAME ?? ''
     const payload = readPayload(env.GITHUB_EVENT_PATH)
@@ -82,7 +98,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       if (settings.command === 'message' || settings.command === 'create') checkPrompt(prompt)
     }
 
-    const service = new ServiceClient({
+    service = new ServiceClient({
       baseUrl: settings.baseUrl,
       apiKey: settings.apiKey,
       userAgent: USER_AGENT,
@@ -98,34 +114,63 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       octokit,
       service,
       prompt,
+      result,
       startedAt,
       runUrl: runUrl(env),
       serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
     }
-    try {
-      if (settings.command === 'message' || settings.command === 'create') await runJob(ctx)
-      else if (settings.command === 'report') await runReport(ctx)
-      else await runVisitors(ctx)
-    } finally {
-      service.dispose()
-      // Also after a failure: what the run spent of the rate limits is known either way.
-      core.setOutput('requests', String(service.requests))
-    }
+    if (settings.command === 'message' || settings.command === 'create') await runJob(ctx)
+    else if (settings.command === 'report') await runReport(ctx)
+    else await runVisitors(ctx)
   } catch (err) {
-    failed = true
-    core.setFailed(redact(messageOf(err)))
+    // The command's own verdict, if it had one, is what the step reports.
+    result.failure ??= messageOf(err)
   } finally {
-    // Commands also fail the step without throwing, once their outputs are set: core.setFailed
-    // sets exit code 1. (Not the ExitCode enum: @github/local-action's stand-in core lacks it.)
-    if (trigger && (failed || process.exitCode === 1)) await trigger.react('confused')
+    stopOnCancel()
+    service?.dispose()
   }
+  await publishOnce()
+}
+
+/**
+ * The one place that publishes: outputs (`requests` from the client's count, also after a
+ * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
+ * on a trigger comment, and the one core.setFailed, redacted.
+ */
+async function publish(
+  result: CommandResult,
+  service: ServiceClient | undefined,
+  trigger: AcceptedTrigger | undefined
+): Promise<void> {
+  for (const [name, value] of result.outputs) core.setOutput(name, redact(value))
+  if (service) core.setOutput('requests', String(service.requests))
+  if (result.summary !== undefined) {
+    await core.summary
+      .addRaw(result.summary)
+      .write()
+      .catch((err: unknown) => core.warning(`Could not write the job summary: ${messageOf(err)}`))
+  }
+  if (result.comment) {
+    try {
+      const url = await result.comment()
+      if (url) core.setOutput('comment-url', url)
+    } catch (err) {
+      // The comment is part of what the run was asked for; a failure already reported wins.
+      if (result.failure === undefined) result.failure = messageOf(err)
+      else core.warning(messageOf(err))
+    }
+  }
+  if (result.failure !== undefined) {
+    core.setFailed(redact(result.failure))
+    await trigger?.react('confused')
+  } else if (result.reaction) await trigger?.react(result.reaction)
 }
 
 interface AcceptedTrigger {
   prompt: string
   octokit?: Octokit
   /** Reacts on the trigger comment; 😕 only after 👀 was given. */
-  react: (content: 'eyes' | 'confused') => Promise<void>
+  react: (content: 'eyes' | 'confused' | 'rocket') => Promise<void>
 }
 
 /**

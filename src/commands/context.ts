@@ -4,6 +4,7 @@ import type { Place } from '../github/comments.js'
 import type { Octokit } from '../github/octokit.js'
 import type { ServiceClient } from '../service/client.js'
 import type { Settings } from '../settings.js'
+import type { CommandResult } from './result.js'
 
 export interface CommandContext {
   settings: Settings
@@ -20,6 +21,8 @@ export interface CommandContext {
   service: ServiceClient
   /** The prompt to send (from the input, or from a trigger comment). */
   prompt: string
+  /** What the run publishes: filled by the command, published by run(). */
+  result: CommandResult
   startedAt: number
   runUrl: string
   serverUrl: string

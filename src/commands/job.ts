@@ -11,30 +11,16 @@ import {
   type ChangeContext
 } from '../agent/prompt.js'
 import { deliveryOf, sendInstruction, type Instruction, type Sent } from '../agent/send.js'
+import { cancelled, exitProblem, type Stage } from '../agent/verdict.js'
 import { jobUrlPath, waitForJob, type WaitResult } from '../agent/wait.js'
-import {
-  COMMENT_LIMIT,
-  CommentThread,
-  GitHubError,
-  MARKER_ROOM,
-  markerKey,
-  parsePullRequestLink,
-  type CommentRef
-} from '../github/comments.js'
-import { addReaction } from '../github/trigger.js'
-import { fitComment, formatDuration } from '../report/markdown.js'
-import { isFinalStatus, type AgentJob } from '../service/schema.js'
-import { InputError, type Settings } from '../settings.js'
-import { onCancel } from './cancel.js'
-import type { CommandContext } from './context.js'
-import { renderJobReport, type JobReport } from '../report/job.js'
 import { messageOf } from '../errors.js'
-
-/** Keeps GitHub's 1 MB per-job output limit far away even for an odd, huge job object. */
-const MAX_JOB_OUTPUT_CHARS = 256 * 1024
-
-/** Where the run is, for what a cancellation or an error can truthfully say. */
-type Stage = 'preparing' | 'sending' | 'waiting'
+import { markerKey, parsePullRequestLink } from '../github/comments.js'
+import { JobComments } from '../github/progress-comment.js'
+import { renderJobReport, type JobReport } from '../report/job.js'
+import { capJobJson, isFinalStatus, type AgentJob } from '../service/schema.js'
+import { InputError } from '../inputs.js'
+import type { Settings } from '../settings.js'
+import type { CommandContext } from './context.js'
 
 export async function runJob(ctx: CommandContext): Promise<void> {
   const run = new JobRun(ctx)
@@ -43,8 +29,7 @@ export async function runJob(ctx: CommandContext): Promise<void> {
 
 class JobRun {
   private readonly s: Settings
-  private readonly threads = new Map<number, CommentThread>()
-  private readonly progress: ProgressComment
+  private readonly comments: JobComments
   private command: 'message' | 'create'
   private jobId?: string
   private prompt: string
@@ -67,23 +52,27 @@ class JobRun {
     this.s = ctx.settings
     this.command = ctx.settings.command === 'create' ? 'create' : 'message'
     this.prompt = ctx.prompt
-    this.progress = new ProgressComment(ctx, this.thread(ctx.target?.issueNumber))
+    this.comments = new JobComments({
+      octokit: ctx.settings.comment === 'false' ? undefined : ctx.octokit,
+      owner: ctx.event.owner,
+      repo: ctx.event.repo,
+      target: ctx.target,
+      projectId: ctx.settings.projectId,
+      commentMode: ctx.settings.commentMode,
+      secret: ctx.settings.apiKey
+    })
   }
 
   async execute(): Promise<void> {
-    const stopOnCancel = onCancel(signal => this.cancelled(signal))
-    try {
-      await this.run()
-    } finally {
-      stopOnCancel()
-    }
+    this.ctx.result.onCancel = signal => this.cancelled(signal)
+    await this.run()
   }
 
   private async run(): Promise<void> {
     const s = this.s
     if (this.command === 'message' && s.jobId === '') await this.chooseJob()
     else if (this.command === 'message') this.jobId = s.jobId
-    if (this.jobId !== undefined) core.setOutput('job-id', this.jobId)
+    if (this.jobId !== undefined) this.ctx.result.set('job-id', this.jobId)
     if (s.context) this.prompt = composePrompt(this.ctx.prompt, await this.gatherContext())
 
     let before: AgentJob | undefined
@@ -97,7 +86,7 @@ class JobRun {
     this.setJobOutputs(sent.job)
     // Without waiting, the ending below is the first and only write.
     if (s.wait)
-      await this.progress.write(this.report('waiting'), {
+      await this.writeLive(this.report('waiting'), {
         routeKeys: this.routeKeys(),
         signNow: this.routeIsNew
       })
@@ -113,13 +102,13 @@ class JobRun {
   /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
   private async chooseJob(): Promise<void> {
     const { event, settings: s } = this.ctx
-    const thread = this.thread(event.issueNumber)
+    const thread = this.comments.thread(event.issueNumber)
     let found: string | undefined
     try {
       found = thread ? await thread.findRoutedJob(s.projectId) : undefined
     } catch (err) {
       const error = `${messageOf(err)}. Nothing was sent to the service.`
-      await this.end({ ...this.report('error'), error, delivered: 'no' })
+      this.end({ ...this.report('error'), error, delivered: 'no' })
       throw new Error(error, { cause: err })
     }
     if (found) {
@@ -142,7 +131,7 @@ class JobRun {
       'is empty and this pull request records no agent job of this project. Set `job-id` in the ' +
       'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
       'pull request that the docs agent opened after an instruction sent by this action'
-    await this.end({ ...this.report('no-job'), error: `Input \`job-id\` ${why}`, delivered: 'no' })
+    this.end({ ...this.report('no-job'), error: `Input \`job-id\` ${why}`, delivered: 'no' })
     throw new InputError('job-id', why)
   }
 
@@ -176,7 +165,7 @@ class JobRun {
       return job
     } catch (err) {
       const error = `${messageOf(err)}. Nothing was sent to the service.`
-      await this.end({ ...this.report('error'), error, delivered: 'no' })
+      this.end({ ...this.report('error'), error, delivered: 'no' })
       throw new Error(error, { cause: err })
     }
   }
@@ -202,7 +191,7 @@ class JobRun {
       )
       this.jobId = sent.jobId
       this.lastJob = sent.job ?? this.lastJob
-      core.setOutput('job-id', sent.jobId)
+      this.ctx.result.set('job-id', sent.jobId)
       core.info(
         this.command === 'create'
           ? `The service started job ${sent.jobId} (status: ${sent.job?.status ?? 'unknown'}).`
@@ -211,7 +200,7 @@ class JobRun {
       return sent
     } catch (err) {
       const delivered = deliveryOf(err)
-      await this.end({ ...this.report('error'), error: messageOf(err), delivered })
+      this.end({ ...this.report('error'), error: messageOf(err), delivered })
       throw err
     } finally {
       core.endGroup()
@@ -239,14 +228,14 @@ class JobRun {
         onChange: async job => {
           this.lastJob = job
           this.maybeStale = false
-          await this.progress.write(this.report('waiting'), { routeKeys: this.routeKeys() })
+          await this.writeLive(this.report('waiting'), { routeKeys: this.routeKeys() })
         },
         log: line => core.info(line),
         warn: line => core.warning(line)
       })
     } catch (err) {
       const error = `The service took the instruction, then polling job ${jobId} failed: ${messageOf(err)}`
-      await this.end({ ...this.report('error'), error, delivered: 'yes' })
+      this.end({ ...this.report('error'), error, delivered: 'yes' })
       throw new Error(error, { cause: err })
     }
   }
@@ -265,8 +254,8 @@ class JobRun {
       : undefined
     const routedPr = await this.recordRoute(job, prNumber)
     if (routedPr !== undefined && routedPr === this.ctx.target?.issueNumber) this.routeHere = true
-    const failure = this.exitProblem(result)
-    await this.end({
+    const failure = exitProblem(result, this.jobId ?? '', this.s)
+    this.end({
       ...this.report(result.timedOut ? 'timed-out' : 'done'),
       // Only the service's words go here (escaped as untrusted); the step's own message, with
       // its advice, goes to the log.
@@ -274,47 +263,26 @@ class JobRun {
       prNumber
     })
     if (failure) {
-      await this.react('confused')
-      core.setFailed(failure)
+      this.ctx.result.failure = failure
       return
     }
-    if (status === 'completed' && job?.prLink) await this.react('rocket')
+    if (status === 'completed' && job?.prLink) this.ctx.result.reaction = 'rocket'
     if (status === 'archived') core.warning(`Job ${jobId} was archived.`)
     if (status === 'completed' && !job?.prLink) core.notice(noPullRequestNote(jobId))
   }
 
-  /** Every ending: the live comment (a failure there only warns) and the job summary. */
-  private async end(report: JobReport): Promise<void> {
+  /** Every ending: the live comment's last write and the job summary, published by run(). */
+  private end(report: JobReport): void {
     const ended = { ...report, endedAt: Date.now() }
-    await this.progress.write(ended, { routeKeys: this.routeKeys(), last: true })
-    if (report.phase === 'error' || report.phase === 'no-job') await this.react('confused')
-    if (!this.s.summary) return
-    // The ending's own error, if any, is what the step must report, not a summary file problem.
-    await core.summary
-      .addRaw(renderJobReport(ended))
-      .write()
-      .catch(err => core.warning(`Could not write the job summary: ${messageOf(err)}`))
+    const routeKeys = this.routeKeys()
+    this.ctx.result.comment = () => this.comments.write(ended, { routeKeys, last: true })
+    if (this.s.summary) this.ctx.result.summary = renderJobReport(ended)
   }
 
-  /** The message that fails the step, if any: a timeout, or a status listed in `fail-on-status`. */
-  private exitProblem(r: WaitResult): string | undefined {
-    const s = this.s
-    const jobId = this.jobId ?? ''
-    const status = r.job?.status ?? 'unknown'
-    const waited = formatDuration(s.waitTimeoutMs)
-    if (r.timedOut && r.doubted)
-      return (
-        `Timed out after ${waited} waiting for job ${jobId}: it still showed its state from before ` +
-        `the instruction (\`${status}\`), so that was not taken as the result. The instruction was ` +
-        'delivered; raise `wait-timeout` or lower `settle-time`.'
-      )
-    if (r.timedOut && r.lastPollError)
-      return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${r.lastPollError}`
-    if (r.timedOut)
-      return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}). Raise \`wait-timeout\`, or set \`wait: false\`.`
-    if (r.job && s.failOnStatus.includes(r.job.status))
-      return `Job ${jobId} ended with status \`${r.job.status}\`, which \`fail-on-status\` lists.`
-    return undefined
+  /** A write of the live comment during the run; its URL is an output at once. */
+  private async writeLive(report: JobReport, o: { routeKeys: string[]; signNow?: boolean }) {
+    const url = await this.comments.write(report, o)
+    if (url) this.ctx.result.set('comment-url', url)
   }
 
   /**
@@ -327,47 +295,20 @@ class JobRun {
   ): Promise<number | undefined> {
     if (job?.status !== 'completed' || pr === undefined || this.s.comment === 'false') return
     if (pr === this.ctx.target?.issueNumber) return pr // the live comment carries the marker
-    const thread = this.thread(pr)
-    if (!thread) return undefined
     const report: JobReport = {
       ...this.report('done'),
       endedAt: Date.now(),
       routedHere: true,
       prNumber: pr
     }
-    try {
-      const ref = await thread.upsert({
-        key: markerKey('route', this.s.projectId, this.jobId ?? ''),
-        body: fitComment(renderJobReport(report), COMMENT_LIMIT - MARKER_ROOM),
-        mode: 'upsert'
-      })
-      core.info(`Recorded job ${this.jobId} on pull request #${pr}: ${ref.url}`)
-      return pr
-    } catch (err) {
-      core.warning(messageOf(err))
-      return undefined
-    }
+    return (await this.comments.recordRoute(report, pr)) ? pr : undefined
   }
 
-  private cancelled(signal: NodeJS.Signals): Promise<void> {
-    const said: Record<Stage, { text: string; delivered: JobReport['delivered'] }> = {
-      preparing: { text: 'nothing was sent to the service', delivered: 'no' },
-      sending: {
-        text: 'the instruction may or may not have been delivered: check the job before sending it again',
-        delivered: 'maybe'
-      },
-      waiting: {
-        text: 'the job keeps running on the service; this run stopped waiting',
-        delivered: 'yes'
-      }
-    }
-    const { text, delivered } = said[this.stage]
-    const error = `Cancelled (${signal}): ${text}.`
-    core.setFailed(error)
+  private cancelled(signal: NodeJS.Signals): Promise<string> {
+    const { error, delivered } = cancelled(signal, this.stage)
     if (this.lastJob) this.setJobOutputs(this.lastJob)
-    // The process ends in the signal handler, before run() could set it.
-    core.setOutput('requests', String(this.ctx.service.requests))
-    return this.end({ ...this.report('cancelled'), error, delivered })
+    this.end({ ...this.report('cancelled'), error, delivered })
+    return Promise.resolve(error)
   }
 
   private report(phase: JobReport['phase']): JobReport {
@@ -399,79 +340,13 @@ class JobRun {
   private setJobOutputs(job: AgentJob | undefined): void {
     if (!job) return
     this.lastJob = job
-    core.setOutput('status', job.status)
-    core.setOutput('pr-link', job.prLink ?? '')
-    let json = JSON.stringify(job)
-    if (json.length > MAX_JOB_OUTPUT_CHARS) {
+    this.ctx.result.set('status', job.status)
+    this.ctx.result.set('pr-link', job.prLink ?? '')
+    const { json, capped } = capJobJson(job)
+    if (capped)
       core.warning(
-        'The job object is too large for a step output; `job` holds its main fields only.'
+        'The job object is too large for a step output; `job` holds its main fields only, long ones cut.'
       )
-      const { id, status, source, model, prLink, createdAt, archivedAt } = job
-      json = JSON.stringify({ id, status, source, model, prLink, createdAt, archivedAt })
-    }
-    core.setOutput('job', json)
-  }
-
-  /** One thread per issue or pull request, so each is listed at most once per run. */
-  private thread(issueNumber: number | undefined): CommentThread | undefined {
-    const { octokit, event, settings } = this.ctx
-    if (!octokit || issueNumber === undefined || event.owner === '' || event.repo === '') return
-    let thread = this.threads.get(issueNumber)
-    if (!thread) {
-      const place = { owner: event.owner, repo: event.repo, issueNumber }
-      thread = new CommentThread(octokit, place, settings.apiKey)
-      this.threads.set(issueNumber, thread)
-    }
-    return thread
-  }
-
-  private async react(content: 'rocket' | 'confused'): Promise<void> {
-    const { octokit, event, settings } = this.ctx
-    if (!octokit || !event.comment || settings.comment === 'false') return
-    await addReaction(octokit, event.owner, event.repo, event.comment, content, core.warning)
-  }
-}
-
-/**
- * The one comment about this run, on `target`: created once the service has answered, edited
- * on changes and at the end. Its markers are signed with its id, so a new comment gets them
- * in the next edit instead of an edit of its own, unless this write is the last one or records a
- * route no other comment has (a reply must find it while the run still waits).
- */
-class ProgressComment {
-  private ref?: CommentRef
-  private broken = false
-
-  constructor(
-    private readonly ctx: CommandContext,
-    private readonly thread: CommentThread | undefined
-  ) {}
-
-  async write(
-    report: JobReport,
-    o: { routeKeys?: string[]; last?: boolean; signNow?: boolean } = {}
-  ): Promise<void> {
-    const { target, settings: s } = this.ctx
-    if (!this.thread || !target || this.broken) return
-    const w = {
-      key: markerKey('job', s.projectId, report.jobId ?? ''),
-      extraKeys: o.routeKeys ?? [],
-      body: fitComment(renderJobReport(report), COMMENT_LIMIT - MARKER_ROOM)
-    }
-    try {
-      if (this.ref) {
-        this.ref = await this.thread.update(this.ref.id, w)
-      } else {
-        const signLater = !o.last && !o.signNow
-        const made = await this.thread.upsert({ ...w, mode: s.commentMode, signLater })
-        this.ref = { id: made.id, url: made.url }
-      }
-      core.setOutput('comment-url', this.ref.url)
-    } catch (err) {
-      // A token that may not write will not be allowed on the next write either.
-      if (err instanceof GitHubError && (err.status === 401 || err.status === 403))
-        this.broken = true
-      core.warning(messageOf(err))
-    }
+    this.ctx.result.set('job', json)
   }
 }

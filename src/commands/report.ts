@@ -2,8 +2,6 @@
 // section the service refuses is drawn in its place, and only a report with no section left
 // fails the step. Running out of quota stops everything at once: every later request would be
 // refused too, and each one would push the reset further away.
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
 import * as core from '@actions/core'
 import { readAssistant } from '../analytics/sections/assistant.js'
 import { readFeedback } from '../analytics/sections/feedback.js'
@@ -22,7 +20,8 @@ import { fitComment } from '../report/markdown.js'
 import { AnalyticsApi } from '../service/analytics.js'
 import { ServiceError } from '../service/client.js'
 import { TimeUpError } from '../service/pages.js'
-import type { SectionName } from '../settings.js'
+import type { SectionName } from '../analytics/section-names.js'
+import { writeFileAtomic } from '../workspace.js'
 import type { CommandContext } from './context.js'
 
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
@@ -54,9 +53,15 @@ export async function runReport(ctx: CommandContext): Promise<void> {
   }
   core.info(`Docs-health report for ${describe(s.range)}: ${s.sections.join(', ')}.`)
 
-  const { sections, stop } = await readSections(s.sections, input, ctx.service)
+  const sections: SectionOutcome[] = []
+  ctx.result.onCancel = signal => {
+    const read = sections.filter(x => x.ok).map(x => x.name)
+    return Promise.resolve(
+      `Cancelled (${signal}) while reading the report: ${read.length > 0 ? `read ${read.join(', ')}` : 'no section was read'}; nothing was published.`
+    )
+  }
+  const stop = await readSections(s.sections, input, ctx.service, sections)
   const requests = ctx.service.requests
-  core.setOutput('requests', String(requests))
 
   const report: HealthReport = {
     projectId: s.projectId,
@@ -70,13 +75,11 @@ export async function runReport(ctx: CommandContext): Promise<void> {
     ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
   }
   await setOutputs(ctx, report)
+  if (s.summary) ctx.result.summary = renderHealthReport(report, SUMMARY_MAX_BYTES)
   // Out of quota: the sections read are worth a summary, but a comment would replace a complete
   // report of this range on the issue with a partial one.
-  if (stop !== undefined) {
-    if (s.summary) await core.summary.addRaw(renderHealthReport(report, SUMMARY_MAX_BYTES)).write()
-    throw stop
-  }
-  await publish(ctx, report)
+  if (stop !== undefined) throw stop
+  setComment(ctx, report)
 
   const failed = sections.filter((x): x is SectionFailure => !x.ok)
   if (failed.length === sections.length)
@@ -92,9 +95,9 @@ export async function runReport(ctx: CommandContext): Promise<void> {
 async function readSections(
   names: SectionName[],
   input: SectionInput,
-  spent: { readonly requests: number }
-): Promise<{ sections: SectionOutcome[]; stop?: Error }> {
-  const sections: SectionOutcome[] = []
+  spent: { readonly requests: number },
+  sections: SectionOutcome[]
+): Promise<Error | undefined> {
   let stop: Error | undefined
   for (const name of names) {
     if (stop !== undefined) {
@@ -113,7 +116,7 @@ async function readSections(
       sections.push(failure(name, err.message, status))
     }
   }
-  return { sections, ...(stop ? { stop } : {}) }
+  return stop
 }
 
 /** One section, its failure caught and kept in its place unless it must end the run. */
@@ -173,23 +176,21 @@ function logOutcome(outcome: SectionOutcome, calls: number): void {
   else core.warning(`Section ${outcome.name} failed: ${outcome.reason}`)
 }
 
-/** Counts the operations sent, for when the client has no request counter of its own. */
 async function setOutputs(ctx: CommandContext, report: HealthReport): Promise<void> {
   const s = ctx.settings
   const visitors = report.sections.find(x => x.name === 'visitors')
   if (visitors?.ok && visitors.name === 'visitors') {
     const { human, ai, total } = visitors.totals
-    core.setOutput('human', String(human))
-    core.setOutput('ai', String(ai))
-    core.setOutput('total', String(total))
-    core.setOutput('totals', JSON.stringify({ human, ai, total }))
+    ctx.result.set('human', String(human))
+    ctx.result.set('ai', String(ai))
+    ctx.result.set('total', String(total))
+    ctx.result.set('totals', JSON.stringify({ human, ai, total }))
   }
   const json = reportJson(report)
-  core.setOutput('report', json)
+  ctx.result.set('report', json)
   if (s.outputFile) {
-    await mkdir(dirname(s.outputFile.absolute), { recursive: true })
-    await writeFile(s.outputFile.absolute, `${json}\n`)
-    core.setOutput('report-file', s.outputFile.absolute)
+    await writeFileAtomic(s.outputFile.absolute, `${json}\n`)
+    ctx.result.set('report-file', s.outputFile.absolute)
   }
 }
 
@@ -223,21 +224,19 @@ function longestList(sections: SectionOutcome[]): number {
   return Math.max(0, ...sections.map(x => (x.ok ? x.top.length : 0)))
 }
 
-async function publish(ctx: CommandContext, report: HealthReport): Promise<void> {
-  const s = ctx.settings
-  if (s.summary) {
-    await core.summary.addRaw(renderHealthReport(report, SUMMARY_MAX_BYTES)).write()
-  }
-  if (ctx.octokit && ctx.target) {
+function setComment(ctx: CommandContext, report: HealthReport): void {
+  const { octokit, target, settings: s } = ctx
+  if (!octokit || !target) return
+  ctx.result.comment = async () => {
     const budget = COMMENT_LIMIT - MARKER_ROOM
-    const ref = await upsertComment(ctx.octokit, ctx.target, {
+    const ref = await upsertComment(octokit, target, {
       // One comment per range: a re-run edits it, a new week gets its own.
       key: markerKey('report', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
       body: fitComment(renderHealthReport(report, budget), budget),
       mode: s.commentMode,
       secret: s.apiKey
     })
-    core.setOutput('comment-url', ref.url)
+    return ref.url
   }
 }
 

@@ -9,7 +9,6 @@ import { fitComment } from '../report/markdown.js'
 import { renderVisitorsReport, type VisitorsReport } from '../report/visitors.js'
 import { readOffsetPages, TimeUpError } from '../service/pages.js'
 import type { VisitorRow, VisitorsPage } from '../service/schema.js'
-import { onCancel } from './cancel.js'
 import type { CommandContext } from './context.js'
 
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
@@ -19,8 +18,8 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
   const s = ctx.settings
   // `wait-timeout` bounds the whole command, counted from the start of the run.
   const deadline = ctx.startedAt + s.waitTimeoutMs
-  core.setOutput('date-from', s.range.dateFrom ?? '')
-  core.setOutput('date-to', s.range.dateTo ?? '')
+  ctx.result.set('date-from', s.range.dateFrom ?? '')
+  ctx.result.set('date-to', s.range.dateTo ?? '')
   core.info(`Exporting visitors for ${describe(s.range)} (${s.pageSize} rows per request).`)
 
   const top = new TopPages(s.top)
@@ -29,13 +28,10 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
   let result
   let rowsRead = 0
   // Cancelled mid-export: the partial file goes, and the log says how far the export got.
-  const stopOnCancel = onCancel(async signal => {
+  ctx.result.onCancel = async signal => {
     await sink?.abort().catch(() => undefined)
-    core.setFailed(
-      `Cancelled (${signal}) after reading ${rowsRead} rows: the export stopped${s.outputFile ? `, and no file was written to ${s.outputFile.path}` : ''}.`
-    )
-    core.setOutput('requests', String(ctx.service.requests))
-  })
+    return `Cancelled (${signal}) after reading ${rowsRead} rows: the export stopped${s.outputFile ? `, and no file was written to ${s.outputFile.path}` : ''}.`
+  }
   try {
     result = await readOffsetPages({
       ...pages(s.range),
@@ -52,8 +48,6 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
   } catch (err) {
     await sink?.abort().catch(() => undefined)
     throw explainTimeUp(err, s, sink !== undefined)
-  } finally {
-    stopOnCancel()
   }
   const totals = result.first.totals
   core.info(
@@ -61,15 +55,15 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
       (result.abandoned ? ` (${result.abandoned} read ahead past the end)` : '') +
       `: ${totals.total} unique visitors (${totals.human} human, ${totals.ai} AI).`
   )
-  core.setOutput('human', String(totals.human))
-  core.setOutput('ai', String(totals.ai))
-  core.setOutput('total', String(totals.total))
-  core.setOutput(
+  ctx.result.set('human', String(totals.human))
+  ctx.result.set('ai', String(totals.ai))
+  ctx.result.set('total', String(totals.total))
+  ctx.result.set(
     'totals',
     JSON.stringify({ human: totals.human, ai: totals.ai, total: totals.total })
   )
-  core.setOutput('rows', String(result.rows))
-  if (s.outputFile) core.setOutput('visitors-file', s.outputFile.absolute)
+  ctx.result.set('rows', String(result.rows))
+  if (s.outputFile) ctx.result.set('visitors-file', s.outputFile.absolute)
 
   const report: VisitorsReport = {
     projectId: s.projectId,
@@ -81,7 +75,8 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
     file: s.outputFile?.path,
     maxRowsReached: result.maxRowsReached,
     runUrl: ctx.runUrl,
-    generatedAt: Date.now()
+    generatedAt: Date.now(),
+    ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
   }
   if (s.previous) {
     const previous = await readPrevious(s, s.previous, report.top, pages)
@@ -94,32 +89,27 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
   )
 
   const fileHint = s.outputFile ? `\`${s.outputFile.path}\`` : undefined
-  if (s.summary) {
-    const md = renderVisitorsReport(report, { maxChars: SUMMARY_MAX_BYTES, fullDataHint: fileHint })
-    // The export itself succeeded: a summary file that cannot be written is worth a warning only.
-    await core.summary
-      .addRaw(md)
-      .write()
-      .catch((err: unknown) =>
-        core.warning(
-          `Could not write the job summary: ${err instanceof Error ? err.message : String(err)}`
-        )
-      )
-  }
-  if (ctx.octokit && ctx.target) {
-    const md = renderVisitorsReport(report, {
-      maxChars: COMMENT_LIMIT - MARKER_ROOM,
-      fullDataHint: fileHint ?? 'the job summary'
+  if (s.summary)
+    ctx.result.summary = renderVisitorsReport(report, {
+      maxChars: SUMMARY_MAX_BYTES,
+      fullDataHint: fileHint
     })
-    const ref = await upsertComment(ctx.octokit, ctx.target, {
-      // One comment per report: a re-run edits it, a new week gets its own.
-      key: markerKey('visitors', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
-      body: fitComment(md, COMMENT_LIMIT - MARKER_ROOM),
-      mode: s.commentMode,
-      secret: s.apiKey
-    })
-    core.setOutput('comment-url', ref.url)
-  }
+  const { octokit, target } = ctx
+  if (octokit && target)
+    ctx.result.comment = async () => {
+      const md = renderVisitorsReport(report, {
+        maxChars: COMMENT_LIMIT - MARKER_ROOM,
+        fullDataHint: fileHint ?? 'the job summary'
+      })
+      const ref = await upsertComment(octokit, target, {
+        // One comment per report: a re-run edits it, a new week gets its own.
+        key: markerKey('visitors', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
+        body: fitComment(md, COMMENT_LIMIT - MARKER_ROOM),
+        mode: s.commentMode,
+        secret: s.apiKey
+      })
+      return ref.url
+    }
 }
 
 /** The page reader's options for one range of `GET /v1/analytics/{projectId}/visitors`. */

@@ -1,0 +1,53 @@
+// How a job run ended, in words: what fails the step after the wait, and what a cancellation can
+// truthfully say at each stage of the run.
+import { formatDuration } from '../report/markdown.js'
+import type { WaitResult } from './wait.js'
+
+/** Where the run is, for what a cancellation or an error can truthfully say. */
+export type Stage = 'preparing' | 'sending' | 'waiting'
+
+export type Delivery = 'yes' | 'maybe' | 'no'
+
+const CANCELLED: Record<Stage, { text: string; delivered: Delivery }> = {
+  preparing: { text: 'nothing was sent to the service', delivered: 'no' },
+  sending: {
+    text: 'the instruction may or may not have been delivered: check the job before sending it again',
+    delivered: 'maybe'
+  },
+  waiting: {
+    text: 'the job keeps running on the service; this run stopped waiting',
+    delivered: 'yes'
+  }
+}
+
+/** The failure message of a run cancelled at `stage`, and whether the instruction was delivered. */
+export function cancelled(
+  signal: NodeJS.Signals,
+  stage: Stage
+): { error: string; delivered: Delivery } {
+  const { text, delivered } = CANCELLED[stage]
+  return { error: `Cancelled (${signal}): ${text}.`, delivered }
+}
+
+/** The message that fails the step after the wait, if any: a timeout, or a `fail-on-status`. */
+export function exitProblem(
+  r: WaitResult,
+  jobId: string,
+  s: { waitTimeoutMs: number; failOnStatus: readonly string[] }
+): string | undefined {
+  const status = r.job?.status ?? 'unknown'
+  const waited = formatDuration(s.waitTimeoutMs)
+  if (r.timedOut && r.doubted)
+    return (
+      `Timed out after ${waited} waiting for job ${jobId}: it still showed its state from before ` +
+      `the instruction (\`${status}\`), so that was not taken as the result. The instruction was ` +
+      'delivered; raise `wait-timeout` or lower `settle-time`.'
+    )
+  if (r.timedOut && r.lastPollError)
+    return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${r.lastPollError}`
+  if (r.timedOut)
+    return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}). Raise \`wait-timeout\`, or set \`wait: false\`.`
+  if (r.job && s.failOnStatus.includes(r.job.status))
+    return `Job ${jobId} ended with status \`${r.job.status}\`, which \`fail-on-status\` lists.`
+  return undefined
+}

@@ -1,0 +1,106 @@
+// The job run's comments on GitHub: the live comment that answers on the run's pull request or
+// issue (working…, then the ending), and the route record on the pull request the agent opened,
+// which sends later trigger comments there to this job. A failure here only warns: once the
+// service has the instruction, nothing on GitHub may end the run early.
+import * as core from '@actions/core'
+import { messageOf } from '../errors.js'
+import { renderJobReport, type JobReport } from '../report/job.js'
+import { fitComment } from '../report/markdown.js'
+import {
+  COMMENT_LIMIT,
+  CommentThread,
+  GitHubError,
+  MARKER_ROOM,
+  markerKey,
+  type CommentRef,
+  type Place
+} from './comments.js'
+import type { Octokit } from './octokit.js'
+
+export interface JobCommentsOptions {
+  octokit?: Octokit
+  owner: string
+  repo: string
+  /** Where the live comment goes, if anywhere. */
+  target?: Place
+  projectId: string
+  commentMode: 'upsert' | 'create'
+  /** Signs the markers. */
+  secret: string
+}
+
+/** One thread per pull request or issue, so each is listed at most once per run. */
+export class JobComments {
+  private readonly threads = new Map<number, CommentThread>()
+  private ref?: CommentRef
+  private broken = false
+
+  constructor(private readonly o: JobCommentsOptions) {}
+
+  thread(issueNumber: number | undefined): CommentThread | undefined {
+    const { octokit, owner, repo, secret } = this.o
+    if (!octokit || issueNumber === undefined || owner === '' || repo === '') return undefined
+    let thread = this.threads.get(issueNumber)
+    if (!thread) {
+      thread = new CommentThread(octokit, { owner, repo, issueNumber }, secret)
+      this.threads.set(issueNumber, thread)
+    }
+    return thread
+  }
+
+  /**
+   * Writes the live comment on the target: created once, edited on changes and at the end. Its
+   * markers are signed with its id, so a new comment gets them in the next edit instead of an
+   * edit of its own, unless this write is the last one or records a route no other comment has (a
+   * reply must find it while the run still waits). Returns its URL; a failure only warns.
+   */
+  async write(
+    report: JobReport,
+    o: { routeKeys?: string[]; last?: boolean; signNow?: boolean } = {}
+  ): Promise<string | undefined> {
+    const thread = this.thread(this.o.target?.issueNumber)
+    if (!thread || this.broken) return undefined
+    const w = {
+      key: markerKey('job', this.o.projectId, report.jobId ?? ''),
+      extraKeys: o.routeKeys ?? [],
+      body: fitComment(renderJobReport(report), COMMENT_LIMIT - MARKER_ROOM)
+    }
+    try {
+      if (this.ref) {
+        this.ref = await thread.update(this.ref.id, w)
+      } else {
+        const signLater = !o.last && !o.signNow
+        const made = await thread.upsert({ ...w, mode: this.o.commentMode, signLater })
+        this.ref = { id: made.id, url: made.url }
+      }
+      return this.ref.url
+    } catch (err) {
+      // A token that may not write will not be allowed on the next write either.
+      if (err instanceof GitHubError && (err.status === 401 || err.status === 403))
+        this.broken = true
+      core.warning(messageOf(err))
+      return this.ref?.url
+    }
+  }
+
+  /**
+   * Records the job on the pull request it opened (`pr`, not the target: the live comment there
+   * carries the route itself), so a reply with the trigger reaches it. Returns whether it did.
+   */
+  async recordRoute(report: JobReport, pr: number): Promise<boolean> {
+    const thread = this.thread(pr)
+    if (!thread) return false
+    try {
+      const ref = await thread.upsert({
+        key: markerKey('route', this.o.projectId, report.jobId ?? ''),
+        body: fitComment(renderJobReport(report), COMMENT_LIMIT - MARKER_ROOM),
+        mode: 'upsert'
+      })
+      core.info(`Recorded job ${report.jobId} on pull request #${pr}: ${ref.url}`)
+      return true
+    } catch (err) {
+      core.warning(messageOf(err))
+      return false
+    }
+  }
+}
