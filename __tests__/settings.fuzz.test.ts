@@ -7,13 +7,8 @@ import { describe, it, expect } from '@jest/globals'
 import fs from 'node:fs'
 import path from 'node:path'
 import fc from 'fast-check'
-import {
-  InputError,
-  PERMISSIONS,
-  isLoopback,
-  readSettings,
-  type Settings
-} from '../src/settings.js'
+import { InputError, isLoopback } from '../src/inputs.js'
+import { PERMISSIONS, readSettings, type Settings } from '../src/settings.js'
 import { FINAL_STATUSES } from '../src/service/schema.js'
 import { startService, SIM_API_KEY } from '../sim/service.js'
 import { runAction, annotations, parseInputs } from '../sim/run-action.js'

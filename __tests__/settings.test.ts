@@ -2,14 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it, expect } from '@jest/globals'
-import {
-  DEFAULTS,
-  InputError,
-  parseDuration,
-  readSettings,
-  readTriggerSettings,
-  isLoopback
-} from '../src/settings.js'
+import { InputError, isLoopback, parseDuration } from '../src/inputs.js'
+import { DEFAULTS, readSettings, readTriggerSettings } from '../src/settings.js'
 import { parseInputs } from '../sim/run-action.js'
 
 const defaults: Record<string, string> = {

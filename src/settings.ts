@@ -1,7 +1,6 @@
 // Every input read, parsed and validated in one place, before any request is sent. An InputError
 // names the input and the form it accepts, so the person reading the log knows what to fix.
-import { lstatSync, readFileSync, realpathSync } from 'node:fs'
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
+import { lstatSync, readFileSync } from 'node:fs'
 import {
   parseInstant,
   parsePeriod,
@@ -11,25 +10,30 @@ import {
   type Period
 } from './analytics/period.js'
 import { formatFromPath, type FileFormat } from './analytics/sinks.js'
+import { SECTIONS, type SectionName } from './analytics/section-names.js'
 import { FINAL_STATUSES } from './service/schema.js'
-
-export class InputError extends Error {
-  constructor(
-    readonly input: string,
-    problem: string
-  ) {
-    super(`Input \`${input}\`: ${problem}`)
-    this.name = 'InputError'
-  }
-}
+import {
+  bool,
+  checkSecretText,
+  duration,
+  integer,
+  InputError,
+  oneOf,
+  quote,
+  readBaseUrl,
+  readId,
+  readLogins,
+  readSiteUrl,
+  readToken,
+  type GetInput
+} from './inputs.js'
+import { insideWorkspace } from './workspace.js'
 
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
 export type Permission = (typeof PERMISSIONS)[number]
 
 export const COMMANDS = ['message', 'create', 'visitors', 'report'] as const
 export type Command = (typeof COMMANDS)[number]
-export const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'] as const
-export type SectionName = (typeof SECTIONS)[number]
 
 /** The trigger inputs, read before any other input (contract: Comment trigger). */
 export interface TriggerSettings {
@@ -153,8 +157,6 @@ export interface SettingsContext {
   commentEvent: boolean
 }
 
-type GetInput = (name: string) => string
-
 /**
  * Empty text means the default, for every input but `fail-on-status`, where the contract makes
  * `''` mean "no status fails the step" (a runner passes the default itself when it is not set).
@@ -165,10 +167,6 @@ function withDefaults(get: GetInput): GetInput {
     return value === '' && name !== 'fail-on-status' ? (DEFAULTS[name] ?? '') : value
   }
 }
-
-const MAX_WAIT_MS = 72 * 3_600_000
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/
 
 export function readTriggerSettings(raw: GetInput): TriggerSettings {
   const get = withDefaults(raw)
@@ -324,48 +322,6 @@ function readApiKey(get: GetInput): string {
   return key
 }
 
-/** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
-function checkSecretText(name: string, value: string): void {
-  if (/\s/.test(value) || CONTROL.test(value))
-    throw new InputError(
-      name,
-      'must not contain spaces, line breaks or control characters (check the secret for a stray newline)'
-    )
-  if (!/^[\x21-\x7e]+$/.test(value))
-    throw new InputError(
-      name,
-      'must be printable ASCII (a pasted non-ASCII character? check the secret)'
-    )
-}
-
-/** `project-id` and `job-id` become path segments: `.` and `..` would address other endpoints. */
-function readId(get: GetInput, name: string, isRequired: boolean): string {
-  const value = isRequired ? required(get, name) : get(name)
-  if (CONTROL.test(value))
-    throw new InputError(name, 'must not contain control characters or line breaks')
-  if (value === '.' || value === '..')
-    throw new InputError(name, `${quote(value)} is not an id: it would address another endpoint`)
-  return value
-}
-
-function readSiteUrl(text: string): string {
-  const accepted = 'an https URL such as `https://docs.example.com`'
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    throw new InputError('site-url', `${quote(text)} is not a URL; expected ${accepted}`)
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
-    throw new InputError('site-url', `${quote(text)} is not https; expected ${accepted}`)
-  if (url.username || url.password || url.search || url.hash)
-    throw new InputError(
-      'site-url',
-      `must have no credentials, query or fragment; expected ${accepted}`
-    )
-  return url.origin + url.pathname.replace(/\/+$/, '')
-}
-
 function readSections(text: string): SectionName[] {
   const items = text
     .split(',')
@@ -382,50 +338,6 @@ function readSections(text: string): SectionName[] {
       )
   }
   return [...new Set(items)] as SectionName[]
-}
-
-/** Logins as GitHub spells them; compared without regard to case. */
-function readLogins(get: GetInput, name: string, bots = false): string[] {
-  const items = get(name)
-    .split(/[\s,]+/)
-    .map(item => item.replace(/^@/, '').toLowerCase())
-    .filter(item => item !== '')
-  for (const item of items) {
-    if (!/^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?$/.test(item))
-      throw new InputError(
-        name,
-        `${quote(item)} is not a GitHub login; expected a comma list such as ${bots ? '`renovate[bot], dependabot[bot]` (or `*` for any bot)' : '`octocat, hubot`'}`
-      )
-  }
-  return bots ? items.map(item => (item.endsWith('[bot]') ? item : `${item}[bot]`)) : items
-}
-
-function readBaseUrl(text: string): string {
-  const accepted =
-    'an absolute https URL such as `https://api.mintlify.com` (http only for loopback hosts)'
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    throw new InputError('base-url', `${quote(text)} is not a URL; expected ${accepted}`)
-  }
-  if (url.username || url.password)
-    throw new InputError('base-url', 'must not contain credentials; pass the key as `api-key`')
-  if (url.search || url.hash)
-    throw new InputError('base-url', `must not have a query or fragment; expected ${accepted}`)
-  if (url.protocol === 'http:' && !isLoopback(url.hostname))
-    throw new InputError(
-      'base-url',
-      `uses http:// for a host that is not loopback; expected ${accepted}`
-    )
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new InputError('base-url', `has protocol ${url.protocol}; expected ${accepted}`)
-  return url.origin + url.pathname.replace(/\/+$/, '')
-}
-
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host)
 }
 
 function readJobPath(text: string): string {
@@ -453,13 +365,6 @@ function readStatuses(text: string): string[] {
   return items
 }
 
-/** An expression left unevaluated (a runner outside GitHub) is no token at all. */
-function readToken(text: string): string {
-  if (text === '' || text.startsWith('${{')) return ''
-  checkSecretText('github-token', text)
-  return text
-}
-
 function readTrigger(text: string): string {
   if (text === '' || /\s/.test(text))
     throw new InputError('trigger', 'must be one word without spaces, e.g. `/docs-agent`')
@@ -473,54 +378,6 @@ function readOutputFile(text: string, workspace: string, command: Command): Sett
   if (!format)
     throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`)
   return { path: text, absolute: insideWorkspace('output-file', text, workspace), format }
-}
-
-/**
- * The absolute path of a workspace-relative file, refused unless it stays inside the workspace:
- * no `..` escape, no absolute path elsewhere, and no symlink (of the file or any folder above it)
- * that leads out.
- */
-export function insideWorkspace(name: string, text: string, workspace: string): string {
-  const refuse = (why: string): never => {
-    throw new InputError(
-      name,
-      `${quote(text)} ${why}; expected a path relative to the workspace, inside it`
-    )
-  }
-  const root = resolve(workspace)
-  const absolute = resolve(root, text)
-  if (!within(root, absolute)) refuse('leads outside the workspace')
-  const realRoot = realPathOf(root) ?? root
-  // The deepest part of the path that exists decides where it really leads.
-  let existing = absolute
-  while (realPathOf(existing) === undefined && existing !== root) existing = dirname(existing)
-  const real = realPathOf(existing)
-  if (real !== undefined && !within(realRoot, real))
-    refuse('leads outside the workspace through a symlink')
-  // A dangling symlink resolves nowhere but would still be written through.
-  if (isDanglingLink(absolute)) refuse('is a symlink to nothing')
-  return absolute
-}
-
-function within(root: string, path: string): boolean {
-  const rel = relative(root, path)
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))
-}
-
-function realPathOf(path: string): string | undefined {
-  try {
-    return realpathSync(path)
-  } catch {
-    return undefined
-  }
-}
-
-function isDanglingLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink() && realPathOf(path) === undefined
-  } catch {
-    return false
-  }
 }
 
 function readRange(get: GetInput, s: Settings, now: Date): void {
@@ -566,67 +423,4 @@ function readRange(get: GetInput, s: Settings, now: Date): void {
       )
     s.previous = previousRange({ dateFrom, dateTo }, s.period)
   }
-}
-
-function required(get: GetInput, name: string): string {
-  const value = get(name)
-  if (value === '') throw new InputError(name, 'is required')
-  return value
-}
-
-function oneOf<T extends string>(
-  get: GetInput,
-  name: string,
-  values: readonly T[],
-  isRequired = false
-): T {
-  const value = get(name)
-  const accepted = values.map(v => `\`${v}\``).join(', ')
-  if (value === '' && isRequired) throw new InputError(name, `is required: one of ${accepted}`)
-  if (!(values as readonly string[]).includes(value))
-    throw new InputError(name, `${quote(value)} is not accepted; expected one of ${accepted}`)
-  return value as T
-}
-
-function bool(get: GetInput, name: string): boolean {
-  const value = get(name).trim()
-  if (['true', 'True', 'TRUE'].includes(value)) return true
-  if (['false', 'False', 'FALSE'].includes(value)) return false
-  throw new InputError(name, `${quote(value)} is not a boolean; expected \`true\` or \`false\``)
-}
-
-function integer(get: GetInput, name: string, min: number, max: number): number {
-  const value = get(name)
-  const n = Number(value)
-  const range = max >= Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`
-  if (!/^\d+$/.test(value) || n < min || n > max)
-    throw new InputError(name, `${quote(value)} is not accepted; expected a whole number ${range}`)
-  return n
-}
-
-/** `90s`, `15m`, `2h`, `500ms` or bare seconds (decimals allowed). */
-export function parseDuration(text: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text)
-  if (!m) return undefined
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's'] ?? 1000
-  return Math.round(Number(m[1]) * unit)
-}
-
-function duration(get: GetInput, name: string, zeroOk: boolean): number {
-  const value = get(name)
-  const ms = parseDuration(value)
-  if (ms === undefined || ms > MAX_WAIT_MS || (!zeroOk && ms === 0))
-    throw new InputError(
-      name,
-      `${quote(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`
-    )
-  return ms
-}
-
-/** A value as the error shows it: quoted, and clipped so a huge input cannot flood the log. */
-function quote(value: string): string {
-  const max = 80
-  return value.length <= max
-    ? JSON.stringify(value)
-    : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`
 }

@@ -4,11 +4,11 @@
 
 import { constants, rmSync, type WriteStream } from 'node:fs'
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises'
-import { randomBytes } from 'node:crypto'
-import { basename, dirname, extname, join } from 'node:path'
+import { dirname, extname } from 'node:path'
 import { finished } from 'node:stream/promises'
 import { stringify, type Options as CsvOptions } from 'csv-stringify/sync'
 import type { VisitorCounts, VisitorRow } from '../service/schema.js'
+import { tempPathBeside } from '../workspace.js'
 import type { DateRange } from './period.js'
 
 export type FileFormat = 'json' | 'csv' | 'ndjson'
@@ -80,11 +80,7 @@ export async function openSink(
     const existing = await lstat(filePath).catch(() => undefined)
     if (existing?.isDirectory()) throw new Error('it is a folder')
     const inPlace = existing !== undefined && (existing.isCharacterDevice() || existing.isFIFO())
-    if (!inPlace)
-      tempPath = join(
-        dirname(filePath),
-        `.${basename(filePath)}.${randomBytes(6).toString('hex')}.partial`
-      )
+    if (!inPlace) tempPath = tempPathBeside(filePath)
     const handle = tempPath
       ? await open(tempPath, CREATE_FLAGS, 0o644)
       : await open(filePath, constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0))

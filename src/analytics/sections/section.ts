@@ -1,6 +1,6 @@
 // What every report section is given, and the result the renderer draws. A section reads only
 // what it shows; a failure (refused, or an error retries could not cure) is drawn in its place.
-import type { SectionName } from '../../settings.js'
+import type { SectionName } from '../section-names.js'
 import type { AnalyticsApi } from '../../service/analytics.js'
 import type { DateRange } from '../period.js'
 import type { AssistantSection } from './assistant.js'

@@ -1,0 +1,176 @@
+// Input primitives: each reads one input through `get` and either returns its value or throws an
+// InputError that names the input and the form it accepts, so the person reading the log knows
+// what to fix. Nothing here knows which command reads what: that is settings.ts.
+
+/** Reads one input by name, as the runner passes it (defaults already applied). */
+export type GetInput = (name: string) => string
+
+export const MAX_WAIT_MS = 72 * 3_600_000
+// eslint-disable-next-line no-control-regex
+export const CONTROL = /[\u0000-\u001f\u007f]/
+
+export class InputError extends Error {
+  constructor(
+    readonly input: string,
+    problem: string
+  ) {
+    super(`Input \`${input}\`: ${problem}`)
+    this.name = 'InputError'
+  }
+}
+
+export function required(get: GetInput, name: string): string {
+  const value = get(name)
+  if (value === '') throw new InputError(name, 'is required')
+  return value
+}
+
+export function oneOf<T extends string>(
+  get: GetInput,
+  name: string,
+  values: readonly T[],
+  isRequired = false
+): T {
+  const value = get(name)
+  const accepted = values.map(v => `\`${v}\``).join(', ')
+  if (value === '' && isRequired) throw new InputError(name, `is required: one of ${accepted}`)
+  if (!(values as readonly string[]).includes(value))
+    throw new InputError(name, `${quote(value)} is not accepted; expected one of ${accepted}`)
+  return value as T
+}
+
+export function bool(get: GetInput, name: string): boolean {
+  const value = get(name).trim()
+  if (['true', 'True', 'TRUE'].includes(value)) return true
+  if (['false', 'False', 'FALSE'].includes(value)) return false
+  throw new InputError(name, `${quote(value)} is not a boolean; expected \`true\` or \`false\``)
+}
+
+export function integer(get: GetInput, name: string, min: number, max: number): number {
+  const value = get(name)
+  const n = Number(value)
+  const range = max >= Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new InputError(name, `${quote(value)} is not accepted; expected a whole number ${range}`)
+  return n
+}
+
+/** `90s`, `15m`, `2h`, `500ms` or bare seconds (decimals allowed). */
+export function parseDuration(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text)
+  if (!m) return undefined
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's'] ?? 1000
+  return Math.round(Number(m[1]) * unit)
+}
+
+export function duration(get: GetInput, name: string, zeroOk: boolean): number {
+  const value = get(name)
+  const ms = parseDuration(value)
+  if (ms === undefined || ms > MAX_WAIT_MS || (!zeroOk && ms === 0))
+    throw new InputError(
+      name,
+      `${quote(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`
+    )
+  return ms
+}
+
+/** A value as the error shows it: quoted, and clipped so a huge input cannot flood the log. */
+export function quote(value: string): string {
+  const max = 80
+  return value.length <= max
+    ? JSON.stringify(value)
+    : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`
+}
+
+/** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
+export function checkSecretText(name: string, value: string): void {
+  if (/\s/.test(value) || CONTROL.test(value))
+    throw new InputError(
+      name,
+      'must not contain spaces, line breaks or control characters (check the secret for a stray newline)'
+    )
+  if (!/^[\x21-\x7e]+$/.test(value))
+    throw new InputError(
+      name,
+      'must be printable ASCII (a pasted non-ASCII character? check the secret)'
+    )
+}
+
+/** `project-id` and `job-id` become path segments: `.` and `..` would address other endpoints. */
+export function readId(get: GetInput, name: string, isRequired: boolean): string {
+  const value = isRequired ? required(get, name) : get(name)
+  if (CONTROL.test(value))
+    throw new InputError(name, 'must not contain control characters or line breaks')
+  if (value === '.' || value === '..')
+    throw new InputError(name, `${quote(value)} is not an id: it would address another endpoint`)
+  return value
+}
+
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host)
+}
+
+export function readBaseUrl(text: string): string {
+  const accepted =
+    'an absolute https URL such as `https://api.mintlify.com` (http only for loopback hosts)'
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new InputError('base-url', `${quote(text)} is not a URL; expected ${accepted}`)
+  }
+  if (url.username || url.password)
+    throw new InputError('base-url', 'must not contain credentials; pass the key as `api-key`')
+  if (url.search || url.hash)
+    throw new InputError('base-url', `must not have a query or fragment; expected ${accepted}`)
+  if (url.protocol === 'http:' && !isLoopback(url.hostname))
+    throw new InputError(
+      'base-url',
+      `uses http:// for a host that is not loopback; expected ${accepted}`
+    )
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new InputError('base-url', `has protocol ${url.protocol}; expected ${accepted}`)
+  return url.origin + url.pathname.replace(/\/+$/, '')
+}
+
+export function readSiteUrl(text: string): string {
+  const accepted = 'an https URL such as `https://docs.example.com`'
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new InputError('site-url', `${quote(text)} is not a URL; expected ${accepted}`)
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
+    throw new InputError('site-url', `${quote(text)} is not https; expected ${accepted}`)
+  if (url.username || url.password || url.search || url.hash)
+    throw new InputError(
+      'site-url',
+      `must have no credentials, query or fragment; expected ${accepted}`
+    )
+  return url.origin + url.pathname.replace(/\/+$/, '')
+}
+
+/** Logins as GitHub spells them; compared without regard to case. */
+export function readLogins(get: GetInput, name: string, bots = false): string[] {
+  const items = get(name)
+    .split(/[\s,]+/)
+    .map(item => item.replace(/^@/, '').toLowerCase())
+    .filter(item => item !== '')
+  for (const item of items) {
+    if (!/^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?$/.test(item))
+      throw new InputError(
+        name,
+        `${quote(item)} is not a GitHub login; expected a comma list such as ${bots ? '`renovate[bot], dependabot[bot]` (or `*` for any bot)' : '`octocat, hubot`'}`
+      )
+  }
+  return bots ? items.map(item => (item.endsWith('[bot]') ? item : `${item}[bot]`)) : items
+}
+
+/** An expression left unevaluated (a runner outside GitHub) is no token at all. */
+export function readToken(text: string): string {
+  if (text === '' || text.startsWith('${{')) return ''
+  checkSecretText('github-token', text)
+  return text
+}
