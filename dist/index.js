@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9842);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9980);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9842:
+/***/ 9980:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32192,12 +32192,12 @@ function getIDToken(aud) {
 ;// CONCATENATED MODULE: ./src/json.ts
 // Untrusted JSON (the service's answers, GitHub's event payload) is read through these checks only.
 /** A plain object (not an array, not null). */
-function json_isObject(value) {
+function isObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 /** The value as an object, or undefined. */
 function asObject(value) {
-    return json_isObject(value) ? value : undefined;
+    return isObject(value) ? value : undefined;
 }
 /** Throws a RangeError unless `value` is an integer from `min` to `max`. */
 function checkInteger(name, value, min, max) {
@@ -32228,7 +32228,7 @@ const MAX_JSON_DEPTH = 64;
 /** Longest `prLink` kept; browsers and GitHub stay far below it for real links. */
 const MAX_LINK_CHARS = 2048;
 /** The `job` output stays far below GitHub's 1 MB of outputs per job. */
-const MAX_JOB_OUTPUT_BYTES = (/* unused pure expression or super */ null && (256 * 1024));
+const MAX_JOB_OUTPUT_BYTES = 256 * 1024;
 const STATUS_FORM = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const MAX_ID_CHARS = 256;
 /**
@@ -32260,7 +32260,7 @@ function parseJson(text, maxDepth = MAX_JSON_DEPTH) {
 }
 const isCount = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 function checkCounts(v, where) {
-    if (!json_isObject(v))
+    if (!isObject(v))
         throw new ShapeError(`${where} is not an object`);
     for (const key of ['human', 'ai', 'total']) {
         if (!isCount(v[key]))
@@ -32305,7 +32305,7 @@ function optionalString(body, key, where) {
         throw new ShapeError(`${where}.${key} is neither a string nor null`);
 }
 function checkAgentJob(body, note = () => undefined) {
-    if (!json_isObject(body))
+    if (!isObject(body))
         throw new ShapeError('the job is not a JSON object');
     if (typeof body.id !== 'string' && typeof body.id !== 'number')
         throw new ShapeError('job.id is missing');
@@ -32315,7 +32315,7 @@ function checkAgentJob(body, note = () => undefined) {
     if (typeof body.status !== 'string' || !STATUS_FORM.test(body.status))
         throw new ShapeError(`job.status is not a status (a word of up to 64 letters, digits, _ and -, like ${JOB_STATUSES.join(', ')})`);
     if (body.source !== undefined && body.source !== null) {
-        if (!json_isObject(body.source))
+        if (!isObject(body.source))
             throw new ShapeError('job.source is neither an object nor null');
         optionalString(body.source, 'repository', 'job.source');
         optionalString(body.source, 'ref', 'job.source');
@@ -32351,13 +32351,13 @@ function capJobJson(job, maxBytes = MAX_JOB_OUTPUT_BYTES) {
     return { json: JSON.stringify(main), capped: true };
 }
 function checkVisitorsPage(body) {
-    if (!json_isObject(body))
+    if (!isObject(body))
         throw new ShapeError('the visitors page is not a JSON object');
     const totals = checkCounts(body.totals, 'totals');
     if (!Array.isArray(body.visitors))
         throw new ShapeError('visitors is not an array');
     const visitors = body.visitors.map((row, i) => {
-        if (!json_isObject(row) || typeof row.path !== 'string')
+        if (!isObject(row) || typeof row.path !== 'string')
             throw new ShapeError(`visitors[${i}].path is not a string`);
         checkCounts(row, `visitors[${i}]`);
         return row;
@@ -32563,6 +32563,8 @@ const MIN_ENCODED = 8;
 // The middle of a base64 text at an unknown alignment must be long enough to be the secret's.
 const MIN_SHIFTED_CORE = 8;
 let pattern;
+/** The secrets as given (trimmed), with their names, for the decoding check. */
+let known = [];
 /**
  * Registers the secrets: masks them in the runner's log at once, and makes redact() remove them.
  * Call before anything can print; a second call replaces the first.
@@ -32585,15 +32587,146 @@ function registerSecrets(apiKey, githubToken) {
                     forms.add(f);
     }
     forms.delete('');
+    known = [
+        { name: 'the API key', value: apiKey.trim() },
+        { name: 'the GitHub token', value: githubToken.trim() }
+    ].filter(k => k.value.length >= MIN_ENCODED);
     // Longest first, so a form that contains a shorter one is removed whole.
     const sorted = [...forms].sort((a, b) => b.length - a.length);
     pattern = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined;
 }
-/** `text` with every known secret, in every encoding below, replaced by `***`. */
+/**
+ * `text` with every known secret, in every encoding below, replaced by `***`. A text that still
+ * holds a secret once decoded (percent, `\u`, HTML entities, split lines, invisible characters
+ * interleaved), or a long part of one (as a clip leaves it), is withheld whole: see withheld().
+ * Call it before clipping or escaping: both can turn a known form into one it does not know.
+ */
 function redact(text) {
     if (pattern === undefined || text === '')
         return text;
-    return text.replace(pattern, MASK);
+    const masked = text.replace(pattern, MASK);
+    const found = hiddenSecret(masked);
+    return found === undefined ? masked : withheld(found);
+}
+/** What stands in for a text that held a secret in a form masking cannot reach. */
+function withheld(secretName) {
+    return `[withheld: this text contained ${secretName} in an encoded form]`;
+}
+/**
+ * The name of the secret that `text` reveals once decoded, if any: its whole value, or a part of
+ * at least PART_CHARS characters of it.
+ */
+function hiddenSecret(text) {
+    if (known.length === 0)
+        return undefined;
+    const decoded = decodeForms(text);
+    for (const { name, value } of known) {
+        const part = Math.min(PART_CHARS, value.length);
+        for (const d of decoded)
+            for (let i = 0; i + part <= value.length; i++)
+                if (d.includes(value.slice(i, i + part)))
+                    return name;
+    }
+    return undefined;
+}
+// A clip at a length limit keeps a secret's start; this much of it is already worth withholding.
+const PART_CHARS = 12;
+/** Characters that render as nothing (or only steer direction): stripped before the check. */
+const INVISIBLE_RANGES = [
+    [0x00ad, 0x00ad],
+    [0x034f, 0x034f],
+    [0x061c, 0x061c],
+    [0x115f, 0x1160],
+    [0x17b4, 0x17b5],
+    [0x180b, 0x180f],
+    [0x200b, 0x200f],
+    [0x202a, 0x202e],
+    [0x2060, 0x206f],
+    [0x3164, 0x3164],
+    [0xfe00, 0xfe0f],
+    [0xfeff, 0xfeff],
+    [0xffa0, 0xffa0]
+];
+function isInvisible(c) {
+    const code = c.codePointAt(0) ?? 0;
+    return INVISIBLE_RANGES.some(([from, to]) => code >= from && code <= to);
+}
+function removeInvisible(s) {
+    let out = '';
+    for (const c of s)
+        if (!isInvisible(c))
+            out += c;
+    return out;
+}
+const NAMED_ENTITIES = {
+    amp: '&',
+    lt: '<',
+    gt: '>',
+    quot: '"',
+    apos: "'",
+    lowbar: '_',
+    UnderBar: '_',
+    hyphen: '-',
+    dash: '-',
+    period: '.',
+    colon: ':',
+    sol: '/',
+    plus: '+',
+    equals: '=',
+    commat: '@',
+    dollar: '$',
+    comma: ',',
+    semi: ';',
+    num: '#',
+    percnt: '%',
+    excl: '!',
+    quest: '?',
+    nbsp: ' '
+};
+/**
+ * The readings of `text` a person or a renderer could make: as it is, and with entities, `\u`
+ * and `\x` escapes and percent-encoding decoded (repeatedly, for double encodings), then with
+ * invisible characters and all white space removed (a secret split across lines or interleaved
+ * with zero-width characters reads whole again).
+ */
+function decodeForms(text) {
+    let d = text;
+    for (let round = 0; round < 3; round++) {
+        const next = decodePercent(decodeEscapes(decodeEntities(d)));
+        if (next === d)
+            break;
+        d = next;
+    }
+    const joined = removeInvisible(d).replace(/\s+/g, '');
+    return d === text ? [joined] : [d, joined];
+}
+function decodeEntities(s) {
+    return s.replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z]{2,10});?/g, (m, body) => {
+        if (body[0] !== '#')
+            return NAMED_ENTITIES[body] ?? m;
+        const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : Number(body.slice(1));
+        return code <= 0x10ffff ? String.fromCodePoint(code) : m;
+    });
+}
+function decodeEscapes(s) {
+    return s
+        .replace(/\\u\{([0-9a-fA-F]{1,6})\}/g, (m, hex) => fromCode(m, parseInt(hex, 16)))
+        .replace(/\\[uU]([0-9a-fA-F]{4})/g, (m, hex) => fromCode(m, parseInt(hex, 16)))
+        .replace(/\\x([0-9a-fA-F]{2})/g, (m, hex) => fromCode(m, parseInt(hex, 16)));
+}
+function fromCode(original, code) {
+    return code <= 0x10ffff ? String.fromCodePoint(code) : original;
+}
+function decodePercent(s) {
+    return s.replace(/(?:%[0-9a-fA-F]{2})+/g, run => {
+        try {
+            return decodeURIComponent(run);
+        }
+        catch {
+            // Not UTF-8: each byte as a Latin-1 character, which is what an ASCII secret is.
+            return run.replace(/%([0-9a-fA-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+        }
+    });
 }
 /**
  * A parsed JSON value with redact() applied to every string in it, keys included. Iterative, so
@@ -32635,7 +32768,7 @@ function redactParsed(text, value) {
     if (pattern === undefined)
         return value;
     pattern.lastIndex = 0;
-    if (!text.includes('\\') && !pattern.test(text))
+    if (!text.includes('\\') && !pattern.test(text) && hiddenSecret(text) === undefined)
         return value;
     return redactDeep(value);
 }
@@ -33299,543 +33432,6 @@ function deliveryOf(err) {
     return /may or may not have been delivered/.test(message) ? 'maybe' : 'no';
 }
 
-;// CONCATENATED MODULE: ./src/agent/wait.ts
-// Polls the job until a final status is believed (see completion.ts) or the wait ends.
-
-
-/** Polls that fail this many times in a row inside one poll count as one failed poll. */
-const ATTEMPTS_PER_POLL = 3;
-function jobUrlPath(template, projectId, jobId) {
-    return template
-        .replaceAll('{projectId}', encodeURIComponent(projectId))
-        .replaceAll('{id}', encodeURIComponent(jobId));
-}
-/**
- * Poll delays: the first is `intervalMs`; later ones grow by half each time, with jitter, up to
- * max(intervalMs, 30 s), so a long job costs few requests and a short one is seen quickly.
- */
-function* pollDelays(intervalMs, random = Math.random) {
-    const cap = Math.max(intervalMs, 30_000);
-    yield intervalMs;
-    let nominal = Math.max(intervalMs, 250);
-    for (;;) {
-        nominal = Math.min(cap, nominal * 1.5);
-        yield Math.round(Math.min(cap, nominal * (0.8 + 0.4 * random())));
-    }
-}
-async function waitForJob(o) {
-    const now = o.now ?? Date.now;
-    const sleep = o.sleep ?? ((ms) => new Promise(r => setTimeout(r, ms)));
-    const started = o.evidence.answeredAt;
-    let job = o.job;
-    let reported = job?.status;
-    let lastPollError;
-    let doubted = false;
-    const warnedStatuses = new Set();
-    const stamp = () => `[${Math.round((now() - started) / 1000)}s]`;
-    for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
-        const left = o.deadline - now();
-        await sleep(Math.max(0, Math.min(delay, left)));
-        // No request starts once the wait is over.
-        if (now() >= o.deadline)
-            break;
-        try {
-            job = await o.service.getJob(o.path, o.deadline, ATTEMPTS_PER_POLL);
-        }
-        catch (err) {
-            if (!isTransient(err))
-                throw err;
-            lastPollError = err.message;
-            o.warn?.(`Polling the job failed, will poll again: ${lastPollError}`);
-            continue;
-        }
-        lastPollError = undefined;
-        const reading = readPoll(job, o.evidence, now());
-        noteSeen(o.evidence, job);
-        if (reading.kind === 'doubted') {
-            if (!doubted)
-                o.log?.(`${stamp()} status: ${job.status}, as before the instruction: the service may not have ` +
-                    `processed it yet, so this is believed only once the job changes, or from ` +
-                    `${Math.round((reading.believeAt - started) / 1000)}s on (\`settle-time\`).`);
-            doubted = true;
-            continue;
-        }
-        doubted = false;
-        if (reading.kind === 'unknown-status' && !warnedStatuses.has(job.status)) {
-            warnedStatuses.add(job.status);
-            o.warn?.(`Job ${o.jobId} has status \`${job.status}\`, which this action does not know; it is not ` +
-                'one of the final statuses (completed, archived, failed), so the run keeps waiting.');
-        }
-        if (job.status !== reported) {
-            o.log?.(`${stamp()} status: ${job.status}`);
-            reported = job.status;
-            if (reading.kind !== 'final')
-                await o.onChange?.(job);
-        }
-        if (reading.kind === 'final') {
-            if (reading.why === 'settled')
-                o.log?.('The job did not change within `settle-time`; its status is believed now.');
-            return { job, timedOut: false, doubted: false };
-        }
-    }
-    return { job, timedOut: true, doubted, lastPollError };
-}
-function isTransient(err) {
-    if (!(err instanceof ServiceError))
-        return false;
-    // The limit resets after the wait would end: polling on would only wait for nothing.
-    if (err instanceof RateLimitError)
-        return false;
-    return err.status === undefined || err.status === 429 || err.status >= 500;
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./src/github/comments.ts
-// The action's own comments on issues and pull requests, found again through signed hidden
-// markers. An installation token cannot ask who it is (GET /user is refused) and anyone can type
-// an HTML comment, so a marker only counts when its HMAC, keyed with a secret no commenter has
-// and bound to this repository, issue and comment id, verifies: a marker copied into another
-// comment, even on the same pull request, does not.
-
-
-/** GitHub's maximum comment body length. */
-const COMMENT_LIMIT = 65536;
-/** Space callers must leave for markers when fitting a body. */
-const MARKER_ROOM = 1024;
-const MARKER_PREFIX = 'docs-agent:';
-const SIG_HEX = 32;
-// encodeURIComponent never emits whitespace, '<' or '>', so an encoded key cannot end the marker.
-const MARKER_PATTERN = /<!-- docs-agent:([A-Za-z0-9\-_.!~*'()%]+) sig=([0-9a-f]+) -->/g;
-const TRUNCATED_NOTE = '\n\n…(truncated)';
-/** Failure of a GitHub call, with a message safe to show: no stack, no token. */
-class GitHubError extends Error {
-    status;
-    constructor(what, status, detail) {
-        const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean);
-        const hint = status === 403 || status === 401
-            ? '. The token cannot write here: give the workflow `issues: write` and ' +
-                '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
-            : '';
-        super(`GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}${hint}`);
-        this.name = 'GitHubError';
-        this.status = status;
-    }
-}
-/** Builds a key from parts such as ('job', projectId, jobId); parts are encoded so '/' inside an id stays unambiguous. */
-function markerKey(...parts) {
-    return parts.map(part => encodeURIComponent(part)).join('/');
-}
-function signature(key, secret, place, commentId) {
-    if (secret === '')
-        throw new Error('A secret is required to sign comment markers');
-    return (0,external_node_crypto_.createHmac)('sha256', secret)
-        .update(`${place.owner}/${place.repo}#${place.issueNumber}\n${commentId}\n${key}`)
-        .digest('hex')
-        .slice(0, SIG_HEX);
-}
-function makeMarker(key, secret, place, commentId) {
-    const sig = signature(key, secret, place, commentId);
-    return `<!-- ${MARKER_PREFIX}${encodeURIComponent(key)} sig=${sig} -->`;
-}
-function sameSignature(actual, expected) {
-    // Constant time, so the signature cannot be guessed byte by byte from response timing.
-    return (actual.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(Buffer.from(actual), Buffer.from(expected)));
-}
-function decodeKey(encoded) {
-    try {
-        return decodeURIComponent(encoded);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Keys of the markers in body whose signature verifies, in order of appearance. */
-function verifiedKeys(body, secret, place, commentId) {
-    // With no secret nothing can be told apart from a forgery.
-    if (secret === '' || typeof body !== 'string')
-        return [];
-    const keys = [];
-    for (const match of body.matchAll(MARKER_PATTERN)) {
-        const key = decodeKey(match[1] ?? '');
-        const expected = key === undefined ? '' : signature(key, secret, place, commentId);
-        if (key !== undefined && sameSignature(match[2] ?? '', expected)) {
-            keys.push(key);
-        }
-    }
-    return keys;
-}
-function markersFor(keys, secret, place, commentId) {
-    return keys.map(key => makeMarker(key, secret, place, commentId)).join('\n');
-}
-/** Body plus markers, the body cut short if needed so the comment is never refused for length. */
-function composeBody(body, keys, secret, place, commentId) {
-    const markers = markersFor(keys, secret, place, commentId);
-    const room = COMMENT_LIMIT - markers.length - 2;
-    if (room < TRUNCATED_NOTE.length)
-        throw new Error('Comment markers do not fit in a comment');
-    const fitted = body.length <= room ? body : cutAt(body, room - TRUNCATED_NOTE.length) + TRUNCATED_NOTE;
-    return `${fitted}\n\n${markers}`;
-}
-function cutAt(text, length) {
-    const cut = text.slice(0, length);
-    // Do not leave half of a surrogate pair behind.
-    return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
-}
-function errorDetail(error) {
-    const record = typeof error === 'object' && error !== null ? error : {};
-    const status = typeof record.status === 'number' && record.status > 0 ? record.status : undefined;
-    const response = record.response;
-    const data = response?.data;
-    let detail;
-    if (typeof data?.message === 'string')
-        detail = data.message;
-    else if (error instanceof Error)
-        detail = error.message;
-    else
-        detail = String(error);
-    return { status, detail: cleanDetail(detail) };
-}
-function cleanDetail(text) {
-    return (redact(text)
-        // octokit appends " - <documentation_url>", which is noise in a log line.
-        .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
-        // Never echo anything that looks like a credential.
-        .replace(/\b(gh[opusr]_|github_pat_)[A-Za-z0-9_]+/g, '[REDACTED]')
-        .replace(/\b(bearer|token)\s+\S+/gi, '$1 [REDACTED]')
-        .replace(/\s+/g, ' ')
-        .trim()
-        .slice(0, 300));
-}
-async function call(what, request) {
-    try {
-        return await request();
-    }
-    catch (error) {
-        const { status, detail } = errorDetail(error);
-        throw new GitHubError(what, status, detail);
-    }
-}
-function toRef(data) {
-    return { id: data.id, url: data.html_url };
-}
-/** Every comment on the issue or pull request, oldest first. */
-async function listComments(octokit, place) {
-    const all = await call(`listing the comments on #${place.issueNumber}`, () => octokit.paginate(octokit.rest.issues.listComments, {
-        owner: place.owner,
-        repo: place.repo,
-        issue_number: place.issueNumber,
-        per_page: 100
-    }));
-    return all.map(c => ({ id: c.id, body: c.body ?? '', html_url: c.html_url }));
-}
-/** The newest comment with a verified marker matching `pick`, and what `pick` chose in it. */
-function newestMarked(comments, secret, place, pick) {
-    // Ids grow with creation time, which survives any ordering of the listing.
-    const newestFirst = [...comments].sort((a, b) => b.id - a.id);
-    for (const comment of newestFirst) {
-        const value = pick(verifiedKeys(comment.body, secret, place, comment.id));
-        if (value !== undefined)
-            return { comment, value };
-    }
-    return undefined;
-}
-async function createComment(octokit, place, body) {
-    const { data } = await call(`creating a comment on #${place.issueNumber}`, () => octokit.rest.issues.createComment({
-        owner: place.owner,
-        repo: place.repo,
-        issue_number: place.issueNumber,
-        body
-    }));
-    return toRef(data);
-}
-async function editComment(octokit, place, id, body) {
-    const { data } = await call(`updating comment ${id} on #${place.issueNumber}`, () => octokit.rest.issues.updateComment({
-        owner: place.owner,
-        repo: place.repo,
-        comment_id: id,
-        body
-    }));
-    return toRef(data);
-}
-/**
- * One issue or pull request as this run sees it: its comments are listed once, then kept
- * current as the run writes, so looking up a route and then upserting costs one listing.
- */
-class CommentThread {
-    octokit;
-    place;
-    secret;
-    list;
-    constructor(octokit, place, secret) {
-        this.octokit = octokit;
-        this.place = place;
-        this.secret = secret;
-    }
-    async comments() {
-        this.list ??= await listComments(this.octokit, this.place);
-        return this.list;
-    }
-    /**
-     * The job id from the newest verified `route/<projectId>/<jobId>` marker (as built by
-     * `markerKey('route', projectId, jobId)`).
-     */
-    async findRoutedJob(projectId) {
-        const prefix = `${markerKey('route', projectId)}/`;
-        const pick = (keys) => {
-            // The last route marker in a comment is the newest statement in it.
-            const routes = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length));
-            const jobId = routes.length > 0 ? decodeKey(routes[routes.length - 1] ?? '') : undefined;
-            return jobId === '' ? undefined : jobId;
-        };
-        return newestMarked(await this.comments(), this.secret, this.place, pick)?.value;
-    }
-    /**
-     * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the newest comment
-     * already carrying a verified `key` marker, so reruns refresh one comment; 'create' always adds
-     * one. A new comment's markers are signed with its id, so they need an edit after creating it;
-     * with `signLater` that edit is left to the caller's next update, which rewrites the body anyway.
-     */
-    async upsert(o) {
-        if (o.mode === 'upsert') {
-            const found = newestMarked(await this.comments(), this.secret, this.place, keys => keys.includes(o.key) ? true : undefined);
-            if (found !== undefined) {
-                try {
-                    return { ...(await this.update(found.comment.id, o)), signed: true };
-                }
-                catch (error) {
-                    // Deleted between listing and editing: a fresh comment is what the user expects.
-                    if (!(error instanceof GitHubError && error.status === 404))
-                        throw error;
-                }
-            }
-        }
-        const body = composeBody(o.body, [], this.secret, this.place, 0);
-        const created = await createComment(this.octokit, this.place, body);
-        this.remember(created.id, body, created.url);
-        if (o.signLater)
-            return { ...created, signed: false };
-        return { ...(await this.update(created.id, o)), signed: true };
-    }
-    /** Edits a known comment in place, markers re-appended and signed. */
-    async update(id, o) {
-        const keys = [o.key, ...(o.extraKeys ?? [])];
-        const body = composeBody(o.body, keys, this.secret, this.place, id);
-        const ref = await editComment(this.octokit, this.place, id, body);
-        this.remember(id, body, ref.url);
-        return ref;
-    }
-    remember(id, body, url) {
-        if (!this.list)
-            return;
-        const known = this.list.find(c => c.id === id);
-        if (known)
-            known.body = body;
-        else
-            this.list.push({ id, body, html_url: url });
-    }
-}
-/** Posts body with a marker for `key` once, for callers that write one comment per run. */
-async function upsertComment(octokit, place, o) {
-    const { id, url } = await new CommentThread(octokit, place, o.secret).upsert(o);
-    return { id, url };
-}
-/** Edits a known comment in place (progress updates), markers re-appended. */
-async function updateCommentBody(octokit, place, id, o) {
-    return new CommentThread(octokit, place, o.secret).update(id, o);
-}
-/** See CommentThread.findRoutedJob. */
-async function findRoutedJob(octokit, place, projectId, secret) {
-    return new CommentThread(octokit, place, secret).findRoutedJob(projectId);
-}
-function basePath(server) {
-    return server.pathname.replace(/\/+$/, '');
-}
-/**
- * The pull request number of a link such as 'https://github.com/octo/docs/pull/7' when it points
- * at this repository on this server; anything else is undefined.
- */
-function parsePullRequestLink(link, serverUrl, owner, repo) {
-    let url;
-    let server;
-    try {
-        url = new URL(link.trim());
-        server = new URL(serverUrl);
-    }
-    catch {
-        return undefined;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        return undefined;
-    if (url.host !== server.host || url.username !== '' || url.password !== '')
-        return undefined;
-    const base = basePath(server);
-    if (!url.pathname.startsWith(`${base}/`))
-        return undefined;
-    const match = /^\/([^/]+)\/([^/]+)\/pull\/([1-9][0-9]{0,15})(?:\/files)?\/?$/.exec(url.pathname.slice(base.length));
-    if (match === null)
-        return undefined;
-    const [, linkOwner = '', linkRepo = '', digits = ''] = match;
-    if (linkOwner.toLowerCase() !== owner.toLowerCase())
-        return undefined;
-    if (linkRepo.toLowerCase() !== repo.toLowerCase())
-        return undefined;
-    const number = Number(digits);
-    return Number.isSafeInteger(number) ? number : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/github/trigger.ts
-// Deciding whether a comment should run the agent: the trigger text, who may use it, and the
-// reactions that tell the commenter what happened.
-
-
-/**
- * The instruction after `trigger` when the comment starts with it (leading whitespace ignored,
- * case ignored as a workflow's `startsWith` does) and it is followed by whitespace or the end;
- * otherwise undefined. Plain string comparison, so regex metacharacters in a trigger are literal.
- */
-function matchTrigger(body, trigger) {
-    if (trigger === '')
-        return undefined;
-    const text = body.trimStart();
-    const head = text.slice(0, trigger.length);
-    // A workflow's `if: startsWith(...)` lets `/Docs-Agent` through; skipping it here would be silent.
-    if (head.toLowerCase() !== trigger.toLowerCase())
-        return undefined;
-    const rest = text.slice(trigger.length);
-    // `/docs-agentx` must not count as `/docs-agent`.
-    if (rest !== '' && !/^\s/.test(rest))
-        return undefined;
-    return rest.trim();
-}
-const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
-function isPermissionLevel(value) {
-    return typeof value === 'string' && PERMISSION_LEVELS.includes(value);
-}
-function meetsPermission(actual, least) {
-    return PERMISSION_LEVELS.indexOf(actual) >= PERMISSION_LEVELS.indexOf(least);
-}
-/**
- * The user's permission on the repository. Any failure counts as 'none': a non-collaborator
- * gets a 404, and an outage must not grant access.
- */
-async function getCommenterPermission(octokit, owner, repo, username) {
-    // An empty name would ask about a different URL entirely.
-    if (username === '')
-        return 'none';
-    try {
-        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-            owner,
-            repo,
-            username
-        });
-        // role_name distinguishes triage and maintain, which `permission` folds into read/write.
-        if (isPermissionLevel(data.role_name))
-            return data.role_name;
-        if (isPermissionLevel(data.permission))
-            return data.permission;
-        return 'none';
-    }
-    catch (error) {
-        core_debug(`Permission lookup for ${username} failed, treating as none: ${describe(error)}`);
-        return 'none';
-    }
-}
-/** One short line: status and message, never a stack. */
-function describe(error) {
-    const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
-    const message = redact(error instanceof Error ? error.message : String(error))
-        .replace(/\s+/g, ' ')
-        .slice(0, 200);
-    return typeof status === 'number' ? `HTTP ${status} ${message}` : message;
-}
-// Reactions this run gave, per comment: run() adds 😕 only where 👀 told the commenter the
-// comment was taken, and a reaction already given is not asked for twice.
-const given = new WeakMap();
-function hasReaction(comment, content) {
-    return given.get(comment)?.has(content) ?? false;
-}
-/** Reactions are courtesy feedback: a failure is only a warning. */
-async function addReaction(octokit, owner, repo, comment, content, warn) {
-    if (hasReaction(comment, content))
-        return;
-    try {
-        const params = { owner, repo, comment_id: comment.id, content };
-        if (comment.kind === 'pull') {
-            await octokit.rest.reactions.createForPullRequestReviewComment(params);
-        }
-        else {
-            await octokit.rest.reactions.createForIssueComment(params);
-        }
-        given.set(comment, (given.get(comment) ?? new Set()).add(content));
-    }
-    catch (error) {
-        warn(`Could not add the ${content} reaction to comment ${comment.id}: ${describe(error)}`);
-    }
-}
-/**
- * The checks that need no request, in the contract's order: the comment was just created, and
- * it starts with the trigger. Returns the prompt, or the reason to skip (for the log).
- */
-function checkComment(comment, trigger) {
-    if (comment === undefined)
-        return { reason: 'the event carries no comment' };
-    if (comment.action !== 'created') {
-        const what = comment.action === '' ? 'of an unknown action' : comment.action;
-        return { reason: `the comment was ${what}, not created` };
-    }
-    const prompt = matchTrigger(comment.body, trigger);
-    if (prompt === undefined)
-        return { reason: `the comment does not start with ${trigger}` };
-    return { prompt };
-}
-/** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
-function isBot(comment) {
-    return comment.authorType === 'Bot' || /\[bot\]$/i.test(comment.author);
-}
-/** Logins compare without case, and a bot may be listed with or without its `[bot]` suffix. */
-function sameLogin(listed, login, bot) {
-    const norm = (s) => (bot ? s.replace(/\[bot\]$/i, '') : s).toLowerCase();
-    return norm(listed.trim()) === norm(login);
-}
-/**
- * Whether the commenter may run the agent: listed in `allowed-users`, a bot listed in
- * `allowed-bots`, or (not a bot) a collaborator whose permission reaches `permission`. Bots are
- * refused unless listed, whatever their permission: automation that can comment must not be able
- * to spend the quota or edit the docs by accident.
- */
-async function checkCommenter(octokit, event, comment, rules) {
-    const login = comment.author;
-    if (isBot(comment)) {
-        if (rules.allowedBots === '*')
-            return { allowed: true, why: '`allowed-bots` is `*`' };
-        if (rules.allowedBots.some(b => sameLogin(b, login, true)))
-            return { allowed: true, why: `@${login} is listed in \`allowed-bots\`` };
-        const inUsers = rules.allowedUsers.some(u => sameLogin(u, login, true));
-        return {
-            allowed: false,
-            reason: inUsers
-                ? `@${login} is a bot listed in \`allowed-users\`; bots run only when listed in \`allowed-bots\``
-                : `@${login} is a bot; bots run only when listed in \`allowed-bots\``
-        };
-    }
-    if (login !== '' && rules.allowedUsers.some(u => sameLogin(u, login, false)))
-        return { allowed: true, why: `@${login} is listed in \`allowed-users\`` };
-    if (!octokit)
-        return {
-            allowed: false,
-            reason: `no \`github-token\` to check the permission of @${login || 'the commenter'}`
-        };
-    const actual = await getCommenterPermission(octokit, event.owner, event.repo, login);
-    if (!meetsPermission(actual, rules.permission))
-        return {
-            allowed: false,
-            reason: `@${login || 'the commenter'} has ${actual} permission; ${rules.permission} is required ` +
-                '(or list the login in `allowed-users`)'
-        };
-    return { allowed: true, why: `@${login} has ${actual} permission` };
-}
-
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __nccwpck_require__(4573);
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
@@ -33911,7 +33507,7 @@ function escapeText(s) {
 // ---------------------------------------------------------------------------------------------
 // Cutting
 /** Cuts to at most maxChars UTF-16 units without splitting a surrogate pair. */
-function markdown_cutAt(s, maxChars) {
+function cutAt(s, maxChars) {
     if (s.length <= maxChars)
         return s;
     const cut = s.slice(0, Math.max(0, maxChars));
@@ -33931,7 +33527,7 @@ function countCodePoints(s) {
 }
 /** Cuts text to maxChars, marking the cut with "…" at the end. */
 function clip(s, maxChars) {
-    return s.length <= maxChars ? s : `${markdown_cutAt(s, maxChars - 1)}…`;
+    return s.length <= maxChars ? s : `${cutAt(s, maxChars - 1)}…`;
 }
 /**
  * Cuts text to maxChars with "…" in the middle: a page path keeps its section and its page name,
@@ -33942,7 +33538,7 @@ function clipMiddle(s, maxChars) {
         return s;
     const room = Math.max(0, maxChars - 1);
     const tail = Math.floor(room * 0.4);
-    return `${markdown_cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`;
+    return `${cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`;
 }
 /** One quoted line: leading spaces would otherwise turn into an indented code block. */
 function quoteLine(line) {
@@ -33952,7 +33548,7 @@ function quoteLine(line) {
 }
 /** Untrusted multi-line text as a blockquote, each line escaped, cut to maxChars with a note. */
 function quoteBlock(s, maxChars) {
-    const shown = markdown_cutAt(s, maxChars);
+    const shown = cutAt(s, maxChars);
     const lines = shown.split(LINE_BREAKS).map(quoteLine);
     const out = lines.map((line, i) => {
         // A trailing backslash is a hard line break, so the prompt keeps its lines; a blank line
@@ -34209,8 +33805,1880 @@ function fitComment(body, maxChars = 65536, note = 'the job summary') {
     return cutToBytes(notice.trim(), maxChars);
 }
 
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/agent/verdict.ts
+// How a job run ended, in words: what fails the step after the wait, and what a cancellation can
+// truthfully say at each stage of the run.
+
+const CANCELLED = {
+    preparing: { text: 'nothing was sent to the service', delivered: 'no' },
+    sending: {
+        text: 'the instruction may or may not have been delivered: check the job before sending it again',
+        delivered: 'maybe'
+    },
+    waiting: {
+        text: 'the job keeps running on the service; this run stopped waiting',
+        delivered: 'yes'
+    }
+};
+/** The failure message of a run cancelled at `stage`, and whether the instruction was delivered. */
+function cancelled(signal, stage) {
+    const { text, delivered } = CANCELLED[stage];
+    return { error: `Cancelled (${signal}): ${text}.`, delivered };
+}
+/** The message that fails the step after the wait, if any: a timeout, or a `fail-on-status`. */
+function exitProblem(r, jobId, s) {
+    const status = r.job?.status ?? 'unknown';
+    const waited = formatDuration(s.waitTimeoutMs);
+    if (r.timedOut && r.doubted)
+        return (`Timed out after ${waited} waiting for job ${jobId}: it still showed its state from before ` +
+            `the instruction (\`${status}\`), so that was not taken as the result. The instruction was ` +
+            'delivered; raise `wait-timeout` or lower `settle-time`.');
+    if (r.timedOut && r.lastPollError)
+        return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${r.lastPollError}`;
+    if (r.timedOut)
+        return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}). Raise \`wait-timeout\`, or set \`wait: false\`.`;
+    if (r.job && s.failOnStatus.includes(r.job.status))
+        return `Job ${jobId} ended with status \`${r.job.status}\`, which \`fail-on-status\` lists.`;
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/agent/wait.ts
+// Polls the job until a final status is believed (see completion.ts) or the wait ends.
+
+
+/** Polls that fail this many times in a row inside one poll count as one failed poll. */
+const ATTEMPTS_PER_POLL = 3;
+function jobUrlPath(template, projectId, jobId) {
+    return template
+        .replaceAll('{projectId}', encodeURIComponent(projectId))
+        .replaceAll('{id}', encodeURIComponent(jobId));
+}
+/**
+ * Poll delays: the first is `intervalMs`; later ones grow by half each time, with jitter, up to
+ * max(intervalMs, 30 s), so a long job costs few requests and a short one is seen quickly.
+ */
+function* pollDelays(intervalMs, random = Math.random) {
+    const cap = Math.max(intervalMs, 30_000);
+    yield intervalMs;
+    let nominal = Math.max(intervalMs, 250);
+    for (;;) {
+        nominal = Math.min(cap, nominal * 1.5);
+        yield Math.round(Math.min(cap, nominal * (0.8 + 0.4 * random())));
+    }
+}
+async function waitForJob(o) {
+    const now = o.now ?? Date.now;
+    const sleep = o.sleep ?? ((ms) => new Promise(r => setTimeout(r, ms)));
+    const started = o.evidence.answeredAt;
+    let job = o.job;
+    let reported = job?.status;
+    let lastPollError;
+    let doubted = false;
+    const warnedStatuses = new Set();
+    const stamp = () => `[${Math.round((now() - started) / 1000)}s]`;
+    for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
+        const left = o.deadline - now();
+        await sleep(Math.max(0, Math.min(delay, left)));
+        // No request starts once the wait is over.
+        if (now() >= o.deadline)
+            break;
+        try {
+            job = await o.service.getJob(o.path, o.deadline, ATTEMPTS_PER_POLL);
+        }
+        catch (err) {
+            if (!isTransient(err))
+                throw err;
+            lastPollError = err.message;
+            o.warn?.(`Polling the job failed, will poll again: ${lastPollError}`);
+            continue;
+        }
+        lastPollError = undefined;
+        const reading = readPoll(job, o.evidence, now());
+        noteSeen(o.evidence, job);
+        if (reading.kind === 'doubted') {
+            if (!doubted)
+                o.log?.(`${stamp()} status: ${job.status}, as before the instruction: the service may not have ` +
+                    `processed it yet, so this is believed only once the job changes, or from ` +
+                    `${Math.round((reading.believeAt - started) / 1000)}s on (\`settle-time\`).`);
+            doubted = true;
+            continue;
+        }
+        doubted = false;
+        if (reading.kind === 'unknown-status' && !warnedStatuses.has(job.status)) {
+            warnedStatuses.add(job.status);
+            o.warn?.(`Job ${o.jobId} has status \`${job.status}\`, which this action does not know; it is not ` +
+                'one of the final statuses (completed, archived, failed), so the run keeps waiting.');
+        }
+        if (job.status !== reported) {
+            o.log?.(`${stamp()} status: ${job.status}`);
+            reported = job.status;
+            if (reading.kind !== 'final')
+                await o.onChange?.(job);
+        }
+        if (reading.kind === 'final') {
+            if (reading.why === 'settled')
+                o.log?.('The job did not change within `settle-time`; its status is believed now.');
+            return { job, timedOut: false, doubted: false };
+        }
+    }
+    return { job, timedOut: true, doubted, lastPollError };
+}
+function isTransient(err) {
+    if (!(err instanceof ServiceError))
+        return false;
+    // The limit resets after the wait would end: polling on would only wait for nothing.
+    if (err instanceof RateLimitError)
+        return false;
+    return err.status === undefined || err.status === 429 || err.status >= 500;
+}
+
+;// CONCATENATED MODULE: ./src/errors.ts
+// What every room shares about failure: the one way to turn anything thrown into a message, the
+// one deadline of a run, and the one error that says the time allowed ran out.
+/** A thrown value as the text a user reads: no stack trace, ever. */
+function messageOf(err) {
+    return err instanceof Error ? err.message : String(err);
+}
+/**
+ * The run's one deadline (`wait-timeout`), built once by the command and handed to every loop.
+ * `what` says what the limit is, for the error: "`wait-timeout` (30 s, counted from the start
+ * of the run)".
+ */
+class Deadline {
+    at;
+    what;
+    now;
+    constructor(
+    /** Epoch ms; Infinity for none. */
+    at, what = '`wait-timeout`', now = Date.now) {
+        this.at = at;
+        this.what = what;
+        this.now = now;
+    }
+    /** Milliseconds left, never below 0. */
+    left() {
+        return Math.max(0, this.at - this.now());
+    }
+    passed() {
+        return this.now() >= this.at;
+    }
+    /** Throws the one "time is up" error when the deadline has passed. */
+    check(waitingFor) {
+        if (this.passed())
+            throw this.error(waitingFor);
+    }
+    error(waitingFor, cause) {
+        return new TimeUpError(this.what, waitingFor, cause);
+    }
+}
+/** The time allowed ran out; the message says which limit, and what the run was waiting for. */
+class TimeUpError extends Error {
+    limit;
+    waitingFor;
+    cause;
+    constructor(limit, 
+    /** What the run was waiting for or about to start: "the next page (offset 500)". */
+    waitingFor, 
+    /** Why that had not come, when it failed on its own (a 429, a timeout). */
+    cause) {
+        const why = cause === undefined ? '' : `; it had failed: ${messageOf(cause).replace(/\.$/, '')}`;
+        super(`The time allowed (${limit}) ran out while waiting for ${waitingFor}${why}.`);
+        this.limit = limit;
+        this.waitingFor = waitingFor;
+        this.cause = cause;
+        this.name = 'TimeUpError';
+    }
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/github/comments.ts
+// The action's own comments on issues and pull requests, found again through signed hidden
+// markers. An installation token cannot ask who it is (GET /user is refused) and anyone can type
+// an HTML comment, so a marker only counts when its HMAC, keyed with a secret no commenter has
+// and bound to this repository, issue and comment id, verifies: a marker copied into another
+// comment, even on the same pull request, does not.
+
+
+/** GitHub's maximum comment body length. */
+const COMMENT_LIMIT = 65536;
+/** Space callers must leave for markers when fitting a body. */
+const MARKER_ROOM = 1024;
+const MARKER_PREFIX = 'docs-agent:';
+const SIG_HEX = 32;
+// encodeURIComponent never emits whitespace, '<' or '>', so an encoded key cannot end the marker.
+const MARKER_PATTERN = /<!-- docs-agent:([A-Za-z0-9\-_.!~*'()%]+) sig=([0-9a-f]+) -->/g;
+const TRUNCATED_NOTE = '\n\n…(truncated)';
+/** Failure of a GitHub call, with a message safe to show: no stack, no token. */
+class GitHubError extends Error {
+    status;
+    constructor(what, status, detail) {
+        const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean);
+        const hint = status === 403 || status === 401
+            ? '. The token cannot write here: give the workflow `issues: write` and ' +
+                '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
+            : '';
+        super(`GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}${hint}`);
+        this.name = 'GitHubError';
+        this.status = status;
+    }
+}
+/** Builds a key from parts such as ('job', projectId, jobId); parts are encoded so '/' inside an id stays unambiguous. */
+function markerKey(...parts) {
+    return parts.map(part => encodeURIComponent(part)).join('/');
+}
+function signature(key, secret, place, commentId) {
+    if (secret === '')
+        throw new Error('A secret is required to sign comment markers');
+    return (0,external_node_crypto_.createHmac)('sha256', secret)
+        .update(`${place.owner}/${place.repo}#${place.issueNumber}\n${commentId}\n${key}`)
+        .digest('hex')
+        .slice(0, SIG_HEX);
+}
+function makeMarker(key, secret, place, commentId) {
+    const sig = signature(key, secret, place, commentId);
+    return `<!-- ${MARKER_PREFIX}${encodeURIComponent(key)} sig=${sig} -->`;
+}
+function sameSignature(actual, expected) {
+    // Constant time, so the signature cannot be guessed byte by byte from response timing.
+    return (actual.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(Buffer.from(actual), Buffer.from(expected)));
+}
+function decodeKey(encoded) {
+    try {
+        return decodeURIComponent(encoded);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Keys of the markers in body whose signature verifies, in order of appearance. */
+function verifiedKeys(body, secret, place, commentId) {
+    // With no secret nothing can be told apart from a forgery.
+    if (secret === '' || typeof body !== 'string')
+        return [];
+    const keys = [];
+    for (const match of body.matchAll(MARKER_PATTERN)) {
+        const key = decodeKey(match[1] ?? '');
+        const expected = key === undefined ? '' : signature(key, secret, place, commentId);
+        if (key !== undefined && sameSignature(match[2] ?? '', expected)) {
+            keys.push(key);
+        }
+    }
+    return keys;
+}
+function markersFor(keys, secret, place, commentId) {
+    return keys.map(key => makeMarker(key, secret, place, commentId)).join('\n');
+}
+/** Body plus markers, the body cut short if needed so the comment is never refused for length. */
+function composeBody(body, keys, secret, place, commentId) {
+    const markers = markersFor(keys, secret, place, commentId);
+    const room = COMMENT_LIMIT - markers.length - 2;
+    if (room < TRUNCATED_NOTE.length)
+        throw new Error('Comment markers do not fit in a comment');
+    const fitted = body.length <= room ? body : comments_cutAt(body, room - TRUNCATED_NOTE.length) + TRUNCATED_NOTE;
+    return `${fitted}\n\n${markers}`;
+}
+function comments_cutAt(text, length) {
+    const cut = text.slice(0, length);
+    // Do not leave half of a surrogate pair behind.
+    return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+function errorDetail(error) {
+    const record = typeof error === 'object' && error !== null ? error : {};
+    const status = typeof record.status === 'number' && record.status > 0 ? record.status : undefined;
+    const response = record.response;
+    const data = response?.data;
+    let detail;
+    if (typeof data?.message === 'string')
+        detail = data.message;
+    else if (error instanceof Error)
+        detail = error.message;
+    else
+        detail = String(error);
+    return { status, detail: cleanDetail(detail) };
+}
+function cleanDetail(text) {
+    return (redact(text)
+        // octokit appends " - <documentation_url>", which is noise in a log line.
+        .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
+        // Never echo anything that looks like a credential.
+        .replace(/\b(gh[opusr]_|github_pat_)[A-Za-z0-9_]+/g, '[REDACTED]')
+        .replace(/\b(bearer|token)\s+\S+/gi, '$1 [REDACTED]')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 300));
+}
+async function call(what, request) {
+    try {
+        return await request();
+    }
+    catch (error) {
+        const { status, detail } = errorDetail(error);
+        throw new GitHubError(what, status, detail);
+    }
+}
+function toRef(data) {
+    return { id: data.id, url: data.html_url };
+}
+/** Every comment on the issue or pull request, oldest first. */
+async function listComments(octokit, place) {
+    const all = await call(`listing the comments on #${place.issueNumber}`, () => octokit.paginate(octokit.rest.issues.listComments, {
+        owner: place.owner,
+        repo: place.repo,
+        issue_number: place.issueNumber,
+        per_page: 100
+    }));
+    return all.map(c => ({ id: c.id, body: c.body ?? '', html_url: c.html_url }));
+}
+/** The newest comment with a verified marker matching `pick`, and what `pick` chose in it. */
+function newestMarked(comments, secret, place, pick) {
+    // Ids grow with creation time, which survives any ordering of the listing.
+    const newestFirst = [...comments].sort((a, b) => b.id - a.id);
+    for (const comment of newestFirst) {
+        const value = pick(verifiedKeys(comment.body, secret, place, comment.id));
+        if (value !== undefined)
+            return { comment, value };
+    }
+    return undefined;
+}
+async function createComment(octokit, place, body) {
+    const { data } = await call(`creating a comment on #${place.issueNumber}`, () => octokit.rest.issues.createComment({
+        owner: place.owner,
+        repo: place.repo,
+        issue_number: place.issueNumber,
+        body
+    }));
+    return toRef(data);
+}
+async function editComment(octokit, place, id, body) {
+    const { data } = await call(`updating comment ${id} on #${place.issueNumber}`, () => octokit.rest.issues.updateComment({
+        owner: place.owner,
+        repo: place.repo,
+        comment_id: id,
+        body
+    }));
+    return toRef(data);
+}
+/**
+ * One issue or pull request as this run sees it: its comments are listed once, then kept
+ * current as the run writes, so looking up a route and then upserting costs one listing.
+ */
+class CommentThread {
+    octokit;
+    place;
+    secret;
+    list;
+    constructor(octokit, place, secret) {
+        this.octokit = octokit;
+        this.place = place;
+        this.secret = secret;
+    }
+    async comments() {
+        this.list ??= await listComments(this.octokit, this.place);
+        return this.list;
+    }
+    /**
+     * The job id from the newest verified `route/<projectId>/<jobId>` marker (as built by
+     * `markerKey('route', projectId, jobId)`).
+     */
+    async findRoutedJob(projectId) {
+        const prefix = `${markerKey('route', projectId)}/`;
+        const pick = (keys) => {
+            // The last route marker in a comment is the newest statement in it.
+            const routes = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length));
+            const jobId = routes.length > 0 ? decodeKey(routes[routes.length - 1] ?? '') : undefined;
+            return jobId === '' ? undefined : jobId;
+        };
+        return newestMarked(await this.comments(), this.secret, this.place, pick)?.value;
+    }
+    /**
+     * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the newest comment
+     * already carrying a verified `key` marker, so reruns refresh one comment; 'create' always adds
+     * one. A new comment's markers are signed with its id, so they need an edit after creating it;
+     * with `signLater` that edit is left to the caller's next update, which rewrites the body anyway.
+     */
+    async upsert(o) {
+        if (o.mode === 'upsert') {
+            const found = newestMarked(await this.comments(), this.secret, this.place, keys => keys.includes(o.key) ? true : undefined);
+            if (found !== undefined) {
+                try {
+                    return { ...(await this.update(found.comment.id, o)), signed: true };
+                }
+                catch (error) {
+                    // Deleted between listing and editing: a fresh comment is what the user expects.
+                    if (!(error instanceof GitHubError && error.status === 404))
+                        throw error;
+                }
+            }
+        }
+        const body = composeBody(o.body, [], this.secret, this.place, 0);
+        const created = await createComment(this.octokit, this.place, body);
+        this.remember(created.id, body, created.url);
+        if (o.signLater)
+            return { ...created, signed: false };
+        return { ...(await this.update(created.id, o)), signed: true };
+    }
+    /** Edits a known comment in place, markers re-appended and signed. */
+    async update(id, o) {
+        const keys = [o.key, ...(o.extraKeys ?? [])];
+        const body = composeBody(o.body, keys, this.secret, this.place, id);
+        const ref = await editComment(this.octokit, this.place, id, body);
+        this.remember(id, body, ref.url);
+        return ref;
+    }
+    remember(id, body, url) {
+        if (!this.list)
+            return;
+        const known = this.list.find(c => c.id === id);
+        if (known)
+            known.body = body;
+        else
+            this.list.push({ id, body, html_url: url });
+    }
+}
+/** Posts body with a marker for `key` once, for callers that write one comment per run. */
+async function upsertComment(octokit, place, o) {
+    const { id, url } = await new CommentThread(octokit, place, o.secret).upsert(o);
+    return { id, url };
+}
+/** Edits a known comment in place (progress updates), markers re-appended. */
+async function updateCommentBody(octokit, place, id, o) {
+    return new CommentThread(octokit, place, o.secret).update(id, o);
+}
+/** See CommentThread.findRoutedJob. */
+async function findRoutedJob(octokit, place, projectId, secret) {
+    return new CommentThread(octokit, place, secret).findRoutedJob(projectId);
+}
+function basePath(server) {
+    return server.pathname.replace(/\/+$/, '');
+}
+/**
+ * The pull request number of a link such as 'https://github.com/octo/docs/pull/7' when it points
+ * at this repository on this server; anything else is undefined.
+ */
+function parsePullRequestLink(link, serverUrl, owner, repo) {
+    let url;
+    let server;
+    try {
+        url = new URL(link.trim());
+        server = new URL(serverUrl);
+    }
+    catch {
+        return undefined;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return undefined;
+    if (url.host !== server.host || url.username !== '' || url.password !== '')
+        return undefined;
+    const base = basePath(server);
+    if (!url.pathname.startsWith(`${base}/`))
+        return undefined;
+    const match = /^\/([^/]+)\/([^/]+)\/pull\/([1-9][0-9]{0,15})(?:\/files)?\/?$/.exec(url.pathname.slice(base.length));
+    if (match === null)
+        return undefined;
+    const [, linkOwner = '', linkRepo = '', digits = ''] = match;
+    if (linkOwner.toLowerCase() !== owner.toLowerCase())
+        return undefined;
+    if (linkRepo.toLowerCase() !== repo.toLowerCase())
+        return undefined;
+    const number = Number(digits);
+    return Number.isSafeInteger(number) ? number : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/report/job.ts
+// The report about one agent job: the live comment while the run waits, and the same body as
+// the job summary at the end. It leads with the answer (what happened, how long it took) and
+// keeps the reference data (job id, model, ref, the prompt) in a collapsed block.
+
+const PROMPT_MAX_CHARS = 2000;
+const ERROR_MAX_CHARS = 2000;
+const VALUE_MAX_CHARS = 300;
+/** Whatever the service says, as a string: a status added later is shown as it is. */
+function statusOf(r) {
+    const status = r.job?.status;
+    return typeof status === 'string' && status !== '' ? status : undefined;
+}
+function value(text) {
+    return text ? escapeText(clip(text, VALUE_MAX_CHARS)) : '–';
+}
+function elapsed(r) {
+    return r.endedAt === undefined ? '' : ` · ${formatElapsed(r.endedAt - r.startedAt)}`;
+}
+/** "#42" for this repository, "owner/repo#42" for another, or "a pull request". */
+function pullRequestLabel(r, url) {
+    if (r.prNumber !== undefined)
+        return `#${r.prNumber}`;
+    const m = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname);
+    if (!m)
+        return 'a pull request';
+    // Owner and repository names are plain ASCII on GitHub: shown as they are in the URL.
+    return `${escapeText(`${m[1]}/${m[2]}`)}#${m[3]}`;
+}
+/** The pull request as a link, or undefined when the job has none that is a safe https URL. */
+function pullRequestLink(r) {
+    const url = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined;
+    return url ? `[${pullRequestLabel(r, url)}](${linkDestination(url.href)})` : undefined;
+}
+function doneHeadline(r, status) {
+    if (!r.waited)
+        return r.command === 'create'
+            ? '📨 Job started · not waited for'
+            : '📨 Instruction sent · not waited for';
+    if (status === 'completed') {
+        if (r.job?.prLink)
+            return `✅ Opened ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`;
+        return `✅ Completed without a pull request${elapsed(r)}`;
+    }
+    if (status === 'failed')
+        return `❌ The job failed${elapsed(r)}`;
+    if (status === 'archived')
+        return `📦 The job was archived${elapsed(r)}`;
+    return `Job status: ${value(status)}${elapsed(r)}`;
+}
+/** While waiting, the headline says what the status says now. */
+function waitingHeadline(status) {
+    if (status === undefined || status === 'active')
+        return '⏳ The docs agent is working';
+    if (['completed', 'failed', 'archived'].includes(status))
+        return `⏳ Waiting for the job to take the instruction (it still shows ${status})`;
+    return `⏳ Job status: ${value(status)}`;
+}
+function errorHeadline(r) {
+    if (r.delivered === 'maybe')
+        return '⚠️ The instruction may or may not have been delivered';
+    if (r.delivered === 'no')
+        return r.command === 'create' ? '⚠️ No job was started' : '⚠️ The instruction was not sent';
+    if (r.delivered === 'yes')
+        return '⚠️ Sent, but this run lost track of the job';
+    return '⚠️ The docs agent step failed';
+}
+function headline(r) {
+    const status = statusOf(r);
+    switch (r.phase) {
+        case 'sending':
+            return r.command === 'create'
+                ? '⏳ Starting a docs agent job'
+                : '⏳ Sending the instruction to the docs agent';
+        case 'waiting':
+            return waitingHeadline(status);
+        case 'done':
+            return doneHeadline(r, status);
+        case 'timed-out':
+            return r.endedAt === undefined
+                ? '⌛ Stopped waiting · the job may still finish'
+                : `⌛ Stopped waiting after ${formatElapsed(r.endedAt - r.startedAt)} · the job may still finish`;
+        case 'cancelled':
+            if (r.delivered === 'no')
+                return '🚫 Run cancelled before the instruction was sent';
+            // Cancelled while the POST was in flight: nobody knows whether the service took it.
+            if (r.delivered === 'maybe')
+                return '🚫 Run cancelled · the instruction may or may not have been delivered';
+            return '🚫 Run cancelled · the job keeps running';
+        case 'error':
+            return errorHeadline(r);
+        case 'no-job':
+            return '⚠️ No job to follow up';
+    }
+}
+/** One line under the headline: what this is, when it started, where the run is. */
+function metaLine(r) {
+    const parts = [
+        r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up',
+        `started ${formatClock(r.startedAt)}`
+    ];
+    if (r.endedAt !== undefined && r.phase !== 'sending' && r.phase !== 'waiting')
+        parts.push(`ended ${formatClock(r.endedAt)}`);
+    if (r.runUrl)
+        parts.push(markdown_link('workflow run', r.runUrl));
+    return parts.join(' · ');
+}
+function lastStatus(r) {
+    const status = statusOf(r);
+    return status ? ` Last status seen: **${value(status)}**.` : '';
+}
+function job_errorDetail(r, label) {
+    if (!r.error)
+        return undefined;
+    return `**${label}:** ${escapeText(clip(r.error, ERROR_MAX_CHARS))}`;
+}
+const DELIVERY = {
+    maybe: 'Check the job on the service before sending the instruction again, or the agent may get ' +
+        'it twice.',
+    no: 'The instruction did not reach the job.',
+    yes: 'The service took the instruction: the job keeps running, but this run could not follow it.'
+};
+/** The paragraphs that explain the state: what it means, and what may still happen. */
+function explanation(r) {
+    const status = statusOf(r);
+    switch (r.phase) {
+        case 'sending':
+        case 'waiting':
+            return [];
+        case 'done':
+            if (!r.waited)
+                return ['Not waited for (`wait: false`): the job keeps running on the service.'];
+            if (status === 'completed' && !r.job?.prLink)
+                return [
+                    'No pull request was opened: the agent may have changed nothing, or committed ' +
+                        'directly to the branch.'
+                ];
+            if (status === 'failed')
+                return [job_errorDetail(r, 'Error') ?? 'The service did not say why.'];
+            return [];
+        case 'timed-out':
+            return [
+                'This run stopped waiting at `wait-timeout`. The job may still be running: it can ' +
+                    `still finish and open a pull request.${lastStatus(r)}`,
+                job_errorDetail(r, 'Last poll')
+            ].filter(isText);
+        case 'cancelled':
+            if (r.delivered === 'no')
+                return ['The workflow run was cancelled; nothing was sent.'];
+            if (r.delivered === 'maybe')
+                return [
+                    'The workflow run was cancelled while the instruction was being sent, so it is not ' +
+                        'known whether the service took it.',
+                    DELIVERY.maybe
+                ];
+            return [
+                'The workflow run was cancelled, so it stopped waiting. That does not stop the job: ' +
+                    `it keeps running on the service and may still open a pull request.${lastStatus(r)}`
+            ];
+        case 'error':
+            return [
+                job_errorDetail(r, 'Error') ?? '**Error:** unknown error',
+                r.delivered ? DELIVERY[r.delivered] : undefined
+            ].filter(isText);
+        case 'no-job':
+            return [
+                'No agent job is recorded on this pull request, so the instruction was not sent. Set ' +
+                    'the `job-id` input of the workflow, reply on a pull request that the docs agent ' +
+                    'opened, or set `when-no-job: create` to start a new job.'
+            ];
+    }
+}
+function isText(s) {
+    return s !== undefined && s !== '';
+}
+/** A trigger in a code span when it can be one; escaped text otherwise. */
+function triggerHint(trigger) {
+    const example = /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)
+        ? `\`${trigger} <instruction>\``
+        : `**${escapeText(trigger)} &lt;instruction&gt;**`;
+    return `Reply ${example} on this pull request to send a follow-up to this job.`;
+}
+function pullRequestItem(r) {
+    const prLink = r.job?.prLink;
+    if (!prLink)
+        return undefined;
+    const url = parseHttpsUrl(prLink);
+    const label = url ? escapeText(url.host + url.pathname) : value(prLink);
+    return `- **Pull request:** ${url ? `[${label}](${linkDestination(url.href)})` : label}`;
+}
+function detailItems(r) {
+    const source = r.job?.source;
+    const items = [
+        `- **Job:** ${value(r.jobId ?? r.job?.id)}`,
+        `- **Status:** ${value(statusOf(r))}`,
+        `- **Project:** ${value(r.projectId)}`,
+        source?.repository || source?.ref
+            ? `- **Repository:** ${value(source.repository ?? undefined)} · **Ref:** ${value(source.ref ?? undefined)}`
+            : undefined,
+        r.job?.model ? `- **Model:** ${value(r.job.model)}` : undefined,
+        pullRequestItem(r),
+        r.requests !== undefined
+            ? `- **Requests to the service:** ${formatNumber(r.requests)}`
+            : undefined
+    ];
+    return items.filter(isText);
+}
+function instructionLabel(r) {
+    if (r.phase === 'no-job' || r.delivered === 'no')
+        return 'Instruction (not sent)';
+    if (r.phase === 'sending' || r.delivered === 'maybe')
+        return 'Instruction';
+    return 'Instruction sent';
+}
+function detailsBlock(r) {
+    const blocks = [detailItems(r).join('\n')];
+    if (r.prompt?.trim()) {
+        blocks.push(`**${instructionLabel(r)}:**`, quoteBlock(r.prompt, PROMPT_MAX_CHARS));
+    }
+    return details('Details', blocks.join('\n\n'));
+}
+/** Markdown for the live comment and the job summary about one agent job. */
+function renderJobReport(r) {
+    const blocks = [`### ${headline(r)}`, metaLine(r), ...explanation(r)];
+    if (r.routedHere && r.trigger)
+        blocks.push(triggerHint(r.trigger));
+    blocks.push(detailsBlock(r));
+    return blocks.join('\n\n') + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/github/progress-comment.ts
+// The job run's comments on GitHub: the live comment that answers on the run's pull request or
+// issue (working…, then the ending), and the route record on the pull request the agent opened,
+// which sends later trigger comments there to this job. A failure here only warns: once the
+// service has the instruction, nothing on GitHub may end the run early.
+
+
+
+
+
+/** One thread per pull request or issue, so each is listed at most once per run. */
+class JobComments {
+    o;
+    threads = new Map();
+    ref;
+    broken = false;
+    constructor(o) {
+        this.o = o;
+    }
+    thread(issueNumber) {
+        const { octokit, owner, repo, secret } = this.o;
+        if (!octokit || issueNumber === undefined || owner === '' || repo === '')
+            return undefined;
+        let thread = this.threads.get(issueNumber);
+        if (!thread) {
+            thread = new CommentThread(octokit, { owner, repo, issueNumber }, secret);
+            this.threads.set(issueNumber, thread);
+        }
+        return thread;
+    }
+    /**
+     * Writes the live comment on the target: created once, edited on changes and at the end. Its
+     * markers are signed with its id, so a new comment gets them in the next edit instead of an
+     * edit of its own, unless this write is the last one or records a route no other comment has (a
+     * reply must find it while the run still waits). Returns its URL; a failure only warns.
+     */
+    async write(report, o = {}) {
+        const thread = this.thread(this.o.target?.issueNumber);
+        if (!thread || this.broken)
+            return undefined;
+        const w = {
+            key: markerKey('job', this.o.projectId, report.jobId ?? ''),
+            extraKeys: o.routeKeys ?? [],
+            body: fitComment(renderJobReport(report), COMMENT_LIMIT - MARKER_ROOM)
+        };
+        try {
+            if (this.ref) {
+                this.ref = await thread.update(this.ref.id, w);
+            }
+            else {
+                const signLater = !o.last && !o.signNow;
+                const made = await thread.upsert({ ...w, mode: this.o.commentMode, signLater });
+                this.ref = { id: made.id, url: made.url };
+            }
+            return this.ref.url;
+        }
+        catch (err) {
+            // A token that may not write will not be allowed on the next write either.
+            if (err instanceof GitHubError && (err.status === 401 || err.status === 403))
+                this.broken = true;
+            core_warning(messageOf(err));
+            return this.ref?.url;
+        }
+    }
+    /**
+     * Records the job on the pull request it opened (`pr`, not the target: the live comment there
+     * carries the route itself), so a reply with the trigger reaches it. Returns whether it did.
+     */
+    async recordRoute(report, pr) {
+        const thread = this.thread(pr);
+        if (!thread)
+            return false;
+        try {
+            const ref = await thread.upsert({
+                key: markerKey('route', this.o.projectId, report.jobId ?? ''),
+                body: fitComment(renderJobReport(report), COMMENT_LIMIT - MARKER_ROOM),
+                mode: 'upsert'
+            });
+            info(`Recorded job ${report.jobId} on pull request #${pr}: ${ref.url}`);
+            return true;
+        }
+        catch (err) {
+            core_warning(messageOf(err));
+            return false;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/inputs.ts
+// Input primitives: each reads one input through `get` and either returns its value or throws an
+// InputError that names the input and the form it accepts, so the person reading the log knows
+// what to fix. Nothing here knows which command reads what: that is settings.ts.
+const MAX_WAIT_MS = 72 * 3_600_000;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+class InputError extends Error {
+    input;
+    constructor(input, problem) {
+        super(`Input \`${input}\`: ${problem}`);
+        this.input = input;
+        this.name = 'InputError';
+    }
+}
+function required(get, name) {
+    const value = get(name);
+    if (value === '')
+        throw new InputError(name, 'is required');
+    return value;
+}
+function oneOf(get, name, values, isRequired = false) {
+    const value = get(name);
+    const accepted = values.map(v => `\`${v}\``).join(', ');
+    if (value === '' && isRequired)
+        throw new InputError(name, `is required: one of ${accepted}`);
+    if (!values.includes(value))
+        throw new InputError(name, `${quote(value)} is not accepted; expected one of ${accepted}`);
+    return value;
+}
+function bool(get, name) {
+    const value = get(name).trim();
+    if (['true', 'True', 'TRUE'].includes(value))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(value))
+        return false;
+    throw new InputError(name, `${quote(value)} is not a boolean; expected \`true\` or \`false\``);
+}
+function integer(get, name, min, max) {
+    const value = get(name);
+    const n = Number(value);
+    const range = max >= Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+    if (!/^\d+$/.test(value) || n < min || n > max)
+        throw new InputError(name, `${quote(value)} is not accepted; expected a whole number ${range}`);
+    return n;
+}
+/** `90s`, `15m`, `2h`, `500ms` or bare seconds (decimals allowed). */
+function parseDuration(text) {
+    const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text);
+    if (!m)
+        return undefined;
+    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's'] ?? 1000;
+    return Math.round(Number(m[1]) * unit);
+}
+function duration(get, name, zeroOk) {
+    const value = get(name);
+    const ms = parseDuration(value);
+    if (ms === undefined || ms > MAX_WAIT_MS || (!zeroOk && ms === 0))
+        throw new InputError(name, `${quote(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`);
+    return ms;
+}
+/** A value as the error shows it: quoted, and clipped so a huge input cannot flood the log. */
+function quote(value) {
+    const max = 80;
+    return value.length <= max
+        ? JSON.stringify(value)
+        : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`;
+}
+/** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
+function checkSecretText(name, value) {
+    if (/\s/.test(value) || CONTROL.test(value))
+        throw new InputError(name, 'must not contain spaces, line breaks or control characters (check the secret for a stray newline)');
+    if (!/^[\x21-\x7e]+$/.test(value))
+        throw new InputError(name, 'must be printable ASCII (a pasted non-ASCII character? check the secret)');
+}
+/** `project-id` and `job-id` become path segments: `.` and `..` would address other endpoints. */
+function readId(get, name, isRequired) {
+    const value = isRequired ? required(get, name) : get(name);
+    if (CONTROL.test(value))
+        throw new InputError(name, 'must not contain control characters or line breaks');
+    if (value === '.' || value === '..')
+        throw new InputError(name, `${quote(value)} is not an id: it would address another endpoint`);
+    return value;
+}
+function isLoopback(hostname) {
+    const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+function readBaseUrl(text) {
+    const accepted = 'an absolute https URL such as `https://api.mintlify.com` (http only for loopback hosts)';
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        throw new InputError('base-url', `${quote(text)} is not a URL; expected ${accepted}`);
+    }
+    if (url.username || url.password)
+        throw new InputError('base-url', 'must not contain credentials; pass the key as `api-key`');
+    if (url.search || url.hash)
+        throw new InputError('base-url', `must not have a query or fragment; expected ${accepted}`);
+    if (url.protocol === 'http:' && !isLoopback(url.hostname))
+        throw new InputError('base-url', `uses http:// for a host that is not loopback; expected ${accepted}`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw new InputError('base-url', `has protocol ${url.protocol}; expected ${accepted}`);
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+function readSiteUrl(text) {
+    const accepted = 'an https URL such as `https://docs.example.com`';
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        throw new InputError('site-url', `${quote(text)} is not a URL; expected ${accepted}`);
+    }
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
+        throw new InputError('site-url', `${quote(text)} is not https; expected ${accepted}`);
+    if (url.username || url.password || url.search || url.hash)
+        throw new InputError('site-url', `must have no credentials, query or fragment; expected ${accepted}`);
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+/** Logins as GitHub spells them; compared without regard to case. */
+function readLogins(get, name, bots = false) {
+    const items = get(name)
+        .split(/[\s,]+/)
+        .map(item => item.replace(/^@/, '').toLowerCase())
+        .filter(item => item !== '');
+    for (const item of items) {
+        if (!/^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?$/.test(item))
+            throw new InputError(name, `${quote(item)} is not a GitHub login; expected a comma list such as ${bots ? '`renovate[bot], dependabot[bot]` (or `*` for any bot)' : '`octocat, hubot`'}`);
+    }
+    return bots ? items.map(item => (item.endsWith('[bot]') ? item : `${item}[bot]`)) : items;
+}
+/** An expression left unevaluated (a runner outside GitHub) is no token at all. */
+function readToken(text) {
+    if (text === '' || text.startsWith('${{'))
+        return '';
+    checkSecretText('github-token', text);
+    return text;
+}
+
+;// CONCATENATED MODULE: ./src/commands/job.ts
+// `command: message` and `command: create`: decide the job, compose the prompt, send it once, keep
+// a live comment, wait until the result is believed, route the pull request, decide the exit.
+// Once the service has taken the instruction, GitHub failures are warnings: the run still waits
+// and sets its outputs, so nobody re-runs it and sends the instruction twice.
+
+
+
+
+
+
+
+
+
+
+
+
+async function runJob(ctx) {
+    const run = new JobRun(ctx);
+    await run.execute();
+}
+class JobRun {
+    ctx;
+    s;
+    comments;
+    command;
+    jobId;
+    prompt;
+    stage = 'preparing';
+    lastJob;
+    /**
+     * The last job seen after a follow-up still shows a final state that may be from before it:
+     * the live comment must not present that as this instruction's result.
+     */
+    maybeStale = false;
+    /**
+     * The live comment records this job: a job started for this pull request by
+     * `when-no-job: create`, or one that opened it.
+     */
+    routeHere = false;
+    /** No comment records the route yet: the first write must sign it, for replies during the wait. */
+    routeIsNew = false;
+    constructor(ctx) {
+        this.ctx = ctx;
+        this.s = ctx.settings;
+        this.command = ctx.settings.command === 'create' ? 'create' : 'message';
+        this.prompt = ctx.prompt;
+        this.comments = new JobComments({
+            octokit: ctx.settings.comment === 'false' ? undefined : ctx.octokit,
+            owner: ctx.event.owner,
+            repo: ctx.event.repo,
+            target: ctx.target,
+            projectId: ctx.settings.projectId,
+            commentMode: ctx.settings.commentMode,
+            secret: ctx.settings.apiKey
+        });
+    }
+    async execute() {
+        this.ctx.result.onCancel = signal => this.cancelled(signal);
+        await this.run();
+    }
+    async run() {
+        const s = this.s;
+        if (this.command === 'message' && s.jobId === '')
+            await this.chooseJob();
+        else if (this.command === 'message')
+            this.jobId = s.jobId;
+        if (this.jobId !== undefined)
+            this.ctx.result.set('job-id', this.jobId);
+        if (s.context)
+            this.prompt = composePrompt(this.ctx.prompt, await this.gatherContext());
+        let before;
+        if (this.command === 'message' && s.wait)
+            before = await this.jobBeforeSending();
+        const sent = await this.send();
+        this.stage = 'waiting';
+        const shown = sent.job ?? before;
+        this.maybeStale =
+            this.command === 'message' && shown !== undefined && isFinalStatus(shown.status);
+        this.setJobOutputs(sent.job);
+        // Without waiting, the ending below is the first and only write.
+        if (s.wait)
+            await this.writeLive(this.report('waiting'), {
+                routeKeys: this.routeKeys(),
+                signNow: this.routeIsNew
+            });
+        const result = s.wait
+            ? await this.wait(sent, before)
+            : { job: sent.job, timedOut: false, doubted: false };
+        this.lastJob = result.job ?? this.lastJob;
+        this.setJobOutputs(result.job);
+        await this.finish(result);
+    }
+    /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
+    async chooseJob() {
+        const { event, settings: s } = this.ctx;
+        const thread = this.comments.thread(event.issueNumber);
+        let found;
+        try {
+            found = thread ? await thread.findRoutedJob(s.projectId) : undefined;
+        }
+        catch (err) {
+            const error = `${messageOf(err)}. Nothing was sent to the service.`;
+            this.end({ ...this.report('error'), error, delivered: 'no' });
+            throw new Error(error, { cause: err });
+        }
+        if (found) {
+            info(`This pull request records agent job ${found}: the follow-up goes there.`);
+            this.jobId = found;
+            // The live comment may replace the one that carried the route: it must carry it on.
+            this.routeHere = this.ctx.target?.issueNumber === event.issueNumber;
+            return;
+        }
+        if (s.whenNoJob === 'create' && event.comment) {
+            info('This pull request records no agent job, and `when-no-job` is `create`: starting a new job with the instruction.');
+            this.command = 'create';
+            this.routeHere = this.ctx.target?.issueNumber === event.issueNumber;
+            this.routeIsNew = this.routeHere;
+            return;
+        }
+        const why = 'is empty and this pull request records no agent job of this project. Set `job-id` in the ' +
+            'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
+            'pull request that the docs agent opened after an instruction sent by this action';
+        this.end({ ...this.report('no-job'), error: `Input \`job-id\` ${why}`, delivered: 'no' });
+        throw new InputError('job-id', why);
+    }
+    async gatherContext() {
+        const { event, octokit } = this.ctx;
+        const c = contextFromEvent(event.eventName, this.ctx.payload, `${event.owner}/${event.repo}`);
+        if (!c.pullRequest)
+            return c;
+        if (!octokit) {
+            c.filesNote = 'not listed (no `github-token`)';
+            return c;
+        }
+        try {
+            c.files = await listPullRequestFiles(octokit, event.owner, event.repo, c.pullRequest.number);
+        }
+        catch (err) {
+            const why = err instanceof Error ? err.message : String(err);
+            core_warning(`\`context\`: could not list the pull request's files, sent without them: ${why}`);
+            c.filesNote = 'could not be listed';
+        }
+        return c;
+    }
+    /** The GET before the POST: a job that does not exist fails here, without spending a follow-up. */
+    async jobBeforeSending() {
+        const s = this.s;
+        const path = jobUrlPath(s.jobPath, s.projectId, this.jobId ?? '');
+        try {
+            const job = await this.ctx.service.getJob(path, Date.now() + s.waitTimeoutMs);
+            this.lastJob = job;
+            return job;
+        }
+        catch (err) {
+            const error = `${messageOf(err)}. Nothing was sent to the service.`;
+            this.end({ ...this.report('error'), error, delivered: 'no' });
+            throw new Error(error, { cause: err });
+        }
+    }
+    async send() {
+        const s = this.s;
+        const instruction = this.command === 'create'
+            ? { command: 'create', projectId: s.projectId, prompt: this.prompt }
+            : {
+                command: 'message',
+                projectId: s.projectId,
+                jobId: this.jobId ?? '',
+                prompt: this.prompt
+            };
+        this.stage = 'sending';
+        startGroup(this.command === 'create' ? 'New agent job' : `Follow-up to job ${this.jobId}`);
+        try {
+            const sent = await sendInstruction(this.ctx.service, instruction, Date.now() + s.waitTimeoutMs);
+            this.jobId = sent.jobId;
+            this.lastJob = sent.job ?? this.lastJob;
+            this.ctx.result.set('job-id', sent.jobId);
+            info(this.command === 'create'
+                ? `The service started job ${sent.jobId} (status: ${sent.job?.status ?? 'unknown'}).`
+                : `The service took the follow-up (job status: ${sent.job?.status ?? 'unknown'}).`);
+            return sent;
+        }
+        catch (err) {
+            const delivered = deliveryOf(err);
+            this.end({ ...this.report('error'), error: messageOf(err), delivered });
+            throw err;
+        }
+        finally {
+            endGroup();
+        }
+    }
+    async wait(sent, before) {
+        const s = this.s;
+        const jobId = sent.jobId;
+        try {
+            return await waitForJob({
+                service: this.ctx.service,
+                path: jobUrlPath(s.jobPath, s.projectId, jobId),
+                deadline: sent.answeredAt + s.waitTimeoutMs,
+                pollIntervalMs: s.pollIntervalMs,
+                jobId,
+                job: sent.job,
+                evidence: {
+                    isNew: this.command === 'create',
+                    before,
+                    seenWorking: sent.job !== undefined && !isFinalStatus(sent.job.status),
+                    answeredAt: sent.answeredAt,
+                    settleTimeMs: s.settleTimeMs
+                },
+                onChange: async (job) => {
+                    this.lastJob = job;
+                    this.maybeStale = false;
+                    await this.writeLive(this.report('waiting'), { routeKeys: this.routeKeys() });
+                },
+                log: line => info(line),
+                warn: line => core_warning(line)
+            });
+        }
+        catch (err) {
+            const error = `The service took the instruction, then polling job ${jobId} failed: ${messageOf(err)}`;
+            this.end({ ...this.report('error'), error, delivered: 'yes' });
+            throw new Error(error, { cause: err });
+        }
+    }
+    async finish(result) {
+        const jobId = this.jobId ?? '';
+        const job = result.job;
+        const status = job?.status;
+        const prNumber = job?.prLink
+            ? parsePullRequestLink(job.prLink, this.ctx.serverUrl, this.ctx.event.owner, this.ctx.event.repo)
+            : undefined;
+        const routedPr = await this.recordRoute(job, prNumber);
+        if (routedPr !== undefined && routedPr === this.ctx.target?.issueNumber)
+            this.routeHere = true;
+        const failure = exitProblem(result, this.jobId ?? '', this.s);
+        this.end({
+            ...this.report(result.timedOut ? 'timed-out' : 'done'),
+            // Only the service's words go here (escaped as untrusted); the step's own message, with
+            // its advice, goes to the log.
+            error: result.timedOut ? result.lastPollError : undefined,
+            prNumber
+        });
+        if (failure) {
+            this.ctx.result.failure = failure;
+            return;
+        }
+        if (status === 'completed' && job?.prLink)
+            this.ctx.result.reaction = 'rocket';
+        if (status === 'archived')
+            core_warning(`Job ${jobId} was archived.`);
+        if (status === 'completed' && !job?.prLink)
+            notice(noPullRequestNote(jobId));
+    }
+    /** Every ending: the live comment's last write and the job summary, published by run(). */
+    end(report) {
+        const ended = { ...report, endedAt: Date.now() };
+        const routeKeys = this.routeKeys();
+        this.ctx.result.comment = () => this.comments.write(ended, { routeKeys, last: true });
+        if (this.s.summary)
+            this.ctx.result.summary = renderJobReport(ended);
+    }
+    /** A write of the live comment during the run; its URL is an output at once. */
+    async writeLive(report, o) {
+        const url = await this.comments.write(report, o);
+        if (url)
+            this.ctx.result.set('comment-url', url);
+    }
+    /**
+     * Records the job on the pull request it opened in this repository, so a reply with the
+     * trigger reaches it. Returns that pull request's number. A failure is a warning.
+     */
+    async recordRoute(job, pr) {
+        if (job?.status !== 'completed' || pr === undefined || this.s.comment === 'false')
+            return;
+        if (pr === this.ctx.target?.issueNumber)
+            return pr; // the live comment carries the marker
+        const report = {
+            ...this.report('done'),
+            endedAt: Date.now(),
+            routedHere: true,
+            prNumber: pr
+        };
+        return (await this.comments.recordRoute(report, pr)) ? pr : undefined;
+    }
+    cancelled(signal) {
+        const { error, delivered } = cancelled(signal, this.stage);
+        if (this.lastJob)
+            this.setJobOutputs(this.lastJob);
+        this.end({ ...this.report('cancelled'), error, delivered });
+        return Promise.resolve(error);
+    }
+    report(phase) {
+        return {
+            command: this.command,
+            projectId: this.s.projectId,
+            jobId: this.jobId,
+            phase,
+            job: (phase === 'waiting' || phase === 'cancelled') && this.maybeStale
+                ? undefined
+                : this.lastJob,
+            prompt: this.prompt,
+            startedAt: this.ctx.startedAt,
+            waited: this.s.wait,
+            runUrl: this.ctx.runUrl,
+            trigger: this.s.trigger,
+            routedHere: this.routeHere,
+            requests: this.ctx.service.requests
+        };
+    }
+    routeKeys() {
+        return this.routeHere && this.jobId !== undefined
+            ? [markerKey('route', this.s.projectId, this.jobId)]
+            : [];
+    }
+    setJobOutputs(job) {
+        if (!job)
+            return;
+        this.lastJob = job;
+        this.ctx.result.set('status', job.status);
+        this.ctx.result.set('pr-link', job.prLink ?? '');
+        const { json, capped } = capJobJson(job);
+        if (capped)
+            core_warning('The job object is too large for a step output; `job` holds its main fields only, long ones cut.');
+        this.ctx.result.set('job', json);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/cursor.ts
+// Cursor pagination (searches, assistant conversations): `limit` per request, the next page by
+// `nextCursor` until it is null. Requests are spent like money, so reading stops as soon as the
+// caller has what it shows, and no request starts after the deadline.
+/** Thrown when the deadline comes before the first page; later pages just stop the reading. */
+class DeadlineError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'DeadlineError';
+    }
+}
+async function readCursorPages(o) {
+    if (!Number.isInteger(o.limit) || o.limit < 1)
+        throw new RangeError(`limit ${o.limit} is not 1 or more`);
+    const now = o.now ?? Date.now;
+    const items = [];
+    let requests = 0;
+    let cursor;
+    const seen = new Set();
+    for (;;) {
+        if (now() >= o.deadline) {
+            if (requests === 0)
+                throw new DeadlineError('the time allowed (`wait-timeout`) ran out before the first page');
+            return { items, requests, complete: false };
+        }
+        const want = Math.min(o.limit, Math.max(1, o.enough - items.length));
+        const page = await o.fetchPage(want, cursor);
+        requests++;
+        items.push(...page.items);
+        if (page.nextCursor === null)
+            return { items, requests, complete: true };
+        // A service that hands back a cursor it gave before would loop forever at our expense.
+        if (seen.has(page.nextCursor))
+            return { items, requests, complete: false };
+        seen.add(page.nextCursor);
+        cursor = page.nextCursor;
+        if (items.length >= o.enough || page.items.length === 0)
+            return { items, requests, complete: false };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/analytics/sections/assistant.ts
+
+const CONVERSATIONS_LIMIT = 1000;
+/** Three requests at most: enough for a frequency ranking, cheap against an hourly quota of ~100. */
+const CONVERSATIONS_CAP = 3000;
+async function readAssistant(input) {
+    const { api, range } = input;
+    const callers = await api.callerStats(range);
+    const result = await readCursorPages({
+        fetchPage: async (limit, cursor) => {
+            const page = await api.conversations(range, limit, cursor);
+            return { items: page.conversations, nextCursor: page.hasMore ? page.nextCursor : null };
+        },
+        limit: CONVERSATIONS_LIMIT,
+        enough: CONVERSATIONS_CAP,
+        deadline: input.deadline
+    });
+    const unanswered = result.items.filter(c => c.resolutionStatus === 'unanswered');
+    const section = {
+        name: 'assistant',
+        ok: true,
+        callers,
+        read: result.items.length,
+        unanswered: unanswered.length,
+        complete: result.complete,
+        top: groupQuestions(unanswered).slice(0, input.top)
+    };
+    if (input.previous)
+        section.previous = (await api.callerStats(input.previous)).total;
+    return section;
+}
+/**
+ * Groups by the text trimmed, spaces collapsed and case-folded; most asked first. A group shows
+ * its most frequent spelling (the earliest among equals).
+ */
+function groupQuestions(conversations) {
+    const groups = new Map();
+    conversations.forEach((c, i) => {
+        const asked = c.query.trim().replace(/\s+/g, ' ');
+        const key = asked.toLocaleLowerCase('en-US');
+        const group = groups.get(key) ?? { count: 0, first: i, spellings: new Map() };
+        group.count++;
+        group.spellings.set(asked, (group.spellings.get(asked) ?? 0) + 1);
+        if (c.timestamp && (!group.lastAskedAt || c.timestamp > group.lastAskedAt))
+            group.lastAskedAt = c.timestamp;
+        groups.set(key, group);
+    });
+    return [...groups.values()]
+        .sort((a, b) => b.count - a.count || a.first - b.first)
+        .map(g => ({
+        question: mostFrequent(g.spellings),
+        count: g.count,
+        ...(g.lastAskedAt ? { lastAskedAt: g.lastAskedAt } : {})
+    }));
+}
+function mostFrequent(counts) {
+    let best = '';
+    let most = 0;
+    for (const [text, n] of counts) {
+        if (n > most)
+            [best, most] = [text, n];
+    }
+    return best;
+}
+
+;// CONCATENATED MODULE: ./src/analytics/sections/feedback.ts
+/** The most the operation accepts, and all a report reads: there is no next page to ask for. */
+const FEEDBACK_LIMIT = 100;
+async function readFeedback(input) {
+    const { api } = input;
+    const page = await api.feedbackByPage(input.range, FEEDBACK_LIMIT);
+    const rows = page.feedback;
+    const sum = (key) => rows.reduce((n, r) => n + r[key], 0);
+    const section = {
+        name: 'feedback',
+        ok: true,
+        thumbsDown: sum('thumbsDown'),
+        thumbsUp: sum('thumbsUp'),
+        code: sum('code'),
+        pages: rows.length,
+        hasMore: page.hasMore,
+        top: rows
+            .filter(r => r.thumbsDown > 0 || r.code > 0)
+            .sort((a, b) => b.thumbsDown - a.thumbsDown || b.total - a.total)
+            .slice(0, input.top)
+    };
+    if (input.previous) {
+        const before = await api.feedbackByPage(input.previous, FEEDBACK_LIMIT);
+        section.previous = before.feedback.reduce((n, r) => n + r.thumbsDown, 0);
+    }
+    return section;
+}
+
+;// CONCATENATED MODULE: ./src/analytics/sections/searches.ts
+
+/** The most the operation accepts per request. */
+const SEARCHES_MAX_LIMIT = 100;
+async function readSearches(input) {
+    const { api, range } = input;
+    let totalSearches;
+    const result = await readCursorPages({
+        fetchPage: async (limit, cursor) => {
+            const page = await api.searches(range, limit, cursor);
+            totalSearches ??= page.totalSearches;
+            return { items: page.searches, nextCursor: page.nextCursor };
+        },
+        limit: Math.min(SEARCHES_MAX_LIMIT, input.top),
+        enough: input.top,
+        deadline: input.deadline
+    });
+    const byHits = [...result.items].sort((a, b) => b.hits - a.hits);
+    const section = {
+        name: 'searches',
+        ok: true,
+        totalSearches: totalSearches ?? 0,
+        top: byHits.slice(0, input.top),
+        gaps: byHits.filter(row => row.ctr === 0).slice(0, input.top),
+        read: result.items.length,
+        complete: result.complete
+    };
+    if (input.previous) {
+        section.previous = (await api.searches(input.previous, 1)).totalSearches;
+    }
+    return section;
+}
+
+;// CONCATENATED MODULE: ./src/service/pages.ts
+// Offset pagination (`visitors`, `views`): pages read with a few requests in flight and handed on
+// strictly in offset order. The service allows about 100 analytics requests per hour for the whole
+// organisation, so read-ahead is spent like money: a request is only started when the pages
+// already seen make it likely to be needed, and a page that turns out to be unneeded is abandoned
+// (its AbortSignal fires), never retried.
+
+/** Returned by `onPage` when the caller has what it needs: the read ends there. */
+const STOP = 'stop';
+/** The deadline passed while pages were still being read. */
+class pages_TimeUpError extends Error {
+    rows;
+    pages;
+    waitingFor;
+    pageError;
+    constructor(rows, pages, 
+    /** The offset of the page still awaited, if one was in flight (or retrying). */
+    waitingFor, 
+    /** Why that page had not come: its own failure, when it failed within the grace. */
+    pageError) {
+        super(`the time ran out after reading ${rows} rows (${pages} pages)`);
+        this.rows = rows;
+        this.pages = pages;
+        this.waitingFor = waitingFor;
+        this.pageError = pageError;
+        this.name = 'TimeUpError';
+    }
+}
+/**
+ * Up to this many pages, read-ahead may cost at most 1 request past the end: most exports are
+ * short, and a short export should not pay `concurrency - 1` requests to go faster.
+ */
+const SHORT_EXPORT_PAGES = 5;
+// Timers cannot wait longer than about 24.8 days; a longer deadline simply never fires.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * Reads pages at offsets 0, limit, 2·limit… until a page says it is the last (`hasMore` false, or
+ * fewer rows than `limit`), `maxRows` is reached, onPage says STOP, a page fails or time is up.
+ *
+ * How far ahead it reads: a page is *known to exist* once the page before it came back full with
+ * `hasMore`; requesting it costs nothing extra. A page beyond those is a guess that may lie past
+ * the end. The first page is read alone (most sites fit in one). Then one guess at a time is
+ * allowed while at most 5 pages are known to exist, so an export of up to 5 pages wastes at most
+ * 1 request; once more than 5 are known, up to `concurrency - 1` guesses, the most a longer export
+ * can waste. The window grows 1, 2, 2, then `concurrency`, as fast as the proof arrives.
+ */
+async function readOffsetPages(o) {
+    checkInteger('pageSize', o.pageSize, 1, 250);
+    checkInteger('concurrency', o.concurrency, 1, 16);
+    checkInteger('maxRows', o.maxRows, 0, Number.MAX_SAFE_INTEGER);
+    const now = o.now ?? Date.now;
+    const deadline = o.deadline ?? Infinity;
+    const limit = o.pageSize;
+    const maxPages = o.maxRows > 0 ? Math.ceil(o.maxRows / limit) : Infinity;
+    const isLastPage = (page) => !page.hasMore || o.rowsOf(page).length < limit;
+    // Index of the earliest page known to be the last one; only ever decreases.
+    let lastIndex = Infinity;
+    // Pages 0..known-1 are known to exist.
+    let known = 1;
+    // The first page's rows may be all the caller needs (it says STOP): nothing is read ahead
+    // before it has seen them.
+    let firstDelivered = false;
+    let failed = false;
+    let done = false;
+    let timeUp = false;
+    let nextIndex = 0;
+    let requests = 0;
+    let inFlight = 0;
+    // Pages requested and not yet delivered: in flight, or answered and waiting for their turn.
+    // Their promises never reject, so a page nobody awaits cannot become an unhandled rejection.
+    const pending = new Map();
+    // Requests may go up to (not including) this index.
+    const reach = () => !firstDelivered ? 1 : known + (known > SHORT_EXPORT_PAGES ? o.concurrency - 1 : 1);
+    const fill = () => {
+        while (!failed &&
+            !done &&
+            !timeUp &&
+            inFlight < o.concurrency &&
+            pending.size < 2 * o.concurrency &&
+            nextIndex <= lastIndex &&
+            nextIndex < maxPages &&
+            nextIndex < reach() &&
+            now() < deadline)
+            start(nextIndex++);
+    };
+    const settled = (index, outcome) => {
+        inFlight--;
+        if (!outcome.ok)
+            failed = true;
+        else if (isLastPage(outcome.page))
+            lastIndex = Math.min(lastIndex, index);
+        else
+            known = Math.max(known, index + 2);
+        // What this answer proved may allow the next request at once, before its turn to be delivered.
+        fill();
+        return outcome;
+    };
+    const start = (index) => {
+        requests++;
+        inFlight++;
+        const controller = new AbortController();
+        let outcome;
+        try {
+            outcome = o.fetchPage(index * limit, limit, controller.signal).then(page => settled(index, { ok: true, page }), (error) => settled(index, { ok: false, error }));
+        }
+        catch (error) {
+            // fetchPage threw instead of rejecting.
+            inFlight--;
+            failed = true;
+            outcome = Promise.resolve({ ok: false, error });
+        }
+        pending.set(index, { outcome, controller });
+    };
+    // Wakes the wait for the current page. Not a long-lived promise raced against each page: every
+    // race would leave a reaction on it holding that page's rows until the deadline.
+    let wakeAtDeadline = () => undefined;
+    const timer = deadline - now() < MAX_TIMER_MS
+        ? setTimeout(() => {
+            timeUp = true;
+            wakeAtDeadline();
+        }, Math.max(0, deadline - now()))
+        : undefined;
+    const checks = new PageChecks(o, limit);
+    let first;
+    let rows = 0;
+    let maxRowsReached = false;
+    try {
+        fill();
+        for (let index = 0;; index++) {
+            const entry = pending.get(index);
+            if (timeUp || (entry === undefined && now() >= deadline))
+                throw new pages_TimeUpError(rows, index);
+            // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
+            if (entry === undefined)
+                throw new Error(`internal error: page ${index} was never requested`);
+            const outcome = await new Promise(resolve => {
+                wakeAtDeadline = () => resolve('time up');
+                void entry.outcome.then(resolve);
+            });
+            wakeAtDeadline = () => undefined;
+            if (outcome === 'time up') {
+                for (const [i, other] of pending)
+                    if (i !== index)
+                        other.controller.abort();
+                const late = await settleWithin(entry.outcome, o.graceMs ?? 1_500);
+                const pageError = late !== undefined && !late.ok ? late.error : undefined;
+                throw new pages_TimeUpError(rows, index, index * limit, pageError);
+            }
+            pending.delete(index);
+            // A failure surfaces only when its turn comes: every earlier page has been delivered by then,
+            // so the failed page is known not to lie past the end (a service may refuse such offsets).
+            if (!outcome.ok)
+                throw outcome.error;
+            const page = outcome.page;
+            first ??= page;
+            const isLast = isLastPage(page);
+            checks.check(page, index);
+            let kept = o.rowsOf(page);
+            const room = o.maxRows > 0 ? o.maxRows - rows : Infinity;
+            if (kept.length > room) {
+                kept = kept.slice(0, room);
+                maxRowsReached = true;
+            }
+            else if (kept.length === room && !isLast)
+                maxRowsReached = true;
+            checks.duplicates(kept);
+            rows += kept.length;
+            const answer = o.onPage(kept, page);
+            let verdict;
+            if (answer instanceof Promise) {
+                // Fetching overlaps the caller's writing.
+                fill();
+                verdict = await answer;
+            }
+            else
+                verdict = answer;
+            firstDelivered = true;
+            const stopped = verdict === STOP && !isLast && index + 1 < maxPages;
+            const finished = stopped || isLast || index + 1 >= maxPages;
+            // A read that got everything while the last page was being written has not run out of time.
+            if (timeUp && !finished)
+                throw new pages_TimeUpError(rows, index + 1);
+            if (finished) {
+                return {
+                    first,
+                    rows,
+                    pages: index + 1,
+                    requests,
+                    abandoned: pending.size,
+                    maxRowsReached,
+                    stopped
+                };
+            }
+            fill();
+        }
+    }
+    finally {
+        done = true;
+        clearTimeout(timer);
+        // Whatever is still pending is not wanted: past the end, after a stop, a failure or time up.
+        for (const { controller } of pending.values())
+            controller.abort();
+    }
+}
+/** The promise's value if it settles within `ms`, else undefined. */
+async function settleWithin(promise, ms) {
+    let timer;
+    const late = new Promise(resolve => {
+        timer = setTimeout(() => resolve(undefined), ms);
+    });
+    try {
+        return await Promise.race([promise, late]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+/** The warnings about data that moved while it was read: totals that changed, repeated paths. */
+class PageChecks {
+    o;
+    limit;
+    firstTotals;
+    totalsWarned = false;
+    seen = new HashSet64();
+    duplicateWarned = false;
+    constructor(o, limit) {
+        this.o = o;
+        this.limit = limit;
+    }
+    check(page, index) {
+        const totals = JSON.stringify(page.totals);
+        if (this.firstTotals === undefined)
+            this.firstTotals = totals;
+        else if (!this.totalsWarned && totals !== this.firstTotals) {
+            this.totalsWarned = true;
+            this.o.onWarning(`The totals changed while the pages were read (data moved during the export): the first ` +
+                `page said ${this.firstTotals}, the page at offset ${index * this.limit} says ` +
+                `${totals}. The export keeps the first page's totals; rows may be missing or repeated.`);
+        }
+        const count = this.o.rowsOf(page).length;
+        if (page.hasMore && count < this.limit)
+            this.o.onWarning(`The page at offset ${index * this.limit} has ${count} rows instead of ${this.limit} ` +
+                `but says more exist; it is treated as the last page.`);
+    }
+    duplicates(rows) {
+        if (this.duplicateWarned)
+            return;
+        for (const row of rows) {
+            if (this.seen.add(row.path))
+                continue;
+            this.duplicateWarned = true;
+            this.o.onWarning(`The path ${JSON.stringify(row.path)} appears more than once (data moved during the ` +
+                `export?); other paths may repeat too. The rows are kept as the service sent them.`);
+            return;
+        }
+    }
+}
+/**
+ * A set of 64-bit string hashes in one flat typed array (8 bytes a slot, at most half the slots
+ * used): 1,000,000 paths take 16 MB (24 MB while growing) where a Set of strings would take 60-80 MB.
+ * 32-bit hashes would collide about a hundred times among a million paths; with 64 bits a false
+ * "seen" has a chance of about 1 in 30 million, and would only cause a spurious warning.
+ */
+class HashSet64 {
+    slots = new Uint32Array(2 * 1024);
+    size = 0;
+    /** Adds the path; false when it (or, very rarely, a path with the same hash) was there. */
+    add(path) {
+        const [a, b] = hash64(path);
+        if ((this.size + 1) * 2 > this.slots.length / 2)
+            this.grow();
+        if (!HashSet64.insert(this.slots, a, b))
+            return false;
+        this.size++;
+        return true;
+    }
+    grow() {
+        const old = this.slots;
+        this.slots = new Uint32Array(old.length * 2);
+        for (let i = 0; i < old.length; i += 2)
+            if (old[i] !== 0 || old[i + 1] !== 0)
+                HashSet64.insert(this.slots, old[i], old[i + 1]);
+    }
+    // Open addressing with linear probing; (0, 0) marks an empty slot, so hash64 never returns it.
+    static insert(slots, a, b) {
+        const mask = slots.length / 2 - 1;
+        for (let i = a & mask;; i = (i + 1) & mask) {
+            const x = slots[2 * i];
+            const y = slots[2 * i + 1];
+            if (x === 0 && y === 0) {
+                slots[2 * i] = a;
+                slots[2 * i + 1] = b;
+                return true;
+            }
+            if (x === a && y === b)
+                return false;
+        }
+    }
+}
+/** Two 32-bit halves of a cyrb53-style hash (a well-mixed, fast non-cryptographic string hash). */
+function hash64(s) {
+    let h1 = 0xdeadbeef;
+    let h2 = 0x41c6ce57;
+    for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        h1 = Math.imul(h1 ^ c, 2654435761);
+        h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    const a = h1 >>> 0;
+    const b = h2 >>> 0;
+    return a === 0 && b === 0 ? [0, 1] : [a, b];
+}
+
+;// CONCATENATED MODULE: ./src/analytics/top.ts
+
+/**
+ * Keeps the `n` rows with the most `total` seen so far (ties: the earlier row first) in a binary
+ * min-heap of size n: O(log n) per row that enters, O(1) per row that does not, memory O(n).
+ */
+class TopPages {
+    n;
+    // The root is the weakest kept row: least total, and among equal totals the latest.
+    heap = [];
+    seq = 0;
+    constructor(n) {
+        checkInteger('n', n, 0, Number.MAX_SAFE_INTEGER);
+        this.n = n;
+    }
+    add(rows) {
+        for (const row of rows) {
+            const entry = { row, seq: this.seq++ };
+            if (this.heap.length < this.n) {
+                this.heap.push(entry);
+                this.up(this.heap.length - 1);
+            }
+            else if (this.n > 0 && row.total > this.heap[0].row.total) {
+                // A later row with an equal total loses the tie, so only a strictly greater total enters.
+                this.heap[0] = entry;
+                this.down(0);
+            }
+        }
+    }
+    /** The kept rows, most total first, ties in the order they were added. */
+    list() {
+        return [...this.heap]
+            .sort((x, y) => y.row.total - x.row.total || x.seq - y.seq)
+            .map(entry => entry.row);
+    }
+    weaker(i, j) {
+        const x = this.heap[i];
+        const y = this.heap[j];
+        return x.row.total < y.row.total || (x.row.total === y.row.total && x.seq > y.seq);
+    }
+    swap(i, j) {
+        const t = this.heap[i];
+        this.heap[i] = this.heap[j];
+        this.heap[j] = t;
+    }
+    up(i) {
+        while (i > 0) {
+            const parent = (i - 1) >> 1;
+            if (!this.weaker(i, parent))
+                return;
+            this.swap(i, parent);
+            i = parent;
+        }
+    }
+    down(i) {
+        for (;;) {
+            const left = 2 * i + 1;
+            const right = left + 1;
+            let least = i;
+            if (left < this.heap.length && this.weaker(left, least))
+                least = left;
+            if (right < this.heap.length && this.weaker(right, least))
+                least = right;
+            if (least === i)
+                return;
+            this.swap(i, least);
+            i = least;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/analytics/sections/visitors.ts
+// The `visitors` and `views` sections: the same offset pages, read whole as `command: visitors`
+// does; the service's totals and the top pages. With `compare`, the previous period's totals
+// from a one-row page.
+
+
+async function readVisitors(input) {
+    const { api, range } = input;
+    const fetchPage = (offset, limit, signal) => api.visitors(range, limit, offset, signal);
+    const section = await readPages('visitors', input, fetchPage);
+    if (input.previous)
+        section.previous = await api.visitorsTotals(input.previous);
+    return section;
+}
+async function readViews(input) {
+    const { api, range } = input;
+    const fetchPage = async (offset, limit, signal) => {
+        const page = await api.views(range, limit, offset, signal);
+        return { totals: page.totals, visitors: page.views, hasMore: page.hasMore };
+    };
+    const section = await readPages('views', input, fetchPage);
+    if (input.previous)
+        section.previous = await viewsTotals(input, input.previous);
+    return section;
+}
+async function viewsTotals(input, range) {
+    return (await input.api.views(range, 1, 0)).totals;
+}
+/**
+ * Every page of one offset operation, keeping only the top rows. The one place that knows how
+ * offset pages are read, so the pagination room can be swapped in here alone.
+ */
+async function readPages(name, input, fetchPage) {
+    const top = new TopPages(input.top);
+    const result = await readOffsetPages({
+        fetchPage,
+        rowsOf: page => page.visitors,
+        pageSize: input.pageSize,
+        maxRows: input.maxRows,
+        concurrency: input.concurrency,
+        deadline: input.deadline,
+        onPage: rows => top.add(rows),
+        onWarning: line => input.onWarning(`Section ${name}: ${line}`)
+    });
+    return {
+        name,
+        ok: true,
+        totals: result.first.totals,
+        rows: result.rows,
+        top: top.list(),
+        maxRowsReached: result.maxRowsReached
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/analytics/period.ts
 // Date inputs -> the range sent to the service. `dateTo` is always exclusive. Periods resolve in
 // UTC to whole days, so a weekly schedule asks for the same range wherever the runner is.
@@ -34309,8 +35777,1153 @@ function daysInMonth(year, month) {
     return date.getUTCDate();
 }
 
+;// CONCATENATED MODULE: ./src/report/range.ts
+// Date ranges as people read them. The service's `dateTo` is exclusive; a reader expects the
+// last day that counts, so whole-day ranges are shown with their inclusive last day.
+
+
+const range_DAY = 86_400_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The whole UTC days of a range given as `YYYY-MM-DD` bounds, or undefined. */
+function wholeDays(range) {
+    const { dateFrom, dateTo } = range;
+    if (!dateFrom || !dateTo || !isDateOnly(dateFrom) || !isDateOnly(dateTo))
+        return undefined;
+    const from = parseInstant(dateFrom);
+    const to = parseInstant(dateTo);
+    if (from === undefined || to === undefined || to - from < range_DAY)
+        return undefined;
+    return { first: new Date(from), last: new Date(to - range_DAY) };
+}
+function monthDay(d) {
+    return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
+}
+function withYear(d) {
+    return `${monthDay(d)}, ${d.getUTCFullYear()}`;
+}
+function isoDay(d) {
+    return d.toISOString().slice(0, 10);
+}
+/**
+ * A short label: "Nov 16–22", "Oct 28 – Nov 3", "Dec 28, 2025 – Jan 3, 2026", "Nov 16"; the
+ * year is added when it is not the year of `now`. Other ranges are shown as given.
+ */
+function shortRange(range, now) {
+    const days = wholeDays(range);
+    if (!days)
+        return exactRange(range);
+    const { first, last } = days;
+    const year = new Date(now).getUTCFullYear();
+    const sameYear = first.getUTCFullYear() === last.getUTCFullYear();
+    const suffix = sameYear && first.getUTCFullYear() !== year ? `, ${first.getUTCFullYear()}` : '';
+    if (first.getTime() === last.getTime())
+        return `${monthDay(first)}${suffix}`;
+    if (!sameYear)
+        return `${withYear(first)} – ${withYear(last)}`;
+    if (first.getUTCMonth() === last.getUTCMonth())
+        return `${monthDay(first)}–${last.getUTCDate()}${suffix}`;
+    return `${monthDay(first)} – ${monthDay(last)}${suffix}`;
+}
+/**
+ * The exact range, for the record: "2026-11-16 to 2026-11-22" (whole days, both counted) or the
+ * bounds as given, marked end exclusive.
+ */
+function exactRange(range) {
+    const days = wholeDays(range);
+    if (days)
+        return `${isoDay(days.first)} to ${isoDay(days.last)}`;
+    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
+    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
+    if (from && to)
+        return `${from} to ${to} (end exclusive)`;
+    if (from)
+        return `since ${from}`;
+    if (to)
+        return `before ${to}`;
+    return 'all time';
+}
+/** "the previous 7 days", "the week before", "the month before", "the period before". */
+function previousLabel(range, period) {
+    switch (period?.kind) {
+        case 'yesterday':
+            return 'the day before';
+        case 'last-week':
+            return 'the week before';
+        case 'last-month':
+            return 'the month before';
+        default:
+            break;
+    }
+    const days = wholeDays(range);
+    if (!days)
+        return 'the period before';
+    const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
+    return count === 1 ? 'the day before' : `the previous ${count} days`;
+}
+
+;// CONCATENATED MODULE: ./src/report/chart.ts
+// Mermaid charts, as GitHub draws them. Horizontal bars: a page path is long, and only a
+// horizontal chart gives its label a line of its own instead of a slanted smear under the bar.
+const LABEL_MAX_CHARS = 40;
+/**
+ * A label Mermaid draws as written: a small safe charset (a quote or bracket would end the list),
+ * clipped in the middle so that both the section and the page name stay readable.
+ */
+function chartLabel(text, maxChars = LABEL_MAX_CHARS) {
+    const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_';
+    if (safe.length <= maxChars)
+        return safe;
+    const tail = Math.floor((maxChars - 1) * 0.4);
+    return `${safe.slice(0, maxChars - 1 - tail)}…${safe.slice(safe.length - tail)}`;
+}
+/** Labels made unique: Mermaid would merge bars with the same category name. */
+function uniqueLabels(labels) {
+    const seen = new Map();
+    return labels.map(label => {
+        const count = (seen.get(label) ?? 0) + 1;
+        seen.set(label, count);
+        return count === 1 ? label : `${label} (${count})`;
+    });
+}
+function barValue(value) {
+    return Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+}
+/** Bar thickness in pixels: Mermaid's fixed 500 px height makes three bars look like slabs. */
+const PIXELS_PER_BAR = 36;
+const CHART_FRAME_PIXELS = 120;
+/** A mid blue that reads on GitHub's light and dark themes (the default is a pale lavender). */
+const BAR_COLOR = '#4493f8';
+/** Mermaid settings for one chart: its height follows the number of bars. */
+function chartConfig(bars) {
+    const config = {
+        xyChart: { height: CHART_FRAME_PIXELS + PIXELS_PER_BAR * bars },
+        themeVariables: { xyChart: { plotColorPalette: BAR_COLOR } }
+    };
+    return `%%{init: ${JSON.stringify(config)}}%%`;
+}
+/** The top of the value axis: the largest bar, never 0 (Mermaid draws an empty range oddly). */
+function axisMax(values) {
+    return Math.max(1, ...values);
+}
+/**
+ * A horizontal bar chart whose value axis starts at 0, so bar lengths compare honestly (Mermaid
+ * otherwise starts the axis at the smallest bar). Bars are drawn in the order given, first on
+ * top. Empty string when there are no bars.
+ */
+function barChart(spec) {
+    if (spec.bars.length === 0)
+        return '';
+    const labels = uniqueLabels(spec.bars.map(bar => chartLabel(bar.label))).map(l => `"${l}"`);
+    const values = spec.bars.map(bar => barValue(bar.value));
+    return [
+        '```mermaid',
+        chartConfig(values.length),
+        'xychart-beta horizontal',
+        `    title "${spec.title}"`,
+        `    x-axis [${labels.join(', ')}]`,
+        `    y-axis "${spec.valueAxis}" 0 --> ${axisMax(values)}`,
+        `    bar [${values.join(', ')}]`,
+        '```'
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/visitors.ts
+// The visitors report (job summary and comment): the answer in the headline, the totals with
+// the human/AI overlap made explicit, then the top pages as a chart and a table that fits.
+
+
+
+/** Long enough for a real docs path, short enough that the number columns stay in view. */
+const PATH_MAX_CHARS = 60;
+// ---------------------------------------------------------------------------------------------
+// Head: headline, what and when, totals
+function visitors_headline(r) {
+    const total = plural(r.totals.total, 'unique visitor');
+    const when = shortRange(r.range, r.generatedAt);
+    if (!r.previous)
+        return `### ${total} · ${when}`;
+    const before = previousLabel(r.range, r.period);
+    const change = formatPercentChange(r.totals.total, r.previous.totals.total);
+    const compared = change ? `${change} vs ${before}` : `none in ${before}`;
+    return `### ${total}, ${compared} · ${when}`;
+}
+function visitors_metaLine(r) {
+    const range = r.previous
+        ? `${exactRange(r.range)}, compared with ${exactRange(r.previous.range)}`
+        : exactRange(r.range);
+    return [
+        `Docs visitors of project ${escapeText(r.projectId)}`,
+        range,
+        ...provenance({ ...r, requestNoun: 'analytics request' })
+    ].join(' · ');
+}
+/** Visitors counted as both human and AI, when the service's numbers allow knowing it. */
+function overlap(c) {
+    const both = c.human + c.ai - c.total;
+    return both >= 0 ? both : undefined;
+}
+function totalsTable(r) {
+    const { totals, previous } = r;
+    const both = overlap(totals);
+    // When human + AI falls short of the total (visitors the service classes as neither), shares
+    // of the total would hide that; shares of their sum, said so in the note, stay honest.
+    const whole = both === undefined ? totals.human + totals.ai : totals.total;
+    const change = (now, before) => previous ? [formatChange(now, before)] : [];
+    const columns = [
+        { header: 'Traffic' },
+        { header: 'Unique visitors', align: 'right' },
+        { header: both === undefined ? 'Share of human + AI' : 'Share of total', align: 'right' },
+        ...(previous ? [{ header: 'Change', align: 'right' }] : [])
+    ];
+    const rows = [
+        ['Human', formatNumber(totals.human), formatShare(totals.human, whole)],
+        ['AI', formatNumber(totals.ai), formatShare(totals.ai, whole)]
+    ].map((cells, i) => {
+        const key = i === 0 ? 'human' : 'ai';
+        return tableRow([...cells, ...change(totals[key], previous?.totals[key])]);
+    });
+    if (both !== undefined && both > 0) {
+        const before = previous ? overlap(previous.totals) : undefined;
+        rows.push(tableRow(['Both', formatNumber(both), formatShare(both, whole), ...change(both, before)]));
+    }
+    rows.push(tableRow([
+        'Total',
+        formatNumber(totals.total),
+        both === undefined ? '' : formatShare(totals.total, whole),
+        ...change(totals.total, previous?.totals.total)
+    ]));
+    return `${tableHead(columns)}\n${rows.join('\n')}`;
+}
+function totalsNote(totals) {
+    const both = overlap(totals);
+    if (both === undefined)
+        return ('_Shares are of human + AI. The total is the service’s count of unique visitors, each ' +
+            'once, and is not their sum._');
+    if (both === 0)
+        return '_Total counts each unique visitor once: human + AI = total._';
+    return ('_Visitors seen both as human and as AI count in both rows and once in the total: ' +
+        'human + AI − both = total._');
+}
+function exportedLine(r) {
+    const file = r.file ? ` to ${escapeText(r.file)}` : '';
+    const limit = r.maxRowsReached ? ', stopped at `max-rows`' : '';
+    return `${plural(r.rows, 'row')} exported${file}${limit}.`;
+}
+function reportHead(r) {
+    return [visitors_headline(r), visitors_metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r)].join('\n\n');
+}
+// ---------------------------------------------------------------------------------------------
+// Top pages
+function topTitle(r) {
+    if (!r.maxRowsReached)
+        return '#### Top pages';
+    return (`#### Top pages among the first ${plural(r.rows, 'row')} exported\n\n` +
+        '_The export stopped at `max-rows`, so pages past those rows are not ranked here; the ' +
+        'totals above are the whole site’s._');
+}
+function topColumns(withChange) {
+    return [
+        { header: '#', align: 'right' },
+        { header: 'Page' },
+        { header: 'Human', align: 'right' },
+        { header: 'AI', align: 'right' },
+        { header: 'Total', align: 'right' },
+        ...(withChange ? [{ header: 'Change', align: 'right' }] : [])
+    ];
+}
+/** A page cell: clipped in the middle, escaped, linked to the docs site when there is one. */
+function pageCell(path, siteUrl) {
+    if (!path)
+        return '_(empty path)_';
+    const text = escapeText(clipMiddle(path, PATH_MAX_CHARS));
+    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
+    return url ? markdown_link(text, url) : text;
+}
+function topPageRow(r, row, rank) {
+    const change = r.previous ? [formatChange(row.total, r.previous.byPath.get(row.path)?.total)] : [];
+    return tableRow([
+        String(rank),
+        pageCell(row.path, r.siteUrl),
+        formatNumber(row.human),
+        formatNumber(row.ai),
+        formatNumber(row.total),
+        ...change
+    ]);
+}
+function foldLabel(first, last) {
+    return `Pages ${formatNumber(first)}–${formatNumber(last)}`;
+}
+function topPagesChart(top) {
+    const bars = top.slice(0, VISIBLE_ROWS);
+    return barChart({
+        title: `Top ${bars.length} pages by unique visitors`,
+        valueAxis: 'Unique visitors',
+        // The rank matches the table's # column, so a clipped label is never ambiguous.
+        bars: bars.map((row, i) => ({
+            label: `#${i + 1} ${row.path || '(empty path)'}`,
+            value: row.total
+        }))
+    });
+}
+function omittedNote(omitted, fullDataHint) {
+    const where = fullDataHint ? `; the full data is in ${fullDataHint}` : '';
+    return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`;
+}
+/** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
+function rowsWithinBudget(r, budget) {
+    const rows = [];
+    let used = 0;
+    for (const [i, row] of r.top.entries()) {
+        const line = topPageRow(r, row, i + 1);
+        used += size(line) + 1;
+        if (used > budget)
+            break;
+        rows.push(line);
+    }
+    return rows;
+}
+/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
+function renderVisitorsReport(r, opts) {
+    const head = reportHead(r);
+    if (r.top.length === 0)
+        return fitComment(`${head}\n`, opts.maxChars, opts.fullDataHint);
+    const title = topTitle(r);
+    const columns = topColumns(r.previous !== undefined);
+    const longestNote = omittedNote(r.top.length, opts.fullDataHint);
+    const overhead = foldedTableOverhead(columns, foldLabel(r.top.length, r.top.length));
+    // Blank lines between blocks and the final newline.
+    const separators = 12;
+    const fixed = size(head) + size(title) + overhead + size(longestNote) + separators;
+    let chart = topPagesChart(r.top);
+    if (fixed + size(chart) > opts.maxChars)
+        chart = ''; // the table matters more than the chart
+    const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart));
+    const blocks = [head, title];
+    if (chart)
+        blocks.push(chart);
+    if (rows.length > 0)
+        blocks.push(foldedTable(columns, rows, foldLabel));
+    const omitted = r.top.length - rows.length;
+    if (omitted > 0)
+        blocks.push(omittedNote(omitted, opts.fullDataHint));
+    // Only reached with a budget too small for the fixed parts: cut as a last resort.
+    return fitComment(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint);
+}
+
+;// CONCATENATED MODULE: ./src/report/health.ts
+
+
+
+/**
+ * A query or question keeps its start, where its meaning is. A query shares its row with a page
+ * column, so both are short; a question (words, so it wraps) gets more.
+ */
+const QUERY_MAX_CHARS = 48;
+/** The clicked page beside a query: both must fit a comment's width with the numbers. */
+const CLICKED_PAGE_MAX_CHARS = 40;
+const QUESTION_MAX_CHARS = 120;
+const REASON_MAX_CHARS = 600;
+const TITLES = {
+    visitors: 'Visitors',
+    views: 'Views',
+    searches: 'Searches',
+    feedback: 'Feedback',
+    assistant: 'Assistant'
+};
+/**
+ * Markdown for the job summary and the comment, at most maxBytes UTF-8 bytes: tables lose rows
+ * (halving) until the report fits, and only a report that fits with none is cut.
+ */
+function renderHealthReport(r, maxBytes) {
+    const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)));
+    for (let rows = longest;; rows = Math.floor(rows / 2)) {
+        const md = render(r, rows, rows < longest);
+        if (size(md) <= maxBytes)
+            return md;
+        if (rows === 0)
+            return fitComment(md, maxBytes);
+    }
+}
+function render(r, rows, cut) {
+    const blocks = [
+        `## Docs health · ${shortRange(r.range, r.generatedAt)}`,
+        health_metaLine(r),
+        overview(r),
+        ...r.sections.map(x => sectionBlock(x, r, rows))
+    ];
+    if (cut)
+        blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`);
+    return blocks.join('\n\n') + '\n';
+}
+function health_metaLine(r) {
+    const range = r.previous
+        ? `${exactRange(r.range)}, compared with ${exactRange(r.previous)}`
+        : exactRange(r.range);
+    const made = provenance({ ...r, requestNoun: 'analytics request' });
+    return [`Project ${escapeText(r.projectId)}`, range, ...made].join(' · ');
+}
+// ---------------------------------------------------------------------------------------------
+// Headlines: one line per section, the answer first
+function overview(r) {
+    const columns = [{ header: 'Section' }, { header: 'Headline' }];
+    const rows = r.sections.map(x => tableRow([TITLES[x.name], x.ok ? health_headline(x, r) : failedHeadline(x)]));
+    return `${tableHead(columns)}\n${rows.join('\n')}`;
+}
+/** ", +5.0% vs the week before" with compare, else ''. */
+function versus(now, before, r) {
+    if (!r.previous || before === undefined)
+        return '';
+    const label = previousLabel(r.range, r.period);
+    const change = formatPercentChange(now, before);
+    return change ? `, ${change} vs ${label}` : `, none in ${label}`;
+}
+function health_headline(x, r) {
+    switch (x.name) {
+        case 'visitors':
+            return plural(x.totals.total, 'unique visitor') + versus(x.totals.total, x.previous?.total, r);
+        case 'views':
+            return plural(x.totals.total, 'page view') + versus(x.totals.total, x.previous?.total, r);
+        case 'searches': {
+            const head = plural(x.totalSearches, 'search', 'searches') + versus(x.totalSearches, x.previous, r);
+            if (x.read === 0)
+                return head;
+            const among = x.complete ? formatNumber(x.read) : `the top ${formatNumber(x.read)}`;
+            return `${head} · ${formatNumber(x.gaps.length)} of ${among} queries with no click`;
+        }
+        case 'feedback':
+            return (`${formatNumber(x.thumbsDown)} 👎${versus(x.thumbsDown, x.previous, r)} · ` +
+                `${formatNumber(x.thumbsUp)} 👍 on ${plural(x.pages, 'page')}`);
+        case 'assistant': {
+            const asked = plural(x.callers.total, 'question') + versus(x.callers.total, x.previous, r);
+            if (x.read === 0)
+                return asked;
+            return `${formatShare(x.unanswered, x.read)} of ${plural(x.read, 'conversation')} unanswered · ${asked}`;
+        }
+    }
+}
+function failedHeadline(x) {
+    if (x.skipped)
+        return '⚠️ not read';
+    const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
+    return x.refused ? `⚠️ not available${status}` : `⚠️ failed${status}`;
+}
+// ---------------------------------------------------------------------------------------------
+// Sections
+function sectionBlock(x, r, rows) {
+    const title = `### ${TITLES[x.name]}`;
+    if (!x.ok)
+        return `${title}\n\n${failureNote(x)}`;
+    const body = (() => {
+        switch (x.name) {
+            case 'visitors':
+            case 'views':
+                return pagesBlock(x, r, rows);
+            case 'searches':
+                return searchesBlock(x, r, rows);
+            case 'feedback':
+                return feedbackBlock(x, r, rows);
+            case 'assistant':
+                return assistantBlock(x, rows);
+        }
+    })();
+    return `${title}\n\n${body}`;
+}
+/** The service's words, escaped: a refusal carries why (the plan), a failure its cause. */
+function failureNote(x) {
+    // The action's own words (which limit ran out), written as Markdown: `wait-timeout` is code.
+    if (x.skipped)
+        return `> ⚠️ **Not read:** ${x.reason.replace(/^not read: /, '')}.`;
+    const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
+    const what = x.refused
+        ? `**Not available:** the service refused this section${status}.`
+        : `**Failed:** this section could not be read${status}.`;
+    return `> ⚠️ ${what}\n>\n> ${escapeText(clip(x.reason, REASON_MAX_CHARS))}`;
+}
+const rank = (i) => String(i + 1);
+const health_foldLabel = (noun) => (first, last) => `${noun} ${formatNumber(first)}–${formatNumber(last)}`;
+function pagesBlock(x, r, rows) {
+    const noun = x.name === 'visitors' ? 'unique visitors' : 'page views';
+    const { human, ai, total } = x.totals;
+    const stopped = x.maxRowsReached
+        ? ' The export stopped at `max-rows`: the top pages are those of the rows read; the totals are the whole site’s.'
+        : '';
+    const lines = [
+        `**${formatNumber(total)}** ${noun}: ${formatNumber(human)} human, ${formatNumber(ai)} AI, ` +
+            `on ${plural(x.rows, 'page')}.${stopped}`
+    ];
+    if (x.name === 'visitors' && human + ai !== total)
+        lines.push('_The total counts each visitor once, so it is not the sum of human and AI._');
+    const table = foldedTable([
+        { header: '#', align: 'right' },
+        { header: 'Page' },
+        { header: 'Human', align: 'right' },
+        { header: 'AI', align: 'right' },
+        { header: 'Total', align: 'right' }
+    ], x.top
+        .slice(0, rows)
+        .map((row, i) => tableRow([
+        rank(i),
+        health_pageCell(row.path, r.siteUrl),
+        formatNumber(row.human),
+        formatNumber(row.ai),
+        formatNumber(row.total)
+    ])), health_foldLabel('Pages'));
+    return [lines.join('\n\n'), table].filter(Boolean).join('\n\n');
+}
+function searchesBlock(x, r, rows) {
+    if (x.read === 0)
+        return 'No search in this range.';
+    const blocks = ['The top queries by hits, with their click-through and the page clicked most:'];
+    const top = foldedTable([
+        { header: '#', align: 'right' },
+        { header: 'Query' },
+        { header: 'Hits', align: 'right' },
+        { header: 'Click-through', align: 'right' },
+        { header: 'Top clicked page' }
+    ], x.top
+        .slice(0, rows)
+        .map((q, i) => tableRow([
+        rank(i),
+        textCell(q.searchQuery, QUERY_MAX_CHARS),
+        formatNumber(q.hits),
+        percent(q.ctr),
+        q.topClickedPage === null
+            ? '–'
+            : health_pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
+    ])), health_foldLabel('Queries'));
+    if (top)
+        blocks.push(top);
+    const scope = x.complete
+        ? `among all ${plural(x.read, 'query', 'queries')}`
+        : `among the top ${plural(x.read, 'query', 'queries')} read (the service has more)`;
+    if (x.gaps.length === 0) {
+        blocks.push(`No content gaps ${scope}: every query led to a click.`);
+        return blocks.join('\n\n');
+    }
+    blocks.push(`#### Content gaps\n\nQueries nobody clicked a result for, ${scope}:`);
+    const gaps = countedTable(['Query', 'Hits', 'Last searched', 'Queries'], x.gaps
+        .slice(0, rows)
+        .map(q => [textCell(q.searchQuery, QUERY_MAX_CHARS), q.hits, q.lastSearchedAt]));
+    if (gaps)
+        blocks.push(gaps);
+    return blocks.join('\n\n');
+}
+function feedbackBlock(x, r, rows) {
+    const scope = x.hasMore
+        ? ` (the first ${plural(x.pages, 'page')} the service returned; it has feedback on more)`
+        : '';
+    const blocks = [
+        `**${formatNumber(x.thumbsDown)}** 👎, ${formatNumber(x.thumbsUp)} 👍 and ` +
+            `${formatNumber(x.code)} on code snippets, on ${plural(x.pages, 'page')}${scope}.`
+    ];
+    if (x.top.length === 0) {
+        blocks.push('No page got a thumbs-down or code-snippet feedback.');
+        return blocks.join('\n\n');
+    }
+    blocks.push('The pages with the most thumbs-down:');
+    blocks.push(foldedTable([
+        { header: '#', align: 'right' },
+        { header: 'Page' },
+        { header: '👎', align: 'right' },
+        { header: '👍', align: 'right' },
+        { header: 'Code', align: 'right' },
+        { header: 'Total', align: 'right' }
+    ], x.top
+        .slice(0, rows)
+        .map((p, i) => tableRow([
+        rank(i),
+        health_pageCell(p.path, r.siteUrl),
+        formatNumber(p.thumbsDown),
+        formatNumber(p.thumbsUp),
+        formatNumber(p.code),
+        formatNumber(p.total)
+    ])), health_foldLabel('Pages')));
+    return blocks.filter(Boolean).join('\n\n');
+}
+function assistantBlock(x, rows) {
+    const { web, api, other, total } = x.callers;
+    const by = `web ${formatNumber(web)}, API ${formatNumber(api)}, other ${formatNumber(other)}`;
+    if (x.read === 0)
+        return `**${formatNumber(total)}** questions: ${by}. No conversation to read.`;
+    const blocks = [
+        `**${formatNumber(total)}** questions: ${by}. **${formatNumber(x.unanswered)}** of ` +
+            `${plural(x.read, 'conversation')} read went unanswered.`
+    ];
+    if (!x.complete)
+        blocks.push(`_Only the first ${plural(x.read, 'conversation')} were read: the share and the ` +
+            `questions below cover those._`);
+    if (x.top.length === 0) {
+        blocks.push('No unanswered question.');
+        return blocks.join('\n\n');
+    }
+    blocks.push('The unanswered questions asked most often (the same text, ignoring case and spaces):');
+    blocks.push(countedTable(['Question', 'Times asked', 'Last asked', 'Questions'], x.top
+        .slice(0, rows)
+        .map(q => [textCell(q.question, QUESTION_MAX_CHARS), q.count, q.lastAskedAt])));
+    return blocks.filter(Boolean).join('\n\n');
+}
+// ---------------------------------------------------------------------------------------------
+// Cells
+/** A query or question: one line, escaped, clipped so the number columns stay in view. */
+function textCell(text, maxChars) {
+    const shown = clip(text.trim(), maxChars);
+    return shown === '' ? '_(empty)_' : escapeText(shown);
+}
+/** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
+function health_pageCell(path, siteUrl, maxChars = PATH_MAX_CHARS) {
+    if (path === '')
+        return '_(empty path)_';
+    const text = escapeText(clipMiddle(path, maxChars));
+    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
+    return url ? markdown_link(text, url) : text;
+}
+/** An ISO 8601 instant as "2026-11-23 09:00 UTC"; other text as it is (escaped). */
+function instant(text) {
+    if (!text)
+        return '–';
+    const ms = /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : NaN;
+    return Number.isFinite(ms) ? formatTimestamp(ms) : escapeText(clip(text, 40));
+}
+function percent(ratio) {
+    return `${(ratio * 100).toFixed(1)}%`;
+}
+/**
+ * A ranked table of texts with how often and when last (content gaps, unanswered questions):
+ * `[text header, count header, time header, what the folded rows are]`, and rows of an escaped
+ * text cell, a count and a time as the service sent it.
+ */
+function countedTable([text, count, time, folded], items) {
+    return foldedTable([
+        { header: '#', align: 'right' },
+        { header: text },
+        { header: count, align: 'right' },
+        { header: time }
+    ], items.map(([cell, n, at], i) => tableRow([rank(i), cell, formatNumber(n), instant(at)])), health_foldLabel(folded));
+}
+
+;// CONCATENATED MODULE: ./src/service/analytics.ts
+
+
+
+
+/** The operations of one project, for one deadline: what a section is given to read with. */
+class AnalyticsApi {
+    client;
+    projectId;
+    deadline;
+    constructor(client, projectId, deadline) {
+        this.client = client;
+        this.projectId = projectId;
+        this.deadline = deadline;
+    }
+    /** `signal` cancels a page that read-ahead abandoned. */
+    visitors(range, limit, offset, signal) {
+        return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage, signal);
+    }
+    views(range, limit, offset, signal) {
+        const q = { ...range, limit, offset };
+        return this.get('views', q, checkViewsPage, signal);
+    }
+    visitorsTotals(range) {
+        // One row is the least a page can hold; the totals come with every page.
+        return this.get('visitors', { ...range, limit: 1, offset: 0 }, body => {
+            if (!isObject(body))
+                throw new ShapeError('the visitors page is not a JSON object');
+            return analytics_checkCounts(body.totals, 'totals');
+        });
+    }
+    searches(range, limit, cursor) {
+        return this.get('searches', { ...range, limit, cursor }, checkSearchesPage);
+    }
+    feedbackByPage(range, limit) {
+        return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage);
+    }
+    conversations(range, limit, cursor) {
+        return this.get('assistant', { ...range, limit, cursor }, checkConversationsPage);
+    }
+    callerStats(range) {
+        return this.get('assistant/caller-stats', { ...range }, checkCallerStats);
+    }
+    get(operation, query, check, signal) {
+        const params = new URLSearchParams();
+        for (const [name, value] of Object.entries(query))
+            if (value !== undefined)
+                params.set(name, String(value));
+        const search = params.toString();
+        const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`;
+        // `wait-timeout` bounds the whole report: no request starts after it.
+        if (Date.now() >= this.deadline)
+            return Promise.reject(new DeadlineError(`the time allowed (\`wait-timeout\`) ran out before GET ${operation}`));
+        return this.client.getJson(path, check, this.deadline, signal);
+    }
+}
+const analytics_isCount = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+function count(o, key, where) {
+    const v = o[key];
+    if (!analytics_isCount(v))
+        throw new ShapeError(`${where}.${key} is not a non-negative number`);
+    return v;
+}
+function analytics_text(o, key, where) {
+    const v = o[key];
+    if (typeof v !== 'string')
+        throw new ShapeError(`${where}.${key} is not a string`);
+    return v;
+}
+function optionalText(o, key, where) {
+    const v = o[key];
+    if (v === undefined || v === null)
+        return null;
+    if (typeof v !== 'string')
+        throw new ShapeError(`${where}.${key} is neither a string nor null`);
+    return v;
+}
+function list(body, key) {
+    const v = body[key];
+    if (!Array.isArray(v))
+        throw new ShapeError(`${key} is not an array`);
+    return v;
+}
+function object(v, where) {
+    if (!isObject(v))
+        throw new ShapeError(`${where} is not an object`);
+    return v;
+}
+/** A cursor is opaque: only a non-empty string or null (the end) is accepted. */
+function cursor(body) {
+    const v = body.nextCursor ?? null;
+    if (v !== null && (typeof v !== 'string' || v === ''))
+        throw new ShapeError('nextCursor is neither a non-empty string nor null');
+    return v;
+}
+function analytics_checkCounts(v, where) {
+    const o = object(v, where);
+    return {
+        human: count(o, 'human', where),
+        ai: count(o, 'ai', where),
+        total: count(o, 'total', where)
+    };
+}
+function checkViewsPage(body) {
+    const o = object(body, 'the views page');
+    const views = list(o, 'views').map((row, i) => {
+        const where = `views[${i}]`;
+        const r = object(row, where);
+        return { path: analytics_text(r, 'path', where), ...analytics_checkCounts(r, where) };
+    });
+    if (typeof o.hasMore !== 'boolean')
+        throw new ShapeError('hasMore is not a boolean');
+    return { totals: analytics_checkCounts(o.totals, 'totals'), views, hasMore: o.hasMore };
+}
+function checkSearchesPage(body) {
+    const o = object(body, 'the searches page');
+    const searches = list(o, 'searches').map((row, i) => {
+        const where = `searches[${i}]`;
+        const r = object(row, where);
+        const lastSearchedAt = optionalText(r, 'lastSearchedAt', where);
+        return {
+            searchQuery: analytics_text(r, 'searchQuery', where),
+            hits: count(r, 'hits', where),
+            ctr: count(r, 'ctr', where),
+            topClickedPage: optionalText(r, 'topClickedPage', where),
+            ...(lastSearchedAt !== null ? { lastSearchedAt } : {})
+        };
+    });
+    return { totalSearches: count(o, 'totalSearches', 'page'), searches, nextCursor: cursor(o) };
+}
+function checkFeedbackPage(body) {
+    const o = object(body, 'the feedback page');
+    const feedback = list(o, 'feedback').map((row, i) => {
+        const where = `feedback[${i}]`;
+        const r = object(row, where);
+        return {
+            path: analytics_text(r, 'path', where),
+            thumbsUp: count(r, 'thumbsUp', where),
+            thumbsDown: count(r, 'thumbsDown', where),
+            code: count(r, 'code', where),
+            total: count(r, 'total', where)
+        };
+    });
+    if (typeof o.hasMore !== 'boolean')
+        throw new ShapeError('hasMore is not a boolean');
+    return { feedback, hasMore: o.hasMore };
+}
+function checkConversationsPage(body) {
+    const o = object(body, 'the assistant page');
+    const conversations = list(o, 'conversations').map((row, i) => {
+        const where = `conversations[${i}]`;
+        const r = object(row, where);
+        const id = r.id;
+        if (typeof id !== 'string' && typeof id !== 'number')
+            throw new ShapeError(`${where}.id is missing`);
+        const timestamp = optionalText(r, 'timestamp', where);
+        return {
+            id: String(id),
+            ...(timestamp !== null ? { timestamp } : {}),
+            query: analytics_text(r, 'query', where),
+            resolutionStatus: analytics_text(r, 'resolutionStatus', where),
+            pageUrl: optionalText(r, 'pageUrl', where)
+        };
+    });
+    const nextCursor = cursor(o);
+    const hasMore = typeof o.hasMore === 'boolean' ? o.hasMore : nextCursor !== null;
+    return { conversations, nextCursor, hasMore };
+}
+function checkCallerStats(body) {
+    const o = object(body, 'the caller stats');
+    const where = 'callerStats';
+    return {
+        web: count(o, 'web', where),
+        api: count(o, 'api', where),
+        other: count(o, 'other', where),
+        total: count(o, 'total', where)
+    };
+}
+
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/workspace.ts
+// The workspace: every file the action reads or writes by a user-given path stays inside
+// GITHUB_WORKSPACE, and every file it writes appears whole or not at all.
+
+
+
+
+
+/**
+ * The absolute path of a workspace-relative file, refused unless it stays inside the workspace:
+ * no `..` escape, no absolute path elsewhere, and no symlink (of the file or any folder above it)
+ * that leads out.
+ */
+function insideWorkspace(name, text, workspace) {
+    const refuse = (why) => {
+        throw new InputError(name, `${quote(text)} ${why}; expected a path relative to the workspace, inside it`);
+    };
+    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
+    const absolute = (0,external_node_path_namespaceObject.resolve)(root, text);
+    if (!within(root, absolute))
+        refuse('leads outside the workspace');
+    const realRoot = realPathOf(root) ?? root;
+    // The deepest part of the path that exists decides where it really leads.
+    let existing = absolute;
+    while (realPathOf(existing) === undefined && existing !== root)
+        existing = (0,external_node_path_namespaceObject.dirname)(existing);
+    const real = realPathOf(existing);
+    if (real !== undefined && !within(realRoot, real))
+        refuse('leads outside the workspace through a symlink');
+    // A dangling symlink resolves nowhere but would still be written through.
+    if (isDanglingLink(absolute))
+        refuse('is a symlink to nothing');
+    return absolute;
+}
+function within(root, path) {
+    const rel = (0,external_node_path_namespaceObject.relative)(root, path);
+    return rel === '' || (!rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && rel !== '..' && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
+}
+function realPathOf(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.realpathSync)(path);
+    }
+    catch {
+        return undefined;
+    }
+}
+function isDanglingLink(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.lstatSync)(path).isSymbolicLink() && realPathOf(path) === undefined;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Where a file is written before it is renamed onto `path`: beside it (a rename within one folder
+ * is atomic), hidden, and unique.
+ */
+function tempPathBeside(path) {
+    return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(path), `.${(0,external_node_path_namespaceObject.basename)(path)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.partial`);
+}
+/**
+ * Writes `text` to `path` whole or not at all: into a new file beside it (created exclusively, so
+ * no symlink is followed), then renamed onto it, which replaces a symlink at `path` instead of
+ * writing through it.
+ */
+async function writeFileAtomic(path, text) {
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+    const temp = tempPathBeside(path);
+    try {
+        await (0,promises_namespaceObject.writeFile)(temp, text, { flag: 'wx', mode: 0o644 });
+        await (0,promises_namespaceObject.rename)(temp, path);
+    }
+    catch (err) {
+        await (0,promises_namespaceObject.rm)(temp, { force: true }).catch(() => undefined);
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/commands/report.ts
+// `command: report`: the docs-health report. Each section reads its analytics operation; a
+// section the service refuses is drawn in its place, and only a report with no section left
+// fails the step. Running out of quota stops everything at once: every later request would be
+// refused too, and each one would push the reset further away.
+
+
+
+
+
+
+
+
+
+
+
+
+/** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
+const SUMMARY_MAX_BYTES = 512 * 1024;
+/** The `report` output and file stay small enough for any step output. */
+const REPORT_JSON_MAX_BYTES = 512 * 1024;
+const READERS = {
+    visitors: readVisitors,
+    views: readViews,
+    searches: readSearches,
+    feedback: readFeedback,
+    assistant: readAssistant
+};
+async function runReport(ctx) {
+    const s = ctx.settings;
+    const deadline = ctx.startedAt + s.waitTimeoutMs;
+    const input = {
+        api: new AnalyticsApi(ctx.service, s.projectId, deadline),
+        range: s.range,
+        ...(s.previous ? { previous: s.previous } : {}),
+        top: s.top,
+        pageSize: s.pageSize,
+        maxRows: s.maxRows,
+        concurrency: s.concurrency,
+        deadline,
+        onWarning: line => core_warning(line)
+    };
+    info(`Docs-health report for ${describe(s.range)}: ${s.sections.join(', ')}.`);
+    const sections = [];
+    ctx.result.onCancel = signal => {
+        const read = sections.filter(x => x.ok).map(x => x.name);
+        return Promise.resolve(`Cancelled (${signal}) while reading the report: ${read.length > 0 ? `read ${read.join(', ')}` : 'no section was read'}; nothing was published.`);
+    };
+    const stop = await readSections(s.sections, input, ctx.service, sections);
+    const requests = ctx.service.requests;
+    const report = {
+        projectId: s.projectId,
+        range: s.range,
+        ...(s.period ? { period: s.period } : {}),
+        ...(s.previous ? { previous: s.previous } : {}),
+        sections,
+        requests,
+        generatedAt: Date.now(),
+        ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
+        ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
+    };
+    await setOutputs(ctx, report);
+    if (s.summary)
+        ctx.result.summary = renderHealthReport(report, SUMMARY_MAX_BYTES);
+    // Out of quota: the sections read are worth a summary, but a comment would replace a complete
+    // report of this range on the issue with a partial one.
+    if (stop !== undefined)
+        throw stop;
+    setComment(ctx, report);
+    const failed = sections.filter((x) => !x.ok);
+    if (failed.length === sections.length)
+        throw new Error(`Every section of the report failed: ${failed.map(f => `${f.name}: ${f.reason}`).join('; ')}`);
+}
+/**
+ * Every section in order. Out of quota, the sections left are not read (each would only be
+ * refused, pushing the reset further away) and `stop` is the error the run ends with.
+ */
+async function readSections(names, input, spent, sections) {
+    let stop;
+    for (const name of names) {
+        if (stop !== undefined) {
+            sections.push(skipped(name, 'the analytics quota ran out before it'));
+            continue;
+        }
+        const before = spent.requests;
+        try {
+            const outcome = await readSection(name, input);
+            sections.push(outcome);
+            logOutcome(outcome, spent.requests - before);
+        }
+        catch (err) {
+            if (!isQuotaError(err))
+                throw err;
+            stop = err;
+            const status = err instanceof ServiceError ? err.status : 429;
+            sections.push(failure(name, err.message, status));
+        }
+    }
+    return stop;
+}
+/** One section, its failure caught and kept in its place unless it must end the run. */
+async function readSection(name, input) {
+    if (Date.now() >= input.deadline)
+        return skipped(name, 'the time allowed (`wait-timeout`) ran out before it');
+    try {
+        return await READERS[name](input);
+    }
+    catch (err) {
+        if (endsTheRun(err))
+            throw err;
+        const status = err instanceof ServiceError ? err.status : undefined;
+        return failure(name, failureReason(err, status), status);
+    }
+}
+/**
+ * A refusal of one analytics operation (403/404) is almost always the plan, not the key (other
+ * sections read fine with it): the service's words and that, without the client's key advice.
+ */
+function failureReason(err, status) {
+    const refused = status === 403 || status === 404;
+    if (refused && err instanceof ServiceError && err.serviceText)
+        return `${err.serviceText}; this analytics feature may not be enabled on your plan`;
+    return err instanceof Error ? err.message : String(err);
+}
+/**
+ * Out of quota, or a key the service rejects: every other section would fail the same way,
+ * each spending a request.
+ */
+function endsTheRun(err) {
+    // A page that hit the quota just as the time ran out comes wrapped in the TimeUpError.
+    if (err instanceof pages_TimeUpError && err.pageError !== undefined)
+        return endsTheRun(err.pageError);
+    return isQuotaError(err) || (err instanceof ServiceError && err.status === 401);
+}
+/** A RateLimitError, or a 429 that retries could not outlast (`wait-timeout`). */
+function isQuotaError(err) {
+    if (err instanceof Error && err.name === 'RateLimitError')
+        return true;
+    return err instanceof ServiceError && err.status === 429;
+}
+function failure(name, reason, status) {
+    const refused = status === 403 || status === 404;
+    return { name, ok: false, ...(status !== undefined ? { status } : {}), refused, reason };
+}
+function skipped(name, why) {
+    return { name, ok: false, refused: false, skipped: true, reason: `not read: ${why}` };
+}
+function logOutcome(outcome, calls) {
+    const spent = `${calls} ${calls === 1 ? 'request' : 'requests'}`;
+    if (outcome.ok)
+        info(`Section ${outcome.name}: read in ${spent}.`);
+    else if (outcome.refused)
+        core_warning(`Section ${outcome.name}: the service refused it: ${outcome.reason}`);
+    else
+        core_warning(`Section ${outcome.name} failed: ${outcome.reason}`);
+}
+async function setOutputs(ctx, report) {
+    const s = ctx.settings;
+    const visitors = report.sections.find(x => x.name === 'visitors');
+    if (visitors?.ok && visitors.name === 'visitors') {
+        const { human, ai, total } = visitors.totals;
+        ctx.result.set('human', String(human));
+        ctx.result.set('ai', String(ai));
+        ctx.result.set('total', String(total));
+        ctx.result.set('totals', JSON.stringify({ human, ai, total }));
+    }
+    const json = reportJson(report);
+    ctx.result.set('report', json);
+    if (s.outputFile) {
+        await writeFileAtomic(s.outputFile.absolute, `${json}\n`);
+        ctx.result.set('report-file', s.outputFile.absolute);
+    }
+}
+/**
+ * The JSON document of the `report` output and file: per section what the report shows, or its
+ * error. Lists are halved until it fits the limit, and `truncated` says so.
+ */
+function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
+    let keep = Infinity;
+    for (;;) {
+        const doc = {
+            range: report.range,
+            ...(report.previous ? { previous: report.previous } : {}),
+            requests: report.requests,
+            sections: report.sections.map(x => cutLists(x, keep)),
+            ...(keep < Infinity ? { truncated: true } : {})
+        };
+        const json = JSON.stringify(doc);
+        if (Buffer.byteLength(json) <= maxBytes || keep === 0)
+            return json;
+        keep = keep === Infinity ? longestList(report.sections) >> 1 : keep >> 1;
+    }
+}
+function cutLists(x, keep) {
+    if (!x.ok || keep === Infinity)
+        return x;
+    if (x.name === 'searches')
+        return { ...x, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) };
+    return { ...x, top: x.top.slice(0, keep) };
+}
+function longestList(sections) {
+    return Math.max(0, ...sections.map(x => (x.ok ? x.top.length : 0)));
+}
+function setComment(ctx, report) {
+    const { octokit, target, settings: s } = ctx;
+    if (!octokit || !target)
+        return;
+    ctx.result.comment = async () => {
+        const budget = COMMENT_LIMIT - MARKER_ROOM;
+        const ref = await upsertComment(octokit, target, {
+            // One comment per range: a re-run edits it, a new week gets its own.
+            key: markerKey('report', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
+            body: fitComment(renderHealthReport(report, budget), budget),
+            mode: s.commentMode,
+            secret: s.apiKey
+        });
+        return ref.url;
+    };
+}
+function describe(range) {
+    if (range.dateFrom === undefined && range.dateTo === undefined)
+        return 'all time';
+    return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`;
+}
+
+;// CONCATENATED MODULE: ./src/analytics/compare.ts
+
+/**
+ * Reads the previous period for the `shown` paths. The first page (one request) gives the totals.
+ *
+ * When the rows come sorted by `total`, most first, reading stops as soon as every shown path has
+ * been found. It cannot stop earlier: a shown path not found yet may still come later with any
+ * smaller total, or never (a page new in this period), and only the end of the rows tells those
+ * apart. Totals say nothing about where a path sits, so no bound on them helps either.
+ *
+ * The order is checked on every row read. Once one row breaks it, the service is not ordering as
+ * documented and nothing about the rows still to come can be assumed (a path may come again, as
+ * when data moves during the read), so the read goes on to the end, like a full export, and keeps
+ * the first row of each shown path as the full export would.
+ */
+async function readPreviousValues(shown, options) {
+    const wanted = new Set(shown);
+    const byPath = new Map();
+    let sorted = true;
+    let lastTotal = Infinity;
+    const read = await readOffsetPages({
+        ...options,
+        onPage: rows => {
+            for (const row of rows) {
+                if (row.total > lastTotal)
+                    sorted = false;
+                lastTotal = row.total;
+                if (wanted.has(row.path) && !byPath.has(row.path))
+                    byPath.set(row.path, { human: row.human, ai: row.ai, total: row.total });
+            }
+            return sorted && byPath.size === wanted.size ? STOP : undefined;
+        }
+    });
+    return { read, byPath, sorted };
+}
+
 ;// CONCATENATED MODULE: external "node:stream/promises"
 const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 ;// CONCATENATED MODULE: ./node_modules/csv-stringify/lib/utils/get.js
@@ -35243,7 +37856,7 @@ async function openSink(filePath, format, range, totals) {
             throw new Error('it is a folder');
         const inPlace = existing !== undefined && (existing.isCharacterDevice() || existing.isFIFO());
         if (!inPlace)
-            tempPath = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(filePath), `.${(0,external_node_path_namespaceObject.basename)(filePath)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.partial`);
+            tempPath = tempPathBeside(filePath);
         const handle = tempPath
             ? await (0,promises_namespaceObject.open)(tempPath, CREATE_FLAGS, 0o644)
             : await (0,promises_namespaceObject.open)(filePath, external_node_fs_namespaceObject.constants.O_WRONLY | (external_node_fs_namespaceObject.constants.O_NOFOLLOW ?? 0));
@@ -35382,2923 +37995,8 @@ function waitFor(stream, event) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/settings.ts
-// Every input read, parsed and validated in one place, before any request is sent. An InputError
-// names the input and the form it accepts, so the person reading the log knows what to fix.
-
-
-
-
-
-class InputError extends Error {
-    input;
-    constructor(input, problem) {
-        super(`Input \`${input}\`: ${problem}`);
-        this.input = input;
-        this.name = 'InputError';
-    }
-}
-const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
-const COMMANDS = ['message', 'create', 'visitors', 'report'];
-const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
-/**
- * The defaults of action.yml. A runner passes them itself, but an input set to empty text
- * (`wait: ${{ vars.UNSET }}`) arrives empty: it means the default, as for an input not set.
- * A test keeps this table equal to action.yml.
- */
-const DEFAULTS = {
-    'base-url': 'https://api.mintlify.com',
-    context: 'false',
-    'when-no-job': 'fail',
-    'settle-time': '60s',
-    wait: 'true',
-    'wait-timeout': '30m',
-    'poll-interval': '5s',
-    'job-path': '/v2/agent/{projectId}/job/{id}',
-    'fail-on-status': 'failed',
-    'page-size': '250',
-    'max-rows': '0',
-    concurrency: '4',
-    sections: SECTIONS.join(','),
-    top: '20',
-    compare: 'false',
-    summary: 'true',
-    comment: 'auto',
-    'comment-mode': 'upsert',
-    trigger: '/docs-agent',
-    permission: 'write'
-};
-const JOB_COMMANDS = ['message', 'create'];
-const ANALYTICS_COMMANDS = ['visitors', 'report'];
-/** Inputs that only some commands read; every other input applies to all of them. */
-const APPLIES_TO = {
-    'job-id': ['message'],
-    prompt: JOB_COMMANDS,
-    'prompt-file': JOB_COMMANDS,
-    context: JOB_COMMANDS,
-    'when-no-job': ['message'],
-    'settle-time': ['message'],
-    wait: JOB_COMMANDS,
-    'poll-interval': JOB_COMMANDS,
-    'job-path': JOB_COMMANDS,
-    'fail-on-status': JOB_COMMANDS,
-    'date-from': ANALYTICS_COMMANDS,
-    'date-to': ANALYTICS_COMMANDS,
-    period: ANALYTICS_COMMANDS,
-    'page-size': ANALYTICS_COMMANDS,
-    'max-rows': ANALYTICS_COMMANDS,
-    concurrency: ANALYTICS_COMMANDS,
-    'output-file': ANALYTICS_COMMANDS,
-    sections: ['report'],
-    'site-url': ANALYTICS_COMMANDS,
-    top: ANALYTICS_COMMANDS,
-    compare: ANALYTICS_COMMANDS
-};
-/** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
-const OTHER_KEY_KINDS = [
-    ['mint_dsc_', 'an assistant (discovery) API key'],
-    ['mint_us_', 'a search index key']
-];
-const PROMPT_FILE_MAX_BYTES = 256 * 1024;
-/**
- * Empty text means the default, for every input but `fail-on-status`, where the contract makes
- * `''` mean "no status fails the step" (a runner passes the default itself when it is not set).
- */
-function withDefaults(get) {
-    return name => {
-        const value = get(name);
-        return value === '' && name !== 'fail-on-status' ? (DEFAULTS[name] ?? '') : value;
-    };
-}
-const MAX_WAIT_MS = 72 * 3_600_000;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
-function readTriggerSettings(raw) {
-    const get = withDefaults(raw);
-    return {
-        trigger: readTrigger(get('trigger')),
-        permission: oneOf(get, 'permission', PERMISSIONS),
-        allowedUsers: readLogins(get, 'allowed-users'),
-        allowedBots: get('allowed-bots').trim() === '*' ? '*' : readLogins(get, 'allowed-bots', true),
-        githubToken: readToken(get('github-token')),
-        commentEnabled: oneOf(get, 'comment', ['true', 'false', 'auto']) !== 'false'
-    };
-}
-function readSettings(raw, ctx) {
-    const get = withDefaults(raw);
-    const command = oneOf(get, 'command', COMMANDS, true);
-    const apiKey = readApiKey(get);
-    const projectId = readId(get, 'project-id', true);
-    const baseUrl = readBaseUrl(get('base-url'));
-    const s = {
-        ...readTriggerSettings(raw),
-        command,
-        apiKey,
-        projectId,
-        baseUrl,
-        jobId: readId(get, 'job-id', false),
-        prompt: get('prompt').trim(),
-        context: bool(get, 'context'),
-        whenNoJob: oneOf(get, 'when-no-job', ['fail', 'create']),
-        settleTimeMs: duration(get, 'settle-time', true),
-        wait: bool(get, 'wait'),
-        waitTimeoutMs: duration(get, 'wait-timeout', false),
-        pollIntervalMs: duration(get, 'poll-interval', true),
-        jobPath: readJobPath(get('job-path')),
-        failOnStatus: readStatuses(get('fail-on-status')),
-        range: {},
-        pageSize: integer(get, 'page-size', 1, 250),
-        maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
-        concurrency: integer(get, 'concurrency', 1, 16),
-        sections: readSections(get('sections')),
-        top: integer(get, 'top', 1, 1_000_000),
-        compare: bool(get, 'compare'),
-        summary: bool(get, 'summary'),
-        comment: oneOf(get, 'comment', ['true', 'false', 'auto']),
-        commentMode: oneOf(get, 'comment-mode', ['upsert', 'create']),
-        warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
-    };
-    const siteUrl = get('site-url');
-    if (siteUrl !== '')
-        s.siteUrl = readSiteUrl(siteUrl);
-    const issue = get('issue-number').replace(/^#/, '');
-    if (issue !== '')
-        s.issueNumber = integer(() => issue, 'issue-number', 1, Number.MAX_SAFE_INTEGER);
-    const output = get('output-file');
-    if (output !== '' && ANALYTICS_COMMANDS.includes(command))
-        s.outputFile = readOutputFile(output, ctx.workspace, command);
-    if (s.comment === 'true' && s.githubToken === '')
-        throw new InputError('github-token', 'is empty, but `comment: true` needs a token to comment with');
-    if (JOB_COMMANDS.includes(command)) {
-        readPromptFile(get, s, ctx.workspace);
-        if (command === 'message' && !ctx.commentEvent && s.jobId === '')
-            throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job');
-        if (!ctx.commentEvent)
-            checkPrompt(s.prompt);
-    }
-    else {
-        readRange(get, s, ctx.now);
-    }
-    return s;
-}
-/** The prompt rule, also applied to a prompt that comes from a trigger comment. */
-function checkPrompt(prompt) {
-    if (prompt.trim() === '')
-        throw new InputError('prompt', 'is required: the instruction for the agent, at least 1 character (or set `prompt-file`)');
-}
-/** `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any request. */
-function readPromptFile(get, s, workspace) {
-    const file = get('prompt-file');
-    if (file === '')
-        return;
-    if (s.prompt !== '')
-        throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other');
-    const absolute = insideWorkspace('prompt-file', file, workspace);
-    let bytes;
-    try {
-        if (!(0,external_node_fs_namespaceObject.lstatSync)(absolute).isFile())
-            throw new Error('not a file');
-        bytes = (0,external_node_fs_namespaceObject.readFileSync)(absolute);
-    }
-    catch {
-        throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
-    }
-    if (bytes.length > PROMPT_FILE_MAX_BYTES)
-        throw new InputError('prompt-file', `${quote(file)} has ${bytes.length} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`);
-    let text;
-    try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    }
-    catch {
-        throw new InputError('prompt-file', `${quote(file)} is not UTF-8 text`);
-    }
-    s.prompt = text.replace(/^\uFEFF/, '').trim();
-    s.promptFile = file;
-    if (s.prompt === '')
-        throw new InputError('prompt-file', `${quote(file)} is empty`);
-}
-/** Inputs given a value (other than the default) that the command does not read. */
-function inputsForOtherCommands(raw, command) {
-    const ignored = Object.entries(APPLIES_TO)
-        .filter(([, commands]) => !commands.includes(command))
-        .map(([name]) => name)
-        .filter(name => {
-        const value = name === 'prompt' ? raw(name).trim() : raw(name);
-        return value !== '' && value !== DEFAULTS[name];
-    });
-    if (ignored.length === 0)
-        return [];
-    const list = ignored.map(name => `\`${name}\``).join(', ');
-    return [
-        `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
-    ];
-}
-function keyKindWarnings(key) {
-    const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix));
-    if (other)
-        return [
-            `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
-        ];
-    if (!/^[A-Za-z][A-Za-z0-9]*_\S+$/.test(key))
-        return [
-            'Input `api-key` does not look like an admin API key (a fixed prefix, `_`, then the key). ' +
-                'Sending it anyway; a 401 answer would confirm it is wrong.'
-        ];
-    return [];
-}
-function readApiKey(get) {
-    const key = get('api-key');
-    if (key === '')
-        throw new InputError('api-key', 'is required: an admin API key, e.g. `${{ secrets.DOCS_API_KEY }}`');
-    checkSecretText('api-key', key);
-    return key;
-}
-/** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
-function checkSecretText(name, value) {
-    if (/\s/.test(value) || CONTROL.test(value))
-        throw new InputError(name, 'must not contain spaces, line breaks or control characters (check the secret for a stray newline)');
-    if (!/^[\x21-\x7e]+$/.test(value))
-        throw new InputError(name, 'must be printable ASCII (a pasted non-ASCII character? check the secret)');
-}
-/** `project-id` and `job-id` become path segments: `.` and `..` would address other endpoints. */
-function readId(get, name, isRequired) {
-    const value = isRequired ? required(get, name) : get(name);
-    if (CONTROL.test(value))
-        throw new InputError(name, 'must not contain control characters or line breaks');
-    if (value === '.' || value === '..')
-        throw new InputError(name, `${quote(value)} is not an id: it would address another endpoint`);
-    return value;
-}
-function readSiteUrl(text) {
-    const accepted = 'an https URL such as `https://docs.example.com`';
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        throw new InputError('site-url', `${quote(text)} is not a URL; expected ${accepted}`);
-    }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
-        throw new InputError('site-url', `${quote(text)} is not https; expected ${accepted}`);
-    if (url.username || url.password || url.search || url.hash)
-        throw new InputError('site-url', `must have no credentials, query or fragment; expected ${accepted}`);
-    return url.origin + url.pathname.replace(/\/+$/, '');
-}
-function readSections(text) {
-    const items = text
-        .split(',')
-        .map(item => item.trim().toLowerCase())
-        .filter(item => item !== '');
-    const accepted = SECTIONS.map(name => `\`${name}\``).join(', ');
-    if (items.length === 0)
-        throw new InputError('sections', `is empty; expected a comma list of ${accepted}`);
-    for (const item of items) {
-        if (!SECTIONS.includes(item))
-            throw new InputError('sections', `${quote(item)} is not a section; expected a comma list of ${accepted}`);
-    }
-    return [...new Set(items)];
-}
-/** Logins as GitHub spells them; compared without regard to case. */
-function readLogins(get, name, bots = false) {
-    const items = get(name)
-        .split(/[\s,]+/)
-        .map(item => item.replace(/^@/, '').toLowerCase())
-        .filter(item => item !== '');
-    for (const item of items) {
-        if (!/^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?$/.test(item))
-            throw new InputError(name, `${quote(item)} is not a GitHub login; expected a comma list such as ${bots ? '`renovate[bot], dependabot[bot]` (or `*` for any bot)' : '`octocat, hubot`'}`);
-    }
-    return bots ? items.map(item => (item.endsWith('[bot]') ? item : `${item}[bot]`)) : items;
-}
-function readBaseUrl(text) {
-    const accepted = 'an absolute https URL such as `https://api.mintlify.com` (http only for loopback hosts)';
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        throw new InputError('base-url', `${quote(text)} is not a URL; expected ${accepted}`);
-    }
-    if (url.username || url.password)
-        throw new InputError('base-url', 'must not contain credentials; pass the key as `api-key`');
-    if (url.search || url.hash)
-        throw new InputError('base-url', `must not have a query or fragment; expected ${accepted}`);
-    if (url.protocol === 'http:' && !isLoopback(url.hostname))
-        throw new InputError('base-url', `uses http:// for a host that is not loopback; expected ${accepted}`);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        throw new InputError('base-url', `has protocol ${url.protocol}; expected ${accepted}`);
-    return url.origin + url.pathname.replace(/\/+$/, '');
-}
-function isLoopback(hostname) {
-    const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-function readJobPath(text) {
-    if (!text.startsWith('/') || !text.includes('{id}'))
-        throw new InputError('job-path', 'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`');
-    return text;
-}
-function readStatuses(text) {
-    // `''` means none; an input left empty also arrives as '' and takes the default first.
-    const items = text
-        .split(',')
-        .map(s => s.trim())
-        .filter(s => s !== '' && s !== "''" && s !== '""');
-    for (const item of items) {
-        if (!FINAL_STATUSES.includes(item))
-            throw new InputError('fail-on-status', `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`);
-    }
-    return items;
-}
-/** An expression left unevaluated (a runner outside GitHub) is no token at all. */
-function readToken(text) {
-    if (text === '' || text.startsWith('${{'))
-        return '';
-    checkSecretText('github-token', text);
-    return text;
-}
-function readTrigger(text) {
-    if (text === '' || /\s/.test(text))
-        throw new InputError('trigger', 'must be one word without spaces, e.g. `/docs-agent`');
-    return text;
-}
-function readOutputFile(text, workspace, command) {
-    const format = formatFromPath(text);
-    if (command === 'report' && format !== 'json')
-        throw new InputError('output-file', `${quote(text)} must end in .json for \`command: report\``);
-    if (!format)
-        throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`);
-    return { path: text, absolute: insideWorkspace('output-file', text, workspace), format };
-}
-/**
- * The absolute path of a workspace-relative file, refused unless it stays inside the workspace:
- * no `..` escape, no absolute path elsewhere, and no symlink (of the file or any folder above it)
- * that leads out.
- */
-function insideWorkspace(name, text, workspace) {
-    const refuse = (why) => {
-        throw new InputError(name, `${quote(text)} ${why}; expected a path relative to the workspace, inside it`);
-    };
-    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
-    const absolute = (0,external_node_path_namespaceObject.resolve)(root, text);
-    if (!within(root, absolute))
-        refuse('leads outside the workspace');
-    const realRoot = realPathOf(root) ?? root;
-    // The deepest part of the path that exists decides where it really leads.
-    let existing = absolute;
-    while (realPathOf(existing) === undefined && existing !== root)
-        existing = (0,external_node_path_namespaceObject.dirname)(existing);
-    const real = realPathOf(existing);
-    if (real !== undefined && !within(realRoot, real))
-        refuse('leads outside the workspace through a symlink');
-    // A dangling symlink resolves nowhere but would still be written through.
-    if (isDanglingLink(absolute))
-        refuse('is a symlink to nothing');
-    return absolute;
-}
-function within(root, path) {
-    const rel = (0,external_node_path_namespaceObject.relative)(root, path);
-    return rel === '' || (!rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && rel !== '..' && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
-}
-function realPathOf(path) {
-    try {
-        return (0,external_node_fs_namespaceObject.realpathSync)(path);
-    }
-    catch {
-        return undefined;
-    }
-}
-function isDanglingLink(path) {
-    try {
-        return (0,external_node_fs_namespaceObject.lstatSync)(path).isSymbolicLink() && realPathOf(path) === undefined;
-    }
-    catch {
-        return false;
-    }
-}
-function readRange(get, s, now) {
-    const from = get('date-from');
-    const to = get('date-to');
-    const periodText = get('period');
-    const form = '`YYYY-MM-DD` or an ISO 8601 date-time such as `2026-11-01T00:00:00Z`';
-    if (periodText !== '') {
-        if (from !== '' || to !== '')
-            throw new InputError('period', 'cannot be combined with `date-from` or `date-to`: use one or the other');
-        const period = parsePeriod(periodText);
-        if (!period)
-            throw new InputError('period', `${quote(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``);
-        s.period = period;
-        s.range = resolvePeriod(period, now);
-    }
-    else {
-        const fromAt = from === '' ? undefined : parseInstant(from);
-        const toAt = to === '' ? undefined : parseInstant(to);
-        if (from !== '' && fromAt === undefined)
-            throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`);
-        if (to !== '' && toAt === undefined)
-            throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`);
-        if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
-            throw new InputError('date-to', `must be after \`date-from\` (it is exclusive): ${to} is not after ${from}`);
-        if (from !== '')
-            s.range.dateFrom = from;
-        if (to !== '')
-            s.range.dateTo = to;
-    }
-    if (s.compare) {
-        const { dateFrom, dateTo } = s.range;
-        if (dateFrom === undefined || dateTo === undefined)
-            throw new InputError('compare', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
-        s.previous = previousRange({ dateFrom, dateTo }, s.period);
-    }
-}
-function required(get, name) {
-    const value = get(name);
-    if (value === '')
-        throw new InputError(name, 'is required');
-    return value;
-}
-function oneOf(get, name, values, isRequired = false) {
-    const value = get(name);
-    const accepted = values.map(v => `\`${v}\``).join(', ');
-    if (value === '' && isRequired)
-        throw new InputError(name, `is required: one of ${accepted}`);
-    if (!values.includes(value))
-        throw new InputError(name, `${quote(value)} is not accepted; expected one of ${accepted}`);
-    return value;
-}
-function bool(get, name) {
-    const value = get(name).trim();
-    if (['true', 'True', 'TRUE'].includes(value))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(value))
-        return false;
-    throw new InputError(name, `${quote(value)} is not a boolean; expected \`true\` or \`false\``);
-}
-function integer(get, name, min, max) {
-    const value = get(name);
-    const n = Number(value);
-    const range = max >= Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
-    if (!/^\d+$/.test(value) || n < min || n > max)
-        throw new InputError(name, `${quote(value)} is not accepted; expected a whole number ${range}`);
-    return n;
-}
-/** `90s`, `15m`, `2h`, `500ms` or bare seconds (decimals allowed). */
-function parseDuration(text) {
-    const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text);
-    if (!m)
-        return undefined;
-    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's'] ?? 1000;
-    return Math.round(Number(m[1]) * unit);
-}
-function duration(get, name, zeroOk) {
-    const value = get(name);
-    const ms = parseDuration(value);
-    if (ms === undefined || ms > MAX_WAIT_MS || (!zeroOk && ms === 0))
-        throw new InputError(name, `${quote(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`);
-    return ms;
-}
-/** A value as the error shows it: quoted, and clipped so a huge input cannot flood the log. */
-function quote(value) {
-    const max = 80;
-    return value.length <= max
-        ? JSON.stringify(value)
-        : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`;
-}
-
-;// CONCATENATED MODULE: ./src/commands/cancel.ts
-// The runner cancels a step with SIGINT, then SIGTERM. Node's default would end the process at
-// once, running no cleanup: a live comment would say "working…" forever and an export would leave
-// its temp file. A command says what became of its work first; the process then ends.
-
-/**
- * Calls `write(signal)` once on the first SIGINT or SIGTERM, then ends the process with exit code
- * 1 (at the latest after 5 s). Returns the function that removes the handlers.
- */
-function onCancel(write) {
-    let done = false;
-    const handler = (signal) => {
-        if (done)
-            return;
-        done = true;
-        const exit = () => process.exit(1);
-        setTimeout(exit, 5_000).unref();
-        write(signal)
-            .catch((err) => core_warning(err instanceof Error ? err.message : String(err)))
-            .finally(exit);
-    };
-    process.on('SIGINT', handler);
-    process.on('SIGTERM', handler);
-    return () => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
-    };
-}
-
-;// CONCATENATED MODULE: ./src/report/job.ts
-// The report about one agent job: the live comment while the run waits, and the same body as
-// the job summary at the end. It leads with the answer (what happened, how long it took) and
-// keeps the reference data (job id, model, ref, the prompt) in a collapsed block.
-
-const PROMPT_MAX_CHARS = 2000;
-const ERROR_MAX_CHARS = 2000;
-const VALUE_MAX_CHARS = 300;
-/** Whatever the service says, as a string: a status added later is shown as it is. */
-function statusOf(r) {
-    const status = r.job?.status;
-    return typeof status === 'string' && status !== '' ? status : undefined;
-}
-function value(text) {
-    return text ? escapeText(clip(text, VALUE_MAX_CHARS)) : '–';
-}
-function elapsed(r) {
-    return r.endedAt === undefined ? '' : ` · ${formatElapsed(r.endedAt - r.startedAt)}`;
-}
-/** "#42" for this repository, "owner/repo#42" for another, or "a pull request". */
-function pullRequestLabel(r, url) {
-    if (r.prNumber !== undefined)
-        return `#${r.prNumber}`;
-    const m = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname);
-    if (!m)
-        return 'a pull request';
-    // Owner and repository names are plain ASCII on GitHub: shown as they are in the URL.
-    return `${escapeText(`${m[1]}/${m[2]}`)}#${m[3]}`;
-}
-/** The pull request as a link, or undefined when the job has none that is a safe https URL. */
-function pullRequestLink(r) {
-    const url = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined;
-    return url ? `[${pullRequestLabel(r, url)}](${linkDestination(url.href)})` : undefined;
-}
-function doneHeadline(r, status) {
-    if (!r.waited)
-        return r.command === 'create'
-            ? '📨 Job started · not waited for'
-            : '📨 Instruction sent · not waited for';
-    if (status === 'completed') {
-        if (r.job?.prLink)
-            return `✅ Opened ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`;
-        return `✅ Completed without a pull request${elapsed(r)}`;
-    }
-    if (status === 'failed')
-        return `❌ The job failed${elapsed(r)}`;
-    if (status === 'archived')
-        return `📦 The job was archived${elapsed(r)}`;
-    return `Job status: ${value(status)}${elapsed(r)}`;
-}
-/** While waiting, the headline says what the status says now. */
-function waitingHeadline(status) {
-    if (status === undefined || status === 'active')
-        return '⏳ The docs agent is working';
-    if (['completed', 'failed', 'archived'].includes(status))
-        return `⏳ Waiting for the job to take the instruction (it still shows ${status})`;
-    return `⏳ Job status: ${value(status)}`;
-}
-function errorHeadline(r) {
-    if (r.delivered === 'maybe')
-        return '⚠️ The instruction may or may not have been delivered';
-    if (r.delivered === 'no')
-        return r.command === 'create' ? '⚠️ No job was started' : '⚠️ The instruction was not sent';
-    if (r.delivered === 'yes')
-        return '⚠️ Sent, but this run lost track of the job';
-    return '⚠️ The docs agent step failed';
-}
-function headline(r) {
-    const status = statusOf(r);
-    switch (r.phase) {
-        case 'sending':
-            return r.command === 'create'
-                ? '⏳ Starting a docs agent job'
-                : '⏳ Sending the instruction to the docs agent';
-        case 'waiting':
-            return waitingHeadline(status);
-        case 'done':
-            return doneHeadline(r, status);
-        case 'timed-out':
-            return r.endedAt === undefined
-                ? '⌛ Stopped waiting · the job may still finish'
-                : `⌛ Stopped waiting after ${formatElapsed(r.endedAt - r.startedAt)} · the job may still finish`;
-        case 'cancelled':
-            if (r.delivered === 'no')
-                return '🚫 Run cancelled before the instruction was sent';
-            // Cancelled while the POST was in flight: nobody knows whether the service took it.
-            if (r.delivered === 'maybe')
-                return '🚫 Run cancelled · the instruction may or may not have been delivered';
-            return '🚫 Run cancelled · the job keeps running';
-        case 'error':
-            return errorHeadline(r);
-        case 'no-job':
-            return '⚠️ No job to follow up';
-    }
-}
-/** One line under the headline: what this is, when it started, where the run is. */
-function metaLine(r) {
-    const parts = [
-        r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up',
-        `started ${formatClock(r.startedAt)}`
-    ];
-    if (r.endedAt !== undefined && r.phase !== 'sending' && r.phase !== 'waiting')
-        parts.push(`ended ${formatClock(r.endedAt)}`);
-    if (r.runUrl)
-        parts.push(markdown_link('workflow run', r.runUrl));
-    return parts.join(' · ');
-}
-function lastStatus(r) {
-    const status = statusOf(r);
-    return status ? ` Last status seen: **${value(status)}**.` : '';
-}
-function job_errorDetail(r, label) {
-    if (!r.error)
-        return undefined;
-    return `**${label}:** ${escapeText(clip(r.error, ERROR_MAX_CHARS))}`;
-}
-const DELIVERY = {
-    maybe: 'Check the job on the service before sending the instruction again, or the agent may get ' +
-        'it twice.',
-    no: 'The instruction did not reach the job.',
-    yes: 'The service took the instruction: the job keeps running, but this run could not follow it.'
-};
-/** The paragraphs that explain the state: what it means, and what may still happen. */
-function explanation(r) {
-    const status = statusOf(r);
-    switch (r.phase) {
-        case 'sending':
-        case 'waiting':
-            return [];
-        case 'done':
-            if (!r.waited)
-                return ['Not waited for (`wait: false`): the job keeps running on the service.'];
-            if (status === 'completed' && !r.job?.prLink)
-                return [
-                    'No pull request was opened: the agent may have changed nothing, or committed ' +
-                        'directly to the branch.'
-                ];
-            if (status === 'failed')
-                return [job_errorDetail(r, 'Error') ?? 'The service did not say why.'];
-            return [];
-        case 'timed-out':
-            return [
-                'This run stopped waiting at `wait-timeout`. The job may still be running: it can ' +
-                    `still finish and open a pull request.${lastStatus(r)}`,
-                job_errorDetail(r, 'Last poll')
-            ].filter(isText);
-        case 'cancelled':
-            if (r.delivered === 'no')
-                return ['The workflow run was cancelled; nothing was sent.'];
-            if (r.delivered === 'maybe')
-                return [
-                    'The workflow run was cancelled while the instruction was being sent, so it is not ' +
-                        'known whether the service took it.',
-                    DELIVERY.maybe
-                ];
-            return [
-                'The workflow run was cancelled, so it stopped waiting. That does not stop the job: ' +
-                    `it keeps running on the service and may still open a pull request.${lastStatus(r)}`
-            ];
-        case 'error':
-            return [
-                job_errorDetail(r, 'Error') ?? '**Error:** unknown error',
-                r.delivered ? DELIVERY[r.delivered] : undefined
-            ].filter(isText);
-        case 'no-job':
-            return [
-                'No agent job is recorded on this pull request, so the instruction was not sent. Set ' +
-                    'the `job-id` input of the workflow, reply on a pull request that the docs agent ' +
-                    'opened, or set `when-no-job: create` to start a new job.'
-            ];
-    }
-}
-function isText(s) {
-    return s !== undefined && s !== '';
-}
-/** A trigger in a code span when it can be one; escaped text otherwise. */
-function triggerHint(trigger) {
-    const example = /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)
-        ? `\`${trigger} <instruction>\``
-        : `**${escapeText(trigger)} &lt;instruction&gt;**`;
-    return `Reply ${example} on this pull request to send a follow-up to this job.`;
-}
-function pullRequestItem(r) {
-    const prLink = r.job?.prLink;
-    if (!prLink)
-        return undefined;
-    const url = parseHttpsUrl(prLink);
-    const label = url ? escapeText(url.host + url.pathname) : value(prLink);
-    return `- **Pull request:** ${url ? `[${label}](${linkDestination(url.href)})` : label}`;
-}
-function detailItems(r) {
-    const source = r.job?.source;
-    const items = [
-        `- **Job:** ${value(r.jobId ?? r.job?.id)}`,
-        `- **Status:** ${value(statusOf(r))}`,
-        `- **Project:** ${value(r.projectId)}`,
-        source?.repository || source?.ref
-            ? `- **Repository:** ${value(source.repository ?? undefined)} · **Ref:** ${value(source.ref ?? undefined)}`
-            : undefined,
-        r.job?.model ? `- **Model:** ${value(r.job.model)}` : undefined,
-        pullRequestItem(r),
-        r.requests !== undefined
-            ? `- **Requests to the service:** ${formatNumber(r.requests)}`
-            : undefined
-    ];
-    return items.filter(isText);
-}
-function instructionLabel(r) {
-    if (r.phase === 'no-job' || r.delivered === 'no')
-        return 'Instruction (not sent)';
-    if (r.phase === 'sending' || r.delivered === 'maybe')
-        return 'Instruction';
-    return 'Instruction sent';
-}
-function detailsBlock(r) {
-    const blocks = [detailItems(r).join('\n')];
-    if (r.prompt?.trim()) {
-        blocks.push(`**${instructionLabel(r)}:**`, quoteBlock(r.prompt, PROMPT_MAX_CHARS));
-    }
-    return details('Details', blocks.join('\n\n'));
-}
-/** Markdown for the live comment and the job summary about one agent job. */
-function renderJobReport(r) {
-    const blocks = [`### ${headline(r)}`, metaLine(r), ...explanation(r)];
-    if (r.routedHere && r.trigger)
-        blocks.push(triggerHint(r.trigger));
-    blocks.push(detailsBlock(r));
-    return blocks.join('\n\n') + '\n';
-}
-
-;// CONCATENATED MODULE: ./src/errors.ts
-// What every room shares about failure: the one way to turn anything thrown into a message, the
-// one deadline of a run, and the one error that says the time allowed ran out.
-/** A thrown value as the text a user reads: no stack trace, ever. */
-function messageOf(err) {
-    return err instanceof Error ? err.message : String(err);
-}
-/**
- * The run's one deadline (`wait-timeout`), built once by the command and handed to every loop.
- * `what` says what the limit is, for the error: "`wait-timeout` (30 s, counted from the start
- * of the run)".
- */
-class Deadline {
-    at;
-    what;
-    now;
-    constructor(
-    /** Epoch ms; Infinity for none. */
-    at, what = '`wait-timeout`', now = Date.now) {
-        this.at = at;
-        this.what = what;
-        this.now = now;
-    }
-    /** Milliseconds left, never below 0. */
-    left() {
-        return Math.max(0, this.at - this.now());
-    }
-    passed() {
-        return this.now() >= this.at;
-    }
-    /** Throws the one "time is up" error when the deadline has passed. */
-    check(waitingFor) {
-        if (this.passed())
-            throw this.error(waitingFor);
-    }
-    error(waitingFor, cause) {
-        return new TimeUpError(this.what, waitingFor, cause);
-    }
-}
-/** The time allowed ran out; the message says which limit, and what the run was waiting for. */
-class TimeUpError extends Error {
-    limit;
-    waitingFor;
-    cause;
-    constructor(limit, 
-    /** What the run was waiting for or about to start: "the next page (offset 500)". */
-    waitingFor, 
-    /** Why that had not come, when it failed on its own (a 429, a timeout). */
-    cause) {
-        const why = cause === undefined ? '' : `; it had failed: ${messageOf(cause).replace(/\.$/, '')}`;
-        super(`The time allowed (${limit}) ran out while waiting for ${waitingFor}${why}.`);
-        this.limit = limit;
-        this.waitingFor = waitingFor;
-        this.cause = cause;
-        this.name = 'TimeUpError';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/commands/job.ts
-// `command: message` and `command: create`: decide the job, compose the prompt, send it once, keep
-// a live comment, wait until the result is believed, route the pull request, decide the exit.
-// Once the service has taken the instruction, GitHub failures are warnings: the run still waits
-// and sets its outputs, so nobody re-runs it and sends the instruction twice.
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** Keeps GitHub's 1 MB per-job output limit far away even for an odd, huge job object. */
-const MAX_JOB_OUTPUT_CHARS = 256 * 1024;
-async function runJob(ctx) {
-    const run = new JobRun(ctx);
-    await run.execute();
-}
-class JobRun {
-    ctx;
-    s;
-    threads = new Map();
-    progress;
-    command;
-    jobId;
-    prompt;
-    stage = 'preparing';
-    lastJob;
-    /**
-     * The last job seen after a follow-up still shows a final state that may be from before it:
-     * the live comment must not present that as this instruction's result.
-     */
-    maybeStale = false;
-    /**
-     * The live comment records this job: a job started for this pull request by
-     * `when-no-job: create`, or one that opened it.
-     */
-    routeHere = false;
-    /** No comment records the route yet: the first write must sign it, for replies during the wait. */
-    routeIsNew = false;
-    constructor(ctx) {
-        this.ctx = ctx;
-        this.s = ctx.settings;
-        this.command = ctx.settings.command === 'create' ? 'create' : 'message';
-        this.prompt = ctx.prompt;
-        this.progress = new ProgressComment(ctx, this.thread(ctx.target?.issueNumber));
-    }
-    async execute() {
-        const stopOnCancel = onCancel(signal => this.cancelled(signal));
-        try {
-            await this.run();
-        }
-        finally {
-            stopOnCancel();
-        }
-    }
-    async run() {
-        const s = this.s;
-        if (this.command === 'message' && s.jobId === '')
-            await this.chooseJob();
-        else if (this.command === 'message')
-            this.jobId = s.jobId;
-        if (this.jobId !== undefined)
-            setOutput('job-id', this.jobId);
-        if (s.context)
-            this.prompt = composePrompt(this.ctx.prompt, await this.gatherContext());
-        let before;
-        if (this.command === 'message' && s.wait)
-            before = await this.jobBeforeSending();
-        const sent = await this.send();
-        this.stage = 'waiting';
-        const shown = sent.job ?? before;
-        this.maybeStale =
-            this.command === 'message' && shown !== undefined && isFinalStatus(shown.status);
-        this.setJobOutputs(sent.job);
-        // Without waiting, the ending below is the first and only write.
-        if (s.wait)
-            await this.progress.write(this.report('waiting'), {
-                routeKeys: this.routeKeys(),
-                signNow: this.routeIsNew
-            });
-        const result = s.wait
-            ? await this.wait(sent, before)
-            : { job: sent.job, timedOut: false, doubted: false };
-        this.lastJob = result.job ?? this.lastJob;
-        this.setJobOutputs(result.job);
-        await this.finish(result);
-    }
-    /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
-    async chooseJob() {
-        const { event, settings: s } = this.ctx;
-        const thread = this.thread(event.issueNumber);
-        let found;
-        try {
-            found = thread ? await thread.findRoutedJob(s.projectId) : undefined;
-        }
-        catch (err) {
-            const error = `${messageOf(err)}. Nothing was sent to the service.`;
-            await this.end({ ...this.report('error'), error, delivered: 'no' });
-            throw new Error(error, { cause: err });
-        }
-        if (found) {
-            info(`This pull request records agent job ${found}: the follow-up goes there.`);
-            this.jobId = found;
-            // The live comment may replace the one that carried the route: it must carry it on.
-            this.routeHere = this.ctx.target?.issueNumber === event.issueNumber;
-            return;
-        }
-        if (s.whenNoJob === 'create' && event.comment) {
-            info('This pull request records no agent job, and `when-no-job` is `create`: starting a new job with the instruction.');
-            this.command = 'create';
-            this.routeHere = this.ctx.target?.issueNumber === event.issueNumber;
-            this.routeIsNew = this.routeHere;
-            return;
-        }
-        const why = 'is empty and this pull request records no agent job of this project. Set `job-id` in the ' +
-            'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
-            'pull request that the docs agent opened after an instruction sent by this action';
-        await this.end({ ...this.report('no-job'), error: `Input \`job-id\` ${why}`, delivered: 'no' });
-        throw new InputError('job-id', why);
-    }
-    async gatherContext() {
-        const { event, octokit } = this.ctx;
-        const c = contextFromEvent(event.eventName, this.ctx.payload, `${event.owner}/${event.repo}`);
-        if (!c.pullRequest)
-            return c;
-        if (!octokit) {
-            c.filesNote = 'not listed (no `github-token`)';
-            return c;
-        }
-        try {
-            c.files = await listPullRequestFiles(octokit, event.owner, event.repo, c.pullRequest.number);
-        }
-        catch (err) {
-            const why = err instanceof Error ? err.message : String(err);
-            core_warning(`\`context\`: could not list the pull request's files, sent without them: ${why}`);
-            c.filesNote = 'could not be listed';
-        }
-        return c;
-    }
-    /** The GET before the POST: a job that does not exist fails here, without spending a follow-up. */
-    async jobBeforeSending() {
-        const s = this.s;
-        const path = jobUrlPath(s.jobPath, s.projectId, this.jobId ?? '');
-        try {
-            const job = await this.ctx.service.getJob(path, Date.now() + s.waitTimeoutMs);
-            this.lastJob = job;
-            return job;
-        }
-        catch (err) {
-            const error = `${messageOf(err)}. Nothing was sent to the service.`;
-            await this.end({ ...this.report('error'), error, delivered: 'no' });
-            throw new Error(error, { cause: err });
-        }
-    }
-    async send() {
-        const s = this.s;
-        const instruction = this.command === 'create'
-            ? { command: 'create', projectId: s.projectId, prompt: this.prompt }
-            : {
-                command: 'message',
-                projectId: s.projectId,
-                jobId: this.jobId ?? '',
-                prompt: this.prompt
-            };
-        this.stage = 'sending';
-        startGroup(this.command === 'create' ? 'New agent job' : `Follow-up to job ${this.jobId}`);
-        try {
-            const sent = await sendInstruction(this.ctx.service, instruction, Date.now() + s.waitTimeoutMs);
-            this.jobId = sent.jobId;
-            this.lastJob = sent.job ?? this.lastJob;
-            setOutput('job-id', sent.jobId);
-            info(this.command === 'create'
-                ? `The service started job ${sent.jobId} (status: ${sent.job?.status ?? 'unknown'}).`
-                : `The service took the follow-up (job status: ${sent.job?.status ?? 'unknown'}).`);
-            return sent;
-        }
-        catch (err) {
-            const delivered = deliveryOf(err);
-            await this.end({ ...this.report('error'), error: messageOf(err), delivered });
-            throw err;
-        }
-        finally {
-            endGroup();
-        }
-    }
-    async wait(sent, before) {
-        const s = this.s;
-        const jobId = sent.jobId;
-        try {
-            return await waitForJob({
-                service: this.ctx.service,
-                path: jobUrlPath(s.jobPath, s.projectId, jobId),
-                deadline: sent.answeredAt + s.waitTimeoutMs,
-                pollIntervalMs: s.pollIntervalMs,
-                jobId,
-                job: sent.job,
-                evidence: {
-                    isNew: this.command === 'create',
-                    before,
-                    seenWorking: sent.job !== undefined && !isFinalStatus(sent.job.status),
-                    answeredAt: sent.answeredAt,
-                    settleTimeMs: s.settleTimeMs
-                },
-                onChange: async (job) => {
-                    this.lastJob = job;
-                    this.maybeStale = false;
-                    await this.progress.write(this.report('waiting'), { routeKeys: this.routeKeys() });
-                },
-                log: line => info(line),
-                warn: line => core_warning(line)
-            });
-        }
-        catch (err) {
-            const error = `The service took the instruction, then polling job ${jobId} failed: ${messageOf(err)}`;
-            await this.end({ ...this.report('error'), error, delivered: 'yes' });
-            throw new Error(error, { cause: err });
-        }
-    }
-    async finish(result) {
-        const jobId = this.jobId ?? '';
-        const job = result.job;
-        const status = job?.status;
-        const prNumber = job?.prLink
-            ? parsePullRequestLink(job.prLink, this.ctx.serverUrl, this.ctx.event.owner, this.ctx.event.repo)
-            : undefined;
-        const routedPr = await this.recordRoute(job, prNumber);
-        if (routedPr !== undefined && routedPr === this.ctx.target?.issueNumber)
-            this.routeHere = true;
-        const failure = this.exitProblem(result);
-        await this.end({
-            ...this.report(result.timedOut ? 'timed-out' : 'done'),
-            // Only the service's words go here (escaped as untrusted); the step's own message, with
-            // its advice, goes to the log.
-            error: result.timedOut ? result.lastPollError : undefined,
-            prNumber
-        });
-        if (failure) {
-            await this.react('confused');
-            setFailed(failure);
-            return;
-        }
-        if (status === 'completed' && job?.prLink)
-            await this.react('rocket');
-        if (status === 'archived')
-            core_warning(`Job ${jobId} was archived.`);
-        if (status === 'completed' && !job?.prLink)
-            notice(noPullRequestNote(jobId));
-    }
-    /** Every ending: the live comment (a failure there only warns) and the job summary. */
-    async end(report) {
-        const ended = { ...report, endedAt: Date.now() };
-        await this.progress.write(ended, { routeKeys: this.routeKeys(), last: true });
-        if (report.phase === 'error' || report.phase === 'no-job')
-            await this.react('confused');
-        if (!this.s.summary)
-            return;
-        // The ending's own error, if any, is what the step must report, not a summary file problem.
-        await summary
-            .addRaw(renderJobReport(ended))
-            .write()
-            .catch(err => core_warning(`Could not write the job summary: ${messageOf(err)}`));
-    }
-    /** The message that fails the step, if any: a timeout, or a status listed in `fail-on-status`. */
-    exitProblem(r) {
-        const s = this.s;
-        const jobId = this.jobId ?? '';
-        const status = r.job?.status ?? 'unknown';
-        const waited = formatDuration(s.waitTimeoutMs);
-        if (r.timedOut && r.doubted)
-            return (`Timed out after ${waited} waiting for job ${jobId}: it still showed its state from before ` +
-                `the instruction (\`${status}\`), so that was not taken as the result. The instruction was ` +
-                'delivered; raise `wait-timeout` or lower `settle-time`.');
-        if (r.timedOut && r.lastPollError)
-            return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${r.lastPollError}`;
-        if (r.timedOut)
-            return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}). Raise \`wait-timeout\`, or set \`wait: false\`.`;
-        if (r.job && s.failOnStatus.includes(r.job.status))
-            return `Job ${jobId} ended with status \`${r.job.status}\`, which \`fail-on-status\` lists.`;
-        return undefined;
-    }
-    /**
-     * Records the job on the pull request it opened in this repository, so a reply with the
-     * trigger reaches it. Returns that pull request's number. A failure is a warning.
-     */
-    async recordRoute(job, pr) {
-        if (job?.status !== 'completed' || pr === undefined || this.s.comment === 'false')
-            return;
-        if (pr === this.ctx.target?.issueNumber)
-            return pr; // the live comment carries the marker
-        const thread = this.thread(pr);
-        if (!thread)
-            return undefined;
-        const report = {
-            ...this.report('done'),
-            endedAt: Date.now(),
-            routedHere: true,
-            prNumber: pr
-        };
-        try {
-            const ref = await thread.upsert({
-                key: markerKey('route', this.s.projectId, this.jobId ?? ''),
-                body: fitComment(renderJobReport(report), COMMENT_LIMIT - MARKER_ROOM),
-                mode: 'upsert'
-            });
-            info(`Recorded job ${this.jobId} on pull request #${pr}: ${ref.url}`);
-            return pr;
-        }
-        catch (err) {
-            core_warning(messageOf(err));
-            return undefined;
-        }
-    }
-    cancelled(signal) {
-        const said = {
-            preparing: { text: 'nothing was sent to the service', delivered: 'no' },
-            sending: {
-                text: 'the instruction may or may not have been delivered: check the job before sending it again',
-                delivered: 'maybe'
-            },
-            waiting: {
-                text: 'the job keeps running on the service; this run stopped waiting',
-                delivered: 'yes'
-            }
-        };
-        const { text, delivered } = said[this.stage];
-        const error = `Cancelled (${signal}): ${text}.`;
-        setFailed(error);
-        if (this.lastJob)
-            this.setJobOutputs(this.lastJob);
-        // The process ends in the signal handler, before run() could set it.
-        setOutput('requests', String(this.ctx.service.requests));
-        return this.end({ ...this.report('cancelled'), error, delivered });
-    }
-    report(phase) {
-        return {
-            command: this.command,
-            projectId: this.s.projectId,
-            jobId: this.jobId,
-            phase,
-            job: (phase === 'waiting' || phase === 'cancelled') && this.maybeStale
-                ? undefined
-                : this.lastJob,
-            prompt: this.prompt,
-            startedAt: this.ctx.startedAt,
-            waited: this.s.wait,
-            runUrl: this.ctx.runUrl,
-            trigger: this.s.trigger,
-            routedHere: this.routeHere,
-            requests: this.ctx.service.requests
-        };
-    }
-    routeKeys() {
-        return this.routeHere && this.jobId !== undefined
-            ? [markerKey('route', this.s.projectId, this.jobId)]
-            : [];
-    }
-    setJobOutputs(job) {
-        if (!job)
-            return;
-        this.lastJob = job;
-        setOutput('status', job.status);
-        setOutput('pr-link', job.prLink ?? '');
-        let json = JSON.stringify(job);
-        if (json.length > MAX_JOB_OUTPUT_CHARS) {
-            core_warning('The job object is too large for a step output; `job` holds its main fields only.');
-            const { id, status, source, model, prLink, createdAt, archivedAt } = job;
-            json = JSON.stringify({ id, status, source, model, prLink, createdAt, archivedAt });
-        }
-        setOutput('job', json);
-    }
-    /** One thread per issue or pull request, so each is listed at most once per run. */
-    thread(issueNumber) {
-        const { octokit, event, settings } = this.ctx;
-        if (!octokit || issueNumber === undefined || event.owner === '' || event.repo === '')
-            return;
-        let thread = this.threads.get(issueNumber);
-        if (!thread) {
-            const place = { owner: event.owner, repo: event.repo, issueNumber };
-            thread = new CommentThread(octokit, place, settings.apiKey);
-            this.threads.set(issueNumber, thread);
-        }
-        return thread;
-    }
-    async react(content) {
-        const { octokit, event, settings } = this.ctx;
-        if (!octokit || !event.comment || settings.comment === 'false')
-            return;
-        await addReaction(octokit, event.owner, event.repo, event.comment, content, core_warning);
-    }
-}
-/**
- * The one comment about this run, on `target`: created once the service has answered, edited
- * on changes and at the end. Its markers are signed with its id, so a new comment gets them
- * in the next edit instead of an edit of its own, unless this write is the last one or records a
- * route no other comment has (a reply must find it while the run still waits).
- */
-class ProgressComment {
-    ctx;
-    thread;
-    ref;
-    broken = false;
-    constructor(ctx, thread) {
-        this.ctx = ctx;
-        this.thread = thread;
-    }
-    async write(report, o = {}) {
-        const { target, settings: s } = this.ctx;
-        if (!this.thread || !target || this.broken)
-            return;
-        const w = {
-            key: markerKey('job', s.projectId, report.jobId ?? ''),
-            extraKeys: o.routeKeys ?? [],
-            body: fitComment(renderJobReport(report), COMMENT_LIMIT - MARKER_ROOM)
-        };
-        try {
-            if (this.ref) {
-                this.ref = await this.thread.update(this.ref.id, w);
-            }
-            else {
-                const signLater = !o.last && !o.signNow;
-                const made = await this.thread.upsert({ ...w, mode: s.commentMode, signLater });
-                this.ref = { id: made.id, url: made.url };
-            }
-            setOutput('comment-url', this.ref.url);
-        }
-        catch (err) {
-            // A token that may not write will not be allowed on the next write either.
-            if (err instanceof GitHubError && (err.status === 401 || err.status === 403))
-                this.broken = true;
-            core_warning(messageOf(err));
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/cursor.ts
-// Cursor pagination (searches, assistant conversations): `limit` per request, the next page by
-// `nextCursor` until it is null. Requests are spent like money, so reading stops as soon as the
-// caller has what it shows, and no request starts after the deadline.
-/** Thrown when the deadline comes before the first page; later pages just stop the reading. */
-class DeadlineError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'DeadlineError';
-    }
-}
-async function readCursorPages(o) {
-    if (!Number.isInteger(o.limit) || o.limit < 1)
-        throw new RangeError(`limit ${o.limit} is not 1 or more`);
-    const now = o.now ?? Date.now;
-    const items = [];
-    let requests = 0;
-    let cursor;
-    const seen = new Set();
-    for (;;) {
-        if (now() >= o.deadline) {
-            if (requests === 0)
-                throw new DeadlineError('the time allowed (`wait-timeout`) ran out before the first page');
-            return { items, requests, complete: false };
-        }
-        const want = Math.min(o.limit, Math.max(1, o.enough - items.length));
-        const page = await o.fetchPage(want, cursor);
-        requests++;
-        items.push(...page.items);
-        if (page.nextCursor === null)
-            return { items, requests, complete: true };
-        // A service that hands back a cursor it gave before would loop forever at our expense.
-        if (seen.has(page.nextCursor))
-            return { items, requests, complete: false };
-        seen.add(page.nextCursor);
-        cursor = page.nextCursor;
-        if (items.length >= o.enough || page.items.length === 0)
-            return { items, requests, complete: false };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/analytics/sections/assistant.ts
-
-const CONVERSATIONS_LIMIT = 1000;
-/** Three requests at most: enough for a frequency ranking, cheap against an hourly quota of ~100. */
-const CONVERSATIONS_CAP = 3000;
-async function readAssistant(input) {
-    const { api, range } = input;
-    const callers = await api.callerStats(range);
-    const result = await readCursorPages({
-        fetchPage: async (limit, cursor) => {
-            const page = await api.conversations(range, limit, cursor);
-            return { items: page.conversations, nextCursor: page.hasMore ? page.nextCursor : null };
-        },
-        limit: CONVERSATIONS_LIMIT,
-        enough: CONVERSATIONS_CAP,
-        deadline: input.deadline
-    });
-    const unanswered = result.items.filter(c => c.resolutionStatus === 'unanswered');
-    const section = {
-        name: 'assistant',
-        ok: true,
-        callers,
-        read: result.items.length,
-        unanswered: unanswered.length,
-        complete: result.complete,
-        top: groupQuestions(unanswered).slice(0, input.top)
-    };
-    if (input.previous)
-        section.previous = (await api.callerStats(input.previous)).total;
-    return section;
-}
-/**
- * Groups by the text trimmed, spaces collapsed and case-folded; most asked first. A group shows
- * its most frequent spelling (the earliest among equals).
- */
-function groupQuestions(conversations) {
-    const groups = new Map();
-    conversations.forEach((c, i) => {
-        const asked = c.query.trim().replace(/\s+/g, ' ');
-        const key = asked.toLocaleLowerCase('en-US');
-        const group = groups.get(key) ?? { count: 0, first: i, spellings: new Map() };
-        group.count++;
-        group.spellings.set(asked, (group.spellings.get(asked) ?? 0) + 1);
-        if (c.timestamp && (!group.lastAskedAt || c.timestamp > group.lastAskedAt))
-            group.lastAskedAt = c.timestamp;
-        groups.set(key, group);
-    });
-    return [...groups.values()]
-        .sort((a, b) => b.count - a.count || a.first - b.first)
-        .map(g => ({
-        question: mostFrequent(g.spellings),
-        count: g.count,
-        ...(g.lastAskedAt ? { lastAskedAt: g.lastAskedAt } : {})
-    }));
-}
-function mostFrequent(counts) {
-    let best = '';
-    let most = 0;
-    for (const [text, n] of counts) {
-        if (n > most)
-            [best, most] = [text, n];
-    }
-    return best;
-}
-
-;// CONCATENATED MODULE: ./src/analytics/sections/feedback.ts
-/** The most the operation accepts, and all a report reads: there is no next page to ask for. */
-const FEEDBACK_LIMIT = 100;
-async function readFeedback(input) {
-    const { api } = input;
-    const page = await api.feedbackByPage(input.range, FEEDBACK_LIMIT);
-    const rows = page.feedback;
-    const sum = (key) => rows.reduce((n, r) => n + r[key], 0);
-    const section = {
-        name: 'feedback',
-        ok: true,
-        thumbsDown: sum('thumbsDown'),
-        thumbsUp: sum('thumbsUp'),
-        code: sum('code'),
-        pages: rows.length,
-        hasMore: page.hasMore,
-        top: rows
-            .filter(r => r.thumbsDown > 0 || r.code > 0)
-            .sort((a, b) => b.thumbsDown - a.thumbsDown || b.total - a.total)
-            .slice(0, input.top)
-    };
-    if (input.previous) {
-        const before = await api.feedbackByPage(input.previous, FEEDBACK_LIMIT);
-        section.previous = before.feedback.reduce((n, r) => n + r.thumbsDown, 0);
-    }
-    return section;
-}
-
-;// CONCATENATED MODULE: ./src/analytics/sections/searches.ts
-
-/** The most the operation accepts per request. */
-const SEARCHES_MAX_LIMIT = 100;
-async function readSearches(input) {
-    const { api, range } = input;
-    let totalSearches;
-    const result = await readCursorPages({
-        fetchPage: async (limit, cursor) => {
-            const page = await api.searches(range, limit, cursor);
-            totalSearches ??= page.totalSearches;
-            return { items: page.searches, nextCursor: page.nextCursor };
-        },
-        limit: Math.min(SEARCHES_MAX_LIMIT, input.top),
-        enough: input.top,
-        deadline: input.deadline
-    });
-    const byHits = [...result.items].sort((a, b) => b.hits - a.hits);
-    const section = {
-        name: 'searches',
-        ok: true,
-        totalSearches: totalSearches ?? 0,
-        top: byHits.slice(0, input.top),
-        gaps: byHits.filter(row => row.ctr === 0).slice(0, input.top),
-        read: result.items.length,
-        complete: result.complete
-    };
-    if (input.previous) {
-        section.previous = (await api.searches(input.previous, 1)).totalSearches;
-    }
-    return section;
-}
-
-;// CONCATENATED MODULE: ./src/service/pages.ts
-// Offset pagination (`visitors`, `views`): pages read with a few requests in flight and handed on
-// strictly in offset order. The service allows about 100 analytics requests per hour for the whole
-// organisation, so read-ahead is spent like money: a request is only started when the pages
-// already seen make it likely to be needed, and a page that turns out to be unneeded is abandoned
-// (its AbortSignal fires), never retried.
-
-/** Returned by `onPage` when the caller has what it needs: the read ends there. */
-const STOP = 'stop';
-/** The deadline passed while pages were still being read. */
-class pages_TimeUpError extends Error {
-    rows;
-    pages;
-    waitingFor;
-    pageError;
-    constructor(rows, pages, 
-    /** The offset of the page still awaited, if one was in flight (or retrying). */
-    waitingFor, 
-    /** Why that page had not come: its own failure, when it failed within the grace. */
-    pageError) {
-        super(`the time ran out after reading ${rows} rows (${pages} pages)`);
-        this.rows = rows;
-        this.pages = pages;
-        this.waitingFor = waitingFor;
-        this.pageError = pageError;
-        this.name = 'TimeUpError';
-    }
-}
-/**
- * Up to this many pages, read-ahead may cost at most 1 request past the end: most exports are
- * short, and a short export should not pay `concurrency - 1` requests to go faster.
- */
-const SHORT_EXPORT_PAGES = 5;
-// Timers cannot wait longer than about 24.8 days; a longer deadline simply never fires.
-const MAX_TIMER_MS = 2 ** 31 - 1;
-/**
- * Reads pages at offsets 0, limit, 2·limit… until a page says it is the last (`hasMore` false, or
- * fewer rows than `limit`), `maxRows` is reached, onPage says STOP, a page fails or time is up.
- *
- * How far ahead it reads: a page is *known to exist* once the page before it came back full with
- * `hasMore`; requesting it costs nothing extra. A page beyond those is a guess that may lie past
- * the end. The first page is read alone (most sites fit in one). Then one guess at a time is
- * allowed while at most 5 pages are known to exist, so an export of up to 5 pages wastes at most
- * 1 request; once more than 5 are known, up to `concurrency - 1` guesses, the most a longer export
- * can waste. The window grows 1, 2, 2, then `concurrency`, as fast as the proof arrives.
- */
-async function readOffsetPages(o) {
-    checkInteger('pageSize', o.pageSize, 1, 250);
-    checkInteger('concurrency', o.concurrency, 1, 16);
-    checkInteger('maxRows', o.maxRows, 0, Number.MAX_SAFE_INTEGER);
-    const now = o.now ?? Date.now;
-    const deadline = o.deadline ?? Infinity;
-    const limit = o.pageSize;
-    const maxPages = o.maxRows > 0 ? Math.ceil(o.maxRows / limit) : Infinity;
-    const isLastPage = (page) => !page.hasMore || o.rowsOf(page).length < limit;
-    // Index of the earliest page known to be the last one; only ever decreases.
-    let lastIndex = Infinity;
-    // Pages 0..known-1 are known to exist.
-    let known = 1;
-    // The first page's rows may be all the caller needs (it says STOP): nothing is read ahead
-    // before it has seen them.
-    let firstDelivered = false;
-    let failed = false;
-    let done = false;
-    let timeUp = false;
-    let nextIndex = 0;
-    let requests = 0;
-    let inFlight = 0;
-    // Pages requested and not yet delivered: in flight, or answered and waiting for their turn.
-    // Their promises never reject, so a page nobody awaits cannot become an unhandled rejection.
-    const pending = new Map();
-    // Requests may go up to (not including) this index.
-    const reach = () => !firstDelivered ? 1 : known + (known > SHORT_EXPORT_PAGES ? o.concurrency - 1 : 1);
-    const fill = () => {
-        while (!failed &&
-            !done &&
-            !timeUp &&
-            inFlight < o.concurrency &&
-            pending.size < 2 * o.concurrency &&
-            nextIndex <= lastIndex &&
-            nextIndex < maxPages &&
-            nextIndex < reach() &&
-            now() < deadline)
-            start(nextIndex++);
-    };
-    const settled = (index, outcome) => {
-        inFlight--;
-        if (!outcome.ok)
-            failed = true;
-        else if (isLastPage(outcome.page))
-            lastIndex = Math.min(lastIndex, index);
-        else
-            known = Math.max(known, index + 2);
-        // What this answer proved may allow the next request at once, before its turn to be delivered.
-        fill();
-        return outcome;
-    };
-    const start = (index) => {
-        requests++;
-        inFlight++;
-        const controller = new AbortController();
-        let outcome;
-        try {
-            outcome = o.fetchPage(index * limit, limit, controller.signal).then(page => settled(index, { ok: true, page }), (error) => settled(index, { ok: false, error }));
-        }
-        catch (error) {
-            // fetchPage threw instead of rejecting.
-            inFlight--;
-            failed = true;
-            outcome = Promise.resolve({ ok: false, error });
-        }
-        pending.set(index, { outcome, controller });
-    };
-    // Wakes the wait for the current page. Not a long-lived promise raced against each page: every
-    // race would leave a reaction on it holding that page's rows until the deadline.
-    let wakeAtDeadline = () => undefined;
-    const timer = deadline - now() < MAX_TIMER_MS
-        ? setTimeout(() => {
-            timeUp = true;
-            wakeAtDeadline();
-        }, Math.max(0, deadline - now()))
-        : undefined;
-    const checks = new PageChecks(o, limit);
-    let first;
-    let rows = 0;
-    let maxRowsReached = false;
-    try {
-        fill();
-        for (let index = 0;; index++) {
-            const entry = pending.get(index);
-            if (timeUp || (entry === undefined && now() >= deadline))
-                throw new pages_TimeUpError(rows, index);
-            // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
-            if (entry === undefined)
-                throw new Error(`internal error: page ${index} was never requested`);
-            const outcome = await new Promise(resolve => {
-                wakeAtDeadline = () => resolve('time up');
-                void entry.outcome.then(resolve);
-            });
-            wakeAtDeadline = () => undefined;
-            if (outcome === 'time up') {
-                for (const [i, other] of pending)
-                    if (i !== index)
-                        other.controller.abort();
-                const late = await settleWithin(entry.outcome, o.graceMs ?? 1_500);
-                const pageError = late !== undefined && !late.ok ? late.error : undefined;
-                throw new pages_TimeUpError(rows, index, index * limit, pageError);
-            }
-            pending.delete(index);
-            // A failure surfaces only when its turn comes: every earlier page has been delivered by then,
-            // so the failed page is known not to lie past the end (a service may refuse such offsets).
-            if (!outcome.ok)
-                throw outcome.error;
-            const page = outcome.page;
-            first ??= page;
-            const isLast = isLastPage(page);
-            checks.check(page, index);
-            let kept = o.rowsOf(page);
-            const room = o.maxRows > 0 ? o.maxRows - rows : Infinity;
-            if (kept.length > room) {
-                kept = kept.slice(0, room);
-                maxRowsReached = true;
-            }
-            else if (kept.length === room && !isLast)
-                maxRowsReached = true;
-            checks.duplicates(kept);
-            rows += kept.length;
-            const answer = o.onPage(kept, page);
-            let verdict;
-            if (answer instanceof Promise) {
-                // Fetching overlaps the caller's writing.
-                fill();
-                verdict = await answer;
-            }
-            else
-                verdict = answer;
-            firstDelivered = true;
-            const stopped = verdict === STOP && !isLast && index + 1 < maxPages;
-            const finished = stopped || isLast || index + 1 >= maxPages;
-            // A read that got everything while the last page was being written has not run out of time.
-            if (timeUp && !finished)
-                throw new pages_TimeUpError(rows, index + 1);
-            if (finished) {
-                return {
-                    first,
-                    rows,
-                    pages: index + 1,
-                    requests,
-                    abandoned: pending.size,
-                    maxRowsReached,
-                    stopped
-                };
-            }
-            fill();
-        }
-    }
-    finally {
-        done = true;
-        clearTimeout(timer);
-        // Whatever is still pending is not wanted: past the end, after a stop, a failure or time up.
-        for (const { controller } of pending.values())
-            controller.abort();
-    }
-}
-/** The promise's value if it settles within `ms`, else undefined. */
-async function settleWithin(promise, ms) {
-    let timer;
-    const late = new Promise(resolve => {
-        timer = setTimeout(() => resolve(undefined), ms);
-    });
-    try {
-        return await Promise.race([promise, late]);
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-/** The warnings about data that moved while it was read: totals that changed, repeated paths. */
-class PageChecks {
-    o;
-    limit;
-    firstTotals;
-    totalsWarned = false;
-    seen = new HashSet64();
-    duplicateWarned = false;
-    constructor(o, limit) {
-        this.o = o;
-        this.limit = limit;
-    }
-    check(page, index) {
-        const totals = JSON.stringify(page.totals);
-        if (this.firstTotals === undefined)
-            this.firstTotals = totals;
-        else if (!this.totalsWarned && totals !== this.firstTotals) {
-            this.totalsWarned = true;
-            this.o.onWarning(`The totals changed while the pages were read (data moved during the export): the first ` +
-                `page said ${this.firstTotals}, the page at offset ${index * this.limit} says ` +
-                `${totals}. The export keeps the first page's totals; rows may be missing or repeated.`);
-        }
-        const count = this.o.rowsOf(page).length;
-        if (page.hasMore && count < this.limit)
-            this.o.onWarning(`The page at offset ${index * this.limit} has ${count} rows instead of ${this.limit} ` +
-                `but says more exist; it is treated as the last page.`);
-    }
-    duplicates(rows) {
-        if (this.duplicateWarned)
-            return;
-        for (const row of rows) {
-            if (this.seen.add(row.path))
-                continue;
-            this.duplicateWarned = true;
-            this.o.onWarning(`The path ${JSON.stringify(row.path)} appears more than once (data moved during the ` +
-                `export?); other paths may repeat too. The rows are kept as the service sent them.`);
-            return;
-        }
-    }
-}
-/**
- * A set of 64-bit string hashes in one flat typed array (8 bytes a slot, at most half the slots
- * used): 1,000,000 paths take 16 MB (24 MB while growing) where a Set of strings would take 60-80 MB.
- * 32-bit hashes would collide about a hundred times among a million paths; with 64 bits a false
- * "seen" has a chance of about 1 in 30 million, and would only cause a spurious warning.
- */
-class HashSet64 {
-    slots = new Uint32Array(2 * 1024);
-    size = 0;
-    /** Adds the path; false when it (or, very rarely, a path with the same hash) was there. */
-    add(path) {
-        const [a, b] = hash64(path);
-        if ((this.size + 1) * 2 > this.slots.length / 2)
-            this.grow();
-        if (!HashSet64.insert(this.slots, a, b))
-            return false;
-        this.size++;
-        return true;
-    }
-    grow() {
-        const old = this.slots;
-        this.slots = new Uint32Array(old.length * 2);
-        for (let i = 0; i < old.length; i += 2)
-            if (old[i] !== 0 || old[i + 1] !== 0)
-                HashSet64.insert(this.slots, old[i], old[i + 1]);
-    }
-    // Open addressing with linear probing; (0, 0) marks an empty slot, so hash64 never returns it.
-    static insert(slots, a, b) {
-        const mask = slots.length / 2 - 1;
-        for (let i = a & mask;; i = (i + 1) & mask) {
-            const x = slots[2 * i];
-            const y = slots[2 * i + 1];
-            if (x === 0 && y === 0) {
-                slots[2 * i] = a;
-                slots[2 * i + 1] = b;
-                return true;
-            }
-            if (x === a && y === b)
-                return false;
-        }
-    }
-}
-/** Two 32-bit halves of a cyrb53-style hash (a well-mixed, fast non-cryptographic string hash). */
-function hash64(s) {
-    let h1 = 0xdeadbeef;
-    let h2 = 0x41c6ce57;
-    for (let i = 0; i < s.length; i++) {
-        const c = s.charCodeAt(i);
-        h1 = Math.imul(h1 ^ c, 2654435761);
-        h2 = Math.imul(h2 ^ c, 1597334677);
-    }
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    const a = h1 >>> 0;
-    const b = h2 >>> 0;
-    return a === 0 && b === 0 ? [0, 1] : [a, b];
-}
-
-;// CONCATENATED MODULE: ./src/analytics/top.ts
-
-/**
- * Keeps the `n` rows with the most `total` seen so far (ties: the earlier row first) in a binary
- * min-heap of size n: O(log n) per row that enters, O(1) per row that does not, memory O(n).
- */
-class TopPages {
-    n;
-    // The root is the weakest kept row: least total, and among equal totals the latest.
-    heap = [];
-    seq = 0;
-    constructor(n) {
-        checkInteger('n', n, 0, Number.MAX_SAFE_INTEGER);
-        this.n = n;
-    }
-    add(rows) {
-        for (const row of rows) {
-            const entry = { row, seq: this.seq++ };
-            if (this.heap.length < this.n) {
-                this.heap.push(entry);
-                this.up(this.heap.length - 1);
-            }
-            else if (this.n > 0 && row.total > this.heap[0].row.total) {
-                // A later row with an equal total loses the tie, so only a strictly greater total enters.
-                this.heap[0] = entry;
-                this.down(0);
-            }
-        }
-    }
-    /** The kept rows, most total first, ties in the order they were added. */
-    list() {
-        return [...this.heap]
-            .sort((x, y) => y.row.total - x.row.total || x.seq - y.seq)
-            .map(entry => entry.row);
-    }
-    weaker(i, j) {
-        const x = this.heap[i];
-        const y = this.heap[j];
-        return x.row.total < y.row.total || (x.row.total === y.row.total && x.seq > y.seq);
-    }
-    swap(i, j) {
-        const t = this.heap[i];
-        this.heap[i] = this.heap[j];
-        this.heap[j] = t;
-    }
-    up(i) {
-        while (i > 0) {
-            const parent = (i - 1) >> 1;
-            if (!this.weaker(i, parent))
-                return;
-            this.swap(i, parent);
-            i = parent;
-        }
-    }
-    down(i) {
-        for (;;) {
-            const left = 2 * i + 1;
-            const right = left + 1;
-            let least = i;
-            if (left < this.heap.length && this.weaker(left, least))
-                least = left;
-            if (right < this.heap.length && this.weaker(right, least))
-                least = right;
-            if (least === i)
-                return;
-            this.swap(i, least);
-            i = least;
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/analytics/sections/visitors.ts
-// The `visitors` and `views` sections: the same offset pages, read whole as `command: visitors`
-// does; the service's totals and the top pages. With `compare`, the previous period's totals
-// from a one-row page.
-
-
-async function readVisitors(input) {
-    const { api, range } = input;
-    const fetchPage = (offset, limit, signal) => api.visitors(range, limit, offset, signal);
-    const section = await readPages('visitors', input, fetchPage);
-    if (input.previous)
-        section.previous = await api.visitorsTotals(input.previous);
-    return section;
-}
-async function readViews(input) {
-    const { api, range } = input;
-    const fetchPage = async (offset, limit, signal) => {
-        const page = await api.views(range, limit, offset, signal);
-        return { totals: page.totals, visitors: page.views, hasMore: page.hasMore };
-    };
-    const section = await readPages('views', input, fetchPage);
-    if (input.previous)
-        section.previous = await viewsTotals(input, input.previous);
-    return section;
-}
-async function viewsTotals(input, range) {
-    return (await input.api.views(range, 1, 0)).totals;
-}
-/**
- * Every page of one offset operation, keeping only the top rows. The one place that knows how
- * offset pages are read, so the pagination room can be swapped in here alone.
- */
-async function readPages(name, input, fetchPage) {
-    const top = new TopPages(input.top);
-    const result = await readOffsetPages({
-        fetchPage,
-        rowsOf: page => page.visitors,
-        pageSize: input.pageSize,
-        maxRows: input.maxRows,
-        concurrency: input.concurrency,
-        deadline: input.deadline,
-        onPage: rows => top.add(rows),
-        onWarning: line => input.onWarning(`Section ${name}: ${line}`)
-    });
-    return {
-        name,
-        ok: true,
-        totals: result.first.totals,
-        rows: result.rows,
-        top: top.list(),
-        maxRowsReached: result.maxRowsReached
-    };
-}
-
-;// CONCATENATED MODULE: ./src/report/range.ts
-// Date ranges as people read them. The service's `dateTo` is exclusive; a reader expects the
-// last day that counts, so whole-day ranges are shown with their inclusive last day.
-
-
-const range_DAY = 86_400_000;
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** The whole UTC days of a range given as `YYYY-MM-DD` bounds, or undefined. */
-function wholeDays(range) {
-    const { dateFrom, dateTo } = range;
-    if (!dateFrom || !dateTo || !isDateOnly(dateFrom) || !isDateOnly(dateTo))
-        return undefined;
-    const from = parseInstant(dateFrom);
-    const to = parseInstant(dateTo);
-    if (from === undefined || to === undefined || to - from < range_DAY)
-        return undefined;
-    return { first: new Date(from), last: new Date(to - range_DAY) };
-}
-function monthDay(d) {
-    return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
-}
-function withYear(d) {
-    return `${monthDay(d)}, ${d.getUTCFullYear()}`;
-}
-function isoDay(d) {
-    return d.toISOString().slice(0, 10);
-}
-/**
- * A short label: "Nov 16–22", "Oct 28 – Nov 3", "Dec 28, 2025 – Jan 3, 2026", "Nov 16"; the
- * year is added when it is not the year of `now`. Other ranges are shown as given.
- */
-function shortRange(range, now) {
-    const days = wholeDays(range);
-    if (!days)
-        return exactRange(range);
-    const { first, last } = days;
-    const year = new Date(now).getUTCFullYear();
-    const sameYear = first.getUTCFullYear() === last.getUTCFullYear();
-    const suffix = sameYear && first.getUTCFullYear() !== year ? `, ${first.getUTCFullYear()}` : '';
-    if (first.getTime() === last.getTime())
-        return `${monthDay(first)}${suffix}`;
-    if (!sameYear)
-        return `${withYear(first)} – ${withYear(last)}`;
-    if (first.getUTCMonth() === last.getUTCMonth())
-        return `${monthDay(first)}–${last.getUTCDate()}${suffix}`;
-    return `${monthDay(first)} – ${monthDay(last)}${suffix}`;
-}
-/**
- * The exact range, for the record: "2026-11-16 to 2026-11-22" (whole days, both counted) or the
- * bounds as given, marked end exclusive.
- */
-function exactRange(range) {
-    const days = wholeDays(range);
-    if (days)
-        return `${isoDay(days.first)} to ${isoDay(days.last)}`;
-    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
-    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
-    if (from && to)
-        return `${from} to ${to} (end exclusive)`;
-    if (from)
-        return `since ${from}`;
-    if (to)
-        return `before ${to}`;
-    return 'all time';
-}
-/** "the previous 7 days", "the week before", "the month before", "the period before". */
-function previousLabel(range, period) {
-    switch (period?.kind) {
-        case 'yesterday':
-            return 'the day before';
-        case 'last-week':
-            return 'the week before';
-        case 'last-month':
-            return 'the month before';
-        default:
-            break;
-    }
-    const days = wholeDays(range);
-    if (!days)
-        return 'the period before';
-    const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
-    return count === 1 ? 'the day before' : `the previous ${count} days`;
-}
-
-;// CONCATENATED MODULE: ./src/report/chart.ts
-// Mermaid charts, as GitHub draws them. Horizontal bars: a page path is long, and only a
-// horizontal chart gives its label a line of its own instead of a slanted smear under the bar.
-const LABEL_MAX_CHARS = 40;
-/**
- * A label Mermaid draws as written: a small safe charset (a quote or bracket would end the list),
- * clipped in the middle so that both the section and the page name stay readable.
- */
-function chartLabel(text, maxChars = LABEL_MAX_CHARS) {
-    const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_';
-    if (safe.length <= maxChars)
-        return safe;
-    const tail = Math.floor((maxChars - 1) * 0.4);
-    return `${safe.slice(0, maxChars - 1 - tail)}…${safe.slice(safe.length - tail)}`;
-}
-/** Labels made unique: Mermaid would merge bars with the same category name. */
-function uniqueLabels(labels) {
-    const seen = new Map();
-    return labels.map(label => {
-        const count = (seen.get(label) ?? 0) + 1;
-        seen.set(label, count);
-        return count === 1 ? label : `${label} (${count})`;
-    });
-}
-function barValue(value) {
-    return Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
-}
-/** Bar thickness in pixels: Mermaid's fixed 500 px height makes three bars look like slabs. */
-const PIXELS_PER_BAR = 36;
-const CHART_FRAME_PIXELS = 120;
-/** A mid blue that reads on GitHub's light and dark themes (the default is a pale lavender). */
-const BAR_COLOR = '#4493f8';
-/** Mermaid settings for one chart: its height follows the number of bars. */
-function chartConfig(bars) {
-    const config = {
-        xyChart: { height: CHART_FRAME_PIXELS + PIXELS_PER_BAR * bars },
-        themeVariables: { xyChart: { plotColorPalette: BAR_COLOR } }
-    };
-    return `%%{init: ${JSON.stringify(config)}}%%`;
-}
-/** The top of the value axis: the largest bar, never 0 (Mermaid draws an empty range oddly). */
-function axisMax(values) {
-    return Math.max(1, ...values);
-}
-/**
- * A horizontal bar chart whose value axis starts at 0, so bar lengths compare honestly (Mermaid
- * otherwise starts the axis at the smallest bar). Bars are drawn in the order given, first on
- * top. Empty string when there are no bars.
- */
-function barChart(spec) {
-    if (spec.bars.length === 0)
-        return '';
-    const labels = uniqueLabels(spec.bars.map(bar => chartLabel(bar.label))).map(l => `"${l}"`);
-    const values = spec.bars.map(bar => barValue(bar.value));
-    return [
-        '```mermaid',
-        chartConfig(values.length),
-        'xychart-beta horizontal',
-        `    title "${spec.title}"`,
-        `    x-axis [${labels.join(', ')}]`,
-        `    y-axis "${spec.valueAxis}" 0 --> ${axisMax(values)}`,
-        `    bar [${values.join(', ')}]`,
-        '```'
-    ].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/visitors.ts
-// The visitors report (job summary and comment): the answer in the headline, the totals with
-// the human/AI overlap made explicit, then the top pages as a chart and a table that fits.
-
-
-
-/** Long enough for a real docs path, short enough that the number columns stay in view. */
-const PATH_MAX_CHARS = 60;
-// ---------------------------------------------------------------------------------------------
-// Head: headline, what and when, totals
-function visitors_headline(r) {
-    const total = plural(r.totals.total, 'unique visitor');
-    const when = shortRange(r.range, r.generatedAt);
-    if (!r.previous)
-        return `### ${total} · ${when}`;
-    const before = previousLabel(r.range, r.period);
-    const change = formatPercentChange(r.totals.total, r.previous.totals.total);
-    const compared = change ? `${change} vs ${before}` : `none in ${before}`;
-    return `### ${total}, ${compared} · ${when}`;
-}
-function visitors_metaLine(r) {
-    const range = r.previous
-        ? `${exactRange(r.range)}, compared with ${exactRange(r.previous.range)}`
-        : exactRange(r.range);
-    return [
-        `Docs visitors of project ${escapeText(r.projectId)}`,
-        range,
-        ...provenance({ ...r, requestNoun: 'analytics request' })
-    ].join(' · ');
-}
-/** Visitors counted as both human and AI, when the service's numbers allow knowing it. */
-function overlap(c) {
-    const both = c.human + c.ai - c.total;
-    return both >= 0 ? both : undefined;
-}
-function totalsTable(r) {
-    const { totals, previous } = r;
-    const both = overlap(totals);
-    // When human + AI falls short of the total (visitors the service classes as neither), shares
-    // of the total would hide that; shares of their sum, said so in the note, stay honest.
-    const whole = both === undefined ? totals.human + totals.ai : totals.total;
-    const change = (now, before) => previous ? [formatChange(now, before)] : [];
-    const columns = [
-        { header: 'Traffic' },
-        { header: 'Unique visitors', align: 'right' },
-        { header: both === undefined ? 'Share of human + AI' : 'Share of total', align: 'right' },
-        ...(previous ? [{ header: 'Change', align: 'right' }] : [])
-    ];
-    const rows = [
-        ['Human', formatNumber(totals.human), formatShare(totals.human, whole)],
-        ['AI', formatNumber(totals.ai), formatShare(totals.ai, whole)]
-    ].map((cells, i) => {
-        const key = i === 0 ? 'human' : 'ai';
-        return tableRow([...cells, ...change(totals[key], previous?.totals[key])]);
-    });
-    if (both !== undefined && both > 0) {
-        const before = previous ? overlap(previous.totals) : undefined;
-        rows.push(tableRow(['Both', formatNumber(both), formatShare(both, whole), ...change(both, before)]));
-    }
-    rows.push(tableRow([
-        'Total',
-        formatNumber(totals.total),
-        both === undefined ? '' : formatShare(totals.total, whole),
-        ...change(totals.total, previous?.totals.total)
-    ]));
-    return `${tableHead(columns)}\n${rows.join('\n')}`;
-}
-function totalsNote(totals) {
-    const both = overlap(totals);
-    if (both === undefined)
-        return ('_Shares are of human + AI. The total is the service’s count of unique visitors, each ' +
-            'once, and is not their sum._');
-    if (both === 0)
-        return '_Total counts each unique visitor once: human + AI = total._';
-    return ('_Visitors seen both as human and as AI count in both rows and once in the total: ' +
-        'human + AI − both = total._');
-}
-function exportedLine(r) {
-    const file = r.file ? ` to ${escapeText(r.file)}` : '';
-    const limit = r.maxRowsReached ? ', stopped at `max-rows`' : '';
-    return `${plural(r.rows, 'row')} exported${file}${limit}.`;
-}
-function reportHead(r) {
-    return [visitors_headline(r), visitors_metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r)].join('\n\n');
-}
-// ---------------------------------------------------------------------------------------------
-// Top pages
-function topTitle(r) {
-    if (!r.maxRowsReached)
-        return '#### Top pages';
-    return (`#### Top pages among the first ${plural(r.rows, 'row')} exported\n\n` +
-        '_The export stopped at `max-rows`, so pages past those rows are not ranked here; the ' +
-        'totals above are the whole site’s._');
-}
-function topColumns(withChange) {
-    return [
-        { header: '#', align: 'right' },
-        { header: 'Page' },
-        { header: 'Human', align: 'right' },
-        { header: 'AI', align: 'right' },
-        { header: 'Total', align: 'right' },
-        ...(withChange ? [{ header: 'Change', align: 'right' }] : [])
-    ];
-}
-/** A page cell: clipped in the middle, escaped, linked to the docs site when there is one. */
-function pageCell(path, siteUrl) {
-    if (!path)
-        return '_(empty path)_';
-    const text = escapeText(clipMiddle(path, PATH_MAX_CHARS));
-    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
-    return url ? markdown_link(text, url) : text;
-}
-function topPageRow(r, row, rank) {
-    const change = r.previous ? [formatChange(row.total, r.previous.byPath.get(row.path)?.total)] : [];
-    return tableRow([
-        String(rank),
-        pageCell(row.path, r.siteUrl),
-        formatNumber(row.human),
-        formatNumber(row.ai),
-        formatNumber(row.total),
-        ...change
-    ]);
-}
-function foldLabel(first, last) {
-    return `Pages ${formatNumber(first)}–${formatNumber(last)}`;
-}
-function topPagesChart(top) {
-    const bars = top.slice(0, VISIBLE_ROWS);
-    return barChart({
-        title: `Top ${bars.length} pages by unique visitors`,
-        valueAxis: 'Unique visitors',
-        // The rank matches the table's # column, so a clipped label is never ambiguous.
-        bars: bars.map((row, i) => ({
-            label: `#${i + 1} ${row.path || '(empty path)'}`,
-            value: row.total
-        }))
-    });
-}
-function omittedNote(omitted, fullDataHint) {
-    const where = fullDataHint ? `; the full data is in ${fullDataHint}` : '';
-    return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`;
-}
-/** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
-function rowsWithinBudget(r, budget) {
-    const rows = [];
-    let used = 0;
-    for (const [i, row] of r.top.entries()) {
-        const line = topPageRow(r, row, i + 1);
-        used += size(line) + 1;
-        if (used > budget)
-            break;
-        rows.push(line);
-    }
-    return rows;
-}
-/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
-function renderVisitorsReport(r, opts) {
-    const head = reportHead(r);
-    if (r.top.length === 0)
-        return fitComment(`${head}\n`, opts.maxChars, opts.fullDataHint);
-    const title = topTitle(r);
-    const columns = topColumns(r.previous !== undefined);
-    const longestNote = omittedNote(r.top.length, opts.fullDataHint);
-    const overhead = foldedTableOverhead(columns, foldLabel(r.top.length, r.top.length));
-    // Blank lines between blocks and the final newline.
-    const separators = 12;
-    const fixed = size(head) + size(title) + overhead + size(longestNote) + separators;
-    let chart = topPagesChart(r.top);
-    if (fixed + size(chart) > opts.maxChars)
-        chart = ''; // the table matters more than the chart
-    const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart));
-    const blocks = [head, title];
-    if (chart)
-        blocks.push(chart);
-    if (rows.length > 0)
-        blocks.push(foldedTable(columns, rows, foldLabel));
-    const omitted = r.top.length - rows.length;
-    if (omitted > 0)
-        blocks.push(omittedNote(omitted, opts.fullDataHint));
-    // Only reached with a budget too small for the fixed parts: cut as a last resort.
-    return fitComment(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint);
-}
-
-;// CONCATENATED MODULE: ./src/report/health.ts
-
-
-
-/**
- * A query or question keeps its start, where its meaning is. A query shares its row with a page
- * column, so both are short; a question (words, so it wraps) gets more.
- */
-const QUERY_MAX_CHARS = 48;
-/** The clicked page beside a query: both must fit a comment's width with the numbers. */
-const CLICKED_PAGE_MAX_CHARS = 40;
-const QUESTION_MAX_CHARS = 120;
-const REASON_MAX_CHARS = 600;
-const TITLES = {
-    visitors: 'Visitors',
-    views: 'Views',
-    searches: 'Searches',
-    feedback: 'Feedback',
-    assistant: 'Assistant'
-};
-/**
- * Markdown for the job summary and the comment, at most maxBytes UTF-8 bytes: tables lose rows
- * (halving) until the report fits, and only a report that fits with none is cut.
- */
-function renderHealthReport(r, maxBytes) {
-    const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)));
-    for (let rows = longest;; rows = Math.floor(rows / 2)) {
-        const md = render(r, rows, rows < longest);
-        if (size(md) <= maxBytes)
-            return md;
-        if (rows === 0)
-            return fitComment(md, maxBytes);
-    }
-}
-function render(r, rows, cut) {
-    const blocks = [
-        `## Docs health · ${shortRange(r.range, r.generatedAt)}`,
-        health_metaLine(r),
-        overview(r),
-        ...r.sections.map(x => sectionBlock(x, r, rows))
-    ];
-    if (cut)
-        blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`);
-    return blocks.join('\n\n') + '\n';
-}
-function health_metaLine(r) {
-    const range = r.previous
-        ? `${exactRange(r.range)}, compared with ${exactRange(r.previous)}`
-        : exactRange(r.range);
-    const made = provenance({ ...r, requestNoun: 'analytics request' });
-    return [`Project ${escapeText(r.projectId)}`, range, ...made].join(' · ');
-}
-// ---------------------------------------------------------------------------------------------
-// Headlines: one line per section, the answer first
-function overview(r) {
-    const columns = [{ header: 'Section' }, { header: 'Headline' }];
-    const rows = r.sections.map(x => tableRow([TITLES[x.name], x.ok ? health_headline(x, r) : failedHeadline(x)]));
-    return `${tableHead(columns)}\n${rows.join('\n')}`;
-}
-/** ", +5.0% vs the week before" with compare, else ''. */
-function versus(now, before, r) {
-    if (!r.previous || before === undefined)
-        return '';
-    const label = previousLabel(r.range, r.period);
-    const change = formatPercentChange(now, before);
-    return change ? `, ${change} vs ${label}` : `, none in ${label}`;
-}
-function health_headline(x, r) {
-    switch (x.name) {
-        case 'visitors':
-            return plural(x.totals.total, 'unique visitor') + versus(x.totals.total, x.previous?.total, r);
-        case 'views':
-            return plural(x.totals.total, 'page view') + versus(x.totals.total, x.previous?.total, r);
-        case 'searches': {
-            const head = plural(x.totalSearches, 'search', 'searches') + versus(x.totalSearches, x.previous, r);
-            if (x.read === 0)
-                return head;
-            const among = x.complete ? formatNumber(x.read) : `the top ${formatNumber(x.read)}`;
-            return `${head} · ${formatNumber(x.gaps.length)} of ${among} queries with no click`;
-        }
-        case 'feedback':
-            return (`${formatNumber(x.thumbsDown)} 👎${versus(x.thumbsDown, x.previous, r)} · ` +
-                `${formatNumber(x.thumbsUp)} 👍 on ${plural(x.pages, 'page')}`);
-        case 'assistant': {
-            const asked = plural(x.callers.total, 'question') + versus(x.callers.total, x.previous, r);
-            if (x.read === 0)
-                return asked;
-            return `${formatShare(x.unanswered, x.read)} of ${plural(x.read, 'conversation')} unanswered · ${asked}`;
-        }
-    }
-}
-function failedHeadline(x) {
-    if (x.skipped)
-        return '⚠️ not read';
-    const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
-    return x.refused ? `⚠️ not available${status}` : `⚠️ failed${status}`;
-}
-// ---------------------------------------------------------------------------------------------
-// Sections
-function sectionBlock(x, r, rows) {
-    const title = `### ${TITLES[x.name]}`;
-    if (!x.ok)
-        return `${title}\n\n${failureNote(x)}`;
-    const body = (() => {
-        switch (x.name) {
-            case 'visitors':
-            case 'views':
-                return pagesBlock(x, r, rows);
-            case 'searches':
-                return searchesBlock(x, r, rows);
-            case 'feedback':
-                return feedbackBlock(x, r, rows);
-            case 'assistant':
-                return assistantBlock(x, rows);
-        }
-    })();
-    return `${title}\n\n${body}`;
-}
-/** The service's words, escaped: a refusal carries why (the plan), a failure its cause. */
-function failureNote(x) {
-    // The action's own words (which limit ran out), written as Markdown: `wait-timeout` is code.
-    if (x.skipped)
-        return `> ⚠️ **Not read:** ${x.reason.replace(/^not read: /, '')}.`;
-    const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
-    const what = x.refused
-        ? `**Not available:** the service refused this section${status}.`
-        : `**Failed:** this section could not be read${status}.`;
-    return `> ⚠️ ${what}\n>\n> ${escapeText(clip(x.reason, REASON_MAX_CHARS))}`;
-}
-const rank = (i) => String(i + 1);
-const health_foldLabel = (noun) => (first, last) => `${noun} ${formatNumber(first)}–${formatNumber(last)}`;
-function pagesBlock(x, r, rows) {
-    const noun = x.name === 'visitors' ? 'unique visitors' : 'page views';
-    const { human, ai, total } = x.totals;
-    const stopped = x.maxRowsReached
-        ? ' The export stopped at `max-rows`: the top pages are those of the rows read; the totals are the whole site’s.'
-        : '';
-    const lines = [
-        `**${formatNumber(total)}** ${noun}: ${formatNumber(human)} human, ${formatNumber(ai)} AI, ` +
-            `on ${plural(x.rows, 'page')}.${stopped}`
-    ];
-    if (x.name === 'visitors' && human + ai !== total)
-        lines.push('_The total counts each visitor once, so it is not the sum of human and AI._');
-    const table = foldedTable([
-        { header: '#', align: 'right' },
-        { header: 'Page' },
-        { header: 'Human', align: 'right' },
-        { header: 'AI', align: 'right' },
-        { header: 'Total', align: 'right' }
-    ], x.top
-        .slice(0, rows)
-        .map((row, i) => tableRow([
-        rank(i),
-        health_pageCell(row.path, r.siteUrl),
-        formatNumber(row.human),
-        formatNumber(row.ai),
-        formatNumber(row.total)
-    ])), health_foldLabel('Pages'));
-    return [lines.join('\n\n'), table].filter(Boolean).join('\n\n');
-}
-function searchesBlock(x, r, rows) {
-    if (x.read === 0)
-        return 'No search in this range.';
-    const blocks = ['The top queries by hits, with their click-through and the page clicked most:'];
-    const top = foldedTable([
-        { header: '#', align: 'right' },
-        { header: 'Query' },
-        { header: 'Hits', align: 'right' },
-        { header: 'Click-through', align: 'right' },
-        { header: 'Top clicked page' }
-    ], x.top
-        .slice(0, rows)
-        .map((q, i) => tableRow([
-        rank(i),
-        textCell(q.searchQuery, QUERY_MAX_CHARS),
-        formatNumber(q.hits),
-        percent(q.ctr),
-        q.topClickedPage === null
-            ? '–'
-            : health_pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
-    ])), health_foldLabel('Queries'));
-    if (top)
-        blocks.push(top);
-    const scope = x.complete
-        ? `among all ${plural(x.read, 'query', 'queries')}`
-        : `among the top ${plural(x.read, 'query', 'queries')} read (the service has more)`;
-    if (x.gaps.length === 0) {
-        blocks.push(`No content gaps ${scope}: every query led to a click.`);
-        return blocks.join('\n\n');
-    }
-    blocks.push(`#### Content gaps\n\nQueries nobody clicked a result for, ${scope}:`);
-    const gaps = countedTable(['Query', 'Hits', 'Last searched', 'Queries'], x.gaps
-        .slice(0, rows)
-        .map(q => [textCell(q.searchQuery, QUERY_MAX_CHARS), q.hits, q.lastSearchedAt]));
-    if (gaps)
-        blocks.push(gaps);
-    return blocks.join('\n\n');
-}
-function feedbackBlock(x, r, rows) {
-    const scope = x.hasMore
-        ? ` (the first ${plural(x.pages, 'page')} the service returned; it has feedback on more)`
-        : '';
-    const blocks = [
-        `**${formatNumber(x.thumbsDown)}** 👎, ${formatNumber(x.thumbsUp)} 👍 and ` +
-            `${formatNumber(x.code)} on code snippets, on ${plural(x.pages, 'page')}${scope}.`
-    ];
-    if (x.top.length === 0) {
-        blocks.push('No page got a thumbs-down or code-snippet feedback.');
-        return blocks.join('\n\n');
-    }
-    blocks.push('The pages with the most thumbs-down:');
-    blocks.push(foldedTable([
-        { header: '#', align: 'right' },
-        { header: 'Page' },
-        { header: '👎', align: 'right' },
-        { header: '👍', align: 'right' },
-        { header: 'Code', align: 'right' },
-        { header: 'Total', align: 'right' }
-    ], x.top
-        .slice(0, rows)
-        .map((p, i) => tableRow([
-        rank(i),
-        health_pageCell(p.path, r.siteUrl),
-        formatNumber(p.thumbsDown),
-        formatNumber(p.thumbsUp),
-        formatNumber(p.code),
-        formatNumber(p.total)
-    ])), health_foldLabel('Pages')));
-    return blocks.filter(Boolean).join('\n\n');
-}
-function assistantBlock(x, rows) {
-    const { web, api, other, total } = x.callers;
-    const by = `web ${formatNumber(web)}, API ${formatNumber(api)}, other ${formatNumber(other)}`;
-    if (x.read === 0)
-        return `**${formatNumber(total)}** questions: ${by}. No conversation to read.`;
-    const blocks = [
-        `**${formatNumber(total)}** questions: ${by}. **${formatNumber(x.unanswered)}** of ` +
-            `${plural(x.read, 'conversation')} read went unanswered.`
-    ];
-    if (!x.complete)
-        blocks.push(`_Only the first ${plural(x.read, 'conversation')} were read: the share and the ` +
-            `questions below cover those._`);
-    if (x.top.length === 0) {
-        blocks.push('No unanswered question.');
-        return blocks.join('\n\n');
-    }
-    blocks.push('The unanswered questions asked most often (the same text, ignoring case and spaces):');
-    blocks.push(countedTable(['Question', 'Times asked', 'Last asked', 'Questions'], x.top
-        .slice(0, rows)
-        .map(q => [textCell(q.question, QUESTION_MAX_CHARS), q.count, q.lastAskedAt])));
-    return blocks.filter(Boolean).join('\n\n');
-}
-// ---------------------------------------------------------------------------------------------
-// Cells
-/** A query or question: one line, escaped, clipped so the number columns stay in view. */
-function textCell(text, maxChars) {
-    const shown = clip(text.trim(), maxChars);
-    return shown === '' ? '_(empty)_' : escapeText(shown);
-}
-/** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
-function health_pageCell(path, siteUrl, maxChars = PATH_MAX_CHARS) {
-    if (path === '')
-        return '_(empty path)_';
-    const text = escapeText(clipMiddle(path, maxChars));
-    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
-    return url ? markdown_link(text, url) : text;
-}
-/** An ISO 8601 instant as "2026-11-23 09:00 UTC"; other text as it is (escaped). */
-function instant(text) {
-    if (!text)
-        return '–';
-    const ms = /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : NaN;
-    return Number.isFinite(ms) ? formatTimestamp(ms) : escapeText(clip(text, 40));
-}
-function percent(ratio) {
-    return `${(ratio * 100).toFixed(1)}%`;
-}
-/**
- * A ranked table of texts with how often and when last (content gaps, unanswered questions):
- * `[text header, count header, time header, what the folded rows are]`, and rows of an escaped
- * text cell, a count and a time as the service sent it.
- */
-function countedTable([text, count, time, folded], items) {
-    return foldedTable([
-        { header: '#', align: 'right' },
-        { header: text },
-        { header: count, align: 'right' },
-        { header: time }
-    ], items.map(([cell, n, at], i) => tableRow([rank(i), cell, formatNumber(n), instant(at)])), health_foldLabel(folded));
-}
-
-;// CONCATENATED MODULE: ./src/service/analytics.ts
-
-
-
-
-/** The operations of one project, for one deadline: what a section is given to read with. */
-class AnalyticsApi {
-    client;
-    projectId;
-    deadline;
-    constructor(client, projectId, deadline) {
-        this.client = client;
-        this.projectId = projectId;
-        this.deadline = deadline;
-    }
-    /** `signal` cancels a page that read-ahead abandoned. */
-    visitors(range, limit, offset, signal) {
-        return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage, signal);
-    }
-    views(range, limit, offset, signal) {
-        const q = { ...range, limit, offset };
-        return this.get('views', q, checkViewsPage, signal);
-    }
-    visitorsTotals(range) {
-        // One row is the least a page can hold; the totals come with every page.
-        return this.get('visitors', { ...range, limit: 1, offset: 0 }, body => {
-            if (!json_isObject(body))
-                throw new ShapeError('the visitors page is not a JSON object');
-            return analytics_checkCounts(body.totals, 'totals');
-        });
-    }
-    searches(range, limit, cursor) {
-        return this.get('searches', { ...range, limit, cursor }, checkSearchesPage);
-    }
-    feedbackByPage(range, limit) {
-        return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage);
-    }
-    conversations(range, limit, cursor) {
-        return this.get('assistant', { ...range, limit, cursor }, checkConversationsPage);
-    }
-    callerStats(range) {
-        return this.get('assistant/caller-stats', { ...range }, checkCallerStats);
-    }
-    get(operation, query, check, signal) {
-        const params = new URLSearchParams();
-        for (const [name, value] of Object.entries(query))
-            if (value !== undefined)
-                params.set(name, String(value));
-        const search = params.toString();
-        const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`;
-        // `wait-timeout` bounds the whole report: no request starts after it.
-        if (Date.now() >= this.deadline)
-            return Promise.reject(new DeadlineError(`the time allowed (\`wait-timeout\`) ran out before GET ${operation}`));
-        return this.client.getJson(path, check, this.deadline, signal);
-    }
-}
-const analytics_isCount = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-function count(o, key, where) {
-    const v = o[key];
-    if (!analytics_isCount(v))
-        throw new ShapeError(`${where}.${key} is not a non-negative number`);
-    return v;
-}
-function analytics_text(o, key, where) {
-    const v = o[key];
-    if (typeof v !== 'string')
-        throw new ShapeError(`${where}.${key} is not a string`);
-    return v;
-}
-function optionalText(o, key, where) {
-    const v = o[key];
-    if (v === undefined || v === null)
-        return null;
-    if (typeof v !== 'string')
-        throw new ShapeError(`${where}.${key} is neither a string nor null`);
-    return v;
-}
-function list(body, key) {
-    const v = body[key];
-    if (!Array.isArray(v))
-        throw new ShapeError(`${key} is not an array`);
-    return v;
-}
-function object(v, where) {
-    if (!json_isObject(v))
-        throw new ShapeError(`${where} is not an object`);
-    return v;
-}
-/** A cursor is opaque: only a non-empty string or null (the end) is accepted. */
-function cursor(body) {
-    const v = body.nextCursor ?? null;
-    if (v !== null && (typeof v !== 'string' || v === ''))
-        throw new ShapeError('nextCursor is neither a non-empty string nor null');
-    return v;
-}
-function analytics_checkCounts(v, where) {
-    const o = object(v, where);
-    return {
-        human: count(o, 'human', where),
-        ai: count(o, 'ai', where),
-        total: count(o, 'total', where)
-    };
-}
-function checkViewsPage(body) {
-    const o = object(body, 'the views page');
-    const views = list(o, 'views').map((row, i) => {
-        const where = `views[${i}]`;
-        const r = object(row, where);
-        return { path: analytics_text(r, 'path', where), ...analytics_checkCounts(r, where) };
-    });
-    if (typeof o.hasMore !== 'boolean')
-        throw new ShapeError('hasMore is not a boolean');
-    return { totals: analytics_checkCounts(o.totals, 'totals'), views, hasMore: o.hasMore };
-}
-function checkSearchesPage(body) {
-    const o = object(body, 'the searches page');
-    const searches = list(o, 'searches').map((row, i) => {
-        const where = `searches[${i}]`;
-        const r = object(row, where);
-        const lastSearchedAt = optionalText(r, 'lastSearchedAt', where);
-        return {
-            searchQuery: analytics_text(r, 'searchQuery', where),
-            hits: count(r, 'hits', where),
-            ctr: count(r, 'ctr', where),
-            topClickedPage: optionalText(r, 'topClickedPage', where),
-            ...(lastSearchedAt !== null ? { lastSearchedAt } : {})
-        };
-    });
-    return { totalSearches: count(o, 'totalSearches', 'page'), searches, nextCursor: cursor(o) };
-}
-function checkFeedbackPage(body) {
-    const o = object(body, 'the feedback page');
-    const feedback = list(o, 'feedback').map((row, i) => {
-        const where = `feedback[${i}]`;
-        const r = object(row, where);
-        return {
-            path: analytics_text(r, 'path', where),
-            thumbsUp: count(r, 'thumbsUp', where),
-            thumbsDown: count(r, 'thumbsDown', where),
-            code: count(r, 'code', where),
-            total: count(r, 'total', where)
-        };
-    });
-    if (typeof o.hasMore !== 'boolean')
-        throw new ShapeError('hasMore is not a boolean');
-    return { feedback, hasMore: o.hasMore };
-}
-function checkConversationsPage(body) {
-    const o = object(body, 'the assistant page');
-    const conversations = list(o, 'conversations').map((row, i) => {
-        const where = `conversations[${i}]`;
-        const r = object(row, where);
-        const id = r.id;
-        if (typeof id !== 'string' && typeof id !== 'number')
-            throw new ShapeError(`${where}.id is missing`);
-        const timestamp = optionalText(r, 'timestamp', where);
-        return {
-            id: String(id),
-            ...(timestamp !== null ? { timestamp } : {}),
-            query: analytics_text(r, 'query', where),
-            resolutionStatus: analytics_text(r, 'resolutionStatus', where),
-            pageUrl: optionalText(r, 'pageUrl', where)
-        };
-    });
-    const nextCursor = cursor(o);
-    const hasMore = typeof o.hasMore === 'boolean' ? o.hasMore : nextCursor !== null;
-    return { conversations, nextCursor, hasMore };
-}
-function checkCallerStats(body) {
-    const o = object(body, 'the caller stats');
-    const where = 'callerStats';
-    return {
-        web: count(o, 'web', where),
-        api: count(o, 'api', where),
-        other: count(o, 'other', where),
-        total: count(o, 'total', where)
-    };
-}
-
-;// CONCATENATED MODULE: ./src/commands/report.ts
-// `command: report`: the docs-health report. Each section reads its analytics operation; a
-// section the service refuses is drawn in its place, and only a report with no section left
-// fails the step. Running out of quota stops everything at once: every later request would be
-// refused too, and each one would push the reset further away.
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
-const SUMMARY_MAX_BYTES = 512 * 1024;
-/** The `report` output and file stay small enough for any step output. */
-const REPORT_JSON_MAX_BYTES = 512 * 1024;
-const READERS = {
-    visitors: readVisitors,
-    views: readViews,
-    searches: readSearches,
-    feedback: readFeedback,
-    assistant: readAssistant
-};
-async function runReport(ctx) {
-    const s = ctx.settings;
-    const deadline = ctx.startedAt + s.waitTimeoutMs;
-    const input = {
-        api: new AnalyticsApi(ctx.service, s.projectId, deadline),
-        range: s.range,
-        ...(s.previous ? { previous: s.previous } : {}),
-        top: s.top,
-        pageSize: s.pageSize,
-        maxRows: s.maxRows,
-        concurrency: s.concurrency,
-        deadline,
-        onWarning: line => core_warning(line)
-    };
-    info(`Docs-health report for ${report_describe(s.range)}: ${s.sections.join(', ')}.`);
-    const { sections, stop } = await report_readSections(s.sections, input, ctx.service);
-    const requests = ctx.service.requests;
-    setOutput('requests', String(requests));
-    const report = {
-        projectId: s.projectId,
-        range: s.range,
-        ...(s.period ? { period: s.period } : {}),
-        ...(s.previous ? { previous: s.previous } : {}),
-        sections,
-        requests,
-        generatedAt: Date.now(),
-        ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
-        ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
-    };
-    await setOutputs(ctx, report);
-    // Out of quota: the sections read are worth a summary, but a comment would replace a complete
-    // report of this range on the issue with a partial one.
-    if (stop !== undefined) {
-        if (s.summary)
-            await summary.addRaw(renderHealthReport(report, SUMMARY_MAX_BYTES)).write();
-        throw stop;
-    }
-    await publish(ctx, report);
-    const failed = sections.filter((x) => !x.ok);
-    if (failed.length === sections.length)
-        throw new Error(`Every section of the report failed: ${failed.map(f => `${f.name}: ${f.reason}`).join('; ')}`);
-}
-/**
- * Every section in order. Out of quota, the sections left are not read (each would only be
- * refused, pushing the reset further away) and `stop` is the error the run ends with.
- */
-async function report_readSections(names, input, spent) {
-    const sections = [];
-    let stop;
-    for (const name of names) {
-        if (stop !== undefined) {
-            sections.push(skipped(name, 'the analytics quota ran out before it'));
-            continue;
-        }
-        const before = spent.requests;
-        try {
-            const outcome = await readSection(name, input);
-            sections.push(outcome);
-            logOutcome(outcome, spent.requests - before);
-        }
-        catch (err) {
-            if (!isQuotaError(err))
-                throw err;
-            stop = err;
-            const status = err instanceof ServiceError ? err.status : 429;
-            sections.push(failure(name, err.message, status));
-        }
-    }
-    return { sections, ...(stop ? { stop } : {}) };
-}
-/** One section, its failure caught and kept in its place unless it must end the run. */
-async function readSection(name, input) {
-    if (Date.now() >= input.deadline)
-        return skipped(name, 'the time allowed (`wait-timeout`) ran out before it');
-    try {
-        return await READERS[name](input);
-    }
-    catch (err) {
-        if (endsTheRun(err))
-            throw err;
-        const status = err instanceof ServiceError ? err.status : undefined;
-        return failure(name, failureReason(err, status), status);
-    }
-}
-/**
- * A refusal of one analytics operation (403/404) is almost always the plan, not the key (other
- * sections read fine with it): the service's words and that, without the client's key advice.
- */
-function failureReason(err, status) {
-    const refused = status === 403 || status === 404;
-    if (refused && err instanceof ServiceError && err.serviceText)
-        return `${err.serviceText}; this analytics feature may not be enabled on your plan`;
-    return err instanceof Error ? err.message : String(err);
-}
-/**
- * Out of quota, or a key the service rejects: every other section would fail the same way,
- * each spending a request.
- */
-function endsTheRun(err) {
-    // A page that hit the quota just as the time ran out comes wrapped in the TimeUpError.
-    if (err instanceof pages_TimeUpError && err.pageError !== undefined)
-        return endsTheRun(err.pageError);
-    return isQuotaError(err) || (err instanceof ServiceError && err.status === 401);
-}
-/** A RateLimitError, or a 429 that retries could not outlast (`wait-timeout`). */
-function isQuotaError(err) {
-    if (err instanceof Error && err.name === 'RateLimitError')
-        return true;
-    return err instanceof ServiceError && err.status === 429;
-}
-function failure(name, reason, status) {
-    const refused = status === 403 || status === 404;
-    return { name, ok: false, ...(status !== undefined ? { status } : {}), refused, reason };
-}
-function skipped(name, why) {
-    return { name, ok: false, refused: false, skipped: true, reason: `not read: ${why}` };
-}
-function logOutcome(outcome, calls) {
-    const spent = `${calls} ${calls === 1 ? 'request' : 'requests'}`;
-    if (outcome.ok)
-        info(`Section ${outcome.name}: read in ${spent}.`);
-    else if (outcome.refused)
-        core_warning(`Section ${outcome.name}: the service refused it: ${outcome.reason}`);
-    else
-        core_warning(`Section ${outcome.name} failed: ${outcome.reason}`);
-}
-/** Counts the operations sent, for when the client has no request counter of its own. */
-async function setOutputs(ctx, report) {
-    const s = ctx.settings;
-    const visitors = report.sections.find(x => x.name === 'visitors');
-    if (visitors?.ok && visitors.name === 'visitors') {
-        const { human, ai, total } = visitors.totals;
-        setOutput('human', String(human));
-        setOutput('ai', String(ai));
-        setOutput('total', String(total));
-        setOutput('totals', JSON.stringify({ human, ai, total }));
-    }
-    const json = reportJson(report);
-    setOutput('report', json);
-    if (s.outputFile) {
-        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(s.outputFile.absolute), { recursive: true });
-        await (0,promises_namespaceObject.writeFile)(s.outputFile.absolute, `${json}\n`);
-        setOutput('report-file', s.outputFile.absolute);
-    }
-}
-/**
- * The JSON document of the `report` output and file: per section what the report shows, or its
- * error. Lists are halved until it fits the limit, and `truncated` says so.
- */
-function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
-    let keep = Infinity;
-    for (;;) {
-        const doc = {
-            range: report.range,
-            ...(report.previous ? { previous: report.previous } : {}),
-            requests: report.requests,
-            sections: report.sections.map(x => cutLists(x, keep)),
-            ...(keep < Infinity ? { truncated: true } : {})
-        };
-        const json = JSON.stringify(doc);
-        if (Buffer.byteLength(json) <= maxBytes || keep === 0)
-            return json;
-        keep = keep === Infinity ? longestList(report.sections) >> 1 : keep >> 1;
-    }
-}
-function cutLists(x, keep) {
-    if (!x.ok || keep === Infinity)
-        return x;
-    if (x.name === 'searches')
-        return { ...x, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) };
-    return { ...x, top: x.top.slice(0, keep) };
-}
-function longestList(sections) {
-    return Math.max(0, ...sections.map(x => (x.ok ? x.top.length : 0)));
-}
-async function publish(ctx, report) {
-    const s = ctx.settings;
-    if (s.summary) {
-        await summary.addRaw(renderHealthReport(report, SUMMARY_MAX_BYTES)).write();
-    }
-    if (ctx.octokit && ctx.target) {
-        const budget = COMMENT_LIMIT - MARKER_ROOM;
-        const ref = await upsertComment(ctx.octokit, ctx.target, {
-            // One comment per range: a re-run edits it, a new week gets its own.
-            key: markerKey('report', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
-            body: fitComment(renderHealthReport(report, budget), budget),
-            mode: s.commentMode,
-            secret: s.apiKey
-        });
-        setOutput('comment-url', ref.url);
-    }
-}
-function report_describe(range) {
-    if (range.dateFrom === undefined && range.dateTo === undefined)
-        return 'all time';
-    return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`;
-}
-
-;// CONCATENATED MODULE: ./src/analytics/compare.ts
-
-/**
- * Reads the previous period for the `shown` paths. The first page (one request) gives the totals.
- *
- * When the rows come sorted by `total`, most first, reading stops as soon as every shown path has
- * been found. It cannot stop earlier: a shown path not found yet may still come later with any
- * smaller total, or never (a page new in this period), and only the end of the rows tells those
- * apart. Totals say nothing about where a path sits, so no bound on them helps either.
- *
- * The order is checked on every row read. Once one row breaks it, the service is not ordering as
- * documented and nothing about the rows still to come can be assumed (a path may come again, as
- * when data moves during the read), so the read goes on to the end, like a full export, and keeps
- * the first row of each shown path as the full export would.
- */
-async function readPreviousValues(shown, options) {
-    const wanted = new Set(shown);
-    const byPath = new Map();
-    let sorted = true;
-    let lastTotal = Infinity;
-    const read = await readOffsetPages({
-        ...options,
-        onPage: rows => {
-            for (const row of rows) {
-                if (row.total > lastTotal)
-                    sorted = false;
-                lastTotal = row.total;
-                if (wanted.has(row.path) && !byPath.has(row.path))
-                    byPath.set(row.path, { human: row.human, ai: row.ai, total: row.total });
-            }
-            return sorted && byPath.size === wanted.size ? STOP : undefined;
-        }
-    });
-    return { read, byPath, sorted };
-}
-
 ;// CONCATENATED MODULE: ./src/commands/visitors.ts
 // `command: visitors`: export every row (file, outputs), then the report (summary, comment).
-
 
 
 
@@ -38313,8 +38011,8 @@ async function runVisitors(ctx) {
     const s = ctx.settings;
     // `wait-timeout` bounds the whole command, counted from the start of the run.
     const deadline = ctx.startedAt + s.waitTimeoutMs;
-    setOutput('date-from', s.range.dateFrom ?? '');
-    setOutput('date-to', s.range.dateTo ?? '');
+    ctx.result.set('date-from', s.range.dateFrom ?? '');
+    ctx.result.set('date-to', s.range.dateTo ?? '');
     info(`Exporting visitors for ${visitors_describe(s.range)} (${s.pageSize} rows per request).`);
     const top = new TopPages(s.top);
     let sink;
@@ -38322,11 +38020,10 @@ async function runVisitors(ctx) {
     let result;
     let rowsRead = 0;
     // Cancelled mid-export: the partial file goes, and the log says how far the export got.
-    const stopOnCancel = onCancel(async (signal) => {
+    ctx.result.onCancel = async (signal) => {
         await sink?.abort().catch(() => undefined);
-        setFailed(`Cancelled (${signal}) after reading ${rowsRead} rows: the export stopped${s.outputFile ? `, and no file was written to ${s.outputFile.path}` : ''}.`);
-        setOutput('requests', String(ctx.service.requests));
-    });
+        return `Cancelled (${signal}) after reading ${rowsRead} rows: the export stopped${s.outputFile ? `, and no file was written to ${s.outputFile.path}` : ''}.`;
+    };
     try {
         result = await readOffsetPages({
             ...pages(s.range),
@@ -38345,20 +38042,17 @@ async function runVisitors(ctx) {
         await sink?.abort().catch(() => undefined);
         throw explainTimeUp(err, s, sink !== undefined);
     }
-    finally {
-        stopOnCancel();
-    }
     const totals = result.first.totals;
     info(`Exported ${result.rows} rows in ${requestsText(result.requests)}` +
         (result.abandoned ? ` (${result.abandoned} read ahead past the end)` : '') +
         `: ${totals.total} unique visitors (${totals.human} human, ${totals.ai} AI).`);
-    setOutput('human', String(totals.human));
-    setOutput('ai', String(totals.ai));
-    setOutput('total', String(totals.total));
-    setOutput('totals', JSON.stringify({ human: totals.human, ai: totals.ai, total: totals.total }));
-    setOutput('rows', String(result.rows));
+    ctx.result.set('human', String(totals.human));
+    ctx.result.set('ai', String(totals.ai));
+    ctx.result.set('total', String(totals.total));
+    ctx.result.set('totals', JSON.stringify({ human: totals.human, ai: totals.ai, total: totals.total }));
+    ctx.result.set('rows', String(result.rows));
     if (s.outputFile)
-        setOutput('visitors-file', s.outputFile.absolute);
+        ctx.result.set('visitors-file', s.outputFile.absolute);
     const report = {
         projectId: s.projectId,
         range: s.range,
@@ -38369,7 +38063,8 @@ async function runVisitors(ctx) {
         file: s.outputFile?.path,
         maxRowsReached: result.maxRowsReached,
         runUrl: ctx.runUrl,
-        generatedAt: Date.now()
+        generatedAt: Date.now(),
+        ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
     };
     if (s.previous) {
         const previous = await readPrevious(s, s.previous, report.top, pages);
@@ -38379,28 +38074,27 @@ async function runVisitors(ctx) {
     report.requests = ctx.service.requests;
     info(`This run spent ${requestsText(report.requests)} of the analytics quota (about 100 an hour).`);
     const fileHint = s.outputFile ? `\`${s.outputFile.path}\`` : undefined;
-    if (s.summary) {
-        const md = renderVisitorsReport(report, { maxChars: visitors_SUMMARY_MAX_BYTES, fullDataHint: fileHint });
-        // The export itself succeeded: a summary file that cannot be written is worth a warning only.
-        await summary
-            .addRaw(md)
-            .write()
-            .catch((err) => core_warning(`Could not write the job summary: ${err instanceof Error ? err.message : String(err)}`));
-    }
-    if (ctx.octokit && ctx.target) {
-        const md = renderVisitorsReport(report, {
-            maxChars: COMMENT_LIMIT - MARKER_ROOM,
-            fullDataHint: fileHint ?? 'the job summary'
+    if (s.summary)
+        ctx.result.summary = renderVisitorsReport(report, {
+            maxChars: visitors_SUMMARY_MAX_BYTES,
+            fullDataHint: fileHint
         });
-        const ref = await upsertComment(ctx.octokit, ctx.target, {
-            // One comment per report: a re-run edits it, a new week gets its own.
-            key: markerKey('visitors', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
-            body: fitComment(md, COMMENT_LIMIT - MARKER_ROOM),
-            mode: s.commentMode,
-            secret: s.apiKey
-        });
-        setOutput('comment-url', ref.url);
-    }
+    const { octokit, target } = ctx;
+    if (octokit && target)
+        ctx.result.comment = async () => {
+            const md = renderVisitorsReport(report, {
+                maxChars: COMMENT_LIMIT - MARKER_ROOM,
+                fullDataHint: fileHint ?? 'the job summary'
+            });
+            const ref = await upsertComment(octokit, target, {
+                // One comment per report: a re-run edits it, a new week gets its own.
+                key: markerKey('visitors', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
+                body: fitComment(md, COMMENT_LIMIT - MARKER_ROOM),
+                mode: s.commentMode,
+                secret: s.apiKey
+            });
+            return ref.url;
+        };
 }
 /** The page reader's options for one range of `GET /v1/analytics/{projectId}/visitors`. */
 function visitorsPages(ctx, deadline) {
@@ -38458,6 +38152,64 @@ function visitors_describe(range) {
     if (range.dateFrom === undefined && range.dateTo === undefined)
         return 'all time';
     return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`;
+}
+
+;// CONCATENATED MODULE: ./src/commands/cancel.ts
+// The runner cancels a step with SIGINT, then SIGTERM. Node's default would end the process at
+// once, running no cleanup: a live comment would say "working…" forever and an export would leave
+// its temp file. A command says what became of its work first; the process then ends.
+
+/**
+ * Calls `write(signal)` once on the first SIGINT or SIGTERM, then ends the process with exit code
+ * 1 (at the latest after 5 s). Returns the function that removes the handlers.
+ */
+function onCancel(write) {
+    let done = false;
+    const handler = (signal) => {
+        if (done)
+            return;
+        done = true;
+        const exit = () => process.exit(1);
+        setTimeout(exit, 5_000).unref();
+        write(signal)
+            .catch((err) => core_warning(err instanceof Error ? err.message : String(err)))
+            .finally(exit);
+    };
+    process.on('SIGINT', handler);
+    process.on('SIGTERM', handler);
+    return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+    };
+}
+
+;// CONCATENATED MODULE: ./src/commands/result.ts
+// What a command hands back to run(): everything the step publishes. The command fills it as it
+// goes (so whatever is known is published even when the run fails or is cancelled part way), and
+// src/main.ts publishes it once: outputs, the job summary, the comment, the reaction, and the one
+// core.setFailed.
+class CommandResult {
+    /** Step outputs, in the order they were set; a later value replaces an earlier one. */
+    outputs = new Map();
+    /** The job summary's Markdown. */
+    summary;
+    /**
+     * Writes the run's comment (or its ending, for a comment kept live during the run); main calls it
+     * once, after the outputs. It returns the comment's URL, if one was written.
+     */
+    comment;
+    /** Why the step fails, when the command ends without throwing (a timeout, `fail-on-status`). */
+    failure;
+    /** The reaction on a trigger comment when the run succeeded. */
+    reaction;
+    /**
+     * What the command says when the runner cancels it now (SIGINT, SIGTERM): it may fill the
+     * result further (the summary, the comment's ending) and returns the failure message.
+     */
+    onCancel;
+    set(name, value) {
+        this.outputs.set(name, value);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/github/event.ts
@@ -38822,7 +38574,7 @@ var VERSION = "0.0.0-development";
 
 // pkg/dist-src/defaults.js
 var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
-var dist_bundle_DEFAULTS = {
+var DEFAULTS = {
   method: "GET",
   baseUrl: "https://api.github.com",
   headers: {
@@ -39144,19 +38896,19 @@ function endpointWithDefaults(defaults, route, options) {
 }
 
 // pkg/dist-src/with-defaults.js
-function dist_bundle_withDefaults(oldDefaults, newDefaults) {
+function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge(oldDefaults, newDefaults);
   const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
   return Object.assign(endpoint2, {
     DEFAULTS: DEFAULTS2,
-    defaults: dist_bundle_withDefaults.bind(null, DEFAULTS2),
+    defaults: withDefaults.bind(null, DEFAULTS2),
     merge: merge.bind(null, DEFAULTS2),
     parse
   });
 }
 
 // pkg/dist-src/index.js
-var endpoint = dist_bundle_withDefaults(null, dist_bundle_DEFAULTS);
+var endpoint = withDefaults(null, DEFAULTS);
 
 
 ;// CONCATENATED MODULE: ./node_modules/content-type/dist/index.js
@@ -40270,7 +40022,7 @@ function toErrorMessage(data) {
 }
 
 // pkg/dist-src/with-defaults.js
-function request_dist_bundle_withDefaults(oldEndpoint, newDefaults) {
+function dist_bundle_withDefaults(oldEndpoint, newDefaults) {
   const endpoint2 = oldEndpoint.defaults(newDefaults);
   const newApi = function(route, parameters) {
     const endpointOptions = endpoint2.merge(route, parameters);
@@ -40284,18 +40036,18 @@ function request_dist_bundle_withDefaults(oldEndpoint, newDefaults) {
     };
     Object.assign(request2, {
       endpoint: endpoint2,
-      defaults: request_dist_bundle_withDefaults.bind(null, endpoint2)
+      defaults: dist_bundle_withDefaults.bind(null, endpoint2)
     });
     return endpointOptions.request.hook(request2, endpointOptions);
   };
   return Object.assign(newApi, {
     endpoint: endpoint2,
-    defaults: request_dist_bundle_withDefaults.bind(null, endpoint2)
+    defaults: dist_bundle_withDefaults.bind(null, endpoint2)
   });
 }
 
 // pkg/dist-src/index.js
-var request = request_dist_bundle_withDefaults(endpoint, defaults_default);
+var request = dist_bundle_withDefaults(endpoint, defaults_default);
 
 /* v8 ignore next -- @preserve */
 /* v8 ignore else -- @preserve */
@@ -43545,23 +43297,493 @@ function getOctokit(token, options, ...additionalPlugins) {
 //# sourceMappingURL=github.js.map
 ;// CONCATENATED MODULE: ./src/github/octokit.ts
 // The REST client for comments, reactions and permissions, with a time limit on every call so
-// that GitHub can never keep a run waiting, and the proxy support of @actions/github kept.
+// that GitHub can never keep a run waiting past its deadline, and the proxy support of
+// @actions/github kept.
 
 
+/** The longest any one call may take. */
 const GITHUB_TIMEOUT_MS = 30_000;
-function createOctokit(token, apiUrl, userAgent) {
+/**
+ * The least a call gets, even once the run's time is up: the ending (a comment that still says
+ * "working…") must still be written, but a GitHub that never answers costs only this.
+ */
+const GITHUB_MIN_TIMEOUT_MS = 5_000;
+/**
+ * `timeLeft` says how long the run may still take (ms); each call gets that much, between 5 s and
+ * 30 s, so a GitHub that never answers cannot hold a run far past `wait-timeout`.
+ */
+function createOctokit(token, apiUrl, userAgent, timeLeft = () => Infinity) {
     const base = defaults.request?.fetch ?? fetch;
-    const timed = (input, init) => base(input, {
-        ...init,
-        signal: init?.signal
-            ? AbortSignal.any([init.signal, AbortSignal.timeout(GITHUB_TIMEOUT_MS)])
-            : AbortSignal.timeout(GITHUB_TIMEOUT_MS)
-    });
+    const timed = (input, init) => {
+        const limit = Math.min(GITHUB_TIMEOUT_MS, Math.max(GITHUB_MIN_TIMEOUT_MS, timeLeft()));
+        const timeout = AbortSignal.timeout(limit);
+        return base(input, {
+            ...init,
+            signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
+        });
+    };
     return getOctokit(token, {
         baseUrl: apiUrl,
         userAgent,
         request: { ...defaults.request, fetch: timed }
     });
+}
+
+;// CONCATENATED MODULE: ./src/github/trigger.ts
+// Deciding whether a comment should run the agent: the trigger text, who may use it, and the
+// reactions that tell the commenter what happened.
+
+
+/**
+ * The instruction after `trigger` when the comment starts with it (leading whitespace ignored,
+ * case ignored as a workflow's `startsWith` does) and it is followed by whitespace or the end;
+ * otherwise undefined. Plain string comparison, so regex metacharacters in a trigger are literal.
+ */
+function matchTrigger(body, trigger) {
+    if (trigger === '')
+        return undefined;
+    const text = body.trimStart();
+    const head = text.slice(0, trigger.length);
+    // A workflow's `if: startsWith(...)` lets `/Docs-Agent` through; skipping it here would be silent.
+    if (head.toLowerCase() !== trigger.toLowerCase())
+        return undefined;
+    const rest = text.slice(trigger.length);
+    // `/docs-agentx` must not count as `/docs-agent`.
+    if (rest !== '' && !/^\s/.test(rest))
+        return undefined;
+    return rest.trim();
+}
+const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
+function isPermissionLevel(value) {
+    return typeof value === 'string' && PERMISSION_LEVELS.includes(value);
+}
+function meetsPermission(actual, least) {
+    return PERMISSION_LEVELS.indexOf(actual) >= PERMISSION_LEVELS.indexOf(least);
+}
+/**
+ * The user's permission on the repository. Any failure counts as 'none': a non-collaborator
+ * gets a 404, and an outage must not grant access.
+ */
+async function getCommenterPermission(octokit, owner, repo, username) {
+    // An empty name would ask about a different URL entirely.
+    if (username === '')
+        return 'none';
+    try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+            owner,
+            repo,
+            username
+        });
+        // role_name distinguishes triage and maintain, which `permission` folds into read/write.
+        if (isPermissionLevel(data.role_name))
+            return data.role_name;
+        if (isPermissionLevel(data.permission))
+            return data.permission;
+        return 'none';
+    }
+    catch (error) {
+        core_debug(`Permission lookup for ${username} failed, treating as none: ${trigger_describe(error)}`);
+        return 'none';
+    }
+}
+/** One short line: status and message, never a stack. */
+function trigger_describe(error) {
+    const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
+    const message = redact(error instanceof Error ? error.message : String(error))
+        .replace(/\s+/g, ' ')
+        .slice(0, 200);
+    return typeof status === 'number' ? `HTTP ${status} ${message}` : message;
+}
+// Reactions this run gave, per comment: run() adds 😕 only where 👀 told the commenter the
+// comment was taken, and a reaction already given is not asked for twice.
+const given = new WeakMap();
+function hasReaction(comment, content) {
+    return given.get(comment)?.has(content) ?? false;
+}
+/** Reactions are courtesy feedback: a failure is only a warning. */
+async function addReaction(octokit, owner, repo, comment, content, warn) {
+    if (hasReaction(comment, content))
+        return;
+    try {
+        const params = { owner, repo, comment_id: comment.id, content };
+        if (comment.kind === 'pull') {
+            await octokit.rest.reactions.createForPullRequestReviewComment(params);
+        }
+        else {
+            await octokit.rest.reactions.createForIssueComment(params);
+        }
+        given.set(comment, (given.get(comment) ?? new Set()).add(content));
+    }
+    catch (error) {
+        warn(`Could not add the ${content} reaction to comment ${comment.id}: ${trigger_describe(error)}`);
+    }
+}
+/**
+ * The checks that need no request, in the contract's order: the comment was just created, and
+ * it starts with the trigger. Returns the prompt, or the reason to skip (for the log).
+ */
+function checkComment(comment, trigger) {
+    if (comment === undefined)
+        return { reason: 'the event carries no comment' };
+    if (comment.action !== 'created') {
+        const what = comment.action === '' ? 'of an unknown action' : comment.action;
+        return { reason: `the comment was ${what}, not created` };
+    }
+    const prompt = matchTrigger(comment.body, trigger);
+    if (prompt === undefined)
+        return { reason: `the comment does not start with ${trigger}` };
+    return { prompt };
+}
+/** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
+function isBot(comment) {
+    return comment.authorType === 'Bot' || /\[bot\]$/i.test(comment.author);
+}
+/** Logins compare without case, and a bot may be listed with or without its `[bot]` suffix. */
+function sameLogin(listed, login, bot) {
+    const norm = (s) => (bot ? s.replace(/\[bot\]$/i, '') : s).toLowerCase();
+    return norm(listed.trim()) === norm(login);
+}
+/**
+ * Whether the commenter may run the agent: listed in `allowed-users`, a bot listed in
+ * `allowed-bots`, or (not a bot) a collaborator whose permission reaches `permission`. Bots are
+ * refused unless listed, whatever their permission: automation that can comment must not be able
+ * to spend the quota or edit the docs by accident.
+ */
+async function checkCommenter(octokit, event, comment, rules) {
+    const login = comment.author;
+    if (isBot(comment)) {
+        if (rules.allowedBots === '*')
+            return { allowed: true, why: '`allowed-bots` is `*`' };
+        if (rules.allowedBots.some(b => sameLogin(b, login, true)))
+            return { allowed: true, why: `@${login} is listed in \`allowed-bots\`` };
+        const inUsers = rules.allowedUsers.some(u => sameLogin(u, login, true));
+        return {
+            allowed: false,
+            reason: inUsers
+                ? `@${login} is a bot listed in \`allowed-users\`; bots run only when listed in \`allowed-bots\``
+                : `@${login} is a bot; bots run only when listed in \`allowed-bots\``
+        };
+    }
+    if (login !== '' && rules.allowedUsers.some(u => sameLogin(u, login, false)))
+        return { allowed: true, why: `@${login} is listed in \`allowed-users\`` };
+    if (!octokit)
+        return {
+            allowed: false,
+            reason: `no \`github-token\` to check the permission of @${login || 'the commenter'}`
+        };
+    const actual = await getCommenterPermission(octokit, event.owner, event.repo, login);
+    if (!meetsPermission(actual, rules.permission))
+        return {
+            allowed: false,
+            reason: `@${login || 'the commenter'} has ${actual} permission; ${rules.permission} is required ` +
+                '(or list the login in `allowed-users`)'
+        };
+    return { allowed: true, why: `@${login} has ${actual} permission` };
+}
+
+;// CONCATENATED MODULE: ./src/analytics/section-names.ts
+// The report's sections, by the names the `sections` input takes.
+const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
+
+;// CONCATENATED MODULE: ./src/settings.ts
+// Every input read, parsed and validated in one place, before any request is sent. An InputError
+// names the input and the form it accepts, so the person reading the log knows what to fix.
+
+
+
+
+
+
+
+const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
+const COMMANDS = ['message', 'create', 'visitors', 'report'];
+/**
+ * The defaults of action.yml. A runner passes them itself, but an input set to empty text
+ * (`wait: ${{ vars.UNSET }}`) arrives empty: it means the default, as for an input not set.
+ * A test keeps this table equal to action.yml.
+ */
+const settings_DEFAULTS = {
+    'base-url': 'https://api.mintlify.com',
+    context: 'false',
+    'when-no-job': 'fail',
+    'settle-time': '60s',
+    wait: 'true',
+    'wait-timeout': '30m',
+    'poll-interval': '5s',
+    'job-path': '/v2/agent/{projectId}/job/{id}',
+    'fail-on-status': 'failed',
+    'page-size': '250',
+    'max-rows': '0',
+    concurrency: '4',
+    sections: SECTIONS.join(','),
+    top: '20',
+    compare: 'false',
+    summary: 'true',
+    comment: 'auto',
+    'comment-mode': 'upsert',
+    trigger: '/docs-agent',
+    permission: 'write'
+};
+const JOB_COMMANDS = ['message', 'create'];
+const ANALYTICS_COMMANDS = ['visitors', 'report'];
+/** Inputs that only some commands read; every other input applies to all of them. */
+const APPLIES_TO = {
+    'job-id': ['message'],
+    prompt: JOB_COMMANDS,
+    'prompt-file': JOB_COMMANDS,
+    context: JOB_COMMANDS,
+    'when-no-job': ['message'],
+    'settle-time': ['message'],
+    wait: JOB_COMMANDS,
+    'poll-interval': JOB_COMMANDS,
+    'job-path': JOB_COMMANDS,
+    'fail-on-status': JOB_COMMANDS,
+    'date-from': ANALYTICS_COMMANDS,
+    'date-to': ANALYTICS_COMMANDS,
+    period: ANALYTICS_COMMANDS,
+    'page-size': ANALYTICS_COMMANDS,
+    'max-rows': ANALYTICS_COMMANDS,
+    concurrency: ANALYTICS_COMMANDS,
+    'output-file': ANALYTICS_COMMANDS,
+    sections: ['report'],
+    'site-url': ANALYTICS_COMMANDS,
+    top: ANALYTICS_COMMANDS,
+    compare: ANALYTICS_COMMANDS
+};
+/** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
+const OTHER_KEY_KINDS = [
+    ['mint_dsc_', 'an assistant (discovery) API key'],
+    ['mint_us_', 'a search index key']
+];
+const PROMPT_FILE_MAX_BYTES = 256 * 1024;
+/**
+ * Empty text means the default, for every input but `fail-on-status`, where the contract makes
+ * `''` mean "no status fails the step" (a runner passes the default itself when it is not set).
+ */
+function settings_withDefaults(get) {
+    return name => {
+        const value = get(name);
+        return value === '' && name !== 'fail-on-status' ? (settings_DEFAULTS[name] ?? '') : value;
+    };
+}
+function readTriggerSettings(raw) {
+    const get = settings_withDefaults(raw);
+    return {
+        trigger: readTrigger(get('trigger')),
+        permission: oneOf(get, 'permission', PERMISSIONS),
+        allowedUsers: readLogins(get, 'allowed-users'),
+        allowedBots: get('allowed-bots').trim() === '*' ? '*' : readLogins(get, 'allowed-bots', true),
+        githubToken: readToken(get('github-token')),
+        commentEnabled: oneOf(get, 'comment', ['true', 'false', 'auto']) !== 'false'
+    };
+}
+function readSettings(raw, ctx) {
+    const get = settings_withDefaults(raw);
+    const command = oneOf(get, 'command', COMMANDS, true);
+    const apiKey = readApiKey(get);
+    const projectId = readId(get, 'project-id', true);
+    const baseUrl = readBaseUrl(get('base-url'));
+    const s = {
+        ...readTriggerSettings(raw),
+        command,
+        apiKey,
+        projectId,
+        baseUrl,
+        jobId: readId(get, 'job-id', false),
+        prompt: get('prompt').trim(),
+        context: bool(get, 'context'),
+        whenNoJob: oneOf(get, 'when-no-job', ['fail', 'create']),
+        settleTimeMs: duration(get, 'settle-time', true),
+        wait: bool(get, 'wait'),
+        waitTimeoutMs: duration(get, 'wait-timeout', false),
+        pollIntervalMs: duration(get, 'poll-interval', true),
+        jobPath: readJobPath(get('job-path')),
+        failOnStatus: readStatuses(get('fail-on-status')),
+        range: {},
+        pageSize: integer(get, 'page-size', 1, 250),
+        maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
+        concurrency: integer(get, 'concurrency', 1, 16),
+        sections: settings_readSections(get('sections')),
+        top: integer(get, 'top', 1, 1_000_000),
+        compare: bool(get, 'compare'),
+        summary: bool(get, 'summary'),
+        comment: oneOf(get, 'comment', ['true', 'false', 'auto']),
+        commentMode: oneOf(get, 'comment-mode', ['upsert', 'create']),
+        warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
+    };
+    const siteUrl = get('site-url');
+    if (siteUrl !== '')
+        s.siteUrl = readSiteUrl(siteUrl);
+    const issue = get('issue-number').replace(/^#/, '');
+    if (issue !== '')
+        s.issueNumber = integer(() => issue, 'issue-number', 1, Number.MAX_SAFE_INTEGER);
+    const output = get('output-file');
+    if (output !== '' && ANALYTICS_COMMANDS.includes(command))
+        s.outputFile = readOutputFile(output, ctx.workspace, command);
+    if (s.comment === 'true' && s.githubToken === '')
+        throw new InputError('github-token', 'is empty, but `comment: true` needs a token to comment with');
+    if (JOB_COMMANDS.includes(command)) {
+        readPromptFile(get, s, ctx.workspace);
+        if (command === 'message' && !ctx.commentEvent && s.jobId === '')
+            throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job');
+        if (!ctx.commentEvent)
+            checkPrompt(s.prompt);
+    }
+    else {
+        readRange(get, s, ctx.now);
+    }
+    return s;
+}
+/** The prompt rule, also applied to a prompt that comes from a trigger comment. */
+function checkPrompt(prompt) {
+    if (prompt.trim() === '')
+        throw new InputError('prompt', 'is required: the instruction for the agent, at least 1 character (or set `prompt-file`)');
+}
+/** `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any request. */
+function readPromptFile(get, s, workspace) {
+    const file = get('prompt-file');
+    if (file === '')
+        return;
+    if (s.prompt !== '')
+        throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other');
+    const absolute = insideWorkspace('prompt-file', file, workspace);
+    let bytes;
+    try {
+        if (!(0,external_node_fs_namespaceObject.lstatSync)(absolute).isFile())
+            throw new Error('not a file');
+        bytes = (0,external_node_fs_namespaceObject.readFileSync)(absolute);
+    }
+    catch {
+        throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
+    }
+    if (bytes.length > PROMPT_FILE_MAX_BYTES)
+        throw new InputError('prompt-file', `${quote(file)} has ${bytes.length} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`);
+    let text;
+    try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    }
+    catch {
+        throw new InputError('prompt-file', `${quote(file)} is not UTF-8 text`);
+    }
+    s.prompt = text.replace(/^\uFEFF/, '').trim();
+    s.promptFile = file;
+    if (s.prompt === '')
+        throw new InputError('prompt-file', `${quote(file)} is empty`);
+}
+/** Inputs given a value (other than the default) that the command does not read. */
+function inputsForOtherCommands(raw, command) {
+    const ignored = Object.entries(APPLIES_TO)
+        .filter(([, commands]) => !commands.includes(command))
+        .map(([name]) => name)
+        .filter(name => {
+        const value = name === 'prompt' ? raw(name).trim() : raw(name);
+        return value !== '' && value !== settings_DEFAULTS[name];
+    });
+    if (ignored.length === 0)
+        return [];
+    const list = ignored.map(name => `\`${name}\``).join(', ');
+    return [
+        `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
+    ];
+}
+function keyKindWarnings(key) {
+    const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix));
+    if (other)
+        return [
+            `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
+        ];
+    if (!/^[A-Za-z][A-Za-z0-9]*_\S+$/.test(key))
+        return [
+            'Input `api-key` does not look like an admin API key (a fixed prefix, `_`, then the key). ' +
+                'Sending it anyway; a 401 answer would confirm it is wrong.'
+        ];
+    return [];
+}
+function readApiKey(get) {
+    const key = get('api-key');
+    if (key === '')
+        throw new InputError('api-key', 'is required: an admin API key, e.g. `${{ secrets.DOCS_API_KEY }}`');
+    checkSecretText('api-key', key);
+    return key;
+}
+function settings_readSections(text) {
+    const items = text
+        .split(',')
+        .map(item => item.trim().toLowerCase())
+        .filter(item => item !== '');
+    const accepted = SECTIONS.map(name => `\`${name}\``).join(', ');
+    if (items.length === 0)
+        throw new InputError('sections', `is empty; expected a comma list of ${accepted}`);
+    for (const item of items) {
+        if (!SECTIONS.includes(item))
+            throw new InputError('sections', `${quote(item)} is not a section; expected a comma list of ${accepted}`);
+    }
+    return [...new Set(items)];
+}
+function readJobPath(text) {
+    if (!text.startsWith('/') || !text.includes('{id}'))
+        throw new InputError('job-path', 'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`');
+    return text;
+}
+function readStatuses(text) {
+    // `''` means none; an input left empty also arrives as '' and takes the default first.
+    const items = text
+        .split(',')
+        .map(s => s.trim())
+        .filter(s => s !== '' && s !== "''" && s !== '""');
+    for (const item of items) {
+        if (!FINAL_STATUSES.includes(item))
+            throw new InputError('fail-on-status', `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`);
+    }
+    return items;
+}
+function readTrigger(text) {
+    if (text === '' || /\s/.test(text))
+        throw new InputError('trigger', 'must be one word without spaces, e.g. `/docs-agent`');
+    return text;
+}
+function readOutputFile(text, workspace, command) {
+    const format = formatFromPath(text);
+    if (command === 'report' && format !== 'json')
+        throw new InputError('output-file', `${quote(text)} must end in .json for \`command: report\``);
+    if (!format)
+        throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`);
+    return { path: text, absolute: insideWorkspace('output-file', text, workspace), format };
+}
+function readRange(get, s, now) {
+    const from = get('date-from');
+    const to = get('date-to');
+    const periodText = get('period');
+    const form = '`YYYY-MM-DD` or an ISO 8601 date-time such as `2026-11-01T00:00:00Z`';
+    if (periodText !== '') {
+        if (from !== '' || to !== '')
+            throw new InputError('period', 'cannot be combined with `date-from` or `date-to`: use one or the other');
+        const period = parsePeriod(periodText);
+        if (!period)
+            throw new InputError('period', `${quote(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``);
+        s.period = period;
+        s.range = resolvePeriod(period, now);
+    }
+    else {
+        const fromAt = from === '' ? undefined : parseInstant(from);
+        const toAt = to === '' ? undefined : parseInstant(to);
+        if (from !== '' && fromAt === undefined)
+            throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`);
+        if (to !== '' && toAt === undefined)
+            throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`);
+        if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
+            throw new InputError('date-to', `must be after \`date-from\` (it is exclusive): ${to} is not after ${from}`);
+        if (from !== '')
+            s.range.dateFrom = from;
+        if (to !== '')
+            s.range.dateTo = to;
+    }
+    if (s.compare) {
+        const { dateFrom, dateTo } = s.range;
+        if (dateFrom === undefined || dateTo === undefined)
+            throw new InputError('compare', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
+        s.previous = previousRange({ dateFrom, dateTo }, s.period);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/version.ts
@@ -43571,6 +43793,9 @@ const src_version_VERSION = '1.0.0';
 ;// CONCATENATED MODULE: ./src/main.ts
 // run(): inputs -> the command -> outputs, summary, comment. The one place that reads the
 // environment and the inputs, and the one try/catch that turns errors into core.setFailed.
+
+
+
 
 
 
@@ -43597,7 +43822,22 @@ async function run(env = process.env) {
     // Before anything else can print them; read as given, so each line of a broken value is masked.
     registerSecrets(getInput('api-key', { trimWhitespace: false }), getInput('github-token', { trimWhitespace: false }));
     let trigger;
-    let failed = false;
+    const result = new CommandResult();
+    let service;
+    // Published once: by the run's end, or by the cancellation handler if the runner stops it first.
+    let published = false;
+    const publishOnce = async () => {
+        if (published)
+            return;
+        published = true;
+        await publish(result, service, trigger);
+    };
+    const stopOnCancel = onCancel(async (signal) => {
+        result.failure =
+            (await result.onCancel?.(signal).catch(() => undefined)) ??
+                `Cancelled (${signal}): nothing was sent to the service.`;
+        await publishOnce();
+    });
     try {
         const eventName = env.GITHUB_EVENT_NAME ?? '';
         const payload = readPayload(env.GITHUB_EVENT_PATH);
@@ -43633,7 +43873,7 @@ async function run(env = process.env) {
             if (settings.command === 'message' || settings.command === 'create')
                 checkPrompt(prompt);
         }
-        const service = new ServiceClient({
+        service = new ServiceClient({
             baseUrl: settings.baseUrl,
             apiKey: settings.apiKey,
             userAgent: USER_AGENT,
@@ -43649,34 +43889,64 @@ async function run(env = process.env) {
             octokit,
             service,
             prompt,
+            result,
             startedAt,
             runUrl: runUrl(env),
             serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
         };
-        try {
-            if (settings.command === 'message' || settings.command === 'create')
-                await runJob(ctx);
-            else if (settings.command === 'report')
-                await runReport(ctx);
-            else
-                await runVisitors(ctx);
-        }
-        finally {
-            service.dispose();
-            // Also after a failure: what the run spent of the rate limits is known either way.
-            setOutput('requests', String(service.requests));
-        }
+        if (settings.command === 'message' || settings.command === 'create')
+            await runJob(ctx);
+        else if (settings.command === 'report')
+            await runReport(ctx);
+        else
+            await runVisitors(ctx);
     }
     catch (err) {
-        failed = true;
-        setFailed(redact(messageOf(err)));
+        // The command's own verdict, if it had one, is what the step reports.
+        result.failure ??= messageOf(err);
     }
     finally {
-        // Commands also fail the step without throwing, once their outputs are set: core.setFailed
-        // sets exit code 1. (Not the ExitCode enum: @github/local-action's stand-in core lacks it.)
-        if (trigger && (failed || process.exitCode === 1))
-            await trigger.react('confused');
+        stopOnCancel();
+        service?.dispose();
     }
+    await publishOnce();
+}
+/**
+ * The one place that publishes: outputs (`requests` from the client's count, also after a
+ * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
+ * on a trigger comment, and the one core.setFailed, redacted.
+ */
+async function publish(result, service, trigger) {
+    for (const [name, value] of result.outputs)
+        setOutput(name, redact(value));
+    if (service)
+        setOutput('requests', String(service.requests));
+    if (result.summary !== undefined) {
+        await summary
+            .addRaw(result.summary)
+            .write()
+            .catch((err) => core_warning(`Could not write the job summary: ${messageOf(err)}`));
+    }
+    if (result.comment) {
+        try {
+            const url = await result.comment();
+            if (url)
+                setOutput('comment-url', url);
+        }
+        catch (err) {
+            // The comment is part of what the run was asked for; a failure already reported wins.
+            if (result.failure === undefined)
+                result.failure = messageOf(err);
+            else
+                core_warning(messageOf(err));
+        }
+    }
+    if (result.failure !== undefined) {
+        setFailed(redact(result.failure));
+        await trigger?.react('confused');
+    }
+    else if (result.reaction)
+        await trigger?.react(result.reaction);
 }
 /**
  * Settles a comment event: the trigger, who commented, then whether this run has a key at all.
@@ -43685,7 +43955,7 @@ async function run(env = process.env) {
  */
 async function acceptTrigger(event, apiUrl) {
     const comment = event.comment;
-    const checked = checkComment(comment, readInput('trigger') || (DEFAULTS.trigger ?? ''));
+    const checked = checkComment(comment, readInput('trigger') || (settings_DEFAULTS.trigger ?? ''));
     // Most comments are not for us: settled without a request, and without reading (or failing
     // on) any other input.
     if ('reason' in checked || comment === undefined) {
