@@ -7,7 +7,7 @@ import {
   type Evidence
 } from '../src/agent/completion.js'
 import { waitForJob } from '../src/agent/wait.js'
-import { ServiceError } from '../src/service/client.js'
+import { ServiceError } from '../src/service/errors.js'
 import type { AgentJob } from '../src/service/schema.js'
 
 const OLD: AgentJob = { id: 'j', status: 'completed', prLink: 'https://x/pull/1', archivedAt: null }

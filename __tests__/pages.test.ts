@@ -614,6 +614,7 @@ describe('readOffsetPages: data that moves during the read', () => {
 describe('an abandoned page, through the service client', () => {
   it('is not retried once its signal fires', async () => {
     const { ServiceClient } = await import('../src/service/client.js')
+    const { AnalyticsApi } = await import('../src/service/analytics.js')
     const { startService, SIM_API_KEY } = await import('../sim/service.js')
     const sim = await startService({
       rows: 100,
@@ -628,10 +629,10 @@ describe('an abandoned page, through the service client', () => {
     })
     try {
       const controller = new AbortController()
-      const page = client.getVisitorsPage(
-        'p',
-        { limit: 10, offset: 0 },
-        Date.now() + 30_000,
+      const page = new AnalyticsApi(client, 'p', Date.now() + 30_000).visitors(
+        {},
+        10,
+        0,
         controller.signal
       )
       const outcome = page.then(

@@ -1,6 +1,6 @@
 // Sends the instruction: a follow-up to a job, or a new job. Each is one POST, sent at most once
 // (the client retries it only where the service certainly did not take it).
-import { ServiceError } from '../service/client.js'
+import { ServiceError, type Delivery } from '../service/errors.js'
 import type { AgentJob } from '../service/schema.js'
 import type { JobReader } from './wait.js'
 
@@ -42,10 +42,10 @@ export async function sendInstruction(
 
 /**
  * Whether the service took an instruction whose POST failed: a 2xx took it (the answer was only
- * odd), "may or may not" leaves it open, anything else was refused or never arrived.
+ * odd), "maybe" leaves it open (a reset, a timeout, a 5xx), anything else never arrived.
  */
-export function deliveryOf(err: unknown): 'yes' | 'maybe' | 'no' {
-  if (err instanceof ServiceError && err.status !== undefined && err.status < 300) return 'yes'
-  const message = err instanceof Error ? err.message : String(err)
-  return /may or may not have been delivered/.test(message) ? 'maybe' : 'no'
+export function deliveryOf(err: unknown): Delivery {
+  if (!(err instanceof ServiceError)) return 'no'
+  if (err.status !== undefined && err.status < 300) return 'yes'
+  return err.delivery
 }

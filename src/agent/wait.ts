@@ -1,5 +1,5 @@
 // Polls the job until a final status is believed (see completion.ts) or the wait ends.
-import { RateLimitError, ServiceError } from '../service/client.js'
+import { RateLimitError, ServiceError } from '../service/errors.js'
 import type { AgentJob } from '../service/schema.js'
 import { noteSeen, readPoll, type Evidence } from './completion.js'
 

@@ -3,13 +3,7 @@
 import type { DateRange } from '../analytics/period.js'
 import { enc } from './client.js'
 import { DeadlineError } from './cursor.js'
-import {
-  checkVisitorsPage,
-  ShapeError,
-  type VisitorCounts,
-  type VisitorRow,
-  type VisitorsPage
-} from './schema.js'
+import { ShapeError, type VisitorCounts, type VisitorRow, type VisitorsPage } from './schema.js'
 import { isObject } from '../json.js'
 
 /** The one call every operation goes through (the service client's retries, errors, counter). */
@@ -193,16 +187,29 @@ function checkCounts(v: unknown, where: string): VisitorCounts {
   }
 }
 
-export function checkViewsPage(body: unknown): ViewsPage {
-  const o = object(body, 'the views page')
-  const views = list(o, 'views').map((row, i) => {
-    const where = `views[${i}]`
+/**
+ * The one check of an offset page (`visitors`, `views`): the totals, the rows under `key` (each a
+ * path with counts; other fields kept as they came), `hasMore`.
+ */
+function checkOffsetPage<K extends 'visitors' | 'views'>(
+  body: unknown,
+  key: K
+): { totals: VisitorCounts; hasMore: boolean } & Record<K, VisitorRow[]> {
+  const o = object(body, `the ${key} page`)
+  const rows = list(o, key).map((row, i) => {
+    const where = `${key}[${i}]`
     const r = object(row, where)
-    return { path: text(r, 'path', where), ...checkCounts(r, where) }
+    text(r, 'path', where)
+    checkCounts(r, where)
+    return r as unknown as VisitorRow
   })
   if (typeof o.hasMore !== 'boolean') throw new ShapeError('hasMore is not a boolean')
-  return { totals: checkCounts(o.totals, 'totals'), views, hasMore: o.hasMore }
+  const page = { totals: checkCounts(o.totals, 'totals'), hasMore: o.hasMore, [key]: rows }
+  return page as { totals: VisitorCounts; hasMore: boolean } & Record<K, VisitorRow[]>
 }
+
+export const checkVisitorsPage = (body: unknown): VisitorsPage => checkOffsetPage(body, 'visitors')
+export const checkViewsPage = (body: unknown): ViewsPage => checkOffsetPage(body, 'views')
 
 export function checkSearchesPage(body: unknown): SearchesPage {
   const o = object(body, 'the searches page')

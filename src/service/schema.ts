@@ -85,16 +85,6 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   return JSON.parse(text) as unknown
 }
 
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0
-
-function checkCounts(v: unknown, where: string): VisitorCounts {
-  if (!isObject(v)) throw new ShapeError(`${where} is not an object`)
-  for (const key of ['human', 'ai', 'total'] as const) {
-    if (!isCount(v[key])) throw new ShapeError(`${where}.${key} is not a non-negative number`)
-  }
-  return v as unknown as VisitorCounts
-}
-
 /**
  * `value` when it is a plausible link to show and pass on: an http(s) URL of at most
  * MAX_LINK_CHARS characters, without credentials or whitespace. Otherwise null and why.
@@ -174,18 +164,4 @@ export function capJobJson(
     archivedAt: clip(job.archivedAt)
   }
   return { json: JSON.stringify(main), capped: true }
-}
-
-export function checkVisitorsPage(body: unknown): VisitorsPage {
-  if (!isObject(body)) throw new ShapeError('the visitors page is not a JSON object')
-  const totals = checkCounts(body.totals, 'totals')
-  if (!Array.isArray(body.visitors)) throw new ShapeError('visitors is not an array')
-  const visitors = body.visitors.map((row: unknown, i) => {
-    if (!isObject(row) || typeof row.path !== 'string')
-      throw new ShapeError(`visitors[${i}].path is not a string`)
-    checkCounts(row, `visitors[${i}]`)
-    return row as unknown as VisitorRow
-  })
-  if (typeof body.hasMore !== 'boolean') throw new ShapeError('hasMore is not a boolean')
-  return { totals, visitors, hasMore: body.hasMore }
 }

@@ -1,0 +1,137 @@
+// Failures of the documentation service as data: the status, the service's own words, and for an
+// instruction whether it was delivered. Callers branch on these fields, never on the message,
+// which is written for the person reading the log.
+import { STATUS_CODES } from 'node:http'
+import { redact } from '../secrets.js'
+import { mayHaveBeenDelivered, type Outcome } from './retry.js'
+
+/** Was the instruction (a POST) taken by the service? `no` for every GET. */
+export type Delivery = 'no' | 'maybe' | 'yes'
+
+/** A request that failed for good; `message` is written for the person reading the log. */
+export class ServiceError extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status, when the service answered: callers tell transient failures by it. */
+    readonly status?: number,
+    /**
+     * The status and the service's own words ("403 Forbidden: …"), without the request or our
+     * advice: a caller whose situation the generic hint misreads says its own.
+     */
+    readonly serviceText?: string,
+    readonly delivery: Delivery = 'no'
+  ) {
+    super(message)
+    this.name = 'ServiceError'
+  }
+}
+
+/**
+ * A 429 asked to wait past the deadline or past the longest wait allowed: the run must stop and
+ * send nothing else, since every further request spends the same exhausted quota.
+ */
+export class RateLimitError extends ServiceError {
+  constructor(
+    message: string,
+    /** When the service said the limit resets. */
+    readonly resetAt: Date
+  ) {
+    super(message, 429)
+    this.name = 'RateLimitError'
+  }
+}
+
+/** The caller's AbortSignal ended the request; it is never retried. */
+export class RequestCancelledError extends Error {
+  constructor(request: string) {
+    super(`${request} was cancelled`)
+    this.name = 'AbortError'
+  }
+}
+
+const STATUS_HINTS: Record<number, string> = {
+  401: 'check `api-key`: it must be an admin API key (`mint_…`) of this organisation, not expired or revoked',
+  403:
+    'the API key is not allowed to do this: a read-only key cannot send or create jobs; an IP ' +
+    'allowlist on the key refuses GitHub-hosted runners (their addresses change: use a ' +
+    'self-hosted runner with a fixed address, or lift the allowlist); and check `project-id`',
+  404: 'check `project-id` and `job-id` (and `job-path`, `base-url`)',
+  429: 'the service rate limit was reached (about 100 requests per hour); try again later'
+}
+
+/** " Not Found" for 404: the reason phrase, with its leading space, or nothing. */
+export function reason(status: number): string {
+  const phrase = STATUS_CODES[status]
+  return phrase ? ` ${phrase}` : ''
+}
+
+/** What an attempt that failed left to say: its outcome, and why in words (already redacted). */
+export interface FailedAttempt {
+  outcome: Outcome
+  why: string
+}
+
+/**
+ * The error a request ends with after `attempts` tries: the request, why, our hint for the
+ * status, and for a POST whether the instruction may have been delivered.
+ */
+export function requestFailure(
+  request: string,
+  failed: FailedAttempt,
+  attempts: number,
+  method: 'GET' | 'POST',
+  gaveUpBecause?: string
+): ServiceError {
+  const { outcome } = failed
+  const status = outcome.kind === 'network' ? undefined : outcome.status
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : ''
+  let message =
+    outcome.kind === 'malformed'
+      ? `Unexpected response (HTTP ${status ?? '?'}) from ${request}${tries}: ${failed.why}`
+      : `${request} failed${tries}: ${failed.why}`
+  if (gaveUpBecause) message += `; gave up because ${gaveUpBecause}`
+  const hint = status !== undefined ? STATUS_HINTS[status] : undefined
+  if (hint && outcome.kind === 'answer') message += ` (${hint})`
+  const maybe = method === 'POST' && mayHaveBeenDelivered(outcome)
+  if (maybe)
+    message +=
+      '. The instruction may or may not have been delivered: check the job before sending it again.'
+  const said = outcome.kind === 'answer' ? redact(failed.why) : undefined
+  return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no')
+}
+
+/**
+ * "404 Not Found: <the service's error text> (<details>)", from an error body: JSON with `error`
+ * or `message` and `details`, or plain text (the service answers a 429 that way). Redacted
+ * before it is clipped, so a clip can never leave part of a secret that redaction would have
+ * recognised whole.
+ */
+export function statusWhy(status: number, text: string): string {
+  let said: string
+  try {
+    const body = JSON.parse(text) as { error?: unknown; message?: unknown; details?: unknown }
+    const main =
+      typeof body.error === 'string'
+        ? body.error
+        : typeof body.message === 'string'
+          ? body.message
+          : ''
+    const details = Array.isArray(body.details)
+      ? (body.details as unknown[])
+          .slice(0, 20)
+          .map(d => (typeof d === 'object' && d && 'message' in d ? String(d.message) : ''))
+          .filter(Boolean)
+      : []
+    said = [main, details.length ? `(${details.join('; ')})` : ''].filter(Boolean).join(' ')
+  } catch {
+    said = text.trim().startsWith('<') ? '' : text.trim()
+  }
+  said = redact(said).replace(/\s+/g, ' ')
+  if (said.length > 500) said = `${said.slice(0, 500)}…`
+  return `${status}${reason(status)}${said ? `: ${said}` : ''}`
+}
+
+/** Milliseconds as the log says them. */
+export function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`
+}

@@ -1,0 +1,228 @@
+// One attempt on the wire: the request with the key, a time limit, no redirect ever followed, and
+// the body read up to a cap. Whatever comes back is untrusted: every text passes redact() before
+// anyone sees it, and a 2xx body is parsed with a depth limit and checked.
+import http, { type IncomingMessage } from 'node:http'
+import https from 'node:https'
+import type { HttpClient } from '@actions/http-client'
+import type { RequestInfo } from '@actions/http-client/lib/interfaces'
+import { redact, redactParsed } from '../secrets.js'
+import { reason, statusWhy, type FailedAttempt } from './errors.js'
+import { networkCode, type Outcome } from './retry.js'
+import { parseJson, ShapeError, type Note } from './schema.js'
+
+/** Checks a parsed answer and returns what the caller relies on; `note` collects warnings. */
+export type Check<T> = (json: unknown, note: Note) => T
+
+export type Method = 'GET' | 'POST'
+
+export type Attempt<T> =
+  { ok: true; value: T; status: number; notes: string[] } | ({ ok: false } & FailedAttempt)
+
+export interface AttemptRequest<T> {
+  client: HttpClient
+  baseUrl: string
+  apiKey: string
+  userAgent: string
+  method: Method
+  /** Relative to `baseUrl`, query included, segments already encoded. */
+  path: string
+  body?: string
+  check: Check<T>
+  timeoutMs: number
+  signal?: AbortSignal
+  /** Called as the request leaves, and again with -1 when its connection was never made. */
+  count: (n: 1 | -1) => void
+  debug?: (line: string) => void
+  now: () => number
+}
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024
+/** An error body is read for its message only; a hostile one cannot make the run read more. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024
+const MAX_LOCATION_CHARS = 200
+
+export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
+  const started = r.now()
+  // One controller ends this attempt, whether its time ran out or the caller gave up.
+  const controller = new AbortController()
+  const onAbort = (): void => controller.abort()
+  r.signal?.addEventListener('abort', onAbort, { once: true })
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort()
+  }, r.timeoutMs)
+  const line = (what: string): void =>
+    r.debug?.(`${r.method} ${r.path} -> ${what} (${r.now() - started} ms)`)
+  try {
+    const info = requestInfo(r, controller.signal)
+    let msg: IncomingMessage
+    // Counted as it leaves, so a request still in flight when the run is cancelled counts too.
+    r.count(1)
+    try {
+      msg = (await r.client.requestRaw(info, r.body ?? null)).message
+    } catch (err) {
+      const code = timedOut ? 'timeout' : networkCode(err)
+      // A connection never made spent nothing of the quota; any other failure may have.
+      if (code === 'refused' || code === 'unreachable') r.count(-1)
+      line(code)
+      return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) }
+    }
+    const status = msg.statusCode ?? 0
+    if (status >= 300 && status < 400) {
+      // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
+      msg.destroy()
+      const location = clipText(redact(header(msg, 'location') ?? ''), MAX_LOCATION_CHARS)
+      line(String(status))
+      return {
+        ok: false,
+        outcome: { kind: 'redirect', status },
+        why: `${status}${reason(status)}${location ? ` to ${location}` : ' (no Location)'}: redirects are not followed (check \`base-url\`)`
+      }
+    }
+    const success = status >= 200 && status < 300
+    const retryAfter = header(msg, 'retry-after')
+    let text: string
+    try {
+      text = await readText(msg, success ? MAX_BODY_BYTES : MAX_ERROR_BODY_BYTES, !success)
+    } catch (err) {
+      line(`${status}, body cut off`)
+      if (!success)
+        return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` }
+      const why = err instanceof BodyTooLarge ? err.message : 'the body was cut off'
+      return { ok: false, outcome: { kind: 'malformed', status }, why }
+    }
+    line(String(status))
+    if (!success)
+      return {
+        ok: false,
+        outcome: { kind: 'answer', status, retryAfter },
+        why: redact(statusWhy(status, text))
+      }
+    return checked(msg, text, status, r.check)
+  } finally {
+    clearTimeout(timer)
+    r.signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+/** A 2xx body: parsed with a depth limit, cleaned of secrets, then checked. */
+function checked<T>(
+  msg: IncomingMessage,
+  text: string,
+  status: number,
+  check: Check<T>
+): Attempt<T> {
+  const notes: string[] = []
+  try {
+    const value = check(redactParsed(text, parseJson(text)), note => notes.push(redact(note)))
+    return { ok: true, value, status, notes }
+  } catch (err) {
+    const why =
+      err instanceof ShapeError ? redact(err.message) : `not JSON (${describeBody(msg, text)})`
+    const outcome: Outcome = { kind: 'malformed', status }
+    return { ok: false, outcome, why }
+  }
+}
+
+/** The options a plain http(s).request needs, with the client's (proxy-aware) agent. */
+function requestInfo<T>(r: AttemptRequest<T>, signal: AbortSignal): RequestInfo {
+  const url = new URL(r.baseUrl + r.path)
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${r.apiKey}`,
+    accept: 'application/json',
+    'user-agent': r.userAgent
+  }
+  if (r.body !== undefined) headers['content-type'] = 'application/json'
+  const tls = url.protocol === 'https:'
+  return {
+    parsedUrl: url,
+    httpModule: tls ? https : http,
+    options: {
+      host: url.hostname,
+      port: url.port ? Number(url.port) : tls ? 443 : 80,
+      path: url.pathname + url.search,
+      method: r.method,
+      headers,
+      agent: r.client.getAgent(url.href),
+      signal
+    }
+  }
+}
+
+function header(msg: IncomingMessage, name: string): string | undefined {
+  const v = msg.headers[name]
+  return Array.isArray(v) ? v[0] : v
+}
+
+/** One line of at most `max` characters, control characters removed. */
+export function clipText(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is removed
+  const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max)}…` : line
+}
+
+function networkWhy(code: ReturnType<typeof networkCode>): string {
+  switch (code) {
+    case 'refused':
+      return 'the connection was refused'
+    case 'unreachable':
+      return 'the host could not be reached'
+    case 'reset':
+      return 'the connection was reset before an answer came'
+    case 'timeout':
+      return 'no answer in time'
+    default:
+      return 'a network error'
+  }
+}
+
+function describeBody(msg: IncomingMessage, text: string): string {
+  const type = clipText(redact(header(msg, 'content-type') ?? 'no content type'), 100)
+  return text.trim() === '' ? `empty body, ${type}` : type
+}
+
+class BodyTooLarge extends Error {
+  constructor(max: number) {
+    super(`the body is larger than ${max / 1024 / 1024} MiB`)
+  }
+}
+
+/**
+ * The body as text, at most `maxBytes`. Past that, a 2xx body is refused (a cut JSON document
+ * is no answer); an error body (`keepHead`) is cut, as its first bytes hold the message. The
+ * attempt's timer ends a body that never finishes (it aborts the request).
+ */
+function readText(msg: IncomingMessage, maxBytes: number, keepHead: boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let done = false
+    const finish = (): void => {
+      done = true
+      resolve(Buffer.concat(chunks).toString('utf8'))
+    }
+    msg.on('data', (chunk: Buffer) => {
+      if (done) return
+      if (size + chunk.length <= maxBytes) {
+        size += chunk.length
+        chunks.push(chunk)
+        return
+      }
+      if (keepHead) {
+        chunks.push(chunk.subarray(0, maxBytes - size))
+        finish()
+        msg.destroy()
+      } else msg.destroy(new BodyTooLarge(maxBytes))
+    })
+    msg.on('end', () => {
+      if (!done) finish()
+    })
+    msg.on('error', err => {
+      if (!done) reject(err)
+    })
+    msg.on('close', () => {
+      if (!done) reject(new Error('connection closed before the body ended'))
+    })
+  })
+}
