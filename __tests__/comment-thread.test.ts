@@ -1,5 +1,4 @@
-// CommentThread: one listing per issue per run, and no edit that only signs a comment whose next
-// write rewrites it anyway.
+// CommentThread: one listing per issue per run, and a new comment written in one request.
 import { describe, it, expect } from '@jest/globals'
 import { getOctokit } from '@actions/github'
 import { CommentThread, markerKey, type Place } from '../src/github/comments.js'
@@ -43,22 +42,13 @@ describe('CommentThread', () => {
     })
   })
 
-  it('signLater: created without markers, signed by the next update, two writes in all', async () => {
+  it('a new comment is complete, markers signed, in the one POST that creates it', async () => {
     await withThread(async (gh, thread) => {
-      const made = await thread.upsert({
-        key: JOB,
-        body: 'working',
-        mode: 'upsert',
-        signLater: true
-      })
-      expect(made.signed).toBe(false)
+      await thread.upsert({ key: JOB, extraKeys: [ROUTE], body: 'working', mode: 'upsert' })
       expect(writes(gh, 'POST')).toHaveLength(1)
       expect(writes(gh, 'PATCH')).toHaveLength(0)
-      expect(gh.comments.get(12)?.[0]?.body).not.toContain('docs-agent:')
-      await thread.update(made.id, { key: JOB, extraKeys: [ROUTE], body: 'done' })
-      expect(writes(gh, 'PATCH')).toHaveLength(1)
-      expect(gh.comments.get(12)?.[0]?.body).toMatch(/docs-agent:route%2Fproj%2Fjob-1 sig=/)
-      // A fresh run (a new thread) finds the route the signed comment carries.
+      expect(gh.comments.get(12)?.[0]?.body).toMatch(/docs-agent:route%2Fproj%2Fjob-1 t=\d+ sig=/)
+      // A fresh run (a new thread) finds the route the new comment carries.
       const next = new CommentThread(
         getOctokit(SIM_GITHUB_TOKEN, { baseUrl: gh.url }),
         PLACE,
@@ -68,21 +58,17 @@ describe('CommentThread', () => {
     })
   })
 
-  it('an unsigned comment routes nothing and is not found by upsert', async () => {
+  it('each write of a run is newer than the one before, even within one millisecond', async () => {
     await withThread(async (gh, thread) => {
-      await thread.upsert({
-        key: JOB,
-        extraKeys: [ROUTE],
-        body: 'x',
-        mode: 'upsert',
-        signLater: true
-      })
+      const a = await thread.upsert({ key: ROUTE, body: 'a', mode: 'create' })
+      await thread.upsert({ key: markerKey('route', 'proj', 'job-2'), body: 'b', mode: 'create' })
+      await thread.update(a.id, { key: markerKey('route', 'proj', 'job-3'), body: 'c' })
       const next = new CommentThread(
         getOctokit(SIM_GITHUB_TOKEN, { baseUrl: gh.url }),
         PLACE,
         SECRET
       )
-      expect(await next.findRoutedJob('proj')).toBeUndefined()
+      expect(await next.findRoutedJob('proj')).toBe('job-3')
     })
   })
 })

@@ -17,6 +17,7 @@ import { messageOf } from '../errors.js'
 import { markerKey, parsePullRequestLink } from '../github/comments.js'
 import { JobComments } from '../github/progress-comment.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
+import { AgentApi } from '../service/agent-api.js'
 import { capJobJson, isFinalStatus, type AgentJob } from '../service/schema.js'
 import { InputError } from '../inputs.js'
 import type { Settings } from '../settings.js'
@@ -30,6 +31,7 @@ export async function runJob(ctx: CommandContext): Promise<void> {
 class JobRun {
   private readonly s: Settings
   private readonly comments: JobComments
+  private readonly agent: AgentApi
   private command: 'message' | 'create'
   private jobId?: string
   private prompt: string
@@ -45,13 +47,12 @@ class JobRun {
    * `when-no-job: create`, or one that opened it.
    */
   private routeHere = false
-  /** No comment records the route yet: the first write must sign it, for replies during the wait. */
-  private routeIsNew = false
 
   constructor(private readonly ctx: CommandContext) {
     this.s = ctx.settings
     this.command = ctx.settings.command === 'create' ? 'create' : 'message'
     this.prompt = ctx.prompt
+    this.agent = new AgentApi(ctx.service)
     this.comments = new JobComments({
       octokit: ctx.settings.comment === 'false' ? undefined : ctx.octokit,
       owner: ctx.event.owner,
@@ -85,11 +86,7 @@ class JobRun {
       this.command === 'message' && shown !== undefined && isFinalStatus(shown.status)
     this.setJobOutputs(sent.job)
     // Without waiting, the ending below is the first and only write.
-    if (s.wait)
-      await this.writeLive(this.report('waiting'), {
-        routeKeys: this.routeKeys(),
-        signNow: this.routeIsNew
-      })
+    if (s.wait) await this.writeLive(this.report('waiting'), { routeKeys: this.routeKeys() })
 
     const result: WaitResult = s.wait
       ? await this.wait(sent, before)
@@ -124,7 +121,6 @@ class JobRun {
       )
       this.command = 'create'
       this.routeHere = this.ctx.target?.issueNumber === event.issueNumber
-      this.routeIsNew = this.routeHere
       return
     }
     const why =
@@ -160,7 +156,7 @@ class JobRun {
     const s = this.s
     const path = jobUrlPath(s.jobPath, s.projectId, this.jobId ?? '')
     try {
-      const job = await this.ctx.service.getJob(path, Date.now() + s.waitTimeoutMs)
+      const job = await this.agent.getJob(path, Date.now() + s.waitTimeoutMs)
       this.lastJob = job
       return job
     } catch (err) {
@@ -184,11 +180,7 @@ class JobRun {
     this.stage = 'sending'
     core.startGroup(this.command === 'create' ? 'New agent job' : `Follow-up to job ${this.jobId}`)
     try {
-      const sent = await sendInstruction(
-        this.ctx.service,
-        instruction,
-        Date.now() + s.waitTimeoutMs
-      )
+      const sent = await sendInstruction(this.agent, instruction, Date.now() + s.waitTimeoutMs)
       this.jobId = sent.jobId
       this.lastJob = sent.job ?? this.lastJob
       this.ctx.result.set('job-id', sent.jobId)
@@ -212,7 +204,7 @@ class JobRun {
     const jobId = sent.jobId
     try {
       return await waitForJob({
-        service: this.ctx.service,
+        service: this.agent,
         path: jobUrlPath(s.jobPath, s.projectId, jobId),
         deadline: sent.answeredAt + s.waitTimeoutMs,
         pollIntervalMs: s.pollIntervalMs,
@@ -275,12 +267,12 @@ class JobRun {
   private end(report: JobReport): void {
     const ended = { ...report, endedAt: Date.now() }
     const routeKeys = this.routeKeys()
-    this.ctx.result.comment = () => this.comments.write(ended, { routeKeys, last: true })
+    this.ctx.result.comment = () => this.comments.write(ended, { routeKeys })
     if (this.s.summary) this.ctx.result.summary = renderJobReport(ended)
   }
 
   /** A write of the live comment during the run; its URL is an output at once. */
-  private async writeLive(report: JobReport, o: { routeKeys: string[]; signNow?: boolean }) {
+  private async writeLive(report: JobReport, o: { routeKeys: string[] }) {
     const url = await this.comments.write(report, o)
     if (url) this.ctx.result.set('comment-url', url)
   }

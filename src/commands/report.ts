@@ -14,11 +14,10 @@ import type {
 } from '../analytics/sections/section.js'
 import { readViews, readVisitors } from '../analytics/sections/visitors.js'
 import type { DateRange } from '../analytics/period.js'
-import { COMMENT_LIMIT, MARKER_ROOM, markerKey, upsertComment } from '../github/comments.js'
+import { markerKey, upsertComment } from '../github/comments.js'
 import { renderHealthReport, type HealthReport } from '../report/health.js'
-import { fitComment } from '../report/markdown.js'
 import { AnalyticsApi } from '../service/analytics.js'
-import { ServiceError } from '../service/client.js'
+import { ServiceError } from '../service/errors.js'
 import { TimeUpError } from '../service/pages.js'
 import type { SectionName } from '../analytics/section-names.js'
 import { writeFileAtomic } from '../workspace.js'
@@ -228,11 +227,10 @@ function setComment(ctx: CommandContext, report: HealthReport): void {
   const { octokit, target, settings: s } = ctx
   if (!octokit || !target) return
   ctx.result.comment = async () => {
-    const budget = COMMENT_LIMIT - MARKER_ROOM
     const ref = await upsertComment(octokit, target, {
       // One comment per range: a re-run edits it, a new week gets its own.
       key: markerKey('report', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
-      body: fitComment(renderHealthReport(report, budget), budget),
+      body: room => renderHealthReport(report, room),
       mode: s.commentMode,
       secret: s.apiKey
     })

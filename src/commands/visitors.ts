@@ -4,10 +4,10 @@ import { readPreviousValues } from '../analytics/compare.js'
 import { openSink, type Sink } from '../analytics/sinks.js'
 import { TopPages } from '../analytics/top.js'
 import type { DateRange } from '../analytics/period.js'
-import { COMMENT_LIMIT, MARKER_ROOM, markerKey, upsertComment } from '../github/comments.js'
-import { fitComment } from '../report/markdown.js'
+import { markerKey, upsertComment } from '../github/comments.js'
 import { renderVisitorsReport, type VisitorsReport } from '../report/visitors.js'
 import { readOffsetPages, TimeUpError } from '../service/pages.js'
+import { AnalyticsApi } from '../service/analytics.js'
 import type { VisitorRow, VisitorsPage } from '../service/schema.js'
 import type { CommandContext } from './context.js'
 
@@ -97,14 +97,14 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
   const { octokit, target } = ctx
   if (octokit && target)
     ctx.result.comment = async () => {
-      const md = renderVisitorsReport(report, {
-        maxChars: COMMENT_LIMIT - MARKER_ROOM,
-        fullDataHint: fileHint ?? 'the job summary'
-      })
       const ref = await upsertComment(octokit, target, {
         // One comment per report: a re-run edits it, a new week gets its own.
         key: markerKey('visitors', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
-        body: fitComment(md, COMMENT_LIMIT - MARKER_ROOM),
+        body: room =>
+          renderVisitorsReport(report, {
+            maxChars: room,
+            fullDataHint: fileHint ?? 'the job summary'
+          }),
         mode: s.commentMode,
         secret: s.apiKey
       })
@@ -115,9 +115,10 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
 /** The page reader's options for one range of `GET /v1/analytics/{projectId}/visitors`. */
 function visitorsPages(ctx: CommandContext, deadline: number) {
   const s = ctx.settings
+  const api = new AnalyticsApi(ctx.service, s.projectId, deadline)
   return (range: DateRange) => ({
     fetchPage: (offset: number, limit: number, signal: AbortSignal) =>
-      ctx.service.getVisitorsPage(s.projectId, { ...range, limit, offset }, deadline, signal),
+      api.visitors(range, limit, offset, signal),
     rowsOf: (page: VisitorsPage) => page.visitors,
     pageSize: s.pageSize,
     maxRows: s.maxRows,

@@ -1,35 +1,25 @@
-// The action's own comments on issues and pull requests, found again through signed hidden
-// markers. An installation token cannot ask who it is (GET /user is refused) and anyone can type
-// an HTML comment, so a marker only counts when its HMAC, keyed with a secret no commenter has
-// and bound to this repository, issue and comment id, verifies: a marker copied into another
-// comment, even on the same pull request, does not.
-import { createHmac, timingSafeEqual } from 'node:crypto'
+// The action's own comments on issues and pull requests: listed once per thread, found again
+// by their signed markers (markers.ts), written whole or cut to GitHub's limit here and nowhere
+// else, with one note that says so.
 import type { getOctokit } from '@actions/github'
+import { fitMarkdown } from '../report/markdown.js'
 import { redact } from '../secrets.js'
+import { decodeKey, markerKey, markersFor, verifiedMarkers, type Place } from './markers.js'
+
+export { markerKey, type Place } from './markers.js'
 
 type Octokit = ReturnType<typeof getOctokit>
 
-/** GitHub's maximum comment body length. */
-export const COMMENT_LIMIT = 65536
-/** Space callers must leave for markers when fitting a body. */
-export const MARKER_ROOM = 1024
-
-const MARKER_PREFIX = 'docs-agent:'
-const SIG_HEX = 32
-// encodeURIComponent never emits whitespace, '<' or '>', so an encoded key cannot end the marker.
-const MARKER_PATTERN = /<!-- docs-agent:([A-Za-z0-9\-_.!~*'()%]+) sig=([0-9a-f]+) -->/g
-const TRUNCATED_NOTE = '\n\n…(truncated)'
-
-export interface Place {
-  owner: string
-  repo: string
-  issueNumber: number
-}
+/** GitHub's maximum comment body length (characters). */
+const COMMENT_LIMIT = 65536
 
 export interface CommentRef {
   id: number
   url: string
 }
+
+/** A comment body, or a renderer given the room (in characters) that the body may take. */
+export type CommentBody = string | ((room: number) => string)
 
 export interface ListedComment {
   id: number
@@ -54,83 +44,16 @@ export class GitHubError extends Error {
   }
 }
 
-/** Builds a key from parts such as ('job', projectId, jobId); parts are encoded so '/' inside an id stays unambiguous. */
-export function markerKey(...parts: string[]): string {
-  return parts.map(part => encodeURIComponent(part)).join('/')
-}
-
-function signature(key: string, secret: string, place: Place, commentId: number): string {
-  if (secret === '') throw new Error('A secret is required to sign comment markers')
-  return createHmac('sha256', secret)
-    .update(`${place.owner}/${place.repo}#${place.issueNumber}\n${commentId}\n${key}`)
-    .digest('hex')
-    .slice(0, SIG_HEX)
-}
-
-export function makeMarker(key: string, secret: string, place: Place, commentId: number): string {
-  const sig = signature(key, secret, place, commentId)
-  return `<!-- ${MARKER_PREFIX}${encodeURIComponent(key)} sig=${sig} -->`
-}
-
-function sameSignature(actual: string, expected: string): boolean {
-  // Constant time, so the signature cannot be guessed byte by byte from response timing.
-  return (
-    actual.length === expected.length && timingSafeEqual(Buffer.from(actual), Buffer.from(expected))
-  )
-}
-
-function decodeKey(encoded: string): string | undefined {
-  try {
-    return decodeURIComponent(encoded)
-  } catch {
-    return undefined
-  }
-}
-
-/** Keys of the markers in body whose signature verifies, in order of appearance. */
-export function verifiedKeys(
-  body: string,
-  secret: string,
-  place: Place,
-  commentId: number
-): string[] {
-  // With no secret nothing can be told apart from a forgery.
-  if (secret === '' || typeof body !== 'string') return []
-  const keys: string[] = []
-  for (const match of body.matchAll(MARKER_PATTERN)) {
-    const key = decodeKey(match[1] ?? '')
-    const expected = key === undefined ? '' : signature(key, secret, place, commentId)
-    if (key !== undefined && sameSignature(match[2] ?? '', expected)) {
-      keys.push(key)
-    }
-  }
-  return keys
-}
-
-function markersFor(keys: string[], secret: string, place: Place, commentId: number): string {
-  return keys.map(key => makeMarker(key, secret, place, commentId)).join('\n')
-}
-
-/** Body plus markers, the body cut short if needed so the comment is never refused for length. */
-function composeBody(
-  body: string,
-  keys: string[],
-  secret: string,
-  place: Place,
-  commentId: number
-): string {
-  const markers = markersFor(keys, secret, place, commentId)
+/**
+ * Body plus markers: the body is fitted to what GitHub allows once the markers are in, cut at a
+ * line with its open blocks closed and one note saying so. A body given as a function renders to
+ * that room itself (a report folds rows rather than being cut).
+ */
+function composeBody(body: CommentBody, markers: string): string {
   const room = COMMENT_LIMIT - markers.length - 2
-  if (room < TRUNCATED_NOTE.length) throw new Error('Comment markers do not fit in a comment')
-  const fitted =
-    body.length <= room ? body : cutAt(body, room - TRUNCATED_NOTE.length) + TRUNCATED_NOTE
-  return `${fitted}\n\n${markers}`
-}
-
-function cutAt(text: string, length: number): string {
-  const cut = text.slice(0, length)
-  // Do not leave half of a surrogate pair behind.
-  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut
+  if (room < 200) throw new Error('Comment markers do not fit in a comment')
+  const text = typeof body === 'function' ? body(room) : body
+  return `${fitMarkdown(text, room)}\n\n${markers}`
 }
 
 function errorDetail(error: unknown): { status: number | undefined; detail: string } {
@@ -186,20 +109,26 @@ export async function listComments(octokit: Octokit, place: Place): Promise<List
   return all.map(c => ({ id: c.id, body: c.body ?? '', html_url: c.html_url }))
 }
 
-/** The newest comment with a verified marker matching `pick`, and what `pick` chose in it. */
+/**
+ * The comment with the newest verified marker matching `pick` (by the marker's signed time; on a
+ * tie the older comment, the original of any copy), and what `pick` chose in it.
+ */
 function newestMarked<T>(
   comments: ListedComment[],
   secret: string,
   place: Place,
   pick: (keys: string[]) => T | undefined
 ): { comment: ListedComment; value: T } | undefined {
-  // Ids grow with creation time, which survives any ordering of the listing.
-  const newestFirst = [...comments].sort((a, b) => b.id - a.id)
-  for (const comment of newestFirst) {
-    const value = pick(verifiedKeys(comment.body, secret, place, comment.id))
-    if (value !== undefined) return { comment, value }
+  let best: { comment: ListedComment; value: T; at: number } | undefined
+  for (const comment of comments) {
+    const markers = verifiedMarkers(comment.body, secret, place)
+    const value = pick(markers.map(m => m.key))
+    if (value === undefined) continue
+    const at = Math.max(...markers.map(m => m.at))
+    if (!best || at > best.at || (at === best.at && comment.id < best.comment.id))
+      best = { comment, value, at }
   }
-  return undefined
+  return best && { comment: best.comment, value: best.value }
 }
 
 async function createComment(octokit: Octokit, place: Place, body: string): Promise<CommentRef> {
@@ -234,7 +163,7 @@ async function editComment(
 export interface CommentWrite {
   key: string
   extraKeys?: string[]
-  body: string
+  body: CommentBody
 }
 
 /**
@@ -243,6 +172,8 @@ export interface CommentWrite {
  */
 export class CommentThread {
   private list?: ListedComment[]
+  /** The time stamped on this run's last markers: each write is newer than the one before. */
+  private lastAt = 0
 
   constructor(
     private readonly octokit: Octokit,
@@ -271,41 +202,42 @@ export class CommentThread {
   }
 
   /**
-   * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the newest comment
-   * already carrying a verified `key` marker, so reruns refresh one comment; 'create' always adds
-   * one. A new comment's markers are signed with its id, so they need an edit after creating it;
-   * with `signLater` that edit is left to the caller's next update, which rewrites the body anyway.
+   * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the comment carrying the
+   * newest verified `key` marker, so reruns refresh one comment; 'create' always adds one. A new
+   * comment is complete, markers signed, in the one request that creates it.
    */
-  async upsert(
-    o: CommentWrite & { mode: 'upsert' | 'create'; signLater?: boolean }
-  ): Promise<CommentRef & { signed: boolean }> {
+  async upsert(o: CommentWrite & { mode: 'upsert' | 'create' }): Promise<CommentRef> {
     if (o.mode === 'upsert') {
       const found = newestMarked(await this.comments(), this.secret, this.place, keys =>
         keys.includes(o.key) ? true : undefined
       )
       if (found !== undefined) {
         try {
-          return { ...(await this.update(found.comment.id, o)), signed: true }
+          return await this.update(found.comment.id, o)
         } catch (error) {
           // Deleted between listing and editing: a fresh comment is what the user expects.
           if (!(error instanceof GitHubError && error.status === 404)) throw error
         }
       }
     }
-    const body = composeBody(o.body, [], this.secret, this.place, 0)
+    const body = this.compose(o)
     const created = await createComment(this.octokit, this.place, body)
     this.remember(created.id, body, created.url)
-    if (o.signLater) return { ...created, signed: false }
-    return { ...(await this.update(created.id, o)), signed: true }
+    return created
   }
 
-  /** Edits a known comment in place, markers re-appended and signed. */
+  /** Edits a known comment in place, markers re-appended and signed anew. */
   async update(id: number, o: CommentWrite): Promise<CommentRef> {
-    const keys = [o.key, ...(o.extraKeys ?? [])]
-    const body = composeBody(o.body, keys, this.secret, this.place, id)
+    const body = this.compose(o)
     const ref = await editComment(this.octokit, this.place, id, body)
     this.remember(id, body, ref.url)
     return ref
+  }
+
+  private compose(o: CommentWrite): string {
+    this.lastAt = Math.max(Date.now(), this.lastAt + 1)
+    const keys = [o.key, ...(o.extraKeys ?? [])]
+    return composeBody(o.body, markersFor(keys, this.secret, this.place, this.lastAt))
   }
 
   private remember(id: number, body: string, url: string): void {
@@ -322,28 +254,7 @@ export async function upsertComment(
   place: Place,
   o: CommentWrite & { mode: 'upsert' | 'create'; secret: string }
 ): Promise<CommentRef> {
-  const { id, url } = await new CommentThread(octokit, place, o.secret).upsert(o)
-  return { id, url }
-}
-
-/** Edits a known comment in place (progress updates), markers re-appended. */
-export async function updateCommentBody(
-  octokit: Octokit,
-  place: Place,
-  id: number,
-  o: CommentWrite & { secret: string }
-): Promise<CommentRef> {
-  return new CommentThread(octokit, place, o.secret).update(id, o)
-}
-
-/** See CommentThread.findRoutedJob. */
-export async function findRoutedJob(
-  octokit: Octokit,
-  place: Place,
-  projectId: string,
-  secret: string
-): Promise<string | undefined> {
-  return new CommentThread(octokit, place, secret).findRoutedJob(projectId)
+  return new CommentThread(octokit, place, o.secret).upsert(o)
 }
 
 function basePath(server: URL): string {

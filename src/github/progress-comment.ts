@@ -5,16 +5,7 @@
 import * as core from '@actions/core'
 import { messageOf } from '../errors.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
-import { fitComment } from '../report/markdown.js'
-import {
-  COMMENT_LIMIT,
-  CommentThread,
-  GitHubError,
-  MARKER_ROOM,
-  markerKey,
-  type CommentRef,
-  type Place
-} from './comments.js'
+import { CommentThread, GitHubError, markerKey, type CommentRef, type Place } from './comments.js'
 import type { Octokit } from './octokit.js'
 
 export interface JobCommentsOptions {
@@ -49,30 +40,21 @@ export class JobComments {
   }
 
   /**
-   * Writes the live comment on the target: created once, edited on changes and at the end. Its
-   * markers are signed with its id, so a new comment gets them in the next edit instead of an
-   * edit of its own, unless this write is the last one or records a route no other comment has (a
-   * reply must find it while the run still waits). Returns its URL; a failure only warns.
+   * Writes the live comment on the target: created once (complete with its markers), edited on
+   * changes and at the end. Returns its URL; a failure only warns.
    */
-  async write(
-    report: JobReport,
-    o: { routeKeys?: string[]; last?: boolean; signNow?: boolean } = {}
-  ): Promise<string | undefined> {
+  async write(report: JobReport, o: { routeKeys?: string[] } = {}): Promise<string | undefined> {
     const thread = this.thread(this.o.target?.issueNumber)
     if (!thread || this.broken) return undefined
     const w = {
       key: markerKey('job', this.o.projectId, report.jobId ?? ''),
       extraKeys: o.routeKeys ?? [],
-      body: fitComment(renderJobReport(report), COMMENT_LIMIT - MARKER_ROOM)
+      body: renderJobReport(report)
     }
     try {
-      if (this.ref) {
-        this.ref = await thread.update(this.ref.id, w)
-      } else {
-        const signLater = !o.last && !o.signNow
-        const made = await thread.upsert({ ...w, mode: this.o.commentMode, signLater })
-        this.ref = { id: made.id, url: made.url }
-      }
+      this.ref = this.ref
+        ? await thread.update(this.ref.id, w)
+        : await thread.upsert({ ...w, mode: this.o.commentMode })
       return this.ref.url
     } catch (err) {
       // A token that may not write will not be allowed on the next write either.
@@ -93,7 +75,7 @@ export class JobComments {
     try {
       const ref = await thread.upsert({
         key: markerKey('route', this.o.projectId, report.jobId ?? ''),
-        body: fitComment(renderJobReport(report), COMMENT_LIMIT - MARKER_ROOM),
+        body: renderJobReport(report),
         mode: 'upsert'
       })
       core.info(`Recorded job ${report.jobId} on pull request #${pr}: ${ref.url}`)

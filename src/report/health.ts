@@ -12,7 +12,7 @@ import {
   clip,
   clipMiddle,
   escapeText,
-  fitComment,
+  fitMarkdown,
   foldedTable,
   formatNumber,
   formatPercentChange,
@@ -75,7 +75,7 @@ export function renderHealthReport(r: HealthReport, maxBytes: number): string {
   for (let rows = longest; ; rows = Math.floor(rows / 2)) {
     const md = render(r, rows, rows < longest)
     if (size(md) <= maxBytes) return md
-    if (rows === 0) return fitComment(md, maxBytes)
+    if (rows === 0) return fitMarkdown(md, maxBytes)
   }
 }
 

@@ -337,7 +337,7 @@ export function foldedTableOverhead(columns: readonly Column[], label: string): 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fitting a comment
+// Fitting a body to a size: a comment (github/comments.ts) or the job summary
 
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/
 
@@ -399,7 +399,7 @@ function closing(cut: string): string {
  * maxChars long, measured in UTF-8 bytes (never fewer than characters), so one budget serves a
  * comment (characters) and the job summary (bytes).
  */
-export function fitComment(body: string, maxChars = 65536, note = 'the job summary'): string {
+export function fitMarkdown(body: string, maxChars: number, note = 'the job summary'): string {
   if (size(body) <= maxChars) return body
   const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`
   let budget = maxChars - size(notice)

@@ -7,7 +7,7 @@ import { barChart } from './chart.js'
 import {
   clipMiddle,
   escapeText,
-  fitComment,
+  fitMarkdown,
   foldedTable,
   foldedTableOverhead,
   formatChange,
@@ -230,7 +230,7 @@ function rowsWithinBudget(r: VisitorsReport, budget: number): string[] {
 /** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
 export function renderVisitorsReport(r: VisitorsReport, opts: VisitorsRenderOptions): string {
   const head = reportHead(r)
-  if (r.top.length === 0) return fitComment(`${head}\n`, opts.maxChars, opts.fullDataHint)
+  if (r.top.length === 0) return fitMarkdown(`${head}\n`, opts.maxChars, opts.fullDataHint)
 
   const title = topTitle(r)
   const columns = topColumns(r.previous !== undefined)
@@ -249,5 +249,5 @@ export function renderVisitorsReport(r: VisitorsReport, opts: VisitorsRenderOpti
   const omitted = r.top.length - rows.length
   if (omitted > 0) blocks.push(omittedNote(omitted, opts.fullDataHint))
   // Only reached with a budget too small for the fixed parts: cut as a last resort.
-  return fitComment(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint)
+  return fitMarkdown(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint)
 }

@@ -1,0 +1,334 @@
+import { describe, it, expect } from '@jest/globals'
+import {
+  CommentThread,
+  GitHubError,
+  listComments,
+  parsePullRequestLink,
+  upsertComment
+} from '../src/github/comments.js'
+import { makeMarker, markerKey, verifiedMarkers, type Place } from '../src/github/markers.js'
+import { SIM_GITHUB_TOKEN, startGitHub } from '../sim/github.js'
+import { PLACE, SECRET, withGitHub } from './github-support.js'
+
+const verifiedKeys = (body: string, secret: string, place: Place, _id?: number): string[] =>
+  verifiedMarkers(body, secret, place).map(x => x.key)
+let clock = 1_732_450_000_000
+/** A marker written now, later than every one before it. */
+const stamp = (): number => ++clock
+const COMMENT_LIMIT = 65536
+const updateCommentBody = (
+  octokit: Parameters<typeof upsertComment>[0],
+  place: Place,
+  id: number,
+  o: { key: string; extraKeys?: string[]; body: string; secret: string }
+) => new CommentThread(octokit, place, o.secret).update(id, o)
+const findRoutedJob = (
+  octokit: Parameters<typeof upsertComment>[0],
+  place: Place,
+  projectId: string,
+  secret: string
+) => new CommentThread(octokit, place, secret).findRoutedJob(projectId)
+
+describe('parsePullRequestLink', () => {
+  const server = 'https://github.com'
+  const cases: Array<[string, string, number | undefined]> = [
+    ['https://github.com/octo/docs/pull/7', server, 7],
+    ['https://github.com/octo/docs/pull/7/', server, 7],
+    ['https://github.com/octo/docs/pull/7/files', server, 7],
+    ['https://github.com/octo/docs/pull/7#issuecomment-1', server, 7],
+    ['https://github.com/octo/docs/pull/7?w=1', server, 7],
+    ['https://GitHub.com/Octo/Docs/pull/7', server, 7],
+    ['  https://github.com/octo/docs/pull/1234  ', server, 1234],
+    ['https://ghe.example.com/octo/docs/pull/3', 'https://ghe.example.com/', 3],
+    ['https://ghe.example.com/octo/docs/pull/3', server, undefined],
+    ['https://github.com.evil.com/octo/docs/pull/7', server, undefined],
+    ['https://evil.com/github.com/octo/docs/pull/7', server, undefined],
+    ['https://github.com/other/docs/pull/7', server, undefined],
+    ['https://github.com/octo/other/pull/7', server, undefined],
+    ['https://github.com/octo/docs/issues/7', server, undefined],
+    ['https://github.com/octo/docs/pull/7/commits', server, undefined],
+    ['https://github.com/octo/docs/pull/abc', server, undefined],
+    ['https://github.com/octo/docs/pull/0', server, undefined],
+    ['https://github.com/octo/docs/pull/-7', server, undefined],
+    ['https://github.com/octo/docs/pull/99999999999999999', server, undefined],
+    ['https://github.com/x/octo/docs/pull/7', server, undefined],
+    ['https://user:pw@github.com/octo/docs/pull/7', server, undefined],
+    ['ftp://github.com/octo/docs/pull/7', server, undefined],
+    ['javascript:alert(1)', server, undefined],
+    ['not a url', server, undefined],
+    ['', server, undefined],
+    ['https://github.com/octo/docs/pull/7', 'not a url', undefined]
+  ]
+  it.each(cases)('%j on %j gives %j', (link, serverUrl, expected) => {
+    expect(parsePullRequestLink(link, serverUrl, 'octo', 'docs')).toBe(expected)
+  })
+})
+
+describe('comments against simulated GitHub', () => {
+  it('upserts one comment over several runs, editing it in place', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      gh.addComment(12, 'unrelated discussion')
+      const key = markerKey('job', 'proj', 'job-1')
+      const first = await upsertComment(octokit, PLACE, {
+        key,
+        body: 'run 1',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      const second = await upsertComment(octokit, PLACE, {
+        key,
+        body: 'run 2',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      const third = await upsertComment(octokit, PLACE, {
+        key,
+        body: 'run 3',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      expect(second.id).toBe(first.id)
+      expect(third.id).toBe(first.id)
+      expect(first.url).toMatch(/#issuecomment-\d+$/)
+      const list = gh.comments.get(12) ?? []
+      expect(list).toHaveLength(2)
+      const ours = list.find(c => c.id === first.id)
+      expect(ours?.body.startsWith('run 3\n\n')).toBe(true)
+      expect(verifiedKeys(ours?.body ?? '', SECRET, PLACE, first.id)).toEqual([key])
+      expect(gh.requests.filter(r => r.method === 'POST')).toHaveLength(1)
+      // A new comment is complete in its POST; each later run edits it once.
+      expect(gh.requests.filter(r => r.method === 'PATCH')).toHaveLength(2)
+    })
+  })
+
+  it('keeps comments of different keys apart and appends extra keys', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const route = markerKey('route', 'proj', 'job-1')
+      const a = await upsertComment(octokit, PLACE, {
+        key: 'job/proj/job-1',
+        extraKeys: [route],
+        body: 'a',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      const b = await upsertComment(octokit, PLACE, {
+        key: 'visitors/proj/r',
+        body: 'b',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      expect(b.id).not.toBe(a.id)
+      const body = gh.comments.get(12)?.find(c => c.id === a.id)?.body ?? ''
+      expect(verifiedKeys(body, SECRET, PLACE, a.id)).toEqual(['job/proj/job-1', route])
+    })
+  })
+
+  it('always creates in create mode', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const o = { key: 'job/p/j', body: 'x', mode: 'create' as const, secret: SECRET }
+      const a = await upsertComment(octokit, PLACE, o)
+      const b = await upsertComment(octokit, PLACE, o)
+      expect(b.id).not.toBe(a.id)
+      expect(gh.comments.get(12)).toHaveLength(2)
+      expect(gh.requests.some(r => r.method === 'GET')).toBe(false)
+    })
+  })
+
+  it('does not adopt a user comment carrying a forged or misplaced marker', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const key = 'job/p/j'
+      gh.addComment(12, `mine ${makeMarker(key, 'guessed', PLACE, stamp())}`)
+      const moved = gh.addComment(12, '')
+      moved.body = `copied ${makeMarker(key, SECRET, { ...PLACE, issueNumber: 99 }, stamp())}`
+      gh.addComment(12, `<!-- docs-agent:job%2Fp%2Fj -->`)
+      const ref = await upsertComment(octokit, PLACE, {
+        key,
+        body: 'ours',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      const list = gh.comments.get(12) ?? []
+      expect(list).toHaveLength(4)
+      expect(list[3]?.id).toBe(ref.id)
+      expect(list.slice(0, 3).map(c => c.body.startsWith('ours'))).toEqual([false, false, false])
+    })
+  })
+
+  it('pages through more than 100 comments and updates the newest marked one', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const key = 'job/p/j'
+      const bot = { login: 'github-actions[bot]', type: 'Bot' }
+      const old = gh.addComment(12, '', bot)
+      old.body = `old ${makeMarker(key, SECRET, PLACE, stamp())}`
+      for (let i = 0; i < 120; i++) gh.addComment(12, `chatter ${i}`)
+      const newest = gh.addComment(12, '', bot)
+      newest.body = `new ${makeMarker(key, SECRET, PLACE, stamp())}`
+      for (let i = 0; i < 5; i++) gh.addComment(12, `more ${i}`)
+
+      expect(await listComments(octokit, PLACE)).toHaveLength(127)
+      const ref = await upsertComment(octokit, PLACE, {
+        key,
+        body: 'fresh',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      expect(ref.id).toBe(newest.id)
+      expect(newest.body.startsWith('fresh')).toBe(true)
+      expect(old.body.startsWith('old')).toBe(true)
+      const pages = gh.requests.filter(r => r.method === 'GET' && r.path.endsWith('/comments'))
+      expect(pages.every(r => r.query.per_page === '100')).toBe(true)
+    })
+  })
+
+  it('creates a fresh comment when the marked one vanished before the edit', async () => {
+    await withGitHub(
+      { failures: [{ method: 'PATCH', pathIncludes: '/issues/comments/', status: 404 }] },
+      async (gh, octokit) => {
+        const marked = gh.addComment(12, '')
+        marked.body = `x ${makeMarker('k', SECRET, PLACE, stamp())}`
+        const ref = await upsertComment(octokit, PLACE, {
+          key: 'k',
+          body: 'y',
+          mode: 'upsert',
+          secret: SECRET
+        })
+        expect(ref.id).not.toBe(marked.id)
+        expect(gh.comments.get(12)).toHaveLength(2)
+      }
+    )
+  })
+
+  it('updates a known comment in place, re-appending markers', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const ref = await upsertComment(octokit, PLACE, {
+        key: 'k',
+        body: 'working…',
+        mode: 'create',
+        secret: SECRET
+      })
+      const again = await updateCommentBody(octokit, PLACE, ref.id, {
+        key: 'k',
+        extraKeys: ['route/p/j'],
+        body: 'done',
+        secret: SECRET
+      })
+      expect(again).toEqual(ref)
+      const body = gh.comments.get(12)?.[0]?.body ?? ''
+      expect(body.startsWith('done\n\n')).toBe(true)
+      expect(verifiedKeys(body, SECRET, PLACE, ref.id)).toEqual(['k', 'route/p/j'])
+    })
+  })
+
+  it('cuts an oversized body so the comment still fits, markers intact', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      await upsertComment(octokit, PLACE, {
+        key: 'k',
+        body: 'x'.repeat(COMMENT_LIMIT + 10),
+        mode: 'create',
+        secret: SECRET
+      })
+      const body = gh.comments.get(12)?.[0]?.body ?? ''
+      expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT)
+      expect(body).toContain('cut to fit a GitHub comment')
+      const id = gh.comments.get(12)?.[0]?.id ?? 0
+      expect(verifiedKeys(body, SECRET, PLACE, id)).toEqual(['k'])
+    })
+  })
+
+  it('wraps GitHub failures with the call, status and message, without stack or token', async () => {
+    await withGitHub({ failures: [{ method: 'POST', status: 403 }] }, async (_gh, octokit) => {
+      const error = await upsertComment(octokit, PLACE, {
+        key: 'k',
+        body: 'x',
+        mode: 'create',
+        secret: SECRET
+      }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(GitHubError)
+      expect((error as GitHubError).status).toBe(403)
+      expect((error as Error).message).toMatch(
+        /^GitHub: creating a comment on #12 failed \(403 Simulated failure\)\. The token cannot write here: give the workflow `issues: write` and `pull-requests: write`/
+      )
+      expect((error as Error).message).not.toContain(SIM_GITHUB_TOKEN)
+    })
+    await withGitHub({ failures: [{ method: 'GET', status: 502 }] }, async (_gh, octokit) => {
+      await expect(listComments(octokit, PLACE)).rejects.toThrow(
+        'GitHub: listing the comments on #12 failed (502'
+      )
+    })
+  })
+
+  it('names the failing update', async () => {
+    await withGitHub({}, async (_gh, octokit) => {
+      await expect(
+        updateCommentBody(octokit, PLACE, 4242, { key: 'k', body: 'x', secret: SECRET })
+      ).rejects.toThrow('GitHub: updating comment 4242 on #12 failed (404 Not Found)')
+    })
+  })
+})
+
+describe('findRoutedJob', () => {
+  // A comment carrying a marker signed for its own id, as the action writes them.
+  const addSigned = (
+    gh: Awaited<ReturnType<typeof startGitHub>>,
+    text: string,
+    key: string,
+    place = PLACE
+  ) => {
+    const c = gh.addComment(12, '')
+    c.body = `${text}${makeMarker(key, SECRET, place, stamp())}`
+    return c
+  }
+
+  it('ignores a verbatim copy of an older route marker on the same pull request', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const old = addSigned(gh, 'old job ', markerKey('route', 'proj', 'job-old'))
+      addSigned(gh, 'new job ', markerKey('route', 'proj', 'job-new'))
+      gh.addComment(12, old.body, { login: 'mallory', type: 'User' })
+      expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job-new')
+    })
+  })
+
+  it('edits the original, not a copy of its newest marker a user pasted later', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const key = markerKey('job', 'proj', 'job-1')
+      const ours = await upsertComment(octokit, PLACE, {
+        key,
+        body: 'ours',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      const original = gh.comments.get(12)?.find(c => c.id === ours.id)
+      gh.addComment(12, original?.body ?? '', { login: 'mallory', type: 'User' })
+      const again = await upsertComment(octokit, PLACE, {
+        key,
+        body: 'again',
+        mode: 'upsert',
+        secret: SECRET
+      })
+      expect(again.id).toBe(ours.id)
+    })
+  })
+
+  it('returns the job of the newest verified route marker and ignores forgeries', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBeUndefined()
+      addSigned(gh, 'opened ', markerKey('route', 'proj', 'job-1'))
+      addSigned(gh, 'other project ', markerKey('route', 'proj2', 'job-9'))
+      expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job-1')
+
+      // A user pastes route markers of their own, unsigned, guessed and from another PR.
+      gh.addComment(
+        12,
+        '<!-- docs-agent:route%2Fproj%2Fevil-job sig=0123456789abcdef0123456789abcdef -->'
+      )
+      gh.addComment(12, `<!-- docs-agent:${encodeURIComponent('route/proj/evil-job')} -->`)
+      addSigned(gh, '', 'route/proj/evil-job', { ...PLACE, issueNumber: 3 })
+      expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job-1')
+
+      addSigned(gh, '', markerKey('route', 'proj', 'job 2/β'))
+      expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job 2/β')
+      expect(await findRoutedJob(octokit, PLACE, 'proj2', SECRET)).toBe('job-9')
+      expect(await findRoutedJob(octokit, PLACE, 'pro', SECRET)).toBeUndefined()
+    })
+  })
+})

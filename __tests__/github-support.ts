@@ -1,0 +1,52 @@
+// What the GitHub room's tests share: a simulated GitHub per test, a place, a trigger comment.
+import { expect } from '@jest/globals'
+import { getOctokit } from '@actions/github'
+import type { EventInfo, TriggerComment } from '../src/github/event.js'
+import type { Place } from '../src/github/markers.js'
+import { startGitHub, SIM_GITHUB_TOKEN } from '../sim/github.js'
+
+export const SECRET = 'mint_secret_key'
+export const PLACE: Place = { owner: 'octo', repo: 'docs', issueNumber: 12 }
+
+export type Sim = Awaited<ReturnType<typeof startGitHub>>
+type SimOptions = Parameters<typeof startGitHub>[0]
+
+/** Starts a simulated GitHub for one test and always closes it. */
+export async function withGitHub(
+  options: SimOptions,
+  fn: (gh: Sim, octokit: ReturnType<typeof getOctokit>) => Promise<void>
+): Promise<void> {
+  const gh = await startGitHub(options)
+  try {
+    await fn(gh, getOctokit(SIM_GITHUB_TOKEN, { baseUrl: gh.url }))
+    // Installation tokens are refused GET /user, so nothing may depend on it.
+    expect(gh.requests.some(r => r.path === '/user')).toBe(false)
+  } finally {
+    await gh.close()
+  }
+}
+
+export function commentEvent(
+  over: Partial<TriggerComment> = {},
+  eventOver: Partial<EventInfo> = {}
+) {
+  const comment: TriggerComment = {
+    id: 1,
+    body: '/docs-agent fix the typo',
+    author: 'alice',
+    authorType: 'User',
+    kind: 'issue',
+    action: 'created',
+    ...over
+  }
+  const event: EventInfo = {
+    eventName: 'issue_comment',
+    owner: 'octo',
+    repo: 'docs',
+    issueNumber: 12,
+    isPullRequest: true,
+    comment,
+    ...eventOver
+  }
+  return event
+}
