@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9980);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(664);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9980:
+/***/ 664:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32258,16 +32258,6 @@ function parseJson(text, maxDepth = MAX_JSON_DEPTH) {
     }
     return JSON.parse(text);
 }
-const isCount = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-function checkCounts(v, where) {
-    if (!isObject(v))
-        throw new ShapeError(`${where} is not an object`);
-    for (const key of ['human', 'ai', 'total']) {
-        if (!isCount(v[key]))
-            throw new ShapeError(`${where}.${key} is not a non-negative number`);
-    }
-    return v;
-}
 /**
  * `value` when it is a plausible link to show and pass on: an http(s) URL of at most
  * MAX_LINK_CHARS characters, without credentials or whitespace. Otherwise null and why.
@@ -32349,22 +32339,6 @@ function capJobJson(job, maxBytes = MAX_JOB_OUTPUT_BYTES) {
         archivedAt: clip(job.archivedAt)
     };
     return { json: JSON.stringify(main), capped: true };
-}
-function checkVisitorsPage(body) {
-    if (!isObject(body))
-        throw new ShapeError('the visitors page is not a JSON object');
-    const totals = checkCounts(body.totals, 'totals');
-    if (!Array.isArray(body.visitors))
-        throw new ShapeError('visitors is not an array');
-    const visitors = body.visitors.map((row, i) => {
-        if (!isObject(row) || typeof row.path !== 'string')
-            throw new ShapeError(`visitors[${i}].path is not a string`);
-        checkCounts(row, `visitors[${i}]`);
-        return row;
-    });
-    if (typeof body.hasMore !== 'boolean')
-        throw new ShapeError('hasMore is not a boolean');
-    return { totals, visitors, hasMore: body.hasMore };
 }
 
 ;// CONCATENATED MODULE: ./src/agent/completion.ts
@@ -32544,9 +32518,6 @@ function composePrompt(instruction, context) {
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
 var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
 ;// CONCATENATED MODULE: ./src/secrets.ts
 // The API key and the GitHub token: the one place that knows them. They are masked for the
 // runner's log at start, and every text that came from the service or from GitHub passes
@@ -32906,17 +32877,10 @@ function networkCode(err) {
     return 'other';
 }
 
-;// CONCATENATED MODULE: ./src/service/client.ts
-// The documentation service: base URL, Bearer auth, JSON in and out, retries, and errors that
-// carry the request, the status and the service's own words. No stack trace ever reaches a user.
-//
-// The service and the network are untrusted: no redirect is ever followed (the key goes to the
-// `base-url` origin and nowhere else), bodies are read up to a cap, every text that comes back
-// passes redact() before anyone sees it, and no request starts once the deadline has passed or
-// after a 429 that asked to wait longer than the run may.
-
-
-
+;// CONCATENATED MODULE: ./src/service/errors.ts
+// Failures of the documentation service as data: the status, the service's own words, and for an
+// instruction whether it was delivered. Callers branch on these fields, never on the message,
+// which is written for the person reading the log.
 
 
 
@@ -32924,6 +32888,7 @@ function networkCode(err) {
 class ServiceError extends Error {
     status;
     serviceText;
+    delivery;
     constructor(message, 
     /** The HTTP status, when the service answered: callers tell transient failures by it. */
     status, 
@@ -32931,15 +32896,16 @@ class ServiceError extends Error {
      * The status and the service's own words ("403 Forbidden: …"), without the request or our
      * advice: a caller whose situation the generic hint misreads says its own.
      */
-    serviceText) {
+    serviceText, delivery = 'no') {
         super(message);
         this.status = status;
         this.serviceText = serviceText;
+        this.delivery = delivery;
         this.name = 'ServiceError';
     }
 }
 /**
- * A 429 asked to wait past the deadline or past `maxRateLimitWaitMs`: the run must stop and
+ * A 429 asked to wait past the deadline or past the longest wait allowed: the run must stop and
  * send nothing else, since every further request spends the same exhausted quota.
  */
 class RateLimitError extends ServiceError {
@@ -32959,10 +32925,6 @@ class RequestCancelledError extends Error {
         this.name = 'AbortError';
     }
 }
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
-/** An error body is read for its message only; a hostile one cannot make the run read more. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-const MAX_LOCATION_CHARS = 200;
 const STATUS_HINTS = {
     401: 'check `api-key`: it must be an admin API key (`mint_…`) of this organisation, not expired or revoked',
     403: 'the API key is not allowed to do this: a read-only key cannot send or create jobs; an IP ' +
@@ -32971,346 +32933,40 @@ const STATUS_HINTS = {
     404: 'check `project-id` and `job-id` (and `job-path`, `base-url`)',
     429: 'the service rate limit was reached (about 100 requests per hour); try again later'
 };
-class ServiceClient {
-    http;
-    postHttp;
-    o;
-    warned = new Set();
-    sent = 0;
-    rateLimited;
-    constructor(options) {
-        this.o = {
-            requestTimeoutMs: 30_000,
-            retryBaseMs: 1_000,
-            retryCapMs: 30_000,
-            maxAttempts: 5,
-            maxRateLimitWaitMs: 10 * 60_000,
-            sleep: abortableSleep,
-            now: () => Date.now(),
-            random: Math.random,
-            ...options
-        };
-        // Redirects are never followed: a hop could take the key to another origin, or re-send the
-        // follow-up. Requests go through requestRaw, which follows none anyway; this says it twice.
-        const common = {
-            allowRetries: false,
-            maxRetries: 0,
-            allowRedirects: false,
-            socketTimeout: this.o.requestTimeoutMs
-        };
-        // GETs share kept-alive connections (an export makes many); the POST always opens a fresh
-        // one, so a stale pooled socket can never turn into a "may have been delivered" reset.
-        this.http = new lib_HttpClient(options.userAgent, [], { ...common, keepAlive: true });
-        this.postHttp = new lib_HttpClient(options.userAgent, [], { ...common, keepAlive: false });
-    }
-    /**
-     * Requests sent to the service so far, retries included: what the run spent of its quota.
-     * An attempt whose connection was refused never reached it and is not counted.
-     */
-    get requests() {
-        return this.sent;
-    }
-    dispose() {
-        this.http.dispose();
-        this.postHttp.dispose();
-    }
-    /** Sends the follow-up; never twice. Resolves to the job if the answer was one. */
-    async sendMessage(projectId, jobId, prompt, deadline) {
-        const path = `/v2/agent/${enc(projectId)}/job/${enc(jobId)}/message`;
-        try {
-            return await this.call('POST', path, JSON.stringify({ prompt }), checkAgentJob, deadline);
-        }
-        catch (err) {
-            // A 2xx with an odd body still means the service took the message: say so, do not fail.
-            if (err instanceof ServiceError && err.status !== undefined && err.status < 300) {
-                this.o.info?.(`The service took the follow-up; its answer was odd: ${err.message}`);
-                return undefined;
-            }
-            throw err;
-        }
-    }
-    /**
-     * Starts a new agent job; never twice. A 2xx whose body names no job still started one, so it
-     * is an error that says so, and nothing retries it.
-     */
-    async createJob(projectId, prompt, deadline) {
-        const path = `/v2/agent/${enc(projectId)}/job`;
-        try {
-            return await this.call('POST', path, JSON.stringify({ prompt }), checkAgentJob, deadline);
-        }
-        catch (err) {
-            if (err instanceof ServiceError && err.status !== undefined && err.status < 300)
-                throw new ServiceError(`The service took the instruction and started a job, but its answer was odd: ${err.message}. ` +
-                    'Find the job among the agent jobs of the project before creating another.', err.status);
-            throw err;
-        }
-    }
-    async getJob(path, deadline, maxAttempts) {
-        return this.call('GET', path, undefined, checkAgentJob, deadline, maxAttempts);
-    }
-    async getVisitorsPage(projectId, q, deadline, signal) {
-        const params = new URLSearchParams();
-        if (q.dateFrom !== undefined)
-            params.set('dateFrom', q.dateFrom);
-        if (q.dateTo !== undefined)
-            params.set('dateTo', q.dateTo);
-        params.set('limit', String(q.limit));
-        params.set('offset', String(q.offset));
-        const path = `/v1/analytics/${enc(projectId)}/visitors?${params.toString()}`;
-        return this.getJson(path, checkVisitorsPage, deadline, signal);
-    }
-    /**
-     * GET `path` (relative to `base-url`, query included; segments already encoded) with the
-     * usual retries, and return what `check` makes of the JSON answer. An aborted `signal`
-     * destroys the request at once and rejects with RequestCancelledError, never retried.
-     */
-    async getJson(path, check, deadline, signal) {
-        return this.call('GET', path, undefined, check, deadline, this.o.maxAttempts, signal);
-    }
-    async call(method, path, body, check, deadline, maxAttempts = this.o.maxAttempts, signal) {
-        const request = `${method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${path}`;
-        let last;
-        for (let attempt = 1;; attempt++) {
-            if (this.rateLimited)
-                throw this.rateLimited;
-            if (signal?.aborted)
-                throw new RequestCancelledError(request);
-            const left = deadline - this.o.now();
-            if (left <= 0) {
-                if (last)
-                    throw this.failure(request, last, attempt - 1, method, 'the time allowed ran out');
-                throw new ServiceError(`${request} was not sent: the time allowed (\`wait-timeout\`) had run out`);
-            }
-            // Each attempt gets the usual limit, or what is left of the run's time if that is less.
-            const limit = Math.max(1_000, Math.min(this.o.requestTimeoutMs, left));
-            const result = await this.attempt(method, path, body, check, limit, signal);
-            if (result.ok)
-                return result.value;
-            if (signal?.aborted)
-                throw new RequestCancelledError(request);
-            last = result;
-            const { outcome } = result;
-            const asked = outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, this.o.now()) : undefined;
-            if (outcome.kind === 'answer' && outcome.status === 429 && asked !== undefined) {
-                const tooLong = asked > this.o.maxRateLimitWaitMs
-                    ? `more than ${seconds(this.o.maxRateLimitWaitMs)}`
-                    : this.o.now() + asked >= deadline
-                        ? 'past `wait-timeout`'
-                        : undefined;
-                if (tooLong)
-                    throw this.stopForRateLimit(request, result, asked, tooLong);
-            }
-            if (!isRetryable(method, outcome) || attempt >= maxAttempts)
-                throw this.failure(request, result, attempt, method);
-            const wait = asked ?? backoffDelay(attempt, this.o.retryBaseMs, this.o.retryCapMs, this.o.random);
-            if (this.o.now() + wait >= deadline) {
-                const why = asked !== undefined ? `the service asked to wait ${seconds(wait)} (Retry-After)` : '';
-                throw this.failure(request, result, attempt, method, why || 'the time allowed (`wait-timeout`) ran out');
-            }
-            this.o.info?.(`${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${attempt + 1} of ${maxAttempts})`);
-            await sleepUnlessAborted(this.o.sleep(wait, signal), signal);
-        }
-    }
-    async attempt(method, path, body, check, timeoutMs, signal) {
-        const started = this.o.now();
-        const client = method === 'POST' ? this.postHttp : this.http;
-        // One controller ends this attempt, whether its time ran out or the caller gave up.
-        const controller = new AbortController();
-        const onAbort = () => controller.abort();
-        signal?.addEventListener('abort', onAbort, { once: true });
-        let timedOut = false;
-        const timer = setTimeout(() => {
-            timedOut = true;
-            controller.abort();
-        }, timeoutMs);
-        const elapsed = () => this.o.now() - started;
-        try {
-            const info = this.requestInfo(client, method, path, body, controller.signal);
-            let msg;
-            // Counted as it leaves, so a request still in flight when the run is cancelled counts too.
-            this.sent++;
-            try {
-                msg = (await client.requestRaw(info, body ?? null)).message;
-            }
-            catch (err) {
-                const code = timedOut ? 'timeout' : networkCode(err);
-                // A connection never made spent nothing of the quota; any other failure may have.
-                if (code === 'refused' || code === 'unreachable')
-                    this.sent--;
-                this.o.debug?.(`${method} ${path} -> ${code} (${elapsed()} ms)`);
-                return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) };
-            }
-            const status = msg.statusCode ?? 0;
-            if (status >= 300 && status < 400) {
-                // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
-                msg.destroy();
-                const location = clipText(redact(header(msg, 'location') ?? ''), MAX_LOCATION_CHARS);
-                this.o.debug?.(`${method} ${path} -> ${status} (${elapsed()} ms)`);
-                return {
-                    ok: false,
-                    outcome: { kind: 'redirect', status },
-                    why: `${status}${reason(status)}${location ? ` to ${location}` : ' (no Location)'}: redirects are not followed (check \`base-url\`)`
-                };
-            }
-            const success = status >= 200 && status < 300;
-            const retryAfter = header(msg, 'retry-after');
-            let text;
-            try {
-                text = await readText(msg, success ? MAX_BODY_BYTES : MAX_ERROR_BODY_BYTES, !success);
-            }
-            catch (err) {
-                this.o.debug?.(`${method} ${path} -> ${status}, body cut off (${elapsed()} ms)`);
-                if (!success)
-                    return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` };
-                const why = err instanceof BodyTooLarge ? err.message : 'the body was cut off';
-                return { ok: false, outcome: { kind: 'malformed', status }, why };
-            }
-            this.o.debug?.(`${method} ${path} -> ${status} (${elapsed()} ms)`);
-            if (!success) {
-                const why = redact(statusWhy(status, text));
-                return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why };
-            }
-            return this.checked(msg, text, status, check);
-        }
-        finally {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-        }
-    }
-    /** A 2xx body: parsed with a depth limit, cleaned of secrets, then checked. */
-    checked(msg, text, status, check) {
-        const notes = [];
-        try {
-            const value = check(redactParsed(text, parseJson(text)), line => notes.push(line));
-            for (const line of notes)
-                this.warnOnce(redact(line));
-            return { ok: true, value, status };
-        }
-        catch (err) {
-            const why = err instanceof ShapeError ? redact(err.message) : `not JSON (${describeBody(msg, text)})`;
-            return { ok: false, outcome: { kind: 'malformed', status }, why };
-        }
-    }
-    /** The options a plain http(s).request needs, with the client's (proxy-aware) agent. */
-    requestInfo(client, method, path, body, signal) {
-        const url = new URL(this.o.baseUrl + path);
-        const headers = {
-            authorization: `Bearer ${this.o.apiKey}`,
-            accept: 'application/json',
-            'user-agent': this.o.userAgent
-        };
-        if (body !== undefined)
-            headers['content-type'] = 'application/json';
-        const tls = url.protocol === 'https:';
-        return {
-            parsedUrl: url,
-            httpModule: tls ? (external_node_https_default()) : (external_node_http_default()),
-            options: {
-                host: url.hostname,
-                port: url.port ? Number(url.port) : tls ? 443 : 80,
-                path: url.pathname + url.search,
-                method,
-                headers,
-                agent: client.getAgent(url.href),
-                signal
-            }
-        };
-    }
-    warnOnce(line) {
-        if (this.warned.has(line))
-            return;
-        this.warned.add(line);
-        this.o.warn?.(line);
-    }
-    stopForRateLimit(request, result, askedMs, tooLong) {
-        const resetAt = new Date(this.o.now() + askedMs);
-        const when = `${resetAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-        this.rateLimited = new RateLimitError(`${request} failed: ${result.why}. The rate limit resets at ${when}: the service asked to ` +
-            `wait ${seconds(askedMs)} (Retry-After), ${tooLong}, so the run stops here and sends ` +
-            'nothing more. Run it again after that time.', resetAt);
-        return this.rateLimited;
-    }
-    failure(request, result, attempts, method, gaveUpBecause) {
-        const { outcome } = result;
-        const status = outcome.kind === 'network' ? undefined : outcome.status;
-        const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-        let message = outcome.kind === 'malformed'
-            ? `Unexpected response (HTTP ${status ?? '?'}) from ${request}${tries}: ${result.why}`
-            : `${request} failed${tries}: ${result.why}`;
-        if (gaveUpBecause)
-            message += `; gave up because ${gaveUpBecause}`;
-        const hint = status !== undefined ? STATUS_HINTS[status] : undefined;
-        if (hint && outcome.kind === 'answer')
-            message += ` (${hint})`;
-        const maybe = method === 'POST' && mayHaveBeenDelivered(outcome);
-        if (maybe) {
-            message +=
-                '. The instruction may or may not have been delivered: check the job before sending it again.';
-        }
-        const said = outcome.kind === 'answer' ? redact(result.why) : undefined;
-        return new ServiceError(redact(message), status, said);
-    }
+/** " Not Found" for 404: the reason phrase, with its leading space, or nothing. */
+function reason(status) {
+    const phrase = external_node_http_.STATUS_CODES[status];
+    return phrase ? ` ${phrase}` : '';
 }
-/** A path segment: ids may hold spaces and slashes. */
-function enc(segment) {
-    return encodeURIComponent(segment);
+/**
+ * The error a request ends with after `attempts` tries: the request, why, our hint for the
+ * status, and for a POST whether the instruction may have been delivered.
+ */
+function requestFailure(request, failed, attempts, method, gaveUpBecause) {
+    const { outcome } = failed;
+    const status = outcome.kind === 'network' ? undefined : outcome.status;
+    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+    let message = outcome.kind === 'malformed'
+        ? `Unexpected response (HTTP ${status ?? '?'}) from ${request}${tries}: ${failed.why}`
+        : `${request} failed${tries}: ${failed.why}`;
+    if (gaveUpBecause)
+        message += `; gave up because ${gaveUpBecause}`;
+    const hint = status !== undefined ? STATUS_HINTS[status] : undefined;
+    if (hint && outcome.kind === 'answer')
+        message += ` (${hint})`;
+    const maybe = method === 'POST' && mayHaveBeenDelivered(outcome);
+    if (maybe)
+        message +=
+            '. The instruction may or may not have been delivered: check the job before sending it again.';
+    const said = outcome.kind === 'answer' ? redact(failed.why) : undefined;
+    return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no');
 }
-function header(msg, name) {
-    const v = msg.headers[name];
-    return Array.isArray(v) ? v[0] : v;
-}
-function seconds(ms) {
-    return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
-}
-/** One line of at most `max` characters, control characters removed. */
-function clipText(text, max) {
-    // eslint-disable-next-line no-control-regex -- control characters are what is removed
-    const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-    return line.length > max ? `${line.slice(0, max)}…` : line;
-}
-/** A timer that an abort clears, so a cancelled wait keeps nothing pending. */
-function abortableSleep(ms, signal) {
-    return new Promise(resolve => {
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    });
-}
-async function sleepUnlessAborted(sleeping, signal) {
-    if (!signal)
-        return sleeping;
-    let onAbort;
-    const aborted = new Promise(resolve => {
-        onAbort = resolve;
-        signal.addEventListener('abort', onAbort, { once: true });
-    });
-    try {
-        await Promise.race([sleeping, aborted]);
-    }
-    finally {
-        if (onAbort)
-            signal.removeEventListener('abort', onAbort);
-    }
-}
-function networkWhy(code) {
-    switch (code) {
-        case 'refused':
-            return 'the connection was refused';
-        case 'unreachable':
-            return 'the host could not be reached';
-        case 'reset':
-            return 'the connection was reset before an answer came';
-        case 'timeout':
-            return 'no answer in time';
-        default:
-            return 'a network error';
-    }
-}
-/** "404 Not Found: <the service's error text> (<details>)" */
+/**
+ * "404 Not Found: <the service's error text> (<details>)", from an error body: JSON with `error`
+ * or `message` and `details`, or plain text (the service answers a 429 that way). Redacted
+ * before it is clipped, so a clip can never leave part of a secret that redaction would have
+ * recognised whole.
+ */
 function statusWhy(status, text) {
     let said;
     try {
@@ -33331,82 +32987,14 @@ function statusWhy(status, text) {
     catch {
         said = text.trim().startsWith('<') ? '' : text.trim();
     }
-    said = said.replace(/\s+/g, ' ').slice(0, 500);
+    said = redact(said).replace(/\s+/g, ' ');
+    if (said.length > 500)
+        said = `${said.slice(0, 500)}…`;
     return `${status}${reason(status)}${said ? `: ${said}` : ''}`;
 }
-function reason(status) {
-    const names = {
-        301: 'Moved Permanently',
-        302: 'Found',
-        303: 'See Other',
-        307: 'Temporary Redirect',
-        308: 'Permanent Redirect',
-        400: 'Bad Request',
-        401: 'Unauthorized',
-        403: 'Forbidden',
-        404: 'Not Found',
-        409: 'Conflict',
-        422: 'Unprocessable Entity',
-        429: 'Too Many Requests',
-        500: 'Internal Server Error',
-        502: 'Bad Gateway',
-        503: 'Service Unavailable',
-        504: 'Gateway Timeout'
-    };
-    return names[status] ? ` ${names[status]}` : '';
-}
-function describeBody(msg, text) {
-    const type = clipText(redact(header(msg, 'content-type') ?? 'no content type'), 100);
-    return text.trim() === '' ? `empty body, ${type}` : type;
-}
-class BodyTooLarge extends Error {
-    constructor(max) {
-        super(`the body is larger than ${max / 1024 / 1024} MiB`);
-    }
-}
-/**
- * The body as text, at most `maxBytes`. Past that, a 2xx body is refused (a cut JSON document
- * is no answer); an error body (`keepHead`) is cut, as its first bytes hold the message. The
- * attempt's timer ends a body that never finishes (it aborts the request).
- */
-function readText(msg, maxBytes, keepHead) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let size = 0;
-        let done = false;
-        const finish = () => {
-            done = true;
-            resolve(Buffer.concat(chunks).toString('utf8'));
-        };
-        msg.on('data', (chunk) => {
-            if (done)
-                return;
-            if (size + chunk.length <= maxBytes) {
-                size += chunk.length;
-                chunks.push(chunk);
-                return;
-            }
-            if (keepHead) {
-                chunks.push(chunk.subarray(0, maxBytes - size));
-                finish();
-                msg.destroy();
-            }
-            else
-                msg.destroy(new BodyTooLarge(maxBytes));
-        });
-        msg.on('end', () => {
-            if (!done)
-                finish();
-        });
-        msg.on('error', err => {
-            if (!done)
-                reject(err);
-        });
-        msg.on('close', () => {
-            if (!done)
-                reject(new Error('connection closed before the body ended'));
-        });
-    });
+/** Milliseconds as the log says them. */
+function seconds(ms) {
+    return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 ;// CONCATENATED MODULE: ./src/agent/send.ts
@@ -33423,13 +33011,14 @@ async function sendInstruction(service, i, deadline, now = Date.now) {
 }
 /**
  * Whether the service took an instruction whose POST failed: a 2xx took it (the answer was only
- * odd), "may or may not" leaves it open, anything else was refused or never arrived.
+ * odd), "maybe" leaves it open (a reset, a timeout, a 5xx), anything else never arrived.
  */
 function deliveryOf(err) {
-    if (err instanceof ServiceError && err.status !== undefined && err.status < 300)
+    if (!(err instanceof ServiceError))
+        return 'no';
+    if (err.status !== undefined && err.status < 300)
         return 'yes';
-    const message = err instanceof Error ? err.message : String(err);
-    return /may or may not have been delivered/.test(message) ? 'maybe' : 'no';
+    return err.delivery;
 }
 
 // EXTERNAL MODULE: external "node:buffer"
@@ -33729,7 +33318,7 @@ function foldedTableOverhead(columns, label) {
     return 2 * (size(tableHead(columns)) + 1) + size(details(label, '')) + 4;
 }
 // ---------------------------------------------------------------------------------------------
-// Fitting a comment
+// Fitting a body to a size: a comment (github/comments.ts) or the job summary
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 /** The fence that is still open at the end of the Markdown, if any (e.g. "```"). */
 function openFence(markdown) {
@@ -33789,7 +33378,7 @@ function closing(cut) {
  * maxChars long, measured in UTF-8 bytes (never fewer than characters), so one budget serves a
  * comment (characters) and the job summary (bytes).
  */
-function fitComment(body, maxChars = 65536, note = 'the job summary') {
+function fitMarkdown(body, maxChars, note = 'the job summary') {
     if (size(body) <= maxChars)
         return body;
     const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`;
@@ -33992,23 +33581,80 @@ class TimeUpError extends Error {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./src/github/comments.ts
-// The action's own comments on issues and pull requests, found again through signed hidden
-// markers. An installation token cannot ask who it is (GET /user is refused) and anyone can type
-// an HTML comment, so a marker only counts when its HMAC, keyed with a secret no commenter has
-// and bound to this repository, issue and comment id, verifies: a marker copied into another
-// comment, even on the same pull request, does not.
+;// CONCATENATED MODULE: ./src/github/markers.ts
+// Hidden markers that let the action find its own comments again. An installation token cannot ask
+// who it is (GET /user is refused) and anyone can type an HTML comment, so a marker only counts
+// when its HMAC verifies: keyed with a secret no commenter has (the API key), over this repository,
+// the issue or pull request, the key, and the time the marker was written.
+//
+// Why the time and not the comment id: a marker that binds the id can only be written after the
+// comment exists, which costs a create and then an edit for every new comment. A marker bound to
+// its time is complete in the create itself. What the id protected still holds: a copy of a real
+// marker pasted into another comment carries the original's time, never a later one, so "the
+// newest marker" (by its signed time, the original first on a tie) is always the action's latest
+// word, and a copy can never route a trigger to an older job. On another issue, pull request or
+// repository a copy does not verify at all.
 
-
-/** GitHub's maximum comment body length. */
-const COMMENT_LIMIT = 65536;
-/** Space callers must leave for markers when fitting a body. */
-const MARKER_ROOM = 1024;
 const MARKER_PREFIX = 'docs-agent:';
 const SIG_HEX = 32;
 // encodeURIComponent never emits whitespace, '<' or '>', so an encoded key cannot end the marker.
-const MARKER_PATTERN = /<!-- docs-agent:([A-Za-z0-9\-_.!~*'()%]+) sig=([0-9a-f]+) -->/g;
-const TRUNCATED_NOTE = '\n\n…(truncated)';
+const MARKER_PATTERN = /<!-- docs-agent:([A-Za-z0-9\-_.!~*'()%]+) t=([0-9]{1,15}) sig=([0-9a-f]+) -->/g;
+/** Builds a key from parts such as ('job', projectId, jobId); parts are encoded so '/' inside an id stays unambiguous. */
+function markerKey(...parts) {
+    return parts.map(part => encodeURIComponent(part)).join('/');
+}
+function signature(key, secret, place, at) {
+    if (secret === '')
+        throw new Error('A secret is required to sign comment markers');
+    return (0,external_node_crypto_.createHmac)('sha256', secret)
+        .update(`${place.owner}/${place.repo}#${place.issueNumber}\nt=${at}\n${key}`)
+        .digest('hex')
+        .slice(0, SIG_HEX);
+}
+function makeMarker(key, secret, place, at) {
+    const sig = signature(key, secret, place, at);
+    return `<!-- ${MARKER_PREFIX}${encodeURIComponent(key)} t=${at} sig=${sig} -->`;
+}
+function sameSignature(actual, expected) {
+    // Constant time, so the signature cannot be guessed byte by byte from response timing.
+    return (actual.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(Buffer.from(actual), Buffer.from(expected)));
+}
+function decodeKey(encoded) {
+    try {
+        return decodeURIComponent(encoded);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** The markers in body whose signature verifies, in order of appearance. */
+function verifiedMarkers(body, secret, place) {
+    // With no secret nothing can be told apart from a forgery.
+    if (secret === '' || typeof body !== 'string')
+        return [];
+    const found = [];
+    for (const match of body.matchAll(MARKER_PATTERN)) {
+        const key = decodeKey(match[1] ?? '');
+        const at = Number(match[2]);
+        if (key === undefined || !Number.isSafeInteger(at))
+            continue;
+        if (sameSignature(match[3] ?? '', signature(key, secret, place, at)))
+            found.push({ key, at });
+    }
+    return found;
+}
+/** The markers for `keys`, all stamped `at`, one per line. */
+function markersFor(keys, secret, place, at) {
+    return keys.map(key => makeMarker(key, secret, place, at)).join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/github/comments.ts
+
+
+
+
+/** GitHub's maximum comment body length (characters). */
+const COMMENT_LIMIT = 65536;
 /** Failure of a GitHub call, with a message safe to show: no stack, no token. */
 class GitHubError extends Error {
     status;
@@ -34023,65 +33669,17 @@ class GitHubError extends Error {
         this.status = status;
     }
 }
-/** Builds a key from parts such as ('job', projectId, jobId); parts are encoded so '/' inside an id stays unambiguous. */
-function markerKey(...parts) {
-    return parts.map(part => encodeURIComponent(part)).join('/');
-}
-function signature(key, secret, place, commentId) {
-    if (secret === '')
-        throw new Error('A secret is required to sign comment markers');
-    return (0,external_node_crypto_.createHmac)('sha256', secret)
-        .update(`${place.owner}/${place.repo}#${place.issueNumber}\n${commentId}\n${key}`)
-        .digest('hex')
-        .slice(0, SIG_HEX);
-}
-function makeMarker(key, secret, place, commentId) {
-    const sig = signature(key, secret, place, commentId);
-    return `<!-- ${MARKER_PREFIX}${encodeURIComponent(key)} sig=${sig} -->`;
-}
-function sameSignature(actual, expected) {
-    // Constant time, so the signature cannot be guessed byte by byte from response timing.
-    return (actual.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(Buffer.from(actual), Buffer.from(expected)));
-}
-function decodeKey(encoded) {
-    try {
-        return decodeURIComponent(encoded);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Keys of the markers in body whose signature verifies, in order of appearance. */
-function verifiedKeys(body, secret, place, commentId) {
-    // With no secret nothing can be told apart from a forgery.
-    if (secret === '' || typeof body !== 'string')
-        return [];
-    const keys = [];
-    for (const match of body.matchAll(MARKER_PATTERN)) {
-        const key = decodeKey(match[1] ?? '');
-        const expected = key === undefined ? '' : signature(key, secret, place, commentId);
-        if (key !== undefined && sameSignature(match[2] ?? '', expected)) {
-            keys.push(key);
-        }
-    }
-    return keys;
-}
-function markersFor(keys, secret, place, commentId) {
-    return keys.map(key => makeMarker(key, secret, place, commentId)).join('\n');
-}
-/** Body plus markers, the body cut short if needed so the comment is never refused for length. */
-function composeBody(body, keys, secret, place, commentId) {
-    const markers = markersFor(keys, secret, place, commentId);
+/**
+ * Body plus markers: the body is fitted to what GitHub allows once the markers are in, cut at a
+ * line with its open blocks closed and one note saying so. A body given as a function renders to
+ * that room itself (a report folds rows rather than being cut).
+ */
+function composeBody(body, markers) {
     const room = COMMENT_LIMIT - markers.length - 2;
-    if (room < TRUNCATED_NOTE.length)
+    if (room < 200)
         throw new Error('Comment markers do not fit in a comment');
-    const fitted = body.length <= room ? body : comments_cutAt(body, room - TRUNCATED_NOTE.length) + TRUNCATED_NOTE;
-    return `${fitted}\n\n${markers}`;
-}
-function comments_cutAt(text, length) {
-    const cut = text.slice(0, length);
-    // Do not leave half of a surrogate pair behind.
-    return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+    const text = typeof body === 'function' ? body(room) : body;
+    return `${fitMarkdown(text, room)}\n\n${markers}`;
 }
 function errorDetail(error) {
     const record = typeof error === 'object' && error !== null ? error : {};
@@ -34130,16 +33728,22 @@ async function listComments(octokit, place) {
     }));
     return all.map(c => ({ id: c.id, body: c.body ?? '', html_url: c.html_url }));
 }
-/** The newest comment with a verified marker matching `pick`, and what `pick` chose in it. */
+/**
+ * The comment with the newest verified marker matching `pick` (by the marker's signed time; on a
+ * tie the older comment, the original of any copy), and what `pick` chose in it.
+ */
 function newestMarked(comments, secret, place, pick) {
-    // Ids grow with creation time, which survives any ordering of the listing.
-    const newestFirst = [...comments].sort((a, b) => b.id - a.id);
-    for (const comment of newestFirst) {
-        const value = pick(verifiedKeys(comment.body, secret, place, comment.id));
-        if (value !== undefined)
-            return { comment, value };
+    let best;
+    for (const comment of comments) {
+        const markers = verifiedMarkers(comment.body, secret, place);
+        const value = pick(markers.map(m => m.key));
+        if (value === undefined)
+            continue;
+        const at = Math.max(...markers.map(m => m.at));
+        if (!best || at > best.at || (at === best.at && comment.id < best.comment.id))
+            best = { comment, value, at };
     }
-    return undefined;
+    return best && { comment: best.comment, value: best.value };
 }
 async function createComment(octokit, place, body) {
     const { data } = await call(`creating a comment on #${place.issueNumber}`, () => octokit.rest.issues.createComment({
@@ -34168,6 +33772,8 @@ class CommentThread {
     place;
     secret;
     list;
+    /** The time stamped on this run's last markers: each write is newer than the one before. */
+    lastAt = 0;
     constructor(octokit, place, secret) {
         this.octokit = octokit;
         this.place = place;
@@ -34192,17 +33798,16 @@ class CommentThread {
         return newestMarked(await this.comments(), this.secret, this.place, pick)?.value;
     }
     /**
-     * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the newest comment
-     * already carrying a verified `key` marker, so reruns refresh one comment; 'create' always adds
-     * one. A new comment's markers are signed with its id, so they need an edit after creating it;
-     * with `signLater` that edit is left to the caller's next update, which rewrites the body anyway.
+     * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the comment carrying the
+     * newest verified `key` marker, so reruns refresh one comment; 'create' always adds one. A new
+     * comment is complete, markers signed, in the one request that creates it.
      */
     async upsert(o) {
         if (o.mode === 'upsert') {
             const found = newestMarked(await this.comments(), this.secret, this.place, keys => keys.includes(o.key) ? true : undefined);
             if (found !== undefined) {
                 try {
-                    return { ...(await this.update(found.comment.id, o)), signed: true };
+                    return await this.update(found.comment.id, o);
                 }
                 catch (error) {
                     // Deleted between listing and editing: a fresh comment is what the user expects.
@@ -34211,20 +33816,22 @@ class CommentThread {
                 }
             }
         }
-        const body = composeBody(o.body, [], this.secret, this.place, 0);
+        const body = this.compose(o);
         const created = await createComment(this.octokit, this.place, body);
         this.remember(created.id, body, created.url);
-        if (o.signLater)
-            return { ...created, signed: false };
-        return { ...(await this.update(created.id, o)), signed: true };
+        return created;
     }
-    /** Edits a known comment in place, markers re-appended and signed. */
+    /** Edits a known comment in place, markers re-appended and signed anew. */
     async update(id, o) {
-        const keys = [o.key, ...(o.extraKeys ?? [])];
-        const body = composeBody(o.body, keys, this.secret, this.place, id);
+        const body = this.compose(o);
         const ref = await editComment(this.octokit, this.place, id, body);
         this.remember(id, body, ref.url);
         return ref;
+    }
+    compose(o) {
+        this.lastAt = Math.max(Date.now(), this.lastAt + 1);
+        const keys = [o.key, ...(o.extraKeys ?? [])];
+        return composeBody(o.body, markersFor(keys, this.secret, this.place, this.lastAt));
     }
     remember(id, body, url) {
         if (!this.list)
@@ -34238,16 +33845,7 @@ class CommentThread {
 }
 /** Posts body with a marker for `key` once, for callers that write one comment per run. */
 async function upsertComment(octokit, place, o) {
-    const { id, url } = await new CommentThread(octokit, place, o.secret).upsert(o);
-    return { id, url };
-}
-/** Edits a known comment in place (progress updates), markers re-appended. */
-async function updateCommentBody(octokit, place, id, o) {
-    return new CommentThread(octokit, place, o.secret).update(id, o);
-}
-/** See CommentThread.findRoutedJob. */
-async function findRoutedJob(octokit, place, projectId, secret) {
-    return new CommentThread(octokit, place, secret).findRoutedJob(projectId);
+    return new CommentThread(octokit, place, o.secret).upsert(o);
 }
 function basePath(server) {
     return server.pathname.replace(/\/+$/, '');
@@ -34524,7 +34122,6 @@ function renderJobReport(r) {
 
 
 
-
 /** One thread per pull request or issue, so each is listed at most once per run. */
 class JobComments {
     o;
@@ -34546,10 +34143,8 @@ class JobComments {
         return thread;
     }
     /**
-     * Writes the live comment on the target: created once, edited on changes and at the end. Its
-     * markers are signed with its id, so a new comment gets them in the next edit instead of an
-     * edit of its own, unless this write is the last one or records a route no other comment has (a
-     * reply must find it while the run still waits). Returns its URL; a failure only warns.
+     * Writes the live comment on the target: created once (complete with its markers), edited on
+     * changes and at the end. Returns its URL; a failure only warns.
      */
     async write(report, o = {}) {
         const thread = this.thread(this.o.target?.issueNumber);
@@ -34558,17 +34153,12 @@ class JobComments {
         const w = {
             key: markerKey('job', this.o.projectId, report.jobId ?? ''),
             extraKeys: o.routeKeys ?? [],
-            body: fitComment(renderJobReport(report), COMMENT_LIMIT - MARKER_ROOM)
+            body: renderJobReport(report)
         };
         try {
-            if (this.ref) {
-                this.ref = await thread.update(this.ref.id, w);
-            }
-            else {
-                const signLater = !o.last && !o.signNow;
-                const made = await thread.upsert({ ...w, mode: this.o.commentMode, signLater });
-                this.ref = { id: made.id, url: made.url };
-            }
+            this.ref = this.ref
+                ? await thread.update(this.ref.id, w)
+                : await thread.upsert({ ...w, mode: this.o.commentMode });
             return this.ref.url;
         }
         catch (err) {
@@ -34590,7 +34180,7 @@ class JobComments {
         try {
             const ref = await thread.upsert({
                 key: markerKey('route', this.o.projectId, report.jobId ?? ''),
-                body: fitComment(renderJobReport(report), COMMENT_LIMIT - MARKER_ROOM),
+                body: renderJobReport(report),
                 mode: 'upsert'
             });
             info(`Recorded job ${report.jobId} on pull request #${pr}: ${ref.url}`);
@@ -34601,6 +34191,424 @@ class JobComments {
             return false;
         }
     }
+}
+
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: ./src/service/http.ts
+// One attempt on the wire: the request with the key, a time limit, no redirect ever followed, and
+// the body read up to a cap. Whatever comes back is untrusted: every text passes redact() before
+// anyone sees it, and a 2xx body is parsed with a depth limit and checked.
+
+
+
+
+
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** An error body is read for its message only; a hostile one cannot make the run read more. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const MAX_LOCATION_CHARS = 200;
+async function attempt(r) {
+    const started = r.now();
+    // One controller ends this attempt, whether its time ran out or the caller gave up.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    r.signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+    }, r.timeoutMs);
+    const line = (what) => r.debug?.(`${r.method} ${r.path} -> ${what} (${r.now() - started} ms)`);
+    try {
+        const info = requestInfo(r, controller.signal);
+        let msg;
+        // Counted as it leaves, so a request still in flight when the run is cancelled counts too.
+        r.count(1);
+        try {
+            msg = (await r.client.requestRaw(info, r.body ?? null)).message;
+        }
+        catch (err) {
+            const code = timedOut ? 'timeout' : networkCode(err);
+            // A connection never made spent nothing of the quota; any other failure may have.
+            if (code === 'refused' || code === 'unreachable')
+                r.count(-1);
+            line(code);
+            return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) };
+        }
+        const status = msg.statusCode ?? 0;
+        if (status >= 300 && status < 400) {
+            // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
+            msg.destroy();
+            const location = clipText(redact(header(msg, 'location') ?? ''), MAX_LOCATION_CHARS);
+            line(String(status));
+            return {
+                ok: false,
+                outcome: { kind: 'redirect', status },
+                why: `${status}${reason(status)}${location ? ` to ${location}` : ' (no Location)'}: redirects are not followed (check \`base-url\`)`
+            };
+        }
+        const success = status >= 200 && status < 300;
+        const retryAfter = header(msg, 'retry-after');
+        let text;
+        try {
+            text = await readText(msg, success ? MAX_BODY_BYTES : MAX_ERROR_BODY_BYTES, !success);
+        }
+        catch (err) {
+            line(`${status}, body cut off`);
+            if (!success)
+                return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` };
+            const why = err instanceof BodyTooLarge ? err.message : 'the body was cut off';
+            return { ok: false, outcome: { kind: 'malformed', status }, why };
+        }
+        line(String(status));
+        if (!success)
+            return {
+                ok: false,
+                outcome: { kind: 'answer', status, retryAfter },
+                why: redact(statusWhy(status, text))
+            };
+        return checked(msg, text, status, r.check);
+    }
+    finally {
+        clearTimeout(timer);
+        r.signal?.removeEventListener('abort', onAbort);
+    }
+}
+/** A 2xx body: parsed with a depth limit, cleaned of secrets, then checked. */
+function checked(msg, text, status, check) {
+    const notes = [];
+    try {
+        const value = check(redactParsed(text, parseJson(text)), note => notes.push(redact(note)));
+        return { ok: true, value, status, notes };
+    }
+    catch (err) {
+        const why = err instanceof ShapeError ? redact(err.message) : `not JSON (${describeBody(msg, text)})`;
+        const outcome = { kind: 'malformed', status };
+        return { ok: false, outcome, why };
+    }
+}
+/** The options a plain http(s).request needs, with the client's (proxy-aware) agent. */
+function requestInfo(r, signal) {
+    const url = new URL(r.baseUrl + r.path);
+    const headers = {
+        authorization: `Bearer ${r.apiKey}`,
+        accept: 'application/json',
+        'user-agent': r.userAgent
+    };
+    if (r.body !== undefined)
+        headers['content-type'] = 'application/json';
+    const tls = url.protocol === 'https:';
+    return {
+        parsedUrl: url,
+        httpModule: tls ? (external_node_https_default()) : (external_node_http_default()),
+        options: {
+            host: url.hostname,
+            port: url.port ? Number(url.port) : tls ? 443 : 80,
+            path: url.pathname + url.search,
+            method: r.method,
+            headers,
+            agent: r.client.getAgent(url.href),
+            signal
+        }
+    };
+}
+function header(msg, name) {
+    const v = msg.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+}
+/** One line of at most `max` characters, control characters removed. */
+function clipText(text, max) {
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
+    const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+    return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+function networkWhy(code) {
+    switch (code) {
+        case 'refused':
+            return 'the connection was refused';
+        case 'unreachable':
+            return 'the host could not be reached';
+        case 'reset':
+            return 'the connection was reset before an answer came';
+        case 'timeout':
+            return 'no answer in time';
+        default:
+            return 'a network error';
+    }
+}
+function describeBody(msg, text) {
+    const type = clipText(redact(header(msg, 'content-type') ?? 'no content type'), 100);
+    return text.trim() === '' ? `empty body, ${type}` : type;
+}
+class BodyTooLarge extends Error {
+    constructor(max) {
+        super(`the body is larger than ${max / 1024 / 1024} MiB`);
+    }
+}
+/**
+ * The body as text, at most `maxBytes`. Past that, a 2xx body is refused (a cut JSON document
+ * is no answer); an error body (`keepHead`) is cut, as its first bytes hold the message. The
+ * attempt's timer ends a body that never finishes (it aborts the request).
+ */
+function readText(msg, maxBytes, keepHead) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let size = 0;
+        let done = false;
+        const finish = () => {
+            done = true;
+            resolve(Buffer.concat(chunks).toString('utf8'));
+        };
+        msg.on('data', (chunk) => {
+            if (done)
+                return;
+            if (size + chunk.length <= maxBytes) {
+                size += chunk.length;
+                chunks.push(chunk);
+                return;
+            }
+            if (keepHead) {
+                chunks.push(chunk.subarray(0, maxBytes - size));
+                finish();
+                msg.destroy();
+            }
+            else
+                msg.destroy(new BodyTooLarge(maxBytes));
+        });
+        msg.on('end', () => {
+            if (!done)
+                finish();
+        });
+        msg.on('error', err => {
+            if (!done)
+                reject(err);
+        });
+        msg.on('close', () => {
+            if (!done)
+                reject(new Error('connection closed before the body ended'));
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/service/client.ts
+// The documentation service's one request loop: Bearer auth, retries with backoff, Retry-After,
+// the run's deadline, the rate-limit stop, and the count of what the run spent. One attempt on
+// the wire is http.ts; failures as data are errors.ts; the operations are agent-api.ts and
+// analytics.ts. No stack trace ever reaches a user.
+
+
+
+
+class ServiceClient {
+    http;
+    postHttp;
+    o;
+    warned = new Set();
+    sent = 0;
+    rateLimited;
+    constructor(options) {
+        this.o = {
+            requestTimeoutMs: 30_000,
+            retryBaseMs: 1_000,
+            retryCapMs: 30_000,
+            maxAttempts: 5,
+            maxRateLimitWaitMs: 10 * 60_000,
+            sleep: abortableSleep,
+            now: () => Date.now(),
+            random: Math.random,
+            ...options
+        };
+        // Redirects are never followed: a hop could take the key to another origin, or re-send the
+        // follow-up. Requests go through requestRaw, which follows none anyway; this says it twice.
+        const common = {
+            allowRetries: false,
+            maxRetries: 0,
+            allowRedirects: false,
+            socketTimeout: this.o.requestTimeoutMs
+        };
+        // GETs share kept-alive connections (an export makes many); the POST always opens a fresh
+        // one, so a stale pooled socket can never turn into a "may have been delivered" reset.
+        this.http = new lib_HttpClient(options.userAgent, [], { ...common, keepAlive: true });
+        this.postHttp = new lib_HttpClient(options.userAgent, [], { ...common, keepAlive: false });
+    }
+    /**
+     * Requests sent to the service so far, retries included: what the run spent of its quota.
+     * An attempt whose connection was refused never reached it and is not counted.
+     */
+    get requests() {
+        return this.sent;
+    }
+    dispose() {
+        this.http.dispose();
+        this.postHttp.dispose();
+    }
+    /** GET `path` with the usual retries; what `check` makes of the JSON answer. */
+    async getJson(path, check, deadline, signal) {
+        return this.call({ method: 'GET', path, check, deadline, signal });
+    }
+    async call(c) {
+        const maxAttempts = c.maxAttempts ?? this.o.maxAttempts;
+        const request = `${c.method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${c.path}`;
+        let last;
+        for (let tries = 1;; tries++) {
+            if (this.rateLimited)
+                throw this.rateLimited;
+            if (c.signal?.aborted)
+                throw new RequestCancelledError(request);
+            const left = c.deadline - this.o.now();
+            if (left <= 0) {
+                if (last)
+                    throw requestFailure(request, last, tries - 1, c.method, 'the time allowed ran out');
+                throw new ServiceError(`${request} was not sent: the time allowed (\`wait-timeout\`) had run out`);
+            }
+            const result = await attempt({
+                client: c.method === 'POST' ? this.postHttp : this.http,
+                baseUrl: this.o.baseUrl,
+                apiKey: this.o.apiKey,
+                userAgent: this.o.userAgent,
+                method: c.method,
+                path: c.path,
+                body: c.body,
+                check: c.check,
+                // Each attempt gets the usual limit, or what is left of the run's time if that is less.
+                timeoutMs: Math.max(1_000, Math.min(this.o.requestTimeoutMs, left)),
+                signal: c.signal,
+                count: n => (this.sent += n),
+                debug: this.o.debug,
+                now: this.o.now
+            });
+            if (result.ok) {
+                for (const note of result.notes)
+                    this.warnOnce(note);
+                return result.value;
+            }
+            if (c.signal?.aborted)
+                throw new RequestCancelledError(request);
+            last = result;
+            const { outcome } = result;
+            const asked = outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, this.o.now()) : undefined;
+            if (outcome.kind === 'answer' && outcome.status === 429 && asked !== undefined) {
+                const tooLong = asked > this.o.maxRateLimitWaitMs
+                    ? `more than ${seconds(this.o.maxRateLimitWaitMs)}`
+                    : this.o.now() + asked >= c.deadline
+                        ? 'past `wait-timeout`'
+                        : undefined;
+                if (tooLong)
+                    throw this.stopForRateLimit(request, result, asked, tooLong);
+            }
+            if (!isRetryable(c.method, outcome) || tries >= maxAttempts)
+                throw requestFailure(request, result, tries, c.method);
+            const wait = asked ?? backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random);
+            if (this.o.now() + wait >= c.deadline) {
+                const why = asked !== undefined ? `the service asked to wait ${seconds(wait)} (Retry-After)` : '';
+                throw requestFailure(request, result, tries, c.method, why || 'the time allowed (`wait-timeout`) ran out');
+            }
+            this.o.info?.(`${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${tries + 1} of ${maxAttempts})`);
+            await sleepUnlessAborted(this.o.sleep(wait, c.signal), c.signal);
+        }
+    }
+    warnOnce(line) {
+        if (this.warned.has(line))
+            return;
+        this.warned.add(line);
+        this.o.warn?.(line);
+    }
+    stopForRateLimit(request, result, askedMs, tooLong) {
+        const resetAt = new Date(this.o.now() + askedMs);
+        const when = `${resetAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+        this.rateLimited = new RateLimitError(`${request} failed: ${result.why}. The rate limit resets at ${when}: the service asked to ` +
+            `wait ${seconds(askedMs)} (Retry-After), ${tooLong}, so the run stops here and sends ` +
+            'nothing more. Run it again after that time.', resetAt);
+        return this.rateLimited;
+    }
+}
+/** A path segment: ids may hold spaces and slashes. */
+function enc(segment) {
+    return encodeURIComponent(segment);
+}
+/** A timer that an abort clears, so a cancelled wait keeps nothing pending. */
+function abortableSleep(ms, signal) {
+    return new Promise(resolve => {
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    });
+}
+async function sleepUnlessAborted(sleeping, signal) {
+    if (!signal)
+        return sleeping;
+    let onAbort;
+    const aborted = new Promise(resolve => {
+        onAbort = resolve;
+        signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+        await Promise.race([sleeping, aborted]);
+    }
+    finally {
+        if (onAbort)
+            signal.removeEventListener('abort', onAbort);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/agent-api.ts
+// The agent job operations: start a job, send a follow-up, read a job. Each POST is sent at most
+// once (the client retries it only where the service certainly did not take it).
+
+
+
+class AgentApi {
+    client;
+    constructor(client) {
+        this.client = client;
+    }
+    /** Sends the follow-up; never twice. Resolves to the job if the answer was one. */
+    async sendMessage(projectId, jobId, prompt, deadline) {
+        const path = `/v2/agent/${enc(projectId)}/job/${enc(jobId)}/message`;
+        try {
+            return await this.post(path, prompt, deadline);
+        }
+        catch (err) {
+            // A 2xx with an odd body still means the service took the message: say so, do not fail.
+            if (isTaken(err))
+                return undefined;
+            throw err;
+        }
+    }
+    /**
+     * Starts a new agent job; never twice. A 2xx whose body names no job still started one, so it
+     * is an error that says so, and nothing retries it.
+     */
+    async createJob(projectId, prompt, deadline) {
+        const path = `/v2/agent/${enc(projectId)}/job`;
+        try {
+            return await this.post(path, prompt, deadline);
+        }
+        catch (err) {
+            if (isTaken(err))
+                throw new ServiceError(`The service took the instruction and started a job, but its answer was odd: ${err.message}. ` +
+                    'Find the job among the agent jobs of the project before creating another.', err.status, undefined, 'yes');
+            throw err;
+        }
+    }
+    getJob(path, deadline, maxAttempts) {
+        return this.client.call({ method: 'GET', path, check: checkAgentJob, deadline, maxAttempts });
+    }
+    post(path, prompt, deadline) {
+        const body = JSON.stringify({ prompt });
+        return this.client.call({ method: 'POST', path, body, check: checkAgentJob, deadline });
+    }
+}
+/** A 2xx whose body was odd: the service took the instruction. */
+function isTaken(err) {
+    return err instanceof ServiceError && err.status !== undefined && err.status < 300;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
@@ -34762,6 +34770,7 @@ function readToken(text) {
 
 
 
+
 async function runJob(ctx) {
     const run = new JobRun(ctx);
     await run.execute();
@@ -34770,6 +34779,7 @@ class JobRun {
     ctx;
     s;
     comments;
+    agent;
     command;
     jobId;
     prompt;
@@ -34785,13 +34795,12 @@ class JobRun {
      * `when-no-job: create`, or one that opened it.
      */
     routeHere = false;
-    /** No comment records the route yet: the first write must sign it, for replies during the wait. */
-    routeIsNew = false;
     constructor(ctx) {
         this.ctx = ctx;
         this.s = ctx.settings;
         this.command = ctx.settings.command === 'create' ? 'create' : 'message';
         this.prompt = ctx.prompt;
+        this.agent = new AgentApi(ctx.service);
         this.comments = new JobComments({
             octokit: ctx.settings.comment === 'false' ? undefined : ctx.octokit,
             owner: ctx.event.owner,
@@ -34827,10 +34836,7 @@ class JobRun {
         this.setJobOutputs(sent.job);
         // Without waiting, the ending below is the first and only write.
         if (s.wait)
-            await this.writeLive(this.report('waiting'), {
-                routeKeys: this.routeKeys(),
-                signNow: this.routeIsNew
-            });
+            await this.writeLive(this.report('waiting'), { routeKeys: this.routeKeys() });
         const result = s.wait
             ? await this.wait(sent, before)
             : { job: sent.job, timedOut: false, doubted: false };
@@ -34862,7 +34868,6 @@ class JobRun {
             info('This pull request records no agent job, and `when-no-job` is `create`: starting a new job with the instruction.');
             this.command = 'create';
             this.routeHere = this.ctx.target?.issueNumber === event.issueNumber;
-            this.routeIsNew = this.routeHere;
             return;
         }
         const why = 'is empty and this pull request records no agent job of this project. Set `job-id` in the ' +
@@ -34895,7 +34900,7 @@ class JobRun {
         const s = this.s;
         const path = jobUrlPath(s.jobPath, s.projectId, this.jobId ?? '');
         try {
-            const job = await this.ctx.service.getJob(path, Date.now() + s.waitTimeoutMs);
+            const job = await this.agent.getJob(path, Date.now() + s.waitTimeoutMs);
             this.lastJob = job;
             return job;
         }
@@ -34918,7 +34923,7 @@ class JobRun {
         this.stage = 'sending';
         startGroup(this.command === 'create' ? 'New agent job' : `Follow-up to job ${this.jobId}`);
         try {
-            const sent = await sendInstruction(this.ctx.service, instruction, Date.now() + s.waitTimeoutMs);
+            const sent = await sendInstruction(this.agent, instruction, Date.now() + s.waitTimeoutMs);
             this.jobId = sent.jobId;
             this.lastJob = sent.job ?? this.lastJob;
             this.ctx.result.set('job-id', sent.jobId);
@@ -34941,7 +34946,7 @@ class JobRun {
         const jobId = sent.jobId;
         try {
             return await waitForJob({
-                service: this.ctx.service,
+                service: this.agent,
                 path: jobUrlPath(s.jobPath, s.projectId, jobId),
                 deadline: sent.answeredAt + s.waitTimeoutMs,
                 pollIntervalMs: s.pollIntervalMs,
@@ -35002,7 +35007,7 @@ class JobRun {
     end(report) {
         const ended = { ...report, endedAt: Date.now() };
         const routeKeys = this.routeKeys();
-        this.ctx.result.comment = () => this.comments.write(ended, { routeKeys, last: true });
+        this.ctx.result.comment = () => this.comments.write(ended, { routeKeys });
         if (this.s.summary)
             this.ctx.result.summary = renderJobReport(ended);
     }
@@ -36086,7 +36091,7 @@ function rowsWithinBudget(r, budget) {
 function renderVisitorsReport(r, opts) {
     const head = reportHead(r);
     if (r.top.length === 0)
-        return fitComment(`${head}\n`, opts.maxChars, opts.fullDataHint);
+        return fitMarkdown(`${head}\n`, opts.maxChars, opts.fullDataHint);
     const title = topTitle(r);
     const columns = topColumns(r.previous !== undefined);
     const longestNote = omittedNote(r.top.length, opts.fullDataHint);
@@ -36107,7 +36112,7 @@ function renderVisitorsReport(r, opts) {
     if (omitted > 0)
         blocks.push(omittedNote(omitted, opts.fullDataHint));
     // Only reached with a budget too small for the fixed parts: cut as a last resort.
-    return fitComment(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint);
+    return fitMarkdown(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint);
 }
 
 ;// CONCATENATED MODULE: ./src/report/health.ts
@@ -36141,7 +36146,7 @@ function renderHealthReport(r, maxBytes) {
         if (size(md) <= maxBytes)
             return md;
         if (rows === 0)
-            return fitComment(md, maxBytes);
+            return fitMarkdown(md, maxBytes);
     }
 }
 function render(r, rows, cut) {
@@ -36429,7 +36434,7 @@ class AnalyticsApi {
         return this.get('visitors', { ...range, limit: 1, offset: 0 }, body => {
             if (!isObject(body))
                 throw new ShapeError('the visitors page is not a JSON object');
-            return analytics_checkCounts(body.totals, 'totals');
+            return checkCounts(body.totals, 'totals');
         });
     }
     searches(range, limit, cursor) {
@@ -36457,10 +36462,10 @@ class AnalyticsApi {
         return this.client.getJson(path, check, this.deadline, signal);
     }
 }
-const analytics_isCount = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const isCount = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 function count(o, key, where) {
     const v = o[key];
-    if (!analytics_isCount(v))
+    if (!isCount(v))
         throw new ShapeError(`${where}.${key} is not a non-negative number`);
     return v;
 }
@@ -36496,7 +36501,7 @@ function cursor(body) {
         throw new ShapeError('nextCursor is neither a non-empty string nor null');
     return v;
 }
-function analytics_checkCounts(v, where) {
+function checkCounts(v, where) {
     const o = object(v, where);
     return {
         human: count(o, 'human', where),
@@ -36504,17 +36509,26 @@ function analytics_checkCounts(v, where) {
         total: count(o, 'total', where)
     };
 }
-function checkViewsPage(body) {
-    const o = object(body, 'the views page');
-    const views = list(o, 'views').map((row, i) => {
-        const where = `views[${i}]`;
+/**
+ * The one check of an offset page (`visitors`, `views`): the totals, the rows under `key` (each a
+ * path with counts; other fields kept as they came), `hasMore`.
+ */
+function checkOffsetPage(body, key) {
+    const o = object(body, `the ${key} page`);
+    const rows = list(o, key).map((row, i) => {
+        const where = `${key}[${i}]`;
         const r = object(row, where);
-        return { path: analytics_text(r, 'path', where), ...analytics_checkCounts(r, where) };
+        analytics_text(r, 'path', where);
+        checkCounts(r, where);
+        return r;
     });
     if (typeof o.hasMore !== 'boolean')
         throw new ShapeError('hasMore is not a boolean');
-    return { totals: analytics_checkCounts(o.totals, 'totals'), views, hasMore: o.hasMore };
+    const page = { totals: checkCounts(o.totals, 'totals'), hasMore: o.hasMore, [key]: rows };
+    return page;
 }
+const checkVisitorsPage = (body) => checkOffsetPage(body, 'visitors');
+const checkViewsPage = (body) => checkOffsetPage(body, 'views');
 function checkSearchesPage(body) {
     const o = object(body, 'the searches page');
     const searches = list(o, 'searches').map((row, i) => {
@@ -36668,7 +36682,6 @@ async function writeFileAtomic(path, text) {
 // section the service refuses is drawn in its place, and only a report with no section left
 // fails the step. Running out of quota stops everything at once: every later request would be
 // refused too, and each one would push the reset further away.
-
 
 
 
@@ -36871,11 +36884,10 @@ function setComment(ctx, report) {
     if (!octokit || !target)
         return;
     ctx.result.comment = async () => {
-        const budget = COMMENT_LIMIT - MARKER_ROOM;
         const ref = await upsertComment(octokit, target, {
             // One comment per range: a re-run edits it, a new week gets its own.
             key: markerKey('report', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
-            body: fitComment(renderHealthReport(report, budget), budget),
+            body: room => renderHealthReport(report, room),
             mode: s.commentMode,
             secret: s.apiKey
         });
@@ -38082,14 +38094,13 @@ async function runVisitors(ctx) {
     const { octokit, target } = ctx;
     if (octokit && target)
         ctx.result.comment = async () => {
-            const md = renderVisitorsReport(report, {
-                maxChars: COMMENT_LIMIT - MARKER_ROOM,
-                fullDataHint: fileHint ?? 'the job summary'
-            });
             const ref = await upsertComment(octokit, target, {
                 // One comment per report: a re-run edits it, a new week gets its own.
                 key: markerKey('visitors', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
-                body: fitComment(md, COMMENT_LIMIT - MARKER_ROOM),
+                body: room => renderVisitorsReport(report, {
+                    maxChars: room,
+                    fullDataHint: fileHint ?? 'the job summary'
+                }),
                 mode: s.commentMode,
                 secret: s.apiKey
             });
@@ -38099,8 +38110,9 @@ async function runVisitors(ctx) {
 /** The page reader's options for one range of `GET /v1/analytics/{projectId}/visitors`. */
 function visitorsPages(ctx, deadline) {
     const s = ctx.settings;
+    const api = new AnalyticsApi(ctx.service, s.projectId, deadline);
     return (range) => ({
-        fetchPage: (offset, limit, signal) => ctx.service.getVisitorsPage(s.projectId, { ...range, limit, offset }, deadline, signal),
+        fetchPage: (offset, limit, signal) => api.visitors(range, limit, offset, signal),
         rowsOf: (page) => page.visitors,
         pageSize: s.pageSize,
         maxRows: s.maxRows,
