@@ -146,8 +146,9 @@ const notices = (r: RunResult) => annotations(r.stdout).filter(a => a.command ==
 const errors = (r: RunResult) => annotations(r.stdout).filter(a => a.command === 'error')
 const debug = (r: RunResult) => `exit ${r.code}\n${r.stdout}\n${r.stderr}`
 
-/** Markers the action appends: `<!-- docs-agent:<key> sig=<32 hex> -->`, at the end only. */
-const TRAILING_MARKERS = /(?:\n<!-- docs-agent:[A-Za-z0-9\-_.!~*'()%]+ sig=[0-9a-f]{32} -->)+$/
+/** Markers the action appends: `<!-- docs-agent:<key> t=<ms> sig=<32 hex> -->`, at the end only. */
+const TRAILING_MARKERS =
+  /(?:\n<!-- docs-agent:[A-Za-z0-9\-_.!~*'()%]+ t=\d+ sig=[0-9a-f]{32} -->)+$/
 
 describe('comment trigger: permission of the commenter', () => {
   const permissions: Record<string, Level> = {
@@ -734,8 +735,8 @@ describe('visitors comments', () => {
       const list = gh.comments.get(12) ?? []
       expect(list).toHaveLength(1)
       expect(commentWrites(gh, 'POST')).toHaveLength(1)
-      // The first PATCH signs the new comment's markers with its id; then one per later run.
-      expect(commentWrites(gh, 'PATCH')).toHaveLength(3)
+      // The new comment is complete in its POST; then one PATCH per later run.
+      expect(commentWrites(gh, 'PATCH')).toHaveLength(2)
       expect(urls).toEqual([list[0]?.html_url, list[0]?.html_url, list[0]?.html_url])
       expect(list[0]?.body).toContain('2025-01-06 to 2025-01-12')
       // A specific headline, a link to the run, and when the report was made.
@@ -766,9 +767,9 @@ describe('visitors comments', () => {
       }
       const list = gh.comments.get(12) ?? []
       expect(list).toHaveLength(3)
-      // Each PATCH only signs the comment its run just created: none edits an earlier one.
-      const patched = commentWrites(gh, 'PATCH').map(q => q.path.split('/').pop())
-      expect(patched).toEqual(list.map(c => String(c.id)))
+      // Each run creates its comment complete, and none edits an earlier one.
+      expect(commentWrites(gh, 'POST')).toHaveLength(3)
+      expect(commentWrites(gh, 'PATCH')).toHaveLength(0)
       expect(urls.size).toBe(3)
     })
   })
@@ -870,10 +871,10 @@ describe('message: live progress comment', () => {
           q => q.body.body as string
         )
         expect(bodies.length).toBeGreaterThanOrEqual(2)
-        for (const [i, body] of bodies.entries()) {
+        for (const body of bodies) {
           const markers = TRAILING_MARKERS.exec(body)?.[0] ?? ''
-          // Only the creating POST has no marker yet: its id, which signs them, is not known.
-          if (i > 0) expect(markers).not.toBe('')
+          // Every write, the creating POST included, carries its signed markers.
+          expect(markers).not.toBe('')
           const text = body.slice(0, body.length - markers.length)
           expect(text).not.toContain('<!--')
           expect(text).not.toContain('-->')
@@ -911,7 +912,7 @@ describe('routing a reply to the job recorded on its pull request', () => {
         const onPr7 = gh.comments.get(7) ?? []
         expect(onPr7).toHaveLength(1)
         expect(onPr7[0]?.body).toMatch(
-          /<!-- docs-agent:route%2Fproj-1%2Fjob-1 sig=[0-9a-f]{32} -->/
+          /<!-- docs-agent:route%2Fproj-1%2Fjob-1 t=\d+ sig=[0-9a-f]{32} -->/
         )
 
         // Run 2: a reply on PR #7 with no job-id goes to job-1.

@@ -282,7 +282,7 @@ describe('routing of created jobs', () => {
         const bot = (gh.comments.get(9) ?? []).filter(c => c.user.type === 'Bot')
         expect(bot).toHaveLength(1)
         expect(bot[0]?.body).toMatch(
-          /<!-- docs-agent:route%2Fproj-1%2Fcreated-1 sig=[0-9a-f]{32} -->/
+          /<!-- docs-agent:route%2Fproj-1%2Fcreated-1 t=\d+ sig=[0-9a-f]{32} -->/
         )
         expect(listings(gh, 9)).toHaveLength(1)
 
@@ -306,7 +306,7 @@ describe('routing of created jobs', () => {
     })
   })
 
-  it('a triggered follow-up writes its comment twice: created when sent, signed at the end', async () => {
+  it('a triggered follow-up writes its comment twice: created complete when sent, edited at the end', async () => {
     await withGitHub({ permissions: { octocat: 'write' } }, async gh => {
       await withService({ jobs: [{ id: 'job-1', activePolls: 1, prLink: null }] }, async sim => {
         const r = await runAction({
@@ -320,7 +320,9 @@ describe('routing of created jobs', () => {
         expect(writes(gh, 'PATCH')).toHaveLength(1)
         const mine = (gh.comments.get(5) ?? []).filter(c => c.user.type === 'Bot')
         expect(mine).toHaveLength(1)
-        expect(mine[0]?.body).toMatch(/<!-- docs-agent:job%2Fproj-1%2Fjob-1 sig=[0-9a-f]{32} -->/)
+        expect(mine[0]?.body).toMatch(
+          /<!-- docs-agent:job%2Fproj-1%2Fjob-1 t=\d+ sig=[0-9a-f]{32} -->/
+        )
       })
     })
   })
@@ -350,7 +352,7 @@ describe('routing of created jobs', () => {
         expect(r1.outputs['pr-link']).toBe('https://github.com/octo/docs/pull/21')
         const onPr = gh.comments.get(21) ?? []
         expect(onPr).toHaveLength(1)
-        expect(onPr[0]?.body).toMatch(/route%2Fproj-1%2Fcreated-1 sig=/)
+        expect(onPr[0]?.body).toMatch(/route%2Fproj-1%2Fcreated-1 t=\d+ sig=/)
         expect(annotationsOf(r1, 'notice')).toEqual([])
 
         const r2 = await runAction({

@@ -2,7 +2,7 @@
 // provenance line, failures in place, folded and clipped tables, escaping, size limits.
 import { describe, it, expect } from '@jest/globals'
 import { renderHealthReport, type HealthReport } from '../src/report/health.js'
-import type { SectionOutcome } from '../src/analytics/sections/section.js'
+import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import { HEALTH_STATES, healthReport } from './report-scenarios.js'
 
 const HOSTILE = '<img src=x onerror=alert(1)> @octocat [x](javascript:alert(1)) #12 |'

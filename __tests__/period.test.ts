@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals'
-import { parseInstant, parsePeriod, previousRange, resolvePeriod } from '../src/analytics/period.js'
+import { parseInstant, parsePeriod, previousRange, resolvePeriod } from '../src/period.js'
 
 // A Wednesday; its week started on Monday 2026-11-16.
 const now = new Date('2026-11-18T23:59:00Z')

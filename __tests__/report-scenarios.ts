@@ -6,7 +6,8 @@ import type { AgentJob, VisitorCounts, VisitorRow } from '../src/service/schema.
 import { renderJobReport, type JobReport } from '../src/report/job.js'
 import { renderVisitorsReport, type VisitorsReport } from '../src/report/visitors.js'
 import { renderHealthReport, type HealthReport } from '../src/report/health.js'
-import type { SectionFailure, SectionOutcome } from '../src/analytics/sections/section.js'
+import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
+import type { SectionFailure } from '../src/analytics/sections/section.js'
 
 export interface Scenario {
   /** Heading of the group in the preview, e.g. "Job report". */

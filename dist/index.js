@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(664);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7387);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 664:
+/***/ 7387:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35684,7 +35684,7 @@ async function readPages(name, input, fetchPage) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/analytics/period.ts
+;// CONCATENATED MODULE: ./src/period.ts
 // Date inputs -> the range sent to the service. `dateTo` is always exclusive. Periods resolve in
 // UTC to whole days, so a weekly schedule asks for the same range wherever the runner is.
 const DAY = 86_400_000;

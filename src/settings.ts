@@ -8,7 +8,7 @@ import {
   resolvePeriod,
   type DateRange,
   type Period
-} from './analytics/period.js'
+} from './period.js'
 import { formatFromPath, type FileFormat } from './analytics/sinks.js'
 import { SECTIONS, type SectionName } from './analytics/section-names.js'
 import { FINAL_STATUSES } from './service/schema.js'

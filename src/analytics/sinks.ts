@@ -9,7 +9,7 @@ import { finished } from 'node:stream/promises'
 import { stringify, type Options as CsvOptions } from 'csv-stringify/sync'
 import type { VisitorCounts, VisitorRow } from '../service/schema.js'
 import { tempPathBeside } from '../workspace.js'
-import type { DateRange } from './period.js'
+import type { DateRange } from '../period.js'
 
 export type FileFormat = 'json' | 'csv' | 'ndjson'
 

@@ -6,14 +6,10 @@ import * as core from '@actions/core'
 import { readAssistant } from '../analytics/sections/assistant.js'
 import { readFeedback } from '../analytics/sections/feedback.js'
 import { readSearches } from '../analytics/sections/searches.js'
-import type {
-  Section,
-  SectionFailure,
-  SectionInput,
-  SectionOutcome
-} from '../analytics/sections/section.js'
+import type { Section, SectionOutcome } from '../analytics/sections/outcome.js'
+import type { SectionFailure, SectionInput } from '../analytics/sections/section.js'
 import { readViews, readVisitors } from '../analytics/sections/visitors.js'
-import type { DateRange } from '../analytics/period.js'
+import type { DateRange } from '../period.js'
 import { markerKey, upsertComment } from '../github/comments.js'
 import { renderHealthReport, type HealthReport } from '../report/health.js'
 import { AnalyticsApi } from '../service/analytics.js'

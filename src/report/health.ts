@@ -2,11 +2,12 @@
 // answer, then each section's tables. Every query, path and service message is untrusted (anyone
 // on the internet types search queries) and passes through escapeText; a section that failed is
 // drawn in its place with the reason.
-import type { DateRange, Period } from '../analytics/period.js'
+import type { DateRange, Period } from '../period.js'
 import type { AssistantSection } from '../analytics/sections/assistant.js'
 import type { FeedbackSection } from '../analytics/sections/feedback.js'
 import type { SearchesSection } from '../analytics/sections/searches.js'
-import type { SectionFailure, SectionOutcome } from '../analytics/sections/section.js'
+import type { SectionOutcome } from '../analytics/sections/outcome.js'
+import type { SectionFailure } from '../analytics/sections/section.js'
 import type { PagesSection } from '../analytics/sections/visitors.js'
 import {
   clip,

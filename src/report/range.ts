@@ -1,7 +1,7 @@
 // Date ranges as people read them. The service's `dateTo` is exclusive; a reader expects the
 // last day that counts, so whole-day ranges are shown with their inclusive last day.
 
-import { isDateOnly, parseInstant, type DateRange, type Period } from '../analytics/period.js'
+import { isDateOnly, parseInstant, type DateRange, type Period } from '../period.js'
 import { escapeText } from './markdown.js'
 
 const DAY = 86_400_000

@@ -1,7 +1,7 @@
 // The visitors report (job summary and comment): the answer in the headline, the totals with
 // the human/AI overlap made explicit, then the top pages as a chart and a table that fits.
 
-import type { DateRange, Period } from '../analytics/period.js'
+import type { DateRange, Period } from '../period.js'
 import type { VisitorCounts, VisitorRow } from '../service/schema.js'
 import { barChart } from './chart.js'
 import {

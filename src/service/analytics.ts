@@ -1,6 +1,6 @@
 // The analytics operations a docs-health report reads, and the checks of what they answer. The
 // report relies only on the fields named here; unknown fields are ignored.
-import type { DateRange } from '../analytics/period.js'
+import type { DateRange } from '../period.js'
 import { enc } from './client.js'
 import { DeadlineError } from './cursor.js'
 import { ShapeError, type VisitorCounts, type VisitorRow, type VisitorsPage } from './schema.js'

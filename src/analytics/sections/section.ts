@@ -1,12 +1,8 @@
-// What every report section is given, and the result the renderer draws. A section reads only
+// What every report section is given, and how a section that could not be read is drawn. A section reads only
 // what it shows; a failure (refused, or an error retries could not cure) is drawn in its place.
 import type { SectionName } from '../section-names.js'
 import type { AnalyticsApi } from '../../service/analytics.js'
-import type { DateRange } from '../period.js'
-import type { AssistantSection } from './assistant.js'
-import type { FeedbackSection } from './feedback.js'
-import type { SearchesSection } from './searches.js'
-import type { PagesSection } from './visitors.js'
+import type { DateRange } from '../../period.js'
 
 export interface SectionInput {
   api: AnalyticsApi
@@ -33,6 +29,3 @@ export interface SectionFailure {
   skipped?: true
   reason: string
 }
-
-export type Section = PagesSection | SearchesSection | FeedbackSection | AssistantSection
-export type SectionOutcome = Section | SectionFailure

@@ -4,7 +4,7 @@
 import { readOffsetPages } from '../../service/pages.js'
 import type { VisitorCounts, VisitorRow, VisitorsPage } from '../../service/schema.js'
 import { TopPages } from '../top.js'
-import type { DateRange } from '../period.js'
+import type { DateRange } from '../../period.js'
 import type { SectionInput } from './section.js'
 
 export interface PagesSection {
