@@ -5,7 +5,8 @@
 import { describe, it, expect } from '@jest/globals'
 import { startService, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
-import { runAction, annotations } from '../sim/run-action.js'
+import { annotations } from '../sim/run-action.js'
+import { runScenario as runAction } from './runner.js'
 import { expectNoStack } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>

@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { SIM_API_KEY } from '../sim/service.js'
-import { runAction } from '../sim/run-action.js'
+import { runScenario as runAction } from './runner.js'
 import {
   annotationsOf,
   errorsOf,

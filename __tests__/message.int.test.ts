@@ -3,7 +3,7 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals'
 import { startService, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
-import { runAction } from '../sim/run-action.js'
+import { runScenario as runAction } from './runner.js'
 import { annotationsOf, errorsOf, expectNoStack, withService } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>

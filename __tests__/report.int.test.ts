@@ -7,7 +7,7 @@ import { describe, it, expect, afterAll } from '@jest/globals'
 import { generatedRows, SIM_API_KEY } from '../sim/service.js'
 import { generatedConversation, generatedSearch, HOSTILE_PATH } from '../sim/analytics.js'
 import { startGitHub } from '../sim/github.js'
-import { runAction } from '../sim/run-action.js'
+import { runInProcess as runAction } from './inprocess.js'
 import {
   annotationsOf,
   errorsOf,

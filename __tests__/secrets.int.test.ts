@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { startService } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
-import { runAction } from '../sim/run-action.js'
+import { runScenario as runAction } from './runner.js'
 import { errorsOf } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>

@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals'
 import { startService, generatedRow, generatedRows, SIM_API_KEY } from '../sim/service.js'
-import { runAction } from '../sim/run-action.js'
+import { runScenario as runAction } from './runner.js'
 import { formatChange, formatNumber } from '../src/report/markdown.js'
 import { errorsOf, expectNoStack, withService } from './support.js'
 
