@@ -1,6 +1,7 @@
 // Cursor pagination: every request is part of an hourly quota, so each test counts them.
 import { describe, it, expect } from '@jest/globals'
-import { DeadlineError, readCursorPages, type CursorPage } from '../src/service/cursor.js'
+import { TimeUpError } from '../src/errors.js'
+import { readCursorPages, type CursorPage } from '../src/service/cursor.js'
 
 /** A service of `total` numbered items behind numeric cursors; records each call. */
 function service(total: number, calls: { limit: number; cursor?: string }[]) {
@@ -64,7 +65,7 @@ describe('readCursorPages', () => {
     expect(r).toMatchObject({ requests: 2, complete: false })
     await expect(
       readCursorPages({ fetchPage, limit: 1, enough: 1, deadline: 5, now: () => 5 })
-    ).rejects.toBeInstanceOf(DeadlineError)
+    ).rejects.toBeInstanceOf(TimeUpError)
     expect(calls).toHaveLength(2)
   })
 

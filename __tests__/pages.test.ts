@@ -1,10 +1,10 @@
+import { TimeUpError } from '../src/errors.js'
 import { describe, it, expect } from '@jest/globals'
 import fc from 'fast-check'
 import {
   readOffsetPages,
   STOP,
   SHORT_EXPORT_PAGES,
-  TimeUpError,
   type OffsetPagesOptions
 } from '../src/service/pages.js'
 import type { VisitorCounts, VisitorRow, VisitorsPage } from '../src/service/schema.js'
@@ -496,13 +496,13 @@ describe('readOffsetPages: the deadline', () => {
     )
     expect(error).toBeInstanceOf(TimeUpError)
     const timeUp = error as TimeUpError
-    expect(timeUp.rows).toBe(rowsSeen)
-    expect(timeUp.pages * 10).toBe(rowsSeen)
-    expect(timeUp.message).toContain(`after reading ${rowsSeen} rows (${timeUp.pages} pages)`)
+    expect(timeUp.read?.rows).toBe(rowsSeen)
+    expect((timeUp.read?.pages ?? 0) * 10).toBe(rowsSeen)
+    expect(timeUp.message).toContain(`after reading ${rowsSeen} rows (${timeUp.read?.pages} pages)`)
     expect(fake.stats.calls.length).toBeGreaterThan(4)
     // No request started after the deadline, and none is left wanted.
     for (const c of fake.stats.calls) expect(c.at).toBeLessThan(deadline)
-    const undelivered = fake.stats.calls.slice(timeUp.pages)
+    const undelivered = fake.stats.calls.slice(timeUp.read?.pages)
     expect(undelivered.length).toBeGreaterThan(0)
     for (const c of undelivered) expect(c.signal.aborted).toBe(true)
     const calls = fake.stats.calls.length
@@ -521,7 +521,10 @@ describe('readOffsetPages: the deadline', () => {
         return new Promise<VisitorsPage>(() => undefined)
       }
     })
-    await expect(promise).rejects.toMatchObject({ rows: 0, pages: 0, waitingFor: 0 })
+    await expect(promise).rejects.toMatchObject({
+      read: { rows: 0, pages: 0 },
+      waitingFor: 'the next page (offset 0)'
+    })
     expect(hung).toHaveLength(1)
     expect(hung[0]!.aborted).toBe(true)
   })
@@ -547,7 +550,7 @@ describe('readOffsetPages: the deadline', () => {
         await sleep(80)
       }
     })
-    await expect(promise).rejects.toMatchObject({ rows: 10, pages: 1 })
+    await expect(promise).rejects.toMatchObject({ read: { rows: 10, pages: 1 } })
   })
 
   it("reports the awaited page's own failure when it comes within the grace", async () => {
@@ -559,7 +562,7 @@ describe('readOffsetPages: the deadline', () => {
       fetchPage: () => sleep(80).then(() => Promise.reject(cause))
     })
     const started = Date.now()
-    await expect(promise).rejects.toMatchObject({ rows: 0, pages: 0, pageError: cause })
+    await expect(promise).rejects.toMatchObject({ read: { rows: 0, pages: 0 }, cause })
     // It did not wait out the grace: the failure came 40 ms after the deadline.
     expect(Date.now() - started).toBeLessThan(1_500)
   })

@@ -33557,24 +33557,39 @@ class Deadline {
             throw this.error(waitingFor);
     }
     error(waitingFor, cause) {
-        return new TimeUpError(this.what, waitingFor, cause);
+        return new TimeUpError(waitingFor, cause, undefined, this.what);
     }
 }
-/** The time allowed ran out; the message says which limit, and what the run was waiting for. */
+/**
+ * The deadline of a command that `wait-timeout` bounds from the start of the run (`visitors`,
+ * `report`); a job's wait is counted from the service's answer instead.
+ */
+function runDeadline(startedAt, waitTimeoutMs) {
+    const seconds = Math.round(waitTimeoutMs / 100) / 10;
+    const what = `\`wait-timeout\` (${seconds} s, counted from the start of the run)`;
+    return new Deadline(startedAt + waitTimeoutMs, what);
+}
+/**
+ * The one "time is up" error: the time allowed ran out. Its message says which limit, and what
+ * the run was waiting for (and, for a read, how far it had got).
+ */
 class TimeUpError extends Error {
-    limit;
     waitingFor;
     cause;
-    constructor(limit, 
+    read;
+    limit;
+    constructor(
     /** What the run was waiting for or about to start: "the next page (offset 500)". */
     waitingFor, 
     /** Why that had not come, when it failed on its own (a 429, a timeout). */
-    cause) {
+    cause, read, limit = '`wait-timeout`') {
         const why = cause === undefined ? '' : `; it had failed: ${messageOf(cause).replace(/\.$/, '')}`;
-        super(`The time allowed (${limit}) ran out while waiting for ${waitingFor}${why}.`);
-        this.limit = limit;
+        const got = read ? ` after reading ${read.rows} rows (${read.pages} pages)` : '';
+        super(`The time allowed (${limit}) ran out${got} while waiting for ${waitingFor}${why}.`);
         this.waitingFor = waitingFor;
         this.cause = cause;
+        this.read = read;
+        this.limit = limit;
         this.name = 'TimeUpError';
     }
 }
@@ -34402,6 +34417,7 @@ function readText(msg, maxBytes, keepHead) {
 
 
 
+
 class ServiceClient {
     http;
     postHttp;
@@ -34462,7 +34478,7 @@ class ServiceClient {
             if (left <= 0) {
                 if (last)
                     throw requestFailure(request, last, tries - 1, c.method, 'the time allowed ran out');
-                throw new ServiceError(`${request} was not sent: the time allowed (\`wait-timeout\`) had run out`);
+                throw new TimeUpError(`${request} to start: it was not sent`);
             }
             const result = await attempt({
                 client: c.method === 'POST' ? this.postHttp : this.http,
@@ -35081,13 +35097,7 @@ class JobRun {
 // Cursor pagination (searches, assistant conversations): `limit` per request, the next page by
 // `nextCursor` until it is null. Requests are spent like money, so reading stops as soon as the
 // caller has what it shows, and no request starts after the deadline.
-/** Thrown when the deadline comes before the first page; later pages just stop the reading. */
-class DeadlineError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'DeadlineError';
-    }
-}
+
 async function readCursorPages(o) {
     if (!Number.isInteger(o.limit) || o.limit < 1)
         throw new RangeError(`limit ${o.limit} is not 1 or more`);
@@ -35098,8 +35108,9 @@ async function readCursorPages(o) {
     const seen = new Set();
     for (;;) {
         if (now() >= o.deadline) {
+            // Before the first page the read has nothing to show; later pages just stop the reading.
             if (requests === 0)
-                throw new DeadlineError('the time allowed (`wait-timeout`) ran out before the first page');
+                throw new TimeUpError('the first page');
             return { items, requests, complete: false };
         }
         const want = Math.min(o.limit, Math.max(1, o.enough - items.length));
@@ -35251,27 +35262,9 @@ async function readSearches(input) {
 // already seen make it likely to be needed, and a page that turns out to be unneeded is abandoned
 // (its AbortSignal fires), never retried.
 
+
 /** Returned by `onPage` when the caller has what it needs: the read ends there. */
 const STOP = 'stop';
-/** The deadline passed while pages were still being read. */
-class pages_TimeUpError extends Error {
-    rows;
-    pages;
-    waitingFor;
-    pageError;
-    constructor(rows, pages, 
-    /** The offset of the page still awaited, if one was in flight (or retrying). */
-    waitingFor, 
-    /** Why that page had not come: its own failure, when it failed within the grace. */
-    pageError) {
-        super(`the time ran out after reading ${rows} rows (${pages} pages)`);
-        this.rows = rows;
-        this.pages = pages;
-        this.waitingFor = waitingFor;
-        this.pageError = pageError;
-        this.name = 'TimeUpError';
-    }
-}
 /**
  * Up to this many pages, read-ahead may cost at most 1 request past the end: most exports are
  * short, and a short export should not pay `concurrency - 1` requests to go faster.
@@ -35375,7 +35368,7 @@ async function readOffsetPages(o) {
         for (let index = 0;; index++) {
             const entry = pending.get(index);
             if (timeUp || (entry === undefined && now() >= deadline))
-                throw new pages_TimeUpError(rows, index);
+                throw timeUpAt(rows, index);
             // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
             if (entry === undefined)
                 throw new Error(`internal error: page ${index} was never requested`);
@@ -35390,7 +35383,7 @@ async function readOffsetPages(o) {
                         other.controller.abort();
                 const late = await settleWithin(entry.outcome, o.graceMs ?? 1_500);
                 const pageError = late !== undefined && !late.ok ? late.error : undefined;
-                throw new pages_TimeUpError(rows, index, index * limit, pageError);
+                throw timeUpAt(rows, index, index * limit, pageError);
             }
             pending.delete(index);
             // A failure surfaces only when its turn comes: every earlier page has been delivered by then,
@@ -35425,7 +35418,7 @@ async function readOffsetPages(o) {
             const finished = stopped || isLast || index + 1 >= maxPages;
             // A read that got everything while the last page was being written has not run out of time.
             if (timeUp && !finished)
-                throw new pages_TimeUpError(rows, index + 1);
+                throw timeUpAt(rows, index + 1);
             if (finished) {
                 return {
                     first,
@@ -35557,6 +35550,11 @@ function hash64(s) {
     const a = h1 >>> 0;
     const b = h2 >>> 0;
     return a === 0 && b === 0 ? [0, 1] : [a, b];
+}
+/** The time ran out after `rows` rows in `pages` pages, the page at `offset` still awaited. */
+function timeUpAt(rows, pages, offset, pageError) {
+    const next = offset === undefined ? 'the next page' : `the next page (offset ${offset})`;
+    return new TimeUpError(next, pageError, { rows, pages });
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/top.ts
@@ -36458,7 +36456,7 @@ class AnalyticsApi {
         const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`;
         // `wait-timeout` bounds the whole report: no request starts after it.
         if (Date.now() >= this.deadline)
-            return Promise.reject(new DeadlineError(`the time allowed (\`wait-timeout\`) ran out before GET ${operation}`));
+            return Promise.reject(new TimeUpError(`GET ${operation} to start`));
         return this.client.getJson(path, check, this.deadline, signal);
     }
 }
@@ -36706,7 +36704,7 @@ const READERS = {
 };
 async function runReport(ctx) {
     const s = ctx.settings;
-    const deadline = ctx.startedAt + s.waitTimeoutMs;
+    const deadline = runDeadline(ctx.startedAt, s.waitTimeoutMs).at;
     const input = {
         api: new AnalyticsApi(ctx.service, s.projectId, deadline),
         range: s.range,
@@ -36806,8 +36804,8 @@ function failureReason(err, status) {
  */
 function endsTheRun(err) {
     // A page that hit the quota just as the time ran out comes wrapped in the TimeUpError.
-    if (err instanceof pages_TimeUpError && err.pageError !== undefined)
-        return endsTheRun(err.pageError);
+    if (err instanceof TimeUpError && err.cause !== undefined)
+        return endsTheRun(err.cause);
     return isQuotaError(err) || (err instanceof ServiceError && err.status === 401);
 }
 /** A RateLimitError, or a 429 that retries could not outlast (`wait-timeout`). */
@@ -38017,12 +38015,12 @@ function waitFor(stream, event) {
 
 
 
+
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const visitors_SUMMARY_MAX_BYTES = 512 * 1024;
 async function runVisitors(ctx) {
     const s = ctx.settings;
-    // `wait-timeout` bounds the whole command, counted from the start of the run.
-    const deadline = ctx.startedAt + s.waitTimeoutMs;
+    const deadline = runDeadline(ctx.startedAt, s.waitTimeoutMs).at;
     ctx.result.set('date-from', s.range.dateFrom ?? '');
     ctx.result.set('date-to', s.range.dateTo ?? '');
     info(`Exporting visitors for ${visitors_describe(s.range)} (${s.pageSize} rows per request).`);
@@ -38052,7 +38050,7 @@ async function runVisitors(ctx) {
     }
     catch (err) {
         await sink?.abort().catch(() => undefined);
-        throw explainTimeUp(err, s, sink !== undefined);
+        throw explainTimeUp(err, sink !== undefined);
     }
     const totals = result.first.totals;
     info(`Exported ${result.rows} rows in ${requestsText(result.requests)}` +
@@ -38079,7 +38077,7 @@ async function runVisitors(ctx) {
         ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
     };
     if (s.previous) {
-        const previous = await readPrevious(s, s.previous, report.top, pages);
+        const previous = await readPrevious(s.previous, report.top, pages);
         report.previous = previous.values;
     }
     // The client counts every request it sent, retries included.
@@ -38121,14 +38119,14 @@ function visitorsPages(ctx, deadline) {
     });
 }
 /** The period before: its totals, and the previous values of the shown pages only. */
-async function readPrevious(settings, range, shown, pages) {
+async function readPrevious(range, shown, pages) {
     info(`Reading the previous period for comparison: ${visitors_describe(range)}.`);
     let found;
     try {
         found = await readPreviousValues(shown.map(row => row.path), { ...pages(range), onWarning: line => core_warning(`Previous period: ${line}`) });
     }
     catch (err) {
-        throw explainTimeUp(err, settings, false, 'Reading the previous period');
+        throw explainTimeUp(err, false, 'Reading the previous period');
     }
     const { read, byPath, sorted } = found;
     const missing = shown.length - byPath.size;
@@ -38146,17 +38144,16 @@ async function readPrevious(settings, range, shown, pages) {
     return { values: { range, totals: read.first.totals, byPath }, requests: read.requests };
 }
 /** A deadline error that says how far the read got, why the next page had not come, the file. */
-function explainTimeUp(err, settings, hadFile, what = 'The visitors export') {
-    if (!(err instanceof pages_TimeUpError))
+function explainTimeUp(err, hadFile, what = 'The visitors export') {
+    if (!(err instanceof TimeUpError) || !err.read)
         return err;
-    const next = err.pageError instanceof Error
-        ? `; the next page failed: ${err.pageError.message.replace(/\.$/, '')}`
-        : err.waitingFor !== undefined
-            ? `; the next page (offset ${err.waitingFor}) was still being read`
+    const next = err.cause instanceof Error
+        ? `; the next page failed: ${err.cause.message.replace(/\.$/, '')}`
+        : err.waitingFor.includes('offset')
+            ? `; ${err.waitingFor} was still being read`
             : '';
-    return new Error(`${what} did not finish within \`wait-timeout\` (${settings.waitTimeoutMs / 1000} s, ` +
-        `counted from the start of the run): stopped after reading ${err.rows} rows ` +
-        `(${err.pages} pages)${next}.` +
+    return new Error(`${what} did not finish within ${err.limit}: stopped after reading ${err.read.rows} rows ` +
+        `(${err.read.pages} pages)${next}.` +
         (hadFile ? ' The partial file was removed.' : ''));
 }
 const requestsText = (n) => `${n} request${n === 1 ? '' : 's'}`;

@@ -34,21 +34,42 @@ export class Deadline {
   }
 
   error(waitingFor: string, cause?: unknown): TimeUpError {
-    return new TimeUpError(this.what, waitingFor, cause)
+    return new TimeUpError(waitingFor, cause, undefined, this.what)
   }
 }
 
-/** The time allowed ran out; the message says which limit, and what the run was waiting for. */
+/**
+ * The deadline of a command that `wait-timeout` bounds from the start of the run (`visitors`,
+ * `report`); a job's wait is counted from the service's answer instead.
+ */
+export function runDeadline(startedAt: number, waitTimeoutMs: number): Deadline {
+  const seconds = Math.round(waitTimeoutMs / 100) / 10
+  const what = `\`wait-timeout\` (${seconds} s, counted from the start of the run)`
+  return new Deadline(startedAt + waitTimeoutMs, what)
+}
+
+/** How far a read had got when its time ran out. */
+export interface ReadSoFar {
+  rows: number
+  pages: number
+}
+
+/**
+ * The one "time is up" error: the time allowed ran out. Its message says which limit, and what
+ * the run was waiting for (and, for a read, how far it had got).
+ */
 export class TimeUpError extends Error {
   constructor(
-    readonly limit: string,
     /** What the run was waiting for or about to start: "the next page (offset 500)". */
     readonly waitingFor: string,
     /** Why that had not come, when it failed on its own (a 429, a timeout). */
-    override readonly cause?: unknown
+    override readonly cause?: unknown,
+    readonly read?: ReadSoFar,
+    readonly limit = '`wait-timeout`'
   ) {
     const why = cause === undefined ? '' : `; it had failed: ${messageOf(cause).replace(/\.$/, '')}`
-    super(`The time allowed (${limit}) ran out while waiting for ${waitingFor}${why}.`)
+    const got = read ? ` after reading ${read.rows} rows (${read.pages} pages)` : ''
+    super(`The time allowed (${limit}) ran out${got} while waiting for ${waitingFor}${why}.`)
     this.name = 'TimeUpError'
   }
 }

@@ -14,7 +14,7 @@ import { markerKey, upsertComment } from '../github/comments.js'
 import { renderHealthReport, type HealthReport } from '../report/health.js'
 import { AnalyticsApi } from '../service/analytics.js'
 import { ServiceError } from '../service/errors.js'
-import { TimeUpError } from '../service/pages.js'
+import { runDeadline, TimeUpError } from '../errors.js'
 import type { SectionName } from '../analytics/section-names.js'
 import { writeFileAtomic } from '../workspace.js'
 import type { CommandContext } from './context.js'
@@ -34,7 +34,7 @@ const READERS: Record<SectionName, (input: SectionInput) => Promise<Section>> = 
 
 export async function runReport(ctx: CommandContext): Promise<void> {
   const s = ctx.settings
-  const deadline = ctx.startedAt + s.waitTimeoutMs
+  const deadline = runDeadline(ctx.startedAt, s.waitTimeoutMs).at
   const input: SectionInput = {
     api: new AnalyticsApi(ctx.service, s.projectId, deadline),
     range: s.range,
@@ -144,7 +144,7 @@ function failureReason(err: unknown, status: number | undefined): string {
  */
 function endsTheRun(err: unknown): boolean {
   // A page that hit the quota just as the time ran out comes wrapped in the TimeUpError.
-  if (err instanceof TimeUpError && err.pageError !== undefined) return endsTheRun(err.pageError)
+  if (err instanceof TimeUpError && err.cause !== undefined) return endsTheRun(err.cause)
   return isQuotaError(err) || (err instanceof ServiceError && err.status === 401)
 }
 

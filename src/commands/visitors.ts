@@ -6,7 +6,8 @@ import { TopPages } from '../analytics/top.js'
 import type { DateRange } from '../period.js'
 import { markerKey, upsertComment } from '../github/comments.js'
 import { renderVisitorsReport, type VisitorsReport } from '../report/visitors.js'
-import { readOffsetPages, TimeUpError } from '../service/pages.js'
+import { runDeadline, TimeUpError } from '../errors.js'
+import { readOffsetPages } from '../service/pages.js'
 import { AnalyticsApi } from '../service/analytics.js'
 import type { VisitorRow, VisitorsPage } from '../service/schema.js'
 import type { CommandContext } from './context.js'
@@ -16,8 +17,7 @@ const SUMMARY_MAX_BYTES = 512 * 1024
 
 export async function runVisitors(ctx: CommandContext): Promise<void> {
   const s = ctx.settings
-  // `wait-timeout` bounds the whole command, counted from the start of the run.
-  const deadline = ctx.startedAt + s.waitTimeoutMs
+  const deadline = runDeadline(ctx.startedAt, s.waitTimeoutMs).at
   ctx.result.set('date-from', s.range.dateFrom ?? '')
   ctx.result.set('date-to', s.range.dateTo ?? '')
   core.info(`Exporting visitors for ${describe(s.range)} (${s.pageSize} rows per request).`)
@@ -47,7 +47,7 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
     await sink?.close()
   } catch (err) {
     await sink?.abort().catch(() => undefined)
-    throw explainTimeUp(err, s, sink !== undefined)
+    throw explainTimeUp(err, sink !== undefined)
   }
   const totals = result.first.totals
   core.info(
@@ -79,7 +79,7 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
     ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
   }
   if (s.previous) {
-    const previous = await readPrevious(s, s.previous, report.top, pages)
+    const previous = await readPrevious(s.previous, report.top, pages)
     report.previous = previous.values
   }
   // The client counts every request it sent, retries included.
@@ -129,7 +129,6 @@ function visitorsPages(ctx: CommandContext, deadline: number) {
 
 /** The period before: its totals, and the previous values of the shown pages only. */
 async function readPrevious(
-  settings: CommandContext['settings'],
   range: Required<DateRange>,
   shown: VisitorRow[],
   pages: ReturnType<typeof visitorsPages>
@@ -142,7 +141,7 @@ async function readPrevious(
       { ...pages(range), onWarning: line => core.warning(`Previous period: ${line}`) }
     )
   } catch (err) {
-    throw explainTimeUp(err, settings, false, 'Reading the previous period')
+    throw explainTimeUp(err, false, 'Reading the previous period')
   }
   const { read, byPath, sorted } = found
   const missing = shown.length - byPath.size
@@ -163,23 +162,17 @@ async function readPrevious(
 }
 
 /** A deadline error that says how far the read got, why the next page had not come, the file. */
-function explainTimeUp(
-  err: unknown,
-  settings: CommandContext['settings'],
-  hadFile: boolean,
-  what = 'The visitors export'
-): unknown {
-  if (!(err instanceof TimeUpError)) return err
+function explainTimeUp(err: unknown, hadFile: boolean, what = 'The visitors export'): unknown {
+  if (!(err instanceof TimeUpError) || !err.read) return err
   const next =
-    err.pageError instanceof Error
-      ? `; the next page failed: ${err.pageError.message.replace(/\.$/, '')}`
-      : err.waitingFor !== undefined
-        ? `; the next page (offset ${err.waitingFor}) was still being read`
+    err.cause instanceof Error
+      ? `; the next page failed: ${err.cause.message.replace(/\.$/, '')}`
+      : err.waitingFor.includes('offset')
+        ? `; ${err.waitingFor} was still being read`
         : ''
   return new Error(
-    `${what} did not finish within \`wait-timeout\` (${settings.waitTimeoutMs / 1000} s, ` +
-      `counted from the start of the run): stopped after reading ${err.rows} rows ` +
-      `(${err.pages} pages)${next}.` +
+    `${what} did not finish within ${err.limit}: stopped after reading ${err.read.rows} rows ` +
+      `(${err.read.pages} pages)${next}.` +
       (hadFile ? ' The partial file was removed.' : '')
   )
 }

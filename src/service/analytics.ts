@@ -2,7 +2,7 @@
 // report relies only on the fields named here; unknown fields are ignored.
 import type { DateRange } from '../period.js'
 import { enc } from './client.js'
-import { DeadlineError } from './cursor.js'
+import { TimeUpError } from '../errors.js'
 import { ShapeError, type VisitorCounts, type VisitorRow, type VisitorsPage } from './schema.js'
 import { isObject } from '../json.js'
 
@@ -131,9 +131,7 @@ export class AnalyticsApi {
     const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`
     // `wait-timeout` bounds the whole report: no request starts after it.
     if (Date.now() >= this.deadline)
-      return Promise.reject(
-        new DeadlineError(`the time allowed (\`wait-timeout\`) ran out before GET ${operation}`)
-      )
+      return Promise.reject(new TimeUpError(`GET ${operation} to start`))
     return this.client.getJson(path, check, this.deadline, signal)
   }
 }

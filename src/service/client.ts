@@ -3,12 +3,12 @@
 // the wire is http.ts; failures as data are errors.ts; the operations are agent-api.ts and
 // analytics.ts. No stack trace ever reaches a user.
 import { HttpClient } from '@actions/http-client'
+import { TimeUpError } from '../errors.js'
 import {
   RateLimitError,
   RequestCancelledError,
   requestFailure,
   seconds,
-  ServiceError,
   type FailedAttempt
 } from './errors.js'
 import { attempt, type Check, type Method } from './http.js'
@@ -119,9 +119,7 @@ export class ServiceClient {
       if (left <= 0) {
         if (last)
           throw requestFailure(request, last, tries - 1, c.method, 'the time allowed ran out')
-        throw new ServiceError(
-          `${request} was not sent: the time allowed (\`wait-timeout\`) had run out`
-        )
+        throw new TimeUpError(`${request} to start: it was not sent`)
       }
       const result = await attempt({
         client: c.method === 'POST' ? this.postHttp : this.http,

@@ -2,6 +2,8 @@
 // `nextCursor` until it is null. Requests are spent like money, so reading stops as soon as the
 // caller has what it shows, and no request starts after the deadline.
 
+import { TimeUpError } from '../errors.js'
+
 export interface CursorPage<T> {
   items: T[]
   nextCursor: string | null
@@ -25,14 +27,6 @@ export interface CursorResult<T> {
   complete: boolean
 }
 
-/** Thrown when the deadline comes before the first page; later pages just stop the reading. */
-export class DeadlineError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'DeadlineError'
-  }
-}
-
 export async function readCursorPages<T>(o: CursorOptions<T>): Promise<CursorResult<T>> {
   if (!Number.isInteger(o.limit) || o.limit < 1)
     throw new RangeError(`limit ${o.limit} is not 1 or more`)
@@ -43,8 +37,8 @@ export async function readCursorPages<T>(o: CursorOptions<T>): Promise<CursorRes
   const seen = new Set<string>()
   for (;;) {
     if (now() >= o.deadline) {
-      if (requests === 0)
-        throw new DeadlineError('the time allowed (`wait-timeout`) ran out before the first page')
+      // Before the first page the read has nothing to show; later pages just stop the reading.
+      if (requests === 0) throw new TimeUpError('the first page')
       return { items, requests, complete: false }
     }
     const want = Math.min(o.limit, Math.max(1, o.enough - items.length))

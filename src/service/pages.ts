@@ -3,6 +3,7 @@
 // organisation, so read-ahead is spent like money: a request is only started when the pages
 // already seen make it likely to be needed, and a page that turns out to be unneeded is abandoned
 // (its AbortSignal fires), never retried.
+import { TimeUpError } from '../errors.js'
 import { checkInteger } from '../json.js'
 
 /** What every offset page carries, whatever its rows are called. */
@@ -63,21 +64,6 @@ export interface OffsetPagesResult<Page> {
   maxRowsReached: boolean
   /** True when onPage returned STOP before the end. */
   stopped: boolean
-}
-
-/** The deadline passed while pages were still being read. */
-export class TimeUpError extends Error {
-  constructor(
-    readonly rows: number,
-    readonly pages: number,
-    /** The offset of the page still awaited, if one was in flight (or retrying). */
-    readonly waitingFor?: number,
-    /** Why that page had not come: its own failure, when it failed within the grace. */
-    readonly pageError?: unknown
-  ) {
-    super(`the time ran out after reading ${rows} rows (${pages} pages)`)
-    this.name = 'TimeUpError'
-  }
 }
 
 /**
@@ -205,7 +191,7 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
     fill()
     for (let index = 0; ; index++) {
       const entry = pending.get(index)
-      if (timeUp || (entry === undefined && now() >= deadline)) throw new TimeUpError(rows, index)
+      if (timeUp || (entry === undefined && now() >= deadline)) throw timeUpAt(rows, index)
       // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
       if (entry === undefined) throw new Error(`internal error: page ${index} was never requested`)
       const outcome = await new Promise<Outcome<Page> | 'time up'>(resolve => {
@@ -217,7 +203,7 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
         for (const [i, other] of pending) if (i !== index) other.controller.abort()
         const late = await settleWithin(entry.outcome, o.graceMs ?? 1_500)
         const pageError = late !== undefined && !late.ok ? late.error : undefined
-        throw new TimeUpError(rows, index, index * limit, pageError)
+        throw timeUpAt(rows, index, index * limit, pageError)
       }
       pending.delete(index)
       // A failure surfaces only when its turn comes: every earlier page has been delivered by then,
@@ -248,7 +234,7 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
       const stopped = verdict === STOP && !isLast && index + 1 < maxPages
       const finished = stopped || isLast || index + 1 >= maxPages
       // A read that got everything while the last page was being written has not run out of time.
-      if (timeUp && !finished) throw new TimeUpError(rows, index + 1)
+      if (timeUp && !finished) throw timeUpAt(rows, index + 1)
       if (finished) {
         return {
           first,
@@ -384,4 +370,10 @@ function hash64(s: string): [number, number] {
   const a = h1 >>> 0
   const b = h2 >>> 0
   return a === 0 && b === 0 ? [0, 1] : [a, b]
+}
+
+/** The time ran out after `rows` rows in `pages` pages, the page at `offset` still awaited. */
+function timeUpAt(rows: number, pages: number, offset?: number, pageError?: unknown): TimeUpError {
+  const next = offset === undefined ? 'the next page' : `the next page (offset ${offset})`
+  return new TimeUpError(next, pageError, { rows, pages })
 }
