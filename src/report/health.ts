@@ -11,7 +11,6 @@ import type { SectionFailure } from '../analytics/sections/section.js'
 import type { PagesSection } from '../analytics/sections/visitors.js'
 import {
   clip,
-  clipMiddle,
   escapeText,
   fitMarkdown,
   foldedTable,
@@ -19,8 +18,6 @@ import {
   formatPercentChange,
   formatShare,
   formatTimestamp,
-  link,
-  pageUrl,
   plural,
   provenance,
   size,
@@ -29,7 +26,7 @@ import {
   type Column
 } from './markdown.js'
 import { exactRange, previousLabel, shortRange } from './range.js'
-import { PATH_MAX_CHARS } from './visitors.js'
+import { pageCell, pageColumns, pageRow, pagesFoldLabel } from './pages-table.js'
 
 export interface HealthReport {
   projectId: string
@@ -200,25 +197,9 @@ function pagesBlock(x: PagesSection, r: HealthReport, rows: number): string {
   if (x.name === 'visitors' && human + ai !== total)
     lines.push('_The total counts each visitor once, so it is not the sum of human and AI._')
   const table = foldedTable(
-    [
-      { header: '#', align: 'right' },
-      { header: 'Page' },
-      { header: 'Human', align: 'right' },
-      { header: 'AI', align: 'right' },
-      { header: 'Total', align: 'right' }
-    ],
-    x.top
-      .slice(0, rows)
-      .map((row, i) =>
-        tableRow([
-          rank(i),
-          pageCell(row.path, r.siteUrl),
-          formatNumber(row.human),
-          formatNumber(row.ai),
-          formatNumber(row.total)
-        ])
-      ),
-    foldLabel('Pages')
+    pageColumns(false),
+    x.top.slice(0, rows).map((row, i) => pageRow(row, i + 1, r.siteUrl)),
+    pagesFoldLabel
   )
   return [lines.join('\n\n'), table].filter(Boolean).join('\n\n')
 }
@@ -347,14 +328,6 @@ function assistantBlock(x: AssistantSection, rows: number): string {
 function textCell(text: string, maxChars: number): string {
   const shown = clip(text.trim(), maxChars)
   return shown === '' ? '_(empty)_' : escapeText(shown)
-}
-
-/** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
-function pageCell(path: string, siteUrl: string | undefined, maxChars = PATH_MAX_CHARS): string {
-  if (path === '') return '_(empty path)_'
-  const text = escapeText(clipMiddle(path, maxChars))
-  const url = siteUrl ? pageUrl(siteUrl, path) : undefined
-  return url ? link(text, url) : text
 }
 
 /** An ISO 8601 instant as "2026-11-23 09:00 UTC"; other text as it is (escaped). */

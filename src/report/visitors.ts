@@ -3,9 +3,9 @@
 
 import type { DateRange, Period } from '../period.js'
 import type { VisitorCounts, VisitorRow } from '../service/schema.js'
+import { pageColumns, pageRow, pagesFoldLabel } from './pages-table.js'
 import { barChart } from './chart.js'
 import {
-  clipMiddle,
   escapeText,
   fitMarkdown,
   foldedTable,
@@ -15,8 +15,6 @@ import {
   formatPercentChange,
   formatShare,
   provenance,
-  link,
-  pageUrl,
   plural,
   size,
   tableHead,
@@ -51,9 +49,6 @@ export interface VisitorsRenderOptions {
   /** Trusted Markdown naming where the complete data is, e.g. "`out/visitors.csv`". */
   fullDataHint?: string
 }
-
-/** Long enough for a real docs path, short enough that the number columns stay in view. */
-export const PATH_MAX_CHARS = 60
 
 // ---------------------------------------------------------------------------------------------
 // Head: headline, what and when, totals
@@ -161,41 +156,6 @@ function topTitle(r: VisitorsReport): string {
   )
 }
 
-function topColumns(withChange: boolean): Column[] {
-  return [
-    { header: '#', align: 'right' },
-    { header: 'Page' },
-    { header: 'Human', align: 'right' },
-    { header: 'AI', align: 'right' },
-    { header: 'Total', align: 'right' },
-    ...(withChange ? [{ header: 'Change', align: 'right' as const }] : [])
-  ]
-}
-
-/** A page cell: clipped in the middle, escaped, linked to the docs site when there is one. */
-function pageCell(path: string, siteUrl: string | undefined): string {
-  if (!path) return '_(empty path)_'
-  const text = escapeText(clipMiddle(path, PATH_MAX_CHARS))
-  const url = siteUrl ? pageUrl(siteUrl, path) : undefined
-  return url ? link(text, url) : text
-}
-
-function topPageRow(r: VisitorsReport, row: VisitorRow, rank: number): string {
-  const change = r.previous ? [formatChange(row.total, r.previous.byPath.get(row.path)?.total)] : []
-  return tableRow([
-    String(rank),
-    pageCell(row.path, r.siteUrl),
-    formatNumber(row.human),
-    formatNumber(row.ai),
-    formatNumber(row.total),
-    ...change
-  ])
-}
-
-function foldLabel(first: number, last: number): string {
-  return `Pages ${formatNumber(first)}–${formatNumber(last)}`
-}
-
 function topPagesChart(top: readonly VisitorRow[]): string {
   const bars = top.slice(0, VISIBLE_ROWS)
   return barChart({
@@ -219,7 +179,7 @@ function rowsWithinBudget(r: VisitorsReport, budget: number): string[] {
   const rows: string[] = []
   let used = 0
   for (const [i, row] of r.top.entries()) {
-    const line = topPageRow(r, row, i + 1)
+    const line = pageRowOf(r, row, i + 1)
     used += size(line) + 1
     if (used > budget) break
     rows.push(line)
@@ -233,9 +193,9 @@ export function renderVisitorsReport(r: VisitorsReport, opts: VisitorsRenderOpti
   if (r.top.length === 0) return fitMarkdown(`${head}\n`, opts.maxChars, opts.fullDataHint)
 
   const title = topTitle(r)
-  const columns = topColumns(r.previous !== undefined)
+  const columns = pageColumns(r.previous !== undefined)
   const longestNote = omittedNote(r.top.length, opts.fullDataHint)
-  const overhead = foldedTableOverhead(columns, foldLabel(r.top.length, r.top.length))
+  const overhead = foldedTableOverhead(columns, pagesFoldLabel(r.top.length, r.top.length))
   // Blank lines between blocks and the final newline.
   const separators = 12
   const fixed = size(head) + size(title) + overhead + size(longestNote) + separators
@@ -245,9 +205,14 @@ export function renderVisitorsReport(r: VisitorsReport, opts: VisitorsRenderOpti
   const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart))
   const blocks = [head, title]
   if (chart) blocks.push(chart)
-  if (rows.length > 0) blocks.push(foldedTable(columns, rows, foldLabel))
+  if (rows.length > 0) blocks.push(foldedTable(columns, rows, pagesFoldLabel))
   const omitted = r.top.length - rows.length
   if (omitted > 0) blocks.push(omittedNote(omitted, opts.fullDataHint))
   // Only reached with a budget too small for the fixed parts: cut as a last resort.
   return fitMarkdown(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint)
+}
+
+function pageRowOf(r: VisitorsReport, row: VisitorRow, rank: number): string {
+  const previous = r.previous ? { before: r.previous.byPath.get(row.path)?.total } : undefined
+  return pageRow(row, rank, r.siteUrl, previous)
 }

@@ -1,0 +1,62 @@
+// The pages table, shared by the visitors report and the health report's visitors and views
+// sections: one page cell (clipped, escaped, linked to the docs site), one set of columns, one row.
+import type { VisitorRow } from '../service/schema.js'
+import {
+  clipMiddle,
+  escapeText,
+  formatChange,
+  formatNumber,
+  link,
+  pageUrl,
+  tableRow,
+  type Column
+} from './markdown.js'
+
+/** Page paths longer than this are clipped in the middle: both ends of a path say the most. */
+export const PATH_MAX_CHARS = 60
+
+/** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
+export function pageCell(
+  path: string,
+  siteUrl: string | undefined,
+  maxChars = PATH_MAX_CHARS
+): string {
+  if (path === '') return '_(empty path)_'
+  const text = escapeText(clipMiddle(path, maxChars))
+  const url = siteUrl ? pageUrl(siteUrl, path) : undefined
+  return url ? link(text, url) : text
+}
+
+/** Rank, page, human, AI, total, and the change of the total when there is a period before. */
+export function pageColumns(withChange: boolean): Column[] {
+  return [
+    { header: '#', align: 'right' },
+    { header: 'Page' },
+    { header: 'Human', align: 'right' },
+    { header: 'AI', align: 'right' },
+    { header: 'Total', align: 'right' },
+    ...(withChange ? [{ header: 'Change', align: 'right' as const }] : [])
+  ]
+}
+
+/** One page's row; `before` is its total in the period before, when there is one. */
+export function pageRow(
+  row: VisitorRow,
+  rank: number,
+  siteUrl: string | undefined,
+  previous?: { before: number | undefined }
+): string {
+  return tableRow([
+    String(rank),
+    pageCell(row.path, siteUrl),
+    formatNumber(row.human),
+    formatNumber(row.ai),
+    formatNumber(row.total),
+    ...(previous ? [formatChange(row.total, previous.before)] : [])
+  ])
+}
+
+/** The label of a folded block of pages: "Pages 11–20". */
+export function pagesFoldLabel(first: number, last: number): string {
+  return `Pages ${formatNumber(first)}–${formatNumber(last)}`
+}
