@@ -8,7 +8,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import fc from 'fast-check'
 import { InputError, isLoopback } from '../src/inputs.js'
-import { PERMISSIONS, readSettings, type Settings } from '../src/settings.js'
+import {
+  PERMISSIONS,
+  readSettings,
+  type AnalyticsSettings,
+  type JobSettings,
+  type Settings
+} from '../src/settings.js'
 import { FINAL_STATUSES } from '../src/service/schema.js'
 import { startService, SIM_API_KEY } from '../sim/service.js'
 import { runAction, annotations, parseInputs } from '../sim/run-action.js'
@@ -186,10 +192,12 @@ const DAY_MS = 86_400_000
 const CONTROL_RE = /[\u0000-\u001f\u007f]/
 
 function expectInvariants(
-  s: Settings,
+  settings: Settings,
   inputs: Record<string, string>,
   commentEvent: boolean
 ): void {
+  // Every input is read and checked whatever the command: look at each field as it was read.
+  const s = settings as Omit<JobSettings, 'command'> & Omit<AnalyticsSettings, 'command'> & Settings
   expect(['message', 'visitors']).toContain(s.command)
   expect(s.apiKey).not.toBe('')
   expect(s.apiKey).not.toMatch(/\s/)

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it, expect } from '@jest/globals'
 import { InputError, isLoopback, parseDuration } from '../src/inputs.js'
-import { DEFAULTS, readSettings, readTriggerSettings } from '../src/settings.js'
+import {
+  DEFAULTS,
+  readSettings,
+  readTriggerSettings,
+  type AnalyticsSettings,
+  type JobSettings,
+  type Settings
+} from '../src/settings.js'
 import { parseInputs } from '../sim/run-action.js'
 
 const defaults: Record<string, string> = {
@@ -32,9 +39,12 @@ const defaults: Record<string, string> = {
 }
 const ctx = { now: new Date('2026-11-18T10:00:00Z'), workspace: '/ws', commentEvent: false }
 
-function read(over: Record<string, string>, c = ctx) {
+/** Every input is read whatever the command; the tests look at each field as it was read. */
+type AnySettings = Omit<JobSettings, 'command'> & Omit<AnalyticsSettings, 'command'> & Settings
+
+function read(over: Record<string, string>, c = ctx): AnySettings {
   const inputs = { ...defaults, ...over }
-  return readSettings(name => inputs[name] ?? '', c)
+  return readSettings(name => inputs[name] ?? '', c) as AnySettings
 }
 
 function errorOf(over: Record<string, string>, c = ctx): InputError {
@@ -134,9 +144,20 @@ describe('readSettings', () => {
   })
 
   it('needs no job-id or prompt on a comment event (the comment and its PR give them)', () => {
-    const s = read({ 'job-id': '', prompt: '' }, { ...ctx, commentEvent: true })
+    const s = read(
+      { 'job-id': '', prompt: '' },
+      { ...ctx, commentEvent: true, triggerPrompt: 'fix the typo' }
+    )
     expect(s.jobId).toBe('')
-    expect(s.prompt).toBe('')
+    expect(s.prompt).toBe('fix the typo')
+  })
+
+  it('settles the prompt once: the input wins over the comment, and an empty one names `prompt`', () => {
+    const event = { ...ctx, commentEvent: true, triggerPrompt: 'from the comment' }
+    expect(read({ 'job-id': '', prompt: 'from the input' }, event).prompt).toBe('from the input')
+    expect(() => read({ 'job-id': '', prompt: '' }, { ...event, triggerPrompt: ' ' })).toThrow(
+      /^Input `prompt`: is required/
+    )
   })
 
   it('takes an unevaluated ${{ github.token }} default for no token', () => {

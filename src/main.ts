@@ -5,7 +5,6 @@ import * as core from '@actions/core'
 import { runJob } from './commands/job.js'
 import { runReport } from './commands/report.js'
 import { runVisitors } from './commands/visitors.js'
-import type { CommandContext } from './commands/context.js'
 import type { Place } from './github/comments.js'
 import { onCancel } from './commands/cancel.js'
 import { CommandResult } from './commands/result.js'
@@ -22,11 +21,12 @@ import { ServiceClient } from './service/client.js'
 import { redact, registerSecrets } from './secrets.js'
 import { InputError } from './inputs.js'
 import {
-  checkPrompt,
   DEFAULTS,
   readSettings,
+  isJobSettings,
   readTriggerSettings,
-  type Settings
+  type Settings,
+  type TriggerSettings
 } from './settings.js'
 import { VERSION } from './version.js'
 import { messageOf } from './errors.js'
@@ -80,23 +80,19 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const settings = readSettings(readInput, {
       now: new Date(),
       workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
-      commentEvent
+      commentEvent,
+      ...(trigger ? { trigger: trigger.rules, triggerPrompt: trigger.prompt } : {})
     })
     for (const warning of settings.warnings) core.warning(warning)
     const target = commentTarget(settings, event)
-    const wantsGitHub = settings.comment !== 'false' || commentEvent || settings.context
+    const wantsGitHub =
+      settings.comment !== 'false' || commentEvent || (isJobSettings(settings) && settings.context)
     const octokit =
       wantsGitHub && settings.githubToken !== ''
         ? (trigger?.octokit ?? createOctokit(settings.githubToken, apiUrl, USER_AGENT))
         : undefined
 
     if (target && !octokit) core.info('`github-token` is empty, so no comment is written.')
-
-    let prompt = settings.prompt
-    if (trigger) {
-      if (prompt === '') prompt = trigger.prompt
-      if (settings.command === 'message' || settings.command === 'create') checkPrompt(prompt)
-    }
 
     service = new ServiceClient({
       baseUrl: settings.baseUrl,
@@ -106,22 +102,20 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       info: line => core.info(line),
       warn: line => core.warning(line)
     })
-    const ctx: CommandContext = {
-      settings,
+    const common = {
       event,
       payload,
       target,
       octokit,
       service,
-      prompt,
       result,
       startedAt,
       runUrl: runUrl(env),
       serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
     }
-    if (settings.command === 'message' || settings.command === 'create') await runJob(ctx)
-    else if (settings.command === 'report') await runReport(ctx)
-    else await runVisitors(ctx)
+    if (isJobSettings(settings)) await runJob({ ...common, settings })
+    else if (settings.command === 'report') await runReport({ ...common, settings })
+    else await runVisitors({ ...common, settings })
   } catch (err) {
     // The command's own verdict, if it had one, is what the step reports.
     result.failure ??= messageOf(err)
@@ -168,6 +162,8 @@ async function publish(
 
 interface AcceptedTrigger {
   prompt: string
+  /** The trigger inputs, read once. */
+  rules: TriggerSettings
   octokit?: Octokit
   /** Reacts on the trigger comment; 😕 only after 👀 was given. */
   react: (content: 'eyes' | 'confused' | 'rocket') => Promise<void>
@@ -221,7 +217,7 @@ async function acceptTrigger(
   }
   core.info(`Trigger accepted: ${who.why}.`)
   await react('eyes')
-  return { prompt: checked.prompt, octokit, react }
+  return { prompt: checked.prompt, rules, octokit, react }
 }
 
 function readInput(name: string): string {

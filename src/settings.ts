@@ -49,11 +49,26 @@ export interface TriggerSettings {
   commentEnabled: boolean
 }
 
-export interface Settings extends TriggerSettings {
-  command: Command
+/** What every command reads. */
+interface CommonSettings extends TriggerSettings {
   apiKey: string
   projectId: string
   baseUrl: string
+  /** The longest run (job commands: the wait after the service answered). */
+  waitTimeoutMs: number
+  /** Without a trailing slash. */
+  siteUrl?: string
+  summary: boolean
+  comment: 'true' | 'false' | 'auto'
+  issueNumber?: number
+  commentMode: 'upsert' | 'create'
+  /** Things worth a warning that do not stop the run (inputs for another command, key kind). */
+  warnings: string[]
+}
+
+/** `message` and `create`: the instruction, and how to wait for the job. */
+export interface JobSettings extends CommonSettings {
+  command: 'message' | 'create'
   /** Empty when a trigger comment's pull request is to name the job. */
   jobId: string
   /** From `prompt` or `prompt-file`; empty on a comment event when the comment is to give it. */
@@ -64,10 +79,14 @@ export interface Settings extends TriggerSettings {
   whenNoJob: 'fail' | 'create'
   settleTimeMs: number
   wait: boolean
-  waitTimeoutMs: number
   pollIntervalMs: number
   jobPath: string
   failOnStatus: string[]
+}
+
+/** `visitors` and `report`: the range, the pages, the report. */
+export interface AnalyticsSettings extends CommonSettings {
+  command: 'visitors' | 'report'
   range: DateRange
   period?: Period
   previous?: Required<DateRange>
@@ -76,17 +95,19 @@ export interface Settings extends TriggerSettings {
   concurrency: number
   outputFile?: { path: string; absolute: string; format: FileFormat }
   sections: SectionName[]
-  /** Without a trailing slash. */
-  siteUrl?: string
   top: number
   compare: boolean
-  summary: boolean
-  comment: 'true' | 'false' | 'auto'
-  issueNumber?: number
-  commentMode: 'upsert' | 'create'
-  /** Things worth a warning that do not stop the run (inputs for another command, key kind). */
-  warnings: string[]
 }
+
+/** Every input, read and checked: shaped per command. */
+export type Settings = JobSettings | AnalyticsSettings
+
+export function isJobSettings(s: Settings): s is JobSettings {
+  return s.command === 'message' || s.command === 'create'
+}
+
+/** Every input is checked whatever the command; each command then sees only its own. */
+type AllSettings = Omit<JobSettings, 'command'> & Omit<AnalyticsSettings, 'command'>
 
 /**
  * The defaults of action.yml. A runner passes them itself, but an input set to empty text
@@ -155,6 +176,10 @@ export interface SettingsContext {
   workspace: string
   /** issue_comment or pull_request_review_comment: the comment may give the prompt and job. */
   commentEvent: boolean
+  /** The trigger inputs, when a comment event already read them. */
+  trigger?: TriggerSettings
+  /** The instruction a trigger comment gave: the prompt when `prompt` is empty. */
+  triggerPrompt?: string
 }
 
 /**
@@ -187,9 +212,8 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
   const projectId = readId(get, 'project-id', true)
   const baseUrl = readBaseUrl(get('base-url'))
 
-  const s: Settings = {
-    ...readTriggerSettings(raw),
-    command,
+  const s: AllSettings = {
+    ...(ctx.trigger ?? readTriggerSettings(raw)),
     apiKey,
     projectId,
     baseUrl,
@@ -228,22 +252,24 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
       'is empty, but `comment: true` needs a token to comment with'
     )
 
-  if (JOB_COMMANDS.includes(command)) {
+  if (command === 'message' || command === 'create') {
     readPromptFile(get, s, ctx.workspace)
     if (command === 'message' && !ctx.commentEvent && s.jobId === '')
       throw new InputError(
         'job-id',
         'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job'
       )
-    if (!ctx.commentEvent) checkPrompt(s.prompt)
-  } else {
-    readRange(get, s, ctx.now)
+    // The one prompt: the input's, or else the trigger comment's; checked once, here.
+    if (s.prompt === '') s.prompt = ctx.triggerPrompt ?? ''
+    checkPrompt(s.prompt)
+    return { ...s, command }
   }
-  return s
+  readRange(get, s, ctx.now)
+  return { ...s, command }
 }
 
 /** The prompt rule, also applied to a prompt that comes from a trigger comment. */
-export function checkPrompt(prompt: string): void {
+function checkPrompt(prompt: string): void {
   if (prompt.trim() === '')
     throw new InputError(
       'prompt',
@@ -252,7 +278,7 @@ export function checkPrompt(prompt: string): void {
 }
 
 /** `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any request. */
-function readPromptFile(get: GetInput, s: Settings, workspace: string): void {
+function readPromptFile(get: GetInput, s: AllSettings, workspace: string): void {
   const file = get('prompt-file')
   if (file === '') return
   if (s.prompt !== '')
@@ -371,7 +397,11 @@ function readTrigger(text: string): string {
   return text
 }
 
-function readOutputFile(text: string, workspace: string, command: Command): Settings['outputFile'] {
+function readOutputFile(
+  text: string,
+  workspace: string,
+  command: Command
+): AnalyticsSettings['outputFile'] {
   const format = formatFromPath(text)
   if (command === 'report' && format !== 'json')
     throw new InputError('output-file', `${quote(text)} must end in .json for \`command: report\``)
@@ -380,7 +410,7 @@ function readOutputFile(text: string, workspace: string, command: Command): Sett
   return { path: text, absolute: insideWorkspace('output-file', text, workspace), format }
 }
 
-function readRange(get: GetInput, s: Settings, now: Date): void {
+function readRange(get: GetInput, s: AllSettings, now: Date): void {
   const from = get('date-from')
   const to = get('date-to')
   const periodText = get('period')

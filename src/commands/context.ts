@@ -6,8 +6,8 @@ import type { ServiceClient } from '../service/client.js'
 import type { Settings } from '../settings.js'
 import type { CommandResult } from './result.js'
 
-export interface CommandContext {
-  settings: Settings
+export interface CommandContext<S extends Settings = Settings> {
+  settings: S
   event: EventInfo
   /** The raw event payload (untrusted JSON), for what EventInfo does not read: `context`. */
   payload: Record<string, unknown>
@@ -19,8 +19,6 @@ export interface CommandContext {
    */
   octokit?: Octokit
   service: ServiceClient
-  /** The prompt to send (from the input, or from a trigger comment). */
-  prompt: string
   /** What the run publishes: filled by the command, published by run(). */
   result: CommandResult
   startedAt: number

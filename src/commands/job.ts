@@ -20,16 +20,16 @@ import { renderJobReport, type JobReport } from '../report/job.js'
 import { AgentApi } from '../service/agent-api.js'
 import { capJobJson, isFinalStatus, type AgentJob } from '../service/schema.js'
 import { InputError } from '../inputs.js'
-import type { Settings } from '../settings.js'
+import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 
-export async function runJob(ctx: CommandContext): Promise<void> {
+export async function runJob(ctx: CommandContext<JobSettings>): Promise<void> {
   const run = new JobRun(ctx)
   await run.execute()
 }
 
 class JobRun {
-  private readonly s: Settings
+  private readonly s: JobSettings
   private readonly comments: JobComments
   private readonly agent: AgentApi
   private command: 'message' | 'create'
@@ -48,10 +48,10 @@ class JobRun {
    */
   private routeHere = false
 
-  constructor(private readonly ctx: CommandContext) {
+  constructor(private readonly ctx: CommandContext<JobSettings>) {
     this.s = ctx.settings
     this.command = ctx.settings.command === 'create' ? 'create' : 'message'
-    this.prompt = ctx.prompt
+    this.prompt = ctx.settings.prompt
     this.agent = new AgentApi(ctx.service)
     this.comments = new JobComments({
       octokit: ctx.settings.comment === 'false' ? undefined : ctx.octokit,
@@ -74,7 +74,7 @@ class JobRun {
     if (this.command === 'message' && s.jobId === '') await this.chooseJob()
     else if (this.command === 'message') this.jobId = s.jobId
     if (this.jobId !== undefined) this.ctx.result.set('job-id', this.jobId)
-    if (s.context) this.prompt = composePrompt(this.ctx.prompt, await this.gatherContext())
+    if (s.context) this.prompt = composePrompt(this.ctx.settings.prompt, await this.gatherContext())
 
     let before: AgentJob | undefined
     if (this.command === 'message' && s.wait) before = await this.jobBeforeSending()

@@ -17,6 +17,7 @@ import { ServiceError } from '../service/errors.js'
 import { runDeadline, TimeUpError } from '../errors.js'
 import type { SectionName } from '../analytics/section-names.js'
 import { writeFileAtomic } from '../workspace.js'
+import type { AnalyticsSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
@@ -32,7 +33,7 @@ const READERS: Record<SectionName, (input: SectionInput) => Promise<Section>> = 
   assistant: readAssistant
 }
 
-export async function runReport(ctx: CommandContext): Promise<void> {
+export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise<void> {
   const s = ctx.settings
   const deadline = runDeadline(ctx.startedAt, s.waitTimeoutMs).at
   const input: SectionInput = {
@@ -171,7 +172,10 @@ function logOutcome(outcome: SectionOutcome, calls: number): void {
   else core.warning(`Section ${outcome.name} failed: ${outcome.reason}`)
 }
 
-async function setOutputs(ctx: CommandContext, report: HealthReport): Promise<void> {
+async function setOutputs(
+  ctx: CommandContext<AnalyticsSettings>,
+  report: HealthReport
+): Promise<void> {
   const s = ctx.settings
   const visitors = report.sections.find(x => x.name === 'visitors')
   if (visitors?.ok && visitors.name === 'visitors') {
@@ -219,7 +223,7 @@ function longestList(sections: SectionOutcome[]): number {
   return Math.max(0, ...sections.map(x => (x.ok ? x.top.length : 0)))
 }
 
-function setComment(ctx: CommandContext, report: HealthReport): void {
+function setComment(ctx: CommandContext<AnalyticsSettings>, report: HealthReport): void {
   const { octokit, target, settings: s } = ctx
   if (!octokit || !target) return
   ctx.result.comment = async () => {

@@ -10,12 +10,13 @@ import { runDeadline, TimeUpError } from '../errors.js'
 import { readOffsetPages } from '../service/pages.js'
 import { AnalyticsApi } from '../service/analytics.js'
 import type { VisitorRow, VisitorsPage } from '../service/schema.js'
+import type { AnalyticsSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const SUMMARY_MAX_BYTES = 512 * 1024
 
-export async function runVisitors(ctx: CommandContext): Promise<void> {
+export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promise<void> {
   const s = ctx.settings
   const deadline = runDeadline(ctx.startedAt, s.waitTimeoutMs).at
   ctx.result.set('date-from', s.range.dateFrom ?? '')
@@ -113,7 +114,7 @@ export async function runVisitors(ctx: CommandContext): Promise<void> {
 }
 
 /** The page reader's options for one range of `GET /v1/analytics/{projectId}/visitors`. */
-function visitorsPages(ctx: CommandContext, deadline: number) {
+function visitorsPages(ctx: CommandContext<AnalyticsSettings>, deadline: number) {
   const s = ctx.settings
   const api = new AnalyticsApi(ctx.service, s.projectId, deadline)
   return (range: DateRange) => ({
