@@ -9,7 +9,8 @@ import {
   readTriggerSettings,
   type AnalyticsSettings,
   type JobSettings,
-  type Settings
+  type Settings,
+  type SettingsContext
 } from '../src/settings.js'
 import { parseInputs } from '../sim/run-action.js'
 
@@ -37,7 +38,11 @@ const defaults: Record<string, string> = {
   trigger: '/docs-agent',
   permission: 'write'
 }
-const ctx = { now: new Date('2026-11-18T10:00:00Z'), workspace: '/ws', commentEvent: false }
+const ctx: SettingsContext = {
+  now: new Date('2026-11-18T10:00:00Z'),
+  workspace: '/ws',
+  commentEvent: false
+}
 
 /** Every input is read whatever the command; the tests look at each field as it was read. */
 type AnySettings = Omit<JobSettings, 'command'> & Omit<AnalyticsSettings, 'command'> & Settings

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7387);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1412);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7387:
+/***/ 1412:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -34768,6 +34768,31 @@ function readToken(text) {
     checkSecretText('github-token', text);
     return text;
 }
+/** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
+const OTHER_KEY_KINDS = [
+    ['mint_dsc_', 'an assistant (discovery) API key'],
+    ['mint_us_', 'a search index key']
+];
+function keyKindWarnings(key) {
+    const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix));
+    if (other)
+        return [
+            `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
+        ];
+    if (!/^[A-Za-z][A-Za-z0-9]*_\S+$/.test(key))
+        return [
+            'Input `api-key` does not look like an admin API key (a fixed prefix, `_`, then the key). ' +
+                'Sending it anyway; a 401 answer would confirm it is wrong.'
+        ];
+    return [];
+}
+function readApiKey(get) {
+    const key = get('api-key');
+    if (key === '')
+        throw new InputError('api-key', 'is required: an admin API key, e.g. `${{ secrets.DOCS_API_KEY }}`');
+    checkSecretText('api-key', key);
+    return key;
+}
 
 ;// CONCATENATED MODULE: ./src/commands/job.ts
 // `command: message` and `command: create`: decide the job, compose the prompt, send it once, keep
@@ -34815,7 +34840,7 @@ class JobRun {
         this.ctx = ctx;
         this.s = ctx.settings;
         this.command = ctx.settings.command === 'create' ? 'create' : 'message';
-        this.prompt = ctx.prompt;
+        this.prompt = ctx.settings.prompt;
         this.agent = new AgentApi(ctx.service);
         this.comments = new JobComments({
             octokit: ctx.settings.comment === 'false' ? undefined : ctx.octokit,
@@ -34840,7 +34865,7 @@ class JobRun {
         if (this.jobId !== undefined)
             this.ctx.result.set('job-id', this.jobId);
         if (s.context)
-            this.prompt = composePrompt(this.ctx.prompt, await this.gatherContext());
+            this.prompt = composePrompt(this.ctx.settings.prompt, await this.gatherContext());
         let before;
         if (this.command === 'message' && s.wait)
             before = await this.jobBeforeSending();
@@ -35864,167 +35889,20 @@ function previousLabel(range, period) {
     return count === 1 ? 'the day before' : `the previous ${count} days`;
 }
 
-;// CONCATENATED MODULE: ./src/report/chart.ts
-// Mermaid charts, as GitHub draws them. Horizontal bars: a page path is long, and only a
-// horizontal chart gives its label a line of its own instead of a slanted smear under the bar.
-const LABEL_MAX_CHARS = 40;
-/**
- * A label Mermaid draws as written: a small safe charset (a quote or bracket would end the list),
- * clipped in the middle so that both the section and the page name stay readable.
- */
-function chartLabel(text, maxChars = LABEL_MAX_CHARS) {
-    const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_';
-    if (safe.length <= maxChars)
-        return safe;
-    const tail = Math.floor((maxChars - 1) * 0.4);
-    return `${safe.slice(0, maxChars - 1 - tail)}…${safe.slice(safe.length - tail)}`;
-}
-/** Labels made unique: Mermaid would merge bars with the same category name. */
-function uniqueLabels(labels) {
-    const seen = new Map();
-    return labels.map(label => {
-        const count = (seen.get(label) ?? 0) + 1;
-        seen.set(label, count);
-        return count === 1 ? label : `${label} (${count})`;
-    });
-}
-function barValue(value) {
-    return Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
-}
-/** Bar thickness in pixels: Mermaid's fixed 500 px height makes three bars look like slabs. */
-const PIXELS_PER_BAR = 36;
-const CHART_FRAME_PIXELS = 120;
-/** A mid blue that reads on GitHub's light and dark themes (the default is a pale lavender). */
-const BAR_COLOR = '#4493f8';
-/** Mermaid settings for one chart: its height follows the number of bars. */
-function chartConfig(bars) {
-    const config = {
-        xyChart: { height: CHART_FRAME_PIXELS + PIXELS_PER_BAR * bars },
-        themeVariables: { xyChart: { plotColorPalette: BAR_COLOR } }
-    };
-    return `%%{init: ${JSON.stringify(config)}}%%`;
-}
-/** The top of the value axis: the largest bar, never 0 (Mermaid draws an empty range oddly). */
-function axisMax(values) {
-    return Math.max(1, ...values);
-}
-/**
- * A horizontal bar chart whose value axis starts at 0, so bar lengths compare honestly (Mermaid
- * otherwise starts the axis at the smallest bar). Bars are drawn in the order given, first on
- * top. Empty string when there are no bars.
- */
-function barChart(spec) {
-    if (spec.bars.length === 0)
-        return '';
-    const labels = uniqueLabels(spec.bars.map(bar => chartLabel(bar.label))).map(l => `"${l}"`);
-    const values = spec.bars.map(bar => barValue(bar.value));
-    return [
-        '```mermaid',
-        chartConfig(values.length),
-        'xychart-beta horizontal',
-        `    title "${spec.title}"`,
-        `    x-axis [${labels.join(', ')}]`,
-        `    y-axis "${spec.valueAxis}" 0 --> ${axisMax(values)}`,
-        `    bar [${values.join(', ')}]`,
-        '```'
-    ].join('\n');
-}
+;// CONCATENATED MODULE: ./src/report/pages-table.ts
 
-;// CONCATENATED MODULE: ./src/report/visitors.ts
-// The visitors report (job summary and comment): the answer in the headline, the totals with
-// the human/AI overlap made explicit, then the top pages as a chart and a table that fits.
-
-
-
-/** Long enough for a real docs path, short enough that the number columns stay in view. */
+/** Page paths longer than this are clipped in the middle: both ends of a path say the most. */
 const PATH_MAX_CHARS = 60;
-// ---------------------------------------------------------------------------------------------
-// Head: headline, what and when, totals
-function visitors_headline(r) {
-    const total = plural(r.totals.total, 'unique visitor');
-    const when = shortRange(r.range, r.generatedAt);
-    if (!r.previous)
-        return `### ${total} · ${when}`;
-    const before = previousLabel(r.range, r.period);
-    const change = formatPercentChange(r.totals.total, r.previous.totals.total);
-    const compared = change ? `${change} vs ${before}` : `none in ${before}`;
-    return `### ${total}, ${compared} · ${when}`;
+/** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
+function pageCell(path, siteUrl, maxChars = PATH_MAX_CHARS) {
+    if (path === '')
+        return '_(empty path)_';
+    const text = escapeText(clipMiddle(path, maxChars));
+    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
+    return url ? markdown_link(text, url) : text;
 }
-function visitors_metaLine(r) {
-    const range = r.previous
-        ? `${exactRange(r.range)}, compared with ${exactRange(r.previous.range)}`
-        : exactRange(r.range);
-    return [
-        `Docs visitors of project ${escapeText(r.projectId)}`,
-        range,
-        ...provenance({ ...r, requestNoun: 'analytics request' })
-    ].join(' · ');
-}
-/** Visitors counted as both human and AI, when the service's numbers allow knowing it. */
-function overlap(c) {
-    const both = c.human + c.ai - c.total;
-    return both >= 0 ? both : undefined;
-}
-function totalsTable(r) {
-    const { totals, previous } = r;
-    const both = overlap(totals);
-    // When human + AI falls short of the total (visitors the service classes as neither), shares
-    // of the total would hide that; shares of their sum, said so in the note, stay honest.
-    const whole = both === undefined ? totals.human + totals.ai : totals.total;
-    const change = (now, before) => previous ? [formatChange(now, before)] : [];
-    const columns = [
-        { header: 'Traffic' },
-        { header: 'Unique visitors', align: 'right' },
-        { header: both === undefined ? 'Share of human + AI' : 'Share of total', align: 'right' },
-        ...(previous ? [{ header: 'Change', align: 'right' }] : [])
-    ];
-    const rows = [
-        ['Human', formatNumber(totals.human), formatShare(totals.human, whole)],
-        ['AI', formatNumber(totals.ai), formatShare(totals.ai, whole)]
-    ].map((cells, i) => {
-        const key = i === 0 ? 'human' : 'ai';
-        return tableRow([...cells, ...change(totals[key], previous?.totals[key])]);
-    });
-    if (both !== undefined && both > 0) {
-        const before = previous ? overlap(previous.totals) : undefined;
-        rows.push(tableRow(['Both', formatNumber(both), formatShare(both, whole), ...change(both, before)]));
-    }
-    rows.push(tableRow([
-        'Total',
-        formatNumber(totals.total),
-        both === undefined ? '' : formatShare(totals.total, whole),
-        ...change(totals.total, previous?.totals.total)
-    ]));
-    return `${tableHead(columns)}\n${rows.join('\n')}`;
-}
-function totalsNote(totals) {
-    const both = overlap(totals);
-    if (both === undefined)
-        return ('_Shares are of human + AI. The total is the service’s count of unique visitors, each ' +
-            'once, and is not their sum._');
-    if (both === 0)
-        return '_Total counts each unique visitor once: human + AI = total._';
-    return ('_Visitors seen both as human and as AI count in both rows and once in the total: ' +
-        'human + AI − both = total._');
-}
-function exportedLine(r) {
-    const file = r.file ? ` to ${escapeText(r.file)}` : '';
-    const limit = r.maxRowsReached ? ', stopped at `max-rows`' : '';
-    return `${plural(r.rows, 'row')} exported${file}${limit}.`;
-}
-function reportHead(r) {
-    return [visitors_headline(r), visitors_metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r)].join('\n\n');
-}
-// ---------------------------------------------------------------------------------------------
-// Top pages
-function topTitle(r) {
-    if (!r.maxRowsReached)
-        return '#### Top pages';
-    return (`#### Top pages among the first ${plural(r.rows, 'row')} exported\n\n` +
-        '_The export stopped at `max-rows`, so pages past those rows are not ranked here; the ' +
-        'totals above are the whole site’s._');
-}
-function topColumns(withChange) {
+/** Rank, page, human, AI, total, and the change of the total when there is a period before. */
+function pageColumns(withChange) {
     return [
         { header: '#', align: 'right' },
         { header: 'Page' },
@@ -36034,83 +35912,20 @@ function topColumns(withChange) {
         ...(withChange ? [{ header: 'Change', align: 'right' }] : [])
     ];
 }
-/** A page cell: clipped in the middle, escaped, linked to the docs site when there is one. */
-function pageCell(path, siteUrl) {
-    if (!path)
-        return '_(empty path)_';
-    const text = escapeText(clipMiddle(path, PATH_MAX_CHARS));
-    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
-    return url ? markdown_link(text, url) : text;
-}
-function topPageRow(r, row, rank) {
-    const change = r.previous ? [formatChange(row.total, r.previous.byPath.get(row.path)?.total)] : [];
+/** One page's row; `before` is its total in the period before, when there is one. */
+function pageRow(row, rank, siteUrl, previous) {
     return tableRow([
         String(rank),
-        pageCell(row.path, r.siteUrl),
+        pageCell(row.path, siteUrl),
         formatNumber(row.human),
         formatNumber(row.ai),
         formatNumber(row.total),
-        ...change
+        ...(previous ? [formatChange(row.total, previous.before)] : [])
     ]);
 }
-function foldLabel(first, last) {
+/** The label of a folded block of pages: "Pages 11–20". */
+function pagesFoldLabel(first, last) {
     return `Pages ${formatNumber(first)}–${formatNumber(last)}`;
-}
-function topPagesChart(top) {
-    const bars = top.slice(0, VISIBLE_ROWS);
-    return barChart({
-        title: `Top ${bars.length} pages by unique visitors`,
-        valueAxis: 'Unique visitors',
-        // The rank matches the table's # column, so a clipped label is never ambiguous.
-        bars: bars.map((row, i) => ({
-            label: `#${i + 1} ${row.path || '(empty path)'}`,
-            value: row.total
-        }))
-    });
-}
-function omittedNote(omitted, fullDataHint) {
-    const where = fullDataHint ? `; the full data is in ${fullDataHint}` : '';
-    return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`;
-}
-/** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
-function rowsWithinBudget(r, budget) {
-    const rows = [];
-    let used = 0;
-    for (const [i, row] of r.top.entries()) {
-        const line = topPageRow(r, row, i + 1);
-        used += size(line) + 1;
-        if (used > budget)
-            break;
-        rows.push(line);
-    }
-    return rows;
-}
-/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
-function renderVisitorsReport(r, opts) {
-    const head = reportHead(r);
-    if (r.top.length === 0)
-        return fitMarkdown(`${head}\n`, opts.maxChars, opts.fullDataHint);
-    const title = topTitle(r);
-    const columns = topColumns(r.previous !== undefined);
-    const longestNote = omittedNote(r.top.length, opts.fullDataHint);
-    const overhead = foldedTableOverhead(columns, foldLabel(r.top.length, r.top.length));
-    // Blank lines between blocks and the final newline.
-    const separators = 12;
-    const fixed = size(head) + size(title) + overhead + size(longestNote) + separators;
-    let chart = topPagesChart(r.top);
-    if (fixed + size(chart) > opts.maxChars)
-        chart = ''; // the table matters more than the chart
-    const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart));
-    const blocks = [head, title];
-    if (chart)
-        blocks.push(chart);
-    if (rows.length > 0)
-        blocks.push(foldedTable(columns, rows, foldLabel));
-    const omitted = r.top.length - rows.length;
-    if (omitted > 0)
-        blocks.push(omittedNote(omitted, opts.fullDataHint));
-    // Only reached with a budget too small for the fixed parts: cut as a last resort.
-    return fitMarkdown(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint);
 }
 
 ;// CONCATENATED MODULE: ./src/report/health.ts
@@ -36243,7 +36058,7 @@ function failureNote(x) {
     return `> ⚠️ ${what}\n>\n> ${escapeText(clip(x.reason, REASON_MAX_CHARS))}`;
 }
 const rank = (i) => String(i + 1);
-const health_foldLabel = (noun) => (first, last) => `${noun} ${formatNumber(first)}–${formatNumber(last)}`;
+const foldLabel = (noun) => (first, last) => `${noun} ${formatNumber(first)}–${formatNumber(last)}`;
 function pagesBlock(x, r, rows) {
     const noun = x.name === 'visitors' ? 'unique visitors' : 'page views';
     const { human, ai, total } = x.totals;
@@ -36256,21 +36071,7 @@ function pagesBlock(x, r, rows) {
     ];
     if (x.name === 'visitors' && human + ai !== total)
         lines.push('_The total counts each visitor once, so it is not the sum of human and AI._');
-    const table = foldedTable([
-        { header: '#', align: 'right' },
-        { header: 'Page' },
-        { header: 'Human', align: 'right' },
-        { header: 'AI', align: 'right' },
-        { header: 'Total', align: 'right' }
-    ], x.top
-        .slice(0, rows)
-        .map((row, i) => tableRow([
-        rank(i),
-        health_pageCell(row.path, r.siteUrl),
-        formatNumber(row.human),
-        formatNumber(row.ai),
-        formatNumber(row.total)
-    ])), health_foldLabel('Pages'));
+    const table = foldedTable(pageColumns(false), x.top.slice(0, rows).map((row, i) => pageRow(row, i + 1, r.siteUrl)), pagesFoldLabel);
     return [lines.join('\n\n'), table].filter(Boolean).join('\n\n');
 }
 function searchesBlock(x, r, rows) {
@@ -36292,8 +36093,8 @@ function searchesBlock(x, r, rows) {
         percent(q.ctr),
         q.topClickedPage === null
             ? '–'
-            : health_pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
-    ])), health_foldLabel('Queries'));
+            : pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
+    ])), foldLabel('Queries'));
     if (top)
         blocks.push(top);
     const scope = x.complete
@@ -36335,12 +36136,12 @@ function feedbackBlock(x, r, rows) {
         .slice(0, rows)
         .map((p, i) => tableRow([
         rank(i),
-        health_pageCell(p.path, r.siteUrl),
+        pageCell(p.path, r.siteUrl),
         formatNumber(p.thumbsDown),
         formatNumber(p.thumbsUp),
         formatNumber(p.code),
         formatNumber(p.total)
-    ])), health_foldLabel('Pages')));
+    ])), foldLabel('Pages')));
     return blocks.filter(Boolean).join('\n\n');
 }
 function assistantBlock(x, rows) {
@@ -36372,14 +36173,6 @@ function textCell(text, maxChars) {
     const shown = clip(text.trim(), maxChars);
     return shown === '' ? '_(empty)_' : escapeText(shown);
 }
-/** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
-function health_pageCell(path, siteUrl, maxChars = PATH_MAX_CHARS) {
-    if (path === '')
-        return '_(empty path)_';
-    const text = escapeText(clipMiddle(path, maxChars));
-    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
-    return url ? markdown_link(text, url) : text;
-}
 /** An ISO 8601 instant as "2026-11-23 09:00 UTC"; other text as it is (escaped). */
 function instant(text) {
     if (!text)
@@ -36401,7 +36194,7 @@ function countedTable([text, count, time, folded], items) {
         { header: text },
         { header: count, align: 'right' },
         { header: time }
-    ], items.map(([cell, n, at], i) => tableRow([rank(i), cell, formatNumber(n), instant(at)])), health_foldLabel(folded));
+    ], items.map(([cell, n, at], i) => tableRow([rank(i), cell, formatNumber(n), instant(at)])), foldLabel(folded));
 }
 
 ;// CONCATENATED MODULE: ./src/service/analytics.ts
@@ -38003,6 +37796,226 @@ function waitFor(stream, event) {
         stream.on('error', onError);
         stream.on('close', onClose);
     });
+}
+
+;// CONCATENATED MODULE: ./src/report/chart.ts
+// Mermaid charts, as GitHub draws them. Horizontal bars: a page path is long, and only a
+// horizontal chart gives its label a line of its own instead of a slanted smear under the bar.
+const LABEL_MAX_CHARS = 40;
+/**
+ * A label Mermaid draws as written: a small safe charset (a quote or bracket would end the list),
+ * clipped in the middle so that both the section and the page name stay readable.
+ */
+function chartLabel(text, maxChars = LABEL_MAX_CHARS) {
+    const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_';
+    if (safe.length <= maxChars)
+        return safe;
+    const tail = Math.floor((maxChars - 1) * 0.4);
+    return `${safe.slice(0, maxChars - 1 - tail)}…${safe.slice(safe.length - tail)}`;
+}
+/** Labels made unique: Mermaid would merge bars with the same category name. */
+function uniqueLabels(labels) {
+    const seen = new Map();
+    return labels.map(label => {
+        const count = (seen.get(label) ?? 0) + 1;
+        seen.set(label, count);
+        return count === 1 ? label : `${label} (${count})`;
+    });
+}
+function barValue(value) {
+    return Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+}
+/** Bar thickness in pixels: Mermaid's fixed 500 px height makes three bars look like slabs. */
+const PIXELS_PER_BAR = 36;
+const CHART_FRAME_PIXELS = 120;
+/** A mid blue that reads on GitHub's light and dark themes (the default is a pale lavender). */
+const BAR_COLOR = '#4493f8';
+/** Mermaid settings for one chart: its height follows the number of bars. */
+function chartConfig(bars) {
+    const config = {
+        xyChart: { height: CHART_FRAME_PIXELS + PIXELS_PER_BAR * bars },
+        themeVariables: { xyChart: { plotColorPalette: BAR_COLOR } }
+    };
+    return `%%{init: ${JSON.stringify(config)}}%%`;
+}
+/** The top of the value axis: the largest bar, never 0 (Mermaid draws an empty range oddly). */
+function axisMax(values) {
+    return Math.max(1, ...values);
+}
+/**
+ * A horizontal bar chart whose value axis starts at 0, so bar lengths compare honestly (Mermaid
+ * otherwise starts the axis at the smallest bar). Bars are drawn in the order given, first on
+ * top. Empty string when there are no bars.
+ */
+function barChart(spec) {
+    if (spec.bars.length === 0)
+        return '';
+    const labels = uniqueLabels(spec.bars.map(bar => chartLabel(bar.label))).map(l => `"${l}"`);
+    const values = spec.bars.map(bar => barValue(bar.value));
+    return [
+        '```mermaid',
+        chartConfig(values.length),
+        'xychart-beta horizontal',
+        `    title "${spec.title}"`,
+        `    x-axis [${labels.join(', ')}]`,
+        `    y-axis "${spec.valueAxis}" 0 --> ${axisMax(values)}`,
+        `    bar [${values.join(', ')}]`,
+        '```'
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/visitors.ts
+// The visitors report (job summary and comment): the answer in the headline, the totals with
+// the human/AI overlap made explicit, then the top pages as a chart and a table that fits.
+
+
+
+
+// ---------------------------------------------------------------------------------------------
+// Head: headline, what and when, totals
+function visitors_headline(r) {
+    const total = plural(r.totals.total, 'unique visitor');
+    const when = shortRange(r.range, r.generatedAt);
+    if (!r.previous)
+        return `### ${total} · ${when}`;
+    const before = previousLabel(r.range, r.period);
+    const change = formatPercentChange(r.totals.total, r.previous.totals.total);
+    const compared = change ? `${change} vs ${before}` : `none in ${before}`;
+    return `### ${total}, ${compared} · ${when}`;
+}
+function visitors_metaLine(r) {
+    const range = r.previous
+        ? `${exactRange(r.range)}, compared with ${exactRange(r.previous.range)}`
+        : exactRange(r.range);
+    return [
+        `Docs visitors of project ${escapeText(r.projectId)}`,
+        range,
+        ...provenance({ ...r, requestNoun: 'analytics request' })
+    ].join(' · ');
+}
+/** Visitors counted as both human and AI, when the service's numbers allow knowing it. */
+function overlap(c) {
+    const both = c.human + c.ai - c.total;
+    return both >= 0 ? both : undefined;
+}
+function totalsTable(r) {
+    const { totals, previous } = r;
+    const both = overlap(totals);
+    // When human + AI falls short of the total (visitors the service classes as neither), shares
+    // of the total would hide that; shares of their sum, said so in the note, stay honest.
+    const whole = both === undefined ? totals.human + totals.ai : totals.total;
+    const change = (now, before) => previous ? [formatChange(now, before)] : [];
+    const columns = [
+        { header: 'Traffic' },
+        { header: 'Unique visitors', align: 'right' },
+        { header: both === undefined ? 'Share of human + AI' : 'Share of total', align: 'right' },
+        ...(previous ? [{ header: 'Change', align: 'right' }] : [])
+    ];
+    const rows = [
+        ['Human', formatNumber(totals.human), formatShare(totals.human, whole)],
+        ['AI', formatNumber(totals.ai), formatShare(totals.ai, whole)]
+    ].map((cells, i) => {
+        const key = i === 0 ? 'human' : 'ai';
+        return tableRow([...cells, ...change(totals[key], previous?.totals[key])]);
+    });
+    if (both !== undefined && both > 0) {
+        const before = previous ? overlap(previous.totals) : undefined;
+        rows.push(tableRow(['Both', formatNumber(both), formatShare(both, whole), ...change(both, before)]));
+    }
+    rows.push(tableRow([
+        'Total',
+        formatNumber(totals.total),
+        both === undefined ? '' : formatShare(totals.total, whole),
+        ...change(totals.total, previous?.totals.total)
+    ]));
+    return `${tableHead(columns)}\n${rows.join('\n')}`;
+}
+function totalsNote(totals) {
+    const both = overlap(totals);
+    if (both === undefined)
+        return ('_Shares are of human + AI. The total is the service’s count of unique visitors, each ' +
+            'once, and is not their sum._');
+    if (both === 0)
+        return '_Total counts each unique visitor once: human + AI = total._';
+    return ('_Visitors seen both as human and as AI count in both rows and once in the total: ' +
+        'human + AI − both = total._');
+}
+function exportedLine(r) {
+    const file = r.file ? ` to ${escapeText(r.file)}` : '';
+    const limit = r.maxRowsReached ? ', stopped at `max-rows`' : '';
+    return `${plural(r.rows, 'row')} exported${file}${limit}.`;
+}
+function reportHead(r) {
+    return [visitors_headline(r), visitors_metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r)].join('\n\n');
+}
+// ---------------------------------------------------------------------------------------------
+// Top pages
+function topTitle(r) {
+    if (!r.maxRowsReached)
+        return '#### Top pages';
+    return (`#### Top pages among the first ${plural(r.rows, 'row')} exported\n\n` +
+        '_The export stopped at `max-rows`, so pages past those rows are not ranked here; the ' +
+        'totals above are the whole site’s._');
+}
+function topPagesChart(top) {
+    const bars = top.slice(0, VISIBLE_ROWS);
+    return barChart({
+        title: `Top ${bars.length} pages by unique visitors`,
+        valueAxis: 'Unique visitors',
+        // The rank matches the table's # column, so a clipped label is never ambiguous.
+        bars: bars.map((row, i) => ({
+            label: `#${i + 1} ${row.path || '(empty path)'}`,
+            value: row.total
+        }))
+    });
+}
+function omittedNote(omitted, fullDataHint) {
+    const where = fullDataHint ? `; the full data is in ${fullDataHint}` : '';
+    return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`;
+}
+/** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
+function rowsWithinBudget(r, budget) {
+    const rows = [];
+    let used = 0;
+    for (const [i, row] of r.top.entries()) {
+        const line = pageRowOf(r, row, i + 1);
+        used += size(line) + 1;
+        if (used > budget)
+            break;
+        rows.push(line);
+    }
+    return rows;
+}
+/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
+function renderVisitorsReport(r, opts) {
+    const head = reportHead(r);
+    if (r.top.length === 0)
+        return fitMarkdown(`${head}\n`, opts.maxChars, opts.fullDataHint);
+    const title = topTitle(r);
+    const columns = pageColumns(r.previous !== undefined);
+    const longestNote = omittedNote(r.top.length, opts.fullDataHint);
+    const overhead = foldedTableOverhead(columns, pagesFoldLabel(r.top.length, r.top.length));
+    // Blank lines between blocks and the final newline.
+    const separators = 12;
+    const fixed = size(head) + size(title) + overhead + size(longestNote) + separators;
+    let chart = topPagesChart(r.top);
+    if (fixed + size(chart) > opts.maxChars)
+        chart = ''; // the table matters more than the chart
+    const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart));
+    const blocks = [head, title];
+    if (chart)
+        blocks.push(chart);
+    if (rows.length > 0)
+        blocks.push(foldedTable(columns, rows, pagesFoldLabel));
+    const omitted = r.top.length - rows.length;
+    if (omitted > 0)
+        blocks.push(omittedNote(omitted, opts.fullDataHint));
+    // Only reached with a budget too small for the fixed parts: cut as a last resort.
+    return fitMarkdown(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint);
+}
+function pageRowOf(r, row, rank) {
+    const previous = r.previous ? { before: r.previous.byPath.get(row.path)?.total } : undefined;
+    return pageRow(row, rank, r.siteUrl, previous);
 }
 
 ;// CONCATENATED MODULE: ./src/commands/visitors.ts
@@ -43506,6 +43519,9 @@ const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
 
 const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
 const COMMANDS = ['message', 'create', 'visitors', 'report'];
+function isJobSettings(s) {
+    return s.command === 'message' || s.command === 'create';
+}
 /**
  * The defaults of action.yml. A runner passes them itself, but an input set to empty text
  * (`wait: ${{ vars.UNSET }}`) arrives empty: it means the default, as for an input not set.
@@ -43559,11 +43575,6 @@ const APPLIES_TO = {
     top: ANALYTICS_COMMANDS,
     compare: ANALYTICS_COMMANDS
 };
-/** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
-const OTHER_KEY_KINDS = [
-    ['mint_dsc_', 'an assistant (discovery) API key'],
-    ['mint_us_', 'a search index key']
-];
 const PROMPT_FILE_MAX_BYTES = 256 * 1024;
 /**
  * Empty text means the default, for every input but `fail-on-status`, where the contract makes
@@ -43593,8 +43604,7 @@ function readSettings(raw, ctx) {
     const projectId = readId(get, 'project-id', true);
     const baseUrl = readBaseUrl(get('base-url'));
     const s = {
-        ...readTriggerSettings(raw),
-        command,
+        ...(ctx.trigger ?? readTriggerSettings(raw)),
         apiKey,
         projectId,
         baseUrl,
@@ -43631,17 +43641,18 @@ function readSettings(raw, ctx) {
         s.outputFile = readOutputFile(output, ctx.workspace, command);
     if (s.comment === 'true' && s.githubToken === '')
         throw new InputError('github-token', 'is empty, but `comment: true` needs a token to comment with');
-    if (JOB_COMMANDS.includes(command)) {
+    if (command === 'message' || command === 'create') {
         readPromptFile(get, s, ctx.workspace);
         if (command === 'message' && !ctx.commentEvent && s.jobId === '')
             throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job');
-        if (!ctx.commentEvent)
-            checkPrompt(s.prompt);
+        // The one prompt: the input's, or else the trigger comment's; checked once, here.
+        if (s.prompt === '')
+            s.prompt = ctx.triggerPrompt ?? '';
+        checkPrompt(s.prompt);
+        return { ...s, command };
     }
-    else {
-        readRange(get, s, ctx.now);
-    }
-    return s;
+    readRange(get, s, ctx.now);
+    return { ...s, command };
 }
 /** The prompt rule, also applied to a prompt that comes from a trigger comment. */
 function checkPrompt(prompt) {
@@ -43694,26 +43705,6 @@ function inputsForOtherCommands(raw, command) {
     return [
         `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
     ];
-}
-function keyKindWarnings(key) {
-    const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix));
-    if (other)
-        return [
-            `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
-        ];
-    if (!/^[A-Za-z][A-Za-z0-9]*_\S+$/.test(key))
-        return [
-            'Input `api-key` does not look like an admin API key (a fixed prefix, `_`, then the key). ' +
-                'Sending it anyway; a 401 answer would confirm it is wrong.'
-        ];
-    return [];
-}
-function readApiKey(get) {
-    const key = get('api-key');
-    if (key === '')
-        throw new InputError('api-key', 'is required: an admin API key, e.g. `${{ secrets.DOCS_API_KEY }}`');
-    checkSecretText('api-key', key);
-    return key;
 }
 function settings_readSections(text) {
     const items = text
@@ -43864,24 +43855,18 @@ async function run(env = process.env) {
         const settings = readSettings(readInput, {
             now: new Date(),
             workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
-            commentEvent
+            commentEvent,
+            ...(trigger ? { trigger: trigger.rules, triggerPrompt: trigger.prompt } : {})
         });
         for (const warning of settings.warnings)
             core_warning(warning);
         const target = commentTarget(settings, event);
-        const wantsGitHub = settings.comment !== 'false' || commentEvent || settings.context;
+        const wantsGitHub = settings.comment !== 'false' || commentEvent || (isJobSettings(settings) && settings.context);
         const octokit = wantsGitHub && settings.githubToken !== ''
             ? (trigger?.octokit ?? createOctokit(settings.githubToken, apiUrl, USER_AGENT))
             : undefined;
         if (target && !octokit)
             info('`github-token` is empty, so no comment is written.');
-        let prompt = settings.prompt;
-        if (trigger) {
-            if (prompt === '')
-                prompt = trigger.prompt;
-            if (settings.command === 'message' || settings.command === 'create')
-                checkPrompt(prompt);
-        }
         service = new ServiceClient({
             baseUrl: settings.baseUrl,
             apiKey: settings.apiKey,
@@ -43890,25 +43875,23 @@ async function run(env = process.env) {
             info: line => info(line),
             warn: line => core_warning(line)
         });
-        const ctx = {
-            settings,
+        const common = {
             event,
             payload,
             target,
             octokit,
             service,
-            prompt,
             result,
             startedAt,
             runUrl: runUrl(env),
             serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
         };
-        if (settings.command === 'message' || settings.command === 'create')
-            await runJob(ctx);
+        if (isJobSettings(settings))
+            await runJob({ ...common, settings });
         else if (settings.command === 'report')
-            await runReport(ctx);
+            await runReport({ ...common, settings });
         else
-            await runVisitors(ctx);
+            await runVisitors({ ...common, settings });
     }
     catch (err) {
         // The command's own verdict, if it had one, is what the step reports.
@@ -44001,7 +43984,7 @@ async function acceptTrigger(event, apiUrl) {
     }
     info(`Trigger accepted: ${who.why}.`);
     await react('eyes');
-    return { prompt: checked.prompt, octokit, react };
+    return { prompt: checked.prompt, rules, octokit, react };
 }
 function readInput(name) {
     // The key is checked as given: a stray newline in a secret must be refused, not trimmed away.

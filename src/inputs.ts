@@ -174,3 +174,34 @@ export function readToken(text: string): string {
   checkSecretText('github-token', text)
   return text
 }
+
+/** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
+const OTHER_KEY_KINDS: ReadonlyArray<[string, string]> = [
+  ['mint_dsc_', 'an assistant (discovery) API key'],
+  ['mint_us_', 'a search index key']
+]
+
+export function keyKindWarnings(key: string): string[] {
+  const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix))
+  if (other)
+    return [
+      `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
+    ]
+  if (!/^[A-Za-z][A-Za-z0-9]*_\S+$/.test(key))
+    return [
+      'Input `api-key` does not look like an admin API key (a fixed prefix, `_`, then the key). ' +
+        'Sending it anyway; a 401 answer would confirm it is wrong.'
+    ]
+  return []
+}
+
+export function readApiKey(get: GetInput): string {
+  const key = get('api-key')
+  if (key === '')
+    throw new InputError(
+      'api-key',
+      'is required: an admin API key, e.g. `${{ secrets.DOCS_API_KEY }}`'
+    )
+  checkSecretText('api-key', key)
+  return key
+}

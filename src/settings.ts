@@ -14,7 +14,8 @@ import { SECTIONS, type SectionName } from './analytics/section-names.js'
 import { FINAL_STATUSES } from './service/schema.js'
 import {
   bool,
-  checkSecretText,
+  keyKindWarnings,
+  readApiKey,
   duration,
   integer,
   InputError,
@@ -164,11 +165,6 @@ const APPLIES_TO: Readonly<Record<string, readonly Command[]>> = {
   compare: ANALYTICS_COMMANDS
 }
 
-/** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
-const OTHER_KEY_KINDS: ReadonlyArray<[string, string]> = [
-  ['mint_dsc_', 'an assistant (discovery) API key'],
-  ['mint_us_', 'a search index key']
-]
 const PROMPT_FILE_MAX_BYTES = 256 * 1024
 
 export interface SettingsContext {
@@ -321,31 +317,6 @@ function inputsForOtherCommands(raw: GetInput, command: Command): string[] {
   return [
     `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
   ]
-}
-
-function keyKindWarnings(key: string): string[] {
-  const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix))
-  if (other)
-    return [
-      `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
-    ]
-  if (!/^[A-Za-z][A-Za-z0-9]*_\S+$/.test(key))
-    return [
-      'Input `api-key` does not look like an admin API key (a fixed prefix, `_`, then the key). ' +
-        'Sending it anyway; a 401 answer would confirm it is wrong.'
-    ]
-  return []
-}
-
-function readApiKey(get: GetInput): string {
-  const key = get('api-key')
-  if (key === '')
-    throw new InputError(
-      'api-key',
-      'is required: an admin API key, e.g. `${{ secrets.DOCS_API_KEY }}`'
-    )
-  checkSecretText('api-key', key)
-  return key
 }
 
 function readSections(text: string): SectionName[] {
