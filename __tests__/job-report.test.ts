@@ -61,16 +61,6 @@ describe('renderJobReport: the headline leads with the answer', () => {
     )
     expect(out).not.toMatch(/working/)
   })
-
-  it('sending, for a follow-up and for a new job', () => {
-    expect(headline(render('sending (message)'))).toBe(
-      '### ⏳ Sending the instruction to the docs agent'
-    )
-    const create = render('sending (create)')
-    expect(headline(create)).toBe('### ⏳ Starting a docs agent job')
-    expect(create).toContain('New docs agent job · started 14:05 UTC')
-    expect(collapsed(create)).toContain('- **Job:** –')
-  })
 })
 
 describe('renderJobReport: honest endings', () => {

@@ -56,14 +56,6 @@ export const jobReport = (overrides: Partial<JobReport> = {}): JobReport => ({
 const active = agentJob({ status: 'active', prLink: null })
 
 export const JOB_STATES: Record<string, Partial<JobReport>> = {
-  'sending (message)': { phase: 'sending', job: undefined, endedAt: undefined, requests: 0 },
-  'sending (create)': {
-    command: 'create',
-    jobId: undefined,
-    phase: 'sending',
-    job: undefined,
-    endedAt: undefined
-  },
   'waiting, active': { phase: 'waiting', job: active, endedAt: undefined },
   'waiting, a status added later (queued)': {
     phase: 'waiting',

@@ -33968,10 +33968,6 @@ function errorHeadline(r) {
 function headline(r) {
     const status = statusOf(r);
     switch (r.phase) {
-        case 'sending':
-            return r.command === 'create'
-                ? '⏳ Starting a docs agent job'
-                : '⏳ Sending the instruction to the docs agent';
         case 'waiting':
             return waitingHeadline(status);
         case 'done':
@@ -33999,7 +33995,7 @@ function metaLine(r) {
         r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up',
         `started ${formatClock(r.startedAt)}`
     ];
-    if (r.endedAt !== undefined && r.phase !== 'sending' && r.phase !== 'waiting')
+    if (r.endedAt !== undefined && r.phase !== 'waiting')
         parts.push(`ended ${formatClock(r.endedAt)}`);
     if (r.runUrl)
         parts.push(markdown_link('workflow run', r.runUrl));
@@ -34024,7 +34020,6 @@ const DELIVERY = {
 function explanation(r) {
     const status = statusOf(r);
     switch (r.phase) {
-        case 'sending':
         case 'waiting':
             return [];
         case 'done':
@@ -34108,7 +34103,7 @@ function detailItems(r) {
 function instructionLabel(r) {
     if (r.phase === 'no-job' || r.delivered === 'no')
         return 'Instruction (not sent)';
-    if (r.phase === 'sending' || r.delivered === 'maybe')
+    if (r.delivered === 'maybe')
         return 'Instruction';
     return 'Instruction sent';
 }

@@ -16,8 +16,7 @@ import {
   quoteBlock
 } from './markdown.js'
 
-export type JobPhase =
-  'sending' | 'waiting' | 'done' | 'timed-out' | 'cancelled' | 'error' | 'no-job'
+export type JobPhase = 'waiting' | 'done' | 'timed-out' | 'cancelled' | 'error' | 'no-job'
 
 export interface JobReport {
   command: 'message' | 'create'
@@ -115,10 +114,6 @@ function errorHeadline(r: JobReport): string {
 function headline(r: JobReport): string {
   const status = statusOf(r)
   switch (r.phase) {
-    case 'sending':
-      return r.command === 'create'
-        ? '⏳ Starting a docs agent job'
-        : '⏳ Sending the instruction to the docs agent'
     case 'waiting':
       return waitingHeadline(status)
     case 'done':
@@ -146,7 +141,7 @@ function metaLine(r: JobReport): string {
     r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up',
     `started ${formatClock(r.startedAt)}`
   ]
-  if (r.endedAt !== undefined && r.phase !== 'sending' && r.phase !== 'waiting')
+  if (r.endedAt !== undefined && r.phase !== 'waiting')
     parts.push(`ended ${formatClock(r.endedAt)}`)
   if (r.runUrl) parts.push(link('workflow run', r.runUrl))
   return parts.join(' · ')
@@ -174,7 +169,6 @@ const DELIVERY: Readonly<Record<NonNullable<JobReport['delivered']>, string>> = 
 function explanation(r: JobReport): string[] {
   const status = statusOf(r)
   switch (r.phase) {
-    case 'sending':
     case 'waiting':
       return []
     case 'done':
@@ -259,7 +253,7 @@ function detailItems(r: JobReport): string[] {
 
 function instructionLabel(r: JobReport): string {
   if (r.phase === 'no-job' || r.delivered === 'no') return 'Instruction (not sent)'
-  if (r.phase === 'sending' || r.delivered === 'maybe') return 'Instruction'
+  if (r.delivered === 'maybe') return 'Instruction'
   return 'Instruction sent'
 }
 
