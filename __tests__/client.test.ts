@@ -6,7 +6,7 @@ import http from 'node:http'
 jest.unstable_mockModule('@actions/core', () => ({ setSecret: jest.fn() }))
 const { registerSecrets } = await import('../src/secrets.js')
 const { ServiceClient } = await import('../src/service/client.js')
-const { RateLimitError, RequestCancelledError, ServiceError } =
+const { BudgetError, RateLimitError, RequestCancelledError, ServiceError } =
   await import('../src/service/errors.js')
 const { AgentApi } = await import('../src/service/agent-api.js')
 /** The agent operations on a client. */
@@ -384,5 +384,68 @@ describe('schema limits', () => {
       json: JSON.stringify({ ...job, log: 'short' }),
       capped: false
     })
+  })
+})
+
+describe('the service as observed: 429 without Retry-After, at most 3 POSTs, a budget', () => {
+  const plain429 = (res: http.ServerResponse): void => {
+    res.writeHead(429, { 'content-type': 'text/plain' })
+    res.end('Too many requests, please try again later.')
+  }
+
+  it('a plain-text 429 without Retry-After is retried twice, then the run stops: the hourly limit is spent', async () => {
+    const svc = await serve((_req, res) => plain429(res))
+    const c = client(svc.url, { quotaRetryWaitsMs: [10, 20] })
+    const err = await failure(agent(c).getJob('/x', soon()))
+    expect(err).toBeInstanceOf(RateLimitError)
+    expect(svc.seen).toHaveLength(3)
+    expect(err.message).toMatch(/hourly limit is spent.*Run it again within the hour/)
+    // Nothing more is sent by this run.
+    await failure(agent(c).getJob('/y', soon()))
+    expect(svc.seen).toHaveLength(3)
+  })
+
+  it('a 429 without Retry-After on the POST: the same rule (it was certainly not taken)', async () => {
+    const svc = await serve((_req, res) => plain429(res))
+    const c = client(svc.url, { quotaRetryWaitsMs: [10, 20] })
+    const err = await failure(agent(c).createJob('p', 'hi', soon()))
+    expect(err).toBeInstanceOf(RateLimitError)
+    expect(svc.seen.filter(s => s.method === 'POST')).toHaveLength(3)
+  })
+
+  it('a POST refused with 503 forever is sent 3 times in all, never 5', async () => {
+    const svc = await serve((_req, res) => json(res, 503, { error: 'busy' }))
+    const err = await failure(agent(client(svc.url)).sendMessage('p', 'j', 'hi', soon()))
+    expect(err.message).toMatch(/after 3 attempts/)
+    expect(svc.seen).toHaveLength(3)
+  })
+
+  it('an answer of the wrong shape is refused naming the field, and not retried', async () => {
+    const svc = await serve((_req, res) => json(res, 200, { id: 'j', status: 7 }))
+    const err = await failure(agent(client(svc.url)).getJob('/x', soon()))
+    expect(err.message).toMatch(/status/)
+    expect(svc.seen).toHaveLength(1)
+  })
+
+  it('max-requests: no request is sent past it, retries included', async () => {
+    const svc = await serve((_req, res) => json(res, 500, { error: 'boom' }))
+    const c = client(svc.url, { maxRequests: 2 })
+    const err = await failure(agent(c).getJob('/x', soon()))
+    expect(err).toBeInstanceOf(BudgetError)
+    expect(err.message).toMatch(/at most 2 requests/)
+    expect(svc.seen).toHaveLength(2)
+    expect(c.requests).toBe(2)
+  })
+
+  it('a hostile cursor cannot make a log or error line huge: request paths are clipped', async () => {
+    const svc = await serve((_req, res) => json(res, 500, { error: 'boom' }))
+    const err = await failure(
+      client(svc.url, { maxAttempts: 1 }).getJson(
+        `/x?cursor=${'c'.repeat(100_000)}`,
+        b => b,
+        soon()
+      )
+    )
+    expect(err.message.length).toBeLessThan(1_000)
   })
 })

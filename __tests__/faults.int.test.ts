@@ -8,7 +8,7 @@
 import { describe, it, expect, beforeAll } from '@jest/globals'
 import http from 'node:http'
 import net from 'node:net'
-import { startService, SIM_API_KEY, generatedRow } from '../sim/service.js'
+import { startService, SIM_API_KEY, generatedRow, generatedTotals } from '../sim/service.js'
 import { runAction } from '../sim/run-action.js'
 import { annotationsOf, errorsOf, expectNoStack } from './support.js'
 
@@ -99,6 +99,9 @@ for (const kind of ['job', 'visitors'] as const) {
   TRANSIENT[kind].timeout = 'fails'
   // With time to spare the hung attempt is abandoned after 30 s and retried.
   TRANSIENT[kind]['timeout-30s'] = 'recovers'
+  // A well-formed answer of the wrong shape would come again: refused, naming the field, and not
+  // retried (a poll after the instruction was sent polls again later instead).
+  TRANSIENT[kind]['wrong-shape'] = 'fails'
 }
 
 const CELLS: Cell[] = [
@@ -280,7 +283,9 @@ async function runCell(c: Cell): Promise<CellRun> {
           }
     // Long enough that a slow start on a loaded machine still meets the refusal; short enough
     // that the retries (backoff from 1 s, 5 attempts) outlast it.
-    if (c.fault === 'refused' && !c.persistent && c.kind !== 'job') await sim.refuseFor(4000)
+    // A POST is sent at most 3 times: its refusal is short enough for the third attempt.
+    if (c.fault === 'refused' && !c.persistent && c.kind !== 'job')
+      await sim.refuseFor(c.kind === 'message' ? 1000 : 4000)
     const running = runAction({ inputs, timeoutMs: 60_000 })
     if (c.fault === 'refused' && c.kind === 'job') {
       // Refuse the polls, not the POST: wait until the message is taken and its answer sent.
@@ -358,10 +363,8 @@ function expectClearFailure(c: Cell, r: RunResult): string {
 }
 
 const expectedRows = Array.from({ length: ROWS }, (_, i) => generatedRow(i))
-const expectedTotals = expectedRows.reduce(
-  (t, row) => ({ human: t.human + row.human, ai: t.ai + row.ai, total: t.total + row.total }),
-  { human: 0, ai: 0, total: 0 }
-)
+// The service's deduplicated totals, as it answers them: not the sum of the rows.
+const expectedTotals = generatedTotals(ROWS)
 
 function checkRecovers(c: Cell, { r, sim }: CellRun): void {
   expect(errorsOf(r)).toEqual([])

@@ -57,6 +57,7 @@ const assistant = (extra: object = {}): SectionOutcome => ({
   ok: true,
   callers: { web: 300, api: 100, other: 20, total: 420 },
   read: 400,
+  conversations: 160,
   unanswered: 48,
   complete: true,
   top: [{ question: 'How do I rotate a key?', count: 3, lastAskedAt: '2026-11-12T08:03:09Z' }],
@@ -98,7 +99,7 @@ describe('renderHealthReport: title, provenance, headlines', () => {
     expect(partial).toContain(
       '| Searches | 4,321 searches · 1 of the top 2 queries with no click |'
     )
-    expect(md).toContain('| Assistant | 12.0% of 400 conversations unanswered · 420 questions |')
+    expect(md).toContain('| Assistant | 12.0% of 400 questions read unanswered · 420 questions |')
   })
 
   it('with compare, each headline says its change against the period before, named', () => {
@@ -224,7 +225,7 @@ describe('renderHealthReport: tables', () => {
     expect(question?.[1]).toHaveLength(120)
   })
 
-  it('an assistant with no conversation says so, not "0 of 0"', () => {
+  it('an assistant with no data (a feature that is off answers nothing) says so, not "0 of 0"', () => {
     const none = assistant({
       read: 0,
       unanswered: 0,
@@ -232,9 +233,15 @@ describe('renderHealthReport: tables', () => {
       callers: { web: 0, api: 0, other: 0, total: 0 }
     })
     const md = renderHealthReport(report([none]), 100_000)
-    expect(md).toContain('| Assistant | 0 questions |')
-    expect(md).toContain('No conversation to read.')
+    expect(md).toContain('| Assistant | no data for this range |')
+    expect(md).toContain('No data for this range.')
     expect(md).not.toContain('of 0')
+  })
+
+  it('questions asked but none read: the count, and no conversation to read', () => {
+    const md = renderHealthReport(report([assistant({ read: 0, unanswered: 0, top: [] })]), 100_000)
+    expect(md).toContain('| Assistant | 420 questions |')
+    expect(md).toContain('No question to read.')
   })
 
   it('links pages into site-url, percent-encoded, never off the site', () => {

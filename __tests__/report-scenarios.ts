@@ -313,6 +313,7 @@ function assistantSection(questions = QUESTIONS): SectionOutcome {
     ok: true,
     callers: { web: 351, api: 58, other: 11, total: 420 },
     read: 420,
+    conversations: 168,
     unanswered: 51,
     complete: true,
     top: questions.map((question, i) => ({
@@ -469,6 +470,7 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
           ok: true,
           callers: { web: 0, api: 0, other: 0, total: 0 },
           read: 0,
+          conversations: 0,
           unanswered: 0,
           complete: true,
           top: []

@@ -103,8 +103,10 @@ describe('report: every section', () => {
       const rows = generatedRows(600, { dateFrom: '2026-11-09' })
       const sum = (key: 'human' | 'ai' | 'total') => rows.reduce((n, x) => n + x[key], 0)
       const visitors = sectionOf(r, 'visitors')
-      expect(visitors.totals).toEqual({ human: sum('human'), ai: sum('ai'), total: sum('total') })
-      expect(r.outputs.total).toBe(String(sum('total')))
+      // The service's deduplicated totals, as they came: never a sum of the rows (it is below).
+      expect(visitors.totals.total).toBeLessThan(sum('total'))
+      expect(visitors.totals.human).toBeLessThan(sum('human'))
+      expect(r.outputs.total).toBe(String(visitors.totals.total))
       expect(JSON.parse(r.outputs.totals!)).toEqual(visitors.totals)
       const byTotal = [...rows].sort((a, b) => b.total - a.total)
       expect(visitors.top).toHaveLength(20)
@@ -121,7 +123,13 @@ describe('report: every section', () => {
       // searches: one request, limit = top; top queries as the service ordered them.
       expect(ofKind(sim, 'searches')[0]!.query.limit).toBe('20')
       const searches = sectionOf(r, 'searches')
-      const expected = Array.from({ length: 20 }, (_, i) => generatedSearch(i))
+      // The service's ctr is a percentage (0-100); the section gives the report a fraction.
+      const range = { dateFrom: '2026-11-09', dateTo: '2026-11-16' }
+      const expected = Array.from({ length: 20 }, (_, i) => {
+        const q = generatedSearch(i, 'percent', range)
+        return { ...q, ctr: q.ctr / 100 }
+      })
+      for (const q of expected) expect(q.lastSearchedAt >= '2026-11-09').toBe(true)
       expect(searches.top).toEqual(expected)
       expect(searches.gaps).toEqual(expected.filter(q => q.ctr === 0))
       expect(searches.gaps.length).toBeGreaterThan(0)
@@ -177,7 +185,7 @@ describe('report: every section', () => {
       const assistant = sectionOf(r, 'assistant')
       expect([assistant.read, assistant.complete]).toEqual([3000, false])
       expect(sectionText(r.summary, 'Assistant')).toContain(
-        'Only the first 3,000 conversations were read'
+        'Only the first 3,000 questions were read'
       )
       expect(kinds(sim)).not.toContain('visitors')
     })
@@ -194,13 +202,13 @@ describe('report: refused sections', () => {
       const searches = sectionOf(r, 'searches')
       expect(searches).toMatchObject({ ok: false, status: 403, refused: true })
       expect(searches.reason).toContain('not available on your plan')
-      // The service's words and the plan, not the client's advice about keys and allowlists.
-      expect(searches.reason).toContain('this analytics feature may not be enabled on your plan')
-      expect(searches.reason).not.toMatch(/allowlist|read-only key|GET \//)
+      // The service's words, and what a 403 points at: the key or the plan.
+      expect(searches.reason).toContain('or whether your plan includes this analytics')
+      expect(searches.reason).not.toMatch(/read-only key|GET \//)
       const text = sectionText(r.summary, 'Searches')
       expect(text).toContain('Not available')
       expect(text).toContain('not available on your plan')
-      expect(text).not.toContain('allowlist')
+      expect(text).toContain('allowlist')
       // The other sections ran, and only one request went to the refused one.
       expect(ofKind(sim, 'searches')).toHaveLength(1)
       expect(sectionOf(r, 'feedback').ok).toBe(true)
@@ -343,9 +351,9 @@ describe('report: the analytics quota and the deadline', () => {
       // What was read is reported; the sections after the 429 say why they are missing.
       expect(sectionOf(r, 'views').ok).toBe(true)
       expect(sectionOf(r, 'searches')).toMatchObject({ ok: false, status: 429 })
-      expect(sectionOf(r, 'assistant').reason).toMatch(/quota ran out/)
+      expect(sectionOf(r, 'assistant').reason).toMatch(/hourly analytics limit was reached/)
       expect(r.outputs.requests).toBe('3')
-      expect(sectionText(r.summary, 'Feedback')).toContain('quota ran out')
+      expect(sectionText(r.summary, 'Feedback')).toContain('hourly analytics limit was reached')
     })
   })
 

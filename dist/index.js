@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1412);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9803);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1412:
+/***/ 9803:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32804,6 +32804,8 @@ function isRetryable(method, outcome) {
     // A redirect answers the same way again; following it could send the key to another origin.
     if (outcome.kind === 'redirect')
         return false;
+    if (outcome.kind === 'malformed' && outcome.parsed)
+        return false;
     if (method === 'GET') {
         if (outcome.kind === 'answer')
             return outcome.status === 429 || outcome.status >= 500;
@@ -32916,6 +32918,23 @@ class RateLimitError extends ServiceError {
         super(message, 429);
         this.resetAt = resetAt;
         this.name = 'RateLimitError';
+    }
+}
+/**
+ * `max-requests` is spent: the next request would pass it, so it was not sent. Like the quota,
+ * it ends every reading at once: each later request would be refused the same way.
+ */
+class BudgetError extends Error {
+    maxRequests;
+    request;
+    constructor(maxRequests, 
+    /** The request that was not sent. */
+    request) {
+        super(`${request} was not sent: this run may send at most ${maxRequests} requests to the service ` +
+            '(`max-requests`), and has sent them all');
+        this.maxRequests = maxRequests;
+        this.request = request;
+        this.name = 'BudgetError';
     }
 }
 /** The caller's AbortSignal ended the request; it is never retried. */
@@ -33518,7 +33537,10 @@ function isTransient(err) {
     // The limit resets after the wait would end: polling on would only wait for nothing.
     if (err instanceof RateLimitError)
         return false;
-    return err.status === undefined || err.status === 429 || err.status >= 500;
+    // An answer of the wrong shape is not retried at once (the same answer would come back), but
+    // the next poll may find the job in another state.
+    const odd = err.status !== undefined && err.status >= 200 && err.status < 300;
+    return odd || err.status === undefined || err.status === 429 || err.status >= 500;
 }
 
 ;// CONCATENATED MODULE: ./src/errors.ts
@@ -34231,7 +34253,7 @@ async function attempt(r) {
         timedOut = true;
         controller.abort();
     }, r.timeoutMs);
-    const line = (what) => r.debug?.(`${r.method} ${r.path} -> ${what} (${r.now() - started} ms)`);
+    const line = (what) => r.debug?.(`${r.method} ${clipText(r.path, 300)} -> ${what} (${r.now() - started} ms)`);
     try {
         const info = requestInfo(r, controller.signal);
         let msg;
@@ -34291,12 +34313,15 @@ async function attempt(r) {
 function checked(msg, text, status, check) {
     const notes = [];
     try {
-        const value = check(redactParsed(text, parseJson(text)), note => notes.push(redact(note)));
+        // An empty body is an answer with nothing in it: the check decides what that means.
+        const json = text.trim() === '' ? null : parseJson(text);
+        const value = check(redactParsed(text, json), note => notes.push(redact(note)));
         return { ok: true, value, status, notes };
     }
     catch (err) {
-        const why = err instanceof ShapeError ? redact(err.message) : `not JSON (${describeBody(msg, text)})`;
-        const outcome = { kind: 'malformed', status };
+        const parsed = err instanceof ShapeError;
+        const why = parsed ? redact(err.message) : `not JSON (${describeBody(msg, text)})`;
+        const outcome = { kind: 'malformed', status, parsed };
         return { ok: false, outcome, why };
     }
 }
@@ -34413,6 +34438,10 @@ function readText(msg, maxBytes, keepHead) {
 
 
 
+/** A POST is sent at most this many times in all (only ever retried where it was not taken). */
+const MAX_POST_ATTEMPTS = 3;
+/** A request path in a log or error line: a hostile cursor must not make every line huge. */
+const MAX_REQUEST_CHARS = 300;
 class ServiceClient {
     http;
     postHttp;
@@ -34427,6 +34456,8 @@ class ServiceClient {
             retryCapMs: 30_000,
             maxAttempts: 5,
             maxRateLimitWaitMs: 10 * 60_000,
+            quotaRetryWaitsMs: [20_000, 40_000],
+            maxRequests: 0,
             sleep: abortableSleep,
             now: () => Date.now(),
             random: Math.random,
@@ -34461,14 +34492,18 @@ class ServiceClient {
         return this.call({ method: 'GET', path, check, deadline, signal });
     }
     async call(c) {
-        const maxAttempts = c.maxAttempts ?? this.o.maxAttempts;
-        const request = `${c.method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${c.path}`;
+        // An instruction is sent at most 3 times in all, and only where it was certainly not taken.
+        const maxAttempts = Math.min(c.maxAttempts ?? this.o.maxAttempts, c.method === 'POST' ? MAX_POST_ATTEMPTS : Infinity);
+        let quotaRetries = 0;
+        const request = clipText(`${c.method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${c.path}`, MAX_REQUEST_CHARS);
         let last;
         for (let tries = 1;; tries++) {
             if (this.rateLimited)
                 throw this.rateLimited;
             if (c.signal?.aborted)
                 throw new RequestCancelledError(request);
+            if (this.o.maxRequests > 0 && this.sent >= this.o.maxRequests)
+                throw new BudgetError(this.o.maxRequests, clipText(request, MAX_REQUEST_CHARS));
             const left = c.deadline - this.o.now();
             if (left <= 0) {
                 if (last)
@@ -34510,9 +34545,20 @@ class ServiceClient {
                 if (tooLong)
                     throw this.stopForRateLimit(request, result, asked, tooLong);
             }
+            // The real service answers 429 without Retry-After (often as plain text). Its limit is
+            // hourly: retry twice within about a minute, then stop rather than spend more of it.
+            let quotaWait;
+            if (outcome.kind === 'answer' && outcome.status === 429 && asked === undefined) {
+                quotaWait = this.o.quotaRetryWaitsMs[quotaRetries++];
+                const spent = quotaWait === undefined || this.o.now() + quotaWait >= c.deadline;
+                if (spent)
+                    throw this.stopForSpentQuota(request, result);
+            }
             if (!isRetryable(c.method, outcome) || tries >= maxAttempts)
                 throw requestFailure(request, result, tries, c.method);
-            const wait = asked ?? backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random);
+            const wait = asked ??
+                quotaWait ??
+                backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random);
             if (this.o.now() + wait >= c.deadline) {
                 const why = asked !== undefined ? `the service asked to wait ${seconds(wait)} (Retry-After)` : '';
                 throw requestFailure(request, result, tries, c.method, why || 'the time allowed (`wait-timeout`) ran out');
@@ -34527,10 +34573,18 @@ class ServiceClient {
         this.warned.add(line);
         this.o.warn?.(line);
     }
+    /** A 429 without Retry-After that persisted: the hourly limit is spent. */
+    stopForSpentQuota(request, result) {
+        const resetAt = new Date(this.o.now() + 3_600_000);
+        this.rateLimited = new RateLimitError(`${request} failed: ${result.why.replace(/\.$/, '')}. The service's hourly limit is spent (it said so without ` +
+            'a Retry-After, and retrying did not help), so the run stops here and sends nothing ' +
+            'more. Run it again within the hour, once the limit has reset.', resetAt);
+        return this.rateLimited;
+    }
     stopForRateLimit(request, result, askedMs, tooLong) {
         const resetAt = new Date(this.o.now() + askedMs);
         const when = `${resetAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-        this.rateLimited = new RateLimitError(`${request} failed: ${result.why}. The rate limit resets at ${when}: the service asked to ` +
+        this.rateLimited = new RateLimitError(`${request} failed: ${result.why.replace(/\.$/, '')}. The rate limit resets at ${when}: the service asked to ` +
             `wait ${seconds(askedMs)} (Retry-After), ${tooLong}, so the run stops here and sends ` +
             'nothing more. Run it again after that time.', resetAt);
         return this.rateLimited;
@@ -35126,26 +35180,37 @@ async function readCursorPages(o) {
     let requests = 0;
     let cursor;
     const seen = new Set();
+    // No more pages than the rows wanted need, plus one: a service that answers a row a page with
+    // a fresh cursor each time cannot make the reading spend the hourly quota.
+    const maxPages = Math.ceil(o.enough / o.limit) + 1;
+    const done = (complete, short = false) => ({
+        items,
+        requests,
+        complete,
+        short
+    });
     for (;;) {
         if (now() >= o.deadline) {
             // Before the first page the read has nothing to show; later pages just stop the reading.
             if (requests === 0)
                 throw new TimeUpError('the first page');
-            return { items, requests, complete: false };
+            return done(false);
         }
+        if (requests >= maxPages)
+            return done(false, true);
         const want = Math.min(o.limit, Math.max(1, o.enough - items.length));
         const page = await o.fetchPage(want, cursor);
         requests++;
         items.push(...page.items);
         if (page.nextCursor === null)
-            return { items, requests, complete: true };
+            return done(true);
         // A service that hands back a cursor it gave before would loop forever at our expense.
         if (seen.has(page.nextCursor))
-            return { items, requests, complete: false };
+            return done(false);
         seen.add(page.nextCursor);
         cursor = page.nextCursor;
         if (items.length >= o.enough || page.items.length === 0)
-            return { items, requests, complete: false };
+            return done(false);
     }
 }
 
@@ -35166,12 +35231,15 @@ async function readAssistant(input) {
         enough: CONVERSATIONS_CAP,
         deadline: input.deadline
     });
+    if (result.short)
+        input.onWarning(`Assistant: the service gave fewer questions a page than asked for; the report covers the ${result.items.length} read.`);
     const unanswered = result.items.filter(c => c.resolutionStatus === 'unanswered');
     const section = {
         name: 'assistant',
         ok: true,
         callers,
         read: result.items.length,
+        conversations: new Set(result.items.map(c => c.id)).size,
         unanswered: unanswered.length,
         complete: result.complete,
         top: groupQuestions(unanswered).slice(0, input.top)
@@ -35259,7 +35327,13 @@ async function readSearches(input) {
         enough: input.top,
         deadline: input.deadline
     });
-    const byHits = [...result.items].sort((a, b) => b.hits - a.hits);
+    if (result.short)
+        input.onWarning(`Searches: the service gave fewer queries a page than asked for; the report shows the ${result.items.length} read.`);
+    // The service does not document the scale of `ctr`; it is observed as a percentage. An answer
+    // whose every value lies within 0-1 is read as fractions: either way the report gets a fraction.
+    const percent = result.items.some(row => row.ctr > 1);
+    const rows = result.items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row));
+    const byHits = rows.sort((a, b) => b.hits - a.hits);
     const section = {
         name: 'searches',
         ok: true,
@@ -35790,6 +35864,16 @@ function previousRange(range, period) {
         dateTo: range.dateFrom
     };
 }
+/** The `n` periods before `range`, each as `previousRange` makes it, oldest first. */
+function rangesBefore(range, n, period) {
+    const ranges = [];
+    let current = range;
+    for (let i = 0; i < n; i++) {
+        current = previousRange(current, period);
+        ranges.unshift(current);
+    }
+    return ranges;
+}
 function day(ms) {
     // Four-digit years only: toISOString writes others as +YYYYYY, which no service reads.
     return new Date(ms).toISOString().slice(0, 10);
@@ -35884,6 +35968,142 @@ function previousLabel(range, period) {
     return count === 1 ? 'the day before' : `the previous ${count} days`;
 }
 
+;// CONCATENATED MODULE: ./src/report/chart.ts
+// Mermaid charts, as GitHub draws them. Horizontal bars: a page path is long, and only a
+// horizontal chart gives its label a line of its own instead of a slanted smear under the bar.
+const LABEL_MAX_CHARS = 40;
+/**
+ * A label Mermaid draws as written: a small safe charset (a quote or bracket would end the list),
+ * clipped in the middle so that both the section and the page name stay readable.
+ */
+function chartLabel(text, maxChars = LABEL_MAX_CHARS) {
+    const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_';
+    if (safe.length <= maxChars)
+        return safe;
+    const tail = Math.floor((maxChars - 1) * 0.4);
+    return `${safe.slice(0, maxChars - 1 - tail)}…${safe.slice(safe.length - tail)}`;
+}
+/** Labels made unique: Mermaid would merge bars with the same category name. */
+function uniqueLabels(labels) {
+    const seen = new Map();
+    return labels.map(label => {
+        const count = (seen.get(label) ?? 0) + 1;
+        seen.set(label, count);
+        return count === 1 ? label : `${label} (${count})`;
+    });
+}
+function barValue(value) {
+    return Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+}
+/** Bar thickness in pixels: Mermaid's fixed 500 px height makes three bars look like slabs. */
+const PIXELS_PER_BAR = 36;
+const CHART_FRAME_PIXELS = 120;
+/** A mid blue that reads on GitHub's light and dark themes (the default is a pale lavender). */
+const BAR_COLOR = '#4493f8';
+/** Mermaid settings for one chart: its height follows the number of bars. */
+function chartConfig(bars) {
+    const config = {
+        xyChart: { height: CHART_FRAME_PIXELS + PIXELS_PER_BAR * bars },
+        themeVariables: { xyChart: { plotColorPalette: BAR_COLOR } }
+    };
+    return `%%{init: ${JSON.stringify(config)}}%%`;
+}
+/**
+ * A line chart of totals per period, oldest first. Values are drawn in thousands above 10,000
+ * (the unit in the axis title) so the axis ticks stay legible. Each series is a line; a period
+ * not read takes the value before it (Mermaid draws no gaps), which the caller says in words.
+ */
+function lineChart(title, periods, series) {
+    const drawn = series.filter(s => s.values.some(v => v !== undefined));
+    if (drawn.length === 0 || periods.length < 2)
+        return '';
+    const max = Math.max(1, ...drawn.flatMap(s => s.values.map(v => v ?? 0)));
+    const scale = max >= 10_000 ? 1000 : 1;
+    const unit = scale === 1 ? 'per period' : 'thousands per period';
+    const lines = drawn.map(s => {
+        let last = 0;
+        const values = s.values.map(v => {
+            last = v ?? last;
+            return scale === 1 ? last : Math.round((last / scale) * 10) / 10;
+        });
+        return `    line [${values.join(', ')}]`;
+    });
+    const labels = periods.map(p => `"${chartLabel(p, 12)}"`);
+    const colors = ['#4493f8', '#e8590c'];
+    const config = {
+        xyChart: { height: 320 },
+        themeVariables: { xyChart: { plotColorPalette: colors.slice(0, drawn.length).join(', ') } }
+    };
+    return [
+        '```mermaid',
+        `%%{init: ${JSON.stringify(config)}}%%`,
+        'xychart-beta',
+        `    title "${title}"`,
+        `    x-axis [${labels.join(', ')}]`,
+        `    y-axis "${unit}" 0 --> ${Math.ceil((max / scale) * 1.1)}`,
+        ...lines,
+        '```'
+    ].join('\n');
+}
+/** The top of the value axis: the largest bar, never 0 (Mermaid draws an empty range oddly). */
+function axisMax(values) {
+    return Math.max(1, ...values);
+}
+/**
+ * A horizontal bar chart whose value axis starts at 0, so bar lengths compare honestly (Mermaid
+ * otherwise starts the axis at the smallest bar). Bars are drawn in the order given, first on
+ * top. Empty string when there are no bars.
+ */
+function barChart(spec) {
+    if (spec.bars.length === 0)
+        return '';
+    const labels = uniqueLabels(spec.bars.map(bar => chartLabel(bar.label))).map(l => `"${l}"`);
+    const values = spec.bars.map(bar => barValue(bar.value));
+    return [
+        '```mermaid',
+        chartConfig(values.length),
+        'xychart-beta horizontal',
+        `    title "${spec.title}"`,
+        `    x-axis [${labels.join(', ')}]`,
+        `    y-axis "${spec.valueAxis}" 0 --> ${axisMax(values)}`,
+        `    bar [${values.join(', ')}]`,
+        '```'
+    ].join('\n');
+}
+/** "Nov 9" for a period that starts on 2026-11-09. */
+function periodLabel(dateFrom) {
+    const ms = Date.parse(dateFrom.length === 10 ? `${dateFrom}T00:00:00Z` : dateFrom);
+    if (!Number.isFinite(ms))
+        return dateFrom;
+    return new Date(ms).toLocaleDateString('en-US', {
+        month: 'short',
+        day: 'numeric',
+        timeZone: 'UTC'
+    });
+}
+/**
+ * The trend block: a line per section drawn (visitors, views) over the periods before the range
+ * and this one, with the words a reader needs (which line is which, what it cost, what is missing).
+ */
+function trendBlock(t) {
+    const all = [...t.points, { range: { dateFrom: t.current.dateFrom }, ...t.current }];
+    const series = [];
+    if (all.some(p => p.visitors !== undefined))
+        series.push({ name: 'unique visitors', values: all.map(p => p.visitors) });
+    if (all.some(p => p.views !== undefined))
+        series.push({ name: 'page views', values: all.map(p => p.views) });
+    const chart = lineChart(`The last ${all.length} periods`, all.map(p => periodLabel(p.range.dateFrom)), series);
+    if (!chart)
+        return '';
+    const colors = ['blue', 'orange'];
+    const legend = series.map((s, i) => `${colors[i]}: ${s.name}`).join(', ');
+    const missing = t.points.filter(p => series.some(s => (s.name === 'page views' ? p.views : p.visitors) === undefined));
+    const gaps = missing.length > 0
+        ? ` ${missing.length} earlier ${missing.length === 1 ? 'period was' : 'periods were'} not read; the line carries the value before ${missing.length === 1 ? 'it' : 'them'}.`
+        : '';
+    return `#### Trend\n\n${chart}\n\n_${legend}; this period last. The trend cost ${t.requests} ${t.requests === 1 ? 'request' : 'requests'}.${gaps}_`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/pages-table.ts
 
 /** Page paths longer than this are clipped in the middle: both ends of a path say the most. */
@@ -35927,6 +36147,7 @@ function pagesFoldLabel(first, last) {
 
 
 
+
 /**
  * A query or question keeps its start, where its meaning is. A query shares its row with a page
  * column, so both are short; a question (words, so it wraps) gets more.
@@ -35962,11 +36183,25 @@ function render(r, rows, cut) {
         `## Docs health · ${shortRange(r.range, r.generatedAt)}`,
         health_metaLine(r),
         overview(r),
+        trendOf(r),
         ...r.sections.map(x => sectionBlock(x, r, rows))
-    ];
+    ].filter(Boolean);
     if (cut)
         blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`);
     return blocks.join('\n\n') + '\n';
+}
+function trendOf(r) {
+    if (!r.trend || r.range.dateFrom === undefined)
+        return '';
+    const total = (name) => {
+        const x = r.sections.find(s => s.name === name);
+        return x?.ok && (x.name === 'visitors' || x.name === 'views') ? x.totals.total : undefined;
+    };
+    return trendBlock({
+        points: r.trend.points,
+        current: { dateFrom: r.range.dateFrom, visitors: total('visitors'), views: total('views') },
+        requests: r.trend.requests
+    });
 }
 function health_metaLine(r) {
     const range = r.previous
@@ -35990,7 +36225,27 @@ function versus(now, before, r) {
     const change = formatPercentChange(now, before);
     return change ? `, ${change} vs ${label}` : `, none in ${label}`;
 }
+/**
+ * A section with nothing in it. Observed of the service (not documented): a feature that is off
+ * answers 200 with nothing, so this reads "no data", not as an error or as a broken site.
+ */
+function isEmpty(x) {
+    switch (x.name) {
+        case 'visitors':
+        case 'views':
+            return x.totals.total === 0 && x.top.length === 0;
+        case 'searches':
+            return x.totalSearches === 0 && x.read === 0;
+        case 'feedback':
+            return x.pages === 0;
+        case 'assistant':
+            return x.callers.total === 0 && x.read === 0;
+    }
+}
+const NO_DATA = 'no data for this range';
 function health_headline(x, r) {
+    if (isEmpty(x))
+        return NO_DATA;
     switch (x.name) {
         case 'visitors':
             return plural(x.totals.total, 'unique visitor') + versus(x.totals.total, x.previous?.total, r);
@@ -36010,7 +36265,7 @@ function health_headline(x, r) {
             const asked = plural(x.callers.total, 'question') + versus(x.callers.total, x.previous, r);
             if (x.read === 0)
                 return asked;
-            return `${formatShare(x.unanswered, x.read)} of ${plural(x.read, 'conversation')} unanswered · ${asked}`;
+            return `${formatShare(x.unanswered, x.read)} of ${plural(x.read, 'question')} read unanswered · ${asked}`;
         }
     }
 }
@@ -36026,6 +36281,8 @@ function sectionBlock(x, r, rows) {
     const title = `### ${TITLES[x.name]}`;
     if (!x.ok)
         return `${title}\n\n${failureNote(x)}`;
+    if (isEmpty(x))
+        return `${title}\n\nNo data for this range.`;
     const body = (() => {
         switch (x.name) {
             case 'visitors':
@@ -36108,8 +36365,11 @@ function searchesBlock(x, r, rows) {
     return blocks.join('\n\n');
 }
 function feedbackBlock(x, r, rows) {
+    // The order of this operation is not documented: with more pages than one answer holds, the
+    // ranking covers only those the service returned first.
     const scope = x.hasMore
-        ? ` (the first ${plural(x.pages, 'page')} the service returned; it has feedback on more)`
+        ? ` (only the first ${plural(x.pages, 'page')} the service returned are ranked: it has ` +
+            'feedback on more, in an order it does not document)'
         : '';
     const blocks = [
         `**${formatNumber(x.thumbsDown)}** 👎, ${formatNumber(x.thumbsUp)} 👍 and ` +
@@ -36143,13 +36403,14 @@ function assistantBlock(x, rows) {
     const { web, api, other, total } = x.callers;
     const by = `web ${formatNumber(web)}, API ${formatNumber(api)}, other ${formatNumber(other)}`;
     if (x.read === 0)
-        return `**${formatNumber(total)}** questions: ${by}. No conversation to read.`;
+        return `**${formatNumber(total)}** questions: ${by}. No question to read.`;
     const blocks = [
-        `**${formatNumber(total)}** questions: ${by}. **${formatNumber(x.unanswered)}** of ` +
-            `${plural(x.read, 'conversation')} read went unanswered.`
+        `**${formatNumber(total)}** questions: ${by}. **${formatNumber(x.unanswered)}** of the ` +
+            `${plural(x.read, 'question')} read (in ${plural(x.conversations, 'conversation')}) ` +
+            'went unanswered.'
     ];
     if (!x.complete)
-        blocks.push(`_Only the first ${plural(x.read, 'conversation')} were read: the share and the ` +
+        blocks.push(`_Only the first ${plural(x.read, 'question')} were read: the share and the ` +
             `questions below cover those._`);
     if (x.top.length === 0) {
         blocks.push('No unanswered question.');
@@ -36217,11 +36478,10 @@ class AnalyticsApi {
     }
     visitorsTotals(range) {
         // One row is the least a page can hold; the totals come with every page.
-        return this.get('visitors', { ...range, limit: 1, offset: 0 }, body => {
-            if (!isObject(body))
-                throw new ShapeError('the visitors page is not a JSON object');
-            return checkCounts(body.totals, 'totals');
-        });
+        return this.get('visitors', { ...range, limit: 1, offset: 0 }, b => checkVisitorsPage(b).totals);
+    }
+    viewsTotals(range) {
+        return this.get('views', { ...range, limit: 1, offset: 0 }, b => checkViewsPage(b).totals);
     }
     searches(range, limit, cursor) {
         return this.get('searches', { ...range, limit, cursor }, checkSearchesPage);
@@ -36248,12 +36508,31 @@ class AnalyticsApi {
         return this.client.getJson(path, check, this.deadline, signal);
     }
 }
-const isCount = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+/** A count: a finite, non-negative safe integer. Anything else is refused, naming the field. */
 function count(o, key, where) {
     const v = o[key];
-    if (!isCount(v))
-        throw new ShapeError(`${where}.${key} is not a non-negative number`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+        throw new ShapeError(`${where}.${key} is not a count (a whole number, 0 or more): ${analytics_short(v)}`);
     return v;
+}
+/** A rate such as `ctr`: a finite number, 0 or more. */
+function rate(o, key, where) {
+    const v = o[key];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+        throw new ShapeError(`${where}.${key} is not a number, 0 or more: ${analytics_short(v)}`);
+    return v;
+}
+/** A value as an error names it: short, whatever it holds. */
+function analytics_short(v) {
+    const text = typeof v === 'string' ? JSON.stringify(v) : String(v);
+    return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+/**
+ * Observed of the service (not documented): a feature that is off answers 200 with nothing in
+ * it. Such an answer is an empty section ("no data for this range"), not an error.
+ */
+function isNothing(body) {
+    return body === null || body === undefined || (isObject(body) && Object.keys(body).length === 0);
 }
 function analytics_text(o, key, where) {
     const v = o[key];
@@ -36300,7 +36579,9 @@ function checkCounts(v, where) {
  * path with counts; other fields kept as they came), `hasMore`.
  */
 function checkOffsetPage(body, key) {
-    const o = object(body, `the ${key} page`);
+    const o = isNothing(body)
+        ? { totals: { human: 0, ai: 0, total: 0 }, [key]: [], hasMore: false }
+        : object(body, `the ${key} page`);
     const rows = list(o, key).map((row, i) => {
         const where = `${key}[${i}]`;
         const r = object(row, where);
@@ -36316,6 +36597,8 @@ function checkOffsetPage(body, key) {
 const checkVisitorsPage = (body) => checkOffsetPage(body, 'visitors');
 const checkViewsPage = (body) => checkOffsetPage(body, 'views');
 function checkSearchesPage(body) {
+    if (isNothing(body))
+        return { totalSearches: 0, searches: [], nextCursor: null };
     const o = object(body, 'the searches page');
     const searches = list(o, 'searches').map((row, i) => {
         const where = `searches[${i}]`;
@@ -36324,7 +36607,7 @@ function checkSearchesPage(body) {
         return {
             searchQuery: analytics_text(r, 'searchQuery', where),
             hits: count(r, 'hits', where),
-            ctr: count(r, 'ctr', where),
+            ctr: rate(r, 'ctr', where),
             topClickedPage: optionalText(r, 'topClickedPage', where),
             ...(lastSearchedAt !== null ? { lastSearchedAt } : {})
         };
@@ -36332,6 +36615,8 @@ function checkSearchesPage(body) {
     return { totalSearches: count(o, 'totalSearches', 'page'), searches, nextCursor: cursor(o) };
 }
 function checkFeedbackPage(body) {
+    if (isNothing(body))
+        return { feedback: [], hasMore: false };
     const o = object(body, 'the feedback page');
     const feedback = list(o, 'feedback').map((row, i) => {
         const where = `feedback[${i}]`;
@@ -36349,6 +36634,8 @@ function checkFeedbackPage(body) {
     return { feedback, hasMore: o.hasMore };
 }
 function checkConversationsPage(body) {
+    if (isNothing(body))
+        return { conversations: [], nextCursor: null, hasMore: false };
     const o = object(body, 'the assistant page');
     const conversations = list(o, 'conversations').map((row, i) => {
         const where = `conversations[${i}]`;
@@ -36370,6 +36657,8 @@ function checkConversationsPage(body) {
     return { conversations, nextCursor, hasMore };
 }
 function checkCallerStats(body) {
+    if (isNothing(body))
+        return { web: 0, api: 0, other: 0, total: 0 };
     const o = object(body, 'the caller stats');
     const where = 'callerStats';
     return {
@@ -36378,6 +36667,40 @@ function checkCallerStats(body) {
         other: count(o, 'other', where),
         total: count(o, 'total', where)
     };
+}
+
+;// CONCATENATED MODULE: ./src/analytics/trend.ts
+// The trend: the totals of the periods before the range, one request (`limit=1`) per period per
+// section drawn, so "is it going up?" is answered without last week's report open beside this one.
+
+
+/**
+ * Reads the totals of `ranges` (oldest first) for the sections asked for. A period that fails is
+ * left out of the line with a warning; the quota or `max-requests` running out ends the reading.
+ */
+async function readTrend(api, ranges, sections, onWarning) {
+    const points = ranges.map(range => ({ range }));
+    let requests = 0;
+    for (const point of points) {
+        try {
+            if (sections.visitors) {
+                requests++;
+                point.visitors = (await api.visitorsTotals(point.range)).total;
+            }
+            if (sections.views) {
+                requests++;
+                point.views = (await api.viewsTotals(point.range)).total;
+            }
+        }
+        catch (err) {
+            if (err instanceof RateLimitError || err instanceof BudgetError) {
+                onWarning(`Trend: stopped at ${point.range.dateFrom}: ${messageOf(err)}`);
+                break;
+            }
+            onWarning(`Trend: the period from ${point.range.dateFrom} could not be read: ${messageOf(err)}`);
+        }
+    }
+    return { points, requests };
 }
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
@@ -36479,6 +36802,7 @@ async function writeFileAtomic(path, text) {
 
 
 
+
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const SUMMARY_MAX_BYTES = 512 * 1024;
 /** The `report` output and file stay small enough for any step output. */
@@ -36511,6 +36835,9 @@ async function runReport(ctx) {
         return Promise.resolve(`Cancelled (${signal}) while reading the report: ${read.length > 0 ? `read ${read.join(', ')}` : 'no section was read'}; nothing was published.`);
     };
     const stop = await readSections(s.sections, input, ctx.service, sections);
+    const trend = s.trendRanges && stop === undefined
+        ? await readTrend(input.api, s.trendRanges, trendSections(sections), line => core_warning(line))
+        : undefined;
     const requests = ctx.service.requests;
     const report = {
         projectId: s.projectId,
@@ -36521,13 +36848,19 @@ async function runReport(ctx) {
         requests,
         generatedAt: Date.now(),
         ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
-        ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
+        ...(s.siteUrl ? { siteUrl: s.siteUrl } : {}),
+        ...(trend ? { trend } : {})
     };
     await setOutputs(ctx, report);
     if (s.summary)
         ctx.result.summary = renderHealthReport(report, SUMMARY_MAX_BYTES);
     // Out of quota: the sections read are worth a summary, but a comment would replace a complete
     // report of this range on the issue with a partial one.
+    if (stop instanceof BudgetError) {
+        // The cap the workflow set: what was read is the report, and the run did what it was told.
+        core_warning(`The report stopped at \`max-requests\` (${stop.maxRequests}): the sections after it were not read.`);
+        return;
+    }
     if (stop !== undefined)
         throw stop;
     setComment(ctx, report);
@@ -36543,7 +36876,9 @@ async function readSections(names, input, spent, sections) {
     let stop;
     for (const name of names) {
         if (stop !== undefined) {
-            sections.push(skipped(name, 'the analytics quota ran out before it'));
+            sections.push(skipped(name, stop instanceof BudgetError
+                ? `\`max-requests\` (${stop.maxRequests}) was spent before it`
+                : 'the hourly analytics limit was reached before it'));
             continue;
         }
         const before = spent.requests;
@@ -36556,8 +36891,10 @@ async function readSections(names, input, spent, sections) {
             if (!isQuotaError(err))
                 throw err;
             stop = err;
-            const status = err instanceof ServiceError ? err.status : 429;
-            sections.push(failure(name, err.message, status));
+            if (err instanceof BudgetError)
+                sections.push(skipped(name, `\`max-requests\` (${err.maxRequests}) was spent during it`));
+            else
+                sections.push(failure(name, err.message, err instanceof ServiceError ? err.status : 429));
         }
     }
     return stop;
@@ -36577,14 +36914,19 @@ async function readSection(name, input) {
     }
 }
 /**
- * A refusal of one analytics operation (403/404) is almost always the plan, not the key (other
- * sections read fine with it): the service's words and that, without the client's key advice.
+ * A refusal, in the service's words and what it points at: a 404 from an analytics operation
+ * most likely means the project was not found (`project-id`); a 403, the key (its scope, an IP
+ * allowlist) or the plan. A feature that is off is not refused: it answers 200 with nothing.
  */
 function failureReason(err, status) {
-    const refused = status === 403 || status === 404;
-    if (refused && err instanceof ServiceError && err.serviceText)
-        return `${err.serviceText}; this analytics feature may not be enabled on your plan`;
-    return err instanceof Error ? err.message : String(err);
+    if (err instanceof ServiceError && err.serviceText) {
+        if (status === 404)
+            return `${err.serviceText}; the project was not found: check \`project-id\``;
+        if (status === 403)
+            return (`${err.serviceText}; check the key (an admin key of this organisation, its scope, an ` +
+                'IP allowlist that refuses GitHub-hosted runners) or whether your plan includes this analytics');
+    }
+    return messageOf(err);
 }
 /**
  * Out of quota, or a key the service rejects: every other section would fail the same way,
@@ -36598,7 +36940,7 @@ function endsTheRun(err) {
 }
 /** A RateLimitError, or a 429 that retries could not outlast (`wait-timeout`). */
 function isQuotaError(err) {
-    if (err instanceof Error && err.name === 'RateLimitError')
+    if (err instanceof RateLimitError || err instanceof BudgetError)
         return true;
     return err instanceof ServiceError && err.status === 429;
 }
@@ -36679,6 +37021,11 @@ function setComment(ctx, report) {
         });
         return ref.url;
     };
+}
+/** The trend draws the sections of pages that were read. */
+function trendSections(sections) {
+    const read = (name) => sections.some(x => x.name === name && x.ok);
+    return { visitors: read('visitors'), views: read('views') };
 }
 function describe(range) {
     if (range.dateFrom === undefined && range.dateTo === undefined)
@@ -37793,72 +38140,6 @@ function waitFor(stream, event) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/report/chart.ts
-// Mermaid charts, as GitHub draws them. Horizontal bars: a page path is long, and only a
-// horizontal chart gives its label a line of its own instead of a slanted smear under the bar.
-const LABEL_MAX_CHARS = 40;
-/**
- * A label Mermaid draws as written: a small safe charset (a quote or bracket would end the list),
- * clipped in the middle so that both the section and the page name stay readable.
- */
-function chartLabel(text, maxChars = LABEL_MAX_CHARS) {
-    const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_';
-    if (safe.length <= maxChars)
-        return safe;
-    const tail = Math.floor((maxChars - 1) * 0.4);
-    return `${safe.slice(0, maxChars - 1 - tail)}…${safe.slice(safe.length - tail)}`;
-}
-/** Labels made unique: Mermaid would merge bars with the same category name. */
-function uniqueLabels(labels) {
-    const seen = new Map();
-    return labels.map(label => {
-        const count = (seen.get(label) ?? 0) + 1;
-        seen.set(label, count);
-        return count === 1 ? label : `${label} (${count})`;
-    });
-}
-function barValue(value) {
-    return Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
-}
-/** Bar thickness in pixels: Mermaid's fixed 500 px height makes three bars look like slabs. */
-const PIXELS_PER_BAR = 36;
-const CHART_FRAME_PIXELS = 120;
-/** A mid blue that reads on GitHub's light and dark themes (the default is a pale lavender). */
-const BAR_COLOR = '#4493f8';
-/** Mermaid settings for one chart: its height follows the number of bars. */
-function chartConfig(bars) {
-    const config = {
-        xyChart: { height: CHART_FRAME_PIXELS + PIXELS_PER_BAR * bars },
-        themeVariables: { xyChart: { plotColorPalette: BAR_COLOR } }
-    };
-    return `%%{init: ${JSON.stringify(config)}}%%`;
-}
-/** The top of the value axis: the largest bar, never 0 (Mermaid draws an empty range oddly). */
-function axisMax(values) {
-    return Math.max(1, ...values);
-}
-/**
- * A horizontal bar chart whose value axis starts at 0, so bar lengths compare honestly (Mermaid
- * otherwise starts the axis at the smallest bar). Bars are drawn in the order given, first on
- * top. Empty string when there are no bars.
- */
-function barChart(spec) {
-    if (spec.bars.length === 0)
-        return '';
-    const labels = uniqueLabels(spec.bars.map(bar => chartLabel(bar.label))).map(l => `"${l}"`);
-    const values = spec.bars.map(bar => barValue(bar.value));
-    return [
-        '```mermaid',
-        chartConfig(values.length),
-        'xychart-beta horizontal',
-        `    title "${spec.title}"`,
-        `    x-axis [${labels.join(', ')}]`,
-        `    y-axis "${spec.valueAxis}" 0 --> ${axisMax(values)}`,
-        `    bar [${values.join(', ')}]`,
-        '```'
-    ].join('\n');
-}
-
 ;// CONCATENATED MODULE: ./src/report/visitors.ts
 // The visitors report (job summary and comment): the answer in the headline, the totals with
 // the human/AI overlap made explicit, then the top pages as a chart and a table that fits.
@@ -37941,7 +38222,16 @@ function exportedLine(r) {
     return `${plural(r.rows, 'row')} exported${file}${limit}.`;
 }
 function reportHead(r) {
-    return [visitors_headline(r), visitors_metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r)].join('\n\n');
+    const trend = r.trend && r.range.dateFrom !== undefined
+        ? trendBlock({
+            points: r.trend.points,
+            current: { dateFrom: r.range.dateFrom, visitors: r.totals.total },
+            requests: r.trend.requests
+        })
+        : '';
+    return [visitors_headline(r), visitors_metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r), trend]
+        .filter(Boolean)
+        .join('\n\n');
 }
 // ---------------------------------------------------------------------------------------------
 // Top pages
@@ -38024,6 +38314,8 @@ function pageRowOf(r, row, rank) {
 
 
 
+
+
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const visitors_SUMMARY_MAX_BYTES = 512 * 1024;
 async function runVisitors(ctx) {
@@ -38058,6 +38350,8 @@ async function runVisitors(ctx) {
     }
     catch (err) {
         await sink?.abort().catch(() => undefined);
+        if (err instanceof BudgetError)
+            throw budgetSpent(err, rowsRead, s.pageSize, sink !== undefined);
         throw explainTimeUp(err, sink !== undefined);
     }
     const totals = result.first.totals;
@@ -38087,6 +38381,10 @@ async function runVisitors(ctx) {
     if (s.previous) {
         const previous = await readPrevious(s.previous, report.top, pages);
         report.previous = previous.values;
+    }
+    if (s.trendRanges) {
+        const api = new AnalyticsApi(ctx.service, s.projectId, deadline);
+        report.trend = await readTrend(api, s.trendRanges, { visitors: true, views: false }, line => core_warning(line));
     }
     // The client counts every request it sent, retries included.
     report.requests = ctx.service.requests;
@@ -38162,6 +38460,17 @@ function explainTimeUp(err, hadFile, what = 'The visitors export') {
             : '';
     return new Error(`${what} did not finish within ${err.limit}: stopped after reading ${err.read.rows} rows ` +
         `(${err.read.pages} pages)${next}.` +
+        (hadFile ? ' The partial file was removed.' : ''));
+}
+/**
+ * `max-requests` ran out mid-export: how far it got, and what the whole export needs at least
+ * (the service does not say how many pages are left, only that there are more).
+ */
+function budgetSpent(err, rows, pageSize, hadFile) {
+    return new Error(`The visitors export stopped at \`max-requests\` (${err.maxRequests}): it read ${rows} rows ` +
+        `(${Math.ceil(rows / pageSize)} pages of up to ${pageSize}) and there are more. The whole ` +
+        'export needs at least one more request per further page: raise `max-requests` (or set 0), ' +
+        'or narrow the range.' +
         (hadFile ? ' The partial file was removed.' : ''));
 }
 const requestsText = (n) => `${n} request${n === 1 ? '' : 's'}`;
@@ -43534,6 +43843,8 @@ const settings_DEFAULTS = {
     'fail-on-status': 'failed',
     'page-size': '250',
     'max-rows': '0',
+    'max-requests': '0',
+    trend: '0',
     concurrency: '4',
     sections: SECTIONS.join(','),
     top: '20',
@@ -43568,7 +43879,8 @@ const APPLIES_TO = {
     sections: ['report'],
     'site-url': ANALYTICS_COMMANDS,
     top: ANALYTICS_COMMANDS,
-    compare: ANALYTICS_COMMANDS
+    compare: ANALYTICS_COMMANDS,
+    trend: ANALYTICS_COMMANDS
 };
 const PROMPT_FILE_MAX_BYTES = 256 * 1024;
 /**
@@ -43620,9 +43932,11 @@ function readSettings(raw, ctx) {
         sections: settings_readSections(get('sections')),
         top: integer(get, 'top', 1, 1_000_000),
         compare: bool(get, 'compare'),
+        trend: integer(get, 'trend', 0, 26),
         summary: bool(get, 'summary'),
         comment: oneOf(get, 'comment', ['true', 'false', 'auto']),
         commentMode: oneOf(get, 'comment-mode', ['upsert', 'create']),
+        maxRequests: integer(get, 'max-requests', 0, 100_000),
         warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
     };
     const siteUrl = get('site-url');
@@ -43779,6 +44093,12 @@ function readRange(get, s, now) {
             throw new InputError('compare', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
         s.previous = previousRange({ dateFrom, dateTo }, s.period);
     }
+    if (s.trend > 0) {
+        const { dateFrom, dateTo } = s.range;
+        if (dateFrom === undefined || dateTo === undefined)
+            throw new InputError('trend', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
+        s.trendRanges = rangesBefore({ dateFrom, dateTo }, s.trend, s.period);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/version.ts
@@ -43866,6 +44186,7 @@ async function run(env = process.env) {
             baseUrl: settings.baseUrl,
             apiKey: settings.apiKey,
             userAgent: USER_AGENT,
+            maxRequests: settings.maxRequests,
             debug: line => core_debug(line),
             info: line => info(line),
             warn: line => core_warning(line)

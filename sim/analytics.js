@@ -7,7 +7,7 @@
  * @typedef {{ path: string, human: number, ai: number, total: number }} PageRow
  * @typedef {{ searchQuery: string, hits: number, ctr: number, topClickedPage: string|null, lastSearchedAt: string }} SearchRow
  * @typedef {{ path: string, thumbsUp: number, thumbsDown: number, code: number, total: number }} FeedbackRow
- * @typedef {{ id: string, timestamp: string, query: string, response: string, responseType: string, sources: string[], resolutionStatus: 'answered'|'unanswered', queryCategory: string, pageUrl: string|null }} Conversation
+ * @typedef {{ id: string, timestamp: string, query: string, response: string, responseType: 'answer'|'clarifying_question', sources: { title: string, url: string }[], resolutionStatus: 'answered'|'unanswered', queryCategory: string|null, pageUrl: string|null }} Conversation
  *
  * @typedef {object} AnalyticsOptions
  * @property {number|PageRow[]} [views] default: one row per visitors row, with view counts
@@ -18,7 +18,12 @@
  * @property {Partial<Record<'views'|'searches'|'feedback'|'assistant'|'visitors', number>>} [refuse]
  *   answer this section's operations with 403 or 404 "not enabled" (assistant covers caller-stats)
  * @property {number} [analyticsQuota] analytics requests per hour for the organisation (every
- *   analytics operation, visitors too), then 429 with Retry-After; default unlimited
+ *   analytics operation, visitors too), then 429; default unlimited
+ * @property {'retry-after'|'plain'} [quotaAnswer] the 429 past the quota: JSON with Retry-After
+ *   (default), or as observed of the real service: plain text, no Retry-After
+ * @property {'percent'|'fraction'} [ctrScale] searches' `ctr`: 0-100 as observed (default), or 0-1
+ * @property {Array<'views'|'searches'|'feedback'|'assistant'>} [off] features that are off: their
+ *   operations answer 200 with nothing in it (`{}`), as observed (assistant covers caller-stats)
  */
 
 /** The request kinds served here, by the path after `/v1/analytics/{projectId}/`. */
@@ -88,8 +93,13 @@ const TOPICS = [
 ]
 const ASKS = ['how to', 'error', 'setup', 'example', 'troubleshoot', 'pricing', 'limits']
 
-/** @param {number} i @returns {SearchRow} */
-export function generatedSearch(i) {
+/**
+ * @param {number} i
+ * @param {'percent'|'fraction'} [scale]
+ * @param {{ dateFrom?: string, dateTo?: string }} [range] `lastSearchedAt` falls inside it
+ * @returns {SearchRow}
+ */
+export function generatedSearch(i, scale = 'percent', range = {}) {
   const h = mix(i + 7000)
   const hostile = i === 2 || i === 9 || i === 15 ? HOSTILE_QUERIES[[2, 9, 15].indexOf(i)] : ''
   // Every ask-topic pair once, then again with a version number: each query text is unique.
@@ -98,13 +108,12 @@ export function generatedSearch(i) {
   const query = hostile || (round === 0 ? pair : `${pair} v${round + 1}`)
   // About one query in five finds nothing anyone clicks: the content gaps.
   const ctr = h % 5 === 3 ? 0 : ((h >>> 4) % 85) / 100 + 0.1
-  const day = 1 + (h % 27)
   return {
     searchQuery: query,
     hits: Math.max(1, Math.floor(4000 / (i + 1))),
-    ctr: Math.round(ctr * 1000) / 1000,
+    ctr: scale === 'fraction' ? Math.round(ctr * 1000) / 1000 : Math.round(ctr * 1000) / 10,
     topClickedPage: ctr === 0 ? null : i === 4 ? HOSTILE_PATH : `/docs/page-${(h >>> 12) % 300}`,
-    lastSearchedAt: `2026-10-${String(day).padStart(2, '0')}T12:00:00.000Z`
+    lastSearchedAt: instantIn(range, h, '2026-10-01T00:00:00.000Z')
   }
 }
 
@@ -129,8 +138,25 @@ const QUESTIONS = [
   'What are the MDX components for tabs?'
 ]
 
-/** @param {number} i @returns {Conversation} */
-export function generatedConversation(i) {
+/**
+ * An instant inside `range` (its end exclusive), picked by `h`; without a range, within the 27
+ * days from `fallbackStart`.
+ */
+function instantIn(range, h, fallbackStart) {
+  const from = Date.parse(range.dateFrom ?? fallbackStart)
+  const to = range.dateTo ? Date.parse(range.dateTo) : from + 27 * 86_400_000
+  const span = Math.max(1, to - from - 1000)
+  return new Date(from + (h % span)).toISOString()
+}
+
+/**
+ * One assistant turn: a question and its answer. Turns of one conversation share its `id` (one
+ * to four turns each), as the service sends them.
+ * @param {number} i
+ * @param {{ dateFrom?: string, dateTo?: string }} [range]
+ * @returns {Conversation}
+ */
+export function generatedConversation(i, range = {}) {
   const h = mix(i + 11000)
   // A few questions the docs do not answer dominate; variants differ in case and spacing.
   const q = h % 100 < 55 ? (h >>> 8) % 3 : (h >>> 8) % QUESTIONS.length
@@ -138,16 +164,18 @@ export function generatedConversation(i) {
   const query = h % 4 === 0 ? `  ${base.toLowerCase()} ` : base
   const unanswered = q < 3 ? h % 10 < 7 : h % 10 < 2
   return {
-    id: `conv-${i}`,
-    timestamp: new Date(Date.UTC(2026, 10, 15) - i * 97_000).toISOString(),
+    id: `conv-${Math.floor((i * 2) / 5)}`,
+    timestamp: range.dateFrom
+      ? instantIn(range, h, range.dateFrom)
+      : new Date(Date.UTC(2026, 10, 15) - i * 97_000).toISOString(),
     query,
     response: unanswered
       ? "I couldn't find that in the documentation."
       : 'See [the guide](/docs/guide) <b>here</b>.',
-    responseType: 'text',
-    sources: unanswered ? [] : ['/docs/guide'],
+    responseType: h % 9 === 0 ? 'clarifying_question' : 'answer',
+    sources: unanswered ? [] : [{ title: 'Guide', url: 'https://docs.example.com/docs/guide' }],
     resolutionStatus: unanswered ? 'unanswered' : 'answered',
-    queryCategory: TOPICS[q % TOPICS.length],
+    queryCategory: h % 6 === 0 ? null : TOPICS[q % TOPICS.length],
     pageUrl: i % 3 === 0 ? null : `https://docs.example.com/docs/page-${(h >>> 16) % 100}`
   }
 }
@@ -205,13 +233,13 @@ export function createAnalytics(options, visitors) {
     const row = viewsRow(visitors.visitorsRow(i))
     return { ...row, total: row.human + row.ai }
   })
-  const searches = source(options.searches, 240, generatedSearch)
+  const ctrScale = options.ctrScale ?? 'percent'
+  const searches = source(options.searches, 240, i => generatedSearch(i, ctrScale))
   const feedback = source(options.feedback, 48, generatedFeedback)
   const conversations = source(options.conversations, 2600, generatedConversation)
-  // Feedback by page comes most feedback first, as the service sorts it.
-  const feedbackOrder = Array.from({ length: feedback.count }, (_, i) => feedback.at(i)).sort(
-    (a, b) => b.total - a.total
-  )
+  // The order of feedback by page is not documented: served as generated, not sorted.
+  const feedbackOrder = Array.from({ length: feedback.count }, (_, i) => feedback.at(i))
+  const off = new Set(options.off ?? [])
   let viewsTotals
   const getViewsTotals = () => {
     if (viewsTotals) return viewsTotals
@@ -248,6 +276,8 @@ export function createAnalytics(options, visitors) {
     }
     if (spent >= quota) {
       const retryAfter = Math.ceil((windowStart + HOUR_MS - now) / 1000)
+      if (options.quotaAnswer === 'plain')
+        return { status: 429, body: 'Too many requests, please try again later.' }
       return error(
         429,
         `Rate limit exceeded: ${quota} analytics requests per hour for this organization`,
@@ -301,10 +331,14 @@ export function createAnalytics(options, visitors) {
       if (invalid) return invalid
       const { offset, answer } = cursorOffset('searches', q)
       if (answer) return answer
-      const limit = q.limit === undefined ? 20 : +q.limit
+      const limit = q.limit === undefined ? 50 : +q.limit
       const end = Math.min(offset + limit, searches.count)
       const rows = []
-      for (let i = offset; i < end; i++) rows.push(searches.at(i))
+      for (let i = offset; i < end; i++) {
+        const row = searches.at(i)
+        // Generated queries were searched inside the range asked for.
+        rows.push(options.searches === undefined ? generatedSearch(i, ctrScale, q) : row)
+      }
       return ok({
         totalSearches: Math.floor(getTotalSearches() * f),
         searches: rows,
@@ -314,7 +348,7 @@ export function createAnalytics(options, visitors) {
     feedback(q, f) {
       const invalid = checkQuery(q, 100)
       if (invalid) return invalid
-      const limit = q.limit === undefined ? 20 : +q.limit
+      const limit = q.limit === undefined ? 10 : +q.limit
       const rows = feedbackOrder.slice(0, limit).map(r => {
         const [thumbsUp, thumbsDown] = [Math.floor(r.thumbsUp * f), Math.floor(r.thumbsDown * f)]
         return { ...r, thumbsUp, thumbsDown, total: thumbsUp + thumbsDown + r.code }
@@ -331,7 +365,10 @@ export function createAnalytics(options, visitors) {
       const count = Math.floor(conversations.count * f)
       const end = Math.min(offset + limit, count)
       const rows = []
-      for (let i = offset; i < end; i++) rows.push(conversations.at(i))
+      for (let i = offset; i < end; i++)
+        rows.push(
+          options.conversations === undefined ? generatedConversation(i, q) : conversations.at(i)
+        )
       const more = end < count
       return ok({
         conversations: rows,
@@ -370,6 +407,8 @@ export function createAnalytics(options, visitors) {
             : `${title(section)} analytics is not available on your plan`
         )
       if (entry.kind === 'visitors') return undefined
+      // A feature that is off answers 200 with nothing in it, as observed.
+      if (off.has(section)) return ok({})
       return handlers[entry.kind](
         entry.query,
         Math.max(0.1, 1 + (f - 1) * PERIOD_WEIGHT[entry.kind])

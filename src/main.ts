@@ -98,6 +98,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       baseUrl: settings.baseUrl,
       apiKey: settings.apiKey,
       userAgent: USER_AGENT,
+      maxRequests: settings.maxRequests,
       debug: line => core.debug(line),
       info: line => core.info(line),
       warn: line => core.warning(line)

@@ -98,6 +98,21 @@ export function previousRange(range: Required<DateRange>, period?: Period): Requ
   }
 }
 
+/** The `n` periods before `range`, each as `previousRange` makes it, oldest first. */
+export function rangesBefore(
+  range: Required<DateRange>,
+  n: number,
+  period?: Period
+): Required<DateRange>[] {
+  const ranges: Required<DateRange>[] = []
+  let current = range
+  for (let i = 0; i < n; i++) {
+    current = previousRange(current, period)
+    ranges.unshift(current)
+  }
+  return ranges
+}
+
 function day(ms: number): string {
   // Four-digit years only: toISOString writes others as +YYYYYY, which no service reads.
   return new Date(ms).toISOString().slice(0, 10)

@@ -5,6 +5,7 @@ import {
   parseInstant,
   parsePeriod,
   previousRange,
+  rangesBefore,
   resolvePeriod,
   type DateRange,
   type Period
@@ -63,6 +64,8 @@ interface CommonSettings extends TriggerSettings {
   comment: 'true' | 'false' | 'auto'
   issueNumber?: number
   commentMode: 'upsert' | 'create'
+  /** The most requests this run may send to the service; 0 for no cap. */
+  maxRequests: number
   /** Things worth a warning that do not stop the run (inputs for another command, key kind). */
   warnings: string[]
 }
@@ -98,6 +101,10 @@ export interface AnalyticsSettings extends CommonSettings {
   sections: SectionName[]
   top: number
   compare: boolean
+  /** Periods before the range to draw as a trend (0 to 26), oldest first. */
+  trend: number
+  /** Those periods, oldest first, when `trend` is above 0. */
+  trendRanges?: Required<DateRange>[]
 }
 
 /** Every input, read and checked: shaped per command. */
@@ -127,6 +134,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   'fail-on-status': 'failed',
   'page-size': '250',
   'max-rows': '0',
+  'max-requests': '0',
+  trend: '0',
   concurrency: '4',
   sections: SECTIONS.join(','),
   top: '20',
@@ -162,7 +171,8 @@ const APPLIES_TO: Readonly<Record<string, readonly Command[]>> = {
   sections: ['report'],
   'site-url': ANALYTICS_COMMANDS,
   top: ANALYTICS_COMMANDS,
-  compare: ANALYTICS_COMMANDS
+  compare: ANALYTICS_COMMANDS,
+  trend: ANALYTICS_COMMANDS
 }
 
 const PROMPT_FILE_MAX_BYTES = 256 * 1024
@@ -230,9 +240,11 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
     sections: readSections(get('sections')),
     top: integer(get, 'top', 1, 1_000_000),
     compare: bool(get, 'compare'),
+    trend: integer(get, 'trend', 0, 26),
     summary: bool(get, 'summary'),
     comment: oneOf(get, 'comment', ['true', 'false', 'auto'] as const),
     commentMode: oneOf(get, 'comment-mode', ['upsert', 'create'] as const),
+    maxRequests: integer(get, 'max-requests', 0, 100_000),
     warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
   }
   const siteUrl = get('site-url')
@@ -423,5 +435,14 @@ function readRange(get: GetInput, s: AllSettings, now: Date): void {
         'needs a bounded range: set `period`, or both `date-from` and `date-to`'
       )
     s.previous = previousRange({ dateFrom, dateTo }, s.period)
+  }
+  if (s.trend > 0) {
+    const { dateFrom, dateTo } = s.range
+    if (dateFrom === undefined || dateTo === undefined)
+      throw new InputError(
+        'trend',
+        'needs a bounded range: set `period`, or both `date-from` and `date-to`'
+      )
+    s.trendRanges = rangesBefore({ dateFrom, dateTo }, s.trend, s.period)
   }
 }

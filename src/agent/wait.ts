@@ -126,5 +126,8 @@ function isTransient(err: unknown): boolean {
   if (!(err instanceof ServiceError)) return false
   // The limit resets after the wait would end: polling on would only wait for nothing.
   if (err instanceof RateLimitError) return false
-  return err.status === undefined || err.status === 429 || err.status >= 500
+  // An answer of the wrong shape is not retried at once (the same answer would come back), but
+  // the next poll may find the job in another state.
+  const odd = err.status !== undefined && err.status >= 200 && err.status < 300
+  return odd || err.status === undefined || err.status === 429 || err.status >= 500
 }

@@ -13,9 +13,10 @@ import type { DateRange } from '../period.js'
 import { markerKey, upsertComment } from '../github/comments.js'
 import { renderHealthReport, type HealthReport } from '../report/health.js'
 import { AnalyticsApi } from '../service/analytics.js'
-import { ServiceError } from '../service/errors.js'
-import { runDeadline, TimeUpError } from '../errors.js'
+import { BudgetError, RateLimitError, ServiceError } from '../service/errors.js'
+import { messageOf, runDeadline, TimeUpError } from '../errors.js'
 import type { SectionName } from '../analytics/section-names.js'
+import { readTrend } from '../analytics/trend.js'
 import { writeFileAtomic } from '../workspace.js'
 import type { AnalyticsSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
@@ -57,6 +58,12 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
     )
   }
   const stop = await readSections(s.sections, input, ctx.service, sections)
+  const trend =
+    s.trendRanges && stop === undefined
+      ? await readTrend(input.api, s.trendRanges, trendSections(sections), line =>
+          core.warning(line)
+        )
+      : undefined
   const requests = ctx.service.requests
 
   const report: HealthReport = {
@@ -68,12 +75,20 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
     requests,
     generatedAt: Date.now(),
     ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
-    ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
+    ...(s.siteUrl ? { siteUrl: s.siteUrl } : {}),
+    ...(trend ? { trend } : {})
   }
   await setOutputs(ctx, report)
   if (s.summary) ctx.result.summary = renderHealthReport(report, SUMMARY_MAX_BYTES)
   // Out of quota: the sections read are worth a summary, but a comment would replace a complete
   // report of this range on the issue with a partial one.
+  if (stop instanceof BudgetError) {
+    // The cap the workflow set: what was read is the report, and the run did what it was told.
+    core.warning(
+      `The report stopped at \`max-requests\` (${stop.maxRequests}): the sections after it were not read.`
+    )
+    return
+  }
   if (stop !== undefined) throw stop
   setComment(ctx, report)
 
@@ -97,7 +112,14 @@ async function readSections(
   let stop: Error | undefined
   for (const name of names) {
     if (stop !== undefined) {
-      sections.push(skipped(name, 'the analytics quota ran out before it'))
+      sections.push(
+        skipped(
+          name,
+          stop instanceof BudgetError
+            ? `\`max-requests\` (${stop.maxRequests}) was spent before it`
+            : 'the hourly analytics limit was reached before it'
+        )
+      )
       continue
     }
     const before = spent.requests
@@ -108,8 +130,9 @@ async function readSections(
     } catch (err) {
       if (!isQuotaError(err)) throw err
       stop = err
-      const status = err instanceof ServiceError ? err.status : 429
-      sections.push(failure(name, err.message, status))
+      if (err instanceof BudgetError)
+        sections.push(skipped(name, `\`max-requests\` (${err.maxRequests}) was spent during it`))
+      else sections.push(failure(name, err.message, err instanceof ServiceError ? err.status : 429))
     }
   }
   return stop
@@ -129,14 +152,20 @@ async function readSection(name: SectionName, input: SectionInput): Promise<Sect
 }
 
 /**
- * A refusal of one analytics operation (403/404) is almost always the plan, not the key (other
- * sections read fine with it): the service's words and that, without the client's key advice.
+ * A refusal, in the service's words and what it points at: a 404 from an analytics operation
+ * most likely means the project was not found (`project-id`); a 403, the key (its scope, an IP
+ * allowlist) or the plan. A feature that is off is not refused: it answers 200 with nothing.
  */
 function failureReason(err: unknown, status: number | undefined): string {
-  const refused = status === 403 || status === 404
-  if (refused && err instanceof ServiceError && err.serviceText)
-    return `${err.serviceText}; this analytics feature may not be enabled on your plan`
-  return err instanceof Error ? err.message : String(err)
+  if (err instanceof ServiceError && err.serviceText) {
+    if (status === 404) return `${err.serviceText}; the project was not found: check \`project-id\``
+    if (status === 403)
+      return (
+        `${err.serviceText}; check the key (an admin key of this organisation, its scope, an ` +
+        'IP allowlist that refuses GitHub-hosted runners) or whether your plan includes this analytics'
+      )
+  }
+  return messageOf(err)
 }
 
 /**
@@ -151,7 +180,7 @@ function endsTheRun(err: unknown): boolean {
 
 /** A RateLimitError, or a 429 that retries could not outlast (`wait-timeout`). */
 function isQuotaError(err: unknown): err is Error {
-  if (err instanceof Error && err.name === 'RateLimitError') return true
+  if (err instanceof RateLimitError || err instanceof BudgetError) return true
   return err instanceof ServiceError && err.status === 429
 }
 
@@ -236,6 +265,12 @@ function setComment(ctx: CommandContext<AnalyticsSettings>, report: HealthReport
     })
     return ref.url
   }
+}
+
+/** The trend draws the sections of pages that were read. */
+function trendSections(sections: SectionOutcome[]): { visitors: boolean; views: boolean } {
+  const read = (name: string): boolean => sections.some(x => x.name === name && x.ok)
+  return { visitors: read('visitors'), views: read('views') }
 }
 
 function describe(range: DateRange): string {

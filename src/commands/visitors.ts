@@ -8,7 +8,9 @@ import { markerKey, upsertComment } from '../github/comments.js'
 import { renderVisitorsReport, type VisitorsReport } from '../report/visitors.js'
 import { runDeadline, TimeUpError } from '../errors.js'
 import { readOffsetPages } from '../service/pages.js'
+import { readTrend } from '../analytics/trend.js'
 import { AnalyticsApi } from '../service/analytics.js'
+import { BudgetError } from '../service/errors.js'
 import type { VisitorRow, VisitorsPage } from '../service/schema.js'
 import type { AnalyticsSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
@@ -48,6 +50,7 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
     await sink?.close()
   } catch (err) {
     await sink?.abort().catch(() => undefined)
+    if (err instanceof BudgetError) throw budgetSpent(err, rowsRead, s.pageSize, sink !== undefined)
     throw explainTimeUp(err, sink !== undefined)
   }
   const totals = result.first.totals
@@ -82,6 +85,12 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
   if (s.previous) {
     const previous = await readPrevious(s.previous, report.top, pages)
     report.previous = previous.values
+  }
+  if (s.trendRanges) {
+    const api = new AnalyticsApi(ctx.service, s.projectId, deadline)
+    report.trend = await readTrend(api, s.trendRanges, { visitors: true, views: false }, line =>
+      core.warning(line)
+    )
   }
   // The client counts every request it sent, retries included.
   report.requests = ctx.service.requests
@@ -174,6 +183,20 @@ function explainTimeUp(err: unknown, hadFile: boolean, what = 'The visitors expo
   return new Error(
     `${what} did not finish within ${err.limit}: stopped after reading ${err.read.rows} rows ` +
       `(${err.read.pages} pages)${next}.` +
+      (hadFile ? ' The partial file was removed.' : '')
+  )
+}
+
+/**
+ * `max-requests` ran out mid-export: how far it got, and what the whole export needs at least
+ * (the service does not say how many pages are left, only that there are more).
+ */
+function budgetSpent(err: BudgetError, rows: number, pageSize: number, hadFile: boolean): Error {
+  return new Error(
+    `The visitors export stopped at \`max-requests\` (${err.maxRequests}): it read ${rows} rows ` +
+      `(${Math.ceil(rows / pageSize)} pages of up to ${pageSize}) and there are more. The whole ` +
+      'export needs at least one more request per further page: raise `max-requests` (or set 0), ' +
+      'or narrow the range.' +
       (hadFile ? ' The partial file was removed.' : '')
   )
 }

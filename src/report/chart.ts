@@ -57,6 +57,50 @@ function chartConfig(bars: number): string {
   return `%%{init: ${JSON.stringify(config)}}%%`
 }
 
+export interface LineSeries {
+  /** Our own words, for the legend line under the chart. */
+  name: string
+  /** One value a period, oldest first; undefined where the period was not read. */
+  values: readonly (number | undefined)[]
+}
+
+/**
+ * A line chart of totals per period, oldest first. Values are drawn in thousands above 10,000
+ * (the unit in the axis title) so the axis ticks stay legible. Each series is a line; a period
+ * not read takes the value before it (Mermaid draws no gaps), which the caller says in words.
+ */
+export function lineChart(title: string, periods: readonly string[], series: LineSeries[]): string {
+  const drawn = series.filter(s => s.values.some(v => v !== undefined))
+  if (drawn.length === 0 || periods.length < 2) return ''
+  const max = Math.max(1, ...drawn.flatMap(s => s.values.map(v => v ?? 0)))
+  const scale = max >= 10_000 ? 1000 : 1
+  const unit = scale === 1 ? 'per period' : 'thousands per period'
+  const lines = drawn.map(s => {
+    let last = 0
+    const values = s.values.map(v => {
+      last = v ?? last
+      return scale === 1 ? last : Math.round((last / scale) * 10) / 10
+    })
+    return `    line [${values.join(', ')}]`
+  })
+  const labels = periods.map(p => `"${chartLabel(p, 12)}"`)
+  const colors = ['#4493f8', '#e8590c']
+  const config = {
+    xyChart: { height: 320 },
+    themeVariables: { xyChart: { plotColorPalette: colors.slice(0, drawn.length).join(', ') } }
+  }
+  return [
+    '```mermaid',
+    `%%{init: ${JSON.stringify(config)}}%%`,
+    'xychart-beta',
+    `    title "${title}"`,
+    `    x-axis [${labels.join(', ')}]`,
+    `    y-axis "${unit}" 0 --> ${Math.ceil((max / scale) * 1.1)}`,
+    ...lines,
+    '```'
+  ].join('\n')
+}
+
 /** The top of the value axis: the largest bar, never 0 (Mermaid draws an empty range oddly). */
 function axisMax(values: readonly number[]): number {
   return Math.max(1, ...values)
@@ -81,4 +125,53 @@ export function barChart(spec: BarChartSpec): string {
     `    bar [${values.join(', ')}]`,
     '```'
   ].join('\n')
+}
+
+export interface TrendInput {
+  /** The periods before the range, oldest first. */
+  points: readonly { range: { dateFrom: string }; visitors?: number; views?: number }[]
+  /** This period: its start and its totals. */
+  current: { dateFrom: string; visitors?: number; views?: number }
+  /** Requests the trend cost. */
+  requests: number
+}
+
+/** "Nov 9" for a period that starts on 2026-11-09. */
+function periodLabel(dateFrom: string): string {
+  const ms = Date.parse(dateFrom.length === 10 ? `${dateFrom}T00:00:00Z` : dateFrom)
+  if (!Number.isFinite(ms)) return dateFrom
+  return new Date(ms).toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC'
+  })
+}
+
+/**
+ * The trend block: a line per section drawn (visitors, views) over the periods before the range
+ * and this one, with the words a reader needs (which line is which, what it cost, what is missing).
+ */
+export function trendBlock(t: TrendInput): string {
+  const all = [...t.points, { range: { dateFrom: t.current.dateFrom }, ...t.current }]
+  const series: LineSeries[] = []
+  if (all.some(p => p.visitors !== undefined))
+    series.push({ name: 'unique visitors', values: all.map(p => p.visitors) })
+  if (all.some(p => p.views !== undefined))
+    series.push({ name: 'page views', values: all.map(p => p.views) })
+  const chart = lineChart(
+    `The last ${all.length} periods`,
+    all.map(p => periodLabel(p.range.dateFrom)),
+    series
+  )
+  if (!chart) return ''
+  const colors = ['blue', 'orange']
+  const legend = series.map((s, i) => `${colors[i]}: ${s.name}`).join(', ')
+  const missing = t.points.filter(p =>
+    series.some(s => (s.name === 'page views' ? p.views : p.visitors) === undefined)
+  )
+  const gaps =
+    missing.length > 0
+      ? ` ${missing.length} earlier ${missing.length === 1 ? 'period was' : 'periods were'} not read; the line carries the value before ${missing.length === 1 ? 'it' : 'them'}.`
+      : ''
+  return `#### Trend\n\n${chart}\n\n_${legend}; this period last. The trend cost ${t.requests} ${t.requests === 1 ? 'request' : 'requests'}.${gaps}_`
 }

@@ -26,6 +26,8 @@ import {
   type Column
 } from './markdown.js'
 import { exactRange, previousLabel, shortRange } from './range.js'
+import type { Trend } from '../analytics/trend.js'
+import { trendBlock } from './chart.js'
 import { pageCell, pageColumns, pageRow, pagesFoldLabel } from './pages-table.js'
 
 export interface HealthReport {
@@ -42,6 +44,8 @@ export interface HealthReport {
   runUrl?: string
   /** https address of the docs site: page paths link there. */
   siteUrl?: string
+  /** With `trend`: the periods before the range, oldest first, and what reading them cost. */
+  trend?: Trend
 }
 
 /**
@@ -82,10 +86,24 @@ function render(r: HealthReport, rows: number, cut: boolean): string {
     `## Docs health · ${shortRange(r.range, r.generatedAt)}`,
     metaLine(r),
     overview(r),
+    trendOf(r),
     ...r.sections.map(x => sectionBlock(x, r, rows))
-  ]
+  ].filter(Boolean)
   if (cut) blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`)
   return blocks.join('\n\n') + '\n'
+}
+
+function trendOf(r: HealthReport): string {
+  if (!r.trend || r.range.dateFrom === undefined) return ''
+  const total = (name: 'visitors' | 'views'): number | undefined => {
+    const x = r.sections.find(s => s.name === name)
+    return x?.ok && (x.name === 'visitors' || x.name === 'views') ? x.totals.total : undefined
+  }
+  return trendBlock({
+    points: r.trend.points,
+    current: { dateFrom: r.range.dateFrom, visitors: total('visitors'), views: total('views') },
+    requests: r.trend.requests
+  })
 }
 
 function metaLine(r: HealthReport): string {
@@ -115,7 +133,28 @@ function versus(now: number, before: number | undefined, r: HealthReport): strin
   return change ? `, ${change} vs ${label}` : `, none in ${label}`
 }
 
+/**
+ * A section with nothing in it. Observed of the service (not documented): a feature that is off
+ * answers 200 with nothing, so this reads "no data", not as an error or as a broken site.
+ */
+function isEmpty(x: ReadSection): boolean {
+  switch (x.name) {
+    case 'visitors':
+    case 'views':
+      return x.totals.total === 0 && x.top.length === 0
+    case 'searches':
+      return x.totalSearches === 0 && x.read === 0
+    case 'feedback':
+      return x.pages === 0
+    case 'assistant':
+      return x.callers.total === 0 && x.read === 0
+  }
+}
+
+const NO_DATA = 'no data for this range'
+
 function headline(x: ReadSection, r: HealthReport): string {
+  if (isEmpty(x)) return NO_DATA
   switch (x.name) {
     case 'visitors':
       return plural(x.totals.total, 'unique visitor') + versus(x.totals.total, x.previous?.total, r)
@@ -136,7 +175,7 @@ function headline(x: ReadSection, r: HealthReport): string {
     case 'assistant': {
       const asked = plural(x.callers.total, 'question') + versus(x.callers.total, x.previous, r)
       if (x.read === 0) return asked
-      return `${formatShare(x.unanswered, x.read)} of ${plural(x.read, 'conversation')} unanswered · ${asked}`
+      return `${formatShare(x.unanswered, x.read)} of ${plural(x.read, 'question')} read unanswered · ${asked}`
     }
   }
 }
@@ -153,6 +192,7 @@ function failedHeadline(x: SectionFailure): string {
 function sectionBlock(x: SectionOutcome, r: HealthReport, rows: number): string {
   const title = `### ${TITLES[x.name]}`
   if (!x.ok) return `${title}\n\n${failureNote(x)}`
+  if (isEmpty(x)) return `${title}\n\nNo data for this range.`
   const body = (() => {
     switch (x.name) {
       case 'visitors':
@@ -250,8 +290,11 @@ function searchesBlock(x: SearchesSection, r: HealthReport, rows: number): strin
 }
 
 function feedbackBlock(x: FeedbackSection, r: HealthReport, rows: number): string {
+  // The order of this operation is not documented: with more pages than one answer holds, the
+  // ranking covers only those the service returned first.
   const scope = x.hasMore
-    ? ` (the first ${plural(x.pages, 'page')} the service returned; it has feedback on more)`
+    ? ` (only the first ${plural(x.pages, 'page')} the service returned are ranked: it has ` +
+      'feedback on more, in an order it does not document)'
     : ''
   const blocks = [
     `**${formatNumber(x.thumbsDown)}** 👎, ${formatNumber(x.thumbsUp)} 👍 and ` +
@@ -293,14 +336,15 @@ function feedbackBlock(x: FeedbackSection, r: HealthReport, rows: number): strin
 function assistantBlock(x: AssistantSection, rows: number): string {
   const { web, api, other, total } = x.callers
   const by = `web ${formatNumber(web)}, API ${formatNumber(api)}, other ${formatNumber(other)}`
-  if (x.read === 0) return `**${formatNumber(total)}** questions: ${by}. No conversation to read.`
+  if (x.read === 0) return `**${formatNumber(total)}** questions: ${by}. No question to read.`
   const blocks = [
-    `**${formatNumber(total)}** questions: ${by}. **${formatNumber(x.unanswered)}** of ` +
-      `${plural(x.read, 'conversation')} read went unanswered.`
+    `**${formatNumber(total)}** questions: ${by}. **${formatNumber(x.unanswered)}** of the ` +
+      `${plural(x.read, 'question')} read (in ${plural(x.conversations, 'conversation')}) ` +
+      'went unanswered.'
   ]
   if (!x.complete)
     blocks.push(
-      `_Only the first ${plural(x.read, 'conversation')} were read: the share and the ` +
+      `_Only the first ${plural(x.read, 'question')} were read: the share and the ` +
         `questions below cover those._`
     )
   if (x.top.length === 0) {

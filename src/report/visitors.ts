@@ -3,8 +3,9 @@
 
 import type { DateRange, Period } from '../period.js'
 import type { VisitorCounts, VisitorRow } from '../service/schema.js'
+import type { Trend } from '../analytics/trend.js'
 import { pageColumns, pageRow, pagesFoldLabel } from './pages-table.js'
-import { barChart } from './chart.js'
+import { barChart, trendBlock } from './chart.js'
 import {
   escapeText,
   fitMarkdown,
@@ -42,6 +43,8 @@ export interface VisitorsReport {
   siteUrl?: string
   /** Analytics requests this run sent. */
   requests?: number
+  /** With `trend`: the periods before the range, oldest first, and what reading them cost. */
+  trend?: Trend
 }
 
 export interface VisitorsRenderOptions {
@@ -139,9 +142,17 @@ function exportedLine(r: VisitorsReport): string {
 }
 
 function reportHead(r: VisitorsReport): string {
-  return [headline(r), metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r)].join(
-    '\n\n'
-  )
+  const trend =
+    r.trend && r.range.dateFrom !== undefined
+      ? trendBlock({
+          points: r.trend.points,
+          current: { dateFrom: r.range.dateFrom, visitors: r.totals.total },
+          requests: r.trend.requests
+        })
+      : ''
+  return [headline(r), metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r), trend]
+    .filter(Boolean)
+    .join('\n\n')
 }
 
 // ---------------------------------------------------------------------------------------------

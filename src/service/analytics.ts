@@ -96,10 +96,11 @@ export class AnalyticsApi {
 
   visitorsTotals(range: DateRange): Promise<VisitorCounts> {
     // One row is the least a page can hold; the totals come with every page.
-    return this.get('visitors', { ...range, limit: 1, offset: 0 }, body => {
-      if (!isObject(body)) throw new ShapeError('the visitors page is not a JSON object')
-      return checkCounts(body.totals, 'totals')
-    })
+    return this.get('visitors', { ...range, limit: 1, offset: 0 }, b => checkVisitorsPage(b).totals)
+  }
+
+  viewsTotals(range: DateRange): Promise<VisitorCounts> {
+    return this.get('views', { ...range, limit: 1, offset: 0 }, b => checkViewsPage(b).totals)
   }
 
   searches(range: DateRange, limit: number, cursor?: string): Promise<SearchesPage> {
@@ -136,12 +137,34 @@ export class AnalyticsApi {
   }
 }
 
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0
-
+/** A count: a finite, non-negative safe integer. Anything else is refused, naming the field. */
 function count(o: Record<string, unknown>, key: string, where: string): number {
   const v = o[key]
-  if (!isCount(v)) throw new ShapeError(`${where}.${key} is not a non-negative number`)
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+    throw new ShapeError(`${where}.${key} is not a count (a whole number, 0 or more): ${short(v)}`)
   return v
+}
+
+/** A rate such as `ctr`: a finite number, 0 or more. */
+function rate(o: Record<string, unknown>, key: string, where: string): number {
+  const v = o[key]
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+    throw new ShapeError(`${where}.${key} is not a number, 0 or more: ${short(v)}`)
+  return v
+}
+
+/** A value as an error names it: short, whatever it holds. */
+function short(v: unknown): string {
+  const text = typeof v === 'string' ? JSON.stringify(v) : String(v)
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text
+}
+
+/**
+ * Observed of the service (not documented): a feature that is off answers 200 with nothing in
+ * it. Such an answer is an empty section ("no data for this range"), not an error.
+ */
+export function isNothing(body: unknown): boolean {
+  return body === null || body === undefined || (isObject(body) && Object.keys(body).length === 0)
 }
 
 function text(o: Record<string, unknown>, key: string, where: string): string {
@@ -193,7 +216,9 @@ function checkOffsetPage<K extends 'visitors' | 'views'>(
   body: unknown,
   key: K
 ): { totals: VisitorCounts; hasMore: boolean } & Record<K, VisitorRow[]> {
-  const o = object(body, `the ${key} page`)
+  const o = isNothing(body)
+    ? { totals: { human: 0, ai: 0, total: 0 }, [key]: [], hasMore: false }
+    : object(body, `the ${key} page`)
   const rows = list(o, key).map((row, i) => {
     const where = `${key}[${i}]`
     const r = object(row, where)
@@ -210,6 +235,7 @@ export const checkVisitorsPage = (body: unknown): VisitorsPage => checkOffsetPag
 export const checkViewsPage = (body: unknown): ViewsPage => checkOffsetPage(body, 'views')
 
 export function checkSearchesPage(body: unknown): SearchesPage {
+  if (isNothing(body)) return { totalSearches: 0, searches: [], nextCursor: null }
   const o = object(body, 'the searches page')
   const searches = list(o, 'searches').map((row, i): SearchRow => {
     const where = `searches[${i}]`
@@ -218,7 +244,7 @@ export function checkSearchesPage(body: unknown): SearchesPage {
     return {
       searchQuery: text(r, 'searchQuery', where),
       hits: count(r, 'hits', where),
-      ctr: count(r, 'ctr', where),
+      ctr: rate(r, 'ctr', where),
       topClickedPage: optionalText(r, 'topClickedPage', where),
       ...(lastSearchedAt !== null ? { lastSearchedAt } : {})
     }
@@ -227,6 +253,7 @@ export function checkSearchesPage(body: unknown): SearchesPage {
 }
 
 export function checkFeedbackPage(body: unknown): FeedbackPage {
+  if (isNothing(body)) return { feedback: [], hasMore: false }
   const o = object(body, 'the feedback page')
   const feedback = list(o, 'feedback').map((row, i): FeedbackRow => {
     const where = `feedback[${i}]`
@@ -244,6 +271,7 @@ export function checkFeedbackPage(body: unknown): FeedbackPage {
 }
 
 export function checkConversationsPage(body: unknown): ConversationsPage {
+  if (isNothing(body)) return { conversations: [], nextCursor: null, hasMore: false }
   const o = object(body, 'the assistant page')
   const conversations = list(o, 'conversations').map((row, i): Conversation => {
     const where = `conversations[${i}]`
@@ -266,6 +294,7 @@ export function checkConversationsPage(body: unknown): ConversationsPage {
 }
 
 export function checkCallerStats(body: unknown): CallerStats {
+  if (isNothing(body)) return { web: 0, api: 0, other: 0, total: 0 }
   const o = object(body, 'the caller stats')
   const where = 'callerStats'
   return {

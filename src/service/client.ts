@@ -5,13 +5,14 @@
 import { HttpClient } from '@actions/http-client'
 import { TimeUpError } from '../errors.js'
 import {
+  BudgetError,
   RateLimitError,
   RequestCancelledError,
   requestFailure,
   seconds,
   type FailedAttempt
 } from './errors.js'
-import { attempt, type Check, type Method } from './http.js'
+import { attempt, clipText, type Check, type Method } from './http.js'
 import { backoffDelay, isRetryable, parseRetryAfter } from './retry.js'
 
 export type { Check } from './http.js'
@@ -27,6 +28,13 @@ export interface ClientOptions {
   maxAttempts?: number
   /** Longest Retry-After a 429 may ask for before the run stops instead of waiting. */
   maxRateLimitWaitMs?: number
+  /**
+   * The waits before each retry of a 429 that names no Retry-After (as the real service answers):
+   * two, about a minute in all; a third such 429 ends the run.
+   */
+  quotaRetryWaitsMs?: number[]
+  /** The most requests this run may send (`max-requests`); 0 for no cap. */
+  maxRequests?: number
   debug?: (line: string) => void
   info?: (line: string) => void
   /** What an answer's check noticed and lived with (each text once). */
@@ -50,6 +58,11 @@ export interface CallOptions<T> {
   signal?: AbortSignal
 }
 
+/** A POST is sent at most this many times in all (only ever retried where it was not taken). */
+const MAX_POST_ATTEMPTS = 3
+/** A request path in a log or error line: a hostile cursor must not make every line huge. */
+const MAX_REQUEST_CHARS = 300
+
 export class ServiceClient {
   private readonly http: HttpClient
   private readonly postHttp: HttpClient
@@ -66,6 +79,8 @@ export class ServiceClient {
       retryCapMs: 30_000,
       maxAttempts: 5,
       maxRateLimitWaitMs: 10 * 60_000,
+      quotaRetryWaitsMs: [20_000, 40_000],
+      maxRequests: 0,
       sleep: abortableSleep,
       now: () => Date.now(),
       random: Math.random,
@@ -109,12 +124,22 @@ export class ServiceClient {
   }
 
   async call<T>(c: CallOptions<T>): Promise<T> {
-    const maxAttempts = c.maxAttempts ?? this.o.maxAttempts
-    const request = `${c.method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${c.path}`
+    // An instruction is sent at most 3 times in all, and only where it was certainly not taken.
+    const maxAttempts = Math.min(
+      c.maxAttempts ?? this.o.maxAttempts,
+      c.method === 'POST' ? MAX_POST_ATTEMPTS : Infinity
+    )
+    let quotaRetries = 0
+    const request = clipText(
+      `${c.method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${c.path}`,
+      MAX_REQUEST_CHARS
+    )
     let last: FailedAttempt | undefined
     for (let tries = 1; ; tries++) {
       if (this.rateLimited) throw this.rateLimited
       if (c.signal?.aborted) throw new RequestCancelledError(request)
+      if (this.o.maxRequests > 0 && this.sent >= this.o.maxRequests)
+        throw new BudgetError(this.o.maxRequests, clipText(request, MAX_REQUEST_CHARS))
       const left = c.deadline - this.o.now()
       if (left <= 0) {
         if (last)
@@ -155,10 +180,20 @@ export class ServiceClient {
               : undefined
         if (tooLong) throw this.stopForRateLimit(request, result, asked, tooLong)
       }
+      // The real service answers 429 without Retry-After (often as plain text). Its limit is
+      // hourly: retry twice within about a minute, then stop rather than spend more of it.
+      let quotaWait: number | undefined
+      if (outcome.kind === 'answer' && outcome.status === 429 && asked === undefined) {
+        quotaWait = this.o.quotaRetryWaitsMs[quotaRetries++]
+        const spent = quotaWait === undefined || this.o.now() + quotaWait >= c.deadline
+        if (spent) throw this.stopForSpentQuota(request, result)
+      }
       if (!isRetryable(c.method, outcome) || tries >= maxAttempts)
         throw requestFailure(request, result, tries, c.method)
       const wait =
-        asked ?? backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random)
+        asked ??
+        quotaWait ??
+        backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random)
       if (this.o.now() + wait >= c.deadline) {
         const why =
           asked !== undefined ? `the service asked to wait ${seconds(wait)} (Retry-After)` : ''
@@ -183,6 +218,18 @@ export class ServiceClient {
     this.o.warn?.(line)
   }
 
+  /** A 429 without Retry-After that persisted: the hourly limit is spent. */
+  private stopForSpentQuota(request: string, result: FailedAttempt): RateLimitError {
+    const resetAt = new Date(this.o.now() + 3_600_000)
+    this.rateLimited = new RateLimitError(
+      `${request} failed: ${result.why.replace(/\.$/, '')}. The service's hourly limit is spent (it said so without ` +
+        'a Retry-After, and retrying did not help), so the run stops here and sends nothing ' +
+        'more. Run it again within the hour, once the limit has reset.',
+      resetAt
+    )
+    return this.rateLimited
+  }
+
   private stopForRateLimit(
     request: string,
     result: FailedAttempt,
@@ -192,7 +239,7 @@ export class ServiceClient {
     const resetAt = new Date(this.o.now() + askedMs)
     const when = `${resetAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`
     this.rateLimited = new RateLimitError(
-      `${request} failed: ${result.why}. The rate limit resets at ${when}: the service asked to ` +
+      `${request} failed: ${result.why.replace(/\.$/, '')}. The rate limit resets at ${when}: the service asked to ` +
         `wait ${seconds(askedMs)} (Retry-After), ${tooLong}, so the run stops here and sends ` +
         'nothing more. Run it again after that time.',
       resetAt

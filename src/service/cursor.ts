@@ -25,6 +25,11 @@ export interface CursorResult<T> {
   requests: number
   /** True when the service said there is nothing more (nextCursor null). */
   complete: boolean
+  /**
+   * True when the reading stopped at its page bound: the service gave fewer rows a page than
+   * asked for, so the rows shown may be fewer than wanted.
+   */
+  short: boolean
 }
 
 export async function readCursorPages<T>(o: CursorOptions<T>): Promise<CursorResult<T>> {
@@ -35,22 +40,31 @@ export async function readCursorPages<T>(o: CursorOptions<T>): Promise<CursorRes
   let requests = 0
   let cursor: string | undefined
   const seen = new Set<string>()
+  // No more pages than the rows wanted need, plus one: a service that answers a row a page with
+  // a fresh cursor each time cannot make the reading spend the hourly quota.
+  const maxPages = Math.ceil(o.enough / o.limit) + 1
+  const done = (complete: boolean, short = false): CursorResult<T> => ({
+    items,
+    requests,
+    complete,
+    short
+  })
   for (;;) {
     if (now() >= o.deadline) {
       // Before the first page the read has nothing to show; later pages just stop the reading.
       if (requests === 0) throw new TimeUpError('the first page')
-      return { items, requests, complete: false }
+      return done(false)
     }
+    if (requests >= maxPages) return done(false, true)
     const want = Math.min(o.limit, Math.max(1, o.enough - items.length))
     const page = await o.fetchPage(want, cursor)
     requests++
     items.push(...page.items)
-    if (page.nextCursor === null) return { items, requests, complete: true }
+    if (page.nextCursor === null) return done(true)
     // A service that hands back a cursor it gave before would loop forever at our expense.
-    if (seen.has(page.nextCursor)) return { items, requests, complete: false }
+    if (seen.has(page.nextCursor)) return done(false)
     seen.add(page.nextCursor)
     cursor = page.nextCursor
-    if (items.length >= o.enough || page.items.length === 0)
-      return { items, requests, complete: false }
+    if (items.length >= o.enough || page.items.length === 0) return done(false)
   }
 }

@@ -41,6 +41,24 @@ export class RateLimitError extends ServiceError {
   }
 }
 
+/**
+ * `max-requests` is spent: the next request would pass it, so it was not sent. Like the quota,
+ * it ends every reading at once: each later request would be refused the same way.
+ */
+export class BudgetError extends Error {
+  constructor(
+    readonly maxRequests: number,
+    /** The request that was not sent. */
+    readonly request: string
+  ) {
+    super(
+      `${request} was not sent: this run may send at most ${maxRequests} requests to the service ` +
+        '(`max-requests`), and has sent them all'
+    )
+    this.name = 'BudgetError'
+  }
+}
+
 /** The caller's AbortSignal ended the request; it is never retried. */
 export class RequestCancelledError extends Error {
   constructor(request: string) {

@@ -53,7 +53,7 @@ export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
     controller.abort()
   }, r.timeoutMs)
   const line = (what: string): void =>
-    r.debug?.(`${r.method} ${r.path} -> ${what} (${r.now() - started} ms)`)
+    r.debug?.(`${r.method} ${clipText(r.path, 300)} -> ${what} (${r.now() - started} ms)`)
   try {
     const info = requestInfo(r, controller.signal)
     let msg: IncomingMessage
@@ -115,12 +115,14 @@ function checked<T>(
 ): Attempt<T> {
   const notes: string[] = []
   try {
-    const value = check(redactParsed(text, parseJson(text)), note => notes.push(redact(note)))
+    // An empty body is an answer with nothing in it: the check decides what that means.
+    const json = text.trim() === '' ? null : parseJson(text)
+    const value = check(redactParsed(text, json), note => notes.push(redact(note)))
     return { ok: true, value, status, notes }
   } catch (err) {
-    const why =
-      err instanceof ShapeError ? redact(err.message) : `not JSON (${describeBody(msg, text)})`
-    const outcome: Outcome = { kind: 'malformed', status }
+    const parsed = err instanceof ShapeError
+    const why = parsed ? redact(err.message) : `not JSON (${describeBody(msg, text)})`
+    const outcome: Outcome = { kind: 'malformed', status, parsed }
     return { ok: false, outcome, why }
   }
 }

@@ -5,14 +5,16 @@
 export type Outcome =
   | { kind: 'answer'; status: number; retryAfter?: string }
   | { kind: 'network'; code: 'refused' | 'unreachable' | 'reset' | 'timeout' | 'other' }
-  // A 2xx whose body was not the JSON we rely on (truncated, HTML, wrong shape).
-  | { kind: 'malformed'; status?: number }
+  // A 2xx whose body was not the JSON we rely on (truncated, HTML), or JSON of the wrong shape
+  // (`parsed`): the same answer would come again, so that one is not retried.
+  | { kind: 'malformed'; status?: number; parsed?: boolean }
   // A 3xx: never followed, never retried (the service may have acted on the request first).
   | { kind: 'redirect'; status: number }
 
 export function isRetryable(method: 'GET' | 'POST', outcome: Outcome): boolean {
   // A redirect answers the same way again; following it could send the key to another origin.
   if (outcome.kind === 'redirect') return false
+  if (outcome.kind === 'malformed' && outcome.parsed) return false
   if (method === 'GET') {
     if (outcome.kind === 'answer') return outcome.status === 429 || outcome.status >= 500
     return true

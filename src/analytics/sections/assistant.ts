@@ -25,8 +25,11 @@ export interface AssistantSection {
   callers: CallerStats
   /** caller-stats total of the previous period. */
   previous?: number
-  /** Conversations read: the share and the grouping cover these. */
+  /** Questions read (each row is one turn): the share and the grouping cover these. */
   read: number
+  /** Conversations among the questions read: their distinct ids (turns of one share its id). */
+  conversations: number
+  /** Questions read that went unanswered. */
   unanswered: number
   /** The service has no more conversations than those read. */
   complete: boolean
@@ -46,12 +49,17 @@ export async function readAssistant(input: SectionInput): Promise<AssistantSecti
     enough: CONVERSATIONS_CAP,
     deadline: input.deadline
   })
+  if (result.short)
+    input.onWarning(
+      `Assistant: the service gave fewer questions a page than asked for; the report covers the ${result.items.length} read.`
+    )
   const unanswered = result.items.filter(c => c.resolutionStatus === 'unanswered')
   const section: AssistantSection = {
     name: 'assistant',
     ok: true,
     callers,
     read: result.items.length,
+    conversations: new Set(result.items.map(c => c.id)).size,
     unanswered: unanswered.length,
     complete: result.complete,
     top: groupQuestions(unanswered).slice(0, input.top)

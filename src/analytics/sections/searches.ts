@@ -36,7 +36,15 @@ export async function readSearches(input: SectionInput): Promise<SearchesSection
     enough: input.top,
     deadline: input.deadline
   })
-  const byHits = [...result.items].sort((a, b) => b.hits - a.hits)
+  if (result.short)
+    input.onWarning(
+      `Searches: the service gave fewer queries a page than asked for; the report shows the ${result.items.length} read.`
+    )
+  // The service does not document the scale of `ctr`; it is observed as a percentage. An answer
+  // whose every value lies within 0-1 is read as fractions: either way the report gets a fraction.
+  const percent = result.items.some(row => row.ctr > 1)
+  const rows = result.items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row))
+  const byHits = rows.sort((a, b) => b.hits - a.hits)
   const section: SearchesSection = {
     name: 'searches',
     ok: true,
