@@ -116,3 +116,14 @@ describe('redact: forms that decoding reveals', () => {
     )
   })
 })
+
+describe('registerSecrets: white space is no secret', () => {
+  it('a key of only spaces or line breaks masks nothing, and no text is garbled', () => {
+    setSecret.mockClear()
+    registerSecrets('   ', '\n')
+    expect(setSecret).not.toHaveBeenCalled()
+    expect(redact('Input `settle-time`: is not a duration')).toBe(
+      'Input `settle-time`: is not a duration'
+    )
+  })
+})

@@ -32745,7 +32745,8 @@ function redactParsed(text, value) {
 }
 /** The whole value, trimmed, and each line of a multi-line value. */
 function piecesOf(secret) {
-    const pieces = new Set([secret, secret.trim()]);
+    // A value of nothing but white space is no secret: masking it would garble every line.
+    const pieces = new Set(secret.trim() === '' ? [] : [secret, secret.trim()]);
     for (const line of secret.split(/\r?\n|\r/)) {
         const piece = line.trim();
         if (piece.length >= MIN_PIECE)

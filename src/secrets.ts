@@ -226,7 +226,8 @@ export function redactParsed<T>(text: string, value: T): T {
 
 /** The whole value, trimmed, and each line of a multi-line value. */
 function piecesOf(secret: string): string[] {
-  const pieces = new Set<string>([secret, secret.trim()])
+  // A value of nothing but white space is no secret: masking it would garble every line.
+  const pieces = new Set<string>(secret.trim() === '' ? [] : [secret, secret.trim()])
   for (const line of secret.split(/\r?\n|\r/)) {
     const piece = line.trim()
     if (piece.length >= MIN_PIECE) pieces.add(piece)
