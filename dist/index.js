@@ -32584,8 +32584,9 @@ function withheld(secretName) {
     return `[withheld: this text contained ${secretName} in an encoded form]`;
 }
 /**
- * The name of the secret that `text` reveals once decoded, if any: its whole value, or a part of
- * at least PART_CHARS characters of it.
+ * The name of the secret that `text` reveals once decoded, if any: its whole value, or a clipped
+ * part of it, as a length limit leaves one: the text ends with the secret's first PART_CHARS or
+ * more characters (perhaps with an ellipsis), or starts with its last ones.
  */
 function hiddenSecret(text) {
     if (known.length === 0)
@@ -32593,15 +32594,26 @@ function hiddenSecret(text) {
     const decoded = decodeForms(text);
     for (const { name, value } of known) {
         const part = Math.min(PART_CHARS, value.length);
-        for (const d of decoded)
-            for (let i = 0; i + part <= value.length; i++)
-                if (d.includes(value.slice(i, i + part)))
-                    return name;
+        for (const d of decoded) {
+            if (d.includes(value))
+                return name;
+            // A clip may also cut an escape in two: a few characters of it stay undecoded at the cut.
+            const end = d.replace(/(?:…|\.\.\.)$/, '');
+            for (let cut = 0; cut <= MAX_ESCAPE_CHARS; cut++) {
+                const head = end.slice(0, end.length - cut);
+                const tail = d.slice(cut);
+                for (let n = value.length - 1; n >= part; n--)
+                    if (head.endsWith(value.slice(0, n)) || tail.startsWith(value.slice(value.length - n)))
+                        return name;
+            }
+        }
     }
     return undefined;
 }
 // A clip at a length limit keeps a secret's start; this much of it is already worth withholding.
 const PART_CHARS = 12;
+// The longest escape of one character (`&#x10ffff;`), which a clip may leave half of.
+const MAX_ESCAPE_CHARS = 9;
 /** Characters that render as nothing (or only steer direction): stripped before the check. */
 const INVISIBLE_RANGES = [
     [0x00ad, 0x00ad],
@@ -33782,6 +33794,10 @@ function newestMarked(comments, secret, place, pick) {
             best = { comment, value, at };
     }
     return best && { comment: best.comment, value: best.value };
+}
+/** A plain reply (no marker: it routes nothing and is never edited), fitted to GitHub's limit. */
+async function postReply(octokit, place, body) {
+    return createComment(octokit, place, fitMarkdown(body, COMMENT_LIMIT));
 }
 async function createComment(octokit, place, body) {
     const { data } = await call(`creating a comment on #${place.issueNumber}`, () => octokit.rest.issues.createComment({
@@ -43674,11 +43690,14 @@ function matchTrigger(body, trigger) {
     // A workflow's `if: startsWith(...)` lets `/Docs-Agent` through; skipping it here would be silent.
     if (head.toLowerCase() !== trigger.toLowerCase())
         return undefined;
-    const rest = text.slice(trigger.length);
-    // `/docs-agentx` must not count as `/docs-agent`.
-    if (rest !== '' && !/^\s/.test(rest))
+    let rest = text.slice(trigger.length);
+    // `/docs-agent: Add a FAQ` is a trigger too; `/docs-agentx` must not count as `/docs-agent`.
+    if (rest.startsWith(':'))
+        rest = rest.slice(1);
+    else if (rest !== '' && !/^\s/.test(rest))
         return undefined;
-    return rest.trim();
+    // Nothing but white space and invisible or direction-control characters is no instruction.
+    return [...rest].every(c => /\s/.test(c) || isInvisible(c)) ? '' : rest.trim();
 }
 const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
 function isPermissionLevel(value) {
@@ -43822,6 +43841,7 @@ const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
 
 
 
+
 const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
 const COMMANDS = ['message', 'create', 'visitors', 'report'];
 function isJobSettings(s) {
@@ -43958,16 +43978,20 @@ function readSettings(raw, ctx) {
         // The one prompt: the input's, or else the trigger comment's; checked once, here.
         if (s.prompt === '')
             s.prompt = ctx.triggerPrompt ?? '';
-        checkPrompt(s.prompt);
+        checkPrompt(s.prompt, s.promptFile !== undefined ? 'prompt-file' : 'prompt');
         return { ...s, command };
     }
     readRange(get, s, ctx.now);
     return { ...s, command };
 }
 /** The prompt rule, also applied to a prompt that comes from a trigger comment. */
-function checkPrompt(prompt) {
+function checkPrompt(prompt, from = 'prompt') {
     if (prompt.trim() === '')
         throw new InputError('prompt', 'is required: the instruction for the agent, at least 1 character (or set `prompt-file`)');
+    // The instruction is sent to the agent and shown in comments: never with a secret in it.
+    if (redact(prompt) !== prompt)
+        throw new InputError(from, 'holds the `api-key` or the `github-token` (in some form): nothing was sent. Remove the ' +
+            'secret from the instruction (and rotate it if it was committed)');
 }
 /** `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any request. */
 function readPromptFile(get, s, workspace) {
@@ -44125,6 +44149,8 @@ const src_version_VERSION = '1.0.0';
 
 
 
+
+
 const USER_AGENT = `docs-agent-action/${src_version_VERSION}`;
 const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
 const PULL_REQUEST_EVENTS = [
@@ -44167,6 +44193,14 @@ async function run(env = process.env) {
             if (trigger === undefined)
                 return;
         }
+        // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
+        // there is no misconfiguration to fail on.
+        const withheld = withheldSecretsWhy(event, env);
+        if (withheld && readInput('api-key').trim() === '') {
+            notice(`This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`);
+            skip(`no \`api-key\`: ${withheld}`);
+            return;
+        }
         setOutput('skipped', 'false');
         const settings = readSettings(readInput, {
             now: new Date(),
@@ -44183,6 +44217,17 @@ async function run(env = process.env) {
             : undefined;
         if (target && !octokit)
             info('`github-token` is empty, so no comment is written.');
+        if (!target && !isJobSettings(settings) && settings.comment === 'auto')
+            notice('This run belongs to no pull request or issue, so the report is in its job summary only. ' +
+                'Set `issue-number` (e.g. a tracking issue) to post it as a comment.');
+        if (isJobSettings(settings) &&
+            octokit &&
+            (await isAgentsOwnMerge(event, payload, settings, octokit))) {
+            notice("This merged pull request is the docs agent's own work (it carries this action's signed " +
+                'record of a job), so no new job is started: merging it would otherwise start another.');
+            skip("the merged pull request is the docs agent's own");
+            return;
+        }
         service = new ServiceClient({
             baseUrl: settings.baseUrl,
             apiKey: settings.apiKey,
@@ -44299,9 +44344,63 @@ async function acceptTrigger(event, apiUrl) {
         skip('no `api-key` in this run (a fork gets no secrets)');
         return undefined;
     }
+    // Nothing to send, or a secret in what would be sent: said on the pull request or issue,
+    // where the commenter looks, and nothing is sent.
+    const refusal = checked.prompt === '' && readInput('prompt') === '' && readInput('prompt-file') === ''
+        ? emptyInstructionReply(rules.trigger, event.isPullRequest)
+        : redact(checked.prompt) !== checked.prompt
+            ? SECRET_IN_COMMENT_REPLY
+            : undefined;
+    if (refusal !== undefined) {
+        if (octokit && rules.commentEnabled && event.issueNumber !== undefined) {
+            const place = { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber };
+            await postReply(octokit, place, refusal).catch((err) => core_warning(messageOf(err)));
+            await addReaction(octokit, event.owner, event.repo, comment, 'confused', core_warning);
+        }
+        notice(refusal.replace(/\n+/g, ' '));
+        skip(refusal === SECRET_IN_COMMENT_REPLY ? 'the comment holds a secret' : 'no instruction');
+        return undefined;
+    }
     info(`Trigger accepted: ${who.why}.`);
     await react('eyes');
     return { prompt: checked.prompt, rules, octokit, react };
+}
+const SECRET_IN_COMMENT_REPLY = 'This comment holds a secret (the API key or the GitHub token), so nothing was sent to the ' +
+    'docs agent. Delete the comment, rotate the secret, and write the instruction without it.';
+function emptyInstructionReply(trigger, pullRequest) {
+    const where = pullRequest ? 'pull request' : 'issue';
+    return (`There is no instruction after \`${trigger}\`, so nothing was sent to the docs agent. ` +
+        `Write what the agent should do after it, in a new comment on this ${where}, e.g.\n\n` +
+        `\`${trigger} Add a FAQ entry about rate limits\``);
+}
+/** Why GitHub gave this run no secrets, when it is a run GitHub gives none. */
+function withheldSecretsWhy(event, env) {
+    if (!PULL_REQUEST_EVENTS.includes(event.eventName) || COMMENT_EVENTS.includes(event.eventName))
+        return undefined;
+    if (event.forkRepository)
+        return `the pull request comes from the fork ${event.forkRepository}, and GitHub gives such runs no secrets`;
+    if (env.GITHUB_ACTOR === 'dependabot[bot]')
+        return 'the run was started by Dependabot, and GitHub gives its runs no secrets (only Dependabot secrets)';
+    return undefined;
+}
+/**
+ * A merged pull request that carries this action's signed route record is the agent's own: a
+ * merge recipe that ran on it would start another job, and another after that one merges.
+ */
+async function isAgentsOwnMerge(event, payload, settings, octokit) {
+    const pr = asObject(payload.pull_request);
+    const merged = payload.action === 'closed' && pr?.merged === true;
+    if (!merged || event.issueNumber === undefined || event.owner === '')
+        return false;
+    const place = { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber };
+    try {
+        const thread = new CommentThread(octokit, place, settings.apiKey);
+        return (await thread.findRoutedJob(settings.projectId)) !== undefined;
+    }
+    catch (err) {
+        core_warning(`Could not check whether #${place.issueNumber} is the agent's own: ${messageOf(err)}`);
+        return false;
+    }
 }
 function readInput(name) {
     // The key is checked as given: a stray newline in a secret must be refused, not trimmed away.

@@ -5,7 +5,8 @@ import * as core from '@actions/core'
 import { runJob } from './commands/job.js'
 import { runReport } from './commands/report.js'
 import { runVisitors } from './commands/visitors.js'
-import type { Place } from './github/comments.js'
+import { CommentThread, postReply, type Place } from './github/comments.js'
+import { asObject } from './json.js'
 import { onCancel } from './commands/cancel.js'
 import { CommandResult } from './commands/result.js'
 import { readEvent, type EventInfo } from './github/event.js'
@@ -25,6 +26,7 @@ import {
   readSettings,
   isJobSettings,
   readTriggerSettings,
+  type JobSettings,
   type Settings,
   type TriggerSettings
 } from './settings.js'
@@ -75,6 +77,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       trigger = await acceptTrigger(event, apiUrl)
       if (trigger === undefined) return
     }
+    // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
+    // there is no misconfiguration to fail on.
+    const withheld = withheldSecretsWhy(event, env)
+    if (withheld && readInput('api-key').trim() === '') {
+      core.notice(`This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`)
+      skip(`no \`api-key\`: ${withheld}`)
+      return
+    }
     core.setOutput('skipped', 'false')
 
     const settings = readSettings(readInput, {
@@ -93,6 +103,23 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         : undefined
 
     if (target && !octokit) core.info('`github-token` is empty, so no comment is written.')
+    if (!target && !isJobSettings(settings) && settings.comment === 'auto')
+      core.notice(
+        'This run belongs to no pull request or issue, so the report is in its job summary only. ' +
+          'Set `issue-number` (e.g. a tracking issue) to post it as a comment.'
+      )
+    if (
+      isJobSettings(settings) &&
+      octokit &&
+      (await isAgentsOwnMerge(event, payload, settings, octokit))
+    ) {
+      core.notice(
+        "This merged pull request is the docs agent's own work (it carries this action's signed " +
+          'record of a job), so no new job is started: merging it would otherwise start another.'
+      )
+      skip("the merged pull request is the docs agent's own")
+      return
+    }
 
     service = new ServiceClient({
       baseUrl: settings.baseUrl,
@@ -216,9 +243,76 @@ async function acceptTrigger(
     skip('no `api-key` in this run (a fork gets no secrets)')
     return undefined
   }
+  // Nothing to send, or a secret in what would be sent: said on the pull request or issue,
+  // where the commenter looks, and nothing is sent.
+  const refusal =
+    checked.prompt === '' && readInput('prompt') === '' && readInput('prompt-file') === ''
+      ? emptyInstructionReply(rules.trigger, event.isPullRequest)
+      : redact(checked.prompt) !== checked.prompt
+        ? SECRET_IN_COMMENT_REPLY
+        : undefined
+  if (refusal !== undefined) {
+    if (octokit && rules.commentEnabled && event.issueNumber !== undefined) {
+      const place = { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber }
+      await postReply(octokit, place, refusal).catch((err: unknown) => core.warning(messageOf(err)))
+      await addReaction(octokit, event.owner, event.repo, comment, 'confused', core.warning)
+    }
+    core.notice(refusal.replace(/\n+/g, ' '))
+    skip(refusal === SECRET_IN_COMMENT_REPLY ? 'the comment holds a secret' : 'no instruction')
+    return undefined
+  }
   core.info(`Trigger accepted: ${who.why}.`)
   await react('eyes')
   return { prompt: checked.prompt, rules, octokit, react }
+}
+
+const SECRET_IN_COMMENT_REPLY =
+  'This comment holds a secret (the API key or the GitHub token), so nothing was sent to the ' +
+  'docs agent. Delete the comment, rotate the secret, and write the instruction without it.'
+
+function emptyInstructionReply(trigger: string, pullRequest: boolean): string {
+  const where = pullRequest ? 'pull request' : 'issue'
+  return (
+    `There is no instruction after \`${trigger}\`, so nothing was sent to the docs agent. ` +
+    `Write what the agent should do after it, in a new comment on this ${where}, e.g.\n\n` +
+    `\`${trigger} Add a FAQ entry about rate limits\``
+  )
+}
+
+/** Why GitHub gave this run no secrets, when it is a run GitHub gives none. */
+function withheldSecretsWhy(event: EventInfo, env: NodeJS.ProcessEnv): string | undefined {
+  if (!PULL_REQUEST_EVENTS.includes(event.eventName) || COMMENT_EVENTS.includes(event.eventName))
+    return undefined
+  if (event.forkRepository)
+    return `the pull request comes from the fork ${event.forkRepository}, and GitHub gives such runs no secrets`
+  if (env.GITHUB_ACTOR === 'dependabot[bot]')
+    return 'the run was started by Dependabot, and GitHub gives its runs no secrets (only Dependabot secrets)'
+  return undefined
+}
+
+/**
+ * A merged pull request that carries this action's signed route record is the agent's own: a
+ * merge recipe that ran on it would start another job, and another after that one merges.
+ */
+async function isAgentsOwnMerge(
+  event: EventInfo,
+  payload: Record<string, unknown>,
+  settings: JobSettings,
+  octokit: Octokit
+): Promise<boolean> {
+  const pr = asObject(payload.pull_request)
+  const merged = payload.action === 'closed' && pr?.merged === true
+  if (!merged || event.issueNumber === undefined || event.owner === '') return false
+  const place = { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber }
+  try {
+    const thread = new CommentThread(octokit, place, settings.apiKey)
+    return (await thread.findRoutedJob(settings.projectId)) !== undefined
+  } catch (err) {
+    core.warning(
+      `Could not check whether #${place.issueNumber} is the agent's own: ${messageOf(err)}`
+    )
+    return false
+  }
 }
 
 function readInput(name: string): string {

@@ -65,23 +65,35 @@ export function withheld(secretName: string): string {
 }
 
 /**
- * The name of the secret that `text` reveals once decoded, if any: its whole value, or a part of
- * at least PART_CHARS characters of it.
+ * The name of the secret that `text` reveals once decoded, if any: its whole value, or a clipped
+ * part of it, as a length limit leaves one: the text ends with the secret's first PART_CHARS or
+ * more characters (perhaps with an ellipsis), or starts with its last ones.
  */
 function hiddenSecret(text: string): string | undefined {
   if (known.length === 0) return undefined
   const decoded = decodeForms(text)
   for (const { name, value } of known) {
     const part = Math.min(PART_CHARS, value.length)
-    for (const d of decoded)
-      for (let i = 0; i + part <= value.length; i++)
-        if (d.includes(value.slice(i, i + part))) return name
+    for (const d of decoded) {
+      if (d.includes(value)) return name
+      // A clip may also cut an escape in two: a few characters of it stay undecoded at the cut.
+      const end = d.replace(/(?:…|\.\.\.)$/, '')
+      for (let cut = 0; cut <= MAX_ESCAPE_CHARS; cut++) {
+        const head = end.slice(0, end.length - cut)
+        const tail = d.slice(cut)
+        for (let n = value.length - 1; n >= part; n--)
+          if (head.endsWith(value.slice(0, n)) || tail.startsWith(value.slice(value.length - n)))
+            return name
+      }
+    }
   }
   return undefined
 }
 
 // A clip at a length limit keeps a secret's start; this much of it is already worth withholding.
 const PART_CHARS = 12
+// The longest escape of one character (`&#x10ffff;`), which a clip may leave half of.
+const MAX_ESCAPE_CHARS = 9
 /** Characters that render as nothing (or only steer direction): stripped before the check. */
 const INVISIBLE_RANGES: ReadonlyArray<[number, number]> = [
   [0x00ad, 0x00ad],

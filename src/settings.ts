@@ -29,6 +29,7 @@ import {
   readToken,
   type GetInput
 } from './inputs.js'
+import { redact } from './secrets.js'
 import { insideWorkspace } from './workspace.js'
 
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
@@ -269,7 +270,7 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
       )
     // The one prompt: the input's, or else the trigger comment's; checked once, here.
     if (s.prompt === '') s.prompt = ctx.triggerPrompt ?? ''
-    checkPrompt(s.prompt)
+    checkPrompt(s.prompt, s.promptFile !== undefined ? 'prompt-file' : 'prompt')
     return { ...s, command }
   }
   readRange(get, s, ctx.now)
@@ -277,11 +278,18 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
 }
 
 /** The prompt rule, also applied to a prompt that comes from a trigger comment. */
-function checkPrompt(prompt: string): void {
+function checkPrompt(prompt: string, from: 'prompt' | 'prompt-file' = 'prompt'): void {
   if (prompt.trim() === '')
     throw new InputError(
       'prompt',
       'is required: the instruction for the agent, at least 1 character (or set `prompt-file`)'
+    )
+  // The instruction is sent to the agent and shown in comments: never with a secret in it.
+  if (redact(prompt) !== prompt)
+    throw new InputError(
+      from,
+      'holds the `api-key` or the `github-token` (in some form): nothing was sent. Remove the ' +
+        'secret from the instruction (and rotate it if it was committed)'
     )
 }
 

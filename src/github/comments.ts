@@ -131,6 +131,11 @@ function newestMarked<T>(
   return best && { comment: best.comment, value: best.value }
 }
 
+/** A plain reply (no marker: it routes nothing and is never edited), fitted to GitHub's limit. */
+export async function postReply(octokit: Octokit, place: Place, body: string): Promise<CommentRef> {
+  return createComment(octokit, place, fitMarkdown(body, COMMENT_LIMIT))
+}
+
 async function createComment(octokit: Octokit, place: Place, body: string): Promise<CommentRef> {
   const { data } = await call(`creating a comment on #${place.issueNumber}`, () =>
     octokit.rest.issues.createComment({

@@ -3,7 +3,7 @@
 import * as core from '@actions/core'
 import type { getOctokit } from '@actions/github'
 import type { EventInfo, TriggerComment } from './event.js'
-import { redact } from '../secrets.js'
+import { isInvisible, redact } from '../secrets.js'
 
 type Octokit = ReturnType<typeof getOctokit>
 
@@ -18,10 +18,12 @@ export function matchTrigger(body: string, trigger: string): string | undefined 
   const head = text.slice(0, trigger.length)
   // A workflow's `if: startsWith(...)` lets `/Docs-Agent` through; skipping it here would be silent.
   if (head.toLowerCase() !== trigger.toLowerCase()) return undefined
-  const rest = text.slice(trigger.length)
-  // `/docs-agentx` must not count as `/docs-agent`.
-  if (rest !== '' && !/^\s/.test(rest)) return undefined
-  return rest.trim()
+  let rest = text.slice(trigger.length)
+  // `/docs-agent: Add a FAQ` is a trigger too; `/docs-agentx` must not count as `/docs-agent`.
+  if (rest.startsWith(':')) rest = rest.slice(1)
+  else if (rest !== '' && !/^\s/.test(rest)) return undefined
+  // Nothing but white space and invisible or direction-control characters is no instruction.
+  return [...rest].every(c => /\s/.test(c) || isInvisible(c)) ? '' : rest.trim()
 }
 
 export const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as const

@@ -1,0 +1,216 @@
+// The pull-request conversation as reviewers and merge recipes meet it: the `:` trigger form, an
+// empty instruction, a secret in an instruction, runs GitHub gives no secrets, the agent's own
+// merged pull request, and a report with nowhere to comment. Comment bodies at the fake GitHub,
+// what the simulator received, outputs and notices.
+import { describe, it, expect } from '@jest/globals'
+import { SIM_API_KEY } from '../sim/service.js'
+import { SIM_GITHUB_TOKEN } from '../sim/github.js'
+import { runScenario } from './runner.js'
+import { annotationsOf, errorsOf, withGitHub, withService, type GitHub } from './support.js'
+
+const user = (login: string) => ({ login, type: 'User' })
+
+function inputs(url: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    command: 'message',
+    'api-key': SIM_API_KEY,
+    'project-id': 'proj-1',
+    'base-url': url,
+    'job-id': 'job-1',
+    prompt: '',
+    'poll-interval': '0.2',
+    'wait-timeout': '20s',
+    ...extra
+  }
+}
+
+/** A trigger comment on pull request (or issue) `n`, as GitHub's webhook payload has it. */
+function trigger(gh: GitHub, n: number, body: string, pullRequest = true) {
+  const c = gh.addComment(n, body, user('octocat'))
+  return {
+    eventName: 'issue_comment',
+    event: {
+      action: 'created',
+      issue: {
+        number: n,
+        title: 'Docs for the new API',
+        ...(pullRequest
+          ? { pull_request: { html_url: `https://github.com/octo/docs/pull/${n}` } }
+          : {})
+      },
+      comment: { id: c.id, body, user: user('octocat') },
+      repository: { full_name: 'octo/docs' }
+    },
+    commentId: c.id
+  }
+}
+
+const botComments = (gh: GitHub, n: number) =>
+  (gh.comments.get(n) ?? []).filter(c => c.user.type === 'Bot').map(c => c.body)
+
+describe('the trigger as reviewers write it', () => {
+  it('`/docs-agent: Add a FAQ` is a trigger; the instruction is what follows the colon', async () => {
+    await withGitHub({ permissions: { octocat: 'write' } }, async gh => {
+      await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
+        const t = trigger(gh, 7, '/docs-agent: Add a FAQ')
+        const r = await runScenario({
+          inputs: inputs(sim.url),
+          env: { GITHUB_API_URL: gh.url },
+          ...t
+        })
+        expect(errorsOf(r)).toEqual([])
+        expect(r.outputs.skipped).toBe('false')
+        expect(sim.jobs.get('job-1')?.messages).toEqual(['Add a FAQ'])
+      })
+    })
+  })
+
+  it.each([
+    ['a bare trigger', '/docs-agent', true],
+    ['only invisible and direction-control characters', '/docs-agent \u200b\u202e\u2060', true],
+    ['a bare trigger on an issue', '/docs-agent', false]
+  ])('%s: a reply saying how to write one, 😕, skipped, nothing sent', async (_name, body, pr) => {
+    await withGitHub({ permissions: { octocat: 'write' } }, async gh => {
+      await withService({ jobs: '*' }, async sim => {
+        const t = trigger(gh, 7, body, pr)
+        const r = await runScenario({
+          inputs: inputs(sim.url),
+          env: { GITHUB_API_URL: gh.url },
+          ...t
+        })
+        expect(r.code).toBe(0)
+        expect(r.outputs.skipped).toBe('true')
+        expect(sim.requests).toHaveLength(0)
+        const [reply] = botComments(gh, 7)
+        expect(reply).toContain('There is no instruction after `/docs-agent`')
+        expect(reply).toContain(pr ? 'on this pull request' : 'on this issue')
+        expect(gh.reactions.map(x => x.content)).toEqual(['confused'])
+        expect(errorsOf(r)).toEqual([])
+      })
+    })
+  })
+})
+
+describe('no secret in an instruction', () => {
+  it('a trigger comment holding the API key: a reply that does not repeat it, nothing sent', async () => {
+    await withGitHub({ permissions: { octocat: 'write' } }, async gh => {
+      await withService({ jobs: '*' }, async sim => {
+        const t = trigger(gh, 7, `/docs-agent use the key ${SIM_API_KEY} to test`)
+        const r = await runScenario({
+          inputs: inputs(sim.url),
+          env: { GITHUB_API_URL: gh.url },
+          ...t
+        })
+        expect(r.outputs.skipped).toBe('true')
+        expect(sim.requests).toHaveLength(0)
+        const [reply] = botComments(gh, 7)
+        expect(reply).toContain('holds a secret')
+        expect(reply).not.toContain(SIM_API_KEY)
+        expect(reply).not.toContain('use the key')
+      })
+    })
+  })
+
+  it.each([
+    ['plain', (k: string) => k],
+    ['base64', (k: string) => Buffer.from(k).toString('base64')],
+    ['the GitHub token', () => SIM_GITHUB_TOKEN]
+  ])(
+    'a `prompt` holding a secret (%s) is refused before any request, naming the input',
+    async (_n, form) => {
+      await withService({ jobs: '*' }, async sim => {
+        const r = await runScenario({
+          inputs: inputs(sim.url, { prompt: `Document this: ${form(SIM_API_KEY)}` })
+        })
+        expect(r.code).toBe(1)
+        expect(errorsOf(r)[0]).toMatch(/^Input `prompt`: holds the `api-key` or the `github-token`/)
+        expect(sim.requests).toHaveLength(0)
+      })
+    }
+  )
+})
+
+describe('runs GitHub gives no secrets, and the agent’s own pull requests', () => {
+  const merged = (n: number, head = 'octo/docs') => ({
+    eventName: 'pull_request',
+    event: {
+      action: 'closed',
+      number: n,
+      pull_request: {
+        number: n,
+        merged: true,
+        title: 'A change',
+        head: { repo: { full_name: head } }
+      },
+      repository: { full_name: 'octo/docs' }
+    }
+  })
+
+  it('a merged pull request from a fork, with no api-key: skipped with a notice, not failed', async () => {
+    const r = await runScenario({
+      inputs: { command: 'create', 'api-key': '', 'project-id': 'proj-1', prompt: 'x' },
+      ...merged(5, 'mallory/docs')
+    })
+    expect(r.code).toBe(0)
+    expect(r.outputs.skipped).toBe('true')
+    expect(annotationsOf(r, 'notice')[0]).toContain('the fork mallory/docs')
+  })
+
+  it('a Dependabot run with no api-key: skipped with a notice', async () => {
+    const r = await runScenario({
+      inputs: { command: 'create', 'api-key': '', 'project-id': 'proj-1', prompt: 'x' },
+      env: { GITHUB_ACTOR: 'dependabot[bot]' },
+      ...merged(5)
+    })
+    expect(r.code).toBe(0)
+    expect(r.outputs.skipped).toBe('true')
+    expect(annotationsOf(r, 'notice')[0]).toContain('Dependabot')
+  })
+
+  it('merging the agent’s own pull request starts no job; merging another one does', async () => {
+    await withGitHub({}, async gh => {
+      await withService({ jobs: [], created: { activePolls: 1, prLink: null } }, async sim => {
+        const env = { GITHUB_API_URL: gh.url }
+        const create = inputs(sim.url, { command: 'create', 'job-id': '', prompt: 'Document it' })
+        // A first job opens #21 and records itself there.
+        await withService({ jobs: [], created: { activePolls: 1 } }, async first => {
+          const r = await runScenario({
+            inputs: { ...create, 'base-url': first.url },
+            env,
+            ...merged(5)
+          })
+          expect(r.code).toBe(0)
+        })
+        expect(botComments(gh, 21).join('\n')).toContain('docs-agent:route')
+        const own = await runScenario({ inputs: create, env, ...merged(21) })
+        expect(own.code).toBe(0)
+        expect(own.outputs.skipped).toBe('true')
+        expect(annotationsOf(own, 'notice').join('\n')).toContain("the docs agent's own work")
+        expect(sim.requests).toHaveLength(0)
+        const other = await runScenario({ inputs: create, env, ...merged(6) })
+        expect(other.outputs.skipped).toBe('false')
+        expect(sim.requests.filter(q => q.method === 'POST')).toHaveLength(1)
+      })
+    })
+  })
+})
+
+describe('a report with nowhere to comment', () => {
+  it('comment: auto on a schedule with no issue-number: a notice naming `issue-number`', async () => {
+    await withService({ rows: 10 }, async sim => {
+      const r = await runScenario({
+        inputs: {
+          command: 'report',
+          'api-key': SIM_API_KEY,
+          'project-id': 'proj-1',
+          'base-url': sim.url,
+          period: 'last-week',
+          sections: 'visitors'
+        },
+        eventName: 'schedule'
+      })
+      expect(r.code).toBe(0)
+      expect(annotationsOf(r, 'notice').join('\n')).toContain('Set `issue-number`')
+    })
+  })
+})
