@@ -114,7 +114,7 @@ describe('renderHealthReport: title, provenance, headlines', () => {
       100_000
     )
     expect(week).toContain('| Visitors | 1,000 unique visitors, +25.0% vs the week before |')
-    expect(week).toContain('4,321 searches, ±0% vs the week before')
+    expect(week).toContain('4,321 searches, no change vs the week before')
     expect(week).toContain('420 questions, none in the week before')
     expect(week).toContain('2026-11-09 to 2026-11-15, compared with 2026-11-02 to 2026-11-08')
     // Dates without a period: the comparison is named by its length.

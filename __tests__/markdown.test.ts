@@ -197,7 +197,8 @@ describe('times', () => {
   it('gives percentage changes with a sign, or nothing to compare with', () => {
     expect(formatPercentChange(12_000, 10_000)).toBe('+20.0%')
     expect(formatPercentChange(969, 1000)).toBe('\u22123.1%')
-    expect(formatPercentChange(5, 5)).toBe('±0%')
+    expect(formatPercentChange(5, 5)).toBe('no change')
+    expect(formatPercentChange(100_001, 100_000)).toBe('no change')
     expect(formatPercentChange(5, 0)).toBeUndefined()
   })
 })
@@ -329,5 +330,15 @@ describe('fitMarkdown', () => {
     const out = fitMarkdown(body, 2000)
     expect(out.length).toBeLessThanOrEqual(2000)
     expect(out).toMatch(/\n\n<\/details>\n\n_… cut/)
+  })
+})
+
+describe('change figures that read at a glance', () => {
+  it('no ±0.0%, and large changes in a compact form that does not wrap', async () => {
+    const { formatChange } = await import('../src/report/markdown.js')
+    expect(formatChange(100_000, 100_001)).toBe('\u22121')
+    expect(formatChange(48_320, 66_640)).toBe('\u221218.3k (\u221227.5%)')
+    expect(formatChange(3_500_000, 1_000_000)).toBe('+2.5M (+250.0%)')
+    expect(formatChange(1_100, 1_000)).toBe('+100 (+10.0%)')
   })
 })

@@ -385,6 +385,24 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
   'all sections, last week': () => healthReport(),
   'compare with the week before': () =>
     healthReport({ previous: WEEK_BEFORE, sections: allSections().map(withPrevious) }),
+  'compare and trend: 8 (the weekly recipe)': () =>
+    healthReport({
+      previous: WEEK_BEFORE,
+      sections: allSections().map(withPrevious),
+      requests: 27,
+      trend: {
+        requests: 16,
+        points: Array.from({ length: 8 }, (_, i) => {
+          const day = new Date(Date.UTC(2026, 8, 21 + 7 * i)).toISOString().slice(0, 10)
+          const end = new Date(Date.UTC(2026, 8, 28 + 7 * i)).toISOString().slice(0, 10)
+          return {
+            range: { dateFrom: day, dateTo: end },
+            visitors: 8_400 + i * 230 + (i % 3) * 410,
+            views: 33_000 + i * 900 + (i % 2) * 1_700
+          }
+        })
+      }
+    }),
   'a refused section': () =>
     healthReport({
       sections: allSections().map(x => (x.name === 'searches' ? refused('searches', 403) : x))

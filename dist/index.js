@@ -33235,17 +33235,29 @@ function formatChange(now, before) {
     if (diff === 0)
         return '0';
     const sign = diff > 0 ? '+' : MINUS;
-    const percent = (Math.abs(diff) / before) * 100;
-    return `${sign}${formatNumber(Math.abs(diff))} (${sign}${percent.toFixed(1)}%)`;
+    const percent = ((Math.abs(diff) / before) * 100).toFixed(1);
+    // Compact, so the column does not wrap at a comment's 760 px: "−18.3k (−27.5%)".
+    const amount = `${sign}${formatCompact(Math.abs(diff))}`;
+    return percent === '0.0' ? amount : `${amount} (${sign}${percent}%)`;
+}
+/** 950, 9,500, 18.3k, 2.4M: short enough for a table column. */
+function formatCompact(n) {
+    if (n < 10_000)
+        return formatNumber(n);
+    if (n < 1_000_000)
+        return `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k`;
+    return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
 }
 /** "+20.0%", "−3.1%", "±0%"; undefined when there is nothing to compare with. */
 function formatPercentChange(now, before) {
     if (!Number.isFinite(before) || before <= 0)
         return undefined;
     const diff = now - before;
-    if (diff === 0)
-        return '±0%';
-    return `${diff > 0 ? '+' : MINUS}${((Math.abs(diff) / before) * 100).toFixed(1)}%`;
+    const percent = ((Math.abs(diff) / before) * 100).toFixed(1);
+    // No "±0.0%": a change too small to show is no change to a reader.
+    if (percent === '0.0')
+        return 'no change';
+    return `${diff > 0 ? '+' : MINUS}${percent}%`;
 }
 /** "1 row", "5 rows". */
 function plural(n, one, many = `${one}s`) {
