@@ -838,7 +838,7 @@ describe('message: live progress comment', () => {
         const final = mine[0]?.body ?? ''
         // The headline leads with the answer; the start time replaces a frozen elapsed time.
         expect(final).toMatch(
-          /^### ✅ Opened \[#7\]\(https:\/\/github\.com\/octo\/docs\/pull\/7\) · \d+ s$/m
+          /^### ✅ Updated \[#7\]\(https:\/\/github\.com\/octo\/docs\/pull\/7\) · \d+ s$/m
         )
         expect(final).toMatch(
           /^Docs agent follow-up · started \d\d:\d\d UTC · ended \d\d:\d\d UTC/m
@@ -885,7 +885,7 @@ describe('message: live progress comment', () => {
           expect(body).not.toMatch(/@octocat/)
           expect(markers).not.toMatch(/evil|route%2Fx/)
           for (const key of markers.matchAll(/docs-agent:(\S+) /g)) {
-            expect(decodeURIComponent(key[1] ?? '')).toMatch(/^(job|route)\/proj-1\/job-1$/)
+            expect(decodeURIComponent(key[1] ?? '')).toMatch(/^(answer\/proj-1\/\d+|route\/proj-1\/job-1)$/)
           }
         }
       }

@@ -214,3 +214,47 @@ describe('a report with nowhere to comment', () => {
     })
   })
 })
+
+describe('a thread with two instructions', () => {
+  it('each instruction gets its own answer below it; the first answer keeps its ending', async () => {
+    await withGitHub({ permissions: { octocat: 'write' } }, async gh => {
+      await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
+        const env = { GITHUB_API_URL: gh.url }
+        const first = trigger(gh, 7, '/docs-agent Add a FAQ')
+        const r1 = await runScenario({
+          inputs: inputs(sim.url, { 'settle-time': '1s' }),
+          env,
+          ...first
+        })
+        expect(r1.code).toBe(0)
+        const second = trigger(gh, 7, '/docs-agent Also mention the rate limits')
+        const r2 = await runScenario({
+          inputs: inputs(sim.url, { 'settle-time': '1s' }),
+          env,
+          ...second
+        })
+        expect(r2.code).toBe(0)
+        expect(sim.jobs.get('job-1')?.messages).toEqual([
+          'Add a FAQ',
+          'Also mention the rate limits'
+        ])
+        // The thread reads instruction, answer, instruction, answer.
+        const thread = (gh.comments.get(7) ?? []).map(c =>
+          c.user.type === 'Bot' ? 'answer' : c.body
+        )
+        expect(thread).toEqual([
+          '/docs-agent Add a FAQ',
+          'answer',
+          '/docs-agent Also mention the rate limits',
+          'answer'
+        ])
+        const answers = botComments(gh, 7)
+        expect(answers[0]).toContain('Add a FAQ')
+        expect(answers[0]).not.toContain('Also mention')
+        expect(answers[1]).toContain('Also mention the rate limits')
+        // The follow-up updated the pull request the job already had: "Updated", not "Opened".
+        for (const a of answers) expect(a).toMatch(/^### ✅ Updated \[#7\]/m)
+      })
+    })
+  })
+})

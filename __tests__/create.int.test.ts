@@ -323,7 +323,7 @@ describe('routing of created jobs', () => {
         const mine = (gh.comments.get(5) ?? []).filter(c => c.user.type === 'Bot')
         expect(mine).toHaveLength(1)
         expect(mine[0]?.body).toMatch(
-          /<!-- docs-agent:job%2Fproj-1%2Fjob-1 t=\d+ sig=[0-9a-f]{32} -->/
+          /<!-- docs-agent:answer%2Fproj-1%2F\d+ t=\d+ sig=[0-9a-f]{32} -->/
         )
       })
     })

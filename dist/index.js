@@ -33990,7 +33990,7 @@ function doneHeadline(r, status) {
             : '📨 Instruction sent · not waited for';
     if (status === 'completed') {
         if (r.job?.prLink)
-            return `✅ Opened ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`;
+            return `✅ ${r.prUpdated ? 'Updated' : 'Opened'} ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`;
         return `✅ Completed without a pull request${elapsed(r)}`;
     }
     if (status === 'failed')
@@ -34212,7 +34212,9 @@ class JobComments {
         if (!thread || this.broken)
             return undefined;
         const w = {
-            key: markerKey('job', this.o.projectId, report.jobId ?? ''),
+            key: this.o.answerTo !== undefined
+                ? markerKey('answer', this.o.projectId, String(this.o.answerTo))
+                : markerKey('job', this.o.projectId, report.jobId ?? ''),
             extraKeys: o.routeKeys ?? [],
             body: renderJobReport(report)
         };
@@ -34899,6 +34901,8 @@ class JobRun {
     s;
     comments;
     agent;
+    /** The job's pull-request link before the instruction (a follow-up's job may have one). */
+    prBefore;
     command;
     jobId;
     prompt;
@@ -34927,7 +34931,8 @@ class JobRun {
             target: ctx.target,
             projectId: ctx.settings.projectId,
             commentMode: ctx.settings.commentMode,
-            secret: ctx.settings.apiKey
+            secret: ctx.settings.apiKey,
+            ...(ctx.event.comment ? { answerTo: ctx.event.comment.id } : {})
         });
     }
     async execute() {
@@ -34947,6 +34952,8 @@ class JobRun {
         let before;
         if (this.command === 'message' && s.wait)
             before = await this.jobBeforeSending();
+        // A follow-up whose job already linked this pull request updated it; it did not open it.
+        this.prBefore = before?.prLink ?? undefined;
         const sent = await this.send();
         this.stage = 'waiting';
         const shown = sent.job ?? before;
@@ -35175,7 +35182,8 @@ class JobRun {
             runUrl: this.ctx.runUrl,
             trigger: this.s.trigger,
             routedHere: this.routeHere,
-            requests: this.ctx.service.requests
+            requests: this.ctx.service.requests,
+            prUpdated: this.prBefore !== undefined && this.lastJob?.prLink === this.prBefore
         };
     }
     routeKeys() {
@@ -44186,7 +44194,11 @@ async function run(env = process.env) {
         published = true;
         await publish(result, service, trigger);
     };
+    // Once the runner cancels, the handler speaks for the run: what the command's own flow says
+    // afterwards (its work torn down under it) is not published.
+    let cancelled = false;
     const stopOnCancel = onCancel(async (signal) => {
+        cancelled = true;
         result.failure =
             (await result.onCancel?.(signal).catch(() => undefined)) ??
                 `Cancelled (${signal}): nothing was sent to the service.`;
@@ -44272,10 +44284,13 @@ async function run(env = process.env) {
         result.failure ??= messageOf(err);
     }
     finally {
-        stopOnCancel();
+        // A cancellation under way keeps its handler (and the process ends there).
+        if (!cancelled)
+            stopOnCancel();
         service?.dispose();
     }
-    await publishOnce();
+    if (!cancelled)
+        await publishOnce();
 }
 /**
  * The one place that publishes: outputs (`requests` from the client's count, also after a

@@ -59,7 +59,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     published = true
     await publish(result, service, trigger)
   }
+  // Once the runner cancels, the handler speaks for the run: what the command's own flow says
+  // afterwards (its work torn down under it) is not published.
+  let cancelled = false
   const stopOnCancel = onCancel(async signal => {
+    cancelled = true
     result.failure =
       (await result.onCancel?.(signal).catch(() => undefined)) ??
       `Cancelled (${signal}): nothing was sent to the service.`
@@ -148,10 +152,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     // The command's own verdict, if it had one, is what the step reports.
     result.failure ??= messageOf(err)
   } finally {
-    stopOnCancel()
+    // A cancellation under way keeps its handler (and the process ends there).
+    if (!cancelled) stopOnCancel()
     service?.dispose()
   }
-  await publishOnce()
+  if (!cancelled) await publishOnce()
 }
 
 /**

@@ -32,6 +32,8 @@ class JobRun {
   private readonly s: JobSettings
   private readonly comments: JobComments
   private readonly agent: AgentApi
+  /** The job's pull-request link before the instruction (a follow-up's job may have one). */
+  private prBefore?: string
   private command: 'message' | 'create'
   private jobId?: string
   private prompt: string
@@ -60,7 +62,8 @@ class JobRun {
       target: ctx.target,
       projectId: ctx.settings.projectId,
       commentMode: ctx.settings.commentMode,
-      secret: ctx.settings.apiKey
+      secret: ctx.settings.apiKey,
+      ...(ctx.event.comment ? { answerTo: ctx.event.comment.id } : {})
     })
   }
 
@@ -78,6 +81,8 @@ class JobRun {
 
     let before: AgentJob | undefined
     if (this.command === 'message' && s.wait) before = await this.jobBeforeSending()
+    // A follow-up whose job already linked this pull request updated it; it did not open it.
+    this.prBefore = before?.prLink ?? undefined
 
     const sent = await this.send()
     this.stage = 'waiting'
@@ -319,7 +324,8 @@ class JobRun {
       runUrl: this.ctx.runUrl,
       trigger: this.s.trigger,
       routedHere: this.routeHere,
-      requests: this.ctx.service.requests
+      requests: this.ctx.service.requests,
+      prUpdated: this.prBefore !== undefined && this.lastJob?.prLink === this.prBefore
     }
   }
 

@@ -18,6 +18,11 @@ export interface JobCommentsOptions {
   commentMode: 'upsert' | 'create'
   /** Signs the markers. */
   secret: string
+  /**
+   * The trigger comment this run answers: each instruction gets its own answer below it, which a
+   * later instruction never edits. Without one (a merge, a dispatch), one comment per job.
+   */
+  answerTo?: number
 }
 
 /** One thread per pull request or issue, so each is listed at most once per run. */
@@ -47,7 +52,10 @@ export class JobComments {
     const thread = this.thread(this.o.target?.issueNumber)
     if (!thread || this.broken) return undefined
     const w = {
-      key: markerKey('job', this.o.projectId, report.jobId ?? ''),
+      key:
+        this.o.answerTo !== undefined
+          ? markerKey('answer', this.o.projectId, String(this.o.answerTo))
+          : markerKey('job', this.o.projectId, report.jobId ?? ''),
       extraKeys: o.routeKeys ?? [],
       body: renderJobReport(report)
     }

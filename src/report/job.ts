@@ -44,6 +44,11 @@ export interface JobReport {
   routedHere?: boolean
   /** When prLink is a pull request of this repository. */
   prNumber?: number
+  /**
+   * The pull request the job links was there before this instruction (a follow-up that updated
+   * it): "Updated #N", not "Opened #N".
+   */
+  prUpdated?: boolean
   /** Requests this run sent to the service. */
   requests?: number
 }
@@ -87,7 +92,8 @@ function doneHeadline(r: JobReport, status: string | undefined): string {
       ? '📨 Job started · not waited for'
       : '📨 Instruction sent · not waited for'
   if (status === 'completed') {
-    if (r.job?.prLink) return `✅ Opened ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`
+    if (r.job?.prLink)
+      return `✅ ${r.prUpdated ? 'Updated' : 'Opened'} ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`
     return `✅ Completed without a pull request${elapsed(r)}`
   }
   if (status === 'failed') return `❌ The job failed${elapsed(r)}`
