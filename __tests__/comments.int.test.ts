@@ -885,7 +885,9 @@ describe('message: live progress comment', () => {
           expect(body).not.toMatch(/@octocat/)
           expect(markers).not.toMatch(/evil|route%2Fx/)
           for (const key of markers.matchAll(/docs-agent:(\S+) /g)) {
-            expect(decodeURIComponent(key[1] ?? '')).toMatch(/^(answer\/proj-1\/\d+|route\/proj-1\/job-1)$/)
+            expect(decodeURIComponent(key[1] ?? '')).toMatch(
+              /^(answer\/proj-1\/\d+|route\/proj-1\/job-1)$/
+            )
           }
         }
       }
