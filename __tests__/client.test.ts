@@ -449,3 +449,14 @@ describe('the service as observed: 429 without Retry-After, at most 3 POSTs, a b
     expect(err.message.length).toBeLessThan(1_000)
   })
 })
+
+describe('ids from the service are checked like the job-id input', () => {
+  it.each(['.', '..', 'a\nb'])(
+    'a job id %j is refused: the next poll would address another endpoint',
+    async id => {
+      const svc = await serve((_req, res) => json(res, 201, { id, status: 'active', prLink: null }))
+      const err = await failure(agent(client(svc.url)).createJob('p', 'hi', soon()))
+      expect(err.message).toMatch(/job\.id .* is not an id/)
+    }
+  )
+})

@@ -332,3 +332,28 @@ describe('findRoutedJob', () => {
     })
   })
 })
+
+describe('a hostile GitHub', () => {
+  it('a comment listing whose `next` link never ends stops at 100 pages, with a warning', async () => {
+    const http = await import('node:http')
+    let served = 0
+    const server = http.createServer((req, res) => {
+      served++
+      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '1')
+      const next = `http://127.0.0.1:${(server.address() as { port: number }).port}/repos/octo/docs/issues/12/comments?per_page=100&page=${page + 1}`
+      res.writeHead(200, { 'content-type': 'application/json', link: `<${next}>; rel="next"` })
+      res.end(JSON.stringify([{ id: page, body: 'x', html_url: `https://github.com/c/${page}` }]))
+    })
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const { getOctokit } = await import('@actions/github')
+      const port = (server.address() as { port: number }).port
+      const octokit = getOctokit(SIM_GITHUB_TOKEN, { baseUrl: `http://127.0.0.1:${port}` })
+      const listed = await listComments(octokit, PLACE)
+      expect(listed).toHaveLength(100)
+      expect(served).toBe(100)
+    } finally {
+      await new Promise<void>(resolve => server.close(() => resolve()))
+    }
+  })
+})

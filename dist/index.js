@@ -32302,6 +32302,10 @@ function checkAgentJob(body, note = () => undefined) {
     const id = String(body.id);
     if (id === '' || id.length > MAX_ID_CHARS)
         throw new ShapeError(`job.id is empty or longer than ${MAX_ID_CHARS} characters`);
+    // Checked like the `job-id` input: the id becomes a path segment of the next poll.
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    if (id === '.' || id === '..' || /[\u0000-\u001f\u007f]/.test(id))
+        throw new ShapeError(`job.id ${JSON.stringify(id.slice(0, 40))} is not an id: it would address another endpoint`);
     if (typeof body.status !== 'string' || !STATUS_FORM.test(body.status))
         throw new ShapeError(`job.status is not a status (a word of up to 64 letters, digits, _ and -, like ${JOB_STATUSES.join(', ')})`);
     if (body.source !== undefined && body.source !== null) {
@@ -33711,6 +33715,10 @@ function markersFor(keys, secret, place, at) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/comments.ts
+// The action's own comments on issues and pull requests: listed once per thread, found again
+// by their signed markers (markers.ts), written whole or cut to GitHub's limit here and nowhere
+// else, with one note that says so.
+
 
 
 
@@ -33780,15 +33788,29 @@ async function call(what, request) {
 function toRef(data) {
     return { id: data.id, url: data.html_url };
 }
-/** Every comment on the issue or pull request, oldest first. */
+/** A listing stops after this many pages (10,000 comments): a `next` link forever ends here. */
+const MAX_LISTING_PAGES = 100;
+/** The comments on the issue or pull request, oldest first: at most MAX_LISTING_PAGES pages. */
 async function listComments(octokit, place) {
-    const all = await call(`listing the comments on #${place.issueNumber}`, () => octokit.paginate(octokit.rest.issues.listComments, {
-        owner: place.owner,
-        repo: place.repo,
-        issue_number: place.issueNumber,
-        per_page: 100
-    }));
-    return all.map(c => ({ id: c.id, body: c.body ?? '', html_url: c.html_url }));
+    return call(`listing the comments on #${place.issueNumber}`, async () => {
+        const all = [];
+        let pages = 0;
+        const iterator = octokit.paginate.iterator(octokit.rest.issues.listComments, {
+            owner: place.owner,
+            repo: place.repo,
+            issue_number: place.issueNumber,
+            per_page: 100
+        });
+        for await (const page of iterator) {
+            for (const c of page.data)
+                all.push({ id: c.id, body: c.body ?? '', html_url: c.html_url });
+            if (++pages >= MAX_LISTING_PAGES) {
+                core_warning(`The comments on #${place.issueNumber} were listed up to ${MAX_LISTING_PAGES} pages only; later ones were not read.`);
+                break;
+            }
+        }
+        return all;
+    });
 }
 /**
  * The comment with the newest verified marker matching `pick` (by the marker's signed time; on a
@@ -34816,6 +34838,9 @@ function readBaseUrl(text) {
 }
 function readSiteUrl(text) {
     const accepted = 'an https URL such as `https://docs.example.com`';
+    // Every page link is built on it: a huge value would make every table row huge.
+    if (text.length > 512)
+        throw new InputError('site-url', `has ${text.length} characters; at most 512 are accepted`);
     let url;
     try {
         url = new URL(text);
@@ -44022,16 +44047,25 @@ function readPromptFile(get, s, workspace) {
         throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other');
     const absolute = insideWorkspace('prompt-file', file, workspace);
     let bytes;
+    let size;
     try {
-        if (!(0,external_node_fs_namespaceObject.lstatSync)(absolute).isFile())
+        const stat = (0,external_node_fs_namespaceObject.lstatSync)(absolute);
+        if (!stat.isFile())
             throw new Error('not a file');
+        size = stat.size;
+    }
+    catch {
+        throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
+    }
+    // Checked before it is read: a huge file is refused without being loaded.
+    if (size > PROMPT_FILE_MAX_BYTES)
+        throw new InputError('prompt-file', `${quote(file)} has ${size} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`);
+    try {
         bytes = (0,external_node_fs_namespaceObject.readFileSync)(absolute);
     }
     catch {
         throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
     }
-    if (bytes.length > PROMPT_FILE_MAX_BYTES)
-        throw new InputError('prompt-file', `${quote(file)} has ${bytes.length} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`);
     let text;
     try {
         text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

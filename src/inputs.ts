@@ -136,6 +136,9 @@ export function readBaseUrl(text: string): string {
 
 export function readSiteUrl(text: string): string {
   const accepted = 'an https URL such as `https://docs.example.com`'
+  // Every page link is built on it: a huge value would make every table row huge.
+  if (text.length > 512)
+    throw new InputError('site-url', `has ${text.length} characters; at most 512 are accepted`)
   let url: URL
   try {
     url = new URL(text)

@@ -301,17 +301,25 @@ function readPromptFile(get: GetInput, s: AllSettings, workspace: string): void 
     throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other')
   const absolute = insideWorkspace('prompt-file', file, workspace)
   let bytes: Buffer
+  let size: number
   try {
-    if (!lstatSync(absolute).isFile()) throw new Error('not a file')
+    const stat = lstatSync(absolute)
+    if (!stat.isFile()) throw new Error('not a file')
+    size = stat.size
+  } catch {
+    throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`)
+  }
+  // Checked before it is read: a huge file is refused without being loaded.
+  if (size > PROMPT_FILE_MAX_BYTES)
+    throw new InputError(
+      'prompt-file',
+      `${quote(file)} has ${size} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`
+    )
+  try {
     bytes = readFileSync(absolute)
   } catch {
     throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`)
   }
-  if (bytes.length > PROMPT_FILE_MAX_BYTES)
-    throw new InputError(
-      'prompt-file',
-      `${quote(file)} has ${bytes.length} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`
-    )
   let text: string
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)

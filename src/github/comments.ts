@@ -1,6 +1,7 @@
 // The action's own comments on issues and pull requests: listed once per thread, found again
 // by their signed markers (markers.ts), written whole or cut to GitHub's limit here and nowhere
 // else, with one note that says so.
+import * as core from '@actions/core'
 import type { getOctokit } from '@actions/github'
 import { fitMarkdown } from '../report/markdown.js'
 import { redact } from '../secrets.js'
@@ -96,17 +97,31 @@ function toRef(data: { id: number; html_url: string }): CommentRef {
   return { id: data.id, url: data.html_url }
 }
 
-/** Every comment on the issue or pull request, oldest first. */
+/** A listing stops after this many pages (10,000 comments): a `next` link forever ends here. */
+const MAX_LISTING_PAGES = 100
+
+/** The comments on the issue or pull request, oldest first: at most MAX_LISTING_PAGES pages. */
 export async function listComments(octokit: Octokit, place: Place): Promise<ListedComment[]> {
-  const all = await call(`listing the comments on #${place.issueNumber}`, () =>
-    octokit.paginate(octokit.rest.issues.listComments, {
+  return call(`listing the comments on #${place.issueNumber}`, async () => {
+    const all: ListedComment[] = []
+    let pages = 0
+    const iterator = octokit.paginate.iterator(octokit.rest.issues.listComments, {
       owner: place.owner,
       repo: place.repo,
       issue_number: place.issueNumber,
       per_page: 100
     })
-  )
-  return all.map(c => ({ id: c.id, body: c.body ?? '', html_url: c.html_url }))
+    for await (const page of iterator) {
+      for (const c of page.data) all.push({ id: c.id, body: c.body ?? '', html_url: c.html_url })
+      if (++pages >= MAX_LISTING_PAGES) {
+        core.warning(
+          `The comments on #${place.issueNumber} were listed up to ${MAX_LISTING_PAGES} pages only; later ones were not read.`
+        )
+        break
+      }
+    }
+    return all
+  })
 }
 
 /**

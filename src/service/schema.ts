@@ -124,6 +124,12 @@ export function checkAgentJob(body: unknown, note: Note = () => undefined): Agen
   const id = String(body.id)
   if (id === '' || id.length > MAX_ID_CHARS)
     throw new ShapeError(`job.id is empty or longer than ${MAX_ID_CHARS} characters`)
+  // Checked like the `job-id` input: the id becomes a path segment of the next poll.
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  if (id === '.' || id === '..' || /[\u0000-\u001f\u007f]/.test(id))
+    throw new ShapeError(
+      `job.id ${JSON.stringify(id.slice(0, 40))} is not an id: it would address another endpoint`
+    )
   if (typeof body.status !== 'string' || !STATUS_FORM.test(body.status))
     throw new ShapeError(
       `job.status is not a status (a word of up to 64 letters, digits, _ and -, like ${JOB_STATUSES.join(', ')})`
