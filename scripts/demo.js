@@ -12,6 +12,8 @@ const service = await startService({
   varyByDate: true,
   // The service's shared analytics quota: every analytics operation counts against it.
   analyticsQuota: 100,
+  // A real docs site's data: the hostile strings the tests feed the action stay in the tests.
+  hostile: false,
   jobs: [{ id: 'job-123', activePolls: 2, prLink: 'https://github.com/octo/docs/pull/7' }],
   created: { activePolls: 2, prLink: 'https://github.com/octo/docs/pull/21' }
 })
@@ -53,6 +55,9 @@ try {
   await show(
     '3. Weekly docs-health report: visitors, views, searches, feedback and the assistant',
     await weeklyReport(common, env)
+  )
+  console.log(
+    '\nTo see these reports as GitHub draws them (tables, folded rows, charts): npm ci && npm run preview'
   )
   const kinds = service.requests.map(r => `${r.method} ${r.kind}`)
   console.log(`\nThe simulator saw ${service.requests.length} requests:`, count(kinds))
@@ -104,6 +109,7 @@ function weeklyReport(common, env) {
       command: 'report',
       period: 'last-week',
       compare: 'true',
+      trend: '4',
       top: '10',
       'site-url': 'https://docs.example.com',
       'output-file': 'reports/docs-health.json',
@@ -122,7 +128,13 @@ async function show(title, result) {
     console.log(`  ${k} = ${v.length > 160 ? v.slice(0, 157) + '...' : v}`)
   }
   console.log('\nlog:')
-  console.log(indent(result.stdout.trim()))
+  // A runner prints `::add-mask::` for each secret and hides the values from then on.
+  const log = result.stdout
+    .split('\n')
+    .filter(l => !l.startsWith('::add-mask::'))
+    .join('\n')
+  console.log(indent('(the runner now hides the API key and the GitHub token in this log)'))
+  console.log(indent(log.trim()))
   if (result.stderr.trim()) console.log(indent(result.stderr.trim()))
   console.log('\njob summary (Markdown):')
   console.log(indent(result.summary.trim()))

@@ -21,6 +21,8 @@
  *   analytics operation, visitors too), then 429; default unlimited
  * @property {'retry-after'|'plain'} [quotaAnswer] the 429 past the quota: JSON with Retry-After
  *   (default), or as observed of the real service: plain text, no Retry-After
+ * @property {boolean} [hostile] include the hostile strings tests rely on (default true); the
+ *   demo turns them off, so it shows what a real docs site's report looks like
  * @property {'percent'|'fraction'} [ctrScale] searches' `ctr`: 0-100 as observed (default), or 0-1
  * @property {Array<'views'|'searches'|'feedback'|'assistant'>} [off] features that are off: their
  *   operations answer 200 with nothing in it (`{}`), as observed (assistant covers caller-stats)
@@ -99,9 +101,10 @@ const ASKS = ['how to', 'error', 'setup', 'example', 'troubleshoot', 'pricing', 
  * @param {{ dateFrom?: string, dateTo?: string }} [range] `lastSearchedAt` falls inside it
  * @returns {SearchRow}
  */
-export function generatedSearch(i, scale = 'percent', range = {}) {
+export function generatedSearch(i, scale = 'percent', range = {}, withHostile = true) {
   const h = mix(i + 7000)
-  const hostile = i === 2 || i === 9 || i === 15 ? HOSTILE_QUERIES[[2, 9, 15].indexOf(i)] : ''
+  const hostile =
+    withHostile && (i === 2 || i === 9 || i === 15) ? HOSTILE_QUERIES[[2, 9, 15].indexOf(i)] : ''
   // Every ask-topic pair once, then again with a version number: each query text is unique.
   const pair = `${ASKS[i % ASKS.length]} ${TOPICS[Math.floor(i / ASKS.length) % TOPICS.length]}`
   const round = Math.floor(i / (ASKS.length * TOPICS.length))
@@ -112,18 +115,19 @@ export function generatedSearch(i, scale = 'percent', range = {}) {
     searchQuery: query,
     hits: Math.max(1, Math.floor(4000 / (i + 1))),
     ctr: scale === 'fraction' ? Math.round(ctr * 1000) / 1000 : Math.round(ctr * 1000) / 10,
-    topClickedPage: ctr === 0 ? null : i === 4 ? HOSTILE_PATH : `/docs/page-${(h >>> 12) % 300}`,
+    topClickedPage:
+      ctr === 0 ? null : i === 4 && withHostile ? HOSTILE_PATH : `/docs/page-${(h >>> 12) % 300}`,
     lastSearchedAt: instantIn(range, h, '2026-10-01T00:00:00.000Z')
   }
 }
 
 /** @param {number} i @returns {FeedbackRow} */
-export function generatedFeedback(i) {
+export function generatedFeedback(i, withHostile = true) {
   const h = mix(i + 9000)
   const thumbsDown = Math.max(0, 60 - i * 2 + (h % 9))
   const thumbsUp = (h >>> 6) % 120
   const code = (h >>> 12) % 7
-  const path = i === 3 ? HOSTILE_PATH : `/docs/page-${(h >>> 16) % 400}`
+  const path = i === 3 && withHostile ? HOSTILE_PATH : `/docs/page-${(h >>> 16) % 400}`
   return { path, thumbsUp, thumbsDown, code, total: thumbsUp + thumbsDown + code }
 }
 
@@ -156,11 +160,12 @@ function instantIn(range, h, fallbackStart) {
  * @param {{ dateFrom?: string, dateTo?: string }} [range]
  * @returns {Conversation}
  */
-export function generatedConversation(i, range = {}) {
+export function generatedConversation(i, range = {}, withHostile = true) {
   const h = mix(i + 11000)
   // A few questions the docs do not answer dominate; variants differ in case and spacing.
   const q = h % 100 < 55 ? (h >>> 8) % 3 : (h >>> 8) % QUESTIONS.length
-  const base = QUESTIONS[q] ?? QUESTIONS[0]
+  const asked = QUESTIONS[q] ?? QUESTIONS[0]
+  const base = !withHostile && asked.startsWith('<') ? 'Why is my search index out of date?' : asked
   const query = h % 4 === 0 ? `  ${base.toLowerCase()} ` : base
   const unanswered = q < 3 ? h % 10 < 7 : h % 10 < 2
   return {
@@ -234,9 +239,12 @@ export function createAnalytics(options, visitors) {
     return { ...row, total: row.human + row.ai }
   })
   const ctrScale = options.ctrScale ?? 'percent'
-  const searches = source(options.searches, 240, i => generatedSearch(i, ctrScale))
-  const feedback = source(options.feedback, 48, generatedFeedback)
-  const conversations = source(options.conversations, 2600, generatedConversation)
+  const hostile = options.hostile ?? true
+  const searches = source(options.searches, 240, i => generatedSearch(i, ctrScale, {}, hostile))
+  const feedback = source(options.feedback, 48, i => generatedFeedback(i, hostile))
+  const conversations = source(options.conversations, 2600, i =>
+    generatedConversation(i, {}, hostile)
+  )
   // The order of feedback by page is not documented: served as generated, not sorted.
   const feedbackOrder = Array.from({ length: feedback.count }, (_, i) => feedback.at(i))
   const off = new Set(options.off ?? [])
@@ -337,7 +345,7 @@ export function createAnalytics(options, visitors) {
       for (let i = offset; i < end; i++) {
         const row = searches.at(i)
         // Generated queries were searched inside the range asked for.
-        rows.push(options.searches === undefined ? generatedSearch(i, ctrScale, q) : row)
+        rows.push(options.searches === undefined ? generatedSearch(i, ctrScale, q, hostile) : row)
       }
       return ok({
         totalSearches: Math.floor(getTotalSearches() * f),
@@ -367,7 +375,9 @@ export function createAnalytics(options, visitors) {
       const rows = []
       for (let i = offset; i < end; i++)
         rows.push(
-          options.conversations === undefined ? generatedConversation(i, q) : conversations.at(i)
+          options.conversations === undefined
+            ? generatedConversation(i, q, hostile)
+            : conversations.at(i)
         )
       const more = end < count
       return ok({

@@ -65,7 +65,8 @@ export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
       const code = timedOut ? 'timeout' : networkCode(err)
       // A connection never made spent nothing of the quota; any other failure may have.
       if (code === 'refused' || code === 'unreachable') r.count(-1)
-      line(code)
+      // A page read ahead that turned out not to be needed is abandoned by the reader.
+      line(r.signal?.aborted ? 'cancelled: no longer needed' : code)
       return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) }
     }
     const status = msg.statusCode ?? 0
