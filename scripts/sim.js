@@ -38,6 +38,51 @@ fs.writeFileSync(
   )
 )
 
+// `npm run sim -- --env [command]` writes a complete .env for local-action, for one command
+// (message by default: the comment-trigger flow; or create, visitors, report).
+const envAt = process.argv.indexOf('--env')
+if (envAt >= 0) {
+  const command = process.argv[envAt + 1] ?? 'message'
+  const byCommand = {
+    message: [
+      'INPUT_JOB-ID=job-123',
+      'INPUT_PROMPT=',
+      'INPUT_WAIT-TIMEOUT=2m',
+      'INPUT_POLL-INTERVAL=1s'
+    ],
+    create: ['INPUT_PROMPT=Add a FAQ entry about rate limits', 'INPUT_POLL-INTERVAL=1s'],
+    visitors: ['INPUT_PERIOD=7d', 'INPUT_TOP=10'],
+    report: [
+      'INPUT_PERIOD=last-week',
+      'INPUT_COMPARE=true',
+      'INPUT_TREND=4',
+      'INPUT_ISSUE-NUMBER=7'
+    ]
+  }
+  if (!(command in byCommand)) {
+    console.error(`--env takes message, create, visitors or report, not ${command}`)
+    process.exit(2)
+  }
+  const trigger = command === 'message'
+  const lines = [
+    `# Written by \`npm run sim -- --env ${command}\` for the simulators now running.`,
+    `INPUT_COMMAND=${command}`,
+    `INPUT_API-KEY=${SIM_API_KEY}`,
+    'INPUT_PROJECT-ID=proj-1',
+    `INPUT_BASE-URL=${service.url}`,
+    `INPUT_GITHUB-TOKEN=${SIM_GITHUB_TOKEN}`,
+    ...byCommand[command],
+    `GITHUB_API_URL=${github.url}`,
+    `GITHUB_STEP_SUMMARY=${summaryPath}`,
+    'GITHUB_REPOSITORY=octo/docs',
+    ...(trigger ? ['GITHUB_EVENT_NAME=issue_comment', `GITHUB_EVENT_PATH=${eventPath}`] : [])
+  ]
+  fs.writeFileSync('.env', `${lines.join('\n')}\n`)
+  console.log(
+    `Wrote .env for command: ${command}. Run: npx @github/local-action run . src/main.ts .env`
+  )
+}
+
 console.log(`Service simulator: ${service.url}   fake GitHub API: ${github.url}
 
 For .env (see .env.example):
