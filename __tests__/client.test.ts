@@ -460,3 +460,15 @@ describe('ids from the service are checked like the job-id input', () => {
     }
   )
 })
+
+describe('a cancelled run sends nothing more', () => {
+  it('after halt(), no request leaves: the count published stays what the service saw', async () => {
+    const svc = await serve((_req, res) => json(res, 200, JOB))
+    const c = client(svc.url)
+    await agent(c).getJob('/x', soon())
+    c.halt()
+    await failure(agent(c).getJob('/x', soon()))
+    expect(svc.seen).toHaveLength(1)
+    expect(c.requests).toBe(1)
+  })
+})

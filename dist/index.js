@@ -34503,6 +34503,7 @@ class ServiceClient {
     warned = new Set();
     sent = 0;
     rateLimited;
+    halted = false;
     constructor(options) {
         this.o = {
             requestTimeoutMs: 30_000,
@@ -34537,6 +34538,13 @@ class ServiceClient {
     get requests() {
         return this.sent;
     }
+    /**
+     * Sends nothing more: a cancelled run publishes what it spent, and no request may leave after
+     * that count (one already on its way was counted as it left).
+     */
+    halt() {
+        this.halted = true;
+    }
     dispose() {
         this.http.dispose();
         this.postHttp.dispose();
@@ -34554,7 +34562,7 @@ class ServiceClient {
         for (let tries = 1;; tries++) {
             if (this.rateLimited)
                 throw this.rateLimited;
-            if (c.signal?.aborted)
+            if (c.signal?.aborted || this.halted)
                 throw new RequestCancelledError(request);
             if (this.o.maxRequests > 0 && this.sent >= this.o.maxRequests)
                 throw new BudgetError(this.o.maxRequests, clipText(request, MAX_REQUEST_CHARS));
@@ -44234,6 +44242,7 @@ async function run(env = process.env) {
     let cancelled = false;
     const stopOnCancel = onCancel(async (signal) => {
         cancelled = true;
+        service?.halt();
         result.failure =
             (await result.onCancel?.(signal).catch(() => undefined)) ??
                 `Cancelled (${signal}): nothing was sent to the service.`;

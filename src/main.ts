@@ -64,6 +64,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let cancelled = false
   const stopOnCancel = onCancel(async signal => {
     cancelled = true
+    service?.halt()
     result.failure =
       (await result.onCancel?.(signal).catch(() => undefined)) ??
       `Cancelled (${signal}): nothing was sent to the service.`

@@ -71,6 +71,7 @@ export class ServiceClient {
   private readonly warned = new Set<string>()
   private sent = 0
   private rateLimited: RateLimitError | undefined
+  private halted = false
 
   constructor(options: ClientOptions) {
     this.o = {
@@ -108,6 +109,14 @@ export class ServiceClient {
     return this.sent
   }
 
+  /**
+   * Sends nothing more: a cancelled run publishes what it spent, and no request may leave after
+   * that count (one already on its way was counted as it left).
+   */
+  halt(): void {
+    this.halted = true
+  }
+
   dispose(): void {
     this.http.dispose()
     this.postHttp.dispose()
@@ -137,7 +146,7 @@ export class ServiceClient {
     let last: FailedAttempt | undefined
     for (let tries = 1; ; tries++) {
       if (this.rateLimited) throw this.rateLimited
-      if (c.signal?.aborted) throw new RequestCancelledError(request)
+      if (c.signal?.aborted || this.halted) throw new RequestCancelledError(request)
       if (this.o.maxRequests > 0 && this.sent >= this.o.maxRequests)
         throw new BudgetError(this.o.maxRequests, clipText(request, MAX_REQUEST_CHARS))
       const left = c.deadline - this.o.now()
