@@ -107,14 +107,16 @@ describe('renderVisitorsReport: head', () => {
     )
   })
 
-  it('shows the totals as given, with the human/AI overlap as a row of its own', () => {
+  it('shows the traffic as exclusive parts that add up to the total and to 100 %', () => {
     const out = render(visitorsReport({ totals: counts(10_412, 2_496, 12_000) }))
     expect(out).toContain('| Traffic | Unique visitors | Share of total |\n|---|---:|---:|')
-    expect(out).toContain('| Human | 10,412 | 86.8% |')
-    expect(out).toContain('| AI | 2,496 | 20.8% |')
+    expect(out).toContain('| Human only | 9,504 | 79.2% |')
+    expect(out).toContain('| AI only | 1,588 | 13.2% |')
     expect(out).toContain('| Both | 908 | 7.6% |')
     expect(out).toContain('| Total | 12,000 | 100.0% |')
-    expect(out).toContain('human + AI − both = total')
+    expect(9_504 + 1_588 + 908).toBe(12_000)
+    // The service's own figures are still said, as the outputs give them.
+    expect(out).toContain('10,412 human, 2,496 AI')
   })
 
   it('without overlap, no "both" row', () => {
@@ -140,8 +142,8 @@ describe('renderVisitorsReport: head', () => {
     }
     const out = render(visitorsReport({ totals: counts(70, 50, 110), previous }))
     expect(out).toContain('compared with 2026-11-09 to 2026-11-15')
-    expect(out).toContain('| Human | 70 | 63.6% | +10 (+16.7%) |')
-    expect(out).toContain('| AI | 50 | 45.5% | 0 |')
+    expect(out).toContain('| Human only | 60 | 54.5% | +10 (+20.0%) |')
+    expect(out).toContain('| AI only | 40 | 36.4% | 0 |')
     expect(out).toContain('| Both | 10 | 9.1% | 0 |')
     expect(out).toContain('| Total | 110 | 100.0% | +10 (+10.0%) |')
   })
@@ -181,14 +183,42 @@ describe('renderVisitorsReport: top pages', () => {
   })
 
   it('keeps letters of any script in chart labels, and names an empty path', () => {
-    const out = render(visitorsReport({ top: [row('/文档/快速开始', 2, 1, 2), row('', 1, 1, 1)] }))
-    expect(chartOf(out)).toContain('x-axis ["#1 /文档/快速开始", "#2 (empty path)"]')
+    const out = render(
+      visitorsReport({
+        top: [
+          row('/文档/快速开始', 4, 1, 4),
+          row('', 3, 1, 3),
+          row('/a', 2, 1, 2),
+          row('/b', 1, 1, 1)
+        ]
+      })
+    )
+    expect(chartOf(out)).toContain(
+      'x-axis ["#1 /文档/快速开始", "#2 (empty path)", "#3 /a", "#4 /b"]'
+    )
+  })
+
+  it('clips wide labels by display width, and scales values above 10,000 to thousands', async () => {
+    const { chartLabel } = await import('../src/report/chart.js')
+    const cjk = '/文档/'.concat('快'.repeat(40))
+    const label = chartLabel(cjk)
+    const width = [...label].reduce((w, c) => w + (/[\u2e80-\ua4cf]/.test(c) ? 2 : 1), 0)
+    expect(width).toBeLessThanOrEqual(40)
+    const big = render(
+      visitorsReport({ top: visitorRows(10).map((r, i) => ({ ...r, total: 50_000 - i })) })
+    )
+    expect(chartOf(big)).toContain('y-axis "Unique visitors (thousands)" 0 --> 50')
+  })
+
+  it('draws no chart for three pages or fewer: it would only repeat the table', () => {
+    expect(render(visitorsReport({ top: visitorRows(3) }))).not.toContain('```mermaid')
+    expect(render(visitorsReport({ top: visitorRows(4) }))).toContain('```mermaid')
   })
 
   it('sizes the chart to its bars', () => {
     const height = (n: number) =>
       Number(/"height":(\d+)/.exec(chartOf(render(visitorsReport({ top: visitorRows(n) }))))?.[1])
-    expect(height(3)).toBeLessThan(height(10))
+    expect(height(4)).toBeLessThan(height(10))
     expect(height(10)).toBe(height(40))
   })
 

@@ -36049,10 +36049,44 @@ const LABEL_MAX_CHARS = 40;
  */
 function chartLabel(text, maxChars = LABEL_MAX_CHARS) {
     const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_';
-    if (safe.length <= maxChars)
+    const chars = [...safe];
+    if (widthOf(chars) <= maxChars)
         return safe;
-    const tail = Math.floor((maxChars - 1) * 0.4);
-    return `${safe.slice(0, maxChars - 1 - tail)}…${safe.slice(safe.length - tail)}`;
+    // Clipped by display width: an East Asian wide character takes two columns, and a label too
+    // wide for its column makes Mermaid drop every label of the chart.
+    const tailWidth = Math.floor((maxChars - 1) * 0.4);
+    const head = takeWidth(chars, maxChars - 1 - tailWidth);
+    const tail = takeWidth([...chars].reverse(), tailWidth).reverse();
+    return `${head.join('')}…${tail.join('')}`;
+}
+/** Display columns: 2 for East Asian wide and full-width characters, 1 for others. */
+function charWidth(c) {
+    const cp = c.codePointAt(0) ?? 0;
+    return (cp >= 0x1100 && cp <= 0x115f) ||
+        (cp >= 0x2e80 && cp <= 0xa4cf) ||
+        (cp >= 0xac00 && cp <= 0xd7a3) ||
+        (cp >= 0xf900 && cp <= 0xfaff) ||
+        (cp >= 0xfe30 && cp <= 0xfe4f) ||
+        (cp >= 0xff00 && cp <= 0xff60) ||
+        (cp >= 0xffe0 && cp <= 0xffe6) ||
+        (cp >= 0x1f300 && cp <= 0x1faff) ||
+        (cp >= 0x20000 && cp <= 0x3fffd)
+        ? 2
+        : 1;
+}
+function widthOf(chars) {
+    return chars.reduce((w, c) => w + charWidth(c), 0);
+}
+function takeWidth(chars, width) {
+    const out = [];
+    let used = 0;
+    for (const c of chars) {
+        if (used + charWidth(c) > width)
+            break;
+        out.push(c);
+        used += charWidth(c);
+    }
+    return out;
 }
 /** Labels made unique: Mermaid would merge bars with the same category name. */
 function uniqueLabels(labels) {
@@ -36129,14 +36163,18 @@ function barChart(spec) {
     if (spec.bars.length === 0)
         return '';
     const labels = uniqueLabels(spec.bars.map(bar => chartLabel(bar.label))).map(l => `"${l}"`);
-    const values = spec.bars.map(bar => barValue(bar.value));
+    // Above 10,000 the axis ticks run together: values in thousands, the unit in the axis title.
+    const raw = spec.bars.map(bar => barValue(bar.value));
+    const scale = Math.max(...raw) >= 10_000 ? 1000 : 1;
+    const values = raw.map(v => (scale === 1 ? v : Math.round((v / scale) * 10) / 10));
+    const axis = scale === 1 ? spec.valueAxis : `${spec.valueAxis} (thousands)`;
     return [
         '```mermaid',
         chartConfig(values.length),
         'xychart-beta horizontal',
         `    title "${spec.title}"`,
         `    x-axis [${labels.join(', ')}]`,
-        `    y-axis "${spec.valueAxis}" 0 --> ${axisMax(values)}`,
+        `    y-axis "${axis}" 0 --> ${axisMax(values)}`,
         `    bar [${values.join(', ')}]`,
         '```'
     ].join('\n');
@@ -38258,16 +38296,23 @@ function totalsTable(r) {
         { header: both === undefined ? 'Share of human + AI' : 'Share of total', align: 'right' },
         ...(previous ? [{ header: 'Change', align: 'right' }] : [])
     ];
-    const rows = [
-        ['Human', formatNumber(totals.human), formatShare(totals.human, whole)],
-        ['AI', formatNumber(totals.ai), formatShare(totals.ai, whole)]
-    ].map((cells, i) => {
-        const key = i === 0 ? 'human' : 'ai';
-        return tableRow([...cells, ...change(totals[key], previous?.totals[key])]);
+    // Exclusive parts (human only, AI only, both) add up to the total and to 100 %: a share column
+    // that sums past it reads as wrong, whatever a note says.
+    const beforeBoth = previous ? overlap(previous.totals) : undefined;
+    const part = (c, key, b) => b === undefined ? c[key] : c[key] - b;
+    const label = (name) => (both ? `${name} only` : name);
+    const rows = ['human', 'ai'].map(key => {
+        const now = part(totals, key, both);
+        const before = previous ? part(previous.totals, key, beforeBoth) : undefined;
+        return tableRow([
+            label(key === 'human' ? 'Human' : 'AI'),
+            formatNumber(now),
+            formatShare(now, whole),
+            ...change(now, before)
+        ]);
     });
     if (both !== undefined && both > 0) {
-        const before = previous ? overlap(previous.totals) : undefined;
-        rows.push(tableRow(['Both', formatNumber(both), formatShare(both, whole), ...change(both, before)]));
+        rows.push(tableRow(['Both', formatNumber(both), formatShare(both, whole), ...change(both, beforeBoth)]));
     }
     rows.push(tableRow([
         'Total',
@@ -38284,8 +38329,9 @@ function totalsNote(totals) {
             'once, and is not their sum._');
     if (both === 0)
         return '_Total counts each unique visitor once: human + AI = total._';
-    return ('_Visitors seen both as human and as AI count in both rows and once in the total: ' +
-        'human + AI − both = total._');
+    return (`_Human only, AI only and both add up to the total: a visitor seen as human and as AI counts ` +
+        `once, in "Both". The service's own figures: ${formatNumber(totals.human)} human, ` +
+        `${formatNumber(totals.ai)} AI._`);
 }
 function exportedLine(r) {
     const file = r.file ? ` to ${escapeText(r.file)}` : '';
@@ -38313,7 +38359,13 @@ function topTitle(r) {
         '_The export stopped at `max-rows`, so pages past those rows are not ranked here; the ' +
         'totals above are the whole site’s._');
 }
+/**
+ * The bar chart earns its place where a table alone does not show the shape of the traffic: more
+ * than three pages. For three or fewer it would only draw the rows just below it again.
+ */
 function topPagesChart(top) {
+    if (top.length <= 3)
+        return '';
     const bars = top.slice(0, VISIBLE_ROWS);
     return barChart({
         title: `Top ${bars.length} pages by unique visitors`,

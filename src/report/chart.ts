@@ -23,9 +23,45 @@ const LABEL_MAX_CHARS = 40
  */
 export function chartLabel(text: string, maxChars = LABEL_MAX_CHARS): string {
   const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_'
-  if (safe.length <= maxChars) return safe
-  const tail = Math.floor((maxChars - 1) * 0.4)
-  return `${safe.slice(0, maxChars - 1 - tail)}…${safe.slice(safe.length - tail)}`
+  const chars = [...safe]
+  if (widthOf(chars) <= maxChars) return safe
+  // Clipped by display width: an East Asian wide character takes two columns, and a label too
+  // wide for its column makes Mermaid drop every label of the chart.
+  const tailWidth = Math.floor((maxChars - 1) * 0.4)
+  const head = takeWidth(chars, maxChars - 1 - tailWidth)
+  const tail = takeWidth([...chars].reverse(), tailWidth).reverse()
+  return `${head.join('')}…${tail.join('')}`
+}
+
+/** Display columns: 2 for East Asian wide and full-width characters, 1 for others. */
+function charWidth(c: string): number {
+  const cp = c.codePointAt(0) ?? 0
+  return (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1faff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+    ? 2
+    : 1
+}
+
+function widthOf(chars: readonly string[]): number {
+  return chars.reduce((w, c) => w + charWidth(c), 0)
+}
+
+function takeWidth(chars: readonly string[], width: number): string[] {
+  const out: string[] = []
+  let used = 0
+  for (const c of chars) {
+    if (used + charWidth(c) > width) break
+    out.push(c)
+    used += charWidth(c)
+  }
+  return out
 }
 
 /** Labels made unique: Mermaid would merge bars with the same category name. */
@@ -114,14 +150,18 @@ function axisMax(values: readonly number[]): number {
 export function barChart(spec: BarChartSpec): string {
   if (spec.bars.length === 0) return ''
   const labels = uniqueLabels(spec.bars.map(bar => chartLabel(bar.label))).map(l => `"${l}"`)
-  const values = spec.bars.map(bar => barValue(bar.value))
+  // Above 10,000 the axis ticks run together: values in thousands, the unit in the axis title.
+  const raw = spec.bars.map(bar => barValue(bar.value))
+  const scale = Math.max(...raw) >= 10_000 ? 1000 : 1
+  const values = raw.map(v => (scale === 1 ? v : Math.round((v / scale) * 10) / 10))
+  const axis = scale === 1 ? spec.valueAxis : `${spec.valueAxis} (thousands)`
   return [
     '```mermaid',
     chartConfig(values.length),
     'xychart-beta horizontal',
     `    title "${spec.title}"`,
     `    x-axis [${labels.join(', ')}]`,
-    `    y-axis "${spec.valueAxis}" 0 --> ${axisMax(values)}`,
+    `    y-axis "${axis}" 0 --> ${axisMax(values)}`,
     `    bar [${values.join(', ')}]`,
     '```'
   ].join('\n')

@@ -97,17 +97,25 @@ function totalsTable(r: VisitorsReport): string {
     { header: both === undefined ? 'Share of human + AI' : 'Share of total', align: 'right' },
     ...(previous ? [{ header: 'Change', align: 'right' as const }] : [])
   ]
-  const rows = [
-    ['Human', formatNumber(totals.human), formatShare(totals.human, whole)],
-    ['AI', formatNumber(totals.ai), formatShare(totals.ai, whole)]
-  ].map((cells, i) => {
-    const key = i === 0 ? 'human' : 'ai'
-    return tableRow([...cells, ...change(totals[key], previous?.totals[key])])
+  // Exclusive parts (human only, AI only, both) add up to the total and to 100 %: a share column
+  // that sums past it reads as wrong, whatever a note says.
+  const beforeBoth = previous ? overlap(previous.totals) : undefined
+  const part = (c: VisitorCounts, key: 'human' | 'ai', b: number | undefined): number =>
+    b === undefined ? c[key] : c[key] - b
+  const label = (name: string): string => (both ? `${name} only` : name)
+  const rows = (['human', 'ai'] as const).map(key => {
+    const now = part(totals, key, both)
+    const before = previous ? part(previous.totals, key, beforeBoth) : undefined
+    return tableRow([
+      label(key === 'human' ? 'Human' : 'AI'),
+      formatNumber(now),
+      formatShare(now, whole),
+      ...change(now, before)
+    ])
   })
   if (both !== undefined && both > 0) {
-    const before = previous ? overlap(previous.totals) : undefined
     rows.push(
-      tableRow(['Both', formatNumber(both), formatShare(both, whole), ...change(both, before)])
+      tableRow(['Both', formatNumber(both), formatShare(both, whole), ...change(both, beforeBoth)])
     )
   }
   rows.push(
@@ -130,8 +138,9 @@ function totalsNote(totals: VisitorCounts): string {
     )
   if (both === 0) return '_Total counts each unique visitor once: human + AI = total._'
   return (
-    '_Visitors seen both as human and as AI count in both rows and once in the total: ' +
-    'human + AI − both = total._'
+    `_Human only, AI only and both add up to the total: a visitor seen as human and as AI counts ` +
+    `once, in "Both". The service's own figures: ${formatNumber(totals.human)} human, ` +
+    `${formatNumber(totals.ai)} AI._`
   )
 }
 
@@ -167,7 +176,12 @@ function topTitle(r: VisitorsReport): string {
   )
 }
 
+/**
+ * The bar chart earns its place where a table alone does not show the shape of the traffic: more
+ * than three pages. For three or fewer it would only draw the rows just below it again.
+ */
 function topPagesChart(top: readonly VisitorRow[]): string {
+  if (top.length <= 3) return ''
   const bars = top.slice(0, VISIBLE_ROWS)
   return barChart({
     title: `Top ${bars.length} pages by unique visitors`,
