@@ -409,9 +409,12 @@ describe('visitors: the job summary', () => {
       expect(s).toMatch(/^### 12,900 unique visitors · Apr 1–30(, 2026)?$/m)
       expect(s).toContain('2026-04-01 to 2026-04-30')
       expect(s).not.toContain('2026-05-01')
-      expect(s).toMatch(/^\| Human \| 12,345 \|/m)
-      expect(s).toMatch(/^\| AI \| 678 \|/m)
+      // Exclusive parts that add up to the total; the service's own figures in the note.
+      expect(s).toMatch(/^\| Human only \| 12,222 \|/m)
+      expect(s).toMatch(/^\| AI only \| 555 \|/m)
+      expect(s).toMatch(/^\| Both \| 123 \|/m)
       expect(s).toMatch(/^\| Total \| 12,900 \|/m)
+      expect(s).toContain('12,345 human, 678 AI')
 
       const table = topTableRows(s)
       expect(table).toHaveLength(7)
