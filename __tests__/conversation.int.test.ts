@@ -6,9 +6,14 @@ import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { SIM_GITHUB_TOKEN } from '../sim/github.js'
 import { runScenario } from './runner.js'
-import { annotationsOf, errorsOf, withGitHub, withService, type GitHub } from './support.js'
-
-const user = (login: string) => ({ login, type: 'User' })
+import {
+  annotationsOf,
+  errorsOf,
+  triggerComment,
+  withGitHub,
+  withService,
+  type GitHub
+} from './support.js'
 
 function inputs(url: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -24,26 +29,7 @@ function inputs(url: string, extra: Record<string, string> = {}): Record<string,
   }
 }
 
-/** A trigger comment on pull request (or issue) `n`, as GitHub's webhook payload has it. */
-function trigger(gh: GitHub, n: number, body: string, pullRequest = true) {
-  const c = gh.addComment(n, body, user('octocat'))
-  return {
-    eventName: 'issue_comment',
-    event: {
-      action: 'created',
-      issue: {
-        number: n,
-        title: 'Docs for the new API',
-        ...(pullRequest
-          ? { pull_request: { html_url: `https://github.com/octo/docs/pull/${n}` } }
-          : {})
-      },
-      comment: { id: c.id, body, user: user('octocat') },
-      repository: { full_name: 'octo/docs' }
-    },
-    commentId: c.id
-  }
-}
+const trigger = triggerComment
 
 const botComments = (gh: GitHub, n: number) =>
   (gh.comments.get(n) ?? []).filter(c => c.user.type === 'Bot').map(c => c.body)

@@ -14,7 +14,8 @@ import {
   withGitHub,
   withService,
   type GitHub,
-  type Service
+  type Service,
+  triggerComment
 } from './support.js'
 
 const INSTRUCTION = 'Document the new rate-limit headers'
@@ -241,7 +242,6 @@ describe('context: the change that triggered the run', () => {
 })
 
 describe('routing of created jobs', () => {
-  const user = (login: string) => ({ login, type: 'User' })
   const listings = (gh: GitHub, n: number, from = 0) =>
     gh.requests
       .slice(from)
@@ -251,22 +251,7 @@ describe('routing of created jobs', () => {
       .slice(from)
       .filter(q => q.method === method && /\/issues\/(\d+\/comments|comments\/\d+)$/.test(q.path))
 
-  function trigger(gh: GitHub, n: number, body: string) {
-    const c = gh.addComment(n, body, user('octocat'))
-    return {
-      eventName: 'issue_comment',
-      event: {
-        action: 'created',
-        issue: {
-          number: n,
-          title: 'Docs for the new API',
-          pull_request: { html_url: `https://github.com/octo/docs/pull/${n}` }
-        },
-        comment: { id: c.id, body, user: user('octocat') },
-        repository: { full_name: 'octo/docs' }
-      }
-    }
-  }
+  const trigger = triggerComment
 
   it('when-no-job: create starts a job for the pull request; the next reply follows it up', async () => {
     await withGitHub({ permissions: { octocat: 'write' } }, async gh => {

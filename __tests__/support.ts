@@ -49,3 +49,27 @@ export function expectNoStack(r: RunResult): void {
   expect(r.stdout).not.toMatch(/^ {4}at /m)
   expect(r.stderr).not.toMatch(/^ {4}at /m)
 }
+
+/**
+ * A trigger comment by @octocat on pull request (or issue) `n`, added to the fake GitHub, and the
+ * `issue_comment` webhook payload GitHub sends for it: options for runAction() or runScenario().
+ */
+export function triggerComment(gh: GitHub, n: number, body: string, pullRequest = true) {
+  const user = { login: 'octocat', type: 'User' }
+  const c = gh.addComment(n, body, user)
+  return {
+    eventName: 'issue_comment',
+    event: {
+      action: 'created',
+      issue: {
+        number: n,
+        title: 'Docs for the new API',
+        ...(pullRequest
+          ? { pull_request: { html_url: `https://github.com/octo/docs/pull/${n}` } }
+          : {})
+      },
+      comment: { id: c.id, body, user },
+      repository: { full_name: 'octo/docs' }
+    }
+  }
+}
