@@ -281,13 +281,13 @@ describe('message: delivery of the POST and retries', () => {
   it('`wait-timeout` is counted from the answer to the POST, not from the start', async () => {
     await withService(
       {
-        // Counted from the start, 5 s would end during the job's 3 s of work after a 3 s POST;
-        // counted from the answer, it leaves 2 s to spare, enough for a loaded machine.
-        jobs: [{ id: 'job-1', activeMs: 3_000 }],
-        faults: [{ kind: 'message', delayMs: 3_000, passThrough: true }]
+        // Counted from the start, 6 s would end during the job's 2 s of work after a 5 s POST;
+        // counted from the answer, it leaves 4 s to spare, enough for a loaded machine.
+        jobs: [{ id: 'job-1', activeMs: 2_000 }],
+        faults: [{ kind: 'message', delayMs: 5_000, passThrough: true }]
       },
       async sim => {
-        const r = await runAction({ inputs: inputs(sim.url, { 'wait-timeout': '5s' }) })
+        const r = await runAction({ inputs: inputs(sim.url, { 'wait-timeout': '6s' }) })
         expect(errorsOf(r)).toEqual([])
         expect(r.code).toBe(0)
         expect(r.outputs.status).toBe('completed')
