@@ -33361,10 +33361,6 @@ function foldedTable(columns, rows, foldLabel, visible = VISIBLE_ROWS) {
     const rest = `${head}\n${rows.slice(visible).join('\n')}`;
     return `${shown}\n\n${details(foldLabel(visible + 1, rows.length), rest)}`;
 }
-/** Bytes the folding adds around `rows` beyond the rows themselves (for budgets). */
-function foldedTableOverhead(columns, label) {
-    return 2 * (size(tableHead(columns)) + 1) + size(details(label, '')) + 4;
-}
 // ---------------------------------------------------------------------------------------------
 // Fitting a body to a size: a comment (github/comments.ts) or the job summary
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
@@ -33440,6 +33436,29 @@ function fitMarkdown(body, maxChars, note = 'the job summary') {
         budget = maxChars - size(notice) - size(end);
     }
     return cutToBytes(notice.trim(), maxChars);
+}
+/**
+ * The one way a report fits its budget: the most table rows with which `render(rows)` stays
+ * within maxBytes (found by bisection; more rows never make a report shorter), and only when not
+ * even 0 rows fit, the report cut as a last resort.
+ */
+function fitRows(render, rowCount, maxBytes, note) {
+    const full = render(rowCount);
+    if (size(full) <= maxBytes)
+        return full;
+    let fits = -1;
+    let low = 0;
+    let high = rowCount - 1;
+    while (low <= high) {
+        const mid = (low + high) >> 1;
+        if (size(render(mid)) <= maxBytes) {
+            fits = mid;
+            low = mid + 1;
+        }
+        else
+            high = mid - 1;
+    }
+    return fits >= 0 ? render(fits) : fitMarkdown(render(0), maxBytes, note);
 }
 
 ;// CONCATENATED MODULE: ./src/agent/verdict.ts
@@ -35049,7 +35068,7 @@ class JobRun {
             c.files = await listPullRequestFiles(octokit, event.owner, event.repo, c.pullRequest.number);
         }
         catch (err) {
-            const why = err instanceof Error ? err.message : String(err);
+            const why = messageOf(err);
             core_warning(`\`context\`: could not list the pull request's files, sent without them: ${why}`);
             c.filesNote = 'could not be listed';
         }
@@ -36275,17 +36294,11 @@ const TITLES = {
 };
 /**
  * Markdown for the job summary and the comment, at most maxBytes UTF-8 bytes: tables lose rows
- * (halving) until the report fits, and only a report that fits with none is cut.
+ * (as many as fit: fitRows) until the report fits, and only a report that fits with none is cut.
  */
 function renderHealthReport(r, maxBytes) {
     const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)));
-    for (let rows = longest;; rows = Math.floor(rows / 2)) {
-        const md = render(r, rows, rows < longest);
-        if (size(md) <= maxBytes)
-            return md;
-        if (rows === 0)
-            return fitMarkdown(md, maxBytes);
-    }
+    return fitRows(rows => render(r, rows, rows < longest), longest, maxBytes);
 }
 function render(r, rows, cut) {
     const blocks = [
@@ -38066,6 +38079,7 @@ const stringify = function (records, opts = {}) {
 
 
 
+
 const FORMATS = ['json', 'csv', 'ndjson'];
 /** The format named by the file's extension (.json, .csv, .ndjson, any case), if any. */
 function formatFromPath(path) {
@@ -38096,7 +38110,7 @@ const rowObject = (r) => ({
  * dates requested or null when unbounded. .csv and .ndjson hold the rows only.
  */
 async function openSink(filePath, format, range, totals) {
-    const fail = (error) => new Error(`Cannot write the visitors file ${filePath}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    const fail = (error) => new Error(`Cannot write the visitors file ${filePath}: ${messageOf(error)}`, { cause: error });
     // The rows go to a new file beside the target, renamed onto it once whole: a reader never sees
     // half an export, a failed one leaves nothing, and rename replaces a symlink at the target
     // instead of writing through it. A device or pipe (/dev/stdout, a FIFO) is written in place:
@@ -38382,18 +38396,6 @@ function omittedNote(omitted, fullDataHint) {
     return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`;
 }
 /** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
-function rowsWithinBudget(r, budget) {
-    const rows = [];
-    let used = 0;
-    for (const [i, row] of r.top.entries()) {
-        const line = pageRowOf(r, row, i + 1);
-        used += size(line) + 1;
-        if (used > budget)
-            break;
-        rows.push(line);
-    }
-    return rows;
-}
 /** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
 function renderVisitorsReport(r, opts) {
     const head = reportHead(r);
@@ -38401,25 +38403,22 @@ function renderVisitorsReport(r, opts) {
         return fitMarkdown(`${head}\n`, opts.maxChars, opts.fullDataHint);
     const title = topTitle(r);
     const columns = pageColumns(r.previous !== undefined);
-    const longestNote = omittedNote(r.top.length, opts.fullDataHint);
-    const overhead = foldedTableOverhead(columns, pagesFoldLabel(r.top.length, r.top.length));
-    // Blank lines between blocks and the final newline.
-    const separators = 12;
-    const fixed = size(head) + size(title) + overhead + size(longestNote) + separators;
-    let chart = topPagesChart(r.top);
-    if (fixed + size(chart) > opts.maxChars)
-        chart = ''; // the table matters more than the chart
-    const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart));
-    const blocks = [head, title];
-    if (chart)
-        blocks.push(chart);
-    if (rows.length > 0)
-        blocks.push(foldedTable(columns, rows, pagesFoldLabel));
-    const omitted = r.top.length - rows.length;
-    if (omitted > 0)
-        blocks.push(omittedNote(omitted, opts.fullDataHint));
-    // Only reached with a budget too small for the fixed parts: cut as a last resort.
-    return fitMarkdown(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint);
+    const lines = r.top.map((row, i) => pageRowOf(r, row, i + 1));
+    const build = (rows, chart) => {
+        const blocks = [head, title];
+        if (chart)
+            blocks.push(chart);
+        if (rows > 0)
+            blocks.push(foldedTable(columns, lines.slice(0, rows), pagesFoldLabel));
+        const omitted = r.top.length - rows;
+        if (omitted > 0)
+            blocks.push(omittedNote(omitted, opts.fullDataHint));
+        return blocks.join('\n\n') + '\n';
+    };
+    // The table matters more than the chart: the chart goes when not even it fits beside the head.
+    const drawn = topPagesChart(r.top);
+    const chart = size(build(0, drawn)) <= opts.maxChars ? drawn : '';
+    return fitRows(rows => build(rows, chart), r.top.length, opts.maxChars, opts.fullDataHint);
 }
 function pageRowOf(r, row, rank) {
     const previous = r.previous ? { before: r.previous.byPath.get(row.path)?.total } : undefined;
@@ -38608,6 +38607,7 @@ function visitors_describe(range) {
 // once, running no cleanup: a live comment would say "working…" forever and an export would leave
 // its temp file. A command says what became of its work first; the process then ends.
 
+
 /**
  * Calls `write(signal)` once on the first SIGINT or SIGTERM, then ends the process with exit code
  * 1 (at the latest after 5 s). Returns the function that removes the handlers.
@@ -38621,7 +38621,7 @@ function onCancel(write) {
         const exit = () => process.exit(1);
         setTimeout(exit, 5_000).unref();
         write(signal)
-            .catch((err) => core_warning(err instanceof Error ? err.message : String(err)))
+            .catch((err) => core_warning(messageOf(err)))
             .finally(exit);
     };
     process.on('SIGINT', handler);
@@ -43783,6 +43783,7 @@ function createOctokit(token, apiUrl, userAgent, timeLeft = () => Infinity) {
 // reactions that tell the commenter what happened.
 
 
+
 /**
  * The instruction after `trigger` when the comment starts with it (leading whitespace ignored,
  * case ignored as a workflow's `startsWith` does) and it is followed by whitespace or the end;
@@ -43841,9 +43842,7 @@ async function getCommenterPermission(octokit, owner, repo, username) {
 /** One short line: status and message, never a stack. */
 function trigger_describe(error) {
     const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
-    const message = redact(error instanceof Error ? error.message : String(error))
-        .replace(/\s+/g, ' ')
-        .slice(0, 200);
+    const message = redact(messageOf(error)).replace(/\s+/g, ' ').slice(0, 200);
     return typeof status === 'number' ? `HTTP ${status} ${message}` : message;
 }
 // Reactions this run gave, per comment: run() adds 😕 only where 👀 told the commenter the

@@ -10,6 +10,7 @@ import { stringify, type Options as CsvOptions } from 'csv-stringify/sync'
 import type { VisitorCounts, VisitorRow } from '../service/schema.js'
 import { tempPathBeside } from '../workspace.js'
 import type { DateRange } from '../period.js'
+import { messageOf } from '../errors.js'
 
 export type FileFormat = 'json' | 'csv' | 'ndjson'
 
@@ -64,10 +65,7 @@ export async function openSink(
   totals: VisitorCounts
 ): Promise<Sink> {
   const fail = (error: unknown): Error =>
-    new Error(
-      `Cannot write the visitors file ${filePath}: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error }
-    )
+    new Error(`Cannot write the visitors file ${filePath}: ${messageOf(error)}`, { cause: error })
 
   // The rows go to a new file beside the target, renamed onto it once whole: a reader never sees
   // half an export, a failed one leaves nothing, and rename replaces a symlink at the target

@@ -2,6 +2,7 @@
 // once, running no cleanup: a live comment would say "working…" forever and an export would leave
 // its temp file. A command says what became of its work first; the process then ends.
 import * as core from '@actions/core'
+import { messageOf } from '../errors.js'
 
 /**
  * Calls `write(signal)` once on the first SIGINT or SIGTERM, then ends the process with exit code
@@ -15,7 +16,7 @@ export function onCancel(write: (signal: NodeJS.Signals) => Promise<void>): () =
     const exit = (): never => process.exit(1)
     setTimeout(exit, 5_000).unref()
     write(signal)
-      .catch((err: unknown) => core.warning(err instanceof Error ? err.message : String(err)))
+      .catch((err: unknown) => core.warning(messageOf(err)))
       .finally(exit)
   }
   process.on('SIGINT', handler)

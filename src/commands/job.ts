@@ -147,7 +147,7 @@ class JobRun {
     try {
       c.files = await listPullRequestFiles(octokit, event.owner, event.repo, c.pullRequest.number)
     } catch (err) {
-      const why = err instanceof Error ? err.message : String(err)
+      const why = messageOf(err)
       core.warning(
         `\`context\`: could not list the pull request's files, sent without them: ${why}`
       )

@@ -4,6 +4,7 @@ import * as core from '@actions/core'
 import type { getOctokit } from '@actions/github'
 import type { EventInfo, TriggerComment } from './event.js'
 import { isInvisible, redact } from '../secrets.js'
+import { messageOf } from '../errors.js'
 
 type Octokit = ReturnType<typeof getOctokit>
 
@@ -69,9 +70,7 @@ export async function getCommenterPermission(
 function describe(error: unknown): string {
   const status =
     typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined
-  const message = redact(error instanceof Error ? error.message : String(error))
-    .replace(/\s+/g, ' ')
-    .slice(0, 200)
+  const message = redact(messageOf(error)).replace(/\s+/g, ' ').slice(0, 200)
   return typeof status === 'number' ? `HTTP ${status} ${message}` : message
 }
 

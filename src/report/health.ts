@@ -12,7 +12,7 @@ import type { PagesSection } from '../analytics/sections/visitors.js'
 import {
   clip,
   escapeText,
-  fitMarkdown,
+  fitRows,
   foldedTable,
   formatNumber,
   formatPercentChange,
@@ -20,7 +20,6 @@ import {
   formatTimestamp,
   plural,
   provenance,
-  size,
   tableHead,
   tableRow,
   type Column
@@ -70,15 +69,11 @@ const TITLES: Record<SectionOutcome['name'], string> = {
 
 /**
  * Markdown for the job summary and the comment, at most maxBytes UTF-8 bytes: tables lose rows
- * (halving) until the report fits, and only a report that fits with none is cut.
+ * (as many as fit: fitRows) until the report fits, and only a report that fits with none is cut.
  */
 export function renderHealthReport(r: HealthReport, maxBytes: number): string {
   const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)))
-  for (let rows = longest; ; rows = Math.floor(rows / 2)) {
-    const md = render(r, rows, rows < longest)
-    if (size(md) <= maxBytes) return md
-    if (rows === 0) return fitMarkdown(md, maxBytes)
-  }
+  return fitRows(rows => render(r, rows, rows < longest), longest, maxBytes)
 }
 
 function render(r: HealthReport, rows: number, cut: boolean): string {

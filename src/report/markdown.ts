@@ -342,11 +342,6 @@ export function foldedTable(
   return `${shown}\n\n${details(foldLabel(visible + 1, rows.length), rest)}`
 }
 
-/** Bytes the folding adds around `rows` beyond the rows themselves (for budgets). */
-export function foldedTableOverhead(columns: readonly Column[], label: string): number {
-  return 2 * (size(tableHead(columns)) + 1) + size(details(label, '')) + 4
-}
-
 // ---------------------------------------------------------------------------------------------
 // Fitting a body to a size: a comment (github/comments.ts) or the job summary
 
@@ -422,4 +417,30 @@ export function fitMarkdown(body: string, maxChars: number, note = 'the job summ
     budget = maxChars - size(notice) - size(end)
   }
   return cutToBytes(notice.trim(), maxChars)
+}
+
+/**
+ * The one way a report fits its budget: the most table rows with which `render(rows)` stays
+ * within maxBytes (found by bisection; more rows never make a report shorter), and only when not
+ * even 0 rows fit, the report cut as a last resort.
+ */
+export function fitRows(
+  render: (rows: number) => string,
+  rowCount: number,
+  maxBytes: number,
+  note?: string
+): string {
+  const full = render(rowCount)
+  if (size(full) <= maxBytes) return full
+  let fits = -1
+  let low = 0
+  let high = rowCount - 1
+  while (low <= high) {
+    const mid = (low + high) >> 1
+    if (size(render(mid)) <= maxBytes) {
+      fits = mid
+      low = mid + 1
+    } else high = mid - 1
+  }
+  return fits >= 0 ? render(fits) : fitMarkdown(render(0), maxBytes, note)
 }

@@ -9,8 +9,8 @@ import { barChart, trendBlock } from './chart.js'
 import {
   escapeText,
   fitMarkdown,
+  fitRows,
   foldedTable,
-  foldedTableOverhead,
   formatChange,
   formatNumber,
   formatPercentChange,
@@ -200,41 +200,25 @@ function omittedNote(omitted: number, fullDataHint: string | undefined): string 
 }
 
 /** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
-function rowsWithinBudget(r: VisitorsReport, budget: number): string[] {
-  const rows: string[] = []
-  let used = 0
-  for (const [i, row] of r.top.entries()) {
-    const line = pageRowOf(r, row, i + 1)
-    used += size(line) + 1
-    if (used > budget) break
-    rows.push(line)
-  }
-  return rows
-}
-
 /** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
 export function renderVisitorsReport(r: VisitorsReport, opts: VisitorsRenderOptions): string {
   const head = reportHead(r)
   if (r.top.length === 0) return fitMarkdown(`${head}\n`, opts.maxChars, opts.fullDataHint)
-
   const title = topTitle(r)
   const columns = pageColumns(r.previous !== undefined)
-  const longestNote = omittedNote(r.top.length, opts.fullDataHint)
-  const overhead = foldedTableOverhead(columns, pagesFoldLabel(r.top.length, r.top.length))
-  // Blank lines between blocks and the final newline.
-  const separators = 12
-  const fixed = size(head) + size(title) + overhead + size(longestNote) + separators
-  let chart = topPagesChart(r.top)
-  if (fixed + size(chart) > opts.maxChars) chart = '' // the table matters more than the chart
-
-  const rows = rowsWithinBudget(r, opts.maxChars - fixed - size(chart))
-  const blocks = [head, title]
-  if (chart) blocks.push(chart)
-  if (rows.length > 0) blocks.push(foldedTable(columns, rows, pagesFoldLabel))
-  const omitted = r.top.length - rows.length
-  if (omitted > 0) blocks.push(omittedNote(omitted, opts.fullDataHint))
-  // Only reached with a budget too small for the fixed parts: cut as a last resort.
-  return fitMarkdown(blocks.join('\n\n') + '\n', opts.maxChars, opts.fullDataHint)
+  const lines = r.top.map((row, i) => pageRowOf(r, row, i + 1))
+  const build = (rows: number, chart: string): string => {
+    const blocks = [head, title]
+    if (chart) blocks.push(chart)
+    if (rows > 0) blocks.push(foldedTable(columns, lines.slice(0, rows), pagesFoldLabel))
+    const omitted = r.top.length - rows
+    if (omitted > 0) blocks.push(omittedNote(omitted, opts.fullDataHint))
+    return blocks.join('\n\n') + '\n'
+  }
+  // The table matters more than the chart: the chart goes when not even it fits beside the head.
+  const drawn = topPagesChart(r.top)
+  const chart = size(build(0, drawn)) <= opts.maxChars ? drawn : ''
+  return fitRows(rows => build(rows, chart), r.top.length, opts.maxChars, opts.fullDataHint)
 }
 
 function pageRowOf(r: VisitorsReport, row: VisitorRow, rank: number): string {
