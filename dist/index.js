@@ -34329,16 +34329,11 @@ async function attempt(r) {
     try {
         const info = requestInfo(r, controller.signal);
         let msg;
-        // Counted as it leaves, so a request still in flight when the run is cancelled counts too.
-        r.count(1);
         try {
             msg = (await r.client.requestRaw(info, r.body ?? null)).message;
         }
         catch (err) {
             const code = timedOut ? 'timeout' : networkCode(err);
-            // A connection never made spent nothing of the quota; any other failure may have.
-            if (code === 'refused' || code === 'unreachable')
-                r.count(-1);
             // A page read ahead that turned out not to be needed is abandoned by the reader.
             line(r.signal?.aborted ? 'cancelled: no longer needed' : code);
             return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) };
@@ -34409,9 +34404,24 @@ function requestInfo(r, signal) {
     if (r.body !== undefined)
         headers['content-type'] = 'application/json';
     const tls = url.protocol === 'https:';
+    const base = tls ? (external_node_https_default()) : (external_node_http_default());
+    // Counted when the connection is made: before a byte can reach the service, and never for a
+    // request that was refused or abandoned before it connected.
+    const counting = {
+        request: (options, callback) => {
+            const req = base.request(options, callback);
+            req.once('socket', socket => {
+                if (socket.connecting)
+                    socket.once('connect', () => r.count());
+                else
+                    r.count();
+            });
+            return req;
+        }
+    };
     return {
         parsedUrl: url,
-        httpModule: tls ? (external_node_https_default()) : (external_node_http_default()),
+        httpModule: counting,
         options: {
             host: url.hostname,
             port: url.port ? Number(url.port) : tls ? 443 : 80,
@@ -34523,6 +34533,7 @@ class ServiceClient {
     sent = 0;
     rateLimited;
     halted = false;
+    haltController = new AbortController();
     constructor(options) {
         this.o = {
             requestTimeoutMs: 30_000,
@@ -34563,6 +34574,9 @@ class ServiceClient {
      */
     halt() {
         this.halted = true;
+        // Requests still connecting are abandoned: once the count is published, none may reach the
+        // service uncounted.
+        this.haltController.abort();
     }
     dispose() {
         this.http.dispose();
@@ -34591,6 +34605,9 @@ class ServiceClient {
                     throw requestFailure(request, last, tries - 1, c.method, 'the time allowed ran out');
                 throw new TimeUpError(`${request} to start: it was not sent`);
             }
+            const signal = c.signal
+                ? AbortSignal.any([c.signal, this.haltController.signal])
+                : this.haltController.signal;
             const result = await attempt({
                 client: c.method === 'POST' ? this.postHttp : this.http,
                 baseUrl: this.o.baseUrl,
@@ -34602,8 +34619,8 @@ class ServiceClient {
                 check: c.check,
                 // Each attempt gets the usual limit, or what is left of the run's time if that is less.
                 timeoutMs: Math.max(1_000, Math.min(this.o.requestTimeoutMs, left)),
-                signal: c.signal,
-                count: n => (this.sent += n),
+                signal,
+                count: () => this.sent++,
                 debug: this.o.debug,
                 now: this.o.now
             });
@@ -34612,7 +34629,7 @@ class ServiceClient {
                     this.warnOnce(note);
                 return result.value;
             }
-            if (c.signal?.aborted)
+            if (c.signal?.aborted || this.halted)
                 throw new RequestCancelledError(request);
             last = result;
             const { outcome } = result;

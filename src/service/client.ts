@@ -72,6 +72,7 @@ export class ServiceClient {
   private sent = 0
   private rateLimited: RateLimitError | undefined
   private halted = false
+  private readonly haltController = new AbortController()
 
   constructor(options: ClientOptions) {
     this.o = {
@@ -115,6 +116,9 @@ export class ServiceClient {
    */
   halt(): void {
     this.halted = true
+    // Requests still connecting are abandoned: once the count is published, none may reach the
+    // service uncounted.
+    this.haltController.abort()
   }
 
   dispose(): void {
@@ -155,6 +159,9 @@ export class ServiceClient {
           throw requestFailure(request, last, tries - 1, c.method, 'the time allowed ran out')
         throw new TimeUpError(`${request} to start: it was not sent`)
       }
+      const signal = c.signal
+        ? AbortSignal.any([c.signal, this.haltController.signal])
+        : this.haltController.signal
       const result = await attempt({
         client: c.method === 'POST' ? this.postHttp : this.http,
         baseUrl: this.o.baseUrl,
@@ -166,8 +173,8 @@ export class ServiceClient {
         check: c.check,
         // Each attempt gets the usual limit, or what is left of the run's time if that is less.
         timeoutMs: Math.max(1_000, Math.min(this.o.requestTimeoutMs, left)),
-        signal: c.signal,
-        count: n => (this.sent += n),
+        signal,
+        count: () => this.sent++,
         debug: this.o.debug,
         now: this.o.now
       })
@@ -175,7 +182,7 @@ export class ServiceClient {
         for (const note of result.notes) this.warnOnce(note)
         return result.value
       }
-      if (c.signal?.aborted) throw new RequestCancelledError(request)
+      if (c.signal?.aborted || this.halted) throw new RequestCancelledError(request)
       last = result
       const { outcome } = result
       const asked =

@@ -30,8 +30,11 @@ export interface AttemptRequest<T> {
   check: Check<T>
   timeoutMs: number
   signal?: AbortSignal
-  /** Called as the request leaves, and again with -1 when its connection was never made. */
-  count: (n: 1 | -1) => void
+  /**
+   * Called once the request's connection is made (a kept-alive one at once): a request that never
+   * connected (refused, or abandoned before) never reached the service and is not counted.
+   */
+  count: () => void
   debug?: (line: string) => void
   now: () => number
 }
@@ -57,14 +60,10 @@ export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
   try {
     const info = requestInfo(r, controller.signal)
     let msg: IncomingMessage
-    // Counted as it leaves, so a request still in flight when the run is cancelled counts too.
-    r.count(1)
     try {
       msg = (await r.client.requestRaw(info, r.body ?? null)).message
     } catch (err) {
       const code = timedOut ? 'timeout' : networkCode(err)
-      // A connection never made spent nothing of the quota; any other failure may have.
-      if (code === 'refused' || code === 'unreachable') r.count(-1)
       // A page read ahead that turned out not to be needed is abandoned by the reader.
       line(r.signal?.aborted ? 'cancelled: no longer needed' : code)
       return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) }
@@ -138,9 +137,22 @@ function requestInfo<T>(r: AttemptRequest<T>, signal: AbortSignal): RequestInfo 
   }
   if (r.body !== undefined) headers['content-type'] = 'application/json'
   const tls = url.protocol === 'https:'
+  const base = tls ? https : http
+  // Counted when the connection is made: before a byte can reach the service, and never for a
+  // request that was refused or abandoned before it connected.
+  const counting = {
+    request: (options: http.RequestOptions, callback?: (res: IncomingMessage) => void) => {
+      const req = base.request(options, callback)
+      req.once('socket', socket => {
+        if (socket.connecting) socket.once('connect', () => r.count())
+        else r.count()
+      })
+      return req
+    }
+  } as unknown as typeof http
   return {
     parsedUrl: url,
-    httpModule: tls ? https : http,
+    httpModule: counting,
     options: {
       host: url.hostname,
       port: url.port ? Number(url.port) : tls ? 443 : 80,
