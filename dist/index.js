@@ -38676,6 +38676,17 @@ class CommandResult {
     set(name, value) {
         this.outputs.set(name, value);
     }
+    /** A copy that later changes to this result do not reach. */
+    snapshot() {
+        const copy = new CommandResult();
+        for (const [name, value] of this.outputs)
+            copy.set(name, value);
+        copy.summary = this.summary;
+        copy.comment = this.comment;
+        copy.failure = this.failure;
+        copy.reaction = this.reaction;
+        return copy;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/github/event.ts
@@ -44303,7 +44314,9 @@ async function run(env = process.env) {
         if (published)
             return;
         published = true;
-        await publish(result, service, trigger);
+        // What is published is the result as it stands now: the command's own flow, still running
+        // under a cancellation, cannot change it while it is written out.
+        await publish(result.snapshot(), service, trigger);
     };
     // Once the runner cancels, the handler speaks for the run: what the command's own flow says
     // afterwards (its work torn down under it) is not published.

@@ -57,7 +57,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const publishOnce = async (): Promise<void> => {
     if (published) return
     published = true
-    await publish(result, service, trigger)
+    // What is published is the result as it stands now: the command's own flow, still running
+    // under a cancellation, cannot change it while it is written out.
+    await publish(result.snapshot(), service, trigger)
   }
   // Once the runner cancels, the handler speaks for the run: what the command's own flow says
   // afterwards (its work torn down under it) is not published.

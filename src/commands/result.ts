@@ -26,4 +26,15 @@ export class CommandResult {
   set(name: string, value: string): void {
     this.outputs.set(name, value)
   }
+
+  /** A copy that later changes to this result do not reach. */
+  snapshot(): CommandResult {
+    const copy = new CommandResult()
+    for (const [name, value] of this.outputs) copy.set(name, value)
+    copy.summary = this.summary
+    copy.comment = this.comment
+    copy.failure = this.failure
+    copy.reaction = this.reaction
+    return copy
+  }
 }
