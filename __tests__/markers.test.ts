@@ -85,3 +85,18 @@ describe('markers', () => {
     expect(verifiedKeys(makeMarker('k', SECRET, PLACE, ID), '', PLACE, ID)).toEqual([])
   })
 })
+
+describe('markers of version 1.0.0', () => {
+  it('a marker signed over the comment id still verifies on that comment, as the oldest', async () => {
+    const { createHmac } = await import('node:crypto')
+    const id = 4242
+    const sig = createHmac('sha256', SECRET)
+      .update(`${PLACE.owner}/${PLACE.repo}#${PLACE.issueNumber}\n${id}\nroute/p/j`)
+      .digest('hex')
+      .slice(0, 32)
+    const old = `<!-- docs-agent:route%2Fp%2Fj sig=${sig} -->`
+    expect(verifiedMarkers(old, SECRET, PLACE, id)).toEqual([{ key: 'route/p/j', at: 0 }])
+    // Copied onto another comment, it does not.
+    expect(verifiedMarkers(old, SECRET, PLACE, id + 1)).toEqual([])
+  })
+})

@@ -33712,12 +33712,33 @@ function decodeKey(encoded) {
         return undefined;
     }
 }
-/** The markers in body whose signature verifies, in order of appearance. */
-function verifiedMarkers(body, secret, place) {
+// Version 1.0.0 signed over the comment's id instead of a time: still read, so the routes recorded
+// before an upgrade keep working, as the oldest markers of all (time 0).
+const LEGACY_PATTERN = /<!-- docs-agent:([A-Za-z0-9\-_.!~*'()%]+) sig=([0-9a-f]+) -->/g;
+function legacySignature(key, secret, place, commentId) {
+    return (0,external_node_crypto_.createHmac)('sha256', secret)
+        .update(`${place.owner}/${place.repo}#${place.issueNumber}\n${commentId}\n${key}`)
+        .digest('hex')
+        .slice(0, SIG_HEX);
+}
+/**
+ * The markers in body whose signature verifies, in order of appearance; `commentId` lets the
+ * markers of version 1.0.0 verify too.
+ */
+function verifiedMarkers(body, secret, place, commentId) {
     // With no secret nothing can be told apart from a forgery.
     if (secret === '' || typeof body !== 'string')
         return [];
     const found = [];
+    if (commentId !== undefined)
+        for (const match of body.matchAll(LEGACY_PATTERN)) {
+            const key = decodeKey(match[1] ?? '');
+            if (key === undefined)
+                continue;
+            const expected = legacySignature(key, secret, place, commentId);
+            if (sameSignature(match[2] ?? '', expected))
+                found.push({ key, at: 0 });
+        }
     for (const match of body.matchAll(MARKER_PATTERN)) {
         const key = decodeKey(match[1] ?? '');
         const at = Number(match[2]);
@@ -33838,7 +33859,7 @@ async function listComments(octokit, place) {
 function newestMarked(comments, secret, place, pick) {
     let best;
     for (const comment of comments) {
-        const markers = verifiedMarkers(comment.body, secret, place);
+        const markers = verifiedMarkers(comment.body, secret, place, comment.id);
         const value = pick(markers.map(m => m.key));
         if (value === undefined)
             continue;

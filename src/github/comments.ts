@@ -136,7 +136,7 @@ function newestMarked<T>(
 ): { comment: ListedComment; value: T } | undefined {
   let best: { comment: ListedComment; value: T; at: number } | undefined
   for (const comment of comments) {
-    const markers = verifiedMarkers(comment.body, secret, place)
+    const markers = verifiedMarkers(comment.body, secret, place, comment.id)
     const value = pick(markers.map(m => m.key))
     if (value === undefined) continue
     const at = Math.max(...markers.map(m => m.at))

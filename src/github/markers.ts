@@ -63,11 +63,37 @@ export function decodeKey(encoded: string): string | undefined {
   }
 }
 
-/** The markers in body whose signature verifies, in order of appearance. */
-export function verifiedMarkers(body: string, secret: string, place: Place): Marker[] {
+// Version 1.0.0 signed over the comment's id instead of a time: still read, so the routes recorded
+// before an upgrade keep working, as the oldest markers of all (time 0).
+const LEGACY_PATTERN = /<!-- docs-agent:([A-Za-z0-9\-_.!~*'()%]+) sig=([0-9a-f]+) -->/g
+
+function legacySignature(key: string, secret: string, place: Place, commentId: number): string {
+  return createHmac('sha256', secret)
+    .update(`${place.owner}/${place.repo}#${place.issueNumber}\n${commentId}\n${key}`)
+    .digest('hex')
+    .slice(0, SIG_HEX)
+}
+
+/**
+ * The markers in body whose signature verifies, in order of appearance; `commentId` lets the
+ * markers of version 1.0.0 verify too.
+ */
+export function verifiedMarkers(
+  body: string,
+  secret: string,
+  place: Place,
+  commentId?: number
+): Marker[] {
   // With no secret nothing can be told apart from a forgery.
   if (secret === '' || typeof body !== 'string') return []
   const found: Marker[] = []
+  if (commentId !== undefined)
+    for (const match of body.matchAll(LEGACY_PATTERN)) {
+      const key = decodeKey(match[1] ?? '')
+      if (key === undefined) continue
+      const expected = legacySignature(key, secret, place, commentId)
+      if (sameSignature(match[2] ?? '', expected)) found.push({ key, at: 0 })
+    }
   for (const match of body.matchAll(MARKER_PATTERN)) {
     const key = decodeKey(match[1] ?? '')
     const at = Number(match[2])
