@@ -173,3 +173,22 @@ describe('trend: the periods before, one request each per section drawn', () => 
     })
   })
 })
+
+describe('top is capped', () => {
+  it('top: 1000000 is refused naming `top`, before any request', async () => {
+    await withService({ rows: 10 }, async sim => {
+      const r = await report(sim, { top: '1000000' })
+      expect(r.code).toBe(1)
+      expect(errorsOf(r)[0]).toMatch(/^Input `top`: .*from 1 to 10000/)
+      expect(sim.requests).toHaveLength(0)
+    })
+  })
+
+  it('a report with top: 10000 reads at most 500 queries: 5 searches requests', async () => {
+    await withService({ rows: 10, searches: 5000 }, async sim => {
+      const r = await report(sim, { sections: 'searches', top: '10000' })
+      expect(r.code).toBe(0)
+      expect(ofKind(sim, 'searches')).toHaveLength(5)
+    })
+  })
+})

@@ -35442,6 +35442,8 @@ async function readFeedback(input) {
 
 /** The most the operation accepts per request. */
 const SEARCHES_MAX_LIMIT = 100;
+/** The most queries a report reads, whatever `top` says: the hourly quota is about 100 requests. */
+const SEARCHES_MAX_READ = 500;
 async function readSearches(input) {
     const { api, range } = input;
     let totalSearches;
@@ -35452,7 +35454,8 @@ async function readSearches(input) {
             return { items: page.searches, nextCursor: page.nextCursor };
         },
         limit: Math.min(SEARCHES_MAX_LIMIT, input.top),
-        enough: input.top,
+        // Queries cost a request per 100: a report reads at most 500 of them (6 requests at most).
+        enough: Math.min(input.top, SEARCHES_MAX_READ),
         deadline: input.deadline
     });
     if (result.short)
@@ -44105,7 +44108,8 @@ function readSettings(raw, ctx) {
         maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
         concurrency: integer(get, 'concurrency', 1, 16),
         sections: settings_readSections(get('sections')),
-        top: integer(get, 'top', 1, 1_000_000),
+        // More rows than a job summary (512 KiB) can show is no report: 10,000 is already cut there.
+        top: integer(get, 'top', 1, 10_000),
         compare: bool(get, 'compare'),
         trend: integer(get, 'trend', 0, 26),
         summary: bool(get, 'summary'),

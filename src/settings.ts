@@ -239,7 +239,8 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
     maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
     concurrency: integer(get, 'concurrency', 1, 16),
     sections: readSections(get('sections')),
-    top: integer(get, 'top', 1, 1_000_000),
+    // More rows than a job summary (512 KiB) can show is no report: 10,000 is already cut there.
+    top: integer(get, 'top', 1, 10_000),
     compare: bool(get, 'compare'),
     trend: integer(get, 'trend', 0, 26),
     summary: bool(get, 'summary'),

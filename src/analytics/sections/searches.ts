@@ -7,6 +7,8 @@ import type { SectionInput } from './section.js'
 
 /** The most the operation accepts per request. */
 export const SEARCHES_MAX_LIMIT = 100
+/** The most queries a report reads, whatever `top` says: the hourly quota is about 100 requests. */
+export const SEARCHES_MAX_READ = 500
 
 export interface SearchesSection {
   name: 'searches'
@@ -33,7 +35,8 @@ export async function readSearches(input: SectionInput): Promise<SearchesSection
       return { items: page.searches, nextCursor: page.nextCursor }
     },
     limit: Math.min(SEARCHES_MAX_LIMIT, input.top),
-    enough: input.top,
+    // Queries cost a request per 100: a report reads at most 500 of them (6 requests at most).
+    enough: Math.min(input.top, SEARCHES_MAX_READ),
     deadline: input.deadline
   })
   if (result.short)
