@@ -33,12 +33,15 @@ describe('renderJobReport: the headline leads with the answer', () => {
   it('failed and archived jobs', () => {
     const failed = render('failed')
     expect(headline(failed)).toBe('### ❌ The job failed · 4 min')
+    // The service never says why: the ending names the job and how to try again.
     expect(visible(failed)).toContain(
-      '**Error:** The agent could not check out ref &#96;docs-v2&#96;: not found'
+      'failed. To try again, write a new `/docs-agent <instruction>` comment'
     )
-    const silent = renderJobReport(jobReport({ ...JOB_STATES.failed, error: undefined }))
-    expect(visible(silent)).toContain('The service did not say why.')
-    expect(headline(render('archived'))).toBe('### 📦 The job was archived · 4 min')
+    expect(visible(failed)).toContain('or re-run the workflow')
+    expect(visible(failed)).not.toContain('did not say why')
+    const archived = render('archived')
+    expect(headline(archived)).toBe('### 📦 The job was archived · 4 min')
+    expect(visible(archived)).toContain('nothing more will happen to it')
   })
 
   it('while waiting, the headline follows the status, and the start time replaces elapsed', () => {
@@ -67,8 +70,10 @@ describe('renderJobReport: honest endings', () => {
   it('timed out: the job may still finish and open a pull request', () => {
     const out = render('timed out')
     expect(headline(out)).toBe('### ⌛ Stopped waiting after 30 min · the job may still finish')
-    expect(visible(out)).toContain('This run stopped waiting at `wait-timeout`.')
+    // Words for reviewers: no input names, and how to look again.
+    expect(visible(out)).not.toContain('wait-timeout')
     expect(visible(out)).toContain('it can still finish and open a pull request')
+    expect(visible(out)).toContain('Look again later')
     expect(visible(out)).toContain('Last status seen: **active**.')
     expect(out).not.toMatch(/error/i)
   })

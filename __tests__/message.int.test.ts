@@ -205,7 +205,7 @@ describe('message: errors from the service', () => {
       expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({ status: 'active' })
       // The summary says the job may still finish, not that the action erred.
       expect(r.summary).toMatch(/^### ⌛ Stopped waiting after \d+ s · the job may still finish$/m)
-      expect(r.summary).toContain('This run stopped waiting at `wait-timeout`.')
+      expect(r.summary).toContain('This run stopped waiting, but the job may still be running')
       expect(r.summary).not.toMatch(/error|&#96;/i)
       expect(gets(sim).length).toBeGreaterThanOrEqual(1)
       expect(posts(sim)).toHaveLength(1)

@@ -72,10 +72,8 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
     job: agentJob({ prLink: 'https://github.com/acme/website/pull/311' })
   },
   'done without a pull request': { job: agentJob({ prLink: null }) },
-  failed: {
-    job: agentJob({ status: 'failed', prLink: null }),
-    error: 'The agent could not check out ref `docs-v2`: not found'
-  },
+  // The service gives no reason for a failed job: a real run has no error text here.
+  failed: { job: agentJob({ status: 'failed', prLink: null }), trigger: '/docs-agent' },
   archived: { job: agentJob({ status: 'archived', prLink: null }) },
   'not waited for (wait: false)': { waited: false, job: active },
   'timed out': { phase: 'timed-out', job: active, endedAt: STARTED + 30 * MINUTE + 2_000 },

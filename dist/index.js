@@ -34143,13 +34143,21 @@ function explanation(r) {
                     'No pull request was opened: the agent may have changed nothing, or committed ' +
                         'directly to the branch.'
                 ];
+            // The service gives no reason for a failed job: say what to do next instead.
             if (status === 'failed')
-                return [job_errorDetail(r, 'Error') ?? 'The service did not say why.'];
+                return [
+                    `The docs agent job ${escapeText(r.jobId ?? '–')} failed. To try again, ` +
+                        (r.trigger
+                            ? `write a new \`${r.trigger} <instruction>\` comment, or re-run the workflow.`
+                            : 're-run the workflow.')
+                ];
+            if (status === 'archived')
+                return ['The job was archived: nothing more will happen to it. Start a new job to go on.'];
             return [];
         case 'timed-out':
             return [
-                'This run stopped waiting at `wait-timeout`. The job may still be running: it can ' +
-                    `still finish and open a pull request.${lastStatus(r)}`,
+                'This run stopped waiting, but the job may still be running: it can still finish and ' +
+                    `open a pull request. Look again later in the docs agent's jobs (job ${escapeText(r.jobId ?? '–')}).${lastStatus(r)}`,
                 job_errorDetail(r, 'Last poll')
             ].filter(isText);
         case 'cancelled':
