@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9803);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(606);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9803:
+/***/ 606:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43992,6 +43992,59 @@ async function checkCommenter(octokit, event, comment, rules) {
     return { allowed: true, why: `@${login} has ${actual} permission` };
 }
 
+;// CONCATENATED MODULE: ./src/range-input.ts
+// The range inputs of `visitors` and `report`: the dates or the period, and the periods before it
+// that `compare` and `trend` read. An InputError names the input and the form it accepts.
+
+
+/**
+ * The range of an analytics command from `date-from`/`date-to` or `period`, and the periods
+ * before it that `compare` and `trend` need (both need a bounded range).
+ */
+function readRange(get, now, want) {
+    const s = { range: {} };
+    const from = get('date-from');
+    const to = get('date-to');
+    const periodText = get('period');
+    const form = '`YYYY-MM-DD` or an ISO 8601 date-time such as `2026-11-01T00:00:00Z`';
+    if (periodText !== '') {
+        if (from !== '' || to !== '')
+            throw new InputError('period', 'cannot be combined with `date-from` or `date-to`: use one or the other');
+        const period = parsePeriod(periodText);
+        if (!period)
+            throw new InputError('period', `${quote(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``);
+        s.period = period;
+        s.range = resolvePeriod(period, now);
+    }
+    else {
+        const fromAt = from === '' ? undefined : parseInstant(from);
+        const toAt = to === '' ? undefined : parseInstant(to);
+        if (from !== '' && fromAt === undefined)
+            throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`);
+        if (to !== '' && toAt === undefined)
+            throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`);
+        if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
+            throw new InputError('date-to', `must be after \`date-from\` (it is exclusive): ${to} is not after ${from}`);
+        if (from !== '')
+            s.range.dateFrom = from;
+        if (to !== '')
+            s.range.dateTo = to;
+    }
+    if (want.compare) {
+        const { dateFrom, dateTo } = s.range;
+        if (dateFrom === undefined || dateTo === undefined)
+            throw new InputError('compare', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
+        s.previous = previousRange({ dateFrom, dateTo }, s.period);
+    }
+    if (want.trend > 0) {
+        const { dateFrom, dateTo } = s.range;
+        if (dateFrom === undefined || dateTo === undefined)
+            throw new InputError('trend', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
+        s.trendRanges = rangesBefore({ dateFrom, dateTo }, want.trend, s.period);
+    }
+    return s;
+}
+
 ;// CONCATENATED MODULE: ./src/analytics/section-names.ts
 // The report's sections, by the names the `sections` input takes.
 const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
@@ -44147,7 +44200,7 @@ function readSettings(raw, ctx) {
         checkPrompt(s.prompt, s.promptFile !== undefined ? 'prompt-file' : 'prompt');
         return { ...s, command };
     }
-    readRange(get, s, ctx.now);
+    Object.assign(s, readRange(get, ctx.now, { compare: s.compare, trend: s.trend }));
     return { ...s, command };
 }
 /** The prompt rule, also applied to a prompt that comes from a trigger comment. */
@@ -44258,47 +44311,6 @@ function readOutputFile(text, workspace, command) {
     if (!format)
         throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`);
     return { path: text, absolute: insideWorkspace('output-file', text, workspace), format };
-}
-function readRange(get, s, now) {
-    const from = get('date-from');
-    const to = get('date-to');
-    const periodText = get('period');
-    const form = '`YYYY-MM-DD` or an ISO 8601 date-time such as `2026-11-01T00:00:00Z`';
-    if (periodText !== '') {
-        if (from !== '' || to !== '')
-            throw new InputError('period', 'cannot be combined with `date-from` or `date-to`: use one or the other');
-        const period = parsePeriod(periodText);
-        if (!period)
-            throw new InputError('period', `${quote(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``);
-        s.period = period;
-        s.range = resolvePeriod(period, now);
-    }
-    else {
-        const fromAt = from === '' ? undefined : parseInstant(from);
-        const toAt = to === '' ? undefined : parseInstant(to);
-        if (from !== '' && fromAt === undefined)
-            throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`);
-        if (to !== '' && toAt === undefined)
-            throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`);
-        if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
-            throw new InputError('date-to', `must be after \`date-from\` (it is exclusive): ${to} is not after ${from}`);
-        if (from !== '')
-            s.range.dateFrom = from;
-        if (to !== '')
-            s.range.dateTo = to;
-    }
-    if (s.compare) {
-        const { dateFrom, dateTo } = s.range;
-        if (dateFrom === undefined || dateTo === undefined)
-            throw new InputError('compare', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
-        s.previous = previousRange({ dateFrom, dateTo }, s.period);
-    }
-    if (s.trend > 0) {
-        const { dateFrom, dateTo } = s.range;
-        if (dateFrom === undefined || dateTo === undefined)
-            throw new InputError('trend', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
-        s.trendRanges = rangesBefore({ dateFrom, dateTo }, s.trend, s.period);
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/version.ts

@@ -1,15 +1,8 @@
 // Every input read, parsed and validated in one place, before any request is sent. An InputError
 // names the input and the form it accepts, so the person reading the log knows what to fix.
 import { lstatSync, readFileSync } from 'node:fs'
-import {
-  parseInstant,
-  parsePeriod,
-  previousRange,
-  rangesBefore,
-  resolvePeriod,
-  type DateRange,
-  type Period
-} from './period.js'
+import type { DateRange, Period } from './period.js'
+import { readRange } from './range-input.js'
 import { formatFromPath, type FileFormat } from './analytics/sinks.js'
 import { SECTIONS, type SectionName } from './analytics/section-names.js'
 import { FINAL_STATUSES } from './service/schema.js'
@@ -274,7 +267,7 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
     checkPrompt(s.prompt, s.promptFile !== undefined ? 'prompt-file' : 'prompt')
     return { ...s, command }
   }
-  readRange(get, s, ctx.now)
+  Object.assign(s, readRange(get, ctx.now, { compare: s.compare, trend: s.trend }))
   return { ...s, command }
 }
 
@@ -408,58 +401,4 @@ function readOutputFile(
   if (!format)
     throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`)
   return { path: text, absolute: insideWorkspace('output-file', text, workspace), format }
-}
-
-function readRange(get: GetInput, s: AllSettings, now: Date): void {
-  const from = get('date-from')
-  const to = get('date-to')
-  const periodText = get('period')
-  const form = '`YYYY-MM-DD` or an ISO 8601 date-time such as `2026-11-01T00:00:00Z`'
-  if (periodText !== '') {
-    if (from !== '' || to !== '')
-      throw new InputError(
-        'period',
-        'cannot be combined with `date-from` or `date-to`: use one or the other'
-      )
-    const period = parsePeriod(periodText)
-    if (!period)
-      throw new InputError(
-        'period',
-        `${quote(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``
-      )
-    s.period = period
-    s.range = resolvePeriod(period, now)
-  } else {
-    const fromAt = from === '' ? undefined : parseInstant(from)
-    const toAt = to === '' ? undefined : parseInstant(to)
-    if (from !== '' && fromAt === undefined)
-      throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`)
-    if (to !== '' && toAt === undefined)
-      throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`)
-    if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
-      throw new InputError(
-        'date-to',
-        `must be after \`date-from\` (it is exclusive): ${to} is not after ${from}`
-      )
-    if (from !== '') s.range.dateFrom = from
-    if (to !== '') s.range.dateTo = to
-  }
-  if (s.compare) {
-    const { dateFrom, dateTo } = s.range
-    if (dateFrom === undefined || dateTo === undefined)
-      throw new InputError(
-        'compare',
-        'needs a bounded range: set `period`, or both `date-from` and `date-to`'
-      )
-    s.previous = previousRange({ dateFrom, dateTo }, s.period)
-  }
-  if (s.trend > 0) {
-    const { dateFrom, dateTo } = s.range
-    if (dateFrom === undefined || dateTo === undefined)
-      throw new InputError(
-        'trend',
-        'needs a bounded range: set `period`, or both `date-from` and `date-to`'
-      )
-    s.trendRanges = rangesBefore({ dateFrom, dateTo }, s.trend, s.period)
-  }
 }

@@ -1,0 +1,83 @@
+// The range inputs of `visitors` and `report`: the dates or the period, and the periods before it
+// that `compare` and `trend` read. An InputError names the input and the form it accepts.
+import { InputError, quote, type GetInput } from './inputs.js'
+import {
+  parseInstant,
+  parsePeriod,
+  previousRange,
+  rangesBefore,
+  resolvePeriod,
+  type DateRange,
+  type Period
+} from './period.js'
+
+export interface RangeSettings {
+  range: DateRange
+  period?: Period
+  previous?: Required<DateRange>
+  trendRanges?: Required<DateRange>[]
+}
+
+/**
+ * The range of an analytics command from `date-from`/`date-to` or `period`, and the periods
+ * before it that `compare` and `trend` need (both need a bounded range).
+ */
+export function readRange(
+  get: GetInput,
+  now: Date,
+  want: { compare: boolean; trend: number }
+): RangeSettings {
+  const s: RangeSettings = { range: {} }
+  const from = get('date-from')
+  const to = get('date-to')
+  const periodText = get('period')
+  const form = '`YYYY-MM-DD` or an ISO 8601 date-time such as `2026-11-01T00:00:00Z`'
+  if (periodText !== '') {
+    if (from !== '' || to !== '')
+      throw new InputError(
+        'period',
+        'cannot be combined with `date-from` or `date-to`: use one or the other'
+      )
+    const period = parsePeriod(periodText)
+    if (!period)
+      throw new InputError(
+        'period',
+        `${quote(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``
+      )
+    s.period = period
+    s.range = resolvePeriod(period, now)
+  } else {
+    const fromAt = from === '' ? undefined : parseInstant(from)
+    const toAt = to === '' ? undefined : parseInstant(to)
+    if (from !== '' && fromAt === undefined)
+      throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`)
+    if (to !== '' && toAt === undefined)
+      throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`)
+    if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
+      throw new InputError(
+        'date-to',
+        `must be after \`date-from\` (it is exclusive): ${to} is not after ${from}`
+      )
+    if (from !== '') s.range.dateFrom = from
+    if (to !== '') s.range.dateTo = to
+  }
+  if (want.compare) {
+    const { dateFrom, dateTo } = s.range
+    if (dateFrom === undefined || dateTo === undefined)
+      throw new InputError(
+        'compare',
+        'needs a bounded range: set `period`, or both `date-from` and `date-to`'
+      )
+    s.previous = previousRange({ dateFrom, dateTo }, s.period)
+  }
+  if (want.trend > 0) {
+    const { dateFrom, dateTo } = s.range
+    if (dateFrom === undefined || dateTo === undefined)
+      throw new InputError(
+        'trend',
+        'needs a bounded range: set `period`, or both `date-from` and `date-to`'
+      )
+    s.trendRanges = rangesBefore({ dateFrom, dateTo }, want.trend, s.period)
+  }
+  return s
+}
