@@ -244,3 +244,29 @@ describe('a thread with two instructions', () => {
     })
   })
 })
+
+describe('files on the runner', () => {
+  it('are named in the job summary, not in the comment no reader of which can open them', async () => {
+    await withGitHub({}, async gh => {
+      await withService({ rows: 30 }, async sim => {
+        const r = await runScenario({
+          inputs: {
+            command: 'visitors',
+            'api-key': SIM_API_KEY,
+            'project-id': 'proj-1',
+            'base-url': sim.url,
+            period: '7d',
+            'output-file': 'reports/visitors.csv',
+            'issue-number': '12'
+          },
+          env: { GITHUB_API_URL: gh.url }
+        })
+        expect(r.code).toBe(0)
+        expect(r.summary).toContain('reports/visitors.csv')
+        const [comment] = botComments(gh, 12)
+        expect(comment).toContain('30 rows exported.')
+        expect(comment).not.toContain('visitors.csv')
+      })
+    })
+  })
+})

@@ -38572,10 +38572,9 @@ async function runVisitors(ctx) {
             const ref = await upsertComment(octokit, target, {
                 // One comment per report: a re-run edits it, a new week gets its own.
                 key: markerKey('visitors', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
-                body: room => renderVisitorsReport(report, {
-                    maxChars: room,
-                    fullDataHint: fileHint ?? 'the job summary'
-                }),
+                // A file on the runner is named in the job summary only: no reader of the comment can
+                // open it.
+                body: room => renderVisitorsReport({ ...report, file: undefined }, { maxChars: room, fullDataHint: 'the job summary' }),
                 mode: s.commentMode,
                 secret: s.apiKey
             });
