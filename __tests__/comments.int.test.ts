@@ -739,7 +739,7 @@ describe('visitors comments', () => {
       // The new comment is complete in its POST; then one PATCH per later run.
       expect(commentWrites(gh, 'PATCH')).toHaveLength(2)
       expect(urls).toEqual([list[0]?.html_url, list[0]?.html_url, list[0]?.html_url])
-      expect(list[0]?.body).toContain('2025-01-06 to 2025-01-12')
+      expect(list[0]?.body).toContain('unique visitors · Jan 6–12, 2025')
       // A specific headline, a link to the run, and when the report was made.
       expect(list[0]?.body).toMatch(/^### [\d,]+ unique visitors · Jan 6–12, 2025$/m)
       expect(list[0]?.body).toContain(

@@ -72,88 +72,180 @@ const refused: SectionOutcome = {
   reason: `403 Forbidden: ${HOSTILE}; this analytics feature may not be enabled on your plan`
 }
 
-/** The lines of one section, from its heading to the next. */
-function sectionOf(md: string, title: string): string {
-  const start = md.indexOf(`### ${title}\n`)
-  expect(start).toBeGreaterThanOrEqual(0)
-  const next = md.indexOf('\n### ', start + 1)
-  return md.slice(start, next < 0 ? undefined : next)
+/** The overview row of a section: its cells after the name. */
+function overviewRow(md: string, title: string): string[] {
+  const line = md.split('\n').find(l => l.startsWith(`| ${title} | `))
+  expect(line).toBeDefined()
+  return line!
+    .split(' | ')
+    .slice(1)
+    .map(cell => cell.replace(/ \|$/, ''))
 }
 
-describe('renderHealthReport: title, provenance, headlines', () => {
-  it('titles the report with the range as people read it, and says where it came from', () => {
+/** Table rows a reader sees without unfolding anything: no header, no delimiter row. */
+function visibleTableRows(md: string): number {
+  const lines = md.replace(/<details>[\s\S]*?<\/details>/g, '').split('\n')
+  const isDelimiter = (l: string | undefined) => l !== undefined && /^\|(:?-+:?\|)+$/.test(l)
+  return lines.filter((l, i) => l.startsWith('| ') && !isDelimiter(l) && !isDelimiter(lines[i + 1]))
+    .length
+}
+
+describe('renderHealthReport: title, provenance, overview', () => {
+  it('says the range once, in the title as people read it, and says where it came from', () => {
     const md = renderHealthReport(report([visitors(3)]), 100_000)
     expect(md.startsWith('## Docs health · Nov 9–15\n')).toBe(true)
     expect(md).toContain(
-      'Project docs · 2026-11-09 to 2026-11-15 · made 2026-11-22 00:40 UTC · ' +
+      'Project docs · made 2026-11-22 00:40 UTC · ' +
         '[workflow run](https://github.com/octo/docs/actions/runs/1) · 7 analytics requests'
     )
+    expect(md).not.toContain('2026-11-09 to 2026-11-15')
     expect(md).not.toContain('(end exclusive)')
   })
 
-  it('leads each headline with the answer', () => {
+  it('leads each overview row with the answer', () => {
     const md = renderHealthReport(report([visitors(3), searches(), assistant()]), 100_000)
-    expect(md).toContain('| Visitors | 1,000 unique visitors |')
-    expect(md).toContain('| Searches | 4,321 searches · 1 of 2 queries with no click |')
-    const partial = renderHealthReport(report([searches({ complete: false })]), 100_000)
-    expect(partial).toContain(
-      '| Searches | 4,321 searches · 1 of the top 2 queries with no click |'
-    )
-    expect(md).toContain('| Assistant | 12.0% of 400 questions read unanswered · 420 questions |')
+    expect(overviewRow(md, 'Visitors')).toEqual(['**1,000** unique visitors'])
+    expect(overviewRow(md, 'Searches')).toEqual(['**4,321** searches · 1 query with no click'])
+    expect(overviewRow(md, 'Assistant')).toEqual(['**420** questions · **12.0%** unanswered'])
+    // Without compare there is no change column and no mark.
+    expect(md).not.toMatch(/ vs the |🟢|🔴/)
   })
 
-  it('with compare, each headline says its change against the period before, named', () => {
+  it('with compare, marks each change better or worse for the docs, in its own column', () => {
     const sections = [
       visitors(1, { previous: { human: 800, ai: 200, total: 800 } }),
-      searches({ previous: 4321 }),
-      assistant({ previous: 0 })
+      searches({ previous: 4000 }),
+      {
+        name: 'feedback',
+        ok: true,
+        thumbsDown: 1007,
+        thumbsUp: 300,
+        code: 0,
+        previous: 953,
+        pages: 3,
+        hasMore: false,
+        top: []
+      } as SectionOutcome,
+      assistant({ previous: 400, previousShare: { unanswered: 20, read: 400 } })
     ]
     const previous = { dateFrom: '2026-11-02', dateTo: '2026-11-09' }
     const week = renderHealthReport(
       report(sections, { previous, period: { kind: 'last-week' } }),
       100_000
     )
-    expect(week).toContain('| Visitors | 1,000 unique visitors, +25.0% vs the week before |')
-    expect(week).toContain('4,321 searches, no change vs the week before')
-    expect(week).toContain('420 questions, none in the week before')
-    expect(week).toContain('2026-11-09 to 2026-11-15, compared with 2026-11-02 to 2026-11-08')
+    expect(week).toContain('| Section | Nov 9–15 | vs the week before |')
+    expect(overviewRow(week, 'Visitors')).toEqual(['**1,000** unique visitors', '+25.0% 🟢'])
+    // More searches are neither good nor bad: no mark.
+    expect(overviewRow(week, 'Searches')[1]).toBe('+8.0%')
+    // More thumbs-down is worse, though the number went up.
+    expect(overviewRow(week, 'Feedback')[1]).toBe('👎 +5.7% 🔴')
+    // The assistant: the unanswered share's change in percentage points (12.0% against 5.0%).
+    expect(overviewRow(week, 'Assistant')[1]).toBe('questions +5.0% · unanswered +7.0 pp 🔴')
+    expect(week).toContain('_🟢 better for the docs · 🔴 worse_')
+    expect(week).toContain('compared with Nov 2–8')
     // Dates without a period: the comparison is named by its length.
     const dates = renderHealthReport(report(sections, { previous }), 100_000)
-    expect(dates).toContain('1,000 unique visitors, +25.0% vs the previous 7 days')
-    // Without compare, no change is claimed.
-    expect(renderHealthReport(report(sections), 100_000)).not.toMatch(/ vs the /)
+    expect(dates).toContain('| vs the previous 7 days |')
+  })
+
+  it('never says ±0%, and a fall in thumbs-down or the unanswered share is better', () => {
+    const md = renderHealthReport(
+      report(
+        [
+          visitors(1, { previous: { human: 900, ai: 200, total: 1000 } }),
+          {
+            name: 'feedback',
+            ok: true,
+            thumbsDown: 10,
+            thumbsUp: 3,
+            code: 0,
+            previous: 20,
+            pages: 1,
+            hasMore: false,
+            top: []
+          },
+          assistant({ previous: 420, previousShare: { unanswered: 80, read: 400 } })
+        ],
+        { previous: { dateFrom: '2026-11-02', dateTo: '2026-11-09' } }
+      ),
+      100_000
+    )
+    expect(overviewRow(md, 'Visitors')[1]).toBe('no change')
+    expect(overviewRow(md, 'Feedback')[1]).toBe('👎 −50.0% 🟢')
+    expect(overviewRow(md, 'Assistant')[1]).toBe('questions no change · unanswered −8.0 pp 🟢')
+    expect(md).not.toMatch(/[±]0/)
+  })
+
+  it('the full weekly report with compare shows at most 45 table rows before anything is unfolded', () => {
+    const md = renderHealthReport(
+      HEALTH_STATES['compare and trend: 8 (the weekly recipe)']!(),
+      65_000
+    )
+    expect(visibleTableRows(md)).toBeLessThanOrEqual(45)
+    // One pages table, visitors and views side by side, the change beside the visitors.
+    expect(md).toContain('| # | Page | Visitors | Change | Views |')
+    expect(md).not.toContain('### Visitors')
+    expect(md).not.toContain('### Views')
+    // Content gaps are marks in the searches table, not a second table; no clock times in rows.
+    expect(md).not.toContain('Content gaps')
+    expect(md).toMatch(/\| 0% ⚠️ \| – \|/)
+    expect(md).not.toMatch(/\| [^|]*\d\d:\d\d UTC \|/)
+    // The feedback columns say what they count.
+    expect(md).toContain('| 👎 Not helpful | 👍 Helpful | On code snippets | All feedback |')
   })
 })
 
-describe('renderHealthReport: failures in place', () => {
-  it('draws a refused section in its place with the service words, escaped, and no key advice', () => {
+describe('renderHealthReport: sections not read', () => {
+  it('explains a refused section once, with the service words, escaped, and no key advice', () => {
     const md = renderHealthReport(report([visitors(3), refused, searches()]), 100_000)
-    expect(md).toContain('| Feedback | ⚠️ not available (HTTP 403) |')
-    const order = ['### Visitors', '### Feedback', '### Searches'].map(h => md.indexOf(h))
-    expect(order).toEqual([...order].sort((a, b) => a - b))
-    const text = sectionOf(md, 'Feedback')
-    expect(text).toContain('> ⚠️ **Not available:** the service refused this section (HTTP 403).')
-    expect(text).toContain('this analytics feature may not be enabled on your plan')
-    expect(text).toContain('&lt;img src=x onerror=alert&#40;1&#41;&gt;')
-    expect(text).not.toMatch(/allowlist|api-key/)
+    expect(overviewRow(md, 'Feedback')).toEqual(['⚠️ refused by the service (HTTP 403)'])
+    expect(md).toContain('> ⚠️ **Feedback** refused: 403 Forbidden: ')
+    expect(md).toContain('this analytics feature may not be enabled on your plan')
+    expect(md).toContain('&lt;img src=x onerror=alert&#40;1&#41;&gt;')
+    expect(md).not.toMatch(/allowlist|api-key/)
+    expect(md).not.toContain('### Feedback')
   })
 
-  it('writes the action’s own reason for a section not read as Markdown', () => {
+  it('sections that failed the same way are said once', () => {
+    const same = (name: 'views' | 'searches' | 'assistant'): SectionOutcome => ({
+      ...refused,
+      name
+    })
     const md = renderHealthReport(
-      report([
-        visitors(1),
-        {
-          name: 'searches',
-          ok: false,
-          refused: false,
-          skipped: true,
-          reason: 'not read: the time allowed (`wait-timeout`) ran out before it'
-        }
-      ]),
+      report([same('views'), same('searches'), same('assistant')]),
       100_000
     )
-    expect(md).toContain('| Searches | ⚠️ not read |')
-    expect(md).toContain('> ⚠️ **Not read:** the time allowed (`wait-timeout`) ran out before it.')
+    expect(md.match(/may not be enabled on your plan/g)).toHaveLength(1)
+    expect(md).toContain('> ⚠️ **Views, Searches, Assistant** refused: 403 Forbidden')
+  })
+
+  it('says which limit kept a section from being read, in the overview, as Markdown', () => {
+    const md = renderHealthReport(
+      report(
+        [
+          visitors(1),
+          {
+            name: 'searches',
+            ok: false,
+            refused: false,
+            skipped: true,
+            limit: 'quota',
+            reason: 'not read: the hourly analytics limit was reached'
+          }
+        ],
+        {
+          incomplete:
+            'The hourly limit was reached: searches not read. Run it again within the hour.'
+        }
+      ),
+      100_000
+    )
+    expect(overviewRow(md, 'Searches')).toEqual([
+      '⚠️ not read: the hourly analytics limit was reached'
+    ])
+    expect(md).not.toContain('HTTP 429')
+    expect(md.startsWith('## Docs health · Nov 9–15 · incomplete\n')).toBe(true)
+    expect(md).toContain('> ⚠️ **This report is incomplete.** The hourly limit was reached')
   })
 
   it('a failure that is not a refusal says it failed, with its status', () => {
@@ -161,8 +253,8 @@ describe('renderHealthReport: failures in place', () => {
       report([{ name: 'views', ok: false, status: 500, refused: false, reason: 'boom' }]),
       100_000
     )
-    expect(md).toContain('| Views | ⚠️ failed (HTTP 500) |')
-    expect(md).toContain('**Failed:** this section could not be read (HTTP 500).')
+    expect(overviewRow(md, 'Views')).toEqual(['⚠️ failed (HTTP 500)'])
+    expect(md).toContain('> ⚠️ **Views** failed (HTTP 500): boom')
   })
 })
 
@@ -184,7 +276,8 @@ describe('renderHealthReport: tables', () => {
     for (const table of md.split('\n\n').filter(b => b.startsWith('| '))) {
       const [head, ...rows] = table.split('\n')
       const cells = (line: string) => line.split(' | ').length
-      for (const row of rows.slice(1)) expect(cells(row)).toBe(cells(head!))
+      for (const row of rows.slice(1).filter(Boolean))
+        expect([row, cells(row)]).toEqual([row, cells(head!)])
     }
   })
 
@@ -233,14 +326,14 @@ describe('renderHealthReport: tables', () => {
       callers: { web: 0, api: 0, other: 0, total: 0 }
     })
     const md = renderHealthReport(report([none]), 100_000)
-    expect(md).toContain('| Assistant | no data for this range |')
-    expect(md).toContain('No data for this range.')
+    expect(overviewRow(md, 'Assistant')).toEqual(['no data for this range'])
+    expect(md).not.toContain('### Assistant')
     expect(md).not.toContain('of 0')
   })
 
   it('questions asked but none read: the count, and no conversation to read', () => {
     const md = renderHealthReport(report([assistant({ read: 0, unanswered: 0, top: [] })]), 100_000)
-    expect(md).toContain('| Assistant | 420 questions |')
+    expect(overviewRow(md, 'Assistant')).toEqual(['**420** questions'])
     expect(md).toContain('No question to read.')
   })
 
@@ -273,13 +366,18 @@ describe('renderHealthReport: tables', () => {
 })
 
 describe('the preview scenarios of the report', () => {
-  it('each renders within a comment and shows every section it was given, in order', () => {
+  it('each renders within a comment and has an overview row for every section, in order', () => {
     for (const [name, make] of Object.entries(HEALTH_STATES)) {
       const r = make()
       const md = renderHealthReport(r, 65_000)
       expect({ name, fits: md.length <= 65_000 }).toEqual({ name, fits: true })
-      const titles = [...md.matchAll(/^### (\w+)$/gm)].map(m => m[1]!.toLowerCase())
-      expect(titles).toEqual(r.sections.map(x => x.name))
+      const rows = md
+        .split('\n')
+        .map(l =>
+          /^\| (Visitors|Views|Searches|Feedback|Assistant) \| /.exec(l)?.[1]?.toLowerCase()
+        )
+        .filter(Boolean)
+      expect(rows).toEqual(r.sections.map(x => x.name))
     }
     expect(healthReport().sections).toHaveLength(5)
   })

@@ -75,7 +75,7 @@ describe('what the service really sends', () => {
       const assistant = sectionOf(r, 'assistant')
       expect(assistant.read).toBeGreaterThan(assistant.conversations as number)
       expect(r.summary).toMatch(
-        /of the [\d,]+ questions read \(in [\d,]+ conversations\) went unanswered/
+        /\*\*[\d,]+\*\* questions \(web [\d,]+, API [\d,]+, other [\d,]+\) in [\d,]+ conversations; \*\*[\d,]+\*\* of the [\d,]+ questions read went unanswered/
       )
     })
   })
@@ -96,8 +96,12 @@ describe('what the service really sends', () => {
       )
       // One request answered, one refused, and nothing after it.
       expect(sim.requests).toHaveLength(2)
-      expect(sectionOf(r, 'views').reason).toMatch(/hourly limit is spent/)
+      // The report says which limit, and when to run again (the service did not say when).
+      expect(sectionOf(r, 'views').reason).toBe('not read: the hourly analytics limit was reached')
       expect(sectionOf(r, 'searches').reason).toMatch(/hourly analytics limit was reached/)
+      expect(r.summary).toContain(
+        'Run the workflow again within the hour, once the limit has reset.'
+      )
     })
   })
 })

@@ -177,6 +177,22 @@ function previousOf(top: readonly VisitorRow[]): NonNullable<VisitorsReport['pre
   return { range: WEEK_BEFORE, totals: counts(8_771, 1_802, 10_000), byPath }
 }
 
+/** Paths of a docs site translated into several scripts, wide characters among them. */
+const MULTI_SCRIPT = [
+  '/quickstart',
+  '/ja/はじめに/インストール',
+  '/zh/文档/快速开始/安装指南',
+  '/ko/시작하기/설치',
+  '/ar/البدء/التثبيت',
+  '/ru/начало-работы/установка',
+  '/he/התחלה/התקנה',
+  '/hi/शुरुआत/इंस्टॉल',
+  '/th/เริ่มต้น/การติดตั้ง',
+  '/el/ξεκινώντας/εγκατάσταση',
+  '/zh/文档/' + '接口参考'.repeat(10),
+  ...PAGES
+]
+
 const HUGE_PATH =
   '/api-reference/v2/organizations/{organizationId}/projects/{projectId}/environments/' +
   '{environmentId}/deployments/{deploymentId}/logs'
@@ -205,15 +221,40 @@ export const VISITORS_STATES: Record<string, () => VisitorsReport> = {
   'no overlap': () => visitorsReport({ totals: counts(9_000, 3_000, 12_000), top: visitorRows(3) }),
   'all time, no rows': () =>
     visitorsReport({ range: {}, period: undefined, rows: 0, top: [], totals: counts(0, 0, 0) }),
+  '3 pages (no chart)': () =>
+    visitorsReport({ rows: 3, top: visitorRows(3), totals: counts(2_900, 610, 3_400) }),
+  '400 pages, paths in several scripts': () =>
+    visitorsReport({
+      rows: 400,
+      top: visitorRows(400, MULTI_SCRIPT),
+      siteUrl: 'https://docs.acme.dev'
+    }),
+  '5,000 pages, paths in several scripts, top 50': () =>
+    visitorsReport({
+      rows: 5_000,
+      totals: counts(412_000, 96_500, 480_300),
+      top: visitorRows(50, MULTI_SCRIPT).map(row => ({
+        ...row,
+        human: row.human * 12,
+        ai: row.ai * 12,
+        total: row.total * 12
+      }))
+    }),
   '100,000 rows in a comment': () =>
     visitorsReport({ rows: 100_000, top: visitorRows(100_000), file: undefined })
 }
 
+/** As a real run renders it: a file on the runner is named in the summary, never in a comment. */
 const visitorsRender = (report: VisitorsReport, target: Scenario['target']) =>
-  renderVisitorsReport(report, {
-    maxChars: target === 'comment' ? COMMENT_MAX_CHARS : SUMMARY_MAX_BYTES,
-    fullDataHint: report.file ? `\`${report.file}\`` : 'the job summary'
-  })
+  target === 'comment'
+    ? renderVisitorsReport(
+        { ...report, file: undefined },
+        { maxChars: COMMENT_MAX_CHARS, fullDataHint: 'the job summary' }
+      )
+    : renderVisitorsReport(report, {
+        maxChars: SUMMARY_MAX_BYTES,
+        fullDataHint: report.file ? `\`${report.file}\`` : 'the job summary'
+      })
 
 // ---------------------------------------------------------------------------------------------
 // The docs-health report (`command: report`)
@@ -322,27 +363,23 @@ function assistantSection(questions = QUESTIONS): SectionOutcome {
   }
 }
 
+/** What the service says when a plan lacks a feature: the same words for every section. */
 const refused = (name: SectionFailure['name'], status: 403 | 404): SectionFailure => ({
   name,
   ok: false,
   status,
   refused: true,
   reason:
-    `${status} ${status === 403 ? 'Forbidden' : 'Not Found'}: ${TITLES_OF[name]} analytics is ` +
-    'not enabled for this organization; this analytics feature may not be enabled on your plan'
+    status === 403
+      ? '403 Forbidden: This analytics feature is not available on your plan; check the key ' +
+        '(an admin key of this organisation, its scope, an IP allowlist that refuses ' +
+        'GitHub-hosted runners) or whether your plan includes this analytics'
+      : '404 Not Found: Project not found; the project was not found: check `project-id`'
 })
-
-const TITLES_OF: Record<SectionFailure['name'], string> = {
-  visitors: 'Visitor',
-  views: 'View',
-  searches: 'Search',
-  feedback: 'Feedback',
-  assistant: 'Assistant'
-}
 
 const allSections = (): SectionOutcome[] => [
   pagesSection('visitors', 15),
-  pagesSection('views', 12),
+  pagesSection('views', 15),
   searchesSection(),
   feedbackSection(),
   assistantSection()
@@ -359,12 +396,16 @@ export const healthReport = (overrides: Partial<HealthReport> = {}): HealthRepor
   ...overrides
 })
 
+/** The week before's rows of the shown pages: most a little lower, one page new. */
+const previousRowsOf = (top: VisitorRow[]): VisitorRow[] =>
+  [...previousOf(top).byPath].map(([path, c]) => ({ path, ...c }))
+
 /** Each section's headline number of the week before. */
 function withPrevious(x: SectionOutcome): SectionOutcome {
   if (!x.ok) return x
   switch (x.name) {
     case 'visitors':
-      return { ...x, previous: counts(8_771, 1_802, 10_000) }
+      return { ...x, previous: counts(8_771, 1_802, 10_000), previousRows: previousRowsOf(x.top) }
     case 'views':
       return { ...x, previous: counts(35_002, 7_950, 42_952) }
     case 'searches':
@@ -372,7 +413,7 @@ function withPrevious(x: SectionOutcome): SectionOutcome {
     case 'feedback':
       return { ...x, previous: 131 }
     case 'assistant':
-      return { ...x, previous: 0 }
+      return { ...x, previous: 388, previousShare: { unanswered: 36, read: 388 } }
   }
 }
 
@@ -431,8 +472,32 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
           ok: false,
           refused: false,
           skipped: true,
-          reason: 'not read: the time allowed (`wait-timeout`) ran out before it'
+          limit: 'time',
+          reason: 'not read: the time allowed (`wait-timeout`) ran out'
         }
+      ],
+      incomplete:
+        'The time allowed (`wait-timeout`) ran out: searches not read. Run the workflow ' +
+        'again, with a longer `wait-timeout` if it keeps happening.'
+    }),
+  'a week stopped by the quota': () =>
+    healthReport({
+      previous: WEEK_BEFORE,
+      requests: 6,
+      incomplete:
+        'The service’s hourly analytics limit (about 100 requests per organisation, shared by ' +
+        'every analytics run) was reached: searches, feedback, assistant not read. Run the ' +
+        'workflow again after 10:14 UTC, when the limit resets.',
+      sections: [
+        ...allSections().slice(0, 2).map(withPrevious),
+        ...(['searches', 'feedback', 'assistant'] as const).map((name): SectionFailure => ({
+          name,
+          ok: false,
+          refused: false,
+          skipped: true,
+          limit: 'quota',
+          reason: 'not read: the hourly analytics limit was reached'
+        }))
       ]
     }),
   'hostile queries and paths, site-url': () =>

@@ -60,6 +60,23 @@ const kinds = (sim: Service): string[] => sim.requests.map(q => q.kind)
 const ofKind = (sim: Service, kind: string) => sim.requests.filter(q => q.kind === kind)
 
 /** The Markdown between a section's heading and the next one. */
+/** The line that says why a section was not read (one line per reason, naming its sections). */
+function notReadLine(summary: string, title: string): string {
+  const line = summary.split('\n').find(l => l.startsWith('> ⚠️ **') && l.includes(title))
+  expect(line).toBeDefined()
+  return line!
+}
+
+/** A section's overview cells after its name. */
+function overviewCells(summary: string, title: string): string[] {
+  const line = summary.split('\n').find(l => l.startsWith(`| ${title} | `))
+  expect(line).toBeDefined()
+  return line!
+    .split(' | ')
+    .slice(1)
+    .map(cell => cell.replace(/ \|$/, ''))
+}
+
 function sectionText(summary: string, title: string): string {
   const start = summary.indexOf(`### ${title}\n`)
   expect(start).toBeGreaterThanOrEqual(0)
@@ -142,6 +159,7 @@ describe('report: every section', () => {
       const downs = (feedback.top as Json[]).map(x => x.thumbsDown as number)
       expect(downs).toEqual([...downs].sort((a, b) => b - a))
       expect(feedback.pages).toBe(48)
+      expect(annotationsOf(r, 'warning').filter(w => /more than once/.test(w))).toEqual([])
 
       // assistant: caller-stats, then the conversations by cursor until nextCursor is null.
       const pages = ofKind(sim, 'assistant')
@@ -165,9 +183,16 @@ describe('report: every section', () => {
       expect(assistant.top[0].count).toBe(biggest)
       expect(sectionText(r.summary, 'Assistant')).not.toContain('Only the first')
 
-      // The summary: a headline per section, in order, and the run it came from.
-      const titles = [...r.summary.matchAll(/^### (\w+)$/gm)].map(m => m[1])
-      expect(titles).toEqual(['Visitors', 'Views', 'Searches', 'Feedback', 'Assistant'])
+      // The summary: an overview row per section, in order, one table per question, and the
+      // run it came from.
+      const overview = r.summary
+        .split('\n')
+        .map(l => /^\| (\w+) \| \*\*/.exec(l)?.[1])
+        .filter(Boolean)
+      expect(overview).toEqual(['Visitors', 'Views', 'Searches', 'Feedback', 'Assistant'])
+      const titles = [...r.summary.matchAll(/^### (.+)$/gm)].map(m => m[1])
+      expect(titles).toEqual(['Top pages', 'Searches', 'Feedback', 'Assistant'])
+      expect(r.summary).toContain('| # | Page | Visitors | Views |')
       expect(r.summary).toContain('(https://github.com/octo/docs/actions/runs/99)')
     })
   })
@@ -205,8 +230,9 @@ describe('report: refused sections', () => {
       // The service's words, and what a 403 points at: the key or the plan.
       expect(searches.reason).toContain('or whether your plan includes this analytics')
       expect(searches.reason).not.toMatch(/read-only key|GET \//)
-      const text = sectionText(r.summary, 'Searches')
-      expect(text).toContain('Not available')
+      const text = notReadLine(r.summary, 'Searches')
+      expect(overviewCells(r.summary, 'Searches')).toEqual(['⚠️ refused by the service (HTTP 403)'])
+      expect(text).toContain('refused: 403 Forbidden')
       expect(text).toContain('not available on your plan')
       expect(text).toContain('allowlist')
       // The other sections ran, and only one request went to the refused one.
@@ -226,7 +252,8 @@ describe('report: refused sections', () => {
       expect(error).toMatch(/feedback: .*404/)
       expect(error).toMatch(/assistant: .*403/)
       expect(kinds(sim)).toEqual(['feedback', 'caller-stats'])
-      expect(r.summary).toContain('### Feedback')
+      expect(notReadLine(r.summary, 'Feedback')).toContain('404')
+      expect(notReadLine(r.summary, 'Assistant')).toContain('403')
     })
   })
 
@@ -237,7 +264,7 @@ describe('report: refused sections', () => {
         const r = await run(sim, { sections: 'feedback,searches' })
         expectSuccess(r)
         expect(sectionOf(r, 'feedback')).toMatchObject({ ok: false, status: 500, refused: false })
-        expect(sectionText(r.summary, 'Feedback')).toContain('could not be read (HTTP 500)')
+        expect(notReadLine(r.summary, 'Feedback')).toContain('failed (HTTP 500)')
         expect(ofKind(sim, 'feedback').length).toBeGreaterThan(1)
         expect(sectionOf(r, 'searches').ok).toBe(true)
       }
@@ -310,18 +337,25 @@ describe('report: untrusted text', () => {
 })
 
 describe('report: compare', () => {
-  it('reads each headline number of the previous period with one request', async () => {
+  it('reads each headline number of the previous period with one request; the shown pages and the unanswered share with what they need', async () => {
     await withService({ rows: 600, varyByDate: true } as ServiceOptions, async sim => {
       const r = await run(sim, { compare: 'true', concurrency: '1' })
       expectSuccess(r)
       const previous = sim.requests.filter(q => q.query.dateFrom === '2026-11-02')
       expect(previous.map(q => [q.kind, q.query.limit ?? '', q.query.offset ?? ''])).toEqual([
-        ['visitors', '1', '0'],
+        // The totals and the shown pages' previous values: the read stops once all were found.
+        ['visitors', '250', '0'],
         ['views', '1', '0'],
         ['searches', '1', ''],
         ['feedback', '100', ''],
-        ['caller-stats', '', '']
+        ['caller-stats', '', ''],
+        // The unanswered share of the period before: its questions, as for this period.
+        ['assistant', '1000', ''],
+        ['assistant', '1000', ''],
+        ['assistant', '1000', '']
       ])
+      expect(sectionOf(r, 'visitors').previousRows.length).toBe(20)
+      expect(sectionOf(r, 'assistant').previousShare.read).toBeGreaterThan(0)
       expect(previous.every(q => q.query.dateTo === '2026-11-09')).toBe(true)
       const report = reportOf(r)
       expect(report.previous).toEqual({ dateFrom: '2026-11-02', dateTo: '2026-11-09' })
@@ -330,10 +364,11 @@ describe('report: compare', () => {
       expect(visitors.previous).not.toEqual(visitors.totals)
       expect(typeof sectionOf(r, 'searches').previous).toBe('number')
       expect(typeof sectionOf(r, 'assistant').previous).toBe('number')
-      expect(r.summary).toMatch(
-        /\| Visitors \| [\d,]+ unique visitors, [+\u2212][\d.]+% vs the previous 7 days \|/
-      )
-      expect(r.summary).toContain('compared with 2026-11-02 to 2026-11-08')
+      expect(r.summary).toContain('| Section | Nov 9–15 | vs the previous 7 days |')
+      expect(overviewCells(r.summary, 'Visitors')[1]).toMatch(/^[+\u2212][\d.]+% (🟢|🔴)$/)
+      expect(overviewCells(r.summary, 'Assistant')[1]).toMatch(/unanswered [+\u2212][\d.]+ pp/)
+      expect(r.summary).toContain('compared with Nov 2–8')
+      expect(r.summary).toContain('| # | Page | Visitors | Change | Views |')
     })
   })
 })
@@ -350,10 +385,16 @@ describe('report: the analytics quota and the deadline', () => {
       expect(errorsOf(r)[0]).toMatch(/429/)
       // What was read is reported; the sections after the 429 say why they are missing.
       expect(sectionOf(r, 'views').ok).toBe(true)
-      expect(sectionOf(r, 'searches')).toMatchObject({ ok: false, status: 429 })
+      expect(sectionOf(r, 'searches')).toMatchObject({ ok: false, skipped: true, limit: 'quota' })
       expect(sectionOf(r, 'assistant').reason).toMatch(/hourly analytics limit was reached/)
       expect(r.outputs.requests).toBe('3')
-      expect(sectionText(r.summary, 'Feedback')).toContain('hourly analytics limit was reached')
+      // The overview says which limit, not an HTTP status; the report is headed incomplete.
+      expect(overviewCells(r.summary, 'Feedback')).toEqual([
+        '⚠️ not read: the hourly analytics limit was reached'
+      ])
+      expect(r.summary).not.toContain('HTTP 429')
+      expect(r.summary).toMatch(/^## Docs health · Nov 9–15 · incomplete\n/)
+      expect(r.summary).toContain('searches, feedback, assistant not read')
     })
   })
 
@@ -367,11 +408,13 @@ describe('report: the analytics quota and the deadline', () => {
       for (const name of ['searches', 'feedback', 'assistant'])
         expect(sectionOf(r, name)).toMatchObject({
           skipped: true,
-          reason: expect.stringMatching(/wait-timeout.*ran out before it/)
+          limit: 'time',
+          reason: 'not read: the time allowed (`wait-timeout`) ran out'
         })
-      expect(r.summary).toContain('| Searches | ⚠️ not read |')
-      expect(sectionText(r.summary, 'Feedback')).toContain('**Not read:** the time allowed')
-      expect(r.summary).toContain('### Assistant')
+      expect(overviewCells(r.summary, 'Searches')).toEqual([
+        '⚠️ not read: the time allowed (`wait-timeout`) ran out'
+      ])
+      expect(r.summary).toContain('**This report is incomplete.** The time allowed')
     })
   })
 })
@@ -400,6 +443,42 @@ describe('report: the comment', () => {
         expect(bodies[0]).toContain('## Docs health · Nov 9–15')
         expect(bodies[1]).toContain('## Docs health · Nov 16–22')
         expect(bodies[1]).toContain('### Searches')
+      })
+    } finally {
+      await gh.close()
+    }
+  })
+
+  it('a week stopped by the quota posts its comment headed incomplete, and never replaces a complete one', async () => {
+    const gh = await startGitHub({})
+    try {
+      const env = { GITHUB_API_URL: gh.url }
+      const week = { 'issue-number': '12', 'wait-timeout': '10m' }
+      const bodies = () => (gh.comments.get(12) ?? []).map(c => c.body)
+      // No report of this range yet: the partial one is posted, saying what is missing and when
+      // to run again; the step fails (the quota ran out).
+      await withService({ rows: 10, analyticsQuota: 2 }, async sim => {
+        const r = await run(sim, week, env)
+        expect(r.code).toBe(1)
+        expect(bodies()).toHaveLength(1)
+        expect(bodies()[0]).toMatch(/^## Docs health · Nov 9–15 · incomplete\n/)
+        expect(bodies()[0]).toContain(
+          'searches, feedback, assistant not read. Run the workflow again'
+        )
+      })
+      // A complete run replaces the incomplete one in place.
+      await withService({ rows: 10 }, async sim => {
+        expectSuccess(await run(sim, week, env))
+        expect(bodies()).toHaveLength(1)
+        expect(bodies()[0]).toMatch(/^## Docs health · Nov 9–15\n/)
+      })
+      const complete = bodies()[0]
+      // A later partial run leaves the complete report as it is, and says so.
+      await withService({ rows: 10, analyticsQuota: 1 }, async sim => {
+        const r = await run(sim, week, env)
+        expect(r.code).toBe(1)
+        expect(bodies()).toEqual([complete])
+        expect(annotationsOf(r, 'notice').join('\n')).toMatch(/incomplete, so it was not posted/)
       })
     } finally {
       await gh.close()

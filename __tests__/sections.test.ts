@@ -113,6 +113,27 @@ describe('feedback', () => {
     expect(f.top.map(p => p.path)).toEqual(['/b', '/a', '/d'])
     expect([f.thumbsDown, f.thumbsUp, f.code, f.pages, f.hasMore]).toEqual([10, 58, 3, 4, true])
   })
+
+  it('counts and shows a page the service sent twice once, and warns', async () => {
+    const row = (path: string, down: number) => ({
+      path,
+      thumbsUp: 1,
+      thumbsDown: down,
+      code: 0,
+      total: down + 1
+    })
+    const service = fakeService(() => ({
+      feedback: [row('/a', 5), row('/b', 3), row('/a', 5), row('/b', 2)],
+      hasMore: false
+    }))
+    const warnings: string[] = []
+    const f = await readFeedback(input(service, { onWarning: line => warnings.push(line) }))
+    expect(f.top.map(p => p.path)).toEqual(['/a', '/b'])
+    expect([f.thumbsDown, f.pages]).toEqual([8, 2])
+    expect(warnings).toEqual([
+      'Feedback: the service sent the page "/a" more than once; each page is counted and shown once.'
+    ])
+  })
 })
 
 describe('assistant', () => {
@@ -203,6 +224,45 @@ describe('reportJson', () => {
     expect(cut.truncated).toBe(true)
     expect(cut.sections[0]!.top!.length).toBeGreaterThan(100)
     expect(cut.sections[1]).toEqual(report.sections[1])
+  })
+})
+
+describe("visitors and views: each page once, and the views of the visitors' pages", () => {
+  const pagesService = (rows: { path: string; total: number }[]) =>
+    fakeService(url => {
+      const r = rows.map(x => ({ path: x.path, human: x.total, ai: 0, total: x.total }))
+      const totals = { human: 99, ai: 0, total: 99 }
+      return url.pathname.endsWith('/views')
+        ? { totals, views: r, hasMore: false }
+        : { totals, visitors: r, hasMore: false }
+    })
+
+  it('a path sent twice is shown once in the top pages, and the reader warns', async () => {
+    const warnings: string[] = []
+    const v = await readVisitors(
+      input(
+        pagesService([
+          { path: '/a', total: 9 },
+          { path: '/b', total: 5 },
+          { path: '/a', total: 7 }
+        ]),
+        { onWarning: line => warnings.push(line) }
+      )
+    )
+    expect(v.top.map(x => [x.path, x.total])).toEqual([
+      ['/a', 9],
+      ['/b', 5]
+    ])
+    expect(warnings.join('\n')).toMatch(/"\/a" appears more than once/)
+  })
+
+  it('views keeps the rows of the pages the visitors section shows, beyond its own top', async () => {
+    const rows = Array.from({ length: 8 }, (_, i) => ({ path: `/p${i}`, total: 100 - i }))
+    const v = await readViews(
+      input(pagesService(rows), { top: 2, shownPaths: ['/p0', '/p6', '/nowhere'] })
+    )
+    expect(v.top.map(x => x.path)).toEqual(['/p0', '/p1'])
+    expect(v.shown?.map(x => x.path)).toEqual(['/p6'])
   })
 })
 

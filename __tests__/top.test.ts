@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals'
 import fc from 'fast-check'
-import { TopPages } from '../src/analytics/top.js'
+import { eachPathOnce, TopPages } from '../src/analytics/top.js'
 import type { VisitorRow } from '../src/service/schema.js'
 
 describe('TopPages', () => {
@@ -46,14 +46,27 @@ describe('TopPages', () => {
     expect(big.list()).toEqual(expectedTop(rows.slice(0, 200_000), 10_000))
   })
 
-  it('keeps any row type with a total', () => {
-    const top = new TopPages<{ query: string; total: number }>(2)
+  it('shows a path the service sent twice once, with its first row', () => {
+    const top = new TopPages(3)
     top.add([
-      { query: 'a', total: 1 },
-      { query: 'b', total: 3 },
-      { query: 'c', total: 2 }
+      { path: '/a', human: 1, ai: 0, total: 5 },
+      { path: '/b', human: 1, ai: 0, total: 3 },
+      { path: '/a', human: 1, ai: 0, total: 4 }
     ])
-    expect(top.list().map(r => r.query)).toEqual(['b', 'c'])
+    expect(top.list().map(r => [r.path, r.total])).toEqual([
+      ['/a', 5],
+      ['/b', 3]
+    ])
+  })
+
+  it('eachPathOnce keeps first rows and tells the first repeat once', () => {
+    const told: string[] = []
+    const rows = eachPathOnce(
+      [{ path: '/x' }, { path: '/y' }, { path: '/x' }, { path: '/y' }],
+      path => told.push(path)
+    )
+    expect(rows).toEqual([{ path: '/x' }, { path: '/y' }])
+    expect(told).toEqual(['/x'])
   })
 
   it('refuses a negative size', () => {

@@ -99,7 +99,7 @@ describe('renderVisitorsReport: head', () => {
   it('says when, where and at what cost the report was made', () => {
     const out = render(visitorsReport())
     expect(out.split('\n')[2]).toBe(
-      'Docs visitors of project acme-docs · 2026-11-16 to 2026-11-22 · made 2026-11-23 09:00 UTC · ' +
+      'Docs visitors of project acme-docs · made 2026-11-23 09:00 UTC · ' +
         '[workflow run](https://github.com/acme/docs/actions/runs/123456789) · 5 analytics requests'
     )
     expect(render(visitorsReport({ requests: undefined, runUrl: undefined }))).not.toMatch(
@@ -141,7 +141,7 @@ describe('renderVisitorsReport: head', () => {
       byPath: new Map()
     }
     const out = render(visitorsReport({ totals: counts(70, 50, 110), previous }))
-    expect(out).toContain('compared with 2026-11-09 to 2026-11-15')
+    expect(out).toContain('compared with Nov 9–15')
     expect(out).toContain('| Human only | 60 | 54.5% | +10 (+20.0%) |')
     expect(out).toContain('| AI only | 40 | 36.4% | 0 |')
     expect(out).toContain('| Both | 10 | 9.1% | 0 |')

@@ -369,7 +369,7 @@ describe('visitors: dates', () => {
       // Outputs describe the requested range, not the comparison.
       expect(r.outputs['date-from']).toBe('2026-01-08')
       expect(r.outputs['date-to']).toBe('2026-01-15')
-      expect(r.summary).toContain('2026-01-01')
+      expect(r.summary).toContain('compared with Jan 1–7')
       expect(r.summary).toMatch(/^\| Traffic \| Unique visitors \| Share of total \| Change \|$/m)
       expect(r.summary).toMatch(/^\| # \| Page \| Human \| AI \| Total \| Change \|$/m)
       // The changes are computed: at least one row shows a signed percentage.
@@ -407,7 +407,7 @@ describe('visitors: the job summary', () => {
       const s = r.summary
       // The inclusive last day, not the exclusive end sent to the service.
       expect(s).toMatch(/^### 12,900 unique visitors · Apr 1–30(, 2026)?$/m)
-      expect(s).toContain('2026-04-01 to 2026-04-30')
+      expect(s).toContain('### 12,900 unique visitors · Apr 1–30')
       expect(s).not.toContain('2026-05-01')
       // Exclusive parts that add up to the total; the service's own figures in the note.
       expect(s).toMatch(/^\| Human only \| 12,222 \|/m)

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(606);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1702);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 606:
+/***/ 1702:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32929,11 +32929,15 @@ class ServiceError extends Error {
  */
 class RateLimitError extends ServiceError {
     resetAt;
+    resetKnown;
     constructor(message, 
     /** When the service said the limit resets. */
-    resetAt) {
+    resetAt, 
+    /** False when the service did not say (a 429 without Retry-After): within the hour. */
+    resetKnown = true) {
         super(message, 429);
         this.resetAt = resetAt;
+        this.resetKnown = resetKnown;
         this.name = 'RateLimitError';
     }
 }
@@ -33927,12 +33931,15 @@ class CommentThread {
     }
     /**
      * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the comment carrying the
-     * newest verified `key` marker, so reruns refresh one comment; 'create' always adds one. A new
-     * comment is complete, markers signed, in the one request that creates it.
+     * newest verified `key` marker, so reruns refresh one comment; 'create' always adds one;
+     * 'if-absent' adds one only when no comment carries the key. A new comment is complete,
+     * markers signed, in the one request that creates it.
      */
     async upsert(o) {
-        if (o.mode === 'upsert') {
+        if (o.mode !== 'create') {
             const found = newestMarked(await this.comments(), this.secret, this.place, keys => keys.includes(o.key) ? true : undefined);
+            if (found !== undefined && o.mode === 'if-absent')
+                return { id: found.comment.id, url: found.comment.html_url, kept: true };
             if (found !== undefined) {
                 try {
                     return await this.update(found.comment.id, o);
@@ -34705,7 +34712,7 @@ class ServiceClient {
         const resetAt = new Date(this.o.now() + 3_600_000);
         this.rateLimited = new RateLimitError(`${request} failed: ${result.why.replace(/\.$/, '')}. The service's hourly limit is spent (it said so without ` +
             'a Retry-After, and retrying did not help), so the run stops here and sends nothing ' +
-            'more. Run it again within the hour, once the limit has reset.', resetAt);
+            'more. Run it again within the hour, once the limit has reset.', resetAt, false);
         return this.rateLimited;
     }
     stopForRateLimit(request, result, askedMs, tooLong) {
@@ -35358,17 +35365,7 @@ const CONVERSATIONS_CAP = 3000;
 async function readAssistant(input) {
     const { api, range } = input;
     const callers = await api.callerStats(range);
-    const result = await readCursorPages({
-        fetchPage: async (limit, cursor) => {
-            const page = await api.conversations(range, limit, cursor);
-            return { items: page.conversations, nextCursor: page.hasMore ? page.nextCursor : null };
-        },
-        limit: CONVERSATIONS_LIMIT,
-        enough: CONVERSATIONS_CAP,
-        deadline: input.deadline
-    });
-    if (result.short)
-        input.onWarning(`Assistant: the service gave fewer questions a page than asked for; the report covers the ${result.items.length} read.`);
+    const result = await readQuestions(input, range);
     const unanswered = result.items.filter(c => c.resolutionStatus === 'unanswered');
     const section = {
         name: 'assistant',
@@ -35380,9 +35377,31 @@ async function readAssistant(input) {
         complete: result.complete,
         top: groupQuestions(unanswered).slice(0, input.top)
     };
-    if (input.previous)
+    if (input.previous) {
         section.previous = (await api.callerStats(input.previous)).total;
+        // The share unanswered is what the change is about: more questions is neither good nor bad.
+        const before = await readQuestions(input, input.previous);
+        section.previousShare = {
+            unanswered: before.items.filter(c => c.resolutionStatus === 'unanswered').length,
+            read: before.items.length
+        };
+    }
     return section;
+}
+/** The questions (turns) of a range, up to the cap, in pages of 1000. */
+async function readQuestions(input, range) {
+    const result = await readCursorPages({
+        fetchPage: async (limit, cursor) => {
+            const page = await input.api.conversations(range, limit, cursor);
+            return { items: page.conversations, nextCursor: page.hasMore ? page.nextCursor : null };
+        },
+        limit: CONVERSATIONS_LIMIT,
+        enough: CONVERSATIONS_CAP,
+        deadline: input.deadline
+    });
+    if (result.short)
+        input.onWarning(`Assistant: the service gave fewer questions a page than asked for; the report covers the ${result.items.length} read.`);
+    return result;
 }
 /**
  * Groups by the text trimmed, spaces collapsed and case-folded; most asked first. A group shows
@@ -35418,13 +35437,107 @@ function mostFrequent(counts) {
     return best;
 }
 
+;// CONCATENATED MODULE: ./src/analytics/top.ts
+
+/**
+ * Keeps the `n` rows with the most `total` seen so far (ties: the earlier row first) in a binary
+ * min-heap of size n: O(log n) per row that enters, O(1) per row that does not, memory O(n).
+ */
+class TopPages {
+    n;
+    // The root is the weakest kept row: least total, and among equal totals the latest.
+    heap = [];
+    seq = 0;
+    constructor(n) {
+        checkInteger('n', n, 0, Number.MAX_SAFE_INTEGER);
+        this.n = n;
+    }
+    add(rows) {
+        for (const row of rows) {
+            const entry = { row, seq: this.seq++ };
+            if (this.heap.length < this.n) {
+                this.heap.push(entry);
+                this.up(this.heap.length - 1);
+            }
+            else if (this.n > 0 && row.total > this.heap[0].row.total) {
+                // A later row with an equal total loses the tie, so only a strictly greater total enters.
+                this.heap[0] = entry;
+                this.down(0);
+            }
+        }
+    }
+    /**
+     * The kept rows, most total first, ties in the order they were added. A path the service sent
+     * twice (data that moved during the read; the page reader warns) is shown once, its first row.
+     */
+    list() {
+        const rows = [...this.heap]
+            .sort((x, y) => y.row.total - x.row.total || x.seq - y.seq)
+            .map(entry => entry.row);
+        return eachPathOnce(rows);
+    }
+    weaker(i, j) {
+        const x = this.heap[i];
+        const y = this.heap[j];
+        return x.row.total < y.row.total || (x.row.total === y.row.total && x.seq > y.seq);
+    }
+    swap(i, j) {
+        const t = this.heap[i];
+        this.heap[i] = this.heap[j];
+        this.heap[j] = t;
+    }
+    up(i) {
+        while (i > 0) {
+            const parent = (i - 1) >> 1;
+            if (!this.weaker(i, parent))
+                return;
+            this.swap(i, parent);
+            i = parent;
+        }
+    }
+    down(i) {
+        for (;;) {
+            const left = 2 * i + 1;
+            const right = left + 1;
+            let least = i;
+            if (left < this.heap.length && this.weaker(left, least))
+                least = left;
+            if (right < this.heap.length && this.weaker(right, least))
+                least = right;
+            if (least === i)
+                return;
+            this.swap(i, least);
+            i = least;
+        }
+    }
+}
+/**
+ * The rows with each path once (its first row): a table never lists a page twice. `onRepeat` is
+ * told the first path that came again, once.
+ */
+function eachPathOnce(rows, onRepeat) {
+    const seen = new Set();
+    let told = false;
+    return rows.filter(row => {
+        if (!seen.has(row.path)) {
+            seen.add(row.path);
+            return true;
+        }
+        if (!told)
+            onRepeat?.(row.path);
+        told = true;
+        return false;
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/analytics/sections/feedback.ts
+
 /** The most the operation accepts, and all a report reads: there is no next page to ask for. */
 const FEEDBACK_LIMIT = 100;
 async function readFeedback(input) {
     const { api } = input;
     const page = await api.feedbackByPage(input.range, FEEDBACK_LIMIT);
-    const rows = page.feedback;
+    const rows = eachPathOnce(page.feedback, path => input.onWarning(`Feedback: the service sent the page ${JSON.stringify(path)} more than once; each page is counted and shown once.`));
     const sum = (key) => rows.reduce((n, r) => n + r[key], 0);
     const section = {
         name: 'feedback',
@@ -35790,127 +35903,117 @@ function timeUpAt(rows, pages, offset, pageError) {
     return new TimeUpError(next, pageError, { rows, pages });
 }
 
-;// CONCATENATED MODULE: ./src/analytics/top.ts
+;// CONCATENATED MODULE: ./src/analytics/compare.ts
 
 /**
- * Keeps the `n` rows with the most `total` seen so far (ties: the earlier row first) in a binary
- * min-heap of size n: O(log n) per row that enters, O(1) per row that does not, memory O(n).
+ * Reads the previous period for the `shown` paths. The first page (one request) gives the totals.
+ *
+ * When the rows come sorted by `total`, most first, reading stops as soon as every shown path has
+ * been found. It cannot stop earlier: a shown path not found yet may still come later with any
+ * smaller total, or never (a page new in this period), and only the end of the rows tells those
+ * apart. Totals say nothing about where a path sits, so no bound on them helps either.
+ *
+ * The order is checked on every row read. Once one row breaks it, the service is not ordering as
+ * documented and nothing about the rows still to come can be assumed (a path may come again, as
+ * when data moves during the read), so the read goes on to the end, like a full export, and keeps
+ * the first row of each shown path as the full export would.
  */
-class TopPages {
-    n;
-    // The root is the weakest kept row: least total, and among equal totals the latest.
-    heap = [];
-    seq = 0;
-    constructor(n) {
-        checkInteger('n', n, 0, Number.MAX_SAFE_INTEGER);
-        this.n = n;
-    }
-    add(rows) {
-        for (const row of rows) {
-            const entry = { row, seq: this.seq++ };
-            if (this.heap.length < this.n) {
-                this.heap.push(entry);
-                this.up(this.heap.length - 1);
+async function readPreviousValues(shown, options) {
+    const wanted = new Set(shown);
+    const byPath = new Map();
+    let sorted = true;
+    let lastTotal = Infinity;
+    const read = await readOffsetPages({
+        ...options,
+        onPage: rows => {
+            for (const row of rows) {
+                if (row.total > lastTotal)
+                    sorted = false;
+                lastTotal = row.total;
+                if (wanted.has(row.path) && !byPath.has(row.path))
+                    byPath.set(row.path, { human: row.human, ai: row.ai, total: row.total });
             }
-            else if (this.n > 0 && row.total > this.heap[0].row.total) {
-                // A later row with an equal total loses the tie, so only a strictly greater total enters.
-                this.heap[0] = entry;
-                this.down(0);
-            }
+            return sorted && byPath.size === wanted.size ? STOP : undefined;
         }
-    }
-    /** The kept rows, most total first, ties in the order they were added. */
-    list() {
-        return [...this.heap]
-            .sort((x, y) => y.row.total - x.row.total || x.seq - y.seq)
-            .map(entry => entry.row);
-    }
-    weaker(i, j) {
-        const x = this.heap[i];
-        const y = this.heap[j];
-        return x.row.total < y.row.total || (x.row.total === y.row.total && x.seq > y.seq);
-    }
-    swap(i, j) {
-        const t = this.heap[i];
-        this.heap[i] = this.heap[j];
-        this.heap[j] = t;
-    }
-    up(i) {
-        while (i > 0) {
-            const parent = (i - 1) >> 1;
-            if (!this.weaker(i, parent))
-                return;
-            this.swap(i, parent);
-            i = parent;
-        }
-    }
-    down(i) {
-        for (;;) {
-            const left = 2 * i + 1;
-            const right = left + 1;
-            let least = i;
-            if (left < this.heap.length && this.weaker(left, least))
-                least = left;
-            if (right < this.heap.length && this.weaker(right, least))
-                least = right;
-            if (least === i)
-                return;
-            this.swap(i, least);
-            i = least;
-        }
-    }
+    });
+    return { read, byPath, sorted };
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/visitors.ts
 // The `visitors` and `views` sections: the same offset pages, read whole as `command: visitors`
-// does; the service's totals and the top pages. With `compare`, the previous period's totals
-// from a one-row page.
+// does; the service's totals and the top pages. The report shows one pages table with visitors
+// and views side by side, so the views section also keeps the rows of the pages the visitors
+// section shows. With `compare`, the previous period's totals; for visitors (the column the
+// pages are ranked by) also the previous values of the shown pages, read as `command: visitors`
+// reads them: one request when the service's order lets the read stop early. Views keep to the
+// one request for their totals: a second per-page read could cost a large site dozens of the
+// hourly quota's requests, for a column beside the one that already shows the change.
+
 
 
 async function readVisitors(input) {
-    const { api, range } = input;
-    const fetchPage = (offset, limit, signal) => api.visitors(range, limit, offset, signal);
-    const section = await readPages('visitors', input, fetchPage);
-    if (input.previous)
-        section.previous = await api.visitorsTotals(input.previous);
-    return section;
+    const { api } = input;
+    const fetchPage = (range) => (offset, limit, signal) => api.visitors(range, limit, offset, signal);
+    return readPagesSection('visitors', input, fetchPage);
 }
 async function readViews(input) {
-    const { api, range } = input;
-    const fetchPage = async (offset, limit, signal) => {
+    const { api } = input;
+    const fetchPage = (range) => async (offset, limit, signal) => {
         const page = await api.views(range, limit, offset, signal);
         return { totals: page.totals, visitors: page.views, hasMore: page.hasMore };
     };
-    const section = await readPages('views', input, fetchPage);
-    if (input.previous)
-        section.previous = await viewsTotals(input, input.previous);
-    return section;
+    return readPagesSection('views', input, fetchPage);
 }
-async function viewsTotals(input, range) {
-    return (await input.api.views(range, 1, 0)).totals;
-}
-/**
- * Every page of one offset operation, keeping only the top rows. The one place that knows how
- * offset pages are read, so the pagination room can be swapped in here alone.
- */
-async function readPages(name, input, fetchPage) {
-    const top = new TopPages(input.top);
-    const result = await readOffsetPages({
-        fetchPage,
-        rowsOf: page => page.visitors,
+async function readPagesSection(name, input, fetchPage) {
+    const options = (range, what) => ({
+        fetchPage: fetchPage(range),
+        rowsOf: (page) => page.visitors,
         pageSize: input.pageSize,
         maxRows: input.maxRows,
         concurrency: input.concurrency,
         deadline: input.deadline,
-        onPage: rows => top.add(rows),
-        onWarning: line => input.onWarning(`Section ${name}: ${line}`)
+        onWarning: (line) => input.onWarning(`Section ${name}${what}: ${line}`)
     });
+    const section = await readPages(name, input, options(input.range, ''));
+    if (!input.previous)
+        return section;
+    if (name === 'views') {
+        section.previous = await input.api.viewsTotals(input.previous);
+        return section;
+    }
+    const paths = [...section.top, ...(section.shown ?? [])].map(row => row.path);
+    const { read, byPath } = await readPreviousValues(paths, options(input.previous, ', the period before'));
+    section.previous = read.first.totals;
+    section.previousRows = [...byPath].map(([path, counts]) => ({ path, ...counts }));
+    return section;
+}
+/**
+ * Every page of one offset operation, keeping only the top rows and the rows of the pages
+ * another section shows. The one place that knows how a section reads offset pages.
+ */
+async function readPages(name, input, options) {
+    const top = new TopPages(input.top);
+    const wanted = new Set(input.shownPaths ?? []);
+    const shown = new Map();
+    const result = await readOffsetPages({
+        ...options,
+        onPage: rows => {
+            top.add(rows);
+            for (const row of rows)
+                if (wanted.has(row.path) && !shown.has(row.path))
+                    shown.set(row.path, row);
+        }
+    });
+    const list = top.list();
+    for (const row of list)
+        shown.delete(row.path);
     return {
         name,
         ok: true,
         totals: result.first.totals,
         rows: result.rows,
-        top: top.list(),
+        top: list,
+        ...(shown.size > 0 ? { shown: [...shown.values()] } : {}),
         maxRowsReached: result.maxRowsReached
     };
 }
@@ -36320,9 +36423,7 @@ function pagesFoldLabel(first, last) {
     return `Pages ${formatNumber(first)}–${formatNumber(last)}`;
 }
 
-;// CONCATENATED MODULE: ./src/report/health.ts
-
-
+;// CONCATENATED MODULE: ./src/report/health-tables.ts
 
 
 /**
@@ -36333,69 +36434,8 @@ const QUERY_MAX_CHARS = 48;
 /** The clicked page beside a query: both must fit a comment's width with the numbers. */
 const CLICKED_PAGE_MAX_CHARS = 40;
 const QUESTION_MAX_CHARS = 120;
-const REASON_MAX_CHARS = 600;
-const TITLES = {
-    visitors: 'Visitors',
-    views: 'Views',
-    searches: 'Searches',
-    feedback: 'Feedback',
-    assistant: 'Assistant'
-};
-/**
- * Markdown for the job summary and the comment, at most maxBytes UTF-8 bytes: tables lose rows
- * (as many as fit: fitRows) until the report fits, and only a report that fits with none is cut.
- */
-function renderHealthReport(r, maxBytes) {
-    const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)));
-    return fitRows(rows => render(r, rows, rows < longest), longest, maxBytes);
-}
-function render(r, rows, cut) {
-    const blocks = [
-        `## Docs health · ${shortRange(r.range, r.generatedAt)}`,
-        health_metaLine(r),
-        overview(r),
-        trendOf(r),
-        ...r.sections.map(x => sectionBlock(x, r, rows))
-    ].filter(Boolean);
-    if (cut)
-        blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`);
-    return blocks.join('\n\n') + '\n';
-}
-function trendOf(r) {
-    if (!r.trend || r.range.dateFrom === undefined)
-        return '';
-    const total = (name) => {
-        const x = r.sections.find(s => s.name === name);
-        return x?.ok && (x.name === 'visitors' || x.name === 'views') ? x.totals.total : undefined;
-    };
-    return trendBlock({
-        points: r.trend.points,
-        current: { dateFrom: r.range.dateFrom, visitors: total('visitors'), views: total('views') },
-        requests: r.trend.requests
-    });
-}
-function health_metaLine(r) {
-    const range = r.previous
-        ? `${exactRange(r.range)}, compared with ${exactRange(r.previous)}`
-        : exactRange(r.range);
-    const made = provenance({ ...r, requestNoun: 'analytics request' });
-    return [`Project ${escapeText(r.projectId)}`, range, ...made].join(' · ');
-}
-// ---------------------------------------------------------------------------------------------
-// Headlines: one line per section, the answer first
-function overview(r) {
-    const columns = [{ header: 'Section' }, { header: 'Headline' }];
-    const rows = r.sections.map(x => tableRow([TITLES[x.name], x.ok ? health_headline(x, r) : failedHeadline(x)]));
-    return `${tableHead(columns)}\n${rows.join('\n')}`;
-}
-/** ", +5.0% vs the week before" with compare, else ''. */
-function versus(now, before, r) {
-    if (!r.previous || before === undefined)
-        return '';
-    const label = previousLabel(r.range, r.period);
-    const change = formatPercentChange(now, before);
-    return change ? `, ${change} vs ${label}` : `, none in ${label}`;
-}
+/** Marks a query nobody clicked a result for, in the click-through cell. */
+const GAP = '⚠️';
 /**
  * A section with nothing in it. Observed of the service (not documented): a feature that is off
  * answers 200 with nothing, so this reads "no data", not as an error or as a broken site.
@@ -36413,95 +36453,94 @@ function isEmpty(x) {
             return x.callers.total === 0 && x.read === 0;
     }
 }
-const NO_DATA = 'no data for this range';
-function health_headline(x, r) {
-    if (isEmpty(x))
-        return NO_DATA;
-    switch (x.name) {
-        case 'visitors':
-            return plural(x.totals.total, 'unique visitor') + versus(x.totals.total, x.previous?.total, r);
-        case 'views':
-            return plural(x.totals.total, 'page view') + versus(x.totals.total, x.previous?.total, r);
-        case 'searches': {
-            const head = plural(x.totalSearches, 'search', 'searches') + versus(x.totalSearches, x.previous, r);
-            if (x.read === 0)
-                return head;
-            const among = x.complete ? formatNumber(x.read) : `the top ${formatNumber(x.read)}`;
-            return `${head} · ${formatNumber(x.gaps.length)} of ${among} queries with no click`;
-        }
-        case 'feedback':
-            return (`${formatNumber(x.thumbsDown)} 👎${versus(x.thumbsDown, x.previous, r)} · ` +
-                `${formatNumber(x.thumbsUp)} 👍 on ${plural(x.pages, 'page')}`);
-        case 'assistant': {
-            const asked = plural(x.callers.total, 'question') + versus(x.callers.total, x.previous, r);
-            if (x.read === 0)
-                return asked;
-            return `${formatShare(x.unanswered, x.read)} of ${plural(x.read, 'question')} read unanswered · ${asked}`;
-        }
-    }
-}
-function failedHeadline(x) {
-    if (x.skipped)
-        return '⚠️ not read';
-    const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
-    return x.refused ? `⚠️ not available${status}` : `⚠️ failed${status}`;
-}
-// ---------------------------------------------------------------------------------------------
-// Sections
-function sectionBlock(x, r, rows) {
-    const title = `### ${TITLES[x.name]}`;
-    if (!x.ok)
-        return `${title}\n\n${failureNote(x)}`;
-    if (isEmpty(x))
-        return `${title}\n\nNo data for this range.`;
-    const body = (() => {
-        switch (x.name) {
-            case 'visitors':
-            case 'views':
-                return pagesBlock(x, r, rows);
-            case 'searches':
-                return searchesBlock(x, r, rows);
-            case 'feedback':
-                return feedbackBlock(x, r, rows);
-            case 'assistant':
-                return assistantBlock(x, rows);
-        }
-    })();
-    return `${title}\n\n${body}`;
-}
-/** The service's words, escaped: a refusal carries why (the plan), a failure its cause. */
-function failureNote(x) {
-    // The action's own words (which limit ran out), written as Markdown: `wait-timeout` is code.
-    if (x.skipped)
-        return `> ⚠️ **Not read:** ${x.reason.replace(/^not read: /, '')}.`;
-    const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
-    const what = x.refused
-        ? `**Not available:** the service refused this section${status}.`
-        : `**Failed:** this section could not be read${status}.`;
-    return `> ⚠️ ${what}\n>\n> ${escapeText(clip(x.reason, REASON_MAX_CHARS))}`;
+/** The tables of the sections that were read and hold something, `rows` rows each at most. */
+function sectionTables(r, rows) {
+    const read = r.sections.filter((x) => x.ok && !isEmpty(x));
+    const find = (name) => read.find((x) => x.name === name);
+    const visitors = find('visitors');
+    const views = find('views');
+    const searches = find('searches');
+    const feedback = find('feedback');
+    const assistant = find('assistant');
+    return [
+        visitors || views ? pagesBlock(r, rows, visitors, views) : '',
+        searches ? searchesBlock(searches, r, rows) : '',
+        feedback ? feedbackBlock(feedback, r, rows) : '',
+        assistant ? assistantBlock(assistant, rows) : ''
+    ]
+        .filter(Boolean)
+        .join('\n\n');
 }
 const rank = (i) => String(i + 1);
 const foldLabel = (noun) => (first, last) => `${noun} ${formatNumber(first)}–${formatNumber(last)}`;
-function pagesBlock(x, r, rows) {
+// ---------------------------------------------------------------------------------------------
+// Pages: one table, visitors and views side by side
+function findRow(x, path) {
+    return x?.top.find(row => row.path === path) ?? x?.shown?.find(row => row.path === path);
+}
+/** "+22.0%", "new": a percentage alone, so two change columns fit a comment without wrapping. */
+function pageChange(now, before) {
+    if (before === undefined || before === 0)
+        return now === 0 ? '0' : 'new';
+    return formatPercentChange(now, before) ?? '–';
+}
+function previousTotal(x, path) {
+    return x.previousRows?.find(row => row.path === path)?.total;
+}
+/** "12,000 unique visitors (10,412 human, 2,496 AI)". */
+function split(x) {
     const noun = x.name === 'visitors' ? 'unique visitors' : 'page views';
     const { human, ai, total } = x.totals;
-    const stopped = x.maxRowsReached
-        ? ' The export stopped at `max-rows`: the top pages are those of the rows read; the totals are the whole site’s.'
-        : '';
-    const lines = [
-        `**${formatNumber(total)}** ${noun}: ${formatNumber(human)} human, ${formatNumber(ai)} AI, ` +
-            `on ${plural(x.rows, 'page')}.${stopped}`
-    ];
-    if (x.name === 'visitors' && human + ai !== total)
-        lines.push('_The total counts each visitor once, so it is not the sum of human and AI._');
-    const table = foldedTable(pageColumns(false), x.top.slice(0, rows).map((row, i) => pageRow(row, i + 1, r.siteUrl)), pagesFoldLabel);
-    return [lines.join('\n\n'), table].filter(Boolean).join('\n\n');
+    return `**${formatNumber(total)}** ${noun} (${formatNumber(human)} human, ${formatNumber(ai)} AI)`;
 }
+function pagesBlock(r, rows, visitors, views) {
+    // Ranked by visitors (people, not reloads); by views only when visitors were not read.
+    const lead = (visitors ?? views);
+    const compare = r.previous !== undefined;
+    const shown = [visitors, views].filter((x) => x !== undefined);
+    const columns = [{ header: '#', align: 'right' }, { header: 'Page' }];
+    for (const x of shown) {
+        columns.push({ header: x.name === 'visitors' ? 'Visitors' : 'Views', align: 'right' });
+        if (compare && x.previousRows)
+            columns.push({ header: 'Change', align: 'right' });
+    }
+    const cells = (row, i) => tableRow([
+        rank(i),
+        pageCell(row.path, r.siteUrl),
+        ...shown.flatMap(x => {
+            const found = x === lead ? row : findRow(x, row.path);
+            const value = found ? formatNumber(found.total) : '–';
+            if (!compare || !x.previousRows)
+                return [value];
+            return [value, found ? pageChange(found.total, previousTotal(x, row.path)) : '–'];
+        })
+    ]);
+    const sentences = [
+        `${shown.map(split).join('; ')}, on ${plural(lead.rows, 'page')}.`,
+        visitors && visitors.totals.human + visitors.totals.ai !== visitors.totals.total
+            ? 'A visitor who came as both human and AI counts once in the total.'
+            : '',
+        shown.some(x => x.maxRowsReached)
+            ? 'The export stopped at `max-rows`: the top pages are those of the rows read; the totals are the whole site’s.'
+            : '',
+        views && visitors ? 'The top pages by unique visitors:' : ''
+    ];
+    const table = foldedTable(columns, lead.top.slice(0, rows).map((row, i) => cells(row, i)), pagesFoldLabel);
+    return ['### Top pages', sentences.filter(Boolean).join(' '), table].filter(Boolean).join('\n\n');
+}
+// ---------------------------------------------------------------------------------------------
+// Searches: the top queries, content gaps marked in place
 function searchesBlock(x, r, rows) {
+    const head = '### Searches';
     if (x.read === 0)
-        return 'No search in this range.';
-    const blocks = ['The top queries by hits, with their click-through and the page clicked most:'];
-    const top = foldedTable([
+        return `${head}\n\nNo search in this range.`;
+    const scope = x.complete
+        ? `all ${plural(x.read, 'query', 'queries')}`
+        : `the top ${plural(x.read, 'query', 'queries')} read; the service has more`;
+    const gaps = x.gaps.length === 0
+        ? `Every query led to a click, among ${scope}.`
+        : `${GAP} marks a content gap, a query nobody clicked a result for: ${formatNumber(x.gaps.length)} among ${scope}.`;
+    const table = foldedTable([
         { header: '#', align: 'right' },
         { header: 'Query' },
         { header: 'Hits', align: 'right' },
@@ -36513,28 +36552,15 @@ function searchesBlock(x, r, rows) {
         rank(i),
         textCell(q.searchQuery, QUERY_MAX_CHARS),
         formatNumber(q.hits),
-        percent(q.ctr),
+        q.ctr === 0 ? `0% ${GAP}` : percent(q.ctr),
         q.topClickedPage === null
             ? '–'
             : pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
     ])), foldLabel('Queries'));
-    if (top)
-        blocks.push(top);
-    const scope = x.complete
-        ? `among all ${plural(x.read, 'query', 'queries')}`
-        : `among the top ${plural(x.read, 'query', 'queries')} read (the service has more)`;
-    if (x.gaps.length === 0) {
-        blocks.push(`No content gaps ${scope}: every query led to a click.`);
-        return blocks.join('\n\n');
-    }
-    blocks.push(`#### Content gaps\n\nQueries nobody clicked a result for, ${scope}:`);
-    const gaps = countedTable(['Query', 'Hits', 'Last searched', 'Queries'], x.gaps
-        .slice(0, rows)
-        .map(q => [textCell(q.searchQuery, QUERY_MAX_CHARS), q.hits, q.lastSearchedAt]));
-    if (gaps)
-        blocks.push(gaps);
-    return blocks.join('\n\n');
+    return [head, `The top queries by hits. ${gaps}`, table].filter(Boolean).join('\n\n');
 }
+// ---------------------------------------------------------------------------------------------
+// Feedback: the pages with the most thumbs-down
 function feedbackBlock(x, r, rows) {
     // The order of this operation is not documented: with more pages than one answer holds, the
     // ranking covers only those the service returned first.
@@ -36542,22 +36568,17 @@ function feedbackBlock(x, r, rows) {
         ? ` (only the first ${plural(x.pages, 'page')} the service returned are ranked: it has ` +
             'feedback on more, in an order it does not document)'
         : '';
-    const blocks = [
-        `**${formatNumber(x.thumbsDown)}** 👎, ${formatNumber(x.thumbsUp)} 👍 and ` +
-            `${formatNumber(x.code)} on code snippets, on ${plural(x.pages, 'page')}${scope}.`
-    ];
-    if (x.top.length === 0) {
-        blocks.push('No page got a thumbs-down or code-snippet feedback.');
-        return blocks.join('\n\n');
-    }
-    blocks.push('The pages with the most thumbs-down:');
-    blocks.push(foldedTable([
+    const intro = `**${formatNumber(x.thumbsDown)}** 👎 and ${formatNumber(x.thumbsUp)} 👍 on whether a page ` +
+        `helped, and ${plural(x.code, 'report')} on code snippets, on ${plural(x.pages, 'page')}${scope}.`;
+    if (x.top.length === 0)
+        return ['### Feedback', intro, 'No page got a thumbs-down or code-snippet feedback.'].join('\n\n');
+    const table = foldedTable([
         { header: '#', align: 'right' },
         { header: 'Page' },
-        { header: '👎', align: 'right' },
-        { header: '👍', align: 'right' },
-        { header: 'Code', align: 'right' },
-        { header: 'Total', align: 'right' }
+        { header: '👎 Not helpful', align: 'right' },
+        { header: '👍 Helpful', align: 'right' },
+        { header: 'On code snippets', align: 'right' },
+        { header: 'All feedback', align: 'right' }
     ], x.top
         .slice(0, rows)
         .map((p, i) => tableRow([
@@ -36567,31 +36588,39 @@ function feedbackBlock(x, r, rows) {
         formatNumber(p.thumbsUp),
         formatNumber(p.code),
         formatNumber(p.total)
-    ])), foldLabel('Pages')));
-    return blocks.filter(Boolean).join('\n\n');
+    ])), foldLabel('Pages'));
+    return ['### Feedback', `${intro} The pages with the most 👎:`, table].join('\n\n');
 }
+// ---------------------------------------------------------------------------------------------
+// Assistant: the unanswered questions asked most often
 function assistantBlock(x, rows) {
     const { web, api, other, total } = x.callers;
     const by = `web ${formatNumber(web)}, API ${formatNumber(api)}, other ${formatNumber(other)}`;
+    const head = '### Assistant';
     if (x.read === 0)
-        return `**${formatNumber(total)}** questions: ${by}. No question to read.`;
-    const blocks = [
-        `**${formatNumber(total)}** questions: ${by}. **${formatNumber(x.unanswered)}** of the ` +
-            `${plural(x.read, 'question')} read (in ${plural(x.conversations, 'conversation')}) ` +
-            'went unanswered.'
-    ];
-    if (!x.complete)
-        blocks.push(`_Only the first ${plural(x.read, 'question')} were read: the share and the ` +
-            `questions below cover those._`);
-    if (x.top.length === 0) {
-        blocks.push('No unanswered question.');
-        return blocks.join('\n\n');
-    }
-    blocks.push('The unanswered questions asked most often (the same text, ignoring case and spaces):');
-    blocks.push(countedTable(['Question', 'Times asked', 'Last asked', 'Questions'], x.top
+        return `${head}\n\n**${formatNumber(total)}** questions (${by}). No question to read.`;
+    const intro = `**${formatNumber(total)}** questions (${by}) in ${plural(x.conversations, 'conversation')}; ` +
+        `**${formatNumber(x.unanswered)}** of the ${plural(x.read, 'question')} read went unanswered ` +
+        `(${formatShare(x.unanswered, x.read)}).` +
+        (x.complete
+            ? ''
+            : ` Only the first ${plural(x.read, 'question')} were read: the share and the questions below cover those.`);
+    if (x.top.length === 0)
+        return [head, intro, 'No unanswered question.'].join('\n\n');
+    const table = foldedTable([
+        { header: '#', align: 'right' },
+        { header: 'Unanswered question' },
+        { header: 'Times asked', align: 'right' },
+        { header: 'Last asked' }
+    ], x.top
         .slice(0, rows)
-        .map(q => [textCell(q.question, QUESTION_MAX_CHARS), q.count, q.lastAskedAt])));
-    return blocks.filter(Boolean).join('\n\n');
+        .map((q, i) => tableRow([
+        rank(i),
+        textCell(q.question, QUESTION_MAX_CHARS),
+        formatNumber(q.count),
+        health_tables_day(q.lastAskedAt)
+    ])), foldLabel('Questions'));
+    return [head, `${intro} Asked most often (the same text, ignoring case and spaces):`, table].join('\n\n');
 }
 // ---------------------------------------------------------------------------------------------
 // Cells
@@ -36600,28 +36629,175 @@ function textCell(text, maxChars) {
     const shown = clip(text.trim(), maxChars);
     return shown === '' ? '_(empty)_' : escapeText(shown);
 }
-/** An ISO 8601 instant as "2026-11-23 09:00 UTC"; other text as it is (escaped). */
-function instant(text) {
+/** The day of an ISO 8601 instant ("2026-11-21"); other text as it is (escaped). */
+function health_tables_day(text) {
     if (!text)
         return '–';
     const ms = /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : NaN;
-    return Number.isFinite(ms) ? formatTimestamp(ms) : escapeText(clip(text, 40));
+    return Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 10) : escapeText(clip(text, 40));
 }
 function percent(ratio) {
     return `${(ratio * 100).toFixed(1)}%`;
 }
+
+;// CONCATENATED MODULE: ./src/report/health.ts
+
+
+
+
+const REASON_MAX_CHARS = 600;
+const SECTION_TITLES = {
+    visitors: 'Visitors',
+    views: 'Views',
+    searches: 'Searches',
+    feedback: 'Feedback',
+    assistant: 'Assistant'
+};
 /**
- * A ranked table of texts with how often and when last (content gaps, unanswered questions):
- * `[text header, count header, time header, what the folded rows are]`, and rows of an escaped
- * text cell, a count and a time as the service sent it.
+ * Markdown for the job summary and the comment, at most maxBytes UTF-8 bytes: tables lose rows
+ * (as many as fit: fitRows) until the report fits, and only a report that fits with none is cut.
  */
-function countedTable([text, count, time, folded], items) {
-    return foldedTable([
-        { header: '#', align: 'right' },
-        { header: text },
-        { header: count, align: 'right' },
-        { header: time }
-    ], items.map(([cell, n, at], i) => tableRow([rank(i), cell, formatNumber(n), instant(at)])), foldLabel(folded));
+function renderHealthReport(r, maxBytes) {
+    const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)));
+    return fitRows(rows => render(r, rows, rows < longest), longest, maxBytes);
+}
+function render(r, rows, cut) {
+    const title = `## Docs health · ${shortRange(r.range, r.generatedAt)}`;
+    const blocks = [
+        r.incomplete ? `${title} · incomplete` : title,
+        health_metaLine(r),
+        r.incomplete ? `> ⚠️ **This report is incomplete.** ${r.incomplete}` : '',
+        overview(r),
+        notRead(r.sections),
+        trendOf(r),
+        sectionTables(r, rows)
+    ].filter(Boolean);
+    if (cut)
+        blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`);
+    return blocks.join('\n\n') + '\n';
+}
+/** Everything but the range (the title says it): the project, the comparison, where it came from. */
+function health_metaLine(r) {
+    const compared = r.previous ? [`compared with ${shortRange(r.previous, r.generatedAt)}`] : [];
+    const made = provenance({ ...r, requestNoun: 'analytics request' });
+    return [`Project ${escapeText(r.projectId)}`, ...compared, ...made].join(' · ');
+}
+function trendOf(r) {
+    if (!r.trend || r.range.dateFrom === undefined)
+        return '';
+    const total = (name) => {
+        const x = r.sections.find(s => s.name === name);
+        return x?.ok && (x.name === 'visitors' || x.name === 'views') ? x.totals.total : undefined;
+    };
+    return trendBlock({
+        points: r.trend.points,
+        current: { dateFrom: r.range.dateFrom, visitors: total('visitors'), views: total('views') },
+        requests: r.trend.requests
+    });
+}
+const BETTER = '🟢';
+const WORSE = '🔴';
+function overview(r) {
+    const compare = r.previous !== undefined;
+    const columns = [
+        { header: 'Section' },
+        { header: shortRange(r.range, r.generatedAt) },
+        ...(compare ? [{ header: `vs ${previousLabel(r.range, r.period)}` }] : [])
+    ];
+    const rows = r.sections.map(x => {
+        const [now, change] = x.ok ? health_headline(x) : [failedHeadline(x), ''];
+        return tableRow([SECTION_TITLES[x.name], now, ...(compare ? [change || '–'] : [])]);
+    });
+    const table = `${tableHead(columns)}\n${rows.join('\n')}`;
+    const marked = rows.some(row => row.includes(BETTER) || row.includes(WORSE));
+    return marked ? `${table}\n\n_${BETTER} better for the docs · ${WORSE} worse_` : table;
+}
+/** "+20.0% 🟢": a relative change with its mark; '' with nothing to compare with. */
+function change(now, before, direction) {
+    if (before === undefined)
+        return '';
+    const text = formatPercentChange(now, before);
+    if (text === undefined)
+        return now > 0 ? 'none before' : '';
+    return withMark(text, now - before, direction);
+}
+function withMark(text, diff, direction) {
+    if (diff === 0 || text === 'no change' || direction === 'neutral')
+        return text;
+    const better = direction === 'up-is-better' ? diff > 0 : diff < 0;
+    return `${text} ${better ? BETTER : WORSE}`;
+}
+const NO_DATA = 'no data for this range';
+/** The section's headline and its change (empty without `compare`). */
+function health_headline(x) {
+    if (isEmpty(x))
+        return [NO_DATA, ''];
+    switch (x.name) {
+        case 'visitors':
+        case 'views':
+            return [
+                `**${formatNumber(x.totals.total)}** ${x.name === 'visitors' ? 'unique visitors' : 'page views'}`,
+                change(x.totals.total, x.previous?.total, 'up-is-better')
+            ];
+        case 'searches': {
+            const gaps = x.read === 0 ? '' : ` · ${plural(x.gaps.length, 'query', 'queries')} with no click`;
+            return [
+                `**${formatNumber(x.totalSearches)}** searches${gaps}`,
+                change(x.totalSearches, x.previous, 'neutral')
+            ];
+        }
+        case 'feedback':
+            return [
+                `**${formatNumber(x.thumbsDown)}** 👎 · ${formatNumber(x.thumbsUp)} 👍`,
+                prefixed('👎', change(x.thumbsDown, x.previous, 'up-is-worse'))
+            ];
+        case 'assistant': {
+            const share = x.read > 0 ? ` · **${formatShare(x.unanswered, x.read)}** unanswered` : '';
+            const parts = [prefixed('questions', change(x.callers.total, x.previous, 'neutral'))];
+            if (x.previousShare && x.read > 0 && x.previousShare.read > 0) {
+                const points = pointsChange(x.unanswered / x.read, x.previousShare.unanswered / x.previousShare.read);
+                parts.push(`unanswered ${points}`);
+            }
+            return [
+                `**${formatNumber(x.callers.total)}** questions${share}`,
+                parts.filter(Boolean).join(' · ')
+            ];
+        }
+    }
+}
+function prefixed(what, text) {
+    return text ? `${what} ${text}` : '';
+}
+/** The change of a share in percentage points, marked: a larger unanswered share is worse. */
+function pointsChange(now, before) {
+    const diff = (now - before) * 100;
+    const shown = Math.abs(diff).toFixed(1);
+    if (shown === '0.0')
+        return 'no change';
+    return withMark(`${diff > 0 ? '+' : '\u2212'}${shown} pp`, diff, 'up-is-worse');
+}
+function failedHeadline(x) {
+    if (x.skipped)
+        return `⚠️ ${x.reason}`;
+    const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
+    return x.refused ? `⚠️ refused by the service${status}` : `⚠️ failed${status}`;
+}
+// ---------------------------------------------------------------------------------------------
+// Sections that could not be read: each reason said once, with the sections it holds for
+function notRead(sections) {
+    const groups = new Map();
+    for (const x of sections) {
+        if (x.ok || x.skipped)
+            continue;
+        // The service's words start with the status ("403 Forbidden: …") when it answered.
+        const said = x.status !== undefined && x.reason.startsWith(`${x.status} `);
+        const status = x.status !== undefined && !said ? ` (HTTP ${x.status})` : '';
+        const what = x.refused ? `refused${status}` : `failed${status}`;
+        const key = `${what}: ${escapeText(clip(x.reason, REASON_MAX_CHARS))}`;
+        groups.set(key, [...(groups.get(key) ?? []), SECTION_TITLES[x.name]]);
+    }
+    const lines = [...groups].map(([reason, names]) => `> ⚠️ **${names.join(', ')}** ${reason}`);
+    return lines.join('\n>\n');
 }
 
 ;// CONCATENATED MODULE: ./src/service/analytics.ts
@@ -37010,6 +37186,7 @@ async function runReport(ctx) {
         ? await readTrend(input.api, s.trendRanges, trendSections(sections), line => core_warning(line))
         : undefined;
     const requests = ctx.service.requests;
+    const incomplete = incompleteReason(sections, stop);
     const report = {
         projectId: s.projectId,
         range: s.range,
@@ -37020,13 +37197,15 @@ async function runReport(ctx) {
         generatedAt: Date.now(),
         ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
         ...(s.siteUrl ? { siteUrl: s.siteUrl } : {}),
-        ...(trend ? { trend } : {})
+        ...(trend ? { trend } : {}),
+        ...(incomplete ? { incomplete } : {})
     };
     await setOutputs(ctx, report);
     if (s.summary)
         ctx.result.summary = renderHealthReport(report, SUMMARY_MAX_BYTES);
-    // Out of quota: the sections read are worth a summary, but a comment would replace a complete
-    // report of this range on the issue with a partial one.
+    // A run stopped part way still posts, but only where no report of this range is yet: a
+    // complete one is never replaced by a partial one.
+    setComment(ctx, report);
     if (stop instanceof BudgetError) {
         // The cap the workflow set: what was read is the report, and the run did what it was told.
         core_warning(`The report stopped at \`max-requests\` (${stop.maxRequests}): the sections after it were not read.`);
@@ -37034,10 +37213,38 @@ async function runReport(ctx) {
     }
     if (stop !== undefined)
         throw stop;
-    setComment(ctx, report);
     const failed = sections.filter((x) => !x.ok);
-    if (failed.length === sections.length)
+    if (failed.length === sections.length && !incomplete)
         throw new Error(`Every section of the report failed: ${failed.map(f => `${f.name}: ${f.reason}`).join('; ')}`);
+    if (failed.length === sections.length)
+        throw new Error(`No section of the report was read: ${stripMarkdown(incomplete ?? '')}`);
+}
+/**
+ * Why the report is incomplete, and when to run again (Markdown we wrote), or undefined when
+ * every section was read or refused. A refusal is the service's answer, not a stop.
+ */
+function incompleteReason(sections, stop) {
+    const cut = sections.filter((x) => !x.ok && x.skipped === true);
+    if (cut.length === 0)
+        return undefined;
+    const names = cut.map(x => x.name).join(', ');
+    const limit = cut[0]?.limit;
+    if (limit === 'quota') {
+        const again = stop instanceof RateLimitError && stop.resetKnown
+            ? `after ${stop.resetAt.toISOString().slice(11, 16)} UTC, when the limit resets`
+            : 'within the hour, once the limit has reset';
+        return (`The service's hourly analytics limit (about 100 requests per organisation, shared by ` +
+            `every analytics run) was reached: ${names} not read. Run the workflow again ${again}.`);
+    }
+    if (limit === 'max-requests')
+        return (`This run may send ${stop instanceof BudgetError ? stop.maxRequests : 'only so many'} ` +
+            `requests (\`max-requests\`) and spent them: ${names} not read. Raise \`max-requests\` ` +
+            'or run the workflow again.');
+    return (`The time allowed (\`wait-timeout\`) ran out: ${names} not read. Run the workflow again, ` +
+        'with a longer `wait-timeout` if it keeps happening.');
+}
+function stripMarkdown(text) {
+    return text.replace(/`/g, '');
 }
 /**
  * Every section in order. Out of quota, the sections left are not read (each would only be
@@ -37047,14 +37254,12 @@ async function readSections(names, input, spent, sections) {
     let stop;
     for (const name of names) {
         if (stop !== undefined) {
-            sections.push(skipped(name, stop instanceof BudgetError
-                ? `\`max-requests\` (${stop.maxRequests}) was spent before it`
-                : 'the hourly analytics limit was reached before it'));
+            sections.push(stoppedBy(stop, name));
             continue;
         }
         const before = spent.requests;
         try {
-            const outcome = await readSection(name, input);
+            const outcome = await readSection(name, withShownPaths(input, sections));
             sections.push(outcome);
             logOutcome(outcome, spent.requests - before);
         }
@@ -37062,10 +37267,9 @@ async function readSections(names, input, spent, sections) {
             if (!isQuotaError(err))
                 throw err;
             stop = err;
-            if (err instanceof BudgetError)
-                sections.push(skipped(name, `\`max-requests\` (${err.maxRequests}) was spent during it`));
-            else
-                sections.push(failure(name, err.message, err instanceof ServiceError ? err.status : 429));
+            // The service's words go to the log; the report says which limit, in the action's words.
+            core_warning(`Section ${name}: ${err.message}`);
+            sections.push(stoppedBy(err, name));
         }
     }
     return stop;
@@ -37073,13 +37277,17 @@ async function readSections(names, input, spent, sections) {
 /** One section, its failure caught and kept in its place unless it must end the run. */
 async function readSection(name, input) {
     if (Date.now() >= input.deadline)
-        return skipped(name, 'the time allowed (`wait-timeout`) ran out before it');
+        return skipped(name, 'time', 'the time allowed (`wait-timeout`) ran out');
     try {
         return await READERS[name](input);
     }
     catch (err) {
         if (endsTheRun(err))
             throw err;
+        if (err instanceof TimeUpError) {
+            core_warning(`Section ${name}: ${err.message}`);
+            return skipped(name, 'time', 'the time allowed (`wait-timeout`) ran out');
+        }
         const status = err instanceof ServiceError ? err.status : undefined;
         return failure(name, failureReason(err, status), status);
     }
@@ -37119,8 +37327,21 @@ function failure(name, reason, status) {
     const refused = status === 403 || status === 404;
     return { name, ok: false, ...(status !== undefined ? { status } : {}), refused, reason };
 }
-function skipped(name, why) {
-    return { name, ok: false, refused: false, skipped: true, reason: `not read: ${why}` };
+/** A section a limit of the run kept from being read: said in the action's words. */
+function skipped(name, limit, why) {
+    return { name, ok: false, refused: false, skipped: true, limit, reason: `not read: ${why}` };
+}
+function stoppedBy(stop, name) {
+    return stop instanceof BudgetError
+        ? skipped(name, 'max-requests', `\`max-requests\` (${stop.maxRequests}) was spent`)
+        : skipped(name, 'quota', 'the hourly analytics limit was reached');
+}
+/** The views section is handed the pages the visitors section shows, to draw them side by side. */
+function withShownPaths(input, sections) {
+    const visitors = sections.find(x => x.name === 'visitors');
+    if (!visitors?.ok || visitors.name !== 'visitors')
+        return input;
+    return { ...input, shownPaths: visitors.top.map(row => row.path) };
 }
 function logOutcome(outcome, calls) {
     const spent = `${calls} ${calls === 1 ? 'request' : 'requests'}`;
@@ -37187,9 +37408,11 @@ function setComment(ctx, report) {
             // One comment per range: a re-run edits it, a new week gets its own.
             key: markerKey('report', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
             body: room => renderHealthReport(report, room),
-            mode: s.commentMode,
+            mode: report.incomplete && s.commentMode === 'upsert' ? 'if-absent' : s.commentMode,
             secret: s.apiKey
         });
+        if (ref.kept)
+            notice(`This report is incomplete, so it was not posted: the report of this range already on the issue (${ref.url}) stays as it is.`);
         return ref.url;
     };
 }
@@ -37202,42 +37425,6 @@ function describe(range) {
     if (range.dateFrom === undefined && range.dateTo === undefined)
         return 'all time';
     return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`;
-}
-
-;// CONCATENATED MODULE: ./src/analytics/compare.ts
-
-/**
- * Reads the previous period for the `shown` paths. The first page (one request) gives the totals.
- *
- * When the rows come sorted by `total`, most first, reading stops as soon as every shown path has
- * been found. It cannot stop earlier: a shown path not found yet may still come later with any
- * smaller total, or never (a page new in this period), and only the end of the rows tells those
- * apart. Totals say nothing about where a path sits, so no bound on them helps either.
- *
- * The order is checked on every row read. Once one row breaks it, the service is not ordering as
- * documented and nothing about the rows still to come can be assumed (a path may come again, as
- * when data moves during the read), so the read goes on to the end, like a full export, and keeps
- * the first row of each shown path as the full export would.
- */
-async function readPreviousValues(shown, options) {
-    const wanted = new Set(shown);
-    const byPath = new Map();
-    let sorted = true;
-    let lastTotal = Infinity;
-    const read = await readOffsetPages({
-        ...options,
-        onPage: rows => {
-            for (const row of rows) {
-                if (row.total > lastTotal)
-                    sorted = false;
-                lastTotal = row.total;
-                if (wanted.has(row.path) && !byPath.has(row.path))
-                    byPath.set(row.path, { human: row.human, ai: row.ai, total: row.total });
-            }
-            return sorted && byPath.size === wanted.size ? STOP : undefined;
-        }
-    });
-    return { read, byPath, sorted };
 }
 
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -38331,13 +38518,11 @@ function visitors_headline(r) {
     const compared = change ? `${change} vs ${before}` : `none in ${before}`;
     return `### ${total}, ${compared} · ${when}`;
 }
+/** Everything but the range (the headline says it): whose visitors, the comparison, provenance. */
 function visitors_metaLine(r) {
-    const range = r.previous
-        ? `${exactRange(r.range)}, compared with ${exactRange(r.previous.range)}`
-        : exactRange(r.range);
     return [
         `Docs visitors of project ${escapeText(r.projectId)}`,
-        range,
+        ...(r.previous ? [`compared with ${shortRange(r.previous.range, r.generatedAt)}`] : []),
         ...provenance({ ...r, requestNoun: 'analytics request' })
     ].join(' · ');
 }

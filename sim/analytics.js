@@ -127,7 +127,8 @@ export function generatedFeedback(i, withHostile = true) {
   const thumbsDown = Math.max(0, 60 - i * 2 + (h % 9))
   const thumbsUp = (h >>> 6) % 120
   const code = (h >>> 12) % 7
-  const path = i === 3 && withHostile ? HOSTILE_PATH : `/docs/page-${(h >>> 16) % 400}`
+  // Each page once, as the service groups by page (7 and 400 are coprime: no path repeats).
+  const path = i === 3 && withHostile ? HOSTILE_PATH : `/docs/page-${(i * 7 + 13) % 400}`
   return { path, thumbsUp, thumbsDown, code, total: thumbsUp + thumbsDown + code }
 }
 

@@ -7,7 +7,7 @@ import { checkInteger } from '../json.js'
  * Keeps the `n` rows with the most `total` seen so far (ties: the earlier row first) in a binary
  * min-heap of size n: O(log n) per row that enters, O(1) per row that does not, memory O(n).
  */
-export class TopPages<Row extends { total: number } = VisitorRow> {
+export class TopPages<Row extends { total: number; path: string } = VisitorRow> {
   private readonly n: number
   // The root is the weakest kept row: least total, and among equal totals the latest.
   private readonly heap: { row: Row; seq: number }[] = []
@@ -32,11 +32,15 @@ export class TopPages<Row extends { total: number } = VisitorRow> {
     }
   }
 
-  /** The kept rows, most total first, ties in the order they were added. */
+  /**
+   * The kept rows, most total first, ties in the order they were added. A path the service sent
+   * twice (data that moved during the read; the page reader warns) is shown once, its first row.
+   */
   list(): Row[] {
-    return [...this.heap]
+    const rows = [...this.heap]
       .sort((x, y) => y.row.total - x.row.total || x.seq - y.seq)
       .map(entry => entry.row)
+    return eachPathOnce(rows)
   }
 
   private weaker(i: number, j: number): boolean {
@@ -72,4 +76,25 @@ export class TopPages<Row extends { total: number } = VisitorRow> {
       i = least
     }
   }
+}
+
+/**
+ * The rows with each path once (its first row): a table never lists a page twice. `onRepeat` is
+ * told the first path that came again, once.
+ */
+export function eachPathOnce<Row extends { path: string }>(
+  rows: readonly Row[],
+  onRepeat?: (path: string) => void
+): Row[] {
+  const seen = new Set<string>()
+  let told = false
+  return rows.filter(row => {
+    if (!seen.has(row.path)) {
+      seen.add(row.path)
+      return true
+    }
+    if (!told) onRepeat?.(row.path)
+    told = true
+    return false
+  })
 }

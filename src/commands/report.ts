@@ -7,7 +7,7 @@ import { readAssistant } from '../analytics/sections/assistant.js'
 import { readFeedback } from '../analytics/sections/feedback.js'
 import { readSearches } from '../analytics/sections/searches.js'
 import type { Section, SectionOutcome } from '../analytics/sections/outcome.js'
-import type { SectionFailure, SectionInput } from '../analytics/sections/section.js'
+import type { RunLimit, SectionFailure, SectionInput } from '../analytics/sections/section.js'
 import { readViews, readVisitors } from '../analytics/sections/visitors.js'
 import type { DateRange } from '../period.js'
 import { markerKey, upsertComment } from '../github/comments.js'
@@ -65,6 +65,7 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
         )
       : undefined
   const requests = ctx.service.requests
+  const incomplete = incompleteReason(sections, stop)
 
   const report: HealthReport = {
     projectId: s.projectId,
@@ -76,12 +77,14 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
     generatedAt: Date.now(),
     ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
     ...(s.siteUrl ? { siteUrl: s.siteUrl } : {}),
-    ...(trend ? { trend } : {})
+    ...(trend ? { trend } : {}),
+    ...(incomplete ? { incomplete } : {})
   }
   await setOutputs(ctx, report)
   if (s.summary) ctx.result.summary = renderHealthReport(report, SUMMARY_MAX_BYTES)
-  // Out of quota: the sections read are worth a summary, but a comment would replace a complete
-  // report of this range on the issue with a partial one.
+  // A run stopped part way still posts, but only where no report of this range is yet: a
+  // complete one is never replaced by a partial one.
+  setComment(ctx, report)
   if (stop instanceof BudgetError) {
     // The cap the workflow set: what was read is the report, and the run did what it was told.
     core.warning(
@@ -90,13 +93,52 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
     return
   }
   if (stop !== undefined) throw stop
-  setComment(ctx, report)
 
   const failed = sections.filter((x): x is SectionFailure => !x.ok)
-  if (failed.length === sections.length)
+  if (failed.length === sections.length && !incomplete)
     throw new Error(
       `Every section of the report failed: ${failed.map(f => `${f.name}: ${f.reason}`).join('; ')}`
     )
+  if (failed.length === sections.length)
+    throw new Error(`No section of the report was read: ${stripMarkdown(incomplete ?? '')}`)
+}
+
+/**
+ * Why the report is incomplete, and when to run again (Markdown we wrote), or undefined when
+ * every section was read or refused. A refusal is the service's answer, not a stop.
+ */
+function incompleteReason(
+  sections: readonly SectionOutcome[],
+  stop: Error | undefined
+): string | undefined {
+  const cut = sections.filter((x): x is SectionFailure => !x.ok && x.skipped === true)
+  if (cut.length === 0) return undefined
+  const names = cut.map(x => x.name).join(', ')
+  const limit = cut[0]?.limit
+  if (limit === 'quota') {
+    const again =
+      stop instanceof RateLimitError && stop.resetKnown
+        ? `after ${stop.resetAt.toISOString().slice(11, 16)} UTC, when the limit resets`
+        : 'within the hour, once the limit has reset'
+    return (
+      `The service's hourly analytics limit (about 100 requests per organisation, shared by ` +
+      `every analytics run) was reached: ${names} not read. Run the workflow again ${again}.`
+    )
+  }
+  if (limit === 'max-requests')
+    return (
+      `This run may send ${stop instanceof BudgetError ? stop.maxRequests : 'only so many'} ` +
+      `requests (\`max-requests\`) and spent them: ${names} not read. Raise \`max-requests\` ` +
+      'or run the workflow again.'
+    )
+  return (
+    `The time allowed (\`wait-timeout\`) ran out: ${names} not read. Run the workflow again, ` +
+    'with a longer `wait-timeout` if it keeps happening.'
+  )
+}
+
+function stripMarkdown(text: string): string {
+  return text.replace(/`/g, '')
 }
 
 /**
@@ -112,27 +154,20 @@ async function readSections(
   let stop: Error | undefined
   for (const name of names) {
     if (stop !== undefined) {
-      sections.push(
-        skipped(
-          name,
-          stop instanceof BudgetError
-            ? `\`max-requests\` (${stop.maxRequests}) was spent before it`
-            : 'the hourly analytics limit was reached before it'
-        )
-      )
+      sections.push(stoppedBy(stop, name))
       continue
     }
     const before = spent.requests
     try {
-      const outcome = await readSection(name, input)
+      const outcome = await readSection(name, withShownPaths(input, sections))
       sections.push(outcome)
       logOutcome(outcome, spent.requests - before)
     } catch (err) {
       if (!isQuotaError(err)) throw err
       stop = err
-      if (err instanceof BudgetError)
-        sections.push(skipped(name, `\`max-requests\` (${err.maxRequests}) was spent during it`))
-      else sections.push(failure(name, err.message, err instanceof ServiceError ? err.status : 429))
+      // The service's words go to the log; the report says which limit, in the action's words.
+      core.warning(`Section ${name}: ${err.message}`)
+      sections.push(stoppedBy(err, name))
     }
   }
   return stop
@@ -141,11 +176,15 @@ async function readSections(
 /** One section, its failure caught and kept in its place unless it must end the run. */
 async function readSection(name: SectionName, input: SectionInput): Promise<SectionOutcome> {
   if (Date.now() >= input.deadline)
-    return skipped(name, 'the time allowed (`wait-timeout`) ran out before it')
+    return skipped(name, 'time', 'the time allowed (`wait-timeout`) ran out')
   try {
     return await READERS[name](input)
   } catch (err) {
     if (endsTheRun(err)) throw err
+    if (err instanceof TimeUpError) {
+      core.warning(`Section ${name}: ${err.message}`)
+      return skipped(name, 'time', 'the time allowed (`wait-timeout`) ran out')
+    }
     const status = err instanceof ServiceError ? err.status : undefined
     return failure(name, failureReason(err, status), status)
   }
@@ -189,8 +228,22 @@ function failure(name: SectionName, reason: string, status?: number): SectionFai
   return { name, ok: false, ...(status !== undefined ? { status } : {}), refused, reason }
 }
 
-function skipped(name: SectionName, why: string): SectionFailure {
-  return { name, ok: false, refused: false, skipped: true, reason: `not read: ${why}` }
+/** A section a limit of the run kept from being read: said in the action's words. */
+function skipped(name: SectionName, limit: RunLimit, why: string): SectionFailure {
+  return { name, ok: false, refused: false, skipped: true, limit, reason: `not read: ${why}` }
+}
+
+function stoppedBy(stop: Error, name: SectionName): SectionFailure {
+  return stop instanceof BudgetError
+    ? skipped(name, 'max-requests', `\`max-requests\` (${stop.maxRequests}) was spent`)
+    : skipped(name, 'quota', 'the hourly analytics limit was reached')
+}
+
+/** The views section is handed the pages the visitors section shows, to draw them side by side. */
+function withShownPaths(input: SectionInput, sections: readonly SectionOutcome[]): SectionInput {
+  const visitors = sections.find(x => x.name === 'visitors')
+  if (!visitors?.ok || visitors.name !== 'visitors') return input
+  return { ...input, shownPaths: visitors.top.map(row => row.path) }
 }
 
 function logOutcome(outcome: SectionOutcome, calls: number): void {
@@ -260,9 +313,13 @@ function setComment(ctx: CommandContext<AnalyticsSettings>, report: HealthReport
       // One comment per range: a re-run edits it, a new week gets its own.
       key: markerKey('report', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
       body: room => renderHealthReport(report, room),
-      mode: s.commentMode,
+      mode: report.incomplete && s.commentMode === 'upsert' ? 'if-absent' : s.commentMode,
       secret: s.apiKey
     })
+    if (ref.kept)
+      core.notice(
+        `This report is incomplete, so it was not posted: the report of this range already on the issue (${ref.url}) stays as it is.`
+      )
     return ref.url
   }
 }

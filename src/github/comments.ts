@@ -17,7 +17,15 @@ const COMMENT_LIMIT = 65536
 export interface CommentRef {
   id: number
   url: string
+  /** 'if-absent' found a comment for the key and left it as it was. */
+  kept?: true
 }
+
+/**
+ * 'upsert' edits the comment for the key (or adds one), 'create' always adds one, 'if-absent'
+ * adds one only when there is none for the key (an incomplete report never replaces a report).
+ */
+export type CommentMode = 'upsert' | 'create' | 'if-absent'
 
 /** A comment body, or a renderer given the room (in characters) that the body may take. */
 export type CommentBody = string | ((room: number) => string)
@@ -223,14 +231,17 @@ export class CommentThread {
 
   /**
    * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the comment carrying the
-   * newest verified `key` marker, so reruns refresh one comment; 'create' always adds one. A new
-   * comment is complete, markers signed, in the one request that creates it.
+   * newest verified `key` marker, so reruns refresh one comment; 'create' always adds one;
+   * 'if-absent' adds one only when no comment carries the key. A new comment is complete,
+   * markers signed, in the one request that creates it.
    */
-  async upsert(o: CommentWrite & { mode: 'upsert' | 'create' }): Promise<CommentRef> {
-    if (o.mode === 'upsert') {
+  async upsert(o: CommentWrite & { mode: CommentMode }): Promise<CommentRef> {
+    if (o.mode !== 'create') {
       const found = newestMarked(await this.comments(), this.secret, this.place, keys =>
         keys.includes(o.key) ? true : undefined
       )
+      if (found !== undefined && o.mode === 'if-absent')
+        return { id: found.comment.id, url: found.comment.html_url, kept: true }
       if (found !== undefined) {
         try {
           return await this.update(found.comment.id, o)
@@ -272,7 +283,7 @@ export class CommentThread {
 export async function upsertComment(
   octokit: Octokit,
   place: Place,
-  o: CommentWrite & { mode: 'upsert' | 'create'; secret: string }
+  o: CommentWrite & { mode: CommentMode; secret: string }
 ): Promise<CommentRef> {
   return new CommentThread(octokit, place, o.secret).upsert(o)
 }

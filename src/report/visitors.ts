@@ -23,7 +23,7 @@ import {
   VISIBLE_ROWS,
   type Column
 } from './markdown.js'
-import { exactRange, previousLabel, shortRange } from './range.js'
+import { previousLabel, shortRange } from './range.js'
 
 export interface VisitorsReport {
   projectId: string
@@ -66,13 +66,11 @@ function headline(r: VisitorsReport): string {
   return `### ${total}, ${compared} · ${when}`
 }
 
+/** Everything but the range (the headline says it): whose visitors, the comparison, provenance. */
 function metaLine(r: VisitorsReport): string {
-  const range = r.previous
-    ? `${exactRange(r.range)}, compared with ${exactRange(r.previous.range)}`
-    : exactRange(r.range)
   return [
     `Docs visitors of project ${escapeText(r.projectId)}`,
-    range,
+    ...(r.previous ? [`compared with ${shortRange(r.previous.range, r.generatedAt)}`] : []),
     ...provenance({ ...r, requestNoun: 'analytics request' })
   ].join(' · ')
 }

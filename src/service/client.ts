@@ -241,7 +241,8 @@ export class ServiceClient {
       `${request} failed: ${result.why.replace(/\.$/, '')}. The service's hourly limit is spent (it said so without ` +
         'a Retry-After, and retrying did not help), so the run stops here and sends nothing ' +
         'more. Run it again within the hour, once the limit has reset.',
-      resetAt
+      resetAt,
+      false
     )
     return this.rateLimited
   }

@@ -34,7 +34,9 @@ export class RateLimitError extends ServiceError {
   constructor(
     message: string,
     /** When the service said the limit resets. */
-    readonly resetAt: Date
+    readonly resetAt: Date,
+    /** False when the service did not say (a 429 without Retry-After): within the hour. */
+    readonly resetKnown = true
   ) {
     super(message, 429)
     this.name = 'RateLimitError'

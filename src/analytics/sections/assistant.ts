@@ -25,6 +25,8 @@ export interface AssistantSection {
   callers: CallerStats
   /** caller-stats total of the previous period. */
   previous?: number
+  /** With `compare`: the previous period's questions read and how many went unanswered. */
+  previousShare?: { unanswered: number; read: number }
   /** Questions read (each row is one turn): the share and the grouping cover these. */
   read: number
   /** Conversations among the questions read: their distinct ids (turns of one share its id). */
@@ -40,19 +42,7 @@ export interface AssistantSection {
 export async function readAssistant(input: SectionInput): Promise<AssistantSection> {
   const { api, range } = input
   const callers = await api.callerStats(range)
-  const result = await readCursorPages<Conversation>({
-    fetchPage: async (limit, cursor) => {
-      const page = await api.conversations(range, limit, cursor)
-      return { items: page.conversations, nextCursor: page.hasMore ? page.nextCursor : null }
-    },
-    limit: CONVERSATIONS_LIMIT,
-    enough: CONVERSATIONS_CAP,
-    deadline: input.deadline
-  })
-  if (result.short)
-    input.onWarning(
-      `Assistant: the service gave fewer questions a page than asked for; the report covers the ${result.items.length} read.`
-    )
+  const result = await readQuestions(input, range)
   const unanswered = result.items.filter(c => c.resolutionStatus === 'unanswered')
   const section: AssistantSection = {
     name: 'assistant',
@@ -64,8 +54,34 @@ export async function readAssistant(input: SectionInput): Promise<AssistantSecti
     complete: result.complete,
     top: groupQuestions(unanswered).slice(0, input.top)
   }
-  if (input.previous) section.previous = (await api.callerStats(input.previous)).total
+  if (input.previous) {
+    section.previous = (await api.callerStats(input.previous)).total
+    // The share unanswered is what the change is about: more questions is neither good nor bad.
+    const before = await readQuestions(input, input.previous)
+    section.previousShare = {
+      unanswered: before.items.filter(c => c.resolutionStatus === 'unanswered').length,
+      read: before.items.length
+    }
+  }
   return section
+}
+
+/** The questions (turns) of a range, up to the cap, in pages of 1000. */
+async function readQuestions(input: SectionInput, range: SectionInput['range']) {
+  const result = await readCursorPages<Conversation>({
+    fetchPage: async (limit, cursor) => {
+      const page = await input.api.conversations(range, limit, cursor)
+      return { items: page.conversations, nextCursor: page.hasMore ? page.nextCursor : null }
+    },
+    limit: CONVERSATIONS_LIMIT,
+    enough: CONVERSATIONS_CAP,
+    deadline: input.deadline
+  })
+  if (result.short)
+    input.onWarning(
+      `Assistant: the service gave fewer questions a page than asked for; the report covers the ${result.items.length} read.`
+    )
+  return result
 }
 
 /**

@@ -3,6 +3,7 @@
 // previous period's thumbs-down over the same kind of page, one request.
 import type { FeedbackRow } from '../../service/analytics.js'
 import type { SectionInput } from './section.js'
+import { eachPathOnce } from '../top.js'
 
 /** The most the operation accepts, and all a report reads: there is no next page to ask for. */
 export const FEEDBACK_LIMIT = 100
@@ -27,7 +28,11 @@ export interface FeedbackSection {
 export async function readFeedback(input: SectionInput): Promise<FeedbackSection> {
   const { api } = input
   const page = await api.feedbackByPage(input.range, FEEDBACK_LIMIT)
-  const rows = page.feedback
+  const rows = eachPathOnce(page.feedback, path =>
+    input.onWarning(
+      `Feedback: the service sent the page ${JSON.stringify(path)} more than once; each page is counted and shown once.`
+    )
+  )
   const sum = (key: 'thumbsDown' | 'thumbsUp' | 'code') => rows.reduce((n, r) => n + r[key], 0)
   const section: FeedbackSection = {
     name: 'feedback',

@@ -11,12 +11,16 @@ export interface SectionInput {
   previous?: Required<DateRange>
   /** Rows shown in each table. */
   top: number
+  /** Pages an earlier section shows (the visitors' top pages, for the views beside them). */
+  shownPaths?: string[]
   pageSize: number
   maxRows: number
   concurrency: number
   deadline: number
   onWarning: (line: string) => void
 }
+
+export type RunLimit = 'quota' | 'time' | 'max-requests'
 
 export interface SectionFailure {
   name: SectionName
@@ -25,7 +29,9 @@ export interface SectionFailure {
   status?: number
   /** 403 or 404: the feature is not enabled on this plan. */
   refused: boolean
-  /** Not read at all: the time or the quota ran out before it (no request was sent for it). */
+  /** Not read (or not to the end): a limit of the run ran out before or during it. */
   skipped?: true
+  /** Which limit: the service's hourly quota, the time (`wait-timeout`), or `max-requests`. */
+  limit?: RunLimit
   reason: string
 }
