@@ -225,6 +225,36 @@ describe('reportJson', () => {
     expect(cut.sections[0]!.top!.length).toBeGreaterThan(100)
     expect(cut.sections[1]).toEqual(report.sections[1])
   })
+
+  it('stays within its budget whatever a failed section reason or the side lists hold', () => {
+    const rows = (n: number, pad: string) =>
+      Array.from({ length: n }, (_, i) => ({ path: `/p/${i}/${pad}`, human: i, ai: 0, total: i }))
+    const report: HealthReport = {
+      projectId: 'p',
+      range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' },
+      sections: [
+        {
+          name: 'views',
+          ok: true,
+          totals: { human: 1, ai: 1, total: 1 },
+          rows: 10_000,
+          top: rows(10_000, 'x'.repeat(40)),
+          shown: rows(10_000, 'y'.repeat(40)),
+          previousRows: rows(10_000, 'z'.repeat(40)),
+          maxRowsReached: false
+        },
+        // A cursor that doubled on every page, quoted in the reason.
+        { name: 'searches', ok: false, status: 500, refused: false, reason: 'c'.repeat(8_000_000) }
+      ],
+      requests: 3,
+      generatedAt: Date.UTC(2026, 10, 22)
+    }
+    const json = reportJson(report, 100_000)
+    expect(Buffer.byteLength(json)).toBeLessThanOrEqual(100_000)
+    const doc = JSON.parse(json) as { sections: { reason?: string; shown?: unknown[] }[] }
+    expect(doc.sections[1]!.reason!.length).toBeLessThanOrEqual(2000)
+    expect(doc.sections[0]!.shown!.length).toBeLessThan(10_000)
+  })
 })
 
 describe("visitors and views: each page once, and the views of the visitors' pages", () => {

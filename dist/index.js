@@ -37150,6 +37150,7 @@ async function writeFileAtomic(path, text) {
 
 
 
+
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const SUMMARY_MAX_BYTES = 512 * 1024;
 /** The `report` output and file stay small enough for any step output. */
@@ -37369,9 +37370,12 @@ async function setOutputs(ctx, report) {
         ctx.result.set('report-file', s.outputFile.absolute);
     }
 }
+/** A failed section's reason in the JSON: the service's words, and at most this much of them. */
+const REASON_JSON_MAX_CHARS = 2000;
 /**
  * The JSON document of the `report` output and file: per section what the report shows, or its
- * error. Lists are halved until it fits the limit, and `truncated` says so.
+ * error. Lists are halved until it fits the limit, and `truncated` says so; a failure's reason is
+ * clipped, so no answer of the service can push the document past its budget.
  */
 function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
     let keep = Infinity;
@@ -37380,6 +37384,7 @@ function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
             range: report.range,
             ...(report.previous ? { previous: report.previous } : {}),
             requests: report.requests,
+            ...(report.incomplete ? { incomplete: report.incomplete } : {}),
             sections: report.sections.map(x => cutLists(x, keep)),
             ...(keep < Infinity ? { truncated: true } : {})
         };
@@ -37390,11 +37395,24 @@ function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
     }
 }
 function cutLists(x, keep) {
-    if (!x.ok || keep === Infinity)
+    if (!x.ok)
+        return { ...x, reason: clip(x.reason, REASON_JSON_MAX_CHARS) };
+    if (keep === Infinity)
         return x;
-    if (x.name === 'searches')
-        return { ...x, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) };
-    return { ...x, top: x.top.slice(0, keep) };
+    switch (x.name) {
+        case 'searches':
+            return { ...x, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) };
+        case 'visitors':
+        case 'views':
+            return {
+                ...x,
+                top: x.top.slice(0, keep),
+                ...(x.shown ? { shown: x.shown.slice(0, keep) } : {}),
+                ...(x.previousRows ? { previousRows: x.previousRows.slice(0, keep) } : {})
+            };
+        default:
+            return { ...x, top: x.top.slice(0, keep) };
+    }
 }
 function longestList(sections) {
     return Math.max(0, ...sections.map(x => (x.ok ? x.top.length : 0)));

@@ -18,6 +18,7 @@ import { messageOf, runDeadline, TimeUpError } from '../errors.js'
 import type { SectionName } from '../analytics/section-names.js'
 import { readTrend } from '../analytics/trend.js'
 import { writeFileAtomic } from '../workspace.js'
+import { clip } from '../report/markdown.js'
 import type { AnalyticsSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 
@@ -275,9 +276,13 @@ async function setOutputs(
   }
 }
 
+/** A failed section's reason in the JSON: the service's words, and at most this much of them. */
+const REASON_JSON_MAX_CHARS = 2000
+
 /**
  * The JSON document of the `report` output and file: per section what the report shows, or its
- * error. Lists are halved until it fits the limit, and `truncated` says so.
+ * error. Lists are halved until it fits the limit, and `truncated` says so; a failure's reason is
+ * clipped, so no answer of the service can push the document past its budget.
  */
 export function reportJson(report: HealthReport, maxBytes = REPORT_JSON_MAX_BYTES): string {
   let keep = Infinity
@@ -286,6 +291,7 @@ export function reportJson(report: HealthReport, maxBytes = REPORT_JSON_MAX_BYTE
       range: report.range,
       ...(report.previous ? { previous: report.previous } : {}),
       requests: report.requests,
+      ...(report.incomplete ? { incomplete: report.incomplete } : {}),
       sections: report.sections.map(x => cutLists(x, keep)),
       ...(keep < Infinity ? { truncated: true } : {})
     }
@@ -296,9 +302,22 @@ export function reportJson(report: HealthReport, maxBytes = REPORT_JSON_MAX_BYTE
 }
 
 function cutLists(x: SectionOutcome, keep: number): SectionOutcome {
-  if (!x.ok || keep === Infinity) return x
-  if (x.name === 'searches') return { ...x, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) }
-  return { ...x, top: x.top.slice(0, keep) } as Section
+  if (!x.ok) return { ...x, reason: clip(x.reason, REASON_JSON_MAX_CHARS) }
+  if (keep === Infinity) return x
+  switch (x.name) {
+    case 'searches':
+      return { ...x, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) }
+    case 'visitors':
+    case 'views':
+      return {
+        ...x,
+        top: x.top.slice(0, keep),
+        ...(x.shown ? { shown: x.shown.slice(0, keep) } : {}),
+        ...(x.previousRows ? { previousRows: x.previousRows.slice(0, keep) } : {})
+      }
+    default:
+      return { ...x, top: x.top.slice(0, keep) } as Section
+  }
 }
 
 function longestList(sections: SectionOutcome[]): number {
