@@ -33930,6 +33930,19 @@ class CommentThread {
         return newestMarked(await this.comments(), this.secret, this.place, pick)?.value;
     }
     /**
+     * The job an earlier attempt of this workflow run delivered its instruction to, from the newest
+     * verified `run/<projectId>/<runId>/<jobId>` marker (as built by `markerKey('run', …)`).
+     */
+    async findRunJob(projectId, runId) {
+        const prefix = `${markerKey('run', projectId, runId)}/`;
+        const pick = (keys) => {
+            const runs = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length));
+            const jobId = runs.length > 0 ? decodeKey(runs[runs.length - 1] ?? '') : undefined;
+            return jobId === '' ? undefined : jobId;
+        };
+        return newestMarked(await this.comments(), this.secret, this.place, pick)?.value;
+    }
+    /**
      * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the comment carrying the
      * newest verified `key` marker, so reruns refresh one comment; 'create' always adds one;
      * 'if-absent' adds one only when no comment carries the key. A new comment is complete,
@@ -34245,6 +34258,9 @@ function detailsBlock(r) {
 /** Markdown for the live comment and the job summary about one agent job. */
 function renderJobReport(r) {
     const blocks = [`### ${headline(r)}`, metaLine(r), ...explanation(r)];
+    if (r.rerun)
+        blocks.push('A re-run: an earlier attempt of this workflow run already delivered the instruction, so ' +
+            'it was not sent again; this run followed the same job.');
     if (r.routedHere && r.trigger)
         blocks.push(triggerHint(r.trigger));
     blocks.push(detailsBlock(r));
@@ -35024,6 +35040,10 @@ class JobRun {
      * `when-no-job: create`, or one that opened it.
      */
     routeHere = false;
+    /** The service has the instruction: from here on, the live comment records this run's job. */
+    delivered = false;
+    /** A re-run whose earlier attempt delivered the instruction: it follows that job, sends nothing. */
+    followsEarlierAttempt = false;
     constructor(ctx) {
         this.ctx = ctx;
         this.s = ctx.settings;
@@ -35047,7 +35067,10 @@ class JobRun {
     }
     async run() {
         const s = this.s;
-        if (this.command === 'message' && s.jobId === '')
+        const earlier = await this.earlierAttemptsJob();
+        if (earlier !== undefined)
+            this.jobId = earlier;
+        else if (this.command === 'message' && s.jobId === '')
             await this.chooseJob();
         else if (this.command === 'message')
             this.jobId = s.jobId;
@@ -35056,11 +35079,12 @@ class JobRun {
         if (s.context)
             this.prompt = composePrompt(this.ctx.settings.prompt, await this.gatherContext());
         let before;
-        if (this.command === 'message' && s.wait)
+        if (this.command === 'message' && s.wait && earlier === undefined)
             before = await this.jobBeforeSending();
         // A follow-up whose job already linked this pull request updated it; it did not open it.
         this.prBefore = before?.prLink ?? undefined;
-        const sent = await this.send();
+        const sent = earlier !== undefined ? { jobId: earlier, answeredAt: Date.now() } : await this.send();
+        this.delivered = true;
         this.stage = 'waiting';
         const shown = sent.job ?? before;
         this.maybeStale =
@@ -35107,6 +35131,34 @@ class JobRun {
             'pull request that the docs agent opened after an instruction sent by this action';
         this.end({ ...this.report('no-job'), error: `Input \`job-id\` ${why}`, delivered: 'no' });
         throw new InputError('job-id', why);
+    }
+    /**
+     * On a re-run (a later attempt of the same workflow run), the job an earlier attempt delivered
+     * this instruction to, as its comment records it: that job is followed and nothing is sent
+     * again. A run with nowhere to comment has no record, and sends again (the README says so).
+     */
+    async earlierAttemptsJob() {
+        const run = this.ctx.run;
+        if (!run || run.attempt < 2)
+            return undefined;
+        const thread = this.comments.thread(this.ctx.target?.issueNumber);
+        if (!thread)
+            return undefined;
+        let found;
+        try {
+            found = await thread.findRunJob(this.s.projectId, run.id);
+        }
+        catch (err) {
+            const error = `${messageOf(err)}. Nothing was sent to the service.`;
+            this.end({ ...this.report('error'), error, delivered: 'no' });
+            throw new Error(error, { cause: err });
+        }
+        if (found === undefined)
+            return undefined;
+        this.followsEarlierAttempt = true;
+        notice(`This is attempt ${run.attempt} of workflow run ${run.id}: an earlier attempt already ` +
+            `delivered the instruction to job ${found}, so it is not sent again. This run follows that job.`);
+        return found;
     }
     async gatherContext() {
         const { event, octokit } = this.ctx;
@@ -35185,7 +35237,8 @@ class JobRun {
                 jobId,
                 job: sent.job,
                 evidence: {
-                    isNew: this.command === 'create',
+                    // An earlier attempt's POST was answered: whatever the job shows now came after it.
+                    isNew: this.command === 'create' || this.followsEarlierAttempt,
                     before,
                     seenWorking: sent.job !== undefined && !isFinalStatus(sent.job.status),
                     answeredAt: sent.answeredAt,
@@ -35289,13 +35342,21 @@ class JobRun {
             trigger: this.s.trigger,
             routedHere: this.routeHere,
             requests: this.ctx.service.requests,
+            ...(this.followsEarlierAttempt ? { rerun: true } : {}),
             prUpdated: this.prBefore !== undefined && this.lastJob?.prLink === this.prBefore
         };
     }
+    /**
+     * The markers the live comment carries besides its own: the route (replies go to this job) and,
+     * once the service has the instruction, this run's delivery, so a re-run follows the same job.
+     */
     routeKeys() {
-        return this.routeHere && this.jobId !== undefined
-            ? [markerKey('route', this.s.projectId, this.jobId)]
-            : [];
+        const keys = [];
+        if (this.routeHere && this.jobId !== undefined)
+            keys.push(markerKey('route', this.s.projectId, this.jobId));
+        if (this.delivered && this.jobId !== undefined && this.ctx.run)
+            keys.push(markerKey('run', this.s.projectId, this.ctx.run.id, this.jobId));
+        return keys;
     }
     setJobOutputs(job) {
         if (!job)
@@ -44642,6 +44703,7 @@ async function run(env = process.env) {
             result,
             startedAt,
             runUrl: runUrl(env),
+            run: runOf(env),
             serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
         };
         if (isJobSettings(settings))
@@ -44833,6 +44895,14 @@ function readPayload(path) {
         core_warning(`Could not read the event payload at ${path}; going on without it.`);
         return {};
     }
+}
+/** The workflow run and its attempt: a re-run keeps the id and counts the attempt up. */
+function runOf(env) {
+    const id = env.GITHUB_RUN_ID ?? '';
+    if (!/^\d{1,20}$/.test(id))
+        return undefined;
+    const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? '1');
+    return { id, attempt: Number.isSafeInteger(attempt) && attempt >= 1 ? attempt : 1 };
 }
 function runUrl(env) {
     const server = env.GITHUB_SERVER_URL ?? 'https://github.com';

@@ -146,6 +146,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       result,
       startedAt,
       runUrl: runUrl(env),
+      run: runOf(env),
       serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
     }
     if (isJobSettings(settings)) await runJob({ ...common, settings })
@@ -358,6 +359,14 @@ function readPayload(path: string | undefined): Record<string, unknown> {
     core.warning(`Could not read the event payload at ${path}; going on without it.`)
     return {}
   }
+}
+
+/** The workflow run and its attempt: a re-run keeps the id and counts the attempt up. */
+function runOf(env: NodeJS.ProcessEnv): { id: string; attempt: number } | undefined {
+  const id = env.GITHUB_RUN_ID ?? ''
+  if (!/^\d{1,20}$/.test(id)) return undefined
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? '1')
+  return { id, attempt: Number.isSafeInteger(attempt) && attempt >= 1 ? attempt : 1 }
 }
 
 function runUrl(env: NodeJS.ProcessEnv): string {

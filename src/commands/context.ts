@@ -23,5 +23,7 @@ export interface CommandContext<S extends Settings = Settings> {
   result: CommandResult
   startedAt: number
   runUrl: string
+  /** `GITHUB_RUN_ID` and `GITHUB_RUN_ATTEMPT`, when the runner set them. */
+  run?: { id: string; attempt: number }
   serverUrl: string
 }

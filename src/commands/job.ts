@@ -49,6 +49,10 @@ class JobRun {
    * `when-no-job: create`, or one that opened it.
    */
   private routeHere = false
+  /** The service has the instruction: from here on, the live comment records this run's job. */
+  private delivered = false
+  /** A re-run whose earlier attempt delivered the instruction: it follows that job, sends nothing. */
+  private followsEarlierAttempt = false
 
   constructor(private readonly ctx: CommandContext<JobSettings>) {
     this.s = ctx.settings
@@ -74,17 +78,22 @@ class JobRun {
 
   private async run(): Promise<void> {
     const s = this.s
-    if (this.command === 'message' && s.jobId === '') await this.chooseJob()
+    const earlier = await this.earlierAttemptsJob()
+    if (earlier !== undefined) this.jobId = earlier
+    else if (this.command === 'message' && s.jobId === '') await this.chooseJob()
     else if (this.command === 'message') this.jobId = s.jobId
     if (this.jobId !== undefined) this.ctx.result.set('job-id', this.jobId)
     if (s.context) this.prompt = composePrompt(this.ctx.settings.prompt, await this.gatherContext())
 
     let before: AgentJob | undefined
-    if (this.command === 'message' && s.wait) before = await this.jobBeforeSending()
+    if (this.command === 'message' && s.wait && earlier === undefined)
+      before = await this.jobBeforeSending()
     // A follow-up whose job already linked this pull request updated it; it did not open it.
     this.prBefore = before?.prLink ?? undefined
 
-    const sent = await this.send()
+    const sent: Sent =
+      earlier !== undefined ? { jobId: earlier, answeredAt: Date.now() } : await this.send()
+    this.delivered = true
     this.stage = 'waiting'
     const shown = sent.job ?? before
     this.maybeStale =
@@ -134,6 +143,33 @@ class JobRun {
       'pull request that the docs agent opened after an instruction sent by this action'
     this.end({ ...this.report('no-job'), error: `Input \`job-id\` ${why}`, delivered: 'no' })
     throw new InputError('job-id', why)
+  }
+
+  /**
+   * On a re-run (a later attempt of the same workflow run), the job an earlier attempt delivered
+   * this instruction to, as its comment records it: that job is followed and nothing is sent
+   * again. A run with nowhere to comment has no record, and sends again (the README says so).
+   */
+  private async earlierAttemptsJob(): Promise<string | undefined> {
+    const run = this.ctx.run
+    if (!run || run.attempt < 2) return undefined
+    const thread = this.comments.thread(this.ctx.target?.issueNumber)
+    if (!thread) return undefined
+    let found: string | undefined
+    try {
+      found = await thread.findRunJob(this.s.projectId, run.id)
+    } catch (err) {
+      const error = `${messageOf(err)}. Nothing was sent to the service.`
+      this.end({ ...this.report('error'), error, delivered: 'no' })
+      throw new Error(error, { cause: err })
+    }
+    if (found === undefined) return undefined
+    this.followsEarlierAttempt = true
+    core.notice(
+      `This is attempt ${run.attempt} of workflow run ${run.id}: an earlier attempt already ` +
+        `delivered the instruction to job ${found}, so it is not sent again. This run follows that job.`
+    )
+    return found
   }
 
   private async gatherContext(): Promise<ChangeContext> {
@@ -216,7 +252,8 @@ class JobRun {
         jobId,
         job: sent.job,
         evidence: {
-          isNew: this.command === 'create',
+          // An earlier attempt's POST was answered: whatever the job shows now came after it.
+          isNew: this.command === 'create' || this.followsEarlierAttempt,
           before,
           seenWorking: sent.job !== undefined && !isFinalStatus(sent.job.status),
           answeredAt: sent.answeredAt,
@@ -325,14 +362,22 @@ class JobRun {
       trigger: this.s.trigger,
       routedHere: this.routeHere,
       requests: this.ctx.service.requests,
+      ...(this.followsEarlierAttempt ? { rerun: true } : {}),
       prUpdated: this.prBefore !== undefined && this.lastJob?.prLink === this.prBefore
     }
   }
 
+  /**
+   * The markers the live comment carries besides its own: the route (replies go to this job) and,
+   * once the service has the instruction, this run's delivery, so a re-run follows the same job.
+   */
   private routeKeys(): string[] {
-    return this.routeHere && this.jobId !== undefined
-      ? [markerKey('route', this.s.projectId, this.jobId)]
-      : []
+    const keys: string[] = []
+    if (this.routeHere && this.jobId !== undefined)
+      keys.push(markerKey('route', this.s.projectId, this.jobId))
+    if (this.delivered && this.jobId !== undefined && this.ctx.run)
+      keys.push(markerKey('run', this.s.projectId, this.ctx.run.id, this.jobId))
+    return keys
   }
 
   private setJobOutputs(job: AgentJob | undefined): void {

@@ -230,6 +230,20 @@ export class CommentThread {
   }
 
   /**
+   * The job an earlier attempt of this workflow run delivered its instruction to, from the newest
+   * verified `run/<projectId>/<runId>/<jobId>` marker (as built by `markerKey('run', …)`).
+   */
+  async findRunJob(projectId: string, runId: string): Promise<string | undefined> {
+    const prefix = `${markerKey('run', projectId, runId)}/`
+    const pick = (keys: string[]): string | undefined => {
+      const runs = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length))
+      const jobId = runs.length > 0 ? decodeKey(runs[runs.length - 1] ?? '') : undefined
+      return jobId === '' ? undefined : jobId
+    }
+    return newestMarked(await this.comments(), this.secret, this.place, pick)?.value
+  }
+
+  /**
    * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the comment carrying the
    * newest verified `key` marker, so reruns refresh one comment; 'create' always adds one;
    * 'if-absent' adds one only when no comment carries the key. A new comment is complete,

@@ -51,6 +51,8 @@ export interface JobReport {
   prUpdated?: boolean
   /** Requests this run sent to the service. */
   requests?: number
+  /** A re-run that follows the job an earlier attempt delivered the instruction to. */
+  rerun?: boolean
 }
 
 const PROMPT_MAX_CHARS = 2000
@@ -283,6 +285,11 @@ function detailsBlock(r: JobReport): string {
 /** Markdown for the live comment and the job summary about one agent job. */
 export function renderJobReport(r: JobReport): string {
   const blocks = [`### ${headline(r)}`, metaLine(r), ...explanation(r)]
+  if (r.rerun)
+    blocks.push(
+      'A re-run: an earlier attempt of this workflow run already delivered the instruction, so ' +
+        'it was not sent again; this run followed the same job.'
+    )
   if (r.routedHere && r.trigger) blocks.push(triggerHint(r.trigger))
   blocks.push(detailsBlock(r))
   return blocks.join('\n\n') + '\n'
