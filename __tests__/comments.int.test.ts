@@ -837,9 +837,7 @@ describe('message: live progress comment', () => {
         expect(mine).toHaveLength(1)
         const final = mine[0]?.body ?? ''
         // The headline leads with the answer; the start time replaces a frozen elapsed time.
-        expect(final).toMatch(
-          /^### ✅ Updated \[#7\]\(https:\/\/github\.com\/octo\/docs\/pull\/7\) · \d+ s$/m
-        )
+        expect(final).toMatch(/^### ✅ The docs agent updated this pull request · \d+ s$/m)
         expect(final).toMatch(
           /^Docs agent follow-up · started \d\d:\d\d UTC · ended \d\d:\d\d UTC/m
         )
@@ -851,7 +849,7 @@ describe('message: live progress comment', () => {
     )
   })
 
-  it('hostile prompt text cannot add markers, HTML comments or mentions', async () => {
+  it('hostile prompt text cannot add markers, HTML comments or mentions: it stays inside its fence', async () => {
     await withSims(
       { jobs: [{ id: 'job-1', activePolls: 1, prLink: PR_7 }] },
       { permissions: { octocat: 'write' } },
@@ -877,16 +875,20 @@ describe('message: live progress comment', () => {
           // Every write, the creating POST included, carries its signed markers.
           expect(markers).not.toBe('')
           const text = body.slice(0, body.length - markers.length)
-          expect(text).not.toContain('<!--')
-          expect(text).not.toContain('-->')
-          expect(text).not.toContain('`code`')
-          expect(text).not.toContain('```')
-          expect(text).not.toContain(' | a | b')
-          expect(body).not.toMatch(/@octocat/)
+          // The instruction verbatim, in a fence longer than its longest backtick run.
+          const fenced = /^(`{4,})text\n([\s\S]*?)\n\1$/m.exec(text)
+          expect(fenced?.[2]).toBe(prompt)
+          // Outside the fence: no HTML comment, mention or table syntax from the prompt.
+          const outside = text.replace(fenced?.[0] ?? '', '')
+          expect(outside).not.toContain('<!--')
+          expect(outside).not.toContain('`code`')
+          expect(outside).not.toContain(' | a | b')
+          expect(outside).not.toMatch(/@octocat/)
+          // Only the action's own markers, at the end, are read as markers.
           expect(markers).not.toMatch(/evil|route%2Fx/)
           for (const key of markers.matchAll(/docs-agent:(\S+) /g)) {
             expect(decodeURIComponent(key[1] ?? '')).toMatch(
-              /^(answer\/proj-1\/\d+|route\/proj-1\/job-1)$/
+              /^(answer\/proj-1\/\d+|route\/proj-1\/job-1|run\/proj-1\/\d+\/job-1)$/
             )
           }
         }

@@ -139,7 +139,7 @@ describe('comments against simulated GitHub', () => {
       const key = 'job/p/j'
       gh.addComment(12, `mine ${makeMarker(key, 'guessed', PLACE, stamp())}`)
       const moved = gh.addComment(12, '')
-      moved.body = `copied ${makeMarker(key, SECRET, { ...PLACE, issueNumber: 99 }, stamp())}`
+      moved.body = `copied\n\n${makeMarker(key, SECRET, { ...PLACE, issueNumber: 99 }, stamp())}`
       gh.addComment(12, `<!-- docs-agent:job%2Fp%2Fj -->`)
       const ref = await upsertComment(octokit, PLACE, {
         key,
@@ -159,10 +159,10 @@ describe('comments against simulated GitHub', () => {
       const key = 'job/p/j'
       const bot = { login: 'github-actions[bot]', type: 'Bot' }
       const old = gh.addComment(12, '', bot)
-      old.body = `old ${makeMarker(key, SECRET, PLACE, stamp())}`
+      old.body = `old\n\n${makeMarker(key, SECRET, PLACE, stamp())}`
       for (let i = 0; i < 120; i++) gh.addComment(12, `chatter ${i}`)
       const newest = gh.addComment(12, '', bot)
-      newest.body = `new ${makeMarker(key, SECRET, PLACE, stamp())}`
+      newest.body = `new\n\n${makeMarker(key, SECRET, PLACE, stamp())}`
       for (let i = 0; i < 5; i++) gh.addComment(12, `more ${i}`)
 
       expect(await listComments(octokit, PLACE)).toHaveLength(127)
@@ -185,7 +185,7 @@ describe('comments against simulated GitHub', () => {
       { failures: [{ method: 'PATCH', pathIncludes: '/issues/comments/', status: 404 }] },
       async (gh, octokit) => {
         const marked = gh.addComment(12, '')
-        marked.body = `x ${makeMarker('k', SECRET, PLACE, stamp())}`
+        marked.body = `x\n\n${makeMarker('k', SECRET, PLACE, stamp())}`
         const ref = await upsertComment(octokit, PLACE, {
           key: 'k',
           body: 'y',
@@ -275,7 +275,7 @@ describe('findRoutedJob', () => {
     place = PLACE
   ) => {
     const c = gh.addComment(12, '')
-    c.body = `${text}${makeMarker(key, SECRET, place, stamp())}`
+    c.body = `${text}\n\n${makeMarker(key, SECRET, place, stamp())}`
     return c
   }
 

@@ -238,9 +238,58 @@ describe('a thread with two instructions', () => {
         expect(answers[0]).toContain('Add a FAQ')
         expect(answers[0]).not.toContain('Also mention')
         expect(answers[1]).toContain('Also mention the rate limits')
-        // The follow-up updated the pull request the job already had: "Updated", not "Opened".
-        for (const a of answers) expect(a).toMatch(/^### ✅ Updated \[#7\]/m)
+        // The follow-up updated the pull request the job already had, the one answered on:
+        // "updated this pull request", neither "Opened" nor a link to itself.
+        for (const a of answers) {
+          expect(a).toMatch(/^### ✅ The docs agent updated this pull request/m)
+          expect(a).not.toContain('[#7](')
+        }
+        // The summary is read on the run's page: it names the pull request, links no run (it
+        // is on that run's page) and asks for no reply.
+        expect(r2.summary).toMatch(/^### ✅ Updated \[#7\]/m)
+        expect(r2.summary).not.toContain('/actions/runs/')
+        expect(r2.summary).not.toContain('Reply `/docs-agent')
+        expect(answers[1]).toContain('/actions/runs/')
       })
+    })
+  })
+
+  it('a job asked for on an issue: the answer says it opened the pull request, whose record links back', async () => {
+    await withGitHub({ permissions: { octocat: 'write' } }, async gh => {
+      const pr9 = 'https://github.com/octo/docs/pull/9'
+      await withService(
+        { jobs: [{ id: 'job-1', activePolls: 1, prLink: null, nextPrLink: pr9 }] },
+        async sim => {
+          const env = { GITHUB_API_URL: gh.url }
+          const r1 = await runScenario({
+            inputs: inputs(sim.url),
+            env,
+            ...trigger(gh, 3, '/docs-agent Write a FAQ page', false)
+          })
+          expect(r1.code).toBe(0)
+          const [answer] = botComments(gh, 3)
+          expect(answer).toMatch(
+            /^### ✅ Opened \[#9\]\(https:\/\/github\.com\/octo\/docs\/pull\/9\)/m
+          )
+          // The record on the agent's pull request: what happened to it, and where it was asked.
+          const [record] = botComments(gh, 9)
+          expect(record).toMatch(/^### ✅ The docs agent opened this pull request/m)
+          expect(record).toContain('Asked for in [#3](https://github.com/octo/docs/issues/3).')
+          expect(record).toContain('Reply `/docs-agent <instruction>`')
+
+          // A reviewer's reply on #9 reaches the job; the record stays one comment, kept current.
+          const r2 = await runScenario({
+            inputs: { ...inputs(sim.url), 'job-id': '' },
+            env,
+            ...trigger(gh, 9, '/docs-agent Shorten the intro')
+          })
+          expect(r2.code).toBe(0)
+          expect(sim.jobs.get('job-1')?.messages).toEqual(['Write a FAQ page', 'Shorten the intro'])
+          const on9 = (gh.comments.get(9) ?? []).map(c => (c.user.type === 'Bot' ? 'bot' : c.body))
+          expect(on9).toEqual(['bot', '/docs-agent Shorten the intro', 'bot'])
+          expect(botComments(gh, 9)[1]).toMatch(/^### ✅ The docs agent updated this pull request/m)
+        }
+      )
     })
   })
 })

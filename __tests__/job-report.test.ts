@@ -111,6 +111,14 @@ describe('renderJobReport: honest endings', () => {
     expect(visible(out)).toContain(
       'Check the job on the service before sending the instruction again'
     )
+    // Said once (the headline), with one piece of advice; the error keeps only its cause.
+    expect(out.match(/may or may not/gi)).toHaveLength(1)
+    expect(out.match(/before sending/gi)).toHaveLength(1)
+    expect(visible(out)).toContain('502 Bad Gateway: upstream reset')
+    // The job was read before the POST: its status then is not the job's status now.
+    expect(out).not.toContain('**Status:** completed')
+    expect(out).toContain('**Status:** not known (the last read was before the instruction)')
+    expect(out).not.toContain('**Pull request:**')
   })
 
   it('not sent, and no job to follow up', () => {
@@ -129,6 +137,19 @@ describe('renderJobReport: honest endings', () => {
   })
 })
 
+describe('renderJobReport: the job summary', () => {
+  it('is written for the run page: no link to that run, no reply instructions', () => {
+    const r = jobReport(JOB_STATES['routed: replies go to this job'])
+    const comment = renderJobReport(r)
+    const summary = renderJobReport(r, 'summary')
+    expect(comment).toContain('[workflow run](https://github.com/acme/docs/actions/runs/123456789)')
+    expect(comment).toContain('Reply `/docs-agent <instruction>`')
+    expect(summary).not.toContain('actions/runs/')
+    expect(summary).not.toMatch(/reply/i)
+    expect(headline(summary)).toBe(headline(comment))
+  })
+})
+
 describe('renderJobReport: layout', () => {
   it('keeps job id, project, model, ref and the prompt in a collapsed block', () => {
     const out = render('done with a pull request of this repository')
@@ -137,12 +158,16 @@ describe('renderJobReport: layout', () => {
     expect(block.startsWith('<details><summary>Details</summary>\n\n')).toBe(true)
     expect(block).toContain('- **Job:** job&#95;7Hq2mX')
     expect(block).toContain('- **Model:** claude-sonnet-4')
-    expect(block).toContain('- **Repository:** acme/docs · **Ref:** main')
+    // The service sends the repository as a URL: a link, labelled without the scheme.
+    expect(block).toContain(
+      '- **Repository:** [github.com/acme/docs](https://github.com/acme/docs) · **Ref:** main'
+    )
     expect(block).toContain('- **Requests to the service:** 7')
     expect(block).toContain(
       '- **Pull request:** [github.com/acme/docs/pull/42](https://github.com/acme/docs/pull/42)'
     )
-    expect(block).toContain('**Instruction sent:**\n\n> Document the new &#96;rateLimit&#96;')
+    // The instruction verbatim, in a text fence: not escaped, not rendered as Markdown.
+    expect(block).toContain('**Instruction sent:**\n\n```text\nDocument the new `rateLimit` option')
     expect(out.trimEnd().endsWith('</details>')).toBe(true)
   })
 
@@ -196,7 +221,12 @@ describe('renderJobReport: untrusted text', () => {
   })
 
   it('escapes every service-provided string', () => {
-    const out = render('hostile service text')
+    const full = render('hostile service text')
+    // The instruction is shown verbatim inside its fence (code: nothing in it renders); every
+    // other string from the service is escaped.
+    const fence = /^(`{3,})text\n[\s\S]*?\n\1$/m
+    expect(full).toMatch(fence)
+    const out = full.replace(fence, '')
     expect(out).not.toMatch(/<(?!\/?details|\/?summary)/)
     expect(out).not.toContain('`')
     expect(out).not.toMatch(/@\w/)

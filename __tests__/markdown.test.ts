@@ -1,4 +1,5 @@
 import { describe, it, expect } from '@jest/globals'
+import { Marked } from 'marked'
 import fc from 'fast-check'
 import {
   clipMiddle,
@@ -17,7 +18,7 @@ import {
   link,
   pageUrl,
   provenance,
-  quoteBlock
+  codeBlock
 } from '../src/report/markdown.js'
 
 const JOINER = '\u2060'
@@ -102,29 +103,51 @@ describe('escapeText', () => {
   })
 })
 
-describe('quoteBlock', () => {
-  it('quotes every line and escapes it', () => {
-    const out = quoteBlock('first <b>\n    indented\n\n- item @me', 100)
-    const lines = out.split('\n')
-    expect(lines.every(l => l.startsWith('>'))).toBe(true)
-    expect(lines).toEqual([
-      '> first &lt;b&gt;\\',
-      '> &nbsp;&nbsp;&nbsp;&nbsp;indented',
-      '>',
-      `> &#45; item &#64;${JOINER}me`
-    ])
+describe('codeBlock', () => {
+  const gfm = new Marked({ gfm: true })
+
+  it("shows the text verbatim in a text fence: a reviewer's Markdown stays as written", () => {
+    const text = '**bold** <b>tag</b> @me #12 https://example.com\n    indented\n\n- item'
+    const out = codeBlock(text, 1000)
+    expect(out).toBe('```text\n' + text + '\n```')
+    const html = gfm.parse(`<details><summary>Details</summary>\n\n${out}\n\n</details>`) as string
+    expect(html).toContain('<code class="language-text">**bold** &lt;b&gt;tag&lt;/b&gt; @me #12')
+    expect(html).not.toContain('<strong>')
+    expect(html).not.toContain('<a ')
   })
 
-  it('cuts long text with a visible note', () => {
-    const out = quoteBlock('x'.repeat(2500), 2000)
+  it('uses a fence longer than any backtick run, so no line can close it or the details around it', () => {
+    const text = 'before\n```\n</details>\n`````\n<script>alert(1)</script>\nafter'
+    const out = codeBlock(text, 1000)
+    expect(out.startsWith('``````text\n')).toBe(true)
+    expect(out.endsWith('\n``````')).toBe(true)
+    const html = gfm.parse(
+      `<details><summary>Details</summary>\n\n${out}\n\n</details>\n\nAFTER`
+    ) as string
+    // One code block holds everything up to "after"; the page goes on after the details.
+    expect(html.match(/<pre>/g)).toHaveLength(1)
+    expect(html).toMatch(
+      /<code class="language-text">before\n```\n&lt;\/details&gt;[\s\S]*after\n<\/code>/
+    )
+    expect(html).not.toContain('<script>')
+    expect(html).toMatch(/<\/details>\s*<p>AFTER<\/p>/)
+  })
+
+  it('drops control and direction characters, keeps lines', () => {
+    const out = codeBlock('a\r\nb\u202e c\u0007\td', 100)
+    expect(out).toBe('```text\na\nb c     d\n```')
+  })
+
+  it('cuts long text with a visible note below the fence', () => {
+    const out = codeBlock('x'.repeat(2500), 2000)
     expect(out).toContain('x'.repeat(2000))
     expect(out).not.toContain('x'.repeat(2001))
-    expect(out).toContain('… (500 more characters)')
+    expect(out).toMatch(/\n```\n\n_… \(500 more characters\)_$/)
   })
 
   it('does not split an emoji when cutting', () => {
-    const out = quoteBlock('😀😀😀', 3)
-    expect(out).toContain('> 😀\n')
+    const out = codeBlock('😀😀😀', 3)
+    expect(out).toContain('```text\n😀\n```')
     expect(out).toContain('(2 more characters)')
   })
 })

@@ -47,6 +47,21 @@ describe('markers', () => {
     expect(verifiedKeys(body, SECRET, PLACE, ID)).toEqual(['one', 'three'])
   })
 
+  it('reads only the markers that end the body: a real one copied into the text above is not one', () => {
+    const copied = makeMarker('route/p/evil', SECRET, PLACE, ID)
+    const body = [
+      '### Answer',
+      '',
+      '```text',
+      `please ${copied}`,
+      copied,
+      '```',
+      '',
+      makeMarker('answer/p/1', SECRET, PLACE, ID)
+    ].join('\n')
+    expect(verifiedKeys(body, SECRET, PLACE, ID)).toEqual(['answer/p/1'])
+  })
+
   it('rejects forged markers', () => {
     const good = makeMarker('job/p/j', SECRET, PLACE, ID)
     const flipped = good.replace(/sig=(.)/, (_m, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`)

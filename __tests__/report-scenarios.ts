@@ -31,7 +31,8 @@ const PROMPT =
 export const agentJob = (overrides: Partial<AgentJob> = {}): AgentJob => ({
   id: 'job_7Hq2mX',
   status: 'completed',
-  source: { repository: 'acme/docs', ref: 'main' },
+  // The service sends the repository as a URL.
+  source: { repository: 'https://github.com/acme/docs', ref: 'main' },
   model: 'claude-sonnet-4',
   prLink: 'https://github.com/acme/docs/pull/42',
   createdAt: '2026-11-23T14:05:13Z',
@@ -89,8 +90,9 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
     job: agentJob({ status: 'completed' }),
     delivered: 'maybe',
     error:
-      'POST /v2/agent/acme-docs/job/job_7Hq2mX/message: 502 Bad Gateway: upstream reset; ' +
-      'the instruction may or may not have been delivered'
+      'POST /v2/agent/acme-docs/job/job_7Hq2mX/message failed: 502 Bad Gateway: upstream ' +
+      'reset. The instruction may or may not have been delivered: check the job before ' +
+      'sending it again.'
   },
   'error, not sent': {
     phase: 'error',

@@ -3,6 +3,7 @@
 // GitHub and is untrusted: each value is kept to one line, so none can fake the block's end.
 import type { Octokit } from '../github/octokit.js'
 import { asObject } from '../json.js'
+import { redact } from '../secrets.js'
 
 export const MAX_CONTEXT_FILES = 100
 export const CONTEXT_START =
@@ -16,6 +17,8 @@ export interface ChangeContext {
   ref?: string
   pullRequest?: { number: number; title?: string; url?: string }
   headCommit?: string
+  /** On a push, the head commit message's first line: what a pull request's title is to one. */
+  headCommitTitle?: string
   /** Up to MAX_CONTEXT_FILES paths. */
   files: string[]
   /** How many files changed in all, when known. */
@@ -95,6 +98,9 @@ export function contextFromEvent(
   if (eventName === 'push') {
     c.ref = asString(payload.ref)
     c.headCommit = asString(asObject(payload.head_commit)?.id) ?? asString(payload.after)
+    const message = asString(asObject(payload.head_commit)?.message)
+    const title = message?.split(/\r?\n/, 1)[0]?.trim()
+    if (title) c.headCommitTitle = title
     const files = pushedFiles(payload)
     c.files = files.slice(0, MAX_CONTEXT_FILES)
     c.totalFiles = files.length
@@ -150,14 +156,28 @@ export function renderContext(c: ChangeContext): string {
     const title = pr.title ? ` ${JSON.stringify(oneLine(pr.title))}` : ''
     lines.push(`Pull request: #${pr.number}${title}${pr.url ? ` ${oneLine(pr.url)}` : ''}`)
   }
-  if (c.headCommit) lines.push(`Head commit: ${oneLine(c.headCommit, 64)}`)
+  if (c.headCommit) {
+    // The message is data like a title: quoted as a JSON string, on one line.
+    const title = c.headCommitTitle ? ` ${JSON.stringify(oneLine(c.headCommitTitle))}` : ''
+    lines.push(`Head commit: ${oneLine(c.headCommit, 64)}${title}`)
+  }
   if (c.filesNote) lines.push(`Changed files: ${oneLine(c.filesNote)}`)
   else if (c.files.length > 0) {
     lines.push(filesHeading(c))
     for (const path of c.files) lines.push(`- ${oneLine(path, 500)}`)
   }
   lines.push(CONTEXT_END)
-  return lines.join('\n')
+  return lines.map(withoutSecret).join('\n')
+}
+
+/**
+ * A context line holding a secret (a title, a file name or a commit message from GitHub, in any
+ * form redaction knows) is withheld whole: never sent to the agent, never echoed.
+ */
+function withoutSecret(line: string): string {
+  if (redact(line) === line) return line
+  const label = line.startsWith('- ') ? '-' : `${line.split(': ', 1)[0] ?? ''}:`
+  return `${label} (withheld: it contained a secret)`
 }
 
 /** The exact text sent: the instruction, then the context block when there is one. */

@@ -294,7 +294,11 @@ class JobRun {
       // Only the service's words go here (escaped as untrusted); the step's own message, with
       // its advice, goes to the log.
       error: result.timedOut ? result.lastPollError : undefined,
-      prNumber
+      prNumber,
+      // Answering on the pull request the job opened: "this pull request", not a link to itself.
+      ...(prNumber !== undefined && prNumber === this.ctx.target?.issueNumber
+        ? { onItsPullRequest: {} }
+        : {})
     })
     if (failure) {
       this.ctx.result.failure = failure
@@ -310,7 +314,12 @@ class JobRun {
     const ended = { ...report, endedAt: Date.now() }
     const routeKeys = this.routeKeys()
     this.ctx.result.comment = () => this.comments.write(ended, { routeKeys })
-    if (this.s.summary) this.ctx.result.summary = renderJobReport(ended)
+    // The summary is read on the run's page: it names the pull request, never "this" one.
+    if (this.s.summary)
+      this.ctx.result.summary = renderJobReport(
+        { ...ended, onItsPullRequest: undefined },
+        'summary'
+      )
   }
 
   /** A write of the live comment during the run; its URL is an output at once. */
@@ -333,9 +342,19 @@ class JobRun {
       ...this.report('done'),
       endedAt: Date.now(),
       routedHere: true,
-      prNumber: pr
+      prNumber: pr,
+      onItsPullRequest: { ...(this.askedIn() ? { askedIn: this.askedIn() } : {}) }
     }
     return (await this.comments.recordRoute(report, pr)) ? pr : undefined
+  }
+
+  /** The pull request or issue this run answers on, where the job was asked for. */
+  private askedIn(): { number: number; url: string } | undefined {
+    const n = this.ctx.target?.issueNumber
+    const { owner, repo } = this.ctx.event
+    if (n === undefined || owner === '' || repo === '') return undefined
+    // GitHub sends /issues/N to /pull/N for a pull request: one address serves both.
+    return { number: n, url: `${this.ctx.serverUrl}/${owner}/${repo}/issues/${n}` }
   }
 
   private cancelled(signal: NodeJS.Signals): Promise<string> {

@@ -86,6 +86,7 @@ export function verifiedMarkers(
 ): Marker[] {
   // With no secret nothing can be told apart from a forgery.
   if (secret === '' || typeof body !== 'string') return []
+  body = trailingMarkers(body)
   const found: Marker[] = []
   if (commentId !== undefined)
     for (const match of body.matchAll(LEGACY_PATTERN)) {
@@ -101,6 +102,18 @@ export function verifiedMarkers(
     if (sameSignature(match[3] ?? '', signature(key, secret, place, at))) found.push({ key, at })
   }
   return found
+}
+
+/**
+ * The lines of marker comments that end the body: the action writes its markers there, after the
+ * text. Text above them (an instruction shown verbatim in a code block, say) may hold a copy of
+ * a real marker; it is never read as one.
+ */
+function trailingMarkers(body: string): string {
+  const lines = body.trimEnd().split('\n')
+  let first = lines.length
+  while (first > 0 && /^<!-- docs-agent:[^\n]* -->$/.test(lines[first - 1] ?? '')) first--
+  return lines.slice(first).join('\n')
 }
 
 /** The markers for `keys`, all stamped `at`, one per line. */

@@ -13,7 +13,7 @@ import {
   link,
   linkDestination,
   parseHttpsUrl,
-  quoteBlock
+  codeBlock
 } from './markdown.js'
 
 export type JobPhase = 'waiting' | 'done' | 'timed-out' | 'cancelled' | 'error' | 'no-job'
@@ -53,6 +53,12 @@ export interface JobReport {
   requests?: number
   /** A re-run that follows the job an earlier attempt delivered the instruction to. */
   rerun?: boolean
+  /**
+   * This body is on the agent's own pull request (`prNumber`): the route record, or the answer
+   * to a trigger there. It speaks of "this pull request", and the record links back to where the
+   * job was asked for.
+   */
+  onItsPullRequest?: { askedIn?: { number: number; url: string } }
 }
 
 const PROMPT_MAX_CHARS = 2000
@@ -94,6 +100,8 @@ function doneHeadline(r: JobReport, status: string | undefined): string {
       ? '📨 Job started · not waited for'
       : '📨 Instruction sent · not waited for'
   if (status === 'completed') {
+    if (r.onItsPullRequest && r.job?.prLink)
+      return `✅ The docs agent ${r.prUpdated ? 'updated' : 'opened'} this pull request${elapsed(r)}`
     if (r.job?.prLink)
       return `✅ ${r.prUpdated ? 'Updated' : 'Opened'} ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`
     return `✅ Completed without a pull request${elapsed(r)}`
@@ -143,15 +151,21 @@ function headline(r: JobReport): string {
   }
 }
 
+/**
+ * Where the body is read: a comment (on the pull request or issue, for reviewers) or the job
+ * summary (on the run's page, for maintainers: no link to that page, nothing to reply to).
+ */
+export type JobReportPlace = 'comment' | 'summary'
+
 /** One line under the headline: what this is, when it started, where the run is. */
-function metaLine(r: JobReport): string {
+function metaLine(r: JobReport, place: JobReportPlace): string {
   const parts = [
     r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up',
     `started ${formatClock(r.startedAt)}`
   ]
   if (r.endedAt !== undefined && r.phase !== 'waiting')
     parts.push(`ended ${formatClock(r.endedAt)}`)
-  if (r.runUrl) parts.push(link('workflow run', r.runUrl))
+  if (r.runUrl && place === 'comment') parts.push(link('workflow run', r.runUrl))
   return parts.join(' · ')
 }
 
@@ -160,9 +174,14 @@ function lastStatus(r: JobReport): string {
   return status ? ` Last status seen: **${value(status)}**.` : ''
 }
 
+/** The delivery sentence errors carry: the report says it once, in its own words. */
+const MAYBE_DELIVERED =
+  /[.;]?\s*the instruction may or may not have been delivered(: check the job before sending it again)?\.?/gi
+
 function errorDetail(r: JobReport, label: string): string | undefined {
   if (!r.error) return undefined
-  return `**${label}:** ${escapeText(clip(r.error, ERROR_MAX_CHARS))}`
+  const text = r.delivered === 'maybe' ? r.error.replace(MAYBE_DELIVERED, '') : r.error
+  return `**${label}:** ${escapeText(clip(text, ERROR_MAX_CHARS))}`
 }
 
 const DELIVERY: Readonly<Record<NonNullable<JobReport['delivered']>, string>> = {
@@ -242,22 +261,31 @@ function triggerHint(trigger: string): string {
   return `Reply ${example} on this pull request to send a follow-up to this job.`
 }
 
+/** A URL from the service as a link ("github.com/acme/docs"), when it is a safe https URL. */
+function urlOrValue(text: string | undefined): string {
+  const url = text ? parseHttpsUrl(text) : undefined
+  if (!url) return value(text)
+  const label = escapeText(clip(url.host + url.pathname.replace(/\/$/, ''), VALUE_MAX_CHARS))
+  return `[${label}](${linkDestination(url.href)})`
+}
+
 function pullRequestItem(r: JobReport): string | undefined {
+  if (r.delivered === 'maybe') return undefined // from the read before the instruction
   const prLink = r.job?.prLink
-  if (!prLink) return undefined
-  const url = parseHttpsUrl(prLink)
-  const label = url ? escapeText(url.host + url.pathname) : value(prLink)
-  return `- **Pull request:** ${url ? `[${label}](${linkDestination(url.href)})` : label}`
+  return prLink ? `- **Pull request:** ${urlOrValue(prLink)}` : undefined
 }
 
 function detailItems(r: JobReport): string[] {
   const source = r.job?.source
   const items = [
     `- **Job:** ${value(r.jobId ?? r.job?.id)}`,
-    `- **Status:** ${value(statusOf(r))}`,
+    // With delivery unknown, the last status seen is from before the instruction: stale.
+    r.delivered === 'maybe'
+      ? '- **Status:** not known (the last read was before the instruction)'
+      : `- **Status:** ${value(statusOf(r))}`,
     `- **Project:** ${value(r.projectId)}`,
     source?.repository || source?.ref
-      ? `- **Repository:** ${value(source.repository ?? undefined)} · **Ref:** ${value(source.ref ?? undefined)}`
+      ? `- **Repository:** ${urlOrValue(source.repository ?? undefined)} · **Ref:** ${value(source.ref ?? undefined)}`
       : undefined,
     r.job?.model ? `- **Model:** ${value(r.job.model)}` : undefined,
     pullRequestItem(r),
@@ -277,20 +305,22 @@ function instructionLabel(r: JobReport): string {
 function detailsBlock(r: JobReport): string {
   const blocks = [detailItems(r).join('\n')]
   if (r.prompt?.trim()) {
-    blocks.push(`**${instructionLabel(r)}:**`, quoteBlock(r.prompt, PROMPT_MAX_CHARS))
+    blocks.push(`**${instructionLabel(r)}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS))
   }
   return details('Details', blocks.join('\n\n'))
 }
 
 /** Markdown for the live comment and the job summary about one agent job. */
-export function renderJobReport(r: JobReport): string {
-  const blocks = [`### ${headline(r)}`, metaLine(r), ...explanation(r)]
+export function renderJobReport(r: JobReport, place: JobReportPlace = 'comment'): string {
+  const blocks = [`### ${headline(r)}`, metaLine(r, place), ...explanation(r)]
+  const askedIn = r.onItsPullRequest?.askedIn
+  if (askedIn) blocks.push(`Asked for in ${link(`#${askedIn.number}`, askedIn.url)}.`)
   if (r.rerun)
     blocks.push(
       'A re-run: an earlier attempt of this workflow run already delivered the instruction, so ' +
         'it was not sent again; this run followed the same job.'
     )
-  if (r.routedHere && r.trigger) blocks.push(triggerHint(r.trigger))
+  if (r.routedHere && r.trigger && place === 'comment') blocks.push(triggerHint(r.trigger))
   blocks.push(detailsBlock(r))
   return blocks.join('\n\n') + '\n'
 }

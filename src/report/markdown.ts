@@ -40,6 +40,8 @@ const SPECIAL_CHARS = /[&<>|\\`*_[\]()!~$#@]|:(?=\/\/)|(?<=www)\./gi
 const LINE_BREAKS = /\r\n|[\r\n\u0085\u2028\u2029]/g
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+const CONTROL_CHARS_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f]/g
 /** Bidirectional overrides can make text read differently from what it is ("Trojan Source"). */
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g
 const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
@@ -115,28 +117,27 @@ export function clipMiddle(s: string, maxChars: number): string {
   return `${cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`
 }
 
-/** One quoted line: leading spaces would otherwise turn into an indented code block. */
-function quoteLine(line: string): string {
-  const text = line.trimEnd()
-  const indent = /^ */.exec(text)?.[0].length ?? 0
-  return '&nbsp;'.repeat(indent) + escapeText(text.slice(indent))
-}
-
-/** Untrusted multi-line text as a blockquote, each line escaped, cut to maxChars with a note. */
-export function quoteBlock(s: string, maxChars: number): string {
+/**
+ * Untrusted multi-line text verbatim in a fenced code block (GitHub shows it as it is: no
+ * Markdown, HTML, links or mentions), cut to maxChars with a note below. The fence is longer than
+ * any run of backticks in the text, so no line of it can close the block. Control and
+ * bidirectional characters go: a code block must read as what it holds.
+ */
+export function codeBlock(s: string, maxChars: number, info = 'text'): string {
   const shown = cutAt(s, maxChars)
-  const lines = shown.split(LINE_BREAKS).map(quoteLine)
-  const out = lines.map((line, i) => {
-    // A trailing backslash is a hard line break, so the prompt keeps its lines; a blank line
-    // already separates paragraphs, and a backslash before one would render literally.
-    const next = lines[i + 1]
-    return line === '' ? '>' : `> ${line}${next ? '\\' : ''}`
-  })
-  if (shown.length < s.length) {
-    const more = countCodePoints(s.slice(shown.length))
-    out.push('>', `> _… (${formatNumber(more)} more characters)_`)
-  }
-  return lines.every(line => line === '') ? '> _(empty)_' : out.join('\n')
+  const text = shown
+    .replace(LONE_SURROGATES, '\ufffd')
+    .replace(LINE_BREAKS, '\n')
+    .replace(/\t/g, '    ')
+    .replace(CONTROL_CHARS_BUT_NEWLINE, ' ')
+    .replace(BIDI_CONTROLS, '')
+    .replace(/[ ]+$/gm, '')
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), m => m[0].length))
+  const fence = '`'.repeat(Math.max(3, longest + 1))
+  const block = `${fence}${info}\n${text.trim() === '' ? '(empty)' : text.replace(/^\n+|\n+$/g, '')}\n${fence}`
+  if (shown.length === s.length) return block
+  const more = countCodePoints(s.slice(shown.length))
+  return `${block}\n\n_… (${formatNumber(more)} more characters)_`
 }
 
 // ---------------------------------------------------------------------------------------------
