@@ -1,0 +1,299 @@
+// The attacks that broke an earlier build, as a suite that stays, beside the fault matrix
+// (faults.int.test.ts). Each runs the built action (dist/index.js in a child process, as the
+// runner does) against the simulators, with the service or GitHub echoing the secrets back in
+// forms that decoding reveals. Every output, the summary, every comment and every log line is
+// decoded (percent in either case, `\u` escapes, HTML entities, invisible characters, line breaks)
+// before it is searched, for the secret and for any long part of it.
+import { describe, it, expect } from '@jest/globals'
+import { runAction } from '../sim/run-action.js'
+import { startService } from '../sim/service.js'
+import { startGitHub } from '../sim/github.js'
+
+type RunResult = Awaited<ReturnType<typeof runAction>>
+
+// A key with characters that encoders treat differently (+/=:@$,;), and a token.
+const API_KEY = 'mint_Ab3+De/Fg=Hi:Jk@Lm$No,Pq;Rs_leak'
+const TOKEN = 'ghs_T0kenNeverLeavesTheRunner0123456'
+/** A part this long of a secret, found anywhere, is a leak: a clip may leave one. */
+const PART = 12
+
+const pct = (s: string, lower: boolean): string =>
+  Array.from(Buffer.from(s, 'utf8'))
+    .map(b => `%${b.toString(16).padStart(2, '0')}`)
+    .map(x => (lower ? x : x.toUpperCase()))
+    .join('')
+
+/** The forms of a secret a hostile service echoes, each of which decoding reveals. */
+const ENCODINGS: Record<string, (s: string) => string> = {
+  'percent, lower case': s => pct(s, true),
+  'percent, upper case': s => pct(s, false),
+  '\\u escapes': s =>
+    Array.from(s, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+  'HTML entities': s => Array.from(s, c => `&#${c.charCodeAt(0)};`).join(''),
+  'split across two lines': s => `${s.slice(0, 15)}\n${s.slice(15)}`,
+  'zero-width characters interleaved': s => Array.from(s).join('\u200b'),
+  'near the end of a long text (clipped)': s => `${'x'.repeat(480)} ${s}`
+}
+
+/** Everything decoded that a reader, a copy or a log viewer could decode. */
+function decodings(text: string): string[] {
+  const entities = (t: string) =>
+    t
+      .replace(/&#(\d+);/g, (_m, n: string) => String.fromCodePoint(Number(n)))
+      .replace(/&#x([0-9a-f]+);/gi, (_m, n: string) => String.fromCodePoint(parseInt(n, 16)))
+      .replace(/&amp;/g, '&')
+  const unicode = (t: string) =>
+    t.replace(/\\u([0-9a-f]{4})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)))
+  const percent = (t: string) => {
+    try {
+      return decodeURIComponent(t.replace(/%(?![0-9a-f]{2})/gi, '%25'))
+    } catch {
+      return t
+    }
+  }
+  const invisible = (t: string) => t.replace(/[\u200b-\u200f\u2060\ufeff\u00ad]/g, '')
+  const joined = (t: string) => t.replace(/\r?\n|\\n/g, '')
+  const all = invisible(joined(percent(unicode(entities(text)))))
+  return [text, entities(text), unicode(text), percent(text), invisible(text), all]
+}
+
+/** Every place a secret, or a long part of one, shows once decoded: "where: which". */
+function leaks(r: RunResult, comments: string[]): string[] {
+  const found: string[] = []
+  const look = (where: string, text: string) => {
+    for (const [name, secret] of [
+      ['api key', API_KEY],
+      ['token', TOKEN]
+    ] as const) {
+      const parts = Array.from({ length: secret.length - PART + 1 }, (_, i) =>
+        secret.slice(i, i + PART)
+      )
+      for (const d of decodings(text))
+        if (parts.some(part => d.includes(part))) {
+          found.push(`${where}: ${name}`)
+          break
+        }
+    }
+  }
+  const lines = r.stdout.split(/\r?\n/).filter(l => !l.startsWith('::add-mask::'))
+  // Each log line alone, and the log as a whole (a secret split across two lines).
+  lines.forEach((line, i) => look(`log line ${i + 1}`, line))
+  look('log', lines.join('\n'))
+  look('stderr', r.stderr)
+  for (const [name, value] of Object.entries(r.outputs)) look(`output ${name}`, value)
+  look('summary', r.summary)
+  comments.forEach((body, i) => look(`comment ${i + 1}`, body))
+  return [...new Set(found)]
+}
+
+const inputs = (url: string, extra: Record<string, string> = {}) => ({
+  command: 'message',
+  'api-key': API_KEY,
+  'project-id': 'proj-1',
+  'base-url': url,
+  'job-id': 'job-1',
+  prompt: 'Fix the typo',
+  'poll-interval': '0.2',
+  'wait-timeout': '15s',
+  ...extra
+})
+
+const prEvent = {
+  action: 'opened',
+  number: 7,
+  pull_request: {
+    number: 7,
+    title: 'Docs',
+    html_url: 'https://github.com/octo/docs/pull/7',
+    head: { sha: 'abc', repo: { full_name: 'octo/docs' } },
+    base: { repo: { full_name: 'octo/docs' } },
+    user: { login: 'octocat', type: 'User' }
+  },
+  repository: { full_name: 'octo/docs' }
+}
+
+async function attack(
+  service: NonNullable<Parameters<typeof startService>[0]>,
+  run: (url: string, gh: string) => Parameters<typeof runAction>[0]
+): Promise<{ r: RunResult; comments: string[] }> {
+  const sim = await startService({ apiKey: API_KEY, ...service })
+  const gh = await startGitHub({ token: TOKEN })
+  try {
+    const r = await runAction({ githubToken: TOKEN, ...run(sim.url, gh.url) })
+    const comments = [...gh.comments.values()].flat().map(c => c.body)
+    return { r, comments }
+  } finally {
+    await sim.close()
+    await gh.close()
+  }
+}
+
+describe('the leak detector itself', () => {
+  it.each(Object.entries(ENCODINGS))(
+    'finds a secret %s, in any place it looks',
+    (_name, encode) => {
+      const clean = { stdout: 'ok', stderr: '', outputs: {}, summary: '' } as unknown as RunResult
+      expect(leaks(clean, ['fine'])).toEqual([])
+      expect(leaks({ ...clean, stdout: `x ${encode(API_KEY)} y` }, [])).toContain('log: api key')
+      expect(leaks({ ...clean, summary: encode(TOKEN) }, [])).toEqual(['summary: token'])
+      expect(leaks(clean, [`a ${encode(API_KEY)}`])).toEqual(['comment 1: api key'])
+      expect(leaks({ ...clean, outputs: { job: encode(API_KEY) } }, [])).toEqual([
+        'output job: api key'
+      ])
+    }
+  )
+})
+
+describe('secrets echoed in forms that decoding reveals never leave the run', () => {
+  it.each(Object.entries(ENCODINGS))(
+    'the key in the error text of a refused POST, %s',
+    async (_name, encode) => {
+      const { r, comments } = await attack(
+        {
+          jobs: [{ id: 'job-1' }],
+          faults: [
+            {
+              kind: 'message',
+              status: 400,
+              body: { error: `Invalid credential ${encode(API_KEY)} for ${encode(TOKEN)}` }
+            }
+          ]
+        },
+        (url, gh) => ({
+          inputs: inputs(url),
+          env: { GITHUB_API_URL: gh },
+          eventName: 'pull_request',
+          event: prEvent
+        })
+      )
+      expect(r.code).toBe(1)
+      expect(leaks(r, comments)).toEqual([])
+      // The run still says what happened.
+      expect(r.stdout).toMatch(/::error::.*400/)
+      expect(comments.length).toBeGreaterThan(0)
+    }
+  )
+
+  it.each(Object.entries(ENCODINGS))(
+    'the key in a job field of every poll, %s',
+    async (_name, encode) => {
+      const { r, comments } = await attack(
+        {
+          jobs: [
+            {
+              id: 'job-1',
+              activePolls: 1,
+              model: `model ${encode(API_KEY)}`,
+              extra: { note: encode(TOKEN) }
+            }
+          ]
+        },
+        (url, gh) => ({
+          inputs: inputs(url),
+          env: { GITHUB_API_URL: gh },
+          eventName: 'pull_request',
+          event: prEvent
+        })
+      )
+      expect(r.code).toBe(0)
+      expect(leaks(r, comments)).toEqual([])
+      expect(r.outputs.status).toBe('completed')
+    }
+  )
+})
+
+describe('text from GitHub holding the token is neither sent nor echoed', () => {
+  it('a pull request title with the token (base64) in the context block: that line withheld', async () => {
+    const titled = {
+      ...prEvent,
+      pull_request: {
+        ...prEvent.pull_request,
+        title: `Docs ${Buffer.from(TOKEN).toString('base64')}`
+      }
+    }
+    let sent: string[] = []
+    const sim = await startService({ apiKey: API_KEY, jobs: [{ id: 'job-1', activePolls: 1 }] })
+    const gh = await startGitHub({ token: TOKEN })
+    try {
+      const r = await runAction({
+        githubToken: TOKEN,
+        inputs: inputs(sim.url, { context: 'true' }),
+        env: { GITHUB_API_URL: gh.url },
+        eventName: 'pull_request',
+        event: titled
+      })
+      sent = sim.jobs.get('job-1')?.messages ?? []
+      expect(r.code).toBe(0)
+      const comments = [...gh.comments.values()].flat().map(c => c.body)
+      expect(leaks(r, comments)).toEqual([])
+    } finally {
+      await sim.close()
+      await gh.close()
+    }
+    expect(sent).toHaveLength(1)
+    expect(sent[0]).toContain('Pull request: (withheld: it contained a secret)')
+    expect(decodings(sent[0] ?? '').some(d => d.includes(TOKEN))).toBe(false)
+    expect(sent[0]).not.toContain(Buffer.from(TOKEN).toString('base64'))
+  })
+})
+
+describe('hostile answers are bounded', () => {
+  it('a POST answered 503 every time is sent at most 3 times in all', async () => {
+    const sim = await startService({
+      apiKey: API_KEY,
+      jobs: [{ id: 'job-1' }],
+      faults: [{ kind: 'message', status: 503, times: Infinity, headers: { 'retry-after': '0' } }]
+    })
+    try {
+      const r = await runAction({ githubToken: TOKEN, inputs: inputs(sim.url, { wait: 'false' }) })
+      expect(r.code).toBe(1)
+      expect(sim.requests.filter(q => q.method === 'POST')).toHaveLength(3)
+      expect(sim.jobs.get('job-1')?.messages).toEqual([])
+    } finally {
+      await sim.close()
+    }
+  })
+
+  it.each(['.', '..'])(
+    'a job id of %j from the service is refused, and nothing else is addressed',
+    async id => {
+      const sim = await startService({ apiKey: API_KEY, created: { extra: { id } } })
+      try {
+        const r = await runAction({
+          githubToken: TOKEN,
+          inputs: inputs(sim.url, { command: 'create', 'job-id': '' })
+        })
+        expect(r.code).toBe(1)
+        expect(r.stdout).toMatch(/::error::.*id/)
+        // The create, and no poll of another endpoint.
+        expect(sim.requests.map(q => q.kind)).toEqual(['create'])
+      } finally {
+        await sim.close()
+      }
+    }
+  )
+
+  it('a count of 1e308 is refused naming the field, and not retried', async () => {
+    const row = { path: '/a', thumbsUp: 1, thumbsDown: 1e308, code: 0, total: 1e308 }
+    const sim = await startService({ apiKey: API_KEY, feedback: [row, row] })
+    try {
+      const r = await runAction({
+        githubToken: TOKEN,
+        inputs: {
+          ...inputs(sim.url),
+          command: 'report',
+          sections: 'feedback',
+          'date-from': '2026-11-09',
+          'date-to': '2026-11-16'
+        }
+      })
+      expect(r.code).toBe(1)
+      expect(r.stdout).toMatch(/thumbsDown/)
+      expect(r.summary).not.toContain('Infinity')
+      expect(r.summary).toContain('thumbsDown is not a count')
+      expect(sim.requests.filter(q => q.kind === 'feedback')).toHaveLength(1)
+    } finally {
+      await sim.close()
+    }
+  })
+})
