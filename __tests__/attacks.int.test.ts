@@ -211,7 +211,7 @@ describe('text from GitHub holding the token is neither sent nor echoed', () => 
         title: `Docs ${Buffer.from(TOKEN).toString('base64')}`
       }
     }
-    let sent: string[] = []
+    let sent: string[]
     const sim = await startService({ apiKey: API_KEY, jobs: [{ id: 'job-1', activePolls: 1 }] })
     const gh = await startGitHub({ token: TOKEN })
     try {
