@@ -272,6 +272,10 @@ describe('a thread with two instructions', () => {
             /^### ✅ Opened \[#9\]\(https:\/\/github\.com\/octo\/docs\/pull\/9\)/m
           )
           // The record on the agent's pull request: what happened to it, and where it was asked.
+          // Where to reply next: on the pull request that records the job.
+          expect(answer).toContain(
+            'Reply `/docs-agent <instruction>` on [#9](https://github.com/octo/docs/pull/9) to send a follow-up to this job.'
+          )
           const [record] = botComments(gh, 9)
           expect(record).toMatch(/^### ✅ The docs agent opened this pull request/m)
           expect(record).toContain('Asked for in [#3](https://github.com/octo/docs/issues/3).')

@@ -34249,11 +34249,11 @@ function isText(s) {
     return s !== undefined && s !== '';
 }
 /** A trigger in a code span when it can be one; escaped text otherwise. */
-function triggerHint(trigger) {
+function triggerHint(trigger, where = 'this pull request') {
     const example = /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)
         ? `\`${trigger} <instruction>\``
         : `**${escapeText(trigger)} &lt;instruction&gt;**`;
-    return `Reply ${example} on this pull request to send a follow-up to this job.`;
+    return `Reply ${example} on ${where} to send a follow-up to this job.`;
 }
 /** A URL from the service as a link ("github.com/acme/docs"), when it is a safe https URL. */
 function urlOrValue(text) {
@@ -34314,6 +34314,11 @@ function renderJobReport(r, place = 'comment') {
             'it was not sent again; this run followed the same job.');
     if (r.routedHere && r.trigger && place === 'comment')
         blocks.push(triggerHint(r.trigger));
+    else if (r.routedTo !== undefined && r.trigger && place === 'comment') {
+        // Answered elsewhere (an issue): follow-ups go on the pull request that records the job.
+        const pr = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined;
+        blocks.push(triggerHint(r.trigger, pr ? markdown_link(`#${r.routedTo}`, pr.href) : `#${r.routedTo}`));
+    }
     blocks.push(detailsBlock(r));
     return blocks.join('\n\n') + '\n';
 }
@@ -35327,6 +35332,7 @@ class JobRun {
             // its advice, goes to the log.
             error: result.timedOut ? result.lastPollError : undefined,
             prNumber,
+            ...(routedPr !== undefined ? { routedTo: routedPr } : {}),
             // Answering on the pull request the job opened: "this pull request", not a link to itself.
             ...(prNumber !== undefined && prNumber === this.ctx.target?.issueNumber
                 ? { onItsPullRequest: {} }
@@ -36885,9 +36891,12 @@ function health_headline(x) {
                 const points = pointsChange(x.unanswered / x.read, x.previousShare.unanswered / x.previousShare.read);
                 parts.push(`unanswered ${points}`);
             }
+            const said = parts.filter(Boolean);
             return [
                 `**${formatNumber(x.callers.total)}** questions${share}`,
-                parts.filter(Boolean).join(' · ')
+                said.every(part => part.endsWith('no change')) && said.length > 1
+                    ? 'no change'
+                    : said.join(' · ')
             ];
         }
     }

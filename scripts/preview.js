@@ -7,6 +7,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import ts from 'typescript'
 import { Marked } from 'marked'
+import { previewThreads } from './preview-threads.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const OUT_DIR = path.join(ROOT, 'preview')
@@ -71,7 +72,36 @@ function section(scenario, body) {
 </section>`
 }
 
-function page(scenarios) {
+/** A thread as GitHub shows it: each comment in its own box, the author above it. */
+function threadSection(group, t) {
+  const id = slug(`thread-${group.name}-${t.title}`)
+  const boxes = t.comments
+    .map(
+      c => `<div class="comment ${c.bot ? 'bot' : 'user'}">
+    <div class="author"><b>${escapeHtml(c.bot ? 'github-actions' : c.author)}</b>${c.bot ? ' <span class="badge">bot</span>' : ''} commented</div>
+    <div class="frame markdown-body">${markdown.parse(c.body)}</div>
+  </div>`
+    )
+    .join('\n')
+  const note = t.note ? `<p class="note">${escapeHtml(t.note)}</p>` : ''
+  return `<section id="${id}">
+  <h2 class="scenario"><a href="#${id}">${escapeHtml(group.name)}: ${escapeHtml(t.title)}</a> <small>${t.comments.length} comments</small></h2>
+  ${boxes}
+  ${note}
+</section>`
+}
+
+function threadsPart(groups) {
+  if (groups.length === 0) return ''
+  const parts = groups.map(g =>
+    g.error
+      ? `<p>${escapeHtml(g.name)}: could not be made (${escapeHtml(g.error)})</p>`
+      : g.threads.map(t => threadSection(g, t)).join('\n')
+  )
+  return `<h1 class="group">Threads, as real runs of dist/index.js leave them</h1>\n${parts.join('\n')}`
+}
+
+function page(scenarios, threads = []) {
   const groups = [...new Set(scenarios.map(s => s.group))]
   const toc = groups
     .map(g => {
@@ -81,12 +111,15 @@ function page(scenarios) {
       return `<li>${escapeHtml(g)}<ul>${items.join('')}</ul></li>`
     })
     .join('')
-  const body = groups
-    .map(g => {
-      const parts = scenarios.filter(s => s.group === g).map(s => section(s, s.render()))
-      return `<h1 class="group">${escapeHtml(g)}</h1>\n${parts.join('\n')}`
-    })
-    .join('\n')
+  const body =
+    groups
+      .map(g => {
+        const parts = scenarios.filter(s => s.group === g).map(s => section(s, s.render()))
+        return `<h1 class="group">${escapeHtml(g)}</h1>\n${parts.join('\n')}`
+      })
+      .join('\n') +
+    '\n' +
+    threadsPart(threads)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Report preview</title>
 <link rel="stylesheet" href="../node_modules/github-markdown-css/github-markdown-light.css">
@@ -99,6 +132,12 @@ function page(scenarios) {
   h2.scenario small { font-weight: normal; }
   .source pre { white-space: pre-wrap; word-break: break-all; font-size: 11px; background: #fff; padding: 8px; max-height: 300px; overflow: auto; }
   pre.mermaid { background: #fff; }
+  .comment { margin: 0 0 16px; }
+  .comment .author { font-size: 13px; color: #57606a; background: #f6f8fa; border: 1px solid #d0d7de; border-bottom: 0; border-radius: 6px 6px 0 0; padding: 6px 12px; }
+  .comment .frame { border-radius: 0 0 6px 6px; }
+  .comment.user .author { background: #ddf4ff; }
+  .badge { border: 1px solid #d0d7de; border-radius: 2em; padding: 0 6px; font-size: 11px; }
+  .note { font-size: 13px; color: #57606a; }
 </style></head>
 <body><main>
 <p>Every report body the renderer tests produce, rendered like GitHub (GFM, github-markdown-css, mermaid ${escapeHtml(mermaidVersion())}).</p>
@@ -134,6 +173,11 @@ fs.rmSync(BUILD_DIR, { recursive: true, force: true })
 transpile([...tsFiles('src'), SCENARIOS_FILE])
 const built = pathToFileURL(path.join(BUILD_DIR, SCENARIOS_FILE.replace(/\.ts$/, '.js')))
 const { SCENARIOS } = await import(built.href)
+// Threads run the built action: `npm run build` first when the sources changed.
+const threads = process.argv.includes('--no-threads') ? [] : await previewThreads()
 const file = path.join(OUT_DIR, 'index.html')
-fs.writeFileSync(file, page(SCENARIOS))
-console.log(`Wrote ${path.relative(process.cwd(), file)}: ${SCENARIOS.length} report bodies.`)
+fs.writeFileSync(file, page(SCENARIOS, threads))
+const count = threads.reduce((n, g) => n + g.threads.length, 0)
+console.log(
+  `Wrote ${path.relative(process.cwd(), file)}: ${SCENARIOS.length} report bodies, ${count} threads.`
+)

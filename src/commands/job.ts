@@ -295,6 +295,7 @@ class JobRun {
       // its advice, goes to the log.
       error: result.timedOut ? result.lastPollError : undefined,
       prNumber,
+      ...(routedPr !== undefined ? { routedTo: routedPr } : {}),
       // Answering on the pull request the job opened: "this pull request", not a link to itself.
       ...(prNumber !== undefined && prNumber === this.ctx.target?.issueNumber
         ? { onItsPullRequest: {} }

@@ -175,9 +175,12 @@ function headline(x: ReadSection): [string, string] {
         )
         parts.push(`unanswered ${points}`)
       }
+      const said = parts.filter(Boolean)
       return [
         `**${formatNumber(x.callers.total)}** questions${share}`,
-        parts.filter(Boolean).join(' · ')
+        said.every(part => part.endsWith('no change')) && said.length > 1
+          ? 'no change'
+          : said.join(' · ')
       ]
     }
   }

@@ -51,6 +51,8 @@ export interface JobReport {
   prUpdated?: boolean
   /** Requests this run sent to the service. */
   requests?: number
+  /** The pull request of this repository where the route record sends replies to this job. */
+  routedTo?: number
   /** A re-run that follows the job an earlier attempt delivered the instruction to. */
   rerun?: boolean
   /**
@@ -254,11 +256,11 @@ function isText(s: string | undefined): s is string {
 }
 
 /** A trigger in a code span when it can be one; escaped text otherwise. */
-function triggerHint(trigger: string): string {
+function triggerHint(trigger: string, where = 'this pull request'): string {
   const example = /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)
     ? `\`${trigger} <instruction>\``
     : `**${escapeText(trigger)} &lt;instruction&gt;**`
-  return `Reply ${example} on this pull request to send a follow-up to this job.`
+  return `Reply ${example} on ${where} to send a follow-up to this job.`
 }
 
 /** A URL from the service as a link ("github.com/acme/docs"), when it is a safe https URL. */
@@ -321,6 +323,11 @@ export function renderJobReport(r: JobReport, place: JobReportPlace = 'comment')
         'it was not sent again; this run followed the same job.'
     )
   if (r.routedHere && r.trigger && place === 'comment') blocks.push(triggerHint(r.trigger))
+  else if (r.routedTo !== undefined && r.trigger && place === 'comment') {
+    // Answered elsewhere (an issue): follow-ups go on the pull request that records the job.
+    const pr = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined
+    blocks.push(triggerHint(r.trigger, pr ? link(`#${r.routedTo}`, pr.href) : `#${r.routedTo}`))
+  }
   blocks.push(detailsBlock(r))
   return blocks.join('\n\n') + '\n'
 }

@@ -1,0 +1,168 @@
+// The threads of `npm run preview`: what real runs leave on a pull request or an issue, comment
+// after comment, as reviewers meet them. Each thread is made by running the built action
+// (dist/index.js, as the runner does) against the simulators, so it shows exactly what the
+// action writes, in order, with the reviewers' own comments between.
+import { runAction } from '../sim/run-action.js'
+import { startService, SIM_API_KEY } from '../sim/service.js'
+import { startGitHub } from '../sim/github.js'
+
+const REVIEWER = { login: 'octocat', type: 'User' }
+const PR = n => `https://github.com/octo/docs/pull/${n}`
+
+const base = url => ({
+  'api-key': SIM_API_KEY,
+  'project-id': 'acme-docs',
+  'base-url': url,
+  'poll-interval': '0.2',
+  'wait-timeout': '20s'
+})
+
+/** An issue_comment event for a comment a reviewer just wrote. */
+function comment(gh, n, body, pullRequest = true) {
+  const c = gh.addComment(n, body, REVIEWER)
+  return {
+    eventName: 'issue_comment',
+    event: {
+      action: 'created',
+      issue: {
+        number: n,
+        title: 'Document the new rate limits',
+        ...(pullRequest ? { pull_request: { html_url: PR(n) } } : {})
+      },
+      comment: { id: c.id, body, user: REVIEWER },
+      repository: { full_name: 'octo/docs' }
+    }
+  }
+}
+
+/** The comments on `n`, oldest first, as [author, body]. */
+const thread = (gh, n) =>
+  (gh.comments.get(n) ?? []).map(c => ({
+    author: c.user.login,
+    bot: c.user.type === 'Bot',
+    body: c.body
+  }))
+
+async function withSims(service, body) {
+  const sim = await startService(service)
+  const gh = await startGitHub({ permissions: { octocat: 'write' } })
+  try {
+    return await body(sim, gh)
+  } finally {
+    await sim.close()
+    await gh.close()
+  }
+}
+
+async function twoInstructions() {
+  return withSims({ jobs: [{ id: 'job-1', activePolls: 1, prLink: PR(7) }] }, async (sim, gh) => {
+    const env = { GITHUB_API_URL: gh.url }
+    const inputs = { ...base(sim.url), command: 'message', 'job-id': 'job-1', 'settle-time': '1s' }
+    await runAction({
+      inputs,
+      env,
+      ...comment(gh, 7, '/docs-agent Add a FAQ entry about rate limits')
+    })
+    await runAction({
+      inputs,
+      env,
+      ...comment(
+        gh,
+        7,
+        '/docs-agent: Also say what `Retry-After` means, with an example:\n\n```http\nRetry-After: 30\n```'
+      )
+    })
+    return [{ title: 'Pull request #7', comments: thread(gh, 7) }]
+  })
+}
+
+async function fromAnIssue() {
+  return withSims(
+    { jobs: [{ id: 'job-1', activePolls: 1, prLink: null, nextPrLink: PR(9) }] },
+    async (sim, gh) => {
+      const env = { GITHUB_API_URL: gh.url }
+      const inputs = { ...base(sim.url), command: 'message', 'job-id': 'job-1' }
+      await runAction({
+        inputs,
+        env,
+        ...comment(gh, 3, '/docs-agent Write a page on webhooks retries', false)
+      })
+      await runAction({
+        inputs: { ...inputs, 'job-id': '' },
+        env,
+        ...comment(gh, 9, '/docs-agent Shorten the intro')
+      })
+      // Merging the agent's own pull request: the merge recipe starts nothing.
+      const merged = await runAction({
+        inputs: { ...base(sim.url), command: 'create', prompt: 'Update the docs for this change' },
+        env,
+        eventName: 'pull_request',
+        event: {
+          action: 'closed',
+          number: 9,
+          pull_request: {
+            number: 9,
+            merged: true,
+            title: 'Docs: webhooks retries',
+            html_url: PR(9),
+            head: { sha: 'abc', repo: { full_name: 'octo/docs' } },
+            base: { repo: { full_name: 'octo/docs' } },
+            user: { login: 'docs-agent[bot]', type: 'Bot' }
+          },
+          repository: { full_name: 'octo/docs' }
+        }
+      })
+      const notice = merged.stdout.split('\n').find(l => l.startsWith('::notice'))
+      return [
+        { title: 'Issue #3, where the job was asked for', comments: thread(gh, 3) },
+        {
+          title:
+            'Pull request #9, which the agent opened (then merged: the merge run only left a notice)',
+          comments: thread(gh, 9),
+          note: notice ? notice.replace(/^::notice[^:]*::/, 'Merge run notice: ') : undefined
+        }
+      ]
+    }
+  )
+}
+
+async function weeklyIssue() {
+  return withSims({ rows: 400 }, async (sim, gh) => {
+    const env = { GITHUB_API_URL: gh.url }
+    for (const [from, to] of [
+      ['2026-11-09', '2026-11-16'],
+      ['2026-11-16', '2026-11-23']
+    ])
+      await runAction({
+        inputs: {
+          ...base(sim.url),
+          command: 'report',
+          'issue-number': '12',
+          'date-from': from,
+          'date-to': to,
+          compare: 'true',
+          trend: '8',
+          'site-url': 'https://docs.acme.dev'
+        },
+        env
+      })
+    return [{ title: 'Issue #12, the weekly report over two runs', comments: thread(gh, 12) }]
+  })
+}
+
+/** Every thread, made by running the action; a thread that cannot be made says why instead. */
+export async function previewThreads() {
+  const made = []
+  for (const [name, make] of [
+    ['Two instructions on a pull request', twoInstructions],
+    ['A job asked for on an issue, and the merge of its pull request', fromAnIssue],
+    ['The weekly report over two runs', weeklyIssue]
+  ]) {
+    try {
+      made.push({ name, threads: await make() })
+    } catch (err) {
+      made.push({ name, threads: [], error: String(err) })
+    }
+  }
+  return made
+}
