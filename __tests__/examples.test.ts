@@ -209,3 +209,24 @@ describe('workflows', () => {
     expect(UNTRUSTED_IN_SHELL.test(scripts[1]?.script ?? '')).toBe(false)
   })
 })
+
+describe('recipes shown in docs/', () => {
+  it('are the example files word for word: one recipe, one place', () => {
+    const docs = fs.readdirSync('docs').filter(f => f.endsWith('.md'))
+    let compared = 0
+    for (const doc of docs) {
+      const text = fs.readFileSync(`docs/${doc}`, 'utf8')
+      for (const m of text.matchAll(/```yaml\n([\s\S]*?)\n```/g)) {
+        const block = m[1] ?? ''
+        const example = fs
+          .readdirSync('examples')
+          .map(f => fs.readFileSync(`examples/${f}`, 'utf8'))
+          .find(e => e.split('\n')[0] === block.split('\n')[0])
+        if (example === undefined) continue
+        expect({ doc, block }).toEqual({ doc, block: example.replace(/\n$/, '') })
+        compared++
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(1)
+  })
+})

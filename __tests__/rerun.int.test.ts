@@ -46,6 +46,9 @@ describe('a re-run does not deliver the instruction twice', () => {
         })
         expect(first.code).toBe(1)
         expect(sim.jobs.get('job-1')?.messages).toEqual(['Add a FAQ'])
+        expect(botComments(gh, 7)[0]).toContain(
+          'To wait for it again, re-run the workflow: the re-run follows this job and sends nothing twice.'
+        )
         // The job finishes on the service while nobody waits; then "Re-run jobs".
         sim.jobs.get('job-1')!.spec.activePolls = 0
         const posts = () => sim.requests.filter(q => q.method === 'POST').length

@@ -34306,6 +34306,9 @@ function detailsBlock(r) {
 /** Markdown for the live comment and the job summary about one agent job. */
 function renderJobReport(r, place = 'comment') {
     const blocks = [`### ${headline(r)}`, metaLine(r, place), ...explanation(r)];
+    // This comment records the delivery: a re-run finds it and follows the job, sending nothing.
+    if (r.phase === 'timed-out' && place === 'comment' && r.runUrl)
+        blocks.push('To wait for it again, re-run the workflow: the re-run follows this job and sends nothing twice.');
     const askedIn = r.onItsPullRequest?.askedIn;
     if (askedIn)
         blocks.push(`Asked for in ${markdown_link(`#${askedIn.number}`, askedIn.url)}.`);

@@ -315,6 +315,11 @@ function detailsBlock(r: JobReport): string {
 /** Markdown for the live comment and the job summary about one agent job. */
 export function renderJobReport(r: JobReport, place: JobReportPlace = 'comment'): string {
   const blocks = [`### ${headline(r)}`, metaLine(r, place), ...explanation(r)]
+  // This comment records the delivery: a re-run finds it and follows the job, sending nothing.
+  if (r.phase === 'timed-out' && place === 'comment' && r.runUrl)
+    blocks.push(
+      'To wait for it again, re-run the workflow: the re-run follows this job and sends nothing twice.'
+    )
   const askedIn = r.onItsPullRequest?.askedIn
   if (askedIn) blocks.push(`Asked for in ${link(`#${askedIn.number}`, askedIn.url)}.`)
   if (r.rerun)
