@@ -1,4 +1,5 @@
 import { describe, it, expect } from '@jest/globals'
+import { TimeUpError } from '../src/errors.js'
 import {
   jobChanged,
   noPullRequestNote,
@@ -171,6 +172,17 @@ describe('waitForJob', () => {
     expect(flaky.warnings[0]).toMatch(/will poll again/)
     const gone = harness([new ServiceError('404 Not Found', 404)])
     await expect(waitForJob({ ...gone.options, evidence: evidence() })).rejects.toThrow('404')
+  })
+
+  it('a poll the deadline overtakes (a busy runner starts it late) is a timeout, not a failure', async () => {
+    const late = harness([
+      job({ status: 'active' }),
+      new TimeUpError('GET /v2/agent/p/job/j to start: it was not sent')
+    ])
+    const r = await waitForJob({ ...late.options, evidence: evidence() })
+    expect(r.timedOut).toBe(true)
+    expect(r.job?.status).toBe('active')
+    expect(late.warnings).toEqual([])
   })
 
   it('sends no request once the deadline has passed', async () => {

@@ -33523,99 +33523,6 @@ function exitProblem(r, jobId, s) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/agent/wait.ts
-// Polls the job until a final status is believed (see completion.ts) or the wait ends.
-
-
-/** Polls that fail this many times in a row inside one poll count as one failed poll. */
-const ATTEMPTS_PER_POLL = 3;
-function jobUrlPath(template, projectId, jobId) {
-    return template
-        .replaceAll('{projectId}', encodeURIComponent(projectId))
-        .replaceAll('{id}', encodeURIComponent(jobId));
-}
-/**
- * Poll delays: the first is `intervalMs`; later ones grow by half each time, with jitter, up to
- * max(intervalMs, 30 s), so a long job costs few requests and a short one is seen quickly.
- */
-function* pollDelays(intervalMs, random = Math.random) {
-    const cap = Math.max(intervalMs, 30_000);
-    yield intervalMs;
-    let nominal = Math.max(intervalMs, 250);
-    for (;;) {
-        nominal = Math.min(cap, nominal * 1.5);
-        yield Math.round(Math.min(cap, nominal * (0.8 + 0.4 * random())));
-    }
-}
-async function waitForJob(o) {
-    const now = o.now ?? Date.now;
-    const sleep = o.sleep ?? ((ms) => new Promise(r => setTimeout(r, ms)));
-    const started = o.evidence.answeredAt;
-    let job = o.job;
-    let reported = job?.status;
-    let lastPollError;
-    let doubted = false;
-    const warnedStatuses = new Set();
-    const stamp = () => `[${Math.round((now() - started) / 1000)}s]`;
-    for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
-        const left = o.deadline - now();
-        await sleep(Math.max(0, Math.min(delay, left)));
-        // No request starts once the wait is over.
-        if (now() >= o.deadline)
-            break;
-        try {
-            job = await o.service.getJob(o.path, o.deadline, ATTEMPTS_PER_POLL);
-        }
-        catch (err) {
-            if (!isTransient(err))
-                throw err;
-            lastPollError = err.message;
-            o.warn?.(`Polling the job failed, will poll again: ${lastPollError}`);
-            continue;
-        }
-        lastPollError = undefined;
-        const reading = readPoll(job, o.evidence, now());
-        noteSeen(o.evidence, job);
-        if (reading.kind === 'doubted') {
-            if (!doubted)
-                o.log?.(`${stamp()} status: ${job.status}, as before the instruction: the service may not have ` +
-                    `processed it yet, so this is believed only once the job changes, or from ` +
-                    `${Math.round((reading.believeAt - started) / 1000)}s on (\`settle-time\`).`);
-            doubted = true;
-            continue;
-        }
-        doubted = false;
-        if (reading.kind === 'unknown-status' && !warnedStatuses.has(job.status)) {
-            warnedStatuses.add(job.status);
-            o.warn?.(`Job ${o.jobId} has status \`${job.status}\`, which this action does not know; it is not ` +
-                'one of the final statuses (completed, archived, failed), so the run keeps waiting.');
-        }
-        if (job.status !== reported) {
-            o.log?.(`${stamp()} status: ${job.status}`);
-            reported = job.status;
-            if (reading.kind !== 'final')
-                await o.onChange?.(job);
-        }
-        if (reading.kind === 'final') {
-            if (reading.why === 'settled')
-                o.log?.('The job did not change within `settle-time`; its status is believed now.');
-            return { job, timedOut: false, doubted: false };
-        }
-    }
-    return { job, timedOut: true, doubted, lastPollError };
-}
-function isTransient(err) {
-    if (!(err instanceof ServiceError))
-        return false;
-    // The limit resets after the wait would end: polling on would only wait for nothing.
-    if (err instanceof RateLimitError)
-        return false;
-    // An answer of the wrong shape is not retried at once (the same answer would come back), but
-    // the next poll may find the job in another state.
-    const odd = err.status !== undefined && err.status >= 200 && err.status < 300;
-    return odd || err.status === undefined || err.status === 429 || err.status >= 500;
-}
-
 ;// CONCATENATED MODULE: ./src/errors.ts
 // What every room shares about failure: the one way to turn anything thrown into a message, the
 // one deadline of a run, and the one error that says the time allowed ran out.
@@ -33687,6 +33594,104 @@ class TimeUpError extends Error {
         this.limit = limit;
         this.name = 'TimeUpError';
     }
+}
+
+;// CONCATENATED MODULE: ./src/agent/wait.ts
+// Polls the job until a final status is believed (see completion.ts) or the wait ends.
+
+
+
+/** Polls that fail this many times in a row inside one poll count as one failed poll. */
+const ATTEMPTS_PER_POLL = 3;
+function jobUrlPath(template, projectId, jobId) {
+    return template
+        .replaceAll('{projectId}', encodeURIComponent(projectId))
+        .replaceAll('{id}', encodeURIComponent(jobId));
+}
+/**
+ * Poll delays: the first is `intervalMs`; later ones grow by half each time, with jitter, up to
+ * max(intervalMs, 30 s), so a long job costs few requests and a short one is seen quickly.
+ */
+function* pollDelays(intervalMs, random = Math.random) {
+    const cap = Math.max(intervalMs, 30_000);
+    yield intervalMs;
+    let nominal = Math.max(intervalMs, 250);
+    for (;;) {
+        nominal = Math.min(cap, nominal * 1.5);
+        yield Math.round(Math.min(cap, nominal * (0.8 + 0.4 * random())));
+    }
+}
+async function waitForJob(o) {
+    const now = o.now ?? Date.now;
+    const sleep = o.sleep ?? ((ms) => new Promise(r => setTimeout(r, ms)));
+    const started = o.evidence.answeredAt;
+    let job = o.job;
+    let reported = job?.status;
+    let lastPollError;
+    let doubted = false;
+    const warnedStatuses = new Set();
+    const stamp = () => `[${Math.round((now() - started) / 1000)}s]`;
+    for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
+        const left = o.deadline - now();
+        await sleep(Math.max(0, Math.min(delay, left)));
+        // No request starts once the wait is over.
+        if (now() >= o.deadline)
+            break;
+        try {
+            job = await o.service.getJob(o.path, o.deadline, ATTEMPTS_PER_POLL);
+        }
+        catch (err) {
+            // The time ran out before or during the poll (a busy runner may start it late): that is
+            // the wait timing out, not the job or the service failing.
+            if (err instanceof TimeUpError)
+                break;
+            if (!isTransient(err))
+                throw err;
+            lastPollError = err.message;
+            o.warn?.(`Polling the job failed, will poll again: ${lastPollError}`);
+            continue;
+        }
+        lastPollError = undefined;
+        const reading = readPoll(job, o.evidence, now());
+        noteSeen(o.evidence, job);
+        if (reading.kind === 'doubted') {
+            if (!doubted)
+                o.log?.(`${stamp()} status: ${job.status}, as before the instruction: the service may not have ` +
+                    `processed it yet, so this is believed only once the job changes, or from ` +
+                    `${Math.round((reading.believeAt - started) / 1000)}s on (\`settle-time\`).`);
+            doubted = true;
+            continue;
+        }
+        doubted = false;
+        if (reading.kind === 'unknown-status' && !warnedStatuses.has(job.status)) {
+            warnedStatuses.add(job.status);
+            o.warn?.(`Job ${o.jobId} has status \`${job.status}\`, which this action does not know; it is not ` +
+                'one of the final statuses (completed, archived, failed), so the run keeps waiting.');
+        }
+        if (job.status !== reported) {
+            o.log?.(`${stamp()} status: ${job.status}`);
+            reported = job.status;
+            if (reading.kind !== 'final')
+                await o.onChange?.(job);
+        }
+        if (reading.kind === 'final') {
+            if (reading.why === 'settled')
+                o.log?.('The job did not change within `settle-time`; its status is believed now.');
+            return { job, timedOut: false, doubted: false };
+        }
+    }
+    return { job, timedOut: true, doubted, lastPollError };
+}
+function isTransient(err) {
+    if (!(err instanceof ServiceError))
+        return false;
+    // The limit resets after the wait would end: polling on would only wait for nothing.
+    if (err instanceof RateLimitError)
+        return false;
+    // An answer of the wrong shape is not retried at once (the same answer would come back), but
+    // the next poll may find the job in another state.
+    const odd = err.status !== undefined && err.status >= 200 && err.status < 300;
+    return odd || err.status === undefined || err.status === 429 || err.status >= 500;
 }
 
 // EXTERNAL MODULE: external "node:crypto"

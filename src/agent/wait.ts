@@ -1,5 +1,6 @@
 // Polls the job until a final status is believed (see completion.ts) or the wait ends.
 import { RateLimitError, ServiceError } from '../service/errors.js'
+import { TimeUpError } from '../errors.js'
 import type { AgentJob } from '../service/schema.js'
 import { noteSeen, readPoll, type Evidence } from './completion.js'
 
@@ -82,6 +83,9 @@ export async function waitForJob(o: WaitOptions): Promise<WaitResult> {
     try {
       job = await o.service.getJob(o.path, o.deadline, ATTEMPTS_PER_POLL)
     } catch (err) {
+      // The time ran out before or during the poll (a busy runner may start it late): that is
+      // the wait timing out, not the job or the service failing.
+      if (err instanceof TimeUpError) break
       if (!isTransient(err)) throw err
       lastPollError = (err as Error).message
       o.warn?.(`Polling the job failed, will poll again: ${lastPollError}`)
