@@ -7,7 +7,7 @@
 import { describe, it, expect } from '@jest/globals'
 import { runAction } from '../sim/run-action.js'
 import { startService } from '../sim/service.js'
-import { startGitHub } from '../sim/github.js'
+import { pullRequestEvent, startGitHub } from '../sim/github.js'
 
 type RunResult = Awaited<ReturnType<typeof runAction>>
 
@@ -98,19 +98,7 @@ const inputs = (url: string, extra: Record<string, string> = {}) => ({
   ...extra
 })
 
-const prEvent = {
-  action: 'opened',
-  number: 7,
-  pull_request: {
-    number: 7,
-    title: 'Docs',
-    html_url: 'https://github.com/octo/docs/pull/7',
-    head: { sha: 'abc', repo: { full_name: 'octo/docs' } },
-    base: { repo: { full_name: 'octo/docs' } },
-    user: { login: 'octocat', type: 'User' }
-  },
-  repository: { full_name: 'octo/docs' }
-}
+const prEvent = pullRequestEvent(7).event
 
 async function attack(
   service: NonNullable<Parameters<typeof startService>[0]>,

@@ -4,6 +4,7 @@ import { describe, it, expect } from '@jest/globals'
 import { renderHealthReport, type HealthReport } from '../src/report/health.js'
 import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import { HEALTH_STATES, healthReport } from './report-scenarios.js'
+import { overviewCells } from './support.js'
 
 const HOSTILE = '<img src=x onerror=alert(1)> @octocat [x](javascript:alert(1)) #12 |'
 const LONG_PATH = '/api-reference/v2/organizations/{organizationId}/projects/{projectId}/logs'
@@ -72,16 +73,6 @@ const refused: SectionOutcome = {
   reason: `403 Forbidden: ${HOSTILE}; this analytics feature may not be enabled on your plan`
 }
 
-/** The overview row of a section: its cells after the name. */
-function overviewRow(md: string, title: string): string[] {
-  const line = md.split('\n').find(l => l.startsWith(`| ${title} | `))
-  expect(line).toBeDefined()
-  return line!
-    .split(' | ')
-    .slice(1)
-    .map(cell => cell.replace(/ \|$/, ''))
-}
-
 /** Table rows a reader sees without unfolding anything: no header, no delimiter row. */
 function visibleTableRows(md: string): number {
   const lines = md.replace(/<details>[\s\S]*?<\/details>/g, '').split('\n')
@@ -104,9 +95,9 @@ describe('renderHealthReport: title, provenance, overview', () => {
 
   it('leads each overview row with the answer', () => {
     const md = renderHealthReport(report([visitors(3), searches(), assistant()]), 100_000)
-    expect(overviewRow(md, 'Visitors')).toEqual(['**1,000** unique visitors'])
-    expect(overviewRow(md, 'Searches')).toEqual(['**4,321** searches · 1 query with no click'])
-    expect(overviewRow(md, 'Assistant')).toEqual(['**420** questions · **12.0%** unanswered'])
+    expect(overviewCells(md, 'Visitors')).toEqual(['**1,000** unique visitors'])
+    expect(overviewCells(md, 'Searches')).toEqual(['**4,321** searches · 1 query with no click'])
+    expect(overviewCells(md, 'Assistant')).toEqual(['**420** questions · **12.0%** unanswered'])
     // Without compare there is no change column and no mark.
     expect(md).not.toMatch(/ vs the |🟢|🔴/)
   })
@@ -134,13 +125,13 @@ describe('renderHealthReport: title, provenance, overview', () => {
       100_000
     )
     expect(week).toContain('| Section | Nov 9–15 | vs the week before |')
-    expect(overviewRow(week, 'Visitors')).toEqual(['**1,000** unique visitors', '+25.0% 🟢'])
+    expect(overviewCells(week, 'Visitors')).toEqual(['**1,000** unique visitors', '+25.0% 🟢'])
     // More searches are neither good nor bad: no mark.
-    expect(overviewRow(week, 'Searches')[1]).toBe('+8.0%')
+    expect(overviewCells(week, 'Searches')[1]).toBe('+8.0%')
     // More thumbs-down is worse, though the number went up.
-    expect(overviewRow(week, 'Feedback')[1]).toBe('👎 +5.7% 🔴')
+    expect(overviewCells(week, 'Feedback')[1]).toBe('👎 +5.7% 🔴')
     // The assistant: the unanswered share's change in percentage points (12.0% against 5.0%).
-    expect(overviewRow(week, 'Assistant')[1]).toBe('questions +5.0% · unanswered +7.0 pp 🔴')
+    expect(overviewCells(week, 'Assistant')[1]).toBe('questions +5.0% · unanswered +7.0 pp 🔴')
     expect(week).toContain('_🟢 better for the docs · 🔴 worse_')
     expect(week).toContain('compared with Nov 2–8')
     // Dates without a period: the comparison is named by its length.
@@ -170,9 +161,9 @@ describe('renderHealthReport: title, provenance, overview', () => {
       ),
       100_000
     )
-    expect(overviewRow(md, 'Visitors')[1]).toBe('no change')
-    expect(overviewRow(md, 'Feedback')[1]).toBe('👎 −50.0% 🟢')
-    expect(overviewRow(md, 'Assistant')[1]).toBe('questions no change · unanswered −8.0 pp 🟢')
+    expect(overviewCells(md, 'Visitors')[1]).toBe('no change')
+    expect(overviewCells(md, 'Feedback')[1]).toBe('👎 −50.0% 🟢')
+    expect(overviewCells(md, 'Assistant')[1]).toBe('questions no change · unanswered −8.0 pp 🟢')
     expect(md).not.toMatch(/[±]0/)
   })
 
@@ -198,7 +189,7 @@ describe('renderHealthReport: title, provenance, overview', () => {
 describe('renderHealthReport: sections not read', () => {
   it('explains a refused section once, with the service words, escaped, and no key advice', () => {
     const md = renderHealthReport(report([visitors(3), refused, searches()]), 100_000)
-    expect(overviewRow(md, 'Feedback')).toEqual(['⚠️ refused by the service (HTTP 403)'])
+    expect(overviewCells(md, 'Feedback')).toEqual(['⚠️ refused by the service (HTTP 403)'])
     expect(md).toContain('> ⚠️ **Feedback** refused: 403 Forbidden: ')
     expect(md).toContain('this analytics feature may not be enabled on your plan')
     expect(md).toContain('&lt;img src=x onerror=alert&#40;1&#41;&gt;')
@@ -240,7 +231,7 @@ describe('renderHealthReport: sections not read', () => {
       ),
       100_000
     )
-    expect(overviewRow(md, 'Searches')).toEqual([
+    expect(overviewCells(md, 'Searches')).toEqual([
       '⚠️ not read: the hourly analytics limit was reached'
     ])
     expect(md).not.toContain('HTTP 429')
@@ -253,7 +244,7 @@ describe('renderHealthReport: sections not read', () => {
       report([{ name: 'views', ok: false, status: 500, refused: false, reason: 'boom' }]),
       100_000
     )
-    expect(overviewRow(md, 'Views')).toEqual(['⚠️ failed (HTTP 500)'])
+    expect(overviewCells(md, 'Views')).toEqual(['⚠️ failed (HTTP 500)'])
     expect(md).toContain('> ⚠️ **Views** failed (HTTP 500): boom')
   })
 })
@@ -326,14 +317,14 @@ describe('renderHealthReport: tables', () => {
       callers: { web: 0, api: 0, other: 0, total: 0 }
     })
     const md = renderHealthReport(report([none]), 100_000)
-    expect(overviewRow(md, 'Assistant')).toEqual(['no data for this range'])
+    expect(overviewCells(md, 'Assistant')).toEqual(['no data for this range'])
     expect(md).not.toContain('### Assistant')
     expect(md).not.toContain('of 0')
   })
 
   it('questions asked but none read: the count, and no conversation to read', () => {
     const md = renderHealthReport(report([assistant({ read: 0, unanswered: 0, top: [] })]), 100_000)
-    expect(overviewRow(md, 'Assistant')).toEqual(['**420** questions'])
+    expect(overviewCells(md, 'Assistant')).toEqual(['**420** questions'])
     expect(md).toContain('No question to read.')
   })
 

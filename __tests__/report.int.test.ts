@@ -12,6 +12,7 @@ import {
   annotationsOf,
   errorsOf,
   expectNoStack,
+  overviewCells,
   withService,
   type RunResult,
   type Service,
@@ -65,16 +66,6 @@ function notReadLine(summary: string, title: string): string {
   const line = summary.split('\n').find(l => l.startsWith('> ⚠️ **') && l.includes(title))
   expect(line).toBeDefined()
   return line!
-}
-
-/** A section's overview cells after its name. */
-function overviewCells(summary: string, title: string): string[] {
-  const line = summary.split('\n').find(l => l.startsWith(`| ${title} | `))
-  expect(line).toBeDefined()
-  return line!
-    .split(' | ')
-    .slice(1)
-    .map(cell => cell.replace(/ \|$/, ''))
 }
 
 function sectionText(summary: string, title: string): string {

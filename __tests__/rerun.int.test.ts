@@ -8,6 +8,7 @@ import { runScenario } from './runner.js'
 import {
   annotationsOf,
   errorsOf,
+  pullRequestEvent,
   triggerComment,
   withGitHub,
   withService,
@@ -80,23 +81,7 @@ describe('a re-run does not deliver the instruction twice', () => {
     await withGitHub({}, async gh => {
       gh.addComment(5, 'Looks good', { login: 'octocat', type: 'User' })
       await withService({ jobs: [] }, async sim => {
-        const event = {
-          eventName: 'pull_request',
-          event: {
-            action: 'closed',
-            number: 5,
-            pull_request: {
-              number: 5,
-              merged: true,
-              title: 'New API',
-              html_url: 'https://github.com/octo/docs/pull/5',
-              head: { sha: 'abc', repo: { full_name: 'octo/docs' } },
-              base: { repo: { full_name: 'octo/docs' } },
-              user: { login: 'octocat', type: 'User' }
-            },
-            repository: { full_name: 'octo/docs' }
-          }
-        }
+        const event = pullRequestEvent(5, 'closed', { title: 'New API' })
         const run = (n: number) =>
           runScenario({
             inputs: inputs(sim.url, { command: 'create', prompt: 'Document the new API' }),

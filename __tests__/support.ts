@@ -50,26 +50,15 @@ export function expectNoStack(r: RunResult): void {
   expect(r.stderr).not.toMatch(/^ {4}at /m)
 }
 
-/**
- * A trigger comment by @octocat on pull request (or issue) `n`, added to the fake GitHub, and the
- * `issue_comment` webhook payload GitHub sends for it: options for runAction() or runScenario().
- */
-export function triggerComment(gh: GitHub, n: number, body: string, pullRequest = true) {
-  const user = { login: 'octocat', type: 'User' }
-  const c = gh.addComment(n, body, user)
-  return {
-    eventName: 'issue_comment',
-    event: {
-      action: 'created',
-      issue: {
-        number: n,
-        title: 'Docs for the new API',
-        ...(pullRequest
-          ? { pull_request: { html_url: `https://github.com/octo/docs/pull/${n}` } }
-          : {})
-      },
-      comment: { id: c.id, body, user },
-      repository: { full_name: 'octo/docs' }
-    }
-  }
+/** A section's overview row in a health report: its cells after the section's name. */
+export function overviewCells(md: string, title: string): string[] {
+  const line = md.split('\n').find(l => l.startsWith(`| ${title} | `))
+  expect(line).toBeDefined()
+  return line!
+    .split(' | ')
+    .slice(1)
+    .map(cell => cell.replace(/ \|$/, ''))
 }
+
+/** Webhook payloads as GitHub sends them, for a reviewer's trigger comment or a pull request. */
+export { pullRequestEvent, triggerComment } from '../sim/github.js'

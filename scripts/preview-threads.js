@@ -4,7 +4,7 @@
 // action writes, in order, with the reviewers' own comments between.
 import { runAction } from '../sim/run-action.js'
 import { startService, SIM_API_KEY } from '../sim/service.js'
-import { startGitHub } from '../sim/github.js'
+import { pullRequestEvent, startGitHub, triggerComment } from '../sim/github.js'
 
 const REVIEWER = { login: 'octocat', type: 'User' }
 const PR = n => `https://github.com/octo/docs/pull/${n}`
@@ -17,23 +17,9 @@ const base = url => ({
   'wait-timeout': '20s'
 })
 
-/** An issue_comment event for a comment a reviewer just wrote. */
-function comment(gh, n, body, pullRequest = true) {
-  const c = gh.addComment(n, body, REVIEWER)
-  return {
-    eventName: 'issue_comment',
-    event: {
-      action: 'created',
-      issue: {
-        number: n,
-        title: 'Document the new rate limits',
-        ...(pullRequest ? { pull_request: { html_url: PR(n) } } : {})
-      },
-      comment: { id: c.id, body, user: REVIEWER },
-      repository: { full_name: 'octo/docs' }
-    }
-  }
-}
+/** A reviewer's trigger comment on `n`, and its webhook payload. */
+const comment = (gh, n, body, pullRequest = true) =>
+  triggerComment(gh, n, body, pullRequest, REVIEWER, 'Document the new rate limits')
 
 /** The comments on `n`, oldest first, as [author, body]. */
 const thread = (gh, n) =>
@@ -96,21 +82,10 @@ async function fromAnIssue() {
       const merged = await runAction({
         inputs: { ...base(sim.url), command: 'create', prompt: 'Update the docs for this change' },
         env,
-        eventName: 'pull_request',
-        event: {
-          action: 'closed',
-          number: 9,
-          pull_request: {
-            number: 9,
-            merged: true,
-            title: 'Docs: webhooks retries',
-            html_url: PR(9),
-            head: { sha: 'abc', repo: { full_name: 'octo/docs' } },
-            base: { repo: { full_name: 'octo/docs' } },
-            user: { login: 'docs-agent[bot]', type: 'Bot' }
-          },
-          repository: { full_name: 'octo/docs' }
-        }
+        ...pullRequestEvent(9, 'closed', {
+          title: 'Docs: webhooks retries',
+          user: { login: 'docs-agent[bot]', type: 'Bot' }
+        })
       })
       const notice = merged.stdout.split('\n').find(l => l.startsWith('::notice'))
       return [

@@ -280,3 +280,64 @@ export async function startGitHub(options = {}) {
     }
   }
 }
+
+/**
+ * A trigger comment by `user` on pull request (or issue) `n`, added to the fake GitHub `gh`, and
+ * the `issue_comment` webhook payload GitHub sends for it: options for runAction().
+ * @param {{ addComment: (n: number, body: string, user?: { login: string, type: string }) => { id: number } }} gh
+ * @param {number} n
+ * @param {string} body
+ */
+export function triggerComment(
+  gh,
+  n,
+  body,
+  pullRequest = true,
+  user = { login: 'octocat', type: 'User' },
+  title = 'Docs for the new API'
+) {
+  const c = gh.addComment(n, body, user)
+  return {
+    eventName: 'issue_comment',
+    event: {
+      action: 'created',
+      issue: {
+        number: n,
+        title,
+        ...(pullRequest
+          ? { pull_request: { html_url: `https://github.com/octo/docs/pull/${n}` } }
+          : {})
+      },
+      comment: { id: c.id, body, user },
+      repository: { full_name: 'octo/docs' }
+    }
+  }
+}
+
+/**
+ * The `pull_request` webhook payload for pull request `n` of octo/docs, opened by a user, or
+ * closed and merged: options for runAction().
+ * @param {number} n
+ * @param {'opened'|'closed'} [action]
+ * @param {Record<string, unknown>} [extra] fields of the pull request to set (a title, a user)
+ */
+export function pullRequestEvent(n, action = 'opened', extra = {}) {
+  return {
+    eventName: 'pull_request',
+    event: {
+      action,
+      number: n,
+      pull_request: {
+        number: n,
+        ...(action === 'closed' ? { merged: true } : {}),
+        title: 'Docs',
+        html_url: `https://github.com/octo/docs/pull/${n}`,
+        head: { sha: 'abc', repo: { full_name: 'octo/docs' } },
+        base: { repo: { full_name: 'octo/docs' } },
+        user: { login: 'octocat', type: 'User' },
+        ...extra
+      },
+      repository: { full_name: 'octo/docs' }
+    }
+  }
+}
