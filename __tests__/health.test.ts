@@ -184,6 +184,48 @@ describe('renderHealthReport: title, provenance, overview', () => {
     // The feedback columns say what they count.
     expect(md).toContain('| 👎 Not helpful | 👍 Helpful | On code snippets | All feedback |')
   })
+
+  it('names the trend in the periods a reader counts in: weeks, days, months, else periods', () => {
+    const weekly = HEALTH_STATES['compare and trend: 8 (the weekly recipe)']!()
+    expect(renderHealthReport(weekly, 65_000)).toContain('title "The last 9 weeks"')
+    const withRanges = (ranges: [string, string][]): HealthReport => ({
+      ...weekly,
+      range: { dateFrom: ranges.at(-1)![1], dateTo: '2026-12-01' },
+      trend: {
+        requests: 2,
+        points: ranges.map(([dateFrom, dateTo]) => ({
+          range: { dateFrom, dateTo },
+          visitors: 5,
+          views: 9
+        }))
+      }
+    })
+    const title = (r: HealthReport) => /title "([^"]+)"/.exec(renderHealthReport(r, 65_000))?.[1]
+    expect(
+      title(
+        withRanges([
+          ['2026-11-20', '2026-11-21'],
+          ['2026-11-21', '2026-11-22']
+        ])
+      )
+    ).toBe('The last 3 days')
+    expect(
+      title(
+        withRanges([
+          ['2026-09-01', '2026-10-01'],
+          ['2026-10-01', '2026-11-01']
+        ])
+      )
+    ).toBe('The last 3 months')
+    expect(
+      title(
+        withRanges([
+          ['2026-10-02', '2026-10-16'],
+          ['2026-10-16', '2026-10-30']
+        ])
+      )
+    ).toBe('The last 3 periods')
+  })
 })
 
 describe('renderHealthReport: sections not read', () => {

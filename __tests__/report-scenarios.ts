@@ -530,6 +530,11 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
           rows: 0
         } as SectionOutcome,
         {
+          ...(pagesSection('views', 0) as object),
+          totals: counts(0, 0, 0),
+          rows: 0
+        } as SectionOutcome,
+        {
           name: 'searches',
           ok: true,
           totalSearches: 0,

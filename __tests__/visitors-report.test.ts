@@ -210,6 +210,15 @@ describe('renderVisitorsReport: top pages', () => {
     expect(chartOf(big)).toContain('y-axis "Unique visitors (thousands)" 0 --> 50')
   })
 
+  it('keeps vowel signs and other combining marks in labels, and never clips one off its letter', async () => {
+    const { chartLabel } = await import('../src/report/chart.js')
+    expect(chartLabel('/hi/शुरुआत/इंस्टॉल')).toBe('/hi/शुरुआत/इंस्टॉल')
+    expect(chartLabel('/th/เริ่มต้น')).toBe('/th/เริ่มต้น')
+    // Clipped at the width, the cut falls between graphemes: no mark stands alone after '…'.
+    const clipped = chartLabel('/hi/'.concat('कि'.repeat(30)), 12)
+    expect(clipped).toMatch(/^\/hi\/(कि)+…(कि)+$/u)
+  })
+
   it('draws no chart for three pages or fewer: it would only repeat the table', () => {
     expect(render(visitorsReport({ top: visitorRows(3) }))).not.toContain('```mermaid')
     expect(render(visitorsReport({ top: visitorRows(4) }))).toContain('```mermaid')

@@ -102,7 +102,7 @@ async function fromAnIssue() {
 }
 
 async function weeklyIssue() {
-  return withSims({ rows: 400 }, async (sim, gh) => {
+  return withSims({ rows: 400, varyByDate: true }, async (sim, gh) => {
     const env = { GITHUB_API_URL: gh.url }
     for (const [from, to] of [
       ['2026-11-09', '2026-11-16'],

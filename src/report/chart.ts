@@ -16,14 +16,17 @@ export interface BarChartSpec {
 }
 
 const LABEL_MAX_CHARS = 40
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' })
 
 /**
  * A label Mermaid draws as written: a small safe charset (a quote or bracket would end the list),
  * clipped in the middle so that both the section and the page name stay readable.
  */
 export function chartLabel(text: string, maxChars = LABEL_MAX_CHARS): string {
-  const safe = text.replace(/[^\p{L}\p{N}/._~#+() -]/gu, '_').trim() || '_'
-  const chars = [...safe]
+  // Combining marks stay: Devanagari or Thai vowel signs are part of the word, not punctuation.
+  const safe = text.replace(/[^\p{L}\p{M}\p{N}/._~#+() -]/gu, '_').trim() || '_'
+  // Whole graphemes, so a clip never strips a vowel sign from its letter.
+  const chars = Array.from(GRAPHEMES.segment(safe), g => g.segment)
   if (widthOf(chars) <= maxChars) return safe
   // Clipped by display width: an East Asian wide character takes two columns, and a label too
   // wide for its column makes Mermaid drop every label of the chart.
@@ -33,7 +36,10 @@ export function chartLabel(text: string, maxChars = LABEL_MAX_CHARS): string {
   return `${head.join('')}…${tail.join('')}`
 }
 
-/** Display columns: 2 for East Asian wide and full-width characters, 1 for others. */
+/**
+ * Display columns of a grapheme (its first code point decides): 2 for East Asian wide and
+ * full-width characters, 1 for others.
+ */
 function charWidth(c: string): number {
   const cp = c.codePointAt(0) ?? 0
   return (cp >= 0x1100 && cp <= 0x115f) ||
@@ -169,7 +175,11 @@ export function barChart(spec: BarChartSpec): string {
 
 export interface TrendInput {
   /** The periods before the range, oldest first. */
-  points: readonly { range: { dateFrom: string }; visitors?: number; views?: number }[]
+  points: readonly {
+    range: { dateFrom: string; dateTo?: string }
+    visitors?: number
+    views?: number
+  }[]
   /** This period: its start and its totals. */
   current: { dateFrom: string; visitors?: number; views?: number }
   /** Requests the trend cost. */
@@ -187,6 +197,20 @@ function periodLabel(dateFrom: string): string {
   })
 }
 
+const DAY_MS = 86_400_000
+
+/** "weeks" when the periods are 7 days long, and so on: what a reader counts in. */
+function periodNoun(range: { dateFrom: string; dateTo?: string } | undefined): string {
+  if (range?.dateTo === undefined) return 'periods'
+  const days = (Date.parse(range.dateTo) - Date.parse(range.dateFrom)) / DAY_MS
+  if (days === 1) return 'days'
+  if (days === 7) return 'weeks'
+  // A calendar month (`last-month` steps back by months): from the 1st to the next month's 1st.
+  if (days >= 28 && days <= 31 && /-01(T|$)/.test(range.dateFrom) && /-01(T|$)/.test(range.dateTo))
+    return 'months'
+  return 'periods'
+}
+
 /**
  * The trend block: a line per section drawn (visitors, views) over the periods before the range
  * and this one, with the words a reader needs (which line is which, what it cost, what is missing).
@@ -199,7 +223,7 @@ export function trendBlock(t: TrendInput): string {
   if (all.some(p => p.views !== undefined))
     series.push({ name: 'page views', values: all.map(p => p.views) })
   const chart = lineChart(
-    `The last ${all.length} periods`,
+    `The last ${all.length} ${periodNoun(t.points.at(-1)?.range)}`,
     all.map(p => periodLabel(p.range.dateFrom)),
     series
   )
