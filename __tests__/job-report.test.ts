@@ -39,6 +39,10 @@ describe('renderJobReport: the headline leads with the answer', () => {
     )
     expect(visible(failed)).toContain('or re-run the workflow')
     expect(visible(failed)).not.toContain('did not say why')
+    // A run no comment asked for (a merge, a dispatch): re-running is the way to try again.
+    const merged = renderJobReport(jobReport({ ...JOB_STATES.failed, fromComment: false }))
+    expect(visible(merged)).toContain('failed. To try again, re-run the workflow.')
+    expect(merged).not.toContain('/docs-agent <instruction>')
     const archived = render('archived')
     expect(headline(archived)).toBe('### 📦 The job was archived · 4 min')
     expect(visible(archived)).toContain('nothing more will happen to it')

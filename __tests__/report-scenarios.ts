@@ -74,7 +74,11 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
   },
   'done without a pull request': { job: agentJob({ prLink: null }) },
   // The service gives no reason for a failed job: a real run has no error text here.
-  failed: { job: agentJob({ status: 'failed', prLink: null }), trigger: '/docs-agent' },
+  failed: {
+    job: agentJob({ status: 'failed', prLink: null }),
+    trigger: '/docs-agent',
+    fromComment: true
+  },
   archived: { job: agentJob({ status: 'archived', prLink: null }) },
   'not waited for (wait: false)': { waited: false, job: active },
   'timed out': { phase: 'timed-out', job: active, endedAt: STARTED + 30 * MINUTE + 2_000 },

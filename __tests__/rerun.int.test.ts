@@ -102,6 +102,41 @@ describe('a re-run does not deliver the instruction twice', () => {
     })
   })
 
+  it('create on a merged pull request whose job failed: the re-run is the retry the answer offers, a new job', async () => {
+    await withGitHub({}, async gh => {
+      // Read when each job is created: the first fails, the retry's job completes.
+      const options = { jobs: [], created: { finalStatus: 'failed' as const, prLink: null } }
+      await withService(options, async sim => {
+        const event = pullRequestEvent(5, 'closed', { title: 'New API' })
+        const run = (n: number) =>
+          runScenario({
+            inputs: inputs(sim.url, { command: 'create', prompt: 'Document the new API' }),
+            env: attempt(n, gh),
+            ...event
+          })
+        const creates = () =>
+          sim.requests.filter(q => q.method === 'POST' && /\/job$/.test(q.path)).length
+        const first = await run(1)
+        expect(first.code).toBe(1)
+        expect(first.outputs.status).toBe('failed')
+        expect(creates()).toBe(1)
+        expect(botComments(gh, 5)[0]).toContain('To try again, re-run the workflow.')
+        options.created = { finalStatus: 'completed' as never, prLink: null }
+        const again = await run(2)
+        expect(errorsOf(again)).toEqual([])
+        expect(again.code).toBe(0)
+        expect(creates()).toBe(2)
+        expect(again.outputs['job-id']).not.toBe(first.outputs['job-id'])
+        expect(again.outputs.status).toBe('completed')
+        // A third attempt follows the retry's job: it completed, so nothing is sent again.
+        const third = await run(3)
+        expect(third.code).toBe(0)
+        expect(creates()).toBe(2)
+        expect(third.outputs['job-id']).toBe(again.outputs['job-id'])
+      })
+    })
+  })
+
   it('with nowhere to record the delivery (no comment), a re-run sends again, as the README says', async () => {
     await withService({ jobs: [{ id: 'job-1', activePolls: 0 }] }, async sim => {
       const run = (n: number) =>

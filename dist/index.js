@@ -34211,7 +34211,7 @@ function explanation(r) {
             if (status === 'failed')
                 return [
                     `The docs agent job ${escapeText(r.jobId ?? '–')} failed. To try again, ` +
-                        (r.trigger
+                        (r.trigger && r.fromComment
                             ? `write a new \`${r.trigger} <instruction>\` comment, or re-run the workflow.`
                             : 're-run the workflow.')
                 ];
@@ -35108,6 +35108,8 @@ class JobRun {
     delivered = false;
     /** A re-run whose earlier attempt delivered the instruction: it follows that job, sends nothing. */
     followsEarlierAttempt = false;
+    /** The job failed for certain: a re-run is a retry, and sends the instruction again. */
+    retryable = false;
     constructor(ctx) {
         this.ctx = ctx;
         this.s = ctx.settings;
@@ -35333,6 +35335,9 @@ class JobRun {
         const routedPr = await this.recordRoute(job, prNumber);
         if (routedPr !== undefined && routedPr === this.ctx.target?.issueNumber)
             this.routeHere = true;
+        // A job that failed is what "re-run the workflow" retries: without this run's delivery
+        // marker, the next attempt sends the instruction again instead of following this job.
+        this.retryable = !result.timedOut && !result.doubted && status === 'failed';
         const failure = exitProblem(result, this.jobId ?? '', this.s);
         this.end({
             ...this.report(result.timedOut ? 'timed-out' : 'done'),
@@ -35420,6 +35425,7 @@ class JobRun {
             waited: this.s.wait,
             runUrl: this.ctx.runUrl,
             trigger: this.s.trigger,
+            fromComment: this.ctx.event.comment !== undefined,
             routedHere: this.routeHere,
             requests: this.ctx.service.requests,
             ...(this.followsEarlierAttempt ? { rerun: true } : {}),
@@ -35428,13 +35434,14 @@ class JobRun {
     }
     /**
      * The markers the live comment carries besides its own: the route (replies go to this job) and,
-     * once the service has the instruction, this run's delivery, so a re-run follows the same job.
+     * once the service has the instruction, this run's delivery, so a re-run follows the same job
+     * (unless the job failed: then a re-run is a retry).
      */
     routeKeys() {
         const keys = [];
         if (this.routeHere && this.jobId !== undefined)
             keys.push(markerKey('route', this.s.projectId, this.jobId));
-        if (this.delivered && this.jobId !== undefined && this.ctx.run)
+        if (this.delivered && !this.retryable && this.jobId !== undefined && this.ctx.run)
             keys.push(markerKey('run', this.s.projectId, this.ctx.run.id, this.jobId));
         return keys;
     }

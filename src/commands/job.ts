@@ -53,6 +53,8 @@ class JobRun {
   private delivered = false
   /** A re-run whose earlier attempt delivered the instruction: it follows that job, sends nothing. */
   private followsEarlierAttempt = false
+  /** The job failed for certain: a re-run is a retry, and sends the instruction again. */
+  private retryable = false
 
   constructor(private readonly ctx: CommandContext<JobSettings>) {
     this.s = ctx.settings
@@ -288,6 +290,9 @@ class JobRun {
       : undefined
     const routedPr = await this.recordRoute(job, prNumber)
     if (routedPr !== undefined && routedPr === this.ctx.target?.issueNumber) this.routeHere = true
+    // A job that failed is what "re-run the workflow" retries: without this run's delivery
+    // marker, the next attempt sends the instruction again instead of following this job.
+    this.retryable = !result.timedOut && !result.doubted && status === 'failed'
     const failure = exitProblem(result, this.jobId ?? '', this.s)
     this.end({
       ...this.report(result.timedOut ? 'timed-out' : 'done'),
@@ -380,6 +385,7 @@ class JobRun {
       waited: this.s.wait,
       runUrl: this.ctx.runUrl,
       trigger: this.s.trigger,
+      fromComment: this.ctx.event.comment !== undefined,
       routedHere: this.routeHere,
       requests: this.ctx.service.requests,
       ...(this.followsEarlierAttempt ? { rerun: true } : {}),
@@ -389,13 +395,14 @@ class JobRun {
 
   /**
    * The markers the live comment carries besides its own: the route (replies go to this job) and,
-   * once the service has the instruction, this run's delivery, so a re-run follows the same job.
+   * once the service has the instruction, this run's delivery, so a re-run follows the same job
+   * (unless the job failed: then a re-run is a retry).
    */
   private routeKeys(): string[] {
     const keys: string[] = []
     if (this.routeHere && this.jobId !== undefined)
       keys.push(markerKey('route', this.s.projectId, this.jobId))
-    if (this.delivered && this.jobId !== undefined && this.ctx.run)
+    if (this.delivered && !this.retryable && this.jobId !== undefined && this.ctx.run)
       keys.push(markerKey('run', this.s.projectId, this.ctx.run.id, this.jobId))
     return keys
   }

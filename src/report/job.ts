@@ -40,6 +40,8 @@ export interface JobReport {
   delivered?: 'yes' | 'maybe' | 'no'
   runUrl?: string
   trigger?: string
+  /** The instruction came from a trigger comment: another comment is a way to try again. */
+  fromComment?: boolean
   /** This comment routes replies with the trigger to the job. */
   routedHere?: boolean
   /** When prLink is a pull request of this repository. */
@@ -212,7 +214,7 @@ function explanation(r: JobReport): string[] {
       if (status === 'failed')
         return [
           `The docs agent job ${escapeText(r.jobId ?? '–')} failed. To try again, ` +
-            (r.trigger
+            (r.trigger && r.fromComment
               ? `write a new \`${r.trigger} <instruction>\` comment, or re-run the workflow.`
               : 're-run the workflow.')
         ]
