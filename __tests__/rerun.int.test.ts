@@ -12,7 +12,8 @@ import {
   triggerComment,
   withGitHub,
   withService,
-  type GitHub
+  type GitHub,
+  type Service
 } from './support.js'
 
 function inputs(url: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -34,6 +35,18 @@ const attempt = (n: number, gh: GitHub) => ({
   GITHUB_RUN_ID: '777',
   GITHUB_RUN_ATTEMPT: String(n)
 })
+
+/** Attempt `n` of run 777 of the merge recipe on pull request 5. */
+const mergeRun = (url: string, gh: GitHub, n: number) =>
+  runScenario({
+    inputs: inputs(url, { command: 'create', prompt: 'Document the new API' }),
+    env: attempt(n, gh),
+    ...pullRequestEvent(5, 'closed', { title: 'New API' })
+  })
+
+/** The jobs the simulator was asked to create. */
+const createsSeen = (sim: Service) =>
+  sim.requests.filter(q => q.method === 'POST' && /\/job$/.test(q.path)).length
 
 describe('a re-run does not deliver the instruction twice', () => {
   it('a trigger whose wait timed out: the re-run follows the same job, sends nothing, and the one answer ends', async () => {
@@ -81,17 +94,10 @@ describe('a re-run does not deliver the instruction twice', () => {
     await withGitHub({}, async gh => {
       gh.addComment(5, 'Looks good', { login: 'octocat', type: 'User' })
       await withService({ jobs: [] }, async sim => {
-        const event = pullRequestEvent(5, 'closed', { title: 'New API' })
-        const run = (n: number) =>
-          runScenario({
-            inputs: inputs(sim.url, { command: 'create', prompt: 'Document the new API' }),
-            env: attempt(n, gh),
-            ...event
-          })
+        const run = (n: number) => mergeRun(sim.url, gh, n)
         const first = await run(1)
         expect(errorsOf(first)).toEqual([])
-        const creates = () =>
-          sim.requests.filter(q => q.method === 'POST' && /\/job$/.test(q.path)).length
+        const creates = () => createsSeen(sim)
         expect(creates()).toBe(1)
         const again = await run(2)
         expect(errorsOf(again)).toEqual([])
@@ -107,15 +113,8 @@ describe('a re-run does not deliver the instruction twice', () => {
       // Read when each job is created: the first fails, the retry's job completes.
       const options = { jobs: [], created: { finalStatus: 'failed' as const, prLink: null } }
       await withService(options, async sim => {
-        const event = pullRequestEvent(5, 'closed', { title: 'New API' })
-        const run = (n: number) =>
-          runScenario({
-            inputs: inputs(sim.url, { command: 'create', prompt: 'Document the new API' }),
-            env: attempt(n, gh),
-            ...event
-          })
-        const creates = () =>
-          sim.requests.filter(q => q.method === 'POST' && /\/job$/.test(q.path)).length
+        const run = (n: number) => mergeRun(sim.url, gh, n)
+        const creates = () => createsSeen(sim)
         const first = await run(1)
         expect(first.code).toBe(1)
         expect(first.outputs.status).toBe('failed')
