@@ -7,7 +7,9 @@
 import { describe, it, expect } from '@jest/globals'
 import { runAction } from '../sim/run-action.js'
 import { startService } from '../sim/service.js'
+import { generatedConversation, generatedSearch } from '../sim/analytics.js'
 import { pullRequestEvent, startGitHub } from '../sim/github.js'
+import { errorsOf, expectNoStack } from './support.js'
 
 type RunResult = Awaited<ReturnType<typeof runAction>>
 
@@ -191,37 +193,119 @@ describe('secrets echoed in forms that decoding reveals never leave the run', ()
 })
 
 describe('text from GitHub holding the token is neither sent nor echoed', () => {
-  it('a pull request title with the token (base64) in the context block: that line withheld', async () => {
-    const titled = {
-      ...prEvent,
-      pull_request: {
-        ...prEvent.pull_request,
-        title: `Docs ${Buffer.from(TOKEN).toString('base64')}`
-      }
-    }
-    let sent: string[]
+  /** A follow-up with `context: true` on pull request 7: the run, and the instruction sent. */
+  async function withContext(
+    event: object,
+    github: Omit<NonNullable<Parameters<typeof startGitHub>[0]>, 'token'> = {}
+  ): Promise<{ r: RunResult; sent: string }> {
     const sim = await startService({ apiKey: API_KEY, jobs: [{ id: 'job-1', activePolls: 1 }] })
-    const gh = await startGitHub({ token: TOKEN })
+    const gh = await startGitHub({ token: TOKEN, ...github })
     try {
       const r = await runAction({
         githubToken: TOKEN,
         inputs: inputs(sim.url, { context: 'true' }),
         env: { GITHUB_API_URL: gh.url },
         eventName: 'pull_request',
-        event: titled
+        event
       })
-      sent = sim.jobs.get('job-1')?.messages ?? []
-      expect(r.code).toBe(0)
+      expect(errorsOf(r)).toEqual([])
       const comments = [...gh.comments.values()].flat().map(c => c.body)
       expect(leaks(r, comments)).toEqual([])
+      const messages = sim.jobs.get('job-1')?.messages ?? []
+      expect(messages).toHaveLength(1)
+      const sent = messages[0] ?? ''
+      expect(decodings(sent).some(d => d.includes(TOKEN))).toBe(false)
+      return { r, sent }
     } finally {
       await sim.close()
       await gh.close()
     }
-    expect(sent).toHaveLength(1)
-    expect(sent[0]).toContain('Pull request: (withheld: it contained a secret)')
-    expect(decodings(sent[0] ?? '').some(d => d.includes(TOKEN))).toBe(false)
-    expect(sent[0]).not.toContain(Buffer.from(TOKEN).toString('base64'))
+  }
+
+  it('a pull request title with the token (base64) in the context block: that line withheld', async () => {
+    const base64 = Buffer.from(TOKEN).toString('base64')
+    const { sent } = await withContext({
+      ...prEvent,
+      pull_request: { ...prEvent.pull_request, title: `Docs ${base64}` }
+    })
+    expect(sent).toContain('Pull request: (withheld: it contained a secret)')
+    expect(sent).not.toContain(base64)
+  })
+
+  it.each([
+    ['raw', TOKEN],
+    ['base64', Buffer.from(TOKEN).toString('base64')],
+    ['URL-encoded', pct(TOKEN, false)]
+  ])('changed file names, %s: that line withheld, the other files sent', async (_n, form) => {
+    const { sent } = await withContext(prEvent, {
+      pullFiles: { 7: ['docs/intro.md', `docs/${form}.md`, 'docs/limits.md'] }
+    })
+    expect(sent).toContain('- docs/intro.md')
+    expect(sent).toContain('- docs/limits.md')
+    expect(sent).toContain('(withheld: it contained a secret)')
+    expect(sent).not.toContain(form)
+  })
+})
+
+describe('a hostile GitHub', () => {
+  const merged = pullRequestEvent(5, 'closed', { title: 'New API' })
+  const create = (url: string, extra: Record<string, string> = {}) =>
+    inputs(url, { command: 'create', 'job-id': '', prompt: 'Document the new API', ...extra })
+
+  it('a comment listing whose `next` link never ends: at most 100 pages a listing, and the run ends', async () => {
+    const sim = await startService({ apiKey: API_KEY, jobs: [], created: { activePolls: 1 } })
+    const gh = await startGitHub({ token: TOKEN, endlessComments: true })
+    gh.addComment(5, 'Looks good', { login: 'octocat', type: 'User' })
+    try {
+      const r = await runAction({
+        githubToken: TOKEN,
+        inputs: create(sim.url),
+        env: { GITHUB_API_URL: gh.url },
+        ...merged
+      })
+      const listings = gh.requests.filter(
+        q => q.method === 'GET' && q.path.endsWith('/issues/5/comments')
+      )
+      expect(listings.length).toBeGreaterThan(0)
+      expect(listings.length).toBeLessThanOrEqual(200)
+      expect(r.timedOut).toBe(false)
+      expect(r.stdout).toMatch(/::warning::.*100 pages/)
+      // One job, however long the listing claimed to be.
+      expect(sim.requests.filter(q => q.kind === 'create')).toHaveLength(1)
+    } finally {
+      await sim.close()
+      await gh.close()
+    }
+  })
+
+  it('a GitHub that never answers holds a run with `wait-timeout: 5s` for seconds, not minutes', async () => {
+    const sim = await startService({ apiKey: API_KEY, jobs: [], created: { activePolls: 1 } })
+    const gh = await startGitHub({ token: TOKEN, failures: [{ hang: true, times: Infinity }] })
+    try {
+      const r = await runAction({
+        githubToken: TOKEN,
+        inputs: create(sim.url, { 'wait-timeout': '5s' }),
+        env: { GITHUB_API_URL: gh.url },
+        timeoutMs: 120_000,
+        ...merged
+      })
+      expect(r.timedOut).toBe(false)
+      // Each GitHub call gets the time the run has left, and 5 s at least so the ending can
+      // still be written: a few calls' worth, where each used to take 30 s.
+      expect(r.timedOut).toBe(false)
+      // Each GitHub call gets the time the run has left (5 s at least, so the ending can still
+      // be written): a few calls of about 5 s, where each took 30 s (90 s in all) before.
+      expect(r.durationMs).toBeLessThan(60_000)
+      expect(gh.requests.length).toBeGreaterThan(0)
+      expect(r.stdout).toMatch(/::warning::GitHub: .* failed \(no answer within \d+ s\)/)
+      expect(r.stdout).not.toMatch(/\b500\b/)
+      // The job was started once and waited for as long as `wait-timeout` allows.
+      expect(sim.requests.filter(q => q.kind === 'create')).toHaveLength(1)
+      expectNoStack(r)
+    } finally {
+      await sim.close()
+      await gh.close()
+    }
   })
 })
 
@@ -260,6 +344,101 @@ describe('hostile answers are bounded', () => {
       }
     }
   )
+
+  /** A cursor operation that answers one row a page, each with a fresh cursor, forever. */
+  const rowAPage = (kind: string, page: (i: number) => Record<string, unknown>) => {
+    let i = 0
+    return {
+      kind,
+      status: 200,
+      times: Infinity,
+      body: () => ({ ...page(i), nextCursor: `cursor-${++i}` })
+    }
+  }
+
+  const reportOf = (url: string, extra: Record<string, string>) => ({
+    ...inputs(url),
+    command: 'report',
+    'date-from': '2026-11-09',
+    'date-to': '2026-11-16',
+    ...extra
+  })
+
+  it('searches answered a row a page with a fresh cursor forever: `top: 500` costs 6 requests, with a note', async () => {
+    const sim = await startService({
+      apiKey: API_KEY,
+      faults: [
+        rowAPage('searches', i => ({ totalSearches: 9_999, searches: [generatedSearch(i)] }))
+      ]
+    })
+    try {
+      const r = await runAction({
+        githubToken: TOKEN,
+        inputs: reportOf(sim.url, { sections: 'searches', top: '500' })
+      })
+      expect(errorsOf(r)).toEqual([])
+      // The pages 500 rows need at 100 a page, plus one.
+      expect(sim.requests.filter(q => q.kind === 'searches')).toHaveLength(6)
+      expect(r.stdout).toMatch(
+        /::warning::Searches: the service gave fewer queries a page than asked for/
+      )
+    } finally {
+      await sim.close()
+    }
+  })
+
+  it('assistant questions answered one a page: 4 pages, not 3,001', async () => {
+    const sim = await startService({
+      apiKey: API_KEY,
+      faults: [
+        rowAPage('assistant', i => ({ conversations: [generatedConversation(i)], hasMore: true }))
+      ]
+    })
+    try {
+      const r = await runAction({
+        githubToken: TOKEN,
+        inputs: reportOf(sim.url, { sections: 'assistant' })
+      })
+      expect(errorsOf(r)).toEqual([])
+      expect(sim.requests.filter(q => q.kind === 'assistant')).toHaveLength(4)
+      expect(r.stdout).toMatch(/::warning::Assistant: the service gave fewer questions a page/)
+    } finally {
+      await sim.close()
+    }
+  })
+
+  it('a cursor that doubles in length on every page: no log line, output or file grows with it', async () => {
+    let cursor = 'c'.repeat(1_000)
+    const sim = await startService({
+      apiKey: API_KEY,
+      faults: [
+        {
+          kind: 'searches',
+          status: 200,
+          times: Infinity,
+          body: () => {
+            cursor = cursor + cursor
+            return { totalSearches: 9_999, searches: [generatedSearch(1)], nextCursor: cursor }
+          }
+        }
+      ]
+    })
+    try {
+      const r = await runAction({
+        githubToken: TOKEN,
+        inputs: reportOf(sim.url, { sections: 'searches', top: '500', 'output-file': 'r.json' })
+      })
+      const longest = Math.max(...r.stdout.split('\n').map(line => line.length))
+      expect(longest).toBeLessThan(4_000)
+      expect(r.stdout.length).toBeLessThan(100_000)
+      expect((r.outputs.report ?? '').length).toBeLessThan(100_000)
+      expect((r.files('r.json') ?? '').length).toBeLessThan(100_000)
+      expect(r.summary.length).toBeLessThan(100_000)
+      expect(sim.requests.filter(q => q.kind === 'searches').length).toBeLessThanOrEqual(6)
+    } finally {
+      await sim.close()
+    }
+  })
 
   it('a count of 1e308 is refused naming the field, and not retried', async () => {
     const row = { path: '/a', thumbsUp: 1, thumbsDown: 1e308, code: 0, total: 1e308 }

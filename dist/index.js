@@ -33836,8 +33836,10 @@ function composeBody(body, markers) {
 }
 function errorDetail(error) {
     const record = typeof error === 'object' && error !== null ? error : {};
-    const status = typeof record.status === 'number' && record.status > 0 ? record.status : undefined;
     const response = record.response;
+    // octokit gives a request that got no answer at all (a timeout, a reset) the status 500.
+    const answered = response !== undefined || record.status !== 500;
+    const status = answered && typeof record.status === 'number' && record.status > 0 ? record.status : undefined;
     const data = response?.data;
     let detail;
     if (typeof data?.message === 'string')
@@ -35150,6 +35152,8 @@ class JobRun {
         // A follow-up whose job already linked this pull request updated it; it did not open it.
         this.prBefore = before?.prLink ?? undefined;
         const sent = earlier !== undefined ? { jobId: earlier, answeredAt: Date.now() } : await this.send();
+        // `wait-timeout` counts from the answer: GitHub calls get the time the wait has left.
+        this.ctx.clock.deadline = sent.answeredAt + s.waitTimeoutMs;
         this.delivered = true;
         this.stage = 'waiting';
         const shown = sent.job ?? before;
@@ -44203,6 +44207,11 @@ function createOctokit(token, apiUrl, userAgent, timeLeft = () => Infinity) {
         return base(input, {
             ...init,
             signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
+        }).catch((error) => {
+            // Said as what happened: octokit would report a request it gave up on as "500 aborted".
+            if (timeout.aborted && !init?.signal?.aborted)
+                throw new Error(`no answer within ${Math.round(limit / 1000)} s`, { cause: error });
+            throw error;
         });
     };
     return getOctokit(token, {
@@ -44725,6 +44734,9 @@ async function run(env = process.env) {
     // Before anything else can print them; read as given, so each line of a broken value is masked.
     registerSecrets(getInput('api-key', { trimWhitespace: false }), getInput('github-token', { trimWhitespace: false }));
     let trigger;
+    // Unbounded (each GitHub call's own 30 s) until the settings say how long the run may take.
+    const clock = { deadline: Infinity };
+    const timeLeft = () => clock.deadline - Date.now();
     const result = new CommandResult();
     let service;
     // Published once: by the run's end, or by the cancellation handler if the runner stops it first.
@@ -44757,7 +44769,7 @@ async function run(env = process.env) {
         // The contract's order: the trigger and who commented come before every other input, so a
         // comment that is not for us never fails on a setting it does not use.
         if (commentEvent) {
-            trigger = await acceptTrigger(event, apiUrl);
+            trigger = await acceptTrigger(event, apiUrl, timeLeft);
             if (trigger === undefined)
                 return;
         }
@@ -44778,10 +44790,11 @@ async function run(env = process.env) {
         });
         for (const warning of settings.warnings)
             core_warning(warning);
+        clock.deadline = startedAt + settings.waitTimeoutMs;
         const target = commentTarget(settings, event);
         const wantsGitHub = settings.comment !== 'false' || commentEvent || (isJobSettings(settings) && settings.context);
         const octokit = wantsGitHub && settings.githubToken !== ''
-            ? (trigger?.octokit ?? createOctokit(settings.githubToken, apiUrl, USER_AGENT))
+            ? (trigger?.octokit ?? createOctokit(settings.githubToken, apiUrl, USER_AGENT, timeLeft))
             : undefined;
         if (target && !octokit)
             info('`github-token` is empty, so no comment is written.');
@@ -44813,6 +44826,7 @@ async function run(env = process.env) {
             service,
             result,
             startedAt,
+            clock,
             runUrl: runUrl(env),
             run: runOf(env),
             serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
@@ -44879,7 +44893,7 @@ async function publish(result, service, trigger) {
  * Returns undefined when the run is skipped (with `skipped=true`, a 👎 and a notice when the
  * commenter is refused, a notice when a fork's run has no secrets).
  */
-async function acceptTrigger(event, apiUrl) {
+async function acceptTrigger(event, apiUrl, timeLeft) {
     const comment = event.comment;
     const checked = checkComment(comment, readInput('trigger') || (settings_DEFAULTS.trigger ?? ''));
     // Most comments are not for us: settled without a request, and without reading (or failing
@@ -44890,7 +44904,9 @@ async function acceptTrigger(event, apiUrl) {
     }
     // A trigger comment: a misconfigured trigger input now fails the step, naming the input.
     const rules = readTriggerSettings(readInput);
-    const octokit = rules.githubToken === '' ? undefined : createOctokit(rules.githubToken, apiUrl, USER_AGENT);
+    const octokit = rules.githubToken === ''
+        ? undefined
+        : createOctokit(rules.githubToken, apiUrl, USER_AGENT, timeLeft);
     const react = async (content) => {
         if (!octokit || !rules.commentEnabled)
             return;

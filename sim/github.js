@@ -24,7 +24,8 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @typedef {object} GitHubFailure
  * @property {string} [method]
  * @property {string} [pathIncludes]
- * @property {number} status
+ * @property {number} [status] the answer's status (not needed with `hang`)
+ * @property {boolean} [hang] never answer: a GitHub that holds the request open
  * @property {number} [times] default 1; Infinity allowed
  * @property {string} [message] the error's `message` (default 'Simulated failure')
  *
@@ -36,6 +37,8 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {number} [permissionStatus] answer the permission endpoint with this status instead
  * @property {string} [actorLogin] author of comments created through the API
  * @property {GitHubFailure[]} [failures]
+ * @property {boolean} [endlessComments] comment listings whose `next` link never ends: every
+ *   page repeats the comments and links one more page (a hostile or broken API)
  * @property {Record<number, number|string[]>} [pullFiles] the changed files of a pull request,
  *   listed or as a count of generated paths (`docs/page-1.md`, ...)
  *
@@ -137,6 +140,11 @@ export async function startGitHub(options = {}) {
       }
       if (method !== 'GET') return notFound
       const list = comments.get(+n) ?? []
+      if (options.endlessComments) {
+        const number = Math.max(parseInt(query.page ?? '1', 10) || 1, 1)
+        const next = `<${url}${path}?per_page=100&page=${number + 1}>; rel="next"`
+        return { status: 200, body: list.slice(0, 100), headers: { link: next } }
+      }
       const { page, headers } = paginate(path, query, list.length)
       return { status: 200, body: list.slice(page.from, page.to), headers }
     }
@@ -233,9 +241,11 @@ export async function startGitHub(options = {}) {
             (!rule.pathIncludes || entry.path.includes(rule.pathIncludes))
         )
         if (failure) failure.used++
+        // Held open until the client gives up (or the simulator closes).
+        if (failure?.rule.hang) return
         answer = failure
           ? {
-              status: failure.rule.status,
+              status: failure.rule.status ?? 500,
               body: { message: failure.rule.message ?? 'Simulated failure' }
             }
           : route(entry)

@@ -39,7 +39,8 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {number} [after] let through the first n matching requests that reach this rule
  * @property {number} [times] default 1; Infinity allowed
  * @property {number} [status]
- * @property {string|object} [body]
+ * @property {string|object|((request: LoggedRequest) => string|object)} [body] a function makes
+ *   each answer anew (a fresh cursor on every page, say)
  * @property {Record<string, string>} [headers]
  * @property {'before-read'|'after-read'} [reset]
  * @property {boolean} [hang]
@@ -539,7 +540,10 @@ export async function startService(options = {}) {
     }
     if (rule.echoKey) return sendEcho(res, entry, rule)
     if (rule.status !== undefined) {
-      const body = rule.body ?? { error: `Simulated ${rule.status}` }
+      const body =
+        typeof rule.body === 'function'
+          ? rule.body(entry)
+          : (rule.body ?? { error: `Simulated ${rule.status}` })
       const type = typeof body === 'string' ? {} : { 'content-type': JSON_TYPE }
       return send(res, rule.status, body, { ...type, ...rule.headers })
     }

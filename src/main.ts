@@ -9,6 +9,7 @@ import { CommentThread, postReply, type Place } from './github/comments.js'
 import { asObject } from './json.js'
 import { onCancel } from './commands/cancel.js'
 import { CommandResult } from './commands/result.js'
+import type { RunClock } from './commands/context.js'
 import { readEvent, type EventInfo } from './github/event.js'
 import { createOctokit, type Octokit } from './github/octokit.js'
 import {
@@ -50,6 +51,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     core.getInput('github-token', { trimWhitespace: false })
   )
   let trigger: AcceptedTrigger | undefined
+  // Unbounded (each GitHub call's own 30 s) until the settings say how long the run may take.
+  const clock: RunClock = { deadline: Infinity }
+  const timeLeft = () => clock.deadline - Date.now()
   const result = new CommandResult()
   let service: ServiceClient | undefined
   // Published once: by the run's end, or by the cancellation handler if the runner stops it first.
@@ -81,7 +85,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     // The contract's order: the trigger and who commented come before every other input, so a
     // comment that is not for us never fails on a setting it does not use.
     if (commentEvent) {
-      trigger = await acceptTrigger(event, apiUrl)
+      trigger = await acceptTrigger(event, apiUrl, timeLeft)
       if (trigger === undefined) return
     }
     // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
@@ -101,12 +105,13 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       ...(trigger ? { trigger: trigger.rules, triggerPrompt: trigger.prompt } : {})
     })
     for (const warning of settings.warnings) core.warning(warning)
+    clock.deadline = startedAt + settings.waitTimeoutMs
     const target = commentTarget(settings, event)
     const wantsGitHub =
       settings.comment !== 'false' || commentEvent || (isJobSettings(settings) && settings.context)
     const octokit =
       wantsGitHub && settings.githubToken !== ''
-        ? (trigger?.octokit ?? createOctokit(settings.githubToken, apiUrl, USER_AGENT))
+        ? (trigger?.octokit ?? createOctokit(settings.githubToken, apiUrl, USER_AGENT, timeLeft))
         : undefined
 
     if (target && !octokit) core.info('`github-token` is empty, so no comment is written.')
@@ -145,6 +150,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       service,
       result,
       startedAt,
+      clock,
       runUrl: runUrl(env),
       run: runOf(env),
       serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
@@ -213,7 +219,8 @@ interface AcceptedTrigger {
  */
 async function acceptTrigger(
   event: EventInfo,
-  apiUrl: string
+  apiUrl: string,
+  timeLeft: () => number
 ): Promise<AcceptedTrigger | undefined> {
   const comment = event.comment
   const checked = checkComment(comment, readInput('trigger') || (DEFAULTS.trigger ?? ''))
@@ -226,7 +233,9 @@ async function acceptTrigger(
   // A trigger comment: a misconfigured trigger input now fails the step, naming the input.
   const rules = readTriggerSettings(readInput)
   const octokit =
-    rules.githubToken === '' ? undefined : createOctokit(rules.githubToken, apiUrl, USER_AGENT)
+    rules.githubToken === ''
+      ? undefined
+      : createOctokit(rules.githubToken, apiUrl, USER_AGENT, timeLeft)
   const react = async (content: ReactionContent): Promise<void> => {
     if (!octokit || !rules.commentEnabled) return
     if (content === 'confused' && !hasReaction(comment, 'eyes')) return

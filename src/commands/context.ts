@@ -6,6 +6,15 @@ import type { ServiceClient } from '../service/client.js'
 import type { Settings } from '../settings.js'
 import type { CommandResult } from './result.js'
 
+/**
+ * When the run's time is up (ms since the epoch): each GitHub call gets what is left. It is the
+ * start plus `wait-timeout`, and for `message` and `create` the service's answer to the POST
+ * plus `wait-timeout` once there is one.
+ */
+export interface RunClock {
+  deadline: number
+}
+
 export interface CommandContext<S extends Settings = Settings> {
   settings: S
   event: EventInfo
@@ -22,6 +31,7 @@ export interface CommandContext<S extends Settings = Settings> {
   /** What the run publishes: filled by the command, published by run(). */
   result: CommandResult
   startedAt: number
+  clock: RunClock
   runUrl: string
   /** `GITHUB_RUN_ID` and `GITHUB_RUN_ATTEMPT`, when the runner set them. */
   run?: { id: string; attempt: number }

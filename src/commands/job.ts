@@ -95,6 +95,8 @@ class JobRun {
 
     const sent: Sent =
       earlier !== undefined ? { jobId: earlier, answeredAt: Date.now() } : await this.send()
+    // `wait-timeout` counts from the answer: GitHub calls get the time the wait has left.
+    this.ctx.clock.deadline = sent.answeredAt + s.waitTimeoutMs
     this.delivered = true
     this.stage = 'waiting'
     const shown = sent.job ?? before

@@ -68,8 +68,11 @@ function composeBody(body: CommentBody, markers: string): string {
 function errorDetail(error: unknown): { status: number | undefined; detail: string } {
   const record =
     typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {}
-  const status = typeof record.status === 'number' && record.status > 0 ? record.status : undefined
   const response = record.response as { data?: unknown } | undefined
+  // octokit gives a request that got no answer at all (a timeout, a reset) the status 500.
+  const answered = response !== undefined || record.status !== 500
+  const status =
+    answered && typeof record.status === 'number' && record.status > 0 ? record.status : undefined
   const data = response?.data as { message?: unknown } | undefined
   let detail: string
   if (typeof data?.message === 'string') detail = data.message

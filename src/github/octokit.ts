@@ -31,6 +31,11 @@ export function createOctokit(
     return base(input, {
       ...init,
       signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
+    }).catch((error: unknown) => {
+      // Said as what happened: octokit would report a request it gave up on as "500 aborted".
+      if (timeout.aborted && !init?.signal?.aborted)
+        throw new Error(`no answer within ${Math.round(limit / 1000)} s`, { cause: error })
+      throw error
     })
   }
   return getOctokit(token, {
