@@ -310,21 +310,27 @@ describe('a hostile GitHub', () => {
 })
 
 describe('hostile answers are bounded', () => {
-  it('a POST answered 503 every time is sent at most 3 times in all', async () => {
-    const sim = await startService({
-      apiKey: API_KEY,
-      jobs: [{ id: 'job-1' }],
-      faults: [{ kind: 'message', status: 503, times: Infinity, headers: { 'retry-after': '0' } }]
-    })
-    try {
-      const r = await runAction({ githubToken: TOKEN, inputs: inputs(sim.url, { wait: 'false' }) })
-      expect(r.code).toBe(1)
-      expect(sim.requests.filter(q => q.method === 'POST')).toHaveLength(3)
-      expect(sim.jobs.get('job-1')?.messages).toEqual([])
-    } finally {
-      await sim.close()
+  it.each([503, 429])(
+    'a POST answered %i (`Retry-After: 0`) every time is sent 3 times in all',
+    async status => {
+      const sim = await startService({
+        apiKey: API_KEY,
+        jobs: [{ id: 'job-1' }],
+        faults: [{ kind: 'message', status, times: Infinity, headers: { 'retry-after': '0' } }]
+      })
+      try {
+        const r = await runAction({
+          githubToken: TOKEN,
+          inputs: inputs(sim.url, { wait: 'false' })
+        })
+        expect(r.code).toBe(1)
+        expect(sim.requests.filter(q => q.method === 'POST')).toHaveLength(3)
+        expect(sim.jobs.get('job-1')?.messages).toEqual([])
+      } finally {
+        await sim.close()
+      }
     }
-  })
+  )
 
   it.each(['.', '..'])(
     'a job id of %j from the service is refused, and nothing else is addressed',
