@@ -296,6 +296,31 @@ describe('a thread with two instructions', () => {
       )
     })
   })
+
+  it('a trigger on an issue with no job to follow: the reply, the error and the summary say "issue"', async () => {
+    await withGitHub({ permissions: { octocat: 'write' } }, async gh => {
+      await withService({ jobs: '*' }, async sim => {
+        const r = await runScenario({
+          inputs: { ...inputs(sim.url), 'job-id': '' },
+          env: { GITHUB_API_URL: gh.url },
+          ...trigger(gh, 3, '/docs-agent Write a FAQ page', false)
+        })
+        expect(r.code).toBe(1)
+        expect(sim.requests).toHaveLength(0)
+        const [reply] = botComments(gh, 3)
+        expect(reply).toContain(
+          'No agent job is recorded on this issue, so the instruction was not sent.'
+        )
+        expect(errorsOf(r).join('\n')).toContain('this issue records no agent job')
+        expect(r.summary).toContain(
+          'No agent job is recorded on issue [#3](https://github.com/octo/docs/issues/3)'
+        )
+        for (const text of [reply, r.summary, r.stdout])
+          expect(text).not.toContain('pull request records')
+        expect(reply).not.toMatch(/recorded on this pull request/)
+      })
+    })
+  })
 })
 
 describe('files on the runner', () => {

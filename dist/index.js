@@ -34196,7 +34196,7 @@ const DELIVERY = {
     yes: 'The service took the instruction: the job keeps running, but this run could not follow it.'
 };
 /** The paragraphs that explain the state: what it means, and what may still happen. */
-function explanation(r) {
+function explanation(r, place) {
     const status = statusOf(r);
     switch (r.phase) {
         case 'waiting':
@@ -34246,11 +34246,19 @@ function explanation(r) {
             ].filter(isText);
         case 'no-job':
             return [
-                'No agent job is recorded on this pull request, so the instruction was not sent. Set ' +
-                    'the `job-id` input of the workflow, reply on a pull request that the docs agent ' +
+                `No agent job is recorded on ${whereAsked(r, place)}, so the instruction was not sent. ` +
+                    'Set the `job-id` input of the workflow, reply on a pull request that the docs agent ' +
                     'opened, or set `when-no-job: create` to start a new job.'
             ];
     }
+}
+/** "this issue" in its comment; "issue #3" (a link) on the run's page, which is elsewhere. */
+function whereAsked(r, place) {
+    const on = r.askedOn;
+    if (!on)
+        return 'this pull request';
+    const noun = on.pullRequest ? 'pull request' : 'issue';
+    return place === 'comment' ? `this ${noun}` : `${noun} ${markdown_link(`#${on.number}`, on.url)}`;
 }
 function isText(s) {
     return s !== undefined && s !== '';
@@ -34312,7 +34320,7 @@ function detailsBlock(r) {
 }
 /** Markdown for the live comment and the job summary about one agent job. */
 function renderJobReport(r, place = 'comment') {
-    const blocks = [`### ${headline(r)}`, metaLine(r, place), ...explanation(r)];
+    const blocks = [`### ${headline(r)}`, metaLine(r, place), ...explanation(r, place)];
     // This comment records the delivery: a re-run finds it and follows the job, sending nothing.
     if (r.phase === 'timed-out' && place === 'comment' && r.runUrl)
         blocks.push('To wait for it again, re-run the workflow: the re-run follows this job and sends nothing twice.');
@@ -35183,20 +35191,21 @@ class JobRun {
             this.end({ ...this.report('error'), error, delivered: 'no' });
             throw new Error(error, { cause: err });
         }
+        const here = `This ${event.isPullRequest ? 'pull request' : 'issue'}`;
         if (found) {
-            info(`This pull request records agent job ${found}: the follow-up goes there.`);
+            info(`${here} records agent job ${found}: the follow-up goes there.`);
             this.jobId = found;
             // The live comment may replace the one that carried the route: it must carry it on.
             this.routeHere = this.ctx.target?.issueNumber === event.issueNumber;
             return;
         }
         if (s.whenNoJob === 'create' && event.comment) {
-            info('This pull request records no agent job, and `when-no-job` is `create`: starting a new job with the instruction.');
+            info(`${here} records no agent job, and \`when-no-job\` is \`create\`: starting a new job with the instruction.`);
             this.command = 'create';
             this.routeHere = this.ctx.target?.issueNumber === event.issueNumber;
             return;
         }
-        const why = 'is empty and this pull request records no agent job of this project. Set `job-id` in the ' +
+        const why = `is empty and ${here.toLowerCase()} records no agent job of this project. Set \`job-id\` in the ` +
             'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
             'pull request that the docs agent opened after an instruction sent by this action';
         this.end({ ...this.report('no-job'), error: `Input \`job-id\` ${why}`, delivered: 'no' });
@@ -35416,6 +35425,7 @@ class JobRun {
         return Promise.resolve(error);
     }
     report(phase) {
+        const asked = this.askedIn();
         return {
             command: this.command,
             projectId: this.s.projectId,
@@ -35430,6 +35440,7 @@ class JobRun {
             runUrl: this.ctx.runUrl,
             trigger: this.s.trigger,
             fromComment: this.ctx.event.comment !== undefined,
+            ...(asked ? { askedOn: { ...asked, pullRequest: this.ctx.event.isPullRequest } } : {}),
             routedHere: this.routeHere,
             requests: this.ctx.service.requests,
             ...(this.followsEarlierAttempt ? { rerun: true } : {}),

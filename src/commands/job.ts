@@ -126,8 +126,9 @@ class JobRun {
       this.end({ ...this.report('error'), error, delivered: 'no' })
       throw new Error(error, { cause: err })
     }
+    const here = `This ${event.isPullRequest ? 'pull request' : 'issue'}`
     if (found) {
-      core.info(`This pull request records agent job ${found}: the follow-up goes there.`)
+      core.info(`${here} records agent job ${found}: the follow-up goes there.`)
       this.jobId = found
       // The live comment may replace the one that carried the route: it must carry it on.
       this.routeHere = this.ctx.target?.issueNumber === event.issueNumber
@@ -135,14 +136,14 @@ class JobRun {
     }
     if (s.whenNoJob === 'create' && event.comment) {
       core.info(
-        'This pull request records no agent job, and `when-no-job` is `create`: starting a new job with the instruction.'
+        `${here} records no agent job, and \`when-no-job\` is \`create\`: starting a new job with the instruction.`
       )
       this.command = 'create'
       this.routeHere = this.ctx.target?.issueNumber === event.issueNumber
       return
     }
     const why =
-      'is empty and this pull request records no agent job of this project. Set `job-id` in the ' +
+      `is empty and ${here.toLowerCase()} records no agent job of this project. Set \`job-id\` in the ` +
       'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
       'pull request that the docs agent opened after an instruction sent by this action'
     this.end({ ...this.report('no-job'), error: `Input \`job-id\` ${why}`, delivered: 'no' })
@@ -373,6 +374,7 @@ class JobRun {
   }
 
   private report(phase: JobReport['phase']): JobReport {
+    const asked = this.askedIn()
     return {
       command: this.command,
       projectId: this.s.projectId,
@@ -388,6 +390,7 @@ class JobRun {
       runUrl: this.ctx.runUrl,
       trigger: this.s.trigger,
       fromComment: this.ctx.event.comment !== undefined,
+      ...(asked ? { askedOn: { ...asked, pullRequest: this.ctx.event.isPullRequest } } : {}),
       routedHere: this.routeHere,
       requests: this.ctx.service.requests,
       ...(this.followsEarlierAttempt ? { rerun: true } : {}),

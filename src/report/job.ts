@@ -42,6 +42,8 @@ export interface JobReport {
   trigger?: string
   /** The instruction came from a trigger comment: another comment is a way to try again. */
   fromComment?: boolean
+  /** The pull request or issue the run answers on, as a reader names it. */
+  askedOn?: { number: number; url: string; pullRequest: boolean }
   /** This comment routes replies with the trigger to the job. */
   routedHere?: boolean
   /** When prLink is a pull request of this repository. */
@@ -197,7 +199,7 @@ const DELIVERY: Readonly<Record<NonNullable<JobReport['delivered']>, string>> = 
 }
 
 /** The paragraphs that explain the state: what it means, and what may still happen. */
-function explanation(r: JobReport): string[] {
+function explanation(r: JobReport, place: JobReportPlace): string[] {
   const status = statusOf(r)
   switch (r.phase) {
     case 'waiting':
@@ -246,11 +248,19 @@ function explanation(r: JobReport): string[] {
       ].filter(isText)
     case 'no-job':
       return [
-        'No agent job is recorded on this pull request, so the instruction was not sent. Set ' +
-          'the `job-id` input of the workflow, reply on a pull request that the docs agent ' +
+        `No agent job is recorded on ${whereAsked(r, place)}, so the instruction was not sent. ` +
+          'Set the `job-id` input of the workflow, reply on a pull request that the docs agent ' +
           'opened, or set `when-no-job: create` to start a new job.'
       ]
   }
+}
+
+/** "this issue" in its comment; "issue #3" (a link) on the run's page, which is elsewhere. */
+function whereAsked(r: JobReport, place: JobReportPlace): string {
+  const on = r.askedOn
+  if (!on) return 'this pull request'
+  const noun = on.pullRequest ? 'pull request' : 'issue'
+  return place === 'comment' ? `this ${noun}` : `${noun} ${link(`#${on.number}`, on.url)}`
 }
 
 function isText(s: string | undefined): s is string {
@@ -316,7 +326,7 @@ function detailsBlock(r: JobReport): string {
 
 /** Markdown for the live comment and the job summary about one agent job. */
 export function renderJobReport(r: JobReport, place: JobReportPlace = 'comment'): string {
-  const blocks = [`### ${headline(r)}`, metaLine(r, place), ...explanation(r)]
+  const blocks = [`### ${headline(r)}`, metaLine(r, place), ...explanation(r, place)]
   // This comment records the delivery: a re-run finds it and follows the job, sending nothing.
   if (r.phase === 'timed-out' && place === 'comment' && r.runUrl)
     blocks.push(
