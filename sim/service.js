@@ -574,6 +574,11 @@ export async function startService(options = {}) {
   const server = http.createServer((req, res) => {
     onRequest(req, res).catch(() => req.socket.destroy())
   })
+  // Idle connections live about a minute, as behind the load balancers real APIs sit behind
+  // (Node's own 5 s would close a kept-alive socket just as a retry after a longer backoff
+  // reuses it: on a busy machine the close comes late enough to reset that request).
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
   server.on('connection', socket => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
