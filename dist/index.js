@@ -34072,10 +34072,100 @@ function parsePullRequestLink(link, serverUrl, owner, repo) {
     return Number.isSafeInteger(number) ? number : undefined;
 }
 
+;// CONCATENATED MODULE: ./src/github/event.ts
+// What the triggering event says, read defensively: the payload is untrusted JSON, so every
+// field is checked for its type and a malformed event yields undefined fields, never a throw.
+
+function event_asString(value) {
+    return typeof value === 'string' ? value : undefined;
+}
+/** A positive safe integer, as issue numbers and comment ids are. */
+function asId(value) {
+    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+function numberOf(container) {
+    return asId(asObject(container)?.number);
+}
+function splitRepository(repository) {
+    const slash = repository.indexOf('/');
+    if (slash < 0)
+        return { owner: repository, repo: '' };
+    return { owner: repository.slice(0, slash), repo: repository.slice(slash + 1) };
+}
+function readComment(payload, kind) {
+    const comment = asObject(payload.comment);
+    const id = asId(comment?.id);
+    if (comment === undefined || id === undefined)
+        return undefined;
+    const user = asObject(comment.user);
+    const authorType = event_asString(user?.type);
+    return {
+        id,
+        // A comment body can be null in the API when empty.
+        body: event_asString(comment.body) ?? '',
+        author: event_asString(user?.login) ?? '',
+        ...(authorType === undefined ? {} : { authorType }),
+        kind,
+        action: event_asString(payload.action) ?? ''
+    };
+}
+function readIssueNumber(eventName, payload) {
+    switch (eventName) {
+        case 'pull_request':
+        case 'pull_request_target':
+            return {
+                issueNumber: numberOf(payload.pull_request) ?? asId(payload.number),
+                isPullRequest: true
+            };
+        case 'pull_request_review_comment':
+            return { issueNumber: numberOf(payload.pull_request), isPullRequest: true };
+        case 'issue_comment':
+        case 'issues': {
+            const issue = asObject(payload.issue);
+            // Pull requests are issues too; the API marks them with a `pull_request` object.
+            return {
+                issueNumber: numberOf(issue),
+                isPullRequest: asObject(issue?.pull_request) !== undefined
+            };
+        }
+        default:
+            return { isPullRequest: false };
+    }
+}
+/** Compared by name: `head.repo.fork` only says the head repository is a fork of something. */
+function readForkRepository(payload, repository) {
+    const head = asObject(asObject(payload.pull_request)?.head);
+    const name = event_asString(asObject(head?.repo)?.full_name);
+    if (name === undefined || repository === '')
+        return undefined;
+    return name.toLowerCase() === repository.toLowerCase() ? undefined : name;
+}
+function readEvent(eventName, payload, repository) {
+    const safePayload = asObject(payload) ?? {};
+    const { issueNumber, isPullRequest } = readIssueNumber(eventName, safePayload);
+    const info = { eventName, ...splitRepository(repository), isPullRequest };
+    if (issueNumber !== undefined)
+        info.issueNumber = issueNumber;
+    const fork = readForkRepository(safePayload, repository);
+    if (fork !== undefined)
+        info.forkRepository = fork;
+    if (eventName === 'issue_comment' || eventName === 'pull_request_review_comment') {
+        const comment = readComment(safePayload, eventName === 'issue_comment' ? 'issue' : 'pull');
+        if (comment !== undefined)
+            info.comment = comment;
+    }
+    return info;
+}
+/** What a reader calls the place a comment is on: replies on an issue say "issue". */
+function placeNoun(isPullRequest) {
+    return isPullRequest ? 'pull request' : 'issue';
+}
+
 ;// CONCATENATED MODULE: ./src/report/job.ts
 // The report about one agent job: the live comment while the run waits, and the same body as
 // the job summary at the end. It leads with the answer (what happened, how long it took) and
 // keeps the reference data (job id, model, ref, the prompt) in a collapsed block.
+
 
 const PROMPT_MAX_CHARS = 2000;
 const ERROR_MAX_CHARS = 2000;
@@ -34257,7 +34347,7 @@ function whereAsked(r, place) {
     const on = r.askedOn;
     if (!on)
         return 'this pull request';
-    const noun = on.pullRequest ? 'pull request' : 'issue';
+    const noun = placeNoun(on.pullRequest);
     return place === 'comment' ? `this ${noun}` : `${noun} ${markdown_link(`#${on.number}`, on.url)}`;
 }
 function isText(s) {
@@ -35088,6 +35178,7 @@ function readApiKey(get) {
 
 
 
+
 async function runJob(ctx) {
     const run = new JobRun(ctx);
     await run.execute();
@@ -35191,7 +35282,7 @@ class JobRun {
             this.end({ ...this.report('error'), error, delivered: 'no' });
             throw new Error(error, { cause: err });
         }
-        const here = `This ${event.isPullRequest ? 'pull request' : 'issue'}`;
+        const here = `This ${placeNoun(event.isPullRequest)}`;
         if (found) {
             info(`${here} records agent job ${found}: the follow-up goes there.`);
             this.jobId = found;
@@ -39108,91 +39199,6 @@ class CommandResult {
         copy.reaction = this.reaction;
         return copy;
     }
-}
-
-;// CONCATENATED MODULE: ./src/github/event.ts
-// What the triggering event says, read defensively: the payload is untrusted JSON, so every
-// field is checked for its type and a malformed event yields undefined fields, never a throw.
-
-function event_asString(value) {
-    return typeof value === 'string' ? value : undefined;
-}
-/** A positive safe integer, as issue numbers and comment ids are. */
-function asId(value) {
-    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
-}
-function numberOf(container) {
-    return asId(asObject(container)?.number);
-}
-function splitRepository(repository) {
-    const slash = repository.indexOf('/');
-    if (slash < 0)
-        return { owner: repository, repo: '' };
-    return { owner: repository.slice(0, slash), repo: repository.slice(slash + 1) };
-}
-function readComment(payload, kind) {
-    const comment = asObject(payload.comment);
-    const id = asId(comment?.id);
-    if (comment === undefined || id === undefined)
-        return undefined;
-    const user = asObject(comment.user);
-    const authorType = event_asString(user?.type);
-    return {
-        id,
-        // A comment body can be null in the API when empty.
-        body: event_asString(comment.body) ?? '',
-        author: event_asString(user?.login) ?? '',
-        ...(authorType === undefined ? {} : { authorType }),
-        kind,
-        action: event_asString(payload.action) ?? ''
-    };
-}
-function readIssueNumber(eventName, payload) {
-    switch (eventName) {
-        case 'pull_request':
-        case 'pull_request_target':
-            return {
-                issueNumber: numberOf(payload.pull_request) ?? asId(payload.number),
-                isPullRequest: true
-            };
-        case 'pull_request_review_comment':
-            return { issueNumber: numberOf(payload.pull_request), isPullRequest: true };
-        case 'issue_comment':
-        case 'issues': {
-            const issue = asObject(payload.issue);
-            // Pull requests are issues too; the API marks them with a `pull_request` object.
-            return {
-                issueNumber: numberOf(issue),
-                isPullRequest: asObject(issue?.pull_request) !== undefined
-            };
-        }
-        default:
-            return { isPullRequest: false };
-    }
-}
-/** Compared by name: `head.repo.fork` only says the head repository is a fork of something. */
-function readForkRepository(payload, repository) {
-    const head = asObject(asObject(payload.pull_request)?.head);
-    const name = event_asString(asObject(head?.repo)?.full_name);
-    if (name === undefined || repository === '')
-        return undefined;
-    return name.toLowerCase() === repository.toLowerCase() ? undefined : name;
-}
-function readEvent(eventName, payload, repository) {
-    const safePayload = asObject(payload) ?? {};
-    const { issueNumber, isPullRequest } = readIssueNumber(eventName, safePayload);
-    const info = { eventName, ...splitRepository(repository), isPullRequest };
-    if (issueNumber !== undefined)
-        info.issueNumber = issueNumber;
-    const fork = readForkRepository(safePayload, repository);
-    if (fork !== undefined)
-        info.forkRepository = fork;
-    if (eventName === 'issue_comment' || eventName === 'pull_request_review_comment') {
-        const comment = readComment(safePayload, eventName === 'issue_comment' ? 'issue' : 'pull');
-        if (comment !== undefined)
-            info.comment = comment;
-    }
-    return info;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
@@ -44967,7 +44973,7 @@ async function acceptTrigger(event, apiUrl, timeLeft) {
 const SECRET_IN_COMMENT_REPLY = 'This comment holds a secret (the API key or the GitHub token), so nothing was sent to the ' +
     'docs agent. Delete the comment, rotate the secret, and write the instruction without it.';
 function emptyInstructionReply(trigger, pullRequest) {
-    const where = pullRequest ? 'pull request' : 'issue';
+    const where = placeNoun(pullRequest);
     return (`There is no instruction after \`${trigger}\`, so nothing was sent to the docs agent. ` +
         `Write what the agent should do after it, in a new comment on this ${where}, e.g.\n\n` +
         `\`${trigger} Add a FAQ entry about rate limits\``);

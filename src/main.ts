@@ -10,7 +10,7 @@ import { asObject } from './json.js'
 import { onCancel } from './commands/cancel.js'
 import { CommandResult } from './commands/result.js'
 import type { RunClock } from './commands/context.js'
-import { readEvent, type EventInfo } from './github/event.js'
+import { placeNoun, readEvent, type EventInfo } from './github/event.js'
 import { createOctokit, type Octokit } from './github/octokit.js'
 import {
   addReaction,
@@ -289,7 +289,7 @@ const SECRET_IN_COMMENT_REPLY =
   'docs agent. Delete the comment, rotate the secret, and write the instruction without it.'
 
 function emptyInstructionReply(trigger: string, pullRequest: boolean): string {
-  const where = pullRequest ? 'pull request' : 'issue'
+  const where = placeNoun(pullRequest)
   return (
     `There is no instruction after \`${trigger}\`, so nothing was sent to the docs agent. ` +
     `Write what the agent should do after it, in a new comment on this ${where}, e.g.\n\n` +

@@ -22,6 +22,7 @@ import { capJobJson, isFinalStatus, type AgentJob } from '../service/schema.js'
 import { InputError } from '../inputs.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
+import { placeNoun } from '../github/event.js'
 
 export async function runJob(ctx: CommandContext<JobSettings>): Promise<void> {
   const run = new JobRun(ctx)
@@ -126,7 +127,7 @@ class JobRun {
       this.end({ ...this.report('error'), error, delivered: 'no' })
       throw new Error(error, { cause: err })
     }
-    const here = `This ${event.isPullRequest ? 'pull request' : 'issue'}`
+    const here = `This ${placeNoun(event.isPullRequest)}`
     if (found) {
       core.info(`${here} records agent job ${found}: the follow-up goes there.`)
       this.jobId = found

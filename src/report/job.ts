@@ -15,6 +15,7 @@ import {
   parseHttpsUrl,
   codeBlock
 } from './markdown.js'
+import { placeNoun } from '../github/event.js'
 
 export type JobPhase = 'waiting' | 'done' | 'timed-out' | 'cancelled' | 'error' | 'no-job'
 
@@ -259,7 +260,7 @@ function explanation(r: JobReport, place: JobReportPlace): string[] {
 function whereAsked(r: JobReport, place: JobReportPlace): string {
   const on = r.askedOn
   if (!on) return 'this pull request'
-  const noun = on.pullRequest ? 'pull request' : 'issue'
+  const noun = placeNoun(on.pullRequest)
   return place === 'comment' ? `this ${noun}` : `${noun} ${link(`#${on.number}`, on.url)}`
 }
 
