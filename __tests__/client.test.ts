@@ -5,6 +5,7 @@ import http from 'node:http'
 
 jest.unstable_mockModule('@actions/core', () => ({ setSecret: jest.fn() }))
 const { registerSecrets } = await import('../src/secrets.js')
+const { Deadline } = await import('../src/deadline.js')
 const { ServiceClient } = await import('../src/service/client.js')
 const { BudgetError, RateLimitError, RequestCancelledError, ServiceError } =
   await import('../src/service/errors.js')
@@ -94,13 +95,12 @@ function client(
     userAgent: 'test',
     retryBaseMs: 10,
     retryCapMs: 20,
+    deadline: Deadline.after(20_000),
     ...extra
   })
   clients.push(c)
   return c
 }
-
-const soon = (): number => Date.now() + 20_000
 
 async function failure(p: Promise<unknown>): Promise<Error> {
   try {
@@ -121,13 +121,14 @@ describe('redirects are never followed', () => {
         res.end('x'.repeat(1024))
       })
       const c = client(svc.url)
-      const get = await failure(agent(c).getJob('/v2/agent/p/job/j', soon()))
+      const get = await failure(agent(c).getJob('/v2/agent/p/job/j'))
       expect(get).toBeInstanceOf(ServiceError)
       expect(get.message).toContain(`GET /v2/agent/p/job/j failed: ${status}`)
       expect(get.message).toContain(`to ${elsewhere.url}/v2/agent/p/job/j`)
       expect(get.message).toContain('check `base-url`')
-      const post = await failure(agent(c).sendMessage('p', 'j', 'hi', soon()))
-      expect(post.message).toMatch(/may or may not have been delivered/)
+      const post = await failure(agent(c).sendMessage('p', 'j', 'hi'))
+      // Whether it arrived is a field; the job command says it in words.
+      expect((post as InstanceType<typeof ServiceError>).delivery).toBe('maybe')
       expect(svc.seen.map(s => s.method)).toEqual(['GET', 'POST'])
       expect(elsewhere.seen).toEqual([])
       expect(c.requests).toBe(2)
@@ -141,7 +142,7 @@ describe('redirects are never followed', () => {
       res.writeHead(302, { location: `https://evil.example/${KEY}/${'a'.repeat(5000)}` })
       res.end()
     })
-    const err = await failure(agent(client(svc.url)).getJob('/x', soon()))
+    const err = await failure(agent(client(svc.url)).getJob('/x'))
     expect(err.message).not.toContain(KEY)
     expect(err.message).toContain('https://evil.example/***/')
     expect(err.message.length).toBeLessThan(600)
@@ -161,7 +162,7 @@ describe('bodies are capped', () => {
       }
       more()
     })
-    const err = await failure(agent(client(svc.url, { maxAttempts: 1 })).getJob('/x', soon()))
+    const err = await failure(agent(client(svc.url, { maxAttempts: 1 })).getJob('/x'))
     expect(err.message).toMatch(/larger than 16 MiB/)
   })
 
@@ -172,7 +173,7 @@ describe('bodies are capped', () => {
       const timer = setInterval(() => res.write('y'.repeat(16 * 1024)), 1)
       res.on('close', () => clearInterval(timer))
     })
-    const err = await failure(agent(client(svc.url)).getJob('/x', soon()))
+    const err = await failure(agent(client(svc.url)).getJob('/x'))
     expect(err.message).toMatch(/400 Bad Request: Bad things happened\. y+/)
     expect(err.message.length).toBeLessThan(700)
   })
@@ -183,7 +184,7 @@ describe('cancellation, the deadline and the request count', () => {
     const svc = await serve(() => undefined) // never answers
     const c = client(svc.url)
     const controller = new AbortController()
-    const pending = c.getJson('/slow', v => v, soon(), controller.signal)
+    const pending = c.getJson('/slow', v => v, controller.signal)
     await new Promise(resolve => setTimeout(resolve, 100))
     controller.abort()
     const err = await failure(pending)
@@ -192,7 +193,7 @@ describe('cancellation, the deadline and the request count', () => {
     expect(svc.seen).toHaveLength(1)
     expect(svc.dropped).toBe(1)
     // Aborted before it starts: nothing is sent.
-    await failure(c.getJson('/never', v => v, soon(), controller.signal))
+    await failure(c.getJson('/never', v => v, controller.signal))
     expect(svc.seen).toHaveLength(1)
     expect(c.requests).toBe(1)
   })
@@ -202,7 +203,7 @@ describe('cancellation, the deadline and the request count', () => {
       json(res, 503, { error: 'busy' }, { 'retry-after': '5' })
     )
     const controller = new AbortController()
-    const pending = client(svc.url).getJson('/x', v => v, soon(), controller.signal)
+    const pending = client(svc.url).getJson('/x', v => v, controller.signal)
     await new Promise(resolve => setTimeout(resolve, 200))
     const before = Date.now()
     controller.abort()
@@ -213,8 +214,8 @@ describe('cancellation, the deadline and the request count', () => {
 
   it('no request starts at or after the deadline', async () => {
     const svc = await serve((_req, res) => json(res, 200, JOB))
-    const c = client(svc.url)
-    const err = await failure(agent(c).getJob('/x', Date.now() - 1))
+    const c = client(svc.url, { deadline: Deadline.after(0) })
+    const err = await failure(agent(c).getJob('/x'))
     expect(err.message).toBe(
       'The time allowed (`wait-timeout`) ran out while waiting for GET /x to start: it was not sent.'
     )
@@ -227,8 +228,8 @@ describe('cancellation, the deadline and the request count', () => {
       n <= 2 ? json(res, 500, { error: 'flaky' }) : json(res, 200, JOB)
     )
     const c = client(svc.url)
-    await agent(c).getJob('/x', soon())
-    await agent(c).getJob('/x', soon())
+    await agent(c).getJob('/x')
+    await agent(c).getJob('/x')
     expect(svc.seen).toHaveLength(4)
     expect(c.requests).toBe(4)
   })
@@ -242,9 +243,9 @@ describe('a 429 that asks to wait too long stops the client', () => {
     const svc = await serve((_req, res) =>
       json(res, 429, { error: 'Rate limit exceeded' }, { 'retry-after': after })
     )
-    const c = client(svc.url)
+    const c = client(svc.url, { deadline: Deadline.after(ms) })
     const started = Date.now()
-    const err = await failure(agent(c).getJob('/x', Date.now() + ms))
+    const err = await failure(agent(c).getJob('/x'))
     expect(err).toBeInstanceOf(RateLimitError)
     const reset = (err as InstanceType<typeof RateLimitError>).resetAt.getTime()
     expect(reset).toBeGreaterThanOrEqual(started + Number(after) * 1000 - 1000)
@@ -254,7 +255,7 @@ describe('a 429 that asks to wait too long stops the client', () => {
     expect(err.message).toContain(`${at}`)
     expect(err.message).toContain('UTC')
     expect(err.message).toContain('Rate limit exceeded')
-    const again = await failure(agent(c).sendMessage('p', 'j', 'hi', Date.now() + ms))
+    const again = await failure(agent(c).sendMessage('p', 'j', 'hi'))
     expect(again).toBeInstanceOf(RateLimitError)
     expect(svc.seen).toHaveLength(1)
     expect(c.requests).toBe(1)
@@ -273,17 +274,17 @@ describe('what comes back is cleaned and bounded', () => {
         : json(res, 200, { ...JOB, note: `echo ${encodeURIComponent(KEY)}` })
     )
     const c = client(svc.url)
-    const err = await failure(agent(c).sendMessage('p', 'j', 'hi', soon()))
+    const err = await failure(agent(c).sendMessage('p', 'j', 'hi'))
     expect(err.message).toContain('400 Bad Request: bad key ***')
     expect(err.message).not.toContain(Buffer.from(`Bearer ${KEY}`).toString('base64'))
-    const job = await agent(c).getJob('/x', soon())
+    const job = await agent(c).getJob('/x')
     expect(job.note).toBe('echo ***')
   })
 
   it('a refusal keeps the service words apart from the key advice, redacted too', async () => {
     registerSecrets(KEY, '')
     const svc = await serve((_req, res) => json(res, 403, { error: `Search is off for ${KEY}` }))
-    const err = await failure(client(svc.url).getJson('/v1/analytics/p/searches', v => v, soon()))
+    const err = await failure(client(svc.url).getJson('/v1/analytics/p/searches', v => v))
     expect(err.message).toMatch(/allowlist/)
     expect((err as InstanceType<typeof ServiceError>).serviceText).toBe(
       '403 Forbidden: Search is off for ***'
@@ -296,7 +297,7 @@ describe('what comes back is cleaned and bounded', () => {
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(`{"id":"job-1","status":"completed","prLink":null,"x":${deep}}`)
     })
-    const err = await failure(agent(client(svc.url, { maxAttempts: 1 })).getJob('/x', soon()))
+    const err = await failure(agent(client(svc.url, { maxAttempts: 1 })).getJob('/x'))
     expect(err.message).toMatch(/nested too deeply/)
     expect(err.message).not.toMatch(/call stack/)
   })
@@ -307,8 +308,8 @@ describe('what comes back is cleaned and bounded', () => {
       json(res, 200, { ...JOB, prLink: `https://github.com/${'a'.repeat(3000)}` })
     )
     const c = client(svc.url, { warn })
-    expect((await agent(c).getJob('/x', soon())).prLink).toBeNull()
-    expect((await agent(c).getJob('/x', soon())).prLink).toBeNull()
+    expect((await agent(c).getJob('/x')).prLink).toBeNull()
+    expect((await agent(c).getJob('/x')).prLink).toBeNull()
     expect(warn).toHaveBeenCalledTimes(1)
     expect(warn.mock.calls[0]![0]).toMatch(/prLink is 3019 characters long/)
   })
@@ -318,8 +319,7 @@ describe('what comes back is cleaned and bounded', () => {
     const c = client(svc.url)
     const n = await c.getJson(
       '/v1/analytics/p/searches?limit=2',
-      v => (v as { searches: number[] }).searches.length,
-      soon()
+      v => (v as { searches: number[] }).searches.length
     )
     expect(n).toBe(2)
     expect(svc.seen[0]!.url).toBe('/v1/analytics/p/searches?limit=2')
@@ -396,33 +396,33 @@ describe('the service as observed: 429 without Retry-After, at most 3 POSTs, a b
   it('a plain-text 429 without Retry-After is retried twice, then the run stops: the hourly limit is spent', async () => {
     const svc = await serve((_req, res) => plain429(res))
     const c = client(svc.url, { quotaRetryWaitsMs: [10, 20] })
-    const err = await failure(agent(c).getJob('/x', soon()))
+    const err = await failure(agent(c).getJob('/x'))
     expect(err).toBeInstanceOf(RateLimitError)
     expect(svc.seen).toHaveLength(3)
     expect(err.message).toMatch(/hourly limit is spent.*Run it again within the hour/)
     // Nothing more is sent by this run.
-    await failure(agent(c).getJob('/y', soon()))
+    await failure(agent(c).getJob('/y'))
     expect(svc.seen).toHaveLength(3)
   })
 
   it('a 429 without Retry-After on the POST: the same rule (it was certainly not taken)', async () => {
     const svc = await serve((_req, res) => plain429(res))
     const c = client(svc.url, { quotaRetryWaitsMs: [10, 20] })
-    const err = await failure(agent(c).createJob('p', 'hi', soon()))
+    const err = await failure(agent(c).createJob('p', 'hi'))
     expect(err).toBeInstanceOf(RateLimitError)
     expect(svc.seen.filter(s => s.method === 'POST')).toHaveLength(3)
   })
 
   it('a POST refused with 503 forever is sent 3 times in all, never 5', async () => {
     const svc = await serve((_req, res) => json(res, 503, { error: 'busy' }))
-    const err = await failure(agent(client(svc.url)).sendMessage('p', 'j', 'hi', soon()))
+    const err = await failure(agent(client(svc.url)).sendMessage('p', 'j', 'hi'))
     expect(err.message).toMatch(/after 3 attempts/)
     expect(svc.seen).toHaveLength(3)
   })
 
   it('an answer of the wrong shape is refused naming the field, and not retried', async () => {
     const svc = await serve((_req, res) => json(res, 200, { id: 'j', status: 7 }))
-    const err = await failure(agent(client(svc.url)).getJob('/x', soon()))
+    const err = await failure(agent(client(svc.url)).getJob('/x'))
     expect(err.message).toMatch(/status/)
     expect(svc.seen).toHaveLength(1)
   })
@@ -430,7 +430,7 @@ describe('the service as observed: 429 without Retry-After, at most 3 POSTs, a b
   it('max-requests: no request is sent past it, retries included', async () => {
     const svc = await serve((_req, res) => json(res, 500, { error: 'boom' }))
     const c = client(svc.url, { maxRequests: 2 })
-    const err = await failure(agent(c).getJob('/x', soon()))
+    const err = await failure(agent(c).getJob('/x'))
     expect(err).toBeInstanceOf(BudgetError)
     expect(err.message).toMatch(/at most 2 requests/)
     expect(svc.seen).toHaveLength(2)
@@ -440,11 +440,7 @@ describe('the service as observed: 429 without Retry-After, at most 3 POSTs, a b
   it('a hostile cursor cannot make a log or error line huge: request paths are clipped', async () => {
     const svc = await serve((_req, res) => json(res, 500, { error: 'boom' }))
     const err = await failure(
-      client(svc.url, { maxAttempts: 1 }).getJson(
-        `/x?cursor=${'c'.repeat(100_000)}`,
-        b => b,
-        soon()
-      )
+      client(svc.url, { maxAttempts: 1 }).getJson(`/x?cursor=${'c'.repeat(100_000)}`, b => b)
     )
     expect(err.message.length).toBeLessThan(1_000)
   })
@@ -455,7 +451,7 @@ describe('ids from the service are checked like the job-id input', () => {
     'a job id %j is refused: the next poll would address another endpoint',
     async id => {
       const svc = await serve((_req, res) => json(res, 201, { id, status: 'active', prLink: null }))
-      const err = await failure(agent(client(svc.url)).createJob('p', 'hi', soon()))
+      const err = await failure(agent(client(svc.url)).createJob('p', 'hi'))
       expect(err.message).toMatch(/job\.id .* is not an id/)
     }
   )
@@ -465,9 +461,9 @@ describe('a cancelled run sends nothing more', () => {
   it('after halt(), no request leaves: the count published stays what the service saw', async () => {
     const svc = await serve((_req, res) => json(res, 200, JOB))
     const c = client(svc.url)
-    await agent(c).getJob('/x', soon())
+    await agent(c).getJob('/x')
     c.halt()
-    await failure(agent(c).getJob('/x', soon()))
+    await failure(agent(c).getJob('/x'))
     expect(svc.seen).toHaveLength(1)
     expect(c.requests).toBe(1)
   })

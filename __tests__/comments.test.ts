@@ -1,11 +1,11 @@
 import { describe, it, expect } from '@jest/globals'
 import {
   CommentThread,
-  GitHubError,
   listComments,
   parsePullRequestLink,
   upsertComment
 } from '../src/github/comments.js'
+import { GitHubError } from '../src/github/errors.js'
 import { makeMarker, markerKey, verifiedMarkers, type Place } from '../src/github/markers.js'
 import { SIM_GITHUB_TOKEN, startGitHub } from '../sim/github.js'
 import { PLACE, SECRET, withGitHub } from './github-support.js'

@@ -10,6 +10,7 @@ import {
 import { waitForJob } from '../src/agent/wait.js'
 import { ServiceError } from '../src/service/errors.js'
 import type { AgentJob } from '../src/service/schema.js'
+import { handClock } from './clock.js'
 
 const OLD: AgentJob = { id: 'j', status: 'completed', prLink: 'https://x/pull/1', archivedAt: null }
 const job = (over: Partial<AgentJob>): AgentJob => ({ ...OLD, ...over })
@@ -91,7 +92,7 @@ describe('readPoll', () => {
 describe('waitForJob', () => {
   /** A fake clock: sleeping advances it, so the loop runs instantly and deterministically. */
   function harness(answers: (AgentJob | Error)[]) {
-    let t = 1_000
+    const clock = handClock(1_000)
     const lines: string[] = []
     const warnings: string[] = []
     let calls = 0
@@ -105,17 +106,13 @@ describe('waitForJob', () => {
       lines,
       warnings,
       calls: () => calls,
+      clock,
       options: {
         service,
         path: '/v2/agent/p/job/j',
         jobId: 'j',
         pollIntervalMs: 1_000,
-        deadline: 1_000 + 120_000,
-        now: () => t,
-        sleep: (ms: number) => {
-          t += ms
-          return Promise.resolve()
-        },
+        deadline: clock.deadline(120_000),
         random: () => 0.5,
         log: (l: string) => lines.push(l),
         warn: (w: string) => warnings.push(w)
@@ -140,7 +137,7 @@ describe('waitForJob', () => {
     const h = harness([OLD])
     const r = await waitForJob({
       ...h.options,
-      deadline: 1_000 + 10_000,
+      deadline: h.clock.deadline(10_000),
       evidence: evidence({ settleTimeMs: 60_000 })
     })
     expect(r).toMatchObject({ timedOut: true, doubted: true })
@@ -187,7 +184,11 @@ describe('waitForJob', () => {
 
   it('sends no request once the deadline has passed', async () => {
     const h = harness([job({ status: 'active' })])
-    const r = await waitForJob({ ...h.options, deadline: 1_000 + 500, evidence: evidence() })
+    const r = await waitForJob({
+      ...h.options,
+      deadline: h.clock.deadline(500),
+      evidence: evidence()
+    })
     expect(r.timedOut).toBe(true)
     expect(h.calls()).toBe(0)
   })

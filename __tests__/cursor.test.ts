@@ -1,6 +1,8 @@
 // Cursor pagination: every request is part of an hourly quota, so each test counts them.
 import { describe, it, expect } from '@jest/globals'
 import { TimeUpError } from '../src/errors.js'
+import { Deadline } from '../src/deadline.js'
+import { handClock } from './clock.js'
 import { readCursorPages, type CursorPage } from '../src/service/cursor.js'
 
 /** A service of `total` numbered items behind numeric cursors; records each call. */
@@ -14,7 +16,7 @@ function service(total: number, calls: { limit: number; cursor?: string }[]) {
   }
 }
 
-const far = Date.now() + 60_000
+const far = Deadline.after(60_000)
 
 describe('readCursorPages', () => {
   it('follows nextCursor until null and says the read is complete', async () => {
@@ -26,7 +28,7 @@ describe('readCursorPages', () => {
       deadline: far
     })
     expect(r.items).toEqual(Array.from({ length: 250 }, (_, i) => i))
-    expect(r).toMatchObject({ requests: 3, complete: true })
+    expect(r).toMatchObject({ complete: true })
     expect(calls).toEqual([
       { limit: 100 },
       { limit: 100, cursor: '100' },
@@ -43,28 +45,27 @@ describe('readCursorPages', () => {
       deadline: far
     })
     expect(calls.map(c => c.limit)).toEqual([100, 50])
-    expect(r).toMatchObject({ requests: 2, complete: false })
+    expect(r).toMatchObject({ complete: false })
     expect(r.items).toHaveLength(150)
   })
 
   it('starts no request after the deadline', async () => {
     const calls: { limit: number; cursor?: string }[] = []
-    let now = 0
+    const clock = handClock(0)
     const fetchPage = service(1000, calls)
     const r = await readCursorPages({
       fetchPage: async (limit, cursor) => {
-        now += 600 // each page takes 600 ms
+        clock.t += 600 // each page takes 600 ms
         return fetchPage(limit, cursor)
       },
       limit: 100,
       enough: 1000,
-      deadline: 1000,
-      now: () => now
+      deadline: clock.deadline(1000)
     })
     expect(calls).toHaveLength(2)
-    expect(r).toMatchObject({ requests: 2, complete: false })
+    expect(r).toMatchObject({ complete: false })
     await expect(
-      readCursorPages({ fetchPage, limit: 1, enough: 1, deadline: 5, now: () => 5 })
+      readCursorPages({ fetchPage, limit: 1, enough: 1, deadline: clock.deadline(0) })
     ).rejects.toBeInstanceOf(TimeUpError)
     expect(calls).toHaveLength(2)
   })

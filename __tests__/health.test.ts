@@ -2,6 +2,7 @@
 // provenance line, failures in place, folded and clipped tables, escaping, size limits.
 import { describe, it, expect } from '@jest/globals'
 import { renderHealthReport, type HealthReport } from '../src/report/health.js'
+import { bytes } from '../src/report/markdown.js'
 import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import { HEALTH_STATES, healthReport } from './report-scenarios.js'
 import { overviewCells } from './support.js'
@@ -83,7 +84,7 @@ function visibleTableRows(md: string): number {
 
 describe('renderHealthReport: title, provenance, overview', () => {
   it('says the range once, in the title as people read it, and says where it came from', () => {
-    const md = renderHealthReport(report([visitors(3)]), 100_000)
+    const md = renderHealthReport(report([visitors(3)]), bytes(100_000))
     expect(md.startsWith('## Docs health · Nov 9–15\n')).toBe(true)
     expect(md).toContain(
       'Project docs · made 2026-11-22 00:40 UTC · ' +
@@ -94,7 +95,7 @@ describe('renderHealthReport: title, provenance, overview', () => {
   })
 
   it('leads each overview row with the answer', () => {
-    const md = renderHealthReport(report([visitors(3), searches(), assistant()]), 100_000)
+    const md = renderHealthReport(report([visitors(3), searches(), assistant()]), bytes(100_000))
     expect(overviewCells(md, 'Visitors')).toEqual(['**1,000** unique visitors'])
     expect(overviewCells(md, 'Searches')).toEqual(['**4,321** searches · 1 query with no click'])
     expect(overviewCells(md, 'Assistant')).toEqual(['**420** questions · **12.0%** unanswered'])
@@ -122,7 +123,7 @@ describe('renderHealthReport: title, provenance, overview', () => {
     const previous = { dateFrom: '2026-11-02', dateTo: '2026-11-09' }
     const week = renderHealthReport(
       report(sections, { previous, period: { kind: 'last-week' } }),
-      100_000
+      bytes(100_000)
     )
     expect(week).toContain('| Section | Nov 9–15 | vs the week before |')
     expect(overviewCells(week, 'Visitors')).toEqual(['**1,000** unique visitors', '+25.0% 🟢'])
@@ -135,7 +136,7 @@ describe('renderHealthReport: title, provenance, overview', () => {
     expect(week).toContain('_🟢 better for the docs · 🔴 worse_')
     expect(week).toContain('compared with Nov 2–8')
     // Dates without a period: the comparison is named by its length.
-    const dates = renderHealthReport(report(sections, { previous }), 100_000)
+    const dates = renderHealthReport(report(sections, { previous }), bytes(100_000))
     expect(dates).toContain('| vs the previous 7 days |')
   })
 
@@ -159,7 +160,7 @@ describe('renderHealthReport: title, provenance, overview', () => {
         ],
         { previous: { dateFrom: '2026-11-02', dateTo: '2026-11-09' } }
       ),
-      100_000
+      bytes(100_000)
     )
     expect(overviewCells(md, 'Visitors')[1]).toBe('no change')
     expect(overviewCells(md, 'Feedback')[1]).toBe('👎 −50.0% 🟢')
@@ -170,7 +171,7 @@ describe('renderHealthReport: title, provenance, overview', () => {
   it('the full weekly report with compare shows at most 45 table rows before anything is unfolded', () => {
     const md = renderHealthReport(
       HEALTH_STATES['compare and trend: 8 (the weekly recipe)']!(),
-      65_000
+      bytes(65_000)
     )
     expect(visibleTableRows(md)).toBeLessThanOrEqual(45)
     // One pages table, visitors and views side by side, the change beside the visitors.
@@ -187,7 +188,7 @@ describe('renderHealthReport: title, provenance, overview', () => {
 
   it('names the trend in the periods a reader counts in: weeks, days, months, else periods', () => {
     const weekly = HEALTH_STATES['compare and trend: 8 (the weekly recipe)']!()
-    expect(renderHealthReport(weekly, 65_000)).toContain('title "The last 9 weeks"')
+    expect(renderHealthReport(weekly, bytes(65_000))).toContain('title "The last 9 weeks"')
     const withRanges = (ranges: [string, string][]): HealthReport => ({
       ...weekly,
       range: { dateFrom: ranges.at(-1)![1], dateTo: '2026-12-01' },
@@ -200,7 +201,8 @@ describe('renderHealthReport: title, provenance, overview', () => {
         }))
       }
     })
-    const title = (r: HealthReport) => /title "([^"]+)"/.exec(renderHealthReport(r, 65_000))?.[1]
+    const title = (r: HealthReport) =>
+      /title "([^"]+)"/.exec(renderHealthReport(r, bytes(65_000)))?.[1]
     expect(
       title(
         withRanges([
@@ -230,7 +232,7 @@ describe('renderHealthReport: title, provenance, overview', () => {
 
 describe('renderHealthReport: sections not read', () => {
   it('explains a refused section once, with the service words, escaped, and no key advice', () => {
-    const md = renderHealthReport(report([visitors(3), refused, searches()]), 100_000)
+    const md = renderHealthReport(report([visitors(3), refused, searches()]), bytes(100_000))
     expect(overviewCells(md, 'Feedback')).toEqual(['⚠️ refused by the service (HTTP 403)'])
     expect(md).toContain('> ⚠️ **Feedback** refused: 403 Forbidden: ')
     expect(md).toContain('this analytics feature may not be enabled on your plan')
@@ -246,7 +248,7 @@ describe('renderHealthReport: sections not read', () => {
     })
     const md = renderHealthReport(
       report([same('views'), same('searches'), same('assistant')]),
-      100_000
+      bytes(100_000)
     )
     expect(md.match(/may not be enabled on your plan/g)).toHaveLength(1)
     expect(md).toContain('> ⚠️ **Views, Searches, Assistant** refused: 403 Forbidden')
@@ -271,7 +273,7 @@ describe('renderHealthReport: sections not read', () => {
             'The hourly limit was reached: searches not read. Run it again within the hour.'
         }
       ),
-      100_000
+      bytes(100_000)
     )
     expect(overviewCells(md, 'Searches')).toEqual([
       '⚠️ not read: the hourly analytics limit was reached'
@@ -284,7 +286,7 @@ describe('renderHealthReport: sections not read', () => {
   it('a failure that is not a refusal says it failed, with its status', () => {
     const md = renderHealthReport(
       report([{ name: 'views', ok: false, status: 500, refused: false, reason: 'boom' }]),
-      100_000
+      bytes(100_000)
     )
     expect(overviewCells(md, 'Views')).toEqual(['⚠️ failed (HTTP 500)'])
     expect(md).toContain('> ⚠️ **Views** failed (HTTP 500): boom')
@@ -299,7 +301,7 @@ describe('renderHealthReport: tables', () => {
         visitors(2, { top: pages(2, `/x|y${HOSTILE}`) }),
         { name: 'views', ok: false, status: 500, refused: false, reason: HOSTILE }
       ]),
-      100_000
+      bytes(100_000)
     )
     expect(md).not.toContain('<img')
     expect(md).not.toContain('](javascript')
@@ -315,7 +317,7 @@ describe('renderHealthReport: tables', () => {
   })
 
   it('shows 10 rows and folds the rest into <details>, with the blank lines GitHub needs', () => {
-    const md = renderHealthReport(report([visitors(25)]), 100_000)
+    const md = renderHealthReport(report([visitors(25)]), bytes(100_000))
     expect(md).toContain('| 10 | /p/9 |')
     expect(md).toMatch(
       /\| 10 \| \/p\/9 \|[^\n]*\n\n<details><summary>Pages 11–25<\/summary>\n\n\| # \| Page/
@@ -324,7 +326,10 @@ describe('renderHealthReport: tables', () => {
   })
 
   it('clips long paths in the middle so the number columns stay in view', () => {
-    const md = renderHealthReport(report([visitors(2, { top: pages(2, LONG_PATH) })]), 100_000)
+    const md = renderHealthReport(
+      report([visitors(2, { top: pages(2, LONG_PATH) })]),
+      bytes(100_000)
+    )
     const row = md.split('\n').find(l => l.startsWith('| 1 |'))!
     const shown = row.split(' | ')[1]!
     expect(shown).toContain('…')
@@ -340,7 +345,7 @@ describe('renderHealthReport: tables', () => {
         searches({ top: [{ searchQuery: long, hits: 9, ctr: 0.5, topClickedPage: LONG_PATH }] }),
         assistant({ top: [{ question: `why ${'word '.repeat(80)}`, count: 2 }] })
       ]),
-      100_000
+      bytes(100_000)
     )
     const query = /\| 1 \| (x+…) \| 9 \| 50\.0% \| ([^|]+) \|/.exec(md)
     expect(query?.[1]).toHaveLength(48)
@@ -358,14 +363,17 @@ describe('renderHealthReport: tables', () => {
       top: [],
       callers: { web: 0, api: 0, other: 0, total: 0 }
     })
-    const md = renderHealthReport(report([none]), 100_000)
+    const md = renderHealthReport(report([none]), bytes(100_000))
     expect(overviewCells(md, 'Assistant')).toEqual(['no data for this range'])
     expect(md).not.toContain('### Assistant')
     expect(md).not.toContain('of 0')
   })
 
   it('questions asked but none read: the count, and no conversation to read', () => {
-    const md = renderHealthReport(report([assistant({ read: 0, unanswered: 0, top: [] })]), 100_000)
+    const md = renderHealthReport(
+      report([assistant({ read: 0, unanswered: 0, top: [] })]),
+      bytes(100_000)
+    )
     expect(overviewCells(md, 'Assistant')).toEqual(['**420** questions'])
     expect(md).toContain('No question to read.')
   })
@@ -373,7 +381,7 @@ describe('renderHealthReport: tables', () => {
   it('links pages into site-url, percent-encoded, never off the site', () => {
     const md = renderHealthReport(
       report([visitors(2, { top: pages(2, '/a b/(x)') })], { siteUrl: 'https://docs.example.com' }),
-      100_000
+      bytes(100_000)
     )
     expect(md).toContain('](https://docs.example.com/a%20b/%28x%29)')
     expect(md).toContain('[/p/1](https://docs.example.com/p/1)')
@@ -381,15 +389,15 @@ describe('renderHealthReport: tables', () => {
       report([visitors(2, { top: pages(2, '//evil.example/../x') })], {
         siteUrl: 'https://docs.example.com'
       }),
-      100_000
+      bytes(100_000)
     )
     for (const m of hostile.matchAll(/\]\(([^)]*)\)/g))
       expect(m[1]).toMatch(/^https:\/\/(docs\.example\.com\/|github\.com\/octo\/)/)
   })
 
   it('stays within the byte budget by cutting table rows, and says so', () => {
-    const big = renderHealthReport(report([visitors(2000)]), 1_000_000)
-    const md = renderHealthReport(report([visitors(2000)]), 20_000)
+    const big = renderHealthReport(report([visitors(2000)]), bytes(1_000_000))
+    const md = renderHealthReport(report([visitors(2000)]), bytes(20_000))
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(20_000)
     expect(Buffer.byteLength(big)).toBeGreaterThan(20_000)
     expect(md).toMatch(/Tables are cut to \d+ rows to fit/)
@@ -402,7 +410,7 @@ describe('the preview scenarios of the report', () => {
   it('each renders within a comment and has an overview row for every section, in order', () => {
     for (const [name, make] of Object.entries(HEALTH_STATES)) {
       const r = make()
-      const md = renderHealthReport(r, 65_000)
+      const md = renderHealthReport(r, bytes(65_000))
       expect({ name, fits: md.length <= 65_000 }).toEqual({ name, fits: true })
       const rows = md
         .split('\n')

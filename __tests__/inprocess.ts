@@ -1,6 +1,6 @@
 // Runs `run()` in this process, with @actions/core mocked (__fixtures__/core.ts), against the
-// simulators on loopback: the same options and the same result as runAction() in
-// sim/run-action.js, so a scenario reads alike in both tiers. What only a process shows (INPUT_*
+// simulators on loopback, on the simulators' jumping clock (sim/clock.js): the same options and
+// the same result as runAction() in sim/run-action.js, so a scenario reads alike in both tiers. What only a process shows (INPUT_*
 // variables, output and summary files, exit codes, signals, Node 24) stays with runAction().
 import { jest } from '@jest/globals'
 import fs from 'node:fs'
@@ -9,6 +9,7 @@ import path from 'node:path'
 import * as core from '../__fixtures__/core.js'
 import { parseInputs, type RunOptions, type RunResult } from '../sim/run-action.js'
 import { SIM_GITHUB_TOKEN } from '../sim/github.js'
+import { simClock } from '../sim/clock.js'
 
 jest.unstable_mockModule('@actions/core', () => core)
 const { run } = await import('../src/main.js')
@@ -60,8 +61,10 @@ async function runOnce({
     core.inputs.set(name, (def ?? '').replace(/^\$\{\{\s*github\.token\s*\}\}$/, githubToken))
   for (const [name, value] of Object.entries(inputs)) core.inputs.set(name, value)
 
-  const started = Date.now()
-  await run(runEnv)
+  // The simulators' clock: the action's waits (backoff, polls, Retry-After) take no real time,
+  // and the simulators see the time the action waited.
+  const started = simClock.now()
+  await run(runEnv, simClock)
   const read = (p: string): string | undefined =>
     fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : undefined
   return {
@@ -73,7 +76,7 @@ async function runOnce({
     summary: core.summaryParts.join(''),
     workspace,
     tempDir,
-    durationMs: Date.now() - started,
+    durationMs: simClock.now() - started,
     timedOut: false,
     files: relPath => read(path.resolve(workspace, relPath))
   }

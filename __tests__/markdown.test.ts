@@ -5,6 +5,7 @@ import {
   clipMiddle,
   details,
   escapeText,
+  chars,
   fitMarkdown,
   foldedTable,
   formatChange,
@@ -310,23 +311,23 @@ describe('fitMarkdown', () => {
   const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}`).join('\n')
 
   it('leaves a short body alone', () => {
-    expect(fitMarkdown('hello', 10)).toBe('hello')
+    expect(fitMarkdown('hello', chars(10))).toBe('hello')
   })
 
   it('cuts at a line boundary with a visible note', () => {
     const body = lines(20_000)
-    const out = fitMarkdown(body, 1000, '`report.md`')
+    const out = fitMarkdown(body, chars(1000), '`report.md`')
     expect(out.length).toBeLessThanOrEqual(1000)
     expect(out).toMatch(/_… cut to fit a GitHub comment; the full report is in `report.md`\._\n$/)
     const kept = out.slice(0, out.indexOf('\n\n_…'))
     expect(body.startsWith(kept + '\n')).toBe(true)
-    expect(fitMarkdown(body, 65536)).toContain('the full report is in the job summary')
-    expect(fitMarkdown(body, 65536).length).toBeLessThanOrEqual(65536)
+    expect(fitMarkdown(body, chars(65536))).toContain('the full report is in the job summary')
+    expect(fitMarkdown(body, chars(65536)).length).toBeLessThanOrEqual(65536)
   })
 
   it('closes a code fence left open by the cut', () => {
     const body = `intro\n\n\`\`\`mermaid\n${lines(5000)}\n\`\`\`\n`
-    const out = fitMarkdown(body, 2000)
+    const out = fitMarkdown(body, chars(2000))
     expect(out.length).toBeLessThanOrEqual(2000)
     const fences = out.split('\n').filter(l => l.startsWith('```'))
     expect(fences).toEqual(['```mermaid', '```'])
@@ -335,14 +336,14 @@ describe('fitMarkdown', () => {
 
   it('does not close a fence that was closed before the cut', () => {
     const body = `\`\`\`\ncode\n\`\`\`\n${lines(5000)}`
-    const fences = fitMarkdown(body, 2000)
+    const fences = fitMarkdown(body, chars(2000))
       .split('\n')
       .filter(l => l.startsWith('```'))
     expect(fences).toHaveLength(2)
   })
 
   it('never splits a multi-byte character', () => {
-    const out = fitMarkdown('😀'.repeat(5000), 1001)
+    const out = fitMarkdown('😀'.repeat(5000), chars(1001))
     expect(out.length).toBeLessThanOrEqual(1001)
     expect(out).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/)
     expect(out.startsWith('😀😀')).toBe(true)
@@ -350,7 +351,7 @@ describe('fitMarkdown', () => {
 
   it('closes a collapsed block left open by the cut', () => {
     const body = `intro\n\n${details('Pages 11–5000', lines(5000))}\n`
-    const out = fitMarkdown(body, 2000)
+    const out = fitMarkdown(body, chars(2000))
     expect(out.length).toBeLessThanOrEqual(2000)
     expect(out).toMatch(/\n\n<\/details>\n\n_… cut/)
   })

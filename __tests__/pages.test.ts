@@ -1,4 +1,5 @@
 import { TimeUpError } from '../src/errors.js'
+import { Deadline } from '../src/deadline.js'
 import { describe, it, expect } from '@jest/globals'
 import fc from 'fast-check'
 import {
@@ -479,7 +480,8 @@ describe('readOffsetPages: failures', () => {
 describe('readOffsetPages: the deadline', () => {
   it('an endless export stops at the deadline, says how far it got, and abandons what is in flight', async () => {
     const fake = fakeService([], { endless: true, delay: () => 1 })
-    const deadline = Date.now() + 150
+    const deadline = Deadline.after(150)
+    const endsAt = deadline.startedAt + 150
     let rowsSeen = 0
     const { promise } = run(fake, {
       pageSize: 10,
@@ -501,7 +503,7 @@ describe('readOffsetPages: the deadline', () => {
     expect(timeUp.message).toContain(`after reading ${rowsSeen} rows (${timeUp.read?.pages} pages)`)
     expect(fake.stats.calls.length).toBeGreaterThan(4)
     // No request started after the deadline, and none is left wanted.
-    for (const c of fake.stats.calls) expect(c.at).toBeLessThan(deadline)
+    for (const c of fake.stats.calls) expect(c.at).toBeLessThan(endsAt)
     const undelivered = fake.stats.calls.slice(timeUp.read?.pages)
     expect(undelivered.length).toBeGreaterThan(0)
     for (const c of undelivered) expect(c.signal.aborted).toBe(true)
@@ -514,7 +516,7 @@ describe('readOffsetPages: the deadline', () => {
     const hung: AbortSignal[] = []
     const { promise } = run(fakeService([]), {
       pageSize: 10,
-      deadline: Date.now() + 50,
+      deadline: Deadline.after(50),
       graceMs: 20,
       fetchPage: (_offset, _limit, signal) => {
         hung.push(signal)
@@ -533,7 +535,7 @@ describe('readOffsetPages: the deadline', () => {
     const fake = fakeService(makeRows(15))
     const { promise } = run(fake, {
       pageSize: 10,
-      deadline: Date.now() + 30,
+      deadline: Deadline.after(30),
       onPage: async rows => {
         if (rows.length < 10) await sleep(80)
       }
@@ -545,7 +547,7 @@ describe('readOffsetPages: the deadline', () => {
     const fake = fakeService(makeRows(100))
     const { promise } = run(fake, {
       pageSize: 10,
-      deadline: Date.now() + 30,
+      deadline: Deadline.after(30),
       onPage: async () => {
         await sleep(80)
       }
@@ -557,7 +559,7 @@ describe('readOffsetPages: the deadline', () => {
     const cause = new Error('GET /x failed: 429 Too Many Requests')
     const { promise } = run(fakeService([]), {
       pageSize: 10,
-      deadline: Date.now() + 40,
+      deadline: Deadline.after(40),
       graceMs: 2_000,
       fetchPage: () => sleep(80).then(() => Promise.reject(cause))
     })
@@ -569,14 +571,14 @@ describe('readOffsetPages: the deadline', () => {
 
   it('sends nothing when the deadline has already passed', async () => {
     const fake = fakeService(makeRows(10))
-    const { promise } = run(fake, { pageSize: 10, deadline: Date.now() - 1 })
+    const { promise } = run(fake, { pageSize: 10, deadline: Deadline.after(0) })
     await expect(promise).rejects.toBeInstanceOf(TimeUpError)
     expect(fake.stats.calls).toEqual([])
   })
 
   it('a read that finishes before the deadline succeeds and leaves no timer behind', async () => {
     const fake = fakeService(makeRows(95))
-    const { promise } = run(fake, { pageSize: 10, deadline: Date.now() + 60_000 })
+    const { promise } = run(fake, { pageSize: 10, deadline: Deadline.after(60_000) })
     expect(await promise).toMatchObject({ rows: 95, pages: 10 })
   })
 })
@@ -632,12 +634,7 @@ describe('an abandoned page, through the service client', () => {
     })
     try {
       const controller = new AbortController()
-      const page = new AnalyticsApi(client, 'p', Date.now() + 30_000).visitors(
-        {},
-        10,
-        0,
-        controller.signal
-      )
+      const page = new AnalyticsApi(client, 'p').visitors({}, 10, 0, controller.signal)
       const outcome = page.then(
         () => 'answered',
         () => 'failed'

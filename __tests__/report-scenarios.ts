@@ -6,6 +6,7 @@ import type { AgentJob, VisitorCounts, VisitorRow } from '../src/service/schema.
 import { renderJobReport, type JobReport } from '../src/report/job.js'
 import { renderVisitorsReport, type VisitorsReport } from '../src/report/visitors.js'
 import { renderHealthReport, type HealthReport } from '../src/report/health.js'
+import { bytes, chars } from '../src/report/markdown.js'
 import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import type { SectionFailure } from '../src/analytics/sections/section.js'
 
@@ -93,10 +94,7 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
     phase: 'error',
     job: agentJob({ status: 'completed' }),
     delivered: 'maybe',
-    error:
-      'POST /v2/agent/acme-docs/job/job_7Hq2mX/message failed: 502 Bad Gateway: upstream ' +
-      'reset. The instruction may or may not have been delivered: check the job before ' +
-      'sending it again.'
+    error: 'POST /v2/agent/acme-docs/job/job_7Hq2mX/message failed: 502 Bad Gateway: upstream reset'
   },
   'error, not sent': {
     phase: 'error',
@@ -255,10 +253,10 @@ const visitorsRender = (report: VisitorsReport, target: Scenario['target']) =>
   target === 'comment'
     ? renderVisitorsReport(
         { ...report, file: undefined },
-        { maxChars: COMMENT_MAX_CHARS, fullDataHint: 'the job summary' }
+        { room: chars(COMMENT_MAX_CHARS), fullDataHint: 'the job summary' }
       )
     : renderVisitorsReport(report, {
-        maxChars: SUMMARY_MAX_BYTES,
+        room: bytes(SUMMARY_MAX_BYTES),
         fullDataHint: report.file ? `\`${report.file}\`` : 'the job summary'
       })
 
@@ -588,6 +586,6 @@ export const SCENARIOS: Scenario[] = [
     group: 'Docs health report (command: report, comment)',
     name: `report: ${name}`,
     target: 'comment' as const,
-    render: () => renderHealthReport(make(), COMMENT_MAX_CHARS)
+    render: () => renderHealthReport(make(), chars(COMMENT_MAX_CHARS))
   }))
 ]

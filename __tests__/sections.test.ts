@@ -2,6 +2,7 @@
 // the shape checks of the answers.
 import { describe, it, expect } from '@jest/globals'
 import { AnalyticsApi, type JsonGetter } from '../src/service/analytics.js'
+import { Deadline } from '../src/deadline.js'
 import { groupQuestions, readAssistant } from '../src/analytics/sections/assistant.js'
 import { readFeedback } from '../src/analytics/sections/feedback.js'
 import { readSearches } from '../src/analytics/sections/searches.js'
@@ -24,13 +25,13 @@ function fakeService(answer: (path: URL) => unknown): JsonGetter & { paths: stri
 
 function input(service: JsonGetter, extra: Partial<SectionInput> = {}): SectionInput {
   return {
-    api: new AnalyticsApi(service, 'my project', Date.now() + 60_000),
+    api: new AnalyticsApi(service, 'my project'),
     range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' },
     top: 5,
     pageSize: 250,
     maxRows: 0,
     concurrency: 1,
-    deadline: Date.now() + 60_000,
+    deadline: Deadline.after(60_000),
     onWarning: () => undefined,
     ...extra
   }
@@ -302,7 +303,7 @@ describe('visitors and views: read-ahead can be cancelled', () => {
     async name => {
       const signals: (AbortSignal | undefined)[] = []
       const service: JsonGetter = {
-        getJson<T>(path: string, check: (json: unknown) => T, _d: number, signal?: AbortSignal) {
+        getJson<T>(path: string, check: (json: unknown) => T, signal?: AbortSignal) {
           signals.push(signal)
           const offset = Number(new URL(path, 'http://x').searchParams.get('offset'))
           const rows = Array.from({ length: 2 }, (_, i) => ({

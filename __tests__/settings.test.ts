@@ -323,8 +323,8 @@ describe('readTriggerSettings', () => {
   })
 
   it('knows whether comments may be written', () => {
-    expect(t({ comment: 'false' }).commentEnabled).toBe(false)
-    expect(t({ comment: '' }).commentEnabled).toBe(true)
+    expect(t({ comment: 'false' }).comment).toBe('false')
+    expect(t({ comment: '' }).comment).toBe('auto')
   })
 })
 

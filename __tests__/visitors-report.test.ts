@@ -8,9 +8,10 @@ import {
 } from '../src/report/visitors.js'
 import { exactRange, previousLabel, shortRange } from '../src/report/range.js'
 import { barChart } from '../src/report/chart.js'
+import { bytes, chars } from '../src/report/markdown.js'
 import { VISITORS_STATES, visitorRows, visitorsReport } from './report-scenarios.js'
 
-const opts = { maxChars: 65_536, fullDataHint: '`out/visitors.csv`' }
+const opts = { room: chars(65_536), fullDataHint: '`out/visitors.csv`' }
 const render = (r: VisitorsReport, o: VisitorsRenderOptions = opts) => renderVisitorsReport(r, o)
 const counts = (human: number, ai: number, total: number): VisitorCounts => ({ human, ai, total })
 const row = (path: string, human: number, ai: number, total: number): VisitorRow => ({
@@ -307,7 +308,7 @@ describe('renderVisitorsReport: top pages', () => {
 describe('renderVisitorsReport: size', () => {
   it.each([1_000_000, 65_536, 5_000])('stays within %i characters with 100,000 rows', max => {
     const top = visitorRows(100_000)
-    const out = render(visitorsReport({ top, rows: 100_000 }), { ...opts, maxChars: max })
+    const out = render(visitorsReport({ top, rows: 100_000 }), { ...opts, room: chars(max) })
     expect(out.length).toBeLessThanOrEqual(max)
     expect(out).toMatch(/_[\d,]+ more rows not shown; the full data is in `out\/visitors.csv`\._/)
     expect(out).toContain('| 1 | /quickstart |')
@@ -317,13 +318,24 @@ describe('renderVisitorsReport: size', () => {
 
   it('counts multi-byte paths against the budget in bytes', () => {
     const top = Array.from({ length: 50_000 }, (_, i) => row(`/文档/页面-${i}`, 1, 1, 1))
-    const out = render(visitorsReport({ top }), { maxChars: 65_536 })
+    const out = render(visitorsReport({ top }), { room: bytes(65_536) })
     expect(Buffer.byteLength(out, 'utf8')).toBeLessThanOrEqual(65_536)
     expect(out).toMatch(/more rows not shown\._/)
   })
 
+  it('counts a comment in characters: multi-byte paths fill it, not a third of it', () => {
+    const top = Array.from({ length: 50_000 }, (_, i) => row(`/文档/页面-${i}`, 1, 1, 1))
+    const inChars = render(visitorsReport({ top }), { room: chars(65_536) })
+    const inBytes = render(visitorsReport({ top }), { room: bytes(65_536) })
+    expect(inChars.length).toBeLessThanOrEqual(65_536)
+    expect(inChars.length).toBeGreaterThan(60_000)
+    // More than its bytes would allow: the limit was counted in characters.
+    expect(Buffer.byteLength(inChars, 'utf8')).toBeGreaterThan(65_536)
+    expect(inChars.length).toBeGreaterThan(inBytes.length)
+  })
+
   it('stays within a small budget counted in bytes (a case the property once found)', () => {
-    const out = render(visitorsReport({ top: [row('', 1, 1, 1)] }), { maxChars: 345 })
+    const out = render(visitorsReport({ top: [row('', 1, 1, 1)] }), { room: bytes(345) })
     expect(Buffer.byteLength(out, 'utf8')).toBeLessThanOrEqual(345)
   })
 
@@ -335,7 +347,7 @@ describe('renderVisitorsReport: size', () => {
         fc.string({ maxLength: 400 }),
         (rowCount, maxChars, path) => {
           const top = [row(path, 1, 1, 1), ...visitorRows(rowCount)]
-          const out = render(visitorsReport({ top }), { maxChars })
+          const out = render(visitorsReport({ top }), { room: bytes(maxChars) })
           expect(Buffer.byteLength(out, 'utf8')).toBeLessThanOrEqual(maxChars)
         }
       ),

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1702);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2599);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1702:
+/***/ 2599:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32680,6 +32680,9 @@ function escapeRegExp(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/agent/prompt.ts
+// The prompt the agent gets: the instruction, and with `context: true` a short, clearly delimited
+// block about the change that triggered the run. Everything in the block comes from the event or
+// GitHub and is untrusted: each value is kept to one line, so none can fake the block's end.
 
 
 const MAX_CONTEXT_FILES = 100;
@@ -32756,23 +32759,6 @@ function contextFromEvent(eventName, payload, repository) {
         c.totalFiles = files.length;
     }
     return c;
-}
-/** The first MAX_CONTEXT_FILES paths of a pull request, in pages of 100: usually one request. */
-async function listPullRequestFiles(octokit, owner, repo, pullNumber) {
-    const files = [];
-    const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
-        owner,
-        repo,
-        pull_number: pullNumber,
-        per_page: 100
-    });
-    for await (const page of pages) {
-        for (const file of page.data)
-            files.push(file.filename);
-        if (files.length >= MAX_CONTEXT_FILES)
-            break;
-    }
-    return files.slice(0, MAX_CONTEXT_FILES);
 }
 // eslint-disable-next-line no-control-regex -- control characters are what is removed
 const BREAKING = /[\u0000-\u001f\u007f\u0085\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
@@ -32998,7 +32984,7 @@ function reason(status) {
 }
 /**
  * The error a request ends with after `attempts` tries: the request, why, our hint for the
- * status, and for a POST whether the instruction may have been delivered.
+ * status, and for a POST whether the instruction may have been delivered (`delivery`).
  */
 function requestFailure(request, failed, attempts, method, gaveUpBecause) {
     const { outcome } = failed;
@@ -33012,10 +32998,8 @@ function requestFailure(request, failed, attempts, method, gaveUpBecause) {
     const hint = status !== undefined ? STATUS_HINTS[status] : undefined;
     if (hint && outcome.kind === 'answer')
         message += ` (${hint})`;
+    // Whether the instruction arrived is a field: whoever reports the failure says it in words.
     const maybe = method === 'POST' && mayHaveBeenDelivered(outcome);
-    if (maybe)
-        message +=
-            '. The instruction may or may not have been delivered: check the job before sending it again.';
     const said = outcome.kind === 'answer' ? redact(failed.why) : undefined;
     return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no');
 }
@@ -33059,13 +33043,13 @@ function seconds(ms) {
 // Sends the instruction: a follow-up to a job, or a new job. Each is one POST, sent at most once
 // (the client retries it only where the service certainly did not take it).
 
-async function sendInstruction(service, i, deadline, now = Date.now) {
+async function sendInstruction(service, i, clock) {
     if (i.command === 'create') {
-        const job = await service.createJob(i.projectId, i.prompt, deadline);
-        return { jobId: job.id, job, answeredAt: now() };
+        const job = await service.createJob(i.projectId, i.prompt);
+        return { jobId: job.id, job, answeredAt: clock.now() };
     }
-    const job = await service.sendMessage(i.projectId, i.jobId, i.prompt, deadline);
-    return { jobId: i.jobId, job, answeredAt: now() };
+    const job = await service.sendMessage(i.projectId, i.jobId, i.prompt);
+    return { jobId: i.jobId, job, answeredAt: clock.now() };
 }
 /**
  * Whether the service took an instruction whose POST failed: a 2xx took it (the answer was only
@@ -33083,8 +33067,9 @@ function deliveryOf(err) {
 var external_node_buffer_ = __nccwpck_require__(4573);
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 // Markdown primitives shared by every report: escaping of untrusted text, links, number and
-// date formats, tables, folding, and fitting a body into a GitHub comment. The reports
-// themselves live in job.ts and visitors.ts; the charts in chart.ts.
+// date formats, tables, folding, and fitting a body into its room (a comment in characters, a
+// job summary in bytes). The reports themselves live in job.ts, visitors.ts and health.ts (with
+// health-tables.ts); the pages table in pages-table.ts; the charts in chart.ts.
 
 // ---------------------------------------------------------------------------------------------
 // Escaping
@@ -33349,12 +33334,18 @@ function provenance(p) {
 }
 // ---------------------------------------------------------------------------------------------
 // Blocks
-/**
- * Size against a budget in UTF-8 bytes: never less than the string length, so a result within
- * budget fits both the comment limit (characters) and the job summary limit (bytes).
- */
+/** A body's size in UTF-8 bytes. */
 function size(s) {
     return external_node_buffer_.Buffer.byteLength(s, 'utf8');
+}
+const chars = (max) => ({ max, unit: 'chars' });
+const bytes = (max) => ({ max, unit: 'bytes' });
+/** The length of `s` in the room's unit. */
+function lengthIn(s, room) {
+    return room.unit === 'chars' ? s.length : size(s);
+}
+function fitsIn(s, room) {
+    return lengthIn(s, room) <= room.max;
 }
 /** The header and delimiter lines of a GFM table. */
 function tableHead(columns) {
@@ -33428,9 +33419,9 @@ function cutToBytes(s, maxBytes) {
     }
     return s.slice(0, i);
 }
-/** Cuts at the last line break within maxBytes (or mid-line, if there is none). */
-function cutAtLine(s, maxBytes) {
-    const cut = cutToBytes(s, maxBytes);
+/** Cuts at the last line break within `max` of the room's unit (or mid-line, if there is none). */
+function cutAtLine(s, max, unit) {
+    const cut = unit === 'chars' ? cutAt(s, max) : cutToBytes(s, max);
     if (cut.length === s.length)
         return cut;
     const lastBreak = cut.lastIndexOf('\n');
@@ -33442,60 +33433,58 @@ function closing(cut) {
     return (fence ? `\n${fence}` : '') + '\n\n</details>'.repeat(openDetails(cut));
 }
 /**
- * Last resort for a body longer than a GitHub comment allows: cut at a line boundary, close an
- * open code fence or collapsed block and say where the full report is. The result is at most
- * maxChars long, measured in UTF-8 bytes (never fewer than characters), so one budget serves a
- * comment (characters) and the job summary (bytes).
+ * Last resort for a body longer than its room: cut at a line boundary, close an open code fence
+ * or collapsed block and say where the full report is. The result fits the room, in its unit.
  */
-function fitMarkdown(body, maxChars, note = 'the job summary') {
-    if (size(body) <= maxChars)
+function fitMarkdown(body, room, note = 'the job summary') {
+    if (fitsIn(body, room))
         return body;
+    const len = (text) => lengthIn(text, room);
     const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`;
-    let budget = maxChars - size(notice);
+    let budget = room.max - len(notice);
     // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
     for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
-        const cut = cutAtLine(body, budget);
+        const cut = cutAtLine(body, budget, room.unit);
         const end = closing(cut);
-        if (size(cut) + size(end) + size(notice) <= maxChars)
+        if (len(cut) + len(end) + len(notice) <= room.max)
             return cut + end + notice;
-        budget = maxChars - size(notice) - size(end);
+        budget = room.max - len(notice) - len(end);
     }
-    return cutToBytes(notice.trim(), maxChars);
+    const last = notice.trim();
+    return room.unit === 'chars' ? cutAt(last, room.max) : cutToBytes(last, room.max);
 }
 /**
- * The one way a report fits its budget: the most table rows with which `render(rows)` stays
- * within maxBytes (found by bisection; more rows never make a report shorter), and only when not
- * even 0 rows fit, the report cut as a last resort.
+ * The one way a report fits its room: the most table rows with which `render(rows)` stays
+ * within it (found by bisection; more rows never make a report shorter), and only when not even
+ * 0 rows fit, the report cut as a last resort.
  */
-function fitRows(render, rowCount, maxBytes, note) {
+function fitRows(render, rowCount, room, note) {
     const full = render(rowCount);
-    if (size(full) <= maxBytes)
+    if (fitsIn(full, room))
         return full;
     let fits = -1;
     let low = 0;
     let high = rowCount - 1;
     while (low <= high) {
         const mid = (low + high) >> 1;
-        if (size(render(mid)) <= maxBytes) {
+        if (fitsIn(render(mid), room)) {
             fits = mid;
             low = mid + 1;
         }
         else
             high = mid - 1;
     }
-    return fits >= 0 ? render(fits) : fitMarkdown(render(0), maxBytes, note);
+    return fits >= 0 ? render(fits) : fitMarkdown(render(0), room, note);
 }
 
 ;// CONCATENATED MODULE: ./src/agent/verdict.ts
 // How a job run ended, in words: what fails the step after the wait, and what a cancellation can
 // truthfully say at each stage of the run.
 
+const MAYBE_DELIVERED = 'the instruction may or may not have been delivered: check the job before sending it again';
 const CANCELLED = {
     preparing: { text: 'nothing was sent to the service', delivered: 'no' },
-    sending: {
-        text: 'the instruction may or may not have been delivered: check the job before sending it again',
-        delivered: 'maybe'
-    },
+    sending: { text: MAYBE_DELIVERED, delivered: 'maybe' },
     waiting: {
         text: 'the job keeps running on the service; this run stopped waiting',
         delivered: 'yes'
@@ -33505,6 +33494,26 @@ const CANCELLED = {
 function cancelled(signal, stage) {
     const { text, delivered } = CANCELLED[stage];
     return { error: `Cancelled (${signal}): ${text}.`, delivered };
+}
+/**
+ * The message that fails the step when the run stopped on an error at `stage`: before the POST
+ * nothing was sent; during it, the error's `delivery` says whether the service took it; after it,
+ * the service has the instruction and only following the job failed.
+ */
+function stoppedBy(message, stage, delivered, jobId) {
+    if (stage === 'preparing') {
+        const error = `${message}. Nothing was sent to the service.`;
+        return { error, failure: error };
+    }
+    if (stage === 'waiting') {
+        const error = `The service took the instruction, then polling job ${jobId} failed: ${message}`;
+        return { error, failure: error };
+    }
+    const maybe = delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : '';
+    return { error: message, failure: `${message}${maybe}` };
+}
+function capitalise(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
 }
 /** The message that fails the step after the wait, if any: a timeout, or a `fail-on-status`. */
 function exitProblem(r, jobId, s) {
@@ -33524,52 +33533,11 @@ function exitProblem(r, jobId, s) {
 }
 
 ;// CONCATENATED MODULE: ./src/errors.ts
-// What every room shares about failure: the one way to turn anything thrown into a message, the
-// one deadline of a run, and the one error that says the time allowed ran out.
+// What every room shares about failure: the one way to turn anything thrown into a message, and
+// the one error that says the time allowed ran out (the deadline itself is deadline.ts).
 /** A thrown value as the text a user reads: no stack trace, ever. */
 function messageOf(err) {
     return err instanceof Error ? err.message : String(err);
-}
-/**
- * The run's one deadline (`wait-timeout`), built once by the command and handed to every loop.
- * `what` says what the limit is, for the error: "`wait-timeout` (30 s, counted from the start
- * of the run)".
- */
-class Deadline {
-    at;
-    what;
-    now;
-    constructor(
-    /** Epoch ms; Infinity for none. */
-    at, what = '`wait-timeout`', now = Date.now) {
-        this.at = at;
-        this.what = what;
-        this.now = now;
-    }
-    /** Milliseconds left, never below 0. */
-    left() {
-        return Math.max(0, this.at - this.now());
-    }
-    passed() {
-        return this.now() >= this.at;
-    }
-    /** Throws the one "time is up" error when the deadline has passed. */
-    check(waitingFor) {
-        if (this.passed())
-            throw this.error(waitingFor);
-    }
-    error(waitingFor, cause) {
-        return new TimeUpError(waitingFor, cause, undefined, this.what);
-    }
-}
-/**
- * The deadline of a command that `wait-timeout` bounds from the start of the run (`visitors`,
- * `report`); a job's wait is counted from the service's answer instead.
- */
-function runDeadline(startedAt, waitTimeoutMs) {
-    const seconds = Math.round(waitTimeoutMs / 100) / 10;
-    const what = `\`wait-timeout\` (${seconds} s, counted from the start of the run)`;
-    return new Deadline(startedAt + waitTimeoutMs, what);
 }
 /**
  * The one "time is up" error: the time allowed ran out. Its message says which limit, and what
@@ -33622,23 +33590,21 @@ function* pollDelays(intervalMs, random = Math.random) {
     }
 }
 async function waitForJob(o) {
-    const now = o.now ?? Date.now;
-    const sleep = o.sleep ?? ((ms) => new Promise(r => setTimeout(r, ms)));
+    const { deadline } = o;
     const started = o.evidence.answeredAt;
     let job = o.job;
     let reported = job?.status;
     let lastPollError;
     let doubted = false;
     const warnedStatuses = new Set();
-    const stamp = () => `[${Math.round((now() - started) / 1000)}s]`;
+    const stamp = () => `[${Math.round(deadline.elapsed(started) / 1000)}s]`;
     for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
-        const left = o.deadline - now();
-        await sleep(Math.max(0, Math.min(delay, left)));
+        await deadline.sleep(Math.min(delay, deadline.left()));
         // No request starts once the wait is over.
-        if (now() >= o.deadline)
+        if (deadline.passed())
             break;
         try {
-            job = await o.service.getJob(o.path, o.deadline, ATTEMPTS_PER_POLL);
+            job = await o.service.getJob(o.path, ATTEMPTS_PER_POLL);
         }
         catch (err) {
             // The time ran out before or during the poll (a busy runner may start it late): that is
@@ -33652,7 +33618,7 @@ async function waitForJob(o) {
             continue;
         }
         lastPollError = undefined;
-        const reading = readPoll(job, o.evidence, now());
+        const reading = readPoll(job, o.evidence, deadline.now());
         noteSeen(o.evidence, job);
         if (reading.kind === 'doubted') {
             if (!doubted)
@@ -33692,6 +33658,62 @@ function isTransient(err) {
     // the next poll may find the job in another state.
     const odd = err.status !== undefined && err.status >= 200 && err.status < 300;
     return odd || err.status === undefined || err.status === 429 || err.status >= 500;
+}
+
+;// CONCATENATED MODULE: ./src/github/errors.ts
+// GitHub's failures as the log may show them: the call, the status, GitHub's words (no stack, no
+// token), and what to change when the token may not write. Every REST call goes through call().
+
+/** Failure of a GitHub call, with a message safe to show: no stack, no token. */
+class GitHubError extends Error {
+    status;
+    constructor(what, status, detail) {
+        const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean);
+        const hint = status === 403 || status === 401
+            ? '. The token cannot write here: give the workflow `issues: write` and ' +
+                '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
+            : '';
+        super(`GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}${hint}`);
+        this.name = 'GitHubError';
+        this.status = status;
+    }
+}
+function errorDetail(error) {
+    const record = typeof error === 'object' && error !== null ? error : {};
+    const response = record.response;
+    // octokit gives a request that got no answer at all (a timeout, a reset) the status 500.
+    const answered = response !== undefined || record.status !== 500;
+    const status = answered && typeof record.status === 'number' && record.status > 0 ? record.status : undefined;
+    const data = response?.data;
+    let detail;
+    if (typeof data?.message === 'string')
+        detail = data.message;
+    else if (error instanceof Error)
+        detail = error.message;
+    else
+        detail = String(error);
+    return { status, detail: cleanDetail(detail) };
+}
+function cleanDetail(text) {
+    return (redact(text)
+        // octokit appends " - <documentation_url>", which is noise in a log line.
+        .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
+        // Never echo anything that looks like a credential.
+        .replace(/\b(gh[opusr]_|github_pat_)[A-Za-z0-9_]+/g, '[REDACTED]')
+        .replace(/\b(bearer|token)\s+\S+/gi, '$1 [REDACTED]')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 300));
+}
+/** Runs one GitHub request; its failure becomes a GitHubError. */
+async function call(what, request) {
+    try {
+        return await request();
+    }
+    catch (error) {
+        const { status, detail } = errorDetail(error);
+        throw new GitHubError(what, status, detail);
+    }
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -33808,20 +33830,6 @@ function markersFor(keys, secret, place, at) {
 
 /** GitHub's maximum comment body length (characters). */
 const COMMENT_LIMIT = 65536;
-/** Failure of a GitHub call, with a message safe to show: no stack, no token. */
-class GitHubError extends Error {
-    status;
-    constructor(what, status, detail) {
-        const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean);
-        const hint = status === 403 || status === 401
-            ? '. The token cannot write here: give the workflow `issues: write` and ' +
-                '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
-            : '';
-        super(`GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}${hint}`);
-        this.name = 'GitHubError';
-        this.status = status;
-    }
-}
 /**
  * Body plus markers: the body is fitted to what GitHub allows once the markers are in, cut at a
  * line with its open blocks closed and one note saying so. A body given as a function renders to
@@ -33832,43 +33840,7 @@ function composeBody(body, markers) {
     if (room < 200)
         throw new Error('Comment markers do not fit in a comment');
     const text = typeof body === 'function' ? body(room) : body;
-    return `${fitMarkdown(text, room)}\n\n${markers}`;
-}
-function errorDetail(error) {
-    const record = typeof error === 'object' && error !== null ? error : {};
-    const response = record.response;
-    // octokit gives a request that got no answer at all (a timeout, a reset) the status 500.
-    const answered = response !== undefined || record.status !== 500;
-    const status = answered && typeof record.status === 'number' && record.status > 0 ? record.status : undefined;
-    const data = response?.data;
-    let detail;
-    if (typeof data?.message === 'string')
-        detail = data.message;
-    else if (error instanceof Error)
-        detail = error.message;
-    else
-        detail = String(error);
-    return { status, detail: cleanDetail(detail) };
-}
-function cleanDetail(text) {
-    return (redact(text)
-        // octokit appends " - <documentation_url>", which is noise in a log line.
-        .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
-        // Never echo anything that looks like a credential.
-        .replace(/\b(gh[opusr]_|github_pat_)[A-Za-z0-9_]+/g, '[REDACTED]')
-        .replace(/\b(bearer|token)\s+\S+/gi, '$1 [REDACTED]')
-        .replace(/\s+/g, ' ')
-        .trim()
-        .slice(0, 300));
-}
-async function call(what, request) {
-    try {
-        return await request();
-    }
-    catch (error) {
-        const { status, detail } = errorDetail(error);
-        throw new GitHubError(what, status, detail);
-    }
+    return `${fitMarkdown(text, chars(room))}\n\n${markers}`;
 }
 function toRef(data) {
     return { id: data.id, url: data.html_url };
@@ -33916,7 +33888,7 @@ function newestMarked(comments, secret, place, pick) {
 }
 /** A plain reply (no marker: it routes nothing and is never edited), fitted to GitHub's limit. */
 async function postReply(octokit, place, body) {
-    return createComment(octokit, place, fitMarkdown(body, COMMENT_LIMIT));
+    return createComment(octokit, place, fitMarkdown(body, chars(COMMENT_LIMIT)));
 }
 async function createComment(octokit, place, body) {
     const { data } = await call(`creating a comment on #${place.issueNumber}`, () => octokit.rest.issues.createComment({
@@ -34072,91 +34044,8 @@ function parsePullRequestLink(link, serverUrl, owner, repo) {
     return Number.isSafeInteger(number) ? number : undefined;
 }
 
-;// CONCATENATED MODULE: ./src/github/event.ts
-// What the triggering event says, read defensively: the payload is untrusted JSON, so every
-// field is checked for its type and a malformed event yields undefined fields, never a throw.
-
-function event_asString(value) {
-    return typeof value === 'string' ? value : undefined;
-}
-/** A positive safe integer, as issue numbers and comment ids are. */
-function asId(value) {
-    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
-}
-function numberOf(container) {
-    return asId(asObject(container)?.number);
-}
-function splitRepository(repository) {
-    const slash = repository.indexOf('/');
-    if (slash < 0)
-        return { owner: repository, repo: '' };
-    return { owner: repository.slice(0, slash), repo: repository.slice(slash + 1) };
-}
-function readComment(payload, kind) {
-    const comment = asObject(payload.comment);
-    const id = asId(comment?.id);
-    if (comment === undefined || id === undefined)
-        return undefined;
-    const user = asObject(comment.user);
-    const authorType = event_asString(user?.type);
-    return {
-        id,
-        // A comment body can be null in the API when empty.
-        body: event_asString(comment.body) ?? '',
-        author: event_asString(user?.login) ?? '',
-        ...(authorType === undefined ? {} : { authorType }),
-        kind,
-        action: event_asString(payload.action) ?? ''
-    };
-}
-function readIssueNumber(eventName, payload) {
-    switch (eventName) {
-        case 'pull_request':
-        case 'pull_request_target':
-            return {
-                issueNumber: numberOf(payload.pull_request) ?? asId(payload.number),
-                isPullRequest: true
-            };
-        case 'pull_request_review_comment':
-            return { issueNumber: numberOf(payload.pull_request), isPullRequest: true };
-        case 'issue_comment':
-        case 'issues': {
-            const issue = asObject(payload.issue);
-            // Pull requests are issues too; the API marks them with a `pull_request` object.
-            return {
-                issueNumber: numberOf(issue),
-                isPullRequest: asObject(issue?.pull_request) !== undefined
-            };
-        }
-        default:
-            return { isPullRequest: false };
-    }
-}
-/** Compared by name: `head.repo.fork` only says the head repository is a fork of something. */
-function readForkRepository(payload, repository) {
-    const head = asObject(asObject(payload.pull_request)?.head);
-    const name = event_asString(asObject(head?.repo)?.full_name);
-    if (name === undefined || repository === '')
-        return undefined;
-    return name.toLowerCase() === repository.toLowerCase() ? undefined : name;
-}
-function readEvent(eventName, payload, repository) {
-    const safePayload = asObject(payload) ?? {};
-    const { issueNumber, isPullRequest } = readIssueNumber(eventName, safePayload);
-    const info = { eventName, ...splitRepository(repository), isPullRequest };
-    if (issueNumber !== undefined)
-        info.issueNumber = issueNumber;
-    const fork = readForkRepository(safePayload, repository);
-    if (fork !== undefined)
-        info.forkRepository = fork;
-    if (eventName === 'issue_comment' || eventName === 'pull_request_review_comment') {
-        const comment = readComment(safePayload, eventName === 'issue_comment' ? 'issue' : 'pull');
-        if (comment !== undefined)
-            info.comment = comment;
-    }
-    return info;
-}
-/** What a reader calls the place a comment is on: replies on an issue say "issue". */
+;// CONCATENATED MODULE: ./src/report/place.ts
+// What a reader calls the place a comment is on: replies on an issue say "issue".
 function placeNoun(isPullRequest) {
     return isPullRequest ? 'pull request' : 'issue';
 }
@@ -34271,13 +34160,11 @@ function lastStatus(r) {
     const status = statusOf(r);
     return status ? ` Last status seen: **${value(status)}**.` : '';
 }
-/** The delivery sentence errors carry: the report says it once, in its own words. */
-const MAYBE_DELIVERED = /[.;]?\s*the instruction may or may not have been delivered(: check the job before sending it again)?\.?/gi;
+/** The cause in the service's words; whether the instruction arrived is said from `delivered`. */
 function job_errorDetail(r, label) {
     if (!r.error)
         return undefined;
-    const text = r.delivered === 'maybe' ? r.error.replace(MAYBE_DELIVERED, '') : r.error;
-    return `**${label}:** ${escapeText(clip(text, ERROR_MAX_CHARS))}`;
+    return `**${label}:** ${escapeText(clip(r.error, ERROR_MAX_CHARS))}`;
 }
 const DELIVERY = {
     maybe: 'Check the job on the service before sending the instruction again, or the agent may get ' +
@@ -34440,6 +34327,7 @@ function renderJobReport(r, place = 'comment') {
 
 
 
+
 /** One thread per pull request or issue, so each is listed at most once per run. */
 class JobComments {
     o;
@@ -34510,6 +34398,111 @@ class JobComments {
             core_warning(messageOf(err));
             return false;
         }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/pulls.ts
+// A pull request's changed files, as GitHub lists them (for `context`).
+
+/** The first `max` paths of a pull request, in pages of 100: usually one request. */
+async function listPullRequestFiles(octokit, owner, repo, pullNumber, max) {
+    return call(`listing the files of #${pullNumber}`, async () => {
+        const files = [];
+        const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
+            owner,
+            repo,
+            pull_number: pullNumber,
+            per_page: 100
+        });
+        for await (const page of pages) {
+            for (const file of page.data)
+                files.push(file.filename);
+            if (files.length >= max)
+                break;
+        }
+        return files.slice(0, max);
+    });
+}
+
+;// CONCATENATED MODULE: ./src/deadline.ts
+// The run's one clock and its one deadline. `main` builds a Deadline once and hands the object to
+// everything that waits or sends: the service client, the GitHub client, paging, cursors and the
+// job's wait. Nothing else computes "start plus wait-timeout" or "time left": they ask it.
+// The clock is injected, so a test can hand in one whose waits take no real time.
+
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => new Promise(resolve => {
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    })
+};
+/**
+ * `wait-timeout` of one run. Unbounded until `limit()` gives it the input's value, counted from the
+ * start of the run; a job's wait counts again from the service's answer (`restartFrom`).
+ */
+class Deadline {
+    clock;
+    /** When the run started (ms since the epoch, on this clock). */
+    startedAt;
+    from;
+    limitMs = Infinity;
+    constructor(clock = systemClock) {
+        this.clock = clock;
+        this.startedAt = clock.now();
+        this.from = this.startedAt;
+    }
+    /** A deadline `limitMs` after now: for tests and tools that need one alone. */
+    static after(limitMs, clock = systemClock) {
+        const d = new Deadline(clock);
+        d.limit(limitMs);
+        return d;
+    }
+    /** The limit (`wait-timeout`), once the settings say it. */
+    limit(limitMs) {
+        this.limitMs = limitMs;
+    }
+    /** A job's wait is counted from the service's answer to the instruction (contract). */
+    restartFrom(at) {
+        this.from = at;
+    }
+    now() {
+        return this.clock.now();
+    }
+    sleep(ms, signal) {
+        return this.clock.sleep(Math.max(0, ms), signal);
+    }
+    /** Milliseconds left, never below 0; Infinity while unbounded. */
+    left() {
+        return Math.max(0, this.from + this.limitMs - this.now());
+    }
+    passed() {
+        return this.left() === 0;
+    }
+    /** False when a wait of `ms` from now would reach the deadline. */
+    allows(ms) {
+        return ms < this.left();
+    }
+    /** A time limit for one call: `maxMs`, or what is left when that is less, but at least `minMs`. */
+    clamp(maxMs, minMs = 0) {
+        return Math.max(minMs, Math.min(maxMs, this.left()));
+    }
+    /** Milliseconds since `since` (default: the start of the run), on this clock. */
+    elapsed(since = this.startedAt) {
+        return this.now() - since;
+    }
+    /** Throws the one "time is up" error when the deadline has passed. */
+    check(waitingFor) {
+        if (this.passed())
+            throw this.error(waitingFor);
+    }
+    error(waitingFor, cause) {
+        return new TimeUpError(waitingFor, cause);
     }
 }
 
@@ -34737,6 +34730,7 @@ function readText(msg, maxBytes, keepHead) {
 
 
 
+
 /** A POST is sent at most this many times in all (only ever retried where it was not taken). */
 const MAX_POST_ATTEMPTS = 3;
 /** A request path in a log or error line: a hostile cursor must not make every line huge. */
@@ -34759,8 +34753,7 @@ class ServiceClient {
             maxRateLimitWaitMs: 10 * 60_000,
             quotaRetryWaitsMs: [20_000, 40_000],
             maxRequests: 0,
-            sleep: abortableSleep,
-            now: () => Date.now(),
+            deadline: new Deadline(),
             random: Math.random,
             ...options
         };
@@ -34799,8 +34792,8 @@ class ServiceClient {
         this.postHttp.dispose();
     }
     /** GET `path` with the usual retries; what `check` makes of the JSON answer. */
-    async getJson(path, check, deadline, signal) {
-        return this.call({ method: 'GET', path, check, deadline, signal });
+    async getJson(path, check, signal) {
+        return this.call({ method: 'GET', path, check, signal });
     }
     async call(c) {
         // An instruction is sent at most 3 times in all, and only where it was certainly not taken.
@@ -34808,6 +34801,7 @@ class ServiceClient {
         let quotaRetries = 0;
         const request = clipText(`${c.method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${c.path}`, MAX_REQUEST_CHARS);
         let last;
+        const deadline = this.o.deadline;
         for (let tries = 1;; tries++) {
             if (this.rateLimited)
                 throw this.rateLimited;
@@ -34815,8 +34809,7 @@ class ServiceClient {
                 throw new RequestCancelledError(request);
             if (this.o.maxRequests > 0 && this.sent >= this.o.maxRequests)
                 throw new BudgetError(this.o.maxRequests, clipText(request, MAX_REQUEST_CHARS));
-            const left = c.deadline - this.o.now();
-            if (left <= 0) {
+            if (deadline.passed()) {
                 if (last)
                     throw requestFailure(request, last, tries - 1, c.method, 'the time allowed ran out');
                 throw new TimeUpError(`${request} to start: it was not sent`);
@@ -34834,11 +34827,11 @@ class ServiceClient {
                 body: c.body,
                 check: c.check,
                 // Each attempt gets the usual limit, or what is left of the run's time if that is less.
-                timeoutMs: Math.max(1_000, Math.min(this.o.requestTimeoutMs, left)),
+                timeoutMs: deadline.clamp(this.o.requestTimeoutMs, 1_000),
                 signal,
                 count: () => this.sent++,
                 debug: this.o.debug,
-                now: this.o.now
+                now: () => deadline.now()
             });
             if (result.ok) {
                 for (const note of result.notes)
@@ -34849,11 +34842,11 @@ class ServiceClient {
                 throw new RequestCancelledError(request);
             last = result;
             const { outcome } = result;
-            const asked = outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, this.o.now()) : undefined;
+            const asked = outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, deadline.now()) : undefined;
             if (outcome.kind === 'answer' && outcome.status === 429 && asked !== undefined) {
                 const tooLong = asked > this.o.maxRateLimitWaitMs
                     ? `more than ${seconds(this.o.maxRateLimitWaitMs)}`
-                    : this.o.now() + asked >= c.deadline
+                    : !deadline.allows(asked)
                         ? 'past `wait-timeout`'
                         : undefined;
                 if (tooLong)
@@ -34864,7 +34857,7 @@ class ServiceClient {
             let quotaWait;
             if (outcome.kind === 'answer' && outcome.status === 429 && asked === undefined) {
                 quotaWait = this.o.quotaRetryWaitsMs[quotaRetries++];
-                const spent = quotaWait === undefined || this.o.now() + quotaWait >= c.deadline;
+                const spent = quotaWait === undefined || !deadline.allows(quotaWait);
                 if (spent)
                     throw this.stopForSpentQuota(request, result);
             }
@@ -34873,12 +34866,12 @@ class ServiceClient {
             const wait = asked ??
                 quotaWait ??
                 backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random);
-            if (this.o.now() + wait >= c.deadline) {
+            if (!deadline.allows(wait)) {
                 const why = asked !== undefined ? `the service asked to wait ${seconds(wait)} (Retry-After)` : '';
                 throw requestFailure(request, result, tries, c.method, why || 'the time allowed (`wait-timeout`) ran out');
             }
             this.o.info?.(`${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${tries + 1} of ${maxAttempts})`);
-            await sleepUnlessAborted(this.o.sleep(wait, c.signal), c.signal);
+            await sleepUnlessAborted(deadline.sleep(wait, c.signal), c.signal);
         }
     }
     warnOnce(line) {
@@ -34889,14 +34882,14 @@ class ServiceClient {
     }
     /** A 429 without Retry-After that persisted: the hourly limit is spent. */
     stopForSpentQuota(request, result) {
-        const resetAt = new Date(this.o.now() + 3_600_000);
+        const resetAt = new Date(this.o.deadline.now() + 3_600_000);
         this.rateLimited = new RateLimitError(`${request} failed: ${result.why.replace(/\.$/, '')}. The service's hourly limit is spent (it said so without ` +
             'a Retry-After, and retrying did not help), so the run stops here and sends nothing ' +
             'more. Run it again within the hour, once the limit has reset.', resetAt, false);
         return this.rateLimited;
     }
     stopForRateLimit(request, result, askedMs, tooLong) {
-        const resetAt = new Date(this.o.now() + askedMs);
+        const resetAt = new Date(this.o.deadline.now() + askedMs);
         const when = `${resetAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
         this.rateLimited = new RateLimitError(`${request} failed: ${result.why.replace(/\.$/, '')}. The rate limit resets at ${when}: the service asked to ` +
             `wait ${seconds(askedMs)} (Retry-After), ${tooLong}, so the run stops here and sends ` +
@@ -34907,18 +34900,6 @@ class ServiceClient {
 /** A path segment: ids may hold spaces and slashes. */
 function enc(segment) {
     return encodeURIComponent(segment);
-}
-/** A timer that an abort clears, so a cancelled wait keeps nothing pending. */
-function abortableSleep(ms, signal) {
-    return new Promise(resolve => {
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    });
 }
 async function sleepUnlessAborted(sleeping, signal) {
     if (!signal)
@@ -34949,10 +34930,10 @@ class AgentApi {
         this.client = client;
     }
     /** Sends the follow-up; never twice. Resolves to the job if the answer was one. */
-    async sendMessage(projectId, jobId, prompt, deadline) {
+    async sendMessage(projectId, jobId, prompt) {
         const path = `/v2/agent/${enc(projectId)}/job/${enc(jobId)}/message`;
         try {
-            return await this.post(path, prompt, deadline);
+            return await this.post(path, prompt);
         }
         catch (err) {
             // A 2xx with an odd body still means the service took the message: say so, do not fail.
@@ -34965,10 +34946,10 @@ class AgentApi {
      * Starts a new agent job; never twice. A 2xx whose body names no job still started one, so it
      * is an error that says so, and nothing retries it.
      */
-    async createJob(projectId, prompt, deadline) {
+    async createJob(projectId, prompt) {
         const path = `/v2/agent/${enc(projectId)}/job`;
         try {
-            return await this.post(path, prompt, deadline);
+            return await this.post(path, prompt);
         }
         catch (err) {
             if (isTaken(err))
@@ -34977,12 +34958,12 @@ class AgentApi {
             throw err;
         }
     }
-    getJob(path, deadline, maxAttempts) {
-        return this.client.call({ method: 'GET', path, check: checkAgentJob, deadline, maxAttempts });
+    getJob(path, maxAttempts) {
+        return this.client.call({ method: 'GET', path, check: checkAgentJob, maxAttempts });
     }
-    post(path, prompt, deadline) {
+    post(path, prompt) {
         const body = JSON.stringify({ prompt });
-        return this.client.call({ method: 'POST', path, body, check: checkAgentJob, deadline });
+        return this.client.call({ method: 'POST', path, body, check: checkAgentJob });
     }
 }
 /** A 2xx whose body was odd: the service took the instruction. */
@@ -35161,10 +35142,12 @@ function readApiKey(get) {
 }
 
 ;// CONCATENATED MODULE: ./src/commands/job.ts
-// `command: message` and `command: create`: decide the job, compose the prompt, send it once, keep
-// a live comment, wait until the result is believed, route the pull request, decide the exit.
-// Once the service has taken the instruction, GitHub failures are warnings: the run still waits
-// and sets its outputs, so nobody re-runs it and sends the instruction twice.
+// `command: message` and `command: create` as four phases, each returning what the next needs:
+// prepare (which job, which instruction, the job before) → deliver (sent once, or found sent by an
+// earlier attempt) → follow (the wait) → conclude (the ending). One try/catch turns whatever
+// stopped the run into one ending. Once the service has the instruction, GitHub failures are
+// warnings: the run still waits and sets its outputs, so nobody re-runs it and sends it twice.
+
 
 
 
@@ -35180,128 +35163,218 @@ function readApiKey(get) {
 
 
 async function runJob(ctx) {
-    const run = new JobRun(ctx);
-    await run.execute();
+    await new JobRun(ctx).run();
+}
+/** The run refused to guess a job: `job-id` is empty and nothing here records one. */
+class NoJobError extends InputError {
+    why;
+    constructor(why) {
+        super('job-id', why);
+        this.why = why;
+    }
 }
 class JobRun {
     ctx;
     s;
     comments;
     agent;
-    /** The job's pull-request link before the instruction (a follow-up's job may have one). */
-    prBefore;
-    command;
-    jobId;
-    prompt;
+    // The three things the cancellation handler and the live comment read while the run goes on.
     stage = 'preparing';
-    lastJob;
-    /**
-     * The last job seen after a follow-up still shows a final state that may be from before it:
-     * the live comment must not present that as this instruction's result.
-     */
-    maybeStale = false;
-    /**
-     * The live comment records this job: a job started for this pull request by
-     * `when-no-job: create`, or one that opened it.
-     */
-    routeHere = false;
-    /** The service has the instruction: from here on, the live comment records this run's job. */
-    delivered = false;
-    /** A re-run whose earlier attempt delivered the instruction: it follows that job, sends nothing. */
-    followsEarlierAttempt = false;
-    /** The job failed for certain: a re-run is a retry, and sends the instruction again. */
-    retryable = false;
+    target;
+    /** The last job seen; `stale` while it may still show its state from before the instruction. */
+    last;
     constructor(ctx) {
         this.ctx = ctx;
-        this.s = ctx.settings;
-        this.command = ctx.settings.command === 'create' ? 'create' : 'message';
-        this.prompt = ctx.settings.prompt;
+        const s = ctx.settings;
+        this.s = s;
+        this.target = {
+            command: s.command,
+            ...(s.command === 'message' && s.jobId !== '' ? { jobId: s.jobId } : {}),
+            prompt: s.prompt,
+            routeHere: false
+        };
         this.agent = new AgentApi(ctx.service);
         this.comments = new JobComments({
-            octokit: ctx.settings.comment === 'false' ? undefined : ctx.octokit,
+            octokit: s.comment === 'false' ? undefined : ctx.octokit,
             owner: ctx.event.owner,
             repo: ctx.event.repo,
             target: ctx.target,
-            projectId: ctx.settings.projectId,
-            commentMode: ctx.settings.commentMode,
-            secret: ctx.settings.apiKey,
+            projectId: s.projectId,
+            commentMode: s.commentMode,
+            secret: s.apiKey,
             ...(ctx.event.comment ? { answerTo: ctx.event.comment.id } : {})
         });
     }
-    async execute() {
-        this.ctx.result.onCancel = signal => this.cancelled(signal);
-        await this.run();
-    }
     async run() {
-        const s = this.s;
-        const earlier = await this.earlierAttemptsJob();
-        if (earlier !== undefined)
-            this.jobId = earlier;
-        else if (this.command === 'message' && s.jobId === '')
-            await this.chooseJob();
-        else if (this.command === 'message')
-            this.jobId = s.jobId;
-        if (this.jobId !== undefined)
-            this.ctx.result.set('job-id', this.jobId);
-        if (s.context)
-            this.prompt = composePrompt(this.ctx.settings.prompt, await this.gatherContext());
-        let before;
-        if (this.command === 'message' && s.wait && earlier === undefined)
-            before = await this.jobBeforeSending();
-        // A follow-up whose job already linked this pull request updated it; it did not open it.
-        this.prBefore = before?.prLink ?? undefined;
-        const sent = earlier !== undefined ? { jobId: earlier, answeredAt: Date.now() } : await this.send();
-        // `wait-timeout` counts from the answer: GitHub calls get the time the wait has left.
-        this.ctx.clock.deadline = sent.answeredAt + s.waitTimeoutMs;
-        this.delivered = true;
-        this.stage = 'waiting';
-        const shown = sent.job ?? before;
-        this.maybeStale =
-            this.command === 'message' && shown !== undefined && isFinalStatus(shown.status);
-        this.setJobOutputs(sent.job);
-        // Without waiting, the ending below is the first and only write.
-        if (s.wait)
-            await this.writeLive(this.report('waiting'), { routeKeys: this.routeKeys() });
-        const result = s.wait
-            ? await this.wait(sent, before)
-            : { job: sent.job, timedOut: false, doubted: false };
-        this.lastJob = result.job ?? this.lastJob;
-        this.setJobOutputs(result.job);
-        await this.finish(result);
-    }
-    /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
-    async chooseJob() {
-        const { event, settings: s } = this.ctx;
-        const thread = this.comments.thread(event.issueNumber);
-        let found;
+        this.ctx.result.onCancel = signal => Promise.resolve(this.cancel(signal));
+        let ending;
         try {
-            found = thread ? await thread.findRoutedJob(s.projectId) : undefined;
+            this.target = await this.prepare();
+            const sent = await this.deliver(this.target);
+            const waited = await this.follow(sent);
+            ending = await this.conclude(waited);
         }
         catch (err) {
-            const error = `${messageOf(err)}. Nothing was sent to the service.`;
-            this.end({ ...this.report('error'), error, delivered: 'no' });
-            throw new Error(error, { cause: err });
+            ending = this.stopped(err);
         }
-        const here = `This ${placeNoun(event.isPullRequest)}`;
-        if (found) {
-            info(`${here} records agent job ${found}: the follow-up goes there.`);
-            this.jobId = found;
-            // The live comment may replace the one that carried the route: it must carry it on.
-            this.routeHere = this.ctx.target?.issueNumber === event.issueNumber;
-            return;
-        }
-        if (s.whenNoJob === 'create' && event.comment) {
-            info(`${here} records no agent job, and \`when-no-job\` is \`create\`: starting a new job with the instruction.`);
-            this.command = 'create';
-            this.routeHere = this.ctx.target?.issueNumber === event.issueNumber;
-            return;
-        }
-        const why = `is empty and ${here.toLowerCase()} records no agent job of this project. Set \`job-id\` in the ` +
-            'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
-            'pull request that the docs agent opened after an instruction sent by this action';
-        this.end({ ...this.report('no-job'), error: `Input \`job-id\` ${why}`, delivered: 'no' });
-        throw new InputError('job-id', why);
+        this.end(ending);
     }
+    // ---------------------------------------------------------------------------------------------
+    // The phases
+    async prepare() {
+        const s = this.s;
+        let target = this.target;
+        const earlier = await this.earlierAttemptsJob();
+        if (earlier !== undefined)
+            target = { ...target, jobId: earlier, earlier: true };
+        else if (target.command === 'message' && target.jobId === undefined)
+            target = { ...target, ...(await this.chooseJob()) };
+        if (target.jobId !== undefined)
+            this.ctx.result.set('job-id', target.jobId);
+        this.target = target;
+        if (s.context)
+            target = { ...target, prompt: composePrompt(s.prompt, await this.gatherContext()) };
+        // What GitHub took to answer is not taken from the service's time: it counts from here.
+        this.ctx.deadline.restartFrom(this.ctx.deadline.now());
+        if (target.command === 'message' && s.wait && !target.earlier) {
+            // A job that does not exist fails here, without spending a follow-up.
+            const path = jobUrlPath(s.jobPath, s.projectId, target.jobId ?? '');
+            const before = await this.agent.getJob(path);
+            this.last = { job: before, stale: false };
+            target = { ...target, before };
+        }
+        return target;
+    }
+    async deliver(target) {
+        const { deadline, result } = this.ctx;
+        if (target.earlier && target.jobId !== undefined)
+            return { jobId: target.jobId, answeredAt: deadline.now(), byEarlierAttempt: true };
+        this.stage = 'sending';
+        const create = target.command === 'create';
+        startGroup(create ? 'New agent job' : `Follow-up to job ${target.jobId}`);
+        try {
+            const sent = await sendInstruction(this.agent, create
+                ? { command: 'create', projectId: this.s.projectId, prompt: target.prompt }
+                : {
+                    command: 'message',
+                    projectId: this.s.projectId,
+                    jobId: target.jobId ?? '',
+                    prompt: target.prompt
+                }, deadline);
+            this.target = { ...target, jobId: sent.jobId };
+            result.set('job-id', sent.jobId);
+            const status = sent.job?.status ?? 'unknown';
+            info(create
+                ? `The service started job ${sent.jobId} (status: ${status}).`
+                : `The service took the follow-up (job status: ${status}).`);
+            return sent;
+        }
+        finally {
+            endGroup();
+        }
+    }
+    async follow(sent) {
+        const { deadline } = this.ctx;
+        const s = this.s;
+        const { before } = this.target;
+        // `wait-timeout` counts from the answer: GitHub calls get the time the wait has left.
+        deadline.restartFrom(sent.answeredAt);
+        this.stage = 'waiting';
+        const evidence = {
+            // An earlier attempt's POST was answered: whatever the job shows now came after it.
+            isNew: this.target.command === 'create' || sent.byEarlierAttempt === true,
+            before,
+            seenWorking: sent.job !== undefined && !isFinalStatus(sent.job.status),
+            answeredAt: sent.answeredAt,
+            settleTimeMs: s.settleTimeMs
+        };
+        // What the run shows now may be the job's state from before the follow-up.
+        const shown = sent.job ?? this.last?.job;
+        if (shown)
+            this.last = {
+                job: shown,
+                stale: readPoll(shown, evidence, deadline.now()).kind === 'doubted'
+            };
+        this.setJobOutputs(sent.job);
+        if (!s.wait)
+            return { job: sent.job, timedOut: false, doubted: false };
+        // Without waiting, the ending is the first and only write.
+        await this.writeLive(this.report('waiting'), this.keys(this.target.routeHere));
+        const jobId = sent.jobId;
+        return waitForJob({
+            service: this.agent,
+            path: jobUrlPath(s.jobPath, s.projectId, jobId),
+            deadline,
+            pollIntervalMs: s.pollIntervalMs,
+            jobId,
+            job: sent.job,
+            evidence,
+            onChange: async (job) => {
+                this.last = { job, stale: false };
+                await this.writeLive(this.report('waiting'), this.keys(this.target.routeHere));
+            },
+            log: line => info(line),
+            warn: line => core_warning(line)
+        });
+    }
+    async conclude(waited) {
+        const jobId = this.target.jobId ?? '';
+        const job = waited.job ?? this.last?.job;
+        if (job)
+            this.last = { job, stale: false };
+        this.setJobOutputs(waited.job);
+        const status = waited.job?.status;
+        const { serverUrl, event, target } = this.ctx;
+        const prNumber = waited.job?.prLink
+            ? parsePullRequestLink(waited.job.prLink, serverUrl, event.owner, event.repo)
+            : undefined;
+        const routedPr = await this.recordRoute(waited.job, prNumber);
+        if (routedPr !== undefined && routedPr === target?.issueNumber)
+            this.target = { ...this.target, routeHere: true };
+        const failure = exitProblem(waited, jobId, this.s);
+        const report = {
+            ...this.report(waited.timedOut ? 'timed-out' : 'done'),
+            // Only the service's words go here (escaped as untrusted); the step's own message, with
+            // its advice, goes to the log.
+            error: waited.timedOut ? waited.lastPollError : undefined,
+            prNumber,
+            ...(routedPr !== undefined ? { routedTo: routedPr } : {}),
+            // Answering on the pull request the job opened: "this pull request", not a link to itself.
+            ...(prNumber !== undefined && prNumber === target?.issueNumber
+                ? { onItsPullRequest: {} }
+                : {})
+        };
+        const retry = status === 'failed' ? { retry: true } : {};
+        if (failure)
+            return { report, failure, ...retry };
+        if (status === 'completed' && waited.job?.prLink)
+            this.ctx.result.reaction = 'rocket';
+        if (status === 'archived')
+            core_warning(`Job ${jobId} was archived.`);
+        if (status === 'completed' && !waited.job?.prLink)
+            notice(noPullRequestNote(jobId));
+        return { report, ...retry };
+    }
+    /** Whatever stopped the run, as its one ending: what the stage lets it say about delivery. */
+    stopped(err) {
+        if (err instanceof NoJobError)
+            return {
+                report: { ...this.report('no-job'), error: `Input \`job-id\` ${err.why}`, delivered: 'no' },
+                failure: err.message
+            };
+        const delivered = this.stage === 'preparing' ? 'no' : this.stage === 'sending' ? deliveryOf(err) : 'yes';
+        const { error, failure } = stoppedBy(messageOf(err), this.stage, delivered, this.target.jobId ?? '');
+        return { report: { ...this.report('error'), error, delivered }, failure };
+    }
+    cancel(signal) {
+        const { error, delivered } = cancelled(signal, this.stage);
+        if (this.last)
+            this.setJobOutputs(this.last.job);
+        this.end({ report: { ...this.report('cancelled'), error, delivered } });
+        return error;
+    }
+    // ---------------------------------------------------------------------------------------------
+    // What prepare() asks GitHub
     /**
      * On a re-run (a later attempt of the same workflow run), the job an earlier attempt delivered
      * this instruction to, as its comment records it: that job is followed and nothing is sent
@@ -35312,172 +35385,66 @@ class JobRun {
         if (!run || run.attempt < 2)
             return undefined;
         const thread = this.comments.thread(this.ctx.target?.issueNumber);
-        if (!thread)
-            return undefined;
-        let found;
-        try {
-            found = await thread.findRunJob(this.s.projectId, run.id);
-        }
-        catch (err) {
-            const error = `${messageOf(err)}. Nothing was sent to the service.`;
-            this.end({ ...this.report('error'), error, delivered: 'no' });
-            throw new Error(error, { cause: err });
-        }
+        const found = thread ? await thread.findRunJob(this.s.projectId, run.id) : undefined;
         if (found === undefined)
             return undefined;
-        this.followsEarlierAttempt = true;
         notice(`This is attempt ${run.attempt} of workflow run ${run.id}: an earlier attempt already ` +
             `delivered the instruction to job ${found}, so it is not sent again. This run follows that job.`);
         return found;
+    }
+    /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
+    async chooseJob() {
+        const { event, settings: s, target } = this.ctx;
+        const thread = this.comments.thread(event.issueNumber);
+        const found = thread ? await thread.findRoutedJob(s.projectId) : undefined;
+        const here = `This ${placeNoun(event.isPullRequest)}`;
+        // The live comment may replace the one that carried the route: it must carry it on.
+        const routeHere = target?.issueNumber === event.issueNumber;
+        if (found) {
+            info(`${here} records agent job ${found}: the follow-up goes there.`);
+            return { jobId: found, routeHere };
+        }
+        if (s.whenNoJob === 'create' && event.comment) {
+            info(`${here} records no agent job, and \`when-no-job\` is \`create\`: starting a new job with the instruction.`);
+            return { command: 'create', routeHere };
+        }
+        throw new NoJobError(`is empty and ${here.toLowerCase()} records no agent job of this project. Set \`job-id\` in the ` +
+            'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
+            'pull request that the docs agent opened after an instruction sent by this action');
     }
     async gatherContext() {
         const { event, octokit } = this.ctx;
         const c = contextFromEvent(event.eventName, this.ctx.payload, `${event.owner}/${event.repo}`);
         if (!c.pullRequest)
             return c;
-        if (!octokit) {
-            c.filesNote = 'not listed (no `github-token`)';
-            return c;
-        }
+        if (!octokit)
+            return { ...c, filesNote: 'not listed (no `github-token`)' };
         try {
-            c.files = await listPullRequestFiles(octokit, event.owner, event.repo, c.pullRequest.number);
+            const files = await listPullRequestFiles(octokit, event.owner, event.repo, c.pullRequest.number, MAX_CONTEXT_FILES);
+            return { ...c, files };
         }
         catch (err) {
             const why = messageOf(err);
             core_warning(`\`context\`: could not list the pull request's files, sent without them: ${why}`);
-            c.filesNote = 'could not be listed';
-        }
-        return c;
-    }
-    /** The GET before the POST: a job that does not exist fails here, without spending a follow-up. */
-    async jobBeforeSending() {
-        const s = this.s;
-        const path = jobUrlPath(s.jobPath, s.projectId, this.jobId ?? '');
-        try {
-            const job = await this.agent.getJob(path, Date.now() + s.waitTimeoutMs);
-            this.lastJob = job;
-            return job;
-        }
-        catch (err) {
-            const error = `${messageOf(err)}. Nothing was sent to the service.`;
-            this.end({ ...this.report('error'), error, delivered: 'no' });
-            throw new Error(error, { cause: err });
+            return { ...c, filesNote: 'could not be listed' };
         }
     }
-    async send() {
-        const s = this.s;
-        const instruction = this.command === 'create'
-            ? { command: 'create', projectId: s.projectId, prompt: this.prompt }
-            : {
-                command: 'message',
-                projectId: s.projectId,
-                jobId: this.jobId ?? '',
-                prompt: this.prompt
-            };
-        this.stage = 'sending';
-        startGroup(this.command === 'create' ? 'New agent job' : `Follow-up to job ${this.jobId}`);
-        try {
-            const sent = await sendInstruction(this.agent, instruction, Date.now() + s.waitTimeoutMs);
-            this.jobId = sent.jobId;
-            this.lastJob = sent.job ?? this.lastJob;
-            this.ctx.result.set('job-id', sent.jobId);
-            info(this.command === 'create'
-                ? `The service started job ${sent.jobId} (status: ${sent.job?.status ?? 'unknown'}).`
-                : `The service took the follow-up (job status: ${sent.job?.status ?? 'unknown'}).`);
-            return sent;
-        }
-        catch (err) {
-            const delivered = deliveryOf(err);
-            this.end({ ...this.report('error'), error: messageOf(err), delivered });
-            throw err;
-        }
-        finally {
-            endGroup();
-        }
-    }
-    async wait(sent, before) {
-        const s = this.s;
-        const jobId = sent.jobId;
-        try {
-            return await waitForJob({
-                service: this.agent,
-                path: jobUrlPath(s.jobPath, s.projectId, jobId),
-                deadline: sent.answeredAt + s.waitTimeoutMs,
-                pollIntervalMs: s.pollIntervalMs,
-                jobId,
-                job: sent.job,
-                evidence: {
-                    // An earlier attempt's POST was answered: whatever the job shows now came after it.
-                    isNew: this.command === 'create' || this.followsEarlierAttempt,
-                    before,
-                    seenWorking: sent.job !== undefined && !isFinalStatus(sent.job.status),
-                    answeredAt: sent.answeredAt,
-                    settleTimeMs: s.settleTimeMs
-                },
-                onChange: async (job) => {
-                    this.lastJob = job;
-                    this.maybeStale = false;
-                    await this.writeLive(this.report('waiting'), { routeKeys: this.routeKeys() });
-                },
-                log: line => info(line),
-                warn: line => core_warning(line)
-            });
-        }
-        catch (err) {
-            const error = `The service took the instruction, then polling job ${jobId} failed: ${messageOf(err)}`;
-            this.end({ ...this.report('error'), error, delivered: 'yes' });
-            throw new Error(error, { cause: err });
-        }
-    }
-    async finish(result) {
-        const jobId = this.jobId ?? '';
-        const job = result.job;
-        const status = job?.status;
-        const prNumber = job?.prLink
-            ? parsePullRequestLink(job.prLink, this.ctx.serverUrl, this.ctx.event.owner, this.ctx.event.repo)
-            : undefined;
-        const routedPr = await this.recordRoute(job, prNumber);
-        if (routedPr !== undefined && routedPr === this.ctx.target?.issueNumber)
-            this.routeHere = true;
-        // A job that failed is what "re-run the workflow" retries: without this run's delivery
-        // marker, the next attempt sends the instruction again instead of following this job.
-        this.retryable = !result.timedOut && !result.doubted && status === 'failed';
-        const failure = exitProblem(result, this.jobId ?? '', this.s);
-        this.end({
-            ...this.report(result.timedOut ? 'timed-out' : 'done'),
-            // Only the service's words go here (escaped as untrusted); the step's own message, with
-            // its advice, goes to the log.
-            error: result.timedOut ? result.lastPollError : undefined,
-            prNumber,
-            ...(routedPr !== undefined ? { routedTo: routedPr } : {}),
-            // Answering on the pull request the job opened: "this pull request", not a link to itself.
-            ...(prNumber !== undefined && prNumber === this.ctx.target?.issueNumber
-                ? { onItsPullRequest: {} }
-                : {})
-        });
-        if (failure) {
-            this.ctx.result.failure = failure;
-            return;
-        }
-        if (status === 'completed' && job?.prLink)
-            this.ctx.result.reaction = 'rocket';
-        if (status === 'archived')
-            core_warning(`Job ${jobId} was archived.`);
-        if (status === 'completed' && !job?.prLink)
-            notice(noPullRequestNote(jobId));
-    }
-    /** Every ending: the live comment's last write and the job summary, published by run(). */
-    end(report) {
-        const ended = { ...report, endedAt: Date.now() };
-        const routeKeys = this.routeKeys();
-        this.ctx.result.comment = () => this.comments.write(ended, { routeKeys });
+    // ---------------------------------------------------------------------------------------------
+    // What the run writes
+    /** The ending: the live comment's last write and the job summary, published by run(). */
+    end(ending) {
+        const ended = { ...ending.report, endedAt: this.ctx.deadline.now() };
+        const keys = this.keys(ended.routedHere === true, ending.retry);
+        this.ctx.result.comment = () => this.comments.write(ended, { routeKeys: keys });
         // The summary is read on the run's page: it names the pull request, never "this" one.
         if (this.s.summary)
             this.ctx.result.summary = renderJobReport({ ...ended, onItsPullRequest: undefined }, 'summary');
+        if (ending.failure !== undefined)
+            this.ctx.result.failure = ending.failure;
     }
     /** A write of the live comment during the run; its URL is an output at once. */
-    async writeLive(report, o) {
-        const url = await this.comments.write(report, o);
+    async writeLive(report, keys) {
+        const url = await this.comments.write(report, { routeKeys: keys });
         if (url)
             this.ctx.result.set('comment-url', url);
     }
@@ -35490,12 +35457,13 @@ class JobRun {
             return;
         if (pr === this.ctx.target?.issueNumber)
             return pr; // the live comment carries the marker
+        const asked = this.askedIn();
         const report = {
             ...this.report('done'),
-            endedAt: Date.now(),
+            endedAt: this.ctx.deadline.now(),
             routedHere: true,
             prNumber: pr,
-            onItsPullRequest: { ...(this.askedIn() ? { askedIn: this.askedIn() } : {}) }
+            onItsPullRequest: asked ? { askedIn: asked } : {}
         };
         return (await this.comments.recordRoute(report, pr)) ? pr : undefined;
     }
@@ -35508,34 +35476,28 @@ class JobRun {
         // GitHub sends /issues/N to /pull/N for a pull request: one address serves both.
         return { number: n, url: `${this.ctx.serverUrl}/${owner}/${repo}/issues/${n}` };
     }
-    cancelled(signal) {
-        const { error, delivered } = cancelled(signal, this.stage);
-        if (this.lastJob)
-            this.setJobOutputs(this.lastJob);
-        this.end({ ...this.report('cancelled'), error, delivered });
-        return Promise.resolve(error);
-    }
     report(phase) {
+        const t = this.target;
         const asked = this.askedIn();
+        const hideStale = (phase === 'waiting' || phase === 'cancelled') && this.last?.stale;
+        const prBefore = t.before?.prLink ?? undefined;
         return {
-            command: this.command,
+            command: t.command,
             projectId: this.s.projectId,
-            jobId: this.jobId,
+            jobId: t.jobId,
             phase,
-            job: (phase === 'waiting' || phase === 'cancelled') && this.maybeStale
-                ? undefined
-                : this.lastJob,
-            prompt: this.prompt,
-            startedAt: this.ctx.startedAt,
+            job: hideStale ? undefined : this.last?.job,
+            prompt: t.prompt,
+            startedAt: this.ctx.deadline.startedAt,
             waited: this.s.wait,
             runUrl: this.ctx.runUrl,
             trigger: this.s.trigger,
             fromComment: this.ctx.event.comment !== undefined,
             ...(asked ? { askedOn: { ...asked, pullRequest: this.ctx.event.isPullRequest } } : {}),
-            routedHere: this.routeHere,
+            routedHere: t.routeHere,
             requests: this.ctx.service.requests,
-            ...(this.followsEarlierAttempt ? { rerun: true } : {}),
-            prUpdated: this.prBefore !== undefined && this.lastJob?.prLink === this.prBefore
+            ...(t.earlier ? { rerun: true } : {}),
+            prUpdated: prBefore !== undefined && this.last?.job.prLink === prBefore
         };
     }
     /**
@@ -35543,18 +35505,21 @@ class JobRun {
      * once the service has the instruction, this run's delivery, so a re-run follows the same job
      * (unless the job failed: then a re-run is a retry).
      */
-    routeKeys() {
+    keys(routeHere, retry) {
+        const { jobId } = this.target;
+        const run = this.ctx.run;
         const keys = [];
-        if (this.routeHere && this.jobId !== undefined)
-            keys.push(markerKey('route', this.s.projectId, this.jobId));
-        if (this.delivered && !this.retryable && this.jobId !== undefined && this.ctx.run)
-            keys.push(markerKey('run', this.s.projectId, this.ctx.run.id, this.jobId));
+        if (jobId === undefined)
+            return keys;
+        if (routeHere)
+            keys.push(markerKey('route', this.s.projectId, jobId));
+        if (this.stage === 'waiting' && !retry && run)
+            keys.push(markerKey('run', this.s.projectId, run.id, jobId));
         return keys;
     }
     setJobOutputs(job) {
         if (!job)
             return;
-        this.lastJob = job;
         this.ctx.result.set('status', job.status);
         this.ctx.result.set('pr-link', job.prLink ?? '');
         const { json, capped } = capJobJson(job);
@@ -35572,7 +35537,6 @@ class JobRun {
 async function readCursorPages(o) {
     if (!Number.isInteger(o.limit) || o.limit < 1)
         throw new RangeError(`limit ${o.limit} is not 1 or more`);
-    const now = o.now ?? Date.now;
     const items = [];
     let requests = 0;
     let cursor;
@@ -35580,14 +35544,9 @@ async function readCursorPages(o) {
     // No more pages than the rows wanted need, plus one: a service that answers a row a page with
     // a fresh cursor each time cannot make the reading spend the hourly quota.
     const maxPages = Math.ceil(o.enough / o.limit) + 1;
-    const done = (complete, short = false) => ({
-        items,
-        requests,
-        complete,
-        short
-    });
+    const done = (complete, short = false) => ({ items, complete, short });
     for (;;) {
-        if (now() >= o.deadline) {
+        if (o.deadline.passed()) {
             // Before the first page the read has nothing to show; later pages just stop the reading.
             if (requests === 0)
                 throw new TimeUpError('the first page');
@@ -35863,6 +35822,7 @@ async function readSearches(input) {
 // (its AbortSignal fires), never retried.
 
 
+
 /** Returned by `onPage` when the caller has what it needs: the read ends there. */
 const STOP = 'stop';
 /**
@@ -35887,8 +35847,7 @@ async function readOffsetPages(o) {
     checkInteger('pageSize', o.pageSize, 1, 250);
     checkInteger('concurrency', o.concurrency, 1, 16);
     checkInteger('maxRows', o.maxRows, 0, Number.MAX_SAFE_INTEGER);
-    const now = o.now ?? Date.now;
-    const deadline = o.deadline ?? Infinity;
+    const deadline = o.deadline ?? new Deadline();
     const limit = o.pageSize;
     const maxPages = o.maxRows > 0 ? Math.ceil(o.maxRows / limit) : Infinity;
     const isLastPage = (page) => !page.hasMore || o.rowsOf(page).length < limit;
@@ -35919,7 +35878,7 @@ async function readOffsetPages(o) {
             nextIndex <= lastIndex &&
             nextIndex < maxPages &&
             nextIndex < reach() &&
-            now() < deadline)
+            !deadline.passed())
             start(nextIndex++);
     };
     const settled = (index, outcome) => {
@@ -35953,11 +35912,12 @@ async function readOffsetPages(o) {
     // Wakes the wait for the current page. Not a long-lived promise raced against each page: every
     // race would leave a reaction on it holding that page's rows until the deadline.
     let wakeAtDeadline = () => undefined;
-    const timer = deadline - now() < MAX_TIMER_MS
+    // A guard racing the pages, not a wait: it runs on real time, computed from the time left.
+    const timer = deadline.left() < MAX_TIMER_MS
         ? setTimeout(() => {
             timeUp = true;
             wakeAtDeadline();
-        }, Math.max(0, deadline - now()))
+        }, deadline.left())
         : undefined;
     const checks = new PageChecks(o, limit);
     let first;
@@ -35967,7 +35927,7 @@ async function readOffsetPages(o) {
         fill();
         for (let index = 0;; index++) {
             const entry = pending.get(index);
-            if (timeUp || (entry === undefined && now() >= deadline))
+            if (timeUp || (entry === undefined && deadline.passed()))
                 throw timeUpAt(rows, index);
             // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
             if (entry === undefined)
@@ -36194,82 +36154,101 @@ async function readPreviousValues(shown, options) {
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/visitors.ts
-// The `visitors` and `views` sections: the same offset pages, read whole as `command: visitors`
-// does; the service's totals and the top pages. The report shows one pages table with visitors
-// and views side by side, so the views section also keeps the rows of the pages the visitors
-// section shows. With `compare`, the previous period's totals; for visitors (the column the
-// pages are ranked by) also the previous values of the shown pages, read as `command: visitors`
-// reads them: one request when the service's order lets the read stop early. Views keep to the
+// The one reader of the `visitors` and `views` offset pages, used by the report's sections and by
+// `command: visitors` alike: the pages read whole, the service's totals, the top pages, and with
+// `compare` the period before. The report shows one pages table with visitors and views side by
+// side, so the views section also keeps the rows of the pages the visitors section shows. With
+// `compare`, visitors (the column the pages are ranked by) also reads the previous values of the
+// shown pages: one request when the service's order lets the read stop early. Views keep to the
 // one request for their totals: a second per-page read could cost a large site dozens of the
 // hourly quota's requests, for a column beside the one that already shows the change.
 
 
 
 async function readVisitors(input) {
-    const { api } = input;
-    const fetchPage = (range) => (offset, limit, signal) => api.visitors(range, limit, offset, signal);
-    return readPagesSection('visitors', input, fetchPage);
+    return (await readPages('visitors', input)).section;
 }
 async function readViews(input) {
-    const { api } = input;
-    const fetchPage = (range) => async (offset, limit, signal) => {
-        const page = await api.views(range, limit, offset, signal);
-        return { totals: page.totals, visitors: page.views, hasMore: page.hasMore };
-    };
-    return readPagesSection('views', input, fetchPage);
+    return (await readPages('views', input)).section;
 }
-async function readPagesSection(name, input, fetchPage) {
-    const options = (range, what) => ({
-        fetchPage: fetchPage(range),
+/** The range's pages, then (with `compare`) the period before: one section's whole read. */
+async function readPages(name, input, o = {}) {
+    const current = await readRangePages(name, input, o);
+    if (!input.previous)
+        return current;
+    const label = o.label === undefined ? undefined : `${o.label}, the period before`;
+    return readPreviousPages(current, input, input.previous, label);
+}
+/**
+ * The period before, for a read of the range: its totals, and for visitors the previous values
+ * of the pages shown (for views, the totals alone: one request).
+ */
+async function readPreviousPages(current, input, range, label) {
+    const { section } = current;
+    if (section.name === 'views') {
+        const previous = await input.api.viewsTotals(range);
+        return { ...current, section: { ...section, previous } };
+    }
+    const paths = [...section.top, ...(section.shown ?? [])].map(row => row.path);
+    const where = label ?? `Section ${section.name}, the period before`;
+    const { read, byPath, sorted } = await readPreviousValues(paths, pageOptions(section.name, input, range, where));
+    const previousRows = [...byPath].map(([path, counts]) => ({ path, ...counts }));
+    return {
+        ...current,
+        section: { ...section, previous: read.first.totals, previousRows },
+        previousRead: { read, sorted }
+    };
+}
+/** The page reader's options for one range of the operation `name`. */
+function pageOptions(name, input, range, label) {
+    const { api } = input;
+    const fetchPage = name === 'visitors'
+        ? (offset, limit, signal) => api.visitors(range, limit, offset, signal)
+        : async (offset, limit, signal) => {
+            const page = await api.views(range, limit, offset, signal);
+            return { totals: page.totals, visitors: page.views, hasMore: page.hasMore };
+        };
+    return {
+        fetchPage,
         rowsOf: (page) => page.visitors,
         pageSize: input.pageSize,
         maxRows: input.maxRows,
         concurrency: input.concurrency,
         deadline: input.deadline,
-        onWarning: (line) => input.onWarning(`Section ${name}${what}: ${line}`)
-    });
-    const section = await readPages(name, input, options(input.range, ''));
-    if (!input.previous)
-        return section;
-    if (name === 'views') {
-        section.previous = await input.api.viewsTotals(input.previous);
-        return section;
-    }
-    const paths = [...section.top, ...(section.shown ?? [])].map(row => row.path);
-    const { read, byPath } = await readPreviousValues(paths, options(input.previous, ', the period before'));
-    section.previous = read.first.totals;
-    section.previousRows = [...byPath].map(([path, counts]) => ({ path, ...counts }));
-    return section;
+        onWarning: (line) => input.onWarning(label === '' ? line : `${label}: ${line}`)
+    };
 }
 /**
- * Every page of one offset operation, keeping only the top rows and the rows of the pages
- * another section shows. The one place that knows how a section reads offset pages.
+ * Every page of the range, keeping only the top rows and the rows of the pages another section
+ * shows, and handing each page on to `onPage`.
  */
-async function readPages(name, input, options) {
+async function readRangePages(name, input, { onPage, label = `Section ${name}` } = {}) {
     const top = new TopPages(input.top);
     const wanted = new Set(input.shownPaths ?? []);
     const shown = new Map();
-    const result = await readOffsetPages({
-        ...options,
-        onPage: rows => {
+    const read = await readOffsetPages({
+        ...pageOptions(name, input, input.range, label),
+        onPage: (rows, page) => {
             top.add(rows);
             for (const row of rows)
                 if (wanted.has(row.path) && !shown.has(row.path))
                     shown.set(row.path, row);
+            return onPage?.(rows, page);
         }
     });
     const list = top.list();
     for (const row of list)
         shown.delete(row.path);
-    return {
+    const section = {
         name,
         ok: true,
-        totals: result.first.totals,
-        rows: result.rows,
+        totals: read.first.totals,
+        rows: read.rows,
         top: list,
         ...(shown.size > 0 ? { shown: [...shown.values()] } : {}),
-        maxRowsReached: result.maxRowsReached
+        maxRowsReached: read.maxRowsReached
     };
+    return { section, read };
 }
 
 ;// CONCATENATED MODULE: ./src/period.ts
@@ -36929,12 +36908,12 @@ const SECTION_TITLES = {
     assistant: 'Assistant'
 };
 /**
- * Markdown for the job summary and the comment, at most maxBytes UTF-8 bytes: tables lose rows
+ * Markdown for the job summary (room in bytes) and the comment (in characters): tables lose rows
  * (as many as fit: fitRows) until the report fits, and only a report that fits with none is cut.
  */
-function renderHealthReport(r, maxBytes) {
+function renderHealthReport(r, room) {
     const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)));
-    return fitRows(rows => render(r, rows, rows < longest), longest, maxBytes);
+    return fitRows(rows => render(r, rows, rows < longest), longest, room);
 }
 function render(r, rows, cut) {
     const title = `## Docs health · ${shortRange(r.range, r.generatedAt)}`;
@@ -37082,16 +37061,13 @@ function notRead(sections) {
 
 
 
-
-/** The operations of one project, for one deadline: what a section is given to read with. */
+/** The operations of one project: what a section is given to read with. */
 class AnalyticsApi {
     client;
     projectId;
-    deadline;
-    constructor(client, projectId, deadline) {
+    constructor(client, projectId) {
         this.client = client;
         this.projectId = projectId;
-        this.deadline = deadline;
     }
     /** `signal` cancels a page that read-ahead abandoned. */
     visitors(range, limit, offset, signal) {
@@ -37127,10 +37103,8 @@ class AnalyticsApi {
                 params.set(name, String(value));
         const search = params.toString();
         const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`;
-        // `wait-timeout` bounds the whole report: no request starts after it.
-        if (Date.now() >= this.deadline)
-            return Promise.reject(new TimeUpError(`GET ${operation} to start`));
-        return this.client.getJson(path, check, this.deadline, signal);
+        // The client starts no request after the run's deadline (`wait-timeout` bounds the report).
+        return this.client.getJson(path, check, signal);
     }
 }
 /** A count: a finite, non-negative safe integer. Anything else is refused, naming the field. */
@@ -37442,16 +37416,15 @@ const READERS = {
 };
 async function runReport(ctx) {
     const s = ctx.settings;
-    const deadline = runDeadline(ctx.startedAt, s.waitTimeoutMs).at;
     const input = {
-        api: new AnalyticsApi(ctx.service, s.projectId, deadline),
+        api: new AnalyticsApi(ctx.service, s.projectId),
         range: s.range,
         ...(s.previous ? { previous: s.previous } : {}),
         top: s.top,
         pageSize: s.pageSize,
         maxRows: s.maxRows,
         concurrency: s.concurrency,
-        deadline,
+        deadline: ctx.deadline,
         onWarning: line => core_warning(line)
     };
     info(`Docs-health report for ${describe(s.range)}: ${s.sections.join(', ')}.`);
@@ -37473,7 +37446,7 @@ async function runReport(ctx) {
         ...(s.previous ? { previous: s.previous } : {}),
         sections,
         requests,
-        generatedAt: Date.now(),
+        generatedAt: ctx.deadline.now(),
         ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
         ...(s.siteUrl ? { siteUrl: s.siteUrl } : {}),
         ...(trend ? { trend } : {}),
@@ -37481,7 +37454,7 @@ async function runReport(ctx) {
     };
     await setOutputs(ctx, report);
     if (s.summary)
-        ctx.result.summary = renderHealthReport(report, SUMMARY_MAX_BYTES);
+        ctx.result.summary = renderHealthReport(report, bytes(SUMMARY_MAX_BYTES));
     // A run stopped part way still posts, but only where no report of this range is yet: a
     // complete one is never replaced by a partial one.
     setComment(ctx, report);
@@ -37533,7 +37506,7 @@ async function readSections(names, input, spent, sections) {
     let stop;
     for (const name of names) {
         if (stop !== undefined) {
-            sections.push(stoppedBy(stop, name));
+            sections.push(report_stoppedBy(stop, name));
             continue;
         }
         const before = spent.requests;
@@ -37548,14 +37521,14 @@ async function readSections(names, input, spent, sections) {
             stop = err;
             // The service's words go to the log; the report says which limit, in the action's words.
             core_warning(`Section ${name}: ${err.message}`);
-            sections.push(stoppedBy(err, name));
+            sections.push(report_stoppedBy(err, name));
         }
     }
     return stop;
 }
 /** One section, its failure caught and kept in its place unless it must end the run. */
 async function readSection(name, input) {
-    if (Date.now() >= input.deadline)
+    if (input.deadline.passed())
         return skipped(name, 'time', 'the time allowed (`wait-timeout`) ran out');
     try {
         return await READERS[name](input);
@@ -37610,7 +37583,7 @@ function failure(name, reason, status) {
 function skipped(name, limit, why) {
     return { name, ok: false, refused: false, skipped: true, limit, reason: `not read: ${why}` };
 }
-function stoppedBy(stop, name) {
+function report_stoppedBy(stop, name) {
     return stop instanceof BudgetError
         ? skipped(name, 'max-requests', `\`max-requests\` (${stop.maxRequests}) was spent`)
         : skipped(name, 'quota', 'the hourly analytics limit was reached');
@@ -37703,7 +37676,7 @@ function setComment(ctx, report) {
         const ref = await upsertComment(octokit, target, {
             // One comment per range: a re-run edits it, a new week gets its own.
             key: markerKey('report', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
-            body: room => renderHealthReport(report, room),
+            body: room => renderHealthReport(report, chars(room)),
             mode: report.incomplete && s.commentMode === 'upsert' ? 'if-absent' : s.commentMode,
             secret: s.apiKey
         });
@@ -38926,11 +38899,11 @@ function omittedNote(omitted, fullDataHint) {
     return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`;
 }
 /** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
-/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
+/** Markdown for the visitors export, within opts.room whatever the row count. */
 function renderVisitorsReport(r, opts) {
     const head = reportHead(r);
     if (r.top.length === 0)
-        return fitMarkdown(`${head}\n`, opts.maxChars, opts.fullDataHint);
+        return fitMarkdown(`${head}\n`, opts.room, opts.fullDataHint);
     const title = topTitle(r);
     const columns = pageColumns(r.previous !== undefined);
     const lines = r.top.map((row, i) => pageRowOf(r, row, i + 1));
@@ -38947,8 +38920,8 @@ function renderVisitorsReport(r, opts) {
     };
     // The table matters more than the chart: the chart goes when not even it fits beside the head.
     const drawn = topPagesChart(r.top);
-    const chart = size(build(0, drawn)) <= opts.maxChars ? drawn : '';
-    return fitRows(rows => build(rows, chart), r.top.length, opts.maxChars, opts.fullDataHint);
+    const chart = fitsIn(build(0, drawn), opts.room) ? drawn : '';
+    return fitRows(rows => build(rows, chart), r.top.length, opts.room, opts.fullDataHint);
 }
 function pageRowOf(r, row, rank) {
     const previous = r.previous ? { before: r.previous.byPath.get(row.path)?.total } : undefined;
@@ -38956,8 +38929,8 @@ function pageRowOf(r, row, rank) {
 }
 
 ;// CONCATENATED MODULE: ./src/commands/visitors.ts
-// `command: visitors`: export every row (file, outputs), then the report (summary, comment).
-
+// `command: visitors`: export every row (file, outputs), then the report (summary, comment). The
+// pages are read by the report's visitors section reader: one reader, two callers.
 
 
 
@@ -38972,31 +38945,38 @@ function pageRowOf(r, row, rank) {
 const visitors_SUMMARY_MAX_BYTES = 512 * 1024;
 async function runVisitors(ctx) {
     const s = ctx.settings;
-    const deadline = runDeadline(ctx.startedAt, s.waitTimeoutMs).at;
     ctx.result.set('date-from', s.range.dateFrom ?? '');
     ctx.result.set('date-to', s.range.dateTo ?? '');
     info(`Exporting visitors for ${visitors_describe(s.range)} (${s.pageSize} rows per request).`);
-    const top = new TopPages(s.top);
+    const api = new AnalyticsApi(ctx.service, s.projectId);
+    // The report section's reader, with this command's file and its words for warnings.
+    const input = {
+        api,
+        range: s.range,
+        top: s.top,
+        pageSize: s.pageSize,
+        maxRows: s.maxRows,
+        concurrency: s.concurrency,
+        deadline: ctx.deadline,
+        onWarning: line => core_warning(line)
+    };
     let sink;
-    const pages = visitorsPages(ctx, deadline);
-    let result;
     let rowsRead = 0;
     // Cancelled mid-export: the partial file goes, and the log says how far the export got.
     ctx.result.onCancel = async (signal) => {
         await sink?.abort().catch(() => undefined);
         return `Cancelled (${signal}) after reading ${rowsRead} rows: the export stopped${s.outputFile ? `, and no file was written to ${s.outputFile.path}` : ''}.`;
     };
+    let pages;
     try {
-        result = await readOffsetPages({
-            ...pages(s.range),
+        pages = await readRangePages('visitors', input, {
+            label: '',
             onPage: async (rows, page) => {
                 if (s.outputFile && !sink)
                     sink = await openSink(s.outputFile.absolute, s.outputFile.format, s.range, page.totals);
-                top.add(rows);
                 rowsRead += rows.length;
                 await sink?.write(rows);
-            },
-            onWarning: line => core_warning(line)
+            }
         });
         await sink?.close();
     }
@@ -39006,15 +38986,16 @@ async function runVisitors(ctx) {
             throw budgetSpent(err, rowsRead, s.pageSize, sink !== undefined);
         throw explainTimeUp(err, sink !== undefined);
     }
-    const totals = result.first.totals;
-    info(`Exported ${result.rows} rows in ${requestsText(result.requests)}` +
-        (result.abandoned ? ` (${result.abandoned} read ahead past the end)` : '') +
+    const { read } = pages;
+    const totals = read.first.totals;
+    info(`Exported ${read.rows} rows in ${requestsText(read.requests)}` +
+        (read.abandoned ? ` (${read.abandoned} read ahead past the end)` : '') +
         `: ${totals.total} unique visitors (${totals.human} human, ${totals.ai} AI).`);
     ctx.result.set('human', String(totals.human));
     ctx.result.set('ai', String(totals.ai));
     ctx.result.set('total', String(totals.total));
     ctx.result.set('totals', JSON.stringify({ human: totals.human, ai: totals.ai, total: totals.total }));
-    ctx.result.set('rows', String(result.rows));
+    ctx.result.set('rows', String(read.rows));
     if (s.outputFile)
         ctx.result.set('visitors-file', s.outputFile.absolute);
     const report = {
@@ -39022,20 +39003,17 @@ async function runVisitors(ctx) {
         range: s.range,
         period: s.period,
         totals,
-        rows: result.rows,
-        top: top.list(),
+        rows: read.rows,
+        top: pages.section.top,
         file: s.outputFile?.path,
-        maxRowsReached: result.maxRowsReached,
+        maxRowsReached: read.maxRowsReached,
         runUrl: ctx.runUrl,
-        generatedAt: Date.now(),
+        generatedAt: ctx.deadline.now(),
         ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
     };
-    if (s.previous) {
-        const previous = await readPrevious(s.previous, report.top, pages);
-        report.previous = previous.values;
-    }
+    if (s.previous)
+        report.previous = await readPrevious(pages, input, s.previous);
     if (s.trendRanges) {
-        const api = new AnalyticsApi(ctx.service, s.projectId, deadline);
         report.trend = await readTrend(api, s.trendRanges, { visitors: true, views: false }, line => core_warning(line));
     }
     // The client counts every request it sent, retries included.
@@ -39044,7 +39022,7 @@ async function runVisitors(ctx) {
     const fileHint = s.outputFile ? `\`${s.outputFile.path}\`` : undefined;
     if (s.summary)
         ctx.result.summary = renderVisitorsReport(report, {
-            maxChars: visitors_SUMMARY_MAX_BYTES,
+            room: bytes(visitors_SUMMARY_MAX_BYTES),
             fullDataHint: fileHint
         });
     const { octokit, target } = ctx;
@@ -39055,50 +39033,43 @@ async function runVisitors(ctx) {
                 key: markerKey('visitors', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
                 // A file on the runner is named in the job summary only: no reader of the comment can
                 // open it.
-                body: room => renderVisitorsReport({ ...report, file: undefined }, { maxChars: room, fullDataHint: 'the job summary' }),
+                body: room => renderVisitorsReport({ ...report, file: undefined }, { room: chars(room), fullDataHint: 'the job summary' }),
                 mode: s.commentMode,
                 secret: s.apiKey
             });
             return ref.url;
         };
 }
-/** The page reader's options for one range of `GET /v1/analytics/{projectId}/visitors`. */
-function visitorsPages(ctx, deadline) {
-    const s = ctx.settings;
-    const api = new AnalyticsApi(ctx.service, s.projectId, deadline);
-    return (range) => ({
-        fetchPage: (offset, limit, signal) => api.visitors(range, limit, offset, signal),
-        rowsOf: (page) => page.visitors,
-        pageSize: s.pageSize,
-        maxRows: s.maxRows,
-        concurrency: s.concurrency,
-        deadline
-    });
-}
 /** The period before: its totals, and the previous values of the shown pages only. */
-async function readPrevious(range, shown, pages) {
+async function readPrevious(current, input, range) {
     info(`Reading the previous period for comparison: ${visitors_describe(range)}.`);
-    let found;
+    let pages;
     try {
-        found = await readPreviousValues(shown.map(row => row.path), { ...pages(range), onWarning: line => core_warning(`Previous period: ${line}`) });
+        pages = await readPreviousPages(current, input, range, 'Previous period');
     }
     catch (err) {
         throw explainTimeUp(err, false, 'Reading the previous period');
     }
-    const { read, byPath, sorted } = found;
-    const missing = shown.length - byPath.size;
-    const how = read.stopped
-        ? shown.length === 0
-            ? 'only the totals were needed'
-            : `stopped once all ${shown.length} shown pages were found`
-        : !sorted
-            ? 'read to the end: the rows did not come sorted by total'
-            : missing > 0
-                ? `read to the end: ${missing} shown ${missing === 1 ? 'page is' : 'pages are'} new`
-                : 'read to the end';
-    info(`Previous period: ${read.rows} rows in ${requestsText(read.requests)} (${how}); ` +
-        `${read.first.totals.total} unique visitors.`);
-    return { values: { range, totals: read.first.totals, byPath }, requests: read.requests };
+    const { section, previousRead } = pages;
+    const shown = current.section.top.length;
+    const byPath = new Map((section.previousRows ?? []).map(({ path, ...counts }) => [path, counts]));
+    const totals = section.previous ?? { human: 0, ai: 0, total: 0 };
+    if (previousRead) {
+        const { read, sorted } = previousRead;
+        const missing = shown - byPath.size;
+        const how = read.stopped
+            ? shown === 0
+                ? 'only the totals were needed'
+                : `stopped once all ${shown} shown pages were found`
+            : !sorted
+                ? 'read to the end: the rows did not come sorted by total'
+                : missing > 0
+                    ? `read to the end: ${missing} shown ${missing === 1 ? 'page is' : 'pages are'} new`
+                    : 'read to the end';
+        info(`Previous period: ${read.rows} rows in ${requestsText(read.requests)} (${how}); ` +
+            `${totals.total} unique visitors.`);
+    }
+    return { range, totals, byPath };
 }
 /** A deadline error that says how far the read got, why the next page had not come, the file. */
 function explainTimeUp(err, hadFile, what = 'The visitors export') {
@@ -39199,6 +39170,737 @@ class CommandResult {
         copy.reaction = this.reaction;
         return copy;
     }
+}
+
+;// CONCATENATED MODULE: ./src/github/trigger.ts
+// Deciding whether a comment should run the agent: the trigger text, who may use it, and the
+// reactions that tell the commenter what happened.
+
+
+
+/**
+ * The instruction after `trigger` when the comment starts with it (leading whitespace ignored,
+ * case ignored as a workflow's `startsWith` does) and it is followed by whitespace or the end;
+ * otherwise undefined. Plain string comparison, so regex metacharacters in a trigger are literal.
+ */
+function matchTrigger(body, trigger) {
+    if (trigger === '')
+        return undefined;
+    const text = body.trimStart();
+    const head = text.slice(0, trigger.length);
+    // A workflow's `if: startsWith(...)` lets `/Docs-Agent` through; skipping it here would be silent.
+    if (head.toLowerCase() !== trigger.toLowerCase())
+        return undefined;
+    let rest = text.slice(trigger.length);
+    // `/docs-agent: Add a FAQ` is a trigger too; `/docs-agentx` must not count as `/docs-agent`.
+    if (rest.startsWith(':'))
+        rest = rest.slice(1);
+    else if (rest !== '' && !/^\s/.test(rest))
+        return undefined;
+    // Nothing but white space and invisible or direction-control characters is no instruction.
+    return [...rest].every(c => /\s/.test(c) || isInvisible(c)) ? '' : rest.trim();
+}
+const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
+function isPermissionLevel(value) {
+    return typeof value === 'string' && PERMISSION_LEVELS.includes(value);
+}
+function meetsPermission(actual, least) {
+    return PERMISSION_LEVELS.indexOf(actual) >= PERMISSION_LEVELS.indexOf(least);
+}
+/**
+ * The user's permission on the repository. Any failure counts as 'none': a non-collaborator
+ * gets a 404, and an outage must not grant access.
+ */
+async function getCommenterPermission(octokit, owner, repo, username) {
+    // An empty name would ask about a different URL entirely.
+    if (username === '')
+        return 'none';
+    try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+            owner,
+            repo,
+            username
+        });
+        // role_name distinguishes triage and maintain, which `permission` folds into read/write.
+        if (isPermissionLevel(data.role_name))
+            return data.role_name;
+        if (isPermissionLevel(data.permission))
+            return data.permission;
+        return 'none';
+    }
+    catch (error) {
+        core_debug(`Permission lookup for ${username} failed, treating as none: ${trigger_describe(error)}`);
+        return 'none';
+    }
+}
+/** One short line: status and message, never a stack. */
+function trigger_describe(error) {
+    const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
+    const message = redact(messageOf(error)).replace(/\s+/g, ' ').slice(0, 200);
+    return typeof status === 'number' ? `HTTP ${status} ${message}` : message;
+}
+// Reactions this run gave, per comment: run() adds 😕 only where 👀 told the commenter the
+// comment was taken, and a reaction already given is not asked for twice.
+const given = new WeakMap();
+function hasReaction(comment, content) {
+    return given.get(comment)?.has(content) ?? false;
+}
+/** Reactions are courtesy feedback: a failure is only a warning. */
+async function addReaction(octokit, owner, repo, comment, content, warn) {
+    if (hasReaction(comment, content))
+        return;
+    try {
+        const params = { owner, repo, comment_id: comment.id, content };
+        if (comment.kind === 'pull') {
+            await octokit.rest.reactions.createForPullRequestReviewComment(params);
+        }
+        else {
+            await octokit.rest.reactions.createForIssueComment(params);
+        }
+        given.set(comment, (given.get(comment) ?? new Set()).add(content));
+    }
+    catch (error) {
+        warn(`Could not add the ${content} reaction to comment ${comment.id}: ${trigger_describe(error)}`);
+    }
+}
+/**
+ * The checks that need no request, in the contract's order: the comment was just created, and
+ * it starts with the trigger. Returns the prompt, or the reason to skip (for the log).
+ */
+function checkComment(comment, trigger) {
+    if (comment === undefined)
+        return { reason: 'the event carries no comment' };
+    if (comment.action !== 'created') {
+        const what = comment.action === '' ? 'of an unknown action' : comment.action;
+        return { reason: `the comment was ${what}, not created` };
+    }
+    const prompt = matchTrigger(comment.body, trigger);
+    if (prompt === undefined)
+        return { reason: `the comment does not start with ${trigger}` };
+    return { prompt };
+}
+/** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
+function isBot(comment) {
+    return comment.authorType === 'Bot' || /\[bot\]$/i.test(comment.author);
+}
+/** Logins compare without case, and a bot may be listed with or without its `[bot]` suffix. */
+function sameLogin(listed, login, bot) {
+    const norm = (s) => (bot ? s.replace(/\[bot\]$/i, '') : s).toLowerCase();
+    return norm(listed.trim()) === norm(login);
+}
+/**
+ * Whether the commenter may run the agent: listed in `allowed-users`, a bot listed in
+ * `allowed-bots`, or (not a bot) a collaborator whose permission reaches `permission`. Bots are
+ * refused unless listed, whatever their permission: automation that can comment must not be able
+ * to spend the quota or edit the docs by accident.
+ */
+async function checkCommenter(octokit, event, comment, rules) {
+    const login = comment.author;
+    if (isBot(comment)) {
+        if (rules.allowedBots === '*')
+            return { allowed: true, why: '`allowed-bots` is `*`' };
+        if (rules.allowedBots.some(b => sameLogin(b, login, true)))
+            return { allowed: true, why: `@${login} is listed in \`allowed-bots\`` };
+        const inUsers = rules.allowedUsers.some(u => sameLogin(u, login, true));
+        return {
+            allowed: false,
+            reason: inUsers
+                ? `@${login} is a bot listed in \`allowed-users\`; bots run only when listed in \`allowed-bots\``
+                : `@${login} is a bot; bots run only when listed in \`allowed-bots\``
+        };
+    }
+    if (login !== '' && rules.allowedUsers.some(u => sameLogin(u, login, false)))
+        return { allowed: true, why: `@${login} is listed in \`allowed-users\`` };
+    if (!octokit)
+        return {
+            allowed: false,
+            reason: `no \`github-token\` to check the permission of @${login || 'the commenter'}`
+        };
+    const actual = await getCommenterPermission(octokit, event.owner, event.repo, login);
+    if (!meetsPermission(actual, rules.permission))
+        return {
+            allowed: false,
+            reason: `@${login || 'the commenter'} has ${actual} permission; ${rules.permission} is required ` +
+                '(or list the login in `allowed-users`)'
+        };
+    return { allowed: true, why: `@${login} has ${actual} permission` };
+}
+
+;// CONCATENATED MODULE: ./src/range-input.ts
+// The range inputs of `visitors` and `report`: the dates or the period, and the periods before it
+// that `compare` and `trend` read. An InputError names the input and the form it accepts.
+
+
+/**
+ * The range of an analytics command from `date-from`/`date-to` or `period`, and the periods
+ * before it that `compare` and `trend` need (both need a bounded range).
+ */
+function readRange(get, now, want) {
+    const s = { range: {} };
+    const from = get('date-from');
+    const to = get('date-to');
+    const periodText = get('period');
+    const form = '`YYYY-MM-DD` or an ISO 8601 date-time such as `2026-11-01T00:00:00Z`';
+    if (periodText !== '') {
+        if (from !== '' || to !== '')
+            throw new InputError('period', 'cannot be combined with `date-from` or `date-to`: use one or the other');
+        const period = parsePeriod(periodText);
+        if (!period)
+            throw new InputError('period', `${quote(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``);
+        s.period = period;
+        s.range = resolvePeriod(period, now);
+    }
+    else {
+        const fromAt = from === '' ? undefined : parseInstant(from);
+        const toAt = to === '' ? undefined : parseInstant(to);
+        if (from !== '' && fromAt === undefined)
+            throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`);
+        if (to !== '' && toAt === undefined)
+            throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`);
+        if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
+            throw new InputError('date-to', `must be after \`date-from\` (it is exclusive): ${to} is not after ${from}`);
+        if (from !== '')
+            s.range.dateFrom = from;
+        if (to !== '')
+            s.range.dateTo = to;
+    }
+    if (want.compare) {
+        const { dateFrom, dateTo } = s.range;
+        if (dateFrom === undefined || dateTo === undefined)
+            throw new InputError('compare', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
+        s.previous = previousRange({ dateFrom, dateTo }, s.period);
+    }
+    if (want.trend > 0) {
+        const { dateFrom, dateTo } = s.range;
+        if (dateFrom === undefined || dateTo === undefined)
+            throw new InputError('trend', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
+        s.trendRanges = rangesBefore({ dateFrom, dateTo }, want.trend, s.period);
+    }
+    return s;
+}
+
+;// CONCATENATED MODULE: ./src/analytics/section-names.ts
+// The report's sections, by the names the `sections` input takes.
+const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
+
+;// CONCATENATED MODULE: ./src/settings.ts
+// Every input read, parsed and validated in one place, before any request is sent. An InputError
+// names the input and the form it accepts, so the person reading the log knows what to fix.
+
+
+
+
+
+
+
+
+
+const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
+const COMMANDS = ['message', 'create', 'visitors', 'report'];
+function isJobSettings(s) {
+    return s.command === 'message' || s.command === 'create';
+}
+/**
+ * The defaults of action.yml. A runner passes them itself, but an input set to empty text
+ * (`wait: ${{ vars.UNSET }}`) arrives empty: it means the default, as for an input not set.
+ * A test keeps this table equal to action.yml.
+ */
+const DEFAULTS = {
+    'base-url': 'https://api.mintlify.com',
+    context: 'false',
+    'when-no-job': 'fail',
+    'settle-time': '60s',
+    wait: 'true',
+    'wait-timeout': '30m',
+    'poll-interval': '5s',
+    'job-path': '/v2/agent/{projectId}/job/{id}',
+    'fail-on-status': 'failed',
+    'page-size': '250',
+    'max-rows': '0',
+    'max-requests': '0',
+    trend: '0',
+    concurrency: '4',
+    sections: SECTIONS.join(','),
+    top: '20',
+    compare: 'false',
+    summary: 'true',
+    comment: 'auto',
+    'comment-mode': 'upsert',
+    trigger: '/docs-agent',
+    permission: 'write'
+};
+const JOB_COMMANDS = ['message', 'create'];
+const ANALYTICS_COMMANDS = ['visitors', 'report'];
+/** Inputs that only some commands read; every other input applies to all of them. */
+const APPLIES_TO = {
+    'job-id': ['message'],
+    prompt: JOB_COMMANDS,
+    'prompt-file': JOB_COMMANDS,
+    context: JOB_COMMANDS,
+    'when-no-job': ['message'],
+    'settle-time': ['message'],
+    wait: JOB_COMMANDS,
+    'poll-interval': JOB_COMMANDS,
+    'job-path': JOB_COMMANDS,
+    'fail-on-status': JOB_COMMANDS,
+    'date-from': ANALYTICS_COMMANDS,
+    'date-to': ANALYTICS_COMMANDS,
+    period: ANALYTICS_COMMANDS,
+    'page-size': ANALYTICS_COMMANDS,
+    'max-rows': ANALYTICS_COMMANDS,
+    concurrency: ANALYTICS_COMMANDS,
+    'output-file': ANALYTICS_COMMANDS,
+    sections: ['report'],
+    'site-url': ANALYTICS_COMMANDS,
+    top: ANALYTICS_COMMANDS,
+    compare: ANALYTICS_COMMANDS,
+    trend: ANALYTICS_COMMANDS
+};
+const PROMPT_FILE_MAX_BYTES = 256 * 1024;
+/**
+ * Empty text means the default, for every input but `fail-on-status`, where the contract makes
+ * `''` mean "no status fails the step" (a runner passes the default itself when it is not set).
+ */
+function withDefaults(get) {
+    return name => {
+        const value = get(name);
+        return value === '' && name !== 'fail-on-status' ? (DEFAULTS[name] ?? '') : value;
+    };
+}
+function readTriggerSettings(raw) {
+    const get = withDefaults(raw);
+    return {
+        trigger: readTrigger(get('trigger')),
+        permission: oneOf(get, 'permission', PERMISSIONS),
+        allowedUsers: readLogins(get, 'allowed-users'),
+        allowedBots: get('allowed-bots').trim() === '*' ? '*' : readLogins(get, 'allowed-bots', true),
+        githubToken: readToken(get('github-token')),
+        comment: oneOf(get, 'comment', ['true', 'false', 'auto'])
+    };
+}
+/** An input as the runner passes it. The key is read as given: a stray newline must be refused. */
+const runnerInput = name => getInput(name, { trimWhitespace: name !== 'api-key' });
+/** The key and the token exactly as given, for masking: each line of a broken value too. */
+function readSecretInputs() {
+    const asGiven = (name) => getInput(name, { trimWhitespace: false });
+    return [asGiven('api-key'), asGiven('github-token')];
+}
+function readGateInputs(get = runnerInput) {
+    return {
+        triggerWord: get('trigger') || (DEFAULTS.trigger ?? ''),
+        hasApiKey: get('api-key').trim() !== '',
+        hasPrompt: get('prompt') !== '' || get('prompt-file') !== ''
+    };
+}
+function readSettings(raw, ctx) {
+    const get = withDefaults(raw);
+    const command = oneOf(get, 'command', COMMANDS, true);
+    const apiKey = readApiKey(get);
+    const projectId = readId(get, 'project-id', true);
+    const baseUrl = readBaseUrl(get('base-url'));
+    const s = {
+        ...(ctx.trigger ?? readTriggerSettings(raw)),
+        apiKey,
+        projectId,
+        baseUrl,
+        jobId: readId(get, 'job-id', false),
+        prompt: get('prompt').trim(),
+        context: bool(get, 'context'),
+        whenNoJob: oneOf(get, 'when-no-job', ['fail', 'create']),
+        settleTimeMs: duration(get, 'settle-time', true),
+        wait: bool(get, 'wait'),
+        waitTimeoutMs: duration(get, 'wait-timeout', false),
+        pollIntervalMs: duration(get, 'poll-interval', true),
+        jobPath: readJobPath(get('job-path')),
+        failOnStatus: readStatuses(get('fail-on-status')),
+        range: {},
+        pageSize: integer(get, 'page-size', 1, 250),
+        maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
+        concurrency: integer(get, 'concurrency', 1, 16),
+        sections: settings_readSections(get('sections')),
+        // More rows than a job summary (512 KiB) can show is no report: 10,000 is already cut there.
+        top: integer(get, 'top', 1, 10_000),
+        compare: bool(get, 'compare'),
+        trend: integer(get, 'trend', 0, 26),
+        summary: bool(get, 'summary'),
+        commentMode: oneOf(get, 'comment-mode', ['upsert', 'create']),
+        maxRequests: integer(get, 'max-requests', 0, 100_000),
+        warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
+    };
+    const siteUrl = get('site-url');
+    if (siteUrl !== '')
+        s.siteUrl = readSiteUrl(siteUrl);
+    const issue = get('issue-number').replace(/^#/, '');
+    if (issue !== '')
+        s.issueNumber = integer(() => issue, 'issue-number', 1, Number.MAX_SAFE_INTEGER);
+    const output = get('output-file');
+    if (output !== '' && ANALYTICS_COMMANDS.includes(command))
+        s.outputFile = readOutputFile(output, ctx.workspace, command);
+    if (s.comment === 'true' && s.githubToken === '')
+        throw new InputError('github-token', 'is empty, but `comment: true` needs a token to comment with');
+    if (command === 'message' || command === 'create') {
+        readPromptFile(get, s, ctx.workspace);
+        if (command === 'message' && !ctx.commentEvent && s.jobId === '')
+            throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job');
+        // The one prompt: the input's, or else the trigger comment's; checked once, here.
+        if (s.prompt === '')
+            s.prompt = ctx.triggerPrompt ?? '';
+        checkPrompt(s.prompt, s.promptFile !== undefined ? 'prompt-file' : 'prompt');
+        return { ...s, command };
+    }
+    Object.assign(s, readRange(get, ctx.now, { compare: s.compare, trend: s.trend }));
+    return { ...s, command };
+}
+/** The prompt rule, also applied to a prompt that comes from a trigger comment. */
+function checkPrompt(prompt, from = 'prompt') {
+    if (prompt.trim() === '')
+        throw new InputError('prompt', 'is required: the instruction for the agent, at least 1 character (or set `prompt-file`)');
+    // The instruction is sent to the agent and shown in comments: never with a secret in it.
+    if (redact(prompt) !== prompt)
+        throw new InputError(from, 'holds the `api-key` or the `github-token` (in some form): nothing was sent. Remove the ' +
+            'secret from the instruction (and rotate it if it was committed)');
+}
+/** `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any request. */
+function readPromptFile(get, s, workspace) {
+    const file = get('prompt-file');
+    if (file === '')
+        return;
+    if (s.prompt !== '')
+        throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other');
+    const absolute = insideWorkspace('prompt-file', file, workspace);
+    let bytes;
+    let size;
+    try {
+        const stat = (0,external_node_fs_namespaceObject.lstatSync)(absolute);
+        if (!stat.isFile())
+            throw new Error('not a file');
+        size = stat.size;
+    }
+    catch {
+        throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
+    }
+    // Checked before it is read: a huge file is refused without being loaded.
+    if (size > PROMPT_FILE_MAX_BYTES)
+        throw new InputError('prompt-file', `${quote(file)} has ${size} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`);
+    try {
+        bytes = (0,external_node_fs_namespaceObject.readFileSync)(absolute);
+    }
+    catch {
+        throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
+    }
+    let text;
+    try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    }
+    catch {
+        throw new InputError('prompt-file', `${quote(file)} is not UTF-8 text`);
+    }
+    s.prompt = text.replace(/^\uFEFF/, '').trim();
+    s.promptFile = file;
+    if (s.prompt === '')
+        throw new InputError('prompt-file', `${quote(file)} is empty`);
+}
+/** Inputs given a value (other than the default) that the command does not read. */
+function inputsForOtherCommands(raw, command) {
+    const ignored = Object.entries(APPLIES_TO)
+        .filter(([, commands]) => !commands.includes(command))
+        .map(([name]) => name)
+        .filter(name => {
+        const value = name === 'prompt' ? raw(name).trim() : raw(name);
+        return value !== '' && value !== DEFAULTS[name];
+    });
+    if (ignored.length === 0)
+        return [];
+    const list = ignored.map(name => `\`${name}\``).join(', ');
+    return [
+        `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
+    ];
+}
+function settings_readSections(text) {
+    const items = text
+        .split(',')
+        .map(item => item.trim().toLowerCase())
+        .filter(item => item !== '');
+    const accepted = SECTIONS.map(name => `\`${name}\``).join(', ');
+    if (items.length === 0)
+        throw new InputError('sections', `is empty; expected a comma list of ${accepted}`);
+    for (const item of items) {
+        if (!SECTIONS.includes(item))
+            throw new InputError('sections', `${quote(item)} is not a section; expected a comma list of ${accepted}`);
+    }
+    return [...new Set(items)];
+}
+function readJobPath(text) {
+    if (!text.startsWith('/') || !text.includes('{id}'))
+        throw new InputError('job-path', 'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`');
+    return text;
+}
+function readStatuses(text) {
+    // `''` means none; an input left empty also arrives as '' and takes the default first.
+    const items = text
+        .split(',')
+        .map(s => s.trim())
+        .filter(s => s !== '' && s !== "''" && s !== '""');
+    for (const item of items) {
+        if (!FINAL_STATUSES.includes(item))
+            throw new InputError('fail-on-status', `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`);
+    }
+    return items;
+}
+function readTrigger(text) {
+    if (text === '' || /\s/.test(text))
+        throw new InputError('trigger', 'must be one word without spaces, e.g. `/docs-agent`');
+    return text;
+}
+function readOutputFile(text, workspace, command) {
+    const format = formatFromPath(text);
+    if (command === 'report' && format !== 'json')
+        throw new InputError('output-file', `${quote(text)} must end in .json for \`command: report\``);
+    if (!format)
+        throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`);
+    return { path: text, absolute: insideWorkspace('output-file', text, workspace), format };
+}
+
+;// CONCATENATED MODULE: ./src/gate.ts
+// Whether this run is carried out, decided before any request to the service: the trigger and who
+// wrote it, runs GitHub gives no secrets (forks, Dependabot), an instruction that is empty or
+// holds a secret, and a merge of the docs agent's own pull request. A run that is not carried out
+// is a Skip: what to say (a notice, a reply, a reaction), published by main.
+
+
+
+
+
+
+
+const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
+const PULL_REQUEST_EVENTS = [
+    'pull_request',
+    'pull_request_target',
+    'pull_request_review',
+    ...COMMENT_EVENTS
+];
+/**
+ * The checks that come before the settings, in the contract's order: a comment event's trigger
+ * and writer come before every other input, so a comment that is not for this action never
+ * fails on a setting it does not use; then whether GitHub gave this run its secrets; then the
+ * instruction a trigger gives. A misconfigured trigger input throws an InputError.
+ */
+async function admit(c) {
+    const get = c.get ?? runnerInput;
+    const gate = readGateInputs(get);
+    if (!COMMENT_EVENTS.includes(c.event.eventName)) {
+        // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
+        // there is no misconfiguration to fail on.
+        const withheld = withheldSecretsWhy(c.event, c.env);
+        if (withheld && !gate.hasApiKey)
+            return {
+                skip: {
+                    reason: `no \`api-key\`: ${withheld}`,
+                    notice: `This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`
+                }
+            };
+        return {};
+    }
+    const checked = checkComment(c.event.comment, gate.triggerWord);
+    // Most comments are not for us: settled without a request or any other input.
+    if ('reason' in checked || c.event.comment === undefined)
+        return {
+            skip: { reason: 'reason' in checked ? checked.reason : 'the event carries no comment' }
+        };
+    const comment = c.event.comment;
+    // A trigger comment: a misconfigured trigger input now fails the step, naming the input.
+    const rules = readTriggerSettings(get);
+    const octokit = rules.githubToken === '' ? undefined : c.github(rules.githubToken);
+    const mayWrite = octokit !== undefined && rules.comment !== 'false';
+    const who = await checkCommenter(octokit, c.event, comment, rules);
+    if (!who.allowed)
+        return {
+            skip: {
+                reason: who.reason,
+                notice: `Ignored the trigger comment: ${who.reason}.`,
+                ...(mayWrite ? { reaction: { comment, content: '-1' } } : {})
+            },
+            octokit
+        };
+    if (!gate.hasApiKey)
+        return { skip: noKeyForTrigger(c.event, who.why), octokit };
+    const refusal = refuseInstruction(checked.prompt, gate.hasPrompt, rules.trigger, c.event);
+    if (refusal !== undefined) {
+        const place = placeOf(c.event);
+        const answer = mayWrite && place !== undefined;
+        return {
+            skip: {
+                reason: refusal.reason,
+                notice: refusal.body.replace(/\n+/g, ' '),
+                ...(answer ? { reply: { place, body: refusal.body } } : {}),
+                ...(answer ? { reaction: { comment, content: 'confused' } } : {})
+            },
+            octokit
+        };
+    }
+    return { trigger: { comment, prompt: checked.prompt, why: who.why }, rules, octokit };
+}
+/**
+ * A job on the merge of the docs agent's own pull request is skipped: it would start another
+ * job, and another after that one merges. Returns the Skip, or a warning when GitHub could not
+ * answer the check, or undefined.
+ */
+async function ownMergeSkip(event, payload, settings, octokit) {
+    const own = await isAgentsOwnMerge(event, payload, settings, octokit);
+    if (typeof own === 'string' || !own)
+        return own || undefined;
+    return {
+        reason: "the merged pull request is the docs agent's own",
+        notice: "This merged pull request is the docs agent's own work (it carries this action's signed " +
+            'record of a job), so no new job is started: merging it would otherwise start another.'
+    };
+}
+function placeOf(event) {
+    if (event.issueNumber === undefined)
+        return undefined;
+    return { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber };
+}
+function noKeyForTrigger(event, why) {
+    const reason = event.forkRepository
+        ? `this pull request comes from the fork ${event.forkRepository}, and GitHub gives its ` +
+            "review-comment runs no secrets. Reply in the pull request's conversation instead: " +
+            'those runs get them'
+        : 'a pull request from a fork or a run triggered by Dependabot gets no secrets, or the ' +
+            'secret is not set';
+    return {
+        reason: 'no `api-key` in this run (a fork gets no secrets)',
+        notice: `The trigger comment is allowed (${why}), but this run has no \`api-key\`: ${reason}.`
+    };
+}
+const SECRET_IN_COMMENT_REPLY = 'This comment holds a secret (the API key or the GitHub token), so nothing was sent to the ' +
+    'docs agent. Delete the comment, rotate the secret, and write the instruction without it.';
+/** Nothing to send, or a secret in what would be sent: said where the commenter looks. */
+function refuseInstruction(prompt, hasPrompt, trigger, event) {
+    if (prompt === '' && !hasPrompt) {
+        const where = placeNoun(event.isPullRequest);
+        const body = `There is no instruction after \`${trigger}\`, so nothing was sent to the docs agent. ` +
+            `Write what the agent should do after it, in a new comment on this ${where}, e.g.\n\n` +
+            `\`${trigger} Add a FAQ entry about rate limits\``;
+        return { reason: 'no instruction', body };
+    }
+    if (redact(prompt) !== prompt)
+        return { reason: 'the comment holds a secret', body: SECRET_IN_COMMENT_REPLY };
+    return undefined;
+}
+/** Why GitHub gave this run no secrets, when it is a run GitHub gives none. */
+function withheldSecretsWhy(event, env) {
+    if (!PULL_REQUEST_EVENTS.includes(event.eventName) || COMMENT_EVENTS.includes(event.eventName))
+        return undefined;
+    if (event.forkRepository)
+        return `the pull request comes from the fork ${event.forkRepository}, and GitHub gives such runs no secrets`;
+    if (env.GITHUB_ACTOR === 'dependabot[bot]')
+        return 'the run was started by Dependabot, and GitHub gives its runs no secrets (only Dependabot secrets)';
+    return undefined;
+}
+/**
+ * A merged pull request that carries this action's signed route record is the agent's own: a
+ * merge recipe that ran on it would start another job, and another after that one merges.
+ * A check GitHub could not answer is a warning (the text).
+ */
+async function isAgentsOwnMerge(event, payload, settings, octokit) {
+    const pr = asObject(payload.pull_request);
+    const merged = payload.action === 'closed' && pr?.merged === true;
+    const place = placeOf(event);
+    if (!merged || !place || event.owner === '')
+        return false;
+    try {
+        const thread = new CommentThread(octokit, place, settings.apiKey);
+        return (await thread.findRoutedJob(settings.projectId)) !== undefined;
+    }
+    catch (err) {
+        return `Could not check whether #${place.issueNumber} is the agent's own: ${messageOf(err)}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/event.ts
+// What the triggering event says, read defensively: the payload is untrusted JSON, so every
+// field is checked for its type and a malformed event yields undefined fields, never a throw.
+
+function event_asString(value) {
+    return typeof value === 'string' ? value : undefined;
+}
+/** A positive safe integer, as issue numbers and comment ids are. */
+function asId(value) {
+    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+function numberOf(container) {
+    return asId(asObject(container)?.number);
+}
+function splitRepository(repository) {
+    const slash = repository.indexOf('/');
+    if (slash < 0)
+        return { owner: repository, repo: '' };
+    return { owner: repository.slice(0, slash), repo: repository.slice(slash + 1) };
+}
+function readComment(payload, kind) {
+    const comment = asObject(payload.comment);
+    const id = asId(comment?.id);
+    if (comment === undefined || id === undefined)
+        return undefined;
+    const user = asObject(comment.user);
+    const authorType = event_asString(user?.type);
+    return {
+        id,
+        // A comment body can be null in the API when empty.
+        body: event_asString(comment.body) ?? '',
+        author: event_asString(user?.login) ?? '',
+        ...(authorType === undefined ? {} : { authorType }),
+        kind,
+        action: event_asString(payload.action) ?? ''
+    };
+}
+function readIssueNumber(eventName, payload) {
+    switch (eventName) {
+        case 'pull_request':
+        case 'pull_request_target':
+            return {
+                issueNumber: numberOf(payload.pull_request) ?? asId(payload.number),
+                isPullRequest: true
+            };
+        case 'pull_request_review_comment':
+            return { issueNumber: numberOf(payload.pull_request), isPullRequest: true };
+        case 'issue_comment':
+        case 'issues': {
+            const issue = asObject(payload.issue);
+            // Pull requests are issues too; the API marks them with a `pull_request` object.
+            return {
+                issueNumber: numberOf(issue),
+                isPullRequest: asObject(issue?.pull_request) !== undefined
+            };
+        }
+        default:
+            return { isPullRequest: false };
+    }
+}
+/** Compared by name: `head.repo.fork` only says the head repository is a fork of something. */
+function readForkRepository(payload, repository) {
+    const head = asObject(asObject(payload.pull_request)?.head);
+    const name = event_asString(asObject(head?.repo)?.full_name);
+    if (name === undefined || repository === '')
+        return undefined;
+    return name.toLowerCase() === repository.toLowerCase() ? undefined : name;
+}
+function readEvent(eventName, payload, repository) {
+    const safePayload = asObject(payload) ?? {};
+    const { issueNumber, isPullRequest } = readIssueNumber(eventName, safePayload);
+    const info = { eventName, ...splitRepository(repository), isPullRequest };
+    if (issueNumber !== undefined)
+        info.issueNumber = issueNumber;
+    const fork = readForkRepository(safePayload, repository);
+    if (fork !== undefined)
+        info.forkRepository = fork;
+    if (eventName === 'issue_comment' || eventName === 'pull_request_review_comment') {
+        const comment = readComment(safePayload, eventName === 'issue_comment' ? 'issue' : 'pull');
+        if (comment !== undefined)
+            info.comment = comment;
+    }
+    return info;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
@@ -39478,7 +40180,7 @@ var VERSION = "0.0.0-development";
 
 // pkg/dist-src/defaults.js
 var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
-var DEFAULTS = {
+var dist_bundle_DEFAULTS = {
   method: "GET",
   baseUrl: "https://api.github.com",
   headers: {
@@ -39800,19 +40502,19 @@ function endpointWithDefaults(defaults, route, options) {
 }
 
 // pkg/dist-src/with-defaults.js
-function withDefaults(oldDefaults, newDefaults) {
+function dist_bundle_withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge(oldDefaults, newDefaults);
   const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
   return Object.assign(endpoint2, {
     DEFAULTS: DEFAULTS2,
-    defaults: withDefaults.bind(null, DEFAULTS2),
+    defaults: dist_bundle_withDefaults.bind(null, DEFAULTS2),
     merge: merge.bind(null, DEFAULTS2),
     parse
   });
 }
 
 // pkg/dist-src/index.js
-var endpoint = withDefaults(null, DEFAULTS);
+var endpoint = dist_bundle_withDefaults(null, dist_bundle_DEFAULTS);
 
 
 ;// CONCATENATED MODULE: ./node_modules/content-type/dist/index.js
@@ -40926,7 +41628,7 @@ function toErrorMessage(data) {
 }
 
 // pkg/dist-src/with-defaults.js
-function dist_bundle_withDefaults(oldEndpoint, newDefaults) {
+function request_dist_bundle_withDefaults(oldEndpoint, newDefaults) {
   const endpoint2 = oldEndpoint.defaults(newDefaults);
   const newApi = function(route, parameters) {
     const endpointOptions = endpoint2.merge(route, parameters);
@@ -40940,18 +41642,18 @@ function dist_bundle_withDefaults(oldEndpoint, newDefaults) {
     };
     Object.assign(request2, {
       endpoint: endpoint2,
-      defaults: dist_bundle_withDefaults.bind(null, endpoint2)
+      defaults: request_dist_bundle_withDefaults.bind(null, endpoint2)
     });
     return endpointOptions.request.hook(request2, endpointOptions);
   };
   return Object.assign(newApi, {
     endpoint: endpoint2,
-    defaults: dist_bundle_withDefaults.bind(null, endpoint2)
+    defaults: request_dist_bundle_withDefaults.bind(null, endpoint2)
   });
 }
 
 // pkg/dist-src/index.js
-var request = dist_bundle_withDefaults(endpoint, defaults_default);
+var request = request_dist_bundle_withDefaults(endpoint, defaults_default);
 
 /* v8 ignore next -- @preserve */
 /* v8 ignore else -- @preserve */
@@ -44205,6 +44907,7 @@ function getOctokit(token, options, ...additionalPlugins) {
 // @actions/github kept.
 
 
+
 /** The longest any one call may take. */
 const GITHUB_TIMEOUT_MS = 30_000;
 /**
@@ -44213,13 +44916,14 @@ const GITHUB_TIMEOUT_MS = 30_000;
  */
 const GITHUB_MIN_TIMEOUT_MS = 5_000;
 /**
- * `timeLeft` says how long the run may still take (ms); each call gets that much, between 5 s and
- * 30 s, so a GitHub that never answers cannot hold a run far past `wait-timeout`.
+ * Each call gets what the run's `deadline` has left, between 5 s and 30 s, so a GitHub that never
+ * answers cannot hold a run far past `wait-timeout`.
  */
-function createOctokit(token, apiUrl, userAgent, timeLeft = () => Infinity) {
+function createOctokit(token, apiUrl, userAgent, deadline = new Deadline()) {
     const base = defaults.request?.fetch ?? fetch;
     const timed = (input, init) => {
-        const limit = Math.min(GITHUB_TIMEOUT_MS, Math.max(GITHUB_MIN_TIMEOUT_MS, timeLeft()));
+        // A time limit racing the call: real time, whatever clock the deadline counts on.
+        const limit = deadline.clamp(GITHUB_TIMEOUT_MS, GITHUB_MIN_TIMEOUT_MS);
         const timeout = AbortSignal.timeout(limit);
         return base(input, {
             ...init,
@@ -44238,488 +44942,15 @@ function createOctokit(token, apiUrl, userAgent, timeLeft = () => Infinity) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/github/trigger.ts
-// Deciding whether a comment should run the agent: the trigger text, who may use it, and the
-// reactions that tell the commenter what happened.
-
-
-
-/**
- * The instruction after `trigger` when the comment starts with it (leading whitespace ignored,
- * case ignored as a workflow's `startsWith` does) and it is followed by whitespace or the end;
- * otherwise undefined. Plain string comparison, so regex metacharacters in a trigger are literal.
- */
-function matchTrigger(body, trigger) {
-    if (trigger === '')
-        return undefined;
-    const text = body.trimStart();
-    const head = text.slice(0, trigger.length);
-    // A workflow's `if: startsWith(...)` lets `/Docs-Agent` through; skipping it here would be silent.
-    if (head.toLowerCase() !== trigger.toLowerCase())
-        return undefined;
-    let rest = text.slice(trigger.length);
-    // `/docs-agent: Add a FAQ` is a trigger too; `/docs-agentx` must not count as `/docs-agent`.
-    if (rest.startsWith(':'))
-        rest = rest.slice(1);
-    else if (rest !== '' && !/^\s/.test(rest))
-        return undefined;
-    // Nothing but white space and invisible or direction-control characters is no instruction.
-    return [...rest].every(c => /\s/.test(c) || isInvisible(c)) ? '' : rest.trim();
-}
-const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
-function isPermissionLevel(value) {
-    return typeof value === 'string' && PERMISSION_LEVELS.includes(value);
-}
-function meetsPermission(actual, least) {
-    return PERMISSION_LEVELS.indexOf(actual) >= PERMISSION_LEVELS.indexOf(least);
-}
-/**
- * The user's permission on the repository. Any failure counts as 'none': a non-collaborator
- * gets a 404, and an outage must not grant access.
- */
-async function getCommenterPermission(octokit, owner, repo, username) {
-    // An empty name would ask about a different URL entirely.
-    if (username === '')
-        return 'none';
-    try {
-        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-            owner,
-            repo,
-            username
-        });
-        // role_name distinguishes triage and maintain, which `permission` folds into read/write.
-        if (isPermissionLevel(data.role_name))
-            return data.role_name;
-        if (isPermissionLevel(data.permission))
-            return data.permission;
-        return 'none';
-    }
-    catch (error) {
-        core_debug(`Permission lookup for ${username} failed, treating as none: ${trigger_describe(error)}`);
-        return 'none';
-    }
-}
-/** One short line: status and message, never a stack. */
-function trigger_describe(error) {
-    const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
-    const message = redact(messageOf(error)).replace(/\s+/g, ' ').slice(0, 200);
-    return typeof status === 'number' ? `HTTP ${status} ${message}` : message;
-}
-// Reactions this run gave, per comment: run() adds 😕 only where 👀 told the commenter the
-// comment was taken, and a reaction already given is not asked for twice.
-const given = new WeakMap();
-function hasReaction(comment, content) {
-    return given.get(comment)?.has(content) ?? false;
-}
-/** Reactions are courtesy feedback: a failure is only a warning. */
-async function addReaction(octokit, owner, repo, comment, content, warn) {
-    if (hasReaction(comment, content))
-        return;
-    try {
-        const params = { owner, repo, comment_id: comment.id, content };
-        if (comment.kind === 'pull') {
-            await octokit.rest.reactions.createForPullRequestReviewComment(params);
-        }
-        else {
-            await octokit.rest.reactions.createForIssueComment(params);
-        }
-        given.set(comment, (given.get(comment) ?? new Set()).add(content));
-    }
-    catch (error) {
-        warn(`Could not add the ${content} reaction to comment ${comment.id}: ${trigger_describe(error)}`);
-    }
-}
-/**
- * The checks that need no request, in the contract's order: the comment was just created, and
- * it starts with the trigger. Returns the prompt, or the reason to skip (for the log).
- */
-function checkComment(comment, trigger) {
-    if (comment === undefined)
-        return { reason: 'the event carries no comment' };
-    if (comment.action !== 'created') {
-        const what = comment.action === '' ? 'of an unknown action' : comment.action;
-        return { reason: `the comment was ${what}, not created` };
-    }
-    const prompt = matchTrigger(comment.body, trigger);
-    if (prompt === undefined)
-        return { reason: `the comment does not start with ${trigger}` };
-    return { prompt };
-}
-/** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
-function isBot(comment) {
-    return comment.authorType === 'Bot' || /\[bot\]$/i.test(comment.author);
-}
-/** Logins compare without case, and a bot may be listed with or without its `[bot]` suffix. */
-function sameLogin(listed, login, bot) {
-    const norm = (s) => (bot ? s.replace(/\[bot\]$/i, '') : s).toLowerCase();
-    return norm(listed.trim()) === norm(login);
-}
-/**
- * Whether the commenter may run the agent: listed in `allowed-users`, a bot listed in
- * `allowed-bots`, or (not a bot) a collaborator whose permission reaches `permission`. Bots are
- * refused unless listed, whatever their permission: automation that can comment must not be able
- * to spend the quota or edit the docs by accident.
- */
-async function checkCommenter(octokit, event, comment, rules) {
-    const login = comment.author;
-    if (isBot(comment)) {
-        if (rules.allowedBots === '*')
-            return { allowed: true, why: '`allowed-bots` is `*`' };
-        if (rules.allowedBots.some(b => sameLogin(b, login, true)))
-            return { allowed: true, why: `@${login} is listed in \`allowed-bots\`` };
-        const inUsers = rules.allowedUsers.some(u => sameLogin(u, login, true));
-        return {
-            allowed: false,
-            reason: inUsers
-                ? `@${login} is a bot listed in \`allowed-users\`; bots run only when listed in \`allowed-bots\``
-                : `@${login} is a bot; bots run only when listed in \`allowed-bots\``
-        };
-    }
-    if (login !== '' && rules.allowedUsers.some(u => sameLogin(u, login, false)))
-        return { allowed: true, why: `@${login} is listed in \`allowed-users\`` };
-    if (!octokit)
-        return {
-            allowed: false,
-            reason: `no \`github-token\` to check the permission of @${login || 'the commenter'}`
-        };
-    const actual = await getCommenterPermission(octokit, event.owner, event.repo, login);
-    if (!meetsPermission(actual, rules.permission))
-        return {
-            allowed: false,
-            reason: `@${login || 'the commenter'} has ${actual} permission; ${rules.permission} is required ` +
-                '(or list the login in `allowed-users`)'
-        };
-    return { allowed: true, why: `@${login} has ${actual} permission` };
-}
-
-;// CONCATENATED MODULE: ./src/range-input.ts
-// The range inputs of `visitors` and `report`: the dates or the period, and the periods before it
-// that `compare` and `trend` read. An InputError names the input and the form it accepts.
-
-
-/**
- * The range of an analytics command from `date-from`/`date-to` or `period`, and the periods
- * before it that `compare` and `trend` need (both need a bounded range).
- */
-function readRange(get, now, want) {
-    const s = { range: {} };
-    const from = get('date-from');
-    const to = get('date-to');
-    const periodText = get('period');
-    const form = '`YYYY-MM-DD` or an ISO 8601 date-time such as `2026-11-01T00:00:00Z`';
-    if (periodText !== '') {
-        if (from !== '' || to !== '')
-            throw new InputError('period', 'cannot be combined with `date-from` or `date-to`: use one or the other');
-        const period = parsePeriod(periodText);
-        if (!period)
-            throw new InputError('period', `${quote(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``);
-        s.period = period;
-        s.range = resolvePeriod(period, now);
-    }
-    else {
-        const fromAt = from === '' ? undefined : parseInstant(from);
-        const toAt = to === '' ? undefined : parseInstant(to);
-        if (from !== '' && fromAt === undefined)
-            throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`);
-        if (to !== '' && toAt === undefined)
-            throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`);
-        if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
-            throw new InputError('date-to', `must be after \`date-from\` (it is exclusive): ${to} is not after ${from}`);
-        if (from !== '')
-            s.range.dateFrom = from;
-        if (to !== '')
-            s.range.dateTo = to;
-    }
-    if (want.compare) {
-        const { dateFrom, dateTo } = s.range;
-        if (dateFrom === undefined || dateTo === undefined)
-            throw new InputError('compare', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
-        s.previous = previousRange({ dateFrom, dateTo }, s.period);
-    }
-    if (want.trend > 0) {
-        const { dateFrom, dateTo } = s.range;
-        if (dateFrom === undefined || dateTo === undefined)
-            throw new InputError('trend', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
-        s.trendRanges = rangesBefore({ dateFrom, dateTo }, want.trend, s.period);
-    }
-    return s;
-}
-
-;// CONCATENATED MODULE: ./src/analytics/section-names.ts
-// The report's sections, by the names the `sections` input takes.
-const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
-
-;// CONCATENATED MODULE: ./src/settings.ts
-// Every input read, parsed and validated in one place, before any request is sent. An InputError
-// names the input and the form it accepts, so the person reading the log knows what to fix.
-
-
-
-
-
-
-
-
-const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
-const COMMANDS = ['message', 'create', 'visitors', 'report'];
-function isJobSettings(s) {
-    return s.command === 'message' || s.command === 'create';
-}
-/**
- * The defaults of action.yml. A runner passes them itself, but an input set to empty text
- * (`wait: ${{ vars.UNSET }}`) arrives empty: it means the default, as for an input not set.
- * A test keeps this table equal to action.yml.
- */
-const settings_DEFAULTS = {
-    'base-url': 'https://api.mintlify.com',
-    context: 'false',
-    'when-no-job': 'fail',
-    'settle-time': '60s',
-    wait: 'true',
-    'wait-timeout': '30m',
-    'poll-interval': '5s',
-    'job-path': '/v2/agent/{projectId}/job/{id}',
-    'fail-on-status': 'failed',
-    'page-size': '250',
-    'max-rows': '0',
-    'max-requests': '0',
-    trend: '0',
-    concurrency: '4',
-    sections: SECTIONS.join(','),
-    top: '20',
-    compare: 'false',
-    summary: 'true',
-    comment: 'auto',
-    'comment-mode': 'upsert',
-    trigger: '/docs-agent',
-    permission: 'write'
-};
-const JOB_COMMANDS = ['message', 'create'];
-const ANALYTICS_COMMANDS = ['visitors', 'report'];
-/** Inputs that only some commands read; every other input applies to all of them. */
-const APPLIES_TO = {
-    'job-id': ['message'],
-    prompt: JOB_COMMANDS,
-    'prompt-file': JOB_COMMANDS,
-    context: JOB_COMMANDS,
-    'when-no-job': ['message'],
-    'settle-time': ['message'],
-    wait: JOB_COMMANDS,
-    'poll-interval': JOB_COMMANDS,
-    'job-path': JOB_COMMANDS,
-    'fail-on-status': JOB_COMMANDS,
-    'date-from': ANALYTICS_COMMANDS,
-    'date-to': ANALYTICS_COMMANDS,
-    period: ANALYTICS_COMMANDS,
-    'page-size': ANALYTICS_COMMANDS,
-    'max-rows': ANALYTICS_COMMANDS,
-    concurrency: ANALYTICS_COMMANDS,
-    'output-file': ANALYTICS_COMMANDS,
-    sections: ['report'],
-    'site-url': ANALYTICS_COMMANDS,
-    top: ANALYTICS_COMMANDS,
-    compare: ANALYTICS_COMMANDS,
-    trend: ANALYTICS_COMMANDS
-};
-const PROMPT_FILE_MAX_BYTES = 256 * 1024;
-/**
- * Empty text means the default, for every input but `fail-on-status`, where the contract makes
- * `''` mean "no status fails the step" (a runner passes the default itself when it is not set).
- */
-function settings_withDefaults(get) {
-    return name => {
-        const value = get(name);
-        return value === '' && name !== 'fail-on-status' ? (settings_DEFAULTS[name] ?? '') : value;
-    };
-}
-function readTriggerSettings(raw) {
-    const get = settings_withDefaults(raw);
-    return {
-        trigger: readTrigger(get('trigger')),
-        permission: oneOf(get, 'permission', PERMISSIONS),
-        allowedUsers: readLogins(get, 'allowed-users'),
-        allowedBots: get('allowed-bots').trim() === '*' ? '*' : readLogins(get, 'allowed-bots', true),
-        githubToken: readToken(get('github-token')),
-        commentEnabled: oneOf(get, 'comment', ['true', 'false', 'auto']) !== 'false'
-    };
-}
-function readSettings(raw, ctx) {
-    const get = settings_withDefaults(raw);
-    const command = oneOf(get, 'command', COMMANDS, true);
-    const apiKey = readApiKey(get);
-    const projectId = readId(get, 'project-id', true);
-    const baseUrl = readBaseUrl(get('base-url'));
-    const s = {
-        ...(ctx.trigger ?? readTriggerSettings(raw)),
-        apiKey,
-        projectId,
-        baseUrl,
-        jobId: readId(get, 'job-id', false),
-        prompt: get('prompt').trim(),
-        context: bool(get, 'context'),
-        whenNoJob: oneOf(get, 'when-no-job', ['fail', 'create']),
-        settleTimeMs: duration(get, 'settle-time', true),
-        wait: bool(get, 'wait'),
-        waitTimeoutMs: duration(get, 'wait-timeout', false),
-        pollIntervalMs: duration(get, 'poll-interval', true),
-        jobPath: readJobPath(get('job-path')),
-        failOnStatus: readStatuses(get('fail-on-status')),
-        range: {},
-        pageSize: integer(get, 'page-size', 1, 250),
-        maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
-        concurrency: integer(get, 'concurrency', 1, 16),
-        sections: settings_readSections(get('sections')),
-        // More rows than a job summary (512 KiB) can show is no report: 10,000 is already cut there.
-        top: integer(get, 'top', 1, 10_000),
-        compare: bool(get, 'compare'),
-        trend: integer(get, 'trend', 0, 26),
-        summary: bool(get, 'summary'),
-        comment: oneOf(get, 'comment', ['true', 'false', 'auto']),
-        commentMode: oneOf(get, 'comment-mode', ['upsert', 'create']),
-        maxRequests: integer(get, 'max-requests', 0, 100_000),
-        warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
-    };
-    const siteUrl = get('site-url');
-    if (siteUrl !== '')
-        s.siteUrl = readSiteUrl(siteUrl);
-    const issue = get('issue-number').replace(/^#/, '');
-    if (issue !== '')
-        s.issueNumber = integer(() => issue, 'issue-number', 1, Number.MAX_SAFE_INTEGER);
-    const output = get('output-file');
-    if (output !== '' && ANALYTICS_COMMANDS.includes(command))
-        s.outputFile = readOutputFile(output, ctx.workspace, command);
-    if (s.comment === 'true' && s.githubToken === '')
-        throw new InputError('github-token', 'is empty, but `comment: true` needs a token to comment with');
-    if (command === 'message' || command === 'create') {
-        readPromptFile(get, s, ctx.workspace);
-        if (command === 'message' && !ctx.commentEvent && s.jobId === '')
-            throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job');
-        // The one prompt: the input's, or else the trigger comment's; checked once, here.
-        if (s.prompt === '')
-            s.prompt = ctx.triggerPrompt ?? '';
-        checkPrompt(s.prompt, s.promptFile !== undefined ? 'prompt-file' : 'prompt');
-        return { ...s, command };
-    }
-    Object.assign(s, readRange(get, ctx.now, { compare: s.compare, trend: s.trend }));
-    return { ...s, command };
-}
-/** The prompt rule, also applied to a prompt that comes from a trigger comment. */
-function checkPrompt(prompt, from = 'prompt') {
-    if (prompt.trim() === '')
-        throw new InputError('prompt', 'is required: the instruction for the agent, at least 1 character (or set `prompt-file`)');
-    // The instruction is sent to the agent and shown in comments: never with a secret in it.
-    if (redact(prompt) !== prompt)
-        throw new InputError(from, 'holds the `api-key` or the `github-token` (in some form): nothing was sent. Remove the ' +
-            'secret from the instruction (and rotate it if it was committed)');
-}
-/** `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any request. */
-function readPromptFile(get, s, workspace) {
-    const file = get('prompt-file');
-    if (file === '')
-        return;
-    if (s.prompt !== '')
-        throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other');
-    const absolute = insideWorkspace('prompt-file', file, workspace);
-    let bytes;
-    let size;
-    try {
-        const stat = (0,external_node_fs_namespaceObject.lstatSync)(absolute);
-        if (!stat.isFile())
-            throw new Error('not a file');
-        size = stat.size;
-    }
-    catch {
-        throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
-    }
-    // Checked before it is read: a huge file is refused without being loaded.
-    if (size > PROMPT_FILE_MAX_BYTES)
-        throw new InputError('prompt-file', `${quote(file)} has ${size} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`);
-    try {
-        bytes = (0,external_node_fs_namespaceObject.readFileSync)(absolute);
-    }
-    catch {
-        throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
-    }
-    let text;
-    try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    }
-    catch {
-        throw new InputError('prompt-file', `${quote(file)} is not UTF-8 text`);
-    }
-    s.prompt = text.replace(/^\uFEFF/, '').trim();
-    s.promptFile = file;
-    if (s.prompt === '')
-        throw new InputError('prompt-file', `${quote(file)} is empty`);
-}
-/** Inputs given a value (other than the default) that the command does not read. */
-function inputsForOtherCommands(raw, command) {
-    const ignored = Object.entries(APPLIES_TO)
-        .filter(([, commands]) => !commands.includes(command))
-        .map(([name]) => name)
-        .filter(name => {
-        const value = name === 'prompt' ? raw(name).trim() : raw(name);
-        return value !== '' && value !== settings_DEFAULTS[name];
-    });
-    if (ignored.length === 0)
-        return [];
-    const list = ignored.map(name => `\`${name}\``).join(', ');
-    return [
-        `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
-    ];
-}
-function settings_readSections(text) {
-    const items = text
-        .split(',')
-        .map(item => item.trim().toLowerCase())
-        .filter(item => item !== '');
-    const accepted = SECTIONS.map(name => `\`${name}\``).join(', ');
-    if (items.length === 0)
-        throw new InputError('sections', `is empty; expected a comma list of ${accepted}`);
-    for (const item of items) {
-        if (!SECTIONS.includes(item))
-            throw new InputError('sections', `${quote(item)} is not a section; expected a comma list of ${accepted}`);
-    }
-    return [...new Set(items)];
-}
-function readJobPath(text) {
-    if (!text.startsWith('/') || !text.includes('{id}'))
-        throw new InputError('job-path', 'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`');
-    return text;
-}
-function readStatuses(text) {
-    // `''` means none; an input left empty also arrives as '' and takes the default first.
-    const items = text
-        .split(',')
-        .map(s => s.trim())
-        .filter(s => s !== '' && s !== "''" && s !== '""');
-    for (const item of items) {
-        if (!FINAL_STATUSES.includes(item))
-            throw new InputError('fail-on-status', `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`);
-    }
-    return items;
-}
-function readTrigger(text) {
-    if (text === '' || /\s/.test(text))
-        throw new InputError('trigger', 'must be one word without spaces, e.g. `/docs-agent`');
-    return text;
-}
-function readOutputFile(text, workspace, command) {
-    const format = formatFromPath(text);
-    if (command === 'report' && format !== 'json')
-        throw new InputError('output-file', `${quote(text)} must end in .json for \`command: report\``);
-    if (!format)
-        throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`);
-    return { path: text, absolute: insideWorkspace('output-file', text, workspace), format };
-}
-
 ;// CONCATENATED MODULE: ./src/version.ts
 // Sent in the User-Agent; a test keeps it equal to package.json's version.
 const src_version_VERSION = '1.0.0';
 
 ;// CONCATENATED MODULE: ./src/main.ts
-// run(): inputs -> the command -> outputs, summary, comment. The one place that reads the
-// environment and the inputs, and the one try/catch that turns errors into core.setFailed.
+// run(): the gate, the settings, the command, then what the run publishes. The one place that
+// reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
+// read by settings.ts; whether the run goes ahead is decided by gate.ts.
+
 
 
 
@@ -44739,23 +44970,19 @@ const src_version_VERSION = '1.0.0';
 
 
 const USER_AGENT = `docs-agent-action/${src_version_VERSION}`;
-const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
-const PULL_REQUEST_EVENTS = [
-    'pull_request',
-    'pull_request_target',
-    'pull_request_review',
-    ...COMMENT_EVENTS
-];
-async function run(env = process.env) {
-    const startedAt = Date.now();
+/**
+ * Runs the action. `clock` is where time comes from: a test hands in one whose waits take no
+ * real time; the run's one Deadline is built on it here.
+ */
+async function run(env = process.env, clock = systemClock) {
     // Before anything else can print them; read as given, so each line of a broken value is masked.
-    registerSecrets(getInput('api-key', { trimWhitespace: false }), getInput('github-token', { trimWhitespace: false }));
-    let trigger;
+    registerSecrets(...readSecretInputs());
     // Unbounded (each GitHub call's own 30 s) until the settings say how long the run may take.
-    const clock = { deadline: Infinity };
-    const timeLeft = () => clock.deadline - Date.now();
+    const deadline = new Deadline(clock);
     const result = new CommandResult();
+    result.set('skipped', 'false');
     let service;
+    let reactions;
     // Published once: by the run's end, or by the cancellation handler if the runner stops it first.
     let published = false;
     const publishOnce = async () => {
@@ -44764,7 +44991,7 @@ async function run(env = process.env) {
         published = true;
         // What is published is the result as it stands now: the command's own flow, still running
         // under a cancellation, cannot change it while it is written out.
-        await publish(result.snapshot(), service, trigger);
+        await publish(result.snapshot(), service, reactions);
     };
     // Once the runner cancels, the handler speaks for the run: what the command's own flow says
     // afterwards (its work torn down under it) is not published.
@@ -44777,60 +45004,60 @@ async function run(env = process.env) {
                 `Cancelled (${signal}): nothing was sent to the service.`;
         await publishOnce();
     });
-    try {
+    // The run itself: the gate, the settings, the command. A skip or an error ends it early;
+    // whatever it filled in is published below either way.
+    const carryOut = async () => {
         const eventName = env.GITHUB_EVENT_NAME ?? '';
         const payload = readPayload(env.GITHUB_EVENT_PATH);
         const event = readEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
-        const commentEvent = COMMENT_EVENTS.includes(eventName);
         const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com';
-        // The contract's order: the trigger and who commented come before every other input, so a
-        // comment that is not for us never fails on a setting it does not use.
-        if (commentEvent) {
-            trigger = await acceptTrigger(event, apiUrl, timeLeft);
-            if (trigger === undefined)
-                return;
-        }
-        // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
-        // there is no misconfiguration to fail on.
-        const withheld = withheldSecretsWhy(event, env);
-        if (withheld && readInput('api-key').trim() === '') {
-            notice(`This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`);
-            skip(`no \`api-key\`: ${withheld}`);
+        const github = (token) => createOctokit(token, apiUrl, USER_AGENT, deadline);
+        const admitted = await admit({ event, env, github });
+        if (admitted.skip) {
+            await skip(result, admitted.skip, admitted.octokit, event);
             return;
         }
-        setOutput('skipped', 'false');
-        const settings = readSettings(readInput, {
-            now: new Date(),
+        const { trigger, rules } = admitted;
+        if (trigger) {
+            reactions = new Reactions(trigger, admitted.octokit, rules?.comment !== 'false', event);
+            info(`Trigger accepted: ${trigger.why}.`);
+            await reactions.add('eyes');
+        }
+        const commentEvent = trigger !== undefined;
+        const settings = readSettings(runnerInput, {
+            now: new Date(deadline.now()),
             workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
             commentEvent,
-            ...(trigger ? { trigger: trigger.rules, triggerPrompt: trigger.prompt } : {})
+            ...(rules && trigger ? { trigger: rules, triggerPrompt: trigger.prompt } : {})
         });
+        deadline.limit(settings.waitTimeoutMs);
         for (const warning of settings.warnings)
             core_warning(warning);
-        clock.deadline = startedAt + settings.waitTimeoutMs;
         const target = commentTarget(settings, event);
         const wantsGitHub = settings.comment !== 'false' || commentEvent || (isJobSettings(settings) && settings.context);
         const octokit = wantsGitHub && settings.githubToken !== ''
-            ? (trigger?.octokit ?? createOctokit(settings.githubToken, apiUrl, USER_AGENT, timeLeft))
+            ? (admitted.octokit ?? github(settings.githubToken))
             : undefined;
         if (target && !octokit)
             info('`github-token` is empty, so no comment is written.');
         if (!target && !isJobSettings(settings) && settings.comment === 'auto')
             notice('This run belongs to no pull request or issue, so the report is in its job summary only. ' +
                 'Set `issue-number` (e.g. a tracking issue) to post it as a comment.');
-        if (isJobSettings(settings) &&
-            octokit &&
-            (await isAgentsOwnMerge(event, payload, settings, octokit))) {
-            notice("This merged pull request is the docs agent's own work (it carries this action's signed " +
-                'record of a job), so no new job is started: merging it would otherwise start another.');
-            skip("the merged pull request is the docs agent's own");
-            return;
+        if (isJobSettings(settings) && octokit) {
+            const own = await ownMergeSkip(event, payload, settings, octokit);
+            if (typeof own === 'string')
+                core_warning(own);
+            else if (own) {
+                await skip(result, own, octokit, event);
+                return;
+            }
         }
         service = new ServiceClient({
             baseUrl: settings.baseUrl,
             apiKey: settings.apiKey,
             userAgent: USER_AGENT,
             maxRequests: settings.maxRequests,
+            deadline,
             debug: line => core_debug(line),
             info: line => info(line),
             warn: line => core_warning(line)
@@ -44842,8 +45069,7 @@ async function run(env = process.env) {
             octokit,
             service,
             result,
-            startedAt,
-            clock,
+            deadline,
             runUrl: runUrl(env),
             run: runOf(env),
             serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
@@ -44854,6 +45080,9 @@ async function run(env = process.env) {
             await runReport({ ...common, settings });
         else
             await runVisitors({ ...common, settings });
+    };
+    try {
+        await carryOut();
     }
     catch (err) {
         // The command's own verdict, if it had one, is what the step reports.
@@ -44873,7 +45102,7 @@ async function run(env = process.env) {
  * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
  * on a trigger comment, and the one core.setFailed, redacted.
  */
-async function publish(result, service, trigger) {
+async function publish(result, service, reactions) {
     for (const [name, value] of result.outputs)
         setOutput(name, redact(value));
     if (service)
@@ -44900,120 +45129,44 @@ async function publish(result, service, trigger) {
     }
     if (result.failure !== undefined) {
         setFailed(redact(result.failure));
-        await trigger?.react('confused');
+        await reactions?.add('confused');
     }
     else if (result.reaction)
-        await trigger?.react(result.reaction);
+        await reactions?.add(result.reaction);
 }
-/**
- * Settles a comment event: the trigger, who commented, then whether this run has a key at all.
- * Returns undefined when the run is skipped (with `skipped=true`, a 👎 and a notice when the
- * commenter is refused, a notice when a fork's run has no secrets).
- */
-async function acceptTrigger(event, apiUrl, timeLeft) {
-    const comment = event.comment;
-    const checked = checkComment(comment, readInput('trigger') || (settings_DEFAULTS.trigger ?? ''));
-    // Most comments are not for us: settled without a request, and without reading (or failing
-    // on) any other input.
-    if ('reason' in checked || comment === undefined) {
-        skip('reason' in checked ? checked.reason : 'the event carries no comment');
-        return undefined;
+/** A run the gate did not let through: what it says, where it says it, and `skipped=true`. */
+async function skip(result, s, octokit, event) {
+    if (octokit && s.reply)
+        await postReply(octokit, s.reply.place, s.reply.body).catch((err) => core_warning(messageOf(err)));
+    if (octokit && s.reaction) {
+        const { comment, content } = s.reaction;
+        await addReaction(octokit, event.owner, event.repo, comment, content, core_warning);
     }
-    // A trigger comment: a misconfigured trigger input now fails the step, naming the input.
-    const rules = readTriggerSettings(readInput);
-    const octokit = rules.githubToken === ''
-        ? undefined
-        : createOctokit(rules.githubToken, apiUrl, USER_AGENT, timeLeft);
-    const react = async (content) => {
-        if (!octokit || !rules.commentEnabled)
+    if (s.notice)
+        notice(s.notice);
+    info(`Skipped: ${s.reason}. Nothing was sent to the service.`);
+    result.set('skipped', 'true');
+}
+/** Reactions on the trigger comment this run answers; 😕 only after 👀 told the writer it was taken. */
+class Reactions {
+    trigger;
+    octokit;
+    mayWrite;
+    event;
+    constructor(trigger, octokit, mayWrite, event) {
+        this.trigger = trigger;
+        this.octokit = octokit;
+        this.mayWrite = mayWrite;
+        this.event = event;
+    }
+    async add(content) {
+        const { comment } = this.trigger;
+        if (!this.octokit || !this.mayWrite)
             return;
         if (content === 'confused' && !hasReaction(comment, 'eyes'))
             return;
-        await addReaction(octokit, event.owner, event.repo, comment, content, core_warning);
-    };
-    const who = await checkCommenter(octokit, event, comment, rules);
-    if (!who.allowed) {
-        notice(`Ignored the trigger comment: ${who.reason}.`);
-        await react('-1');
-        skip(who.reason);
-        return undefined;
+        await addReaction(this.octokit, this.event.owner, this.event.repo, comment, content, core_warning);
     }
-    if (readInput('api-key').trim() === '') {
-        const why = event.forkRepository
-            ? `this pull request comes from the fork ${event.forkRepository}, and GitHub gives its ` +
-                "review-comment runs no secrets. Reply in the pull request's conversation instead: " +
-                'those runs get them'
-            : 'a pull request from a fork or a run triggered by Dependabot gets no secrets, or the ' +
-                'secret is not set';
-        notice(`The trigger comment is allowed (${who.why}), but this run has no \`api-key\`: ${why}.`);
-        skip('no `api-key` in this run (a fork gets no secrets)');
-        return undefined;
-    }
-    // Nothing to send, or a secret in what would be sent: said on the pull request or issue,
-    // where the commenter looks, and nothing is sent.
-    const refusal = checked.prompt === '' && readInput('prompt') === '' && readInput('prompt-file') === ''
-        ? emptyInstructionReply(rules.trigger, event.isPullRequest)
-        : redact(checked.prompt) !== checked.prompt
-            ? SECRET_IN_COMMENT_REPLY
-            : undefined;
-    if (refusal !== undefined) {
-        if (octokit && rules.commentEnabled && event.issueNumber !== undefined) {
-            const place = { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber };
-            await postReply(octokit, place, refusal).catch((err) => core_warning(messageOf(err)));
-            await addReaction(octokit, event.owner, event.repo, comment, 'confused', core_warning);
-        }
-        notice(refusal.replace(/\n+/g, ' '));
-        skip(refusal === SECRET_IN_COMMENT_REPLY ? 'the comment holds a secret' : 'no instruction');
-        return undefined;
-    }
-    info(`Trigger accepted: ${who.why}.`);
-    await react('eyes');
-    return { prompt: checked.prompt, rules, octokit, react };
-}
-const SECRET_IN_COMMENT_REPLY = 'This comment holds a secret (the API key or the GitHub token), so nothing was sent to the ' +
-    'docs agent. Delete the comment, rotate the secret, and write the instruction without it.';
-function emptyInstructionReply(trigger, pullRequest) {
-    const where = placeNoun(pullRequest);
-    return (`There is no instruction after \`${trigger}\`, so nothing was sent to the docs agent. ` +
-        `Write what the agent should do after it, in a new comment on this ${where}, e.g.\n\n` +
-        `\`${trigger} Add a FAQ entry about rate limits\``);
-}
-/** Why GitHub gave this run no secrets, when it is a run GitHub gives none. */
-function withheldSecretsWhy(event, env) {
-    if (!PULL_REQUEST_EVENTS.includes(event.eventName) || COMMENT_EVENTS.includes(event.eventName))
-        return undefined;
-    if (event.forkRepository)
-        return `the pull request comes from the fork ${event.forkRepository}, and GitHub gives such runs no secrets`;
-    if (env.GITHUB_ACTOR === 'dependabot[bot]')
-        return 'the run was started by Dependabot, and GitHub gives its runs no secrets (only Dependabot secrets)';
-    return undefined;
-}
-/**
- * A merged pull request that carries this action's signed route record is the agent's own: a
- * merge recipe that ran on it would start another job, and another after that one merges.
- */
-async function isAgentsOwnMerge(event, payload, settings, octokit) {
-    const pr = asObject(payload.pull_request);
-    const merged = payload.action === 'closed' && pr?.merged === true;
-    if (!merged || event.issueNumber === undefined || event.owner === '')
-        return false;
-    const place = { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber };
-    try {
-        const thread = new CommentThread(octokit, place, settings.apiKey);
-        return (await thread.findRoutedJob(settings.projectId)) !== undefined;
-    }
-    catch (err) {
-        core_warning(`Could not check whether #${place.issueNumber} is the agent's own: ${messageOf(err)}`);
-        return false;
-    }
-}
-function readInput(name) {
-    // The key is checked as given: a stray newline in a secret must be refused, not trimmed away.
-    return getInput(name, { trimWhitespace: name !== 'api-key' });
-}
-function skip(reason) {
-    info(`Skipped: ${reason}. Nothing was sent to the service.`);
-    setOutput('skipped', 'true');
 }
 /** Where `comment` says to comment; `true` without a place is an input error. */
 function commentTarget(s, event) {

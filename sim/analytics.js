@@ -3,6 +3,8 @@
 // pagination; per-operation refusals ("feature not enabled"); and the organisation's shared
 // analytics quota. Standard library only, like the rest of sim/.
 
+import { simClock } from './clock.js'
+
 /**
  * @typedef {{ path: string, human: number, ai: number, total: number }} PageRow
  * @typedef {{ searchQuery: string, hits: number, ctr: number, topClickedPage: string|null, lastSearchedAt: string }} SearchRow
@@ -278,7 +280,7 @@ export function createAnalytics(options, visitors) {
 
   /** @returns {{ status: number, body: unknown, headers?: Record<string, string> }|undefined} */
   const spend = () => {
-    const now = Date.now()
+    const now = simClock.now()
     if (now - windowStart >= HOUR_MS) {
       windowStart = now
       spent = 0

@@ -3,6 +3,7 @@
 import http from 'node:http'
 import { generatedRow, generatedTotals, periodScale, unsortedRank } from './analytics-data.js'
 import { ANALYTICS_KINDS, analyticsKind, createAnalytics } from './analytics.js'
+import { simClock } from './clock.js'
 
 export { generatedRow, generatedRows, generatedTotals, pathOf } from './analytics-data.js'
 
@@ -145,7 +146,7 @@ function echoForms(/** @type {string} */ authorization) {
 export async function startService(options = {}) {
   const apiKey = options.apiKey ?? SIM_API_KEY
   const prefix = (options.prefix ?? '').replace(/\/+$/, '')
-  const started = Date.now()
+  const started = simClock.now()
   const startedIso = new Date(started).toISOString()
   let latencyMs = options.latencyMs ?? 0
   // Drawn latencies repeat from run to run, so a benchmark's figures do too.
@@ -185,7 +186,7 @@ export async function startService(options = {}) {
       before: null,
       staleUntil: 0,
       queued: 0,
-      activeSince: status === 'active' ? Date.now() : null,
+      activeSince: status === 'active' ? simClock.now() : null,
       polls: 0,
       createdAt: startedIso,
       archivedAt: status === 'archived' ? startedIso : null
@@ -236,7 +237,7 @@ export async function startService(options = {}) {
 
   const finalize = (/** @type {JobState} */ job) => {
     job.status = job.spec.finalStatus ?? 'completed'
-    job.archivedAt = job.status === 'archived' ? new Date().toISOString() : null
+    job.archivedAt = job.status === 'archived' ? new Date(simClock.now()).toISOString() : null
     job.activeSince = null
     if (job.messages.length > 0 && job.spec.nextPrLink !== undefined)
       job.prLink = job.spec.nextPrLink
@@ -262,7 +263,7 @@ export async function startService(options = {}) {
   const startWork = (/** @type {JobState} */ job) => {
     job.queued = job.spec.queuedPolls ?? 0
     job.status = job.queued > 0 ? 'queued' : 'active'
-    job.activeSince = Date.now()
+    job.activeSince = simClock.now()
     job.polls = 0
   }
 
@@ -270,7 +271,7 @@ export async function startService(options = {}) {
   const poll = (/** @type {JobState} */ job) => {
     if (job.before) {
       const after = job.spec.afterStale ?? 'active'
-      if (Date.now() < job.staleUntil || after === 'unchanged') return job.before
+      if (simClock.now() < job.staleUntil || after === 'unchanged') return job.before
       job.before = null
       if (after === 'finished') {
         finalize(job)
@@ -281,7 +282,7 @@ export async function startService(options = {}) {
     if (job.status === 'queued') {
       if (job.queued-- > 0) return jobJson(job)
       job.status = 'active'
-      job.activeSince = Date.now()
+      job.activeSince = simClock.now()
       job.polls = 0
     }
     if (job.status === 'active') {
@@ -289,7 +290,7 @@ export async function startService(options = {}) {
       const { activeMs, activePolls = 2 } = job.spec
       const done =
         activeMs !== undefined
-          ? Date.now() - (job.activeSince ?? 0) >= activeMs
+          ? simClock.now() - (job.activeSince ?? 0) >= activeMs
           : job.polls > activePolls
       if (done) finalize(job)
     }
@@ -345,7 +346,7 @@ export async function startService(options = {}) {
     if (job.spec.staleMs !== undefined || job.spec.afterStale !== undefined) {
       // The real service answers, and keeps answering for a while, with the job as it was.
       job.before = job.before ?? jobJson(job)
-      job.staleUntil = Date.now() + (job.spec.staleMs ?? 0)
+      job.staleUntil = simClock.now() + (job.spec.staleMs ?? 0)
       return { status: 200, body: job.before }
     }
     startWork(job)
@@ -365,7 +366,7 @@ export async function startService(options = {}) {
     if (!store) return { status: 201, body: { ...jobJson(newJobState(spec)), status: 'active' } }
     createdCount++
     const job = newJob(spec)
-    job.createdAt = new Date().toISOString()
+    job.createdAt = new Date(simClock.now()).toISOString()
     job.createdWith = prompt
     startWork(job)
     return { status: 201, body: jobJson(job) }
@@ -485,14 +486,14 @@ export async function startService(options = {}) {
       jobId,
       offset: ANALYTICS_KINDS.includes(kind) ? num(query.offset) : undefined,
       limit: ANALYTICS_KINDS.includes(kind) ? num(query.limit) : undefined,
-      time: Date.now() - started,
+      time: simClock.now() - started,
       fault: null
     }
   }
 
   const send = (res, status, body, headers = {}) => {
     const entry = answering.get(res)
-    if (entry) entry.answeredAt = Date.now() - started
+    if (entry) entry.answeredAt = simClock.now() - started
     const text = typeof body === 'string' ? body : JSON.stringify(body)
     res.writeHead(status, {
       'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : JSON_TYPE,

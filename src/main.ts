@@ -1,61 +1,53 @@
-// run(): inputs -> the command -> outputs, summary, comment. The one place that reads the
-// environment and the inputs, and the one try/catch that turns errors into core.setFailed.
+// run(): the gate, the settings, the command, then what the run publishes. The one place that
+// reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
+// read by settings.ts; whether the run goes ahead is decided by gate.ts.
 import { readFileSync } from 'node:fs'
 import * as core from '@actions/core'
 import { runJob } from './commands/job.js'
 import { runReport } from './commands/report.js'
 import { runVisitors } from './commands/visitors.js'
-import { CommentThread, postReply, type Place } from './github/comments.js'
-import { asObject } from './json.js'
 import { onCancel } from './commands/cancel.js'
 import { CommandResult } from './commands/result.js'
-import type { RunClock } from './commands/context.js'
-import { placeNoun, readEvent, type EventInfo } from './github/event.js'
-import { createOctokit, type Octokit } from './github/octokit.js'
+import { Deadline, systemClock, type Clock } from './deadline.js'
 import {
-  addReaction,
-  checkComment,
-  checkCommenter,
-  hasReaction,
-  type ReactionContent
-} from './github/trigger.js'
+  admit,
+  ownMergeSkip,
+  PULL_REQUEST_EVENTS,
+  type AcceptedTrigger,
+  type Skip
+} from './gate.js'
+import { postReply, type Place } from './github/comments.js'
+import { readEvent, type EventInfo } from './github/event.js'
+import { createOctokit, type Octokit } from './github/octokit.js'
+import { addReaction, hasReaction, type ReactionContent } from './github/trigger.js'
 import { ServiceClient } from './service/client.js'
 import { redact, registerSecrets } from './secrets.js'
 import { InputError } from './inputs.js'
 import {
-  DEFAULTS,
-  readSettings,
   isJobSettings,
-  readTriggerSettings,
-  type JobSettings,
-  type Settings,
-  type TriggerSettings
+  readSecretInputs,
+  readSettings,
+  runnerInput,
+  type Settings
 } from './settings.js'
 import { VERSION } from './version.js'
 import { messageOf } from './errors.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
-const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment']
-const PULL_REQUEST_EVENTS = [
-  'pull_request',
-  'pull_request_target',
-  'pull_request_review',
-  ...COMMENT_EVENTS
-]
 
-export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const startedAt = Date.now()
+/**
+ * Runs the action. `clock` is where time comes from: a test hands in one whose waits take no
+ * real time; the run's one Deadline is built on it here.
+ */
+export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = systemClock) {
   // Before anything else can print them; read as given, so each line of a broken value is masked.
-  registerSecrets(
-    core.getInput('api-key', { trimWhitespace: false }),
-    core.getInput('github-token', { trimWhitespace: false })
-  )
-  let trigger: AcceptedTrigger | undefined
+  registerSecrets(...readSecretInputs())
   // Unbounded (each GitHub call's own 30 s) until the settings say how long the run may take.
-  const clock: RunClock = { deadline: Infinity }
-  const timeLeft = () => clock.deadline - Date.now()
+  const deadline = new Deadline(clock)
   const result = new CommandResult()
+  result.set('skipped', 'false')
   let service: ServiceClient | undefined
+  let reactions: Reactions | undefined
   // Published once: by the run's end, or by the cancellation handler if the runner stops it first.
   let published = false
   const publishOnce = async (): Promise<void> => {
@@ -63,7 +55,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     published = true
     // What is published is the result as it stands now: the command's own flow, still running
     // under a cancellation, cannot change it while it is written out.
-    await publish(result.snapshot(), service, trigger)
+    await publish(result.snapshot(), service, reactions)
   }
   // Once the runner cancels, the handler speaks for the run: what the command's own flow says
   // afterwards (its work torn down under it) is not published.
@@ -76,42 +68,42 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       `Cancelled (${signal}): nothing was sent to the service.`
     await publishOnce()
   })
-  try {
+  // The run itself: the gate, the settings, the command. A skip or an error ends it early;
+  // whatever it filled in is published below either way.
+  const carryOut = async (): Promise<void> => {
     const eventName = env.GITHUB_EVENT_NAME ?? ''
     const payload = readPayload(env.GITHUB_EVENT_PATH)
     const event = readEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '')
-    const commentEvent = COMMENT_EVENTS.includes(eventName)
     const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com'
-    // The contract's order: the trigger and who commented come before every other input, so a
-    // comment that is not for us never fails on a setting it does not use.
-    if (commentEvent) {
-      trigger = await acceptTrigger(event, apiUrl, timeLeft)
-      if (trigger === undefined) return
-    }
-    // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
-    // there is no misconfiguration to fail on.
-    const withheld = withheldSecretsWhy(event, env)
-    if (withheld && readInput('api-key').trim() === '') {
-      core.notice(`This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`)
-      skip(`no \`api-key\`: ${withheld}`)
+    const github = (token: string): Octokit => createOctokit(token, apiUrl, USER_AGENT, deadline)
+
+    const admitted = await admit({ event, env, github })
+    if (admitted.skip) {
+      await skip(result, admitted.skip, admitted.octokit, event)
       return
     }
-    core.setOutput('skipped', 'false')
+    const { trigger, rules } = admitted
+    if (trigger) {
+      reactions = new Reactions(trigger, admitted.octokit, rules?.comment !== 'false', event)
+      core.info(`Trigger accepted: ${trigger.why}.`)
+      await reactions.add('eyes')
+    }
 
-    const settings = readSettings(readInput, {
-      now: new Date(),
+    const commentEvent = trigger !== undefined
+    const settings = readSettings(runnerInput, {
+      now: new Date(deadline.now()),
       workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
       commentEvent,
-      ...(trigger ? { trigger: trigger.rules, triggerPrompt: trigger.prompt } : {})
+      ...(rules && trigger ? { trigger: rules, triggerPrompt: trigger.prompt } : {})
     })
+    deadline.limit(settings.waitTimeoutMs)
     for (const warning of settings.warnings) core.warning(warning)
-    clock.deadline = startedAt + settings.waitTimeoutMs
     const target = commentTarget(settings, event)
     const wantsGitHub =
       settings.comment !== 'false' || commentEvent || (isJobSettings(settings) && settings.context)
     const octokit =
       wantsGitHub && settings.githubToken !== ''
-        ? (trigger?.octokit ?? createOctokit(settings.githubToken, apiUrl, USER_AGENT, timeLeft))
+        ? (admitted.octokit ?? github(settings.githubToken))
         : undefined
 
     if (target && !octokit) core.info('`github-token` is empty, so no comment is written.')
@@ -120,17 +112,13 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         'This run belongs to no pull request or issue, so the report is in its job summary only. ' +
           'Set `issue-number` (e.g. a tracking issue) to post it as a comment.'
       )
-    if (
-      isJobSettings(settings) &&
-      octokit &&
-      (await isAgentsOwnMerge(event, payload, settings, octokit))
-    ) {
-      core.notice(
-        "This merged pull request is the docs agent's own work (it carries this action's signed " +
-          'record of a job), so no new job is started: merging it would otherwise start another.'
-      )
-      skip("the merged pull request is the docs agent's own")
-      return
+    if (isJobSettings(settings) && octokit) {
+      const own = await ownMergeSkip(event, payload, settings, octokit)
+      if (typeof own === 'string') core.warning(own)
+      else if (own) {
+        await skip(result, own, octokit, event)
+        return
+      }
     }
 
     service = new ServiceClient({
@@ -138,6 +126,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       apiKey: settings.apiKey,
       userAgent: USER_AGENT,
       maxRequests: settings.maxRequests,
+      deadline,
       debug: line => core.debug(line),
       info: line => core.info(line),
       warn: line => core.warning(line)
@@ -149,8 +138,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       octokit,
       service,
       result,
-      startedAt,
-      clock,
+      deadline,
       runUrl: runUrl(env),
       run: runOf(env),
       serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
@@ -158,6 +146,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     if (isJobSettings(settings)) await runJob({ ...common, settings })
     else if (settings.command === 'report') await runReport({ ...common, settings })
     else await runVisitors({ ...common, settings })
+  }
+  try {
+    await carryOut()
   } catch (err) {
     // The command's own verdict, if it had one, is what the step reports.
     result.failure ??= messageOf(err)
@@ -177,7 +168,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
 async function publish(
   result: CommandResult,
   service: ServiceClient | undefined,
-  trigger: AcceptedTrigger | undefined
+  reactions: Reactions | undefined
 ): Promise<void> {
   for (const [name, value] of result.outputs) core.setOutput(name, redact(value))
   if (service) core.setOutput('requests', String(service.requests))
@@ -199,148 +190,52 @@ async function publish(
   }
   if (result.failure !== undefined) {
     core.setFailed(redact(result.failure))
-    await trigger?.react('confused')
-  } else if (result.reaction) await trigger?.react(result.reaction)
+    await reactions?.add('confused')
+  } else if (result.reaction) await reactions?.add(result.reaction)
 }
 
-interface AcceptedTrigger {
-  prompt: string
-  /** The trigger inputs, read once. */
-  rules: TriggerSettings
-  octokit?: Octokit
-  /** Reacts on the trigger comment; 😕 only after 👀 was given. */
-  react: (content: 'eyes' | 'confused' | 'rocket') => Promise<void>
-}
-
-/**
- * Settles a comment event: the trigger, who commented, then whether this run has a key at all.
- * Returns undefined when the run is skipped (with `skipped=true`, a 👎 and a notice when the
- * commenter is refused, a notice when a fork's run has no secrets).
- */
-async function acceptTrigger(
-  event: EventInfo,
-  apiUrl: string,
-  timeLeft: () => number
-): Promise<AcceptedTrigger | undefined> {
-  const comment = event.comment
-  const checked = checkComment(comment, readInput('trigger') || (DEFAULTS.trigger ?? ''))
-  // Most comments are not for us: settled without a request, and without reading (or failing
-  // on) any other input.
-  if ('reason' in checked || comment === undefined) {
-    skip('reason' in checked ? checked.reason : 'the event carries no comment')
-    return undefined
-  }
-  // A trigger comment: a misconfigured trigger input now fails the step, naming the input.
-  const rules = readTriggerSettings(readInput)
-  const octokit =
-    rules.githubToken === ''
-      ? undefined
-      : createOctokit(rules.githubToken, apiUrl, USER_AGENT, timeLeft)
-  const react = async (content: ReactionContent): Promise<void> => {
-    if (!octokit || !rules.commentEnabled) return
-    if (content === 'confused' && !hasReaction(comment, 'eyes')) return
+/** A run the gate did not let through: what it says, where it says it, and `skipped=true`. */
+async function skip(
+  result: CommandResult,
+  s: Skip,
+  octokit: Octokit | undefined,
+  event: EventInfo
+): Promise<void> {
+  if (octokit && s.reply)
+    await postReply(octokit, s.reply.place, s.reply.body).catch((err: unknown) =>
+      core.warning(messageOf(err))
+    )
+  if (octokit && s.reaction) {
+    const { comment, content } = s.reaction
     await addReaction(octokit, event.owner, event.repo, comment, content, core.warning)
   }
-  const who = await checkCommenter(octokit, event, comment, rules)
-  if (!who.allowed) {
-    core.notice(`Ignored the trigger comment: ${who.reason}.`)
-    await react('-1')
-    skip(who.reason)
-    return undefined
-  }
-  if (readInput('api-key').trim() === '') {
-    const why = event.forkRepository
-      ? `this pull request comes from the fork ${event.forkRepository}, and GitHub gives its ` +
-        "review-comment runs no secrets. Reply in the pull request's conversation instead: " +
-        'those runs get them'
-      : 'a pull request from a fork or a run triggered by Dependabot gets no secrets, or the ' +
-        'secret is not set'
-    core.notice(
-      `The trigger comment is allowed (${who.why}), but this run has no \`api-key\`: ${why}.`
+  if (s.notice) core.notice(s.notice)
+  core.info(`Skipped: ${s.reason}. Nothing was sent to the service.`)
+  result.set('skipped', 'true')
+}
+
+/** Reactions on the trigger comment this run answers; 😕 only after 👀 told the writer it was taken. */
+class Reactions {
+  constructor(
+    private readonly trigger: AcceptedTrigger,
+    private readonly octokit: Octokit | undefined,
+    private readonly mayWrite: boolean,
+    private readonly event: EventInfo
+  ) {}
+
+  async add(content: ReactionContent): Promise<void> {
+    const { comment } = this.trigger
+    if (!this.octokit || !this.mayWrite) return
+    if (content === 'confused' && !hasReaction(comment, 'eyes')) return
+    await addReaction(
+      this.octokit,
+      this.event.owner,
+      this.event.repo,
+      comment,
+      content,
+      core.warning
     )
-    skip('no `api-key` in this run (a fork gets no secrets)')
-    return undefined
   }
-  // Nothing to send, or a secret in what would be sent: said on the pull request or issue,
-  // where the commenter looks, and nothing is sent.
-  const refusal =
-    checked.prompt === '' && readInput('prompt') === '' && readInput('prompt-file') === ''
-      ? emptyInstructionReply(rules.trigger, event.isPullRequest)
-      : redact(checked.prompt) !== checked.prompt
-        ? SECRET_IN_COMMENT_REPLY
-        : undefined
-  if (refusal !== undefined) {
-    if (octokit && rules.commentEnabled && event.issueNumber !== undefined) {
-      const place = { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber }
-      await postReply(octokit, place, refusal).catch((err: unknown) => core.warning(messageOf(err)))
-      await addReaction(octokit, event.owner, event.repo, comment, 'confused', core.warning)
-    }
-    core.notice(refusal.replace(/\n+/g, ' '))
-    skip(refusal === SECRET_IN_COMMENT_REPLY ? 'the comment holds a secret' : 'no instruction')
-    return undefined
-  }
-  core.info(`Trigger accepted: ${who.why}.`)
-  await react('eyes')
-  return { prompt: checked.prompt, rules, octokit, react }
-}
-
-const SECRET_IN_COMMENT_REPLY =
-  'This comment holds a secret (the API key or the GitHub token), so nothing was sent to the ' +
-  'docs agent. Delete the comment, rotate the secret, and write the instruction without it.'
-
-function emptyInstructionReply(trigger: string, pullRequest: boolean): string {
-  const where = placeNoun(pullRequest)
-  return (
-    `There is no instruction after \`${trigger}\`, so nothing was sent to the docs agent. ` +
-    `Write what the agent should do after it, in a new comment on this ${where}, e.g.\n\n` +
-    `\`${trigger} Add a FAQ entry about rate limits\``
-  )
-}
-
-/** Why GitHub gave this run no secrets, when it is a run GitHub gives none. */
-function withheldSecretsWhy(event: EventInfo, env: NodeJS.ProcessEnv): string | undefined {
-  if (!PULL_REQUEST_EVENTS.includes(event.eventName) || COMMENT_EVENTS.includes(event.eventName))
-    return undefined
-  if (event.forkRepository)
-    return `the pull request comes from the fork ${event.forkRepository}, and GitHub gives such runs no secrets`
-  if (env.GITHUB_ACTOR === 'dependabot[bot]')
-    return 'the run was started by Dependabot, and GitHub gives its runs no secrets (only Dependabot secrets)'
-  return undefined
-}
-
-/**
- * A merged pull request that carries this action's signed route record is the agent's own: a
- * merge recipe that ran on it would start another job, and another after that one merges.
- */
-async function isAgentsOwnMerge(
-  event: EventInfo,
-  payload: Record<string, unknown>,
-  settings: JobSettings,
-  octokit: Octokit
-): Promise<boolean> {
-  const pr = asObject(payload.pull_request)
-  const merged = payload.action === 'closed' && pr?.merged === true
-  if (!merged || event.issueNumber === undefined || event.owner === '') return false
-  const place = { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber }
-  try {
-    const thread = new CommentThread(octokit, place, settings.apiKey)
-    return (await thread.findRoutedJob(settings.projectId)) !== undefined
-  } catch (err) {
-    core.warning(
-      `Could not check whether #${place.issueNumber} is the agent's own: ${messageOf(err)}`
-    )
-    return false
-  }
-}
-
-function readInput(name: string): string {
-  // The key is checked as given: a stray newline in a secret must be refused, not trimmed away.
-  return core.getInput(name, { trimWhitespace: name !== 'api-key' })
-}
-
-function skip(reason: string): void {
-  core.info(`Skipped: ${reason}. Nothing was sent to the service.`)
-  core.setOutput('skipped', 'true')
 }
 
 /** Where `comment` says to comment; `true` without a place is an input error. */

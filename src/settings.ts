@@ -1,6 +1,7 @@
 // Every input read, parsed and validated in one place, before any request is sent. An InputError
 // names the input and the form it accepts, so the person reading the log knows what to fix.
 import { lstatSync, readFileSync } from 'node:fs'
+import * as core from '@actions/core'
 import type { DateRange, Period } from './period.js'
 import { readRange } from './range-input.js'
 import { formatFromPath, type FileFormat } from './analytics/sinks.js'
@@ -41,8 +42,8 @@ export interface TriggerSettings {
   allowedBots: string[] | '*'
   /** Empty when there is none (or the default was not evaluated). */
   githubToken: string
-  /** `comment` is not `false`: reactions and comments may be written. */
-  commentEnabled: boolean
+  /** `false`: no comment and no reaction is written. */
+  comment: 'true' | 'false' | 'auto'
 }
 
 /** What every command reads. */
@@ -55,7 +56,6 @@ interface CommonSettings extends TriggerSettings {
   /** Without a trailing slash. */
   siteUrl?: string
   summary: boolean
-  comment: 'true' | 'false' | 'auto'
   issueNumber?: number
   commentMode: 'upsert' | 'create'
   /** The most requests this run may send to the service; 0 for no cap. */
@@ -201,7 +201,38 @@ export function readTriggerSettings(raw: GetInput): TriggerSettings {
     allowedUsers: readLogins(get, 'allowed-users'),
     allowedBots: get('allowed-bots').trim() === '*' ? '*' : readLogins(get, 'allowed-bots', true),
     githubToken: readToken(get('github-token')),
-    commentEnabled: oneOf(get, 'comment', ['true', 'false', 'auto'] as const) !== 'false'
+    comment: oneOf(get, 'comment', ['true', 'false', 'auto'] as const)
+  }
+}
+
+/** An input as the runner passes it. The key is read as given: a stray newline must be refused. */
+export const runnerInput: GetInput = name =>
+  core.getInput(name, { trimWhitespace: name !== 'api-key' })
+
+/** The key and the token exactly as given, for masking: each line of a broken value too. */
+export function readSecretInputs(): [apiKey: string, githubToken: string] {
+  const asGiven = (name: string): string => core.getInput(name, { trimWhitespace: false })
+  return [asGiven('api-key'), asGiven('github-token')]
+}
+
+/**
+ * What the gate may know before the other inputs are checked (contract: a comment that is not
+ * for this action never fails on an input it does not use).
+ */
+export interface GateInputs {
+  /** The trigger word as given, or its default; checked only once a comment matches it. */
+  triggerWord: string
+  /** `api-key` is set: GitHub gives a fork's and Dependabot's runs none. */
+  hasApiKey: boolean
+  /** `prompt` or `prompt-file` is set: a bare trigger still has an instruction then. */
+  hasPrompt: boolean
+}
+
+export function readGateInputs(get: GetInput = runnerInput): GateInputs {
+  return {
+    triggerWord: get('trigger') || (DEFAULTS.trigger ?? ''),
+    hasApiKey: get('api-key').trim() !== '',
+    hasPrompt: get('prompt') !== '' || get('prompt-file') !== ''
   }
 }
 
@@ -237,7 +268,6 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
     compare: bool(get, 'compare'),
     trend: integer(get, 'trend', 0, 26),
     summary: bool(get, 'summary'),
-    comment: oneOf(get, 'comment', ['true', 'false', 'auto'] as const),
     commentMode: oneOf(get, 'comment-mode', ['upsert', 'create'] as const),
     maxRequests: integer(get, 'max-requests', 0, 100_000),
     warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]

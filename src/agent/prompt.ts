@@ -1,7 +1,6 @@
 // The prompt the agent gets: the instruction, and with `context: true` a short, clearly delimited
 // block about the change that triggered the run. Everything in the block comes from the event or
 // GitHub and is untrusted: each value is kept to one line, so none can fake the block's end.
-import type { Octokit } from '../github/octokit.js'
 import { asObject } from '../json.js'
 import { redact } from '../secrets.js'
 
@@ -106,27 +105,6 @@ export function contextFromEvent(
     c.totalFiles = files.length
   }
   return c
-}
-
-/** The first MAX_CONTEXT_FILES paths of a pull request, in pages of 100: usually one request. */
-export async function listPullRequestFiles(
-  octokit: Octokit,
-  owner: string,
-  repo: string,
-  pullNumber: number
-): Promise<string[]> {
-  const files: string[] = []
-  const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
-    owner,
-    repo,
-    pull_number: pullNumber,
-    per_page: 100
-  })
-  for await (const page of pages) {
-    for (const file of page.data) files.push(file.filename)
-    if (files.length >= MAX_CONTEXT_FILES) break
-  }
-  return files.slice(0, MAX_CONTEXT_FILES)
 }
 
 // eslint-disable-next-line no-control-regex -- control characters are what is removed

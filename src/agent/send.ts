@@ -9,35 +9,32 @@ export type Instruction =
   | { command: 'create'; projectId: string; prompt: string }
 
 export interface JobService extends JobReader {
-  sendMessage(
-    projectId: string,
-    jobId: string,
-    prompt: string,
-    deadline: number
-  ): Promise<AgentJob | undefined>
-  createJob(projectId: string, prompt: string, deadline: number): Promise<AgentJob>
+  sendMessage(projectId: string, jobId: string, prompt: string): Promise<AgentJob | undefined>
+  createJob(projectId: string, prompt: string): Promise<AgentJob>
 }
 
+/** The instruction is with the service (by this run, or by an earlier attempt of it). */
 export interface Sent {
   jobId: string
   /** The POST's answer, when it was a job (a follow-up's may be odd and still delivered). */
   job?: AgentJob
   /** When the service answered: the wait is counted from here. */
   answeredAt: number
+  /** An earlier attempt of this workflow run delivered it; this run sent nothing. */
+  byEarlierAttempt?: true
 }
 
 export async function sendInstruction(
   service: JobService,
   i: Instruction,
-  deadline: number,
-  now: () => number = Date.now
+  clock: { now(): number }
 ): Promise<Sent> {
   if (i.command === 'create') {
-    const job = await service.createJob(i.projectId, i.prompt, deadline)
-    return { jobId: job.id, job, answeredAt: now() }
+    const job = await service.createJob(i.projectId, i.prompt)
+    return { jobId: job.id, job, answeredAt: clock.now() }
   }
-  const job = await service.sendMessage(i.projectId, i.jobId, i.prompt, deadline)
-  return { jobId: i.jobId, job, answeredAt: now() }
+  const job = await service.sendMessage(i.projectId, i.jobId, i.prompt)
+  return { jobId: i.jobId, job, answeredAt: clock.now() }
 }
 
 /**

@@ -1,19 +1,18 @@
 // How a job run ended, in words: what fails the step after the wait, and what a cancellation can
 // truthfully say at each stage of the run.
 import { formatDuration } from '../report/markdown.js'
+import type { Delivery } from '../service/errors.js'
 import type { WaitResult } from './wait.js'
 
 /** Where the run is, for what a cancellation or an error can truthfully say. */
 export type Stage = 'preparing' | 'sending' | 'waiting'
 
-export type Delivery = 'yes' | 'maybe' | 'no'
+const MAYBE_DELIVERED =
+  'the instruction may or may not have been delivered: check the job before sending it again'
 
 const CANCELLED: Record<Stage, { text: string; delivered: Delivery }> = {
   preparing: { text: 'nothing was sent to the service', delivered: 'no' },
-  sending: {
-    text: 'the instruction may or may not have been delivered: check the job before sending it again',
-    delivered: 'maybe'
-  },
+  sending: { text: MAYBE_DELIVERED, delivered: 'maybe' },
   waiting: {
     text: 'the job keeps running on the service; this run stopped waiting',
     delivered: 'yes'
@@ -27,6 +26,33 @@ export function cancelled(
 ): { error: string; delivered: Delivery } {
   const { text, delivered } = CANCELLED[stage]
   return { error: `Cancelled (${signal}): ${text}.`, delivered }
+}
+
+/**
+ * The message that fails the step when the run stopped on an error at `stage`: before the POST
+ * nothing was sent; during it, the error's `delivery` says whether the service took it; after it,
+ * the service has the instruction and only following the job failed.
+ */
+export function stoppedBy(
+  message: string,
+  stage: Stage,
+  delivered: Delivery,
+  jobId: string
+): { error: string; failure: string } {
+  if (stage === 'preparing') {
+    const error = `${message}. Nothing was sent to the service.`
+    return { error, failure: error }
+  }
+  if (stage === 'waiting') {
+    const error = `The service took the instruction, then polling job ${jobId} failed: ${message}`
+    return { error, failure: error }
+  }
+  const maybe = delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : ''
+  return { error: message, failure: `${message}${maybe}` }
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 /** The message that fails the step after the wait, if any: a timeout, or a `fail-on-status`. */

@@ -1,19 +1,20 @@
 // Polls the job until a final status is believed (see completion.ts) or the wait ends.
 import { RateLimitError, ServiceError } from '../service/errors.js'
+import type { Deadline } from '../deadline.js'
 import { TimeUpError } from '../errors.js'
 import type { AgentJob } from '../service/schema.js'
 import { noteSeen, readPoll, type Evidence } from './completion.js'
 
 export interface JobReader {
-  getJob(path: string, deadline: number, maxAttempts?: number): Promise<AgentJob>
+  getJob(path: string, maxAttempts?: number): Promise<AgentJob>
 }
 
 export interface WaitOptions {
   service: JobReader
   /** The job's path (from `job-path`), already filled in. */
   path: string
-  /** No request starts after it. */
-  deadline: number
+  /** No request starts after it; the waits between polls are on its clock. */
+  deadline: Deadline
   pollIntervalMs: number
   evidence: Evidence
   jobId: string
@@ -23,8 +24,6 @@ export interface WaitOptions {
   onChange?: (job: AgentJob) => Promise<void> | void
   log?: (line: string) => void
   warn?: (line: string) => void
-  now?: () => number
-  sleep?: (ms: number) => Promise<void>
   random?: () => number
 }
 
@@ -65,23 +64,21 @@ export function* pollDelays(
 }
 
 export async function waitForJob(o: WaitOptions): Promise<WaitResult> {
-  const now = o.now ?? Date.now
-  const sleep = o.sleep ?? ((ms: number) => new Promise<void>(r => setTimeout(r, ms)))
+  const { deadline } = o
   const started = o.evidence.answeredAt
   let job = o.job
   let reported = job?.status
   let lastPollError: string | undefined
   let doubted = false
   const warnedStatuses = new Set<string>()
-  const stamp = (): string => `[${Math.round((now() - started) / 1000)}s]`
+  const stamp = (): string => `[${Math.round(deadline.elapsed(started) / 1000)}s]`
 
   for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
-    const left = o.deadline - now()
-    await sleep(Math.max(0, Math.min(delay, left)))
+    await deadline.sleep(Math.min(delay, deadline.left()))
     // No request starts once the wait is over.
-    if (now() >= o.deadline) break
+    if (deadline.passed()) break
     try {
-      job = await o.service.getJob(o.path, o.deadline, ATTEMPTS_PER_POLL)
+      job = await o.service.getJob(o.path, ATTEMPTS_PER_POLL)
     } catch (err) {
       // The time ran out before or during the poll (a busy runner may start it late): that is
       // the wait timing out, not the job or the service failing.
@@ -92,7 +89,7 @@ export async function waitForJob(o: WaitOptions): Promise<WaitResult> {
       continue
     }
     lastPollError = undefined
-    const reading = readPoll(job, o.evidence, now())
+    const reading = readPoll(job, o.evidence, deadline.now())
     noteSeen(o.evidence, job)
     if (reading.kind === 'doubted') {
       if (!doubted)

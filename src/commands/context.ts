@@ -1,19 +1,12 @@
-// What every command gets from run(): settings, the event, and the clients, already built.
+// What every command gets from run(): settings, the event, the clients and the run's deadline,
+// already built.
+import type { Deadline } from '../deadline.js'
 import type { EventInfo } from '../github/event.js'
 import type { Place } from '../github/comments.js'
 import type { Octokit } from '../github/octokit.js'
 import type { ServiceClient } from '../service/client.js'
 import type { Settings } from '../settings.js'
 import type { CommandResult } from './result.js'
-
-/**
- * When the run's time is up (ms since the epoch): each GitHub call gets what is left. It is the
- * start plus `wait-timeout`, and for `message` and `create` the service's answer to the POST
- * plus `wait-timeout` once there is one.
- */
-export interface RunClock {
-  deadline: number
-}
 
 export interface CommandContext<S extends Settings = Settings> {
   settings: S
@@ -30,8 +23,12 @@ export interface CommandContext<S extends Settings = Settings> {
   service: ServiceClient
   /** What the run publishes: filled by the command, published by run(). */
   result: CommandResult
-  startedAt: number
-  clock: RunClock
+  /**
+   * The run's one deadline and clock (`wait-timeout` from the start of the run; for `message`
+   * and `create` counted again from the service's answer to the POST). The client, GitHub calls,
+   * paging and the wait all ask it.
+   */
+  deadline: Deadline
   runUrl: string
   /** `GITHUB_RUN_ID` and `GITHUB_RUN_ATTEMPT`, when the runner set them. */
   run?: { id: string; attempt: number }

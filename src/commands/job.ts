@@ -1,155 +1,275 @@
-// `command: message` and `command: create`: decide the job, compose the prompt, send it once, keep
-// a live comment, wait until the result is believed, route the pull request, decide the exit.
-// Once the service has taken the instruction, GitHub failures are warnings: the run still waits
-// and sets its outputs, so nobody re-runs it and sends the instruction twice.
+// `command: message` and `command: create` as four phases, each returning what the next needs:
+// prepare (which job, which instruction, the job before) → deliver (sent once, or found sent by an
+// earlier attempt) → follow (the wait) → conclude (the ending). One try/catch turns whatever
+// stopped the run into one ending. Once the service has the instruction, GitHub failures are
+// warnings: the run still waits and sets its outputs, so nobody re-runs it and sends it twice.
 import * as core from '@actions/core'
-import { noPullRequestNote } from '../agent/completion.js'
+import { noPullRequestNote, readPoll } from '../agent/completion.js'
 import {
   composePrompt,
   contextFromEvent,
-  listPullRequestFiles,
+  MAX_CONTEXT_FILES,
   type ChangeContext
 } from '../agent/prompt.js'
-import { deliveryOf, sendInstruction, type Instruction, type Sent } from '../agent/send.js'
-import { cancelled, exitProblem, type Stage } from '../agent/verdict.js'
+import { deliveryOf, sendInstruction, type Sent } from '../agent/send.js'
+import { cancelled, exitProblem, stoppedBy, type Stage } from '../agent/verdict.js'
 import { jobUrlPath, waitForJob, type WaitResult } from '../agent/wait.js'
 import { messageOf } from '../errors.js'
 import { markerKey, parsePullRequestLink } from '../github/comments.js'
 import { JobComments } from '../github/progress-comment.js'
+import { listPullRequestFiles } from '../github/pulls.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
+import { placeNoun } from '../report/place.js'
 import { AgentApi } from '../service/agent-api.js'
 import { capJobJson, isFinalStatus, type AgentJob } from '../service/schema.js'
 import { InputError } from '../inputs.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
-import { placeNoun } from '../github/event.js'
 
 export async function runJob(ctx: CommandContext<JobSettings>): Promise<void> {
-  const run = new JobRun(ctx)
-  await run.execute()
+  await new JobRun(ctx).run()
+}
+
+/** What prepare() settles: the job and the instruction, and the job as it was before. */
+interface Target {
+  command: 'message' | 'create'
+  jobId?: string
+  prompt: string
+  /** The job as a GET showed it just before the POST (a follow-up that waits). */
+  before?: AgentJob
+  /** A re-run: an earlier attempt of this workflow run delivered the instruction to `jobId`. */
+  earlier?: true
+  /** The live comment records this job: replies with the trigger go to it. */
+  routeHere: boolean
+}
+
+/** How the run ended: the report that says so, and what the step publishes with it. */
+interface Ending {
+  report: JobReport
+  /** Why the step fails, if it does. */
+  failure?: string
+  /** The job failed for certain: a re-run is a retry and sends the instruction again. */
+  retry?: true
+}
+
+/** The run refused to guess a job: `job-id` is empty and nothing here records one. */
+class NoJobError extends InputError {
+  constructor(readonly why: string) {
+    super('job-id', why)
+  }
 }
 
 class JobRun {
   private readonly s: JobSettings
   private readonly comments: JobComments
   private readonly agent: AgentApi
-  /** The job's pull-request link before the instruction (a follow-up's job may have one). */
-  private prBefore?: string
-  private command: 'message' | 'create'
-  private jobId?: string
-  private prompt: string
+  // The three things the cancellation handler and the live comment read while the run goes on.
   private stage: Stage = 'preparing'
-  private lastJob?: AgentJob
-  /**
-   * The last job seen after a follow-up still shows a final state that may be from before it:
-   * the live comment must not present that as this instruction's result.
-   */
-  private maybeStale = false
-  /**
-   * The live comment records this job: a job started for this pull request by
-   * `when-no-job: create`, or one that opened it.
-   */
-  private routeHere = false
-  /** The service has the instruction: from here on, the live comment records this run's job. */
-  private delivered = false
-  /** A re-run whose earlier attempt delivered the instruction: it follows that job, sends nothing. */
-  private followsEarlierAttempt = false
-  /** The job failed for certain: a re-run is a retry, and sends the instruction again. */
-  private retryable = false
+  private target: Target
+  /** The last job seen; `stale` while it may still show its state from before the instruction. */
+  private last?: { job: AgentJob; stale: boolean }
 
   constructor(private readonly ctx: CommandContext<JobSettings>) {
-    this.s = ctx.settings
-    this.command = ctx.settings.command === 'create' ? 'create' : 'message'
-    this.prompt = ctx.settings.prompt
+    const s = ctx.settings
+    this.s = s
+    this.target = {
+      command: s.command,
+      ...(s.command === 'message' && s.jobId !== '' ? { jobId: s.jobId } : {}),
+      prompt: s.prompt,
+      routeHere: false
+    }
     this.agent = new AgentApi(ctx.service)
     this.comments = new JobComments({
-      octokit: ctx.settings.comment === 'false' ? undefined : ctx.octokit,
+      octokit: s.comment === 'false' ? undefined : ctx.octokit,
       owner: ctx.event.owner,
       repo: ctx.event.repo,
       target: ctx.target,
-      projectId: ctx.settings.projectId,
-      commentMode: ctx.settings.commentMode,
-      secret: ctx.settings.apiKey,
+      projectId: s.projectId,
+      commentMode: s.commentMode,
+      secret: s.apiKey,
       ...(ctx.event.comment ? { answerTo: ctx.event.comment.id } : {})
     })
   }
 
-  async execute(): Promise<void> {
-    this.ctx.result.onCancel = signal => this.cancelled(signal)
-    await this.run()
-  }
-
-  private async run(): Promise<void> {
-    const s = this.s
-    const earlier = await this.earlierAttemptsJob()
-    if (earlier !== undefined) this.jobId = earlier
-    else if (this.command === 'message' && s.jobId === '') await this.chooseJob()
-    else if (this.command === 'message') this.jobId = s.jobId
-    if (this.jobId !== undefined) this.ctx.result.set('job-id', this.jobId)
-    if (s.context) this.prompt = composePrompt(this.ctx.settings.prompt, await this.gatherContext())
-
-    let before: AgentJob | undefined
-    if (this.command === 'message' && s.wait && earlier === undefined)
-      before = await this.jobBeforeSending()
-    // A follow-up whose job already linked this pull request updated it; it did not open it.
-    this.prBefore = before?.prLink ?? undefined
-
-    const sent: Sent =
-      earlier !== undefined ? { jobId: earlier, answeredAt: Date.now() } : await this.send()
-    // `wait-timeout` counts from the answer: GitHub calls get the time the wait has left.
-    this.ctx.clock.deadline = sent.answeredAt + s.waitTimeoutMs
-    this.delivered = true
-    this.stage = 'waiting'
-    const shown = sent.job ?? before
-    this.maybeStale =
-      this.command === 'message' && shown !== undefined && isFinalStatus(shown.status)
-    this.setJobOutputs(sent.job)
-    // Without waiting, the ending below is the first and only write.
-    if (s.wait) await this.writeLive(this.report('waiting'), { routeKeys: this.routeKeys() })
-
-    const result: WaitResult = s.wait
-      ? await this.wait(sent, before)
-      : { job: sent.job, timedOut: false, doubted: false }
-    this.lastJob = result.job ?? this.lastJob
-    this.setJobOutputs(result.job)
-    await this.finish(result)
-  }
-
-  /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
-  private async chooseJob(): Promise<void> {
-    const { event, settings: s } = this.ctx
-    const thread = this.comments.thread(event.issueNumber)
-    let found: string | undefined
+  async run(): Promise<void> {
+    this.ctx.result.onCancel = signal => Promise.resolve(this.cancel(signal))
+    let ending: Ending
     try {
-      found = thread ? await thread.findRoutedJob(s.projectId) : undefined
+      this.target = await this.prepare()
+      const sent = await this.deliver(this.target)
+      const waited = await this.follow(sent)
+      ending = await this.conclude(waited)
     } catch (err) {
-      const error = `${messageOf(err)}. Nothing was sent to the service.`
-      this.end({ ...this.report('error'), error, delivered: 'no' })
-      throw new Error(error, { cause: err })
+      ending = this.stopped(err)
     }
-    const here = `This ${placeNoun(event.isPullRequest)}`
-    if (found) {
-      core.info(`${here} records agent job ${found}: the follow-up goes there.`)
-      this.jobId = found
-      // The live comment may replace the one that carried the route: it must carry it on.
-      this.routeHere = this.ctx.target?.issueNumber === event.issueNumber
-      return
-    }
-    if (s.whenNoJob === 'create' && event.comment) {
-      core.info(
-        `${here} records no agent job, and \`when-no-job\` is \`create\`: starting a new job with the instruction.`
-      )
-      this.command = 'create'
-      this.routeHere = this.ctx.target?.issueNumber === event.issueNumber
-      return
-    }
-    const why =
-      `is empty and ${here.toLowerCase()} records no agent job of this project. Set \`job-id\` in the ` +
-      'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
-      'pull request that the docs agent opened after an instruction sent by this action'
-    this.end({ ...this.report('no-job'), error: `Input \`job-id\` ${why}`, delivered: 'no' })
-    throw new InputError('job-id', why)
+    this.end(ending)
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // The phases
+
+  private async prepare(): Promise<Target> {
+    const s = this.s
+    let target = this.target
+    const earlier = await this.earlierAttemptsJob()
+    if (earlier !== undefined) target = { ...target, jobId: earlier, earlier: true }
+    else if (target.command === 'message' && target.jobId === undefined)
+      target = { ...target, ...(await this.chooseJob()) }
+    if (target.jobId !== undefined) this.ctx.result.set('job-id', target.jobId)
+    this.target = target
+    if (s.context)
+      target = { ...target, prompt: composePrompt(s.prompt, await this.gatherContext()) }
+    // What GitHub took to answer is not taken from the service's time: it counts from here.
+    this.ctx.deadline.restartFrom(this.ctx.deadline.now())
+    if (target.command === 'message' && s.wait && !target.earlier) {
+      // A job that does not exist fails here, without spending a follow-up.
+      const path = jobUrlPath(s.jobPath, s.projectId, target.jobId ?? '')
+      const before = await this.agent.getJob(path)
+      this.last = { job: before, stale: false }
+      target = { ...target, before }
+    }
+    return target
+  }
+
+  private async deliver(target: Target): Promise<Sent> {
+    const { deadline, result } = this.ctx
+    if (target.earlier && target.jobId !== undefined)
+      return { jobId: target.jobId, answeredAt: deadline.now(), byEarlierAttempt: true }
+    this.stage = 'sending'
+    const create = target.command === 'create'
+    core.startGroup(create ? 'New agent job' : `Follow-up to job ${target.jobId}`)
+    try {
+      const sent = await sendInstruction(
+        this.agent,
+        create
+          ? { command: 'create', projectId: this.s.projectId, prompt: target.prompt }
+          : {
+              command: 'message',
+              projectId: this.s.projectId,
+              jobId: target.jobId ?? '',
+              prompt: target.prompt
+            },
+        deadline
+      )
+      this.target = { ...target, jobId: sent.jobId }
+      result.set('job-id', sent.jobId)
+      const status = sent.job?.status ?? 'unknown'
+      core.info(
+        create
+          ? `The service started job ${sent.jobId} (status: ${status}).`
+          : `The service took the follow-up (job status: ${status}).`
+      )
+      return sent
+    } finally {
+      core.endGroup()
+    }
+  }
+
+  private async follow(sent: Sent): Promise<WaitResult> {
+    const { deadline } = this.ctx
+    const s = this.s
+    const { before } = this.target
+    // `wait-timeout` counts from the answer: GitHub calls get the time the wait has left.
+    deadline.restartFrom(sent.answeredAt)
+    this.stage = 'waiting'
+    const evidence = {
+      // An earlier attempt's POST was answered: whatever the job shows now came after it.
+      isNew: this.target.command === 'create' || sent.byEarlierAttempt === true,
+      before,
+      seenWorking: sent.job !== undefined && !isFinalStatus(sent.job.status),
+      answeredAt: sent.answeredAt,
+      settleTimeMs: s.settleTimeMs
+    }
+    // What the run shows now may be the job's state from before the follow-up.
+    const shown = sent.job ?? this.last?.job
+    if (shown)
+      this.last = {
+        job: shown,
+        stale: readPoll(shown, evidence, deadline.now()).kind === 'doubted'
+      }
+    this.setJobOutputs(sent.job)
+    if (!s.wait) return { job: sent.job, timedOut: false, doubted: false }
+    // Without waiting, the ending is the first and only write.
+    await this.writeLive(this.report('waiting'), this.keys(this.target.routeHere))
+    const jobId = sent.jobId
+    return waitForJob({
+      service: this.agent,
+      path: jobUrlPath(s.jobPath, s.projectId, jobId),
+      deadline,
+      pollIntervalMs: s.pollIntervalMs,
+      jobId,
+      job: sent.job,
+      evidence,
+      onChange: async job => {
+        this.last = { job, stale: false }
+        await this.writeLive(this.report('waiting'), this.keys(this.target.routeHere))
+      },
+      log: line => core.info(line),
+      warn: line => core.warning(line)
+    })
+  }
+
+  private async conclude(waited: WaitResult): Promise<Ending> {
+    const jobId = this.target.jobId ?? ''
+    const job = waited.job ?? this.last?.job
+    if (job) this.last = { job, stale: false }
+    this.setJobOutputs(waited.job)
+    const status = waited.job?.status
+    const { serverUrl, event, target } = this.ctx
+    const prNumber = waited.job?.prLink
+      ? parsePullRequestLink(waited.job.prLink, serverUrl, event.owner, event.repo)
+      : undefined
+    const routedPr = await this.recordRoute(waited.job, prNumber)
+    if (routedPr !== undefined && routedPr === target?.issueNumber)
+      this.target = { ...this.target, routeHere: true }
+    const failure = exitProblem(waited, jobId, this.s)
+    const report: JobReport = {
+      ...this.report(waited.timedOut ? 'timed-out' : 'done'),
+      // Only the service's words go here (escaped as untrusted); the step's own message, with
+      // its advice, goes to the log.
+      error: waited.timedOut ? waited.lastPollError : undefined,
+      prNumber,
+      ...(routedPr !== undefined ? { routedTo: routedPr } : {}),
+      // Answering on the pull request the job opened: "this pull request", not a link to itself.
+      ...(prNumber !== undefined && prNumber === target?.issueNumber
+        ? { onItsPullRequest: {} }
+        : {})
+    }
+    const retry = status === 'failed' ? ({ retry: true } as const) : {}
+    if (failure) return { report, failure, ...retry }
+    if (status === 'completed' && waited.job?.prLink) this.ctx.result.reaction = 'rocket'
+    if (status === 'archived') core.warning(`Job ${jobId} was archived.`)
+    if (status === 'completed' && !waited.job?.prLink) core.notice(noPullRequestNote(jobId))
+    return { report, ...retry }
+  }
+
+  /** Whatever stopped the run, as its one ending: what the stage lets it say about delivery. */
+  private stopped(err: unknown): Ending {
+    if (err instanceof NoJobError)
+      return {
+        report: { ...this.report('no-job'), error: `Input \`job-id\` ${err.why}`, delivered: 'no' },
+        failure: err.message
+      }
+    const delivered =
+      this.stage === 'preparing' ? 'no' : this.stage === 'sending' ? deliveryOf(err) : 'yes'
+    const { error, failure } = stoppedBy(
+      messageOf(err),
+      this.stage,
+      delivered,
+      this.target.jobId ?? ''
+    )
+    return { report: { ...this.report('error'), error, delivered }, failure }
+  }
+
+  private cancel(signal: NodeJS.Signals): string {
+    const { error, delivered } = cancelled(signal, this.stage)
+    if (this.last) this.setJobOutputs(this.last.job)
+    this.end({ report: { ...this.report('cancelled'), error, delivered } })
+    return error
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // What prepare() asks GitHub
 
   /**
    * On a re-run (a later attempt of the same workflow run), the job an earlier attempt delivered
@@ -160,17 +280,8 @@ class JobRun {
     const run = this.ctx.run
     if (!run || run.attempt < 2) return undefined
     const thread = this.comments.thread(this.ctx.target?.issueNumber)
-    if (!thread) return undefined
-    let found: string | undefined
-    try {
-      found = await thread.findRunJob(this.s.projectId, run.id)
-    } catch (err) {
-      const error = `${messageOf(err)}. Nothing was sent to the service.`
-      this.end({ ...this.report('error'), error, delivered: 'no' })
-      throw new Error(error, { cause: err })
-    }
+    const found = thread ? await thread.findRunJob(this.s.projectId, run.id) : undefined
     if (found === undefined) return undefined
-    this.followsEarlierAttempt = true
     core.notice(
       `This is attempt ${run.attempt} of workflow run ${run.id}: an earlier attempt already ` +
         `delivered the instruction to job ${found}, so it is not sent again. This run follows that job.`
@@ -178,163 +289,74 @@ class JobRun {
     return found
   }
 
+  /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
+  private async chooseJob(): Promise<Partial<Target>> {
+    const { event, settings: s, target } = this.ctx
+    const thread = this.comments.thread(event.issueNumber)
+    const found = thread ? await thread.findRoutedJob(s.projectId) : undefined
+    const here = `This ${placeNoun(event.isPullRequest)}`
+    // The live comment may replace the one that carried the route: it must carry it on.
+    const routeHere = target?.issueNumber === event.issueNumber
+    if (found) {
+      core.info(`${here} records agent job ${found}: the follow-up goes there.`)
+      return { jobId: found, routeHere }
+    }
+    if (s.whenNoJob === 'create' && event.comment) {
+      core.info(
+        `${here} records no agent job, and \`when-no-job\` is \`create\`: starting a new job with the instruction.`
+      )
+      return { command: 'create', routeHere }
+    }
+    throw new NoJobError(
+      `is empty and ${here.toLowerCase()} records no agent job of this project. Set \`job-id\` in the ` +
+        'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
+        'pull request that the docs agent opened after an instruction sent by this action'
+    )
+  }
+
   private async gatherContext(): Promise<ChangeContext> {
     const { event, octokit } = this.ctx
     const c = contextFromEvent(event.eventName, this.ctx.payload, `${event.owner}/${event.repo}`)
     if (!c.pullRequest) return c
-    if (!octokit) {
-      c.filesNote = 'not listed (no `github-token`)'
-      return c
-    }
+    if (!octokit) return { ...c, filesNote: 'not listed (no `github-token`)' }
     try {
-      c.files = await listPullRequestFiles(octokit, event.owner, event.repo, c.pullRequest.number)
+      const files = await listPullRequestFiles(
+        octokit,
+        event.owner,
+        event.repo,
+        c.pullRequest.number,
+        MAX_CONTEXT_FILES
+      )
+      return { ...c, files }
     } catch (err) {
       const why = messageOf(err)
       core.warning(
         `\`context\`: could not list the pull request's files, sent without them: ${why}`
       )
-      c.filesNote = 'could not be listed'
-    }
-    return c
-  }
-
-  /** The GET before the POST: a job that does not exist fails here, without spending a follow-up. */
-  private async jobBeforeSending(): Promise<AgentJob> {
-    const s = this.s
-    const path = jobUrlPath(s.jobPath, s.projectId, this.jobId ?? '')
-    try {
-      const job = await this.agent.getJob(path, Date.now() + s.waitTimeoutMs)
-      this.lastJob = job
-      return job
-    } catch (err) {
-      const error = `${messageOf(err)}. Nothing was sent to the service.`
-      this.end({ ...this.report('error'), error, delivered: 'no' })
-      throw new Error(error, { cause: err })
+      return { ...c, filesNote: 'could not be listed' }
     }
   }
 
-  private async send(): Promise<Sent> {
-    const s = this.s
-    const instruction: Instruction =
-      this.command === 'create'
-        ? { command: 'create', projectId: s.projectId, prompt: this.prompt }
-        : {
-            command: 'message',
-            projectId: s.projectId,
-            jobId: this.jobId ?? '',
-            prompt: this.prompt
-          }
-    this.stage = 'sending'
-    core.startGroup(this.command === 'create' ? 'New agent job' : `Follow-up to job ${this.jobId}`)
-    try {
-      const sent = await sendInstruction(this.agent, instruction, Date.now() + s.waitTimeoutMs)
-      this.jobId = sent.jobId
-      this.lastJob = sent.job ?? this.lastJob
-      this.ctx.result.set('job-id', sent.jobId)
-      core.info(
-        this.command === 'create'
-          ? `The service started job ${sent.jobId} (status: ${sent.job?.status ?? 'unknown'}).`
-          : `The service took the follow-up (job status: ${sent.job?.status ?? 'unknown'}).`
-      )
-      return sent
-    } catch (err) {
-      const delivered = deliveryOf(err)
-      this.end({ ...this.report('error'), error: messageOf(err), delivered })
-      throw err
-    } finally {
-      core.endGroup()
-    }
-  }
+  // ---------------------------------------------------------------------------------------------
+  // What the run writes
 
-  private async wait(sent: Sent, before: AgentJob | undefined): Promise<WaitResult> {
-    const s = this.s
-    const jobId = sent.jobId
-    try {
-      return await waitForJob({
-        service: this.agent,
-        path: jobUrlPath(s.jobPath, s.projectId, jobId),
-        deadline: sent.answeredAt + s.waitTimeoutMs,
-        pollIntervalMs: s.pollIntervalMs,
-        jobId,
-        job: sent.job,
-        evidence: {
-          // An earlier attempt's POST was answered: whatever the job shows now came after it.
-          isNew: this.command === 'create' || this.followsEarlierAttempt,
-          before,
-          seenWorking: sent.job !== undefined && !isFinalStatus(sent.job.status),
-          answeredAt: sent.answeredAt,
-          settleTimeMs: s.settleTimeMs
-        },
-        onChange: async job => {
-          this.lastJob = job
-          this.maybeStale = false
-          await this.writeLive(this.report('waiting'), { routeKeys: this.routeKeys() })
-        },
-        log: line => core.info(line),
-        warn: line => core.warning(line)
-      })
-    } catch (err) {
-      const error = `The service took the instruction, then polling job ${jobId} failed: ${messageOf(err)}`
-      this.end({ ...this.report('error'), error, delivered: 'yes' })
-      throw new Error(error, { cause: err })
-    }
-  }
-
-  private async finish(result: WaitResult): Promise<void> {
-    const jobId = this.jobId ?? ''
-    const job = result.job
-    const status = job?.status
-    const prNumber = job?.prLink
-      ? parsePullRequestLink(
-          job.prLink,
-          this.ctx.serverUrl,
-          this.ctx.event.owner,
-          this.ctx.event.repo
-        )
-      : undefined
-    const routedPr = await this.recordRoute(job, prNumber)
-    if (routedPr !== undefined && routedPr === this.ctx.target?.issueNumber) this.routeHere = true
-    // A job that failed is what "re-run the workflow" retries: without this run's delivery
-    // marker, the next attempt sends the instruction again instead of following this job.
-    this.retryable = !result.timedOut && !result.doubted && status === 'failed'
-    const failure = exitProblem(result, this.jobId ?? '', this.s)
-    this.end({
-      ...this.report(result.timedOut ? 'timed-out' : 'done'),
-      // Only the service's words go here (escaped as untrusted); the step's own message, with
-      // its advice, goes to the log.
-      error: result.timedOut ? result.lastPollError : undefined,
-      prNumber,
-      ...(routedPr !== undefined ? { routedTo: routedPr } : {}),
-      // Answering on the pull request the job opened: "this pull request", not a link to itself.
-      ...(prNumber !== undefined && prNumber === this.ctx.target?.issueNumber
-        ? { onItsPullRequest: {} }
-        : {})
-    })
-    if (failure) {
-      this.ctx.result.failure = failure
-      return
-    }
-    if (status === 'completed' && job?.prLink) this.ctx.result.reaction = 'rocket'
-    if (status === 'archived') core.warning(`Job ${jobId} was archived.`)
-    if (status === 'completed' && !job?.prLink) core.notice(noPullRequestNote(jobId))
-  }
-
-  /** Every ending: the live comment's last write and the job summary, published by run(). */
-  private end(report: JobReport): void {
-    const ended = { ...report, endedAt: Date.now() }
-    const routeKeys = this.routeKeys()
-    this.ctx.result.comment = () => this.comments.write(ended, { routeKeys })
+  /** The ending: the live comment's last write and the job summary, published by run(). */
+  private end(ending: Ending): void {
+    const ended = { ...ending.report, endedAt: this.ctx.deadline.now() }
+    const keys = this.keys(ended.routedHere === true, ending.retry)
+    this.ctx.result.comment = () => this.comments.write(ended, { routeKeys: keys })
     // The summary is read on the run's page: it names the pull request, never "this" one.
     if (this.s.summary)
       this.ctx.result.summary = renderJobReport(
         { ...ended, onItsPullRequest: undefined },
         'summary'
       )
+    if (ending.failure !== undefined) this.ctx.result.failure = ending.failure
   }
 
   /** A write of the live comment during the run; its URL is an output at once. */
-  private async writeLive(report: JobReport, o: { routeKeys: string[] }) {
-    const url = await this.comments.write(report, o)
+  private async writeLive(report: JobReport, keys: string[]): Promise<void> {
+    const url = await this.comments.write(report, { routeKeys: keys })
     if (url) this.ctx.result.set('comment-url', url)
   }
 
@@ -348,12 +370,13 @@ class JobRun {
   ): Promise<number | undefined> {
     if (job?.status !== 'completed' || pr === undefined || this.s.comment === 'false') return
     if (pr === this.ctx.target?.issueNumber) return pr // the live comment carries the marker
+    const asked = this.askedIn()
     const report: JobReport = {
       ...this.report('done'),
-      endedAt: Date.now(),
+      endedAt: this.ctx.deadline.now(),
       routedHere: true,
       prNumber: pr,
-      onItsPullRequest: { ...(this.askedIn() ? { askedIn: this.askedIn() } : {}) }
+      onItsPullRequest: asked ? { askedIn: asked } : {}
     }
     return (await this.comments.recordRoute(report, pr)) ? pr : undefined
   }
@@ -367,35 +390,28 @@ class JobRun {
     return { number: n, url: `${this.ctx.serverUrl}/${owner}/${repo}/issues/${n}` }
   }
 
-  private cancelled(signal: NodeJS.Signals): Promise<string> {
-    const { error, delivered } = cancelled(signal, this.stage)
-    if (this.lastJob) this.setJobOutputs(this.lastJob)
-    this.end({ ...this.report('cancelled'), error, delivered })
-    return Promise.resolve(error)
-  }
-
   private report(phase: JobReport['phase']): JobReport {
+    const t = this.target
     const asked = this.askedIn()
+    const hideStale = (phase === 'waiting' || phase === 'cancelled') && this.last?.stale
+    const prBefore = t.before?.prLink ?? undefined
     return {
-      command: this.command,
+      command: t.command,
       projectId: this.s.projectId,
-      jobId: this.jobId,
+      jobId: t.jobId,
       phase,
-      job:
-        (phase === 'waiting' || phase === 'cancelled') && this.maybeStale
-          ? undefined
-          : this.lastJob,
-      prompt: this.prompt,
-      startedAt: this.ctx.startedAt,
+      job: hideStale ? undefined : this.last?.job,
+      prompt: t.prompt,
+      startedAt: this.ctx.deadline.startedAt,
       waited: this.s.wait,
       runUrl: this.ctx.runUrl,
       trigger: this.s.trigger,
       fromComment: this.ctx.event.comment !== undefined,
       ...(asked ? { askedOn: { ...asked, pullRequest: this.ctx.event.isPullRequest } } : {}),
-      routedHere: this.routeHere,
+      routedHere: t.routeHere,
       requests: this.ctx.service.requests,
-      ...(this.followsEarlierAttempt ? { rerun: true } : {}),
-      prUpdated: this.prBefore !== undefined && this.lastJob?.prLink === this.prBefore
+      ...(t.earlier ? { rerun: true } : {}),
+      prUpdated: prBefore !== undefined && this.last?.job.prLink === prBefore
     }
   }
 
@@ -404,18 +420,19 @@ class JobRun {
    * once the service has the instruction, this run's delivery, so a re-run follows the same job
    * (unless the job failed: then a re-run is a retry).
    */
-  private routeKeys(): string[] {
+  private keys(routeHere: boolean, retry?: true): string[] {
+    const { jobId } = this.target
+    const run = this.ctx.run
     const keys: string[] = []
-    if (this.routeHere && this.jobId !== undefined)
-      keys.push(markerKey('route', this.s.projectId, this.jobId))
-    if (this.delivered && !this.retryable && this.jobId !== undefined && this.ctx.run)
-      keys.push(markerKey('run', this.s.projectId, this.ctx.run.id, this.jobId))
+    if (jobId === undefined) return keys
+    if (routeHere) keys.push(markerKey('route', this.s.projectId, jobId))
+    if (this.stage === 'waiting' && !retry && run)
+      keys.push(markerKey('run', this.s.projectId, run.id, jobId))
     return keys
   }
 
   private setJobOutputs(job: AgentJob | undefined): void {
     if (!job) return
-    this.lastJob = job
     this.ctx.result.set('status', job.status)
     this.ctx.result.set('pr-link', job.prLink ?? '')
     const { json, capped } = capJobJson(job)

@@ -14,11 +14,11 @@ import { markerKey, upsertComment } from '../github/comments.js'
 import { renderHealthReport, type HealthReport } from '../report/health.js'
 import { AnalyticsApi } from '../service/analytics.js'
 import { BudgetError, RateLimitError, ServiceError } from '../service/errors.js'
-import { messageOf, runDeadline, TimeUpError } from '../errors.js'
+import { messageOf, TimeUpError } from '../errors.js'
 import type { SectionName } from '../analytics/section-names.js'
 import { readTrend } from '../analytics/trend.js'
 import { writeFileAtomic } from '../workspace.js'
-import { clip } from '../report/markdown.js'
+import { bytes, chars, clip } from '../report/markdown.js'
 import type { AnalyticsSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 
@@ -37,16 +37,15 @@ const READERS: Record<SectionName, (input: SectionInput) => Promise<Section>> = 
 
 export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise<void> {
   const s = ctx.settings
-  const deadline = runDeadline(ctx.startedAt, s.waitTimeoutMs).at
   const input: SectionInput = {
-    api: new AnalyticsApi(ctx.service, s.projectId, deadline),
+    api: new AnalyticsApi(ctx.service, s.projectId),
     range: s.range,
     ...(s.previous ? { previous: s.previous } : {}),
     top: s.top,
     pageSize: s.pageSize,
     maxRows: s.maxRows,
     concurrency: s.concurrency,
-    deadline,
+    deadline: ctx.deadline,
     onWarning: line => core.warning(line)
   }
   core.info(`Docs-health report for ${describe(s.range)}: ${s.sections.join(', ')}.`)
@@ -75,14 +74,14 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
     ...(s.previous ? { previous: s.previous } : {}),
     sections,
     requests,
-    generatedAt: Date.now(),
+    generatedAt: ctx.deadline.now(),
     ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
     ...(s.siteUrl ? { siteUrl: s.siteUrl } : {}),
     ...(trend ? { trend } : {}),
     ...(incomplete ? { incomplete } : {})
   }
   await setOutputs(ctx, report)
-  if (s.summary) ctx.result.summary = renderHealthReport(report, SUMMARY_MAX_BYTES)
+  if (s.summary) ctx.result.summary = renderHealthReport(report, bytes(SUMMARY_MAX_BYTES))
   // A run stopped part way still posts, but only where no report of this range is yet: a
   // complete one is never replaced by a partial one.
   setComment(ctx, report)
@@ -176,7 +175,7 @@ async function readSections(
 
 /** One section, its failure caught and kept in its place unless it must end the run. */
 async function readSection(name: SectionName, input: SectionInput): Promise<SectionOutcome> {
-  if (Date.now() >= input.deadline)
+  if (input.deadline.passed())
     return skipped(name, 'time', 'the time allowed (`wait-timeout`) ran out')
   try {
     return await READERS[name](input)
@@ -331,7 +330,7 @@ function setComment(ctx: CommandContext<AnalyticsSettings>, report: HealthReport
     const ref = await upsertComment(octokit, target, {
       // One comment per range: a re-run edits it, a new week gets its own.
       key: markerKey('report', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
-      body: room => renderHealthReport(report, room),
+      body: room => renderHealthReport(report, chars(room)),
       mode: report.incomplete && s.commentMode === 'upsert' ? 'if-absent' : s.commentMode,
       secret: s.apiKey
     })

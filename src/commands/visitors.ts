@@ -1,17 +1,21 @@
-// `command: visitors`: export every row (file, outputs), then the report (summary, comment).
+// `command: visitors`: export every row (file, outputs), then the report (summary, comment). The
+// pages are read by the report's visitors section reader: one reader, two callers.
 import * as core from '@actions/core'
-import { readPreviousValues } from '../analytics/compare.js'
+import type { SectionInput } from '../analytics/sections/section.js'
+import {
+  readPreviousPages,
+  readRangePages,
+  type PagesRead
+} from '../analytics/sections/visitors.js'
 import { openSink, type Sink } from '../analytics/sinks.js'
-import { TopPages } from '../analytics/top.js'
 import type { DateRange } from '../period.js'
 import { markerKey, upsertComment } from '../github/comments.js'
+import { bytes, chars } from '../report/markdown.js'
 import { renderVisitorsReport, type VisitorsReport } from '../report/visitors.js'
-import { runDeadline, TimeUpError } from '../errors.js'
-import { readOffsetPages } from '../service/pages.js'
+import { TimeUpError } from '../errors.js'
 import { readTrend } from '../analytics/trend.js'
 import { AnalyticsApi } from '../service/analytics.js'
 import { BudgetError } from '../service/errors.js'
-import type { VisitorRow, VisitorsPage } from '../service/schema.js'
 import type { AnalyticsSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 
@@ -20,32 +24,39 @@ const SUMMARY_MAX_BYTES = 512 * 1024
 
 export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promise<void> {
   const s = ctx.settings
-  const deadline = runDeadline(ctx.startedAt, s.waitTimeoutMs).at
   ctx.result.set('date-from', s.range.dateFrom ?? '')
   ctx.result.set('date-to', s.range.dateTo ?? '')
   core.info(`Exporting visitors for ${describe(s.range)} (${s.pageSize} rows per request).`)
 
-  const top = new TopPages(s.top)
+  const api = new AnalyticsApi(ctx.service, s.projectId)
+  // The report section's reader, with this command's file and its words for warnings.
+  const input: SectionInput = {
+    api,
+    range: s.range,
+    top: s.top,
+    pageSize: s.pageSize,
+    maxRows: s.maxRows,
+    concurrency: s.concurrency,
+    deadline: ctx.deadline,
+    onWarning: line => core.warning(line)
+  }
   let sink: Sink | undefined
-  const pages = visitorsPages(ctx, deadline)
-  let result
   let rowsRead = 0
   // Cancelled mid-export: the partial file goes, and the log says how far the export got.
   ctx.result.onCancel = async signal => {
     await sink?.abort().catch(() => undefined)
     return `Cancelled (${signal}) after reading ${rowsRead} rows: the export stopped${s.outputFile ? `, and no file was written to ${s.outputFile.path}` : ''}.`
   }
+  let pages: PagesRead
   try {
-    result = await readOffsetPages({
-      ...pages(s.range),
+    pages = await readRangePages('visitors', input, {
+      label: '',
       onPage: async (rows, page) => {
         if (s.outputFile && !sink)
           sink = await openSink(s.outputFile.absolute, s.outputFile.format, s.range, page.totals)
-        top.add(rows)
         rowsRead += rows.length
         await sink?.write(rows)
-      },
-      onWarning: line => core.warning(line)
+      }
     })
     await sink?.close()
   } catch (err) {
@@ -53,10 +64,11 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
     if (err instanceof BudgetError) throw budgetSpent(err, rowsRead, s.pageSize, sink !== undefined)
     throw explainTimeUp(err, sink !== undefined)
   }
-  const totals = result.first.totals
+  const { read } = pages
+  const totals = read.first.totals
   core.info(
-    `Exported ${result.rows} rows in ${requestsText(result.requests)}` +
-      (result.abandoned ? ` (${result.abandoned} read ahead past the end)` : '') +
+    `Exported ${read.rows} rows in ${requestsText(read.requests)}` +
+      (read.abandoned ? ` (${read.abandoned} read ahead past the end)` : '') +
       `: ${totals.total} unique visitors (${totals.human} human, ${totals.ai} AI).`
   )
   ctx.result.set('human', String(totals.human))
@@ -66,7 +78,7 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
     'totals',
     JSON.stringify({ human: totals.human, ai: totals.ai, total: totals.total })
   )
-  ctx.result.set('rows', String(result.rows))
+  ctx.result.set('rows', String(read.rows))
   if (s.outputFile) ctx.result.set('visitors-file', s.outputFile.absolute)
 
   const report: VisitorsReport = {
@@ -74,20 +86,16 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
     range: s.range,
     period: s.period,
     totals,
-    rows: result.rows,
-    top: top.list(),
+    rows: read.rows,
+    top: pages.section.top,
     file: s.outputFile?.path,
-    maxRowsReached: result.maxRowsReached,
+    maxRowsReached: read.maxRowsReached,
     runUrl: ctx.runUrl,
-    generatedAt: Date.now(),
+    generatedAt: ctx.deadline.now(),
     ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
   }
-  if (s.previous) {
-    const previous = await readPrevious(s.previous, report.top, pages)
-    report.previous = previous.values
-  }
+  if (s.previous) report.previous = await readPrevious(pages, input, s.previous)
   if (s.trendRanges) {
-    const api = new AnalyticsApi(ctx.service, s.projectId, deadline)
     report.trend = await readTrend(api, s.trendRanges, { visitors: true, views: false }, line =>
       core.warning(line)
     )
@@ -101,7 +109,7 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
   const fileHint = s.outputFile ? `\`${s.outputFile.path}\`` : undefined
   if (s.summary)
     ctx.result.summary = renderVisitorsReport(report, {
-      maxChars: SUMMARY_MAX_BYTES,
+      room: bytes(SUMMARY_MAX_BYTES),
       fullDataHint: fileHint
     })
   const { octokit, target } = ctx
@@ -115,7 +123,7 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
         body: room =>
           renderVisitorsReport(
             { ...report, file: undefined },
-            { maxChars: room, fullDataHint: 'the job summary' }
+            { room: chars(room), fullDataHint: 'the job summary' }
           ),
         mode: s.commentMode,
         secret: s.apiKey
@@ -124,53 +132,41 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
     }
 }
 
-/** The page reader's options for one range of `GET /v1/analytics/{projectId}/visitors`. */
-function visitorsPages(ctx: CommandContext<AnalyticsSettings>, deadline: number) {
-  const s = ctx.settings
-  const api = new AnalyticsApi(ctx.service, s.projectId, deadline)
-  return (range: DateRange) => ({
-    fetchPage: (offset: number, limit: number, signal: AbortSignal) =>
-      api.visitors(range, limit, offset, signal),
-    rowsOf: (page: VisitorsPage) => page.visitors,
-    pageSize: s.pageSize,
-    maxRows: s.maxRows,
-    concurrency: s.concurrency,
-    deadline
-  })
-}
-
 /** The period before: its totals, and the previous values of the shown pages only. */
 async function readPrevious(
-  range: Required<DateRange>,
-  shown: VisitorRow[],
-  pages: ReturnType<typeof visitorsPages>
-): Promise<{ values: NonNullable<VisitorsReport['previous']>; requests: number }> {
+  current: PagesRead,
+  input: SectionInput,
+  range: Required<DateRange>
+): Promise<NonNullable<VisitorsReport['previous']>> {
   core.info(`Reading the previous period for comparison: ${describe(range)}.`)
-  let found
+  let pages: PagesRead
   try {
-    found = await readPreviousValues(
-      shown.map(row => row.path),
-      { ...pages(range), onWarning: line => core.warning(`Previous period: ${line}`) }
-    )
+    pages = await readPreviousPages(current, input, range, 'Previous period')
   } catch (err) {
     throw explainTimeUp(err, false, 'Reading the previous period')
   }
-  const { read, byPath, sorted } = found
-  const missing = shown.length - byPath.size
-  const how = read.stopped
-    ? shown.length === 0
-      ? 'only the totals were needed'
-      : `stopped once all ${shown.length} shown pages were found`
-    : !sorted
-      ? 'read to the end: the rows did not come sorted by total'
-      : missing > 0
-        ? `read to the end: ${missing} shown ${missing === 1 ? 'page is' : 'pages are'} new`
-        : 'read to the end'
-  core.info(
-    `Previous period: ${read.rows} rows in ${requestsText(read.requests)} (${how}); ` +
-      `${read.first.totals.total} unique visitors.`
-  )
-  return { values: { range, totals: read.first.totals, byPath }, requests: read.requests }
+  const { section, previousRead } = pages
+  const shown = current.section.top.length
+  const byPath = new Map((section.previousRows ?? []).map(({ path, ...counts }) => [path, counts]))
+  const totals = section.previous ?? { human: 0, ai: 0, total: 0 }
+  if (previousRead) {
+    const { read, sorted } = previousRead
+    const missing = shown - byPath.size
+    const how = read.stopped
+      ? shown === 0
+        ? 'only the totals were needed'
+        : `stopped once all ${shown} shown pages were found`
+      : !sorted
+        ? 'read to the end: the rows did not come sorted by total'
+        : missing > 0
+          ? `read to the end: ${missing} shown ${missing === 1 ? 'page is' : 'pages are'} new`
+          : 'read to the end'
+    core.info(
+      `Previous period: ${read.rows} rows in ${requestsText(read.requests)} (${how}); ` +
+        `${totals.total} unique visitors.`
+    )
+  }
+  return { range, totals, byPath }
 }
 
 /** A deadline error that says how far the read got, why the next page had not come, the file. */

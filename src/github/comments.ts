@@ -2,14 +2,12 @@
 // by their signed markers (markers.ts), written whole or cut to GitHub's limit here and nowhere
 // else, with one note that says so.
 import * as core from '@actions/core'
-import type { getOctokit } from '@actions/github'
-import { fitMarkdown } from '../report/markdown.js'
-import { redact } from '../secrets.js'
+import { chars, fitMarkdown } from '../report/markdown.js'
+import { call, GitHubError } from './errors.js'
 import { decodeKey, markerKey, markersFor, verifiedMarkers, type Place } from './markers.js'
+import type { Octokit } from './octokit.js'
 
 export { markerKey, type Place } from './markers.js'
-
-type Octokit = ReturnType<typeof getOctokit>
 
 /** GitHub's maximum comment body length (characters). */
 const COMMENT_LIMIT = 65536
@@ -36,23 +34,6 @@ export interface ListedComment {
   html_url: string
 }
 
-/** Failure of a GitHub call, with a message safe to show: no stack, no token. */
-export class GitHubError extends Error {
-  readonly status: number | undefined
-
-  constructor(what: string, status: number | undefined, detail: string) {
-    const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean)
-    const hint =
-      status === 403 || status === 401
-        ? '. The token cannot write here: give the workflow `issues: write` and ' +
-          '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
-        : ''
-    super(`GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}${hint}`)
-    this.name = 'GitHubError'
-    this.status = status
-  }
-}
-
 /**
  * Body plus markers: the body is fitted to what GitHub allows once the markers are in, cut at a
  * line with its open blocks closed and one note saying so. A body given as a function renders to
@@ -62,46 +43,7 @@ function composeBody(body: CommentBody, markers: string): string {
   const room = COMMENT_LIMIT - markers.length - 2
   if (room < 200) throw new Error('Comment markers do not fit in a comment')
   const text = typeof body === 'function' ? body(room) : body
-  return `${fitMarkdown(text, room)}\n\n${markers}`
-}
-
-function errorDetail(error: unknown): { status: number | undefined; detail: string } {
-  const record =
-    typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {}
-  const response = record.response as { data?: unknown } | undefined
-  // octokit gives a request that got no answer at all (a timeout, a reset) the status 500.
-  const answered = response !== undefined || record.status !== 500
-  const status =
-    answered && typeof record.status === 'number' && record.status > 0 ? record.status : undefined
-  const data = response?.data as { message?: unknown } | undefined
-  let detail: string
-  if (typeof data?.message === 'string') detail = data.message
-  else if (error instanceof Error) detail = error.message
-  else detail = String(error)
-  return { status, detail: cleanDetail(detail) }
-}
-
-function cleanDetail(text: string): string {
-  return (
-    redact(text)
-      // octokit appends " - <documentation_url>", which is noise in a log line.
-      .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
-      // Never echo anything that looks like a credential.
-      .replace(/\b(gh[opusr]_|github_pat_)[A-Za-z0-9_]+/g, '[REDACTED]')
-      .replace(/\b(bearer|token)\s+\S+/gi, '$1 [REDACTED]')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 300)
-  )
-}
-
-async function call<T>(what: string, request: () => Promise<T>): Promise<T> {
-  try {
-    return await request()
-  } catch (error) {
-    const { status, detail } = errorDetail(error)
-    throw new GitHubError(what, status, detail)
-  }
+  return `${fitMarkdown(text, chars(room))}\n\n${markers}`
 }
 
 function toRef(data: { id: number; html_url: string }): CommentRef {
@@ -159,7 +101,7 @@ function newestMarked<T>(
 
 /** A plain reply (no marker: it routes nothing and is never edited), fitted to GitHub's limit. */
 export async function postReply(octokit: Octokit, place: Place, body: string): Promise<CommentRef> {
-  return createComment(octokit, place, fitMarkdown(body, COMMENT_LIMIT))
+  return createComment(octokit, place, fitMarkdown(body, chars(COMMENT_LIMIT)))
 }
 
 async function createComment(octokit: Octokit, place: Place, body: string): Promise<CommentRef> {

@@ -3,6 +3,7 @@
 // @actions/github kept.
 import { getOctokit } from '@actions/github'
 import { defaults } from '@actions/github/lib/utils'
+import { Deadline } from '../deadline.js'
 
 export type Octokit = ReturnType<typeof getOctokit>
 
@@ -15,18 +16,19 @@ const GITHUB_TIMEOUT_MS = 30_000
 const GITHUB_MIN_TIMEOUT_MS = 5_000
 
 /**
- * `timeLeft` says how long the run may still take (ms); each call gets that much, between 5 s and
- * 30 s, so a GitHub that never answers cannot hold a run far past `wait-timeout`.
+ * Each call gets what the run's `deadline` has left, between 5 s and 30 s, so a GitHub that never
+ * answers cannot hold a run far past `wait-timeout`.
  */
 export function createOctokit(
   token: string,
   apiUrl: string,
   userAgent: string,
-  timeLeft: () => number = () => Infinity
+  deadline: Deadline = new Deadline()
 ): Octokit {
   const base = (defaults.request?.fetch as typeof fetch | undefined) ?? fetch
   const timed: typeof fetch = (input, init) => {
-    const limit = Math.min(GITHUB_TIMEOUT_MS, Math.max(GITHUB_MIN_TIMEOUT_MS, timeLeft()))
+    // A time limit racing the call: real time, whatever clock the deadline counts on.
+    const limit = deadline.clamp(GITHUB_TIMEOUT_MS, GITHUB_MIN_TIMEOUT_MS)
     const timeout = AbortSignal.timeout(limit)
     return base(input, {
       ...init,

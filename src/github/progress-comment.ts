@@ -5,7 +5,8 @@
 import * as core from '@actions/core'
 import { messageOf } from '../errors.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
-import { CommentThread, GitHubError, markerKey, type CommentRef, type Place } from './comments.js'
+import { CommentThread, markerKey, type CommentRef, type Place } from './comments.js'
+import { GitHubError } from './errors.js'
 import type { Octokit } from './octokit.js'
 
 export interface JobCommentsOptions {

@@ -17,7 +17,8 @@ import {
   provenance,
   tableHead,
   tableRow,
-  type Column
+  type Column,
+  type Room
 } from './markdown.js'
 import { previousLabel, shortRange } from './range.js'
 import type { Trend } from '../analytics/trend.js'
@@ -58,12 +59,12 @@ export const SECTION_TITLES: Record<SectionOutcome['name'], string> = {
 }
 
 /**
- * Markdown for the job summary and the comment, at most maxBytes UTF-8 bytes: tables lose rows
+ * Markdown for the job summary (room in bytes) and the comment (in characters): tables lose rows
  * (as many as fit: fitRows) until the report fits, and only a report that fits with none is cut.
  */
-export function renderHealthReport(r: HealthReport, maxBytes: number): string {
+export function renderHealthReport(r: HealthReport, room: Room): string {
   const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)))
-  return fitRows(rows => render(r, rows, rows < longest), longest, maxBytes)
+  return fitRows(rows => render(r, rows, rows < longest), longest, room)
 }
 
 function render(r: HealthReport, rows: number, cut: boolean): string {

@@ -15,7 +15,7 @@ import {
   parseHttpsUrl,
   codeBlock
 } from './markdown.js'
-import { placeNoun } from '../github/event.js'
+import { placeNoun } from './place.js'
 
 export type JobPhase = 'waiting' | 'done' | 'timed-out' | 'cancelled' | 'error' | 'no-job'
 
@@ -181,14 +181,10 @@ function lastStatus(r: JobReport): string {
   return status ? ` Last status seen: **${value(status)}**.` : ''
 }
 
-/** The delivery sentence errors carry: the report says it once, in its own words. */
-const MAYBE_DELIVERED =
-  /[.;]?\s*the instruction may or may not have been delivered(: check the job before sending it again)?\.?/gi
-
+/** The cause in the service's words; whether the instruction arrived is said from `delivered`. */
 function errorDetail(r: JobReport, label: string): string | undefined {
   if (!r.error) return undefined
-  const text = r.delivered === 'maybe' ? r.error.replace(MAYBE_DELIVERED, '') : r.error
-  return `**${label}:** ${escapeText(clip(text, ERROR_MAX_CHARS))}`
+  return `**${label}:** ${escapeText(clip(r.error, ERROR_MAX_CHARS))}`
 }
 
 const DELIVERY: Readonly<Record<NonNullable<JobReport['delivered']>, string>> = {

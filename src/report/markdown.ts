@@ -1,6 +1,7 @@
 // Markdown primitives shared by every report: escaping of untrusted text, links, number and
-// date formats, tables, folding, and fitting a body into a GitHub comment. The reports
-// themselves live in job.ts and visitors.ts; the charts in chart.ts.
+// date formats, tables, folding, and fitting a body into its room (a comment in characters, a
+// job summary in bytes). The reports themselves live in job.ts, visitors.ts and health.ts (with
+// health-tables.ts); the pages table in pages-table.ts; the charts in chart.ts.
 
 import { Buffer } from 'node:buffer'
 
@@ -291,12 +292,30 @@ export function provenance(p: Provenance): string[] {
 // ---------------------------------------------------------------------------------------------
 // Blocks
 
-/**
- * Size against a budget in UTF-8 bytes: never less than the string length, so a result within
- * budget fits both the comment limit (characters) and the job summary limit (bytes).
- */
+/** A body's size in UTF-8 bytes. */
 export function size(s: string): number {
   return Buffer.byteLength(s, 'utf8')
+}
+
+/**
+ * How much a body may hold, in the unit its place counts: GitHub limits a comment in characters
+ * (counted here as UTF-16 units, never fewer) and a job summary in bytes.
+ */
+export interface Room {
+  max: number
+  unit: 'chars' | 'bytes'
+}
+
+export const chars = (max: number): Room => ({ max, unit: 'chars' })
+export const bytes = (max: number): Room => ({ max, unit: 'bytes' })
+
+/** The length of `s` in the room's unit. */
+export function lengthIn(s: string, room: Room): number {
+  return room.unit === 'chars' ? s.length : size(s)
+}
+
+export function fitsIn(s: string, room: Room): boolean {
+  return lengthIn(s, room) <= room.max
 }
 
 export interface Column {
@@ -386,9 +405,9 @@ function cutToBytes(s: string, maxBytes: number): string {
   return s.slice(0, i)
 }
 
-/** Cuts at the last line break within maxBytes (or mid-line, if there is none). */
-function cutAtLine(s: string, maxBytes: number): string {
-  const cut = cutToBytes(s, maxBytes)
+/** Cuts at the last line break within `max` of the room's unit (or mid-line, if there is none). */
+function cutAtLine(s: string, max: number, unit: Room['unit']): string {
+  const cut = unit === 'chars' ? cutAt(s, max) : cutToBytes(s, max)
   if (cut.length === s.length) return cut
   const lastBreak = cut.lastIndexOf('\n')
   return lastBreak > 0 ? cut.slice(0, lastBreak) : cut
@@ -401,47 +420,47 @@ function closing(cut: string): string {
 }
 
 /**
- * Last resort for a body longer than a GitHub comment allows: cut at a line boundary, close an
- * open code fence or collapsed block and say where the full report is. The result is at most
- * maxChars long, measured in UTF-8 bytes (never fewer than characters), so one budget serves a
- * comment (characters) and the job summary (bytes).
+ * Last resort for a body longer than its room: cut at a line boundary, close an open code fence
+ * or collapsed block and say where the full report is. The result fits the room, in its unit.
  */
-export function fitMarkdown(body: string, maxChars: number, note = 'the job summary'): string {
-  if (size(body) <= maxChars) return body
+export function fitMarkdown(body: string, room: Room, note = 'the job summary'): string {
+  if (fitsIn(body, room)) return body
+  const len = (text: string): number => lengthIn(text, room)
   const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`
-  let budget = maxChars - size(notice)
+  let budget = room.max - len(notice)
   // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
   for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
-    const cut = cutAtLine(body, budget)
+    const cut = cutAtLine(body, budget, room.unit)
     const end = closing(cut)
-    if (size(cut) + size(end) + size(notice) <= maxChars) return cut + end + notice
-    budget = maxChars - size(notice) - size(end)
+    if (len(cut) + len(end) + len(notice) <= room.max) return cut + end + notice
+    budget = room.max - len(notice) - len(end)
   }
-  return cutToBytes(notice.trim(), maxChars)
+  const last = notice.trim()
+  return room.unit === 'chars' ? cutAt(last, room.max) : cutToBytes(last, room.max)
 }
 
 /**
- * The one way a report fits its budget: the most table rows with which `render(rows)` stays
- * within maxBytes (found by bisection; more rows never make a report shorter), and only when not
- * even 0 rows fit, the report cut as a last resort.
+ * The one way a report fits its room: the most table rows with which `render(rows)` stays
+ * within it (found by bisection; more rows never make a report shorter), and only when not even
+ * 0 rows fit, the report cut as a last resort.
  */
 export function fitRows(
   render: (rows: number) => string,
   rowCount: number,
-  maxBytes: number,
+  room: Room,
   note?: string
 ): string {
   const full = render(rowCount)
-  if (size(full) <= maxBytes) return full
+  if (fitsIn(full, room)) return full
   let fits = -1
   let low = 0
   let high = rowCount - 1
   while (low <= high) {
     const mid = (low + high) >> 1
-    if (size(render(mid)) <= maxBytes) {
+    if (fitsIn(render(mid), room)) {
       fits = mid
       low = mid + 1
     } else high = mid - 1
   }
-  return fits >= 0 ? render(fits) : fitMarkdown(render(0), maxBytes, note)
+  return fits >= 0 ? render(fits) : fitMarkdown(render(0), room, note)
 }

@@ -17,7 +17,8 @@ import {
   formatShare,
   provenance,
   plural,
-  size,
+  fitsIn,
+  type Room,
   tableHead,
   tableRow,
   VISIBLE_ROWS,
@@ -48,7 +49,8 @@ export interface VisitorsReport {
 }
 
 export interface VisitorsRenderOptions {
-  maxChars: number
+  /** A comment's room (characters) or the job summary's (bytes). */
+  room: Room
   /** Trusted Markdown naming where the complete data is, e.g. "`out/visitors.csv`". */
   fullDataHint?: string
 }
@@ -198,10 +200,10 @@ function omittedNote(omitted: number, fullDataHint: string | undefined): string 
 }
 
 /** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
-/** Markdown for the visitors export, never longer than opts.maxChars whatever the row count. */
+/** Markdown for the visitors export, within opts.room whatever the row count. */
 export function renderVisitorsReport(r: VisitorsReport, opts: VisitorsRenderOptions): string {
   const head = reportHead(r)
-  if (r.top.length === 0) return fitMarkdown(`${head}\n`, opts.maxChars, opts.fullDataHint)
+  if (r.top.length === 0) return fitMarkdown(`${head}\n`, opts.room, opts.fullDataHint)
   const title = topTitle(r)
   const columns = pageColumns(r.previous !== undefined)
   const lines = r.top.map((row, i) => pageRowOf(r, row, i + 1))
@@ -215,8 +217,8 @@ export function renderVisitorsReport(r: VisitorsReport, opts: VisitorsRenderOpti
   }
   // The table matters more than the chart: the chart goes when not even it fits beside the head.
   const drawn = topPagesChart(r.top)
-  const chart = size(build(0, drawn)) <= opts.maxChars ? drawn : ''
-  return fitRows(rows => build(rows, chart), r.top.length, opts.maxChars, opts.fullDataHint)
+  const chart = fitsIn(build(0, drawn), opts.room) ? drawn : ''
+  return fitRows(rows => build(rows, chart), r.top.length, opts.room, opts.fullDataHint)
 }
 
 function pageRowOf(r: VisitorsReport, row: VisitorRow, rank: number): string {

@@ -11,12 +11,11 @@ export class AgentApi {
   async sendMessage(
     projectId: string,
     jobId: string,
-    prompt: string,
-    deadline: number
+    prompt: string
   ): Promise<AgentJob | undefined> {
     const path = `/v2/agent/${enc(projectId)}/job/${enc(jobId)}/message`
     try {
-      return await this.post(path, prompt, deadline)
+      return await this.post(path, prompt)
     } catch (err) {
       // A 2xx with an odd body still means the service took the message: say so, do not fail.
       if (isTaken(err)) return undefined
@@ -28,10 +27,10 @@ export class AgentApi {
    * Starts a new agent job; never twice. A 2xx whose body names no job still started one, so it
    * is an error that says so, and nothing retries it.
    */
-  async createJob(projectId: string, prompt: string, deadline: number): Promise<AgentJob> {
+  async createJob(projectId: string, prompt: string): Promise<AgentJob> {
     const path = `/v2/agent/${enc(projectId)}/job`
     try {
-      return await this.post(path, prompt, deadline)
+      return await this.post(path, prompt)
     } catch (err) {
       if (isTaken(err))
         throw new ServiceError(
@@ -45,13 +44,13 @@ export class AgentApi {
     }
   }
 
-  getJob(path: string, deadline: number, maxAttempts?: number): Promise<AgentJob> {
-    return this.client.call({ method: 'GET', path, check: checkAgentJob, deadline, maxAttempts })
+  getJob(path: string, maxAttempts?: number): Promise<AgentJob> {
+    return this.client.call({ method: 'GET', path, check: checkAgentJob, maxAttempts })
   }
 
-  private post(path: string, prompt: string, deadline: number): Promise<AgentJob> {
+  private post(path: string, prompt: string): Promise<AgentJob> {
     const body = JSON.stringify({ prompt })
-    return this.client.call({ method: 'POST', path, body, check: checkAgentJob, deadline })
+    return this.client.call({ method: 'POST', path, body, check: checkAgentJob })
   }
 }
 

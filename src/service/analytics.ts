@@ -2,18 +2,12 @@
 // report relies only on the fields named here; unknown fields are ignored.
 import type { DateRange } from '../period.js'
 import { enc } from './client.js'
-import { TimeUpError } from '../errors.js'
 import { ShapeError, type VisitorCounts, type VisitorRow, type VisitorsPage } from './schema.js'
 import { isObject } from '../json.js'
 
 /** The one call every operation goes through (the service client's retries, errors, counter). */
 export interface JsonGetter {
-  getJson<T>(
-    path: string,
-    check: (json: unknown) => T,
-    deadline: number,
-    signal?: AbortSignal
-  ): Promise<T>
+  getJson<T>(path: string, check: (json: unknown) => T, signal?: AbortSignal): Promise<T>
 }
 
 export interface ViewsPage {
@@ -71,12 +65,11 @@ export interface CallerStats {
   total: number
 }
 
-/** The operations of one project, for one deadline: what a section is given to read with. */
+/** The operations of one project: what a section is given to read with. */
 export class AnalyticsApi {
   constructor(
     private readonly client: JsonGetter,
-    private readonly projectId: string,
-    private readonly deadline: number
+    private readonly projectId: string
   ) {}
 
   /** `signal` cancels a page that read-ahead abandoned. */
@@ -130,10 +123,8 @@ export class AnalyticsApi {
       if (value !== undefined) params.set(name, String(value))
     const search = params.toString()
     const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`
-    // `wait-timeout` bounds the whole report: no request starts after it.
-    if (Date.now() >= this.deadline)
-      return Promise.reject(new TimeUpError(`GET ${operation} to start`))
-    return this.client.getJson(path, check, this.deadline, signal)
+    // The client starts no request after the run's deadline (`wait-timeout` bounds the report).
+    return this.client.getJson(path, check, signal)
   }
 }
 

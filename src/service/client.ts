@@ -3,6 +3,7 @@
 // the wire is http.ts; failures as data are errors.ts; the operations are agent-api.ts and
 // analytics.ts. No stack trace ever reaches a user.
 import { HttpClient } from '@actions/http-client'
+import { Deadline } from '../deadline.js'
 import { TimeUpError } from '../errors.js'
 import {
   BudgetError,
@@ -35,13 +36,12 @@ export interface ClientOptions {
   quotaRetryWaitsMs?: number[]
   /** The most requests this run may send (`max-requests`); 0 for no cap. */
   maxRequests?: number
+  /** The run's deadline and clock: no attempt starts after it; retries wait on its clock. */
+  deadline?: Deadline
   debug?: (line: string) => void
   info?: (line: string) => void
   /** What an answer's check noticed and lived with (each text once). */
   warn?: (line: string) => void
-  /** Waits `ms`; may end early when `signal` aborts (the client does not rely on it). */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
-  now?: () => number
   random?: () => number
 }
 
@@ -51,8 +51,6 @@ export interface CallOptions<T> {
   path: string
   body?: string
   check: Check<T>
-  /** Epoch ms: no attempt starts after it. */
-  deadline: number
   maxAttempts?: number
   /** Aborting it ends the request at once with RequestCancelledError, never retried. */
   signal?: AbortSignal
@@ -83,8 +81,7 @@ export class ServiceClient {
       maxRateLimitWaitMs: 10 * 60_000,
       quotaRetryWaitsMs: [20_000, 40_000],
       maxRequests: 0,
-      sleep: abortableSleep,
-      now: () => Date.now(),
+      deadline: new Deadline(),
       random: Math.random,
       ...options
     }
@@ -127,13 +124,8 @@ export class ServiceClient {
   }
 
   /** GET `path` with the usual retries; what `check` makes of the JSON answer. */
-  async getJson<T>(
-    path: string,
-    check: Check<T>,
-    deadline: number,
-    signal?: AbortSignal
-  ): Promise<T> {
-    return this.call({ method: 'GET', path, check, deadline, signal })
+  async getJson<T>(path: string, check: Check<T>, signal?: AbortSignal): Promise<T> {
+    return this.call({ method: 'GET', path, check, signal })
   }
 
   async call<T>(c: CallOptions<T>): Promise<T> {
@@ -148,13 +140,13 @@ export class ServiceClient {
       MAX_REQUEST_CHARS
     )
     let last: FailedAttempt | undefined
+    const deadline = this.o.deadline
     for (let tries = 1; ; tries++) {
       if (this.rateLimited) throw this.rateLimited
       if (c.signal?.aborted || this.halted) throw new RequestCancelledError(request)
       if (this.o.maxRequests > 0 && this.sent >= this.o.maxRequests)
         throw new BudgetError(this.o.maxRequests, clipText(request, MAX_REQUEST_CHARS))
-      const left = c.deadline - this.o.now()
-      if (left <= 0) {
+      if (deadline.passed()) {
         if (last)
           throw requestFailure(request, last, tries - 1, c.method, 'the time allowed ran out')
         throw new TimeUpError(`${request} to start: it was not sent`)
@@ -172,11 +164,11 @@ export class ServiceClient {
         body: c.body,
         check: c.check,
         // Each attempt gets the usual limit, or what is left of the run's time if that is less.
-        timeoutMs: Math.max(1_000, Math.min(this.o.requestTimeoutMs, left)),
+        timeoutMs: deadline.clamp(this.o.requestTimeoutMs, 1_000),
         signal,
         count: () => this.sent++,
         debug: this.o.debug,
-        now: this.o.now
+        now: () => deadline.now()
       })
       if (result.ok) {
         for (const note of result.notes) this.warnOnce(note)
@@ -186,12 +178,12 @@ export class ServiceClient {
       last = result
       const { outcome } = result
       const asked =
-        outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, this.o.now()) : undefined
+        outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, deadline.now()) : undefined
       if (outcome.kind === 'answer' && outcome.status === 429 && asked !== undefined) {
         const tooLong =
           asked > this.o.maxRateLimitWaitMs
             ? `more than ${seconds(this.o.maxRateLimitWaitMs)}`
-            : this.o.now() + asked >= c.deadline
+            : !deadline.allows(asked)
               ? 'past `wait-timeout`'
               : undefined
         if (tooLong) throw this.stopForRateLimit(request, result, asked, tooLong)
@@ -201,7 +193,7 @@ export class ServiceClient {
       let quotaWait: number | undefined
       if (outcome.kind === 'answer' && outcome.status === 429 && asked === undefined) {
         quotaWait = this.o.quotaRetryWaitsMs[quotaRetries++]
-        const spent = quotaWait === undefined || this.o.now() + quotaWait >= c.deadline
+        const spent = quotaWait === undefined || !deadline.allows(quotaWait)
         if (spent) throw this.stopForSpentQuota(request, result)
       }
       if (!isRetryable(c.method, outcome) || tries >= maxAttempts)
@@ -210,7 +202,7 @@ export class ServiceClient {
         asked ??
         quotaWait ??
         backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random)
-      if (this.o.now() + wait >= c.deadline) {
+      if (!deadline.allows(wait)) {
         const why =
           asked !== undefined ? `the service asked to wait ${seconds(wait)} (Retry-After)` : ''
         throw requestFailure(
@@ -224,7 +216,7 @@ export class ServiceClient {
       this.o.info?.(
         `${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${tries + 1} of ${maxAttempts})`
       )
-      await sleepUnlessAborted(this.o.sleep(wait, c.signal), c.signal)
+      await sleepUnlessAborted(deadline.sleep(wait, c.signal), c.signal)
     }
   }
 
@@ -236,7 +228,7 @@ export class ServiceClient {
 
   /** A 429 without Retry-After that persisted: the hourly limit is spent. */
   private stopForSpentQuota(request: string, result: FailedAttempt): RateLimitError {
-    const resetAt = new Date(this.o.now() + 3_600_000)
+    const resetAt = new Date(this.o.deadline.now() + 3_600_000)
     this.rateLimited = new RateLimitError(
       `${request} failed: ${result.why.replace(/\.$/, '')}. The service's hourly limit is spent (it said so without ` +
         'a Retry-After, and retrying did not help), so the run stops here and sends nothing ' +
@@ -253,7 +245,7 @@ export class ServiceClient {
     askedMs: number,
     tooLong: string
   ): RateLimitError {
-    const resetAt = new Date(this.o.now() + askedMs)
+    const resetAt = new Date(this.o.deadline.now() + askedMs)
     const when = `${resetAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`
     this.rateLimited = new RateLimitError(
       `${request} failed: ${result.why.replace(/\.$/, '')}. The rate limit resets at ${when}: the service asked to ` +
@@ -268,19 +260,6 @@ export class ServiceClient {
 /** A path segment: ids may hold spaces and slashes. */
 export function enc(segment: string): string {
   return encodeURIComponent(segment)
-}
-
-/** A timer that an abort clears, so a cancelled wait keeps nothing pending. */
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise(resolve => {
-    const done = (): void => {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal?.addEventListener('abort', done, { once: true })
-  })
 }
 
 async function sleepUnlessAborted(sleeping: Promise<void>, signal?: AbortSignal): Promise<void> {

@@ -2,6 +2,7 @@
 // `nextCursor` until it is null. Requests are spent like money, so reading stops as soon as the
 // caller has what it shows, and no request starts after the deadline.
 
+import type { Deadline } from '../deadline.js'
 import { TimeUpError } from '../errors.js'
 
 export interface CursorPage<T> {
@@ -15,14 +16,12 @@ export interface CursorOptions<T> {
   limit: number
   /** Stop once this many items are read (the last page may bring a few more; they are kept). */
   enough: number
-  /** No request starts at or after this instant (ms since the epoch). */
-  deadline: number
-  now?: () => number
+  /** No request starts once it has passed. */
+  deadline: Deadline
 }
 
 export interface CursorResult<T> {
   items: T[]
-  requests: number
   /** True when the service said there is nothing more (nextCursor null). */
   complete: boolean
   /**
@@ -35,7 +34,6 @@ export interface CursorResult<T> {
 export async function readCursorPages<T>(o: CursorOptions<T>): Promise<CursorResult<T>> {
   if (!Number.isInteger(o.limit) || o.limit < 1)
     throw new RangeError(`limit ${o.limit} is not 1 or more`)
-  const now = o.now ?? Date.now
   const items: T[] = []
   let requests = 0
   let cursor: string | undefined
@@ -43,14 +41,9 @@ export async function readCursorPages<T>(o: CursorOptions<T>): Promise<CursorRes
   // No more pages than the rows wanted need, plus one: a service that answers a row a page with
   // a fresh cursor each time cannot make the reading spend the hourly quota.
   const maxPages = Math.ceil(o.enough / o.limit) + 1
-  const done = (complete: boolean, short = false): CursorResult<T> => ({
-    items,
-    requests,
-    complete,
-    short
-  })
+  const done = (complete: boolean, short = false): CursorResult<T> => ({ items, complete, short })
   for (;;) {
-    if (now() >= o.deadline) {
+    if (o.deadline.passed()) {
       // Before the first page the read has nothing to show; later pages just stop the reading.
       if (requests === 0) throw new TimeUpError('the first page')
       return done(false)

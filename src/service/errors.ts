@@ -93,7 +93,7 @@ export interface FailedAttempt {
 
 /**
  * The error a request ends with after `attempts` tries: the request, why, our hint for the
- * status, and for a POST whether the instruction may have been delivered.
+ * status, and for a POST whether the instruction may have been delivered (`delivery`).
  */
 export function requestFailure(
   request: string,
@@ -112,10 +112,8 @@ export function requestFailure(
   if (gaveUpBecause) message += `; gave up because ${gaveUpBecause}`
   const hint = status !== undefined ? STATUS_HINTS[status] : undefined
   if (hint && outcome.kind === 'answer') message += ` (${hint})`
+  // Whether the instruction arrived is a field: whoever reports the failure says it in words.
   const maybe = method === 'POST' && mayHaveBeenDelivered(outcome)
-  if (maybe)
-    message +=
-      '. The instruction may or may not have been delivered: check the job before sending it again.'
   const said = outcome.kind === 'answer' ? redact(failed.why) : undefined
   return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no')
 }

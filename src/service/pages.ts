@@ -3,6 +3,7 @@
 // organisation, so read-ahead is spent like money: a request is only started when the pages
 // already seen make it likely to be needed, and a page that turns out to be unneeded is abandoned
 // (its AbortSignal fires), never retried.
+import { Deadline } from '../deadline.js'
 import { TimeUpError } from '../errors.js'
 import { checkInteger } from '../json.js'
 
@@ -31,15 +32,14 @@ export interface OffsetPagesOptions<Page extends OffsetPage, Row extends { path:
    * `concurrency` more, so one slow page does not stall the others.
    */
   concurrency: number
-  /** Epoch ms: no request starts after it, and a read still going then fails with TimeUpError. */
-  deadline?: number
+  /** No request starts after it, and a read still going then fails with TimeUpError. */
+  deadline?: Deadline
   /**
    * After the deadline, how long to wait for the page then awaited to fail on its own (default
    * 1.5 s). The client gives up at the deadline too, within its last attempt's time limit (at least
    * 1 s), and its reason (a 429, a timeout) says more than "time is up".
    */
   graceMs?: number
-  now?: () => number
   /**
    * Called once per page, strictly in offset order, with the rows to keep (possibly none); the
    * next page waits until it settles. Always called for the first page, so a caller may take the
@@ -98,8 +98,7 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
   checkInteger('pageSize', o.pageSize, 1, 250)
   checkInteger('concurrency', o.concurrency, 1, 16)
   checkInteger('maxRows', o.maxRows, 0, Number.MAX_SAFE_INTEGER)
-  const now = o.now ?? Date.now
-  const deadline = o.deadline ?? Infinity
+  const deadline = o.deadline ?? new Deadline()
   const limit = o.pageSize
   const maxPages = o.maxRows > 0 ? Math.ceil(o.maxRows / limit) : Infinity
   const isLastPage = (page: Page): boolean => !page.hasMore || o.rowsOf(page).length < limit
@@ -135,7 +134,7 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
       nextIndex <= lastIndex &&
       nextIndex < maxPages &&
       nextIndex < reach() &&
-      now() < deadline
+      !deadline.passed()
     )
       start(nextIndex++)
   }
@@ -172,15 +171,13 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
   // Wakes the wait for the current page. Not a long-lived promise raced against each page: every
   // race would leave a reaction on it holding that page's rows until the deadline.
   let wakeAtDeadline = (): void => undefined
+  // A guard racing the pages, not a wait: it runs on real time, computed from the time left.
   const timer =
-    deadline - now() < MAX_TIMER_MS
-      ? setTimeout(
-          () => {
-            timeUp = true
-            wakeAtDeadline()
-          },
-          Math.max(0, deadline - now())
-        )
+    deadline.left() < MAX_TIMER_MS
+      ? setTimeout(() => {
+          timeUp = true
+          wakeAtDeadline()
+        }, deadline.left())
       : undefined
 
   const checks = new PageChecks<Page, Row>(o, limit)
@@ -191,7 +188,7 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
     fill()
     for (let index = 0; ; index++) {
       const entry = pending.get(index)
-      if (timeUp || (entry === undefined && now() >= deadline)) throw timeUpAt(rows, index)
+      if (timeUp || (entry === undefined && deadline.passed())) throw timeUpAt(rows, index)
       // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
       if (entry === undefined) throw new Error(`internal error: page ${index} was never requested`)
       const outcome = await new Promise<Outcome<Page> | 'time up'>(resolve => {

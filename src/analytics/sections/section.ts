@@ -3,6 +3,7 @@
 import type { SectionName } from '../section-names.js'
 import type { AnalyticsApi } from '../../service/analytics.js'
 import type { DateRange } from '../../period.js'
+import type { Deadline } from '../../deadline.js'
 
 export interface SectionInput {
   api: AnalyticsApi
@@ -16,7 +17,8 @@ export interface SectionInput {
   pageSize: number
   maxRows: number
   concurrency: number
-  deadline: number
+  /** The run's deadline: cursors and pages stop at it (the client starts nothing after it). */
+  deadline: Deadline
   onWarning: (line: string) => void
 }
 

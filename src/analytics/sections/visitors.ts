@@ -1,13 +1,17 @@
-// The `visitors` and `views` sections: the same offset pages, read whole as `command: visitors`
-// does; the service's totals and the top pages. The report shows one pages table with visitors
-// and views side by side, so the views section also keeps the rows of the pages the visitors
-// section shows. With `compare`, the previous period's totals; for visitors (the column the
-// pages are ranked by) also the previous values of the shown pages, read as `command: visitors`
-// reads them: one request when the service's order lets the read stop early. Views keep to the
+// The one reader of the `visitors` and `views` offset pages, used by the report's sections and by
+// `command: visitors` alike: the pages read whole, the service's totals, the top pages, and with
+// `compare` the period before. The report shows one pages table with visitors and views side by
+// side, so the views section also keeps the rows of the pages the visitors section shows. With
+// `compare`, visitors (the column the pages are ranked by) also reads the previous values of the
+// shown pages: one request when the service's order lets the read stop early. Views keep to the
 // one request for their totals: a second per-page read could cost a large site dozens of the
 // hourly quota's requests, for a column beside the one that already shows the change.
 import { readPreviousValues } from '../compare.js'
-import { readOffsetPages, type OffsetPagesOptions } from '../../service/pages.js'
+import {
+  readOffsetPages,
+  type OffsetPagesOptions,
+  type OffsetPagesResult
+} from '../../service/pages.js'
 import type { VisitorCounts, VisitorRow, VisitorsPage } from '../../service/schema.js'
 import { TopPages } from '../top.js'
 import type { DateRange } from '../../period.js'
@@ -29,87 +33,129 @@ export interface PagesSection {
   maxRowsReached: boolean
 }
 
+/** How the pages were read: what the log says of a read, beside what the section shows. */
+export interface PagesRead {
+  section: PagesSection
+  read: OffsetPagesResult<VisitorsPage>
+  /** With `compare`: the read of the period before, and whether its rows came sorted. */
+  previousRead?: { read: OffsetPagesResult<VisitorsPage>; sorted: boolean }
+}
+
+export interface PagesReadOptions {
+  /** Each page's rows as they come, in order (the export writes them to its file here). */
+  onPage?: (rows: VisitorRow[], page: VisitorsPage) => void | Promise<void>
+  /** Where a warning about the data says it comes from; default "Section <name>", '' for none. */
+  label?: string
+}
+
 type FetchPage = (offset: number, limit: number, signal?: AbortSignal) => Promise<VisitorsPage>
 
 export async function readVisitors(input: SectionInput): Promise<PagesSection> {
-  const { api } = input
-  const fetchPage =
-    (range: DateRange): FetchPage =>
-    (offset, limit, signal) =>
-      api.visitors(range, limit, offset, signal)
-  return readPagesSection('visitors', input, fetchPage)
+  return (await readPages('visitors', input)).section
 }
 
 export async function readViews(input: SectionInput): Promise<PagesSection> {
-  const { api } = input
-  const fetchPage =
-    (range: DateRange): FetchPage =>
-    async (offset, limit, signal) => {
-      const page = await api.views(range, limit, offset, signal)
-      return { totals: page.totals, visitors: page.views, hasMore: page.hasMore }
-    }
-  return readPagesSection('views', input, fetchPage)
+  return (await readPages('views', input)).section
 }
 
-async function readPagesSection(
+/** The range's pages, then (with `compare`) the period before: one section's whole read. */
+export async function readPages(
   name: PagesSection['name'],
   input: SectionInput,
-  fetchPage: (range: DateRange) => FetchPage
-): Promise<PagesSection> {
-  const options = (range: DateRange, what: string) => ({
-    fetchPage: fetchPage(range),
+  o: PagesReadOptions = {}
+): Promise<PagesRead> {
+  const current = await readRangePages(name, input, o)
+  if (!input.previous) return current
+  const label = o.label === undefined ? undefined : `${o.label}, the period before`
+  return readPreviousPages(current, input, input.previous, label)
+}
+
+/**
+ * The period before, for a read of the range: its totals, and for visitors the previous values
+ * of the pages shown (for views, the totals alone: one request).
+ */
+export async function readPreviousPages(
+  current: PagesRead,
+  input: SectionInput,
+  range: Required<DateRange>,
+  label?: string
+): Promise<PagesRead> {
+  const { section } = current
+  if (section.name === 'views') {
+    const previous = await input.api.viewsTotals(range)
+    return { ...current, section: { ...section, previous } }
+  }
+  const paths = [...section.top, ...(section.shown ?? [])].map(row => row.path)
+  const where = label ?? `Section ${section.name}, the period before`
+  const { read, byPath, sorted } = await readPreviousValues(
+    paths,
+    pageOptions(section.name, input, range, where)
+  )
+  const previousRows = [...byPath].map(([path, counts]) => ({ path, ...counts }))
+  return {
+    ...current,
+    section: { ...section, previous: read.first.totals, previousRows },
+    previousRead: { read, sorted }
+  }
+}
+
+/** The page reader's options for one range of the operation `name`. */
+function pageOptions(
+  name: PagesSection['name'],
+  input: SectionInput,
+  range: DateRange,
+  label: string
+) {
+  const { api } = input
+  const fetchPage: FetchPage =
+    name === 'visitors'
+      ? (offset, limit, signal) => api.visitors(range, limit, offset, signal)
+      : async (offset, limit, signal) => {
+          const page = await api.views(range, limit, offset, signal)
+          return { totals: page.totals, visitors: page.views, hasMore: page.hasMore }
+        }
+  return {
+    fetchPage,
     rowsOf: (page: VisitorsPage) => page.visitors,
     pageSize: input.pageSize,
     maxRows: input.maxRows,
     concurrency: input.concurrency,
     deadline: input.deadline,
-    onWarning: (line: string) => input.onWarning(`Section ${name}${what}: ${line}`)
-  })
-  const section = await readPages(name, input, options(input.range, ''))
-  if (!input.previous) return section
-  if (name === 'views') {
-    section.previous = await input.api.viewsTotals(input.previous)
-    return section
-  }
-  const paths = [...section.top, ...(section.shown ?? [])].map(row => row.path)
-  const { read, byPath } = await readPreviousValues(
-    paths,
-    options(input.previous, ', the period before')
-  )
-  section.previous = read.first.totals
-  section.previousRows = [...byPath].map(([path, counts]) => ({ path, ...counts }))
-  return section
+    onWarning: (line: string) => input.onWarning(label === '' ? line : `${label}: ${line}`)
+  } satisfies Omit<OffsetPagesOptions<VisitorsPage, VisitorRow>, 'onPage'>
 }
 
 /**
- * Every page of one offset operation, keeping only the top rows and the rows of the pages
- * another section shows. The one place that knows how a section reads offset pages.
+ * Every page of the range, keeping only the top rows and the rows of the pages another section
+ * shows, and handing each page on to `onPage`.
  */
-async function readPages(
+export async function readRangePages(
   name: PagesSection['name'],
   input: SectionInput,
-  options: Omit<OffsetPagesOptions<VisitorsPage, VisitorRow>, 'onPage'>
-): Promise<PagesSection> {
+  { onPage, label = `Section ${name}` }: PagesReadOptions = {}
+): Promise<PagesRead> {
   const top = new TopPages(input.top)
   const wanted = new Set(input.shownPaths ?? [])
   const shown = new Map<string, VisitorRow>()
-  const result = await readOffsetPages<VisitorsPage, VisitorRow>({
-    ...options,
-    onPage: rows => {
+  const read = await readOffsetPages<VisitorsPage, VisitorRow>({
+    ...pageOptions(name, input, input.range, label),
+    onPage: (rows, page) => {
       top.add(rows)
       for (const row of rows)
         if (wanted.has(row.path) && !shown.has(row.path)) shown.set(row.path, row)
+      return onPage?.(rows, page)
     }
   })
   const list = top.list()
   for (const row of list) shown.delete(row.path)
-  return {
+  const section: PagesSection = {
     name,
     ok: true,
-    totals: result.first.totals,
-    rows: result.rows,
+    totals: read.first.totals,
+    rows: read.rows,
     top: list,
     ...(shown.size > 0 ? { shown: [...shown.values()] } : {}),
-    maxRowsReached: result.maxRowsReached
+    maxRowsReached: read.maxRowsReached
   }
+  return { section, read }
 }

@@ -1,0 +1,100 @@
+// The run's one clock and its one deadline. `main` builds a Deadline once and hands the object to
+// everything that waits or sends: the service client, the GitHub client, paging, cursors and the
+// job's wait. Nothing else computes "start plus wait-timeout" or "time left": they ask it.
+// The clock is injected, so a test can hand in one whose waits take no real time.
+import { TimeUpError } from './errors.js'
+
+/** Where time comes from. `sleep` is a pure wait (a backoff, a poll's delay), never a time limit. */
+export interface Clock {
+  now(): number
+  /** Resolves after `ms`, or at once when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise(resolve => {
+      const done = (): void => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', done)
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      signal?.addEventListener('abort', done, { once: true })
+    })
+}
+
+/**
+ * `wait-timeout` of one run. Unbounded until `limit()` gives it the input's value, counted from the
+ * start of the run; a job's wait counts again from the service's answer (`restartFrom`).
+ */
+export class Deadline {
+  /** When the run started (ms since the epoch, on this clock). */
+  readonly startedAt: number
+  private from: number
+  private limitMs = Infinity
+
+  constructor(readonly clock: Clock = systemClock) {
+    this.startedAt = clock.now()
+    this.from = this.startedAt
+  }
+
+  /** A deadline `limitMs` after now: for tests and tools that need one alone. */
+  static after(limitMs: number, clock: Clock = systemClock): Deadline {
+    const d = new Deadline(clock)
+    d.limit(limitMs)
+    return d
+  }
+
+  /** The limit (`wait-timeout`), once the settings say it. */
+  limit(limitMs: number): void {
+    this.limitMs = limitMs
+  }
+
+  /** A job's wait is counted from the service's answer to the instruction (contract). */
+  restartFrom(at: number): void {
+    this.from = at
+  }
+
+  now(): number {
+    return this.clock.now()
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.clock.sleep(Math.max(0, ms), signal)
+  }
+
+  /** Milliseconds left, never below 0; Infinity while unbounded. */
+  left(): number {
+    return Math.max(0, this.from + this.limitMs - this.now())
+  }
+
+  passed(): boolean {
+    return this.left() === 0
+  }
+
+  /** False when a wait of `ms` from now would reach the deadline. */
+  allows(ms: number): boolean {
+    return ms < this.left()
+  }
+
+  /** A time limit for one call: `maxMs`, or what is left when that is less, but at least `minMs`. */
+  clamp(maxMs: number, minMs = 0): number {
+    return Math.max(minMs, Math.min(maxMs, this.left()))
+  }
+
+  /** Milliseconds since `since` (default: the start of the run), on this clock. */
+  elapsed(since = this.startedAt): number {
+    return this.now() - since
+  }
+
+  /** Throws the one "time is up" error when the deadline has passed. */
+  check(waitingFor: string): void {
+    if (this.passed()) throw this.error(waitingFor)
+  }
+
+  error(waitingFor: string, cause?: unknown): TimeUpError {
+    return new TimeUpError(waitingFor, cause)
+  }
+}

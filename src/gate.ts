@@ -1,0 +1,223 @@
+// Whether this run is carried out, decided before any request to the service: the trigger and who
+// wrote it, runs GitHub gives no secrets (forks, Dependabot), an instruction that is empty or
+// holds a secret, and a merge of the docs agent's own pull request. A run that is not carried out
+// is a Skip: what to say (a notice, a reply, a reaction), published by main.
+import { asObject } from './json.js'
+import { CommentThread, type Place } from './github/comments.js'
+import type { EventInfo, TriggerComment } from './github/event.js'
+import type { Octokit } from './github/octokit.js'
+import { checkComment, checkCommenter, type ReactionContent } from './github/trigger.js'
+import { placeNoun } from './report/place.js'
+import { redact } from './secrets.js'
+import { messageOf } from './errors.js'
+import {
+  readGateInputs,
+  readTriggerSettings,
+  runnerInput,
+  type JobSettings,
+  type TriggerSettings
+} from './settings.js'
+import type { GetInput } from './inputs.js'
+
+export const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment']
+export const PULL_REQUEST_EVENTS = [
+  'pull_request',
+  'pull_request_target',
+  'pull_request_review',
+  ...COMMENT_EVENTS
+]
+
+/** A run not carried out: nothing is sent to the service, `skipped` is `true`, exit 0. */
+export interface Skip {
+  /** For the log line "Skipped: …". */
+  reason: string
+  notice?: string
+  /** Said on the pull request or issue the trigger comment is on. */
+  reply?: { place: Place; body: string }
+  /** On the trigger comment. */
+  reaction?: { comment: TriggerComment; content: ReactionContent }
+}
+
+/** A trigger comment whose writer may run the agent. */
+export interface AcceptedTrigger {
+  comment: TriggerComment
+  prompt: string
+  /** Who wrote it and why they may, for the log. */
+  why: string
+}
+
+/** Let through: the trigger comment, when the run answers one, and the client its check used. */
+export interface Admitted {
+  trigger?: AcceptedTrigger
+  /** The trigger inputs, read once (a comment event only). */
+  rules?: TriggerSettings
+  octokit?: Octokit
+}
+
+export type Admission = { skip: Skip; octokit?: Octokit } | ({ skip?: undefined } & Admitted)
+
+export interface GateContext {
+  event: EventInfo
+  env: NodeJS.ProcessEnv
+  /** A GitHub client for a token (each call within the run's time). */
+  github: (token: string) => Octokit
+  get?: GetInput
+}
+
+/**
+ * The checks that come before the settings, in the contract's order: a comment event's trigger
+ * and writer come before every other input, so a comment that is not for this action never
+ * fails on a setting it does not use; then whether GitHub gave this run its secrets; then the
+ * instruction a trigger gives. A misconfigured trigger input throws an InputError.
+ */
+export async function admit(c: GateContext): Promise<Admission> {
+  const get = c.get ?? runnerInput
+  const gate = readGateInputs(get)
+  if (!COMMENT_EVENTS.includes(c.event.eventName)) {
+    // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
+    // there is no misconfiguration to fail on.
+    const withheld = withheldSecretsWhy(c.event, c.env)
+    if (withheld && !gate.hasApiKey)
+      return {
+        skip: {
+          reason: `no \`api-key\`: ${withheld}`,
+          notice: `This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`
+        }
+      }
+    return {}
+  }
+  const checked = checkComment(c.event.comment, gate.triggerWord)
+  // Most comments are not for us: settled without a request or any other input.
+  if ('reason' in checked || c.event.comment === undefined)
+    return {
+      skip: { reason: 'reason' in checked ? checked.reason : 'the event carries no comment' }
+    }
+  const comment = c.event.comment
+  // A trigger comment: a misconfigured trigger input now fails the step, naming the input.
+  const rules = readTriggerSettings(get)
+  const octokit = rules.githubToken === '' ? undefined : c.github(rules.githubToken)
+  const mayWrite = octokit !== undefined && rules.comment !== 'false'
+  const who = await checkCommenter(octokit, c.event, comment, rules)
+  if (!who.allowed)
+    return {
+      skip: {
+        reason: who.reason,
+        notice: `Ignored the trigger comment: ${who.reason}.`,
+        ...(mayWrite ? { reaction: { comment, content: '-1' } } : {})
+      },
+      octokit
+    }
+  if (!gate.hasApiKey) return { skip: noKeyForTrigger(c.event, who.why), octokit }
+  const refusal = refuseInstruction(checked.prompt, gate.hasPrompt, rules.trigger, c.event)
+  if (refusal !== undefined) {
+    const place = placeOf(c.event)
+    const answer = mayWrite && place !== undefined
+    return {
+      skip: {
+        reason: refusal.reason,
+        notice: refusal.body.replace(/\n+/g, ' '),
+        ...(answer ? { reply: { place, body: refusal.body } } : {}),
+        ...(answer ? { reaction: { comment, content: 'confused' as const } } : {})
+      },
+      octokit
+    }
+  }
+  return { trigger: { comment, prompt: checked.prompt, why: who.why }, rules, octokit }
+}
+
+/**
+ * A job on the merge of the docs agent's own pull request is skipped: it would start another
+ * job, and another after that one merges. Returns the Skip, or a warning when GitHub could not
+ * answer the check, or undefined.
+ */
+export async function ownMergeSkip(
+  event: EventInfo,
+  payload: Record<string, unknown>,
+  settings: JobSettings,
+  octokit: Octokit
+): Promise<Skip | string | undefined> {
+  const own = await isAgentsOwnMerge(event, payload, settings, octokit)
+  if (typeof own === 'string' || !own) return own || undefined
+  return {
+    reason: "the merged pull request is the docs agent's own",
+    notice:
+      "This merged pull request is the docs agent's own work (it carries this action's signed " +
+      'record of a job), so no new job is started: merging it would otherwise start another.'
+  }
+}
+
+function placeOf(event: EventInfo): Place | undefined {
+  if (event.issueNumber === undefined) return undefined
+  return { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber }
+}
+
+function noKeyForTrigger(event: EventInfo, why: string): Skip {
+  const reason = event.forkRepository
+    ? `this pull request comes from the fork ${event.forkRepository}, and GitHub gives its ` +
+      "review-comment runs no secrets. Reply in the pull request's conversation instead: " +
+      'those runs get them'
+    : 'a pull request from a fork or a run triggered by Dependabot gets no secrets, or the ' +
+      'secret is not set'
+  return {
+    reason: 'no `api-key` in this run (a fork gets no secrets)',
+    notice: `The trigger comment is allowed (${why}), but this run has no \`api-key\`: ${reason}.`
+  }
+}
+
+const SECRET_IN_COMMENT_REPLY =
+  'This comment holds a secret (the API key or the GitHub token), so nothing was sent to the ' +
+  'docs agent. Delete the comment, rotate the secret, and write the instruction without it.'
+
+/** Nothing to send, or a secret in what would be sent: said where the commenter looks. */
+function refuseInstruction(
+  prompt: string,
+  hasPrompt: boolean,
+  trigger: string,
+  event: EventInfo
+): { reason: string; body: string } | undefined {
+  if (prompt === '' && !hasPrompt) {
+    const where = placeNoun(event.isPullRequest)
+    const body =
+      `There is no instruction after \`${trigger}\`, so nothing was sent to the docs agent. ` +
+      `Write what the agent should do after it, in a new comment on this ${where}, e.g.\n\n` +
+      `\`${trigger} Add a FAQ entry about rate limits\``
+    return { reason: 'no instruction', body }
+  }
+  if (redact(prompt) !== prompt)
+    return { reason: 'the comment holds a secret', body: SECRET_IN_COMMENT_REPLY }
+  return undefined
+}
+
+/** Why GitHub gave this run no secrets, when it is a run GitHub gives none. */
+function withheldSecretsWhy(event: EventInfo, env: NodeJS.ProcessEnv): string | undefined {
+  if (!PULL_REQUEST_EVENTS.includes(event.eventName) || COMMENT_EVENTS.includes(event.eventName))
+    return undefined
+  if (event.forkRepository)
+    return `the pull request comes from the fork ${event.forkRepository}, and GitHub gives such runs no secrets`
+  if (env.GITHUB_ACTOR === 'dependabot[bot]')
+    return 'the run was started by Dependabot, and GitHub gives its runs no secrets (only Dependabot secrets)'
+  return undefined
+}
+
+/**
+ * A merged pull request that carries this action's signed route record is the agent's own: a
+ * merge recipe that ran on it would start another job, and another after that one merges.
+ * A check GitHub could not answer is a warning (the text).
+ */
+async function isAgentsOwnMerge(
+  event: EventInfo,
+  payload: Record<string, unknown>,
+  settings: JobSettings,
+  octokit: Octokit
+): Promise<boolean | string> {
+  const pr = asObject(payload.pull_request)
+  const merged = payload.action === 'closed' && pr?.merged === true
+  const place = placeOf(event)
+  if (!merged || !place || event.owner === '') return false
+  try {
+    const thread = new CommentThread(octokit, place, settings.apiKey)
+    return (await thread.findRoutedJob(settings.projectId)) !== undefined
+  } catch (err) {
+    return `Could not check whether #${place.issueNumber} is the agent's own: ${messageOf(err)}`
+  }
+}

@@ -1,0 +1,60 @@
+// GitHub's failures as the log may show them: the call, the status, GitHub's words (no stack, no
+// token), and what to change when the token may not write. Every REST call goes through call().
+import { redact } from '../secrets.js'
+
+/** Failure of a GitHub call, with a message safe to show: no stack, no token. */
+export class GitHubError extends Error {
+  readonly status: number | undefined
+
+  constructor(what: string, status: number | undefined, detail: string) {
+    const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean)
+    const hint =
+      status === 403 || status === 401
+        ? '. The token cannot write here: give the workflow `issues: write` and ' +
+          '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
+        : ''
+    super(`GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}${hint}`)
+    this.name = 'GitHubError'
+    this.status = status
+  }
+}
+
+function errorDetail(error: unknown): { status: number | undefined; detail: string } {
+  const record =
+    typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {}
+  const response = record.response as { data?: unknown } | undefined
+  // octokit gives a request that got no answer at all (a timeout, a reset) the status 500.
+  const answered = response !== undefined || record.status !== 500
+  const status =
+    answered && typeof record.status === 'number' && record.status > 0 ? record.status : undefined
+  const data = response?.data as { message?: unknown } | undefined
+  let detail: string
+  if (typeof data?.message === 'string') detail = data.message
+  else if (error instanceof Error) detail = error.message
+  else detail = String(error)
+  return { status, detail: cleanDetail(detail) }
+}
+
+function cleanDetail(text: string): string {
+  return (
+    redact(text)
+      // octokit appends " - <documentation_url>", which is noise in a log line.
+      .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
+      // Never echo anything that looks like a credential.
+      .replace(/\b(gh[opusr]_|github_pat_)[A-Za-z0-9_]+/g, '[REDACTED]')
+      .replace(/\b(bearer|token)\s+\S+/gi, '$1 [REDACTED]')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 300)
+  )
+}
+
+/** Runs one GitHub request; its failure becomes a GitHubError. */
+export async function call<T>(what: string, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request()
+  } catch (error) {
+    const { status, detail } = errorDetail(error)
+    throw new GitHubError(what, status, detail)
+  }
+}
