@@ -36,7 +36,9 @@ export default tseslint.config(
         setInterval: 'readonly',
         clearInterval: 'readonly',
         URL: 'readonly',
-        URLSearchParams: 'readonly'
+        URLSearchParams: 'readonly',
+        AbortController: 'readonly',
+        setImmediate: 'readonly'
       }
     }
   }

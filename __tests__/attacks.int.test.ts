@@ -1,17 +1,16 @@
-// The attacks that broke an earlier build, as a suite that stays, beside the fault matrix
-// (faults.int.test.ts). Each runs the built action (dist/index.js in a child process, as the
-// runner does) against the simulators, with the service or GitHub echoing the secrets back in
-// forms that decoding reveals. Every output, the summary, every comment and every log line is
-// decoded (percent in either case, `\u` escapes, HTML entities, invisible characters, line breaks)
-// before it is searched, for the secret and for any long part of it.
+// Scenario tier: the attacks that broke an earlier build, as a suite that stays, beside the fault
+// matrix (faults.int.test.ts). Each runs the action (in this process by default; `.ci/run` runs
+// them through the built dist/index.js on Node 24) against the simulators, with the service or
+// GitHub echoing the secrets back in forms that decoding reveals. Every output, the summary, every
+// comment and every log line is decoded (percent in either case, `\u` escapes, HTML entities,
+// invisible characters, line breaks) before it is searched, for the secret and for any long part of
+// it.
 import { describe, it, expect } from '@jest/globals'
-import { runAction } from '../sim/run-action.js'
+import { runScenario, type RunOptions, type RunResult } from './runner.js'
 import { startService } from '../sim/service.js'
 import { generatedConversation, generatedSearch } from '../sim/analytics.js'
 import { pullRequestEvent, startGitHub } from '../sim/github.js'
 import { errorsOf, expectNoStack } from './support.js'
-
-type RunResult = Awaited<ReturnType<typeof runAction>>
 
 // A key with characters that encoders treat differently (+/=:@$,;), and a token.
 const API_KEY = 'mint_Ab3+De/Fg=Hi:Jk@Lm$No,Pq;Rs_leak'
@@ -104,12 +103,12 @@ const prEvent = pullRequestEvent(7).event
 
 async function attack(
   service: NonNullable<Parameters<typeof startService>[0]>,
-  run: (url: string, gh: string) => Parameters<typeof runAction>[0]
+  run: (url: string, gh: string) => RunOptions
 ): Promise<{ r: RunResult; comments: string[] }> {
   const sim = await startService({ apiKey: API_KEY, ...service })
   const gh = await startGitHub({ token: TOKEN })
   try {
-    const r = await runAction({ githubToken: TOKEN, ...run(sim.url, gh.url) })
+    const r = await runScenario({ githubToken: TOKEN, ...run(sim.url, gh.url) })
     const comments = [...gh.comments.values()].flat().map(c => c.body)
     return { r, comments }
   } finally {
@@ -201,7 +200,7 @@ describe('text from GitHub holding the token is neither sent nor echoed', () => 
     const sim = await startService({ apiKey: API_KEY, jobs: [{ id: 'job-1', activePolls: 1 }] })
     const gh = await startGitHub({ token: TOKEN, ...github })
     try {
-      const r = await runAction({
+      const r = await runScenario({
         githubToken: TOKEN,
         inputs: inputs(sim.url, { context: 'true' }),
         env: { GITHUB_API_URL: gh.url },
@@ -257,7 +256,7 @@ describe('a hostile GitHub', () => {
     const gh = await startGitHub({ token: TOKEN, endlessComments: true })
     gh.addComment(5, 'Looks good', { login: 'octocat', type: 'User' })
     try {
-      const r = await runAction({
+      const r = await runScenario({
         githubToken: TOKEN,
         inputs: create(sim.url),
         env: { GITHUB_API_URL: gh.url },
@@ -282,7 +281,7 @@ describe('a hostile GitHub', () => {
     const sim = await startService({ apiKey: API_KEY, jobs: [], created: { activePolls: 1 } })
     const gh = await startGitHub({ token: TOKEN, failures: [{ hang: true, times: Infinity }] })
     try {
-      const r = await runAction({
+      const r = await runScenario({
         githubToken: TOKEN,
         inputs: create(sim.url, { 'wait-timeout': '5s' }),
         env: { GITHUB_API_URL: gh.url },
@@ -319,7 +318,7 @@ describe('hostile answers are bounded', () => {
         faults: [{ kind: 'message', status, times: Infinity, headers: { 'retry-after': '0' } }]
       })
       try {
-        const r = await runAction({
+        const r = await runScenario({
           githubToken: TOKEN,
           inputs: inputs(sim.url, { wait: 'false' })
         })
@@ -337,7 +336,7 @@ describe('hostile answers are bounded', () => {
     async id => {
       const sim = await startService({ apiKey: API_KEY, created: { extra: { id } } })
       try {
-        const r = await runAction({
+        const r = await runScenario({
           githubToken: TOKEN,
           inputs: inputs(sim.url, { command: 'create', 'job-id': '' })
         })
@@ -378,7 +377,7 @@ describe('hostile answers are bounded', () => {
       ]
     })
     try {
-      const r = await runAction({
+      const r = await runScenario({
         githubToken: TOKEN,
         inputs: reportOf(sim.url, { sections: 'searches', top: '500' })
       })
@@ -401,7 +400,7 @@ describe('hostile answers are bounded', () => {
       ]
     })
     try {
-      const r = await runAction({
+      const r = await runScenario({
         githubToken: TOKEN,
         inputs: reportOf(sim.url, { sections: 'assistant' })
       })
@@ -430,7 +429,7 @@ describe('hostile answers are bounded', () => {
       ]
     })
     try {
-      const r = await runAction({
+      const r = await runScenario({
         githubToken: TOKEN,
         inputs: reportOf(sim.url, { sections: 'searches', top: '500', 'output-file': 'r.json' })
       })
@@ -450,7 +449,7 @@ describe('hostile answers are bounded', () => {
     const row = { path: '/a', thumbsUp: 1, thumbsDown: 1e308, code: 0, total: 1e308 }
     const sim = await startService({ apiKey: API_KEY, feedback: [row, row] })
     try {
-      const r = await runAction({
+      const r = await runScenario({
         githubToken: TOKEN,
         inputs: {
           ...inputs(sim.url),

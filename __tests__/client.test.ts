@@ -1,5 +1,5 @@
-// The service client against loopback servers this test controls: redirects, caps, cancellation,
-// the deadline, the 429 stop, the request count and redaction at ingress.
+// Unit tier: the service client against loopback servers this test controls: redirects, caps,
+// cancellation, the deadline, the 429 stop, the request count and redaction at ingress.
 import { describe, it, expect, jest, afterEach } from '@jest/globals'
 import http from 'node:http'
 

@@ -1,4 +1,5 @@
-// CommentThread: one listing per issue per run, and a new comment written in one request.
+// Unit tier: CommentThread: one listing per issue per run, and a new comment written in one
+// request.
 import { describe, it, expect } from '@jest/globals'
 import { getOctokit } from '@actions/github'
 import { CommentThread, markerKey, type Place } from '../src/github/comments.js'

@@ -1,20 +1,21 @@
-// End to end: the built action (dist/index.js) run like a GitHub runner would, against the service
-// simulator and the fake GitHub REST API, driven by real-shaped event payloads. Covers the comment
+// Scenario tier (__tests__/runner.ts): the action against the service simulator and the fake
+// GitHub REST API, driven by real-shaped event payloads; in this process on the simulators'
+// jumping clock, or (signals) as dist/index.js in a child process. Covers the comment
 // trigger (permission levels, non-triggers), the comments the action writes (upsert, size limit,
 // live progress, cancellation, hostile text) and routing a reply to the job recorded on a PR.
 import { describe, it, expect } from '@jest/globals'
 import { startService, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
 import { annotations } from '../sim/run-action.js'
-import { runScenario as runAction } from './runner.js'
+import { runScenario } from './runner.js'
 import { expectNoStack } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
 type ServiceOptions = NonNullable<Parameters<typeof startService>[0]>
 type GitHub = Awaited<ReturnType<typeof startGitHub>>
 type GitHubOptions = NonNullable<Parameters<typeof startGitHub>[0]>
-type RunOptions = NonNullable<Parameters<typeof runAction>[0]>
-type RunResult = Awaited<ReturnType<typeof runAction>>
+type RunOptions = NonNullable<Parameters<typeof runScenario>[0]>
+type RunResult = Awaited<ReturnType<typeof runScenario>>
 type Level = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
 
 const PROJECT = 'proj-1'
@@ -55,7 +56,7 @@ function baseInputs(svc: Service): Record<string, string> {
 }
 
 function run(sims: Sims, o: RunOptions): Promise<RunResult> {
-  return runAction({ timeoutMs: 40_000, ...o, env: { GITHUB_API_URL: sims.gh.url, ...o.env } })
+  return runScenario({ timeoutMs: 40_000, ...o, env: { GITHUB_API_URL: sims.gh.url, ...o.env } })
 }
 
 const repository = { full_name: 'octo/docs', name: 'docs', owner: { login: 'octo' } }
@@ -1047,12 +1048,14 @@ describe('cancellation', () => {
     async signal => {
       await withSims({ jobs: [{ id: 'job-1', activeMs: 600_000 }] }, {}, async sims => {
         const { svc, gh } = sims
-        const signalAfterMs = 2500
         const r = await run(sims, {
           eventName: 'pull_request',
           event: pullRequestEvent(7),
           signal,
-          signalAfterMs,
+          // Once the live comment says it is working on the instruction the service took.
+          signalWhen: () =>
+            messagesSent(svc).length === 1 &&
+            (gh.comments.get(7) ?? []).some(c => /working/.test(c.body)),
           inputs: {
             ...baseInputs(svc),
             command: 'message',
@@ -1063,7 +1066,8 @@ describe('cancellation', () => {
         })
         expect(r.timedOut).toBe(false)
         expect(r.code === 0 && r.signal === null).toBe(false) // not a success
-        expect(r.durationMs).toBeLessThan(signalAfterMs + 2000)
+        expect(r.signalledAtMs).toBeDefined()
+        expect(r.durationMs - (r.signalledAtMs ?? 0)).toBeLessThan(2000)
         expect(messagesSent(svc)).toHaveLength(1)
         const mine = (gh.comments.get(7) ?? []).filter(c => c.user.type === 'Bot')
         expect(mine).toHaveLength(1)

@@ -1,3 +1,5 @@
+// Unit tier: the comment module against the fake GitHub: listing, upsert by signed marker, fitting,
+// links.
 import { describe, it, expect } from '@jest/globals'
 import {
   CommentThread,

@@ -1,3 +1,5 @@
+// Unit tier: the previous period read for `compare`: it stops once every shown page is found, when
+// the rows come sorted.
 import { describe, it, expect } from '@jest/globals'
 import fc from 'fast-check'
 import { readPreviousValues } from '../src/analytics/compare.js'

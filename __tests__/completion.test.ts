@@ -1,3 +1,5 @@
+// Unit tier: what a poll means (a final status believed only on evidence) and the wait, on a hand-
+// moved clock.
 import { describe, it, expect } from '@jest/globals'
 import { TimeUpError } from '../src/errors.js'
 import {

@@ -1,7 +1,7 @@
-// The pull-request conversation as reviewers and merge recipes meet it: the `:` trigger form, an
-// empty instruction, a secret in an instruction, runs GitHub gives no secrets, the agent's own
-// merged pull request, and a report with nowhere to comment. Comment bodies at the fake GitHub,
-// what the simulator received, outputs and notices.
+// Scenario tier (__tests__/runner.ts). The pull-request conversation as reviewers and merge recipes
+// meet it: the `:` trigger form, an empty instruction, a secret in an instruction, runs GitHub
+// gives no secrets, the agent's own merged pull request, and a report with nowhere to comment.
+// Comment bodies at the fake GitHub, what the simulator received, outputs and notices.
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { SIM_GITHUB_TOKEN } from '../sim/github.js'

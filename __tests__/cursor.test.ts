@@ -1,4 +1,4 @@
-// Cursor pagination: every request is part of an hourly quota, so each test counts them.
+// Unit tier: cursor pagination: every request is part of an hourly quota, so each test counts them.
 import { describe, it, expect } from '@jest/globals'
 import { TimeUpError } from '../src/errors.js'
 import { Deadline } from '../src/deadline.js'

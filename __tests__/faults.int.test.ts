@@ -1,20 +1,22 @@
-// Fault matrix: the built action (dist/index.js) run like a GitHub runner would, against the
-// service simulator, with one fault injected per run. Rows: the three request kinds (the follow-up
-// POST, the job poll, a visitors page); columns: the network and HTTP faults a real service shows.
-// Every cell states what a user must see. The README's "Reliability" section is this matrix written out.
+// Scenario tier: the fault matrix. The action runs against the service simulator with one fault
+// injected per run (in this process, on the simulators' jumping clock, by default; `.ci/run` runs
+// every cell through the built dist/index.js on Node 24, as a runner does). Rows: the three
+// request kinds (the follow-up POST, the job poll, a visitors page); columns: the network and HTTP
+// faults a real service shows. Every cell states what a user must see. docs/reliability.md is this
+// matrix written out.
 //
-// All cells run at once (a small pool of child processes) in beforeAll, then each cell is checked
-// in its own test, so the file stays well under two minutes.
+// All cells run in beforeAll (a small pool, which matters when they run as child processes), then
+// each cell is checked in its own test.
 import { describe, it, expect, beforeAll } from '@jest/globals'
 import http from 'node:http'
 import net from 'node:net'
 import { startService, SIM_API_KEY, generatedRow, generatedTotals } from '../sim/service.js'
-import { runAction } from '../sim/run-action.js'
+import { simClock } from '../sim/clock.js'
+import { runScenario, type RunResult } from './runner.js'
 import { annotationsOf, errorsOf, expectNoStack } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
 type Fault = NonNullable<NonNullable<Parameters<typeof startService>[0]>['faults']>[number]
-type RunResult = Awaited<ReturnType<typeof runAction>>
 
 type Kind = 'message' | 'job' | 'visitors'
 type FaultName =
@@ -184,7 +186,10 @@ function faultRule(c: Cell): Fault | undefined {
   })
   switch (c.fault) {
     case 'refused':
-      return undefined
+      // The polls are refused, not the POST: the service goes down right after answering it.
+      return c.kind === 'job'
+        ? { kind: 'message', passThrough: true, thenRefuseFor: c.persistent ? 60_000 : 1500 }
+        : undefined
     case 'reset':
       return { ...base, reset: 'after-read' }
     case 'timeout':
@@ -195,7 +200,7 @@ function faultRule(c: Cell): Fault | undefined {
     case '429-date':
       return {
         ...error(429),
-        headers: { 'retry-after': new Date(Date.now() + 1000).toUTCString() }
+        headers: { 'retry-after': new Date(simClock.now() + 1000).toUTCString() }
       }
     case '500':
       return error(500)
@@ -216,16 +221,6 @@ function faultRule(c: Cell): Fault | undefined {
       return { ...base, wrongShape: true }
     case 'truncated':
       return { ...base, truncate: true }
-  }
-}
-
-const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
-
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not reached in time')
-    await sleep(5)
   }
 }
 
@@ -286,14 +281,7 @@ async function runCell(c: Cell): Promise<CellRun> {
     // A POST is sent at most 3 times: its refusal is short enough for the third attempt.
     if (c.fault === 'refused' && !c.persistent && c.kind !== 'job')
       await sim.refuseFor(c.kind === 'message' ? 1000 : 4000)
-    const running = runAction({ inputs, timeoutMs: 60_000 })
-    if (c.fault === 'refused' && c.kind === 'job') {
-      // Refuse the polls, not the POST: wait until the message is taken and its answer sent.
-      await until(() => (sim.jobs.get(JOB)?.messages.length ?? 0) > 0, 15_000)
-      await sleep(20)
-      await sim.refuseFor(c.persistent ? 60_000 : 1500)
-    }
-    return { r: await running, sim }
+    return { r: await runScenario({ inputs, timeoutMs: 60_000 }), sim }
   } finally {
     await sim.close()
   }
@@ -560,7 +548,7 @@ async function runRedirect(c: RedirectCell): Promise<RedirectRun> {
             'output-file': 'rows.ndjson'
           }
         : { ...common, command: 'message', 'job-id': JOB, prompt: PROMPT }
-    const r = await runAction({ inputs, timeoutMs: 60_000 })
+    const r = await runScenario({ inputs, timeoutMs: 60_000 })
     return { r, sim, witnessSeen: witness.seen, location }
   } finally {
     await sim.close()
@@ -715,7 +703,7 @@ const HOSTILE: HostileCase[] = [
 async function runHostile(h: HostileCase): Promise<CellRun> {
   const sim = await startService(h.service)
   try {
-    const r = await runAction({
+    const r = await runScenario({
       inputs: { 'api-key': SIM_API_KEY, 'project-id': PROJECT, 'base-url': sim.url, ...h.inputs },
       timeoutMs: 60_000
     })
@@ -771,9 +759,10 @@ describe('a hostile network', () => {
       if (c.kind === 'message') {
         expect(posts(sim)).toHaveLength(1)
         // The one GET allowed is the check before the POST (contract: Completion); none after.
-        const postedAt = posts(sim)[0]?.time ?? 0
-        expect(polls(sim).filter(p => p.time < postedAt)).toHaveLength(1)
-        expect(polls(sim).filter(p => p.time >= postedAt)).toHaveLength(0)
+        // In the order the service received them (two may share a millisecond).
+        const posted = sim.requests.findIndex(q => q.kind === 'message')
+        expect(sim.requests.slice(0, posted).filter(q => q.kind === 'job')).toHaveLength(1)
+        expect(sim.requests.slice(posted).filter(q => q.kind === 'job')).toHaveLength(0)
         expect(text).toMatch(/may or may not have been delivered/)
       } else {
         expect(text).not.toMatch(/may or may not have been delivered/)

@@ -1,5 +1,5 @@
-// The docs-health renderer: a title with the range, headlines that lead with the answer, the
-// provenance line, failures in place, folded and clipped tables, escaping, size limits.
+// Unit tier: the docs-health renderer: a title with the range, headlines that lead with the answer,
+// the provenance line, failures in place, folded and clipped tables, escaping, size limits.
 import { describe, it, expect } from '@jest/globals'
 import { renderHealthReport, type HealthReport } from '../src/report/health.js'
 import { bytes } from '../src/report/markdown.js'

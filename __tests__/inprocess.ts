@@ -1,7 +1,8 @@
 // Runs `run()` in this process, with @actions/core mocked (__fixtures__/core.ts), against the
-// simulators on loopback, on the simulators' jumping clock (sim/clock.js): the same options and
-// the same result as runAction() in sim/run-action.js, so a scenario reads alike in both tiers. What only a process shows (INPUT_*
-// variables, output and summary files, exit codes, signals, Node 24) stays with runAction().
+// simulators on loopback, on the simulators' jumping clock (sim/clock.js): the same options and the
+// same result as runAction() in sim/run-action.js, so a scenario reads alike in both tiers. What
+// only a process shows (INPUT_* variables, output and summary files, exit codes, signals, Node 24)
+// stays with runAction().
 import { jest } from '@jest/globals'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -64,7 +65,12 @@ async function runOnce({
   // The simulators' clock: the action's waits (backoff, polls, Retry-After) take no real time,
   // and the simulators see the time the action waited.
   const started = simClock.now()
-  await run(runEnv, simClock)
+  simClock.setJumping(true)
+  try {
+    await run(runEnv, simClock)
+  } finally {
+    simClock.setJumping(false)
+  }
   const read = (p: string): string | undefined =>
     fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : undefined
   return {

@@ -1,3 +1,4 @@
+// Unit tier: the job report in every state (the live comment and the summary).
 import { describe, it, expect } from '@jest/globals'
 import type { AgentJob } from '../src/service/schema.js'
 import { renderJobReport } from '../src/report/job.js'

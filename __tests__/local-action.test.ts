@@ -1,6 +1,6 @@
-// `@github/local-action` (README: Debug locally) runs src/main.ts's run() with a stand-in
-// @actions/core that has only the functions below: anything else is undefined there, and the
-// action would crash locally while passing every other test (core.ExitCode once did).
+// Unit tier: `@github/local-action` (README: Debug locally) runs src/main.ts's run() with a
+// stand-in @actions/core that has only the functions below: anything else is undefined there, and
+// the action would crash locally while passing every other test (core.ExitCode once did).
 import { describe, it, expect } from '@jest/globals'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'

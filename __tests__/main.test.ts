@@ -1,5 +1,5 @@
-// run() in process, @actions/core mocked as the official template does: what it publishes, and
-// that it publishes each thing once, whatever the command and however it ends.
+// Unit tier: run() in process, @actions/core mocked as the official template does: what it
+// publishes, and that it publishes each thing once, whatever the command and however it ends.
 import { describe, it, expect } from '@jest/globals'
 import * as core from '../__fixtures__/core.js'
 import { SIM_API_KEY } from '../sim/service.js'

@@ -1,3 +1,4 @@
+// Unit tier: Markdown primitives: escaping, formats, tables, folding, fitting a room.
 import { describe, it, expect } from '@jest/globals'
 import { Marked } from 'marked'
 import fc from 'fast-check'

@@ -1,3 +1,4 @@
+// Unit tier: signed comment markers: made, verified, copies refused.
 import { describe, it, expect } from '@jest/globals'
 import { makeMarker, markerKey, verifiedMarkers, type Place } from '../src/github/markers.js'
 import { PLACE, SECRET } from './github-support.js'

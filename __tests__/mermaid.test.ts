@@ -1,8 +1,8 @@
 /**
  * @jest-environment jsdom
  */
-// Every Mermaid block a report can contain is parsed by the real mermaid package (the major
-// version GitHub runs), not judged by eye: a block that does not parse shows as an error box.
+// Unit tier: every Mermaid block a report can contain is parsed by the real mermaid package (the
+// major version GitHub runs), not judged by eye: a block that does not parse shows as an error box.
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { barChart } from '../src/report/chart.js'
 import { SCENARIOS } from './report-scenarios.js'

@@ -1,13 +1,14 @@
-// Integration tests of `command: message`: the built action (dist/index.js) runs in a child
-// process exactly as on a runner, against the service simulator (and the fake GitHub API).
+// Scenario tier (__tests__/runner.ts): `command: message` against the service simulator (and the
+// fake GitHub API), in this process on the simulators' jumping clock, or (signals) as dist/index.js
+// in a child process exactly as on a runner.
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals'
 import { startService, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
-import { runScenario as runAction } from './runner.js'
+import { runScenario } from './runner.js'
 import { annotationsOf, errorsOf, expectNoStack, withService } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
-type RunResult = Awaited<ReturnType<typeof runAction>>
+type RunResult = Awaited<ReturnType<typeof runScenario>>
 
 const PROMPT = 'Fix the typo on the quickstart page'
 const DEFAULT_PR = 'https://github.com/octo/docs/pull/7'
@@ -71,7 +72,7 @@ describe('message: outcomes of a follow-up', () => {
   const requestsFor = (jobId: string) => sim.requests.filter(r => r.jobId === jobId)
 
   it('happy path: sends the prompt once, waits, sets the outputs and the summary', async () => {
-    const r = await runAction({ inputs: inputs(sim.url) })
+    const r = await runScenario({ inputs: inputs(sim.url) })
     expect(errorsOf(r)).toEqual([])
     expect(r.code).toBe(0)
 
@@ -115,7 +116,7 @@ describe('message: outcomes of a follow-up', () => {
   })
 
   it('a failed job fails the step, with status, job and pr-link still set', async () => {
-    const r = await runAction({ inputs: inputs(sim.url, { 'job-id': 'job-failed' }) })
+    const r = await runScenario({ inputs: inputs(sim.url, { 'job-id': 'job-failed' }) })
     expect(r.code).toBe(1)
     expect(r.outputs['job-id']).toBe('job-failed')
     expect(r.outputs.status).toBe('failed')
@@ -134,7 +135,7 @@ describe('message: outcomes of a follow-up', () => {
   })
 
   it("`fail-on-status: ''` lets a failed job pass", async () => {
-    const r = await runAction({
+    const r = await runScenario({
       inputs: inputs(sim.url, { 'job-id': 'job-failed-2', 'fail-on-status': '' })
     })
     expect(errorsOf(r)).toEqual([])
@@ -144,7 +145,7 @@ describe('message: outcomes of a follow-up', () => {
   })
 
   it('a completed job without a pull request: exit 0, empty pr-link, both reasons said', async () => {
-    const r = await runAction({ inputs: inputs(sim.url, { 'job-id': 'job-nopr' }) })
+    const r = await runScenario({ inputs: inputs(sim.url, { 'job-id': 'job-nopr' }) })
     expect(errorsOf(r)).toEqual([])
     expect(r.code).toBe(0)
     expect(r.outputs.status).toBe('completed')
@@ -161,7 +162,7 @@ describe('message: outcomes of a follow-up', () => {
   })
 
   it('an archived job: exit 0 with a warning', async () => {
-    const r = await runAction({ inputs: inputs(sim.url, { 'job-id': 'job-archived' }) })
+    const r = await runScenario({ inputs: inputs(sim.url, { 'job-id': 'job-archived' }) })
     expect(errorsOf(r)).toEqual([])
     expect(r.code).toBe(0)
     expect(r.outputs.status).toBe('archived')
@@ -169,7 +170,7 @@ describe('message: outcomes of a follow-up', () => {
   })
 
   it('`wait: false`: exactly one request, the POST; outputs from its answer', async () => {
-    const r = await runAction({
+    const r = await runScenario({
       inputs: inputs(sim.url, { 'job-id': 'job-nowait', wait: 'false' })
     })
     expect(errorsOf(r)).toEqual([])
@@ -194,7 +195,7 @@ describe('message: outcomes of a follow-up', () => {
 describe('message: errors from the service', () => {
   it('times out when the job stays active: exit 1 in bounded time, status=active', async () => {
     await withService({ jobs: [{ id: 'job-1', activeMs: 600_000 }] }, async sim => {
-      const r = await runAction({ inputs: inputs(sim.url, { 'wait-timeout': '2s' }) })
+      const r = await runScenario({ inputs: inputs(sim.url, { 'wait-timeout': '2s' }) })
       expect(r.code).toBe(1)
       expect(r.durationMs).toBeGreaterThanOrEqual(2_000)
       expect(r.durationMs).toBeLessThan(9_000)
@@ -215,7 +216,7 @@ describe('message: errors from the service', () => {
 
   it('an unknown job (404) fails before the POST: no follow-up spent, the service’s words', async () => {
     await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
-      const r = await runAction({ inputs: inputs(sim.url, { 'job-id': 'no-such-job' }) })
+      const r = await runScenario({ inputs: inputs(sim.url, { 'job-id': 'no-such-job' }) })
       expect(r.code).toBe(1)
       const errors = errorsOf(r)
       expect(errors).toHaveLength(1)
@@ -232,7 +233,7 @@ describe('message: errors from the service', () => {
 
   it('`wait: false` makes no GET before the POST (the contract: only when waiting)', async () => {
     await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
-      const r = await runAction({
+      const r = await runScenario({
         inputs: inputs(sim.url, { 'job-id': 'no-such-job', wait: 'false' })
       })
       expect(r.code).toBe(1)
@@ -244,7 +245,7 @@ describe('message: errors from the service', () => {
   it('a wrong key (401): exit 1 naming 401 and `api-key`, not retried, key not shown', async () => {
     const wrong = 'mint_wrongkey0000111122223333'
     await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
-      const r = await runAction({ inputs: inputs(sim.url, { 'api-key': wrong }) })
+      const r = await runScenario({ inputs: inputs(sim.url, { 'api-key': wrong }) })
       expect(r.code).toBe(1)
       const errors = errorsOf(r)
       expect(errors).toHaveLength(1)
@@ -266,7 +267,7 @@ describe('message: delivery of the POST and retries', () => {
         faults: [{ kind: 'message', status: 429, headers: { 'retry-after': '1' } }]
       },
       async sim => {
-        const r = await runAction({ inputs: inputs(sim.url) })
+        const r = await runScenario({ inputs: inputs(sim.url) })
         expect(errorsOf(r)).toEqual([])
         expect(r.code).toBe(0)
         const sent = posts(sim)
@@ -287,7 +288,7 @@ describe('message: delivery of the POST and retries', () => {
         faults: [{ kind: 'message', delayMs: 5_000, passThrough: true }]
       },
       async sim => {
-        const r = await runAction({ inputs: inputs(sim.url, { 'wait-timeout': '6s' }) })
+        const r = await runScenario({ inputs: inputs(sim.url, { 'wait-timeout': '6s' }) })
         expect(errorsOf(r)).toEqual([])
         expect(r.code).toBe(0)
         expect(r.outputs.status).toBe('completed')
@@ -304,7 +305,7 @@ describe('message: delivery of the POST and retries', () => {
         faults: [{ kind: 'message', status: 503 }]
       },
       async sim => {
-        const r = await runAction({ inputs: inputs(sim.url) })
+        const r = await runScenario({ inputs: inputs(sim.url) })
         expect(errorsOf(r)).toEqual([])
         expect(r.code).toBe(0)
         expect(posts(sim)).toHaveLength(2)
@@ -321,7 +322,7 @@ describe('message: delivery of the POST and retries', () => {
         faults: [{ kind: 'message', status: 500, processed: true }]
       },
       async sim => {
-        const r = await runAction({ inputs: inputs(sim.url) })
+        const r = await runScenario({ inputs: inputs(sim.url) })
         expect(r.code).toBe(1)
         expect(posts(sim)).toHaveLength(1)
         // Only the GET before the POST: nothing polls an instruction that may not have arrived.
@@ -342,7 +343,7 @@ describe('message: delivery of the POST and retries', () => {
         faults: [{ kind: 'message', reset: 'after-read' }]
       },
       async sim => {
-        const r = await runAction({ inputs: inputs(sim.url) })
+        const r = await runScenario({ inputs: inputs(sim.url) })
         expect(r.code).toBe(1)
         expect(sim.requests.map(q => q.method)).toEqual(['GET', 'POST'])
         const errors = errorsOf(r)
@@ -361,7 +362,7 @@ describe('message: delivery of the POST and retries', () => {
         faults: [{ kind: 'job', status: 503, times: 3 }]
       },
       async sim => {
-        const r = await runAction({ inputs: inputs(sim.url) })
+        const r = await runScenario({ inputs: inputs(sim.url) })
         expect(errorsOf(r)).toEqual([])
         expect(r.code).toBe(0)
         expect(r.outputs.status).toBe('completed')
@@ -380,7 +381,7 @@ describe('message: paths', () => {
     const projectId = 'my proj/x'
     const jobId = 'job 1/a b'
     await withService({ jobs: [{ id: jobId, activePolls: 1 }] }, async sim => {
-      const r = await runAction({
+      const r = await runScenario({
         inputs: inputs(sim.url, { 'project-id': projectId, 'job-id': jobId })
       })
       expect(errorsOf(r)).toEqual([])
@@ -400,7 +401,7 @@ describe('message: paths', () => {
   it('a `base-url` with a path prefix keeps the prefix', async () => {
     await withService({ prefix: '/api', jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
       expect(sim.url).toMatch(/\/api$/)
-      const r = await runAction({ inputs: inputs(`${sim.url}/`) })
+      const r = await runScenario({ inputs: inputs(`${sim.url}/`) })
       expect(errorsOf(r)).toEqual([])
       expect(r.code).toBe(0)
       expect(sim.requests.length).toBeGreaterThanOrEqual(2)
@@ -411,7 +412,7 @@ describe('message: paths', () => {
 
   it('a custom `job-path` is used for the polls', async () => {
     await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
-      const r = await runAction({
+      const r = await runScenario({
         inputs: inputs(sim.url, { 'job-path': '/v2/agent/static-proj/job/{id}?view=full' })
       })
       expect(errorsOf(r)).toEqual([])
@@ -434,7 +435,7 @@ describe('message: progress comment on a pull request', () => {
     const gh = await startGitHub()
     try {
       await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
-        const r = await runAction({
+        const r = await runScenario({
           inputs: inputs(sim.url),
           env: { GITHUB_API_URL: gh.url },
           eventName: 'pull_request',
@@ -462,7 +463,7 @@ describe('message: notes about the setup', () => {
     await withService(
       { apiKey: 'plainkey123', jobs: [{ id: 'job-1', activePolls: 1 }] },
       async sim => {
-        const r = await runAction({ inputs: inputs(sim.url, { 'api-key': 'plainkey123' }) })
+        const r = await runScenario({ inputs: inputs(sim.url, { 'api-key': 'plainkey123' }) })
         expect(r.code).toBe(0)
         expect(warningsOf(r).some(w => w.includes('`api-key` does not look like'))).toBe(true)
         expect(sim.jobs.get('job-1')?.messages).toEqual([PROMPT])
@@ -472,7 +473,7 @@ describe('message: notes about the setup', () => {
 
   it('does not warn about a well-shaped key', async () => {
     await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
-      const r = await runAction({ inputs: inputs(sim.url) })
+      const r = await runScenario({ inputs: inputs(sim.url) })
       expect(warningsOf(r).some(w => w.includes('does not look like'))).toBe(false)
     })
   })
@@ -481,7 +482,7 @@ describe('message: notes about the setup', () => {
     const gh = await startGitHub()
     try {
       await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
-        const r = await runAction({
+        const r = await runScenario({
           inputs: inputs(sim.url, { 'github-token': '' }),
           env: { GITHUB_API_URL: gh.url },
           eventName: 'pull_request',
@@ -565,7 +566,7 @@ describe('message: bad inputs fail before any request', () => {
         await withService({ jobs: '*' }, async sim => {
           const given = inputs(sim.url, change)
           if (given['base-url'] === 'QUERY') given['base-url'] = `${sim.url}?region=eu`
-          const r = await runAction({ inputs: given, timeoutMs: 20_000 })
+          const r = await runScenario({ inputs: given, timeoutMs: 20_000 })
           results.set(name, { r, requests: sim.requests.length })
         })
       }
@@ -602,7 +603,7 @@ describe('message: a final status is believed only when the job took the instruc
 
   it('old state, then active, then completed: the new result, not the old one', async () => {
     await withService({ jobs: [{ ...stale, staleMs: 1_500, activePolls: 1 }] }, async sim => {
-      const r = await runAction({ inputs: inputs(sim.url) })
+      const r = await runScenario({ inputs: inputs(sim.url) })
       expect(errorsOf(r)).toEqual([])
       expect(r.code).toBe(0)
       expect(r.outputs.status).toBe('completed')
@@ -621,7 +622,7 @@ describe('message: a final status is believed only when the job took the instruc
     const gh = await startGitHub()
     try {
       await withService({ jobs: [{ ...stale, staleMs: 1_000, activePolls: 1 }] }, async sim => {
-        const r = await runAction({
+        const r = await runScenario({
           inputs: inputs(sim.url),
           env: { GITHUB_API_URL: gh.url },
           eventName: 'pull_request',
@@ -642,7 +643,7 @@ describe('message: a final status is believed only when the job took the instruc
 
   it('finishes between two polls with a new prLink: believed at once, no settle-time wait', async () => {
     await withService({ jobs: [{ ...stale, staleMs: 800, afterStale: 'finished' }] }, async sim => {
-      const r = await runAction({ inputs: inputs(sim.url, { 'settle-time': '60s' }) })
+      const r = await runScenario({ inputs: inputs(sim.url, { 'settle-time': '60s' }) })
       expect(errorsOf(r)).toEqual([])
       expect(r.code).toBe(0)
       expect(r.outputs['pr-link']).toBe(NEW_PR)
@@ -653,7 +654,7 @@ describe('message: a final status is believed only when the job took the instruc
 
   it('never changes: believed once `settle-time` has passed since the answer', async () => {
     await withService({ jobs: [{ ...stale, afterStale: 'unchanged' }] }, async sim => {
-      const r = await runAction({ inputs: inputs(sim.url, { 'settle-time': '2s' }) })
+      const r = await runScenario({ inputs: inputs(sim.url, { 'settle-time': '2s' }) })
       expect(errorsOf(r)).toEqual([])
       expect(r.code).toBe(0)
       expect(r.outputs.status).toBe('completed')
@@ -668,7 +669,7 @@ describe('message: a final status is believed only when the job took the instruc
 
   it('still unchanged when `wait-timeout` ends: exit 1, saying why the status was not believed', async () => {
     await withService({ jobs: [{ ...stale, afterStale: 'unchanged' }] }, async sim => {
-      const r = await runAction({
+      const r = await runScenario({
         inputs: inputs(sim.url, { 'settle-time': '60s', 'wait-timeout': '2s' })
       })
       expect(r.code).toBe(1)
@@ -690,7 +691,7 @@ describe('message: fields the service leaves null', () => {
         ]
       },
       async sim => {
-        const r = await runAction({ inputs: inputs(sim.url) })
+        const r = await runScenario({ inputs: inputs(sim.url) })
         expect(errorsOf(r)).toEqual([])
         expect(r.code).toBe(0)
         expect(r.outputs['pr-link']).toBe('')
@@ -710,7 +711,7 @@ describe('message: fields the service leaves null', () => {
 describe('message: statuses the service added later', () => {
   it('`queued` is shown, warned about once, and polled on until completed', async () => {
     await withService({ jobs: [{ id: 'job-1', queuedPolls: 3, activePolls: 1 }] }, async sim => {
-      const r = await runAction({ inputs: inputs(sim.url) })
+      const r = await runScenario({ inputs: inputs(sim.url) })
       expect(errorsOf(r)).toEqual([])
       expect(r.code).toBe(0)
       expect(r.outputs.status).toBe('completed')
@@ -732,7 +733,7 @@ describe('message: why the service refuses the key', () => {
   it.each(cases)('%s: the hint names the cause', async (_name, kind, status, hint, postCount) => {
     const key = `mint_${kind.replace('-', '')}_0123456789`
     await withService({ keys: { [key]: kind }, jobs: [{ id: 'job-1' }] }, async sim => {
-      const r = await runAction({ inputs: inputs(sim.url, { 'api-key': key }) })
+      const r = await runScenario({ inputs: inputs(sim.url, { 'api-key': key }) })
       expect(r.code).toBe(1)
       const errors = errorsOf(r)
       expect(errors).toHaveLength(1)
@@ -748,7 +749,7 @@ describe('message: why the service refuses the key', () => {
   it('a 403 hint tells GitHub-hosted runners apart from an allowlist', async () => {
     const key = 'mint_ipblocked_0123456789'
     await withService({ keys: { [key]: 'ip-blocked' }, jobs: [{ id: 'job-1' }] }, async sim => {
-      const r = await runAction({ inputs: inputs(sim.url, { 'api-key': key }) })
+      const r = await runScenario({ inputs: inputs(sim.url, { 'api-key': key }) })
       expect(errorsOf(r)[0]).toMatch(/GitHub-hosted runners/)
     })
   })
@@ -780,7 +781,7 @@ describe('message: GitHub failing after the instruction was delivered', () => {
             ]
           },
           async sim => {
-            const r = await runAction({
+            const r = await runScenario({
               inputs: inputs(sim.url),
               env: { GITHUB_API_URL: gh.url },
               eventName: 'pull_request',
@@ -811,9 +812,10 @@ describe('message: GitHub failing after the instruction was delivered', () => {
 describe('message: cancellation tells what became of the instruction', () => {
   it('SIGTERM while polling: the job keeps running on the service; the summary says so', async () => {
     await withService({ jobs: [{ id: 'job-1', activeMs: 600_000 }] }, async sim => {
-      const r = await runAction({
+      const r = await runScenario({
         inputs: inputs(sim.url, { 'wait-timeout': '60s' }),
-        signalAfterMs: 2_000
+        // Once the job has been polled after the instruction was taken.
+        signalWhen: () => sim.requests.at(-1)?.kind === 'job' && posts(sim).length === 1
       })
       expect(r.timedOut).toBe(false)
       expect(r.code).not.toBe(0)
@@ -833,7 +835,11 @@ describe('message: cancellation tells what became of the instruction', () => {
     await withService(
       { jobs: [{ id: 'job-1', activePolls: 1 }], faults: [{ kind: 'message', hang: true }] },
       async sim => {
-        const r = await runAction({ inputs: inputs(sim.url), signalAfterMs: 1_500 })
+        // While the POST hangs: sent, and not answered.
+        const r = await runScenario({
+          inputs: inputs(sim.url),
+          signalWhen: () => posts(sim).length === 1
+        })
         expect(r.timedOut).toBe(false)
         expect(r.code).not.toBe(0)
         expect(posts(sim)).toHaveLength(1)

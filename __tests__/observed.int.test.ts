@@ -1,7 +1,8 @@
-// The service as it really answers (issue: "The service as it really answers, and a hard request
-// budget"), against the simulators in their observed modes: `ctr` as a percentage, a 429 in plain
-// text with no Retry-After, a feature that is off answering 200 with nothing, rows that are turns,
-// deduplicated totals, 404 pointing at the project, and `max-requests` and `trend`.
+// Scenario tier (__tests__/runner.ts). The service as it really answers (issue: "The service as it
+// really answers, and a hard request budget"), against the simulators in their observed modes:
+// `ctr` as a percentage, a 429 in plain text with no Retry-After, a feature that is off answering
+// 200 with nothing, rows that are turns, deduplicated totals, 404 pointing at the project, and
+// `max-requests` and `trend`.
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { runScenario, type RunResult } from './runner.js'

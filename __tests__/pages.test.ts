@@ -1,3 +1,4 @@
+// Unit tier: offset pages: order, read-ahead bounds, the deadline, abandoned pages.
 import { TimeUpError } from '../src/errors.js'
 import { Deadline } from '../src/deadline.js'
 import { describe, it, expect } from '@jest/globals'

@@ -1,3 +1,4 @@
+// Unit tier: dates and periods.
 import { describe, it, expect } from '@jest/globals'
 import { parseInstant, parsePeriod, previousRange, resolvePeriod } from '../src/period.js'
 

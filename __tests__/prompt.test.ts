@@ -1,3 +1,4 @@
+// Unit tier: the context block added to an instruction.
 import { describe, it, expect } from '@jest/globals'
 import { registerSecrets } from '../src/secrets.js'
 import {

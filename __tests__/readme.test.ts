@@ -1,5 +1,5 @@
-// The README's inputs and outputs tables are generated from action.yml: one text describes the
-// interface, and this test fails when the README drifts from it.
+// Unit tier: the README's inputs and outputs tables are generated from action.yml: one text
+// describes the interface, and this test fails when the README drifts from it.
 import { describe, it, expect } from '@jest/globals'
 import fs from 'node:fs'
 import { readBlock, withTables } from '../scripts/readme-inputs.js'

@@ -1,6 +1,7 @@
-// Integration tests of `command: report`: the built action (dist/index.js) runs in a child
-// process exactly as on a runner, against the service simulator on loopback. Each test counts
-// the requests every section spends: the analytics quota (~100 an hour) is shared by them all.
+// Scenario tier (__tests__/runner.ts): `command: report` against the service simulator on loopback,
+// in this process on the simulators' jumping clock (.ci/run: through dist/index.js). Each test
+// counts the requests every section spends: the analytics quota (~100 an hour) is shared by them
+// all.
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it, expect, afterAll } from '@jest/globals'

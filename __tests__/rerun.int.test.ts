@@ -1,7 +1,8 @@
-// Re-runs: "Re-run jobs" keeps GITHUB_RUN_ID and counts GITHUB_RUN_ATTEMPT up. An attempt whose
-// earlier attempt delivered the instruction (its comment records the run and the job) follows
-// that job and sends nothing; with nowhere to record it, a re-run sends again (the README says
-// so). What the simulator received, the comments at the fake GitHub, outputs and notices.
+// Scenario tier (__tests__/runner.ts). Re-runs: "Re-run jobs" keeps GITHUB_RUN_ID and counts
+// GITHUB_RUN_ATTEMPT up. An attempt whose earlier attempt delivered the instruction (its comment
+// records the run and the job) follows that job and sends nothing; with nowhere to record it, a
+// re-run sends again (the README says so). What the simulator received, the comments at the fake
+// GitHub, outputs and notices.
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { runScenario } from './runner.js'

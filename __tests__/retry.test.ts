@@ -1,3 +1,4 @@
+// Unit tier: when to retry and how long to wait.
 import { describe, it, expect } from '@jest/globals'
 import {
   backoffDelay,

@@ -5,13 +5,14 @@
 // it, as .ci/run does to run every scenario through the built action on Node 24.
 import { runAction, type RunOptions, type RunResult } from '../sim/run-action.js'
 
-export type { RunResult } from '../sim/run-action.js'
+export type { RunOptions, RunResult } from '../sim/run-action.js'
 
 export function needsProcess(o: RunOptions): boolean {
   if (process.env.ACTION_NODE || process.env.ACTION_RUNNER === 'process') return true
   const env = Object.keys(o.env ?? {})
   return (
     o.signalAfterMs !== undefined ||
+    o.signalWhen !== undefined ||
     o.nodeArgs !== undefined ||
     o.actionDir !== undefined ||
     o.cwd !== undefined ||

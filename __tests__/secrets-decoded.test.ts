@@ -1,6 +1,6 @@
-// Redaction that decoding cannot undo: a secret echoed in a form that the plain masking does not
-// know (every character escaped, split, interleaved with invisible characters, or clipped) is
-// withheld with the whole text, never published in part.
+// Unit tier: redaction that decoding cannot undo: a secret echoed in a form that the plain masking
+// does not know (every character escaped, split, interleaved with invisible characters, or clipped)
+// is withheld with the whole text, never published in part.
 import { describe, it, expect, jest, beforeEach } from '@jest/globals'
 import fc from 'fast-check'
 

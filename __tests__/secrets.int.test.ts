@@ -1,23 +1,23 @@
-// Secrets never leak: every command and failure path of the built action runs with a distinctive
-// API key and GitHub token, and everything the run leaves behind is searched for both: stdout
-// (except the `::add-mask::` lines that register them), stderr, the step outputs, the summary, every
-// file written under the runner's temp folder (workspace included), and everything the fake GitHub
-// received. The API key goes to the service only in `Authorization`, the token only to GitHub.
-// Keys that could inject a header are refused before any request.
+// Scenario tier (__tests__/runner.ts). Secrets never leak: every command and failure path runs with
+// a distinctive API key and GitHub token, and everything the run leaves behind is searched for
+// both: stdout (except the `::add-mask::` lines that register them), stderr, the step outputs, the
+// summary, every file written under the runner's temp folder (workspace included), and everything
+// the fake GitHub received. The API key goes to the service only in `Authorization`, the token only
+// to GitHub. Keys that could inject a header are refused before any request.
 import { describe, it, expect } from '@jest/globals'
 import fs from 'node:fs'
 import path from 'node:path'
 import { startService } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
-import { runScenario as runAction } from './runner.js'
+import { runScenario } from './runner.js'
 import { errorsOf } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
 type ServiceOptions = NonNullable<Parameters<typeof startService>[0]>
 type GitHub = Awaited<ReturnType<typeof startGitHub>>
 type GitHubOptions = NonNullable<Parameters<typeof startGitHub>[0]>
-type RunOptions = NonNullable<Parameters<typeof runAction>[0]>
-type RunResult = Awaited<ReturnType<typeof runAction>>
+type RunOptions = NonNullable<Parameters<typeof runScenario>[0]>
+type RunResult = Awaited<ReturnType<typeof runScenario>>
 
 // eslint-disable-next-line no-control-regex -- control characters are what the keys hold
 const SEPARATORS = /[\s\u0000-\u001f\u007f]+/
@@ -369,7 +369,7 @@ const SCENARIOS: Scenario[] = [
   }
 ]
 
-async function runScenario(s: Scenario): Promise<void> {
+async function checkScenario(s: Scenario): Promise<void> {
   const svc = await startService({ apiKey: API_KEY, ...s.service })
   const gh = s.github ? await startGitHub({ token: TOKEN, ...s.github }) : undefined
   try {
@@ -383,7 +383,7 @@ async function runScenario(s: Scenario): Promise<void> {
       // Without a fake GitHub, GITHUB_API_URL stays on a closed port: a call fails fast.
       env: gh ? { GITHUB_API_URL: gh.url } : {}
     }
-    const r = await runAction(options)
+    const r = await runScenario(options)
     expect({ code: r.code, errors: errorsOf(r) }).toMatchObject({ code: s.code })
     expectMasked(r)
     noStack(r)
@@ -398,7 +398,7 @@ async function runScenario(s: Scenario): Promise<void> {
 
 describe('no secret leaks on any path', () => {
   it.concurrent.each(SCENARIOS.map(s => [s.name, s] as const))('%s', async (_name, s) =>
-    runScenario(s)
+    checkScenario(s)
   )
 })
 
@@ -416,7 +416,7 @@ describe('api keys that could inject a header are refused before any request', (
   it.concurrent.each(keys)('%s', async (_name, key) => {
     const svc = await startService({ apiKey: key, jobs: [{ id: 'job-1' }] })
     try {
-      const r = await runAction({
+      const r = await runScenario({
         inputs: { 'api-key': key, 'project-id': PROJECT, 'base-url': svc.url, ...message() },
         githubToken: TOKEN,
         timeoutMs: 20_000

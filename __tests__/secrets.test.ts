@@ -1,3 +1,4 @@
+// Unit tier: the key and the token removed from every echoed text.
 import { describe, it, expect, jest, beforeAll } from '@jest/globals'
 
 // setSecret only prints `::add-mask::`; recorded here instead of written to the test's stdout.

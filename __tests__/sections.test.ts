@@ -1,5 +1,5 @@
-// Report sections against a fake service: what each reads (paths, limits), what it keeps, and
-// the shape checks of the answers.
+// Unit tier: report sections against a fake service: what each reads (paths, limits), what it
+// keeps, and the shape checks of the answers.
 import { describe, it, expect } from '@jest/globals'
 import { AnalyticsApi, type JsonGetter } from '../src/service/analytics.js'
 import { Deadline } from '../src/deadline.js'

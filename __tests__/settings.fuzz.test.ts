@@ -1,8 +1,9 @@
-// Fuzzing readSettings: whatever a workflow passes as inputs (unicode, control characters, huge
-// strings, numbers, whitespace), reading them either yields settings that keep every invariant the
-// rest of the action relies on, or fails with an InputError that names a real input. It never
-// throws anything else and never hangs. Then a sample of invalid input sets goes through the built
-// action: each fails the step, names the same input, and sends nothing.
+// Unit tier, and a process sample: fuzzing readSettings: whatever a workflow passes as inputs
+// (unicode, control characters, huge strings, numbers, whitespace), reading them either yields
+// settings that keep every invariant the rest of the action relies on, or fails with an InputError
+// that names a real input. It never throws anything else and never hangs. Then a sample of invalid
+// input sets goes through the built action: each fails the step, names the same input, and sends
+// nothing.
 import { describe, it, expect } from '@jest/globals'
 import fs from 'node:fs'
 import path from 'node:path'

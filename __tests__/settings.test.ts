@@ -1,3 +1,4 @@
+// Unit tier: every input read and checked into settings.
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,5 +1,5 @@
-// The simulator's analytics operations keep the service's limits, pagination and quota, so the
-// report's request counts measured against it mean something.
+// Unit tier: the simulator's analytics operations keep the service's limits, pagination and quota,
+// so the report's request counts measured against it mean something.
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { withService, type Service } from './support.js'

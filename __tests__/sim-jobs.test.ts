@@ -1,6 +1,6 @@
-// The simulator's agent-job parts behave as the real service does, so the integration tests that
-// rely on them test something: create, the stale window after a follow-up, statuses added later,
-// and why a key is refused. Plus the fake GitHub's pull request files.
+// Unit tier: the simulator's agent-job parts behave as the real service does, so the integration
+// tests that rely on them test something: create, the stale window after a follow-up, statuses
+// added later, and why a key is refused. Plus the fake GitHub's pull request files.
 import { describe, it, expect } from '@jest/globals'
 import { startService, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub, SIM_GITHUB_TOKEN } from '../sim/github.js'

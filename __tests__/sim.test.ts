@@ -1,3 +1,4 @@
+// Unit tier: the service simulator and the fake GitHub behave as the real ones do.
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals'
 import { startService, generatedRow, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub, SIM_GITHUB_TOKEN } from '../sim/github.js'

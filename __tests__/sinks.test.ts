@@ -1,3 +1,4 @@
+// Unit tier: the export file writers: json, csv, ndjson, streamed and atomic.
 import { afterAll, beforeAll, describe, it, expect } from '@jest/globals'
 import { existsSync } from 'node:fs'
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'

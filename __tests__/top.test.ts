@@ -1,3 +1,4 @@
+// Unit tier: the top pages kept while rows stream past.
 import { describe, it, expect } from '@jest/globals'
 import fc from 'fast-check'
 import { eachPathOnce, TopPages } from '../src/analytics/top.js'

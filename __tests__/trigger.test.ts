@@ -1,3 +1,4 @@
+// Unit tier: the comment trigger: matching, permissions, bots, reactions.
 import { describe, it, expect } from '@jest/globals'
 import { getOctokit } from '@actions/github'
 import type { TriggerComment } from '../src/github/event.js'

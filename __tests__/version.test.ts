@@ -1,3 +1,4 @@
+// Unit tier: the version the action reports.
 import { describe, it, expect } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { VERSION } from '../src/version.js'

@@ -1,3 +1,4 @@
+// Unit tier: the visitors report: headline, tables, chart, size limits.
 import { describe, it, expect } from '@jest/globals'
 import fc from 'fast-check'
 import type { VisitorCounts, VisitorRow } from '../src/service/schema.js'

@@ -1,19 +1,27 @@
-// The simulators' clock, shared with a scenario that runs the action in this process: a wait of
-// seconds takes no real time. `sleep` resolves at once, and time jumps to the earliest wake-up of
-// the waits pending then, so the simulators (a job that stays active 3 s, a follow-up processed
-// late, the hourly quota window) see the time the action waited. Real time still passes as it
-// does: a request's own time limit is a real timer, so a service that hangs still takes as long
-// as the action allows it. With nothing asleep, the clock is real time plus what was jumped.
-// Standard library only, like the other simulators.
-
-import { setImmediate } from 'node:timers'
-
+// The simulators' clock, shared with a scenario that runs the action in this process, so that a
+// wait of seconds takes no real time. While `jumping` (an in-process run is under way), time
+// jumps ahead to the next thing due whenever nothing is being answered: a wait of the action (a
+// backoff, a poll's delay), a delay of the simulators (latency, a slow answer), or the time limit
+// of a call the simulators hold without answering (a hang). The simulators' scheduled events (a
+// refusal that ends) fire as time passes them, but are no reason to jump. Real time passes as
+// ever and every timer also fires on it, so nothing can stall; with `jumping` off (a run in a
+// child process) this is real time plus what was jumped before. Standard library only.
 export class JumpingClock {
   constructor() {
     /** Milliseconds jumped so far: only grows, so what the simulators remember stays in order. */
     this.offset = 0
-    /** @type {{ at: number, wake: () => void }[]} */
-    this.sleepers = []
+    /** Jump only while an in-process run is under way. */
+    this.jumping = false
+    /** @type {Set<{ at: number, fire: () => void }>} waits of the action and the simulators */
+    this.sleepers = new Set()
+    /** @type {Set<{ at: number, fire: () => void }>} time limits of calls in flight */
+    this.limits = new Set()
+    /** @type {Set<{ at: number, fire: () => void }>} the simulators' scheduled events */
+    this.events = new Set()
+    /** Calls the simulators hold without answering (hung, or delayed by a sleep). */
+    this.held = 0
+    /** Held calls whose time limit this clock fired: their release is on its way. */
+    this.releasing = 0
     this.scheduled = false
   }
 
@@ -23,32 +31,105 @@ export class JumpingClock {
 
   /**
    * @param {number} ms
-   * @param {AbortSignal} [signal] ends the wait at once, without a jump
+   * @param {AbortSignal} [signal] ends the wait at once
    * @returns {Promise<void>}
    */
   sleep(ms, signal) {
     return new Promise(resolve => {
       if (signal?.aborted) return resolve()
-      const sleeper = {
-        at: this.now() + Math.max(0, ms),
-        wake: () => {
-          signal?.removeEventListener('abort', onAbort)
-          resolve()
-        }
-      }
-      const onAbort = () => {
-        this.sleepers = this.sleepers.filter(s => s !== sleeper)
-        sleeper.wake()
-      }
+      const entry = this.add(this.sleepers, ms, () => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      })
+      const onAbort = () => entry.cancel()
       signal?.addEventListener('abort', onAbort, { once: true })
-      this.sleepers.push(sleeper)
-      this.schedule()
     })
   }
 
-  /** @private On the next turn of the event loop: the waits started in this one are all known. */
+  /**
+   * A time limit on one call: aborts after `ms` of real time, or when this clock jumps to it.
+   * @param {number} ms
+   */
+  limit(ms) {
+    const controller = new AbortController()
+    const entry = this.add(this.limits, ms, () => controller.abort())
+    return { signal: controller.signal, end: () => entry.cancel() }
+  }
+
+  /**
+   * Runs `fn` once `ms` have passed on this clock (real time, or jumped): never a reason to jump.
+   * @param {number} ms
+   * @param {() => void} fn
+   * @returns {() => void} cancels it
+   */
+  after(ms, fn) {
+    return this.add(this.events, ms, fn).cancel
+  }
+
+  /**
+   * A call the simulators hold without answering (until `release`): while every call in flight is
+   * held, the clock may jump to their time limits. `release('closed')` when the caller gave up.
+   * @returns {(how: 'answered' | 'closed') => void}
+   */
+  hold() {
+    this.held++
+    this.schedule()
+    let released = false
+    return how => {
+      if (released) return
+      released = true
+      this.held--
+      if (how === 'closed' && this.releasing > 0) this.releasing--
+      this.schedule()
+    }
+  }
+
+  /**
+   * @private
+   * @param {Set<{ at: number, fire: () => void }>} set
+   * @param {number} ms
+   * @param {() => void} fn
+   */
+  add(set, ms, fn) {
+    const wait = Math.max(0, ms)
+    const isLimit = set === this.limits
+    let done = false
+    const entry = {
+      at: this.now() + wait,
+      fire: () => {
+        if (done) return
+        done = true
+        clearTimeout(timer)
+        set.delete(entry)
+        fn()
+        this.schedule()
+      }
+    }
+    const timer = setTimeout(entry.fire, wait)
+    // A call's time limit must not keep the process alive; a wait or an event must.
+    if (isLimit) timer.unref?.()
+    set.add(entry)
+    this.schedule()
+    return {
+      cancel: () => {
+        if (done) return
+        done = true
+        clearTimeout(timer)
+        set.delete(entry)
+        this.schedule()
+      }
+    }
+  }
+
+  /** Jumping on (an in-process run starts) or off (it ended). */
+  setJumping(on) {
+    this.jumping = on
+    this.schedule()
+  }
+
+  /** @private On the next turn of the event loop: what this one started is all known by then. */
   schedule() {
-    if (this.scheduled) return
+    if (this.scheduled || !this.jumping) return
     this.scheduled = true
     setImmediate(() => this.tick())
   }
@@ -56,14 +137,23 @@ export class JumpingClock {
   /** @private */
   tick() {
     this.scheduled = false
-    if (this.sleepers.length === 0) return
-    const next = Math.min(...this.sleepers.map(s => s.at))
+    if (!this.jumping) return
+    for (const e of [...this.events]) if (e.at <= this.now()) e.fire()
+    // A call being answered decides what happens next: no jump until it has its answer.
+    const callsHeld = this.limits.size <= this.held - this.releasing
+    if (!callsHeld) return
+    const candidates = [...this.sleepers, ...this.limits]
+    if (candidates.length === 0) return
+    const next = Math.min(...candidates.map(e => e.at))
+    if (next > this.now()) this.offset += next - this.now()
     const now = this.now()
-    if (next > now) this.offset += next - now
-    const due = this.sleepers.filter(s => s.at <= this.now())
-    this.sleepers = this.sleepers.filter(s => s.at > this.now())
-    for (const s of due) s.wake()
-    if (this.sleepers.length > 0) this.schedule()
+    for (const e of [...this.events]) if (e.at <= now) e.fire()
+    for (const e of [...this.limits])
+      if (e.at <= now) {
+        this.releasing++
+        e.fire()
+      }
+    for (const e of [...this.sleepers]) if (e.at <= now) e.fire()
   }
 }
 

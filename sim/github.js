@@ -1,6 +1,7 @@
 // A fake of the few GitHub REST endpoints the action calls, for octokit pointed at it through
 // GITHUB_API_URL. Standard library only, like the other simulators.
 import http from 'node:http'
+import { simClock } from './clock.js'
 
 export const SIM_GITHUB_TOKEN = 'ghs_simtoken0123456789'
 const MAX_BODY = 65536
@@ -242,7 +243,11 @@ export async function startGitHub(options = {}) {
         )
         if (failure) failure.used++
         // Held open until the client gives up (or the simulator closes).
-        if (failure?.rule.hang) return
+        if (failure?.rule.hang) {
+          const release = simClock.hold()
+          res.on('close', () => release('closed'))
+          return
+        }
         answer = failure
           ? {
               status: failure.rule.status ?? 500,

@@ -17,7 +17,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
  * @property {string} [eventName] default 'workflow_dispatch'
  * @property {string} [cwd] child's working directory (default the workspace)
  * @property {number} [timeoutMs] SIGKILL after this (default 60000)
- * @property {number} [signalAfterMs] send `signal` after this, to test cancellation
+ * @property {() => boolean} [signalWhen] send `signal` once this holds (checked every 10 ms), to
+ *   test cancellation at a stage of the run whatever the machine's speed
+ * @property {number} [signalAfterMs] send `signal` this long after the start (or after
+ *   `signalWhen` holds)
  * @property {NodeJS.Signals} [signal] default 'SIGTERM'
  * @property {string} [actionDir] folder holding action.yml and dist/ (default the repo root)
  * @property {string[]} [nodeArgs]
@@ -33,6 +36,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
  * @property {string} workspace
  * @property {string} tempDir
  * @property {number} durationMs
+ * @property {number} [signalledAtMs] when the signal was sent, in ms since the start
  * @property {boolean} timedOut
  * @property {(relPath: string) => string|undefined} files reads a file relative to the workspace
  */
@@ -155,6 +159,7 @@ export async function runAction({
   eventName = 'workflow_dispatch',
   cwd,
   timeoutMs = 60000,
+  signalWhen,
   signalAfterMs,
   signal = 'SIGTERM',
   actionDir = ROOT,
@@ -215,6 +220,8 @@ export async function runAction({
   for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key]
 
   const started = Date.now()
+  /** @type {number|undefined} */
+  let signalledAtMs
   let stdout = ''
   let stderr = ''
   let timedOut = false
@@ -229,8 +236,19 @@ export async function runAction({
     })
     child.stdout.setEncoding('utf8').on('data', d => (stdout += d))
     child.stderr.setEncoding('utf8').on('data', d => (stderr += d))
-    const signalTimer =
-      signalAfterMs === undefined ? undefined : setTimeout(() => child.kill(signal), signalAfterMs)
+    let signalTimer
+    const sendSignal = () => {
+      signalledAtMs = Date.now() - started
+      child.kill(signal)
+    }
+    if (signalWhen) {
+      const watch = setInterval(() => {
+        if (!signalWhen()) return
+        clearInterval(watch)
+        signalTimer = setTimeout(sendSignal, signalAfterMs ?? 0)
+      }, 10)
+      child.on('close', () => clearInterval(watch))
+    } else if (signalAfterMs !== undefined) signalTimer = setTimeout(sendSignal, signalAfterMs)
     const killTimer = setTimeout(() => {
       timedOut = true
       child.kill('SIGKILL')
@@ -259,6 +277,7 @@ export async function runAction({
     workspace,
     tempDir,
     durationMs: Date.now() - started,
+    ...(signalledAtMs !== undefined ? { signalledAtMs } : {}),
     timedOut,
     files: relPath => read(path.resolve(workspace, relPath))
   }

@@ -49,6 +49,8 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {boolean} [wrongShape]
  * @property {boolean} [truncate]
  * @property {boolean} [passThrough]
+ * @property {number} [thenRefuseFor] once this request is answered, refuse connections for this
+ *   long on the simulators' clock (the service goes down right after it answered)
  * @property {boolean} [processed] with status on a POST message: store it before failing
  * @property {number} [delayMs]
  * @property {'error'|'details'|'job'} [echoKey] a careless service: echo the request's key back
@@ -225,15 +227,16 @@ export async function startService(options = {}) {
           q.dateFrom ?? ''
         )
 
-  const sleep = ms =>
-    new Promise(resolve => {
-      if (!ms) return resolve(undefined)
-      const t = setTimeout(() => {
-        timers.delete(t)
-        resolve(undefined)
-      }, ms)
-      timers.add(t)
-    })
+  // A request answered late: held while it waits, so a clock that jumps knows nothing is being
+  // answered meanwhile (sim/clock.js). Closing the simulator ends every wait.
+  const closing = new AbortController()
+  const delay = async (/** @type {http.ServerResponse} */ res, /** @type {number} */ ms) => {
+    if (!ms) return
+    const release = simClock.hold()
+    res.once('close', () => release('closed'))
+    await simClock.sleep(ms, closing.signal)
+    release('answered')
+  }
 
   const finalize = (/** @type {JobState} */ job) => {
     job.status = job.spec.finalStatus ?? 'completed'
@@ -516,8 +519,8 @@ export async function startService(options = {}) {
     const chunks = []
     for await (const chunk of req) chunks.push(chunk)
     entry.body = Buffer.concat(chunks).toString('utf8')
-    await sleep(nextLatency())
-    if (rule?.delayMs) await sleep(rule.delayMs)
+    await delay(res, nextLatency())
+    if (rule?.delayMs) await delay(res, rule.delayMs)
     if (closed || res.destroyed) return
     if (!rule) {
       const { status, body, headers } = handle(entry, true)
@@ -527,7 +530,12 @@ export async function startService(options = {}) {
     const took = rule.reset === 'after-read' || rule.hang || rule.processed || rule.passThrough
     const normal = took || rule.truncate ? handle(entry, Boolean(took)) : undefined
     if (rule.reset === 'after-read') return req.socket.destroy()
-    if (rule.hang) return
+    if (rule.hang) {
+      // Held open until the client gives up (or the simulator closes).
+      const release = simClock.hold()
+      res.once('close', () => release('closed'))
+      return
+    }
     if (rule.html) {
       return send(res, 200, '<html><body>Gateway</body></html>', { 'content-type': 'text/html' })
     }
@@ -550,6 +558,9 @@ export async function startService(options = {}) {
     }
     const answer = normal ?? handle(entry, true)
     send(res, answer.status, answer.body, rule.headers)
+    if (!rule.thenRefuseFor) return
+    if (!res.writableFinished) await new Promise(resolve => res.once('finish', resolve))
+    await refuseFor(rule.thenRefuseFor)
   }
 
   const sendEcho = (res, /** @type {LoggedRequest} */ entry, /** @type {Fault} */ rule) => {
@@ -570,6 +581,29 @@ export async function startService(options = {}) {
       ...(typeof job.prLink === 'string' ? { prLink: `${job.prLink}?k=${forms[1]}` } : {}),
       echo: { received: forms, headers: { authorization: entry.headers.authorization } }
     })
+  }
+
+  /**
+   * Stops listening so new connections get ECONNREFUSED, then listens on the same port again.
+   * @param {number} ms
+   */
+  function refuseFor(ms) {
+    refusing = true
+    server.close()
+    // A service that went down drops its connections too; kept-alive ones would otherwise
+    // bypass the refusal.
+    for (const socket of sockets) socket.destroy()
+    // On the simulators' clock: a run in this process that waits out the refusal meets the
+    // service listening again, as it would in real time.
+    timers.add(
+      simClock.after(ms, () => {
+        if (closed) return
+        refusing = false
+        server.listen(port, '127.0.0.1')
+      })
+    )
+    // Give clients a moment to notice the dropped connections before they pick one for reuse.
+    return new Promise(resolve => setTimeout(resolve, Math.min(20, ms)))
   }
 
   const server = http.createServer((req, res) => {
@@ -614,29 +648,11 @@ export async function startService(options = {}) {
     setLatency(ms) {
       latencyMs = ms
     },
-    /**
-     * Stops listening so new connections get ECONNREFUSED, then listens on the same port again.
-     * @param {number} ms
-     */
-    refuseFor(ms) {
-      refusing = true
-      server.close()
-      // A service that went down drops its connections too; kept-alive ones would otherwise
-      // bypass the refusal.
-      for (const socket of sockets) socket.destroy()
-      const t = setTimeout(() => {
-        timers.delete(t)
-        if (closed) return
-        refusing = false
-        server.listen(port, '127.0.0.1')
-      }, ms)
-      timers.add(t)
-      // Give clients a moment to notice the dropped connections before they pick one for reuse.
-      return sleep(Math.min(20, ms))
-    },
+    refuseFor,
     close() {
       closed = true
-      for (const t of timers) clearTimeout(t)
+      closing.abort()
+      for (const cancel of timers) cancel()
       timers.clear()
       for (const socket of sockets) socket.destroy()
       return new Promise(resolve => {

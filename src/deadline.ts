@@ -4,11 +4,21 @@
 // The clock is injected, so a test can hand in one whose waits take no real time.
 import { TimeUpError } from './errors.js'
 
-/** Where time comes from. `sleep` is a pure wait (a backoff, a poll's delay), never a time limit. */
+/** Where time comes from. */
 export interface Clock {
   now(): number
-  /** Resolves after `ms`, or at once when `signal` aborts. */
+  /** A pure wait (a backoff, a poll's delay): resolves after `ms`, or at once when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>
+  /**
+   * A time limit on one call to the network: `signal` aborts after `ms`. `end()` says the call
+   * has its answer (a clock that jumps must not jump past a call still being answered).
+   */
+  limit(ms: number): TimeLimit
+}
+
+export interface TimeLimit {
+  readonly signal: AbortSignal
+  end(): void
 }
 
 export const systemClock: Clock = {
@@ -22,7 +32,9 @@ export const systemClock: Clock = {
       }
       const timer = setTimeout(done, ms)
       signal?.addEventListener('abort', done, { once: true })
-    })
+    }),
+  // Node's own timeout signal, whose timer never holds the process open; nothing to end.
+  limit: ms => ({ signal: AbortSignal.timeout(ms), end: () => undefined })
 }
 
 /**
@@ -82,6 +94,12 @@ export class Deadline {
   /** A time limit for one call: `maxMs`, or what is left when that is less, but at least `minMs`. */
   clamp(maxMs: number, minMs = 0): number {
     return Math.max(minMs, Math.min(maxMs, this.left()))
+  }
+
+  /** That time limit, on this clock: the call ends it when it settles. */
+  limitCall(maxMs: number, minMs = 0): TimeLimit & { ms: number } {
+    const ms = this.clamp(maxMs, minMs)
+    return { ...this.clock.limit(ms), ms }
   }
 
   /** Milliseconds since `since` (default: the start of the run), on this clock. */

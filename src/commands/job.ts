@@ -5,42 +5,22 @@
 // warnings: the run still waits and sets its outputs, so nobody re-runs it and sends it twice.
 import * as core from '@actions/core'
 import { noPullRequestNote, readPoll } from '../agent/completion.js'
-import {
-  composePrompt,
-  contextFromEvent,
-  MAX_CONTEXT_FILES,
-  type ChangeContext
-} from '../agent/prompt.js'
 import { deliveryOf, sendInstruction, type Sent } from '../agent/send.js'
 import { cancelled, exitProblem, stoppedBy, type Stage } from '../agent/verdict.js'
 import { jobUrlPath, waitForJob, type WaitResult } from '../agent/wait.js'
 import { messageOf } from '../errors.js'
 import { markerKey, parsePullRequestLink } from '../github/comments.js'
 import { JobComments } from '../github/progress-comment.js'
-import { listPullRequestFiles } from '../github/pulls.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
-import { placeNoun } from '../report/place.js'
 import { AgentApi } from '../service/agent-api.js'
-import { capJobJson, isFinalStatus, type AgentJob } from '../service/schema.js'
-import { InputError } from '../inputs.js'
+import { isFinalStatus, type AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
+import { askedIn, jobReport, setJobOutputs, type Seen } from './job-state.js'
+import { initialTarget, NoJobError, prepareTarget, type Target } from './job-target.js'
 
 export async function runJob(ctx: CommandContext<JobSettings>): Promise<void> {
   await new JobRun(ctx).run()
-}
-
-/** What prepare() settles: the job and the instruction, and the job as it was before. */
-interface Target {
-  command: 'message' | 'create'
-  jobId?: string
-  prompt: string
-  /** The job as a GET showed it just before the POST (a follow-up that waits). */
-  before?: AgentJob
-  /** A re-run: an earlier attempt of this workflow run delivered the instruction to `jobId`. */
-  earlier?: true
-  /** The live comment records this job: replies with the trigger go to it. */
-  routeHere: boolean
 }
 
 /** How the run ended: the report that says so, and what the step publishes with it. */
@@ -52,13 +32,6 @@ interface Ending {
   retry?: true
 }
 
-/** The run refused to guess a job: `job-id` is empty and nothing here records one. */
-class NoJobError extends InputError {
-  constructor(readonly why: string) {
-    super('job-id', why)
-  }
-}
-
 class JobRun {
   private readonly s: JobSettings
   private readonly comments: JobComments
@@ -67,17 +40,12 @@ class JobRun {
   private stage: Stage = 'preparing'
   private target: Target
   /** The last job seen; `stale` while it may still show its state from before the instruction. */
-  private last?: { job: AgentJob; stale: boolean }
+  private last?: Seen
 
   constructor(private readonly ctx: CommandContext<JobSettings>) {
     const s = ctx.settings
     this.s = s
-    this.target = {
-      command: s.command,
-      ...(s.command === 'message' && s.jobId !== '' ? { jobId: s.jobId } : {}),
-      prompt: s.prompt,
-      routeHere: false
-    }
+    this.target = initialTarget(s)
     this.agent = new AgentApi(ctx.service)
     this.comments = new JobComments({
       octokit: s.comment === 'false' ? undefined : ctx.octokit,
@@ -109,25 +77,12 @@ class JobRun {
   // The phases
 
   private async prepare(): Promise<Target> {
-    const s = this.s
-    let target = this.target
-    const earlier = await this.earlierAttemptsJob()
-    if (earlier !== undefined) target = { ...target, jobId: earlier, earlier: true }
-    else if (target.command === 'message' && target.jobId === undefined)
-      target = { ...target, ...(await this.chooseJob()) }
-    if (target.jobId !== undefined) this.ctx.result.set('job-id', target.jobId)
-    this.target = target
-    if (s.context)
-      target = { ...target, prompt: composePrompt(s.prompt, await this.gatherContext()) }
-    // What GitHub took to answer is not taken from the service's time: it counts from here.
-    this.ctx.deadline.restartFrom(this.ctx.deadline.now())
-    if (target.command === 'message' && s.wait && !target.earlier) {
-      // A job that does not exist fails here, without spending a follow-up.
-      const path = jobUrlPath(s.jobPath, s.projectId, target.jobId ?? '')
-      const before = await this.agent.getJob(path)
-      this.last = { job: before, stale: false }
-      target = { ...target, before }
-    }
+    const target = await prepareTarget(this.ctx, this.comments, this.agent, this.target, t => {
+      // Known before the instruction is sent: a cancellation from here on names the job.
+      this.target = t
+      if (t.jobId !== undefined) this.ctx.result.set('job-id', t.jobId)
+    })
+    if (target.before) this.last = { job: target.before, stale: false }
     return target
   }
 
@@ -269,75 +224,6 @@ class JobRun {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // What prepare() asks GitHub
-
-  /**
-   * On a re-run (a later attempt of the same workflow run), the job an earlier attempt delivered
-   * this instruction to, as its comment records it: that job is followed and nothing is sent
-   * again. A run with nowhere to comment has no record, and sends again (the README says so).
-   */
-  private async earlierAttemptsJob(): Promise<string | undefined> {
-    const run = this.ctx.run
-    if (!run || run.attempt < 2) return undefined
-    const thread = this.comments.thread(this.ctx.target?.issueNumber)
-    const found = thread ? await thread.findRunJob(this.s.projectId, run.id) : undefined
-    if (found === undefined) return undefined
-    core.notice(
-      `This is attempt ${run.attempt} of workflow run ${run.id}: an earlier attempt already ` +
-        `delivered the instruction to job ${found}, so it is not sent again. This run follows that job.`
-    )
-    return found
-  }
-
-  /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
-  private async chooseJob(): Promise<Partial<Target>> {
-    const { event, settings: s, target } = this.ctx
-    const thread = this.comments.thread(event.issueNumber)
-    const found = thread ? await thread.findRoutedJob(s.projectId) : undefined
-    const here = `This ${placeNoun(event.isPullRequest)}`
-    // The live comment may replace the one that carried the route: it must carry it on.
-    const routeHere = target?.issueNumber === event.issueNumber
-    if (found) {
-      core.info(`${here} records agent job ${found}: the follow-up goes there.`)
-      return { jobId: found, routeHere }
-    }
-    if (s.whenNoJob === 'create' && event.comment) {
-      core.info(
-        `${here} records no agent job, and \`when-no-job\` is \`create\`: starting a new job with the instruction.`
-      )
-      return { command: 'create', routeHere }
-    }
-    throw new NoJobError(
-      `is empty and ${here.toLowerCase()} records no agent job of this project. Set \`job-id\` in the ` +
-        'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
-        'pull request that the docs agent opened after an instruction sent by this action'
-    )
-  }
-
-  private async gatherContext(): Promise<ChangeContext> {
-    const { event, octokit } = this.ctx
-    const c = contextFromEvent(event.eventName, this.ctx.payload, `${event.owner}/${event.repo}`)
-    if (!c.pullRequest) return c
-    if (!octokit) return { ...c, filesNote: 'not listed (no `github-token`)' }
-    try {
-      const files = await listPullRequestFiles(
-        octokit,
-        event.owner,
-        event.repo,
-        c.pullRequest.number,
-        MAX_CONTEXT_FILES
-      )
-      return { ...c, files }
-    } catch (err) {
-      const why = messageOf(err)
-      core.warning(
-        `\`context\`: could not list the pull request's files, sent without them: ${why}`
-      )
-      return { ...c, filesNote: 'could not be listed' }
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------------
   // What the run writes
 
   /** The ending: the live comment's last write and the job summary, published by run(). */
@@ -370,7 +256,7 @@ class JobRun {
   ): Promise<number | undefined> {
     if (job?.status !== 'completed' || pr === undefined || this.s.comment === 'false') return
     if (pr === this.ctx.target?.issueNumber) return pr // the live comment carries the marker
-    const asked = this.askedIn()
+    const asked = askedIn(this.ctx)
     const report: JobReport = {
       ...this.report('done'),
       endedAt: this.ctx.deadline.now(),
@@ -381,38 +267,12 @@ class JobRun {
     return (await this.comments.recordRoute(report, pr)) ? pr : undefined
   }
 
-  /** The pull request or issue this run answers on, where the job was asked for. */
-  private askedIn(): { number: number; url: string } | undefined {
-    const n = this.ctx.target?.issueNumber
-    const { owner, repo } = this.ctx.event
-    if (n === undefined || owner === '' || repo === '') return undefined
-    // GitHub sends /issues/N to /pull/N for a pull request: one address serves both.
-    return { number: n, url: `${this.ctx.serverUrl}/${owner}/${repo}/issues/${n}` }
+  private report(phase: JobReport['phase']): JobReport {
+    return jobReport(this.ctx, phase, this.target, this.last)
   }
 
-  private report(phase: JobReport['phase']): JobReport {
-    const t = this.target
-    const asked = this.askedIn()
-    const hideStale = (phase === 'waiting' || phase === 'cancelled') && this.last?.stale
-    const prBefore = t.before?.prLink ?? undefined
-    return {
-      command: t.command,
-      projectId: this.s.projectId,
-      jobId: t.jobId,
-      phase,
-      job: hideStale ? undefined : this.last?.job,
-      prompt: t.prompt,
-      startedAt: this.ctx.deadline.startedAt,
-      waited: this.s.wait,
-      runUrl: this.ctx.runUrl,
-      trigger: this.s.trigger,
-      fromComment: this.ctx.event.comment !== undefined,
-      ...(asked ? { askedOn: { ...asked, pullRequest: this.ctx.event.isPullRequest } } : {}),
-      routedHere: t.routeHere,
-      requests: this.ctx.service.requests,
-      ...(t.earlier ? { rerun: true } : {}),
-      prUpdated: prBefore !== undefined && this.last?.job.prLink === prBefore
-    }
+  private setJobOutputs(job: AgentJob | undefined): void {
+    setJobOutputs(this.ctx.result, job)
   }
 
   /**
@@ -429,17 +289,5 @@ class JobRun {
     if (this.stage === 'waiting' && !retry && run)
       keys.push(markerKey('run', this.s.projectId, run.id, jobId))
     return keys
-  }
-
-  private setJobOutputs(job: AgentJob | undefined): void {
-    if (!job) return
-    this.ctx.result.set('status', job.status)
-    this.ctx.result.set('pr-link', job.prLink ?? '')
-    const { json, capped } = capJobJson(job)
-    if (capped)
-      core.warning(
-        'The job object is too large for a step output; `job` holds its main fields only, long ones cut.'
-      )
-    this.ctx.result.set('job', json)
   }
 }

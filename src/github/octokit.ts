@@ -27,18 +27,19 @@ export function createOctokit(
 ): Octokit {
   const base = (defaults.request?.fetch as typeof fetch | undefined) ?? fetch
   const timed: typeof fetch = (input, init) => {
-    // A time limit racing the call: real time, whatever clock the deadline counts on.
-    const limit = deadline.clamp(GITHUB_TIMEOUT_MS, GITHUB_MIN_TIMEOUT_MS)
-    const timeout = AbortSignal.timeout(limit)
+    const limit = deadline.limitCall(GITHUB_TIMEOUT_MS, GITHUB_MIN_TIMEOUT_MS)
+    const timeout = limit.signal
     return base(input, {
       ...init,
       signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
-    }).catch((error: unknown) => {
-      // Said as what happened: octokit would report a request it gave up on as "500 aborted".
-      if (timeout.aborted && !init?.signal?.aborted)
-        throw new Error(`no answer within ${Math.round(limit / 1000)} s`, { cause: error })
-      throw error
     })
+      .catch((error: unknown) => {
+        // Said as what happened: octokit would report a request it gave up on as "500 aborted".
+        if (timeout.aborted && !init?.signal?.aborted)
+          throw new Error(`no answer within ${Math.round(limit.ms / 1000)} s`, { cause: error })
+        throw error
+      })
+      .finally(() => limit.end())
   }
   return getOctokit(token, {
     baseUrl: apiUrl,

@@ -1,5 +1,6 @@
 // The visitors report (job summary and comment): the answer in the headline, the totals with
-// the human/AI overlap made explicit, then the top pages as a chart and a table that fits.
+// the human/AI overlap made explicit, the trend (with `trend`), then the top pages: a bar chart
+// where it shows more than the rows below it, and a table that fits the room it is given.
 
 import type { DateRange, Period } from '../period.js'
 import type { VisitorCounts, VisitorRow } from '../service/schema.js'
@@ -199,7 +200,6 @@ function omittedNote(omitted: number, fullDataHint: string | undefined): string 
   return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`
 }
 
-/** Table rows that fit in the budget, in order: a row that does not fit ends the table. */
 /** Markdown for the visitors export, within opts.room whatever the row count. */
 export function renderVisitorsReport(r: VisitorsReport, opts: VisitorsRenderOptions): string {
   const head = reportHead(r)

@@ -164,7 +164,7 @@ export class ServiceClient {
         body: c.body,
         check: c.check,
         // Each attempt gets the usual limit, or what is left of the run's time if that is less.
-        timeoutMs: deadline.clamp(this.o.requestTimeoutMs, 1_000),
+        limit: deadline.limitCall(this.o.requestTimeoutMs, 1_000),
         signal,
         count: () => this.sent++,
         debug: this.o.debug,

@@ -5,6 +5,7 @@ import http, { type IncomingMessage } from 'node:http'
 import https from 'node:https'
 import type { HttpClient } from '@actions/http-client'
 import type { RequestInfo } from '@actions/http-client/lib/interfaces'
+import type { TimeLimit } from '../deadline.js'
 import { redact, redactParsed } from '../secrets.js'
 import { reason, statusWhy, type FailedAttempt } from './errors.js'
 import { networkCode, type Outcome } from './retry.js'
@@ -28,7 +29,8 @@ export interface AttemptRequest<T> {
   path: string
   body?: string
   check: Check<T>
-  timeoutMs: number
+  /** This attempt's time limit (on the run's clock); ended here when the attempt settles. */
+  limit: TimeLimit
   signal?: AbortSignal
   /**
    * Called once the request's connection is made (a kept-alive one at once): a request that never
@@ -51,10 +53,11 @@ export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
   const onAbort = (): void => controller.abort()
   r.signal?.addEventListener('abort', onAbort, { once: true })
   let timedOut = false
-  const timer = setTimeout(() => {
+  const onTimeUp = (): void => {
     timedOut = true
     controller.abort()
-  }, r.timeoutMs)
+  }
+  r.limit.signal.addEventListener('abort', onTimeUp, { once: true })
   const line = (what: string): void =>
     r.debug?.(`${r.method} ${clipText(r.path, 300)} -> ${what} (${r.now() - started} ms)`)
   try {
@@ -101,7 +104,8 @@ export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
       }
     return checked(msg, text, status, r.check)
   } finally {
-    clearTimeout(timer)
+    r.limit.end()
+    r.limit.signal.removeEventListener('abort', onTimeUp)
     r.signal?.removeEventListener('abort', onAbort)
   }
 }

@@ -1,0 +1,151 @@
+// The job run's first phase: which job, which instruction, and the job as it was before. It asks
+// GitHub (an earlier attempt's record, the job a pull request records, the pull request's files)
+// and the service (the job, read just before a follow-up), and sends nothing.
+import * as core from '@actions/core'
+import {
+  composePrompt,
+  contextFromEvent,
+  MAX_CONTEXT_FILES,
+  type ChangeContext
+} from '../agent/prompt.js'
+import { jobUrlPath } from '../agent/wait.js'
+import { messageOf } from '../errors.js'
+import type { JobComments } from '../github/progress-comment.js'
+import { listPullRequestFiles } from '../github/pulls.js'
+import { placeNoun } from '../report/place.js'
+import type { AgentApi } from '../service/agent-api.js'
+import type { AgentJob } from '../service/schema.js'
+import { InputError } from '../inputs.js'
+import type { JobSettings } from '../settings.js'
+import type { CommandContext } from './context.js'
+
+/** What prepare settles: the job and the instruction, and the job as it was before. */
+export interface Target {
+  command: 'message' | 'create'
+  jobId?: string
+  prompt: string
+  /** The job as a GET showed it just before the POST (a follow-up that waits). */
+  before?: AgentJob
+  /** A re-run: an earlier attempt of this workflow run delivered the instruction to `jobId`. */
+  earlier?: true
+  /** The live comment records this job: replies with the trigger go to it. */
+  routeHere: boolean
+}
+
+/** The run refused to guess a job: `job-id` is empty and nothing here records one. */
+export class NoJobError extends InputError {
+  constructor(readonly why: string) {
+    super('job-id', why)
+  }
+}
+
+/** What the settings alone say. */
+export function initialTarget(s: JobSettings): Target {
+  return {
+    command: s.command,
+    ...(s.command === 'message' && s.jobId !== '' ? { jobId: s.jobId } : {}),
+    prompt: s.prompt,
+    routeHere: false
+  }
+}
+
+/**
+ * The job (an earlier attempt's, the one given, the one this pull request records, or a new one),
+ * the instruction (with `context`, the change's block), and for a follow-up that waits the job as
+ * a GET shows it before the POST: a job that does not exist fails there, without spending a
+ * follow-up. `onJob` hears the job once it is known, before the context and the GET.
+ */
+export async function prepareTarget(
+  ctx: CommandContext<JobSettings>,
+  comments: JobComments,
+  agent: AgentApi,
+  start: Target,
+  onJob: (target: Target) => void
+): Promise<Target> {
+  const s = ctx.settings
+  let target = start
+  const earlier = await earlierAttemptsJob(ctx, comments)
+  if (earlier !== undefined) target = { ...target, jobId: earlier, earlier: true }
+  else if (target.command === 'message' && target.jobId === undefined)
+    target = { ...target, ...(await chooseJob(ctx, comments)) }
+  onJob(target)
+  if (s.context) target = { ...target, prompt: composePrompt(s.prompt, await gatherContext(ctx)) }
+  // What GitHub took to answer is not taken from the service's time: it counts from here.
+  ctx.deadline.restartFrom(ctx.deadline.now())
+  if (target.command === 'message' && s.wait && !target.earlier) {
+    const before = await agent.getJob(jobUrlPath(s.jobPath, s.projectId, target.jobId ?? ''))
+    target = { ...target, before }
+  }
+  return target
+}
+
+/**
+ * On a re-run (a later attempt of the same workflow run), the job an earlier attempt delivered
+ * this instruction to, as its comment records it: that job is followed and nothing is sent
+ * again. A run with nowhere to comment has no record, and sends again (the README says so).
+ */
+async function earlierAttemptsJob(
+  ctx: CommandContext<JobSettings>,
+  comments: JobComments
+): Promise<string | undefined> {
+  const run = ctx.run
+  if (!run || run.attempt < 2) return undefined
+  const thread = comments.thread(ctx.target?.issueNumber)
+  const found = thread ? await thread.findRunJob(ctx.settings.projectId, run.id) : undefined
+  if (found === undefined) return undefined
+  core.notice(
+    `This is attempt ${run.attempt} of workflow run ${run.id}: an earlier attempt already ` +
+      `delivered the instruction to job ${found}, so it is not sent again. This run follows that job.`
+  )
+  return found
+}
+
+/** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
+async function chooseJob(
+  ctx: CommandContext<JobSettings>,
+  comments: JobComments
+): Promise<Partial<Target>> {
+  const { event, settings: s, target } = ctx
+  const thread = comments.thread(event.issueNumber)
+  const found = thread ? await thread.findRoutedJob(s.projectId) : undefined
+  const here = `This ${placeNoun(event.isPullRequest)}`
+  // The live comment may replace the one that carried the route: it must carry it on.
+  const routeHere = target?.issueNumber === event.issueNumber
+  if (found) {
+    core.info(`${here} records agent job ${found}: the follow-up goes there.`)
+    return { jobId: found, routeHere }
+  }
+  if (s.whenNoJob === 'create' && event.comment) {
+    core.info(
+      `${here} records no agent job, and \`when-no-job\` is \`create\`: starting a new job with the instruction.`
+    )
+    return { command: 'create', routeHere }
+  }
+  throw new NoJobError(
+    `is empty and ${here.toLowerCase()} records no agent job of this project. Set \`job-id\` in the ` +
+      'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
+      'pull request that the docs agent opened after an instruction sent by this action'
+  )
+}
+
+/** The change that triggered the run, for `context`: the event, and a pull request's files. */
+async function gatherContext(ctx: CommandContext<JobSettings>): Promise<ChangeContext> {
+  const { event, octokit } = ctx
+  const c = contextFromEvent(event.eventName, ctx.payload, `${event.owner}/${event.repo}`)
+  if (!c.pullRequest) return c
+  if (!octokit) return { ...c, filesNote: 'not listed (no `github-token`)' }
+  try {
+    const files = await listPullRequestFiles(
+      octokit,
+      event.owner,
+      event.repo,
+      c.pullRequest.number,
+      MAX_CONTEXT_FILES
+    )
+    return { ...c, files }
+  } catch (err) {
+    const why = messageOf(err)
+    core.warning(`\`context\`: could not list the pull request's files, sent without them: ${why}`)
+    return { ...c, filesNote: 'could not be listed' }
+  }
+}
