@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1723);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8868);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1723:
+/***/ 8868:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37105,6 +37105,123 @@ function notRead(sections) {
     return lines.join('\n>\n');
 }
 
+;// CONCATENATED MODULE: ./src/analytics/trend.ts
+// The trend: the totals of the periods before the range, one request (`limit=1`) per period per
+// section drawn, so "is it going up?" is answered without last week's report open beside this one.
+
+
+/**
+ * Reads the totals of `ranges` (oldest first) for the sections asked for. A period that fails is
+ * left out of the line with a warning; the quota or `max-requests` running out ends the reading.
+ */
+async function readTrend(api, ranges, sections, onWarning) {
+    const points = ranges.map(range => ({ range }));
+    let requests = 0;
+    for (const point of points) {
+        try {
+            if (sections.visitors) {
+                requests++;
+                point.visitors = (await api.visitorsTotals(point.range)).total;
+            }
+            if (sections.views) {
+                requests++;
+                point.views = (await api.viewsTotals(point.range)).total;
+            }
+        }
+        catch (err) {
+            if (err instanceof RateLimitError || err instanceof BudgetError) {
+                onWarning(`Trend: stopped at ${point.range.dateFrom}: ${messageOf(err)}`);
+                break;
+            }
+            onWarning(`Trend: the period from ${point.range.dateFrom} could not be read: ${messageOf(err)}`);
+        }
+    }
+    return { points, requests };
+}
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/workspace.ts
+// The workspace: every file the action reads or writes by a user-given path stays inside
+// GITHUB_WORKSPACE, and every file it writes appears whole or not at all.
+
+
+
+
+
+/**
+ * The absolute path of a workspace-relative file, refused unless it stays inside the workspace:
+ * no `..` escape, no absolute path elsewhere, and no symlink (of the file or any folder above it)
+ * that leads out.
+ */
+function insideWorkspace(name, text, workspace) {
+    const refuse = (why) => {
+        throw new InputError(name, `${quote(text)} ${why}; expected a path relative to the workspace, inside it`);
+    };
+    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
+    const absolute = (0,external_node_path_namespaceObject.resolve)(root, text);
+    if (!within(root, absolute))
+        refuse('leads outside the workspace');
+    const realRoot = realPathOf(root) ?? root;
+    // The deepest part of the path that exists decides where it really leads.
+    let existing = absolute;
+    while (realPathOf(existing) === undefined && existing !== root)
+        existing = (0,external_node_path_namespaceObject.dirname)(existing);
+    const real = realPathOf(existing);
+    if (real !== undefined && !within(realRoot, real))
+        refuse('leads outside the workspace through a symlink');
+    // A dangling symlink resolves nowhere but would still be written through.
+    if (isDanglingLink(absolute))
+        refuse('is a symlink to nothing');
+    return absolute;
+}
+function within(root, path) {
+    const rel = (0,external_node_path_namespaceObject.relative)(root, path);
+    return rel === '' || (!rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && rel !== '..' && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
+}
+function realPathOf(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.realpathSync)(path);
+    }
+    catch {
+        return undefined;
+    }
+}
+function isDanglingLink(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.lstatSync)(path).isSymbolicLink() && realPathOf(path) === undefined;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Where a file is written before it is renamed onto `path`: beside it (a rename within one folder
+ * is atomic), hidden, and unique.
+ */
+function tempPathBeside(path) {
+    return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(path), `.${(0,external_node_path_namespaceObject.basename)(path)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.partial`);
+}
+/**
+ * Writes `text` to `path` whole or not at all: into a new file beside it (created exclusively, so
+ * no symlink is followed), then renamed onto it, which replaces a symlink at `path` instead of
+ * writing through it.
+ */
+async function writeFileAtomic(path, text) {
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+    const temp = tempPathBeside(path);
+    try {
+        await (0,promises_namespaceObject.writeFile)(temp, text, { flag: 'wx', mode: 0o644 });
+        await (0,promises_namespaceObject.rename)(temp, path);
+    }
+    catch (err) {
+        await (0,promises_namespaceObject.rm)(temp, { force: true }).catch(() => undefined);
+        throw err;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/service/analytics.ts
 
 
@@ -37316,121 +37433,31 @@ function checkCallerStats(body) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/analytics/trend.ts
-// The trend: the totals of the periods before the range, one request (`limit=1`) per period per
-// section drawn, so "is it going up?" is answered without last week's report open beside this one.
+;// CONCATENATED MODULE: ./src/commands/analytics-input.ts
+// What the analytics commands (`visitors`, `report`) hand the section readers, built once from
+// the settings, and how their log names a range.
 
 
-/**
- * Reads the totals of `ranges` (oldest first) for the sections asked for. A period that fails is
- * left out of the line with a warning; the quota or `max-requests` running out ends the reading.
- */
-async function readTrend(api, ranges, sections, onWarning) {
-    const points = ranges.map(range => ({ range }));
-    let requests = 0;
-    for (const point of points) {
-        try {
-            if (sections.visitors) {
-                requests++;
-                point.visitors = (await api.visitorsTotals(point.range)).total;
-            }
-            if (sections.views) {
-                requests++;
-                point.views = (await api.viewsTotals(point.range)).total;
-            }
-        }
-        catch (err) {
-            if (err instanceof RateLimitError || err instanceof BudgetError) {
-                onWarning(`Trend: stopped at ${point.range.dateFrom}: ${messageOf(err)}`);
-                break;
-            }
-            onWarning(`Trend: the period from ${point.range.dateFrom} could not be read: ${messageOf(err)}`);
-        }
-    }
-    return { points, requests };
-}
-
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/workspace.ts
-// The workspace: every file the action reads or writes by a user-given path stays inside
-// GITHUB_WORKSPACE, and every file it writes appears whole or not at all.
-
-
-
-
-
-/**
- * The absolute path of a workspace-relative file, refused unless it stays inside the workspace:
- * no `..` escape, no absolute path elsewhere, and no symlink (of the file or any folder above it)
- * that leads out.
- */
-function insideWorkspace(name, text, workspace) {
-    const refuse = (why) => {
-        throw new InputError(name, `${quote(text)} ${why}; expected a path relative to the workspace, inside it`);
+/** The readers' input; `compare` reads the period before in the readers only when asked. */
+function sectionInput(ctx, o) {
+    const s = ctx.settings;
+    return {
+        api: new AnalyticsApi(ctx.service, s.projectId),
+        range: s.range,
+        ...(o.withPrevious && s.previous ? { previous: s.previous } : {}),
+        top: s.top,
+        pageSize: s.pageSize,
+        maxRows: s.maxRows,
+        concurrency: s.concurrency,
+        deadline: ctx.deadline,
+        onWarning: line => core_warning(line)
     };
-    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
-    const absolute = (0,external_node_path_namespaceObject.resolve)(root, text);
-    if (!within(root, absolute))
-        refuse('leads outside the workspace');
-    const realRoot = realPathOf(root) ?? root;
-    // The deepest part of the path that exists decides where it really leads.
-    let existing = absolute;
-    while (realPathOf(existing) === undefined && existing !== root)
-        existing = (0,external_node_path_namespaceObject.dirname)(existing);
-    const real = realPathOf(existing);
-    if (real !== undefined && !within(realRoot, real))
-        refuse('leads outside the workspace through a symlink');
-    // A dangling symlink resolves nowhere but would still be written through.
-    if (isDanglingLink(absolute))
-        refuse('is a symlink to nothing');
-    return absolute;
 }
-function within(root, path) {
-    const rel = (0,external_node_path_namespaceObject.relative)(root, path);
-    return rel === '' || (!rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && rel !== '..' && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
-}
-function realPathOf(path) {
-    try {
-        return (0,external_node_fs_namespaceObject.realpathSync)(path);
-    }
-    catch {
-        return undefined;
-    }
-}
-function isDanglingLink(path) {
-    try {
-        return (0,external_node_fs_namespaceObject.lstatSync)(path).isSymbolicLink() && realPathOf(path) === undefined;
-    }
-    catch {
-        return false;
-    }
-}
-/**
- * Where a file is written before it is renamed onto `path`: beside it (a rename within one folder
- * is atomic), hidden, and unique.
- */
-function tempPathBeside(path) {
-    return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(path), `.${(0,external_node_path_namespaceObject.basename)(path)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.partial`);
-}
-/**
- * Writes `text` to `path` whole or not at all: into a new file beside it (created exclusively, so
- * no symlink is followed), then renamed onto it, which replaces a symlink at `path` instead of
- * writing through it.
- */
-async function writeFileAtomic(path, text) {
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    const temp = tempPathBeside(path);
-    try {
-        await (0,promises_namespaceObject.writeFile)(temp, text, { flag: 'wx', mode: 0o644 });
-        await (0,promises_namespaceObject.rename)(temp, path);
-    }
-    catch (err) {
-        await (0,promises_namespaceObject.rm)(temp, { force: true }).catch(() => undefined);
-        throw err;
-    }
+/** A range as the log says it: "all time", or its bounds with the end exclusive. */
+function describeRange(range) {
+    if (range.dateFrom === undefined && range.dateTo === undefined)
+        return 'all time';
+    return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`;
 }
 
 ;// CONCATENATED MODULE: ./src/commands/report.ts
@@ -37464,18 +37491,8 @@ const READERS = {
 };
 async function runReport(ctx) {
     const s = ctx.settings;
-    const input = {
-        api: new AnalyticsApi(ctx.service, s.projectId),
-        range: s.range,
-        ...(s.previous ? { previous: s.previous } : {}),
-        top: s.top,
-        pageSize: s.pageSize,
-        maxRows: s.maxRows,
-        concurrency: s.concurrency,
-        deadline: ctx.deadline,
-        onWarning: line => core_warning(line)
-    };
-    info(`Docs-health report for ${describe(s.range)}: ${s.sections.join(', ')}.`);
+    const input = sectionInput(ctx, { withPrevious: true });
+    info(`Docs-health report for ${describeRange(s.range)}: ${s.sections.join(', ')}.`);
     const sections = [];
     ctx.result.onCancel = signal => {
         const read = sections.filter(x => x.ok).map(x => x.name);
@@ -37737,11 +37754,6 @@ function setComment(ctx, report) {
 function trendSections(sections) {
     const read = (name) => sections.some(x => x.name === name && x.ok);
     return { visitors: read('visitors'), views: read('views') };
-}
-function describe(range) {
-    if (range.dateFrom === undefined && range.dateTo === undefined)
-        return 'all time';
-    return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`;
 }
 
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -38995,19 +39007,11 @@ async function runVisitors(ctx) {
     const s = ctx.settings;
     ctx.result.set('date-from', s.range.dateFrom ?? '');
     ctx.result.set('date-to', s.range.dateTo ?? '');
-    info(`Exporting visitors for ${visitors_describe(s.range)} (${s.pageSize} rows per request).`);
-    const api = new AnalyticsApi(ctx.service, s.projectId);
-    // The report section's reader, with this command's file and its words for warnings.
-    const input = {
-        api,
-        range: s.range,
-        top: s.top,
-        pageSize: s.pageSize,
-        maxRows: s.maxRows,
-        concurrency: s.concurrency,
-        deadline: ctx.deadline,
-        onWarning: line => core_warning(line)
-    };
+    info(`Exporting visitors for ${describeRange(s.range)} (${s.pageSize} rows per request).`);
+    // The report section's reader, with this command's file and its words for warnings; the
+    // period before is read below, once the export is written.
+    const input = sectionInput(ctx, { withPrevious: false });
+    const { api } = input;
     let sink;
     let rowsRead = 0;
     // Cancelled mid-export: the partial file goes, and the log says how far the export got.
@@ -39090,7 +39094,7 @@ async function runVisitors(ctx) {
 }
 /** The period before: its totals, and the previous values of the shown pages only. */
 async function readPrevious(current, input, range) {
-    info(`Reading the previous period for comparison: ${visitors_describe(range)}.`);
+    info(`Reading the previous period for comparison: ${describeRange(range)}.`);
     let pages;
     try {
         pages = await readPreviousPages(current, input, range, 'Previous period');
@@ -39144,11 +39148,6 @@ function budgetSpent(err, rows, pageSize, hadFile) {
         (hadFile ? ' The partial file was removed.' : ''));
 }
 const requestsText = (n) => `${n} request${n === 1 ? '' : 's'}`;
-function visitors_describe(range) {
-    if (range.dateFrom === undefined && range.dateTo === undefined)
-        return 'all time';
-    return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`;
-}
 
 ;// CONCATENATED MODULE: ./src/commands/cancel.ts
 // The runner cancels a step with SIGINT, then SIGTERM. Node's default would end the process at
@@ -39277,12 +39276,12 @@ async function getCommenterPermission(octokit, owner, repo, username) {
         return 'none';
     }
     catch (error) {
-        core_debug(`Permission lookup for ${username} failed, treating as none: ${trigger_describe(error)}`);
+        core_debug(`Permission lookup for ${username} failed, treating as none: ${describe(error)}`);
         return 'none';
     }
 }
 /** One short line: status and message, never a stack. */
-function trigger_describe(error) {
+function describe(error) {
     const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
     const message = redact(messageOf(error)).replace(/\s+/g, ' ').slice(0, 200);
     return typeof status === 'number' ? `HTTP ${status} ${message}` : message;
@@ -39308,7 +39307,7 @@ async function addReaction(octokit, owner, repo, comment, content, warn) {
         given.set(comment, (given.get(comment) ?? new Set()).add(content));
     }
     catch (error) {
-        warn(`Could not add the ${content} reaction to comment ${comment.id}: ${trigger_describe(error)}`);
+        warn(`Could not add the ${content} reaction to comment ${comment.id}: ${describe(error)}`);
     }
 }
 /**

@@ -9,10 +9,8 @@ import { readSearches } from '../analytics/sections/searches.js'
 import type { Section, SectionOutcome } from '../analytics/sections/outcome.js'
 import type { RunLimit, SectionFailure, SectionInput } from '../analytics/sections/section.js'
 import { readViews, readVisitors } from '../analytics/sections/visitors.js'
-import type { DateRange } from '../period.js'
 import { markerKey, upsertComment } from '../github/comments.js'
 import { renderHealthReport, type HealthReport } from '../report/health.js'
-import { AnalyticsApi } from '../service/analytics.js'
 import { BudgetError, RateLimitError, ServiceError } from '../service/errors.js'
 import { messageOf, TimeUpError } from '../errors.js'
 import type { SectionName } from '../analytics/section-names.js'
@@ -21,6 +19,7 @@ import { writeFileAtomic } from '../workspace.js'
 import { bytes, chars, clip } from '../report/markdown.js'
 import type { AnalyticsSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
+import { describeRange, sectionInput } from './analytics-input.js'
 
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const SUMMARY_MAX_BYTES = 512 * 1024
@@ -37,18 +36,8 @@ const READERS: Record<SectionName, (input: SectionInput) => Promise<Section>> = 
 
 export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise<void> {
   const s = ctx.settings
-  const input: SectionInput = {
-    api: new AnalyticsApi(ctx.service, s.projectId),
-    range: s.range,
-    ...(s.previous ? { previous: s.previous } : {}),
-    top: s.top,
-    pageSize: s.pageSize,
-    maxRows: s.maxRows,
-    concurrency: s.concurrency,
-    deadline: ctx.deadline,
-    onWarning: line => core.warning(line)
-  }
-  core.info(`Docs-health report for ${describe(s.range)}: ${s.sections.join(', ')}.`)
+  const input = sectionInput(ctx, { withPrevious: true })
+  core.info(`Docs-health report for ${describeRange(s.range)}: ${s.sections.join(', ')}.`)
 
   const sections: SectionOutcome[] = []
   ctx.result.onCancel = signal => {
@@ -346,9 +335,4 @@ function setComment(ctx: CommandContext<AnalyticsSettings>, report: HealthReport
 function trendSections(sections: SectionOutcome[]): { visitors: boolean; views: boolean } {
   const read = (name: string): boolean => sections.some(x => x.name === name && x.ok)
   return { visitors: read('visitors'), views: read('views') }
-}
-
-function describe(range: DateRange): string {
-  if (range.dateFrom === undefined && range.dateTo === undefined) return 'all time'
-  return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`
 }

@@ -14,10 +14,10 @@ import { bytes, chars } from '../report/markdown.js'
 import { renderVisitorsReport, type VisitorsReport } from '../report/visitors.js'
 import { TimeUpError } from '../errors.js'
 import { readTrend } from '../analytics/trend.js'
-import { AnalyticsApi } from '../service/analytics.js'
 import { BudgetError } from '../service/errors.js'
 import type { AnalyticsSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
+import { describeRange, sectionInput } from './analytics-input.js'
 
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const SUMMARY_MAX_BYTES = 512 * 1024
@@ -26,20 +26,12 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
   const s = ctx.settings
   ctx.result.set('date-from', s.range.dateFrom ?? '')
   ctx.result.set('date-to', s.range.dateTo ?? '')
-  core.info(`Exporting visitors for ${describe(s.range)} (${s.pageSize} rows per request).`)
+  core.info(`Exporting visitors for ${describeRange(s.range)} (${s.pageSize} rows per request).`)
 
-  const api = new AnalyticsApi(ctx.service, s.projectId)
-  // The report section's reader, with this command's file and its words for warnings.
-  const input: SectionInput = {
-    api,
-    range: s.range,
-    top: s.top,
-    pageSize: s.pageSize,
-    maxRows: s.maxRows,
-    concurrency: s.concurrency,
-    deadline: ctx.deadline,
-    onWarning: line => core.warning(line)
-  }
+  // The report section's reader, with this command's file and its words for warnings; the
+  // period before is read below, once the export is written.
+  const input = sectionInput(ctx, { withPrevious: false })
+  const { api } = input
   let sink: Sink | undefined
   let rowsRead = 0
   // Cancelled mid-export: the partial file goes, and the log says how far the export got.
@@ -138,7 +130,7 @@ async function readPrevious(
   input: SectionInput,
   range: Required<DateRange>
 ): Promise<NonNullable<VisitorsReport['previous']>> {
-  core.info(`Reading the previous period for comparison: ${describe(range)}.`)
+  core.info(`Reading the previous period for comparison: ${describeRange(range)}.`)
   let pages: PagesRead
   try {
     pages = await readPreviousPages(current, input, range, 'Previous period')
@@ -200,8 +192,3 @@ function budgetSpent(err: BudgetError, rows: number, pageSize: number, hadFile: 
 }
 
 const requestsText = (n: number): string => `${n} request${n === 1 ? '' : 's'}`
-
-function describe(range: DateRange): string {
-  if (range.dateFrom === undefined && range.dateTo === undefined) return 'all time'
-  return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`
-}

@@ -1,0 +1,33 @@
+// What the analytics commands (`visitors`, `report`) hand the section readers, built once from
+// the settings, and how their log names a range.
+import * as core from '@actions/core'
+import type { SectionInput } from '../analytics/sections/section.js'
+import type { DateRange } from '../period.js'
+import { AnalyticsApi } from '../service/analytics.js'
+import type { AnalyticsSettings } from '../settings.js'
+import type { CommandContext } from './context.js'
+
+/** The readers' input; `compare` reads the period before in the readers only when asked. */
+export function sectionInput(
+  ctx: CommandContext<AnalyticsSettings>,
+  o: { withPrevious: boolean }
+): SectionInput {
+  const s = ctx.settings
+  return {
+    api: new AnalyticsApi(ctx.service, s.projectId),
+    range: s.range,
+    ...(o.withPrevious && s.previous ? { previous: s.previous } : {}),
+    top: s.top,
+    pageSize: s.pageSize,
+    maxRows: s.maxRows,
+    concurrency: s.concurrency,
+    deadline: ctx.deadline,
+    onWarning: line => core.warning(line)
+  }
+}
+
+/** A range as the log says it: "all time", or its bounds with the end exclusive. */
+export function describeRange(range: DateRange): string {
+  if (range.dateFrom === undefined && range.dateTo === undefined) return 'all time'
+  return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`
+}
