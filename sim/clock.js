@@ -22,6 +22,10 @@ export class JumpingClock {
     this.held = 0
     /** Held calls whose time limit this clock fired: their release is on its way. */
     this.releasing = 0
+    /** Each in-process run is one; holds of an earlier one do not count in a later one. */
+    this.generation = 0
+    /** The counts seen by the tick that found a time limit next; a later tick must see the same. */
+    this.steady = undefined
     this.scheduled = false
   }
 
@@ -72,12 +76,15 @@ export class JumpingClock {
    * @returns {(how: 'answered' | 'closed') => void}
    */
   hold() {
+    const generation = this.generation
     this.held++
     this.schedule()
     let released = false
     return how => {
       if (released) return
       released = true
+      // A call an earlier run left behind (a page read ahead, abandoned) no longer counts.
+      if (generation !== this.generation) return
       this.held--
       if (how === 'closed' && this.releasing > 0) this.releasing--
       this.schedule()
@@ -121,10 +128,24 @@ export class JumpingClock {
     }
   }
 
-  /** Jumping on (an in-process run starts) or off (it ended). */
+  /**
+   * Jumping on (an in-process run starts) or off (it ended). A run starts a new generation: calls
+   * held for an earlier run (its pages read ahead and abandoned) are released on their own
+   * time and never count as this run's.
+   */
   setJumping(on) {
+    if (on && !this.jumping) {
+      this.generation++
+      this.held = 0
+      this.releasing = 0
+    }
     this.jumping = on
     this.schedule()
+  }
+
+  /** @private The counts a jump to a time limit relies on, as one comparable value. */
+  counts() {
+    return `${this.limits.size}/${this.held}/${this.releasing}/${this.generation}`
   }
 
   /** @private On the next turn of the event loop: what this one started is all known by then. */
@@ -145,6 +166,15 @@ export class JumpingClock {
     const candidates = [...this.sleepers, ...this.limits]
     if (candidates.length === 0) return
     const next = Math.min(...candidates.map(e => e.at))
+    // Firing a time limit needs the counts to hold over two turns of the event loop: a call its
+    // client just gave up on is released by the simulator one poll phase later.
+    const limitFirst = [...this.limits].some(e => e.at === next)
+    if (limitFirst && this.steady !== this.counts()) {
+      this.steady = this.counts()
+      this.schedule()
+      return
+    }
+    this.steady = undefined
     if (next > this.now()) this.offset += next - this.now()
     const now = this.now()
     for (const e of [...this.events]) if (e.at <= now) e.fire()
