@@ -1,7 +1,14 @@
 // What the job run knows, as its report and its outputs say it: one JobReport built from the
-// target, the last job seen and the phase; the outputs a job sets.
+// target, the last job seen and the phase; what the job's pull request changes; why the run
+// stopped, in words for a comment; the outputs a job sets.
 import * as core from '@actions/core'
-import type { JobReport } from '../report/job.js'
+import { messageOf, TimeUpError } from '../errors.js'
+import { GitHubError } from '../github/errors.js'
+import type { JobComments } from '../github/progress-comment.js'
+import { pullRequestChanges, pullRequestOfLink } from '../github/pulls.js'
+import { FILES_SHOWN } from '../report/job-changes.js'
+import type { JobReport, PullRequestChanges } from '../report/job-report.js'
+import { BudgetError, RateLimitError, ServiceError } from '../service/errors.js'
 import { capJobJson, type AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
@@ -36,6 +43,9 @@ export function jobReport(
   const asked = askedIn(ctx)
   const hideStale = (phase === 'waiting' || phase === 'cancelled') && last?.stale
   const prBefore = t.before?.prLink ?? undefined
+  const by = ctx.event.comment?.author
+  // The live comment records the delivery (a run marker) where it is written at all.
+  const recorded = ctx.run !== undefined && ctx.target !== undefined && ctx.octokit !== undefined
   return {
     command: t.command,
     projectId: s.projectId,
@@ -48,23 +58,119 @@ export function jobReport(
     runUrl: ctx.runUrl,
     trigger: s.trigger,
     fromComment: ctx.event.comment !== undefined,
+    ...(by ? { askedBy: by } : {}),
     ...(asked ? { askedOn: { ...asked, pullRequest: ctx.event.isPullRequest } } : {}),
     routedHere: t.routeHere,
+    ...(t.jobId !== undefined && t.routedBefore === t.jobId ? { hintGiven: true } : {}),
+    ...(recorded && s.comment !== 'false' ? { rerunFollows: true } : {}),
+    ...(s.requirePr ? { requirePr: true } : {}),
     requests: ctx.service.requests,
     ...(t.earlier ? { rerun: true } : {}),
     prUpdated: prBefore !== undefined && last?.job.prLink === prBefore
   }
 }
 
-/** `status`, `pr-link` and `job` (its main fields only when the whole is too large). */
-export function setJobOutputs(result: CommandResult, job: AgentJob | undefined): void {
+/**
+ * `status`, `pr-link`, `pr-number` (when the pull request is on this GitHub), `branch` (the
+ * job's `source.ref`) and `job` (its main fields only when the whole is too large).
+ */
+export function setJobOutputs(
+  result: CommandResult,
+  job: AgentJob | undefined,
+  serverUrl: string
+): void {
   if (!job) return
   result.set('status', job.status)
   result.set('pr-link', job.prLink ?? '')
+  const pr = job.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined
+  result.set('pr-number', pr ? String(pr.number) : '')
+  const ref = job.source?.ref
+  result.set('branch', typeof ref === 'string' ? ref : '')
   const { json, capped } = capJobJson(job)
   if (capped)
     core.warning(
       'The job object is too large for a step output; `job` holds its main fields only, long ones cut.'
     )
   result.set('job', json)
+}
+
+/**
+ * What the completed job's pull request changes, when it is on this GitHub and there is a token
+ * to ask with. A failure only warns: the service has the instruction, and the answer is whole
+ * without the list.
+ */
+export async function changesOf(
+  ctx: CommandContext<JobSettings>,
+  job: AgentJob | undefined
+): Promise<PullRequestChanges | undefined> {
+  const pr = job?.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined
+  if (job?.status !== 'completed' || !pr || !ctx.octokit) return undefined
+  try {
+    return await pullRequestChanges(ctx.octokit, pr, FILES_SHOWN)
+  } catch (err) {
+    core.warning(`The answer shows no files: ${messageOf(err)}`)
+    return undefined
+  }
+}
+
+/**
+ * Why the run stopped, for a comment's reader: the service's or GitHub's words (a status and
+ * what it said, never the request's path: that is for the log) and the action's own advice,
+ * kept apart so that the advice renders as Markdown and the words are escaped.
+ */
+export function readerCause(err: unknown): { error?: string; advice?: string } {
+  if (err instanceof RateLimitError) {
+    const when = `${err.resetAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+    return {
+      error: err.serviceText ?? '429 Too Many Requests',
+      advice: err.resetKnown
+        ? `the service's rate limit resets at ${when}: run it again after that`
+        : "the service's hourly limit is spent: run it again within the hour"
+    }
+  }
+  if (err instanceof ServiceError) {
+    const { problem, hint } = err.forReaders
+    return { ...(problem ? { error: problem } : {}), ...(hint ? { advice: hint } : {}) }
+  }
+  if (err instanceof GitHubError)
+    return { error: err.problem, ...(err.hint ? { advice: err.hint } : {}) }
+  if (err instanceof BudgetError)
+    return {
+      advice:
+        `this run may send at most ${err.maxRequests} requests to the service ` +
+        '(`max-requests`), and has sent them all'
+    }
+  if (err instanceof TimeUpError) {
+    const cause = err.cause === undefined ? {} : readerCause(err.cause)
+    return { ...cause, advice: `the time allowed (${err.limit}) ran out` }
+  }
+  return { error: messageOf(err) }
+}
+
+/**
+ * Records the completed job on the pull request it opened in this repository (`pr`), so a reply
+ * with the trigger reaches it. Returns that pull request's number, and whether its record was
+ * there before this run. A failure is a warning.
+ */
+export async function recordRoute(
+  ctx: CommandContext<JobSettings>,
+  comments: JobComments,
+  done: JobReport,
+  pr: number | undefined
+): Promise<{ pr: number; existed?: boolean } | undefined> {
+  if (done.job?.status !== 'completed' || pr === undefined || ctx.settings.comment === 'false')
+    return undefined
+  if (pr === ctx.target?.issueNumber) return { pr } // the live comment carries the marker
+  const asked = askedIn(ctx)
+  const report: JobReport = {
+    ...done,
+    endedAt: ctx.deadline.now(),
+    routedHere: true,
+    // The record is where the hint lives: it always carries it.
+    hintGiven: false,
+    prNumber: pr,
+    onItsPullRequest: asked ? { askedIn: asked } : {}
+  }
+  const recorded = await comments.recordRoute(report, pr)
+  return recorded ? { pr, existed: recorded === 'updated' } : undefined
 }

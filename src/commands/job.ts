@@ -10,13 +10,20 @@ import { cancelled, exitProblem, stoppedBy, type Stage } from '../agent/verdict.
 import { jobUrlPath, waitForJob, type WaitResult } from '../agent/wait.js'
 import { messageOf } from '../errors.js'
 import { markerKey, parsePullRequestLink } from '../github/comments.js'
-import { JobComments } from '../github/progress-comment.js'
+import { answerKey, JobComments } from '../github/progress-comment.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
 import { AgentApi } from '../service/agent-api.js'
 import { isFinalStatus, type AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
-import { askedIn, jobReport, setJobOutputs, type Seen } from './job-state.js'
+import {
+  changesOf,
+  jobReport,
+  readerCause,
+  recordRoute,
+  setJobOutputs,
+  type Seen
+} from './job-state.js'
 import { initialTarget, NoJobError, prepareTarget, type Target } from './job-target.js'
 
 export async function runJob(ctx: CommandContext<JobSettings>): Promise<void> {
@@ -55,7 +62,7 @@ class JobRun {
       projectId: s.projectId,
       commentMode: s.commentMode,
       secret: s.apiKey,
-      ...(ctx.event.comment ? { answerTo: ctx.event.comment.id } : {})
+      ...(ctx.event.comment ? { answerTo: answerKey(ctx.event.comment) } : {})
     })
   }
 
@@ -174,17 +181,21 @@ class JobRun {
     const prNumber = waited.job?.prLink
       ? parsePullRequestLink(waited.job.prLink, serverUrl, event.owner, event.repo)
       : undefined
-    const routedPr = await this.recordRoute(waited.job, prNumber)
-    if (routedPr !== undefined && routedPr === target?.issueNumber)
+    const route = await recordRoute(this.ctx, this.comments, this.report('done'), prNumber)
+    if (route !== undefined && route.pr === target?.issueNumber)
       this.target = { ...this.target, routeHere: true }
     const failure = exitProblem(waited, jobId, this.s)
+    const changes = await changesOf(this.ctx, waited.job)
     const report: JobReport = {
       ...this.report(waited.timedOut ? 'timed-out' : 'done'),
       // Only the service's words go here (escaped as untrusted); the step's own message, with
       // its advice, goes to the log.
-      error: waited.timedOut ? waited.lastPollError : undefined,
+      ...(waited.timedOut && waited.lastPollError ? readerCause(waited.lastPollError) : {}),
       prNumber,
-      ...(routedPr !== undefined ? { routedTo: routedPr } : {}),
+      ...(changes ? { changes } : {}),
+      ...(route !== undefined ? { routedTo: route.pr } : {}),
+      // The record on the pull request was there: an earlier answer here pointed to it.
+      ...(route?.existed ? { hintGiven: true } : {}),
       // Answering on the pull request the job opened: "this pull request", not a link to itself.
       ...(prNumber !== undefined && prNumber === target?.issueNumber
         ? { onItsPullRequest: {} }
@@ -202,18 +213,17 @@ class JobRun {
   private stopped(err: unknown): Ending {
     if (err instanceof NoJobError)
       return {
-        report: { ...this.report('no-job'), error: `Input \`job-id\` ${err.why}`, delivered: 'no' },
+        report: {
+          ...this.report('no-job'),
+          delivered: 'no',
+          ...(err.elsewhere ? { elsewhere: err.elsewhere } : {})
+        },
         failure: err.message
       }
     const delivered =
       this.stage === 'preparing' ? 'no' : this.stage === 'sending' ? deliveryOf(err) : 'yes'
-    const { error, failure } = stoppedBy(
-      messageOf(err),
-      this.stage,
-      delivered,
-      this.target.jobId ?? ''
-    )
-    return { report: { ...this.report('error'), error, delivered }, failure }
+    const failure = stoppedBy(messageOf(err), this.stage, delivered, this.target.jobId ?? '')
+    return { report: { ...this.report('error'), ...readerCause(err), delivered }, failure }
   }
 
   private cancel(signal: NodeJS.Signals): string {
@@ -246,33 +256,12 @@ class JobRun {
     if (url) this.ctx.result.set('comment-url', url)
   }
 
-  /**
-   * Records the job on the pull request it opened in this repository, so a reply with the
-   * trigger reaches it. Returns that pull request's number. A failure is a warning.
-   */
-  private async recordRoute(
-    job: AgentJob | undefined,
-    pr: number | undefined
-  ): Promise<number | undefined> {
-    if (job?.status !== 'completed' || pr === undefined || this.s.comment === 'false') return
-    if (pr === this.ctx.target?.issueNumber) return pr // the live comment carries the marker
-    const asked = askedIn(this.ctx)
-    const report: JobReport = {
-      ...this.report('done'),
-      endedAt: this.ctx.deadline.now(),
-      routedHere: true,
-      prNumber: pr,
-      onItsPullRequest: asked ? { askedIn: asked } : {}
-    }
-    return (await this.comments.recordRoute(report, pr)) ? pr : undefined
-  }
-
   private report(phase: JobReport['phase']): JobReport {
     return jobReport(this.ctx, phase, this.target, this.last)
   }
 
   private setJobOutputs(job: AgentJob | undefined): void {
-    setJobOutputs(this.ctx.result, job)
+    setJobOutputs(this.ctx.result, job, this.ctx.serverUrl)
   }
 
   /**

@@ -5,6 +5,7 @@ import * as core from '@actions/core'
 import { chars, fitMarkdown } from '../report/markdown.js'
 import { call, GitHubError } from './errors.js'
 import { decodeKey, markerKey, markersFor, verifiedMarkers, type Place } from './markers.js'
+import { pullRequestOfLink } from './pulls.js'
 import type { Octokit } from './octokit.js'
 
 export { markerKey, type Place } from './markers.js'
@@ -164,11 +165,23 @@ export class CommentThread {
    * `markerKey('route', projectId, jobId)`).
    */
   async findRoutedJob(projectId: string): Promise<string | undefined> {
-    const prefix = `${markerKey('route', projectId)}/`
+    return this.newestJobIn(`${markerKey('route', projectId)}/`)
+  }
+
+  /**
+   * The job id from the newest verified `job/<projectId>/<jobId>` marker: the comment of a run
+   * that no trigger asked for (a merge, a dispatch) reporting on its job.
+   */
+  async findReportedJob(projectId: string): Promise<string | undefined> {
+    return this.newestJobIn(`${markerKey('job', projectId)}/`)
+  }
+
+  /** The id after `prefix` in the newest verified marker that has one (the last in its comment). */
+  private async newestJobIn(prefix: string): Promise<string | undefined> {
     const pick = (keys: string[]): string | undefined => {
-      // The last route marker in a comment is the newest statement in it.
-      const routes = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length))
-      const jobId = routes.length > 0 ? decodeKey(routes[routes.length - 1] ?? '') : undefined
+      // The last such marker in a comment is the newest statement in it.
+      const ids = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length))
+      const jobId = ids.length > 0 ? decodeKey(ids[ids.length - 1] ?? '') : undefined
       return jobId === '' ? undefined : jobId
     }
     return newestMarked(await this.comments(), this.secret, this.place, pick)?.value
@@ -179,13 +192,7 @@ export class CommentThread {
    * verified `run/<projectId>/<runId>/<jobId>` marker (as built by `markerKey('run', …)`).
    */
   async findRunJob(projectId: string, runId: string): Promise<string | undefined> {
-    const prefix = `${markerKey('run', projectId, runId)}/`
-    const pick = (keys: string[]): string | undefined => {
-      const runs = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length))
-      const jobId = runs.length > 0 ? decodeKey(runs[runs.length - 1] ?? '') : undefined
-      return jobId === '' ? undefined : jobId
-    }
-    return newestMarked(await this.comments(), this.secret, this.place, pick)?.value
+    return this.newestJobIn(`${markerKey('run', projectId, runId)}/`)
   }
 
   /**
@@ -247,10 +254,6 @@ export async function upsertComment(
   return new CommentThread(octokit, place, o.secret).upsert(o)
 }
 
-function basePath(server: URL): string {
-  return server.pathname.replace(/\/+$/, '')
-}
-
 /**
  * The pull request number of a link such as 'https://github.com/octo/docs/pull/7' when it points
  * at this repository on this server; anything else is undefined.
@@ -261,25 +264,9 @@ export function parsePullRequestLink(
   owner: string,
   repo: string
 ): number | undefined {
-  let url: URL
-  let server: URL
-  try {
-    url = new URL(link.trim())
-    server = new URL(serverUrl)
-  } catch {
-    return undefined
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined
-  if (url.host !== server.host || url.username !== '' || url.password !== '') return undefined
-  const base = basePath(server)
-  if (!url.pathname.startsWith(`${base}/`)) return undefined
-  const match = /^\/([^/]+)\/([^/]+)\/pull\/([1-9][0-9]{0,15})(?:\/files)?\/?$/.exec(
-    url.pathname.slice(base.length)
-  )
-  if (match === null) return undefined
-  const [, linkOwner = '', linkRepo = '', digits = ''] = match
-  if (linkOwner.toLowerCase() !== owner.toLowerCase()) return undefined
-  if (linkRepo.toLowerCase() !== repo.toLowerCase()) return undefined
-  const number = Number(digits)
-  return Number.isSafeInteger(number) ? number : undefined
+  const pr = pullRequestOfLink(link, serverUrl)
+  if (pr === undefined) return undefined
+  if (pr.owner.toLowerCase() !== owner.toLowerCase()) return undefined
+  if (pr.repo.toLowerCase() !== repo.toLowerCase()) return undefined
+  return pr.number
 }

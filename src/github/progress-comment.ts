@@ -7,6 +7,7 @@ import { messageOf } from '../errors.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
 import { CommentThread, markerKey, type CommentRef, type Place } from './comments.js'
 import { GitHubError } from './errors.js'
+import type { TriggerComment } from './event.js'
 import type { Octokit } from './octokit.js'
 
 export interface JobCommentsOptions {
@@ -20,10 +21,19 @@ export interface JobCommentsOptions {
   /** Signs the markers. */
   secret: string
   /**
-   * The trigger comment this run answers: each instruction gets its own answer below it, which a
-   * later instruction never edits. Without one (a merge, a dispatch), one comment per job.
+   * The trigger comment (or review) this run answers, as `answerKey` names it: each instruction
+   * gets its own answer below it, which a later instruction never edits. Without one (a merge, a
+   * dispatch), one comment per job.
    */
-  answerTo?: number
+  answerTo?: string
+}
+
+/**
+ * What an answer's marker names its trigger by: the comment's id, or `review-<id>` for a review
+ * (reviews and comments are numbered apart, so their ids may meet).
+ */
+export function answerKey(trigger: TriggerComment): string {
+  return trigger.kind === 'review' ? `review-${trigger.id}` : String(trigger.id)
 }
 
 /** One thread per pull request or issue, so each is listed at most once per run. */
@@ -55,7 +65,7 @@ export class JobComments {
     const w = {
       key:
         this.o.answerTo !== undefined
-          ? markerKey('answer', this.o.projectId, String(this.o.answerTo))
+          ? markerKey('answer', this.o.projectId, this.o.answerTo)
           : markerKey('job', this.o.projectId, report.jobId ?? ''),
       extraKeys: o.routeKeys ?? [],
       body: renderJobReport(report)
@@ -76,22 +86,24 @@ export class JobComments {
 
   /**
    * Records the job on the pull request it opened (`pr`, not the target: the live comment there
-   * carries the route itself), so a reply with the trigger reaches it. Returns whether it did.
+   * carries the route itself), so a reply with the trigger reaches it. Returns whether it wrote
+   * the record anew or updated the one there (undefined when it could not).
    */
-  async recordRoute(report: JobReport, pr: number): Promise<boolean> {
+  async recordRoute(report: JobReport, pr: number): Promise<'created' | 'updated' | undefined> {
     const thread = this.thread(pr)
-    if (!thread) return false
+    if (!thread) return undefined
     try {
+      const before = await thread.findRoutedJob(this.o.projectId)
       const ref = await thread.upsert({
         key: markerKey('route', this.o.projectId, report.jobId ?? ''),
         body: renderJobReport(report),
         mode: 'upsert'
       })
       core.info(`Recorded job ${report.jobId} on pull request #${pr}: ${ref.url}`)
-      return true
+      return before !== undefined && before === report.jobId ? 'updated' : 'created'
     } catch (err) {
       core.warning(messageOf(err))
-      return false
+      return undefined
     }
   }
 }
