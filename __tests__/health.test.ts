@@ -50,6 +50,7 @@ const searches = (extra: object = {}): SectionOutcome => ({
   ],
   gaps: [{ searchQuery: HOSTILE, hits: 50, ctr: 0, topClickedPage: null }],
   read: 2,
+  folded: 0,
   complete: true,
   ...extra
 })
@@ -63,6 +64,7 @@ const assistant = (extra: object = {}): SectionOutcome => ({
   unanswered: 48,
   complete: true,
   top: [{ question: 'How do I rotate a key?', count: 3, lastAskedAt: '2026-11-12T08:03:09Z' }],
+  answered: [],
   ...extra
 })
 
@@ -83,12 +85,12 @@ function visibleTableRows(md: string): number {
 }
 
 describe('renderHealthReport: title, provenance, overview', () => {
-  it('says the range once, in the title as people read it, and says where it came from', () => {
+  it('says the range once, in the title as people read it, and where it came from at the end', () => {
     const md = renderHealthReport(report([visitors(3)]), bytes(100_000))
-    expect(md.startsWith('## Docs health · Nov 9–15\n')).toBe(true)
-    expect(md).toContain(
-      'Project docs · made 2026-11-22 00:40 UTC · ' +
-        '[workflow run](https://github.com/octo/docs/actions/runs/1) · 7 analytics requests'
+    expect(md.startsWith('## Docs health · Nov 9–15\n\nProject docs\n')).toBe(true)
+    expect(md.trimEnd().split('\n').at(-1)).toBe(
+      '_made 2026-11-22 00:40 UTC · ' +
+        '[workflow run](https://github.com/octo/docs/actions/runs/1) · 7 analytics requests_'
     )
     expect(md).not.toContain('2026-11-09 to 2026-11-15')
     expect(md).not.toContain('(end exclusive)')
@@ -97,7 +99,7 @@ describe('renderHealthReport: title, provenance, overview', () => {
   it('leads each overview row with the answer', () => {
     const md = renderHealthReport(report([visitors(3), searches(), assistant()]), bytes(100_000))
     expect(overviewCells(md, 'Visitors')).toEqual(['**1,000** unique visitors'])
-    expect(overviewCells(md, 'Searches')).toEqual(['**4,321** searches · 1 query with no click'])
+    expect(overviewCells(md, 'Searches')).toEqual(['**4,321** searches · 1 content gap'])
     expect(overviewCells(md, 'Assistant')).toEqual(['**420** questions · **12.0%** unanswered'])
     // Without compare there is no change column and no mark.
     expect(md).not.toMatch(/ vs the |🟢|🔴/)
@@ -132,9 +134,9 @@ describe('renderHealthReport: title, provenance, overview', () => {
     // More thumbs-down is worse, though the number went up.
     expect(overviewCells(week, 'Feedback')[1]).toBe('👎 +5.7% 🔴')
     // The assistant: the unanswered share's change in percentage points (12.0% against 5.0%).
-    expect(overviewCells(week, 'Assistant')[1]).toBe('questions +5.0% · unanswered +7.0 pp 🔴')
-    expect(week).toContain('_🟢 better for the docs · 🔴 worse_')
-    expect(week).toContain('compared with Nov 2–8')
+    // In the headline's order: the questions, then the share unanswered (12.0% against 5.0%).
+    expect(overviewCells(week, 'Assistant')[1]).toBe('+5.0% · +7.0 pp 🔴')
+    expect(week).toContain('Project docs · vs Nov 2–8 · 🟢 better · 🔴 worse for the docs\n')
     // Dates without a period: the comparison is named by its length.
     const dates = renderHealthReport(report(sections, { previous }), bytes(100_000))
     expect(dates).toContain('| vs the previous 7 days |')
@@ -163,8 +165,9 @@ describe('renderHealthReport: title, provenance, overview', () => {
       bytes(100_000)
     )
     expect(overviewCells(md, 'Visitors')[1]).toBe('no change')
-    expect(overviewCells(md, 'Feedback')[1]).toBe('👎 −50.0% 🟢')
-    expect(overviewCells(md, 'Assistant')[1]).toBe('questions no change · unanswered −8.0 pp 🟢')
+    // 20 down to 10 is half, but 10 thumbs-down are noise: no mark below 20.
+    expect(overviewCells(md, 'Feedback')[1]).toBe('👎 −50.0%')
+    expect(overviewCells(md, 'Assistant')[1]).toBe('no change · −8.0 pp 🟢')
     expect(md).not.toMatch(/[±]0/)
   })
 
@@ -182,27 +185,30 @@ describe('renderHealthReport: title, provenance, overview', () => {
     expect(md).not.toContain('Content gaps')
     expect(md).toMatch(/\| 0% ⚠️ \| – \|/)
     expect(md).not.toMatch(/\| [^|]*\d\d:\d\d UTC \|/)
-    // The feedback columns say what they count.
-    expect(md).toContain('| 👎 Not helpful | 👍 Helpful | On code snippets | All feedback |')
+    // The feedback table, narrow enough not to wrap: each page's views beside its feedback.
+    expect(md).toContain('| # | Page | 👎 | 👍 | Code | Views |')
   })
 
   it('names the trend in the periods a reader counts in: weeks, days, months, else periods', () => {
     const weekly = HEALTH_STATES['compare and trend: 8 (the weekly recipe)']!()
-    expect(renderHealthReport(weekly, bytes(65_000))).toContain('title "The last 9 weeks"')
+    expect(renderHealthReport(weekly, bytes(65_000))).toContain(
+      'title "The last 9 weeks: page views (bars), unique visitors (line)"'
+    )
     const withRanges = (ranges: [string, string][]): HealthReport => ({
       ...weekly,
       range: { dateFrom: ranges.at(-1)![1], dateTo: '2026-12-01' },
       trend: {
         requests: 2,
+        known: 0,
         points: ranges.map(([dateFrom, dateTo]) => ({
           range: { dateFrom, dateTo },
-          visitors: 5,
-          views: 9
+          visitors: { human: 5, ai: 0, total: 5 },
+          views: { human: 9, ai: 0, total: 9 }
         }))
       }
     })
     const title = (r: HealthReport) =>
-      /title "([^"]+)"/.exec(renderHealthReport(r, bytes(65_000)))?.[1]
+      /title "([^":]+):/.exec(renderHealthReport(r, bytes(65_000)))?.[1]
     expect(
       title(
         withRanges([
@@ -335,10 +341,10 @@ describe('renderHealthReport: tables', () => {
     expect(shown).toContain('…')
     expect(shown.startsWith('/api-reference/v2/')).toBe(true)
     expect(shown.endsWith('/logs')).toBe(true)
-    expect(Array.from(shown.replace(/&#\d+;\u2060?/g, 'x')).length).toBeLessThanOrEqual(60)
+    expect(Array.from(shown.replace(/&#\d+;\u2060?/g, 'x')).length).toBeLessThanOrEqual(44)
   })
 
-  it('clips a long query and its clicked page so the hits beside them stay in view; a question wraps, so keeps more', () => {
+  it('clips a long query, its clicked page and a question so each row stays on one line at 760 px', () => {
     const long = 'x'.repeat(400)
     const md = renderHealthReport(
       report([
@@ -347,13 +353,13 @@ describe('renderHealthReport: tables', () => {
       ]),
       bytes(100_000)
     )
-    const query = /\| 1 \| (x+…) \| 9 \| 50\.0% \| ([^|]+) \|/.exec(md)
-    expect(query?.[1]).toHaveLength(48)
-    // The page clicked sits in the same row: clipped in the middle to 40.
-    expect(query?.[2]).toMatch(/^\/api-reference\/v2\/.*….*\/logs$/)
-    expect(query?.[2]).toHaveLength(40)
+    const query = /\| 1 \| (x+…) \| 9 \| 50% \| ([^|]+) \|/.exec(md)
+    expect(query?.[1]).toHaveLength(30)
+    // The page clicked sits in the same row: clipped in the middle to 26.
+    expect(query?.[2]).toMatch(/^\/api-reference\/….*\/logs$/)
+    expect(query?.[2]).toHaveLength(26)
     const question = /\| 1 \| (why [^|]+) \| 2 \|/.exec(md)
-    expect(question?.[1]).toHaveLength(120)
+    expect(question?.[1]).toHaveLength(64)
   })
 
   it('an assistant with no data (a feature that is off answers nothing) says so, not "0 of 0"', () => {

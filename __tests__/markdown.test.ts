@@ -359,11 +359,11 @@ describe('fitMarkdown', () => {
 })
 
 describe('change figures that read at a glance', () => {
-  it('no ±0.0%, and large changes in a compact form that does not wrap', async () => {
+  it('no ±0.0%, and whole numbers as in the columns beside them (one unit per column)', async () => {
     const { formatChange } = await import('../src/report/markdown.js')
     expect(formatChange(100_000, 100_001)).toBe('\u22121')
-    expect(formatChange(48_320, 66_640)).toBe('\u221218.3k (\u221227.5%)')
-    expect(formatChange(3_500_000, 1_000_000)).toBe('+2.5M (+250.0%)')
+    expect(formatChange(48_320, 66_640)).toBe('\u221218,320 (\u221227.5%)')
+    expect(formatChange(3_500_000, 1_000_000)).toBe('+2,500,000 (+250.0%)')
     expect(formatChange(1_100, 1_000)).toBe('+100 (+10.0%)')
   })
 })

@@ -4,7 +4,7 @@
 // Unit tier: every Mermaid block a report can contain is parsed by the real mermaid package (the
 // major version GitHub runs), not judged by eye: a block that does not parse shows as an error box.
 import { beforeAll, describe, expect, it } from '@jest/globals'
-import { barChart } from '../src/report/chart.js'
+import { trendBlock } from '../src/report/chart.js'
 import { SCENARIOS } from './report-scenarios.js'
 
 type Mermaid = typeof import('mermaid').default
@@ -52,14 +52,25 @@ describe('mermaid blocks', () => {
     }
   )
 
-  it('labels made of any characters still parse', async () => {
-    const nasty = ['"]', '[x](y)', '`a`', '#1;', 'a,b', '\\"', '\n', '%%{init: {}}%%', '🙂', '']
-    const chart = barChart({
-      title: 'Top',
-      valueAxis: 'Visitors',
-      bars: nasty.map((label, i) => ({ label, value: i }))
+  it('a trend of every length and kind of period parses, labels thinned or not', async () => {
+    const week = (i: number) => ({
+      dateFrom: new Date(Date.UTC(2026, 0, 5 + 7 * i)).toISOString().slice(0, 10),
+      dateTo: new Date(Date.UTC(2026, 0, 12 + 7 * i)).toISOString().slice(0, 10)
     })
-    const [block] = mermaidBlocks(chart)
-    expect(await parses(block ?? '')).toBe(true)
+    const c = (total: number) => ({ human: total, ai: 0, total })
+    for (const n of [1, 2, 13, 14, 26]) {
+      const points = Array.from({ length: n }, (_, i) => ({
+        range: week(i),
+        visitors: c(1000 + i),
+        views: c(5000 - i)
+      }))
+      const md = trendBlock({
+        trend: { points, requests: 2 * n, known: 0 },
+        series: ['visitors', 'views'],
+        current: { range: week(n), visitors: c(1200), views: c(4000) }
+      })
+      const [block] = mermaidBlocks(md)
+      expect(await parses(block ?? '')).toBe(true)
+    }
   })
 })

@@ -136,7 +136,7 @@ describe('max-requests: a hard budget for one run', () => {
       expect(r.code).toBe(0)
       expect(sim.requests).toHaveLength(3)
       expect(sectionOf(r, 'visitors').ok).toBe(true)
-      expect(sectionOf(r, 'feedback').reason).toMatch(/`max-requests` \(3\) was spent/)
+      expect(sectionOf(r, 'searches').reason).toMatch(/`max-requests` \(3\) was spent/)
       expect(annotationsOf(r, 'warning').join('\n')).toContain('stopped at `max-requests` (3)')
     })
   })
@@ -152,7 +152,7 @@ describe('max-requests: a hard budget for one run', () => {
 })
 
 describe('trend: the periods before, one request each per section drawn', () => {
-  it('report: a line chart of visitors and views over 4 weeks, at 1 request a period and section', async () => {
+  it('report: a chart of visitors and views over 4 weeks, at 1 request a period and section', async () => {
     await withService({ rows: 10 }, async sim => {
       const r = await report(sim, { sections: 'visitors,views', trend: '3' })
       expect(r.code).toBe(0)
@@ -163,8 +163,12 @@ describe('trend: the periods before, one request each per section drawn', () => 
       expect(trendCalls.every(q => q.query.limit === '1')).toBe(true)
       expect(trendCalls.map(q => q.query.dateFrom)).toContain('2026-10-19')
       expect(r.summary).toContain('xychart-beta\n')
-      expect(r.summary).toMatch(/ {4}line \[[\d., ]+\]\n {4}line \[/)
-      expect(r.summary).toContain('The trend cost 6 requests.')
+      // Views as bars, visitors as a line, each as a share of its own average.
+      expect(r.summary).toMatch(/ {4}bar \[[\d., ]+\]\n {4}line \[[\d., ]+\]\n/)
+      expect(r.summary).toContain(
+        'title "The last 4 weeks: page views (bars), unique visitors (line)"'
+      )
+      expect(r.summary).toContain('It cost 6 requests.')
     })
   })
 

@@ -9,6 +9,9 @@ import { renderHealthReport, type HealthReport } from '../src/report/health.js'
 import { bytes, chars } from '../src/report/markdown.js'
 import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import type { SectionFailure } from '../src/analytics/sections/section.js'
+import { suggest, type FixState } from '../src/analytics/suggestions.js'
+import type { Trend, TrendPoint } from '../src/analytics/trend.js'
+import { instructionFor, type EarlierSuggestion } from '../src/report/suggestions.js'
 
 export interface Scenario {
   /** Heading of the group in the preview, e.g. "Job report". */
@@ -259,7 +262,7 @@ export const visitorsReport = (overrides: Partial<VisitorsReport> = {}): Visitor
   ...overrides
 })
 
-function previousOf(top: readonly VisitorRow[]): NonNullable<VisitorsReport['previous']> {
+export function previousOf(top: readonly VisitorRow[]): NonNullable<VisitorsReport['previous']> {
   const byPath = new Map<string, VisitorCounts>()
   top.forEach((row, i) => {
     if (i === 6) return // a page that is new this week
@@ -333,20 +336,31 @@ export const VISITORS_STATES: Record<string, () => VisitorsReport> = {
         total: row.total * 12
       }))
     }),
+  'trend: 8 weeks, compare': () =>
+    visitorsReport({ previous: previousOf(visitorsReport().top), trend: trendOf(8) }),
   '100,000 rows in a comment': () =>
     visitorsReport({ rows: 100_000, top: visitorRows(100_000), file: undefined })
 }
 
-/** As a real run renders it: a file on the runner is named in the summary, never in a comment. */
+/**
+ * As a real run renders it: the comment points at the job summary when that holds every row,
+ * else at the output file the run wrote.
+ */
 const visitorsRender = (report: VisitorsReport, target: Scenario['target']) =>
   target === 'comment'
     ? renderVisitorsReport(
         { ...report, file: undefined },
-        { room: chars(COMMENT_MAX_CHARS), fullDataHint: 'the job summary' }
+        {
+          room: chars(COMMENT_MAX_CHARS),
+          fullData:
+            report.top.length > 3_000 && report.file
+              ? `\`${report.file}\`, which the [workflow run](${RUN_URL}) wrote (upload it with \`actions/upload-artifact\` to keep it)`
+              : `the job summary of the [workflow run](${RUN_URL})`
+        }
       )
     : renderVisitorsReport(report, {
         room: bytes(SUMMARY_MAX_BYTES),
-        fullDataHint: report.file ? `\`${report.file}\`` : 'the job summary'
+        ...(report.file ? { fullData: `\`${report.file}\`` } : {})
       })
 
 // ---------------------------------------------------------------------------------------------
@@ -355,6 +369,7 @@ const visitorsRender = (report: VisitorsReport, target: Scenario['target']) =>
 const QUERIES = [
   'rate limit',
   'webhook signature',
+  'How do I add a redirect?',
   'pagination cursor',
   'api key rotate',
   'typescript sdk install',
@@ -385,13 +400,15 @@ const QUESTIONS = [
 
 const searchRows = (queries: readonly string[], pages: readonly string[]) =>
   queries.map((searchQuery, i) => {
-    const ctr = [0.42, 0, 0.31, 0.18, 0.55, 0, 0.27, 0.12, 0, 0.6, 0.09, 0, 0.33][i % 13] ?? 0
+    const ctr = [0.42, 0, 0, 0.31, 0.18, 0.55, 0, 0.27, 0.12, 0, 0.6, 0.09, 0, 0.33][i % 14] ?? 0
     return {
       searchQuery,
       hits: Math.round(640 / (1 + i * 0.7)),
       ctr,
       topClickedPage: ctr === 0 ? null : (pages[i % pages.length] ?? null),
-      lastSearchedAt: `2026-11-2${i % 3}T${String(8 + (i % 12)).padStart(2, '0')}:14:03Z`
+      lastSearchedAt: `2026-11-2${i % 3}T${String(8 + (i % 12)).padStart(2, '0')}:14:03Z`,
+      // The search bar logged the query half typed, too: folded into it.
+      ...(searchQuery === 'webhook signature' ? { prefixes: ['webhook sig', 'webhook signa'] } : {})
     }
   })
 
@@ -404,6 +421,7 @@ function searchesSection(queries = QUERIES, pages: readonly string[] = PAGES): S
     top,
     gaps: top.filter(q => q.ctr === 0),
     read: 100,
+    folded: 2,
     complete: false
   }
 }
@@ -452,7 +470,9 @@ function assistantSection(questions = QUESTIONS): SectionOutcome {
       question,
       count: Math.max(1, 9 - i),
       lastAskedAt: `2026-11-2${i % 3}T1${i % 10}:02:44Z`
-    }))
+    })),
+    // The search bar handed this one to the assistant, which answered it: no content gap.
+    answered: ['how do i add a redirect?']
   }
 }
 
@@ -513,28 +533,119 @@ function withPrevious(x: SectionOutcome): SectionOutcome {
 const HOSTILE_QUERY =
   '<img src=x onerror=alert(1)> @octocat [x](javascript:alert(1)) #12 | **bold**'
 
+const c = (total: number, aiShare = 0.2): VisitorCounts =>
+  counts(Math.round(total * (1 - aiShare)) + 40, Math.round(total * aiShare), total)
+
+/** `n` weekly periods before the week of Nov 16, oldest first, varying like real traffic. */
+function trendOf(
+  n: number,
+  o: { stopAt?: number; limit?: 'quota' | 'failure'; requests?: number } = {}
+): Trend {
+  const points: TrendPoint[] = Array.from({ length: n }, (_, i) => {
+    const back = n - i
+    const from = new Date(Date.UTC(2026, 10, 16 - 7 * back))
+    const to = new Date(Date.UTC(2026, 10, 23 - 7 * back))
+    const wave = Math.sin(i * 1.3) * 0.06 + (i % 4 === 2 ? -0.05 : 0)
+    return {
+      range: { dateFrom: from.toISOString().slice(0, 10), dateTo: to.toISOString().slice(0, 10) },
+      visitors: c(Math.round(10_000 * (0.92 + i * 0.006 + wave))),
+      views: c(Math.round(41_000 * (0.95 + i * 0.004 + wave * 0.8)))
+    }
+  })
+  if (o.stopAt === undefined) return { points, requests: o.requests ?? 2 * (n - 1), known: 1 }
+  // Read newest first: the periods from the stop back are not known.
+  const missing = n - o.stopAt
+  for (const p of points.slice(0, missing)) {
+    delete p.visitors
+    delete p.views
+  }
+  const at = points[missing - 1]?.range as Required<TrendPoint['range']>
+  return {
+    points,
+    requests: o.requests ?? 0,
+    known: 1,
+    stop: { at, missing, limit: o.limit ?? 'quota', reason: '429 Too Many Requests' }
+  }
+}
+
+function monthlyTrend(n: number): Trend {
+  const points: TrendPoint[] = Array.from({ length: n }, (_, i) => {
+    const from = new Date(Date.UTC(2026, 9 - n + i, 1))
+    const to = new Date(Date.UTC(2026, 10 - n + i, 1))
+    return {
+      range: { dateFrom: from.toISOString().slice(0, 10), dateTo: to.toISOString().slice(0, 10) },
+      visitors: c(10_400 + i * 120 + (i % 3) * 600),
+      views: c(36_000 + i * 400 + (i % 2) * 2_400)
+    }
+  })
+  return { points, requests: 2 * (n - 1), known: 1 }
+}
+
+const merged = (pr: number, day: string): FixState => ({
+  pr,
+  state: 'merged',
+  mergedAt: Date.parse(`${day}T15:02:00Z`)
+})
+
+/**
+ * The weekly recipe (compare, trend: 8) as a real run makes it: the suggestions come from the
+ * sections through the action's own code, with their instructions.
+ */
+function weeklyRecipe(
+  o: Partial<HealthReport> & { fixes?: Map<string, FixState>; earlier?: EarlierSuggestion[] } = {}
+): HealthReport {
+  const { fixes, ...overrides } = o
+  const sections = allSections().map(withPrevious)
+  const generatedAt = Date.UTC(2026, 10, 23, 9, 0, 4)
+  const suggestions = suggest({ sections, periodStart: Date.parse('2026-11-16'), fixes }).map(
+    (x, i) => ({ ...x, n: i + 1, instruction: instructionFor(x, WEEK, generatedAt) })
+  )
+  return healthReport({
+    previous: WEEK_BEFORE,
+    sections,
+    requests: 27,
+    trend: trendOf(8),
+    suggestions,
+    trigger: '/docs-agent',
+    ...overrides
+  })
+}
+
 export const HEALTH_STATES: Record<string, () => HealthReport> = {
   'all sections, last week': () => healthReport(),
   'compare with the week before': () =>
     healthReport({ previous: WEEK_BEFORE, sections: allSections().map(withPrevious) }),
-  'compare and trend: 8 (the weekly recipe)': () =>
-    healthReport({
-      previous: WEEK_BEFORE,
-      sections: allSections().map(withPrevious),
-      requests: 27,
-      trend: {
-        requests: 16,
-        points: Array.from({ length: 8 }, (_, i) => {
-          const day = new Date(Date.UTC(2026, 8, 21 + 7 * i)).toISOString().slice(0, 10)
-          const end = new Date(Date.UTC(2026, 8, 28 + 7 * i)).toISOString().slice(0, 10)
-          return {
-            range: { dateFrom: day, dateTo: end },
-            visitors: 8_400 + i * 230 + (i % 3) * 410,
-            views: 33_000 + i * 900 + (i % 2) * 1_700
-          }
-        })
-      }
+  'compare and trend: 8 (the weekly recipe)': () => weeklyRecipe(),
+  'the weekly recipe, a week after two suggestions were taken': () =>
+    weeklyRecipe({
+      earlier: [
+        { n: 1, id: 'gap:pagination cursor', fix: merged(31, '2026-11-19') },
+        { n: 2, id: 'page:/guides/migrating-from-v1', fix: { pr: 32, state: 'open' } },
+        { n: 3, id: 'question:is saml supported on the team plan?' }
+      ],
+      fixes: new Map([['page:/guides/migrating-from-v1', { pr: 32, state: 'open' }]])
     }),
+  'the trend stopped by the quota at the fourth week back': () =>
+    weeklyRecipe({
+      trend: trendOf(8, { stopAt: 4, limit: 'quota', requests: 6 }),
+      requests: 17,
+      incomplete:
+        'The service’s hourly analytics limit (about 100 requests per organisation, shared by ' +
+        'every analytics run) was reached: the trend’s 4 weeks from Sep 21 to Oct 12 not read. ' +
+        'Run the workflow again after 10:14 UTC, when the limit resets.'
+    }),
+  'trend: 26 weeks (labels thinned to 13 at most)': () =>
+    weeklyRecipe({ trend: trendOf(26, { requests: 50 }) }),
+  'trend: 12 months': () => {
+    const range = { dateFrom: '2026-10-01', dateTo: '2026-11-01' }
+    return healthReport({
+      range,
+      period: { kind: 'last-month' },
+      previous: { dateFrom: '2026-09-01', dateTo: '2026-10-01' },
+      sections: allSections().map(withPrevious),
+      trend: monthlyTrend(12)
+    })
+  },
   'a refused section': () =>
     healthReport({
       sections: allSections().map(x => (x.name === 'searches' ? refused('searches', 403) : x))
@@ -632,6 +743,7 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
           top: [],
           gaps: [],
           read: 0,
+          folded: 0,
           complete: true
         },
         {
@@ -652,7 +764,8 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
           conversations: 0,
           unanswered: 0,
           complete: true,
-          top: []
+          top: [],
+          answered: []
         }
       ]
     })

@@ -70,9 +70,9 @@ function notReadLine(summary: string, title: string): string {
 }
 
 function sectionText(summary: string, title: string): string {
-  const start = summary.indexOf(`### ${title}\n`)
+  const start = summary.indexOf(`<summary><b>${title}</b>`)
   expect(start).toBeGreaterThanOrEqual(0)
-  const next = summary.indexOf('\n### ', start + 1)
+  const next = summary.indexOf('\n<details><summary><b>', start + 1)
   return summary.slice(start, next < 0 ? undefined : next)
 }
 
@@ -82,13 +82,13 @@ describe('report: every section', () => {
       const r = await run(sim, { 'page-size': '250', concurrency: '1' })
       expectSuccess(r)
 
-      // One page at a time: 3 offset pages each, 1 searches, 1 feedback, caller-stats and 3
-      // conversation pages of 1000.
+      // One page at a time: feedback first (its pages' views are kept as the views are read),
+      // 3 offset pages each, 1 searches, caller-stats and 3 conversation pages of 1000.
       expect(kinds(sim)).toEqual([
+        'feedback',
         ...Array<string>(3).fill('visitors'),
         ...Array<string>(3).fill('views'),
         'searches',
-        'feedback',
         'caller-stats',
         'assistant',
         'assistant',
@@ -129,21 +129,34 @@ describe('report: every section', () => {
       expect(views.rows).toBe(600)
       expect(views.totals.total).toBeGreaterThan(visitors.totals.total)
 
-      // searches: one request, limit = top; top queries as the service ordered them.
-      expect(ofKind(sim, 'searches')[0]!.query.limit).toBe('20')
+      // searches: one request of 100 (what one request holds, whatever `top`); the top queries
+      // as the service ordered them, the typing prefixes of a query folded into it.
+      expect(ofKind(sim, 'searches')[0]!.query.limit).toBe('100')
       const searches = sectionOf(r, 'searches')
       // The service's ctr is a percentage (0-100); the section gives the report a fraction.
       const range = { dateFrom: '2026-11-09', dateTo: '2026-11-16' }
-      const expected = Array.from({ length: 20 }, (_, i) => {
+      const prefixes = ['webhook sig', 'webhook signa', 'pagin', 'paginat']
+      const expected = Array.from({ length: 30 }, (_, i) => {
         const q = generatedSearch(i, 'percent', range)
         return { ...q, ctr: q.ctr / 100 }
       })
+        .filter(q => !prefixes.includes(q.searchQuery))
+        .slice(0, 20)
       for (const q of expected) expect(q.lastSearchedAt >= '2026-11-09').toBe(true)
-      expect(searches.top).toEqual(expected)
-      expect(searches.gaps).toEqual(expected.filter(q => q.ctr === 0))
-      expect(searches.gaps.length).toBeGreaterThan(0)
+      const plain = (q: Json) => ({ ...q, prefixes: undefined })
+      expect(searches.top.map(plain)).toEqual(expected.map(plain))
+      expect(searches.top[1].prefixes).toEqual(['webhook sig', 'webhook signa'])
+      expect(searches.top[3].prefixes).toEqual(['pagin', 'paginat'])
+      expect([searches.read, searches.folded]).toEqual([100, 4])
+      const gaps = (searches.gaps as Json[]).map(q => q.searchQuery as string)
+      expect(gaps).toContain('webhook signature')
+      for (const p of prefixes) expect(gaps).not.toContain(p)
       expect(searches.complete).toBe(false)
-      expect(sectionText(r.summary, 'Searches')).toContain('among the top 20 queries read')
+      expect(sectionText(r.summary, 'Searches')).toContain('among the top 100 queries read')
+      // The zero-click query the assistant answered is kept apart: marked 💬, no gap.
+      expect(sectionText(r.summary, 'Searches')).toMatch(
+        /\| How do I add a redirect for a… \| 666 \| 0% 💬 \|/
+      )
 
       // feedback: one request at the most the operation allows.
       expect(ofKind(sim, 'feedback')[0]!.query.limit).toBe('100')
@@ -182,7 +195,8 @@ describe('report: every section', () => {
         .map(l => /^\| (\w+) \| \*\*/.exec(l)?.[1])
         .filter(Boolean)
       expect(overview).toEqual(['Visitors', 'Views', 'Searches', 'Feedback', 'Assistant'])
-      const titles = [...r.summary.matchAll(/^### (.+)$/gm)].map(m => m[1])
+      // The tables sit folded below, one line each: the title and what it holds.
+      const titles = [...r.summary.matchAll(/^<details><summary><b>(.+?)<\/b> · /gm)].map(m => m[1])
       expect(titles).toEqual(['Top pages', 'Searches', 'Feedback', 'Assistant'])
       expect(r.summary).toContain('| # | Page | Visitors | Views |')
       expect(r.summary).toContain('(https://github.com/octo/docs/actions/runs/99)')
@@ -196,7 +210,9 @@ describe('report: every section', () => {
       const searches = ofKind(sim, 'searches')
       expect(searches.map(q => q.query.limit)).toEqual(['100', '50'])
       expect(searches[1]!.query.cursor).toBeTruthy()
-      expect(sectionOf(r, 'searches').top).toHaveLength(150)
+      // 150 queries read, 4 of them typing prefixes folded into the query they lead to.
+      expect(sectionOf(r, 'searches').top).toHaveLength(146)
+      expect(sectionOf(r, 'searches').read).toBe(150)
 
       expect(ofKind(sim, 'assistant')).toHaveLength(3)
       const assistant = sectionOf(r, 'assistant')
@@ -314,7 +330,7 @@ describe('report: untrusted text', () => {
       )
       expect(JSON.stringify(reportOf(r))).toContain(JSON.stringify(HOSTILE_PATH).slice(1, -1))
       // Only the report's own tags are HTML.
-      expect(md.match(/<(?!\/?(details|summary|sub)>)/g) ?? []).toEqual([])
+      expect(md.match(/<(?!\/?(details|summary|sub|b)>)/g) ?? []).toEqual([])
       expect(md).not.toMatch(/\]\(javascript/i)
       expect(md).not.toMatch(/@(octocat|team|admin)/)
       expect(md).not.toMatch(/(^|[^/])https:\/\/evil/m)
@@ -335,11 +351,11 @@ describe('report: compare', () => {
       expectSuccess(r)
       const previous = sim.requests.filter(q => q.query.dateFrom === '2026-11-02')
       expect(previous.map(q => [q.kind, q.query.limit ?? '', q.query.offset ?? ''])).toEqual([
+        ['feedback', '100', ''],
         // The totals and the shown pages' previous values: the read stops once all were found.
         ['visitors', '250', '0'],
         ['views', '1', '0'],
         ['searches', '1', ''],
-        ['feedback', '100', ''],
         ['caller-stats', '', ''],
         // The unanswered share of the period before: its questions, as for this period.
         ['assistant', '1000', ''],
@@ -358,8 +374,10 @@ describe('report: compare', () => {
       expect(typeof sectionOf(r, 'assistant').previous).toBe('number')
       expect(r.summary).toContain('| Section | Nov 9–15 | vs the previous 7 days |')
       expect(overviewCells(r.summary, 'Visitors')[1]).toMatch(/^[+\u2212][\d.]+% (🟢|🔴)$/)
-      expect(overviewCells(r.summary, 'Assistant')[1]).toMatch(/unanswered [+\u2212][\d.]+ pp/)
-      expect(r.summary).toContain('compared with Nov 2–8')
+      expect(overviewCells(r.summary, 'Assistant')[1]).toMatch(
+        /^[+\u2212][\d.]+% · ([+\u2212][\d.]+ pp|share unchanged)/
+      )
+      expect(r.summary).toContain('Project proj-1 · vs Nov 2–8')
       expect(r.summary).toContain('| # | Page | Visitors | Change | Views |')
     })
   })
@@ -372,21 +390,21 @@ describe('report: the analytics quota and the deadline', () => {
       expect(r.code).toBe(1)
       expectNoStack(r)
       expect(r.durationMs).toBeLessThan(20_000)
-      // visitors and views spend the quota; searches gets the 429 and the report stops there.
-      expect(kinds(sim)).toEqual(['visitors', 'views', 'searches'])
+      // feedback and visitors spend the quota; views gets the 429 and the report stops there.
+      expect(kinds(sim)).toEqual(['feedback', 'visitors', 'views'])
       expect(errorsOf(r)[0]).toMatch(/429/)
       // What was read is reported; the sections after the 429 say why they are missing.
-      expect(sectionOf(r, 'views').ok).toBe(true)
-      expect(sectionOf(r, 'searches')).toMatchObject({ ok: false, skipped: true, limit: 'quota' })
+      expect(sectionOf(r, 'visitors').ok).toBe(true)
+      expect(sectionOf(r, 'views')).toMatchObject({ ok: false, skipped: true, limit: 'quota' })
       expect(sectionOf(r, 'assistant').reason).toMatch(/hourly analytics limit was reached/)
       expect(r.outputs.requests).toBe('3')
       // The overview says which limit, not an HTTP status; the report is headed incomplete.
-      expect(overviewCells(r.summary, 'Feedback')).toEqual([
+      expect(overviewCells(r.summary, 'Searches')).toEqual([
         '⚠️ not read: the hourly analytics limit was reached'
       ])
       expect(r.summary).not.toContain('HTTP 429')
       expect(r.summary).toMatch(/^## Docs health · Nov 9–15 · incomplete\n/)
-      expect(r.summary).toContain('searches, feedback, assistant not read')
+      expect(r.summary).toContain('views, searches, assistant not read')
     })
   })
 
@@ -396,8 +414,8 @@ describe('report: the analytics quota and the deadline', () => {
       expectSuccess(r)
       expect(kinds(sim)).not.toContain('searches')
       expect(kinds(sim)).not.toContain('caller-stats')
-      expect(sectionOf(r, 'visitors').ok).toBe(true)
-      for (const name of ['searches', 'feedback', 'assistant'])
+      expect(sectionOf(r, 'feedback').ok).toBe(true)
+      for (const name of ['searches', 'assistant'])
         expect(sectionOf(r, name)).toMatchObject({
           skipped: true,
           limit: 'time',
@@ -434,7 +452,7 @@ describe('report: the comment', () => {
         expect(bodies).toHaveLength(2)
         expect(bodies[0]).toContain('## Docs health · Nov 9–15')
         expect(bodies[1]).toContain('## Docs health · Nov 16–22')
-        expect(bodies[1]).toContain('### Searches')
+        expect(bodies[1]).toContain('<summary><b>Searches</b> · top queries')
       })
     } finally {
       await gh.close()
@@ -454,9 +472,7 @@ describe('report: the comment', () => {
         expect(r.code).toBe(1)
         expect(bodies()).toHaveLength(1)
         expect(bodies()[0]).toMatch(/^## Docs health · Nov 9–15 · incomplete\n/)
-        expect(bodies()[0]).toContain(
-          'searches, feedback, assistant not read. Run the workflow again'
-        )
+        expect(bodies()[0]).toContain('views, searches, assistant not read. Run the workflow again')
       })
       // A complete run replaces the incomplete one in place.
       await withService({ rows: 10 }, async sim => {

@@ -47,15 +47,17 @@ const search = (i: number, ctr: number) => ({
 })
 
 describe('searches', () => {
-  it('reads the top in one request with limit = top, and finds the gaps among it', async () => {
-    const service = fakeService(() => ({
+  it('reads 100 queries in one request whatever the top (same cost, more to find gaps among)', async () => {
+    const service = fakeService(url => ({
       totalSearches: 1234,
-      searches: [0, 1, 2, 3, 4].map(i => search(i, i % 2 === 0 ? 0 : 0.5)),
+      searches: Array.from({ length: Number(url.searchParams.get('limit')) }, (_, i) =>
+        search(i, i % 2 === 0 ? 0 : 0.5)
+      ),
       nextCursor: 'next'
     }))
     const s = await readSearches(input(service))
     expect(service.paths).toEqual([
-      '/v1/analytics/my%20project/searches?dateFrom=2026-11-09&dateTo=2026-11-16&limit=5'
+      '/v1/analytics/my%20project/searches?dateFrom=2026-11-09&dateTo=2026-11-16&limit=100'
     ])
     expect(s.totalSearches).toBe(1234)
     expect(s.top.map(q => q.searchQuery)).toEqual([
@@ -65,9 +67,45 @@ describe('searches', () => {
       'query 3',
       'query 4'
     ])
-    expect(s.gaps.map(q => q.searchQuery)).toEqual(['query 0', 'query 2', 'query 4'])
-    expect([s.read, s.complete]).toEqual([5, false])
+    expect(s.gaps.map(q => q.searchQuery)).toEqual([
+      'query 0',
+      'query 2',
+      'query 4',
+      'query 6',
+      'query 8'
+    ])
+    expect([s.read, s.folded, s.complete]).toEqual([100, 0, false])
     expect(s.top[0]).not.toHaveProperty('extraField')
+  })
+
+  it('folds the typing prefixes of a query into it: a half-typed query is no content gap', async () => {
+    const row = (searchQuery: string, hits: number, ctr: number) => ({
+      ...search(0, ctr),
+      searchQuery,
+      hits
+    })
+    const service = fakeService(() => ({
+      totalSearches: 500,
+      searches: [
+        row('webhook signature', 90, 0),
+        row('pagination', 80, 0.4),
+        row('webhook sig', 40, 0),
+        row('pagin', 30, 0),
+        row('api', 20, 0.3),
+        row('api key', 10, 0.2)
+      ],
+      nextCursor: null
+    }))
+    const s = await readSearches(input(service))
+    expect(s.top.map(q => [q.searchQuery, q.hits, q.prefixes ?? []])).toEqual([
+      ['webhook signature', 90, ['webhook sig']],
+      ['pagination', 80, ['pagin']],
+      // A whole word on its own is a query of its own, not "api key" half typed.
+      ['api', 20, []],
+      ['api key', 10, []]
+    ])
+    expect(s.gaps.map(q => q.searchQuery)).toEqual(['webhook signature'])
+    expect([s.read, s.folded]).toEqual([6, 2])
   })
 
   it('with compare, reads the previous total with limit 1', async () => {

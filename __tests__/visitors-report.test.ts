@@ -8,11 +8,10 @@ import {
   type VisitorsReport
 } from '../src/report/visitors.js'
 import { exactRange, previousLabel, shortRange } from '../src/report/range.js'
-import { barChart } from '../src/report/chart.js'
-import { bytes, chars } from '../src/report/markdown.js'
-import { VISITORS_STATES, visitorRows, visitorsReport } from './report-scenarios.js'
+import { bytes, chars, displayWidth } from '../src/report/markdown.js'
+import { previousOf, VISITORS_STATES, visitorRows, visitorsReport } from './report-scenarios.js'
 
-const opts = { room: chars(65_536), fullDataHint: '`out/visitors.csv`' }
+const opts = { room: chars(65_536), fullData: '`out/visitors.csv`' }
 const render = (r: VisitorsReport, o: VisitorsRenderOptions = opts) => renderVisitorsReport(r, o)
 const counts = (human: number, ai: number, total: number): VisitorCounts => ({ human, ai, total })
 const row = (path: string, human: number, ai: number, total: number): VisitorRow => ({
@@ -159,78 +158,42 @@ describe('renderVisitorsReport: head', () => {
 })
 
 describe('renderVisitorsReport: top pages', () => {
-  it('draws a horizontal chart from 0 with rank labels matching the table', () => {
-    const rest = visitorRows(20).map(r => ({ ...r, total: Math.min(r.total, 900) }))
-    const top = [row('/a', 1100, 50, 1118), row('/b', 1000, 80, 1062), ...rest]
-    const out = render(visitorsReport({ top }))
+  it('draws no chart of the top pages: it would only repeat the table beside it', () => {
+    for (const n of [3, 4, 50])
+      expect(render(visitorsReport({ top: visitorRows(n) }))).not.toContain('```mermaid')
+  })
+
+  it('draws the trend, the one chart that tells what no table here does', () => {
+    const out = render(VISITORS_STATES['trend: 8 weeks, compare']!())
     const chart = chartOf(out)
-    expect(chart).toContain('xychart-beta horizontal')
-    expect(chart).toContain('y-axis "Unique visitors" 0 --> 1118')
-    expect(chart).toMatch(/x-axis \["#1 \/a", "#2 \/b", "#3 /)
-    expect(/bar \[([^\]]*)\]/.exec(chart)?.[1]?.split(', ')).toHaveLength(10)
-    expect(lineStarting(out, '| 1 |')).toContain('| 1 | /a |')
-    expect(lineStarting(out, '| 2 |')).toContain('| 2 | /b |')
+    expect(chart).toContain('title "The last 9 weeks: unique visitors"')
+    expect(chart).toMatch(/\n {4}line \[[\d., ]+\]\n/)
+    expect(chart).not.toContain('bar [')
   })
 
-  it('keeps chart labels short and inert', () => {
-    const chart = barChart({
-      title: 'T',
-      valueAxis: 'V',
-      bars: [{ label: '#1 /a b"c<d>]' + 'x'.repeat(80) + '/end', value: 3 }]
-    })
-    const label = /x-axis \["([^"]*)"\]/.exec(chart)?.[1] ?? ''
-    expect(label.length).toBeLessThanOrEqual(40)
-    expect(label.startsWith('#1 /a b_c_d__')).toBe(true)
-    expect(label.endsWith('/end')).toBe(true)
-  })
-
-  it('keeps letters of any script in chart labels, and names an empty path', () => {
+  it('keeps one unit per column: whole numbers, never "10.4k" beside "2,327"', () => {
     const out = render(
       visitorsReport({
-        top: [
-          row('/文档/快速开始', 4, 1, 4),
-          row('', 3, 1, 3),
-          row('/a', 2, 1, 2),
-          row('/b', 1, 1, 1)
-        ]
+        previous: { ...previousOf(visitorsReport().top) },
+        totals: { human: 91_000, ai: 30_000, total: 120_000 }
       })
     )
-    expect(chartOf(out)).toContain(
-      'x-axis ["#1 /文档/快速开始", "#2 (empty path)", "#3 /a", "#4 /b"]'
+    expect(out).not.toMatch(/\d(\.\d)?[kM]\b/)
+    expect(lineStarting(out, '| Total |')).toMatch(/\| \+110,000 \(\+1100\.0%\) \|$/)
+  })
+
+  it('keeps each page row on one line at 760 px: paths clipped by display width, a change in %', () => {
+    const wide = '/zh/文档/' + '接口参考'.repeat(10)
+    const out = render(
+      visitorsReport({
+        previous: previousOf(visitorsReport().top),
+        top: [row(wide, 5, 1, 5), ...visitorRows(3)]
+      })
     )
-  })
-
-  it('clips wide labels by display width, and scales values above 10,000 to thousands', async () => {
-    const { chartLabel } = await import('../src/report/chart.js')
-    const cjk = '/文档/'.concat('快'.repeat(40))
-    const label = chartLabel(cjk)
-    const width = [...label].reduce((w, c) => w + (/[\u2e80-\ua4cf]/.test(c) ? 2 : 1), 0)
-    expect(width).toBeLessThanOrEqual(40)
-    const big = render(
-      visitorsReport({ top: visitorRows(10).map((r, i) => ({ ...r, total: 50_000 - i })) })
-    )
-    expect(chartOf(big)).toContain('y-axis "Unique visitors (thousands)" 0 --> 50')
-  })
-
-  it('keeps vowel signs and other combining marks in labels, and never clips one off its letter', async () => {
-    const { chartLabel } = await import('../src/report/chart.js')
-    expect(chartLabel('/hi/शुरुआत/इंस्टॉल')).toBe('/hi/शुरुआत/इंस्टॉल')
-    expect(chartLabel('/th/เริ่มต้น')).toBe('/th/เริ่มต้น')
-    // Clipped at the width, the cut falls between graphemes: no mark stands alone after '…'.
-    const clipped = chartLabel('/hi/'.concat('कि'.repeat(30)), 12)
-    expect(clipped).toMatch(/^\/hi\/(कि)+…(कि)+$/u)
-  })
-
-  it('draws no chart for three pages or fewer: it would only repeat the table', () => {
-    expect(render(visitorsReport({ top: visitorRows(3) }))).not.toContain('```mermaid')
-    expect(render(visitorsReport({ top: visitorRows(4) }))).toContain('```mermaid')
-  })
-
-  it('sizes the chart to its bars', () => {
-    const height = (n: number) =>
-      Number(/"height":(\d+)/.exec(chartOf(render(visitorsReport({ top: visitorRows(n) }))))?.[1])
-    expect(height(4)).toBeLessThan(height(10))
-    expect(height(10)).toBe(height(40))
+    const cell = lineStarting(out, '| 1 |').split(' | ')[1] ?? ''
+    expect(displayWidth(cell)).toBeLessThanOrEqual(44)
+    expect(cell).toContain('…')
+    expect(lineStarting(out, '| 2 |')).toMatch(/\| [+\u2212][\d.]+% \|$/)
   })
 
   it('shows ten rows and folds the rest, with the numbers of each row intact', () => {
@@ -249,8 +212,8 @@ describe('renderVisitorsReport: top pages', () => {
     const out = render(visitorsReport({ top: [row(long, 3, 2, 4)] }))
     const line = lineStarting(out, '| 1 |')
     const page = line.split(' | ')[1] ?? ''
-    expect(page.replace(/&#\d+;|\u2060/g, 'x').length).toBeLessThanOrEqual(60)
-    expect(page.startsWith('/api-reference/v2/organizations/')).toBe(true)
+    expect(page.replace(/&#\d+;|\u2060/g, 'x').length).toBeLessThanOrEqual(44)
+    expect(page.startsWith('/api-reference/v2/organiz')).toBe(true)
     expect(page).toContain('…')
     expect(page.endsWith('/logs')).toBe(true)
     expect(line.endsWith('| 3 | 2 | 4 |')).toBe(true)
@@ -311,9 +274,8 @@ describe('renderVisitorsReport: size', () => {
     const top = visitorRows(100_000)
     const out = render(visitorsReport({ top, rows: 100_000 }), { ...opts, room: chars(max) })
     expect(out.length).toBeLessThanOrEqual(max)
-    expect(out).toMatch(/_[\d,]+ more rows not shown; the full data is in `out\/visitors.csv`\._/)
+    expect(out).toMatch(/_[\d,]+ more rows not shown; every row is in `out\/visitors.csv`\._/)
     expect(out).toContain('| 1 | /quickstart |')
-    expect(out).toContain('```mermaid')
     expect(out.match(/<details>/g)?.length ?? 0).toBe(out.match(/<\/details>/g)?.length ?? 0)
   })
 
@@ -321,7 +283,10 @@ describe('renderVisitorsReport: size', () => {
     const top = Array.from({ length: 50_000 }, (_, i) => row(`/文档/页面-${i}`, 1, 1, 1))
     const out = render(visitorsReport({ top }), { room: bytes(65_536) })
     expect(Buffer.byteLength(out, 'utf8')).toBeLessThanOrEqual(65_536)
-    expect(out).toMatch(/more rows not shown\._/)
+    // Nothing holds every row: the note says how to keep them, not a place that lacks them.
+    expect(out).toMatch(
+      /more rows not shown: set `output-file` \(and upload it as an artifact\) to keep every row\._/
+    )
   })
 
   it('counts a comment in characters: multi-byte paths fill it, not a third of it', () => {

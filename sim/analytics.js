@@ -3,6 +3,7 @@
 // pagination; per-operation refusals ("feature not enabled"); and the organisation's shared
 // analytics quota. Standard library only, like the rest of sim/.
 
+import { pathOf } from './analytics-data.js'
 import { simClock } from './clock.js'
 
 /**
@@ -97,6 +98,26 @@ const TOPICS = [
 ]
 const ASKS = ['how to', 'error', 'setup', 'example', 'troubleshoot', 'pricing', 'limits']
 
+/** Typed in the search bar, handed to the assistant, which mostly answers it. */
+export const ASSISTANT_HANDLED_QUERY = 'How do I add a redirect for a moved page?'
+
+/**
+ * Rows as the real search bar logs them (field notes): the typing prefixes of one query, each a
+ * row of its own that nobody clicks ("webhook sig", "webhook signa" on the way to "webhook
+ * signature"), and a zero-click query the search bar handed to the assistant, which answered it
+ * (the same text is an answered question in the conversations). By rank; `ctr` in percent.
+ * @type {Record<number, { query: string, ctr?: number }>}
+ */
+export const OBSERVED_QUERIES = {
+  1: { query: 'webhook signature', ctr: 0 },
+  3: { query: 'pagination', ctr: 46.2 },
+  4: { query: 'webhook sig', ctr: 0 },
+  5: { query: ASSISTANT_HANDLED_QUERY, ctr: 0 },
+  6: { query: 'pagin', ctr: 0 },
+  7: { query: 'webhook signa', ctr: 0 },
+  11: { query: 'paginat', ctr: 0 }
+}
+
 /**
  * @param {number} i
  * @param {'percent'|'fraction'} [scale]
@@ -110,9 +131,15 @@ export function generatedSearch(i, scale = 'percent', range = {}, withHostile = 
   // Every ask-topic pair once, then again with a version number: each query text is unique.
   const pair = `${ASKS[i % ASKS.length]} ${TOPICS[Math.floor(i / ASKS.length) % TOPICS.length]}`
   const round = Math.floor(i / (ASKS.length * TOPICS.length))
-  const query = hostile || (round === 0 ? pair : `${pair} v${round + 1}`)
+  const observed = OBSERVED_QUERIES[i]
+  const query = hostile || observed?.query || (round === 0 ? pair : `${pair} v${round + 1}`)
   // About one query in five finds nothing anyone clicks: the content gaps.
-  const ctr = h % 5 === 3 ? 0 : ((h >>> 4) % 85) / 100 + 0.1
+  const ctr =
+    observed?.ctr !== undefined
+      ? observed.ctr / 100
+      : h % 5 === 3
+        ? 0
+        : ((h >>> 4) % 85) / 100 + 0.1
   return {
     searchQuery: query,
     hits: Math.max(1, Math.floor(4000 / (i + 1))),
@@ -129,8 +156,9 @@ export function generatedFeedback(i, withHostile = true) {
   const thumbsDown = Math.max(0, 60 - i * 2 + (h % 9))
   const thumbsUp = (h >>> 6) % 120
   const code = (h >>> 12) % 7
-  // Each page once, as the service groups by page (7 and 400 are coprime: no path repeats).
-  const path = i === 3 && withHostile ? HOSTILE_PATH : `/docs/page-${(i * 7 + 13) % 400}`
+  // Each page once, as the service groups by page (7 and 400 are coprime: no path repeats), and
+  // pages of the site itself, so the report can weigh their 👎 against their views.
+  const path = i === 3 && withHostile ? HOSTILE_PATH : pathOf((i * 7 + 13) % 400)
   return { path, thumbsUp, thumbsDown, code, total: thumbsUp + thumbsDown + code }
 }
 
@@ -140,7 +168,7 @@ const QUESTIONS = [
   'Why does my OpenAPI playground return 401?',
   'How do I export analytics to CSV?',
   'Is there a rate limit on the search API?',
-  'How do I add a redirect for a moved page?',
+  ASSISTANT_HANDLED_QUERY,
   '<img src=x onerror=alert(1)> why is @admin ignoring me',
   'What are the MDX components for tabs?'
 ]

@@ -6,6 +6,7 @@ import { asObject } from './json.js'
 import { CommentThread, type Place } from './github/comments.js'
 import { TRIGGER_EVENTS, type EventInfo, type TriggerComment } from './github/event.js'
 import type { Octokit } from './github/octokit.js'
+import { parseFix, resolveFix, type FixRequest, type FixResolution } from './github/fix-trigger.js'
 import {
   checkComment,
   checkCommenter,
@@ -19,6 +20,7 @@ import {
   readGateInputs,
   readTriggerSettings,
   runnerInput,
+  type GateInputs,
   type JobSettings,
   type TriggerSettings
 } from './settings.js'
@@ -43,6 +45,8 @@ export interface AcceptedTrigger {
   prompt: string
   /** Who wrote it and why they may, for the log. */
   why: string
+  /** `fix N` on an issue with a report: `prompt` is suggestion N's instruction (a new job). */
+  fix?: FixRequest
 }
 
 /** Let through: the trigger comment, when the run answers one, and the client its check used. */
@@ -61,6 +65,8 @@ export interface GateContext {
   /** A GitHub client for a token (each call within the run's time). */
   github: (token: string) => Octokit
   get?: GetInput
+  /** The run's clock (ms epoch), for the dates a reply names. */
+  now?: () => number
 }
 
 /**
@@ -121,7 +127,44 @@ export async function admit(c: GateContext): Promise<Admission> {
       octokit
     }
   }
-  return { trigger: { comment, prompt: checked.prompt, why: who.why }, rules, octokit }
+  const fix = await fixTrigger(c, checked.prompt, gate, rules.trigger, octokit)
+  if (fix?.kind === 'no-such-suggestion') {
+    const place = placeOf(c.event)
+    const answer = mayWrite && place !== undefined
+    return {
+      skip: {
+        reason: 'no such suggestion in the newest report',
+        notice: fix.reply,
+        ...(answer ? { reply: { place, body: fix.reply } } : {}),
+        ...(answer ? { reaction: { comment, content: 'confused' as const } } : {})
+      },
+      octokit
+    }
+  }
+  const accepted =
+    fix?.kind === 'fix' ? { prompt: fix.prompt, fix: fix.fix } : { prompt: checked.prompt }
+  return { trigger: { comment, ...accepted, why: who.why }, rules, octokit }
+}
+
+/**
+ * `fix N [more words]` on a thread that holds a report of this project: suggestion N's signed
+ * instruction, or the reply that there is no such suggestion. Undefined when the words are an
+ * ordinary instruction (not `fix N`, or no report here to take N from).
+ */
+async function fixTrigger(
+  c: GateContext,
+  prompt: string,
+  gate: GateInputs,
+  trigger: string,
+  octokit: Octokit | undefined
+): Promise<FixResolution | undefined> {
+  const asked = parseFix(prompt)
+  const place = placeOf(c.event)
+  if (!asked || !octokit || !place || gate.projectId === '') return undefined
+  const thread = new CommentThread(octokit, place, gate.apiKey)
+  const o = { secret: gate.apiKey, projectId: gate.projectId, trigger, now: (c.now ?? Date.now)() }
+  const found = await resolveFix(thread, o, asked)
+  return found.kind === 'not-a-report' ? undefined : found
 }
 
 /**

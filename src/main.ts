@@ -77,7 +77,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
     const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com'
     const github = (token: string): Octokit => createOctokit(token, apiUrl, USER_AGENT, deadline)
 
-    const admitted = await admit({ event, env, github })
+    const admitted = await admit({ event, env, github, now: () => deadline.now() })
     if (admitted.skip) {
       await skip(result, admitted.skip, admitted.octokit, event)
       return
@@ -141,7 +141,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
       deadline,
       runUrl: runUrl(env),
       run: runOf(env),
-      serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
+      serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
+      ...(trigger?.fix ? { fix: trigger.fix } : {})
     }
     if (isJobSettings(settings)) await runJob({ ...common, settings })
     else if (settings.command === 'report') await runReport({ ...common, settings })

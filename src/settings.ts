@@ -232,6 +232,9 @@ export interface GateInputs {
   triggerWord: string
   /** `api-key` is set: GitHub gives a fork's and Dependabot's runs none. */
   hasApiKey: boolean
+  /** `api-key` as given and `project-id`: a `fix N` trigger verifies the report's records. */
+  apiKey: string
+  projectId: string
   /** `prompt` or `prompt-file` is set: a bare trigger still has an instruction then. */
   hasPrompt: boolean
 }
@@ -240,6 +243,8 @@ export function readGateInputs(get: GetInput = runnerInput): GateInputs {
   return {
     triggerWord: get('trigger') || (DEFAULTS.trigger ?? ''),
     hasApiKey: get('api-key').trim() !== '',
+    apiKey: get('api-key'),
+    projectId: get('project-id').trim(),
     hasPrompt: get('prompt') !== '' || get('prompt-file') !== ''
   }
 }

@@ -2,6 +2,7 @@
 // already built.
 import type { Deadline } from '../deadline.js'
 import type { EventInfo } from '../github/event.js'
+import type { FixRequest } from '../github/fix-trigger.js'
 import type { Place } from '../github/comments.js'
 import type { Octokit } from '../github/octokit.js'
 import type { ServiceClient } from '../service/client.js'
@@ -33,4 +34,6 @@ export interface CommandContext<S extends Settings = Settings> {
   /** `GITHUB_RUN_ID` and `GITHUB_RUN_ATTEMPT`, when the runner set them. */
   run?: { id: string; attempt: number }
   serverUrl: string
+  /** A `fix N` trigger: the report's suggestion the job is started for (always a new job). */
+  fix?: FixRequest
 }

@@ -76,6 +76,7 @@ export async function prepareTarget(
   let target = start
   const earlier = await earlierAttemptsJob(ctx, comments)
   if (earlier !== undefined) target = { ...target, jobId: earlier, earlier: true }
+  else if (ctx.fix) target = fixTarget(ctx, target)
   else if (target.command === 'message' && target.jobId === undefined)
     target = { ...target, ...(await chooseJob(ctx, comments, agent)) }
   else if (ctx.event.comment) target = { ...target, ...(await routedBefore(ctx, comments)) }
@@ -122,6 +123,19 @@ async function routedBefore(
   const thread = comments.thread(ctx.target?.issueNumber)
   const found = await thread?.findRoutedJob(ctx.settings.projectId).catch(() => undefined)
   return found === undefined ? {} : { routedBefore: found }
+}
+
+/**
+ * `fix N`: a new job with the suggestion's instruction, whatever `job-id` or the thread's record
+ * say (a fix is its own piece of work), recorded on this issue as `when-no-job: create` does.
+ */
+function fixTarget(ctx: CommandContext<JobSettings>, target: Target): Target {
+  const { event, target: place } = ctx
+  core.info(
+    `Suggestion ${ctx.fix?.n} of the newest report: starting a new job with its instruction.`
+  )
+  const routeHere = place?.issueNumber === event.issueNumber
+  return { ...target, jobId: undefined, command: 'create', routeHere }
 }
 
 /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */

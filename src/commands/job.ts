@@ -10,6 +10,7 @@ import { cancelled, exitProblem, stoppedBy, type Stage } from '../agent/verdict.
 import { jobUrlPath, waitForJob, type WaitResult } from '../agent/wait.js'
 import { messageOf } from '../errors.js'
 import { markerKey, parsePullRequestLink } from '../github/comments.js'
+import { fixKey } from '../github/report-records.js'
 import { answerKey, JobComments } from '../github/progress-comment.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
 import { AgentApi } from '../service/agent-api.js'
@@ -239,7 +240,7 @@ class JobRun {
   /** The ending: the live comment's last write and the job summary, published by run(). */
   private end(ending: Ending): void {
     const ended = { ...ending.report, endedAt: this.ctx.deadline.now() }
-    const keys = this.keys(ended.routedHere === true, ending.retry)
+    const keys = this.keys(ended.routedHere === true, ending.retry, ended.prNumber)
     this.ctx.result.comment = () => this.comments.write(ended, { routeKeys: keys })
     // The summary is read on the run's page: it names the pull request, never "this" one.
     if (this.s.summary)
@@ -267,16 +268,18 @@ class JobRun {
   /**
    * The markers the live comment carries besides its own: the route (replies go to this job) and,
    * once the service has the instruction, this run's delivery, so a re-run follows the same job
-   * (unless the job failed: then a re-run is a retry).
+   * (unless the job failed: then a re-run is a retry); for `fix N`, the suggestion the job is for
+   * and the pull request it opened, which the next report shows.
    */
-  private keys(routeHere: boolean, retry?: true): string[] {
+  private keys(routeHere: boolean, retry?: true, prNumber?: number): string[] {
     const { jobId } = this.target
-    const run = this.ctx.run
+    const { run, fix } = this.ctx
     const keys: string[] = []
     if (jobId === undefined) return keys
     if (routeHere) keys.push(markerKey('route', this.s.projectId, jobId))
     if (this.stage === 'waiting' && !retry && run)
       keys.push(markerKey('run', this.s.projectId, run.id, jobId))
+    if (fix && this.stage === 'waiting') keys.push(fixKey(this.s.projectId, fix.id, prNumber))
     return keys
   }
 }

@@ -10,8 +10,8 @@ import {
 import { openSink, type Sink } from '../analytics/sinks.js'
 import type { DateRange } from '../period.js'
 import { markerKey, upsertComment } from '../github/comments.js'
-import { bytes, chars } from '../report/markdown.js'
-import { renderVisitorsReport, type VisitorsReport } from '../report/visitors.js'
+import { bytes, chars, escapeText, link } from '../report/markdown.js'
+import { fitVisitorsReport, renderVisitorsReport, type VisitorsReport } from '../report/visitors.js'
 import { TimeUpError } from '../errors.js'
 import { readTrend } from '../analytics/trend.js'
 import { BudgetError } from '../service/errors.js'
@@ -88,9 +88,20 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
   }
   if (s.previous) report.previous = await readPrevious(pages, input, s.previous)
   if (s.trendRanges) {
-    report.trend = await readTrend(api, s.trendRanges, { visitors: true, views: false }, line =>
-      core.warning(line)
-    )
+    const before = report.previous
+    report.trend = await readTrend(api, {
+      ranges: s.trendRanges,
+      series: ['visitors'],
+      // The period before is the trend's newest: the comparison already read its totals.
+      known: range =>
+        before && range.dateFrom === before.range.dateFrom && range.dateTo === before.range.dateTo
+          ? { visitors: before.totals }
+          : undefined
+    })
+    if (report.trend.stop)
+      core.warning(
+        `Trend: stopped at the period from ${report.trend.stop.at.dateFrom}: ${report.trend.stop.reason}`
+      )
   }
   // The client counts every request it sent, retries included.
   report.requests = ctx.service.requests
@@ -98,30 +109,47 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
     `This run spent ${requestsText(report.requests)} of the analytics quota (about 100 an hour).`
   )
 
-  const fileHint = s.outputFile ? `\`${s.outputFile.path}\`` : undefined
-  if (s.summary)
-    ctx.result.summary = renderVisitorsReport(report, {
-      room: bytes(SUMMARY_MAX_BYTES),
-      fullDataHint: fileHint
-    })
+  const file = s.outputFile ? `\`${s.outputFile.path}\`` : undefined
+  const summary = fitVisitorsReport(report, { room: bytes(SUMMARY_MAX_BYTES), fullData: file })
+  if (s.summary) ctx.result.summary = summary.markdown
+  const everyRow = commentFullData(
+    s.summary && summary.rows === report.top.length,
+    s.outputFile?.path,
+    ctx.runUrl
+  )
   const { octokit, target } = ctx
   if (octokit && target)
     ctx.result.comment = async () => {
       const ref = await upsertComment(octokit, target, {
         // One comment per report: a re-run edits it, a new week gets its own.
         key: markerKey('visitors', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
-        // A file on the runner is named in the job summary only: no reader of the comment can
-        // open it.
         body: room =>
           renderVisitorsReport(
             { ...report, file: undefined },
-            { room: chars(room), fullDataHint: 'the job summary' }
+            { room: chars(room), fullData: everyRow }
           ),
         mode: s.commentMode,
         secret: s.apiKey
       })
       return ref.url
     }
+}
+
+/**
+ * Where a comment's reader finds every row it leaves out: the job summary when that holds them
+ * all; else the output file the run wrote (named only then: a reader cannot open a file on the
+ * runner, but can find it kept as an artifact); else nowhere.
+ */
+function commentFullData(
+  summaryHasAll: boolean,
+  file: string | undefined,
+  runUrl: string
+): string | undefined {
+  const run = link('workflow run', runUrl || undefined)
+  if (summaryHasAll) return `the job summary of the ${run}`
+  if (file)
+    return `${escapeText(file)}, which the ${run} wrote (upload it with \`actions/upload-artifact\` to keep it)`
+  return undefined
 }
 
 /** The period before: its totals, and the previous values of the shown pages only. */

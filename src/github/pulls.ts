@@ -118,3 +118,24 @@ export function pullRequestOfLink(link: string, serverUrl: string): PullRequestR
   const number = Number(digits)
   return Number.isSafeInteger(number) ? { owner, repo, number } : undefined
 }
+
+/** Where a pull request stands: open, merged (and when), or closed without a merge. */
+export interface PullRequestState {
+  state: 'open' | 'merged' | 'closed'
+  /** ms epoch, when merged. */
+  mergedAt?: number
+}
+
+export async function pullRequestState(
+  octokit: Octokit,
+  owner: string,
+  repo: string,
+  pullNumber: number
+): Promise<PullRequestState> {
+  const { data } = await call(`reading pull request #${pullNumber}`, () =>
+    octokit.rest.pulls.get({ owner, repo, pull_number: pullNumber })
+  )
+  const mergedAt = data.merged_at ? Date.parse(data.merged_at) : NaN
+  if (Number.isFinite(mergedAt)) return { state: 'merged', mergedAt }
+  return { state: data.state === 'open' ? 'open' : 'closed' }
+}

@@ -1,7 +1,9 @@
 // The health report's tables, one per question a docs team asks: which pages people read
 // (visitors and views side by side), what they search for (content gaps marked in place), where
-// the docs let them down (feedback), what the assistant could not answer. Each shows `VISIBLE_ROWS`
-// rows and folds the rest; dates are days, not clock times.
+// the docs let them down (feedback), what the assistant could not answer. Each sits folded under
+// a one-line summary (the overview, trend and suggestions above are the screen a reader sees
+// first), shows `VISIBLE_ROWS` rows when unfolded and folds the rest; columns and cells are kept
+// narrow enough that no table wraps in a comment 760 px wide.
 import type { AssistantSection } from '../analytics/sections/assistant.js'
 import type { FeedbackSection } from '../analytics/sections/feedback.js'
 import type { SectionOutcome } from '../analytics/sections/outcome.js'
@@ -9,18 +11,19 @@ import type { SearchesSection } from '../analytics/sections/searches.js'
 import type { SectionFailure } from '../analytics/sections/section.js'
 import type { PagesSection } from '../analytics/sections/visitors.js'
 import type { VisitorRow } from '../service/schema.js'
+import { contentGaps, type SearchQuery } from '../analytics/search-gaps.js'
 import {
-  clip,
+  clipWidth,
+  details,
   escapeText,
   foldedTable,
-  formatPercentChange,
   formatNumber,
   formatShare,
   plural,
   tableRow,
   type Column
 } from './markdown.js'
-import { pageCell, pagesFoldLabel } from './pages-table.js'
+import { pageCell, pageChange, pagesFoldLabel } from './pages-table.js'
 
 export type ReadSection = Exclude<SectionOutcome, SectionFailure>
 
@@ -34,15 +37,17 @@ export interface TablesInput {
 }
 
 /**
- * A query or question keeps its start, where its meaning is. A query shares its row with a page
- * column, so both are short; a question (words, so it wraps) gets more.
+ * A query or question keeps its start, where its meaning is; each is clipped so its row stays on
+ * one line at a comment's width. A query shares its row with a page column, so both are short.
  */
-const QUERY_MAX_CHARS = 48
+const QUERY_MAX_CHARS = 30
 /** The clicked page beside a query: both must fit a comment's width with the numbers. */
-const CLICKED_PAGE_MAX_CHARS = 40
-const QUESTION_MAX_CHARS = 120
+const CLICKED_PAGE_MAX_CHARS = 26
+const QUESTION_MAX_CHARS = 64
 /** Marks a query nobody clicked a result for, in the click-through cell. */
 const GAP = '⚠️'
+/** Marks a zero-click query the assistant answered: not a content gap. */
+const ASSISTANT = '💬'
 
 /**
  * A section with nothing in it. Observed of the service (not documented): a feature that is off
@@ -73,13 +78,21 @@ export function sectionTables(r: TablesInput, rows: number): string {
   const feedback = find('feedback')
   const assistant = find('assistant')
   return [
-    visitors || views ? pagesBlock(r, rows, visitors, views) : '',
-    searches ? searchesBlock(searches, r, rows) : '',
-    feedback ? feedbackBlock(feedback, r, rows) : '',
-    assistant ? assistantBlock(assistant, rows) : ''
+    visitors || views ? pagesBlock(r, rows, visitors, views) : undefined,
+    searches ? searchesBlock(searches, assistant, r, rows) : undefined,
+    feedback ? feedbackBlock(feedback, views, r, rows) : undefined,
+    assistant ? assistantBlock(assistant, rows) : undefined
   ]
-    .filter(Boolean)
+    .filter((b): b is Folded => b !== undefined)
+    .map(b => details(`<b>${b.title}</b> · ${b.summary}`, b.body))
     .join('\n\n')
+}
+
+/** A table folded under one line: its title and what it holds (our own words and numbers). */
+interface Folded {
+  title: string
+  summary: string
+  body: string
 }
 
 const rank = (i: number) => String(i + 1)
@@ -91,12 +104,6 @@ const foldLabel = (noun: string) => (first: number, last: number) =>
 
 function findRow(x: PagesSection | undefined, path: string): VisitorRow | undefined {
   return x?.top.find(row => row.path === path) ?? x?.shown?.find(row => row.path === path)
-}
-
-/** "+22.0%", "new": a percentage alone, so two change columns fit a comment without wrapping. */
-function pageChange(now: number, before: number | undefined): string {
-  if (before === undefined || before === 0) return now === 0 ? '0' : 'new'
-  return formatPercentChange(now, before) ?? '–'
 }
 
 function previousTotal(x: PagesSection, path: string): number | undefined {
@@ -115,7 +122,7 @@ function pagesBlock(
   rows: number,
   visitors: PagesSection | undefined,
   views: PagesSection | undefined
-): string {
+): Folded {
   // Ranked by visitors (people, not reloads); by views only when visitors were not read.
   const lead = (visitors ?? views) as PagesSection
   const compare = r.previous !== undefined
@@ -151,28 +158,56 @@ function pagesBlock(
     lead.top.slice(0, rows).map((row, i) => cells(row, i)),
     pagesFoldLabel
   )
-  return ['### Top pages', sentences.filter(Boolean).join(' '), table].filter(Boolean).join('\n\n')
+  return {
+    title: 'Top pages',
+    summary: `by ${visitors ? 'unique visitors' : 'page views'}, ${plural(lead.rows, 'page')}`,
+    body: [sentences.filter(Boolean).join(' '), table].filter(Boolean).join('\n\n')
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Searches: the top queries, content gaps marked in place
 
-function searchesBlock(x: SearchesSection, r: TablesInput, rows: number): string {
-  const head = '### Searches'
-  if (x.read === 0) return `${head}\n\nNo search in this range.`
+function clicks(q: SearchQuery, answered: ReadonlySet<SearchQuery>): string {
+  if (q.ctr !== 0) return percent(q.ctr)
+  return `0% ${answered.has(q) ? ASSISTANT : GAP}`
+}
+
+function searchesBlock(
+  x: SearchesSection,
+  assistant: AssistantSection | undefined,
+  r: TablesInput,
+  rows: number
+): Folded {
+  const title = 'Searches'
+  if (x.read === 0)
+    return { title, summary: 'none in this range', body: 'No search in this range.' }
+  const split = contentGaps(
+    x.top.filter(q => q.ctr === 0),
+    assistant?.answered
+  )
+  const allGaps = contentGaps(x.gaps, assistant?.answered).gaps.length
+  const answered = new Set(split.answeredByAssistant)
   const scope = x.complete
     ? `all ${plural(x.read, 'query', 'queries')}`
     : `the top ${plural(x.read, 'query', 'queries')} read; the service has more`
   const gaps =
-    x.gaps.length === 0
-      ? `Every query led to a click, among ${scope}.`
-      : `${GAP} marks a content gap, a query nobody clicked a result for: ${formatNumber(x.gaps.length)} among ${scope}.`
+    allGaps === 0
+      ? `No content gap among ${scope}.`
+      : `${GAP} marks a content gap, a query nobody clicked a result for: ${formatNumber(allGaps)} among ${scope}.`
+  const notes = [
+    `The top queries by hits. ${gaps}`,
+    answered.size > 0
+      ? `${ASSISTANT} marks one the search bar handed to the assistant, which answered it: no gap.`
+      : '',
+    x.folded > 0 ? foldedNote(x) : ''
+  ]
   const table = foldedTable(
     [
       { header: '#', align: 'right' },
       { header: 'Query' },
       { header: 'Hits', align: 'right' },
-      { header: 'Click-through', align: 'right' },
+      { header: 'Clicked', align: 'right' },
       { header: 'Top clicked page' }
     ],
     x.top
@@ -182,7 +217,7 @@ function searchesBlock(x: SearchesSection, r: TablesInput, rows: number): string
           rank(i),
           textCell(q.searchQuery, QUERY_MAX_CHARS),
           formatNumber(q.hits),
-          q.ctr === 0 ? `0% ${GAP}` : percent(q.ctr),
+          clicks(q, answered),
           q.topClickedPage === null
             ? '–'
             : pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
@@ -190,13 +225,35 @@ function searchesBlock(x: SearchesSection, r: TablesInput, rows: number): string
       ),
     foldLabel('Queries')
   )
-  return [head, `The top queries by hits. ${gaps}`, table].filter(Boolean).join('\n\n')
+  return {
+    title,
+    summary: `top queries, ${plural(allGaps, 'content gap')}`,
+    body: [notes.filter(Boolean).join(' '), table].filter(Boolean).join('\n\n')
+  }
+}
+
+/** The rows that were a query half typed, with one of them as the example. */
+function foldedNote(x: SearchesSection): string {
+  const one = x.top.find(q => q.prefixes?.length)
+  const example = one
+    ? ` (“${textCell(one.prefixes?.[0] ?? '', QUERY_MAX_CHARS)}” on the way to “${textCell(one.searchQuery, QUERY_MAX_CHARS)}”)`
+    : ''
+  const many = x.folded !== 1
+  return (
+    `${plural(x.folded, 'row')} of the log ${many ? 'were' : 'was'} a query half typed${example}: ` +
+    `${many ? 'each is' : 'it is'} counted in the query ${many ? 'they lead' : 'it leads'} to.`
+  )
 }
 
 // ---------------------------------------------------------------------------------------------
 // Feedback: the pages with the most thumbs-down
 
-function feedbackBlock(x: FeedbackSection, r: TablesInput, rows: number): string {
+function feedbackBlock(
+  x: FeedbackSection,
+  views: PagesSection | undefined,
+  r: TablesInput,
+  rows: number
+): Folded {
   // The order of this operation is not documented: with more pages than one answer holds, the
   // ranking covers only those the service returned first.
   const scope = x.hasMore
@@ -206,18 +263,21 @@ function feedbackBlock(x: FeedbackSection, r: TablesInput, rows: number): string
   const intro =
     `**${formatNumber(x.thumbsDown)}** 👎 and ${formatNumber(x.thumbsUp)} 👍 on whether a page ` +
     `helped, and ${plural(x.code, 'report')} on code snippets, on ${plural(x.pages, 'page')}${scope}.`
+  const title = 'Feedback'
   if (x.top.length === 0)
-    return ['### Feedback', intro, 'No page got a thumbs-down or code-snippet feedback.'].join(
-      '\n\n'
-    )
+    return {
+      title,
+      summary: 'no 👎',
+      body: [intro, 'No page got a thumbs-down or code-snippet feedback.'].join('\n\n')
+    }
   const table = foldedTable(
     [
       { header: '#', align: 'right' },
       { header: 'Page' },
-      { header: '👎 Not helpful', align: 'right' },
-      { header: '👍 Helpful', align: 'right' },
-      { header: 'On code snippets', align: 'right' },
-      { header: 'All feedback', align: 'right' }
+      { header: '👎', align: 'right' },
+      { header: '👍', align: 'right' },
+      { header: 'Code', align: 'right' },
+      ...(views ? [{ header: 'Views', align: 'right' as const }] : [])
     ],
     x.top
       .slice(0, rows)
@@ -228,23 +288,38 @@ function feedbackBlock(x: FeedbackSection, r: TablesInput, rows: number): string
           formatNumber(p.thumbsDown),
           formatNumber(p.thumbsUp),
           formatNumber(p.code),
-          formatNumber(p.total)
+          ...(views ? [viewsOf(views, p.path)] : [])
         ])
       ),
     foldLabel('Pages')
   )
-  return ['### Feedback', `${intro} The pages with the most 👎:`, table].join('\n\n')
+  return {
+    title,
+    summary: 'the pages with the most 👎',
+    body: [`${intro} The pages with the most 👎 (Code: feedback on code snippets):`, table].join(
+      '\n\n'
+    )
+  }
+}
+
+function viewsOf(views: PagesSection, path: string): string {
+  const row = findRow(views, path)
+  return row ? formatNumber(row.total) : '–'
 }
 
 // ---------------------------------------------------------------------------------------------
 // Assistant: the unanswered questions asked most often
 
-function assistantBlock(x: AssistantSection, rows: number): string {
+function assistantBlock(x: AssistantSection, rows: number): Folded {
   const { web, api, other, total } = x.callers
   const by = `web ${formatNumber(web)}, API ${formatNumber(api)}, other ${formatNumber(other)}`
-  const head = '### Assistant'
+  const title = 'Assistant'
   if (x.read === 0)
-    return `${head}\n\n**${formatNumber(total)}** questions (${by}). No question to read.`
+    return {
+      title,
+      summary: 'no question read',
+      body: `**${formatNumber(total)}** questions (${by}). No question to read.`
+    }
   const intro =
     `**${formatNumber(total)}** questions (${by}) in ${plural(x.conversations, 'conversation')}; ` +
     `**${formatNumber(x.unanswered)}** of the ${plural(x.read, 'question')} read went unanswered ` +
@@ -252,47 +327,43 @@ function assistantBlock(x: AssistantSection, rows: number): string {
     (x.complete
       ? ''
       : ` Only the first ${plural(x.read, 'question')} were read: the share and the questions below cover those.`)
-  if (x.top.length === 0) return [head, intro, 'No unanswered question.'].join('\n\n')
+  if (x.top.length === 0)
+    return {
+      title,
+      summary: 'no unanswered question',
+      body: [intro, 'No unanswered question.'].join('\n\n')
+    }
   const table = foldedTable(
     [
       { header: '#', align: 'right' },
       { header: 'Unanswered question' },
-      { header: 'Times asked', align: 'right' },
-      { header: 'Last asked' }
+      { header: 'Asked', align: 'right' }
     ],
     x.top
       .slice(0, rows)
       .map((q, i) =>
-        tableRow([
-          rank(i),
-          textCell(q.question, QUESTION_MAX_CHARS),
-          formatNumber(q.count),
-          day(q.lastAskedAt)
-        ])
+        tableRow([rank(i), textCell(q.question, QUESTION_MAX_CHARS), formatNumber(q.count)])
       ),
     foldLabel('Questions')
   )
-  return [head, `${intro} Asked most often (the same text, ignoring case and spaces):`, table].join(
-    '\n\n'
-  )
+  return {
+    title,
+    summary: 'the unanswered questions asked most often',
+    body: [`${intro} Asked most often (the same text, ignoring case and spaces):`, table].join(
+      '\n\n'
+    )
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Cells
 
 /** A query or question: one line, escaped, clipped so the number columns stay in view. */
-function textCell(text: string, maxChars: number): string {
-  const shown = clip(text.trim(), maxChars)
+function textCell(text: string, maxColumns: number): string {
+  const shown = clipWidth(text.trim().replace(/\s+/g, ' '), maxColumns, 0)
   return shown === '' ? '_(empty)_' : escapeText(shown)
 }
 
-/** The day of an ISO 8601 instant ("2026-11-21"); other text as it is (escaped). */
-function day(text: string | undefined): string {
-  if (!text) return '–'
-  const ms = /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : NaN
-  return Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 10) : escapeText(clip(text, 40))
-}
-
 function percent(ratio: number): string {
-  return `${(ratio * 100).toFixed(1)}%`
+  return `${(ratio * 100).toFixed(0)}%`
 }

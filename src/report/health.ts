@@ -1,8 +1,9 @@
 // The docs-health report, laid out to be read in one screen: the title says the range once; an
 // incomplete run says so first; one overview table gives a headline per section with its change,
-// marked better or worse for the docs; sections that could not be read are explained once per
-// reason; then the trend and one table per question (pages, searches, feedback, assistant).
-// Every query, path and service message is untrusted and passes through escapeText.
+// marked better or worse for the docs when the change matters; sections that could not be read
+// are explained once per reason; then the trend, what to fix this week, and one folded table per
+// question (pages, searches, feedback, assistant). Every query, path and service message is
+// untrusted and passes through escapeText.
 import type { DateRange, Period } from '../period.js'
 import type { SectionOutcome } from '../analytics/sections/outcome.js'
 import type { SectionFailure } from '../analytics/sections/section.js'
@@ -21,9 +22,11 @@ import {
   type Room
 } from './markdown.js'
 import { previousLabel, shortRange } from './range.js'
-import type { Trend } from '../analytics/trend.js'
+import type { Trend, TrendSeries } from '../analytics/trend.js'
 import { trendBlock } from './chart.js'
 import { sectionTables, isEmpty, type ReadSection } from './health-tables.js'
+import { suggestionsBlock, type EarlierSuggestion, type NumberedSuggestion } from './suggestions.js'
+import { contentGaps } from '../analytics/search-gaps.js'
 
 export interface HealthReport {
   projectId: string
@@ -41,6 +44,12 @@ export interface HealthReport {
   siteUrl?: string
   /** With `trend`: the periods before the range, oldest first, and what reading them cost. */
   trend?: Trend
+  /** What to fix this week, numbered, each with its instruction for the agent. */
+  suggestions?: NumberedSuggestion[]
+  /** The suggestions of the report before in this issue, and what became of each. */
+  earlier?: EarlierSuggestion[]
+  /** The comment trigger that starts the agent on a suggestion (`/docs-agent`). */
+  trigger?: string
   /**
    * The run stopped part way (the quota, the time, `max-requests`): the action's own words on
    * why, and when to run again. Markdown we wrote, not escaped.
@@ -76,29 +85,44 @@ function render(r: HealthReport, rows: number, cut: boolean): string {
     overview(r),
     notRead(r.sections),
     trendOf(r),
+    suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger ?? '/docs-agent'),
     sectionTables(r, rows)
   ].filter(Boolean)
   if (cut) blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`)
+  blocks.push(footer(r))
   return blocks.join('\n\n') + '\n'
 }
 
-/** Everything but the range (the title says it): the project, the comparison, where it came from. */
+/**
+ * Under the title (which says the range), on one line: whose report, compared with what, and
+ * what the marks in the overview mean.
+ */
 function metaLine(r: HealthReport): string {
-  const compared = r.previous ? [`compared with ${shortRange(r.previous, r.generatedAt)}`] : []
-  const made = provenance({ ...r, requestNoun: 'analytics request' })
-  return [`Project ${escapeText(r.projectId)}`, ...compared, ...made].join(' · ')
+  const compared = r.previous ? [`vs ${shortRange(r.previous, r.generatedAt)}`] : []
+  const marked = r.sections.some(x => x.ok && /🟢|🔴/.test(headline(x, r.sections)[1]))
+  // Which changes get a mark (they matter: MARK_MIN_*) is stated in docs/weekly-report.md.
+  const marks = marked ? [`${BETTER} better · ${WORSE} worse for the docs`] : []
+  return [`Project ${escapeText(r.projectId)}`, ...compared, ...marks].join(' · ')
+}
+
+/** Where it came from, at the end: a comment outlives its run, so a reader needs it, but later. */
+function footer(r: HealthReport): string {
+  return `_${provenance({ ...r, requestNoun: 'analytics request' }).join(' · ')}_`
 }
 
 function trendOf(r: HealthReport): string {
-  if (!r.trend || r.range.dateFrom === undefined) return ''
-  const total = (name: 'visitors' | 'views'): number | undefined => {
+  const { dateFrom, dateTo } = r.range
+  if (!r.trend || dateFrom === undefined || dateTo === undefined) return ''
+  const totals = (name: TrendSeries) => {
     const x = r.sections.find(s => s.name === name)
-    return x?.ok && (x.name === 'visitors' || x.name === 'views') ? x.totals.total : undefined
+    return x?.ok && (x.name === 'visitors' || x.name === 'views') ? x.totals : undefined
   }
+  const visitors = totals('visitors')
+  const views = totals('views')
   return trendBlock({
-    points: r.trend.points,
-    current: { dateFrom: r.range.dateFrom, visitors: total('visitors'), views: total('views') },
-    requests: r.trend.requests
+    trend: r.trend,
+    series: [...(visitors ? ['visitors' as const] : []), ...(views ? ['views' as const] : [])],
+    current: { range: { dateFrom, dateTo }, visitors, views }
   })
 }
 
@@ -110,6 +134,14 @@ type Direction = 'up-is-better' | 'up-is-worse' | 'neutral'
 
 const BETTER = '🟢'
 const WORSE = '🔴'
+/**
+ * A change is marked only when it matters: at least this share of the number before and this
+ * many in absolute terms (docs/weekly-report.md states the rule), or for a share this many
+ * percentage points. Smaller moves are week-to-week noise.
+ */
+export const MARK_MIN_SHARE = 0.05
+export const MARK_MIN_COUNT = 20
+export const MARK_MIN_POINTS = 1
 
 function overview(r: HealthReport): string {
   const compare = r.previous !== undefined
@@ -119,12 +151,11 @@ function overview(r: HealthReport): string {
     ...(compare ? [{ header: `vs ${previousLabel(r.range, r.period)}` }] : [])
   ]
   const rows = r.sections.map(x => {
-    const [now, change] = x.ok ? headline(x) : [failedHeadline(x), '']
+    const [now, change] = x.ok ? headline(x, r.sections) : [failedHeadline(x), '']
     return tableRow([SECTION_TITLES[x.name], now, ...(compare ? [change || '–'] : [])])
   })
   const table = `${tableHead(columns)}\n${rows.join('\n')}`
-  const marked = rows.some(row => row.includes(BETTER) || row.includes(WORSE))
-  return marked ? `${table}\n\n_${BETTER} better for the docs · ${WORSE} worse_` : table
+  return table
 }
 
 /** "+20.0% 🟢": a relative change with its mark; '' with nothing to compare with. */
@@ -132,7 +163,9 @@ function change(now: number, before: number | undefined, direction: Direction): 
   if (before === undefined) return ''
   const text = formatPercentChange(now, before)
   if (text === undefined) return now > 0 ? 'none before' : ''
-  return withMark(text, now - before, direction)
+  const diff = now - before
+  const matters = Math.abs(diff) >= MARK_MIN_COUNT && Math.abs(diff) >= before * MARK_MIN_SHARE
+  return matters ? withMark(text, diff, direction) : text
 }
 
 function withMark(text: string, diff: number, direction: Direction): string {
@@ -144,7 +177,7 @@ function withMark(text: string, diff: number, direction: Direction): string {
 const NO_DATA = 'no data for this range'
 
 /** The section's headline and its change (empty without `compare`). */
-function headline(x: ReadSection): [string, string] {
+function headline(x: ReadSection, sections: readonly SectionOutcome[]): [string, string] {
   if (isEmpty(x)) return [NO_DATA, '']
   switch (x.name) {
     case 'visitors':
@@ -154,8 +187,10 @@ function headline(x: ReadSection): [string, string] {
         change(x.totals.total, x.previous?.total, 'up-is-better')
       ]
     case 'searches': {
+      const assistant = sections.find(s => s.name === 'assistant')
+      const answered = assistant?.ok && assistant.name === 'assistant' ? assistant.answered : []
       const gaps =
-        x.read === 0 ? '' : ` · ${plural(x.gaps.length, 'query', 'queries')} with no click`
+        x.read === 0 ? '' : ` · ${plural(contentGaps(x.gaps, answered).gaps.length, 'content gap')}`
       return [
         `**${formatNumber(x.totalSearches)}** searches${gaps}`,
         change(x.totalSearches, x.previous, 'neutral')
@@ -168,18 +203,19 @@ function headline(x: ReadSection): [string, string] {
       ]
     case 'assistant': {
       const share = x.read > 0 ? ` · **${formatShare(x.unanswered, x.read)}** unanswered` : ''
-      const parts = [prefixed('questions', change(x.callers.total, x.previous, 'neutral'))]
+      // In the order of the headline: the questions, then the share unanswered.
+      const parts = [change(x.callers.total, x.previous, 'neutral')]
       if (x.previousShare && x.read > 0 && x.previousShare.read > 0) {
         const points = pointsChange(
           x.unanswered / x.read,
           x.previousShare.unanswered / x.previousShare.read
         )
-        parts.push(`unanswered ${points}`)
+        parts.push(points === 'no change' ? 'share unchanged' : points)
       }
       const said = parts.filter(Boolean)
       return [
         `**${formatNumber(x.callers.total)}** questions${share}`,
-        said.every(part => part.endsWith('no change')) && said.length > 1
+        said.every(part => part === 'no change' || part === 'share unchanged') && said.length > 1
           ? 'no change'
           : said.join(' · ')
       ]
@@ -196,7 +232,8 @@ function pointsChange(now: number, before: number): string {
   const diff = (now - before) * 100
   const shown = Math.abs(diff).toFixed(1)
   if (shown === '0.0') return 'no change'
-  return withMark(`${diff > 0 ? '+' : '\u2212'}${shown} pp`, diff, 'up-is-worse')
+  const text = `${diff > 0 ? '+' : '\u2212'}${shown} pp`
+  return Math.abs(diff) >= MARK_MIN_POINTS ? withMark(text, diff, 'up-is-worse') : text
 }
 
 function failedHeadline(x: SectionFailure): string {

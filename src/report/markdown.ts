@@ -118,6 +118,62 @@ export function clipMiddle(s: string, maxChars: number): string {
   return `${cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`
 }
 
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' })
+/** A character that may take two columns (or half of one that may). */
+const WIDE_OR_PAIRED = /[\u1100-\uffff]/
+
+/**
+ * Display columns of a grapheme (its first code point decides): 2 for East Asian wide and
+ * full-width characters and emoji, 1 for others.
+ */
+function charWidth(c: string): number {
+  const cp = c.codePointAt(0) ?? 0
+  return (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1faff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+    ? 2
+    : 1
+}
+
+function takeWidth(chars: readonly string[], width: number): string[] {
+  const out: string[] = []
+  let used = 0
+  for (const c of chars) {
+    if (used + charWidth(c) > width) break
+    out.push(c)
+    used += charWidth(c)
+  }
+  return out
+}
+
+/** The columns text takes on screen: a wide (CJK) character takes two. */
+export function displayWidth(s: string): number {
+  return Array.from(GRAPHEMES.segment(s), g => charWidth(g.segment)).reduce((n, w) => n + w, 0)
+}
+
+/**
+ * Clipped by what a reader sees: at most `maxColumns` display columns, whole graphemes only (a
+ * vowel sign stays with its letter), so a table cell stays on one line whatever the script. The
+ * "…" goes in the middle (a path's both ends say the most) or, with `tailShare` 0, at the end.
+ */
+export function clipWidth(s: string, maxColumns: number, tailShare = 0.4): string {
+  // No character is wider than 2 columns, and none below U+1100 wider than 1: most text is
+  // settled without segmenting it (a report may clip 100,000 paths, several times over).
+  if (s.length * 2 <= maxColumns || (s.length <= maxColumns && !WIDE_OR_PAIRED.test(s))) return s
+  const chars = Array.from(GRAPHEMES.segment(s), g => g.segment)
+  if (chars.reduce((n, c) => n + charWidth(c), 0) <= maxColumns) return s
+  const tail = Math.floor((maxColumns - 1) * tailShare)
+  const head = takeWidth(chars, maxColumns - 1 - tail)
+  const end = takeWidth([...chars].reverse(), tail).reverse()
+  return `${head.join('')}…${end.join('')}`
+}
+
 /**
  * Untrusted multi-line text verbatim in a fenced code block (GitHub shows it as it is: no
  * Markdown, HTML, links or mentions), cut to maxChars with a note below. The fence is longer than
@@ -194,16 +250,9 @@ export function formatChange(now: number, before: number | undefined): string {
   if (diff === 0) return '0'
   const sign = diff > 0 ? '+' : MINUS
   const percent = ((Math.abs(diff) / before) * 100).toFixed(1)
-  // Compact, so the column does not wrap at a comment's 760 px: "−18.3k (−27.5%)".
-  const amount = `${sign}${formatCompact(Math.abs(diff))}`
+  // Whole numbers, as in the columns beside it: one unit per column, never "18.3k" by "2,327".
+  const amount = `${sign}${formatNumber(Math.abs(diff))}`
   return percent === '0.0' ? amount : `${amount} (${sign}${percent}%)`
-}
-
-/** 950, 9,500, 18.3k, 2.4M: short enough for a table column. */
-export function formatCompact(n: number): string {
-  if (n < 10_000) return formatNumber(n)
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k`
-  return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`
 }
 
 /** "+20.0%", "−3.1%", "±0%"; undefined when there is nothing to compare with. */

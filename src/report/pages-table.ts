@@ -2,29 +2,41 @@
 // sections: one page cell (clipped, escaped, linked to the docs site), one set of columns, one row.
 import type { VisitorRow } from '../service/schema.js'
 import {
-  clipMiddle,
+  clipWidth,
   escapeText,
-  formatChange,
   formatNumber,
+  formatPercentChange,
   link,
   pageUrl,
   tableRow,
   type Column
 } from './markdown.js'
 
-/** Page paths longer than this are clipped in the middle: both ends of a path say the most. */
-export const PATH_MAX_CHARS = 60
+/**
+ * Page paths wider than this (display columns) are clipped in the middle: both ends of a path say
+ * the most, and a pages table with its numbers stays on one line at a comment's 760 px.
+ */
+export const PATH_MAX_COLUMNS = 44
 
 /** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
 export function pageCell(
   path: string,
   siteUrl: string | undefined,
-  maxChars = PATH_MAX_CHARS
+  maxColumns = PATH_MAX_COLUMNS
 ): string {
   if (path === '') return '_(empty path)_'
-  const text = escapeText(clipMiddle(path, maxChars))
+  const text = escapeText(clipWidth(path, maxColumns))
   const url = siteUrl ? pageUrl(siteUrl, path) : undefined
   return url ? link(text, url) : text
+}
+
+/**
+ * A page's change as a percentage alone ("+22.0%", "new"): short, so the table does not wrap at
+ * a comment's 760 px, and one unit down the column.
+ */
+export function pageChange(now: number, before: number | undefined): string {
+  if (before === undefined || before === 0) return now === 0 ? '0' : 'new'
+  return formatPercentChange(now, before) ?? '–'
 }
 
 /** Rank, page, human, AI, total, and the change of the total when there is a period before. */
@@ -52,7 +64,7 @@ export function pageRow(
     formatNumber(row.human),
     formatNumber(row.ai),
     formatNumber(row.total),
-    ...(previous ? [formatChange(row.total, previous.before)] : [])
+    ...(previous ? [pageChange(row.total, previous.before)] : [])
   ])
 }
 

@@ -1,12 +1,14 @@
 // The visitors report (job summary and comment): the answer in the headline, the totals with
-// the human/AI overlap made explicit, the trend (with `trend`), then the top pages: a bar chart
-// where it shows more than the rows below it, and a table that fits the room it is given.
+// the human/AI overlap made explicit, the trend (with `trend`: the one chart, as it tells what no
+// table here does), then the top pages in a table that fits the room it is given, one unit per
+// column and on one line per row at a comment's 760 px. Rows that do not fit say where every row
+// really is (the output file, the job summary when it holds them all), or that nothing does.
 
 import type { DateRange, Period } from '../period.js'
 import type { VisitorCounts, VisitorRow } from '../service/schema.js'
 import type { Trend } from '../analytics/trend.js'
 import { pageColumns, pageRow, pagesFoldLabel } from './pages-table.js'
-import { barChart, trendBlock } from './chart.js'
+import { trendBlock } from './chart.js'
 import {
   escapeText,
   fitMarkdown,
@@ -18,11 +20,9 @@ import {
   formatShare,
   provenance,
   plural,
-  fitsIn,
   type Room,
   tableHead,
   tableRow,
-  VISIBLE_ROWS,
   type Column
 } from './markdown.js'
 import { previousLabel, shortRange } from './range.js'
@@ -52,9 +52,15 @@ export interface VisitorsReport {
 export interface VisitorsRenderOptions {
   /** A comment's room (characters) or the job summary's (bytes). */
   room: Room
-  /** Trusted Markdown naming where the complete data is, e.g. "`out/visitors.csv`". */
-  fullDataHint?: string
+  /**
+   * Trusted Markdown naming where every row really is, e.g. "`out/visitors.csv`"; undefined when
+   * no place holds them all (the note then says how to keep them).
+   */
+  fullData?: string
 }
+
+/** Said where rows are left out and nothing holds them all. */
+const KEEP_EVERY_ROW = 'set `output-file` (and upload it as an artifact) to keep every row'
 
 // ---------------------------------------------------------------------------------------------
 // Head: headline, what and when, totals
@@ -152,12 +158,13 @@ function exportedLine(r: VisitorsReport): string {
 }
 
 function reportHead(r: VisitorsReport): string {
+  const { dateFrom, dateTo } = r.range
   const trend =
-    r.trend && r.range.dateFrom !== undefined
+    r.trend && dateFrom !== undefined && dateTo !== undefined
       ? trendBlock({
-          points: r.trend.points,
-          current: { dateFrom: r.range.dateFrom, visitors: r.totals.total },
-          requests: r.trend.requests
+          trend: r.trend,
+          series: ['visitors'],
+          current: { range: { dateFrom, dateTo }, visitors: r.totals }
         })
       : ''
   return [headline(r), metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r), trend]
@@ -177,48 +184,46 @@ function topTitle(r: VisitorsReport): string {
   )
 }
 
-/**
- * The bar chart earns its place where a table alone does not show the shape of the traffic: more
- * than three pages. For three or fewer it would only draw the rows just below it again.
- */
-function topPagesChart(top: readonly VisitorRow[]): string {
-  if (top.length <= 3) return ''
-  const bars = top.slice(0, VISIBLE_ROWS)
-  return barChart({
-    title: `Top ${bars.length} pages by unique visitors`,
-    valueAxis: 'Unique visitors',
-    // The rank matches the table's # column, so a clipped label is never ambiguous.
-    bars: bars.map((row, i) => ({
-      label: `#${i + 1} ${row.path || '(empty path)'}`,
-      value: row.total
-    }))
-  })
-}
-
-function omittedNote(omitted: number, fullDataHint: string | undefined): string {
-  const where = fullDataHint ? `; the full data is in ${fullDataHint}` : ''
+function omittedNote(omitted: number, fullData: string | undefined): string {
+  const where = fullData ? `; every row is in ${fullData}` : `: ${KEEP_EVERY_ROW}`
   return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`
 }
 
 /** Markdown for the visitors export, within opts.room whatever the row count. */
 export function renderVisitorsReport(r: VisitorsReport, opts: VisitorsRenderOptions): string {
+  return fitVisitorsReport(r, opts).markdown
+}
+
+/** The report, and how many of the top pages it shows (the rest did not fit its room). */
+export function fitVisitorsReport(
+  r: VisitorsReport,
+  opts: VisitorsRenderOptions
+): { markdown: string; rows: number } {
   const head = reportHead(r)
-  if (r.top.length === 0) return fitMarkdown(`${head}\n`, opts.room, opts.fullDataHint)
+  const note = opts.fullData ?? `nowhere else: ${KEEP_EVERY_ROW}`
+  if (r.top.length === 0) return { markdown: fitMarkdown(`${head}\n`, opts.room, note), rows: 0 }
   const title = topTitle(r)
   const columns = pageColumns(r.previous !== undefined)
   const lines = r.top.map((row, i) => pageRowOf(r, row, i + 1))
-  const build = (rows: number, chart: string): string => {
+  // fitRows renders last the row count it returns.
+  let shown = 0
+  const build = (rows: number): string => {
     const blocks = [head, title]
-    if (chart) blocks.push(chart)
     if (rows > 0) blocks.push(foldedTable(columns, lines.slice(0, rows), pagesFoldLabel))
     const omitted = r.top.length - rows
-    if (omitted > 0) blocks.push(omittedNote(omitted, opts.fullDataHint))
+    if (omitted > 0) blocks.push(omittedNote(omitted, opts.fullData))
     return blocks.join('\n\n') + '\n'
   }
-  // The table matters more than the chart: the chart goes when not even it fits beside the head.
-  const drawn = topPagesChart(r.top)
-  const chart = fitsIn(build(0, drawn), opts.room) ? drawn : ''
-  return fitRows(rows => build(rows, chart), r.top.length, opts.room, opts.fullDataHint)
+  const markdown = fitRows(
+    rows => {
+      shown = rows
+      return build(rows)
+    },
+    r.top.length,
+    opts.room,
+    note
+  )
+  return { markdown, rows: markdown.includes(title) ? shown : 0 }
 }
 
 function pageRowOf(r: VisitorsReport, row: VisitorRow, rank: number): string {

@@ -7,7 +7,12 @@ import { isObject } from '../json.js'
 
 /** The one call every operation goes through (the service client's retries, errors, counter). */
 export interface JsonGetter {
-  getJson<T>(path: string, check: (json: unknown) => T, signal?: AbortSignal): Promise<T>
+  getJson<T>(
+    path: string,
+    check: (json: unknown) => T,
+    signal?: AbortSignal,
+    maxAttempts?: number
+  ): Promise<T>
 }
 
 export interface ViewsPage {
@@ -87,13 +92,22 @@ export class AnalyticsApi {
     return this.get('views', q, checkViewsPage, signal)
   }
 
-  visitorsTotals(range: DateRange): Promise<VisitorCounts> {
+  /** `once`: a single try, no retry (a trend point that fails is left out, not fought for). */
+  visitorsTotals(range: DateRange, once = false): Promise<VisitorCounts> {
     // One row is the least a page can hold; the totals come with every page.
-    return this.get('visitors', { ...range, limit: 1, offset: 0 }, b => checkVisitorsPage(b).totals)
+    const q = { ...range, limit: 1, offset: 0 }
+    return this.get(
+      'visitors',
+      q,
+      b => checkVisitorsPage(b).totals,
+      undefined,
+      once ? 1 : undefined
+    )
   }
 
-  viewsTotals(range: DateRange): Promise<VisitorCounts> {
-    return this.get('views', { ...range, limit: 1, offset: 0 }, b => checkViewsPage(b).totals)
+  viewsTotals(range: DateRange, once = false): Promise<VisitorCounts> {
+    const q = { ...range, limit: 1, offset: 0 }
+    return this.get('views', q, b => checkViewsPage(b).totals, undefined, once ? 1 : undefined)
   }
 
   searches(range: DateRange, limit: number, cursor?: string): Promise<SearchesPage> {
@@ -116,7 +130,8 @@ export class AnalyticsApi {
     operation: string,
     query: Record<string, string | number | undefined>,
     check: (json: unknown) => T,
-    signal?: AbortSignal
+    signal?: AbortSignal,
+    maxAttempts?: number
   ): Promise<T> {
     const params = new URLSearchParams()
     for (const [name, value] of Object.entries(query))
@@ -124,7 +139,7 @@ export class AnalyticsApi {
     const search = params.toString()
     const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`
     // The client starts no request after the run's deadline (`wait-timeout` bounds the report).
-    return this.client.getJson(path, check, signal)
+    return this.client.getJson(path, check, signal, maxAttempts)
   }
 }
 

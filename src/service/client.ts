@@ -123,9 +123,17 @@ export class ServiceClient {
     this.postHttp.dispose()
   }
 
-  /** GET `path` with the usual retries; what `check` makes of the JSON answer. */
-  async getJson<T>(path: string, check: Check<T>, signal?: AbortSignal): Promise<T> {
-    return this.call({ method: 'GET', path, check, signal })
+  /**
+   * GET `path` with the usual retries (or at most `maxAttempts` tries); what `check` makes of
+   * the JSON answer.
+   */
+  async getJson<T>(
+    path: string,
+    check: Check<T>,
+    signal?: AbortSignal,
+    maxAttempts?: number
+  ): Promise<T> {
+    return this.call({ method: 'GET', path, check, signal, maxAttempts })
   }
 
   async call<T>(c: CallOptions<T>): Promise<T> {

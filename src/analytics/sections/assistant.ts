@@ -4,6 +4,7 @@
 // up to a cap: the grouping then covers the first ones, and the report says so.
 import type { CallerStats, Conversation } from '../../service/analytics.js'
 import { readCursorPages } from '../../service/cursor.js'
+import { textKey } from '../search-gaps.js'
 import type { SectionInput } from './section.js'
 
 export const CONVERSATIONS_LIMIT = 1000
@@ -37,6 +38,11 @@ export interface AssistantSection {
   complete: boolean
   /** Most asked first, at most `top`. */
   top: UnansweredQuestion[]
+  /**
+   * The questions (as `textKey` compares them) answered more often than not: a zero-click
+   * search the search bar handed to the assistant, which answered it, is no content gap.
+   */
+  answered: string[]
 }
 
 export async function readAssistant(input: SectionInput): Promise<AssistantSection> {
@@ -52,18 +58,33 @@ export async function readAssistant(input: SectionInput): Promise<AssistantSecti
     conversations: new Set(result.items.map(c => c.id)).size,
     unanswered: unanswered.length,
     complete: result.complete,
-    top: groupQuestions(unanswered).slice(0, input.top)
+    top: groupQuestions(unanswered).slice(0, input.top),
+    answered: mostlyAnswered(result.items)
   }
   if (input.previous) {
-    section.previous = (await api.callerStats(input.previous)).total
+    const { known, previous } = input
+    section.previous = known?.questions ?? (await api.callerStats(previous)).total
     // The share unanswered is what the change is about: more questions is neither good nor bad.
-    const before = await readQuestions(input, input.previous)
-    section.previousShare = {
-      unanswered: before.items.filter(c => c.resolutionStatus === 'unanswered').length,
-      read: before.items.length
-    }
+    section.previousShare = known?.answers ?? shareOf((await readQuestions(input, previous)).items)
   }
   return section
+}
+
+function shareOf(questions: readonly Conversation[]): { unanswered: number; read: number } {
+  const unanswered = questions.filter(c => c.resolutionStatus === 'unanswered').length
+  return { unanswered, read: questions.length }
+}
+
+/** The texts of the questions answered more often than they went unanswered. */
+function mostlyAnswered(questions: readonly Conversation[]): string[] {
+  const balance = new Map<string, number>()
+  for (const c of questions) {
+    const key = textKey(c.query)
+    const delta =
+      c.resolutionStatus === 'answered' ? 1 : c.resolutionStatus === 'unanswered' ? -1 : 0
+    balance.set(key, (balance.get(key) ?? 0) + delta)
+  }
+  return [...balance].filter(([, n]) => n > 0).map(([key]) => key)
 }
 
 /** The questions (turns) of a range, up to the cap, in pages of 1000. */
@@ -98,7 +119,7 @@ export function groupQuestions(conversations: Conversation[]): UnansweredQuestio
   const groups = new Map<string, Group>()
   conversations.forEach((c, i) => {
     const asked = c.query.trim().replace(/\s+/g, ' ')
-    const key = asked.toLocaleLowerCase('en-US')
+    const key = textKey(asked)
     const group = groups.get(key) ?? { count: 0, first: i, spellings: new Map<string, number>() }
     group.count++
     group.spellings.set(asked, (group.spellings.get(asked) ?? 0) + 1)

@@ -25,6 +25,12 @@ export interface FeedbackSection {
   top: FeedbackRow[]
 }
 
+/** The period before's 👎, summed as the section sums its own (each page once). */
+async function thumbsDown(input: SectionInput): Promise<number> {
+  const before = await input.api.feedbackByPage(input.previous ?? input.range, FEEDBACK_LIMIT)
+  return eachPathOnce(before.feedback).reduce((n, r) => n + r.thumbsDown, 0)
+}
+
 export async function readFeedback(input: SectionInput): Promise<FeedbackSection> {
   const { api } = input
   const page = await api.feedbackByPage(input.range, FEEDBACK_LIMIT)
@@ -47,9 +53,6 @@ export async function readFeedback(input: SectionInput): Promise<FeedbackSection
       .sort((a, b) => b.thumbsDown - a.thumbsDown || b.total - a.total)
       .slice(0, input.top)
   }
-  if (input.previous) {
-    const before = await api.feedbackByPage(input.previous, FEEDBACK_LIMIT)
-    section.previous = before.feedback.reduce((n, r) => n + r.thumbsDown, 0)
-  }
+  if (input.previous) section.previous = input.known?.thumbsDown ?? (await thumbsDown(input))
   return section
 }

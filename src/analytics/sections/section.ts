@@ -4,15 +4,24 @@ import type { SectionName } from '../section-names.js'
 import type { AnalyticsApi } from '../../service/analytics.js'
 import type { DateRange } from '../../period.js'
 import type { Deadline } from '../../deadline.js'
+import type { PeriodTotals } from '../period-totals.js'
 
 export interface SectionInput {
   api: AnalyticsApi
   range: DateRange
   /** The period before, when `compare` is on: each section reads its headline number for it. */
   previous?: Required<DateRange>
+  /**
+   * What an earlier report recorded of the period before: a section takes its headline number
+   * for `compare` from here instead of asking the service again.
+   */
+  known?: PeriodTotals
   /** Rows shown in each table. */
   top: number
-  /** Pages an earlier section shows (the visitors' top pages, for the views beside them). */
+  /**
+   * Pages another section shows: the visitors' top pages, for the views beside them, and the
+   * pages with feedback, to weigh their 👎 against their views.
+   */
   shownPaths?: string[]
   pageSize: number
   maxRows: number

@@ -1,0 +1,135 @@
+// What a report remembers from the issue it is posted on, and what it leaves there for the next
+// one: the totals of each period it knows (the next report takes compare and trend totals from
+// them and reads only what it lacks), its suggestions with their instructions, and, from the
+// answers to `/docs-agent fix N`, the pull request each fix opened and where it stands. GitHub
+// failing here costs requests, never the report: it is then read from the service in full.
+import * as core from '@actions/core'
+import { mergeTotals, type PeriodTotals } from '../analytics/period-totals.js'
+import { totalsBefore, totalsRead } from '../analytics/sections/totals.js'
+import type { SectionOutcome } from '../analytics/sections/outcome.js'
+import type { FixState } from '../analytics/suggestions.js'
+import type { Trend } from '../analytics/trend.js'
+import { messageOf } from '../errors.js'
+import { CommentThread } from '../github/comments.js'
+import { pullRequestState } from '../github/pulls.js'
+import {
+  readReportRecords,
+  suggestionKey,
+  totalsKey,
+  type ReportRecords
+} from '../github/report-records.js'
+import type { DateRange } from '../period.js'
+import type { EarlierSuggestion, NumberedSuggestion } from '../report/suggestions.js'
+import type { AnalyticsSettings } from '../settings.js'
+import type { CommandContext } from './context.js'
+
+type Range = Required<DateRange>
+
+/** The thread the report is posted on, listed once for reading and writing alike. */
+export function reportThread(ctx: CommandContext<AnalyticsSettings>): CommentThread | undefined {
+  const { octokit, target, settings } = ctx
+  return octokit && target ? new CommentThread(octokit, target, settings.apiKey) : undefined
+}
+
+/** The records in the thread, or undefined (none can be read: everything is read anew). */
+export async function recall(
+  ctx: CommandContext<AnalyticsSettings>,
+  thread: CommentThread | undefined
+): Promise<ReportRecords | undefined> {
+  if (!thread) return undefined
+  try {
+    return await readReportRecords(thread, ctx.settings.apiKey, ctx.settings.projectId)
+  } catch (err) {
+    core.warning(
+      `Could not read the earlier reports on #${thread.place.issueNumber}, so every total is read from the service: ${messageOf(err)}`
+    )
+    return undefined
+  }
+}
+
+const sameRange = (a: Range, b: DateRange | undefined): boolean =>
+  a.dateFrom === b?.dateFrom && a.dateTo === b.dateTo
+
+/** What is known of a trend period without a request: the comparison's read, then the records. */
+export function knownTotals(
+  sections: readonly SectionOutcome[],
+  previous: Range | undefined,
+  records: ReportRecords | undefined
+): (range: Range) => PeriodTotals | undefined {
+  const before = totalsBefore(sections)
+  return range =>
+    sameRange(range, previous)
+      ? mergeTotals(before, records?.totals(range))
+      : records?.totals(range)
+}
+
+/** The most pull requests a report looks up: the newest fixes asked for. */
+const MAX_FIX_LOOKUPS = 20
+
+/** Where each fix asked for in this issue stands, by suggestion id (one GitHub read per PR). */
+export async function fixStates(
+  ctx: CommandContext<AnalyticsSettings>,
+  records: ReportRecords | undefined
+): Promise<Map<string, FixState>> {
+  const states = new Map<string, FixState>()
+  const { octokit, event } = ctx
+  if (!records || !octokit) return states
+  const fixes = [...records.fixes.values()].sort((a, b) => b.at - a.at).slice(0, MAX_FIX_LOOKUPS)
+  for (const fix of fixes) {
+    if (fix.pr === undefined) {
+      states.set(fix.id, { state: 'no pull request' })
+      continue
+    }
+    try {
+      const pr = await pullRequestState(octokit, event.owner, event.repo, fix.pr)
+      states.set(fix.id, { pr: fix.pr, ...pr })
+    } catch (err) {
+      core.warning(`${messageOf(err)}: the report shows its state as unknown.`)
+      states.set(fix.id, { pr: fix.pr, state: 'unknown' })
+    }
+  }
+  return states
+}
+
+/** The suggestions of the newest earlier report (another range), and what became of each. */
+export function earlierSuggestions(
+  records: ReportRecords | undefined,
+  range: DateRange,
+  fixes: ReadonlyMap<string, FixState>
+): EarlierSuggestion[] {
+  const last = records?.reports.find(r => !sameRange(r.range, range))
+  return (last?.suggestions ?? []).map(s => {
+    const fix = fixes.get(s.id)
+    return { n: s.n, id: s.id, ...(fix ? { fix } : {}) }
+  })
+}
+
+/**
+ * The records this report leaves in its comment: the totals of its range, of the period before
+ * and of each trend period it knows, and its suggestions with the instruction each one carries.
+ */
+export function recordKeys(
+  s: AnalyticsSettings,
+  sections: readonly SectionOutcome[],
+  trend: Trend | undefined,
+  suggestions: readonly NumberedSuggestion[]
+): string[] {
+  const range = s.range as Partial<Range>
+  if (range.dateFrom === undefined || range.dateTo === undefined) return []
+  const own: Range = { dateFrom: range.dateFrom, dateTo: range.dateTo }
+  const periods: [Range, PeriodTotals][] = [[own, totalsRead(sections)]]
+  const before = totalsBefore(sections)
+  for (const point of trend?.points ?? []) {
+    const t: PeriodTotals = {
+      ...(point.visitors ? { visitors: point.visitors } : {}),
+      ...(point.views ? { views: point.views } : {})
+    }
+    periods.push([point.range, sameRange(point.range, s.previous) ? mergeTotals(before, t) : t])
+  }
+  if (s.previous && !periods.some(([r]) => sameRange(r, s.previous)))
+    periods.push([s.previous, before])
+  const keys = periods.flatMap(([r, t]) => totalsKey(s.projectId, r, t) ?? [])
+  for (const x of suggestions)
+    keys.push(suggestionKey(s.projectId, own, { n: x.n, id: x.id, instruction: x.instruction }))
+  return keys
+}
