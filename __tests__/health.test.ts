@@ -171,6 +171,36 @@ describe('renderHealthReport: title, provenance, overview', () => {
     expect(md).not.toMatch(/[±]0/)
   })
 
+  it('marks only changes that matter: 5% and 20 or more, 1 point or more of a share', () => {
+    const md = (sections: SectionOutcome[]) =>
+      renderHealthReport(
+        report(sections, { previous: { dateFrom: '2026-11-02', dateTo: '2026-11-09' } }),
+        bytes(100_000)
+      )
+    const cell = (sections: SectionOutcome[], title: string) =>
+      overviewCells(md(sections), title)[1]
+    // +4.9%: no mark, however many visitors that is.
+    expect(cell([visitors(1, { previous: { human: 0, ai: 0, total: 953 } })], 'Visitors')).toBe(
+      '+4.9%'
+    )
+    // +50%, but 10 visitors: no mark.
+    const few = visitors(1, {
+      totals: { human: 30, ai: 0, total: 30 },
+      previous: { human: 20, ai: 0, total: 20 }
+    })
+    expect(cell([few], 'Visitors')).toBe('+50.0%')
+    // +5.3% and 50: marked.
+    expect(cell([visitors(1, { previous: { human: 0, ai: 0, total: 950 } })], 'Visitors')).toBe(
+      '+5.3% 🟢'
+    )
+    // A share moving by less than a point is noise: said, not marked.
+    const share = (unanswered: number) =>
+      cell([assistant({ previous: 420, previousShare: { unanswered, read: 400 } })], 'Assistant')
+    expect(share(47)).toBe('no change · +0.3 pp')
+    expect(share(49)).toBe('no change · −0.3 pp')
+    expect(share(44)).toBe('no change · +1.0 pp 🔴')
+  })
+
   it('the full weekly report with compare shows at most 45 table rows before anything is unfolded', () => {
     const md = renderHealthReport(
       HEALTH_STATES['compare and trend: 8 (the weekly recipe)']!(),

@@ -597,9 +597,12 @@ function weeklyRecipe(
   const { fixes, ...overrides } = o
   const sections = allSections().map(withPrevious)
   const generatedAt = Date.UTC(2026, 10, 23, 9, 0, 4)
-  const suggestions = suggest({ sections, periodStart: Date.parse('2026-11-16'), fixes }).map(
-    (x, i) => ({ ...x, n: i + 1, instruction: instructionFor(x, WEEK, generatedAt) })
-  )
+  const { suggestions: list } = suggest({ sections, periodStart: Date.parse('2026-11-16'), fixes })
+  const suggestions = list.map((x, i) => ({
+    ...x,
+    n: i + 1,
+    instruction: instructionFor(x, WEEK, generatedAt)
+  }))
   return healthReport({
     previous: WEEK_BEFORE,
     sections,
@@ -630,8 +633,8 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
       trend: trendOf(8, { stopAt: 4, limit: 'quota', requests: 6 }),
       requests: 17,
       incomplete:
-        'The service’s hourly analytics limit (about 100 requests per organisation, shared by ' +
-        'every analytics run) was reached: the trend’s 4 weeks from Sep 21 to Oct 12 not read. ' +
+        "The service's hourly analytics limit (about 100 requests per organisation, shared by " +
+        "every analytics run) was reached: the trend's 4 weeks from Sep 21 to Oct 12 not read. " +
         'Run the workflow again after 10:14 UTC, when the limit resets.'
     }),
   'trend: 26 weeks (labels thinned to 13 at most)': () =>

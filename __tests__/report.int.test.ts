@@ -16,8 +16,7 @@ import {
   overviewCells,
   withService,
   type RunResult,
-  type Service,
-  type ServiceOptions
+  type Service
 } from './support.js'
 
 const tempDirs: string[] = []
@@ -346,7 +345,7 @@ describe('report: untrusted text', () => {
 
 describe('report: compare', () => {
   it('reads each headline number of the previous period with one request; the shown pages and the unanswered share with what they need', async () => {
-    await withService({ rows: 600, varyByDate: true } as ServiceOptions, async sim => {
+    await withService({ rows: 600, varyByDate: true }, async sim => {
       const r = await run(sim, { compare: 'true', concurrency: '1' })
       expectSuccess(r)
       const previous = sim.requests.filter(q => q.query.dateFrom === '2026-11-02')

@@ -43,7 +43,10 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {Record<number, number|(string|PullFile)[]>} [pullFiles] the changed files of a pull
  *   request: listed (a path alone has 1 line added), or as a count of generated paths
  *   (`docs/page-1.md`, ...)
+ * @property {Record<number, PullState>} [pulls] pull requests `GET …/pulls/N` knows (the
+ *   returned `pulls` map can be changed as a test goes: a merge, say)
  *
+ * @typedef {{ state: 'open'|'closed', merged_at?: string|null }} PullState
  * @typedef {{ filename: string, additions?: number, deletions?: number }} PullFile
  *
  * @typedef {object} GitHubRequest
@@ -73,6 +76,8 @@ export async function startGitHub(options = {}) {
    * @type {Map<number, { id: number, body: string, user: GitHubUser, state: string }[]>}
    */
   const reviews = new Map()
+  /** @type {Map<number, PullState>} */
+  const pulls = new Map(Object.entries(options.pulls ?? {}).map(([n, p]) => [Number(n), p]))
   const sockets = new Set()
   let nextId = 1000
   let nextReaction = 1
@@ -205,6 +210,22 @@ export async function startGitHub(options = {}) {
         headers
       }
     }
+    m = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(path)
+    if (m && method === 'GET') {
+      const [, owner, repo, n] = m
+      const pull = pulls.get(+n)
+      if (!pull) return notFound
+      return {
+        status: 200,
+        body: {
+          number: +n,
+          state: pull.state,
+          merged: Boolean(pull.merged_at),
+          merged_at: pull.merged_at ?? null,
+          html_url: `https://github.com/${owner}/${repo}/pull/${n}`
+        }
+      }
+    }
     m = /^\/repos\/[^/]+\/[^/]+\/collaborators\/([^/]+)\/permission$/.exec(path)
     if (m && method === 'GET') {
       if (options.permissionStatus !== undefined) {
@@ -294,6 +315,7 @@ export async function startGitHub(options = {}) {
     comments,
     reactions,
     reviews,
+    pulls,
     /**
      * Seeds a comment, e.g. a look-alike marker written by a user.
      * @param {number} issueNumber

@@ -70,6 +70,8 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  *   Infinity: `hasMore` forever. An array, or a function of the range, is served as it is.
  * @property {'sorted'|'unsorted'} [order] generated rows: most `total` first (the default, as the
  *   service documents), or scrambled
+ * @property {boolean} [varyByDate] the other analytics sections follow the visitors' scale of
+ *   each period (generated rows always vary by period), so a comparison shows each moving
  * @property {Totals} [totals] default: the sum of the rows
  * @property {number|[number, number]} [latencyMs] per request; [min, max] draws each one
  * @property {Fault[]} [faults]

@@ -77,39 +77,57 @@ function find<N extends SectionOutcome['name']>(
   })
 }
 
+/** What the data says this week: the suggestions, and what the data raises but a fix holds. */
+export interface Suggested {
+  suggestions: Suggestion[]
+  /** Raised again by the data, held back by its fix: its pull request is open, or was merged
+   * after this period began (the numbers predate it). The report says how each stands. */
+  held: { id: string; fix: FixState }[]
+}
+
 /** The suggestions, most telling first within each kind, the kinds taken in turn. */
-export function suggest(input: SuggestInput): Suggestion[] {
+export function suggest(input: SuggestInput): Suggested {
   const { sections } = input
+  const held: Suggested['held'] = []
   const lists = [
     gapSuggestions(find(sections, 'searches'), find(sections, 'assistant')),
     pageSuggestions(find(sections, 'feedback'), find(sections, 'views')),
     questionSuggestions(find(sections, 'assistant'))
-  ].map(list => list.flatMap(s => standing(s, input)))
-  const out: Suggestion[] = []
-  for (let i = 0; out.length < MAX_SUGGESTIONS && lists.some(list => i < list.length); i++)
+  ].map(list =>
+    list.flatMap(s => {
+      const { standing, fix } = stillStanding(s, input)
+      if (!standing && fix) held.push({ id: s.id, fix })
+      return standing ? [standing] : []
+    })
+  )
+  const suggestions: Suggestion[] = []
+  for (let i = 0; suggestions.length < MAX_SUGGESTIONS && lists.some(l => i < l.length); i++)
     for (const list of lists) {
       const s = list[i]
-      if (s && out.length < MAX_SUGGESTIONS) out.push(s)
+      if (s && suggestions.length < MAX_SUGGESTIONS) suggestions.push(s)
     }
-  return out
+  return { suggestions, held: held.slice(0, MAX_SUGGESTIONS) }
 }
 
 /**
  * A suggestion still worth making: not while a pull request for it is open, and after one was
  * merged only if this period began after the merge (the numbers are then the fix's own).
  */
-function standing(s: Suggestion, input: SuggestInput): Suggestion[] {
+function stillStanding(
+  s: Suggestion,
+  input: SuggestInput
+): { standing?: Suggestion; fix?: FixState } {
   const fix = input.fixes?.get(s.id)
-  if (!fix) return [s]
-  if (fix.state === 'open') return []
+  if (!fix) return { standing: s }
+  if (fix.state === 'open') return { fix }
   if (fix.state === 'merged') {
     const measuredAfter =
       fix.mergedAt !== undefined &&
       input.periodStart !== undefined &&
       fix.mergedAt <= input.periodStart
-    return measuredAfter ? [{ ...s, after: fix }] : []
+    return measuredAfter ? { standing: { ...s, after: fix }, fix } : { fix }
   }
-  return [s]
+  return { standing: s, fix }
 }
 
 function gapSuggestions(
@@ -153,7 +171,7 @@ function pageSuggestions(
     }))
   // With views read, only pages whose views are known are weighed (the rest cannot be); without
   // them, the most 👎 first, as the feedback section ranks them.
-  if (!views) return pages
+  if (!views) return pages.sort((a, b) => b.thumbsDown - a.thumbsDown)
   return pages
     .filter(p => p.views !== undefined && p.views > 0)
     .sort(

@@ -91,17 +91,24 @@ export async function fixStates(
   return states
 }
 
-/** The suggestions of the newest earlier report (another range), and what became of each. */
+/**
+ * The suggestions of the newest earlier report (another range) and what became of each; then
+ * those the data raises again but a fix holds back (`held`), so a fix's pull request is followed
+ * until the report suggests the thing again or stops raising it.
+ */
 export function earlierSuggestions(
   records: ReportRecords | undefined,
   range: DateRange,
-  fixes: ReadonlyMap<string, FixState>
+  fixes: ReadonlyMap<string, FixState>,
+  held: readonly { id: string; fix: FixState }[]
 ): EarlierSuggestion[] {
   const last = records?.reports.find(r => !sameRange(r.range, range))
-  return (last?.suggestions ?? []).map(s => {
+  const listed: EarlierSuggestion[] = (last?.suggestions ?? []).map(s => {
     const fix = fixes.get(s.id)
     return { n: s.n, id: s.id, ...(fix ? { fix } : {}) }
   })
+  const more = held.filter(h => !listed.some(e => e.id === h.id))
+  return [...listed, ...more]
 }
 
 /**

@@ -6,7 +6,7 @@
 import * as core from '@actions/core'
 import type { SectionOutcome } from '../analytics/sections/outcome.js'
 import type { SectionFailure } from '../analytics/sections/section.js'
-import { suggest } from '../analytics/suggestions.js'
+import { suggest, type Suggestion } from '../analytics/suggestions.js'
 import { readTrend, type Trend, type TrendSeries } from '../analytics/trend.js'
 import type { CommentThread } from '../github/comments.js'
 import { reportKey, type ReportRecords } from '../github/report-records.js'
@@ -53,11 +53,8 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
   const stop = await readSections(s.sections, input, ctx.service, sections)
   const trend = s.trendRanges ? await readTrendOf(ctx, sections, records, stop) : undefined
   const fixes = await fixStates(ctx, records)
-  const suggestions = numbered(
-    suggest({ sections, fixes, ...periodStart(s) }),
-    s,
-    ctx.deadline.now()
-  )
+  const suggested = suggest({ sections, fixes, ...periodStart(s) })
+  const suggestions = numbered(suggested.suggestions, s, ctx.deadline.now())
   const trendCut = trend?.stop
     ? {
         stop: trend.stop,
@@ -82,7 +79,7 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
     ...(trend ? { trend } : {}),
     ...(incomplete ? { incomplete } : {}),
     suggestions,
-    earlier: earlierSuggestions(records, s.range, fixes),
+    earlier: earlierSuggestions(records, s.range, fixes, suggested.held),
     trigger: s.trigger
   }
   await setOutputs(ctx, report)
@@ -158,7 +155,7 @@ function periodStart(s: AnalyticsSettings): { periodStart?: number } {
 }
 
 function numbered(
-  list: ReturnType<typeof suggest>,
+  list: readonly Suggestion[],
   s: AnalyticsSettings,
   now: number
 ): NumberedSuggestion[] {

@@ -233,7 +233,8 @@ function pointsChange(now: number, before: number): string {
   const shown = Math.abs(diff).toFixed(1)
   if (shown === '0.0') return 'no change'
   const text = `${diff > 0 ? '+' : '\u2212'}${shown} pp`
-  return Math.abs(diff) >= MARK_MIN_POINTS ? withMark(text, diff, 'up-is-worse') : text
+  // Judged on the points shown, so "+1.0 pp" is never left unmarked for being 0.99999.
+  return Number(shown) >= MARK_MIN_POINTS ? withMark(text, diff, 'up-is-worse') : text
 }
 
 function failedHeadline(x: SectionFailure): string {

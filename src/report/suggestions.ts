@@ -11,9 +11,9 @@ import { shortRange } from './range.js'
 /** A suggestion as a report shows it: its number and the instruction it carries. */
 export type NumberedSuggestion = Suggestion & { n: number; instruction: string }
 
-/** A suggestion of the report before, and what became of it. */
+/** A suggestion of the report before (numbered as it was there), and what became of it. */
 export interface EarlierSuggestion {
-  n: number
+  n?: number
   /** The suggestion's subject id (`gap:…`, `page:…`, `question:…`). */
   id: string
   /** Undefined: nobody asked the agent to fix it. */
@@ -133,6 +133,12 @@ function subjectOf(id: string): string {
 
 function earlierLine(earlier: readonly EarlierSuggestion[]): string {
   if (earlier.length === 0) return ''
-  const items = earlier.map(e => `${e.n}. ${subjectOf(e.id)}: ${stateOf(e.fix)}`)
-  return `_Last report's suggestions:_ ${items.join(' · ')}`
+  const item = (e: EarlierSuggestion) =>
+    `${e.n !== undefined ? `${e.n}. ` : ''}${subjectOf(e.id)}: ${stateOf(e.fix)}`
+  const last = earlier.filter(e => e.n !== undefined).map(item)
+  const fixing = earlier.filter(e => e.n === undefined).map(item)
+  return [
+    ...(last.length > 0 ? [`_Last report's suggestions:_ ${last.join(' · ')}`] : []),
+    ...(fixing.length > 0 ? [`_Being fixed:_ ${fixing.join(' · ')}`] : [])
+  ].join('  \n')
 }

@@ -1,0 +1,236 @@
+// Unit tier: what to fix this week: content gaps as a search log shows them (typing prefixes
+// folded, zero-click queries the assistant answered kept apart), the suggestions drawn from the
+// sections (kinds in turn, evidence thresholds, what a fix holds back), their instructions, and
+// how the report shows them.
+import { describe, it, expect } from '@jest/globals'
+import { contentGaps, foldPrefixes, textKey } from '../src/analytics/search-gaps.js'
+import { MAX_SUGGESTIONS, suggest, type FixState } from '../src/analytics/suggestions.js'
+import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
+import {
+  instructionFor,
+  suggestionsBlock,
+  type NumberedSuggestion
+} from '../src/report/suggestions.js'
+
+const q = (searchQuery: string, hits: number, ctr = 0) => ({
+  searchQuery,
+  hits,
+  ctr,
+  topClickedPage: ctr === 0 ? null : '/p'
+})
+
+describe('content gaps', () => {
+  it('folds a query typed half-way into the one it leads to, keeping that one’s own numbers', () => {
+    const rows = foldPrefixes([
+      q('abse', 60),
+      q('Absence', 120, 0.4),
+      q('absen', 55),
+      q('absence policy', 80),
+      q('api', 30, 0.2),
+      q('api key', 20, 0.3),
+      q('v1', 10),
+      q('v10', 5)
+    ])
+    expect(rows.map(r => [r.searchQuery, r.hits, r.ctr, r.prefixes ?? []])).toEqual([
+      // "abse" and "absen" lead to the query with the most hits among those they start.
+      ['Absence', 120, 0.4, ['abse', 'absen']],
+      ['absence policy', 80, 0, []],
+      // A whole word is a query of its own; a number that goes on is another number.
+      ['api', 30, 0.2, []],
+      ['api key', 20, 0.3, []],
+      ['v1', 10, 0, []],
+      ['v10', 5, 0, []]
+    ])
+  })
+
+  it('follows a chain of prefixes to its end', () => {
+    const rows = foldPrefixes([q('webh', 5), q('webhook', 9), q('webhooks', 40, 0.5)])
+    // "webhook" is a whole word, yet "webhooks" goes on from it mid-word: all fold into it.
+    expect(rows.map(r => [r.searchQuery, r.prefixes])).toEqual([['webhooks', ['webh', 'webhook']]])
+  })
+
+  it('keeps apart a zero-click query the assistant answered: a candidate gap, not a gap', () => {
+    const zero = [q('How do I add a redirect?', 40), q('webhook signature', 90)]
+    const split = contentGaps(zero, [textKey('  how do I  add a REDIRECT? ')])
+    expect(split.gaps.map(g => g.searchQuery)).toEqual(['webhook signature'])
+    expect(split.answeredByAssistant.map(g => g.searchQuery)).toEqual(['How do I add a redirect?'])
+    expect(contentGaps(zero, undefined).gaps).toHaveLength(2)
+  })
+})
+
+const searches = (rows: ReturnType<typeof q>[]): SectionOutcome => ({
+  name: 'searches',
+  ok: true,
+  totalSearches: 1000,
+  top: rows,
+  gaps: rows.filter(r => r.ctr === 0),
+  read: rows.length,
+  folded: 0,
+  complete: true
+})
+
+const feedback = (rows: [string, number, number][]): SectionOutcome => ({
+  name: 'feedback',
+  ok: true,
+  thumbsDown: 0,
+  thumbsUp: 0,
+  code: 0,
+  pages: rows.length,
+  hasMore: false,
+  top: rows.map(([path, thumbsDown, thumbsUp]) => ({
+    path,
+    thumbsDown,
+    thumbsUp,
+    code: 0,
+    total: thumbsDown + thumbsUp
+  }))
+})
+
+const views = (rows: [string, number][]): SectionOutcome => ({
+  name: 'views',
+  ok: true,
+  totals: { human: 0, ai: 0, total: 0 },
+  rows: rows.length,
+  top: rows.map(([path, total]) => ({ path, human: total, ai: 0, total })),
+  maxRowsReached: false
+})
+
+const assistant = (questions: [string, number][], answered: string[] = []): SectionOutcome => ({
+  name: 'assistant',
+  ok: true,
+  callers: { web: 0, api: 0, other: 0, total: 100 },
+  read: 100,
+  conversations: 50,
+  unanswered: 30,
+  complete: true,
+  top: questions.map(([question, count]) => ({ question, count })),
+  answered
+})
+
+const ALL: SectionOutcome[] = [
+  searches([q('webhook signature', 90), q('rate limit', 80, 0.5), q('sso', 40), q('typo', 4)]),
+  feedback([
+    ['/busy', 30, 10],
+    ['/quiet', 12, 1],
+    ['/unknown', 50, 0],
+    ['/barely', 4, 0]
+  ]),
+  views([
+    ['/busy', 10_000],
+    ['/quiet', 400]
+  ]),
+  assistant([
+    ['How do I rotate a key?', 9],
+    ['Is SAML on the team plan?', 3],
+    ['Once?', 2]
+  ])
+]
+
+describe('suggest', () => {
+  it('takes the kinds in turn, most telling first, at most 5, each above its threshold', () => {
+    const { suggestions } = suggest({ sections: ALL })
+    expect(suggestions.map(s => s.id)).toEqual([
+      'gap:webhook signature',
+      // 👎 per view: 12 on 400 views before 30 on 10,000; a page whose views are unknown is
+      // not weighed, and 4 👎 are too few.
+      'page:/quiet',
+      'question:how do i rotate a key?',
+      'gap:sso',
+      'page:/busy'
+    ])
+    expect(suggestions).toHaveLength(MAX_SUGGESTIONS)
+  })
+
+  it('without the views, ranks pages by their 👎', () => {
+    const { suggestions } = suggest({ sections: ALL.filter(x => x.name === 'feedback') })
+    expect(suggestions.map(s => s.id)).toEqual(['page:/unknown', 'page:/busy', 'page:/quiet'])
+  })
+
+  it('does not suggest a query the assistant answered', () => {
+    const sections = [ALL[0]!, assistant([], ['webhook signature'])]
+    expect(suggest({ sections }).suggestions.map(s => s.id)).toEqual(['gap:sso'])
+  })
+
+  it('holds back what an open or just merged fix addresses; measured after a merge, suggests it again', () => {
+    const periodStart = Date.parse('2026-11-16')
+    const merged = (day: string): FixState => ({
+      pr: 31,
+      state: 'merged',
+      mergedAt: Date.parse(day)
+    })
+    const ids = (fixes: Map<string, FixState>) => suggest({ sections: ALL, periodStart, fixes })
+    const open = ids(new Map([['gap:webhook signature', { pr: 30, state: 'open' }]]))
+    expect(open.suggestions.map(s => s.id)).not.toContain('gap:webhook signature')
+    expect(open.held).toEqual([{ id: 'gap:webhook signature', fix: { pr: 30, state: 'open' } }])
+    // Merged during the period: its numbers predate the fix.
+    const during = ids(new Map([['gap:webhook signature', merged('2026-11-18')]]))
+    expect(during.suggestions.map(s => s.id)).not.toContain('gap:webhook signature')
+    // Merged before it began: the numbers still say so.
+    const after = ids(new Map([['gap:webhook signature', merged('2026-11-10')]]))
+    expect(after.suggestions[0]).toMatchObject({ id: 'gap:webhook signature', after: { pr: 31 } })
+    // A fix that opened no pull request (or one closed unmerged) changes nothing.
+    const none = ids(new Map([['gap:webhook signature', { state: 'no pull request' }]]))
+    expect(none.suggestions[0]?.id).toBe('gap:webhook signature')
+  })
+})
+
+describe('instructions and the block', () => {
+  const range = { dateFrom: '2026-11-16', dateTo: '2026-11-23' }
+  const now = Date.UTC(2026, 10, 23)
+
+  it('says what readers did, when, and what to do, quoting their words on one line', () => {
+    const [gap, page, question] = suggest({ sections: ALL }).suggestions
+    expect(instructionFor(gap!, range, now)).toBe(
+      'Readers searched the docs for “webhook signature” 90 times in Nov 16–22 and clicked no ' +
+        'result: add or extend the page that answers it, in the words they use.'
+    )
+    expect(instructionFor(page!, range, now)).toBe(
+      'The page /quiet got 12 👎 and 1 👍 in Nov 16–22 (400 views): find what readers miss ' +
+        'there and improve it.'
+    )
+    expect(instructionFor(question!, range, now)).toContain(
+      'asked the docs assistant “How do I rotate a key?” 9 times in Nov 16–22'
+    )
+    const long = { ...gap!, query: `line one\nline two ${'x'.repeat(200)}` } as typeof gap
+    const text = instructionFor(long!, range, now)
+    expect(text).not.toContain('\n')
+    expect(text).toMatch(/“line one line two x+…”/)
+  })
+
+  it('shows each suggestion with its evidence and its instruction, escaped; and what became of the last ones', () => {
+    const hostile = '<img src=x onerror=alert(1)> @octocat [x](javascript:y)'
+    const { suggestions } = suggest({
+      sections: [searches([{ ...q(hostile, 50), searchQuery: hostile }])]
+    })
+    const numbered: NumberedSuggestion[] = suggestions.map((s, i) => ({
+      ...s,
+      n: i + 1,
+      instruction: instructionFor(s, range, now)
+    }))
+    const md = suggestionsBlock(
+      numbered,
+      [
+        {
+          n: 1,
+          id: 'page:/quiet',
+          fix: { pr: 31, state: 'merged', mergedAt: Date.UTC(2026, 10, 18) }
+        },
+        { n: 2, id: 'gap:sso', fix: { pr: 32, state: 'open' } },
+        { n: 3, id: 'question:is saml on the team plan?' },
+        { id: 'gap:webhook signature', fix: { pr: 30, state: 'closed' } }
+      ],
+      '/docs-agent'
+    )
+    expect(md).toContain('#### What to fix this week')
+    expect(md).toMatch(/^1\. \*\*Search gap “&lt;img/m)
+    expect(md).toContain('50 searches, no click')
+    expect(md).not.toMatch(/<img|@octocat|\]\(javascript/)
+    expect(md).toContain('`/docs-agent fix N` here')
+    expect(md).toContain(
+      "_Last report's suggestions:_ 1. /quiet: #31 merged 2026-11-18 · 2. “sso”: #32 open · " +
+        '3. “is saml on the team plan?”: not taken'
+    )
+    expect(md).toContain('_Being fixed:_ “webhook signature”: #30 closed unmerged')
+    expect(suggestionsBlock([], [], '/docs-agent')).toBe('')
+  })
+})
