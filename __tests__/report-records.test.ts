@@ -48,7 +48,12 @@ describe('records in the thread', () => {
         key: reportKey('p', BEFORE),
         extraKeys: [
           totalsKey('p', BEFORE, { visitors: TOTALS.visitors, searches: 1 })!,
-          suggestionKey('p', BEFORE, { n: 1, id: 'gap:old', instruction: 'Old one.' })
+          suggestionKey('p', BEFORE, {
+            n: 1,
+            id: 'gap:old',
+            subject: 'old',
+            instruction: 'Old one.'
+          })
         ],
         body: 'week one',
         mode: 'upsert'
@@ -58,8 +63,13 @@ describe('records in the thread', () => {
         extraKeys: [
           totalsKey('p', WEEK, TOTALS)!,
           totalsKey('p', BEFORE, { searches: 2, thumbsDown: 3 })!,
-          suggestionKey('p', WEEK, { n: 2, id: 'page:/b', instruction: 'Second.\nLine two.' }),
-          suggestionKey('p', WEEK, { n: 1, id: 'gap:a', instruction: 'First.' }),
+          suggestionKey('p', WEEK, {
+            n: 2,
+            id: 'page:/b',
+            subject: '/b',
+            instruction: 'Second.\nLine two.'
+          }),
+          suggestionKey('p', WEEK, { n: 1, id: 'gap:a', subject: 'a', instruction: 'First.' }),
           // Another project's records are not this project's.
           totalsKey('other', WEEK, { searches: 5 })!
         ],
@@ -85,8 +95,8 @@ describe('records in the thread', () => {
       )
       expect(records.reports.map(r => r.range)).toEqual([WEEK, BEFORE])
       expect(records.reports[0]!.suggestions).toEqual([
-        { n: 1, id: 'gap:a', instruction: 'First.' },
-        { n: 2, id: 'page:/b', instruction: 'Second.\nLine two.' }
+        { n: 1, id: 'gap:a', subject: 'a', instruction: 'First.' },
+        { n: 2, id: 'page:/b', subject: '/b', instruction: 'Second.\nLine two.' }
       ])
       expect(records.totals(WEEK)).toEqual(TOTALS)
       // Field by field, the newest record winning.
@@ -114,7 +124,12 @@ describe('records in the thread', () => {
         key: reportKey('p', WEEK),
         extraKeys: [
           totalsKey('p', WEEK, TOTALS)!,
-          suggestionKey('p', WEEK, { n: 1, id: 'gap:a', instruction: 'Add the page.' })
+          suggestionKey('p', WEEK, {
+            n: 1,
+            id: 'gap:a',
+            subject: 'a',
+            instruction: 'Add the page.'
+          })
         ],
         body: '1. Add the page.',
         mode: 'upsert'
@@ -130,7 +145,7 @@ describe('records in the thread', () => {
       )
       expect(records.totals(WEEK)).toBeUndefined()
       expect(records.reports[0]?.suggestions).toEqual([
-        { n: 1, id: 'gap:a', instruction: 'Add the page.' }
+        { n: 1, id: 'gap:a', subject: 'a', instruction: 'Add the page.' }
       ])
     })
   })
@@ -161,15 +176,17 @@ describe('fix N', () => {
       expect(await resolveFix(thread(), o, { n: 1, more: '' })).toEqual({ kind: 'not-a-report' })
       await thread().upsert({
         key: reportKey('p', BEFORE),
-        extraKeys: [suggestionKey('p', BEFORE, { n: 3, id: 'gap:old', instruction: 'Old.' })],
+        extraKeys: [
+          suggestionKey('p', BEFORE, { n: 3, id: 'gap:old', subject: 'old', instruction: 'Old.' })
+        ],
         body: 'old',
         mode: 'upsert'
       })
       await thread().upsert({
         key: reportKey('p', WEEK),
         extraKeys: [
-          suggestionKey('p', WEEK, { n: 1, id: 'gap:a', instruction: 'First.' }),
-          suggestionKey('p', WEEK, { n: 2, id: 'page:/b', instruction: 'Second.' })
+          suggestionKey('p', WEEK, { n: 1, id: 'gap:a', subject: 'a', instruction: 'First.' }),
+          suggestionKey('p', WEEK, { n: 2, id: 'page:/b', subject: '/b', instruction: 'Second.' })
         ],
         body: 'new',
         mode: 'upsert'

@@ -622,9 +622,23 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
   'the weekly recipe, a week after two suggestions were taken': () =>
     weeklyRecipe({
       earlier: [
-        { n: 1, id: 'gap:pagination cursor', fix: merged(31, '2026-11-19') },
-        { n: 2, id: 'page:/guides/migrating-from-v1', fix: { pr: 32, state: 'open' } },
-        { n: 3, id: 'question:is saml supported on the team plan?' }
+        {
+          n: 1,
+          id: 'gap:pagination cursor',
+          subject: 'pagination cursor',
+          fix: merged(31, '2026-11-19')
+        },
+        {
+          n: 2,
+          id: 'page:/guides/migrating-from-v1',
+          subject: '/guides/migrating-from-v1',
+          fix: { pr: 32, state: 'open' }
+        },
+        {
+          n: 3,
+          id: 'question:is saml supported on the team plan?',
+          subject: 'Is SAML supported on the team plan?'
+        }
       ],
       fixes: new Map([['page:/guides/migrating-from-v1', { pr: 32, state: 'open' }]])
     }),

@@ -161,7 +161,9 @@ describe('suggest', () => {
     const ids = (fixes: Map<string, FixState>) => suggest({ sections: ALL, periodStart, fixes })
     const open = ids(new Map([['gap:webhook signature', { pr: 30, state: 'open' }]]))
     expect(open.suggestions.map(s => s.id)).not.toContain('gap:webhook signature')
-    expect(open.held).toEqual([{ id: 'gap:webhook signature', fix: { pr: 30, state: 'open' } }])
+    expect(open.held.map(h => [h.suggestion.id, h.fix])).toEqual([
+      ['gap:webhook signature', { pr: 30, state: 'open' }]
+    ])
     // Merged during the period: its numbers predate the fix.
     const during = ids(new Map([['gap:webhook signature', merged('2026-11-18')]]))
     expect(during.suggestions.map(s => s.id)).not.toContain('gap:webhook signature')
@@ -213,11 +215,16 @@ describe('instructions and the block', () => {
         {
           n: 1,
           id: 'page:/quiet',
+          subject: '/quiet',
           fix: { pr: 31, state: 'merged', mergedAt: Date.UTC(2026, 10, 18) }
         },
-        { n: 2, id: 'gap:sso', fix: { pr: 32, state: 'open' } },
-        { n: 3, id: 'question:is saml on the team plan?' },
-        { id: 'gap:webhook signature', fix: { pr: 30, state: 'closed' } }
+        { n: 2, id: 'gap:sso', subject: 'SSO', fix: { pr: 32, state: 'open' } },
+        { n: 3, id: 'question:is saml on the team plan?', subject: 'Is SAML on the team plan?' },
+        {
+          id: 'gap:webhook signature',
+          subject: 'webhook signature',
+          fix: { pr: 30, state: 'closed' }
+        }
       ],
       '/docs-agent'
     )
@@ -227,10 +234,10 @@ describe('instructions and the block', () => {
     expect(md).not.toMatch(/<img|@octocat|\]\(javascript/)
     expect(md).toContain('`/docs-agent fix N` here')
     expect(md).toContain(
-      "_Last report's suggestions:_ 1. /quiet: #31 merged 2026-11-18 · 2. “sso”: #32 open · " +
-        '3. “is saml on the team plan?”: not taken'
+      "_Last report's suggestions:_ 1. /quiet: #31 merged 2026-11-18 · 2. “SSO”: #32 open · " +
+        '3. “Is SAML on the team plan?”: not taken'
     )
-    expect(md).toContain('_Being fixed:_ “webhook signature”: #30 closed unmerged')
+    expect(md).toContain('_Fixes asked for:_ “webhook signature”: #30 closed unmerged')
     expect(suggestionsBlock([], [], '/docs-agent')).toBe('')
   })
 })

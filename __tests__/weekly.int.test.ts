@@ -105,7 +105,7 @@ describe('weekly: what to fix, and fixing it on request', () => {
           expect(ids).toContain('gap:webhook signature')
           expect(ids).not.toContain('gap:webhook sig')
           expect(ids).not.toContain('gap:how do i add a redirect for a moved page?')
-          expect(body).toContain('also typed “webhook sig” (+1)')
+          expect(body).toContain('2,000 searches, no click (+2 half-typed)')
           const second = suggestions[1]!
           expect(body).toContain(`2. **`)
 

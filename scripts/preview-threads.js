@@ -167,28 +167,59 @@ async function fromAnIssue() {
   )
 }
 
+/**
+ * The weekly issue over three weeks: each report with compare and trend: 8 (the recipe); after
+ * the first, a maintainer asks the agent to fix suggestion 2; the next reports follow its pull
+ * request (open, then merged) and take the totals the earlier ones recorded.
+ */
 async function weeklyIssue() {
-  return withSims({ rows: 400, varyByDate: true }, async (sim, gh) => {
-    const env = { GITHUB_API_URL: gh.url }
-    for (const [from, to] of [
-      ['2026-11-09', '2026-11-16'],
-      ['2026-11-16', '2026-11-23']
-    ])
+  return withSims(
+    {
+      varyByDate: true,
+      jobs: [],
+      created: { activePolls: 1, prLink: PR(31) }
+    },
+    async (sim, gh) => {
+      const env = { GITHUB_API_URL: gh.url }
+      const week = (from, to) =>
+        runAction({
+          inputs: {
+            ...base(sim.url),
+            command: 'report',
+            'issue-number': '12',
+            'date-from': from,
+            'date-to': to,
+            compare: 'true',
+            trend: '8',
+            'site-url': 'https://docs.acme.dev'
+          },
+          env
+        })
+      await week('2026-11-02', '2026-11-09')
       await runAction({
-        inputs: {
-          ...base(sim.url),
-          command: 'report',
-          'issue-number': '12',
-          'date-from': from,
-          'date-to': to,
-          compare: 'true',
-          trend: '8',
-          'site-url': 'https://docs.acme.dev'
-        },
-        env
+        inputs: { ...base(sim.url), command: 'message' },
+        env,
+        ...triggerComment(
+          gh,
+          12,
+          '/docs-agent fix 2 Keep it short.',
+          false,
+          REVIEWER,
+          'Docs health'
+        )
       })
-    return [{ title: 'Issue #12, the weekly report over two runs', comments: thread(gh, 12) }]
-  })
+      gh.pulls.set(31, { state: 'open' })
+      await week('2026-11-09', '2026-11-16')
+      gh.pulls.set(31, { state: 'closed', merged_at: '2026-11-18T10:00:00Z' })
+      await week('2026-11-16', '2026-11-23')
+      return [
+        {
+          title: 'Issue #12, the weekly report over three weeks, and a suggestion fixed on request',
+          comments: thread(gh, 12)
+        }
+      ]
+    }
+  )
 }
 
 /** Every thread, made by running the action; a thread that cannot be made says why instead. */
@@ -199,7 +230,7 @@ export async function previewThreads() {
     ['A review that is an instruction, and one by a reader', reviews],
     ['A reply on the code pull request of a merge', fromTheCodePullRequest],
     ['A job asked for on an issue, and the merge of its pull request', fromAnIssue],
-    ['The weekly report over two runs', weeklyIssue]
+    ['The weekly report over three weeks', weeklyIssue]
   ]) {
     try {
       made.push({ name, threads: await make() })

@@ -82,7 +82,7 @@ export interface Suggested {
   suggestions: Suggestion[]
   /** Raised again by the data, held back by its fix: its pull request is open, or was merged
    * after this period began (the numbers predate it). The report says how each stands. */
-  held: { id: string; fix: FixState }[]
+  held: { suggestion: Suggestion; fix: FixState }[]
 }
 
 /** The suggestions, most telling first within each kind, the kinds taken in turn. */
@@ -96,7 +96,7 @@ export function suggest(input: SuggestInput): Suggested {
   ].map(list =>
     list.flatMap(s => {
       const { standing, fix } = stillStanding(s, input)
-      if (!standing && fix) held.push({ id: s.id, fix })
+      if (!standing && fix) held.push({ suggestion: s, fix })
       return standing ? [standing] : []
     })
   )

@@ -127,15 +127,14 @@ async function routedBefore(
 
 /**
  * `fix N`: a new job with the suggestion's instruction, whatever `job-id` or the thread's record
- * say (a fix is its own piece of work), recorded on this issue as `when-no-job: create` does.
+ * say (a fix is its own piece of work). The report's issue is not routed to it: follow-ups go on
+ * the pull request it opens (recorded there), and the issue keeps taking `fix N` for new jobs.
  */
 function fixTarget(ctx: CommandContext<JobSettings>, target: Target): Target {
-  const { event, target: place } = ctx
   core.info(
     `Suggestion ${ctx.fix?.n} of the newest report: starting a new job with its instruction.`
   )
-  const routeHere = place?.issueNumber === event.issueNumber
-  return { ...target, jobId: undefined, command: 'create', routeHere }
+  return { ...target, jobId: undefined, command: 'create', routeHere: false }
 }
 
 /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */

@@ -7,7 +7,7 @@ import * as core from '@actions/core'
 import { mergeTotals, type PeriodTotals } from '../analytics/period-totals.js'
 import { totalsBefore, totalsRead } from '../analytics/sections/totals.js'
 import type { SectionOutcome } from '../analytics/sections/outcome.js'
-import type { FixState } from '../analytics/suggestions.js'
+import type { FixState, Suggested } from '../analytics/suggestions.js'
 import type { Trend } from '../analytics/trend.js'
 import { messageOf } from '../errors.js'
 import { CommentThread } from '../github/comments.js'
@@ -19,7 +19,11 @@ import {
   type ReportRecords
 } from '../github/report-records.js'
 import type { DateRange } from '../period.js'
-import type { EarlierSuggestion, NumberedSuggestion } from '../report/suggestions.js'
+import {
+  subjectOf,
+  type EarlierSuggestion,
+  type NumberedSuggestion
+} from '../report/suggestions.js'
 import type { AnalyticsSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 
@@ -100,14 +104,16 @@ export function earlierSuggestions(
   records: ReportRecords | undefined,
   range: DateRange,
   fixes: ReadonlyMap<string, FixState>,
-  held: readonly { id: string; fix: FixState }[]
+  held: Suggested['held']
 ): EarlierSuggestion[] {
   const last = records?.reports.find(r => !sameRange(r.range, range))
   const listed: EarlierSuggestion[] = (last?.suggestions ?? []).map(s => {
     const fix = fixes.get(s.id)
-    return { n: s.n, id: s.id, ...(fix ? { fix } : {}) }
+    return { n: s.n, id: s.id, subject: s.subject, ...(fix ? { fix } : {}) }
   })
-  const more = held.filter(h => !listed.some(e => e.id === h.id))
+  const more = held
+    .filter(h => !listed.some(e => e.id === h.suggestion.id))
+    .map(h => ({ id: h.suggestion.id, subject: subjectOf(h.suggestion), fix: h.fix }))
   return [...listed, ...more]
 }
 
@@ -136,7 +142,9 @@ export function recordKeys(
   if (s.previous && !periods.some(([r]) => sameRange(r, s.previous)))
     periods.push([s.previous, before])
   const keys = periods.flatMap(([r, t]) => totalsKey(s.projectId, r, t) ?? [])
-  for (const x of suggestions)
-    keys.push(suggestionKey(s.projectId, own, { n: x.n, id: x.id, instruction: x.instruction }))
+  for (const x of suggestions) {
+    const record = { n: x.n, id: x.id, subject: subjectOf(x), instruction: x.instruction }
+    keys.push(suggestionKey(s.projectId, own, record))
+  }
   return keys
 }

@@ -15,6 +15,8 @@ export interface StoredSuggestion {
   n: number
   /** The suggestion's subject, the same from week to week (`gap:…`, `page:…`, `question:…`). */
   id: string
+  /** What it is about as the report showed it (the query, path or question), for later reports. */
+  subject: string
   /** The instruction the report showed for it, as the agent will get it. */
   instruction: string
 }
@@ -55,6 +57,7 @@ export function suggestionKey(projectId: string, range: Range, s: StoredSuggesti
     range.dateTo,
     String(s.n),
     s.id,
+    s.subject,
     s.instruction
   )
 }
@@ -143,11 +146,11 @@ export async function readReportRecords(
     for (const { key, at } of verifiedMarkers(comment.body, secret, thread.place, comment.id)) {
       const parts = partsOf(key)
       if (!parts || parts[1] !== projectId) continue
-      const [kind, , a = '', b = '', c = '', d = '', e = ''] = parts
+      const [kind, , a = '', b = '', c = '', d = '', e = '', f = ''] = parts
       if (kind === 'report' && parts.length === 4)
         report = { range: { dateFrom: a, dateTo: b }, at, commentId: comment.id, suggestions: [] }
-      else if (kind === 'suggestion' && parts.length === 7 && /^[1-9]$/.test(c) && e !== '')
-        suggestions.push({ n: Number(c), id: d, instruction: e, range: `${a}/${b}` })
+      else if (kind === 'suggestion' && parts.length === 8 && /^[1-9]$/.test(c) && f !== '')
+        suggestions.push({ n: Number(c), id: d, subject: e, instruction: f, range: `${a}/${b}` })
       else if (kind === 'totals' && parts.length === 5) {
         const list = totals.get(`${a}/${b}`) ?? []
         totals.set(`${a}/${b}`, [...list, { at, t: decodeTotals(c) }])
@@ -161,7 +164,7 @@ export async function readReportRecords(
     const own = rangeKey(report.range)
     report.suggestions = suggestions
       .filter(x => x.range === own)
-      .map(({ n, id, instruction }) => ({ n, id, instruction }))
+      .map(({ range: _own, ...s }) => s)
       .sort((x, y) => x.n - y.n)
     reports.push(report)
   }

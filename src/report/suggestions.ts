@@ -16,6 +16,8 @@ export interface EarlierSuggestion {
   n?: number
   /** The suggestion's subject id (`gap:…`, `page:…`, `question:…`). */
   id: string
+  /** The query, path or question as the report showed it (untrusted text). */
+  subject: string
   /** Undefined: nobody asked the agent to fix it. */
   fix?: FixState
 }
@@ -57,11 +59,8 @@ export function instructionFor(s: Suggestion, range: DateRange, now: number): st
 function evidence(s: NumberedSuggestion): string {
   switch (s.kind) {
     case 'gap': {
-      const [first, ...more] = s.prefixes
-      const typed =
-        first !== undefined
-          ? `, also typed “${escapeText(clip(first, 24))}”${more.length > 0 ? ` (+${more.length})` : ''}`
-          : ''
+      // The half-typed rows themselves are in the searches table's note.
+      const typed = s.prefixes.length > 0 ? ` (+${s.prefixes.length} half-typed)` : ''
       return `**Search gap “${escapeText(clip(s.query, 40))}”** · ${plural(s.hits, 'search', 'searches')}, no click${typed}`
     }
     case 'page': {
@@ -123,22 +122,32 @@ function day(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10)
 }
 
-/** The subject of a suggestion id, for the line of earlier states. */
-function subjectOf(id: string): string {
-  const at = id.indexOf(':')
-  const [kind, text] = [id.slice(0, at), id.slice(at + 1)]
-  if (kind === 'page') return escapeText(clipMiddle(text, 40))
-  return `“${escapeText(clip(text, 40))}”`
+/** What a suggestion is about, as plain text: the query, the page's path or the question. */
+export function subjectOf(s: Suggestion): string {
+  switch (s.kind) {
+    case 'gap':
+      return clip(s.query.replace(/\s+/g, ' ').trim(), QUERY_MAX_CHARS)
+    case 'page':
+      return clipMiddle(s.path, PATH_MAX_CHARS)
+    case 'question':
+      return clip(s.question.replace(/\s+/g, ' ').trim(), QUESTION_MAX_CHARS)
+  }
+}
+
+/** An earlier suggestion's subject in the line of their states: a page as a path, else quoted. */
+function shownSubject(e: EarlierSuggestion): string {
+  if (e.id.startsWith('page:')) return escapeText(clipMiddle(e.subject, 40))
+  return `“${escapeText(clip(e.subject, 40))}”`
 }
 
 function earlierLine(earlier: readonly EarlierSuggestion[]): string {
   if (earlier.length === 0) return ''
   const item = (e: EarlierSuggestion) =>
-    `${e.n !== undefined ? `${e.n}. ` : ''}${subjectOf(e.id)}: ${stateOf(e.fix)}`
+    `${e.n !== undefined ? `${e.n}. ` : ''}${shownSubject(e)}: ${stateOf(e.fix)}`
   const last = earlier.filter(e => e.n !== undefined).map(item)
   const fixing = earlier.filter(e => e.n === undefined).map(item)
   return [
     ...(last.length > 0 ? [`_Last report's suggestions:_ ${last.join(' · ')}`] : []),
-    ...(fixing.length > 0 ? [`_Being fixed:_ ${fixing.join(' · ')}`] : [])
+    ...(fixing.length > 0 ? [`_Fixes asked for:_ ${fixing.join(' · ')}`] : [])
   ].join('  \n')
 }
