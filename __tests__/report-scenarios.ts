@@ -4,7 +4,12 @@
 
 import type { AgentJob, VisitorCounts, VisitorRow } from '../src/service/schema.js'
 import { renderJobReport, type JobReport } from '../src/report/job.js'
-import { renderVisitorsReport, type VisitorsReport } from '../src/report/visitors.js'
+import {
+  commentFullData,
+  fitVisitorsReport,
+  renderVisitorsReport,
+  type VisitorsReport
+} from '../src/report/visitors.js'
 import { renderHealthReport, type HealthReport } from '../src/report/health.js'
 import { bytes, chars } from '../src/report/markdown.js'
 import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
@@ -338,30 +343,29 @@ export const VISITORS_STATES: Record<string, () => VisitorsReport> = {
     }),
   'trend: 8 weeks, compare': () =>
     visitorsReport({ previous: previousOf(visitorsReport().top), trend: trendOf(8) }),
+  '100,000 rows and an output file: the comment points at the file': () =>
+    visitorsReport({ rows: 100_000, top: visitorRows(100_000) }),
   '100,000 rows in a comment': () =>
     visitorsReport({ rows: 100_000, top: visitorRows(100_000), file: undefined })
 }
 
 /**
  * As a real run renders it: the comment points at the job summary when that holds every row,
- * else at the output file the run wrote.
+ * else at the output file the run wrote, else says how to keep every row.
  */
-const visitorsRender = (report: VisitorsReport, target: Scenario['target']) =>
-  target === 'comment'
-    ? renderVisitorsReport(
-        { ...report, file: undefined },
-        {
-          room: chars(COMMENT_MAX_CHARS),
-          fullData:
-            report.top.length > 3_000 && report.file
-              ? `\`${report.file}\`, which the [workflow run](${RUN_URL}) wrote (upload it with \`actions/upload-artifact\` to keep it)`
-              : `the job summary of the [workflow run](${RUN_URL})`
-        }
-      )
-    : renderVisitorsReport(report, {
-        room: bytes(SUMMARY_MAX_BYTES),
-        ...(report.file ? { fullData: `\`${report.file}\`` } : {})
-      })
+const visitorsRender = (report: VisitorsReport, target: Scenario['target']) => {
+  const file = report.file ? `\`${report.file}\`` : undefined
+  const summary = fitVisitorsReport(report, {
+    room: bytes(SUMMARY_MAX_BYTES),
+    ...(file ? { fullData: file } : {})
+  })
+  if (target === 'summary') return summary.markdown
+  const everyRow = commentFullData(summary.rows === report.top.length, report.file, RUN_URL)
+  return renderVisitorsReport(
+    { ...report, file: undefined },
+    { room: chars(COMMENT_MAX_CHARS), ...(everyRow ? { fullData: everyRow } : {}) }
+  )
+}
 
 // ---------------------------------------------------------------------------------------------
 // The docs-health report (`command: report`)

@@ -3,6 +3,7 @@ import { describe, it, expect } from '@jest/globals'
 import fc from 'fast-check'
 import type { VisitorCounts, VisitorRow } from '../src/service/schema.js'
 import {
+  commentFullData,
   renderVisitorsReport,
   type VisitorsRenderOptions,
   type VisitorsReport
@@ -266,6 +267,19 @@ describe('renderVisitorsReport: top pages', () => {
     expect(out).not.toContain('mermaid')
     expect(out).not.toContain('Top pages')
     expect(headline(out)).toBe('### 0 unique visitors · all time')
+  })
+})
+
+describe('where every row is', () => {
+  const RUN = 'https://github.com/octo/docs/actions/runs/1'
+  it('names the job summary only when it holds every row, else the output file, else nothing', () => {
+    expect(commentFullData(true, 'out/v.csv', RUN)).toBe(
+      `the job summary of the [workflow run](${RUN})`
+    )
+    expect(commentFullData(false, 'out/v.csv', RUN)).toBe(
+      `out/v.csv, which the [workflow run](${RUN}) wrote (upload it with \`actions/upload-artifact\` to keep it)`
+    )
+    expect(commentFullData(false, undefined, RUN)).toBeUndefined()
   })
 })
 

@@ -10,8 +10,13 @@ import {
 import { openSink, type Sink } from '../analytics/sinks.js'
 import type { DateRange } from '../period.js'
 import { markerKey, upsertComment } from '../github/comments.js'
-import { bytes, chars, escapeText, link } from '../report/markdown.js'
-import { fitVisitorsReport, renderVisitorsReport, type VisitorsReport } from '../report/visitors.js'
+import { bytes, chars } from '../report/markdown.js'
+import {
+  commentFullData,
+  fitVisitorsReport,
+  renderVisitorsReport,
+  type VisitorsReport
+} from '../report/visitors.js'
 import { TimeUpError } from '../errors.js'
 import { readTrend } from '../analytics/trend.js'
 import { BudgetError } from '../service/errors.js'
@@ -133,23 +138,6 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
       })
       return ref.url
     }
-}
-
-/**
- * Where a comment's reader finds every row it leaves out: the job summary when that holds them
- * all; else the output file the run wrote (named only then: a reader cannot open a file on the
- * runner, but can find it kept as an artifact); else nowhere.
- */
-function commentFullData(
-  summaryHasAll: boolean,
-  file: string | undefined,
-  runUrl: string
-): string | undefined {
-  const run = link('workflow run', runUrl || undefined)
-  if (summaryHasAll) return `the job summary of the ${run}`
-  if (file)
-    return `${escapeText(file)}, which the ${run} wrote (upload it with \`actions/upload-artifact\` to keep it)`
-  return undefined
 }
 
 /** The period before: its totals, and the previous values of the shown pages only. */

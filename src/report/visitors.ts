@@ -12,6 +12,7 @@ import { trendBlock } from './chart.js'
 import {
   escapeText,
   fitMarkdown,
+  link,
   fitRows,
   foldedTable,
   formatChange,
@@ -187,6 +188,23 @@ function topTitle(r: VisitorsReport): string {
 function omittedNote(omitted: number, fullData: string | undefined): string {
   const where = fullData ? `; every row is in ${fullData}` : `: ${KEEP_EVERY_ROW}`
   return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`
+}
+
+/**
+ * Where a comment's reader finds every row it leaves out: the job summary when that holds them
+ * all; else the output file the run wrote (named only then: a reader cannot open a file on the
+ * runner, but can find it kept as an artifact); else nowhere.
+ */
+export function commentFullData(
+  summaryHasAll: boolean,
+  file: string | undefined,
+  runUrl: string
+): string | undefined {
+  const run = link('workflow run', runUrl || undefined)
+  if (summaryHasAll) return `the job summary of the ${run}`
+  if (file)
+    return `${escapeText(file)}, which the ${run} wrote (upload it with \`actions/upload-artifact\` to keep it)`
+  return undefined
 }
 
 /** Markdown for the visitors export, within opts.room whatever the row count. */
