@@ -239,5 +239,7 @@ describe('instructions and the block', () => {
     )
     expect(md).toContain('_Fixes asked for:_ “webhook signature”: #30 closed unmerged')
     expect(suggestionsBlock([], [], '/docs-agent')).toBe('')
+    // The job summary: no trigger to reply with.
+    expect(suggestionsBlock(numbered, [], undefined)).not.toContain('fix N')
   })
 })

@@ -97,6 +97,10 @@ describe('weekly: what to fix, and fixing it on request', () => {
           expect(suggestions.map(s => s.n as number)).toEqual(suggestions.map((_, i) => i + 1))
           const [body] = reports(gh)
           expect(body).toContain('#### What to fix this week')
+          expect(body).toContain('`/docs-agent fix N` here')
+          // The job summary is read on the run's page: the suggestions, and no one to reply to.
+          expect(first.summary).toContain('#### What to fix this week')
+          expect(first.summary).not.toContain('fix N')
           // Each kind from the data: the typing prefixes are folded into the query they lead
           // to, and the zero-click query the assistant answered is no content gap.
           const kinds = suggestions.map(s => s.kind as string)

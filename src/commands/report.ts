@@ -79,8 +79,7 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
     ...(trend ? { trend } : {}),
     ...(incomplete ? { incomplete } : {}),
     suggestions,
-    earlier: earlierSuggestions(records, s.range, fixes, suggested.held),
-    trigger: s.trigger
+    earlier: earlierSuggestions(records, s.range, fixes, suggested.held)
   }
   await setOutputs(ctx, report)
   if (s.summary) ctx.result.summary = renderHealthReport(report, bytes(SUMMARY_MAX_BYTES))
@@ -267,7 +266,7 @@ function setComment(
       // What the next report takes up, and the instructions `fix N` sends: signed, never read
       // from the comment's text.
       extraKeys: records,
-      body: room => renderHealthReport(report, chars(room)),
+      body: room => renderHealthReport({ ...report, trigger: s.trigger }, chars(room)),
       mode: report.incomplete && s.commentMode === 'upsert' ? 'if-absent' : s.commentMode
     })
     if (ref.kept)

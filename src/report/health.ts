@@ -48,7 +48,10 @@ export interface HealthReport {
   suggestions?: NumberedSuggestion[]
   /** The suggestions of the report before in this issue, and what became of each. */
   earlier?: EarlierSuggestion[]
-  /** The comment trigger that starts the agent on a suggestion (`/docs-agent`). */
+  /**
+   * The comment trigger that starts the agent on a suggestion (`/docs-agent`), said in the
+   * comment on the issue; the job summary, read on the run's page, has no one to reply to.
+   */
   trigger?: string
   /**
    * The run stopped part way (the quota, the time, `max-requests`): the action's own words on
@@ -85,7 +88,7 @@ function render(r: HealthReport, rows: number, cut: boolean): string {
     overview(r),
     notRead(r.sections),
     trendOf(r),
-    suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger ?? '/docs-agent'),
+    suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger),
     sectionTables(r, rows)
   ].filter(Boolean)
   if (cut) blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`)

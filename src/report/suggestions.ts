@@ -82,7 +82,7 @@ function evidence(s: NumberedSuggestion): string {
 export function suggestionsBlock(
   suggestions: readonly NumberedSuggestion[],
   earlier: readonly EarlierSuggestion[],
-  trigger: string
+  trigger: string | undefined
 ): string {
   const blocks: string[] = []
   if (suggestions.length > 0) {
@@ -90,11 +90,11 @@ export function suggestionsBlock(
       const again = s.after?.pr ? ` · again after #${s.after.pr}` : ''
       return `${s.n}. ${evidence(s)}${again}  \n   ↳ _${escapeText(s.instruction)}_`
     })
-    blocks.push(
-      '#### What to fix this week',
-      items.join('\n'),
-      `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
-    )
+    blocks.push('#### What to fix this week', items.join('\n'))
+    if (trigger)
+      blocks.push(
+        `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
+      )
   }
   const states = earlierLine(earlier)
   if (states) blocks.push(states)
