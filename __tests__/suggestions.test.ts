@@ -184,7 +184,7 @@ describe('instructions and the block', () => {
     const [gap, page, question] = suggest({ sections: ALL }).suggestions
     expect(instructionFor(gap!, range, now)).toBe(
       'Readers searched the docs for “webhook signature” 90 times in Nov 16–22 and clicked no ' +
-        'result: add or extend the page that answers it, in the words they use.'
+        'result: add or extend the page that answers it, in their words.'
     )
     expect(instructionFor(page!, range, now)).toBe(
       'The page /quiet got 12 👎 and 1 👍 in Nov 16–22 (400 views): find what readers miss ' +
@@ -235,7 +235,7 @@ describe('instructions and the block', () => {
     expect(md).toContain('`/docs-agent fix N` here')
     expect(md).toContain(
       "_Last report's suggestions:_ 1. /quiet: #31 merged 2026-11-18 · 2. “SSO”: #32 open · " +
-        '3. “Is SAML on the team plan?”: not taken'
+        '3 not taken'
     )
     expect(md).toContain('_Fixes asked for:_ “webhook signature”: #30 closed unmerged')
     expect(suggestionsBlock([], [], '/docs-agent')).toBe('')

@@ -149,7 +149,9 @@ describe('weekly: what to fix, and fixing it on request', () => {
           const next = await report(sim, gh, WEEKS.two)
           expectSuccess(next)
           const weekTwo = reports(gh).at(-1)!
-          expect(weekTwo).toMatch(new RegExp(`_Last report's suggestions:_ .*2\\. [^·]+: #31 open`))
+          expect(weekTwo).toMatch(
+            /_Last report's suggestions:_ 2\. [^·]+: #31 open · 1, 3, 4 and 5 not taken\n/
+          )
           expect((jsonOf(next).suggestions as Json[]).map(s => s.id as string)).not.toContain(
             second.id
           )

@@ -42,7 +42,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /** Bars light, the line dark: told apart by shape and by contrast, in light and dark themes. */
 const BAR_COLOR = '#9ec5fe'
 const LINE_COLOR = '#d9480f'
-const CHART_HEIGHT = 200
+const CHART_HEIGHT = 190
 
 type Kind = 'days' | 'weeks' | 'months' | 'periods'
 

@@ -37,8 +37,7 @@ export function instructionFor(s: Suggestion, range: DateRange, now: number): st
     case 'gap':
       return (
         `Readers searched the docs for ${quoted(s.query, QUERY_MAX_CHARS)} ${plural(s.hits, 'time')} ` +
-        `in ${when} and clicked no result: add or extend the page that answers it, in the ` +
-        `words they use.${again}`
+        `in ${when} and clicked no result: add or extend the page that answers it, in their words.${again}`
       )
     case 'page':
       return (
@@ -49,8 +48,7 @@ export function instructionFor(s: Suggestion, range: DateRange, now: number): st
     case 'question':
       return (
         `Readers asked the docs assistant ${quoted(s.question, QUESTION_MAX_CHARS)} ` +
-        `${plural(s.count, 'time')} in ${when} and it could not answer: add the answer to the ` +
-        `docs.${again}`
+        `${plural(s.count, 'time')} in ${when} and it could not answer: add the answer to the docs.${again}`
       )
   }
 }
@@ -118,6 +116,13 @@ function stateOf(fix: FixState | undefined): string {
   }
 }
 
+/** "1", "1 and 2", "1, 3 and 4". */
+function listed(items: readonly string[]): string {
+  return items.length === 1
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+}
+
 function day(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10)
 }
@@ -144,7 +149,13 @@ function earlierLine(earlier: readonly EarlierSuggestion[]): string {
   if (earlier.length === 0) return ''
   const item = (e: EarlierSuggestion) =>
     `${e.n !== undefined ? `${e.n}. ` : ''}${shownSubject(e)}: ${stateOf(e.fix)}`
-  const last = earlier.filter(e => e.n !== undefined).map(item)
+  // Those nobody took are numbers only: the last report names them, and this line stays short.
+  const numbered = earlier.filter(e => e.n !== undefined)
+  const untaken = numbered.filter(e => !e.fix).map(e => String(e.n))
+  const last = [
+    ...numbered.filter(e => e.fix).map(item),
+    ...(untaken.length > 0 ? [`${listed(untaken)} not taken`] : [])
+  ]
   const fixing = earlier.filter(e => e.n === undefined).map(item)
   return [
     ...(last.length > 0 ? [`_Last report's suggestions:_ ${last.join(' · ')}`] : []),
