@@ -384,10 +384,10 @@ describe('renderHealthReport: tables', () => {
       bytes(100_000)
     )
     const query = /\| 1 \| (x+…) \| 9 \| 50% \| ([^|]+) \|/.exec(md)
-    expect(query?.[1]).toHaveLength(30)
-    // The page clicked sits in the same row: clipped in the middle to 26.
-    expect(query?.[2]).toMatch(/^\/api-reference\/….*\/logs$/)
-    expect(query?.[2]).toHaveLength(26)
+    expect(query?.[1]).toHaveLength(25)
+    // The page clicked sits in the same row: clipped in the middle to 22.
+    expect(query?.[2]).toMatch(/^\/api-referenc….*\/logs$/)
+    expect(query?.[2]).toHaveLength(22)
     const question = /\| 1 \| (why [^|]+) \| 2 \|/.exec(md)
     expect(question?.[1]).toHaveLength(64)
   })

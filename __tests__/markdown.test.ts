@@ -4,6 +4,8 @@ import { Marked } from 'marked'
 import fc from 'fast-check'
 import {
   clipMiddle,
+  clipWidth,
+  displayWidth,
   details,
   escapeText,
   chars,
@@ -199,6 +201,26 @@ describe('clipMiddle', () => {
         }
       )
     )
+  })
+})
+
+describe('clipWidth', () => {
+  it('clips by display columns, a wide character counting two, whole graphemes only (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 120 }),
+        fc.integer({ min: 4, max: 60 }),
+        fc.constantFrom(0, 0.4),
+        (s, max, tail) => {
+          const out = clipWidth(s, max, tail)
+          expect(displayWidth(out)).toBeLessThanOrEqual(max)
+          if (displayWidth(s) <= max) expect(out).toBe(s)
+          expect(out).not.toMatch(LONE_SURROGATE)
+        }
+      )
+    )
+    expect(clipWidth('/zh/文档/快速开始/安装指南', 12)).toBe('/zh/文…指南')
+    expect(displayWidth('/zh/文档')).toBe(8)
   })
 })
 

@@ -154,7 +154,7 @@ describe('report: every section', () => {
       expect(sectionText(r.summary, 'Searches')).toContain('among the top 100 queries read')
       // The zero-click query the assistant answered is kept apart: marked 💬, no gap.
       expect(sectionText(r.summary, 'Searches')).toMatch(
-        /\| How do I add a redirect for a… \| 666 \| 0% 💬 \|/
+        /\| How do I add a redirect… \| 666 \| 0% 💬 \|/
       )
 
       // feedback: one request at the most the operation allows.

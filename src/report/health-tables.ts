@@ -40,9 +40,11 @@ export interface TablesInput {
  * A query or question keeps its start, where its meaning is; each is clipped so its row stays on
  * one line at a comment's width. A query shares its row with a page column, so both are short.
  */
-const QUERY_MAX_CHARS = 30
+const QUERY_MAX_CHARS = 25
 /** The clicked page beside a query: both must fit a comment's width with the numbers. */
-const CLICKED_PAGE_MAX_CHARS = 26
+const CLICKED_PAGE_MAX_CHARS = 22
+/** A page beside four number columns (feedback): less room than beside three. */
+const FEEDBACK_PAGE_MAX_CHARS = 34
 const QUESTION_MAX_CHARS = 64
 /** Marks a query nobody clicked a result for, in the click-through cell. */
 const GAP = '⚠️'
@@ -284,7 +286,7 @@ function feedbackBlock(
       .map((p, i) =>
         tableRow([
           rank(i),
-          pageCell(p.path, r.siteUrl),
+          pageCell(p.path, r.siteUrl, FEEDBACK_PAGE_MAX_CHARS),
           formatNumber(p.thumbsDown),
           formatNumber(p.thumbsUp),
           formatNumber(p.code),

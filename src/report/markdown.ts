@@ -171,7 +171,7 @@ export function clipWidth(s: string, maxColumns: number, tailShare = 0.4): strin
   const tail = Math.floor((maxColumns - 1) * tailShare)
   const head = takeWidth(chars, maxColumns - 1 - tail)
   const end = takeWidth([...chars].reverse(), tail).reverse()
-  return `${head.join('')}…${end.join('')}`
+  return `${head.join('').trimEnd()}…${end.join('').trimStart()}`
 }
 
 /**

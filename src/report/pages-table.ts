@@ -16,7 +16,9 @@ import {
  * Page paths wider than this (display columns) are clipped in the middle: both ends of a path say
  * the most, and a pages table with its numbers stays on one line at a comment's 760 px.
  */
-export const PATH_MAX_COLUMNS = 44
+export const PATH_MAX_COLUMNS = 40
+/** Beside human, AI, total and the change (the visitors report): four number columns. */
+const PATH_BESIDE_FOUR_COLUMNS = 32
 
 /** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
 export function pageCell(
@@ -60,7 +62,7 @@ export function pageRow(
 ): string {
   return tableRow([
     String(rank),
-    pageCell(row.path, siteUrl),
+    pageCell(row.path, siteUrl, previous ? PATH_BESIDE_FOUR_COLUMNS : PATH_MAX_COLUMNS),
     formatNumber(row.human),
     formatNumber(row.ai),
     formatNumber(row.total),
