@@ -534,3 +534,74 @@ describe('hostile answers are bounded', () => {
     }
   })
 })
+
+describe('limits an attacker cannot stretch', () => {
+  it('`max-requests: 12` with `concurrency: 16`: 12 requests at most, however many are in flight', async () => {
+    const sim = await startService({ apiKey: API_KEY, rows: 10_000, latencyMs: [20, 80] })
+    try {
+      const r = await runScenario({
+        githubToken: TOKEN,
+        inputs: {
+          ...inputs(sim.url),
+          command: 'visitors',
+          'page-size': '25',
+          concurrency: '16',
+          'max-requests': '12'
+        }
+      })
+      expect(r.code).toBe(1)
+      expect(sim.requests.length).toBeLessThanOrEqual(12)
+      expect(r.outputs.requests).toBe(String(sim.requests.length))
+      expect(errorsOf(r).join('\n')).toMatch(/stopped at `max-requests` \(12\)/)
+    } finally {
+      await sim.close()
+    }
+  })
+
+  it.each([
+    ['date-from', { 'date-from': '0000-06-01', 'date-to': '2026-01-01' }],
+    ['date-from', { 'date-from': '0001-01-01T00:00:00+01:00', 'date-to': '2026-01-01' }],
+    ['date-to', { 'date-from': '2026-01-01', 'date-to': '9999-12-31T23:00:00-05:00' }],
+    ['compare', { 'date-from': '0001-01-05', 'date-to': '0001-02-05', compare: 'true' }],
+    ['trend', { 'date-from': '0001-03-01', 'date-to': '0001-04-01', trend: '4' }],
+    ['trend', { 'date-from': '0001-01-01', 'date-to': '9999-12-31', trend: '26' }]
+  ])(
+    'a range reaching past the years 1 to 9999 is refused naming `%s`, nothing sent',
+    async (input, dates) => {
+      const sim = await startService({ apiKey: API_KEY })
+      try {
+        const r = await runScenario({
+          githubToken: TOKEN,
+          inputs: { ...inputs(sim.url), command: 'report', sections: 'visitors', ...dates }
+        })
+        expect(r.code).toBe(1)
+        const errors = errorsOf(r)
+        expect(errors).toHaveLength(1)
+        expect(errors[0]).toMatch(new RegExp(`^Input \`${input}\`: .*year`))
+        expect(errors[0]).not.toMatch(/Invalid time value/)
+        expect(sim.requests).toEqual([])
+      } finally {
+        await sim.close()
+      }
+    }
+  )
+})
+
+describe('a link cannot hide where it goes', () => {
+  it("a job's pull request on a look-alike host: the headline's link text names that host", async () => {
+    const prLink = 'https://github.com.evil.example/octo/docs/pull/7'
+    const { r, comments } = await attack(
+      { jobs: [{ id: 'job-1', activePolls: 1, prLink }] },
+      (url, gh) => ({
+        inputs: inputs(url),
+        env: { GITHUB_API_URL: gh },
+        eventName: 'pull_request',
+        event: prEvent
+      })
+    )
+    expect(r.code).toBe(0)
+    const headline = `[github.com.evil.example/octo/docs#7](${prLink})`
+    expect(r.summary).toContain(headline)
+    expect(comments.join('\n')).toContain(headline)
+  })
+})

@@ -51,8 +51,17 @@ export function jobReport(
     ...(asked ? { askedOn: { ...asked, pullRequest: ctx.event.isPullRequest } } : {}),
     routedHere: t.routeHere,
     requests: ctx.service.requests,
+    githubHost: hostOf(ctx.serverUrl),
     ...(t.earlier ? { rerun: true } : {}),
     prUpdated: prBefore !== undefined && last?.job.prLink === prBefore
+  }
+}
+
+function hostOf(serverUrl: string): string | undefined {
+  try {
+    return new URL(serverUrl).host
+  } catch {
+    return undefined
   }
 }
 
