@@ -50,6 +50,14 @@ const inputs = (url: string, extra: Record<string, string> = {}) => ({
 
 const prEvent = pullRequestEvent(7).event
 
+/** The follow-up on pull request 7, answered there. */
+const onPullRequest7 = (url: string, gh: string): RunOptions => ({
+  inputs: inputs(url),
+  env: { GITHUB_API_URL: gh },
+  eventName: 'pull_request',
+  event: prEvent
+})
+
 async function attack(
   service: NonNullable<Parameters<typeof startService>[0]>,
   run: (url: string, gh: string) => RunOptions
@@ -97,12 +105,7 @@ describe('secrets echoed in forms that decoding reveals never leave the run', ()
             }
           ]
         },
-        (url, gh) => ({
-          inputs: inputs(url),
-          env: { GITHUB_API_URL: gh },
-          eventName: 'pull_request',
-          event: prEvent
-        })
+        onPullRequest7
       )
       expect(r.code).toBe(1)
       expect(leaks(r, comments)).toEqual([])
@@ -126,12 +129,7 @@ describe('secrets echoed in forms that decoding reveals never leave the run', ()
             }
           ]
         },
-        (url, gh) => ({
-          inputs: inputs(url),
-          env: { GITHUB_API_URL: gh },
-          eventName: 'pull_request',
-          event: prEvent
-        })
+        onPullRequest7
       )
       expect(r.code).toBe(0)
       expect(leaks(r, comments)).toEqual([])
@@ -142,12 +140,7 @@ describe('secrets echoed in forms that decoding reveals never leave the run', ()
 
 describe('a successful answer is searched field by field', () => {
   const run = (job: Record<string, unknown>) =>
-    attack({ jobs: [{ id: 'job-1', activePolls: 1, ...job }] }, (url, gh) => ({
-      inputs: inputs(url),
-      env: { GITHUB_API_URL: gh },
-      eventName: 'pull_request',
-      event: prEvent
-    }))
+    attack({ jobs: [{ id: 'job-1', activePolls: 1, ...job }] }, onPullRequest7)
 
   it("a job whose `model` ends with the key's first 30 characters: withheld from the `job` output, the summary and the comments", async () => {
     const { r, comments } = await run({ model: `claude-sonnet ${API_KEY.slice(0, 30)}` })
@@ -592,12 +585,7 @@ describe('a link cannot hide where it goes', () => {
     const prLink = 'https://github.com.evil.example/octo/docs/pull/7'
     const { r, comments } = await attack(
       { jobs: [{ id: 'job-1', activePolls: 1, prLink }] },
-      (url, gh) => ({
-        inputs: inputs(url),
-        env: { GITHUB_API_URL: gh },
-        eventName: 'pull_request',
-        event: prEvent
-      })
+      onPullRequest7
     )
     expect(r.code).toBe(0)
     const headline = `[github.com.evil.example/octo/docs#7](${prLink})`
