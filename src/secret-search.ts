@@ -158,65 +158,51 @@ export function needlesOf(name: string, secret: string): Needle[] {
   return needles
 }
 
-/** Buckets of the anchors' hashes: a clear bit settles a position at once. */
-const FILTER_BITS = 1 << 16
-const BASE = 31
-
 /**
- * Finds any `part` characters in a row of any needle, anywhere in a text, in one pass. Every run
- * of `part` characters of a needle holds one of its anchors (its blocks of `block` characters at
- * multiples of `block`, with 2 × block ≤ part), so the text is scanned once with a rolling hash
- * of `block` characters; only where an anchor's hash turns up is the match checked and grown to
- * both sides. An export's pages cost one pass each, whatever the number of needles.
+ * Finds any `part` characters in a row of any needle, anywhere in a text. Every run of `part`
+ * characters of a needle holds one of its anchors (its blocks of `block` characters at multiples
+ * of `block`, with 2 × block ≤ part), so one native regular-expression pass looks for the anchors
+ * alone; only where one turns up is the match grown to both sides and measured. An export's pages
+ * cost one pass each, whatever the number of needles.
  */
 export class PartFinder {
   private readonly block: number
-  private readonly anchors = new Map<number, Array<{ needle: Needle; at: number }>>()
-  private readonly filter = new Uint32Array(FILTER_BITS / 32)
-  /** BASE to the power block - 1: the weight of the character leaving the window. */
-  private readonly top: number
+  private readonly anchors = new Map<string, Array<{ needle: Needle; at: number }>>()
+  private readonly pattern: RegExp | undefined
 
   constructor(needles: Needle[]) {
     const usable = needles.filter(n => n.part >= 2 && n.text.length >= n.part)
     this.block = Math.max(1, Math.min(6, ...usable.map(n => Math.floor(n.part / 2))))
-    let top = 1
-    for (let i = 1; i < this.block; i++) top = Math.imul(top, BASE)
-    this.top = top
     for (const needle of usable)
       for (let at = 0; at + this.block <= needle.text.length; at += this.block) {
-        const h = this.hashOf(needle.text, at)
-        const list = this.anchors.get(h) ?? []
+        const anchor = needle.text.slice(at, at + this.block)
+        const list = this.anchors.get(anchor) ?? []
         list.push({ needle, at })
-        this.anchors.set(h, list)
-        this.filter[(h >>> 16) >>> 5]! |= 1 << ((h >>> 16) & 31)
+        this.anchors.set(anchor, list)
       }
+    const alternatives = [...this.anchors.keys()].map(a => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    // Global: exec walks the text from lastIndex (UTF-16 units, as the anchors were cut).
+    this.pattern = alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'g') : undefined
   }
 
   /** The name of the first needle a part of which `text` holds, or undefined. */
   find(text: string): string | undefined {
-    const b = this.block
-    if (this.anchors.size === 0 || text.length < b) return undefined
-    let h = this.hashOf(text, 0)
-    for (let end = b; ; end++) {
-      const bucket = h >>> 16
-      if ((this.filter[bucket >>> 5]! & (1 << (bucket & 31))) !== 0) {
-        const found = this.check(text, end - b, h)
-        if (found !== undefined) return found
-      }
-      if (end >= text.length) return undefined
-      h =
-        (Math.imul(h - Math.imul(text.charCodeAt(end - b), this.top), BASE) +
-          text.charCodeAt(end)) |
-        0
+    const pattern = this.pattern
+    if (pattern === undefined || text.length < this.block) return undefined
+    pattern.lastIndex = 0
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      const found = this.grow(text, m.index, m[0])
+      if (found !== undefined) return found
+      // Anchors may overlap: look again one character on.
+      pattern.lastIndex = m.index + 1
     }
+    return undefined
   }
 
-  private check(text: string, start: number, h: number): string | undefined {
-    for (const { needle, at } of this.anchors.get(h) ?? []) {
+  /** The needle whose anchor at `start` grows, to both sides, into a part long enough. */
+  private grow(text: string, start: number, anchor: string): string | undefined {
+    for (const { needle, at } of this.anchors.get(anchor) ?? []) {
       const n = needle.text
-      let i = 0
-      while (i < this.block && text.charCodeAt(start + i) === n.charCodeAt(at + i)) i++
-      if (i < this.block) continue
       let left = 0
       while (at - left > 0 && start - left > 0 && text[start - left - 1] === n[at - left - 1])
         left++
@@ -227,11 +213,5 @@ export class PartFinder {
       if (left + this.block + right >= needle.part) return needle.name
     }
     return undefined
-  }
-
-  private hashOf(s: string, from: number): number {
-    let h = 0
-    for (let i = from; i < from + this.block; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0
-    return h
   }
 }

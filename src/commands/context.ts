@@ -30,7 +30,10 @@ export interface CommandContext<S extends Settings = Settings> {
    */
   deadline: Deadline
   runUrl: string
-  /** `GITHUB_RUN_ID` and `GITHUB_RUN_ATTEMPT`, when the runner set them. */
-  run?: { id: string; attempt: number }
+  /**
+   * `GITHUB_RUN_ID` and `GITHUB_RUN_ATTEMPT`, when the runner set them, with the workflow job
+   * (`GITHUB_JOB`) and the step (`GITHUB_ACTION`) they name ('' when not set).
+   */
+  run?: { id: string; attempt: number; job: string; step: string }
   serverUrl: string
 }

@@ -1,6 +1,7 @@
 // What the job run knows, as its report and its outputs say it: one JobReport built from the
 // target, the last job seen and the phase; the outputs a job sets.
 import * as core from '@actions/core'
+import { parsePullRequestLink } from '../github/comments.js'
 import type { JobReport } from '../report/job.js'
 import { capJobJson, type AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
@@ -35,7 +36,6 @@ export function jobReport(
   const s = ctx.settings
   const asked = askedIn(ctx)
   const hideStale = (phase === 'waiting' || phase === 'cancelled') && last?.stale
-  const prBefore = t.before?.prLink ?? undefined
   return {
     command: t.command,
     projectId: s.projectId,
@@ -53,8 +53,28 @@ export function jobReport(
     requests: ctx.service.requests,
     githubHost: hostOf(ctx.serverUrl),
     ...(t.earlier ? { rerun: true } : {}),
-    prUpdated: prBefore !== undefined && last?.job.prLink === prBefore
+    // "Opened" only where this run knows the job opened it; any other pull request it names,
+    // the job updated.
+    prUpdated: !!last?.job.prLink && !openedByJob(ctx, t, last.job)
   }
+}
+
+/**
+ * Whether the job opened the pull request it names, as far as this run can tell: the link is new
+ * for the job (a job this step created, or a follow-up whose job named another or none just
+ * before), and it is not where the job was asked for (that pull request was there before).
+ */
+export function openedByJob(
+  ctx: CommandContext<JobSettings>,
+  t: Target,
+  job: AgentJob | undefined
+): boolean {
+  const link = job?.prLink
+  if (!link) return false
+  const isNew = t.command === 'create' || (t.before !== undefined && t.before.prLink !== link)
+  if (!isNew) return false
+  const n = parsePullRequestLink(link, ctx.serverUrl, ctx.event.owner, ctx.event.repo)
+  return n === undefined || (n !== ctx.target?.issueNumber && n !== ctx.event.issueNumber)
 }
 
 function hostOf(serverUrl: string): string | undefined {

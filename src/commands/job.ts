@@ -16,7 +16,9 @@ import { AgentApi } from '../service/agent-api.js'
 import { isFinalStatus, type AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
-import { askedIn, jobReport, setJobOutputs, type Seen } from './job-state.js'
+import { deliveryKey, deliveryParts, otherStepsRecords } from './delivery-record.js'
+import { jobReport, setJobOutputs, type Seen } from './job-state.js'
+import { recordOnItsPullRequest } from './job-records.js'
 import { initialTarget, NoJobError, prepareTarget, type Target } from './job-target.js'
 
 export async function runJob(ctx: CommandContext<JobSettings>): Promise<void> {
@@ -48,7 +50,8 @@ class JobRun {
     this.target = initialTarget(s)
     this.agent = new AgentApi(ctx.service)
     this.comments = new JobComments({
-      octokit: s.comment === 'false' ? undefined : ctx.octokit,
+      // Also with `comment: false`: the record that the job opened a pull request is still kept.
+      octokit: ctx.octokit,
       owner: ctx.event.owner,
       repo: ctx.event.repo,
       target: ctx.target,
@@ -158,6 +161,7 @@ class JobRun {
       onChange: async job => {
         this.last = { job, stale: false }
         await this.writeLive(this.report('waiting'), this.keys(this.target.routeHere))
+        await this.record(job, 'waiting', false)
       },
       log: line => core.info(line),
       warn: line => core.warning(line)
@@ -174,12 +178,13 @@ class JobRun {
     const prNumber = waited.job?.prLink
       ? parsePullRequestLink(waited.job.prLink, serverUrl, event.owner, event.repo)
       : undefined
-    const routedPr = await this.recordRoute(waited.job, prNumber)
+    const phase = waited.timedOut ? 'timed-out' : 'done'
+    const routedPr = await this.record(job, phase, true)
     if (routedPr !== undefined && routedPr === target?.issueNumber)
       this.target = { ...this.target, routeHere: true }
     const failure = exitProblem(waited, jobId, this.s)
     const report: JobReport = {
-      ...this.report(waited.timedOut ? 'timed-out' : 'done'),
+      ...this.report(phase),
       // Only the service's words go here (escaped as untrusted); the step's own message, with
       // its advice, goes to the log.
       error: waited.timedOut ? waited.lastPollError : undefined,
@@ -230,7 +235,7 @@ class JobRun {
   private end(ending: Ending): void {
     const ended = { ...ending.report, endedAt: this.ctx.deadline.now() }
     const keys = this.keys(ended.routedHere === true, ending.retry)
-    this.ctx.result.comment = () => this.comments.write(ended, { routeKeys: keys })
+    this.ctx.result.comment = () => this.comments.write(ended, this.markers(keys))
     // The summary is read on the run's page: it names the pull request, never "this" one.
     if (this.s.summary)
       this.ctx.result.summary = renderJobReport(
@@ -242,29 +247,14 @@ class JobRun {
 
   /** A write of the live comment during the run; its URL is an output at once. */
   private async writeLive(report: JobReport, keys: string[]): Promise<void> {
-    const url = await this.comments.write(report, { routeKeys: keys })
+    const url = await this.comments.write(report, this.markers(keys))
     if (url) this.ctx.result.set('comment-url', url)
   }
 
-  /**
-   * Records the job on the pull request it opened in this repository, so a reply with the
-   * trigger reaches it. Returns that pull request's number. A failure is a warning.
-   */
-  private async recordRoute(
-    job: AgentJob | undefined,
-    pr: number | undefined
-  ): Promise<number | undefined> {
-    if (job?.status !== 'completed' || pr === undefined || this.s.comment === 'false') return
-    if (pr === this.ctx.target?.issueNumber) return pr // the live comment carries the marker
-    const asked = askedIn(this.ctx)
-    const report: JobReport = {
-      ...this.report('done'),
-      endedAt: this.ctx.deadline.now(),
-      routedHere: true,
-      prNumber: pr,
-      onItsPullRequest: asked ? { askedIn: asked } : {}
-    }
-    return (await this.comments.recordRoute(report, pr)) ? pr : undefined
+  /** What this sight of the job shows on its pull request (job-records.ts): the route's #N. */
+  private record(job: AgentJob | undefined, phase: JobReport['phase'], ending: boolean) {
+    const report = { ...this.report(phase), endedAt: this.ctx.deadline.now() }
+    return recordOnItsPullRequest(this.ctx, this.comments, this.target, { job, ending, report })
   }
 
   private report(phase: JobReport['phase']): JobReport {
@@ -275,19 +265,23 @@ class JobRun {
     setJobOutputs(this.ctx.result, job)
   }
 
+  /** The live comment's markers besides its own: `keys`, and other steps' records it keeps. */
+  private markers(keys: string[]): { routeKeys: string[]; carry: (key: string) => boolean } {
+    return { routeKeys: keys, carry: otherStepsRecords(keys, this.s.projectId) }
+  }
+
   /**
    * The markers the live comment carries besides its own: the route (replies go to this job) and,
-   * once the service has the instruction, this run's delivery, so a re-run follows the same job
-   * (unless the job failed: then a re-run is a retry).
+   * once the service has the instruction, this step's delivery, so its re-run follows the same
+   * job; once the job failed, a newer record that drops that delivery (a re-run is the retry).
    */
   private keys(routeHere: boolean, retry?: true): string[] {
     const { jobId } = this.target
-    const run = this.ctx.run
+    const parts = deliveryParts(this.ctx)
     const keys: string[] = []
     if (jobId === undefined) return keys
     if (routeHere) keys.push(markerKey('route', this.s.projectId, jobId))
-    if (this.stage === 'waiting' && !retry && run)
-      keys.push(markerKey('run', this.s.projectId, run.id, jobId))
+    if (this.stage === 'waiting' && parts) keys.push(deliveryKey(parts, retry ? undefined : jobId))
     return keys
   }
 }

@@ -31,6 +31,8 @@ export class JobComments {
   private readonly threads = new Map<number, CommentThread>()
   private ref?: CommentRef
   private broken = false
+  /** The pull requests (`pr/job`) this run recorded a job on. */
+  private readonly recorded = new Set<string>()
 
   constructor(private readonly o: JobCommentsOptions) {}
 
@@ -49,16 +51,22 @@ export class JobComments {
    * Writes the live comment on the target: created once (complete with its markers), edited on
    * changes and at the end. Returns its URL; a failure only warns.
    */
-  async write(report: JobReport, o: { routeKeys?: string[] } = {}): Promise<string | undefined> {
+  async write(
+    report: JobReport,
+    o: { routeKeys?: string[]; carry?: (key: string) => boolean } = {}
+  ): Promise<string | undefined> {
     const thread = this.thread(this.o.target?.issueNumber)
     if (!thread || this.broken) return undefined
+    const extraKeys = o.routeKeys ?? []
+    // Markers of the edited comment to keep: what other writers of it recorded there.
     const w = {
       key:
         this.o.answerTo !== undefined
           ? markerKey('answer', this.o.projectId, String(this.o.answerTo))
           : markerKey('job', this.o.projectId, report.jobId ?? ''),
-      extraKeys: o.routeKeys ?? [],
-      body: renderJobReport(report)
+      extraKeys,
+      body: renderJobReport(report),
+      ...(o.carry ? { carry: o.carry } : {})
     }
     try {
       this.ref = this.ref
@@ -75,19 +83,36 @@ export class JobComments {
   }
 
   /**
-   * Records the job on the pull request it opened (`pr`, not the target: the live comment there
-   * carries the route itself), so a reply with the trigger reaches it. Returns whether it did.
+   * Records the job on the pull request it names (`pr`, not the target: the live comment there
+   * carries the route itself), in one comment there: `opened` marks it the job's own work (the only
+   * record a merge check believes), `route` sends a reply with the trigger to the job. `body` is
+   * what the comment says. `once`: not again if this run wrote it already (while the job runs,
+   * the first sight is what counts). Returns whether it is written; a failure only warns.
    */
-  async recordRoute(report: JobReport, pr: number): Promise<boolean> {
+  async recordOnPullRequest(
+    pr: number,
+    jobId: string,
+    o: { opened: boolean; route: boolean; body: string; once?: boolean }
+  ): Promise<boolean> {
     const thread = this.thread(pr)
-    if (!thread) return false
+    if (!thread || (!o.opened && !o.route)) return false
+    const written = `${pr}/${jobId}`
+    if (o.once && this.recorded.has(written)) return true
+    const opened = markerKey('opened', this.o.projectId, jobId)
+    const route = markerKey('route', this.o.projectId, jobId)
     try {
       const ref = await thread.upsert({
-        key: markerKey('route', this.o.projectId, report.jobId ?? ''),
-        body: renderJobReport(report),
+        key: o.opened ? opened : route,
+        extraKeys: o.opened && o.route ? [route] : [],
+        body: o.body,
         mode: 'upsert'
       })
-      core.info(`Recorded job ${report.jobId} on pull request #${pr}: ${ref.url}`)
+      this.recorded.add(written)
+      core.info(
+        o.opened
+          ? `Recorded on pull request #${pr} that job ${jobId} opened it: ${ref.url}`
+          : `Recorded job ${jobId} on pull request #${pr}: ${ref.url}`
+      )
       return true
     } catch (err) {
       core.warning(messageOf(err))

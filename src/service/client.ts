@@ -159,7 +159,13 @@ export class ServiceClient {
         ? AbortSignal.any([c.signal, this.haltController.signal])
         : this.haltController.signal
       this.reserved++
-      let counted = false
+      // The place is given back once: when the request connects (it is counted instead), or when
+      // the attempt ends without connecting (a socket that connects after that still counts).
+      let held = true
+      const release = (): void => {
+        if (held) this.reserved--
+        held = false
+      }
       const result = await attempt({
         client: c.method === 'POST' ? this.postHttp : this.http,
         baseUrl: this.o.baseUrl,
@@ -173,16 +179,12 @@ export class ServiceClient {
         limit: deadline.limitCall(this.o.requestTimeoutMs, 1_000),
         signal,
         count: () => {
-          counted = true
-          this.reserved--
+          release()
           this.sent++
         },
         debug: this.o.debug,
         now: () => deadline.now()
-      }).finally(() => {
-        // Never connected (refused, abandoned): it reached no one, and frees its place.
-        if (!counted) this.reserved--
-      })
+      }).finally(release)
       if (result.ok) {
         for (const note of result.notes) this.warnOnce(note)
         return result.value
