@@ -44,7 +44,13 @@ export async function recordOnItsPullRequest(
   if (pr === ctx.target?.issueNumber) return route ? pr : undefined
   const opened = openedByJob(ctx, target, job)
   if (!opened && !route) return undefined
-  const asked = askedIn(ctx)
+  // Where the job was asked for, also when the run answers nowhere (`comment: false`).
+  const n = event.issueNumber
+  const asked =
+    askedIn(ctx) ??
+    (n !== undefined && event.owner !== ''
+      ? { number: n, url: `${serverUrl}/${event.owner}/${event.repo}/issues/${n}` }
+      : undefined)
   const report: JobReport = {
     ...sight.report,
     routedHere: route,
