@@ -839,9 +839,11 @@ describe('message: live progress comment', () => {
         const final = mine[0]?.body ?? ''
         // The headline leads with the answer; the start time replaces a frozen elapsed time.
         expect(final).toMatch(/^### ✅ The docs agent updated this pull request · \d+ s$/m)
+        // Who asked (a trigger's writer), or what this is; the end is in the headline's time.
         expect(final).toMatch(
-          /^Docs agent follow-up · started \d\d:\d\d UTC · ended \d\d:\d\d UTC/m
+          /^(@octocat asked|Docs agent follow-up) · started \d\d:\d\d UTC · \[workflow run\]/m
         )
+        expect(final).not.toMatch(/ended \d/)
         expect(created[0]?.body.body).toMatch(/^### ⏳ The docs agent is working$/m)
         expect(created[0]?.body.body).toMatch(/started \d\d:\d\d UTC/)
         for (const q of [...created, ...edits]) expect(q.body.body).not.toMatch(/Elapsed|&#96;/)
@@ -884,7 +886,8 @@ describe('message: live progress comment', () => {
           expect(outside).not.toContain('<!--')
           expect(outside).not.toContain('`code`')
           expect(outside).not.toContain(' | a | b')
-          expect(outside).not.toMatch(/@octocat/)
+          // The one mention is the action's own: who asked, at the start of its line.
+          expect(outside.replace(/^@octocat asked · /m, '')).not.toMatch(/@octocat/)
           // Only the action's own markers, at the end, are read as markers.
           expect(markers).not.toMatch(/evil|route%2Fx/)
           for (const key of markers.matchAll(/docs-agent:(\S+) /g)) {
@@ -1072,7 +1075,11 @@ describe('cancellation', () => {
         const mine = (gh.comments.get(7) ?? []).filter(c => c.user.type === 'Bot')
         expect(mine).toHaveLength(1)
         expect(mine[0]?.body).toMatch(/^### 🚫 Run cancelled · the job keeps running$/m)
-        expect(mine[0]?.body).toMatch(/That does not stop the job: it keeps running/)
+        expect(mine[0]?.body).toContain('It may still open a pull request.')
+        // The comment records the delivery: a re-run follows the job, and the ending links it.
+        expect(mine[0]?.body).toContain(
+          'To follow it again, [re-run the workflow](https://github.com/octo/docs/actions/runs/4242): the re-run follows this job'
+        )
         expect(mine[0]?.body).not.toMatch(/is working/)
         // Every ending writes the summary too.
         expect(r.summary).toMatch(/^### 🚫 Run cancelled · the job keeps running$/m)

@@ -278,7 +278,9 @@ describe('a thread with two instructions', () => {
           )
           const [record] = botComments(gh, 9)
           expect(record).toMatch(/^### ✅ The docs agent opened this pull request/m)
-          expect(record).toContain('Asked for in [#3](https://github.com/octo/docs/issues/3).')
+          expect(record).toMatch(
+            /^@octocat asked in \[#3\]\(https:\/\/github\.com\/octo\/docs\/issues\/3\) · /m
+          )
           expect(record).toContain('Reply `/docs-agent <instruction>`')
 
           // A reviewer's reply on #9 reaches the job; the record stays one comment, kept current.

@@ -101,6 +101,66 @@ describe('readEvent', () => {
     expect(e.comment).toEqual({ id: 57, body: 'x', author: 'bob', kind: 'pull', action: 'created' })
   })
 
+  it('reads a submitted review: its body, writer and id, and the pull request’s author', () => {
+    const e = readEvent(
+      'pull_request_review',
+      {
+        action: 'submitted',
+        review: {
+          id: 99,
+          body: '/docs-agent Add a curl example',
+          user: { login: 'carol', type: 'User' },
+          state: 'commented'
+        },
+        pull_request: {
+          number: 8,
+          user: { login: 'dave' },
+          head: { repo: { full_name: 'mallory/docs' } }
+        }
+      },
+      'octo/docs'
+    )
+    expect(e).toEqual({
+      eventName: 'pull_request_review',
+      owner: 'octo',
+      repo: 'docs',
+      issueNumber: 8,
+      isPullRequest: true,
+      forkRepository: 'mallory/docs',
+      pullRequestAuthor: 'dave',
+      comment: {
+        id: 99,
+        body: '/docs-agent Add a curl example',
+        author: 'carol',
+        authorType: 'User',
+        kind: 'review',
+        action: 'submitted'
+      }
+    })
+    // A review without text has a null body: no trigger, no throw.
+    const empty = readEvent(
+      'pull_request_review',
+      {
+        action: 'submitted',
+        review: { id: 1, body: null, user: null },
+        pull_request: { number: 8 }
+      },
+      'octo/docs'
+    )
+    expect(empty.comment).toMatchObject({ body: '', author: '', kind: 'review' })
+  })
+
+  it('names the author of the pull request a conversation comment is on, not of an issue', () => {
+    const on = (issue: Record<string, unknown>) =>
+      readEvent(
+        'issue_comment',
+        { action: 'created', issue: { number: 4, user: { login: 'dave' }, ...issue } },
+        'octo/docs'
+      ).pullRequestAuthor
+    expect(on({ pull_request: { url: 'x' } })).toBe('dave')
+    expect(on({})).toBeUndefined()
+  })
+
   it('reads an issues event', () => {
     const e = readEvent('issues', { action: 'opened', issue: { number: 6 } }, 'octo/docs')
     expect(e.issueNumber).toBe(6)

@@ -103,6 +103,7 @@ describe('workflows', () => {
     expect(files.map(w => w.name)).toEqual(
       expect.arrayContaining([
         'examples/comment-trigger.yml',
+        'examples/review-trigger.yml',
         'examples/dispatch-follow-up.yml',
         'examples/weekly-report.yml',
         'examples/visitors-export.yml',
@@ -161,6 +162,18 @@ describe('workflows', () => {
       expect(job?.[2]).toBe('false')
       expect(w.text).toMatch(/^ {4}if: startsWith\(github\.event\.comment\.body, '/m)
     }
+  })
+
+  it('the review trigger queues with the comment trigger: the same group, on the job', () => {
+    const group = (name: string) =>
+      /^ {4}concurrency:\n {6}group: (.+)\n {6}cancel-in-progress: false$/m.exec(
+        files.find(w => w.name === name)?.text ?? ''
+      )?.[1]
+    expect(group('examples/review-trigger.yml')).toBeDefined()
+    expect(group('examples/review-trigger.yml')).toBe(group('examples/comment-trigger.yml'))
+    const review = files.find(w => w.name === 'examples/review-trigger.yml')!.text
+    expect(review).toMatch(/^ {4}types: \[submitted\]$/m)
+    expect(review).toMatch(/^ {4}if: startsWith\(github\.event\.review\.body, '\/docs-agent'\)$/m)
   })
 
   it.each(all.map(w => [w.name, w] as const))(

@@ -54,19 +54,27 @@ describe('renderJobReport: the headline leads with the answer', () => {
   it('failed and archived jobs', () => {
     const failed = render('failed')
     expect(headline(failed)).toBe('### ❌ The job failed · 4 min')
-    // The service never says why: the ending names the job and how to try again.
+    // The service never says why: the ending says how to try again, the job's id stays below.
     expect(visible(failed)).toContain(
-      'failed. To try again, write a new `/docs-agent <instruction>` comment'
+      'To try again, write a new `/docs-agent <instruction>` comment, or [re-run the workflow](https://github.com/acme/docs/actions/runs/123456789).'
     )
-    expect(visible(failed)).toContain('or re-run the workflow')
-    expect(visible(failed)).not.toContain('did not say why')
+    expect(visible(failed)).not.toContain('job&#95;7Hq2mX')
     // A run no comment asked for (a merge, a dispatch): re-running is the way to try again.
-    const merged = renderJobReport(jobReport({ ...JOB_STATES.failed, fromComment: false }))
-    expect(visible(merged)).toContain('failed. To try again, re-run the workflow.')
+    const merged = render('failed, after a merge')
+    expect(visible(merged)).toContain(
+      'To try again, [re-run the workflow](https://github.com/acme/docs/actions/runs/123456789).'
+    )
     expect(merged).not.toContain('/docs-agent <instruction>')
     const archived = render('archived')
     expect(headline(archived)).toBe('### 📦 The job was archived · 4 min')
-    expect(visible(archived)).toContain('nothing more will happen to it')
+    expect(visible(archived)).toContain('Nothing more will happen to this job')
+  })
+
+  it('require-pr: a job completed without a pull request is a failure, and says why', () => {
+    const out = render('done without a pull request, require-pr')
+    expect(headline(out)).toBe('### ❌ Completed without a pull request · 4 min')
+    expect(visible(out)).toContain('`require-pr` is `true`, so the step failed.')
+    expect(headline(render('done without a pull request'))).toMatch(/^### ✅/)
   })
 
   it('while waiting, the headline follows the status, and the start time replaces elapsed', () => {
@@ -95,12 +103,20 @@ describe('renderJobReport: honest endings', () => {
   it('timed out: the job may still finish and open a pull request', () => {
     const out = render('timed out')
     expect(headline(out)).toBe('### ⌛ Stopped waiting after 30 min · the job may still finish')
-    // Words for reviewers: no input names, and how to look again.
+    // Words for reviewers: no input names, and how to wait again.
     expect(visible(out)).not.toContain('wait-timeout')
-    expect(visible(out)).toContain('it can still finish and open a pull request')
-    expect(visible(out)).toContain('Look again later')
+    expect(visible(out)).toContain('It can still open a pull request.')
     expect(visible(out)).toContain('Last status seen: **active**.')
+    expect(visible(out)).toContain(
+      'To wait for it again, [re-run the workflow](https://github.com/acme/docs/actions/runs/123456789): the re-run follows this job and sends nothing twice.'
+    )
     expect(out).not.toMatch(/error/i)
+    // With nowhere to record the delivery, a re-run would send again: look on the service.
+    const unrecorded = render('timed out, with nowhere to record the delivery')
+    expect(visible(unrecorded)).toContain('Look for its result on the service later')
+    expect(visible(unrecorded)).toContain(
+      're-running the workflow would send the instruction again'
+    )
   })
 
   it('a timeout after failing polls names the last poll error, escaped', () => {
@@ -108,14 +124,16 @@ describe('renderJobReport: honest endings', () => {
     expect(visible(out)).toContain('**Last poll:** 503 &lt;busy&gt;')
   })
 
-  it('cancelled: this run stopped waiting; the job keeps running', () => {
+  it('cancelled: this run stopped waiting; the job keeps running (said once)', () => {
     const out = render('cancelled while waiting')
     expect(headline(out)).toBe('### 🚫 Run cancelled · the job keeps running')
-    expect(visible(out)).toContain('That does not stop the job: it keeps running on the service')
-    expect(headline(render('cancelled before sending'))).toBe(
-      '### 🚫 Run cancelled before the instruction was sent'
-    )
-    expect(visible(render('cancelled before sending'))).not.toContain('keeps running')
+    expect(visible(out)).toContain('It may still open a pull request.')
+    expect(visible(out).match(/keeps running/g)).toHaveLength(1)
+    expect(visible(out)).toContain('To follow it again, [re-run the workflow](')
+    const before = render('cancelled before sending')
+    expect(headline(before)).toBe('### 🚫 Run cancelled before the instruction was sent')
+    expect(visible(before)).not.toContain('keeps running')
+    expect(visible(before)).toContain('Nothing was sent. To send it, write a new')
   })
 
   it('cancelled while sending: the instruction may or may not have been delivered', () => {
@@ -132,9 +150,12 @@ describe('renderJobReport: honest endings', () => {
   it('maybe delivered: says the instruction may or may not have arrived', () => {
     const out = render('error, maybe delivered')
     expect(headline(out)).toBe('### ⚠️ The instruction may or may not have been delivered')
-    expect(visible(out)).toContain('**Error:** POST /v2/agent/acme-docs/job/job&#95;7Hq2mX')
+    expect(visible(out)).toContain('**Error:** 502 Bad Gateway: upstream reset')
     expect(visible(out)).toContain(
       'Check the job on the service before sending the instruction again'
+    )
+    expect(visible(out)).toContain(
+      "[the workflow run's log](https://github.com/acme/docs/actions/runs/123456789) shows how far the run got"
     )
     // Said once (the headline), with one piece of advice; the error keeps only its cause.
     expect(out.match(/may or may not/gi)).toHaveLength(1)
@@ -147,7 +168,13 @@ describe('renderJobReport: honest endings', () => {
   })
 
   it('not sent, and no job to follow up', () => {
-    expect(headline(render('error, not sent'))).toBe('### ⚠️ The instruction was not sent')
+    const notSent = render('error, not sent')
+    expect(headline(notSent)).toBe('### ⚠️ The instruction was not sent')
+    // The service's words escaped; the action's advice as Markdown, inputs as code; said once.
+    expect(visible(notSent)).toContain(
+      '**Error:** 404 Not Found: Agent job not found. Check `project-id` and `job-id` (and `job-path`, `base-url`).'
+    )
+    expect(visible(notSent).replace(headline(notSent), '')).not.toMatch(/not sent|did not reach/)
     const noJob = render('no job to follow up')
     expect(headline(noJob)).toBe('### ⚠️ No job to follow up')
     expect(visible(noJob)).toContain('Set the `job-id` input of the workflow')
@@ -155,10 +182,34 @@ describe('renderJobReport: honest endings', () => {
     expect(collapsed(noJob)).toContain('**Instruction (not sent):**')
   })
 
+  it('no job here, but the agent’s pull request takes the replies: named and linked', () => {
+    const out = render('no job here: the agent’s pull request takes the replies')
+    expect(headline(out)).toBe('### ⚠️ No job to follow up')
+    expect(visible(out)).toContain(
+      "Nothing was sent: this pull request's docs agent job takes its instructions on " +
+        '[#43](https://github.com/acme/docs/pull/43), the pull request it opened. Reply there ' +
+        'with `/docs-agent <instruction>`.'
+    )
+    const summary = renderJobReport(
+      jobReport(JOB_STATES['no job here: the agent’s pull request takes the replies']),
+      'summary'
+    )
+    expect(summary).toContain(
+      'the docs agent job of pull request [#42](https://github.com/acme/docs/issues/42) takes its instructions on [#43]'
+    )
+    const other = renderJobReport(
+      jobReport({
+        ...JOB_STATES['no job here: the agent’s pull request takes the replies'],
+        elsewhere: { number: 5, url: 'https://github.com/acme/site/pull/5', repo: 'acme/site' }
+      })
+    )
+    expect(other).toContain('[acme/site#5](https://github.com/acme/site/pull/5)')
+  })
+
   it('not waited for', () => {
     const out = render('not waited for (wait: false)')
     expect(headline(out)).toBe('### 📨 Instruction sent · not waited for')
-    expect(visible(out)).toContain('Not waited for (`wait: false`)')
+    expect(visible(out)).toContain('The job keeps running on the service (`wait: false`).')
   })
 })
 
@@ -200,29 +251,39 @@ describe('renderJobReport: layout', () => {
     expect(render('done with a pull request of this repository')).not.toContain('| | |')
   })
 
-  it('links the workflow run and says when it started and ended', () => {
+  it('says who asked and when it started, and links the workflow run', () => {
     const out = render('done with a pull request of this repository')
     expect(out.split('\n')[2]).toBe(
-      'Docs agent follow-up · started 14:05 UTC · ended 14:09 UTC · ' +
+      '@octocat asked · started 14:05 UTC · ' +
         '[workflow run](https://github.com/acme/docs/actions/runs/123456789)'
     )
+    // A run no comment asked for says what it is.
+    expect(render('create, done').split('\n')[2]).toMatch(/^New docs agent job · started 14:05 UTC/)
+    // A login that is not a plain one is no mention: shown escaped.
+    const odd = renderJobReport(jobReport({ askedBy: 'x @all <b>' }))
+    expect(odd.split('\n')[2]).toMatch(/^x &#64;⁠all &lt;b&gt; asked · /)
   })
 
   it('writes the action’s own Markdown as Markdown: no escaped backticks of ours', () => {
-    for (const name of Object.keys(JOB_STATES).filter(
-      n => n !== 'hostile service text' && n !== 'failed'
-    )) {
+    for (const name of Object.keys(JOB_STATES).filter(n => n !== 'hostile service text')) {
       const out = renderJobReport(jobReport({ ...JOB_STATES[name], prompt: 'Fix the typo' }))
       expect(out).not.toContain('&#96;')
     }
   })
 
-  it('tells reviewers how to reply only when replies are routed here', () => {
+  it('tells reviewers how to reply only when replies are routed here, once per thread', () => {
     const out = render('routed: replies go to this job')
     expect(visible(out)).toContain(
       'Reply `/docs-agent <instruction>` on this pull request to send a follow-up to this job.'
     )
     expect(render('done with a pull request of this repository')).not.toContain('Reply ')
+    // The thread's route record or an earlier answer has said it.
+    expect(render('routed, the thread has said how to reply')).not.toContain('Reply ')
+    const pointer = jobReport({ routedTo: 42, prNumber: 42 })
+    expect(renderJobReport(pointer)).toContain(
+      'Reply `/docs-agent <instruction>` on [#42](https://github.com/acme/docs/pull/42)'
+    )
+    expect(renderJobReport({ ...pointer, hintGiven: true })).not.toContain('Reply ')
     const odd = renderJobReport(jobReport({ routedHere: true, trigger: '/do `x`' }))
     expect(odd).toContain('Reply **/do &#96;x&#96; &lt;instruction&gt;**')
   })
@@ -254,7 +315,8 @@ describe('renderJobReport: untrusted text', () => {
     const out = full.replace(fence, '')
     expect(out).not.toMatch(/<(?!\/?details|\/?summary)/)
     expect(out).not.toContain('`')
-    expect(out).not.toMatch(/@\w/)
+    // The one mention is the action's own: who asked.
+    expect(out.replace(/^@octocat asked · /m, '')).not.toMatch(/@\w/)
     expect(out).not.toMatch(/\]\(javascript/)
     expect(out).toContain('- **Status:** frozen &lt;img src=x&gt;')
   })

@@ -181,7 +181,7 @@ describe('message: outcomes of a follow-up', () => {
     expect(mine[0]?.kind).toBe('message')
     expect(r.outputs['job-id']).toBe('job-nowait')
     expect(r.summary).toMatch(/^### 📨 Instruction sent · not waited for$/m)
-    expect(r.summary).toContain('Not waited for (`wait: false`): the job keeps running')
+    expect(r.summary).toContain('The job keeps running on the service (`wait: false`).')
     expect(r.outputs.status).toBe('active')
     expect(r.outputs['pr-link']).toBe('')
     expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({
@@ -206,7 +206,9 @@ describe('message: errors from the service', () => {
       expect(JSON.parse(r.outputs.job ?? 'null')).toMatchObject({ status: 'active' })
       // The summary says the job may still finish, not that the action erred.
       expect(r.summary).toMatch(/^### ⌛ Stopped waiting after \d+ s · the job may still finish$/m)
-      expect(r.summary).toContain('This run stopped waiting, but the job may still be running')
+      expect(r.summary).toContain('It can still open a pull request. Last status seen: **active**.')
+      // Nowhere to record the delivery: a re-run would send again, and the summary says so.
+      expect(r.summary).toContain('re-running the workflow would send the instruction again')
       expect(r.summary).not.toMatch(/error|&#96;/i)
       expect(gets(sim).length).toBeGreaterThanOrEqual(1)
       expect(posts(sim)).toHaveLength(1)
@@ -824,7 +826,8 @@ describe('message: cancellation tells what became of the instruction', () => {
       expect(errors).toHaveLength(1)
       expect(errors[0]).toMatch(/Cancelled \(SIGTERM\)/)
       expect(errors[0]).toMatch(/the job keeps running on the service; this run stopped waiting/)
-      expect(r.summary).toMatch(/keeps running on the service/)
+      expect(r.summary).toMatch(/^### 🚫 Run cancelled · the job keeps running$/m)
+      expect(r.summary).toContain('It may still open a pull request.')
       expect(r.outputs.status).toBe('active')
       // What the run spent is known even though it was cut short.
       expect(r.outputs.requests).toBe(String(sim.requests.length))

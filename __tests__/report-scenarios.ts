@@ -40,6 +40,7 @@ export const agentJob = (overrides: Partial<AgentJob> = {}): AgentJob => ({
   ...overrides
 })
 
+/** The answer to a reviewer's trigger comment on pull request #42, unless a state says otherwise. */
 export const jobReport = (overrides: Partial<JobReport> = {}): JobReport => ({
   command: 'message',
   projectId: 'acme-docs',
@@ -51,9 +52,44 @@ export const jobReport = (overrides: Partial<JobReport> = {}): JobReport => ({
   endedAt: STARTED + 4 * MINUTE + 10_000,
   waited: true,
   runUrl: RUN_URL,
+  trigger: '/docs-agent',
+  fromComment: true,
+  askedBy: 'octocat',
+  askedOn: { number: 42, url: 'https://github.com/acme/docs/issues/42', pullRequest: true },
+  rerunFollows: true,
   requests: 7,
   ...overrides
 })
+
+/** A run no one asked for in a comment: a merge recipe's `create`, a dispatch. */
+const NOT_FROM_A_COMMENT: Partial<JobReport> = {
+  trigger: undefined,
+  fromComment: false,
+  askedBy: undefined,
+  askedOn: undefined
+}
+
+const changed = (...files: [string, number, number][]): NonNullable<JobReport['changes']> => ({
+  files: files.map(([path, additions, deletions]) => ({ path, additions, deletions })),
+  count: files.length,
+  additions: files.reduce((n, f) => n + f[1], 0),
+  deletions: files.reduce((n, f) => n + f[2], 0)
+})
+
+const THREE_FILES = changed(
+  ['docs/api-reference/rate-limits.mdx', 38, 4],
+  ['docs/faq.mdx', 12, 0],
+  ['docs/mint.json', 1, 1]
+)
+
+/** 14 files: 10 listed by name, "and 4 more". */
+const MANY_FILES = changed(
+  ...Array.from({ length: 14 }, (_, i): [string, number, number] => [
+    `docs/sdks/${['python', 'typescript', 'go', 'ruby', 'java', 'php', 'csharp'][i % 7]}/${i < 7 ? 'install' : 'retries'}.mdx`,
+    40 - i * 2,
+    i % 3
+  ])
+)
 
 const active = agentJob({ status: 'active', prLink: null })
 
@@ -69,24 +105,55 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
     job: agentJob(),
     endedAt: undefined
   },
-  'done with a pull request of this repository': { prNumber: 42 },
+  'done with a pull request of this repository': {
+    prNumber: 42,
+    askedOn: { number: 40, url: 'https://github.com/acme/docs/issues/40', pullRequest: false },
+    changes: THREE_FILES
+  },
+  'done on its own pull request, 14 files changed': {
+    prNumber: 42,
+    prUpdated: true,
+    onItsPullRequest: {},
+    changes: MANY_FILES
+  },
+  'done on its own pull request, no files changed': {
+    prNumber: 42,
+    prUpdated: true,
+    onItsPullRequest: {},
+    changes: changed()
+  },
   'done with a pull request elsewhere': {
-    job: agentJob({ prLink: 'https://github.com/acme/website/pull/311' })
+    job: agentJob({ prLink: 'https://github.com/acme/website/pull/311' }),
+    changes: THREE_FILES
   },
   // A look-alike host: the link text names it, so the link cannot pass for this GitHub's.
   'done with a pull request on another host': {
     job: agentJob({ prLink: 'https://github.com.evil.example/acme/docs/pull/7' })
   },
   'done without a pull request': { job: agentJob({ prLink: null }) },
+  'done without a pull request, require-pr': { job: agentJob({ prLink: null }), requirePr: true },
   // The service gives no reason for a failed job: a real run has no error text here.
-  failed: {
-    job: agentJob({ status: 'failed', prLink: null }),
-    trigger: '/docs-agent',
-    fromComment: true
+  failed: { job: agentJob({ status: 'failed', prLink: null }) },
+  'failed, after a merge': {
+    ...NOT_FROM_A_COMMENT,
+    job: agentJob({ status: 'failed', prLink: null })
   },
   archived: { job: agentJob({ status: 'archived', prLink: null }) },
   'not waited for (wait: false)': { waited: false, job: active },
   'timed out': { phase: 'timed-out', job: active, endedAt: STARTED + 30 * MINUTE + 2_000 },
+  'timed out, the last polls failing': {
+    phase: 'timed-out',
+    job: active,
+    endedAt: STARTED + 30 * MINUTE + 2_000,
+    error: '503 Service Unavailable: upstream busy after 3 attempts'
+  },
+  'timed out, with nowhere to record the delivery': {
+    ...NOT_FROM_A_COMMENT,
+    phase: 'timed-out',
+    job: active,
+    rerunFollows: undefined,
+    endedAt: STARTED + 30 * MINUTE + 2_000
+  },
   'cancelled while waiting': { phase: 'cancelled', job: active, delivered: 'yes' },
   'cancelled before sending': {
     phase: 'cancelled',
@@ -94,21 +161,43 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
     delivered: 'no',
     endedAt: STARTED + 3_000
   },
+  // What a run's errors give a comment (commands/job-state.ts readerCause): the status and the
+  // service's words, never the request's path; the action's advice apart.
   'error, maybe delivered': {
     phase: 'error',
     job: agentJob({ status: 'completed' }),
     delivered: 'maybe',
-    error: 'POST /v2/agent/acme-docs/job/job_7Hq2mX/message failed: 502 Bad Gateway: upstream reset'
+    error: '502 Bad Gateway: upstream reset'
   },
   'error, not sent': {
     phase: 'error',
     job: undefined,
     delivered: 'no',
-    error: 'GET /v2/agent/acme-docs/job/job_7Hq2mX: 404 Not Found: Agent job not found'
+    error: '404 Not Found: Agent job not found',
+    advice: 'check `project-id` and `job-id` (and `job-path`, `base-url`)'
+  },
+  'error, sent but lost track of the job': {
+    phase: 'error',
+    job: active,
+    delivered: 'yes',
+    error: 'the connection was reset after 3 attempts'
   },
   'no job to follow up': { phase: 'no-job', jobId: undefined, job: undefined, requests: 0 },
-  'routed: replies go to this job': { prNumber: 42, routedHere: true, trigger: '/docs-agent' },
-  'create, done': { command: 'create', prNumber: 42 },
+  'no job here: the agent’s pull request takes the replies': {
+    phase: 'no-job',
+    jobId: undefined,
+    job: undefined,
+    requests: 1,
+    elsewhere: { number: 43, url: 'https://github.com/acme/docs/pull/43' }
+  },
+  'routed: replies go to this job': { prNumber: 42, routedHere: true, changes: THREE_FILES },
+  'routed, the thread has said how to reply': {
+    prNumber: 42,
+    routedHere: true,
+    hintGiven: true,
+    changes: THREE_FILES
+  },
+  'create, done': { ...NOT_FROM_A_COMMENT, command: 'create', prNumber: 42, changes: THREE_FILES },
   'hostile service text': {
     phase: 'error',
     delivered: 'yes',

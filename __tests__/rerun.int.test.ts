@@ -62,7 +62,7 @@ describe('a re-run does not deliver the instruction twice', () => {
         expect(first.code).toBe(1)
         expect(sim.jobs.get('job-1')?.messages).toEqual(['Add a FAQ'])
         expect(botComments(gh, 7)[0]).toContain(
-          'To wait for it again, re-run the workflow: the re-run follows this job and sends nothing twice.'
+          'To wait for it again, [re-run the workflow](https://github.com/octo/docs/actions/runs/777): the re-run follows this job and sends nothing twice.'
         )
         // The job finishes on the service while nobody waits; then "Re-run jobs".
         sim.jobs.get('job-1')!.spec.activePolls = 0
@@ -120,7 +120,9 @@ describe('a re-run does not deliver the instruction twice', () => {
         expect(first.code).toBe(1)
         expect(first.outputs.status).toBe('failed')
         expect(creates()).toBe(1)
-        expect(botComments(gh, 5)[0]).toContain('To try again, re-run the workflow.')
+        expect(botComments(gh, 5)[0]).toContain(
+          'To try again, [re-run the workflow](https://github.com/octo/docs/actions/runs/777).'
+        )
         options.created = { finalStatus: 'completed' as never, prLink: null }
         const again = await run(2)
         expect(errorsOf(again)).toEqual([])

@@ -192,6 +192,35 @@ describe('permissions and triggers', () => {
     expect(isBot(c('bot-alice', 'User'))).toBe(false)
   })
 
+  it('allow-pr-author: the pull request’s author passes on it whatever their permission, and only then', async () => {
+    await withGitHub({ permissions: { alice: 'read' } }, async (gh, octokit) => {
+      const onOwn = (rules: Partial<TriggerRules>, author = 'Alice') => {
+        const event = commentEvent({}, { pullRequestAuthor: author })
+        return checkCommenter(octokit, event, event.comment!, { ...RULES, ...rules })
+      }
+      expect(await onOwn({ allowPrAuthor: true })).toEqual({
+        allowed: true,
+        why: '@alice opened this pull request, and `allow-pr-author` is `true`'
+      })
+      // Settled without asking GitHub for the permission.
+      expect(gh.requests).toEqual([])
+      expect((await onOwn({ allowPrAuthor: false })).allowed).toBe(false)
+      expect((await onOwn({})).allowed).toBe(false)
+      // Someone else's pull request: the permission decides.
+      expect((await onOwn({ allowPrAuthor: true }, 'bob')).allowed).toBe(false)
+    })
+    // A bot that opened the pull request is still a bot: allowed-bots decides.
+    const bot = commentEvent(
+      { author: 'renovate[bot]', authorType: 'Bot' },
+      { pullRequestAuthor: 'renovate[bot]' }
+    )
+    const who = await checkCommenter(undefined, bot, bot.comment!, {
+      ...RULES,
+      allowPrAuthor: true
+    })
+    expect(who.allowed).toBe(false)
+  })
+
   it('without a token only allowed-users can pass', async () => {
     expect(await check(undefined)).toEqual({
       allowed: false,
@@ -219,6 +248,26 @@ describe('permissions and triggers', () => {
     })
     expect(checkComment(undefined, '/docs-agent')).toEqual({
       reason: 'the event carries no comment'
+    })
+  })
+
+  it('checkComment: a review counts once submitted, and its body is the trigger', () => {
+    const r = (over: Partial<TriggerComment>) => commentEvent({ kind: 'review', ...over }).comment
+    expect(checkComment(r({ action: 'submitted' }), '/docs-agent')).toEqual({
+      prompt: 'fix the typo'
+    })
+    expect(checkComment(r({ action: 'edited' }), '/docs-agent')).toEqual({
+      reason: 'the review was edited, not submitted'
+    })
+    expect(checkComment(r({ action: 'dismissed' }), '/docs-agent')).toEqual({
+      reason: 'the review was dismissed, not submitted'
+    })
+    // "created" is a comment's action, never a review's.
+    expect(checkComment(r({ action: 'created' }), '/docs-agent')).toEqual({
+      reason: 'the review was created, not submitted'
+    })
+    expect(checkComment(r({ action: 'submitted', body: 'LGTM' }), '/docs-agent')).toEqual({
+      reason: 'the review does not start with /docs-agent'
     })
   })
 })
@@ -263,6 +312,17 @@ describe('addReaction', () => {
       const missing = commentEvent({ id: 31337 }).comment!
       await addReaction(octokit, 'octo', 'docs', missing, 'eyes', warn)
       expect(hasReaction(missing, 'eyes')).toBe(false)
+    })
+  })
+
+  it('asks nothing for a review: the API has no reactions on reviews', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const warnings: string[] = []
+      const review = commentEvent({ id: 4242, kind: 'review', action: 'submitted' }).comment!
+      await addReaction(octokit, 'octo', 'docs', review, 'eyes', m => warnings.push(m))
+      expect(gh.requests).toEqual([])
+      expect(warnings).toEqual([])
+      expect(hasReaction(review, 'eyes')).toBe(false)
     })
   })
 

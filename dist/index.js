@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8868);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(257);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8868:
+/***/ 257:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32776,6 +32776,7 @@ class ServiceError extends Error {
     status;
     serviceText;
     delivery;
+    forReaders;
     constructor(message, 
     /** The HTTP status, when the service answered: callers tell transient failures by it. */
     status, 
@@ -32783,11 +32784,17 @@ class ServiceError extends Error {
      * The status and the service's own words ("403 Forbidden: …"), without the request or our
      * advice: a caller whose situation the generic hint misreads says its own.
      */
-    serviceText, delivery = 'no') {
+    serviceText, delivery = 'no', 
+    /**
+     * For readers of a comment: what went wrong without the request (no API path), and the
+     * action's advice for it apart (Markdown: inputs as code).
+     */
+    forReaders = {}) {
         super(message);
         this.status = status;
         this.serviceText = serviceText;
         this.delivery = delivery;
+        this.forReaders = forReaders;
         this.name = 'ServiceError';
     }
 }
@@ -32865,7 +32872,20 @@ function requestFailure(request, failed, attempts, method, gaveUpBecause) {
     // Whether the instruction arrived is a field: whoever reports the failure says it in words.
     const maybe = method === 'POST' && mayHaveBeenDelivered(outcome);
     const said = outcome.kind === 'answer' ? redact(failed.why) : undefined;
-    return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no');
+    return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no', {
+        problem: redact(readersProblem(failed, tries)),
+        ...(hint && outcome.kind === 'answer' ? { hint } : {}),
+        ...(outcome.kind === 'redirect' ? { hint: 'redirects are not followed: check `base-url`' } : {})
+    });
+}
+/** What went wrong, for a comment's reader: no request, no redirect target. */
+function readersProblem(failed, tries) {
+    const { outcome } = failed;
+    if (outcome.kind === 'redirect')
+        return `${outcome.status}${reason(outcome.status)}${tries}`;
+    if (outcome.kind === 'malformed')
+        return `unexpected response (HTTP ${outcome.status ?? '?'})${tries}: ${failed.why}`;
+    return `${failed.why}${tries}`;
 }
 /**
  * "404 Not Found: <the service's error text> (<details>)", from an error body: JSON with `error`
@@ -33365,21 +33385,20 @@ function cancelled(signal, stage) {
  * the service has the instruction and only following the job failed.
  */
 function stoppedBy(message, stage, delivered, jobId) {
-    if (stage === 'preparing') {
-        const error = `${message}. Nothing was sent to the service.`;
-        return { error, failure: error };
-    }
-    if (stage === 'waiting') {
-        const error = `The service took the instruction, then polling job ${jobId} failed: ${message}`;
-        return { error, failure: error };
-    }
+    if (stage === 'preparing')
+        return `${message}. Nothing was sent to the service.`;
+    if (stage === 'waiting')
+        return `The service took the instruction, then polling job ${jobId} failed: ${message}`;
     const maybe = delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : '';
-    return { error: message, failure: `${message}${maybe}` };
+    return `${message}${maybe}`;
 }
 function capitalise(text) {
     return text.charAt(0).toUpperCase() + text.slice(1);
 }
-/** The message that fails the step after the wait, if any: a timeout, or a `fail-on-status`. */
+/**
+ * The message that fails the step after the wait, if any: a timeout, a `fail-on-status`, or
+ * `require-pr` and no pull request.
+ */
 function exitProblem(r, jobId, s) {
     const status = r.job?.status ?? 'unknown';
     const waited = formatDuration(s.waitTimeoutMs);
@@ -33388,11 +33407,14 @@ function exitProblem(r, jobId, s) {
             `the instruction (\`${status}\`), so that was not taken as the result. The instruction was ` +
             'delivered; raise `wait-timeout` or lower `settle-time`.');
     if (r.timedOut && r.lastPollError)
-        return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${r.lastPollError}`;
+        return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${r.lastPollError.message}`;
     if (r.timedOut)
         return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}). Raise \`wait-timeout\`, or set \`wait: false\`.`;
     if (r.job && s.failOnStatus.includes(r.job.status))
         return `Job ${jobId} ended with status \`${r.job.status}\`, which \`fail-on-status\` lists.`;
+    if (s.requirePr && r.job?.status === 'completed' && !r.job.prLink)
+        return (`Job ${jobId} completed without opening a pull request, and \`require-pr\` is \`true\`: ` +
+            'the agent may have changed nothing, or committed directly to the branch it works on.');
     return undefined;
 }
 
@@ -33477,8 +33499,8 @@ async function waitForJob(o) {
                 break;
             if (!isTransient(err))
                 throw err;
-            lastPollError = err.message;
-            o.warn?.(`Polling the job failed, will poll again: ${lastPollError}`);
+            lastPollError = err;
+            o.warn?.(`Polling the job failed, will poll again: ${err.message}`);
             continue;
         }
         lastPollError = undefined;
@@ -33531,15 +33553,23 @@ function isTransient(err) {
 /** Failure of a GitHub call, with a message safe to show: no stack, no token. */
 class GitHubError extends Error {
     status;
+    /** The failure without the advice: "GitHub: listing … failed (500 …)" (GitHub's words in it). */
+    problem;
+    /** The action's advice (Markdown: permissions and inputs as code), if any. */
+    hint;
     constructor(what, status, detail) {
         const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean);
         const hint = status === 403 || status === 401
-            ? '. The token cannot write here: give the workflow `issues: write` and ' +
+            ? 'The token cannot write here: give the workflow `issues: write` and ' +
                 '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
-            : '';
-        super(`GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}${hint}`);
+            : undefined;
+        const problem = `GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}`;
+        super(hint ? `${problem}. ${hint}` : problem);
         this.name = 'GitHubError';
         this.status = status;
+        this.problem = problem;
+        if (hint)
+            this.hint = hint;
     }
 }
 function errorDetail(error) {
@@ -33683,10 +33713,106 @@ function markersFor(keys, secret, place, at) {
     return keys.map(key => makeMarker(key, secret, place, at)).join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/github/pulls.ts
+
+
+/** GitHub lists at most 3,000 files of a pull request: 30 pages of 100. */
+const MAX_PAGES = 30;
+/** Line counts from GitHub are read as untrusted: anything but a count is 0. */
+function count(value) {
+    return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+}
+/**
+ * Every page of the pull request's files (100 a page, at most GitHub's 30), handed to `onPage`
+ * until it returns `true` (enough).
+ */
+async function readFiles(octokit, pr, onPage) {
+    const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
+        owner: pr.owner,
+        repo: pr.repo,
+        pull_number: pr.number,
+        per_page: 100
+    });
+    let read = 0;
+    for await (const page of pages) {
+        const files = page.data.map(f => ({
+            path: String(f.filename),
+            additions: count(f.additions),
+            deletions: count(f.deletions)
+        }));
+        if (onPage(files) === true || ++read >= MAX_PAGES)
+            break;
+    }
+}
+/** The first `max` paths of a pull request, in pages of 100: usually one request. */
+async function listPullRequestFiles(octokit, owner, repo, pullNumber, max) {
+    return call(`listing the files of #${pullNumber}`, async () => {
+        const paths = [];
+        await readFiles(octokit, { owner, repo, number: pullNumber }, files => {
+            paths.push(...files.map(f => f.path));
+            return paths.length >= max;
+        });
+        return paths.slice(0, max);
+    });
+}
+/**
+ * What the pull request changes: its first `shown` files and the totals over all of them (one
+ * request for up to 100 files).
+ */
+async function pullRequestChanges(octokit, pr, shown) {
+    return call(`listing the files of ${pr.owner}/${pr.repo}#${pr.number}`, async () => {
+        const changes = { files: [], count: 0, additions: 0, deletions: 0 };
+        await readFiles(octokit, pr, files => {
+            for (const f of files) {
+                // A name that holds a secret is not kept at all: nothing downstream can echo it.
+                const kept = redact(f.path) === f.path ? f : { ...f, path: '', withheld: true };
+                if (changes.files.length < shown)
+                    changes.files.push(kept);
+                changes.count++;
+                changes.additions += f.additions;
+                changes.deletions += f.deletions;
+            }
+        });
+        return changes;
+    });
+}
+function basePath(server) {
+    return server.pathname.replace(/\/+$/, '');
+}
+/**
+ * The pull request a link such as 'https://github.com/octo/docs/pull/7' names, when it is on this
+ * GitHub (`serverUrl`, a path prefix of GitHub Enterprise kept); anything else is undefined.
+ */
+function pullRequestOfLink(link, serverUrl) {
+    let url;
+    let server;
+    try {
+        url = new URL(link.trim());
+        server = new URL(serverUrl);
+    }
+    catch {
+        return undefined;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return undefined;
+    if (url.host !== server.host || url.username !== '' || url.password !== '')
+        return undefined;
+    const base = basePath(server);
+    if (!url.pathname.startsWith(`${base}/`))
+        return undefined;
+    const match = /^\/([^/]+)\/([^/]+)\/pull\/([1-9][0-9]{0,15})(?:\/files)?\/?$/.exec(url.pathname.slice(base.length));
+    if (match === null)
+        return undefined;
+    const [, owner = '', repo = '', digits = ''] = match;
+    const number = Number(digits);
+    return Number.isSafeInteger(number) ? { owner, repo, number } : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/github/comments.ts
 // The action's own comments on issues and pull requests: listed once per thread, found again
 // by their signed markers (markers.ts), written whole or cut to GitHub's limit here and nowhere
 // else, with one note that says so.
+
 
 
 
@@ -33797,11 +33923,21 @@ class CommentThread {
      * `markerKey('route', projectId, jobId)`).
      */
     async findRoutedJob(projectId) {
-        const prefix = `${markerKey('route', projectId)}/`;
+        return this.newestJobIn(`${markerKey('route', projectId)}/`);
+    }
+    /**
+     * The job id from the newest verified `job/<projectId>/<jobId>` marker: the comment of a run
+     * that no trigger asked for (a merge, a dispatch) reporting on its job.
+     */
+    async findReportedJob(projectId) {
+        return this.newestJobIn(`${markerKey('job', projectId)}/`);
+    }
+    /** The id after `prefix` in the newest verified marker that has one (the last in its comment). */
+    async newestJobIn(prefix) {
         const pick = (keys) => {
-            // The last route marker in a comment is the newest statement in it.
-            const routes = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length));
-            const jobId = routes.length > 0 ? decodeKey(routes[routes.length - 1] ?? '') : undefined;
+            // The last such marker in a comment is the newest statement in it.
+            const ids = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length));
+            const jobId = ids.length > 0 ? decodeKey(ids[ids.length - 1] ?? '') : undefined;
             return jobId === '' ? undefined : jobId;
         };
         return newestMarked(await this.comments(), this.secret, this.place, pick)?.value;
@@ -33811,13 +33947,7 @@ class CommentThread {
      * verified `run/<projectId>/<runId>/<jobId>` marker (as built by `markerKey('run', …)`).
      */
     async findRunJob(projectId, runId) {
-        const prefix = `${markerKey('run', projectId, runId)}/`;
-        const pick = (keys) => {
-            const runs = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length));
-            const jobId = runs.length > 0 ? decodeKey(runs[runs.length - 1] ?? '') : undefined;
-            return jobId === '' ? undefined : jobId;
-        };
-        return newestMarked(await this.comments(), this.secret, this.place, pick)?.value;
+        return this.newestJobIn(`${markerKey('run', projectId, runId)}/`);
     }
     /**
      * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the comment carrying the
@@ -33872,40 +34002,62 @@ class CommentThread {
 async function upsertComment(octokit, place, o) {
     return new CommentThread(octokit, place, o.secret).upsert(o);
 }
-function basePath(server) {
-    return server.pathname.replace(/\/+$/, '');
-}
 /**
  * The pull request number of a link such as 'https://github.com/octo/docs/pull/7' when it points
  * at this repository on this server; anything else is undefined.
  */
 function parsePullRequestLink(link, serverUrl, owner, repo) {
-    let url;
-    let server;
-    try {
-        url = new URL(link.trim());
-        server = new URL(serverUrl);
-    }
-    catch {
+    const pr = pullRequestOfLink(link, serverUrl);
+    if (pr === undefined)
         return undefined;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    if (pr.owner.toLowerCase() !== owner.toLowerCase())
         return undefined;
-    if (url.host !== server.host || url.username !== '' || url.password !== '')
+    if (pr.repo.toLowerCase() !== repo.toLowerCase())
         return undefined;
-    const base = basePath(server);
-    if (!url.pathname.startsWith(`${base}/`))
-        return undefined;
-    const match = /^\/([^/]+)\/([^/]+)\/pull\/([1-9][0-9]{0,15})(?:\/files)?\/?$/.exec(url.pathname.slice(base.length));
-    if (match === null)
-        return undefined;
-    const [, linkOwner = '', linkRepo = '', digits = ''] = match;
-    if (linkOwner.toLowerCase() !== owner.toLowerCase())
-        return undefined;
-    if (linkRepo.toLowerCase() !== repo.toLowerCase())
-        return undefined;
-    const number = Number(digits);
-    return Number.isSafeInteger(number) ? number : undefined;
+    return pr.number;
+}
+
+;// CONCATENATED MODULE: ./src/report/job-changes.ts
+// What the job's pull request changes, as an answer shows it: the number of files and lines, and
+// the first files with the lines each adds and removes. File names are untrusted (the agent or
+// anyone pushing to the branch chose them): one that held a secret comes withheld, the others are
+// clipped and escaped.
+
+/** Files listed by name; the rest are counted. */
+const FILES_SHOWN = 10;
+const PATH_MAX_CHARS = 120;
+/** "+42 −7": lines added and removed, as GitHub's diff counts them ("+14" when none removed). */
+function lines(c) {
+    const parts = [
+        c.additions > 0 ? `+${formatNumber(c.additions)}` : '',
+        c.deletions > 0 ? `−${formatNumber(c.deletions)}` : ''
+    ];
+    return parts.filter(Boolean).join(' ');
+}
+/**
+ * A path as code when it is plain (ASCII letters, digits and `._-/ `), so it reads like a path;
+ * anything else as escaped text, and a name that holds a secret not at all.
+ */
+function pathLabel(f) {
+    if (f.withheld)
+        return '_a file whose name holds a secret_';
+    const shown = clipMiddle(f.path, PATH_MAX_CHARS);
+    return /^[\w./-](?:[\w. /-]*[\w./-])?$/.test(shown) ? `\`${shown}\`` : escapeText(shown);
+}
+/** A file with no line changed (renamed, binary) shows its name alone. */
+function fileLine(f) {
+    return `- ${pathLabel(f)} ${lines(f)}`.trimEnd();
+}
+/** The files block: "**3 files changed** (+42 −7)" and the list, or "No files changed". */
+function changesBlock(c) {
+    if (c.count === 0)
+        return '**No files changed.**';
+    const total = lines(c);
+    const head = `**${plural(c.count, 'file')} changed**${total ? ` (${total})` : ''}`;
+    const shown = c.files.slice(0, FILES_SHOWN);
+    const more = c.count - shown.length;
+    const rest = more > 0 ? [`- and ${formatNumber(more)} more`] : [];
+    return [head, ...shown.map(fileLine), ...rest].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/report/place.ts
@@ -33914,23 +34066,190 @@ function placeNoun(isPullRequest) {
     return isPullRequest ? 'pull request' : 'issue';
 }
 
-;// CONCATENATED MODULE: ./src/report/job.ts
-// The report about one agent job: the live comment while the run waits, and the same body as
-// the job summary at the end. It leads with the answer (what happened, how long it took) and
-// keeps the reference data (job id, model, ref, the prompt) in a collapsed block.
+;// CONCATENATED MODULE: ./src/report/job-report.ts
 
-
-const PROMPT_MAX_CHARS = 2000;
-const ERROR_MAX_CHARS = 2000;
 const VALUE_MAX_CHARS = 300;
 /** Whatever the service says, as a string: a status added later is shown as it is. */
 function statusOf(r) {
     const status = r.job?.status;
     return typeof status === 'string' && status !== '' ? status : undefined;
 }
+/** A value from the service, escaped and clipped; a dash when there is none. */
 function value(text) {
     return text ? escapeText(clip(text, VALUE_MAX_CHARS)) : '–';
 }
+function isText(s) {
+    return s !== undefined && s !== '';
+}
+
+;// CONCATENATED MODULE: ./src/report/job-ending.ts
+// How a job run ended, in words for the reader, and what to do next: said once (the headline
+// says what happened, these paragraphs what it means and the next step), in the action's own
+// Markdown, with one link to where the reader goes next (the workflow run, to re-run it or read
+// its log; the pull request that takes replies). The comment and the job summary give the same
+// next step; the summary, read on the run's page, does not link to that page.
+
+
+
+const ERROR_MAX_CHARS = 2000;
+/** `/docs-agent <instruction>` in a code span when the trigger can be one; escaped text otherwise. */
+function triggerExample(trigger) {
+    return /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)
+        ? `\`${trigger} <instruction>\``
+        : `**${escapeText(trigger)} &lt;instruction&gt;**`;
+}
+/** What the next step may link to: the run (a comment only) and the place the job was asked. */
+class Steps {
+    r;
+    place;
+    linksRun = false;
+    constructor(r, place) {
+        this.r = r;
+        this.place = place;
+    }
+    /** "re-run the workflow" (or another label), linked to the run from a comment. */
+    rerun(label = 're-run the workflow') {
+        if (this.place !== 'comment' || !this.r.runUrl)
+            return label;
+        this.linksRun = true;
+        return markdown_link(label, this.r.runUrl);
+    }
+    /** A new trigger comment (where the run answers one), or a re-run of the workflow. */
+    retry() {
+        const { trigger, fromComment, askedOn } = this.r;
+        if (!trigger || !fromComment)
+            return this.rerun();
+        const where = this.place === 'summary' && askedOn ? ` on ${markdown_link(`#${askedOn.number}`, askedOn.url)}` : '';
+        return `write a new ${triggerExample(trigger)} comment${where}, or ${this.rerun()}`;
+    }
+    /** A re-run follows the job (this run recorded the delivery); undefined when it would not. */
+    followAgain(verb) {
+        if (!this.r.rerunFollows)
+            return undefined;
+        return `To ${verb} again, ${this.rerun()}: the re-run follows this job and sends nothing twice.`;
+    }
+    /** Delivery unknown: look before sending again. */
+    checkFirst() {
+        return ('Check the job on the service before sending the instruction again, or the agent may get ' +
+            `it twice: its id is under Details, and ${this.rerun("the workflow run's log")} shows how ` +
+            'far the run got.');
+    }
+}
+function lastStatus(r) {
+    const status = statusOf(r);
+    return status ? ` Last status seen: **${value(status)}**.` : '';
+}
+/** A sentence of ours: capitalised, with its full stop. */
+function sentence(text) {
+    const t = text.trim();
+    return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
+}
+/** The cause in the service's (or GitHub's) words, escaped, then the action's advice as Markdown. */
+function errorLine(r, label) {
+    const advice = r.advice ? sentence(r.advice) : undefined;
+    if (!r.error)
+        return advice;
+    const said = escapeText(clip(r.error, ERROR_MAX_CHARS));
+    return `**${label}:** ${said}${advice ? `${/[.!?]$/.test(said) ? '' : '.'} ${advice}` : ''}`;
+}
+/** "this issue" in its comment; "issue #3" (a link) on the run's page, which is elsewhere. */
+function whereAsked(r, place) {
+    const on = r.askedOn;
+    if (!on)
+        return 'this pull request';
+    const noun = placeNoun(on.pullRequest);
+    return place === 'comment' ? `this ${noun}` : `${noun} ${markdown_link(`#${on.number}`, on.url)}`;
+}
+function noJob(r, place) {
+    const here = whereAsked(r, place);
+    if (r.elsewhere) {
+        const { repo, number, url } = r.elsewhere;
+        const there = markdown_link(`${repo ? escapeText(repo) : ''}#${number}`, url);
+        const whose = place === 'comment' ? `${here}'s docs agent job` : `the docs agent job of ${here}`;
+        return (`Nothing was sent: ${whose} takes its instructions on ${there}, the pull request it ` +
+            `opened. Reply there with ${triggerExample(r.trigger ?? '/docs-agent')}.`);
+    }
+    return (`No agent job is recorded on ${here}, so the instruction was not sent. Set the \`job-id\` ` +
+        'input of the workflow, reply on a pull request that the docs agent opened, or set ' +
+        '`when-no-job: create` to start a new job.');
+}
+function done(r, steps) {
+    const status = statusOf(r);
+    if (!r.waited)
+        return ['The job keeps running on the service (`wait: false`).'];
+    if (status === 'completed' && !r.job?.prLink)
+        return [
+            'No pull request was opened: the agent may have changed nothing, or committed directly ' +
+                'to the branch.' +
+                (r.requirePr ? ' `require-pr` is `true`, so the step failed.' : '')
+        ];
+    // The service gives no reason for a failed job: say what to do next instead.
+    if (status === 'failed')
+        return [`To try again, ${steps.retry()}.`];
+    if (status === 'archived')
+        return ['Nothing more will happen to this job: start a new one to go on.'];
+    return [];
+}
+function job_ending_cancelled(r, steps) {
+    if (r.delivered === 'no')
+        return [`Nothing was sent. To send it, ${steps.retry()}.`];
+    if (r.delivered === 'maybe')
+        return [steps.checkFirst()];
+    return [
+        `It may still open a pull request.${lastStatus(r)}`,
+        steps.followAgain('follow it')
+    ].filter(isText);
+}
+function stopped(r, steps) {
+    const cause = errorLine(r, 'Error') ?? '**Error:** unknown error';
+    if (r.delivered === 'maybe')
+        return [cause, steps.checkFirst()];
+    if (r.delivered === 'no')
+        return [cause, `To try again, ${steps.retry()}.`];
+    if (r.delivered === 'yes')
+        return [cause, steps.followAgain('follow it') ?? 'The job keeps running on the service.'];
+    return [cause];
+}
+/** What the ending means and the next step, for the reader of `place`. */
+function endingText(r, place) {
+    const steps = new Steps(r, place);
+    const paragraphs = (() => {
+        switch (r.phase) {
+            case 'waiting':
+                return [];
+            case 'done':
+                return done(r, steps);
+            case 'timed-out':
+                return [
+                    `It can still open a pull request.${lastStatus(r)}`,
+                    errorLine(r, 'Last poll'),
+                    steps.followAgain('wait for it') ??
+                        "Look for its result on the service later (the job's id is under Details): " +
+                            're-running the workflow would send the instruction again.'
+                ];
+            case 'cancelled':
+                return job_ending_cancelled(r, steps);
+            case 'error':
+                return stopped(r, steps);
+            case 'no-job':
+                return [noJob(r, place)];
+        }
+    })();
+    return { paragraphs: paragraphs.filter(isText), linksRun: steps.linksRun };
+}
+
+;// CONCATENATED MODULE: ./src/report/job.ts
+// The report about one agent job: the live comment while the run waits, and the same body as
+// the job summary at the end. It leads with the answer (what happened, how long it took), says
+// who asked and what the pull request changes, then how the run ended and the next step
+// (job-ending.ts), and keeps the reference data (job id, model, ref, the prompt) in a collapsed
+// block.
+
+
+
+
+const PROMPT_MAX_CHARS = 2000;
+const job_VALUE_MAX_CHARS = 300;
 function elapsed(r) {
     return r.endedAt === undefined ? '' : ` · ${formatElapsed(r.endedAt - r.startedAt)}`;
 }
@@ -33959,7 +34278,7 @@ function doneHeadline(r, status) {
             return `✅ The docs agent ${r.prUpdated ? 'updated' : 'opened'} this pull request${elapsed(r)}`;
         if (r.job?.prLink)
             return `✅ ${r.prUpdated ? 'Updated' : 'Opened'} ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`;
-        return `✅ Completed without a pull request${elapsed(r)}`;
+        return `${r.requirePr ? '❌' : '✅'} Completed without a pull request${elapsed(r)}`;
     }
     if (status === 'failed')
         return `❌ The job failed${elapsed(r)}`;
@@ -34008,115 +34327,48 @@ function headline(r) {
             return '⚠️ No job to follow up';
     }
 }
-/** One line under the headline: what this is, when it started, where the run is. */
-function metaLine(r, place) {
-    const parts = [
-        r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up',
-        `started ${formatClock(r.startedAt)}`
-    ];
-    if (r.endedAt !== undefined && r.phase !== 'waiting')
-        parts.push(`ended ${formatClock(r.endedAt)}`);
-    if (r.runUrl && place === 'comment')
+/** "@octocat" as a mention when it is a plain login; escaped text (no mention) otherwise. */
+function mention(login) {
+    return /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(login) ? `@${login}` : escapeText(login);
+}
+/** Who asked, or what kind of run this is. */
+function askedLine(r) {
+    const where = r.onItsPullRequest?.askedIn;
+    const inPlace = where ? ` in ${markdown_link(`#${where.number}`, where.url)}` : '';
+    if (r.askedBy)
+        return `${mention(r.askedBy)} asked${r.command === 'create' ? ' for a new job' : ''}${inPlace}`;
+    const what = r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up';
+    return where ? `${what}, asked for${inPlace}` : what;
+}
+/**
+ * One line under the headline: who asked (or what this is), when it started, and the workflow
+ * run when nothing below links it already.
+ */
+function metaLine(r, place, runLinked) {
+    const parts = [askedLine(r), `started ${formatClock(r.startedAt)}`];
+    if (r.runUrl && place === 'comment' && !runLinked)
         parts.push(markdown_link('workflow run', r.runUrl));
     return parts.join(' · ');
 }
-function lastStatus(r) {
-    const status = statusOf(r);
-    return status ? ` Last status seen: **${value(status)}**.` : '';
-}
-/** The cause in the service's words; whether the instruction arrived is said from `delivered`. */
-function job_errorDetail(r, label) {
-    if (!r.error)
+/** How to reach the job from here: said once in a thread (where it is routed, or where to go). */
+function replyHint(r, place) {
+    if (!r.trigger || place !== 'comment' || r.hintGiven)
         return undefined;
-    return `**${label}:** ${escapeText(clip(r.error, ERROR_MAX_CHARS))}`;
-}
-const DELIVERY = {
-    maybe: 'Check the job on the service before sending the instruction again, or the agent may get ' +
-        'it twice.',
-    no: 'The instruction did not reach the job.',
-    yes: 'The service took the instruction: the job keeps running, but this run could not follow it.'
-};
-/** The paragraphs that explain the state: what it means, and what may still happen. */
-function explanation(r, place) {
-    const status = statusOf(r);
-    switch (r.phase) {
-        case 'waiting':
-            return [];
-        case 'done':
-            if (!r.waited)
-                return ['Not waited for (`wait: false`): the job keeps running on the service.'];
-            if (status === 'completed' && !r.job?.prLink)
-                return [
-                    'No pull request was opened: the agent may have changed nothing, or committed ' +
-                        'directly to the branch.'
-                ];
-            // The service gives no reason for a failed job: say what to do next instead.
-            if (status === 'failed')
-                return [
-                    `The docs agent job ${escapeText(r.jobId ?? '–')} failed. To try again, ` +
-                        (r.trigger && r.fromComment
-                            ? `write a new \`${r.trigger} <instruction>\` comment, or re-run the workflow.`
-                            : 're-run the workflow.')
-                ];
-            if (status === 'archived')
-                return ['The job was archived: nothing more will happen to it. Start a new job to go on.'];
-            return [];
-        case 'timed-out':
-            return [
-                'This run stopped waiting, but the job may still be running: it can still finish and ' +
-                    `open a pull request. Look again later in the docs agent's jobs (job ${escapeText(r.jobId ?? '–')}).${lastStatus(r)}`,
-                job_errorDetail(r, 'Last poll')
-            ].filter(isText);
-        case 'cancelled':
-            if (r.delivered === 'no')
-                return ['The workflow run was cancelled; nothing was sent.'];
-            if (r.delivered === 'maybe')
-                return [
-                    'The workflow run was cancelled while the instruction was being sent, so it is not ' +
-                        'known whether the service took it.',
-                    DELIVERY.maybe
-                ];
-            return [
-                'The workflow run was cancelled, so it stopped waiting. That does not stop the job: ' +
-                    `it keeps running on the service and may still open a pull request.${lastStatus(r)}`
-            ];
-        case 'error':
-            return [
-                job_errorDetail(r, 'Error') ?? '**Error:** unknown error',
-                r.delivered ? DELIVERY[r.delivered] : undefined
-            ].filter(isText);
-        case 'no-job':
-            return [
-                `No agent job is recorded on ${whereAsked(r, place)}, so the instruction was not sent. ` +
-                    'Set the `job-id` input of the workflow, reply on a pull request that the docs agent ' +
-                    'opened, or set `when-no-job: create` to start a new job.'
-            ];
-    }
-}
-/** "this issue" in its comment; "issue #3" (a link) on the run's page, which is elsewhere. */
-function whereAsked(r, place) {
-    const on = r.askedOn;
-    if (!on)
-        return 'this pull request';
-    const noun = placeNoun(on.pullRequest);
-    return place === 'comment' ? `this ${noun}` : `${noun} ${markdown_link(`#${on.number}`, on.url)}`;
-}
-function isText(s) {
-    return s !== undefined && s !== '';
-}
-/** A trigger in a code span when it can be one; escaped text otherwise. */
-function triggerHint(trigger, where = 'this pull request') {
-    const example = /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)
-        ? `\`${trigger} <instruction>\``
-        : `**${escapeText(trigger)} &lt;instruction&gt;**`;
-    return `Reply ${example} on ${where} to send a follow-up to this job.`;
+    const hint = (where) => `Reply ${triggerExample(r.trigger ?? '')} on ${where} to send a follow-up to this job.`;
+    if (r.routedHere)
+        return hint('this pull request');
+    if (r.routedTo === undefined)
+        return undefined;
+    // Answered elsewhere (an issue): follow-ups go on the pull request that records the job.
+    const pr = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined;
+    return hint(pr ? markdown_link(`#${r.routedTo}`, pr.href) : `#${r.routedTo}`);
 }
 /** A URL from the service as a link ("github.com/acme/docs"), when it is a safe https URL. */
 function urlOrValue(text) {
     const url = text ? parseHttpsUrl(text) : undefined;
     if (!url)
         return value(text);
-    const label = escapeText(clip(url.host + url.pathname.replace(/\/$/, ''), VALUE_MAX_CHARS));
+    const label = escapeText(clip(url.host + url.pathname.replace(/\/$/, ''), job_VALUE_MAX_CHARS));
     return `[${label}](${linkDestination(url.href)})`;
 }
 function pullRequestItem(r) {
@@ -34161,25 +34413,21 @@ function detailsBlock(r) {
 }
 /** Markdown for the live comment and the job summary about one agent job. */
 function renderJobReport(r, place = 'comment') {
-    const blocks = [`### ${headline(r)}`, metaLine(r, place), ...explanation(r, place)];
-    // This comment records the delivery: a re-run finds it and follows the job, sending nothing.
-    if (r.phase === 'timed-out' && place === 'comment' && r.runUrl)
-        blocks.push('To wait for it again, re-run the workflow: the re-run follows this job and sends nothing twice.');
-    const askedIn = r.onItsPullRequest?.askedIn;
-    if (askedIn)
-        blocks.push(`Asked for in ${markdown_link(`#${askedIn.number}`, askedIn.url)}.`);
-    if (r.rerun)
-        blocks.push('A re-run: an earlier attempt of this workflow run already delivered the instruction, so ' +
-            'it was not sent again; this run followed the same job.');
-    if (r.routedHere && r.trigger && place === 'comment')
-        blocks.push(triggerHint(r.trigger));
-    else if (r.routedTo !== undefined && r.trigger && place === 'comment') {
-        // Answered elsewhere (an issue): follow-ups go on the pull request that records the job.
-        const pr = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined;
-        blocks.push(triggerHint(r.trigger, pr ? markdown_link(`#${r.routedTo}`, pr.href) : `#${r.routedTo}`));
-    }
-    blocks.push(detailsBlock(r));
-    return blocks.join('\n\n') + '\n';
+    const ending = endingText(r, place);
+    const completed = r.phase === 'done' && statusOf(r) === 'completed' && r.job?.prLink;
+    const blocks = [
+        `### ${headline(r)}`,
+        metaLine(r, place, ending.linksRun),
+        completed && r.changes ? changesBlock(r.changes) : undefined,
+        ...ending.paragraphs,
+        r.rerun
+            ? 'A re-run: an earlier attempt of this workflow run already delivered the instruction, ' +
+                'so it was not sent again; this run followed the same job.'
+            : undefined,
+        replyHint(r, place),
+        detailsBlock(r)
+    ];
+    return blocks.filter(isText).join('\n\n') + '\n';
 }
 
 ;// CONCATENATED MODULE: ./src/github/progress-comment.ts
@@ -34192,6 +34440,13 @@ function renderJobReport(r, place = 'comment') {
 
 
 
+/**
+ * What an answer's marker names its trigger by: the comment's id, or `review-<id>` for a review
+ * (reviews and comments are numbered apart, so their ids may meet).
+ */
+function answerKey(trigger) {
+    return trigger.kind === 'review' ? `review-${trigger.id}` : String(trigger.id);
+}
 /** One thread per pull request or issue, so each is listed at most once per run. */
 class JobComments {
     o;
@@ -34222,7 +34477,7 @@ class JobComments {
             return undefined;
         const w = {
             key: this.o.answerTo !== undefined
-                ? markerKey('answer', this.o.projectId, String(this.o.answerTo))
+                ? markerKey('answer', this.o.projectId, this.o.answerTo)
                 : markerKey('job', this.o.projectId, report.jobId ?? ''),
             extraKeys: o.routeKeys ?? [],
             body: renderJobReport(report)
@@ -34243,24 +34498,26 @@ class JobComments {
     }
     /**
      * Records the job on the pull request it opened (`pr`, not the target: the live comment there
-     * carries the route itself), so a reply with the trigger reaches it. Returns whether it did.
+     * carries the route itself), so a reply with the trigger reaches it. Returns whether it wrote
+     * the record anew or updated the one there (undefined when it could not).
      */
     async recordRoute(report, pr) {
         const thread = this.thread(pr);
         if (!thread)
-            return false;
+            return undefined;
         try {
+            const before = await thread.findRoutedJob(this.o.projectId);
             const ref = await thread.upsert({
                 key: markerKey('route', this.o.projectId, report.jobId ?? ''),
                 body: renderJobReport(report),
                 mode: 'upsert'
             });
             info(`Recorded job ${report.jobId} on pull request #${pr}: ${ref.url}`);
-            return true;
+            return before !== undefined && before === report.jobId ? 'updated' : 'created';
         }
         catch (err) {
             core_warning(messageOf(err));
-            return false;
+            return undefined;
         }
     }
 }
@@ -34823,7 +35080,13 @@ function isTaken(err) {
 
 ;// CONCATENATED MODULE: ./src/commands/job-state.ts
 // What the job run knows, as its report and its outputs say it: one JobReport built from the
-// target, the last job seen and the phase; the outputs a job sets.
+// target, the last job seen and the phase; what the job's pull request changes; why the run
+// stopped, in words for a comment; the outputs a job sets.
+
+
+
+
+
 
 
 /** The pull request or issue this run answers on, where the job was asked for. */
@@ -34841,6 +35104,9 @@ function jobReport(ctx, phase, t, last) {
     const asked = askedIn(ctx);
     const hideStale = (phase === 'waiting' || phase === 'cancelled') && last?.stale;
     const prBefore = t.before?.prLink ?? undefined;
+    const by = ctx.event.comment?.author;
+    // The live comment records the delivery (a run marker) where it is written at all.
+    const recorded = ctx.run !== undefined && ctx.target !== undefined && ctx.octokit !== undefined;
     return {
         command: t.command,
         projectId: s.projectId,
@@ -34853,23 +35119,106 @@ function jobReport(ctx, phase, t, last) {
         runUrl: ctx.runUrl,
         trigger: s.trigger,
         fromComment: ctx.event.comment !== undefined,
+        ...(by ? { askedBy: by } : {}),
         ...(asked ? { askedOn: { ...asked, pullRequest: ctx.event.isPullRequest } } : {}),
         routedHere: t.routeHere,
+        ...(t.jobId !== undefined && t.routedBefore === t.jobId ? { hintGiven: true } : {}),
+        ...(recorded && s.comment !== 'false' ? { rerunFollows: true } : {}),
+        ...(s.requirePr ? { requirePr: true } : {}),
         requests: ctx.service.requests,
         ...(t.earlier ? { rerun: true } : {}),
         prUpdated: prBefore !== undefined && last?.job.prLink === prBefore
     };
 }
-/** `status`, `pr-link` and `job` (its main fields only when the whole is too large). */
-function setJobOutputs(result, job) {
+/**
+ * `status`, `pr-link`, `pr-number` (when the pull request is on this GitHub), `branch` (the
+ * job's `source.ref`) and `job` (its main fields only when the whole is too large).
+ */
+function setJobOutputs(result, job, serverUrl) {
     if (!job)
         return;
     result.set('status', job.status);
     result.set('pr-link', job.prLink ?? '');
+    const pr = job.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined;
+    result.set('pr-number', pr ? String(pr.number) : '');
+    const ref = job.source?.ref;
+    result.set('branch', typeof ref === 'string' ? ref : '');
     const { json, capped } = capJobJson(job);
     if (capped)
         core_warning('The job object is too large for a step output; `job` holds its main fields only, long ones cut.');
     result.set('job', json);
+}
+/**
+ * What the completed job's pull request changes, when it is on this GitHub and there is a token
+ * to ask with. A failure only warns: the service has the instruction, and the answer is whole
+ * without the list.
+ */
+async function changesOf(ctx, job) {
+    const pr = job?.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined;
+    if (job?.status !== 'completed' || !pr || !ctx.octokit)
+        return undefined;
+    try {
+        return await pullRequestChanges(ctx.octokit, pr, FILES_SHOWN);
+    }
+    catch (err) {
+        core_warning(`The answer shows no files: ${messageOf(err)}`);
+        return undefined;
+    }
+}
+/**
+ * Why the run stopped, for a comment's reader: the service's or GitHub's words (a status and
+ * what it said, never the request's path: that is for the log) and the action's own advice,
+ * kept apart so that the advice renders as Markdown and the words are escaped.
+ */
+function readerCause(err) {
+    if (err instanceof RateLimitError) {
+        const when = `${err.resetAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+        return {
+            error: err.serviceText ?? '429 Too Many Requests',
+            advice: err.resetKnown
+                ? `the service's rate limit resets at ${when}: run it again after that`
+                : "the service's hourly limit is spent: run it again within the hour"
+        };
+    }
+    if (err instanceof ServiceError) {
+        const { problem, hint } = err.forReaders;
+        return { ...(problem ? { error: problem } : {}), ...(hint ? { advice: hint } : {}) };
+    }
+    if (err instanceof GitHubError)
+        return { error: err.problem, ...(err.hint ? { advice: err.hint } : {}) };
+    if (err instanceof BudgetError)
+        return {
+            advice: `this run may send at most ${err.maxRequests} requests to the service ` +
+                '(`max-requests`), and has sent them all'
+        };
+    if (err instanceof TimeUpError) {
+        const cause = err.cause === undefined ? {} : readerCause(err.cause);
+        return { ...cause, advice: `the time allowed (${err.limit}) ran out` };
+    }
+    return { error: messageOf(err) };
+}
+/**
+ * Records the completed job on the pull request it opened in this repository (`pr`), so a reply
+ * with the trigger reaches it. Returns that pull request's number, and whether its record was
+ * there before this run. A failure is a warning.
+ */
+async function recordRoute(ctx, comments, done, pr) {
+    if (done.job?.status !== 'completed' || pr === undefined || ctx.settings.comment === 'false')
+        return undefined;
+    if (pr === ctx.target?.issueNumber)
+        return { pr }; // the live comment carries the marker
+    const asked = askedIn(ctx);
+    const report = {
+        ...done,
+        endedAt: ctx.deadline.now(),
+        routedHere: true,
+        // The record is where the hint lives: it always carries it.
+        hintGiven: false,
+        prNumber: pr,
+        onItsPullRequest: asked ? { askedIn: asked } : {}
+    };
+    const recorded = await comments.recordRoute(report, pr);
+    return recorded ? { pr, existed: recorded === 'updated' } : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/agent/prompt.ts
@@ -35006,29 +35355,6 @@ function withoutSecret(line) {
 /** The exact text sent: the instruction, then the context block when there is one. */
 function composePrompt(instruction, context) {
     return context ? `${instruction}\n\n${renderContext(context)}` : instruction;
-}
-
-;// CONCATENATED MODULE: ./src/github/pulls.ts
-// A pull request's changed files, as GitHub lists them (for `context`).
-
-/** The first `max` paths of a pull request, in pages of 100: usually one request. */
-async function listPullRequestFiles(octokit, owner, repo, pullNumber, max) {
-    return call(`listing the files of #${pullNumber}`, async () => {
-        const files = [];
-        const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
-            owner,
-            repo,
-            pull_number: pullNumber,
-            per_page: 100
-        });
-        for await (const page of pages) {
-            for (const file of page.data)
-                files.push(file.filename);
-            if (files.length >= max)
-                break;
-        }
-        return files.slice(0, max);
-    });
 }
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
@@ -35215,9 +35541,13 @@ function readApiKey(get) {
 /** The run refused to guess a job: `job-id` is empty and nothing here records one. */
 class NoJobError extends InputError {
     why;
-    constructor(why) {
+    elsewhere;
+    constructor(why, 
+    /** The pull request the agent opened for the job this thread records: replies go there. */
+    elsewhere) {
         super('job-id', why);
         this.why = why;
+        this.elsewhere = elsewhere;
     }
 }
 /** What the settings alone say. */
@@ -35242,7 +35572,9 @@ async function prepareTarget(ctx, comments, agent, start, onJob) {
     if (earlier !== undefined)
         target = { ...target, jobId: earlier, earlier: true };
     else if (target.command === 'message' && target.jobId === undefined)
-        target = { ...target, ...(await chooseJob(ctx, comments)) };
+        target = { ...target, ...(await chooseJob(ctx, comments, agent)) };
+    else if (ctx.event.comment)
+        target = { ...target, ...(await routedBefore(ctx, comments)) };
     onJob(target);
     if (s.context)
         target = { ...target, prompt: composePrompt(s.prompt, await gatherContext(ctx)) };
@@ -35271,8 +35603,17 @@ async function earlierAttemptsJob(ctx, comments) {
         `delivered the instruction to job ${found}, so it is not sent again. This run follows that job.`);
     return found;
 }
+/**
+ * With a `job-id` given, the job this thread already routes replies to (it has said how to
+ * reply). A thread that cannot be read only costs the hint being said again.
+ */
+async function routedBefore(ctx, comments) {
+    const thread = comments.thread(ctx.target?.issueNumber);
+    const found = await thread?.findRoutedJob(ctx.settings.projectId).catch(() => undefined);
+    return found === undefined ? {} : { routedBefore: found };
+}
 /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
-async function chooseJob(ctx, comments) {
+async function chooseJob(ctx, comments, agent) {
     const { event, settings: s, target } = ctx;
     const thread = comments.thread(event.issueNumber);
     const found = thread ? await thread.findRoutedJob(s.projectId) : undefined;
@@ -35281,15 +35622,50 @@ async function chooseJob(ctx, comments) {
     const routeHere = target?.issueNumber === event.issueNumber;
     if (found) {
         info(`${here} records agent job ${found}: the follow-up goes there.`);
-        return { jobId: found, routeHere };
+        return { jobId: found, routeHere, routedBefore: found };
     }
     if (s.whenNoJob === 'create' && event.comment) {
         info(`${here} records no agent job, and \`when-no-job\` is \`create\`: starting a new job with the instruction.`);
         return { command: 'create', routeHere };
     }
+    const elsewhere = thread ? await agentsPullRequest(ctx, thread, agent) : undefined;
+    if (elsewhere)
+        throw new NoJobError(`is empty, and ${here.toLowerCase()} takes no instructions: its docs agent job is ` +
+            `followed up on the pull request it opened, ${elsewhere.url}. Reply there`, elsewhere);
     throw new NoJobError(`is empty and ${here.toLowerCase()} records no agent job of this project. Set \`job-id\` in the ` +
         'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
         'pull request that the docs agent opened after an instruction sent by this action');
+}
+/**
+ * The pull request the agent opened for the job this thread's own comment reports (a merge or
+ * dispatch run's, on the code pull request), as the service names it now. Anything that cannot
+ * be read leaves the plain "no job" answer.
+ */
+async function agentsPullRequest(ctx, thread, agent) {
+    const s = ctx.settings;
+    try {
+        const jobId = await thread.findReportedJob(s.projectId);
+        if (jobId === undefined)
+            return undefined;
+        const job = await agent.getJob(jobUrlPath(s.jobPath, s.projectId, jobId));
+        const pr = job.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined;
+        if (!pr || !job.prLink)
+            return undefined;
+        const { owner, repo } = ctx.event;
+        const here = `${owner}/${repo}`.toLowerCase();
+        const there = `${pr.owner}/${pr.repo}`;
+        if (there.toLowerCase() === here && pr.number === ctx.event.issueNumber)
+            return undefined;
+        return {
+            number: pr.number,
+            url: job.prLink,
+            ...(there.toLowerCase() === here ? {} : { repo: there })
+        };
+    }
+    catch (err) {
+        info(`Could not tell which pull request takes this job's instructions: ${messageOf(err)}`);
+        return undefined;
+    }
 }
 /** The change that triggered the run, for `context`: the event, and a pull request's files. */
 async function gatherContext(ctx) {
@@ -35356,7 +35732,7 @@ class JobRun {
             projectId: s.projectId,
             commentMode: s.commentMode,
             secret: s.apiKey,
-            ...(ctx.event.comment ? { answerTo: ctx.event.comment.id } : {})
+            ...(ctx.event.comment ? { answerTo: answerKey(ctx.event.comment) } : {})
         });
     }
     async run() {
@@ -35469,17 +35845,21 @@ class JobRun {
         const prNumber = waited.job?.prLink
             ? parsePullRequestLink(waited.job.prLink, serverUrl, event.owner, event.repo)
             : undefined;
-        const routedPr = await this.recordRoute(waited.job, prNumber);
-        if (routedPr !== undefined && routedPr === target?.issueNumber)
+        const route = await recordRoute(this.ctx, this.comments, this.report('done'), prNumber);
+        if (route !== undefined && route.pr === target?.issueNumber)
             this.target = { ...this.target, routeHere: true };
         const failure = exitProblem(waited, jobId, this.s);
+        const changes = await changesOf(this.ctx, waited.job);
         const report = {
             ...this.report(waited.timedOut ? 'timed-out' : 'done'),
             // Only the service's words go here (escaped as untrusted); the step's own message, with
             // its advice, goes to the log.
-            error: waited.timedOut ? waited.lastPollError : undefined,
+            ...(waited.timedOut && waited.lastPollError ? readerCause(waited.lastPollError) : {}),
             prNumber,
-            ...(routedPr !== undefined ? { routedTo: routedPr } : {}),
+            ...(changes ? { changes } : {}),
+            ...(route !== undefined ? { routedTo: route.pr } : {}),
+            // The record on the pull request was there: an earlier answer here pointed to it.
+            ...(route?.existed ? { hintGiven: true } : {}),
             // Answering on the pull request the job opened: "this pull request", not a link to itself.
             ...(prNumber !== undefined && prNumber === target?.issueNumber
                 ? { onItsPullRequest: {} }
@@ -35500,12 +35880,16 @@ class JobRun {
     stopped(err) {
         if (err instanceof NoJobError)
             return {
-                report: { ...this.report('no-job'), error: `Input \`job-id\` ${err.why}`, delivered: 'no' },
+                report: {
+                    ...this.report('no-job'),
+                    delivered: 'no',
+                    ...(err.elsewhere ? { elsewhere: err.elsewhere } : {})
+                },
                 failure: err.message
             };
         const delivered = this.stage === 'preparing' ? 'no' : this.stage === 'sending' ? deliveryOf(err) : 'yes';
-        const { error, failure } = stoppedBy(messageOf(err), this.stage, delivered, this.target.jobId ?? '');
-        return { report: { ...this.report('error'), error, delivered }, failure };
+        const failure = stoppedBy(messageOf(err), this.stage, delivered, this.target.jobId ?? '');
+        return { report: { ...this.report('error'), ...readerCause(err), delivered }, failure };
     }
     cancel(signal) {
         const { error, delivered } = cancelled(signal, this.stage);
@@ -35533,30 +35917,11 @@ class JobRun {
         if (url)
             this.ctx.result.set('comment-url', url);
     }
-    /**
-     * Records the job on the pull request it opened in this repository, so a reply with the
-     * trigger reaches it. Returns that pull request's number. A failure is a warning.
-     */
-    async recordRoute(job, pr) {
-        if (job?.status !== 'completed' || pr === undefined || this.s.comment === 'false')
-            return;
-        if (pr === this.ctx.target?.issueNumber)
-            return pr; // the live comment carries the marker
-        const asked = askedIn(this.ctx);
-        const report = {
-            ...this.report('done'),
-            endedAt: this.ctx.deadline.now(),
-            routedHere: true,
-            prNumber: pr,
-            onItsPullRequest: asked ? { askedIn: asked } : {}
-        };
-        return (await this.comments.recordRoute(report, pr)) ? pr : undefined;
-    }
     report(phase) {
         return jobReport(this.ctx, phase, this.target, this.last);
     }
     setJobOutputs(job) {
-        setJobOutputs(this.ctx.result, job);
+        setJobOutputs(this.ctx.result, job, this.ctx.serverUrl);
     }
     /**
      * The markers the live comment carries besides its own: the route (replies go to this job) and,
@@ -36689,9 +37054,9 @@ function trendBlock(t) {
 ;// CONCATENATED MODULE: ./src/report/pages-table.ts
 
 /** Page paths longer than this are clipped in the middle: both ends of a path say the most. */
-const PATH_MAX_CHARS = 60;
+const pages_table_PATH_MAX_CHARS = 60;
 /** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
-function pageCell(path, siteUrl, maxChars = PATH_MAX_CHARS) {
+function pageCell(path, siteUrl, maxChars = pages_table_PATH_MAX_CHARS) {
     if (path === '')
         return '_(empty path)_';
     const text = escapeText(clipMiddle(path, maxChars));
@@ -37273,7 +37638,7 @@ class AnalyticsApi {
     }
 }
 /** A count: a finite, non-negative safe integer. Anything else is refused, naming the field. */
-function count(o, key, where) {
+function analytics_count(o, key, where) {
     const v = o[key];
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
         throw new ShapeError(`${where}.${key} is not a count (a whole number, 0 or more): ${analytics_short(v)}`);
@@ -37333,9 +37698,9 @@ function cursor(body) {
 function checkCounts(v, where) {
     const o = object(v, where);
     return {
-        human: count(o, 'human', where),
-        ai: count(o, 'ai', where),
-        total: count(o, 'total', where)
+        human: analytics_count(o, 'human', where),
+        ai: analytics_count(o, 'ai', where),
+        total: analytics_count(o, 'total', where)
     };
 }
 /**
@@ -37370,13 +37735,13 @@ function checkSearchesPage(body) {
         const lastSearchedAt = optionalText(r, 'lastSearchedAt', where);
         return {
             searchQuery: analytics_text(r, 'searchQuery', where),
-            hits: count(r, 'hits', where),
+            hits: analytics_count(r, 'hits', where),
             ctr: rate(r, 'ctr', where),
             topClickedPage: optionalText(r, 'topClickedPage', where),
             ...(lastSearchedAt !== null ? { lastSearchedAt } : {})
         };
     });
-    return { totalSearches: count(o, 'totalSearches', 'page'), searches, nextCursor: cursor(o) };
+    return { totalSearches: analytics_count(o, 'totalSearches', 'page'), searches, nextCursor: cursor(o) };
 }
 function checkFeedbackPage(body) {
     if (isNothing(body))
@@ -37387,10 +37752,10 @@ function checkFeedbackPage(body) {
         const r = object(row, where);
         return {
             path: analytics_text(r, 'path', where),
-            thumbsUp: count(r, 'thumbsUp', where),
-            thumbsDown: count(r, 'thumbsDown', where),
-            code: count(r, 'code', where),
-            total: count(r, 'total', where)
+            thumbsUp: analytics_count(r, 'thumbsUp', where),
+            thumbsDown: analytics_count(r, 'thumbsDown', where),
+            code: analytics_count(r, 'code', where),
+            total: analytics_count(r, 'total', where)
         };
     });
     if (typeof o.hasMore !== 'boolean')
@@ -37426,10 +37791,10 @@ function checkCallerStats(body) {
     const o = object(body, 'the caller stats');
     const where = 'callerStats';
     return {
-        web: count(o, 'web', where),
-        api: count(o, 'api', where),
-        other: count(o, 'other', where),
-        total: count(o, 'total', where)
+        web: analytics_count(o, 'web', where),
+        api: analytics_count(o, 'api', where),
+        other: analytics_count(o, 'other', where),
+        total: analytics_count(o, 'total', where)
     };
 }
 
@@ -39219,6 +39584,112 @@ class CommandResult {
     }
 }
 
+;// CONCATENATED MODULE: ./src/github/event.ts
+// What the triggering event says, read defensively: the payload is untrusted JSON, so every
+// field is checked for its type and a malformed event yields undefined fields, never a throw.
+
+/** The events whose comment (or review body) may be a trigger. */
+const TRIGGER_EVENTS = [
+    'issue_comment',
+    'pull_request_review_comment',
+    'pull_request_review'
+];
+function event_asString(value) {
+    return typeof value === 'string' ? value : undefined;
+}
+/** A positive safe integer, as issue numbers and comment ids are. */
+function asId(value) {
+    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+function numberOf(container) {
+    return asId(asObject(container)?.number);
+}
+function splitRepository(repository) {
+    const slash = repository.indexOf('/');
+    if (slash < 0)
+        return { owner: repository, repo: '' };
+    return { owner: repository.slice(0, slash), repo: repository.slice(slash + 1) };
+}
+function readComment(payload, kind) {
+    const comment = asObject(kind === 'review' ? payload.review : payload.comment);
+    const id = asId(comment?.id);
+    if (comment === undefined || id === undefined)
+        return undefined;
+    const user = asObject(comment.user);
+    const authorType = event_asString(user?.type);
+    return {
+        id,
+        // A comment body can be null in the API when empty.
+        body: event_asString(comment.body) ?? '',
+        author: event_asString(user?.login) ?? '',
+        ...(authorType === undefined ? {} : { authorType }),
+        kind,
+        action: event_asString(payload.action) ?? ''
+    };
+}
+function readIssueNumber(eventName, payload) {
+    switch (eventName) {
+        case 'pull_request':
+        case 'pull_request_target':
+            return {
+                issueNumber: numberOf(payload.pull_request) ?? asId(payload.number),
+                isPullRequest: true
+            };
+        case 'pull_request_review':
+        case 'pull_request_review_comment':
+            return { issueNumber: numberOf(payload.pull_request), isPullRequest: true };
+        case 'issue_comment':
+        case 'issues': {
+            const issue = asObject(payload.issue);
+            // Pull requests are issues too; the API marks them with a `pull_request` object.
+            return {
+                issueNumber: numberOf(issue),
+                isPullRequest: asObject(issue?.pull_request) !== undefined
+            };
+        }
+        default:
+            return { isPullRequest: false };
+    }
+}
+/** Compared by name: `head.repo.fork` only says the head repository is a fork of something. */
+function readForkRepository(payload, repository) {
+    const head = asObject(asObject(payload.pull_request)?.head);
+    const name = event_asString(asObject(head?.repo)?.full_name);
+    if (name === undefined || repository === '')
+        return undefined;
+    return name.toLowerCase() === repository.toLowerCase() ? undefined : name;
+}
+function readEvent(eventName, payload, repository) {
+    const safePayload = asObject(payload) ?? {};
+    const { issueNumber, isPullRequest } = readIssueNumber(eventName, safePayload);
+    const info = { eventName, ...splitRepository(repository), isPullRequest };
+    if (issueNumber !== undefined)
+        info.issueNumber = issueNumber;
+    const fork = readForkRepository(safePayload, repository);
+    if (fork !== undefined)
+        info.forkRepository = fork;
+    const author = isPullRequest ? readPullRequestAuthor(safePayload) : undefined;
+    if (author)
+        info.pullRequestAuthor = author;
+    const kind = COMMENT_KINDS[eventName];
+    if (kind !== undefined) {
+        const comment = readComment(safePayload, kind);
+        if (comment !== undefined)
+            info.comment = comment;
+    }
+    return info;
+}
+const COMMENT_KINDS = {
+    issue_comment: 'issue',
+    pull_request_review_comment: 'pull',
+    pull_request_review: 'review'
+};
+/** `pull_request.user`, or for a comment in a pull request's conversation `issue.user`. */
+function readPullRequestAuthor(payload) {
+    const item = asObject(payload.pull_request) ?? asObject(payload.issue);
+    return event_asString(asObject(item?.user)?.login);
+}
+
 ;// CONCATENATED MODULE: ./src/github/trigger.ts
 // Deciding whether a comment should run the agent: the trigger text, who may use it, and the
 // reactions that tell the commenter what happened.
@@ -39292,9 +39763,12 @@ const given = new WeakMap();
 function hasReaction(comment, content) {
     return given.get(comment)?.has(content) ?? false;
 }
-/** Reactions are courtesy feedback: a failure is only a warning. */
+/**
+ * Reactions are courtesy feedback: a failure is only a warning. A review has no reactions in the
+ * API: its answer (the live comment, written at once) is the feedback there.
+ */
 async function addReaction(octokit, owner, repo, comment, content, warn) {
-    if (hasReaction(comment, content))
+    if (hasReaction(comment, content) || comment.kind === 'review')
         return;
     try {
         const params = { owner, repo, comment_id: comment.id, content };
@@ -39310,20 +39784,27 @@ async function addReaction(octokit, owner, repo, comment, content, warn) {
         warn(`Could not add the ${content} reaction to comment ${comment.id}: ${describe(error)}`);
     }
 }
+/** "comment", or "review" for a review's body: what the log and notices call it. */
+function triggerNoun(comment) {
+    return comment.kind === 'review' ? 'review' : 'comment';
+}
 /**
- * The checks that need no request, in the contract's order: the comment was just created, and
- * it starts with the trigger. Returns the prompt, or the reason to skip (for the log).
+ * The checks that need no request, in the contract's order: the comment was just created (a
+ * review just submitted), and it starts with the trigger. Returns the prompt, or the reason to
+ * skip (for the log).
  */
 function checkComment(comment, trigger) {
     if (comment === undefined)
         return { reason: 'the event carries no comment' };
-    if (comment.action !== 'created') {
+    const noun = triggerNoun(comment);
+    const expected = comment.kind === 'review' ? 'submitted' : 'created';
+    if (comment.action !== expected) {
         const what = comment.action === '' ? 'of an unknown action' : comment.action;
-        return { reason: `the comment was ${what}, not created` };
+        return { reason: `the ${noun} was ${what}, not ${expected}` };
     }
     const prompt = matchTrigger(comment.body, trigger);
     if (prompt === undefined)
-        return { reason: `the comment does not start with ${trigger}` };
+        return { reason: `the ${noun} does not start with ${trigger}` };
     return { prompt };
 }
 /** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
@@ -39337,9 +39818,10 @@ function sameLogin(listed, login, bot) {
 }
 /**
  * Whether the commenter may run the agent: listed in `allowed-users`, a bot listed in
- * `allowed-bots`, or (not a bot) a collaborator whose permission reaches `permission`. Bots are
- * refused unless listed, whatever their permission: automation that can comment must not be able
- * to spend the quota or edit the docs by accident.
+ * `allowed-bots`, (not a bot) the pull request's author with `allow-pr-author`, or (not a bot) a
+ * collaborator whose permission reaches `permission`. Bots are refused unless listed, whatever
+ * their permission or authorship: automation that can comment must not be able to spend the
+ * quota or edit the docs by accident.
  */
 async function checkCommenter(octokit, event, comment, rules) {
     const login = comment.author;
@@ -39358,6 +39840,12 @@ async function checkCommenter(octokit, event, comment, rules) {
     }
     if (login !== '' && rules.allowedUsers.some(u => sameLogin(u, login, false)))
         return { allowed: true, why: `@${login} is listed in \`allowed-users\`` };
+    const author = event.pullRequestAuthor;
+    if (rules.allowPrAuthor && login !== '' && author && sameLogin(author, login, false))
+        return {
+            allowed: true,
+            why: `@${login} opened this pull request, and \`allow-pr-author\` is \`true\``
+        };
     if (!octokit)
         return {
             allowed: false,
@@ -39474,7 +39962,9 @@ const DEFAULTS = {
     comment: 'auto',
     'comment-mode': 'upsert',
     trigger: '/docs-agent',
-    permission: 'write'
+    permission: 'write',
+    'allow-pr-author': 'false',
+    'require-pr': 'false'
 };
 const JOB_COMMANDS = ['message', 'create'];
 const ANALYTICS_COMMANDS = ['visitors', 'report'];
@@ -39490,6 +39980,7 @@ const APPLIES_TO = {
     'poll-interval': JOB_COMMANDS,
     'job-path': JOB_COMMANDS,
     'fail-on-status': JOB_COMMANDS,
+    'require-pr': JOB_COMMANDS,
     'date-from': ANALYTICS_COMMANDS,
     'date-to': ANALYTICS_COMMANDS,
     period: ANALYTICS_COMMANDS,
@@ -39521,6 +40012,7 @@ function readTriggerSettings(raw) {
         permission: oneOf(get, 'permission', PERMISSIONS),
         allowedUsers: readLogins(get, 'allowed-users'),
         allowedBots: get('allowed-bots').trim() === '*' ? '*' : readLogins(get, 'allowed-bots', true),
+        allowPrAuthor: bool(get, 'allow-pr-author'),
         githubToken: readToken(get('github-token')),
         comment: oneOf(get, 'comment', ['true', 'false', 'auto'])
     };
@@ -39560,6 +40052,7 @@ function readSettings(raw, ctx) {
         pollIntervalMs: duration(get, 'poll-interval', true),
         jobPath: readJobPath(get('job-path')),
         failOnStatus: readStatuses(get('fail-on-status')),
+        requirePr: bool(get, 'require-pr'),
         range: {},
         pageSize: integer(get, 'page-size', 1, 250),
         maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
@@ -39720,13 +40213,8 @@ function readOutputFile(text, workspace, command) {
 
 
 
-const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
-const PULL_REQUEST_EVENTS = [
-    'pull_request',
-    'pull_request_target',
-    'pull_request_review',
-    ...COMMENT_EVENTS
-];
+
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS];
 /**
  * The checks that come before the settings, in the contract's order: a comment event's trigger
  * and writer come before every other input, so a comment that is not for this action never
@@ -39736,7 +40224,7 @@ const PULL_REQUEST_EVENTS = [
 async function admit(c) {
     const get = c.get ?? runnerInput;
     const gate = readGateInputs(get);
-    if (!COMMENT_EVENTS.includes(c.event.eventName)) {
+    if (!TRIGGER_EVENTS.includes(c.event.eventName)) {
         // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
         // there is no misconfiguration to fail on.
         const withheld = withheldSecretsWhy(c.event, c.env);
@@ -39765,14 +40253,14 @@ async function admit(c) {
         return {
             skip: {
                 reason: who.reason,
-                notice: `Ignored the trigger comment: ${who.reason}.`,
+                notice: `Ignored the trigger ${triggerNoun(comment)}: ${who.reason}.`,
                 ...(mayWrite ? { reaction: { comment, content: '-1' } } : {})
             },
             octokit
         };
     if (!gate.hasApiKey)
-        return { skip: noKeyForTrigger(c.event, who.why), octokit };
-    const refusal = refuseInstruction(checked.prompt, gate.hasPrompt, rules.trigger, c.event);
+        return { skip: noKeyForTrigger(c.event, comment, who.why), octokit };
+    const refusal = refuseInstruction(checked.prompt, gate.hasPrompt, rules.trigger, c.event, comment);
     if (refusal !== undefined) {
         const place = placeOf(c.event);
         const answer = mayWrite && place !== undefined;
@@ -39808,22 +40296,26 @@ function placeOf(event) {
         return undefined;
     return { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber };
 }
-function noKeyForTrigger(event, why) {
+function noKeyForTrigger(event, comment, why) {
+    const runs = comment.kind === 'review' ? 'review' : 'review-comment';
     const reason = event.forkRepository
         ? `this pull request comes from the fork ${event.forkRepository}, and GitHub gives its ` +
-            "review-comment runs no secrets. Reply in the pull request's conversation instead: " +
-            'those runs get them'
+            `${runs} runs no secrets. Write the instruction as a comment in the pull request's ` +
+            'conversation instead: those runs get them'
         : 'a pull request from a fork or a run triggered by Dependabot gets no secrets, or the ' +
             'secret is not set';
+    const noun = triggerNoun(comment);
     return {
         reason: 'no `api-key` in this run (a fork gets no secrets)',
-        notice: `The trigger comment is allowed (${why}), but this run has no \`api-key\`: ${reason}.`
+        notice: `The trigger ${noun} is allowed (${why}), but this run has no \`api-key\`: ${reason}.`
     };
 }
-const SECRET_IN_COMMENT_REPLY = 'This comment holds a secret (the API key or the GitHub token), so nothing was sent to the ' +
-    'docs agent. Delete the comment, rotate the secret, and write the instruction without it.';
+/** A submitted review cannot be deleted, only edited. */
+const secretReply = (noun) => `This ${noun} holds a secret (the API key or the GitHub token), so nothing was sent to the ` +
+    `docs agent. ${noun === 'review' ? 'Edit the review to remove it' : 'Delete the comment'}, ` +
+    'rotate the secret, and write the instruction without it.';
 /** Nothing to send, or a secret in what would be sent: said where the commenter looks. */
-function refuseInstruction(prompt, hasPrompt, trigger, event) {
+function refuseInstruction(prompt, hasPrompt, trigger, event, comment) {
     if (prompt === '' && !hasPrompt) {
         const where = placeNoun(event.isPullRequest);
         const body = `There is no instruction after \`${trigger}\`, so nothing was sent to the docs agent. ` +
@@ -39832,12 +40324,15 @@ function refuseInstruction(prompt, hasPrompt, trigger, event) {
         return { reason: 'no instruction', body };
     }
     if (redact(prompt) !== prompt)
-        return { reason: 'the comment holds a secret', body: SECRET_IN_COMMENT_REPLY };
+        return {
+            reason: `the ${triggerNoun(comment)} holds a secret`,
+            body: secretReply(triggerNoun(comment))
+        };
     return undefined;
 }
 /** Why GitHub gave this run no secrets, when it is a run GitHub gives none. */
 function withheldSecretsWhy(event, env) {
-    if (!PULL_REQUEST_EVENTS.includes(event.eventName) || COMMENT_EVENTS.includes(event.eventName))
+    if (!PULL_REQUEST_EVENTS.includes(event.eventName) || TRIGGER_EVENTS.includes(event.eventName))
         return undefined;
     if (event.forkRepository)
         return `the pull request comes from the fork ${event.forkRepository}, and GitHub gives such runs no secrets`;
@@ -39863,91 +40358,6 @@ async function isAgentsOwnMerge(event, payload, settings, octokit) {
     catch (err) {
         return `Could not check whether #${place.issueNumber} is the agent's own: ${messageOf(err)}`;
     }
-}
-
-;// CONCATENATED MODULE: ./src/github/event.ts
-// What the triggering event says, read defensively: the payload is untrusted JSON, so every
-// field is checked for its type and a malformed event yields undefined fields, never a throw.
-
-function event_asString(value) {
-    return typeof value === 'string' ? value : undefined;
-}
-/** A positive safe integer, as issue numbers and comment ids are. */
-function asId(value) {
-    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
-}
-function numberOf(container) {
-    return asId(asObject(container)?.number);
-}
-function splitRepository(repository) {
-    const slash = repository.indexOf('/');
-    if (slash < 0)
-        return { owner: repository, repo: '' };
-    return { owner: repository.slice(0, slash), repo: repository.slice(slash + 1) };
-}
-function readComment(payload, kind) {
-    const comment = asObject(payload.comment);
-    const id = asId(comment?.id);
-    if (comment === undefined || id === undefined)
-        return undefined;
-    const user = asObject(comment.user);
-    const authorType = event_asString(user?.type);
-    return {
-        id,
-        // A comment body can be null in the API when empty.
-        body: event_asString(comment.body) ?? '',
-        author: event_asString(user?.login) ?? '',
-        ...(authorType === undefined ? {} : { authorType }),
-        kind,
-        action: event_asString(payload.action) ?? ''
-    };
-}
-function readIssueNumber(eventName, payload) {
-    switch (eventName) {
-        case 'pull_request':
-        case 'pull_request_target':
-            return {
-                issueNumber: numberOf(payload.pull_request) ?? asId(payload.number),
-                isPullRequest: true
-            };
-        case 'pull_request_review_comment':
-            return { issueNumber: numberOf(payload.pull_request), isPullRequest: true };
-        case 'issue_comment':
-        case 'issues': {
-            const issue = asObject(payload.issue);
-            // Pull requests are issues too; the API marks them with a `pull_request` object.
-            return {
-                issueNumber: numberOf(issue),
-                isPullRequest: asObject(issue?.pull_request) !== undefined
-            };
-        }
-        default:
-            return { isPullRequest: false };
-    }
-}
-/** Compared by name: `head.repo.fork` only says the head repository is a fork of something. */
-function readForkRepository(payload, repository) {
-    const head = asObject(asObject(payload.pull_request)?.head);
-    const name = event_asString(asObject(head?.repo)?.full_name);
-    if (name === undefined || repository === '')
-        return undefined;
-    return name.toLowerCase() === repository.toLowerCase() ? undefined : name;
-}
-function readEvent(eventName, payload, repository) {
-    const safePayload = asObject(payload) ?? {};
-    const { issueNumber, isPullRequest } = readIssueNumber(eventName, safePayload);
-    const info = { eventName, ...splitRepository(repository), isPullRequest };
-    if (issueNumber !== undefined)
-        info.issueNumber = issueNumber;
-    const fork = readForkRepository(safePayload, repository);
-    if (fork !== undefined)
-        info.forkRepository = fork;
-    if (eventName === 'issue_comment' || eventName === 'pull_request_review_comment') {
-        const comment = readComment(safePayload, eventName === 'issue_comment' ? 'issue' : 'pull');
-        if (comment !== undefined)
-            info.comment = comment;
-    }
-    return info;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js

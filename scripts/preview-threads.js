@@ -4,9 +4,10 @@
 // action writes, in order, with the reviewers' own comments between.
 import { runAction } from '../sim/run-action.js'
 import { startService, SIM_API_KEY } from '../sim/service.js'
-import { pullRequestEvent, startGitHub, triggerComment } from '../sim/github.js'
+import { pullRequestEvent, startGitHub, triggerComment, triggerReview } from '../sim/github.js'
 
 const REVIEWER = { login: 'octocat', type: 'User' }
+const READER = { login: 'passer-by', type: 'User' }
 const PR = n => `https://github.com/octo/docs/pull/${n}`
 
 const base = url => ({
@@ -21,17 +22,42 @@ const base = url => ({
 const comment = (gh, n, body, pullRequest = true) =>
   triggerComment(gh, n, body, pullRequest, REVIEWER, 'Document the new rate limits')
 
-/** The comments on `n`, oldest first, as [author, body]. */
+/** The comments and reviews on `n`, oldest first, as GitHub's conversation shows them. */
 const thread = (gh, n) =>
-  (gh.comments.get(n) ?? []).map(c => ({
-    author: c.user.login,
-    bot: c.user.type === 'Bot',
-    body: c.body
-  }))
+  [
+    ...(gh.comments.get(n) ?? []),
+    ...(gh.reviews.get(n) ?? []).map(r => ({
+      ...r,
+      verb: r.state === 'approved' ? 'approved these changes' : 'reviewed'
+    }))
+  ]
+    .sort((a, b) => a.id - b.id)
+    .map(c => ({
+      author: c.user.login,
+      bot: c.user.type === 'Bot',
+      body: c.body,
+      ...(c.verb ? { verb: c.verb } : {})
+    }))
+
+/** What the agent's pull requests change, as GitHub lists their files (read at each request). */
+const FILES = {
+  7: [
+    { filename: 'docs/api-reference/rate-limits.mdx', additions: 46, deletions: 3 },
+    { filename: 'docs/faq.mdx', additions: 14, deletions: 0 }
+  ],
+  9: [
+    { filename: 'docs/guides/webhooks/retries.mdx', additions: 88, deletions: 0 },
+    { filename: 'docs/mint.json', additions: 1, deletions: 0 }
+  ],
+  21: [{ filename: 'docs/api-reference/rate-limits.mdx', additions: 31, deletions: 2 }]
+}
 
 async function withSims(service, body) {
   const sim = await startService(service)
-  const gh = await startGitHub({ permissions: { octocat: 'write' } })
+  const gh = await startGitHub({
+    permissions: { octocat: 'write', 'passer-by': 'read' },
+    pullFiles: FILES
+  })
   try {
     return await body(sim, gh)
   } finally {
@@ -49,6 +75,11 @@ async function twoInstructions() {
       env,
       ...comment(gh, 7, '/docs-agent Add a FAQ entry about rate limits')
     })
+    // The second instruction adds a page.
+    gh.setPullFiles(7, [
+      ...FILES[7],
+      { filename: 'docs/guides/retries.mdx', additions: 22, deletions: 0 }
+    ])
     await runAction({
       inputs,
       env,
@@ -59,6 +90,41 @@ async function twoInstructions() {
       )
     })
     return [{ title: 'Pull request #7', comments: thread(gh, 7) }]
+  })
+}
+
+async function reviews() {
+  return withSims({ jobs: [{ id: 'job-1', activePolls: 1, prLink: PR(7) }] }, async (sim, gh) => {
+    const env = { GITHUB_API_URL: gh.url }
+    const inputs = { ...base(sim.url), command: 'message', 'job-id': 'job-1', 'settle-time': '1s' }
+    await runAction({ inputs, env, ...triggerReview(gh, 7, '/docs-agent Add a curl example') })
+    // A reader's review: not obeyed, and nothing written (a review takes no 👎).
+    await runAction({
+      inputs,
+      env,
+      ...triggerReview(gh, 7, '/docs-agent Delete the FAQ', { user: READER })
+    })
+    gh.addReview(7, 'Looks good now, thanks!', REVIEWER, 'approved')
+    return [{ title: 'Pull request #7, reviewed', comments: thread(gh, 7) }]
+  })
+}
+
+async function fromTheCodePullRequest() {
+  return withSims({ jobs: [], created: { activePolls: 1 } }, async (sim, gh) => {
+    const env = { GITHUB_API_URL: gh.url }
+    // The merge recipe: the merged code pull request #5 starts a job, which opens #21.
+    await runAction({
+      inputs: { ...base(sim.url), command: 'create', prompt: 'Update the docs for this change' },
+      env,
+      ...pullRequestEvent(5, 'closed', { title: 'Add rate limits to the API' })
+    })
+    // A reviewer replies on the code pull request, where the job takes no instructions.
+    await runAction({
+      inputs: { ...base(sim.url), command: 'message', 'job-id': '' },
+      env,
+      ...comment(gh, 5, '/docs-agent Mention the new limits in the FAQ')
+    })
+    return [{ title: 'Pull request #5, the merged code change', comments: thread(gh, 5) }]
   })
 }
 
@@ -169,6 +235,8 @@ export async function previewThreads() {
   const made = []
   for (const [name, make] of [
     ['Two instructions on a pull request', twoInstructions],
+    ['A review that is an instruction, and one by a reader', reviews],
+    ['A reply on the code pull request of a merge', fromTheCodePullRequest],
     ['A job asked for on an issue, and the merge of its pull request', fromAnIssue],
     ['The record that a job opened a pull request', openedRecords],
     ['The weekly report over two runs', weeklyIssue]

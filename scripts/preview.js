@@ -78,7 +78,7 @@ function threadSection(group, t) {
   const boxes = t.comments
     .map(
       c => `<div class="comment ${c.bot ? 'bot' : 'user'}">
-    <div class="author"><b>${escapeHtml(c.bot ? 'github-actions' : c.author)}</b>${c.bot ? ' <span class="badge">bot</span>' : ''} commented</div>
+    <div class="author"><b>${escapeHtml(c.bot ? 'github-actions' : c.author)}</b>${c.bot ? ' <span class="badge">bot</span>' : ''} ${escapeHtml(c.verb ?? 'commented')}</div>
     <div class="frame markdown-body">${markdown.parse(c.body)}</div>
   </div>`
     )

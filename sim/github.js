@@ -40,8 +40,11 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {GitHubFailure[]} [failures]
  * @property {boolean} [endlessComments] comment listings whose `next` link never ends: every
  *   page repeats the comments and links one more page (a hostile or broken API)
- * @property {Record<number, number|string[]>} [pullFiles] the changed files of a pull request,
- *   listed or as a count of generated paths (`docs/page-1.md`, ...)
+ * @property {Record<number, number|(string|PullFile)[]>} [pullFiles] the changed files of a pull
+ *   request: listed (a path alone has 1 line added), or as a count of generated paths
+ *   (`docs/page-1.md`, ...)
+ *
+ * @typedef {{ filename: string, additions?: number, deletions?: number }} PullFile
  *
  * @typedef {object} GitHubRequest
  * @property {string} method
@@ -56,12 +59,20 @@ export async function startGitHub(options = {}) {
   const token = options.token ?? SIM_GITHUB_TOKEN
   const actor = { login: options.actorLogin ?? 'github-actions[bot]', type: 'Bot' }
   const failures = (options.failures ?? []).map(rule => ({ rule, used: 0 }))
+  /** @type {Record<number, number|(string|PullFile)[]>} */
+  const pullFiles = { ...options.pullFiles }
   /** @type {GitHubRequest[]} */
   const requests = []
   /** @type {Map<number, Comment[]>} */
   const comments = new Map()
   /** @type {{ commentId: number, kind: 'issue'|'pull', content: string }[]} */
   const reactions = []
+  /**
+   * Reviews submitted on each pull request (seeded by tests): they are no issue comments, so the
+   * comment listing never returns them, and the API gives them no reactions.
+   * @type {Map<number, { id: number, body: string, user: GitHubUser, state: string }[]>}
+   */
+  const reviews = new Map()
   const sockets = new Set()
   let nextId = 1000
   let nextReaction = 1
@@ -173,22 +184,24 @@ export async function startGitHub(options = {}) {
     }
     m = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/files$/.exec(path)
     if (m && method === 'GET') {
-      const files = options.pullFiles?.[+m[1]]
+      const files = pullFiles[+m[1]]
       if (files === undefined) return notFound
-      const names =
+      const listed =
         typeof files === 'number'
           ? Array.from({ length: files }, (_, i) => `docs/page-${i + 1}.md`)
           : files
-      const { page, headers } = paginate(path, query, names.length)
+      const { page, headers } = paginate(path, query, listed.length)
       return {
         status: 200,
-        body: names.slice(page.from, page.to).map(filename => ({
-          filename,
-          status: 'modified',
-          additions: 1,
-          deletions: 0,
-          changes: 1
-        })),
+        body: listed.slice(page.from, page.to).map(file => {
+          const {
+            filename,
+            additions = 1,
+            deletions = 0
+          } = typeof file === 'string' ? { filename: file } : file
+          const status = deletions > 0 && additions === 0 ? 'removed' : 'modified'
+          return { filename, status, additions, deletions, changes: additions + deletions }
+        }),
         headers
       }
     }
@@ -280,6 +293,7 @@ export async function startGitHub(options = {}) {
     requests,
     comments,
     reactions,
+    reviews,
     /**
      * Seeds a comment, e.g. a look-alike marker written by a user.
      * @param {number} issueNumber
@@ -289,12 +303,37 @@ export async function startGitHub(options = {}) {
     addComment(issueNumber, body, user = { login: 'someone', type: 'User' }) {
       return makeComment(options.owner ?? 'octo', options.repo ?? 'docs', issueNumber, body, user)
     },
+    /**
+     * Sets the changed files of pull request `n` (as the `pullFiles` option does), e.g. after a
+     * push to it.
+     * @param {number} n
+     * @param {number|(string|PullFile)[]} files
+     */
+    setPullFiles(n, files) {
+      pullFiles[n] = files
+    },
+    /**
+     * Seeds a submitted review (its ids come from the same sequence as comments, so a thread
+     * can be put in order).
+     * @param {number} pullNumber
+     * @param {string} body
+     * @param {GitHubUser} [user]
+     * @param {string} [state] 'commented', 'approved' or 'changes_requested'
+     */
+    addReview(pullNumber, body, user = { login: 'someone', type: 'User' }, state = 'commented') {
+      const review = { id: nextId++, body, user: { ...user }, state }
+      reviews.set(pullNumber, [...(reviews.get(pullNumber) ?? []), review])
+      return review
+    },
     close() {
       for (const socket of sockets) socket.destroy()
       return new Promise(resolve => server.close(() => resolve(undefined)))
     }
   }
 }
+
+/** Who opened the pull requests of the payloads below, unless a test says otherwise. */
+export const PR_AUTHOR = { login: 'octo-author', type: 'User' }
 
 /**
  * A trigger comment by `user` on pull request (or issue) `n`, added to the fake GitHub `gh`, and
@@ -309,7 +348,8 @@ export function triggerComment(
   body,
   pullRequest = true,
   user = { login: 'octocat', type: 'User' },
-  title = 'Docs for the new API'
+  title = 'Docs for the new API',
+  author = PR_AUTHOR
 ) {
   const c = gh.addComment(n, body, user)
   return {
@@ -319,11 +359,53 @@ export function triggerComment(
       issue: {
         number: n,
         title,
+        user: author,
         ...(pullRequest
           ? { pull_request: { html_url: `https://github.com/octo/docs/pull/${n}` } }
           : {})
       },
       comment: { id: c.id, body, user },
+      repository: { full_name: 'octo/docs' }
+    }
+  }
+}
+
+/**
+ * A review submitted by `user` on pull request `n`, added to the fake GitHub `gh`, and the
+ * `pull_request_review` webhook payload GitHub sends for it (`review.body` may be null when the
+ * review has no text): options for runAction().
+ * @param {{ addReview: (n: number, body: string, user?: { login: string, type: string }, state?: string) => { id: number } }} gh
+ * @param {number} n
+ * @param {string} body
+ * @param {{ user?: { login: string, type: string }, author?: { login: string, type: string }, state?: string, action?: string, head?: string }} [o]
+ *   the reviewer, the pull request's author, the review's state, the event's action, and the
+ *   head repository (another one for a fork)
+ */
+export function triggerReview(gh, n, body, o = {}) {
+  const user = o.user ?? { login: 'octocat', type: 'User' }
+  const state = o.state ?? 'commented'
+  const r = gh.addReview(n, body, user, state)
+  return {
+    eventName: 'pull_request_review',
+    event: {
+      action: o.action ?? 'submitted',
+      review: {
+        id: r.id,
+        node_id: `PRR_kwDO${Buffer.from(String(r.id)).toString('base64')}`,
+        body: body === '' ? null : body,
+        user,
+        state,
+        html_url: `https://github.com/octo/docs/pull/${n}#pullrequestreview-${r.id}`,
+        submitted_at: new Date().toISOString()
+      },
+      pull_request: {
+        number: n,
+        title: 'Docs for the new API',
+        html_url: `https://github.com/octo/docs/pull/${n}`,
+        user: o.author ?? PR_AUTHOR,
+        head: { sha: 'abc', repo: { full_name: o.head ?? 'octo/docs' } },
+        base: { repo: { full_name: 'octo/docs' } }
+      },
       repository: { full_name: 'octo/docs' }
     }
   }

@@ -4,9 +4,14 @@
 // is a Skip: what to say (a notice, a reply, a reaction), published by main.
 import { asObject } from './json.js'
 import { CommentThread, markerKey, type Place } from './github/comments.js'
-import type { EventInfo, TriggerComment } from './github/event.js'
+import { TRIGGER_EVENTS, type EventInfo, type TriggerComment } from './github/event.js'
 import type { Octokit } from './github/octokit.js'
-import { checkComment, checkCommenter, type ReactionContent } from './github/trigger.js'
+import {
+  checkComment,
+  checkCommenter,
+  triggerNoun,
+  type ReactionContent
+} from './github/trigger.js'
 import { placeNoun } from './report/place.js'
 import { redact } from './secrets.js'
 import { messageOf } from './errors.js'
@@ -19,13 +24,7 @@ import {
 } from './settings.js'
 import type { GetInput } from './inputs.js'
 
-export const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment']
-export const PULL_REQUEST_EVENTS = [
-  'pull_request',
-  'pull_request_target',
-  'pull_request_review',
-  ...COMMENT_EVENTS
-]
+export const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS]
 
 /** A run not carried out: nothing is sent to the service, `skipped` is `true`, exit 0. */
 export interface Skip {
@@ -75,7 +74,7 @@ export interface GateContext {
 export async function admit(c: GateContext): Promise<Admission> {
   const get = c.get ?? runnerInput
   const gate = readGateInputs(get)
-  if (!COMMENT_EVENTS.includes(c.event.eventName)) {
+  if (!TRIGGER_EVENTS.includes(c.event.eventName)) {
     // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
     // there is no misconfiguration to fail on.
     const withheld = withheldSecretsWhy(c.event, c.env)
@@ -104,13 +103,13 @@ export async function admit(c: GateContext): Promise<Admission> {
     return {
       skip: {
         reason: who.reason,
-        notice: `Ignored the trigger comment: ${who.reason}.`,
+        notice: `Ignored the trigger ${triggerNoun(comment)}: ${who.reason}.`,
         ...(mayWrite ? { reaction: { comment, content: '-1' } } : {})
       },
       octokit
     }
-  if (!gate.hasApiKey) return { skip: noKeyForTrigger(c.event, who.why), octokit }
-  const refusal = refuseInstruction(checked.prompt, gate.hasPrompt, rules.trigger, c.event)
+  if (!gate.hasApiKey) return { skip: noKeyForTrigger(c.event, comment, who.why), octokit }
+  const refusal = refuseInstruction(checked.prompt, gate.hasPrompt, rules.trigger, c.event, comment)
   if (refusal !== undefined) {
     const place = placeOf(c.event)
     const answer = mayWrite && place !== undefined
@@ -174,29 +173,34 @@ function placeOf(event: EventInfo): Place | undefined {
   return { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber }
 }
 
-function noKeyForTrigger(event: EventInfo, why: string): Skip {
+function noKeyForTrigger(event: EventInfo, comment: TriggerComment, why: string): Skip {
+  const runs = comment.kind === 'review' ? 'review' : 'review-comment'
   const reason = event.forkRepository
     ? `this pull request comes from the fork ${event.forkRepository}, and GitHub gives its ` +
-      "review-comment runs no secrets. Reply in the pull request's conversation instead: " +
-      'those runs get them'
+      `${runs} runs no secrets. Write the instruction as a comment in the pull request's ` +
+      'conversation instead: those runs get them'
     : 'a pull request from a fork or a run triggered by Dependabot gets no secrets, or the ' +
       'secret is not set'
+  const noun = triggerNoun(comment)
   return {
     reason: 'no `api-key` in this run (a fork gets no secrets)',
-    notice: `The trigger comment is allowed (${why}), but this run has no \`api-key\`: ${reason}.`
+    notice: `The trigger ${noun} is allowed (${why}), but this run has no \`api-key\`: ${reason}.`
   }
 }
 
-const SECRET_IN_COMMENT_REPLY =
-  'This comment holds a secret (the API key or the GitHub token), so nothing was sent to the ' +
-  'docs agent. Delete the comment, rotate the secret, and write the instruction without it.'
+/** A submitted review cannot be deleted, only edited. */
+const secretReply = (noun: 'comment' | 'review'): string =>
+  `This ${noun} holds a secret (the API key or the GitHub token), so nothing was sent to the ` +
+  `docs agent. ${noun === 'review' ? 'Edit the review to remove it' : 'Delete the comment'}, ` +
+  'rotate the secret, and write the instruction without it.'
 
 /** Nothing to send, or a secret in what would be sent: said where the commenter looks. */
 function refuseInstruction(
   prompt: string,
   hasPrompt: boolean,
   trigger: string,
-  event: EventInfo
+  event: EventInfo,
+  comment: TriggerComment
 ): { reason: string; body: string } | undefined {
   if (prompt === '' && !hasPrompt) {
     const where = placeNoun(event.isPullRequest)
@@ -207,13 +211,16 @@ function refuseInstruction(
     return { reason: 'no instruction', body }
   }
   if (redact(prompt) !== prompt)
-    return { reason: 'the comment holds a secret', body: SECRET_IN_COMMENT_REPLY }
+    return {
+      reason: `the ${triggerNoun(comment)} holds a secret`,
+      body: secretReply(triggerNoun(comment))
+    }
   return undefined
 }
 
 /** Why GitHub gave this run no secrets, when it is a run GitHub gives none. */
 function withheldSecretsWhy(event: EventInfo, env: NodeJS.ProcessEnv): string | undefined {
-  if (!PULL_REQUEST_EVENTS.includes(event.eventName) || COMMENT_EVENTS.includes(event.eventName))
+  if (!PULL_REQUEST_EVENTS.includes(event.eventName) || TRIGGER_EVENTS.includes(event.eventName))
     return undefined
   if (event.forkRepository)
     return `the pull request comes from the fork ${event.forkRepository}, and GitHub gives such runs no secrets`

@@ -40,6 +40,8 @@ export interface TriggerSettings {
   allowedUsers: string[]
   /** Lower-cased bot logins, each ending in `[bot]`, or `*` for any bot. */
   allowedBots: string[] | '*'
+  /** The pull request's author may trigger on it whatever their permission. */
+  allowPrAuthor: boolean
   /** Empty when there is none (or the default was not evaluated). */
   githubToken: string
   /** `false`: no comment and no reaction is written. */
@@ -80,6 +82,8 @@ export interface JobSettings extends CommonSettings {
   pollIntervalMs: number
   jobPath: string
   failOnStatus: string[]
+  /** A `completed` job with no pull request fails the step. */
+  requirePr: boolean
 }
 
 /** `visitors` and `report`: the range, the pages, the report. */
@@ -138,7 +142,9 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   comment: 'auto',
   'comment-mode': 'upsert',
   trigger: '/docs-agent',
-  permission: 'write'
+  permission: 'write',
+  'allow-pr-author': 'false',
+  'require-pr': 'false'
 }
 
 const JOB_COMMANDS: readonly Command[] = ['message', 'create']
@@ -155,6 +161,7 @@ const APPLIES_TO: Readonly<Record<string, readonly Command[]>> = {
   'poll-interval': JOB_COMMANDS,
   'job-path': JOB_COMMANDS,
   'fail-on-status': JOB_COMMANDS,
+  'require-pr': JOB_COMMANDS,
   'date-from': ANALYTICS_COMMANDS,
   'date-to': ANALYTICS_COMMANDS,
   period: ANALYTICS_COMMANDS,
@@ -174,7 +181,7 @@ const PROMPT_FILE_MAX_BYTES = 256 * 1024
 export interface SettingsContext {
   now: Date
   workspace: string
-  /** issue_comment or pull_request_review_comment: the comment may give the prompt and job. */
+  /** A trigger comment or review: it may give the prompt, and its pull request the job. */
   commentEvent: boolean
   /** The trigger inputs, when a comment event already read them. */
   trigger?: TriggerSettings
@@ -200,6 +207,7 @@ export function readTriggerSettings(raw: GetInput): TriggerSettings {
     permission: oneOf(get, 'permission', PERMISSIONS),
     allowedUsers: readLogins(get, 'allowed-users'),
     allowedBots: get('allowed-bots').trim() === '*' ? '*' : readLogins(get, 'allowed-bots', true),
+    allowPrAuthor: bool(get, 'allow-pr-author'),
     githubToken: readToken(get('github-token')),
     comment: oneOf(get, 'comment', ['true', 'false', 'auto'] as const)
   }
@@ -258,6 +266,7 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
     pollIntervalMs: duration(get, 'poll-interval', true),
     jobPath: readJobPath(get('job-path')),
     failOnStatus: readStatuses(get('fail-on-status')),
+    requirePr: bool(get, 'require-pr'),
     range: {},
     pageSize: integer(get, 'page-size', 1, 250),
     maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),

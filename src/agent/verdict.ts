@@ -38,28 +38,26 @@ export function stoppedBy(
   stage: Stage,
   delivered: Delivery,
   jobId: string
-): { error: string; failure: string } {
-  if (stage === 'preparing') {
-    const error = `${message}. Nothing was sent to the service.`
-    return { error, failure: error }
-  }
-  if (stage === 'waiting') {
-    const error = `The service took the instruction, then polling job ${jobId} failed: ${message}`
-    return { error, failure: error }
-  }
+): string {
+  if (stage === 'preparing') return `${message}. Nothing was sent to the service.`
+  if (stage === 'waiting')
+    return `The service took the instruction, then polling job ${jobId} failed: ${message}`
   const maybe = delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : ''
-  return { error: message, failure: `${message}${maybe}` }
+  return `${message}${maybe}`
 }
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
-/** The message that fails the step after the wait, if any: a timeout, or a `fail-on-status`. */
+/**
+ * The message that fails the step after the wait, if any: a timeout, a `fail-on-status`, or
+ * `require-pr` and no pull request.
+ */
 export function exitProblem(
   r: WaitResult,
   jobId: string,
-  s: { waitTimeoutMs: number; failOnStatus: readonly string[] }
+  s: { waitTimeoutMs: number; failOnStatus: readonly string[]; requirePr?: boolean }
 ): string | undefined {
   const status = r.job?.status ?? 'unknown'
   const waited = formatDuration(s.waitTimeoutMs)
@@ -70,10 +68,15 @@ export function exitProblem(
       'delivered; raise `wait-timeout` or lower `settle-time`.'
     )
   if (r.timedOut && r.lastPollError)
-    return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${r.lastPollError}`
+    return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${r.lastPollError.message}`
   if (r.timedOut)
     return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}). Raise \`wait-timeout\`, or set \`wait: false\`.`
   if (r.job && s.failOnStatus.includes(r.job.status))
     return `Job ${jobId} ended with status \`${r.job.status}\`, which \`fail-on-status\` lists.`
+  if (s.requirePr && r.job?.status === 'completed' && !r.job.prLink)
+    return (
+      `Job ${jobId} completed without opening a pull request, and \`require-pr\` is \`true\`: ` +
+      'the agent may have changed nothing, or committed directly to the branch it works on.'
+    )
   return undefined
 }

@@ -37,7 +37,7 @@ export interface WaitResult {
   /** The wait ended while a final status was still doubted: the job never showed it took the instruction. */
   doubted: boolean
   /** Why the last poll failed, when it did: a timeout then is the service's doing. */
-  lastPollError?: string
+  lastPollError?: ServiceError
 }
 
 /** Polls that fail this many times in a row inside one poll count as one failed poll. */
@@ -72,7 +72,7 @@ export async function waitForJob(o: WaitOptions): Promise<WaitResult> {
   let job = o.job
   let reported = job?.status
   let reportedLink = job?.prLink ?? null
-  let lastPollError: string | undefined
+  let lastPollError: ServiceError | undefined
   let doubted = false
   const warnedStatuses = new Set<string>()
   const stamp = (): string => `[${Math.round(deadline.elapsed(started) / 1000)}s]`
@@ -88,8 +88,8 @@ export async function waitForJob(o: WaitOptions): Promise<WaitResult> {
       // the wait timing out, not the job or the service failing.
       if (err instanceof TimeUpError) break
       if (!isTransient(err)) throw err
-      lastPollError = (err as Error).message
-      o.warn?.(`Polling the job failed, will poll again: ${lastPollError}`)
+      lastPollError = err
+      o.warn?.(`Polling the job failed, will poll again: ${err.message}`)
       continue
     }
     lastPollError = undefined
@@ -129,7 +129,7 @@ export async function waitForJob(o: WaitOptions): Promise<WaitResult> {
   return { job, timedOut: true, doubted, lastPollError }
 }
 
-function isTransient(err: unknown): boolean {
+function isTransient(err: unknown): err is ServiceError {
   if (!(err instanceof ServiceError)) return false
   // The limit resets after the wait would end: polling on would only wait for nothing.
   if (err instanceof RateLimitError) return false

@@ -6,7 +6,8 @@
 // most, never the record that it opened it.
 import { parsePullRequestLink } from '../github/comments.js'
 import type { JobComments } from '../github/progress-comment.js'
-import { renderJobReport, type JobReport } from '../report/job.js'
+import { renderJobReport } from '../report/job.js'
+import type { JobReport } from '../report/job-report.js'
 import { escapeText } from '../report/markdown.js'
 import type { AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
@@ -24,14 +25,15 @@ export interface Sighting {
 
 /**
  * Records what this sight of the job shows on the pull request it names. Returns the pull
- * request where the route now sends replies, if any (a failure only warns).
+ * request where the route now sends replies, if any, and whether that route was there before
+ * (its record already gave the reply hint). A failure only warns.
  */
 export async function recordOnItsPullRequest(
   ctx: CommandContext<JobSettings>,
   comments: JobComments,
   target: Target,
   sight: Sighting
-): Promise<number | undefined> {
+): Promise<{ pr: number; existed?: boolean } | undefined> {
   const { job, ending } = sight
   const { event, serverUrl } = ctx
   const pr = job?.prLink
@@ -41,7 +43,7 @@ export async function recordOnItsPullRequest(
   const answers = ctx.settings.comment !== 'false'
   const route = ending && answers && job.status === 'completed'
   // Answering there: the live comment carries the route itself.
-  if (pr === ctx.target?.issueNumber) return route ? pr : undefined
+  if (pr === ctx.target?.issueNumber) return route ? { pr } : undefined
   const opened = openedByJob(ctx, target, job)
   if (!opened && !route) return undefined
   // Where the job was asked for, also when the run answers nowhere (`comment: false`).
@@ -54,6 +56,8 @@ export async function recordOnItsPullRequest(
   const report: JobReport = {
     ...sight.report,
     routedHere: route,
+    // The record is where the reply hint lives: it always carries it.
+    hintGiven: false,
     prNumber: pr,
     onItsPullRequest: asked ? { askedIn: asked } : {}
   }
@@ -64,7 +68,8 @@ export async function recordOnItsPullRequest(
     body: answers ? renderJobReport(report) : openedNote(jobId, asked),
     once: !ending || !answers
   })
-  return written && route ? pr : undefined
+  if (written === undefined || !route) return undefined
+  return { pr, existed: written === 'updated' }
 }
 
 /** The record alone, where the run writes no answers (`comment: false`). */

@@ -11,7 +11,8 @@ import {
 import { jobUrlPath } from '../agent/wait.js'
 import { messageOf } from '../errors.js'
 import type { JobComments } from '../github/progress-comment.js'
-import { listPullRequestFiles } from '../github/pulls.js'
+import type { CommentThread } from '../github/comments.js'
+import { listPullRequestFiles, pullRequestOfLink } from '../github/pulls.js'
 import { placeNoun } from '../report/place.js'
 import type { AgentApi } from '../service/agent-api.js'
 import type { AgentJob } from '../service/schema.js'
@@ -31,11 +32,20 @@ export interface Target {
   earlier?: true
   /** The live comment records this job: replies with the trigger go to it. */
   routeHere: boolean
+  /**
+   * The job the thread routed replies to before this run (its route record or an earlier
+   * answer), which has already said how to reply.
+   */
+  routedBefore?: string
 }
 
 /** The run refused to guess a job: `job-id` is empty and nothing here records one. */
 export class NoJobError extends InputError {
-  constructor(readonly why: string) {
+  constructor(
+    readonly why: string,
+    /** The pull request the agent opened for the job this thread records: replies go there. */
+    readonly elsewhere?: { number: number; url: string; repo?: string }
+  ) {
     super('job-id', why)
   }
 }
@@ -68,7 +78,8 @@ export async function prepareTarget(
   const earlier = await earlierAttemptsJob(ctx, comments)
   if (earlier !== undefined) target = { ...target, jobId: earlier, earlier: true }
   else if (target.command === 'message' && target.jobId === undefined)
-    target = { ...target, ...(await chooseJob(ctx, comments)) }
+    target = { ...target, ...(await chooseJob(ctx, comments, agent)) }
+  else if (ctx.event.comment) target = { ...target, ...(await routedBefore(ctx, comments)) }
   onJob(target)
   if (s.context) target = { ...target, prompt: composePrompt(s.prompt, await gatherContext(ctx)) }
   // What GitHub took to answer is not taken from the service's time: it counts from here.
@@ -106,10 +117,24 @@ async function earlierAttemptsJob(
   return found
 }
 
+/**
+ * With a `job-id` given, the job this thread already routes replies to (it has said how to
+ * reply). A thread that cannot be read only costs the hint being said again.
+ */
+async function routedBefore(
+  ctx: CommandContext<JobSettings>,
+  comments: JobComments
+): Promise<Partial<Target>> {
+  const thread = comments.thread(ctx.target?.issueNumber)
+  const found = await thread?.findRoutedJob(ctx.settings.projectId).catch(() => undefined)
+  return found === undefined ? {} : { routedBefore: found }
+}
+
 /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
 async function chooseJob(
   ctx: CommandContext<JobSettings>,
-  comments: JobComments
+  comments: JobComments,
+  agent: AgentApi
 ): Promise<Partial<Target>> {
   const { event, settings: s, target } = ctx
   const thread = comments.thread(event.issueNumber)
@@ -119,7 +144,7 @@ async function chooseJob(
   const routeHere = target?.issueNumber === event.issueNumber
   if (found) {
     core.info(`${here} records agent job ${found}: the follow-up goes there.`)
-    return { jobId: found, routeHere }
+    return { jobId: found, routeHere, routedBefore: found }
   }
   if (s.whenNoJob === 'create' && event.comment) {
     core.info(
@@ -127,11 +152,50 @@ async function chooseJob(
     )
     return { command: 'create', routeHere }
   }
+  const elsewhere = thread ? await agentsPullRequest(ctx, thread, agent) : undefined
+  if (elsewhere)
+    throw new NoJobError(
+      `is empty, and ${here.toLowerCase()} takes no instructions: its docs agent job is ` +
+        `followed up on the pull request it opened, ${elsewhere.url}. Reply there`,
+      elsewhere
+    )
   throw new NoJobError(
     `is empty and ${here.toLowerCase()} records no agent job of this project. Set \`job-id\` in the ` +
       'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
       'pull request that the docs agent opened after an instruction sent by this action'
   )
+}
+
+/**
+ * The pull request the agent opened for the job this thread's own comment reports (a merge or
+ * dispatch run's, on the code pull request), as the service names it now. Anything that cannot
+ * be read leaves the plain "no job" answer.
+ */
+async function agentsPullRequest(
+  ctx: CommandContext<JobSettings>,
+  thread: CommentThread,
+  agent: AgentApi
+): Promise<NoJobError['elsewhere']> {
+  const s = ctx.settings
+  try {
+    const jobId = await thread.findReportedJob(s.projectId)
+    if (jobId === undefined) return undefined
+    const job = await agent.getJob(jobUrlPath(s.jobPath, s.projectId, jobId))
+    const pr = job.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined
+    if (!pr || !job.prLink) return undefined
+    const { owner, repo } = ctx.event
+    const here = `${owner}/${repo}`.toLowerCase()
+    const there = `${pr.owner}/${pr.repo}`
+    if (there.toLowerCase() === here && pr.number === ctx.event.issueNumber) return undefined
+    return {
+      number: pr.number,
+      url: job.prLink,
+      ...(there.toLowerCase() === here ? {} : { repo: there })
+    }
+  } catch (err) {
+    core.info(`Could not tell which pull request takes this job's instructions: ${messageOf(err)}`)
+    return undefined
+  }
 }
 
 /** The change that triggered the run, for `context`: the event, and a pull request's files. */

@@ -10,14 +10,14 @@ import { cancelled, exitProblem, stoppedBy, type Stage } from '../agent/verdict.
 import { jobUrlPath, waitForJob, type WaitResult } from '../agent/wait.js'
 import { messageOf } from '../errors.js'
 import { markerKey, parsePullRequestLink } from '../github/comments.js'
-import { JobComments } from '../github/progress-comment.js'
+import { answerKey, JobComments } from '../github/progress-comment.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
 import { AgentApi } from '../service/agent-api.js'
 import { isFinalStatus, type AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 import { deliveryKey, deliveryParts, otherStepsRecords } from './delivery-record.js'
-import { jobReport, setJobOutputs, type Seen } from './job-state.js'
+import { changesOf, jobReport, readerCause, setJobOutputs, type Seen } from './job-state.js'
 import { recordOnItsPullRequest } from './job-records.js'
 import { initialTarget, NoJobError, prepareTarget, type Target } from './job-target.js'
 
@@ -58,7 +58,7 @@ class JobRun {
       projectId: s.projectId,
       commentMode: s.commentMode,
       secret: s.apiKey,
-      ...(ctx.event.comment ? { answerTo: ctx.event.comment.id } : {})
+      ...(ctx.event.comment ? { answerTo: answerKey(ctx.event.comment) } : {})
     })
   }
 
@@ -179,17 +179,21 @@ class JobRun {
       ? parsePullRequestLink(waited.job.prLink, serverUrl, event.owner, event.repo)
       : undefined
     const phase = waited.timedOut ? 'timed-out' : 'done'
-    const routedPr = await this.record(job, phase, true)
-    if (routedPr !== undefined && routedPr === target?.issueNumber)
+    const route = await this.record(job, phase, true)
+    if (route !== undefined && route.pr === target?.issueNumber)
       this.target = { ...this.target, routeHere: true }
     const failure = exitProblem(waited, jobId, this.s)
+    const changes = await changesOf(this.ctx, waited.job)
     const report: JobReport = {
       ...this.report(phase),
       // Only the service's words go here (escaped as untrusted); the step's own message, with
       // its advice, goes to the log.
-      error: waited.timedOut ? waited.lastPollError : undefined,
+      ...(waited.timedOut && waited.lastPollError ? readerCause(waited.lastPollError) : {}),
       prNumber,
-      ...(routedPr !== undefined ? { routedTo: routedPr } : {}),
+      ...(changes ? { changes } : {}),
+      ...(route !== undefined ? { routedTo: route.pr } : {}),
+      // The record on the pull request was there: an earlier answer here pointed to it.
+      ...(route?.existed ? { hintGiven: true } : {}),
       // Answering on the pull request the job opened: "this pull request", not a link to itself.
       ...(prNumber !== undefined && prNumber === target?.issueNumber
         ? { onItsPullRequest: {} }
@@ -207,18 +211,17 @@ class JobRun {
   private stopped(err: unknown): Ending {
     if (err instanceof NoJobError)
       return {
-        report: { ...this.report('no-job'), error: `Input \`job-id\` ${err.why}`, delivered: 'no' },
+        report: {
+          ...this.report('no-job'),
+          delivered: 'no',
+          ...(err.elsewhere ? { elsewhere: err.elsewhere } : {})
+        },
         failure: err.message
       }
     const delivered =
       this.stage === 'preparing' ? 'no' : this.stage === 'sending' ? deliveryOf(err) : 'yes'
-    const { error, failure } = stoppedBy(
-      messageOf(err),
-      this.stage,
-      delivered,
-      this.target.jobId ?? ''
-    )
-    return { report: { ...this.report('error'), error, delivered }, failure }
+    const failure = stoppedBy(messageOf(err), this.stage, delivered, this.target.jobId ?? '')
+    return { report: { ...this.report('error'), ...readerCause(err), delivered }, failure }
   }
 
   private cancel(signal: NodeJS.Signals): string {
@@ -251,7 +254,7 @@ class JobRun {
     if (url) this.ctx.result.set('comment-url', url)
   }
 
-  /** What this sight of the job shows on its pull request (job-records.ts): the route's #N. */
+  /** What this sight of the job shows on its pull request (job-records.ts): the route there. */
   private record(job: AgentJob | undefined, phase: JobReport['phase'], ending: boolean) {
     const report = { ...this.report(phase), endedAt: this.ctx.deadline.now() }
     return recordOnItsPullRequest(this.ctx, this.comments, this.target, { job, ending, report })
@@ -262,7 +265,7 @@ class JobRun {
   }
 
   private setJobOutputs(job: AgentJob | undefined): void {
-    setJobOutputs(this.ctx.result, job)
+    setJobOutputs(this.ctx.result, job, this.ctx.serverUrl)
   }
 
   /** The live comment's markers besides its own: `keys`, and other steps' records it keeps. */

@@ -12,6 +12,7 @@ import {
   type Marker,
   type Place
 } from './markers.js'
+import { pullRequestOfLink } from './pulls.js'
 import type { Octokit } from './octokit.js'
 
 export { markerKey, type Place } from './markers.js'
@@ -241,6 +242,15 @@ export class CommentThread {
   }
 
   /**
+   * The job id from the newest verified `job/<projectId>/<jobId>` marker: the comment of a run
+   * that no trigger asked for (a merge, a dispatch) reporting on its job.
+   */
+  async findReportedJob(projectId: string): Promise<string | undefined> {
+    const jobId = await this.newestUnder(markerKey('job', projectId))
+    return jobId === '' ? undefined : jobId
+  }
+
+  /**
    * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the comment carrying the
    * newest verified `key` marker, so reruns refresh one comment; 'create' always adds one;
    * 'if-absent' adds one only when no comment carries the key. A new comment is complete,
@@ -308,10 +318,6 @@ export async function upsertComment(
   return new CommentThread(octokit, place, o.secret).upsert(o)
 }
 
-function basePath(server: URL): string {
-  return server.pathname.replace(/\/+$/, '')
-}
-
 /**
  * The pull request number of a link such as 'https://github.com/octo/docs/pull/7' when it points
  * at this repository on this server; anything else is undefined.
@@ -322,25 +328,9 @@ export function parsePullRequestLink(
   owner: string,
   repo: string
 ): number | undefined {
-  let url: URL
-  let server: URL
-  try {
-    url = new URL(link.trim())
-    server = new URL(serverUrl)
-  } catch {
-    return undefined
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined
-  if (url.host !== server.host || url.username !== '' || url.password !== '') return undefined
-  const base = basePath(server)
-  if (!url.pathname.startsWith(`${base}/`)) return undefined
-  const match = /^\/([^/]+)\/([^/]+)\/pull\/([1-9][0-9]{0,15})(?:\/files)?\/?$/.exec(
-    url.pathname.slice(base.length)
-  )
-  if (match === null) return undefined
-  const [, linkOwner = '', linkRepo = '', digits = ''] = match
-  if (linkOwner.toLowerCase() !== owner.toLowerCase()) return undefined
-  if (linkRepo.toLowerCase() !== repo.toLowerCase()) return undefined
-  const number = Number(digits)
-  return Number.isSafeInteger(number) ? number : undefined
+  const pr = pullRequestOfLink(link, serverUrl)
+  if (pr === undefined) return undefined
+  if (pr.owner.toLowerCase() !== owner.toLowerCase()) return undefined
+  if (pr.repo.toLowerCase() !== repo.toLowerCase()) return undefined
+  return pr.number
 }

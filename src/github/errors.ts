@@ -5,17 +5,24 @@ import { redact } from '../secrets.js'
 /** Failure of a GitHub call, with a message safe to show: no stack, no token. */
 export class GitHubError extends Error {
   readonly status: number | undefined
+  /** The failure without the advice: "GitHub: listing … failed (500 …)" (GitHub's words in it). */
+  readonly problem: string
+  /** The action's advice (Markdown: permissions and inputs as code), if any. */
+  readonly hint?: string
 
   constructor(what: string, status: number | undefined, detail: string) {
     const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean)
     const hint =
       status === 403 || status === 401
-        ? '. The token cannot write here: give the workflow `issues: write` and ' +
+        ? 'The token cannot write here: give the workflow `issues: write` and ' +
           '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
-        : ''
-    super(`GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}${hint}`)
+        : undefined
+    const problem = `GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}`
+    super(hint ? `${problem}. ${hint}` : problem)
     this.name = 'GitHubError'
     this.status = status
+    this.problem = problem
+    if (hint) this.hint = hint
   }
 }
 

@@ -7,10 +7,20 @@ export interface TriggerComment {
   body: string
   author: string
   authorType?: string
-  /** issue_comment vs pull_request_review_comment: decides the reactions endpoint */
-  kind: 'issue' | 'pull'
+  /**
+   * issue_comment, pull_request_review_comment, or a submitted review (pull_request_review):
+   * decides the reactions endpoint (a review has none in the API).
+   */
+  kind: 'issue' | 'pull' | 'review'
   action: string
 }
+
+/** The events whose comment (or review body) may be a trigger. */
+export const TRIGGER_EVENTS = [
+  'issue_comment',
+  'pull_request_review_comment',
+  'pull_request_review'
+]
 
 export interface EventInfo {
   eventName: string
@@ -23,7 +33,9 @@ export interface EventInfo {
    * says (pull_request events and review comments; an issue_comment does not carry it).
    */
   forkRepository?: string
-  /** only for issue_comment and pull_request_review_comment */
+  /** The login that opened the pull request, when the event is on one and says. */
+  pullRequestAuthor?: string
+  /** For issue_comment and pull_request_review_comment; for pull_request_review, the review. */
   comment?: TriggerComment
 }
 
@@ -48,8 +60,8 @@ function splitRepository(repository: string): { owner: string; repo: string } {
   return { owner: repository.slice(0, slash), repo: repository.slice(slash + 1) }
 }
 
-function readComment(payload: Json, kind: 'issue' | 'pull'): TriggerComment | undefined {
-  const comment = asObject(payload.comment)
+function readComment(payload: Json, kind: TriggerComment['kind']): TriggerComment | undefined {
+  const comment = asObject(kind === 'review' ? payload.review : payload.comment)
   const id = asId(comment?.id)
   if (comment === undefined || id === undefined) return undefined
   const user = asObject(comment.user)
@@ -76,6 +88,7 @@ function readIssueNumber(
         issueNumber: numberOf(payload.pull_request) ?? asId(payload.number),
         isPullRequest: true
       }
+    case 'pull_request_review':
     case 'pull_request_review_comment':
       return { issueNumber: numberOf(payload.pull_request), isPullRequest: true }
     case 'issue_comment':
@@ -111,9 +124,24 @@ export function readEvent(
   if (issueNumber !== undefined) info.issueNumber = issueNumber
   const fork = readForkRepository(safePayload, repository)
   if (fork !== undefined) info.forkRepository = fork
-  if (eventName === 'issue_comment' || eventName === 'pull_request_review_comment') {
-    const comment = readComment(safePayload, eventName === 'issue_comment' ? 'issue' : 'pull')
+  const author = isPullRequest ? readPullRequestAuthor(safePayload) : undefined
+  if (author) info.pullRequestAuthor = author
+  const kind = COMMENT_KINDS[eventName]
+  if (kind !== undefined) {
+    const comment = readComment(safePayload, kind)
     if (comment !== undefined) info.comment = comment
   }
   return info
+}
+
+const COMMENT_KINDS: Readonly<Record<string, TriggerComment['kind']>> = {
+  issue_comment: 'issue',
+  pull_request_review_comment: 'pull',
+  pull_request_review: 'review'
+}
+
+/** `pull_request.user`, or for a comment in a pull request's conversation `issue.user`. */
+function readPullRequestAuthor(payload: Json): string | undefined {
+  const item = asObject(payload.pull_request) ?? asObject(payload.issue)
+  return asString(asObject(item?.user)?.login)
 }

@@ -7,6 +7,7 @@ import { messageOf } from '../errors.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
 import { CommentThread, markerKey, type CommentRef, type Place } from './comments.js'
 import { GitHubError } from './errors.js'
+import type { TriggerComment } from './event.js'
 import type { Octokit } from './octokit.js'
 
 export interface JobCommentsOptions {
@@ -20,10 +21,19 @@ export interface JobCommentsOptions {
   /** Signs the markers. */
   secret: string
   /**
-   * The trigger comment this run answers: each instruction gets its own answer below it, which a
-   * later instruction never edits. Without one (a merge, a dispatch), one comment per job.
+   * The trigger comment (or review) this run answers, as `answerKey` names it: each instruction
+   * gets its own answer below it, which a later instruction never edits. Without one (a merge, a
+   * dispatch), one comment per job.
    */
-  answerTo?: number
+  answerTo?: string
+}
+
+/**
+ * What an answer's marker names its trigger by: the comment's id, or `review-<id>` for a review
+ * (reviews and comments are numbered apart, so their ids may meet).
+ */
+export function answerKey(trigger: TriggerComment): string {
+  return trigger.kind === 'review' ? `review-${trigger.id}` : String(trigger.id)
 }
 
 /** One thread per pull request or issue, so each is listed at most once per run. */
@@ -62,7 +72,7 @@ export class JobComments {
     const w = {
       key:
         this.o.answerTo !== undefined
-          ? markerKey('answer', this.o.projectId, String(this.o.answerTo))
+          ? markerKey('answer', this.o.projectId, this.o.answerTo)
           : markerKey('job', this.o.projectId, report.jobId ?? ''),
       extraKeys,
       body: renderJobReport(report),
@@ -87,20 +97,23 @@ export class JobComments {
    * carries the route itself), in one comment there: `opened` marks it the job's own work (the only
    * record a merge check believes), `route` sends a reply with the trigger to the job. `body` is
    * what the comment says. `once`: not again if this run wrote it already (while the job runs,
-   * the first sight is what counts). Returns whether it is written; a failure only warns.
+   * the first sight is what counts). Returns whether the route there is new or was this job's
+   * already (undefined when nothing could be written); a failure only warns.
    */
   async recordOnPullRequest(
     pr: number,
     jobId: string,
     o: { opened: boolean; route: boolean; body: string; once?: boolean }
-  ): Promise<boolean> {
+  ): Promise<'created' | 'updated' | undefined> {
     const thread = this.thread(pr)
-    if (!thread || (!o.opened && !o.route)) return false
+    if (!thread || (!o.opened && !o.route)) return undefined
     const written = `${pr}/${jobId}`
-    if (o.once && this.recorded.has(written)) return true
+    if (o.once && this.recorded.has(written)) return 'updated'
     const opened = markerKey('opened', this.o.projectId, jobId)
     const route = markerKey('route', this.o.projectId, jobId)
     try {
+      // Replies already went to this job here: the hint was said on this record before.
+      const before = o.route ? await thread.findRoutedJob(this.o.projectId) : undefined
       const ref = await thread.upsert({
         key: o.opened ? opened : route,
         extraKeys: o.opened && o.route ? [route] : [],
@@ -113,10 +126,10 @@ export class JobComments {
           ? `Recorded on pull request #${pr} that job ${jobId} opened it: ${ref.url}`
           : `Recorded job ${jobId} on pull request #${pr}: ${ref.url}`
       )
-      return true
+      return before !== undefined && before === jobId ? 'updated' : 'created'
     } catch (err) {
       core.warning(messageOf(err))
-      return false
+      return undefined
     }
   }
 }

@@ -1,6 +1,50 @@
-// A pull request's changed files, as GitHub lists them (for `context`).
+// A pull request's changed files, as GitHub lists them: their paths (for `context`), and what a
+// job's answer shows of them (the first few, with lines added and removed, and the totals).
+import type { ChangedFile, PullRequestChanges } from '../report/job-report.js'
+import { redact } from '../secrets.js'
 import { call } from './errors.js'
 import type { Octokit } from './octokit.js'
+
+/** A pull request on this GitHub, perhaps of another repository. */
+export interface PullRequestRef {
+  owner: string
+  repo: string
+  number: number
+}
+
+/** GitHub lists at most 3,000 files of a pull request: 30 pages of 100. */
+const MAX_PAGES = 30
+
+/** Line counts from GitHub are read as untrusted: anything but a count is 0. */
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0
+}
+
+/**
+ * Every page of the pull request's files (100 a page, at most GitHub's 30), handed to `onPage`
+ * until it returns `true` (enough).
+ */
+async function readFiles(
+  octokit: Octokit,
+  pr: PullRequestRef,
+  onPage: (files: ChangedFile[]) => boolean | void
+): Promise<void> {
+  const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
+    owner: pr.owner,
+    repo: pr.repo,
+    pull_number: pr.number,
+    per_page: 100
+  })
+  let read = 0
+  for await (const page of pages) {
+    const files = page.data.map(f => ({
+      path: String(f.filename),
+      additions: count(f.additions),
+      deletions: count(f.deletions)
+    }))
+    if (onPage(files) === true || ++read >= MAX_PAGES) break
+  }
+}
 
 /** The first `max` paths of a pull request, in pages of 100: usually one request. */
 export async function listPullRequestFiles(
@@ -11,17 +55,66 @@ export async function listPullRequestFiles(
   max: number
 ): Promise<string[]> {
   return call(`listing the files of #${pullNumber}`, async () => {
-    const files: string[] = []
-    const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
-      owner,
-      repo,
-      pull_number: pullNumber,
-      per_page: 100
+    const paths: string[] = []
+    await readFiles(octokit, { owner, repo, number: pullNumber }, files => {
+      paths.push(...files.map(f => f.path))
+      return paths.length >= max
     })
-    for await (const page of pages) {
-      for (const file of page.data) files.push(file.filename)
-      if (files.length >= max) break
-    }
-    return files.slice(0, max)
+    return paths.slice(0, max)
   })
+}
+
+/**
+ * What the pull request changes: its first `shown` files and the totals over all of them (one
+ * request for up to 100 files).
+ */
+export async function pullRequestChanges(
+  octokit: Octokit,
+  pr: PullRequestRef,
+  shown: number
+): Promise<PullRequestChanges> {
+  return call(`listing the files of ${pr.owner}/${pr.repo}#${pr.number}`, async () => {
+    const changes: PullRequestChanges = { files: [], count: 0, additions: 0, deletions: 0 }
+    await readFiles(octokit, pr, files => {
+      for (const f of files) {
+        // A name that holds a secret is not kept at all: nothing downstream can echo it.
+        const kept: ChangedFile = redact(f.path) === f.path ? f : { ...f, path: '', withheld: true }
+        if (changes.files.length < shown) changes.files.push(kept)
+        changes.count++
+        changes.additions += f.additions
+        changes.deletions += f.deletions
+      }
+    })
+    return changes
+  })
+}
+
+function basePath(server: URL): string {
+  return server.pathname.replace(/\/+$/, '')
+}
+
+/**
+ * The pull request a link such as 'https://github.com/octo/docs/pull/7' names, when it is on this
+ * GitHub (`serverUrl`, a path prefix of GitHub Enterprise kept); anything else is undefined.
+ */
+export function pullRequestOfLink(link: string, serverUrl: string): PullRequestRef | undefined {
+  let url: URL
+  let server: URL
+  try {
+    url = new URL(link.trim())
+    server = new URL(serverUrl)
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined
+  if (url.host !== server.host || url.username !== '' || url.password !== '') return undefined
+  const base = basePath(server)
+  if (!url.pathname.startsWith(`${base}/`)) return undefined
+  const match = /^\/([^/]+)\/([^/]+)\/pull\/([1-9][0-9]{0,15})(?:\/files)?\/?$/.exec(
+    url.pathname.slice(base.length)
+  )
+  if (match === null) return undefined
+  const [, owner = '', repo = '', digits = ''] = match
+  const number = Number(digits)
+  return Number.isSafeInteger(number) ? { owner, repo, number } : undefined
 }

@@ -84,7 +84,10 @@ export function hasReaction(comment: TriggerComment, content: ReactionContent): 
   return given.get(comment)?.has(content) ?? false
 }
 
-/** Reactions are courtesy feedback: a failure is only a warning. */
+/**
+ * Reactions are courtesy feedback: a failure is only a warning. A review has no reactions in the
+ * API: its answer (the live comment, written at once) is the feedback there.
+ */
 export async function addReaction(
   octokit: Octokit,
   owner: string,
@@ -93,7 +96,7 @@ export async function addReaction(
   content: ReactionContent,
   warn: (msg: string) => void
 ): Promise<void> {
-  if (hasReaction(comment, content)) return
+  if (hasReaction(comment, content) || comment.kind === 'review') return
   try {
     const params = { owner, repo, comment_id: comment.id, content }
     if (comment.kind === 'pull') {
@@ -114,23 +117,33 @@ export interface TriggerRules {
   allowedUsers: readonly string[]
   /** Bot logins obeyed, or '*' for any bot. */
   allowedBots: readonly string[] | '*'
+  /** The pull request's author is obeyed on it whatever their permission (not a bot). */
+  allowPrAuthor?: boolean
+}
+
+/** "comment", or "review" for a review's body: what the log and notices call it. */
+export function triggerNoun(comment: TriggerComment): 'comment' | 'review' {
+  return comment.kind === 'review' ? 'review' : 'comment'
 }
 
 /**
- * The checks that need no request, in the contract's order: the comment was just created, and
- * it starts with the trigger. Returns the prompt, or the reason to skip (for the log).
+ * The checks that need no request, in the contract's order: the comment was just created (a
+ * review just submitted), and it starts with the trigger. Returns the prompt, or the reason to
+ * skip (for the log).
  */
 export function checkComment(
   comment: TriggerComment | undefined,
   trigger: string
 ): { prompt: string } | { reason: string } {
   if (comment === undefined) return { reason: 'the event carries no comment' }
-  if (comment.action !== 'created') {
+  const noun = triggerNoun(comment)
+  const expected = comment.kind === 'review' ? 'submitted' : 'created'
+  if (comment.action !== expected) {
     const what = comment.action === '' ? 'of an unknown action' : comment.action
-    return { reason: `the comment was ${what}, not created` }
+    return { reason: `the ${noun} was ${what}, not ${expected}` }
   }
   const prompt = matchTrigger(comment.body, trigger)
-  if (prompt === undefined) return { reason: `the comment does not start with ${trigger}` }
+  if (prompt === undefined) return { reason: `the ${noun} does not start with ${trigger}` }
   return { prompt }
 }
 
@@ -147,9 +160,10 @@ function sameLogin(listed: string, login: string, bot: boolean): boolean {
 
 /**
  * Whether the commenter may run the agent: listed in `allowed-users`, a bot listed in
- * `allowed-bots`, or (not a bot) a collaborator whose permission reaches `permission`. Bots are
- * refused unless listed, whatever their permission: automation that can comment must not be able
- * to spend the quota or edit the docs by accident.
+ * `allowed-bots`, (not a bot) the pull request's author with `allow-pr-author`, or (not a bot) a
+ * collaborator whose permission reaches `permission`. Bots are refused unless listed, whatever
+ * their permission or authorship: automation that can comment must not be able to spend the
+ * quota or edit the docs by accident.
  */
 export async function checkCommenter(
   octokit: Octokit | undefined,
@@ -172,6 +186,12 @@ export async function checkCommenter(
   }
   if (login !== '' && rules.allowedUsers.some(u => sameLogin(u, login, false)))
     return { allowed: true, why: `@${login} is listed in \`allowed-users\`` }
+  const author = event.pullRequestAuthor
+  if (rules.allowPrAuthor && login !== '' && author && sameLogin(author, login, false))
+    return {
+      allowed: true,
+      why: `@${login} opened this pull request, and \`allow-pr-author\` is \`true\``
+    }
   if (!octokit)
     return {
       allowed: false,

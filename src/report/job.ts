@@ -1,8 +1,9 @@
 // The report about one agent job: the live comment while the run waits, and the same body as
-// the job summary at the end. It leads with the answer (what happened, how long it took) and
-// keeps the reference data (job id, model, ref, the prompt) in a collapsed block.
+// the job summary at the end. It leads with the answer (what happened, how long it took), says
+// who asked and what the pull request changes, then how the run ended and the next step
+// (job-ending.ts), and keeps the reference data (job id, model, ref, the prompt) in a collapsed
+// block.
 
-import type { AgentJob } from '../service/schema.js'
 import {
   clip,
   details,
@@ -15,74 +16,14 @@ import {
   parseHttpsUrl,
   codeBlock
 } from './markdown.js'
-import { placeNoun } from './place.js'
+import { changesBlock } from './job-changes.js'
+import { endingText, triggerExample } from './job-ending.js'
+import { isText, statusOf, value, type JobReport, type JobReportPlace } from './job-report.js'
 
-export type JobPhase = 'waiting' | 'done' | 'timed-out' | 'cancelled' | 'error' | 'no-job'
-
-export interface JobReport {
-  command: 'message' | 'create'
-  projectId: string
-  /** Undefined while a create has not been answered. */
-  jobId?: string
-  phase: JobPhase
-  /** The last job object seen; its status may be one the service added later. */
-  job?: AgentJob
-  /** The exact prompt sent (shown collapsed). */
-  prompt?: string
-  /** ms epoch the run started. */
-  startedAt: number
-  /** ms epoch the run ended, on endings. */
-  endedAt?: number
-  /** False with `wait: false`. */
-  waited: boolean
-  /** Already redacted, untrusted: escaped here. */
-  error?: string
-  /** On error or cancel: was the instruction taken by the service? */
-  delivered?: 'yes' | 'maybe' | 'no'
-  runUrl?: string
-  trigger?: string
-  /** The instruction came from a trigger comment: another comment is a way to try again. */
-  fromComment?: boolean
-  /** The pull request or issue the run answers on, as a reader names it. */
-  askedOn?: { number: number; url: string; pullRequest: boolean }
-  /** This comment routes replies with the trigger to the job. */
-  routedHere?: boolean
-  /** When prLink is a pull request of this repository. */
-  prNumber?: number
-  /**
-   * The pull request the job links was there before this instruction (a follow-up that updated
-   * it): "Updated #N", not "Opened #N".
-   */
-  prUpdated?: boolean
-  /** Requests this run sent to the service. */
-  requests?: number
-  /** The pull request of this repository where the route record sends replies to this job. */
-  routedTo?: number
-  /** A re-run that follows the job an earlier attempt delivered the instruction to. */
-  rerun?: boolean
-  /**
-   * This body is on the agent's own pull request (`prNumber`): the route record, or the answer
-   * to a trigger there. It speaks of "this pull request", and the record links back to where the
-   * job was asked for.
-   */
-  onItsPullRequest?: { askedIn?: { number: number; url: string } }
-  /** The host of this GitHub (`GITHUB_SERVER_URL`); `github.com` when not given. */
-  githubHost?: string
-}
+export type { JobPhase, JobReport, JobReportPlace } from './job-report.js'
 
 const PROMPT_MAX_CHARS = 2000
-const ERROR_MAX_CHARS = 2000
 const VALUE_MAX_CHARS = 300
-
-/** Whatever the service says, as a string: a status added later is shown as it is. */
-function statusOf(r: JobReport): string | undefined {
-  const status: unknown = r.job?.status
-  return typeof status === 'string' && status !== '' ? status : undefined
-}
-
-function value(text: string | undefined): string {
-  return text ? escapeText(clip(text, VALUE_MAX_CHARS)) : '–'
-}
 
 function elapsed(r: JobReport): string {
   return r.endedAt === undefined ? '' : ` · ${formatElapsed(r.endedAt - r.startedAt)}`
@@ -119,7 +60,7 @@ function doneHeadline(r: JobReport, status: string | undefined): string {
       return `✅ The docs agent ${r.prUpdated ? 'updated' : 'opened'} this pull request${elapsed(r)}`
     if (r.job?.prLink)
       return `✅ ${r.prUpdated ? 'Updated' : 'Opened'} ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`
-    return `✅ Completed without a pull request${elapsed(r)}`
+    return `${r.requirePr ? '❌' : '✅'} Completed without a pull request${elapsed(r)}`
   }
   if (status === 'failed') return `❌ The job failed${elapsed(r)}`
   if (status === 'archived') return `📦 The job was archived${elapsed(r)}`
@@ -166,118 +107,41 @@ function headline(r: JobReport): string {
   }
 }
 
-/**
- * Where the body is read: a comment (on the pull request or issue, for reviewers) or the job
- * summary (on the run's page, for maintainers: no link to that page, nothing to reply to).
- */
-export type JobReportPlace = 'comment' | 'summary'
+/** "@octocat" as a mention when it is a plain login; escaped text (no mention) otherwise. */
+function mention(login: string): string {
+  return /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(login) ? `@${login}` : escapeText(login)
+}
 
-/** One line under the headline: what this is, when it started, where the run is. */
-function metaLine(r: JobReport, place: JobReportPlace): string {
-  const parts = [
-    r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up',
-    `started ${formatClock(r.startedAt)}`
-  ]
-  if (r.endedAt !== undefined && r.phase !== 'waiting')
-    parts.push(`ended ${formatClock(r.endedAt)}`)
-  if (r.runUrl && place === 'comment') parts.push(link('workflow run', r.runUrl))
+/** Who asked, or what kind of run this is. */
+function askedLine(r: JobReport): string {
+  const where = r.onItsPullRequest?.askedIn
+  const inPlace = where ? ` in ${link(`#${where.number}`, where.url)}` : ''
+  if (r.askedBy)
+    return `${mention(r.askedBy)} asked${r.command === 'create' ? ' for a new job' : ''}${inPlace}`
+  const what = r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up'
+  return where ? `${what}, asked for${inPlace}` : what
+}
+
+/**
+ * One line under the headline: who asked (or what this is), when it started, and the workflow
+ * run when nothing below links it already.
+ */
+function metaLine(r: JobReport, place: JobReportPlace, runLinked: boolean): string {
+  const parts = [askedLine(r), `started ${formatClock(r.startedAt)}`]
+  if (r.runUrl && place === 'comment' && !runLinked) parts.push(link('workflow run', r.runUrl))
   return parts.join(' · ')
 }
 
-function lastStatus(r: JobReport): string {
-  const status = statusOf(r)
-  return status ? ` Last status seen: **${value(status)}**.` : ''
-}
-
-/** The cause in the service's words; whether the instruction arrived is said from `delivered`. */
-function errorDetail(r: JobReport, label: string): string | undefined {
-  if (!r.error) return undefined
-  return `**${label}:** ${escapeText(clip(r.error, ERROR_MAX_CHARS))}`
-}
-
-const DELIVERY: Readonly<Record<NonNullable<JobReport['delivered']>, string>> = {
-  maybe:
-    'Check the job on the service before sending the instruction again, or the agent may get ' +
-    'it twice.',
-  no: 'The instruction did not reach the job.',
-  yes: 'The service took the instruction: the job keeps running, but this run could not follow it.'
-}
-
-/** The paragraphs that explain the state: what it means, and what may still happen. */
-function explanation(r: JobReport, place: JobReportPlace): string[] {
-  const status = statusOf(r)
-  switch (r.phase) {
-    case 'waiting':
-      return []
-    case 'done':
-      if (!r.waited)
-        return ['Not waited for (`wait: false`): the job keeps running on the service.']
-      if (status === 'completed' && !r.job?.prLink)
-        return [
-          'No pull request was opened: the agent may have changed nothing, or committed ' +
-            'directly to the branch.'
-        ]
-      // The service gives no reason for a failed job: say what to do next instead.
-      if (status === 'failed')
-        return [
-          `The docs agent job ${escapeText(r.jobId ?? '–')} failed. To try again, ` +
-            (r.trigger && r.fromComment
-              ? `write a new \`${r.trigger} <instruction>\` comment, or re-run the workflow.`
-              : 're-run the workflow.')
-        ]
-      if (status === 'archived')
-        return ['The job was archived: nothing more will happen to it. Start a new job to go on.']
-      return []
-    case 'timed-out':
-      return [
-        'This run stopped waiting, but the job may still be running: it can still finish and ' +
-          `open a pull request. Look again later in the docs agent's jobs (job ${escapeText(r.jobId ?? '–')}).${lastStatus(r)}`,
-        errorDetail(r, 'Last poll')
-      ].filter(isText)
-    case 'cancelled':
-      if (r.delivered === 'no') return ['The workflow run was cancelled; nothing was sent.']
-      if (r.delivered === 'maybe')
-        return [
-          'The workflow run was cancelled while the instruction was being sent, so it is not ' +
-            'known whether the service took it.',
-          DELIVERY.maybe
-        ]
-      return [
-        'The workflow run was cancelled, so it stopped waiting. That does not stop the job: ' +
-          `it keeps running on the service and may still open a pull request.${lastStatus(r)}`
-      ]
-    case 'error':
-      return [
-        errorDetail(r, 'Error') ?? '**Error:** unknown error',
-        r.delivered ? DELIVERY[r.delivered] : undefined
-      ].filter(isText)
-    case 'no-job':
-      return [
-        `No agent job is recorded on ${whereAsked(r, place)}, so the instruction was not sent. ` +
-          'Set the `job-id` input of the workflow, reply on a pull request that the docs agent ' +
-          'opened, or set `when-no-job: create` to start a new job.'
-      ]
-  }
-}
-
-/** "this issue" in its comment; "issue #3" (a link) on the run's page, which is elsewhere. */
-function whereAsked(r: JobReport, place: JobReportPlace): string {
-  const on = r.askedOn
-  if (!on) return 'this pull request'
-  const noun = placeNoun(on.pullRequest)
-  return place === 'comment' ? `this ${noun}` : `${noun} ${link(`#${on.number}`, on.url)}`
-}
-
-function isText(s: string | undefined): s is string {
-  return s !== undefined && s !== ''
-}
-
-/** A trigger in a code span when it can be one; escaped text otherwise. */
-function triggerHint(trigger: string, where = 'this pull request'): string {
-  const example = /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)
-    ? `\`${trigger} <instruction>\``
-    : `**${escapeText(trigger)} &lt;instruction&gt;**`
-  return `Reply ${example} on ${where} to send a follow-up to this job.`
+/** How to reach the job from here: said once in a thread (where it is routed, or where to go). */
+function replyHint(r: JobReport, place: JobReportPlace): string | undefined {
+  if (!r.trigger || place !== 'comment' || r.hintGiven) return undefined
+  const hint = (where: string): string =>
+    `Reply ${triggerExample(r.trigger ?? '')} on ${where} to send a follow-up to this job.`
+  if (r.routedHere) return hint('this pull request')
+  if (r.routedTo === undefined) return undefined
+  // Answered elsewhere (an issue): follow-ups go on the pull request that records the job.
+  const pr = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined
+  return hint(pr ? link(`#${r.routedTo}`, pr.href) : `#${r.routedTo}`)
 }
 
 /** A URL from the service as a link ("github.com/acme/docs"), when it is a safe https URL. */
@@ -331,25 +195,19 @@ function detailsBlock(r: JobReport): string {
 
 /** Markdown for the live comment and the job summary about one agent job. */
 export function renderJobReport(r: JobReport, place: JobReportPlace = 'comment'): string {
-  const blocks = [`### ${headline(r)}`, metaLine(r, place), ...explanation(r, place)]
-  // This comment records the delivery: a re-run finds it and follows the job, sending nothing.
-  if (r.phase === 'timed-out' && place === 'comment' && r.runUrl)
-    blocks.push(
-      'To wait for it again, re-run the workflow: the re-run follows this job and sends nothing twice.'
-    )
-  const askedIn = r.onItsPullRequest?.askedIn
-  if (askedIn) blocks.push(`Asked for in ${link(`#${askedIn.number}`, askedIn.url)}.`)
-  if (r.rerun)
-    blocks.push(
-      'A re-run: an earlier attempt of this workflow run already delivered the instruction, so ' +
-        'it was not sent again; this run followed the same job.'
-    )
-  if (r.routedHere && r.trigger && place === 'comment') blocks.push(triggerHint(r.trigger))
-  else if (r.routedTo !== undefined && r.trigger && place === 'comment') {
-    // Answered elsewhere (an issue): follow-ups go on the pull request that records the job.
-    const pr = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined
-    blocks.push(triggerHint(r.trigger, pr ? link(`#${r.routedTo}`, pr.href) : `#${r.routedTo}`))
-  }
-  blocks.push(detailsBlock(r))
-  return blocks.join('\n\n') + '\n'
+  const ending = endingText(r, place)
+  const completed = r.phase === 'done' && statusOf(r) === 'completed' && r.job?.prLink
+  const blocks = [
+    `### ${headline(r)}`,
+    metaLine(r, place, ending.linksRun),
+    completed && r.changes ? changesBlock(r.changes) : undefined,
+    ...ending.paragraphs,
+    r.rerun
+      ? 'A re-run: an earlier attempt of this workflow run already delivered the instruction, ' +
+        'so it was not sent again; this run followed the same job.'
+      : undefined,
+    replyHint(r, place),
+    detailsBlock(r)
+  ]
+  return blocks.filter(isText).join('\n\n') + '\n'
 }

@@ -19,7 +19,12 @@ export class ServiceError extends Error {
      * advice: a caller whose situation the generic hint misreads says its own.
      */
     readonly serviceText?: string,
-    readonly delivery: Delivery = 'no'
+    readonly delivery: Delivery = 'no',
+    /**
+     * For readers of a comment: what went wrong without the request (no API path), and the
+     * action's advice for it apart (Markdown: inputs as code).
+     */
+    readonly forReaders: { problem?: string; hint?: string } = {}
   ) {
     super(message)
     this.name = 'ServiceError'
@@ -115,7 +120,20 @@ export function requestFailure(
   // Whether the instruction arrived is a field: whoever reports the failure says it in words.
   const maybe = method === 'POST' && mayHaveBeenDelivered(outcome)
   const said = outcome.kind === 'answer' ? redact(failed.why) : undefined
-  return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no')
+  return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no', {
+    problem: redact(readersProblem(failed, tries)),
+    ...(hint && outcome.kind === 'answer' ? { hint } : {}),
+    ...(outcome.kind === 'redirect' ? { hint: 'redirects are not followed: check `base-url`' } : {})
+  })
+}
+
+/** What went wrong, for a comment's reader: no request, no redirect target. */
+function readersProblem(failed: FailedAttempt, tries: string): string {
+  const { outcome } = failed
+  if (outcome.kind === 'redirect') return `${outcome.status}${reason(outcome.status)}${tries}`
+  if (outcome.kind === 'malformed')
+    return `unexpected response (HTTP ${outcome.status ?? '?'})${tries}: ${failed.why}`
+  return `${failed.why}${tries}`
 }
 
 /**

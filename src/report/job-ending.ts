@@ -1,0 +1,171 @@
+// How a job run ended, in words for the reader, and what to do next: said once (the headline
+// says what happened, these paragraphs what it means and the next step), in the action's own
+// Markdown, with one link to where the reader goes next (the workflow run, to re-run it or read
+// its log; the pull request that takes replies). The comment and the job summary give the same
+// next step; the summary, read on the run's page, does not link to that page.
+import { link, escapeText, clip } from './markdown.js'
+import { placeNoun } from './place.js'
+import { isText, statusOf, value, type JobReport, type JobReportPlace } from './job-report.js'
+
+const ERROR_MAX_CHARS = 2000
+
+/** The paragraphs after the headline, and whether they link the workflow run already. */
+export interface EndingText {
+  paragraphs: string[]
+  linksRun: boolean
+}
+
+/** `/docs-agent <instruction>` in a code span when the trigger can be one; escaped text otherwise. */
+export function triggerExample(trigger: string): string {
+  return /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)
+    ? `\`${trigger} <instruction>\``
+    : `**${escapeText(trigger)} &lt;instruction&gt;**`
+}
+
+/** What the next step may link to: the run (a comment only) and the place the job was asked. */
+class Steps {
+  linksRun = false
+
+  constructor(
+    private readonly r: JobReport,
+    private readonly place: JobReportPlace
+  ) {}
+
+  /** "re-run the workflow" (or another label), linked to the run from a comment. */
+  rerun(label = 're-run the workflow'): string {
+    if (this.place !== 'comment' || !this.r.runUrl) return label
+    this.linksRun = true
+    return link(label, this.r.runUrl)
+  }
+
+  /** A new trigger comment (where the run answers one), or a re-run of the workflow. */
+  retry(): string {
+    const { trigger, fromComment, askedOn } = this.r
+    if (!trigger || !fromComment) return this.rerun()
+    const where =
+      this.place === 'summary' && askedOn ? ` on ${link(`#${askedOn.number}`, askedOn.url)}` : ''
+    return `write a new ${triggerExample(trigger)} comment${where}, or ${this.rerun()}`
+  }
+
+  /** A re-run follows the job (this run recorded the delivery); undefined when it would not. */
+  followAgain(verb: string): string | undefined {
+    if (!this.r.rerunFollows) return undefined
+    return `To ${verb} again, ${this.rerun()}: the re-run follows this job and sends nothing twice.`
+  }
+
+  /** Delivery unknown: look before sending again. */
+  checkFirst(): string {
+    return (
+      'Check the job on the service before sending the instruction again, or the agent may get ' +
+      `it twice: its id is under Details, and ${this.rerun("the workflow run's log")} shows how ` +
+      'far the run got.'
+    )
+  }
+}
+
+function lastStatus(r: JobReport): string {
+  const status = statusOf(r)
+  return status ? ` Last status seen: **${value(status)}**.` : ''
+}
+
+/** A sentence of ours: capitalised, with its full stop. */
+function sentence(text: string): string {
+  const t = text.trim()
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`
+}
+
+/** The cause in the service's (or GitHub's) words, escaped, then the action's advice as Markdown. */
+function errorLine(r: JobReport, label: string): string | undefined {
+  const advice = r.advice ? sentence(r.advice) : undefined
+  if (!r.error) return advice
+  const said = escapeText(clip(r.error, ERROR_MAX_CHARS))
+  return `**${label}:** ${said}${advice ? `${/[.!?]$/.test(said) ? '' : '.'} ${advice}` : ''}`
+}
+
+/** "this issue" in its comment; "issue #3" (a link) on the run's page, which is elsewhere. */
+function whereAsked(r: JobReport, place: JobReportPlace): string {
+  const on = r.askedOn
+  if (!on) return 'this pull request'
+  const noun = placeNoun(on.pullRequest)
+  return place === 'comment' ? `this ${noun}` : `${noun} ${link(`#${on.number}`, on.url)}`
+}
+
+function noJob(r: JobReport, place: JobReportPlace): string {
+  const here = whereAsked(r, place)
+  if (r.elsewhere) {
+    const { repo, number, url } = r.elsewhere
+    const there = link(`${repo ? escapeText(repo) : ''}#${number}`, url)
+    const whose = place === 'comment' ? `${here}'s docs agent job` : `the docs agent job of ${here}`
+    return (
+      `Nothing was sent: ${whose} takes its instructions on ${there}, the pull request it ` +
+      `opened. Reply there with ${triggerExample(r.trigger ?? '/docs-agent')}.`
+    )
+  }
+  return (
+    `No agent job is recorded on ${here}, so the instruction was not sent. Set the \`job-id\` ` +
+    'input of the workflow, reply on a pull request that the docs agent opened, or set ' +
+    '`when-no-job: create` to start a new job.'
+  )
+}
+
+function done(r: JobReport, steps: Steps): string[] {
+  const status = statusOf(r)
+  if (!r.waited) return ['The job keeps running on the service (`wait: false`).']
+  if (status === 'completed' && !r.job?.prLink)
+    return [
+      'No pull request was opened: the agent may have changed nothing, or committed directly ' +
+        'to the branch.' +
+        (r.requirePr ? ' `require-pr` is `true`, so the step failed.' : '')
+    ]
+  // The service gives no reason for a failed job: say what to do next instead.
+  if (status === 'failed') return [`To try again, ${steps.retry()}.`]
+  if (status === 'archived')
+    return ['Nothing more will happen to this job: start a new one to go on.']
+  return []
+}
+
+function cancelled(r: JobReport, steps: Steps): string[] {
+  if (r.delivered === 'no') return [`Nothing was sent. To send it, ${steps.retry()}.`]
+  if (r.delivered === 'maybe') return [steps.checkFirst()]
+  return [
+    `It may still open a pull request.${lastStatus(r)}`,
+    steps.followAgain('follow it')
+  ].filter(isText)
+}
+
+function stopped(r: JobReport, steps: Steps): string[] {
+  const cause = errorLine(r, 'Error') ?? '**Error:** unknown error'
+  if (r.delivered === 'maybe') return [cause, steps.checkFirst()]
+  if (r.delivered === 'no') return [cause, `To try again, ${steps.retry()}.`]
+  if (r.delivered === 'yes')
+    return [cause, steps.followAgain('follow it') ?? 'The job keeps running on the service.']
+  return [cause]
+}
+
+/** What the ending means and the next step, for the reader of `place`. */
+export function endingText(r: JobReport, place: JobReportPlace): EndingText {
+  const steps = new Steps(r, place)
+  const paragraphs = ((): (string | undefined)[] => {
+    switch (r.phase) {
+      case 'waiting':
+        return []
+      case 'done':
+        return done(r, steps)
+      case 'timed-out':
+        return [
+          `It can still open a pull request.${lastStatus(r)}`,
+          errorLine(r, 'Last poll'),
+          steps.followAgain('wait for it') ??
+            "Look for its result on the service later (the job's id is under Details): " +
+              're-running the workflow would send the instruction again.'
+        ]
+      case 'cancelled':
+        return cancelled(r, steps)
+      case 'error':
+        return stopped(r, steps)
+      case 'no-job':
+        return [noJob(r, place)]
+    }
+  })()
+  return { paragraphs: paragraphs.filter(isText), linksRun: steps.linksRun }
+}

@@ -1,0 +1,128 @@
+// What the report about one agent job is drawn from (job.ts draws it; job-ending.ts says how the
+// run ended and what to do next; job-changes.ts shows what the pull request changes).
+import type { AgentJob } from '../service/schema.js'
+import { clip, escapeText } from './markdown.js'
+
+export type JobPhase = 'waiting' | 'done' | 'timed-out' | 'cancelled' | 'error' | 'no-job'
+
+export interface ChangedFile {
+  path: string
+  additions: number
+  deletions: number
+  /** The name held a secret (in a form redaction knows): `path` is empty, nothing is shown. */
+  withheld?: true
+}
+
+/** What a pull request changes, from GitHub's list of its files. */
+export interface PullRequestChanges {
+  /** The first ones, in GitHub's order. */
+  files: ChangedFile[]
+  /** Files changed in all. */
+  count: number
+  additions: number
+  deletions: number
+}
+
+export interface JobReport {
+  command: 'message' | 'create'
+  projectId: string
+  /** Undefined while a create has not been answered. */
+  jobId?: string
+  phase: JobPhase
+  /** The last job object seen; its status may be one the service added later. */
+  job?: AgentJob
+  /** The exact prompt sent (shown collapsed). */
+  prompt?: string
+  /** ms epoch the run started. */
+  startedAt: number
+  /** ms epoch the run ended, on endings. */
+  endedAt?: number
+  /** False with `wait: false`. */
+  waited: boolean
+  /**
+   * Why the run stopped, in the words of the service or GitHub (a status and what it said, never
+   * the request's path). Already redacted, untrusted: escaped here.
+   */
+  error?: string
+  /** The action's own advice about `error` (Markdown: inputs as code), shown after it. */
+  advice?: string
+  /** On error or cancel: was the instruction taken by the service? */
+  delivered?: 'yes' | 'maybe' | 'no'
+  runUrl?: string
+  trigger?: string
+  /** The instruction came from a trigger comment: another comment is a way to try again. */
+  fromComment?: boolean
+  /** Who wrote the trigger comment or review (their login). */
+  askedBy?: string
+  /** The pull request or issue the run answers on, as a reader names it. */
+  askedOn?: { number: number; url: string; pullRequest: boolean }
+  /** This comment routes replies with the trigger to the job. */
+  routedHere?: boolean
+  /**
+   * The thread already says how to reply to this job (its route record, or an earlier answer):
+   * the hint is not repeated.
+   */
+  hintGiven?: boolean
+  /** When prLink is a pull request of this repository. */
+  prNumber?: number
+  /**
+   * The pull request the job links was there before this instruction (a follow-up that updated
+   * it): "Updated #N", not "Opened #N".
+   */
+  prUpdated?: boolean
+  /** What the job's pull request changes, when GitHub listed its files. */
+  changes?: PullRequestChanges
+  /** `require-pr`: a completed job with no pull request failed the step. */
+  requirePr?: boolean
+  /** Requests this run sent to the service. */
+  requests?: number
+  /** The pull request of this repository where the route record sends replies to this job. */
+  routedTo?: number
+  /** A re-run that follows the job an earlier attempt delivered the instruction to. */
+  rerun?: boolean
+  /**
+   * The run's comment records that the service has the instruction: a re-run of the workflow
+   * follows the same job and sends nothing twice.
+   */
+  rerunFollows?: boolean
+  /**
+   * No job here, but this pull request's job is recorded on the pull request the agent opened:
+   * replies go there.
+   */
+  elsewhere?: {
+    number: number
+    url: string
+    /** `owner/repo` when another repository's. */ repo?: string
+  }
+  /**
+   * This body is on the agent's own pull request (`prNumber`): the route record, or the answer
+   * to a trigger there. It speaks of "this pull request", and the record links back to where the
+   * job was asked for.
+   */
+  onItsPullRequest?: { askedIn?: { number: number; url: string } }
+  /** The host of this GitHub (`GITHUB_SERVER_URL`); `github.com` when not given. */
+  githubHost?: string
+}
+
+/**
+ * Where the body is read: a comment (on the pull request or issue, for reviewers) or the job
+ * summary (on the run's page, for maintainers: no link to that page, nothing to reply to).
+ */
+export type JobReportPlace = 'comment' | 'summary'
+
+const VALUE_MAX_CHARS = 300
+
+/** Whatever the service says, as a string: a status added later is shown as it is. */
+export function statusOf(r: JobReport): string | undefined {
+  const status: unknown = r.job?.status
+  return typeof status === 'string' && status !== '' ? status : undefined
+}
+
+/** A value from the service, escaped and clipped; a dash when there is none. */
+export function value(text: string | undefined): string {
+  return text ? escapeText(clip(text, VALUE_MAX_CHARS)) : '–'
+}
+
+export function isText(s: string | undefined): s is string {
+  return s !== undefined && s !== ''
+}
