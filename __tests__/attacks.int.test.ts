@@ -3,26 +3,18 @@
 // them through the built dist/index.js on Node 24) against the simulators, with the service or
 // GitHub echoing the secrets back in forms that decoding reveals. Every output, the summary, every
 // comment and every log line is decoded (percent in either case, `\u` escapes, HTML entities,
-// invisible characters, line breaks) before it is searched, for the secret and for any long part of
-// it.
+// Markdown escapes, invisible characters, line breaks, base64 wrapped or not) before it is searched,
+// for the secret and for any 12-character part of it (__tests__/leaks.ts).
 import { describe, it, expect } from '@jest/globals'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { runScenario, type RunOptions, type RunResult } from './runner.js'
 import { startService } from '../sim/service.js'
 import { generatedConversation, generatedSearch } from '../sim/analytics.js'
-import { pullRequestEvent, startGitHub } from '../sim/github.js'
+import { pullRequestEvent, startGitHub, triggerComment } from '../sim/github.js'
 import { errorsOf, expectNoStack } from './support.js'
-
-// A key with characters that encoders treat differently (+/=:@$,;), and a token.
-const API_KEY = 'mint_Ab3+De/Fg=Hi:Jk@Lm$No,Pq;Rs_leak'
-const TOKEN = 'ghs_T0kenNeverLeavesTheRunner0123456'
-/** A part this long of a secret, found anywhere, is a leak: a clip may leave one. */
-const PART = 12
-
-const pct = (s: string, lower: boolean): string =>
-  Array.from(Buffer.from(s, 'utf8'))
-    .map(b => `%${b.toString(16).padStart(2, '0')}`)
-    .map(x => (lower ? x : x.toUpperCase()))
-    .join('')
+import { API_KEY, decodings, leaks, pct, TOKEN } from './leaks.js'
 
 /** The forms of a secret a hostile service echoes, each of which decoding reveals. */
 const ENCODINGS: Record<string, (s: string) => string> = {
@@ -33,58 +25,15 @@ const ENCODINGS: Record<string, (s: string) => string> = {
   'HTML entities': s => Array.from(s, c => `&#${c.charCodeAt(0)};`).join(''),
   'split across two lines': s => `${s.slice(0, 15)}\n${s.slice(15)}`,
   'zero-width characters interleaved': s => Array.from(s).join('\u200b'),
-  'near the end of a long text (clipped)': s => `${'x'.repeat(480)} ${s}`
-}
-
-/** Everything decoded that a reader, a copy or a log viewer could decode. */
-function decodings(text: string): string[] {
-  const entities = (t: string) =>
-    t
-      .replace(/&#(\d+);/g, (_m, n: string) => String.fromCodePoint(Number(n)))
-      .replace(/&#x([0-9a-f]+);/gi, (_m, n: string) => String.fromCodePoint(parseInt(n, 16)))
-      .replace(/&amp;/g, '&')
-  const unicode = (t: string) =>
-    t.replace(/\\u([0-9a-f]{4})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)))
-  const percent = (t: string) => {
-    try {
-      return decodeURIComponent(t.replace(/%(?![0-9a-f]{2})/gi, '%25'))
-    } catch {
-      return t
-    }
-  }
-  const invisible = (t: string) => t.replace(/[\u200b-\u200f\u2060\ufeff\u00ad]/g, '')
-  const joined = (t: string) => t.replace(/\r?\n|\\n/g, '')
-  const all = invisible(joined(percent(unicode(entities(text)))))
-  return [text, entities(text), unicode(text), percent(text), invisible(text), all]
-}
-
-/** Every place a secret, or a long part of one, shows once decoded: "where: which". */
-function leaks(r: RunResult, comments: string[]): string[] {
-  const found: string[] = []
-  const look = (where: string, text: string) => {
-    for (const [name, secret] of [
-      ['api key', API_KEY],
-      ['token', TOKEN]
-    ] as const) {
-      const parts = Array.from({ length: secret.length - PART + 1 }, (_, i) =>
-        secret.slice(i, i + PART)
-      )
-      for (const d of decodings(text))
-        if (parts.some(part => d.includes(part))) {
-          found.push(`${where}: ${name}`)
-          break
-        }
-    }
-  }
-  const lines = r.stdout.split(/\r?\n/).filter(l => !l.startsWith('::add-mask::'))
-  // Each log line alone, and the log as a whole (a secret split across two lines).
-  lines.forEach((line, i) => look(`log line ${i + 1}`, line))
-  look('log', lines.join('\n'))
-  look('stderr', r.stderr)
-  for (const [name, value] of Object.entries(r.outputs)) look(`output ${name}`, value)
-  look('summary', r.summary)
-  comments.forEach((body, i) => look(`comment ${i + 1}`, body))
-  return [...new Set(found)]
+  'near the end of a long text (clipped)': s => `${'x'.repeat(480)} ${s}`,
+  'its first 30 characters, as a clip leaves them': s => `${s.slice(0, 30)}…`,
+  'without its prefix (the secret part alone)': s => s.replace(/^(mint|ghs)_/, ''),
+  '12 characters from its middle': s => s.slice(10, 22),
+  'with Markdown backslash escapes': s => s.replace(/[_+/=:@$,;.-]/g, c => `\\${c}`),
+  'in base64 wrapped at 76 columns': s =>
+    Buffer.from(`{"authorization":"Bearer ${s}","note":"${'n'.repeat(40)}"}`)
+      .toString('base64')
+      .replace(/.{76}/g, '$&\n')
 }
 
 const inputs = (url: string, extra: Record<string, string> = {}) => ({
@@ -100,6 +49,14 @@ const inputs = (url: string, extra: Record<string, string> = {}) => ({
 })
 
 const prEvent = pullRequestEvent(7).event
+
+/** The follow-up on pull request 7, answered there. */
+const onPullRequest7 = (url: string, gh: string): RunOptions => ({
+  inputs: inputs(url),
+  env: { GITHUB_API_URL: gh },
+  eventName: 'pull_request',
+  event: prEvent
+})
 
 async function attack(
   service: NonNullable<Parameters<typeof startService>[0]>,
@@ -148,12 +105,7 @@ describe('secrets echoed in forms that decoding reveals never leave the run', ()
             }
           ]
         },
-        (url, gh) => ({
-          inputs: inputs(url),
-          env: { GITHUB_API_URL: gh },
-          eventName: 'pull_request',
-          event: prEvent
-        })
+        onPullRequest7
       )
       expect(r.code).toBe(1)
       expect(leaks(r, comments)).toEqual([])
@@ -177,18 +129,118 @@ describe('secrets echoed in forms that decoding reveals never leave the run', ()
             }
           ]
         },
-        (url, gh) => ({
-          inputs: inputs(url),
-          env: { GITHUB_API_URL: gh },
-          eventName: 'pull_request',
-          event: prEvent
-        })
+        onPullRequest7
       )
       expect(r.code).toBe(0)
       expect(leaks(r, comments)).toEqual([])
       expect(r.outputs.status).toBe('completed')
     }
   )
+})
+
+describe('a successful answer is searched field by field', () => {
+  const run = (job: Record<string, unknown>) =>
+    attack({ jobs: [{ id: 'job-1', activePolls: 1, ...job }] }, onPullRequest7)
+
+  it("a job whose `model` ends with the key's first 30 characters: withheld from the `job` output, the summary and the comments", async () => {
+    const { r, comments } = await run({ model: `claude-sonnet ${API_KEY.slice(0, 30)}` })
+    expect(r.code).toBe(0)
+    expect(leaks(r, comments)).toEqual([])
+    expect(JSON.parse(r.outputs.job ?? '{}')).toMatchObject({
+      id: 'job-1',
+      model: '[withheld: this text contained the API key in an encoded form]'
+    })
+    expect(r.summary).toContain('withheld: this text contained the API key')
+  })
+
+  it('a key split over two fields: each withheld, so no two summary lines join into it', async () => {
+    const { r, comments } = await run({
+      model: API_KEY.slice(0, 18),
+      ref: API_KEY.slice(18)
+    })
+    expect(r.code).toBe(0)
+    expect(leaks(r, comments)).toEqual([])
+    const job = JSON.parse(r.outputs.job ?? '{}') as { model: string; source: { ref: string } }
+    expect(job.model).toMatch(/^\[withheld: /)
+    expect(job.source.ref).toMatch(/^\[withheld: /)
+  })
+})
+
+describe('a secret is refused on the way in', () => {
+  it.each([
+    ['the key without its prefix', API_KEY.slice(5)],
+    ['12 characters of the token', TOKEN.slice(8, 20)],
+    ['the key with Markdown escapes', API_KEY.replace(/[_+/=]/g, c => `\\${c}`)]
+  ])('`prompt` holding %s: refused naming the input, nothing sent', async (_name, text) => {
+    const sim = await startService({ apiKey: API_KEY, jobs: [{ id: 'job-1' }] })
+    try {
+      const r = await runScenario({
+        githubToken: TOKEN,
+        inputs: inputs(sim.url, { prompt: `Fix the typo (${text})` })
+      })
+      expect(r.code).toBe(1)
+      expect(errorsOf(r).join('\n')).toMatch(
+        /Input `prompt`.*holds the `api-key` or the `github-token`/
+      )
+      expect(sim.requests).toEqual([])
+      expect(leaks(r, [])).toEqual([])
+    } finally {
+      await sim.close()
+    }
+  })
+
+  it('`prompt-file` holding the key in base64 wrapped at 76 columns: refused naming it', async () => {
+    const sim = await startService({ apiKey: API_KEY, jobs: [{ id: 'job-1' }] })
+    const wrapped = Buffer.from(`config:\n  note: ${'x'.repeat(26)}\n  key: ${API_KEY}\n`)
+      .toString('base64')
+      .replace(/.{76}/g, '$&\n')
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-agent-ws-'))
+    fs.writeFileSync(path.join(workspace, 'prompt.md'), `Apply this:\n\n${wrapped}\n`)
+    try {
+      const r = await runScenario({
+        githubToken: TOKEN,
+        inputs: inputs(sim.url, { prompt: '', 'prompt-file': 'prompt.md' }),
+        env: { GITHUB_WORKSPACE: workspace }
+      })
+      expect(r.code).toBe(1)
+      expect(errorsOf(r).join('\n')).toMatch(/Input `prompt-file`.*holds the `api-key`/)
+      expect(sim.requests).toEqual([])
+    } finally {
+      await sim.close()
+    }
+  })
+
+  it('a trigger comment holding 12 characters of the key: a reply, nothing sent, the text never repeated', async () => {
+    const sim = await startService({ apiKey: API_KEY, jobs: [{ id: 'job-1' }] })
+    const gh = await startGitHub({ token: TOKEN, permissions: { octocat: 'write' } })
+    try {
+      const t = triggerComment(
+        gh,
+        7,
+        `/docs-agent Use the key ${API_KEY.slice(9, 21)} for the example`
+      )
+      const r = await runScenario({
+        githubToken: TOKEN,
+        inputs: inputs(sim.url, { prompt: '' }),
+        env: { GITHUB_API_URL: gh.url },
+        ...t
+      })
+      expect(r.code).toBe(0)
+      expect(r.outputs.skipped).toBe('true')
+      expect(sim.requests).toEqual([])
+      const replies = (gh.comments.get(7) ?? []).filter(c => c.user.type === 'Bot')
+      expect(replies.map(c => c.body).join('\n')).toMatch(/holds a secret/)
+      expect(
+        leaks(
+          r,
+          replies.map(c => c.body)
+        )
+      ).toEqual([])
+    } finally {
+      await sim.close()
+      await gh.close()
+    }
+  })
 })
 
 describe('text from GitHub holding the token is neither sent nor echoed', () => {
@@ -221,15 +273,21 @@ describe('text from GitHub holding the token is neither sent nor echoed', () => 
     }
   }
 
-  it('a pull request title with the token (base64) in the context block: that line withheld', async () => {
-    const base64 = Buffer.from(TOKEN).toString('base64')
-    const { sent } = await withContext({
-      ...prEvent,
-      pull_request: { ...prEvent.pull_request, title: `Docs ${base64}` }
-    })
-    expect(sent).toContain('Pull request: (withheld: it contained a secret)')
-    expect(sent).not.toContain(base64)
-  })
+  it.each([
+    ['base64', Buffer.from(TOKEN).toString('base64')],
+    ['12 characters from its middle', TOKEN.slice(10, 22)],
+    ['without its prefix', TOKEN.slice(4)]
+  ])(
+    'a pull request title with the token (%s) in the context block: that line withheld',
+    async (_name, form) => {
+      const { sent } = await withContext({
+        ...prEvent,
+        pull_request: { ...prEvent.pull_request, title: `Docs ${form} update` }
+      })
+      expect(sent).toContain('Pull request: (withheld: it contained a secret)')
+      expect(sent).not.toContain(form)
+    }
+  )
 
   it.each([
     ['raw', TOKEN],
@@ -286,11 +344,9 @@ describe('a hostile GitHub', () => {
         inputs: create(sim.url, { 'wait-timeout': '5s' }),
         env: { GITHUB_API_URL: gh.url },
         timeoutMs: 120_000,
-        ...merged
+        // Opened, not merged: a merge that GitHub cannot check starts nothing (attacks-records).
+        ...pullRequestEvent(5)
       })
-      expect(r.timedOut).toBe(false)
-      // Each GitHub call gets the time the run has left, and 5 s at least so the ending can
-      // still be written: a few calls' worth, where each used to take 30 s.
       expect(r.timedOut).toBe(false)
       // Each GitHub call gets the time the run has left (5 s at least, so the ending can still
       // be written): a few calls of about 5 s, where each took 30 s (90 s in all) before.
@@ -467,5 +523,71 @@ describe('hostile answers are bounded', () => {
     } finally {
       await sim.close()
     }
+  })
+})
+
+describe('limits an attacker cannot stretch', () => {
+  it('`max-requests: 12` with `concurrency: 16`: 12 requests at most, however many are in flight', async () => {
+    const sim = await startService({ apiKey: API_KEY, rows: 10_000, latencyMs: [20, 80] })
+    try {
+      const r = await runScenario({
+        githubToken: TOKEN,
+        inputs: {
+          ...inputs(sim.url),
+          command: 'visitors',
+          'page-size': '25',
+          concurrency: '16',
+          'max-requests': '12'
+        }
+      })
+      expect(r.code).toBe(1)
+      expect(sim.requests.length).toBeLessThanOrEqual(12)
+      expect(r.outputs.requests).toBe(String(sim.requests.length))
+      expect(errorsOf(r).join('\n')).toMatch(/stopped at `max-requests` \(12\)/)
+    } finally {
+      await sim.close()
+    }
+  })
+
+  it.each([
+    ['date-from', { 'date-from': '0000-06-01', 'date-to': '2026-01-01' }],
+    ['date-from', { 'date-from': '0001-01-01T00:00:00+01:00', 'date-to': '2026-01-01' }],
+    ['date-to', { 'date-from': '2026-01-01', 'date-to': '9999-12-31T23:00:00-05:00' }],
+    ['compare', { 'date-from': '0001-01-05', 'date-to': '0001-02-05', compare: 'true' }],
+    ['trend', { 'date-from': '0001-03-01', 'date-to': '0001-04-01', trend: '4' }],
+    ['trend', { 'date-from': '0001-01-01', 'date-to': '9999-12-31', trend: '26' }]
+  ])(
+    'a range reaching past the years 1 to 9999 is refused naming `%s`, nothing sent',
+    async (input, dates) => {
+      const sim = await startService({ apiKey: API_KEY })
+      try {
+        const r = await runScenario({
+          githubToken: TOKEN,
+          inputs: { ...inputs(sim.url), command: 'report', sections: 'visitors', ...dates }
+        })
+        expect(r.code).toBe(1)
+        const errors = errorsOf(r)
+        expect(errors).toHaveLength(1)
+        expect(errors[0]).toMatch(new RegExp(`^Input \`${input}\`: .*year`))
+        expect(errors[0]).not.toMatch(/Invalid time value/)
+        expect(sim.requests).toEqual([])
+      } finally {
+        await sim.close()
+      }
+    }
+  )
+})
+
+describe('a link cannot hide where it goes', () => {
+  it("a job's pull request on a look-alike host: the headline's link text names that host", async () => {
+    const prLink = 'https://github.com.evil.example/octo/docs/pull/7'
+    const { r, comments } = await attack(
+      { jobs: [{ id: 'job-1', activePolls: 1, prLink }] },
+      onPullRequest7
+    )
+    expect(r.code).toBe(0)
+    const headline = `[github.com.evil.example/octo/docs#7](${prLink})`
+    expect(r.summary).toContain(headline)
+    expect(comments.join('\n')).toContain(headline)
   })
 })

@@ -437,6 +437,16 @@ describe('the service as observed: 429 without Retry-After, at most 3 POSTs, a b
     expect(c.requests).toBe(2)
   })
 
+  it('max-requests: 12 calls at once send 5 under a cap of 5 (a place is taken at the check)', async () => {
+    const svc = await serve((_req, res) => setTimeout(() => json(res, 200, JOB), 20))
+    const c = client(svc.url, { maxRequests: 5 })
+    const calls = Array.from({ length: 12 }, () => agent(c).getJob('/x'))
+    const settled = await Promise.allSettled(calls)
+    expect(settled.filter(s => s.status === 'fulfilled')).toHaveLength(5)
+    expect(svc.seen).toHaveLength(5)
+    expect(c.requests).toBe(5)
+  })
+
   it('a hostile cursor cannot make a log or error line huge: request paths are clipped', async () => {
     const svc = await serve((_req, res) => json(res, 500, { error: 'boom' }))
     const err = await failure(

@@ -10,7 +10,7 @@ import {
 import { GitHubError } from '../src/github/errors.js'
 import { makeMarker, markerKey, verifiedMarkers, type Place } from '../src/github/markers.js'
 import { SIM_GITHUB_TOKEN, startGitHub } from '../sim/github.js'
-import { PLACE, SECRET, withGitHub } from './github-support.js'
+import { PLACE, SECRET, withGitHub, type Sim } from './github-support.js'
 
 const verifiedKeys = (body: string, secret: string, place: Place, _id?: number): string[] =>
   verifiedMarkers(body, secret, place).map(x => x.key)
@@ -331,6 +331,72 @@ describe('findRoutedJob', () => {
       expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job 2/β')
       expect(await findRoutedJob(octokit, PLACE, 'proj2', SECRET)).toBe('job-9')
       expect(await findRoutedJob(octokit, PLACE, 'pro', SECRET)).toBeUndefined()
+    })
+  })
+})
+
+describe('markers count only in comments of the login this token writes as', () => {
+  const BOT = { login: 'github-actions[bot]', type: 'Bot' }
+  const MALLORY = { login: 'mallory', type: 'User' }
+  const signed = (gh: Sim, key: string, user = BOT, at = stamp()) =>
+    gh.addComment(12, `x\n\n${makeMarker(key, SECRET, PLACE, at)}`, user)
+  const thread = (octokit: Parameters<typeof upsertComment>[0]) =>
+    new CommentThread(octokit, PLACE, SECRET)
+
+  it('learns the login from the oldest comment whose markers verify: a later copy by anyone else never counts', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      signed(gh, markerKey('route', 'proj', 'job-1'))
+      // A genuine newer marker (taken from an edit history, say), posted by another user.
+      signed(gh, markerKey('route', 'proj', 'job-evil'), MALLORY)
+      expect(await thread(octokit).findRoutedJob('proj')).toBe('job-1')
+      expect((await thread(octokit).marked()).map(m => m.comment.author)).toEqual([
+        'github-actions[bot]'
+      ])
+    })
+  })
+
+  it("once the run has written, GitHub's answer names the login: another login's markers stop counting", async () => {
+    // The fake GitHub writes as this login; the older marked comment is someone else's.
+    await withGitHub({ actorLogin: 'docs-bot' }, async (gh, octokit) => {
+      signed(gh, markerKey('route', 'proj', 'job-old'), MALLORY)
+      const t = thread(octokit)
+      expect(await t.findRoutedJob('proj')).toBe('job-old')
+      await t.upsert({ key: markerKey('route', 'proj', 'job-new'), body: 'b', mode: 'create' })
+      expect(await t.findRoutedJob('proj')).toBe('job-new')
+    })
+  })
+
+  it('newestUnder: the newest statement wins, so a newer record that drops a delivery beats the older one', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const prefix = markerKey('run', 'proj', '7', 'docs', 'step')
+      expect(await thread(octokit).newestUnder(prefix)).toBeUndefined()
+      signed(gh, `${prefix}/${encodeURIComponent('job-1')}`)
+      expect(await thread(octokit).newestUnder(prefix)).toBe('job-1')
+      signed(gh, `${prefix}/`)
+      expect(await thread(octokit).newestUnder(prefix)).toBe('')
+      // An older record, posted again later, carries its old time.
+      signed(gh, `${prefix}/job-1`, BOT, 1)
+      expect(await thread(octokit).newestUnder(prefix)).toBe('')
+    })
+  })
+
+  it('an edit keeps the markers `carry` picks from the comment it edits, signed anew', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const t = thread(octokit)
+      const other = markerKey('run', 'proj', '7', 'docs', 'other', 'job-1')
+      const ref = await t.upsert({
+        key: 'job/proj/job-1',
+        extraKeys: [other],
+        body: 'a',
+        mode: 'upsert'
+      })
+      await t.update(ref.id, { key: 'job/proj/job-1', body: 'b', carry: k => k.startsWith('run/') })
+      const body = gh.comments.get(12)?.[0]?.body ?? ''
+      expect(verifiedKeys(body, SECRET, PLACE)).toEqual(['job/proj/job-1', other])
+      await t.update(ref.id, { key: 'job/proj/job-1', body: 'c' })
+      expect(verifiedKeys(gh.comments.get(12)?.[0]?.body ?? '', SECRET, PLACE)).toEqual([
+        'job/proj/job-1'
+      ])
     })
   })
 })

@@ -164,6 +164,19 @@ describe('waitForJob', () => {
     expect(changes).toEqual(['queued', 'active'])
   })
 
+  it('a pull request named while the job works is a change: heard at once, not only at the end', async () => {
+    const working = job({ status: 'active', prLink: null })
+    const opened = job({ status: 'active', prLink: 'https://x/pull/9' })
+    const h = harness([working, opened, opened, OLD])
+    const seen: Array<string | null> = []
+    await waitForJob({
+      ...h.options,
+      evidence: evidence(),
+      onChange: j => void seen.push(j.prLink)
+    })
+    expect(seen).toEqual([null, 'https://x/pull/9'])
+  })
+
   it('a transient poll failure is survived; one that is not ends the wait', async () => {
     const flaky = harness([new ServiceError('503', 503), job({ status: 'active' }), OLD])
     const ok = await waitForJob({ ...flaky.options, evidence: evidence() })

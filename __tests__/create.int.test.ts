@@ -173,11 +173,13 @@ describe('context: the change that triggered the run', () => {
         expect(paths[0]).toBe('- docs/page-1.md')
         expect(paths[99]).toBe('- docs/page-100.md')
         // comment: false: one listing (is this merged pull request the agent's own?), the one
-        // page of files, and at the end the files of the pull request the job opened (#21), for
-        // the summary.
+        // page of files, the record on the pull request the job opened (#21), which a merge of
+        // it reads, and at the end that pull request's files, for the summary: no answer anywhere.
         expect(gh.requests.map(q => `${q.method} ${q.path}`)).toEqual([
           'GET /repos/octo/docs/issues/12/comments',
           'GET /repos/octo/docs/pulls/12/files',
+          'GET /repos/octo/docs/issues/21/comments',
+          'POST /repos/octo/docs/issues/21/comments',
           'GET /repos/octo/docs/pulls/21/files'
         ])
         expect(gh.requests[1]?.query.per_page).toBe('100')

@@ -22,6 +22,26 @@ describe('renderJobReport: the headline leads with the answer', () => {
     )
   })
 
+  it.each([
+    [
+      'https://git.example.com/acme/docs/pull/7',
+      '[git.example.com/acme/docs#7](https://git.example.com/acme/docs/pull/7)'
+    ],
+    ['https://github.com.evil.example/acme/docs/pull/7', '[github.com.evil.example/acme/docs#7]'],
+    ['https://evil.example/pulls?id=7', '[a pull request on evil.example]']
+  ])('a pull request on another host (%s): the link text shows the host', (prLink, label) => {
+    const out = renderJobReport(jobReport({ job: agentJob({ prLink }) }))
+    expect(headline(out)).toContain(`Opened ${label}`)
+  })
+
+  it('on GitHub Enterprise, a pull request of that server needs no host', () => {
+    const prLink = 'https://ghe.example.com/acme/website/pull/3'
+    const out = renderJobReport(
+      jobReport({ job: agentJob({ prLink }), githubHost: 'ghe.example.com' })
+    )
+    expect(headline(out)).toContain('Opened [acme/website#3]')
+  })
+
   it('completed without a pull request says what that may mean, not "no file changed"', () => {
     const out = render('done without a pull request')
     expect(headline(out)).toBe('### ✅ Completed without a pull request · 4 min')
@@ -280,7 +300,7 @@ describe('renderJobReport: untrusted text', () => {
     const odd = renderJobReport(
       jobReport({ job: agentJob({ prLink: 'https://h.io/a%ZZ/b/pull/3' }) })
     )
-    expect(headline(odd)).toBe('### ✅ Opened [a%ZZ/b#3](https://h.io/a%ZZ/b/pull/3) · 4 min')
+    expect(headline(odd)).toBe('### ✅ Opened [h.io/a%ZZ/b#3](https://h.io/a%ZZ/b/pull/3) · 4 min')
     const tricky = 'https://github.com/a/b/pull/1?x=)|[y](z)'
     const out = renderJobReport(jobReport({ job: agentJob({ prLink: tricky }) }))
     expect(out).toContain('](https://github.com/a/b/pull/1?x=%29%7C%5By%5D%28z%29)')

@@ -63,6 +63,22 @@ describe('markers', () => {
     expect(verifiedKeys(body, SECRET, PLACE, ID)).toEqual(['answer/p/1'])
   })
 
+  it.each([
+    ['a fence left open', ['```text', 'please']],
+    ['a tilde fence left open', ['~~~~', 'x', '~~~ not a close']],
+    ['a longer fence the short one cannot close', ['````', 'x', '```']],
+    ['an indented fence', ['   ```js', 'alert(1)']]
+  ])('never reads markers that %s swallows', (_name, above) => {
+    const marker = makeMarker('run/p/1/j', SECRET, PLACE, ID)
+    expect(verifiedKeys([...above, marker].join('\n'), SECRET, PLACE, ID)).toEqual([])
+  })
+
+  it('reads markers after a closed fence, and a backtick run with a backtick after it opens none', () => {
+    const marker = makeMarker('k', SECRET, PLACE, ID)
+    for (const above of [['```text', 'x', '```'], ['~~~', 'x', '~~~~'], ['``` `inline` ```']])
+      expect(verifiedKeys([...above, '', marker].join('\n'), SECRET, PLACE, ID)).toEqual(['k'])
+  })
+
   it('rejects forged markers', () => {
     const good = makeMarker('job/p/j', SECRET, PLACE, ID)
     const flipped = good.replace(/sig=(.)/, (_m, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`)

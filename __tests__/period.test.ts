@@ -68,6 +68,14 @@ describe('previousRange', () => {
       previousRange({ dateFrom: '2026-11-10T12:00:00Z', dateTo: '2026-11-10T18:00:00Z' })
     ).toEqual({ dateFrom: '2026-11-10T06:00:00.000Z', dateTo: '2026-11-10T12:00:00Z' })
   })
+
+  it('is undefined when it would start before year 1, and starts on 0001-01-01 at the earliest', () => {
+    expect(previousRange({ dateFrom: '0001-01-05', dateTo: '0001-01-10' })).toBeUndefined()
+    expect(previousRange({ dateFrom: '0001-01-05', dateTo: '0001-01-09' })).toEqual({
+      dateFrom: '0001-01-01',
+      dateTo: '0001-01-05'
+    })
+  })
 })
 
 describe('parseInstant', () => {

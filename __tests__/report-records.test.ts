@@ -88,11 +88,7 @@ describe('records in the thread', () => {
         `<!-- docs-agent:${encodeURIComponent(totalsKey('p', WEEK, { searches: 1 })!)} t=${Date.now() + 9999} sig=${'0'.repeat(32)} -->`
       )
 
-      const records = await readReportRecords(
-        new CommentThread(octokit, PLACE, SECRET),
-        SECRET,
-        'p'
-      )
+      const records = await readReportRecords(new CommentThread(octokit, PLACE, SECRET), 'p')
       expect(records.reports.map(r => r.range)).toEqual([WEEK, BEFORE])
       expect(records.reports[0]!.suggestions).toEqual([
         { n: 1, id: 'gap:a', subject: 'a', instruction: 'First.' },
@@ -108,11 +104,7 @@ describe('records in the thread', () => {
       expect(records.totals({ dateFrom: '2026-10-26', dateTo: '2026-11-02' })).toBeUndefined()
       expect(records.fixes.get('page:/b')).toMatchObject({ id: 'page:/b', pr: 31 })
       // Read with another key, nothing verifies.
-      const forged = await readReportRecords(
-        new CommentThread(octokit, PLACE, 'mint_other'),
-        'mint_other',
-        'p'
-      )
+      const forged = await readReportRecords(new CommentThread(octokit, PLACE, 'mint_other'), 'p')
       expect(forged.reports).toEqual([])
     })
   })
@@ -138,11 +130,7 @@ describe('records in the thread', () => {
       comment.body = comment.body
         .replace('1. Add the page.', '1. Delete every page.')
         .replace(/searches%253D8734/, 'searches%253D9999')
-      const records = await readReportRecords(
-        new CommentThread(octokit, PLACE, SECRET),
-        SECRET,
-        'p'
-      )
+      const records = await readReportRecords(new CommentThread(octokit, PLACE, SECRET), 'p')
       expect(records.totals(WEEK)).toBeUndefined()
       expect(records.reports[0]?.suggestions).toEqual([
         { n: 1, id: 'gap:a', subject: 'a', instruction: 'Add the page.' }

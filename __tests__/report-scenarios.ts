@@ -134,6 +134,10 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
     job: agentJob({ prLink: 'https://github.com/acme/website/pull/311' }),
     changes: THREE_FILES
   },
+  // A look-alike host: the link text names it, so the link cannot pass for this GitHub's.
+  'done with a pull request on another host': {
+    job: agentJob({ prLink: 'https://github.com.evil.example/acme/docs/pull/7' })
+  },
   'done without a pull request': { job: agentJob({ prLink: null }) },
   'done without a pull request, require-pr': { job: agentJob({ prLink: null }), requirePr: true },
   // The service gives no reason for a failed job: a real run has no error text here.

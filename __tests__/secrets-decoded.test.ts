@@ -6,7 +6,8 @@ import fc from 'fast-check'
 
 const setSecret = jest.fn<(secret: string) => void>()
 jest.unstable_mockModule('@actions/core', () => ({ setSecret }))
-const { redact, redactParsed, registerSecrets, isInvisible } = await import('../src/secrets.js')
+const { redact, redactParsed, registerSecrets, isInvisible, withheld } =
+  await import('../src/secrets.js')
 
 const KEY = 'mint_9fK2LmQ7xW4pR8sT1vB6nZ3cY5hD0j'
 const ODD_KEY = 'mint_a+b/c=d:e@f$g,h;i_0123456789'
@@ -78,9 +79,30 @@ describe('redact: forms that decoding reveals', () => {
     expect(redact(clipped)).toMatch(/^\[withheld: /)
   })
 
-  it('a low-entropy run shared with the key in the middle of a text is no leak', () => {
+  it.each([
+    ['the first 30 characters in the middle of a text', (k: string) => `x ${k.slice(0, 30)} y`],
+    ['the secret part without its prefix', (k: string) => `Unknown key ${k.slice(5)}: refused`],
+    ['12 characters from the middle', (k: string) => `seen ${k.slice(9, 21)} here`],
+    ['Markdown backslash escapes', (k: string) => `key ${k.replace(/[_+/=]/g, c => `\\${c}`)}`],
+    [
+      'base64 wrapped at 76 columns',
+      (k: string) =>
+        Buffer.from(`{"headers":{"authorization":"Bearer ${k}"},"pad":"${'p'.repeat(60)}"}`)
+          .toString('base64')
+          .replace(/.{76}/g, '$&\n')
+    ],
+    ['hex of 12 characters', (k: string) => Buffer.from(k.slice(3, 15)).toString('hex')]
+  ])('withholds a text holding %s', (_name, form) => {
+    for (const key of [KEY, ODD_KEY]) {
+      registerSecrets(key, TOKEN)
+      const text = form(key)
+      expect(redact(text)).toBe(withheld('the API key'))
+    }
+  })
+
+  it('keeps a text that shares fewer than 12 characters in a row with the key', () => {
     registerSecrets('mint_sim_0123456789abcdef', TOKEN)
-    const text = 'Fix <!-- docs-agent:route/x sig=0123456789abcdef0123456789abcdef --> now'
+    const text = 'Fix <!-- docs-agent:route/x sig=0123456789a0123456789a0 --> now 456789abcde'
     expect(redact(text)).toBe(text)
   })
 
@@ -99,6 +121,22 @@ describe('redact: forms that decoding reveals', () => {
     const value = redactParsed(text, JSON.parse(text) as { id: string; model: string })
     expect(value.id).toBe('j1')
     expect(value.model).toMatch(/^\[withheld: /)
+  })
+
+  it('searches a parsed answer field by field: a clip in the middle of one, a key split over two', () => {
+    const text = JSON.stringify({
+      id: 'j1',
+      model: `claude ${KEY.slice(0, 30)}`,
+      source: { repository: KEY.slice(0, 18), ref: KEY.slice(18) },
+      note: 'fine'
+    })
+    const value = redactParsed(text, JSON.parse(text) as Record<string, unknown>)
+    expect(value).toEqual({
+      id: 'j1',
+      model: withheld('the API key'),
+      source: { repository: withheld('the API key'), ref: withheld('the API key') },
+      note: 'fine'
+    })
   })
 
   it('property: no encoding and no clip lets 12 characters of the key through', () => {

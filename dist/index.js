@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(257);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4604);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 257:
+/***/ 4604:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32390,12 +32390,210 @@ function noPullRequestNote(jobId) {
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
 var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+;// CONCATENATED MODULE: ./src/secret-search.ts
+// Where a secret hides in a text once a reader decodes it: the readings a person or a renderer
+// could make of a text (entities, `\u`, `\x`, JSON and Markdown backslash escapes, percent-
+// encoding, invisible characters and white space between the characters), and a search of that
+// reading for any long enough part of a secret, raw, in base64 (wrapped or not, at any alignment)
+// or in hex. Pure: secrets.ts decides what the secrets are and what to do with a text that holds
+// one.
+/** Characters that render as nothing (or only steer direction): stripped before the search. */
+const INVISIBLE_RANGES = [
+    [0x00ad, 0x00ad],
+    [0x034f, 0x034f],
+    [0x061c, 0x061c],
+    [0x115f, 0x1160],
+    [0x17b4, 0x17b5],
+    [0x180b, 0x180f],
+    [0x200b, 0x200f],
+    [0x202a, 0x202e],
+    [0x2060, 0x206f],
+    [0x3164, 0x3164],
+    [0xfe00, 0xfe0f],
+    [0xfeff, 0xfeff],
+    [0xffa0, 0xffa0]
+];
+function isInvisible(c) {
+    const code = c.codePointAt(0) ?? 0;
+    return INVISIBLE_RANGES.some(([from, to]) => code >= from && code <= to);
+}
+const hex4 = (n) => `\\u${n.toString(16).padStart(4, '0')}`;
+/** White space, control characters and invisible ones: nothing a reader sees between two letters. */
+const NOTHING_BETWEEN = new RegExp(`[\\s\\u0000-\\u001f\\u007f${INVISIBLE_RANGES.map(([a, b]) => `${hex4(a)}-${hex4(b)}`).join('')}]+`, 'g');
+const NAMED_ENTITIES = {
+    amp: '&',
+    lt: '<',
+    gt: '>',
+    quot: '"',
+    apos: "'",
+    lowbar: '_',
+    UnderBar: '_',
+    hyphen: '-',
+    dash: '-',
+    period: '.',
+    colon: ':',
+    sol: '/',
+    bsol: '\\',
+    plus: '+',
+    equals: '=',
+    commat: '@',
+    dollar: '$',
+    comma: ',',
+    semi: ';',
+    num: '#',
+    percnt: '%',
+    excl: '!',
+    quest: '?',
+    nbsp: ' '
+};
+/**
+ * `text` as a reader could read it: entities, backslash escapes (`\u`, `\x`, JSON's `\n`, and
+ * Markdown's `\_`, `\+`, …) and percent-encoding decoded, repeatedly for double encodings; then
+ * with white space, control and invisible characters removed (a secret split across lines, a
+ * base64 text wrapped at 76 columns, or one interleaved with zero-width characters reads whole).
+ */
+function readingOf(text) {
+    let d = text;
+    for (let round = 0; round < 3; round++) {
+        const next = decodePercent(decodeEscapes(decodeEntities(d)));
+        if (next === d)
+            break;
+        d = next;
+    }
+    return { decoded: d, joined: d.replace(NOTHING_BETWEEN, '') };
+}
+function decodeEntities(s) {
+    if (!s.includes('&'))
+        return s;
+    return s.replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z]{2,10});?/g, (m, body) => {
+        if (body[0] !== '#')
+            return NAMED_ENTITIES[body] ?? m;
+        const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : Number(body.slice(1));
+        return fromCode(m, code);
+    });
+}
+// One pass, left to right, so `\\u0041` is an escaped backslash before `u0041` (as JSON and
+// Markdown read it) and the next round decodes what that leaves.
+const ESCAPE = /\\(?:u\{([0-9a-fA-F]{1,6})\}|[uU]([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|([nrtbfv])|([!-/:-@[-`{-~]))/g;
+function decodeEscapes(s) {
+    if (!s.includes('\\'))
+        return s;
+    return s.replace(ESCAPE, (m, braced, u, x, space, punct) => {
+        if (punct !== undefined)
+            return punct;
+        if (space !== undefined)
+            return ' ';
+        return fromCode(m, parseInt(braced ?? u ?? x ?? '', 16));
+    });
+}
+function fromCode(original, code) {
+    return code <= 0x10ffff ? String.fromCodePoint(code) : original;
+}
+function decodePercent(s) {
+    if (!s.includes('%'))
+        return s;
+    return s.replace(/(?:%[0-9a-fA-F]{2})+/g, run => {
+        try {
+            return decodeURIComponent(run);
+        }
+        catch {
+            // Not UTF-8: each byte as a Latin-1 character, which is what an ASCII secret is.
+            return run.replace(/%([0-9a-fA-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+        }
+    });
+}
+/** A part of a secret this long, anywhere, is already worth withholding (a clip leaves one). */
+const PART_CHARS = 12;
+/**
+ * The needles of one secret: itself (any PART_CHARS characters of it), its base64 at each of the
+ * three byte alignments, standard and URL-safe (any PART_CHARS characters of the part its bytes
+ * alone decide, about 9 bytes of the secret: so a part of it inside any longer base64 text, wrapped
+ * or not, is found), and its hex in either case (any 2 × PART_CHARS digits).
+ */
+function needlesOf(name, secret) {
+    const part = Math.min(PART_CHARS, secret.length);
+    const needles = [{ name, text: secret, part }];
+    const bytes = Buffer.from(secret);
+    for (const shift of [0, 1, 2]) {
+        const b64 = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+        const inner = b64.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6));
+        if (inner.length < PART_CHARS)
+            continue;
+        const url = inner.replace(/\+/g, '-').replace(/\//g, '_');
+        for (const text of new Set([inner, url]))
+            needles.push({ name, text, part: PART_CHARS });
+    }
+    const hex = bytes.toString('hex');
+    for (const text of new Set([hex, hex.toUpperCase()]))
+        needles.push({ name, text, part: Math.min(2 * PART_CHARS, hex.length) });
+    return needles;
+}
+/**
+ * Finds any `part` characters in a row of any needle, anywhere in a text. Every run of `part`
+ * characters of a needle holds one of its anchors (its blocks of `block` characters at multiples
+ * of `block`, with 2 × block ≤ part), so one native regular-expression pass looks for the anchors
+ * alone; only where one turns up is the match grown to both sides and measured. An export's pages
+ * cost one pass each, whatever the number of needles.
+ */
+class PartFinder {
+    block;
+    anchors = new Map();
+    pattern;
+    constructor(needles) {
+        const usable = needles.filter(n => n.part >= 2 && n.text.length >= n.part);
+        this.block = Math.max(1, Math.min(6, ...usable.map(n => Math.floor(n.part / 2))));
+        for (const needle of usable)
+            for (let at = 0; at + this.block <= needle.text.length; at += this.block) {
+                const anchor = needle.text.slice(at, at + this.block);
+                const list = this.anchors.get(anchor) ?? [];
+                list.push({ needle, at });
+                this.anchors.set(anchor, list);
+            }
+        const alternatives = [...this.anchors.keys()].map(a => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+        // Global: exec walks the text from lastIndex (UTF-16 units, as the anchors were cut).
+        this.pattern = alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'g') : undefined;
+    }
+    /** The name of the first needle a part of which `text` holds, or undefined. */
+    find(text) {
+        const pattern = this.pattern;
+        if (pattern === undefined || text.length < this.block)
+            return undefined;
+        pattern.lastIndex = 0;
+        for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+            const found = this.grow(text, m.index, m[0]);
+            if (found !== undefined)
+                return found;
+            // Anchors may overlap: look again one character on.
+            pattern.lastIndex = m.index + 1;
+        }
+        return undefined;
+    }
+    /** The needle whose anchor at `start` grows, to both sides, into a part long enough. */
+    grow(text, start, anchor) {
+        for (const { needle, at } of this.anchors.get(anchor) ?? []) {
+            const n = needle.text;
+            let left = 0;
+            while (at - left > 0 && start - left > 0 && text[start - left - 1] === n[at - left - 1])
+                left++;
+            let right = 0;
+            const after = at + this.block;
+            while (after + right < n.length && text[start + this.block + right] === n[after + right])
+                right++;
+            if (left + this.block + right >= needle.part)
+                return needle.name;
+        }
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/secrets.ts
 // The API key and the GitHub token: the one place that knows them. They are masked for the
 // runner's log at start, and every text that came from the service or from GitHub passes
 // redact() before it can reach a log line, an output, the summary, a file or a comment. Runner
 // masking covers the log only, and a comment escapes `_` as `&#95;`, which hides a key from the
 // runner's literal scan: so the outputs, the summary and comments need redaction of their own.
+
+
 
 const MASK = '***';
 // A line of a multi-line value this short is no secret on its own, and replacing it everywhere
@@ -32406,8 +32604,10 @@ const MIN_ENCODED = 8;
 // The middle of a base64 text at an unknown alignment must be long enough to be the secret's.
 const MIN_SHIFTED_CORE = 8;
 let pattern;
-/** The secrets as given (trimmed), with their names, for the decoding check. */
-let known = [];
+/** Finds a long enough part of a secret in a decoded text. */
+let finder;
+/** A secret holds a character decoding changes or removes: its raw forms are searched too. */
+let oddSecret = false;
 /**
  * Registers the secrets: masks them in the runner's log at once, and makes redact() remove them.
  * Call before anything can print; a second call replaces the first.
@@ -32430,19 +32630,28 @@ function registerSecrets(apiKey, githubToken) {
                     forms.add(f);
     }
     forms.delete('');
-    known = [
-        { name: 'the API key', value: apiKey.trim() },
-        { name: 'the GitHub token', value: githubToken.trim() }
-    ].filter(k => k.value.length >= MIN_ENCODED);
+    const named = [
+        ['the API key', apiKey],
+        ['the GitHub token', githubToken]
+    ];
+    // The whole value and each line of a broken one, as a reader would find them.
+    const searched = named.flatMap(([name, secret]) => piecesOf(secret)
+        .map(piece => piece.trim())
+        .filter(piece => piece.length >= MIN_ENCODED)
+        .map(piece => [name, piece]));
+    const needles = searched.flatMap(([name, piece]) => needlesOf(name, piece));
+    finder = needles.length > 0 ? new PartFinder(needles) : undefined;
+    oddSecret = searched.some(([, piece]) => readingOf(piece).joined !== piece);
     // Longest first, so a form that contains a shorter one is removed whole.
     const sorted = [...forms].sort((a, b) => b.length - a.length);
     pattern = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined;
 }
 /**
  * `text` with every known secret, in every encoding below, replaced by `***`. A text that still
- * holds a secret once decoded (percent, `\u`, HTML entities, split lines, invisible characters
- * interleaved), or a long part of one (as a clip leaves it), is withheld whole: see withheld().
- * Call it before clipping or escaping: both can turn a known form into one it does not know.
+ * holds any 12 characters in a row of a secret once decoded (percent, `\u`, entities, JSON and
+ * Markdown escapes, split lines, invisible characters interleaved, base64 wrapped or not, hex),
+ * anywhere in it, is withheld whole: see withheld(). Call it before clipping or escaping: both
+ * can turn a known form into one it does not know.
  */
 function redact(text) {
     if (pattern === undefined || text === '')
@@ -32455,133 +32664,16 @@ function redact(text) {
 function withheld(secretName) {
     return `[withheld: this text contained ${secretName} in an encoded form]`;
 }
-/**
- * The name of the secret that `text` reveals once decoded, if any: its whole value, or a clipped
- * part of it, as a length limit leaves one: the text ends with the secret's first PART_CHARS or
- * more characters (perhaps with an ellipsis), or starts with its last ones.
- */
+/** The name of the secret any long enough part of which `text` reveals once decoded, if any. */
 function hiddenSecret(text) {
-    if (known.length === 0)
+    if (finder === undefined)
         return undefined;
-    const decoded = decodeForms(text);
-    for (const { name, value } of known) {
-        const part = Math.min(PART_CHARS, value.length);
-        for (const d of decoded) {
-            if (d.includes(value))
-                return name;
-            // A clip may also cut an escape in two: a few characters of it stay undecoded at the cut.
-            const end = d.replace(/(?:…|\.\.\.)$/, '');
-            for (let cut = 0; cut <= MAX_ESCAPE_CHARS; cut++) {
-                const head = end.slice(0, end.length - cut);
-                const tail = d.slice(cut);
-                for (let n = value.length - 1; n >= part; n--)
-                    if (head.endsWith(value.slice(0, n)) || tail.startsWith(value.slice(value.length - n)))
-                        return name;
-            }
-        }
-    }
-    return undefined;
-}
-// A clip at a length limit keeps a secret's start; this much of it is already worth withholding.
-const PART_CHARS = 12;
-// The longest escape of one character (`&#x10ffff;`), which a clip may leave half of.
-const MAX_ESCAPE_CHARS = 9;
-/** Characters that render as nothing (or only steer direction): stripped before the check. */
-const INVISIBLE_RANGES = [
-    [0x00ad, 0x00ad],
-    [0x034f, 0x034f],
-    [0x061c, 0x061c],
-    [0x115f, 0x1160],
-    [0x17b4, 0x17b5],
-    [0x180b, 0x180f],
-    [0x200b, 0x200f],
-    [0x202a, 0x202e],
-    [0x2060, 0x206f],
-    [0x3164, 0x3164],
-    [0xfe00, 0xfe0f],
-    [0xfeff, 0xfeff],
-    [0xffa0, 0xffa0]
-];
-function isInvisible(c) {
-    const code = c.codePointAt(0) ?? 0;
-    return INVISIBLE_RANGES.some(([from, to]) => code >= from && code <= to);
-}
-function removeInvisible(s) {
-    let out = '';
-    for (const c of s)
-        if (!isInvisible(c))
-            out += c;
-    return out;
-}
-const NAMED_ENTITIES = {
-    amp: '&',
-    lt: '<',
-    gt: '>',
-    quot: '"',
-    apos: "'",
-    lowbar: '_',
-    UnderBar: '_',
-    hyphen: '-',
-    dash: '-',
-    period: '.',
-    colon: ':',
-    sol: '/',
-    plus: '+',
-    equals: '=',
-    commat: '@',
-    dollar: '$',
-    comma: ',',
-    semi: ';',
-    num: '#',
-    percnt: '%',
-    excl: '!',
-    quest: '?',
-    nbsp: ' '
-};
-/**
- * The readings of `text` a person or a renderer could make: as it is, and with entities, `\u`
- * and `\x` escapes and percent-encoding decoded (repeatedly, for double encodings), then with
- * invisible characters and all white space removed (a secret split across lines or interleaved
- * with zero-width characters reads whole again).
- */
-function decodeForms(text) {
-    let d = text;
-    for (let round = 0; round < 3; round++) {
-        const next = decodePercent(decodeEscapes(decodeEntities(d)));
-        if (next === d)
-            break;
-        d = next;
-    }
-    const joined = removeInvisible(d).replace(/\s+/g, '');
-    return d === text ? [joined] : [d, joined];
-}
-function decodeEntities(s) {
-    return s.replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z]{2,10});?/g, (m, body) => {
-        if (body[0] !== '#')
-            return NAMED_ENTITIES[body] ?? m;
-        const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : Number(body.slice(1));
-        return code <= 0x10ffff ? String.fromCodePoint(code) : m;
-    });
-}
-function decodeEscapes(s) {
-    return s
-        .replace(/\\u\{([0-9a-fA-F]{1,6})\}/g, (m, hex) => fromCode(m, parseInt(hex, 16)))
-        .replace(/\\[uU]([0-9a-fA-F]{4})/g, (m, hex) => fromCode(m, parseInt(hex, 16)))
-        .replace(/\\x([0-9a-fA-F]{2})/g, (m, hex) => fromCode(m, parseInt(hex, 16)));
-}
-function fromCode(original, code) {
-    return code <= 0x10ffff ? String.fromCodePoint(code) : original;
-}
-function decodePercent(s) {
-    return s.replace(/(?:%[0-9a-fA-F]{2})+/g, run => {
-        try {
-            return decodeURIComponent(run);
-        }
-        catch {
-            // Not UTF-8: each byte as a Latin-1 character, which is what an ASCII secret is.
-            return run.replace(/%([0-9a-fA-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
-        }
-    });
+    const { decoded, joined } = readingOf(text);
+    const found = finder.find(joined);
+    if (found !== undefined || !oddSecret)
+        return found;
+    // A secret holding characters that decoding changes or removes: its raw forms too.
+    return finder.find(text) ?? finder.find(decoded);
 }
 /**
  * A parsed JSON value with redact() applied to every string in it, keys included. Iterative, so
@@ -32615,9 +32707,11 @@ function redactDeep(value) {
     return root.v;
 }
 /**
- * `value`, parsed from the JSON `text`, with redactDeep applied when it could hold a secret. Without
- * a backslash in `text` every parsed string is a literal slice of it, so one scan of the text
- * settles it (an export's pages, thousands of strings each, then cost one regex pass).
+ * `value`, parsed from the JSON `text`, with redactDeep applied when it could hold a secret: then
+ * every string is searched on its own (field by field: a part of a secret in the middle of one
+ * field is found, and a secret split over two fields is withheld in both). Without a backslash in
+ * `text` every parsed string is a literal slice of it, so one search of the whole text settles
+ * that none does (an export's pages, thousands of strings each, then cost one pass).
  */
 function redactParsed(text, value) {
     if (pattern === undefined)
@@ -33480,6 +33574,7 @@ async function waitForJob(o) {
     const started = o.evidence.answeredAt;
     let job = o.job;
     let reported = job?.status;
+    let reportedLink = job?.prLink ?? null;
     let lastPollError;
     let doubted = false;
     const warnedStatuses = new Set();
@@ -33520,9 +33615,12 @@ async function waitForJob(o) {
             o.warn?.(`Job ${o.jobId} has status \`${job.status}\`, which this action does not know; it is not ` +
                 'one of the final statuses (completed, archived, failed), so the run keeps waiting.');
         }
-        if (job.status !== reported) {
+        const newStatus = job.status !== reported;
+        if (newStatus)
             o.log?.(`${stamp()} status: ${job.status}`);
+        if (newStatus || job.prLink !== reportedLink) {
             reported = job.status;
+            reportedLink = job.prLink;
             if (reading.kind !== 'final')
                 await o.onChange?.(job);
         }
@@ -33699,14 +33797,40 @@ function verifiedMarkers(body, secret, place, commentId) {
 /**
  * The lines of marker comments that end the body: the action writes its markers there, after the
  * text. Text above them (an instruction shown verbatim in a code block, say) may hold a copy of
- * a real marker; it is never read as one.
+ * a real marker; it is never read as one. Nor are marker lines that a code block left open above
+ * them swallows: a copy pasted after an unclosed fence is code, not a marker.
  */
 function trailingMarkers(body) {
     const lines = body.trimEnd().split('\n');
     let first = lines.length;
     while (first > 0 && /^<!-- docs-agent:[^\n]* -->$/.test(lines[first - 1] ?? ''))
         first--;
+    if (fenceLeftOpen(lines.slice(0, first)))
+        return '';
     return lines.slice(first).join('\n');
+}
+/**
+ * Whether a fenced code block (CommonMark: three or more backticks or tildes, indented at most 3
+ * spaces) is still open after `lines`: closed only by a fence of the same character, at least as
+ * long, with nothing after it.
+ */
+function fenceLeftOpen(lines) {
+    let open;
+    for (const line of lines) {
+        const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+        if (!m)
+            continue;
+        const run = m[1] ?? '';
+        const rest = m[2] ?? '';
+        if (open === undefined) {
+            // A backtick fence's info string holds no backtick (else it is an inline code span).
+            if (!(run[0] === '`' && rest.includes('`')))
+                open = { char: run[0] ?? '', length: run.length };
+        }
+        else if (run[0] === open.char && run.length >= open.length && rest.trim() === '')
+            open = undefined;
+    }
+    return open !== undefined;
 }
 /** The markers for `keys`, all stamped `at`, one per line. */
 function markersFor(keys, secret, place, at) {
@@ -33833,7 +33957,10 @@ function composeBody(body, markers) {
     return `${fitMarkdown(text, chars(room))}\n\n${markers}`;
 }
 function toRef(data) {
-    return { id: data.id, url: data.html_url };
+    return { id: data.id, url: data.html_url, author: loginOf(data.user) };
+}
+function loginOf(user) {
+    return (user?.login ?? '').toLowerCase();
 }
 /** A listing stops after this many pages (10,000 comments): a `next` link forever ends here. */
 const MAX_LISTING_PAGES = 100;
@@ -33850,7 +33977,7 @@ async function listComments(octokit, place) {
         });
         for await (const page of iterator) {
             for (const c of page.data)
-                all.push({ id: c.id, body: c.body ?? '', html_url: c.html_url });
+                all.push({ id: c.id, body: c.body ?? '', html_url: c.html_url, author: loginOf(c.user) });
             if (++pages >= MAX_LISTING_PAGES) {
                 core_warning(`The comments on #${place.issueNumber} were listed up to ${MAX_LISTING_PAGES} pages only; later ones were not read.`);
                 break;
@@ -33863,10 +33990,9 @@ async function listComments(octokit, place) {
  * The comment with the newest verified marker matching `pick` (by the marker's signed time; on a
  * tie the older comment, the original of any copy), and what `pick` chose in it.
  */
-function newestMarked(comments, secret, place, pick) {
+function newestMarked(marked, pick) {
     let best;
-    for (const comment of comments) {
-        const markers = verifiedMarkers(comment.body, secret, place, comment.id);
+    for (const { comment, markers } of marked) {
         const value = pick(markers.map(m => m.key));
         if (value === undefined)
             continue;
@@ -33909,6 +34035,8 @@ class CommentThread {
     list;
     /** The time stamped on this run's last markers: each write is newer than the one before. */
     lastAt = 0;
+    /** The login this token writes as, once GitHub has answered a write. */
+    writer;
     constructor(octokit, place, secret) {
         this.octokit = octokit;
         this.place = place;
@@ -33919,35 +34047,52 @@ class CommentThread {
         return this.list;
     }
     /**
+     * The comments written by the login this token writes as, with their verified markers. An
+     * installation token cannot ask who it is (GET /user), so the login is learned from the
+     * comments the action wrote: from GitHub's answer once this run has written one, else from the
+     * oldest comment whose markers verify (a copy of a marker, even one taken from a comment's public
+     * edit history, can only be posted after the original). A marker in anyone else's comment
+     * never counts.
+     */
+    async marked() {
+        const all = (await this.comments())
+            .map(comment => ({
+            comment,
+            markers: verifiedMarkers(comment.body, this.secret, this.place, comment.id)
+        }))
+            .filter(m => m.markers.length > 0);
+        const oldest = all.reduce((a, b) => (a === undefined || b.comment.id < a.comment.id ? b : a), undefined);
+        const writer = this.writer ?? oldest?.comment.author;
+        return writer ? all.filter(m => m.comment.author === writer) : [];
+    }
+    /**
+     * What the newest of this thread's markers under `prefix` (`markerKey(...)` of its first parts)
+     * says after it: the rest of its key, decoded ('' when it ends there); undefined when none.
+     */
+    async newestUnder(prefix) {
+        const start = `${prefix}/`;
+        const pick = (keys) => {
+            // The last such marker in a comment is the newest statement in it.
+            const rest = keys.filter(key => key.startsWith(start)).map(key => key.slice(start.length));
+            return rest.length > 0 ? decodeKey(rest[rest.length - 1] ?? '') : undefined;
+        };
+        return newestMarked(await this.marked(), pick)?.value;
+    }
+    /**
      * The job id from the newest verified `route/<projectId>/<jobId>` marker (as built by
      * `markerKey('route', projectId, jobId)`).
      */
     async findRoutedJob(projectId) {
-        return this.newestJobIn(`${markerKey('route', projectId)}/`);
+        const jobId = await this.newestUnder(markerKey('route', projectId));
+        return jobId === '' ? undefined : jobId;
     }
     /**
      * The job id from the newest verified `job/<projectId>/<jobId>` marker: the comment of a run
      * that no trigger asked for (a merge, a dispatch) reporting on its job.
      */
     async findReportedJob(projectId) {
-        return this.newestJobIn(`${markerKey('job', projectId)}/`);
-    }
-    /** The id after `prefix` in the newest verified marker that has one (the last in its comment). */
-    async newestJobIn(prefix) {
-        const pick = (keys) => {
-            // The last such marker in a comment is the newest statement in it.
-            const ids = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length));
-            const jobId = ids.length > 0 ? decodeKey(ids[ids.length - 1] ?? '') : undefined;
-            return jobId === '' ? undefined : jobId;
-        };
-        return newestMarked(await this.comments(), this.secret, this.place, pick)?.value;
-    }
-    /**
-     * The job an earlier attempt of this workflow run delivered its instruction to, from the newest
-     * verified `run/<projectId>/<runId>/<jobId>` marker (as built by `markerKey('run', …)`).
-     */
-    async findRunJob(projectId, runId) {
-        return this.newestJobIn(`${markerKey('run', projectId, runId)}/`);
+        const jobId = await this.newestUnder(markerKey('job', projectId));
+        return jobId === '' ? undefined : jobId;
     }
     /**
      * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the comment carrying the
@@ -33957,7 +34102,7 @@ class CommentThread {
      */
     async upsert(o) {
         if (o.mode !== 'create') {
-            const found = newestMarked(await this.comments(), this.secret, this.place, keys => keys.includes(o.key) ? true : undefined);
+            const found = newestMarked(await this.marked(), keys => keys.includes(o.key) ? true : undefined);
             if (found !== undefined && o.mode === 'if-absent')
                 return { id: found.comment.id, url: found.comment.html_url, kept: true };
             if (found !== undefined) {
@@ -33973,29 +34118,37 @@ class CommentThread {
         }
         const body = this.compose(o);
         const created = await createComment(this.octokit, this.place, body);
-        this.remember(created.id, body, created.url);
-        return created;
+        this.remember(created, body);
+        return { id: created.id, url: created.url };
     }
     /** Edits a known comment in place, markers re-appended and signed anew. */
     async update(id, o) {
-        const body = this.compose(o);
+        const body = this.compose(o, this.list?.find(c => c.id === id));
         const ref = await editComment(this.octokit, this.place, id, body);
-        this.remember(id, body, ref.url);
-        return ref;
+        this.remember(ref, body);
+        return { id: ref.id, url: ref.url };
     }
-    compose(o) {
+    compose(o, editing) {
         this.lastAt = Math.max(Date.now(), this.lastAt + 1);
         const keys = [o.key, ...(o.extraKeys ?? [])];
+        const carry = o.carry;
+        if (editing && carry)
+            for (const { key } of verifiedMarkers(editing.body, this.secret, this.place, editing.id))
+                if (carry(key) && !keys.includes(key))
+                    keys.push(key);
         return composeBody(o.body, markersFor(keys, this.secret, this.place, this.lastAt));
     }
-    remember(id, body, url) {
+    /** A comment this run wrote: who GitHub says wrote it is the login this token writes as. */
+    remember(ref, body) {
+        if (ref.author !== '')
+            this.writer = ref.author;
         if (!this.list)
             return;
-        const known = this.list.find(c => c.id === id);
+        const known = this.list.find(c => c.id === ref.id);
         if (known)
             known.body = body;
         else
-            this.list.push({ id, body, html_url: url });
+            this.list.push({ id: ref.id, body, html_url: ref.url, author: ref.author });
     }
 }
 /** Posts body with a marker for `key` once, for callers that write one comment per run. */
@@ -34253,15 +34406,21 @@ const job_VALUE_MAX_CHARS = 300;
 function elapsed(r) {
     return r.endedAt === undefined ? '' : ` · ${formatElapsed(r.endedAt - r.startedAt)}`;
 }
-/** "#42" for this repository, "owner/repo#42" for another, or "a pull request". */
+/**
+ * "#42" for this repository, "owner/repo#42" for another on this GitHub, the host first
+ * ("git.example.com/owner/repo#42") on any other, or "a pull request" (with its host when that is
+ * not this GitHub's): the link text never hides where the link goes.
+ */
 function pullRequestLabel(r, url) {
     if (r.prNumber !== undefined)
         return `#${r.prNumber}`;
+    const here = url.host === (r.githubHost ?? 'github.com');
+    const host = here ? '' : `${escapeText(clip(url.host, job_VALUE_MAX_CHARS))}/`;
     const m = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname);
     if (!m)
-        return 'a pull request';
+        return here ? 'a pull request' : `a pull request on ${host.slice(0, -1)}`;
     // Owner and repository names are plain ASCII on GitHub: shown as they are in the URL.
-    return `${escapeText(`${m[1]}/${m[2]}`)}#${m[3]}`;
+    return `${host}${escapeText(`${m[1]}/${m[2]}`)}#${m[3]}`;
 }
 /** The pull request as a link, or undefined when the job has none that is a safe https URL. */
 function pullRequestLink(r) {
@@ -34453,6 +34612,8 @@ class JobComments {
     threads = new Map();
     ref;
     broken = false;
+    /** The pull requests (`pr/job`) this run recorded a job on. */
+    recorded = new Set();
     constructor(o) {
         this.o = o;
     }
@@ -34475,12 +34636,15 @@ class JobComments {
         const thread = this.thread(this.o.target?.issueNumber);
         if (!thread || this.broken)
             return undefined;
+        const extraKeys = o.routeKeys ?? [];
+        // Markers of the edited comment to keep: what other writers of it recorded there.
         const w = {
             key: this.o.answerTo !== undefined
                 ? markerKey('answer', this.o.projectId, this.o.answerTo)
                 : markerKey('job', this.o.projectId, report.jobId ?? ''),
-            extraKeys: o.routeKeys ?? [],
-            body: renderJobReport(report)
+            extraKeys,
+            body: renderJobReport(report),
+            ...(o.carry ? { carry: o.carry } : {})
         };
         try {
             this.ref = this.ref
@@ -34497,23 +34661,36 @@ class JobComments {
         }
     }
     /**
-     * Records the job on the pull request it opened (`pr`, not the target: the live comment there
-     * carries the route itself), so a reply with the trigger reaches it. Returns whether it wrote
-     * the record anew or updated the one there (undefined when it could not).
+     * Records the job on the pull request it names (`pr`, not the target: the live comment there
+     * carries the route itself), in one comment there: `opened` marks it the job's own work (the only
+     * record a merge check believes), `route` sends a reply with the trigger to the job. `body` is
+     * what the comment says. `once`: not again if this run wrote it already (while the job runs,
+     * the first sight is what counts). Returns whether the route there is new or was this job's
+     * already (undefined when nothing could be written); a failure only warns.
      */
-    async recordRoute(report, pr) {
+    async recordOnPullRequest(pr, jobId, o) {
         const thread = this.thread(pr);
-        if (!thread)
+        if (!thread || (!o.opened && !o.route))
             return undefined;
+        const written = `${pr}/${jobId}`;
+        if (o.once && this.recorded.has(written))
+            return 'updated';
+        const opened = markerKey('opened', this.o.projectId, jobId);
+        const route = markerKey('route', this.o.projectId, jobId);
         try {
-            const before = await thread.findRoutedJob(this.o.projectId);
+            // Replies already went to this job here: the hint was said on this record before.
+            const before = o.route ? await thread.findRoutedJob(this.o.projectId) : undefined;
             const ref = await thread.upsert({
-                key: markerKey('route', this.o.projectId, report.jobId ?? ''),
-                body: renderJobReport(report),
+                key: o.opened ? opened : route,
+                extraKeys: o.opened && o.route ? [route] : [],
+                body: o.body,
                 mode: 'upsert'
             });
-            info(`Recorded job ${report.jobId} on pull request #${pr}: ${ref.url}`);
-            return before !== undefined && before === report.jobId ? 'updated' : 'created';
+            this.recorded.add(written);
+            info(o.opened
+                ? `Recorded on pull request #${pr} that job ${jobId} opened it: ${ref.url}`
+                : `Recorded job ${jobId} on pull request #${pr}: ${ref.url}`);
+            return before !== undefined && before === jobId ? 'updated' : 'created';
         }
         catch (err) {
             core_warning(messageOf(err));
@@ -34848,6 +35025,8 @@ class ServiceClient {
     o;
     warned = new Set();
     sent = 0;
+    /** Requests let through the `max-requests` check that have not yet connected (or given up). */
+    reserved = 0;
     rateLimited;
     halted = false;
     haltController = new AbortController();
@@ -34914,7 +35093,9 @@ class ServiceClient {
                 throw this.rateLimited;
             if (c.signal?.aborted || this.halted)
                 throw new RequestCancelledError(request);
-            if (this.o.maxRequests > 0 && this.sent >= this.o.maxRequests)
+            // Reserved here, not counted once connected: pages in flight at once each pass this check
+            // before any of them connects, and together they must stay within the cap.
+            if (this.o.maxRequests > 0 && this.sent + this.reserved >= this.o.maxRequests)
                 throw new BudgetError(this.o.maxRequests, clipText(request, MAX_REQUEST_CHARS));
             if (deadline.passed()) {
                 if (last)
@@ -34924,6 +35105,15 @@ class ServiceClient {
             const signal = c.signal
                 ? AbortSignal.any([c.signal, this.haltController.signal])
                 : this.haltController.signal;
+            this.reserved++;
+            // The place is given back once: when the request connects (it is counted instead), or when
+            // the attempt ends without connecting (a socket that connects after that still counts).
+            let held = true;
+            const release = () => {
+                if (held)
+                    this.reserved--;
+                held = false;
+            };
             const result = await attempt({
                 client: c.method === 'POST' ? this.postHttp : this.http,
                 baseUrl: this.o.baseUrl,
@@ -34936,10 +35126,13 @@ class ServiceClient {
                 // Each attempt gets the usual limit, or what is left of the run's time if that is less.
                 limit: deadline.limitCall(this.o.requestTimeoutMs, 1_000),
                 signal,
-                count: () => this.sent++,
+                count: () => {
+                    release();
+                    this.sent++;
+                },
                 debug: this.o.debug,
                 now: () => deadline.now()
-            });
+            }).finally(release);
             if (result.ok) {
                 for (const note of result.notes)
                     this.warnOnce(note);
@@ -35078,10 +35271,82 @@ function isTaken(err) {
     return err instanceof ServiceError && err.status !== undefined && err.status < 300;
 }
 
+;// CONCATENATED MODULE: ./src/commands/delivery-record.ts
+// The record that a step delivered its instruction, which a re-run of that step (the same
+// GITHUB_RUN_ID, a later GITHUB_RUN_ATTEMPT) finds and follows instead of sending again. It names
+// the step exactly, so another step, another matrix leg or another instruction on the same pull
+// request never passes for it:
+//
+//   run/<project>/<run id>/<workflow job>/<step>/<leg>/<instruction hash>/<job-id given>/<job>
+//
+// The workflow job is GITHUB_JOB and the step GITHUB_ACTION (its `id:`, or the runner's name for
+// it). A runner names no matrix leg (GITHUB_JOB is the same for every leg, and the matrix reaches a
+// step only through its inputs), so the leg is a hash of the inputs that decide what the step
+// sends and where it answers; legs that give all of them alike send the same instruction to the
+// same place, and one record serves them. The last part is the job the instruction went to, or
+// empty once that delivery is dropped (the job failed: a re-run is the retry): a newer marker,
+// never a deletion, so the newest statement wins.
+
+
+/** The parts every record of this step starts with, or undefined when the run has no id. */
+function deliveryParts(ctx) {
+    const run = ctx.run;
+    if (!run)
+        return undefined;
+    const s = ctx.settings;
+    return [
+        'run',
+        s.projectId,
+        run.id,
+        run.job,
+        run.step,
+        legOf(s),
+        digest(s.prompt, 16),
+        s.command === 'message' ? s.jobId : ''
+    ];
+}
+/** This step's records start with this key (and a `/`). */
+function deliveryPrefix(parts) {
+    return markerKey(...parts);
+}
+/** The record that this step delivered its instruction to `jobId`, or (undefined) dropped it. */
+function deliveryKey(parts, jobId) {
+    return markerKey(...parts, jobId ?? '');
+}
+/**
+ * Which markers of a comment being edited to keep: the records of delivery of steps other than
+ * those `keys` record. Steps that answer in one comment (they follow the same job) each keep
+ * their record there, whichever writes last.
+ */
+function otherStepsRecords(keys, projectId) {
+    const isRecord = (key) => key.startsWith(`${markerKey('run', projectId)}/`);
+    // A record without its last part (the job) names its step.
+    const stepOf = (key) => key.slice(0, key.lastIndexOf('/'));
+    const mine = keys.filter(isRecord).map(stepOf);
+    return key => isRecord(key) && !mine.includes(stepOf(key));
+}
+/** What a matrix leg gives this step besides the instruction and the job id (named on their own). */
+function legOf(s) {
+    const given = [
+        s.command,
+        s.baseUrl,
+        s.jobPath,
+        s.promptFile ?? '',
+        s.context,
+        s.whenNoJob,
+        s.issueNumber ?? ''
+    ];
+    return digest(JSON.stringify(given), 12);
+}
+function digest(text, chars) {
+    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, chars);
+}
+
 ;// CONCATENATED MODULE: ./src/commands/job-state.ts
 // What the job run knows, as its report and its outputs say it: one JobReport built from the
 // target, the last job seen and the phase; what the job's pull request changes; why the run
 // stopped, in words for a comment; the outputs a job sets.
+
 
 
 
@@ -35103,7 +35368,6 @@ function jobReport(ctx, phase, t, last) {
     const s = ctx.settings;
     const asked = askedIn(ctx);
     const hideStale = (phase === 'waiting' || phase === 'cancelled') && last?.stale;
-    const prBefore = t.before?.prLink ?? undefined;
     const by = ctx.event.comment?.author;
     // The live comment records the delivery (a run marker) where it is written at all.
     const recorded = ctx.run !== undefined && ctx.target !== undefined && ctx.octokit !== undefined;
@@ -35126,9 +35390,35 @@ function jobReport(ctx, phase, t, last) {
         ...(recorded && s.comment !== 'false' ? { rerunFollows: true } : {}),
         ...(s.requirePr ? { requirePr: true } : {}),
         requests: ctx.service.requests,
+        githubHost: hostOf(ctx.serverUrl),
         ...(t.earlier ? { rerun: true } : {}),
-        prUpdated: prBefore !== undefined && last?.job.prLink === prBefore
+        // "Opened" only where this run knows the job opened it; any other pull request it names,
+        // the job updated.
+        prUpdated: !!last?.job.prLink && !openedByJob(ctx, t, last.job)
     };
+}
+/**
+ * Whether the job opened the pull request it names, as far as this run can tell: the link is new
+ * for the job (a job this step created, or a follow-up whose job named another or none just
+ * before), and it is not where the job was asked for (that pull request was there before).
+ */
+function openedByJob(ctx, t, job) {
+    const link = job?.prLink;
+    if (!link)
+        return false;
+    const isNew = t.command === 'create' || (t.before !== undefined && t.before.prLink !== link);
+    if (!isNew)
+        return false;
+    const n = parsePullRequestLink(link, ctx.serverUrl, ctx.event.owner, ctx.event.repo);
+    return n === undefined || (n !== ctx.target?.issueNumber && n !== ctx.event.issueNumber);
+}
+function hostOf(serverUrl) {
+    try {
+        return new URL(serverUrl).host;
+    }
+    catch {
+        return undefined;
+    }
 }
 /**
  * `status`, `pr-link`, `pr-number` (when the pull request is on this GitHub), `branch` (the
@@ -35155,7 +35445,10 @@ function setJobOutputs(result, job, serverUrl) {
  */
 async function changesOf(ctx, job) {
     const pr = job?.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined;
-    if (job?.status !== 'completed' || !pr || !ctx.octokit)
+    // Read only where the run reads GitHub for the user anyway (comments, or `context`): with
+    // `comment: false` the client is there for the agent's-own record alone.
+    const reads = ctx.settings.comment !== 'false' || ctx.settings.context;
+    if (job?.status !== 'completed' || !pr || !ctx.octokit || !reads)
         return undefined;
     try {
         return await pullRequestChanges(ctx.octokit, pr, FILES_SHOWN);
@@ -35197,28 +35490,69 @@ function readerCause(err) {
     }
     return { error: messageOf(err) };
 }
+
+;// CONCATENATED MODULE: ./src/commands/job-records.ts
+// What a job run records on the pull request its job names (in this repository): that the job
+// opened it, the one record that makes a merge of it "the agent's own" (gate.ts), written as soon
+// as the run sees it and whatever `comment` says; and the route that sends replies with the
+// trigger there to the job, at completion when the run comments. A human pull request the job
+// merely names (where it was asked for, or one it had before this instruction) gets the route at
+// most, never the record that it opened it.
+
+
+
+
 /**
- * Records the completed job on the pull request it opened in this repository (`pr`), so a reply
- * with the trigger reaches it. Returns that pull request's number, and whether its record was
- * there before this run. A failure is a warning.
+ * Records what this sight of the job shows on the pull request it names. Returns the pull
+ * request where the route now sends replies, if any, and whether that route was there before
+ * (its record already gave the reply hint). A failure only warns.
  */
-async function recordRoute(ctx, comments, done, pr) {
-    if (done.job?.status !== 'completed' || pr === undefined || ctx.settings.comment === 'false')
+async function recordOnItsPullRequest(ctx, comments, target, sight) {
+    const { job, ending } = sight;
+    const { event, serverUrl } = ctx;
+    const pr = job?.prLink
+        ? parsePullRequestLink(job.prLink, serverUrl, event.owner, event.repo)
+        : undefined;
+    if (!job || pr === undefined)
         return undefined;
+    const answers = ctx.settings.comment !== 'false';
+    const route = ending && answers && job.status === 'completed';
+    // Answering there: the live comment carries the route itself.
     if (pr === ctx.target?.issueNumber)
-        return { pr }; // the live comment carries the marker
-    const asked = askedIn(ctx);
+        return route ? { pr } : undefined;
+    const opened = openedByJob(ctx, target, job);
+    if (!opened && !route)
+        return undefined;
+    // Where the job was asked for, also when the run answers nowhere (`comment: false`).
+    const n = event.issueNumber;
+    const asked = askedIn(ctx) ??
+        (n !== undefined && event.owner !== ''
+            ? { number: n, url: `${serverUrl}/${event.owner}/${event.repo}/issues/${n}` }
+            : undefined);
     const report = {
-        ...done,
-        endedAt: ctx.deadline.now(),
-        routedHere: true,
-        // The record is where the hint lives: it always carries it.
+        ...sight.report,
+        routedHere: route,
+        // The record is where the reply hint lives: it always carries it.
         hintGiven: false,
         prNumber: pr,
         onItsPullRequest: asked ? { askedIn: asked } : {}
     };
-    const recorded = await comments.recordRoute(report, pr);
-    return recorded ? { pr, existed: recorded === 'updated' } : undefined;
+    const jobId = target.jobId ?? job.id;
+    const written = await comments.recordOnPullRequest(pr, jobId, {
+        opened,
+        route,
+        body: answers ? renderJobReport(report) : openedNote(jobId, asked),
+        once: !ending || !answers
+    });
+    if (written === undefined || !route)
+        return undefined;
+    return { pr, existed: written === 'updated' };
+}
+/** The record alone, where the run writes no answers (`comment: false`). */
+function openedNote(jobId, asked) {
+    return (`The docs agent job ${escapeText(jobId)} opened this pull request` +
+        `${asked ? ` (asked for in [#${asked.number}](${asked.url}))` : ''}. This record keeps a ` +
+        'merge of it from starting another job.\n');
 }
 
 ;// CONCATENATED MODULE: ./src/agent/prompt.ts
@@ -35538,6 +35872,7 @@ function readApiKey(get) {
 
 
 
+
 /** The run refused to guess a job: `job-id` is empty and nothing here records one. */
 class NoJobError extends InputError {
     why;
@@ -35587,17 +35922,23 @@ async function prepareTarget(ctx, comments, agent, start, onJob) {
     return target;
 }
 /**
- * On a re-run (a later attempt of the same workflow run), the job an earlier attempt delivered
- * this instruction to, as its comment records it: that job is followed and nothing is sent
- * again. A run with nowhere to comment has no record, and sends again (the README says so).
+ * On a re-run (a later attempt of the same workflow run), the job an earlier attempt of this very
+ * step delivered this instruction to, as its comment records it (delivery-record.ts): that job is
+ * followed and nothing is sent again. Another step's record, or one whose delivery was dropped
+ * (its job failed), sends again; so does a run with nowhere to comment (the README says so). An
+ * explicit `job-id` is never replaced.
  */
 async function earlierAttemptsJob(ctx, comments) {
     const run = ctx.run;
-    if (!run || run.attempt < 2)
+    const parts = deliveryParts(ctx);
+    if (!run || run.attempt < 2 || !parts)
         return undefined;
     const thread = comments.thread(ctx.target?.issueNumber);
-    const found = thread ? await thread.findRunJob(ctx.settings.projectId, run.id) : undefined;
-    if (found === undefined)
+    const found = thread ? await thread.newestUnder(deliveryPrefix(parts)) : undefined;
+    if (found === undefined || found === '')
+        return undefined;
+    const given = ctx.settings.command === 'message' ? ctx.settings.jobId : '';
+    if (given !== '' && found !== given)
         return undefined;
     notice(`This is attempt ${run.attempt} of workflow run ${run.id}: an earlier attempt already ` +
         `delivered the instruction to job ${found}, so it is not sent again. This run follows that job.`);
@@ -35705,6 +36046,8 @@ async function gatherContext(ctx) {
 
 
 
+
+
 async function runJob(ctx) {
     await new JobRun(ctx).run();
 }
@@ -35725,7 +36068,8 @@ class JobRun {
         this.target = initialTarget(s);
         this.agent = new AgentApi(ctx.service);
         this.comments = new JobComments({
-            octokit: s.comment === 'false' ? undefined : ctx.octokit,
+            // Also with `comment: false`: the record that the job opened a pull request is still kept.
+            octokit: ctx.octokit,
             owner: ctx.event.owner,
             repo: ctx.event.repo,
             target: ctx.target,
@@ -35829,6 +36173,7 @@ class JobRun {
             onChange: async (job) => {
                 this.last = { job, stale: false };
                 await this.writeLive(this.report('waiting'), this.keys(this.target.routeHere));
+                await this.record(job, 'waiting', false);
             },
             log: line => info(line),
             warn: line => core_warning(line)
@@ -35845,13 +36190,14 @@ class JobRun {
         const prNumber = waited.job?.prLink
             ? parsePullRequestLink(waited.job.prLink, serverUrl, event.owner, event.repo)
             : undefined;
-        const route = await recordRoute(this.ctx, this.comments, this.report('done'), prNumber);
+        const phase = waited.timedOut ? 'timed-out' : 'done';
+        const route = await this.record(job, phase, true);
         if (route !== undefined && route.pr === target?.issueNumber)
             this.target = { ...this.target, routeHere: true };
         const failure = exitProblem(waited, jobId, this.s);
         const changes = await changesOf(this.ctx, waited.job);
         const report = {
-            ...this.report(waited.timedOut ? 'timed-out' : 'done'),
+            ...this.report(phase),
             // Only the service's words go here (escaped as untrusted); the step's own message, with
             // its advice, goes to the log.
             ...(waited.timedOut && waited.lastPollError ? readerCause(waited.lastPollError) : {}),
@@ -35904,7 +36250,7 @@ class JobRun {
     end(ending) {
         const ended = { ...ending.report, endedAt: this.ctx.deadline.now() };
         const keys = this.keys(ended.routedHere === true, ending.retry);
-        this.ctx.result.comment = () => this.comments.write(ended, { routeKeys: keys });
+        this.ctx.result.comment = () => this.comments.write(ended, this.markers(keys));
         // The summary is read on the run's page: it names the pull request, never "this" one.
         if (this.s.summary)
             this.ctx.result.summary = renderJobReport({ ...ended, onItsPullRequest: undefined }, 'summary');
@@ -35913,9 +36259,14 @@ class JobRun {
     }
     /** A write of the live comment during the run; its URL is an output at once. */
     async writeLive(report, keys) {
-        const url = await this.comments.write(report, { routeKeys: keys });
+        const url = await this.comments.write(report, this.markers(keys));
         if (url)
             this.ctx.result.set('comment-url', url);
+    }
+    /** What this sight of the job shows on its pull request (job-records.ts): the route there. */
+    record(job, phase, ending) {
+        const report = { ...this.report(phase), endedAt: this.ctx.deadline.now() };
+        return recordOnItsPullRequest(this.ctx, this.comments, this.target, { job, ending, report });
     }
     report(phase) {
         return jobReport(this.ctx, phase, this.target, this.last);
@@ -35923,21 +36274,25 @@ class JobRun {
     setJobOutputs(job) {
         setJobOutputs(this.ctx.result, job, this.ctx.serverUrl);
     }
+    /** The live comment's markers besides its own: `keys`, and other steps' records it keeps. */
+    markers(keys) {
+        return { routeKeys: keys, carry: otherStepsRecords(keys, this.s.projectId) };
+    }
     /**
      * The markers the live comment carries besides its own: the route (replies go to this job) and,
-     * once the service has the instruction, this run's delivery, so a re-run follows the same job
-     * (unless the job failed: then a re-run is a retry).
+     * once the service has the instruction, this step's delivery, so its re-run follows the same
+     * job; once the job failed, a newer record that drops that delivery (a re-run is the retry).
      */
     keys(routeHere, retry) {
         const { jobId } = this.target;
-        const run = this.ctx.run;
+        const parts = deliveryParts(this.ctx);
         const keys = [];
         if (jobId === undefined)
             return keys;
         if (routeHere)
             keys.push(markerKey('route', this.s.projectId, jobId));
-        if (this.stage === 'waiting' && !retry && run)
-            keys.push(markerKey('run', this.s.projectId, run.id, jobId));
+        if (this.stage === 'waiting' && parts)
+            keys.push(deliveryKey(parts, retry ? undefined : jobId));
         return keys;
     }
 }
@@ -36733,34 +37088,53 @@ function resolvePeriod(period, now) {
         }
     }
 }
+/** The first instant of year 1, and of year 10000: a date has four digits of year, none before 1. */
+const FIRST_INSTANT = yearStart(1);
+const END_INSTANT = yearStart(10000);
 /**
  * The period just before a bounded range, of equal length; for `last-month`, the calendar month
- * before. Dates keep their form: whole days stay `YYYY-MM-DD`.
+ * before. Dates keep their form: whole days stay `YYYY-MM-DD`. Undefined when it would start
+ * before year 1 (no date can say so).
  */
 function previousRange(range, period) {
     const from = parseInstant(range.dateFrom);
     const to = parseInstant(range.dateTo);
+    if (from === undefined || to === undefined)
+        return undefined;
     if (period?.kind === 'last-month') {
         const f = new Date(from);
         const start = Date.UTC(f.getUTCFullYear(), f.getUTCMonth() - 1, 1);
-        return { dateFrom: day(start), dateTo: range.dateFrom };
+        return start < FIRST_INSTANT ? undefined : { dateFrom: day(start), dateTo: range.dateFrom };
     }
     const start = from - (to - from);
+    if (start < FIRST_INSTANT)
+        return undefined;
     const wholeDays = isDateOnly(range.dateFrom) && isDateOnly(range.dateTo);
     return {
         dateFrom: wholeDays ? day(start) : new Date(start).toISOString(),
         dateTo: range.dateFrom
     };
 }
-/** The `n` periods before `range`, each as `previousRange` makes it, oldest first. */
+/**
+ * The `n` periods before `range`, each as `previousRange` makes it, oldest first; undefined when
+ * the oldest would start before year 1.
+ */
 function rangesBefore(range, n, period) {
     const ranges = [];
     let current = range;
     for (let i = 0; i < n; i++) {
-        current = previousRange(current, period);
+        const previous = previousRange(current, period);
+        if (previous === undefined)
+            return undefined;
+        current = previous;
         ranges.unshift(current);
     }
     return ranges;
+}
+function yearStart(year) {
+    const date = new Date(0);
+    date.setUTCFullYear(year, 0, 1);
+    return date.getTime();
 }
 function day(ms) {
     // Four-digit years only: toISOString writes others as +YYYYYY, which no service reads.
@@ -39866,6 +40240,9 @@ async function checkCommenter(octokit, event, comment, rules) {
 // that `compare` and `trend` read. An InputError names the input and the form it accepts.
 
 
+const YEARS = 'falls outside the years 1 to 9999 (an instant in UTC, after its offset), which no date can ' +
+    'name; expected a date from 0001-01-01 to 9999-12-31';
+const BEFORE_YEAR_ONE = 'choose a later range or fewer periods';
 /**
  * The range of an analytics command from `date-from`/`date-to` or `period`, and the periods
  * before it that `compare` and `trend` need (both need a bounded range).
@@ -39892,6 +40269,10 @@ function readRange(get, now, want) {
             throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`);
         if (to !== '' && toAt === undefined)
             throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`);
+        if (fromAt !== undefined && (fromAt < FIRST_INSTANT || fromAt >= END_INSTANT))
+            throw new InputError('date-from', `${quote(from)} ${YEARS}`);
+        if (toAt !== undefined && (toAt <= FIRST_INSTANT || toAt > END_INSTANT))
+            throw new InputError('date-to', `${quote(to)} ${YEARS}`);
         if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
             throw new InputError('date-to', `must be after \`date-from\` (it is exclusive): ${to} is not after ${from}`);
         if (from !== '')
@@ -39904,12 +40285,16 @@ function readRange(get, now, want) {
         if (dateFrom === undefined || dateTo === undefined)
             throw new InputError('compare', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
         s.previous = previousRange({ dateFrom, dateTo }, s.period);
+        if (s.previous === undefined)
+            throw new InputError('compare', `needs the period before the range, which would start before year 1: ${BEFORE_YEAR_ONE}`);
     }
     if (want.trend > 0) {
         const { dateFrom, dateTo } = s.range;
         if (dateFrom === undefined || dateTo === undefined)
             throw new InputError('trend', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
         s.trendRanges = rangesBefore({ dateFrom, dateTo }, want.trend, s.period);
+        if (s.trendRanges === undefined)
+            throw new InputError('trend', `(${want.trend}) reaches back before year 1 from this range: ${BEFORE_YEAR_ONE}`);
     }
     return s;
 }
@@ -40278,17 +40663,40 @@ async function admit(c) {
 }
 /**
  * A job on the merge of the docs agent's own pull request is skipped: it would start another
- * job, and another after that one merges. Returns the Skip, or a warning when GitHub could not
- * answer the check, or undefined.
+ * job, and another after that one merges. The check runs whatever `comment` says, and fails
+ * closed: when GitHub cannot answer it (or there is no token to ask with), nothing is started
+ * either, and a warning says how to run it by hand.
  */
 async function ownMergeSkip(event, payload, settings, octokit) {
-    const own = await isAgentsOwnMerge(event, payload, settings, octokit);
-    if (typeof own === 'string' || !own)
-        return own || undefined;
+    const pr = asObject(payload.pull_request);
+    const merged = payload.action === 'closed' && pr?.merged === true;
+    const place = placeOf(event);
+    if (!merged || !place || event.owner === '')
+        return undefined;
+    let own;
+    try {
+        if (!octokit)
+            throw new Error('`github-token` is empty, so GitHub cannot be asked');
+        const thread = new CommentThread(octokit, place, settings.apiKey);
+        own = (await thread.newestUnder(markerKey('opened', settings.projectId))) !== undefined;
+    }
+    catch (err) {
+        const why = messageOf(err);
+        return {
+            reason: `could not check whether #${place.issueNumber} is the agent's own`,
+            warning: `Could not check whether the merged pull request #${place.issueNumber} is the docs ` +
+                `agent's own work (${why}), so no job was started: if it were, merging it would start ` +
+                'another. If it is not, run this workflow again once GitHub answers (re-run the job), or ' +
+                'start the job by hand from a `workflow_dispatch` run with the same inputs.'
+        };
+    }
+    if (!own)
+        return undefined;
     return {
         reason: "the merged pull request is the docs agent's own",
         notice: "This merged pull request is the docs agent's own work (it carries this action's signed " +
-            'record of a job), so no new job is started: merging it would otherwise start another.'
+            'record that a job opened it), so no new job is started: merging it would otherwise start ' +
+            'another.'
     };
 }
 function placeOf(event) {
@@ -40339,25 +40747,6 @@ function withheldSecretsWhy(event, env) {
     if (env.GITHUB_ACTOR === 'dependabot[bot]')
         return 'the run was started by Dependabot, and GitHub gives its runs no secrets (only Dependabot secrets)';
     return undefined;
-}
-/**
- * A merged pull request that carries this action's signed route record is the agent's own: a
- * merge recipe that ran on it would start another job, and another after that one merges.
- * A check GitHub could not answer is a warning (the text).
- */
-async function isAgentsOwnMerge(event, payload, settings, octokit) {
-    const pr = asObject(payload.pull_request);
-    const merged = payload.action === 'closed' && pr?.merged === true;
-    const place = placeOf(event);
-    if (!merged || !place || event.owner === '')
-        return false;
-    try {
-        const thread = new CommentThread(octokit, place, settings.apiKey);
-        return (await thread.findRoutedJob(settings.projectId)) !== undefined;
-    }
-    catch (err) {
-        return `Could not check whether #${place.issueNumber} is the agent's own: ${messageOf(err)}`;
-    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
@@ -45492,7 +45881,9 @@ async function run(env = process.env, clock = systemClock) {
         for (const warning of settings.warnings)
             core_warning(warning);
         const target = commentTarget(settings, event);
-        const wantsGitHub = settings.comment !== 'false' || commentEvent || (isJobSettings(settings) && settings.context);
+        // A job run asks GitHub whatever `comment` says: whether a merge is the agent's own, and the
+        // record that its job opened a pull request.
+        const wantsGitHub = settings.comment !== 'false' || commentEvent || isJobSettings(settings);
         const octokit = wantsGitHub && settings.githubToken !== ''
             ? (admitted.octokit ?? github(settings.githubToken))
             : undefined;
@@ -45501,11 +45892,9 @@ async function run(env = process.env, clock = systemClock) {
         if (!target && !isJobSettings(settings) && settings.comment === 'auto')
             notice('This run belongs to no pull request or issue, so the report is in its job summary only. ' +
                 'Set `issue-number` (e.g. a tracking issue) to post it as a comment.');
-        if (isJobSettings(settings) && octokit) {
+        if (isJobSettings(settings)) {
             const own = await ownMergeSkip(event, payload, settings, octokit);
-            if (typeof own === 'string')
-                core_warning(own);
-            else if (own) {
+            if (own) {
                 await skip(result, own, octokit, event);
                 return;
             }
@@ -45600,6 +45989,8 @@ async function skip(result, s, octokit, event) {
         const { comment, content } = s.reaction;
         await addReaction(octokit, event.owner, event.repo, comment, content, core_warning);
     }
+    if (s.warning)
+        core_warning(s.warning);
     if (s.notice)
         notice(s.notice);
     info(`Skipped: ${s.reason}. Nothing was sent to the service.`);
@@ -45651,13 +46042,21 @@ function readPayload(path) {
         return {};
     }
 }
-/** The workflow run and its attempt: a re-run keeps the id and counts the attempt up. */
+/**
+ * The workflow run and its attempt (a re-run keeps the id and counts the attempt up), and the
+ * workflow job and step this is: what a re-run's record of delivery names.
+ */
 function runOf(env) {
     const id = env.GITHUB_RUN_ID ?? '';
     if (!/^\d{1,20}$/.test(id))
         return undefined;
     const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? '1');
-    return { id, attempt: Number.isSafeInteger(attempt) && attempt >= 1 ? attempt : 1 };
+    return {
+        id,
+        attempt: Number.isSafeInteger(attempt) && attempt >= 1 ? attempt : 1,
+        job: (env.GITHUB_JOB ?? '').slice(0, 100),
+        step: (env.GITHUB_ACTION ?? '').slice(0, 100)
+    };
 }
 function runUrl(env) {
     const server = env.GITHUB_SERVER_URL ?? 'https://github.com';

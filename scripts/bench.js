@@ -310,7 +310,86 @@ async function memory() {
   }
 }
 
-function printTable(requests, fast, cold, mem) {
+/**
+ * The action built from git ref `ref` (its src/ with this checkout's node_modules), in a temp
+ * folder holding action.yml and dist/ as runAction() wants them.
+ */
+function buildRef(ref) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-agent-bench-base-'))
+  const tree = path.join(dir, 'tree')
+  const git = args => {
+    const r = spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`)
+  }
+  git(['worktree', 'add', '--detach', tree, ref])
+  try {
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'))
+    const ncc = path.join(ROOT, 'node_modules', '.bin', 'ncc')
+    const built = spawnSync(ncc, ['build', 'src/index.ts', '-o', path.join(dir, 'dist')], {
+      cwd: tree,
+      encoding: 'utf8'
+    })
+    if (built.status !== 0) throw new Error(`ncc failed for ${ref}: ${built.stderr}`)
+    fs.copyFileSync(path.join(tree, 'action.yml'), path.join(dir, 'action.yml'))
+  } finally {
+    git(['worktree', 'remove', '--force', tree])
+  }
+  return dir
+}
+
+/**
+ * What the secret search costs an export: 1,000,000 rows to NDJSON with no latency (the action's
+ * own work is all there is), this build against the one of `--baseline=<git ref>`, taken in
+ * turns, the median of 3 each. Without a baseline, the time alone.
+ */
+async function exportCost() {
+  const rows = 1_000_000
+  const ref = process.argv.find(a => a.startsWith('--baseline='))?.slice('--baseline='.length)
+  console.log(
+    `\n(e) Export time: ${rows.toLocaleString('en-US')} rows to NDJSON, no latency` +
+      (ref ? `, this build against ${ref}` : '')
+  )
+  const base = ref ? buildRef(ref) : undefined
+  const sim = await startService({ rows, latencyMs: 0 })
+  const once = async actionDir => {
+    const { r, ms } = await exportOnce(
+      sim,
+      { 'output-file': 'out/visitors.ndjson' },
+      { timeoutMs: 150_000, ...(actionDir ? { actionDir } : {}) }
+    )
+    if (r.outputs.rows !== String(rows))
+      throw new Error(`expected ${rows} rows, the action exported ${r.outputs.rows}`)
+    return ms
+  }
+  try {
+    const times = { current: [], base: [] }
+    for (let i = 0; i < 3; i++) {
+      times.current.push(await once())
+      if (base) times.base.push(await once(base))
+    }
+    const current = median(times.current)
+    console.log(`      this build: ${times.current.map(seconds).join(', ')}`)
+    if (!base) {
+      figure('export time, 1,000,000 rows', seconds(current), 'informational', undefined)
+      return { current }
+    }
+    const before = median(times.base)
+    console.log(`      ${ref}: ${times.base.map(seconds).join(', ')}`)
+    const ratio = current / before
+    figure(
+      `export time, 1,000,000 rows: this build ${seconds(current)} / ${ref} ${seconds(before)}`,
+      ratio.toFixed(2),
+      'at most 1.10',
+      ratio <= 1.1
+    )
+    return { current, before, ratio, ref }
+  } finally {
+    await sim.close()
+    if (base) fs.rmSync(base, { recursive: true, force: true })
+  }
+}
+
+function printTable(requests, fast, cold, mem, cost) {
   const lines = [
     '| Pages | Requests | Minimum | Ratio | With `compare` | Minimum | Ratio | Before (issue 11): without / with `compare` |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|'
@@ -336,15 +415,22 @@ function printTable(requests, fast, cold, mem) {
     lines.push(
       `Peak memory, 1,000,000 rows to NDJSON: ${mem.mb.toFixed(0)} MB (target under 200 MB)`
     )
+  if (cost?.ref)
+    lines.push(
+      `Export time, 1,000,000 rows to NDJSON: ${seconds(cost.current)} against ` +
+        `${seconds(cost.before)} for ${cost.ref}: ratio ${cost.ratio.toFixed(2)} (target at most 1.10)`
+    )
   console.log(`\n${lines.join('\n')}`)
 }
 
 const started = Date.now()
 const results = {}
 let crashed = 0
-// `npm run bench -- speed memory` runs only the steps named.
-const only = process.argv.slice(2)
-for (const [name, step] of Object.entries({ requestsPerExport, speed, coldStart, memory })) {
+// `npm run bench -- speed memory` runs only the steps named; `--baseline=<git ref>` gives the
+// export time a build to measure against.
+const only = process.argv.slice(2).filter(a => !a.startsWith('--'))
+const steps = { requestsPerExport, speed, coldStart, memory, exportCost }
+for (const [name, step] of Object.entries(steps)) {
   if (only.length > 0 && !only.includes(name)) continue
   try {
     results[name] = await step()
@@ -353,7 +439,13 @@ for (const [name, step] of Object.entries({ requestsPerExport, speed, coldStart,
     console.log(`FAIL  ${name}: ${err instanceof Error ? err.message : String(err)}`)
   }
 }
-printTable(results.requestsPerExport, results.speed, results.coldStart, results.memory)
+printTable(
+  results.requestsPerExport,
+  results.speed,
+  results.coldStart,
+  results.memory,
+  results.exportCost
+)
 const failed = checks.filter(c => c.pass === false).length + crashed
 console.log(
   `\n${failed === 0 ? 'All targets met' : `${failed} target(s) missed`} (${seconds(Date.now() - started)} in all).`

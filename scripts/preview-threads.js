@@ -168,6 +168,45 @@ async function fromAnIssue() {
 }
 
 /**
+ * The record that a job opened a pull request: written on it even with `comment: false` (then
+ * alone), and never on a human pull request the job only pushed to.
+ */
+async function openedRecords() {
+  const created = { activePolls: 1, prLink: PR(21) }
+  const onMerge = await withSims({ jobs: [], created }, async (sim, gh) => {
+    const env = { GITHUB_API_URL: gh.url }
+    const inputs = { ...base(sim.url), command: 'create', prompt: 'Document this change' }
+    await runAction({
+      inputs: { ...inputs, comment: 'false' },
+      env,
+      ...pullRequestEvent(5, 'closed', { title: 'Add rate limits' })
+    })
+    const merged = await runAction({ inputs, env, ...pullRequestEvent(21, 'closed') })
+    const notice = merged.stdout.split('\n').find(l => l.startsWith('::notice'))
+    return {
+      title: 'Pull request #21, opened by a job that a `comment: false` merge run started',
+      comments: thread(gh, 21),
+      note: notice ? notice.replace(/^::notice[^:]*::/, 'Merge run notice: ') : undefined
+    }
+  })
+  const onHumanPr = await withSims(
+    { jobs: [], created: { activePolls: 1, prLink: PR(7) } },
+    async (sim, gh) => {
+      await runAction({
+        inputs: { ...base(sim.url), command: 'message', 'when-no-job': 'create' },
+        env: { GITHUB_API_URL: gh.url },
+        ...comment(gh, 7, '/docs-agent Add a FAQ entry about rate limits')
+      })
+      return {
+        title: 'Pull request #7, a human one the new job pushed to',
+        comments: thread(gh, 7)
+      }
+    }
+  )
+  return [onMerge, onHumanPr]
+}
+
+/**
  * The weekly issue over three weeks: each report with compare and trend: 8 (the recipe); after
  * the first, a maintainer asks the agent to fix suggestion 2; the next reports follow its pull
  * request (open, then merged) and take the totals the earlier ones recorded.
@@ -230,6 +269,7 @@ export async function previewThreads() {
     ['A review that is an instruction, and one by a reader', reviews],
     ['A reply on the code pull request of a merge', fromTheCodePullRequest],
     ['A job asked for on an issue, and the merge of its pull request', fromAnIssue],
+    ['The record that a job opened a pull request', openedRecords],
     ['The weekly report over three weeks', weeklyIssue]
   ]) {
     try {

@@ -19,6 +19,8 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {'completed'|'archived'|'failed'} [finalStatus] default 'completed'
  * @property {string|null} [prLink] null models "no pull request was opened"
  * @property {string|null} [nextPrLink] prLink once a follow-up has finished (default `prLink`)
+ * @property {boolean} [earlyPrLink] the job names its pull request while it still works (it opened
+ *   it early), not only once it is final
  * @property {number} [activePolls] GETs answered 'active' after a message (default 2)
  * @property {number} [activeMs] alternatively stay active this long after a message
  * @property {number} [queuedPolls] GETs answered 'queued' (a status added later) before 'active'
@@ -258,7 +260,7 @@ export async function startService(options = {}) {
       ref: orDefault(job.spec.ref, 'main')
     },
     model: orDefault(job.spec.model, 'claude-sonnet-4-5'),
-    prLink: working(status) ? null : job.prLink,
+    prLink: working(status) && !job.spec.earlyPrLink ? null : job.prLink,
     createdAt: job.createdAt,
     archivedAt: working(status) ? null : job.archivedAt,
     ...job.spec.extra

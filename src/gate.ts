@@ -3,7 +3,7 @@
 // holds a secret, and a merge of the docs agent's own pull request. A run that is not carried out
 // is a Skip: what to say (a notice, a reply, a reaction), published by main.
 import { asObject } from './json.js'
-import { CommentThread, type Place } from './github/comments.js'
+import { CommentThread, markerKey, type Place } from './github/comments.js'
 import { TRIGGER_EVENTS, type EventInfo, type TriggerComment } from './github/event.js'
 import type { Octokit } from './github/octokit.js'
 import { parseFix, resolveFix, type FixRequest, type FixResolution } from './github/fix-trigger.js'
@@ -33,6 +33,8 @@ export interface Skip {
   /** For the log line "Skipped: …". */
   reason: string
   notice?: string
+  /** A run not carried out because a check could not be made (it fails closed). */
+  warning?: string
   /** Said on the pull request or issue the trigger comment is on. */
   reply?: { place: Place; body: string }
   /** On the trigger comment. */
@@ -169,22 +171,43 @@ async function fixTrigger(
 
 /**
  * A job on the merge of the docs agent's own pull request is skipped: it would start another
- * job, and another after that one merges. Returns the Skip, or a warning when GitHub could not
- * answer the check, or undefined.
+ * job, and another after that one merges. The check runs whatever `comment` says, and fails
+ * closed: when GitHub cannot answer it (or there is no token to ask with), nothing is started
+ * either, and a warning says how to run it by hand.
  */
 export async function ownMergeSkip(
   event: EventInfo,
   payload: Record<string, unknown>,
   settings: JobSettings,
-  octokit: Octokit
-): Promise<Skip | string | undefined> {
-  const own = await isAgentsOwnMerge(event, payload, settings, octokit)
-  if (typeof own === 'string' || !own) return own || undefined
+  octokit: Octokit | undefined
+): Promise<Skip | undefined> {
+  const pr = asObject(payload.pull_request)
+  const merged = payload.action === 'closed' && pr?.merged === true
+  const place = placeOf(event)
+  if (!merged || !place || event.owner === '') return undefined
+  let own: boolean
+  try {
+    if (!octokit) throw new Error('`github-token` is empty, so GitHub cannot be asked')
+    const thread = new CommentThread(octokit, place, settings.apiKey)
+    own = (await thread.newestUnder(markerKey('opened', settings.projectId))) !== undefined
+  } catch (err) {
+    const why = messageOf(err)
+    return {
+      reason: `could not check whether #${place.issueNumber} is the agent's own`,
+      warning:
+        `Could not check whether the merged pull request #${place.issueNumber} is the docs ` +
+        `agent's own work (${why}), so no job was started: if it were, merging it would start ` +
+        'another. If it is not, run this workflow again once GitHub answers (re-run the job), or ' +
+        'start the job by hand from a `workflow_dispatch` run with the same inputs.'
+    }
+  }
+  if (!own) return undefined
   return {
     reason: "the merged pull request is the docs agent's own",
     notice:
       "This merged pull request is the docs agent's own work (it carries this action's signed " +
-      'record of a job), so no new job is started: merging it would otherwise start another.'
+      'record that a job opened it), so no new job is started: merging it would otherwise start ' +
+      'another.'
   }
 }
 
@@ -247,27 +270,4 @@ function withheldSecretsWhy(event: EventInfo, env: NodeJS.ProcessEnv): string | 
   if (env.GITHUB_ACTOR === 'dependabot[bot]')
     return 'the run was started by Dependabot, and GitHub gives its runs no secrets (only Dependabot secrets)'
   return undefined
-}
-
-/**
- * A merged pull request that carries this action's signed route record is the agent's own: a
- * merge recipe that ran on it would start another job, and another after that one merges.
- * A check GitHub could not answer is a warning (the text).
- */
-async function isAgentsOwnMerge(
-  event: EventInfo,
-  payload: Record<string, unknown>,
-  settings: JobSettings,
-  octokit: Octokit
-): Promise<boolean | string> {
-  const pr = asObject(payload.pull_request)
-  const merged = payload.action === 'closed' && pr?.merged === true
-  const place = placeOf(event)
-  if (!merged || !place || event.owner === '') return false
-  try {
-    const thread = new CommentThread(octokit, place, settings.apiKey)
-    return (await thread.findRoutedJob(settings.projectId)) !== undefined
-  } catch (err) {
-    return `Could not check whether #${place.issueNumber} is the agent's own: ${messageOf(err)}`
-  }
 }

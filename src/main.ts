@@ -99,8 +99,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
     deadline.limit(settings.waitTimeoutMs)
     for (const warning of settings.warnings) core.warning(warning)
     const target = commentTarget(settings, event)
-    const wantsGitHub =
-      settings.comment !== 'false' || commentEvent || (isJobSettings(settings) && settings.context)
+    // A job run asks GitHub whatever `comment` says: whether a merge is the agent's own, and the
+    // record that its job opened a pull request.
+    const wantsGitHub = settings.comment !== 'false' || commentEvent || isJobSettings(settings)
     const octokit =
       wantsGitHub && settings.githubToken !== ''
         ? (admitted.octokit ?? github(settings.githubToken))
@@ -112,10 +113,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
         'This run belongs to no pull request or issue, so the report is in its job summary only. ' +
           'Set `issue-number` (e.g. a tracking issue) to post it as a comment.'
       )
-    if (isJobSettings(settings) && octokit) {
+    if (isJobSettings(settings)) {
       const own = await ownMergeSkip(event, payload, settings, octokit)
-      if (typeof own === 'string') core.warning(own)
-      else if (own) {
+      if (own) {
         await skip(result, own, octokit, event)
         return
       }
@@ -210,6 +210,7 @@ async function skip(
     const { comment, content } = s.reaction
     await addReaction(octokit, event.owner, event.repo, comment, content, core.warning)
   }
+  if (s.warning) core.warning(s.warning)
   if (s.notice) core.notice(s.notice)
   core.info(`Skipped: ${s.reason}. Nothing was sent to the service.`)
   result.set('skipped', 'true')
@@ -266,12 +267,22 @@ function readPayload(path: string | undefined): Record<string, unknown> {
   }
 }
 
-/** The workflow run and its attempt: a re-run keeps the id and counts the attempt up. */
-function runOf(env: NodeJS.ProcessEnv): { id: string; attempt: number } | undefined {
+/**
+ * The workflow run and its attempt (a re-run keeps the id and counts the attempt up), and the
+ * workflow job and step this is: what a re-run's record of delivery names.
+ */
+function runOf(
+  env: NodeJS.ProcessEnv
+): { id: string; attempt: number; job: string; step: string } | undefined {
   const id = env.GITHUB_RUN_ID ?? ''
   if (!/^\d{1,20}$/.test(id)) return undefined
   const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? '1')
-  return { id, attempt: Number.isSafeInteger(attempt) && attempt >= 1 ? attempt : 1 }
+  return {
+    id,
+    attempt: Number.isSafeInteger(attempt) && attempt >= 1 ? attempt : 1,
+    job: (env.GITHUB_JOB ?? '').slice(0, 100),
+    step: (env.GITHUB_ACTION ?? '').slice(0, 100)
+  }
 }
 
 function runUrl(env: NodeJS.ProcessEnv): string {

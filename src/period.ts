@@ -78,19 +78,29 @@ export function resolvePeriod(period: Period, now: Date): Required<DateRange> {
   }
 }
 
+/** The first instant of year 1, and of year 10000: a date has four digits of year, none before 1. */
+export const FIRST_INSTANT = yearStart(1)
+export const END_INSTANT = yearStart(10000)
+
 /**
  * The period just before a bounded range, of equal length; for `last-month`, the calendar month
- * before. Dates keep their form: whole days stay `YYYY-MM-DD`.
+ * before. Dates keep their form: whole days stay `YYYY-MM-DD`. Undefined when it would start
+ * before year 1 (no date can say so).
  */
-export function previousRange(range: Required<DateRange>, period?: Period): Required<DateRange> {
-  const from = parseInstant(range.dateFrom) as number
-  const to = parseInstant(range.dateTo) as number
+export function previousRange(
+  range: Required<DateRange>,
+  period?: Period
+): Required<DateRange> | undefined {
+  const from = parseInstant(range.dateFrom)
+  const to = parseInstant(range.dateTo)
+  if (from === undefined || to === undefined) return undefined
   if (period?.kind === 'last-month') {
     const f = new Date(from)
     const start = Date.UTC(f.getUTCFullYear(), f.getUTCMonth() - 1, 1)
-    return { dateFrom: day(start), dateTo: range.dateFrom }
+    return start < FIRST_INSTANT ? undefined : { dateFrom: day(start), dateTo: range.dateFrom }
   }
   const start = from - (to - from)
+  if (start < FIRST_INSTANT) return undefined
   const wholeDays = isDateOnly(range.dateFrom) && isDateOnly(range.dateTo)
   return {
     dateFrom: wholeDays ? day(start) : new Date(start).toISOString(),
@@ -98,19 +108,30 @@ export function previousRange(range: Required<DateRange>, period?: Period): Requ
   }
 }
 
-/** The `n` periods before `range`, each as `previousRange` makes it, oldest first. */
+/**
+ * The `n` periods before `range`, each as `previousRange` makes it, oldest first; undefined when
+ * the oldest would start before year 1.
+ */
 export function rangesBefore(
   range: Required<DateRange>,
   n: number,
   period?: Period
-): Required<DateRange>[] {
+): Required<DateRange>[] | undefined {
   const ranges: Required<DateRange>[] = []
   let current = range
   for (let i = 0; i < n; i++) {
-    current = previousRange(current, period)
+    const previous = previousRange(current, period)
+    if (previous === undefined) return undefined
+    current = previous
     ranges.unshift(current)
   }
   return ranges
+}
+
+function yearStart(year: number): number {
+  const date = new Date(0)
+  date.setUTCFullYear(year, 0, 1)
+  return date.getTime()
 }
 
 function day(ms: number): string {

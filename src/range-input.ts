@@ -2,6 +2,8 @@
 // that `compare` and `trend` read. An InputError names the input and the form it accepts.
 import { InputError, quote, type GetInput } from './inputs.js'
 import {
+  END_INSTANT,
+  FIRST_INSTANT,
   parseInstant,
   parsePeriod,
   previousRange,
@@ -17,6 +19,11 @@ export interface RangeSettings {
   previous?: Required<DateRange>
   trendRanges?: Required<DateRange>[]
 }
+
+const YEARS =
+  'falls outside the years 1 to 9999 (an instant in UTC, after its offset), which no date can ' +
+  'name; expected a date from 0001-01-01 to 9999-12-31'
+const BEFORE_YEAR_ONE = 'choose a later range or fewer periods'
 
 /**
  * The range of an analytics command from `date-from`/`date-to` or `period`, and the periods
@@ -53,6 +60,10 @@ export function readRange(
       throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`)
     if (to !== '' && toAt === undefined)
       throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`)
+    if (fromAt !== undefined && (fromAt < FIRST_INSTANT || fromAt >= END_INSTANT))
+      throw new InputError('date-from', `${quote(from)} ${YEARS}`)
+    if (toAt !== undefined && (toAt <= FIRST_INSTANT || toAt > END_INSTANT))
+      throw new InputError('date-to', `${quote(to)} ${YEARS}`)
     if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
       throw new InputError(
         'date-to',
@@ -69,6 +80,11 @@ export function readRange(
         'needs a bounded range: set `period`, or both `date-from` and `date-to`'
       )
     s.previous = previousRange({ dateFrom, dateTo }, s.period)
+    if (s.previous === undefined)
+      throw new InputError(
+        'compare',
+        `needs the period before the range, which would start before year 1: ${BEFORE_YEAR_ONE}`
+      )
   }
   if (want.trend > 0) {
     const { dateFrom, dateTo } = s.range
@@ -78,6 +94,11 @@ export function readRange(
         'needs a bounded range: set `period`, or both `date-from` and `date-to`'
       )
     s.trendRanges = rangesBefore({ dateFrom, dateTo }, want.trend, s.period)
+    if (s.trendRanges === undefined)
+      throw new InputError(
+        'trend',
+        `(${want.trend}) reaches back before year 1 from this range: ${BEFORE_YEAR_ONE}`
+      )
   }
   return s
 }

@@ -4,6 +4,9 @@
 // masking covers the log only, and a comment escapes `_` as `&#95;`, which hides a key from the
 // runner's literal scan: so the outputs, the summary and comments need redaction of their own.
 import * as core from '@actions/core'
+import { needlesOf, PartFinder, readingOf } from './secret-search.js'
+
+export { isInvisible } from './secret-search.js'
 
 const MASK = '***'
 // A line of a multi-line value this short is no secret on its own, and replacing it everywhere
@@ -15,8 +18,10 @@ const MIN_ENCODED = 8
 const MIN_SHIFTED_CORE = 8
 
 let pattern: RegExp | undefined
-/** The secrets as given (trimmed), with their names, for the decoding check. */
-let known: Array<{ name: string; value: string }> = []
+/** Finds a long enough part of a secret in a decoded text. */
+let finder: PartFinder | undefined
+/** A secret holds a character decoding changes or removes: its raw forms are searched too. */
+let oddSecret = false
 
 /**
  * Registers the secrets: masks them in the runner's log at once, and makes redact() remove them.
@@ -37,10 +42,20 @@ export function registerSecrets(apiKey: string, githubToken: string): void {
       for (const prefix of prefixes) for (const f of base64Forms(prefix + whole)) forms.add(f)
   }
   forms.delete('')
-  known = [
-    { name: 'the API key', value: apiKey.trim() },
-    { name: 'the GitHub token', value: githubToken.trim() }
-  ].filter(k => k.value.length >= MIN_ENCODED)
+  const named: Array<[string, string]> = [
+    ['the API key', apiKey],
+    ['the GitHub token', githubToken]
+  ]
+  // The whole value and each line of a broken one, as a reader would find them.
+  const searched = named.flatMap(([name, secret]) =>
+    piecesOf(secret)
+      .map(piece => piece.trim())
+      .filter(piece => piece.length >= MIN_ENCODED)
+      .map(piece => [name, piece] as const)
+  )
+  const needles = searched.flatMap(([name, piece]) => needlesOf(name, piece))
+  finder = needles.length > 0 ? new PartFinder(needles) : undefined
+  oddSecret = searched.some(([, piece]) => readingOf(piece).joined !== piece)
   // Longest first, so a form that contains a shorter one is removed whole.
   const sorted = [...forms].sort((a, b) => b.length - a.length)
   pattern = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined
@@ -48,9 +63,10 @@ export function registerSecrets(apiKey: string, githubToken: string): void {
 
 /**
  * `text` with every known secret, in every encoding below, replaced by `***`. A text that still
- * holds a secret once decoded (percent, `\u`, HTML entities, split lines, invisible characters
- * interleaved), or a long part of one (as a clip leaves it), is withheld whole: see withheld().
- * Call it before clipping or escaping: both can turn a known form into one it does not know.
+ * holds any 12 characters in a row of a secret once decoded (percent, `\u`, entities, JSON and
+ * Markdown escapes, split lines, invisible characters interleaved, base64 wrapped or not, hex),
+ * anywhere in it, is withheld whole: see withheld(). Call it before clipping or escaping: both
+ * can turn a known form into one it does not know.
  */
 export function redact(text: string): string {
   if (pattern === undefined || text === '') return text
@@ -64,137 +80,14 @@ export function withheld(secretName: string): string {
   return `[withheld: this text contained ${secretName} in an encoded form]`
 }
 
-/**
- * The name of the secret that `text` reveals once decoded, if any: its whole value, or a clipped
- * part of it, as a length limit leaves one: the text ends with the secret's first PART_CHARS or
- * more characters (perhaps with an ellipsis), or starts with its last ones.
- */
+/** The name of the secret any long enough part of which `text` reveals once decoded, if any. */
 function hiddenSecret(text: string): string | undefined {
-  if (known.length === 0) return undefined
-  const decoded = decodeForms(text)
-  for (const { name, value } of known) {
-    const part = Math.min(PART_CHARS, value.length)
-    for (const d of decoded) {
-      if (d.includes(value)) return name
-      // A clip may also cut an escape in two: a few characters of it stay undecoded at the cut.
-      const end = d.replace(/(?:…|\.\.\.)$/, '')
-      for (let cut = 0; cut <= MAX_ESCAPE_CHARS; cut++) {
-        const head = end.slice(0, end.length - cut)
-        const tail = d.slice(cut)
-        for (let n = value.length - 1; n >= part; n--)
-          if (head.endsWith(value.slice(0, n)) || tail.startsWith(value.slice(value.length - n)))
-            return name
-      }
-    }
-  }
-  return undefined
-}
-
-// A clip at a length limit keeps a secret's start; this much of it is already worth withholding.
-const PART_CHARS = 12
-// The longest escape of one character (`&#x10ffff;`), which a clip may leave half of.
-const MAX_ESCAPE_CHARS = 9
-/** Characters that render as nothing (or only steer direction): stripped before the check. */
-const INVISIBLE_RANGES: ReadonlyArray<[number, number]> = [
-  [0x00ad, 0x00ad],
-  [0x034f, 0x034f],
-  [0x061c, 0x061c],
-  [0x115f, 0x1160],
-  [0x17b4, 0x17b5],
-  [0x180b, 0x180f],
-  [0x200b, 0x200f],
-  [0x202a, 0x202e],
-  [0x2060, 0x206f],
-  [0x3164, 0x3164],
-  [0xfe00, 0xfe0f],
-  [0xfeff, 0xfeff],
-  [0xffa0, 0xffa0]
-]
-
-export function isInvisible(c: string): boolean {
-  const code = c.codePointAt(0) ?? 0
-  return INVISIBLE_RANGES.some(([from, to]) => code >= from && code <= to)
-}
-
-function removeInvisible(s: string): string {
-  let out = ''
-  for (const c of s) if (!isInvisible(c)) out += c
-  return out
-}
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  lowbar: '_',
-  UnderBar: '_',
-  hyphen: '-',
-  dash: '-',
-  period: '.',
-  colon: ':',
-  sol: '/',
-  plus: '+',
-  equals: '=',
-  commat: '@',
-  dollar: '$',
-  comma: ',',
-  semi: ';',
-  num: '#',
-  percnt: '%',
-  excl: '!',
-  quest: '?',
-  nbsp: ' '
-}
-
-/**
- * The readings of `text` a person or a renderer could make: as it is, and with entities, `\u`
- * and `\x` escapes and percent-encoding decoded (repeatedly, for double encodings), then with
- * invisible characters and all white space removed (a secret split across lines or interleaved
- * with zero-width characters reads whole again).
- */
-function decodeForms(text: string): string[] {
-  let d = text
-  for (let round = 0; round < 3; round++) {
-    const next = decodePercent(decodeEscapes(decodeEntities(d)))
-    if (next === d) break
-    d = next
-  }
-  const joined = removeInvisible(d).replace(/\s+/g, '')
-  return d === text ? [joined] : [d, joined]
-}
-
-function decodeEntities(s: string): string {
-  return s.replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z]{2,10});?/g, (m, body: string) => {
-    if (body[0] !== '#') return NAMED_ENTITIES[body] ?? m
-    const code =
-      body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : Number(body.slice(1))
-    return code <= 0x10ffff ? String.fromCodePoint(code) : m
-  })
-}
-
-function decodeEscapes(s: string): string {
-  return s
-    .replace(/\\u\{([0-9a-fA-F]{1,6})\}/g, (m, hex: string) => fromCode(m, parseInt(hex, 16)))
-    .replace(/\\[uU]([0-9a-fA-F]{4})/g, (m, hex: string) => fromCode(m, parseInt(hex, 16)))
-    .replace(/\\x([0-9a-fA-F]{2})/g, (m, hex: string) => fromCode(m, parseInt(hex, 16)))
-}
-
-function fromCode(original: string, code: number): string {
-  return code <= 0x10ffff ? String.fromCodePoint(code) : original
-}
-
-function decodePercent(s: string): string {
-  return s.replace(/(?:%[0-9a-fA-F]{2})+/g, run => {
-    try {
-      return decodeURIComponent(run)
-    } catch {
-      // Not UTF-8: each byte as a Latin-1 character, which is what an ASCII secret is.
-      return run.replace(/%([0-9a-fA-F]{2})/g, (_, h: string) =>
-        String.fromCharCode(parseInt(h, 16))
-      )
-    }
-  })
+  if (finder === undefined) return undefined
+  const { decoded, joined } = readingOf(text)
+  const found = finder.find(joined)
+  if (found !== undefined || !oddSecret) return found
+  // A secret holding characters that decoding changes or removes: its raw forms too.
+  return finder.find(text) ?? finder.find(decoded)
 }
 
 /**
@@ -225,9 +118,11 @@ export function redactDeep<T>(value: T): T {
 }
 
 /**
- * `value`, parsed from the JSON `text`, with redactDeep applied when it could hold a secret. Without
- * a backslash in `text` every parsed string is a literal slice of it, so one scan of the text
- * settles it (an export's pages, thousands of strings each, then cost one regex pass).
+ * `value`, parsed from the JSON `text`, with redactDeep applied when it could hold a secret: then
+ * every string is searched on its own (field by field: a part of a secret in the middle of one
+ * field is found, and a secret split over two fields is withheld in both). Without a backslash in
+ * `text` every parsed string is a literal slice of it, so one search of the whole text settles
+ * that none does (an export's pages, thousands of strings each, then cost one pass).
  */
 export function redactParsed<T>(text: string, value: T): T {
   if (pattern === undefined) return value

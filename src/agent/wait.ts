@@ -20,7 +20,10 @@ export interface WaitOptions {
   jobId: string
   /** The last job seen so far (the POST's answer), returned when no poll succeeds. */
   job?: AgentJob
-  /** Called when a believed status differs from the last one reported; not on every poll. */
+  /**
+   * Called when a believed status or pull request differs from the last one reported (a pull
+   * request the job opened is recorded as soon as it shows); not on every poll.
+   */
   onChange?: (job: AgentJob) => Promise<void> | void
   log?: (line: string) => void
   warn?: (line: string) => void
@@ -68,6 +71,7 @@ export async function waitForJob(o: WaitOptions): Promise<WaitResult> {
   const started = o.evidence.answeredAt
   let job = o.job
   let reported = job?.status
+  let reportedLink = job?.prLink ?? null
   let lastPollError: ServiceError | undefined
   let doubted = false
   const warnedStatuses = new Set<string>()
@@ -109,9 +113,11 @@ export async function waitForJob(o: WaitOptions): Promise<WaitResult> {
           'one of the final statuses (completed, archived, failed), so the run keeps waiting.'
       )
     }
-    if (job.status !== reported) {
-      o.log?.(`${stamp()} status: ${job.status}`)
+    const newStatus = job.status !== reported
+    if (newStatus) o.log?.(`${stamp()} status: ${job.status}`)
+    if (newStatus || job.prLink !== reportedLink) {
       reported = job.status
+      reportedLink = job.prLink
       if (reading.kind !== 'final') await o.onChange?.(job)
     }
     if (reading.kind === 'final') {

@@ -31,8 +31,11 @@ export interface CommandContext<S extends Settings = Settings> {
    */
   deadline: Deadline
   runUrl: string
-  /** `GITHUB_RUN_ID` and `GITHUB_RUN_ATTEMPT`, when the runner set them. */
-  run?: { id: string; attempt: number }
+  /**
+   * `GITHUB_RUN_ID` and `GITHUB_RUN_ATTEMPT`, when the runner set them, with the workflow job
+   * (`GITHUB_JOB`) and the step (`GITHUB_ACTION`) they name ('' when not set).
+   */
+  run?: { id: string; attempt: number; job: string; step: string }
   serverUrl: string
   /** A `fix N` trigger: the report's suggestion the job is started for (always a new job). */
   fix?: FixRequest

@@ -3,8 +3,8 @@
 // stopped, in words for a comment; the outputs a job sets.
 import * as core from '@actions/core'
 import { messageOf, TimeUpError } from '../errors.js'
+import { parsePullRequestLink } from '../github/comments.js'
 import { GitHubError } from '../github/errors.js'
-import type { JobComments } from '../github/progress-comment.js'
 import { pullRequestChanges, pullRequestOfLink } from '../github/pulls.js'
 import { FILES_SHOWN } from '../report/job-changes.js'
 import type { JobReport, PullRequestChanges } from '../report/job-report.js'
@@ -42,7 +42,6 @@ export function jobReport(
   const s = ctx.settings
   const asked = askedIn(ctx)
   const hideStale = (phase === 'waiting' || phase === 'cancelled') && last?.stale
-  const prBefore = t.before?.prLink ?? undefined
   const by = ctx.event.comment?.author
   // The live comment records the delivery (a run marker) where it is written at all.
   const recorded = ctx.run !== undefined && ctx.target !== undefined && ctx.octokit !== undefined
@@ -65,8 +64,37 @@ export function jobReport(
     ...(recorded && s.comment !== 'false' ? { rerunFollows: true } : {}),
     ...(s.requirePr ? { requirePr: true } : {}),
     requests: ctx.service.requests,
+    githubHost: hostOf(ctx.serverUrl),
     ...(t.earlier ? { rerun: true } : {}),
-    prUpdated: prBefore !== undefined && last?.job.prLink === prBefore
+    // "Opened" only where this run knows the job opened it; any other pull request it names,
+    // the job updated.
+    prUpdated: !!last?.job.prLink && !openedByJob(ctx, t, last.job)
+  }
+}
+
+/**
+ * Whether the job opened the pull request it names, as far as this run can tell: the link is new
+ * for the job (a job this step created, or a follow-up whose job named another or none just
+ * before), and it is not where the job was asked for (that pull request was there before).
+ */
+export function openedByJob(
+  ctx: CommandContext<JobSettings>,
+  t: Target,
+  job: AgentJob | undefined
+): boolean {
+  const link = job?.prLink
+  if (!link) return false
+  const isNew = t.command === 'create' || (t.before !== undefined && t.before.prLink !== link)
+  if (!isNew) return false
+  const n = parsePullRequestLink(link, ctx.serverUrl, ctx.event.owner, ctx.event.repo)
+  return n === undefined || (n !== ctx.target?.issueNumber && n !== ctx.event.issueNumber)
+}
+
+function hostOf(serverUrl: string): string | undefined {
+  try {
+    return new URL(serverUrl).host
+  } catch {
+    return undefined
   }
 }
 
@@ -104,7 +132,10 @@ export async function changesOf(
   job: AgentJob | undefined
 ): Promise<PullRequestChanges | undefined> {
   const pr = job?.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined
-  if (job?.status !== 'completed' || !pr || !ctx.octokit) return undefined
+  // Read only where the run reads GitHub for the user anyway (comments, or `context`): with
+  // `comment: false` the client is there for the agent's-own record alone.
+  const reads = ctx.settings.comment !== 'false' || ctx.settings.context
+  if (job?.status !== 'completed' || !pr || !ctx.octokit || !reads) return undefined
   try {
     return await pullRequestChanges(ctx.octokit, pr, FILES_SHOWN)
   } catch (err) {
@@ -145,32 +176,4 @@ export function readerCause(err: unknown): { error?: string; advice?: string } {
     return { ...cause, advice: `the time allowed (${err.limit}) ran out` }
   }
   return { error: messageOf(err) }
-}
-
-/**
- * Records the completed job on the pull request it opened in this repository (`pr`), so a reply
- * with the trigger reaches it. Returns that pull request's number, and whether its record was
- * there before this run. A failure is a warning.
- */
-export async function recordRoute(
-  ctx: CommandContext<JobSettings>,
-  comments: JobComments,
-  done: JobReport,
-  pr: number | undefined
-): Promise<{ pr: number; existed?: boolean } | undefined> {
-  if (done.job?.status !== 'completed' || pr === undefined || ctx.settings.comment === 'false')
-    return undefined
-  if (pr === ctx.target?.issueNumber) return { pr } // the live comment carries the marker
-  const asked = askedIn(ctx)
-  const report: JobReport = {
-    ...done,
-    endedAt: ctx.deadline.now(),
-    routedHere: true,
-    // The record is where the hint lives: it always carries it.
-    hintGiven: false,
-    prNumber: pr,
-    onItsPullRequest: asked ? { askedIn: asked } : {}
-  }
-  const recorded = await comments.recordRoute(report, pr)
-  return recorded ? { pr, existed: recorded === 'updated' } : undefined
 }

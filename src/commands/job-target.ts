@@ -19,6 +19,7 @@ import type { AgentJob } from '../service/schema.js'
 import { InputError } from '../inputs.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
+import { deliveryParts, deliveryPrefix } from './delivery-record.js'
 
 /** What prepare settles: the job and the instruction, and the job as it was before. */
 export interface Target {
@@ -92,19 +93,24 @@ export async function prepareTarget(
 }
 
 /**
- * On a re-run (a later attempt of the same workflow run), the job an earlier attempt delivered
- * this instruction to, as its comment records it: that job is followed and nothing is sent
- * again. A run with nowhere to comment has no record, and sends again (the README says so).
+ * On a re-run (a later attempt of the same workflow run), the job an earlier attempt of this very
+ * step delivered this instruction to, as its comment records it (delivery-record.ts): that job is
+ * followed and nothing is sent again. Another step's record, or one whose delivery was dropped
+ * (its job failed), sends again; so does a run with nowhere to comment (the README says so). An
+ * explicit `job-id` is never replaced.
  */
 async function earlierAttemptsJob(
   ctx: CommandContext<JobSettings>,
   comments: JobComments
 ): Promise<string | undefined> {
   const run = ctx.run
-  if (!run || run.attempt < 2) return undefined
+  const parts = deliveryParts(ctx)
+  if (!run || run.attempt < 2 || !parts) return undefined
   const thread = comments.thread(ctx.target?.issueNumber)
-  const found = thread ? await thread.findRunJob(ctx.settings.projectId, run.id) : undefined
-  if (found === undefined) return undefined
+  const found = thread ? await thread.newestUnder(deliveryPrefix(parts)) : undefined
+  if (found === undefined || found === '') return undefined
+  const given = ctx.settings.command === 'message' ? ctx.settings.jobId : ''
+  if (given !== '' && found !== given) return undefined
   core.notice(
     `This is attempt ${run.attempt} of workflow run ${run.id}: an earlier attempt already ` +
       `delivered the instruction to job ${found}, so it is not sent again. This run follows that job.`

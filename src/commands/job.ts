@@ -17,14 +17,9 @@ import { AgentApi } from '../service/agent-api.js'
 import { isFinalStatus, type AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
-import {
-  changesOf,
-  jobReport,
-  readerCause,
-  recordRoute,
-  setJobOutputs,
-  type Seen
-} from './job-state.js'
+import { deliveryKey, deliveryParts, otherStepsRecords } from './delivery-record.js'
+import { changesOf, jobReport, readerCause, setJobOutputs, type Seen } from './job-state.js'
+import { recordOnItsPullRequest } from './job-records.js'
 import { initialTarget, NoJobError, prepareTarget, type Target } from './job-target.js'
 
 export async function runJob(ctx: CommandContext<JobSettings>): Promise<void> {
@@ -56,7 +51,8 @@ class JobRun {
     this.target = initialTarget(s)
     this.agent = new AgentApi(ctx.service)
     this.comments = new JobComments({
-      octokit: s.comment === 'false' ? undefined : ctx.octokit,
+      // Also with `comment: false`: the record that the job opened a pull request is still kept.
+      octokit: ctx.octokit,
       owner: ctx.event.owner,
       repo: ctx.event.repo,
       target: ctx.target,
@@ -166,6 +162,7 @@ class JobRun {
       onChange: async job => {
         this.last = { job, stale: false }
         await this.writeLive(this.report('waiting'), this.keys(this.target.routeHere))
+        await this.record(job, 'waiting', false)
       },
       log: line => core.info(line),
       warn: line => core.warning(line)
@@ -182,13 +179,14 @@ class JobRun {
     const prNumber = waited.job?.prLink
       ? parsePullRequestLink(waited.job.prLink, serverUrl, event.owner, event.repo)
       : undefined
-    const route = await recordRoute(this.ctx, this.comments, this.report('done'), prNumber)
+    const phase = waited.timedOut ? 'timed-out' : 'done'
+    const route = await this.record(job, phase, true)
     if (route !== undefined && route.pr === target?.issueNumber)
       this.target = { ...this.target, routeHere: true }
     const failure = exitProblem(waited, jobId, this.s)
     const changes = await changesOf(this.ctx, waited.job)
     const report: JobReport = {
-      ...this.report(waited.timedOut ? 'timed-out' : 'done'),
+      ...this.report(phase),
       // Only the service's words go here (escaped as untrusted); the step's own message, with
       // its advice, goes to the log.
       ...(waited.timedOut && waited.lastPollError ? readerCause(waited.lastPollError) : {}),
@@ -241,7 +239,7 @@ class JobRun {
   private end(ending: Ending): void {
     const ended = { ...ending.report, endedAt: this.ctx.deadline.now() }
     const keys = this.keys(ended.routedHere === true, ending.retry, ended.prNumber)
-    this.ctx.result.comment = () => this.comments.write(ended, { routeKeys: keys })
+    this.ctx.result.comment = () => this.comments.write(ended, this.markers(keys))
     // The summary is read on the run's page: it names the pull request, never "this" one.
     if (this.s.summary)
       this.ctx.result.summary = renderJobReport(
@@ -253,8 +251,14 @@ class JobRun {
 
   /** A write of the live comment during the run; its URL is an output at once. */
   private async writeLive(report: JobReport, keys: string[]): Promise<void> {
-    const url = await this.comments.write(report, { routeKeys: keys })
+    const url = await this.comments.write(report, this.markers(keys))
     if (url) this.ctx.result.set('comment-url', url)
+  }
+
+  /** What this sight of the job shows on its pull request (job-records.ts): the route there. */
+  private record(job: AgentJob | undefined, phase: JobReport['phase'], ending: boolean) {
+    const report = { ...this.report(phase), endedAt: this.ctx.deadline.now() }
+    return recordOnItsPullRequest(this.ctx, this.comments, this.target, { job, ending, report })
   }
 
   private report(phase: JobReport['phase']): JobReport {
@@ -265,20 +269,26 @@ class JobRun {
     setJobOutputs(this.ctx.result, job, this.ctx.serverUrl)
   }
 
+  /** The live comment's markers besides its own: `keys`, and other steps' records it keeps. */
+  private markers(keys: string[]): { routeKeys: string[]; carry: (key: string) => boolean } {
+    return { routeKeys: keys, carry: otherStepsRecords(keys, this.s.projectId) }
+  }
+
   /**
    * The markers the live comment carries besides its own: the route (replies go to this job) and,
-   * once the service has the instruction, this run's delivery, so a re-run follows the same job
-   * (unless the job failed: then a re-run is a retry); for `fix N`, the suggestion the job is for
-   * and the pull request it opened, which the next report shows.
+   * once the service has the instruction, this step's delivery, so its re-run follows the same
+   * job; once the job failed, a newer record that drops that delivery (a re-run is the retry); for
+   * `fix N`, the suggestion the job is for and the pull request it opened, which the next report
+   * shows.
    */
   private keys(routeHere: boolean, retry?: true, prNumber?: number): string[] {
     const { jobId } = this.target
-    const { run, fix } = this.ctx
+    const { fix } = this.ctx
+    const parts = deliveryParts(this.ctx)
     const keys: string[] = []
     if (jobId === undefined) return keys
     if (routeHere) keys.push(markerKey('route', this.s.projectId, jobId))
-    if (this.stage === 'waiting' && !retry && run)
-      keys.push(markerKey('run', this.s.projectId, run.id, jobId))
+    if (this.stage === 'waiting' && parts) keys.push(deliveryKey(parts, retry ? undefined : jobId))
     if (fix && this.stage === 'waiting') keys.push(fixKey(this.s.projectId, fix.id, prNumber))
     return keys
   }

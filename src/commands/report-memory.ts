@@ -42,7 +42,7 @@ export async function recall(
 ): Promise<ReportRecords | undefined> {
   if (!thread) return undefined
   try {
-    return await readReportRecords(thread, ctx.settings.apiKey, ctx.settings.projectId)
+    return await readReportRecords(thread, ctx.settings.projectId)
   } catch (err) {
     core.warning(
       `Could not read the earlier reports on #${thread.place.issueNumber}, so every total is read from the service: ${messageOf(err)}`

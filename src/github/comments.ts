@@ -4,7 +4,14 @@
 import * as core from '@actions/core'
 import { chars, fitMarkdown } from '../report/markdown.js'
 import { call, GitHubError } from './errors.js'
-import { decodeKey, markerKey, markersFor, verifiedMarkers, type Place } from './markers.js'
+import {
+  decodeKey,
+  markerKey,
+  markersFor,
+  verifiedMarkers,
+  type Marker,
+  type Place
+} from './markers.js'
 import { pullRequestOfLink } from './pulls.js'
 import type { Octokit } from './octokit.js'
 
@@ -33,6 +40,8 @@ export interface ListedComment {
   id: number
   body: string
   html_url: string
+  /** The login that wrote it ('' when GitHub did not say). */
+  author: string
 }
 
 /**
@@ -47,8 +56,19 @@ function composeBody(body: CommentBody, markers: string): string {
   return `${fitMarkdown(text, chars(room))}\n\n${markers}`
 }
 
-function toRef(data: { id: number; html_url: string }): CommentRef {
-  return { id: data.id, url: data.html_url }
+/** What GitHub answers for a comment: enough to know it again, and who wrote it. */
+interface CommentData {
+  id: number
+  html_url: string
+  user?: { login?: string } | null
+}
+
+function toRef(data: CommentData): CommentRef & { author: string } {
+  return { id: data.id, url: data.html_url, author: loginOf(data.user) }
+}
+
+function loginOf(user: { login?: string } | null | undefined): string {
+  return (user?.login ?? '').toLowerCase()
 }
 
 /** A listing stops after this many pages (10,000 comments): a `next` link forever ends here. */
@@ -66,7 +86,8 @@ export async function listComments(octokit: Octokit, place: Place): Promise<List
       per_page: 100
     })
     for await (const page of iterator) {
-      for (const c of page.data) all.push({ id: c.id, body: c.body ?? '', html_url: c.html_url })
+      for (const c of page.data)
+        all.push({ id: c.id, body: c.body ?? '', html_url: c.html_url, author: loginOf(c.user) })
       if (++pages >= MAX_LISTING_PAGES) {
         core.warning(
           `The comments on #${place.issueNumber} were listed up to ${MAX_LISTING_PAGES} pages only; later ones were not read.`
@@ -78,19 +99,22 @@ export async function listComments(octokit: Octokit, place: Place): Promise<List
   })
 }
 
+/** A comment and the markers in it that verify. */
+export interface MarkedComment {
+  comment: ListedComment
+  markers: Marker[]
+}
+
 /**
  * The comment with the newest verified marker matching `pick` (by the marker's signed time; on a
  * tie the older comment, the original of any copy), and what `pick` chose in it.
  */
 function newestMarked<T>(
-  comments: ListedComment[],
-  secret: string,
-  place: Place,
+  marked: MarkedComment[],
   pick: (keys: string[]) => T | undefined
 ): { comment: ListedComment; value: T } | undefined {
   let best: { comment: ListedComment; value: T; at: number } | undefined
-  for (const comment of comments) {
-    const markers = verifiedMarkers(comment.body, secret, place, comment.id)
+  for (const { comment, markers } of marked) {
     const value = pick(markers.map(m => m.key))
     if (value === undefined) continue
     const at = Math.max(...markers.map(m => m.at))
@@ -105,7 +129,11 @@ export async function postReply(octokit: Octokit, place: Place, body: string): P
   return createComment(octokit, place, fitMarkdown(body, chars(COMMENT_LIMIT)))
 }
 
-async function createComment(octokit: Octokit, place: Place, body: string): Promise<CommentRef> {
+async function createComment(
+  octokit: Octokit,
+  place: Place,
+  body: string
+): Promise<CommentRef & { author: string }> {
   const { data } = await call(`creating a comment on #${place.issueNumber}`, () =>
     octokit.rest.issues.createComment({
       owner: place.owner,
@@ -122,7 +150,7 @@ async function editComment(
   place: Place,
   id: number,
   body: string
-): Promise<CommentRef> {
+): Promise<CommentRef & { author: string }> {
   const { data } = await call(`updating comment ${id} on #${place.issueNumber}`, () =>
     octokit.rest.issues.updateComment({
       owner: place.owner,
@@ -138,6 +166,11 @@ export interface CommentWrite {
   key: string
   extraKeys?: string[]
   body: CommentBody
+  /**
+   * Markers of the comment being edited that the edit keeps (signed anew), besides its own keys:
+   * records that other writers of the same comment left there (another step's delivery).
+   */
+  carry?: (key: string) => boolean
 }
 
 /**
@@ -148,6 +181,8 @@ export class CommentThread {
   private list?: ListedComment[]
   /** The time stamped on this run's last markers: each write is newer than the one before. */
   private lastAt = 0
+  /** The login this token writes as, once GitHub has answered a write. */
+  private writer?: string
 
   constructor(
     private readonly octokit: Octokit,
@@ -161,11 +196,49 @@ export class CommentThread {
   }
 
   /**
+   * The comments written by the login this token writes as, with their verified markers. An
+   * installation token cannot ask who it is (GET /user), so the login is learned from the
+   * comments the action wrote: from GitHub's answer once this run has written one, else from the
+   * oldest comment whose markers verify (a copy of a marker, even one taken from a comment's public
+   * edit history, can only be posted after the original). A marker in anyone else's comment
+   * never counts.
+   */
+  async marked(): Promise<MarkedComment[]> {
+    const all = (await this.comments())
+      .map(comment => ({
+        comment,
+        markers: verifiedMarkers(comment.body, this.secret, this.place, comment.id)
+      }))
+      .filter(m => m.markers.length > 0)
+    const oldest = all.reduce<MarkedComment | undefined>(
+      (a, b) => (a === undefined || b.comment.id < a.comment.id ? b : a),
+      undefined
+    )
+    const writer = this.writer ?? oldest?.comment.author
+    return writer ? all.filter(m => m.comment.author === writer) : []
+  }
+
+  /**
+   * What the newest of this thread's markers under `prefix` (`markerKey(...)` of its first parts)
+   * says after it: the rest of its key, decoded ('' when it ends there); undefined when none.
+   */
+  async newestUnder(prefix: string): Promise<string | undefined> {
+    const start = `${prefix}/`
+    const pick = (keys: string[]): string | undefined => {
+      // The last such marker in a comment is the newest statement in it.
+      const rest = keys.filter(key => key.startsWith(start)).map(key => key.slice(start.length))
+      return rest.length > 0 ? decodeKey(rest[rest.length - 1] ?? '') : undefined
+    }
+    return newestMarked(await this.marked(), pick)?.value
+  }
+
+  /**
    * The job id from the newest verified `route/<projectId>/<jobId>` marker (as built by
    * `markerKey('route', projectId, jobId)`).
    */
   async findRoutedJob(projectId: string): Promise<string | undefined> {
-    return this.newestJobIn(`${markerKey('route', projectId)}/`)
+    const jobId = await this.newestUnder(markerKey('route', projectId))
+    return jobId === '' ? undefined : jobId
   }
 
   /**
@@ -173,26 +246,8 @@ export class CommentThread {
    * that no trigger asked for (a merge, a dispatch) reporting on its job.
    */
   async findReportedJob(projectId: string): Promise<string | undefined> {
-    return this.newestJobIn(`${markerKey('job', projectId)}/`)
-  }
-
-  /** The id after `prefix` in the newest verified marker that has one (the last in its comment). */
-  private async newestJobIn(prefix: string): Promise<string | undefined> {
-    const pick = (keys: string[]): string | undefined => {
-      // The last such marker in a comment is the newest statement in it.
-      const ids = keys.filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length))
-      const jobId = ids.length > 0 ? decodeKey(ids[ids.length - 1] ?? '') : undefined
-      return jobId === '' ? undefined : jobId
-    }
-    return newestMarked(await this.comments(), this.secret, this.place, pick)?.value
-  }
-
-  /**
-   * The job an earlier attempt of this workflow run delivered its instruction to, from the newest
-   * verified `run/<projectId>/<runId>/<jobId>` marker (as built by `markerKey('run', …)`).
-   */
-  async findRunJob(projectId: string, runId: string): Promise<string | undefined> {
-    return this.newestJobIn(`${markerKey('run', projectId, runId)}/`)
+    const jobId = await this.newestUnder(markerKey('job', projectId))
+    return jobId === '' ? undefined : jobId
   }
 
   /**
@@ -203,7 +258,7 @@ export class CommentThread {
    */
   async upsert(o: CommentWrite & { mode: CommentMode }): Promise<CommentRef> {
     if (o.mode !== 'create') {
-      const found = newestMarked(await this.comments(), this.secret, this.place, keys =>
+      const found = newestMarked(await this.marked(), keys =>
         keys.includes(o.key) ? true : undefined
       )
       if (found !== undefined && o.mode === 'if-absent')
@@ -219,29 +274,38 @@ export class CommentThread {
     }
     const body = this.compose(o)
     const created = await createComment(this.octokit, this.place, body)
-    this.remember(created.id, body, created.url)
-    return created
+    this.remember(created, body)
+    return { id: created.id, url: created.url }
   }
 
   /** Edits a known comment in place, markers re-appended and signed anew. */
   async update(id: number, o: CommentWrite): Promise<CommentRef> {
-    const body = this.compose(o)
+    const body = this.compose(
+      o,
+      this.list?.find(c => c.id === id)
+    )
     const ref = await editComment(this.octokit, this.place, id, body)
-    this.remember(id, body, ref.url)
-    return ref
+    this.remember(ref, body)
+    return { id: ref.id, url: ref.url }
   }
 
-  private compose(o: CommentWrite): string {
+  private compose(o: CommentWrite, editing?: ListedComment): string {
     this.lastAt = Math.max(Date.now(), this.lastAt + 1)
     const keys = [o.key, ...(o.extraKeys ?? [])]
+    const carry = o.carry
+    if (editing && carry)
+      for (const { key } of verifiedMarkers(editing.body, this.secret, this.place, editing.id))
+        if (carry(key) && !keys.includes(key)) keys.push(key)
     return composeBody(o.body, markersFor(keys, this.secret, this.place, this.lastAt))
   }
 
-  private remember(id: number, body: string, url: string): void {
+  /** A comment this run wrote: who GitHub says wrote it is the login this token writes as. */
+  private remember(ref: CommentRef & { author: string }, body: string): void {
+    if (ref.author !== '') this.writer = ref.author
     if (!this.list) return
-    const known = this.list.find(c => c.id === id)
+    const known = this.list.find(c => c.id === ref.id)
     if (known) known.body = body
-    else this.list.push({ id, body, html_url: url })
+    else this.list.push({ id: ref.id, body, html_url: ref.url, author: ref.author })
   }
 }
 

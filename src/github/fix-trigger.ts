@@ -37,7 +37,7 @@ export async function resolveFix(
   o: { secret: string; projectId: string; trigger: string; now: number },
   asked: { n: number; more: string }
 ): Promise<FixResolution> {
-  const records = await readReportRecords(thread, o.secret, o.projectId)
+  const records = await readReportRecords(thread, o.projectId)
   const newest = records.reports[0]
   if (!newest) return { kind: 'not-a-report' }
   const s = newest.suggestions.find(x => x.n === asked.n)

@@ -107,13 +107,36 @@ export function verifiedMarkers(
 /**
  * The lines of marker comments that end the body: the action writes its markers there, after the
  * text. Text above them (an instruction shown verbatim in a code block, say) may hold a copy of
- * a real marker; it is never read as one.
+ * a real marker; it is never read as one. Nor are marker lines that a code block left open above
+ * them swallows: a copy pasted after an unclosed fence is code, not a marker.
  */
 function trailingMarkers(body: string): string {
   const lines = body.trimEnd().split('\n')
   let first = lines.length
   while (first > 0 && /^<!-- docs-agent:[^\n]* -->$/.test(lines[first - 1] ?? '')) first--
+  if (fenceLeftOpen(lines.slice(0, first))) return ''
   return lines.slice(first).join('\n')
+}
+
+/**
+ * Whether a fenced code block (CommonMark: three or more backticks or tildes, indented at most 3
+ * spaces) is still open after `lines`: closed only by a fence of the same character, at least as
+ * long, with nothing after it.
+ */
+function fenceLeftOpen(lines: string[]): boolean {
+  let open: { char: string; length: number } | undefined
+  for (const line of lines) {
+    const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line)
+    if (!m) continue
+    const run = m[1] ?? ''
+    const rest = m[2] ?? ''
+    if (open === undefined) {
+      // A backtick fence's info string holds no backtick (else it is an inline code span).
+      if (!(run[0] === '`' && rest.includes('`'))) open = { char: run[0] ?? '', length: run.length }
+    } else if (run[0] === open.char && run.length >= open.length && rest.trim() === '')
+      open = undefined
+  }
+  return open !== undefined
 }
 
 /** The markers for `keys`, all stamped `at`, one per line. */

@@ -41,6 +41,8 @@ export class JobComments {
   private readonly threads = new Map<number, CommentThread>()
   private ref?: CommentRef
   private broken = false
+  /** The pull requests (`pr/job`) this run recorded a job on. */
+  private readonly recorded = new Set<string>()
 
   constructor(private readonly o: JobCommentsOptions) {}
 
@@ -59,16 +61,22 @@ export class JobComments {
    * Writes the live comment on the target: created once (complete with its markers), edited on
    * changes and at the end. Returns its URL; a failure only warns.
    */
-  async write(report: JobReport, o: { routeKeys?: string[] } = {}): Promise<string | undefined> {
+  async write(
+    report: JobReport,
+    o: { routeKeys?: string[]; carry?: (key: string) => boolean } = {}
+  ): Promise<string | undefined> {
     const thread = this.thread(this.o.target?.issueNumber)
     if (!thread || this.broken) return undefined
+    const extraKeys = o.routeKeys ?? []
+    // Markers of the edited comment to keep: what other writers of it recorded there.
     const w = {
       key:
         this.o.answerTo !== undefined
           ? markerKey('answer', this.o.projectId, this.o.answerTo)
           : markerKey('job', this.o.projectId, report.jobId ?? ''),
-      extraKeys: o.routeKeys ?? [],
-      body: renderJobReport(report)
+      extraKeys,
+      body: renderJobReport(report),
+      ...(o.carry ? { carry: o.carry } : {})
     }
     try {
       this.ref = this.ref
@@ -85,22 +93,40 @@ export class JobComments {
   }
 
   /**
-   * Records the job on the pull request it opened (`pr`, not the target: the live comment there
-   * carries the route itself), so a reply with the trigger reaches it. Returns whether it wrote
-   * the record anew or updated the one there (undefined when it could not).
+   * Records the job on the pull request it names (`pr`, not the target: the live comment there
+   * carries the route itself), in one comment there: `opened` marks it the job's own work (the only
+   * record a merge check believes), `route` sends a reply with the trigger to the job. `body` is
+   * what the comment says. `once`: not again if this run wrote it already (while the job runs,
+   * the first sight is what counts). Returns whether the route there is new or was this job's
+   * already (undefined when nothing could be written); a failure only warns.
    */
-  async recordRoute(report: JobReport, pr: number): Promise<'created' | 'updated' | undefined> {
+  async recordOnPullRequest(
+    pr: number,
+    jobId: string,
+    o: { opened: boolean; route: boolean; body: string; once?: boolean }
+  ): Promise<'created' | 'updated' | undefined> {
     const thread = this.thread(pr)
-    if (!thread) return undefined
+    if (!thread || (!o.opened && !o.route)) return undefined
+    const written = `${pr}/${jobId}`
+    if (o.once && this.recorded.has(written)) return 'updated'
+    const opened = markerKey('opened', this.o.projectId, jobId)
+    const route = markerKey('route', this.o.projectId, jobId)
     try {
-      const before = await thread.findRoutedJob(this.o.projectId)
+      // Replies already went to this job here: the hint was said on this record before.
+      const before = o.route ? await thread.findRoutedJob(this.o.projectId) : undefined
       const ref = await thread.upsert({
-        key: markerKey('route', this.o.projectId, report.jobId ?? ''),
-        body: renderJobReport(report),
+        key: o.opened ? opened : route,
+        extraKeys: o.opened && o.route ? [route] : [],
+        body: o.body,
         mode: 'upsert'
       })
-      core.info(`Recorded job ${report.jobId} on pull request #${pr}: ${ref.url}`)
-      return before !== undefined && before === report.jobId ? 'updated' : 'created'
+      this.recorded.add(written)
+      core.info(
+        o.opened
+          ? `Recorded on pull request #${pr} that job ${jobId} opened it: ${ref.url}`
+          : `Recorded job ${jobId} on pull request #${pr}: ${ref.url}`
+      )
+      return before !== undefined && before === jobId ? 'updated' : 'created'
     } catch (err) {
       core.warning(messageOf(err))
       return undefined

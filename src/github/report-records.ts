@@ -7,7 +7,7 @@
 import type { PeriodTotals } from '../analytics/period-totals.js'
 import type { DateRange } from '../period.js'
 import type { CommentThread } from './comments.js'
-import { decodeKey, markerKey, verifiedMarkers } from './markers.js'
+import { decodeKey, markerKey } from './markers.js'
 
 type Range = Required<DateRange>
 
@@ -131,19 +131,21 @@ function partsOf(key: string): string[] | undefined {
 
 const rangeKey = (r: Range): string => `${r.dateFrom}/${r.dateTo}`
 
-/** Every verified record of `projectId` in the thread's comments (listed once per thread). */
+/**
+ * Every verified record of `projectId` in the thread's comments (listed once per thread): only
+ * in comments the action itself wrote, never under a code fence (CommentThread.marked()).
+ */
 export async function readReportRecords(
   thread: CommentThread,
-  secret: string,
   projectId: string
 ): Promise<ReportRecords> {
   const reports: StoredReport[] = []
   const fixes = new Map<string, StoredFix>()
   const totals = new Map<string, { at: number; t: PeriodTotals }[]>()
-  for (const comment of await thread.comments()) {
+  for (const { comment, markers } of await thread.marked()) {
     let report: StoredReport | undefined
     const suggestions: (StoredSuggestion & { range: string })[] = []
-    for (const { key, at } of verifiedMarkers(comment.body, secret, thread.place, comment.id)) {
+    for (const { key, at } of markers) {
       const parts = partsOf(key)
       if (!parts || parts[1] !== projectId) continue
       const [kind, , a = '', b = '', c = '', d = '', e = '', f = ''] = parts

@@ -100,6 +100,8 @@ export interface JobReport {
    * job was asked for.
    */
   onItsPullRequest?: { askedIn?: { number: number; url: string } }
+  /** The host of this GitHub (`GITHUB_SERVER_URL`); `github.com` when not given. */
+  githubHost?: string
 }
 
 /**

@@ -29,13 +29,19 @@ function elapsed(r: JobReport): string {
   return r.endedAt === undefined ? '' : ` · ${formatElapsed(r.endedAt - r.startedAt)}`
 }
 
-/** "#42" for this repository, "owner/repo#42" for another, or "a pull request". */
+/**
+ * "#42" for this repository, "owner/repo#42" for another on this GitHub, the host first
+ * ("git.example.com/owner/repo#42") on any other, or "a pull request" (with its host when that is
+ * not this GitHub's): the link text never hides where the link goes.
+ */
 function pullRequestLabel(r: JobReport, url: URL): string {
   if (r.prNumber !== undefined) return `#${r.prNumber}`
+  const here = url.host === (r.githubHost ?? 'github.com')
+  const host = here ? '' : `${escapeText(clip(url.host, VALUE_MAX_CHARS))}/`
   const m = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname)
-  if (!m) return 'a pull request'
+  if (!m) return here ? 'a pull request' : `a pull request on ${host.slice(0, -1)}`
   // Owner and repository names are plain ASCII on GitHub: shown as they are in the URL.
-  return `${escapeText(`${m[1]}/${m[2]}`)}#${m[3]}`
+  return `${host}${escapeText(`${m[1]}/${m[2]}`)}#${m[3]}`
 }
 
 /** The pull request as a link, or undefined when the job has none that is a safe https URL. */

@@ -68,6 +68,8 @@ export class ServiceClient {
     Pick<ClientOptions, 'debug' | 'info' | 'warn'>
   private readonly warned = new Set<string>()
   private sent = 0
+  /** Requests let through the `max-requests` check that have not yet connected (or given up). */
+  private reserved = 0
   private rateLimited: RateLimitError | undefined
   private halted = false
   private readonly haltController = new AbortController()
@@ -152,7 +154,9 @@ export class ServiceClient {
     for (let tries = 1; ; tries++) {
       if (this.rateLimited) throw this.rateLimited
       if (c.signal?.aborted || this.halted) throw new RequestCancelledError(request)
-      if (this.o.maxRequests > 0 && this.sent >= this.o.maxRequests)
+      // Reserved here, not counted once connected: pages in flight at once each pass this check
+      // before any of them connects, and together they must stay within the cap.
+      if (this.o.maxRequests > 0 && this.sent + this.reserved >= this.o.maxRequests)
         throw new BudgetError(this.o.maxRequests, clipText(request, MAX_REQUEST_CHARS))
       if (deadline.passed()) {
         if (last)
@@ -162,6 +166,14 @@ export class ServiceClient {
       const signal = c.signal
         ? AbortSignal.any([c.signal, this.haltController.signal])
         : this.haltController.signal
+      this.reserved++
+      // The place is given back once: when the request connects (it is counted instead), or when
+      // the attempt ends without connecting (a socket that connects after that still counts).
+      let held = true
+      const release = (): void => {
+        if (held) this.reserved--
+        held = false
+      }
       const result = await attempt({
         client: c.method === 'POST' ? this.postHttp : this.http,
         baseUrl: this.o.baseUrl,
@@ -174,10 +186,13 @@ export class ServiceClient {
         // Each attempt gets the usual limit, or what is left of the run's time if that is less.
         limit: deadline.limitCall(this.o.requestTimeoutMs, 1_000),
         signal,
-        count: () => this.sent++,
+        count: () => {
+          release()
+          this.sent++
+        },
         debug: this.o.debug,
         now: () => deadline.now()
-      })
+      }).finally(release)
       if (result.ok) {
         for (const note of result.notes) this.warnOnce(note)
         return result.value

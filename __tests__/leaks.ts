@@ -1,0 +1,92 @@
+// The attacks suites' leak detector: everything a run published (each log line and the log as a
+// whole, every output, the summary, each comment) decoded as a reader, a copy or a log viewer
+// could decode it (percent in either case, `\u` escapes, HTML entities, Markdown backslash
+// escapes, invisible characters, line breaks, base64 wrapped or not), then searched for any
+// 12-character part of the key or the token.
+import type { RunResult } from './runner.js'
+
+// A key with characters that encoders treat differently (+/=:@$,;), and a token.
+export const API_KEY = 'mint_Ab3+De/Fg=Hi:Jk@Lm$No,Pq;Rs_leak'
+export const TOKEN = 'ghs_T0kenNeverLeavesTheRunner0123456'
+/** A part this long of a secret, found anywhere, is a leak: a clip may leave one. */
+export const PART = 12
+
+export const pct = (s: string, lower: boolean): string =>
+  Array.from(Buffer.from(s, 'utf8'))
+    .map(b => `%${b.toString(16).padStart(2, '0')}`)
+    .map(x => (lower ? x : x.toUpperCase()))
+    .join('')
+
+/** Every base64 run of `text` (white space inside it removed) decoded at each of its 4 offsets. */
+function base64Decoded(text: string): string {
+  const runs = text.replace(/\s+|\\n/g, '').match(/[A-Za-z0-9+/_-]{16,}/g) ?? []
+  return runs
+    .flatMap(run =>
+      [0, 1, 2, 3].flatMap(offset => [
+        Buffer.from(run.slice(offset), 'base64').toString('latin1'),
+        Buffer.from(run.slice(offset), 'base64url').toString('latin1')
+      ])
+    )
+    .join('\n')
+}
+
+/** Everything decoded that a reader, a copy or a log viewer could decode. */
+export function decodings(text: string): string[] {
+  const entities = (t: string) =>
+    t
+      .replace(/&#(\d+);/g, (_m, n: string) => String.fromCodePoint(Number(n)))
+      .replace(/&#x([0-9a-f]+);/gi, (_m, n: string) => String.fromCodePoint(parseInt(n, 16)))
+      .replace(/&amp;/g, '&')
+  const unicode = (t: string) =>
+    t.replace(/\\u([0-9a-f]{4})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)))
+  const markdown = (t: string) => t.replace(/\\([!-/:-@[-`{-~])/g, '$1')
+  const percent = (t: string) => {
+    try {
+      return decodeURIComponent(t.replace(/%(?![0-9a-f]{2})/gi, '%25'))
+    } catch {
+      return t
+    }
+  }
+  const invisible = (t: string) => t.replace(/[\u200b-\u200f\u2060\ufeff\u00ad]/g, '')
+  const joined = (t: string) => t.replace(/\r?\n|\\n/g, '')
+  const all = invisible(joined(percent(markdown(markdown(unicode(entities(text)))))))
+  return [
+    text,
+    entities(text),
+    unicode(text),
+    markdown(text),
+    percent(text),
+    invisible(text),
+    all,
+    base64Decoded(text)
+  ]
+}
+
+/** Whether `text`, decoded, holds any PART characters of `secret`. */
+export function holdsPart(text: string, secret: string): boolean {
+  const parts = Array.from({ length: secret.length - PART + 1 }, (_, i) =>
+    secret.slice(i, i + PART)
+  )
+  return decodings(text).some(d => parts.some(part => d.includes(part)))
+}
+
+/** Every place a secret, or a long part of one, shows once decoded: "where: which". */
+export function leaks(r: RunResult, comments: string[]): string[] {
+  const found: string[] = []
+  const look = (where: string, text: string) => {
+    for (const [name, secret] of [
+      ['api key', API_KEY],
+      ['token', TOKEN]
+    ] as const)
+      if (holdsPart(text, secret)) found.push(`${where}: ${name}`)
+  }
+  const lines = r.stdout.split(/\r?\n/).filter(l => !l.startsWith('::add-mask::'))
+  // Each log line alone, and the log as a whole (a secret split across two lines).
+  lines.forEach((line, i) => look(`log line ${i + 1}`, line))
+  look('log', lines.join('\n'))
+  look('stderr', r.stderr)
+  for (const [name, value] of Object.entries(r.outputs)) look(`output ${name}`, value)
+  look('summary', r.summary)
+  comments.forEach((body, i) => look(`comment ${i + 1}`, body))
+  return [...new Set(found)]
+}

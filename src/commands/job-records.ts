@@ -1,0 +1,82 @@
+// What a job run records on the pull request its job names (in this repository): that the job
+// opened it, the one record that makes a merge of it "the agent's own" (gate.ts), written as soon
+// as the run sees it and whatever `comment` says; and the route that sends replies with the
+// trigger there to the job, at completion when the run comments. A human pull request the job
+// merely names (where it was asked for, or one it had before this instruction) gets the route at
+// most, never the record that it opened it.
+import { parsePullRequestLink } from '../github/comments.js'
+import type { JobComments } from '../github/progress-comment.js'
+import { renderJobReport } from '../report/job.js'
+import type { JobReport } from '../report/job-report.js'
+import { escapeText } from '../report/markdown.js'
+import type { AgentJob } from '../service/schema.js'
+import type { JobSettings } from '../settings.js'
+import type { CommandContext } from './context.js'
+import { askedIn, openedByJob } from './job-state.js'
+import type { Target } from './job-target.js'
+
+export interface Sighting {
+  job: AgentJob | undefined
+  /** The run's ending (the record is brought up to date), or a sight while it waits (once). */
+  ending: boolean
+  /** The report of the run as it stands, in the phase to show. */
+  report: JobReport
+}
+
+/**
+ * Records what this sight of the job shows on the pull request it names. Returns the pull
+ * request where the route now sends replies, if any, and whether that route was there before
+ * (its record already gave the reply hint). A failure only warns.
+ */
+export async function recordOnItsPullRequest(
+  ctx: CommandContext<JobSettings>,
+  comments: JobComments,
+  target: Target,
+  sight: Sighting
+): Promise<{ pr: number; existed?: boolean } | undefined> {
+  const { job, ending } = sight
+  const { event, serverUrl } = ctx
+  const pr = job?.prLink
+    ? parsePullRequestLink(job.prLink, serverUrl, event.owner, event.repo)
+    : undefined
+  if (!job || pr === undefined) return undefined
+  const answers = ctx.settings.comment !== 'false'
+  const route = ending && answers && job.status === 'completed'
+  // Answering there: the live comment carries the route itself.
+  if (pr === ctx.target?.issueNumber) return route ? { pr } : undefined
+  const opened = openedByJob(ctx, target, job)
+  if (!opened && !route) return undefined
+  // Where the job was asked for, also when the run answers nowhere (`comment: false`).
+  const n = event.issueNumber
+  const asked =
+    askedIn(ctx) ??
+    (n !== undefined && event.owner !== ''
+      ? { number: n, url: `${serverUrl}/${event.owner}/${event.repo}/issues/${n}` }
+      : undefined)
+  const report: JobReport = {
+    ...sight.report,
+    routedHere: route,
+    // The record is where the reply hint lives: it always carries it.
+    hintGiven: false,
+    prNumber: pr,
+    onItsPullRequest: asked ? { askedIn: asked } : {}
+  }
+  const jobId = target.jobId ?? job.id
+  const written = await comments.recordOnPullRequest(pr, jobId, {
+    opened,
+    route,
+    body: answers ? renderJobReport(report) : openedNote(jobId, asked),
+    once: !ending || !answers
+  })
+  if (written === undefined || !route) return undefined
+  return { pr, existed: written === 'updated' }
+}
+
+/** The record alone, where the run writes no answers (`comment: false`). */
+function openedNote(jobId: string, asked: { number: number; url: string } | undefined): string {
+  return (
+    `The docs agent job ${escapeText(jobId)} opened this pull request` +
+    `${asked ? ` (asked for in [#${asked.number}](${asked.url}))` : ''}. This record keeps a ` +
+    'merge of it from starting another job.\n'
+  )
+}
