@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4604);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7993);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4604:
+/***/ 7993:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33152,6 +33152,60 @@ function clipMiddle(s, maxChars) {
     const tail = Math.floor(room * 0.4);
     return `${cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`;
 }
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+/** A character that may take two columns (or half of one that may). */
+const WIDE_OR_PAIRED = /[\u1100-\uffff]/;
+/**
+ * Display columns of a grapheme (its first code point decides): 2 for East Asian wide and
+ * full-width characters and emoji, 1 for others.
+ */
+function charWidth(c) {
+    const cp = c.codePointAt(0) ?? 0;
+    return (cp >= 0x1100 && cp <= 0x115f) ||
+        (cp >= 0x2e80 && cp <= 0xa4cf) ||
+        (cp >= 0xac00 && cp <= 0xd7a3) ||
+        (cp >= 0xf900 && cp <= 0xfaff) ||
+        (cp >= 0xfe30 && cp <= 0xfe4f) ||
+        (cp >= 0xff00 && cp <= 0xff60) ||
+        (cp >= 0xffe0 && cp <= 0xffe6) ||
+        (cp >= 0x1f300 && cp <= 0x1faff) ||
+        (cp >= 0x20000 && cp <= 0x3fffd)
+        ? 2
+        : 1;
+}
+function takeWidth(chars, width) {
+    const out = [];
+    let used = 0;
+    for (const c of chars) {
+        if (used + charWidth(c) > width)
+            break;
+        out.push(c);
+        used += charWidth(c);
+    }
+    return out;
+}
+/** The columns text takes on screen: a wide (CJK) character takes two. */
+function displayWidth(s) {
+    return Array.from(GRAPHEMES.segment(s), g => charWidth(g.segment)).reduce((n, w) => n + w, 0);
+}
+/**
+ * Clipped by what a reader sees: at most `maxColumns` display columns, whole graphemes only (a
+ * vowel sign stays with its letter), so a table cell stays on one line whatever the script. The
+ * "…" goes in the middle (a path's both ends say the most) or, with `tailShare` 0, at the end.
+ */
+function clipWidth(s, maxColumns, tailShare = 0.4) {
+    // No character is wider than 2 columns, and none below U+1100 wider than 1: most text is
+    // settled without segmenting it (a report may clip 100,000 paths, several times over).
+    if (s.length * 2 <= maxColumns || (s.length <= maxColumns && !WIDE_OR_PAIRED.test(s)))
+        return s;
+    const chars = Array.from(GRAPHEMES.segment(s), g => g.segment);
+    if (chars.reduce((n, c) => n + charWidth(c), 0) <= maxColumns)
+        return s;
+    const tail = Math.floor((maxColumns - 1) * tailShare);
+    const head = takeWidth(chars, maxColumns - 1 - tail);
+    const end = takeWidth([...chars].reverse(), tail).reverse();
+    return `${head.join('').trimEnd()}…${end.join('').trimStart()}`;
+}
 /**
  * Untrusted multi-line text verbatim in a fenced code block (GitHub shows it as it is: no
  * Markdown, HTML, links or mentions), cut to maxChars with a note below. The fence is longer than
@@ -33228,17 +33282,9 @@ function formatChange(now, before) {
         return '0';
     const sign = diff > 0 ? '+' : MINUS;
     const percent = ((Math.abs(diff) / before) * 100).toFixed(1);
-    // Compact, so the column does not wrap at a comment's 760 px: "−18.3k (−27.5%)".
-    const amount = `${sign}${formatCompact(Math.abs(diff))}`;
+    // Whole numbers, as in the columns beside it: one unit per column, never "18.3k" by "2,327".
+    const amount = `${sign}${formatNumber(Math.abs(diff))}`;
     return percent === '0.0' ? amount : `${amount} (${sign}${percent}%)`;
-}
-/** 950, 9,500, 18.3k, 2.4M: short enough for a table column. */
-function formatCompact(n) {
-    if (n < 10_000)
-        return formatNumber(n);
-    if (n < 1_000_000)
-        return `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k`;
-    return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
 }
 /** "+20.0%", "−3.1%", "±0%"; undefined when there is nothing to compare with. */
 function formatPercentChange(now, before) {
@@ -33931,6 +33977,13 @@ function pullRequestOfLink(link, serverUrl) {
     const number = Number(digits);
     return Number.isSafeInteger(number) ? { owner, repo, number } : undefined;
 }
+async function pullRequestState(octokit, owner, repo, pullNumber) {
+    const { data } = await call(`reading pull request #${pullNumber}`, () => octokit.rest.pulls.get({ owner, repo, pull_number: pullNumber }));
+    const mergedAt = data.merged_at ? Date.parse(data.merged_at) : NaN;
+    if (Number.isFinite(mergedAt))
+        return { state: 'merged', mergedAt };
+    return { state: data.state === 'open' ? 'open' : 'closed' };
+}
 
 ;// CONCATENATED MODULE: ./src/github/comments.ts
 // The action's own comments on issues and pull requests: listed once per thread, found again
@@ -34168,6 +34221,137 @@ function parsePullRequestLink(link, serverUrl, owner, repo) {
     if (pr.repo.toLowerCase() !== repo.toLowerCase())
         return undefined;
     return pr.number;
+}
+
+;// CONCATENATED MODULE: ./src/github/report-records.ts
+
+function reportKey(projectId, range) {
+    return markerKey('report', projectId, range.dateFrom ?? '', range.dateTo ?? '');
+}
+function suggestionKey(projectId, range, s) {
+    return markerKey('suggestion', projectId, range.dateFrom, range.dateTo, String(s.n), s.id, s.subject, s.instruction);
+}
+function fixKey(projectId, id, pr) {
+    return markerKey('fix', projectId, id, pr === undefined ? '' : String(pr));
+}
+/** The record of a period's totals, or undefined when nothing is known of it. */
+function totalsKey(projectId, range, t) {
+    const fields = encodeTotals(t);
+    return fields === ''
+        ? undefined
+        : markerKey('totals', projectId, range.dateFrom, range.dateTo, fields);
+}
+// ---------------------------------------------------------------------------------------------
+// Totals as text: "visitors=10412.2496.12000 views=… searches=8734 thumbsDown=131 …"
+const COUNTS = ['visitors', 'views'];
+function encodeTotals(t) {
+    const parts = [];
+    for (const name of COUNTS) {
+        const c = t[name];
+        if (c)
+            parts.push(`${name}=${c.human}.${c.ai}.${c.total}`);
+    }
+    if (t.searches !== undefined)
+        parts.push(`searches=${t.searches}`);
+    if (t.thumbsDown !== undefined)
+        parts.push(`thumbsDown=${t.thumbsDown}`);
+    if (t.questions !== undefined)
+        parts.push(`questions=${t.questions}`);
+    if (t.answers)
+        parts.push(`answers=${t.answers.unanswered}.${t.answers.read}`);
+    return parts.join(' ');
+}
+/** The counts of "a.b.c": safe whole numbers, as many as asked, or undefined. */
+function counts(text, n) {
+    const parts = text.split('.');
+    if (parts.length !== n || !parts.every(p => /^\d{1,15}$/.test(p)))
+        return undefined;
+    const values = parts.map(Number);
+    return values.every(Number.isSafeInteger) ? values : undefined;
+}
+/** What a record says; a field it does not hold, or holds in another form, is left out. */
+function decodeTotals(text) {
+    const t = {};
+    for (const part of text.split(' ')) {
+        const [name = '', value = ''] = part.split('=');
+        if (name === 'visitors' || name === 'views') {
+            const c = counts(value, 3);
+            if (c)
+                t[name] = { human: c[0], ai: c[1], total: c[2] };
+        }
+        else if (name === 'searches' || name === 'thumbsDown' || name === 'questions') {
+            const c = counts(value, 1);
+            if (c)
+                t[name] = c[0];
+        }
+        else if (name === 'answers') {
+            const c = counts(value, 2);
+            if (c && c[0] <= c[1])
+                t.answers = { unanswered: c[0], read: c[1] };
+        }
+    }
+    return t;
+}
+// ---------------------------------------------------------------------------------------------
+// Reading them back
+/** The parts of a key markerKey built, decoded; undefined when one does not decode. */
+function partsOf(key) {
+    const parts = key.split('/').map(decodeKey);
+    return parts.every((p) => p !== undefined) ? parts : undefined;
+}
+const rangeKey = (r) => `${r.dateFrom}/${r.dateTo}`;
+/**
+ * Every verified record of `projectId` in the thread's comments (listed once per thread): only
+ * in comments the action itself wrote, never under a code fence (CommentThread.marked()).
+ */
+async function readReportRecords(thread, projectId) {
+    const reports = [];
+    const fixes = new Map();
+    const totals = new Map();
+    for (const { comment, markers } of await thread.marked()) {
+        let report;
+        const suggestions = [];
+        for (const { key, at } of markers) {
+            const parts = partsOf(key);
+            if (!parts || parts[1] !== projectId)
+                continue;
+            const [kind, , a = '', b = '', c = '', d = '', e = '', f = ''] = parts;
+            if (kind === 'report' && parts.length === 4)
+                report = { range: { dateFrom: a, dateTo: b }, at, commentId: comment.id, suggestions: [] };
+            else if (kind === 'suggestion' && parts.length === 8 && /^[1-9]$/.test(c) && f !== '')
+                suggestions.push({ n: Number(c), id: d, subject: e, instruction: f, range: `${a}/${b}` });
+            else if (kind === 'totals' && parts.length === 5) {
+                const list = totals.get(`${a}/${b}`) ?? [];
+                totals.set(`${a}/${b}`, [...list, { at, t: decodeTotals(c) }]);
+            }
+            else if (kind === 'fix' && parts.length === 4 && a !== '') {
+                const pr = /^[1-9]\d{0,15}$/.test(b) ? Number(b) : undefined;
+                const known = fixes.get(a);
+                if (!known || at > known.at)
+                    fixes.set(a, { id: a, at, ...(pr ? { pr } : {}) });
+            }
+        }
+        if (!report)
+            continue;
+        const own = rangeKey(report.range);
+        report.suggestions = suggestions
+            .filter(x => x.range === own)
+            .map(({ range: _own, ...s }) => s)
+            .sort((x, y) => x.n - y.n);
+        reports.push(report);
+    }
+    reports.sort((x, y) => y.at - x.at || x.commentId - y.commentId);
+    return {
+        reports,
+        fixes,
+        totals: range => {
+            const list = totals.get(rangeKey(range));
+            if (!list)
+                return undefined;
+            // Oldest first, so each newer record's fields win.
+            return list.sort((x, y) => x.at - y.at).reduce((t, r) => ({ ...t, ...r.t }), {});
+        }
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/report/job-changes.ts
@@ -35077,9 +35261,12 @@ class ServiceClient {
         this.http.dispose();
         this.postHttp.dispose();
     }
-    /** GET `path` with the usual retries; what `check` makes of the JSON answer. */
-    async getJson(path, check, signal) {
-        return this.call({ method: 'GET', path, check, signal });
+    /**
+     * GET `path` with the usual retries (or at most `maxAttempts` tries); what `check` makes of
+     * the JSON answer.
+     */
+    async getJson(path, check, signal, maxAttempts) {
+        return this.call({ method: 'GET', path, check, signal, maxAttempts });
     }
     async call(c) {
         // An instruction is sent at most 3 times in all, and only where it was certainly not taken.
@@ -35906,6 +36093,8 @@ async function prepareTarget(ctx, comments, agent, start, onJob) {
     const earlier = await earlierAttemptsJob(ctx, comments);
     if (earlier !== undefined)
         target = { ...target, jobId: earlier, earlier: true };
+    else if (ctx.fix)
+        target = fixTarget(ctx, target);
     else if (target.command === 'message' && target.jobId === undefined)
         target = { ...target, ...(await chooseJob(ctx, comments, agent)) };
     else if (ctx.event.comment)
@@ -35952,6 +36141,15 @@ async function routedBefore(ctx, comments) {
     const thread = comments.thread(ctx.target?.issueNumber);
     const found = await thread?.findRoutedJob(ctx.settings.projectId).catch(() => undefined);
     return found === undefined ? {} : { routedBefore: found };
+}
+/**
+ * `fix N`: a new job with the suggestion's instruction, whatever `job-id` or the thread's record
+ * say (a fix is its own piece of work). The report's issue is not routed to it: follow-ups go on
+ * the pull request it opens (recorded there), and the issue keeps taking `fix N` for new jobs.
+ */
+function fixTarget(ctx, target) {
+    info(`Suggestion ${ctx.fix?.n} of the newest report: starting a new job with its instruction.`);
+    return { ...target, jobId: undefined, command: 'create', routeHere: false };
 }
 /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
 async function chooseJob(ctx, comments, agent) {
@@ -36033,6 +36231,7 @@ async function gatherContext(ctx) {
 // earlier attempt) → follow (the wait) → conclude (the ending). One try/catch turns whatever
 // stopped the run into one ending. Once the service has the instruction, GitHub failures are
 // warnings: the run still waits and sets its outputs, so nobody re-runs it and sends it twice.
+
 
 
 
@@ -36249,7 +36448,7 @@ class JobRun {
     /** The ending: the live comment's last write and the job summary, published by run(). */
     end(ending) {
         const ended = { ...ending.report, endedAt: this.ctx.deadline.now() };
-        const keys = this.keys(ended.routedHere === true, ending.retry);
+        const keys = this.keys(ended.routedHere === true, ending.retry, ended.prNumber);
         this.ctx.result.comment = () => this.comments.write(ended, this.markers(keys));
         // The summary is read on the run's page: it names the pull request, never "this" one.
         if (this.s.summary)
@@ -36281,10 +36480,13 @@ class JobRun {
     /**
      * The markers the live comment carries besides its own: the route (replies go to this job) and,
      * once the service has the instruction, this step's delivery, so its re-run follows the same
-     * job; once the job failed, a newer record that drops that delivery (a re-run is the retry).
+     * job; once the job failed, a newer record that drops that delivery (a re-run is the retry); for
+     * `fix N`, the suggestion the job is for and the pull request it opened, which the next report
+     * shows.
      */
-    keys(routeHere, retry) {
+    keys(routeHere, retry, prNumber) {
         const { jobId } = this.target;
+        const { fix } = this.ctx;
         const parts = deliveryParts(this.ctx);
         const keys = [];
         if (jobId === undefined)
@@ -36293,8 +36495,1791 @@ class JobRun {
             keys.push(markerKey('route', this.s.projectId, jobId));
         if (this.stage === 'waiting' && parts)
             keys.push(deliveryKey(parts, retry ? undefined : jobId));
+        if (fix && this.stage === 'waiting')
+            keys.push(fixKey(this.s.projectId, fix.id, prNumber));
         return keys;
     }
+}
+
+;// CONCATENATED MODULE: ./src/analytics/search-gaps.ts
+/** Text compared as people mean it: trimmed, spaces collapsed, case folded. */
+function textKey(text) {
+    return text.trim().replace(/\s+/g, ' ').toLocaleLowerCase('en-US');
+}
+/**
+ * `short` is `long` typed up to the middle of a word: not a whole word of it ("api" is a query of
+ * its own beside "api key"), and not a number that goes on ("v1" is no half-typed "v10").
+ */
+function isTypingPrefix(short, long) {
+    const letter = /\p{L}/u;
+    return (long.length > short.length &&
+        long.startsWith(short) &&
+        letter.test(short.slice(-1)) &&
+        letter.test(long.charAt(short.length)));
+}
+/**
+ * Folds each row that is a typing prefix of another into the query it leads to: the row with the
+ * most hits among those it starts (followed on, when that one is a prefix too). The query keeps
+ * its own hits and click-through: a prefix is the same search, half typed, not another one.
+ * Order is kept (most hits first, as the service sends them).
+ */
+function foldPrefixes(rows) {
+    const keys = rows.map(row => textKey(row.searchQuery));
+    const into = rows.map((_, i) => {
+        let best;
+        keys.forEach((key, j) => {
+            if (j === i || !isTypingPrefix(keys[i] ?? '', key))
+                return;
+            if (best === undefined || (rows[j]?.hits ?? 0) > (rows[best]?.hits ?? 0))
+                best = j;
+        });
+        return best;
+    });
+    const target = (i) => {
+        let at = i;
+        // Each step lengthens the text, so the chain ends.
+        while (into[at] !== undefined)
+            at = into[at];
+        return at;
+    };
+    const prefixes = new Map();
+    rows.forEach((row, i) => {
+        if (into[i] === undefined)
+            return;
+        const t = target(i);
+        prefixes.set(t, [...(prefixes.get(t) ?? []), row.searchQuery]);
+    });
+    return rows.flatMap((row, i) => {
+        if (into[i] !== undefined)
+            return [];
+        const folded = prefixes.get(i);
+        return [folded ? { ...row, prefixes: folded } : { ...row }];
+    });
+}
+/**
+ * The zero-click queries, split by whether the assistant answered the same question (its text,
+ * as `textKey` compares) more often than not. Without the assistant's answers, every zero-click
+ * query stays a candidate gap.
+ */
+function contentGaps(zeroClick, answered) {
+    const known = new Set(answered ?? []);
+    const handled = (q) => known.has(textKey(q.searchQuery));
+    return {
+        gaps: zeroClick.filter(q => !handled(q)),
+        answeredByAssistant: zeroClick.filter(handled)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/analytics/suggestions.ts
+
+const MAX_SUGGESTIONS = 5;
+/** The least evidence a suggestion needs: searches with no click, 👎, or times asked. */
+const MIN_SEARCHES = 5;
+const MIN_THUMBS_DOWN = 5;
+const MIN_TIMES_ASKED = 3;
+const gapId = (query) => `gap:${textKey(query)}`;
+const pageId = (path) => `page:${path}`;
+const questionId = (question) => `question:${textKey(question)}`;
+function find(sections, name) {
+    return sections.find((x) => {
+        return x.name === name && x.ok;
+    });
+}
+/** The suggestions, most telling first within each kind, the kinds taken in turn. */
+function suggest(input) {
+    const { sections } = input;
+    const held = [];
+    const lists = [
+        gapSuggestions(find(sections, 'searches'), find(sections, 'assistant')),
+        pageSuggestions(find(sections, 'feedback'), find(sections, 'views')),
+        questionSuggestions(find(sections, 'assistant'))
+    ].map(list => list.flatMap(s => {
+        const { standing, fix } = stillStanding(s, input);
+        if (!standing && fix)
+            held.push({ suggestion: s, fix });
+        return standing ? [standing] : [];
+    }));
+    const suggestions = [];
+    for (let i = 0; suggestions.length < MAX_SUGGESTIONS && lists.some(l => i < l.length); i++)
+        for (const list of lists) {
+            const s = list[i];
+            if (s && suggestions.length < MAX_SUGGESTIONS)
+                suggestions.push(s);
+        }
+    return { suggestions, held: held.slice(0, MAX_SUGGESTIONS) };
+}
+/**
+ * A suggestion still worth making: not while a pull request for it is open, and after one was
+ * merged only if this period began after the merge (the numbers are then the fix's own).
+ */
+function stillStanding(s, input) {
+    const fix = input.fixes?.get(s.id);
+    if (!fix)
+        return { standing: s };
+    if (fix.state === 'open')
+        return { fix };
+    if (fix.state === 'merged') {
+        const measuredAfter = fix.mergedAt !== undefined &&
+            input.periodStart !== undefined &&
+            fix.mergedAt <= input.periodStart;
+        return measuredAfter ? { standing: { ...s, after: fix }, fix } : { fix };
+    }
+    return { standing: s, fix };
+}
+function gapSuggestions(searches, assistant) {
+    if (!searches)
+        return [];
+    const { gaps } = contentGaps(searches.gaps, assistant?.answered);
+    return gaps
+        .filter(q => q.hits >= MIN_SEARCHES && q.searchQuery.trim() !== '')
+        .map(q => ({
+        kind: 'gap',
+        id: gapId(q.searchQuery),
+        query: q.searchQuery,
+        hits: q.hits,
+        prefixes: q.prefixes ?? []
+    }));
+}
+/** Per 1,000 views: what ranks the pages when their views are known. */
+function perThousand(thumbsDown, views) {
+    return views > 0 ? (thumbsDown * 1000) / views : Infinity;
+}
+function pageSuggestions(feedback, views) {
+    if (!feedback)
+        return [];
+    const viewsOf = (path) => (views?.top.find(r => r.path === path) ?? views?.shown?.find(r => r.path === path))?.total;
+    const pages = feedback.top
+        .filter(p => p.thumbsDown >= MIN_THUMBS_DOWN && p.path !== '')
+        .map(p => ({
+        kind: 'page',
+        id: pageId(p.path),
+        path: p.path,
+        thumbsDown: p.thumbsDown,
+        thumbsUp: p.thumbsUp,
+        ...(viewsOf(p.path) !== undefined ? { views: viewsOf(p.path) } : {})
+    }));
+    // With views read, only pages whose views are known are weighed (the rest cannot be); without
+    // them, the most 👎 first, as the feedback section ranks them.
+    if (!views)
+        return pages.sort((a, b) => b.thumbsDown - a.thumbsDown);
+    return pages
+        .filter(p => p.views !== undefined && p.views > 0)
+        .sort((a, b) => perThousand(b.thumbsDown, b.views ?? 0) - perThousand(a.thumbsDown, a.views ?? 0));
+}
+function questionSuggestions(assistant) {
+    if (!assistant)
+        return [];
+    return assistant.top
+        .filter(q => q.count >= MIN_TIMES_ASKED && q.question.trim() !== '')
+        .map(q => ({
+        kind: 'question',
+        id: questionId(q.question),
+        question: q.question,
+        count: q.count
+    }));
+}
+
+;// CONCATENATED MODULE: ./src/analytics/trend.ts
+// The trend: the totals of the periods before the range, so "is it going up?" is answered without
+// last week's report open beside this one. A period costs one request (`limit=1`) per section
+// drawn, unless the compare or an earlier report in the issue already knows it. Read newest
+// first, each once (no retry): the first period that fails ends the reading, so what is missing
+// is always the oldest, and nothing is ever drawn for a period that was not read.
+
+
+/**
+ * The trend's points, newest first as read, returned oldest first. A period is complete when
+ * every series has its total; the first that cannot be completed stops the reading.
+ */
+async function readTrend(api, t) {
+    const points = t.ranges.map(range => ({ range }));
+    let requests = 0;
+    let known = 0;
+    let stop;
+    for (let i = points.length - 1; i >= 0; i--) {
+        const point = points[i];
+        const have = t.known(point.range) ?? {};
+        const lacking = t.series.filter(name => have[name] === undefined);
+        for (const name of t.series)
+            if (have[name])
+                point[name] = have[name];
+        if (lacking.length === 0) {
+            known++;
+            continue;
+        }
+        if (t.stopped) {
+            stop = { at: point.range, missing: i + 1, ...t.stopped };
+            break;
+        }
+        try {
+            for (const name of lacking) {
+                requests++;
+                point[name] =
+                    name === 'visitors'
+                        ? await api.visitorsTotals(point.range, true)
+                        : await api.viewsTotals(point.range, true);
+            }
+        }
+        catch (err) {
+            stop = { at: point.range, missing: i + 1, ...trend_stoppedBy(err) };
+            break;
+        }
+    }
+    return { points, requests, known, ...(stop ? { stop } : {}) };
+}
+function trend_stoppedBy(err) {
+    const reason = messageOf(err);
+    if (err instanceof BudgetError)
+        return { limit: 'max-requests', reason, error: err };
+    if (err instanceof RateLimitError || (err instanceof ServiceError && err.status === 429))
+        return { limit: 'quota', reason, error: err };
+    if (err instanceof TimeUpError)
+        return { limit: 'time', reason };
+    return { limit: 'failure', reason };
+}
+
+;// CONCATENATED MODULE: ./src/report/chart.ts
+
+/**
+ * The periods a trend draws: the newest ones whose every series is known, in a row (a period cut
+ * short may hold one series: half a point would draw one line without the other).
+ */
+function drawnPoints(trend, series) {
+    const drawn = [];
+    for (let i = trend.points.length - 1; i >= 0; i--) {
+        const point = trend.points[i];
+        if (series.some(name => point[name] === undefined))
+            break;
+        drawn.unshift(point);
+    }
+    return drawn;
+}
+/** Labels on the axis at most: more print over each other at a comment's width. */
+const MAX_LABELS = 13;
+/** The plot's width in a comment 760 px wide, and a label's width per character and gap. */
+const PLOT_PIXELS = 600;
+const LABEL_CHAR_PIXELS = 8;
+const LABEL_GAP_PIXELS = 16;
+const DAY_MS = 86_400_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** Bars light, the line dark: told apart by shape and by contrast, in light and dark themes. */
+const BAR_COLOR = '#9ec5fe';
+const LINE_COLOR = '#d9480f';
+const CHART_HEIGHT = 190;
+const NOUN = {
+    days: ['day', 'days'],
+    weeks: ['week', 'weeks'],
+    months: ['month', 'months'],
+    periods: ['period', 'periods']
+};
+function startOf(range) {
+    return new Date(range.dateFrom.length === 10 ? `${range.dateFrom}T00:00:00Z` : range.dateFrom);
+}
+/** What a reader counts the periods in: 7 days are weeks, a calendar month is a month. */
+function kindOf(range) {
+    const days = (Date.parse(range.dateTo) - Date.parse(range.dateFrom)) / DAY_MS;
+    if (days === 1)
+        return 'days';
+    if (days === 7)
+        return 'weeks';
+    if (days >= 28 && days <= 31 && /-01(T|$)/.test(range.dateFrom) && /-01(T|$)/.test(range.dateTo))
+        return 'months';
+    return 'periods';
+}
+/**
+ * Each period by its start, as a reader names it ("Nov 16"; months "Nov 2026"), the year added
+ * where two would read the same; unique either way.
+ */
+function periodLabels(ranges) {
+    const kind = ranges[0] ? kindOf(ranges[0]) : 'periods';
+    const dates = ranges.map(startOf);
+    const month = (d) => MONTHS[d.getUTCMonth()] ?? '';
+    if (kind === 'months')
+        return dates.map(d => `${month(d)} ${d.getUTCFullYear()}`);
+    const short = dates.map(d => `${month(d)} ${d.getUTCDate()}`);
+    if (new Set(short).size === short.length)
+        return short;
+    return dates.map(d => `${month(d)} ${d.getUTCDate()} ${d.getUTCFullYear()}`);
+}
+/**
+ * The axis labels: every period's own label when they fit side by side (MAX_LABELS at most), else
+ * every k-th counting back from this period; the others are distinct invisible strings (Mermaid
+ * merges points whose labels are equal, and trims spaces).
+ */
+function axisLabels(labels) {
+    const longest = Math.max(...labels.map(l => l.length));
+    const fit = Math.floor(PLOT_PIXELS / (longest * LABEL_CHAR_PIXELS + LABEL_GAP_PIXELS));
+    const step = Math.ceil(labels.length / Math.max(2, Math.min(MAX_LABELS, fit)));
+    const last = labels.length - 1;
+    let blank = 0;
+    return labels.map((label, i) => ((last - i) % step === 0 ? label : '\u200b'.repeat(++blank)));
+}
+const round1 = (v) => Math.round(v * 10) / 10;
+function average(values) {
+    return values.reduce((n, v) => n + v, 0) / Math.max(1, values.length);
+}
+/** Steps of an axis: 1, 2 or 5 times a power of ten, as a reader counts. */
+function roundSteps(from) {
+    const power = 10 ** Math.floor(Math.log10(from));
+    return [1, 2, 5, 10, 20, 50].map(f => f * power);
+}
+/** Steps on the value axis: Mermaid ticks about 10 to any range; 8 steps keep 9 ticks legible. */
+const AXIS_STEPS = 8;
+/**
+ * An axis range around the values with a little room: AXIS_STEPS steps of a round size, so the
+ * ticks Mermaid draws fall on round numbers and a 200 px axis can label each of them.
+ */
+function axisRange(values) {
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    const pad = Math.max((high - low) * 0.1, Math.abs(high) * 0.02, 0.1);
+    for (const step of roundSteps((high - low + 2 * pad) / AXIS_STEPS)) {
+        const from = Math.max(0, Math.floor((low - pad) / step) * step);
+        const to = from + AXIS_STEPS * step;
+        if (to >= high)
+            return [round1(from), round1(to)];
+    }
+    return [0, Math.ceil(high * 1.1)];
+}
+function mermaid(title, labels, axis, plots, values) {
+    const [low, high] = axisRange(values);
+    // Plots take the palette's colours in order: a bar's, then a line's.
+    const colors = plots.map(p => (p.trimStart().startsWith('bar') ? BAR_COLOR : LINE_COLOR));
+    const config = {
+        xyChart: { height: CHART_HEIGHT, titleFontSize: 15 },
+        themeVariables: { xyChart: { plotColorPalette: colors.join(', ') } }
+    };
+    return [
+        '```mermaid',
+        `%%{init: ${JSON.stringify(config)}}%%`,
+        'xychart-beta',
+        `    title "${title}"`,
+        `    x-axis [${labels.map(l => `"${l}"`).join(', ')}]`,
+        `    y-axis "${axis}" ${low} --> ${high}`,
+        ...plots,
+        '```'
+    ].join('\n');
+}
+const totalOf = (p, name) => p[name]?.total ?? 0;
+/**
+ * The trend block: a heading that names the periods, the chart, and a line that gives the scale
+ * back, says what it cost, and says which periods are not drawn and why.
+ */
+function trendBlock(v) {
+    const { trend, series } = v;
+    if (series.length === 0)
+        return '';
+    const points = [...drawnPoints(trend, series), { ...v.current }];
+    // The trend's own periods say what they are (this one may be cut shorter by `date-to`).
+    const kind = kindOf(trend.points.at(-1)?.range ?? v.current.range);
+    const [one, many] = NOUN[kind];
+    const notes = [costNote(trend, many), missingNote(v)].filter(Boolean);
+    if (points.length < 2)
+        return `_Trend: nothing to draw before this ${one}. ${notes.join(' ')}_`;
+    const labels = axisLabels(periodLabels(points.map(p => p.range)));
+    // The chart's title says the span and what is drawn: no heading above it takes a line.
+    const span = `The last ${points.length} ${many}`;
+    const chart = series.length === 1
+        ? singleSeries(points, series[0], labels, many, span)
+        : bothSeries(points, labels, many, span);
+    return [chart.markdown, `_${[chart.note, ...notes].join(' ')}_`].join('\n\n');
+}
+const SERIES_NAMES = {
+    visitors: 'unique visitors',
+    views: 'page views'
+};
+/** One series in its own numbers (thousands above 10,000, so the ticks stay legible). */
+function singleSeries(points, name, labels, many, span) {
+    const raw = points.map(p => totalOf(p, name));
+    const scale = Math.max(...raw) >= 10_000 ? 1000 : 1;
+    const values = raw.map(v => (scale === 1 ? v : round1(v / scale)));
+    const what = SERIES_NAMES[name];
+    const title = `${span}: ${what}`;
+    const axis = scale === 1 ? what : `${what} (thousands)`;
+    return {
+        markdown: mermaid(title, labels, axis, [`    line [${values.join(', ')}]`], values),
+        note: `The line: ${what} per ${many.replace(/s$/, '')}, this one last.`
+    };
+}
+/** Both series as a share of their own average: page views as bars, unique visitors as a line. */
+function bothSeries(points, labels, many, span) {
+    const indexed = (name) => {
+        const raw = points.map(p => totalOf(p, name));
+        const mean = average(raw);
+        return { mean, values: raw.map(v => (mean > 0 ? round1((v / mean) * 100) : 0)) };
+    };
+    const visitors = indexed('visitors');
+    const views = indexed('views');
+    const title = `${span}: page views (bars), unique visitors (line)`;
+    const markdown = mermaid(title, labels, `% of the ${points.length}-${many.replace(/s$/, '')} average`, [`    bar [${views.values.join(', ')}]`, `    line [${visitors.values.join(', ')}]`], [...views.values, ...visitors.values]);
+    const each = many.replace(/s$/, '');
+    return {
+        markdown,
+        note: `Bars: page views; line: unique visitors; each as a % of its average over these ` +
+            `${points.length} ${many} (100 = ${formatNumber(Math.round(visitors.mean))} visitors, ` +
+            `${formatNumber(Math.round(views.mean))} views a ${each}).`
+    };
+}
+function costNote(trend, many) {
+    const read = `It cost ${plural(trend.requests, 'request')}`;
+    if (trend.known === 0)
+        return `${read}.`;
+    return `${read}; ${trend.known} ${trend.known === 1 ? many.replace(/s$/, '') : many} ${trend.known === 1 ? 'was' : 'were'} known already.`;
+}
+/**
+ * The first `count` of `ranges` (oldest first), as a reader names them: "week of Oct 12",
+ * "5 weeks from Sep 14 to Oct 12".
+ */
+function periodSpan(ranges, count) {
+    const [one, many] = NOUN[ranges[0] ? kindOf(ranges[0]) : 'periods'];
+    const labels = periodLabels(ranges);
+    if (count === 1)
+        return `${one} of ${labels[0] ?? ''}`;
+    return `${count} ${many} from ${labels[0] ?? ''} to ${labels[count - 1] ?? ''}`;
+}
+/** The periods not drawn, and why, in the action's words (the service's go to the log). */
+function missingNote(v) {
+    const stop = v.trend.stop;
+    if (!stop)
+        return '';
+    const span = periodSpan(v.trend.points.map(p => p.range), stop.missing);
+    return `Not drawn: the ${span}, ${whyNotRead(stop.limit)}.`;
+}
+function whyNotRead(limit) {
+    switch (limit) {
+        case 'quota':
+            return 'not read: the hourly analytics limit was reached';
+        case 'max-requests':
+            return 'not read: `max-requests` was spent';
+        case 'time':
+            return 'not read: the time allowed (`wait-timeout`) ran out';
+        case 'failure':
+            return 'not read: the service failed to answer (the log says how)';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/period.ts
+// Date inputs -> the range sent to the service. `dateTo` is always exclusive. Periods resolve in
+// UTC to whole days, so a weekly schedule asks for the same range wherever the runner is.
+const DAY = 86_400_000;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+/** `Nd`, `yesterday`, `last-week`, `last-month`; undefined when not one of them. */
+function parsePeriod(text) {
+    const days = /^(\d{1,3})d$/.exec(text);
+    if (days) {
+        const n = Number(days[1]);
+        return n >= 1 && n <= 366 ? { kind: 'days', days: n } : undefined;
+    }
+    if (text === 'yesterday' || text === 'last-week' || text === 'last-month')
+        return { kind: text };
+    return undefined;
+}
+/**
+ * The instant a `YYYY-MM-DD` or ISO 8601 date-time stands for (a date, or a time with no offset,
+ * counts as UTC), or undefined when it is not a real calendar date and time.
+ */
+function parseInstant(text) {
+    const d = DATE_RE.exec(text) ?? DATE_TIME_RE.exec(text);
+    if (!d)
+        return undefined;
+    const [year, month, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
+    const [hour, minute, second] = [Number(d[4] ?? 0), Number(d[5] ?? 0), Number(d[6] ?? 0)];
+    if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
+        return undefined;
+    if (hour > 23 || minute > 59 || second > 59)
+        return undefined;
+    const date = new Date(Date.UTC(2000, 0, 1, hour, minute, second));
+    // Date.UTC would read the years 0-99 as 1900-1999.
+    date.setUTCFullYear(year, month - 1, day);
+    let at = date.getTime();
+    if (d[7])
+        at += Math.round(Number(`0${d[7]}`) * 1000);
+    const zone = d[8];
+    if (zone && zone !== 'Z') {
+        const m = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
+        if (!m || Number(m[2]) > 23 || Number(m[3]) > 59)
+            return undefined;
+        const offset = (Number(m[2]) * 60 + Number(m[3])) * 60_000;
+        at += m[1] === '+' ? -offset : offset;
+    }
+    return at;
+}
+function isDateOnly(text) {
+    return DATE_RE.test(text);
+}
+/** The range of a period, relative to `now`. */
+function resolvePeriod(period, now) {
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    switch (period.kind) {
+        case 'days':
+            return { dateFrom: day(today - period.days * DAY), dateTo: day(today) };
+        case 'yesterday':
+            return { dateFrom: day(today - DAY), dateTo: day(today) };
+        case 'last-week': {
+            const monday = today - ((now.getUTCDay() + 6) % 7) * DAY;
+            return { dateFrom: day(monday - 7 * DAY), dateTo: day(monday) };
+        }
+        case 'last-month': {
+            const first = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+            const previous = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1);
+            return { dateFrom: day(previous), dateTo: day(first) };
+        }
+    }
+}
+/** The first instant of year 1, and of year 10000: a date has four digits of year, none before 1. */
+const FIRST_INSTANT = yearStart(1);
+const END_INSTANT = yearStart(10000);
+/**
+ * The period just before a bounded range, of equal length; for `last-month`, the calendar month
+ * before. Dates keep their form: whole days stay `YYYY-MM-DD`. Undefined when it would start
+ * before year 1 (no date can say so).
+ */
+function previousRange(range, period) {
+    const from = parseInstant(range.dateFrom);
+    const to = parseInstant(range.dateTo);
+    if (from === undefined || to === undefined)
+        return undefined;
+    if (period?.kind === 'last-month') {
+        const f = new Date(from);
+        const start = Date.UTC(f.getUTCFullYear(), f.getUTCMonth() - 1, 1);
+        return start < FIRST_INSTANT ? undefined : { dateFrom: day(start), dateTo: range.dateFrom };
+    }
+    const start = from - (to - from);
+    if (start < FIRST_INSTANT)
+        return undefined;
+    const wholeDays = isDateOnly(range.dateFrom) && isDateOnly(range.dateTo);
+    return {
+        dateFrom: wholeDays ? day(start) : new Date(start).toISOString(),
+        dateTo: range.dateFrom
+    };
+}
+/**
+ * The `n` periods before `range`, each as `previousRange` makes it, oldest first; undefined when
+ * the oldest would start before year 1.
+ */
+function rangesBefore(range, n, period) {
+    const ranges = [];
+    let current = range;
+    for (let i = 0; i < n; i++) {
+        const previous = previousRange(current, period);
+        if (previous === undefined)
+            return undefined;
+        current = previous;
+        ranges.unshift(current);
+    }
+    return ranges;
+}
+function yearStart(year) {
+    const date = new Date(0);
+    date.setUTCFullYear(year, 0, 1);
+    return date.getTime();
+}
+function day(ms) {
+    // Four-digit years only: toISOString writes others as +YYYYYY, which no service reads.
+    return new Date(ms).toISOString().slice(0, 10);
+}
+function daysInMonth(year, month) {
+    const date = new Date(0);
+    date.setUTCFullYear(year, month, 0);
+    return date.getUTCDate();
+}
+
+;// CONCATENATED MODULE: ./src/report/range.ts
+// Date ranges as people read them. The service's `dateTo` is exclusive; a reader expects the
+// last day that counts, so whole-day ranges are shown with their inclusive last day.
+
+
+const range_DAY = 86_400_000;
+const range_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The whole UTC days of a range given as `YYYY-MM-DD` bounds, or undefined. */
+function wholeDays(range) {
+    const { dateFrom, dateTo } = range;
+    if (!dateFrom || !dateTo || !isDateOnly(dateFrom) || !isDateOnly(dateTo))
+        return undefined;
+    const from = parseInstant(dateFrom);
+    const to = parseInstant(dateTo);
+    if (from === undefined || to === undefined || to - from < range_DAY)
+        return undefined;
+    return { first: new Date(from), last: new Date(to - range_DAY) };
+}
+function monthDay(d) {
+    return `${range_MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
+}
+function withYear(d) {
+    return `${monthDay(d)}, ${d.getUTCFullYear()}`;
+}
+function isoDay(d) {
+    return d.toISOString().slice(0, 10);
+}
+/**
+ * A short label: "Nov 16–22", "Oct 28 – Nov 3", "Dec 28, 2025 – Jan 3, 2026", "Nov 16"; the
+ * year is added when it is not the year of `now`. Other ranges are shown as given.
+ */
+function shortRange(range, now) {
+    const days = wholeDays(range);
+    if (!days)
+        return exactRange(range);
+    const { first, last } = days;
+    const year = new Date(now).getUTCFullYear();
+    const sameYear = first.getUTCFullYear() === last.getUTCFullYear();
+    const suffix = sameYear && first.getUTCFullYear() !== year ? `, ${first.getUTCFullYear()}` : '';
+    if (first.getTime() === last.getTime())
+        return `${monthDay(first)}${suffix}`;
+    if (!sameYear)
+        return `${withYear(first)} – ${withYear(last)}`;
+    if (first.getUTCMonth() === last.getUTCMonth())
+        return `${monthDay(first)}–${last.getUTCDate()}${suffix}`;
+    return `${monthDay(first)} – ${monthDay(last)}${suffix}`;
+}
+/**
+ * The exact range, for the record: "2026-11-16 to 2026-11-22" (whole days, both counted) or the
+ * bounds as given, marked end exclusive.
+ */
+function exactRange(range) {
+    const days = wholeDays(range);
+    if (days)
+        return `${isoDay(days.first)} to ${isoDay(days.last)}`;
+    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
+    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
+    if (from && to)
+        return `${from} to ${to} (end exclusive)`;
+    if (from)
+        return `since ${from}`;
+    if (to)
+        return `before ${to}`;
+    return 'all time';
+}
+/** "the previous 7 days", "the week before", "the month before", "the period before". */
+function previousLabel(range, period) {
+    switch (period?.kind) {
+        case 'yesterday':
+            return 'the day before';
+        case 'last-week':
+            return 'the week before';
+        case 'last-month':
+            return 'the month before';
+        default:
+            break;
+    }
+    const days = wholeDays(range);
+    if (!days)
+        return 'the period before';
+    const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
+    return count === 1 ? 'the day before' : `the previous ${count} days`;
+}
+
+;// CONCATENATED MODULE: ./src/report/pages-table.ts
+
+/**
+ * Page paths wider than this (display columns) are clipped in the middle: both ends of a path say
+ * the most, and a pages table with its numbers stays on one line at a comment's 760 px.
+ */
+const PATH_MAX_COLUMNS = 40;
+/** Beside human, AI, total and the change (the visitors report): four number columns. */
+const PATH_BESIDE_FOUR_COLUMNS = 32;
+/** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
+function pageCell(path, siteUrl, maxColumns = PATH_MAX_COLUMNS) {
+    if (path === '')
+        return '_(empty path)_';
+    const text = escapeText(clipWidth(path, maxColumns));
+    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
+    return url ? markdown_link(text, url) : text;
+}
+/**
+ * A page's change as a percentage alone ("+22.0%", "new"): short, so the table does not wrap at
+ * a comment's 760 px, and one unit down the column.
+ */
+function pageChange(now, before) {
+    if (before === undefined || before === 0)
+        return now === 0 ? '0' : 'new';
+    return formatPercentChange(now, before) ?? '–';
+}
+/** Rank, page, human, AI, total, and the change of the total when there is a period before. */
+function pageColumns(withChange) {
+    return [
+        { header: '#', align: 'right' },
+        { header: 'Page' },
+        { header: 'Human', align: 'right' },
+        { header: 'AI', align: 'right' },
+        { header: 'Total', align: 'right' },
+        ...(withChange ? [{ header: 'Change', align: 'right' }] : [])
+    ];
+}
+/** One page's row; `before` is its total in the period before, when there is one. */
+function pageRow(row, rank, siteUrl, previous) {
+    return tableRow([
+        String(rank),
+        pageCell(row.path, siteUrl, previous ? PATH_BESIDE_FOUR_COLUMNS : PATH_MAX_COLUMNS),
+        formatNumber(row.human),
+        formatNumber(row.ai),
+        formatNumber(row.total),
+        ...(previous ? [pageChange(row.total, previous.before)] : [])
+    ]);
+}
+/** The label of a folded block of pages: "Pages 11–20". */
+function pagesFoldLabel(first, last) {
+    return `Pages ${formatNumber(first)}–${formatNumber(last)}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/health-tables.ts
+
+
+
+/**
+ * A query or question keeps its start, where its meaning is; each is clipped so its row stays on
+ * one line at a comment's width. A query shares its row with a page column, so both are short.
+ */
+const QUERY_MAX_CHARS = 25;
+/** The clicked page beside a query: both must fit a comment's width with the numbers. */
+const CLICKED_PAGE_MAX_CHARS = 22;
+/** A page beside four number columns (feedback): less room than beside three. */
+const FEEDBACK_PAGE_MAX_CHARS = 34;
+const QUESTION_MAX_CHARS = 64;
+/** Marks a query nobody clicked a result for, in the click-through cell. */
+const GAP = '⚠️';
+/** Marks a zero-click query the assistant answered: not a content gap. */
+const ASSISTANT = '💬';
+/**
+ * A section with nothing in it. Observed of the service (not documented): a feature that is off
+ * answers 200 with nothing, so this reads "no data", not as an error or as a broken site.
+ */
+function isEmpty(x) {
+    switch (x.name) {
+        case 'visitors':
+        case 'views':
+            return x.totals.total === 0 && x.top.length === 0;
+        case 'searches':
+            return x.totalSearches === 0 && x.read === 0;
+        case 'feedback':
+            return x.pages === 0;
+        case 'assistant':
+            return x.callers.total === 0 && x.read === 0;
+    }
+}
+/** The tables of the sections that were read and hold something, `rows` rows each at most. */
+function sectionTables(r, rows) {
+    const read = r.sections.filter((x) => x.ok && !isEmpty(x));
+    const find = (name) => read.find((x) => x.name === name);
+    const visitors = find('visitors');
+    const views = find('views');
+    const searches = find('searches');
+    const feedback = find('feedback');
+    const assistant = find('assistant');
+    return [
+        visitors || views ? pagesBlock(r, rows, visitors, views) : undefined,
+        searches ? searchesBlock(searches, assistant, r, rows) : undefined,
+        feedback ? feedbackBlock(feedback, views, r, rows) : undefined,
+        assistant ? assistantBlock(assistant, rows) : undefined
+    ]
+        .filter((b) => b !== undefined)
+        .map(b => details(`<b>${b.title}</b> · ${b.summary}`, b.body))
+        .join('\n\n');
+}
+const rank = (i) => String(i + 1);
+const foldLabel = (noun) => (first, last) => `${noun} ${formatNumber(first)}–${formatNumber(last)}`;
+// ---------------------------------------------------------------------------------------------
+// Pages: one table, visitors and views side by side
+function findRow(x, path) {
+    return x?.top.find(row => row.path === path) ?? x?.shown?.find(row => row.path === path);
+}
+function previousTotal(x, path) {
+    return x.previousRows?.find(row => row.path === path)?.total;
+}
+/** "12,000 unique visitors (10,412 human, 2,496 AI)". */
+function split(x) {
+    const noun = x.name === 'visitors' ? 'unique visitors' : 'page views';
+    const { human, ai, total } = x.totals;
+    return `**${formatNumber(total)}** ${noun} (${formatNumber(human)} human, ${formatNumber(ai)} AI)`;
+}
+function pagesBlock(r, rows, visitors, views) {
+    // Ranked by visitors (people, not reloads); by views only when visitors were not read.
+    const lead = (visitors ?? views);
+    const compare = r.previous !== undefined;
+    const shown = [visitors, views].filter((x) => x !== undefined);
+    const columns = [{ header: '#', align: 'right' }, { header: 'Page' }];
+    for (const x of shown) {
+        columns.push({ header: x.name === 'visitors' ? 'Visitors' : 'Views', align: 'right' });
+        if (compare && x.previousRows)
+            columns.push({ header: 'Change', align: 'right' });
+    }
+    const cells = (row, i) => tableRow([
+        rank(i),
+        pageCell(row.path, r.siteUrl),
+        ...shown.flatMap(x => {
+            const found = x === lead ? row : findRow(x, row.path);
+            const value = found ? formatNumber(found.total) : '–';
+            if (!compare || !x.previousRows)
+                return [value];
+            return [value, found ? pageChange(found.total, previousTotal(x, row.path)) : '–'];
+        })
+    ]);
+    const sentences = [
+        `${shown.map(split).join('; ')}, on ${plural(lead.rows, 'page')}.`,
+        visitors && visitors.totals.human + visitors.totals.ai !== visitors.totals.total
+            ? 'A visitor who came as both human and AI counts once in the total.'
+            : '',
+        shown.some(x => x.maxRowsReached)
+            ? 'The export stopped at `max-rows`: the top pages are those of the rows read; the totals are the whole site’s.'
+            : '',
+        views && visitors ? 'The top pages by unique visitors:' : ''
+    ];
+    const table = foldedTable(columns, lead.top.slice(0, rows).map((row, i) => cells(row, i)), pagesFoldLabel);
+    return {
+        title: 'Top pages',
+        summary: `by ${visitors ? 'unique visitors' : 'page views'}, ${plural(lead.rows, 'page')}`,
+        body: [sentences.filter(Boolean).join(' '), table].filter(Boolean).join('\n\n')
+    };
+}
+// ---------------------------------------------------------------------------------------------
+// Searches: the top queries, content gaps marked in place
+function clicks(q, answered) {
+    if (q.ctr !== 0)
+        return percent(q.ctr);
+    return `0% ${answered.has(q) ? ASSISTANT : GAP}`;
+}
+function searchesBlock(x, assistant, r, rows) {
+    const title = 'Searches';
+    if (x.read === 0)
+        return { title, summary: 'none in this range', body: 'No search in this range.' };
+    const split = contentGaps(x.top.filter(q => q.ctr === 0), assistant?.answered);
+    const allGaps = contentGaps(x.gaps, assistant?.answered).gaps.length;
+    const answered = new Set(split.answeredByAssistant);
+    const scope = x.complete
+        ? `all ${plural(x.read, 'query', 'queries')}`
+        : `the top ${plural(x.read, 'query', 'queries')} read; the service has more`;
+    const gaps = allGaps === 0
+        ? `No content gap among ${scope}.`
+        : `${GAP} marks a content gap, a query nobody clicked a result for: ${formatNumber(allGaps)} among ${scope}.`;
+    const notes = [
+        `The top queries by hits. ${gaps}`,
+        answered.size > 0
+            ? `${ASSISTANT} marks one the search bar handed to the assistant, which answered it: no gap.`
+            : '',
+        x.folded > 0 ? foldedNote(x) : ''
+    ];
+    const table = foldedTable([
+        { header: '#', align: 'right' },
+        { header: 'Query' },
+        { header: 'Hits', align: 'right' },
+        { header: 'Clicked', align: 'right' },
+        { header: 'Top clicked page' }
+    ], x.top
+        .slice(0, rows)
+        .map((q, i) => tableRow([
+        rank(i),
+        textCell(q.searchQuery, QUERY_MAX_CHARS),
+        formatNumber(q.hits),
+        clicks(q, answered),
+        q.topClickedPage === null
+            ? '–'
+            : pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
+    ])), foldLabel('Queries'));
+    return {
+        title,
+        summary: `top queries, ${plural(allGaps, 'content gap')}`,
+        body: [notes.filter(Boolean).join(' '), table].filter(Boolean).join('\n\n')
+    };
+}
+/** The rows that were a query half typed, with one of them as the example. */
+function foldedNote(x) {
+    const one = x.top.find(q => q.prefixes?.length);
+    const example = one
+        ? ` (“${textCell(one.prefixes?.[0] ?? '', QUERY_MAX_CHARS)}” on the way to “${textCell(one.searchQuery, QUERY_MAX_CHARS)}”)`
+        : '';
+    const many = x.folded !== 1;
+    return (`${plural(x.folded, 'row')} of the log ${many ? 'were' : 'was'} a query half typed${example}: ` +
+        `${many ? 'each is' : 'it is'} counted in the query ${many ? 'they lead' : 'it leads'} to.`);
+}
+// ---------------------------------------------------------------------------------------------
+// Feedback: the pages with the most thumbs-down
+function feedbackBlock(x, views, r, rows) {
+    // The order of this operation is not documented: with more pages than one answer holds, the
+    // ranking covers only those the service returned first.
+    const scope = x.hasMore
+        ? ` (only the first ${plural(x.pages, 'page')} the service returned are ranked: it has ` +
+            'feedback on more, in an order it does not document)'
+        : '';
+    const intro = `**${formatNumber(x.thumbsDown)}** 👎 and ${formatNumber(x.thumbsUp)} 👍 on whether a page ` +
+        `helped, and ${plural(x.code, 'report')} on code snippets, on ${plural(x.pages, 'page')}${scope}.`;
+    const title = 'Feedback';
+    if (x.top.length === 0)
+        return {
+            title,
+            summary: 'no 👎',
+            body: [intro, 'No page got a thumbs-down or code-snippet feedback.'].join('\n\n')
+        };
+    const table = foldedTable([
+        { header: '#', align: 'right' },
+        { header: 'Page' },
+        { header: '👎', align: 'right' },
+        { header: '👍', align: 'right' },
+        { header: 'Code', align: 'right' },
+        ...(views ? [{ header: 'Views', align: 'right' }] : [])
+    ], x.top
+        .slice(0, rows)
+        .map((p, i) => tableRow([
+        rank(i),
+        pageCell(p.path, r.siteUrl, FEEDBACK_PAGE_MAX_CHARS),
+        formatNumber(p.thumbsDown),
+        formatNumber(p.thumbsUp),
+        formatNumber(p.code),
+        ...(views ? [viewsOf(views, p.path)] : [])
+    ])), foldLabel('Pages'));
+    return {
+        title,
+        summary: 'the pages with the most 👎',
+        body: [`${intro} The pages with the most 👎 (Code: feedback on code snippets):`, table].join('\n\n')
+    };
+}
+function viewsOf(views, path) {
+    const row = findRow(views, path);
+    return row ? formatNumber(row.total) : '–';
+}
+// ---------------------------------------------------------------------------------------------
+// Assistant: the unanswered questions asked most often
+function assistantBlock(x, rows) {
+    const { web, api, other, total } = x.callers;
+    const by = `web ${formatNumber(web)}, API ${formatNumber(api)}, other ${formatNumber(other)}`;
+    const title = 'Assistant';
+    if (x.read === 0)
+        return {
+            title,
+            summary: 'no question read',
+            body: `**${formatNumber(total)}** questions (${by}). No question to read.`
+        };
+    const intro = `**${formatNumber(total)}** questions (${by}) in ${plural(x.conversations, 'conversation')}; ` +
+        `**${formatNumber(x.unanswered)}** of the ${plural(x.read, 'question')} read went unanswered ` +
+        `(${formatShare(x.unanswered, x.read)}).` +
+        (x.complete
+            ? ''
+            : ` Only the first ${plural(x.read, 'question')} were read: the share and the questions below cover those.`);
+    if (x.top.length === 0)
+        return {
+            title,
+            summary: 'no unanswered question',
+            body: [intro, 'No unanswered question.'].join('\n\n')
+        };
+    const table = foldedTable([
+        { header: '#', align: 'right' },
+        { header: 'Unanswered question' },
+        { header: 'Asked', align: 'right' }
+    ], x.top
+        .slice(0, rows)
+        .map((q, i) => tableRow([rank(i), textCell(q.question, QUESTION_MAX_CHARS), formatNumber(q.count)])), foldLabel('Questions'));
+    return {
+        title,
+        summary: 'the unanswered questions asked most often',
+        body: [`${intro} Asked most often (the same text, ignoring case and spaces):`, table].join('\n\n')
+    };
+}
+// ---------------------------------------------------------------------------------------------
+// Cells
+/** A query or question: one line, escaped, clipped so the number columns stay in view. */
+function textCell(text, maxColumns) {
+    const shown = clipWidth(text.trim().replace(/\s+/g, ' '), maxColumns, 0);
+    return shown === '' ? '_(empty)_' : escapeText(shown);
+}
+function percent(ratio) {
+    return `${(ratio * 100).toFixed(0)}%`;
+}
+
+;// CONCATENATED MODULE: ./src/report/suggestions.ts
+
+
+const suggestions_QUERY_MAX_CHARS = 60;
+const suggestions_QUESTION_MAX_CHARS = 140;
+const suggestions_PATH_MAX_CHARS = 90;
+/** What a reader's text may be in an instruction: one line, its start kept. */
+const quoted = (text, max) => `“${clip(text.replace(/\s+/g, ' ').trim(), max)}”`;
+/** The instruction for the docs agent: plain text, sent as it is shown. */
+function instructionFor(s, range, now) {
+    const when = shortRange(range, now);
+    const again = s.after?.pr ? ` (#${s.after.pr}, merged before, did not settle it.)` : '';
+    switch (s.kind) {
+        case 'gap':
+            return (`Readers searched the docs for ${quoted(s.query, suggestions_QUERY_MAX_CHARS)} ${plural(s.hits, 'time')} ` +
+                `in ${when} and clicked no result: add or extend the page that answers it, in their words.${again}`);
+        case 'page':
+            return (`The page ${clipMiddle(s.path, suggestions_PATH_MAX_CHARS)} got ${formatNumber(s.thumbsDown)} 👎 and ` +
+                `${formatNumber(s.thumbsUp)} 👍 in ${when}${s.views !== undefined ? ` (${plural(s.views, 'view')})` : ''}: ` +
+                `find what readers miss there and improve it.${again}`);
+        case 'question':
+            return (`Readers asked the docs assistant ${quoted(s.question, suggestions_QUESTION_MAX_CHARS)} ` +
+                `${plural(s.count, 'time')} in ${when} and it could not answer: add the answer to the docs.${again}`);
+    }
+}
+/** The evidence, for the reader: the subject and the numbers that make it a suggestion. */
+function evidence(s) {
+    switch (s.kind) {
+        case 'gap': {
+            // The half-typed rows themselves are in the searches table's note.
+            const typed = s.prefixes.length > 0 ? ` (+${s.prefixes.length} half-typed)` : '';
+            return `**Search gap “${escapeText(clip(s.query, 40))}”** · ${plural(s.hits, 'search', 'searches')}, no click${typed}`;
+        }
+        case 'page': {
+            const per = s.views !== undefined && s.views > 0
+                ? ` · ${((s.thumbsDown * 1000) / s.views).toFixed(1)} 👎 per 1,000 views`
+                : '';
+            return `**Page ${escapeText(clipMiddle(s.path, 44))}** · ${formatNumber(s.thumbsDown)} 👎, ${formatNumber(s.thumbsUp)} 👍${per}`;
+        }
+        case 'question':
+            return `**Unanswered “${escapeText(clip(s.question, 56))}”** · asked ${plural(s.count, 'time')}`;
+    }
+}
+/**
+ * The block: numbered suggestions, how to start the agent on one, and the states of the last
+ * report's suggestions. Empty when there is nothing to say.
+ */
+function suggestionsBlock(suggestions, earlier, trigger) {
+    const blocks = [];
+    if (suggestions.length > 0) {
+        const items = suggestions.map(s => {
+            const again = s.after?.pr ? ` · again after #${s.after.pr}` : '';
+            return `${s.n}. ${evidence(s)}${again}  \n   ↳ _${escapeText(s.instruction)}_`;
+        });
+        blocks.push('#### What to fix this week', items.join('\n'));
+        if (trigger)
+            blocks.push(`_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`);
+    }
+    const states = earlierLine(earlier);
+    if (states)
+        blocks.push(states);
+    return blocks.join('\n\n');
+}
+function stateOf(fix) {
+    if (!fix)
+        return 'not taken';
+    const pr = fix.pr ? `#${fix.pr}` : '';
+    switch (fix.state) {
+        case 'merged':
+            return `${pr} merged${fix.mergedAt !== undefined ? ` ${suggestions_day(fix.mergedAt)}` : ''}`;
+        case 'open':
+            return `${pr} open`;
+        case 'closed':
+            return `${pr} closed unmerged`;
+        case 'no pull request':
+            return 'asked; no pull request';
+        case 'unknown':
+            return `${pr} (state unknown)`;
+    }
+}
+/** "1", "1 and 2", "1, 3 and 4". */
+function listed(items) {
+    return items.length === 1
+        ? (items[0] ?? '')
+        : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+function suggestions_day(ms) {
+    return new Date(ms).toISOString().slice(0, 10);
+}
+/** What a suggestion is about, as plain text: the query, the page's path or the question. */
+function subjectOf(s) {
+    switch (s.kind) {
+        case 'gap':
+            return clip(s.query.replace(/\s+/g, ' ').trim(), suggestions_QUERY_MAX_CHARS);
+        case 'page':
+            return clipMiddle(s.path, suggestions_PATH_MAX_CHARS);
+        case 'question':
+            return clip(s.question.replace(/\s+/g, ' ').trim(), suggestions_QUESTION_MAX_CHARS);
+    }
+}
+/** An earlier suggestion's subject in the line of their states: a page as a path, else quoted. */
+function shownSubject(e) {
+    if (e.id.startsWith('page:'))
+        return escapeText(clipMiddle(e.subject, 40));
+    return `“${escapeText(clip(e.subject, 40))}”`;
+}
+function earlierLine(earlier) {
+    if (earlier.length === 0)
+        return '';
+    const item = (e) => `${e.n !== undefined ? `${e.n}. ` : ''}${shownSubject(e)}: ${stateOf(e.fix)}`;
+    // Those nobody took are numbers only: the last report names them, and this line stays short.
+    const numbered = earlier.filter(e => e.n !== undefined);
+    const untaken = numbered.filter(e => !e.fix).map(e => String(e.n));
+    const last = [
+        ...numbered.filter(e => e.fix).map(item),
+        ...(untaken.length > 0 ? [`${listed(untaken)} not taken`] : [])
+    ];
+    const fixing = earlier.filter(e => e.n === undefined).map(item);
+    return [
+        ...(last.length > 0 ? [`_Last report's suggestions:_ ${last.join(' · ')}`] : []),
+        ...(fixing.length > 0 ? [`_Fixes asked for:_ ${fixing.join(' · ')}`] : [])
+    ].join('  \n');
+}
+
+;// CONCATENATED MODULE: ./src/report/health.ts
+
+
+
+
+
+
+const REASON_MAX_CHARS = 600;
+const SECTION_TITLES = {
+    visitors: 'Visitors',
+    views: 'Views',
+    searches: 'Searches',
+    feedback: 'Feedback',
+    assistant: 'Assistant'
+};
+/**
+ * Markdown for the job summary (room in bytes) and the comment (in characters): tables lose rows
+ * (as many as fit: fitRows) until the report fits, and only a report that fits with none is cut.
+ */
+function renderHealthReport(r, room) {
+    const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)));
+    return fitRows(rows => render(r, rows, rows < longest), longest, room);
+}
+function render(r, rows, cut) {
+    const title = `## Docs health · ${shortRange(r.range, r.generatedAt)}`;
+    const blocks = [
+        r.incomplete ? `${title} · incomplete` : title,
+        health_metaLine(r),
+        r.incomplete ? `> ⚠️ **This report is incomplete.** ${r.incomplete}` : '',
+        overview(r),
+        notRead(r.sections),
+        trendOf(r),
+        suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger),
+        sectionTables(r, rows)
+    ].filter(Boolean);
+    if (cut)
+        blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`);
+    blocks.push(footer(r));
+    return blocks.join('\n\n') + '\n';
+}
+/**
+ * Under the title (which says the range), on one line: whose report, compared with what, and
+ * what the marks in the overview mean.
+ */
+function health_metaLine(r) {
+    const compared = r.previous ? [`vs ${shortRange(r.previous, r.generatedAt)}`] : [];
+    const marked = r.sections.some(x => x.ok && /🟢|🔴/.test(health_headline(x, r.sections)[1]));
+    // Which changes get a mark (they matter: MARK_MIN_*) is stated in docs/weekly-report.md.
+    const marks = marked ? [`${BETTER} better · ${WORSE} worse for the docs`] : [];
+    return [`Project ${escapeText(r.projectId)}`, ...compared, ...marks].join(' · ');
+}
+/** Where it came from, at the end: a comment outlives its run, so a reader needs it, but later. */
+function footer(r) {
+    return `_${provenance({ ...r, requestNoun: 'analytics request' }).join(' · ')}_`;
+}
+function trendOf(r) {
+    const { dateFrom, dateTo } = r.range;
+    if (!r.trend || dateFrom === undefined || dateTo === undefined)
+        return '';
+    const totals = (name) => {
+        const x = r.sections.find(s => s.name === name);
+        return x?.ok && (x.name === 'visitors' || x.name === 'views') ? x.totals : undefined;
+    };
+    const visitors = totals('visitors');
+    const views = totals('views');
+    return trendBlock({
+        trend: r.trend,
+        series: [...(visitors ? ['visitors'] : []), ...(views ? ['views'] : [])],
+        current: { range: { dateFrom, dateTo }, visitors, views }
+    });
+}
+const BETTER = '🟢';
+const WORSE = '🔴';
+/**
+ * A change is marked only when it matters: at least this share of the number before and this
+ * many in absolute terms (docs/weekly-report.md states the rule), or for a share this many
+ * percentage points. Smaller moves are week-to-week noise.
+ */
+const MARK_MIN_SHARE = 0.05;
+const MARK_MIN_COUNT = 20;
+const MARK_MIN_POINTS = 1;
+function overview(r) {
+    const compare = r.previous !== undefined;
+    const columns = [
+        { header: 'Section' },
+        { header: shortRange(r.range, r.generatedAt) },
+        ...(compare ? [{ header: `vs ${previousLabel(r.range, r.period)}` }] : [])
+    ];
+    const rows = r.sections.map(x => {
+        const [now, change] = x.ok ? health_headline(x, r.sections) : [failedHeadline(x), ''];
+        return tableRow([SECTION_TITLES[x.name], now, ...(compare ? [change || '–'] : [])]);
+    });
+    const table = `${tableHead(columns)}\n${rows.join('\n')}`;
+    return table;
+}
+/** "+20.0% 🟢": a relative change with its mark; '' with nothing to compare with. */
+function change(now, before, direction) {
+    if (before === undefined)
+        return '';
+    const text = formatPercentChange(now, before);
+    if (text === undefined)
+        return now > 0 ? 'none before' : '';
+    const diff = now - before;
+    const matters = Math.abs(diff) >= MARK_MIN_COUNT && Math.abs(diff) >= before * MARK_MIN_SHARE;
+    return matters ? withMark(text, diff, direction) : text;
+}
+function withMark(text, diff, direction) {
+    if (diff === 0 || text === 'no change' || direction === 'neutral')
+        return text;
+    const better = direction === 'up-is-better' ? diff > 0 : diff < 0;
+    return `${text} ${better ? BETTER : WORSE}`;
+}
+const NO_DATA = 'no data for this range';
+/** The section's headline and its change (empty without `compare`). */
+function health_headline(x, sections) {
+    if (isEmpty(x))
+        return [NO_DATA, ''];
+    switch (x.name) {
+        case 'visitors':
+        case 'views':
+            return [
+                `**${formatNumber(x.totals.total)}** ${x.name === 'visitors' ? 'unique visitors' : 'page views'}`,
+                change(x.totals.total, x.previous?.total, 'up-is-better')
+            ];
+        case 'searches': {
+            const assistant = sections.find(s => s.name === 'assistant');
+            const answered = assistant?.ok && assistant.name === 'assistant' ? assistant.answered : [];
+            const gaps = x.read === 0 ? '' : ` · ${plural(contentGaps(x.gaps, answered).gaps.length, 'content gap')}`;
+            return [
+                `**${formatNumber(x.totalSearches)}** searches${gaps}`,
+                change(x.totalSearches, x.previous, 'neutral')
+            ];
+        }
+        case 'feedback':
+            return [
+                `**${formatNumber(x.thumbsDown)}** 👎 · ${formatNumber(x.thumbsUp)} 👍`,
+                prefixed('👎', change(x.thumbsDown, x.previous, 'up-is-worse'))
+            ];
+        case 'assistant': {
+            const share = x.read > 0 ? ` · **${formatShare(x.unanswered, x.read)}** unanswered` : '';
+            // In the order of the headline: the questions, then the share unanswered.
+            const parts = [change(x.callers.total, x.previous, 'neutral')];
+            if (x.previousShare && x.read > 0 && x.previousShare.read > 0) {
+                const points = pointsChange(x.unanswered / x.read, x.previousShare.unanswered / x.previousShare.read);
+                parts.push(points === 'no change' ? 'share unchanged' : points);
+            }
+            const said = parts.filter(Boolean);
+            return [
+                `**${formatNumber(x.callers.total)}** questions${share}`,
+                said.every(part => part === 'no change' || part === 'share unchanged') && said.length > 1
+                    ? 'no change'
+                    : said.join(' · ')
+            ];
+        }
+    }
+}
+function prefixed(what, text) {
+    return text ? `${what} ${text}` : '';
+}
+/** The change of a share in percentage points, marked: a larger unanswered share is worse. */
+function pointsChange(now, before) {
+    const diff = (now - before) * 100;
+    const shown = Math.abs(diff).toFixed(1);
+    if (shown === '0.0')
+        return 'no change';
+    const text = `${diff > 0 ? '+' : '\u2212'}${shown} pp`;
+    // Judged on the points shown, so "+1.0 pp" is never left unmarked for being 0.99999.
+    return Number(shown) >= MARK_MIN_POINTS ? withMark(text, diff, 'up-is-worse') : text;
+}
+function failedHeadline(x) {
+    if (x.skipped)
+        return `⚠️ ${x.reason}`;
+    const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
+    return x.refused ? `⚠️ refused by the service${status}` : `⚠️ failed${status}`;
+}
+// ---------------------------------------------------------------------------------------------
+// Sections that could not be read: each reason said once, with the sections it holds for
+function notRead(sections) {
+    const groups = new Map();
+    for (const x of sections) {
+        if (x.ok || x.skipped)
+            continue;
+        // The service's words start with the status ("403 Forbidden: …") when it answered.
+        const said = x.status !== undefined && x.reason.startsWith(`${x.status} `);
+        const status = x.status !== undefined && !said ? ` (HTTP ${x.status})` : '';
+        const what = x.refused ? `refused${status}` : `failed${status}`;
+        const key = `${what}: ${escapeText(clip(x.reason, REASON_MAX_CHARS))}`;
+        groups.set(key, [...(groups.get(key) ?? []), SECTION_TITLES[x.name]]);
+    }
+    const lines = [...groups].map(([reason, names]) => `> ⚠️ **${names.join(', ')}** ${reason}`);
+    return lines.join('\n>\n');
+}
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/workspace.ts
+// The workspace: every file the action reads or writes by a user-given path stays inside
+// GITHUB_WORKSPACE, and every file it writes appears whole or not at all.
+
+
+
+
+
+/**
+ * The absolute path of a workspace-relative file, refused unless it stays inside the workspace:
+ * no `..` escape, no absolute path elsewhere, and no symlink (of the file or any folder above it)
+ * that leads out.
+ */
+function insideWorkspace(name, text, workspace) {
+    const refuse = (why) => {
+        throw new InputError(name, `${quote(text)} ${why}; expected a path relative to the workspace, inside it`);
+    };
+    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
+    const absolute = (0,external_node_path_namespaceObject.resolve)(root, text);
+    if (!within(root, absolute))
+        refuse('leads outside the workspace');
+    const realRoot = realPathOf(root) ?? root;
+    // The deepest part of the path that exists decides where it really leads.
+    let existing = absolute;
+    while (realPathOf(existing) === undefined && existing !== root)
+        existing = (0,external_node_path_namespaceObject.dirname)(existing);
+    const real = realPathOf(existing);
+    if (real !== undefined && !within(realRoot, real))
+        refuse('leads outside the workspace through a symlink');
+    // A dangling symlink resolves nowhere but would still be written through.
+    if (isDanglingLink(absolute))
+        refuse('is a symlink to nothing');
+    return absolute;
+}
+function within(root, path) {
+    const rel = (0,external_node_path_namespaceObject.relative)(root, path);
+    return rel === '' || (!rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && rel !== '..' && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
+}
+function realPathOf(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.realpathSync)(path);
+    }
+    catch {
+        return undefined;
+    }
+}
+function isDanglingLink(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.lstatSync)(path).isSymbolicLink() && realPathOf(path) === undefined;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Where a file is written before it is renamed onto `path`: beside it (a rename within one folder
+ * is atomic), hidden, and unique.
+ */
+function tempPathBeside(path) {
+    return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(path), `.${(0,external_node_path_namespaceObject.basename)(path)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.partial`);
+}
+/**
+ * Writes `text` to `path` whole or not at all: into a new file beside it (created exclusively, so
+ * no symlink is followed), then renamed onto it, which replaces a symlink at `path` instead of
+ * writing through it.
+ */
+async function writeFileAtomic(path, text) {
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+    const temp = tempPathBeside(path);
+    try {
+        await (0,promises_namespaceObject.writeFile)(temp, text, { flag: 'wx', mode: 0o644 });
+        await (0,promises_namespaceObject.rename)(temp, path);
+    }
+    catch (err) {
+        await (0,promises_namespaceObject.rm)(temp, { force: true }).catch(() => undefined);
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/analytics.ts
+
+
+
+/** The operations of one project: what a section is given to read with. */
+class AnalyticsApi {
+    client;
+    projectId;
+    constructor(client, projectId) {
+        this.client = client;
+        this.projectId = projectId;
+    }
+    /** `signal` cancels a page that read-ahead abandoned. */
+    visitors(range, limit, offset, signal) {
+        return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage, signal);
+    }
+    views(range, limit, offset, signal) {
+        const q = { ...range, limit, offset };
+        return this.get('views', q, checkViewsPage, signal);
+    }
+    /** `once`: a single try, no retry (a trend point that fails is left out, not fought for). */
+    visitorsTotals(range, once = false) {
+        // One row is the least a page can hold; the totals come with every page.
+        const q = { ...range, limit: 1, offset: 0 };
+        return this.get('visitors', q, b => checkVisitorsPage(b).totals, undefined, once ? 1 : undefined);
+    }
+    viewsTotals(range, once = false) {
+        const q = { ...range, limit: 1, offset: 0 };
+        return this.get('views', q, b => checkViewsPage(b).totals, undefined, once ? 1 : undefined);
+    }
+    searches(range, limit, cursor) {
+        return this.get('searches', { ...range, limit, cursor }, checkSearchesPage);
+    }
+    feedbackByPage(range, limit) {
+        return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage);
+    }
+    conversations(range, limit, cursor) {
+        return this.get('assistant', { ...range, limit, cursor }, checkConversationsPage);
+    }
+    callerStats(range) {
+        return this.get('assistant/caller-stats', { ...range }, checkCallerStats);
+    }
+    get(operation, query, check, signal, maxAttempts) {
+        const params = new URLSearchParams();
+        for (const [name, value] of Object.entries(query))
+            if (value !== undefined)
+                params.set(name, String(value));
+        const search = params.toString();
+        const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`;
+        // The client starts no request after the run's deadline (`wait-timeout` bounds the report).
+        return this.client.getJson(path, check, signal, maxAttempts);
+    }
+}
+/** A count: a finite, non-negative safe integer. Anything else is refused, naming the field. */
+function analytics_count(o, key, where) {
+    const v = o[key];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+        throw new ShapeError(`${where}.${key} is not a count (a whole number, 0 or more): ${analytics_short(v)}`);
+    return v;
+}
+/** A rate such as `ctr`: a finite number, 0 or more. */
+function rate(o, key, where) {
+    const v = o[key];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+        throw new ShapeError(`${where}.${key} is not a number, 0 or more: ${analytics_short(v)}`);
+    return v;
+}
+/** A value as an error names it: short, whatever it holds. */
+function analytics_short(v) {
+    const text = typeof v === 'string' ? JSON.stringify(v) : String(v);
+    return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+/**
+ * Observed of the service (not documented): a feature that is off answers 200 with nothing in
+ * it. Such an answer is an empty section ("no data for this range"), not an error.
+ */
+function isNothing(body) {
+    return body === null || body === undefined || (isObject(body) && Object.keys(body).length === 0);
+}
+function analytics_text(o, key, where) {
+    const v = o[key];
+    if (typeof v !== 'string')
+        throw new ShapeError(`${where}.${key} is not a string`);
+    return v;
+}
+function optionalText(o, key, where) {
+    const v = o[key];
+    if (v === undefined || v === null)
+        return null;
+    if (typeof v !== 'string')
+        throw new ShapeError(`${where}.${key} is neither a string nor null`);
+    return v;
+}
+function list(body, key) {
+    const v = body[key];
+    if (!Array.isArray(v))
+        throw new ShapeError(`${key} is not an array`);
+    return v;
+}
+function object(v, where) {
+    if (!isObject(v))
+        throw new ShapeError(`${where} is not an object`);
+    return v;
+}
+/** A cursor is opaque: only a non-empty string or null (the end) is accepted. */
+function cursor(body) {
+    const v = body.nextCursor ?? null;
+    if (v !== null && (typeof v !== 'string' || v === ''))
+        throw new ShapeError('nextCursor is neither a non-empty string nor null');
+    return v;
+}
+function checkCounts(v, where) {
+    const o = object(v, where);
+    return {
+        human: analytics_count(o, 'human', where),
+        ai: analytics_count(o, 'ai', where),
+        total: analytics_count(o, 'total', where)
+    };
+}
+/**
+ * The one check of an offset page (`visitors`, `views`): the totals, the rows under `key` (each a
+ * path with counts; other fields kept as they came), `hasMore`.
+ */
+function checkOffsetPage(body, key) {
+    const o = isNothing(body)
+        ? { totals: { human: 0, ai: 0, total: 0 }, [key]: [], hasMore: false }
+        : object(body, `the ${key} page`);
+    const rows = list(o, key).map((row, i) => {
+        const where = `${key}[${i}]`;
+        const r = object(row, where);
+        analytics_text(r, 'path', where);
+        checkCounts(r, where);
+        return r;
+    });
+    if (typeof o.hasMore !== 'boolean')
+        throw new ShapeError('hasMore is not a boolean');
+    const page = { totals: checkCounts(o.totals, 'totals'), hasMore: o.hasMore, [key]: rows };
+    return page;
+}
+const checkVisitorsPage = (body) => checkOffsetPage(body, 'visitors');
+const checkViewsPage = (body) => checkOffsetPage(body, 'views');
+function checkSearchesPage(body) {
+    if (isNothing(body))
+        return { totalSearches: 0, searches: [], nextCursor: null };
+    const o = object(body, 'the searches page');
+    const searches = list(o, 'searches').map((row, i) => {
+        const where = `searches[${i}]`;
+        const r = object(row, where);
+        const lastSearchedAt = optionalText(r, 'lastSearchedAt', where);
+        return {
+            searchQuery: analytics_text(r, 'searchQuery', where),
+            hits: analytics_count(r, 'hits', where),
+            ctr: rate(r, 'ctr', where),
+            topClickedPage: optionalText(r, 'topClickedPage', where),
+            ...(lastSearchedAt !== null ? { lastSearchedAt } : {})
+        };
+    });
+    return { totalSearches: analytics_count(o, 'totalSearches', 'page'), searches, nextCursor: cursor(o) };
+}
+function checkFeedbackPage(body) {
+    if (isNothing(body))
+        return { feedback: [], hasMore: false };
+    const o = object(body, 'the feedback page');
+    const feedback = list(o, 'feedback').map((row, i) => {
+        const where = `feedback[${i}]`;
+        const r = object(row, where);
+        return {
+            path: analytics_text(r, 'path', where),
+            thumbsUp: analytics_count(r, 'thumbsUp', where),
+            thumbsDown: analytics_count(r, 'thumbsDown', where),
+            code: analytics_count(r, 'code', where),
+            total: analytics_count(r, 'total', where)
+        };
+    });
+    if (typeof o.hasMore !== 'boolean')
+        throw new ShapeError('hasMore is not a boolean');
+    return { feedback, hasMore: o.hasMore };
+}
+function checkConversationsPage(body) {
+    if (isNothing(body))
+        return { conversations: [], nextCursor: null, hasMore: false };
+    const o = object(body, 'the assistant page');
+    const conversations = list(o, 'conversations').map((row, i) => {
+        const where = `conversations[${i}]`;
+        const r = object(row, where);
+        const id = r.id;
+        if (typeof id !== 'string' && typeof id !== 'number')
+            throw new ShapeError(`${where}.id is missing`);
+        const timestamp = optionalText(r, 'timestamp', where);
+        return {
+            id: String(id),
+            ...(timestamp !== null ? { timestamp } : {}),
+            query: analytics_text(r, 'query', where),
+            resolutionStatus: analytics_text(r, 'resolutionStatus', where),
+            pageUrl: optionalText(r, 'pageUrl', where)
+        };
+    });
+    const nextCursor = cursor(o);
+    const hasMore = typeof o.hasMore === 'boolean' ? o.hasMore : nextCursor !== null;
+    return { conversations, nextCursor, hasMore };
+}
+function checkCallerStats(body) {
+    if (isNothing(body))
+        return { web: 0, api: 0, other: 0, total: 0 };
+    const o = object(body, 'the caller stats');
+    const where = 'callerStats';
+    return {
+        web: analytics_count(o, 'web', where),
+        api: analytics_count(o, 'api', where),
+        other: analytics_count(o, 'other', where),
+        total: analytics_count(o, 'total', where)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/commands/analytics-input.ts
+// What the analytics commands (`visitors`, `report`) hand the section readers, built once from
+// the settings, and how their log names a range.
+
+
+/** The readers' input; `compare` reads the period before in the readers only when asked. */
+function sectionInput(ctx, o) {
+    const s = ctx.settings;
+    return {
+        api: new AnalyticsApi(ctx.service, s.projectId),
+        range: s.range,
+        ...(o.withPrevious && s.previous ? { previous: s.previous } : {}),
+        top: s.top,
+        pageSize: s.pageSize,
+        maxRows: s.maxRows,
+        concurrency: s.concurrency,
+        deadline: ctx.deadline,
+        onWarning: line => core_warning(line)
+    };
+}
+/** A range as the log says it: "all time", or its bounds with the end exclusive. */
+function describeRange(range) {
+    if (range.dateFrom === undefined && range.dateTo === undefined)
+        return 'all time';
+    return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`;
+}
+
+;// CONCATENATED MODULE: ./src/analytics/period-totals.ts
+/** Both, the first winning where both know a number. */
+function mergeTotals(first, second) {
+    return { ...second, ...first };
+}
+function isEmptyTotals(t) {
+    return Object.keys(t).length === 0;
+}
+
+;// CONCATENATED MODULE: ./src/analytics/sections/totals.ts
+/** What one section knows of its range, or of the period before. */
+function totalsOf(x, when) {
+    const pick = (now, before) => when === 'range' ? now : before;
+    switch (x.name) {
+        case 'visitors':
+        case 'views': {
+            const counts = pick(x.totals, x.previous);
+            return counts ? { [x.name]: counts } : {};
+        }
+        case 'searches': {
+            const searches = pick(x.totalSearches, x.previous);
+            return searches !== undefined ? { searches } : {};
+        }
+        case 'feedback': {
+            const thumbsDown = pick(x.thumbsDown, x.previous);
+            return thumbsDown !== undefined ? { thumbsDown } : {};
+        }
+        case 'assistant': {
+            const questions = pick(x.callers.total, x.previous);
+            const answers = pick({ unanswered: x.unanswered, read: x.read }, x.previousShare);
+            return {
+                ...(questions !== undefined ? { questions } : {}),
+                ...(answers ? { answers } : {})
+            };
+        }
+    }
+}
+function merged(sections, when) {
+    return Object.assign({}, ...sections.map(x => (x.ok ? totalsOf(x, when) : {})));
+}
+/** What this run's sections read of their own range. */
+function totalsRead(sections) {
+    return merged(sections, 'range');
+}
+/** What this run's sections know of the period before (`compare`). */
+function totalsBefore(sections) {
+    return merged(sections, 'before');
+}
+
+;// CONCATENATED MODULE: ./src/commands/report-memory.ts
+// What a report remembers from the issue it is posted on, and what it leaves there for the next
+// one: the totals of each period it knows (the next report takes compare and trend totals from
+// them and reads only what it lacks), its suggestions with their instructions, and, from the
+// answers to `/docs-agent fix N`, the pull request each fix opened and where it stands. GitHub
+// failing here costs requests, never the report: it is then read from the service in full.
+
+
+
+
+
+
+
+
+/** The thread the report is posted on, listed once for reading and writing alike. */
+function reportThread(ctx) {
+    const { octokit, target, settings } = ctx;
+    return octokit && target ? new CommentThread(octokit, target, settings.apiKey) : undefined;
+}
+/** The records in the thread, or undefined (none can be read: everything is read anew). */
+async function recall(ctx, thread) {
+    if (!thread)
+        return undefined;
+    try {
+        return await readReportRecords(thread, ctx.settings.projectId);
+    }
+    catch (err) {
+        core_warning(`Could not read the earlier reports on #${thread.place.issueNumber}, so every total is read from the service: ${messageOf(err)}`);
+        return undefined;
+    }
+}
+const sameRange = (a, b) => a.dateFrom === b?.dateFrom && a.dateTo === b.dateTo;
+/** What is known of a trend period without a request: the comparison's read, then the records. */
+function knownTotals(sections, previous, records) {
+    const before = totalsBefore(sections);
+    return range => sameRange(range, previous)
+        ? mergeTotals(before, records?.totals(range))
+        : records?.totals(range);
+}
+/** The most pull requests a report looks up: the newest fixes asked for. */
+const MAX_FIX_LOOKUPS = 20;
+/** Where each fix asked for in this issue stands, by suggestion id (one GitHub read per PR). */
+async function fixStates(ctx, records) {
+    const states = new Map();
+    const { octokit, event } = ctx;
+    if (!records || !octokit)
+        return states;
+    const fixes = [...records.fixes.values()].sort((a, b) => b.at - a.at).slice(0, MAX_FIX_LOOKUPS);
+    for (const fix of fixes) {
+        if (fix.pr === undefined) {
+            states.set(fix.id, { state: 'no pull request' });
+            continue;
+        }
+        try {
+            const pr = await pullRequestState(octokit, event.owner, event.repo, fix.pr);
+            states.set(fix.id, { pr: fix.pr, ...pr });
+        }
+        catch (err) {
+            core_warning(`${messageOf(err)}: the report shows its state as unknown.`);
+            states.set(fix.id, { pr: fix.pr, state: 'unknown' });
+        }
+    }
+    return states;
+}
+/**
+ * The suggestions of the newest earlier report (another range) and what became of each; then
+ * those the data raises again but a fix holds back (`held`), so a fix's pull request is followed
+ * until the report suggests the thing again or stops raising it.
+ */
+function earlierSuggestions(records, range, fixes, held) {
+    const last = records?.reports.find(r => !sameRange(r.range, range));
+    const listed = (last?.suggestions ?? []).map(s => {
+        const fix = fixes.get(s.id);
+        return { n: s.n, id: s.id, subject: s.subject, ...(fix ? { fix } : {}) };
+    });
+    const more = held
+        .filter(h => !listed.some(e => e.id === h.suggestion.id))
+        .map(h => ({ id: h.suggestion.id, subject: subjectOf(h.suggestion), fix: h.fix }));
+    return [...listed, ...more];
+}
+/**
+ * The records this report leaves in its comment: the totals of its range, of the period before
+ * and of each trend period it knows, and its suggestions with the instruction each one carries.
+ */
+function recordKeys(s, sections, trend, suggestions) {
+    const range = s.range;
+    if (range.dateFrom === undefined || range.dateTo === undefined)
+        return [];
+    const own = { dateFrom: range.dateFrom, dateTo: range.dateTo };
+    const periods = [[own, totalsRead(sections)]];
+    const before = totalsBefore(sections);
+    for (const point of trend?.points ?? []) {
+        const t = {
+            ...(point.visitors ? { visitors: point.visitors } : {}),
+            ...(point.views ? { views: point.views } : {})
+        };
+        periods.push([point.range, sameRange(point.range, s.previous) ? mergeTotals(before, t) : t]);
+    }
+    if (s.previous && !periods.some(([r]) => sameRange(r, s.previous)))
+        periods.push([s.previous, before]);
+    const keys = periods.flatMap(([r, t]) => totalsKey(s.projectId, r, t) ?? []);
+    for (const x of suggestions) {
+        const record = { n: x.n, id: x.id, subject: subjectOf(x), instruction: x.instruction };
+        keys.push(suggestionKey(s.projectId, own, record));
+    }
+    return keys;
 }
 
 ;// CONCATENATED MODULE: ./src/service/cursor.ts
@@ -36340,6 +38325,7 @@ async function readCursorPages(o) {
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/assistant.ts
 
+
 const CONVERSATIONS_LIMIT = 1000;
 /** Three requests at most: enough for a frequency ranking, cheap against an hourly quota of ~100. */
 const CONVERSATIONS_CAP = 3000;
@@ -36356,18 +38342,30 @@ async function readAssistant(input) {
         conversations: new Set(result.items.map(c => c.id)).size,
         unanswered: unanswered.length,
         complete: result.complete,
-        top: groupQuestions(unanswered).slice(0, input.top)
+        top: groupQuestions(unanswered).slice(0, input.top),
+        answered: mostlyAnswered(result.items)
     };
     if (input.previous) {
-        section.previous = (await api.callerStats(input.previous)).total;
+        const { known, previous } = input;
+        section.previous = known?.questions ?? (await api.callerStats(previous)).total;
         // The share unanswered is what the change is about: more questions is neither good nor bad.
-        const before = await readQuestions(input, input.previous);
-        section.previousShare = {
-            unanswered: before.items.filter(c => c.resolutionStatus === 'unanswered').length,
-            read: before.items.length
-        };
+        section.previousShare = known?.answers ?? shareOf((await readQuestions(input, previous)).items);
     }
     return section;
+}
+function shareOf(questions) {
+    const unanswered = questions.filter(c => c.resolutionStatus === 'unanswered').length;
+    return { unanswered, read: questions.length };
+}
+/** The texts of the questions answered more often than they went unanswered. */
+function mostlyAnswered(questions) {
+    const balance = new Map();
+    for (const c of questions) {
+        const key = textKey(c.query);
+        const delta = c.resolutionStatus === 'answered' ? 1 : c.resolutionStatus === 'unanswered' ? -1 : 0;
+        balance.set(key, (balance.get(key) ?? 0) + delta);
+    }
+    return [...balance].filter(([, n]) => n > 0).map(([key]) => key);
 }
 /** The questions (turns) of a range, up to the cap, in pages of 1000. */
 async function readQuestions(input, range) {
@@ -36392,7 +38390,7 @@ function groupQuestions(conversations) {
     const groups = new Map();
     conversations.forEach((c, i) => {
         const asked = c.query.trim().replace(/\s+/g, ' ');
-        const key = asked.toLocaleLowerCase('en-US');
+        const key = textKey(asked);
         const group = groups.get(key) ?? { count: 0, first: i, spellings: new Map() };
         group.count++;
         group.spellings.set(asked, (group.spellings.get(asked) ?? 0) + 1);
@@ -36515,6 +38513,11 @@ function eachPathOnce(rows, onRepeat) {
 
 /** The most the operation accepts, and all a report reads: there is no next page to ask for. */
 const FEEDBACK_LIMIT = 100;
+/** The period before's 👎, summed as the section sums its own (each page once). */
+async function thumbsDown(input) {
+    const before = await input.api.feedbackByPage(input.previous ?? input.range, FEEDBACK_LIMIT);
+    return eachPathOnce(before.feedback).reduce((n, r) => n + r.thumbsDown, 0);
+}
 async function readFeedback(input) {
     const { api } = input;
     const page = await api.feedbackByPage(input.range, FEEDBACK_LIMIT);
@@ -36533,19 +38536,27 @@ async function readFeedback(input) {
             .sort((a, b) => b.thumbsDown - a.thumbsDown || b.total - a.total)
             .slice(0, input.top)
     };
-    if (input.previous) {
-        const before = await api.feedbackByPage(input.previous, FEEDBACK_LIMIT);
-        section.previous = before.feedback.reduce((n, r) => n + r.thumbsDown, 0);
-    }
+    if (input.previous)
+        section.previous = input.known?.thumbsDown ?? (await thumbsDown(input));
     return section;
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/searches.ts
+// The `searches` section: the total, the top queries (the service orders them by hits, so the
+// top takes one request when it fits in 100) and, among them, the queries nobody clicked a
+// result for: candidate content gaps, with the typing prefixes of a query folded into it. With
+// `compare`, the previous total from a one-row page (or an earlier report's record of it).
+
 
 /** The most the operation accepts per request. */
 const SEARCHES_MAX_LIMIT = 100;
 /** The most queries a report reads, whatever `top` says: the hourly quota is about 100 requests. */
 const SEARCHES_MAX_READ = 500;
+/**
+ * The fewest queries read: one request holds 100, and prefixes fold and gaps show only among the
+ * queries read, so a small `top` costs no less and would find less.
+ */
+const SEARCHES_MIN_READ = 100;
 async function readSearches(input) {
     const { api, range } = input;
     let totalSearches;
@@ -36555,9 +38566,9 @@ async function readSearches(input) {
             totalSearches ??= page.totalSearches;
             return { items: page.searches, nextCursor: page.nextCursor };
         },
-        limit: Math.min(SEARCHES_MAX_LIMIT, input.top),
-        // Queries cost a request per 100: a report reads at most 500 of them (6 requests at most).
-        enough: Math.min(input.top, SEARCHES_MAX_READ),
+        limit: SEARCHES_MAX_LIMIT,
+        // Queries cost a request per 100: a report reads at most 500 of them (5 requests at most).
+        enough: Math.min(Math.max(input.top, SEARCHES_MIN_READ), SEARCHES_MAX_READ),
         deadline: input.deadline
     });
     if (result.short)
@@ -36566,7 +38577,7 @@ async function readSearches(input) {
     // whose every value lies within 0-1 is read as fractions: either way the report gets a fraction.
     const percent = result.items.some(row => row.ctr > 1);
     const rows = result.items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row));
-    const byHits = rows.sort((a, b) => b.hits - a.hits);
+    const byHits = foldPrefixes(rows.sort((a, b) => b.hits - a.hits));
     const section = {
         name: 'searches',
         ok: true,
@@ -36574,10 +38585,12 @@ async function readSearches(input) {
         top: byHits.slice(0, input.top),
         gaps: byHits.filter(row => row.ctr === 0).slice(0, input.top),
         read: result.items.length,
+        folded: result.items.length - byHits.length,
         complete: result.complete
     };
     if (input.previous) {
-        section.previous = (await api.searches(input.previous, 1)).totalSearches;
+        section.previous =
+            input.known?.searches ?? (await api.searches(input.previous, 1)).totalSearches;
     }
     return section;
 }
@@ -36954,7 +38967,7 @@ async function readPages(name, input, o = {}) {
 async function readPreviousPages(current, input, range, label) {
     const { section } = current;
     if (section.name === 'views') {
-        const previous = await input.api.viewsTotals(range);
+        const previous = input.known?.views ?? (await input.api.viewsTotals(range));
         return { ...current, section: { ...section, previous } };
     }
     const paths = [...section.top, ...(section.shown ?? [])].map(row => row.path);
@@ -37019,1191 +39032,10 @@ async function readRangePages(name, input, { onPage, label = `Section ${name}` }
     return { section, read };
 }
 
-;// CONCATENATED MODULE: ./src/period.ts
-// Date inputs -> the range sent to the service. `dateTo` is always exclusive. Periods resolve in
-// UTC to whole days, so a weekly schedule asks for the same range wherever the runner is.
-const DAY = 86_400_000;
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
-/** `Nd`, `yesterday`, `last-week`, `last-month`; undefined when not one of them. */
-function parsePeriod(text) {
-    const days = /^(\d{1,3})d$/.exec(text);
-    if (days) {
-        const n = Number(days[1]);
-        return n >= 1 && n <= 366 ? { kind: 'days', days: n } : undefined;
-    }
-    if (text === 'yesterday' || text === 'last-week' || text === 'last-month')
-        return { kind: text };
-    return undefined;
-}
-/**
- * The instant a `YYYY-MM-DD` or ISO 8601 date-time stands for (a date, or a time with no offset,
- * counts as UTC), or undefined when it is not a real calendar date and time.
- */
-function parseInstant(text) {
-    const d = DATE_RE.exec(text) ?? DATE_TIME_RE.exec(text);
-    if (!d)
-        return undefined;
-    const [year, month, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
-    const [hour, minute, second] = [Number(d[4] ?? 0), Number(d[5] ?? 0), Number(d[6] ?? 0)];
-    if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
-        return undefined;
-    if (hour > 23 || minute > 59 || second > 59)
-        return undefined;
-    const date = new Date(Date.UTC(2000, 0, 1, hour, minute, second));
-    // Date.UTC would read the years 0-99 as 1900-1999.
-    date.setUTCFullYear(year, month - 1, day);
-    let at = date.getTime();
-    if (d[7])
-        at += Math.round(Number(`0${d[7]}`) * 1000);
-    const zone = d[8];
-    if (zone && zone !== 'Z') {
-        const m = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
-        if (!m || Number(m[2]) > 23 || Number(m[3]) > 59)
-            return undefined;
-        const offset = (Number(m[2]) * 60 + Number(m[3])) * 60_000;
-        at += m[1] === '+' ? -offset : offset;
-    }
-    return at;
-}
-function isDateOnly(text) {
-    return DATE_RE.test(text);
-}
-/** The range of a period, relative to `now`. */
-function resolvePeriod(period, now) {
-    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    switch (period.kind) {
-        case 'days':
-            return { dateFrom: day(today - period.days * DAY), dateTo: day(today) };
-        case 'yesterday':
-            return { dateFrom: day(today - DAY), dateTo: day(today) };
-        case 'last-week': {
-            const monday = today - ((now.getUTCDay() + 6) % 7) * DAY;
-            return { dateFrom: day(monday - 7 * DAY), dateTo: day(monday) };
-        }
-        case 'last-month': {
-            const first = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-            const previous = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1);
-            return { dateFrom: day(previous), dateTo: day(first) };
-        }
-    }
-}
-/** The first instant of year 1, and of year 10000: a date has four digits of year, none before 1. */
-const FIRST_INSTANT = yearStart(1);
-const END_INSTANT = yearStart(10000);
-/**
- * The period just before a bounded range, of equal length; for `last-month`, the calendar month
- * before. Dates keep their form: whole days stay `YYYY-MM-DD`. Undefined when it would start
- * before year 1 (no date can say so).
- */
-function previousRange(range, period) {
-    const from = parseInstant(range.dateFrom);
-    const to = parseInstant(range.dateTo);
-    if (from === undefined || to === undefined)
-        return undefined;
-    if (period?.kind === 'last-month') {
-        const f = new Date(from);
-        const start = Date.UTC(f.getUTCFullYear(), f.getUTCMonth() - 1, 1);
-        return start < FIRST_INSTANT ? undefined : { dateFrom: day(start), dateTo: range.dateFrom };
-    }
-    const start = from - (to - from);
-    if (start < FIRST_INSTANT)
-        return undefined;
-    const wholeDays = isDateOnly(range.dateFrom) && isDateOnly(range.dateTo);
-    return {
-        dateFrom: wholeDays ? day(start) : new Date(start).toISOString(),
-        dateTo: range.dateFrom
-    };
-}
-/**
- * The `n` periods before `range`, each as `previousRange` makes it, oldest first; undefined when
- * the oldest would start before year 1.
- */
-function rangesBefore(range, n, period) {
-    const ranges = [];
-    let current = range;
-    for (let i = 0; i < n; i++) {
-        const previous = previousRange(current, period);
-        if (previous === undefined)
-            return undefined;
-        current = previous;
-        ranges.unshift(current);
-    }
-    return ranges;
-}
-function yearStart(year) {
-    const date = new Date(0);
-    date.setUTCFullYear(year, 0, 1);
-    return date.getTime();
-}
-function day(ms) {
-    // Four-digit years only: toISOString writes others as +YYYYYY, which no service reads.
-    return new Date(ms).toISOString().slice(0, 10);
-}
-function daysInMonth(year, month) {
-    const date = new Date(0);
-    date.setUTCFullYear(year, month, 0);
-    return date.getUTCDate();
-}
-
-;// CONCATENATED MODULE: ./src/report/range.ts
-// Date ranges as people read them. The service's `dateTo` is exclusive; a reader expects the
-// last day that counts, so whole-day ranges are shown with their inclusive last day.
-
-
-const range_DAY = 86_400_000;
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** The whole UTC days of a range given as `YYYY-MM-DD` bounds, or undefined. */
-function wholeDays(range) {
-    const { dateFrom, dateTo } = range;
-    if (!dateFrom || !dateTo || !isDateOnly(dateFrom) || !isDateOnly(dateTo))
-        return undefined;
-    const from = parseInstant(dateFrom);
-    const to = parseInstant(dateTo);
-    if (from === undefined || to === undefined || to - from < range_DAY)
-        return undefined;
-    return { first: new Date(from), last: new Date(to - range_DAY) };
-}
-function monthDay(d) {
-    return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
-}
-function withYear(d) {
-    return `${monthDay(d)}, ${d.getUTCFullYear()}`;
-}
-function isoDay(d) {
-    return d.toISOString().slice(0, 10);
-}
-/**
- * A short label: "Nov 16–22", "Oct 28 – Nov 3", "Dec 28, 2025 – Jan 3, 2026", "Nov 16"; the
- * year is added when it is not the year of `now`. Other ranges are shown as given.
- */
-function shortRange(range, now) {
-    const days = wholeDays(range);
-    if (!days)
-        return exactRange(range);
-    const { first, last } = days;
-    const year = new Date(now).getUTCFullYear();
-    const sameYear = first.getUTCFullYear() === last.getUTCFullYear();
-    const suffix = sameYear && first.getUTCFullYear() !== year ? `, ${first.getUTCFullYear()}` : '';
-    if (first.getTime() === last.getTime())
-        return `${monthDay(first)}${suffix}`;
-    if (!sameYear)
-        return `${withYear(first)} – ${withYear(last)}`;
-    if (first.getUTCMonth() === last.getUTCMonth())
-        return `${monthDay(first)}–${last.getUTCDate()}${suffix}`;
-    return `${monthDay(first)} – ${monthDay(last)}${suffix}`;
-}
-/**
- * The exact range, for the record: "2026-11-16 to 2026-11-22" (whole days, both counted) or the
- * bounds as given, marked end exclusive.
- */
-function exactRange(range) {
-    const days = wholeDays(range);
-    if (days)
-        return `${isoDay(days.first)} to ${isoDay(days.last)}`;
-    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
-    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
-    if (from && to)
-        return `${from} to ${to} (end exclusive)`;
-    if (from)
-        return `since ${from}`;
-    if (to)
-        return `before ${to}`;
-    return 'all time';
-}
-/** "the previous 7 days", "the week before", "the month before", "the period before". */
-function previousLabel(range, period) {
-    switch (period?.kind) {
-        case 'yesterday':
-            return 'the day before';
-        case 'last-week':
-            return 'the week before';
-        case 'last-month':
-            return 'the month before';
-        default:
-            break;
-    }
-    const days = wholeDays(range);
-    if (!days)
-        return 'the period before';
-    const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
-    return count === 1 ? 'the day before' : `the previous ${count} days`;
-}
-
-;// CONCATENATED MODULE: ./src/report/chart.ts
-// Mermaid charts, as GitHub draws them. Horizontal bars: a page path is long, and only a
-// horizontal chart gives its label a line of its own instead of a slanted smear under the bar.
-const LABEL_MAX_CHARS = 40;
-const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
-/**
- * A label Mermaid draws as written: a small safe charset (a quote or bracket would end the list),
- * clipped in the middle so that both the section and the page name stay readable.
- */
-function chartLabel(text, maxChars = LABEL_MAX_CHARS) {
-    // Combining marks stay: Devanagari or Thai vowel signs are part of the word, not punctuation.
-    const safe = text.replace(/[^\p{L}\p{M}\p{N}/._~#+() -]/gu, '_').trim() || '_';
-    // Whole graphemes, so a clip never strips a vowel sign from its letter.
-    const chars = Array.from(GRAPHEMES.segment(safe), g => g.segment);
-    if (widthOf(chars) <= maxChars)
-        return safe;
-    // Clipped by display width: an East Asian wide character takes two columns, and a label too
-    // wide for its column makes Mermaid drop every label of the chart.
-    const tailWidth = Math.floor((maxChars - 1) * 0.4);
-    const head = takeWidth(chars, maxChars - 1 - tailWidth);
-    const tail = takeWidth([...chars].reverse(), tailWidth).reverse();
-    return `${head.join('')}…${tail.join('')}`;
-}
-/**
- * Display columns of a grapheme (its first code point decides): 2 for East Asian wide and
- * full-width characters, 1 for others.
- */
-function charWidth(c) {
-    const cp = c.codePointAt(0) ?? 0;
-    return (cp >= 0x1100 && cp <= 0x115f) ||
-        (cp >= 0x2e80 && cp <= 0xa4cf) ||
-        (cp >= 0xac00 && cp <= 0xd7a3) ||
-        (cp >= 0xf900 && cp <= 0xfaff) ||
-        (cp >= 0xfe30 && cp <= 0xfe4f) ||
-        (cp >= 0xff00 && cp <= 0xff60) ||
-        (cp >= 0xffe0 && cp <= 0xffe6) ||
-        (cp >= 0x1f300 && cp <= 0x1faff) ||
-        (cp >= 0x20000 && cp <= 0x3fffd)
-        ? 2
-        : 1;
-}
-function widthOf(chars) {
-    return chars.reduce((w, c) => w + charWidth(c), 0);
-}
-function takeWidth(chars, width) {
-    const out = [];
-    let used = 0;
-    for (const c of chars) {
-        if (used + charWidth(c) > width)
-            break;
-        out.push(c);
-        used += charWidth(c);
-    }
-    return out;
-}
-/** Labels made unique: Mermaid would merge bars with the same category name. */
-function uniqueLabels(labels) {
-    const seen = new Map();
-    return labels.map(label => {
-        const count = (seen.get(label) ?? 0) + 1;
-        seen.set(label, count);
-        return count === 1 ? label : `${label} (${count})`;
-    });
-}
-function barValue(value) {
-    return Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
-}
-/** Bar thickness in pixels: Mermaid's fixed 500 px height makes three bars look like slabs. */
-const PIXELS_PER_BAR = 36;
-const CHART_FRAME_PIXELS = 120;
-/** A mid blue that reads on GitHub's light and dark themes (the default is a pale lavender). */
-const BAR_COLOR = '#4493f8';
-/** Mermaid settings for one chart: its height follows the number of bars. */
-function chartConfig(bars) {
-    const config = {
-        xyChart: { height: CHART_FRAME_PIXELS + PIXELS_PER_BAR * bars },
-        themeVariables: { xyChart: { plotColorPalette: BAR_COLOR } }
-    };
-    return `%%{init: ${JSON.stringify(config)}}%%`;
-}
-/**
- * A line chart of totals per period, oldest first. Values are drawn in thousands above 10,000
- * (the unit in the axis title) so the axis ticks stay legible. Each series is a line; a period
- * not read takes the value before it (Mermaid draws no gaps), which the caller says in words.
- */
-function lineChart(title, periods, series) {
-    const drawn = series.filter(s => s.values.some(v => v !== undefined));
-    if (drawn.length === 0 || periods.length < 2)
-        return '';
-    const max = Math.max(1, ...drawn.flatMap(s => s.values.map(v => v ?? 0)));
-    const scale = max >= 10_000 ? 1000 : 1;
-    const unit = scale === 1 ? 'per period' : 'thousands per period';
-    const lines = drawn.map(s => {
-        let last = 0;
-        const values = s.values.map(v => {
-            last = v ?? last;
-            return scale === 1 ? last : Math.round((last / scale) * 10) / 10;
-        });
-        return `    line [${values.join(', ')}]`;
-    });
-    const labels = periods.map(p => `"${chartLabel(p, 12)}"`);
-    const colors = ['#4493f8', '#e8590c'];
-    const config = {
-        xyChart: { height: 320 },
-        themeVariables: { xyChart: { plotColorPalette: colors.slice(0, drawn.length).join(', ') } }
-    };
-    return [
-        '```mermaid',
-        `%%{init: ${JSON.stringify(config)}}%%`,
-        'xychart-beta',
-        `    title "${title}"`,
-        `    x-axis [${labels.join(', ')}]`,
-        `    y-axis "${unit}" 0 --> ${Math.ceil((max / scale) * 1.1)}`,
-        ...lines,
-        '```'
-    ].join('\n');
-}
-/** The top of the value axis: the largest bar, never 0 (Mermaid draws an empty range oddly). */
-function axisMax(values) {
-    return Math.max(1, ...values);
-}
-/**
- * A horizontal bar chart whose value axis starts at 0, so bar lengths compare honestly (Mermaid
- * otherwise starts the axis at the smallest bar). Bars are drawn in the order given, first on
- * top. Empty string when there are no bars.
- */
-function barChart(spec) {
-    if (spec.bars.length === 0)
-        return '';
-    const labels = uniqueLabels(spec.bars.map(bar => chartLabel(bar.label))).map(l => `"${l}"`);
-    // Above 10,000 the axis ticks run together: values in thousands, the unit in the axis title.
-    const raw = spec.bars.map(bar => barValue(bar.value));
-    const scale = Math.max(...raw) >= 10_000 ? 1000 : 1;
-    const values = raw.map(v => (scale === 1 ? v : Math.round((v / scale) * 10) / 10));
-    const axis = scale === 1 ? spec.valueAxis : `${spec.valueAxis} (thousands)`;
-    return [
-        '```mermaid',
-        chartConfig(values.length),
-        'xychart-beta horizontal',
-        `    title "${spec.title}"`,
-        `    x-axis [${labels.join(', ')}]`,
-        `    y-axis "${axis}" 0 --> ${axisMax(values)}`,
-        `    bar [${values.join(', ')}]`,
-        '```'
-    ].join('\n');
-}
-/** "Nov 9" for a period that starts on 2026-11-09. */
-function periodLabel(dateFrom) {
-    const ms = Date.parse(dateFrom.length === 10 ? `${dateFrom}T00:00:00Z` : dateFrom);
-    if (!Number.isFinite(ms))
-        return dateFrom;
-    return new Date(ms).toLocaleDateString('en-US', {
-        month: 'short',
-        day: 'numeric',
-        timeZone: 'UTC'
-    });
-}
-const DAY_MS = 86_400_000;
-/** "weeks" when the periods are 7 days long, and so on: what a reader counts in. */
-function periodNoun(range) {
-    if (range?.dateTo === undefined)
-        return 'periods';
-    const days = (Date.parse(range.dateTo) - Date.parse(range.dateFrom)) / DAY_MS;
-    if (days === 1)
-        return 'days';
-    if (days === 7)
-        return 'weeks';
-    // A calendar month (`last-month` steps back by months): from the 1st to the next month's 1st.
-    if (days >= 28 && days <= 31 && /-01(T|$)/.test(range.dateFrom) && /-01(T|$)/.test(range.dateTo))
-        return 'months';
-    return 'periods';
-}
-/**
- * The trend block: a line per section drawn (visitors, views) over the periods before the range
- * and this one, with the words a reader needs (which line is which, what it cost, what is missing).
- */
-function trendBlock(t) {
-    const all = [...t.points, { range: { dateFrom: t.current.dateFrom }, ...t.current }];
-    const series = [];
-    if (all.some(p => p.visitors !== undefined))
-        series.push({ name: 'unique visitors', values: all.map(p => p.visitors) });
-    if (all.some(p => p.views !== undefined))
-        series.push({ name: 'page views', values: all.map(p => p.views) });
-    const chart = lineChart(`The last ${all.length} ${periodNoun(t.points.at(-1)?.range)}`, all.map(p => periodLabel(p.range.dateFrom)), series);
-    if (!chart)
-        return '';
-    const colors = ['blue', 'orange'];
-    const legend = series.map((s, i) => `${colors[i]}: ${s.name}`).join(', ');
-    const missing = t.points.filter(p => series.some(s => (s.name === 'page views' ? p.views : p.visitors) === undefined));
-    const gaps = missing.length > 0
-        ? ` ${missing.length} earlier ${missing.length === 1 ? 'period was' : 'periods were'} not read; the line carries the value before ${missing.length === 1 ? 'it' : 'them'}.`
-        : '';
-    return `#### Trend\n\n${chart}\n\n_${legend}; this period last. The trend cost ${t.requests} ${t.requests === 1 ? 'request' : 'requests'}.${gaps}_`;
-}
-
-;// CONCATENATED MODULE: ./src/report/pages-table.ts
-
-/** Page paths longer than this are clipped in the middle: both ends of a path say the most. */
-const pages_table_PATH_MAX_CHARS = 60;
-/** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
-function pageCell(path, siteUrl, maxChars = pages_table_PATH_MAX_CHARS) {
-    if (path === '')
-        return '_(empty path)_';
-    const text = escapeText(clipMiddle(path, maxChars));
-    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
-    return url ? markdown_link(text, url) : text;
-}
-/** Rank, page, human, AI, total, and the change of the total when there is a period before. */
-function pageColumns(withChange) {
-    return [
-        { header: '#', align: 'right' },
-        { header: 'Page' },
-        { header: 'Human', align: 'right' },
-        { header: 'AI', align: 'right' },
-        { header: 'Total', align: 'right' },
-        ...(withChange ? [{ header: 'Change', align: 'right' }] : [])
-    ];
-}
-/** One page's row; `before` is its total in the period before, when there is one. */
-function pageRow(row, rank, siteUrl, previous) {
-    return tableRow([
-        String(rank),
-        pageCell(row.path, siteUrl),
-        formatNumber(row.human),
-        formatNumber(row.ai),
-        formatNumber(row.total),
-        ...(previous ? [formatChange(row.total, previous.before)] : [])
-    ]);
-}
-/** The label of a folded block of pages: "Pages 11–20". */
-function pagesFoldLabel(first, last) {
-    return `Pages ${formatNumber(first)}–${formatNumber(last)}`;
-}
-
-;// CONCATENATED MODULE: ./src/report/health-tables.ts
-
-
-/**
- * A query or question keeps its start, where its meaning is. A query shares its row with a page
- * column, so both are short; a question (words, so it wraps) gets more.
- */
-const QUERY_MAX_CHARS = 48;
-/** The clicked page beside a query: both must fit a comment's width with the numbers. */
-const CLICKED_PAGE_MAX_CHARS = 40;
-const QUESTION_MAX_CHARS = 120;
-/** Marks a query nobody clicked a result for, in the click-through cell. */
-const GAP = '⚠️';
-/**
- * A section with nothing in it. Observed of the service (not documented): a feature that is off
- * answers 200 with nothing, so this reads "no data", not as an error or as a broken site.
- */
-function isEmpty(x) {
-    switch (x.name) {
-        case 'visitors':
-        case 'views':
-            return x.totals.total === 0 && x.top.length === 0;
-        case 'searches':
-            return x.totalSearches === 0 && x.read === 0;
-        case 'feedback':
-            return x.pages === 0;
-        case 'assistant':
-            return x.callers.total === 0 && x.read === 0;
-    }
-}
-/** The tables of the sections that were read and hold something, `rows` rows each at most. */
-function sectionTables(r, rows) {
-    const read = r.sections.filter((x) => x.ok && !isEmpty(x));
-    const find = (name) => read.find((x) => x.name === name);
-    const visitors = find('visitors');
-    const views = find('views');
-    const searches = find('searches');
-    const feedback = find('feedback');
-    const assistant = find('assistant');
-    return [
-        visitors || views ? pagesBlock(r, rows, visitors, views) : '',
-        searches ? searchesBlock(searches, r, rows) : '',
-        feedback ? feedbackBlock(feedback, r, rows) : '',
-        assistant ? assistantBlock(assistant, rows) : ''
-    ]
-        .filter(Boolean)
-        .join('\n\n');
-}
-const rank = (i) => String(i + 1);
-const foldLabel = (noun) => (first, last) => `${noun} ${formatNumber(first)}–${formatNumber(last)}`;
-// ---------------------------------------------------------------------------------------------
-// Pages: one table, visitors and views side by side
-function findRow(x, path) {
-    return x?.top.find(row => row.path === path) ?? x?.shown?.find(row => row.path === path);
-}
-/** "+22.0%", "new": a percentage alone, so two change columns fit a comment without wrapping. */
-function pageChange(now, before) {
-    if (before === undefined || before === 0)
-        return now === 0 ? '0' : 'new';
-    return formatPercentChange(now, before) ?? '–';
-}
-function previousTotal(x, path) {
-    return x.previousRows?.find(row => row.path === path)?.total;
-}
-/** "12,000 unique visitors (10,412 human, 2,496 AI)". */
-function split(x) {
-    const noun = x.name === 'visitors' ? 'unique visitors' : 'page views';
-    const { human, ai, total } = x.totals;
-    return `**${formatNumber(total)}** ${noun} (${formatNumber(human)} human, ${formatNumber(ai)} AI)`;
-}
-function pagesBlock(r, rows, visitors, views) {
-    // Ranked by visitors (people, not reloads); by views only when visitors were not read.
-    const lead = (visitors ?? views);
-    const compare = r.previous !== undefined;
-    const shown = [visitors, views].filter((x) => x !== undefined);
-    const columns = [{ header: '#', align: 'right' }, { header: 'Page' }];
-    for (const x of shown) {
-        columns.push({ header: x.name === 'visitors' ? 'Visitors' : 'Views', align: 'right' });
-        if (compare && x.previousRows)
-            columns.push({ header: 'Change', align: 'right' });
-    }
-    const cells = (row, i) => tableRow([
-        rank(i),
-        pageCell(row.path, r.siteUrl),
-        ...shown.flatMap(x => {
-            const found = x === lead ? row : findRow(x, row.path);
-            const value = found ? formatNumber(found.total) : '–';
-            if (!compare || !x.previousRows)
-                return [value];
-            return [value, found ? pageChange(found.total, previousTotal(x, row.path)) : '–'];
-        })
-    ]);
-    const sentences = [
-        `${shown.map(split).join('; ')}, on ${plural(lead.rows, 'page')}.`,
-        visitors && visitors.totals.human + visitors.totals.ai !== visitors.totals.total
-            ? 'A visitor who came as both human and AI counts once in the total.'
-            : '',
-        shown.some(x => x.maxRowsReached)
-            ? 'The export stopped at `max-rows`: the top pages are those of the rows read; the totals are the whole site’s.'
-            : '',
-        views && visitors ? 'The top pages by unique visitors:' : ''
-    ];
-    const table = foldedTable(columns, lead.top.slice(0, rows).map((row, i) => cells(row, i)), pagesFoldLabel);
-    return ['### Top pages', sentences.filter(Boolean).join(' '), table].filter(Boolean).join('\n\n');
-}
-// ---------------------------------------------------------------------------------------------
-// Searches: the top queries, content gaps marked in place
-function searchesBlock(x, r, rows) {
-    const head = '### Searches';
-    if (x.read === 0)
-        return `${head}\n\nNo search in this range.`;
-    const scope = x.complete
-        ? `all ${plural(x.read, 'query', 'queries')}`
-        : `the top ${plural(x.read, 'query', 'queries')} read; the service has more`;
-    const gaps = x.gaps.length === 0
-        ? `Every query led to a click, among ${scope}.`
-        : `${GAP} marks a content gap, a query nobody clicked a result for: ${formatNumber(x.gaps.length)} among ${scope}.`;
-    const table = foldedTable([
-        { header: '#', align: 'right' },
-        { header: 'Query' },
-        { header: 'Hits', align: 'right' },
-        { header: 'Click-through', align: 'right' },
-        { header: 'Top clicked page' }
-    ], x.top
-        .slice(0, rows)
-        .map((q, i) => tableRow([
-        rank(i),
-        textCell(q.searchQuery, QUERY_MAX_CHARS),
-        formatNumber(q.hits),
-        q.ctr === 0 ? `0% ${GAP}` : percent(q.ctr),
-        q.topClickedPage === null
-            ? '–'
-            : pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
-    ])), foldLabel('Queries'));
-    return [head, `The top queries by hits. ${gaps}`, table].filter(Boolean).join('\n\n');
-}
-// ---------------------------------------------------------------------------------------------
-// Feedback: the pages with the most thumbs-down
-function feedbackBlock(x, r, rows) {
-    // The order of this operation is not documented: with more pages than one answer holds, the
-    // ranking covers only those the service returned first.
-    const scope = x.hasMore
-        ? ` (only the first ${plural(x.pages, 'page')} the service returned are ranked: it has ` +
-            'feedback on more, in an order it does not document)'
-        : '';
-    const intro = `**${formatNumber(x.thumbsDown)}** 👎 and ${formatNumber(x.thumbsUp)} 👍 on whether a page ` +
-        `helped, and ${plural(x.code, 'report')} on code snippets, on ${plural(x.pages, 'page')}${scope}.`;
-    if (x.top.length === 0)
-        return ['### Feedback', intro, 'No page got a thumbs-down or code-snippet feedback.'].join('\n\n');
-    const table = foldedTable([
-        { header: '#', align: 'right' },
-        { header: 'Page' },
-        { header: '👎 Not helpful', align: 'right' },
-        { header: '👍 Helpful', align: 'right' },
-        { header: 'On code snippets', align: 'right' },
-        { header: 'All feedback', align: 'right' }
-    ], x.top
-        .slice(0, rows)
-        .map((p, i) => tableRow([
-        rank(i),
-        pageCell(p.path, r.siteUrl),
-        formatNumber(p.thumbsDown),
-        formatNumber(p.thumbsUp),
-        formatNumber(p.code),
-        formatNumber(p.total)
-    ])), foldLabel('Pages'));
-    return ['### Feedback', `${intro} The pages with the most 👎:`, table].join('\n\n');
-}
-// ---------------------------------------------------------------------------------------------
-// Assistant: the unanswered questions asked most often
-function assistantBlock(x, rows) {
-    const { web, api, other, total } = x.callers;
-    const by = `web ${formatNumber(web)}, API ${formatNumber(api)}, other ${formatNumber(other)}`;
-    const head = '### Assistant';
-    if (x.read === 0)
-        return `${head}\n\n**${formatNumber(total)}** questions (${by}). No question to read.`;
-    const intro = `**${formatNumber(total)}** questions (${by}) in ${plural(x.conversations, 'conversation')}; ` +
-        `**${formatNumber(x.unanswered)}** of the ${plural(x.read, 'question')} read went unanswered ` +
-        `(${formatShare(x.unanswered, x.read)}).` +
-        (x.complete
-            ? ''
-            : ` Only the first ${plural(x.read, 'question')} were read: the share and the questions below cover those.`);
-    if (x.top.length === 0)
-        return [head, intro, 'No unanswered question.'].join('\n\n');
-    const table = foldedTable([
-        { header: '#', align: 'right' },
-        { header: 'Unanswered question' },
-        { header: 'Times asked', align: 'right' },
-        { header: 'Last asked' }
-    ], x.top
-        .slice(0, rows)
-        .map((q, i) => tableRow([
-        rank(i),
-        textCell(q.question, QUESTION_MAX_CHARS),
-        formatNumber(q.count),
-        health_tables_day(q.lastAskedAt)
-    ])), foldLabel('Questions'));
-    return [head, `${intro} Asked most often (the same text, ignoring case and spaces):`, table].join('\n\n');
-}
-// ---------------------------------------------------------------------------------------------
-// Cells
-/** A query or question: one line, escaped, clipped so the number columns stay in view. */
-function textCell(text, maxChars) {
-    const shown = clip(text.trim(), maxChars);
-    return shown === '' ? '_(empty)_' : escapeText(shown);
-}
-/** The day of an ISO 8601 instant ("2026-11-21"); other text as it is (escaped). */
-function health_tables_day(text) {
-    if (!text)
-        return '–';
-    const ms = /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : NaN;
-    return Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 10) : escapeText(clip(text, 40));
-}
-function percent(ratio) {
-    return `${(ratio * 100).toFixed(1)}%`;
-}
-
-;// CONCATENATED MODULE: ./src/report/health.ts
-
-
-
-
-const REASON_MAX_CHARS = 600;
-const SECTION_TITLES = {
-    visitors: 'Visitors',
-    views: 'Views',
-    searches: 'Searches',
-    feedback: 'Feedback',
-    assistant: 'Assistant'
-};
-/**
- * Markdown for the job summary (room in bytes) and the comment (in characters): tables lose rows
- * (as many as fit: fitRows) until the report fits, and only a report that fits with none is cut.
- */
-function renderHealthReport(r, room) {
-    const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)));
-    return fitRows(rows => render(r, rows, rows < longest), longest, room);
-}
-function render(r, rows, cut) {
-    const title = `## Docs health · ${shortRange(r.range, r.generatedAt)}`;
-    const blocks = [
-        r.incomplete ? `${title} · incomplete` : title,
-        health_metaLine(r),
-        r.incomplete ? `> ⚠️ **This report is incomplete.** ${r.incomplete}` : '',
-        overview(r),
-        notRead(r.sections),
-        trendOf(r),
-        sectionTables(r, rows)
-    ].filter(Boolean);
-    if (cut)
-        blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`);
-    return blocks.join('\n\n') + '\n';
-}
-/** Everything but the range (the title says it): the project, the comparison, where it came from. */
-function health_metaLine(r) {
-    const compared = r.previous ? [`compared with ${shortRange(r.previous, r.generatedAt)}`] : [];
-    const made = provenance({ ...r, requestNoun: 'analytics request' });
-    return [`Project ${escapeText(r.projectId)}`, ...compared, ...made].join(' · ');
-}
-function trendOf(r) {
-    if (!r.trend || r.range.dateFrom === undefined)
-        return '';
-    const total = (name) => {
-        const x = r.sections.find(s => s.name === name);
-        return x?.ok && (x.name === 'visitors' || x.name === 'views') ? x.totals.total : undefined;
-    };
-    return trendBlock({
-        points: r.trend.points,
-        current: { dateFrom: r.range.dateFrom, visitors: total('visitors'), views: total('views') },
-        requests: r.trend.requests
-    });
-}
-const BETTER = '🟢';
-const WORSE = '🔴';
-function overview(r) {
-    const compare = r.previous !== undefined;
-    const columns = [
-        { header: 'Section' },
-        { header: shortRange(r.range, r.generatedAt) },
-        ...(compare ? [{ header: `vs ${previousLabel(r.range, r.period)}` }] : [])
-    ];
-    const rows = r.sections.map(x => {
-        const [now, change] = x.ok ? health_headline(x) : [failedHeadline(x), ''];
-        return tableRow([SECTION_TITLES[x.name], now, ...(compare ? [change || '–'] : [])]);
-    });
-    const table = `${tableHead(columns)}\n${rows.join('\n')}`;
-    const marked = rows.some(row => row.includes(BETTER) || row.includes(WORSE));
-    return marked ? `${table}\n\n_${BETTER} better for the docs · ${WORSE} worse_` : table;
-}
-/** "+20.0% 🟢": a relative change with its mark; '' with nothing to compare with. */
-function change(now, before, direction) {
-    if (before === undefined)
-        return '';
-    const text = formatPercentChange(now, before);
-    if (text === undefined)
-        return now > 0 ? 'none before' : '';
-    return withMark(text, now - before, direction);
-}
-function withMark(text, diff, direction) {
-    if (diff === 0 || text === 'no change' || direction === 'neutral')
-        return text;
-    const better = direction === 'up-is-better' ? diff > 0 : diff < 0;
-    return `${text} ${better ? BETTER : WORSE}`;
-}
-const NO_DATA = 'no data for this range';
-/** The section's headline and its change (empty without `compare`). */
-function health_headline(x) {
-    if (isEmpty(x))
-        return [NO_DATA, ''];
-    switch (x.name) {
-        case 'visitors':
-        case 'views':
-            return [
-                `**${formatNumber(x.totals.total)}** ${x.name === 'visitors' ? 'unique visitors' : 'page views'}`,
-                change(x.totals.total, x.previous?.total, 'up-is-better')
-            ];
-        case 'searches': {
-            const gaps = x.read === 0 ? '' : ` · ${plural(x.gaps.length, 'query', 'queries')} with no click`;
-            return [
-                `**${formatNumber(x.totalSearches)}** searches${gaps}`,
-                change(x.totalSearches, x.previous, 'neutral')
-            ];
-        }
-        case 'feedback':
-            return [
-                `**${formatNumber(x.thumbsDown)}** 👎 · ${formatNumber(x.thumbsUp)} 👍`,
-                prefixed('👎', change(x.thumbsDown, x.previous, 'up-is-worse'))
-            ];
-        case 'assistant': {
-            const share = x.read > 0 ? ` · **${formatShare(x.unanswered, x.read)}** unanswered` : '';
-            const parts = [prefixed('questions', change(x.callers.total, x.previous, 'neutral'))];
-            if (x.previousShare && x.read > 0 && x.previousShare.read > 0) {
-                const points = pointsChange(x.unanswered / x.read, x.previousShare.unanswered / x.previousShare.read);
-                parts.push(`unanswered ${points}`);
-            }
-            const said = parts.filter(Boolean);
-            return [
-                `**${formatNumber(x.callers.total)}** questions${share}`,
-                said.every(part => part.endsWith('no change')) && said.length > 1
-                    ? 'no change'
-                    : said.join(' · ')
-            ];
-        }
-    }
-}
-function prefixed(what, text) {
-    return text ? `${what} ${text}` : '';
-}
-/** The change of a share in percentage points, marked: a larger unanswered share is worse. */
-function pointsChange(now, before) {
-    const diff = (now - before) * 100;
-    const shown = Math.abs(diff).toFixed(1);
-    if (shown === '0.0')
-        return 'no change';
-    return withMark(`${diff > 0 ? '+' : '\u2212'}${shown} pp`, diff, 'up-is-worse');
-}
-function failedHeadline(x) {
-    if (x.skipped)
-        return `⚠️ ${x.reason}`;
-    const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
-    return x.refused ? `⚠️ refused by the service${status}` : `⚠️ failed${status}`;
-}
-// ---------------------------------------------------------------------------------------------
-// Sections that could not be read: each reason said once, with the sections it holds for
-function notRead(sections) {
-    const groups = new Map();
-    for (const x of sections) {
-        if (x.ok || x.skipped)
-            continue;
-        // The service's words start with the status ("403 Forbidden: …") when it answered.
-        const said = x.status !== undefined && x.reason.startsWith(`${x.status} `);
-        const status = x.status !== undefined && !said ? ` (HTTP ${x.status})` : '';
-        const what = x.refused ? `refused${status}` : `failed${status}`;
-        const key = `${what}: ${escapeText(clip(x.reason, REASON_MAX_CHARS))}`;
-        groups.set(key, [...(groups.get(key) ?? []), SECTION_TITLES[x.name]]);
-    }
-    const lines = [...groups].map(([reason, names]) => `> ⚠️ **${names.join(', ')}** ${reason}`);
-    return lines.join('\n>\n');
-}
-
-;// CONCATENATED MODULE: ./src/analytics/trend.ts
-// The trend: the totals of the periods before the range, one request (`limit=1`) per period per
-// section drawn, so "is it going up?" is answered without last week's report open beside this one.
-
-
-/**
- * Reads the totals of `ranges` (oldest first) for the sections asked for. A period that fails is
- * left out of the line with a warning; the quota or `max-requests` running out ends the reading.
- */
-async function readTrend(api, ranges, sections, onWarning) {
-    const points = ranges.map(range => ({ range }));
-    let requests = 0;
-    for (const point of points) {
-        try {
-            if (sections.visitors) {
-                requests++;
-                point.visitors = (await api.visitorsTotals(point.range)).total;
-            }
-            if (sections.views) {
-                requests++;
-                point.views = (await api.viewsTotals(point.range)).total;
-            }
-        }
-        catch (err) {
-            if (err instanceof RateLimitError || err instanceof BudgetError) {
-                onWarning(`Trend: stopped at ${point.range.dateFrom}: ${messageOf(err)}`);
-                break;
-            }
-            onWarning(`Trend: the period from ${point.range.dateFrom} could not be read: ${messageOf(err)}`);
-        }
-    }
-    return { points, requests };
-}
-
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/workspace.ts
-// The workspace: every file the action reads or writes by a user-given path stays inside
-// GITHUB_WORKSPACE, and every file it writes appears whole or not at all.
-
-
-
-
-
-/**
- * The absolute path of a workspace-relative file, refused unless it stays inside the workspace:
- * no `..` escape, no absolute path elsewhere, and no symlink (of the file or any folder above it)
- * that leads out.
- */
-function insideWorkspace(name, text, workspace) {
-    const refuse = (why) => {
-        throw new InputError(name, `${quote(text)} ${why}; expected a path relative to the workspace, inside it`);
-    };
-    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
-    const absolute = (0,external_node_path_namespaceObject.resolve)(root, text);
-    if (!within(root, absolute))
-        refuse('leads outside the workspace');
-    const realRoot = realPathOf(root) ?? root;
-    // The deepest part of the path that exists decides where it really leads.
-    let existing = absolute;
-    while (realPathOf(existing) === undefined && existing !== root)
-        existing = (0,external_node_path_namespaceObject.dirname)(existing);
-    const real = realPathOf(existing);
-    if (real !== undefined && !within(realRoot, real))
-        refuse('leads outside the workspace through a symlink');
-    // A dangling symlink resolves nowhere but would still be written through.
-    if (isDanglingLink(absolute))
-        refuse('is a symlink to nothing');
-    return absolute;
-}
-function within(root, path) {
-    const rel = (0,external_node_path_namespaceObject.relative)(root, path);
-    return rel === '' || (!rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && rel !== '..' && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
-}
-function realPathOf(path) {
-    try {
-        return (0,external_node_fs_namespaceObject.realpathSync)(path);
-    }
-    catch {
-        return undefined;
-    }
-}
-function isDanglingLink(path) {
-    try {
-        return (0,external_node_fs_namespaceObject.lstatSync)(path).isSymbolicLink() && realPathOf(path) === undefined;
-    }
-    catch {
-        return false;
-    }
-}
-/**
- * Where a file is written before it is renamed onto `path`: beside it (a rename within one folder
- * is atomic), hidden, and unique.
- */
-function tempPathBeside(path) {
-    return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(path), `.${(0,external_node_path_namespaceObject.basename)(path)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.partial`);
-}
-/**
- * Writes `text` to `path` whole or not at all: into a new file beside it (created exclusively, so
- * no symlink is followed), then renamed onto it, which replaces a symlink at `path` instead of
- * writing through it.
- */
-async function writeFileAtomic(path, text) {
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    const temp = tempPathBeside(path);
-    try {
-        await (0,promises_namespaceObject.writeFile)(temp, text, { flag: 'wx', mode: 0o644 });
-        await (0,promises_namespaceObject.rename)(temp, path);
-    }
-    catch (err) {
-        await (0,promises_namespaceObject.rm)(temp, { force: true }).catch(() => undefined);
-        throw err;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/analytics.ts
-
-
-
-/** The operations of one project: what a section is given to read with. */
-class AnalyticsApi {
-    client;
-    projectId;
-    constructor(client, projectId) {
-        this.client = client;
-        this.projectId = projectId;
-    }
-    /** `signal` cancels a page that read-ahead abandoned. */
-    visitors(range, limit, offset, signal) {
-        return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage, signal);
-    }
-    views(range, limit, offset, signal) {
-        const q = { ...range, limit, offset };
-        return this.get('views', q, checkViewsPage, signal);
-    }
-    visitorsTotals(range) {
-        // One row is the least a page can hold; the totals come with every page.
-        return this.get('visitors', { ...range, limit: 1, offset: 0 }, b => checkVisitorsPage(b).totals);
-    }
-    viewsTotals(range) {
-        return this.get('views', { ...range, limit: 1, offset: 0 }, b => checkViewsPage(b).totals);
-    }
-    searches(range, limit, cursor) {
-        return this.get('searches', { ...range, limit, cursor }, checkSearchesPage);
-    }
-    feedbackByPage(range, limit) {
-        return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage);
-    }
-    conversations(range, limit, cursor) {
-        return this.get('assistant', { ...range, limit, cursor }, checkConversationsPage);
-    }
-    callerStats(range) {
-        return this.get('assistant/caller-stats', { ...range }, checkCallerStats);
-    }
-    get(operation, query, check, signal) {
-        const params = new URLSearchParams();
-        for (const [name, value] of Object.entries(query))
-            if (value !== undefined)
-                params.set(name, String(value));
-        const search = params.toString();
-        const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`;
-        // The client starts no request after the run's deadline (`wait-timeout` bounds the report).
-        return this.client.getJson(path, check, signal);
-    }
-}
-/** A count: a finite, non-negative safe integer. Anything else is refused, naming the field. */
-function analytics_count(o, key, where) {
-    const v = o[key];
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
-        throw new ShapeError(`${where}.${key} is not a count (a whole number, 0 or more): ${analytics_short(v)}`);
-    return v;
-}
-/** A rate such as `ctr`: a finite number, 0 or more. */
-function rate(o, key, where) {
-    const v = o[key];
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
-        throw new ShapeError(`${where}.${key} is not a number, 0 or more: ${analytics_short(v)}`);
-    return v;
-}
-/** A value as an error names it: short, whatever it holds. */
-function analytics_short(v) {
-    const text = typeof v === 'string' ? JSON.stringify(v) : String(v);
-    return text.length > 40 ? `${text.slice(0, 40)}…` : text;
-}
-/**
- * Observed of the service (not documented): a feature that is off answers 200 with nothing in
- * it. Such an answer is an empty section ("no data for this range"), not an error.
- */
-function isNothing(body) {
-    return body === null || body === undefined || (isObject(body) && Object.keys(body).length === 0);
-}
-function analytics_text(o, key, where) {
-    const v = o[key];
-    if (typeof v !== 'string')
-        throw new ShapeError(`${where}.${key} is not a string`);
-    return v;
-}
-function optionalText(o, key, where) {
-    const v = o[key];
-    if (v === undefined || v === null)
-        return null;
-    if (typeof v !== 'string')
-        throw new ShapeError(`${where}.${key} is neither a string nor null`);
-    return v;
-}
-function list(body, key) {
-    const v = body[key];
-    if (!Array.isArray(v))
-        throw new ShapeError(`${key} is not an array`);
-    return v;
-}
-function object(v, where) {
-    if (!isObject(v))
-        throw new ShapeError(`${where} is not an object`);
-    return v;
-}
-/** A cursor is opaque: only a non-empty string or null (the end) is accepted. */
-function cursor(body) {
-    const v = body.nextCursor ?? null;
-    if (v !== null && (typeof v !== 'string' || v === ''))
-        throw new ShapeError('nextCursor is neither a non-empty string nor null');
-    return v;
-}
-function checkCounts(v, where) {
-    const o = object(v, where);
-    return {
-        human: analytics_count(o, 'human', where),
-        ai: analytics_count(o, 'ai', where),
-        total: analytics_count(o, 'total', where)
-    };
-}
-/**
- * The one check of an offset page (`visitors`, `views`): the totals, the rows under `key` (each a
- * path with counts; other fields kept as they came), `hasMore`.
- */
-function checkOffsetPage(body, key) {
-    const o = isNothing(body)
-        ? { totals: { human: 0, ai: 0, total: 0 }, [key]: [], hasMore: false }
-        : object(body, `the ${key} page`);
-    const rows = list(o, key).map((row, i) => {
-        const where = `${key}[${i}]`;
-        const r = object(row, where);
-        analytics_text(r, 'path', where);
-        checkCounts(r, where);
-        return r;
-    });
-    if (typeof o.hasMore !== 'boolean')
-        throw new ShapeError('hasMore is not a boolean');
-    const page = { totals: checkCounts(o.totals, 'totals'), hasMore: o.hasMore, [key]: rows };
-    return page;
-}
-const checkVisitorsPage = (body) => checkOffsetPage(body, 'visitors');
-const checkViewsPage = (body) => checkOffsetPage(body, 'views');
-function checkSearchesPage(body) {
-    if (isNothing(body))
-        return { totalSearches: 0, searches: [], nextCursor: null };
-    const o = object(body, 'the searches page');
-    const searches = list(o, 'searches').map((row, i) => {
-        const where = `searches[${i}]`;
-        const r = object(row, where);
-        const lastSearchedAt = optionalText(r, 'lastSearchedAt', where);
-        return {
-            searchQuery: analytics_text(r, 'searchQuery', where),
-            hits: analytics_count(r, 'hits', where),
-            ctr: rate(r, 'ctr', where),
-            topClickedPage: optionalText(r, 'topClickedPage', where),
-            ...(lastSearchedAt !== null ? { lastSearchedAt } : {})
-        };
-    });
-    return { totalSearches: analytics_count(o, 'totalSearches', 'page'), searches, nextCursor: cursor(o) };
-}
-function checkFeedbackPage(body) {
-    if (isNothing(body))
-        return { feedback: [], hasMore: false };
-    const o = object(body, 'the feedback page');
-    const feedback = list(o, 'feedback').map((row, i) => {
-        const where = `feedback[${i}]`;
-        const r = object(row, where);
-        return {
-            path: analytics_text(r, 'path', where),
-            thumbsUp: analytics_count(r, 'thumbsUp', where),
-            thumbsDown: analytics_count(r, 'thumbsDown', where),
-            code: analytics_count(r, 'code', where),
-            total: analytics_count(r, 'total', where)
-        };
-    });
-    if (typeof o.hasMore !== 'boolean')
-        throw new ShapeError('hasMore is not a boolean');
-    return { feedback, hasMore: o.hasMore };
-}
-function checkConversationsPage(body) {
-    if (isNothing(body))
-        return { conversations: [], nextCursor: null, hasMore: false };
-    const o = object(body, 'the assistant page');
-    const conversations = list(o, 'conversations').map((row, i) => {
-        const where = `conversations[${i}]`;
-        const r = object(row, where);
-        const id = r.id;
-        if (typeof id !== 'string' && typeof id !== 'number')
-            throw new ShapeError(`${where}.id is missing`);
-        const timestamp = optionalText(r, 'timestamp', where);
-        return {
-            id: String(id),
-            ...(timestamp !== null ? { timestamp } : {}),
-            query: analytics_text(r, 'query', where),
-            resolutionStatus: analytics_text(r, 'resolutionStatus', where),
-            pageUrl: optionalText(r, 'pageUrl', where)
-        };
-    });
-    const nextCursor = cursor(o);
-    const hasMore = typeof o.hasMore === 'boolean' ? o.hasMore : nextCursor !== null;
-    return { conversations, nextCursor, hasMore };
-}
-function checkCallerStats(body) {
-    if (isNothing(body))
-        return { web: 0, api: 0, other: 0, total: 0 };
-    const o = object(body, 'the caller stats');
-    const where = 'callerStats';
-    return {
-        web: analytics_count(o, 'web', where),
-        api: analytics_count(o, 'api', where),
-        other: analytics_count(o, 'other', where),
-        total: analytics_count(o, 'total', where)
-    };
-}
-
-;// CONCATENATED MODULE: ./src/commands/analytics-input.ts
-// What the analytics commands (`visitors`, `report`) hand the section readers, built once from
-// the settings, and how their log names a range.
-
-
-/** The readers' input; `compare` reads the period before in the readers only when asked. */
-function sectionInput(ctx, o) {
-    const s = ctx.settings;
-    return {
-        api: new AnalyticsApi(ctx.service, s.projectId),
-        range: s.range,
-        ...(o.withPrevious && s.previous ? { previous: s.previous } : {}),
-        top: s.top,
-        pageSize: s.pageSize,
-        maxRows: s.maxRows,
-        concurrency: s.concurrency,
-        deadline: ctx.deadline,
-        onWarning: line => core_warning(line)
-    };
-}
-/** A range as the log says it: "all time", or its bounds with the end exclusive. */
-function describeRange(range) {
-    if (range.dateFrom === undefined && range.dateTo === undefined)
-        return 'all time';
-    return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`;
-}
-
-;// CONCATENATED MODULE: ./src/commands/report.ts
-// `command: report`: the docs-health report. Each section reads its analytics operation; a
-// section the service refuses is drawn in its place, and only a report with no section left
-// fails the step. Running out of quota stops everything at once: every later request would be
-// refused too, and each one would push the reset further away.
+;// CONCATENATED MODULE: ./src/commands/report-sections.ts
+// The report's sections, read one after the other: a section the service refuses is drawn in its
+// place, and running out of quota stops everything at once (every later request would be refused
+// too, and each one would push the reset further away). And why a report is incomplete.
 
 
 
@@ -38211,16 +39043,6 @@ function describeRange(range) {
 
 
 
-
-
-
-
-
-
-/** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
-const SUMMARY_MAX_BYTES = 512 * 1024;
-/** The `report` output and file stay small enough for any step output. */
-const REPORT_JSON_MAX_BYTES = 512 * 1024;
 const READERS = {
     visitors: readVisitors,
     views: readViews,
@@ -38228,94 +39050,29 @@ const READERS = {
     feedback: readFeedback,
     assistant: readAssistant
 };
-async function runReport(ctx) {
-    const s = ctx.settings;
-    const input = sectionInput(ctx, { withPrevious: true });
-    info(`Docs-health report for ${describeRange(s.range)}: ${s.sections.join(', ')}.`);
-    const sections = [];
-    ctx.result.onCancel = signal => {
-        const read = sections.filter(x => x.ok).map(x => x.name);
-        return Promise.resolve(`Cancelled (${signal}) while reading the report: ${read.length > 0 ? `read ${read.join(', ')}` : 'no section was read'}; nothing was published.`);
-    };
-    const stop = await readSections(s.sections, input, ctx.service, sections);
-    const trend = s.trendRanges && stop === undefined
-        ? await readTrend(input.api, s.trendRanges, trendSections(sections), line => core_warning(line))
-        : undefined;
-    const requests = ctx.service.requests;
-    const incomplete = incompleteReason(sections, stop);
-    const report = {
-        projectId: s.projectId,
-        range: s.range,
-        ...(s.period ? { period: s.period } : {}),
-        ...(s.previous ? { previous: s.previous } : {}),
-        sections,
-        requests,
-        generatedAt: ctx.deadline.now(),
-        ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
-        ...(s.siteUrl ? { siteUrl: s.siteUrl } : {}),
-        ...(trend ? { trend } : {}),
-        ...(incomplete ? { incomplete } : {})
-    };
-    await setOutputs(ctx, report);
-    if (s.summary)
-        ctx.result.summary = renderHealthReport(report, bytes(SUMMARY_MAX_BYTES));
-    // A run stopped part way still posts, but only where no report of this range is yet: a
-    // complete one is never replaced by a partial one.
-    setComment(ctx, report);
-    if (stop instanceof BudgetError) {
-        // The cap the workflow set: what was read is the report, and the run did what it was told.
-        core_warning(`The report stopped at \`max-requests\` (${stop.maxRequests}): the sections after it were not read.`);
-        return;
-    }
-    if (stop !== undefined)
-        throw stop;
-    const failed = sections.filter((x) => !x.ok);
-    if (failed.length === sections.length && !incomplete)
-        throw new Error(`Every section of the report failed: ${failed.map(f => `${f.name}: ${f.reason}`).join('; ')}`);
-    if (failed.length === sections.length)
-        throw new Error(`No section of the report was read: ${stripMarkdown(incomplete ?? '')}`);
-}
 /**
- * Why the report is incomplete, and when to run again (Markdown we wrote), or undefined when
- * every section was read or refused. A refusal is the service's answer, not a stop.
+ * The order sections are read in: feedback first (one request), so the views section keeps the
+ * views of the pages it names and the report can weigh their 👎 against their views. The others
+ * as asked; the report shows them as asked whatever the reading order.
  */
-function incompleteReason(sections, stop) {
-    const cut = sections.filter((x) => !x.ok && x.skipped === true);
-    if (cut.length === 0)
-        return undefined;
-    const names = cut.map(x => x.name).join(', ');
-    const limit = cut[0]?.limit;
-    if (limit === 'quota') {
-        const again = stop instanceof RateLimitError && stop.resetKnown
-            ? `after ${stop.resetAt.toISOString().slice(11, 16)} UTC, when the limit resets`
-            : 'within the hour, once the limit has reset';
-        return (`The service's hourly analytics limit (about 100 requests per organisation, shared by ` +
-            `every analytics run) was reached: ${names} not read. Run the workflow again ${again}.`);
-    }
-    if (limit === 'max-requests')
-        return (`This run may send ${stop instanceof BudgetError ? stop.maxRequests : 'only so many'} ` +
-            `requests (\`max-requests\`) and spent them: ${names} not read. Raise \`max-requests\` ` +
-            'or run the workflow again.');
-    return (`The time allowed (\`wait-timeout\`) ran out: ${names} not read. Run the workflow again, ` +
-        'with a longer `wait-timeout` if it keeps happening.');
-}
-function stripMarkdown(text) {
-    return text.replace(/`/g, '');
+function readOrder(names) {
+    return [...names.filter(n => n === 'feedback'), ...names.filter(n => n !== 'feedback')];
 }
 /**
- * Every section in order. Out of quota, the sections left are not read (each would only be
- * refused, pushing the reset further away) and `stop` is the error the run ends with.
+ * Every section, in the order `names` gives them. Out of quota, the sections left are not read
+ * (each would only be refused, pushing the reset further away) and `stop` is the error the run
+ * ends with. `sections` fills as they are read, for a cancellation to say how far it got.
  */
 async function readSections(names, input, spent, sections) {
     let stop;
-    for (const name of names) {
+    for (const name of readOrder(names)) {
         if (stop !== undefined) {
-            sections.push(report_stoppedBy(stop, name));
+            sections.push(report_sections_stoppedBy(stop, name));
             continue;
         }
         const before = spent.requests;
         try {
-            const outcome = await readSection(name, withShownPaths(input, sections));
+            const outcome = await readSection(name, withShownPaths(input, name, sections));
             sections.push(outcome);
             logOutcome(outcome, spent.requests - before);
         }
@@ -38325,9 +39082,10 @@ async function readSections(names, input, spent, sections) {
             stop = err;
             // The service's words go to the log; the report says which limit, in the action's words.
             core_warning(`Section ${name}: ${err.message}`);
-            sections.push(report_stoppedBy(err, name));
+            sections.push(report_sections_stoppedBy(err, name));
         }
     }
+    sections.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
     return stop;
 }
 /** One section, its failure caught and kept in its place unless it must end the run. */
@@ -38387,17 +39145,30 @@ function failure(name, reason, status) {
 function skipped(name, limit, why) {
     return { name, ok: false, refused: false, skipped: true, limit, reason: `not read: ${why}` };
 }
-function report_stoppedBy(stop, name) {
+function report_sections_stoppedBy(stop, name) {
     return stop instanceof BudgetError
         ? skipped(name, 'max-requests', `\`max-requests\` (${stop.maxRequests}) was spent`)
         : skipped(name, 'quota', 'the hourly analytics limit was reached');
 }
-/** The views section is handed the pages the visitors section shows, to draw them side by side. */
-function withShownPaths(input, sections) {
-    const visitors = sections.find(x => x.name === 'visitors');
-    if (!visitors?.ok || visitors.name !== 'visitors')
+/** Which limit an error that stopped the run is. */
+function limitOf(stop) {
+    return stop instanceof BudgetError ? 'max-requests' : 'quota';
+}
+/**
+ * The pages other sections show, for the page sections to keep their rows: the visitors' top
+ * pages for the views beside them, and the pages with feedback for their views.
+ */
+function withShownPaths(input, name, sections) {
+    if (name !== 'views')
         return input;
-    return { ...input, shownPaths: visitors.top.map(row => row.path) };
+    const paths = sections.flatMap(x => {
+        if (!x.ok)
+            return [];
+        if (x.name === 'visitors' || x.name === 'feedback')
+            return x.top.map(row => row.path);
+        return [];
+    });
+    return paths.length > 0 ? { ...input, shownPaths: [...new Set(paths)] } : input;
 }
 function logOutcome(outcome, calls) {
     const spent = `${calls} ${calls === 1 ? 'request' : 'requests'}`;
@@ -38407,6 +39178,163 @@ function logOutcome(outcome, calls) {
         core_warning(`Section ${outcome.name}: the service refused it: ${outcome.reason}`);
     else
         core_warning(`Section ${outcome.name} failed: ${outcome.reason}`);
+}
+/**
+ * Why the report is incomplete, and when to run again (Markdown we wrote), or undefined when
+ * every section and every trend period was read (or refused: a refusal is the service's answer,
+ * not a stop). `trend` names the periods of the trend left out, when it stopped short.
+ */
+function incompleteReason(sections, stop, trend) {
+    const cut = sections.filter((x) => !x.ok && x.skipped === true);
+    if (cut.length === 0 && !trend)
+        return undefined;
+    const what = [
+        ...(cut.length > 0 ? [`${cut.map(x => x.name).join(', ')} not read`] : []),
+        ...(trend ? [`the trend's ${trend.missing} not read`] : [])
+    ].join(', and ');
+    const limit = cut[0]?.limit ?? trend?.stop.limit;
+    if (limit === 'quota') {
+        const limited = stop ?? trend?.stop.error;
+        const again = limited instanceof RateLimitError && limited.resetKnown
+            ? `after ${limited.resetAt.toISOString().slice(11, 16)} UTC, when the limit resets`
+            : 'within the hour, once the limit has reset';
+        return (`The service's hourly analytics limit (about 100 requests per organisation, shared by ` +
+            `every analytics run) was reached: ${what}. Run the workflow again ${again}.`);
+    }
+    if (limit === 'max-requests') {
+        const budget = stop ?? trend?.stop.error;
+        return (`This run may send ${budget instanceof BudgetError ? budget.maxRequests : 'only so many'} ` +
+            `requests (\`max-requests\`) and spent them: ${what}. Raise \`max-requests\` ` +
+            'or run the workflow again.');
+    }
+    if (limit === 'failure')
+        return (`The service failed to answer for a period of the trend (the log says how; trend periods ` +
+            `are read once, without retries): ${what}. Run the workflow again to draw them.`);
+    return (`The time allowed (\`wait-timeout\`) ran out: ${what}. Run the workflow again, ` +
+        'with a longer `wait-timeout` if it keeps happening.');
+}
+
+;// CONCATENATED MODULE: ./src/commands/report.ts
+// `command: report`: the docs-health report. What earlier reports in the issue recorded comes
+// first (the totals they knew need no request); then each section reads its analytics operation
+// (a refusal is drawn in its place; only a report with no section left fails the step); then the
+// trend, newest period first; then what to fix this week. The comment carries the records the next
+// report takes up. Running out of quota stops everything at once.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
+const SUMMARY_MAX_BYTES = 512 * 1024;
+/** The `report` output and file stay small enough for any step output. */
+const REPORT_JSON_MAX_BYTES = 512 * 1024;
+async function runReport(ctx) {
+    const s = ctx.settings;
+    info(`Docs-health report for ${describeRange(s.range)}: ${s.sections.join(', ')}.`);
+    const thread = reportThread(ctx);
+    const records = await recall(ctx, thread);
+    const known = s.previous ? records?.totals(s.previous) : undefined;
+    const input = { ...sectionInput(ctx, { withPrevious: true }), ...(known ? { known } : {}) };
+    const sections = [];
+    ctx.result.onCancel = signal => {
+        const read = sections.filter(x => x.ok).map(x => x.name);
+        return Promise.resolve(`Cancelled (${signal}) while reading the report: ${read.length > 0 ? `read ${read.join(', ')}` : 'no section was read'}; nothing was published.`);
+    };
+    const stop = await readSections(s.sections, input, ctx.service, sections);
+    const trend = s.trendRanges ? await readTrendOf(ctx, sections, records, stop) : undefined;
+    const fixes = await fixStates(ctx, records);
+    const suggested = suggest({ sections, fixes, ...periodStart(s) });
+    const suggestions = numbered(suggested.suggestions, s, ctx.deadline.now());
+    const trendCut = trend?.stop
+        ? {
+            stop: trend.stop,
+            missing: periodSpan(trend.points.map(p => p.range), trend.stop.missing)
+        }
+        : undefined;
+    const incomplete = incompleteReason(sections, stop, trendCut);
+    const report = {
+        projectId: s.projectId,
+        range: s.range,
+        ...(s.period ? { period: s.period } : {}),
+        ...(s.previous ? { previous: s.previous } : {}),
+        sections,
+        requests: ctx.service.requests,
+        generatedAt: ctx.deadline.now(),
+        ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
+        ...(s.siteUrl ? { siteUrl: s.siteUrl } : {}),
+        ...(trend ? { trend } : {}),
+        ...(incomplete ? { incomplete } : {}),
+        suggestions,
+        earlier: earlierSuggestions(records, s.range, fixes, suggested.held)
+    };
+    await setOutputs(ctx, report);
+    if (s.summary)
+        ctx.result.summary = renderHealthReport(report, bytes(SUMMARY_MAX_BYTES));
+    // A run stopped part way still posts, but only where no report of this range is yet: a
+    // complete one is never replaced by a partial one.
+    setComment(ctx, thread, report, recordKeys(s, sections, trend, suggestions));
+    const ended = stop ?? trend?.stop?.error;
+    if (ended instanceof BudgetError) {
+        // The cap the workflow set: what was read is the report, and the run did what it was told.
+        core_warning(`The report stopped at \`max-requests\` (${ended.maxRequests}): what came after it was not read.`);
+        return;
+    }
+    if (ended !== undefined)
+        throw ended;
+    const failed = sections.filter((x) => !x.ok);
+    if (failed.length === sections.length && !incomplete)
+        throw new Error(`Every section of the report failed: ${failed.map(f => `${f.name}: ${f.reason}`).join('; ')}`);
+    if (failed.length === sections.length)
+        throw new Error(`No section of the report was read: ${stripMarkdown(incomplete ?? '')}`);
+}
+function stripMarkdown(text) {
+    return text.replace(/`/g, '');
+}
+/**
+ * The trend of the sections of pages that were read: periods the comparison or an earlier report
+ * knows cost nothing; after a stop of the run, only those are drawn.
+ */
+async function readTrendOf(ctx, sections, records, stop) {
+    const s = ctx.settings;
+    const read = (name) => sections.some(x => x.name === name && x.ok);
+    const series = ['visitors', 'views'].filter(read);
+    const before = ctx.service.requests;
+    const trend = await readTrend(sectionInput(ctx, { withPrevious: false }).api, {
+        ranges: s.trendRanges ?? [],
+        series,
+        known: knownTotals(sections, s.previous, records),
+        ...(stop
+            ? {
+                stopped: {
+                    limit: limitOf(stop),
+                    reason: 'the run stopped before the trend was read'
+                }
+            }
+            : {})
+    });
+    info(`Trend: ${trend.known} of ${trend.points.length} periods known without a request; ` +
+        `${ctx.service.requests - before} requests.`);
+    if (trend.stop && !stop)
+        core_warning(`Trend: stopped at the period from ${trend.stop.at.dateFrom} (read newest first, once each): ${clip(trend.stop.reason, 600)}`);
+    return trend;
+}
+/** Where this period begins: a fix merged before it is measured by this report. */
+function periodStart(s) {
+    const at = s.range.dateFrom !== undefined ? parseInstant(s.range.dateFrom) : undefined;
+    return at !== undefined ? { periodStart: at } : {};
+}
+function numbered(list, s, now) {
+    return list.map((x, i) => ({ ...x, n: i + 1, instruction: instructionFor(x, s.range, now) }));
 }
 async function setOutputs(ctx, report) {
     const s = ctx.settings;
@@ -38441,6 +39369,13 @@ function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
             requests: report.requests,
             ...(report.incomplete ? { incomplete: report.incomplete } : {}),
             sections: report.sections.map(x => cutLists(x, keep)),
+            ...(report.trend ? { trend: trendJson(report.trend) } : {}),
+            suggestions: (report.suggestions ?? []).map(x => ({
+                n: x.n,
+                id: x.id,
+                kind: x.kind,
+                instruction: x.instruction
+            })),
             ...(keep < Infinity ? { truncated: true } : {})
         };
         const json = JSON.stringify(doc);
@@ -38449,9 +39384,22 @@ function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
         keep = keep === Infinity ? longestList(report.sections) >> 1 : keep >> 1;
     }
 }
+/** Each trend period's totals (absent where not known), and why the trend stopped short. */
+function trendJson(t) {
+    return {
+        periods: t.points,
+        requests: t.requests,
+        ...(t.stop ? { stopped: { at: t.stop.at, missing: t.stop.missing, limit: t.stop.limit } } : {})
+    };
+}
 function cutLists(x, keep) {
     if (!x.ok)
         return { ...x, reason: clip(x.reason, REASON_JSON_MAX_CHARS) };
+    // The assistant's answered questions serve the content gaps; the report does not show them.
+    if (x.name === 'assistant') {
+        const shown = { ...x, answered: undefined };
+        return keep === Infinity ? shown : { ...shown, top: x.top.slice(0, keep) };
+    }
     if (keep === Infinity)
         return x;
     switch (x.name) {
@@ -38465,34 +39413,31 @@ function cutLists(x, keep) {
                 ...(x.shown ? { shown: x.shown.slice(0, keep) } : {}),
                 ...(x.previousRows ? { previousRows: x.previousRows.slice(0, keep) } : {})
             };
-        default:
+        case 'feedback':
             return { ...x, top: x.top.slice(0, keep) };
     }
 }
 function longestList(sections) {
     return Math.max(0, ...sections.map(x => (x.ok ? x.top.length : 0)));
 }
-function setComment(ctx, report) {
-    const { octokit, target, settings: s } = ctx;
-    if (!octokit || !target)
+function setComment(ctx, thread, report, records) {
+    const s = ctx.settings;
+    if (!thread)
         return;
     ctx.result.comment = async () => {
-        const ref = await upsertComment(octokit, target, {
+        const ref = await thread.upsert({
             // One comment per range: a re-run edits it, a new week gets its own.
-            key: markerKey('report', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
-            body: room => renderHealthReport(report, chars(room)),
-            mode: report.incomplete && s.commentMode === 'upsert' ? 'if-absent' : s.commentMode,
-            secret: s.apiKey
+            key: reportKey(s.projectId, s.range),
+            // What the next report takes up, and the instructions `fix N` sends: signed, never read
+            // from the comment's text.
+            extraKeys: records,
+            body: room => renderHealthReport({ ...report, trigger: s.trigger }, chars(room)),
+            mode: report.incomplete && s.commentMode === 'upsert' ? 'if-absent' : s.commentMode
         });
         if (ref.kept)
             notice(`This report is incomplete, so it was not posted: the report of this range already on the issue (${ref.url}) stays as it is.`);
         return ref.url;
     };
-}
-/** The trend draws the sections of pages that were read. */
-function trendSections(sections) {
-    const read = (name) => sections.some(x => x.name === name && x.ok);
-    return { visitors: read('visitors'), views: read('views') };
 }
 
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -39569,12 +40514,16 @@ function waitFor(stream, event) {
 
 ;// CONCATENATED MODULE: ./src/report/visitors.ts
 // The visitors report (job summary and comment): the answer in the headline, the totals with
-// the human/AI overlap made explicit, the trend (with `trend`), then the top pages: a bar chart
-// where it shows more than the rows below it, and a table that fits the room it is given.
+// the human/AI overlap made explicit, the trend (with `trend`: the one chart, as it tells what no
+// table here does), then the top pages in a table that fits the room it is given, one unit per
+// column and on one line per row at a comment's 760 px. Rows that do not fit say where every row
+// really is (the output file, the job summary when it holds them all), or that nothing does.
 
 
 
 
+/** Said where rows are left out and nothing holds them all. */
+const KEEP_EVERY_ROW = 'set `output-file` (and upload it as an artifact) to keep every row';
 // ---------------------------------------------------------------------------------------------
 // Head: headline, what and when, totals
 function visitors_headline(r) {
@@ -39656,11 +40605,12 @@ function exportedLine(r) {
     return `${plural(r.rows, 'row')} exported${file}${limit}.`;
 }
 function reportHead(r) {
-    const trend = r.trend && r.range.dateFrom !== undefined
+    const { dateFrom, dateTo } = r.range;
+    const trend = r.trend && dateFrom !== undefined && dateTo !== undefined
         ? trendBlock({
-            points: r.trend.points,
-            current: { dateFrom: r.range.dateFrom, visitors: r.totals.total },
-            requests: r.trend.requests
+            trend: r.trend,
+            series: ['visitors'],
+            current: { range: { dateFrom, dateTo }, visitors: r.totals }
         })
         : '';
     return [visitors_headline(r), visitors_metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r), trend]
@@ -39676,51 +40626,52 @@ function topTitle(r) {
         '_The export stopped at `max-rows`, so pages past those rows are not ranked here; the ' +
         'totals above are the whole site’s._');
 }
-/**
- * The bar chart earns its place where a table alone does not show the shape of the traffic: more
- * than three pages. For three or fewer it would only draw the rows just below it again.
- */
-function topPagesChart(top) {
-    if (top.length <= 3)
-        return '';
-    const bars = top.slice(0, VISIBLE_ROWS);
-    return barChart({
-        title: `Top ${bars.length} pages by unique visitors`,
-        valueAxis: 'Unique visitors',
-        // The rank matches the table's # column, so a clipped label is never ambiguous.
-        bars: bars.map((row, i) => ({
-            label: `#${i + 1} ${row.path || '(empty path)'}`,
-            value: row.total
-        }))
-    });
-}
-function omittedNote(omitted, fullDataHint) {
-    const where = fullDataHint ? `; the full data is in ${fullDataHint}` : '';
+function omittedNote(omitted, fullData) {
+    const where = fullData ? `; every row is in ${fullData}` : `: ${KEEP_EVERY_ROW}`;
     return `_${plural(omitted, 'more row', 'more rows')} not shown${where}._`;
+}
+/**
+ * Where a comment's reader finds every row it leaves out: the job summary when that holds them
+ * all; else the output file the run wrote (named only then: a reader cannot open a file on the
+ * runner, but can find it kept as an artifact); else nowhere.
+ */
+function commentFullData(summaryHasAll, file, runUrl) {
+    const run = markdown_link('workflow run', runUrl || undefined);
+    if (summaryHasAll)
+        return `the job summary of the ${run}`;
+    if (file)
+        return `${escapeText(file)}, which the ${run} wrote (upload it with \`actions/upload-artifact\` to keep it)`;
+    return undefined;
 }
 /** Markdown for the visitors export, within opts.room whatever the row count. */
 function renderVisitorsReport(r, opts) {
+    return fitVisitorsReport(r, opts).markdown;
+}
+/** The report, and how many of the top pages it shows (the rest did not fit its room). */
+function fitVisitorsReport(r, opts) {
     const head = reportHead(r);
+    const note = opts.fullData ?? `nowhere else: ${KEEP_EVERY_ROW}`;
     if (r.top.length === 0)
-        return fitMarkdown(`${head}\n`, opts.room, opts.fullDataHint);
+        return { markdown: fitMarkdown(`${head}\n`, opts.room, note), rows: 0 };
     const title = topTitle(r);
     const columns = pageColumns(r.previous !== undefined);
     const lines = r.top.map((row, i) => pageRowOf(r, row, i + 1));
-    const build = (rows, chart) => {
+    // fitRows renders last the row count it returns.
+    let shown = 0;
+    const build = (rows) => {
         const blocks = [head, title];
-        if (chart)
-            blocks.push(chart);
         if (rows > 0)
             blocks.push(foldedTable(columns, lines.slice(0, rows), pagesFoldLabel));
         const omitted = r.top.length - rows;
         if (omitted > 0)
-            blocks.push(omittedNote(omitted, opts.fullDataHint));
+            blocks.push(omittedNote(omitted, opts.fullData));
         return blocks.join('\n\n') + '\n';
     };
-    // The table matters more than the chart: the chart goes when not even it fits beside the head.
-    const drawn = topPagesChart(r.top);
-    const chart = fitsIn(build(0, drawn), opts.room) ? drawn : '';
-    return fitRows(rows => build(rows, chart), r.top.length, opts.room, opts.fullDataHint);
+    const markdown = fitRows(rows => {
+        shown = rows;
+        return build(rows);
+    }, r.top.length, opts.room, note);
+    return { markdown, rows: markdown.includes(title) ? shown : 0 };
 }
 function pageRowOf(r, row, rank) {
     const previous = r.previous ? { before: r.previous.byPath.get(row.path)?.total } : undefined;
@@ -39805,26 +40756,33 @@ async function runVisitors(ctx) {
     if (s.previous)
         report.previous = await readPrevious(pages, input, s.previous);
     if (s.trendRanges) {
-        report.trend = await readTrend(api, s.trendRanges, { visitors: true, views: false }, line => core_warning(line));
+        const before = report.previous;
+        report.trend = await readTrend(api, {
+            ranges: s.trendRanges,
+            series: ['visitors'],
+            // The period before is the trend's newest: the comparison already read its totals.
+            known: range => before && range.dateFrom === before.range.dateFrom && range.dateTo === before.range.dateTo
+                ? { visitors: before.totals }
+                : undefined
+        });
+        if (report.trend.stop)
+            core_warning(`Trend: stopped at the period from ${report.trend.stop.at.dateFrom}: ${report.trend.stop.reason}`);
     }
     // The client counts every request it sent, retries included.
     report.requests = ctx.service.requests;
     info(`This run spent ${requestsText(report.requests)} of the analytics quota (about 100 an hour).`);
-    const fileHint = s.outputFile ? `\`${s.outputFile.path}\`` : undefined;
+    const file = s.outputFile ? `\`${s.outputFile.path}\`` : undefined;
+    const summary = fitVisitorsReport(report, { room: bytes(visitors_SUMMARY_MAX_BYTES), fullData: file });
     if (s.summary)
-        ctx.result.summary = renderVisitorsReport(report, {
-            room: bytes(visitors_SUMMARY_MAX_BYTES),
-            fullDataHint: fileHint
-        });
+        ctx.result.summary = summary.markdown;
+    const everyRow = commentFullData(s.summary && summary.rows === report.top.length, s.outputFile?.path, ctx.runUrl);
     const { octokit, target } = ctx;
     if (octokit && target)
         ctx.result.comment = async () => {
             const ref = await upsertComment(octokit, target, {
                 // One comment per report: a re-run edits it, a new week gets its own.
                 key: markerKey('visitors', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
-                // A file on the runner is named in the job summary only: no reader of the comment can
-                // open it.
-                body: room => renderVisitorsReport({ ...report, file: undefined }, { room: chars(room), fullDataHint: 'the job summary' }),
+                body: room => renderVisitorsReport({ ...report, file: undefined }, { room: chars(room), fullData: everyRow }),
                 mode: s.commentMode,
                 secret: s.apiKey
             });
@@ -40062,6 +41020,50 @@ const COMMENT_KINDS = {
 function readPullRequestAuthor(payload) {
     const item = asObject(payload.pull_request) ?? asObject(payload.issue);
     return event_asString(asObject(item?.user)?.login);
+}
+
+;// CONCATENATED MODULE: ./src/github/fix-trigger.ts
+// `/docs-agent fix N [more words]` on an issue that holds a docs-health report: the agent gets
+// suggestion N's instruction as the newest report wrote and signed it (report-records.ts), never
+// the comment's visible text, plus the words after N. On a thread with no report of this
+// project, `fix 2 typos` is an ordinary instruction.
+
+
+/** `fix N` and the words after it, when the instruction starts so. */
+function parseFix(prompt) {
+    const m = /^fix\s+#?(\d{1,4})(?=\s|$)([\s\S]*)$/i.exec(prompt.trim());
+    if (!m)
+        return undefined;
+    return { n: Number(m[1]), more: (m[2] ?? '').trim() };
+}
+/** The instruction sent: the suggestion's, then the commenter's words after a blank line. */
+function fixPrompt(s, more) {
+    return more === '' ? s.instruction : `${s.instruction}\n\n${more}`;
+}
+async function resolveFix(thread, o, asked) {
+    const records = await readReportRecords(thread, o.projectId);
+    const newest = records.reports[0];
+    if (!newest)
+        return { kind: 'not-a-report' };
+    const s = newest.suggestions.find(x => x.n === asked.n);
+    if (s)
+        return { kind: 'fix', fix: { n: s.n, id: s.id }, prompt: fixPrompt(s, asked.more) };
+    const which = shortRange(newest.range, o.now);
+    const numbers = newest.suggestions.map(x => x.n);
+    const valid = numbers.length === 0
+        ? `The newest report on this issue (${which}) has no suggestion to fix.`
+        : `The newest report on this issue (${which}) has suggestion${numbers.length === 1 ? '' : 's'} ${fix_trigger_list(numbers)}; ` +
+            `reply e.g. \`${o.trigger} fix ${numbers[0]}\` (words after the number are added to its instruction).`;
+    return {
+        kind: 'no-such-suggestion',
+        reply: `There is no suggestion ${asked.n}, so nothing was sent to the docs agent. ${valid}`
+    };
+}
+/** "1", "1 and 2", "1, 2 and 3". */
+function fix_trigger_list(numbers) {
+    if (numbers.length === 1)
+        return String(numbers[0]);
+    return `${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
 }
 
 ;// CONCATENATED MODULE: ./src/github/trigger.ts
@@ -40413,6 +41415,8 @@ function readGateInputs(get = runnerInput) {
     return {
         triggerWord: get('trigger') || (DEFAULTS.trigger ?? ''),
         hasApiKey: get('api-key').trim() !== '',
+        apiKey: get('api-key'),
+        projectId: get('project-id').trim(),
         hasPrompt: get('prompt') !== '' || get('prompt-file') !== ''
     };
 }
@@ -40599,6 +41603,7 @@ function readOutputFile(text, workspace, command) {
 
 
 
+
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS];
 /**
  * The checks that come before the settings, in the contract's order: a comment event's trigger
@@ -40659,7 +41664,37 @@ async function admit(c) {
             octokit
         };
     }
-    return { trigger: { comment, prompt: checked.prompt, why: who.why }, rules, octokit };
+    const fix = await fixTrigger(c, checked.prompt, gate, rules.trigger, octokit);
+    if (fix?.kind === 'no-such-suggestion') {
+        const place = placeOf(c.event);
+        const answer = mayWrite && place !== undefined;
+        return {
+            skip: {
+                reason: 'no such suggestion in the newest report',
+                notice: fix.reply,
+                ...(answer ? { reply: { place, body: fix.reply } } : {}),
+                ...(answer ? { reaction: { comment, content: 'confused' } } : {})
+            },
+            octokit
+        };
+    }
+    const accepted = fix?.kind === 'fix' ? { prompt: fix.prompt, fix: fix.fix } : { prompt: checked.prompt };
+    return { trigger: { comment, ...accepted, why: who.why }, rules, octokit };
+}
+/**
+ * `fix N [more words]` on a thread that holds a report of this project: suggestion N's signed
+ * instruction, or the reply that there is no such suggestion. Undefined when the words are an
+ * ordinary instruction (not `fix N`, or no report here to take N from).
+ */
+async function fixTrigger(c, prompt, gate, trigger, octokit) {
+    const asked = parseFix(prompt);
+    const place = placeOf(c.event);
+    if (!asked || !octokit || !place || gate.projectId === '')
+        return undefined;
+    const thread = new CommentThread(octokit, place, gate.apiKey);
+    const o = { secret: gate.apiKey, projectId: gate.projectId, trigger, now: (c.now ?? Date.now)() };
+    const found = await resolveFix(thread, o, asked);
+    return found.kind === 'not-a-report' ? undefined : found;
 }
 /**
  * A job on the merge of the docs agent's own pull request is skipped: it would start another
@@ -45859,7 +46894,7 @@ async function run(env = process.env, clock = systemClock) {
         const event = readEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
         const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com';
         const github = (token) => createOctokit(token, apiUrl, USER_AGENT, deadline);
-        const admitted = await admit({ event, env, github });
+        const admitted = await admit({ event, env, github, now: () => deadline.now() });
         if (admitted.skip) {
             await skip(result, admitted.skip, admitted.octokit, event);
             return;
@@ -45919,7 +46954,8 @@ async function run(env = process.env, clock = systemClock) {
             deadline,
             runUrl: runUrl(env),
             run: runOf(env),
-            serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
+            serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
+            ...(trigger?.fix ? { fix: trigger.fix } : {})
         };
         if (isJobSettings(settings))
             await runJob({ ...common, settings });
