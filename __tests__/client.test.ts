@@ -184,7 +184,7 @@ describe('cancellation, the deadline and the request count', () => {
     const svc = await serve(() => undefined) // never answers
     const c = client(svc.url)
     const controller = new AbortController()
-    const pending = c.getJson('/slow', v => v, controller.signal)
+    const pending = c.getJson('/slow', v => v, { signal: controller.signal })
     await new Promise(resolve => setTimeout(resolve, 100))
     controller.abort()
     const err = await failure(pending)
@@ -193,7 +193,7 @@ describe('cancellation, the deadline and the request count', () => {
     expect(svc.seen).toHaveLength(1)
     expect(svc.dropped).toBe(1)
     // Aborted before it starts: nothing is sent.
-    await failure(c.getJson('/never', v => v, controller.signal))
+    await failure(c.getJson('/never', v => v, { signal: controller.signal }))
     expect(svc.seen).toHaveLength(1)
     expect(c.requests).toBe(1)
   })
@@ -203,7 +203,7 @@ describe('cancellation, the deadline and the request count', () => {
       json(res, 503, { error: 'busy' }, { 'retry-after': '5' })
     )
     const controller = new AbortController()
-    const pending = client(svc.url).getJson('/x', v => v, controller.signal)
+    const pending = client(svc.url).getJson('/x', v => v, { signal: controller.signal })
     await new Promise(resolve => setTimeout(resolve, 200))
     const before = Date.now()
     controller.abort()

@@ -1,9 +1,13 @@
-// Unit tier: cursor pagination: every request is part of an hourly quota, so each test counts them.
+// Unit tier: cursor pagination: every request is part of an hourly quota, so each test counts them;
+// the field's answers (414, gateway timeouts, empty pages, URL cursors) and the weeks of a range.
 import { describe, it, expect } from '@jest/globals'
 import { TimeUpError } from '../src/errors.js'
 import { Deadline } from '../src/deadline.js'
 import { handClock } from './clock.js'
 import { readCursorPages, type CursorPage } from '../src/service/cursor.js'
+import { ServiceError } from '../src/service/errors.js'
+import { readCursor } from '../src/service/analytics.js'
+import { weeklyChunks } from '../src/service/timeouts.js'
 
 /** A service of `total` numbered items behind numeric cursors; records each call. */
 function service(total: number, calls: { limit: number; cursor?: string }[]) {
@@ -83,5 +87,126 @@ describe('readCursorPages', () => {
     })
     expect(calls).toBe(2)
     expect(r.complete).toBe(false)
+  })
+})
+
+describe('readCursorPages: the service as the field reports it', () => {
+  const timeout = () => new ServiceError('GET /x failed: 504 Gateway Timeout', 504)
+
+  it('a 414: the same page again by its cursor and limit alone, rows kept, later pages bare too', async () => {
+    const calls: { limit: number; cursor?: string; bare: boolean }[] = []
+    const fetchPage = service(300, [])
+    const r = await readCursorPages({
+      fetchPage: (limit, cursor, ask) => {
+        calls.push({ limit, ...(cursor !== undefined ? { cursor } : {}), bare: ask.bare })
+        if (cursor !== undefined && !ask.bare)
+          return Promise.reject(new ServiceError('GET /x failed: 414', 414))
+        return fetchPage(limit, cursor)
+      },
+      limit: 100,
+      enough: 1000,
+      deadline: far
+    })
+    expect(r.items).toHaveLength(300)
+    expect(r.complete).toBe(true)
+    expect(calls.map(c => c.bare)).toEqual([false, false, true, true])
+  })
+
+  it('a 414 without a cursor, or with one already bare, fails the read', async () => {
+    await expect(
+      readCursorPages({
+        fetchPage: () => Promise.reject(new ServiceError('414', 414)),
+        limit: 10,
+        enough: 10,
+        deadline: far
+      })
+    ).rejects.toThrow('414')
+  })
+
+  it('a gateway timeout asks for half the rows, not below 25, and keeps the size that got through', async () => {
+    const limits: number[] = []
+    const halvable: boolean[] = []
+    const fetchPage = service(2000, [])
+    const r = await readCursorPages({
+      fetchPage: (limit, cursor, ask) => {
+        limits.push(limit)
+        halvable.push(ask.halvable)
+        return limit > 250 ? Promise.reject(timeout()) : fetchPage(limit, cursor)
+      },
+      limit: 1000,
+      enough: 3000,
+      deadline: far
+    })
+    expect(limits).toEqual([1000, 500, 250, 250, 250, 250])
+    expect(halvable.every(Boolean)).toBe(true)
+    // The page bound of a clean read (3 pages + 1): fewer rows, never more requests.
+    expect(r).toMatchObject({ short: true, narrowed: { from: 1000, to: 250 } })
+    expect(r.items).toHaveLength(1000)
+    // At 25 it cannot shrink: the client may retry it; then the read fails.
+    const small: boolean[] = []
+    await expect(
+      readCursorPages({
+        fetchPage: (_limit, _cursor, ask) => {
+          small.push(ask.halvable)
+          return Promise.reject(timeout())
+        },
+        limit: 50,
+        enough: 50,
+        deadline: far
+      })
+    ).rejects.toThrow('504')
+    expect(small).toEqual([true, false])
+  })
+
+  it('reads past empty pages that carry a cursor; 3 in a row end it, marked', async () => {
+    const pages = (empties: number) => {
+      let n = 0
+      return (): Promise<CursorPage<number>> => {
+        n++
+        const items = n > 1 && n <= 1 + empties ? [] : [n]
+        return Promise.resolve({ items, nextCursor: n < 6 ? `c${n}` : null })
+      }
+    }
+    const two = await readCursorPages({ fetchPage: pages(2), limit: 1, enough: 3, deadline: far })
+    expect(two).toMatchObject({ items: [1, 4, 5], endedShort: false })
+    const three = await readCursorPages({ fetchPage: pages(3), limit: 1, enough: 3, deadline: far })
+    expect(three).toMatchObject({ items: [1], endedShort: true, complete: false })
+  })
+})
+
+describe('readCursor: the cursor to send back', () => {
+  it('takes the `cursor` parameter of a URL, tells ULIDs from opaque cursors, refuses a URL without one', () => {
+    expect(
+      readCursor('https://api.mintlify.com/v1/analytics/p/searches?limit=10&cursor=abc%3D')
+    ).toEqual({ cursor: 'abc=', form: 'url' })
+    expect(readCursor('01JC0000000000000000000001')).toEqual({
+      cursor: '01JC0000000000000000000001',
+      form: 'ulid'
+    })
+    expect(readCursor('eyJvZmZzZXQiOjEwfQ')).toEqual({
+      cursor: 'eyJvZmZzZXQiOjEwfQ',
+      form: 'opaque'
+    })
+    expect(readCursor(null)).toEqual({ cursor: null })
+    expect(() => readCursor('https://evil.example/next')).toThrow(/URL without a `cursor`/)
+    expect(() => readCursor('')).toThrow(/non-empty string/)
+  })
+})
+
+describe('weeklyChunks', () => {
+  it('splits a range longer than a week into weeks, newest first, keeping the forms given', () => {
+    expect(weeklyChunks({ dateFrom: '2026-10-01', dateTo: '2026-10-20' })).toEqual([
+      { dateFrom: '2026-10-15', dateTo: '2026-10-20' },
+      { dateFrom: '2026-10-08', dateTo: '2026-10-15' },
+      { dateFrom: '2026-10-01', dateTo: '2026-10-08' }
+    ])
+    expect(weeklyChunks({ dateFrom: '2026-10-01', dateTo: '2026-10-08' })).toBeUndefined()
+    expect(weeklyChunks({ dateFrom: '2026-10-01' })).toBeUndefined()
+    expect(
+      weeklyChunks({ dateFrom: '2026-10-01T12:00:00Z', dateTo: '2026-10-09T12:00:00Z' })
+    ).toEqual([
+      { dateFrom: '2026-10-08T12:00:00.000Z', dateTo: '2026-10-09T12:00:00Z' },
+      { dateFrom: '2026-10-01T12:00:00Z', dateTo: '2026-10-08T12:00:00.000Z' }
+    ])
   })
 })

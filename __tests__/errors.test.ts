@@ -1,7 +1,9 @@
-// Unit tier: the one deadline and the one "time is up" error, on a hand-moved clock.
+// Unit tier: the one deadline and the one "time is up" error, on a hand-moved clock; what a
+// refusal of the service asks to change.
 import { describe, it, expect } from '@jest/globals'
 import { messageOf, TimeUpError } from '../src/errors.js'
 import { Deadline } from '../src/deadline.js'
+import { statusHint } from '../src/service/hints.js'
 import { handClock } from './clock.js'
 
 describe('the one deadline and the one "time is up" error', () => {
@@ -58,5 +60,41 @@ describe('the one deadline and the one "time is up" error', () => {
   it('messageOf never gives a stack', () => {
     expect(messageOf(new Error('boom'))).toBe('boom')
     expect(messageOf('text')).toBe('text')
+  })
+})
+
+describe('what a refusal asks to change (statusHint)', () => {
+  it('a 403 is worded by the cause its words name', () => {
+    expect(statusHint(403, '403 Forbidden: Requests from this IP address are not allowed')).toMatch(
+      /IP allowlist .*self-hosted runner/
+    )
+    expect(statusHint(403, '403 Forbidden: This API key is read-only')).toMatch(/lacks the scope/)
+    expect(
+      statusHint(403, '403 Forbidden: Searches analytics is not available on your plan')
+    ).toMatch(/plan does not include/)
+    expect(statusHint(403, '403 Forbidden: key has no access to this project')).toMatch(
+      /another organisation than `project-id`/
+    )
+  })
+
+  it('a 403 whose words name no cause lists every cause, the other organisation first', () => {
+    const hint = statusHint(403, '403 Forbidden: Forbidden') ?? ''
+    expect(hint).toMatch(/another organisation than `project-id`.*IP allowlist.*scope.*plan/)
+  })
+
+  it('a 400 or 404 saying the project id is invalid or unknown names `project-id`', () => {
+    expect(statusHint(400, '400 Bad Request: Invalid project id')).toMatch(
+      /^the project was not found: check `project-id`.*variable.*not a secret/
+    )
+    expect(statusHint(404, '404 Not Found: Project not found')).toMatch(/check `project-id`/)
+    // Any 404 of an analytics operation: the project is its only id.
+    expect(statusHint(404, '404 Not Found', 'GET /v1/analytics/p/views')).toMatch(
+      /^the project was not found/
+    )
+    // A 404 of a job may be the job: both ids are named.
+    expect(statusHint(404, '404 Not Found: Agent job not found', 'GET /v2/agent/p/job/x')).toMatch(
+      /`project-id` and `job-id`/
+    )
+    expect(statusHint(400, '400 Bad Request: Invalid request body')).toBeUndefined()
   })
 })

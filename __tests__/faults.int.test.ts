@@ -371,7 +371,13 @@ function checkRecovers(c: Cell, { r, sim }: CellRun): void {
   expect(lines.map(line => JSON.parse(line) as unknown)).toEqual(expectedRows)
   expect(r.outputs.rows).toBe(String(ROWS))
   expect(JSON.parse(r.outputs.totals ?? 'null')).toEqual(expectedTotals)
-  for (const q of pages(sim)) expect(q.limit).toBe(PAGE)
+  // A gateway's 502 is answered by asking for half the rows (contract: what the real service is
+  // reported to do), and the later pages come in pieces of that size too.
+  const sizes = c.fault === '502' ? [PAGE, PAGE / 2] : [PAGE]
+  for (const q of pages(sim)) expect(sizes).toContain(q.limit)
+  // The page that got the 502 is never asked again at the size that failed.
+  if (c.fault === '502')
+    expect(pages(sim).filter(q => q.offset === FAULT_OFFSET && q.limit === PAGE)).toHaveLength(1)
   for (let offset = 0; offset < ROWS; offset += PAGE)
     expect(pages(sim).some(q => q.offset === offset && q.fault === null)).toBe(true)
 }

@@ -61,6 +61,9 @@ async function runOnce({
   for (const [name, def] of DECLARED)
     core.inputs.set(name, (def ?? '').replace(/^\$\{\{\s*github\.token\s*\}\}$/, githubToken))
   for (const [name, value] of Object.entries(inputs)) core.inputs.set(name, value)
+  // As a runner passes them: the action checks every INPUT_* variable against action.yml.
+  for (const [name, value] of core.inputs)
+    runEnv[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
 
   // The simulators' clock: the action's waits (backoff, polls, Retry-After) take no real time,
   // and the simulators see the time the action waited.

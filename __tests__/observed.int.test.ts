@@ -59,14 +59,16 @@ describe('what the service really sends', () => {
     })
   })
 
-  it('a 404 points at `project-id`, a 403 at the key or the plan, each with the service’s words', async () => {
+  it('a 404 points at `project-id`, a 403 at the cause its words name, each with the service’s words', async () => {
     await withService({ rows: 10, refuse: { searches: 404, feedback: 403 } }, async sim => {
       const r = await report(sim)
       expect(r.code).toBe(0)
       expect(sectionOf(r, 'searches').reason).toMatch(
-        /^404 Not Found: Searches analytics is not enabled for this project; the project was not found: check `project-id`$/
+        /^404 Not Found: Project not found; the project was not found: check `project-id`/
       )
-      expect(sectionOf(r, 'feedback').reason).toMatch(/^403 Forbidden: .*check the key/)
+      expect(sectionOf(r, 'feedback').reason).toMatch(
+        /^403 Forbidden: Feedback analytics is not available on your plan; your plan does not include this/
+      )
     })
   })
 

@@ -10,6 +10,7 @@ import {
   type OffsetPagesOptions
 } from '../src/service/pages.js'
 import type { VisitorCounts, VisitorRow, VisitorsPage } from '../src/service/schema.js'
+import { ServiceError } from '../src/service/errors.js'
 
 const makeRows = (n: number, prefix = '/p'): VisitorRow[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -28,7 +29,7 @@ interface FakeOptions {
   /** setImmediate ticks before the answer, by call number (0 = answers within microtasks). */
   delay?: (call: number, offset: number) => number
   /** An error to reject with instead of answering. */
-  fail?: (offset: number) => Error | undefined
+  fail?: (offset: number, limit: number) => Error | undefined
   totals?: (offset: number) => VisitorCounts
   /** Overrides the page answered. */
   page?: (offset: number, limit: number) => VisitorsPage | undefined
@@ -79,7 +80,7 @@ function fakeService(data: VisitorRow[], opts: FakeOptions = {}) {
       const ticks = opts.delay?.(call, offset) ?? 0
       for (let i = 0; i < ticks; i++) await tick()
       await Promise.resolve()
-      const error = opts.fail?.(offset)
+      const error = opts.fail?.(offset, limit)
       if (error) throw error
       const page = opts.page?.(offset, limit) ?? {
         totals: opts.totals?.(offset) ?? TOTALS,
@@ -325,8 +326,9 @@ describe('readOffsetPages: order and hand-over', () => {
     expect(result).toMatchObject({ rows: 0, pages: 1, requests: 1, maxRowsReached: false })
   })
 
-  it('treats a short page as the last one and warns when it claims more', async () => {
+  it('reads on past a short page that says more exist: every row the service sends, in order', async () => {
     const data = makeRows(100)
+    // The service filtered rows 25-29 out of the page at offset 20; the next page starts at 30.
     const fake = fakeService(data, {
       page: offset =>
         offset === 20 ? { totals: TOTALS, visitors: data.slice(20, 25), hasMore: true } : undefined,
@@ -334,12 +336,28 @@ describe('readOffsetPages: order and hand-over', () => {
     })
     const { promise, delivered, warnings } = run(fake, { pageSize: 10, concurrency: 3 })
     const result = await promise
-    expect(delivered).toEqual(data.slice(0, 25))
-    expect(warnings).toHaveLength(1)
-    expect(warnings[0]).toContain('offset 20')
-    // Later pages came back full, which proves more exist: only the short page contradicts it.
-    // Read-ahead then stops at the window: 3 in flight and 3 answered waiting for their turn.
-    expect(result.requests).toBeLessThanOrEqual(2 + 2 * 3)
+    expect(delivered).toEqual([...data.slice(0, 25), ...data.slice(30)])
+    expect(result).toMatchObject({ endedShort: false, shortPages: 1, pages: 10 })
+    expect(warnings).toEqual([])
+    expect(result.requests - result.pages).toBeLessThanOrEqual(1)
+  })
+
+  it('stops after 3 empty pages in a row that say more exist, and says it ended short', async () => {
+    const data = makeRows(100)
+    const empty = (from: number, to: number) => (offset: number) =>
+      offset >= from && offset < to ? { totals: TOTALS, visitors: [], hasMore: true } : undefined
+    // Two empty pages in a row are read past...
+    const two = await run(fakeService(data, { page: empty(20, 40) }), { pageSize: 10 }).promise
+    expect(two).toMatchObject({ rows: 80, endedShort: false, shortPages: 2 })
+    // ...the third ends the read: what was read is not the whole export.
+    const fake = fakeService(data, { page: empty(20, 50) })
+    const { promise, delivered } = run(fake, { pageSize: 10, concurrency: 4 })
+    const three = await promise
+    expect(delivered).toEqual(data.slice(0, 20))
+    expect(three).toMatchObject({ endedShort: true, pages: 5 })
+    // Beyond the 5 pages, at most the read-ahead window (in flight and waiting), abandoned.
+    expect(three.requests).toBeLessThanOrEqual(5 + 2 * 4)
+    expect(three.abandoned).toBe(three.requests - 5)
   })
 
   it('STOP ends the read at once and abandons the pages read ahead', async () => {
@@ -367,6 +385,59 @@ describe('readOffsetPages: order and hand-over', () => {
     const fake = fakeService(makeRows(5000))
     const { promise } = run(fake, { pageSize: 100, onPage: () => STOP })
     expect(await promise).toMatchObject({ pages: 1, requests: 1, stopped: true, abandoned: 0 })
+  })
+})
+
+describe('readOffsetPages: a gateway that times out on large pages', () => {
+  const timeout = () => new ServiceError('GET /v failed: 504 Gateway Timeout', 504)
+  const joinPages = (parts: VisitorsPage[]): VisitorsPage => ({
+    totals: parts[0]!.totals,
+    visitors: parts.flatMap(p => p.visitors),
+    hasMore: parts[parts.length - 1]!.hasMore
+  })
+
+  it('reads a page it timed out on in halves, and later pages in pieces that get through', async () => {
+    const data = makeRows(500)
+    const halvable: boolean[] = []
+    const fake = fakeService(data, {
+      fail: (_offset, limit) => (limit > 50 ? timeout() : undefined)
+    })
+    const fetchPage: Options['fetchPage'] = (offset, limit, signal, canHalve) => {
+      halvable.push(canHalve)
+      return fake.fetchPage(offset, limit, signal)
+    }
+    const { promise, delivered } = run(fake, {
+      pageSize: 200,
+      concurrency: 1,
+      joinPages,
+      fetchPage
+    })
+    const result = await promise
+    expect(delivered).toEqual(data)
+    expect(result.narrowed).toEqual({ from: 200, to: 50 })
+    expect(result.requests).toBe(fake.stats.calls.length)
+    // 200 and 100 timed out once each; then 10 pieces of 50: no retry at a size that failed.
+    expect(fake.stats.calls.map(c => c.limit)).toEqual([200, 100, ...Array<number>(10).fill(50)])
+    expect(halvable.every(Boolean)).toBe(true)
+  })
+
+  it('gives up at 25 rows a request: that one may be retried by the client, then the read fails', async () => {
+    const fake = fakeService(makeRows(100), { fail: () => timeout() })
+    const halvable: boolean[] = []
+    const fetchPage: Options['fetchPage'] = (offset, limit, signal, canHalve) => {
+      halvable.push(canHalve)
+      return fake.fetchPage(offset, limit, signal)
+    }
+    const { promise } = run(fake, { pageSize: 100, concurrency: 1, joinPages, fetchPage })
+    await expect(promise).rejects.toThrow(/504/)
+    expect(fake.stats.calls.map(c => c.limit)).toEqual([100, 50, 25])
+    expect(halvable).toEqual([true, true, false])
+  })
+
+  it('without joinPages a timeout fails the read like any error', async () => {
+    const fake = fakeService(makeRows(100), { fail: () => timeout() })
+    await expect(run(fake, { pageSize: 100 }).promise).rejects.toThrow(/504/)
+    expect(fake.stats.calls).toHaveLength(1)
   })
 })
 
@@ -635,7 +706,7 @@ describe('an abandoned page, through the service client', () => {
     })
     try {
       const controller = new AbortController()
-      const page = new AnalyticsApi(client, 'p').visitors({}, 10, 0, controller.signal)
+      const page = new AnalyticsApi(client, 'p').visitors({}, 10, 0, { signal: controller.signal })
       const outcome = page.then(
         () => 'answered',
         () => 'failed'

@@ -1,20 +1,31 @@
-// Unit tier: the README's inputs and outputs tables are generated from action.yml: one text
-// describes the interface, and this test fails when the README drifts from it.
+// Unit tier: the README's inputs table, and docs/inputs-reference.md's workflow of every input and
+// outputs table, are generated from action.yml: one text describes the interface, and this test
+// fails when either drifts from it (run `npm run readme`).
 import { describe, it, expect } from '@jest/globals'
 import fs from 'node:fs'
-import { readBlock, withTables } from '../scripts/readme-inputs.js'
+import { readBlock, withInputsWorkflow, withTables } from '../scripts/readme-inputs.js'
 
 const readme = fs.readFileSync('README.md', 'utf8')
+const reference = fs.readFileSync('docs/inputs-reference.md', 'utf8')
 const yml = fs.readFileSync('action.yml', 'utf8')
 
 describe('README', () => {
-  it('its inputs and outputs tables are what action.yml says (run `npm run readme`)', () => {
+  it('its inputs table, and the reference’s workflow and outputs table, are what action.yml says', () => {
     expect(withTables(readme, yml)).toBe(readme)
+    expect(withInputsWorkflow(reference, yml)).toBe(reference)
   })
 
-  it('lists every input and output of action.yml', () => {
-    for (const block of ['inputs', 'outputs'])
-      for (const { name } of readBlock(yml, block)) expect(readme).toContain(`| \`${name}\` |`)
+  it('lists every input with whether it is required; the reference passes every input and lists every output', () => {
+    for (const { name, required } of readBlock(yml, 'inputs')) {
+      expect(readme).toContain(`| \`${name}\` | ${required ? 'yes' : ''} |`)
+      expect(reference).toMatch(new RegExp(`\\n {10}${name}: `))
+    }
+    for (const { name } of readBlock(yml, 'outputs')) expect(reference).toContain(`| \`${name}\` |`)
+    expect(
+      readBlock(yml, 'inputs')
+        .filter(i => i.required)
+        .map(i => i.name)
+    ).toEqual(['command', 'api-key', 'project-id'])
   })
 
   it('is a front page: at most 250 lines, Mintlify named at the top, both commands shown', () => {
@@ -32,5 +43,34 @@ describe('README', () => {
         .matchAll(/(?:secrets|vars)\.(\w+)/g))
         used.add(m[1]!)
     for (const name of used) expect(readme).toContain(`\`${name}\``)
+  })
+
+  it('installs: a copy, a fork’s Actions, sharing a private copy, the release, the runner', () => {
+    const install = readme.slice(
+      readme.indexOf('## Install'),
+      readme.indexOf('## Before you start')
+    )
+    for (const words of [
+      /fork/,
+      /Actions turned off/,
+      /Settings → Actions → General →\s+Access/,
+      /release `v1\.0\.0`/,
+      /2\.327\.1/,
+      /GitHub Enterprise Server/
+    ])
+      expect(install).toMatch(words)
+    // The check is the last step before the first recipe, and says where its recipe is.
+    expect(readme).toMatch(/## Before you start[\s\S]*\[`check\.yml`\]\(examples\/check\.yml\)/)
+  })
+
+  it('says, for every recipe, what it spends of the hourly limits', () => {
+    for (const file of fs.readdirSync('examples'))
+      expect({
+        file,
+        spends: /^# Spends: /m.test(fs.readFileSync(`examples/${file}`, 'utf8'))
+      }).toEqual({
+        file,
+        spends: true
+      })
   })
 })

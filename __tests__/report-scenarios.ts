@@ -17,6 +17,7 @@ import type { SectionFailure } from '../src/analytics/sections/section.js'
 import { suggest, type FixState } from '../src/analytics/suggestions.js'
 import type { Trend, TrendPoint } from '../src/analytics/trend.js'
 import { instructionFor, type EarlierSuggestion } from '../src/report/suggestions.js'
+import { checkStates } from './check-scenarios.js'
 
 export interface Scenario {
   /** Heading of the group in the preview, e.g. "Job report". */
@@ -307,6 +308,16 @@ export const VISITORS_STATES: Record<string, () => VisitorsReport> = {
   'compare with the week before': () =>
     visitorsReport({ previous: previousOf(visitorsReport().top) }),
   'max-rows reached': () => visitorsReport({ rows: 500, maxRowsReached: true, file: undefined }),
+  'ended short, pages narrowed (the field’s answers)': () =>
+    visitorsReport({
+      rows: 750,
+      incomplete:
+        'Visitors: the service sent 3 empty pages in a row while saying more rows exist, so the ' +
+        'reading stopped after 750 rows, which are not all of them.',
+      notes: [
+        'The service timed out (502/504) on pages of 250 rows, so they were read in pages of 125.'
+      ]
+    }),
   'site-url links': () => visitorsReport({ siteUrl: 'https://docs.acme.dev', top: visitorRows(8) }),
   'huge and hostile paths': () =>
     visitorsReport({
@@ -492,10 +503,11 @@ const refused = (name: SectionFailure['name'], status: 403 | 404): SectionFailur
   refused: true,
   reason:
     status === 403
-      ? '403 Forbidden: This analytics feature is not available on your plan; check the key ' +
-        '(an admin key of this organisation, its scope, an IP allowlist that refuses ' +
-        'GitHub-hosted runners) or whether your plan includes this analytics'
-      : '404 Not Found: Project not found; the project was not found: check `project-id`'
+      ? '403 Forbidden: This analytics feature is not available on your plan; your plan does ' +
+        "not include this: check the plan on the dashboard's billing page"
+      : '404 Not Found: Project not found; the project was not found: check `project-id` (the ' +
+        "project id on the dashboard's API keys page; keep it as a repository variable, e.g. " +
+        '`DOCS_PROJECT_ID`, not a secret)'
 })
 
 const allSections = (): SectionOutcome[] => [
@@ -624,6 +636,23 @@ function weeklyRecipe(
 
 export const HEALTH_STATES: Record<string, () => HealthReport> = {
   'all sections, last week': () => healthReport(),
+  'a section ended short, a month read by weeks (the field’s answers)': () =>
+    healthReport({
+      incomplete:
+        'Views: the service sent 3 empty pages in a row while saying more rows exist, so the ' +
+        'reading stopped after 500 rows, which are not all of them.',
+      sections: allSections().map(x =>
+        x.ok && x.name === 'searches'
+          ? {
+              ...x,
+              notes: [
+                'The service timed out (502/504) on the whole range even at the smallest page, ' +
+                  'so it was read a week at a time (5 weeks).'
+              ]
+            }
+          : x
+      )
+    }),
   'compare with the week before': () =>
     healthReport({ previous: WEEK_BEFORE, sections: allSections().map(withPrevious) }),
   'compare and trend: 8 (the weekly recipe)': () => weeklyRecipe(),
@@ -814,5 +843,11 @@ export const SCENARIOS: Scenario[] = [
     name: `report: ${name}`,
     target: 'comment' as const,
     render: () => renderHealthReport(make(), chars(COMMENT_MAX_CHARS))
+  })),
+  ...checkStates().map(([name, render]) => ({
+    group: 'Set-up check (command: check, job summary)',
+    name,
+    target: 'summary' as const,
+    render
   }))
 ]

@@ -234,14 +234,13 @@ describe('report: refused sections', () => {
       const searches = sectionOf(r, 'searches')
       expect(searches).toMatchObject({ ok: false, status: 403, refused: true })
       expect(searches.reason).toContain('not available on your plan')
-      // The service's words, and what a 403 points at: the key or the plan.
-      expect(searches.reason).toContain('or whether your plan includes this analytics')
+      // The service's words, and the cause they name: the plan.
+      expect(searches.reason).toContain('your plan does not include this')
       expect(searches.reason).not.toMatch(/read-only key|GET \//)
       const text = notReadLine(r.summary, 'Searches')
       expect(overviewCells(r.summary, 'Searches')).toEqual(['⚠️ refused by the service (HTTP 403)'])
       expect(text).toContain('refused: 403 Forbidden')
       expect(text).toContain('not available on your plan')
-      expect(text).toContain('allowlist')
       // The other sections ran, and only one request went to the refused one.
       expect(ofKind(sim, 'searches')).toHaveLength(1)
       expect(sectionOf(r, 'feedback').ok).toBe(true)
@@ -384,7 +383,7 @@ describe('report: compare', () => {
 
 describe('report: the analytics quota and the deadline', () => {
   it('ends at once when the quota runs out mid-report: nothing is sent after the 429', async () => {
-    await withService({ rows: 10, analyticsQuota: 2 }, async sim => {
+    await withService({ rows: 10, analyticsQuota: 2, quotaAnswer: 'retry-after' }, async sim => {
       const r = await run(sim, { 'wait-timeout': '10m' })
       expect(r.code).toBe(1)
       expectNoStack(r)
@@ -466,7 +465,7 @@ describe('report: the comment', () => {
       const bodies = () => (gh.comments.get(12) ?? []).map(c => c.body)
       // No report of this range yet: the partial one is posted, saying what is missing and when
       // to run again; the step fails (the quota ran out).
-      await withService({ rows: 10, analyticsQuota: 2 }, async sim => {
+      await withService({ rows: 10, analyticsQuota: 2, quotaAnswer: 'retry-after' }, async sim => {
         const r = await run(sim, week, env)
         expect(r.code).toBe(1)
         expect(bodies()).toHaveLength(1)
@@ -481,7 +480,7 @@ describe('report: the comment', () => {
       })
       const complete = bodies()[0]
       // A later partial run leaves the complete report as it is, and says so.
-      await withService({ rows: 10, analyticsQuota: 1 }, async sim => {
+      await withService({ rows: 10, analyticsQuota: 1, quotaAnswer: 'retry-after' }, async sim => {
         const r = await run(sim, week, env)
         expect(r.code).toBe(1)
         expect(bodies()).toEqual([complete])

@@ -1,5 +1,6 @@
 // Unit tier: report sections against a fake service: what each reads (paths, limits), what it
 // keeps, and the shape checks of the answers.
+import { addUpByQuery } from '../src/analytics/sections/searches.js'
 import { describe, it, expect } from '@jest/globals'
 import { AnalyticsApi, type JsonGetter } from '../src/service/analytics.js'
 import { Deadline } from '../src/deadline.js'
@@ -341,8 +342,8 @@ describe('visitors and views: read-ahead can be cancelled', () => {
     async name => {
       const signals: (AbortSignal | undefined)[] = []
       const service: JsonGetter = {
-        getJson<T>(path: string, check: (json: unknown) => T, signal?: AbortSignal) {
-          signals.push(signal)
+        getJson<T>(path: string, check: (json: unknown) => T, o?: { signal?: AbortSignal }) {
+          signals.push(o?.signal)
           const offset = Number(new URL(path, 'http://x').searchParams.get('offset'))
           const rows = Array.from({ length: 2 }, (_, i) => ({
             path: `/p${offset + i}`,
@@ -365,4 +366,23 @@ describe('visitors and views: read-ahead can be cancelled', () => {
       for (const signal of signals) expect(signal).toBeInstanceOf(AbortSignal)
     }
   )
+})
+
+describe('searches read by weeks', () => {
+  it('adds up a query over the weeks: hits summed, click-through weighted by hits', () => {
+    const row = (q: string, hits: number, ctr: number, page: string | null, at: string) => ({
+      searchQuery: q,
+      hits,
+      ctr,
+      topClickedPage: page,
+      lastSearchedAt: at
+    })
+    expect(
+      addUpByQuery([
+        row('api key', 30, 0.5, '/a', '2026-11-20'),
+        row('sso', 5, 0, null, '2026-11-19'),
+        row('api key', 10, 0.1, '/b', '2026-11-10')
+      ])
+    ).toEqual([row('api key', 40, 0.4, '/a', '2026-11-20'), row('sso', 5, 0, null, '2026-11-19')])
+  })
 })

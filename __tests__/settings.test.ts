@@ -14,6 +14,7 @@ import {
   type SettingsContext
 } from '../src/settings.js'
 import { parseInputs } from '../sim/run-action.js'
+import { INPUT_NAMES, refuseUnknownInputs } from '../src/input-names.js'
 
 const defaults: Record<string, string> = {
   command: 'message',
@@ -187,6 +188,42 @@ describe('readSettings', () => {
       comment: 'auto',
       settleTimeMs: 60_000
     })
+  })
+
+  it('keeps the list of inputs equal to action.yml', () => {
+    expect(INPUT_NAMES).toEqual([...parseInputs(readFileSync('action.yml', 'utf8')).keys()])
+  })
+
+  it('refuses an INPUT_* variable action.yml does not declare, naming the nearest input', () => {
+    const given = INPUT_NAMES.map(n => `INPUT_${n.toUpperCase()}`)
+    expect(() => refuseUnknownInputs(given)).not.toThrow()
+    expect(() => refuseUnknownInputs([...given, 'INPUT_PEROD'])).toThrow(
+      /^`perod` is not an input of this action; did you mean `period`\? Check the `with:` keys/
+    )
+    // A key written with underscores is another input for the runner: dashes are kept.
+    expect(() => refuseUnknownInputs(['INPUT_PAGE_SIZE'])).toThrow(
+      /^`page_size` is not an input of this action; did you mean `page-size`\?/
+    )
+    expect(() => refuseUnknownInputs(['INPUT_APIKEY', 'INPUT_PROJECTID'])).toThrow(
+      /^`apikey` is not an input of this action; did you mean `api-key`\? Nor are `projectid`\./
+    )
+    // A hand-written `.env` may write a declared input in small letters: it is still declared.
+    expect(() => refuseUnknownInputs(['INPUT_command', 'INPUT_Page-Size'])).not.toThrow()
+    // Other variables are not inputs.
+    expect(() => refuseUnknownInputs(['GITHUB_TOKEN', 'INPUTS'])).not.toThrow()
+  })
+
+  it('a missing `project-id` says it is a Variable, not a Secret; a key in it says they may be swapped', () => {
+    expect(errorOf({ 'project-id': '' }).message).toMatch(
+      /^Input `project-id`: is required: .*It is a Variable, not a Secret: .*\$\{\{ vars\.DOCS_PROJECT_ID \}\}/
+    )
+    expect(errorOf({ 'project-id': 'mint_abc123' }).message).toMatch(
+      /looks like an API key .* the key goes in `api-key` \(a secret\), the project id in `project-id` \(a variable\)/
+    )
+    expect(errorOf({ 'api-key': '' }).message).toMatch(
+      /a repository Secret .*\$\{\{ secrets\.DOCS_API_KEY \}\}/
+    )
+    expect(read({ command: 'check' }).command).toBe('check')
   })
 
   it('keeps the defaults equal to action.yml', () => {

@@ -19,8 +19,9 @@ const counts = (total: number) => ({ human: total, ai: 0, total })
 function service(fail?: (url: URL) => Error | undefined) {
   const calls: { path: string; attempts?: number }[] = []
   const getter: JsonGetter = {
-    getJson<T>(path: string, check: (json: unknown) => T, _s?: AbortSignal, attempts?: number) {
-      calls.push({ path, attempts })
+    getJson<T>(path: string, check: (json: unknown) => T, o?: { maxAttempts?: number }) {
+      const attempts = o?.maxAttempts
+      calls.push({ path, ...(attempts !== undefined ? { attempts } : {}) })
       const url = new URL(path, 'http://x')
       const error = fail?.(url)
       if (error) return Promise.reject(error)

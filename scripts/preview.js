@@ -14,6 +14,8 @@ const OUT_DIR = path.join(ROOT, 'preview')
 const BUILD_DIR = path.join(OUT_DIR, 'build')
 /** Where the scenarios live: add a report's states there and they appear here. */
 const SCENARIOS_FILE = '__tests__/report-scenarios.ts'
+/** The files it imports from __tests__ (the set-up check's states). */
+const SCENARIO_PARTS = ['__tests__/check-scenarios.ts']
 
 /** Every .ts file under a folder, relative to ROOT. */
 function tsFiles(dir) {
@@ -170,7 +172,7 @@ function mermaidVersion() {
 }
 
 fs.rmSync(BUILD_DIR, { recursive: true, force: true })
-transpile([...tsFiles('src'), SCENARIOS_FILE])
+transpile([...tsFiles('src'), SCENARIOS_FILE, ...SCENARIO_PARTS])
 const built = pathToFileURL(path.join(BUILD_DIR, SCENARIOS_FILE.replace(/\.ts$/, '.js')))
 const { SCENARIOS } = await import(built.href)
 // Threads run the built action: `npm run build` first when the sources changed.

@@ -1,15 +1,15 @@
-// `npm run readme`: writes the README's inputs and outputs tables from action.yml, between the
-// markers `<!-- inputs -->`…`<!-- /inputs -->` and `<!-- outputs -->`…`<!-- /outputs -->`, so the
-// descriptions live in one place (action.yml). `--check` fails when the README is not up to date
-// (a test runs it). Standard library only: action.yml is read with the same line parser as the
-// simulators' runner.
+// `npm run readme`: writes the README's inputs table from action.yml (between `<!-- inputs -->`
+// and `<!-- /inputs -->`), and docs/inputs-reference.md's workflow with every input
+// (`<!-- with -->`) and outputs table (`<!-- outputs -->`), so the descriptions live in one place
+// (action.yml). `--check` fails when either is not up to date (a
+// test runs it). Standard library only: action.yml is read with a line parser.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
-/** The `inputs:` or `outputs:` block of action.yml: name, description, default. */
+/** The `inputs:` or `outputs:` block of action.yml: name, description, default, required. */
 export function readBlock(yml, block) {
   const lines = yml.split(/\r?\n/)
   const entries = []
@@ -24,7 +24,7 @@ export function readBlock(yml, block) {
     if (!inBlock) continue
     const name = /^ {2}([\w-]+):\s*$/.exec(line)
     if (name) {
-      current = { name: name[1], description: '', default: undefined }
+      current = { name: name[1], description: '', default: undefined, required: false }
       entries.push(current)
       key = undefined
       continue
@@ -35,6 +35,7 @@ export function readBlock(yml, block) {
       const value = field[2].trim()
       if (key === 'description') current.description = /^[>|]-?$/.test(value) ? '' : unquote(value)
       if (key === 'default') current.default = unquote(value)
+      if (key === 'required') current.required = value === 'true'
       continue
     }
     if (key === 'description' && current && /^ {6}/.test(line))
@@ -55,34 +56,93 @@ const cell = text => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim()
 export function tables(yml) {
   const inputs = readBlock(yml, 'inputs').map(
     i =>
-      `| \`${i.name}\` | ${i.default === undefined || i.default === '' ? '' : `\`${cell(i.default)}\``} | ${cell(i.description)} |`
+      `| \`${i.name}\` | ${i.required ? 'yes' : ''} | ${i.default === undefined || i.default === '' ? '' : `\`${cell(i.default)}\``} | ${cell(i.description)} |`
   )
   const outputs = readBlock(yml, 'outputs').map(o => `| \`${o.name}\` | ${cell(o.description)} |`)
   return {
-    inputs: ['| Input | Default | What it does |', '|---|---|---|', ...inputs].join('\n'),
+    inputs: ['| Input | Required | Default | What it does |', '|---|---|---|---|', ...inputs].join(
+      '\n'
+    ),
     outputs: ['| Output | Value |', '|---|---|', ...outputs].join('\n')
   }
 }
 
-export function withTables(readme, yml) {
-  const t = tables(yml)
-  let out = readme
-  for (const name of ['inputs', 'outputs']) {
+/** What a recipe passes for the required inputs: the secret and the variable of the README. */
+const REQUIRED_VALUES = {
+  command: 'check',
+  'api-key': '${{ secrets.DOCS_API_KEY }}',
+  'project-id': '${{ vars.DOCS_PROJECT_ID }}'
+}
+
+/**
+ * A workflow that passes every input at its default (the required ones as the recipes do), to
+ * copy lines from: it passes actionlint as it is, and runs `command: check`.
+ */
+export function withWorkflow(yml) {
+  const lines = readBlock(yml, 'inputs').map(i => {
+    const value = REQUIRED_VALUES[i.name] ?? i.default ?? ''
+    const quoted = value.startsWith('${{') ? value : `'${value.replace(/'/g, "''")}'`
+    return `          ${i.name}: ${quoted}${i.required ? ' # required' : ''}`
+  })
+  return [
+    '```yaml',
+    '# Every input at its default; `command`, `api-key` and `project-id` are required.',
+    'name: Docs agent (every input)',
+    '',
+    'on: workflow_dispatch',
+    '',
+    'permissions:',
+    '  contents: read',
+    '  issues: write',
+    '  pull-requests: write',
+    '',
+    'jobs:',
+    '  docs:',
+    '    runs-on: ubuntu-latest',
+    '    steps:',
+    '      - uses: your-org/docs-agent-action@v1',
+    '        with:',
+    ...lines,
+    '```'
+  ].join('\n')
+}
+
+/** `text` with each named block between its markers replaced. */
+function between(text, blocks, file) {
+  let out = text
+  for (const [name, body] of Object.entries(blocks)) {
     const pattern = new RegExp(`(<!-- ${name} -->)[\\s\\S]*?(<!-- /${name} -->)`)
-    if (!pattern.test(out)) throw new Error(`README.md has no <!-- ${name} --> markers`)
-    out = out.replace(pattern, `$1\n${t[name]}\n$2`)
+    if (!pattern.test(out)) throw new Error(`${file} has no <!-- ${name} --> markers`)
+    out = out.replace(pattern, () => `<!-- ${name} -->\n${body}\n<!-- /${name} -->`)
   }
   return out
 }
 
+/** The README's inputs table. */
+export function withTables(readme, yml) {
+  return between(readme, { inputs: tables(yml).inputs }, 'README.md')
+}
+
+/** docs/inputs-reference.md: the workflow with every input, and the outputs table. */
+export function withInputsWorkflow(reference, yml) {
+  const blocks = { with: withWorkflow(yml), outputs: tables(yml).outputs }
+  return between(reference, blocks, 'docs/inputs-reference.md')
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const readmePath = path.join(ROOT, 'README.md')
-  const readme = fs.readFileSync(readmePath, 'utf8')
-  const next = withTables(readme, fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8'))
-  if (process.argv.includes('--check')) {
-    if (next !== readme) {
-      console.error('README.md is out of date with action.yml: run `npm run readme`.')
-      process.exit(1)
+  const yml = fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')
+  const files = [
+    ['README.md', withTables],
+    ['docs/inputs-reference.md', withInputsWorkflow]
+  ]
+  for (const [file, write] of files) {
+    const full = path.join(ROOT, file)
+    const text = fs.readFileSync(full, 'utf8')
+    const next = write(text, yml)
+    if (!process.argv.includes('--check')) fs.writeFileSync(full, next)
+    else if (next !== text) {
+      console.error(`${file} is out of date with action.yml: run \`npm run readme\`.`)
+      process.exitCode = 1
     }
-  } else fs.writeFileSync(readmePath, next)
+  }
 }

@@ -39,7 +39,7 @@ fs.writeFileSync(
 )
 
 // `npm run sim -- --env [command]` writes a complete .env for local-action, for one command
-// (message by default: the comment-trigger flow; or create, visitors, report).
+// (message by default: the comment-trigger flow; or create, visitors, report, check).
 const envAt = process.argv.indexOf('--env')
 if (envAt >= 0) {
   const command = process.argv[envAt + 1] ?? 'message'
@@ -57,10 +57,11 @@ if (envAt >= 0) {
       'INPUT_COMPARE=true',
       'INPUT_TREND=4',
       'INPUT_ISSUE-NUMBER=7'
-    ]
+    ],
+    check: ['INPUT_ISSUE-NUMBER=7']
   }
   if (!(command in byCommand)) {
-    console.error(`--env takes message, create, visitors or report, not ${command}`)
+    console.error(`--env takes message, create, visitors, report or check, not ${command}`)
     process.exit(2)
   }
   const trigger = command === 'message'

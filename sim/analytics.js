@@ -1,10 +1,12 @@
 // The analytics operations of the service simulator beside `visitors`: views, searches,
 // feedback by page, assistant conversations and caller stats, with their real shapes, limits and
-// pagination; per-operation refusals ("feature not enabled"); and the organisation's shared
-// analytics quota. Standard library only, like the rest of sim/.
+// pagination; per-operation refusals (a plan without the feature, a project not found); the
+// organisation's shared analytics quota; and, through sim/field.js, what others observed of the
+// real service. Standard library only, like the rest of sim/.
 
 import { pathOf } from './analytics-data.js'
 import { simClock } from './clock.js'
+import { createField } from './field.js'
 
 /**
  * @typedef {{ path: string, human: number, ai: number, total: number }} PageRow
@@ -19,11 +21,15 @@ import { simClock } from './clock.js'
  * @property {number|Conversation[]} [conversations] default 2600 generated, newest first
  * @property {{ web: number, api: number, other: number, total: number }} [callerStats]
  * @property {Partial<Record<'views'|'searches'|'feedback'|'assistant'|'visitors', number>>} [refuse]
- *   answer this section's operations with 403 or 404 "not enabled" (assistant covers caller-stats)
+ *   answer this section's operations with 403 (the plan lacks the feature) or 404 (the project
+ *   was not found, as the service says it) (assistant covers caller-stats)
  * @property {number} [analyticsQuota] analytics requests per hour for the organisation (every
  *   analytics operation, visitors too), then 429; default unlimited
- * @property {'retry-after'|'plain'} [quotaAnswer] the 429 past the quota: JSON with Retry-After
- *   (default), or as observed of the real service: plain text, no Retry-After
+ * @property {'plain'|'retry-after'} [quotaAnswer] the 429 past the quota: as observed of the real
+ *   service, plain text and no Retry-After (default); or JSON with a Retry-After, which no source
+ *   shows the service sending (for the action's Retry-After path)
+ * @property {boolean} [rateLimitHeaders] send X-RateLimit-Limit, -Remaining and -Reset with every
+ *   analytics answer (no source shows the real service sending any)
  * @property {boolean} [hostile] include the hostile strings tests rely on (default true); the
  *   demo turns them off, so it shows what a real docs site's report looks like
  * @property {'percent'|'fraction'} [ctrScale] searches' `ctr`: 0-100 as observed (default), or 0-1
@@ -231,19 +237,6 @@ const scaleRow = (row, f) =>
         total: Math.floor(row.total * f)
       }
 
-const encodeCursor = (kind, offset) =>
-  Buffer.from(JSON.stringify({ kind, offset })).toString('base64url')
-
-/** @returns {number|undefined} the offset, or undefined when the cursor is not one of ours */
-function decodeCursor(kind, cursor) {
-  try {
-    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-    return c.kind === kind && Number.isInteger(c.offset) && c.offset >= 0 ? c.offset : undefined
-  } catch {
-    return undefined
-  }
-}
-
 function isDate(value) {
   if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value))
     return false
@@ -251,7 +244,7 @@ function isDate(value) {
 }
 
 /**
- * @param {AnalyticsOptions} options
+ * @param {AnalyticsOptions & import('./field.js').FieldOptions} options (the faults of field.js too)
  * @param {{ rowCount: number, visitorsRow: (i: number) => PageRow }} visitors
  */
 export function createAnalytics(options, visitors) {
@@ -315,7 +308,7 @@ export function createAnalytics(options, visitors) {
     }
     if (spent >= quota) {
       const retryAfter = Math.ceil((windowStart + HOUR_MS - now) / 1000)
-      if (options.quotaAnswer === 'plain')
+      if (options.quotaAnswer !== 'retry-after')
         return { status: 429, body: 'Too many requests, please try again later.' }
       return error(
         429,
@@ -328,23 +321,21 @@ export function createAnalytics(options, visitors) {
     return undefined
   }
 
+  // No 400 for `dateTo` not after `dateFrom`: the service documents none (such a range is empty).
   const checkQuery = (q, maxLimit) => {
     if (q.limit !== undefined && !(/^\d+$/.test(q.limit) && +q.limit >= 1 && +q.limit <= maxLimit))
       return bad(`limit must be an integer between 1 and ${maxLimit}`)
     for (const name of ['dateFrom', 'dateTo']) {
       if (q[name] !== undefined && !isDate(q[name])) return bad(`${name} must be a valid date`)
     }
-    if (q.dateFrom && q.dateTo && Date.parse(q.dateTo) <= Date.parse(q.dateFrom))
-      return bad('dateTo must be after dateFrom')
     return undefined
   }
 
-  /** The offset a cursor stands for, or an error answer. */
-  const cursorOffset = (kind, q) => {
-    if (q.cursor === undefined) return { offset: 0 }
-    const offset = decodeCursor(kind, q.cursor)
-    return offset === undefined ? { answer: bad('cursor is invalid or expired') } : { offset }
-  }
+  const field = createField(options)
+  const { encodeCursor, kept } = field
+  /** The offset and range a cursor stands for (the request's own range first), or an error. */
+  const cursorWindow = (kind, q) =>
+    field.cursorWindow(kind, q) ?? { answer: bad('cursor is invalid or expired') }
 
   const ok = body => ({ status: 200, body })
 
@@ -357,7 +348,8 @@ export function createAnalytics(options, visitors) {
       const limit = q.limit === undefined ? 50 : +q.limit
       const offset = q.offset === undefined ? 0 : +q.offset
       const rows = []
-      for (let i = offset; i < Math.min(offset + limit, views.count); i++)
+      const end = Math.min(offset + limit, views.count)
+      for (let i = offset; i < offset + kept('views', offset, end - offset); i++)
         rows.push(scaleRow(views.at(i), f))
       return ok({
         totals: scaleRow(getViewsTotals(), f),
@@ -365,23 +357,26 @@ export function createAnalytics(options, visitors) {
         hasMore: offset + limit < views.count
       })
     },
-    searches(q, f) {
+    searches(q, f, projectId) {
       const invalid = checkQuery(q, 100)
       if (invalid) return invalid
-      const { offset, answer } = cursorOffset('searches', q)
+      const { offset, range, answer } = cursorWindow('searches', q)
       if (answer) return answer
       const limit = q.limit === undefined ? 50 : +q.limit
       const end = Math.min(offset + limit, searches.count)
       const rows = []
-      for (let i = offset; i < end; i++) {
+      for (let i = offset; i < offset + kept('searches', offset, end - offset); i++) {
         const row = searches.at(i)
         // Generated queries were searched inside the range asked for.
-        rows.push(options.searches === undefined ? generatedSearch(i, ctrScale, q, hostile) : row)
+        rows.push(
+          options.searches === undefined ? generatedSearch(i, ctrScale, range, hostile) : row
+        )
       }
       return ok({
         totalSearches: Math.floor(getTotalSearches() * f),
         searches: rows,
-        nextCursor: end < searches.count ? encodeCursor('searches', end) : null
+        nextCursor:
+          end < searches.count ? encodeCursor('searches', end, range, projectId, limit) : null
       })
     },
     feedback(q, f) {
@@ -394,26 +389,26 @@ export function createAnalytics(options, visitors) {
       })
       return ok({ feedback: rows, hasMore: feedback.count > limit })
     },
-    assistant(q, f) {
+    assistant(q, f, projectId) {
       const invalid = checkQuery(q, 1000)
       if (invalid) return invalid
-      const { offset, answer } = cursorOffset('assistant', q)
+      const { offset, range, answer } = cursorWindow('assistant', q)
       if (answer) return answer
       const limit = q.limit === undefined ? 100 : +q.limit
       // A period serves as many conversations as its caller stats count.
       const count = Math.floor(conversations.count * f)
       const end = Math.min(offset + limit, count)
       const rows = []
-      for (let i = offset; i < end; i++)
+      for (let i = offset; i < offset + kept('assistant', offset, end - offset); i++)
         rows.push(
           options.conversations === undefined
-            ? generatedConversation(i, q, hostile)
+            ? generatedConversation(i, range, hostile)
             : conversations.at(i)
         )
       const more = end < count
       return ok({
         conversations: rows,
-        nextCursor: more ? encodeCursor('assistant', end) : null,
+        nextCursor: more ? encodeCursor('assistant', end, range, projectId, limit) : null,
         hasMore: more
       })
     },
@@ -436,15 +431,20 @@ export function createAnalytics(options, visitors) {
      * @param {number} f the caller's scale for this period (varyByDate), 1 for none
      */
     handle(entry, f = 1) {
+      // The server refuses a URL it cannot take before the request reaches the analytics.
+      if (field.urlTooLong(entry.url)) return error(414, 'Pagination URL exceeded server limit')
       const limited = spend()
       if (limited) return limited
+      const timedOut = field.gatewayTimeout(entry.kind, entry.query)
+      if (timedOut) return timedOut
       const section = SECTION_OF[entry.kind] ?? entry.kind
       const refusal = options.refuse?.[section]
+      // The service says a 404 this way: the project was not found.
       if (refusal)
         return error(
           refusal,
           refusal === 404
-            ? `${title(section)} analytics is not enabled for this project`
+            ? 'Project not found'
             : `${title(section)} analytics is not available on your plan`
         )
       if (entry.kind === 'visitors') return undefined
@@ -452,8 +452,22 @@ export function createAnalytics(options, visitors) {
       if (off.has(section)) return ok({})
       return handlers[entry.kind](
         entry.query,
-        Math.max(0.1, 1 + (f - 1) * PERIOD_WEIGHT[entry.kind])
+        Math.max(0.1, 1 + (f - 1) * PERIOD_WEIGHT[entry.kind]),
+        entry.projectId
       )
+    },
+    /** How many rows the `visitors` page at `offset` keeps (thinPages), of `count`. */
+    kept,
+    /** The rate-limit headers of an analytics answer, when the simulator sends them. */
+    headers() {
+      if (!options.rateLimitHeaders) return undefined
+      return {
+        'X-RateLimit-Limit': String(Number.isFinite(quota) ? quota : 100),
+        'X-RateLimit-Remaining': String(
+          Math.max(0, (Number.isFinite(quota) ? quota : 100) - spent)
+        ),
+        'X-RateLimit-Reset': String(Math.ceil((windowStart + HOUR_MS) / 1000))
+      }
     },
     /** Analytics requests answered in the current hour (quota spent). */
     get spent() {

@@ -45,6 +45,9 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  *   (`docs/page-1.md`, ...)
  * @property {Record<number, PullState>} [pulls] pull requests `GET …/pulls/N` knows (the
  *   returned `pulls` map can be changed as a test goes: a merge, say)
+ * @property {{ issues?: 'read'|'write', 'pull-requests'?: 'read'|'write' }} [tokenPermissions]
+ *   the token's `permissions:` (default: write to both). A comment needs `issues: write` (or on a
+ *   pull request, one of `pulls`, `pull-requests: write`), else 403, before the body is read
  *
  * @typedef {{ state: 'open'|'closed', merged_at?: string|null }} PullState
  * @typedef {{ filename: string, additions?: number, deletions?: number }} PullFile
@@ -140,17 +143,22 @@ export async function startGitHub(options = {}) {
     }
   }
   const validBody = body => typeof body?.body === 'string'
+  const forbidden = { status: 403, body: { message: 'Resource not accessible by integration' } }
+  const rights = options.tokenPermissions
+  const mayComment = issue =>
+    !rights ||
+    rights.issues === 'write' ||
+    (pulls.has(issue) && rights['pull-requests'] === 'write')
 
   /** @returns {{ status: number, body: unknown, headers?: Record<string, string> }} */
   const route = (/** @type {GitHubRequest} */ entry) => {
     const { method, path, query, body } = entry
-    if (method === 'GET' && path === '/user') {
-      return { status: 403, body: { message: 'Resource not accessible by integration' } }
-    }
+    if (method === 'GET' && path === '/user') return forbidden
     let m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path)
     if (m) {
       const [, owner, repo, n] = m
       if (method === 'POST') {
+        if (!mayComment(+n)) return forbidden
         if (!validBody(body)) return { status: 422, body: { message: 'Invalid request' } }
         if (body.body.length > MAX_BODY) return { status: 422, body: tooLong }
         return { status: 201, body: makeComment(owner, repo, +n, body.body, actor) }

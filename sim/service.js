@@ -70,8 +70,8 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {number|VisitorRow[]|((range: {dateFrom?: string, dateTo?: string}) => VisitorRow[])} [rows]
  *   default 1234 generated rows, different for each `dateFrom` (see analytics-data.js);
  *   Infinity: `hasMore` forever. An array, or a function of the range, is served as it is.
- * @property {'sorted'|'unsorted'} [order] generated rows: most `total` first (the default, as the
- *   service documents), or scrambled
+ * @property {'sorted'|'unsorted'} [order] generated rows: most `total` first (the default; the
+ *   service documents no order, and whether it sorts is what a `check` run reports), or scrambled
  * @property {boolean} [varyByDate] the other analytics sections follow the visitors' scale of
  *   each period (generated rows always vary by period), so a comparison shows each moving
  * @property {Totals} [totals] default: the sum of the rows
@@ -79,11 +79,12 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {Fault[]} [faults]
  * @property {Omit<JobSpec, 'id'>} [created] spec of the jobs `POST …/job` creates (default: active,
  *   2 polls, then completed with `prLink` https://github.com/octo/docs/pull/21)
- * @property {Record<string, 'expired'|'read-only'|'ip-blocked'>} [keys] other keys the service
- *   knows, and why it refuses them: 401 for an expired key; 403 for a read-only key's POSTs and
- *   for any request from outside an IP allowlist
+ * @property {Record<string, 'expired'|'read-only'|'ip-blocked'|'other-org'>} [keys] other keys
+ *   the service knows, and why it refuses them: 401 for an expired key; 403 for a read-only key's
+ *   POSTs, for any request from outside an IP allowlist, and for a key of another organisation
+ *   than the project (observed; a bare "Forbidden", so only the pattern tells the cause)
  * Also the options of sim/analytics.js (views, searches, feedback, conversations, callerStats,
- * refuse, analyticsQuota).
+ * refuse, analyticsQuota) and the observed faults of sim/field.js.
  *
  * @typedef {object} JobState
  * @property {string} id
@@ -103,6 +104,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @typedef {object} LoggedRequest
  * @property {string} method
  * @property {string} path
+ * @property {string} url path and query, as sent
  * @property {string} kind 'message', 'create', 'job', 'visitors', 'views', 'searches', 'feedback', 'assistant', 'caller-stats' or 'other'
  * @property {Record<string, string>} query
  * @property {Record<string, string|string[]|undefined>} headers
@@ -148,7 +150,7 @@ function echoForms(/** @type {string} */ authorization) {
   ]
 }
 
-/** @param {ServiceOptions & import('./analytics.js').AnalyticsOptions} [options] */
+/** @param {ServiceOptions & import('./analytics.js').AnalyticsOptions & import('./field.js').FieldOptions} [options] */
 export async function startService(options = {}) {
   const apiKey = options.apiKey ?? SIM_API_KEY
   const prefix = (options.prefix ?? '').replace(/\/+$/, '')
@@ -312,6 +314,7 @@ export async function startService(options = {}) {
     if (kind === 'expired') return error(401, 'API key has expired')
     if (kind === 'ip-blocked')
       return error(403, 'Requests from this IP address are not allowed for this organization')
+    if (kind === 'other-org') return error(403, 'Forbidden')
     if (kind === 'read-only') {
       if (entry.method === 'GET') return undefined
       return error(403, 'This API key is read-only and cannot perform this action')
@@ -323,6 +326,7 @@ export async function startService(options = {}) {
     status,
     body: details ? { error: message, details } : { error: message }
   })
+  // The agent API's 400s carry the error text alone (no source shows `details` on them).
 
   /**
    * The normal answer. `store` false computes a POST's answer without taking the message,
@@ -385,12 +389,10 @@ export async function startService(options = {}) {
     try {
       prompt = JSON.parse(body).prompt
     } catch {
-      return error(400, 'Invalid request body', [{ message: 'body must be valid JSON' }])
+      return error(400, 'Invalid request body: not JSON')
     }
     if (typeof prompt !== 'string' || prompt.length < 1) {
-      return error(400, 'Invalid request body', [
-        { message: 'prompt must be a string of at least 1 character' }
-      ])
+      return error(400, 'Invalid request body: prompt must be a string of at least 1 character')
     }
     return prompt
   }
@@ -419,15 +421,14 @@ export async function startService(options = {}) {
     for (const name of ['dateFrom', 'dateTo']) {
       if (q[name] !== undefined && !isDate(q[name])) return bad(`${name} must be a valid date`)
     }
-    if (q.dateFrom && q.dateTo && Date.parse(q.dateTo) <= Date.parse(q.dateFrom)) {
-      return bad('dateTo must be after dateFrom')
-    }
     const limit = q.limit === undefined ? 50 : +q.limit
     const offset = q.offset === undefined ? 0 : +q.offset
     const data = rowsFor(q)
     const count = Array.isArray(data) ? data.length : data
     const page = []
-    for (let i = offset; i < Math.min(offset + limit, count); i++) page.push(rowAt(q, data, i))
+    const end = Math.min(offset + limit, count)
+    const kept = analytics.kept('visitors', offset, Math.max(0, end - offset))
+    for (let i = offset; i < offset + kept; i++) page.push(rowAt(q, data, i))
     return {
       status: 200,
       body: { totals: totalsFor(q, data), visitors: page, hasMore: offset + limit < count }
@@ -485,6 +486,7 @@ export async function startService(options = {}) {
     return {
       method: req.method ?? 'GET',
       path,
+      url: raw,
       kind,
       query,
       headers: { ...req.headers },
@@ -497,6 +499,9 @@ export async function startService(options = {}) {
       fault: null
     }
   }
+
+  const analyticsHeaders = (/** @type {LoggedRequest} */ entry) =>
+    ANALYTICS_KINDS.includes(entry.kind) ? analytics.headers() : undefined
 
   const send = (res, status, body, headers = {}) => {
     const entry = answering.get(res)
@@ -527,8 +532,10 @@ export async function startService(options = {}) {
     if (rule?.delayMs) await delay(res, rule.delayMs)
     if (closed || res.destroyed) return
     if (!rule) {
-      const { status, body, headers } = handle(entry, true)
-      return send(res, status, body, headers)
+      const { status, body, headers, delayMs } = handle(entry, true)
+      if (delayMs) await delay(res, delayMs)
+      if (closed || res.destroyed) return
+      return send(res, status, body, { ...analyticsHeaders(entry), ...headers })
     }
     // These faults model a service that took the request and then failed to answer.
     const took = rule.reset === 'after-read' || rule.hang || rule.processed || rule.passThrough

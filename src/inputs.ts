@@ -198,13 +198,64 @@ export function keyKindWarnings(key: string): string[] {
   return []
 }
 
+/**
+ * `project-id`: kept as a repository variable, so an empty one is most often a variable not set,
+ * or set as a secret (which `vars.` does not read); a value shaped like a key is the two swapped.
+ */
+export function readProjectId(get: GetInput): string {
+  if (get('project-id') === '')
+    throw new InputError(
+      'project-id',
+      "is required: the project id, shown on the dashboard's API keys page. It is a Variable, " +
+        'not a Secret: add it under Settings → Secrets and variables → Actions → Variables (e.g. ' +
+        '`DOCS_PROJECT_ID`) and pass it as `${{ vars.DOCS_PROJECT_ID }}`; a secret of that name ' +
+        'is not read by `vars.`'
+    )
+  const id = readId(get, 'project-id', true)
+  if (/^mint_/.test(id))
+    throw new InputError(
+      'project-id',
+      'holds what looks like an API key (`mint_…`): the key goes in `api-key` (a secret), the ' +
+        'project id in `project-id` (a variable). Check the two are not swapped, and rotate the ' +
+        'key if it was stored as a variable (variables are shown in logs)'
+    )
+  return id
+}
+
 export function readApiKey(get: GetInput): string {
   const key = get('api-key')
   if (key === '')
     throw new InputError(
       'api-key',
-      'is required: an admin API key, e.g. `${{ secrets.DOCS_API_KEY }}`'
+      'is required: an admin API key, kept as a repository Secret and passed as ' +
+        '`${{ secrets.DOCS_API_KEY }}` (a secret, not a variable: `secrets.` does not read a ' +
+        'variable of that name)'
     )
   checkSecretText('api-key', key)
   return key
+}
+
+/** The declared name nearest to `name` (fewest edits; the first of equals), for a typo's hint. */
+export function nearestName(name: string, names: readonly string[]): string | undefined {
+  let best: string | undefined
+  let bestDistance = Infinity
+  for (const candidate of names) {
+    const d = editDistance(name, candidate)
+    if (d < bestDistance) [best, bestDistance] = [candidate, d]
+  }
+  return best
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions, one row at a time. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + cost)
+    }
+    row = next
+  }
+  return row[b.length]!
 }

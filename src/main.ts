@@ -6,6 +6,7 @@ import * as core from '@actions/core'
 import { runJob } from './commands/job.js'
 import { runReport } from './commands/report.js'
 import { runVisitors } from './commands/visitors.js'
+import { checkBudget, runCheck } from './commands/check.js'
 import { onCancel } from './commands/cancel.js'
 import { CommandResult } from './commands/result.js'
 import { Deadline, systemClock, type Clock } from './deadline.js'
@@ -31,6 +32,7 @@ import {
   type Settings
 } from './settings.js'
 import { VERSION } from './version.js'
+import { refuseUnknownInputs } from './input-names.js'
 import { messageOf } from './errors.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
@@ -90,6 +92,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
     }
 
     const commentEvent = trigger !== undefined
+    // Before any other input, once the gate let the run through (a comment that is no trigger is
+    // skipped whatever its inputs): a `with:` key action.yml does not declare fails the step.
+    refuseUnknownInputs(Object.keys(env))
     const settings = readSettings(runnerInput, {
       now: new Date(deadline.now()),
       workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
@@ -108,7 +113,12 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
         : undefined
 
     if (target && !octokit) core.info('`github-token` is empty, so no comment is written.')
-    if (!target && !isJobSettings(settings) && settings.comment === 'auto')
+    if (
+      !target &&
+      settings.command !== 'check' &&
+      !isJobSettings(settings) &&
+      settings.comment === 'auto'
+    )
       core.notice(
         'This run belongs to no pull request or issue, so the report is in its job summary only. ' +
           'Set `issue-number` (e.g. a tracking issue) to post it as a comment.'
@@ -125,7 +135,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
       baseUrl: settings.baseUrl,
       apiKey: settings.apiKey,
       userAgent: USER_AGENT,
-      maxRequests: settings.maxRequests,
+      // A check spends at most 8 requests, whatever else the workflow allows.
+      maxRequests:
+        settings.command === 'check' ? checkBudget(settings.maxRequests) : settings.maxRequests,
       deadline,
       debug: line => core.debug(line),
       info: line => core.info(line),
@@ -145,6 +157,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
       ...(trigger?.fix ? { fix: trigger.fix } : {})
     }
     if (isJobSettings(settings)) await runJob({ ...common, settings })
+    else if (settings.command === 'check') await runCheck({ ...common, settings })
     else if (settings.command === 'report') await runReport({ ...common, settings })
     else await runVisitors({ ...common, settings })
   }

@@ -19,6 +19,7 @@ import {
   readBaseUrl,
   readId,
   readLogins,
+  readProjectId,
   readSiteUrl,
   readToken,
   type GetInput
@@ -29,7 +30,7 @@ import { insideWorkspace } from './workspace.js'
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
 export type Permission = (typeof PERMISSIONS)[number]
 
-export const COMMANDS = ['message', 'create', 'visitors', 'report'] as const
+export const COMMANDS = ['message', 'create', 'visitors', 'report', 'check'] as const
 export type Command = (typeof COMMANDS)[number]
 
 /** The trigger inputs, read before any other input (contract: Comment trigger). */
@@ -105,8 +106,11 @@ export interface AnalyticsSettings extends CommonSettings {
   trendRanges?: Required<DateRange>[]
 }
 
+/** `check`: the set-up, verified in a few requests; the job path is the agent API's address. */
+export type CheckSettings = CommonSettings & { command: 'check'; jobPath: string }
+
 /** Every input, read and checked: shaped per command. */
-export type Settings = JobSettings | AnalyticsSettings
+export type Settings = JobSettings | AnalyticsSettings | CheckSettings
 
 export function isJobSettings(s: Settings): s is JobSettings {
   return s.command === 'message' || s.command === 'create'
@@ -159,7 +163,7 @@ const APPLIES_TO: Readonly<Record<string, readonly Command[]>> = {
   'settle-time': ['message'],
   wait: JOB_COMMANDS,
   'poll-interval': JOB_COMMANDS,
-  'job-path': JOB_COMMANDS,
+  'job-path': [...JOB_COMMANDS, 'check'],
   'fail-on-status': JOB_COMMANDS,
   'require-pr': JOB_COMMANDS,
   'date-from': ANALYTICS_COMMANDS,
@@ -253,7 +257,7 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
   const get = withDefaults(raw)
   const command = oneOf(get, 'command', COMMANDS, true)
   const apiKey = readApiKey(get)
-  const projectId = readId(get, 'project-id', true)
+  const projectId = readProjectId(get)
   const baseUrl = readBaseUrl(get('base-url'))
 
   const s: AllSettings = {
@@ -311,6 +315,7 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
     checkPrompt(s.prompt, s.promptFile !== undefined ? 'prompt-file' : 'prompt')
     return { ...s, command }
   }
+  if (command === 'check') return { ...s, command }
   Object.assign(s, readRange(get, ctx.now, { compare: s.compare, trend: s.trend }))
   return { ...s, command }
 }

@@ -12,6 +12,7 @@ import type { SectionName } from '../analytics/section-names.js'
 import type { TrendStop } from '../analytics/trend.js'
 import { messageOf, TimeUpError } from '../errors.js'
 import { BudgetError, RateLimitError, ServiceError } from '../service/errors.js'
+import { statusHint } from '../service/hints.js'
 
 const READERS: Record<SectionName, (input: SectionInput) => Promise<Section>> = {
   visitors: readVisitors,
@@ -83,20 +84,18 @@ async function readSection(name: SectionName, input: SectionInput): Promise<Sect
 
 /**
  * A refusal, in the service's words and what it points at: a 404 from an analytics operation
- * most likely means the project was not found (`project-id`); a 403, the key (its scope, an IP
- * allowlist) or the plan. A feature that is off is not refused: it answers 200 with nothing.
+ * means the project was not found (`project-id`); a 403, the cause its words name (the key's
+ * scope, an IP allowlist, the plan, a key of another organisation) or else each of them. A
+ * feature that is off is not refused: it answers 200 with nothing.
  */
 function failureReason(err: unknown, status: number | undefined): string {
-  if (err instanceof ServiceError && err.serviceText) {
-    if (status === 404) return `${err.serviceText}; the project was not found: check \`project-id\``
-    if (status === 403)
-      return (
-        `${err.serviceText}; check the key (an admin key of this organisation, its scope, an ` +
-        'IP allowlist that refuses GitHub-hosted runners) or whether your plan includes this analytics'
-      )
-  }
+  if (err instanceof ServiceError && err.serviceText && (status === 403 || status === 404))
+    return `${err.serviceText}; ${statusHint(status, err.serviceText, ANALYTICS_PATH) ?? ''}`
   return messageOf(err)
 }
+
+/** Where the report's operations live: a 404 there means the project was not found. */
+const ANALYTICS_PATH = '/v1/analytics/'
 
 /**
  * Out of quota, or a key the service rejects: every other section would fail the same way,
@@ -164,9 +163,22 @@ function logOutcome(outcome: SectionOutcome, calls: number): void {
 /**
  * Why the report is incomplete, and when to run again (Markdown we wrote), or undefined when
  * every section and every trend period was read (or refused: a refusal is the service's answer,
- * not a stop). `trend` names the periods of the trend left out, when it stopped short.
+ * not a stop), and no section was read to a stop the service caused (empty pages that still said
+ * more exist). `trend` names the periods of the trend left out, when it stopped short.
  */
 export function incompleteReason(
+  sections: readonly SectionOutcome[],
+  stop: Error | undefined,
+  trend?: { stop: TrendStop; missing: string }
+): string | undefined {
+  const short = sections.flatMap(x => (x.ok && x.incomplete ? [x.incomplete] : []))
+  const limit = limitReason(sections, stop, trend)
+  if (limit === undefined && short.length === 0) return undefined
+  return [...(limit !== undefined ? [limit] : []), ...short].join(' ')
+}
+
+/** Why sections or trend periods were not read (a limit of the run), and when to run again. */
+function limitReason(
   sections: readonly SectionOutcome[],
   stop: Error | undefined,
   trend?: { stop: TrendStop; missing: string }

@@ -61,7 +61,7 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
     if (err instanceof BudgetError) throw budgetSpent(err, rowsRead, s.pageSize, sink !== undefined)
     throw explainTimeUp(err, sink !== undefined)
   }
-  const { read } = pages
+  const { read, section } = pages
   const totals = read.first.totals
   core.info(
     `Exported ${read.rows} rows in ${requestsText(read.requests)}` +
@@ -89,7 +89,9 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
     maxRowsReached: read.maxRowsReached,
     runUrl: ctx.runUrl,
     generatedAt: ctx.deadline.now(),
-    ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
+    ...(s.siteUrl ? { siteUrl: s.siteUrl } : {}),
+    ...(section.notes ? { notes: section.notes } : {}),
+    ...(section.incomplete ? { incomplete: section.incomplete } : {})
   }
   if (s.previous) report.previous = await readPrevious(pages, input, s.previous)
   if (s.trendRanges) {
@@ -114,6 +116,11 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
     `This run spent ${requestsText(report.requests)} of the analytics quota (about 100 an hour).`
   )
 
+  // Never reported complete when it is not: the step fails, with the summary saying why.
+  if (section.incomplete)
+    ctx.result.failure =
+      `The visitors export is incomplete: ${section.incomplete}` +
+      (s.outputFile ? ` The ${read.rows} rows read are in ${s.outputFile.path}.` : '')
   const file = s.outputFile ? `\`${s.outputFile.path}\`` : undefined
   const summary = fitVisitorsReport(report, { room: bytes(SUMMARY_MAX_BYTES), fullData: file })
   if (s.summary) ctx.result.summary = summary.markdown

@@ -10,7 +10,12 @@ export class GitHubError extends Error {
   /** The action's advice (Markdown: permissions and inputs as code), if any. */
   readonly hint?: string
 
-  constructor(what: string, status: number | undefined, detail: string) {
+  constructor(
+    what: string,
+    status: number | undefined,
+    /** GitHub's own words (cleaned of anything like a credential). */
+    readonly detail: string
+  ) {
     const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean)
     const hint =
       status === 403 || status === 401

@@ -87,6 +87,7 @@ function render(r: HealthReport, rows: number, cut: boolean): string {
     r.incomplete ? `> ⚠️ **This report is incomplete.** ${r.incomplete}` : '',
     overview(r),
     notRead(r.sections),
+    readNotes(r.sections),
     trendOf(r),
     suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger),
     sectionTables(r, rows)
@@ -244,6 +245,14 @@ function failedHeadline(x: SectionFailure): string {
   if (x.skipped) return `⚠️ ${x.reason}`
   const status = x.status !== undefined ? ` (HTTP ${x.status})` : ''
   return x.refused ? `⚠️ refused by the service${status}` : `⚠️ failed${status}`
+}
+
+/** What the service made the reading do (pages narrowed, a range read by weeks): our words. */
+function readNotes(sections: readonly SectionOutcome[]): string {
+  const notes = sections.flatMap(x =>
+    x.ok ? (x.notes ?? []).map(note => `_${SECTION_TITLES[x.name]}: ${note}_`) : []
+  )
+  return notes.join('\n\n')
 }
 
 // ---------------------------------------------------------------------------------------------

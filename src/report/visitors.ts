@@ -48,6 +48,10 @@ export interface VisitorsReport {
   requests?: number
   /** With `trend`: the periods before the range, oldest first, and what reading them cost. */
   trend?: Trend
+  /** What the service made the reading do (pages narrowed): our words. */
+  notes?: string[]
+  /** Why the export is not complete (empty pages that still said more exist): our words. */
+  incomplete?: string
 }
 
 export interface VisitorsRenderOptions {
@@ -168,7 +172,16 @@ function reportHead(r: VisitorsReport): string {
           current: { range: { dateFrom, dateTo }, visitors: r.totals }
         })
       : ''
-  return [headline(r), metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r), trend]
+  return [
+    headline(r),
+    metaLine(r),
+    r.incomplete ? `> ⚠️ **This export is incomplete.** ${r.incomplete}` : '',
+    totalsTable(r),
+    totalsNote(r.totals),
+    exportedLine(r),
+    ...(r.notes ?? []).map(note => `_${note}_`),
+    trend
+  ]
     .filter(Boolean)
     .join('\n\n')
 }

@@ -1,18 +1,13 @@
 // The analytics operations a docs-health report reads, and the checks of what they answer. The
 // report relies only on the fields named here; unknown fields are ignored.
 import type { DateRange } from '../period.js'
-import { enc } from './client.js'
+import { enc, type GetOptions } from './client.js'
 import { ShapeError, type VisitorCounts, type VisitorRow, type VisitorsPage } from './schema.js'
 import { isObject } from '../json.js'
 
 /** The one call every operation goes through (the service client's retries, errors, counter). */
 export interface JsonGetter {
-  getJson<T>(
-    path: string,
-    check: (json: unknown) => T,
-    signal?: AbortSignal,
-    maxAttempts?: number
-  ): Promise<T>
+  getJson<T>(path: string, check: (json: unknown) => T, o?: GetOptions): Promise<T>
 }
 
 export interface ViewsPage {
@@ -34,6 +29,8 @@ export interface SearchesPage {
   totalSearches: number
   searches: SearchRow[]
   nextCursor: string | null
+  /** How the service gave `nextCursor` (when it gave one). */
+  cursorForm?: CursorForm
 }
 
 export interface FeedbackRow {
@@ -61,6 +58,7 @@ export interface ConversationsPage {
   conversations: Conversation[]
   nextCursor: string | null
   hasMore: boolean
+  cursorForm?: CursorForm
 }
 
 export interface CallerStats {
@@ -70,6 +68,21 @@ export interface CallerStats {
   total: number
 }
 
+/**
+ * How a page is asked for. `halvable`: a gateway timeout (502, 504) comes back at once instead of
+ * being retried at the same size, since the reader asks again for fewer rows. `bare`: the cursor
+ * and `limit` alone, with no range (the cursor encodes its window), after a 414.
+ */
+export interface PageAsk {
+  signal?: AbortSignal
+  halvable?: boolean
+  bare?: boolean
+  /** A single try, no retry. */
+  once?: boolean
+}
+
+const GATEWAY_TIMEOUTS = [502, 504] as const
+
 /** The operations of one project: what a section is given to read with. */
 export class AnalyticsApi {
   constructor(
@@ -78,60 +91,54 @@ export class AnalyticsApi {
   ) {}
 
   /** `signal` cancels a page that read-ahead abandoned. */
-  visitors(
-    range: DateRange,
-    limit: number,
-    offset: number,
-    signal?: AbortSignal
-  ): Promise<VisitorsPage> {
-    return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage, signal)
+  visitors(range: DateRange, limit: number, offset: number, ask?: PageAsk): Promise<VisitorsPage> {
+    return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage, ask)
   }
 
-  views(range: DateRange, limit: number, offset: number, signal?: AbortSignal): Promise<ViewsPage> {
-    const q = { ...range, limit, offset }
-    return this.get('views', q, checkViewsPage, signal)
+  views(range: DateRange, limit: number, offset: number, ask?: PageAsk): Promise<ViewsPage> {
+    return this.get('views', { ...range, limit, offset }, checkViewsPage, ask)
   }
 
   /** `once`: a single try, no retry (a trend point that fails is left out, not fought for). */
   visitorsTotals(range: DateRange, once = false): Promise<VisitorCounts> {
     // One row is the least a page can hold; the totals come with every page.
     const q = { ...range, limit: 1, offset: 0 }
-    return this.get(
-      'visitors',
-      q,
-      b => checkVisitorsPage(b).totals,
-      undefined,
-      once ? 1 : undefined
-    )
+    return this.get('visitors', q, b => checkVisitorsPage(b).totals, { once })
   }
 
   viewsTotals(range: DateRange, once = false): Promise<VisitorCounts> {
     const q = { ...range, limit: 1, offset: 0 }
-    return this.get('views', q, b => checkViewsPage(b).totals, undefined, once ? 1 : undefined)
+    return this.get('views', q, b => checkViewsPage(b).totals, { once })
   }
 
-  searches(range: DateRange, limit: number, cursor?: string): Promise<SearchesPage> {
-    return this.get('searches', { ...range, limit, cursor }, checkSearchesPage)
+  searches(range: DateRange, limit: number, cursor?: string, ask?: PageAsk): Promise<SearchesPage> {
+    const q = ask?.bare && cursor !== undefined ? { limit, cursor } : { ...range, limit, cursor }
+    return this.get('searches', q, checkSearchesPage, ask)
   }
 
-  feedbackByPage(range: DateRange, limit: number): Promise<FeedbackPage> {
-    return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage)
+  feedbackByPage(range: DateRange, limit: number, ask?: PageAsk): Promise<FeedbackPage> {
+    return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage, ask)
   }
 
-  conversations(range: DateRange, limit: number, cursor?: string): Promise<ConversationsPage> {
-    return this.get('assistant', { ...range, limit, cursor }, checkConversationsPage)
+  conversations(
+    range: DateRange,
+    limit: number,
+    cursor?: string,
+    ask?: PageAsk
+  ): Promise<ConversationsPage> {
+    const q = ask?.bare && cursor !== undefined ? { limit, cursor } : { ...range, limit, cursor }
+    return this.get('assistant', q, checkConversationsPage, ask)
   }
 
-  callerStats(range: DateRange): Promise<CallerStats> {
-    return this.get('assistant/caller-stats', { ...range }, checkCallerStats)
+  callerStats(range: DateRange, ask?: PageAsk): Promise<CallerStats> {
+    return this.get('assistant/caller-stats', { ...range }, checkCallerStats, ask)
   }
 
   private get<T>(
     operation: string,
     query: Record<string, string | number | undefined>,
     check: (json: unknown) => T,
-    signal?: AbortSignal,
-    maxAttempts?: number
+    ask: PageAsk = {}
   ): Promise<T> {
     const params = new URLSearchParams()
     for (const [name, value] of Object.entries(query))
@@ -139,7 +146,11 @@ export class AnalyticsApi {
     const search = params.toString()
     const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`
     // The client starts no request after the run's deadline (`wait-timeout` bounds the report).
-    return this.client.getJson(path, check, signal, maxAttempts)
+    return this.client.getJson(path, check, {
+      ...(ask.signal ? { signal: ask.signal } : {}),
+      ...(ask.halvable ? { noRetry: GATEWAY_TIMEOUTS } : {}),
+      ...(ask.once ? { maxAttempts: 1 } : {})
+    })
   }
 }
 
@@ -197,12 +208,32 @@ function object(v: unknown, where: string): Record<string, unknown> {
   return v
 }
 
-/** A cursor is opaque: only a non-empty string or null (the end) is accepted. */
-function cursor(body: Record<string, unknown>): string | null {
-  const v = body.nextCursor ?? null
-  if (v !== null && (typeof v !== 'string' || v === ''))
+/** How a `nextCursor` came: opaque, a ULID (as the assistant documents it) or a whole URL. */
+export type CursorForm = 'opaque' | 'ulid' | 'url'
+
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/i
+
+/**
+ * The cursor to send back, and how it came. Observed: a `nextCursor` may be a whole URL; its
+ * `cursor` query parameter is the cursor, and the URL is never requested nor sent as a cursor.
+ * Anything else is sent back as given. The end is null; an empty string is refused.
+ */
+export function readCursor(value: unknown): { cursor: string | null; form?: CursorForm } {
+  const v = value ?? null
+  if (v === null) return { cursor: null }
+  if (typeof v !== 'string' || v === '')
     throw new ShapeError('nextCursor is neither a non-empty string nor null')
-  return v
+  if (/^https?:\/\//i.test(v)) {
+    let inner: string | null = null
+    try {
+      inner = new URL(v).searchParams.get('cursor')
+    } catch {
+      // Not a URL after all: refused below, never followed.
+    }
+    if (!inner) throw new ShapeError('nextCursor is a URL without a `cursor` parameter')
+    return { cursor: inner, form: 'url' }
+  }
+  return { cursor: v, form: ULID.test(v) ? 'ulid' : 'opaque' }
 }
 
 function checkCounts(v: unknown, where: string): VisitorCounts {
@@ -255,7 +286,13 @@ export function checkSearchesPage(body: unknown): SearchesPage {
       ...(lastSearchedAt !== null ? { lastSearchedAt } : {})
     }
   })
-  return { totalSearches: count(o, 'totalSearches', 'page'), searches, nextCursor: cursor(o) }
+  const { cursor, form } = readCursor(o.nextCursor)
+  return {
+    totalSearches: count(o, 'totalSearches', 'page'),
+    searches,
+    nextCursor: cursor,
+    ...(form ? { cursorForm: form } : {})
+  }
 }
 
 export function checkFeedbackPage(body: unknown): FeedbackPage {
@@ -294,9 +331,9 @@ export function checkConversationsPage(body: unknown): ConversationsPage {
       pageUrl: optionalText(r, 'pageUrl', where)
     }
   })
-  const nextCursor = cursor(o)
+  const { cursor: nextCursor, form } = readCursor(o.nextCursor)
   const hasMore = typeof o.hasMore === 'boolean' ? o.hasMore : nextCursor !== null
-  return { conversations, nextCursor, hasMore }
+  return { conversations, nextCursor, hasMore, ...(form ? { cursorForm: form } : {}) }
 }
 
 export function checkCallerStats(body: unknown): CallerStats {

@@ -13,10 +13,10 @@ import {
   seconds,
   type FailedAttempt
 } from './errors.js'
-import { attempt, clipText, type Check, type Method } from './http.js'
+import { attempt, clipText, type Answered, type Check, type Method } from './http.js'
 import { backoffDelay, isRetryable, parseRetryAfter } from './retry.js'
 
-export type { Check } from './http.js'
+export type { Answered, Check } from './http.js'
 
 export interface ClientOptions {
   baseUrl: string
@@ -54,7 +54,17 @@ export interface CallOptions<T> {
   maxAttempts?: number
   /** Aborting it ends the request at once with RequestCancelledError, never retried. */
   signal?: AbortSignal
+  /** Statuses that end the call at once, unretried: the caller answers them itself. */
+  noRetry?: readonly number[]
+  /** Told of every answer (its status and rate-limit headers): the set-up check's profile. */
+  onAnswer?: (answer: Answered) => void
 }
+
+/** Options of a GET made through getJson. */
+export type GetOptions = Pick<
+  CallOptions<unknown>,
+  'signal' | 'noRetry' | 'onAnswer' | 'maxAttempts'
+>
 
 /** A POST is sent at most this many times in all (only ever retried where it was not taken). */
 const MAX_POST_ATTEMPTS = 3
@@ -125,17 +135,9 @@ export class ServiceClient {
     this.postHttp.dispose()
   }
 
-  /**
-   * GET `path` with the usual retries (or at most `maxAttempts` tries); what `check` makes of
-   * the JSON answer.
-   */
-  async getJson<T>(
-    path: string,
-    check: Check<T>,
-    signal?: AbortSignal,
-    maxAttempts?: number
-  ): Promise<T> {
-    return this.call({ method: 'GET', path, check, signal, maxAttempts })
+  /** GET `path` with the usual retries; what `check` makes of the JSON answer. */
+  async getJson<T>(path: string, check: Check<T>, o: GetOptions = {}): Promise<T> {
+    return this.call({ method: 'GET', path, check, ...o })
   }
 
   async call<T>(c: CallOptions<T>): Promise<T> {
@@ -190,6 +192,7 @@ export class ServiceClient {
           release()
           this.sent++
         },
+        onAnswer: c.onAnswer,
         debug: this.o.debug,
         now: () => deadline.now()
       }).finally(release)
@@ -219,7 +222,8 @@ export class ServiceClient {
         const spent = quotaWait === undefined || !deadline.allows(quotaWait)
         if (spent) throw this.stopForSpentQuota(request, result)
       }
-      if (!isRetryable(c.method, outcome) || tries >= maxAttempts)
+      const answeredItself = outcome.kind === 'answer' && c.noRetry?.includes(outcome.status)
+      if (!isRetryable(c.method, outcome) || tries >= maxAttempts || answeredItself)
         throw requestFailure(request, result, tries, c.method)
       const wait =
         asked ??

@@ -4,6 +4,7 @@
 import { STATUS_CODES } from 'node:http'
 import { redact } from '../secrets.js'
 import { mayHaveBeenDelivered, type Outcome } from './retry.js'
+import { statusHint } from './hints.js'
 
 /** Was the instruction (a POST) taken by the service? `no` for every GET. */
 export type Delivery = 'no' | 'maybe' | 'yes'
@@ -74,16 +75,6 @@ export class RequestCancelledError extends Error {
   }
 }
 
-const STATUS_HINTS: Record<number, string> = {
-  401: 'check `api-key`: it must be an admin API key (`mint_…`) of this organisation, not expired or revoked',
-  403:
-    'the API key is not allowed to do this: a read-only key cannot send or create jobs; an IP ' +
-    'allowlist on the key refuses GitHub-hosted runners (their addresses change: use a ' +
-    'self-hosted runner with a fixed address, or lift the allowlist); and check `project-id`',
-  404: 'check `project-id` and `job-id` (and `job-path`, `base-url`)',
-  429: 'the service rate limit was reached (about 100 requests per hour); try again later'
-}
-
 /** " Not Found" for 404: the reason phrase, with its leading space, or nothing. */
 export function reason(status: number): string {
   const phrase = STATUS_CODES[status]
@@ -115,8 +106,11 @@ export function requestFailure(
       ? `Unexpected response (HTTP ${status ?? '?'}) from ${request}${tries}: ${failed.why}`
       : `${request} failed${tries}: ${failed.why}`
   if (gaveUpBecause) message += `; gave up because ${gaveUpBecause}`
-  const hint = status !== undefined ? STATUS_HINTS[status] : undefined
-  if (hint && outcome.kind === 'answer') message += ` (${hint})`
+  const hint =
+    status !== undefined && outcome.kind === 'answer'
+      ? statusHint(status, failed.why, request)
+      : undefined
+  if (hint) message += ` (${hint})`
   // Whether the instruction arrived is a field: whoever reports the failure says it in words.
   const maybe = method === 'POST' && mayHaveBeenDelivered(outcome)
   const said = outcome.kind === 'answer' ? redact(failed.why) : undefined

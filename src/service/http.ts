@@ -16,6 +16,12 @@ export type Check<T> = (json: unknown, note: Note) => T
 
 export type Method = 'GET' | 'POST'
 
+/** What an answer said besides its body: its status and rate-limit headers (redacted, clipped). */
+export interface Answered {
+  status: number
+  rateLimit: Record<string, string>
+}
+
 export type Attempt<T> =
   { ok: true; value: T; status: number; notes: string[] } | ({ ok: false } & FailedAttempt)
 
@@ -37,6 +43,7 @@ export interface AttemptRequest<T> {
    * connected (refused, or abandoned before) never reached the service and is not counted.
    */
   count: () => void
+  onAnswer?: (answer: Answered) => void
   debug?: (line: string) => void
   now: () => number
 }
@@ -72,6 +79,7 @@ export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
       return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) }
     }
     const status = msg.statusCode ?? 0
+    r.onAnswer?.({ status, rateLimit: rateLimitHeaders(msg) })
     if (status >= 300 && status < 400) {
       // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
       msg.destroy()
@@ -167,6 +175,17 @@ function requestInfo<T>(r: AttemptRequest<T>, signal: AbortSignal): RequestInfo 
       signal
     }
   }
+}
+
+/** Headers about rate limits (`X-RateLimit-*`, `RateLimit-*`, `Retry-After`): a few, short. */
+function rateLimitHeaders(msg: IncomingMessage): Record<string, string> {
+  const found: Record<string, string> = {}
+  const names = Object.keys(msg.headers)
+    .filter(name => /^(x-)?ratelimit(-|$)|^retry-after$/i.test(name))
+    .sort()
+    .slice(0, 8)
+  for (const name of names) found[name] = clipText(redact(header(msg, name) ?? ''), 100)
+  return found
 }
 
 function header(msg: IncomingMessage, name: string): string | undefined {

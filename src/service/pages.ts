@@ -6,6 +6,8 @@
 import { Deadline } from '../deadline.js'
 import { TimeUpError } from '../errors.js'
 import { checkInteger } from '../json.js'
+import { canNarrow, halved, isGatewayTimeout, type Narrowing } from './timeouts.js'
+import { HashSet64 } from './path-set.js'
 
 /** What every offset page carries, whatever its rows are called. */
 export interface OffsetPage {
@@ -20,9 +22,22 @@ export interface OffsetPagesOptions<Page extends OffsetPage, Row extends { path:
   /**
    * Retries transient failures itself; a rejection fails the read. `signal` fires when the page
    * is no longer wanted (past the end, after a stop, a failure or the deadline): no retry then.
+   * `halvable`: a gateway timeout (502, 504) is to be thrown at once, not retried at this size,
+   * since the reader asks for the same rows in smaller pages (only with `joinPages`).
    */
-  fetchPage: (offset: number, limit: number, signal: AbortSignal) => Promise<Page>
+  fetchPage: (
+    offset: number,
+    limit: number,
+    signal: AbortSignal,
+    halvable: boolean
+  ) => Promise<Page>
   rowsOf: (page: Page) => Row[]
+  /**
+   * Makes one page of consecutive smaller ones. With it, a page the gateway times out on is read
+   * in halves (down to 25 rows a request), and every later page in pieces of the size that got
+   * through; without it, a timeout fails the read like any error.
+   */
+  joinPages?: (parts: Page[]) => Page
   /** The `limit` sent on every request, 1..250. */
   pageSize: number
   /** 0 = all rows; else stop after this many rows. */
@@ -56,7 +71,7 @@ export interface OffsetPagesResult<Page> {
   rows: number
   /** Pages handed to onPage. */
   pages: number
-  /** Every fetchPage call: what the read spent. */
+  /** Every fetchPage call (each piece of a narrowed page too): what the read spent. */
   requests: number
   /** Pages requested that were not needed (past the end, or after a STOP); abandoned. */
   abandoned: number
@@ -64,7 +79,22 @@ export interface OffsetPagesResult<Page> {
   maxRowsReached: boolean
   /** True when onPage returned STOP before the end. */
   stopped: boolean
+  /**
+   * True when the read stopped while the service still said more rows exist: 3 pages in a row
+   * came back empty. What was read is not the whole export.
+   */
+  endedShort: boolean
+  /** Pages that came back with fewer rows than asked for while saying more exist (read on). */
+  shortPages: number
+  /** Set when the gateway timed out on pages of `pageSize` and smaller ones got through. */
+  narrowed?: Narrowing
 }
+
+/**
+ * Empty pages in a row, each saying more exist, after which the read stops (marked endedShort):
+ * observed, the service may send a short or empty page mid-read, but not forever.
+ */
+export const MAX_EMPTY_PAGES = 3
 
 /**
  * Up to this many pages, read-ahead may cost at most 1 request past the end: most exports are
@@ -82,10 +112,12 @@ interface Pending<Page> {
 const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
- * Reads pages at offsets 0, limit, 2·limit… until a page says it is the last (`hasMore` false, or
- * fewer rows than `limit`), `maxRows` is reached, onPage says STOP, a page fails or time is up.
+ * Reads pages at offsets 0, limit, 2·limit… until a page says it is the last (`hasMore` false),
+ * `maxRows` is reached, onPage says STOP, a page fails, time is up, or 3 pages in a row come back
+ * empty while saying more exist. A short page that says more exist is read past (observed: the
+ * service sends some), as the offsets are positions in the service's list.
  *
- * How far ahead it reads: a page is *known to exist* once the page before it came back full with
+ * How far ahead it reads: a page is *known to exist* once the page before it came back with
  * `hasMore`; requesting it costs nothing extra. A page beyond those is a guess that may lie past
  * the end. The first page is read alone (most sites fit in one). Then one guess at a time is
  * allowed while at most 5 pages are known to exist, so an export of up to 5 pages wastes at most
@@ -100,8 +132,7 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
   checkInteger('maxRows', o.maxRows, 0, Number.MAX_SAFE_INTEGER)
   const deadline = o.deadline ?? new Deadline()
   const limit = o.pageSize
-  const maxPages = o.maxRows > 0 ? Math.ceil(o.maxRows / limit) : Infinity
-  const isLastPage = (page: Page): boolean => !page.hasMore || o.rowsOf(page).length < limit
+  const isLastPage = (page: Page): boolean => !page.hasMore
 
   // Index of the earliest page known to be the last one; only ever decreases.
   let lastIndex = Infinity
@@ -116,6 +147,11 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
   let nextIndex = 0
   let requests = 0
   let inFlight = 0
+  // Delivered so far: with `maxRows`, no page is requested beyond those its rows still need.
+  let rows = 0
+  let delivered = 0
+  const maxPages = (): number =>
+    o.maxRows > 0 ? delivered + Math.ceil((o.maxRows - rows) / limit) : Infinity
   // Pages requested and not yet delivered: in flight, or answered and waiting for their turn.
   // Their promises never reject, so a page nobody awaits cannot become an unhandled rejection.
   const pending = new Map<number, Pending<Page>>()
@@ -132,7 +168,7 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
       inFlight < o.concurrency &&
       pending.size < 2 * o.concurrency &&
       nextIndex <= lastIndex &&
-      nextIndex < maxPages &&
+      nextIndex < maxPages() &&
       nextIndex < reach() &&
       !deadline.passed()
     )
@@ -149,13 +185,50 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
     return outcome
   }
 
+  // The page size that gets through the service's gateway: `limit` until a page times out.
+  let partSize = limit
+  let narrowed: Narrowing | undefined
+  /** The rows of one page, in pieces of `partSize` once the gateway has timed out on more. */
+  const fetchRows = (offset: number, signal: AbortSignal): Promise<Page> =>
+    // Without a way to join pieces there is nothing to narrow to: the page as it comes.
+    o.joinPages
+      ? fetchInPieces(offset, signal, o.joinPages)
+      : o.fetchPage(offset, limit, signal, false)
+  const fetchInPieces = async (
+    offset: number,
+    signal: AbortSignal,
+    join: (parts: Page[]) => Page
+  ): Promise<Page> => {
+    const parts: Page[] = []
+    // The page's first request is counted where it starts; each further piece here.
+    let calls = 0
+    for (let at = offset; at < offset + limit;) {
+      const n = Math.min(partSize, offset + limit - at)
+      const halvable = canNarrow(n)
+      if (calls++ > 0) requests++
+      let part: Page
+      try {
+        part = await o.fetchPage(at, n, signal, halvable)
+      } catch (err) {
+        if (!halvable || signal.aborted || !isGatewayTimeout(err)) throw err
+        partSize = Math.min(partSize, halved(n))
+        narrowed = { from: limit, to: partSize }
+        continue
+      }
+      parts.push(part)
+      at += n
+      if (!part.hasMore) break
+    }
+    return parts.length === 1 ? parts[0]! : join(parts)
+  }
+
   const start = (index: number): void => {
     requests++
     inFlight++
     const controller = new AbortController()
     let outcome: Promise<Outcome<Page>>
     try {
-      outcome = o.fetchPage(index * limit, limit, controller.signal).then(
+      outcome = fetchRows(index * limit, controller.signal).then(
         page => settled(index, { ok: true, page }),
         (error: unknown) => settled(index, { ok: false, error })
       )
@@ -182,8 +255,9 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
 
   const checks = new PageChecks<Page, Row>(o, limit)
   let first: Page | undefined
-  let rows = 0
   let maxRowsReached = false
+  let emptyRun = 0
+  let shortPages = 0
   try {
     fill()
     for (let index = 0; ; index++) {
@@ -210,6 +284,10 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
       first ??= page
       const isLast = isLastPage(page)
       checks.check(page, index)
+      const count = o.rowsOf(page).length
+      if (!isLast && count < limit) shortPages++
+      emptyRun = !isLast && count === 0 ? emptyRun + 1 : 0
+      const endedShort = emptyRun >= MAX_EMPTY_PAGES
 
       let kept = o.rowsOf(page)
       const room = o.maxRows > 0 ? o.maxRows - rows : Infinity
@@ -219,6 +297,8 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
       } else if (kept.length === room && !isLast) maxRowsReached = true
       checks.duplicates(kept)
       rows += kept.length
+      delivered++
+      const enough = o.maxRows > 0 && rows >= o.maxRows
 
       const answer = o.onPage(kept, page)
       let verdict: void | typeof STOP
@@ -228,8 +308,8 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
         verdict = await answer
       } else verdict = answer
       firstDelivered = true
-      const stopped = verdict === STOP && !isLast && index + 1 < maxPages
-      const finished = stopped || isLast || index + 1 >= maxPages
+      const stopped = verdict === STOP && !isLast && !enough
+      const finished = stopped || isLast || enough || endedShort
       // A read that got everything while the last page was being written has not run out of time.
       if (timeUp && !finished) throw timeUpAt(rows, index + 1)
       if (finished) {
@@ -240,7 +320,10 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
           requests,
           abandoned: pending.size,
           maxRowsReached,
-          stopped
+          stopped,
+          endedShort: endedShort && !stopped && !enough,
+          shortPages,
+          ...(narrowed ? { narrowed } : {})
         }
       }
       fill()
@@ -289,12 +372,6 @@ class PageChecks<Page extends OffsetPage, Row extends { path: string }> {
           `${totals}. The export keeps the first page's totals; rows may be missing or repeated.`
       )
     }
-    const count = this.o.rowsOf(page).length
-    if (page.hasMore && count < this.limit)
-      this.o.onWarning(
-        `The page at offset ${index * this.limit} has ${count} rows instead of ${this.limit} ` +
-          `but says more exist; it is treated as the last page.`
-      )
   }
 
   duplicates(rows: Row[]): void {
@@ -309,64 +386,6 @@ class PageChecks<Page extends OffsetPage, Row extends { path: string }> {
       return
     }
   }
-}
-
-/**
- * A set of 64-bit string hashes in one flat typed array (8 bytes a slot, at most half the slots
- * used): 1,000,000 paths take 16 MB (24 MB while growing) where a Set of strings would take 60-80 MB.
- * 32-bit hashes would collide about a hundred times among a million paths; with 64 bits a false
- * "seen" has a chance of about 1 in 30 million, and would only cause a spurious warning.
- */
-class HashSet64 {
-  private slots = new Uint32Array(2 * 1024)
-  private size = 0
-
-  /** Adds the path; false when it (or, very rarely, a path with the same hash) was there. */
-  add(path: string): boolean {
-    const [a, b] = hash64(path)
-    if ((this.size + 1) * 2 > this.slots.length / 2) this.grow()
-    if (!HashSet64.insert(this.slots, a, b)) return false
-    this.size++
-    return true
-  }
-
-  private grow(): void {
-    const old = this.slots
-    this.slots = new Uint32Array(old.length * 2)
-    for (let i = 0; i < old.length; i += 2)
-      if (old[i] !== 0 || old[i + 1] !== 0) HashSet64.insert(this.slots, old[i]!, old[i + 1]!)
-  }
-
-  // Open addressing with linear probing; (0, 0) marks an empty slot, so hash64 never returns it.
-  private static insert(slots: Uint32Array, a: number, b: number): boolean {
-    const mask = slots.length / 2 - 1
-    for (let i = a & mask; ; i = (i + 1) & mask) {
-      const x = slots[2 * i]!
-      const y = slots[2 * i + 1]!
-      if (x === 0 && y === 0) {
-        slots[2 * i] = a
-        slots[2 * i + 1] = b
-        return true
-      }
-      if (x === a && y === b) return false
-    }
-  }
-}
-
-/** Two 32-bit halves of a cyrb53-style hash (a well-mixed, fast non-cryptographic string hash). */
-function hash64(s: string): [number, number] {
-  let h1 = 0xdeadbeef
-  let h2 = 0x41c6ce57
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    h1 = Math.imul(h1 ^ c, 2654435761)
-    h2 = Math.imul(h2 ^ c, 1597334677)
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
-  const a = h1 >>> 0
-  const b = h2 >>> 0
-  return a === 0 && b === 0 ? [0, 1] : [a, b]
 }
 
 /** The time ran out after `rows` rows in `pages` pages, the page at `offset` still awaited. */

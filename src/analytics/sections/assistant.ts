@@ -4,8 +4,10 @@
 // up to a cap: the grouping then covers the first ones, and the report says so.
 import type { CallerStats, Conversation } from '../../service/analytics.js'
 import { readCursorPages } from '../../service/cursor.js'
+import { isGatewayTimeout, weeklyChunks } from '../../service/timeouts.js'
 import { textKey } from '../search-gaps.js'
-import type { SectionInput } from './section.js'
+import { caveats, type ReadCaveats, type SectionInput } from './section.js'
+import { endedShortNote, readWholeOrByWeek, type RangeRead } from './weekly.js'
 
 export const CONVERSATIONS_LIMIT = 1000
 /** Three requests at most: enough for a frequency ranking, cheap against an hourly quota of ~100. */
@@ -19,7 +21,7 @@ export interface UnansweredQuestion {
   lastAskedAt?: string
 }
 
-export interface AssistantSection {
+export interface AssistantSection extends ReadCaveats {
   name: 'assistant'
   ok: true
   /** From caller-stats. */
@@ -46,8 +48,8 @@ export interface AssistantSection {
 }
 
 export async function readAssistant(input: SectionInput): Promise<AssistantSection> {
-  const { api, range } = input
-  const callers = await api.callerStats(range)
+  const { range } = input
+  const callers = await readCallers(input, range)
   const result = await readQuestions(input, range)
   const unanswered = result.items.filter(c => c.resolutionStatus === 'unanswered')
   const section: AssistantSection = {
@@ -59,11 +61,15 @@ export async function readAssistant(input: SectionInput): Promise<AssistantSecti
     unanswered: unanswered.length,
     complete: result.complete,
     top: groupQuestions(unanswered).slice(0, input.top),
-    answered: mostlyAnswered(result.items)
+    answered: mostlyAnswered(result.items),
+    ...caveats(
+      result.notes,
+      result.endedShort ? endedShortNote('Assistant', 'questions') : undefined
+    )
   }
   if (input.previous) {
     const { known, previous } = input
-    section.previous = known?.questions ?? (await api.callerStats(previous)).total
+    section.previous = known?.questions ?? (await readCallers(input, previous)).total
     // The share unanswered is what the change is about: more questions is neither good nor bad.
     section.previousShare = known?.answers ?? shareOf((await readQuestions(input, previous)).items)
   }
@@ -87,22 +93,59 @@ function mostlyAnswered(questions: readonly Conversation[]): string[] {
   return [...balance].filter(([, n]) => n > 0).map(([key]) => key)
 }
 
-/** The questions (turns) of a range, up to the cap, in pages of 1000. */
-async function readQuestions(input: SectionInput, range: SectionInput['range']) {
-  const result = await readCursorPages<Conversation>({
-    fetchPage: async (limit, cursor) => {
-      const page = await input.api.conversations(range, limit, cursor)
-      return { items: page.conversations, nextCursor: page.hasMore ? page.nextCursor : null }
-    },
-    limit: CONVERSATIONS_LIMIT,
-    enough: CONVERSATIONS_CAP,
-    deadline: input.deadline
+/**
+ * The questions (turns) of a range, up to the cap, in pages of 1000; by weeks (newest first, the
+ * cap shared) when the gateway keeps timing out on the whole range.
+ */
+async function readQuestions(
+  input: SectionInput,
+  range: SectionInput['range']
+): Promise<RangeRead<Conversation>> {
+  let read = 0
+  let byWeeks = false
+  const result = await readWholeOrByWeek<Conversation>(range, 'questions', async (part, o) => {
+    // The weeks share the cap afresh: what the whole range gave before it timed out is dropped.
+    if (part !== range && !byWeeks) [byWeeks, read] = [true, 0]
+    const enough = CONVERSATIONS_CAP - read
+    // The cap is spent: the weeks left are not read (and the reading is not complete).
+    if (enough <= 0) return { items: [], complete: false, short: false, endedShort: false }
+    const got = await readCursorPages<Conversation>({
+      fetchPage: async (size, cursor, ask) => {
+        const page = await input.api.conversations(part, size, cursor, ask)
+        return { items: page.conversations, nextCursor: page.hasMore ? page.nextCursor : null }
+      },
+      limit: o.limit ?? CONVERSATIONS_LIMIT,
+      enough,
+      deadline: input.deadline,
+      splittable: o.splittable
+    })
+    read += got.items.length
+    return got
   })
   if (result.short)
     input.onWarning(
       `Assistant: the service gave fewer questions a page than asked for; the report covers the ${result.items.length} read.`
     )
   return result
+}
+
+/** The caller stats of a range; added up over its weeks when the gateway times out on it whole. */
+async function readCallers(
+  input: SectionInput,
+  range: SectionInput['range']
+): Promise<CallerStats> {
+  const weeks = weeklyChunks(range)
+  try {
+    return await input.api.callerStats(range, { halvable: weeks !== undefined })
+  } catch (err) {
+    if (!weeks || !isGatewayTimeout(err)) throw err
+    const sum: CallerStats = { web: 0, api: 0, other: 0, total: 0 }
+    for (const week of weeks) {
+      const part = await input.api.callerStats(week)
+      for (const key of ['web', 'api', 'other', 'total'] as const) sum[key] += part[key]
+    }
+    return sum
+  }
 }
 
 /**

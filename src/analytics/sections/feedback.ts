@@ -1,14 +1,16 @@
 // The `feedback` section: one request to `feedback/by-page` (it has no cursor), the pages with
 // the most thumbs-down, thumbs-up and code-snippet feedback beside them. With `compare`, the
 // previous period's thumbs-down over the same kind of page, one request.
-import type { FeedbackRow } from '../../service/analytics.js'
-import type { SectionInput } from './section.js'
+import type { AnalyticsApi, FeedbackPage, FeedbackRow } from '../../service/analytics.js'
+import type { DateRange } from '../../period.js'
+import { canNarrow, halved, isGatewayTimeout, narrowingNote } from '../../service/timeouts.js'
+import { caveats, type ReadCaveats, type SectionInput } from './section.js'
 import { eachPathOnce } from '../top.js'
 
 /** The most the operation accepts, and all a report reads: there is no next page to ask for. */
 export const FEEDBACK_LIMIT = 100
 
-export interface FeedbackSection {
+export interface FeedbackSection extends ReadCaveats {
   name: 'feedback'
   ok: true
   /** Sums over the pages read. */
@@ -27,13 +29,13 @@ export interface FeedbackSection {
 
 /** The period before's 👎, summed as the section sums its own (each page once). */
 async function thumbsDown(input: SectionInput): Promise<number> {
-  const before = await input.api.feedbackByPage(input.previous ?? input.range, FEEDBACK_LIMIT)
+  const { page: before } = await readFeedbackPage(input.api, input.previous ?? input.range)
   return eachPathOnce(before.feedback).reduce((n, r) => n + r.thumbsDown, 0)
 }
 
 export async function readFeedback(input: SectionInput): Promise<FeedbackSection> {
   const { api } = input
-  const page = await api.feedbackByPage(input.range, FEEDBACK_LIMIT)
+  const { page, limit } = await readFeedbackPage(api, input.range)
   const rows = eachPathOnce(page.feedback, path =>
     input.onWarning(
       `Feedback: the service sent the page ${JSON.stringify(path)} more than once; each page is counted and shown once.`
@@ -51,8 +53,25 @@ export async function readFeedback(input: SectionInput): Promise<FeedbackSection
     top: rows
       .filter(r => r.thumbsDown > 0 || r.code > 0)
       .sort((a, b) => b.thumbsDown - a.thumbsDown || b.total - a.total)
-      .slice(0, input.top)
+      .slice(0, input.top),
+    ...caveats(
+      limit < FEEDBACK_LIMIT ? [narrowingNote('pages', { from: FEEDBACK_LIMIT, to: limit })] : []
+    )
   }
   if (input.previous) section.previous = input.known?.thumbsDown ?? (await thumbsDown(input))
   return section
+}
+
+/** The one page of feedback, asked again for half as many pages while the gateway times out. */
+async function readFeedbackPage(
+  api: AnalyticsApi,
+  range: DateRange
+): Promise<{ page: FeedbackPage; limit: number }> {
+  for (let limit = FEEDBACK_LIMIT; ; limit = halved(limit)) {
+    try {
+      return { page: await api.feedbackByPage(range, limit, { halvable: canNarrow(limit) }), limit }
+    } catch (err) {
+      if (!canNarrow(limit) || !isGatewayTimeout(err)) throw err
+    }
+  }
 }

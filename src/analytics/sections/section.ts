@@ -31,6 +31,28 @@ export interface SectionInput {
   onWarning: (line: string) => void
 }
 
+/**
+ * What the service made a section's reading do, in the summary's words (the reader's own, never
+ * the service's): read by every section that was read.
+ */
+export interface ReadCaveats {
+  /** What the reading had to do to get the answer: pages narrowed, a range read by weeks. */
+  notes?: string[]
+  /**
+   * Why the section is incomplete: the service still said more exist when the reading had to
+   * stop (empty pages in a row). The report is then headed incomplete.
+   */
+  incomplete?: string
+}
+
+/** The caveats of a read, without empty fields. */
+export function caveats(notes: string[], incomplete?: string): ReadCaveats {
+  return {
+    ...(notes.length > 0 ? { notes } : {}),
+    ...(incomplete !== undefined ? { incomplete } : {})
+  }
+}
+
 export type RunLimit = 'quota' | 'time' | 'max-requests'
 
 export interface SectionFailure {

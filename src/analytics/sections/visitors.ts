@@ -15,9 +15,10 @@ import {
 import type { VisitorCounts, VisitorRow, VisitorsPage } from '../../service/schema.js'
 import { TopPages } from '../top.js'
 import type { DateRange } from '../../period.js'
-import type { SectionInput } from './section.js'
+import { caveats, type ReadCaveats, type SectionInput } from './section.js'
+import { narrowingNote } from '../../service/timeouts.js'
 
-export interface PagesSection {
+export interface PagesSection extends ReadCaveats {
   name: 'visitors' | 'views'
   ok: true
   totals: VisitorCounts
@@ -48,7 +49,12 @@ export interface PagesReadOptions {
   label?: string
 }
 
-type FetchPage = (offset: number, limit: number, signal?: AbortSignal) => Promise<VisitorsPage>
+type FetchPage = (
+  offset: number,
+  limit: number,
+  signal: AbortSignal,
+  halvable: boolean
+) => Promise<VisitorsPage>
 
 export async function readVisitors(input: SectionInput): Promise<PagesSection> {
   return (await readPages('visitors', input)).section
@@ -109,14 +115,21 @@ function pageOptions(
   const { api } = input
   const fetchPage: FetchPage =
     name === 'visitors'
-      ? (offset, limit, signal) => api.visitors(range, limit, offset, signal)
-      : async (offset, limit, signal) => {
-          const page = await api.views(range, limit, offset, signal)
+      ? (offset, limit, signal, halvable) =>
+          api.visitors(range, limit, offset, { signal, halvable })
+      : async (offset, limit, signal, halvable) => {
+          const page = await api.views(range, limit, offset, { signal, halvable })
           return { totals: page.totals, visitors: page.views, hasMore: page.hasMore }
         }
   return {
     fetchPage,
     rowsOf: (page: VisitorsPage) => page.visitors,
+    // The pieces of a page the gateway timed out on, as one page: the first piece's totals.
+    joinPages: (parts: VisitorsPage[]) => ({
+      totals: parts[0]!.totals,
+      visitors: parts.flatMap(part => part.visitors),
+      hasMore: parts[parts.length - 1]!.hasMore
+    }),
     pageSize: input.pageSize,
     maxRows: input.maxRows,
     concurrency: input.concurrency,
@@ -155,7 +168,20 @@ export async function readRangePages(
     rows: read.rows,
     top: list,
     ...(shown.size > 0 ? { shown: [...shown.values()] } : {}),
-    maxRowsReached: read.maxRowsReached
+    maxRowsReached: read.maxRowsReached,
+    ...caveats(
+      read.narrowed ? [narrowingNote('rows', read.narrowed)] : [],
+      read.endedShort ? pagesEndedShort(name, read.rows) : undefined
+    )
   }
   return { section, read }
+}
+
+/** Why a read of pages is incomplete: it stopped at empty pages that still said more exist. */
+export function pagesEndedShort(name: PagesSection['name'], rows: number): string {
+  const title = name === 'visitors' ? 'Visitors' : 'Views'
+  return (
+    `${title}: the service sent 3 empty pages in a row while saying more rows exist, so the ` +
+    `reading stopped after ${rows} rows, which are not all of them.`
+  )
 }

@@ -1,0 +1,91 @@
+// What others observed of the real service's analytics (shared field notes), as faults of the
+// simulator: cursors served opaque, as ULIDs or inside a whole URL, and long; a 414 on a URL too
+// long for the server; a gateway's 504 on pages above a size or on long ranges; short and empty
+// pages that still say more exist. Standard library only, like the rest of sim/.
+
+/**
+ * @typedef {object} FieldOptions
+ * @property {'opaque'|'ulid'|'url'} [cursorForm] how `nextCursor` is served: opaque (default), a
+ *   ULID (as the assistant operation documents its cursor), or a whole URL whose `cursor`
+ *   parameter is the cursor (observed by one fetcher); the URL itself is no cursor: sent back as
+ *   one, it is refused as invalid
+ * @property {number} [cursorChars] pad every cursor to at least this many characters
+ * @property {number} [maxUrlChars] answer 414 "Pagination URL exceeded server limit" to an
+ *   analytics request whose path and query are longer (observed with long cursors)
+ * @property {number} [timeoutAbove] answer 504 (after `timeoutMs`) to an analytics request that
+ *   asks for more rows (`limit`) than this
+ * @property {number} [timeoutDays] answer 504 (after `timeoutMs`) to an analytics request whose
+ *   range is longer than this many days, or unbounded
+ * @property {number} [timeoutMs] how long the gateway waits before its 504 (default 10 s)
+ * @property {{ kind: string, offset: number, keep: number }[]} [thinPages] the page of `kind`
+ *   starting at `offset` holds only its first `keep` rows (the service filtered the others out of
+ *   it) while `hasMore` or `nextCursor` still say more exist, as PostHog's tests model
+ */
+
+/** @param {FieldOptions} options */
+export function createField(options) {
+  // A cursor encodes its window (kind, offset, range), so a page asked with the cursor and
+  // `limit` alone reads the same rows; served opaque, as a ULID or inside a whole URL.
+  const ulids = new Map()
+  const encodeCursor = (kind, offset, q, projectId, limit) => {
+    const window = { kind, offset, dateFrom: q.dateFrom, dateTo: q.dateTo }
+    const opaque = Buffer.from(JSON.stringify(window)).toString('base64url')
+    const cursor = opaque.padEnd(options.cursorChars ?? 0, '.')
+    if (options.cursorForm === 'ulid') {
+      const ulid = `01JC${String(ulids.size + 1).padStart(22, '0')}`
+      ulids.set(ulid, window)
+      return ulid
+    }
+    if (options.cursorForm === 'url') {
+      const query = new URLSearchParams({ limit: String(limit), cursor })
+      return `https://api.mintlify.com/v1/analytics/${encodeURIComponent(projectId ?? '')}/${kind}?${query}`
+    }
+    return cursor
+  }
+  /** The window a cursor stands for, or undefined when it is not one of ours. */
+  const decodeCursor = (kind, cursor) => {
+    let c = ulids.get(cursor)
+    if (!c) {
+      try {
+        c = JSON.parse(Buffer.from(cursor.replace(/\.+$/, ''), 'base64url').toString('utf8'))
+      } catch {
+        return undefined
+      }
+    }
+    return c && c.kind === kind && Number.isInteger(c.offset) && c.offset >= 0 ? c : undefined
+  }
+
+  /** The offset and range a cursor stands for (the request's own range first), or undefined. */
+  const cursorWindow = (kind, q) => {
+    if (q.cursor === undefined) return { offset: 0, range: q }
+    const c = decodeCursor(kind, q.cursor)
+    if (!c) return undefined
+    const range = q.dateFrom || q.dateTo ? q : { dateFrom: c.dateFrom, dateTo: c.dateTo }
+    return { offset: c.offset, range }
+  }
+
+  /** How many rows the page of `kind` at `offset` keeps (thinPages), of `count`. */
+  const kept = (kind, offset, count) => {
+    const thin = (options.thinPages ?? []).find(t => t.kind === kind && t.offset === offset)
+    return thin ? Math.min(count, thin.keep) : count
+  }
+
+  /** The gateway's 504, after its wait, for a page too large or a range too long (faults). */
+  const gatewayTimeout = (kind, q) => {
+    const tooMany = options.timeoutAbove !== undefined && +(q.limit ?? 0) > options.timeoutAbove
+    // A page asked by its cursor alone covers the cursor's window.
+    const range = q.cursor ? (cursorWindow(kind, q)?.range ?? q) : q
+    const days =
+      range.dateFrom && range.dateTo
+        ? (Date.parse(range.dateTo) - Date.parse(range.dateFrom)) / 86_400_000
+        : Infinity
+    const tooLong = options.timeoutDays !== undefined && days > options.timeoutDays
+    if (!tooMany && !tooLong) return undefined
+    return { status: 504, body: 'Gateway Timeout', delayMs: options.timeoutMs ?? 10_000 }
+  }
+
+  /** A URL the server refuses with 414 (maxUrlChars). */
+  const urlTooLong = url => options.maxUrlChars !== undefined && url.length > options.maxUrlChars
+
+  return { encodeCursor, cursorWindow, kept, gatewayTimeout, urlTooLong }
+}

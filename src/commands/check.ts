@@ -1,0 +1,114 @@
+// `command: check`: the set-up verified before anyone relies on it, in at most 8 requests to the
+// service and none that starts or changes a job. Each line passes or says what to change (the
+// input, the secret or variable, the plan, the IP allowlist, the workflow's `permissions:`); the
+// step fails when any line fails. What the service answered is the `service-profile` output.
+import * as core from '@actions/core'
+import { resolvePeriod } from '../period.js'
+import { commentRights } from '../github/rights.js'
+import {
+  joinChecks,
+  renderCheck,
+  toChange,
+  type CheckLine,
+  type CheckReport
+} from '../report/check.js'
+import { bytes } from '../report/markdown.js'
+import type { CheckSettings } from '../settings.js'
+import { CHECK_MAX_REQUESTS, Prober, type Probe } from './check-probes.js'
+import { ANALYTICS, checkLines, isProjectUnknown, notSent, rightsLine } from './check-lines.js'
+import type { CommandContext } from './context.js'
+
+const SUMMARY_MAX_BYTES = 64 * 1024
+/** The check's share of `max-requests`: 8 at most, fewer when the workflow caps the run lower. */
+export function checkBudget(maxRequests: number): number {
+  return maxRequests > 0 ? Math.min(maxRequests, CHECK_MAX_REQUESTS) : CHECK_MAX_REQUESTS
+}
+
+export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void> {
+  const s = ctx.settings
+  const range = resolvePeriod({ kind: 'days', days: 7 }, new Date(ctx.deadline.now()))
+  core.info(`Checking the set-up of project ${s.projectId} at ${s.baseUrl}.`)
+  const prober = new Prober(ctx.service, s.projectId, range, ctx.deadline)
+  const probes = await probeAll(prober, s.jobPath)
+  const lines = [...checkLines(s.apiKey, s.projectId, probes), await tokenLine(ctx)]
+  const report: CheckReport = {
+    projectId: s.projectId,
+    baseUrl: s.baseUrl,
+    range,
+    lines,
+    profile: probes.map(p => p.entry),
+    requests: ctx.service.requests,
+    maxRequests: checkBudget(s.maxRequests),
+    generatedAt: ctx.deadline.now()
+  }
+  ctx.result.set('service-profile', JSON.stringify(profileJson(report)))
+  if (s.summary) ctx.result.summary = renderCheck(report, bytes(SUMMARY_MAX_BYTES))
+  const failed = toChange(lines)
+  for (const line of lines) core.info(`${line.verdict.toUpperCase()} ${line.check}: ${said(line)}`)
+  if (failed.length > 0)
+    ctx.result.failure =
+      `The set-up check found ${failed.length === 1 ? 'a problem' : `${failed.length} problems`}: ` +
+      failed
+        .map(f => {
+          const first = lines.find(line => line.check === f.checks[0])
+          return `${joinChecks(f.checks)}: ${first ? said(first) : ''} → ${f.fix}`
+        })
+        .join('; ')
+}
+
+/** A line in the log: what was seen, and the service's words. */
+function said(line: CheckLine): string {
+  return line.said ? `${line.seen}: ${line.said}` : line.seen
+}
+
+/** The JSON of the `service-profile` output: per operation what the service answered. */
+function profileJson(r: CheckReport) {
+  return { range: r.range, requests: r.requests, operations: r.profile }
+}
+
+/**
+ * The analytics operations, then the agent API. A key the service refuses (401), a project it
+ * does not know (404) or a spent hourly limit (429) is said once: the probes after it would only
+ * be refused the same way, each spending a request.
+ */
+async function probeAll(prober: Prober, jobPath: string): Promise<Probe[]> {
+  const probes: Probe[] = []
+  const ask = prober.analytics()
+  let stopAnalytics = false
+  for (const operation of ANALYTICS) {
+    if (stopAnalytics) break
+    const p = await ask[operation]()
+    probes.push(p)
+    const status = p.entry.status
+    if (status === 401) return probes
+    if (isProjectUnknown(p)) return probes
+    if (status === 429 || notSent(p)) stopAnalytics = true
+  }
+  probes.push(await prober.agent(jobPath))
+  return probes
+}
+
+/** Whether the token may comment where the run would: checked without writing anything. */
+async function tokenLine(ctx: CommandContext<CheckSettings>): Promise<CheckLine> {
+  const check = 'GitHub token may comment'
+  const { target, octokit, settings: s, event } = ctx
+  if (s.comment === 'false') return { check, verdict: 'skip', seen: '`comment: false`' }
+  if (!target)
+    return {
+      check,
+      verdict: 'skip',
+      seen:
+        'no pull request or issue to comment on: set `issue-number` (e.g. the tracking issue of ' +
+        'the weekly report) to check the token there'
+    }
+  const where = `#${target.issueNumber}`
+  if (!octokit)
+    return {
+      check,
+      verdict: 'fail',
+      seen: `\`github-token\` is empty, so nothing can be written on ${where}`,
+      fix: 'Leave `github-token` out (it defaults to the workflow’s token) or pass a token'
+    }
+  const rights = await commentRights(octokit, target)
+  return rightsLine(rights, target.issueNumber, event)
+}

@@ -1,0 +1,33 @@
+// Whether the token may comment on a pull request or issue, found without writing anything: a
+// comment with no body. GitHub checks the token's rights before the body, so it answers 403 when
+// the token may not write there, 404 when it cannot see the issue, and otherwise 422, refusing
+// only the missing body. Nothing is created either way.
+import type { Place } from './comments.js'
+import { call, GitHubError } from './errors.js'
+import type { Octokit } from './octokit.js'
+
+export type CommentRights = { ok: true } | { ok: false; status: number | undefined; said: string }
+
+const COMMENTS_ROUTE: string = 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments'
+
+export async function commentRights(octokit: Octokit, place: Place): Promise<CommentRights> {
+  try {
+    await call(`a comment on #${place.issueNumber} with no body (to check the token)`, () =>
+      // The route as a plain string: its typed form requires the body this request leaves out.
+      octokit.request(COMMENTS_ROUTE, {
+        owner: place.owner,
+        repo: place.repo,
+        issue_number: place.issueNumber,
+        data: {}
+      })
+    )
+  } catch (err) {
+    if (!(err instanceof GitHubError)) throw err
+    // The rights were checked, and only the body refused: the token may comment here.
+    if (err.status === 422) return { ok: true }
+    const said = [err.status, err.detail].filter(x => x !== undefined && x !== '').join(' ')
+    return { ok: false, status: err.status, said }
+  }
+  // GitHub took a comment with no body: it may write here (never expected).
+  return { ok: true }
+}
