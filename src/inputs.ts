@@ -222,6 +222,16 @@ export function readProjectId(get: GetInput): string {
   return id
 }
 
+/** The agent API's "get job" path: the job (and project) ids are filled into it. */
+export function readJobPath(text: string): string {
+  if (!text.startsWith('/') || !text.includes('{id}'))
+    throw new InputError(
+      'job-path',
+      'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`'
+    )
+  return text
+}
+
 export function readApiKey(get: GetInput): string {
   const key = get('api-key')
   if (key === '')

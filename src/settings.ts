@@ -18,6 +18,7 @@ import {
   quote,
   readBaseUrl,
   readId,
+  readJobPath,
   readLogins,
   readProjectId,
   readSiteUrl,
@@ -406,15 +407,6 @@ function readSections(text: string): SectionName[] {
       )
   }
   return [...new Set(items)] as SectionName[]
-}
-
-function readJobPath(text: string): string {
-  if (!text.startsWith('/') || !text.includes('{id}'))
-    throw new InputError(
-      'job-path',
-      'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`'
-    )
-  return text
 }
 
 function readStatuses(text: string): string[] {
