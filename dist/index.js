@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7993);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1339);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7993:
+/***/ 1339:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32858,10 +32858,74 @@ function networkCode(err) {
     return 'other';
 }
 
+;// CONCATENATED MODULE: ./src/service/hints.ts
+// What a refusal of the service asks the user to change, from its status and the service's own
+// words: a 403 by the cause its words name (the IP allowlist, the key's scope, the plan, a key of
+// another organisation than \`project-id\`) or else each of them; a project the service does not
+// know names \`project-id\`. Plain text only: no imports, so any room may use it.
+const STATUS_HINTS = {
+    401: 'check `api-key`: it must be an admin API key (`mint_…`) of this organisation, not expired or revoked',
+    404: 'check `project-id` and `job-id` (and `job-path`, `base-url`)',
+    429: 'the service rate limit was reached (about 100 requests per hour); try again later'
+};
+/** What to change for a 403, by its cause: the service's words name one, or all are listed. */
+const FORBIDDEN = {
+    allowlist: 'an IP allowlist on the key refuses this runner: GitHub-hosted runners have changing ' +
+        'addresses, so use a self-hosted runner with a fixed address, or lift the allowlist',
+    scope: 'the key lacks the scope for this: a read-only key cannot send or create jobs; use an ' +
+        'admin key (`mint_…`) with full access',
+    plan: "your plan does not include this: check the plan on the dashboard's billing page",
+    organisation: 'the key belongs to another organisation than `project-id`: use a key of the organisation ' +
+        'that owns the project, or correct `project-id`'
+};
+/** The cause a 403's words name, if they name one. */
+function forbiddenCause(said) {
+    if (/\bIP\b|allow ?list|address/i.test(said))
+        return 'allowlist';
+    if (/read-only|scope|permission/i.test(said))
+        return 'scope';
+    if (/\bplan\b|upgrade|subscription|not available|not included/i.test(said))
+        return 'plan';
+    if (/organi[sz]ation|this project|access to/i.test(said))
+        return 'organisation';
+    return undefined;
+}
+/** What a 403 asks to change: its cause when the words name it, else every cause it may be. */
+function forbiddenHint(said) {
+    const cause = forbiddenCause(said);
+    if (cause)
+        return FORBIDDEN[cause];
+    return ('the service refused this key here. Either the key belongs to another organisation than ' +
+        '`project-id`, or an IP allowlist on the key refuses this runner, or the key lacks the ' +
+        "scope, or your plan lacks the feature: check each on the dashboard's API keys page");
+}
+/** The service's words say the project id is invalid or unknown (a 400 or a 404). */
+function saysProjectUnknown(said) {
+    return /project/i.test(said) && /invalid|unknown|not found|no such|does not exist/i.test(said);
+}
+/** The hint when the project id is what is wrong. */
+const PROJECT_HINT = "the project was not found: check `project-id` (the project id on the dashboard's API keys " +
+    'page; keep it as a repository variable, e.g. `DOCS_PROJECT_ID`, not a secret)';
+/**
+ * What to change for a failed request, from its status and the service's words: a 403 by its
+ * cause, a 400 or 404 whose words say the project is unknown (or any 404 of an analytics
+ * operation, where the project is the only id) names `project-id`.
+ */
+function statusHint(status, said, request = '') {
+    if (status === 403)
+        return forbiddenHint(said);
+    if ((status === 400 || status === 404) && saysProjectUnknown(said))
+        return PROJECT_HINT;
+    if (status === 404 && request.includes('/v1/analytics/'))
+        return PROJECT_HINT;
+    return STATUS_HINTS[status];
+}
+
 ;// CONCATENATED MODULE: ./src/service/errors.ts
 // Failures of the documentation service as data: the status, the service's own words, and for an
 // instruction whether it was delivered. Callers branch on these fields, never on the message,
 // which is written for the person reading the log.
+
 
 
 
@@ -32934,14 +32998,6 @@ class RequestCancelledError extends Error {
         this.name = 'AbortError';
     }
 }
-const STATUS_HINTS = {
-    401: 'check `api-key`: it must be an admin API key (`mint_…`) of this organisation, not expired or revoked',
-    403: 'the API key is not allowed to do this: a read-only key cannot send or create jobs; an IP ' +
-        'allowlist on the key refuses GitHub-hosted runners (their addresses change: use a ' +
-        'self-hosted runner with a fixed address, or lift the allowlist); and check `project-id`',
-    404: 'check `project-id` and `job-id` (and `job-path`, `base-url`)',
-    429: 'the service rate limit was reached (about 100 requests per hour); try again later'
-};
 /** " Not Found" for 404: the reason phrase, with its leading space, or nothing. */
 function reason(status) {
     const phrase = external_node_http_.STATUS_CODES[status];
@@ -32960,8 +33016,10 @@ function requestFailure(request, failed, attempts, method, gaveUpBecause) {
         : `${request} failed${tries}: ${failed.why}`;
     if (gaveUpBecause)
         message += `; gave up because ${gaveUpBecause}`;
-    const hint = status !== undefined ? STATUS_HINTS[status] : undefined;
-    if (hint && outcome.kind === 'answer')
+    const hint = status !== undefined && outcome.kind === 'answer'
+        ? statusHint(status, failed.why, request)
+        : undefined;
+    if (hint)
         message += ` (${hint})`;
     // Whether the instruction arrived is a field: whoever reports the failure says it in words.
     const maybe = method === 'POST' && mayHaveBeenDelivered(outcome);
@@ -33696,12 +33754,15 @@ function isTransient(err) {
 
 /** Failure of a GitHub call, with a message safe to show: no stack, no token. */
 class GitHubError extends Error {
+    detail;
     status;
     /** The failure without the advice: "GitHub: listing … failed (500 …)" (GitHub's words in it). */
     problem;
     /** The action's advice (Markdown: permissions and inputs as code), if any. */
     hint;
-    constructor(what, status, detail) {
+    constructor(what, status, 
+    /** GitHub's own words (cleaned of anything like a credential). */
+    detail) {
         const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean);
         const hint = status === 403 || status === 401
             ? 'The token cannot write here: give the workflow `issues: write` and ' +
@@ -33709,6 +33770,7 @@ class GitHubError extends Error {
             : undefined;
         const problem = `GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}`;
         super(hint ? `${problem}. ${hint}` : problem);
+        this.detail = detail;
         this.name = 'GitHubError';
         this.status = status;
         this.problem = problem;
@@ -35015,6 +35077,7 @@ async function attempt(r) {
             return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) };
         }
         const status = msg.statusCode ?? 0;
+        r.onAnswer?.({ status, rateLimit: rateLimitHeaders(msg) });
         if (status >= 300 && status < 400) {
             // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
             msg.destroy();
@@ -35109,6 +35172,17 @@ function requestInfo(r, signal) {
             signal
         }
     };
+}
+/** Headers about rate limits (`X-RateLimit-*`, `RateLimit-*`, `Retry-After`): a few, short. */
+function rateLimitHeaders(msg) {
+    const found = {};
+    const names = Object.keys(msg.headers)
+        .filter(name => /^(x-)?ratelimit(-|$)|^retry-after$/i.test(name))
+        .sort()
+        .slice(0, 8);
+    for (const name of names)
+        found[name] = clipText(redact(header(msg, name) ?? ''), 100);
+    return found;
 }
 function header(msg, name) {
     const v = msg.headers[name];
@@ -35261,12 +35335,9 @@ class ServiceClient {
         this.http.dispose();
         this.postHttp.dispose();
     }
-    /**
-     * GET `path` with the usual retries (or at most `maxAttempts` tries); what `check` makes of
-     * the JSON answer.
-     */
-    async getJson(path, check, signal, maxAttempts) {
-        return this.call({ method: 'GET', path, check, signal, maxAttempts });
+    /** GET `path` with the usual retries; what `check` makes of the JSON answer. */
+    async getJson(path, check, o = {}) {
+        return this.call({ method: 'GET', path, check, ...o });
     }
     async call(c) {
         // An instruction is sent at most 3 times in all, and only where it was certainly not taken.
@@ -35317,6 +35388,7 @@ class ServiceClient {
                     release();
                     this.sent++;
                 },
+                onAnswer: c.onAnswer,
                 debug: this.o.debug,
                 now: () => deadline.now()
             }).finally(release);
@@ -35348,7 +35420,8 @@ class ServiceClient {
                 if (spent)
                     throw this.stopForSpentQuota(request, result);
             }
-            if (!isRetryable(c.method, outcome) || tries >= maxAttempts)
+            const answeredItself = outcome.kind === 'answer' && c.noRetry?.includes(outcome.status);
+            if (!isRetryable(c.method, outcome) || tries >= maxAttempts || answeredItself)
                 throw requestFailure(request, result, tries, c.method);
             const wait = asked ??
                 quotaWait ??
@@ -36040,12 +36113,61 @@ function keyKindWarnings(key) {
         ];
     return [];
 }
+/**
+ * `project-id`: kept as a repository variable, so an empty one is most often a variable not set,
+ * or set as a secret (which `vars.` does not read); a value shaped like a key is the two swapped.
+ */
+function readProjectId(get) {
+    if (get('project-id') === '')
+        throw new InputError('project-id', "is required: the project id, shown on the dashboard's API keys page. It is a Variable, " +
+            'not a Secret: add it under Settings → Secrets and variables → Actions → Variables (e.g. ' +
+            '`DOCS_PROJECT_ID`) and pass it as `${{ vars.DOCS_PROJECT_ID }}`; a secret of that name ' +
+            'is not read by `vars.`');
+    const id = readId(get, 'project-id', true);
+    if (/^mint_/.test(id))
+        throw new InputError('project-id', 'holds what looks like an API key (`mint_…`): the key goes in `api-key` (a secret), the ' +
+            'project id in `project-id` (a variable). Check the two are not swapped, and rotate the ' +
+            'key if it was stored as a variable (variables are shown in logs)');
+    return id;
+}
+/** The agent API's "get job" path: the job (and project) ids are filled into it. */
+function readJobPath(text) {
+    if (!text.startsWith('/') || !text.includes('{id}'))
+        throw new InputError('job-path', 'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`');
+    return text;
+}
 function readApiKey(get) {
     const key = get('api-key');
     if (key === '')
-        throw new InputError('api-key', 'is required: an admin API key, e.g. `${{ secrets.DOCS_API_KEY }}`');
+        throw new InputError('api-key', 'is required: an admin API key, kept as a repository Secret and passed as ' +
+            '`${{ secrets.DOCS_API_KEY }}` (a secret, not a variable: `secrets.` does not read a ' +
+            'variable of that name)');
     checkSecretText('api-key', key);
     return key;
+}
+/** The declared name nearest to `name` (fewest edits; the first of equals), for a typo's hint. */
+function nearestName(name, names) {
+    let best;
+    let bestDistance = Infinity;
+    for (const candidate of names) {
+        const d = editDistance(name, candidate);
+        if (d < bestDistance)
+            [best, bestDistance] = [candidate, d];
+    }
+    return best;
+}
+/** Levenshtein distance: insertions, deletions and substitutions, one row at a time. */
+function editDistance(a, b) {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const next = [i];
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + cost);
+        }
+        row = next;
+    }
+    return row[b.length];
 }
 
 ;// CONCATENATED MODULE: ./src/commands/job-target.ts
@@ -37639,6 +37761,7 @@ function render(r, rows, cut) {
         r.incomplete ? `> ⚠️ **This report is incomplete.** ${r.incomplete}` : '',
         overview(r),
         notRead(r.sections),
+        readNotes(r.sections),
         trendOf(r),
         suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger),
         sectionTables(r, rows)
@@ -37783,6 +37906,11 @@ function failedHeadline(x) {
     const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
     return x.refused ? `⚠️ refused by the service${status}` : `⚠️ failed${status}`;
 }
+/** What the service made the reading do (pages narrowed, a range read by weeks): our words. */
+function readNotes(sections) {
+    const notes = sections.flatMap(x => x.ok ? (x.notes ?? []).map(note => `_${SECTION_TITLES[x.name]}: ${note}_`) : []);
+    return notes.join('\n\n');
+}
 // ---------------------------------------------------------------------------------------------
 // Sections that could not be read: each reason said once, with the sections it holds for
 function notRead(sections) {
@@ -37888,6 +38016,7 @@ async function writeFileAtomic(path, text) {
 
 
 
+const GATEWAY_TIMEOUTS = [502, 504];
 /** The operations of one project: what a section is given to read with. */
 class AnalyticsApi {
     client;
@@ -37897,36 +38026,37 @@ class AnalyticsApi {
         this.projectId = projectId;
     }
     /** `signal` cancels a page that read-ahead abandoned. */
-    visitors(range, limit, offset, signal) {
-        return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage, signal);
+    visitors(range, limit, offset, ask) {
+        return this.get('visitors', { ...range, limit, offset }, checkVisitorsPage, ask);
     }
-    views(range, limit, offset, signal) {
-        const q = { ...range, limit, offset };
-        return this.get('views', q, checkViewsPage, signal);
+    views(range, limit, offset, ask) {
+        return this.get('views', { ...range, limit, offset }, checkViewsPage, ask);
     }
     /** `once`: a single try, no retry (a trend point that fails is left out, not fought for). */
     visitorsTotals(range, once = false) {
         // One row is the least a page can hold; the totals come with every page.
         const q = { ...range, limit: 1, offset: 0 };
-        return this.get('visitors', q, b => checkVisitorsPage(b).totals, undefined, once ? 1 : undefined);
+        return this.get('visitors', q, b => checkVisitorsPage(b).totals, { once });
     }
     viewsTotals(range, once = false) {
         const q = { ...range, limit: 1, offset: 0 };
-        return this.get('views', q, b => checkViewsPage(b).totals, undefined, once ? 1 : undefined);
+        return this.get('views', q, b => checkViewsPage(b).totals, { once });
     }
-    searches(range, limit, cursor) {
-        return this.get('searches', { ...range, limit, cursor }, checkSearchesPage);
+    searches(range, limit, cursor, ask) {
+        const q = ask?.bare && cursor !== undefined ? { limit, cursor } : { ...range, limit, cursor };
+        return this.get('searches', q, checkSearchesPage, ask);
     }
-    feedbackByPage(range, limit) {
-        return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage);
+    feedbackByPage(range, limit, ask) {
+        return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage, ask);
     }
-    conversations(range, limit, cursor) {
-        return this.get('assistant', { ...range, limit, cursor }, checkConversationsPage);
+    conversations(range, limit, cursor, ask) {
+        const q = ask?.bare && cursor !== undefined ? { limit, cursor } : { ...range, limit, cursor };
+        return this.get('assistant', q, checkConversationsPage, ask);
     }
-    callerStats(range) {
-        return this.get('assistant/caller-stats', { ...range }, checkCallerStats);
+    callerStats(range, ask) {
+        return this.get('assistant/caller-stats', { ...range }, checkCallerStats, ask);
     }
-    get(operation, query, check, signal, maxAttempts) {
+    get(operation, query, check, ask = {}) {
         const params = new URLSearchParams();
         for (const [name, value] of Object.entries(query))
             if (value !== undefined)
@@ -37934,7 +38064,11 @@ class AnalyticsApi {
         const search = params.toString();
         const path = `/v1/analytics/${enc(this.projectId)}/${operation}${search ? `?${search}` : ''}`;
         // The client starts no request after the run's deadline (`wait-timeout` bounds the report).
-        return this.client.getJson(path, check, signal, maxAttempts);
+        return this.client.getJson(path, check, {
+            ...(ask.signal ? { signal: ask.signal } : {}),
+            ...(ask.halvable ? { noRetry: GATEWAY_TIMEOUTS } : {}),
+            ...(ask.once ? { maxAttempts: 1 } : {})
+        });
     }
 }
 /** A count: a finite, non-negative safe integer. Anything else is refused, naming the field. */
@@ -37988,12 +38122,31 @@ function object(v, where) {
         throw new ShapeError(`${where} is not an object`);
     return v;
 }
-/** A cursor is opaque: only a non-empty string or null (the end) is accepted. */
-function cursor(body) {
-    const v = body.nextCursor ?? null;
-    if (v !== null && (typeof v !== 'string' || v === ''))
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/i;
+/**
+ * The cursor to send back, and how it came. Observed: a `nextCursor` may be a whole URL; its
+ * `cursor` query parameter is the cursor, and the URL is never requested nor sent as a cursor.
+ * Anything else is sent back as given. The end is null; an empty string is refused.
+ */
+function readCursor(value) {
+    const v = value ?? null;
+    if (v === null)
+        return { cursor: null };
+    if (typeof v !== 'string' || v === '')
         throw new ShapeError('nextCursor is neither a non-empty string nor null');
-    return v;
+    if (/^https?:\/\//i.test(v)) {
+        let inner = null;
+        try {
+            inner = new URL(v).searchParams.get('cursor');
+        }
+        catch {
+            // Not a URL after all: refused below, never followed.
+        }
+        if (!inner)
+            throw new ShapeError('nextCursor is a URL without a `cursor` parameter');
+        return { cursor: inner, form: 'url' };
+    }
+    return { cursor: v, form: ULID.test(v) ? 'ulid' : 'opaque' };
 }
 function checkCounts(v, where) {
     const o = object(v, where);
@@ -38041,7 +38194,13 @@ function checkSearchesPage(body) {
             ...(lastSearchedAt !== null ? { lastSearchedAt } : {})
         };
     });
-    return { totalSearches: analytics_count(o, 'totalSearches', 'page'), searches, nextCursor: cursor(o) };
+    const { cursor, form } = readCursor(o.nextCursor);
+    return {
+        totalSearches: analytics_count(o, 'totalSearches', 'page'),
+        searches,
+        nextCursor: cursor,
+        ...(form ? { cursorForm: form } : {})
+    };
 }
 function checkFeedbackPage(body) {
     if (isNothing(body))
@@ -38081,9 +38240,9 @@ function checkConversationsPage(body) {
             pageUrl: optionalText(r, 'pageUrl', where)
         };
     });
-    const nextCursor = cursor(o);
+    const { cursor: nextCursor, form } = readCursor(o.nextCursor);
     const hasMore = typeof o.hasMore === 'boolean' ? o.hasMore : nextCursor !== null;
-    return { conversations, nextCursor, hasMore };
+    return { conversations, nextCursor, hasMore, ...(form ? { cursorForm: form } : {}) };
 }
 function checkCallerStats(body) {
     if (isNothing(body))
@@ -38282,34 +38441,482 @@ function recordKeys(s, sections, trend, suggestions) {
     return keys;
 }
 
+;// CONCATENATED MODULE: ./src/service/timeouts.ts
+
+/** The fewest rows a page is narrowed to: below this, halving only multiplies the requests. */
+const MIN_PAGE_ROWS = 25;
+/** The length of one chunk of a range that keeps timing out. */
+const CHUNK_DAYS = 7;
+const timeouts_DAY_MS = 86_400_000;
+/** The gateway gave up on the request (502, 504): a smaller one may get through. */
+function isGatewayTimeout(err) {
+    return err instanceof ServiceError && (err.status === 502 || err.status === 504);
+}
+/** Half of `limit`, rounded up, never below MIN_PAGE_ROWS. */
+function halved(limit) {
+    return Math.max(MIN_PAGE_ROWS, Math.ceil(limit / 2));
+}
+/** A page of `limit` rows that times out may be asked again smaller. */
+function canNarrow(limit) {
+    return limit > MIN_PAGE_ROWS;
+}
+/** The summary's words for a narrowing. */
+function narrowingNote(what, n) {
+    return (`The service timed out (502/504) on pages of ${n.from} ${what}, so they were read in pages ` +
+        `of ${n.to}.`);
+}
+/**
+ * A bounded range longer than a chunk, as consecutive chunks of CHUNK_DAYS (the last one shorter),
+ * newest first; undefined for a range that cannot or need not be split. The bounds keep the form
+ * they were given in (`YYYY-MM-DD` stays a date).
+ */
+function weeklyChunks(range) {
+    const { dateFrom, dateTo } = range;
+    if (dateFrom === undefined || dateTo === undefined)
+        return undefined;
+    const from = Date.parse(dateFrom);
+    const to = Date.parse(dateTo);
+    if (!Number.isFinite(from) || !Number.isFinite(to) || to - from <= CHUNK_DAYS * timeouts_DAY_MS)
+        return undefined;
+    const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(dateFrom) && /^\d{4}-\d{2}-\d{2}$/.test(dateTo);
+    const format = (ms) => dateOnly ? new Date(ms).toISOString().slice(0, 10) : new Date(ms).toISOString();
+    const chunks = [];
+    for (let start = from; start < to; start += CHUNK_DAYS * timeouts_DAY_MS) {
+        const end = Math.min(to, start + CHUNK_DAYS * timeouts_DAY_MS);
+        chunks.push({
+            dateFrom: start === from ? dateFrom : format(start),
+            dateTo: end === to ? dateTo : format(end)
+        });
+    }
+    return chunks.reverse();
+}
+
+;// CONCATENATED MODULE: ./src/service/path-set.ts
+// The paths an export has seen, to warn when one comes twice (data moving during the read), in
+// little memory: a million paths in about 16 MB.
+/**
+ * A set of 64-bit string hashes in one flat typed array (8 bytes a slot, at most half the slots
+ * used): 1,000,000 paths take 16 MB (24 MB while growing) where a Set of strings would take 60-80 MB.
+ * 32-bit hashes would collide about a hundred times among a million paths; with 64 bits a false
+ * "seen" has a chance of about 1 in 30 million, and would only cause a spurious warning.
+ */
+class HashSet64 {
+    slots = new Uint32Array(2 * 1024);
+    size = 0;
+    /** Adds the path; false when it (or, very rarely, a path with the same hash) was there. */
+    add(path) {
+        const [a, b] = hash64(path);
+        if ((this.size + 1) * 2 > this.slots.length / 2)
+            this.grow();
+        if (!HashSet64.insert(this.slots, a, b))
+            return false;
+        this.size++;
+        return true;
+    }
+    grow() {
+        const old = this.slots;
+        this.slots = new Uint32Array(old.length * 2);
+        for (let i = 0; i < old.length; i += 2)
+            if (old[i] !== 0 || old[i + 1] !== 0)
+                HashSet64.insert(this.slots, old[i], old[i + 1]);
+    }
+    // Open addressing with linear probing; (0, 0) marks an empty slot, so hash64 never returns it.
+    static insert(slots, a, b) {
+        const mask = slots.length / 2 - 1;
+        for (let i = a & mask;; i = (i + 1) & mask) {
+            const x = slots[2 * i];
+            const y = slots[2 * i + 1];
+            if (x === 0 && y === 0) {
+                slots[2 * i] = a;
+                slots[2 * i + 1] = b;
+                return true;
+            }
+            if (x === a && y === b)
+                return false;
+        }
+    }
+}
+/** Two 32-bit halves of a cyrb53-style hash (a well-mixed, fast non-cryptographic string hash). */
+function hash64(s) {
+    let h1 = 0xdeadbeef;
+    let h2 = 0x41c6ce57;
+    for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        h1 = Math.imul(h1 ^ c, 2654435761);
+        h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    const a = h1 >>> 0;
+    const b = h2 >>> 0;
+    return a === 0 && b === 0 ? [0, 1] : [a, b];
+}
+
+;// CONCATENATED MODULE: ./src/service/pages.ts
+// Offset pagination (`visitors`, `views`): pages read with a few requests in flight and handed on
+// strictly in offset order. The service allows about 100 analytics requests per hour for the whole
+// organisation, so read-ahead is spent like money: a request is only started when the pages
+// already seen make it likely to be needed, and a page that turns out to be unneeded is abandoned
+// (its AbortSignal fires), never retried.
+
+
+
+
+
+/** Returned by `onPage` when the caller has what it needs: the read ends there. */
+const STOP = 'stop';
+/**
+ * Empty pages in a row, each saying more exist, after which the read stops (marked endedShort):
+ * observed, the service may send a short or empty page mid-read, but not forever.
+ */
+const MAX_EMPTY_PAGES = 3;
+/**
+ * Up to this many pages, read-ahead may cost at most 1 request past the end: most exports are
+ * short, and a short export should not pay `concurrency - 1` requests to go faster.
+ */
+const SHORT_EXPORT_PAGES = 5;
+// Timers cannot wait longer than about 24.8 days; a longer deadline simply never fires.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * Reads pages at offsets 0, limit, 2·limit… until a page says it is the last (`hasMore` false),
+ * `maxRows` is reached, onPage says STOP, a page fails, time is up, or 3 pages in a row come back
+ * empty while saying more exist. A short page that says more exist is read past (observed: the
+ * service sends some), as the offsets are positions in the service's list.
+ *
+ * How far ahead it reads: a page is *known to exist* once the page before it came back with
+ * `hasMore`; requesting it costs nothing extra. A page beyond those is a guess that may lie past
+ * the end. The first page is read alone (most sites fit in one). Then one guess at a time is
+ * allowed while at most 5 pages are known to exist, so an export of up to 5 pages wastes at most
+ * 1 request; once more than 5 are known, up to `concurrency - 1` guesses, the most a longer export
+ * can waste. The window grows 1, 2, 2, then `concurrency`, as fast as the proof arrives.
+ */
+async function readOffsetPages(o) {
+    checkInteger('pageSize', o.pageSize, 1, 250);
+    checkInteger('concurrency', o.concurrency, 1, 16);
+    checkInteger('maxRows', o.maxRows, 0, Number.MAX_SAFE_INTEGER);
+    const deadline = o.deadline ?? new Deadline();
+    const limit = o.pageSize;
+    const isLastPage = (page) => !page.hasMore;
+    // Index of the earliest page known to be the last one; only ever decreases.
+    let lastIndex = Infinity;
+    // Pages 0..known-1 are known to exist.
+    let known = 1;
+    // The first page's rows may be all the caller needs (it says STOP): nothing is read ahead
+    // before it has seen them.
+    let firstDelivered = false;
+    let failed = false;
+    let done = false;
+    let timeUp = false;
+    let nextIndex = 0;
+    let requests = 0;
+    let inFlight = 0;
+    // Delivered so far: with `maxRows`, no page is requested beyond those its rows still need.
+    let rows = 0;
+    let delivered = 0;
+    const maxPages = () => o.maxRows > 0 ? delivered + Math.ceil((o.maxRows - rows) / limit) : Infinity;
+    // Pages requested and not yet delivered: in flight, or answered and waiting for their turn.
+    // Their promises never reject, so a page nobody awaits cannot become an unhandled rejection.
+    const pending = new Map();
+    // Requests may go up to (not including) this index.
+    const reach = () => !firstDelivered ? 1 : known + (known > SHORT_EXPORT_PAGES ? o.concurrency - 1 : 1);
+    const fill = () => {
+        while (!failed &&
+            !done &&
+            !timeUp &&
+            inFlight < o.concurrency &&
+            pending.size < 2 * o.concurrency &&
+            nextIndex <= lastIndex &&
+            nextIndex < maxPages() &&
+            nextIndex < reach() &&
+            !deadline.passed())
+            start(nextIndex++);
+    };
+    const settled = (index, outcome) => {
+        inFlight--;
+        if (!outcome.ok)
+            failed = true;
+        else if (isLastPage(outcome.page))
+            lastIndex = Math.min(lastIndex, index);
+        else
+            known = Math.max(known, index + 2);
+        // What this answer proved may allow the next request at once, before its turn to be delivered.
+        fill();
+        return outcome;
+    };
+    // The page size that gets through the service's gateway: `limit` until a page times out.
+    let partSize = limit;
+    let narrowed;
+    /** The rows of one page, in pieces of `partSize` once the gateway has timed out on more. */
+    const fetchRows = (offset, signal) => 
+    // Without a way to join pieces there is nothing to narrow to: the page as it comes.
+    o.joinPages
+        ? fetchInPieces(offset, signal, o.joinPages)
+        : o.fetchPage(offset, limit, signal, false);
+    const fetchInPieces = async (offset, signal, join) => {
+        const parts = [];
+        // The page's first request is counted where it starts; each further piece here.
+        let calls = 0;
+        for (let at = offset; at < offset + limit;) {
+            const n = Math.min(partSize, offset + limit - at);
+            const halvable = canNarrow(n);
+            if (calls++ > 0)
+                requests++;
+            let part;
+            try {
+                part = await o.fetchPage(at, n, signal, halvable);
+            }
+            catch (err) {
+                if (!halvable || signal.aborted || !isGatewayTimeout(err))
+                    throw err;
+                partSize = Math.min(partSize, halved(n));
+                narrowed = { from: limit, to: partSize };
+                continue;
+            }
+            parts.push(part);
+            at += n;
+            if (!part.hasMore)
+                break;
+        }
+        return parts.length === 1 ? parts[0] : join(parts);
+    };
+    const start = (index) => {
+        requests++;
+        inFlight++;
+        const controller = new AbortController();
+        let outcome;
+        try {
+            outcome = fetchRows(index * limit, controller.signal).then(page => settled(index, { ok: true, page }), (error) => settled(index, { ok: false, error }));
+        }
+        catch (error) {
+            // fetchPage threw instead of rejecting.
+            inFlight--;
+            failed = true;
+            outcome = Promise.resolve({ ok: false, error });
+        }
+        pending.set(index, { outcome, controller });
+    };
+    // Wakes the wait for the current page. Not a long-lived promise raced against each page: every
+    // race would leave a reaction on it holding that page's rows until the deadline.
+    let wakeAtDeadline = () => undefined;
+    // A guard racing the pages, not a wait: it runs on real time, computed from the time left.
+    const timer = deadline.left() < MAX_TIMER_MS
+        ? setTimeout(() => {
+            timeUp = true;
+            wakeAtDeadline();
+        }, deadline.left())
+        : undefined;
+    const checks = new PageChecks(o, limit);
+    let first;
+    let maxRowsReached = false;
+    let emptyRun = 0;
+    let shortPages = 0;
+    try {
+        fill();
+        for (let index = 0;; index++) {
+            const entry = pending.get(index);
+            if (timeUp || (entry === undefined && deadline.passed()))
+                throw timeUpAt(rows, index);
+            // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
+            if (entry === undefined)
+                throw new Error(`internal error: page ${index} was never requested`);
+            const outcome = await new Promise(resolve => {
+                wakeAtDeadline = () => resolve('time up');
+                void entry.outcome.then(resolve);
+            });
+            wakeAtDeadline = () => undefined;
+            if (outcome === 'time up') {
+                for (const [i, other] of pending)
+                    if (i !== index)
+                        other.controller.abort();
+                const late = await settleWithin(entry.outcome, o.graceMs ?? 1_500);
+                const pageError = late !== undefined && !late.ok ? late.error : undefined;
+                throw timeUpAt(rows, index, index * limit, pageError);
+            }
+            pending.delete(index);
+            // A failure surfaces only when its turn comes: every earlier page has been delivered by then,
+            // so the failed page is known not to lie past the end (a service may refuse such offsets).
+            if (!outcome.ok)
+                throw outcome.error;
+            const page = outcome.page;
+            first ??= page;
+            const isLast = isLastPage(page);
+            checks.check(page, index);
+            const count = o.rowsOf(page).length;
+            if (!isLast && count < limit)
+                shortPages++;
+            emptyRun = !isLast && count === 0 ? emptyRun + 1 : 0;
+            const endedShort = emptyRun >= MAX_EMPTY_PAGES;
+            let kept = o.rowsOf(page);
+            const room = o.maxRows > 0 ? o.maxRows - rows : Infinity;
+            if (kept.length > room) {
+                kept = kept.slice(0, room);
+                maxRowsReached = true;
+            }
+            else if (kept.length === room && !isLast)
+                maxRowsReached = true;
+            checks.duplicates(kept);
+            rows += kept.length;
+            delivered++;
+            const enough = o.maxRows > 0 && rows >= o.maxRows;
+            const answer = o.onPage(kept, page);
+            let verdict;
+            if (answer instanceof Promise) {
+                // Fetching overlaps the caller's writing.
+                fill();
+                verdict = await answer;
+            }
+            else
+                verdict = answer;
+            firstDelivered = true;
+            const stopped = verdict === STOP && !isLast && !enough;
+            const finished = stopped || isLast || enough || endedShort;
+            // A read that got everything while the last page was being written has not run out of time.
+            if (timeUp && !finished)
+                throw timeUpAt(rows, index + 1);
+            if (finished) {
+                return {
+                    first,
+                    rows,
+                    pages: index + 1,
+                    requests,
+                    abandoned: pending.size,
+                    maxRowsReached,
+                    stopped,
+                    endedShort: endedShort && !stopped && !enough,
+                    shortPages,
+                    ...(narrowed ? { narrowed } : {})
+                };
+            }
+            fill();
+        }
+    }
+    finally {
+        done = true;
+        clearTimeout(timer);
+        // Whatever is still pending is not wanted: past the end, after a stop, a failure or time up.
+        for (const { controller } of pending.values())
+            controller.abort();
+    }
+}
+/** The promise's value if it settles within `ms`, else undefined. */
+async function settleWithin(promise, ms) {
+    let timer;
+    const late = new Promise(resolve => {
+        timer = setTimeout(() => resolve(undefined), ms);
+    });
+    try {
+        return await Promise.race([promise, late]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+/** The warnings about data that moved while it was read: totals that changed, repeated paths. */
+class PageChecks {
+    o;
+    limit;
+    firstTotals;
+    totalsWarned = false;
+    seen = new HashSet64();
+    duplicateWarned = false;
+    constructor(o, limit) {
+        this.o = o;
+        this.limit = limit;
+    }
+    check(page, index) {
+        const totals = JSON.stringify(page.totals);
+        if (this.firstTotals === undefined)
+            this.firstTotals = totals;
+        else if (!this.totalsWarned && totals !== this.firstTotals) {
+            this.totalsWarned = true;
+            this.o.onWarning(`The totals changed while the pages were read (data moved during the export): the first ` +
+                `page said ${this.firstTotals}, the page at offset ${index * this.limit} says ` +
+                `${totals}. The export keeps the first page's totals; rows may be missing or repeated.`);
+        }
+    }
+    duplicates(rows) {
+        if (this.duplicateWarned)
+            return;
+        for (const row of rows) {
+            if (this.seen.add(row.path))
+                continue;
+            this.duplicateWarned = true;
+            this.o.onWarning(`The path ${JSON.stringify(row.path)} appears more than once (data moved during the ` +
+                `export?); other paths may repeat too. The rows are kept as the service sent them.`);
+            return;
+        }
+    }
+}
+/** The time ran out after `rows` rows in `pages` pages, the page at `offset` still awaited. */
+function timeUpAt(rows, pages, offset, pageError) {
+    const next = offset === undefined ? 'the next page' : `the next page (offset ${offset})`;
+    return new TimeUpError(next, pageError, { rows, pages });
+}
+
 ;// CONCATENATED MODULE: ./src/service/cursor.ts
 // Cursor pagination (searches, assistant conversations): `limit` per request, the next page by
 // `nextCursor` until it is null. Requests are spent like money, so reading stops as soon as the
-// caller has what it shows, and no request starts after the deadline.
+// caller has what it shows, and no request starts after the deadline. What the real service is
+// reported to do is answered here: a 414 on a long cursor (ask again with the cursor and `limit`
+// alone), a gateway timeout on a large page (ask for half the rows), empty pages that still carry
+// a cursor (read on, 3 in a row at most).
+
+
+
 
 async function readCursorPages(o) {
     if (!Number.isInteger(o.limit) || o.limit < 1)
         throw new RangeError(`limit ${o.limit} is not 1 or more`);
     const items = [];
-    let requests = 0;
+    let pages = 0;
     let cursor;
     const seen = new Set();
-    // No more pages than the rows wanted need, plus one: a service that answers a row a page with
-    // a fresh cursor each time cannot make the reading spend the hourly quota.
+    // No more pages than the rows wanted need, plus one (and up to 3 empty pages read past): a
+    // service that answers a row a page with a fresh cursor each time cannot make the reading spend
+    // the hourly quota.
     const maxPages = Math.ceil(o.enough / o.limit) + 1;
-    const done = (complete, short = false) => ({ items, complete, short });
+    let emptyPages = 0;
+    let limit = o.limit;
+    let bare = false;
+    let empties = 0;
+    let narrowed;
+    const done = (complete, short = false, endedShort = false) => ({
+        items,
+        complete,
+        short,
+        endedShort,
+        ...(narrowed ? { narrowed } : {})
+    });
     for (;;) {
         if (o.deadline.passed()) {
             // Before the first page the read has nothing to show; later pages just stop the reading.
-            if (requests === 0)
+            if (pages === 0)
                 throw new TimeUpError('the first page');
             return done(false);
         }
-        if (requests >= maxPages)
+        if (pages - Math.min(emptyPages, MAX_EMPTY_PAGES) >= maxPages)
             return done(false, true);
-        const want = Math.min(o.limit, Math.max(1, o.enough - items.length));
-        const page = await o.fetchPage(want, cursor);
-        requests++;
+        const want = Math.min(limit, Math.max(1, o.enough - items.length));
+        let page;
+        try {
+            const halvable = canNarrow(want) || o.splittable === true;
+            page = await o.fetchPage(want, cursor, { bare, halvable });
+        }
+        catch (err) {
+            // The URL was too long for the service: the same page by its cursor alone. Rows already
+            // read are kept, and the later pages go the same way.
+            if (cursor !== undefined && !bare && err instanceof ServiceError && err.status === 414) {
+                bare = true;
+                continue;
+            }
+            if (canNarrow(want) && isGatewayTimeout(err)) {
+                limit = halved(want);
+                narrowed = { from: o.limit, to: limit };
+                continue;
+            }
+            throw err;
+        }
+        pages++;
         items.push(...page.items);
         if (page.nextCursor === null)
             return done(true);
@@ -38318,20 +38925,90 @@ async function readCursorPages(o) {
             return done(false);
         seen.add(page.nextCursor);
         cursor = page.nextCursor;
-        if (items.length >= o.enough || page.items.length === 0)
+        if (page.items.length === 0)
+            emptyPages++;
+        empties = page.items.length === 0 ? empties + 1 : 0;
+        if (empties >= MAX_EMPTY_PAGES)
+            return done(false, false, true);
+        if (items.length >= o.enough)
             return done(false);
     }
 }
 
+;// CONCATENATED MODULE: ./src/analytics/sections/section.ts
+/** The caveats of a read, without empty fields. */
+function caveats(notes, incomplete) {
+    return {
+        ...(notes.length > 0 ? { notes } : {}),
+        ...(incomplete !== undefined ? { incomplete } : {})
+    };
+}
+
+;// CONCATENATED MODULE: ./src/analytics/sections/weekly.ts
+
+/**
+ * Reads `range` whole; when that ends in a gateway timeout at the smallest page and the range is
+ * longer than a week, reads it again week by week, newest first. `what` names the rows in notes.
+ */
+async function readWholeOrByWeek(range, what, read) {
+    let parts;
+    let weeks;
+    const chunks = weeklyChunks(range);
+    try {
+        parts = [await read(range, { splittable: chunks !== undefined })];
+    }
+    catch (err) {
+        if (!chunks || !isGatewayTimeout(err))
+            throw err;
+        parts = [];
+        let limit;
+        for (const week of chunks) {
+            const part = await read(week, {
+                ...(limit !== undefined ? { limit } : {}),
+                splittable: false
+            });
+            limit = part.narrowed?.to ?? limit;
+            parts.push(part);
+        }
+        weeks = chunks.length;
+    }
+    const narrowed = parts.find(part => part.narrowed)?.narrowed;
+    const notes = [
+        ...(narrowed ? [narrowingNote(what, narrowed)] : []),
+        ...(weeks !== undefined
+            ? [
+                `The service timed out (502/504) on the whole range even at the smallest page, so it ` +
+                    `was read a week at a time (${weeks} weeks).`
+            ]
+            : [])
+    ];
+    return {
+        items: parts.flatMap(part => part.items),
+        complete: parts.every(part => part.complete),
+        short: parts.some(part => part.short),
+        endedShort: parts.some(part => part.endedShort),
+        notes,
+        ...(weeks !== undefined ? { weeks } : {})
+    };
+}
+/** The section's incomplete mark when a reading stopped at empty pages. */
+function endedShortNote(title, what) {
+    return (`${title}: the service sent 3 empty pages in a row while saying more ${what} exist, so the ` +
+        `reading stopped there and the ${what} read are not all of them.`);
+}
+
 ;// CONCATENATED MODULE: ./src/analytics/sections/assistant.ts
+
+
+
 
 
 const CONVERSATIONS_LIMIT = 1000;
 /** Three requests at most: enough for a frequency ranking, cheap against an hourly quota of ~100. */
 const CONVERSATIONS_CAP = 3000;
 async function readAssistant(input) {
-    const { api, range } = input;
-    const callers = await api.callerStats(range);
+    const { range } = input;
+    const callers = await readCallers(input, range);
     const result = await readQuestions(input, range);
     const unanswered = result.items.filter(c => c.resolutionStatus === 'unanswered');
     const section = {
@@ -38343,11 +39020,12 @@ async function readAssistant(input) {
         unanswered: unanswered.length,
         complete: result.complete,
         top: groupQuestions(unanswered).slice(0, input.top),
-        answered: mostlyAnswered(result.items)
+        answered: mostlyAnswered(result.items),
+        ...caveats(result.notes, result.endedShort ? endedShortNote('Assistant', 'questions') : undefined)
     };
     if (input.previous) {
         const { known, previous } = input;
-        section.previous = known?.questions ?? (await api.callerStats(previous)).total;
+        section.previous = known?.questions ?? (await readCallers(input, previous)).total;
         // The share unanswered is what the change is about: more questions is neither good nor bad.
         section.previousShare = known?.answers ?? shareOf((await readQuestions(input, previous)).items);
     }
@@ -38367,20 +39045,55 @@ function mostlyAnswered(questions) {
     }
     return [...balance].filter(([, n]) => n > 0).map(([key]) => key);
 }
-/** The questions (turns) of a range, up to the cap, in pages of 1000. */
+/**
+ * The questions (turns) of a range, up to the cap, in pages of 1000; by weeks (newest first, the
+ * cap shared) when the gateway keeps timing out on the whole range.
+ */
 async function readQuestions(input, range) {
-    const result = await readCursorPages({
-        fetchPage: async (limit, cursor) => {
-            const page = await input.api.conversations(range, limit, cursor);
-            return { items: page.conversations, nextCursor: page.hasMore ? page.nextCursor : null };
-        },
-        limit: CONVERSATIONS_LIMIT,
-        enough: CONVERSATIONS_CAP,
-        deadline: input.deadline
+    let read = 0;
+    let byWeeks = false;
+    const result = await readWholeOrByWeek(range, 'questions', async (part, o) => {
+        // The weeks share the cap afresh: what the whole range gave before it timed out is dropped.
+        if (part !== range && !byWeeks)
+            [byWeeks, read] = [true, 0];
+        const enough = CONVERSATIONS_CAP - read;
+        // The cap is spent: the weeks left are not read (and the reading is not complete).
+        if (enough <= 0)
+            return { items: [], complete: false, short: false, endedShort: false };
+        const got = await readCursorPages({
+            fetchPage: async (size, cursor, ask) => {
+                const page = await input.api.conversations(part, size, cursor, ask);
+                return { items: page.conversations, nextCursor: page.hasMore ? page.nextCursor : null };
+            },
+            limit: o.limit ?? CONVERSATIONS_LIMIT,
+            enough,
+            deadline: input.deadline,
+            splittable: o.splittable
+        });
+        read += got.items.length;
+        return got;
     });
     if (result.short)
         input.onWarning(`Assistant: the service gave fewer questions a page than asked for; the report covers the ${result.items.length} read.`);
     return result;
+}
+/** The caller stats of a range; added up over its weeks when the gateway times out on it whole. */
+async function readCallers(input, range) {
+    const weeks = weeklyChunks(range);
+    try {
+        return await input.api.callerStats(range, { halvable: weeks !== undefined });
+    }
+    catch (err) {
+        if (!weeks || !isGatewayTimeout(err))
+            throw err;
+        const sum = { web: 0, api: 0, other: 0, total: 0 };
+        for (const week of weeks) {
+            const part = await input.api.callerStats(week);
+            for (const key of ['web', 'api', 'other', 'total'])
+                sum[key] += part[key];
+        }
+        return sum;
+    }
 }
 /**
  * Groups by the text trimmed, spaces collapsed and case-folded; most asked first. A group shows
@@ -38511,16 +39224,18 @@ function eachPathOnce(rows, onRepeat) {
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/feedback.ts
 
+
+
 /** The most the operation accepts, and all a report reads: there is no next page to ask for. */
 const FEEDBACK_LIMIT = 100;
 /** The period before's 👎, summed as the section sums its own (each page once). */
 async function thumbsDown(input) {
-    const before = await input.api.feedbackByPage(input.previous ?? input.range, FEEDBACK_LIMIT);
+    const { page: before } = await readFeedbackPage(input.api, input.previous ?? input.range);
     return eachPathOnce(before.feedback).reduce((n, r) => n + r.thumbsDown, 0);
 }
 async function readFeedback(input) {
     const { api } = input;
-    const page = await api.feedbackByPage(input.range, FEEDBACK_LIMIT);
+    const { page, limit } = await readFeedbackPage(api, input.range);
     const rows = eachPathOnce(page.feedback, path => input.onWarning(`Feedback: the service sent the page ${JSON.stringify(path)} more than once; each page is counted and shown once.`));
     const sum = (key) => rows.reduce((n, r) => n + r[key], 0);
     const section = {
@@ -38534,18 +39249,29 @@ async function readFeedback(input) {
         top: rows
             .filter(r => r.thumbsDown > 0 || r.code > 0)
             .sort((a, b) => b.thumbsDown - a.thumbsDown || b.total - a.total)
-            .slice(0, input.top)
+            .slice(0, input.top),
+        ...caveats(limit < FEEDBACK_LIMIT ? [narrowingNote('pages', { from: FEEDBACK_LIMIT, to: limit })] : [])
     };
     if (input.previous)
         section.previous = input.known?.thumbsDown ?? (await thumbsDown(input));
     return section;
 }
+/** The one page of feedback, asked again for half as many pages while the gateway times out. */
+async function readFeedbackPage(api, range) {
+    for (let limit = FEEDBACK_LIMIT;; limit = halved(limit)) {
+        try {
+            return { page: await api.feedbackByPage(range, limit, { halvable: canNarrow(limit) }), limit };
+        }
+        catch (err) {
+            if (!canNarrow(limit) || !isGatewayTimeout(err))
+                throw err;
+        }
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/searches.ts
-// The `searches` section: the total, the top queries (the service orders them by hits, so the
-// top takes one request when it fits in 100) and, among them, the queries nobody clicked a
-// result for: candidate content gaps, with the typing prefixes of a query folded into it. With
-// `compare`, the previous total from a one-row page (or an earlier report's record of it).
+
+
 
 
 /** The most the operation accepts per request. */
@@ -38559,34 +39285,54 @@ const SEARCHES_MAX_READ = 500;
 const SEARCHES_MIN_READ = 100;
 async function readSearches(input) {
     const { api, range } = input;
-    let totalSearches;
-    const result = await readCursorPages({
-        fetchPage: async (limit, cursor) => {
-            const page = await api.searches(range, limit, cursor);
-            totalSearches ??= page.totalSearches;
-            return { items: page.searches, nextCursor: page.nextCursor };
-        },
-        limit: SEARCHES_MAX_LIMIT,
-        // Queries cost a request per 100: a report reads at most 500 of them (5 requests at most).
-        enough: Math.min(Math.max(input.top, SEARCHES_MIN_READ), SEARCHES_MAX_READ),
-        deadline: input.deadline
+    // Each part read (the range, or its weeks) gives its own total: they add up.
+    const totals = new Map();
+    const keyOf = (part) => `${part.dateFrom ?? ''}/${part.dateTo ?? ''}`;
+    // Queries cost a request per 100: a report reads at most 500 of them (5 requests at most).
+    const enough = Math.min(Math.max(input.top, SEARCHES_MIN_READ), SEARCHES_MAX_READ);
+    const result = await readWholeOrByWeek(range, 'queries', (part, o) => {
+        const key = keyOf(part);
+        return readCursorPages({
+            fetchPage: async (size, cursor, ask) => {
+                const page = await api.searches(part, size, cursor, ask);
+                if (!totals.has(key))
+                    totals.set(key, page.totalSearches);
+                return { items: page.searches, nextCursor: page.nextCursor };
+            },
+            limit: o.limit ?? SEARCHES_MAX_LIMIT,
+            enough,
+            deadline: input.deadline,
+            splittable: o.splittable
+        });
     });
+    // Read by weeks: the total of the whole range's first page (before it timed out) is not one.
+    if (result.weeks !== undefined)
+        totals.delete(keyOf(range));
     if (result.short)
         input.onWarning(`Searches: the service gave fewer queries a page than asked for; the report shows the ${result.items.length} read.`);
     // The service does not document the scale of `ctr`; it is observed as a percentage. An answer
     // whose every value lies within 0-1 is read as fractions: either way the report gets a fraction.
     const percent = result.items.some(row => row.ctr > 1);
-    const rows = result.items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row));
+    const read = result.items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row));
+    const rows = result.weeks !== undefined ? addUpByQuery(read) : read;
     const byHits = foldPrefixes(rows.sort((a, b) => b.hits - a.hits));
+    const notes = result.weeks !== undefined
+        ? [
+            ...result.notes,
+            `Searches of the same query are added up over the weeks (its click-through weighted by ` +
+                `them); the top queries are those among each week's top ${enough}.`
+        ]
+        : result.notes;
     const section = {
         name: 'searches',
         ok: true,
-        totalSearches: totalSearches ?? 0,
+        totalSearches: [...totals.values()].reduce((sum, n) => sum + n, 0),
         top: byHits.slice(0, input.top),
         gaps: byHits.filter(row => row.ctr === 0).slice(0, input.top),
-        read: result.items.length,
-        folded: result.items.length - byHits.length,
-        complete: result.complete
+        read: rows.length,
+        folded: rows.length - byHits.length,
+        complete: result.complete,
+        ...caveats(notes, result.endedShort ? endedShortNote('Searches', 'queries') : undefined)
     };
     if (input.previous) {
         section.previous =
@@ -38594,308 +39340,27 @@ async function readSearches(input) {
     }
     return section;
 }
-
-;// CONCATENATED MODULE: ./src/service/pages.ts
-// Offset pagination (`visitors`, `views`): pages read with a few requests in flight and handed on
-// strictly in offset order. The service allows about 100 analytics requests per hour for the whole
-// organisation, so read-ahead is spent like money: a request is only started when the pages
-// already seen make it likely to be needed, and a page that turns out to be unneeded is abandoned
-// (its AbortSignal fires), never retried.
-
-
-
-/** Returned by `onPage` when the caller has what it needs: the read ends there. */
-const STOP = 'stop';
-/**
- * Up to this many pages, read-ahead may cost at most 1 request past the end: most exports are
- * short, and a short export should not pay `concurrency - 1` requests to go faster.
- */
-const SHORT_EXPORT_PAGES = 5;
-// Timers cannot wait longer than about 24.8 days; a longer deadline simply never fires.
-const MAX_TIMER_MS = 2 ** 31 - 1;
-/**
- * Reads pages at offsets 0, limit, 2·limit… until a page says it is the last (`hasMore` false, or
- * fewer rows than `limit`), `maxRows` is reached, onPage says STOP, a page fails or time is up.
- *
- * How far ahead it reads: a page is *known to exist* once the page before it came back full with
- * `hasMore`; requesting it costs nothing extra. A page beyond those is a guess that may lie past
- * the end. The first page is read alone (most sites fit in one). Then one guess at a time is
- * allowed while at most 5 pages are known to exist, so an export of up to 5 pages wastes at most
- * 1 request; once more than 5 are known, up to `concurrency - 1` guesses, the most a longer export
- * can waste. The window grows 1, 2, 2, then `concurrency`, as fast as the proof arrives.
- */
-async function readOffsetPages(o) {
-    checkInteger('pageSize', o.pageSize, 1, 250);
-    checkInteger('concurrency', o.concurrency, 1, 16);
-    checkInteger('maxRows', o.maxRows, 0, Number.MAX_SAFE_INTEGER);
-    const deadline = o.deadline ?? new Deadline();
-    const limit = o.pageSize;
-    const maxPages = o.maxRows > 0 ? Math.ceil(o.maxRows / limit) : Infinity;
-    const isLastPage = (page) => !page.hasMore || o.rowsOf(page).length < limit;
-    // Index of the earliest page known to be the last one; only ever decreases.
-    let lastIndex = Infinity;
-    // Pages 0..known-1 are known to exist.
-    let known = 1;
-    // The first page's rows may be all the caller needs (it says STOP): nothing is read ahead
-    // before it has seen them.
-    let firstDelivered = false;
-    let failed = false;
-    let done = false;
-    let timeUp = false;
-    let nextIndex = 0;
-    let requests = 0;
-    let inFlight = 0;
-    // Pages requested and not yet delivered: in flight, or answered and waiting for their turn.
-    // Their promises never reject, so a page nobody awaits cannot become an unhandled rejection.
-    const pending = new Map();
-    // Requests may go up to (not including) this index.
-    const reach = () => !firstDelivered ? 1 : known + (known > SHORT_EXPORT_PAGES ? o.concurrency - 1 : 1);
-    const fill = () => {
-        while (!failed &&
-            !done &&
-            !timeUp &&
-            inFlight < o.concurrency &&
-            pending.size < 2 * o.concurrency &&
-            nextIndex <= lastIndex &&
-            nextIndex < maxPages &&
-            nextIndex < reach() &&
-            !deadline.passed())
-            start(nextIndex++);
-    };
-    const settled = (index, outcome) => {
-        inFlight--;
-        if (!outcome.ok)
-            failed = true;
-        else if (isLastPage(outcome.page))
-            lastIndex = Math.min(lastIndex, index);
-        else
-            known = Math.max(known, index + 2);
-        // What this answer proved may allow the next request at once, before its turn to be delivered.
-        fill();
-        return outcome;
-    };
-    const start = (index) => {
-        requests++;
-        inFlight++;
-        const controller = new AbortController();
-        let outcome;
-        try {
-            outcome = o.fetchPage(index * limit, limit, controller.signal).then(page => settled(index, { ok: true, page }), (error) => settled(index, { ok: false, error }));
+/** One row per query over the weeks: hits added up, click-through weighted by hits. */
+function addUpByQuery(rows) {
+    const byQuery = new Map();
+    for (const row of rows) {
+        const seen = byQuery.get(row.searchQuery);
+        if (!seen) {
+            byQuery.set(row.searchQuery, { ...row });
+            continue;
         }
-        catch (error) {
-            // fetchPage threw instead of rejecting.
-            inFlight--;
-            failed = true;
-            outcome = Promise.resolve({ ok: false, error });
-        }
-        pending.set(index, { outcome, controller });
-    };
-    // Wakes the wait for the current page. Not a long-lived promise raced against each page: every
-    // race would leave a reaction on it holding that page's rows until the deadline.
-    let wakeAtDeadline = () => undefined;
-    // A guard racing the pages, not a wait: it runs on real time, computed from the time left.
-    const timer = deadline.left() < MAX_TIMER_MS
-        ? setTimeout(() => {
-            timeUp = true;
-            wakeAtDeadline();
-        }, deadline.left())
-        : undefined;
-    const checks = new PageChecks(o, limit);
-    let first;
-    let rows = 0;
-    let maxRowsReached = false;
-    try {
-        fill();
-        for (let index = 0;; index++) {
-            const entry = pending.get(index);
-            if (timeUp || (entry === undefined && deadline.passed()))
-                throw timeUpAt(rows, index);
-            // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
-            if (entry === undefined)
-                throw new Error(`internal error: page ${index} was never requested`);
-            const outcome = await new Promise(resolve => {
-                wakeAtDeadline = () => resolve('time up');
-                void entry.outcome.then(resolve);
-            });
-            wakeAtDeadline = () => undefined;
-            if (outcome === 'time up') {
-                for (const [i, other] of pending)
-                    if (i !== index)
-                        other.controller.abort();
-                const late = await settleWithin(entry.outcome, o.graceMs ?? 1_500);
-                const pageError = late !== undefined && !late.ok ? late.error : undefined;
-                throw timeUpAt(rows, index, index * limit, pageError);
-            }
-            pending.delete(index);
-            // A failure surfaces only when its turn comes: every earlier page has been delivered by then,
-            // so the failed page is known not to lie past the end (a service may refuse such offsets).
-            if (!outcome.ok)
-                throw outcome.error;
-            const page = outcome.page;
-            first ??= page;
-            const isLast = isLastPage(page);
-            checks.check(page, index);
-            let kept = o.rowsOf(page);
-            const room = o.maxRows > 0 ? o.maxRows - rows : Infinity;
-            if (kept.length > room) {
-                kept = kept.slice(0, room);
-                maxRowsReached = true;
-            }
-            else if (kept.length === room && !isLast)
-                maxRowsReached = true;
-            checks.duplicates(kept);
-            rows += kept.length;
-            const answer = o.onPage(kept, page);
-            let verdict;
-            if (answer instanceof Promise) {
-                // Fetching overlaps the caller's writing.
-                fill();
-                verdict = await answer;
-            }
-            else
-                verdict = answer;
-            firstDelivered = true;
-            const stopped = verdict === STOP && !isLast && index + 1 < maxPages;
-            const finished = stopped || isLast || index + 1 >= maxPages;
-            // A read that got everything while the last page was being written has not run out of time.
-            if (timeUp && !finished)
-                throw timeUpAt(rows, index + 1);
-            if (finished) {
-                return {
-                    first,
-                    rows,
-                    pages: index + 1,
-                    requests,
-                    abandoned: pending.size,
-                    maxRowsReached,
-                    stopped
-                };
-            }
-            fill();
-        }
+        const hits = seen.hits + row.hits;
+        byQuery.set(row.searchQuery, {
+            ...seen,
+            hits,
+            ctr: hits === 0 ? 0 : (seen.ctr * seen.hits + row.ctr * row.hits) / hits,
+            topClickedPage: (row.hits > seen.hits ? row.topClickedPage : seen.topClickedPage) ?? null,
+            ...(row.lastSearchedAt && (!seen.lastSearchedAt || row.lastSearchedAt > seen.lastSearchedAt)
+                ? { lastSearchedAt: row.lastSearchedAt }
+                : {})
+        });
     }
-    finally {
-        done = true;
-        clearTimeout(timer);
-        // Whatever is still pending is not wanted: past the end, after a stop, a failure or time up.
-        for (const { controller } of pending.values())
-            controller.abort();
-    }
-}
-/** The promise's value if it settles within `ms`, else undefined. */
-async function settleWithin(promise, ms) {
-    let timer;
-    const late = new Promise(resolve => {
-        timer = setTimeout(() => resolve(undefined), ms);
-    });
-    try {
-        return await Promise.race([promise, late]);
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-/** The warnings about data that moved while it was read: totals that changed, repeated paths. */
-class PageChecks {
-    o;
-    limit;
-    firstTotals;
-    totalsWarned = false;
-    seen = new HashSet64();
-    duplicateWarned = false;
-    constructor(o, limit) {
-        this.o = o;
-        this.limit = limit;
-    }
-    check(page, index) {
-        const totals = JSON.stringify(page.totals);
-        if (this.firstTotals === undefined)
-            this.firstTotals = totals;
-        else if (!this.totalsWarned && totals !== this.firstTotals) {
-            this.totalsWarned = true;
-            this.o.onWarning(`The totals changed while the pages were read (data moved during the export): the first ` +
-                `page said ${this.firstTotals}, the page at offset ${index * this.limit} says ` +
-                `${totals}. The export keeps the first page's totals; rows may be missing or repeated.`);
-        }
-        const count = this.o.rowsOf(page).length;
-        if (page.hasMore && count < this.limit)
-            this.o.onWarning(`The page at offset ${index * this.limit} has ${count} rows instead of ${this.limit} ` +
-                `but says more exist; it is treated as the last page.`);
-    }
-    duplicates(rows) {
-        if (this.duplicateWarned)
-            return;
-        for (const row of rows) {
-            if (this.seen.add(row.path))
-                continue;
-            this.duplicateWarned = true;
-            this.o.onWarning(`The path ${JSON.stringify(row.path)} appears more than once (data moved during the ` +
-                `export?); other paths may repeat too. The rows are kept as the service sent them.`);
-            return;
-        }
-    }
-}
-/**
- * A set of 64-bit string hashes in one flat typed array (8 bytes a slot, at most half the slots
- * used): 1,000,000 paths take 16 MB (24 MB while growing) where a Set of strings would take 60-80 MB.
- * 32-bit hashes would collide about a hundred times among a million paths; with 64 bits a false
- * "seen" has a chance of about 1 in 30 million, and would only cause a spurious warning.
- */
-class HashSet64 {
-    slots = new Uint32Array(2 * 1024);
-    size = 0;
-    /** Adds the path; false when it (or, very rarely, a path with the same hash) was there. */
-    add(path) {
-        const [a, b] = hash64(path);
-        if ((this.size + 1) * 2 > this.slots.length / 2)
-            this.grow();
-        if (!HashSet64.insert(this.slots, a, b))
-            return false;
-        this.size++;
-        return true;
-    }
-    grow() {
-        const old = this.slots;
-        this.slots = new Uint32Array(old.length * 2);
-        for (let i = 0; i < old.length; i += 2)
-            if (old[i] !== 0 || old[i + 1] !== 0)
-                HashSet64.insert(this.slots, old[i], old[i + 1]);
-    }
-    // Open addressing with linear probing; (0, 0) marks an empty slot, so hash64 never returns it.
-    static insert(slots, a, b) {
-        const mask = slots.length / 2 - 1;
-        for (let i = a & mask;; i = (i + 1) & mask) {
-            const x = slots[2 * i];
-            const y = slots[2 * i + 1];
-            if (x === 0 && y === 0) {
-                slots[2 * i] = a;
-                slots[2 * i + 1] = b;
-                return true;
-            }
-            if (x === a && y === b)
-                return false;
-        }
-    }
-}
-/** Two 32-bit halves of a cyrb53-style hash (a well-mixed, fast non-cryptographic string hash). */
-function hash64(s) {
-    let h1 = 0xdeadbeef;
-    let h2 = 0x41c6ce57;
-    for (let i = 0; i < s.length; i++) {
-        const c = s.charCodeAt(i);
-        h1 = Math.imul(h1 ^ c, 2654435761);
-        h2 = Math.imul(h2 ^ c, 1597334677);
-    }
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    const a = h1 >>> 0;
-    const b = h2 >>> 0;
-    return a === 0 && b === 0 ? [0, 1] : [a, b];
-}
-/** The time ran out after `rows` rows in `pages` pages, the page at `offset` still awaited. */
-function timeUpAt(rows, pages, offset, pageError) {
-    const next = offset === undefined ? 'the next page' : `the next page (offset ${offset})`;
-    return new TimeUpError(next, pageError, { rows, pages });
+    return [...byQuery.values()];
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/compare.ts
@@ -38946,6 +39411,8 @@ async function readPreviousValues(shown, options) {
 
 
 
+
+
 async function readVisitors(input) {
     return (await readPages('visitors', input)).section;
 }
@@ -38984,14 +39451,20 @@ async function readPreviousPages(current, input, range, label) {
 function pageOptions(name, input, range, label) {
     const { api } = input;
     const fetchPage = name === 'visitors'
-        ? (offset, limit, signal) => api.visitors(range, limit, offset, signal)
-        : async (offset, limit, signal) => {
-            const page = await api.views(range, limit, offset, signal);
+        ? (offset, limit, signal, halvable) => api.visitors(range, limit, offset, { signal, halvable })
+        : async (offset, limit, signal, halvable) => {
+            const page = await api.views(range, limit, offset, { signal, halvable });
             return { totals: page.totals, visitors: page.views, hasMore: page.hasMore };
         };
     return {
         fetchPage,
         rowsOf: (page) => page.visitors,
+        // The pieces of a page the gateway timed out on, as one page: the first piece's totals.
+        joinPages: (parts) => ({
+            totals: parts[0].totals,
+            visitors: parts.flatMap(part => part.visitors),
+            hasMore: parts[parts.length - 1].hasMore
+        }),
         pageSize: input.pageSize,
         maxRows: input.maxRows,
         concurrency: input.concurrency,
@@ -39027,15 +39500,23 @@ async function readRangePages(name, input, { onPage, label = `Section ${name}` }
         rows: read.rows,
         top: list,
         ...(shown.size > 0 ? { shown: [...shown.values()] } : {}),
-        maxRowsReached: read.maxRowsReached
+        maxRowsReached: read.maxRowsReached,
+        ...caveats(read.narrowed ? [narrowingNote('rows', read.narrowed)] : [], read.endedShort ? pagesEndedShort(name, read.rows) : undefined)
     };
     return { section, read };
+}
+/** Why a read of pages is incomplete: it stopped at empty pages that still said more exist. */
+function pagesEndedShort(name, rows) {
+    const title = name === 'visitors' ? 'Visitors' : 'Views';
+    return (`${title}: the service sent 3 empty pages in a row while saying more rows exist, so the ` +
+        `reading stopped after ${rows} rows, which are not all of them.`);
 }
 
 ;// CONCATENATED MODULE: ./src/commands/report-sections.ts
 // The report's sections, read one after the other: a section the service refuses is drawn in its
 // place, and running out of quota stops everything at once (every later request would be refused
 // too, and each one would push the reset further away). And why a report is incomplete.
+
 
 
 
@@ -39108,19 +39589,17 @@ async function readSection(name, input) {
 }
 /**
  * A refusal, in the service's words and what it points at: a 404 from an analytics operation
- * most likely means the project was not found (`project-id`); a 403, the key (its scope, an IP
- * allowlist) or the plan. A feature that is off is not refused: it answers 200 with nothing.
+ * means the project was not found (`project-id`); a 403, the cause its words name (the key's
+ * scope, an IP allowlist, the plan, a key of another organisation) or else each of them. A
+ * feature that is off is not refused: it answers 200 with nothing.
  */
 function failureReason(err, status) {
-    if (err instanceof ServiceError && err.serviceText) {
-        if (status === 404)
-            return `${err.serviceText}; the project was not found: check \`project-id\``;
-        if (status === 403)
-            return (`${err.serviceText}; check the key (an admin key of this organisation, its scope, an ` +
-                'IP allowlist that refuses GitHub-hosted runners) or whether your plan includes this analytics');
-    }
+    if (err instanceof ServiceError && err.serviceText && (status === 403 || status === 404))
+        return `${err.serviceText}; ${statusHint(status, err.serviceText, ANALYTICS_PATH) ?? ''}`;
     return messageOf(err);
 }
+/** Where the report's operations live: a 404 there means the project was not found. */
+const ANALYTICS_PATH = '/v1/analytics/';
 /**
  * Out of quota, or a key the service rejects: every other section would fail the same way,
  * each spending a request.
@@ -39182,9 +39661,18 @@ function logOutcome(outcome, calls) {
 /**
  * Why the report is incomplete, and when to run again (Markdown we wrote), or undefined when
  * every section and every trend period was read (or refused: a refusal is the service's answer,
- * not a stop). `trend` names the periods of the trend left out, when it stopped short.
+ * not a stop), and no section was read to a stop the service caused (empty pages that still said
+ * more exist). `trend` names the periods of the trend left out, when it stopped short.
  */
 function incompleteReason(sections, stop, trend) {
+    const short = sections.flatMap(x => (x.ok && x.incomplete ? [x.incomplete] : []));
+    const limit = limitReason(sections, stop, trend);
+    if (limit === undefined && short.length === 0)
+        return undefined;
+    return [...(limit !== undefined ? [limit] : []), ...short].join(' ');
+}
+/** Why sections or trend periods were not read (a limit of the run), and when to run again. */
+function limitReason(sections, stop, trend) {
     const cut = sections.filter((x) => !x.ok && x.skipped === true);
     if (cut.length === 0 && !trend)
         return undefined;
@@ -40613,7 +41101,16 @@ function reportHead(r) {
             current: { range: { dateFrom, dateTo }, visitors: r.totals }
         })
         : '';
-    return [visitors_headline(r), visitors_metaLine(r), totalsTable(r), totalsNote(r.totals), exportedLine(r), trend]
+    return [
+        visitors_headline(r),
+        visitors_metaLine(r),
+        r.incomplete ? `> ⚠️ **This export is incomplete.** ${r.incomplete}` : '',
+        totalsTable(r),
+        totalsNote(r.totals),
+        exportedLine(r),
+        ...(r.notes ?? []).map(note => `_${note}_`),
+        trend
+    ]
         .filter(Boolean)
         .join('\n\n');
 }
@@ -40728,7 +41225,7 @@ async function runVisitors(ctx) {
             throw budgetSpent(err, rowsRead, s.pageSize, sink !== undefined);
         throw explainTimeUp(err, sink !== undefined);
     }
-    const { read } = pages;
+    const { read, section } = pages;
     const totals = read.first.totals;
     info(`Exported ${read.rows} rows in ${requestsText(read.requests)}` +
         (read.abandoned ? ` (${read.abandoned} read ahead past the end)` : '') +
@@ -40751,7 +41248,9 @@ async function runVisitors(ctx) {
         maxRowsReached: read.maxRowsReached,
         runUrl: ctx.runUrl,
         generatedAt: ctx.deadline.now(),
-        ...(s.siteUrl ? { siteUrl: s.siteUrl } : {})
+        ...(s.siteUrl ? { siteUrl: s.siteUrl } : {}),
+        ...(section.notes ? { notes: section.notes } : {}),
+        ...(section.incomplete ? { incomplete: section.incomplete } : {})
     };
     if (s.previous)
         report.previous = await readPrevious(pages, input, s.previous);
@@ -40771,6 +41270,11 @@ async function runVisitors(ctx) {
     // The client counts every request it sent, retries included.
     report.requests = ctx.service.requests;
     info(`This run spent ${requestsText(report.requests)} of the analytics quota (about 100 an hour).`);
+    // Never reported complete when it is not: the step fails, with the summary saying why.
+    if (section.incomplete)
+        ctx.result.failure =
+            `The visitors export is incomplete: ${section.incomplete}` +
+                (s.outputFile ? ` The ${read.rows} rows read are in ${s.outputFile.path}.` : '');
     const file = s.outputFile ? `\`${s.outputFile.path}\`` : undefined;
     const summary = fitVisitorsReport(report, { room: bytes(visitors_SUMMARY_MAX_BYTES), fullData: file });
     if (s.summary)
@@ -40845,6 +41349,608 @@ function budgetSpent(err, rows, pageSize, hadFile) {
         (hadFile ? ' The partial file was removed.' : ''));
 }
 const requestsText = (n) => `${n} request${n === 1 ? '' : 's'}`;
+
+;// CONCATENATED MODULE: ./src/github/rights.ts
+
+const COMMENTS_ROUTE = 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments';
+async function commentRights(octokit, place) {
+    try {
+        await call(`a comment on #${place.issueNumber} with no body (to check the token)`, () => 
+        // The route as a plain string: its typed form requires the body this request leaves out.
+        octokit.request(COMMENTS_ROUTE, {
+            owner: place.owner,
+            repo: place.repo,
+            issue_number: place.issueNumber,
+            data: {}
+        }));
+    }
+    catch (err) {
+        if (!(err instanceof GitHubError))
+            throw err;
+        // The rights were checked, and only the body refused: the token may comment here.
+        if (err.status === 422)
+            return { ok: true };
+        const said = [err.status, err.detail].filter(x => x !== undefined && x !== '').join(' ');
+        return { ok: false, status: err.status, said };
+    }
+    // GitHub took a comment with no body: it may write here (never expected).
+    return { ok: true };
+}
+
+;// CONCATENATED MODULE: ./src/report/check.ts
+
+
+/**
+ * What to change: each fix once, with the lines that failed on their own account for want of it
+ * (six analytics operations a plan lacks are one thing to change, not six).
+ */
+function toChange(lines) {
+    const fixes = new Map();
+    for (const line of lines) {
+        if (line.verdict !== 'fail' || line.because !== undefined)
+            continue;
+        const fix = line.fix ?? line.seen;
+        fixes.set(fix, [...(fixes.get(fix) ?? []), line.check]);
+    }
+    return [...fixes].map(([fix, checks]) => ({ checks, fix }));
+}
+const MARK = { pass: '✅', fail: '❌', skip: '➖' };
+const SAID_MAX_CHARS = 300;
+function renderCheck(r, room) {
+    const failed = toChange(r.lines);
+    const title = failed.length === 0
+        ? '## Set-up check · ✅ ready'
+        : `## Set-up check · ❌ ${failed.length} to fix`;
+    const meta = [
+        `Project ${escapeText(r.projectId)}`,
+        escapeText(r.baseUrl),
+        `analytics of ${shortRange(r.range, r.generatedAt)}`,
+        `${r.requests} of at most ${r.maxRequests} requests`
+    ].join(' · ');
+    const table = [
+        tableHead([{ header: '' }, { header: 'Check' }, { header: 'Result' }]),
+        ...r.lines.map(line => tableRow([MARK[line.verdict], line.check, resultCell(line)]))
+    ].join('\n');
+    const fixes = failed.map((f, i) => `${i + 1}. **${joinChecks(f.checks)}**: ${f.fix}`);
+    const blocks = [
+        title,
+        meta,
+        table,
+        fixes.length > 0 ? `### What to change\n\n${fixes.join('\n')}` : '',
+        profileBlock(r.profile)
+    ].filter(Boolean);
+    return fitMarkdown(`${blocks.join('\n\n')}\n`, room);
+}
+/** "Analytics: visitors, views, searches": a shared "Analytics:" said once. */
+function joinChecks(checks) {
+    const prefix = /^[^:]+: /.exec(checks[0] ?? '')?.[0];
+    if (prefix && checks.every(c => c.startsWith(prefix)))
+        return prefix + checks.map(c => c.slice(prefix.length)).join(', ');
+    return checks.join(', ');
+}
+function resultCell(line) {
+    const said = line.said ? `: ${escapeText(clip(line.said, SAID_MAX_CHARS))}` : '';
+    const because = line.because ? ` (see “${line.because}”)` : '';
+    return `${line.seen}${said}${because}`;
+}
+/** Per operation what the service answered: the facts no documentation gives. */
+function profileBlock(profile) {
+    if (profile.length === 0)
+        return '';
+    const rows = profile.map(e => tableRow([
+        `\`${e.operation}\``,
+        e.status === undefined ? 'no answer' : String(e.status),
+        // A time is one word: it does not wrap in a narrow column.
+        `${formatNumber(e.ms)}\u00a0ms`,
+        e.rows === undefined ? '–' : formatNumber(e.rows),
+        e.cursor ?? '–',
+        e.ctr ?? '–',
+        e.sorted === undefined ? '–' : e.sorted ? 'yes' : 'no'
+    ]));
+    const head = tableHead([
+        { header: 'Operation' },
+        { header: 'Status', align: 'right' },
+        { header: 'Time', align: 'right' },
+        { header: 'Rows', align: 'right' },
+        { header: 'Cursor' },
+        { header: '`ctr`' },
+        { header: 'Sorted' }
+    ]);
+    return [
+        '### What the service answered',
+        `${head}\n${rows.join('\n')}`,
+        rateLimitLine(profile),
+        '_Also in the `service-profile` output, as JSON. Rows are counted, never shown._'
+    ].join('\n\n');
+}
+/** The rate-limit headers each operation's answer carried, or that none did. */
+function rateLimitLine(profile) {
+    const sent = profile.filter(e => e.rateLimit);
+    if (sent.length === 0)
+        return 'Rate-limit headers: none.';
+    const each = sent.map(e => {
+        const headers = Object.entries(e.rateLimit ?? {})
+            .map(([name, value]) => `${escapeText(name)} ${escapeText(value)}`)
+            .join(', ');
+        return `\`${e.operation}\`: ${headers}`;
+    });
+    return `Rate-limit headers: ${each.join('; ')}.`;
+}
+
+;// CONCATENATED MODULE: ./src/commands/check-probes.ts
+
+
+
+
+/** The most requests a check sends to the service, retries included. */
+const CHECK_MAX_REQUESTS = 8;
+/** A job id no job has: the agent API answers 404 for it without anything being started. */
+const NO_SUCH_JOB = '00000000-0000-0000-0000-000000000000';
+/**
+ * The requests of a check, made one at a time through the client: two attempts at most (a 429
+ * is not retried: it says the hourly limit is spent, which is what the check reports).
+ */
+class Prober {
+    projectId;
+    range;
+    deadline;
+    /** The last answer of the probe under way (its status and rate-limit headers). */
+    last;
+    getter;
+    api;
+    constructor(client, projectId, range, deadline) {
+        this.projectId = projectId;
+        this.range = range;
+        this.deadline = deadline;
+        this.getter = {
+            getJson: (path, check) => client.call({
+                method: 'GET',
+                path,
+                check,
+                maxAttempts: 2,
+                noRetry: [429],
+                onAnswer: answer => (this.last = answer)
+            })
+        };
+        this.api = new AnalyticsApi(this.getter, projectId);
+    }
+    lastAnswer() {
+        return this.last;
+    }
+    /** The analytics operations, each asked for a few rows (one for the assistant's heavy rows). */
+    analytics() {
+        const { api, range } = this;
+        return {
+            visitors: () => this.probe('visitors', async () => pagesShape(await api.visitors(range, 10, 0))),
+            views: () => this.probe('views', async () => {
+                const page = await api.views(range, 10, 0);
+                return pagesShape({ visitors: page.views, ...page });
+            }),
+            searches: () => this.probe('searches', async () => {
+                const page = await api.searches(range, 10);
+                const ctrs = page.searches.map(row => row.ctr);
+                return {
+                    rows: page.searches.length,
+                    ...(page.cursorForm ? { cursor: page.cursorForm } : {}),
+                    ctr: ctrs.some(c => c > 1) ? 'percent' : ctrs.some(c => c > 0) ? 'fraction' : 'unknown',
+                    ...order(page.searches.map(row => row.hits))
+                };
+            }),
+            feedback: () => this.probe('feedback', async () => ({
+                rows: (await api.feedbackByPage(range, 10)).feedback.length
+            })),
+            assistant: () => this.probe('assistant', async () => {
+                const page = await api.conversations(range, 1);
+                return {
+                    rows: page.conversations.length,
+                    ...(page.cursorForm ? { cursor: page.cursorForm } : {})
+                };
+            }),
+            'caller-stats': () => this.probe('caller-stats', async () => {
+                await api.callerStats(range);
+                return {};
+            })
+        };
+    }
+    /** The agent API, asked for a job that cannot exist: a 404 says it answers. */
+    agent(jobPath) {
+        const path = jobUrlPath(jobPath, this.projectId, NO_SUCH_JOB);
+        return this.probe('agent', async () => {
+            await this.getter.getJson(path, checkAgentJob);
+            return {};
+        });
+    }
+    async probe(operation, ask) {
+        this.last = undefined;
+        const started = this.deadline.now();
+        let shape = {};
+        let error;
+        try {
+            shape = await ask();
+        }
+        catch (err) {
+            error = err;
+        }
+        const answered = this.lastAnswer();
+        const entry = {
+            operation,
+            ...(answered ? { status: answered.status } : {}),
+            ms: Math.max(0, Math.round(this.deadline.now() - started)),
+            ...shape,
+            ...(answered && Object.keys(answered.rateLimit).length > 0
+                ? { rateLimit: answered.rateLimit }
+                : {})
+        };
+        if (error === undefined)
+            return { entry };
+        const said = error instanceof ServiceError ? error.serviceText : undefined;
+        return {
+            entry,
+            error,
+            ...(said ? { said } : {}),
+            ...(error instanceof BudgetError ? { notSent: true } : {})
+        };
+    }
+}
+/** An offset page's shape: its rows, whether they came most visitors first, or nothing. */
+function pagesShape(page) {
+    if (page.visitors.length === 0 && !page.hasMore)
+        return { rows: 0 };
+    return { rows: page.visitors.length, ...order(page.visitors.map(row => row.total)) };
+}
+/** `sorted` when two or more values tell: each no more than the one before it. */
+function order(values) {
+    if (values.length < 2)
+        return {};
+    return { sorted: values.every((v, i) => i === 0 || v <= values[i - 1]) };
+}
+
+;// CONCATENATED MODULE: ./src/commands/check-lines.ts
+
+
+
+
+/** The probe ended because `max-requests` or the check's 8 were spent: it was not sent. */
+function notSent(p) {
+    return p.notSent === true;
+}
+/** A short text of a probe's failure, for the summary: the service's words or the error's. */
+function failureText(p) {
+    return p.said ?? messageOf(p.error);
+}
+/** The analytics operations a check asks, in order. */
+const ANALYTICS = [
+    'visitors',
+    'views',
+    'searches',
+    'feedback',
+    'assistant',
+    'caller-stats'
+];
+const TITLES = {
+    visitors: 'Analytics: visitors',
+    views: 'Analytics: views',
+    searches: 'Analytics: searches',
+    feedback: 'Analytics: feedback by page',
+    assistant: 'Analytics: assistant questions',
+    'caller-stats': 'Analytics: assistant callers',
+    agent: 'Agent API'
+};
+const failedWith = (p, status) => p.error !== undefined && p.entry.status === status;
+/**
+ * An answer that shows the service found the project: the agent API's 404 for the job (not the
+ * project), or a refusal for the plan (the project's plan was looked up).
+ */
+function knowsProject(p) {
+    if (p.error === undefined)
+        return true;
+    const status = p.entry.status;
+    if (p.entry.operation === 'agent' && (status === 404 || status === 400))
+        return !isProjectUnknown(p);
+    return status === 403 && forbiddenCause(p.said ?? '') === 'plan';
+}
+function isProjectUnknown(p) {
+    if (p.error === undefined)
+        return false;
+    const status = p.entry.status;
+    if (status === 404 && p.entry.operation !== 'agent')
+        return true;
+    return (status === 400 || status === 404) && saysProjectUnknown(p.said ?? '');
+}
+/** The lines the key and the service's answers give (all but the GitHub token's). */
+function checkLines(apiKey, projectId, probes) {
+    return [keyFormLine(apiKey), ...serviceLines(probes, projectId)];
+}
+function keyFormLine(apiKey) {
+    const [warning] = keyKindWarnings(apiKey);
+    if (!warning)
+        return { check: 'API key form', verdict: 'pass', seen: 'an admin key (`mint_…`)' };
+    return {
+        check: 'API key form',
+        verdict: 'fail',
+        seen: warning.replace(/ Sending it anyway.*$/, ''),
+        fix: "Create an admin key on the dashboard's API keys page and store it as the repository " +
+            'secret passed as `api-key` (e.g. `DOCS_API_KEY`)'
+    };
+}
+/** The key, the project, each operation, the agent API: what the probes say, line by line. */
+function serviceLines(probes, projectId) {
+    const answered = probes.filter(p => p.entry.status !== undefined);
+    const refused = probes.find(p => failedWith(p, 401));
+    const allForbidden = answered.length > 0 && answered.every(p => failedWith(p, 403));
+    const unknown = probes.find(isProjectUnknown);
+    const anyOk = probes.some(p => p.error === undefined);
+    const lines = [];
+    // The key.
+    if (refused)
+        lines.push({
+            check: 'API key accepted',
+            verdict: 'fail',
+            seen: 'the service refuses the key',
+            said: failureText(refused),
+            fix: 'The key is invalid, expired or revoked: create an admin key on the dashboard and update ' +
+                'the repository secret passed as `api-key` (e.g. `DOCS_API_KEY`)'
+        });
+    else if (allForbidden)
+        lines.push({
+            check: 'API key accepted',
+            verdict: 'fail',
+            seen: 'every request was refused',
+            said: failureText(answered[0]),
+            fix: keyForbiddenFix(answered[0], projectId)
+        });
+    else if (answered.length === 0)
+        lines.push({
+            check: 'API key accepted',
+            verdict: 'fail',
+            seen: 'the service did not answer',
+            said: failureText(probes[0]),
+            fix: 'Check `base-url` (leave it out for `https://api.mintlify.com`) and the network'
+        });
+    else
+        lines.push({ check: 'API key accepted', verdict: 'pass', seen: 'the service accepts it' });
+    // The project.
+    if (unknown)
+        lines.push({
+            check: 'Project found',
+            verdict: 'fail',
+            seen: `${escapeText(projectId)} was not found`,
+            said: failureText(unknown),
+            fix: check_lines_capitalise(PROJECT_HINT)
+        });
+    else if (anyOk || probes.some(knowsProject))
+        lines.push({ check: 'Project found', verdict: 'pass', seen: escapeText(projectId) });
+    else
+        lines.push({
+            check: 'Project found',
+            verdict: 'skip',
+            seen: refused || allForbidden
+                ? 'not known: see “API key accepted”'
+                : 'not known: nothing answered'
+        });
+    // Each operation: its own verdict, unless the key or project already said why it failed.
+    const upstream = refused || allForbidden ? 'API key accepted' : unknown ? 'Project found' : undefined;
+    const notAsked = upstream
+        ? `not checked: see “${upstream}”`
+        : probes.some(notSent)
+            ? 'not checked: the requests this check may send were spent (`max-requests`)'
+            : 'not checked: the hourly analytics limit is spent';
+    for (const operation of [...ANALYTICS, 'agent']) {
+        const p = probes.find(x => x.entry.operation === operation);
+        lines.push(p
+            ? operationLine(operation, p, upstream)
+            : { check: TITLES[operation], verdict: 'skip', seen: notAsked });
+    }
+    return lines;
+}
+function operationLine(operation, p, upstream) {
+    const check = TITLES[operation];
+    const status = p.entry.status;
+    if (p.error === undefined)
+        return { check, verdict: 'pass', seen: seenOf(p) };
+    if (operation === 'agent' && (status === 404 || status === 400) && !isProjectUnknown(p))
+        return {
+            check,
+            verdict: 'pass',
+            seen: `answers ${status} for a job that does not exist, as expected (nothing was started)`
+        };
+    if (upstream)
+        return { check, verdict: 'fail', seen: 'refused', because: upstream };
+    if (notSent(p))
+        return {
+            check,
+            verdict: 'skip',
+            seen: 'not checked: the requests this check may send were spent (`max-requests`)'
+        };
+    const seen = status === undefined ? 'no answer' : 'refused';
+    return { check, verdict: 'fail', seen, said: failureText(p), fix: operationFix(operation, p) };
+}
+/** What to change when one operation fails while others pass. */
+function operationFix(operation, p) {
+    const status = p.entry.status;
+    if (status === 403) {
+        const cause = forbiddenCause(p.said ?? '');
+        // Other operations answered: the key reaches this project, so the plan or the key's scope.
+        if (cause === undefined || cause === 'plan')
+            return operation === 'agent'
+                ? 'The key or the plan does not include the agent API: check the key is an admin key ' +
+                    'and the plan includes the agent'
+                : 'Your plan does not include this analytics, or the key lacks its scope: check the ' +
+                    "plan on the dashboard's billing page";
+        return check_lines_capitalise(forbiddenHint(p.said ?? ''));
+    }
+    if (status === 429)
+        return ('The hourly analytics limit (about 100 requests per organisation, shared by every ' +
+            'workflow) is spent now: run the check again within the hour, and give scheduled ' +
+            'runs a share with `max-requests`');
+    if (status !== undefined && status >= 500)
+        return 'The service failed to answer: run the check again later';
+    if (status === undefined)
+        return 'The service did not answer: check `base-url` and the runner’s network, then run again';
+    return 'The service answered in a way this action does not expect: report it with this summary';
+}
+/** A 403 on every operation: the key does not reach this project at all. */
+function keyForbiddenFix(p, projectId) {
+    const cause = forbiddenCause(p.said ?? '');
+    if (cause === 'allowlist' || cause === 'scope')
+        return check_lines_capitalise(forbiddenHint(p.said ?? ''));
+    return (`The key is refused for project \`${projectId}\` on every operation: most likely it belongs ` +
+        'to another organisation than `project-id` (use a key created in the organisation that owns ' +
+        'the project, or correct `project-id`); or an IP allowlist on the key refuses this runner ' +
+        '(lift it, or use a self-hosted runner with a fixed address)');
+}
+/** What a passing probe showed, in words: status, time, rows, cursor, order, `ctr`. */
+function seenOf(p) {
+    const e = p.entry;
+    const parts = [`${e.status ?? 'answered'} in ${e.ms} ms`];
+    if (e.rows !== undefined)
+        parts.push(e.rows === 0 ? 'no rows in the last 7 days' : plural(e.rows, 'row'));
+    if (e.sorted !== undefined)
+        parts.push(e.sorted ? 'sorted, most first' : 'not sorted');
+    if (e.cursor)
+        parts.push(`${e.cursor} cursor`);
+    if (e.ctr && e.ctr !== 'unknown')
+        parts.push(`ctr as a ${e.ctr}`);
+    return parts.join(' · ');
+}
+/** The GitHub token's line, from what GitHub answered a comment with no body. */
+function rightsLine(rights, issueNumber, event) {
+    const check = 'GitHub token may comment';
+    const where = `#${issueNumber}`;
+    if (rights.ok)
+        return { check, verdict: 'pass', seen: `may comment on ${where}` };
+    const permission = event.isPullRequest
+        ? '`pull-requests: write`'
+        : '`issues: write` (and `pull-requests: write` for pull requests)';
+    const fork = event.forkRepository
+        ? ' This pull request comes from a fork: GitHub gives its runs a read-only token whatever ' +
+            'the workflow asks.'
+        : '';
+    const fix = rights.status === 403 || rights.status === 401
+        ? `Add ${permission} to the workflow's \`permissions:\` (and check Settings → Actions → ` +
+            `General → Workflow permissions).${fork}`
+        : rights.status === 404
+            ? `Check \`issue-number\`: ${where} is not a pull request or issue of this repository the token can see`
+            : 'GitHub did not answer as expected: run the check again';
+    return {
+        check,
+        verdict: 'fail',
+        seen: `GitHub refused a comment on ${where}`,
+        said: rights.said,
+        fix
+    };
+}
+function check_lines_capitalise(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+;// CONCATENATED MODULE: ./src/commands/check.ts
+// `command: check`: the set-up verified before anyone relies on it, in at most 8 requests to the
+// service and none that starts or changes a job. Each line passes or says what to change (the
+// input, the secret or variable, the plan, the IP allowlist, the workflow's `permissions:`); the
+// step fails when any line fails. What the service answered is the `service-profile` output.
+
+
+
+
+
+
+
+const check_SUMMARY_MAX_BYTES = 64 * 1024;
+/** The check's share of `max-requests`: 8 at most, fewer when the workflow caps the run lower. */
+function checkBudget(maxRequests) {
+    return maxRequests > 0 ? Math.min(maxRequests, CHECK_MAX_REQUESTS) : CHECK_MAX_REQUESTS;
+}
+async function runCheck(ctx) {
+    const s = ctx.settings;
+    const range = resolvePeriod({ kind: 'days', days: 7 }, new Date(ctx.deadline.now()));
+    info(`Checking the set-up of project ${s.projectId} at ${s.baseUrl}.`);
+    const prober = new Prober(ctx.service, s.projectId, range, ctx.deadline);
+    const probes = await probeAll(prober, s.jobPath);
+    const lines = [...checkLines(s.apiKey, s.projectId, probes), await tokenLine(ctx)];
+    const report = {
+        projectId: s.projectId,
+        baseUrl: s.baseUrl,
+        range,
+        lines,
+        profile: probes.map(p => p.entry),
+        requests: ctx.service.requests,
+        maxRequests: checkBudget(s.maxRequests),
+        generatedAt: ctx.deadline.now()
+    };
+    ctx.result.set('service-profile', JSON.stringify(profileJson(report)));
+    if (s.summary)
+        ctx.result.summary = renderCheck(report, bytes(check_SUMMARY_MAX_BYTES));
+    const failed = toChange(lines);
+    for (const line of lines)
+        info(`${line.verdict.toUpperCase()} ${line.check}: ${said(line)}`);
+    if (failed.length > 0)
+        ctx.result.failure =
+            `The set-up check found ${failed.length === 1 ? 'a problem' : `${failed.length} problems`}: ` +
+                failed
+                    .map(f => {
+                    const first = lines.find(line => line.check === f.checks[0]);
+                    return `${joinChecks(f.checks)}: ${first ? said(first) : ''} → ${f.fix}`;
+                })
+                    .join('; ');
+}
+/** A line in the log: what was seen, and the service's words. */
+function said(line) {
+    return line.said ? `${line.seen}: ${line.said}` : line.seen;
+}
+/** The JSON of the `service-profile` output: per operation what the service answered. */
+function profileJson(r) {
+    return { range: r.range, requests: r.requests, operations: r.profile };
+}
+/**
+ * The analytics operations, then the agent API. A key the service refuses (401), a project it
+ * does not know (404) or a spent hourly limit (429) is said once: the probes after it would only
+ * be refused the same way, each spending a request.
+ */
+async function probeAll(prober, jobPath) {
+    const probes = [];
+    const ask = prober.analytics();
+    let stopAnalytics = false;
+    for (const operation of ANALYTICS) {
+        if (stopAnalytics)
+            break;
+        const p = await ask[operation]();
+        probes.push(p);
+        const status = p.entry.status;
+        if (status === 401)
+            return probes;
+        if (isProjectUnknown(p))
+            return probes;
+        if (status === 429 || notSent(p))
+            stopAnalytics = true;
+    }
+    probes.push(await prober.agent(jobPath));
+    return probes;
+}
+/** Whether the token may comment where the run would: checked without writing anything. */
+async function tokenLine(ctx) {
+    const check = 'GitHub token may comment';
+    const { target, octokit, settings: s, event } = ctx;
+    if (s.comment === 'false')
+        return { check, verdict: 'skip', seen: '`comment: false`' };
+    if (!target)
+        return {
+            check,
+            verdict: 'skip',
+            seen: 'no pull request or issue to comment on: set `issue-number` (e.g. the tracking issue of ' +
+                'the weekly report) to check the token there'
+        };
+    const where = `#${target.issueNumber}`;
+    if (!octokit)
+        return {
+            check,
+            verdict: 'fail',
+            seen: `\`github-token\` is empty, so nothing can be written on ${where}`,
+            fix: 'Leave `github-token` out (it defaults to the workflow’s token) or pass a token'
+        };
+    const rights = await commentRights(octokit, target);
+    return rightsLine(rights, target.issueNumber, event);
+}
 
 ;// CONCATENATED MODULE: ./src/commands/cancel.ts
 // The runner cancels a step with SIGINT, then SIGTERM. Node's default would end the process at
@@ -41318,7 +42424,7 @@ const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
 
 
 const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
-const COMMANDS = ['message', 'create', 'visitors', 'report'];
+const COMMANDS = ['message', 'create', 'visitors', 'report', 'check'];
 function isJobSettings(s) {
     return s.command === 'message' || s.command === 'create';
 }
@@ -41365,7 +42471,7 @@ const APPLIES_TO = {
     'settle-time': ['message'],
     wait: JOB_COMMANDS,
     'poll-interval': JOB_COMMANDS,
-    'job-path': JOB_COMMANDS,
+    'job-path': [...JOB_COMMANDS, 'check'],
     'fail-on-status': JOB_COMMANDS,
     'require-pr': JOB_COMMANDS,
     'date-from': ANALYTICS_COMMANDS,
@@ -41424,7 +42530,7 @@ function readSettings(raw, ctx) {
     const get = withDefaults(raw);
     const command = oneOf(get, 'command', COMMANDS, true);
     const apiKey = readApiKey(get);
-    const projectId = readId(get, 'project-id', true);
+    const projectId = readProjectId(get);
     const baseUrl = readBaseUrl(get('base-url'));
     const s = {
         ...(ctx.trigger ?? readTriggerSettings(raw)),
@@ -41477,6 +42583,8 @@ function readSettings(raw, ctx) {
         checkPrompt(s.prompt, s.promptFile !== undefined ? 'prompt-file' : 'prompt');
         return { ...s, command };
     }
+    if (command === 'check')
+        return { ...s, command };
     Object.assign(s, readRange(get, ctx.now, { compare: s.compare, trend: s.trend }));
     return { ...s, command };
 }
@@ -41558,11 +42666,6 @@ function settings_readSections(text) {
             throw new InputError('sections', `${quote(item)} is not a section; expected a comma list of ${accepted}`);
     }
     return [...new Set(items)];
-}
-function readJobPath(text) {
-    if (!text.startsWith('/') || !text.includes('{id}'))
-        throw new InputError('job-path', 'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`');
-    return text;
 }
 function readStatuses(text) {
     // `''` means none; an input left empty also arrives as '' and takes the default first.
@@ -46828,10 +47931,92 @@ function createOctokit(token, apiUrl, userAgent, deadline = new Deadline()) {
 // Sent in the User-Agent; a test keeps it equal to package.json's version.
 const src_version_VERSION = '1.0.0';
 
+;// CONCATENATED MODULE: ./src/input-names.ts
+// The inputs action.yml declares, and the check that a run was given no other: a `with:` key with
+// a typo reaches the action as an `INPUT_*` variable nothing reads.
+
+/** Every input action.yml declares, in its order. A test keeps this list equal to action.yml. */
+const INPUT_NAMES = [
+    'command',
+    'api-key',
+    'project-id',
+    'base-url',
+    'job-id',
+    'prompt',
+    'prompt-file',
+    'context',
+    'when-no-job',
+    'settle-time',
+    'wait',
+    'wait-timeout',
+    'poll-interval',
+    'job-path',
+    'fail-on-status',
+    'date-from',
+    'date-to',
+    'period',
+    'page-size',
+    'max-rows',
+    'max-requests',
+    'trend',
+    'concurrency',
+    'output-file',
+    'sections',
+    'site-url',
+    'top',
+    'compare',
+    'summary',
+    'comment',
+    'issue-number',
+    'comment-mode',
+    'github-token',
+    'trigger',
+    'permission',
+    'allowed-users',
+    'allowed-bots',
+    'allow-pr-author',
+    'require-pr'
+];
+/** The environment variable a runner passes an input in: `INPUT_PAGE-SIZE` (dashes kept). */
+const envNameOf = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+/**
+ * A `with:` key that action.yml does not declare (`perod: last-week`) reaches the action as an
+ * `INPUT_*` variable that nothing reads: GitHub only warns, and the run would go on without it
+ * (exporting all time). It fails the step instead, naming the key and the nearest input.
+ */
+function refuseUnknownInputs(given) {
+    const declared = new Set(INPUT_NAMES.map(envNameOf));
+    // Compared in capitals, as a runner writes them (a hand-written `.env` may not).
+    const unknown = given.filter(name => name.startsWith('INPUT_') && !declared.has(name.toUpperCase()));
+    if (unknown.length === 0)
+        return;
+    const name = unknown[0].slice('INPUT_'.length).toLowerCase();
+    const nearest = nearestName(name, INPUT_NAMES);
+    const more = unknown.length > 1
+        ? ` Nor are ${unknown
+            .slice(1)
+            .map(n => `\`${n.slice('INPUT_'.length).toLowerCase()}\``)
+            .join(', ')}.`
+        : '';
+    throw new UnknownInputError(name, nearest, more);
+}
+/** An input that action.yml does not declare: said as the contract words it. */
+class UnknownInputError extends InputError {
+    constructor(name, nearest, more = '') {
+        super(name, 'is not an input of this action');
+        this.message =
+            `\`${name}\` is not an input of this action` +
+                (nearest ? `; did you mean \`${nearest}\`?` : '.') +
+                `${more} Check the \`with:\` keys of this step against the inputs in the README.`;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
 // run(): the gate, the settings, the command, then what the run publishes. The one place that
 // reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
 // read by settings.ts; whether the run goes ahead is decided by gate.ts.
+
+
 
 
 
@@ -46906,6 +48091,9 @@ async function run(env = process.env, clock = systemClock) {
             await reactions.add('eyes');
         }
         const commentEvent = trigger !== undefined;
+        // Before any other input, once the gate let the run through (a comment that is no trigger is
+        // skipped whatever its inputs): a `with:` key action.yml does not declare fails the step.
+        refuseUnknownInputs(Object.keys(env));
         const settings = readSettings(runnerInput, {
             now: new Date(deadline.now()),
             workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
@@ -46924,7 +48112,10 @@ async function run(env = process.env, clock = systemClock) {
             : undefined;
         if (target && !octokit)
             info('`github-token` is empty, so no comment is written.');
-        if (!target && !isJobSettings(settings) && settings.comment === 'auto')
+        if (!target &&
+            settings.command !== 'check' &&
+            !isJobSettings(settings) &&
+            settings.comment === 'auto')
             notice('This run belongs to no pull request or issue, so the report is in its job summary only. ' +
                 'Set `issue-number` (e.g. a tracking issue) to post it as a comment.');
         if (isJobSettings(settings)) {
@@ -46938,7 +48129,8 @@ async function run(env = process.env, clock = systemClock) {
             baseUrl: settings.baseUrl,
             apiKey: settings.apiKey,
             userAgent: USER_AGENT,
-            maxRequests: settings.maxRequests,
+            // A check spends at most 8 requests, whatever else the workflow allows.
+            maxRequests: settings.command === 'check' ? checkBudget(settings.maxRequests) : settings.maxRequests,
             deadline,
             debug: line => core_debug(line),
             info: line => info(line),
@@ -46959,6 +48151,8 @@ async function run(env = process.env, clock = systemClock) {
         };
         if (isJobSettings(settings))
             await runJob({ ...common, settings });
+        else if (settings.command === 'check')
+            await runCheck({ ...common, settings });
         else if (settings.command === 'report')
             await runReport({ ...common, settings });
         else
