@@ -2,7 +2,7 @@
 // escaped, each state renders within its room.
 import { describe, it, expect } from '@jest/globals'
 import { joinChecks, renderCheck, toChange, type CheckLine } from '../src/report/check.js'
-import { bytes } from '../src/report/markdown.js'
+import { bytes } from '../src/report/fit.js'
 import { checkStates } from './check-scenarios.js'
 
 const line = (over: Partial<CheckLine>): CheckLine => ({

@@ -4,7 +4,7 @@
 import { ANALYTICS, checkLines, rightsLine } from '../src/commands/check-lines.js'
 import type { Probe } from '../src/commands/check-probes.js'
 import { renderCheck, type CheckReport, type ProfileEntry } from '../src/report/check.js'
-import { bytes } from '../src/report/markdown.js'
+import { bytes } from '../src/report/fit.js'
 
 const NOW = Date.UTC(2026, 10, 23, 9, 0)
 const RANGE = { dateFrom: '2026-11-16', dateTo: '2026-11-23' }

@@ -2,7 +2,7 @@
 // the provenance line, failures in place, folded and clipped tables, escaping, size limits.
 import { describe, it, expect } from '@jest/globals'
 import { renderHealthReport, type HealthReport } from '../src/report/health.js'
-import { bytes } from '../src/report/markdown.js'
+import { bytes } from '../src/report/fit.js'
 import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import { HEALTH_STATES, healthReport } from './report-scenarios.js'
 import { overviewCells } from './support.js'

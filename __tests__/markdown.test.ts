@@ -8,8 +8,6 @@ import {
   displayWidth,
   details,
   escapeText,
-  chars,
-  fitMarkdown,
   foldedTable,
   formatChange,
   formatClock,
@@ -24,6 +22,7 @@ import {
   provenance,
   codeBlock
 } from '../src/report/markdown.js'
+import { chars, fitMarkdown } from '../src/report/fit.js'
 
 const JOINER = '\u2060'
 

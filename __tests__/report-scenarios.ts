@@ -11,7 +11,7 @@ import {
   type VisitorsReport
 } from '../src/report/visitors.js'
 import { renderHealthReport, type HealthReport } from '../src/report/health.js'
-import { bytes, chars } from '../src/report/markdown.js'
+import { bytes, chars } from '../src/report/fit.js'
 import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import type { SectionFailure } from '../src/analytics/sections/section.js'
 import { suggest, type FixState } from '../src/analytics/suggestions.js'

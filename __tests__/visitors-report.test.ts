@@ -9,7 +9,8 @@ import {
   type VisitorsReport
 } from '../src/report/visitors.js'
 import { exactRange, previousLabel, shortRange } from '../src/report/range.js'
-import { bytes, chars, displayWidth } from '../src/report/markdown.js'
+import { displayWidth } from '../src/report/markdown.js'
+import { bytes, chars } from '../src/report/fit.js'
 import { previousOf, VISITORS_STATES, visitorRows, visitorsReport } from './report-scenarios.js'
 
 const opts = { room: chars(65_536), fullData: '`out/visitors.csv`' }

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1339);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7515);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1339:
+/***/ 7515:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33103,9 +33103,9 @@ function deliveryOf(err) {
 var external_node_buffer_ = __nccwpck_require__(4573);
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 // Markdown primitives shared by every report: escaping of untrusted text, links, number and
-// date formats, tables, folding, and fitting a body into its room (a comment in characters, a
-// job summary in bytes). The reports themselves live in job.ts, visitors.ts and health.ts (with
-// health-tables.ts); the pages table in pages-table.ts; the charts in chart.ts.
+// date formats, tables, folding. Fitting a body into its room is fit.ts; the reports themselves
+// live in job.ts, visitors.ts, health.ts (with health-tables.ts) and check.ts; the pages table
+// in pages-table.ts; the charts in chart.ts.
 
 // ---------------------------------------------------------------------------------------------
 // Escaping
@@ -33414,21 +33414,6 @@ function provenance(p) {
         parts.push(plural(p.requests, p.requestNoun ?? 'request'));
     return parts;
 }
-// ---------------------------------------------------------------------------------------------
-// Blocks
-/** A body's size in UTF-8 bytes. */
-function size(s) {
-    return external_node_buffer_.Buffer.byteLength(s, 'utf8');
-}
-const chars = (max) => ({ max, unit: 'chars' });
-const bytes = (max) => ({ max, unit: 'bytes' });
-/** The length of `s` in the room's unit. */
-function lengthIn(s, room) {
-    return room.unit === 'chars' ? s.length : size(s);
-}
-function fitsIn(s, room) {
-    return lengthIn(s, room) <= room.max;
-}
 /** The header and delimiter lines of a GFM table. */
 function tableHead(columns) {
     const header = columns.map(c => c.header).join(' | ');
@@ -33458,105 +33443,6 @@ function foldedTable(columns, rows, foldLabel, visible = VISIBLE_ROWS) {
         return shown;
     const rest = `${head}\n${rows.slice(visible).join('\n')}`;
     return `${shown}\n\n${details(foldLabel(visible + 1, rows.length), rest)}`;
-}
-// ---------------------------------------------------------------------------------------------
-// Fitting a body to a size: a comment (github/comments.ts) or the job summary
-const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-/** The fence that is still open at the end of the Markdown, if any (e.g. "```"). */
-function openFence(markdown) {
-    let open;
-    for (const line of markdown.split('\n')) {
-        const match = FENCE_LINE.exec(line);
-        if (!match)
-            continue;
-        const [, fence = '', rest = ''] = match;
-        if (open === undefined) {
-            // A backtick fence's info string may not contain backticks, else it is inline code.
-            if (!(fence.startsWith('`') && rest.includes('`')))
-                open = fence;
-        }
-        else if (fence[0] === open[0] && fence.length >= open.length && rest.trim() === '') {
-            open = undefined;
-        }
-    }
-    return open;
-}
-/** `<details>` blocks left open at the end of the Markdown. */
-function openDetails(markdown) {
-    const opened = markdown.match(/^<details[ >]/gm)?.length ?? 0;
-    const closed = markdown.match(/^<\/details>/gm)?.length ?? 0;
-    return Math.max(0, opened - closed);
-}
-/** The longest start of `s` whose UTF-8 form fits in maxBytes, never splitting a character. */
-function cutToBytes(s, maxBytes) {
-    let bytes = 0;
-    let i = 0;
-    while (i < s.length) {
-        const cp = s.codePointAt(i) ?? 0;
-        const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-        if (bytes + n > maxBytes)
-            break;
-        bytes += n;
-        i += cp > 0xffff ? 2 : 1;
-    }
-    return s.slice(0, i);
-}
-/** Cuts at the last line break within `max` of the room's unit (or mid-line, if there is none). */
-function cutAtLine(s, max, unit) {
-    const cut = unit === 'chars' ? cutAt(s, max) : cutToBytes(s, max);
-    if (cut.length === s.length)
-        return cut;
-    const lastBreak = cut.lastIndexOf('\n');
-    return lastBreak > 0 ? cut.slice(0, lastBreak) : cut;
-}
-/** What closes the blocks a cut left open: a code fence, then collapsed blocks. */
-function closing(cut) {
-    const fence = openFence(cut);
-    return (fence ? `\n${fence}` : '') + '\n\n</details>'.repeat(openDetails(cut));
-}
-/**
- * Last resort for a body longer than its room: cut at a line boundary, close an open code fence
- * or collapsed block and say where the full report is. The result fits the room, in its unit.
- */
-function fitMarkdown(body, room, note = 'the job summary') {
-    if (fitsIn(body, room))
-        return body;
-    const len = (text) => lengthIn(text, room);
-    const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`;
-    let budget = room.max - len(notice);
-    // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
-    for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
-        const cut = cutAtLine(body, budget, room.unit);
-        const end = closing(cut);
-        if (len(cut) + len(end) + len(notice) <= room.max)
-            return cut + end + notice;
-        budget = room.max - len(notice) - len(end);
-    }
-    const last = notice.trim();
-    return room.unit === 'chars' ? cutAt(last, room.max) : cutToBytes(last, room.max);
-}
-/**
- * The one way a report fits its room: the most table rows with which `render(rows)` stays
- * within it (found by bisection; more rows never make a report shorter), and only when not even
- * 0 rows fit, the report cut as a last resort.
- */
-function fitRows(render, rowCount, room, note) {
-    const full = render(rowCount);
-    if (fitsIn(full, room))
-        return full;
-    let fits = -1;
-    let low = 0;
-    let high = rowCount - 1;
-    while (low <= high) {
-        const mid = (low + high) >> 1;
-        if (fitsIn(render(mid), room)) {
-            fits = mid;
-            low = mid + 1;
-        }
-        else
-            high = mid - 1;
-    }
-    return fits >= 0 ? render(fits) : fitMarkdown(render(0), room, note);
 }
 
 ;// CONCATENATED MODULE: ./src/agent/verdict.ts
@@ -33746,6 +33632,123 @@ function isTransient(err) {
     // the next poll may find the job in another state.
     const odd = err.status !== undefined && err.status >= 200 && err.status < 300;
     return odd || err.status === undefined || err.status === 429 || err.status >= 500;
+}
+
+;// CONCATENATED MODULE: ./src/report/fit.ts
+// Fitting a body into its room: a comment (GitHub counts its 65,536 in characters) or the job
+// summary (1 MiB, in bytes). A report that can fold rows renders to the room itself (fitRows); a
+// body that still does not fit is cut at a line, its open blocks closed, with one note saying so.
+
+
+/** A body's size in UTF-8 bytes. */
+function size(s) {
+    return external_node_buffer_.Buffer.byteLength(s, 'utf8');
+}
+const chars = (max) => ({ max, unit: 'chars' });
+const bytes = (max) => ({ max, unit: 'bytes' });
+/** The length of `s` in the room's unit. */
+function lengthIn(s, room) {
+    return room.unit === 'chars' ? s.length : size(s);
+}
+function fitsIn(s, room) {
+    return lengthIn(s, room) <= room.max;
+}
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** The fence that is still open at the end of the Markdown, if any (e.g. "```"). */
+function openFence(markdown) {
+    let open;
+    for (const line of markdown.split('\n')) {
+        const match = FENCE_LINE.exec(line);
+        if (!match)
+            continue;
+        const [, fence = '', rest = ''] = match;
+        if (open === undefined) {
+            // A backtick fence's info string may not contain backticks, else it is inline code.
+            if (!(fence.startsWith('`') && rest.includes('`')))
+                open = fence;
+        }
+        else if (fence[0] === open[0] && fence.length >= open.length && rest.trim() === '') {
+            open = undefined;
+        }
+    }
+    return open;
+}
+/** `<details>` blocks left open at the end of the Markdown. */
+function openDetails(markdown) {
+    const opened = markdown.match(/^<details[ >]/gm)?.length ?? 0;
+    const closed = markdown.match(/^<\/details>/gm)?.length ?? 0;
+    return Math.max(0, opened - closed);
+}
+/** The longest start of `s` whose UTF-8 form fits in maxBytes, never splitting a character. */
+function cutToBytes(s, maxBytes) {
+    let bytes = 0;
+    let i = 0;
+    while (i < s.length) {
+        const cp = s.codePointAt(i) ?? 0;
+        const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        if (bytes + n > maxBytes)
+            break;
+        bytes += n;
+        i += cp > 0xffff ? 2 : 1;
+    }
+    return s.slice(0, i);
+}
+/** Cuts at the last line break within `max` of the room's unit (or mid-line, if there is none). */
+function cutAtLine(s, max, unit) {
+    const cut = unit === 'chars' ? cutAt(s, max) : cutToBytes(s, max);
+    if (cut.length === s.length)
+        return cut;
+    const lastBreak = cut.lastIndexOf('\n');
+    return lastBreak > 0 ? cut.slice(0, lastBreak) : cut;
+}
+/** What closes the blocks a cut left open: a code fence, then collapsed blocks. */
+function closing(cut) {
+    const fence = openFence(cut);
+    return (fence ? `\n${fence}` : '') + '\n\n</details>'.repeat(openDetails(cut));
+}
+/**
+ * Last resort for a body longer than its room: cut at a line boundary, close an open code fence
+ * or collapsed block and say where the full report is. The result fits the room, in its unit.
+ */
+function fitMarkdown(body, room, note = 'the job summary') {
+    if (fitsIn(body, room))
+        return body;
+    const len = (text) => lengthIn(text, room);
+    const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`;
+    let budget = room.max - len(notice);
+    // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
+    for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
+        const cut = cutAtLine(body, budget, room.unit);
+        const end = closing(cut);
+        if (len(cut) + len(end) + len(notice) <= room.max)
+            return cut + end + notice;
+        budget = room.max - len(notice) - len(end);
+    }
+    const last = notice.trim();
+    return room.unit === 'chars' ? cutAt(last, room.max) : cutToBytes(last, room.max);
+}
+/**
+ * The one way a report fits its room: the most table rows with which `render(rows)` stays
+ * within it (found by bisection; more rows never make a report shorter), and only when not even
+ * 0 rows fit, the report cut as a last resort.
+ */
+function fitRows(render, rowCount, room, note) {
+    const full = render(rowCount);
+    if (fitsIn(full, room))
+        return full;
+    let fits = -1;
+    let low = 0;
+    let high = rowCount - 1;
+    while (low <= high) {
+        const mid = (low + high) >> 1;
+        if (fitsIn(render(mid), room)) {
+            fits = mid;
+            low = mid + 1;
+        }
+        else
+            high = mid - 1;
+    }
+    return fits >= 0 ? render(fits) : fitMarkdown(render(0), room, note);
 }
 
 ;// CONCATENATED MODULE: ./src/github/errors.ts
@@ -37737,6 +37740,7 @@ function earlierLine(earlier) {
 
 
 
+
 const REASON_MAX_CHARS = 600;
 const SECTION_TITLES = {
     visitors: 'Visitors',
@@ -39722,6 +39726,7 @@ function limitReason(sections, stop, trend) {
 
 
 
+
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const SUMMARY_MAX_BYTES = 512 * 1024;
 /** The `report` output and file stay small enough for any step output. */
@@ -41010,6 +41015,7 @@ function waitFor(stream, event) {
 
 
 
+
 /** Said where rows are left out and nothing holds them all. */
 const KEEP_EVERY_ROW = 'set `output-file` (and upload it as an artifact) to keep every row';
 // ---------------------------------------------------------------------------------------------
@@ -41378,6 +41384,7 @@ async function commentRights(octokit, place) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/check.ts
+
 
 
 /**

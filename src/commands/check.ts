@@ -12,7 +12,7 @@ import {
   type CheckLine,
   type CheckReport
 } from '../report/check.js'
-import { bytes } from '../report/markdown.js'
+import { bytes } from '../report/fit.js'
 import type { CheckSettings } from '../settings.js'
 import { CHECK_MAX_REQUESTS, Prober, type Probe } from './check-probes.js'
 import { ANALYTICS, checkLines, isProjectUnknown, notSent, rightsLine } from './check-lines.js'

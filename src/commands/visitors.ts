@@ -10,7 +10,7 @@ import {
 import { openSink, type Sink } from '../analytics/sinks.js'
 import type { DateRange } from '../period.js'
 import { markerKey, upsertComment } from '../github/comments.js'
-import { bytes, chars } from '../report/markdown.js'
+import { bytes, chars } from '../report/fit.js'
 import {
   commentFullData,
   fitVisitorsReport,

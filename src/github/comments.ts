@@ -2,7 +2,7 @@
 // by their signed markers (markers.ts), written whole or cut to GitHub's limit here and nowhere
 // else, with one note that says so.
 import * as core from '@actions/core'
-import { chars, fitMarkdown } from '../report/markdown.js'
+import { chars, fitMarkdown } from '../report/fit.js'
 import { call, GitHubError } from './errors.js'
 import {
   decodeKey,

@@ -4,15 +4,8 @@
 // service's words are untrusted and pass through escapeText.
 import type { DateRange } from '../period.js'
 import type { CursorForm } from '../service/analytics.js'
-import {
-  clip,
-  escapeText,
-  fitMarkdown,
-  formatNumber,
-  tableHead,
-  tableRow,
-  type Room
-} from './markdown.js'
+import { clip, escapeText, formatNumber, tableHead, tableRow } from './markdown.js'
+import { fitMarkdown, type Room } from './fit.js'
 import { shortRange } from './range.js'
 
 export type Operation =

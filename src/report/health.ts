@@ -10,7 +10,6 @@ import type { SectionFailure } from '../analytics/sections/section.js'
 import {
   clip,
   escapeText,
-  fitRows,
   formatNumber,
   formatPercentChange,
   formatShare,
@@ -18,9 +17,9 @@ import {
   provenance,
   tableHead,
   tableRow,
-  type Column,
-  type Room
+  type Column
 } from './markdown.js'
+import { fitRows, type Room } from './fit.js'
 import { previousLabel, shortRange } from './range.js'
 import type { Trend, TrendSeries } from '../analytics/trend.js'
 import { trendBlock } from './chart.js'

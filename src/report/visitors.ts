@@ -11,9 +11,7 @@ import { pageColumns, pageRow, pagesFoldLabel } from './pages-table.js'
 import { trendBlock } from './chart.js'
 import {
   escapeText,
-  fitMarkdown,
   link,
-  fitRows,
   foldedTable,
   formatChange,
   formatNumber,
@@ -21,11 +19,11 @@ import {
   formatShare,
   provenance,
   plural,
-  type Room,
   tableHead,
   tableRow,
   type Column
 } from './markdown.js'
+import { fitMarkdown, fitRows, type Room } from './fit.js'
 import { previousLabel, shortRange } from './range.js'
 
 export interface VisitorsReport {
