@@ -286,6 +286,15 @@ describe('renderJobReport: layout', () => {
     expect(renderJobReport({ ...pointer, hintGiven: true })).not.toContain('Reply ')
     const odd = renderJobReport(jobReport({ routedHere: true, trigger: '/do `x`' }))
     expect(odd).toContain('Reply **/do &#96;x&#96; &lt;instruction&gt;**')
+    // A job asked for on an issue (`when-no-job: create`) takes replies there: "this issue".
+    const onIssue = renderJobReport(
+      jobReport({
+        routedHere: true,
+        trigger: '/docs-agent',
+        askedOn: { number: 3, url: 'https://github.com/acme/docs/issues/3', pullRequest: false }
+      })
+    )
+    expect(visible(onIssue)).toContain('Reply `/docs-agent <instruction>` on this issue to send')
   })
 })
 

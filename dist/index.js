@@ -34650,6 +34650,7 @@ function endingText(r, place) {
 
 
 
+
 const PROMPT_MAX_CHARS = 2000;
 const job_VALUE_MAX_CHARS = 300;
 function elapsed(r) {
@@ -34763,8 +34764,9 @@ function replyHint(r, place) {
     if (!r.trigger || place !== 'comment' || r.hintGiven)
         return undefined;
     const hint = (where) => `Reply ${triggerExample(r.trigger ?? '')} on ${where} to send a follow-up to this job.`;
+    // Routed where the answer is: an issue a job was asked for on takes replies too.
     if (r.routedHere)
-        return hint('this pull request');
+        return hint(`this ${placeNoun(r.askedOn?.pullRequest ?? true)}`);
     if (r.routedTo === undefined)
         return undefined;
     // Answered elsewhere (an issue): follow-ups go on the pull request that records the job.

@@ -17,6 +17,7 @@ import {
   codeBlock
 } from './markdown.js'
 import { changesBlock } from './job-changes.js'
+import { placeNoun } from './place.js'
 import { endingText, triggerExample } from './job-ending.js'
 import { isText, statusOf, value, type JobReport, type JobReportPlace } from './job-report.js'
 
@@ -137,7 +138,8 @@ function replyHint(r: JobReport, place: JobReportPlace): string | undefined {
   if (!r.trigger || place !== 'comment' || r.hintGiven) return undefined
   const hint = (where: string): string =>
     `Reply ${triggerExample(r.trigger ?? '')} on ${where} to send a follow-up to this job.`
-  if (r.routedHere) return hint('this pull request')
+  // Routed where the answer is: an issue a job was asked for on takes replies too.
+  if (r.routedHere) return hint(`this ${placeNoun(r.askedOn?.pullRequest ?? true)}`)
   if (r.routedTo === undefined) return undefined
   // Answered elsewhere (an issue): follow-ups go on the pull request that records the job.
   const pr = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined
