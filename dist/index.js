@@ -34764,9 +34764,11 @@ function replyHint(r, place) {
     if (!r.trigger || place !== 'comment' || r.hintGiven)
         return undefined;
     const hint = (where) => `Reply ${triggerExample(r.trigger ?? '')} on ${where} to send a follow-up to this job.`;
-    // Routed where the answer is: an issue a job was asked for on takes replies too.
+    // Routed where this body is: the job's pull request (its record), or where the job was asked
+    // for, which may be an issue (`when-no-job: create`) that takes replies too.
+    const onPullRequest = r.onItsPullRequest !== undefined || (r.askedOn?.pullRequest ?? true);
     if (r.routedHere)
-        return hint(`this ${placeNoun(r.askedOn?.pullRequest ?? true)}`);
+        return hint(`this ${placeNoun(onPullRequest)}`);
     if (r.routedTo === undefined)
         return undefined;
     // Answered elsewhere (an issue): follow-ups go on the pull request that records the job.
