@@ -9,13 +9,14 @@ import { runScenario } from './runner.js'
 import {
   annotationsOf,
   errorsOf,
+  type GitHub,
+  messageInputs,
   pullRequestEvent,
+  type Service,
+  type ServiceOptions,
   triggerComment,
   withGitHub,
-  withService,
-  type GitHub,
-  type Service,
-  type ServiceOptions
+  withService
 } from './support.js'
 
 const RUN = 'https://github.com/octo/docs/actions/runs/4242'
@@ -24,19 +25,8 @@ const WRITER = { login: 'octocat', type: 'User' }
 const READER = { login: 'passer-by', type: 'User' }
 const PERMISSIONS = { octocat: 'write', 'passer-by': 'read', 'octo-author': 'read' } as const
 
-function inputs(url: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    command: 'message',
-    'api-key': SIM_API_KEY,
-    'project-id': 'proj-1',
-    'base-url': url,
-    'job-id': 'job-1',
-    'poll-interval': '0.2',
-    'settle-time': '1s',
-    'wait-timeout': '20s',
-    ...extra
-  }
-}
+const inputs = (url: string, extra: Record<string, string> = {}): Record<string, string> =>
+  messageInputs(url, { 'settle-time': '1s', ...extra })
 
 const botComments = (gh: GitHub, n: number) =>
   (gh.comments.get(n) ?? []).filter(c => c.user.type === 'Bot').map(c => c.body)

@@ -9,25 +9,15 @@ import { runScenario } from './runner.js'
 import {
   annotationsOf,
   errorsOf,
+  type GitHub,
+  messageInputs,
   triggerComment,
   withGitHub,
-  withService,
-  type GitHub
+  withService
 } from './support.js'
 
-function inputs(url: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    command: 'message',
-    'api-key': SIM_API_KEY,
-    'project-id': 'proj-1',
-    'base-url': url,
-    'job-id': 'job-1',
-    prompt: '',
-    'poll-interval': '0.2',
-    'wait-timeout': '20s',
-    ...extra
-  }
-}
+const inputs = (url: string, extra: Record<string, string> = {}): Record<string, string> =>
+  messageInputs(url, { prompt: '', ...extra })
 
 const trigger = triggerComment
 

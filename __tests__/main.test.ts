@@ -2,23 +2,16 @@
 // publishes, and that it publishes each thing once, whatever the command and however it ends.
 import { describe, it, expect } from '@jest/globals'
 import * as core from '../__fixtures__/core.js'
-import { SIM_API_KEY } from '../sim/service.js'
 import { runInProcess } from './inprocess.js'
-import { withService } from './support.js'
+import { messageInputs, withService } from './support.js'
 
-function jobInputs(url: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    command: 'message',
-    'api-key': SIM_API_KEY,
-    'project-id': 'proj-1',
-    'base-url': url,
-    'job-id': 'job-1',
+const jobInputs = (url: string, extra: Record<string, string> = {}): Record<string, string> =>
+  messageInputs(url, {
     prompt: 'Fix the typo',
     'poll-interval': '0.1',
     'wait-timeout': '10s',
     ...extra
-  }
-}
+  })
 
 describe('run(): one place publishes', () => {
   it('a job that fails: setFailed once, with the verdict; status, job and requests set once each', async () => {

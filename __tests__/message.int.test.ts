@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals'
 import { startService, SIM_API_KEY } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
 import { runScenario } from './runner.js'
-import { annotationsOf, errorsOf, expectNoStack, withService } from './support.js'
+import { annotationsOf, errorsOf, expectNoStack, messageInputs, withService } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
 type RunResult = Awaited<ReturnType<typeof runScenario>>
@@ -14,19 +14,8 @@ const PROMPT = 'Fix the typo on the quickstart page'
 const DEFAULT_PR = 'https://github.com/octo/docs/pull/7'
 
 /** Inputs of a quick `message` run against `url`; `extra` overrides them. */
-function inputs(url: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    command: 'message',
-    'api-key': SIM_API_KEY,
-    'project-id': 'proj-1',
-    'base-url': url,
-    'job-id': 'job-1',
-    prompt: PROMPT,
-    'poll-interval': '0.2',
-    'wait-timeout': '20s',
-    ...extra
-  }
-}
+const inputs = (url: string, extra: Record<string, string> = {}): Record<string, string> =>
+  messageInputs(url, { prompt: PROMPT, ...extra })
 
 const warningsOf = (r: RunResult): string[] => annotationsOf(r, 'warning')
 const noticesOf = (r: RunResult): string[] => annotationsOf(r, 'notice')

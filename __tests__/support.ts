@@ -1,6 +1,6 @@
 // Shared by the integration tests: the simulator's lifetime, and what a run printed.
 import { expect } from '@jest/globals'
-import { startService } from '../sim/service.js'
+import { SIM_API_KEY, startService } from '../sim/service.js'
 import { startGitHub } from '../sim/github.js'
 import { annotations, runAction } from '../sim/run-action.js'
 
@@ -62,3 +62,23 @@ export function overviewCells(md: string, title: string): string[] {
 
 /** Webhook payloads as GitHub sends them, for a reviewer's trigger comment or a pull request. */
 export { pullRequestEvent, triggerComment } from '../sim/github.js'
+
+/**
+ * A quick `command: message` to `job-1` of the simulator at `url` (its key, `proj-1`, polls of
+ * 0.2 s, `wait-timeout: 20s`); `extra` adds inputs or overrides these.
+ */
+export function messageInputs(
+  url: string,
+  extra: Record<string, string> = {}
+): Record<string, string> {
+  return {
+    command: 'message',
+    'api-key': SIM_API_KEY,
+    'project-id': 'proj-1',
+    'base-url': url,
+    'job-id': 'job-1',
+    'poll-interval': '0.2',
+    'wait-timeout': '20s',
+    ...extra
+  }
+}
