@@ -33356,6 +33356,10 @@ function formatPercentChange(now, before) {
     return `${diff > 0 ? '+' : MINUS}${percent}%`;
 }
 /** "1 row", "5 rows". */
+/** The text with its first letter in capitals: a sentence made of a clause. */
+function capitalise(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+}
 function plural(n, one, many = `${one}s`) {
     return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
@@ -33475,9 +33479,6 @@ function stoppedBy(message, stage, delivered, jobId) {
         return `The service took the instruction, then polling job ${jobId} failed: ${message}`;
     const maybe = delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : '';
     return `${message}${maybe}`;
-}
-function capitalise(text) {
-    return text.charAt(0).toUpperCase() + text.slice(1);
 }
 /**
  * The message that fails the step after the wait, if any: a timeout, a `fail-on-status`, or
@@ -35621,9 +35622,11 @@ function digest(text, chars) {
 
 
 
-/** The pull request or issue this run answers on, where the job was asked for. */
-function askedIn(ctx) {
-    const n = ctx.target?.issueNumber;
+/**
+ * The pull request or issue this run answers on, where the job was asked for (or issue `n` of
+ * this repository).
+ */
+function askedIn(ctx, n = ctx.target?.issueNumber) {
     const { owner, repo } = ctx.event;
     if (n === undefined || owner === '' || repo === '')
         return undefined;
@@ -35791,11 +35794,7 @@ async function recordOnItsPullRequest(ctx, comments, target, sight) {
     if (!opened && !route)
         return undefined;
     // Where the job was asked for, also when the run answers nowhere (`comment: false`).
-    const n = event.issueNumber;
-    const asked = askedIn(ctx) ??
-        (n !== undefined && event.owner !== ''
-            ? { number: n, url: `${serverUrl}/${event.owner}/${event.repo}/issues/${n}` }
-            : undefined);
+    const asked = askedIn(ctx) ?? askedIn(ctx, event.issueNumber);
     const report = {
         ...sight.report,
         routedHere: route,
@@ -37142,17 +37141,17 @@ function resolvePeriod(period, now) {
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     switch (period.kind) {
         case 'days':
-            return { dateFrom: day(today - period.days * DAY), dateTo: day(today) };
+            return { dateFrom: isoDay(today - period.days * DAY), dateTo: isoDay(today) };
         case 'yesterday':
-            return { dateFrom: day(today - DAY), dateTo: day(today) };
+            return { dateFrom: isoDay(today - DAY), dateTo: isoDay(today) };
         case 'last-week': {
             const monday = today - ((now.getUTCDay() + 6) % 7) * DAY;
-            return { dateFrom: day(monday - 7 * DAY), dateTo: day(monday) };
+            return { dateFrom: isoDay(monday - 7 * DAY), dateTo: isoDay(monday) };
         }
         case 'last-month': {
             const first = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
             const previous = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1);
-            return { dateFrom: day(previous), dateTo: day(first) };
+            return { dateFrom: isoDay(previous), dateTo: isoDay(first) };
         }
     }
 }
@@ -37172,14 +37171,14 @@ function previousRange(range, period) {
     if (period?.kind === 'last-month') {
         const f = new Date(from);
         const start = Date.UTC(f.getUTCFullYear(), f.getUTCMonth() - 1, 1);
-        return start < FIRST_INSTANT ? undefined : { dateFrom: day(start), dateTo: range.dateFrom };
+        return start < FIRST_INSTANT ? undefined : { dateFrom: isoDay(start), dateTo: range.dateFrom };
     }
     const start = from - (to - from);
     if (start < FIRST_INSTANT)
         return undefined;
     const wholeDays = isDateOnly(range.dateFrom) && isDateOnly(range.dateTo);
     return {
-        dateFrom: wholeDays ? day(start) : new Date(start).toISOString(),
+        dateFrom: wholeDays ? isoDay(start) : new Date(start).toISOString(),
         dateTo: range.dateFrom
     };
 }
@@ -37204,7 +37203,8 @@ function yearStart(year) {
     date.setUTCFullYear(year, 0, 1);
     return date.getTime();
 }
-function day(ms) {
+/** The UTC day of an instant as `YYYY-MM-DD`. */
+function isoDay(ms) {
     // Four-digit years only: toISOString writes others as +YYYYYY, which no service reads.
     return new Date(ms).toISOString().slice(0, 10);
 }
@@ -37238,9 +37238,6 @@ function monthDay(d) {
 function withYear(d) {
     return `${monthDay(d)}, ${d.getUTCFullYear()}`;
 }
-function isoDay(d) {
-    return d.toISOString().slice(0, 10);
-}
 /**
  * A short label: "Nov 16–22", "Oct 28 – Nov 3", "Dec 28, 2025 – Jan 3, 2026", "Nov 16"; the
  * year is added when it is not the year of `now`. Other ranges are shown as given.
@@ -37268,7 +37265,7 @@ function shortRange(range, now) {
 function exactRange(range) {
     const days = wholeDays(range);
     if (days)
-        return `${isoDay(days.first)} to ${isoDay(days.last)}`;
+        return `${isoDay(days.first.getTime())} to ${isoDay(days.last.getTime())}`;
     const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
     const to = range.dateTo ? escapeText(range.dateTo) : undefined;
     if (from && to)
@@ -37616,6 +37613,7 @@ function percent(ratio) {
 ;// CONCATENATED MODULE: ./src/report/suggestions.ts
 
 
+
 const suggestions_QUERY_MAX_CHARS = 60;
 const suggestions_QUESTION_MAX_CHARS = 140;
 const suggestions_PATH_MAX_CHARS = 90;
@@ -37682,7 +37680,7 @@ function stateOf(fix) {
     const pr = fix.pr ? `#${fix.pr}` : '';
     switch (fix.state) {
         case 'merged':
-            return `${pr} merged${fix.mergedAt !== undefined ? ` ${suggestions_day(fix.mergedAt)}` : ''}`;
+            return `${pr} merged${fix.mergedAt !== undefined ? ` ${isoDay(fix.mergedAt)}` : ''}`;
         case 'open':
             return `${pr} open`;
         case 'closed':
@@ -37698,9 +37696,6 @@ function listed(items) {
     return items.length === 1
         ? (items[0] ?? '')
         : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-}
-function suggestions_day(ms) {
-    return new Date(ms).toISOString().slice(0, 10);
 }
 /** What a suggestion is about, as plain text: the query, the page's path or the question. */
 function subjectOf(s) {
@@ -38450,6 +38445,10 @@ function recordKeys(s, sections, trend, suggestions) {
 }
 
 ;// CONCATENATED MODULE: ./src/service/timeouts.ts
+// The service's gateway times out on large pages and long ranges (field notes: a fetcher saw 504s
+// and read in 7-day chunks). A page that times out is asked again for half its rows, not below 25;
+// a range that still times out at 25 rows is read a week at a time where its rows can be added up.
+
 
 /** The fewest rows a page is narrowed to: below this, halving only multiplies the requests. */
 const MIN_PAGE_ROWS = 25;
@@ -38486,8 +38485,8 @@ function weeklyChunks(range) {
     const to = Date.parse(dateTo);
     if (!Number.isFinite(from) || !Number.isFinite(to) || to - from <= CHUNK_DAYS * timeouts_DAY_MS)
         return undefined;
-    const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(dateFrom) && /^\d{4}-\d{2}-\d{2}$/.test(dateTo);
-    const format = (ms) => dateOnly ? new Date(ms).toISOString().slice(0, 10) : new Date(ms).toISOString();
+    const dateOnly = isDateOnly(dateFrom) && isDateOnly(dateTo);
+    const format = (ms) => (dateOnly ? isoDay(ms) : new Date(ms).toISOString());
     const chunks = [];
     for (let start = from; start < to; start += CHUNK_DAYS * timeouts_DAY_MS) {
         const end = Math.min(to, start + CHUNK_DAYS * timeouts_DAY_MS);
@@ -41727,7 +41726,7 @@ function serviceLines(probes, projectId) {
             verdict: 'fail',
             seen: `${escapeText(projectId)} was not found`,
             said: failureText(unknown),
-            fix: check_lines_capitalise(PROJECT_HINT)
+            fix: capitalise(PROJECT_HINT)
         });
     else if (anyOk || probes.some(knowsProject))
         lines.push({ check: 'Project found', verdict: 'pass', seen: escapeText(projectId) });
@@ -41788,7 +41787,7 @@ function operationFix(operation, p) {
                     'and the plan includes the agent'
                 : 'Your plan does not include this analytics, or the key lacks its scope: check the ' +
                     "plan on the dashboard's billing page";
-        return check_lines_capitalise(forbiddenHint(p.said ?? ''));
+        return capitalise(forbiddenHint(p.said ?? ''));
     }
     if (status === 429)
         return ('The hourly analytics limit (about 100 requests per organisation, shared by every ' +
@@ -41804,7 +41803,7 @@ function operationFix(operation, p) {
 function keyForbiddenFix(p, projectId) {
     const cause = forbiddenCause(p.said ?? '');
     if (cause === 'allowlist' || cause === 'scope')
-        return check_lines_capitalise(forbiddenHint(p.said ?? ''));
+        return capitalise(forbiddenHint(p.said ?? ''));
     return (`The key is refused for project \`${projectId}\` on every operation: most likely it belongs ` +
         'to another organisation than `project-id` (use a key created in the organisation that owns ' +
         'the project, or correct `project-id`); or an IP allowlist on the key refuses this runner ' +
@@ -41850,9 +41849,6 @@ function rightsLine(rights, issueNumber, event) {
         said: rights.said,
         fix
     };
-}
-function check_lines_capitalise(text) {
-    return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 ;// CONCATENATED MODULE: ./src/commands/check.ts

@@ -63,17 +63,17 @@ export function resolvePeriod(period: Period, now: Date): Required<DateRange> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
   switch (period.kind) {
     case 'days':
-      return { dateFrom: day(today - period.days * DAY), dateTo: day(today) }
+      return { dateFrom: isoDay(today - period.days * DAY), dateTo: isoDay(today) }
     case 'yesterday':
-      return { dateFrom: day(today - DAY), dateTo: day(today) }
+      return { dateFrom: isoDay(today - DAY), dateTo: isoDay(today) }
     case 'last-week': {
       const monday = today - ((now.getUTCDay() + 6) % 7) * DAY
-      return { dateFrom: day(monday - 7 * DAY), dateTo: day(monday) }
+      return { dateFrom: isoDay(monday - 7 * DAY), dateTo: isoDay(monday) }
     }
     case 'last-month': {
       const first = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)
       const previous = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)
-      return { dateFrom: day(previous), dateTo: day(first) }
+      return { dateFrom: isoDay(previous), dateTo: isoDay(first) }
     }
   }
 }
@@ -97,13 +97,13 @@ export function previousRange(
   if (period?.kind === 'last-month') {
     const f = new Date(from)
     const start = Date.UTC(f.getUTCFullYear(), f.getUTCMonth() - 1, 1)
-    return start < FIRST_INSTANT ? undefined : { dateFrom: day(start), dateTo: range.dateFrom }
+    return start < FIRST_INSTANT ? undefined : { dateFrom: isoDay(start), dateTo: range.dateFrom }
   }
   const start = from - (to - from)
   if (start < FIRST_INSTANT) return undefined
   const wholeDays = isDateOnly(range.dateFrom) && isDateOnly(range.dateTo)
   return {
-    dateFrom: wholeDays ? day(start) : new Date(start).toISOString(),
+    dateFrom: wholeDays ? isoDay(start) : new Date(start).toISOString(),
     dateTo: range.dateFrom
   }
 }
@@ -134,7 +134,8 @@ function yearStart(year: number): number {
   return date.getTime()
 }
 
-function day(ms: number): string {
+/** The UTC day of an instant as `YYYY-MM-DD`. */
+export function isoDay(ms: number): string {
   // Four-digit years only: toISOString writes others as +YYYYYY, which no service reads.
   return new Date(ms).toISOString().slice(0, 10)
 }

@@ -1,6 +1,6 @@
 // How a job run ended, in words: what fails the step after the wait, and what a cancellation can
 // truthfully say at each stage of the run.
-import { formatDuration } from '../report/markdown.js'
+import { capitalise, formatDuration } from '../report/markdown.js'
 import type { Delivery } from '../service/errors.js'
 import type { WaitResult } from './wait.js'
 
@@ -44,10 +44,6 @@ export function stoppedBy(
     return `The service took the instruction, then polling job ${jobId} failed: ${message}`
   const maybe = delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : ''
   return `${message}${maybe}`
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 /**

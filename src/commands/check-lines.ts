@@ -5,7 +5,7 @@ import type { EventInfo } from '../github/event.js'
 import type { CommentRights } from '../github/rights.js'
 import { keyKindWarnings } from '../inputs.js'
 import type { CheckLine } from '../report/check.js'
-import { escapeText, plural } from '../report/markdown.js'
+import { capitalise, escapeText, plural } from '../report/markdown.js'
 import {
   forbiddenCause,
   forbiddenHint,
@@ -265,8 +265,4 @@ export function rightsLine(
     said: rights.said,
     fix
   }
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1)
 }

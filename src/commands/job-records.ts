@@ -47,12 +47,7 @@ export async function recordOnItsPullRequest(
   const opened = openedByJob(ctx, target, job)
   if (!opened && !route) return undefined
   // Where the job was asked for, also when the run answers nowhere (`comment: false`).
-  const n = event.issueNumber
-  const asked =
-    askedIn(ctx) ??
-    (n !== undefined && event.owner !== ''
-      ? { number: n, url: `${serverUrl}/${event.owner}/${event.repo}/issues/${n}` }
-      : undefined)
+  const asked = askedIn(ctx) ?? askedIn(ctx, event.issueNumber)
   const report: JobReport = {
     ...sight.report,
     routedHere: route,

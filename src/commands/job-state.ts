@@ -21,11 +21,14 @@ export interface Seen {
   stale: boolean
 }
 
-/** The pull request or issue this run answers on, where the job was asked for. */
+/**
+ * The pull request or issue this run answers on, where the job was asked for (or issue `n` of
+ * this repository).
+ */
 export function askedIn(
-  ctx: CommandContext<JobSettings>
+  ctx: CommandContext<JobSettings>,
+  n = ctx.target?.issueNumber
 ): { number: number; url: string } | undefined {
-  const n = ctx.target?.issueNumber
   const { owner, repo } = ctx.event
   if (n === undefined || owner === '' || repo === '') return undefined
   // GitHub sends /issues/N to /pull/N for a pull request: one address serves both.

@@ -266,6 +266,11 @@ export function formatPercentChange(now: number, before: number): string | undef
 }
 
 /** "1 row", "5 rows". */
+/** The text with its first letter in capitals: a sentence made of a clause. */
+export function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatNumber(n)} ${n === 1 ? one : many}`
 }

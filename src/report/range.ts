@@ -1,7 +1,7 @@
 // Date ranges as people read them. The service's `dateTo` is exclusive; a reader expects the
 // last day that counts, so whole-day ranges are shown with their inclusive last day.
 
-import { isDateOnly, parseInstant, type DateRange, type Period } from '../period.js'
+import { isDateOnly, isoDay, parseInstant, type DateRange, type Period } from '../period.js'
 import { escapeText } from './markdown.js'
 
 const DAY = 86_400_000
@@ -30,10 +30,6 @@ function withYear(d: Date): string {
   return `${monthDay(d)}, ${d.getUTCFullYear()}`
 }
 
-function isoDay(d: Date): string {
-  return d.toISOString().slice(0, 10)
-}
-
 /**
  * A short label: "Nov 16–22", "Oct 28 – Nov 3", "Dec 28, 2025 – Jan 3, 2026", "Nov 16"; the
  * year is added when it is not the year of `now`. Other ranges are shown as given.
@@ -58,7 +54,7 @@ export function shortRange(range: DateRange, now: number): string {
  */
 export function exactRange(range: DateRange): string {
   const days = wholeDays(range)
-  if (days) return `${isoDay(days.first)} to ${isoDay(days.last)}`
+  if (days) return `${isoDay(days.first.getTime())} to ${isoDay(days.last.getTime())}`
   const from = range.dateFrom ? escapeText(range.dateFrom) : undefined
   const to = range.dateTo ? escapeText(range.dateTo) : undefined
   if (from && to) return `${from} to ${to} (end exclusive)`

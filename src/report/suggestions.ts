@@ -4,7 +4,7 @@
 // became of the last report's suggestions. Every query, path and question is untrusted: the
 // instruction quotes it clipped to one line, and the Markdown escapes it.
 import type { FixState, Suggestion } from '../analytics/suggestions.js'
-import type { DateRange } from '../period.js'
+import { isoDay, type DateRange } from '../period.js'
 import { clip, clipMiddle, escapeText, formatNumber, plural } from './markdown.js'
 import { shortRange } from './range.js'
 
@@ -104,7 +104,7 @@ function stateOf(fix: FixState | undefined): string {
   const pr = fix.pr ? `#${fix.pr}` : ''
   switch (fix.state) {
     case 'merged':
-      return `${pr} merged${fix.mergedAt !== undefined ? ` ${day(fix.mergedAt)}` : ''}`
+      return `${pr} merged${fix.mergedAt !== undefined ? ` ${isoDay(fix.mergedAt)}` : ''}`
     case 'open':
       return `${pr} open`
     case 'closed':
@@ -121,10 +121,6 @@ function listed(items: readonly string[]): string {
   return items.length === 1
     ? (items[0] ?? '')
     : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
-}
-
-function day(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10)
 }
 
 /** What a suggestion is about, as plain text: the query, the page's path or the question. */

@@ -1,7 +1,7 @@
 // The service's gateway times out on large pages and long ranges (field notes: a fetcher saw 504s
 // and read in 7-day chunks). A page that times out is asked again for half its rows, not below 25;
 // a range that still times out at 25 rows is read a week at a time where its rows can be added up.
-import type { DateRange } from '../period.js'
+import { isDateOnly, isoDay, type DateRange } from '../period.js'
 import { ServiceError } from './errors.js'
 
 /** The fewest rows a page is narrowed to: below this, halving only multiplies the requests. */
@@ -51,9 +51,8 @@ export function weeklyChunks(range: DateRange): Required<DateRange>[] | undefine
   const to = Date.parse(dateTo)
   if (!Number.isFinite(from) || !Number.isFinite(to) || to - from <= CHUNK_DAYS * DAY_MS)
     return undefined
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(dateFrom) && /^\d{4}-\d{2}-\d{2}$/.test(dateTo)
-  const format = (ms: number): string =>
-    dateOnly ? new Date(ms).toISOString().slice(0, 10) : new Date(ms).toISOString()
+  const dateOnly = isDateOnly(dateFrom) && isDateOnly(dateTo)
+  const format = (ms: number): string => (dateOnly ? isoDay(ms) : new Date(ms).toISOString())
   const chunks: Required<DateRange>[] = []
   for (let start = from; start < to; start += CHUNK_DAYS * DAY_MS) {
     const end = Math.min(to, start + CHUNK_DAYS * DAY_MS)
