@@ -14,8 +14,8 @@ import {
 } from '../report/check.js'
 import { bytes } from '../report/fit.js'
 import type { CheckSettings } from '../settings.js'
-import { CHECK_MAX_REQUESTS, Prober, type Probe } from './check-probes.js'
-import { ANALYTICS, checkLines, isProjectUnknown, notSent, rightsLine } from './check-lines.js'
+import { CHECK_MAX_REQUESTS, Prober, type Probe } from '../check/probes.js'
+import { ANALYTICS, checkLines, isProjectUnknown, notSent, rightsLine } from '../check/lines.js'
 import type { CommandContext } from './context.js'
 
 const SUMMARY_MAX_BYTES = 64 * 1024

@@ -14,7 +14,7 @@ import {
 } from '../service/hints.js'
 import { messageOf } from '../errors.js'
 import type { Operation } from '../report/check.js'
-import type { Probe } from './check-probes.js'
+import type { Probe } from './probes.js'
 
 /** The probe ended because `max-requests` or the check's 8 were spent: it was not sent. */
 export function notSent(p: Probe): boolean {
