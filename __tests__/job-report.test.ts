@@ -2,7 +2,7 @@
 import { describe, it, expect } from '@jest/globals'
 import type { AgentJob } from '../src/service/schema.js'
 import { renderJobReport } from '../src/report/job.js'
-import { JOB_STATES, agentJob, jobReport } from './report-scenarios.js'
+import { JOB_STATES, agentJob, cancelled, jobReport, stopped } from './report-scenarios.js'
 
 const render = (name: keyof typeof JOB_STATES) => renderJobReport(jobReport(JOB_STATES[name]))
 const headline = (markdown: string) => markdown.split('\n')[0] ?? ''
@@ -120,7 +120,17 @@ describe('renderJobReport: honest endings', () => {
   })
 
   it('a timeout after failing polls names the last poll error, escaped', () => {
-    const out = renderJobReport(jobReport({ ...JOB_STATES['timed out'], error: '503 <busy>' }))
+    const out = renderJobReport(
+      jobReport({
+        ...JOB_STATES['timed out'],
+        ending: {
+          kind: 'timed-out',
+          waitedMs: 1_800_000,
+          doubted: false,
+          lastPoll: { message: '503 <busy>', said: '503 <busy>' }
+        }
+      })
+    )
     expect(visible(out)).toContain('**Last poll:** 503 &lt;busy&gt;')
   })
 
@@ -138,7 +148,7 @@ describe('renderJobReport: honest endings', () => {
 
   it('cancelled while sending: the instruction may or may not have been delivered', () => {
     const out = renderJobReport(
-      jobReport({ ...JOB_STATES['cancelled while waiting'], delivered: 'maybe' })
+      jobReport({ ...JOB_STATES['cancelled while waiting'], ending: cancelled('maybe') })
     )
     expect(headline(out)).toBe(
       '### 🚫 Run cancelled · the instruction may or may not have been delivered'
@@ -200,7 +210,11 @@ describe('renderJobReport: honest endings', () => {
     const other = renderJobReport(
       jobReport({
         ...JOB_STATES['no job here: the agent’s pull request takes the replies'],
-        elsewhere: { number: 5, url: 'https://github.com/acme/site/pull/5', repo: 'acme/site' }
+        ending: {
+          kind: 'no-job',
+          message: 'No job',
+          elsewhere: { number: 5, url: 'https://github.com/acme/site/pull/5', repo: 'acme/site' }
+        }
       })
     )
     expect(other).toContain('[acme/site#5](https://github.com/acme/site/pull/5)')
@@ -332,7 +346,7 @@ describe('renderJobReport: untrusted text', () => {
 
   it('cuts a long prompt and a long error', () => {
     const out = renderJobReport(
-      jobReport({ prompt: 'p'.repeat(5000), phase: 'error', error: 'e'.repeat(5000) })
+      jobReport({ prompt: 'p'.repeat(5000), ending: stopped('yes', 'e'.repeat(5000)) })
     )
     expect(out).toContain('… (3,000 more characters)')
     expect(out).not.toContain('e'.repeat(2001))
@@ -340,7 +354,7 @@ describe('renderJobReport: untrusted text', () => {
 
   it('shows a job whose status is not a string without failing', () => {
     const job = { ...agentJob(), status: 42 } as unknown as AgentJob
-    expect(renderJobReport(jobReport({ phase: 'waiting', job }))).toContain(
+    expect(renderJobReport(jobReport({ ending: undefined, job }))).toContain(
       '### ⏳ The docs agent is working'
     )
   })

@@ -3,7 +3,7 @@
 // A new report (e.g. the `report` command's sections) adds its scenarios to SCENARIOS.
 
 import type { AgentJob, VisitorCounts, VisitorRow } from '../src/service/schema.js'
-import { renderJobReport, type JobReport } from '../src/report/job.js'
+import { renderJobReport, type JobEnding, type JobReport } from '../src/report/job.js'
 import {
   commentFullData,
   fitVisitorsReport,
@@ -49,17 +49,44 @@ export const agentJob = (overrides: Partial<AgentJob> = {}): AgentJob => ({
   ...overrides
 })
 
+/** A job that reached a final status, as agent/ending.ts words it. */
+export const finished = (
+  outcome: Extract<JobEnding, { kind: 'finished' }>['outcome'],
+  status: string = outcome === 'failed' || outcome === 'archived' ? outcome : 'completed',
+  failsBy?: 'fail-on-status' | 'require-pr'
+): JobEnding => ({ kind: 'finished', outcome, status, ...(failsBy ? { failsBy } : {}) })
+
+const TIMED_OUT: JobEnding = { kind: 'timed-out', waitedMs: 30 * MINUTE, doubted: false }
+
+/** An error that stopped the run, in the log's words and (`said`, `advice`) a reader's. */
+export const stopped = (
+  delivered: 'yes' | 'maybe' | 'no',
+  said?: string,
+  advice?: string
+): JobEnding => ({
+  kind: 'stopped',
+  stage: delivered === 'no' ? 'preparing' : delivered === 'maybe' ? 'sending' : 'waiting',
+  delivered,
+  cause: { message: said ?? 'unknown', ...(said ? { said } : {}), ...(advice ? { advice } : {}) }
+})
+
+export const cancelled = (delivered: 'yes' | 'maybe' | 'no'): JobEnding => ({
+  kind: 'cancelled',
+  signal: 'SIGINT',
+  stage: delivered === 'no' ? 'preparing' : delivered === 'maybe' ? 'sending' : 'waiting',
+  delivered
+})
+
 /** The answer to a reviewer's trigger comment on pull request #42, unless a state says otherwise. */
 export const jobReport = (overrides: Partial<JobReport> = {}): JobReport => ({
   command: 'message',
   projectId: 'acme-docs',
   jobId: 'job_7Hq2mX',
-  phase: 'done',
+  ending: finished('pull-request'),
   job: agentJob(),
   prompt: PROMPT,
   startedAt: STARTED,
   endedAt: STARTED + 4 * MINUTE + 10_000,
-  waited: true,
   runUrl: RUN_URL,
   trigger: '/docs-agent',
   fromComment: true,
@@ -103,14 +130,14 @@ const MANY_FILES = changed(
 const active = agentJob({ status: 'active', prLink: null })
 
 export const JOB_STATES: Record<string, Partial<JobReport>> = {
-  'waiting, active': { phase: 'waiting', job: active, endedAt: undefined },
+  'waiting, active': { ending: undefined, job: active, endedAt: undefined },
   'waiting, a status added later (queued)': {
-    phase: 'waiting',
+    ending: undefined,
     job: { ...active, status: 'queued' as AgentJob['status'] },
     endedAt: undefined
   },
   'waiting, still showing the status from before': {
-    phase: 'waiting',
+    ending: undefined,
     job: agentJob(),
     endedAt: undefined
   },
@@ -139,65 +166,81 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
   'done with a pull request on another host': {
     job: agentJob({ prLink: 'https://github.com.evil.example/acme/docs/pull/7' })
   },
-  'done without a pull request': { job: agentJob({ prLink: null }) },
-  'done without a pull request, require-pr': { job: agentJob({ prLink: null }), requirePr: true },
+  'done without a pull request': {
+    ending: finished('no-pull-request'),
+    job: agentJob({ prLink: null })
+  },
+  'done without a pull request, require-pr': {
+    ending: finished('no-pull-request', 'completed', 'require-pr'),
+    job: agentJob({ prLink: null })
+  },
   // The service gives no reason for a failed job: a real run has no error text here.
-  failed: { job: agentJob({ status: 'failed', prLink: null }) },
+  failed: { ending: finished('failed'), job: agentJob({ status: 'failed', prLink: null }) },
   'failed, after a merge': {
     ...NOT_FROM_A_COMMENT,
+    ending: finished('failed'),
     job: agentJob({ status: 'failed', prLink: null })
   },
-  archived: { job: agentJob({ status: 'archived', prLink: null }) },
-  'not waited for (wait: false)': { waited: false, job: active },
-  'timed out': { phase: 'timed-out', job: active, endedAt: STARTED + 30 * MINUTE + 2_000 },
+  archived: { ending: finished('archived'), job: agentJob({ status: 'archived', prLink: null }) },
+  'not waited for (wait: false)': { ending: { kind: 'not-waited' }, job: active },
+  'timed out': { ending: TIMED_OUT, job: active, endedAt: STARTED + 30 * MINUTE + 2_000 },
   'timed out, the last polls failing': {
-    phase: 'timed-out',
+    ending: {
+      ...TIMED_OUT,
+      lastPoll: {
+        message: '503 Service Unavailable: upstream busy after 3 attempts',
+        said: '503 Service Unavailable: upstream busy after 3 attempts'
+      }
+    },
     job: active,
-    endedAt: STARTED + 30 * MINUTE + 2_000,
-    error: '503 Service Unavailable: upstream busy after 3 attempts'
+    endedAt: STARTED + 30 * MINUTE + 2_000
   },
   'timed out, with nowhere to record the delivery': {
     ...NOT_FROM_A_COMMENT,
-    phase: 'timed-out',
+    ending: TIMED_OUT,
     job: active,
     rerunFollows: undefined,
     endedAt: STARTED + 30 * MINUTE + 2_000
   },
-  'cancelled while waiting': { phase: 'cancelled', job: active, delivered: 'yes' },
+  'cancelled while waiting': { ending: cancelled('yes'), job: active },
   'cancelled before sending': {
-    phase: 'cancelled',
+    ending: cancelled('no'),
     job: undefined,
-    delivered: 'no',
     endedAt: STARTED + 3_000
   },
-  // What a run's errors give a comment (commands/job-state.ts readerCause): the status and the
+  // What a run's errors give a comment (agent/ending.ts readerCause): the status and the
   // service's words, never the request's path; the action's advice apart.
   'error, maybe delivered': {
-    phase: 'error',
-    job: agentJob({ status: 'completed' }),
-    delivered: 'maybe',
-    error: '502 Bad Gateway: upstream reset'
+    ending: stopped('maybe', '502 Bad Gateway: upstream reset'),
+    job: agentJob({ status: 'completed' })
   },
   'error, not sent': {
-    phase: 'error',
-    job: undefined,
-    delivered: 'no',
-    error: '404 Not Found: Agent job not found',
-    advice: 'check `project-id` and `job-id` (and `job-path`, `base-url`)'
+    ending: stopped(
+      'no',
+      '404 Not Found: Agent job not found',
+      'check `project-id` and `job-id` (and `job-path`, `base-url`)'
+    ),
+    job: undefined
   },
   'error, sent but lost track of the job': {
-    phase: 'error',
-    job: active,
-    delivered: 'yes',
-    error: 'the connection was reset after 3 attempts'
+    ending: stopped('yes', 'the connection was reset after 3 attempts'),
+    job: active
   },
-  'no job to follow up': { phase: 'no-job', jobId: undefined, job: undefined, requests: 0 },
-  'no job here: the agent’s pull request takes the replies': {
-    phase: 'no-job',
+  'no job to follow up': {
+    ending: { kind: 'no-job', message: 'No job' },
     jobId: undefined,
     job: undefined,
-    requests: 1,
-    elsewhere: { number: 43, url: 'https://github.com/acme/docs/pull/43' }
+    requests: 0
+  },
+  'no job here: the agent’s pull request takes the replies': {
+    ending: {
+      kind: 'no-job',
+      message: 'No job',
+      elsewhere: { number: 43, url: 'https://github.com/acme/docs/pull/43' }
+    },
+    jobId: undefined,
+    job: undefined,
+    requests: 1
   },
   'routed: replies go to this job': { prNumber: 42, routedHere: true, changes: THREE_FILES },
   'routed, the thread has said how to reply': {
@@ -208,8 +251,7 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
   },
   'create, done': { ...NOT_FROM_A_COMMENT, command: 'create', prNumber: 42, changes: THREE_FILES },
   'hostile service text': {
-    phase: 'error',
-    delivered: 'yes',
+    ending: stopped('yes', 'boom <script>alert(1)</script> @octocat #1 https://evil.example'),
     jobId: '<!-- docs-agent:route/x --> @octocat',
     job: agentJob({
       status: 'frozen <img src=x>' as AgentJob['status'],
@@ -217,7 +259,6 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
       source: { repository: 'evil/#1', ref: '**main**' },
       prLink: 'javascript:alert(1)'
     }),
-    error: 'boom <script>alert(1)</script> @octocat #1 https://evil.example',
     prompt: '<details open>\n```\n@octocat please\n    indented'
   }
 }

@@ -12,7 +12,7 @@ import { escapeText } from '../report/markdown.js'
 import type { AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
-import { askedIn, openedByJob } from './job-state.js'
+import { askedIn, openedByJob } from './job-answer.js'
 import type { Target } from './job-target.js'
 
 export interface Sighting {

@@ -4,11 +4,21 @@
 // stopped the run into one ending. Once the service has the instruction, GitHub failures are
 // warnings: the run still waits and sets its outputs, so nobody re-runs it and sends it twice.
 import * as core from '@actions/core'
-import { noPullRequestNote, readPoll } from '../agent/completion.js'
-import { deliveryOf, sendInstruction, type Sent } from '../agent/send.js'
-import { cancelled, exitProblem, stoppedBy, type Stage } from '../agent/verdict.js'
+import { readPoll } from '../agent/completion.js'
+import {
+  afterWait,
+  cancelledAt,
+  endingNote,
+  jobFailed,
+  noJob,
+  openedOrUpdated,
+  stepFailure,
+  stoppedAt,
+  type JobEnding,
+  type Stage
+} from '../agent/ending.js'
+import { sendInstruction, type Sent } from '../agent/send.js'
 import { jobUrlPath, waitForJob, type WaitResult } from '../agent/wait.js'
-import { messageOf } from '../errors.js'
 import { markerKey, parsePullRequestLink } from '../github/comments.js'
 import { fixKey } from '../github/report-records.js'
 import { answerKey, JobComments } from '../github/progress-comment.js'
@@ -18,7 +28,8 @@ import { isFinalStatus, type AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 import { deliveryKey, deliveryParts, otherStepsRecords } from './delivery-record.js'
-import { changesOf, jobReport, readerCause, setJobOutputs, type Seen } from './job-state.js'
+import { changesOf, jobReport, type Seen } from './job-answer.js'
+import { setJobOutputs } from './job-outputs.js'
 import { recordOnItsPullRequest } from './job-records.js'
 import { initialTarget, NoJobError, prepareTarget, type Target } from './job-target.js'
 
@@ -26,13 +37,10 @@ export async function runJob(ctx: CommandContext<JobSettings>): Promise<void> {
   await new JobRun(ctx).run()
 }
 
-/** How the run ended: the report that says so, and what the step publishes with it. */
-interface Ending {
-  report: JobReport
-  /** Why the step fails, if it does. */
-  failure?: string
-  /** The job failed for certain: a re-run is a retry and sends the instruction again. */
-  retry?: true
+/** How the run ended, and what the report learned at the end (the pull request, the route). */
+interface Ended {
+  ending: JobEnding
+  learned?: Partial<JobReport>
 }
 
 class JobRun {
@@ -65,16 +73,16 @@ class JobRun {
 
   async run(): Promise<void> {
     this.ctx.result.onCancel = signal => Promise.resolve(this.cancel(signal))
-    let ending: Ending
+    let ended: Ended
     try {
       this.target = await this.prepare()
       const sent = await this.deliver(this.target)
       const waited = await this.follow(sent)
-      ending = await this.conclude(waited)
+      ended = await this.conclude(waited)
     } catch (err) {
-      ending = this.stopped(err)
+      ended = { ending: this.stopped(err) }
     }
-    this.end(ending)
+    this.end(ended)
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -149,7 +157,7 @@ class JobRun {
     this.setJobOutputs(sent.job)
     if (!s.wait) return { job: sent.job, timedOut: false, doubted: false }
     // Without waiting, the ending is the first and only write.
-    await this.writeLive(this.report('waiting'), this.keys(this.target.routeHere))
+    await this.writeLive(this.report(), this.keys(this.target.routeHere))
     const jobId = sent.jobId
     return waitForJob({
       service: this.agent,
@@ -161,35 +169,32 @@ class JobRun {
       evidence,
       onChange: async job => {
         this.last = { job, stale: false }
-        await this.writeLive(this.report('waiting'), this.keys(this.target.routeHere))
-        await this.record(job, 'waiting', false)
+        await this.writeLive(this.report(), this.keys(this.target.routeHere))
+        await this.record(job)
       },
       log: line => core.info(line),
       warn: line => core.warning(line)
     })
   }
 
-  private async conclude(waited: WaitResult): Promise<Ending> {
+  private async conclude(waited: WaitResult): Promise<Ended> {
     const jobId = this.target.jobId ?? ''
     const job = waited.job ?? this.last?.job
     if (job) this.last = { job, stale: false }
     this.setJobOutputs(waited.job)
-    const status = waited.job?.status
+    const ending = afterWait(waited, this.s)
     const { serverUrl, event, target } = this.ctx
     const prNumber = waited.job?.prLink
       ? parsePullRequestLink(waited.job.prLink, serverUrl, event.owner, event.repo)
       : undefined
-    const phase = waited.timedOut ? 'timed-out' : 'done'
-    const route = await this.record(job, phase, true)
+    const route = await this.record(job, ending)
     if (route !== undefined && route.pr === target?.issueNumber)
       this.target = { ...this.target, routeHere: true }
-    const failure = exitProblem(waited, jobId, this.s)
     const changes = await changesOf(this.ctx, waited.job)
-    const report: JobReport = {
-      ...this.report(phase),
-      // Only the service's words go here (escaped as untrusted); the step's own message, with
-      // its advice, goes to the log.
-      ...(waited.timedOut && waited.lastPollError ? readerCause(waited.lastPollError) : {}),
+    if (openedOrUpdated(ending)) this.ctx.result.reaction = 'rocket'
+    const note = endingNote(ending, jobId)
+    if (note) core[note.level](note.text)
+    const learned: Partial<JobReport> = {
       prNumber,
       ...(changes ? { changes } : {}),
       ...(route !== undefined ? { routedTo: route.pr } : {}),
@@ -200,45 +205,31 @@ class JobRun {
         ? { onItsPullRequest: {} }
         : {})
     }
-    const retry = status === 'failed' ? ({ retry: true } as const) : {}
-    if (failure) return { report, failure, ...retry }
-    if (status === 'completed' && waited.job?.prLink) this.ctx.result.reaction = 'rocket'
-    if (status === 'archived') core.warning(`Job ${jobId} was archived.`)
-    if (status === 'completed' && !waited.job?.prLink) core.notice(noPullRequestNote(jobId))
-    return { report, ...retry }
+    return { ending, learned }
   }
 
   /** Whatever stopped the run, as its one ending: what the stage lets it say about delivery. */
-  private stopped(err: unknown): Ending {
-    if (err instanceof NoJobError)
-      return {
-        report: {
-          ...this.report('no-job'),
-          delivered: 'no',
-          ...(err.elsewhere ? { elsewhere: err.elsewhere } : {})
-        },
-        failure: err.message
-      }
-    const delivered =
-      this.stage === 'preparing' ? 'no' : this.stage === 'sending' ? deliveryOf(err) : 'yes'
-    const failure = stoppedBy(messageOf(err), this.stage, delivered, this.target.jobId ?? '')
-    return { report: { ...this.report('error'), ...readerCause(err), delivered }, failure }
+  private stopped(err: unknown): JobEnding {
+    if (err instanceof NoJobError) return noJob(err.message, err.elsewhere)
+    return stoppedAt(this.stage, err)
   }
 
   private cancel(signal: NodeJS.Signals): string {
-    const { error, delivered } = cancelled(signal, this.stage)
     if (this.last) this.setJobOutputs(this.last.job)
-    this.end({ report: { ...this.report('cancelled'), error, delivered } })
-    return error
+    // A cancellation always fails the step.
+    return this.end({ ending: cancelledAt(this.stage, signal) }) ?? ''
   }
 
   // ---------------------------------------------------------------------------------------------
   // What the run writes
 
-  /** The ending: the live comment's last write and the job summary, published by run(). */
-  private end(ending: Ending): void {
-    const ended = { ...ending.report, endedAt: this.ctx.deadline.now() }
-    const keys = this.keys(ended.routedHere === true, ending.retry, ended.prNumber)
+  /**
+   * The ending: the live comment's last write, the job summary and the step's failure, all
+   * worded from the one ending, published by run(). Returns the failure, if the step fails.
+   */
+  private end({ ending, learned }: Ended): string | undefined {
+    const ended = { ...this.report(ending), ...learned, endedAt: this.ctx.deadline.now() }
+    const keys = this.keys(ended.routedHere === true, jobFailed(ending), ended.prNumber)
     this.ctx.result.comment = () => this.comments.write(ended, this.markers(keys))
     // The summary is read on the run's page: it names the pull request, never "this" one.
     if (this.s.summary)
@@ -246,7 +237,9 @@ class JobRun {
         { ...ended, onItsPullRequest: undefined },
         'summary'
       )
-    if (ending.failure !== undefined) this.ctx.result.failure = ending.failure
+    const failure = stepFailure(ending, this.target.jobId ?? '')
+    if (failure !== undefined) this.ctx.result.failure = failure
+    return failure
   }
 
   /** A write of the live comment during the run; its URL is an output at once. */
@@ -255,14 +248,22 @@ class JobRun {
     if (url) this.ctx.result.set('comment-url', url)
   }
 
-  /** What this sight of the job shows on its pull request (job-records.ts): the route there. */
-  private record(job: AgentJob | undefined, phase: JobReport['phase'], ending: boolean) {
-    const report = { ...this.report(phase), endedAt: this.ctx.deadline.now() }
-    return recordOnItsPullRequest(this.ctx, this.comments, this.target, { job, ending, report })
+  /**
+   * What this sight of the job shows on its pull request (job-records.ts): the route there. With
+   * `ending`, the run's last sight; without, one while it waits.
+   */
+  private record(job: AgentJob | undefined, ending?: JobEnding) {
+    const report = { ...this.report(ending), endedAt: this.ctx.deadline.now() }
+    return recordOnItsPullRequest(this.ctx, this.comments, this.target, {
+      job,
+      ending: ending !== undefined,
+      report
+    })
   }
 
-  private report(phase: JobReport['phase']): JobReport {
-    return jobReport(this.ctx, phase, this.target, this.last)
+  /** The report of the run as it stands: ended, or (no `ending`) still waiting. */
+  private report(ending?: JobEnding): JobReport {
+    return jobReport(this.ctx, ending, this.target, this.last)
   }
 
   private setJobOutputs(job: AgentJob | undefined): void {
@@ -281,7 +282,7 @@ class JobRun {
    * `fix N`, the suggestion the job is for and the pull request it opened, which the next report
    * shows.
    */
-  private keys(routeHere: boolean, retry?: true, prNumber?: number): string[] {
+  private keys(routeHere: boolean, retry = false, prNumber?: number): string[] {
     const { jobId } = this.target
     const { fix } = this.ctx
     const parts = deliveryParts(this.ctx)

@@ -5,7 +5,17 @@
 // next step; the summary, read on the run's page, does not link to that page.
 import { link, escapeText, clip } from './markdown.js'
 import { placeNoun } from './place.js'
-import { isText, statusOf, value, type JobReport, type JobReportPlace } from './job-report.js'
+import {
+  isText,
+  statusOf,
+  value,
+  type Cause,
+  type Elsewhere,
+  type JobEnding,
+  type JobReport,
+  type JobReportPlace
+} from './job-report.js'
+import type { Delivery } from '../service/errors.js'
 
 const ERROR_MAX_CHARS = 2000
 
@@ -75,10 +85,10 @@ function sentence(text: string): string {
 }
 
 /** The cause in the service's (or GitHub's) words, escaped, then the action's advice as Markdown. */
-function errorLine(r: JobReport, label: string): string | undefined {
-  const advice = r.advice ? sentence(r.advice) : undefined
-  if (!r.error) return advice
-  const said = escapeText(clip(r.error, ERROR_MAX_CHARS))
+function errorLine(cause: Cause | undefined, label: string): string | undefined {
+  const advice = cause?.advice ? sentence(cause.advice) : undefined
+  if (!cause?.said) return advice
+  const said = escapeText(clip(cause.said, ERROR_MAX_CHARS))
   return `**${label}:** ${said}${advice ? `${/[.!?]$/.test(said) ? '' : '.'} ${advice}` : ''}`
 }
 
@@ -90,10 +100,10 @@ function whereAsked(r: JobReport, place: JobReportPlace): string {
   return place === 'comment' ? `this ${noun}` : `${noun} ${link(`#${on.number}`, on.url)}`
 }
 
-function noJob(r: JobReport, place: JobReportPlace): string {
+function noJob(r: JobReport, elsewhere: Elsewhere | undefined, place: JobReportPlace): string {
   const here = whereAsked(r, place)
-  if (r.elsewhere) {
-    const { repo, number, url } = r.elsewhere
+  if (elsewhere) {
+    const { repo, number, url } = elsewhere
     const there = link(`${repo ? escapeText(repo) : ''}#${number}`, url)
     const whose = place === 'comment' ? `${here}'s docs agent job` : `the docs agent job of ${here}`
     return (
@@ -108,63 +118,66 @@ function noJob(r: JobReport, place: JobReportPlace): string {
   )
 }
 
-function done(r: JobReport, steps: Steps): string[] {
-  const status = statusOf(r)
-  if (!r.waited) return ['The job keeps running on the service (`wait: false`).']
-  if (status === 'completed' && !r.job?.prLink)
-    return [
-      'No pull request was opened: the agent may have changed nothing, or committed directly ' +
-        'to the branch.' +
-        (r.requirePr ? ' `require-pr` is `true`, so the step failed.' : '')
-    ]
-  // The service gives no reason for a failed job: say what to do next instead.
-  if (status === 'failed') return [`To try again, ${steps.retry()}.`]
-  if (status === 'archived')
-    return ['Nothing more will happen to this job: start a new one to go on.']
-  return []
+function finished(e: Extract<JobEnding, { kind: 'finished' }>, steps: Steps): string[] {
+  switch (e.outcome) {
+    case 'no-pull-request':
+      return [
+        'No pull request was opened: the agent may have changed nothing, or committed directly ' +
+          'to the branch.' +
+          (e.failsBy === 'require-pr' ? ' `require-pr` is `true`, so the step failed.' : '')
+      ]
+    // The service gives no reason for a failed job: say what to do next instead.
+    case 'failed':
+      return [`To try again, ${steps.retry()}.`]
+    case 'archived':
+      return ['Nothing more will happen to this job: start a new one to go on.']
+    default:
+      return []
+  }
 }
 
-function cancelled(r: JobReport, steps: Steps): string[] {
-  if (r.delivered === 'no') return [`Nothing was sent. To send it, ${steps.retry()}.`]
-  if (r.delivered === 'maybe') return [steps.checkFirst()]
+function cancelled(r: JobReport, delivered: Delivery, steps: Steps): string[] {
+  if (delivered === 'no') return [`Nothing was sent. To send it, ${steps.retry()}.`]
+  if (delivered === 'maybe') return [steps.checkFirst()]
   return [
     `It may still open a pull request.${lastStatus(r)}`,
     steps.followAgain('follow it')
   ].filter(isText)
 }
 
-function stopped(r: JobReport, steps: Steps): string[] {
-  const cause = errorLine(r, 'Error') ?? '**Error:** unknown error'
-  if (r.delivered === 'maybe') return [cause, steps.checkFirst()]
-  if (r.delivered === 'no') return [cause, `To try again, ${steps.retry()}.`]
-  if (r.delivered === 'yes')
-    return [cause, steps.followAgain('follow it') ?? 'The job keeps running on the service.']
-  return [cause]
+function stopped(e: Extract<JobEnding, { kind: 'stopped' }>, steps: Steps): string[] {
+  const cause = errorLine(e.cause, 'Error') ?? '**Error:** unknown error'
+  if (e.delivered === 'maybe') return [cause, steps.checkFirst()]
+  if (e.delivered === 'no') return [cause, `To try again, ${steps.retry()}.`]
+  return [cause, steps.followAgain('follow it') ?? 'The job keeps running on the service.']
 }
 
 /** What the ending means and the next step, for the reader of `place`. */
 export function endingText(r: JobReport, place: JobReportPlace): EndingText {
   const steps = new Steps(r, place)
+  const e = r.ending
   const paragraphs = ((): (string | undefined)[] => {
-    switch (r.phase) {
-      case 'waiting':
+    switch (e?.kind) {
+      case undefined:
         return []
-      case 'done':
-        return done(r, steps)
+      case 'not-waited':
+        return ['The job keeps running on the service (`wait: false`).']
+      case 'finished':
+        return finished(e, steps)
       case 'timed-out':
         return [
           `It can still open a pull request.${lastStatus(r)}`,
-          errorLine(r, 'Last poll'),
+          errorLine(e.lastPoll, 'Last poll'),
           steps.followAgain('wait for it') ??
             "Look for its result on the service later (the job's id is under Details): " +
               're-running the workflow would send the instruction again.'
         ]
       case 'cancelled':
-        return cancelled(r, steps)
-      case 'error':
-        return stopped(r, steps)
+        return cancelled(r, e.delivered, steps)
+      case 'stopped':
+        return stopped(e, steps)
       case 'no-job':
-        return [noJob(r, place)]
+        return [noJob(r, e.elsewhere, place)]
     }
   })()
   return { paragraphs: paragraphs.filter(isText), linksRun: steps.linksRun }

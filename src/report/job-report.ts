@@ -1,9 +1,62 @@
 // What the report about one agent job is drawn from (job.ts draws it; job-ending.ts says how the
-// run ended and what to do next; job-changes.ts shows what the pull request changes).
+// run ended and what to do next; job-changes.ts shows what the pull request changes), and the one
+// value that says how the run ended (agent/ending.ts decides it; the log, the comment and the
+// summary only word it). The value lives here, the floor below its readers.
+import type { Delivery } from '../service/errors.js'
 import type { AgentJob } from '../service/schema.js'
 import { clip, escapeText } from './markdown.js'
 
-export type JobPhase = 'waiting' | 'done' | 'timed-out' | 'cancelled' | 'error' | 'no-job'
+/** Where the run is: what a cancellation or an error can truthfully say about the instruction. */
+export type Stage = 'preparing' | 'sending' | 'waiting'
+
+/** An error, for the log (its whole message) and for a comment's reader (words and advice apart). */
+export interface Cause {
+  /** The whole message, with the request: for the log and the step's failure message. */
+  message: string
+  /**
+   * The service's or GitHub's words (a status and what it said, never the request's path).
+   * Already redacted, untrusted: escaped where shown.
+   */
+  said?: string
+  /** The action's own advice (Markdown: inputs as code), shown after `said`. */
+  advice?: string
+}
+
+/** What a job that reached a final status came to. */
+export type JobOutcome = 'pull-request' | 'no-pull-request' | 'failed' | 'archived' | 'other'
+
+/** How a job run ended: decided once, worded in the log, the comment and the summary. */
+export type JobEnding =
+  /** `wait: false`: the service has the instruction; the run did not follow the job. */
+  | { kind: 'not-waited' }
+  /** The job reached a final status; `failsBy` names the input that makes it fail the step. */
+  | {
+      kind: 'finished'
+      outcome: JobOutcome
+      status: string
+      failsBy?: 'fail-on-status' | 'require-pr'
+    }
+  /**
+   * The wait ran out after `waitedMs`. `doubted`: the job still showed its state from before the
+   * instruction; `lastPoll`: why the last poll failed, when it did.
+   */
+  | { kind: 'timed-out'; waitedMs: number; status?: string; doubted: boolean; lastPoll?: Cause }
+  /** The runner cancelled the run at `stage`; `delivered` follows from it. */
+  | { kind: 'cancelled'; signal: NodeJS.Signals; stage: Stage; delivered: Delivery }
+  /** An error stopped the run at `stage`. */
+  | { kind: 'stopped'; stage: Stage; delivered: Delivery; cause: Cause }
+  /**
+   * No job to follow up: nothing was sent (`message` says why). `elsewhere`: this pull request's
+   * job is recorded on the pull request the agent opened, where replies go.
+   */
+  | { kind: 'no-job'; message: string; elsewhere?: Elsewhere }
+
+/** A pull request the agent opened, perhaps in another repository (`owner/repo`). */
+export interface Elsewhere {
+  number: number
+  url: string
+  repo?: string
+}
 
 export interface ChangedFile {
   path: string
@@ -28,7 +81,8 @@ export interface JobReport {
   projectId: string
   /** Undefined while a create has not been answered. */
   jobId?: string
-  phase: JobPhase
+  /** How the run ended; undefined while it waits (the live comment). */
+  ending?: JobEnding
   /** The last job object seen; its status may be one the service added later. */
   job?: AgentJob
   /** The exact prompt sent (shown collapsed). */
@@ -37,17 +91,6 @@ export interface JobReport {
   startedAt: number
   /** ms epoch the run ended, on endings. */
   endedAt?: number
-  /** False with `wait: false`. */
-  waited: boolean
-  /**
-   * Why the run stopped, in the words of the service or GitHub (a status and what it said, never
-   * the request's path). Already redacted, untrusted: escaped here.
-   */
-  error?: string
-  /** The action's own advice about `error` (Markdown: inputs as code), shown after it. */
-  advice?: string
-  /** On error or cancel: was the instruction taken by the service? */
-  delivered?: 'yes' | 'maybe' | 'no'
   runUrl?: string
   trigger?: string
   /** The instruction came from a trigger comment: another comment is a way to try again. */
@@ -72,8 +115,6 @@ export interface JobReport {
   prUpdated?: boolean
   /** What the job's pull request changes, when GitHub listed its files. */
   changes?: PullRequestChanges
-  /** `require-pr`: a completed job with no pull request failed the step. */
-  requirePr?: boolean
   /** Requests this run sent to the service. */
   requests?: number
   /** The pull request of this repository where the route record sends replies to this job. */
@@ -85,15 +126,6 @@ export interface JobReport {
    * follows the same job and sends nothing twice.
    */
   rerunFollows?: boolean
-  /**
-   * No job here, but this pull request's job is recorded on the pull request the agent opened:
-   * replies go there.
-   */
-  elsewhere?: {
-    number: number
-    url: string
-    /** `owner/repo` when another repository's. */ repo?: string
-  }
   /**
    * This body is on the agent's own pull request (`prNumber`): the route record, or the answer
    * to a trigger there. It speaks of "this pull request", and the record links back to where the
@@ -116,6 +148,12 @@ const VALUE_MAX_CHARS = 300
 export function statusOf(r: JobReport): string | undefined {
   const status: unknown = r.job?.status
   return typeof status === 'string' && status !== '' ? status : undefined
+}
+
+/** Whether the service has the instruction, where the ending says (undefined: it does). */
+export function deliveredIn(e: JobEnding | undefined): Delivery | undefined {
+  if (e?.kind === 'cancelled' || e?.kind === 'stopped') return e.delivered
+  return e?.kind === 'no-job' ? 'no' : undefined
 }
 
 /** A value from the service, escaped and clipped; a dash when there is none. */

@@ -19,9 +19,18 @@ import {
 import { changesBlock } from './job-changes.js'
 import { placeNoun } from './place.js'
 import { endingText, triggerExample } from './job-ending.js'
-import { isText, statusOf, value, type JobReport, type JobReportPlace } from './job-report.js'
+import {
+  deliveredIn,
+  isText,
+  statusOf,
+  value,
+  type JobEnding,
+  type JobReport,
+  type JobReportPlace
+} from './job-report.js'
+import type { Delivery } from '../service/errors.js'
 
-export type { JobPhase, JobReport, JobReportPlace } from './job-report.js'
+export type { JobEnding, JobReport, JobReportPlace } from './job-report.js'
 
 const PROMPT_MAX_CHARS = 2000
 const VALUE_MAX_CHARS = 300
@@ -51,21 +60,21 @@ function pullRequestLink(r: JobReport): string | undefined {
   return url ? `[${pullRequestLabel(r, url)}](${linkDestination(url.href)})` : undefined
 }
 
-function doneHeadline(r: JobReport, status: string | undefined): string {
-  if (!r.waited)
-    return r.command === 'create'
-      ? '📨 Job started · not waited for'
-      : '📨 Instruction sent · not waited for'
-  if (status === 'completed') {
-    if (r.onItsPullRequest && r.job?.prLink)
-      return `✅ The docs agent ${r.prUpdated ? 'updated' : 'opened'} this pull request${elapsed(r)}`
-    if (r.job?.prLink)
+function finishedHeadline(r: JobReport, e: Extract<JobEnding, { kind: 'finished' }>): string {
+  switch (e.outcome) {
+    case 'pull-request':
+      if (r.onItsPullRequest)
+        return `✅ The docs agent ${r.prUpdated ? 'updated' : 'opened'} this pull request${elapsed(r)}`
       return `✅ ${r.prUpdated ? 'Updated' : 'Opened'} ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`
-    return `${r.requirePr ? '❌' : '✅'} Completed without a pull request${elapsed(r)}`
+    case 'no-pull-request':
+      return `${e.failsBy === 'require-pr' ? '❌' : '✅'} Completed without a pull request${elapsed(r)}`
+    case 'failed':
+      return `❌ The job failed${elapsed(r)}`
+    case 'archived':
+      return `📦 The job was archived${elapsed(r)}`
+    case 'other':
+      return `Job status: ${value(e.status)}${elapsed(r)}`
   }
-  if (status === 'failed') return `❌ The job failed${elapsed(r)}`
-  if (status === 'archived') return `📦 The job was archived${elapsed(r)}`
-  return `Job status: ${value(status)}${elapsed(r)}`
 }
 
 /** While waiting, the headline says what the status says now. */
@@ -76,33 +85,40 @@ function waitingHeadline(status: string | undefined): string {
   return `⏳ Job status: ${value(status)}`
 }
 
-function errorHeadline(r: JobReport): string {
-  if (r.delivered === 'maybe') return '⚠️ The instruction may or may not have been delivered'
-  if (r.delivered === 'no')
+function stoppedHeadline(r: JobReport, delivered: Delivery): string {
+  if (delivered === 'maybe') return '⚠️ The instruction may or may not have been delivered'
+  if (delivered === 'no')
     return r.command === 'create' ? '⚠️ No job was started' : '⚠️ The instruction was not sent'
-  if (r.delivered === 'yes') return '⚠️ Sent, but this run lost track of the job'
-  return '⚠️ The docs agent step failed'
+  return '⚠️ Sent, but this run lost track of the job'
 }
 
+function cancelledHeadline(delivered: Delivery): string {
+  if (delivered === 'no') return '🚫 Run cancelled before the instruction was sent'
+  // Cancelled while the POST was in flight: nobody knows whether the service took it.
+  if (delivered === 'maybe')
+    return '🚫 Run cancelled · the instruction may or may not have been delivered'
+  return '🚫 Run cancelled · the job keeps running'
+}
+
+/** The headline words the ending (or, while the run waits, the status now). */
 function headline(r: JobReport): string {
-  const status = statusOf(r)
-  switch (r.phase) {
-    case 'waiting':
-      return waitingHeadline(status)
-    case 'done':
-      return doneHeadline(r, status)
+  const e = r.ending
+  if (!e) return waitingHeadline(statusOf(r))
+  switch (e.kind) {
+    case 'not-waited':
+      return r.command === 'create'
+        ? '📨 Job started · not waited for'
+        : '📨 Instruction sent · not waited for'
+    case 'finished':
+      return finishedHeadline(r, e)
     case 'timed-out':
       return r.endedAt === undefined
         ? '⌛ Stopped waiting · the job may still finish'
         : `⌛ Stopped waiting after ${formatElapsed(r.endedAt - r.startedAt)} · the job may still finish`
     case 'cancelled':
-      if (r.delivered === 'no') return '🚫 Run cancelled before the instruction was sent'
-      // Cancelled while the POST was in flight: nobody knows whether the service took it.
-      if (r.delivered === 'maybe')
-        return '🚫 Run cancelled · the instruction may or may not have been delivered'
-      return '🚫 Run cancelled · the job keeps running'
-    case 'error':
-      return errorHeadline(r)
+      return cancelledHeadline(e.delivered)
+    case 'stopped':
+      return stoppedHeadline(r, e.delivered)
     case 'no-job':
       return '⚠️ No job to follow up'
   }
@@ -157,7 +173,7 @@ function urlOrValue(text: string | undefined): string {
 }
 
 function pullRequestItem(r: JobReport): string | undefined {
-  if (r.delivered === 'maybe') return undefined // from the read before the instruction
+  if (deliveredIn(r.ending) === 'maybe') return undefined // from the read before the instruction
   const prLink = r.job?.prLink
   return prLink ? `- **Pull request:** ${urlOrValue(prLink)}` : undefined
 }
@@ -167,7 +183,7 @@ function detailItems(r: JobReport): string[] {
   const items = [
     `- **Job:** ${value(r.jobId ?? r.job?.id)}`,
     // With delivery unknown, the last status seen is from before the instruction: stale.
-    r.delivered === 'maybe'
+    deliveredIn(r.ending) === 'maybe'
       ? '- **Status:** not known (the last read was before the instruction)'
       : `- **Status:** ${value(statusOf(r))}`,
     `- **Project:** ${value(r.projectId)}`,
@@ -184,8 +200,9 @@ function detailItems(r: JobReport): string[] {
 }
 
 function instructionLabel(r: JobReport): string {
-  if (r.phase === 'no-job' || r.delivered === 'no') return 'Instruction (not sent)'
-  if (r.delivered === 'maybe') return 'Instruction'
+  const delivered = deliveredIn(r.ending)
+  if (delivered === 'no') return 'Instruction (not sent)'
+  if (delivered === 'maybe') return 'Instruction'
   return 'Instruction sent'
 }
 
@@ -200,7 +217,7 @@ function detailsBlock(r: JobReport): string {
 /** Markdown for the live comment and the job summary about one agent job. */
 export function renderJobReport(r: JobReport, place: JobReportPlace = 'comment'): string {
   const ending = endingText(r, place)
-  const completed = r.phase === 'done' && statusOf(r) === 'completed' && r.job?.prLink
+  const completed = r.ending?.kind === 'finished' && r.ending.outcome === 'pull-request'
   const blocks = [
     `### ${headline(r)}`,
     metaLine(r, place, ending.linksRun),

@@ -1,18 +1,16 @@
-// What the job run knows, as its report and its outputs say it: one JobReport built from the
-// target, the last job seen and the phase; what the job's pull request changes; why the run
-// stopped, in words for a comment; the outputs a job sets.
+// What the job run's answer (its live comment, its summary, the record on the job's pull
+// request) is drawn from: one JobReport built from the run's context, the target, the last job
+// seen and the ending; where the job was asked for; whether the job opened the pull request it
+// names; what that pull request changes.
 import * as core from '@actions/core'
-import { messageOf, TimeUpError } from '../errors.js'
+import { messageOf } from '../errors.js'
 import { parsePullRequestLink } from '../github/comments.js'
-import { GitHubError } from '../github/errors.js'
 import { pullRequestChanges, pullRequestOfLink } from '../github/pulls.js'
 import { FILES_SHOWN } from '../report/job-changes.js'
-import type { JobReport, PullRequestChanges } from '../report/job-report.js'
-import { BudgetError, RateLimitError, ServiceError } from '../service/errors.js'
-import { capJobJson, type AgentJob } from '../service/schema.js'
+import type { JobEnding, JobReport, PullRequestChanges } from '../report/job-report.js'
+import type { AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
-import type { CommandResult } from './result.js'
 import type { Target } from './job-target.js'
 
 /** The last job seen; `stale` while it may still show its state from before the instruction. */
@@ -35,16 +33,19 @@ export function askedIn(
   return { number: n, url: `${ctx.serverUrl}/${owner}/${repo}/issues/${n}` }
 }
 
-/** The report of the run in `phase`: a job that may be stale is not shown while it waits. */
+/**
+ * The report of the run, ended or (no `ending`) still waiting: a job that may be stale is not
+ * shown while it waits, nor when the run was cancelled.
+ */
 export function jobReport(
   ctx: CommandContext<JobSettings>,
-  phase: JobReport['phase'],
+  ending: JobEnding | undefined,
   t: Target,
   last: Seen | undefined
 ): JobReport {
   const s = ctx.settings
   const asked = askedIn(ctx)
-  const hideStale = (phase === 'waiting' || phase === 'cancelled') && last?.stale
+  const hideStale = (ending === undefined || ending.kind === 'cancelled') && last?.stale
   const by = ctx.event.comment?.author
   // The live comment records the delivery (a run marker) where it is written at all.
   const recorded = ctx.run !== undefined && ctx.target !== undefined && ctx.octokit !== undefined
@@ -52,11 +53,10 @@ export function jobReport(
     command: t.command,
     projectId: s.projectId,
     jobId: t.jobId,
-    phase,
+    ...(ending ? { ending } : {}),
     job: hideStale ? undefined : last?.job,
     prompt: t.prompt,
     startedAt: ctx.deadline.startedAt,
-    waited: s.wait,
     runUrl: ctx.runUrl,
     trigger: s.trigger,
     fromComment: ctx.event.comment !== undefined,
@@ -65,7 +65,6 @@ export function jobReport(
     routedHere: t.routeHere,
     ...(t.jobId !== undefined && t.routedBefore === t.jobId ? { hintGiven: true } : {}),
     ...(recorded && s.comment !== 'false' ? { rerunFollows: true } : {}),
-    ...(s.requirePr ? { requirePr: true } : {}),
     requests: ctx.service.requests,
     githubHost: hostOf(ctx.serverUrl),
     ...(t.earlier ? { rerun: true } : {}),
@@ -102,81 +101,24 @@ function hostOf(serverUrl: string): string | undefined {
 }
 
 /**
- * `status`, `pr-link`, `pr-number` (when the pull request is on this GitHub), `branch` (the
- * job's `source.ref`) and `job` (its main fields only when the whole is too large).
- */
-export function setJobOutputs(
-  result: CommandResult,
-  job: AgentJob | undefined,
-  serverUrl: string
-): void {
-  if (!job) return
-  result.set('status', job.status)
-  result.set('pr-link', job.prLink ?? '')
-  const pr = job.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined
-  result.set('pr-number', pr ? String(pr.number) : '')
-  const ref = job.source?.ref
-  result.set('branch', typeof ref === 'string' ? ref : '')
-  const { json, capped } = capJobJson(job)
-  if (capped)
-    core.warning(
-      'The job object is too large for a step output; `job` holds its main fields only, long ones cut.'
-    )
-  result.set('job', json)
-}
-
-/**
  * What the completed job's pull request changes, when it is on this GitHub and there is a token
  * to ask with. A failure only warns: the service has the instruction, and the answer is whole
  * without the list.
  */
 export async function changesOf(
-  ctx: CommandContext<JobSettings>,
+  ctx: Pick<CommandContext<JobSettings>, 'octokit' | 'serverUrl' | 'settings'>,
   job: AgentJob | undefined
 ): Promise<PullRequestChanges | undefined> {
-  const pr = job?.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined
+  const { octokit, serverUrl, settings } = ctx
+  const pr = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined
   // Read only where the run reads GitHub for the user anyway (comments, or `context`): with
   // `comment: false` the client is there for the agent's-own record alone.
-  const reads = ctx.settings.comment !== 'false' || ctx.settings.context
-  if (job?.status !== 'completed' || !pr || !ctx.octokit || !reads) return undefined
+  const reads = settings.comment !== 'false' || settings.context
+  if (job?.status !== 'completed' || !pr || !octokit || !reads) return undefined
   try {
-    return await pullRequestChanges(ctx.octokit, pr, FILES_SHOWN)
+    return await pullRequestChanges(octokit, pr, FILES_SHOWN)
   } catch (err) {
     core.warning(`The answer shows no files: ${messageOf(err)}`)
     return undefined
   }
-}
-
-/**
- * Why the run stopped, for a comment's reader: the service's or GitHub's words (a status and
- * what it said, never the request's path: that is for the log) and the action's own advice,
- * kept apart so that the advice renders as Markdown and the words are escaped.
- */
-export function readerCause(err: unknown): { error?: string; advice?: string } {
-  if (err instanceof RateLimitError) {
-    const when = `${err.resetAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`
-    return {
-      error: err.serviceText ?? '429 Too Many Requests',
-      advice: err.resetKnown
-        ? `the service's rate limit resets at ${when}: run it again after that`
-        : "the service's hourly limit is spent: run it again within the hour"
-    }
-  }
-  if (err instanceof ServiceError) {
-    const { problem, hint } = err.forReaders
-    return { ...(problem ? { error: problem } : {}), ...(hint ? { advice: hint } : {}) }
-  }
-  if (err instanceof GitHubError)
-    return { error: err.problem, ...(err.hint ? { advice: err.hint } : {}) }
-  if (err instanceof BudgetError)
-    return {
-      advice:
-        `this run may send at most ${err.maxRequests} requests to the service ` +
-        '(`max-requests`), and has sent them all'
-    }
-  if (err instanceof TimeUpError) {
-    const cause = err.cause === undefined ? {} : readerCause(err.cause)
-    return { ...cause, advice: `the time allowed (${err.limit}) ran out` }
-  }
-  return { error: messageOf(err) }
 }
