@@ -4,18 +4,22 @@
 // wrote, outside any code block. Each runs the action against the simulators (in this process by
 // default; `.ci/run` runs them through the built dist/index.js).
 import { describe, it, expect } from '@jest/globals'
+import { readFileSync } from 'node:fs'
 import { markerKey, makeMarker } from '../src/github/markers.js'
 import { startService } from '../sim/service.js'
 import { pullRequestEvent, startGitHub, triggerComment } from '../sim/github.js'
 import { API_KEY, leaks, TOKEN } from './leaks.js'
 import { runScenario, type RunResult } from './runner.js'
 import { annotationsOf, errorsOf } from './support.js'
+import { jobConditions, runsOn } from './workflow-if.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
 type GitHub = Awaited<ReturnType<typeof startGitHub>>
 
 const PR = (n: number) => `https://github.com/octo/docs/pull/${n}`
 const BOT = { login: 'github-actions[bot]', type: 'Bot' }
+/** The author of the agent's pull requests: the service opens them as its bot. */
+const AGENT = { login: 'mintlify[bot]', type: 'Bot' }
 
 const inputs = (url: string, extra: Record<string, string> = {}): Record<string, string> => ({
   'api-key': API_KEY,
@@ -57,13 +61,19 @@ const botBodies = (gh: GitHub, n: number) =>
 const keysOf = (body: string) =>
   [...body.matchAll(/<!-- docs-agent:(\S+) t=/g)].map(m => decodeURIComponent(m[1] ?? ''))
 
-/** `create` on the merge of pull request `n`, attempt 1 of its own run. */
-const mergeOf = (sim: Service, gh: GitHub, n: number, extra: Record<string, string> = {}) =>
+/** `create` on the merge of pull request `n` (`pull`: its fields), attempt 1 of its own run. */
+const mergeOf = (
+  sim: Service,
+  gh: GitHub,
+  n: number,
+  extra: Record<string, string> = {},
+  pull: Record<string, unknown> = {}
+) =>
   runScenario({
     githubToken: TOKEN,
     inputs: inputs(sim.url, { command: 'create', prompt: 'Document the change', ...extra }),
     env: { GITHUB_API_URL: gh.url, GITHUB_RUN_ID: String(900 + n) },
-    ...pullRequestEvent(n, 'closed')
+    ...pullRequestEvent(n, 'closed', pull)
   })
 
 function expectSkippedAsOwn(r: RunResult): void {
@@ -195,12 +205,11 @@ describe("only a record that the job opened it makes a merge the agent's own", (
   it.each([
     ['the creating run had `comment: false`', { comment: 'false' }, {}],
     ['the creating run timed out while the job worked on', { 'wait-timeout': '3s' }, {}],
-    ['the creating run did not wait (`wait: false`)', { wait: 'false' }, {}],
     ['the merging run has `comment: false`', {}, { comment: 'false' }]
   ])(
     "the agent's pull request, when %s: its merge starts nothing",
     async (_name, creating, merging) => {
-      // The job names its pull request as soon as it opened it, while it still works.
+      // The job names its pull request while it still works, from its first poll on.
       const created = { activePolls: 30, earlyPrLink: true, prLink: PR(21) }
       await withSims({ jobs: [], created }, {}, async (sim, gh) => {
         await runScenario({
@@ -216,6 +225,42 @@ describe("only a record that the job opened it makes a merge the agent's own", (
         expectSkippedAsOwn(merge)
         expect(creates(sim)).toBe(1)
         expect(leaks(merge, botBodies(gh, 21))).toEqual([])
+      })
+    }
+  )
+
+  it.each([
+    ['did not wait (`wait: false`)', { wait: 'false' }],
+    ['stopped waiting before the job named it', { 'wait-timeout': '3s' }]
+  ])(
+    "the agent's pull request, when the creating run %s: no run saw it, so its merge is not known as the agent's own; the recipe's bot guard skips that merge",
+    async (_name, creating) => {
+      // As a real job: no pull request in the create's answer; named after it has worked a while.
+      const created = { activePolls: 200, earlyPrLink: 100, prLink: PR(21) }
+      await withSims({ jobs: [], created }, {}, async (sim, gh) => {
+        const r = await runScenario({
+          githubToken: TOKEN,
+          inputs: inputs(sim.url, { command: 'create', prompt: 'Document it', ...creating }),
+          env: attempt(gh, 1),
+          ...pullRequestEvent(5, 'closed')
+        })
+        expect(creates(sim)).toBe(1)
+        expect(r.outputs['pr-link'] ?? '').toBe('')
+        expect(botBodies(gh, 21)).toEqual([])
+
+        // The agent opens its pull requests as the service's bot: the merge recipe's `if:` is
+        // false for that merge, so the action never runs on it.
+        const merged = pullRequestEvent(21, 'closed', { user: AGENT })
+        const recipe = jobConditions(readFileSync('examples/docs-on-merge.yml', 'utf8'))
+        expect(recipe.map(j => runsOn(j.expr, { github: merged }))).toEqual([false])
+
+        // Run all the same (a recipe without the guard), the action cannot tell this merge from
+        // a human's: no "own work" notice, and `create` starts a second job.
+        const merge = await mergeOf(sim, gh, 21, { wait: 'false' }, { user: AGENT })
+        expect(errorsOf(merge)).toEqual([])
+        expect(merge.outputs.skipped).toBe('false')
+        expect(annotationsOf(merge, 'notice').join('\n')).not.toMatch(/own work/)
+        expect(creates(sim)).toBe(2)
       })
     }
   )

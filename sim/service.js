@@ -19,8 +19,10 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {'completed'|'archived'|'failed'} [finalStatus] default 'completed'
  * @property {string|null} [prLink] null models "no pull request was opened"
  * @property {string|null} [nextPrLink] prLink once a follow-up has finished (default `prLink`)
- * @property {boolean} [earlyPrLink] the job names its pull request while it still works (it opened
- *   it early), not only once it is final
+ * @property {boolean|number} [earlyPrLink] the job names its pull request while it still works (it
+ *   opened it early), not only once it is final; but only after it has worked a while, as a real
+ *   job does: from this many polls after the work began (`true`: 1). The answer to the POST that
+ *   started the work (a create's 201, a follow-up's 200) never names a pull request the work opens.
  * @property {number} [activePolls] GETs answered 'active' after a message (default 2)
  * @property {number} [activeMs] alternatively stay active this long after a message
  * @property {number} [queuedPolls] GETs answered 'queued' (a status added later) before 'active'
@@ -254,6 +256,15 @@ export async function startService(options = {}) {
 
   const orDefault = (value, fallback) => (value === undefined ? fallback : value)
   const working = status => status === 'active' || status === 'queued'
+  /** The pull request a job names: while it works, none until it has worked a while. */
+  const namedPrLink = (/** @type {JobState} */ job, /** @type {string} */ status) => {
+    if (!working(status)) return job.prLink
+    const early = job.spec.earlyPrLink
+    if (early === undefined || early === false || status !== 'active') return null
+    if (job.polls < (early === true ? 1 : early)) return null
+    const opening = job.messages.length > 0 && job.spec.nextPrLink !== undefined
+    return opening ? job.spec.nextPrLink : job.prLink
+  }
   const jobJson = (/** @type {JobState} */ job, status = job.status) => ({
     id: job.id,
     status,
@@ -262,7 +273,7 @@ export async function startService(options = {}) {
       ref: orDefault(job.spec.ref, 'main')
     },
     model: orDefault(job.spec.model, 'claude-sonnet-4-5'),
-    prLink: working(status) && !job.spec.earlyPrLink ? null : job.prLink,
+    prLink: namedPrLink(job, status),
     createdAt: job.createdAt,
     archivedAt: working(status) ? null : job.archivedAt,
     ...job.spec.extra
@@ -352,7 +363,7 @@ export async function startService(options = {}) {
     if (entry.kind === 'job') return { status: 200, body: poll(job) }
     const prompt = readPrompt(entry.body)
     if (typeof prompt !== 'string') return prompt
-    if (!store) return { status: 200, body: jobJson(job, 'active') }
+    if (!store) return { status: 200, body: jobJson({ ...job, polls: 0 }, 'active') }
     job.messages.push(prompt)
     if (job.spec.staleMs !== undefined || job.spec.afterStale !== undefined) {
       // The real service answers, and keeps answering for a while, with the job as it was.
@@ -374,7 +385,8 @@ export async function startService(options = {}) {
       ...options.created,
       id: `created-${createdCount + 1}`
     }
-    if (!store) return { status: 201, body: { ...jobJson(newJobState(spec)), status: 'active' } }
+    // Not taken: the answer a just-created job would give, which names no pull request yet.
+    if (!store) return { status: 201, body: jobJson(newJobState(spec), 'active') }
     createdCount++
     const job = newJob(spec)
     job.createdAt = new Date(simClock.now()).toISOString()
