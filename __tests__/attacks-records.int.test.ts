@@ -4,7 +4,8 @@
 // wrote, outside any code block. Each runs the action against the simulators (in this process by
 // default; `.ci/run` runs them through the built dist/index.js).
 import { describe, it, expect } from '@jest/globals'
-import { markerKey, makeMarker } from '../src/github/markers.js'
+import { recordKey } from '../src/records/kinds.js'
+import { makeMarker } from '../src/records/signature.js'
 import { startService } from '../sim/service.js'
 import { pullRequestEvent, startGitHub, triggerComment } from '../sim/github.js'
 import { API_KEY, leaks, TOKEN } from './leaks.js'
@@ -246,7 +247,8 @@ describe("only a record that the job opened it makes a merge the agent's own", (
 
 describe('markers count only where the action wrote them, outside code', () => {
   const place = { owner: 'octo', repo: 'docs', issueNumber: 7 }
-  const route = makeMarker(markerKey('route', 'proj-1', 'job-9'), API_KEY, place, Date.now())
+  const routeKey = recordKey('route', { project: 'proj-1', job: 'job-9' })
+  const route = makeMarker(routeKey, API_KEY, place, BOT.login, Date.now())
   const jobs = [{ id: 'job-9', activePolls: 1 }]
 
   /** A trigger without `job-id` on pull request 7, whose comments hold `body` by the action. */
