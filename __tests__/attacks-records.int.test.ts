@@ -56,7 +56,7 @@ const botBodies = (gh: GitHub, n: number) =>
   (gh.comments.get(n) ?? []).filter(c => c.user.type === 'Bot').map(c => c.body)
 /** The marker keys at the end of a body, decoded. */
 const keysOf = (body: string) =>
-  [...body.matchAll(/<!-- docs-agent:(\S+) t=/g)].map(m => decodeURIComponent(m[1] ?? ''))
+  [...body.matchAll(/<!-- docs-agent:(\S+) v=2 t=/g)].map(m => decodeURIComponent(m[1] ?? ''))
 
 /** `create` on the merge of pull request `n`, attempt 1 of its own run. */
 const mergeOf = (sim: Service, gh: GitHub, n: number, extra: Record<string, string> = {}) =>

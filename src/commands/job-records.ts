@@ -56,6 +56,8 @@ export async function recordOnItsPullRequest(
   const report: JobReport = {
     ...sight.report,
     routedHere: route,
+    // What GitHub said just now of the pull request's age decides "opened" or "updated".
+    prUpdated: !opened,
     // The record is where the reply hint lives: it always carries it.
     hintGiven: false,
     prNumber: pr,
