@@ -54,8 +54,8 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  *   pull request, one of `pulls`, `pull-requests: write`), else 403, before the body is read
  *
  * @typedef {{ state: 'open'|'closed', merged_at?: string|null, created_at?: string }} PullState
- *   A seeded pull request without `created_at` was created when the simulator started (before
- *   any job); one that was not seeded is the agent's, created when it is first asked about.
+ *   A seeded pull request without `created_at` was created an hour before the simulator started
+ *   (before any job); one that was not seeded is the agent's, created when it is first asked about.
  * @typedef {{ filename: string, additions?: number, deletions?: number }} PullFile
  *
  * @typedef {object} GitHubRequest
@@ -71,7 +71,10 @@ export async function startGitHub(options = {}) {
   const token = options.token ?? SIM_GITHUB_TOKEN
   const actorLogin = options.actorLogin ?? 'github-actions[bot]'
   const actor = { login: actorLogin, type: actorLogin.endsWith('[bot]') ? 'Bot' : 'User' }
-  const startedAt = new Date(simClock.now()).toISOString()
+  /** GitHub's times are whole seconds. */
+  const isoSeconds = ms => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
+  // Seeded pull requests were there well before anything the tests start.
+  const startedAt = isoSeconds(simClock.now() - 3_600_000)
   const failures = (options.failures ?? []).map(rule => ({ rule, used: 0 }))
   /** @type {Record<number, number|(string|PullFile)[]>} */
   const pullFiles = { ...options.pullFiles }
@@ -239,7 +242,7 @@ export async function startGitHub(options = {}) {
       let pull = pulls.get(+n)
       if (!pull) {
         // Not seeded: the agent's, opened just now (as far as this simulator can tell).
-        pull = { state: 'open', created_at: new Date(simClock.now()).toISOString() }
+        pull = { state: 'open', created_at: isoSeconds(simClock.now()) }
         pulls.set(+n, pull)
       }
       return {
