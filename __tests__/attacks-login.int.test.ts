@@ -81,6 +81,8 @@ const report = (sim: Service, gh: GitHub, n: number, week: Record<string, string
       command: 'report',
       compare: 'true',
       trend: '4',
+      // One page at a time: no read-ahead, so what a report costs does not depend on timing.
+      concurrency: '1',
       'issue-number': String(n),
       ...week
     }
