@@ -5,7 +5,8 @@
 // default; `.ci/run` runs them through the built dist/index.js).
 import { describe, it, expect } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import { markerKey, makeMarker } from '../src/github/markers.js'
+import { recordKey } from '../src/records/kinds.js'
+import { makeMarker } from '../src/records/signature.js'
 import { startService } from '../sim/service.js'
 import { pullRequestEvent, startGitHub, triggerComment } from '../sim/github.js'
 import { API_KEY, leaks, TOKEN } from './leaks.js'
@@ -59,7 +60,7 @@ const botBodies = (gh: GitHub, n: number) =>
   (gh.comments.get(n) ?? []).filter(c => c.user.type === 'Bot').map(c => c.body)
 /** The marker keys at the end of a body, decoded. */
 const keysOf = (body: string) =>
-  [...body.matchAll(/<!-- docs-agent:(\S+) t=/g)].map(m => decodeURIComponent(m[1] ?? ''))
+  [...body.matchAll(/<!-- docs-agent:(\S+) v=2 t=/g)].map(m => decodeURIComponent(m[1] ?? ''))
 
 /** `create` on the merge of pull request `n` (`pull`: its fields), attempt 1 of its own run. */
 const mergeOf = (
@@ -291,7 +292,8 @@ describe("only a record that the job opened it makes a merge the agent's own", (
 
 describe('markers count only where the action wrote them, outside code', () => {
   const place = { owner: 'octo', repo: 'docs', issueNumber: 7 }
-  const route = makeMarker(markerKey('route', 'proj-1', 'job-9'), API_KEY, place, Date.now())
+  const routeKey = recordKey('route', { project: 'proj-1', job: 'job-9' })
+  const route = makeMarker(routeKey, API_KEY, place, BOT.login, Date.now())
   const jobs = [{ id: 'job-9', activePolls: 1 }]
 
   /** A trigger without `job-id` on pull request 7, whose comments hold `body` by the action. */

@@ -2,23 +2,28 @@
 // request.
 import { describe, it, expect } from '@jest/globals'
 import { getOctokit } from '@actions/github'
-import { CommentThread, markerKey, type Place } from '../src/github/comments.js'
+import type { Place } from '../src/github/comments.js'
+import { recordKey } from '../src/records/kinds.js'
+import { Records } from '../src/records/records.js'
+import type { RecordThread } from '../src/records/thread.js'
 import { startGitHub, SIM_GITHUB_TOKEN } from '../sim/github.js'
 
 const SECRET = 'mint_secret_key'
 const PLACE: Place = { owner: 'octo', repo: 'docs', issueNumber: 12 }
-const ROUTE = markerKey('route', 'proj', 'job-1')
-const JOB = markerKey('job', 'proj', 'job-1')
+const ROUTE = recordKey('route', { project: 'proj', job: 'job-1' })
+const JOB = recordKey('job', { project: 'proj', job: 'job-1' })
+/** The thread as a new run sees it. */
+const newThread = (gh: Sim): RecordThread =>
+  new Records(getOctokit(SIM_GITHUB_TOKEN, { baseUrl: gh.url }), SECRET).thread(PLACE)
+const routedJob = async (thread: RecordThread) =>
+  (await thread.newest('route', { project: 'proj' }))?.job
 
 type Sim = Awaited<ReturnType<typeof startGitHub>>
 
-async function withThread(fn: (gh: Sim, thread: CommentThread) => Promise<void>): Promise<void> {
+async function withThread(fn: (gh: Sim, thread: RecordThread) => Promise<void>): Promise<void> {
   const gh = await startGitHub()
   try {
-    await fn(
-      gh,
-      new CommentThread(getOctokit(SIM_GITHUB_TOKEN, { baseUrl: gh.url }), PLACE, SECRET)
-    )
+    await fn(gh, newThread(gh))
   } finally {
     await gh.close()
   }
@@ -32,13 +37,13 @@ const writes = (gh: Sim, method: string) =>
 describe('CommentThread', () => {
   it('a route lookup and the upserts after it share one listing', async () => {
     await withThread(async (gh, thread) => {
-      expect(await thread.findRoutedJob('proj')).toBeUndefined()
+      expect(await routedJob(thread)).toBeUndefined()
       const first = await thread.upsert({ key: JOB, extraKeys: [ROUTE], body: 'a', mode: 'upsert' })
       // The thread remembers its own comment: the second upsert edits it without listing again.
       const second = await thread.upsert({ key: JOB, body: 'b', mode: 'upsert' })
       expect(second.id).toBe(first.id)
       expect(listings(gh)).toHaveLength(1)
-      expect(await thread.findRoutedJob('proj')).toBeUndefined() // 'b' dropped the route
+      expect(await routedJob(thread)).toBeUndefined() // 'b' dropped the route
       expect(listings(gh)).toHaveLength(1)
     })
   })
@@ -48,28 +53,29 @@ describe('CommentThread', () => {
       await thread.upsert({ key: JOB, extraKeys: [ROUTE], body: 'working', mode: 'upsert' })
       expect(writes(gh, 'POST')).toHaveLength(1)
       expect(writes(gh, 'PATCH')).toHaveLength(0)
-      expect(gh.comments.get(12)?.[0]?.body).toMatch(/docs-agent:route%2Fproj%2Fjob-1 t=\d+ sig=/)
-      // A fresh run (a new thread) finds the route the new comment carries.
-      const next = new CommentThread(
-        getOctokit(SIM_GITHUB_TOKEN, { baseUrl: gh.url }),
-        PLACE,
-        SECRET
+      expect(gh.comments.get(12)?.[0]?.body).toMatch(
+        /docs-agent:route%2Fproj%2Fjob-1 v=2 t=\d+ sig=/
       )
-      expect(await next.findRoutedJob('proj')).toBe('job-1')
+      // A fresh run (a new thread) finds the route the new comment carries.
+      const next = newThread(gh)
+      expect(await routedJob(next)).toBe('job-1')
     })
   })
 
   it('each write of a run is newer than the one before, even within one millisecond', async () => {
     await withThread(async (gh, thread) => {
       const a = await thread.upsert({ key: ROUTE, body: 'a', mode: 'create' })
-      await thread.upsert({ key: markerKey('route', 'proj', 'job-2'), body: 'b', mode: 'create' })
-      await thread.update(a.id, { key: markerKey('route', 'proj', 'job-3'), body: 'c' })
-      const next = new CommentThread(
-        getOctokit(SIM_GITHUB_TOKEN, { baseUrl: gh.url }),
-        PLACE,
-        SECRET
-      )
-      expect(await next.findRoutedJob('proj')).toBe('job-3')
+      await thread.upsert({
+        key: recordKey('route', { project: 'proj', job: 'job-2' }),
+        body: 'b',
+        mode: 'create'
+      })
+      await thread.update(a.id, {
+        key: recordKey('route', { project: 'proj', job: 'job-3' }),
+        body: 'c'
+      })
+      const next = newThread(gh)
+      expect(await routedJob(next)).toBe('job-3')
     })
   })
 })

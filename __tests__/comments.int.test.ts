@@ -150,7 +150,7 @@ const debug = (r: RunResult) => `exit ${r.code}\n${r.stdout}\n${r.stderr}`
 
 /** Markers the action appends: `<!-- docs-agent:<key> t=<ms> sig=<32 hex> -->`, at the end only. */
 const TRAILING_MARKERS =
-  /(?:\n<!-- docs-agent:[A-Za-z0-9\-_.!~*'()%]+ t=\d+ sig=[0-9a-f]{32} -->)+$/
+  /(?:\n<!-- docs-agent:[A-Za-z0-9\-_.!~*'()%]+ v=2 t=\d+ sig=[0-9a-f]{32} -->)+$/
 
 describe('comment trigger: permission of the commenter', () => {
   const permissions: Record<string, Level> = {
@@ -923,7 +923,7 @@ describe('routing a reply to the job recorded on its pull request', () => {
         const onPr7 = gh.comments.get(7) ?? []
         expect(onPr7).toHaveLength(1)
         expect(onPr7[0]?.body).toMatch(
-          /<!-- docs-agent:route%2Fproj-1%2Fjob-1 t=\d+ sig=[0-9a-f]{32} -->/
+          /<!-- docs-agent:route%2Fproj-1%2Fjob-1 v=2 t=\d+ sig=[0-9a-f]{32} -->/
         )
 
         // Run 2: a reply on PR #7 with no job-id goes to job-1.

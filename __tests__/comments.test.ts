@@ -1,19 +1,28 @@
 // Unit tier: the comment module against the fake GitHub: listing, upsert by signed marker, fitting,
 // links.
 import { describe, it, expect } from '@jest/globals'
-import {
-  CommentThread,
-  listComments,
-  parsePullRequestLink,
-  upsertComment
-} from '../src/github/comments.js'
+import { listComments, parsePullRequestLink, type Place } from '../src/github/comments.js'
 import { GitHubError } from '../src/github/errors.js'
-import { makeMarker, markerKey, verifiedMarkers, type Place } from '../src/github/markers.js'
+import { recordKey } from '../src/records/kinds.js'
+import { makeMarker as signedBy, verifiedMarkers } from '../src/records/signature.js'
 import { SIM_GITHUB_TOKEN, startGitHub } from '../sim/github.js'
-import { PLACE, SECRET, withGitHub, type Sim } from './github-support.js'
+import {
+  findRoutedJob,
+  PLACE,
+  SECRET,
+  threadOf,
+  upsertComment,
+  withGitHub,
+  type Sim
+} from './github-support.js'
 
+const BOT_LOGIN = 'github-actions[bot]'
+/** A marker as the action (the simulator's token, `github-actions[bot]`) writes it. */
+const makeMarker = (key: string, secret: string, place: Place, at: number): string =>
+  signedBy(key, secret, place, BOT_LOGIN, at)
+const route = (project: string, job: string) => recordKey('route', { project, job })
 const verifiedKeys = (body: string, secret: string, place: Place, _id?: number): string[] =>
-  verifiedMarkers(body, secret, place).map(x => x.key)
+  verifiedMarkers(body, secret, place, { author: BOT_LOGIN, own: true }).map(x => x.key)
 let clock = 1_732_450_000_000
 /** A marker written now, later than every one before it. */
 const stamp = (): number => ++clock
@@ -23,13 +32,7 @@ const updateCommentBody = (
   place: Place,
   id: number,
   o: { key: string; extraKeys?: string[]; body: string; secret: string }
-) => new CommentThread(octokit, place, o.secret).update(id, o)
-const findRoutedJob = (
-  octokit: Parameters<typeof upsertComment>[0],
-  place: Place,
-  projectId: string,
-  secret: string
-) => new CommentThread(octokit, place, secret).findRoutedJob(projectId)
+) => threadOf(octokit, place, o.secret).update(id, o)
 
 describe('parsePullRequestLink', () => {
   const server = 'https://github.com'
@@ -70,7 +73,7 @@ describe('comments against simulated GitHub', () => {
   it('upserts one comment over several runs, editing it in place', async () => {
     await withGitHub({}, async (gh, octokit) => {
       gh.addComment(12, 'unrelated discussion')
-      const key = markerKey('job', 'proj', 'job-1')
+      const key = recordKey('job', { project: 'proj', job: 'job-1' })
       const first = await upsertComment(octokit, PLACE, {
         key,
         body: 'run 1',
@@ -97,7 +100,9 @@ describe('comments against simulated GitHub', () => {
       const ours = list.find(c => c.id === first.id)
       expect(ours?.body.startsWith('run 3\n\n')).toBe(true)
       expect(verifiedKeys(ours?.body ?? '', SECRET, PLACE, first.id)).toEqual([key])
-      expect(gh.requests.filter(r => r.method === 'POST')).toHaveLength(1)
+      expect(
+        gh.requests.filter(r => r.method === 'POST' && r.path.endsWith('/comments'))
+      ).toHaveLength(1)
       // A new comment is complete in its POST; each later run edits it once.
       expect(gh.requests.filter(r => r.method === 'PATCH')).toHaveLength(2)
     })
@@ -105,10 +110,10 @@ describe('comments against simulated GitHub', () => {
 
   it('keeps comments of different keys apart and appends extra keys', async () => {
     await withGitHub({}, async (gh, octokit) => {
-      const route = markerKey('route', 'proj', 'job-1')
+      const routeKey = route('proj', 'job-1')
       const a = await upsertComment(octokit, PLACE, {
         key: 'job/proj/job-1',
-        extraKeys: [route],
+        extraKeys: [routeKey],
         body: 'a',
         mode: 'upsert',
         secret: SECRET
@@ -121,7 +126,7 @@ describe('comments against simulated GitHub', () => {
       })
       expect(b.id).not.toBe(a.id)
       const body = gh.comments.get(12)?.find(c => c.id === a.id)?.body ?? ''
-      expect(verifiedKeys(body, SECRET, PLACE, a.id)).toEqual(['job/proj/job-1', route])
+      expect(verifiedKeys(body, SECRET, PLACE, a.id)).toEqual(['job/proj/job-1', routeKey])
     })
   })
 
@@ -186,7 +191,7 @@ describe('comments against simulated GitHub', () => {
     await withGitHub(
       { failures: [{ method: 'PATCH', pathIncludes: '/issues/comments/', status: 404 }] },
       async (gh, octokit) => {
-        const marked = gh.addComment(12, '')
+        const marked = gh.addComment(12, '', { login: BOT_LOGIN, type: 'Bot' })
         marked.body = `x\n\n${makeMarker('k', SECRET, PLACE, stamp())}`
         const ref = await upsertComment(octokit, PLACE, {
           key: 'k',
@@ -238,7 +243,8 @@ describe('comments against simulated GitHub', () => {
   })
 
   it('wraps GitHub failures with the call, status and message, without stack or token', async () => {
-    await withGitHub({ failures: [{ method: 'POST', status: 403 }] }, async (_gh, octokit) => {
+    const refused = [{ method: 'POST', pathIncludes: '/comments', status: 403 }]
+    await withGitHub({ failures: refused }, async (_gh, octokit) => {
       const error = await upsertComment(octokit, PLACE, {
         key: 'k',
         body: 'x',
@@ -276,15 +282,15 @@ describe('findRoutedJob', () => {
     key: string,
     place = PLACE
   ) => {
-    const c = gh.addComment(12, '')
+    const c = gh.addComment(12, '', { login: BOT_LOGIN, type: 'Bot' })
     c.body = `${text}\n\n${makeMarker(key, SECRET, place, stamp())}`
     return c
   }
 
   it('ignores a verbatim copy of an older route marker on the same pull request', async () => {
     await withGitHub({}, async (gh, octokit) => {
-      const old = addSigned(gh, 'old job ', markerKey('route', 'proj', 'job-old'))
-      addSigned(gh, 'new job ', markerKey('route', 'proj', 'job-new'))
+      const old = addSigned(gh, 'old job ', route('proj', 'job-old'))
+      addSigned(gh, 'new job ', route('proj', 'job-new'))
       gh.addComment(12, old.body, { login: 'mallory', type: 'User' })
       expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job-new')
     })
@@ -292,7 +298,7 @@ describe('findRoutedJob', () => {
 
   it('edits the original, not a copy of its newest marker a user pasted later', async () => {
     await withGitHub({}, async (gh, octokit) => {
-      const key = markerKey('job', 'proj', 'job-1')
+      const key = recordKey('job', { project: 'proj', job: 'job-1' })
       const ours = await upsertComment(octokit, PLACE, {
         key,
         body: 'ours',
@@ -314,8 +320,8 @@ describe('findRoutedJob', () => {
   it('returns the job of the newest verified route marker and ignores forgeries', async () => {
     await withGitHub({}, async (gh, octokit) => {
       expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBeUndefined()
-      addSigned(gh, 'opened ', markerKey('route', 'proj', 'job-1'))
-      addSigned(gh, 'other project ', markerKey('route', 'proj2', 'job-9'))
+      addSigned(gh, 'opened ', route('proj', 'job-1'))
+      addSigned(gh, 'other project ', route('proj2', 'job-9'))
       expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job-1')
 
       // A user pastes route markers of their own, unsigned, guessed and from another PR.
@@ -327,7 +333,7 @@ describe('findRoutedJob', () => {
       addSigned(gh, '', 'route/proj/evil-job', { ...PLACE, issueNumber: 3 })
       expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job-1')
 
-      addSigned(gh, '', markerKey('route', 'proj', 'job 2/β'))
+      addSigned(gh, '', route('proj', 'job 2/β'))
       expect(await findRoutedJob(octokit, PLACE, 'proj', SECRET)).toBe('job 2/β')
       expect(await findRoutedJob(octokit, PLACE, 'proj2', SECRET)).toBe('job-9')
       expect(await findRoutedJob(octokit, PLACE, 'pro', SECRET)).toBeUndefined()
@@ -335,55 +341,90 @@ describe('findRoutedJob', () => {
   })
 })
 
-describe('markers count only in comments of the login this token writes as', () => {
-  const BOT = { login: 'github-actions[bot]', type: 'Bot' }
+describe('markers count only in comments of the login that signed them', () => {
+  const BOT = { login: BOT_LOGIN, type: 'Bot' }
   const MALLORY = { login: 'mallory', type: 'User' }
   const signed = (gh: Sim, key: string, user = BOT, at = stamp()) =>
     gh.addComment(12, `x\n\n${makeMarker(key, SECRET, PLACE, at)}`, user)
-  const thread = (octokit: Parameters<typeof upsertComment>[0]) =>
-    new CommentThread(octokit, PLACE, SECRET)
+  const thread = (octokit: Parameters<typeof upsertComment>[0]) => threadOf(octokit)
+  const STEP = {
+    project: 'proj',
+    run: '7',
+    workflowJob: 'docs',
+    step: 'step',
+    leg: 'l',
+    instruction: 'i',
+    jobIdGiven: ''
+  }
+  const delivered = (job: string) => recordKey('run', { ...STEP, job })
 
-  it('learns the login from the oldest comment whose markers verify: a later copy by anyone else never counts', async () => {
+  it('a reader who commented first and pasted genuine markers counts for nothing: the login is never taken from the oldest comment', async () => {
     await withGitHub({}, async (gh, octokit) => {
-      signed(gh, markerKey('route', 'proj', 'job-1'))
-      // A genuine newer marker (taken from an edit history, say), posted by another user.
-      signed(gh, markerKey('route', 'proj', 'job-evil'), MALLORY)
-      expect(await thread(octokit).findRoutedJob('proj')).toBe('job-1')
-      expect((await thread(octokit).marked()).map(m => m.comment.author)).toEqual([
-        'github-actions[bot]'
-      ])
+      const hers = gh.addComment(12, 'first!', MALLORY)
+      signed(gh, route('proj', 'job-1'))
+      // She edits her comment to hold a genuine, newer marker (from an edit history, say).
+      gh.editComment(
+        hers.id,
+        `x\n\n${makeMarker(route('proj', 'job-evil'), SECRET, PLACE, stamp())}`
+      )
+      expect((await thread(octokit).newest('route', { project: 'proj' }))?.job).toBe('job-1')
+      expect((await thread(octokit).marked()).map(m => m.comment.author)).toEqual([BOT_LOGIN])
+      // An upsert never edits her comment, whatever markers it holds.
+      await thread(octokit).upsert({ key: route('proj', 'job-evil'), body: 'b', mode: 'upsert' })
+      expect(gh.comments.get(12)?.find(c => c.id === hers.id)?.body).toMatch(/^x\n\n<!--/)
     })
   })
 
-  it("once the run has written, GitHub's answer names the login: another login's markers stop counting", async () => {
-    // The fake GitHub writes as this login; the older marked comment is someone else's.
+  it("GitHub's answer about the token names the action's login: asked once, only when a comment holds markers the writer's own signature does not explain", async () => {
     await withGitHub({ actorLogin: 'docs-bot' }, async (gh, octokit) => {
-      signed(gh, markerKey('route', 'proj', 'job-old'), MALLORY)
+      const viewer = () => gh.requests.filter(q => q.path === '/graphql').length
+      // Records signed for github-actions[bot] (the token used before) still count as its own.
+      signed(gh, route('proj', 'job-old'))
       const t = thread(octokit)
-      expect(await t.findRoutedJob('proj')).toBe('job-old')
-      await t.upsert({ key: markerKey('route', 'proj', 'job-new'), body: 'b', mode: 'create' })
-      expect(await t.findRoutedJob('proj')).toBe('job-new')
+      expect((await t.newest('route', { project: 'proj' }))?.job).toBe('job-old')
+      expect(viewer()).toBe(0)
+      // Older-format lines in someone's comment: is that the action's own login? GitHub says not.
+      gh.addComment(12, '<!-- docs-agent:route%2Fproj%2Fjob-x t=1 sig=00 -->', MALLORY)
+      const fresh = thread(octokit)
+      expect((await fresh.newest('route', { project: 'proj' }))?.job).toBe('job-old')
+      expect(viewer()).toBe(1)
+      // Writing signs for docs-bot (known now, not asked again), and never edits the old comment.
+      await fresh.upsert({ key: route('proj', 'job-new'), body: 'b', mode: 'upsert' })
+      expect(viewer()).toBe(1)
+      expect(gh.comments.get(12)).toHaveLength(3)
+      expect((await fresh.newest('route', { project: 'proj' }))?.job).toBe('job-new')
+      expect(gh.comments.get(12)?.at(-1)?.user.login).toBe('docs-bot')
     })
   })
 
-  it('newestUnder: the newest statement wins, so a newer record that drops a delivery beats the older one', async () => {
+  it('when GitHub will not say which login the token is, a new comment is created and then signed in an edit', async () => {
+    await withGitHub({ viewerFails: true }, async (gh, octokit) => {
+      const ref = await thread(octokit).upsert({ key: 'k', body: 'b', mode: 'create' })
+      expect(gh.requests.filter(q => q.method === 'PATCH')).toHaveLength(1)
+      const body = gh.comments.get(12)?.[0]?.body ?? ''
+      expect(ref.id).toBe(gh.comments.get(12)?.[0]?.id)
+      expect(verifiedKeys(body, SECRET, PLACE)).toEqual(['k'])
+    })
+  })
+
+  it('the newest statement wins, so a newer record that drops a delivery beats the older one', async () => {
     await withGitHub({}, async (gh, octokit) => {
-      const prefix = markerKey('run', 'proj', '7', 'docs', 'step')
-      expect(await thread(octokit).newestUnder(prefix)).toBeUndefined()
-      signed(gh, `${prefix}/${encodeURIComponent('job-1')}`)
-      expect(await thread(octokit).newestUnder(prefix)).toBe('job-1')
-      signed(gh, `${prefix}/`)
-      expect(await thread(octokit).newestUnder(prefix)).toBe('')
+      const newest = async () => (await thread(octokit).newest('run', STEP))?.job
+      expect(await newest()).toBeUndefined()
+      signed(gh, delivered('job-1'))
+      expect(await newest()).toBe('job-1')
+      signed(gh, delivered(''))
+      expect(await newest()).toBe('')
       // An older record, posted again later, carries its old time.
-      signed(gh, `${prefix}/job-1`, BOT, 1)
-      expect(await thread(octokit).newestUnder(prefix)).toBe('')
+      signed(gh, delivered('job-1'), BOT, 1)
+      expect(await newest()).toBe('')
     })
   })
 
   it('an edit keeps the markers `carry` picks from the comment it edits, signed anew', async () => {
     await withGitHub({}, async (gh, octokit) => {
       const t = thread(octokit)
-      const other = markerKey('run', 'proj', '7', 'docs', 'other', 'job-1')
+      const other = recordKey('run', { ...STEP, step: 'other', job: 'job-1' })
       const ref = await t.upsert({
         key: 'job/proj/job-1',
         extraKeys: [other],

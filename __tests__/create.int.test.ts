@@ -173,12 +173,15 @@ describe('context: the change that triggered the run', () => {
         expect(paths[0]).toBe('- docs/page-1.md')
         expect(paths[99]).toBe('- docs/page-100.md')
         // comment: false: one listing (is this merged pull request the agent's own?), the one
-        // page of files, the record on the pull request the job opened (#21), which a merge of
-        // it reads, and at the end that pull request's files, for the summary: no answer anywhere.
+        // page of files, when #21 was created (after the job: the job opened it), the record on
+        // it, which a merge of it reads, signed for the login GitHub says this token writes as,
+        // and at the end that pull request's files, for the summary: no answer anywhere.
         expect(gh.requests.map(q => `${q.method} ${q.path}`)).toEqual([
           'GET /repos/octo/docs/issues/12/comments',
           'GET /repos/octo/docs/pulls/12/files',
+          'GET /repos/octo/docs/pulls/21',
           'GET /repos/octo/docs/issues/21/comments',
+          'POST /graphql',
           'POST /repos/octo/docs/issues/21/comments',
           'GET /repos/octo/docs/pulls/21/files'
         ])
@@ -281,7 +284,7 @@ describe('routing of created jobs', () => {
         const bot = (gh.comments.get(9) ?? []).filter(c => c.user.type === 'Bot')
         expect(bot).toHaveLength(1)
         expect(bot[0]?.body).toMatch(
-          /<!-- docs-agent:route%2Fproj-1%2Fcreated-1 t=\d+ sig=[0-9a-f]{32} -->/
+          /<!-- docs-agent:route%2Fproj-1%2Fcreated-1 v=2 t=\d+ sig=[0-9a-f]{32} -->/
         )
         expect(listings(gh, 9)).toHaveLength(1)
 
@@ -320,7 +323,7 @@ describe('routing of created jobs', () => {
         const mine = (gh.comments.get(5) ?? []).filter(c => c.user.type === 'Bot')
         expect(mine).toHaveLength(1)
         expect(mine[0]?.body).toMatch(
-          /<!-- docs-agent:answer%2Fproj-1%2F\d+ t=\d+ sig=[0-9a-f]{32} -->/
+          /<!-- docs-agent:answer%2Fproj-1%2F\d+ v=2 t=\d+ sig=[0-9a-f]{32} -->/
         )
       })
     })
@@ -351,7 +354,7 @@ describe('routing of created jobs', () => {
         expect(r1.outputs['pr-link']).toBe('https://github.com/octo/docs/pull/21')
         const onPr = gh.comments.get(21) ?? []
         expect(onPr).toHaveLength(1)
-        expect(onPr[0]?.body).toMatch(/route%2Fproj-1%2Fcreated-1 t=\d+ sig=/)
+        expect(onPr[0]?.body).toMatch(/route%2Fproj-1%2Fcreated-1 v=2 t=\d+ sig=/)
         expect(annotationsOf(r1, 'notice')).toEqual([])
 
         const r2 = await runScenario({

@@ -2,7 +2,11 @@
 import { expect } from '@jest/globals'
 import { getOctokit } from '@actions/github'
 import type { EventInfo, TriggerComment } from '../src/github/event.js'
-import type { Place } from '../src/github/markers.js'
+import type { Place } from '../src/github/comments.js'
+import type { Octokit } from '../src/github/octokit.js'
+import { Records } from '../src/records/records.js'
+import type { CommentWrite } from '../src/records/thread.js'
+import type { CommentMode } from '../src/github/comments.js'
 import { startGitHub, SIM_GITHUB_TOKEN } from '../sim/github.js'
 
 export const SECRET = 'mint_secret_key'
@@ -50,3 +54,23 @@ export function commentEvent(
   }
   return event
 }
+
+/** A thread as one run sees it (its own Records). */
+export const threadOf = (octokit: Octokit, place: Place = PLACE, secret = SECRET) =>
+  new Records(octokit, secret).thread(place)
+
+/** One write, as a run that writes one comment does. */
+export const upsertComment = (
+  octokit: Octokit,
+  place: Place,
+  o: CommentWrite & { mode: CommentMode; secret: string }
+) => threadOf(octokit, place, o.secret).upsert(o)
+
+/** The job of the newest route record of `projectId` in the thread, as a new run reads it. */
+export const findRoutedJob = async (
+  octokit: Octokit,
+  place: Place,
+  projectId: string,
+  secret: string
+): Promise<string | undefined> =>
+  (await threadOf(octokit, place, secret).newest('route', { project: projectId }))?.job

@@ -1,18 +1,30 @@
-// Unit tier: signed comment markers: made, verified, copies refused.
+// Unit tier: signed comment markers: made, verified for their writer, copies refused; and the
+// table of record kinds, whose keys round-trip.
 import { describe, it, expect } from '@jest/globals'
-import { makeMarker, markerKey, verifiedMarkers, type Place } from '../src/github/markers.js'
+import { createHmac } from 'node:crypto'
+import { claimOf, parseRecord, recordKey, RECORD_KINDS } from '../src/records/kinds.js'
+import {
+  claimedKeys,
+  makeMarker as signedBy,
+  verifiedMarkers,
+  type Place
+} from '../src/records/signature.js'
 import { PLACE, SECRET } from './github-support.js'
 
 /** When the marker was written (its signed time). */
 const ID = 1_732_450_000_000
+const BOT = 'github-actions[bot]'
+const makeMarker = (key: string, secret: string, place: Place, at: number): string =>
+  signedBy(key, secret, place, BOT, at)
+const markerKey = (...parts: string[]): string => parts.map(encodeURIComponent).join('/')
 const verifiedKeys = (body: string, secret: string, place: Place, _at?: number): string[] =>
-  verifiedMarkers(body, secret, place).map(x => x.key)
+  verifiedMarkers(body, secret, place, { author: BOT, own: true }).map(x => x.key)
 
 describe('markers', () => {
   it('round-trips a key through a signed marker', () => {
     const key = markerKey('job', 'proj', 'job-123')
     const marker = makeMarker(key, SECRET, PLACE, ID)
-    expect(marker).toMatch(/^<!-- docs-agent:job%2Fproj%2Fjob-123 t=\d+ sig=[0-9a-f]{32} -->$/)
+    expect(marker).toMatch(/^<!-- docs-agent:job%2Fproj%2Fjob-123 v=2 t=\d+ sig=[0-9a-f]{32} -->$/)
     expect(verifiedKeys(`hello\n\n${marker}`, SECRET, PLACE, ID)).toEqual([key])
   })
 
@@ -107,7 +119,8 @@ describe('markers', () => {
   })
 
   it('carries the signed time it was written at', () => {
-    expect(verifiedMarkers(makeMarker('k', SECRET, PLACE, ID), SECRET, PLACE)).toEqual([
+    const by = { author: BOT, own: false }
+    expect(verifiedMarkers(makeMarker('k', SECRET, PLACE, ID), SECRET, PLACE, by)).toEqual([
       { key: 'k', at: ID }
     ])
   })
@@ -118,17 +131,81 @@ describe('markers', () => {
   })
 })
 
-describe('markers of version 1.0.0', () => {
-  it('a marker signed over the comment id still verifies on that comment, as the oldest', async () => {
-    const { createHmac } = await import('node:crypto')
+describe('a marker is bound to the login that wrote its comment', () => {
+  const genuine = makeMarker('route/p/j', SECRET, PLACE, ID)
+
+  it('verifies only in a comment whose author is the login it was signed for (any case)', () => {
+    const as = (author: string, own = false) =>
+      verifiedMarkers(genuine, SECRET, PLACE, { author, own }).map(m => m.key)
+    expect(as(BOT)).toEqual(['route/p/j'])
+    expect(as('GitHub-Actions[bot]')).toEqual(['route/p/j'])
+    // A reader who pastes the genuine line into her own comment: it names another writer.
+    expect(as('mallory')).toEqual([])
+    expect(as('mallory', true)).toEqual([])
+    expect(as('')).toEqual([])
+    for (const writer of ['my-app[bot]', 'octo-user']) {
+      const m = signedBy('k', SECRET, PLACE, writer, ID)
+      expect(verifiedMarkers(m, SECRET, PLACE, { author: writer, own: false })).toHaveLength(1)
+      expect(verifiedMarkers(m, SECRET, PLACE, { author: BOT, own: true })).toEqual([])
+    }
+  })
+
+  it('claimedKeys names what marker-shaped lines claim, verified or not', () => {
+    const forged = '<!-- docs-agent:report%2Fp%2Fa%2Fb v=2 t=1 sig=00 -->'
+    expect(claimedKeys(`text\n\n${genuine}\n${forged}`)).toEqual(['route/p/j', 'report/p/a/b'])
+    expect(claimedKeys('```\n' + genuine)).toEqual([])
+  })
+})
+
+describe('markers written before records named their writer', () => {
+  const hmac = (text: string) =>
+    createHmac('sha256', SECRET).update(text).digest('hex').slice(0, 32)
+  const thread = `${PLACE.owner}/${PLACE.repo}#${PLACE.issueNumber}`
+
+  it('a marker signed over its time alone counts only in the action’s own comments', () => {
+    const old = `<!-- docs-agent:route%2Fp%2Fj t=${ID} sig=${hmac(`${thread}\nt=${ID}\nroute/p/j`)} -->`
+    expect(verifiedMarkers(old, SECRET, PLACE, { author: BOT, own: true })).toEqual([
+      { key: 'route/p/j', at: ID }
+    ])
+    expect(verifiedMarkers(old, SECRET, PLACE, { author: BOT, own: false })).toEqual([])
+    expect(verifiedMarkers(old, SECRET, PLACE, { author: 'mallory', own: false })).toEqual([])
+  })
+
+  it('a marker signed over the comment id (1.0.0) verifies on that comment of the action, as the oldest', () => {
     const id = 4242
-    const sig = createHmac('sha256', SECRET)
-      .update(`${PLACE.owner}/${PLACE.repo}#${PLACE.issueNumber}\n${id}\nroute/p/j`)
-      .digest('hex')
-      .slice(0, 32)
-    const old = `<!-- docs-agent:route%2Fp%2Fj sig=${sig} -->`
-    expect(verifiedMarkers(old, SECRET, PLACE, id)).toEqual([{ key: 'route/p/j', at: 0 }])
-    // Copied onto another comment, it does not.
-    expect(verifiedMarkers(old, SECRET, PLACE, id + 1)).toEqual([])
+    const old = `<!-- docs-agent:route%2Fp%2Fj sig=${hmac(`${thread}\n${id}\nroute/p/j`)} -->`
+    const own = { author: BOT, own: true }
+    expect(verifiedMarkers(old, SECRET, PLACE, { ...own, commentId: id })).toEqual([
+      { key: 'route/p/j', at: 0 }
+    ])
+    // Copied onto another comment, it does not; nor in a comment of another login.
+    expect(verifiedMarkers(old, SECRET, PLACE, { ...own, commentId: id + 1 })).toEqual([])
+    const mallory = { author: 'mallory', own: false, commentId: id }
+    expect(verifiedMarkers(old, SECRET, PLACE, mallory)).toEqual([])
+  })
+})
+
+describe('the table of record kinds', () => {
+  it('every kind round-trips through its key, parts with / and spaces included', () => {
+    for (const [kind, spec] of Object.entries(RECORD_KINDS)) {
+      const k = kind as keyof typeof RECORD_KINDS
+      const fields = Object.fromEntries(spec.parts.map((p, i) => [p, `${p} ${i}/x%`]))
+      const key = recordKey(k, fields as never)
+      expect(parseRecord(k, key)).toEqual(fields)
+      expect(claimOf(key)).toEqual({ kind, project: `project 0/x%` })
+      // Another kind, or a key with a part more or less, is not one.
+      const other = kind === 'route' ? 'job' : 'route'
+      expect(parseRecord(other as keyof typeof RECORD_KINDS, key)).toBeUndefined()
+      expect(parseRecord(k, `${key}/extra`)).toBeUndefined()
+    }
+  })
+
+  it('keys are what earlier versions wrote, so their records keep being read', () => {
+    expect(recordKey('route', { project: 'p/1', job: 'j 2' })).toBe('route/p%2F1/j%202')
+    expect(recordKey('opened', { project: 'proj-1', job: 'created-1' })).toBe(
+      'opened/proj-1/created-1'
+    )
+    expect(parseRecord('route', '%E0%A4%A/p/j')).toBeUndefined()
+    expect(claimOf('nonsense/p')).toBeUndefined()
   })
 })

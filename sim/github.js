@@ -36,7 +36,11 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {string} [repo] default 'docs'
  * @property {Record<string, 'admin'|'maintain'|'write'|'triage'|'read'|'none'>} [permissions]
  * @property {number} [permissionStatus] answer the permission endpoint with this status instead
- * @property {string} [actorLogin] author of comments created through the API
+ * @property {string} [actorLogin] the login this token writes as: author of comments created
+ *   through the API, of its reactions, and GraphQL's `viewer` (default `github-actions[bot]`;
+ *   a personal token's is a user's login, an app's `<slug>[bot]`)
+ * @property {boolean} [viewerFails] GraphQL's `viewer` answers with an error (a token that may
+ *   not ask)
  * @property {GitHubFailure[]} [failures]
  * @property {boolean} [endlessComments] comment listings whose `next` link never ends: every
  *   page repeats the comments and links one more page (a hostile or broken API)
@@ -49,7 +53,9 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  *   the token's `permissions:` (default: write to both). A comment needs `issues: write` (or on a
  *   pull request, one of `pulls`, `pull-requests: write`), else 403, before the body is read
  *
- * @typedef {{ state: 'open'|'closed', merged_at?: string|null }} PullState
+ * @typedef {{ state: 'open'|'closed', merged_at?: string|null, created_at?: string }} PullState
+ *   A seeded pull request without `created_at` was created an hour before the simulator started
+ *   (before any job); one that was not seeded is the agent's, created when it is first asked about.
  * @typedef {{ filename: string, additions?: number, deletions?: number }} PullFile
  *
  * @typedef {object} GitHubRequest
@@ -63,7 +69,12 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
 /** @param {GitHubOptions} [options] */
 export async function startGitHub(options = {}) {
   const token = options.token ?? SIM_GITHUB_TOKEN
-  const actor = { login: options.actorLogin ?? 'github-actions[bot]', type: 'Bot' }
+  const actorLogin = options.actorLogin ?? 'github-actions[bot]'
+  const actor = { login: actorLogin, type: actorLogin.endsWith('[bot]') ? 'Bot' : 'User' }
+  /** GitHub's times are whole seconds. */
+  const isoSeconds = ms => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
+  // Seeded pull requests were there well before anything the tests start.
+  const startedAt = isoSeconds(simClock.now() - 3_600_000)
   const failures = (options.failures ?? []).map(rule => ({ rule, used: 0 }))
   /** @type {Record<number, number|(string|PullFile)[]>} */
   const pullFiles = { ...options.pullFiles }
@@ -154,6 +165,13 @@ export async function startGitHub(options = {}) {
   const route = (/** @type {GitHubRequest} */ entry) => {
     const { method, path, query, body } = entry
     if (method === 'GET' && path === '/user') return forbidden
+    if (method === 'POST' && (path === '/graphql' || path === '/api/graphql')) {
+      if (typeof body?.query !== 'string' || !/\bviewer\s*\{\s*login\s*\}/.test(body.query))
+        return { status: 200, body: { errors: [{ message: 'Unsupported query (simulator)' }] } }
+      if (options.viewerFails)
+        return { status: 200, body: { data: null, errors: [{ message: 'Simulated failure' }] } }
+      return { status: 200, body: { data: { viewer: { login: actor.login } } } }
+    }
     let m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path)
     if (m) {
       const [, owner, repo, n] = m
@@ -193,7 +211,7 @@ export async function startGitHub(options = {}) {
         return { status: 422, body: { message: 'Validation Failed' } }
       }
       reactions.push({ commentId: +m[2], kind, content: body.content })
-      return { status: 201, body: { id: nextReaction++, content: body.content } }
+      return { status: 201, body: { id: nextReaction++, content: body.content, user: actor } }
     }
     m = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/files$/.exec(path)
     if (m && method === 'GET') {
@@ -221,13 +239,18 @@ export async function startGitHub(options = {}) {
     m = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(path)
     if (m && method === 'GET') {
       const [, owner, repo, n] = m
-      const pull = pulls.get(+n)
-      if (!pull) return notFound
+      let pull = pulls.get(+n)
+      if (!pull) {
+        // Not seeded: the agent's, opened just now (as far as this simulator can tell).
+        pull = { state: 'open', created_at: isoSeconds(simClock.now()) }
+        pulls.set(+n, pull)
+      }
       return {
         status: 200,
         body: {
           number: +n,
           state: pull.state,
+          created_at: pull.created_at ?? startedAt,
           merged: Boolean(pull.merged_at),
           merged_at: pull.merged_at ?? null,
           html_url: `https://github.com/${owner}/${repo}/pull/${n}`
@@ -332,6 +355,28 @@ export async function startGitHub(options = {}) {
      */
     addComment(issueNumber, body, user = { login: 'someone', type: 'User' }) {
       return makeComment(options.owner ?? 'octo', options.repo ?? 'docs', issueNumber, body, user)
+    },
+    /**
+     * Edits comment `id` as its author would (anyone may edit their own comment, at any time).
+     * @param {number} id
+     * @param {string} body
+     */
+    editComment(id, body) {
+      const comment = findComment(id)
+      if (!comment) throw new Error(`no comment ${id}`)
+      comment.body = body
+      comment.updated_at = new Date().toISOString()
+      return comment
+    },
+    /**
+     * Deletes comment `id` (as its author, or a maintainer, would).
+     * @param {number} id
+     */
+    deleteComment(id) {
+      for (const list of comments.values()) {
+        const i = list.findIndex(c => c.id === id)
+        if (i >= 0) list.splice(i, 1)
+      }
     },
     /**
      * Sets the changed files of pull request `n` (as the `pullFiles` option does), e.g. after a

@@ -3,10 +3,11 @@
 // holds a secret, and a merge of the docs agent's own pull request. A run that is not carried out
 // is a Skip: what to say (a notice, a reply, a reaction), published by main.
 import { asObject } from './json.js'
-import { CommentThread, markerKey, type Place } from './github/comments.js'
+import type { Place } from './github/comments.js'
 import { TRIGGER_EVENTS, type EventInfo, type TriggerComment } from './github/event.js'
 import type { Octokit } from './github/octokit.js'
-import { parseFix, resolveFix, type FixRequest, type FixResolution } from './github/fix-trigger.js'
+import { parseFix, resolveFix, type FixRequest, type FixResolution } from './records/fix.js'
+import type { Records } from './records/records.js'
 import {
   checkComment,
   checkCommenter,
@@ -66,6 +67,8 @@ export interface GateContext {
   env: NodeJS.ProcessEnv
   /** A GitHub client for a token (each call within the run's time). */
   github: (token: string) => Octokit
+  /** The run's one Records for that client and the key (every thread listed once per run). */
+  records: (octokit: Octokit, secret: string) => Records
   get?: GetInput
   /** The run's clock (ms epoch), for the dates a reply names. */
   now?: () => number
@@ -130,12 +133,15 @@ export async function admit(c: GateContext): Promise<Admission> {
     }
   }
   const fix = await fixTrigger(c, checked.prompt, gate, rules.trigger, octokit)
-  if (fix?.kind === 'no-such-suggestion') {
+  if (fix?.kind === 'no-such-suggestion' || fix?.kind === 'unreadable') {
     const place = placeOf(c.event)
     const answer = mayWrite && place !== undefined
     return {
       skip: {
-        reason: 'no such suggestion in the newest report',
+        reason:
+          fix.kind === 'unreadable'
+            ? "the report's records cannot be read with this key"
+            : 'no such suggestion in the newest report',
         notice: fix.reply,
         ...(answer ? { reply: { place, body: fix.reply } } : {}),
         ...(answer ? { reaction: { comment, content: 'confused' as const } } : {})
@@ -163,8 +169,8 @@ async function fixTrigger(
   const asked = parseFix(prompt)
   const place = placeOf(c.event)
   if (!asked || !octokit || !place || gate.projectId === '') return undefined
-  const thread = new CommentThread(octokit, place, gate.apiKey)
-  const o = { secret: gate.apiKey, projectId: gate.projectId, trigger, now: (c.now ?? Date.now)() }
+  const thread = c.records(octokit, gate.apiKey).thread(place)
+  const o = { projectId: gate.projectId, trigger, now: (c.now ?? Date.now)() }
   const found = await resolveFix(thread, o, asked)
   return found.kind === 'not-a-report' ? undefined : found
 }
@@ -179,7 +185,7 @@ export async function ownMergeSkip(
   event: EventInfo,
   payload: Record<string, unknown>,
   settings: JobSettings,
-  octokit: Octokit | undefined
+  records: Records | undefined
 ): Promise<Skip | undefined> {
   const pr = asObject(payload.pull_request)
   const merged = payload.action === 'closed' && pr?.merged === true
@@ -187,9 +193,9 @@ export async function ownMergeSkip(
   if (!merged || !place || event.owner === '') return undefined
   let own: boolean
   try {
-    if (!octokit) throw new Error('`github-token` is empty, so GitHub cannot be asked')
-    const thread = new CommentThread(octokit, place, settings.apiKey)
-    own = (await thread.newestUnder(markerKey('opened', settings.projectId))) !== undefined
+    if (!records) throw new Error('`github-token` is empty, so GitHub cannot be asked')
+    const opened = await records.thread(place).newest('opened', { project: settings.projectId })
+    own = opened !== undefined
   } catch (err) {
     const why = messageOf(err)
     return {

@@ -20,6 +20,7 @@ import {
 import { postReply, type Place } from './github/comments.js'
 import { readEvent, type EventInfo } from './github/event.js'
 import { createOctokit, type Octokit } from './github/octokit.js'
+import { Records } from './records/records.js'
 import { addReaction, hasReaction, type ReactionContent } from './github/trigger.js'
 import { ServiceClient } from './service/client.js'
 import { redact, registerSecrets } from './secrets.js'
@@ -78,8 +79,15 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
     const event = readEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '')
     const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com'
     const github = (token: string): Octokit => createOctokit(token, apiUrl, USER_AGENT, deadline)
+    // One per run: what the action trusts on GitHub, each thread listed once (gate and command).
+    let runRecords: Records | undefined
+    const records = (octokit: Octokit, secret: string): Records => {
+      if (runRecords?.octokit !== octokit || runRecords.secret !== secret)
+        runRecords = new Records(octokit, secret)
+      return runRecords
+    }
 
-    const admitted = await admit({ event, env, github, now: () => deadline.now() })
+    const admitted = await admit({ event, env, github, records, now: () => deadline.now() })
     if (admitted.skip) {
       await skip(result, admitted.skip, admitted.octokit, event)
       return
@@ -123,8 +131,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
         'This run belongs to no pull request or issue, so the report is in its job summary only. ' +
           'Set `issue-number` (e.g. a tracking issue) to post it as a comment.'
       )
+    const trusted = octokit ? records(octokit, settings.apiKey) : undefined
     if (isJobSettings(settings)) {
-      const own = await ownMergeSkip(event, payload, settings, octokit)
+      const own = await ownMergeSkip(event, payload, settings, trusted)
       if (own) {
         await skip(result, own, octokit, event)
         return
@@ -148,6 +157,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
       payload,
       target,
       octokit,
+      ...(trusted ? { records: trusted } : {}),
       service,
       result,
       deadline,

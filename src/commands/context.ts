@@ -2,9 +2,10 @@
 // already built.
 import type { Deadline } from '../deadline.js'
 import type { EventInfo } from '../github/event.js'
-import type { FixRequest } from '../github/fix-trigger.js'
 import type { Place } from '../github/comments.js'
 import type { Octokit } from '../github/octokit.js'
+import type { FixRequest } from '../records/fix.js'
+import type { Records } from '../records/records.js'
 import type { ServiceClient } from '../service/client.js'
 import type { Settings } from '../settings.js'
 import type { CommandResult } from './result.js'
@@ -21,6 +22,8 @@ export interface CommandContext<S extends Settings = Settings> {
    * (whose author's permission must be checked). Writes also need `comment` not `false`.
    */
   octokit?: Octokit
+  /** What the action trusts on GitHub, read once per thread per run: present with `octokit`. */
+  records?: Records
   service: ServiceClient
   /** What the run publishes: filled by the command, published by run(). */
   result: CommandResult

@@ -75,11 +75,25 @@ export function jobReport(
 }
 
 /**
- * Whether the job opened the pull request it names, as far as this run can tell: the link is new
- * for the job (a job this step created, or a follow-up whose job named another or none just
- * before), and it is not where the job was asked for (that pull request was there before).
+ * Whether the job opened the pull request it names, as far as this run can tell: it names one
+ * that may be the job's own (namesNewPullRequest), and GitHub showed it created after the job
+ * (records/records.ts, asked by job-records.ts).
  */
 export function openedByJob(
+  ctx: CommandContext<JobSettings>,
+  t: Target,
+  job: AgentJob | undefined
+): boolean {
+  const pr = job?.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined
+  if (!job || !pr || !namesNewPullRequest(ctx, t, job)) return false
+  return ctx.records?.seenCreatedAfter(pr, job) === true
+}
+
+/**
+ * The link is new for the job (a job this step created, or a follow-up whose job named another or
+ * none just before), and it is not where the job was asked for (that pull request was there).
+ */
+export function namesNewPullRequest(
   ctx: CommandContext<JobSettings>,
   t: Target,
   job: AgentJob | undefined

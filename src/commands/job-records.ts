@@ -3,16 +3,17 @@
 // as the run sees it and whatever `comment` says; and the route that sends replies with the
 // trigger there to the job, at completion when the run comments. A human pull request the job
 // merely names (where it was asked for, or one it had before this instruction) gets the route at
-// most, never the record that it opened it.
+// most, never the record that it opened it; so does one GitHub shows created before the job.
 import { parsePullRequestLink } from '../github/comments.js'
-import type { JobComments } from '../github/progress-comment.js'
+import { pullRequestOfLink } from '../github/pulls.js'
 import { renderJobReport } from '../report/job.js'
 import type { JobReport } from '../report/job-report.js'
 import { escapeText } from '../report/markdown.js'
 import type { AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
-import { askedIn, openedByJob } from './job-answer.js'
+import type { JobComments } from './job-comments.js'
+import { askedIn, namesNewPullRequest, openedByJob } from './job-answer.js'
 import type { Target } from './job-target.js'
 
 export interface Sighting {
@@ -36,6 +37,10 @@ export async function recordOnItsPullRequest(
 ): Promise<{ pr: number; existed?: boolean } | undefined> {
   const { job, ending } = sight
   const { event, serverUrl } = ctx
+  // Whether GitHub shows the pull request created after the job: asked once, for the words too.
+  const named = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined
+  if (named && ctx.records && namesNewPullRequest(ctx, target, job))
+    await ctx.records.createdAfter(named, job ?? {})
   const pr = job?.prLink
     ? parsePullRequestLink(job.prLink, serverUrl, event.owner, event.repo)
     : undefined
@@ -51,6 +56,8 @@ export async function recordOnItsPullRequest(
   const report: JobReport = {
     ...sight.report,
     routedHere: route,
+    // What GitHub said just now of the pull request's age decides "opened" or "updated".
+    prUpdated: !opened,
     // The record is where the reply hint lives: it always carries it.
     hintGiven: false,
     prNumber: pr,

@@ -10,8 +10,8 @@ import {
 } from '../agent/prompt.js'
 import { jobUrlPath } from '../agent/wait.js'
 import { messageOf } from '../errors.js'
-import type { JobComments } from '../github/progress-comment.js'
-import type { CommentThread } from '../github/comments.js'
+import { deliveredTo, deliveryStep } from '../records/delivery.js'
+import type { RecordThread } from '../records/thread.js'
 import { listPullRequestFiles, pullRequestOfLink } from '../github/pulls.js'
 import { placeNoun } from '../report/place.js'
 import type { AgentApi } from '../service/agent-api.js'
@@ -19,7 +19,7 @@ import type { AgentJob } from '../service/schema.js'
 import { InputError } from '../inputs.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
-import { deliveryParts, deliveryPrefix } from './delivery-record.js'
+import type { JobComments } from './job-comments.js'
 
 /** What prepare settles: the job and the instruction, and the job as it was before. */
 export interface Target {
@@ -104,10 +104,10 @@ async function earlierAttemptsJob(
   comments: JobComments
 ): Promise<string | undefined> {
   const run = ctx.run
-  const parts = deliveryParts(ctx)
-  if (!run || run.attempt < 2 || !parts) return undefined
+  const step = deliveryStep(ctx.settings, run)
+  if (!run || run.attempt < 2 || !step) return undefined
   const thread = comments.thread(ctx.target?.issueNumber)
-  const found = thread ? await thread.newestUnder(deliveryPrefix(parts)) : undefined
+  const found = thread ? await deliveredTo(thread, step) : undefined
   if (found === undefined || found === '') return undefined
   const given = ctx.settings.command === 'message' ? ctx.settings.jobId : ''
   if (given !== '' && found !== given) return undefined
@@ -127,8 +127,9 @@ async function routedBefore(
   comments: JobComments
 ): Promise<Partial<Target>> {
   const thread = comments.thread(ctx.target?.issueNumber)
-  const found = await thread?.findRoutedJob(ctx.settings.projectId).catch(() => undefined)
-  return found === undefined ? {} : { routedBefore: found }
+  const project = ctx.settings.projectId
+  const found = await thread?.newest('route', { project }).catch(() => undefined)
+  return found === undefined || found.job === '' ? {} : { routedBefore: found.job }
 }
 
 /**
@@ -151,7 +152,8 @@ async function chooseJob(
 ): Promise<Partial<Target>> {
   const { event, settings: s, target } = ctx
   const thread = comments.thread(event.issueNumber)
-  const found = thread ? await thread.findRoutedJob(s.projectId) : undefined
+  const route = thread ? await thread.newest('route', { project: s.projectId }) : undefined
+  const found = route?.job
   const here = `This ${placeNoun(event.isPullRequest)}`
   // The live comment may replace the one that carried the route: it must carry it on.
   const routeHere = target?.issueNumber === event.issueNumber
@@ -186,13 +188,13 @@ async function chooseJob(
  */
 async function agentsPullRequest(
   ctx: CommandContext<JobSettings>,
-  thread: CommentThread,
+  thread: RecordThread,
   agent: AgentApi
 ): Promise<NoJobError['elsewhere']> {
   const s = ctx.settings
   try {
-    const jobId = await thread.findReportedJob(s.projectId)
-    if (jobId === undefined) return undefined
+    const jobId = (await thread.newest('job', { project: s.projectId }))?.job
+    if (jobId === undefined || jobId === '') return undefined
     const job = await agent.getJob(jobUrlPath(s.jobPath, s.projectId, jobId))
     const pr = job.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined
     if (!pr || !job.prLink) return undefined

@@ -19,16 +19,17 @@ import {
 } from '../agent/ending.js'
 import { sendInstruction, type Sent } from '../agent/send.js'
 import { jobUrlPath, waitForJob, type WaitResult } from '../agent/wait.js'
-import { markerKey, parsePullRequestLink } from '../github/comments.js'
-import { fixKey } from '../github/report-records.js'
-import { answerKey, JobComments } from '../github/progress-comment.js'
+import { parsePullRequestLink } from '../github/comments.js'
+import { deliveryKey, deliveryStep, otherStepsRecords } from '../records/delivery.js'
+import { recordKey } from '../records/kinds.js'
+import { fixKey } from '../records/report.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
 import { AgentApi } from '../service/agent-api.js'
 import { isFinalStatus, type AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
-import { deliveryKey, deliveryParts, otherStepsRecords } from './delivery-record.js'
 import { changesOf, jobReport, type Seen } from './job-answer.js'
+import { answerKey, JobComments } from './job-comments.js'
 import { setJobOutputs } from './job-outputs.js'
 import { recordOnItsPullRequest } from './job-records.js'
 import { initialTarget, NoJobError, prepareTarget, type Target } from './job-target.js'
@@ -60,13 +61,12 @@ class JobRun {
     this.agent = new AgentApi(ctx.service)
     this.comments = new JobComments({
       // Also with `comment: false`: the record that the job opened a pull request is still kept.
-      octokit: ctx.octokit,
+      ...(ctx.records ? { records: ctx.records } : {}),
       owner: ctx.event.owner,
       repo: ctx.event.repo,
       target: ctx.target,
       projectId: s.projectId,
       commentMode: s.commentMode,
-      secret: s.apiKey,
       ...(ctx.event.comment ? { answerTo: answerKey(ctx.event.comment) } : {})
     })
   }
@@ -169,8 +169,9 @@ class JobRun {
       evidence,
       onChange: async job => {
         this.last = { job, stale: false }
-        await this.writeLive(this.report(), this.keys(this.target.routeHere))
+        // The record first: it asks GitHub whether the job opened its pull request (the words).
         await this.record(job)
+        await this.writeLive(this.report(), this.keys(this.target.routeHere))
       },
       log: line => core.info(line),
       warn: line => core.warning(line)
@@ -285,11 +286,11 @@ class JobRun {
   private keys(routeHere: boolean, retry = false, prNumber?: number): string[] {
     const { jobId } = this.target
     const { fix } = this.ctx
-    const parts = deliveryParts(this.ctx)
+    const step = deliveryStep(this.s, this.ctx.run)
     const keys: string[] = []
     if (jobId === undefined) return keys
-    if (routeHere) keys.push(markerKey('route', this.s.projectId, jobId))
-    if (this.stage === 'waiting' && parts) keys.push(deliveryKey(parts, retry ? undefined : jobId))
+    if (routeHere) keys.push(recordKey('route', { project: this.s.projectId, job: jobId }))
+    if (this.stage === 'waiting' && step) keys.push(deliveryKey(step, retry ? undefined : jobId))
     if (fix && this.stage === 'waiting') keys.push(fixKey(this.s.projectId, fix.id, prNumber))
     return keys
   }

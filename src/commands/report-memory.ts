@@ -10,14 +10,14 @@ import type { SectionOutcome } from '../analytics/sections/outcome.js'
 import type { FixState, Suggested } from '../analytics/suggestions.js'
 import type { Trend } from '../analytics/trend.js'
 import { messageOf } from '../errors.js'
-import { CommentThread } from '../github/comments.js'
 import { pullRequestState } from '../github/pulls.js'
 import {
   readReportRecords,
   suggestionKey,
   totalsKey,
   type ReportRecords
-} from '../github/report-records.js'
+} from '../records/report.js'
+import type { RecordThread } from '../records/thread.js'
 import type { DateRange } from '../period.js'
 import {
   subjectOf,
@@ -30,15 +30,15 @@ import type { CommandContext } from './context.js'
 type Range = Required<DateRange>
 
 /** The thread the report is posted on, listed once for reading and writing alike. */
-export function reportThread(ctx: CommandContext<AnalyticsSettings>): CommentThread | undefined {
-  const { octokit, target, settings } = ctx
-  return octokit && target ? new CommentThread(octokit, target, settings.apiKey) : undefined
+export function reportThread(ctx: CommandContext<AnalyticsSettings>): RecordThread | undefined {
+  const { records, target } = ctx
+  return records && target ? records.thread(target) : undefined
 }
 
 /** The records in the thread, or undefined (none can be read: everything is read anew). */
 export async function recall(
   ctx: CommandContext<AnalyticsSettings>,
-  thread: CommentThread | undefined
+  thread: RecordThread | undefined
 ): Promise<ReportRecords | undefined> {
   if (!thread) return undefined
   try {
@@ -85,8 +85,8 @@ export async function fixStates(
       continue
     }
     try {
-      const pr = await pullRequestState(octokit, event.owner, event.repo, fix.pr)
-      states.set(fix.id, { pr: fix.pr, ...pr })
+      const { state, mergedAt } = await pullRequestState(octokit, event.owner, event.repo, fix.pr)
+      states.set(fix.id, { pr: fix.pr, state, ...(mergedAt !== undefined ? { mergedAt } : {}) })
     } catch (err) {
       core.warning(`${messageOf(err)}: the report shows its state as unknown.`)
       states.set(fix.id, { pr: fix.pr, state: 'unknown' })
@@ -106,7 +106,11 @@ export function earlierSuggestions(
   fixes: ReadonlyMap<string, FixState>,
   held: Suggested['held']
 ): EarlierSuggestion[] {
-  const last = records?.reports.find(r => !sameRange(r.range, range))
+  // Newest by range first: the newest report of a range that ended by this one's end.
+  const last = records?.reports.find(
+    r =>
+      !sameRange(r.range, range) && (range.dateTo === undefined || r.range.dateTo <= range.dateTo)
+  )
   const listed: EarlierSuggestion[] = (last?.suggestions ?? []).map(s => {
     const fix = fixes.get(s.id)
     return { n: s.n, id: s.id, subject: s.subject, ...(fix ? { fix } : {}) }

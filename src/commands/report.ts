@@ -8,8 +8,8 @@ import type { SectionOutcome } from '../analytics/sections/outcome.js'
 import type { SectionFailure } from '../analytics/sections/section.js'
 import { suggest, type Suggestion } from '../analytics/suggestions.js'
 import { readTrend, type Trend, type TrendSeries } from '../analytics/trend.js'
-import type { CommentThread } from '../github/comments.js'
-import { reportKey, type ReportRecords } from '../github/report-records.js'
+import { reportKey, type ReportRecords } from '../records/report.js'
+import type { RecordThread } from '../records/thread.js'
 import { periodSpan } from '../report/chart.js'
 import { renderHealthReport, type HealthReport } from '../report/health.js'
 import { instructionFor, type NumberedSuggestion } from '../report/suggestions.js'
@@ -254,7 +254,7 @@ function longestList(sections: SectionOutcome[]): number {
 
 function setComment(
   ctx: CommandContext<AnalyticsSettings>,
-  thread: CommentThread | undefined,
+  thread: RecordThread | undefined,
   report: HealthReport,
   records: string[]
 ): void {

@@ -9,7 +9,7 @@ import {
 } from '../analytics/sections/visitors.js'
 import { openSink, type Sink } from '../analytics/sinks.js'
 import type { DateRange } from '../period.js'
-import { markerKey, upsertComment } from '../github/comments.js'
+import { recordKey } from '../records/kinds.js'
 import { bytes, chars } from '../report/fit.js'
 import {
   commentFullData,
@@ -129,19 +129,22 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
     s.outputFile?.path,
     ctx.runUrl
   )
-  const { octokit, target } = ctx
-  if (octokit && target)
+  const { records, target } = ctx
+  if (records && target)
     ctx.result.comment = async () => {
-      const ref = await upsertComment(octokit, target, {
+      const ref = await records.thread(target).upsert({
         // One comment per report: a re-run edits it, a new week gets its own.
-        key: markerKey('visitors', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
+        key: recordKey('visitors', {
+          project: s.projectId,
+          from: s.range.dateFrom ?? '',
+          to: s.range.dateTo ?? ''
+        }),
         body: room =>
           renderVisitorsReport(
             { ...report, file: undefined },
             { room: chars(room), fullData: everyRow }
           ),
-        mode: s.commentMode,
-        secret: s.apiKey
+        mode: s.commentMode
       })
       return ref.url
     }

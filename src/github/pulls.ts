@@ -124,6 +124,8 @@ export interface PullRequestState {
   state: 'open' | 'merged' | 'closed'
   /** ms epoch, when merged. */
   mergedAt?: number
+  /** ms epoch, when it was opened (as GitHub says). */
+  createdAt?: number
 }
 
 export async function pullRequestState(
@@ -135,7 +137,9 @@ export async function pullRequestState(
   const { data } = await call(`reading pull request #${pullNumber}`, () =>
     octokit.rest.pulls.get({ owner, repo, pull_number: pullNumber })
   )
+  const createdAt = typeof data.created_at === 'string' ? Date.parse(data.created_at) : NaN
+  const created = Number.isFinite(createdAt) ? { createdAt } : {}
   const mergedAt = data.merged_at ? Date.parse(data.merged_at) : NaN
-  if (Number.isFinite(mergedAt)) return { state: 'merged', mergedAt }
-  return { state: data.state === 'open' ? 'open' : 'closed' }
+  if (Number.isFinite(mergedAt)) return { state: 'merged', mergedAt, ...created }
+  return { state: data.state === 'open' ? 'open' : 'closed', ...created }
 }

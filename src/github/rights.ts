@@ -31,3 +31,16 @@ export async function commentRights(octokit: Octokit, place: Place): Promise<Com
   // GitHub took a comment with no body: it may write here (never expected).
   return { ok: true }
 }
+
+/**
+ * The login this token writes as, from GitHub (`query { viewer { login } }`): `github-actions[bot]`
+ * for GITHUB_TOKEN, `<slug>[bot]` for an app's installation token, the user's own login for a
+ * personal token. REST's GET /user refuses installation tokens; GraphQL's viewer does not.
+ */
+export async function tokenLogin(octokit: Octokit): Promise<string | undefined> {
+  const answer = await call('asking GitHub which login this token writes as', () =>
+    octokit.graphql<{ viewer?: { login?: unknown } }>('query { viewer { login } }')
+  )
+  const login = answer.viewer?.login
+  return typeof login === 'string' && login !== '' ? login.toLowerCase() : undefined
+}

@@ -13,35 +13,48 @@
 // empty once that delivery is dropped (the job failed: a re-run is the retry): a newer marker,
 // never a deletion, so the newest statement wins.
 import { createHash } from 'node:crypto'
-import { markerKey } from '../github/comments.js'
 import type { JobSettings } from '../settings.js'
-import type { CommandContext } from './context.js'
+import { parseRecord, recordKey, type RecordFields } from './kinds.js'
+import type { RecordThread } from './thread.js'
 
-/** The parts every record of this step starts with, or undefined when the run has no id. */
-export function deliveryParts(ctx: CommandContext<JobSettings>): string[] | undefined {
-  const run = ctx.run
-  if (!run) return undefined
-  const s = ctx.settings
-  return [
-    'run',
-    s.projectId,
-    run.id,
-    run.job,
-    run.step,
-    legOf(s),
-    digest(s.prompt, 16),
-    s.command === 'message' ? s.jobId : ''
-  ]
+/** The step a delivery record names: every part of a `run` record but the job it went to. */
+export type DeliveryStep = Omit<RecordFields<'run'>, 'job'>
+
+/** The workflow run, job and step this is (from the runner's environment). */
+export interface RunId {
+  id: string
+  job: string
+  step: string
 }
 
-/** This step's records start with this key (and a `/`). */
-export function deliveryPrefix(parts: string[]): string {
-  return markerKey(...parts)
+/** The step every record of this one names, or undefined when the run has no id. */
+export function deliveryStep(s: JobSettings, run: RunId | undefined): DeliveryStep | undefined {
+  if (!run) return undefined
+  return {
+    project: s.projectId,
+    run: run.id,
+    workflowJob: run.job,
+    step: run.step,
+    leg: legOf(s),
+    instruction: digest(s.prompt, 16),
+    jobIdGiven: s.command === 'message' ? s.jobId : ''
+  }
 }
 
 /** The record that this step delivered its instruction to `jobId`, or (undefined) dropped it. */
-export function deliveryKey(parts: string[], jobId: string | undefined): string {
-  return markerKey(...parts, jobId ?? '')
+export function deliveryKey(step: DeliveryStep, jobId: string | undefined): string {
+  return recordKey('run', { ...step, job: jobId ?? '' })
+}
+
+/**
+ * The job the newest record of this step names: '' once its delivery was dropped, undefined
+ * when there is none.
+ */
+export async function deliveredTo(
+  thread: RecordThread,
+  step: DeliveryStep
+): Promise<string | undefined> {
+  return (await thread.newest('run', step))?.job
 }
 
 /**
@@ -50,11 +63,17 @@ export function deliveryKey(parts: string[], jobId: string | undefined): string 
  * their record there, whichever writes last.
  */
 export function otherStepsRecords(keys: string[], projectId: string): (key: string) => boolean {
-  const isRecord = (key: string) => key.startsWith(`${markerKey('run', projectId)}/`)
-  // A record without its last part (the job) names its step.
-  const stepOf = (key: string) => key.slice(0, key.lastIndexOf('/'))
-  const mine = keys.filter(isRecord).map(stepOf)
-  return key => isRecord(key) && !mine.includes(stepOf(key))
+  const stepOf = (key: string): string | undefined => {
+    const r = parseRecord('run', key)
+    if (r?.project !== projectId) return undefined
+    // A record without its last part (the job) names its step.
+    return recordKey('run', { ...r, job: '' })
+  }
+  const mine = keys.map(stepOf).filter(step => step !== undefined)
+  return key => {
+    const step = stepOf(key)
+    return step !== undefined && !mine.includes(step)
+  }
 }
 
 /** What a matrix leg gives this step besides the instruction and the job id (named on their own). */

@@ -1,13 +1,13 @@
 // What a docs-health report remembers, kept in the comments the action writes and signed as the
-// route records are (markers.ts): the totals of each period a report knew, its numbered
+// route records are (kinds.ts, signature.ts): the totals of each period a report knew, its numbered
 // suggestions with the instruction each one carries, and on the answer to `/docs-agent fix N`
 // which suggestion the job is for and the pull request it opened. A record is read back only
 // when its signature verifies, so an edited or pasted one counts for nothing, and the visible
 // text of a comment is never read: editing a report changes no instruction.
 import type { PeriodTotals } from '../analytics/period-totals.js'
 import type { DateRange } from '../period.js'
-import type { CommentThread } from './comments.js'
-import { decodeKey, markerKey } from './markers.js'
+import { parseRecord, recordKey } from './kinds.js'
+import type { RecordThread } from './thread.js'
 
 type Range = Required<DateRange>
 
@@ -37,7 +37,7 @@ export interface StoredFix {
 }
 
 export interface ReportRecords {
-  /** Newest first (by signed time); one per comment. */
+  /** Newest first (by range: the one that ends last, then starts last, then signed last). */
   reports: StoredReport[]
   /** Per suggestion subject, the newest fix asked for. */
   fixes: Map<string, StoredFix>
@@ -46,24 +46,27 @@ export interface ReportRecords {
 }
 
 export function reportKey(projectId: string, range: DateRange): string {
-  return markerKey('report', projectId, range.dateFrom ?? '', range.dateTo ?? '')
+  return recordKey('report', {
+    project: projectId,
+    from: range.dateFrom ?? '',
+    to: range.dateTo ?? ''
+  })
 }
 
 export function suggestionKey(projectId: string, range: Range, s: StoredSuggestion): string {
-  return markerKey(
-    'suggestion',
-    projectId,
-    range.dateFrom,
-    range.dateTo,
-    String(s.n),
-    s.id,
-    s.subject,
-    s.instruction
-  )
+  return recordKey('suggestion', {
+    project: projectId,
+    from: range.dateFrom,
+    to: range.dateTo,
+    n: String(s.n),
+    id: s.id,
+    subject: s.subject,
+    instruction: s.instruction
+  })
 }
 
 export function fixKey(projectId: string, id: string, pr?: number): string {
-  return markerKey('fix', projectId, id, pr === undefined ? '' : String(pr))
+  return recordKey('fix', { project: projectId, id, pr: pr === undefined ? '' : String(pr) })
 }
 
 /** The record of a period's totals, or undefined when nothing is known of it. */
@@ -71,7 +74,7 @@ export function totalsKey(projectId: string, range: Range, t: PeriodTotals): str
   const fields = encodeTotals(t)
   return fields === ''
     ? undefined
-    : markerKey('totals', projectId, range.dateFrom, range.dateTo, fields)
+    : recordKey('totals', { project: projectId, from: range.dateFrom, to: range.dateTo, fields })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -123,43 +126,52 @@ export function decodeTotals(text: string): PeriodTotals {
 // ---------------------------------------------------------------------------------------------
 // Reading them back
 
-/** The parts of a key markerKey built, decoded; undefined when one does not decode. */
-function partsOf(key: string): string[] | undefined {
-  const parts = key.split('/').map(decodeKey)
-  return parts.every((p): p is string => p !== undefined) ? parts : undefined
-}
-
 const rangeKey = (r: Range): string => `${r.dateFrom}/${r.dateTo}`
 
 /**
- * Every verified record of `projectId` in the thread's comments (listed once per thread): only
- * in comments the action itself wrote, never under a code fence (CommentThread.marked()).
+ * Every record of `projectId` in the thread's comments that counts (RecordThread.marked(): signed
+ * for the comment's author, never under a code fence). Reports come newest first by their range:
+ * the one that ends last, then starts last, then was signed last, so re-running last week's
+ * report does not make it "the newest".
  */
 export async function readReportRecords(
-  thread: CommentThread,
+  thread: RecordThread,
   projectId: string
 ): Promise<ReportRecords> {
   const reports: StoredReport[] = []
   const fixes = new Map<string, StoredFix>()
   const totals = new Map<string, { at: number; t: PeriodTotals }[]>()
+  const mine = { project: projectId }
   for (const { comment, markers } of await thread.marked()) {
     let report: StoredReport | undefined
     const suggestions: (StoredSuggestion & { range: string })[] = []
     for (const { key, at } of markers) {
-      const parts = partsOf(key)
-      if (!parts || parts[1] !== projectId) continue
-      const [kind, , a = '', b = '', c = '', d = '', e = '', f = ''] = parts
-      if (kind === 'report' && parts.length === 4)
-        report = { range: { dateFrom: a, dateTo: b }, at, commentId: comment.id, suggestions: [] }
-      else if (kind === 'suggestion' && parts.length === 8 && /^[1-9]$/.test(c) && f !== '')
-        suggestions.push({ n: Number(c), id: d, subject: e, instruction: f, range: `${a}/${b}` })
-      else if (kind === 'totals' && parts.length === 5) {
-        const list = totals.get(`${a}/${b}`) ?? []
-        totals.set(`${a}/${b}`, [...list, { at, t: decodeTotals(c) }])
-      } else if (kind === 'fix' && parts.length === 4 && a !== '') {
-        const pr = /^[1-9]\d{0,15}$/.test(b) ? Number(b) : undefined
-        const known = fixes.get(a)
-        if (!known || at > known.at) fixes.set(a, { id: a, at, ...(pr ? { pr } : {}) })
+      const r = parseRecord('report', key)
+      const s = parseRecord('suggestion', key)
+      const t = parseRecord('totals', key)
+      const f = parseRecord('fix', key)
+      if (r?.project === mine.project)
+        report = {
+          range: { dateFrom: r.from, dateTo: r.to },
+          at,
+          commentId: comment.id,
+          suggestions: []
+        }
+      else if (s?.project === mine.project && /^[1-9]$/.test(s.n) && s.instruction !== '')
+        suggestions.push({
+          n: Number(s.n),
+          id: s.id,
+          subject: s.subject,
+          instruction: s.instruction,
+          range: `${s.from}/${s.to}`
+        })
+      else if (t?.project === mine.project) {
+        const list = totals.get(`${t.from}/${t.to}`) ?? []
+        totals.set(`${t.from}/${t.to}`, [...list, { at, t: decodeTotals(t.fields) }])
+      } else if (f?.project === mine.project && f.id !== '') {
+        const pr = /^[1-9]\d{0,15}$/.test(f.pr) ? Number(f.pr) : undefined
+        const known = fixes.get(f.id)
+        if (!known || at > known.at) fixes.set(f.id, { id: f.id, at, ...(pr ? { pr } : {}) })
       }
     }
     if (!report) continue
@@ -170,7 +182,7 @@ export async function readReportRecords(
       .sort((x, y) => x.n - y.n)
     reports.push(report)
   }
-  reports.sort((x, y) => y.at - x.at || x.commentId - y.commentId)
+  reports.sort(newestRangeFirst)
   return {
     reports,
     fixes,
@@ -181,4 +193,15 @@ export async function readReportRecords(
       return list.sort((x, y) => x.at - y.at).reduce<PeriodTotals>((t, r) => ({ ...t, ...r.t }), {})
     }
   }
+}
+
+/** The report whose range ends last first; then starts last; then signed last; then the older comment. */
+function newestRangeFirst(x: StoredReport, y: StoredReport): number {
+  const later = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0)
+  return (
+    later(x.range.dateTo, y.range.dateTo) ||
+    later(x.range.dateFrom, y.range.dateFrom) ||
+    y.at - x.at ||
+    x.commentId - y.commentId
+  )
 }

@@ -4,22 +4,23 @@
 // service has the instruction, nothing on GitHub may end the run early.
 import * as core from '@actions/core'
 import { messageOf } from '../errors.js'
+import type { CommentRef, Place } from '../github/comments.js'
+import { GitHubError } from '../github/errors.js'
+import type { TriggerComment } from '../github/event.js'
+import { recordKey } from '../records/kinds.js'
+import type { Records } from '../records/records.js'
+import type { RecordThread } from '../records/thread.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
-import { CommentThread, markerKey, type CommentRef, type Place } from './comments.js'
-import { GitHubError } from './errors.js'
-import type { TriggerComment } from './event.js'
-import type { Octokit } from './octokit.js'
 
 export interface JobCommentsOptions {
-  octokit?: Octokit
+  /** The run's records (absent without a token). */
+  records?: Records
   owner: string
   repo: string
   /** Where the live comment goes, if anywhere. */
   target?: Place
   projectId: string
   commentMode: 'upsert' | 'create'
-  /** Signs the markers. */
-  secret: string
   /**
    * The trigger comment (or review) this run answers, as `answerKey` names it: each instruction
    * gets its own answer below it, which a later instruction never edits. Without one (a merge, a
@@ -36,9 +37,8 @@ export function answerKey(trigger: TriggerComment): string {
   return trigger.kind === 'review' ? `review-${trigger.id}` : String(trigger.id)
 }
 
-/** One thread per pull request or issue, so each is listed at most once per run. */
+/** The run's comments, on threads of the run's one Records (each listed at most once per run). */
 export class JobComments {
-  private readonly threads = new Map<number, CommentThread>()
   private ref?: CommentRef
   private broken = false
   /** The pull requests (`pr/job`) this run recorded a job on. */
@@ -46,15 +46,10 @@ export class JobComments {
 
   constructor(private readonly o: JobCommentsOptions) {}
 
-  thread(issueNumber: number | undefined): CommentThread | undefined {
-    const { octokit, owner, repo, secret } = this.o
-    if (!octokit || issueNumber === undefined || owner === '' || repo === '') return undefined
-    let thread = this.threads.get(issueNumber)
-    if (!thread) {
-      thread = new CommentThread(octokit, { owner, repo, issueNumber }, secret)
-      this.threads.set(issueNumber, thread)
-    }
-    return thread
+  thread(issueNumber: number | undefined): RecordThread | undefined {
+    const { records, owner, repo } = this.o
+    if (!records || issueNumber === undefined || owner === '' || repo === '') return undefined
+    return records.thread({ owner, repo, issueNumber })
   }
 
   /**
@@ -72,8 +67,8 @@ export class JobComments {
     const w = {
       key:
         this.o.answerTo !== undefined
-          ? markerKey('answer', this.o.projectId, this.o.answerTo)
-          : markerKey('job', this.o.projectId, report.jobId ?? ''),
+          ? recordKey('answer', { project: this.o.projectId, trigger: this.o.answerTo })
+          : recordKey('job', { project: this.o.projectId, job: report.jobId ?? '' }),
       extraKeys,
       body: renderJobReport(report),
       ...(o.carry ? { carry: o.carry } : {})
@@ -109,11 +104,12 @@ export class JobComments {
     if (!thread || (!o.opened && !o.route)) return undefined
     const written = `${pr}/${jobId}`
     if (o.once && this.recorded.has(written)) return 'updated'
-    const opened = markerKey('opened', this.o.projectId, jobId)
-    const route = markerKey('route', this.o.projectId, jobId)
+    const project = this.o.projectId
+    const opened = recordKey('opened', { project, job: jobId })
+    const route = recordKey('route', { project, job: jobId })
     try {
       // Replies already went to this job here: the hint was said on this record before.
-      const before = o.route ? await thread.findRoutedJob(this.o.projectId) : undefined
+      const before = o.route ? (await thread.newest('route', { project }))?.job : undefined
       const ref = await thread.upsert({
         key: o.opened ? opened : route,
         extraKeys: o.opened && o.route ? [route] : [],

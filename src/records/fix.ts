@@ -1,10 +1,12 @@
 // `/docs-agent fix N [more words]` on an issue that holds a docs-health report: the agent gets
-// suggestion N's instruction as the newest report wrote and signed it (report-records.ts), never
-// the comment's visible text, plus the words after N. On a thread with no report of this
-// project, `fix 2 typos` is an ordinary instruction.
+// suggestion N's instruction as the newest report wrote and signed it (report.ts), never the
+// comment's visible text, plus the words after N. On a thread with no report of this project,
+// `fix 2 typos` is an ordinary instruction; on one whose report the key can no longer read (it
+// was rotated), nothing is sent and the reply says why.
 import { shortRange } from '../report/range.js'
-import type { CommentThread } from './comments.js'
-import { readReportRecords, type StoredSuggestion } from './report-records.js'
+import { claimOf } from './kinds.js'
+import { readReportRecords, type StoredSuggestion } from './report.js'
+import type { RecordThread } from './thread.js'
 
 /** The suggestion a `fix N` trigger asks for: what the job's answer records for the next report. */
 export interface FixRequest {
@@ -26,6 +28,8 @@ export type FixResolution =
   | { kind: 'fix'; fix: FixRequest; prompt: string }
   /** The newest report holds no suggestion N: what to reply (nothing is sent). */
   | { kind: 'no-such-suggestion'; reply: string }
+  /** The action's own report is here, but signed with another key: what to reply (nothing sent). */
+  | { kind: 'unreadable'; reply: string }
 
 /** The instruction sent: the suggestion's, then the commenter's words after a blank line. */
 export function fixPrompt(s: StoredSuggestion, more: string): string {
@@ -33,13 +37,21 @@ export function fixPrompt(s: StoredSuggestion, more: string): string {
 }
 
 export async function resolveFix(
-  thread: CommentThread,
-  o: { secret: string; projectId: string; trigger: string; now: number },
+  thread: RecordThread,
+  o: { projectId: string; trigger: string; now: number },
   asked: { n: number; more: string }
 ): Promise<FixResolution> {
   const records = await readReportRecords(thread, o.projectId)
   const newest = records.reports[0]
-  if (!newest) return { kind: 'not-a-report' }
+  if (!newest) {
+    const claim = (key: string) => {
+      const c = claimOf(key)
+      return c?.kind === 'report' && c.project === o.projectId
+    }
+    return (await thread.holdsUnreadable(claim))
+      ? { kind: 'unreadable', reply: unreadableReply(asked.n, o.trigger) }
+      : { kind: 'not-a-report' }
+  }
   const s = newest.suggestions.find(x => x.n === asked.n)
   if (s) return { kind: 'fix', fix: { n: s.n, id: s.id }, prompt: fixPrompt(s, asked.more) }
   const which = shortRange(newest.range, o.now)
@@ -53,6 +65,16 @@ export async function resolveFix(
     kind: 'no-such-suggestion',
     reply: `There is no suggestion ${asked.n}, so nothing was sent to the docs agent. ${valid}`
   }
+}
+
+function unreadableReply(n: number, trigger: string): string {
+  return (
+    `The report on this issue cannot be read with this key, so nothing was sent to the docs agent ` +
+    `(suggestion ${n} was not sent, nor "fix ${n}" as an instruction). Its suggestions were signed ` +
+    'with the API key the action had when the report was written, and the key has changed since. ' +
+    'Run the report workflow again to post a new report on this issue, then reply with ' +
+    `\`${trigger} fix N\` to it.`
+  )
 }
 
 /** "1", "1 and 2", "1, 2 and 3". */

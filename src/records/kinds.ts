@@ -1,0 +1,138 @@
+// Every record the action keeps on GitHub, in one table: what it says, where it lives, who writes
+// it and what reads it, and the parts of its key. The key is built and parsed here and nowhere
+// else (recordKey, parseRecord): `kind/part/part/…`, each part percent-encoded so that a '/'
+// inside an id stays unambiguous. A record is a signed marker line at the end of a comment
+// (signature.ts), and it counts only in a comment whose author is the login that signed it
+// (thread.ts). Adding a kind is adding one entry below.
+
+interface KindSpec {
+  /** The parts of the key after the kind's name, in order. */
+  parts: readonly string[]
+  says: string
+  lives: string
+  writer: string
+  readers: string
+}
+
+export const RECORD_KINDS = {
+  route: {
+    parts: ['project', 'job'],
+    says: 'A trigger comment here with no `job-id` goes to this job.',
+    lives:
+      "The live answer of a run that routes here, or the record on the job's pull request (this repository).",
+    writer: 'A job run, when its job completes (commands/job.ts, commands/job-records.ts).',
+    readers: 'commands/job-target.ts (which job a reply goes to; whether the hint was said).'
+  },
+  job: {
+    parts: ['project', 'job'],
+    says: 'The live comment of a run no trigger asked for (a merge, a dispatch) reports this job.',
+    lives: 'The pull request or issue that run comments on.',
+    writer: 'A job run without a trigger comment (commands/job-comments.ts).',
+    readers:
+      'commands/job-target.ts (a reply there is pointed at the pull request the job opened), and upsert (one comment per job).'
+  },
+  answer: {
+    parts: ['project', 'trigger'],
+    says: 'This comment answers that trigger comment (`<id>`, or `review-<id>`).',
+    lives: 'The pull request or issue of the trigger comment.',
+    writer: 'A job run answering a trigger (commands/job-comments.ts).',
+    readers: 'upsert: a re-run edits its own answer, never another instruction’s.'
+  },
+  opened: {
+    parts: ['project', 'job'],
+    says: "This job opened this pull request (GitHub shows it created after the job): its merge is the agent's own and starts no job.",
+    lives: "The job's pull request, in this repository.",
+    writer: 'A job run that sees the pull request (commands/job-records.ts; rule: openedByJob).',
+    readers: 'gate.ts ownMergeSkip.'
+  },
+  run: {
+    parts: ['project', 'run', 'workflowJob', 'step', 'leg', 'instruction', 'jobIdGiven', 'job'],
+    says: 'This step of this workflow run delivered its instruction to `job` (empty: dropped, the job failed and a re-run retries).',
+    lives: "The run's live comment (kept by the other steps that edit it).",
+    writer: 'A job run once the service has the instruction (records/delivery.ts).',
+    readers: 'commands/job-target.ts: a re-run (GITHUB_RUN_ATTEMPT > 1) follows that job.'
+  },
+  report: {
+    parts: ['project', 'from', 'to'],
+    says: 'This comment is the report of that range.',
+    lives: 'The issue or pull request the report is posted on.',
+    writer: 'commands/report.ts.',
+    readers: 'records/report.ts: upsert, "the newest report" (by range), fix N.'
+  },
+  suggestion: {
+    parts: ['project', 'from', 'to', 'n', 'id', 'subject', 'instruction'],
+    says: "Suggestion n of that range's report, and the instruction `fix n` sends.",
+    lives: "The report's comment.",
+    writer: 'commands/report.ts (report-memory.ts recordKeys).',
+    readers: 'records/fix.ts (`/docs-agent fix N`), the next report (what became of it).'
+  },
+  totals: {
+    parts: ['project', 'from', 'to', 'fields'],
+    says: "A period's totals, read whole (records/report.ts encodeTotals).",
+    lives: "A report's comment.",
+    writer: 'commands/report.ts (report-memory.ts recordKeys).',
+    readers: 'A later report in the same thread: compare and trend totals it need not read.'
+  },
+  fix: {
+    parts: ['project', 'id', 'pr'],
+    says: 'A `fix N` job was started for suggestion `id`; `pr` is the pull request it named.',
+    lives: "The answer to the `fix N` trigger, on the report's issue.",
+    writer: 'A job run started by `fix N` (commands/job.ts).',
+    readers: 'The next report (report-memory.ts fixStates).'
+  },
+  visitors: {
+    parts: ['project', 'from', 'to'],
+    says: 'This comment is the visitors table of that range.',
+    lives: 'The pull request or issue it is posted on.',
+    writer: 'commands/visitors.ts.',
+    readers: 'upsert (one comment per range).'
+  }
+} as const satisfies Record<string, KindSpec>
+
+export type RecordKind = keyof typeof RECORD_KINDS
+type PartName<K extends RecordKind> = (typeof RECORD_KINDS)[K]['parts'][number]
+/** The parts of a record of kind K, by name. */
+export type RecordFields<K extends RecordKind> = Record<PartName<K>, string>
+
+const isKind = (name: string): name is RecordKind => Object.hasOwn(RECORD_KINDS, name)
+
+/** The key of a record. */
+export function recordKey<K extends RecordKind>(kind: K, fields: RecordFields<K>): string {
+  const names = RECORD_KINDS[kind].parts as readonly PartName<K>[]
+  return [kind, ...names.map(name => fields[name])].map(encodeURIComponent).join('/')
+}
+
+/** The parts of a key, decoded; undefined when one does not decode. */
+function split(key: string): string[] | undefined {
+  try {
+    return key.split('/').map(decodeURIComponent)
+  } catch {
+    return undefined
+  }
+}
+
+/** What a key of kind K says, or undefined when it is not one (another kind, another shape). */
+export function parseRecord<K extends RecordKind>(
+  kind: K,
+  key: string
+): RecordFields<K> | undefined {
+  const parts = split(key)
+  const names = RECORD_KINDS[kind].parts
+  if (!parts || parts[0] !== kind || parts.length !== names.length + 1) return undefined
+  return Object.fromEntries(names.map((name, i) => [name, parts[i + 1]])) as RecordFields<K>
+}
+
+/** The kind a key claims and its project, whether or not it is well formed otherwise. */
+export function claimOf(key: string): { kind: RecordKind; project: string } | undefined {
+  const parts = split(key)
+  const [kind = '', project] = parts ?? []
+  return isKind(kind) && project !== undefined ? { kind, project } : undefined
+}
+
+/** Whether `fields` hold every part `match` names, as given. */
+export function matches<K extends RecordKind>(
+  fields: RecordFields<K>,
+  match: Partial<RecordFields<K>>
+): boolean {
+  return (Object.keys(match) as PartName<K>[]).every(name => fields[name] === match[name])
+}
