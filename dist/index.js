@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7515);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5207);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7515:
+/***/ 5207:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29240,8 +29240,52 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
+var platform_namespaceObject = {};
+__nccwpck_require__.r(platform_namespaceObject);
+__nccwpck_require__.d(platform_namespaceObject, {
+  arch: () => (arch),
+  getDetails: () => (getDetails),
+  isLinux: () => (isLinux),
+  isMacOS: () => (isMacOS),
+  isWindows: () => (isWindows),
+  platform: () => (platform)
+});
+
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/core.js
+var core_namespaceObject = {};
+__nccwpck_require__.r(core_namespaceObject);
+__nccwpck_require__.d(core_namespaceObject, {
+  ExitCode: () => (ExitCode),
+  addPath: () => (addPath),
+  debug: () => (debug),
+  endGroup: () => (endGroup),
+  error: () => (error),
+  exportVariable: () => (exportVariable),
+  getBooleanInput: () => (getBooleanInput),
+  getIDToken: () => (getIDToken),
+  getInput: () => (getInput),
+  getMultilineInput: () => (getMultilineInput),
+  getState: () => (getState),
+  group: () => (group),
+  info: () => (info),
+  isDebug: () => (isDebug),
+  markdownSummary: () => (markdownSummary),
+  notice: () => (notice),
+  platform: () => (platform_namespaceObject),
+  saveState: () => (saveState),
+  setCommandEcho: () => (setCommandEcho),
+  setFailed: () => (setFailed),
+  setOutput: () => (setOutput),
+  setSecret: () => (setSecret),
+  startGroup: () => (startGroup),
+  summary: () => (summary),
+  toPlatformPath: () => (toPlatformPath),
+  toPosixPath: () => (toPosixPath),
+  toWin32Path: () => (toWin32Path),
+  warning: () => (core_warning)
+});
+
 ;// CONCATENATED MODULE: external "os"
 const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
@@ -29251,7 +29295,7 @@ const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta
  * Sanitizes an input into a string so it can be passed into issueCommand safely
  * @param input input to sanitize into a string
  */
-function utils_toCommandValue(input) {
+function toCommandValue(input) {
     if (input === null || input === undefined) {
         return '';
     }
@@ -29316,12 +29360,12 @@ function toCommandProperties(annotationProperties) {
  * This is an internal utility function that powers the public API functions
  * such as setSecret, warning, error, and exportVariable.
  */
-function command_issueCommand(command, properties, message) {
+function issueCommand(command, properties, message) {
     const cmd = new Command(command, properties, message);
     process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
 }
-function command_issue(name, message = '') {
-    command_issueCommand(name, {}, message);
+function issue(name, message = '') {
+    issueCommand(name, {}, message);
 }
 const CMD_STRING = '::';
 class Command {
@@ -29358,13 +29402,13 @@ class Command {
     }
 }
 function escapeData(s) {
-    return utils_toCommandValue(s)
+    return toCommandValue(s)
         .replace(/%/g, '%25')
         .replace(/\r/g, '%0D')
         .replace(/\n/g, '%0A');
 }
 function escapeProperty(s) {
-    return utils_toCommandValue(s)
+    return toCommandValue(s)
         .replace(/%/g, '%25')
         .replace(/\r/g, '%0D')
         .replace(/\n/g, '%0A')
@@ -29384,7 +29428,7 @@ const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta
 
 
 
-function file_command_issueFileCommand(command, message) {
+function issueFileCommand(command, message) {
     const filePath = process.env[`GITHUB_${command}`];
     if (!filePath) {
         throw new Error(`Unable to find environment variable for file command ${command}`);
@@ -29392,13 +29436,13 @@ function file_command_issueFileCommand(command, message) {
     if (!external_fs_namespaceObject.existsSync(filePath)) {
         throw new Error(`Missing file at path: ${filePath}`);
     }
-    external_fs_namespaceObject.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
+    external_fs_namespaceObject.appendFileSync(filePath, `${toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
         encoding: 'utf8'
     });
 }
-function file_command_prepareKeyValueMessage(key, value) {
+function prepareKeyValueMessage(key, value) {
     const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
-    const convertedValue = utils_toCommandValue(value);
+    const convertedValue = toCommandValue(value);
     // These should realistically never happen, but just in case someone finds a
     // way to exploit uuid generation let's not allow keys or values that contain
     // the delimiter.
@@ -29635,7 +29679,7 @@ function isHttps(requestUrl) {
     const parsedUrl = new URL(requestUrl);
     return parsedUrl.protocol === 'https:';
 }
-class lib_HttpClient {
+class HttpClient {
     constructor(userAgent, handlers, requestOptions) {
         this._ignoreSslError = false;
         this._allowRedirects = true;
@@ -30242,7 +30286,7 @@ class BasicCredentialHandler {
         });
     }
 }
-class auth_BearerCredentialHandler {
+class BearerCredentialHandler {
     constructor(token) {
         this.token = token;
     }
@@ -30300,13 +30344,13 @@ var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg
 
 
 
-class oidc_utils_OidcClient {
+class OidcClient {
     static createHttpClient(allowRetry = true, maxRetry = 10) {
         const requestOptions = {
             allowRetries: allowRetry,
             maxRetries: maxRetry
         };
-        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(oidc_utils_OidcClient.getRequestToken())], requestOptions);
+        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
     }
     static getRequestToken() {
         const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
@@ -30325,7 +30369,7 @@ class oidc_utils_OidcClient {
     static getCall(id_token_url) {
         return oidc_utils_awaiter(this, void 0, void 0, function* () {
             var _a;
-            const httpclient = oidc_utils_OidcClient.createHttpClient();
+            const httpclient = OidcClient.createHttpClient();
             const res = yield httpclient
                 .getJson(id_token_url)
                 .catch(error => {
@@ -30344,13 +30388,13 @@ class oidc_utils_OidcClient {
         return oidc_utils_awaiter(this, void 0, void 0, function* () {
             try {
                 // New ID Token is requested from action service
-                let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
+                let id_token_url = OidcClient.getIDTokenUrl();
                 if (audience) {
                     const encodedAudience = encodeURIComponent(audience);
                     id_token_url = `${id_token_url}&audience=${encodedAudience}`;
                 }
                 debug(`ID token url is ${id_token_url}`);
-                const id_token = yield oidc_utils_OidcClient.getCall(id_token_url);
+                const id_token = yield OidcClient.getCall(id_token_url);
                 setSecret(id_token);
                 return id_token;
             }
@@ -30639,7 +30683,7 @@ const _summary = new Summary();
 /**
  * @deprecated use `core.summary`
  */
-const markdownSummary = (/* unused pure expression or super */ null && (_summary));
+const markdownSummary = _summary;
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
@@ -30673,7 +30717,7 @@ function toWin32Path(pth) {
  * @return string The platform-specific path.
  */
 function toPlatformPath(pth) {
-    return pth.replace(/[/\\]/g, path.sep);
+    return pth.replace(/[/\\]/g, external_path_namespaceObject.sep);
 }
 //# sourceMappingURL=path-utils.js.map
 // EXTERNAL MODULE: external "string_decoder"
@@ -31748,16 +31792,16 @@ var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arg
  * @param     options            optional exec options.  See ExecOptions
  * @returns   Promise<number>    exit code
  */
-function exec_exec(commandLine, args, options) {
+function exec(commandLine, args, options) {
     return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = tr.argStringToArray(commandLine);
+        const commandArgs = argStringToArray(commandLine);
         if (commandArgs.length === 0) {
             throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
         }
         // Path to tool to execute should be first arg
         const toolPath = commandArgs[0];
         args = commandArgs.slice(1).concat(args || []);
-        const runner = new tr.ToolRunner(toolPath, args, options);
+        const runner = new ToolRunner(toolPath, args, options);
         return runner.exec();
     });
 }
@@ -31777,8 +31821,8 @@ function getExecOutput(commandLine, args, options) {
         let stdout = '';
         let stderr = '';
         //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new StringDecoder('utf8');
-        const stderrDecoder = new StringDecoder('utf8');
+        const stdoutDecoder = new external_string_decoder_.StringDecoder('utf8');
+        const stderrDecoder = new external_string_decoder_.StringDecoder('utf8');
         const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
         const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
         const stdErrListener = (data) => {
@@ -31794,7 +31838,7 @@ function getExecOutput(commandLine, args, options) {
             }
         };
         const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec_exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
         //flush any remaining characters
         stdout += stdoutDecoder.end();
         stderr += stderrDecoder.end();
@@ -31819,10 +31863,10 @@ var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, 
 
 
 const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+    const { stdout: version } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
         silent: true
     });
-    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+    const { stdout: name } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
         silent: true
     });
     return {
@@ -31832,7 +31876,7 @@ const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* 
 });
 const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
     var _a, _b, _c, _d;
-    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
+    const { stdout } = yield getExecOutput('sw_vers', undefined, {
         silent: true
     });
     const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
@@ -31843,7 +31887,7 @@ const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* ()
     };
 });
 const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+    const { stdout } = yield getExecOutput('lsb_release', ['-i', '-r', '-s'], {
         silent: true
     });
     const [name, version] = stdout.trim().split('\n');
@@ -31948,8 +31992,8 @@ function exportVariable(name, val) {
  * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
  * ```
  */
-function core_setSecret(secret) {
-    command_issueCommand('add-mask', {}, secret);
+function setSecret(secret) {
+    issueCommand('add-mask', {}, secret);
 }
 /**
  * Prepends inputPath to the PATH (for this action and future actions)
@@ -31963,7 +32007,7 @@ function addPath(inputPath) {
     else {
         issueCommand('add-path', {}, inputPath);
     }
-    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
+    process.env['PATH'] = `${inputPath}${external_path_namespaceObject.delimiter}${process.env['PATH']}`;
 }
 /**
  * Gets the value of an input.
@@ -32032,10 +32076,10 @@ function getBooleanInput(name, options) {
 function setOutput(name, value) {
     const filePath = process.env['GITHUB_OUTPUT'] || '';
     if (filePath) {
-        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
+        return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
     }
     process.stdout.write(external_os_namespaceObject.EOL);
-    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
+    issueCommand('set-output', { name }, toCommandValue(value));
 }
 /**
  * Enables or disables the echoing of commands into stdout for the rest of the step.
@@ -32070,8 +32114,8 @@ function isDebug() {
  * Writes debug message to user log
  * @param message debug message
  */
-function core_debug(message) {
-    command_issueCommand('debug', {}, message);
+function debug(message) {
+    issueCommand('debug', {}, message);
 }
 /**
  * Adds an error issue
@@ -32079,7 +32123,7 @@ function core_debug(message) {
  * @param properties optional properties to add to the annotation.
  */
 function error(message, properties = {}) {
-    command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a warning issue
@@ -32087,7 +32131,7 @@ function error(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function core_warning(message, properties = {}) {
-    command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a notice issue
@@ -32095,7 +32139,7 @@ function core_warning(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function notice(message, properties = {}) {
-    command_issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Writes info to log with console.log.
@@ -32112,13 +32156,13 @@ function info(message) {
  * @param name The name of the output group
  */
 function startGroup(name) {
-    command_issue('group', name);
+    issue('group', name);
 }
 /**
  * End an output group.
  */
 function endGroup() {
-    command_issue('endgroup');
+    issue('endgroup');
 }
 /**
  * Wrap an asynchronous function call in a group.
@@ -32387,9 +32431,38 @@ function noPullRequestNote(jobId) {
         'or committed directly to the branch it works on.');
 }
 
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+;// CONCATENATED MODULE: ./src/errors.ts
+// What every room shares about failure: the one way to turn anything thrown into a message, and
+// the one error that says the time allowed ran out (the deadline itself is deadline.ts).
+/** A thrown value as the text a user reads: no stack trace, ever. */
+function messageOf(err) {
+    return err instanceof Error ? err.message : String(err);
+}
+/**
+ * The one "time is up" error: the time allowed ran out. Its message says which limit, and what
+ * the run was waiting for (and, for a read, how far it had got).
+ */
+class TimeUpError extends Error {
+    waitingFor;
+    cause;
+    read;
+    limit;
+    constructor(
+    /** What the run was waiting for or about to start: "the next page (offset 500)". */
+    waitingFor, 
+    /** Why that had not come, when it failed on its own (a 429, a timeout). */
+    cause, read, limit = '`wait-timeout`') {
+        const why = cause === undefined ? '' : `; it had failed: ${messageOf(cause).replace(/\.$/, '')}`;
+        const got = read ? ` after reading ${read.rows} rows (${read.pages} pages)` : '';
+        super(`The time allowed (${limit}) ran out${got} while waiting for ${waitingFor}${why}.`);
+        this.waitingFor = waitingFor;
+        this.cause = cause;
+        this.read = read;
+        this.limit = limit;
+        this.name = 'TimeUpError';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/secret-search.ts
 // Where a secret hides in a text once a reader decodes it: the readings a person or a renderer
 // could make of a text (entities, `\u`, `\x`, JSON and Markdown backslash escapes, percent-
@@ -32619,7 +32692,7 @@ function registerSecrets(apiKey, githubToken) {
         [githubToken, ['token ', 'Bearer ', 'x-access-token:', 'Basic ']]
     ]) {
         for (const piece of piecesOf(secret)) {
-            core_setSecret(piece);
+            setSecret(piece);
             for (const form of encodedForms(piece))
                 forms.add(form);
         }
@@ -32776,327 +32849,72 @@ function escapeRegExp(text) {
     return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-;// CONCATENATED MODULE: ./src/service/retry.ts
-// When to retry a request and how long to wait first. The follow-up POST is not idempotent, so
-// it is retried only when the service certainly did not take it; GETs retry every transient fault.
-function isRetryable(method, outcome) {
-    // A redirect answers the same way again; following it could send the key to another origin.
-    if (outcome.kind === 'redirect')
-        return false;
-    if (outcome.kind === 'malformed' && outcome.parsed)
-        return false;
-    if (method === 'GET') {
-        if (outcome.kind === 'answer')
-            return outcome.status === 429 || outcome.status >= 500;
-        return true;
-    }
-    // POST: retry only what proves the message was not taken.
-    if (outcome.kind === 'answer')
-        return outcome.status === 429 || outcome.status === 503;
-    if (outcome.kind === 'network')
-        return outcome.code === 'refused' || outcome.code === 'unreachable';
-    return false;
-}
-/** True when a POST outcome leaves it unknown whether the service took the message. */
-function mayHaveBeenDelivered(outcome) {
-    if (outcome.kind === 'network')
-        return outcome.code !== 'refused' && outcome.code !== 'unreachable';
-    if (outcome.kind === 'answer')
-        return outcome.status >= 500 && outcome.status !== 503;
-    // Whoever answered with a redirect may have acted on the POST before answering.
-    if (outcome.kind === 'redirect')
-        return true;
-    // A 2xx, however odd its body: the service took the message.
-    return false;
-}
-/**
- * Delay before retry number `attempt` (1 for the first retry): exponential from `baseMs`, capped
- * at `capMs`, with "equal jitter" (half fixed, half random) so parallel clients spread out.
- */
-function backoffDelay(attempt, baseMs, capMs, random = Math.random) {
-    const exp = Math.min(capMs, baseMs * 2 ** (attempt - 1));
-    return Math.round(exp / 2 + random() * (exp / 2));
-}
-/**
- * `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
- * Returns undefined when absent or unreadable, so the caller falls back to its own backoff.
- */
-function parseRetryAfter(value, now) {
-    if (value === undefined)
-        return undefined;
-    const text = value.trim();
-    if (/^\d+$/.test(text))
-        return Number(text) * 1000;
-    if (!/[a-z]/i.test(text))
-        return undefined;
-    const at = Date.parse(text);
-    if (Number.isNaN(at))
-        return undefined;
-    return Math.max(0, at - now);
-}
-/** Node's error codes, sorted by what they prove about delivery. */
-function networkCode(err) {
-    const e = err;
-    switch (e.code) {
-        case 'ECONNREFUSED':
-            return 'refused';
-        case 'ENOTFOUND':
-        case 'EAI_AGAIN':
-        case 'EHOSTUNREACH':
-        case 'ENETUNREACH':
-            return 'unreachable';
-        case 'ECONNRESET':
-        case 'EPIPE':
-        case 'ECONNABORTED':
-            return 'reset';
-        case 'ETIMEDOUT':
-        case 'ESOCKETTIMEDOUT':
-            return 'timeout';
-    }
-    if (e.message?.startsWith('Request timeout'))
-        return 'timeout';
-    return 'other';
-}
+;// CONCATENATED MODULE: ./src/github/errors.ts
+// GitHub's failures as the log may show them: the call, the status, GitHub's words (no stack, no
+// token), and what to change when the token may not write. Every REST call goes through call().
 
-;// CONCATENATED MODULE: ./src/service/hints.ts
-// What a refusal of the service asks the user to change, from its status and the service's own
-// words: a 403 by the cause its words name (the IP allowlist, the key's scope, the plan, a key of
-// another organisation than \`project-id\`) or else each of them; a project the service does not
-// know names \`project-id\`. Plain text only: no imports, so any room may use it.
-const STATUS_HINTS = {
-    401: 'check `api-key`: it must be an admin API key (`mint_…`) of this organisation, not expired or revoked',
-    404: 'check `project-id` and `job-id` (and `job-path`, `base-url`)',
-    429: 'the service rate limit was reached (about 100 requests per hour); try again later'
-};
-/** What to change for a 403, by its cause: the service's words name one, or all are listed. */
-const FORBIDDEN = {
-    allowlist: 'an IP allowlist on the key refuses this runner: GitHub-hosted runners have changing ' +
-        'addresses, so use a self-hosted runner with a fixed address, or lift the allowlist',
-    scope: 'the key lacks the scope for this: a read-only key cannot send or create jobs; use an ' +
-        'admin key (`mint_…`) with full access',
-    plan: "your plan does not include this: check the plan on the dashboard's billing page",
-    organisation: 'the key belongs to another organisation than `project-id`: use a key of the organisation ' +
-        'that owns the project, or correct `project-id`'
-};
-/** The cause a 403's words name, if they name one. */
-function forbiddenCause(said) {
-    if (/\bIP\b|allow ?list|address/i.test(said))
-        return 'allowlist';
-    if (/read-only|scope|permission/i.test(said))
-        return 'scope';
-    if (/\bplan\b|upgrade|subscription|not available|not included/i.test(said))
-        return 'plan';
-    if (/organi[sz]ation|this project|access to/i.test(said))
-        return 'organisation';
-    return undefined;
-}
-/** What a 403 asks to change: its cause when the words name it, else every cause it may be. */
-function forbiddenHint(said) {
-    const cause = forbiddenCause(said);
-    if (cause)
-        return FORBIDDEN[cause];
-    return ('the service refused this key here. Either the key belongs to another organisation than ' +
-        '`project-id`, or an IP allowlist on the key refuses this runner, or the key lacks the ' +
-        "scope, or your plan lacks the feature: check each on the dashboard's API keys page");
-}
-/** The service's words say the project id is invalid or unknown (a 400 or a 404). */
-function saysProjectUnknown(said) {
-    return /project/i.test(said) && /invalid|unknown|not found|no such|does not exist/i.test(said);
-}
-/** The hint when the project id is what is wrong. */
-const PROJECT_HINT = "the project was not found: check `project-id` (the project id on the dashboard's API keys " +
-    'page; keep it as a repository variable, e.g. `DOCS_PROJECT_ID`, not a secret)';
-/**
- * What to change for a failed request, from its status and the service's words: a 403 by its
- * cause, a 400 or 404 whose words say the project is unknown (or any 404 of an analytics
- * operation, where the project is the only id) names `project-id`.
- */
-function statusHint(status, said, request = '') {
-    if (status === 403)
-        return forbiddenHint(said);
-    if ((status === 400 || status === 404) && saysProjectUnknown(said))
-        return PROJECT_HINT;
-    if (status === 404 && request.includes('/v1/analytics/'))
-        return PROJECT_HINT;
-    return STATUS_HINTS[status];
-}
-
-;// CONCATENATED MODULE: ./src/service/errors.ts
-// Failures of the documentation service as data: the status, the service's own words, and for an
-// instruction whether it was delivered. Callers branch on these fields, never on the message,
-// which is written for the person reading the log.
-
-
-
-
-/** A request that failed for good; `message` is written for the person reading the log. */
-class ServiceError extends Error {
+/** Failure of a GitHub call, with a message safe to show: no stack, no token. */
+class GitHubError extends Error {
+    detail;
     status;
-    serviceText;
-    delivery;
-    forReaders;
-    constructor(message, 
-    /** The HTTP status, when the service answered: callers tell transient failures by it. */
-    status, 
-    /**
-     * The status and the service's own words ("403 Forbidden: …"), without the request or our
-     * advice: a caller whose situation the generic hint misreads says its own.
-     */
-    serviceText, delivery = 'no', 
-    /**
-     * For readers of a comment: what went wrong without the request (no API path), and the
-     * action's advice for it apart (Markdown: inputs as code).
-     */
-    forReaders = {}) {
-        super(message);
+    /** The failure without the advice: "GitHub: listing … failed (500 …)" (GitHub's words in it). */
+    problem;
+    /** The action's advice (Markdown: permissions and inputs as code), if any. */
+    hint;
+    constructor(what, status, 
+    /** GitHub's own words (cleaned of anything like a credential). */
+    detail) {
+        const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean);
+        const hint = status === 403 || status === 401
+            ? 'The token cannot write here: give the workflow `issues: write` and ' +
+                '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
+            : undefined;
+        const problem = `GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}`;
+        super(hint ? `${problem}. ${hint}` : problem);
+        this.detail = detail;
+        this.name = 'GitHubError';
         this.status = status;
-        this.serviceText = serviceText;
-        this.delivery = delivery;
-        this.forReaders = forReaders;
-        this.name = 'ServiceError';
+        this.problem = problem;
+        if (hint)
+            this.hint = hint;
     }
 }
-/**
- * A 429 asked to wait past the deadline or past the longest wait allowed: the run must stop and
- * send nothing else, since every further request spends the same exhausted quota.
- */
-class RateLimitError extends ServiceError {
-    resetAt;
-    resetKnown;
-    constructor(message, 
-    /** When the service said the limit resets. */
-    resetAt, 
-    /** False when the service did not say (a 429 without Retry-After): within the hour. */
-    resetKnown = true) {
-        super(message, 429);
-        this.resetAt = resetAt;
-        this.resetKnown = resetKnown;
-        this.name = 'RateLimitError';
-    }
+function errorDetail(error) {
+    const record = typeof error === 'object' && error !== null ? error : {};
+    const response = record.response;
+    // octokit gives a request that got no answer at all (a timeout, a reset) the status 500.
+    const answered = response !== undefined || record.status !== 500;
+    const status = answered && typeof record.status === 'number' && record.status > 0 ? record.status : undefined;
+    const data = response?.data;
+    let detail;
+    if (typeof data?.message === 'string')
+        detail = data.message;
+    else if (error instanceof Error)
+        detail = error.message;
+    else
+        detail = String(error);
+    return { status, detail: cleanDetail(detail) };
 }
-/**
- * `max-requests` is spent: the next request would pass it, so it was not sent. Like the quota,
- * it ends every reading at once: each later request would be refused the same way.
- */
-class BudgetError extends Error {
-    maxRequests;
-    request;
-    constructor(maxRequests, 
-    /** The request that was not sent. */
-    request) {
-        super(`${request} was not sent: this run may send at most ${maxRequests} requests to the service ` +
-            '(`max-requests`), and has sent them all');
-        this.maxRequests = maxRequests;
-        this.request = request;
-        this.name = 'BudgetError';
-    }
+function cleanDetail(text) {
+    return (redact(text)
+        // octokit appends " - <documentation_url>", which is noise in a log line.
+        .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
+        // Never echo anything that looks like a credential.
+        .replace(/\b(gh[opusr]_|github_pat_)[A-Za-z0-9_]+/g, '[REDACTED]')
+        .replace(/\b(bearer|token)\s+\S+/gi, '$1 [REDACTED]')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 300));
 }
-/** The caller's AbortSignal ended the request; it is never retried. */
-class RequestCancelledError extends Error {
-    constructor(request) {
-        super(`${request} was cancelled`);
-        this.name = 'AbortError';
-    }
-}
-/** " Not Found" for 404: the reason phrase, with its leading space, or nothing. */
-function reason(status) {
-    const phrase = external_node_http_.STATUS_CODES[status];
-    return phrase ? ` ${phrase}` : '';
-}
-/**
- * The error a request ends with after `attempts` tries: the request, why, our hint for the
- * status, and for a POST whether the instruction may have been delivered (`delivery`).
- */
-function requestFailure(request, failed, attempts, method, gaveUpBecause) {
-    const { outcome } = failed;
-    const status = outcome.kind === 'network' ? undefined : outcome.status;
-    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-    let message = outcome.kind === 'malformed'
-        ? `Unexpected response (HTTP ${status ?? '?'}) from ${request}${tries}: ${failed.why}`
-        : `${request} failed${tries}: ${failed.why}`;
-    if (gaveUpBecause)
-        message += `; gave up because ${gaveUpBecause}`;
-    const hint = status !== undefined && outcome.kind === 'answer'
-        ? statusHint(status, failed.why, request)
-        : undefined;
-    if (hint)
-        message += ` (${hint})`;
-    // Whether the instruction arrived is a field: whoever reports the failure says it in words.
-    const maybe = method === 'POST' && mayHaveBeenDelivered(outcome);
-    const said = outcome.kind === 'answer' ? redact(failed.why) : undefined;
-    return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no', {
-        problem: redact(readersProblem(failed, tries)),
-        ...(hint && outcome.kind === 'answer' ? { hint } : {}),
-        ...(outcome.kind === 'redirect' ? { hint: 'redirects are not followed: check `base-url`' } : {})
-    });
-}
-/** What went wrong, for a comment's reader: no request, no redirect target. */
-function readersProblem(failed, tries) {
-    const { outcome } = failed;
-    if (outcome.kind === 'redirect')
-        return `${outcome.status}${reason(outcome.status)}${tries}`;
-    if (outcome.kind === 'malformed')
-        return `unexpected response (HTTP ${outcome.status ?? '?'})${tries}: ${failed.why}`;
-    return `${failed.why}${tries}`;
-}
-/**
- * "404 Not Found: <the service's error text> (<details>)", from an error body: JSON with `error`
- * or `message` and `details`, or plain text (the service answers a 429 that way). Redacted
- * before it is clipped, so a clip can never leave part of a secret that redaction would have
- * recognised whole.
- */
-function statusWhy(status, text) {
-    let said;
+/** Runs one GitHub request; its failure becomes a GitHubError. */
+async function call(what, request) {
     try {
-        const body = JSON.parse(text);
-        const main = typeof body.error === 'string'
-            ? body.error
-            : typeof body.message === 'string'
-                ? body.message
-                : '';
-        const details = Array.isArray(body.details)
-            ? body.details
-                .slice(0, 20)
-                .map(d => (typeof d === 'object' && d && 'message' in d ? String(d.message) : ''))
-                .filter(Boolean)
-            : [];
-        said = [main, details.length ? `(${details.join('; ')})` : ''].filter(Boolean).join(' ');
+        return await request();
     }
-    catch {
-        said = text.trim().startsWith('<') ? '' : text.trim();
+    catch (error) {
+        const { status, detail } = errorDetail(error);
+        throw new GitHubError(what, status, detail);
     }
-    said = redact(said).replace(/\s+/g, ' ');
-    if (said.length > 500)
-        said = `${said.slice(0, 500)}…`;
-    return `${status}${reason(status)}${said ? `: ${said}` : ''}`;
-}
-/** Milliseconds as the log says them. */
-function seconds(ms) {
-    return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
-}
-
-;// CONCATENATED MODULE: ./src/agent/send.ts
-// Sends the instruction: a follow-up to a job, or a new job. Each is one POST, sent at most once
-// (the client retries it only where the service certainly did not take it).
-
-async function sendInstruction(service, i, clock) {
-    if (i.command === 'create') {
-        const job = await service.createJob(i.projectId, i.prompt);
-        return { jobId: job.id, job, answeredAt: clock.now() };
-    }
-    const job = await service.sendMessage(i.projectId, i.jobId, i.prompt);
-    return { jobId: i.jobId, job, answeredAt: clock.now() };
-}
-/**
- * Whether the service took an instruction whose POST failed: a 2xx took it (the answer was only
- * odd), "maybe" leaves it open (a reset, a timeout, a 5xx), anything else never arrived.
- */
-function deliveryOf(err) {
-    if (!(err instanceof ServiceError))
-        return 'no';
-    if (err.status !== undefined && err.status < 300)
-        return 'yes';
-    return err.delivery;
 }
 
 // EXTERNAL MODULE: external "node:buffer"
@@ -33449,90 +33267,519 @@ function foldedTable(columns, rows, foldLabel, visible = VISIBLE_ROWS) {
     return `${shown}\n\n${details(foldLabel(visible + 1, rows.length), rest)}`;
 }
 
-;// CONCATENATED MODULE: ./src/agent/verdict.ts
-// How a job run ended, in words: what fails the step after the wait, and what a cancellation can
-// truthfully say at each stage of the run.
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+;// CONCATENATED MODULE: ./src/service/retry.ts
+// When to retry a request and how long to wait first. The follow-up POST is not idempotent, so
+// it is retried only when the service certainly did not take it; GETs retry every transient fault.
+function isRetryable(method, outcome) {
+    // A redirect answers the same way again; following it could send the key to another origin.
+    if (outcome.kind === 'redirect')
+        return false;
+    if (outcome.kind === 'malformed' && outcome.parsed)
+        return false;
+    if (method === 'GET') {
+        if (outcome.kind === 'answer')
+            return outcome.status === 429 || outcome.status >= 500;
+        return true;
+    }
+    // POST: retry only what proves the message was not taken.
+    if (outcome.kind === 'answer')
+        return outcome.status === 429 || outcome.status === 503;
+    if (outcome.kind === 'network')
+        return outcome.code === 'refused' || outcome.code === 'unreachable';
+    return false;
+}
+/** True when a POST outcome leaves it unknown whether the service took the message. */
+function mayHaveBeenDelivered(outcome) {
+    if (outcome.kind === 'network')
+        return outcome.code !== 'refused' && outcome.code !== 'unreachable';
+    if (outcome.kind === 'answer')
+        return outcome.status >= 500 && outcome.status !== 503;
+    // Whoever answered with a redirect may have acted on the POST before answering.
+    if (outcome.kind === 'redirect')
+        return true;
+    // A 2xx, however odd its body: the service took the message.
+    return false;
+}
+/**
+ * Delay before retry number `attempt` (1 for the first retry): exponential from `baseMs`, capped
+ * at `capMs`, with "equal jitter" (half fixed, half random) so parallel clients spread out.
+ */
+function backoffDelay(attempt, baseMs, capMs, random = Math.random) {
+    const exp = Math.min(capMs, baseMs * 2 ** (attempt - 1));
+    return Math.round(exp / 2 + random() * (exp / 2));
+}
+/**
+ * `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
+ * Returns undefined when absent or unreadable, so the caller falls back to its own backoff.
+ */
+function parseRetryAfter(value, now) {
+    if (value === undefined)
+        return undefined;
+    const text = value.trim();
+    if (/^\d+$/.test(text))
+        return Number(text) * 1000;
+    if (!/[a-z]/i.test(text))
+        return undefined;
+    const at = Date.parse(text);
+    if (Number.isNaN(at))
+        return undefined;
+    return Math.max(0, at - now);
+}
+/** Node's error codes, sorted by what they prove about delivery. */
+function networkCode(err) {
+    const e = err;
+    switch (e.code) {
+        case 'ECONNREFUSED':
+            return 'refused';
+        case 'ENOTFOUND':
+        case 'EAI_AGAIN':
+        case 'EHOSTUNREACH':
+        case 'ENETUNREACH':
+            return 'unreachable';
+        case 'ECONNRESET':
+        case 'EPIPE':
+        case 'ECONNABORTED':
+            return 'reset';
+        case 'ETIMEDOUT':
+        case 'ESOCKETTIMEDOUT':
+            return 'timeout';
+    }
+    if (e.message?.startsWith('Request timeout'))
+        return 'timeout';
+    return 'other';
+}
 
+;// CONCATENATED MODULE: ./src/service/hints.ts
+// What a refusal of the service asks the user to change, from its status and the service's own
+// words: a 403 by the cause its words name (the IP allowlist, the key's scope, the plan, a key of
+// another organisation than \`project-id\`) or else each of them; a project the service does not
+// know names \`project-id\`. Plain text only: no imports, so any room may use it.
+const STATUS_HINTS = {
+    401: 'check `api-key`: it must be an admin API key (`mint_…`) of this organisation, not expired or revoked',
+    404: 'check `project-id` and `job-id` (and `job-path`, `base-url`)',
+    429: 'the service rate limit was reached (about 100 requests per hour); try again later'
+};
+/** What to change for a 403, by its cause: the service's words name one, or all are listed. */
+const FORBIDDEN = {
+    allowlist: 'an IP allowlist on the key refuses this runner: GitHub-hosted runners have changing ' +
+        'addresses, so use a self-hosted runner with a fixed address, or lift the allowlist',
+    scope: 'the key lacks the scope for this: a read-only key cannot send or create jobs; use an ' +
+        'admin key (`mint_…`) with full access',
+    plan: "your plan does not include this: check the plan on the dashboard's billing page",
+    organisation: 'the key belongs to another organisation than `project-id`: use a key of the organisation ' +
+        'that owns the project, or correct `project-id`'
+};
+/** The cause a 403's words name, if they name one. */
+function forbiddenCause(said) {
+    if (/\bIP\b|allow ?list|address/i.test(said))
+        return 'allowlist';
+    if (/read-only|scope|permission/i.test(said))
+        return 'scope';
+    if (/\bplan\b|upgrade|subscription|not available|not included/i.test(said))
+        return 'plan';
+    if (/organi[sz]ation|this project|access to/i.test(said))
+        return 'organisation';
+    return undefined;
+}
+/** What a 403 asks to change: its cause when the words name it, else every cause it may be. */
+function forbiddenHint(said) {
+    const cause = forbiddenCause(said);
+    if (cause)
+        return FORBIDDEN[cause];
+    return ('the service refused this key here. Either the key belongs to another organisation than ' +
+        '`project-id`, or an IP allowlist on the key refuses this runner, or the key lacks the ' +
+        "scope, or your plan lacks the feature: check each on the dashboard's API keys page");
+}
+/** The service's words say the project id is invalid or unknown (a 400 or a 404). */
+function saysProjectUnknown(said) {
+    return /project/i.test(said) && /invalid|unknown|not found|no such|does not exist/i.test(said);
+}
+/** The hint when the project id is what is wrong. */
+const PROJECT_HINT = "the project was not found: check `project-id` (the project id on the dashboard's API keys " +
+    'page; keep it as a repository variable, e.g. `DOCS_PROJECT_ID`, not a secret)';
+/**
+ * What to change for a failed request, from its status and the service's words: a 403 by its
+ * cause, a 400 or 404 whose words say the project is unknown (or any 404 of an analytics
+ * operation, where the project is the only id) names `project-id`.
+ */
+function statusHint(status, said, request = '') {
+    if (status === 403)
+        return forbiddenHint(said);
+    if ((status === 400 || status === 404) && saysProjectUnknown(said))
+        return PROJECT_HINT;
+    if (status === 404 && request.includes('/v1/analytics/'))
+        return PROJECT_HINT;
+    return STATUS_HINTS[status];
+}
+
+;// CONCATENATED MODULE: ./src/service/errors.ts
+// Failures of the documentation service as data: the status, the service's own words, and for an
+// instruction whether it was delivered. Callers branch on these fields, never on the message,
+// which is written for the person reading the log.
+
+
+
+
+/** A request that failed for good; `message` is written for the person reading the log. */
+class ServiceError extends Error {
+    status;
+    serviceText;
+    delivery;
+    forReaders;
+    constructor(message, 
+    /** The HTTP status, when the service answered: callers tell transient failures by it. */
+    status, 
+    /**
+     * The status and the service's own words ("403 Forbidden: …"), without the request or our
+     * advice: a caller whose situation the generic hint misreads says its own.
+     */
+    serviceText, delivery = 'no', 
+    /**
+     * For readers of a comment: what went wrong without the request (no API path), and the
+     * action's advice for it apart (Markdown: inputs as code).
+     */
+    forReaders = {}) {
+        super(message);
+        this.status = status;
+        this.serviceText = serviceText;
+        this.delivery = delivery;
+        this.forReaders = forReaders;
+        this.name = 'ServiceError';
+    }
+}
+/**
+ * A 429 asked to wait past the deadline or past the longest wait allowed: the run must stop and
+ * send nothing else, since every further request spends the same exhausted quota.
+ */
+class RateLimitError extends ServiceError {
+    resetAt;
+    resetKnown;
+    constructor(message, 
+    /** When the service said the limit resets. */
+    resetAt, 
+    /** False when the service did not say (a 429 without Retry-After): within the hour. */
+    resetKnown = true) {
+        super(message, 429);
+        this.resetAt = resetAt;
+        this.resetKnown = resetKnown;
+        this.name = 'RateLimitError';
+    }
+}
+/**
+ * `max-requests` is spent: the next request would pass it, so it was not sent. Like the quota,
+ * it ends every reading at once: each later request would be refused the same way.
+ */
+class BudgetError extends Error {
+    maxRequests;
+    request;
+    constructor(maxRequests, 
+    /** The request that was not sent. */
+    request) {
+        super(`${request} was not sent: this run may send at most ${maxRequests} requests to the service ` +
+            '(`max-requests`), and has sent them all');
+        this.maxRequests = maxRequests;
+        this.request = request;
+        this.name = 'BudgetError';
+    }
+}
+/** The caller's AbortSignal ended the request; it is never retried. */
+class RequestCancelledError extends Error {
+    constructor(request) {
+        super(`${request} was cancelled`);
+        this.name = 'AbortError';
+    }
+}
+/** " Not Found" for 404: the reason phrase, with its leading space, or nothing. */
+function reason(status) {
+    const phrase = external_node_http_.STATUS_CODES[status];
+    return phrase ? ` ${phrase}` : '';
+}
+/**
+ * The error a request ends with after `attempts` tries: the request, why, our hint for the
+ * status, and for a POST whether the instruction may have been delivered (`delivery`).
+ */
+function requestFailure(request, failed, attempts, method, gaveUpBecause) {
+    const { outcome } = failed;
+    const status = outcome.kind === 'network' ? undefined : outcome.status;
+    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+    let message = outcome.kind === 'malformed'
+        ? `Unexpected response (HTTP ${status ?? '?'}) from ${request}${tries}: ${failed.why}`
+        : `${request} failed${tries}: ${failed.why}`;
+    if (gaveUpBecause)
+        message += `; gave up because ${gaveUpBecause}`;
+    const hint = status !== undefined && outcome.kind === 'answer'
+        ? statusHint(status, failed.why, request)
+        : undefined;
+    if (hint)
+        message += ` (${hint})`;
+    // Whether the instruction arrived is a field: whoever reports the failure says it in words.
+    const maybe = method === 'POST' && mayHaveBeenDelivered(outcome);
+    const said = outcome.kind === 'answer' ? redact(failed.why) : undefined;
+    return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no', {
+        problem: redact(readersProblem(failed, tries)),
+        ...(hint && outcome.kind === 'answer' ? { hint } : {}),
+        ...(outcome.kind === 'redirect' ? { hint: 'redirects are not followed: check `base-url`' } : {})
+    });
+}
+/** What went wrong, for a comment's reader: no request, no redirect target. */
+function readersProblem(failed, tries) {
+    const { outcome } = failed;
+    if (outcome.kind === 'redirect')
+        return `${outcome.status}${reason(outcome.status)}${tries}`;
+    if (outcome.kind === 'malformed')
+        return `unexpected response (HTTP ${outcome.status ?? '?'})${tries}: ${failed.why}`;
+    return `${failed.why}${tries}`;
+}
+/**
+ * "404 Not Found: <the service's error text> (<details>)", from an error body: JSON with `error`
+ * or `message` and `details`, or plain text (the service answers a 429 that way). Redacted
+ * before it is clipped, so a clip can never leave part of a secret that redaction would have
+ * recognised whole.
+ */
+function statusWhy(status, text) {
+    let said;
+    try {
+        const body = JSON.parse(text);
+        const main = typeof body.error === 'string'
+            ? body.error
+            : typeof body.message === 'string'
+                ? body.message
+                : '';
+        const details = Array.isArray(body.details)
+            ? body.details
+                .slice(0, 20)
+                .map(d => (typeof d === 'object' && d && 'message' in d ? String(d.message) : ''))
+                .filter(Boolean)
+            : [];
+        said = [main, details.length ? `(${details.join('; ')})` : ''].filter(Boolean).join(' ');
+    }
+    catch {
+        said = text.trim().startsWith('<') ? '' : text.trim();
+    }
+    said = redact(said).replace(/\s+/g, ' ');
+    if (said.length > 500)
+        said = `${said.slice(0, 500)}…`;
+    return `${status}${reason(status)}${said ? `: ${said}` : ''}`;
+}
+/** Milliseconds as the log says them. */
+function seconds(ms) {
+    return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+;// CONCATENATED MODULE: ./src/agent/send.ts
+// Sends the instruction: a follow-up to a job, or a new job. Each is one POST, sent at most once
+// (the client retries it only where the service certainly did not take it).
+
+async function sendInstruction(service, i, clock) {
+    if (i.command === 'create') {
+        const job = await service.createJob(i.projectId, i.prompt);
+        return { jobId: job.id, job, answeredAt: clock.now() };
+    }
+    const job = await service.sendMessage(i.projectId, i.jobId, i.prompt);
+    return { jobId: i.jobId, job, answeredAt: clock.now() };
+}
+/**
+ * Whether the service took an instruction whose POST failed: a 2xx took it (the answer was only
+ * odd), "maybe" leaves it open (a reset, a timeout, a 5xx), anything else never arrived.
+ */
+function deliveryOf(err) {
+    if (!(err instanceof ServiceError))
+        return 'no';
+    if (err.status !== undefined && err.status < 300)
+        return 'yes';
+    return err.delivery;
+}
+
+;// CONCATENATED MODULE: ./src/agent/ending.ts
+// How a job run ended, decided once: the JobEnding (report/job-report.ts) from what the run knows
+// (the wait, the stage it stopped at, the error, the inputs that fail the step), and that ending
+// in the log's words: the message that fails the step, or the note that says how the job came
+// out. The comment and the summary word the same value (report/job.ts, report/job-ending.ts).
+
+
+
+
+
+
+function outcomeOf(job) {
+    if (job?.status === 'completed')
+        return job.prLink ? 'pull-request' : 'no-pull-request';
+    if (job?.status === 'failed')
+        return 'failed';
+    return job?.status === 'archived' ? 'archived' : 'other';
+}
+/**
+ * The ending after the wait (or without one, `wait: false`: the status the POST answered may be
+ * the job's state from before the instruction, so it decides nothing).
+ */
+function afterWait(w, s) {
+    if (!s.wait)
+        return { kind: 'not-waited' };
+    const status = w.job?.status;
+    if (w.timedOut)
+        return {
+            kind: 'timed-out',
+            waitedMs: s.waitTimeoutMs,
+            ...(status !== undefined ? { status } : {}),
+            doubted: w.doubted,
+            ...(w.lastPollError ? { lastPoll: causeOf(w.lastPollError) } : {})
+        };
+    const outcome = outcomeOf(w.job);
+    // `require-pr` first: for a completed job without a pull request it is the reason to name.
+    const failsBy = s.requirePr && outcome === 'no-pull-request'
+        ? 'require-pr'
+        : status !== undefined && s.failOnStatus.includes(status)
+            ? 'fail-on-status'
+            : undefined;
+    return { kind: 'finished', outcome, status: status ?? '', ...(failsBy ? { failsBy } : {}) };
+}
+/**
+ * The ending when an error stopped the run at `stage`: before the POST nothing was sent; during
+ * it, the error says whether the service took it; after it, the service has the instruction.
+ */
+function stoppedAt(stage, err) {
+    const delivered = stage === 'preparing' ? 'no' : stage === 'sending' ? deliveryOf(err) : 'yes';
+    return { kind: 'stopped', stage, delivered, cause: causeOf(err) };
+}
+const DELIVERED_BY_STAGE = {
+    preparing: 'no',
+    sending: 'maybe',
+    waiting: 'yes'
+};
+/** The ending when the runner cancelled the run at `stage`. */
+function cancelledAt(stage, signal) {
+    return { kind: 'cancelled', signal, stage, delivered: DELIVERED_BY_STAGE[stage] };
+}
+/** The ending when there was no job to follow up. */
+function noJob(message, elsewhere) {
+    return { kind: 'no-job', message, ...(elsewhere ? { elsewhere } : {}) };
+}
+/** Whether the ending fails the step: every ending but a job followed to a status nobody minds. */
+function failsStep(e) {
+    if (e.kind === 'not-waited')
+        return false;
+    return e.kind !== 'finished' || e.failsBy !== undefined;
+}
+/** A job followed to its pull request, nothing failing: the trigger comment gets 🚀. */
+function openedOrUpdated(e) {
+    return e.kind === 'finished' && e.outcome === 'pull-request' && e.failsBy === undefined;
+}
+/** The job failed for certain: a re-run of the workflow is a retry and sends the instruction again. */
+function jobFailed(e) {
+    return e.kind === 'finished' && e.outcome === 'failed';
+}
+// ---------------------------------------------------------------------------------------------
+// The ending in the log's words
 const MAYBE_DELIVERED = 'the instruction may or may not have been delivered: check the job before sending it again';
 const CANCELLED = {
-    preparing: { text: 'nothing was sent to the service', delivered: 'no' },
-    sending: { text: MAYBE_DELIVERED, delivered: 'maybe' },
-    waiting: {
-        text: 'the job keeps running on the service; this run stopped waiting',
-        delivered: 'yes'
-    }
+    preparing: 'nothing was sent to the service',
+    sending: MAYBE_DELIVERED,
+    waiting: 'the job keeps running on the service; this run stopped waiting'
 };
-/** The failure message of a run cancelled at `stage`, and whether the instruction was delivered. */
-function cancelled(signal, stage) {
-    const { text, delivered } = CANCELLED[stage];
-    return { error: `Cancelled (${signal}): ${text}.`, delivered };
+/** The message that fails the step, exactly when the ending does (`failsStep`). */
+function stepFailure(e, jobId) {
+    switch (e.kind) {
+        case 'not-waited':
+            return undefined;
+        case 'finished':
+            return finishedFailure(e, jobId);
+        case 'timed-out':
+            return timedOutFailure(e, jobId);
+        case 'cancelled':
+            return `Cancelled (${e.signal}): ${CANCELLED[e.stage]}.`;
+        case 'stopped':
+            return stoppedFailure(e, jobId);
+        case 'no-job':
+            return e.message;
+    }
 }
-/**
- * The message that fails the step when the run stopped on an error at `stage`: before the POST
- * nothing was sent; during it, the error's `delivery` says whether the service took it; after it,
- * the service has the instruction and only following the job failed.
- */
-function stoppedBy(message, stage, delivered, jobId) {
-    if (stage === 'preparing')
-        return `${message}. Nothing was sent to the service.`;
-    if (stage === 'waiting')
-        return `The service took the instruction, then polling job ${jobId} failed: ${message}`;
-    const maybe = delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : '';
-    return `${message}${maybe}`;
+function finishedFailure(e, jobId) {
+    if (e.failsBy === 'require-pr')
+        return (`Job ${jobId} completed without opening a pull request, and \`require-pr\` is \`true\`: ` +
+            'the agent may have changed nothing, or committed directly to the branch it works on.');
+    if (e.failsBy === 'fail-on-status')
+        return `Job ${jobId} ended with status \`${e.status}\`, which \`fail-on-status\` lists.`;
+    return undefined;
 }
-/**
- * The message that fails the step after the wait, if any: a timeout, a `fail-on-status`, or
- * `require-pr` and no pull request.
- */
-function exitProblem(r, jobId, s) {
-    const status = r.job?.status ?? 'unknown';
-    const waited = formatDuration(s.waitTimeoutMs);
-    if (r.timedOut && r.doubted)
+function timedOutFailure(e, jobId) {
+    const status = e.status ?? 'unknown';
+    const waited = formatDuration(e.waitedMs);
+    if (e.doubted)
         return (`Timed out after ${waited} waiting for job ${jobId}: it still showed its state from before ` +
             `the instruction (\`${status}\`), so that was not taken as the result. The instruction was ` +
             'delivered; raise `wait-timeout` or lower `settle-time`.');
-    if (r.timedOut && r.lastPollError)
-        return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${r.lastPollError.message}`;
-    if (r.timedOut)
-        return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}). Raise \`wait-timeout\`, or set \`wait: false\`.`;
-    if (r.job && s.failOnStatus.includes(r.job.status))
-        return `Job ${jobId} ended with status \`${r.job.status}\`, which \`fail-on-status\` lists.`;
-    if (s.requirePr && r.job?.status === 'completed' && !r.job.prLink)
-        return (`Job ${jobId} completed without opening a pull request, and \`require-pr\` is \`true\`: ` +
-            'the agent may have changed nothing, or committed directly to the branch it works on.');
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/errors.ts
-// What every room shares about failure: the one way to turn anything thrown into a message, and
-// the one error that says the time allowed ran out (the deadline itself is deadline.ts).
-/** A thrown value as the text a user reads: no stack trace, ever. */
-function messageOf(err) {
-    return err instanceof Error ? err.message : String(err);
+    if (e.lastPoll)
+        return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${e.lastPoll.message}`;
+    return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}). Raise \`wait-timeout\`, or set \`wait: false\`.`;
 }
 /**
- * The one "time is up" error: the time allowed ran out. Its message says which limit, and what
- * the run was waiting for (and, for a read, how far it had got).
+ * Before the POST nothing was sent; during it, the error's `delivery` says whether the service
+ * took it; after it, the service has the instruction and only following the job failed.
  */
-class TimeUpError extends Error {
-    waitingFor;
-    cause;
-    read;
-    limit;
-    constructor(
-    /** What the run was waiting for or about to start: "the next page (offset 500)". */
-    waitingFor, 
-    /** Why that had not come, when it failed on its own (a 429, a timeout). */
-    cause, read, limit = '`wait-timeout`') {
-        const why = cause === undefined ? '' : `; it had failed: ${messageOf(cause).replace(/\.$/, '')}`;
-        const got = read ? ` after reading ${read.rows} rows (${read.pages} pages)` : '';
-        super(`The time allowed (${limit}) ran out${got} while waiting for ${waitingFor}${why}.`);
-        this.waitingFor = waitingFor;
-        this.cause = cause;
-        this.read = read;
-        this.limit = limit;
-        this.name = 'TimeUpError';
+function stoppedFailure(e, jobId) {
+    const { message } = e.cause;
+    if (e.stage === 'preparing')
+        return `${message}. Nothing was sent to the service.`;
+    if (e.stage === 'waiting')
+        return `The service took the instruction, then polling job ${jobId} failed: ${message}`;
+    const maybe = e.delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : '';
+    return `${message}${maybe}`;
+}
+/** What the log says of an ending that does not fail the step, when it is worth a line. */
+function endingNote(e, jobId) {
+    if (e.kind !== 'finished' || e.failsBy !== undefined)
+        return undefined;
+    if (e.outcome === 'archived')
+        return { level: 'warning', text: `Job ${jobId} was archived.` };
+    if (e.outcome === 'no-pull-request')
+        return { level: 'notice', text: noPullRequestNote(jobId) };
+    return undefined;
+}
+// ---------------------------------------------------------------------------------------------
+// An error in two wordings
+/** An error for the log (its message) and for a comment's reader (`readerCause`). */
+function causeOf(err) {
+    const { error, advice } = readerCause(err);
+    return {
+        message: messageOf(err),
+        ...(error !== undefined ? { said: error } : {}),
+        ...(advice !== undefined ? { advice } : {})
+    };
+}
+/**
+ * Why the run stopped, for a comment's reader: the service's or GitHub's words (a status and
+ * what it said, never the request's path: that is for the log) and the action's own advice,
+ * kept apart so that the advice renders as Markdown and the words are escaped.
+ */
+function readerCause(err) {
+    if (err instanceof RateLimitError) {
+        const when = `${err.resetAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+        return {
+            error: err.serviceText ?? '429 Too Many Requests',
+            advice: err.resetKnown
+                ? `the service's rate limit resets at ${when}: run it again after that`
+                : "the service's hourly limit is spent: run it again within the hour"
+        };
     }
+    if (err instanceof ServiceError) {
+        const { problem, hint } = err.forReaders;
+        return { ...(problem ? { error: problem } : {}), ...(hint ? { advice: hint } : {}) };
+    }
+    if (err instanceof GitHubError)
+        return { error: err.problem, ...(err.hint ? { advice: err.hint } : {}) };
+    if (err instanceof BudgetError)
+        return {
+            advice: `this run may send at most ${err.maxRequests} requests to the service ` +
+                '(`max-requests`), and has sent them all'
+        };
+    if (err instanceof TimeUpError) {
+        const cause = err.cause === undefined ? {} : readerCause(err.cause);
+        return { ...cause, advice: `the time allowed (${err.limit}) ran out` };
+    }
+    return { error: messageOf(err) };
 }
 
 ;// CONCATENATED MODULE: ./src/agent/wait.ts
@@ -33752,203 +33999,6 @@ function fitRows(render, rowCount, room, note) {
     return fits >= 0 ? render(fits) : fitMarkdown(render(0), room, note);
 }
 
-;// CONCATENATED MODULE: ./src/github/errors.ts
-// GitHub's failures as the log may show them: the call, the status, GitHub's words (no stack, no
-// token), and what to change when the token may not write. Every REST call goes through call().
-
-/** Failure of a GitHub call, with a message safe to show: no stack, no token. */
-class GitHubError extends Error {
-    detail;
-    status;
-    /** The failure without the advice: "GitHub: listing … failed (500 …)" (GitHub's words in it). */
-    problem;
-    /** The action's advice (Markdown: permissions and inputs as code), if any. */
-    hint;
-    constructor(what, status, 
-    /** GitHub's own words (cleaned of anything like a credential). */
-    detail) {
-        const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean);
-        const hint = status === 403 || status === 401
-            ? 'The token cannot write here: give the workflow `issues: write` and ' +
-                '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
-            : undefined;
-        const problem = `GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}`;
-        super(hint ? `${problem}. ${hint}` : problem);
-        this.detail = detail;
-        this.name = 'GitHubError';
-        this.status = status;
-        this.problem = problem;
-        if (hint)
-            this.hint = hint;
-    }
-}
-function errorDetail(error) {
-    const record = typeof error === 'object' && error !== null ? error : {};
-    const response = record.response;
-    // octokit gives a request that got no answer at all (a timeout, a reset) the status 500.
-    const answered = response !== undefined || record.status !== 500;
-    const status = answered && typeof record.status === 'number' && record.status > 0 ? record.status : undefined;
-    const data = response?.data;
-    let detail;
-    if (typeof data?.message === 'string')
-        detail = data.message;
-    else if (error instanceof Error)
-        detail = error.message;
-    else
-        detail = String(error);
-    return { status, detail: cleanDetail(detail) };
-}
-function cleanDetail(text) {
-    return (redact(text)
-        // octokit appends " - <documentation_url>", which is noise in a log line.
-        .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
-        // Never echo anything that looks like a credential.
-        .replace(/\b(gh[opusr]_|github_pat_)[A-Za-z0-9_]+/g, '[REDACTED]')
-        .replace(/\b(bearer|token)\s+\S+/gi, '$1 [REDACTED]')
-        .replace(/\s+/g, ' ')
-        .trim()
-        .slice(0, 300));
-}
-/** Runs one GitHub request; its failure becomes a GitHubError. */
-async function call(what, request) {
-    try {
-        return await request();
-    }
-    catch (error) {
-        const { status, detail } = errorDetail(error);
-        throw new GitHubError(what, status, detail);
-    }
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./src/github/markers.ts
-// Hidden markers that let the action find its own comments again. An installation token cannot ask
-// who it is (GET /user is refused) and anyone can type an HTML comment, so a marker only counts
-// when its HMAC verifies: keyed with a secret no commenter has (the API key), over this repository,
-// the issue or pull request, the key, and the time the marker was written.
-//
-// Why the time and not the comment id: a marker that binds the id can only be written after the
-// comment exists, which costs a create and then an edit for every new comment. A marker bound to
-// its time is complete in the create itself. What the id protected still holds: a copy of a real
-// marker pasted into another comment carries the original's time, never a later one, so "the
-// newest marker" (by its signed time, the original first on a tie) is always the action's latest
-// word, and a copy can never route a trigger to an older job. On another issue, pull request or
-// repository a copy does not verify at all.
-
-const MARKER_PREFIX = 'docs-agent:';
-const SIG_HEX = 32;
-// encodeURIComponent never emits whitespace, '<' or '>', so an encoded key cannot end the marker.
-const MARKER_PATTERN = /<!-- docs-agent:([A-Za-z0-9\-_.!~*'()%]+) t=([0-9]{1,15}) sig=([0-9a-f]+) -->/g;
-/** Builds a key from parts such as ('job', projectId, jobId); parts are encoded so '/' inside an id stays unambiguous. */
-function markerKey(...parts) {
-    return parts.map(part => encodeURIComponent(part)).join('/');
-}
-function signature(key, secret, place, at) {
-    if (secret === '')
-        throw new Error('A secret is required to sign comment markers');
-    return (0,external_node_crypto_.createHmac)('sha256', secret)
-        .update(`${place.owner}/${place.repo}#${place.issueNumber}\nt=${at}\n${key}`)
-        .digest('hex')
-        .slice(0, SIG_HEX);
-}
-function makeMarker(key, secret, place, at) {
-    const sig = signature(key, secret, place, at);
-    return `<!-- ${MARKER_PREFIX}${encodeURIComponent(key)} t=${at} sig=${sig} -->`;
-}
-function sameSignature(actual, expected) {
-    // Constant time, so the signature cannot be guessed byte by byte from response timing.
-    return (actual.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(Buffer.from(actual), Buffer.from(expected)));
-}
-function decodeKey(encoded) {
-    try {
-        return decodeURIComponent(encoded);
-    }
-    catch {
-        return undefined;
-    }
-}
-// Version 1.0.0 signed over the comment's id instead of a time: still read, so the routes recorded
-// before an upgrade keep working, as the oldest markers of all (time 0).
-const LEGACY_PATTERN = /<!-- docs-agent:([A-Za-z0-9\-_.!~*'()%]+) sig=([0-9a-f]+) -->/g;
-function legacySignature(key, secret, place, commentId) {
-    return (0,external_node_crypto_.createHmac)('sha256', secret)
-        .update(`${place.owner}/${place.repo}#${place.issueNumber}\n${commentId}\n${key}`)
-        .digest('hex')
-        .slice(0, SIG_HEX);
-}
-/**
- * The markers in body whose signature verifies, in order of appearance; `commentId` lets the
- * markers of version 1.0.0 verify too.
- */
-function verifiedMarkers(body, secret, place, commentId) {
-    // With no secret nothing can be told apart from a forgery.
-    if (secret === '' || typeof body !== 'string')
-        return [];
-    body = trailingMarkers(body);
-    const found = [];
-    if (commentId !== undefined)
-        for (const match of body.matchAll(LEGACY_PATTERN)) {
-            const key = decodeKey(match[1] ?? '');
-            if (key === undefined)
-                continue;
-            const expected = legacySignature(key, secret, place, commentId);
-            if (sameSignature(match[2] ?? '', expected))
-                found.push({ key, at: 0 });
-        }
-    for (const match of body.matchAll(MARKER_PATTERN)) {
-        const key = decodeKey(match[1] ?? '');
-        const at = Number(match[2]);
-        if (key === undefined || !Number.isSafeInteger(at))
-            continue;
-        if (sameSignature(match[3] ?? '', signature(key, secret, place, at)))
-            found.push({ key, at });
-    }
-    return found;
-}
-/**
- * The lines of marker comments that end the body: the action writes its markers there, after the
- * text. Text above them (an instruction shown verbatim in a code block, say) may hold a copy of
- * a real marker; it is never read as one. Nor are marker lines that a code block left open above
- * them swallows: a copy pasted after an unclosed fence is code, not a marker.
- */
-function trailingMarkers(body) {
-    const lines = body.trimEnd().split('\n');
-    let first = lines.length;
-    while (first > 0 && /^<!-- docs-agent:[^\n]* -->$/.test(lines[first - 1] ?? ''))
-        first--;
-    if (fenceLeftOpen(lines.slice(0, first)))
-        return '';
-    return lines.slice(first).join('\n');
-}
-/**
- * Whether a fenced code block (CommonMark: three or more backticks or tildes, indented at most 3
- * spaces) is still open after `lines`: closed only by a fence of the same character, at least as
- * long, with nothing after it.
- */
-function fenceLeftOpen(lines) {
-    let open;
-    for (const line of lines) {
-        const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
-        if (!m)
-            continue;
-        const run = m[1] ?? '';
-        const rest = m[2] ?? '';
-        if (open === undefined) {
-            // A backtick fence's info string holds no backtick (else it is an inline code span).
-            if (!(run[0] === '`' && rest.includes('`')))
-                open = { char: run[0] ?? '', length: run.length };
-        }
-        else if (run[0] === open.char && run.length >= open.length && rest.trim() === '')
-            open = undefined;
-    }
-    return open !== undefined;
-}
-/** The markers for `keys`, all stamped `at`, one per line. */
-function markersFor(keys, secret, place, at) {
-    return keys.map(key => makeMarker(key, secret, place, at)).join('\n');
-}
-
 ;// CONCATENATED MODULE: ./src/github/pulls.ts
 
 
@@ -34045,18 +34095,18 @@ function pullRequestOfLink(link, serverUrl) {
 }
 async function pullRequestState(octokit, owner, repo, pullNumber) {
     const { data } = await call(`reading pull request #${pullNumber}`, () => octokit.rest.pulls.get({ owner, repo, pull_number: pullNumber }));
+    const createdAt = typeof data.created_at === 'string' ? Date.parse(data.created_at) : NaN;
+    const created = Number.isFinite(createdAt) ? { createdAt } : {};
     const mergedAt = data.merged_at ? Date.parse(data.merged_at) : NaN;
     if (Number.isFinite(mergedAt))
-        return { state: 'merged', mergedAt };
-    return { state: data.state === 'open' ? 'open' : 'closed' };
+        return { state: 'merged', mergedAt, ...created };
+    return { state: data.state === 'open' ? 'open' : 'closed', ...created };
 }
 
 ;// CONCATENATED MODULE: ./src/github/comments.ts
-// The action's own comments on issues and pull requests: listed once per thread, found again
-// by their signed markers (markers.ts), written whole or cut to GitHub's limit here and nowhere
-// else, with one note that says so.
-
-
+// Comments on issues and pull requests as GitHub keeps them: listed (within bounds), created and
+// edited, written whole or cut to GitHub's limit here and nowhere else, with one note that says
+// so. What the action trusts in them (its signed records) is decided in records/, not here.
 
 
 
@@ -34105,22 +34155,6 @@ async function listComments(octokit, place) {
         return all;
     });
 }
-/**
- * The comment with the newest verified marker matching `pick` (by the marker's signed time; on a
- * tie the older comment, the original of any copy), and what `pick` chose in it.
- */
-function newestMarked(marked, pick) {
-    let best;
-    for (const { comment, markers } of marked) {
-        const value = pick(markers.map(m => m.key));
-        if (value === undefined)
-            continue;
-        const at = Math.max(...markers.map(m => m.at));
-        if (!best || at > best.at || (at === best.at && comment.id < best.comment.id))
-            best = { comment, value, at };
-    }
-    return best && { comment: best.comment, value: best.value };
-}
 /** A plain reply (no marker: it routes nothing and is never edited), fitted to GitHub's limit. */
 async function postReply(octokit, place, body) {
     return createComment(octokit, place, fitMarkdown(body, chars(COMMENT_LIMIT)));
@@ -34144,137 +34178,6 @@ async function editComment(octokit, place, id, body) {
     return toRef(data);
 }
 /**
- * One issue or pull request as this run sees it: its comments are listed once, then kept
- * current as the run writes, so looking up a route and then upserting costs one listing.
- */
-class CommentThread {
-    octokit;
-    place;
-    secret;
-    list;
-    /** The time stamped on this run's last markers: each write is newer than the one before. */
-    lastAt = 0;
-    /** The login this token writes as, once GitHub has answered a write. */
-    writer;
-    constructor(octokit, place, secret) {
-        this.octokit = octokit;
-        this.place = place;
-        this.secret = secret;
-    }
-    async comments() {
-        this.list ??= await listComments(this.octokit, this.place);
-        return this.list;
-    }
-    /**
-     * The comments written by the login this token writes as, with their verified markers. An
-     * installation token cannot ask who it is (GET /user), so the login is learned from the
-     * comments the action wrote: from GitHub's answer once this run has written one, else from the
-     * oldest comment whose markers verify (a copy of a marker, even one taken from a comment's public
-     * edit history, can only be posted after the original). A marker in anyone else's comment
-     * never counts.
-     */
-    async marked() {
-        const all = (await this.comments())
-            .map(comment => ({
-            comment,
-            markers: verifiedMarkers(comment.body, this.secret, this.place, comment.id)
-        }))
-            .filter(m => m.markers.length > 0);
-        const oldest = all.reduce((a, b) => (a === undefined || b.comment.id < a.comment.id ? b : a), undefined);
-        const writer = this.writer ?? oldest?.comment.author;
-        return writer ? all.filter(m => m.comment.author === writer) : [];
-    }
-    /**
-     * What the newest of this thread's markers under `prefix` (`markerKey(...)` of its first parts)
-     * says after it: the rest of its key, decoded ('' when it ends there); undefined when none.
-     */
-    async newestUnder(prefix) {
-        const start = `${prefix}/`;
-        const pick = (keys) => {
-            // The last such marker in a comment is the newest statement in it.
-            const rest = keys.filter(key => key.startsWith(start)).map(key => key.slice(start.length));
-            return rest.length > 0 ? decodeKey(rest[rest.length - 1] ?? '') : undefined;
-        };
-        return newestMarked(await this.marked(), pick)?.value;
-    }
-    /**
-     * The job id from the newest verified `route/<projectId>/<jobId>` marker (as built by
-     * `markerKey('route', projectId, jobId)`).
-     */
-    async findRoutedJob(projectId) {
-        const jobId = await this.newestUnder(markerKey('route', projectId));
-        return jobId === '' ? undefined : jobId;
-    }
-    /**
-     * The job id from the newest verified `job/<projectId>/<jobId>` marker: the comment of a run
-     * that no trigger asked for (a merge, a dispatch) reporting on its job.
-     */
-    async findReportedJob(projectId) {
-        const jobId = await this.newestUnder(markerKey('job', projectId));
-        return jobId === '' ? undefined : jobId;
-    }
-    /**
-     * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the comment carrying the
-     * newest verified `key` marker, so reruns refresh one comment; 'create' always adds one;
-     * 'if-absent' adds one only when no comment carries the key. A new comment is complete,
-     * markers signed, in the one request that creates it.
-     */
-    async upsert(o) {
-        if (o.mode !== 'create') {
-            const found = newestMarked(await this.marked(), keys => keys.includes(o.key) ? true : undefined);
-            if (found !== undefined && o.mode === 'if-absent')
-                return { id: found.comment.id, url: found.comment.html_url, kept: true };
-            if (found !== undefined) {
-                try {
-                    return await this.update(found.comment.id, o);
-                }
-                catch (error) {
-                    // Deleted between listing and editing: a fresh comment is what the user expects.
-                    if (!(error instanceof GitHubError && error.status === 404))
-                        throw error;
-                }
-            }
-        }
-        const body = this.compose(o);
-        const created = await createComment(this.octokit, this.place, body);
-        this.remember(created, body);
-        return { id: created.id, url: created.url };
-    }
-    /** Edits a known comment in place, markers re-appended and signed anew. */
-    async update(id, o) {
-        const body = this.compose(o, this.list?.find(c => c.id === id));
-        const ref = await editComment(this.octokit, this.place, id, body);
-        this.remember(ref, body);
-        return { id: ref.id, url: ref.url };
-    }
-    compose(o, editing) {
-        this.lastAt = Math.max(Date.now(), this.lastAt + 1);
-        const keys = [o.key, ...(o.extraKeys ?? [])];
-        const carry = o.carry;
-        if (editing && carry)
-            for (const { key } of verifiedMarkers(editing.body, this.secret, this.place, editing.id))
-                if (carry(key) && !keys.includes(key))
-                    keys.push(key);
-        return composeBody(o.body, markersFor(keys, this.secret, this.place, this.lastAt));
-    }
-    /** A comment this run wrote: who GitHub says wrote it is the login this token writes as. */
-    remember(ref, body) {
-        if (ref.author !== '')
-            this.writer = ref.author;
-        if (!this.list)
-            return;
-        const known = this.list.find(c => c.id === ref.id);
-        if (known)
-            known.body = body;
-        else
-            this.list.push({ id: ref.id, body, html_url: ref.url, author: ref.author });
-    }
-}
-/** Posts body with a marker for `key` once, for callers that write one comment per run. */
-async function upsertComment(octokit, place, o) {
-    return new CommentThread(octokit, place, o.secret).upsert(o);
-}
-/**
  * The pull request number of a link such as 'https://github.com/octo/docs/pull/7' when it points
  * at this repository on this server; anything else is undefined.
  */
@@ -34289,23 +34192,228 @@ function parsePullRequestLink(link, serverUrl, owner, repo) {
     return pr.number;
 }
 
-;// CONCATENATED MODULE: ./src/github/report-records.ts
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/records/kinds.ts
+// Every record the action keeps on GitHub, in one table: what it says, where it lives, who writes
+// it and what reads it, and the parts of its key. The key is built and parsed here and nowhere
+// else (recordKey, parseRecord): `kind/part/part/…`, each part percent-encoded so that a '/'
+// inside an id stays unambiguous. A record is a signed marker line at the end of a comment
+// (signature.ts), and it counts only in a comment whose author is the login that signed it
+// (thread.ts). Adding a kind is adding one entry below.
+const RECORD_KINDS = {
+    route: {
+        parts: ['project', 'job'],
+        says: 'A trigger comment here with no `job-id` goes to this job.',
+        lives: "The live answer of a run that routes here, or the record on the job's pull request (this repository).",
+        writer: 'A job run, when its job completes (commands/job.ts, commands/job-records.ts).',
+        readers: 'commands/job-target.ts (which job a reply goes to; whether the hint was said).'
+    },
+    job: {
+        parts: ['project', 'job'],
+        says: 'The live comment of a run no trigger asked for (a merge, a dispatch) reports this job.',
+        lives: 'The pull request or issue that run comments on.',
+        writer: 'A job run without a trigger comment (commands/job-comments.ts).',
+        readers: 'commands/job-target.ts (a reply there is pointed at the pull request the job opened), and upsert (one comment per job).'
+    },
+    answer: {
+        parts: ['project', 'trigger'],
+        says: 'This comment answers that trigger comment (`<id>`, or `review-<id>`).',
+        lives: 'The pull request or issue of the trigger comment.',
+        writer: 'A job run answering a trigger (commands/job-comments.ts).',
+        readers: 'upsert: a re-run edits its own answer, never another instruction’s.'
+    },
+    opened: {
+        parts: ['project', 'job'],
+        says: "This job opened this pull request (GitHub shows it created after the job): its merge is the agent's own and starts no job.",
+        lives: "The job's pull request, in this repository.",
+        writer: 'A job run that sees the pull request (commands/job-records.ts; rule: openedByJob).',
+        readers: 'gate.ts ownMergeSkip.'
+    },
+    run: {
+        parts: ['project', 'run', 'workflowJob', 'step', 'leg', 'instruction', 'jobIdGiven', 'job'],
+        says: 'This step of this workflow run delivered its instruction to `job` (empty: dropped, the job failed and a re-run retries).',
+        lives: "The run's live comment (kept by the other steps that edit it).",
+        writer: 'A job run once the service has the instruction (records/delivery.ts).',
+        readers: 'commands/job-target.ts: a re-run (GITHUB_RUN_ATTEMPT > 1) follows that job.'
+    },
+    report: {
+        parts: ['project', 'from', 'to'],
+        says: 'This comment is the report of that range.',
+        lives: 'The issue or pull request the report is posted on.',
+        writer: 'commands/report.ts.',
+        readers: 'records/report.ts: upsert, "the newest report" (by range), fix N.'
+    },
+    suggestion: {
+        parts: ['project', 'from', 'to', 'n', 'id', 'subject', 'instruction'],
+        says: "Suggestion n of that range's report, and the instruction `fix n` sends.",
+        lives: "The report's comment.",
+        writer: 'commands/report.ts (report-memory.ts recordKeys).',
+        readers: 'records/fix.ts (`/docs-agent fix N`), the next report (what became of it).'
+    },
+    totals: {
+        parts: ['project', 'from', 'to', 'fields'],
+        says: "A period's totals, read whole (records/report.ts encodeTotals).",
+        lives: "A report's comment.",
+        writer: 'commands/report.ts (report-memory.ts recordKeys).',
+        readers: 'A later report in the same thread: compare and trend totals it need not read.'
+    },
+    fix: {
+        parts: ['project', 'id', 'pr'],
+        says: 'A `fix N` job was started for suggestion `id`; `pr` is the pull request it named.',
+        lives: "The answer to the `fix N` trigger, on the report's issue.",
+        writer: 'A job run started by `fix N` (commands/job.ts).',
+        readers: 'The next report (report-memory.ts fixStates).'
+    },
+    visitors: {
+        parts: ['project', 'from', 'to'],
+        says: 'This comment is the visitors table of that range.',
+        lives: 'The pull request or issue it is posted on.',
+        writer: 'commands/visitors.ts.',
+        readers: 'upsert (one comment per range).'
+    }
+};
+const isKind = (name) => Object.hasOwn(RECORD_KINDS, name);
+/** The key of a record. */
+function recordKey(kind, fields) {
+    const names = RECORD_KINDS[kind].parts;
+    return [kind, ...names.map(name => fields[name])].map(encodeURIComponent).join('/');
+}
+/** The parts of a key, decoded; undefined when one does not decode. */
+function split(key) {
+    try {
+        return key.split('/').map(decodeURIComponent);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** What a key of kind K says, or undefined when it is not one (another kind, another shape). */
+function parseRecord(kind, key) {
+    const parts = split(key);
+    const names = RECORD_KINDS[kind].parts;
+    if (!parts || parts[0] !== kind || parts.length !== names.length + 1)
+        return undefined;
+    return Object.fromEntries(names.map((name, i) => [name, parts[i + 1]]));
+}
+/** The kind a key claims and its project, whether or not it is well formed otherwise. */
+function claimOf(key) {
+    const parts = split(key);
+    const [kind = '', project] = parts ?? [];
+    return isKind(kind) && project !== undefined ? { kind, project } : undefined;
+}
+/** Whether `fields` hold every part `match` names, as given. */
+function matches(fields, match) {
+    return Object.keys(match).every(name => fields[name] === match[name]);
+}
+
+;// CONCATENATED MODULE: ./src/records/delivery.ts
+// The record that a step delivered its instruction, which a re-run of that step (the same
+// GITHUB_RUN_ID, a later GITHUB_RUN_ATTEMPT) finds and follows instead of sending again. It names
+// the step exactly, so another step, another matrix leg or another instruction on the same pull
+// request never passes for it:
+//
+//   run/<project>/<run id>/<workflow job>/<step>/<leg>/<instruction hash>/<job-id given>/<job>
+//
+// The workflow job is GITHUB_JOB and the step GITHUB_ACTION (its `id:`, or the runner's name for
+// it). A runner names no matrix leg (GITHUB_JOB is the same for every leg, and the matrix reaches a
+// step only through its inputs), so the leg is a hash of the inputs that decide what the step
+// sends and where it answers; legs that give all of them alike send the same instruction to the
+// same place, and one record serves them. The last part is the job the instruction went to, or
+// empty once that delivery is dropped (the job failed: a re-run is the retry): a newer marker,
+// never a deletion, so the newest statement wins.
+
+
+/** The step every record of this one names, or undefined when the run has no id. */
+function deliveryStep(s, run) {
+    if (!run)
+        return undefined;
+    return {
+        project: s.projectId,
+        run: run.id,
+        workflowJob: run.job,
+        step: run.step,
+        leg: legOf(s),
+        instruction: digest(s.prompt, 16),
+        jobIdGiven: s.command === 'message' ? s.jobId : ''
+    };
+}
+/** The record that this step delivered its instruction to `jobId`, or (undefined) dropped it. */
+function deliveryKey(step, jobId) {
+    return recordKey('run', { ...step, job: jobId ?? '' });
+}
+/**
+ * The job the newest record of this step names: '' once its delivery was dropped, undefined
+ * when there is none.
+ */
+async function deliveredTo(thread, step) {
+    return (await thread.newest('run', step))?.job;
+}
+/**
+ * Which markers of a comment being edited to keep: the records of delivery of steps other than
+ * those `keys` record. Steps that answer in one comment (they follow the same job) each keep
+ * their record there, whichever writes last.
+ */
+function otherStepsRecords(keys, projectId) {
+    const stepOf = (key) => {
+        const r = parseRecord('run', key);
+        if (r?.project !== projectId)
+            return undefined;
+        // A record without its last part (the job) names its step.
+        return recordKey('run', { ...r, job: '' });
+    };
+    const mine = keys.map(stepOf).filter(step => step !== undefined);
+    return key => {
+        const step = stepOf(key);
+        return step !== undefined && !mine.includes(step);
+    };
+}
+/** What a matrix leg gives this step besides the instruction and the job id (named on their own). */
+function legOf(s) {
+    const given = [
+        s.command,
+        s.baseUrl,
+        s.jobPath,
+        s.promptFile ?? '',
+        s.context,
+        s.whenNoJob,
+        s.issueNumber ?? ''
+    ];
+    return digest(JSON.stringify(given), 12);
+}
+function digest(text, chars) {
+    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, chars);
+}
+
+;// CONCATENATED MODULE: ./src/records/report.ts
 
 function reportKey(projectId, range) {
-    return markerKey('report', projectId, range.dateFrom ?? '', range.dateTo ?? '');
+    return recordKey('report', {
+        project: projectId,
+        from: range.dateFrom ?? '',
+        to: range.dateTo ?? ''
+    });
 }
 function suggestionKey(projectId, range, s) {
-    return markerKey('suggestion', projectId, range.dateFrom, range.dateTo, String(s.n), s.id, s.subject, s.instruction);
+    return recordKey('suggestion', {
+        project: projectId,
+        from: range.dateFrom,
+        to: range.dateTo,
+        n: String(s.n),
+        id: s.id,
+        subject: s.subject,
+        instruction: s.instruction
+    });
 }
 function fixKey(projectId, id, pr) {
-    return markerKey('fix', projectId, id, pr === undefined ? '' : String(pr));
+    return recordKey('fix', { project: projectId, id, pr: pr === undefined ? '' : String(pr) });
 }
 /** The record of a period's totals, or undefined when nothing is known of it. */
 function totalsKey(projectId, range, t) {
     const fields = encodeTotals(t);
     return fields === ''
         ? undefined
-        : markerKey('totals', projectId, range.dateFrom, range.dateTo, fields);
+        : recordKey('totals', { project: projectId, from: range.dateFrom, to: range.dateTo, fields });
 }
 // ---------------------------------------------------------------------------------------------
 // Totals as text: "visitors=10412.2496.12000 views=… searches=8734 thumbsDown=131 …"
@@ -34360,41 +34468,50 @@ function decodeTotals(text) {
 }
 // ---------------------------------------------------------------------------------------------
 // Reading them back
-/** The parts of a key markerKey built, decoded; undefined when one does not decode. */
-function partsOf(key) {
-    const parts = key.split('/').map(decodeKey);
-    return parts.every((p) => p !== undefined) ? parts : undefined;
-}
 const rangeKey = (r) => `${r.dateFrom}/${r.dateTo}`;
 /**
- * Every verified record of `projectId` in the thread's comments (listed once per thread): only
- * in comments the action itself wrote, never under a code fence (CommentThread.marked()).
+ * Every record of `projectId` in the thread's comments that counts (RecordThread.marked(): signed
+ * for the comment's author, never under a code fence). Reports come newest first by their range:
+ * the one that ends last, then starts last, then was signed last, so re-running last week's
+ * report does not make it "the newest".
  */
 async function readReportRecords(thread, projectId) {
     const reports = [];
     const fixes = new Map();
     const totals = new Map();
+    const mine = { project: projectId };
     for (const { comment, markers } of await thread.marked()) {
         let report;
         const suggestions = [];
         for (const { key, at } of markers) {
-            const parts = partsOf(key);
-            if (!parts || parts[1] !== projectId)
-                continue;
-            const [kind, , a = '', b = '', c = '', d = '', e = '', f = ''] = parts;
-            if (kind === 'report' && parts.length === 4)
-                report = { range: { dateFrom: a, dateTo: b }, at, commentId: comment.id, suggestions: [] };
-            else if (kind === 'suggestion' && parts.length === 8 && /^[1-9]$/.test(c) && f !== '')
-                suggestions.push({ n: Number(c), id: d, subject: e, instruction: f, range: `${a}/${b}` });
-            else if (kind === 'totals' && parts.length === 5) {
-                const list = totals.get(`${a}/${b}`) ?? [];
-                totals.set(`${a}/${b}`, [...list, { at, t: decodeTotals(c) }]);
+            const r = parseRecord('report', key);
+            const s = parseRecord('suggestion', key);
+            const t = parseRecord('totals', key);
+            const f = parseRecord('fix', key);
+            if (r?.project === mine.project)
+                report = {
+                    range: { dateFrom: r.from, dateTo: r.to },
+                    at,
+                    commentId: comment.id,
+                    suggestions: []
+                };
+            else if (s?.project === mine.project && /^[1-9]$/.test(s.n) && s.instruction !== '')
+                suggestions.push({
+                    n: Number(s.n),
+                    id: s.id,
+                    subject: s.subject,
+                    instruction: s.instruction,
+                    range: `${s.from}/${s.to}`
+                });
+            else if (t?.project === mine.project) {
+                const list = totals.get(`${t.from}/${t.to}`) ?? [];
+                totals.set(`${t.from}/${t.to}`, [...list, { at, t: decodeTotals(t.fields) }]);
             }
-            else if (kind === 'fix' && parts.length === 4 && a !== '') {
-                const pr = /^[1-9]\d{0,15}$/.test(b) ? Number(b) : undefined;
-                const known = fixes.get(a);
+            else if (f?.project === mine.project && f.id !== '') {
+                const pr = /^[1-9]\d{0,15}$/.test(f.pr) ? Number(f.pr) : undefined;
+                const known = fixes.get(f.id);
                 if (!known || at > known.at)
-                    fixes.set(a, { id: a, at, ...(pr ? { pr } : {}) });
+                    fixes.set(f.id, { id: f.id, at, ...(pr ? { pr } : {}) });
             }
         }
         if (!report)
@@ -34406,7 +34523,7 @@ async function readReportRecords(thread, projectId) {
             .sort((x, y) => x.n - y.n);
         reports.push(report);
     }
-    reports.sort((x, y) => y.at - x.at || x.commentId - y.commentId);
+    reports.sort(newestRangeFirst);
     return {
         reports,
         fixes,
@@ -34418,6 +34535,14 @@ async function readReportRecords(thread, projectId) {
             return list.sort((x, y) => x.at - y.at).reduce((t, r) => ({ ...t, ...r.t }), {});
         }
     };
+}
+/** The report whose range ends last first; then starts last; then signed last; then the older comment. */
+function newestRangeFirst(x, y) {
+    const later = (a, b) => (a < b ? 1 : a > b ? -1 : 0);
+    return (later(x.range.dateTo, y.range.dateTo) ||
+        later(x.range.dateFrom, y.range.dateFrom) ||
+        y.at - x.at ||
+        x.commentId - y.commentId);
 }
 
 ;// CONCATENATED MODULE: ./src/report/job-changes.ts
@@ -34476,6 +34601,12 @@ const VALUE_MAX_CHARS = 300;
 function statusOf(r) {
     const status = r.job?.status;
     return typeof status === 'string' && status !== '' ? status : undefined;
+}
+/** Whether the service has the instruction, where the ending says (undefined: it does). */
+function deliveredIn(e) {
+    if (e?.kind === 'cancelled' || e?.kind === 'stopped')
+        return e.delivered;
+    return e?.kind === 'no-job' ? 'no' : undefined;
 }
 /** A value from the service, escaped and clipped; a dash when there is none. */
 function value(text) {
@@ -34548,11 +34679,11 @@ function sentence(text) {
     return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
 }
 /** The cause in the service's (or GitHub's) words, escaped, then the action's advice as Markdown. */
-function errorLine(r, label) {
-    const advice = r.advice ? sentence(r.advice) : undefined;
-    if (!r.error)
+function errorLine(cause, label) {
+    const advice = cause?.advice ? sentence(cause.advice) : undefined;
+    if (!cause?.said)
         return advice;
-    const said = escapeText(clip(r.error, ERROR_MAX_CHARS));
+    const said = escapeText(clip(cause.said, ERROR_MAX_CHARS));
     return `**${label}:** ${said}${advice ? `${/[.!?]$/.test(said) ? '' : '.'} ${advice}` : ''}`;
 }
 /** "this issue" in its comment; "issue #3" (a link) on the run's page, which is elsewhere. */
@@ -34563,10 +34694,10 @@ function whereAsked(r, place) {
     const noun = placeNoun(on.pullRequest);
     return place === 'comment' ? `this ${noun}` : `${noun} ${markdown_link(`#${on.number}`, on.url)}`;
 }
-function noJob(r, place) {
+function job_ending_noJob(r, elsewhere, place) {
     const here = whereAsked(r, place);
-    if (r.elsewhere) {
-        const { repo, number, url } = r.elsewhere;
+    if (elsewhere) {
+        const { repo, number, url } = elsewhere;
         const there = markdown_link(`${repo ? escapeText(repo) : ''}#${number}`, url);
         const whose = place === 'comment' ? `${here}'s docs agent job` : `the docs agent job of ${here}`;
         return (`Nothing was sent: ${whose} takes its instructions on ${there}, the pull request it ` +
@@ -34576,66 +34707,67 @@ function noJob(r, place) {
         'input of the workflow, reply on a pull request that the docs agent opened, or set ' +
         '`when-no-job: create` to start a new job.');
 }
-function done(r, steps) {
-    const status = statusOf(r);
-    if (!r.waited)
-        return ['The job keeps running on the service (`wait: false`).'];
-    if (status === 'completed' && !r.job?.prLink)
-        return [
-            'No pull request was opened: the agent may have changed nothing, or committed directly ' +
-                'to the branch.' +
-                (r.requirePr ? ' `require-pr` is `true`, so the step failed.' : '')
-        ];
-    // The service gives no reason for a failed job: say what to do next instead.
-    if (status === 'failed')
-        return [`To try again, ${steps.retry()}.`];
-    if (status === 'archived')
-        return ['Nothing more will happen to this job: start a new one to go on.'];
-    return [];
+function finished(e, steps) {
+    switch (e.outcome) {
+        case 'no-pull-request':
+            return [
+                'No pull request was opened: the agent may have changed nothing, or committed directly ' +
+                    'to the branch.' +
+                    (e.failsBy === 'require-pr' ? ' `require-pr` is `true`, so the step failed.' : '')
+            ];
+        // The service gives no reason for a failed job: say what to do next instead.
+        case 'failed':
+            return [`To try again, ${steps.retry()}.`];
+        case 'archived':
+            return ['Nothing more will happen to this job: start a new one to go on.'];
+        default:
+            return [];
+    }
 }
-function job_ending_cancelled(r, steps) {
-    if (r.delivered === 'no')
+function cancelled(r, delivered, steps) {
+    if (delivered === 'no')
         return [`Nothing was sent. To send it, ${steps.retry()}.`];
-    if (r.delivered === 'maybe')
+    if (delivered === 'maybe')
         return [steps.checkFirst()];
     return [
         `It may still open a pull request.${lastStatus(r)}`,
         steps.followAgain('follow it')
     ].filter(isText);
 }
-function stopped(r, steps) {
-    const cause = errorLine(r, 'Error') ?? '**Error:** unknown error';
-    if (r.delivered === 'maybe')
+function stopped(e, steps) {
+    const cause = errorLine(e.cause, 'Error') ?? '**Error:** unknown error';
+    if (e.delivered === 'maybe')
         return [cause, steps.checkFirst()];
-    if (r.delivered === 'no')
+    if (e.delivered === 'no')
         return [cause, `To try again, ${steps.retry()}.`];
-    if (r.delivered === 'yes')
-        return [cause, steps.followAgain('follow it') ?? 'The job keeps running on the service.'];
-    return [cause];
+    return [cause, steps.followAgain('follow it') ?? 'The job keeps running on the service.'];
 }
 /** What the ending means and the next step, for the reader of `place`. */
 function endingText(r, place) {
     const steps = new Steps(r, place);
+    const e = r.ending;
     const paragraphs = (() => {
-        switch (r.phase) {
-            case 'waiting':
+        switch (e?.kind) {
+            case undefined:
                 return [];
-            case 'done':
-                return done(r, steps);
+            case 'not-waited':
+                return ['The job keeps running on the service (`wait: false`).'];
+            case 'finished':
+                return finished(e, steps);
             case 'timed-out':
                 return [
                     `It can still open a pull request.${lastStatus(r)}`,
-                    errorLine(r, 'Last poll'),
+                    errorLine(e.lastPoll, 'Last poll'),
                     steps.followAgain('wait for it') ??
                         "Look for its result on the service later (the job's id is under Details): " +
                             're-running the workflow would send the instruction again.'
                 ];
             case 'cancelled':
-                return job_ending_cancelled(r, steps);
-            case 'error':
-                return stopped(r, steps);
+                return cancelled(r, e.delivered, steps);
+            case 'stopped':
+                return stopped(e, steps);
             case 'no-job':
-                return [noJob(r, place)];
+                return [job_ending_noJob(r, e.elsewhere, place)];
         }
     })();
     return { paragraphs: paragraphs.filter(isText), linksRun: steps.linksRun };
@@ -34678,23 +34810,21 @@ function pullRequestLink(r) {
     const url = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined;
     return url ? `[${pullRequestLabel(r, url)}](${linkDestination(url.href)})` : undefined;
 }
-function doneHeadline(r, status) {
-    if (!r.waited)
-        return r.command === 'create'
-            ? '📨 Job started · not waited for'
-            : '📨 Instruction sent · not waited for';
-    if (status === 'completed') {
-        if (r.onItsPullRequest && r.job?.prLink)
-            return `✅ The docs agent ${r.prUpdated ? 'updated' : 'opened'} this pull request${elapsed(r)}`;
-        if (r.job?.prLink)
+function finishedHeadline(r, e) {
+    switch (e.outcome) {
+        case 'pull-request':
+            if (r.onItsPullRequest)
+                return `✅ The docs agent ${r.prUpdated ? 'updated' : 'opened'} this pull request${elapsed(r)}`;
             return `✅ ${r.prUpdated ? 'Updated' : 'Opened'} ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`;
-        return `${r.requirePr ? '❌' : '✅'} Completed without a pull request${elapsed(r)}`;
+        case 'no-pull-request':
+            return `${e.failsBy === 'require-pr' ? '❌' : '✅'} Completed without a pull request${elapsed(r)}`;
+        case 'failed':
+            return `❌ The job failed${elapsed(r)}`;
+        case 'archived':
+            return `📦 The job was archived${elapsed(r)}`;
+        case 'other':
+            return `Job status: ${value(e.status)}${elapsed(r)}`;
     }
-    if (status === 'failed')
-        return `❌ The job failed${elapsed(r)}`;
-    if (status === 'archived')
-        return `📦 The job was archived${elapsed(r)}`;
-    return `Job status: ${value(status)}${elapsed(r)}`;
 }
 /** While waiting, the headline says what the status says now. */
 function waitingHeadline(status) {
@@ -34704,35 +34834,41 @@ function waitingHeadline(status) {
         return `⏳ Waiting for the job to take the instruction (it still shows ${status})`;
     return `⏳ Job status: ${value(status)}`;
 }
-function errorHeadline(r) {
-    if (r.delivered === 'maybe')
+function stoppedHeadline(r, delivered) {
+    if (delivered === 'maybe')
         return '⚠️ The instruction may or may not have been delivered';
-    if (r.delivered === 'no')
+    if (delivered === 'no')
         return r.command === 'create' ? '⚠️ No job was started' : '⚠️ The instruction was not sent';
-    if (r.delivered === 'yes')
-        return '⚠️ Sent, but this run lost track of the job';
-    return '⚠️ The docs agent step failed';
+    return '⚠️ Sent, but this run lost track of the job';
 }
+function cancelledHeadline(delivered) {
+    if (delivered === 'no')
+        return '🚫 Run cancelled before the instruction was sent';
+    // Cancelled while the POST was in flight: nobody knows whether the service took it.
+    if (delivered === 'maybe')
+        return '🚫 Run cancelled · the instruction may or may not have been delivered';
+    return '🚫 Run cancelled · the job keeps running';
+}
+/** The headline words the ending (or, while the run waits, the status now). */
 function headline(r) {
-    const status = statusOf(r);
-    switch (r.phase) {
-        case 'waiting':
-            return waitingHeadline(status);
-        case 'done':
-            return doneHeadline(r, status);
+    const e = r.ending;
+    if (!e)
+        return waitingHeadline(statusOf(r));
+    switch (e.kind) {
+        case 'not-waited':
+            return r.command === 'create'
+                ? '📨 Job started · not waited for'
+                : '📨 Instruction sent · not waited for';
+        case 'finished':
+            return finishedHeadline(r, e);
         case 'timed-out':
             return r.endedAt === undefined
                 ? '⌛ Stopped waiting · the job may still finish'
                 : `⌛ Stopped waiting after ${formatElapsed(r.endedAt - r.startedAt)} · the job may still finish`;
         case 'cancelled':
-            if (r.delivered === 'no')
-                return '🚫 Run cancelled before the instruction was sent';
-            // Cancelled while the POST was in flight: nobody knows whether the service took it.
-            if (r.delivered === 'maybe')
-                return '🚫 Run cancelled · the instruction may or may not have been delivered';
-            return '🚫 Run cancelled · the job keeps running';
-        case 'error':
-            return errorHeadline(r);
+            return cancelledHeadline(e.delivered);
+        case 'stopped':
+            return stoppedHeadline(r, e.delivered);
         case 'no-job':
             return '⚠️ No job to follow up';
     }
@@ -34785,7 +34921,7 @@ function urlOrValue(text) {
     return `[${label}](${linkDestination(url.href)})`;
 }
 function pullRequestItem(r) {
-    if (r.delivered === 'maybe')
+    if (deliveredIn(r.ending) === 'maybe')
         return undefined; // from the read before the instruction
     const prLink = r.job?.prLink;
     return prLink ? `- **Pull request:** ${urlOrValue(prLink)}` : undefined;
@@ -34795,7 +34931,7 @@ function detailItems(r) {
     const items = [
         `- **Job:** ${value(r.jobId ?? r.job?.id)}`,
         // With delivery unknown, the last status seen is from before the instruction: stale.
-        r.delivered === 'maybe'
+        deliveredIn(r.ending) === 'maybe'
             ? '- **Status:** not known (the last read was before the instruction)'
             : `- **Status:** ${value(statusOf(r))}`,
         `- **Project:** ${value(r.projectId)}`,
@@ -34811,9 +34947,10 @@ function detailItems(r) {
     return items.filter(isText);
 }
 function instructionLabel(r) {
-    if (r.phase === 'no-job' || r.delivered === 'no')
+    const delivered = deliveredIn(r.ending);
+    if (delivered === 'no')
         return 'Instruction (not sent)';
-    if (r.delivered === 'maybe')
+    if (delivered === 'maybe')
         return 'Instruction';
     return 'Instruction sent';
 }
@@ -34827,7 +34964,7 @@ function detailsBlock(r) {
 /** Markdown for the live comment and the job summary about one agent job. */
 function renderJobReport(r, place = 'comment') {
     const ending = endingText(r, place);
-    const completed = r.phase === 'done' && statusOf(r) === 'completed' && r.job?.prLink;
+    const completed = r.ending?.kind === 'finished' && r.ending.outcome === 'pull-request';
     const blocks = [
         `### ${headline(r)}`,
         metaLine(r, place, ending.linksRun),
@@ -34841,116 +34978,6 @@ function renderJobReport(r, place = 'comment') {
         detailsBlock(r)
     ];
     return blocks.filter(isText).join('\n\n') + '\n';
-}
-
-;// CONCATENATED MODULE: ./src/github/progress-comment.ts
-// The job run's comments on GitHub: the live comment that answers on the run's pull request or
-// issue (working…, then the ending), and the route record on the pull request the agent opened,
-// which sends later trigger comments there to this job. A failure here only warns: once the
-// service has the instruction, nothing on GitHub may end the run early.
-
-
-
-
-
-/**
- * What an answer's marker names its trigger by: the comment's id, or `review-<id>` for a review
- * (reviews and comments are numbered apart, so their ids may meet).
- */
-function answerKey(trigger) {
-    return trigger.kind === 'review' ? `review-${trigger.id}` : String(trigger.id);
-}
-/** One thread per pull request or issue, so each is listed at most once per run. */
-class JobComments {
-    o;
-    threads = new Map();
-    ref;
-    broken = false;
-    /** The pull requests (`pr/job`) this run recorded a job on. */
-    recorded = new Set();
-    constructor(o) {
-        this.o = o;
-    }
-    thread(issueNumber) {
-        const { octokit, owner, repo, secret } = this.o;
-        if (!octokit || issueNumber === undefined || owner === '' || repo === '')
-            return undefined;
-        let thread = this.threads.get(issueNumber);
-        if (!thread) {
-            thread = new CommentThread(octokit, { owner, repo, issueNumber }, secret);
-            this.threads.set(issueNumber, thread);
-        }
-        return thread;
-    }
-    /**
-     * Writes the live comment on the target: created once (complete with its markers), edited on
-     * changes and at the end. Returns its URL; a failure only warns.
-     */
-    async write(report, o = {}) {
-        const thread = this.thread(this.o.target?.issueNumber);
-        if (!thread || this.broken)
-            return undefined;
-        const extraKeys = o.routeKeys ?? [];
-        // Markers of the edited comment to keep: what other writers of it recorded there.
-        const w = {
-            key: this.o.answerTo !== undefined
-                ? markerKey('answer', this.o.projectId, this.o.answerTo)
-                : markerKey('job', this.o.projectId, report.jobId ?? ''),
-            extraKeys,
-            body: renderJobReport(report),
-            ...(o.carry ? { carry: o.carry } : {})
-        };
-        try {
-            this.ref = this.ref
-                ? await thread.update(this.ref.id, w)
-                : await thread.upsert({ ...w, mode: this.o.commentMode });
-            return this.ref.url;
-        }
-        catch (err) {
-            // A token that may not write will not be allowed on the next write either.
-            if (err instanceof GitHubError && (err.status === 401 || err.status === 403))
-                this.broken = true;
-            core_warning(messageOf(err));
-            return this.ref?.url;
-        }
-    }
-    /**
-     * Records the job on the pull request it names (`pr`, not the target: the live comment there
-     * carries the route itself), in one comment there: `opened` marks it the job's own work (the only
-     * record a merge check believes), `route` sends a reply with the trigger to the job. `body` is
-     * what the comment says. `once`: not again if this run wrote it already (while the job runs,
-     * the first sight is what counts). Returns whether the route there is new or was this job's
-     * already (undefined when nothing could be written); a failure only warns.
-     */
-    async recordOnPullRequest(pr, jobId, o) {
-        const thread = this.thread(pr);
-        if (!thread || (!o.opened && !o.route))
-            return undefined;
-        const written = `${pr}/${jobId}`;
-        if (o.once && this.recorded.has(written))
-            return 'updated';
-        const opened = markerKey('opened', this.o.projectId, jobId);
-        const route = markerKey('route', this.o.projectId, jobId);
-        try {
-            // Replies already went to this job here: the hint was said on this record before.
-            const before = o.route ? await thread.findRoutedJob(this.o.projectId) : undefined;
-            const ref = await thread.upsert({
-                key: o.opened ? opened : route,
-                extraKeys: o.opened && o.route ? [route] : [],
-                body: o.body,
-                mode: 'upsert'
-            });
-            this.recorded.add(written);
-            info(o.opened
-                ? `Recorded on pull request #${pr} that job ${jobId} opened it: ${ref.url}`
-                : `Recorded job ${jobId} on pull request #${pr}: ${ref.url}`);
-            return before !== undefined && before === jobId ? 'updated' : 'created';
-        }
-        catch (err) {
-            core_warning(messageOf(err));
-            return undefined;
-        }
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/deadline.ts
@@ -35319,8 +35346,8 @@ class ServiceClient {
         };
         // GETs share kept-alive connections (an export makes many); the POST always opens a fresh
         // one, so a stale pooled socket can never turn into a "may have been delivered" reset.
-        this.http = new lib_HttpClient(options.userAgent, [], { ...common, keepAlive: true });
-        this.postHttp = new lib_HttpClient(options.userAgent, [], { ...common, keepAlive: false });
+        this.http = new HttpClient(options.userAgent, [], { ...common, keepAlive: true });
+        this.postHttp = new HttpClient(options.userAgent, [], { ...common, keepAlive: false });
     }
     /**
      * Requests sent to the service so far, retries included: what the run spent of its quota.
@@ -35539,84 +35566,11 @@ function isTaken(err) {
     return err instanceof ServiceError && err.status !== undefined && err.status < 300;
 }
 
-;// CONCATENATED MODULE: ./src/commands/delivery-record.ts
-// The record that a step delivered its instruction, which a re-run of that step (the same
-// GITHUB_RUN_ID, a later GITHUB_RUN_ATTEMPT) finds and follows instead of sending again. It names
-// the step exactly, so another step, another matrix leg or another instruction on the same pull
-// request never passes for it:
-//
-//   run/<project>/<run id>/<workflow job>/<step>/<leg>/<instruction hash>/<job-id given>/<job>
-//
-// The workflow job is GITHUB_JOB and the step GITHUB_ACTION (its `id:`, or the runner's name for
-// it). A runner names no matrix leg (GITHUB_JOB is the same for every leg, and the matrix reaches a
-// step only through its inputs), so the leg is a hash of the inputs that decide what the step
-// sends and where it answers; legs that give all of them alike send the same instruction to the
-// same place, and one record serves them. The last part is the job the instruction went to, or
-// empty once that delivery is dropped (the job failed: a re-run is the retry): a newer marker,
-// never a deletion, so the newest statement wins.
-
-
-/** The parts every record of this step starts with, or undefined when the run has no id. */
-function deliveryParts(ctx) {
-    const run = ctx.run;
-    if (!run)
-        return undefined;
-    const s = ctx.settings;
-    return [
-        'run',
-        s.projectId,
-        run.id,
-        run.job,
-        run.step,
-        legOf(s),
-        digest(s.prompt, 16),
-        s.command === 'message' ? s.jobId : ''
-    ];
-}
-/** This step's records start with this key (and a `/`). */
-function deliveryPrefix(parts) {
-    return markerKey(...parts);
-}
-/** The record that this step delivered its instruction to `jobId`, or (undefined) dropped it. */
-function deliveryKey(parts, jobId) {
-    return markerKey(...parts, jobId ?? '');
-}
-/**
- * Which markers of a comment being edited to keep: the records of delivery of steps other than
- * those `keys` record. Steps that answer in one comment (they follow the same job) each keep
- * their record there, whichever writes last.
- */
-function otherStepsRecords(keys, projectId) {
-    const isRecord = (key) => key.startsWith(`${markerKey('run', projectId)}/`);
-    // A record without its last part (the job) names its step.
-    const stepOf = (key) => key.slice(0, key.lastIndexOf('/'));
-    const mine = keys.filter(isRecord).map(stepOf);
-    return key => isRecord(key) && !mine.includes(stepOf(key));
-}
-/** What a matrix leg gives this step besides the instruction and the job id (named on their own). */
-function legOf(s) {
-    const given = [
-        s.command,
-        s.baseUrl,
-        s.jobPath,
-        s.promptFile ?? '',
-        s.context,
-        s.whenNoJob,
-        s.issueNumber ?? ''
-    ];
-    return digest(JSON.stringify(given), 12);
-}
-function digest(text, chars) {
-    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, chars);
-}
-
-;// CONCATENATED MODULE: ./src/commands/job-state.ts
-// What the job run knows, as its report and its outputs say it: one JobReport built from the
-// target, the last job seen and the phase; what the job's pull request changes; why the run
-// stopped, in words for a comment; the outputs a job sets.
-
-
-
+;// CONCATENATED MODULE: ./src/commands/job-answer.ts
+// What the job run's answer (its live comment, its summary, the record on the job's pull
+// request) is drawn from: one JobReport built from the run's context, the target, the last job
+// seen and the ending; where the job was asked for; whether the job opened the pull request it
+// names; what that pull request changes.
 
 
 
@@ -35633,11 +35587,14 @@ function askedIn(ctx, n = ctx.target?.issueNumber) {
     // GitHub sends /issues/N to /pull/N for a pull request: one address serves both.
     return { number: n, url: `${ctx.serverUrl}/${owner}/${repo}/issues/${n}` };
 }
-/** The report of the run in `phase`: a job that may be stale is not shown while it waits. */
-function jobReport(ctx, phase, t, last) {
+/**
+ * The report of the run, ended or (no `ending`) still waiting: a job that may be stale is not
+ * shown while it waits, nor when the run was cancelled.
+ */
+function jobReport(ctx, ending, t, last) {
     const s = ctx.settings;
     const asked = askedIn(ctx);
-    const hideStale = (phase === 'waiting' || phase === 'cancelled') && last?.stale;
+    const hideStale = (ending === undefined || ending.kind === 'cancelled') && last?.stale;
     const by = ctx.event.comment?.author;
     // The live comment records the delivery (a run marker) where it is written at all.
     const recorded = ctx.run !== undefined && ctx.target !== undefined && ctx.octokit !== undefined;
@@ -35645,11 +35602,10 @@ function jobReport(ctx, phase, t, last) {
         command: t.command,
         projectId: s.projectId,
         jobId: t.jobId,
-        phase,
+        ...(ending ? { ending } : {}),
         job: hideStale ? undefined : last?.job,
         prompt: t.prompt,
         startedAt: ctx.deadline.startedAt,
-        waited: s.wait,
         runUrl: ctx.runUrl,
         trigger: s.trigger,
         fromComment: ctx.event.comment !== undefined,
@@ -35658,7 +35614,6 @@ function jobReport(ctx, phase, t, last) {
         routedHere: t.routeHere,
         ...(t.jobId !== undefined && t.routedBefore === t.jobId ? { hintGiven: true } : {}),
         ...(recorded && s.comment !== 'false' ? { rerunFollows: true } : {}),
-        ...(s.requirePr ? { requirePr: true } : {}),
         requests: ctx.service.requests,
         githubHost: hostOf(ctx.serverUrl),
         ...(t.earlier ? { rerun: true } : {}),
@@ -35668,11 +35623,21 @@ function jobReport(ctx, phase, t, last) {
     };
 }
 /**
- * Whether the job opened the pull request it names, as far as this run can tell: the link is new
- * for the job (a job this step created, or a follow-up whose job named another or none just
- * before), and it is not where the job was asked for (that pull request was there before).
+ * Whether the job opened the pull request it names, as far as this run can tell: it names one
+ * that may be the job's own (namesNewPullRequest), and GitHub showed it created after the job
+ * (records/records.ts, asked by job-records.ts).
  */
 function openedByJob(ctx, t, job) {
+    const pr = job?.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined;
+    if (!job || !pr || !namesNewPullRequest(ctx, t, job))
+        return false;
+    return ctx.records?.seenCreatedAfter(pr, job) === true;
+}
+/**
+ * The link is new for the job (a job this step created, or a follow-up whose job named another or
+ * none just before), and it is not where the job was asked for (that pull request was there).
+ */
+function namesNewPullRequest(ctx, t, job) {
     const link = job?.prLink;
     if (!link)
         return false;
@@ -35691,6 +35656,139 @@ function hostOf(serverUrl) {
     }
 }
 /**
+ * What the completed job's pull request changes, when it is on this GitHub and there is a token
+ * to ask with. A failure only warns: the service has the instruction, and the answer is whole
+ * without the list.
+ */
+async function changesOf(ctx, job) {
+    const { octokit, serverUrl, settings } = ctx;
+    const pr = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined;
+    // Read only where the run reads GitHub for the user anyway (comments, or `context`): with
+    // `comment: false` the client is there for the agent's-own record alone.
+    const reads = settings.comment !== 'false' || settings.context;
+    if (job?.status !== 'completed' || !pr || !octokit || !reads)
+        return undefined;
+    try {
+        return await pullRequestChanges(octokit, pr, FILES_SHOWN);
+    }
+    catch (err) {
+        core_warning(`The answer shows no files: ${messageOf(err)}`);
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/commands/job-comments.ts
+// The job run's comments on GitHub: the live comment that answers on the run's pull request or
+// issue (working…, then the ending), and the route record on the pull request the agent opened,
+// which sends later trigger comments there to this job. A failure here only warns: once the
+// service has the instruction, nothing on GitHub may end the run early.
+
+
+
+
+
+/**
+ * What an answer's marker names its trigger by: the comment's id, or `review-<id>` for a review
+ * (reviews and comments are numbered apart, so their ids may meet).
+ */
+function answerKey(trigger) {
+    return trigger.kind === 'review' ? `review-${trigger.id}` : String(trigger.id);
+}
+/** The run's comments, on threads of the run's one Records (each listed at most once per run). */
+class JobComments {
+    o;
+    ref;
+    broken = false;
+    /** The pull requests (`pr/job`) this run recorded a job on. */
+    recorded = new Set();
+    constructor(o) {
+        this.o = o;
+    }
+    thread(issueNumber) {
+        const { records, owner, repo } = this.o;
+        if (!records || issueNumber === undefined || owner === '' || repo === '')
+            return undefined;
+        return records.thread({ owner, repo, issueNumber });
+    }
+    /**
+     * Writes the live comment on the target: created once (complete with its markers), edited on
+     * changes and at the end. Returns its URL; a failure only warns.
+     */
+    async write(report, o = {}) {
+        const thread = this.thread(this.o.target?.issueNumber);
+        if (!thread || this.broken)
+            return undefined;
+        const extraKeys = o.routeKeys ?? [];
+        // Markers of the edited comment to keep: what other writers of it recorded there.
+        const w = {
+            key: this.o.answerTo !== undefined
+                ? recordKey('answer', { project: this.o.projectId, trigger: this.o.answerTo })
+                : recordKey('job', { project: this.o.projectId, job: report.jobId ?? '' }),
+            extraKeys,
+            body: renderJobReport(report),
+            ...(o.carry ? { carry: o.carry } : {})
+        };
+        try {
+            this.ref = this.ref
+                ? await thread.update(this.ref.id, w)
+                : await thread.upsert({ ...w, mode: this.o.commentMode });
+            return this.ref.url;
+        }
+        catch (err) {
+            // A token that may not write will not be allowed on the next write either.
+            if (err instanceof GitHubError && (err.status === 401 || err.status === 403))
+                this.broken = true;
+            core_warning(messageOf(err));
+            return this.ref?.url;
+        }
+    }
+    /**
+     * Records the job on the pull request it names (`pr`, not the target: the live comment there
+     * carries the route itself), in one comment there: `opened` marks it the job's own work (the only
+     * record a merge check believes), `route` sends a reply with the trigger to the job. `body` is
+     * what the comment says. `once`: not again if this run wrote it already (while the job runs,
+     * the first sight is what counts). Returns whether the route there is new or was this job's
+     * already (undefined when nothing could be written); a failure only warns.
+     */
+    async recordOnPullRequest(pr, jobId, o) {
+        const thread = this.thread(pr);
+        if (!thread || (!o.opened && !o.route))
+            return undefined;
+        const written = `${pr}/${jobId}`;
+        if (o.once && this.recorded.has(written))
+            return 'updated';
+        const project = this.o.projectId;
+        const opened = recordKey('opened', { project, job: jobId });
+        const route = recordKey('route', { project, job: jobId });
+        try {
+            // Replies already went to this job here: the hint was said on this record before.
+            const before = o.route ? (await thread.newest('route', { project }))?.job : undefined;
+            const ref = await thread.upsert({
+                key: o.opened ? opened : route,
+                extraKeys: o.opened && o.route ? [route] : [],
+                body: o.body,
+                mode: 'upsert'
+            });
+            this.recorded.add(written);
+            info(o.opened
+                ? `Recorded on pull request #${pr} that job ${jobId} opened it: ${ref.url}`
+                : `Recorded job ${jobId} on pull request #${pr}: ${ref.url}`);
+            return before !== undefined && before === jobId ? 'updated' : 'created';
+        }
+        catch (err) {
+            core_warning(messageOf(err));
+            return undefined;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/commands/job-outputs.ts
+// The outputs a job run sets from the job it saw: as soon as the service answers, again at the
+// end, and on a cancellation, so that a failed or cancelled step still says what it knows.
+
+
+
+/**
  * `status`, `pr-link`, `pr-number` (when the pull request is on this GitHub), `branch` (the
  * job's `source.ref`) and `job` (its main fields only when the whole is too large).
  */
@@ -35708,58 +35806,6 @@ function setJobOutputs(result, job, serverUrl) {
         core_warning('The job object is too large for a step output; `job` holds its main fields only, long ones cut.');
     result.set('job', json);
 }
-/**
- * What the completed job's pull request changes, when it is on this GitHub and there is a token
- * to ask with. A failure only warns: the service has the instruction, and the answer is whole
- * without the list.
- */
-async function changesOf(ctx, job) {
-    const pr = job?.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined;
-    // Read only where the run reads GitHub for the user anyway (comments, or `context`): with
-    // `comment: false` the client is there for the agent's-own record alone.
-    const reads = ctx.settings.comment !== 'false' || ctx.settings.context;
-    if (job?.status !== 'completed' || !pr || !ctx.octokit || !reads)
-        return undefined;
-    try {
-        return await pullRequestChanges(ctx.octokit, pr, FILES_SHOWN);
-    }
-    catch (err) {
-        core_warning(`The answer shows no files: ${messageOf(err)}`);
-        return undefined;
-    }
-}
-/**
- * Why the run stopped, for a comment's reader: the service's or GitHub's words (a status and
- * what it said, never the request's path: that is for the log) and the action's own advice,
- * kept apart so that the advice renders as Markdown and the words are escaped.
- */
-function readerCause(err) {
-    if (err instanceof RateLimitError) {
-        const when = `${err.resetAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-        return {
-            error: err.serviceText ?? '429 Too Many Requests',
-            advice: err.resetKnown
-                ? `the service's rate limit resets at ${when}: run it again after that`
-                : "the service's hourly limit is spent: run it again within the hour"
-        };
-    }
-    if (err instanceof ServiceError) {
-        const { problem, hint } = err.forReaders;
-        return { ...(problem ? { error: problem } : {}), ...(hint ? { advice: hint } : {}) };
-    }
-    if (err instanceof GitHubError)
-        return { error: err.problem, ...(err.hint ? { advice: err.hint } : {}) };
-    if (err instanceof BudgetError)
-        return {
-            advice: `this run may send at most ${err.maxRequests} requests to the service ` +
-                '(`max-requests`), and has sent them all'
-        };
-    if (err instanceof TimeUpError) {
-        const cause = err.cause === undefined ? {} : readerCause(err.cause);
-        return { ...cause, advice: `the time allowed (${err.limit}) ran out` };
-    }
-    return { error: messageOf(err) };
-}
 
 ;// CONCATENATED MODULE: ./src/commands/job-records.ts
 // What a job run records on the pull request its job names (in this repository): that the job
@@ -35767,7 +35813,8 @@ function readerCause(err) {
 // as the run sees it and whatever `comment` says; and the route that sends replies with the
 // trigger there to the job, at completion when the run comments. A human pull request the job
 // merely names (where it was asked for, or one it had before this instruction) gets the route at
-// most, never the record that it opened it.
+// most, never the record that it opened it; so does one GitHub shows created before the job.
+
 
 
 
@@ -35780,6 +35827,10 @@ function readerCause(err) {
 async function recordOnItsPullRequest(ctx, comments, target, sight) {
     const { job, ending } = sight;
     const { event, serverUrl } = ctx;
+    // Whether GitHub shows the pull request created after the job: asked once, for the words too.
+    const named = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined;
+    if (named && ctx.records && namesNewPullRequest(ctx, target, job))
+        await ctx.records.createdAfter(named, job ?? {});
     const pr = job?.prLink
         ? parsePullRequestLink(job.prLink, serverUrl, event.owner, event.repo)
         : undefined;
@@ -35798,6 +35849,8 @@ async function recordOnItsPullRequest(ctx, comments, target, sight) {
     const report = {
         ...sight.report,
         routedHere: route,
+        // What GitHub said just now of the pull request's age decides "opened" or "updated".
+        prUpdated: !opened,
         // The record is where the reply hint lives: it always carries it.
         hintGiven: false,
         prNumber: pr,
@@ -36247,11 +36300,11 @@ async function prepareTarget(ctx, comments, agent, start, onJob) {
  */
 async function earlierAttemptsJob(ctx, comments) {
     const run = ctx.run;
-    const parts = deliveryParts(ctx);
-    if (!run || run.attempt < 2 || !parts)
+    const step = deliveryStep(ctx.settings, run);
+    if (!run || run.attempt < 2 || !step)
         return undefined;
     const thread = comments.thread(ctx.target?.issueNumber);
-    const found = thread ? await thread.newestUnder(deliveryPrefix(parts)) : undefined;
+    const found = thread ? await deliveredTo(thread, step) : undefined;
     if (found === undefined || found === '')
         return undefined;
     const given = ctx.settings.command === 'message' ? ctx.settings.jobId : '';
@@ -36267,8 +36320,9 @@ async function earlierAttemptsJob(ctx, comments) {
  */
 async function routedBefore(ctx, comments) {
     const thread = comments.thread(ctx.target?.issueNumber);
-    const found = await thread?.findRoutedJob(ctx.settings.projectId).catch(() => undefined);
-    return found === undefined ? {} : { routedBefore: found };
+    const project = ctx.settings.projectId;
+    const found = await thread?.newest('route', { project }).catch(() => undefined);
+    return found === undefined || found.job === '' ? {} : { routedBefore: found.job };
 }
 /**
  * `fix N`: a new job with the suggestion's instruction, whatever `job-id` or the thread's record
@@ -36283,7 +36337,8 @@ function fixTarget(ctx, target) {
 async function chooseJob(ctx, comments, agent) {
     const { event, settings: s, target } = ctx;
     const thread = comments.thread(event.issueNumber);
-    const found = thread ? await thread.findRoutedJob(s.projectId) : undefined;
+    const route = thread ? await thread.newest('route', { project: s.projectId }) : undefined;
+    const found = route?.job;
     const here = `This ${placeNoun(event.isPullRequest)}`;
     // The live comment may replace the one that carried the route: it must carry it on.
     const routeHere = target?.issueNumber === event.issueNumber;
@@ -36311,8 +36366,8 @@ async function chooseJob(ctx, comments, agent) {
 async function agentsPullRequest(ctx, thread, agent) {
     const s = ctx.settings;
     try {
-        const jobId = await thread.findReportedJob(s.projectId);
-        if (jobId === undefined)
+        const jobId = (await thread.newest('job', { project: s.projectId }))?.job;
+        if (jobId === undefined || jobId === '')
             return undefined;
         const job = await agent.getJob(jobUrlPath(s.jobPath, s.projectId, jobId));
         const pr = job.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined;
@@ -36375,6 +36430,7 @@ async function gatherContext(ctx) {
 
 
 
+
 async function runJob(ctx) {
     await new JobRun(ctx).run();
 }
@@ -36396,29 +36452,28 @@ class JobRun {
         this.agent = new AgentApi(ctx.service);
         this.comments = new JobComments({
             // Also with `comment: false`: the record that the job opened a pull request is still kept.
-            octokit: ctx.octokit,
+            ...(ctx.records ? { records: ctx.records } : {}),
             owner: ctx.event.owner,
             repo: ctx.event.repo,
             target: ctx.target,
             projectId: s.projectId,
             commentMode: s.commentMode,
-            secret: s.apiKey,
             ...(ctx.event.comment ? { answerTo: answerKey(ctx.event.comment) } : {})
         });
     }
     async run() {
         this.ctx.result.onCancel = signal => Promise.resolve(this.cancel(signal));
-        let ending;
+        let ended;
         try {
             this.target = await this.prepare();
             const sent = await this.deliver(this.target);
             const waited = await this.follow(sent);
-            ending = await this.conclude(waited);
+            ended = await this.conclude(waited);
         }
         catch (err) {
-            ending = this.stopped(err);
+            ended = { ending: this.stopped(err) };
         }
-        this.end(ending);
+        this.end(ended);
     }
     // ---------------------------------------------------------------------------------------------
     // The phases
@@ -36487,7 +36542,7 @@ class JobRun {
         if (!s.wait)
             return { job: sent.job, timedOut: false, doubted: false };
         // Without waiting, the ending is the first and only write.
-        await this.writeLive(this.report('waiting'), this.keys(this.target.routeHere));
+        await this.writeLive(this.report(), this.keys(this.target.routeHere));
         const jobId = sent.jobId;
         return waitForJob({
             service: this.agent,
@@ -36499,8 +36554,9 @@ class JobRun {
             evidence,
             onChange: async (job) => {
                 this.last = { job, stale: false };
-                await this.writeLive(this.report('waiting'), this.keys(this.target.routeHere));
-                await this.record(job, 'waiting', false);
+                // The record first: it asks GitHub whether the job opened its pull request (the words).
+                await this.record(job);
+                await this.writeLive(this.report(), this.keys(this.target.routeHere));
             },
             log: line => info(line),
             warn: line => core_warning(line)
@@ -36512,22 +36568,21 @@ class JobRun {
         if (job)
             this.last = { job, stale: false };
         this.setJobOutputs(waited.job);
-        const status = waited.job?.status;
+        const ending = afterWait(waited, this.s);
         const { serverUrl, event, target } = this.ctx;
         const prNumber = waited.job?.prLink
             ? parsePullRequestLink(waited.job.prLink, serverUrl, event.owner, event.repo)
             : undefined;
-        const phase = waited.timedOut ? 'timed-out' : 'done';
-        const route = await this.record(job, phase, true);
+        const route = await this.record(job, ending);
         if (route !== undefined && route.pr === target?.issueNumber)
             this.target = { ...this.target, routeHere: true };
-        const failure = exitProblem(waited, jobId, this.s);
         const changes = await changesOf(this.ctx, waited.job);
-        const report = {
-            ...this.report(phase),
-            // Only the service's words go here (escaped as untrusted); the step's own message, with
-            // its advice, goes to the log.
-            ...(waited.timedOut && waited.lastPollError ? readerCause(waited.lastPollError) : {}),
+        if (openedOrUpdated(ending))
+            this.ctx.result.reaction = 'rocket';
+        const note = endingNote(ending, jobId);
+        if (note)
+            core_namespaceObject[note.level](note.text);
+        const learned = {
             prNumber,
             ...(changes ? { changes } : {}),
             ...(route !== undefined ? { routedTo: route.pr } : {}),
@@ -36538,51 +36593,37 @@ class JobRun {
                 ? { onItsPullRequest: {} }
                 : {})
         };
-        const retry = status === 'failed' ? { retry: true } : {};
-        if (failure)
-            return { report, failure, ...retry };
-        if (status === 'completed' && waited.job?.prLink)
-            this.ctx.result.reaction = 'rocket';
-        if (status === 'archived')
-            core_warning(`Job ${jobId} was archived.`);
-        if (status === 'completed' && !waited.job?.prLink)
-            notice(noPullRequestNote(jobId));
-        return { report, ...retry };
+        return { ending, learned };
     }
     /** Whatever stopped the run, as its one ending: what the stage lets it say about delivery. */
     stopped(err) {
         if (err instanceof NoJobError)
-            return {
-                report: {
-                    ...this.report('no-job'),
-                    delivered: 'no',
-                    ...(err.elsewhere ? { elsewhere: err.elsewhere } : {})
-                },
-                failure: err.message
-            };
-        const delivered = this.stage === 'preparing' ? 'no' : this.stage === 'sending' ? deliveryOf(err) : 'yes';
-        const failure = stoppedBy(messageOf(err), this.stage, delivered, this.target.jobId ?? '');
-        return { report: { ...this.report('error'), ...readerCause(err), delivered }, failure };
+            return noJob(err.message, err.elsewhere);
+        return stoppedAt(this.stage, err);
     }
     cancel(signal) {
-        const { error, delivered } = cancelled(signal, this.stage);
         if (this.last)
             this.setJobOutputs(this.last.job);
-        this.end({ report: { ...this.report('cancelled'), error, delivered } });
-        return error;
+        // A cancellation always fails the step.
+        return this.end({ ending: cancelledAt(this.stage, signal) }) ?? '';
     }
     // ---------------------------------------------------------------------------------------------
     // What the run writes
-    /** The ending: the live comment's last write and the job summary, published by run(). */
-    end(ending) {
-        const ended = { ...ending.report, endedAt: this.ctx.deadline.now() };
-        const keys = this.keys(ended.routedHere === true, ending.retry, ended.prNumber);
+    /**
+     * The ending: the live comment's last write, the job summary and the step's failure, all
+     * worded from the one ending, published by run(). Returns the failure, if the step fails.
+     */
+    end({ ending, learned }) {
+        const ended = { ...this.report(ending), ...learned, endedAt: this.ctx.deadline.now() };
+        const keys = this.keys(ended.routedHere === true, jobFailed(ending), ended.prNumber);
         this.ctx.result.comment = () => this.comments.write(ended, this.markers(keys));
         // The summary is read on the run's page: it names the pull request, never "this" one.
         if (this.s.summary)
             this.ctx.result.summary = renderJobReport({ ...ended, onItsPullRequest: undefined }, 'summary');
-        if (ending.failure !== undefined)
-            this.ctx.result.failure = ending.failure;
+        const failure = stepFailure(ending, this.target.jobId ?? '');
+        if (failure !== undefined)
+            this.ctx.result.failure = failure;
+        return failure;
     }
     /** A write of the live comment during the run; its URL is an output at once. */
     async writeLive(report, keys) {
@@ -36590,13 +36631,21 @@ class JobRun {
         if (url)
             this.ctx.result.set('comment-url', url);
     }
-    /** What this sight of the job shows on its pull request (job-records.ts): the route there. */
-    record(job, phase, ending) {
-        const report = { ...this.report(phase), endedAt: this.ctx.deadline.now() };
-        return recordOnItsPullRequest(this.ctx, this.comments, this.target, { job, ending, report });
+    /**
+     * What this sight of the job shows on its pull request (job-records.ts): the route there. With
+     * `ending`, the run's last sight; without, one while it waits.
+     */
+    record(job, ending) {
+        const report = { ...this.report(ending), endedAt: this.ctx.deadline.now() };
+        return recordOnItsPullRequest(this.ctx, this.comments, this.target, {
+            job,
+            ending: ending !== undefined,
+            report
+        });
     }
-    report(phase) {
-        return jobReport(this.ctx, phase, this.target, this.last);
+    /** The report of the run as it stands: ended, or (no `ending`) still waiting. */
+    report(ending) {
+        return jobReport(this.ctx, ending, this.target, this.last);
     }
     setJobOutputs(job) {
         setJobOutputs(this.ctx.result, job, this.ctx.serverUrl);
@@ -36612,17 +36661,17 @@ class JobRun {
      * `fix N`, the suggestion the job is for and the pull request it opened, which the next report
      * shows.
      */
-    keys(routeHere, retry, prNumber) {
+    keys(routeHere, retry = false, prNumber) {
         const { jobId } = this.target;
         const { fix } = this.ctx;
-        const parts = deliveryParts(this.ctx);
+        const step = deliveryStep(this.s, this.ctx.run);
         const keys = [];
         if (jobId === undefined)
             return keys;
         if (routeHere)
-            keys.push(markerKey('route', this.s.projectId, jobId));
-        if (this.stage === 'waiting' && parts)
-            keys.push(deliveryKey(parts, retry ? undefined : jobId));
+            keys.push(recordKey('route', { project: this.s.projectId, job: jobId }));
+        if (this.stage === 'waiting' && step)
+            keys.push(deliveryKey(step, retry ? undefined : jobId));
         if (fix && this.stage === 'waiting')
             keys.push(fixKey(this.s.projectId, fix.id, prNumber));
         return keys;
@@ -36849,13 +36898,13 @@ async function readTrend(api, t) {
             }
         }
         catch (err) {
-            stop = { at: point.range, missing: i + 1, ...trend_stoppedBy(err) };
+            stop = { at: point.range, missing: i + 1, ...stoppedBy(err) };
             break;
         }
     }
     return { points, requests, known, ...(stop ? { stop } : {}) };
 }
-function trend_stoppedBy(err) {
+function stoppedBy(err) {
     const reason = messageOf(err);
     if (err instanceof BudgetError)
         return { limit: 'max-requests', reason, error: err };
@@ -37413,7 +37462,7 @@ function previousTotal(x, path) {
     return x.previousRows?.find(row => row.path === path)?.total;
 }
 /** "12,000 unique visitors (10,412 human, 2,496 AI)". */
-function split(x) {
+function health_tables_split(x) {
     const noun = x.name === 'visitors' ? 'unique visitors' : 'page views';
     const { human, ai, total } = x.totals;
     return `**${formatNumber(total)}** ${noun} (${formatNumber(human)} human, ${formatNumber(ai)} AI)`;
@@ -37441,7 +37490,7 @@ function pagesBlock(r, rows, visitors, views) {
         })
     ]);
     const sentences = [
-        `${shown.map(split).join('; ')}, on ${plural(lead.rows, 'page')}.`,
+        `${shown.map(health_tables_split).join('; ')}, on ${plural(lead.rows, 'page')}.`,
         visitors && visitors.totals.human + visitors.totals.ai !== visitors.totals.total
             ? 'A visitor who came as both human and AI counts once in the total.'
             : '',
@@ -37932,6 +37981,8 @@ function notRead(sections) {
     return lines.join('\n>\n');
 }
 
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:path"
@@ -38349,11 +38400,10 @@ function totalsBefore(sections) {
 
 
 
-
 /** The thread the report is posted on, listed once for reading and writing alike. */
 function reportThread(ctx) {
-    const { octokit, target, settings } = ctx;
-    return octokit && target ? new CommentThread(octokit, target, settings.apiKey) : undefined;
+    const { records, target } = ctx;
+    return records && target ? records.thread(target) : undefined;
 }
 /** The records in the thread, or undefined (none can be read: everything is read anew). */
 async function recall(ctx, thread) {
@@ -38390,8 +38440,8 @@ async function fixStates(ctx, records) {
             continue;
         }
         try {
-            const pr = await pullRequestState(octokit, event.owner, event.repo, fix.pr);
-            states.set(fix.id, { pr: fix.pr, ...pr });
+            const { state, mergedAt } = await pullRequestState(octokit, event.owner, event.repo, fix.pr);
+            states.set(fix.id, { pr: fix.pr, state, ...(mergedAt !== undefined ? { mergedAt } : {}) });
         }
         catch (err) {
             core_warning(`${messageOf(err)}: the report shows its state as unknown.`);
@@ -38406,7 +38456,8 @@ async function fixStates(ctx, records) {
  * until the report suggests the thing again or stops raising it.
  */
 function earlierSuggestions(records, range, fixes, held) {
-    const last = records?.reports.find(r => !sameRange(r.range, range));
+    // Newest by range first: the newest report of a range that ended by this one's end.
+    const last = records?.reports.find(r => !sameRange(r.range, range) && (range.dateTo === undefined || r.range.dateTo <= range.dateTo));
     const listed = (last?.suggestions ?? []).map(s => {
         const fix = fixes.get(s.id);
         return { n: s.n, id: s.id, subject: s.subject, ...(fix ? { fix } : {}) };
@@ -41289,15 +41340,18 @@ async function runVisitors(ctx) {
     if (s.summary)
         ctx.result.summary = summary.markdown;
     const everyRow = commentFullData(s.summary && summary.rows === report.top.length, s.outputFile?.path, ctx.runUrl);
-    const { octokit, target } = ctx;
-    if (octokit && target)
+    const { records, target } = ctx;
+    if (records && target)
         ctx.result.comment = async () => {
-            const ref = await upsertComment(octokit, target, {
+            const ref = await records.thread(target).upsert({
                 // One comment per report: a re-run edits it, a new week gets its own.
-                key: markerKey('visitors', s.projectId, s.range.dateFrom ?? '', s.range.dateTo ?? ''),
+                key: recordKey('visitors', {
+                    project: s.projectId,
+                    from: s.range.dateFrom ?? '',
+                    to: s.range.dateTo ?? ''
+                }),
                 body: room => renderVisitorsReport({ ...report, file: undefined }, { room: chars(room), fullData: everyRow }),
-                mode: s.commentMode,
-                secret: s.apiKey
+                mode: s.commentMode
             });
             return ref.url;
         };
@@ -41384,6 +41438,16 @@ async function commentRights(octokit, place) {
     }
     // GitHub took a comment with no body: it may write here (never expected).
     return { ok: true };
+}
+/**
+ * The login this token writes as, from GitHub (`query { viewer { login } }`): `github-actions[bot]`
+ * for GITHUB_TOKEN, `<slug>[bot]` for an app's installation token, the user's own login for a
+ * personal token. REST's GET /user refuses installation tokens; GraphQL's viewer does not.
+ */
+async function tokenLogin(octokit) {
+    const answer = await call('asking GitHub which login this token writes as', () => octokit.graphql('query { viewer { login } }'));
+    const login = answer.viewer?.login;
+    return typeof login === 'string' && login !== '' ? login.toLowerCase() : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/report/check.ts
@@ -41487,7 +41551,7 @@ function rateLimitLine(profile) {
     return `Rate-limit headers: ${each.join('; ')}.`;
 }
 
-;// CONCATENATED MODULE: ./src/commands/check-probes.ts
+;// CONCATENATED MODULE: ./src/check/probes.ts
 
 
 
@@ -41615,7 +41679,7 @@ function order(values) {
     return { sorted: values.every((v, i) => i === 0 || v <= values[i - 1]) };
 }
 
-;// CONCATENATED MODULE: ./src/commands/check-lines.ts
+;// CONCATENATED MODULE: ./src/check/lines.ts
 
 
 
@@ -42135,11 +42199,13 @@ function readPullRequestAuthor(payload) {
     return event_asString(asObject(item?.user)?.login);
 }
 
-;// CONCATENATED MODULE: ./src/github/fix-trigger.ts
+;// CONCATENATED MODULE: ./src/records/fix.ts
 // `/docs-agent fix N [more words]` on an issue that holds a docs-health report: the agent gets
-// suggestion N's instruction as the newest report wrote and signed it (report-records.ts), never
-// the comment's visible text, plus the words after N. On a thread with no report of this
-// project, `fix 2 typos` is an ordinary instruction.
+// suggestion N's instruction as the newest report wrote and signed it (report.ts), never the
+// comment's visible text, plus the words after N. On a thread with no report of this project,
+// `fix 2 typos` is an ordinary instruction; on one whose report the key can no longer read (it
+// was rotated), nothing is sent and the reply says why.
+
 
 
 /** `fix N` and the words after it, when the instruction starts so. */
@@ -42156,8 +42222,15 @@ function fixPrompt(s, more) {
 async function resolveFix(thread, o, asked) {
     const records = await readReportRecords(thread, o.projectId);
     const newest = records.reports[0];
-    if (!newest)
-        return { kind: 'not-a-report' };
+    if (!newest) {
+        const claim = (key) => {
+            const c = claimOf(key);
+            return c?.kind === 'report' && c.project === o.projectId;
+        };
+        return (await thread.holdsUnreadable(claim))
+            ? { kind: 'unreadable', reply: unreadableReply(asked.n, o.trigger) }
+            : { kind: 'not-a-report' };
+    }
     const s = newest.suggestions.find(x => x.n === asked.n);
     if (s)
         return { kind: 'fix', fix: { n: s.n, id: s.id }, prompt: fixPrompt(s, asked.more) };
@@ -42165,15 +42238,22 @@ async function resolveFix(thread, o, asked) {
     const numbers = newest.suggestions.map(x => x.n);
     const valid = numbers.length === 0
         ? `The newest report on this issue (${which}) has no suggestion to fix.`
-        : `The newest report on this issue (${which}) has suggestion${numbers.length === 1 ? '' : 's'} ${fix_trigger_list(numbers)}; ` +
+        : `The newest report on this issue (${which}) has suggestion${numbers.length === 1 ? '' : 's'} ${fix_list(numbers)}; ` +
             `reply e.g. \`${o.trigger} fix ${numbers[0]}\` (words after the number are added to its instruction).`;
     return {
         kind: 'no-such-suggestion',
         reply: `There is no suggestion ${asked.n}, so nothing was sent to the docs agent. ${valid}`
     };
 }
+function unreadableReply(n, trigger) {
+    return (`The report on this issue cannot be read with this key, so nothing was sent to the docs agent ` +
+        `(suggestion ${n} was not sent, nor "fix ${n}" as an instruction). Its suggestions were signed ` +
+        'with the API key the action had when the report was written, and the key has changed since. ' +
+        'Run the report workflow again to post a new report on this issue, then reply with ' +
+        `\`${trigger} fix N\` to it.`);
+}
 /** "1", "1 and 2", "1, 2 and 3". */
-function fix_trigger_list(numbers) {
+function fix_list(numbers) {
     if (numbers.length === 1)
         return String(numbers[0]);
     return `${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
@@ -42236,7 +42316,7 @@ async function getCommenterPermission(octokit, owner, repo, username) {
         return 'none';
     }
     catch (error) {
-        core_debug(`Permission lookup for ${username} failed, treating as none: ${describe(error)}`);
+        debug(`Permission lookup for ${username} failed, treating as none: ${describe(error)}`);
         return 'none';
     }
 }
@@ -42348,6 +42428,27 @@ async function checkCommenter(octokit, event, comment, rules) {
                 '(or list the login in `allowed-users`)'
         };
     return { allowed: true, why: `@${login} has ${actual} permission` };
+}
+/** Reactions on the trigger comment this run answers; 😕 only after 👀 told the writer it was taken. */
+class Reactions {
+    trigger;
+    octokit;
+    mayWrite;
+    event;
+    constructor(trigger, octokit, mayWrite, event) {
+        this.trigger = trigger;
+        this.octokit = octokit;
+        this.mayWrite = mayWrite;
+        this.event = event;
+    }
+    async add(content) {
+        const { comment } = this.trigger;
+        if (!this.octokit || !this.mayWrite)
+            return;
+        if (content === 'confused' && !hasReaction(comment, 'eyes'))
+            return;
+        await addReaction(this.octokit, this.event.owner, this.event.repo, comment, content, core_warning);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/range-input.ts
@@ -42775,12 +42876,14 @@ async function admit(c) {
         };
     }
     const fix = await fixTrigger(c, checked.prompt, gate, rules.trigger, octokit);
-    if (fix?.kind === 'no-such-suggestion') {
+    if (fix?.kind === 'no-such-suggestion' || fix?.kind === 'unreadable') {
         const place = placeOf(c.event);
         const answer = mayWrite && place !== undefined;
         return {
             skip: {
-                reason: 'no such suggestion in the newest report',
+                reason: fix.kind === 'unreadable'
+                    ? "the report's records cannot be read with this key"
+                    : 'no such suggestion in the newest report',
                 notice: fix.reply,
                 ...(answer ? { reply: { place, body: fix.reply } } : {}),
                 ...(answer ? { reaction: { comment, content: 'confused' } } : {})
@@ -42801,8 +42904,8 @@ async function fixTrigger(c, prompt, gate, trigger, octokit) {
     const place = placeOf(c.event);
     if (!asked || !octokit || !place || gate.projectId === '')
         return undefined;
-    const thread = new CommentThread(octokit, place, gate.apiKey);
-    const o = { secret: gate.apiKey, projectId: gate.projectId, trigger, now: (c.now ?? Date.now)() };
+    const thread = c.records(octokit, gate.apiKey).thread(place);
+    const o = { projectId: gate.projectId, trigger, now: (c.now ?? Date.now)() };
     const found = await resolveFix(thread, o, asked);
     return found.kind === 'not-a-report' ? undefined : found;
 }
@@ -42812,7 +42915,7 @@ async function fixTrigger(c, prompt, gate, trigger, octokit) {
  * closed: when GitHub cannot answer it (or there is no token to ask with), nothing is started
  * either, and a warning says how to run it by hand.
  */
-async function ownMergeSkip(event, payload, settings, octokit) {
+async function ownMergeSkip(event, payload, settings, records) {
     const pr = asObject(payload.pull_request);
     const merged = payload.action === 'closed' && pr?.merged === true;
     const place = placeOf(event);
@@ -42820,10 +42923,10 @@ async function ownMergeSkip(event, payload, settings, octokit) {
         return undefined;
     let own;
     try {
-        if (!octokit)
+        if (!records)
             throw new Error('`github-token` is empty, so GitHub cannot be asked');
-        const thread = new CommentThread(octokit, place, settings.apiKey);
-        own = (await thread.newestUnder(markerKey('opened', settings.projectId))) !== undefined;
+        const opened = await records.thread(place).newest('opened', { project: settings.projectId });
+        own = opened !== undefined;
     }
     catch (err) {
         const why = messageOf(err);
@@ -42892,6 +42995,19 @@ function withheldSecretsWhy(event, env) {
     if (env.GITHUB_ACTOR === 'dependabot[bot]')
         return 'the run was started by Dependabot, and GitHub gives its runs no secrets (only Dependabot secrets)';
     return undefined;
+}
+/** Where `comment` says to comment; `true` without a place is an input error. */
+function commentTarget(s, event) {
+    if (s.comment === 'false')
+        return undefined;
+    const fromEvent = PULL_REQUEST_EVENTS.includes(event.eventName) ? event.issueNumber : undefined;
+    const issueNumber = s.issueNumber ?? fromEvent;
+    if (issueNumber === undefined || event.owner === '' || event.repo === '') {
+        if (s.comment === 'true')
+            throw new InputError('comment', 'is `true`, but this run has no pull request or issue: set `issue-number`, or run on a pull_request or issue_comment event');
+        return undefined;
+    }
+    return { owner: event.owner, repo: event.repo, issueNumber };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
@@ -47934,6 +48050,414 @@ function createOctokit(token, apiUrl, userAgent, deadline = new Deadline()) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/records/login.ts
+// The login this token writes as: the one author whose comments the action may edit, and whose
+// older records (signed before records named their writer) still count. Learned only from what
+// no reader can edit: GitHub's answer to this run's own write, or GitHub's answer about the token
+// (asked at most once per run, and only when needed). Never from a comment's text, nor from which
+// comment is oldest.
+class OwnLogin {
+    ask;
+    known;
+    asked;
+    /** `ask` asks GitHub (the token's `viewer`); a failure means unknown. */
+    constructor(ask) {
+        this.ask = ask;
+    }
+    /** GitHub's answer to this run's own write names its author: the login this token writes as. */
+    learn(author) {
+        if (author)
+            this.known = author.toLowerCase();
+    }
+    /** The login, asking GitHub once if no write has told it yet; undefined when it cannot be told. */
+    async own() {
+        if (this.known !== undefined)
+            return this.known;
+        this.asked ??= this.ask().catch(() => undefined);
+        const login = await this.asked;
+        this.known ??= login;
+        return this.known;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/records/signature.ts
+// Signing and verifying the hidden markers that carry the action's records (kinds.ts says what
+// each one means). Anyone can type an HTML comment, so a marker counts only when its HMAC
+// verifies: keyed with a secret no commenter has (the API key), over the thread (owner/repo#n),
+// the login that wrote the comment, the time the marker was written, and the key. A marker
+// pasted into a comment by anyone else (copied from the action's comment or from its public edit
+// history, in a new comment or edited into an old one) names another writer, and does not verify.
+//
+// Why the time and not the comment id: a marker that binds the id can only be written after the
+// comment exists, which costs a create and then an edit. A marker bound to its time is complete in
+// the create itself, and "the newest marker" (by its signed time) is the action's latest word.
+//
+// Two older formats are still read, so that records written before an upgrade keep working, but
+// only in comments whose author is the action's own login (records.ts learns it from GitHub,
+// never from a comment): markers signed over the time without the login, and those of version
+// 1.0.0, signed over the comment's id (the oldest of all: time 0).
+
+const SIG_HEX = 32;
+// encodeURIComponent never emits whitespace, '<' or '>', so an encoded key cannot end the marker.
+const KEY = "([A-Za-z0-9\\-_.!~*'()%]+)";
+const MARKER_PATTERN = new RegExp(`<!-- docs-agent:${KEY} v=2 t=([0-9]{1,15}) sig=([0-9a-f]+) -->`, 'g');
+const TIMED_PATTERN = new RegExp(`<!-- docs-agent:${KEY} t=([0-9]{1,15}) sig=([0-9a-f]+) -->`, 'g');
+const LEGACY_PATTERN = new RegExp(`<!-- docs-agent:${KEY} sig=([0-9a-f]+) -->`, 'g');
+/** Any line shaped like a marker, whatever its format and whether it verifies. */
+const MARKER_LINE = /^<!-- docs-agent:[^\n]* -->$/;
+const SHAPED_KEY = /^<!-- docs-agent:(\S+) /;
+const thread = (place) => `${place.owner}/${place.repo}#${place.issueNumber}`;
+/** Logins are case-insensitive on GitHub: signed and compared in lower case. */
+const normalLogin = (login) => login.toLowerCase();
+function hmac(secret, text) {
+    return (0,external_node_crypto_.createHmac)('sha256', secret).update(text).digest('hex').slice(0, SIG_HEX);
+}
+function signature(key, secret, place, writer, at) {
+    if (secret === '')
+        throw new Error('A secret is required to sign comment markers');
+    if (writer === '')
+        throw new Error("The writer's login is required to sign comment markers");
+    return hmac(secret, `v2\n${thread(place)}\nby=${normalLogin(writer)}\nt=${at}\n${key}`);
+}
+/** A marker for `key`, written by `writer` (the login GitHub will show as the comment's author). */
+function makeMarker(key, secret, place, writer, at) {
+    const sig = signature(key, secret, place, writer, at);
+    return `<!-- docs-agent:${encodeURIComponent(key)} v=2 t=${at} sig=${sig} -->`;
+}
+/** The markers for `keys`, all stamped `at`, one per line. */
+function markersFor(keys, secret, place, writer, at) {
+    return keys.map(key => makeMarker(key, secret, place, writer, at)).join('\n');
+}
+function sameSignature(actual, expected) {
+    // Constant time, so the signature cannot be guessed byte by byte from response timing.
+    return (actual.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(Buffer.from(actual), Buffer.from(expected)));
+}
+function decodeKey(encoded) {
+    try {
+        return decodeURIComponent(encoded);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** The markers in body whose signature verifies for its writer, in order of appearance. */
+function verifiedMarkers(body, secret, place, by) {
+    // With no secret nothing can be told apart from a forgery; with no author, no writer to bind.
+    if (secret === '' || typeof body !== 'string' || by.author === '')
+        return [];
+    const text = trailingMarkers(body);
+    const found = [];
+    if (by.own && by.commentId !== undefined)
+        for (const match of text.matchAll(LEGACY_PATTERN)) {
+            const key = decodeKey(match[1] ?? '');
+            if (key === undefined)
+                continue;
+            const expected = hmac(secret, `${thread(place)}\n${by.commentId}\n${key}`);
+            if (sameSignature(match[2] ?? '', expected))
+                found.push({ key, at: 0 });
+        }
+    const timed = (pattern, sign) => {
+        for (const match of text.matchAll(pattern)) {
+            const key = decodeKey(match[1] ?? '');
+            const at = Number(match[2]);
+            if (key === undefined || !Number.isSafeInteger(at))
+                continue;
+            if (sameSignature(match[3] ?? '', sign(key, at)))
+                found.push({ key, at });
+        }
+    };
+    if (by.own)
+        timed(TIMED_PATTERN, (key, at) => hmac(secret, `${thread(place)}\nt=${at}\n${key}`));
+    timed(MARKER_PATTERN, (key, at) => signature(key, secret, place, by.author, at));
+    return found;
+}
+/**
+ * The keys that the trailing marker lines of body name, as written, whether or not they verify
+ * (undecodable ones left out): what a comment claims, for telling a rotated key from no record.
+ */
+function claimedKeys(body) {
+    if (typeof body !== 'string')
+        return [];
+    const text = trailingMarkers(body);
+    if (text === '')
+        return [];
+    return text.split('\n').flatMap(line => {
+        const key = decodeKey(SHAPED_KEY.exec(line)?.[1] ?? '');
+        return key === undefined || key === '' ? [] : [key];
+    });
+}
+/**
+ * The lines of marker comments that end the body: the action writes its markers there, after the
+ * text. Text above them (an instruction shown verbatim in a code block, say) may hold a copy of
+ * a real marker; it is never read as one. Nor are marker lines that a code block left open above
+ * them swallows: a copy pasted after an unclosed fence is code, not a marker.
+ */
+function trailingMarkers(body) {
+    const lines = body.trimEnd().split('\n');
+    let first = lines.length;
+    while (first > 0 && MARKER_LINE.test(lines[first - 1] ?? ''))
+        first--;
+    if (fenceLeftOpen(lines.slice(0, first)))
+        return '';
+    return lines.slice(first).join('\n');
+}
+/**
+ * Whether a fenced code block (CommonMark: three or more backticks or tildes, indented at most 3
+ * spaces) is still open after `lines`: closed only by a fence of the same character, at least as
+ * long, with nothing after it.
+ */
+function fenceLeftOpen(lines) {
+    let open;
+    for (const line of lines) {
+        const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+        if (!m)
+            continue;
+        const run = m[1] ?? '';
+        const rest = m[2] ?? '';
+        if (open === undefined) {
+            // A backtick fence's info string holds no backtick (else it is an inline code span).
+            if (!(run[0] === '`' && rest.includes('`')))
+                open = { char: run[0] ?? '', length: run.length };
+        }
+        else if (run[0] === open.char && run.length >= open.length && rest.trim() === '')
+            open = undefined;
+    }
+    return open !== undefined;
+}
+
+;// CONCATENATED MODULE: ./src/records/thread.ts
+// One issue or pull request as this run sees it: its comments listed once (github/comments.ts),
+// then kept current as the run writes; the records in them that count (signature.ts: signed for
+// the comment's author; older formats only in the action's own comments); the newest record of a
+// kind; and the one place that decides which comment the action may edit: only one whose author
+// is its own login (login.ts). Every other comment, a reader's above all, is never edited.
+
+
+
+
+class RecordThread {
+    octokit;
+    place;
+    secret;
+    login;
+    list;
+    /** The time stamped on this run's last markers: each write is newer than the one before. */
+    lastAt = 0;
+    constructor(octokit, place, secret, login) {
+        this.octokit = octokit;
+        this.place = place;
+        this.secret = secret;
+        this.login = login;
+    }
+    async comments() {
+        this.list ??= await listComments(this.octokit, this.place);
+        return this.list;
+    }
+    /**
+     * The comments with records that count: markers signed for the comment's author, and in the
+     * action's own comments the older formats too. The own login is asked for only when a comment
+     * holds marker lines that the first rule leaves unread.
+     */
+    async marked() {
+        const comments = await this.comments();
+        const bound = comments.map(comment => ({ comment, markers: this.verify(comment, false) }));
+        const unread = bound.some(m => claimedKeys(m.comment.body).length > m.markers.length);
+        const own = unread ? await this.login.own() : undefined;
+        return bound
+            .map(m => own !== undefined && m.comment.author === own
+            ? { ...m, markers: this.verify(m.comment, true) }
+            : m)
+            .filter(m => m.markers.length > 0);
+    }
+    verify(comment, own) {
+        const by = { author: comment.author, own, commentId: comment.id };
+        return verifiedMarkers(comment.body, this.secret, this.place, by);
+    }
+    /**
+     * The newest record of `kind` whose parts match `match` (by its signed time; on a tie the older
+     * comment, the original of any copy), and the comment it is in.
+     */
+    async newestWith(kind, match) {
+        let best;
+        for (const { comment, markers } of await this.marked()) {
+            // The last such record in a comment is the newest statement in it.
+            const found = markers
+                .map(m => ({ fields: parseRecord(kind, m.key), at: m.at }))
+                .filter(x => x.fields !== undefined && matches(x.fields, match))
+                .at(-1);
+            if (!found?.fields)
+                continue;
+            if (!best || found.at > best.at || (found.at === best.at && comment.id < best.comment.id))
+                best = { fields: found.fields, comment, at: found.at };
+        }
+        return best && { fields: best.fields, comment: best.comment };
+    }
+    /** What the newest record of `kind` matching `match` says, or undefined. */
+    async newest(kind, match) {
+        return (await this.newestWith(kind, match))?.fields;
+    }
+    /**
+     * Whether the action's own comments claim a record `wanted` picks that does not verify with
+     * this secret (the API key was rotated since it was written). When the own login cannot be
+     * learned, any comment's claim counts: better to say nothing can be read than to guess.
+     */
+    async holdsUnreadable(wanted) {
+        const counted = new Set((await this.marked()).map(m => m.comment.id));
+        const own = await this.login.own();
+        return (await this.comments()).some(c => !counted.has(c.id) &&
+            (own === undefined || c.author === own) &&
+            claimedKeys(c.body).some(wanted));
+    }
+    /**
+     * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the action's own comment
+     * carrying the newest `key` record, so reruns refresh one comment; 'create' always adds one;
+     * 'if-absent' adds one only when no comment carries the key. A new comment is complete,
+     * markers signed, in the one request that creates it.
+     */
+    async upsert(o) {
+        if (o.mode !== 'create') {
+            const found = await this.newestKey(o.key);
+            if (found !== undefined && o.mode === 'if-absent')
+                return { id: found.id, url: found.html_url, kept: true };
+            const own = found && (await this.login.own());
+            // Never another login's comment: a record there may count, but the comment is not ours.
+            if (found !== undefined && own !== undefined && found.author === own) {
+                try {
+                    return await this.update(found.id, o);
+                }
+                catch (error) {
+                    // Deleted between listing and editing: a fresh comment is what the user expects.
+                    if (!(error instanceof GitHubError && error.status === 404))
+                        throw error;
+                }
+            }
+        }
+        const writer = await this.login.own();
+        if (writer === undefined)
+            return this.createUnsigned(o);
+        const body = this.compose(o, writer);
+        const created = await createComment(this.octokit, this.place, body);
+        this.remember(created, body);
+        return { id: created.id, url: created.url };
+    }
+    /** The comment holding the newest counted marker with exactly `key`. */
+    async newestKey(key) {
+        let best;
+        for (const { comment, markers } of await this.marked()) {
+            const at = Math.max(...markers.filter(m => m.key === key).map(m => m.at));
+            if (at === -Infinity)
+                continue;
+            if (!best || at > best.at || (at === best.at && comment.id < best.comment.id))
+                best = { comment, at };
+        }
+        return best?.comment;
+    }
+    /** Edits a comment of this run's own login in place, markers re-appended and signed anew. */
+    async update(id, o) {
+        const writer = await this.login.own();
+        const known = this.list?.find(c => c.id === id);
+        if (writer === undefined || (known && known.author !== writer))
+            throw new Error(`Comment ${id} on #${this.place.issueNumber} is not this token's to edit`);
+        const body = this.compose(o, writer, known);
+        const ref = await editComment(this.octokit, this.place, id, body);
+        this.remember(ref, body);
+        return { id: ref.id, url: ref.url };
+    }
+    /**
+     * GitHub would not say which login this token writes as: the comment is created without
+     * records, and GitHub's answer (its author) signs them in an edit of that same comment.
+     */
+    async createUnsigned(o) {
+        const created = await createComment(this.octokit, this.place, composeBody(o.body, ''));
+        this.remember(created, '');
+        return this.update(created.id, o);
+    }
+    compose(o, writer, editing) {
+        this.lastAt = Math.max(Date.now(), this.lastAt + 1);
+        const keys = [o.key, ...(o.extraKeys ?? [])];
+        const carry = o.carry;
+        if (editing && carry)
+            for (const { key } of this.verify(editing, true))
+                if (carry(key) && !keys.includes(key))
+                    keys.push(key);
+        const markers = markersFor(keys, this.secret, this.place, writer, this.lastAt);
+        return composeBody(o.body, markers);
+    }
+    /** A comment this run wrote: who GitHub says wrote it is the login this token writes as. */
+    remember(ref, body) {
+        this.login.learn(ref.author);
+        if (!this.list)
+            return;
+        const known = this.list.find(c => c.id === ref.id);
+        if (known)
+            known.body = body;
+        else
+            this.list.push({ id: ref.id, body, html_url: ref.url, author: ref.author });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/records/records.ts
+
+
+
+
+class Records {
+    octokit;
+    secret;
+    login;
+    threads = new Map();
+    /** When each pull request looked up was created (undefined: GitHub did not say). */
+    created = new Map();
+    createdSeen = new Map();
+    constructor(octokit, 
+    /** Signs and verifies the records (the API key). */
+    secret) {
+        this.octokit = octokit;
+        this.secret = secret;
+        this.login = new OwnLogin(() => tokenLogin(octokit));
+    }
+    /** The thread of an issue or pull request, listed at most once per run. */
+    thread(place) {
+        const id = `${place.owner}/${place.repo}#${place.issueNumber}`.toLowerCase();
+        let thread = this.threads.get(id);
+        if (!thread) {
+            thread = new RecordThread(this.octokit, place, this.secret, this.login);
+            this.threads.set(id, thread);
+        }
+        return thread;
+    }
+    /**
+     * Whether GitHub shows pull request `pr` created after the job was (`job.createdAt`): the one
+     * sign that the job opened it rather than naming one that was there before. Unknown (either
+     * date missing, GitHub not answering) is no. Asked once per pull request per run.
+     */
+    async createdAfter(pr, job) {
+        const id = pullId(pr);
+        let created = this.created.get(id);
+        if (!created) {
+            created = pullRequestState(this.octokit, pr.owner, pr.repo, pr.number).then(state => state.createdAt, () => undefined);
+            this.created.set(id, created);
+            this.createdSeen.set(id, await created);
+        }
+        return openedAfter(await created, job.createdAt);
+    }
+    /** What createdAfter found, without asking: no until it has been asked. */
+    seenCreatedAfter(pr, job) {
+        return openedAfter(this.createdSeen.get(pullId(pr)), job.createdAt);
+    }
+}
+const pullId = (pr) => `${pr.owner}/${pr.repo}#${pr.number}`.toLowerCase();
+/**
+ * The rule of the `opened` record: the pull request was created at or after the second the job
+ * was (GitHub gives whole seconds). Either time unknown: no.
+ */
+function openedAfter(pullCreatedAt, jobCreatedAt) {
+    const job = jobCreatedAt === undefined ? NaN : Date.parse(jobCreatedAt);
+    if (pullCreatedAt === undefined || !Number.isFinite(job))
+        return false;
+    return pullCreatedAt >= Math.floor(job / 1000) * 1000;
+}
+
 ;// CONCATENATED MODULE: ./src/version.ts
 // Sent in the User-Agent; a test keeps it equal to package.json's version.
 const src_version_VERSION = '1.0.0';
@@ -48018,6 +48542,46 @@ class UnknownInputError extends InputError {
     }
 }
 
+;// CONCATENATED MODULE: ./src/workflow-run.ts
+// What the runner says about this workflow run, read from the environment main.ts hands in: the
+// event's payload, the run and step (what a re-run's record of delivery names), the run's page.
+
+
+function readPayload(path) {
+    if (!path)
+        return {};
+    try {
+        const parsed = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
+        return typeof parsed === 'object' && parsed !== null ? parsed : {};
+    }
+    catch {
+        core_warning(`Could not read the event payload at ${path}; going on without it.`);
+        return {};
+    }
+}
+/**
+ * The workflow run and its attempt (a re-run keeps the id and counts the attempt up), and the
+ * workflow job and step this is: what a re-run's record of delivery names.
+ */
+function runOf(env) {
+    const id = env.GITHUB_RUN_ID ?? '';
+    if (!/^\d{1,20}$/.test(id))
+        return undefined;
+    const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? '1');
+    return {
+        id,
+        attempt: Number.isSafeInteger(attempt) && attempt >= 1 ? attempt : 1,
+        job: (env.GITHUB_JOB ?? '').slice(0, 100),
+        step: (env.GITHUB_ACTION ?? '').slice(0, 100)
+    };
+}
+function runUrl(env) {
+    const server = env.GITHUB_SERVER_URL ?? 'https://github.com';
+    if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID)
+        return '';
+    return `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
 // run(): the gate, the settings, the command, then what the run publishes. The one place that
 // reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
@@ -48086,7 +48650,14 @@ async function run(env = process.env, clock = systemClock) {
         const event = readEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
         const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com';
         const github = (token) => createOctokit(token, apiUrl, USER_AGENT, deadline);
-        const admitted = await admit({ event, env, github, now: () => deadline.now() });
+        // One per run: what the action trusts on GitHub, each thread listed once (gate and command).
+        let runRecords;
+        const records = (octokit, secret) => {
+            if (runRecords?.octokit !== octokit || runRecords.secret !== secret)
+                runRecords = new Records(octokit, secret);
+            return runRecords;
+        };
+        const admitted = await admit({ event, env, github, records, now: () => deadline.now() });
         if (admitted.skip) {
             await skip(result, admitted.skip, admitted.octokit, event);
             return;
@@ -48125,8 +48696,9 @@ async function run(env = process.env, clock = systemClock) {
             settings.comment === 'auto')
             notice('This run belongs to no pull request or issue, so the report is in its job summary only. ' +
                 'Set `issue-number` (e.g. a tracking issue) to post it as a comment.');
+        const trusted = octokit ? records(octokit, settings.apiKey) : undefined;
         if (isJobSettings(settings)) {
-            const own = await ownMergeSkip(event, payload, settings, octokit);
+            const own = await ownMergeSkip(event, payload, settings, trusted);
             if (own) {
                 await skip(result, own, octokit, event);
                 return;
@@ -48139,7 +48711,7 @@ async function run(env = process.env, clock = systemClock) {
             // A check spends at most 8 requests, whatever else the workflow allows.
             maxRequests: settings.command === 'check' ? checkBudget(settings.maxRequests) : settings.maxRequests,
             deadline,
-            debug: line => core_debug(line),
+            debug: line => debug(line),
             info: line => info(line),
             warn: line => core_warning(line)
         });
@@ -48148,6 +48720,7 @@ async function run(env = process.env, clock = systemClock) {
             payload,
             target,
             octokit,
+            ...(trusted ? { records: trusted } : {}),
             service,
             result,
             deadline,
@@ -48232,74 +48805,6 @@ async function skip(result, s, octokit, event) {
         notice(s.notice);
     info(`Skipped: ${s.reason}. Nothing was sent to the service.`);
     result.set('skipped', 'true');
-}
-/** Reactions on the trigger comment this run answers; 😕 only after 👀 told the writer it was taken. */
-class Reactions {
-    trigger;
-    octokit;
-    mayWrite;
-    event;
-    constructor(trigger, octokit, mayWrite, event) {
-        this.trigger = trigger;
-        this.octokit = octokit;
-        this.mayWrite = mayWrite;
-        this.event = event;
-    }
-    async add(content) {
-        const { comment } = this.trigger;
-        if (!this.octokit || !this.mayWrite)
-            return;
-        if (content === 'confused' && !hasReaction(comment, 'eyes'))
-            return;
-        await addReaction(this.octokit, this.event.owner, this.event.repo, comment, content, core_warning);
-    }
-}
-/** Where `comment` says to comment; `true` without a place is an input error. */
-function commentTarget(s, event) {
-    if (s.comment === 'false')
-        return undefined;
-    const fromEvent = PULL_REQUEST_EVENTS.includes(event.eventName) ? event.issueNumber : undefined;
-    const issueNumber = s.issueNumber ?? fromEvent;
-    if (issueNumber === undefined || event.owner === '' || event.repo === '') {
-        if (s.comment === 'true')
-            throw new InputError('comment', 'is `true`, but this run has no pull request or issue: set `issue-number`, or run on a pull_request or issue_comment event');
-        return undefined;
-    }
-    return { owner: event.owner, repo: event.repo, issueNumber };
-}
-function readPayload(path) {
-    if (!path)
-        return {};
-    try {
-        const parsed = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
-        return typeof parsed === 'object' && parsed !== null ? parsed : {};
-    }
-    catch {
-        core_warning(`Could not read the event payload at ${path}; going on without it.`);
-        return {};
-    }
-}
-/**
- * The workflow run and its attempt (a re-run keeps the id and counts the attempt up), and the
- * workflow job and step this is: what a re-run's record of delivery names.
- */
-function runOf(env) {
-    const id = env.GITHUB_RUN_ID ?? '';
-    if (!/^\d{1,20}$/.test(id))
-        return undefined;
-    const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? '1');
-    return {
-        id,
-        attempt: Number.isSafeInteger(attempt) && attempt >= 1 ? attempt : 1,
-        job: (env.GITHUB_JOB ?? '').slice(0, 100),
-        step: (env.GITHUB_ACTION ?? '').slice(0, 100)
-    };
-}
-function runUrl(env) {
-    const server = env.GITHUB_SERVER_URL ?? 'https://github.com';
-    if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID)
-        return '';
-    return `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
 }
 
 

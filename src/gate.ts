@@ -23,9 +23,10 @@ import {
   runnerInput,
   type GateInputs,
   type JobSettings,
+  type Settings,
   type TriggerSettings
 } from './settings.js'
-import type { GetInput } from './inputs.js'
+import { InputError, type GetInput } from './inputs.js'
 
 export const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS]
 
@@ -276,4 +277,20 @@ function withheldSecretsWhy(event: EventInfo, env: NodeJS.ProcessEnv): string | 
   if (env.GITHUB_ACTOR === 'dependabot[bot]')
     return 'the run was started by Dependabot, and GitHub gives its runs no secrets (only Dependabot secrets)'
   return undefined
+}
+
+/** Where `comment` says to comment; `true` without a place is an input error. */
+export function commentTarget(s: Settings, event: EventInfo): Place | undefined {
+  if (s.comment === 'false') return undefined
+  const fromEvent = PULL_REQUEST_EVENTS.includes(event.eventName) ? event.issueNumber : undefined
+  const issueNumber = s.issueNumber ?? fromEvent
+  if (issueNumber === undefined || event.owner === '' || event.repo === '') {
+    if (s.comment === 'true')
+      throw new InputError(
+        'comment',
+        'is `true`, but this run has no pull request or issue: set `issue-number`, or run on a pull_request or issue_comment event'
+      )
+    return undefined
+  }
+  return { owner: event.owner, repo: event.repo, issueNumber }
 }

@@ -1,7 +1,6 @@
 // run(): the gate, the settings, the command, then what the run publishes. The one place that
 // reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
 // read by settings.ts; whether the run goes ahead is decided by gate.ts.
-import { readFileSync } from 'node:fs'
 import * as core from '@actions/core'
 import { runJob } from './commands/job.js'
 import { runReport } from './commands/report.js'
@@ -10,31 +9,19 @@ import { checkBudget, runCheck } from './commands/check.js'
 import { onCancel } from './commands/cancel.js'
 import { CommandResult } from './commands/result.js'
 import { Deadline, systemClock, type Clock } from './deadline.js'
-import {
-  admit,
-  ownMergeSkip,
-  PULL_REQUEST_EVENTS,
-  type AcceptedTrigger,
-  type Skip
-} from './gate.js'
-import { postReply, type Place } from './github/comments.js'
+import { admit, ownMergeSkip, commentTarget, type Skip } from './gate.js'
+import { postReply } from './github/comments.js'
 import { readEvent, type EventInfo } from './github/event.js'
 import { createOctokit, type Octokit } from './github/octokit.js'
 import { Records } from './records/records.js'
-import { addReaction, hasReaction, type ReactionContent } from './github/trigger.js'
+import { addReaction, Reactions } from './github/trigger.js'
 import { ServiceClient } from './service/client.js'
 import { redact, registerSecrets } from './secrets.js'
-import { InputError } from './inputs.js'
-import {
-  isJobSettings,
-  readSecretInputs,
-  readSettings,
-  runnerInput,
-  type Settings
-} from './settings.js'
+import { isJobSettings, readSecretInputs, readSettings, runnerInput } from './settings.js'
 import { VERSION } from './version.js'
 import { refuseUnknownInputs } from './input-names.js'
 import { messageOf } from './errors.js'
+import { readPayload, runOf, runUrl } from './workflow-run.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
 
@@ -237,79 +224,4 @@ async function skip(
   if (s.notice) core.notice(s.notice)
   core.info(`Skipped: ${s.reason}. Nothing was sent to the service.`)
   result.set('skipped', 'true')
-}
-
-/** Reactions on the trigger comment this run answers; 😕 only after 👀 told the writer it was taken. */
-class Reactions {
-  constructor(
-    private readonly trigger: AcceptedTrigger,
-    private readonly octokit: Octokit | undefined,
-    private readonly mayWrite: boolean,
-    private readonly event: EventInfo
-  ) {}
-
-  async add(content: ReactionContent): Promise<void> {
-    const { comment } = this.trigger
-    if (!this.octokit || !this.mayWrite) return
-    if (content === 'confused' && !hasReaction(comment, 'eyes')) return
-    await addReaction(
-      this.octokit,
-      this.event.owner,
-      this.event.repo,
-      comment,
-      content,
-      core.warning
-    )
-  }
-}
-
-/** Where `comment` says to comment; `true` without a place is an input error. */
-function commentTarget(s: Settings, event: EventInfo): Place | undefined {
-  if (s.comment === 'false') return undefined
-  const fromEvent = PULL_REQUEST_EVENTS.includes(event.eventName) ? event.issueNumber : undefined
-  const issueNumber = s.issueNumber ?? fromEvent
-  if (issueNumber === undefined || event.owner === '' || event.repo === '') {
-    if (s.comment === 'true')
-      throw new InputError(
-        'comment',
-        'is `true`, but this run has no pull request or issue: set `issue-number`, or run on a pull_request or issue_comment event'
-      )
-    return undefined
-  }
-  return { owner: event.owner, repo: event.repo, issueNumber }
-}
-
-function readPayload(path: string | undefined): Record<string, unknown> {
-  if (!path) return {}
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'))
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {}
-  } catch {
-    core.warning(`Could not read the event payload at ${path}; going on without it.`)
-    return {}
-  }
-}
-
-/**
- * The workflow run and its attempt (a re-run keeps the id and counts the attempt up), and the
- * workflow job and step this is: what a re-run's record of delivery names.
- */
-function runOf(
-  env: NodeJS.ProcessEnv
-): { id: string; attempt: number; job: string; step: string } | undefined {
-  const id = env.GITHUB_RUN_ID ?? ''
-  if (!/^\d{1,20}$/.test(id)) return undefined
-  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? '1')
-  return {
-    id,
-    attempt: Number.isSafeInteger(attempt) && attempt >= 1 ? attempt : 1,
-    job: (env.GITHUB_JOB ?? '').slice(0, 100),
-    step: (env.GITHUB_ACTION ?? '').slice(0, 100)
-  }
-}
-
-function runUrl(env: NodeJS.ProcessEnv): string {
-  const server = env.GITHUB_SERVER_URL ?? 'https://github.com'
-  if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID) return ''
-  return `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
 }

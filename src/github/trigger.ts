@@ -207,3 +207,27 @@ export async function checkCommenter(
     }
   return { allowed: true, why: `@${login} has ${actual} permission` }
 }
+
+/** Reactions on the trigger comment this run answers; 😕 only after 👀 told the writer it was taken. */
+export class Reactions {
+  constructor(
+    private readonly trigger: { comment: TriggerComment },
+    private readonly octokit: Octokit | undefined,
+    private readonly mayWrite: boolean,
+    private readonly event: EventInfo
+  ) {}
+
+  async add(content: ReactionContent): Promise<void> {
+    const { comment } = this.trigger
+    if (!this.octokit || !this.mayWrite) return
+    if (content === 'confused' && !hasReaction(comment, 'eyes')) return
+    await addReaction(
+      this.octokit,
+      this.event.owner,
+      this.event.repo,
+      comment,
+      content,
+      core.warning
+    )
+  }
+}
