@@ -11,6 +11,9 @@ import { GitHubError } from '../src/github/errors.js'
 import { makeMarker, markerKey, verifiedMarkers, type Place } from '../src/github/markers.js'
 import { SIM_GITHUB_TOKEN, startGitHub } from '../sim/github.js'
 import { PLACE, SECRET, withGitHub, type Sim } from './github-support.js'
+import { quietWorkflowCommands, workflowCommands } from './quiet.js'
+
+quietWorkflowCommands()
 
 const verifiedKeys = (body: string, secret: string, place: Place, _id?: number): string[] =>
   verifiedMarkers(body, secret, place).map(x => x.key)
@@ -420,6 +423,9 @@ describe('a hostile GitHub', () => {
       const listed = await listComments(octokit, PLACE)
       expect(listed).toHaveLength(100)
       expect(served).toBe(100)
+      expect(workflowCommands).toContain(
+        '::warning::The comments on #12 were listed up to 100 pages only; later ones were not read.'
+      )
     } finally {
       await new Promise<void>(resolve => server.close(() => resolve()))
     }
