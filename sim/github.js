@@ -34,6 +34,9 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {string} [token] default SIM_GITHUB_TOKEN
  * @property {string} [owner] used in html_url of seeded comments (default 'octo')
  * @property {string} [repo] default 'docs'
+ * @property {string} [pathPrefix] serve the API under this path, e.g. '/api/v3' (GitHub Enterprise
+ *   Server): `url` ends with it, and a request outside it is answered 404 (and marked `outside`)
+ * @property {string} [serverUrl] the web address in `html_url`s (default 'https://github.com')
  * @property {Record<string, 'admin'|'maintain'|'write'|'triage'|'read'|'none'>} [permissions]
  * @property {number} [permissionStatus] answer the permission endpoint with this status instead
  * @property {string} [actorLogin] author of comments created through the API
@@ -58,11 +61,14 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {Record<string, string>} query
  * @property {any} body parsed JSON, or undefined
  * @property {Record<string, string|string[]|undefined>} headers
+ * @property {boolean} [outside] sent outside `pathPrefix` (`path` is then the whole path)
  */
 
 /** @param {GitHubOptions} [options] */
 export async function startGitHub(options = {}) {
   const token = options.token ?? SIM_GITHUB_TOKEN
+  const prefix = options.pathPrefix ?? ''
+  const serverUrl = options.serverUrl ?? 'https://github.com'
   const actor = { login: options.actorLogin ?? 'github-actions[bot]', type: 'Bot' }
   const failures = (options.failures ?? []).map(rule => ({ rule, used: 0 }))
   /** @type {Record<number, number|(string|PullFile)[]>} */
@@ -97,7 +103,7 @@ export async function startGitHub(options = {}) {
       node_id: `IC_kwDO${Buffer.from(String(id)).toString('base64')}`,
       body,
       user: { ...user },
-      html_url: `https://github.com/${owner}/${repo}/issues/${issue}#issuecomment-${id}`,
+      html_url: `${serverUrl}/${owner}/${repo}/issues/${issue}#issuecomment-${id}`,
       issue_url: `${url}/repos/${owner}/${repo}/issues/${issue}`,
       created_at: now,
       updated_at: now,
@@ -230,7 +236,7 @@ export async function startGitHub(options = {}) {
           state: pull.state,
           merged: Boolean(pull.merged_at),
           merged_at: pull.merged_at ?? null,
-          html_url: `https://github.com/${owner}/${repo}/pull/${n}`
+          html_url: `${serverUrl}/${owner}/${repo}/pull/${n}`
         }
       }
     }
@@ -256,6 +262,8 @@ export async function startGitHub(options = {}) {
     req.on('end', () => {
       const raw = req.url ?? '/'
       const q = raw.indexOf('?')
+      const whole = q < 0 ? raw : raw.slice(0, q)
+      const outside = prefix !== '' && !whole.startsWith(`${prefix}/`)
       const text = Buffer.concat(chunks).toString('utf8')
       let body
       try {
@@ -266,15 +274,18 @@ export async function startGitHub(options = {}) {
       /** @type {GitHubRequest} */
       const entry = {
         method: req.method ?? 'GET',
-        path: q < 0 ? raw : raw.slice(0, q),
+        path: outside ? whole : whole.slice(prefix.length),
         query: Object.fromEntries(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1))),
         body,
-        headers: { ...req.headers }
+        headers: { ...req.headers },
+        ...(outside ? { outside } : {})
       }
       requests.push(entry)
       const auth = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? '')
       let answer
-      if (auth?.[1] !== token) {
+      if (outside) {
+        answer = notFound
+      } else if (auth?.[1] !== token) {
         answer = { status: 401, body: { message: 'Bad credentials' } }
       } else {
         const failure = failures.find(
@@ -314,7 +325,7 @@ export async function startGitHub(options = {}) {
   })
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : 0
-  url = `http://127.0.0.1:${port}`
+  url = `http://127.0.0.1:${port}${prefix}`
 
   return {
     url,
@@ -390,9 +401,7 @@ export function triggerComment(
         number: n,
         title,
         user: author,
-        ...(pullRequest
-          ? { pull_request: { html_url: `https://github.com/octo/docs/pull/${n}` } }
-          : {})
+        ...(pullRequest ? { pull_request: { html_url: `${serverUrl}/octo/docs/pull/${n}` } } : {})
       },
       comment: { id: c.id, body, user },
       repository: { full_name: 'octo/docs' }
@@ -425,13 +434,13 @@ export function triggerReview(gh, n, body, o = {}) {
         body: body === '' ? null : body,
         user,
         state,
-        html_url: `https://github.com/octo/docs/pull/${n}#pullrequestreview-${r.id}`,
+        html_url: `${serverUrl}/octo/docs/pull/${n}#pullrequestreview-${r.id}`,
         submitted_at: new Date().toISOString()
       },
       pull_request: {
         number: n,
         title: 'Docs for the new API',
-        html_url: `https://github.com/octo/docs/pull/${n}`,
+        html_url: `${serverUrl}/octo/docs/pull/${n}`,
         user: o.author ?? PR_AUTHOR,
         head: { sha: 'abc', repo: { full_name: o.head ?? 'octo/docs' } },
         base: { repo: { full_name: 'octo/docs' } }
@@ -458,7 +467,7 @@ export function pullRequestEvent(n, action = 'opened', extra = {}) {
         number: n,
         ...(action === 'closed' ? { merged: true } : {}),
         title: 'Docs',
-        html_url: `https://github.com/octo/docs/pull/${n}`,
+        html_url: `${serverUrl}/octo/docs/pull/${n}`,
         head: { sha: 'abc', repo: { full_name: 'octo/docs' } },
         base: { repo: { full_name: 'octo/docs' } },
         user: { login: 'octocat', type: 'User' },
