@@ -10,15 +10,14 @@ export function quietWorkflowCommands(): void {
   let restore = (): void => undefined
   beforeAll(() => {
     const write = process.stdout.write.bind(process.stdout) as (...args: unknown[]) => boolean
-    const spy = jest.spyOn(process.stdout, 'write').mockImplementation(((
-      chunk: unknown,
-      ...rest: unknown[]
-    ) => {
-      const text = String(chunk)
-      if (!text.startsWith('::')) return write(chunk, ...rest)
-      workflowCommands.push(...text.split('\n').filter(Boolean))
-      return true
-    }) as typeof process.stdout.write)
+    const spy = jest
+      .spyOn(process.stdout, 'write')
+      .mockImplementation((chunk: unknown, ...rest: unknown[]) => {
+        const text = String(chunk)
+        if (!text.startsWith('::')) return write(chunk, ...rest)
+        workflowCommands.push(...text.split('\n').filter(Boolean))
+        return true
+      })
     restore = () => spy.mockRestore()
   })
   afterAll(() => restore())

@@ -401,7 +401,9 @@ export function triggerComment(
         number: n,
         title,
         user: author,
-        ...(pullRequest ? { pull_request: { html_url: `${serverUrl}/octo/docs/pull/${n}` } } : {})
+        ...(pullRequest
+          ? { pull_request: { html_url: `https://github.com/octo/docs/pull/${n}` } }
+          : {})
       },
       comment: { id: c.id, body, user },
       repository: { full_name: 'octo/docs' }
@@ -434,13 +436,13 @@ export function triggerReview(gh, n, body, o = {}) {
         body: body === '' ? null : body,
         user,
         state,
-        html_url: `${serverUrl}/octo/docs/pull/${n}#pullrequestreview-${r.id}`,
+        html_url: `https://github.com/octo/docs/pull/${n}#pullrequestreview-${r.id}`,
         submitted_at: new Date().toISOString()
       },
       pull_request: {
         number: n,
         title: 'Docs for the new API',
-        html_url: `${serverUrl}/octo/docs/pull/${n}`,
+        html_url: `https://github.com/octo/docs/pull/${n}`,
         user: o.author ?? PR_AUTHOR,
         head: { sha: 'abc', repo: { full_name: o.head ?? 'octo/docs' } },
         base: { repo: { full_name: 'octo/docs' } }
@@ -467,7 +469,7 @@ export function pullRequestEvent(n, action = 'opened', extra = {}) {
         number: n,
         ...(action === 'closed' ? { merged: true } : {}),
         title: 'Docs',
-        html_url: `${serverUrl}/octo/docs/pull/${n}`,
+        html_url: `https://github.com/octo/docs/pull/${n}`,
         head: { sha: 'abc', repo: { full_name: 'octo/docs' } },
         base: { repo: { full_name: 'octo/docs' } },
         user: { login: 'octocat', type: 'User' },
