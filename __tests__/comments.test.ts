@@ -15,6 +15,9 @@ import {
   withGitHub,
   type Sim
 } from './github-support.js'
+import { quietWorkflowCommands, workflowCommands } from './quiet.js'
+
+quietWorkflowCommands()
 
 const BOT_LOGIN = 'github-actions[bot]'
 /** A marker as the action (the simulator's token, `github-actions[bot]`) writes it. */
@@ -461,6 +464,9 @@ describe('a hostile GitHub', () => {
       const listed = await listComments(octokit, PLACE)
       expect(listed).toHaveLength(100)
       expect(served).toBe(100)
+      expect(workflowCommands).toContain(
+        '::warning::The comments on #12 were listed up to 100 pages only; later ones were not read.'
+      )
     } finally {
       await new Promise<void>(resolve => server.close(() => resolve()))
     }

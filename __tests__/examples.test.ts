@@ -189,6 +189,24 @@ describe('workflows', () => {
     }
   )
 
+  it.each(all.map(w => [w.name, w] as const))(
+    '%s reads step outputs in a run: script only through env:',
+    (_name, w) => {
+      // An output can hold untrusted text (a pull request link, a job's JSON): as data in env.
+      const bad = runScripts(w.text).filter(s => /\$\{\{[^}]*\bsteps\./.test(s.script))
+      expect(bad.map(s => `line ${s.line}: ${s.script}`)).toEqual([])
+    }
+  )
+
+  it('the scheduled recipes run in different UTC hours (they share one hourly quota)', () => {
+    const hours = files
+      .filter(w => w.name.startsWith('examples/'))
+      .flatMap(w => [...w.text.matchAll(/cron: '\S+ (\S+) /g)].map(m => `${m[1]}`))
+    expect(hours.length).toBeGreaterThanOrEqual(3)
+    expect(hours.every(h => /^\d+$/.test(h))).toBe(true)
+    expect(new Set(hours).size).toBe(hours.length)
+  })
+
   it('finds every yaml fence of a page, a fragment too (which then fails actionlint)', async () => {
     const md = [
       '# Title',

@@ -9,6 +9,9 @@ import { registerSecrets } from '../src/secrets.js'
 import { SIM_GITHUB_TOKEN } from '../sim/github.js'
 import { withGitHub } from './github-support.js'
 import { JOB_STATES, jobReport } from './report-scenarios.js'
+import { quietWorkflowCommands } from './quiet.js'
+
+quietWorkflowCommands()
 
 const PR = { owner: 'octo', repo: 'docs', number: 7 }
 const RUN_URL = 'https://github.com/acme/docs/actions/runs/123456789'

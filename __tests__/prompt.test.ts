@@ -9,6 +9,9 @@ import {
   pushedFiles,
   renderContext
 } from '../src/agent/prompt.js'
+import { quietWorkflowCommands } from './quiet.js'
+
+quietWorkflowCommands()
 
 describe('contextFromEvent', () => {
   it('pull_request: number, title, URL, head commit and the total file count', () => {

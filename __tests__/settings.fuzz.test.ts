@@ -1,132 +1,28 @@
-// Unit tier, and a process sample: fuzzing readSettings: whatever a workflow passes as inputs
-// (unicode, control characters, huge strings, numbers, whitespace), reading them either yields
-// settings that keep every invariant the rest of the action relies on, or fails with an InputError
-// that names a real input. It never throws anything else and never hangs. Then a sample of invalid
-// input sets goes through the built action: each fails the step, names the same input, and sends
-// nothing.
+// Unit tier: fuzzing readSettings: whatever a workflow passes as inputs (unicode, control
+// characters, huge strings, numbers, whitespace), reading them either yields settings that keep
+// every invariant the rest of the action relies on, or fails with an InputError that names a real
+// input. It never throws anything else and never hangs. A sample of invalid sets run as the action
+// is in settings-invalid.int.test.ts (scenario tier).
 import { describe, it, expect } from '@jest/globals'
-import fs from 'node:fs'
 import path from 'node:path'
 import fc from 'fast-check'
-import { InputError, isLoopback } from '../src/inputs.js'
+import { isLoopback } from '../src/inputs.js'
 import {
   PERMISSIONS,
-  readSettings,
   type AnalyticsSettings,
   type JobSettings,
   type Settings
 } from '../src/settings.js'
 import { FINAL_STATUSES } from '../src/service/schema.js'
-import { startService, SIM_API_KEY } from '../sim/service.js'
-import { runAction, annotations, parseInputs } from '../sim/run-action.js'
-
-const INPUT_NAMES = [
-  ...parseInputs(fs.readFileSync(path.join(import.meta.dirname, '..', 'action.yml'), 'utf8')).keys()
-]
-
-/** A workflow that passes every input valid, to start from. */
-const VALID: Record<string, string> = {
-  command: 'message',
-  'api-key': 'mint_abc123',
-  'project-id': 'proj-1',
-  'base-url': 'https://api.example.com',
-  'job-id': 'job-1',
-  prompt: 'Fix the typo',
-  wait: 'true',
-  'wait-timeout': '30m',
-  'poll-interval': '5s',
-  'job-path': '/v2/agent/{projectId}/job/{id}',
-  'fail-on-status': 'failed',
-  'date-from': '',
-  'date-to': '',
-  period: '',
-  'page-size': '250',
-  'max-rows': '0',
-  concurrency: '4',
-  'output-file': '',
-  top: '20',
-  compare: 'false',
-  summary: 'true',
-  comment: 'auto',
-  'issue-number': '',
-  'comment-mode': 'upsert',
-  'github-token': 'ghs_x',
-  trigger: '/docs-agent',
-  permission: 'write'
-}
-
-/** Values that are valid for each input, so generated sets often pass and reach the invariants. */
-const GOOD: Record<string, string[]> = {
-  command: ['message', 'visitors'],
-  'api-key': ['mint_abc123', 'key_X', 'a_b'],
-  'project-id': ['proj-1', 'p r/o j', 'ünïcode'],
-  'base-url': [
-    'https://api.example.com',
-    'https://api.example.com/prefix/',
-    'http://127.0.0.1:8080',
-    'http://localhost/api',
-    'http://[::1]:3000',
-    'HTTPS://API.EXAMPLE.COM'
-  ],
-  'job-id': ['', 'job-1', 'a/b c'],
-  prompt: ['', 'Fix it', '  multi\nline  '],
-  wait: ['true', 'false', 'True', 'FALSE'],
-  'wait-timeout': ['30m', '90s', '2h', '10', '0.5', '72h', '500ms'],
-  'poll-interval': ['5s', '0', '0.2', '1m'],
-  'job-path': ['/v2/agent/{projectId}/job/{id}', '/{id}'],
-  'fail-on-status': ['failed', '', 'failed, archived', 'completed,'],
-  // Years before 100 have a test of their own below.
-  'date-from': ['', '2026-01-01', '2026-01-01T00:00:00Z', '0100-03-01', '9999-12-31'],
-  'date-to': ['', '2026-02-01', '2026-02-01T12:30:00+02:00', '9999-12-31T23:59:59Z'],
-  period: ['', '7d', '366d', 'last-week', 'last-month', 'yesterday'],
-  'page-size': ['250', '1', '100', '007'],
-  'max-rows': ['0', '1000', '9007199254740991'],
-  concurrency: ['4', '1', '16'],
-  'output-file': ['', 'rows.ndjson', 'out/v.CSV', '/abs/v.json'],
-  top: ['20', '1', '10000'],
-  compare: ['false', 'true'],
-  summary: ['true', 'false'],
-  comment: ['auto', 'true', 'false'],
-  'issue-number': ['', '12', '#12'],
-  'comment-mode': ['upsert', 'create'],
-  'github-token': ['ghs_x', ''],
-  trigger: ['/docs-agent', '!go'],
-  permission: [...PERMISSIONS]
-}
-
-const CONTROL = [...Array(32).keys(), 127].map(c => String.fromCharCode(c))
-const controlChar = fc.constantFrom(...CONTROL)
-const whitespace = fc.constantFrom(' ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\u3000', '\ufeff')
-const huge = fc
-  .tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.integer({ min: 10_000, max: 50_000 }))
-  .map(([s, n]) => s.repeat(Math.ceil(n / s.length)))
-const numberText = fc.oneof(
-  fc.integer().map(String),
-  fc.double().map(String),
-  fc.constantFrom('1e3', '0x10', '-1', '+5', '1_000', 'Infinity', 'NaN', '0.0', '00', '٣', '１２')
-)
-
-/** Anything at all, in the shapes most likely to break a parser. */
-const anyText = fc.oneof(
-  { weight: 4, arbitrary: fc.string({ maxLength: 40, unit: 'grapheme' }) },
-  { weight: 2, arbitrary: fc.string({ maxLength: 40, unit: 'binary' }) },
-  { weight: 2, arbitrary: numberText },
-  {
-    weight: 1,
-    arbitrary: fc.array(fc.oneof(whitespace, controlChar), { maxLength: 5 }).map(a => a.join(''))
-  },
-  { weight: 1, arbitrary: huge }
-)
-
-/** A valid value with a stray character added, the commonest real mistake. */
-const nearMiss = (good: string[]) =>
-  fc
-    .tuple(
-      fc.constantFrom(...good),
-      fc.oneof(controlChar, whitespace, fc.string({ minLength: 1, maxLength: 2 })),
-      fc.boolean()
-    )
-    .map(([value, extra, before]) => (before ? extra + value : value + extra))
+import {
+  GOOD,
+  INPUT_NAMES,
+  VALID,
+  anyText,
+  expectGoodInputError,
+  nearMiss,
+  read
+} from './settings-inputs.js'
 
 const inputValue = (name: string) =>
   fc.oneof(
@@ -158,35 +54,6 @@ const context = fc.record({
   workspace: fc.constantFrom('/home/runner/work/docs/docs', '/ws'),
   commentEvent: fc.boolean()
 })
-
-/** How run() reads inputs: trimmed, except the key, which is checked exactly as given. */
-const getter =
-  (inputs: Record<string, string>) =>
-  (name: string): string => {
-    const raw = inputs[name] ?? ''
-    return name === 'api-key' ? raw : raw.trim()
-  }
-
-type Outcome = { ok: true; settings: Settings } | { ok: false; error: InputError }
-
-function read(inputs: Record<string, string>, ctx: Parameters<typeof readSettings>[1]): Outcome {
-  const started = performance.now()
-  try {
-    return { ok: true, settings: readSettings(getter(inputs), ctx) }
-  } catch (error) {
-    // Anything but an InputError is a crash the user would see as a stack-less mystery.
-    if (!(error instanceof InputError)) throw error
-    return { ok: false, error }
-  } finally {
-    // Never hangs: no input makes reading take long (no catastrophic regex backtracking).
-    expect(performance.now() - started).toBeLessThan(500)
-  }
-}
-
-function expectGoodInputError(error: InputError): void {
-  expect(INPUT_NAMES).toContain(error.input)
-  expect(error.message).toContain(`\`${error.input}\``)
-}
 
 const DAY_MS = 86_400_000
 // eslint-disable-next-line no-control-regex -- control characters are what is looked for
@@ -356,49 +223,4 @@ describe('readSettings under fuzzing', () => {
         })
     }
   })
-})
-
-describe('invalid inputs through the built action', () => {
-  it('30 random invalid sets: exit 1, the same input named, nothing sent', async () => {
-    const sim = await startService({ jobs: '*', rows: 10 })
-    try {
-      const base = { ...VALID, 'api-key': SIM_API_KEY, 'base-url': sim.url, comment: 'false' }
-      const ctx = { now: new Date(), workspace: '/ws', commentEvent: false }
-      // Change one to three inputs of a valid set; keep the sets the settings reader refuses.
-      const changed = fc
-        .uniqueArray(fc.constantFrom(...INPUT_NAMES), { minLength: 1, maxLength: 3 })
-        .chain(names =>
-          fc
-            .tuple(...names.map(name => fc.oneof(nearMiss(GOOD[name] ?? ['']), anyText)))
-            .map(values => ({
-              ...base,
-              ...Object.fromEntries(names.map((n, i) => [n, values[i]!]))
-            }))
-        )
-        .filter(inputs => !Object.values(inputs).some(v => v.includes('\0') || v.length > 20_000))
-        .filter(inputs => !read(inputs, ctx).ok)
-      const sets = fc.sample(changed, { numRuns: 30, seed: 4242 })
-      expect(sets).toHaveLength(30)
-
-      const runOne = async (inputs: Record<string, string>): Promise<void> => {
-        const expected = read(inputs, ctx)
-        const r = await runAction({ inputs, timeoutMs: 20_000 })
-        const errors = annotations(r.stdout).filter(a => a.command === 'error')
-        const context = `inputs ${JSON.stringify(inputs)}\nstdout ${r.stdout}`
-        expect({ code: r.code, context }).toEqual({ code: 1, context })
-        expect(errors).toHaveLength(1)
-        if (!expected.ok) expect(errors[0]?.message).toContain(`Input \`${expected.error.input}\``)
-        expect(r.stdout + r.stderr).not.toMatch(/^ {4}at /m)
-      }
-      let next = 0
-      await Promise.all(
-        Array.from({ length: 4 }, async () => {
-          while (next < sets.length) await runOne(sets[next++]!)
-        })
-      )
-      expect(sim.requests).toHaveLength(0)
-    } finally {
-      await sim.close()
-    }
-  }, 90_000)
 })

@@ -15,6 +15,9 @@ import {
 } from '../src/github/trigger.js'
 import type { PermissionLevel, TriggerRules } from '../src/github/trigger.js'
 import { commentEvent, withGitHub } from './github-support.js'
+import { quietWorkflowCommands } from './quiet.js'
+
+quietWorkflowCommands()
 
 describe('matchTrigger', () => {
   const cases: Array<[string, string, string | undefined]> = [

@@ -19,7 +19,13 @@ const service = await startService({
 })
 const github = await startGitHub({
   permissions: { octocat: 'write' },
-  pullFiles: { 18: ['src/limits.ts', 'src/headers.ts', 'docs/api/rate-limits.mdx'] }
+  pullFiles: {
+    // The merged code change of scenario 2.
+    18: ['src/limits.ts', 'src/headers.ts', 'docs/api/rate-limits.mdx'],
+    // The agent's pull requests: an answer lists the files the job changed there.
+    7: ['faq.mdx'],
+    21: ['api/rate-limits.mdx', 'api/headers.mdx']
+  }
 })
 // The trigger comment exists on the fake GitHub, so the action can react to it.
 const trigger = github.addComment(7, '/docs-agent Add a FAQ entry about rate limits', {

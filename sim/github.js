@@ -34,6 +34,9 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {string} [token] default SIM_GITHUB_TOKEN
  * @property {string} [owner] used in html_url of seeded comments (default 'octo')
  * @property {string} [repo] default 'docs'
+ * @property {string} [pathPrefix] serve the API under this path, e.g. '/api/v3' (GitHub Enterprise
+ *   Server): `url` ends with it, and a request outside it is answered 404 (and marked `outside`)
+ * @property {string} [serverUrl] the web address in `html_url`s (default 'https://github.com')
  * @property {Record<string, 'admin'|'maintain'|'write'|'triage'|'read'|'none'>} [permissions]
  * @property {number} [permissionStatus] answer the permission endpoint with this status instead
  * @property {string} [actorLogin] the login this token writes as: author of comments created
@@ -64,6 +67,7 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {Record<string, string>} query
  * @property {any} body parsed JSON, or undefined
  * @property {Record<string, string|string[]|undefined>} headers
+ * @property {boolean} [outside] sent outside `pathPrefix` (`path` is then the whole path)
  */
 
 /** @param {GitHubOptions} [options] */
@@ -75,6 +79,8 @@ export async function startGitHub(options = {}) {
   const isoSeconds = ms => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
   // Seeded pull requests were there well before anything the tests start.
   const startedAt = isoSeconds(simClock.now() - 3_600_000)
+  const prefix = options.pathPrefix ?? ''
+  const serverUrl = options.serverUrl ?? 'https://github.com'
   const failures = (options.failures ?? []).map(rule => ({ rule, used: 0 }))
   /** @type {Record<number, number|(string|PullFile)[]>} */
   const pullFiles = { ...options.pullFiles }
@@ -108,7 +114,7 @@ export async function startGitHub(options = {}) {
       node_id: `IC_kwDO${Buffer.from(String(id)).toString('base64')}`,
       body,
       user: { ...user },
-      html_url: `https://github.com/${owner}/${repo}/issues/${issue}#issuecomment-${id}`,
+      html_url: `${serverUrl}/${owner}/${repo}/issues/${issue}#issuecomment-${id}`,
       issue_url: `${url}/repos/${owner}/${repo}/issues/${issue}`,
       created_at: now,
       updated_at: now,
@@ -253,7 +259,7 @@ export async function startGitHub(options = {}) {
           created_at: pull.created_at ?? startedAt,
           merged: Boolean(pull.merged_at),
           merged_at: pull.merged_at ?? null,
-          html_url: `https://github.com/${owner}/${repo}/pull/${n}`
+          html_url: `${serverUrl}/${owner}/${repo}/pull/${n}`
         }
       }
     }
@@ -279,6 +285,8 @@ export async function startGitHub(options = {}) {
     req.on('end', () => {
       const raw = req.url ?? '/'
       const q = raw.indexOf('?')
+      const whole = q < 0 ? raw : raw.slice(0, q)
+      const outside = prefix !== '' && !whole.startsWith(`${prefix}/`)
       const text = Buffer.concat(chunks).toString('utf8')
       let body
       try {
@@ -289,15 +297,18 @@ export async function startGitHub(options = {}) {
       /** @type {GitHubRequest} */
       const entry = {
         method: req.method ?? 'GET',
-        path: q < 0 ? raw : raw.slice(0, q),
+        path: outside ? whole : whole.slice(prefix.length),
         query: Object.fromEntries(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1))),
         body,
-        headers: { ...req.headers }
+        headers: { ...req.headers },
+        ...(outside ? { outside } : {})
       }
       requests.push(entry)
       const auth = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? '')
       let answer
-      if (auth?.[1] !== token) {
+      if (outside) {
+        answer = notFound
+      } else if (auth?.[1] !== token) {
         answer = { status: 401, body: { message: 'Bad credentials' } }
       } else {
         const failure = failures.find(
@@ -337,7 +348,7 @@ export async function startGitHub(options = {}) {
   })
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : 0
-  url = `http://127.0.0.1:${port}`
+  url = `http://127.0.0.1:${port}${prefix}`
 
   return {
     url,

@@ -166,6 +166,9 @@ export async function runAction({
   nodeArgs = [],
   githubToken = SIM_GITHUB_TOKEN
 } = {}) {
+  // `npm run test:unit` sets it: the unit tier runs no child process of the action.
+  if (process.env.DOCS_AGENT_UNIT_TIER === '1')
+    throw new Error('The unit tier starts no action process: put this test in a *.int.test.ts')
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-agent-run-'))
   const workspace = env.GITHUB_WORKSPACE ?? cwd ?? path.join(tempDir, 'workspace')
   fs.mkdirSync(workspace, { recursive: true })
