@@ -290,6 +290,67 @@ describe('renderHealthReport: sections not read', () => {
     expect(md).toContain('> ⚠️ **Views, Searches, Assistant** refused: 403 Forbidden')
   })
 
+  it('one overview row for the sections the quota stopped at once, naming them', () => {
+    const stopped = (name: 'searches' | 'feedback' | 'assistant'): SectionOutcome => ({
+      name,
+      ok: false,
+      refused: false,
+      skipped: true,
+      limit: 'quota',
+      reason: 'not read: the hourly analytics limit was reached'
+    })
+    const md = renderHealthReport(
+      report([visitors(1), stopped('searches'), stopped('feedback'), stopped('assistant')]),
+      bytes(100_000)
+    )
+    expect(md.match(/⚠️ not read: the hourly analytics limit was reached/g)).toHaveLength(1)
+    expect(overviewCells(md, 'Searches, Feedback, Assistant')).toEqual([
+      '⚠️ not read: the hourly analytics limit was reached'
+    ])
+  })
+
+  it("a refusal whose advice names the words' cause says it once, its code as code", () => {
+    const plan: SectionOutcome = {
+      name: 'views',
+      ok: false,
+      status: 403,
+      refused: true,
+      reason: '403 Forbidden: Not available on your plan; your plan does not include this',
+      advice: {
+        hint: "your plan does not include this: check the plan on the dashboard's billing page"
+      }
+    }
+    const project: SectionOutcome = {
+      name: 'searches',
+      ok: false,
+      status: 404,
+      refused: true,
+      reason: '404 Not Found: Project not found; the project was not found: check `project-id`',
+      advice: { hint: 'the project was not found: check `project-id`' }
+    }
+    const unknown: SectionOutcome = {
+      name: 'assistant',
+      ok: false,
+      status: 403,
+      refused: true,
+      reason: '403 Forbidden: Nope; the service refused this key here',
+      advice: { hint: 'the service refused this key here', said: '403 Forbidden: Nope' }
+    }
+    const md = renderHealthReport(report([project, plan, unknown]), bytes(100_000))
+    expect(md).toContain(
+      '> ⚠️ **Searches** refused (HTTP 404): The project was not found: check `project-id`'
+    )
+    expect(md).toContain(
+      "> ⚠️ **Views** refused (HTTP 403): Your plan does not include this: check the plan on the dashboard's billing page"
+    )
+    expect(md).toContain(
+      '> ⚠️ **Assistant** refused: 403 Forbidden: Nope. The service refused this key here'
+    )
+    expect(md.match(/not found/gi)).toHaveLength(1)
+    expect(md.match(/plan/g)).toHaveLength(2) // "your plan … the plan": one sentence
+    expect(md).not.toContain('\\`')
+  })
+
   it('says which limit kept a section from being read, in the overview, as Markdown', () => {
     const md = renderHealthReport(
       report(
@@ -448,13 +509,12 @@ describe('the preview scenarios of the report', () => {
       const r = make()
       const md = renderHealthReport(r, bytes(65_000))
       expect({ name, fits: md.length <= 65_000 }).toEqual({ name, fits: true })
-      const rows = md
-        .split('\n')
-        .map(l =>
-          /^\| (Visitors|Views|Searches|Feedback|Assistant) \| /.exec(l)?.[1]?.toLowerCase()
-        )
-        .filter(Boolean)
-      expect(rows).toEqual(r.sections.map(x => x.name))
+      // Sections not read for one reason share a row: each section is named once.
+      const rows = md.split('\n').flatMap(l => {
+        const cell = /^\| ((?:Visitors|Views|Searches|Feedback|Assistant)(?:, \w+)*) \| /.exec(l)
+        return cell?.[1] ? cell[1].toLowerCase().split(', ') : []
+      })
+      expect([...rows].sort()).toEqual(r.sections.map(x => x.name).sort())
     }
     expect(healthReport().sections).toHaveLength(5)
   })

@@ -102,8 +102,9 @@ describe('what the service really sends', () => {
       // The report says which limit, and when to run again (the service did not say when).
       expect(sectionOf(r, 'views').reason).toBe('not read: the hourly analytics limit was reached')
       expect(sectionOf(r, 'searches').reason).toMatch(/hourly analytics limit was reached/)
-      expect(r.summary).toContain(
-        'Run the workflow again within the hour, once the limit has reset.'
+      // …at most an hour after the refusal: the banner names that time.
+      expect(r.summary).toMatch(
+        /Run the workflow again after \d\d:\d\d UTC, by when the limit has reset \(it resets within the hour\)\./
       )
     })
   })

@@ -18,6 +18,7 @@ import { suggest, type FixState } from '../src/analytics/suggestions.js'
 import type { Trend, TrendPoint } from '../src/analytics/trend.js'
 import { instructionFor, type EarlierSuggestion } from '../src/report/suggestions.js'
 import { checkStates } from './check-scenarios.js'
+import { forbiddenHint, PROJECT_HINT } from '../src/service/hints.js'
 
 export interface Scenario {
   /** Heading of the group in the preview, e.g. "Job report". */
@@ -548,7 +549,14 @@ const refused = (name: SectionFailure['name'], status: 403 | 404): SectionFailur
         "not include this: check the plan on the dashboard's billing page"
       : '404 Not Found: Project not found; the project was not found: check `project-id` (the ' +
         "project id on the dashboard's API keys page; keep it as a repository variable, e.g. " +
-        '`DOCS_PROJECT_ID`, not a secret)'
+        '`DOCS_PROJECT_ID`, not a secret)',
+  // As commands/report-sections.ts gives it: the advice names the cause the words name.
+  advice: {
+    hint:
+      status === 403
+        ? forbiddenHint('This analytics feature is not available on your plan')
+        : PROJECT_HINT
+  }
 })
 
 const allSections = (): SectionOutcome[] => [

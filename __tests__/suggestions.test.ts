@@ -226,20 +226,46 @@ describe('instructions and the block', () => {
           fix: { pr: 30, state: 'closed' }
         }
       ],
-      '/docs-agent'
+      '/docs-agent',
+      range
     )
     expect(md).toContain('#### What to fix this week')
     expect(md).toMatch(/^1\. \*\*Search gap “&lt;img/m)
     expect(md).toContain('50 searches, no click')
     expect(md).not.toMatch(/<img|@octocat|\]\(javascript/)
     expect(md).toContain('`/docs-agent fix N` here')
+    // By subject, never by the last report's numbers (this report's own 1–5 are other things).
     expect(md).toContain(
-      "_Last report's suggestions:_ 1. /quiet: #31 merged 2026-11-18 · 2. “SSO”: #32 open · " +
-        '3 not taken'
+      '_Taken from the last report:_ /quiet: #31 merged 2026-11-18 · “SSO”: #32 open · ' +
+        'its other one not taken'
     )
+    expect(md).not.toMatch(/\b[23]\. “|\b3 not taken/)
     expect(md).toContain('_Fixes asked for:_ “webhook signature”: #30 closed unmerged')
-    expect(suggestionsBlock([], [], '/docs-agent')).toBe('')
+    expect(suggestionsBlock([], [], '/docs-agent', range)).toBe('')
+    // None taken: no line at all.
+    const untaken = [{ n: 1, id: 'gap:sso', subject: 'SSO' }]
+    expect(suggestionsBlock(numbered, untaken, '/docs-agent', range)).not.toContain('not taken')
     // The job summary: no trigger to reply with.
-    expect(suggestionsBlock(numbered, [], undefined)).not.toContain('fix N')
+    expect(suggestionsBlock(numbered, [], undefined, range)).not.toContain('fix N')
+  })
+
+  it('names the period by its length, and marks a suggestion made again', () => {
+    const { suggestions } = suggest({ sections: [searches([q('sso', 50)])] })
+    const again: NumberedSuggestion[] = suggestions.map((s, i) => ({
+      ...s,
+      n: i + 1,
+      instruction: 'x',
+      times: 3
+    }))
+    const month = { dateFrom: '2026-10-01', dateTo: '2026-11-01' }
+    expect(suggestionsBlock(again, [], undefined, range)).toContain('· suggested again, 3rd week')
+    const monthly = suggestionsBlock(again, [], undefined, month)
+    expect(monthly).toContain('#### What to fix this month')
+    expect(monthly).toContain('suggested again, 3rd month')
+    expect(monthly).not.toContain('week')
+    const tenDays = { dateFrom: '2026-11-01', dateTo: '2026-11-11' }
+    expect(suggestionsBlock(again, [], undefined, tenDays)).toContain(
+      '#### What to fix in these 10 days'
+    )
   })
 })

@@ -4,6 +4,7 @@
 // answers to `/docs-agent fix N`, the pull request each fix opened and where it stands. GitHub
 // failing here costs requests, never the report: it is then read from the service in full.
 import * as core from '@actions/core'
+import { fixEffects, subjectNumbers, type FixEffect } from '../analytics/fix-effect.js'
 import { mergeTotals, type PeriodTotals } from '../analytics/period-totals.js'
 import { totalsBefore, totalsRead } from '../analytics/sections/totals.js'
 import type { SectionOutcome } from '../analytics/sections/outcome.js'
@@ -12,6 +13,7 @@ import type { Trend } from '../analytics/trend.js'
 import { messageOf } from '../errors.js'
 import { pullRequestState } from '../github/pulls.js'
 import {
+  measureKey,
   readReportRecords,
   suggestionKey,
   totalsKey,
@@ -121,15 +123,56 @@ export function earlierSuggestions(
   return [...listed, ...more]
 }
 
+/** What each fix merged in the last periods did: from the rows read and the records, no request. */
+export function effectsOf(
+  records: ReportRecords | undefined,
+  range: DateRange,
+  sections: readonly SectionOutcome[],
+  fixes: ReadonlyMap<string, FixState>
+): FixEffect[] {
+  if (!records || range.dateFrom === undefined || range.dateTo === undefined) return []
+  return fixEffects({
+    range: { dateFrom: range.dateFrom, dateTo: range.dateTo },
+    sections,
+    fixes,
+    reports: records.reports,
+    recorded: (r, id) => records.measured(r, id)
+  })
+}
+
+/**
+ * How many reports in a row, this one included, suggest `id`: 1, or more when the reports of the
+ * periods just before suggested it too.
+ */
+export function timesSuggested(
+  records: ReportRecords | undefined,
+  range: DateRange,
+  id: string
+): number {
+  let times = 1
+  let next = range.dateFrom
+  // Newest first by range: each earlier one must end where the one after it begins.
+  for (const r of records?.reports ?? []) {
+    if (r.range.dateTo > (next ?? '')) continue
+    if (r.range.dateTo !== next || !r.suggestions.some(x => x.id === id)) break
+    times++
+    next = r.range.dateFrom
+  }
+  return times
+}
+
 /**
  * The records this report leaves in its comment: the totals of its range, of the period before
- * and of each trend period it knows, and its suggestions with the instruction each one carries.
+ * and of each trend period it knows, its suggestions with the instruction each one carries, and
+ * the numbers of each subject it suggests or measures (`measured`: their ids), for what the fix
+ * did.
  */
 export function recordKeys(
   s: AnalyticsSettings,
   sections: readonly SectionOutcome[],
   trend: Trend | undefined,
-  suggestions: readonly NumberedSuggestion[]
+  suggestions: readonly NumberedSuggestion[],
+  measured: readonly string[] = []
 ): string[] {
   const range = s.range as Partial<Range>
   if (range.dateFrom === undefined || range.dateTo === undefined) return []
@@ -149,6 +192,10 @@ export function recordKeys(
   for (const x of suggestions) {
     const record = { n: x.n, id: x.id, subject: subjectOf(x), instruction: x.instruction }
     keys.push(suggestionKey(s.projectId, own, record))
+  }
+  for (const id of measured) {
+    const numbers = subjectNumbers(sections, id)
+    if (numbers) keys.push(measureKey(s.projectId, own, id, numbers))
   }
   return keys
 }

@@ -12,7 +12,7 @@ import type { SectionName } from '../analytics/section-names.js'
 import type { TrendStop } from '../analytics/trend.js'
 import { messageOf, TimeUpError } from '../errors.js'
 import { BudgetError, RateLimitError, ServiceError } from '../service/errors.js'
-import { statusHint } from '../service/hints.js'
+import { forbiddenCause, statusHint } from '../service/hints.js'
 
 const READERS: Record<SectionName, (input: SectionInput) => Promise<Section>> = {
   visitors: readVisitors,
@@ -78,8 +78,22 @@ async function readSection(name: SectionName, input: SectionInput): Promise<Sect
       return skipped(name, 'time', 'the time allowed (`wait-timeout`) ran out')
     }
     const status = err instanceof ServiceError ? err.status : undefined
-    return failure(name, failureReason(err, status), status)
+    return { ...failure(name, failureReason(err, status), status), ...adviceOf(err, status) }
   }
+}
+
+/**
+ * A refusal's advice for the report, apart from the service's words: those are left out when
+ * the advice names their cause (a plan, a project not found), so the line says it once.
+ */
+function adviceOf(err: unknown, status: number | undefined): Pick<SectionFailure, 'advice'> {
+  if (!(err instanceof ServiceError) || !err.serviceText || (status !== 403 && status !== 404))
+    return {}
+  const said = err.serviceText
+  const hint = statusHint(status, said, ANALYTICS_PATH)
+  if (hint === undefined) return {}
+  const restated = status === 404 || forbiddenCause(said) !== undefined
+  return { advice: { hint, ...(restated ? {} : { said }) } }
 }
 
 /**
@@ -192,9 +206,14 @@ function limitReason(
   const limit = cut[0]?.limit ?? trend?.stop.limit
   if (limit === 'quota') {
     const limited = stop ?? trend?.stop.error
+    // Without a Retry-After the service's hourly window resets within the hour of the refusal:
+    // its time then is the latest it can be.
+    const at = limited instanceof RateLimitError ? limited.resetAt.toISOString().slice(11, 16) : ''
     const again =
-      limited instanceof RateLimitError && limited.resetKnown
-        ? `after ${limited.resetAt.toISOString().slice(11, 16)} UTC, when the limit resets`
+      limited instanceof RateLimitError
+        ? limited.resetKnown
+          ? `after ${at} UTC, when the limit resets`
+          : `after ${at} UTC, by when the limit has reset (it resets within the hour)`
         : 'within the hour, once the limit has reset'
     return (
       `The service's hourly analytics limit (about 100 requests per organisation, shared by ` +

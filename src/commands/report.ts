@@ -7,6 +7,7 @@ import * as core from '@actions/core'
 import type { SectionOutcome } from '../analytics/sections/outcome.js'
 import type { SectionFailure } from '../analytics/sections/section.js'
 import { suggest, type Suggestion } from '../analytics/suggestions.js'
+import { effectJson, subjectsToRecord } from '../analytics/fix-effect.js'
 import { readTrend, type Trend, type TrendSeries } from '../analytics/trend.js'
 import { reportKey, type ReportRecords } from '../records/report.js'
 import type { RecordThread } from '../records/thread.js'
@@ -23,11 +24,13 @@ import type { CommandContext } from './context.js'
 import { describeRange, sectionInput } from './analytics-input.js'
 import {
   earlierSuggestions,
+  effectsOf,
   fixStates,
   knownTotals,
   recall,
   recordKeys,
-  reportThread
+  reportThread,
+  timesSuggested
 } from './report-memory.js'
 import { incompleteReason, limitOf, readSections } from './report-sections.js'
 
@@ -55,7 +58,11 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
   const trend = s.trendRanges ? await readTrendOf(ctx, sections, records, stop) : undefined
   const fixes = await fixStates(ctx, records)
   const suggested = suggest({ sections, fixes, ...periodStart(s) })
-  const suggestions = numbered(suggested.suggestions, s, ctx.deadline.now())
+  const suggestions = numbered(suggested.suggestions, s, ctx.deadline.now()).map(x => {
+    const times = timesSuggested(records, s.range, x.id)
+    return times > 1 ? { ...x, times } : x
+  })
+  const effects = effectsOf(records, s.range, sections, fixes)
   const trendCut = trend?.stop
     ? {
         stop: trend.stop,
@@ -80,13 +87,19 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
     ...(trend ? { trend } : {}),
     ...(incomplete ? { incomplete } : {}),
     suggestions,
-    earlier: earlierSuggestions(records, s.range, fixes, suggested.held)
+    earlier: earlierSuggestions(records, s.range, fixes, suggested.held),
+    effects
   }
   await setOutputs(ctx, report)
   if (s.summary) ctx.result.summary = renderHealthReport(report, bytes(SUMMARY_MAX_BYTES))
   // A run stopped part way still posts, but only where no report of this range is yet: a
   // complete one is never replaced by a partial one.
-  setComment(ctx, thread, report, recordKeys(s, sections, trend, suggestions))
+  const measured = subjectsToRecord(
+    suggestions.map(x => x.id),
+    effects,
+    fixes
+  )
+  setComment(ctx, thread, report, recordKeys(s, sections, trend, suggestions, measured))
   const ended = stop ?? trend?.stop?.error
   if (ended instanceof BudgetError) {
     // The cap the workflow set: what was read is the report, and the run did what it was told.
@@ -205,8 +218,10 @@ export function reportJson(report: HealthReport, maxBytes = REPORT_JSON_MAX_BYTE
         n: x.n,
         id: x.id,
         kind: x.kind,
-        instruction: x.instruction
+        instruction: x.instruction,
+        ...(x.times !== undefined ? { times: x.times } : {})
       })),
+      fixEffects: (report.effects ?? []).map(effectJson),
       ...(keep < Infinity ? { truncated: true } : {})
     }
     const json = JSON.stringify(doc)

@@ -73,6 +73,14 @@ export const RECORD_KINDS = {
     writer: 'commands/report.ts (report-memory.ts recordKeys).',
     readers: 'A later report in the same thread: compare and trend totals it need not read.'
   },
+  measure: {
+    parts: ['project', 'from', 'to', 'id', 'numbers'],
+    says: "A subject's numbers in that period: `40 of 2000` (its count and what it counts among), or `below 10` (not among the rows read) (records/report.ts encodeNumbers).",
+    lives: "A report's comment.",
+    writer:
+      'commands/report.ts, for each subject it suggests or measures (report-memory.ts recordKeys).',
+    readers: 'A later report in the same thread: what the fix did (analytics/fix-effect.ts).'
+  },
   fix: {
     parts: ['project', 'id', 'pr'],
     says: 'A `fix N` job was started for suggestion `id`; `pr` is the pull request it named.',

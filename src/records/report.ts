@@ -4,6 +4,7 @@
 // which suggestion the job is for and the pull request it opened. A record is read back only
 // when its signature verifies, so an edited or pasted one counts for nothing, and the visible
 // text of a comment is never read: editing a report changes no instruction.
+import type { SubjectNumbers } from '../analytics/fix-effect.js'
 import type { PeriodTotals } from '../analytics/period-totals.js'
 import type { DateRange } from '../period.js'
 import { parseRecord, recordKey } from './kinds.js'
@@ -43,6 +44,8 @@ export interface ReportRecords {
   fixes: Map<string, StoredFix>
   /** What the records say of a period, field by field, the newest record winning. */
   totals(range: Range): PeriodTotals | undefined
+  /** What the newest record says of a subject's numbers in a period. */
+  measured(range: Range, id: string): SubjectNumbers | undefined
 }
 
 export function reportKey(projectId: string, range: DateRange): string {
@@ -75,6 +78,31 @@ export function totalsKey(projectId: string, range: Range, t: PeriodTotals): str
   return fields === ''
     ? undefined
     : recordKey('totals', { project: projectId, from: range.dateFrom, to: range.dateTo, fields })
+}
+
+/** The record of a subject's numbers in a period. */
+export function measureKey(projectId: string, range: Range, id: string, n: SubjectNumbers): string {
+  return recordKey('measure', {
+    project: projectId,
+    from: range.dateFrom,
+    to: range.dateTo,
+    id,
+    numbers: encodeNumbers(n)
+  })
+}
+
+/** "40 of 2000", or "below 10". */
+export function encodeNumbers(n: SubjectNumbers): string {
+  return 'below' in n ? `below ${n.below}` : `${n.count} of ${n.of}`
+}
+
+/** What "40 of 2000" or "below 10" says, or undefined when it is neither. */
+export function decodeNumbers(text: string): SubjectNumbers | undefined {
+  const m = /^(?:(\d{1,15}) of (\d{1,15})|below (\d{1,15}))$/.exec(text)
+  if (!m) return undefined
+  if (m[3] !== undefined) return { below: Number(m[3]) }
+  const [count, of] = [Number(m[1]), Number(m[2])]
+  return count <= of ? { count, of } : undefined
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,6 +169,7 @@ export async function readReportRecords(
   const reports: StoredReport[] = []
   const fixes = new Map<string, StoredFix>()
   const totals = new Map<string, { at: number; t: PeriodTotals }[]>()
+  const measures = new Map<string, { at: number; n: SubjectNumbers }>()
   const mine = { project: projectId }
   for (const { comment, markers } of await thread.marked()) {
     let report: StoredReport | undefined
@@ -150,6 +179,7 @@ export async function readReportRecords(
       const s = parseRecord('suggestion', key)
       const t = parseRecord('totals', key)
       const f = parseRecord('fix', key)
+      const m = parseRecord('measure', key)
       if (r?.project === mine.project)
         report = {
           range: { dateFrom: r.from, dateTo: r.to },
@@ -168,6 +198,11 @@ export async function readReportRecords(
       else if (t?.project === mine.project) {
         const list = totals.get(`${t.from}/${t.to}`) ?? []
         totals.set(`${t.from}/${t.to}`, [...list, { at, t: decodeTotals(t.fields) }])
+      } else if (m?.project === mine.project) {
+        const n = decodeNumbers(m.numbers)
+        const where = `${m.from}/${m.to}/${m.id}`
+        const known = measures.get(where)
+        if (n && (!known || at >= known.at)) measures.set(where, { at, n })
       } else if (f?.project === mine.project && f.id !== '') {
         const pr = /^[1-9]\d{0,15}$/.test(f.pr) ? Number(f.pr) : undefined
         const known = fixes.get(f.id)
@@ -191,7 +226,8 @@ export async function readReportRecords(
       if (!list) return undefined
       // Oldest first, so each newer record's fields win.
       return list.sort((x, y) => x.at - y.at).reduce<PeriodTotals>((t, r) => ({ ...t, ...r.t }), {})
-    }
+    },
+    measured: (range, id) => measures.get(`${rangeKey(range)}/${id}`)?.n
   }
 }
 

@@ -8,6 +8,7 @@ import type { DateRange, Period } from '../period.js'
 import type { SectionOutcome } from '../analytics/sections/outcome.js'
 import type { SectionFailure } from '../analytics/sections/section.js'
 import {
+  capitalise,
   clip,
   escapeText,
   formatNumber,
@@ -26,6 +27,9 @@ import { trendBlock } from './chart.js'
 import { sectionTables, isEmpty, type ReadSection } from './health-tables.js'
 import { suggestionsBlock, type EarlierSuggestion, type NumberedSuggestion } from './suggestions.js'
 import { contentGaps } from '../analytics/search-gaps.js'
+import type { FixEffect } from '../analytics/fix-effect.js'
+import { effectBlock } from './fix-effect.js'
+import { countChangeMatters, pointsChangeMatter } from '../analytics/marks.js'
 
 export interface HealthReport {
   projectId: string
@@ -47,6 +51,8 @@ export interface HealthReport {
   suggestions?: NumberedSuggestion[]
   /** The suggestions of the report before in this issue, and what became of each. */
   earlier?: EarlierSuggestion[]
+  /** What each fix merged in the last periods did (no request: the rows read and the records). */
+  effects?: FixEffect[]
   /**
    * The comment trigger that starts the agent on a suggestion (`/docs-agent`), said in the
    * comment on the issue; the job summary, read on the run's page, has no one to reply to.
@@ -88,7 +94,8 @@ function render(r: HealthReport, rows: number, cut: boolean): string {
     notRead(r.sections),
     readNotes(r.sections),
     trendOf(r),
-    suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger),
+    suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range),
+    effectBlock(r.effects ?? [], r.range, r.generatedAt),
     sectionTables(r, rows)
   ].filter(Boolean)
   if (cut) blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`)
@@ -103,7 +110,7 @@ function render(r: HealthReport, rows: number, cut: boolean): string {
 function metaLine(r: HealthReport): string {
   const compared = r.previous ? [`vs ${shortRange(r.previous, r.generatedAt)}`] : []
   const marked = r.sections.some(x => x.ok && /🟢|🔴/.test(headline(x, r.sections)[1]))
-  // Which changes get a mark (they matter: MARK_MIN_*) is stated in docs/weekly-report.md.
+  // Which changes get a mark (they matter: analytics/marks.ts) is stated in docs/weekly-report.md.
   const marks = marked ? [`${BETTER} better · ${WORSE} worse for the docs`] : []
   return [`Project ${escapeText(r.projectId)}`, ...compared, ...marks].join(' · ')
 }
@@ -137,14 +144,8 @@ type Direction = 'up-is-better' | 'up-is-worse' | 'neutral'
 
 const BETTER = '🟢'
 const WORSE = '🔴'
-/**
- * A change is marked only when it matters: at least this share of the number before and this
- * many in absolute terms (docs/weekly-report.md states the rule), or for a share this many
- * percentage points. Smaller moves are week-to-week noise.
- */
-export const MARK_MIN_SHARE = 0.05
-export const MARK_MIN_COUNT = 20
-export const MARK_MIN_POINTS = 1
+// A change is marked only when it matters: analytics/marks.ts holds the rule
+// (docs/weekly-report.md states it).
 
 function overview(r: HealthReport): string {
   const compare = r.previous !== undefined
@@ -153,11 +154,18 @@ function overview(r: HealthReport): string {
     { header: shortRange(r.range, r.generatedAt) },
     ...(compare ? [{ header: `vs ${previousLabel(r.range, r.period)}` }] : [])
   ]
-  const rows = r.sections.map(x => {
+  // Sections not read for the same reason share one row (the quota spent at once stops them all).
+  const rows: { names: string[]; now: string; change: string }[] = []
+  for (const x of r.sections) {
     const [now, change] = x.ok ? headline(x, r.sections) : [failedHeadline(x), '']
-    return tableRow([SECTION_TITLES[x.name], now, ...(compare ? [change || '–'] : [])])
-  })
-  const table = `${tableHead(columns)}\n${rows.join('\n')}`
+    const same = x.ok ? undefined : rows.find(row => row.now === now && row.change === '')
+    if (same) same.names.push(SECTION_TITLES[x.name])
+    else rows.push({ names: [SECTION_TITLES[x.name]], now, change })
+  }
+  const lines = rows.map(row =>
+    tableRow([row.names.join(', '), row.now, ...(compare ? [row.change || '–'] : [])])
+  )
+  const table = `${tableHead(columns)}\n${lines.join('\n')}`
   return table
 }
 
@@ -166,9 +174,7 @@ function change(now: number, before: number | undefined, direction: Direction): 
   if (before === undefined) return ''
   const text = formatPercentChange(now, before)
   if (text === undefined) return now > 0 ? 'none before' : ''
-  const diff = now - before
-  const matters = Math.abs(diff) >= MARK_MIN_COUNT && Math.abs(diff) >= before * MARK_MIN_SHARE
-  return matters ? withMark(text, diff, direction) : text
+  return countChangeMatters(now, before) ? withMark(text, now - before, direction) : text
 }
 
 function withMark(text: string, diff: number, direction: Direction): string {
@@ -237,7 +243,7 @@ function pointsChange(now: number, before: number): string {
   if (shown === '0.0') return 'no change'
   const text = `${diff > 0 ? '+' : '\u2212'}${shown} pp`
   // Judged on the points shown, so "+1.0 pp" is never left unmarked for being 0.99999.
-  return Number(shown) >= MARK_MIN_POINTS ? withMark(text, diff, 'up-is-worse') : text
+  return pointsChangeMatter(diff) ? withMark(text, diff, 'up-is-worse') : text
 }
 
 function failedHeadline(x: SectionFailure): string {
@@ -261,11 +267,15 @@ function notRead(sections: readonly SectionOutcome[]): string {
   const groups = new Map<string, string[]>()
   for (const x of sections) {
     if (x.ok || x.skipped) continue
+    // Our advice is Markdown we wrote (its `project-id` stays code); the service's words are
+    // not, and are left out where the advice already says what they say (refusal advice).
+    const theirs = x.advice ? x.advice.said : x.reason
+    const words = theirs !== undefined ? escapeText(clip(theirs, REASON_MAX_CHARS)) : ''
     // The service's words start with the status ("403 Forbidden: …") when it answered.
-    const said = x.status !== undefined && x.reason.startsWith(`${x.status} `)
+    const said = x.status !== undefined && theirs?.startsWith(`${x.status} `) === true
     const status = x.status !== undefined && !said ? ` (HTTP ${x.status})` : ''
     const what = x.refused ? `refused${status}` : `failed${status}`
-    const key = `${what}: ${escapeText(clip(x.reason, REASON_MAX_CHARS))}`
+    const key = `${what}: ${[words, x.advice ? capitalise(x.advice.hint) : ''].filter(Boolean).join('. ')}`
     groups.set(key, [...(groups.get(key) ?? []), SECTION_TITLES[x.name]])
   }
   const lines = [...groups].map(([reason, names]) => `> ⚠️ **${names.join(', ')}** ${reason}`)

@@ -80,3 +80,35 @@ export function previousLabel(range: DateRange, period?: Period): string {
   const count = Math.round((days.last.getTime() - days.first.getTime()) / DAY) + 1
   return count === 1 ? 'the day before' : `the previous ${count} days`
 }
+
+/**
+ * What a reader calls one period of this range's length: a week (7 days), a month (a calendar
+ * month), a day; else its days ("10 days"), or "period" when it is not whole days.
+ */
+export function periodNoun(range: DateRange): string {
+  const days = wholeDays(range)
+  if (!days) return 'period'
+  const count = Math.round((days.last.getTime() - days.first.getTime()) / DAY) + 1
+  const calendarMonth =
+    days.first.getUTCDate() === 1 &&
+    new Date(days.last.getTime() + DAY).getUTCDate() === 1 &&
+    count >= 28
+  if (calendarMonth) return 'month'
+  if (count === 7) return 'week'
+  return count === 1 ? 'day' : `${count} days`
+}
+
+/** "this week", "this month", "this day", "in these 10 days", "this period". */
+export function thisPeriod(range: DateRange): string {
+  const noun = periodNoun(range)
+  return /^\d/.test(noun) ? `in these ${noun}` : `this ${noun}`
+}
+
+/** "2nd week", "3rd month", "11th time" (a length in days counts times). */
+export function nthPeriod(n: number, range: DateRange): string {
+  const noun = periodNoun(range)
+  const tens = n % 100
+  const ordinal: Record<number, string> = { 1: 'st', 2: 'nd', 3: 'rd' }
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (ordinal[n % 10] ?? 'th')
+  return `${n}${suffix} ${/^\d/.test(noun) || noun === 'period' ? 'time' : noun}`
+}

@@ -1,4 +1,4 @@
-// "What to fix this week": the suggestions in words. Each has a line of evidence for the reader
+// "What to fix this week" (or month, by the range's length): the suggestions in words. Each has a line of evidence for the reader
 // and an instruction for the docs agent, shown in full: `/docs-agent fix N` sends exactly that
 // text (from the report's signed record, never from the comment's visible text). Then what
 // became of the last report's suggestions. Every query, path and question is untrusted: the
@@ -6,10 +6,13 @@
 import type { FixState, Suggestion } from '../analytics/suggestions.js'
 import { isoDay, type DateRange } from '../period.js'
 import { clip, clipMiddle, escapeText, formatNumber, plural } from './markdown.js'
-import { shortRange } from './range.js'
+import { nthPeriod, shortRange, thisPeriod } from './range.js'
 
-/** A suggestion as a report shows it: its number and the instruction it carries. */
-export type NumberedSuggestion = Suggestion & { n: number; instruction: string }
+/**
+ * A suggestion as a report shows it: its number, the instruction it carries, and how many
+ * reports in a row (this one included) have suggested it, when more than one.
+ */
+export type NumberedSuggestion = Suggestion & { n: number; instruction: string; times?: number }
 
 /** A suggestion of the report before (numbered as it was there), and what became of it. */
 export interface EarlierSuggestion {
@@ -80,15 +83,20 @@ function evidence(s: NumberedSuggestion): string {
 export function suggestionsBlock(
   suggestions: readonly NumberedSuggestion[],
   earlier: readonly EarlierSuggestion[],
-  trigger: string | undefined
+  trigger: string | undefined,
+  range: DateRange
 ): string {
   const blocks: string[] = []
   if (suggestions.length > 0) {
     const items = suggestions.map(s => {
-      const again = s.after?.pr ? ` · again after #${s.after.pr}` : ''
+      const again = s.after?.pr
+        ? ` · again after #${s.after.pr}`
+        : s.times !== undefined && s.times > 1
+          ? ` · suggested again, ${nthPeriod(s.times, range)}`
+          : ''
       return `${s.n}. ${evidence(s)}${again}  \n   ↳ _${escapeText(s.instruction)}_`
     })
-    blocks.push('#### What to fix this week', items.join('\n'))
+    blocks.push(`#### What to fix ${thisPeriod(range)}`, items.join('\n'))
     if (trigger)
       blocks.push(
         `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
@@ -116,13 +124,6 @@ function stateOf(fix: FixState | undefined): string {
   }
 }
 
-/** "1", "1 and 2", "1, 3 and 4". */
-function listed(items: readonly string[]): string {
-  return items.length === 1
-    ? (items[0] ?? '')
-    : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
-}
-
 /** What a suggestion is about, as plain text: the query, the page's path or the question. */
 export function subjectOf(s: Suggestion): string {
   switch (s.kind) {
@@ -141,20 +142,26 @@ function shownSubject(e: EarlierSuggestion): string {
   return `“${escapeText(clip(e.subject, 40))}”`
 }
 
+/**
+ * What became of the last report's suggestions that someone took, by subject (never by the last
+ * report's numbers, which this report's own 1–5 would be read as); none taken, no line. Those
+ * nobody took are counted only: one the data still raises is marked "suggested again" above.
+ */
 function earlierLine(earlier: readonly EarlierSuggestion[]): string {
-  if (earlier.length === 0) return ''
-  const item = (e: EarlierSuggestion) =>
-    `${e.n !== undefined ? `${e.n}. ` : ''}${shownSubject(e)}: ${stateOf(e.fix)}`
-  // Those nobody took are numbers only: the last report names them, and this line stays short.
+  const item = (e: EarlierSuggestion) => `${shownSubject(e)}: ${stateOf(e.fix)}`
   const numbered = earlier.filter(e => e.n !== undefined)
-  const untaken = numbered.filter(e => !e.fix).map(e => String(e.n))
-  const last = [
-    ...numbered.filter(e => e.fix).map(item),
-    ...(untaken.length > 0 ? [`${listed(untaken)} not taken`] : [])
-  ]
+  const taken = numbered.filter(e => e.fix)
+  const untaken = numbered.length - taken.length
   const fixing = earlier.filter(e => e.n === undefined).map(item)
   return [
-    ...(last.length > 0 ? [`_Last report's suggestions:_ ${last.join(' · ')}`] : []),
+    ...(taken.length > 0
+      ? [
+          `_Taken from the last report:_ ${taken.map(item).join(' · ')}` +
+            (untaken > 0
+              ? ` · ${untaken === 1 ? 'its other one' : `its other ${untaken}`} not taken`
+              : '')
+        ]
+      : []),
     ...(fixing.length > 0 ? [`_Fixes asked for:_ ${fixing.join(' · ')}`] : [])
   ].join('  \n')
 }

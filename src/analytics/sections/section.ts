@@ -66,5 +66,11 @@ export interface SectionFailure {
   skipped?: true
   /** Which limit: the service's hourly quota, the time (`wait-timeout`), or `max-requests`. */
   limit?: RunLimit
+  /** The service's words and what to change, as the log has them. */
   reason: string
+  /**
+   * For a refusal: what to change, in the action's words (Markdown we wrote), and the service's
+   * own words when that advice does not already say what they say.
+   */
+  advice?: { hint: string; said?: string }
 }
