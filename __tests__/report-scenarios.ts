@@ -728,6 +728,60 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
       ],
       fixes: new Map([['page:/guides/migrating-from-v1', { pr: 32, state: 'open' }]])
     }),
+  'the weekly recipe, a fix measured for the first time, two suggestions made again': () => {
+    const r = weeklyRecipe({
+      earlier: [
+        {
+          n: 1,
+          id: 'gap:rotate api key',
+          subject: 'rotate api key',
+          fix: merged(31, '2026-11-12')
+        },
+        { n: 2, id: 'page:/guides/migrating-from-v1', subject: '/guides/migrating-from-v1' }
+      ]
+    })
+    return {
+      ...r,
+      suggestions: (r.suggestions ?? []).map((x, i) => (i < 2 ? { ...x, times: 2 + i } : x)),
+      effects: [
+        {
+          id: 'gap:rotate api key',
+          kind: 'gap',
+          subject: 'rotate api key',
+          pr: 31,
+          mergedAt: Date.parse('2026-11-12T15:02:00Z'),
+          suggested: {
+            range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
+            numbers: { count: 40, of: 2000 }
+          },
+          since: [{ range: WEEK, numbers: { count: 4, of: 2200 } }],
+          verdict: 'better',
+          first: true
+        },
+        {
+          id: 'question:how do i test webhooks locally?',
+          kind: 'question',
+          subject: 'How do I test webhooks locally?',
+          pr: 27,
+          mergedAt: Date.parse('2026-10-28T09:40:00Z'),
+          suggested: {
+            range: { dateFrom: '2026-10-19', dateTo: '2026-10-26' },
+            numbers: { count: 9, of: 402 }
+          },
+          since: [
+            {
+              range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
+              numbers: { count: 8, of: 388 }
+            },
+            { range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' }, numbers: { below: 10 } },
+            { range: WEEK, numbers: { count: 5, of: 420 } }
+          ],
+          verdict: 'unchanged',
+          first: false
+        }
+      ]
+    }
+  },
   'the trend stopped by the quota at the fourth week back': () =>
     weeklyRecipe({
       trend: trendOf(8, { stopAt: 4, limit: 'quota', requests: 6 }),

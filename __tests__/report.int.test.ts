@@ -239,8 +239,11 @@ describe('report: refused sections', () => {
       expect(searches.reason).not.toMatch(/read-only key|GET \//)
       const text = notReadLine(r.summary, 'Searches')
       expect(overviewCells(r.summary, 'Searches')).toEqual(['⚠️ refused by the service (HTTP 403)'])
-      expect(text).toContain('refused: 403 Forbidden')
-      expect(text).toContain('not available on your plan')
+      // The advice names the cause the service's words name: said once, as Markdown we wrote.
+      expect(text).toContain(
+        "refused (HTTP 403): Your plan does not include this: check the plan on the dashboard's billing page"
+      )
+      expect(text).not.toContain('not available on your plan')
       // The other sections ran, and only one request went to the refused one.
       expect(ofKind(sim, 'searches')).toHaveLength(1)
       expect(sectionOf(r, 'feedback').ok).toBe(true)
@@ -397,7 +400,8 @@ describe('report: the analytics quota and the deadline', () => {
       expect(sectionOf(r, 'assistant').reason).toMatch(/hourly analytics limit was reached/)
       expect(r.outputs.requests).toBe('3')
       // The overview says which limit, not an HTTP status; the report is headed incomplete.
-      expect(overviewCells(r.summary, 'Searches')).toEqual([
+      // One row for the sections the quota stopped at once, naming them.
+      expect(overviewCells(r.summary, 'Views, Searches, Assistant')).toEqual([
         '⚠️ not read: the hourly analytics limit was reached'
       ])
       expect(r.summary).not.toContain('HTTP 429')
@@ -419,7 +423,7 @@ describe('report: the analytics quota and the deadline', () => {
           limit: 'time',
           reason: 'not read: the time allowed (`wait-timeout`) ran out'
         })
-      expect(overviewCells(r.summary, 'Searches')).toEqual([
+      expect(overviewCells(r.summary, 'Views, Searches, Assistant')).toEqual([
         '⚠️ not read: the time allowed (`wait-timeout`) ran out'
       ])
       expect(r.summary).toContain('**This report is incomplete.** The time allowed')
