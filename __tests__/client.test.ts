@@ -208,7 +208,8 @@ describe('cancellation, the deadline and the request count', () => {
     const before = Date.now()
     controller.abort()
     expect(await failure(pending)).toBeInstanceOf(RequestCancelledError)
-    expect(Date.now() - before).toBeLessThan(2_000)
+    // Before the 5 s wait would have ended: the abort ended it (a bound with seconds to spare).
+    expect(Date.now() - before).toBeLessThan(4_500)
     expect(svc.seen).toHaveLength(1)
   })
 
