@@ -104,8 +104,7 @@ export async function prepareTarget(
         `The job of pull request #${target.grew.number} (${target.jobId}) is not found, so ` +
           'nothing was grown: a new job starts.'
       )
-      const { grew: _grew, ...rest } = target
-      target = { ...rest, command: 'create', jobId: undefined }
+      target = { ...target, command: 'create', jobId: undefined, grew: undefined }
       onJob(target)
     }
   }
