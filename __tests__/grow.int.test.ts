@@ -204,21 +204,31 @@ describe('when-agent-pr-open', () => {
   })
 })
 
+const keys = (sim: Service) => ({
+  'api-key': SIM_API_KEY,
+  'project-id': 'acme-docs',
+  'base-url': sim.url
+})
+
+/** A week's report with its suggestions, on issue 12. */
+const weeklyReport = (sim: Service, gh: GitHub): Promise<RunResult> =>
+  runScenario({
+    inputs: {
+      ...keys(sim),
+      command: 'report',
+      'issue-number': '12',
+      'date-from': '2026-11-02',
+      'date-to': '2026-11-09'
+    },
+    env: { GITHUB_API_URL: gh.url }
+  })
+
 describe('fix 1 3', () => {
   it('one job for two suggestions; with the agent’s pull request open, `fix N` grows it', async () => {
     await withGitHub({ permissions: { octocat: 'write' } }, async gh =>
       withService({ ...service, varyByDate: true }, async sim => {
-        const common = { 'api-key': SIM_API_KEY, 'project-id': 'acme-docs', 'base-url': sim.url }
-        const report = await runScenario({
-          inputs: {
-            ...common,
-            command: 'report',
-            'issue-number': '12',
-            'date-from': '2026-11-02',
-            'date-to': '2026-11-09'
-          },
-          env: { GITHUB_API_URL: gh.url }
-        })
+        const common = keys(sim)
+        const report = await weeklyReport(sim, gh)
         expectSuccess(report)
         const suggestions = JSON.parse(report.outputs.report ?? '{}').suggestions as {
           instruction: string
@@ -264,17 +274,8 @@ describe('fix 1 3', () => {
   it('an unknown number among them: a reply listing the valid ones, nothing sent', async () => {
     await withGitHub({ permissions: { octocat: 'write' } }, async gh =>
       withService({ ...service, varyByDate: true }, async sim => {
-        const common = { 'api-key': SIM_API_KEY, 'project-id': 'acme-docs', 'base-url': sim.url }
-        await runScenario({
-          inputs: {
-            ...common,
-            command: 'report',
-            'issue-number': '12',
-            'date-from': '2026-11-02',
-            'date-to': '2026-11-09'
-          },
-          env: { GITHUB_API_URL: gh.url }
-        })
+        const common = keys(sim)
+        await weeklyReport(sim, gh)
         const r = await runScenario({
           inputs: { ...common, command: 'message' },
           env: { GITHUB_API_URL: gh.url },
