@@ -163,6 +163,8 @@ describe('runs GitHub gives no secrets, and the agent’s own pull requests', ()
         expect(own.outputs.skipped).toBe('true')
         expect(annotationsOf(own, 'notice').join('\n')).toContain("the docs agent's own work")
         expect(sim.requests).toHaveLength(0)
+        // Merged, #21 is closed: the next merge starts a job of its own (none grows).
+        gh.pulls.set(21, { state: 'closed', merged_at: '2026-11-18T10:00:00Z' })
         const other = await runScenario({ inputs: create, env, ...merged(6) })
         expect(other.outputs.skipped).toBe('false')
         expect(sim.requests.filter(q => q.method === 'POST')).toHaveLength(1)

@@ -172,20 +172,23 @@ describe('context: the change that triggered the run', () => {
         expect(paths).toHaveLength(100)
         expect(paths[0]).toBe('- docs/page-1.md')
         expect(paths[99]).toBe('- docs/page-100.md')
-        // comment: false: one listing (is this merged pull request the agent's own?), the one
-        // page of files, when #21 was created (after the job: the job opened it), the record on
-        // it, which a merge of it reads, signed for the login GitHub says this token writes as,
-        // and at the end that pull request's files, for the summary: no answer anywhere.
+        // comment: false: one listing (is this merged pull request the agent's own?), the open
+        // pull requests labelled as the agent's (none: a new job), the one page of files, when
+        // #21 was created (after the job: the job opened it), the record on it, which a merge
+        // of it reads, signed for the login GitHub says this token writes as, its label, and at
+        // the end that pull request's files, for the summary: no answer anywhere.
         expect(gh.requests.map(q => `${q.method} ${q.path}`)).toEqual([
           'GET /repos/octo/docs/issues/12/comments',
+          'GET /repos/octo/docs/issues',
           'GET /repos/octo/docs/pulls/12/files',
           'GET /repos/octo/docs/pulls/21',
           'GET /repos/octo/docs/issues/21/comments',
           'POST /graphql',
           'POST /repos/octo/docs/issues/21/comments',
+          'POST /repos/octo/docs/issues/21/labels',
           'GET /repos/octo/docs/pulls/21/files'
         ])
-        expect(gh.requests[1]?.query.per_page).toBe('100')
+        expect(gh.requests[2]?.query.per_page).toBe('100')
         // The exact prompt sent is shown (the summary may shorten a long one).
         expect(r.summary).toContain('docs/page-1.md')
       })
@@ -246,7 +249,10 @@ describe('context: the change that triggered the run', () => {
           '- docs/old.md (removed)',
           '- src/limits.ts'
         ])
-        expect(gh.requests).toEqual([])
+        // GitHub is asked only whether an agent pull request is open to grow.
+        expect(gh.requests.map(q => `${q.method} ${q.path}`)).toEqual([
+          'GET /repos/octo/docs/issues'
+        ])
       })
     })
   })

@@ -139,13 +139,19 @@ describe('records in the thread', () => {
 })
 
 describe('fix N', () => {
-  it('reads `fix N` and the words after it, nothing else', () => {
-    expect(parseFix('fix 2')).toEqual({ n: 2, more: '' })
+  it('reads `fix N` (or `fix 1 3`) and the words after the numbers, nothing else', () => {
+    expect(parseFix('fix 2')).toEqual({ numbers: [2], more: '' })
     expect(parseFix('Fix #3  keep it short\nplease')).toEqual({
-      n: 3,
+      numbers: [3],
       more: 'keep it short\nplease'
     })
-    expect(parseFix('fix 2 typos in the intro')).toEqual({ n: 2, more: 'typos in the intro' })
+    expect(parseFix('fix 2 typos in the intro')).toEqual({
+      numbers: [2],
+      more: 'typos in the intro'
+    })
+    expect(parseFix('fix 1 3 Keep it short.')).toEqual({ numbers: [1, 3], more: 'Keep it short.' })
+    expect(parseFix('fix #1, #3, 1')).toEqual({ numbers: [1, 3], more: '' })
+    expect(parseFix('fix 1 3rd paragraph')).toEqual({ numbers: [1], more: '3rd paragraph' })
     expect(parseFix('fix 2nd paragraph')).toBeUndefined()
     expect(parseFix('fix the typo')).toBeUndefined()
     expect(parseFix('please fix 2')).toBeUndefined()
@@ -160,7 +166,9 @@ describe('fix N', () => {
         now: Date.UTC(2026, 10, 20)
       }
       const thread = () => threadOf(octokit)
-      expect(await resolveFix(thread(), o, { n: 1, more: '' })).toEqual({ kind: 'not-a-report' })
+      expect(await resolveFix(thread(), o, { numbers: [1], more: '' })).toEqual({
+        kind: 'not-a-report'
+      })
       await thread().upsert({
         key: reportKey('p', BEFORE),
         extraKeys: [
@@ -178,19 +186,33 @@ describe('fix N', () => {
         body: 'new',
         mode: 'upsert'
       })
-      expect(await resolveFix(thread(), o, { n: 2, more: 'Be brief.' })).toEqual({
+      expect(await resolveFix(thread(), o, { numbers: [2], more: 'Be brief.' })).toEqual({
         kind: 'fix',
-        fix: { n: 2, id: 'page:/b' },
+        fixes: [{ n: 2, id: 'page:/b', subject: '/b' }],
         prompt: 'Second.\n\nBe brief.'
       })
+      // Two in one job: each instruction whole, in the order asked, then the words.
+      expect(await resolveFix(thread(), o, { numbers: [2, 1], more: 'Be brief.' })).toEqual({
+        kind: 'fix',
+        fixes: [
+          { n: 2, id: 'page:/b', subject: '/b' },
+          { n: 1, id: 'gap:a', subject: 'a' }
+        ],
+        prompt: 'Do these 2 things, in one pull request.\n\n1. Second.\n\n2. First.\n\nBe brief.'
+      })
+      // One number the report does not hold: nothing is sent, the reply names it.
+      const partly = await resolveFix(thread(), o, { numbers: [1, 7], more: '' })
+      expect(partly.kind).toBe('no-such-suggestion')
+      expect('reply' in partly && partly.reply).toMatch(/^There is no suggestion 7, so nothing/)
       // Suggestion 3 was the older report's: the newest report's numbers are the valid ones.
-      const none = await resolveFix(thread(), o, { n: 3, more: '' })
+      const none = await resolveFix(thread(), o, { numbers: [3], more: '' })
       expect(none).toEqual({
         kind: 'no-such-suggestion',
         reply:
           'There is no suggestion 3, so nothing was sent to the docs agent. The newest report on ' +
-          'this issue (Nov 9–15) has suggestions 1 and 2; reply e.g. `/docs-agent fix 1` (words ' +
-          'after the number are added to its instruction).'
+          'this issue (Nov 9–15) has suggestions 1 and 2; reply e.g. `/docs-agent fix 1`, or ' +
+          '`/docs-agent fix 1 2` for one job with both (words after the numbers are added to the ' +
+          'instruction).'
       })
     })
   })
@@ -211,7 +233,7 @@ describe('fix N', () => {
       await threadOf(octokit).upsert(report(BEFORE, 'Last week.'))
       const records = await readReportRecords(threadOf(octokit), 'p')
       expect(records.reports.map(r => r.range)).toEqual([WEEK, BEFORE])
-      expect(await resolveFix(threadOf(octokit), o, { n: 1, more: '' })).toMatchObject({
+      expect(await resolveFix(threadOf(octokit), o, { numbers: [1], more: '' })).toMatchObject({
         kind: 'fix',
         prompt: 'This week.'
       })
@@ -221,7 +243,7 @@ describe('fix N', () => {
   it('a report the key can no longer read (rotated): nothing to send, and a reply that says why and what to do', async () => {
     await withGitHub({}, async (_gh, octokit) => {
       await threadOf(octokit, PLACE, 'mint_old_key').upsert(report(WEEK, 'This week.'))
-      const found = await resolveFix(threadOf(octokit), o, { n: 1, more: '' })
+      const found = await resolveFix(threadOf(octokit), o, { numbers: [1], more: '' })
       expect(found.kind).toBe('unreadable')
       expect('reply' in found && found.reply).toMatch(
         /cannot be read with this key, so nothing was sent.*key has changed.*Run the report workflow again/
@@ -230,7 +252,7 @@ describe('fix N', () => {
       const other = await resolveFix(
         threadOf(octokit),
         { ...o, projectId: 'q' },
-        { n: 1, more: '' }
+        { numbers: [1], more: '' }
       )
       expect(other).toEqual({ kind: 'not-a-report' })
     })

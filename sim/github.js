@@ -98,6 +98,9 @@ export async function startGitHub(options = {}) {
   const reviews = new Map()
   /** @type {Map<number, PullState>} */
   const pulls = new Map(Object.entries(options.pulls ?? {}).map(([n, p]) => [Number(n), p]))
+  /** The labels on each issue or pull request (set through the API, or by a test). */
+  /** @type {Map<number, Set<string>>} */
+  const labels = new Map()
   const sockets = new Set()
   let nextId = 1000
   let nextReaction = 1
@@ -196,6 +199,43 @@ export async function startGitHub(options = {}) {
       }
       const { page, headers } = paginate(path, query, list.length)
       return { status: 200, body: list.slice(page.from, page.to), headers }
+    }
+    m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/labels$/.exec(path)
+    if (m && method === 'POST') {
+      const n = +m[3]
+      if (!mayComment(n)) return forbidden
+      if (!Array.isArray(body?.labels)) return { status: 422, body: { message: 'Invalid request' } }
+      const set = labels.get(n) ?? new Set()
+      for (const name of body.labels) set.add(String(name))
+      labels.set(n, set)
+      return { status: 200, body: [...set].map(name => ({ name })) }
+    }
+    m = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(path)
+    if (m && method === 'GET') {
+      // Issues and pull requests, open ones by default, filtered by every label named.
+      const [, owner, repo] = m
+      const wanted = (query.labels ?? '').split(',').filter(Boolean)
+      const state = query.state ?? 'open'
+      const items = [...labels.entries()]
+        .filter(([, set]) => wanted.every(name => set.has(name)))
+        .map(([n, set]) => {
+          const pull = pulls.get(n)
+          return {
+            number: n,
+            state: pull?.state ?? 'open',
+            created_at: pull?.created_at ?? startedAt,
+            labels: [...set].map(name => ({ name })),
+            html_url: `${serverUrl}/${owner}/${repo}/${pull ? 'pull' : 'issues'}/${n}`,
+            ...(pull
+              ? { pull_request: { html_url: `${serverUrl}/${owner}/${repo}/pull/${n}` } }
+              : {})
+          }
+        })
+        .filter(item => state === 'all' || item.state === state)
+        .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.number - a.number)
+      if (query.direction === 'asc') items.reverse()
+      const { page, headers } = paginate(path, query, items.length)
+      return { status: 200, body: items.slice(page.from, page.to), headers }
     }
     m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(path)
     if (m) {
@@ -358,6 +398,15 @@ export async function startGitHub(options = {}) {
     reactions,
     reviews,
     pulls,
+    labels,
+    /**
+     * Puts `label` on issue or pull request `n` (as anyone with triage may).
+     * @param {number} n
+     * @param {string} label
+     */
+    addLabel(n, label) {
+      labels.set(n, new Set([...(labels.get(n) ?? []), label]))
+    },
     /**
      * Seeds a comment, e.g. a look-alike marker written by a user.
      * @param {number} issueNumber

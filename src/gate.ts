@@ -49,8 +49,8 @@ export interface AcceptedTrigger {
   prompt: string
   /** Who wrote it and why they may, for the log. */
   why: string
-  /** `fix N` on an issue with a report: `prompt` is suggestion N's instruction (a new job). */
-  fix?: FixRequest
+  /** `fix N [M …]` on an issue with a report: `prompt` holds those suggestions' instructions. */
+  fixes?: FixRequest[]
 }
 
 /** Let through: the trigger comment, when the run answers one, and the client its check used. */
@@ -151,7 +151,7 @@ export async function admit(c: GateContext): Promise<Admission> {
     }
   }
   const accepted =
-    fix?.kind === 'fix' ? { prompt: fix.prompt, fix: fix.fix } : { prompt: checked.prompt }
+    fix?.kind === 'fix' ? { prompt: fix.prompt, fixes: fix.fixes } : { prompt: checked.prompt }
   return { trigger: { comment, ...accepted, why: who.why }, rules, octokit }
 }
 

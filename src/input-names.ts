@@ -13,6 +13,7 @@ export const INPUT_NAMES: readonly string[] = [
   'prompt-file',
   'context',
   'when-no-job',
+  'when-agent-pr-open',
   'settle-time',
   'wait',
   'wait-timeout',

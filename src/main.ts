@@ -151,7 +151,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
       runUrl: runUrl(env),
       run: runOf(env),
       serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
-      ...(trigger?.fix ? { fix: trigger.fix } : {})
+      ...(trigger?.fixes ? { fixes: trigger.fixes } : {})
     }
     if (isJobSettings(settings)) await runJob({ ...common, settings })
     else if (settings.command === 'check') await runCheck({ ...common, settings })

@@ -79,6 +79,8 @@ export interface JobSettings extends CommonSettings {
   promptFile?: string
   context: boolean
   whenNoJob: 'fail' | 'create'
+  /** A run that would start a job follows up the job of an open agent pull request instead. */
+  whenAgentPrOpen: 'follow-up' | 'create'
   settleTimeMs: number
   wait: boolean
   pollIntervalMs: number
@@ -129,6 +131,7 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   'base-url': 'https://api.mintlify.com',
   context: 'false',
   'when-no-job': 'fail',
+  'when-agent-pr-open': 'follow-up',
   'settle-time': '60s',
   wait: 'true',
   'wait-timeout': '30m',
@@ -161,6 +164,7 @@ const APPLIES_TO: Readonly<Record<string, readonly Command[]>> = {
   'prompt-file': JOB_COMMANDS,
   context: JOB_COMMANDS,
   'when-no-job': ['message'],
+  'when-agent-pr-open': JOB_COMMANDS,
   'settle-time': ['message'],
   wait: JOB_COMMANDS,
   'poll-interval': JOB_COMMANDS,
@@ -270,6 +274,7 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
     prompt: get('prompt').trim(),
     context: bool(get, 'context'),
     whenNoJob: oneOf(get, 'when-no-job', ['fail', 'create'] as const),
+    whenAgentPrOpen: oneOf(get, 'when-agent-pr-open', ['follow-up', 'create'] as const),
     settleTimeMs: duration(get, 'settle-time', true),
     wait: bool(get, 'wait'),
     waitTimeoutMs: duration(get, 'wait-timeout', false),

@@ -40,6 +40,6 @@ export interface CommandContext<S extends Settings = Settings> {
    */
   run?: { id: string; attempt: number; job: string; step: string }
   serverUrl: string
-  /** A `fix N` trigger: the report's suggestion the job is started for (always a new job). */
-  fix?: FixRequest
+  /** A `fix N [M …]` trigger: the report's suggestions the instruction asks to fix. */
+  fixes?: FixRequest[]
 }

@@ -68,6 +68,8 @@ export function jobReport(
     requests: ctx.service.requests,
     githubHost: hostOf(ctx.serverUrl),
     ...(t.earlier ? { rerun: true } : {}),
+    ...(t.grew ? { grew: t.grew } : {}),
+    ...(ctx.fixes ? { fixes: ctx.fixes } : {}),
     // "Opened" only where this run knows the job opened it; any other pull request it names,
     // the job updated.
     prUpdated: !!last?.job.prLink && !openedByJob(ctx, t, last.job)

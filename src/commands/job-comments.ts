@@ -7,7 +7,9 @@ import { messageOf } from '../errors.js'
 import type { CommentRef, Place } from '../github/comments.js'
 import { GitHubError } from '../github/errors.js'
 import type { TriggerComment } from '../github/event.js'
-import { recordKey } from '../records/kinds.js'
+import { AGENT_LABEL, addLabel } from '../github/labels.js'
+import { parseRecord, recordKey } from '../records/kinds.js'
+import { clip } from '../report/markdown.js'
 import type { Records } from '../records/records.js'
 import type { RecordThread } from '../records/thread.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
@@ -43,6 +45,8 @@ export class JobComments {
   private broken = false
   /** The pull requests (`pr/job`) this run recorded a job on. */
   private readonly recorded = new Set<string>()
+  /** Per pull request and job, the instructions its record lists, this run's last. */
+  private readonly instructions = new Map<string, Promise<Listed[]>>()
 
   constructor(private readonly o: JobCommentsOptions) {}
 
@@ -88,6 +92,32 @@ export class JobComments {
   }
 
   /**
+   * The instructions the record on pull request `pr` lists for `jobId` (its signed `instruction`
+   * records), then this run's `prompt`; only `prompt` for a job that has just opened it. Read once
+   * per run; a thread that cannot be read lists only `prompt`. The first and the newest are kept
+   * (GitHub's room for a comment is finite).
+   */
+  instructionsOn(pr: number, jobId: string, prompt: string, opened: boolean): Promise<Listed[]> {
+    const id = `${pr}/${jobId}`
+    let list = this.instructions.get(id)
+    if (!list) {
+      const thread = opened ? undefined : this.thread(pr)
+      const earlier = thread
+        ? instructionRecords(thread, this.o.projectId, jobId).catch(() => [])
+        : Promise.resolve([])
+      list = earlier.then(before => {
+        const n = (before.at(-1)?.n ?? 0) + 1
+        const all = [...before, { n, text: clip(prompt, INSTRUCTION_MAX_CHARS) }]
+        return all.length <= INSTRUCTIONS_KEPT
+          ? all
+          : [all[0] as Listed, ...all.slice(1 - INSTRUCTIONS_KEPT)]
+      })
+      this.instructions.set(id, list)
+    }
+    return list
+  }
+
+  /**
    * Records the job on the pull request it names (`pr`, not the target: the live comment there
    * carries the route itself), in one comment there: `opened` marks it the job's own work (the only
    * record a merge check believes), `route` sends a reply with the trigger to the job. `body` is
@@ -98,7 +128,16 @@ export class JobComments {
   async recordOnPullRequest(
     pr: number,
     jobId: string,
-    o: { opened: boolean; route: boolean; body: string; once?: boolean }
+    o: {
+      opened: boolean
+      /** Also label it (the job has just opened it): what a later run lists to find it. */
+      label?: boolean
+      route: boolean
+      /** Every instruction the pull request holds, oldest first, kept as records. */
+      instructions?: Listed[]
+      body: string
+      once?: boolean
+    }
   ): Promise<'created' | 'updated' | undefined> {
     const thread = this.thread(pr)
     if (!thread || (!o.opened && !o.route)) return undefined
@@ -110,13 +149,21 @@ export class JobComments {
     try {
       // Replies already went to this job here: the hint was said on this record before.
       const before = o.route ? (await thread.newest('route', { project }))?.job : undefined
+      const listed = (o.instructions ?? []).map(({ n, text }) =>
+        recordKey('instruction', { project, job: jobId, n: String(n), text })
+      )
       const ref = await thread.upsert({
         key: o.opened ? opened : route,
-        extraKeys: o.opened && o.route ? [route] : [],
+        extraKeys: [...(o.opened && o.route ? [route] : []), ...listed],
         body: o.body,
-        mode: 'upsert'
+        mode: 'upsert',
+        // An edit never drops that the job opened it, nor the instructions it lists.
+        carry: key =>
+          key === opened || (listed.length === 0 && isInstructionOf(key, project, jobId))
       })
+      const first = !this.recorded.has(written)
       this.recorded.add(written)
+      if (o.label && first) await this.label(pr)
       core.info(
         o.opened
           ? `Recorded on pull request #${pr} that job ${jobId} opened it: ${ref.url}`
@@ -128,4 +175,52 @@ export class JobComments {
       return undefined
     }
   }
+
+  /** The label a later run finds the open agent pull request by: best effort, a failure warns. */
+  private async label(pr: number): Promise<void> {
+    const { records, owner, repo } = this.o
+    if (!records) return
+    try {
+      await addLabel(records.octokit, owner, repo, pr, AGENT_LABEL)
+    } catch (err) {
+      core.warning(
+        `Could not label pull request #${pr} \`${AGENT_LABEL}\` (${messageOf(err)}): a later run ` +
+          'will not find it to grow it, and starts a new job instead.'
+      )
+    }
+  }
+}
+
+/** An instruction a pull request's record lists: its number among those sent to the job. */
+export interface Listed {
+  n: number
+  text: string
+}
+
+/** The most of an instruction a record keeps: it is shown, never sent again. */
+const INSTRUCTION_MAX_CHARS = 1000
+/** The most instructions a record keeps: the first, and the newest. */
+const INSTRUCTIONS_KEPT = 8
+
+const isInstructionOf = (key: string, project: string, job: string): boolean => {
+  const r = parseRecord('instruction', key)
+  return r !== undefined && r.project === project && r.job === job
+}
+
+/** The `instruction` records of `jobId` on the thread, in their order. */
+async function instructionRecords(
+  thread: RecordThread,
+  project: string,
+  jobId: string
+): Promise<Listed[]> {
+  const found = await thread.newestWith('opened', { project, job: jobId })
+  if (!found) return []
+  const marked = (await thread.marked()).find(m => m.comment.id === found.comment.id)
+  const listed = (marked?.markers ?? []).flatMap(m => {
+    const r = parseRecord('instruction', m.key)
+    return r && r.project === project && r.job === jobId && /^[1-9]\d{0,5}$/.test(r.n)
+      ? [{ n: Number(r.n), text: r.text }]
+      : []
+  })
+  return listed.sort((a, b) => a.n - b.n)
 }

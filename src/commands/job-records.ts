@@ -50,7 +50,9 @@ export async function recordOnItsPullRequest(
   // Answering there: the live comment carries the route itself.
   if (pr === ctx.target?.issueNumber) return route ? { pr } : undefined
   const opened = openedByJob(ctx, target, job)
-  if (!opened && !route) return undefined
+  // The open agent pull request this run grew: its record says so, with every instruction.
+  const grown = target.grew?.number === pr
+  if (!opened && !route && !grown) return undefined
   // Where the job was asked for, also when the run answers nowhere (`comment: false`).
   const asked = askedIn(ctx) ?? askedIn(ctx, event.issueNumber)
   const report: JobReport = {
@@ -64,9 +66,15 @@ export async function recordOnItsPullRequest(
     onItsPullRequest: asked ? { askedIn: asked } : {}
   }
   const jobId = target.jobId ?? job.id
+  const instructions =
+    opened || grown ? await comments.instructionsOn(pr, jobId, target.prompt, opened) : undefined
+  if (instructions && instructions.length > 1) report.instructions = instructions
   const written = await comments.recordOnPullRequest(pr, jobId, {
-    opened,
+    // The record that the job opened it is kept by a run that grew it (it verified).
+    opened: opened || grown,
+    label: opened,
     route,
+    ...(instructions ? { instructions } : {}),
     body: answers ? renderJobReport(report) : openedNote(jobId, asked),
     once: !ending || !answers
   })

@@ -15,11 +15,13 @@ import type { RecordThread } from '../records/thread.js'
 import { listPullRequestFiles, pullRequestOfLink } from '../github/pulls.js'
 import { placeNoun } from '../report/place.js'
 import type { AgentApi } from '../service/agent-api.js'
+import { ServiceError } from '../service/errors.js'
 import type { AgentJob } from '../service/schema.js'
 import { InputError } from '../inputs.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 import type { JobComments } from './job-comments.js'
+import { openAgentPullRequest } from './job-grow.js'
 
 /** What prepare settles: the job and the instruction, and the job as it was before. */
 export interface Target {
@@ -32,6 +34,11 @@ export interface Target {
   earlier?: true
   /** The live comment records this job: replies with the trigger go to it. */
   routeHere: boolean
+  /**
+   * `when-agent-pr-open: follow-up`: the run would have started a job, and the instruction went
+   * to the job of this open agent pull request instead.
+   */
+  grew?: { number: number; url: string }
   /**
    * The job the thread routed replies to before this run (its route record or an earlier
    * answer), which has already said how to reply.
@@ -77,17 +84,29 @@ export async function prepareTarget(
   let target = start
   const earlier = await earlierAttemptsJob(ctx, comments)
   if (earlier !== undefined) target = { ...target, jobId: earlier, earlier: true }
-  else if (ctx.fix) target = fixTarget(ctx, target)
+  else if (ctx.fixes) target = fixTarget(ctx, target)
   else if (target.command === 'message' && target.jobId === undefined)
     target = { ...target, ...(await chooseJob(ctx, comments, agent)) }
   else if (ctx.event.comment) target = { ...target, ...(await routedBefore(ctx, comments)) }
+  if (target.command === 'create' && !target.earlier) target = await growInstead(ctx, target)
   onJob(target)
   if (s.context) target = { ...target, prompt: composePrompt(s.prompt, await gatherContext(ctx)) }
   // What GitHub took to answer is not taken from the service's time: it counts from here.
   ctx.deadline.restartFrom(ctx.deadline.now())
   if (target.command === 'message' && s.wait && !target.earlier) {
-    const before = await agent.getJob(jobUrlPath(s.jobPath, s.projectId, target.jobId ?? ''))
-    target = { ...target, before }
+    const path = jobUrlPath(s.jobPath, s.projectId, target.jobId ?? '')
+    try {
+      target = { ...target, before: await agent.getJob(path) }
+    } catch (err) {
+      // The job of the pull request to grow is gone: nothing was sent, a new job starts.
+      if (!(target.grew && err instanceof ServiceError && err.status === 404)) throw err
+      core.warning(
+        `The job of pull request #${target.grew.number} (${target.jobId}) is not found, so ` +
+          'nothing was grown: a new job starts.'
+      )
+      target = { ...target, command: 'create', jobId: undefined, grew: undefined }
+      onJob(target)
+    }
   }
   return target
 }
@@ -133,15 +152,38 @@ async function routedBefore(
 }
 
 /**
- * `fix N`: a new job with the suggestion's instruction, whatever `job-id` or the thread's record
- * say (a fix is its own piece of work). The report's issue is not routed to it: follow-ups go on
- * the pull request it opens (recorded there), and the issue keeps taking `fix N` for new jobs.
+ * `fix N [M …]`: a new job with the suggestions' instructions, whatever `job-id` or the thread's
+ * record say (a fix is its own piece of work), unless an open agent pull request grows instead.
+ * The report's issue is not routed to it: follow-ups go on the pull request it opens (recorded
+ * there), and the issue keeps taking `fix N` for new jobs.
  */
 function fixTarget(ctx: CommandContext<JobSettings>, target: Target): Target {
+  const numbers = (ctx.fixes ?? []).map(f => f.n)
   core.info(
-    `Suggestion ${ctx.fix?.n} of the newest report: starting a new job with its instruction.`
+    `Suggestion${numbers.length === 1 ? '' : 's'} ${numbers.join(', ')} of the newest report: ` +
+      'a job with the instruction.'
   )
   return { ...target, jobId: undefined, command: 'create', routeHere: false }
+}
+
+/**
+ * A run about to start a job: with `when-agent-pr-open: follow-up` and the docs agent's pull
+ * request still open here, the instruction goes to that pull request's job as a follow-up.
+ */
+async function growInstead(ctx: CommandContext<JobSettings>, target: Target): Promise<Target> {
+  const open = await openAgentPullRequest(ctx)
+  if (!open) return target
+  core.info(
+    `The docs agent's pull request #${open.number} (job ${open.jobId}) is still open: the ` +
+      'instruction goes to its job as a follow-up, and the pull request grows instead of a new ' +
+      'one opening (`when-agent-pr-open: follow-up`; `create` starts a new job each time).'
+  )
+  return {
+    ...target,
+    command: 'message',
+    jobId: open.jobId,
+    grew: { number: open.number, url: open.url }
+  }
 }
 
 /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */

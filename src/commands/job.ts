@@ -58,6 +58,7 @@ class JobRun {
     const s = ctx.settings
     this.s = s
     this.target = initialTarget(s)
+    ctx.result.set('grew', 'false')
     this.agent = new AgentApi(ctx.service)
     this.comments = new JobComments({
       // Also with `comment: false`: the record that the job opened a pull request is still kept.
@@ -93,6 +94,7 @@ class JobRun {
       // Known before the instruction is sent: a cancellation from here on names the job.
       this.target = t
       if (t.jobId !== undefined) this.ctx.result.set('job-id', t.jobId)
+      this.ctx.result.set('grew', t.grew ? 'true' : 'false')
     })
     if (target.before) this.last = { job: target.before, stale: false }
     return target
@@ -285,13 +287,14 @@ class JobRun {
    */
   private keys(routeHere: boolean, retry = false, prNumber?: number): string[] {
     const { jobId } = this.target
-    const { fix } = this.ctx
+    const { fixes = [] } = this.ctx
     const step = deliveryStep(this.s, this.ctx.run)
     const keys: string[] = []
     if (jobId === undefined) return keys
     if (routeHere) keys.push(recordKey('route', { project: this.s.projectId, job: jobId }))
     if (this.stage === 'waiting' && step) keys.push(deliveryKey(step, retry ? undefined : jobId))
-    if (fix && this.stage === 'waiting') keys.push(fixKey(this.s.projectId, fix.id, prNumber))
+    if (this.stage === 'waiting')
+      for (const fix of fixes) keys.push(fixKey(this.s.projectId, fix.id, prNumber))
     return keys
   }
 }

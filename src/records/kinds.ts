@@ -88,6 +88,13 @@ export const RECORD_KINDS = {
     writer: 'A job run started by `fix N` (commands/job.ts).',
     readers: 'The next report (report-memory.ts fixStates).'
   },
+  instruction: {
+    parts: ['project', 'job', 'n', 'text'],
+    says: "Instruction n that this job's pull request grew from (clipped: for reading, never sent again).",
+    lives: "The comment with the `opened` record, on the job's pull request.",
+    writer: 'The run that created the job, and each run that grew it (commands/job-records.ts).',
+    readers: 'commands/job-records.ts: the record lists every instruction the pull request holds.'
+  },
   visitors: {
     parts: ['project', 'from', 'to'],
     says: 'This comment is the visitors table of that range.',

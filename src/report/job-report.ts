@@ -134,6 +134,18 @@ export interface JobReport {
   onItsPullRequest?: { askedIn?: { number: number; url: string } }
   /** The host of this GitHub (`GITHUB_SERVER_URL`); `github.com` when not given. */
   githubHost?: string
+  /**
+   * The run would have started a job, and the instruction went to the job of this open agent
+   * pull request instead (`when-agent-pr-open: follow-up`): the pull request grew.
+   */
+  grew?: { number: number; url: string }
+  /** `/docs-agent fix N [M …]`: the report's suggestions asked for (subjects: public text). */
+  fixes?: { n: number; id: string; subject: string }[]
+  /**
+   * On the agent's pull request, every instruction it grew from, oldest first (clipped), when
+   * there is more than one.
+   */
+  instructions?: { n: number; text: string }[]
 }
 
 /**

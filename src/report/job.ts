@@ -19,6 +19,7 @@ import {
 import { changesBlock } from './job-changes.js'
 import { placeNoun } from './place.js'
 import { endingText, triggerExample } from './job-ending.js'
+import { fixWords, grewParagraph, instructionsList, visibleInstruction } from './job-instruction.js'
 import {
   deliveredIn,
   isText,
@@ -133,6 +134,10 @@ function mention(login: string): string {
 function askedLine(r: JobReport): string {
   const where = r.onItsPullRequest?.askedIn
   const inPlace = where ? ` in ${link(`#${where.number}`, where.url)}` : ''
+  if (r.fixes && r.fixes.length > 0) {
+    const who = r.askedBy ? `${mention(r.askedBy)} asked` : 'Asked'
+    return `${who} the docs agent to ${fixWords(r.fixes)}${inPlace}`
+  }
   if (r.askedBy)
     return `${mention(r.askedBy)} asked${r.command === 'create' ? ' for a new job' : ''}${inPlace}`
   const what = r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up'
@@ -209,7 +214,9 @@ function instructionLabel(r: JobReport): string {
 function detailsBlock(r: JobReport): string {
   const blocks = [detailItems(r).join('\n')]
   if (r.prompt?.trim()) {
-    blocks.push(`**${instructionLabel(r)}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS))
+    // Shown above already (wrapped): here the exact text, to copy.
+    const above = visibleInstruction(r, '') !== undefined ? ' (exact text)' : ''
+    blocks.push(`**${instructionLabel(r)}${above}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS))
   }
   return details('Details', blocks.join('\n\n'))
 }
@@ -221,6 +228,9 @@ export function renderJobReport(r: JobReport, place: JobReportPlace = 'comment')
   const blocks = [
     `### ${headline(r)}`,
     metaLine(r, place, ending.linksRun),
+    grewParagraph(r, place),
+    visibleInstruction(r, instructionLabel(r)),
+    instructionsList(r),
     completed && r.changes ? changesBlock(r.changes) : undefined,
     ...ending.paragraphs,
     r.rerun

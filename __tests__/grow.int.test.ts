@@ -1,0 +1,292 @@
+// Scenario tier (__tests__/runner.ts): one pull request that grows. With the docs agent's pull
+// request of this project still open (its signed `opened` record on it), a run that would start a
+// job (the merge recipe, `fix N`) sends a follow-up to that job instead: `grew=true`, the answer,
+// the summary and the record on the agent's pull request say so. `when-agent-pr-open: create`, a
+// closed or merged agent pull request, and a labelled pull request without the record start a job.
+import { describe, it, expect } from '@jest/globals'
+import { SIM_API_KEY } from '../sim/service.js'
+import { runScenario } from './runner.js'
+import {
+  errorsOf,
+  expectNoStack,
+  triggerComment,
+  withGitHub,
+  withService,
+  type GitHub,
+  type RunResult,
+  type Service
+} from './support.js'
+
+const AGENT_PR = 'https://github.com/octo/docs/pull/21'
+const FIRST = 'Document the rate limits of the new API.'
+const SECOND = 'Document the webhook retries.'
+
+const merged = (n: number) => ({
+  eventName: 'pull_request',
+  event: {
+    action: 'closed',
+    number: n,
+    pull_request: { number: n, merged: true, title: `Change ${n}`, head: { repo: null } },
+    repository: { full_name: 'octo/docs' }
+  }
+})
+
+/** The merge recipe: `command: create` on a merged pull request. */
+function onMerge(
+  sim: Service,
+  gh: GitHub,
+  n: number,
+  prompt: string,
+  extra: Record<string, string> = {}
+): Promise<RunResult> {
+  return runScenario({
+    inputs: {
+      'api-key': SIM_API_KEY,
+      'project-id': 'acme-docs',
+      'base-url': sim.url,
+      command: 'create',
+      prompt,
+      'poll-interval': '1',
+      ...extra
+    },
+    env: { GITHUB_API_URL: gh.url },
+    ...merged(n)
+  })
+}
+
+function expectSuccess(r: RunResult): void {
+  if (r.code !== 0) throw new Error(`exit ${r.code}\n${r.stdout}`)
+  expect(errorsOf(r)).toEqual([])
+  expectNoStack(r)
+}
+
+const bots = (gh: GitHub, n: number) =>
+  (gh.comments.get(n) ?? []).filter(c => c.user.type === 'Bot').map(c => c.body)
+const creates = (sim: Service) => sim.requests.filter(q => q.kind === 'create')
+const messages = (sim: Service) => sim.requests.filter(q => q.kind === 'message')
+const githubCalls = (gh: GitHub, from: number) =>
+  gh.requests.slice(from).map(q => `${q.method} ${q.path}`)
+
+/** A first merge: a job opens #21, records itself there and labels it. */
+async function agentPullRequestOpen(sim: Service, gh: GitHub): Promise<string> {
+  const first = await onMerge(sim, gh, 5, FIRST)
+  expectSuccess(first)
+  expect(first.outputs.grew).toBe('false')
+  expect(first.outputs['pr-link']).toBe(AGENT_PR)
+  expect([...(gh.labels.get(21) ?? [])]).toEqual(['docs-agent'])
+  expect(bots(gh, 21)).toHaveLength(1)
+  return first.outputs['job-id'] ?? ''
+}
+
+const service = { jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }
+
+describe('when-agent-pr-open', () => {
+  it('follow-up (default): a merge while the agent’s pull request is open grows it, found in 2 GitHub requests', async () => {
+    await withGitHub({}, async gh =>
+      withService(service, async sim => {
+        const job = await agentPullRequestOpen(sim, gh)
+        const before = gh.requests.length
+        const grown = await onMerge(sim, gh, 6, SECOND)
+        expectSuccess(grown)
+        expect(grown.outputs.grew).toBe('true')
+        expect(grown.outputs['job-id']).toBe(job)
+        expect(creates(sim)).toHaveLength(1)
+        expect(messages(sim).map(q => q.jobId)).toEqual([job])
+        expect(sim.jobs.get(job)?.messages).toEqual([SECOND])
+        // Finding it: the open pull requests labelled as the agent's, then #21's comments (the
+        // run's one listing of that thread, which the record on it then uses): 2 requests.
+        const calls = githubCalls(gh, before)
+        const finding = calls.filter(
+          c =>
+            c === 'GET /repos/octo/docs/issues' || c === 'GET /repos/octo/docs/issues/21/comments'
+        )
+        expect(finding).toEqual([
+          'GET /repos/octo/docs/issues',
+          'GET /repos/octo/docs/issues/21/comments'
+        ])
+        // No second label: the pull request was labelled when it was opened.
+        expect(calls).not.toContain('POST /repos/octo/docs/issues/21/labels')
+        // The answer on the merged pull request, and the summary: it grew, why, how to opt out.
+        const answer = bots(gh, 6).at(-1) ?? ''
+        for (const text of [answer, grown.summary]) {
+          expect(text).toMatch(/pull request \[?#21\]?(\([^)]*\))? was still open/)
+          expect(text).toContain('`when-agent-pr-open: create`')
+        }
+        expect(answer).toContain(`> ${SECOND}`)
+        // The agent's pull request: still one record, now of both instructions, still its own.
+        const [record, ...more] = bots(gh, 21)
+        expect(more).toEqual([])
+        expect(record).toContain('This pull request grew')
+        expect(record).toContain('The 2 instructions this pull request grew from')
+        expect(record).toContain(`> ${FIRST}`)
+        expect(record).toContain(`> ${SECOND}`)
+        expect(record).toMatch(/docs-agent:opened%2Facme-docs%2F/)
+        // A third merge grows it again: three instructions, still one record.
+        const third = await onMerge(sim, gh, 7, 'Document the new CLI flag.')
+        expectSuccess(third)
+        expect(third.outputs.grew).toBe('true')
+        expect(creates(sim)).toHaveLength(1)
+        expect(bots(gh, 21)).toHaveLength(1)
+        expect(bots(gh, 21)[0]).toContain('The 3 instructions this pull request grew from')
+        // Merging the agent's pull request itself still starts nothing: its record survived.
+        gh.pulls.set(21, { state: 'closed', merged_at: '2026-11-18T10:00:00Z' })
+        const own = await onMerge(sim, gh, 21, 'Never sent.')
+        expect(own.outputs.skipped).toBe('true')
+        expect(creates(sim)).toHaveLength(1)
+      })
+    )
+  })
+
+  it('create: a merge starts a new job whatever is open', async () => {
+    await withGitHub({}, async gh =>
+      withService(service, async sim => {
+        await agentPullRequestOpen(sim, gh)
+        const before = gh.requests.length
+        const r = await onMerge(sim, gh, 6, SECOND, { 'when-agent-pr-open': 'create' })
+        expectSuccess(r)
+        expect(r.outputs.grew).toBe('false')
+        expect(creates(sim)).toHaveLength(2)
+        expect(messages(sim)).toHaveLength(0)
+        expect(githubCalls(gh, before)).not.toContain('GET /repos/octo/docs/issues')
+      })
+    )
+  })
+
+  it.each([
+    ['closed', { state: 'closed' as const }],
+    ['merged', { state: 'closed' as const, merged_at: '2026-11-18T10:00:00Z' }]
+  ])('a %s agent pull request is never grown', async (_, state) => {
+    await withGitHub({}, async gh =>
+      withService(service, async sim => {
+        await agentPullRequestOpen(sim, gh)
+        gh.pulls.set(21, state)
+        const r = await onMerge(sim, gh, 6, SECOND)
+        expectSuccess(r)
+        expect(r.outputs.grew).toBe('false')
+        expect(creates(sim)).toHaveLength(2)
+        expect(messages(sim)).toHaveLength(0)
+      })
+    )
+  })
+
+  it('a human pull request a reader labelled, holding a copy of the record, is not grown', async () => {
+    await withGitHub({}, async gh =>
+      withService(service, async sim => {
+        await agentPullRequestOpen(sim, gh)
+        gh.pulls.set(21, { state: 'closed' })
+        // #30 is newer than any other labelled pull request, and holds the genuine record of #21
+        // pasted by a reader: it names another thread and another writer, so it counts for nothing.
+        gh.pulls.set(30, { state: 'open', created_at: '2099-01-01T00:00:00Z' })
+        gh.addLabel(30, 'docs-agent')
+        gh.addComment(30, bots(gh, 21)[0] ?? '', { login: 'mallory', type: 'User' })
+        const r = await onMerge(sim, gh, 6, SECOND)
+        expectSuccess(r)
+        expect(r.outputs.grew).toBe('false')
+        expect(r.stdout).toContain('#30 carries the `docs-agent` label but no record')
+        expect(creates(sim)).toHaveLength(2)
+        expect(messages(sim)).toHaveLength(0)
+      })
+    )
+  })
+
+  it('the job of the open pull request is gone: nothing grown, a new job, with a warning', async () => {
+    await withGitHub({}, async gh =>
+      withService(service, async sim => {
+        const job = await agentPullRequestOpen(sim, gh)
+        sim.jobs.delete(job)
+        const r = await onMerge(sim, gh, 6, SECOND)
+        expect(r.code).toBe(0)
+        expect(r.outputs.grew).toBe('false')
+        expect(creates(sim)).toHaveLength(2)
+        expect(messages(sim)).toHaveLength(0)
+      })
+    )
+  })
+})
+
+const keys = (sim: Service) => ({
+  'api-key': SIM_API_KEY,
+  'project-id': 'acme-docs',
+  'base-url': sim.url
+})
+
+/** A week's report with its suggestions, on issue 12. */
+const weeklyReport = (sim: Service, gh: GitHub): Promise<RunResult> =>
+  runScenario({
+    inputs: {
+      ...keys(sim),
+      command: 'report',
+      'issue-number': '12',
+      'date-from': '2026-11-02',
+      'date-to': '2026-11-09'
+    },
+    env: { GITHUB_API_URL: gh.url }
+  })
+
+describe('fix 1 3', () => {
+  it('one job for two suggestions; with the agent’s pull request open, `fix N` grows it', async () => {
+    await withGitHub({ permissions: { octocat: 'write' } }, async gh =>
+      withService({ ...service, varyByDate: true }, async sim => {
+        const common = keys(sim)
+        const report = await weeklyReport(sim, gh)
+        expectSuccess(report)
+        const suggestions = JSON.parse(report.outputs.report ?? '{}').suggestions as {
+          instruction: string
+        }[]
+        const trigger = (body: string) =>
+          runScenario({
+            inputs: { ...common, command: 'message', 'poll-interval': '1' },
+            env: { GITHUB_API_URL: gh.url },
+            ...triggerComment(gh, 12, body, false, undefined, 'Docs health (weekly)')
+          })
+        const fix = await trigger('/docs-agent fix 1 3 Keep it short.')
+        expectSuccess(fix)
+        expect(fix.outputs.grew).toBe('false')
+        expect(creates(sim)).toHaveLength(1)
+        const sent = [...sim.jobs.values()][0]?.createdWith ?? ''
+        expect(sent).toBe(
+          'Do these 2 things, in one pull request.\n\n' +
+            `1. ${suggestions[0]?.instruction}\n\n2. ${suggestions[2]?.instruction}\n\nKeep it short.`
+        )
+        // The answer names both suggestions and shows the instruction, wrapped, in view.
+        const answer = bots(gh, 12).at(-1) ?? ''
+        expect(answer).toMatch(/@octocat asked the docs agent to fix suggestions 1 and 3: \S/)
+        expect(answer).not.toContain('asked for a new job')
+        expect(answer.split('<details>')[0]).toContain('> Do these 2 things, in one pull request.')
+        // Each suggestion's subject is recorded, for the next report to follow.
+        expect(answer.match(/docs-agent:fix%2F/g)).toHaveLength(2)
+
+        // The job's pull request #21 is open: `fix 2` goes to its job, and #21 grows.
+        const more = await trigger('/docs-agent fix 2')
+        expectSuccess(more)
+        expect(more.outputs.grew).toBe('true')
+        expect(creates(sim)).toHaveLength(1)
+        expect(messages(sim)).toHaveLength(1)
+        const grown = bots(gh, 12).at(-1) ?? ''
+        expect(grown).toMatch(/asked the docs agent to fix suggestion 2: /)
+        expect(grown).toMatch(/pull request \[#21\]\([^)]*\) was still open/)
+        expect(bots(gh, 21)).toHaveLength(1)
+        expect(bots(gh, 21)[0]).toContain('The 2 instructions this pull request grew from')
+      })
+    )
+  })
+
+  it('an unknown number among them: a reply listing the valid ones, nothing sent', async () => {
+    await withGitHub({ permissions: { octocat: 'write' } }, async gh =>
+      withService({ ...service, varyByDate: true }, async sim => {
+        const common = keys(sim)
+        await weeklyReport(sim, gh)
+        const r = await runScenario({
+          inputs: { ...common, command: 'message' },
+          env: { GITHUB_API_URL: gh.url },
+          ...triggerComment(gh, 12, '/docs-agent fix 1 9', false)
+        })
+        expect(r.outputs.skipped).toBe('true')
+        expect(sim.requests.filter(q => q.kind === 'create' || q.kind === 'message')).toEqual([])
+        expect(bots(gh, 12).at(-1)).toMatch(
+          /^There is no suggestion 9, so nothing was sent .* has suggestions 1, 2/
+        )
+      })
+    )
+  })
+})
