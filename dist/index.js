@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5207);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7781);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5207:
+/***/ 7781:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -34258,12 +34258,26 @@ const RECORD_KINDS = {
         writer: 'commands/report.ts (report-memory.ts recordKeys).',
         readers: 'A later report in the same thread: compare and trend totals it need not read.'
     },
+    measure: {
+        parts: ['project', 'from', 'to', 'id', 'numbers'],
+        says: "A subject's numbers in that period: `40 of 2000` (its count and what it counts among), or `below 10` (not among the rows read) (records/report.ts encodeNumbers).",
+        lives: "A report's comment.",
+        writer: 'commands/report.ts, for each subject it suggests or measures (report-memory.ts recordKeys).',
+        readers: 'A later report in the same thread: what the fix did (analytics/fix-effect.ts).'
+    },
     fix: {
         parts: ['project', 'id', 'pr'],
         says: 'A `fix N` job was started for suggestion `id`; `pr` is the pull request it named.',
         lives: "The answer to the `fix N` trigger, on the report's issue.",
         writer: 'A job run started by `fix N` (commands/job.ts).',
         readers: 'The next report (report-memory.ts fixStates).'
+    },
+    instruction: {
+        parts: ['project', 'job', 'n', 'text'],
+        says: "Instruction n that this job's pull request grew from (clipped: for reading, never sent again).",
+        lives: "The comment with the `opened` record, on the job's pull request.",
+        writer: 'The run that created the job, and each run that grew it (commands/job-records.ts).',
+        readers: 'commands/job-records.ts: the record lists every instruction the pull request holds.'
     },
     visitors: {
         parts: ['project', 'from', 'to'],
@@ -34415,6 +34429,30 @@ function totalsKey(projectId, range, t) {
         ? undefined
         : recordKey('totals', { project: projectId, from: range.dateFrom, to: range.dateTo, fields });
 }
+/** The record of a subject's numbers in a period. */
+function measureKey(projectId, range, id, n) {
+    return recordKey('measure', {
+        project: projectId,
+        from: range.dateFrom,
+        to: range.dateTo,
+        id,
+        numbers: encodeNumbers(n)
+    });
+}
+/** "40 of 2000", or "below 10". */
+function encodeNumbers(n) {
+    return 'below' in n ? `below ${n.below}` : `${n.count} of ${n.of}`;
+}
+/** What "40 of 2000" or "below 10" says, or undefined when it is neither. */
+function decodeNumbers(text) {
+    const m = /^(?:(\d{1,15}) of (\d{1,15})|below (\d{1,15}))$/.exec(text);
+    if (!m)
+        return undefined;
+    if (m[3] !== undefined)
+        return { below: Number(m[3]) };
+    const [count, of] = [Number(m[1]), Number(m[2])];
+    return count <= of ? { count, of } : undefined;
+}
 // ---------------------------------------------------------------------------------------------
 // Totals as text: "visitors=10412.2496.12000 views=… searches=8734 thumbsDown=131 …"
 const COUNTS = ['visitors', 'views'];
@@ -34479,6 +34517,7 @@ async function readReportRecords(thread, projectId) {
     const reports = [];
     const fixes = new Map();
     const totals = new Map();
+    const measures = new Map();
     const mine = { project: projectId };
     for (const { comment, markers } of await thread.marked()) {
         let report;
@@ -34488,6 +34527,7 @@ async function readReportRecords(thread, projectId) {
             const s = parseRecord('suggestion', key);
             const t = parseRecord('totals', key);
             const f = parseRecord('fix', key);
+            const m = parseRecord('measure', key);
             if (r?.project === mine.project)
                 report = {
                     range: { dateFrom: r.from, dateTo: r.to },
@@ -34506,6 +34546,13 @@ async function readReportRecords(thread, projectId) {
             else if (t?.project === mine.project) {
                 const list = totals.get(`${t.from}/${t.to}`) ?? [];
                 totals.set(`${t.from}/${t.to}`, [...list, { at, t: decodeTotals(t.fields) }]);
+            }
+            else if (m?.project === mine.project) {
+                const n = decodeNumbers(m.numbers);
+                const where = `${m.from}/${m.to}/${m.id}`;
+                const known = measures.get(where);
+                if (n && (!known || at >= known.at))
+                    measures.set(where, { at, n });
             }
             else if (f?.project === mine.project && f.id !== '') {
                 const pr = /^[1-9]\d{0,15}$/.test(f.pr) ? Number(f.pr) : undefined;
@@ -34533,7 +34580,8 @@ async function readReportRecords(thread, projectId) {
                 return undefined;
             // Oldest first, so each newer record's fields win.
             return list.sort((x, y) => x.at - y.at).reduce((t, r) => ({ ...t, ...r.t }), {});
-        }
+        },
+        measured: (range, id) => measures.get(`${rangeKey(range)}/${id}`)?.n
     };
 }
 /** The report whose range ends last first; then starts last; then signed last; then the older comment. */
@@ -34773,12 +34821,103 @@ function endingText(r, place) {
     return { paragraphs: paragraphs.filter(isText), linksRun: steps.linksRun };
 }
 
+;// CONCATENATED MODULE: ./src/report/job-instruction.ts
+// What a job's answer says of the instruction itself, where it matters to see it: which report
+// suggestions `fix N` asked for, the instruction shown in full and wrapped (a code block does not
+// wrap at 760 px: its right edge is cut off), that the run grew the agent's open pull request
+// instead of starting a job, and on that pull request every instruction it grew from.
+
+/** Shown in full up to here; the exact text, whole, is in the answer's Details. */
+const SHOWN_MAX_CHARS = 2000;
+const SUBJECT_MAX_CHARS = 80;
+const KIND_NAMES = {
+    gap: 'search gap',
+    page: 'page',
+    question: 'unanswered question'
+};
+/** "search gap “rotate key”", "page /api/auth": what a suggestion was about, inert. */
+function subjectLine(f) {
+    const kind = f.id.slice(0, Math.max(0, f.id.indexOf(':')));
+    const name = KIND_NAMES[kind] ?? 'suggestion';
+    const subject = escapeText(clip(f.subject.replace(/\s+/g, ' ').trim(), SUBJECT_MAX_CHARS));
+    return kind === 'page' ? `${name} ${subject}` : `${name} “${subject}”`;
+}
+/** "fix suggestion 1: search gap “…”", "fix suggestions 1 and 3: search gap “…” and page /a". */
+function fixWords(fixes) {
+    const and = (items) => items.length === 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+    const numbers = and(fixes.map(f => String(f.n)));
+    return `fix suggestion${fixes.length === 1 ? '' : 's'} ${numbers}: ${and(fixes.map(subjectLine))}`;
+}
+/**
+ * Text shown as it is, wrapped, in a quote: each line made inert (escapeText), leading spaces
+ * kept, line breaks kept. What a reader sees is the text, character for character (the Details
+ * hold the same text in a code block, to copy).
+ */
+function quoted(text) {
+    const shown = cutAt(text, SHOWN_MAX_CHARS);
+    const lines = shown
+        .replace(/\r\n?/g, '\n')
+        .replace(/^\n+|\s+$/g, '')
+        .split('\n');
+    const body = lines
+        .map((line, i) => {
+        if (line.trim() === '')
+            return '>';
+        const lead = /^[ \t]*/.exec(line)?.[0] ?? '';
+        const indent = '&nbsp;'.repeat(lead.replace(/\t/g, '    ').length);
+        const next = lines[i + 1];
+        const br = next !== undefined && next.trim() !== '' ? '<br>' : '';
+        return `> ${indent}${escapeText(line.slice(lead.length))}${br}`;
+    })
+        .join('\n');
+    if (shown.length === text.length)
+        return body;
+    const more = Array.from(text.slice(shown.length)).length;
+    return `${body}\n>\n> _… (${formatNumber(more)} more characters: the whole text is in Details)_`;
+}
+/** The run grew the agent's open pull request: why, and how to opt out. */
+function grewParagraph(r, place) {
+    const g = r.grew;
+    if (!g)
+        return undefined;
+    const optOut = 'To start a new job each time instead, set `when-agent-pr-open: create`.';
+    if (r.onItsPullRequest) {
+        const asked = r.onItsPullRequest.askedIn;
+        const where = asked ? `, asked for in ${markdown_link(`#${asked.number}`, asked.url)},` : '';
+        return (`📎 This pull request grew: an instruction${where} that would have started a new job went ` +
+            `to this pull request's job as a follow-up, because it was still open ` +
+            `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
+    }
+    const pr = place === 'comment' ? markdown_link(`#${g.number}`, g.url) : `#${g.number}`;
+    return (`📎 The docs agent's pull request ${pr} was still open, so this instruction went to its job ` +
+        'as a follow-up and that pull request grew, instead of a new job opening another one ' +
+        `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
+}
+/** The instruction in view: for `fix N` and a run that grew a pull request, where it matters. */
+function visibleInstruction(r, label) {
+    if ((!r.fixes && !r.grew) || !r.prompt?.trim() || r.instructions)
+        return undefined;
+    return `**${label}:**\n\n${quoted(r.prompt)}`;
+}
+/** On the agent's pull request: every instruction it grew from, oldest first. */
+function instructionsList(r) {
+    const all = r.instructions;
+    if (!all || all.length < 2)
+        return undefined;
+    const items = all.map(({ n, text }) => `**${n}.**\n\n${quoted(text)}`);
+    const count = all.at(-1)?.n ?? all.length;
+    const kept = count > all.length ? ` (the first and the newest ${all.length - 1})` : '';
+    const head = `**The ${count} instructions this pull request grew from${kept}:**`;
+    return [head, ...items].join('\n\n');
+}
+
 ;// CONCATENATED MODULE: ./src/report/job.ts
 // The report about one agent job: the live comment while the run waits, and the same body as
 // the job summary at the end. It leads with the answer (what happened, how long it took), says
 // who asked and what the pull request changes, then how the run ended and the next step
 // (job-ending.ts), and keeps the reference data (job id, model, ref, the prompt) in a collapsed
 // block.
+
 
 
 
@@ -34881,6 +35020,10 @@ function mention(login) {
 function askedLine(r) {
     const where = r.onItsPullRequest?.askedIn;
     const inPlace = where ? ` in ${markdown_link(`#${where.number}`, where.url)}` : '';
+    if (r.fixes && r.fixes.length > 0) {
+        const who = r.askedBy ? `${mention(r.askedBy)} asked` : 'Asked';
+        return `${who} the docs agent to ${fixWords(r.fixes)}${inPlace}`;
+    }
     if (r.askedBy)
         return `${mention(r.askedBy)} asked${r.command === 'create' ? ' for a new job' : ''}${inPlace}`;
     const what = r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up';
@@ -34957,7 +35100,9 @@ function instructionLabel(r) {
 function detailsBlock(r) {
     const blocks = [detailItems(r).join('\n')];
     if (r.prompt?.trim()) {
-        blocks.push(`**${instructionLabel(r)}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS));
+        // Shown above already (wrapped): here the exact text, to copy.
+        const above = visibleInstruction(r, '') !== undefined ? ' (exact text)' : '';
+        blocks.push(`**${instructionLabel(r)}${above}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS));
     }
     return details('Details', blocks.join('\n\n'));
 }
@@ -34968,6 +35113,9 @@ function renderJobReport(r, place = 'comment') {
     const blocks = [
         `### ${headline(r)}`,
         metaLine(r, place, ending.linksRun),
+        grewParagraph(r, place),
+        visibleInstruction(r, instructionLabel(r)),
+        instructionsList(r),
         completed && r.changes ? changesBlock(r.changes) : undefined,
         ...ending.paragraphs,
         r.rerun
@@ -35617,6 +35765,8 @@ function jobReport(ctx, ending, t, last) {
         requests: ctx.service.requests,
         githubHost: hostOf(ctx.serverUrl),
         ...(t.earlier ? { rerun: true } : {}),
+        ...(t.grew ? { grew: t.grew } : {}),
+        ...(ctx.fixes ? { fixes: ctx.fixes } : {}),
         // "Opened" only where this run knows the job opened it; any other pull request it names,
         // the job updated.
         prUpdated: !!last?.job.prLink && !openedByJob(ctx, t, last.job)
@@ -35677,11 +35827,48 @@ async function changesOf(ctx, job) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/github/labels.ts
+// The label the action puts on a pull request its job opened, and the one request that lists the
+// open pull requests carrying it. A label is a hint only (anyone with triage can set or remove
+// one): what decides is the signed `opened` record on the pull request (records/).
+
+/** Put on each pull request a job of this action opened (GitHub creates it on first use). */
+const AGENT_LABEL = 'docs-agent';
+/** How many labelled items one listing looks at: issues carrying the label come in it too. */
+const LISTED = 30;
+/**
+ * The numbers of the open pull requests of owner/repo carrying `label`, newest first: one request (the issues
+ * listing, which holds pull requests too, filtered by label and state).
+ */
+async function openLabelledPulls(octokit, owner, repo, label) {
+    return call(`listing the open pull requests labelled ${label}`, async () => {
+        const { data } = await octokit.rest.issues.listForRepo({
+            owner,
+            repo,
+            labels: label,
+            state: 'open',
+            sort: 'created',
+            direction: 'desc',
+            per_page: LISTED
+        });
+        // Untrusted JSON: only open pull requests with a number are kept.
+        return data.flatMap(item => item.pull_request && item.state === 'open' && Number.isSafeInteger(item.number)
+            ? [item.number]
+            : []);
+    });
+}
+/** Adds `label` to pull request (or issue) `n`: one request. */
+async function addLabel(octokit, owner, repo, n, label) {
+    await call(`labelling #${n} ${label}`, () => octokit.rest.issues.addLabels({ owner, repo, issue_number: n, labels: [label] }));
+}
+
 ;// CONCATENATED MODULE: ./src/commands/job-comments.ts
 // The job run's comments on GitHub: the live comment that answers on the run's pull request or
 // issue (working…, then the ending), and the route record on the pull request the agent opened,
 // which sends later trigger comments there to this job. A failure here only warns: once the
 // service has the instruction, nothing on GitHub may end the run early.
+
+
 
 
 
@@ -35701,6 +35888,8 @@ class JobComments {
     broken = false;
     /** The pull requests (`pr/job`) this run recorded a job on. */
     recorded = new Set();
+    /** Per pull request and job, the instructions its record lists, this run's last. */
+    instructions = new Map();
     constructor(o) {
         this.o = o;
     }
@@ -35743,6 +35932,31 @@ class JobComments {
         }
     }
     /**
+     * The instructions the record on pull request `pr` lists for `jobId` (its signed `instruction`
+     * records), then this run's `prompt`; only `prompt` for a job that has just opened it. Read once
+     * per run; a thread that cannot be read lists only `prompt`. The first and the newest are kept
+     * (GitHub's room for a comment is finite).
+     */
+    instructionsOn(pr, jobId, prompt, opened) {
+        const id = `${pr}/${jobId}`;
+        let list = this.instructions.get(id);
+        if (!list) {
+            const thread = opened ? undefined : this.thread(pr);
+            const earlier = thread
+                ? instructionRecords(thread, this.o.projectId, jobId).catch(() => [])
+                : Promise.resolve([]);
+            list = earlier.then(before => {
+                const n = (before.at(-1)?.n ?? 0) + 1;
+                const all = [...before, { n, text: clip(prompt, INSTRUCTION_MAX_CHARS) }];
+                return all.length <= INSTRUCTIONS_KEPT
+                    ? all
+                    : [all[0], ...all.slice(1 - INSTRUCTIONS_KEPT)];
+            });
+            this.instructions.set(id, list);
+        }
+        return list;
+    }
+    /**
      * Records the job on the pull request it names (`pr`, not the target: the live comment there
      * carries the route itself), in one comment there: `opened` marks it the job's own work (the only
      * record a merge check believes), `route` sends a reply with the trigger to the job. `body` is
@@ -35763,13 +35977,19 @@ class JobComments {
         try {
             // Replies already went to this job here: the hint was said on this record before.
             const before = o.route ? (await thread.newest('route', { project }))?.job : undefined;
+            const listed = (o.instructions ?? []).map(({ n, text }) => recordKey('instruction', { project, job: jobId, n: String(n), text }));
             const ref = await thread.upsert({
                 key: o.opened ? opened : route,
-                extraKeys: o.opened && o.route ? [route] : [],
+                extraKeys: [...(o.opened && o.route ? [route] : []), ...listed],
                 body: o.body,
-                mode: 'upsert'
+                mode: 'upsert',
+                // An edit never drops that the job opened it, nor the instructions it lists.
+                carry: key => key === opened || (listed.length === 0 && isInstructionOf(key, project, jobId))
             });
+            const first = !this.recorded.has(written);
             this.recorded.add(written);
+            if (o.label && first)
+                await this.label(pr);
             info(o.opened
                 ? `Recorded on pull request #${pr} that job ${jobId} opened it: ${ref.url}`
                 : `Recorded job ${jobId} on pull request #${pr}: ${ref.url}`);
@@ -35780,6 +36000,41 @@ class JobComments {
             return undefined;
         }
     }
+    /** The label a later run finds the open agent pull request by: best effort, a failure warns. */
+    async label(pr) {
+        const { records, owner, repo } = this.o;
+        if (!records)
+            return;
+        try {
+            await addLabel(records.octokit, owner, repo, pr, AGENT_LABEL);
+        }
+        catch (err) {
+            core_warning(`Could not label pull request #${pr} \`${AGENT_LABEL}\` (${messageOf(err)}): a later run ` +
+                'will not find it to grow it, and starts a new job instead.');
+        }
+    }
+}
+/** The most of an instruction a record keeps: it is shown, never sent again. */
+const INSTRUCTION_MAX_CHARS = 1000;
+/** The most instructions a record keeps: the first, and the newest. */
+const INSTRUCTIONS_KEPT = 8;
+const isInstructionOf = (key, project, job) => {
+    const r = parseRecord('instruction', key);
+    return r !== undefined && r.project === project && r.job === job;
+};
+/** The `instruction` records of `jobId` on the thread, in their order. */
+async function instructionRecords(thread, project, jobId) {
+    const found = await thread.newestWith('opened', { project, job: jobId });
+    if (!found)
+        return [];
+    const marked = (await thread.marked()).find(m => m.comment.id === found.comment.id);
+    const listed = (marked?.markers ?? []).flatMap(m => {
+        const r = parseRecord('instruction', m.key);
+        return r && r.project === project && r.job === jobId && /^[1-9]\d{0,5}$/.test(r.n)
+            ? [{ n: Number(r.n), text: r.text }]
+            : [];
+    });
+    return listed.sort((a, b) => a.n - b.n);
 }
 
 ;// CONCATENATED MODULE: ./src/commands/job-outputs.ts
@@ -35842,7 +36097,9 @@ async function recordOnItsPullRequest(ctx, comments, target, sight) {
     if (pr === ctx.target?.issueNumber)
         return route ? { pr } : undefined;
     const opened = openedByJob(ctx, target, job);
-    if (!opened && !route)
+    // The open agent pull request this run grew: its record says so, with every instruction.
+    const grown = target.grew?.number === pr;
+    if (!opened && !route && !grown)
         return undefined;
     // Where the job was asked for, also when the run answers nowhere (`comment: false`).
     const asked = askedIn(ctx) ?? askedIn(ctx, event.issueNumber);
@@ -35857,9 +36114,15 @@ async function recordOnItsPullRequest(ctx, comments, target, sight) {
         onItsPullRequest: asked ? { askedIn: asked } : {}
     };
     const jobId = target.jobId ?? job.id;
+    const instructions = opened || grown ? await comments.instructionsOn(pr, jobId, target.prompt, opened) : undefined;
+    if (instructions && instructions.length > 1)
+        report.instructions = instructions;
     const written = await comments.recordOnPullRequest(pr, jobId, {
-        opened,
+        // The record that the job opened it is kept by a run that grew it (it verified).
+        opened: opened || grown,
+        label: opened,
         route,
+        ...(instructions ? { instructions } : {}),
         body: answers ? renderJobReport(report) : openedNote(jobId, asked),
         once: !ending || !answers
     });
@@ -36229,10 +36492,55 @@ function editDistance(a, b) {
     return row[b.length];
 }
 
+;// CONCATENATED MODULE: ./src/commands/job-grow.ts
+// `when-agent-pr-open: follow-up`: a run that would start a job sends its instruction to the job of
+// the docs agent's pull request that is still open in this repository instead, so one pull
+// request grows rather than one per merge or per `fix N`. Finding it costs at most 2 GitHub
+// requests and none of the service's: the open pull requests carrying the action's label (a hint
+// anyone with triage can set), then the newest one's comments (through the run's one Records, so
+// no thread is listed twice), where the signed `opened` record of this project decides. A closed
+// or merged pull request is never listed, so never grown.
+
+
+
+/**
+ * The open agent pull request to grow, or undefined (a new job starts): `create` asked for, no
+ * token, none open, or the newest labelled one carries no `opened` record of this project signed
+ * by the action's own login. Anything GitHub cannot answer starts a new job, with a warning.
+ */
+async function openAgentPullRequest(ctx) {
+    const { settings: s, event, octokit, records } = ctx;
+    if (s.whenAgentPrOpen !== 'follow-up' || !octokit || !records)
+        return undefined;
+    if (event.owner === '' || event.repo === '')
+        return undefined;
+    try {
+        const [newest] = await openLabelledPulls(octokit, event.owner, event.repo, AGENT_LABEL);
+        if (newest === undefined)
+            return undefined;
+        const thread = records.thread({ owner: event.owner, repo: event.repo, issueNumber: newest });
+        const opened = await thread.newest('opened', { project: s.projectId });
+        if (opened === undefined || opened.job === '') {
+            info(`Pull request #${newest} carries the \`${AGENT_LABEL}\` label but no record that a ` +
+                'job of this project opened it, so nothing was grown: a new job starts.');
+            return undefined;
+        }
+        const url = `${ctx.serverUrl}/${event.owner}/${event.repo}/pull/${newest}`;
+        return { number: newest, url, jobId: opened.job };
+    }
+    catch (err) {
+        core_warning(`Could not tell whether a docs agent pull request is open (${messageOf(err)}), so a new ` +
+            'job starts instead of growing one.');
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/commands/job-target.ts
 // The job run's first phase: which job, which instruction, and the job as it was before. It asks
 // GitHub (an earlier attempt's record, the job a pull request records, the pull request's files)
 // and the service (the job, read just before a follow-up), and sends nothing.
+
+
 
 
 
@@ -36274,20 +36582,33 @@ async function prepareTarget(ctx, comments, agent, start, onJob) {
     const earlier = await earlierAttemptsJob(ctx, comments);
     if (earlier !== undefined)
         target = { ...target, jobId: earlier, earlier: true };
-    else if (ctx.fix)
+    else if (ctx.fixes)
         target = fixTarget(ctx, target);
     else if (target.command === 'message' && target.jobId === undefined)
         target = { ...target, ...(await chooseJob(ctx, comments, agent)) };
     else if (ctx.event.comment)
         target = { ...target, ...(await routedBefore(ctx, comments)) };
+    if (target.command === 'create' && !target.earlier)
+        target = await growInstead(ctx, target);
     onJob(target);
     if (s.context)
         target = { ...target, prompt: composePrompt(s.prompt, await gatherContext(ctx)) };
     // What GitHub took to answer is not taken from the service's time: it counts from here.
     ctx.deadline.restartFrom(ctx.deadline.now());
     if (target.command === 'message' && s.wait && !target.earlier) {
-        const before = await agent.getJob(jobUrlPath(s.jobPath, s.projectId, target.jobId ?? ''));
-        target = { ...target, before };
+        const path = jobUrlPath(s.jobPath, s.projectId, target.jobId ?? '');
+        try {
+            target = { ...target, before: await agent.getJob(path) };
+        }
+        catch (err) {
+            // The job of the pull request to grow is gone: nothing was sent, a new job starts.
+            if (!(target.grew && err instanceof ServiceError && err.status === 404))
+                throw err;
+            core_warning(`The job of pull request #${target.grew.number} (${target.jobId}) is not found, so ` +
+                'nothing was grown: a new job starts.');
+            target = { ...target, command: 'create', jobId: undefined, grew: undefined };
+            onJob(target);
+        }
     }
     return target;
 }
@@ -36325,13 +36646,34 @@ async function routedBefore(ctx, comments) {
     return found === undefined || found.job === '' ? {} : { routedBefore: found.job };
 }
 /**
- * `fix N`: a new job with the suggestion's instruction, whatever `job-id` or the thread's record
- * say (a fix is its own piece of work). The report's issue is not routed to it: follow-ups go on
- * the pull request it opens (recorded there), and the issue keeps taking `fix N` for new jobs.
+ * `fix N [M …]`: a new job with the suggestions' instructions, whatever `job-id` or the thread's
+ * record say (a fix is its own piece of work), unless an open agent pull request grows instead.
+ * The report's issue is not routed to it: follow-ups go on the pull request it opens (recorded
+ * there), and the issue keeps taking `fix N` for new jobs.
  */
 function fixTarget(ctx, target) {
-    info(`Suggestion ${ctx.fix?.n} of the newest report: starting a new job with its instruction.`);
+    const numbers = (ctx.fixes ?? []).map(f => f.n);
+    info(`Suggestion${numbers.length === 1 ? '' : 's'} ${numbers.join(', ')} of the newest report: ` +
+        'a job with the instruction.');
     return { ...target, jobId: undefined, command: 'create', routeHere: false };
+}
+/**
+ * A run about to start a job: with `when-agent-pr-open: follow-up` and the docs agent's pull
+ * request still open here, the instruction goes to that pull request's job as a follow-up.
+ */
+async function growInstead(ctx, target) {
+    const open = await openAgentPullRequest(ctx);
+    if (!open)
+        return target;
+    info(`The docs agent's pull request #${open.number} (job ${open.jobId}) is still open: the ` +
+        'instruction goes to its job as a follow-up, and the pull request grows instead of a new ' +
+        'one opening (`when-agent-pr-open: follow-up`; `create` starts a new job each time).');
+    return {
+        ...target,
+        command: 'message',
+        jobId: open.jobId,
+        grew: { number: open.number, url: open.url }
+    };
 }
 /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
 async function chooseJob(ctx, comments, agent) {
@@ -36449,6 +36791,7 @@ class JobRun {
         const s = ctx.settings;
         this.s = s;
         this.target = initialTarget(s);
+        ctx.result.set('grew', 'false');
         this.agent = new AgentApi(ctx.service);
         this.comments = new JobComments({
             // Also with `comment: false`: the record that the job opened a pull request is still kept.
@@ -36483,6 +36826,7 @@ class JobRun {
             this.target = t;
             if (t.jobId !== undefined)
                 this.ctx.result.set('job-id', t.jobId);
+            this.ctx.result.set('grew', t.grew ? 'true' : 'false');
         });
         if (target.before)
             this.last = { job: target.before, stale: false };
@@ -36663,7 +37007,7 @@ class JobRun {
      */
     keys(routeHere, retry = false, prNumber) {
         const { jobId } = this.target;
-        const { fix } = this.ctx;
+        const { fixes = [] } = this.ctx;
         const step = deliveryStep(this.s, this.ctx.run);
         const keys = [];
         if (jobId === undefined)
@@ -36672,8 +37016,9 @@ class JobRun {
             keys.push(recordKey('route', { project: this.s.projectId, job: jobId }));
         if (this.stage === 'waiting' && step)
             keys.push(deliveryKey(step, retry ? undefined : jobId));
-        if (fix && this.stage === 'waiting')
-            keys.push(fixKey(this.s.projectId, fix.id, prNumber));
+        if (this.stage === 'waiting')
+            for (const fix of fixes)
+                keys.push(fixKey(this.s.projectId, fix.id, prNumber));
         return keys;
     }
 }
@@ -36854,6 +37199,337 @@ function questionSuggestions(assistant) {
         question: q.question,
         count: q.count
     }));
+}
+
+;// CONCATENATED MODULE: ./src/period.ts
+// Date inputs -> the range sent to the service. `dateTo` is always exclusive. Periods resolve in
+// UTC to whole days, so a weekly schedule asks for the same range wherever the runner is.
+const DAY = 86_400_000;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+/** `Nd`, `yesterday`, `last-week`, `last-month`; undefined when not one of them. */
+function parsePeriod(text) {
+    const days = /^(\d{1,3})d$/.exec(text);
+    if (days) {
+        const n = Number(days[1]);
+        return n >= 1 && n <= 366 ? { kind: 'days', days: n } : undefined;
+    }
+    if (text === 'yesterday' || text === 'last-week' || text === 'last-month')
+        return { kind: text };
+    return undefined;
+}
+/**
+ * The instant a `YYYY-MM-DD` or ISO 8601 date-time stands for (a date, or a time with no offset,
+ * counts as UTC), or undefined when it is not a real calendar date and time.
+ */
+function parseInstant(text) {
+    const d = DATE_RE.exec(text) ?? DATE_TIME_RE.exec(text);
+    if (!d)
+        return undefined;
+    const [year, month, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
+    const [hour, minute, second] = [Number(d[4] ?? 0), Number(d[5] ?? 0), Number(d[6] ?? 0)];
+    if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
+        return undefined;
+    if (hour > 23 || minute > 59 || second > 59)
+        return undefined;
+    const date = new Date(Date.UTC(2000, 0, 1, hour, minute, second));
+    // Date.UTC would read the years 0-99 as 1900-1999.
+    date.setUTCFullYear(year, month - 1, day);
+    let at = date.getTime();
+    if (d[7])
+        at += Math.round(Number(`0${d[7]}`) * 1000);
+    const zone = d[8];
+    if (zone && zone !== 'Z') {
+        const m = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
+        if (!m || Number(m[2]) > 23 || Number(m[3]) > 59)
+            return undefined;
+        const offset = (Number(m[2]) * 60 + Number(m[3])) * 60_000;
+        at += m[1] === '+' ? -offset : offset;
+    }
+    return at;
+}
+function isDateOnly(text) {
+    return DATE_RE.test(text);
+}
+/** The range of a period, relative to `now`. */
+function resolvePeriod(period, now) {
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    switch (period.kind) {
+        case 'days':
+            return { dateFrom: isoDay(today - period.days * DAY), dateTo: isoDay(today) };
+        case 'yesterday':
+            return { dateFrom: isoDay(today - DAY), dateTo: isoDay(today) };
+        case 'last-week': {
+            const monday = today - ((now.getUTCDay() + 6) % 7) * DAY;
+            return { dateFrom: isoDay(monday - 7 * DAY), dateTo: isoDay(monday) };
+        }
+        case 'last-month': {
+            const first = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+            const previous = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1);
+            return { dateFrom: isoDay(previous), dateTo: isoDay(first) };
+        }
+    }
+}
+/** The first instant of year 1, and of year 10000: a date has four digits of year, none before 1. */
+const FIRST_INSTANT = yearStart(1);
+const END_INSTANT = yearStart(10000);
+/**
+ * The period just before a bounded range, of equal length; for `last-month`, the calendar month
+ * before. Dates keep their form: whole days stay `YYYY-MM-DD`. Undefined when it would start
+ * before year 1 (no date can say so).
+ */
+function previousRange(range, period) {
+    const from = parseInstant(range.dateFrom);
+    const to = parseInstant(range.dateTo);
+    if (from === undefined || to === undefined)
+        return undefined;
+    if (period?.kind === 'last-month') {
+        const f = new Date(from);
+        const start = Date.UTC(f.getUTCFullYear(), f.getUTCMonth() - 1, 1);
+        return start < FIRST_INSTANT ? undefined : { dateFrom: isoDay(start), dateTo: range.dateFrom };
+    }
+    const start = from - (to - from);
+    if (start < FIRST_INSTANT)
+        return undefined;
+    const wholeDays = isDateOnly(range.dateFrom) && isDateOnly(range.dateTo);
+    return {
+        dateFrom: wholeDays ? isoDay(start) : new Date(start).toISOString(),
+        dateTo: range.dateFrom
+    };
+}
+/**
+ * The `n` periods before `range`, each as `previousRange` makes it, oldest first; undefined when
+ * the oldest would start before year 1.
+ */
+function rangesBefore(range, n, period) {
+    const ranges = [];
+    let current = range;
+    for (let i = 0; i < n; i++) {
+        const previous = previousRange(current, period);
+        if (previous === undefined)
+            return undefined;
+        current = previous;
+        ranges.unshift(current);
+    }
+    return ranges;
+}
+function yearStart(year) {
+    const date = new Date(0);
+    date.setUTCFullYear(year, 0, 1);
+    return date.getTime();
+}
+/** The UTC day of an instant as `YYYY-MM-DD`. */
+function isoDay(ms) {
+    // Four-digit years only: toISOString writes others as +YYYYYY, which no service reads.
+    return new Date(ms).toISOString().slice(0, 10);
+}
+function daysInMonth(year, month) {
+    const date = new Date(0);
+    date.setUTCFullYear(year, month, 0);
+    return date.getUTCDate();
+}
+
+;// CONCATENATED MODULE: ./src/analytics/marks.ts
+// The rule that says when a change matters (docs/weekly-report.md, "only when it matters"): the
+// overview marks a change 🟢 or 🔴 by it, and "what the fix did" gives its verdict by it. Smaller
+// moves are week-to-week noise.
+/** A count's change matters at this share of the number before and this many in absolute terms. */
+const MARK_MIN_SHARE = 0.05;
+const MARK_MIN_COUNT = 20;
+/** A share's change matters at this many percentage points. */
+const MARK_MIN_POINTS = 1;
+/** Whether a count that went from `before` to `now` moved enough to be marked. */
+function countChangeMatters(now, before) {
+    const diff = Math.abs(now - before);
+    return diff >= MARK_MIN_COUNT && diff >= before * MARK_MIN_SHARE;
+}
+/** Whether a share's change, in percentage points as shown (one decimal), is enough to be marked. */
+function pointsChangeMatter(points) {
+    return Number(Math.abs(points).toFixed(1)) >= MARK_MIN_POINTS;
+}
+
+;// CONCATENATED MODULE: ./src/analytics/fix-effect.ts
+// What a fix did: for a suggestion whose pull request was merged, the subject's rate in the
+// period it was suggested and in each complete period since the merge, and the verdict by the
+// rule that marks changes (marks.ts). A rate, not a count, so that a week of more or less traffic
+// cannot fake a result: zero-click searches per 1,000 searches, 👎 per 1,000 views, unanswered
+// per 100 questions. It costs no request: the numbers come from the rows this report read and
+// from what earlier reports in the issue recorded (records/report.ts, kind `measure`). A subject
+// no longer among the rows read is "below the top N", never 0: the rows cannot say how many.
+
+
+
+
+/** The periods back from this report's start that a merge is followed for. */
+const EFFECT_PERIODS = 8;
+/** Per how many of the denominator each kind's rate is given. */
+const RATE_PER = { gap: 1000, page: 1000, question: 100 };
+function kindOfId(id) {
+    const kind = id.slice(0, id.indexOf(':'));
+    return kind === 'gap' || kind === 'page' || kind === 'question' ? kind : undefined;
+}
+const isCounted = (n) => n !== undefined && 'count' in n;
+/** The rate (per RATE_PER), or undefined with nothing to count among. */
+function rateOf(kind, n) {
+    return n.of > 0 ? (n.count * RATE_PER[kind]) / n.of : undefined;
+}
+function read(sections, name) {
+    return sections.find((x) => x.name === name && x.ok);
+}
+/**
+ * A subject's numbers in the rows this report read; undefined when its section was not read (or,
+ * for a page, its views were not: a count without its denominator is no rate).
+ */
+function subjectNumbers(sections, id) {
+    switch (kindOfId(id)) {
+        case 'gap': {
+            const x = read(sections, 'searches');
+            if (!x)
+                return undefined;
+            const gaps = contentGaps(x.gaps, read(sections, 'assistant')?.answered).gaps;
+            const row = [...x.gaps, ...x.top].find(q => gapId(q.searchQuery) === id);
+            // Searches that found no click: all of a zero-click row's, the rest's share otherwise.
+            return row
+                ? { count: Math.round(row.hits * (1 - row.ctr)), of: x.totalSearches }
+                : { below: gaps.length };
+        }
+        case 'page': {
+            const x = read(sections, 'feedback');
+            if (!x)
+                return undefined;
+            const row = x.top.find(p => pageId(p.path) === id);
+            if (!row)
+                return { below: x.top.length };
+            const views = sections.find((v) => v.ok && v.name === 'views');
+            const seen = views?.top.find(r => r.path === row.path) ?? views?.shown?.find(r => r.path === row.path);
+            return seen ? { count: row.thumbsDown, of: seen.total } : undefined;
+        }
+        case 'question': {
+            const x = read(sections, 'assistant');
+            if (!x || x.read === 0)
+                return undefined;
+            const row = x.top.find(q => questionId(q.question) === id);
+            return row ? { count: row.count, of: x.read } : { below: x.top.length };
+        }
+        default:
+            return undefined;
+    }
+}
+/**
+ * The verdict on the periods since the merge taken together, against the period suggested, by
+ * the marks rule: for zero-click searches and 👎, the count seen against the count the old rate
+ * gives for the same traffic (20 and 5 % at least); for the unanswered share, 1 point at least.
+ * Undefined when no period since was counted (the subject left the rows read).
+ */
+function verdictOf(kind, before, since) {
+    const counted = since.filter(isCounted);
+    const after = counted.reduce((t, n) => ({ count: t.count + n.count, of: t.of + n.of }), {
+        count: 0,
+        of: 0
+    });
+    const was = rateOf(kind, before);
+    const now = rateOf(kind, after);
+    if (counted.length === 0 || was === undefined || now === undefined)
+        return undefined;
+    if (kind === 'question') {
+        if (!pointsChangeMatter(now - was))
+            return 'unchanged';
+        return now < was ? 'better' : 'worse';
+    }
+    const expected = (before.count / before.of) * after.of;
+    if (!countChangeMatters(after.count, expected))
+        return 'unchanged';
+    return after.count < expected ? 'better' : 'worse';
+}
+const sameRange = (a, b) => a.dateFrom === b.dateFrom && a.dateTo === b.dateTo;
+const lengthOf = (r) => {
+    const from = parseInstant(r.dateFrom);
+    const to = parseInstant(r.dateTo);
+    return from !== undefined && to !== undefined && to > from ? to - from : undefined;
+};
+/** What each fix merged within the last EFFECT_PERIODS periods did, newest merge first. */
+function fixEffects(input) {
+    const start = parseInstant(input.range.dateFrom);
+    const length = lengthOf(input.range);
+    if (start === undefined || length === undefined)
+        return [];
+    const effects = [];
+    for (const [id, fix] of input.fixes) {
+        const kind = kindOfId(id);
+        const { pr, mergedAt } = fix;
+        if (fix.state !== 'merged' || !kind || pr === undefined || mergedAt === undefined)
+            continue;
+        if (mergedAt < start - EFFECT_PERIODS * length || mergedAt >= start + length)
+            continue;
+        const effect = effectOf(input, { id, kind, pr, mergedAt }, length);
+        if (effect)
+            effects.push(effect);
+    }
+    return effects.sort((a, b) => b.mergedAt - a.mergedAt);
+}
+function effectOf(input, fix, length) {
+    // The newest report (by its period) that suggested it before the merge.
+    const suggestedIn = input.reports
+        .filter(r => r.range.dateFrom < input.range.dateFrom)
+        .filter(r => (parseInstant(r.range.dateFrom) ?? Infinity) < fix.mergedAt)
+        .filter(r => r.suggestions.some(s => s.id === fix.id))
+        .sort((a, b) => (a.range.dateFrom < b.range.dateFrom ? 1 : -1))[0];
+    if (!suggestedIn)
+        return undefined;
+    const before = input.recorded(suggestedIn.range, fix.id);
+    if (!isCounted(before))
+        return undefined;
+    const periods = [...input.reports.map(r => r.range), input.range]
+        .filter((r, i, all) => all.findIndex(o => sameRange(o, r)) === i)
+        .filter(r => lengthOf(r) === length && r.dateTo <= input.range.dateTo)
+        .filter(r => (parseInstant(r.dateFrom) ?? -Infinity) >= fix.mergedAt)
+        .sort((a, b) => (a.dateFrom < b.dateFrom ? -1 : 1));
+    const since = periods.flatMap((range) => {
+        const numbers = sameRange(range, input.range)
+            ? subjectNumbers(input.sections, fix.id)
+            : input.recorded(range, fix.id);
+        return numbers ? [{ range, numbers }] : [];
+    });
+    if (since.length === 0)
+        return undefined;
+    const verdict = verdictOf(fix.kind, before, since.map(p => p.numbers));
+    const subject = suggestedIn.suggestions.find(s => s.id === fix.id)?.subject ?? '';
+    return {
+        ...fix,
+        subject,
+        suggested: { range: suggestedIn.range, numbers: before },
+        since,
+        ...(verdict ? { verdict } : {}),
+        first: since.every(p => sameRange(p.range, input.range))
+    };
+}
+/** The subjects whose numbers a report records: those it suggests and those it measures. */
+function subjectsToRecord(suggested, effects, fixes) {
+    // A merged fix is measured by the reports after it, each recording its period for the next.
+    const merged = [...fixes].filter(([, f]) => f.state === 'merged').map(([id]) => id);
+    return [...new Set([...suggested, ...effects.map(e => e.id), ...merged])];
+}
+/** A fix's effect in the `report` output: each period's numbers with its rate (one decimal). */
+function effectJson(e) {
+    const period = (p) => {
+        const rate = isCounted(p.numbers) ? rateOf(e.kind, p.numbers) : undefined;
+        return {
+            range: p.range,
+            ...p.numbers,
+            ...(rate !== undefined ? { rate: Math.round(rate * 10) / 10 } : {})
+        };
+    };
+    return {
+        id: e.id,
+        kind: e.kind,
+        subject: e.subject,
+        pr: e.pr,
+        mergedAt: new Date(e.mergedAt).toISOString(),
+        per: RATE_PER[e.kind],
+        suggested: period(e.suggested),
+        since: e.since.map(period),
+        verdict: e.verdict ?? null
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/trend.ts
@@ -37135,134 +37811,6 @@ function whyNotRead(limit) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/period.ts
-// Date inputs -> the range sent to the service. `dateTo` is always exclusive. Periods resolve in
-// UTC to whole days, so a weekly schedule asks for the same range wherever the runner is.
-const DAY = 86_400_000;
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
-/** `Nd`, `yesterday`, `last-week`, `last-month`; undefined when not one of them. */
-function parsePeriod(text) {
-    const days = /^(\d{1,3})d$/.exec(text);
-    if (days) {
-        const n = Number(days[1]);
-        return n >= 1 && n <= 366 ? { kind: 'days', days: n } : undefined;
-    }
-    if (text === 'yesterday' || text === 'last-week' || text === 'last-month')
-        return { kind: text };
-    return undefined;
-}
-/**
- * The instant a `YYYY-MM-DD` or ISO 8601 date-time stands for (a date, or a time with no offset,
- * counts as UTC), or undefined when it is not a real calendar date and time.
- */
-function parseInstant(text) {
-    const d = DATE_RE.exec(text) ?? DATE_TIME_RE.exec(text);
-    if (!d)
-        return undefined;
-    const [year, month, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
-    const [hour, minute, second] = [Number(d[4] ?? 0), Number(d[5] ?? 0), Number(d[6] ?? 0)];
-    if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
-        return undefined;
-    if (hour > 23 || minute > 59 || second > 59)
-        return undefined;
-    const date = new Date(Date.UTC(2000, 0, 1, hour, minute, second));
-    // Date.UTC would read the years 0-99 as 1900-1999.
-    date.setUTCFullYear(year, month - 1, day);
-    let at = date.getTime();
-    if (d[7])
-        at += Math.round(Number(`0${d[7]}`) * 1000);
-    const zone = d[8];
-    if (zone && zone !== 'Z') {
-        const m = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
-        if (!m || Number(m[2]) > 23 || Number(m[3]) > 59)
-            return undefined;
-        const offset = (Number(m[2]) * 60 + Number(m[3])) * 60_000;
-        at += m[1] === '+' ? -offset : offset;
-    }
-    return at;
-}
-function isDateOnly(text) {
-    return DATE_RE.test(text);
-}
-/** The range of a period, relative to `now`. */
-function resolvePeriod(period, now) {
-    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    switch (period.kind) {
-        case 'days':
-            return { dateFrom: isoDay(today - period.days * DAY), dateTo: isoDay(today) };
-        case 'yesterday':
-            return { dateFrom: isoDay(today - DAY), dateTo: isoDay(today) };
-        case 'last-week': {
-            const monday = today - ((now.getUTCDay() + 6) % 7) * DAY;
-            return { dateFrom: isoDay(monday - 7 * DAY), dateTo: isoDay(monday) };
-        }
-        case 'last-month': {
-            const first = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-            const previous = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1);
-            return { dateFrom: isoDay(previous), dateTo: isoDay(first) };
-        }
-    }
-}
-/** The first instant of year 1, and of year 10000: a date has four digits of year, none before 1. */
-const FIRST_INSTANT = yearStart(1);
-const END_INSTANT = yearStart(10000);
-/**
- * The period just before a bounded range, of equal length; for `last-month`, the calendar month
- * before. Dates keep their form: whole days stay `YYYY-MM-DD`. Undefined when it would start
- * before year 1 (no date can say so).
- */
-function previousRange(range, period) {
-    const from = parseInstant(range.dateFrom);
-    const to = parseInstant(range.dateTo);
-    if (from === undefined || to === undefined)
-        return undefined;
-    if (period?.kind === 'last-month') {
-        const f = new Date(from);
-        const start = Date.UTC(f.getUTCFullYear(), f.getUTCMonth() - 1, 1);
-        return start < FIRST_INSTANT ? undefined : { dateFrom: isoDay(start), dateTo: range.dateFrom };
-    }
-    const start = from - (to - from);
-    if (start < FIRST_INSTANT)
-        return undefined;
-    const wholeDays = isDateOnly(range.dateFrom) && isDateOnly(range.dateTo);
-    return {
-        dateFrom: wholeDays ? isoDay(start) : new Date(start).toISOString(),
-        dateTo: range.dateFrom
-    };
-}
-/**
- * The `n` periods before `range`, each as `previousRange` makes it, oldest first; undefined when
- * the oldest would start before year 1.
- */
-function rangesBefore(range, n, period) {
-    const ranges = [];
-    let current = range;
-    for (let i = 0; i < n; i++) {
-        const previous = previousRange(current, period);
-        if (previous === undefined)
-            return undefined;
-        current = previous;
-        ranges.unshift(current);
-    }
-    return ranges;
-}
-function yearStart(year) {
-    const date = new Date(0);
-    date.setUTCFullYear(year, 0, 1);
-    return date.getTime();
-}
-/** The UTC day of an instant as `YYYY-MM-DD`. */
-function isoDay(ms) {
-    // Four-digit years only: toISOString writes others as +YYYYYY, which no service reads.
-    return new Date(ms).toISOString().slice(0, 10);
-}
-function daysInMonth(year, month) {
-    const date = new Date(0);
-    date.setUTCFullYear(year, month, 0);
-    return date.getUTCDate();
-}
-
 ;// CONCATENATED MODULE: ./src/report/range.ts
 // Date ranges as people read them. The service's `dateTo` is exclusive; a reader expects the
 // last day that counts, so whole-day ranges are shown with their inclusive last day.
@@ -37342,6 +37890,37 @@ function previousLabel(range, period) {
         return 'the period before';
     const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
     return count === 1 ? 'the day before' : `the previous ${count} days`;
+}
+/**
+ * What a reader calls one period of this range's length: a week (7 days), a month (a calendar
+ * month), a day; else its days ("10 days"), or "period" when it is not whole days.
+ */
+function periodNoun(range) {
+    const days = wholeDays(range);
+    if (!days)
+        return 'period';
+    const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
+    const calendarMonth = days.first.getUTCDate() === 1 &&
+        new Date(days.last.getTime() + range_DAY).getUTCDate() === 1 &&
+        count >= 28;
+    if (calendarMonth)
+        return 'month';
+    if (count === 7)
+        return 'week';
+    return count === 1 ? 'day' : `${count} days`;
+}
+/** "this week", "this month", "this day", "in these 10 days", "this period". */
+function thisPeriod(range) {
+    const noun = periodNoun(range);
+    return /^\d/.test(noun) ? `in these ${noun}` : `this ${noun}`;
+}
+/** "2nd week", "3rd month", "11th time" (a length in days counts times). */
+function nthPeriod(n, range) {
+    const noun = periodNoun(range);
+    const tens = n % 100;
+    const ordinal = { 1: 'st', 2: 'nd', 3: 'rd' };
+    const suffix = tens >= 11 && tens <= 13 ? 'th' : (ordinal[n % 10] ?? 'th');
+    return `${n}${suffix} ${/^\d/.test(noun) || noun === 'period' ? 'time' : noun}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/pages-table.ts
@@ -37667,21 +38246,21 @@ const suggestions_QUERY_MAX_CHARS = 60;
 const suggestions_QUESTION_MAX_CHARS = 140;
 const suggestions_PATH_MAX_CHARS = 90;
 /** What a reader's text may be in an instruction: one line, its start kept. */
-const quoted = (text, max) => `“${clip(text.replace(/\s+/g, ' ').trim(), max)}”`;
+const suggestions_quoted = (text, max) => `“${clip(text.replace(/\s+/g, ' ').trim(), max)}”`;
 /** The instruction for the docs agent: plain text, sent as it is shown. */
 function instructionFor(s, range, now) {
     const when = shortRange(range, now);
     const again = s.after?.pr ? ` (#${s.after.pr}, merged before, did not settle it.)` : '';
     switch (s.kind) {
         case 'gap':
-            return (`Readers searched the docs for ${quoted(s.query, suggestions_QUERY_MAX_CHARS)} ${plural(s.hits, 'time')} ` +
+            return (`Readers searched the docs for ${suggestions_quoted(s.query, suggestions_QUERY_MAX_CHARS)} ${plural(s.hits, 'time')} ` +
                 `in ${when} and clicked no result: add or extend the page that answers it, in their words.${again}`);
         case 'page':
             return (`The page ${clipMiddle(s.path, suggestions_PATH_MAX_CHARS)} got ${formatNumber(s.thumbsDown)} 👎 and ` +
                 `${formatNumber(s.thumbsUp)} 👍 in ${when}${s.views !== undefined ? ` (${plural(s.views, 'view')})` : ''}: ` +
                 `find what readers miss there and improve it.${again}`);
         case 'question':
-            return (`Readers asked the docs assistant ${quoted(s.question, suggestions_QUESTION_MAX_CHARS)} ` +
+            return (`Readers asked the docs assistant ${suggestions_quoted(s.question, suggestions_QUESTION_MAX_CHARS)} ` +
                 `${plural(s.count, 'time')} in ${when} and it could not answer: add the answer to the docs.${again}`);
     }
 }
@@ -37707,14 +38286,18 @@ function evidence(s) {
  * The block: numbered suggestions, how to start the agent on one, and the states of the last
  * report's suggestions. Empty when there is nothing to say.
  */
-function suggestionsBlock(suggestions, earlier, trigger) {
+function suggestionsBlock(suggestions, earlier, trigger, range) {
     const blocks = [];
     if (suggestions.length > 0) {
         const items = suggestions.map(s => {
-            const again = s.after?.pr ? ` · again after #${s.after.pr}` : '';
+            const again = s.after?.pr
+                ? ` · again after #${s.after.pr}`
+                : s.times !== undefined && s.times > 1
+                    ? ` · suggested again, ${nthPeriod(s.times, range)}`
+                    : '';
             return `${s.n}. ${evidence(s)}${again}  \n   ↳ _${escapeText(s.instruction)}_`;
         });
-        blocks.push('#### What to fix this week', items.join('\n'));
+        blocks.push(`#### What to fix ${thisPeriod(range)}`, items.join('\n'));
         if (trigger)
             blocks.push(`_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`);
     }
@@ -37740,12 +38323,6 @@ function stateOf(fix) {
             return `${pr} (state unknown)`;
     }
 }
-/** "1", "1 and 2", "1, 3 and 4". */
-function listed(items) {
-    return items.length === 1
-        ? (items[0] ?? '')
-        : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-}
 /** What a suggestion is about, as plain text: the query, the page's path or the question. */
 function subjectOf(s) {
     switch (s.kind) {
@@ -37763,25 +38340,128 @@ function shownSubject(e) {
         return escapeText(clipMiddle(e.subject, 40));
     return `“${escapeText(clip(e.subject, 40))}”`;
 }
+/**
+ * What became of the last report's suggestions that someone took, by subject (never by the last
+ * report's numbers, which this report's own 1–5 would be read as); none taken, no line. Those
+ * nobody took are counted only: one the data still raises is marked "suggested again" above.
+ */
 function earlierLine(earlier) {
-    if (earlier.length === 0)
-        return '';
-    const item = (e) => `${e.n !== undefined ? `${e.n}. ` : ''}${shownSubject(e)}: ${stateOf(e.fix)}`;
-    // Those nobody took are numbers only: the last report names them, and this line stays short.
+    const item = (e) => `${shownSubject(e)}: ${stateOf(e.fix)}`;
     const numbered = earlier.filter(e => e.n !== undefined);
-    const untaken = numbered.filter(e => !e.fix).map(e => String(e.n));
-    const last = [
-        ...numbered.filter(e => e.fix).map(item),
-        ...(untaken.length > 0 ? [`${listed(untaken)} not taken`] : [])
-    ];
+    const taken = numbered.filter(e => e.fix);
+    const untaken = numbered.length - taken.length;
     const fixing = earlier.filter(e => e.n === undefined).map(item);
     return [
-        ...(last.length > 0 ? [`_Last report's suggestions:_ ${last.join(' · ')}`] : []),
+        ...(taken.length > 0
+            ? [
+                `_Taken from the last report:_ ${taken.map(item).join(' · ')}` +
+                    (untaken > 0
+                        ? ` · ${untaken === 1 ? 'its other one' : `its other ${untaken}`} not taken`
+                        : '')
+            ]
+            : []),
         ...(fixing.length > 0 ? [`_Fixes asked for:_ ${fixing.join(' · ')}`] : [])
     ].join('  \n');
 }
 
+;// CONCATENATED MODULE: ./src/report/fix-effect.ts
+// "What the fix did": per suggestion whose pull request was merged lately, the subject's rate in
+// the period it was suggested and in each complete period since the merge, and the verdict
+// (analytics/fix-effect.ts). Folded to one line like the tables below it, and open when a fix
+// is measured for the first time. The subject is text from the public: escaped and clipped.
+
+
+
+
+const fix_effect_DAY = 86_400_000;
+/** "Nov 12": the day of an instant. */
+const dayOf = (ms, now) => shortRange({ dateFrom: isoDay(ms), dateTo: isoDay(ms + fix_effect_DAY) }, now);
+/** The fixes a comment shows; the `report` output has them all. */
+const SHOWN_EFFECTS = 5;
+const fix_effect_SUBJECT_MAX_CHARS = 36;
+const UNIT = {
+    gap: 'zero-click per 1,000 searches',
+    page: '👎 per 1,000 views',
+    question: 'unanswered per 100 questions'
+};
+const VERDICT = {
+    better: '🟢 better',
+    worse: '🔴 worse',
+    unchanged: 'unchanged'
+};
+/** "20.0", or "below the top 10 now" (never 0: the rows read cannot say how many). */
+function shownRate(kind, n) {
+    if (!isCounted(n))
+        return n.below > 0 ? `below the top ${n.below} now` : 'not among the rows read now';
+    const rate = rateOf(kind, n);
+    return rate === undefined ? '–' : rate.toFixed(1);
+}
+function subjectCell(e) {
+    switch (e.kind) {
+        case 'gap':
+            return `Search gap “${escapeText(clip(e.subject, fix_effect_SUBJECT_MAX_CHARS))}”`;
+        case 'page':
+            return `Page ${escapeText(clipMiddle(e.subject, fix_effect_SUBJECT_MAX_CHARS))}`;
+        case 'question':
+            return `Unanswered “${escapeText(clip(e.subject, fix_effect_SUBJECT_MAX_CHARS))}”`;
+    }
+}
+/** "20.0 → 1.8 → 1.1 zero-click per 1,000 searches", its periods in small type under it. */
+function ratesCell(e, now) {
+    const periods = [e.suggested, ...e.since];
+    const rates = periods.map(p => shownRate(e.kind, p.numbers)).join(' → ');
+    const when = periods.map(p => shortRange(p.range, now)).join(' → ');
+    return `${rates} ${UNIT[e.kind]}<br><sub>${when}</sub>`;
+}
+/** The one line the block folds to: the newest fix, its first and last rate, its verdict. */
+function summaryOf(effects) {
+    const [e] = effects;
+    if (!e)
+        return '';
+    const last = e.since.at(-1);
+    const rates = `${shownRate(e.kind, e.suggested.numbers)} → ${last ? shownRate(e.kind, last.numbers) : '–'}`;
+    const verdict = e.verdict ? `, ${VERDICT[e.verdict]}` : '';
+    const more = effects.length > 1 ? ` · ${effects.length - 1} more` : '';
+    return `#${e.pr}: ${rates} ${UNIT[e.kind]}${verdict}${more}`;
+}
+/** The block, or '' with no fix measured. */
+function effectBlock(effects, range, now) {
+    if (effects.length === 0)
+        return '';
+    const rows = effects
+        .slice(0, SHOWN_EFFECTS)
+        .map(e => tableRow([
+        `#${e.pr}`,
+        subjectCell(e),
+        dayOf(e.mergedAt, now),
+        ratesCell(e, now),
+        e.verdict ? VERDICT[e.verdict] : '–'
+    ]));
+    const noun = periodNoun(range);
+    const period = /^\d/.test(noun) ? `period of ${noun}` : noun;
+    const table = [
+        tableHead([
+            { header: 'Fix' },
+            { header: 'Suggestion' },
+            { header: 'Merged' },
+            { header: `Rate when suggested → each ${period} since` },
+            { header: 'Verdict' }
+        ]),
+        ...rows
+    ].join('\n');
+    const cut = effects.length > SHOWN_EFFECTS
+        ? `\n\n_${effects.length - SHOWN_EFFECTS} more in the \`report\` output._`
+        : '';
+    const note = `Each fixed suggestion's rate in the ${period} it was suggested, then in each complete ` +
+        `${period} since its pull request was merged (a rate, so more or less traffic cannot fake ` +
+        'a result); the verdict weighs those together by the rule that marks the changes above.';
+    // Our own words and numbers only: the subjects are in the table, escaped.
+    return details(`<b>What the fix did</b> · ${summaryOf(effects)}`, `${note}\n\n${table}${cut}`, effects.some(e => e.first));
+}
+
 ;// CONCATENATED MODULE: ./src/report/health.ts
+
+
 
 
 
@@ -37815,7 +38495,8 @@ function render(r, rows, cut) {
         notRead(r.sections),
         readNotes(r.sections),
         trendOf(r),
-        suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger),
+        suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range),
+        effectBlock(r.effects ?? [], r.range, r.generatedAt),
         sectionTables(r, rows)
     ].filter(Boolean);
     if (cut)
@@ -37830,7 +38511,7 @@ function render(r, rows, cut) {
 function health_metaLine(r) {
     const compared = r.previous ? [`vs ${shortRange(r.previous, r.generatedAt)}`] : [];
     const marked = r.sections.some(x => x.ok && /🟢|🔴/.test(health_headline(x, r.sections)[1]));
-    // Which changes get a mark (they matter: MARK_MIN_*) is stated in docs/weekly-report.md.
+    // Which changes get a mark (they matter: analytics/marks.ts) is stated in docs/weekly-report.md.
     const marks = marked ? [`${BETTER} better · ${WORSE} worse for the docs`] : [];
     return [`Project ${escapeText(r.projectId)}`, ...compared, ...marks].join(' · ');
 }
@@ -37856,14 +38537,8 @@ function trendOf(r) {
 }
 const BETTER = '🟢';
 const WORSE = '🔴';
-/**
- * A change is marked only when it matters: at least this share of the number before and this
- * many in absolute terms (docs/weekly-report.md states the rule), or for a share this many
- * percentage points. Smaller moves are week-to-week noise.
- */
-const MARK_MIN_SHARE = 0.05;
-const MARK_MIN_COUNT = 20;
-const MARK_MIN_POINTS = 1;
+// A change is marked only when it matters: analytics/marks.ts holds the rule
+// (docs/weekly-report.md states it).
 function overview(r) {
     const compare = r.previous !== undefined;
     const columns = [
@@ -37871,11 +38546,18 @@ function overview(r) {
         { header: shortRange(r.range, r.generatedAt) },
         ...(compare ? [{ header: `vs ${previousLabel(r.range, r.period)}` }] : [])
     ];
-    const rows = r.sections.map(x => {
+    // Sections not read for the same reason share one row (the quota spent at once stops them all).
+    const rows = [];
+    for (const x of r.sections) {
         const [now, change] = x.ok ? health_headline(x, r.sections) : [failedHeadline(x), ''];
-        return tableRow([SECTION_TITLES[x.name], now, ...(compare ? [change || '–'] : [])]);
-    });
-    const table = `${tableHead(columns)}\n${rows.join('\n')}`;
+        const same = x.ok ? undefined : rows.find(row => row.now === now && row.change === '');
+        if (same)
+            same.names.push(SECTION_TITLES[x.name]);
+        else
+            rows.push({ names: [SECTION_TITLES[x.name]], now, change });
+    }
+    const lines = rows.map(row => tableRow([row.names.join(', '), row.now, ...(compare ? [row.change || '–'] : [])]));
+    const table = `${tableHead(columns)}\n${lines.join('\n')}`;
     return table;
 }
 /** "+20.0% 🟢": a relative change with its mark; '' with nothing to compare with. */
@@ -37885,9 +38567,7 @@ function change(now, before, direction) {
     const text = formatPercentChange(now, before);
     if (text === undefined)
         return now > 0 ? 'none before' : '';
-    const diff = now - before;
-    const matters = Math.abs(diff) >= MARK_MIN_COUNT && Math.abs(diff) >= before * MARK_MIN_SHARE;
-    return matters ? withMark(text, diff, direction) : text;
+    return countChangeMatters(now, before) ? withMark(text, now - before, direction) : text;
 }
 function withMark(text, diff, direction) {
     if (diff === 0 || text === 'no change' || direction === 'neutral')
@@ -37950,7 +38630,7 @@ function pointsChange(now, before) {
         return 'no change';
     const text = `${diff > 0 ? '+' : '\u2212'}${shown} pp`;
     // Judged on the points shown, so "+1.0 pp" is never left unmarked for being 0.99999.
-    return Number(shown) >= MARK_MIN_POINTS ? withMark(text, diff, 'up-is-worse') : text;
+    return pointsChangeMatter(diff) ? withMark(text, diff, 'up-is-worse') : text;
 }
 function failedHeadline(x) {
     if (x.skipped)
@@ -37970,11 +38650,15 @@ function notRead(sections) {
     for (const x of sections) {
         if (x.ok || x.skipped)
             continue;
+        // Our advice is Markdown we wrote (its `project-id` stays code); the service's words are
+        // not, and are left out where the advice already says what they say (refusal advice).
+        const theirs = x.advice ? x.advice.said : x.reason;
+        const words = theirs !== undefined ? escapeText(clip(theirs, REASON_MAX_CHARS)) : '';
         // The service's words start with the status ("403 Forbidden: …") when it answered.
-        const said = x.status !== undefined && x.reason.startsWith(`${x.status} `);
+        const said = x.status !== undefined && theirs?.startsWith(`${x.status} `) === true;
         const status = x.status !== undefined && !said ? ` (HTTP ${x.status})` : '';
         const what = x.refused ? `refused${status}` : `failed${status}`;
-        const key = `${what}: ${escapeText(clip(x.reason, REASON_MAX_CHARS))}`;
+        const key = `${what}: ${[words, x.advice ? capitalise(x.advice.hint) : ''].filter(Boolean).join('. ')}`;
         groups.set(key, [...(groups.get(key) ?? []), SECTION_TITLES[x.name]]);
     }
     const lines = [...groups].map(([reason, names]) => `> ⚠️ **${names.join(', ')}** ${reason}`);
@@ -38400,6 +39084,7 @@ function totalsBefore(sections) {
 
 
 
+
 /** The thread the report is posted on, listed once for reading and writing alike. */
 function reportThread(ctx) {
     const { records, target } = ctx;
@@ -38417,11 +39102,11 @@ async function recall(ctx, thread) {
         return undefined;
     }
 }
-const sameRange = (a, b) => a.dateFrom === b?.dateFrom && a.dateTo === b.dateTo;
+const report_memory_sameRange = (a, b) => a.dateFrom === b?.dateFrom && a.dateTo === b.dateTo;
 /** What is known of a trend period without a request: the comparison's read, then the records. */
 function knownTotals(sections, previous, records) {
     const before = totalsBefore(sections);
-    return range => sameRange(range, previous)
+    return range => report_memory_sameRange(range, previous)
         ? mergeTotals(before, records?.totals(range))
         : records?.totals(range);
 }
@@ -38457,7 +39142,7 @@ async function fixStates(ctx, records) {
  */
 function earlierSuggestions(records, range, fixes, held) {
     // Newest by range first: the newest report of a range that ended by this one's end.
-    const last = records?.reports.find(r => !sameRange(r.range, range) && (range.dateTo === undefined || r.range.dateTo <= range.dateTo));
+    const last = records?.reports.find(r => !report_memory_sameRange(r.range, range) && (range.dateTo === undefined || r.range.dateTo <= range.dateTo));
     const listed = (last?.suggestions ?? []).map(s => {
         const fix = fixes.get(s.id);
         return { n: s.n, id: s.id, subject: s.subject, ...(fix ? { fix } : {}) };
@@ -38467,11 +39152,43 @@ function earlierSuggestions(records, range, fixes, held) {
         .map(h => ({ id: h.suggestion.id, subject: subjectOf(h.suggestion), fix: h.fix }));
     return [...listed, ...more];
 }
+/** What each fix merged in the last periods did: from the rows read and the records, no request. */
+function effectsOf(records, range, sections, fixes) {
+    if (!records || range.dateFrom === undefined || range.dateTo === undefined)
+        return [];
+    return fixEffects({
+        range: { dateFrom: range.dateFrom, dateTo: range.dateTo },
+        sections,
+        fixes,
+        reports: records.reports,
+        recorded: (r, id) => records.measured(r, id)
+    });
+}
+/**
+ * How many reports in a row, this one included, suggest `id`: 1, or more when the reports of the
+ * periods just before suggested it too.
+ */
+function timesSuggested(records, range, id) {
+    let times = 1;
+    let next = range.dateFrom;
+    // Newest first by range: each earlier one must end where the one after it begins.
+    for (const r of records?.reports ?? []) {
+        if (r.range.dateTo > (next ?? ''))
+            continue;
+        if (r.range.dateTo !== next || !r.suggestions.some(x => x.id === id))
+            break;
+        times++;
+        next = r.range.dateFrom;
+    }
+    return times;
+}
 /**
  * The records this report leaves in its comment: the totals of its range, of the period before
- * and of each trend period it knows, and its suggestions with the instruction each one carries.
+ * and of each trend period it knows, its suggestions with the instruction each one carries, and
+ * the numbers of each subject it suggests or measures (`measured`: their ids), for what the fix
+ * did.
  */
-function recordKeys(s, sections, trend, suggestions) {
+function recordKeys(s, sections, trend, suggestions, measured = []) {
     const range = s.range;
     if (range.dateFrom === undefined || range.dateTo === undefined)
         return [];
@@ -38483,14 +39200,19 @@ function recordKeys(s, sections, trend, suggestions) {
             ...(point.visitors ? { visitors: point.visitors } : {}),
             ...(point.views ? { views: point.views } : {})
         };
-        periods.push([point.range, sameRange(point.range, s.previous) ? mergeTotals(before, t) : t]);
+        periods.push([point.range, report_memory_sameRange(point.range, s.previous) ? mergeTotals(before, t) : t]);
     }
-    if (s.previous && !periods.some(([r]) => sameRange(r, s.previous)))
+    if (s.previous && !periods.some(([r]) => report_memory_sameRange(r, s.previous)))
         periods.push([s.previous, before]);
     const keys = periods.flatMap(([r, t]) => totalsKey(s.projectId, r, t) ?? []);
     for (const x of suggestions) {
         const record = { n: x.n, id: x.id, subject: subjectOf(x), instruction: x.instruction };
         keys.push(suggestionKey(s.projectId, own, record));
+    }
+    for (const id of measured) {
+        const numbers = subjectNumbers(sections, id);
+        if (numbers)
+            keys.push(measureKey(s.projectId, own, id, numbers));
     }
     return keys;
 }
@@ -39642,8 +40364,22 @@ async function readSection(name, input) {
             return skipped(name, 'time', 'the time allowed (`wait-timeout`) ran out');
         }
         const status = err instanceof ServiceError ? err.status : undefined;
-        return failure(name, failureReason(err, status), status);
+        return { ...failure(name, failureReason(err, status), status), ...adviceOf(err, status) };
     }
+}
+/**
+ * A refusal's advice for the report, apart from the service's words: those are left out when
+ * the advice names their cause (a plan, a project not found), so the line says it once.
+ */
+function adviceOf(err, status) {
+    if (!(err instanceof ServiceError) || !err.serviceText || (status !== 403 && status !== 404))
+        return {};
+    const said = err.serviceText;
+    const hint = statusHint(status, said, ANALYTICS_PATH);
+    if (hint === undefined)
+        return {};
+    const restated = status === 404 || forbiddenCause(said) !== undefined;
+    return { advice: { hint, ...(restated ? {} : { said }) } };
 }
 /**
  * A refusal, in the service's words and what it points at: a 404 from an analytics operation
@@ -39741,8 +40477,13 @@ function limitReason(sections, stop, trend) {
     const limit = cut[0]?.limit ?? trend?.stop.limit;
     if (limit === 'quota') {
         const limited = stop ?? trend?.stop.error;
-        const again = limited instanceof RateLimitError && limited.resetKnown
-            ? `after ${limited.resetAt.toISOString().slice(11, 16)} UTC, when the limit resets`
+        // Without a Retry-After the service's hourly window resets within the hour of the refusal:
+        // its time then is the latest it can be.
+        const at = limited instanceof RateLimitError ? limited.resetAt.toISOString().slice(11, 16) : '';
+        const again = limited instanceof RateLimitError
+            ? limited.resetKnown
+                ? `after ${at} UTC, when the limit resets`
+                : `after ${at} UTC, by when the limit has reset (it resets within the hour)`
             : 'within the hour, once the limit has reset';
         return (`The service's hourly analytics limit (about 100 requests per organisation, shared by ` +
             `every analytics run) was reached: ${what}. Run the workflow again ${again}.`);
@@ -39781,6 +40522,7 @@ function limitReason(sections, stop, trend) {
 
 
 
+
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const SUMMARY_MAX_BYTES = 512 * 1024;
 /** The `report` output and file stay small enough for any step output. */
@@ -39801,7 +40543,11 @@ async function runReport(ctx) {
     const trend = s.trendRanges ? await readTrendOf(ctx, sections, records, stop) : undefined;
     const fixes = await fixStates(ctx, records);
     const suggested = suggest({ sections, fixes, ...periodStart(s) });
-    const suggestions = numbered(suggested.suggestions, s, ctx.deadline.now());
+    const suggestions = numbered(suggested.suggestions, s, ctx.deadline.now()).map(x => {
+        const times = timesSuggested(records, s.range, x.id);
+        return times > 1 ? { ...x, times } : x;
+    });
+    const effects = effectsOf(records, s.range, sections, fixes);
     const trendCut = trend?.stop
         ? {
             stop: trend.stop,
@@ -39822,14 +40568,16 @@ async function runReport(ctx) {
         ...(trend ? { trend } : {}),
         ...(incomplete ? { incomplete } : {}),
         suggestions,
-        earlier: earlierSuggestions(records, s.range, fixes, suggested.held)
+        earlier: earlierSuggestions(records, s.range, fixes, suggested.held),
+        effects
     };
     await setOutputs(ctx, report);
     if (s.summary)
         ctx.result.summary = renderHealthReport(report, bytes(SUMMARY_MAX_BYTES));
     // A run stopped part way still posts, but only where no report of this range is yet: a
     // complete one is never replaced by a partial one.
-    setComment(ctx, thread, report, recordKeys(s, sections, trend, suggestions));
+    const measured = subjectsToRecord(suggestions.map(x => x.id), effects, fixes);
+    setComment(ctx, thread, report, recordKeys(s, sections, trend, suggestions, measured));
     const ended = stop ?? trend?.stop?.error;
     if (ended instanceof BudgetError) {
         // The cap the workflow set: what was read is the report, and the run did what it was told.
@@ -39921,8 +40669,10 @@ function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
                 n: x.n,
                 id: x.id,
                 kind: x.kind,
-                instruction: x.instruction
+                instruction: x.instruction,
+                ...(x.times !== undefined ? { times: x.times } : {})
             })),
+            fixEffects: (report.effects ?? []).map(effectJson),
             ...(keep < Infinity ? { truncated: true } : {})
         };
         const json = JSON.stringify(doc);
@@ -42202,22 +42952,30 @@ function readPullRequestAuthor(payload) {
 ;// CONCATENATED MODULE: ./src/records/fix.ts
 // `/docs-agent fix N [more words]` on an issue that holds a docs-health report: the agent gets
 // suggestion N's instruction as the newest report wrote and signed it (report.ts), never the
-// comment's visible text, plus the words after N. On a thread with no report of this project,
-// `fix 2 typos` is an ordinary instruction; on one whose report the key can no longer read (it
-// was rotated), nothing is sent and the reply says why.
+// comment's visible text, plus the words after N. `fix 1 3` asks for several in one job. On a
+// thread with no report of this project, `fix 2 typos` is an ordinary instruction; on one whose
+// report the key can no longer read (it was rotated), nothing is sent and the reply says why.
 
 
 
-/** `fix N` and the words after it, when the instruction starts so. */
+/** `fix N [M …]` and the words after the numbers, when the instruction starts so. */
 function parseFix(prompt) {
-    const m = /^fix\s+#?(\d{1,4})(?=\s|$)([\s\S]*)$/i.exec(prompt.trim());
+    const m = /^fix\s+(#?\d{1,4}(?:\s*,?\s*#?\d{1,4})*)(?=\s|$)([\s\S]*)$/i.exec(prompt.trim());
     if (!m)
         return undefined;
-    return { n: Number(m[1]), more: (m[2] ?? '').trim() };
+    const numbers = [...new Set((m[1] ?? '').match(/\d+/g)?.map(Number) ?? [])];
+    return { numbers, more: (m[2] ?? '').trim() };
 }
-/** The instruction sent: the suggestion's, then the commenter's words after a blank line. */
-function fixPrompt(s, more) {
-    return more === '' ? s.instruction : `${s.instruction}\n\n${more}`;
+/**
+ * The instruction sent: the suggestion's, then the commenter's words after a blank line. Several
+ * suggestions are numbered in the order asked, each instruction whole (its data block with it).
+ */
+function fixPrompt(chosen, more) {
+    const body = chosen.length === 1
+        ? (chosen[0]?.instruction ?? '')
+        : `Do these ${chosen.length} things, in one pull request.\n\n` +
+            chosen.map((s, i) => `${i + 1}. ${s.instruction}`).join('\n\n');
+    return more === '' ? body : `${body}\n\n${more}`;
 }
 async function resolveFix(thread, o, asked) {
     const records = await readReportRecords(thread, o.projectId);
@@ -42228,29 +42986,41 @@ async function resolveFix(thread, o, asked) {
             return c?.kind === 'report' && c.project === o.projectId;
         };
         return (await thread.holdsUnreadable(claim))
-            ? { kind: 'unreadable', reply: unreadableReply(asked.n, o.trigger) }
+            ? { kind: 'unreadable', reply: unreadableReply(asked.numbers, o.trigger) }
             : { kind: 'not-a-report' };
     }
-    const s = newest.suggestions.find(x => x.n === asked.n);
-    if (s)
-        return { kind: 'fix', fix: { n: s.n, id: s.id }, prompt: fixPrompt(s, asked.more) };
+    const chosen = asked.numbers.map(n => newest.suggestions.find(x => x.n === n));
+    if (chosen.every(s => s !== undefined)) {
+        const fixes = chosen.map(s => ({ n: s.n, id: s.id, subject: s.subject }));
+        return { kind: 'fix', fixes, prompt: fixPrompt(chosen, asked.more) };
+    }
+    const unknown = asked.numbers.filter((_, i) => chosen[i] === undefined);
     const which = shortRange(newest.range, o.now);
     const numbers = newest.suggestions.map(x => x.n);
     const valid = numbers.length === 0
         ? `The newest report on this issue (${which}) has no suggestion to fix.`
         : `The newest report on this issue (${which}) has suggestion${numbers.length === 1 ? '' : 's'} ${fix_list(numbers)}; ` +
-            `reply e.g. \`${o.trigger} fix ${numbers[0]}\` (words after the number are added to its instruction).`;
+            `reply e.g. \`${o.trigger} fix ${numbers[0]}\`${several(numbers, o.trigger)} ` +
+            '(words after the numbers are added to the instruction).';
     return {
         kind: 'no-such-suggestion',
-        reply: `There is no suggestion ${asked.n}, so nothing was sent to the docs agent. ${valid}`
+        reply: `There is no suggestion${unknown.length === 1 ? '' : 's'} ${fix_list(unknown)}, so nothing was sent to the docs agent. ${valid}`
     };
 }
-function unreadableReply(n, trigger) {
+function unreadableReply(numbers, trigger) {
+    const n = fix_list(numbers);
+    const fix = `fix ${numbers.join(' ')}`;
     return (`The report on this issue cannot be read with this key, so nothing was sent to the docs agent ` +
-        `(suggestion ${n} was not sent, nor "fix ${n}" as an instruction). Its suggestions were signed ` +
+        `(suggestion ${n} was not sent, nor "${fix}" as an instruction). Its suggestions were signed ` +
         'with the API key the action had when the report was written, and the key has changed since. ' +
         'Run the report workflow again to post a new report on this issue, then reply with ' +
         `\`${trigger} fix N\` to it.`);
+}
+/** How to ask for several in one job, when the report has several. */
+function several(numbers, trigger) {
+    if (numbers.length < 2)
+        return '';
+    return `, or \`${trigger} fix ${numbers.slice(0, 2).join(' ')}\` for one job with both`;
 }
 /** "1", "1 and 2", "1, 2 and 3". */
 function fix_list(numbers) {
@@ -42545,6 +43315,7 @@ const DEFAULTS = {
     'base-url': 'https://api.mintlify.com',
     context: 'false',
     'when-no-job': 'fail',
+    'when-agent-pr-open': 'follow-up',
     'settle-time': '60s',
     wait: 'true',
     'wait-timeout': '30m',
@@ -42576,6 +43347,7 @@ const APPLIES_TO = {
     'prompt-file': JOB_COMMANDS,
     context: JOB_COMMANDS,
     'when-no-job': ['message'],
+    'when-agent-pr-open': JOB_COMMANDS,
     'settle-time': ['message'],
     wait: JOB_COMMANDS,
     'poll-interval': JOB_COMMANDS,
@@ -42649,6 +43421,7 @@ function readSettings(raw, ctx) {
         prompt: get('prompt').trim(),
         context: bool(get, 'context'),
         whenNoJob: oneOf(get, 'when-no-job', ['fail', 'create']),
+        whenAgentPrOpen: oneOf(get, 'when-agent-pr-open', ['follow-up', 'create']),
         settleTimeMs: duration(get, 'settle-time', true),
         wait: bool(get, 'wait'),
         waitTimeoutMs: duration(get, 'wait-timeout', false),
@@ -42891,7 +43664,7 @@ async function admit(c) {
             octokit
         };
     }
-    const accepted = fix?.kind === 'fix' ? { prompt: fix.prompt, fix: fix.fix } : { prompt: checked.prompt };
+    const accepted = fix?.kind === 'fix' ? { prompt: fix.prompt, fixes: fix.fixes } : { prompt: checked.prompt };
     return { trigger: { comment, ...accepted, why: who.why }, rules, octokit };
 }
 /**
@@ -48477,6 +49250,7 @@ const INPUT_NAMES = [
     'prompt-file',
     'context',
     'when-no-job',
+    'when-agent-pr-open',
     'settle-time',
     'wait',
     'wait-timeout',
@@ -48727,7 +49501,7 @@ async function run(env = process.env, clock = systemClock) {
             runUrl: runUrl(env),
             run: runOf(env),
             serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
-            ...(trigger?.fix ? { fix: trigger.fix } : {})
+            ...(trigger?.fixes ? { fixes: trigger.fixes } : {})
         };
         if (isJobSettings(settings))
             await runJob({ ...common, settings });
