@@ -43,9 +43,9 @@ const unanswered = (query: string, i: number) => ({
   timestamp: `2026-11-1${i % 5}T10:00:00Z`,
   query,
   response: "I couldn't find that in the documentation.",
-  responseType: 'answer',
+  responseType: 'answer' as const,
   sources: [],
-  resolutionStatus: 'unanswered',
+  resolutionStatus: 'unanswered' as const,
   queryCategory: null,
   pageUrl: null
 })
