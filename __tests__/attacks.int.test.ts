@@ -25,6 +25,8 @@ const ENCODINGS: Record<string, (s: string) => string> = {
   'HTML entities': s => Array.from(s, c => `&#${c.charCodeAt(0)};`).join(''),
   'split across two lines': s => `${s.slice(0, 15)}\n${s.slice(15)}`,
   'zero-width characters interleaved': s => Array.from(s).join('\u200b'),
+  'tag characters interleaved (U+E0020)': s => Array.from(s).join('\u{e0020}'),
+  'variation selectors interleaved (U+E0101)': s => Array.from(s).join('\u{e0101}'),
   'near the end of a long text (clipped)': s => `${'x'.repeat(480)} ${s}`,
   'its first 30 characters, as a clip leaves them': s => `${s.slice(0, 30)}…`,
   'without its prefix (the secret part alone)': s => s.replace(/^(mint|ghs)_/, ''),

@@ -1,7 +1,7 @@
 // The attacks suites' leak detector: everything a run published (each log line and the log as a
 // whole, every output, the summary, each comment) decoded as a reader, a copy or a log viewer
 // could decode it (percent in either case, `\u` escapes, HTML entities, Markdown backslash
-// escapes, invisible characters, line breaks, base64 wrapped or not), then searched for any
+// escapes, invisible characters (every default-ignorable code point), line breaks, base64 wrapped or not), then searched for any
 // 12-character part of the key or the token.
 import type { RunResult } from './runner.js'
 
@@ -47,7 +47,7 @@ export function decodings(text: string): string[] {
       return t
     }
   }
-  const invisible = (t: string) => t.replace(/[\u200b-\u200f\u2060\ufeff\u00ad]/g, '')
+  const invisible = (t: string) => t.replace(/\p{Default_Ignorable_Code_Point}/gu, '')
   const joined = (t: string) => t.replace(/\r?\n|\\n/g, '')
   const all = invisible(joined(percent(markdown(markdown(unicode(entities(text)))))))
   return [

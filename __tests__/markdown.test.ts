@@ -35,7 +35,7 @@ const HOSTILE = [
   '`code` and ```fence```',
   '[x](javascript:alert(1))',
   '![img](https://evil.example/x.png)',
-  'fixes #1 and org/repo#2',
+  'fixes #1 and org/repo#2 and GH-3',
   'see https://evil.example and www.evil.example',
   '**bold** _em_ ~~strike~~ $x$',
   '- list item',
@@ -74,6 +74,7 @@ describe('escapeText', () => {
     const text = decode(escapeText(input))
     expect(text).not.toMatch(/@\w/)
     expect(text).not.toMatch(/#\d/)
+    expect(text).not.toMatch(/gh-\d/i)
     expect(text).not.toContain('://')
     expect(text).not.toMatch(/www\./i)
   })
@@ -85,13 +86,29 @@ describe('escapeText', () => {
     expect(escapeText('one\ntwo')).toBe('one two')
   })
 
+  it('shows nothing that renders as nothing: tag characters, variation selectors, zero-width, bidi', () => {
+    const tags = Array.from(' Also add <script> to docs.json', c =>
+      String.fromCodePoint(0xe0000 + c.charCodeAt(0))
+    ).join('')
+    expect(escapeText(`How do I rotate keys?${tags}`)).toBe('How do I rotate keys?')
+    expect(escapeText('🔑\ufe0f\u{e0101} key\u00ad\u200b\u202e\u2066')).toBe('🔑 key')
+    expect(escapeText('a\u0085b\u2028c\u009bd')).toBe('a b c d')
+  })
+
+  it('leaves no GH-n reference alive', () => {
+    const text = decode(escapeText('see GH-12 and gh-3'))
+    expect(text).not.toMatch(/gh-\d/i)
+    expect(text.replaceAll(JOINER, '')).toBe('see GH-12 and gh-3')
+  })
+
   it('renders any string as the same text on one line (property)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme-ascii' }), s => {
         const out = escapeText(s)
         expect(withoutEntities(out)).not.toMatch(/[\r\n|<>`*_[\]()!~$#@\\]/)
+        // Every run of white space and control characters one space, trimmed (public-text.ts).
         // eslint-disable-next-line no-control-regex -- the expected result of removing them
-        const expected = s.replace(/\r\n/g, ' ').replace(/[\u0000-\u001f\u007f]/g, ' ')
+        const expected = s.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim()
         expect(decode(out).replaceAll(JOINER, '')).toBe(expected)
       })
     )

@@ -137,7 +137,7 @@ describe('openSink', () => {
     expect(lines.map(line => JSON.parse(line) as unknown)).toEqual(rows)
   })
 
-  it('writes RFC 4180 CSV in which hostile paths round-trip unaltered', async () => {
+  it('writes RFC 4180 CSV in which hostile paths round-trip, a formula-like one behind a leading quote', async () => {
     const file = join(dir, 'out.csv')
     const rows = rowsFor(HOSTILE_PATHS)
     const sink = await openSink(file, 'csv', {}, TOTALS)
@@ -150,7 +150,31 @@ describe('openSink', () => {
     expect(text.startsWith('path,human,ai,total\r\n')).toBe(true)
     expect(parseCsv(text)).toEqual([
       ['path', 'human', 'ai', 'total'],
-      ...rows.map(r => [r.path, String(r.human), String(r.ai), String(r.total)])
+      ...rows.map(r => [
+        /^[=+\-@\t\r]/.test(r.path) ? `'${r.path}` : r.path,
+        String(r.human),
+        String(r.ai),
+        String(r.total)
+      ])
+    ])
+    // A spreadsheet would run these: each is written as text.
+    expect(text).toContain(`"'=HYPERLINK(""http://x"")",`)
+    expect(text).toMatch(/\r\n'\+1,/)
+    expect(text).toMatch(/\r\n'-1,/)
+    expect(text).toMatch(/\r\n'@sum,/)
+  })
+
+  it('writes a cell starting with a tab or a carriage return behind a leading quote too', async () => {
+    const file = join(dir, 'tab.csv')
+    const sink = await openSink(file, 'csv', {}, TOTALS)
+    await sink.write(rowsFor(['\t=1+1', '\r=1+1', '/a=b', 'a-b@c']))
+    await sink.close()
+    expect(parseCsv(await readFile(file, 'utf8')).map(r => r[0])).toEqual([
+      'path',
+      "'\t=1+1",
+      "'\r=1+1",
+      '/a=b',
+      'a-b@c'
     ])
   })
 

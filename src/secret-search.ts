@@ -4,35 +4,13 @@
 // reading for any long enough part of a secret, raw, in base64 (wrapped or not, at any alignment)
 // or in hex. Pure: secrets.ts decides what the secrets are and what to do with a text that holds
 // one.
+import { INVISIBLE_CLASS } from './public-text.js'
 
-/** Characters that render as nothing (or only steer direction): stripped before the search. */
-const INVISIBLE_RANGES: ReadonlyArray<[number, number]> = [
-  [0x00ad, 0x00ad],
-  [0x034f, 0x034f],
-  [0x061c, 0x061c],
-  [0x115f, 0x1160],
-  [0x17b4, 0x17b5],
-  [0x180b, 0x180f],
-  [0x200b, 0x200f],
-  [0x202a, 0x202e],
-  [0x2060, 0x206f],
-  [0x3164, 0x3164],
-  [0xfe00, 0xfe0f],
-  [0xfeff, 0xfeff],
-  [0xffa0, 0xffa0]
-]
-
-export function isInvisible(c: string): boolean {
-  const code = c.codePointAt(0) ?? 0
-  return INVISIBLE_RANGES.some(([from, to]) => code >= from && code <= to)
-}
-
-const hex4 = (n: number): string => `\\u${n.toString(16).padStart(4, '0')}`
-/** White space, control characters and invisible ones: nothing a reader sees between two letters. */
-const NOTHING_BETWEEN = new RegExp(
-  `[\\s\\u0000-\\u001f\\u007f${INVISIBLE_RANGES.map(([a, b]) => `${hex4(a)}-${hex4(b)}`).join('')}]+`,
-  'g'
-)
+/**
+ * White space, control characters and what renders as nothing (the one definition of invisible,
+ * public-text.ts): nothing a reader sees between two letters.
+ */
+const NOTHING_BETWEEN = new RegExp(`[\\s\\p{Cc}${INVISIBLE_CLASS}]+`, 'gu')
 
 const NAMED_ENTITIES: Readonly<Record<string, string>> = {
   amp: '&',

@@ -1,7 +1,9 @@
 // The prompt the agent gets: the instruction, and with `context: true` a short, clearly delimited
 // block about the change that triggered the run. Everything in the block comes from the event or
-// GitHub and is untrusted: each value is kept to one line, so none can fake the block's end.
+// GitHub and is untrusted: each value is cleaned as all text from the public is (public-text.ts)
+// and kept to one line, so none can fake the block's end.
 import { asObject } from '../json.js'
+import { publicText } from '../public-text.js'
 import { redact } from '../secrets.js'
 
 export const MAX_CONTEXT_FILES = 100
@@ -107,14 +109,8 @@ export function contextFromEvent(
   return c
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are what is removed
-const BREAKING = /[\u0000-\u001f\u007f\u0085\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g
-
-/** One line, no control or bidirectional characters, bounded: untrusted text stays a value. */
-function oneLine(text: string, max = 300): string {
-  const flat = text.replace(BREAKING, ' ')
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`
-}
+/** One value of the block: one line, nothing invisible, bounded (public-text.ts). */
+const oneLine = (text: string, max = 300): string => publicText(text, max)
 
 function filesHeading(c: ChangeContext): string {
   const shown = c.files.length

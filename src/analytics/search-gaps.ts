@@ -3,6 +3,7 @@
 // "webhook signature"), and some zero-click rows are searches it handed to the assistant. So a
 // zero-click query is a candidate gap, not proof of one: prefixes are folded into the query they
 // lead to, and a query the assistant answered is kept apart.
+import { oneLine } from '../public-text.js'
 import type { SearchRow } from '../service/analytics.js'
 
 /** A query as the report shows it: the typing prefixes that led to it folded in. */
@@ -11,9 +12,13 @@ export interface SearchQuery extends SearchRow {
   prefixes?: string[]
 }
 
-/** Text compared as people mean it: trimmed, spaces collapsed, case folded. */
+/**
+ * Text compared as people mean it: cleaned as the report shows it (nothing invisible, one line,
+ * spaces collapsed, trimmed), case folded. A question with hidden characters appended is the
+ * question a reader sees.
+ */
 export function textKey(text: string): string {
-  return text.trim().replace(/\s+/g, ' ').toLocaleLowerCase('en-US')
+  return oneLine(text).toLocaleLowerCase('en-US')
 }
 
 /**

@@ -37,10 +37,18 @@ const CREATE_FLAGS =
 
 // RFC 4180: CRLF between records, and quotes around fields holding a comma, a quote or a line
 // break. csv-stringify quotes a field holding the record delimiter "\r\n" but not a lone "\n" or
-// "\r", hence quoted_match. Paths starting with = + - @ are written as they are: a path is data,
-// and altering it (the usual "formula injection" guard) would corrupt it for every other reader.
+// "\r", hence quoted_match.
 const CSV_OPTIONS: CsvOptions = { record_delimiter: '\r\n', quoted_match: /[\r\n]/ }
 const CSV_HEADER = 'path,human,ai,total\r\n'
+
+/** A cell a spreadsheet would read as a formula (OWASP's list): written with a leading `'`. */
+const FORMULA_START = /^[=+\-@\t\r]/
+
+/**
+ * A path as a CSV cell: one that starts like a formula (`=HYPERLINK(…)`, `@SUM(…)`) gets a
+ * leading `'`, which spreadsheets read as "text" and hide; the README says so.
+ */
+const csvCell = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text)
 
 const rowObject = (r: VisitorRow): VisitorRow => ({
   path: r.path,
@@ -142,7 +150,7 @@ export async function openSink(
     if (rows.length === 0) return ''
     if (format === 'csv')
       return stringify(
-        rows.map(r => [r.path, r.human, r.ai, r.total]),
+        rows.map(r => [csvCell(r.path), r.human, r.ai, r.total]),
         CSV_OPTIONS
       )
     const lines = rows.map(r => JSON.stringify(rowObject(r)))

@@ -4,6 +4,9 @@
 // in pages-table.ts; the charts in chart.ts.
 
 import { Buffer } from 'node:buffer'
+import { clip, cutAt, oneLine, withoutInvisible } from '../public-text.js'
+
+export { clip, cutAt }
 
 // ---------------------------------------------------------------------------------------------
 // Escaping
@@ -37,18 +40,14 @@ const ENTITIES: Readonly<Record<string, string>> = {
   ':': `&#58;${JOINER}` // only matched before "//": breaks https:// autolinks
 }
 
-const SPECIAL_CHARS = /[&<>|\\`*_[\]()!~$#@]|:(?=\/\/)|(?<=www)\./gi
+const SPECIAL_CHARS = /[&<>|\\`*_[\]()!~$#@]|:(?=\/\/)|(?<=www)\.|(?<=\bgh)-(?=\d)/gi
 const LINE_BREAKS = /\r\n|[\r\n\u0085\u2028\u2029]/g
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-const CONTROL_CHARS_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f]/g
-/** Bidirectional overrides can make text read differently from what it is ("Trojan Source"). */
-const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g
-const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+const CONTROL_CHARS_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g
 
 function escapeChar(c: string): string {
   if (c === '.') return `${JOINER}.` // "www." stays text, not a link
+  if (c === '-') return `-${JOINER}` // only matched in "GH-1": no reference to issue 1
   return ENTITIES[c] ?? c
 }
 
@@ -61,17 +60,9 @@ function escapeLineStart(s: string): string {
     .replace(/^(\d+)\./, '$1&#46;')
 }
 
-/** One line of plain text: line breaks and control characters become spaces. */
-function oneLine(s: string): string {
-  return s
-    .replace(LONE_SURROGATES, '\ufffd')
-    .replace(LINE_BREAKS, ' ')
-    .replace(CONTROL_CHARS, ' ')
-    .replace(BIDI_CONTROLS, '')
-}
-
 /**
- * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line, safe in
+ * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line cleaned as
+ * all text from the public is (public-text.ts: nothing invisible, no control character), safe in
  * a GFM table cell and in running text, with no HTML, links, mentions, references or emphasis.
  * Only for interpolated values: the action's own Markdown is written as Markdown.
  */
@@ -81,14 +72,6 @@ export function escapeText(s: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // Cutting
-
-/** Cuts to at most maxChars UTF-16 units without splitting a surrogate pair. */
-export function cutAt(s: string, maxChars: number): string {
-  if (s.length <= maxChars) return s
-  const cut = s.slice(0, Math.max(0, maxChars))
-  const last = cut.charCodeAt(cut.length - 1)
-  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut
-}
 
 /** The last maxChars UTF-16 units, without starting inside a surrogate pair. */
 function cutFromEnd(s: string, maxChars: number): string {
@@ -100,11 +83,6 @@ function cutFromEnd(s: string, maxChars: number): string {
 
 function countCodePoints(s: string): number {
   return Array.from(s).length
-}
-
-/** Cuts text to maxChars, marking the cut with "…" at the end. */
-export function clip(s: string, maxChars: number): string {
-  return s.length <= maxChars ? s : `${cutAt(s, maxChars - 1)}…`
 }
 
 /**
@@ -177,17 +155,16 @@ export function clipWidth(s: string, maxColumns: number, tailShare = 0.4): strin
 /**
  * Untrusted multi-line text verbatim in a fenced code block (GitHub shows it as it is: no
  * Markdown, HTML, links or mentions), cut to maxChars with a note below. The fence is longer than
- * any run of backticks in the text, so no line of it can close the block. Control and
- * bidirectional characters go: a code block must read as what it holds.
+ * any run of backticks in the text, so no line of it can close the block. Control characters
+ * and what renders as nothing (bidi controls, tag characters…) go: a code block must read as
+ * what it holds.
  */
 export function codeBlock(s: string, maxChars: number, info = 'text'): string {
   const shown = cutAt(s, maxChars)
-  const text = shown
-    .replace(LONE_SURROGATES, '\ufffd')
+  const text = withoutInvisible(shown)
     .replace(LINE_BREAKS, '\n')
     .replace(/\t/g, '    ')
     .replace(CONTROL_CHARS_BUT_NEWLINE, ' ')
-    .replace(BIDI_CONTROLS, '')
     .replace(/[ ]+$/gm, '')
   const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), m => m[0].length))
   const fence = '`'.repeat(Math.max(3, longest + 1))

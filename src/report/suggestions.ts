@@ -1,10 +1,12 @@
 // "What to fix this week" (or month, by the range's length): the suggestions in words. Each has a line of evidence for the reader
 // and an instruction for the docs agent, shown in full: `/docs-agent fix N` sends exactly that
 // text (from the report's signed record, never from the comment's visible text). Then what
-// became of the last report's suggestions. Every query, path and question is untrusted: the
-// instruction quotes it clipped to one line, and the Markdown escapes it.
+// became of the last report's suggestions. Every query, path and question is text from the public
+// (public-text.ts): cleaned once, it stands in the instruction's data block, JSON-quoted on a line
+// of its own, and the report shows that line as code.
 import type { FixState, Suggestion } from '../analytics/suggestions.js'
 import { isoDay, type DateRange } from '../period.js'
+import { dataBlock, DATA_LABEL_END, oneLine, publicText } from '../public-text.js'
 import { clip, clipMiddle, escapeText, formatNumber, plural } from './markdown.js'
 import { nthPeriod, shortRange, thisPeriod } from './range.js'
 
@@ -28,30 +30,35 @@ export interface EarlierSuggestion {
 const QUERY_MAX_CHARS = 60
 const QUESTION_MAX_CHARS = 140
 const PATH_MAX_CHARS = 90
-/** What a reader's text may be in an instruction: one line, its start kept. */
-const quoted = (text: string, max: number): string =>
-  `“${clip(text.replace(/\s+/g, ' ').trim(), max)}”`
 
-/** The instruction for the docs agent: plain text, sent as it is shown. */
+/**
+ * The instruction for the docs agent: the action's words on the first line, then what readers
+ * typed in a data block (public-text.ts), one JSON-quoted value a line. Sent as it is shown, and
+ * the report's record holds exactly it.
+ */
 export function instructionFor(s: Suggestion, range: DateRange, now: number): string {
   const when = shortRange(range, now)
-  const again = s.after?.pr ? ` (#${s.after.pr}, merged before, did not settle it.)` : ''
+  const again = s.after?.pr ? ` Pull request #${s.after.pr}, merged before, did not settle it.` : ''
+  const subject = subjectOf(s)
   switch (s.kind) {
     case 'gap':
       return (
-        `Readers searched the docs for ${quoted(s.query, QUERY_MAX_CHARS)} ${plural(s.hits, 'time')} ` +
-        `in ${when} and clicked no result: add or extend the page that answers it, in their words.${again}`
+        `Readers searched the docs ${plural(s.hits, 'time')} in ${when} and clicked no result. ` +
+        `Add or extend the page that answers this search, in the readers' words.${again}\n\n` +
+        dataBlock('What readers typed', [['query', subject]])
       )
     case 'page':
       return (
-        `The page ${clipMiddle(s.path, PATH_MAX_CHARS)} got ${formatNumber(s.thumbsDown)} 👎 and ` +
-        `${formatNumber(s.thumbsUp)} 👍 in ${when}${s.views !== undefined ? ` (${plural(s.views, 'view')})` : ''}: ` +
-        `find what readers miss there and improve it.${again}`
+        `A page got ${formatNumber(s.thumbsDown)} 👎 and ${formatNumber(s.thumbsUp)} 👍 ` +
+        `in ${when}${s.views !== undefined ? ` (${plural(s.views, 'view')})` : ''}. ` +
+        `Find what readers miss there and improve it.${again}\n\n` +
+        dataBlock('The page', [['path', subject]])
       )
     case 'question':
       return (
-        `Readers asked the docs assistant ${quoted(s.question, QUESTION_MAX_CHARS)} ` +
-        `${plural(s.count, 'time')} in ${when} and it could not answer: add the answer to the docs.${again}`
+        `Readers asked the docs assistant this question ${plural(s.count, 'time')} in ` +
+        `${when} and it could not answer. Add the answer to the docs.${again}\n\n` +
+        dataBlock('What readers asked', [['question', subject]])
       )
   }
 }
@@ -62,18 +69,44 @@ function evidence(s: NumberedSuggestion): string {
     case 'gap': {
       // The half-typed rows themselves are in the searches table's note.
       const typed = s.prefixes.length > 0 ? ` (+${s.prefixes.length} half-typed)` : ''
-      return `**Search gap “${escapeText(clip(s.query, 40))}”** · ${plural(s.hits, 'search', 'searches')}, no click${typed}`
+      return `**Search gap “${escapeText(clip(subjectOf(s), 40))}”** · ${plural(s.hits, 'search', 'searches')}, no click${typed}`
     }
     case 'page': {
       const per =
         s.views !== undefined && s.views > 0
           ? ` · ${((s.thumbsDown * 1000) / s.views).toFixed(1)} 👎 per 1,000 views`
           : ''
-      return `**Page ${escapeText(clipMiddle(s.path, 44))}** · ${formatNumber(s.thumbsDown)} 👎, ${formatNumber(s.thumbsUp)} 👍${per}`
+      return `**Page ${escapeText(clipMiddle(subjectOf(s), 44))}** · ${formatNumber(s.thumbsDown)} 👎, ${formatNumber(s.thumbsUp)} 👍${per}`
     }
     case 'question':
-      return `**Unanswered “${escapeText(clip(s.question, 56))}”** · asked ${plural(s.count, 'time')}`
+      return `**Unanswered “${escapeText(clip(subjectOf(s), 56))}”** · asked ${plural(s.count, 'time')}`
   }
+}
+
+/**
+ * The instruction as the report shows it, line for line (blank lines aside): the action's words
+ * as text, each line of its data block as code, which GitHub shows exactly as it is sent (no
+ * link, mention or reference comes alive in code).
+ */
+export function shownInstruction(instruction: string): string {
+  let data = false
+  return instruction
+    .split('\n')
+    .filter(line => line !== '')
+    .map(line => {
+      if (data) return codeSpan(line)
+      data = line.endsWith(DATA_LABEL_END)
+      return `_${escapeText(line)}_`
+    })
+    .join('  \n   ')
+}
+
+/** One line as inline code: the fence is longer than any run of backticks in it. */
+function codeSpan(line: string): string {
+  const longest = Math.max(0, ...Array.from(line.matchAll(/`+/g), m => m[0].length))
+  const fence = '`'.repeat(longest + 1)
+  const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : ''
+  return `${fence}${pad}${line}${pad}${fence}`
 }
 
 /**
@@ -94,7 +127,7 @@ export function suggestionsBlock(
         : s.times !== undefined && s.times > 1
           ? ` · suggested again, ${nthPeriod(s.times, range)}`
           : ''
-      return `${s.n}. ${evidence(s)}${again}  \n   ↳ _${escapeText(s.instruction)}_`
+      return `${s.n}. ${evidence(s)}${again}  \n   ↳ ${shownInstruction(s.instruction)}`
     })
     blocks.push(`#### What to fix ${thisPeriod(range)}`, items.join('\n'))
     if (trigger)
@@ -124,15 +157,19 @@ function stateOf(fix: FixState | undefined): string {
   }
 }
 
-/** What a suggestion is about, as plain text: the query, the page's path or the question. */
+/**
+ * What a suggestion is about, as plain text cleaned as all text from the public is (one line,
+ * nothing invisible, bounded): the query, the page's path or the question. The instruction, the
+ * report and the records all show this text.
+ */
 export function subjectOf(s: Suggestion): string {
   switch (s.kind) {
     case 'gap':
-      return clip(s.query.replace(/\s+/g, ' ').trim(), QUERY_MAX_CHARS)
+      return publicText(s.query, QUERY_MAX_CHARS)
     case 'page':
-      return clipMiddle(s.path, PATH_MAX_CHARS)
+      return clipMiddle(oneLine(s.path), PATH_MAX_CHARS)
     case 'question':
-      return clip(s.question.replace(/\s+/g, ' ').trim(), QUESTION_MAX_CHARS)
+      return publicText(s.question, QUESTION_MAX_CHARS)
   }
 }
 
