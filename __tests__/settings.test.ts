@@ -167,6 +167,15 @@ describe('readSettings', () => {
     )
   })
 
+  it('sends an instruction as its answer shows it: nothing invisible, controls as spaces', () => {
+    const tag = (t: string) => [...t].map(c => String.fromCodePoint(0xe0000 + c.charCodeAt(0)))
+    const event = { ...ctx, commentEvent: true, triggerPrompt: `fix it${tag('and more').join('')}` }
+    expect(read({ 'job-id': '', prompt: '' }, event).prompt).toBe('fix it')
+    expect(read({ prompt: 'a\u200bb\u0007c\r\nd\uFE0F' }).prompt).toBe('ab c\nd')
+    // Only invisible characters: no instruction at all.
+    expect(() => read({ prompt: '\u200b\u2060' })).toThrow(/^Input `prompt`: is required/)
+  })
+
   it('takes an unevaluated ${{ github.token }} default for no token', () => {
     expect(read({ 'github-token': '${{ github.token }}' }).githubToken).toBe('')
   })

@@ -32492,6 +32492,19 @@ function isInvisible(c) {
 function withoutInvisible(text) {
     return text.replace(INVISIBLE, '').replace(LONE_SURROGATES, '\ufffd');
 }
+const LINE_BREAKS = /\r\n|[\r\n\u0085\u2028\u2029]/g;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+const CONTROLS_BUT_NEWLINE_AND_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/**
+ * An instruction as it is both sent and shown (a `prompt`, `prompt-file` or trigger comment):
+ * nothing invisible, every line break a newline, other control characters a space. What the
+ * answer's code block shows is then what the agent gets, character for character.
+ */
+function instructionText(text) {
+    return withoutInvisible(text)
+        .replace(LINE_BREAKS, '\n')
+        .replace(CONTROLS_BUT_NEWLINE_AND_TAB, ' ');
+}
 /**
  * Text from the public on one line: nothing invisible, every run of white space, line breaks and
  * control characters one space, trimmed. Applying it twice changes nothing.
@@ -33007,9 +33020,6 @@ const ENTITIES = {
     ':': `&#58;${JOINER}` // only matched before "//": breaks https:// autolinks
 };
 const SPECIAL_CHARS = /[&<>|\\`*_[\]()!~$#@]|:(?=\/\/)|(?<=www)\.|(?<=\bgh)-(?=\d)/gi;
-const LINE_BREAKS = /\r\n|[\r\n\u0085\u2028\u2029]/g;
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-const CONTROL_CHARS_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
 function escapeChar(c) {
     if (c === '.')
         return `${JOINER}.`; // "www." stays text, not a link
@@ -33121,11 +33131,7 @@ function clipWidth(s, maxColumns, tailShare = 0.4) {
  */
 function codeBlock(s, maxChars, info = 'text') {
     const shown = cutAt(s, maxChars);
-    const text = withoutInvisible(shown)
-        .replace(LINE_BREAKS, '\n')
-        .replace(/\t/g, '    ')
-        .replace(CONTROL_CHARS_BUT_NEWLINE, ' ')
-        .replace(/[ ]+$/gm, '');
+    const text = instructionText(shown).replace(/\t/g, '    ').replace(/[ ]+$/gm, '');
     const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), m => m[0].length));
     const fence = '`'.repeat(Math.max(3, longest + 1));
     const block = `${fence}${info}\n${text.trim() === '' ? '(empty)' : text.replace(/^\n+|\n+$/g, '')}\n${fence}`;
@@ -43379,6 +43385,7 @@ const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
 
 
 
+
 const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
 const COMMANDS = ['message', 'create', 'visitors', 'report', 'check'];
 function isJobSettings(s) {
@@ -43539,6 +43546,8 @@ function readSettings(raw, ctx) {
         // The one prompt: the input's, or else the trigger comment's; checked once, here.
         if (s.prompt === '')
             s.prompt = ctx.triggerPrompt ?? '';
+        // Sent as the answer shows it: nothing invisible can ride along unseen.
+        s.prompt = instructionText(s.prompt).trim();
         checkPrompt(s.prompt, s.promptFile !== undefined ? 'prompt-file' : 'prompt');
         return { ...s, command };
     }

@@ -31,6 +31,21 @@ export function withoutInvisible(text: string): string {
   return text.replace(INVISIBLE, '').replace(LONE_SURROGATES, '\ufffd')
 }
 
+const LINE_BREAKS = /\r\n|[\r\n\u0085\u2028\u2029]/g
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+const CONTROLS_BUT_NEWLINE_AND_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+
+/**
+ * An instruction as it is both sent and shown (a `prompt`, `prompt-file` or trigger comment):
+ * nothing invisible, every line break a newline, other control characters a space. What the
+ * answer's code block shows is then what the agent gets, character for character.
+ */
+export function instructionText(text: string): string {
+  return withoutInvisible(text)
+    .replace(LINE_BREAKS, '\n')
+    .replace(CONTROLS_BUT_NEWLINE_AND_TAB, ' ')
+}
+
 /**
  * Text from the public on one line: nothing invisible, every run of white space, line breaks and
  * control characters one space, trimmed. Applying it twice changes nothing.

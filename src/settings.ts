@@ -26,6 +26,7 @@ import {
   type GetInput
 } from './inputs.js'
 import { redact } from './secrets.js'
+import { instructionText } from './public-text.js'
 import { insideWorkspace } from './workspace.js'
 
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
@@ -318,6 +319,8 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
       )
     // The one prompt: the input's, or else the trigger comment's; checked once, here.
     if (s.prompt === '') s.prompt = ctx.triggerPrompt ?? ''
+    // Sent as the answer shows it: nothing invisible can ride along unseen.
+    s.prompt = instructionText(s.prompt).trim()
     checkPrompt(s.prompt, s.promptFile !== undefined ? 'prompt-file' : 'prompt')
     return { ...s, command }
   }

@@ -4,7 +4,7 @@
 // in pages-table.ts; the charts in chart.ts.
 
 import { Buffer } from 'node:buffer'
-import { clip, cutAt, oneLine, withoutInvisible } from '../public-text.js'
+import { clip, cutAt, instructionText, oneLine } from '../public-text.js'
 
 export { clip, cutAt }
 
@@ -41,9 +41,6 @@ const ENTITIES: Readonly<Record<string, string>> = {
 }
 
 const SPECIAL_CHARS = /[&<>|\\`*_[\]()!~$#@]|:(?=\/\/)|(?<=www)\.|(?<=\bgh)-(?=\d)/gi
-const LINE_BREAKS = /\r\n|[\r\n\u0085\u2028\u2029]/g
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-const CONTROL_CHARS_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g
 
 function escapeChar(c: string): string {
   if (c === '.') return `${JOINER}.` // "www." stays text, not a link
@@ -161,11 +158,7 @@ export function clipWidth(s: string, maxColumns: number, tailShare = 0.4): strin
  */
 export function codeBlock(s: string, maxChars: number, info = 'text'): string {
   const shown = cutAt(s, maxChars)
-  const text = withoutInvisible(shown)
-    .replace(LINE_BREAKS, '\n')
-    .replace(/\t/g, '    ')
-    .replace(CONTROL_CHARS_BUT_NEWLINE, ' ')
-    .replace(/[ ]+$/gm, '')
+  const text = instructionText(shown).replace(/\t/g, '    ').replace(/[ ]+$/gm, '')
   const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), m => m[0].length))
   const fence = '`'.repeat(Math.max(3, longest + 1))
   const block = `${fence}${info}\n${text.trim() === '' ? '(empty)' : text.replace(/^\n+|\n+$/g, '')}\n${fence}`
