@@ -14,6 +14,7 @@ import {
 } from '../report/check.js'
 import { bytes } from '../report/fit.js'
 import type { CheckSettings } from '../settings.js'
+import { saysProjectUnknown } from '../service/hints.js'
 import { CHECK_MAX_REQUESTS, Prober, type Probe } from '../check/probes.js'
 import { ANALYTICS, checkLines, isProjectUnknown, notSent, rightsLine } from '../check/lines.js'
 import type { CommandContext } from './context.js'
@@ -81,7 +82,12 @@ async function probeAll(prober: Prober, jobPath: string): Promise<Probe[]> {
     probes.push(p)
     const status = p.entry.status
     if (status === 401) return probes
-    if (isProjectUnknown(p)) return probes
+    // A 404 whose words do not name the project may be a wrong `base-url`: the agent API's
+    // answer tells the two apart (its 404 names the job when the address is the service's).
+    if (isProjectUnknown(p)) {
+      if (p.entry.status === 404 && !saysProjectUnknown(p.said ?? '')) break
+      return probes
+    }
     if (status === 429 || notSent(p)) stopAnalytics = true
   }
   probes.push(await prober.agent(jobPath))

@@ -20,6 +20,8 @@ export type Method = 'GET' | 'POST'
 export interface Answered {
   status: number
   rateLimit: Record<string, string>
+  /** The answer says it is JSON (`Content-Type`): a page of HTML or text is some other server. */
+  json: boolean
 }
 
 export type Attempt<T> =
@@ -79,7 +81,11 @@ export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
       return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) }
     }
     const status = msg.statusCode ?? 0
-    r.onAnswer?.({ status, rateLimit: rateLimitHeaders(msg) })
+    r.onAnswer?.({
+      status,
+      rateLimit: rateLimitHeaders(msg),
+      json: /\bjson\b/i.test(header(msg, 'content-type') ?? '')
+    })
     if (status >= 300 && status < 400) {
       // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
       msg.destroy()
