@@ -31,7 +31,11 @@ export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void
   core.info(`Checking the set-up of project ${s.projectId} at ${s.baseUrl}.`)
   const prober = new Prober(ctx.service, s.projectId, range, ctx.deadline)
   const probes = await probeAll(prober, s.jobPath)
-  const lines = [...checkLines(s.apiKey, s.projectId, probes), await tokenLine(ctx)]
+  const lines = [
+    ...checkLines(s.apiKey, s.projectId, probes),
+    await tokenLine(ctx),
+    proxyLine(ctx.proxies)
+  ]
   const report: CheckReport = {
     projectId: s.projectId,
     baseUrl: s.baseUrl,
@@ -117,4 +121,25 @@ async function tokenLine(ctx: CommandContext<CheckSettings>): Promise<CheckLine>
     }
   const rights = await commentRights(octokit, target)
   return rightsLine(rights, target.issueNumber, event)
+}
+
+/** Which proxy the requests went through: its host and port only, never its credentials. */
+function proxyLine(proxies: CommandContext['proxies']): CheckLine {
+  const check = 'Proxy'
+  const { service, github } = proxies ?? { service: undefined, github: undefined }
+  if (!service && !github)
+    return {
+      check,
+      verdict: 'pass',
+      seen: 'none: direct connections (no `HTTPS_PROXY` or `HTTP_PROXY` applies)'
+    }
+  const via = (p: typeof service): string => (p ? `through ${p.hostPort}` : 'direct')
+  return {
+    check,
+    verdict: 'pass',
+    seen:
+      service?.hostPort === github?.hostPort
+        ? `the service and GitHub ${via(service)}`
+        : `the service ${via(service)}; GitHub ${via(github)}`
+  }
 }

@@ -1,6 +1,7 @@
 // What every command gets from run(): settings, the event, the clients and the run's deadline,
 // already built.
 import type { Deadline } from '../deadline.js'
+import type { Proxy } from '../proxy.js'
 import type { EventInfo } from '../github/event.js'
 import type { Place } from '../github/comments.js'
 import type { Octokit } from '../github/octokit.js'
@@ -40,6 +41,8 @@ export interface CommandContext<S extends Settings = Settings> {
    */
   run?: { id: string; attempt: number; job: string; step: string }
   serverUrl: string
+  /** The proxies the service's and GitHub's requests go through (undefined: direct). */
+  proxies?: { service: Proxy | undefined; github: Proxy | undefined }
   /** A `fix N` trigger: the report's suggestion the job is started for (always a new job). */
   fix?: FixRequest
 }
