@@ -156,6 +156,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
       target,
       octokit,
       ...(trusted ? { records: trusted } : {}),
+      ...(settings.notifyToken ? { notifyOctokit: github(settings.notifyToken) } : {}),
       service,
       result,
       deadline,

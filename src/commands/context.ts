@@ -23,6 +23,8 @@ export interface CommandContext<S extends Settings = Settings> {
    * (whose author's permission must be checked). Writes also need `comment` not `false`.
    */
   octokit?: Octokit
+  /** A client with `notify-token`, for the code pull request of a dispatch (job-notify.ts). */
+  notifyOctokit?: Octokit
   /** What the action trusts on GitHub, read once per thread per run: present with `octokit`. */
   records?: Records
   service: ServiceClient
