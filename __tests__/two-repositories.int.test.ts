@@ -112,4 +112,38 @@ describe('two repositories', () => {
       await two.close()
     }
   })
+
+  it('`check` verifies that `notify-token` may comment on the code pull request', async () => {
+    for (const [permissions, verdict] of [
+      [undefined, '✅'],
+      [{ issues: 'read', 'pull-requests': 'read' }, '❌']
+    ] as const) {
+      const two = await startTwoRepositories({
+        codeRepo: 'octo/api',
+        code: { token: CODE_TOKEN, ...(permissions ? { tokenPermissions: permissions } : {}) }
+      })
+      try {
+        await withService({ projects: ['proj-1'] }, async sim => {
+          const r = await runScenario({
+            inputs: {
+              command: 'check',
+              'api-key': SIM_API_KEY,
+              'project-id': 'proj-1',
+              'base-url': sim.url,
+              'notify-pr': 'https://github.com/octo/api/pull/42',
+              'notify-token': CODE_TOKEN
+            },
+            env: { GITHUB_API_URL: two.url }
+          })
+          expect(r.summary).toMatch(
+            new RegExp(`\\| ${verdict} \\| \`notify-token\` may comment \\| .*octo/api#42`)
+          )
+          expect(r.code).toBe(verdict === '✅' ? 0 : 1)
+          expect(two.code.comments.get(42) ?? []).toEqual([])
+        })
+      } finally {
+        await two.close()
+      }
+    }
+  })
 })

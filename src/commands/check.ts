@@ -18,6 +18,7 @@ import { saysProjectUnknown } from '../service/hints.js'
 import { CHECK_MAX_REQUESTS, Prober, type Probe } from '../check/probes.js'
 import { ANALYTICS, checkLines, isProjectUnknown, notSent, rightsLine } from '../check/lines.js'
 import type { CommandContext } from './context.js'
+import { codePullRequest } from './job-notify.js'
 
 const SUMMARY_MAX_BYTES = 64 * 1024
 /** The check's share of `max-requests`: 8 at most, fewer when the workflow caps the run lower. */
@@ -34,6 +35,7 @@ export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void
   const lines = [
     ...checkLines(s.apiKey, s.projectId, probes),
     await tokenLine(ctx),
+    ...(await notifyLines(ctx)),
     proxyLine(ctx.proxies)
   ]
   const report: CheckReport = {
@@ -142,4 +144,44 @@ function proxyLine(proxies: CommandContext['proxies']): CheckLine {
         ? `the service and GitHub ${via(service)}`
         : `the service ${via(service)}; GitHub ${via(github)}`
   }
+}
+
+/** With a code pull request to tell (`notify-pr` or a dispatch's): may `notify-token` comment there? */
+async function notifyLines(ctx: CommandContext<CheckSettings>): Promise<CheckLine[]> {
+  const check = '`notify-token` may comment'
+  const code = codePullRequest({
+    ...ctx.settings,
+    eventName: ctx.event.eventName,
+    payload: ctx.payload,
+    serverUrl: ctx.serverUrl
+  })
+  if (code.url === undefined) return []
+  const fix =
+    'Pass as `notify-token` a token that may write pull requests (or issues) of the code ' +
+    'repository: a fine-grained token or a GitHub App installation token, kept as a secret'
+  if (!code.ref || !ctx.notifyOctokit)
+    return [
+      {
+        check,
+        verdict: 'fail',
+        seen: ctx.notifyOctokit
+          ? (code.note ?? '')
+          : `\`notify-token\` is empty: ${code.url} is not told`,
+        fix
+      }
+    ]
+  const { owner, repo, number } = code.ref
+  const rights = await commentRights(ctx.notifyOctokit, { owner, repo, issueNumber: number })
+  const where = `${owner}/${repo}#${number}`
+  return rights.ok
+    ? [{ check, verdict: 'pass', seen: `may comment on ${where}` }]
+    : [
+        {
+          check,
+          verdict: 'fail',
+          seen: `GitHub refused a comment on ${where}`,
+          said: rights.said,
+          fix
+        }
+      ]
 }
