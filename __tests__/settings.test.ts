@@ -1,6 +1,5 @@
 // Unit tier: every input read and checked into settings.
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it, expect } from '@jest/globals'
 import { InputError, isLoopback, parseDuration } from '../src/inputs.js'
@@ -14,6 +13,7 @@ import {
   type SettingsContext
 } from '../src/settings.js'
 import { parseInputs } from '../sim/run-action.js'
+import { tempDir } from './temp-dirs.js'
 import { INPUT_NAMES, refuseUnknownInputs } from '../src/input-names.js'
 
 const defaults: Record<string, string> = {
@@ -338,8 +338,8 @@ describe('readSettings', () => {
 })
 
 describe('files inside the workspace', () => {
-  const ws = mkdtempSync(join(tmpdir(), 'ws-'))
-  const outside = mkdtempSync(join(tmpdir(), 'outside-'))
+  const ws = tempDir('ws-')
+  const outside = tempDir('outside-')
   mkdirSync(join(ws, 'docs'))
   writeFileSync(join(ws, 'docs', 'prompt.md'), '\uFEFF  Update the install guide.\n')
   writeFileSync(join(ws, 'empty.md'), ' \n')
