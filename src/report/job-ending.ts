@@ -156,8 +156,9 @@ function stopped(e: Extract<JobEnding, { kind: 'stopped' }>, steps: Steps): stri
   if (e.delivered === 'no' && /^404\b/.test(e.cause.said ?? ''))
     return [
       cause,
-      'The service has no such job: check `job-id` (or the job recorded on the pull request); ' +
-        'trying again would be refused the same way.'
+      'The service has no such job: check `job-id` (or the job recorded on the pull request; ' +
+        `${steps.rerun("the workflow run's log")} names the one asked for). Trying again as it ` +
+        'is would be refused the same way.'
     ]
   if (e.delivered === 'no') return [cause, `To try again, ${steps.retry()}.`]
   return [cause, steps.followAgain('follow it') ?? 'The job keeps running on the service.']
