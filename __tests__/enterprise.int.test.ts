@@ -74,7 +74,7 @@ describe('GitHub Enterprise Server', () => {
           expect(gh.requests.some(q => q.path === '/api/graphql')).toBe(true)
 
           const written = [
-            ...[...gh.comments.values()].flat().map(c => c.body as string),
+            ...[...gh.comments.values()].flat().map(c => c.body),
             ...runs.flatMap(r => [r.summary, JSON.stringify(r.outputs)])
           ].join('\n')
           const links = [...written.matchAll(/https?:\/\/[^\s)>\]"'`|]+/g)].map(m => m[0])

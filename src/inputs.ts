@@ -273,7 +273,7 @@ export function readProjectId(get: GetInput): string {
   if (get('project-id') === '')
     throw new InputError(
       'project-id',
-      "is required: the project id, shown under Settings → API keys on https://app.mintlify.com. It is a Variable, " +
+      'is required: the project id, shown under Settings → API keys on https://app.mintlify.com. It is a Variable, ' +
         'not a Secret: add it under Settings → Secrets and variables → Actions → Variables (e.g. ' +
         '`DOCS_PROJECT_ID`) and pass it as `${{ vars.DOCS_PROJECT_ID }}`; a secret of that name ' +
         'is not read by `vars.`'
