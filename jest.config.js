@@ -14,5 +14,7 @@ export default {
   // Most suites wait on child processes and simulators rather than compute, so two workers on a
   // 2-core machine (jest's default would be one) nearly halve the wall time.
   maxWorkers: Math.max(2, availableParallelism() - 1),
-  testTimeout: 60000
+  testTimeout: 60000,
+  // After each test file, the temporary folders its runs made are removed.
+  setupFilesAfterEnv: ['<rootDir>/__tests__/cleanup.ts']
 }

@@ -7,9 +7,9 @@
 // for the secret and for any 12-character part of it (__tests__/leaks.ts).
 import { describe, it, expect } from '@jest/globals'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { runScenario, type RunOptions, type RunResult } from './runner.js'
+import { tempDir } from './temp-dirs.js'
 import { startService } from '../sim/service.js'
 import { generatedConversation, generatedSearch } from '../sim/analytics.js'
 import { pullRequestEvent, startGitHub, triggerComment } from '../sim/github.js'
@@ -196,7 +196,7 @@ describe('a secret is refused on the way in', () => {
     const wrapped = Buffer.from(`config:\n  note: ${'x'.repeat(26)}\n  key: ${API_KEY}\n`)
       .toString('base64')
       .replace(/.{76}/g, '$&\n')
-    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-agent-ws-'))
+    const workspace = tempDir('docs-agent-ws-')
     fs.writeFileSync(path.join(workspace, 'prompt.md'), `Apply this:\n\n${wrapped}\n`)
     try {
       const r = await runScenario({

@@ -3,10 +3,10 @@
 // on the simulators' jumping clock (.ci/run: through dist/index.js on Node 24).
 import { describe, it, expect } from '@jest/globals'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { SIM_API_KEY } from '../sim/service.js'
 import { runScenario } from './runner.js'
+import { tempDir } from './temp-dirs.js'
 import {
   annotationsOf,
   errorsOf,
@@ -114,7 +114,7 @@ describe('create: a new agent job', () => {
 
 describe('prompt-file', () => {
   it('sends the file’s text exactly, and shows it in the summary', async () => {
-    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-agent-ws-'))
+    const workspace = tempDir('docs-agent-ws-')
     const text = 'Update the quickstart.\n\nMention the `--dry-run` flag in step 3.'
     fs.mkdirSync(path.join(workspace, '.github'))
     fs.writeFileSync(path.join(workspace, '.github', 'docs-prompt.md'), `\uFEFF${text}\n`)

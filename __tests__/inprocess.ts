@@ -5,12 +5,12 @@
 // stays with runAction().
 import { jest } from '@jest/globals'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import * as core from '../__fixtures__/core.js'
 import { parseInputs, type RunOptions, type RunResult } from '../sim/run-action.js'
 import { SIM_GITHUB_TOKEN } from '../sim/github.js'
 import { simClock } from '../sim/clock.js'
+import { tempDir as makeTempDir } from './temp-dirs.js'
 
 jest.unstable_mockModule('@actions/core', () => core)
 const { run } = await import('../src/main.js')
@@ -37,7 +37,7 @@ async function runOnce({
   eventName = 'workflow_dispatch',
   githubToken = SIM_GITHUB_TOKEN
 }: RunOptions): Promise<RunResult> {
-  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-agent-inproc-'))
+  const tempDir = makeTempDir('docs-agent-inproc-')
   const workspace = env.GITHUB_WORKSPACE ?? path.join(tempDir, 'workspace')
   fs.mkdirSync(workspace, { recursive: true })
   const eventPath = path.join(tempDir, 'event.json')

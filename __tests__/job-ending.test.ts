@@ -256,3 +256,25 @@ describe('one ending, worded alike in the log, the comment and the summary', () 
     expect(comment).not.toContain('GET /x')
   })
 })
+
+describe('endings that say how to go on', () => {
+  it('a job the service does not know: check `job-id`, no retry advice', () => {
+    const said = '404 Not Found: Agent job not found'
+    const notFound = new ServiceError('GET /x: 404', 404, said, 'no', { problem: said })
+    const { comment, summary } = render({
+      ending: stoppedAt('preparing', notFound),
+      job: undefined,
+      fails: true,
+      headline: ''
+    })
+    for (const text of [comment, summary]) {
+      expect(text).toContain('check `job-id`')
+      expect(text).not.toMatch(/To try again/)
+    }
+  })
+
+  it('an archived job: how to start a new one', () => {
+    const { comment } = render(CASES.archived!)
+    expect(comment).toMatch(/`command: create`.*`when-no-job: create`/s)
+  })
+})

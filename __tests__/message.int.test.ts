@@ -450,13 +450,15 @@ describe('message: progress comment on a pull request', () => {
 })
 
 describe('message: notes about the setup', () => {
-  it('warns, and still sends, when the key lacks the <prefix>_ shape', async () => {
+  it('warns naming `mint_`, and still sends, when the key lacks the prefix', async () => {
     await withService(
       { apiKey: 'plainkey123', jobs: [{ id: 'job-1', activePolls: 1 }] },
       async sim => {
         const r = await runScenario({ inputs: inputs(sim.url, { 'api-key': 'plainkey123' }) })
         expect(r.code).toBe(0)
-        expect(warningsOf(r).some(w => w.includes('`api-key` does not look like'))).toBe(true)
+        expect(warningsOf(r).some(w => w.includes('`api-key` does not start with `mint_`'))).toBe(
+          true
+        )
         expect(sim.jobs.get('job-1')?.messages).toEqual([PROMPT])
       }
     )
@@ -465,7 +467,7 @@ describe('message: notes about the setup', () => {
   it('does not warn about a well-shaped key', async () => {
     await withService({ jobs: [{ id: 'job-1', activePolls: 1 }] }, async sim => {
       const r = await runScenario({ inputs: inputs(sim.url) })
-      expect(warningsOf(r).some(w => w.includes('does not look like'))).toBe(false)
+      expect(warningsOf(r).some(w => w.includes('`mint_`'))).toBe(false)
     })
   })
 

@@ -1,23 +1,31 @@
-// Unit tier: the README's inputs table, and docs/inputs-reference.md's workflow of every input and
-// outputs table, are generated from action.yml: one text describes the interface, and this test
-// fails when either drifts from it (run `npm run readme`).
+// Unit tier: the README's inputs by command, and docs/inputs-reference.md's table and workflow of
+// every input and outputs table, are generated from action.yml: one text describes the interface,
+// and this test fails when either drifts from it (run `npm run readme`).
 import { describe, it, expect } from '@jest/globals'
 import fs from 'node:fs'
-import { readBlock, withInputsWorkflow, withTables } from '../scripts/readme-inputs.js'
+import {
+  inputsByCommand,
+  readBlock,
+  withInputsWorkflow,
+  withTables
+} from '../scripts/readme-inputs.js'
 
 const readme = fs.readFileSync('README.md', 'utf8')
 const reference = fs.readFileSync('docs/inputs-reference.md', 'utf8')
 const yml = fs.readFileSync('action.yml', 'utf8')
+const settings = fs.readFileSync('src/settings.ts', 'utf8')
 
 describe('README', () => {
-  it('its inputs table, and the reference’s workflow and outputs table, are what action.yml says', () => {
-    expect(withTables(readme, yml)).toBe(readme)
+  it('its inputs by command, and the reference’s tables and workflow, are what action.yml says', () => {
+    expect(withTables(readme, yml, settings)).toBe(readme)
     expect(withInputsWorkflow(reference, yml)).toBe(reference)
   })
 
-  it('lists every input with whether it is required; the reference passes every input and lists every output', () => {
+  it('names every input; the reference lists each with whether it is required, passes each and lists every output', () => {
+    const list = readme.slice(readme.indexOf('<!-- inputs -->'), readme.indexOf('<!-- /inputs -->'))
     for (const { name, required } of readBlock(yml, 'inputs')) {
-      expect(readme).toContain(`| \`${name}\` | ${required ? 'yes' : ''} |`)
+      expect(list).toContain(`\`${name}\``)
+      expect(reference).toContain(`| \`${name}\` | ${required ? 'yes' : ''} |`)
       expect(reference).toMatch(new RegExp(`\\n {10}${name}: `))
     }
     for (const { name } of readBlock(yml, 'outputs')) expect(reference).toContain(`| \`${name}\` |`)
@@ -26,6 +34,17 @@ describe('README', () => {
         .filter(i => i.required)
         .map(i => i.name)
     ).toEqual(['command', 'api-key', 'project-id'])
+  })
+
+  it('keeps its inputs to one line per group, however many inputs action.yml declares', () => {
+    const more = yml.replace(
+      /\noutputs:/,
+      '\n  new-one:\n    description: x\n  new-two:\n    description: y\n\noutputs:'
+    )
+    expect(inputsByCommand(more, settings).split('\n')).toHaveLength(
+      inputsByCommand(yml, settings).split('\n').length
+    )
+    expect(inputsByCommand(more, settings)).toMatch(/every command\*\*: .*`new-one`, `new-two`/)
   })
 
   it('is a front page: at most 250 lines, Mintlify named at the top, both commands shown', () => {

@@ -1,6 +1,5 @@
 // Unit tier: every input read and checked into settings.
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it, expect } from '@jest/globals'
 import { InputError, isLoopback, parseDuration } from '../src/inputs.js'
@@ -14,6 +13,7 @@ import {
   type SettingsContext
 } from '../src/settings.js'
 import { parseInputs } from '../sim/run-action.js'
+import { tempDir } from './temp-dirs.js'
 import { INPUT_NAMES, refuseUnknownInputs } from '../src/input-names.js'
 
 const defaults: Record<string, string> = {
@@ -257,9 +257,49 @@ describe('readSettings', () => {
   it.each([
     ['mint_dsc_abc', 'assistant'],
     ['mint_us_abc', 'search index'],
-    ['abc', 'does not look like an admin API key']
+    ['abc', 'does not start with `mint_`'],
+    ['abc123', 'does not start with `mint_`'],
+    ['key_X', 'does not start with `mint_`']
   ])('warns about a key of another kind: %s', (key, words) => {
     expect(read({ 'api-key': key }).warnings.join(' ')).toContain(words)
+  })
+
+  it.each([
+    ['DOCS_API_KEY', /name of a secret[\s\S]*\$\{\{ secrets\.NAME \}\}/],
+    ['MINT_KEY2', /name of a secret/],
+    ['sk-ant-api03-abcdefghijklmnop', /`mint_`/],
+    ['ghp_abcdefghijklmnopqrstuvwxyz0123456789', /GitHub[\s\S]*`mint_`/],
+    ['gho_abc', /GitHub/],
+    ['ghs_abc', /GitHub/],
+    ['github_pat_11ABC', /GitHub/],
+    ['xoxb-123-456', /Slack/],
+    ['AKIAIOSFODNN7EXAMPLE', /AWS/],
+    ['AIzaSyA-abc', /Google/],
+    ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig', /JSON web token/]
+  ])('refuses %s before any request, naming the fix and not the value', (key, words) => {
+    const err = errorOf({ 'api-key': key })
+    expect(err.input).toBe('api-key')
+    expect(err.message).toMatch(words)
+    expect(err.message).not.toContain(key)
+  })
+
+  it('reads a huge key without overflowing the regular expression engine', () => {
+    expect(errorOf({ 'api-key': `mint_${'a'.repeat(5_000_000)}\u00e9` }).message).toMatch(
+      /printable ASCII/
+    )
+  })
+
+  it('reads notify-pr and notify-token', () => {
+    const url = 'https://github.com/octo/api/pull/42'
+    expect(read({ 'notify-pr': url, 'notify-token': 'ghp_x1' })).toMatchObject({
+      notifyPr: url,
+      notifyToken: 'ghp_x1'
+    })
+    expect(read({})).toMatchObject({ notifyPr: '', notifyToken: '' })
+    expect(errorOf({ 'notify-pr': 'https://github.com/octo/api/issues/42' }).input).toBe(
+      'notify-pr'
+    )
+    expect(errorOf({ 'notify-token': 'a b' }).input).toBe('notify-token')
   })
 
   it('reads create without a job id', () => {
@@ -307,8 +347,8 @@ describe('readSettings', () => {
 })
 
 describe('files inside the workspace', () => {
-  const ws = mkdtempSync(join(tmpdir(), 'ws-'))
-  const outside = mkdtempSync(join(tmpdir(), 'outside-'))
+  const ws = tempDir('ws-')
+  const outside = tempDir('outside-')
   mkdirSync(join(ws, 'docs'))
   writeFileSync(join(ws, 'docs', 'prompt.md'), '\uFEFF  Update the install guide.\n')
   writeFileSync(join(ws, 'empty.md'), ' \n')

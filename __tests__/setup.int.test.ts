@@ -101,11 +101,49 @@ describe('command: check', () => {
         /^\| ❌ \| API key accepted \| the service refuses the key: 401/
       )
       expect(fixes(r)).toMatch(
-        /invalid, expired or revoked: .*repository secret passed as `api-key`/
+        /invalid or expired \(new keys expire after 90 days unless set otherwise\): .*\(https:\/\/app\.mintlify\.com\).*repository secret passed as `api-key`/
       )
       expect(errorsOf(r)[0]).toMatch(
         /^The set-up check found a problem: API key accepted: the service refuses the key: 401/
       )
+    })
+  })
+
+  it('a wrong `base-url` path: names `base-url`, not `project-id`', async () => {
+    await withService({ projects: ['proj-1'] }, async sim => {
+      const r = await check(sim, { 'base-url': `${sim.url}/wrong` })
+      expect(r.code).toBe(1)
+      expect(sim.requests.length).toBeLessThanOrEqual(8)
+      expect(lineOf(r, 'Service found')).toMatch(/^\| ❌ /)
+      expect(fixes(r)).toContain('check `base-url`')
+      expect(fixes(r)).not.toContain('`project-id`')
+      expect(lineOf(r, 'Project found')).not.toMatch(/^\| ✅ /)
+      expect(lineOf(r, 'Agent API')).not.toMatch(/^\| ✅ /)
+    })
+  })
+
+  it('a key without `mint_` is sent, with a warning naming the prefix, and never called an admin key', async () => {
+    await withService({ apiKey: 'abc123', projects: ['proj-1'] }, async sim => {
+      const r = await check(sim, { 'api-key': 'abc123' })
+      expect(sim.requests.length).toBeGreaterThan(0)
+      expect(r.stdout).toMatch(/::warning::Input `api-key` does not start with `mint_`/)
+      expect(r.summary).not.toContain('admin key (`mint_…`)')
+      expect(lineOf(r, 'API key form')).toMatch(
+        /^\| ❌ \| API key form \| a key without the `mint_`/
+      )
+    })
+  })
+
+  it.each([
+    ['DOCS_API_KEY', /name of a secret/],
+    ['sk-ant-api03-0123456789abcdef', /another AI service[\s\S]*`mint_`/],
+    ['ghp_0123456789abcdefghijklmnopqrstuvwxyz', /GitHub token[\s\S]*`mint_`/]
+  ])('`api-key: %s` fails before any request, naming the fix', async (key, words) => {
+    await withService({ projects: ['proj-1'] }, async sim => {
+      const r = await check(sim, { 'api-key': key })
+      expect(r.code).toBe(1)
+      expect(sim.requests).toHaveLength(0)
+      expect(errorsOf(r).join('\n')).toMatch(words)
     })
   })
 

@@ -29,9 +29,20 @@ export async function startTwoRepositories(
   const codeRepo = o.codeRepo ?? 'octo/api'
   const [docs, code] = await Promise.all([startGitHub(o.docs), startGitHub(o.code)])
   const sockets = new Set<net.Socket>()
+  const codeToken = o.code?.token
   const front = http.createServer((req, res) => {
-    const owner = /^\/repos\/([^/]+\/[^/?]+)/.exec(req.url ?? '')?.[1]
-    const to = owner?.toLowerCase() === codeRepo.toLowerCase() ? code : docs
+    const owner = /\/repos\/([^/]+\/[^/?]+)/.exec(req.url ?? '')?.[1]
+    // A request that names no repository (GraphQL's viewer: who a token writes as) goes where its
+    // token belongs, when the code repository was given a token of its own.
+    const byToken =
+      codeToken !== undefined && (req.headers.authorization ?? '').endsWith(` ${codeToken}`)
+    const to = owner
+      ? owner.toLowerCase() === codeRepo.toLowerCase()
+        ? code
+        : docs
+      : byToken
+        ? code
+        : docs
     const upstream = http.request(
       { host: '127.0.0.1', port: to.port, method: req.method, path: req.url, headers: req.headers },
       answer => {

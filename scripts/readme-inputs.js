@@ -1,8 +1,10 @@
-// `npm run readme`: writes the README's inputs table from action.yml (between `<!-- inputs -->`
-// and `<!-- /inputs -->`), and docs/inputs-reference.md's workflow with every input
+// `npm run readme`: writes from action.yml the README's short list of inputs by command (between
+// `<!-- inputs -->` and `<!-- /inputs -->`: a few lines whatever the number of inputs), and
+// docs/inputs-reference.md's table of every input (`<!-- inputs -->`), workflow with every input
 // (`<!-- with -->`) and outputs table (`<!-- outputs -->`), so the descriptions live in one place
-// (action.yml). `--check` fails when either is not up to date (a
-// test runs it). Standard library only: action.yml is read with a line parser.
+// (action.yml). Which command reads an input is src/settings.ts's APPLIES_TO table. `--check`
+// fails when a file is not up to date (a test runs it). Standard library only: action.yml and
+// the table are read with line parsers.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -107,6 +109,52 @@ export function withWorkflow(yml) {
   ].join('\n')
 }
 
+const COMMAND_GROUPS = {
+  JOB_COMMANDS: ['message', 'create'],
+  ANALYTICS_COMMANDS: ['visitors', 'report']
+}
+
+/**
+ * Which commands read each input, from src/settings.ts's APPLIES_TO (`'name': [...]` or
+ * `name: CONSTANT,` lines); an input not listed there applies to every command.
+ */
+export function appliesTo(settingsSource) {
+  const start = settingsSource.indexOf('const APPLIES_TO')
+  const block = settingsSource.slice(start, settingsSource.indexOf('\n}', start))
+  const found = new Map()
+  for (const m of block.matchAll(/^\s+'?([\w-]+)'?: (.+?),?$/gm)) {
+    const commands = []
+    for (const part of m[2].replace(/[[\]]/g, '').split(','))
+      if (part.trim() === '') continue
+      else if (part.trim().startsWith('...'))
+        commands.push(...(COMMAND_GROUPS[part.trim().slice(3)] ?? []))
+      else if (COMMAND_GROUPS[part.trim()]) commands.push(...COMMAND_GROUPS[part.trim()])
+      else commands.push(part.trim().replace(/'/g, ''))
+    found.set(m[1], commands)
+  }
+  return found
+}
+
+/** The README's list: the required inputs, then the others by the commands that read them. */
+export function inputsByCommand(yml, settingsSource) {
+  const applies = appliesTo(settingsSource)
+  const inputs = readBlock(yml, 'inputs')
+  const names = list => list.map(i => `\`${i.name}\``).join(', ')
+  const groups = new Map()
+  for (const i of inputs.filter(x => !x.required)) {
+    const commands = applies.get(i.name)
+    const label = commands ? commands.map(c => `\`${c}\``).join(', ') : 'every command'
+    groups.set(label, [...(groups.get(label) ?? []), i])
+  }
+  const order = [...groups.keys()].sort((a, b) =>
+    a === 'every command' ? 1 : b === 'every command' ? -1 : 0
+  )
+  return [
+    `- **Required**: ${names(inputs.filter(i => i.required))}.`,
+    ...order.map(label => `- **${label}**: ${names(groups.get(label))}.`)
+  ].join('\n')
+}
+
 /** `text` with each named block between its markers replaced. */
 function between(text, blocks, file) {
   let out = text
@@ -118,21 +166,23 @@ function between(text, blocks, file) {
   return out
 }
 
-/** The README's inputs table. */
-export function withTables(readme, yml) {
-  return between(readme, { inputs: tables(yml).inputs }, 'README.md')
+/** The README's inputs by command (src/settings.ts's text says which command reads which). */
+export function withTables(readme, yml, settingsSource) {
+  return between(readme, { inputs: inputsByCommand(yml, settingsSource) }, 'README.md')
 }
 
-/** docs/inputs-reference.md: the workflow with every input, and the outputs table. */
+/** docs/inputs-reference.md: the table of every input, the workflow with every input, the outputs. */
 export function withInputsWorkflow(reference, yml) {
-  const blocks = { with: withWorkflow(yml), outputs: tables(yml).outputs }
+  const t = tables(yml)
+  const blocks = { inputs: t.inputs, with: withWorkflow(yml), outputs: t.outputs }
   return between(reference, blocks, 'docs/inputs-reference.md')
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const yml = fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')
+  const settings = fs.readFileSync(path.join(ROOT, 'src', 'settings.ts'), 'utf8')
   const files = [
-    ['README.md', withTables],
+    ['README.md', (text, y) => withTables(text, y, settings)],
     ['docs/inputs-reference.md', withInputsWorkflow]
   ]
   for (const [file, write] of files) {

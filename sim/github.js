@@ -326,7 +326,9 @@ export async function startGitHub(options = {}) {
       const raw = req.url ?? '/'
       const q = raw.indexOf('?')
       const whole = q < 0 ? raw : raw.slice(0, q)
-      const outside = prefix !== '' && !whole.startsWith(`${prefix}/`)
+      // GitHub Enterprise Server answers GraphQL at /api/graphql, beside the REST API's /api/v3.
+      const graphqlOfServer = prefix === '/api/v3' && whole === '/api/graphql'
+      const outside = prefix !== '' && !whole.startsWith(`${prefix}/`) && !graphqlOfServer
       const text = Buffer.concat(chunks).toString('utf8')
       let body
       try {
@@ -337,7 +339,7 @@ export async function startGitHub(options = {}) {
       /** @type {GitHubRequest} */
       const entry = {
         method: req.method ?? 'GET',
-        path: outside ? whole : whole.slice(prefix.length),
+        path: outside || graphqlOfServer ? whole : whole.slice(prefix.length),
         query: Object.fromEntries(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1))),
         body,
         headers: { ...req.headers },

@@ -41,6 +41,15 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
  * @property {(relPath: string) => string|undefined} files reads a file relative to the workspace
  */
 
+/** The folders runAction() made, until removeRunDirs() removes them (the tests do, after each file). */
+const runDirs = new Set()
+
+/** Removes every folder runAction() made so far (and anything in them). */
+export function removeRunDirs() {
+  for (const dir of runDirs) fs.rmSync(dir, { recursive: true, force: true })
+  runDirs.clear()
+}
+
 function unquote(value) {
   const v = value.trim()
   if (v.startsWith("'") && v.endsWith("'") && v.length >= 2)
@@ -170,6 +179,7 @@ export async function runAction({
   if (process.env.DOCS_AGENT_UNIT_TIER === '1')
     throw new Error('The unit tier starts no action process: put this test in a *.int.test.ts')
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-agent-run-'))
+  runDirs.add(tempDir)
   const workspace = env.GITHUB_WORKSPACE ?? cwd ?? path.join(tempDir, 'workspace')
   fs.mkdirSync(workspace, { recursive: true })
   const file = name => {

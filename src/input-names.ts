@@ -43,7 +43,9 @@ export const INPUT_NAMES: readonly string[] = [
   'allowed-users',
   'allowed-bots',
   'allow-pr-author',
-  'require-pr'
+  'require-pr',
+  'notify-pr',
+  'notify-token'
 ]
 
 /** The environment variable a runner passes an input in: `INPUT_PAGE-SIZE` (dashes kept). */

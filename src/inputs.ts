@@ -89,7 +89,9 @@ export function checkSecretText(name: string, value: string): void {
       name,
       'must not contain spaces, line breaks or control characters (check the secret for a stray newline)'
     )
-  if (!/^[\x21-\x7e]+$/.test(value))
+  // A search for one character outside the range: `^[…]+$` on a value of megabytes can
+  // overflow the regular expression engine's stack.
+  if (value === '' || /[^\x21-\x7e]/.test(value))
     throw new InputError(
       name,
       'must be printable ASCII (a pasted non-ASCII character? check the secret)'
@@ -172,10 +174,37 @@ export function readLogins(get: GetInput, name: string, bots = false): string[] 
 }
 
 /** An expression left unevaluated (a runner outside GitHub) is no token at all. */
-export function readToken(text: string): string {
+export function readToken(text: string, name = 'github-token'): string {
   if (text === '' || text.startsWith('${{')) return ''
-  checkSecretText('github-token', text)
+  checkSecretText(name, text)
   return text
+}
+
+/**
+ * `notify-pr`: a pull request's address, `https://SERVER/OWNER/REPO/pull/N` (whether it is on
+ * this run's GitHub is checked where the server is known).
+ */
+export function readNotifyPr(text: string): string {
+  const value = text.trim()
+  if (value === '') return ''
+  let url: URL | undefined
+  try {
+    url = new URL(value)
+  } catch {
+    url = undefined
+  }
+  const ok =
+    url !== undefined &&
+    (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname))) &&
+    !url.username &&
+    !url.password &&
+    /\/[^/]+\/[^/]+\/pull\/[1-9]\d{0,15}\/?$/.test(url.pathname)
+  if (!ok)
+    throw new InputError(
+      'notify-pr',
+      `${quote(value)} is not a pull request's address; expected e.g. \`https://github.com/octo/api/pull/42\``
+    )
+  return value
 }
 
 /** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
@@ -184,18 +213,56 @@ const OTHER_KEY_KINDS: ReadonlyArray<[string, string]> = [
   ['mint_us_', 'a search index key']
 ]
 
+/** Keys of other services, by their known prefixes: never sent to this one. */
+const OTHER_VENDORS: ReadonlyArray<[RegExp, string]> = [
+  [/^sk-/, 'a key of another AI service (`sk-…`)'],
+  [/^(ghp|gho|ghs|ghu|ghr)_|^github_pat_/, 'a GitHub token (`ghp_…`, `github_pat_…`)'],
+  [/^xox/i, 'a Slack token (`xox…`)'],
+  [/^(AKIA|ASIA)[A-Z0-9]/, 'an AWS access key (`AKIA…`)'],
+  [/^AIza/, 'a Google API key (`AIza…`)'],
+  [/^eyJ/, 'a JSON web token (`eyJ…`)']
+]
+
+/** An admin key of the platform: `mint_`, and not one of its other kinds. */
+export function isAdminKeyShape(key: string): boolean {
+  return key.startsWith('mint_') && !OTHER_KEY_KINDS.some(([prefix]) => key.startsWith(prefix))
+}
+
 export function keyKindWarnings(key: string): string[] {
   const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix))
   if (other)
     return [
       `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
     ]
-  if (!/^[A-Za-z][A-Za-z0-9]*_\S+$/.test(key))
+  if (!key.startsWith('mint_'))
     return [
-      'Input `api-key` does not look like an admin API key (a fixed prefix, `_`, then the key). ' +
-        'Sending it anyway; a 401 answer would confirm it is wrong.'
+      'Input `api-key` does not start with `mint_`, the prefix of the admin API keys of the ' +
+        "dashboard's API keys page. Sending it anyway; a 401 answer would confirm it is wrong."
     ]
   return []
+}
+
+/**
+ * Keys that are refused before any request: the name of a secret instead of its value, or a key
+ * of another service. The message describes the value's shape and never quotes it: the runner
+ * masks a secret's value as `***`, which would make the message say nothing.
+ */
+function refuseKeyShape(key: string): void {
+  const vendor = OTHER_VENDORS.find(([shape]) => shape.test(key))
+  if (vendor)
+    throw new InputError(
+      'api-key',
+      `looks like ${vendor[1]}, so it was not sent. Use an admin API key of the docs ` +
+        'platform: it starts with `mint_` (create one under Settings → API keys on ' +
+        'https://app.mintlify.com), kept as a repository secret'
+    )
+  if (/^[A-Z][A-Z0-9_]*$/.test(key))
+    throw new InputError(
+      'api-key',
+      'the text given looks like the name of a secret (capitals, digits and underscores), not ' +
+        'its value: write `${{ secrets.NAME }}`, NAME being the repository secret that holds the ' +
+        'key (a name is not a key, so nothing was sent)'
+    )
 }
 
 /**
@@ -206,7 +273,7 @@ export function readProjectId(get: GetInput): string {
   if (get('project-id') === '')
     throw new InputError(
       'project-id',
-      "is required: the project id, shown on the dashboard's API keys page. It is a Variable, " +
+      'is required: the project id, shown under Settings → API keys on https://app.mintlify.com. It is a Variable, ' +
         'not a Secret: add it under Settings → Secrets and variables → Actions → Variables (e.g. ' +
         '`DOCS_PROJECT_ID`) and pass it as `${{ vars.DOCS_PROJECT_ID }}`; a secret of that name ' +
         'is not read by `vars.`'
@@ -242,6 +309,7 @@ export function readApiKey(get: GetInput): string {
         'variable of that name)'
     )
   checkSecretText('api-key', key)
+  refuseKeyShape(key)
   return key
 }
 

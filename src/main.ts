@@ -22,6 +22,7 @@ import { VERSION } from './version.js'
 import { refuseUnknownInputs } from './input-names.js'
 import { messageOf } from './errors.js'
 import { readPayload, runOf, runUrl } from './workflow-run.js'
+import { proxyFor, proxyProblems } from './proxy.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
 
@@ -65,7 +66,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
     const payload = readPayload(env.GITHUB_EVENT_PATH)
     const event = readEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '')
     const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com'
-    const github = (token: string): Octokit => createOctokit(token, apiUrl, USER_AGENT, deadline)
+    for (const problem of proxyProblems(env)) core.warning(problem)
+    const githubProxy = proxyFor(apiUrl, env)
+    if (githubProxy?.url.password) core.setSecret(decodeURIComponent(githubProxy.url.password))
+    const github = (token: string): Octokit =>
+      createOctokit(token, apiUrl, USER_AGENT, deadline, githubProxy)
     // One per run: what the action trusts on GitHub, each thread listed once (gate and command).
     let runRecords: Records | undefined
     const records = (octokit: Octokit, secret: string): Records => {
@@ -127,8 +132,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
       }
     }
 
+    const serviceProxy = proxyFor(settings.baseUrl, env)
+    if (serviceProxy) {
+      if (serviceProxy.url.password) core.setSecret(decodeURIComponent(serviceProxy.url.password))
+      core.info(`Requests to the service go through the proxy ${serviceProxy.hostPort}.`)
+    }
     service = new ServiceClient({
       baseUrl: settings.baseUrl,
+      ...(serviceProxy ? { proxy: serviceProxy } : {}),
       apiKey: settings.apiKey,
       userAgent: USER_AGENT,
       // A check spends at most 8 requests, whatever else the workflow allows.
@@ -145,12 +156,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
       target,
       octokit,
       ...(trusted ? { records: trusted } : {}),
+      ...(settings.notifyToken ? { notifyOctokit: github(settings.notifyToken) } : {}),
       service,
       result,
       deadline,
       runUrl: runUrl(env),
       run: runOf(env),
       serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
+      proxies: { service: serviceProxy, github: githubProxy },
       ...(trigger?.fixes ? { fixes: trigger.fixes } : {})
     }
     if (isJobSettings(settings)) await runJob({ ...common, settings })

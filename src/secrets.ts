@@ -1,4 +1,4 @@
-// The API key and the GitHub token: the one place that knows them. They are masked for the
+// The API key and the GitHub tokens (`github-token`, `notify-token`): the one place that knows them. They are masked for the
 // runner's log at start, and every text that came from the service or from GitHub passes
 // redact() before it can reach a log line, an output, the summary, a file or a comment. Runner
 // masking covers the log only, and a comment escapes `_` as `&#95;`, which hides a key from the
@@ -27,11 +27,13 @@ let oddSecret = false
  * Registers the secrets: masks them in the runner's log at once, and makes redact() remove them.
  * Call before anything can print; a second call replaces the first.
  */
-export function registerSecrets(apiKey: string, githubToken: string): void {
+export function registerSecrets(apiKey: string, githubToken: string, notifyToken = ''): void {
   const forms = new Set<string>()
+  const tokenPrefixes = ['token ', 'Bearer ', 'x-access-token:', 'Basic ']
   for (const [secret, prefixes] of [
     [apiKey, ['Bearer ']],
-    [githubToken, ['token ', 'Bearer ', 'x-access-token:', 'Basic ']]
+    [githubToken, tokenPrefixes],
+    [notifyToken, tokenPrefixes]
   ] as const) {
     for (const piece of piecesOf(secret)) {
       core.setSecret(piece)
@@ -44,7 +46,8 @@ export function registerSecrets(apiKey: string, githubToken: string): void {
   forms.delete('')
   const named: Array<[string, string]> = [
     ['the API key', apiKey],
-    ['the GitHub token', githubToken]
+    ['the GitHub token', githubToken],
+    ['the `notify-token`', notifyToken]
   ]
   // The whole value and each line of a broken one, as a reader would find them.
   const searched = named.flatMap(([name, secret]) =>

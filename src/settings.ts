@@ -4,9 +4,8 @@ import { lstatSync, readFileSync } from 'node:fs'
 import * as core from '@actions/core'
 import type { DateRange, Period } from './period.js'
 import { readRange } from './range-input.js'
-import { formatFromPath, type FileFormat } from './analytics/sinks.js'
+import type { FileFormat } from './analytics/sinks.js'
 import { SECTIONS, type SectionName } from './analytics/section-names.js'
-import { FINAL_STATUSES } from './service/schema.js'
 import {
   bool,
   keyKindWarnings,
@@ -22,12 +21,14 @@ import {
   readLogins,
   readProjectId,
   readSiteUrl,
+  readNotifyPr,
   readToken,
   type GetInput
 } from './inputs.js'
 import { redact } from './secrets.js'
 import { instructionText } from './public-text.js'
 import { insideWorkspace } from './workspace.js'
+import { readOutputFile, readSections, readStatuses, readTrigger } from './settings-values.js'
 
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
 export type Permission = (typeof PERMISSIONS)[number]
@@ -65,6 +66,10 @@ interface CommonSettings extends TriggerSettings {
   commentMode: 'upsert' | 'create'
   /** The most requests this run may send to the service; 0 for no cap. */
   maxRequests: number
+  /** `notify-pr`: the code pull request to tell of the docs one (checked form), or ''. */
+  notifyPr: string
+  /** `notify-token`: the token that may comment there, or '' (nothing is written there). */
+  notifyToken: string
   /** Things worth a warning that do not stop the run (inputs for another command, key kind). */
   warnings: string[]
 }
@@ -183,7 +188,9 @@ const APPLIES_TO: Readonly<Record<string, readonly Command[]>> = {
   'site-url': ANALYTICS_COMMANDS,
   top: ANALYTICS_COMMANDS,
   compare: ANALYTICS_COMMANDS,
-  trend: ANALYTICS_COMMANDS
+  trend: ANALYTICS_COMMANDS,
+  'notify-pr': [...JOB_COMMANDS, 'check'],
+  'notify-token': [...JOB_COMMANDS, 'check']
 }
 
 const PROMPT_FILE_MAX_BYTES = 256 * 1024
@@ -227,10 +234,10 @@ export function readTriggerSettings(raw: GetInput): TriggerSettings {
 export const runnerInput: GetInput = name =>
   core.getInput(name, { trimWhitespace: name !== 'api-key' })
 
-/** The key and the token exactly as given, for masking: each line of a broken value too. */
-export function readSecretInputs(): [apiKey: string, githubToken: string] {
+/** The key and the tokens exactly as given, for masking: each line of a broken value too. */
+export function readSecretInputs(): [apiKey: string, githubToken: string, notifyToken: string] {
   const asGiven = (name: string): string => core.getInput(name, { trimWhitespace: false })
-  return [asGiven('api-key'), asGiven('github-token')]
+  return [asGiven('api-key'), asGiven('github-token'), asGiven('notify-token')]
 }
 
 /**
@@ -295,6 +302,8 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
     summary: bool(get, 'summary'),
     commentMode: oneOf(get, 'comment-mode', ['upsert', 'create'] as const),
     maxRequests: integer(get, 'max-requests', 0, 100_000),
+    notifyPr: readNotifyPr(get('notify-pr')),
+    notifyToken: readToken(get('notify-token'), 'notify-token'),
     warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
   }
   const siteUrl = get('site-url')
@@ -397,57 +406,4 @@ function inputsForOtherCommands(raw: GetInput, command: Command): string[] {
   return [
     `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
   ]
-}
-
-function readSections(text: string): SectionName[] {
-  const items = text
-    .split(',')
-    .map(item => item.trim().toLowerCase())
-    .filter(item => item !== '')
-  const accepted = SECTIONS.map(name => `\`${name}\``).join(', ')
-  if (items.length === 0)
-    throw new InputError('sections', `is empty; expected a comma list of ${accepted}`)
-  for (const item of items) {
-    if (!(SECTIONS as readonly string[]).includes(item))
-      throw new InputError(
-        'sections',
-        `${quote(item)} is not a section; expected a comma list of ${accepted}`
-      )
-  }
-  return [...new Set(items)] as SectionName[]
-}
-
-function readStatuses(text: string): string[] {
-  // `''` means none; an input left empty also arrives as '' and takes the default first.
-  const items = text
-    .split(',')
-    .map(s => s.trim())
-    .filter(s => s !== '' && s !== "''" && s !== '""')
-  for (const item of items) {
-    if (!(FINAL_STATUSES as readonly string[]).includes(item))
-      throw new InputError(
-        'fail-on-status',
-        `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`
-      )
-  }
-  return items
-}
-
-function readTrigger(text: string): string {
-  if (text === '' || /\s/.test(text))
-    throw new InputError('trigger', 'must be one word without spaces, e.g. `/docs-agent`')
-  return text
-}
-
-function readOutputFile(
-  text: string,
-  workspace: string,
-  command: Command
-): AnalyticsSettings['outputFile'] {
-  const format = formatFromPath(text)
-  if (command === 'report' && format !== 'json')
-    throw new InputError('output-file', `${quote(text)} must end in .json for \`command: report\``)
-  if (!format)
-    throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`)
-  return { path: text, absolute: insideWorkspace('output-file', text, workspace), format }
 }

@@ -5,6 +5,7 @@
 import { asObject } from '../json.js'
 import { publicText } from '../public-text.js'
 import { redact } from '../secrets.js'
+import { MAX_BODY_CHARS, readDispatch } from './dispatch.js'
 
 export const MAX_CONTEXT_FILES = 100
 export const CONTEXT_START =
@@ -16,8 +17,12 @@ export interface ChangeContext {
   event: string
   action?: string
   ref?: string
-  pullRequest?: { number: number; title?: string; url?: string }
+  pullRequest?: { number?: number; title?: string; url?: string }
   headCommit?: string
+  /** A dispatch from another repository: its merged pull request's merge commit. */
+  mergeCommit?: string
+  /** A dispatch's pull request description (clipped): one JSON-quoted line once rendered. */
+  body?: string
   /** On a push, the head commit message's first line: what a pull request's title is to one. */
   headCommitTitle?: string
   /** Up to MAX_CONTEXT_FILES paths. */
@@ -106,6 +111,14 @@ export function contextFromEvent(
     c.files = files.slice(0, MAX_CONTEXT_FILES)
     c.totalFiles = files.length
   }
+  if (eventName === 'repository_dispatch') {
+    const d = readDispatch(payload)
+    if (d?.pullRequest) c.pullRequest = d.pullRequest
+    if (d?.mergeCommit) c.mergeCommit = d.mergeCommit
+    if (d?.body) c.body = d.body
+    c.files = d?.paths ?? []
+    if (d && d.totalPaths > d.paths.length) c.totalFiles = d.totalPaths
+  }
   return c
 }
 
@@ -128,8 +141,13 @@ export function renderContext(c: ChangeContext): string {
   const pr = c.pullRequest
   if (pr) {
     const title = pr.title ? ` ${JSON.stringify(oneLine(pr.title))}` : ''
-    lines.push(`Pull request: #${pr.number}${title}${pr.url ? ` ${oneLine(pr.url)}` : ''}`)
+    const number = pr.number !== undefined ? `#${pr.number}` : '(no number)'
+    lines.push(`Pull request: ${number}${title}${pr.url ? ` ${oneLine(pr.url)}` : ''}`)
   }
+  if (c.mergeCommit) lines.push(`Merge commit: ${oneLine(c.mergeCommit, 64)}`)
+  // The description is the author's text: one JSON string on one line, so it stays a value.
+  if (c.body)
+    lines.push(`Pull request description: ${oneLine(JSON.stringify(c.body), 8 * MAX_BODY_CHARS)}`)
   if (c.headCommit) {
     // The message is data like a title: quoted as a JSON string, on one line.
     const title = c.headCommitTitle ? ` ${JSON.stringify(oneLine(c.headCommitTitle))}` : ''

@@ -3,10 +3,13 @@
 // operation refused with the key) points at it instead of being listed twice.
 import type { EventInfo } from '../github/event.js'
 import type { CommentRights } from '../github/rights.js'
-import { keyKindWarnings } from '../inputs.js'
+import { isAdminKeyShape, keyKindWarnings } from '../inputs.js'
 import type { CheckLine } from '../report/check.js'
 import { capitalise, escapeText, plural } from '../report/markdown.js'
 import {
+  DASHBOARD,
+  KEY_REFUSED_HINT,
+  KEYS_PAGE,
   forbiddenCause,
   forbiddenHint,
   PROJECT_HINT,
@@ -67,20 +70,51 @@ export function isProjectUnknown(p: Probe): boolean {
   return (status === 400 || status === 404) && saysProjectUnknown(p.said ?? '')
 }
 
+/**
+ * `base-url` does not lead to the service: an answer that is not JSON (a web page, a proxy's
+ * text), or a 404 on every operation, the agent API's included, whose words name neither the
+ * project nor a job (the service's own 404s do).
+ */
+export function isWrongAddress(probes: readonly Probe[]): boolean {
+  const answered = probes.filter(p => p.entry.status !== undefined)
+  if (answered.some(isPageAnswer)) return true
+  return (
+    answered.length >= 2 &&
+    answered.some(p => p.entry.operation === 'agent') &&
+    answered.every(p => p.entry.status === 404 && !/project|job/i.test(p.said ?? ''))
+  )
+}
+
+/** A failed probe whose 2xx or 404 answer was a page (HTML, text), not the API's JSON. */
+function isPageAnswer(p: Probe): boolean {
+  const status = p.entry.status ?? 0
+  return p.error !== undefined && p.notJson === true && (status === 404 || status < 300)
+}
+
+/** The line for a `base-url` that does not lead to the service. */
+const WRONG_ADDRESS_FIX =
+  'The service was not found at this address: check `base-url` (leave it out for the default, ' +
+  '`https://api.mintlify.com`; a path prefix is kept, so it must be the API’s own)'
+
 /** The lines the key and the service's answers give (all but the GitHub token's). */
 export function checkLines(apiKey: string, projectId: string, probes: Probe[]): CheckLine[] {
   return [keyFormLine(apiKey), ...serviceLines(probes, projectId)]
 }
 
 function keyFormLine(apiKey: string): CheckLine {
+  const check = 'API key form'
   const [warning] = keyKindWarnings(apiKey)
-  if (!warning) return { check: 'API key form', verdict: 'pass', seen: 'an admin key (`mint_…`)' }
+  if (!warning && isAdminKeyShape(apiKey))
+    return { check, verdict: 'pass', seen: 'an admin key (`mint_…`)' }
+  // Said by its shape only: the value itself is masked (`***`) wherever it would be shown.
   return {
-    check: 'API key form',
+    check,
     verdict: 'fail',
-    seen: warning.replace(/ Sending it anyway.*$/, ''),
+    seen: apiKey.startsWith('mint_')
+      ? (warning ?? '').replace(/^Input `api-key` /, '').replace(/ Sending it anyway.*$/, '')
+      : 'a key without the `mint_` prefix',
     fix:
-      "Create an admin key on the dashboard's API keys page and store it as the repository " +
+      `Create an admin API key (it starts with \`mint_\`) on ${KEYS_PAGE} and store it as the repository ` +
       'secret passed as `api-key` (e.g. `DOCS_API_KEY`)'
   }
 }
@@ -90,7 +124,8 @@ function serviceLines(probes: Probe[], projectId: string): CheckLine[] {
   const answered = probes.filter(p => p.entry.status !== undefined)
   const refused = probes.find(p => failedWith(p, 401))
   const allForbidden = answered.length > 0 && answered.every(p => failedWith(p, 403))
-  const unknown = probes.find(isProjectUnknown)
+  const wrongAddress = isWrongAddress(probes)
+  const unknown = wrongAddress ? undefined : probes.find(isProjectUnknown)
   const anyOk = probes.some(p => p.error === undefined)
   const lines: CheckLine[] = []
 
@@ -101,9 +136,7 @@ function serviceLines(probes: Probe[], projectId: string): CheckLine[] {
       verdict: 'fail',
       seen: 'the service refuses the key',
       said: failureText(refused),
-      fix:
-        'The key is invalid, expired or revoked: create an admin key on the dashboard and update ' +
-        'the repository secret passed as `api-key` (e.g. `DOCS_API_KEY`)'
+      fix: capitalise(KEY_REFUSED_HINT)
     })
   else if (allForbidden)
     lines.push({
@@ -112,6 +145,14 @@ function serviceLines(probes: Probe[], projectId: string): CheckLine[] {
       seen: 'every request was refused',
       said: failureText(answered[0]!),
       fix: keyForbiddenFix(answered[0]!, projectId)
+    })
+  else if (wrongAddress)
+    lines.push({
+      check: 'Service found',
+      verdict: 'fail',
+      seen: 'the address does not answer as the service does',
+      said: failureText(answered.find(isPageAnswer) ?? answered[0]!),
+      fix: WRONG_ADDRESS_FIX
     })
   else if (answered.length === 0)
     lines.push({
@@ -132,7 +173,7 @@ function serviceLines(probes: Probe[], projectId: string): CheckLine[] {
       said: failureText(unknown),
       fix: capitalise(PROJECT_HINT)
     })
-  else if (anyOk || probes.some(knowsProject))
+  else if (!wrongAddress && (anyOk || probes.some(knowsProject)))
     lines.push({ check: 'Project found', verdict: 'pass', seen: escapeText(projectId) })
   else
     lines.push({
@@ -141,12 +182,20 @@ function serviceLines(probes: Probe[], projectId: string): CheckLine[] {
       seen:
         refused || allForbidden
           ? 'not known: see “API key accepted”'
-          : 'not known: nothing answered'
+          : wrongAddress
+            ? 'not known: see “Service found”'
+            : 'not known: nothing answered'
     })
 
   // Each operation: its own verdict, unless the key or project already said why it failed.
   const upstream =
-    refused || allForbidden ? 'API key accepted' : unknown ? 'Project found' : undefined
+    refused || allForbidden
+      ? 'API key accepted'
+      : wrongAddress
+        ? 'Service found'
+        : unknown
+          ? 'Project found'
+          : undefined
   const notAsked = upstream
     ? `not checked: see “${upstream}”`
     : probes.some(notSent)
@@ -167,6 +216,8 @@ function operationLine(operation: Operation, p: Probe, upstream?: string): Check
   const check = TITLES[operation]
   const status = p.entry.status
   if (p.error === undefined) return { check, verdict: 'pass', seen: seenOf(p) }
+  if (upstream === 'Service found')
+    return { check, verdict: 'fail', seen: 'refused', because: upstream }
   if (operation === 'agent' && (status === 404 || status === 400) && !isProjectUnknown(p))
     return {
       check,
@@ -195,7 +246,7 @@ function operationFix(operation: Operation, p: Probe): string {
         ? 'The key or the plan does not include the agent API: check the key is an admin key ' +
             'and the plan includes the agent'
         : 'Your plan does not include this analytics, or the key lacks its scope: check the ' +
-            "plan on the dashboard's billing page"
+            `plan on the billing page of ${DASHBOARD}`
     return capitalise(forbiddenHint(p.said ?? ''))
   }
   if (status === 429)

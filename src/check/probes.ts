@@ -24,6 +24,8 @@ export interface Probe {
   said?: string
   /** Not sent: `max-requests` (or the check's 8) was spent. */
   notSent?: true
+  /** The answer was not JSON (an HTML or text page): not the service's API. */
+  notJson?: true
 }
 
 /** What a probe's answer shows, beside its status: rows, cursor, `ctr`, order. */
@@ -140,7 +142,8 @@ export class Prober {
       entry,
       error,
       ...(said ? { said } : {}),
-      ...(error instanceof BudgetError ? { notSent: true as const } : {})
+      ...(error instanceof BudgetError ? { notSent: true as const } : {}),
+      ...(answered && !answered.json ? { notJson: true as const } : {})
     }
   }
 }

@@ -14,9 +14,11 @@ import {
 } from '../report/check.js'
 import { bytes } from '../report/fit.js'
 import type { CheckSettings } from '../settings.js'
+import { saysProjectUnknown } from '../service/hints.js'
 import { CHECK_MAX_REQUESTS, Prober, type Probe } from '../check/probes.js'
 import { ANALYTICS, checkLines, isProjectUnknown, notSent, rightsLine } from '../check/lines.js'
 import type { CommandContext } from './context.js'
+import { codePullRequest } from './job-notify.js'
 
 const SUMMARY_MAX_BYTES = 64 * 1024
 /** The check's share of `max-requests`: 8 at most, fewer when the workflow caps the run lower. */
@@ -30,7 +32,12 @@ export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void
   core.info(`Checking the set-up of project ${s.projectId} at ${s.baseUrl}.`)
   const prober = new Prober(ctx.service, s.projectId, range, ctx.deadline)
   const probes = await probeAll(prober, s.jobPath)
-  const lines = [...checkLines(s.apiKey, s.projectId, probes), await tokenLine(ctx)]
+  const lines = [
+    ...checkLines(s.apiKey, s.projectId, probes),
+    await tokenLine(ctx),
+    ...(await notifyLines(ctx)),
+    proxyLine(ctx.proxies)
+  ]
   const report: CheckReport = {
     projectId: s.projectId,
     baseUrl: s.baseUrl,
@@ -81,7 +88,12 @@ async function probeAll(prober: Prober, jobPath: string): Promise<Probe[]> {
     probes.push(p)
     const status = p.entry.status
     if (status === 401) return probes
-    if (isProjectUnknown(p)) return probes
+    // A 404 whose words do not name the project may be a wrong `base-url`: the agent API's
+    // answer tells the two apart (its 404 names the job when the address is the service's).
+    if (isProjectUnknown(p)) {
+      if (p.entry.status === 404 && !saysProjectUnknown(p.said ?? '')) break
+      return probes
+    }
     if (status === 429 || notSent(p)) stopAnalytics = true
   }
   probes.push(await prober.agent(jobPath))
@@ -111,4 +123,65 @@ async function tokenLine(ctx: CommandContext<CheckSettings>): Promise<CheckLine>
     }
   const rights = await commentRights(octokit, target)
   return rightsLine(rights, target.issueNumber, event)
+}
+
+/** Which proxy the requests went through: its host and port only, never its credentials. */
+function proxyLine(proxies: CommandContext['proxies']): CheckLine {
+  const check = 'Proxy'
+  const { service, github } = proxies ?? { service: undefined, github: undefined }
+  if (!service && !github)
+    return {
+      check,
+      verdict: 'pass',
+      seen: 'none: direct connections (no `HTTPS_PROXY` or `HTTP_PROXY` applies)'
+    }
+  const via = (p: typeof service): string => (p ? `through ${p.hostPort}` : 'direct')
+  return {
+    check,
+    verdict: 'pass',
+    seen:
+      service?.hostPort === github?.hostPort
+        ? `the service and GitHub ${via(service)}`
+        : `the service ${via(service)}; GitHub ${via(github)}`
+  }
+}
+
+/** With a code pull request to tell (`notify-pr` or a dispatch's): may `notify-token` comment there? */
+async function notifyLines(ctx: CommandContext<CheckSettings>): Promise<CheckLine[]> {
+  const check = '`notify-token` may comment'
+  const code = codePullRequest({
+    ...ctx.settings,
+    eventName: ctx.event.eventName,
+    payload: ctx.payload,
+    serverUrl: ctx.serverUrl
+  })
+  if (code.url === undefined) return []
+  const fix =
+    'Pass as `notify-token` a token that may write pull requests (or issues) of the code ' +
+    'repository: a fine-grained token or a GitHub App installation token, kept as a secret'
+  if (!code.ref || !ctx.notifyOctokit)
+    return [
+      {
+        check,
+        verdict: 'fail',
+        seen: ctx.notifyOctokit
+          ? (code.note ?? '')
+          : `\`notify-token\` is empty: ${code.url} is not told`,
+        fix
+      }
+    ]
+  const { owner, repo, number } = code.ref
+  const rights = await commentRights(ctx.notifyOctokit, { owner, repo, issueNumber: number })
+  const where = `${owner}/${repo}#${number}`
+  return rights.ok
+    ? [{ check, verdict: 'pass', seen: `may comment on ${where}` }]
+    : [
+        {
+          check,
+          verdict: 'fail',
+          seen: `GitHub refused a comment on ${where}`,
+          said: rights.said,
+          fix
+        }
+      ]
 }

@@ -1,6 +1,7 @@
 // What every command gets from run(): settings, the event, the clients and the run's deadline,
 // already built.
 import type { Deadline } from '../deadline.js'
+import type { Proxy } from '../proxy.js'
 import type { EventInfo } from '../github/event.js'
 import type { Place } from '../github/comments.js'
 import type { Octokit } from '../github/octokit.js'
@@ -22,6 +23,8 @@ export interface CommandContext<S extends Settings = Settings> {
    * (whose author's permission must be checked). Writes also need `comment` not `false`.
    */
   octokit?: Octokit
+  /** A client with `notify-token`, for the code pull request of a dispatch (job-notify.ts). */
+  notifyOctokit?: Octokit
   /** What the action trusts on GitHub, read once per thread per run: present with `octokit`. */
   records?: Records
   service: ServiceClient
@@ -42,4 +45,6 @@ export interface CommandContext<S extends Settings = Settings> {
   serverUrl: string
   /** A `fix N [M …]` trigger: the report's suggestions the instruction asks to fix. */
   fixes?: FixRequest[]
+  /** The proxies the service's and GitHub's requests go through (undefined: direct). */
+  proxies?: { service: Proxy | undefined; github: Proxy | undefined }
 }

@@ -259,14 +259,15 @@ async function agentsPullRequest(
 async function gatherContext(ctx: CommandContext<JobSettings>): Promise<ChangeContext> {
   const { event, octokit } = ctx
   const c = contextFromEvent(event.eventName, ctx.payload, `${event.owner}/${event.repo}`)
-  if (!c.pullRequest) return c
+  // A dispatch's pull request is in another repository: its paths came in the payload.
+  if (!c.pullRequest || event.eventName === 'repository_dispatch') return c
   if (!octokit) return { ...c, filesNote: 'not listed (no `github-token`)' }
   try {
     const files = await listPullRequestFiles(
       octokit,
       event.owner,
       event.repo,
-      c.pullRequest.number,
+      c.pullRequest.number ?? 0,
       MAX_CONTEXT_FILES
     )
     return { ...c, files }

@@ -33,6 +33,7 @@ import { answerKey, JobComments } from './job-comments.js'
 import { setJobOutputs } from './job-outputs.js'
 import { recordOnItsPullRequest } from './job-records.js'
 import { initialTarget, NoJobError, prepareTarget, type Target } from './job-target.js'
+import { noticeFor, noticeOf, type CodePullRequestNotice } from './job-notify.js'
 
 export async function runJob(ctx: CommandContext<JobSettings>): Promise<void> {
   await new JobRun(ctx).run()
@@ -53,10 +54,13 @@ class JobRun {
   private target: Target
   /** The last job seen; `stale` while it may still show its state from before the instruction. */
   private last?: Seen
+  /** The code pull request of a dispatch, told in one comment (job-notify.ts). */
+  private readonly code: { notice?: CodePullRequestNotice; note?: string }
 
   constructor(private readonly ctx: CommandContext<JobSettings>) {
     const s = ctx.settings
     this.s = s
+    this.code = noticeFor(ctx)
     this.target = initialTarget(s)
     ctx.result.set('grew', 'false')
     this.agent = new AgentApi(ctx.service)
@@ -78,6 +82,7 @@ class JobRun {
     try {
       this.target = await this.prepare()
       const sent = await this.deliver(this.target)
+      await this.code.notice?.say({ kind: 'working' })
       const waited = await this.follow(sent)
       ended = await this.conclude(waited)
     } catch (err) {
@@ -233,13 +238,16 @@ class JobRun {
   private end({ ending, learned }: Ended): string | undefined {
     const ended = { ...this.report(ending), ...learned, endedAt: this.ctx.deadline.now() }
     const keys = this.keys(ended.routedHere === true, jobFailed(ending), ended.prNumber)
-    this.ctx.result.comment = () => this.comments.write(ended, this.markers(keys))
+    const write = () => this.comments.write(ended, this.markers(keys))
+    const notice = this.code.notice
+    this.ctx.result.comment = notice
+      ? () => write().finally(() => notice.say(noticeOf(ending, ended.job?.prLink ?? undefined)))
+      : write
     // The summary is read on the run's page: it names the pull request, never "this" one.
     if (this.s.summary)
-      this.ctx.result.summary = renderJobReport(
-        { ...ended, onItsPullRequest: undefined },
-        'summary'
-      )
+      this.ctx.result.summary =
+        renderJobReport({ ...ended, onItsPullRequest: undefined }, 'summary') +
+        (this.code.note ? `\n\n${this.code.note}\n` : '')
     const failure = stepFailure(ending, this.target.jobId ?? '')
     if (failure !== undefined) this.ctx.result.failure = failure
     return failure

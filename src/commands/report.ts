@@ -91,7 +91,12 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
     effects
   }
   await setOutputs(ctx, report)
-  if (s.summary) ctx.result.summary = renderHealthReport(report, bytes(SUMMARY_MAX_BYTES))
+  // The summary is on the run's page: no link to the page it is on.
+  if (s.summary)
+    ctx.result.summary = renderHealthReport(
+      { ...report, runUrl: undefined },
+      bytes(SUMMARY_MAX_BYTES)
+    )
   // A run stopped part way still posts, but only where no report of this range is yet: a
   // complete one is never replaced by a partial one.
   const measured = subjectsToRecord(

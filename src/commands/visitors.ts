@@ -122,7 +122,11 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
       `The visitors export is incomplete: ${section.incomplete}` +
       (s.outputFile ? ` The ${read.rows} rows read are in ${s.outputFile.path}.` : '')
   const file = s.outputFile ? `\`${s.outputFile.path}\`` : undefined
-  const summary = fitVisitorsReport(report, { room: bytes(SUMMARY_MAX_BYTES), fullData: file })
+  // The summary is on the run's page: no link to the page it is on.
+  const summary = fitVisitorsReport(
+    { ...report, runUrl: undefined },
+    { room: bytes(SUMMARY_MAX_BYTES), fullData: file }
+  )
   if (s.summary) ctx.result.summary = summary.markdown
   const everyRow = commentFullData(
     s.summary && summary.rows === report.top.length,

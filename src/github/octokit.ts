@@ -1,9 +1,11 @@
 // The REST client for comments, reactions and permissions, with a time limit on every call so
-// that GitHub can never keep a run waiting past its deadline, and the proxy support of
-// @actions/github kept.
+// that GitHub can never keep a run waiting past its deadline, through the proxy proxy.ts chose
+// (undici's ProxyAgent, as @actions/github uses; its own choice would never proxy loopback and
+// drops a proxy written without a scheme).
 import { getOctokit } from '@actions/github'
-import { defaults } from '@actions/github/lib/utils'
+import { fetch as proxiedFetch, ProxyAgent } from 'undici'
 import { Deadline } from '../deadline.js'
+import { proxyCredentials, type Proxy } from '../proxy.js'
 
 export type Octokit = ReturnType<typeof getOctokit>
 
@@ -23,9 +25,10 @@ export function createOctokit(
   token: string,
   apiUrl: string,
   userAgent: string,
-  deadline: Deadline = new Deadline()
+  deadline: Deadline = new Deadline(),
+  proxy?: Proxy
 ): Octokit {
-  const base = (defaults.request?.fetch as typeof fetch | undefined) ?? fetch
+  const base = proxy ? throughProxy(proxy) : fetch
   const timed: typeof fetch = (input, init) => {
     const limit = deadline.limitCall(GITHUB_TIMEOUT_MS, GITHUB_MIN_TIMEOUT_MS)
     const timeout = limit.signal
@@ -44,6 +47,20 @@ export function createOctokit(
   return getOctokit(token, {
     baseUrl: apiUrl,
     userAgent,
-    request: { ...defaults.request, fetch: timed }
+    request: { fetch: timed }
   })
+}
+
+/** fetch through `proxy`: undici's ProxyAgent (CONNECT for https, absolute URI for http). */
+function throughProxy(proxy: Proxy): typeof fetch {
+  const auth = proxyCredentials(proxy)
+  const dispatcher = new ProxyAgent({
+    uri: `${proxy.url.protocol}//${proxy.url.host}`,
+    ...(auth ? { token: `Basic ${Buffer.from(auth).toString('base64')}` } : {})
+  })
+  return ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+    proxiedFetch(input as Parameters<typeof proxiedFetch>[0], {
+      ...(init as Parameters<typeof proxiedFetch>[1]),
+      dispatcher
+    })) as unknown as typeof fetch
 }

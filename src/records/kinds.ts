@@ -95,6 +95,13 @@ export const RECORD_KINDS = {
     writer: 'The run that created the job, and each run that grew it (commands/job-records.ts).',
     readers: 'commands/job-records.ts: the record lists every instruction the pull request holds.'
   },
+  notify: {
+    parts: ['project', 'repository'],
+    says: 'This comment tells the code pull request what the docs job of `repository` did for it.',
+    lives: 'The code pull request (`notify-pr`, or the dispatch payload’s), in another repository.',
+    writer: 'A job run with `notify-token` (commands/job-notify.ts).',
+    readers: 'upsert: one comment per docs repository, edited as the job goes on and on re-runs.'
+  },
   visitors: {
     parts: ['project', 'from', 'to'],
     says: 'This comment is the visitors table of that range.',

@@ -130,7 +130,11 @@ function finished(e: Extract<JobEnding, { kind: 'finished' }>, steps: Steps): st
     case 'failed':
       return [`To try again, ${steps.retry()}.`]
     case 'archived':
-      return ['Nothing more will happen to this job: start a new one to go on.']
+      return [
+        'Nothing more will happen to this job. To go on, start a new one: a run with ' +
+          '`command: create`, or a trigger comment where `when-no-job: create` is set once this ' +
+          "job's record is gone (or with `job-id` left empty)."
+      ]
     default:
       return []
   }
@@ -148,6 +152,14 @@ function cancelled(r: JobReport, delivered: Delivery, steps: Steps): string[] {
 function stopped(e: Extract<JobEnding, { kind: 'stopped' }>, steps: Steps): string[] {
   const cause = errorLine(e.cause, 'Error') ?? '**Error:** unknown error'
   if (e.delivered === 'maybe') return [cause, steps.checkFirst()]
+  // A job the service does not know: a retry would be refused the same way.
+  if (e.delivered === 'no' && /^404\b/.test(e.cause.said ?? ''))
+    return [
+      cause,
+      'The service has no such job: check `job-id` (or the job recorded on the pull request; ' +
+        `${steps.rerun("the workflow run's log")} names the one asked for). Trying again as it ` +
+        'is would be refused the same way.'
+    ]
   if (e.delivered === 'no') return [cause, `To try again, ${steps.retry()}.`]
   return [cause, steps.followAgain('follow it') ?? 'The job keeps running on the service.']
 }

@@ -4,6 +4,8 @@
 // analytics.ts. No stack trace ever reaches a user.
 import { HttpClient } from '@actions/http-client'
 import { Deadline } from '../deadline.js'
+import type { Proxy } from '../proxy.js'
+import { Agents } from './agents.js'
 import { TimeUpError } from '../errors.js'
 import {
   BudgetError,
@@ -38,6 +40,8 @@ export interface ClientOptions {
   maxRequests?: number
   /** The run's deadline and clock: no attempt starts after it; retries wait on its clock. */
   deadline?: Deadline
+  /** The proxy requests to `baseUrl` go through (proxy.ts decided), if any. */
+  proxy?: Proxy
   debug?: (line: string) => void
   info?: (line: string) => void
   /** What an answer's check noticed and lived with (each text once). */
@@ -74,8 +78,10 @@ const MAX_REQUEST_CHARS = 300
 export class ServiceClient {
   private readonly http: HttpClient
   private readonly postHttp: HttpClient
-  private readonly o: Required<Omit<ClientOptions, 'debug' | 'info' | 'warn'>> &
-    Pick<ClientOptions, 'debug' | 'info' | 'warn'>
+  private readonly agents: Agents
+  private readonly postAgents: Agents
+  private readonly o: Required<Omit<ClientOptions, 'debug' | 'info' | 'warn' | 'proxy'>> &
+    Pick<ClientOptions, 'debug' | 'info' | 'warn' | 'proxy'>
   private readonly warned = new Set<string>()
   private sent = 0
   /** Requests let through the `max-requests` check that have not yet connected (or given up). */
@@ -109,6 +115,8 @@ export class ServiceClient {
     // one, so a stale pooled socket can never turn into a "may have been delivered" reset.
     this.http = new HttpClient(options.userAgent, [], { ...common, keepAlive: true })
     this.postHttp = new HttpClient(options.userAgent, [], { ...common, keepAlive: false })
+    this.agents = new Agents(options.proxy, true)
+    this.postAgents = new Agents(options.proxy, false)
   }
 
   /**
@@ -133,6 +141,8 @@ export class ServiceClient {
   dispose(): void {
     this.http.dispose()
     this.postHttp.dispose()
+    this.agents.dispose()
+    this.postAgents.dispose()
   }
 
   /** GET `path` with the usual retries; what `check` makes of the JSON answer. */
@@ -178,6 +188,7 @@ export class ServiceClient {
       }
       const result = await attempt({
         client: c.method === 'POST' ? this.postHttp : this.http,
+        agents: c.method === 'POST' ? this.postAgents : this.agents,
         baseUrl: this.o.baseUrl,
         apiKey: this.o.apiKey,
         userAgent: this.o.userAgent,

@@ -3,8 +3,19 @@
 // another organisation than \`project-id\`) or else each of them; a project the service does not
 // know names \`project-id\`. Plain text only: no imports, so any room may use it.
 
+/** The dashboard, as a link (it moved to app.mintlify.com in 2026). */
+export const DASHBOARD = '[the dashboard](https://app.mintlify.com)'
+/** Where keys are made and the project id is shown. */
+export const KEYS_PAGE = `the API keys page of ${DASHBOARD} (Settings → API keys)`
+
+/** A 401: the key is wrong or has expired (keys made since 2026 expire by default). */
+export const KEY_REFUSED_HINT =
+  'the key is invalid or expired (new keys expire after 90 days unless set otherwise): create ' +
+  `an admin API key (it starts with \`mint_\`) on ${KEYS_PAGE} and update the repository secret passed as ` +
+  '`api-key` (e.g. `DOCS_API_KEY`)'
+
 const STATUS_HINTS: Record<number, string> = {
-  401: 'check `api-key`: it must be an admin API key (`mint_…`) of this organisation, not expired or revoked',
+  401: KEY_REFUSED_HINT,
   404: 'check `project-id` and `job-id` (and `job-path`, `base-url`)',
   429: 'the service rate limit was reached (about 100 requests per hour); try again later'
 }
@@ -17,7 +28,7 @@ const FORBIDDEN = {
   scope:
     'the key lacks the scope for this: a read-only key cannot send or create jobs; use an ' +
     'admin key (`mint_…`) with full access',
-  plan: "your plan does not include this: check the plan on the dashboard's billing page",
+  plan: `your plan does not include this: check the plan on the billing page of ${DASHBOARD}`,
   organisation:
     'the key belongs to another organisation than `project-id`: use a key of the organisation ' +
     'that owns the project, or correct `project-id`'
@@ -40,7 +51,7 @@ export function forbiddenHint(said: string): string {
   return (
     'the service refused this key here. Either the key belongs to another organisation than ' +
     '`project-id`, or an IP allowlist on the key refuses this runner, or the key lacks the ' +
-    "scope, or your plan lacks the feature: check each on the dashboard's API keys page"
+    `scope, or your plan lacks the feature: check each on ${KEYS_PAGE}`
   )
 }
 
@@ -51,8 +62,8 @@ export function saysProjectUnknown(said: string): boolean {
 
 /** The hint when the project id is what is wrong. */
 export const PROJECT_HINT =
-  "the project was not found: check `project-id` (the project id on the dashboard's API keys " +
-  'page; keep it as a repository variable, e.g. `DOCS_PROJECT_ID`, not a secret)'
+  `the project was not found: check \`project-id\` (the project id on ${KEYS_PAGE}; keep it as ` +
+  'a repository variable, e.g. `DOCS_PROJECT_ID`, not a secret)'
 
 /**
  * What to change for a failed request, from its status and the service's words: a 403 by its

@@ -6,6 +6,8 @@ import https from 'node:https'
 import type { HttpClient } from '@actions/http-client'
 import type { RequestInfo } from '@actions/http-client/lib/interfaces'
 import type { TimeLimit } from '../deadline.js'
+import type { Agents } from './agents.js'
+import { proxyCredentials } from '../proxy.js'
 import { redact, redactParsed } from '../secrets.js'
 import { reason, statusWhy, type FailedAttempt } from './errors.js'
 import { networkCode, type Outcome } from './retry.js'
@@ -20,6 +22,8 @@ export type Method = 'GET' | 'POST'
 export interface Answered {
   status: number
   rateLimit: Record<string, string>
+  /** The answer says it is JSON (`Content-Type`): a page of HTML or text is some other server. */
+  json: boolean
 }
 
 export type Attempt<T> =
@@ -27,6 +31,8 @@ export type Attempt<T> =
 
 export interface AttemptRequest<T> {
   client: HttpClient
+  /** The connections to use: direct, or through the run's proxy. */
+  agents: Agents
   baseUrl: string
   apiKey: string
   userAgent: string
@@ -79,7 +85,11 @@ export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
       return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) }
     }
     const status = msg.statusCode ?? 0
-    r.onAnswer?.({ status, rateLimit: rateLimitHeaders(msg) })
+    r.onAnswer?.({
+      status,
+      rateLimit: rateLimitHeaders(msg),
+      json: /\bjson\b/i.test(header(msg, 'content-type') ?? '')
+    })
     if (status >= 300 && status < 400) {
       // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
       msg.destroy()
@@ -139,7 +149,7 @@ function checked<T>(
   }
 }
 
-/** The options a plain http(s).request needs, with the client's (proxy-aware) agent. */
+/** The options a plain http(s).request needs, with the agent of the run's route (proxy or not). */
 function requestInfo<T>(r: AttemptRequest<T>, signal: AbortSignal): RequestInfo {
   const url = new URL(r.baseUrl + r.path)
   const headers: Record<string, string> = {
@@ -149,7 +159,15 @@ function requestInfo<T>(r: AttemptRequest<T>, signal: AbortSignal): RequestInfo 
   }
   if (r.body !== undefined) headers['content-type'] = 'application/json'
   const tls = url.protocol === 'https:'
-  const base = tls ? https : http
+  const { agent, forward } = r.agents.routeOf(url)
+  // Plain http through a proxy: the request goes to the proxy and names the whole URL.
+  const to = forward?.url ?? url
+  if (forward) {
+    headers.host = url.host
+    const auth = proxyCredentials(forward)
+    if (auth) headers['proxy-authorization'] = `Basic ${Buffer.from(auth).toString('base64')}`
+  }
+  const base = (forward ? forward.url.protocol === 'https:' : tls) ? https : http
   // Counted when the connection is made: before a byte can reach the service, and never for a
   // request that was refused or abandoned before it connected.
   const counting = {
@@ -166,12 +184,12 @@ function requestInfo<T>(r: AttemptRequest<T>, signal: AbortSignal): RequestInfo 
     parsedUrl: url,
     httpModule: counting,
     options: {
-      host: url.hostname,
-      port: url.port ? Number(url.port) : tls ? 443 : 80,
-      path: url.pathname + url.search,
+      host: to.hostname.replace(/^\[|\]$/g, ''),
+      port: to.port ? Number(to.port) : to.protocol === 'https:' ? 443 : 80,
+      path: forward ? url.href : url.pathname + url.search,
       method: r.method,
       headers,
-      agent: r.client.getAgent(url.href),
+      agent,
       signal
     }
   }

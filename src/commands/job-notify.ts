@@ -1,0 +1,174 @@
+// The code pull request of a dispatch (contract: "Two repositories"): with `notify-token`, it gets
+// one comment, kept up to date, naming the docs pull request the job opened (or why there is
+// none). Its place is `notify-pr`, else the dispatch payload's pull request. The comment carries a
+// signed `notify` record (records/kinds.ts), so every write and every re-run edits the same one.
+// A failure to write there is a warning: it never fails the step.
+import * as core from '@actions/core'
+import { readDispatch } from '../agent/dispatch.js'
+import { messageOf } from '../errors.js'
+import type { Octokit } from '../github/octokit.js'
+import { pullRequestOfLink, type PullRequestRef } from '../github/pulls.js'
+import { recordKey } from '../records/kinds.js'
+import { Records } from '../records/records.js'
+import { escapeText, link, parseHttpsUrl } from '../report/markdown.js'
+import type { JobEnding } from '../report/job-report.js'
+import type { JobSettings } from '../settings.js'
+import type { CommandContext } from './context.js'
+import type { JsonObject } from '../json.js'
+
+/** Where the code pull request is, or why nothing is written there. */
+export interface CodePullRequest {
+  ref?: PullRequestRef
+  url?: string
+  /** Said in the summary (and the log) when the code pull request is not told. */
+  note?: string
+}
+
+/** The inputs and the run this needs: `notify-pr`, `notify-token`, the event, the server. */
+export interface NotifySource {
+  notifyPr: string
+  notifyToken: string
+  eventName: string
+  payload: JsonObject
+  serverUrl: string
+}
+
+/** The code pull request to tell, from `notify-pr` or (with a token) the dispatch payload. */
+export function codePullRequest(n: NotifySource): CodePullRequest {
+  const fromPayload =
+    n.eventName === 'repository_dispatch' ? readDispatch(n.payload)?.pullRequest?.url : undefined
+  const url = n.notifyPr || fromPayload
+  if (!url) return {}
+  if (n.notifyToken === '')
+    return {
+      url,
+      note: 'The code pull request was not told of this job: set `notify-token` to a token that may comment there.'
+    }
+  const ref = pullRequestOfLink(url, n.serverUrl)
+  if (!ref)
+    return {
+      url,
+      note: `The code pull request was not told: ${n.notifyPr ? '`notify-pr`' : "the dispatch payload's pull request"} is not a pull request on ${n.serverUrl}.`
+    }
+  return { ref, url }
+}
+
+/** What the comment on the code pull request says. */
+export type NoticeState =
+  | { kind: 'working' }
+  | { kind: 'opened'; prLink: string }
+  | { kind: 'no-change' }
+  | { kind: 'failed'; why: string }
+
+export interface NoticeContext {
+  octokit: Octokit
+  /** Signs the record (the API key). */
+  secret: string
+  projectId: string
+  /** owner/name of the docs repository. */
+  docsRepository: string
+  runUrl: string
+  serverUrl: string
+}
+
+export class CodePullRequestNotice {
+  private readonly records: Records
+
+  constructor(
+    private readonly ref: PullRequestRef,
+    private readonly c: NoticeContext
+  ) {
+    this.records = new Records(c.octokit, c.secret)
+  }
+
+  /** Writes (or edits) the one comment; a failure is a warning. Returns its URL when written. */
+  async say(state: NoticeState): Promise<string | undefined> {
+    const place = { owner: this.ref.owner, repo: this.ref.repo, issueNumber: this.ref.number }
+    const key = recordKey('notify', {
+      project: this.c.projectId,
+      repository: this.c.docsRepository
+    })
+    try {
+      const written = await this.records
+        .thread(place)
+        .upsert({ key, body: this.body(state), mode: 'upsert' })
+      return written.url
+    } catch (err) {
+      core.warning(`Could not tell the code pull request ${this.where()}: ${messageOf(err)}`)
+      return undefined
+    }
+  }
+
+  where(): string {
+    return `${this.ref.owner}/${this.ref.repo}#${this.ref.number}`
+  }
+
+  private body(state: NoticeState): string {
+    const docs = escapeText(this.c.docsRepository)
+    const run = this.c.runUrl ? ` ([workflow run](${this.c.runUrl}))` : ''
+    const head = '### Docs for this change'
+    switch (state.kind) {
+      case 'working':
+        return `${head}\n\n⏳ The docs agent is working on ${docs}'s documentation for this change${run}.`
+      case 'opened':
+        return `${head}\n\n📝 Docs pull request: ${pullLink(state.prLink, this.c.serverUrl)}${run}.`
+      case 'no-change':
+        return `${head}\n\n✅ The docs agent found no change needed in ${docs}'s documentation${run}.`
+      case 'failed':
+        return `${head}\n\n❌ The docs agent could not finish ${docs}'s documentation for this change: ${state.why}${run}. Re-run the docs workflow to try again.`
+    }
+  }
+}
+
+/** `owner/repo#N` linked, for a pull request on this server; else the link's host and path. */
+function pullLink(prLink: string, serverUrl: string): string {
+  const pr = pullRequestOfLink(prLink, serverUrl)
+  const url = parseHttpsUrl(prLink)
+  // `#` left as it is: GitHub shows `owner/repo#N` as the cross-reference it is.
+  const label = pr
+    ? `${escapeText(`${pr.owner}/${pr.repo}`)}#${pr.number}`
+    : escapeText(url ? url.host + url.pathname : prLink)
+  return link(label, prLink)
+}
+
+/** The notice of a job run, when there is a code pull request to tell, and the summary's note. */
+export function noticeFor(ctx: CommandContext<JobSettings>): {
+  notice?: CodePullRequestNotice
+  note?: string
+} {
+  const { settings: s, event } = ctx
+  const code = codePullRequest({
+    ...s,
+    eventName: event.eventName,
+    payload: ctx.payload,
+    serverUrl: ctx.serverUrl
+  })
+  if (!code.ref || !ctx.notifyOctokit) return code.note ? { note: code.note } : {}
+  const notice = new CodePullRequestNotice(code.ref, {
+    octokit: ctx.notifyOctokit,
+    secret: s.apiKey,
+    projectId: s.projectId,
+    docsRepository: `${event.owner}/${event.repo}`,
+    runUrl: ctx.runUrl,
+    serverUrl: ctx.serverUrl
+  })
+  return { notice, note: `The code pull request ${notice.where()} is told in one comment there.` }
+}
+
+/** What the comment on the code pull request says of the run's ending. */
+export function noticeOf(ending: JobEnding, prLink: string | undefined): NoticeState {
+  if (ending.kind === 'finished' && ending.outcome === 'pull-request' && prLink)
+    return { kind: 'opened', prLink }
+  if (ending.kind === 'finished' && ending.outcome === 'no-pull-request')
+    return { kind: 'no-change' }
+  if (ending.kind === 'not-waited') return { kind: 'working' }
+  const why =
+    ending.kind === 'finished'
+      ? `the job ended ${ending.status || 'without a pull request'}`
+      : ending.kind === 'timed-out'
+        ? 'the run stopped waiting before the job finished'
+        : ending.kind === 'cancelled'
+          ? 'the run was cancelled'
+          : 'the run stopped before the job finished'
+  return { kind: 'failed', why }
+}

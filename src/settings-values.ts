@@ -1,0 +1,60 @@
+// The values of the list-like inputs (`sections`, `fail-on-status`, `trigger`, `output-file`),
+// read and checked for settings.ts.
+import { formatFromPath, type FileFormat } from './analytics/sinks.js'
+import { SECTIONS, type SectionName } from './analytics/section-names.js'
+import { FINAL_STATUSES } from './service/schema.js'
+import { InputError, quote } from './inputs.js'
+import { insideWorkspace } from './workspace.js'
+
+export function readSections(text: string): SectionName[] {
+  const items = text
+    .split(',')
+    .map(item => item.trim().toLowerCase())
+    .filter(item => item !== '')
+  const accepted = SECTIONS.map(name => `\`${name}\``).join(', ')
+  if (items.length === 0)
+    throw new InputError('sections', `is empty; expected a comma list of ${accepted}`)
+  for (const item of items) {
+    if (!(SECTIONS as readonly string[]).includes(item))
+      throw new InputError(
+        'sections',
+        `${quote(item)} is not a section; expected a comma list of ${accepted}`
+      )
+  }
+  return [...new Set(items)] as SectionName[]
+}
+
+export function readStatuses(text: string): string[] {
+  // `''` means none; an input left empty also arrives as '' and takes the default first.
+  const items = text
+    .split(',')
+    .map(s => s.trim())
+    .filter(s => s !== '' && s !== "''" && s !== '""')
+  for (const item of items) {
+    if (!(FINAL_STATUSES as readonly string[]).includes(item))
+      throw new InputError(
+        'fail-on-status',
+        `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`
+      )
+  }
+  return items
+}
+
+export function readTrigger(text: string): string {
+  if (text === '' || /\s/.test(text))
+    throw new InputError('trigger', 'must be one word without spaces, e.g. `/docs-agent`')
+  return text
+}
+
+export function readOutputFile(
+  text: string,
+  workspace: string,
+  command: string
+): { path: string; absolute: string; format: FileFormat } {
+  const format = formatFromPath(text)
+  if (command === 'report' && format !== 'json')
+    throw new InputError('output-file', `${quote(text)} must end in .json for \`command: report\``)
+  if (!format)
+    throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`)
+  return { path: text, absolute: insideWorkspace('output-file', text, workspace), format }
+}
