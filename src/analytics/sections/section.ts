@@ -25,6 +25,8 @@ export interface SectionInput {
   shownPaths?: string[]
   pageSize: number
   maxRows: number
+  /** The most offset pages one read asks for (default 400: pages.ts MAX_PAGES). */
+  maxPages?: number
   concurrency: number
   /** The run's deadline: cursors and pages stop at it (the client starts nothing after it). */
   deadline: Deadline
