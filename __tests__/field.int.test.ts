@@ -111,6 +111,29 @@ describe('cursors as the field reports them', () => {
   })
 })
 
+describe('a cursor too long for any URL', () => {
+  it('a 9 KB cursor with a 414 on every long URL: the 100 queries read are shown, the section marked incomplete', async () => {
+    // Every URL over 8,000 characters is refused, the bare re-ask (cursor and limit alone) too.
+    await withService({ cursorChars: 9 * 1024, maxUrlChars: 8000 }, async sim => {
+      const r = await report(sim, { sections: 'searches', top: '300' })
+      expect(errorsOf(r)).toEqual([])
+      const searches = sectionOf(r, 'searches')
+      expect(searches).toMatchObject({ read: 100, complete: false })
+      expect(searches.incomplete).toBe(
+        'Searches: a later page failed (HTTP 414) after 100 queries were read; the report shows those, which are not all of them.'
+      )
+      expect(r.summary).toMatch(/^## Docs health · Nov 9–15 · incomplete\n/)
+      expect((searches.top as unknown[]).length).toBeGreaterThan(0)
+      // The first page, the second with its range, the second bare: then it stops.
+      expect(ofKind(sim, 'searches').map(q => Object.keys(q.query).sort().join(','))).toEqual([
+        'dateFrom,dateTo,limit',
+        'cursor,dateFrom,dateTo,limit',
+        'cursor,limit'
+      ])
+    })
+  })
+})
+
 describe('a gateway that times out', () => {
   it('504 above 100 rows: a visitors export of 1,000 rows is complete, in pages of 63', async () => {
     await withService({ rows: 1000, timeoutAbove: 100, timeoutMs: GATEWAY_MS }, async sim => {
