@@ -63,7 +63,7 @@ export async function readAssistant(input: SectionInput): Promise<AssistantSecti
     complete: result.complete,
     top: groupQuestions(unanswered).slice(0, input.top),
     answered: mostlyAnswered(result.items),
-    ...caveats(result.notes, cursorIncomplete('Assistant', 'questions', result))
+    ...caveats(result.notes, cursorIncomplete('Assistant', 'questions', result), result.narrowed)
   }
   if (input.previous) {
     const { known, previous } = input

@@ -90,7 +90,7 @@ export async function readSearches(input: SectionInput): Promise<SearchesSection
     read: rows.length,
     folded: rows.length - byHits.length,
     complete: result.complete,
-    ...caveats(notes, cursorIncomplete('Searches', 'queries', result))
+    ...caveats(notes, cursorIncomplete('Searches', 'queries', result), result.narrowed)
   }
   if (input.previous) {
     section.previous =

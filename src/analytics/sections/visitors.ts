@@ -170,7 +170,11 @@ export async function readRangePages(
     top: list,
     ...(shown.size > 0 ? { shown: [...shown.values()] } : {}),
     maxRowsReached: read.maxRowsReached,
-    ...caveats(readNotes(input.pageSize, read), pagesIncomplete(name, read))
+    ...caveats(
+      readNotes(input.pageSize, read),
+      pagesIncomplete(name, read),
+      read.narrowed !== undefined
+    )
   }
   return { section, read }
 }

@@ -32,6 +32,8 @@ export interface RangeRead<T> {
   weeks?: number
   /** A part's reading failed past its first page: what it read is kept, the rest is missing. */
   failure?: unknown
+  /** Read in smaller pages or by weeks, after gateway timeouts. */
+  narrowed: boolean
 }
 
 /**
@@ -78,6 +80,7 @@ export async function readWholeOrByWeek<T>(
     short: parts.some(part => part.short),
     endedShort: parts.some(part => part.endedShort),
     notes,
+    narrowed: narrowed !== undefined || weeks !== undefined,
     ...(weeks !== undefined ? { weeks } : {}),
     ...failureOf(parts)
   }
