@@ -30,6 +30,8 @@ import { createField } from './field.js'
  *   shows the service sending (for the action's Retry-After path)
  * @property {boolean} [rateLimitHeaders] send X-RateLimit-Limit, -Remaining and -Reset with every
  *   analytics answer (no source shows the real service sending any)
+ * @property {Record<string, string>} [extraHeaders] more headers on every analytics answer, as a
+ *   careless or hostile service might send (names of any length, a name holding the key)
  * @property {boolean} [hostile] include the hostile strings tests rely on (default true); the
  *   demo turns them off, so it shows what a real docs site's report looks like
  * @property {'percent'|'fraction'} [ctrScale] searches' `ctr`: 0-100 as observed (default), or 0-1
@@ -460,8 +462,9 @@ export function createAnalytics(options, visitors) {
     kept,
     /** The rate-limit headers of an analytics answer, when the simulator sends them. */
     headers() {
-      if (!options.rateLimitHeaders) return undefined
+      if (!options.rateLimitHeaders) return options.extraHeaders
       return {
+        ...options.extraHeaders,
         'X-RateLimit-Limit': String(Number.isFinite(quota) ? quota : 100),
         'X-RateLimit-Remaining': String(
           Math.max(0, (Number.isFinite(quota) ? quota : 100) - spent)

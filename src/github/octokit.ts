@@ -7,6 +7,14 @@ import { Deadline } from '../deadline.js'
 
 export type Octokit = ReturnType<typeof getOctokit>
 
+/** The run's deadline of each client: a listing starts no further page once it has passed. */
+const deadlines = new WeakMap<Octokit, Deadline>()
+
+/** Whether a listing may start another page: not once the run's `wait-timeout` has passed. */
+export function mayListMore(octokit: Octokit): boolean {
+  return !(deadlines.get(octokit)?.passed() ?? false)
+}
+
 /** The longest any one call may take. */
 const GITHUB_TIMEOUT_MS = 30_000
 /**
@@ -41,9 +49,11 @@ export function createOctokit(
       })
       .finally(() => limit.end())
   }
-  return getOctokit(token, {
+  const octokit = getOctokit(token, {
     baseUrl: apiUrl,
     userAgent,
     request: { ...defaults.request, fetch: timed }
   })
+  deadlines.set(octokit, deadline)
+  return octokit
 }
