@@ -111,6 +111,61 @@ describe('cursors as the field reports them', () => {
   })
 })
 
+describe('services whose pages never end', () => {
+  it('`hasMore` for ever, the same rows again: the export stops at the first page of them, 2 requests past it at most, and fails saying why', async () => {
+    await withService({ rows: 1000, repeatAfter: 1000 }, async sim => {
+      const r = await run(sim, { command: 'visitors', 'output-file': 'v.ndjson' })
+      expect(r.code).toBe(1)
+      expect(errorsOf(r)[0]).toMatch(
+        /^The visitors export is incomplete: Visitors: the service sent a page of rows it had sent before while saying more exist, so the reading stopped after 1000 rows/
+      )
+      expect(r.outputs.rows).toBe('1000')
+      const sent = ofKind(sim, 'visitors')
+      const firstRepeat = sent.find(q => (q.offset ?? 0) >= 1000)!
+      const after = sim.requests.slice(firstRepeat.answeredAfter).filter(q => q.kind === 'visitors')
+      expect(after.length).toBeLessThanOrEqual(2)
+      expect(sent.length).toBeLessThanOrEqual(4 + 1 + 2)
+    })
+  })
+
+  it('a new row a page for ever: 401 requests at most, the export fails saying why', async () => {
+    await withService({ rows: Infinity, maxPageRows: 1 }, async sim => {
+      const r = await run(sim, { command: 'visitors' })
+      expect(r.code).toBe(1)
+      expect(errorsOf(r)[0]).toContain(
+        'Visitors: the service still said more rows exist after 400 pages (400 rows), the most a read asks for unless `max-rows` or `max-requests` allow more'
+      )
+      expect(ofKind(sim, 'visitors').length).toBeLessThanOrEqual(401)
+      expect(r.outputs.requests).toBe(String(ofKind(sim, 'visitors').length))
+    })
+  })
+
+  it('a new row a page for ever, in a report: the section is marked incomplete, the step passes', async () => {
+    await withService({ rows: Infinity, maxPageRows: 1 }, async sim => {
+      const r = await report(sim, { sections: 'visitors' })
+      expect(errorsOf(r)).toEqual([])
+      expect(sectionOf(r, 'visitors').incomplete).toMatch(/after 400 pages \(400 rows\)/)
+      expect(r.summary).toMatch(/^## Docs health · Nov 9–15 · incomplete\n/)
+      expect(ofKind(sim, 'visitors').length).toBeLessThanOrEqual(401)
+    })
+  })
+
+  it('at most 100 rows a page of the 250 asked: every row of 1,000 once, 14 requests at most, the summary names the short pages', async () => {
+    await withService({ rows: 1000, maxPageRows: 100 }, async sim => {
+      const r = await run(sim, { command: 'visitors', 'output-file': 'v.ndjson' })
+      expect(r.code).toBe(0)
+      expect(errorsOf(r)).toEqual([])
+      const lines = r.files('v.ndjson')!.trim().split('\n')
+      expect(lines).toHaveLength(1000)
+      expect(new Set(lines.map(line => (JSON.parse(line) as Json).path)).size).toBe(1000)
+      expect(ofKind(sim, 'visitors').length).toBeLessThanOrEqual(14)
+      expect(r.summary).toContain(
+        '9 pages came short (fewer rows than the 250 asked for, while the service said more exist)'
+      )
+    })
+  })
+})
+
 describe('a cursor too long for any URL', () => {
   it('a 9 KB cursor with a 414 on every long URL: the 100 queries read are shown, the section marked incomplete', async () => {
     // Every URL over 8,000 characters is refused, the bare re-ask (cursor and limit alone) too.
