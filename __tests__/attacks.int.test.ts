@@ -337,6 +337,40 @@ describe('a hostile GitHub', () => {
     }
   })
 
+  it('a slow comment listing (1 s a page) with a `next` link for ever ends within `wait-timeout` + 10 s', async () => {
+    const sim = await startService({ apiKey: API_KEY, rows: 40 })
+    const gh = await startGitHub({ token: TOKEN, endlessComments: true, listingDelayMs: 1_000 })
+    gh.addComment(5, 'Looks good', { login: 'octocat', type: 'User' })
+    try {
+      const r = await runScenario({
+        githubToken: TOKEN,
+        inputs: {
+          command: 'visitors',
+          'api-key': API_KEY,
+          'project-id': 'proj-1',
+          'base-url': sim.url,
+          'issue-number': '5',
+          'wait-timeout': '5s'
+        },
+        env: { GITHUB_API_URL: gh.url }
+      })
+      const listings = gh.requests.filter(
+        q => q.method === 'GET' && q.path.endsWith('/issues/5/comments')
+      )
+      // On the simulators' clock: 5 s of pages, the one under way when time ran out, no more.
+      expect(r.durationMs).toBeLessThanOrEqual(5_000 + 10_000)
+      expect(listings.length).toBeGreaterThanOrEqual(2)
+      expect(listings.length).toBeLessThanOrEqual(7)
+      expect(r.stdout).toMatch(
+        /::warning::The comments on #5 were listed up to \d+ pages: the time allowed/
+      )
+      expectNoStack(r)
+    } finally {
+      await sim.close()
+      await gh.close()
+    }
+  })
+
   it('a GitHub that never answers holds a run with `wait-timeout: 5s` for seconds, not minutes', async () => {
     const sim = await startService({ apiKey: API_KEY, jobs: [], created: { activePolls: 1 } })
     const gh = await startGitHub({ token: TOKEN, failures: [{ hang: true, times: Infinity }] })

@@ -5,7 +5,7 @@ import { TimeUpError } from '../src/errors.js'
 import { Deadline } from '../src/deadline.js'
 import { handClock } from './clock.js'
 import { readCursorPages, type CursorPage } from '../src/service/cursor.js'
-import { ServiceError } from '../src/service/errors.js'
+import { BudgetError, ServiceError } from '../src/service/errors.js'
 import { readCursor } from '../src/service/analytics.js'
 import { weeklyChunks } from '../src/service/timeouts.js'
 
@@ -121,6 +121,57 @@ describe('readCursorPages: the service as the field reports it', () => {
         deadline: far
       })
     ).rejects.toThrow('414')
+  })
+
+  it('a 414 whose bare re-ask fails too: the rows read are kept, the reading marked failed', async () => {
+    const fetchPage = service(300, [])
+    const asks: boolean[] = []
+    const r = await readCursorPages({
+      fetchPage: (limit, cursor, ask) => {
+        asks.push(ask.bare)
+        if (cursor !== undefined) return Promise.reject(new ServiceError('GET /x failed: 414', 414))
+        return fetchPage(limit, cursor)
+      },
+      limit: 100,
+      enough: 1000,
+      deadline: far
+    })
+    expect(r.items).toHaveLength(100)
+    expect(r.complete).toBe(false)
+    expect((r.failure as ServiceError).status).toBe(414)
+    expect(asks).toEqual([false, false, true])
+  })
+
+  it.each([
+    ['a 500 past the first page', new ServiceError('GET /x failed: 500', 500), 'kept'],
+    ['a network error past the first page', new Error('socket hang up'), 'kept'],
+    ['the quota spent past the first page', new ServiceError('429', 429), 'thrown'],
+    ['`max-requests` spent past the first page', new BudgetError(3, 'GET /x'), 'thrown']
+  ])('%s: the rows read are %s', async (_name, error, expected) => {
+    const fetchPage = service(300, [])
+    const read = readCursorPages({
+      fetchPage: (limit, cursor) =>
+        cursor !== undefined ? Promise.reject(error) : fetchPage(limit, cursor),
+      limit: 100,
+      enough: 1000,
+      deadline: far
+    })
+    if (expected === 'thrown') return void (await expect(read).rejects.toBe(error))
+    const r = await read
+    expect(r.items).toHaveLength(100)
+    expect(r.failure).toBe(error)
+  })
+
+  it('a failure of the first page fails the reading: there is nothing to keep', async () => {
+    const error = new ServiceError('GET /x failed: 500', 500)
+    await expect(
+      readCursorPages({
+        fetchPage: () => Promise.reject(error),
+        limit: 100,
+        enough: 100,
+        deadline: far
+      })
+    ).rejects.toBe(error)
   })
 
   it('a gateway timeout asks for half the rows, not below 25, and keeps the size that got through', async () => {

@@ -111,6 +111,84 @@ describe('cursors as the field reports them', () => {
   })
 })
 
+describe('services whose pages never end', () => {
+  it('`hasMore` for ever, the same rows again: the export stops at the first page of them, 2 requests past it at most, and fails saying why', async () => {
+    await withService({ rows: 1000, repeatAfter: 1000 }, async sim => {
+      const r = await run(sim, { command: 'visitors', 'output-file': 'v.ndjson' })
+      expect(r.code).toBe(1)
+      expect(errorsOf(r)[0]).toMatch(
+        /^The visitors export is incomplete: Visitors: the service sent a page of rows it had sent before while saying more exist, so the reading stopped after 1000 rows/
+      )
+      expect(r.outputs.rows).toBe('1000')
+      const sent = ofKind(sim, 'visitors')
+      const firstRepeat = sent.find(q => (q.offset ?? 0) >= 1000)!
+      const after = sim.requests.slice(firstRepeat.answeredAfter).filter(q => q.kind === 'visitors')
+      expect(after.length).toBeLessThanOrEqual(2)
+      expect(sent.length).toBeLessThanOrEqual(4 + 1 + 2)
+    })
+  })
+
+  it('a new row a page for ever: 401 requests at most, the export fails saying why', async () => {
+    await withService({ rows: Infinity, maxPageRows: 1 }, async sim => {
+      const r = await run(sim, { command: 'visitors' })
+      expect(r.code).toBe(1)
+      expect(errorsOf(r)[0]).toContain(
+        'Visitors: the service still said more rows exist after 400 pages (400 rows), the most a read asks for unless `max-rows` or `max-requests` allow more'
+      )
+      expect(ofKind(sim, 'visitors').length).toBeLessThanOrEqual(401)
+      expect(r.outputs.requests).toBe(String(ofKind(sim, 'visitors').length))
+    })
+  })
+
+  it('a new row a page for ever, in a report: the section is marked incomplete, the step passes', async () => {
+    await withService({ rows: Infinity, maxPageRows: 1 }, async sim => {
+      const r = await report(sim, { sections: 'visitors' })
+      expect(errorsOf(r)).toEqual([])
+      expect(sectionOf(r, 'visitors').incomplete).toMatch(/after 400 pages \(400 rows\)/)
+      expect(r.summary).toMatch(/^## Docs health · Nov 9–15 · incomplete\n/)
+      expect(ofKind(sim, 'visitors').length).toBeLessThanOrEqual(401)
+    })
+  })
+
+  it('at most 100 rows a page of the 250 asked: every row of 1,000 once, 14 requests at most, the summary names the short pages', async () => {
+    await withService({ rows: 1000, maxPageRows: 100 }, async sim => {
+      const r = await run(sim, { command: 'visitors', 'output-file': 'v.ndjson' })
+      expect(r.code).toBe(0)
+      expect(errorsOf(r)).toEqual([])
+      const lines = r.files('v.ndjson')!.trim().split('\n')
+      expect(lines).toHaveLength(1000)
+      expect(new Set(lines.map(line => (JSON.parse(line) as Json).path)).size).toBe(1000)
+      expect(ofKind(sim, 'visitors').length).toBeLessThanOrEqual(14)
+      expect(r.summary).toContain(
+        '9 pages came short (fewer rows than the 250 asked for, while the service said more exist)'
+      )
+    })
+  })
+})
+
+describe('a cursor too long for any URL', () => {
+  it('a 9 KB cursor with a 414 on every long URL: the 100 queries read are shown, the section marked incomplete', async () => {
+    // Every URL over 8,000 characters is refused, the bare re-ask (cursor and limit alone) too.
+    await withService({ cursorChars: 9 * 1024, maxUrlChars: 8000 }, async sim => {
+      const r = await report(sim, { sections: 'searches', top: '300' })
+      expect(errorsOf(r)).toEqual([])
+      const searches = sectionOf(r, 'searches')
+      expect(searches).toMatchObject({ read: 100, complete: false })
+      expect(searches.incomplete).toBe(
+        'Searches: a later page failed (HTTP 414) after 100 queries were read; the report shows those, which are not all of them.'
+      )
+      expect(r.summary).toMatch(/^## Docs health · Nov 9–15 · incomplete\n/)
+      expect((searches.top as unknown[]).length).toBeGreaterThan(0)
+      // The first page, the second with its range, the second bare: then it stops.
+      expect(ofKind(sim, 'searches').map(q => Object.keys(q.query).sort().join(','))).toEqual([
+        'dateFrom,dateTo,limit',
+        'cursor,dateFrom,dateTo,limit',
+        'cursor,limit'
+      ])
+    })
+  })
+})
+
 describe('a gateway that times out', () => {
   it('504 above 100 rows: a visitors export of 1,000 rows is complete, in pages of 63', async () => {
     await withService({ rows: 1000, timeoutAbove: 100, timeoutMs: GATEWAY_MS }, async sim => {
@@ -195,18 +273,25 @@ describe('a gateway that times out', () => {
 })
 
 describe('short and empty pages that still say more exist', () => {
-  it('a visitors export reads past a short and an empty page: every row served, a request more at most', async () => {
+  it('a visitors export reads past a short page from where its rows end: every row once, the summary says so', async () => {
     const thinPages = [
       { kind: 'visitors', offset: 250, keep: 100 },
-      { kind: 'visitors', offset: 500, keep: 0 }
+      { kind: 'visitors', offset: 600, keep: 0 }
     ]
     await withService({ rows: 1000, thinPages }, async sim => {
       const r = await run(sim, { command: 'visitors', 'output-file': 'v.ndjson' })
       expect(errorsOf(r)).toEqual([])
-      // The 150 rows filtered out of the page at 250 and the 250 of the empty one are not served.
-      expect(r.outputs.rows).toBe(String(1000 - 150 - 250))
-      expect(r.files('v.ndjson')!.trim().split('\n')).toHaveLength(600)
-      expect(ofKind(sim, 'visitors').length).toBeLessThanOrEqual(4 + 1)
+      // The page after the short one starts at 350 (250 + 100 rows received), not 500: no row
+      // is lost. The empty page at 600 is read past by a page's worth of rows (they are lost,
+      // and said: the export's summary names the pages that came short).
+      expect(ofKind(sim, 'visitors').map(q => q.offset)).toContain(350)
+      const lines = r.files('v.ndjson')!.trim().split('\n')
+      expect(lines).toHaveLength(750)
+      expect(new Set(lines.map(line => (JSON.parse(line) as Json).path)).size).toBe(750)
+      expect(r.outputs.rows).toBe('750')
+      expect(r.summary).toContain('2 pages came short (fewer rows than the 250 asked for')
+      // Past the end and the page read ahead at 500, which the short page proved misplaced.
+      expect(ofKind(sim, 'visitors').length).toBeLessThanOrEqual(5 + 1 + 1)
     })
   })
 

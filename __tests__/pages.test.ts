@@ -234,7 +234,12 @@ describe('readOffsetPages: what read-ahead costs', () => {
         async (n, pageSize, maxRows, concurrency, delays) => {
           const data = makeRows(n)
           const fake = fakeService(data, { delay: call => delays[call % delays.length]! })
-          const { promise, delivered, warnings } = run(fake, { pageSize, maxRows, concurrency })
+          const { promise, delivered, warnings } = run(fake, {
+            pageSize,
+            maxRows,
+            concurrency,
+            maxPages: 10_000
+          })
           const result = await promise
 
           const expected = maxRows > 0 ? Math.min(maxRows, n) : n
@@ -326,9 +331,9 @@ describe('readOffsetPages: order and hand-over', () => {
     expect(result).toMatchObject({ rows: 0, pages: 1, requests: 1, maxRowsReached: false })
   })
 
-  it('reads on past a short page that says more exist: every row the service sends, in order', async () => {
+  it('after a short page, the next starts at its offset plus the rows received: every row, in order', async () => {
     const data = makeRows(100)
-    // The service filtered rows 25-29 out of the page at offset 20; the next page starts at 30.
+    // The page at offset 20 holds 5 rows of 10; the next page is asked at 25, not 30.
     const fake = fakeService(data, {
       page: offset =>
         offset === 20 ? { totals: TOTALS, visitors: data.slice(20, 25), hasMore: true } : undefined,
@@ -336,10 +341,65 @@ describe('readOffsetPages: order and hand-over', () => {
     })
     const { promise, delivered, warnings } = run(fake, { pageSize: 10, concurrency: 3 })
     const result = await promise
-    expect(delivered).toEqual([...data.slice(0, 25), ...data.slice(30)])
-    expect(result).toMatchObject({ endedShort: false, shortPages: 1, pages: 10 })
+    expect(delivered).toEqual(data)
+    expect(result).toMatchObject({ endedShort: false, shortPages: 1, pages: 11, dropped: 0 })
     expect(warnings).toEqual([])
-    expect(result.requests - result.pages).toBeLessThanOrEqual(1)
+    expect(fake.stats.calls.map(c => c.offset)).toContain(25)
+    // The pages read ahead past it (those waiting for their turn beside those in flight, at most
+    // 2 · concurrency - 1) were abandoned when the short one came; after it, the window regrew.
+    expect(result.invalidated).toBeGreaterThan(0)
+    expect(result.invalidated).toBeLessThanOrEqual(2 * 3 - 1)
+    expect(result.requests - result.pages - result.invalidated).toBeLessThanOrEqual(2)
+  })
+
+  it('a service that serves at most 100 rows a page of 250: every row once, 9 short pages, few requests', async () => {
+    const data = makeRows(1000)
+    const fake = fakeService(data, {
+      page: offset => ({
+        totals: TOTALS,
+        visitors: data.slice(offset, offset + 100),
+        hasMore: offset + 100 < data.length
+      })
+    })
+    const { promise, delivered } = run(fake, { pageSize: 250, concurrency: 4 })
+    const result = await promise
+    expect(delivered).toEqual(data)
+    expect(result).toMatchObject({ rows: 1000, pages: 10, shortPages: 9, invalidated: 0 })
+    expect(fake.stats.calls.length).toBeLessThanOrEqual(14)
+  })
+
+  it('every row once, in order, whatever number of rows each page holds (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 600 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.array(fc.integer({ min: 1, max: 80 }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 10 }),
+        async (n, pageSize, caps, concurrency, delays) => {
+          const data = makeRows(n)
+          let answered = 0
+          // Each answer holds at most the next cap of the list (a service that filters or caps).
+          const fake = fakeService(data, {
+            delay: call => delays[call % delays.length]!,
+            page: (offset, limit) => {
+              const keep = Math.min(limit, caps[answered++ % caps.length]!)
+              const rows = data.slice(offset, offset + keep)
+              return { totals: TOTALS, visitors: rows, hasMore: offset + rows.length < n }
+            }
+          })
+          const { promise, delivered } = run(fake, { pageSize, concurrency, maxPages: 1000 })
+          const result = await promise
+          expect(delivered).toEqual(data)
+          expect(result.dropped).toBe(0)
+          expect(fake.stats.maxInFlight).toBeLessThanOrEqual(concurrency)
+          // What was asked and not used: past the end, or at offsets a short page proved wrong.
+          expect(result.requests).toBe(result.pages + result.abandoned + result.invalidated)
+          expect(result.abandoned).toBeLessThanOrEqual(Math.max(1, concurrency - 1))
+        }
+      ),
+      { numRuns: 150 }
+    )
   })
 
   it('stops after 3 empty pages in a row that say more exist, and says it ended short', async () => {
@@ -656,6 +716,45 @@ describe('readOffsetPages: the deadline', () => {
   })
 })
 
+describe('readOffsetPages: a service that says `hasMore` for ever', () => {
+  it('the same rows again: the read stops at the first page of rows read before, 2 requests past it at most', async () => {
+    const data = makeRows(40)
+    // Offsets past 40 serve the rows from the start again, for ever.
+    const fake = fakeService(data, {
+      page: (offset, limit) => {
+        const rows = Array.from({ length: limit }, (_, i) => data[(offset + i) % 40]!)
+        return { totals: TOTALS, visitors: rows, hasMore: true }
+      }
+    })
+    const { promise, delivered } = run(fake, { pageSize: 10, concurrency: 4 })
+    const result = await promise
+    expect(delivered).toEqual(data)
+    expect(result).toMatchObject({ repeated: true, capped: false, pages: 5, rows: 40 })
+    // The first page that repeats is the 5th: what was asked after it was read ahead, abandoned.
+    expect(fake.stats.calls.length - 5).toBeLessThanOrEqual(2)
+  })
+
+  it('a new row a page for ever: 400 pages at most, then the read stops, capped', async () => {
+    const fake = fakeService([], {
+      page: offset => ({ totals: TOTALS, visitors: makeRows(1, `/n${offset}-`), hasMore: true })
+    })
+    const { promise } = run(fake, { pageSize: 250, concurrency: 4 })
+    const result = await promise
+    expect(result).toMatchObject({ capped: true, repeated: false, pages: 400, rows: 400 })
+    expect(fake.stats.calls.length).toBeLessThanOrEqual(401)
+    // The next page starts after the one row received: offsets 0, 1, 2…
+    expect(fake.stats.calls.slice(0, 5).map(c => c.offset)).toEqual([0, 1, 2, 3, 4])
+  })
+
+  it('reads more pages when the caller allows more (`max-rows`, `max-requests`)', async () => {
+    const fake = fakeService([], {
+      page: offset => ({ totals: TOTALS, visitors: makeRows(1, `/n${offset}-`), hasMore: true })
+    })
+    const result = await run(fake, { pageSize: 250, maxPages: 450 }).promise
+    expect(result).toMatchObject({ capped: true, pages: 450 })
+  })
+})
+
 describe('readOffsetPages: data that moves during the read', () => {
   it('warns once when the totals change between pages', async () => {
     const fake = fakeService(makeRows(100), {
@@ -668,21 +767,22 @@ describe('readOffsetPages: data that moves during the read', () => {
     expect(warnings[0]).toMatch(/totals changed/)
   })
 
-  it('warns once when a path appears twice across pages', async () => {
+  it('keeps each path once, and warns once when one comes again', async () => {
     const data = makeRows(100)
     data[57] = { ...data[57]!, path: data[3]!.path }
     data[80] = { ...data[80]!, path: data[4]!.path }
     const fake = fakeService(data)
     const { promise, delivered, warnings } = run(fake, { pageSize: 10 })
-    await promise
-    expect(delivered).toEqual(data)
+    const result = await promise
+    expect(delivered).toEqual(data.filter((_, i) => i !== 57 && i !== 80))
+    expect(result).toMatchObject({ rows: 98, dropped: 2 })
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain(JSON.stringify(data[3]!.path))
   })
 
   it('does not warn about 300,000 distinct paths', async () => {
     const fake = fakeService(makeRows(300_000, '/docs/page-'))
-    const { promise, warnings } = run(fake, { pageSize: 250, concurrency: 16 })
+    const { promise, warnings } = run(fake, { pageSize: 250, concurrency: 16, maxPages: 1200 })
     const result = await promise
     expect(result.rows).toBe(300_000)
     expect(warnings).toEqual([])

@@ -323,7 +323,8 @@ describe("visitors and views: each page once, and the views of the visitors' pag
       ['/a', 9],
       ['/b', 5]
     ])
-    expect(warnings.join('\n')).toMatch(/"\/a" appears more than once/)
+    expect(warnings.join('\n')).toMatch(/"\/a" came more than once/)
+    expect(v.notes).toEqual(['1 row was dropped: each path is counted once.'])
   })
 
   it('views keeps the rows of the pages the visitors section shows, beyond its own top', async () => {

@@ -7,6 +7,7 @@ import { describe, it, expect, afterAll } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { SIM_GITHUB_TOKEN } from '../sim/github.js'
 import { runScenario, type RunResult } from './runner.js'
+import { holdsPart } from './leaks.js'
 import {
   errorsOf,
   expectNoStack,
@@ -90,6 +91,32 @@ describe('command: check', () => {
         expect(r.summary).not.toMatch(/\/guides\/|how to/)
       }
     )
+  })
+
+  it('rate-limit headers only by their known names, clipped and redacted: no other service header name is shown', async () => {
+    // A lower-case key (header names come lower-case) that the service echoes in header names.
+    const key = 'mint_lowercase_key_0123456789abcdef'
+    const extraHeaders: Record<string, string> = {
+      [`x-ratelimit-${key}`]: '1',
+      [key]: '2',
+      'x-ratelimit-remaining': `93 ${key}`,
+      'x-served-by': 'cache-fra-1'
+    }
+    for (let i = 0; i < 8; i++)
+      extraHeaders[`x-ratelimit-${String(i).repeat(400)}`] = 'x'.repeat(500)
+    await withService({ apiKey: key, projects: ['proj-1'], extraHeaders }, async sim => {
+      const r = await check(sim, { 'api-key': key })
+      expect(r.code).toBe(0)
+      const everything = [r.stdout, r.stderr, r.summary, JSON.stringify(r.outputs)].join('\n')
+      expect(holdsPart(everything.replace(/::add-mask::.*/g, ''), key)).toBe(false)
+      const profile = r.outputs['service-profile']!
+      const names = profileOf(r).operations.flatMap(o => Object.keys((o.rateLimit as Json) ?? {}))
+      expect(new Set(names)).toEqual(new Set(['x-ratelimit-remaining']))
+      expect(profile).not.toContain('x-served-by')
+      expect(profile).not.toContain('0000')
+      expect(r.summary).toContain('Rate-limit headers: `visitors`: x-ratelimit-remaining')
+      expect(profile.length).toBeLessThan(4000)
+    })
   })
 
   it('a bad key: fails at the first request naming the secret to update, nothing else sent', async () => {
@@ -231,6 +258,21 @@ describe('command: check', () => {
         })
       }
     )
+  })
+
+  it('a GitHub that takes the empty probe comment: it is deleted at once, and the line says so', async () => {
+    await withGitHub({ acceptsEmptyComment: true, pulls: { 5: { state: 'open' } } }, async gh => {
+      await withService({}, async sim => {
+        const r = await check(sim, {}, { env: { GITHUB_API_URL: gh.url }, ...pullRequestEvent(5) })
+        expect(errorsOf(r)).toEqual([])
+        expect(lineOf(r, 'GitHub token may comment')).toContain(
+          "GitHub took the check's empty comment (github.com refuses one), and it was deleted at once"
+        )
+        // Created, then deleted: nothing left behind.
+        expect(gh.requests.map(q => q.method).filter(m => m !== 'GET')).toContain('DELETE')
+        expect(gh.comments.get(5) ?? []).toEqual([])
+      })
+    })
   })
 
   it('the hourly limit spent: one 429, the other analytics not asked, the agent still checked', async () => {

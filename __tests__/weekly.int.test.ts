@@ -254,6 +254,41 @@ describe('weekly: the report remembers', () => {
   })
 })
 
+describe('weekly: only totals read whole are remembered', () => {
+  /** Week one's report, then week two's (compare): the feedback requests week two sent for week one. */
+  async function weekTwoAsksWeekOne(fault: boolean): Promise<{ asked: number; first: RunResult }> {
+    let result = { asked: -1, first: undefined as unknown as RunResult }
+    await withGitHub({}, async gh =>
+      withService(
+        // The gateway times out on the first two feedback pages: 100 and 50 pages, then 25.
+        fault ? { faults: [{ kind: 'feedback', status: 504, times: 2 }] } : {},
+        async sim => {
+          const extra = { sections: 'feedback', trend: '0' }
+          const first = await report(sim, gh, WEEKS.one, extra)
+          expectSuccess(first)
+          const before = sim.requests.length
+          expectSuccess(await report(sim, gh, WEEKS.two, extra))
+          const asked = sim.requests
+            .slice(before)
+            .filter(q => q.kind === 'feedback' && q.query.dateFrom === WEEKS.one['date-from'])
+          result = { asked: asked.length, first }
+        }
+      )
+    )
+    return result
+  }
+
+  it('a feedback read narrowed to 25 pages records no totals: the next week reads that week afresh', async () => {
+    const narrowed = await weekTwoAsksWeekOne(true)
+    const feedback = (jsonOf(narrowed.first).sections as Json[]).find(x => x.name === 'feedback')
+    expect(feedback).toMatchObject({ narrowed: true })
+    expect(narrowed.first.summary).toContain('so they were read in pages of 25')
+    expect(narrowed.asked).toBe(1)
+    // Read whole, the week's 👎 is recorded and taken from the record.
+    expect((await weekTwoAsksWeekOne(false)).asked).toBe(0)
+  })
+})
+
 describe('weekly: a trend that never invents', () => {
   it('reads the trend newest first, once each; a quota stop draws no point and posts the comment incomplete', async () => {
     await withGitHub({}, async gh =>

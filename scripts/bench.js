@@ -276,7 +276,9 @@ async function memory() {
         'project-id': 'bench',
         'base-url': sim.url,
         summary: 'false',
-        'output-file': 'out/visitors.ndjson'
+        'output-file': 'out/visitors.ndjson',
+        // 4,000 pages: more than the 400 a read asks for unless `max-rows` allows more.
+        'max-rows': String(rows)
       },
       nodeArgs: ['--import', PRELOAD],
       env: { RSS_REPORT_FILE: reportFile },
@@ -354,7 +356,7 @@ async function exportCost() {
   const once = async actionDir => {
     const { r, ms } = await exportOnce(
       sim,
-      { 'output-file': 'out/visitors.ndjson' },
+      { 'output-file': 'out/visitors.ndjson', 'max-rows': String(rows) },
       { timeoutMs: 150_000, ...(actionDir ? { actionDir } : {}) }
     )
     if (r.outputs.rows !== String(rows))

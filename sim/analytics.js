@@ -32,6 +32,8 @@ import { createField } from './field.js'
  *   shows the service sending (for the action's Retry-After path)
  * @property {boolean} [rateLimitHeaders] send X-RateLimit-Limit, -Remaining and -Reset with every
  *   analytics answer (no source shows the real service sending any)
+ * @property {Record<string, string>} [extraHeaders] more headers on every analytics answer, as a
+ *   careless or hostile service might send (names of any length, a name holding the key)
  * @property {boolean} [hostile] include the hostile strings tests rely on (default true); the
  *   demo turns them off, so it shows what a real docs site's report looks like
  * @property {'percent'|'fraction'} [ctrScale] searches' `ctr`: 0-100 as observed (default), or 0-1
@@ -334,7 +336,7 @@ export function createAnalytics(options, visitors) {
   }
 
   const field = createField(options)
-  const { encodeCursor, kept } = field
+  const { encodeCursor } = field
   /** The offset and range a cursor stands for (the request's own range first), or an error. */
   const cursorWindow = (kind, q) =>
     field.cursorWindow(kind, q) ?? { answer: bad('cursor is invalid or expired') }
@@ -349,14 +351,11 @@ export function createAnalytics(options, visitors) {
         return bad('offset must be a non-negative integer')
       const limit = q.limit === undefined ? 50 : +q.limit
       const offset = q.offset === undefined ? 0 : +q.offset
-      const rows = []
-      const end = Math.min(offset + limit, views.count)
-      for (let i = offset; i < offset + kept('views', offset, end - offset); i++)
-        rows.push(scaleRow(views.at(i), f))
+      const { positions, hasMore } = field.offsetPage('views', offset, limit, views.count)
       return ok({
         totals: scaleRow(getViewsTotals(), f),
-        views: rows,
-        hasMore: offset + limit < views.count
+        views: positions.map(i => scaleRow(views.at(i), f)),
+        hasMore
       })
     },
     searches(q, f, projectId) {
@@ -364,7 +363,7 @@ export function createAnalytics(options, visitors) {
       if (invalid) return invalid
       const { offset, range, answer } = cursorWindow('searches', q)
       if (answer) return answer
-      const limit = q.limit === undefined ? 50 : +q.limit
+      const limit = field.pageRows(q.limit === undefined ? 50 : +q.limit)
       const dated = range?.dateFrom ? options.searchesByDate?.[range.dateFrom] : undefined
       if (dated) {
         const end = Math.min(offset + limit, dated.length)
@@ -377,7 +376,7 @@ export function createAnalytics(options, visitors) {
       }
       const end = Math.min(offset + limit, searches.count)
       const rows = []
-      for (let i = offset; i < offset + kept('searches', offset, end - offset); i++) {
+      for (let i = offset; i < offset + field.kept('searches', offset, end - offset); i++) {
         const row = searches.at(i)
         // Generated queries were searched inside the range asked for.
         rows.push(
@@ -394,7 +393,8 @@ export function createAnalytics(options, visitors) {
     feedback(q, f) {
       const invalid = checkQuery(q, 100)
       if (invalid) return invalid
-      const limit = q.limit === undefined ? 10 : +q.limit
+      const asked = q.limit === undefined ? 10 : +q.limit
+      const limit = field.pageRows(asked)
       const rows = feedbackOrder.slice(0, limit).map(r => {
         const [thumbsUp, thumbsDown] = [Math.floor(r.thumbsUp * f), Math.floor(r.thumbsDown * f)]
         return { ...r, thumbsUp, thumbsDown, total: thumbsUp + thumbsDown + r.code }
@@ -406,12 +406,12 @@ export function createAnalytics(options, visitors) {
       if (invalid) return invalid
       const { offset, range, answer } = cursorWindow('assistant', q)
       if (answer) return answer
-      const limit = q.limit === undefined ? 100 : +q.limit
+      const limit = field.pageRows(q.limit === undefined ? 100 : +q.limit)
       // A period serves as many conversations as its caller stats count.
       const count = Math.floor(conversations.count * f)
       const end = Math.min(offset + limit, count)
       const rows = []
-      for (let i = offset; i < offset + kept('assistant', offset, end - offset); i++)
+      for (let i = offset; i < offset + field.kept('assistant', offset, end - offset); i++)
         rows.push(
           options.conversations === undefined
             ? generatedConversation(i, range, hostile)
@@ -468,12 +468,13 @@ export function createAnalytics(options, visitors) {
         entry.projectId
       )
     },
-    /** How many rows the `visitors` page at `offset` keeps (thinPages), of `count`. */
-    kept,
+    /** The rows the `visitors` page at `offset` serves, and whether it says more exist. */
+    offsetPage: field.offsetPage,
     /** The rate-limit headers of an analytics answer, when the simulator sends them. */
     headers() {
-      if (!options.rateLimitHeaders) return undefined
+      if (!options.rateLimitHeaders) return options.extraHeaders
       return {
+        ...options.extraHeaders,
         'X-RateLimit-Limit': String(Number.isFinite(quota) ? quota : 100),
         'X-RateLimit-Remaining': String(
           Math.max(0, (Number.isFinite(quota) ? quota : 100) - spent)

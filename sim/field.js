@@ -20,6 +20,10 @@
  * @property {{ kind: string, offset: number, keep: number }[]} [thinPages] the page of `kind`
  *   starting at `offset` holds only its first `keep` rows (the service filtered the others out of
  *   it) while `hasMore` or `nextCursor` still say more exist, as PostHog's tests model
+ * @property {number} [maxPageRows] serve at most this many rows a page whatever `limit` asks,
+ *   saying more exist as long as they do (a service with a lower page cap than documented)
+ * @property {number} [repeatAfter] offset pages (`visitors`, `views`) past this many rows serve
+ *   the same rows again from the start, with `hasMore` for ever (a broken or hostile service)
  */
 
 /** @param {FieldOptions} options */
@@ -87,5 +91,30 @@ export function createField(options) {
   /** A URL the server refuses with 414 (maxUrlChars). */
   const urlTooLong = url => options.maxUrlChars !== undefined && url.length > options.maxUrlChars
 
-  return { encodeCursor, cursorWindow, kept, gatewayTimeout, urlTooLong }
+  /** The rows a page may hold: `limit`, or fewer under `maxPageRows`. */
+  const pageRows = limit => Math.min(limit, options.maxPageRows ?? Infinity)
+
+  /**
+   * The positions of the rows the offset page of `kind` at `offset` serves, of `count` rows, and
+   * whether it says more exist: thin pages, `maxPageRows` and `repeatAfter` applied.
+   * @returns {{ positions: number[], hasMore: boolean }}
+   */
+  const offsetPage = (kind, offset, limit, count) => {
+    const take = pageRows(limit)
+    const repeat = options.repeatAfter
+    if (repeat !== undefined) {
+      const n = kept(kind, offset, take)
+      return {
+        positions: Array.from({ length: n }, (_, i) => (offset + i) % repeat),
+        hasMore: true
+      }
+    }
+    const n = kept(kind, offset, Math.max(0, Math.min(offset + take, count) - offset))
+    const positions = Array.from({ length: n }, (_, i) => offset + i)
+    // A capped service says more exist while they do; otherwise as documented, by `limit`.
+    const hasMore = options.maxPageRows !== undefined ? offset + n < count : offset + limit < count
+    return { positions, hasMore }
+  }
+
+  return { encodeCursor, cursorWindow, kept, pageRows, offsetPage, gatewayTimeout, urlTooLong }
 }

@@ -45,6 +45,10 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {boolean} [viewerFails] GraphQL's `viewer` answers with an error (a token that may
  *   not ask)
  * @property {GitHubFailure[]} [failures]
+ * @property {boolean} [acceptsEmptyComment] take a comment POSTed without a body (github.com
+ *   answers 422), as an empty comment: what the check's rights probe must not leave behind
+ * @property {number} [listingDelayMs] answer each comment listing page after this long on the
+ *   simulators' clock (a slow GitHub)
  * @property {boolean} [endlessComments] comment listings whose `next` link never ends: every
  *   page repeats the comments and links one more page (a hostile or broken API)
  * @property {Record<number, number|(string|PullFile)[]>} [pullFiles] the changed files of a pull
@@ -186,6 +190,9 @@ export async function startGitHub(options = {}) {
       const [, owner, repo, n] = m
       if (method === 'POST') {
         if (!mayComment(+n)) return forbidden
+        // A lax GitHub (acceptsEmptyComment) takes a comment without a body, as an empty one.
+        if (!validBody(body) && options.acceptsEmptyComment)
+          return { status: 201, body: makeComment(owner, repo, +n, '', actor) }
         if (!validBody(body)) return { status: 422, body: { message: 'Invalid request' } }
         if (body.body.length > MAX_BODY) return { status: 422, body: tooLong }
         return { status: 201, body: makeComment(owner, repo, +n, body.body, actor) }
@@ -240,8 +247,15 @@ export async function startGitHub(options = {}) {
     m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(path)
     if (m) {
       const comment = findComment(+m[1])
-      if (!comment || (method !== 'GET' && method !== 'PATCH')) return notFound
+      if (!comment || !['GET', 'PATCH', 'DELETE'].includes(method)) return notFound
       if (method === 'GET') return { status: 200, body: comment }
+      if (method === 'DELETE') {
+        for (const list of comments.values()) {
+          const at = list.indexOf(comment)
+          if (at >= 0) list.splice(at, 1)
+        }
+        return { status: 204, body: '' }
+      }
       if (!validBody(body)) return { status: 422, body: { message: 'Invalid request' } }
       if (body.body.length > MAX_BODY) return { status: 422, body: tooLong }
       comment.body = body.body
@@ -373,11 +387,20 @@ export async function startGitHub(options = {}) {
             }
           : route(entry)
       }
-      res.writeHead(answer.status, {
-        'content-type': 'application/json; charset=utf-8',
-        ...answer.headers
-      })
-      res.end(JSON.stringify(answer.body))
+      const send = () => {
+        if (res.destroyed) return
+        res.writeHead(answer.status, {
+          'content-type': 'application/json; charset=utf-8',
+          ...answer.headers
+        })
+        res.end(answer.status === 204 ? undefined : JSON.stringify(answer.body))
+      }
+      const listing = entry.method === 'GET' && /\/issues\/\d+\/comments$/.test(entry.path)
+      if (listing && options.listingDelayMs) {
+        const gone = new AbortController()
+        res.on('close', () => gone.abort())
+        void simClock.sleep(options.listingDelayMs, gone.signal).then(send)
+      } else send()
     })
   })
   server.on('connection', socket => {

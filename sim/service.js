@@ -117,6 +117,8 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {number|undefined} limit
  * @property {number} time ms since the simulator started
  * @property {number} [answeredAt] ms since the simulator started, when the answer was sent
+ * @property {number} [answeredAfter] how many requests the simulator had received when the
+ *   answer was sent (the later ones were sent after it)
  * @property {Fault|null} fault
  */
 
@@ -437,14 +439,9 @@ export async function startService(options = {}) {
     const offset = q.offset === undefined ? 0 : +q.offset
     const data = rowsFor(q)
     const count = Array.isArray(data) ? data.length : data
-    const page = []
-    const end = Math.min(offset + limit, count)
-    const kept = analytics.kept('visitors', offset, Math.max(0, end - offset))
-    for (let i = offset; i < offset + kept; i++) page.push(rowAt(q, data, i))
-    return {
-      status: 200,
-      body: { totals: totalsFor(q, data), visitors: page, hasMore: offset + limit < count }
-    }
+    const { positions, hasMore } = analytics.offsetPage('visitors', offset, limit, count)
+    const page = positions.map(i => rowAt(q, data, i))
+    return { status: 200, body: { totals: totalsFor(q, data), visitors: page, hasMore } }
   }
 
   const pickFault = (/** @type {LoggedRequest} */ entry) => {
@@ -517,7 +514,11 @@ export async function startService(options = {}) {
 
   const send = (res, status, body, headers = {}) => {
     const entry = answering.get(res)
-    if (entry) entry.answeredAt = simClock.now() - started
+    if (entry) {
+      entry.answeredAt = simClock.now() - started
+      // Requests received before this answer went out: those after it were sent knowing it.
+      entry.answeredAfter = requests.length
+    }
     const text = typeof body === 'string' ? body : JSON.stringify(body)
     res.writeHead(status, {
       'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : JSON_TYPE,

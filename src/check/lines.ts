@@ -294,7 +294,23 @@ export function rightsLine(
 ): CheckLine {
   const check = 'GitHub token may comment'
   const where = `#${issueNumber}`
-  if (rights.ok) return { check, verdict: 'pass', seen: `may comment on ${where}` }
+  if (rights.ok && rights.probe === undefined)
+    return { check, verdict: 'pass', seen: `may comment on ${where}` }
+  if (rights.ok && rights.probe === 'deleted')
+    return {
+      check,
+      verdict: 'pass',
+      seen:
+        `may comment on ${where}: GitHub took the check's empty comment (github.com refuses ` +
+        'one), and it was deleted at once'
+    }
+  if (rights.ok)
+    return {
+      check,
+      verdict: 'fail',
+      seen: `may comment on ${where}, but GitHub took the check's empty comment and refused to delete it`,
+      fix: `Delete the empty ${typeof rights.probe === 'object' ? rights.probe.left : 'comment'} the check left`
+    }
   const permission = event.isPullRequest
     ? '`pull-requests: write`'
     : '`issues: write` (and `pull-requests: write` for pull requests)'

@@ -4,6 +4,7 @@ import * as core from '@actions/core'
 import type { SectionInput } from '../analytics/sections/section.js'
 import type { DateRange } from '../period.js'
 import { AnalyticsApi } from '../service/analytics.js'
+import { MAX_PAGES } from '../service/pages.js'
 import type { AnalyticsSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 
@@ -20,10 +21,20 @@ export function sectionInput(
     top: s.top,
     pageSize: s.pageSize,
     maxRows: s.maxRows,
+    maxPages: maxPagesOf(s),
     concurrency: s.concurrency,
     deadline: ctx.deadline,
     onWarning: line => core.warning(line)
   }
+}
+
+/**
+ * The most offset pages a read asks for: 400 (four hours of the analytics quota), unless
+ * `max-rows` or `max-requests` allow more.
+ */
+export function maxPagesOf(s: AnalyticsSettings): number {
+  const rows = s.maxRows > 0 ? Math.ceil(s.maxRows / s.pageSize) : 0
+  return Math.max(MAX_PAGES, rows, s.maxRequests)
 }
 
 /** A range as the log says it: "all time", or its bounds with the end exclusive. */

@@ -4,8 +4,9 @@
 import * as core from '@actions/core'
 import { chars, fitMarkdown } from '../report/fit.js'
 import { call } from './errors.js'
+import { redact } from '../secrets.js'
 import { pullRequestOfLink } from './pulls.js'
-import type { Octokit } from './octokit.js'
+import { mayListMore, type Octokit } from './octokit.js'
 
 /** An issue or pull request of a repository. */
 export interface Place {
@@ -71,7 +72,10 @@ function loginOf(user: { login?: string } | null | undefined): string {
 /** A listing stops after this many pages (10,000 comments): a `next` link forever ends here. */
 const MAX_LISTING_PAGES = 100
 
-/** The comments on the issue or pull request, oldest first: at most MAX_LISTING_PAGES pages. */
+/**
+ * The comments on the issue or pull request, oldest first: at most MAX_LISTING_PAGES pages, and
+ * no page after the first once the run's deadline has passed.
+ */
 export async function listComments(octokit: Octokit, place: Place): Promise<ListedComment[]> {
   return call(`listing the comments on #${place.issueNumber}`, async () => {
     const all: ListedComment[] = []
@@ -88,6 +92,14 @@ export async function listComments(octokit: Octokit, place: Place): Promise<List
       if (++pages >= MAX_LISTING_PAGES) {
         core.warning(
           `The comments on #${place.issueNumber} were listed up to ${MAX_LISTING_PAGES} pages only; later ones were not read.`
+        )
+        break
+      }
+      // The first page is read whatever the time (the run's ending needs it); no later one
+      // starts after `wait-timeout`: a slow GitHub with a `next` link for ever ends here.
+      if (!mayListMore(octokit)) {
+        core.warning(
+          `The comments on #${place.issueNumber} were listed up to ${pages} ${pages === 1 ? 'page' : 'pages'}: the time allowed (\`wait-timeout\`) ran out, so later ones were not read.`
         )
         break
       }
@@ -111,7 +123,8 @@ export async function createComment(
       owner: place.owner,
       repo: place.repo,
       issue_number: place.issueNumber,
-      body
+      // Every comment passes the secret search here, whatever built it.
+      body: redact(body)
     })
   )
   return toRef(data)
@@ -128,7 +141,7 @@ export async function editComment(
       owner: place.owner,
       repo: place.repo,
       comment_id: id,
-      body
+      body: redact(body)
     })
   )
   return toRef(data)

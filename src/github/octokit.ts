@@ -9,6 +9,14 @@ import { proxyCredentials, type Proxy } from '../proxy.js'
 
 export type Octokit = ReturnType<typeof getOctokit>
 
+/** The run's deadline of each client: a listing starts no further page once it has passed. */
+const deadlines = new WeakMap<Octokit, Deadline>()
+
+/** Whether a listing may start another page: not once the run's `wait-timeout` has passed. */
+export function mayListMore(octokit: Octokit): boolean {
+  return !(deadlines.get(octokit)?.passed() ?? false)
+}
+
 /** The longest any one call may take. */
 const GITHUB_TIMEOUT_MS = 30_000
 /**
@@ -44,11 +52,13 @@ export function createOctokit(
       })
       .finally(() => limit.end())
   }
-  return getOctokit(token, {
+  const octokit = getOctokit(token, {
     baseUrl: apiUrl,
     userAgent,
     request: { fetch: timed }
   })
+  deadlines.set(octokit, deadline)
+  return octokit
 }
 
 /** fetch through `proxy`: undici's ProxyAgent (CONNECT for https, absolute URI for http). */

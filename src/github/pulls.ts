@@ -3,7 +3,7 @@
 import type { ChangedFile, PullRequestChanges } from '../report/job-report.js'
 import { redact } from '../secrets.js'
 import { call } from './errors.js'
-import type { Octokit } from './octokit.js'
+import { mayListMore, type Octokit } from './octokit.js'
 
 /** A pull request on this GitHub, perhaps of another repository. */
 export interface PullRequestRef {
@@ -42,7 +42,8 @@ async function readFiles(
       additions: count(f.additions),
       deletions: count(f.deletions)
     }))
-    if (onPage(files) === true || ++read >= MAX_PAGES) break
+    // No page starts after the run's `wait-timeout`.
+    if (onPage(files) === true || ++read >= MAX_PAGES || !mayListMore(octokit)) break
   }
 }
 

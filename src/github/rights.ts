@@ -1,26 +1,37 @@
 // Whether the token may comment on a pull request or issue, found without writing anything: a
 // comment with no body. GitHub checks the token's rights before the body, so it answers 403 when
 // the token may not write there, 404 when it cannot see the issue, and otherwise 422, refusing
-// only the missing body. Nothing is created either way.
+// only the missing body. A GitHub that took the empty comment anyway has it deleted at once, and
+// the check says so: the probe leaves nothing behind.
 import type { Place } from './comments.js'
 import { call, GitHubError } from './errors.js'
 import type { Octokit } from './octokit.js'
 
-export type CommentRights = { ok: true } | { ok: false; status: number | undefined; said: string }
+export type CommentRights =
+  | {
+      ok: true
+      /** GitHub took the probe (a comment with no body): deleted at once, or failed to be. */
+      probe?: 'deleted' | { left: string }
+    }
+  | { ok: false; status: number | undefined; said: string }
 
 const COMMENTS_ROUTE: string = 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments'
 
 export async function commentRights(octokit: Octokit, place: Place): Promise<CommentRights> {
+  let created: { id?: unknown; html_url?: unknown } | undefined
   try {
-    await call(`a comment on #${place.issueNumber} with no body (to check the token)`, () =>
-      // The route as a plain string: its typed form requires the body this request leaves out.
-      octokit.request(COMMENTS_ROUTE, {
-        owner: place.owner,
-        repo: place.repo,
-        issue_number: place.issueNumber,
-        data: {}
-      })
+    const answer = await call(
+      `a comment on #${place.issueNumber} with no body (to check the token)`,
+      () =>
+        // The route as a plain string: its typed form requires the body this request leaves out.
+        octokit.request(COMMENTS_ROUTE, {
+          owner: place.owner,
+          repo: place.repo,
+          issue_number: place.issueNumber,
+          data: {}
+        })
     )
+    created = (answer as { data?: { id?: unknown; html_url?: unknown } }).data
   } catch (err) {
     if (!(err instanceof GitHubError)) throw err
     // The rights were checked, and only the body refused: the token may comment here.
@@ -28,8 +39,18 @@ export async function commentRights(octokit: Octokit, place: Place): Promise<Com
     const said = [err.status, err.detail].filter(x => x !== undefined && x !== '').join(' ')
     return { ok: false, status: err.status, said }
   }
-  // GitHub took a comment with no body: it may write here (never expected).
-  return { ok: true }
+  // GitHub took a comment with no body (never expected of github.com): it may write here, and the
+  // probe is deleted at once.
+  const id = created?.id
+  if (typeof id !== 'number') return { ok: true }
+  try {
+    await call(`deleting the check's empty comment ${id} on #${place.issueNumber}`, () =>
+      octokit.rest.issues.deleteComment({ owner: place.owner, repo: place.repo, comment_id: id })
+    )
+    return { ok: true, probe: 'deleted' }
+  } catch {
+    return { ok: true, probe: { left: `comment ${id} on #${place.issueNumber}` } }
+  }
 }
 
 /**

@@ -7,7 +7,7 @@
 
 import type { Deadline } from '../deadline.js'
 import { TimeUpError } from '../errors.js'
-import { ServiceError } from './errors.js'
+import { BudgetError, RateLimitError, ServiceError } from './errors.js'
 import { MAX_EMPTY_PAGES } from './pages.js'
 import { canNarrow, halved, isGatewayTimeout, type Narrowing } from './timeouts.js'
 
@@ -54,6 +54,17 @@ export interface CursorResult<T> {
   endedShort: boolean
   /** Set when the gateway timed out on pages of `limit` and smaller ones got through. */
   narrowed?: Narrowing
+  /**
+   * The failure a page past the first ended the reading with (a 414 whose bare re-ask failed too,
+   * or any other): the items read before it are kept, and the reading is not whole.
+   */
+  failure?: unknown
+}
+
+/** Errors that end the run, not just this reading: the quota, `max-requests`, a rejected key. */
+function endsTheRun(err: unknown): boolean {
+  if (err instanceof RateLimitError || err instanceof BudgetError) return true
+  return err instanceof ServiceError && (err.status === 401 || err.status === 429)
 }
 
 export async function readCursorPages<T>(o: CursorOptions<T>): Promise<CursorResult<T>> {
@@ -103,6 +114,10 @@ export async function readCursorPages<T>(o: CursorOptions<T>): Promise<CursorRes
         narrowed = { from: o.limit, to: limit }
         continue
       }
+      // Past the first page the rows read are kept and the reading ends there, marked failed;
+      // unless the range is to be read again by weeks, or the run itself must stop.
+      const byWeeks = o.splittable === true && isGatewayTimeout(err)
+      if (pages > 0 && !byWeeks && !endsTheRun(err)) return { ...done(false), failure: err }
       throw err
     }
     pages++

@@ -195,14 +195,22 @@ function requestInfo<T>(r: AttemptRequest<T>, signal: AbortSignal): RequestInfo 
   }
 }
 
-/** Headers about rate limits (`X-RateLimit-*`, `RateLimit-*`, `Retry-After`): a few, short. */
+/**
+ * The rate-limit header names the action knows (`X-RateLimit-*`, `RateLimit-*`, `Retry-After`):
+ * no other name from the service is ever shown, so a header named after a key cannot carry it.
+ */
+const RATE_LIMIT_HEADER =
+  /^(?:(?:x-)?ratelimit(?:-(?:limit|remaining|reset|used|resource|policy|reset-after)(?:-(?:requests|tokens))?)?|retry-after)$/
+
+/** Headers about rate limits, by their known names only: a few, values redacted and short. */
 function rateLimitHeaders(msg: IncomingMessage): Record<string, string> {
   const found: Record<string, string> = {}
   const names = Object.keys(msg.headers)
-    .filter(name => /^(x-)?ratelimit(-|$)|^retry-after$/i.test(name))
+    .filter(name => name.length <= 40 && RATE_LIMIT_HEADER.test(name.toLowerCase()))
     .sort()
     .slice(0, 8)
-  for (const name of names) found[name] = clipText(redact(header(msg, name) ?? ''), 100)
+  for (const name of names)
+    found[clipText(redact(name), 40)] = clipText(redact(header(msg, name) ?? ''), 100)
   return found
 }
 

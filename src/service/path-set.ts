@@ -1,11 +1,12 @@
-// The paths an export has seen, to warn when one comes twice (data moving during the read), in
-// little memory: a million paths in about 16 MB.
+// The paths an export has seen, to keep each once (a page after a short one may repeat rows, and
+// data may move during the read), in little memory: a million paths in about 16 MB.
 
 /**
  * A set of 64-bit string hashes in one flat typed array (8 bytes a slot, at most half the slots
  * used): 1,000,000 paths take 16 MB (24 MB while growing) where a Set of strings would take 60-80 MB.
  * 32-bit hashes would collide about a hundred times among a million paths; with 64 bits a false
- * "seen" has a chance of about 1 in 30 million, and would only cause a spurious warning.
+ * "seen" has a chance of about 1 in 30 million among a million paths (that row would be dropped as
+ * a repeat, with the warning the first repeat gives).
  */
 export class HashSet64 {
   private slots = new Uint32Array(2 * 1024)
@@ -18,6 +19,18 @@ export class HashSet64 {
     if (!HashSet64.insert(this.slots, a, b)) return false
     this.size++
     return true
+  }
+
+  /** Whether the path (or, very rarely, a path with the same hash) was added. */
+  has(path: string): boolean {
+    const [a, b] = hash64(path)
+    const mask = this.slots.length / 2 - 1
+    for (let i = a & mask; ; i = (i + 1) & mask) {
+      const x = this.slots[2 * i]!
+      const y = this.slots[2 * i + 1]!
+      if (x === 0 && y === 0) return false
+      if (x === a && y === b) return true
+    }
   }
 
   private grow(): void {

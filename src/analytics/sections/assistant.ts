@@ -4,10 +4,11 @@
 // up to a cap: the grouping then covers the first ones, and the report says so.
 import type { CallerStats, Conversation } from '../../service/analytics.js'
 import { readCursorPages } from '../../service/cursor.js'
+import { messageOf } from '../../errors.js'
 import { isGatewayTimeout, weeklyChunks } from '../../service/timeouts.js'
 import { textKey } from '../search-gaps.js'
 import { caveats, type ReadCaveats, type SectionInput } from './section.js'
-import { endedShortNote, readWholeOrByWeek, type RangeRead } from './weekly.js'
+import { cursorIncomplete, readWholeOrByWeek, type RangeRead } from './weekly.js'
 
 export const CONVERSATIONS_LIMIT = 1000
 /** Three requests at most: enough for a frequency ranking, cheap against an hourly quota of ~100. */
@@ -62,10 +63,7 @@ export async function readAssistant(input: SectionInput): Promise<AssistantSecti
     complete: result.complete,
     top: groupQuestions(unanswered).slice(0, input.top),
     answered: mostlyAnswered(result.items),
-    ...caveats(
-      result.notes,
-      result.endedShort ? endedShortNote('Assistant', 'questions') : undefined
-    )
+    ...caveats(result.notes, cursorIncomplete('Assistant', 'questions', result), result.narrowed)
   }
   if (input.previous) {
     const { known, previous } = input
@@ -122,6 +120,8 @@ async function readQuestions(
     read += got.items.length
     return got
   })
+  if (result.failure !== undefined)
+    input.onWarning(`Assistant: the reading stopped at a failed page: ${messageOf(result.failure)}`)
   if (result.short)
     input.onWarning(
       `Assistant: the service gave fewer questions a page than asked for; the report covers the ${result.items.length} read.`

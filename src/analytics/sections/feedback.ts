@@ -55,7 +55,9 @@ export async function readFeedback(input: SectionInput): Promise<FeedbackSection
       .sort((a, b) => b.thumbsDown - a.thumbsDown || b.total - a.total)
       .slice(0, input.top),
     ...caveats(
-      limit < FEEDBACK_LIMIT ? [narrowingNote('pages', { from: FEEDBACK_LIMIT, to: limit })] : []
+      limit < FEEDBACK_LIMIT ? [narrowingNote('pages', { from: FEEDBACK_LIMIT, to: limit })] : [],
+      undefined,
+      limit < FEEDBACK_LIMIT
     )
   }
   if (input.previous) section.previous = input.known?.thumbsDown ?? (await thumbsDown(input))

@@ -6,9 +6,10 @@
 import type { SearchRow } from '../../service/analytics.js'
 import type { DateRange } from '../../period.js'
 import { readCursorPages } from '../../service/cursor.js'
+import { messageOf } from '../../errors.js'
 import { foldPrefixes, type SearchQuery } from '../search-gaps.js'
 import { caveats, type ReadCaveats, type SectionInput } from './section.js'
-import { endedShortNote, readWholeOrByWeek } from './weekly.js'
+import { cursorIncomplete, readWholeOrByWeek } from './weekly.js'
 
 /** The most the operation accepts per request. */
 export const SEARCHES_MAX_LIMIT = 100
@@ -60,6 +61,8 @@ export async function readSearches(input: SectionInput): Promise<SearchesSection
   })
   // Read by weeks: the total of the whole range's first page (before it timed out) is not one.
   if (result.weeks !== undefined) totals.delete(keyOf(range))
+  if (result.failure !== undefined)
+    input.onWarning(`Searches: the reading stopped at a failed page: ${messageOf(result.failure)}`)
   if (result.short)
     input.onWarning(
       `Searches: the service gave fewer queries a page than asked for; the report shows the ${result.items.length} read.`
@@ -87,7 +90,7 @@ export async function readSearches(input: SectionInput): Promise<SearchesSection
     read: rows.length,
     folded: rows.length - byHits.length,
     complete: result.complete,
-    ...caveats(notes, result.endedShort ? endedShortNote('Searches', 'queries') : undefined)
+    ...caveats(notes, cursorIncomplete('Searches', 'queries', result), result.narrowed)
   }
   if (input.previous) {
     section.previous =

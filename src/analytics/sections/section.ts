@@ -25,6 +25,8 @@ export interface SectionInput {
   shownPaths?: string[]
   pageSize: number
   maxRows: number
+  /** The most offset pages one read asks for (default 400: pages.ts MAX_PAGES). */
+  maxPages?: number
   concurrency: number
   /** The run's deadline: cursors and pages stop at it (the client starts nothing after it). */
   deadline: Deadline
@@ -43,13 +45,19 @@ export interface ReadCaveats {
    * stop (empty pages in a row). The report is then headed incomplete.
    */
   incomplete?: string
+  /**
+   * The reading was narrowed (smaller pages or a week at a time after gateway timeouts): what
+   * it shows stands, but its totals are not recorded for later reports to compare against.
+   */
+  narrowed?: true
 }
 
 /** The caveats of a read, without empty fields. */
-export function caveats(notes: string[], incomplete?: string): ReadCaveats {
+export function caveats(notes: string[], incomplete?: string, narrowed = false): ReadCaveats {
   return {
     ...(notes.length > 0 ? { notes } : {}),
-    ...(incomplete !== undefined ? { incomplete } : {})
+    ...(incomplete !== undefined ? { incomplete } : {}),
+    ...(narrowed ? { narrowed: true as const } : {})
   }
 }
 

@@ -38,9 +38,21 @@ function merged(sections: readonly SectionOutcome[], when: When): PeriodTotals {
   return Object.assign({}, ...sections.map(x => (x.ok ? totalsOf(x, when) : {}))) as PeriodTotals
 }
 
-/** What this run's sections read of their own range. */
+/**
+ * Whether a section read its range whole: not narrowed, cut (`max-rows`) or incomplete. Only
+ * such a read's totals are recorded for later reports; theirs read that range afresh.
+ */
+export function readWhole(x: Section): boolean {
+  if (x.incomplete !== undefined || x.narrowed) return false
+  return !((x.name === 'visitors' || x.name === 'views') && x.maxRowsReached)
+}
+
+/** What this run's sections read whole of their own range (only those are recorded). */
 export function totalsRead(sections: readonly SectionOutcome[]): PeriodTotals {
-  return merged(sections, 'range')
+  return merged(
+    sections.filter(x => x.ok && readWhole(x)),
+    'range'
+  )
 }
 
 /** What this run's sections know of the period before (`compare`). */

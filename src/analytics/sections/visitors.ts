@@ -132,6 +132,7 @@ function pageOptions(
     }),
     pageSize: input.pageSize,
     maxRows: input.maxRows,
+    ...(input.maxPages !== undefined ? { maxPages: input.maxPages } : {}),
     concurrency: input.concurrency,
     deadline: input.deadline,
     onWarning: (line: string) => input.onWarning(label === '' ? line : `${label}: ${line}`)
@@ -170,11 +171,53 @@ export async function readRangePages(
     ...(shown.size > 0 ? { shown: [...shown.values()] } : {}),
     maxRowsReached: read.maxRowsReached,
     ...caveats(
-      read.narrowed ? [narrowingNote('rows', read.narrowed)] : [],
-      read.endedShort ? pagesEndedShort(name, read.rows) : undefined
+      readNotes(input.pageSize, read),
+      pagesIncomplete(name, read),
+      read.narrowed !== undefined
     )
   }
   return { section, read }
+}
+
+/** What the reading had to do: pages narrowed, pages that came short, paths that came again. */
+function readNotes(pageSize: number, read: OffsetPagesResult<VisitorsPage>): string[] {
+  const { shortPages, dropped } = read
+  return [
+    ...(read.narrowed ? [narrowingNote('rows', read.narrowed)] : []),
+    ...(shortPages > 0
+      ? [
+          `${shortPages} ${shortPages === 1 ? 'page' : 'pages'} came short (fewer rows than the ` +
+            `${pageSize} asked for, while the service said more exist): each next page started ` +
+            'where the rows received ended.'
+        ]
+      : []),
+    ...(dropped > 0
+      ? [
+          `${dropped} ${dropped === 1 ? 'row was' : 'rows were'} dropped: each path is counted once.`
+        ]
+      : [])
+  ]
+}
+
+/** Why a read of pages is incomplete, or undefined when it is not. */
+function pagesIncomplete(
+  name: PagesSection['name'],
+  read: OffsetPagesResult<VisitorsPage>
+): string | undefined {
+  const title = name === 'visitors' ? 'Visitors' : 'Views'
+  if (read.endedShort) return pagesEndedShort(name, read.rows)
+  if (read.repeated)
+    return (
+      `${title}: the service sent a page of rows it had sent before while saying more exist, ` +
+      `so the reading stopped after ${read.rows} rows, which may not be all of them.`
+    )
+  if (read.capped)
+    return (
+      `${title}: the service still said more rows exist after ${read.pages} pages ` +
+      `(${read.rows} rows), the most a read asks for unless \`max-rows\` or \`max-requests\` ` +
+      'allow more; the rows read are not all of them.'
+    )
+  return undefined
 }
 
 /** Why a read of pages is incomplete: it stopped at empty pages that still said more exist. */

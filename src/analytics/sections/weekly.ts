@@ -5,6 +5,7 @@
 // range), so the visitors and views pages are never read this way.
 import type { DateRange } from '../../period.js'
 import type { CursorResult } from '../../service/cursor.js'
+import { ServiceError } from '../../service/errors.js'
 import { isGatewayTimeout, narrowingNote, weeklyChunks } from '../../service/timeouts.js'
 
 /**
@@ -29,6 +30,10 @@ export interface RangeRead<T> {
   notes: string[]
   /** Set when the range was read by weeks: how many. */
   weeks?: number
+  /** A part's reading failed past its first page: what it read is kept, the rest is missing. */
+  failure?: unknown
+  /** Read in smaller pages or by weeks, after gateway timeouts. */
+  narrowed: boolean
 }
 
 /**
@@ -75,8 +80,33 @@ export async function readWholeOrByWeek<T>(
     short: parts.some(part => part.short),
     endedShort: parts.some(part => part.endedShort),
     notes,
-    ...(weeks !== undefined ? { weeks } : {})
+    narrowed: narrowed !== undefined || weeks !== undefined,
+    ...(weeks !== undefined ? { weeks } : {}),
+    ...failureOf(parts)
   }
+}
+
+function failureOf<T>(parts: CursorResult<T>[]): { failure?: unknown } {
+  const failed = parts.find(part => part.failure !== undefined)
+  return failed ? { failure: failed.failure } : {}
+}
+
+/**
+ * Why a section is incomplete, in the action's words (the service's are in the log): the reading
+ * stopped at empty pages, or failed past its first page.
+ */
+export function cursorIncomplete(
+  title: string,
+  what: string,
+  read: RangeRead<unknown>
+): string | undefined {
+  if (read.endedShort) return endedShortNote(title, what)
+  if (read.failure === undefined) return undefined
+  const status = read.failure instanceof ServiceError ? ` (HTTP ${read.failure.status})` : ''
+  return (
+    `${title}: a later page failed${status} after ${read.items.length} ${what} were read; ` +
+    `the report shows those, which are not all of them.`
+  )
 }
 
 /** The section's incomplete mark when a reading stopped at empty pages. */
