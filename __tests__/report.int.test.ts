@@ -243,7 +243,7 @@ describe('report: refused sections', () => {
       expect(overviewCells(r.summary, 'Searches')).toEqual(['⚠️ refused by the service (HTTP 403)'])
       // The advice names the cause the service's words name: said once, as Markdown we wrote.
       expect(text).toContain(
-        "refused (HTTP 403): Your plan does not include this: check the plan on the dashboard's billing page"
+        'refused (HTTP 403): Your plan does not include this: check the plan on the billing page of [the dashboard](https://app.mintlify.com)'
       )
       expect(text).not.toContain('not available on your plan')
       // The other sections ran, and only one request went to the refused one.

@@ -695,7 +695,8 @@ describe('visitors: compare reads the previous period only as far as the shown p
 describe('visitors: wait-timeout bounds an export', () => {
   it('an endless export (hasMore forever) stops at wait-timeout 5s, says how far it got, leaves no file', async () => {
     await withService(
-      { rows: Infinity, latencyMs: 20, totals: { human: 5, ai: 5, total: 9 } },
+      // Slow enough that wait-timeout, not the 400-page cap, ends it (4 in flight, 100 ms each).
+      { rows: Infinity, latencyMs: 100, totals: { human: 5, ai: 5, total: 9 } },
       async sim => {
         const r = await run(sim, { 'wait-timeout': '5s', 'output-file': 'out/v.ndjson' }, 40_000)
         expect(r.timedOut).toBe(false)
@@ -714,7 +715,7 @@ describe('visitors: wait-timeout bounds an export', () => {
         expect(r.files('out/v.ndjson')).toBeUndefined()
         expect(r.outputs['visitors-file'] ?? '').toBe('')
         const reqs = visitorRequests(sim)
-        // Bounded by time: at most 4 in flight at 20 ms each, over 5 s.
+        // Bounded by time: at most 4 in flight at 100 ms each, over 5 s.
         expect(reqs.length).toBeLessThan(1_100)
         expect(reqs.length).toBeGreaterThanOrEqual(pages)
         // No request started after the deadline, counted from the run's start (before the first
