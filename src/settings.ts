@@ -27,6 +27,7 @@ import {
 } from './inputs.js'
 import { redact } from './secrets.js'
 import { insideWorkspace } from './workspace.js'
+import { readDocsFiles, type DocsFiles } from './docs-files.js'
 
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
 export type Permission = (typeof PERMISSIONS)[number]
@@ -107,6 +108,8 @@ export interface AnalyticsSettings extends CommonSettings {
   trend: number
   /** Those periods, oldest first, when `trend` is above 0. */
   trendRanges?: Required<DateRange>[]
+  /** `report`: where the docs are, and when a busy page is stale (`docs-root`, `stale-after`). */
+  docs?: DocsFiles
 }
 
 /** `check`: the set-up, verified in a few requests; the job path is the agent API's address. */
@@ -152,7 +155,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   trigger: '/docs-agent',
   permission: 'write',
   'allow-pr-author': 'false',
-  'require-pr': 'false'
+  'require-pr': 'false',
+  'stale-after': '90d'
 }
 
 const JOB_COMMANDS: readonly Command[] = ['message', 'create']
@@ -179,6 +183,8 @@ const APPLIES_TO: Readonly<Record<string, readonly Command[]>> = {
   concurrency: ANALYTICS_COMMANDS,
   'output-file': ANALYTICS_COMMANDS,
   sections: ['report'],
+  'stale-after': ['report'],
+  'docs-root': ['report'],
   'site-url': ANALYTICS_COMMANDS,
   top: ANALYTICS_COMMANDS,
   compare: ANALYTICS_COMMANDS,
@@ -323,6 +329,7 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
   }
   if (command === 'check') return { ...s, command }
   Object.assign(s, readRange(get, ctx.now, { compare: s.compare, trend: s.trend }))
+  if (command === 'report') s.docs = readDocsFiles(get, ctx.workspace)
   return { ...s, command }
 }
 
@@ -397,20 +404,12 @@ function inputsForOtherCommands(raw: GetInput, command: Command): string[] {
 }
 
 function readSections(text: string): SectionName[] {
-  const items = text
-    .split(',')
-    .map(item => item.trim().toLowerCase())
-    .filter(item => item !== '')
-  const accepted = SECTIONS.map(name => `\`${name}\``).join(', ')
-  if (items.length === 0)
-    throw new InputError('sections', `is empty; expected a comma list of ${accepted}`)
-  for (const item of items) {
-    if (!(SECTIONS as readonly string[]).includes(item))
-      throw new InputError(
-        'sections',
-        `${quote(item)} is not a section; expected a comma list of ${accepted}`
-      )
-  }
+  const items = text.split(',').flatMap(item => item.trim().toLowerCase() || [])
+  const accepted = `a comma list of ${SECTIONS.map(name => `\`${name}\``).join(', ')}`
+  if (items.length === 0) throw new InputError('sections', `is empty; expected ${accepted}`)
+  const unknown = items.find(item => !(SECTIONS as readonly string[]).includes(item))
+  if (unknown !== undefined)
+    throw new InputError('sections', `${quote(unknown)} is not a section; expected ${accepted}`)
   return [...new Set(items)] as SectionName[]
 }
 
