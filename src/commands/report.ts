@@ -222,8 +222,10 @@ export function reportJson(report: HealthReport, maxBytes = REPORT_JSON_MAX_BYTE
         id: x.id,
         kind: x.kind,
         instruction: x.instruction,
-        ...(x.times !== undefined ? { times: x.times } : {})
+        ...(x.times !== undefined ? { times: x.times } : {}),
+        ...(x.kind === 'stale' ? { lastChanged: new Date(x.lastChanged).toISOString() } : {})
       })),
+      ...(report.pagesWithoutFile ? { pagesWithoutFile: report.pagesWithoutFile } : {}),
       fixEffects: (report.effects ?? []).map(effectJson),
       ...(keep < Infinity ? { truncated: true } : {})
     }

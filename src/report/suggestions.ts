@@ -103,7 +103,7 @@ function sentenceOf(s: Suggestion, when: string): string {
         ...(s.views !== undefined ? [plural(s.views, 'view')] : []),
         ...(s.thumbsDown !== undefined ? [`${formatNumber(s.thumbsDown)} 👎`] : [])
       ].join(', ')
-      return `${seen} in ${when}; its file unchanged since ${isoDay(s.lastChanged)}: bring it up to date.`
+      return `${seen} in ${when}; its file last changed ${isoDay(s.lastChanged)}: update it.`
     }
   }
 }
