@@ -6,6 +6,7 @@
 // fix.
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
+import { gapId } from '../src/analytics/suggestions.js'
 import { runScenario } from './runner.js'
 import {
   errorsOf,
@@ -131,7 +132,7 @@ describe('what the fix did', () => {
       }
     })
     const first = jsonOf(fixed.runs[0]!).suggestions as Json[]
-    expect(first[0]).toMatchObject({ n: 1, id: `gap:${GAP}` })
+    expect(first[0]).toMatchObject({ n: 1, id: gapId(GAP) })
 
     // Week 2: merged during the week, so no week is measured yet.
     expect(jsonOf(fixed.runs[1]!).fixEffects).toEqual([])
@@ -140,7 +141,7 @@ describe('what the fix did', () => {
     // Week 3: measured for the first time, so the block is open.
     const three = (jsonOf(fixed.runs[2]!).fixEffects as Json[])[0]!
     expect(three).toMatchObject({
-      id: `gap:${GAP}`,
+      id: gapId(GAP),
       pr: 31,
       per: 1000,
       suggested: { count: 40, of: 2000, rate: 20 },
@@ -172,7 +173,7 @@ describe('what the fix did', () => {
     expect(plain.bodies.some(b => b.includes('What the fix did'))).toBe(false)
     // Without the fix, the gap is suggested again each week while the data raises it.
     expect(plain.bodies[1]).toMatch(
-      /rotate api key”\*\* · 30 searches, no click · suggested again, 2nd week/
+      /\*\*Search gap\*\* \(again, 2nd week\) ↳ _30 searches in Nov 9–15, no click/
     )
   })
 })

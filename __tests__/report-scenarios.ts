@@ -14,7 +14,7 @@ import { renderHealthReport, type HealthReport } from '../src/report/health.js'
 import { bytes, chars } from '../src/report/fit.js'
 import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import type { SectionFailure } from '../src/analytics/sections/section.js'
-import { suggest, type FixState } from '../src/analytics/suggestions.js'
+import { suggest, type FixState, type StalePage } from '../src/analytics/suggestions.js'
 import type { Trend, TrendPoint } from '../src/analytics/trend.js'
 import { instructionFor, type EarlierSuggestion } from '../src/report/suggestions.js'
 import { checkStates } from './check-scenarios.js'
@@ -711,12 +711,21 @@ const merged = (pr: number, day: string): FixState => ({
  * sections through the action's own code, with their instructions.
  */
 function weeklyRecipe(
-  o: Partial<HealthReport> & { fixes?: Map<string, FixState>; earlier?: EarlierSuggestion[] } = {}
+  o: Partial<HealthReport> & {
+    fixes?: Map<string, FixState>
+    earlier?: EarlierSuggestion[]
+    stale?: StalePage[]
+  } = {}
 ): HealthReport {
-  const { fixes, ...overrides } = o
-  const sections = allSections().map(withPrevious)
+  const { fixes, stale, ...overrides } = o
+  const sections = o.sections ?? allSections().map(withPrevious)
   const generatedAt = Date.UTC(2026, 10, 23, 9, 0, 4)
-  const { suggestions: list } = suggest({ sections, periodStart: Date.parse('2026-11-16'), fixes })
+  const { suggestions: list } = suggest({
+    sections,
+    periodStart: Date.parse('2026-11-16'),
+    fixes,
+    ...(stale ? { stale } : {})
+  })
   const suggestions = list.map((x, i) => ({
     ...x,
     n: i + 1,
@@ -731,6 +740,35 @@ function weeklyRecipe(
     trigger: '/docs-agent',
     ...overrides
   })
+}
+
+/**
+ * The weekly recipe's sections where readers typed one topic three ways, wrote what a page
+ * lacks, and a busy page's file has not changed since spring.
+ */
+function topicsSections(): SectionOutcome[] {
+  return allSections()
+    .map(withPrevious)
+    .map(x => {
+      if (x.ok && x.name === 'searches') {
+        const rows = [
+          { searchQuery: 'rotate key', hits: 301, ctr: 0, topClickedPage: null },
+          { searchQuery: 'rotating keys', hits: 123, ctr: 0, topClickedPage: null },
+          { searchQuery: 'key rotation', hits: 97, ctr: 0, topClickedPage: null }
+        ]
+        const top = [...x.top, ...rows].sort((a, b) => b.hits - a.hits)
+        return { ...x, top, gaps: top.filter(q => q.ctr === 0) }
+      }
+      if (x.ok && x.name === 'feedback')
+        return {
+          ...x,
+          comments: [
+            { path: '/sdks/typescript', comment: 'No example for the ESM build.', helpful: false },
+            { path: '/sdks/typescript', comment: 'Which Node versions? <b>@maintainers</b>' }
+          ]
+        }
+      return x
+    })
 }
 
 export const HEALTH_STATES: Record<string, () => HealthReport> = {
@@ -755,6 +793,12 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
   'compare with the week before': () =>
     healthReport({ previous: WEEK_BEFORE, sections: allSections().map(withPrevious) }),
   'compare and trend: 8 (the weekly recipe)': () => weeklyRecipe(),
+  'the weekly recipe: a topic typed three ways, a page’s comments, a busy page gone stale': () =>
+    weeklyRecipe({
+      sections: topicsSections(),
+      stale: [{ path: '/quickstart', lastChanged: Date.UTC(2026, 3, 2) }],
+      pagesWithoutFile: 3
+    }),
   'the weekly recipe, a week after two suggestions were taken': () =>
     weeklyRecipe({
       earlier: [

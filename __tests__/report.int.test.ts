@@ -81,10 +81,12 @@ describe('report: every section', () => {
       const r = await run(sim, { 'page-size': '250', concurrency: '1' })
       expectSuccess(r)
 
-      // One page at a time: feedback first (its pages' views are kept as the views are read),
-      // 3 offset pages each, 1 searches, caller-stats and 3 conversation pages of 1000.
+      // One page at a time: feedback first (its pages' views are kept as the views are read) and
+      // one page of 100 written comments, 3 offset pages each, 1 searches, caller-stats and 3
+      // conversation pages of 1000.
       expect(kinds(sim)).toEqual([
         'feedback',
+        'feedback-comments',
         ...Array<string>(3).fill('visitors'),
         ...Array<string>(3).fill('views'),
         'searches',
@@ -327,7 +329,7 @@ describe('report: untrusted text', () => {
       })
       expectSuccess(r)
       // A suggestion's data lines are code, where nothing is alive: shown exactly as sent.
-      const dataLine = /^ {3}(`+)\w+: ".*"\1$/gm
+      const dataLine = /^ {3}(`+)\w+: (".*"|\[".*"\])\1( {2})?$/gm
       expect(r.summary.match(dataLine)?.length).toBeGreaterThan(0)
       const md = r.summary.replace(dataLine, '')
       // The simulator's data holds <img onerror>, <script>, [x](javascript:…), @mentions, #1.
@@ -391,19 +393,20 @@ describe('report: compare', () => {
 
 describe('report: the analytics quota and the deadline', () => {
   it('ends at once when the quota runs out mid-report: nothing is sent after the 429', async () => {
-    await withService({ rows: 10, analyticsQuota: 2, quotaAnswer: 'retry-after' }, async sim => {
+    await withService({ rows: 10, analyticsQuota: 3, quotaAnswer: 'retry-after' }, async sim => {
       const r = await run(sim, { 'wait-timeout': '10m' })
       expect(r.code).toBe(1)
       expectNoStack(r)
       expect(r.durationMs).toBeLessThan(20_000)
-      // feedback and visitors spend the quota; views gets the 429 and the report stops there.
-      expect(kinds(sim)).toEqual(['feedback', 'visitors', 'views'])
+      // feedback (with its comments) and visitors spend the quota; views gets the 429 and the
+      // report stops there.
+      expect(kinds(sim)).toEqual(['feedback', 'feedback-comments', 'visitors', 'views'])
       expect(errorsOf(r)[0]).toMatch(/429/)
       // What was read is reported; the sections after the 429 say why they are missing.
       expect(sectionOf(r, 'visitors').ok).toBe(true)
       expect(sectionOf(r, 'views')).toMatchObject({ ok: false, skipped: true, limit: 'quota' })
       expect(sectionOf(r, 'assistant').reason).toMatch(/hourly analytics limit was reached/)
-      expect(r.outputs.requests).toBe('3')
+      expect(r.outputs.requests).toBe('4')
       // The overview says which limit, not an HTTP status; the report is headed incomplete.
       // One row for the sections the quota stopped at once, naming them.
       expect(overviewCells(r.summary, 'Views, Searches, Assistant')).toEqual([
@@ -417,7 +420,8 @@ describe('report: the analytics quota and the deadline', () => {
 
   it('sends no request after wait-timeout: later sections say they were not read', async () => {
     await withService({ rows: 10, latencyMs: 3000 }, async sim => {
-      const r = await run(sim, { 'wait-timeout': '4s' })
+      // Feedback and its comments take 6 s, the visitors 3 more: the views are never started.
+      const r = await run(sim, { 'wait-timeout': '7s' })
       expectSuccess(r)
       expect(kinds(sim)).not.toContain('searches')
       expect(kinds(sim)).not.toContain('caller-stats')
@@ -474,7 +478,7 @@ describe('report: the comment', () => {
       const bodies = () => (gh.comments.get(12) ?? []).map(c => c.body)
       // No report of this range yet: the partial one is posted, saying what is missing and when
       // to run again; the step fails (the quota ran out).
-      await withService({ rows: 10, analyticsQuota: 2, quotaAnswer: 'retry-after' }, async sim => {
+      await withService({ rows: 10, analyticsQuota: 3, quotaAnswer: 'retry-after' }, async sim => {
         const r = await run(sim, week, env)
         expect(r.code).toBe(1)
         expect(bodies()).toHaveLength(1)

@@ -1,5 +1,6 @@
 // Unit tier: report sections against a fake service: what each reads (paths, limits), what it
 // keeps, and the shape checks of the answers.
+import { ServiceError } from '../src/service/errors.js'
 import { addUpByQuery } from '../src/analytics/sections/searches.js'
 import { describe, it, expect } from '@jest/globals'
 import { AnalyticsApi, type JsonGetter } from '../src/service/analytics.js'
@@ -143,15 +144,53 @@ describe('feedback', () => {
       code,
       total: up + down + code
     })
-    const service = fakeService(() => ({
-      feedback: [row('/a', 1, 50), row('/b', 9, 1), row('/c', 0, 7), row('/d', 0, 0, 3)],
-      hasMore: true
-    }))
+    const service = fakeService(url =>
+      url.pathname.endsWith('/by-page')
+        ? {
+            feedback: [row('/a', 1, 50), row('/b', 9, 1), row('/c', 0, 7), row('/d', 0, 0, 3)],
+            hasMore: true
+          }
+        : {
+            feedback: [
+              { id: '1', path: '/b', comment: 'No example.', helpful: false },
+              { id: '2', path: '/b', comment: 'Great!', helpful: true },
+              { id: '3', path: '/a', comment: null, helpful: false },
+              { id: '4', path: '/a', comment: 'What is a scope?' }
+            ],
+            nextCursor: 'x',
+            hasMore: true
+          }
+    )
     const f = await readFeedback(input(service))
-    expect(service.paths).toHaveLength(1)
+    // The pages, then one request of 100 for what readers wrote (a page has 👎).
+    expect(service.paths).toHaveLength(2)
     expect(service.paths[0]).toMatch(/feedback\/by-page\?.*limit=100$/)
+    expect(service.paths[1]).toMatch(/\/feedback\?.*source=contextual&limit=100$/)
     expect(f.top.map(p => p.path)).toEqual(['/b', '/a', '/d'])
     expect([f.thumbsDown, f.thumbsUp, f.code, f.pages, f.hasMore]).toEqual([10, 58, 3, 4, true])
+    // With a 👎 or no rating, and a comment: no praise, no empty rows.
+    expect(f.comments).toEqual([
+      { path: '/b', comment: 'No example.', helpful: false },
+      { path: '/a', comment: 'What is a scope?' }
+    ])
+  })
+
+  it('reads no comments without a 👎, and a refused comments request costs only the quotes', async () => {
+    const row = { path: '/a', thumbsUp: 3, thumbsDown: 0, code: 1, total: 4 }
+    const none = fakeService(() => ({ feedback: [row], hasMore: false }))
+    expect((await readFeedback(input(none))).comments).toBeUndefined()
+    expect(none.paths).toHaveLength(1)
+    const refused: JsonGetter = {
+      getJson<T>(path: string, check: (json: unknown) => T): Promise<T> {
+        if (!path.includes('/by-page'))
+          return Promise.reject(new ServiceError('403 Forbidden', 403, '403 Forbidden'))
+        return Promise.resolve(check({ feedback: [{ ...row, thumbsDown: 4 }], hasMore: false }))
+      }
+    }
+    const f = await readFeedback(input(refused))
+    expect(f.comments).toBeUndefined()
+    expect(f.top).toHaveLength(1)
+    expect(f.notes).toEqual(['Written comments not read (status 403).'])
   })
 
   it('counts and shows a page the service sent twice once, and warns', async () => {

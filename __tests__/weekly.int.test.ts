@@ -5,6 +5,7 @@
 // and a report takes the totals earlier reports recorded instead of asking the service again.
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
+import { gapId } from '../src/analytics/suggestions.js'
 import { runScenario } from './runner.js'
 import {
   errorsOf,
@@ -106,10 +107,11 @@ describe('weekly: what to fix, and fixing it on request', () => {
           const kinds = suggestions.map(s => s.kind as string)
           expect(kinds).toEqual(expect.arrayContaining(['gap', 'page', 'question']))
           const ids = suggestions.map(s => s.id as string)
-          expect(ids).toContain('gap:webhook signature')
-          expect(ids).not.toContain('gap:webhook sig')
-          expect(ids).not.toContain('gap:how do i add a redirect for a moved page?')
-          expect(body).toContain('2,000 searches, no click (+2 half-typed)')
+          // By topic: the query's meaningful words, stemmed, sorted.
+          expect(ids).toContain('gap:signatur webhook')
+          expect(ids).not.toContain(gapId('webhook sig'))
+          expect(ids).not.toContain(gapId('how do i add a redirect for a moved page?'))
+          expect(body).toContain('1. **Search gap** ↳ _2,000 searches in Nov 2–8, no click')
           const second = suggestions[1]!
           expect(body).toContain(`2. **`)
 
@@ -154,7 +156,7 @@ describe('weekly: what to fix, and fixing it on request', () => {
             /_Taken from the last report:_ [^·]+: #31 open · its other 4 not taken\n/
           )
           // Suggested the week before too: marked.
-          expect(weekTwo).toMatch(/^1\. \*\*.* · suggested again, 2nd week {2}$/m)
+          expect(weekTwo).toMatch(/^1\. \*\*[^*]+\*\* \(again, 2nd week\) ↳ /m)
           expect((jsonOf(next).suggestions as Json[]).map(s => s.id as string)).not.toContain(
             second.id
           )
@@ -214,6 +216,13 @@ describe('weekly: the report remembers', () => {
         // The first week in the issue reads everything; the second takes the rest from it.
         const [firstWeek] = await cost(sim, () => report(sim, gh, WEEKS.one))
         const [secondWeek, remembered] = await cost(sim, () => report(sim, gh, WEEKS.two))
+        // The week alone, every section on 1,234 pages: 18 requests on this simulator (6 pages of
+        // visitors and of views as its week scales them), and 1 for the written comments.
+        const aloneKinds = sim.requests.slice(0, alone).map(q => q.kind)
+        expect(aloneKinds.filter(k => k === 'feedback-comments')).toHaveLength(1)
+        expect(alone).toBeLessThanOrEqual(19)
+        // One comments request per report, whatever it knew already.
+        expect(sim.requests.filter(q => q.kind === 'feedback-comments')).toHaveLength(4)
         expect(firstWeek).toBeGreaterThan(alone + 10)
         expect(everything).toBeGreaterThan(alone + 10)
         expect(secondWeek).toBeLessThanOrEqual(alone + 2)
@@ -292,8 +301,9 @@ describe('weekly: only totals read whole are remembered', () => {
 describe('weekly: a trend that never invents', () => {
   it('reads the trend newest first, once each; a quota stop draws no point and posts the comment incomplete', async () => {
     await withGitHub({}, async gh =>
-      // The week and its comparison take 26 requests; the trend gets 4 before the quota.
-      withService({ varyByDate: true, analyticsQuota: 30 }, async sim => {
+      // The week and its comparison take 27 requests (the written comments one); the trend gets
+      // 4 before the quota.
+      withService({ varyByDate: true, analyticsQuota: 31 }, async sim => {
         const r = await report(sim, gh, WEEKS.two, { 'wait-timeout': '30m' })
         expect(r.code).toBe(1)
         expectNoStack(r)

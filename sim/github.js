@@ -56,6 +56,9 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  *   (`docs/page-1.md`, ...)
  * @property {Record<number, PullState>} [pulls] pull requests `GET …/pulls/N` knows (the
  *   returned `pulls` map can be changed as a test goes: a merge, say)
+ * @property {Record<string, string>} [fileChanges] when each file of the repository last changed
+ *   (ISO instant, by repository path): `GET …/commits?path=` lists that one commit; a path not
+ *   listed has no history (an empty list)
  * @property {{ issues?: 'read'|'write', 'pull-requests'?: 'read'|'write' }} [tokenPermissions]
  *   the token's `permissions:` (default: write to both). A comment needs `issues: write` (or on a
  *   pull request, one of `pulls`, `pull-requests: write`), else 403, before the body is read
@@ -316,6 +319,13 @@ export async function startGitHub(options = {}) {
           html_url: `${serverUrl}/${owner}/${repo}/pull/${n}`
         }
       }
+    }
+    // A file's history, newest first: the one commit a test dated (per_page is not needed).
+    if (/^\/repos\/[^/]+\/[^/]+\/commits$/.test(path) && method === 'GET') {
+      const date = entry.query.path ? options.fileChanges?.[entry.query.path] : undefined
+      const sha = date ? `c0ffee${Buffer.from(entry.query.path).toString('hex').slice(0, 34)}` : ''
+      const commit = { author: { name: 'Docs writer', date }, committer: { name: 'GitHub', date } }
+      return { status: 200, body: date ? [{ sha, commit }] : [] }
     }
     m = /^\/repos\/[^/]+\/[^/]+\/collaborators\/([^/]+)\/permission$/.exec(path)
     if (m && method === 'GET') {

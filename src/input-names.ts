@@ -27,6 +27,8 @@ export const INPUT_NAMES: readonly string[] = [
   'max-rows',
   'max-requests',
   'trend',
+  'stale-after',
+  'docs-root',
   'concurrency',
   'output-file',
   'sections',

@@ -29,6 +29,7 @@ import { redact } from './secrets.js'
 import { instructionText } from './public-text.js'
 import { insideWorkspace } from './workspace.js'
 import { readOutputFile, readSections, readStatuses, readTrigger } from './settings-values.js'
+import { readDocsFiles, type DocsFiles } from './docs-files.js'
 
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
 export type Permission = (typeof PERMISSIONS)[number]
@@ -113,6 +114,8 @@ export interface AnalyticsSettings extends CommonSettings {
   trend: number
   /** Those periods, oldest first, when `trend` is above 0. */
   trendRanges?: Required<DateRange>[]
+  /** `report`: where the docs are, and when a busy page is stale (`docs-root`, `stale-after`). */
+  docs?: DocsFiles
 }
 
 /** `check`: the set-up, verified in a few requests; the job path is the agent API's address. */
@@ -158,7 +161,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   trigger: '/docs-agent',
   permission: 'write',
   'allow-pr-author': 'false',
-  'require-pr': 'false'
+  'require-pr': 'false',
+  'stale-after': '90d'
 }
 
 const JOB_COMMANDS: readonly Command[] = ['message', 'create']
@@ -185,6 +189,8 @@ const APPLIES_TO: Readonly<Record<string, readonly Command[]>> = {
   concurrency: ANALYTICS_COMMANDS,
   'output-file': ANALYTICS_COMMANDS,
   sections: ['report'],
+  'stale-after': ['report'],
+  'docs-root': ['report'],
   'site-url': ANALYTICS_COMMANDS,
   top: ANALYTICS_COMMANDS,
   compare: ANALYTICS_COMMANDS,
@@ -335,6 +341,7 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
   }
   if (command === 'check') return { ...s, command }
   Object.assign(s, readRange(get, ctx.now, { compare: s.compare, trend: s.trend }))
+  if (command === 'report') s.docs = readDocsFiles(get, ctx.workspace)
   return { ...s, command }
 }
 

@@ -10,7 +10,7 @@ import { countChangeMatters, pointsChangeMatter } from './marks.js'
 import type { SectionOutcome } from './sections/outcome.js'
 import type { PagesSection } from './sections/visitors.js'
 import { contentGaps } from './search-gaps.js'
-import { gapId, pageId, questionId, type FixState } from './suggestions.js'
+import { currentId, gapId, pageId, questionId, type FixState } from './suggestions.js'
 
 type Range = Required<DateRange>
 
@@ -68,11 +68,12 @@ export function subjectNumbers(
       const x = read(sections, 'searches')
       if (!x) return undefined
       const gaps = contentGaps(x.gaps, read(sections, 'assistant')?.answered).gaps
-      const row = [...x.gaps, ...x.top].find(q => gapId(q.searchQuery) === id)
+      // The topic's rows (each query once: the gaps are among the top too).
+      const rows = [...new Map([...x.gaps, ...x.top].map(q => [q.searchQuery, q])).values()]
+      const topic = rows.filter(q => gapId(q.searchQuery) === currentId(id))
       // Searches that found no click: all of a zero-click row's, the rest's share otherwise.
-      return row
-        ? { count: Math.round(row.hits * (1 - row.ctr)), of: x.totalSearches }
-        : { below: gaps.length }
+      const count = topic.reduce((n, q) => n + Math.round(q.hits * (1 - q.ctr)), 0)
+      return topic.length > 0 ? { count, of: x.totalSearches } : { below: gaps.length }
     }
     case 'page': {
       const x = read(sections, 'feedback')
@@ -87,8 +88,9 @@ export function subjectNumbers(
     case 'question': {
       const x = read(sections, 'assistant')
       if (!x || x.read === 0) return undefined
-      const row = x.top.find(q => questionId(q.question) === id)
-      return row ? { count: row.count, of: x.read } : { below: x.top.length }
+      const topic = x.top.filter(q => questionId(q.question) === currentId(id))
+      const count = topic.reduce((n, q) => n + q.count, 0)
+      return topic.length > 0 ? { count, of: x.read } : { below: x.top.length }
     }
     default:
       return undefined

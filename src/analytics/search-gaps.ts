@@ -93,3 +93,83 @@ export function contentGaps(
     answeredByAssistant: zeroClick.filter(handled)
   }
 }
+
+// Topics: what readers mean, as plain word normalisation (no language model; the rule is in
+// docs/weekly-report.md). "rotate key", "rotating keys" and "key rotation" are one topic: the
+// same meaningful words once case, plurals and endings, word order and small words are set aside.
+
+/** Words that carry no subject of their own: "how do I rotate a key" is about "rotate key". */
+const SMALL_WORDS = new Set(
+  (
+    'a an the to of in on for and or with without from by at as is are was be can could ' +
+    'do does did how what why where when which who my your our their its it this that these ' +
+    'those i we you me us there here not no yes vs via'
+  ).split(' ')
+)
+
+/** Endings taken off a word, longest first; what is left keeps at least 3 letters. */
+const ENDINGS = ['ations', 'ation', 'ating', 'ated', 'ates', 'ate', 'ings', 'ing', 'ions', 'ion']
+const STEM_MIN = 3
+
+/** One step: a plural, or an ending, off; undefined when nothing comes off. */
+function shorter(word: string): string | undefined {
+  const keep = (stem: string): string | undefined => (stem.length >= STEM_MIN ? stem : undefined)
+  if (word.endsWith('ies')) return keep(`${word.slice(0, -3)}y`)
+  for (const ending of ENDINGS)
+    if (word.endsWith(ending)) {
+      const stem = keep(word.slice(0, -ending.length))
+      if (stem) return stem
+    }
+  if (/(?:sses|xes|ches|shes)$/.test(word)) return keep(word.slice(0, -2))
+  // "status", "class" and "analysis" are no plurals.
+  if (/[^su]s$/.test(word) && !word.endsWith('is')) return keep(word.slice(0, -1))
+  if (word.endsWith('ed')) return keep(word.slice(0, -2))
+  if (word.endsWith('e')) return keep(word.slice(0, -1))
+  return undefined
+}
+
+/** A word's stem: endings taken off until none comes off (so a stem is its own stem). */
+function stem(word: string): string {
+  let at = word
+  for (let next = shorter(at); next !== undefined; next = shorter(at)) at = next
+  return at
+}
+
+/**
+ * What a query or question is about: its meaningful words (letters and digits, case folded,
+ * small words out), each reduced to its stem, once each, sorted (word order aside). Text of small
+ * words only is its own topic (its whole text). Applying it to its result changes nothing.
+ */
+export function topicKey(text: string): string {
+  const words = textKey(text).match(/[\p{L}\p{N}]+/gu) ?? []
+  const stems = words.filter(w => !SMALL_WORDS.has(w)).map(stem)
+  const meaningful = [...new Set(stems.filter(w => !SMALL_WORDS.has(w)))].sort()
+  return meaningful.length > 0 ? meaningful.join(' ') : textKey(text)
+}
+
+/** Rows of one topic: the key, their total, and the rows (most counted first, as given). */
+export interface Topic<T> {
+  key: string
+  total: number
+  rows: T[]
+}
+
+/**
+ * Rows grouped by topic, most counted topic first (the first row's order among equals). Each
+ * group keeps its rows in the order given.
+ */
+export function byTopic<T>(
+  rows: readonly T[],
+  textOf: (row: T) => string,
+  countOf: (row: T) => number
+): Topic<T>[] {
+  const topics = new Map<string, Topic<T>>()
+  for (const row of rows) {
+    const key = topicKey(textOf(row))
+    const topic = topics.get(key) ?? { key, total: 0, rows: [] }
+    topic.total += countOf(row)
+    topic.rows.push(row)
+    topics.set(key, topic)
+  }
+  return [...topics.values()].sort((a, b) => b.total - a.total)
+}

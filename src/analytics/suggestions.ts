@@ -1,29 +1,40 @@
 // What to fix this week: up to 5 suggestions, each from the data and with the numbers that make
-// it one. Three kinds, taken in turn so one kind cannot crowd out the others: the content gaps
+// it one. Four kinds, taken in turn so one kind cannot crowd out the others: the content gaps
 // (zero-click queries, typing prefixes folded in, those the assistant answered kept apart), the
-// pages with the most 👎 for their views, and the questions the assistant could not answer most
-// often. What an earlier suggestion's merged pull request addressed is not suggested again
-// unless numbers measured after the merge still say so.
+// pages with the most 👎 for their views (with what readers wrote), the questions the assistant
+// could not answer most often, and busy pages whose file has not changed for long. Queries and
+// questions group by topic (search-gaps.ts): one suggestion per topic, with its total and up to
+// 3 of the readers' own phrasings, among the rows the tables show (so each number is theirs).
+// What an earlier suggestion's merged pull request addressed is not suggested again unless
+// numbers measured after the merge still say so.
 import type { AssistantSection } from './sections/assistant.js'
 import type { FeedbackSection } from './sections/feedback.js'
 import type { SectionOutcome } from './sections/outcome.js'
 import type { SearchesSection } from './sections/searches.js'
 import type { PagesSection } from './sections/visitors.js'
-import { contentGaps, textKey } from './search-gaps.js'
+import { oneLine } from '../public-text.js'
+import { byTopic, contentGaps, topicKey } from './search-gaps.js'
 
 export const MAX_SUGGESTIONS = 5
 /** The least evidence a suggestion needs: searches with no click, 👎, or times asked. */
 export const MIN_SEARCHES = 5
 export const MIN_THUMBS_DOWN = 5
 export const MIN_TIMES_ASKED = 3
+/** The readers' own phrasings a topic shows, and the written comments a page quotes. */
+export const MAX_PHRASINGS = 3
+export const MAX_COMMENTS = 3
 
 export type Suggestion =
   | {
       kind: 'gap'
-      /** Who it is about, the same from one week to the next: `gap:<query as textKey has it>`. */
+      /** Who it is about, the same from one week to the next: `gap:<its topicKey>`. */
       id: string
+      /** The topic's most searched phrasing. */
       query: string
+      /** Searches over the topic's phrasings. */
       hits: number
+      /** Up to 3 phrasings of the topic, most searched first (the first is `query`). */
+      phrasings: string[]
       /** The typing prefixes folded into it. */
       prefixes: string[]
       /** A fix for it was merged before this period began (the numbers still say so). */
@@ -37,13 +48,31 @@ export type Suggestion =
       thumbsUp: number
       /** The page's views in the period, when the views section read them. */
       views?: number
+      /** Up to 3 comments readers wrote about it (text from the public, as sent). */
+      comments?: string[]
       after?: FixState
     }
   | {
       kind: 'question'
+      /** `question:<its topicKey>`. */
       id: string
+      /** The topic's most asked phrasing. */
       question: string
       count: number
+      /** Up to 3 phrasings of the topic, most asked first (the first is `question`). */
+      phrasings: string[]
+      after?: FixState
+    }
+  | {
+      /** Busy and stale: among the pages shown, its file unchanged for longer than `stale-after`. */
+      kind: 'stale'
+      /** `page:<path>`: a fix is measured as the page's 👎 are. */
+      id: string
+      path: string
+      views?: number
+      thumbsDown?: number
+      /** When its file last changed (ms epoch), by the repository's history. */
+      lastChanged: number
       after?: FixState
     }
 
@@ -62,11 +91,29 @@ export interface SuggestInput {
   periodStart?: number
   /** The fixes asked for in this issue, by suggestion id. */
   fixes?: ReadonlyMap<string, FixState>
+  /** The pages shown whose file last changed longer ago than `stale-after`, busiest first. */
+  stale?: readonly StalePage[]
 }
 
-export const gapId = (query: string): string => `gap:${textKey(query)}`
+export interface StalePage {
+  path: string
+  /** ms epoch. */
+  lastChanged: number
+}
+
+export const gapId = (query: string): string => `gap:${topicKey(query)}`
 export const pageId = (path: string): string => `page:${path}`
-export const questionId = (question: string): string => `question:${textKey(question)}`
+export const questionId = (question: string): string => `question:${topicKey(question)}`
+
+/**
+ * An id as this version writes it: an earlier version's `gap:<query>` or `question:<text>` (one
+ * phrasing) names the topic of that phrasing, so a fix asked for then still counts.
+ */
+export function currentId(id: string): string {
+  if (id.startsWith('gap:')) return gapId(id.slice(4))
+  if (id.startsWith('question:')) return questionId(id.slice(9))
+  return id
+}
 
 function find<N extends SectionOutcome['name']>(
   sections: readonly SectionOutcome[],
@@ -92,7 +139,8 @@ export function suggest(input: SuggestInput): Suggested {
   const lists = [
     gapSuggestions(find(sections, 'searches'), find(sections, 'assistant')),
     pageSuggestions(find(sections, 'feedback'), find(sections, 'views')),
-    questionSuggestions(find(sections, 'assistant'))
+    questionSuggestions(find(sections, 'assistant')),
+    staleSuggestions(input.stale, find(sections, 'feedback'), find(sections, 'views'))
   ].map(list =>
     list.flatMap(s => {
       const { standing, fix } = stillStanding(s, input)
@@ -104,7 +152,9 @@ export function suggest(input: SuggestInput): Suggested {
   for (let i = 0; suggestions.length < MAX_SUGGESTIONS && lists.some(l => i < l.length); i++)
     for (const list of lists) {
       const s = list[i]
-      if (s && suggestions.length < MAX_SUGGESTIONS) suggestions.push(s)
+      // A page suggested for its 👎 is not suggested again for its age.
+      const taken = s !== undefined && suggestions.some(x => x.id === s.id)
+      if (s && !taken && suggestions.length < MAX_SUGGESTIONS) suggestions.push(s)
     }
   return { suggestions, held: held.slice(0, MAX_SUGGESTIONS) }
 }
@@ -117,7 +167,7 @@ function stillStanding(
   s: Suggestion,
   input: SuggestInput
 ): { standing?: Suggestion; fix?: FixState } {
-  const fix = input.fixes?.get(s.id)
+  const fix = [...(input.fixes ?? [])].find(([id]) => currentId(id) === s.id)?.[1]
   if (!fix) return { standing: s }
   if (fix.state === 'open') return { fix }
   if (fix.state === 'merged') {
@@ -136,15 +186,33 @@ function gapSuggestions(
 ): Suggestion[] {
   if (!searches) return []
   const { gaps } = contentGaps(searches.gaps, assistant?.answered)
-  return gaps
-    .filter(q => q.hits >= MIN_SEARCHES && q.searchQuery.trim() !== '')
-    .map(q => ({
+  return byTopic(
+    gaps.filter(q => q.searchQuery.trim() !== ''),
+    q => q.searchQuery,
+    q => q.hits
+  )
+    .filter(t => t.total >= MIN_SEARCHES)
+    .map(t => ({
       kind: 'gap',
-      id: gapId(q.searchQuery),
-      query: q.searchQuery,
-      hits: q.hits,
-      prefixes: q.prefixes ?? []
+      id: `gap:${t.key}`,
+      query: t.rows[0]?.searchQuery ?? '',
+      hits: t.total,
+      phrasings: phrasings(t.rows.map(q => q.searchQuery)),
+      prefixes: t.rows.flatMap(q => q.prefixes ?? [])
     }))
+}
+
+/** Up to 3 phrasings, as readers typed them, each once (as the report shows them). */
+function phrasings(texts: readonly string[]): string[] {
+  const seen = new Set<string>()
+  return texts
+    .filter(text => {
+      const shown = oneLine(text)
+      if (shown === '' || seen.has(shown)) return false
+      seen.add(shown)
+      return true
+    })
+    .slice(0, MAX_PHRASINGS)
 }
 
 /** Per 1,000 views: what ranks the pages when their views are known. */
@@ -161,14 +229,18 @@ function pageSuggestions(
     (views?.top.find(r => r.path === path) ?? views?.shown?.find(r => r.path === path))?.total
   const pages = feedback.top
     .filter(p => p.thumbsDown >= MIN_THUMBS_DOWN && p.path !== '')
-    .map(p => ({
-      kind: 'page' as const,
-      id: pageId(p.path),
-      path: p.path,
-      thumbsDown: p.thumbsDown,
-      thumbsUp: p.thumbsUp,
-      ...(viewsOf(p.path) !== undefined ? { views: viewsOf(p.path) } : {})
-    }))
+    .map(p => {
+      const comments = commentsOn(feedback, p.path)
+      return {
+        kind: 'page' as const,
+        id: pageId(p.path),
+        path: p.path,
+        thumbsDown: p.thumbsDown,
+        thumbsUp: p.thumbsUp,
+        ...(viewsOf(p.path) !== undefined ? { views: viewsOf(p.path) } : {}),
+        ...(comments.length > 0 ? { comments } : {})
+      }
+    })
   // With views read, only pages whose views are known are weighed (the rest cannot be); without
   // them, the most 👎 first, as the feedback section ranks them.
   if (!views) return pages.sort((a, b) => b.thumbsDown - a.thumbsDown)
@@ -179,14 +251,54 @@ function pageSuggestions(
     )
 }
 
+/** Up to 3 comments written on the page, each once, newest first as the service sent them. */
+function commentsOn(feedback: FeedbackSection, path: string): string[] {
+  const seen = new Set<string>()
+  return (feedback.comments ?? [])
+    .filter(c => {
+      const text = oneLine(c.comment)
+      if (c.path !== path || text === '' || seen.has(text)) return false
+      seen.add(text)
+      return true
+    })
+    .map(c => c.comment)
+    .slice(0, MAX_COMMENTS)
+}
+
 function questionSuggestions(assistant: AssistantSection | undefined): Suggestion[] {
   if (!assistant) return []
-  return assistant.top
-    .filter(q => q.count >= MIN_TIMES_ASKED && q.question.trim() !== '')
-    .map(q => ({
+  return byTopic(
+    assistant.top.filter(q => q.question.trim() !== ''),
+    q => q.question,
+    q => q.count
+  )
+    .filter(t => t.total >= MIN_TIMES_ASKED)
+    .map(t => ({
       kind: 'question',
-      id: questionId(q.question),
-      question: q.question,
-      count: q.count
+      id: `question:${t.key}`,
+      question: t.rows[0]?.question ?? '',
+      count: t.total,
+      phrasings: phrasings(t.rows.map(q => q.question))
     }))
+}
+
+/** The stale pages as suggestions, with the views and 👎 the tables show for them. */
+function staleSuggestions(
+  stale: readonly StalePage[] | undefined,
+  feedback: FeedbackSection | undefined,
+  views: PagesSection | undefined
+): Suggestion[] {
+  return (stale ?? []).map(p => {
+    const seen =
+      views?.top.find(r => r.path === p.path) ?? views?.shown?.find(r => r.path === p.path)
+    const rated = feedback?.top.find(r => r.path === p.path)
+    return {
+      kind: 'stale',
+      id: pageId(p.path),
+      path: p.path,
+      lastChanged: p.lastChanged,
+      ...(seen ? { views: seen.total } : {}),
+      ...(rated ? { thumbsDown: rated.thumbsDown } : {})
+    }
+  })
 }

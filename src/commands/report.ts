@@ -33,6 +33,7 @@ import {
   timesSuggested
 } from './report-memory.js'
 import { incompleteReason, limitOf, readSections } from './report-sections.js'
+import { stalePages } from './report-stale.js'
 
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const SUMMARY_MAX_BYTES = 512 * 1024
@@ -57,7 +58,8 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
   const stop = await readSections(s.sections, input, ctx.service, sections)
   const trend = s.trendRanges ? await readTrendOf(ctx, sections, records, stop) : undefined
   const fixes = await fixStates(ctx, records)
-  const suggested = suggest({ sections, fixes, ...periodStart(s) })
+  const ages = await stalePages(ctx, sections)
+  const suggested = suggest({ sections, fixes, stale: ages.stale, ...periodStart(s) })
   const suggestions = numbered(suggested.suggestions, s, ctx.deadline.now()).map(x => {
     const times = timesSuggested(records, s.range, x.id)
     return times > 1 ? { ...x, times } : x
@@ -88,6 +90,7 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
     ...(incomplete ? { incomplete } : {}),
     suggestions,
     earlier: earlierSuggestions(records, s.range, fixes, suggested.held),
+    ...(ages.withoutFile > 0 ? { pagesWithoutFile: ages.withoutFile } : {}),
     effects
   }
   await setOutputs(ctx, report)
@@ -224,8 +227,10 @@ export function reportJson(report: HealthReport, maxBytes = REPORT_JSON_MAX_BYTE
         id: x.id,
         kind: x.kind,
         instruction: x.instruction,
-        ...(x.times !== undefined ? { times: x.times } : {})
+        ...(x.times !== undefined ? { times: x.times } : {}),
+        ...(x.kind === 'stale' ? { lastChanged: new Date(x.lastChanged).toISOString() } : {})
       })),
+      ...(report.pagesWithoutFile ? { pagesWithoutFile: report.pagesWithoutFile } : {}),
       fixEffects: (report.effects ?? []).map(effectJson),
       ...(keep < Infinity ? { truncated: true } : {})
     }

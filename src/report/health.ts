@@ -51,6 +51,8 @@ export interface HealthReport {
   suggestions?: NumberedSuggestion[]
   /** The suggestions of the report before in this issue, and what became of each. */
   earlier?: EarlierSuggestion[]
+  /** Pages shown whose file was not found under `docs-root`: not checked for age. */
+  pagesWithoutFile?: number
   /** What each fix merged in the last periods did (no request: the rows read and the records). */
   effects?: FixEffect[]
   /**
@@ -94,7 +96,7 @@ function render(r: HealthReport, rows: number, cut: boolean): string {
     notRead(r.sections),
     readNotes(r.sections),
     trendOf(r),
-    suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range),
+    suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range, r.pagesWithoutFile),
     effectBlock(r.effects ?? [], r.range, r.generatedAt),
     sectionTables(r, rows)
   ].filter(Boolean)

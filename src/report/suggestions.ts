@@ -30,57 +30,90 @@ export interface EarlierSuggestion {
 const QUERY_MAX_CHARS = 60
 const QUESTION_MAX_CHARS = 140
 const PATH_MAX_CHARS = 90
+/** A written comment, as quoted: long enough for what is missing, short enough to scan. */
+const COMMENT_MAX_CHARS = 120
 
 /**
- * The instruction for the docs agent: the action's words on the first line, then what readers
- * typed in a data block (public-text.ts), one JSON-quoted value a line. Sent as it is shown, and
- * the report's record holds exactly it.
+ * The instruction for the docs agent: the action's words on the first line, short (the report
+ * shows it as the suggestion itself), then what readers typed in a data block (public-text.ts):
+ * the subject on one line, the topic's phrasings or the page's comments on one more. Sent as it
+ * is shown, and the report's record holds exactly it.
  */
 export function instructionFor(s: Suggestion, range: DateRange, now: number): string {
   const when = shortRange(range, now)
   const again = s.after?.pr ? ` Pull request #${s.after.pr}, merged before, did not settle it.` : ''
-  const subject = subjectOf(s)
+  const block = (label: string, values: [string, string | string[]][]): string =>
+    `${sentenceOf(s, when)}${again}\n\n${dataBlock(label, values)}`
   switch (s.kind) {
     case 'gap':
-      return (
-        `Readers searched the docs ${plural(s.hits, 'time')} in ${when} and clicked no result. ` +
-        `Add or extend the page that answers this search, in the readers' words.${again}\n\n` +
-        dataBlock('What readers typed', [['query', subject]])
-      )
+      return block('What readers typed', [topicValue('query', 'queries', s.phrasings, s.query)])
     case 'page':
-      return (
-        `A page got ${formatNumber(s.thumbsDown)} 👎 and ${formatNumber(s.thumbsUp)} 👍 ` +
-        `in ${when}${s.views !== undefined ? ` (${plural(s.views, 'view')})` : ''}. ` +
-        `Find what readers miss there and improve it.${again}\n\n` +
-        dataBlock('The page', [['path', subject]])
-      )
+      return block(s.comments?.length ? 'The page and what readers wrote' : 'The page', [
+        ['path', subjectOf(s)],
+        ...(s.comments?.length
+          ? [
+              ['comments', s.comments.map(c => publicText(c, COMMENT_MAX_CHARS))] as [
+                string,
+                string[]
+              ]
+            ]
+          : [])
+      ])
     case 'question':
-      return (
-        `Readers asked the docs assistant this question ${plural(s.count, 'time')} in ` +
-        `${when} and it could not answer. Add the answer to the docs.${again}\n\n` +
-        dataBlock('What readers asked', [['question', subject]])
-      )
+      return block('What readers asked the assistant', [
+        topicValue('question', 'questions', s.phrasings, s.question)
+      ])
+    case 'stale':
+      return block('The page', [['path', subjectOf(s)]])
   }
 }
 
-/** The evidence, for the reader: the subject and the numbers that make it a suggestion. */
-function evidence(s: NumberedSuggestion): string {
+/** One phrasing as a value, several as one list (the first is the subject). */
+function topicValue(
+  one: string,
+  many: string,
+  phrasings: readonly string[],
+  subject: string
+): [string, string | string[]] {
+  const max = one === 'query' ? QUERY_MAX_CHARS : QUESTION_MAX_CHARS
+  return phrasings.length > 1
+    ? [many, phrasings.map(p => publicText(p, max))]
+    : [one, publicText(subject, max)]
+}
+
+/**
+ * The action's sentence: the numbers that make it a suggestion, and what to do. Short, so that
+ * with its bold kind it fits one line at 760 px: the report's suggestions fit one screen.
+ */
+function sentenceOf(s: Suggestion, when: string): string {
   switch (s.kind) {
-    case 'gap': {
-      // The half-typed rows themselves are in the searches table's note.
-      const typed = s.prefixes.length > 0 ? ` (+${s.prefixes.length} half-typed)` : ''
-      return `**Search gap “${escapeText(clip(subjectOf(s), 40))}”** · ${plural(s.hits, 'search', 'searches')}, no click${typed}`
-    }
+    case 'gap':
+      return `${plural(s.hits, 'search', 'searches')} in ${when}, no click: answer it in the docs.`
     case 'page': {
-      const per =
-        s.views !== undefined && s.views > 0
-          ? ` · ${((s.thumbsDown * 1000) / s.views).toFixed(1)} 👎 per 1,000 views`
-          : ''
-      return `**Page ${escapeText(clipMiddle(subjectOf(s), 44))}** · ${formatNumber(s.thumbsDown)} 👎, ${formatNumber(s.thumbsUp)} 👍${per}`
+      const views = s.views !== undefined ? `, ${plural(s.views, 'view')}` : ''
+      const what = s.comments?.length
+        ? 'fix what the comments say is missing'
+        : 'fix what readers miss on this page'
+      return `${formatNumber(s.thumbsDown)} 👎, ${formatNumber(s.thumbsUp)} 👍${views} in ${when}: ${what}.`
     }
     case 'question':
-      return `**Unanswered “${escapeText(clip(subjectOf(s), 56))}”** · asked ${plural(s.count, 'time')}`
+      return `Asked ${plural(s.count, 'time')} in ${when}, unanswered: add the answer to the docs.`
+    case 'stale': {
+      const seen = [
+        ...(s.views !== undefined ? [plural(s.views, 'view')] : []),
+        ...(s.thumbsDown !== undefined ? [`${formatNumber(s.thumbsDown)} 👎`] : [])
+      ].join(', ')
+      return `${seen} in ${when}; its file last changed ${isoDay(s.lastChanged)}: update it.`
+    }
   }
+}
+
+/** What a suggestion is, in a word or two, bold before its instruction. */
+const KIND_LABELS: Record<Suggestion['kind'], string> = {
+  gap: 'Search gap',
+  page: 'Page',
+  question: 'Unanswered',
+  stale: 'Stale'
 }
 
 /**
@@ -117,27 +150,39 @@ export function suggestionsBlock(
   suggestions: readonly NumberedSuggestion[],
   earlier: readonly EarlierSuggestion[],
   trigger: string | undefined,
-  range: DateRange
+  range: DateRange,
+  pagesWithoutFile = 0
 ): string {
   const blocks: string[] = []
   if (suggestions.length > 0) {
     const items = suggestions.map(s => {
+      // Marks of the report's own, before the instruction (which is shown whole after "↳").
       const again = s.after?.pr
-        ? ` · again after #${s.after.pr}`
+        ? ` (again after #${s.after.pr})`
         : s.times !== undefined && s.times > 1
-          ? ` · suggested again, ${nthPeriod(s.times, range)}`
+          ? ` (again, ${nthPeriod(s.times, range)})`
           : ''
-      return `${s.n}. ${evidence(s)}${again}  \n   ↳ ${shownInstruction(s.instruction)}`
+      return `${s.n}. **${KIND_LABELS[s.kind]}**${again} ↳ ${shownInstruction(s.instruction)}`
     })
     blocks.push(`#### What to fix ${thisPeriod(range)}`, items.join('\n'))
-    if (trigger)
-      blocks.push(
-        `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
-      )
+    const notes = [
+      ...(trigger
+        ? [
+            `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
+          ]
+        : []),
+      ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : [])
+    ]
+    if (notes.length > 0) blocks.push(notes.join('  \n'))
   }
   const states = earlierLine(earlier)
   if (states) blocks.push(states)
   return blocks.join('\n\n')
+}
+
+/** Pages whose age could not be told: their file is not under the docs root. */
+function withoutFileNote(n: number): string {
+  return `_${n === 1 ? '1 page shown has' : `${n} pages shown have`} no file under \`docs-root\`: not checked for age._`
 }
 
 function stateOf(fix: FixState | undefined): string {
@@ -167,6 +212,7 @@ export function subjectOf(s: Suggestion): string {
     case 'gap':
       return publicText(s.query, QUERY_MAX_CHARS)
     case 'page':
+    case 'stale':
       return clipMiddle(oneLine(s.path), PATH_MAX_CHARS)
     case 'question':
       return publicText(s.question, QUESTION_MAX_CHARS)

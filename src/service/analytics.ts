@@ -46,6 +46,14 @@ export interface FeedbackPage {
   hasMore: boolean
 }
 
+/** A written comment from the feedback export (`GET feedback`): page ratings only. */
+export interface PageComment {
+  path: string
+  comment: string
+  /** false: written with a 👎. Absent when the service did not say. */
+  helpful?: boolean
+}
+
 export interface Conversation {
   id: string
   timestamp?: string
@@ -118,6 +126,11 @@ export class AnalyticsApi {
 
   feedbackByPage(range: DateRange, limit: number, ask?: PageAsk): Promise<FeedbackPage> {
     return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage, ask)
+  }
+
+  /** One page of the page ratings' feedback, those with a written comment kept. */
+  feedbackComments(range: DateRange, limit: number): Promise<PageComment[]> {
+    return this.get('feedback', { ...range, source: 'contextual', limit }, checkFeedbackComments)
   }
 
   conversations(
@@ -311,6 +324,20 @@ export function checkFeedbackPage(body: unknown): FeedbackPage {
   })
   if (typeof o.hasMore !== 'boolean') throw new ShapeError('hasMore is not a boolean')
   return { feedback, hasMore: o.hasMore }
+}
+
+/** The rows of `GET feedback` that carry a written comment; other fields are not relied on. */
+export function checkFeedbackComments(body: unknown): PageComment[] {
+  if (isNothing(body)) return []
+  const o = object(body, 'the feedback page')
+  return list(o, 'feedback').flatMap((row, i): PageComment[] => {
+    const where = `feedback[${i}]`
+    const r = object(row, where)
+    const comment = optionalText(r, 'comment', where)
+    const path = optionalText(r, 'path', where)
+    if (comment === null || path === null || comment.trim() === '') return []
+    return [{ path, comment, ...(typeof r.helpful === 'boolean' ? { helpful: r.helpful } : {}) }]
+  })
 }
 
 export function checkConversationsPage(body: unknown): ConversationsPage {

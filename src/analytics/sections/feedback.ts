@@ -1,7 +1,16 @@
 // The `feedback` section: one request to `feedback/by-page` (it has no cursor), the pages with
-// the most thumbs-down, thumbs-up and code-snippet feedback beside them. With `compare`, the
-// previous period's thumbs-down over the same kind of page, one request.
-import type { AnalyticsApi, FeedbackPage, FeedbackRow } from '../../service/analytics.js'
+// the most thumbs-down, thumbs-up and code-snippet feedback beside them; and, when a page has a
+// 👎, one request of 100 rows to `feedback` for what readers wrote (the newest comments, those
+// given with a 👎 or without a rating). With `compare`, the previous period's thumbs-down over
+// the same kind of page, one request.
+import type {
+  AnalyticsApi,
+  FeedbackPage,
+  FeedbackRow,
+  PageComment
+} from '../../service/analytics.js'
+import { RateLimitError, ServiceError } from '../../service/errors.js'
+import { ShapeError } from '../../service/schema.js'
 import type { DateRange } from '../../period.js'
 import { canNarrow, halved, isGatewayTimeout, narrowingNote } from '../../service/timeouts.js'
 import { caveats, type ReadCaveats, type SectionInput } from './section.js'
@@ -25,7 +34,12 @@ export interface FeedbackSection extends ReadCaveats {
   hasMore: boolean
   /** Most thumbs-down first (then most feedback), at most `top`. */
   top: FeedbackRow[]
+  /** What readers wrote with a 👎 (or no rating), newest first as the service sent them. */
+  comments?: PageComment[]
 }
+
+/** Written comments read: one request, whatever the number of pages. */
+export const COMMENTS_LIMIT = 100
 
 /** The period before's 👎, summed as the section sums its own (each page once). */
 async function thumbsDown(input: SectionInput): Promise<number> {
@@ -60,8 +74,33 @@ export async function readFeedback(input: SectionInput): Promise<FeedbackSection
       limit < FEEDBACK_LIMIT
     )
   }
+  if (section.top.some(r => r.thumbsDown > 0)) {
+    const comments = await readComments(input)
+    if (Array.isArray(comments)) section.comments = comments
+    else section.notes = [...(section.notes ?? []), comments.note]
+  }
   if (input.previous) section.previous = input.known?.thumbsDown ?? (await thumbsDown(input))
   return section
+}
+
+/**
+ * The written comments, or why they were not read: their failure costs the report only the
+ * quotes (the quota running out still stops everything).
+ */
+async function readComments(input: SectionInput): Promise<PageComment[] | { note: string }> {
+  try {
+    const rows = await input.api.feedbackComments(input.range, COMMENTS_LIMIT)
+    return rows.filter(c => c.helpful !== true)
+  } catch (err) {
+    if (
+      err instanceof RateLimitError ||
+      !(err instanceof ServiceError || err instanceof ShapeError)
+    )
+      throw err
+    const why =
+      err instanceof ServiceError && err.status ? `status ${err.status}` : 'not understood'
+    return { note: `Written comments not read (${why}).` }
+  }
 }
 
 /** The one page of feedback, asked again for half as many pages while the gateway times out. */
