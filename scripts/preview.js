@@ -19,11 +19,13 @@ const SCENARIO_PARTS = ['__tests__/check-scenarios.ts']
 
 /** Every .ts file under a folder, relative to ROOT. */
 function tsFiles(dir) {
-  return fs
-    .readdirSync(path.join(ROOT, dir), { withFileTypes: true, recursive: true })
-    // Declaration files hold no code to run.
-    .filter(e => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
-    .map(e => path.relative(ROOT, path.join(e.parentPath, e.name)))
+  return (
+    fs
+      .readdirSync(path.join(ROOT, dir), { withFileTypes: true, recursive: true })
+      // Declaration files hold no code to run.
+      .filter(e => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
+      .map(e => path.relative(ROOT, path.join(e.parentPath, e.name)))
+  )
 }
 
 /**
