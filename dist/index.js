@@ -43795,7 +43795,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /** Bars light, the line dark: told apart by shape and by contrast, in light and dark themes. */
 const BAR_COLOR = '#9ec5fe';
 const LINE_COLOR = '#d9480f';
-const CHART_HEIGHT = 190;
+const CHART_HEIGHT = 166;
 const NOUN = {
     days: ['day', 'days'],
     weeks: ['week', 'weeks'],
@@ -43941,12 +43941,12 @@ function bothSeries(points, labels, many, span) {
     const visitors = indexed('visitors');
     const views = indexed('views');
     const title = `${span}: page views (bars), unique visitors (line)`;
-    const markdown = mermaid(title, labels, `% of the ${points.length}-${many.replace(/s$/, '')} average`, [`    bar [${views.values.join(', ')}]`, `    line [${visitors.values.join(', ')}]`], [...views.values, ...visitors.values]);
+    const markdown = mermaid(title, labels, '% of the average', [`    bar [${views.values.join(', ')}]`, `    line [${visitors.values.join(', ')}]`], [...views.values, ...visitors.values]);
     const each = many.replace(/s$/, '');
     return {
         markdown,
-        note: `Bars: page views; line: unique visitors; each as a % of its average over these ` +
-            `${points.length} ${many} (100 = ${formatNumber(Math.round(visitors.mean))} visitors, ` +
+        note: `Bars: views; line: visitors; each as a % of its ${points.length}-${each} average ` +
+            `(100 = ${formatNumber(Math.round(visitors.mean))} visitors, ` +
             `${formatNumber(Math.round(views.mean))} views a ${each}).`
     };
 }
@@ -44545,8 +44545,14 @@ function suggestionsBlock(suggestions, earlier, trigger, range, pagesWithoutFile
                 : []),
             ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : [])
         ];
+        // The last report's suggestions taken: a line of the same paragraph (no gap), so the
+        // overview, trend and suggestions stay on one screen.
+        const states = earlierLine(earlier);
+        if (states)
+            notes.push(states);
         if (notes.length > 0)
             blocks.push(notes.join('  \n'));
+        return blocks.join('\n\n');
     }
     const states = earlierLine(earlier);
     if (states)

@@ -42,7 +42,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /** Bars light, the line dark: told apart by shape and by contrast, in light and dark themes. */
 const BAR_COLOR = '#9ec5fe'
 const LINE_COLOR = '#d9480f'
-const CHART_HEIGHT = 190
+const CHART_HEIGHT = 166
 
 type Kind = 'days' | 'weeks' | 'months' | 'periods'
 
@@ -214,7 +214,7 @@ function bothSeries(
   const markdown = mermaid(
     title,
     labels,
-    `% of the ${points.length}-${many.replace(/s$/, '')} average`,
+    '% of the average',
     [`    bar [${views.values.join(', ')}]`, `    line [${visitors.values.join(', ')}]`],
     [...views.values, ...visitors.values]
   )
@@ -222,8 +222,8 @@ function bothSeries(
   return {
     markdown,
     note:
-      `Bars: page views; line: unique visitors; each as a % of its average over these ` +
-      `${points.length} ${many} (100 = ${formatNumber(Math.round(visitors.mean))} visitors, ` +
+      `Bars: views; line: visitors; each as a % of its ${points.length}-${each} average ` +
+      `(100 = ${formatNumber(Math.round(visitors.mean))} visitors, ` +
       `${formatNumber(Math.round(views.mean))} views a ${each}).`
   }
 }

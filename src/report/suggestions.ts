@@ -173,7 +173,12 @@ export function suggestionsBlock(
         : []),
       ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : [])
     ]
+    // The last report's suggestions taken: a line of the same paragraph (no gap), so the
+    // overview, trend and suggestions stay on one screen.
+    const states = earlierLine(earlier)
+    if (states) notes.push(states)
     if (notes.length > 0) blocks.push(notes.join('  \n'))
+    return blocks.join('\n\n')
   }
   const states = earlierLine(earlier)
   if (states) blocks.push(states)
