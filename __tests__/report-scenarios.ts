@@ -110,7 +110,8 @@ const changed = (...files: [string, number, number][]): NonNullable<JobReport['c
   files: files.map(([path, additions, deletions]) => ({ path, additions, deletions })),
   count: files.length,
   additions: files.reduce((n, f) => n + f[1], 0),
-  deletions: files.reduce((n, f) => n + f[2], 0)
+  deletions: files.reduce((n, f) => n + f[2], 0),
+  filesUrl: 'https://github.com/acme/docs/pull/42/files'
 })
 
 const THREE_FILES = changed(
@@ -165,6 +166,12 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
     prUpdated: true,
     onItsPullRequest: {},
     changes: MANY_FILES
+  },
+  'done on a person’s pull request: the count is the pull request’s': {
+    prNumber: 42,
+    prUpdated: true,
+    onItsPullRequest: {},
+    changes: { ...THREE_FILES, ofThePullRequest: true }
   },
   'done on its own pull request, no files changed': {
     prNumber: 42,
