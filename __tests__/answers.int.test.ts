@@ -177,7 +177,11 @@ describe('answers worth reading', () => {
         env,
         ...triggerComment(gh, 5, '/docs-agent Mention the limits in the FAQ')
       })
-      expect(reply.code).toBe(1)
+      // The wrong place, as an unknown `fix 9` is: answered there and skipped, not failed (the
+      // commenter gets no "run failed" mail).
+      expect(reply.code).toBe(0)
+      expect(reply.outputs.skipped).toBe('true')
+      expect(errorsOf(reply)).toEqual([])
       const answer = botComments(gh, 5)[1] ?? ''
       expect(answer).toMatch(/^### ⚠️ No job to follow up$/m)
       expect(visible(answer)).toContain(
@@ -185,7 +189,11 @@ describe('answers worth reading', () => {
           '[#21](https://github.com/octo/docs/pull/21), the pull request it opened. Reply there with ' +
           '`/docs-agent <instruction>`.'
       )
-      expect(errorsOf(reply)[0]).toContain('https://github.com/octo/docs/pull/21')
+      expect(annotationsOf(reply, 'notice').join('\n')).toContain(
+        'takes no instructions: its docs agent job is followed up on the pull request it opened, ' +
+          'https://github.com/octo/docs/pull/21. Reply there'
+      )
+      expect(gh.reactions.map(x => x.content)).toEqual(['eyes', 'confused'])
     })
   })
 })
