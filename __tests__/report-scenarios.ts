@@ -11,6 +11,7 @@ import {
   type VisitorsReport
 } from '../src/report/visitors.js'
 import { renderHealthReport, type HealthReport } from '../src/report/health.js'
+import { renderOwnMergeSummary } from '../src/report/own-merge.js'
 import { bytes, chars } from '../src/report/fit.js'
 import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import type { SectionFailure } from '../src/analytics/sections/section.js'
@@ -992,6 +993,18 @@ export const SCENARIOS: Scenario[] = [
     target: 'comment' as const,
     render: () => renderJobReport(jobReport(overrides))
   })),
+  {
+    group: 'Job report (live comment and summary)',
+    name: 'skipped: the merge of the agent’s own pull request (job summary)',
+    target: 'summary' as const,
+    render: () =>
+      renderOwnMergeSummary({
+        number: 42,
+        url: 'https://github.com/acme/docs/pull/42',
+        projectId: 'acme-docs',
+        jobId: 'job_7Hq2mX'
+      })
+  },
   ...Object.entries(VISITORS_STATES).map(([name, make]) => ({
     group: 'Visitors report (comment)',
     name,
