@@ -21,7 +21,8 @@ const SCENARIO_PARTS = ['__tests__/check-scenarios.ts']
 function tsFiles(dir) {
   return fs
     .readdirSync(path.join(ROOT, dir), { withFileTypes: true, recursive: true })
-    .filter(e => e.isFile() && e.name.endsWith('.ts'))
+    // Declaration files hold no code to run.
+    .filter(e => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
     .map(e => path.relative(ROOT, path.join(e.parentPath, e.name)))
 }
 
