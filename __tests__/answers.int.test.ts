@@ -82,16 +82,46 @@ describe('answers worth reading', () => {
       expect(answers).toHaveLength(2)
       const [a, b] = answers.map(visible)
       expect(a).toMatch(/^@octocat asked · started \d\d:\d\d UTC · \[workflow run\]/m)
-      expect(a).toContain('**2 files changed** (+60 −3)')
+      expect(a).toContain(
+        '**[2 files changed](https://github.com/octo/docs/pull/7/files)** (+60 −3)'
+      )
       expect(a).toContain('- `docs/api-reference/rate-limits.mdx` +46 −3')
       expect(b).toMatch(/^@octocat asked · /m)
-      expect(b).toContain('**3 files changed** (+82 −3)')
+      expect(b).toContain(
+        '**[3 files changed](https://github.com/octo/docs/pull/7/files)** (+82 −3)'
+      )
       expect(b).toContain('- `docs/guides/retries.mdx` +22')
       // The reply hint once in the thread: on the first answer, which first routed the job here.
       const hints = answers.filter(x => x.includes('Reply `/docs-agent <instruction>`'))
       expect(hints).toEqual([answers[0]])
       // The files are also in the job summary.
-      expect(third.summary).toContain('**3 files changed**')
+      expect(third.summary).toContain('**[3 files changed](')
+    })
+  })
+
+  it('a person’s pull request the job pushed to: the count is the pull request’s, and links its files', async () => {
+    const files = [{ filename: 'docs/faq.mdx', additions: 14, deletions: 0 }]
+    const job = { id: 'job-1', activePolls: 1, prLink: PR(7) }
+    // Seeded without `created_at`: opened an hour before the job, by its author.
+    const options = {
+      permissions: PERMISSIONS,
+      pullFiles: { 7: files },
+      pulls: { 7: { state: 'open' as const } }
+    }
+    await withGitHub(options, async gh => {
+      await withService({ jobs: [job] }, async sim => {
+        const r = await runScenario({
+          inputs: inputs(sim.url),
+          env: { GITHUB_API_URL: gh.url },
+          ...triggerComment(gh, 7, '/docs-agent Add a FAQ entry about rate limits')
+        })
+        expect(errorsOf(r)).toEqual([])
+        const head =
+          '**[1 file changed](https://github.com/octo/docs/pull/7/files) in the pull request** ' +
+          '(+14), counting all its commits, not only the job’s:'
+        expect(visible(botComments(gh, 7)[0] ?? '')).toContain(head)
+        expect(r.summary).toContain(head)
+      })
     })
   })
 
@@ -126,7 +156,8 @@ describe('answers worth reading', () => {
         'Reply `/docs-agent <instruction>` on [#9](https://github.com/octo/docs/pull/9)'
       )
       expect(second).not.toContain('Reply ')
-      expect(second).toContain('**No files changed.**')
+      // Pull request 9 is the job's own (GitHub shows it opened after the job): the job's count.
+      expect(second).toContain('**[No files changed](https://github.com/octo/docs/pull/9/files).**')
       const [record] = botComments(gh, 9)
       expect(record).toContain('Reply `/docs-agent <instruction>` on this pull request')
     })
@@ -146,7 +177,11 @@ describe('answers worth reading', () => {
         env,
         ...triggerComment(gh, 5, '/docs-agent Mention the limits in the FAQ')
       })
-      expect(reply.code).toBe(1)
+      // The wrong place, as an unknown `fix 9` is: answered there and skipped, not failed (the
+      // commenter gets no "run failed" mail).
+      expect(reply.code).toBe(0)
+      expect(reply.outputs.skipped).toBe('true')
+      expect(errorsOf(reply)).toEqual([])
       const answer = botComments(gh, 5)[1] ?? ''
       expect(answer).toMatch(/^### ⚠️ No job to follow up$/m)
       expect(visible(answer)).toContain(
@@ -154,7 +189,11 @@ describe('answers worth reading', () => {
           '[#21](https://github.com/octo/docs/pull/21), the pull request it opened. Reply there with ' +
           '`/docs-agent <instruction>`.'
       )
-      expect(errorsOf(reply)[0]).toContain('https://github.com/octo/docs/pull/21')
+      expect(annotationsOf(reply, 'notice').join('\n')).toContain(
+        'takes no instructions: its docs agent job is followed up on the pull request it opened, ' +
+          'https://github.com/octo/docs/pull/21. Reply there'
+      )
+      expect(gh.reactions.map(x => x.content)).toEqual(['eyes', 'confused'])
     })
   })
 })
@@ -213,8 +252,10 @@ describe('endings that link, in words for reviewers', () => {
         expect(prose).not.toMatch(/\/v2\//)
         expect(prose).not.toMatch(/job-1/)
         expect(prose).not.toContain('&#96;') // the action's own hints are code, not escaped text
-        // The log keeps the request for whoever debugs it.
-        expect(errorsOf(r).join('\n')).toMatch(/job-1/)
+        // The run page's annotation names the operation in words; the log keeps the request for
+        // whoever debugs it.
+        expect(errorsOf(r).join('\n')).not.toMatch(/\/v2\//)
+        expect(r.stdout).toMatch(/job-1/)
         expect(visible(r.summary)).not.toMatch(/\/v2\//)
         expect(visible(r.summary)).not.toContain(RUN)
       })

@@ -25,6 +25,20 @@ describe('the set-up check summary', () => {
     expect(joinChecks(['API key accepted', 'Agent API'])).toBe('API key accepted, Agent API')
   })
 
+  it('says each probe’s facts once: in the profile table, not again in the result column', () => {
+    const [, render] = checkStates().find(([name]) => name.startsWith('ready'))!
+    const md = render()
+    const checks = md.slice(0, md.indexOf('### What the service answered'))
+    const rows = checks.split('\n').filter(l => l.includes('| Analytics: '))
+    expect(rows.length).toBeGreaterThan(0)
+    for (const row of rows) {
+      expect(row).toMatch(/\| answers(, with no rows in the last 7 days)? \|$/)
+      expect(row).not.toMatch(/\bms\b|\brows?\b(?! in the last)|cursor|sorted|ctr/)
+    }
+    // The profile table still holds the facts.
+    expect(md).toMatch(/\| `searches` \| 200 \| 251\u00a0ms \| 10 \| url \| percent \| yes \|/)
+  })
+
   it('shows the service’s words as inert text', () => {
     const md = renderCheck(
       {

@@ -120,10 +120,15 @@ describe('redirects are never followed', () => {
         res.writeHead(status, { location: `${elsewhere.url}/v2/agent/p/job/j` })
         res.end('x'.repeat(1024))
       })
-      const c = client(svc.url)
+      const logged: string[] = []
+      const c = client(svc.url, { info: line => logged.push(line) })
       const get = await failure(agent(c).getJob('/v2/agent/p/job/j'))
       expect(get).toBeInstanceOf(ServiceError)
-      expect(get.message).toContain(`GET /v2/agent/p/job/j failed: ${status}`)
+      // The message (an annotation on the run's page) names the operation in words; the log
+      // line names the request.
+      expect(get.message).toContain(`Reading the job failed: ${status}`)
+      expect(get.message).not.toContain('GET /v2')
+      expect(logged).toContain(`GET /v2/agent/p/job/j: ${get.message}`)
       expect(get.message).toContain(`to ${elsewhere.url}/v2/agent/p/job/j`)
       expect(get.message).toContain('check `base-url`')
       const post = await failure(agent(c).sendMessage('p', 'j', 'hi'))
@@ -218,7 +223,8 @@ describe('cancellation, the deadline and the request count', () => {
     const c = client(svc.url, { deadline: Deadline.after(0) })
     const err = await failure(agent(c).getJob('/x'))
     expect(err.message).toBe(
-      'The time allowed (`wait-timeout`) ran out while waiting for GET /x to start: it was not sent.'
+      'The time allowed (`wait-timeout`) ran out while waiting for reading the job to start: it ' +
+        'was not sent.'
     )
     expect(svc.seen).toHaveLength(0)
     expect(c.requests).toBe(0)

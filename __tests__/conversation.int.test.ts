@@ -163,6 +163,12 @@ describe('runs GitHub gives no secrets, and the agent’s own pull requests', ()
         expect(own.outputs.skipped).toBe('true')
         expect(annotationsOf(own, 'notice').join('\n')).toContain("the docs agent's own work")
         expect(sim.requests).toHaveLength(0)
+        // The run's page says why nothing started, which job opened #21, and how to start one.
+        expect(own.summary).toMatch(/^### ⏭️ No job started: the merged pull request is the docs/)
+        expect(own.summary).toContain(
+          '#21 was opened by docs agent job created-1 of project proj-1'
+        )
+        expect(own.summary).toContain('run a workflow by hand (`workflow_dispatch`)')
         // Merged, #21 is closed: the next merge starts a job of its own (none grows).
         gh.pulls.set(21, { state: 'closed', merged_at: '2026-11-18T10:00:00Z' })
         const other = await runScenario({ inputs: create, env, ...merged(6) })

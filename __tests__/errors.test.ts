@@ -4,6 +4,8 @@ import { describe, it, expect } from '@jest/globals'
 import { messageOf, TimeUpError } from '../src/errors.js'
 import { Deadline } from '../src/deadline.js'
 import { statusHint } from '../src/service/hints.js'
+import { requestFailure, type FailedAttempt } from '../src/service/errors.js'
+import { operationOf } from '../src/service/operations.js'
 import { handClock } from './clock.js'
 
 describe('the one deadline and the one "time is up" error', () => {
@@ -96,5 +98,34 @@ describe('what a refusal asks to change (statusHint)', () => {
       /`project-id` and `job-id`/
     )
     expect(statusHint(400, '400 Bad Request: Invalid request body')).toBeUndefined()
+  })
+})
+
+describe('a request named in words, for the run page’s annotations', () => {
+  it('names each operation without its API path', () => {
+    expect(
+      operationOf('GET', '/v1/analytics/my%20proj/searches?dateFrom=2026-11-09&limit=100')
+    ).toBe('reading the searches analytics')
+    expect(operationOf('GET', '/v1/analytics/p/feedback/by-page')).toBe(
+      'reading the feedback by page analytics'
+    )
+    expect(operationOf('GET', '/v2/agent/p/job/j')).toBe('reading the job')
+    expect(operationOf('POST', '/v2/agent/p/job')).toBe('starting a job')
+    expect(operationOf('POST', '/v2/agent/p/job/j/message')).toBe('sending the follow-up')
+  })
+
+  it('a failure says the operation, never the path', () => {
+    const failed: FailedAttempt = { outcome: { kind: 'answer', status: 404 }, why: '404 Not Found' }
+    const request = 'GET /v1/analytics/acme/searches?limit=100'
+    const err = requestFailure(
+      request,
+      failed,
+      1,
+      'GET',
+      undefined,
+      'reading the searches analytics'
+    )
+    expect(err.message).toMatch(/^Reading the searches analytics failed: 404 Not Found/)
+    expect(err.message).not.toContain('/v1/analytics')
   })
 })

@@ -105,6 +105,24 @@ describe('what the pull request changes', () => {
     )
   })
 
+  it('links the files view, and says a count is the pull request’s where the job did not open it', () => {
+    const files = [{ path: 'docs/a.md', additions: 3, deletions: 1 }]
+    const filesUrl = 'https://github.com/octo/docs/pull/7/files'
+    const base = { files, count: 1, additions: 3, deletions: 1, filesUrl }
+    expect(changesBlock(base).split('\n')[0]).toBe(`**[1 file changed](${filesUrl})** (+3 −1)`)
+    const whole = changesBlock({ ...base, ofThePullRequest: true })
+    expect(whole.split('\n')[0]).toBe(
+      `**[1 file changed](${filesUrl}) in the pull request** (+3 −1), counting all its ` +
+        'commits, not only the job’s:'
+    )
+    expect(whole).toContain('- `docs/a.md` +3 −1')
+    const none = { ...base, files: [], count: 0, additions: 0, deletions: 0 }
+    expect(changesBlock(none)).toBe(`**[No files changed](${filesUrl}).**`)
+    expect(changesBlock({ ...none, ofThePullRequest: true })).toBe(
+      `**The [pull request](${filesUrl}) changes no files.**`
+    )
+  })
+
   it('shows an odd path as escaped text, never as Markdown or a mention', () => {
     const path = 'docs/`x` <b>@octocat</b> [y](javascript:alert(1)).md'
     const block = changesBlock({

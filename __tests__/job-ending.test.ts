@@ -173,6 +173,16 @@ const CASES: Record<string, Case> = {
     job: undefined,
     fails: true,
     headline: '⚠️ No job to follow up'
+  },
+  // A reply where the job takes no instructions: skipped, as an unknown `fix N` is.
+  'no job here: the agent’s pull request takes the replies': {
+    ending: noJob('`job-id` is empty, and this pull request takes no instructions', {
+      number: 21,
+      url: 'https://github.com/octo/docs/pull/21'
+    }),
+    job: undefined,
+    fails: false,
+    headline: '⚠️ No job to follow up'
   }
 }
 

@@ -11,6 +11,7 @@ import {
   type VisitorsReport
 } from '../src/report/visitors.js'
 import { renderHealthReport, type HealthReport } from '../src/report/health.js'
+import { renderOwnMergeSummary } from '../src/report/own-merge.js'
 import { bytes, chars } from '../src/report/fit.js'
 import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import type { SectionFailure } from '../src/analytics/sections/section.js'
@@ -110,7 +111,8 @@ const changed = (...files: [string, number, number][]): NonNullable<JobReport['c
   files: files.map(([path, additions, deletions]) => ({ path, additions, deletions })),
   count: files.length,
   additions: files.reduce((n, f) => n + f[1], 0),
-  deletions: files.reduce((n, f) => n + f[2], 0)
+  deletions: files.reduce((n, f) => n + f[2], 0),
+  filesUrl: 'https://github.com/acme/docs/pull/42/files'
 })
 
 const THREE_FILES = changed(
@@ -165,6 +167,12 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
     prUpdated: true,
     onItsPullRequest: {},
     changes: MANY_FILES
+  },
+  'done on a person’s pull request: the count is the pull request’s': {
+    prNumber: 42,
+    prUpdated: true,
+    onItsPullRequest: {},
+    changes: { ...THREE_FILES, ofThePullRequest: true }
   },
   'done on its own pull request, no files changed': {
     prNumber: 42,
@@ -1029,6 +1037,18 @@ export const SCENARIOS: Scenario[] = [
     target: 'comment' as const,
     render: () => renderJobReport(jobReport(overrides))
   })),
+  {
+    group: 'Job report (live comment and summary)',
+    name: 'skipped: the merge of the agent’s own pull request (job summary)',
+    target: 'summary' as const,
+    render: () =>
+      renderOwnMergeSummary({
+        number: 42,
+        url: 'https://github.com/acme/docs/pull/42',
+        projectId: 'acme-docs',
+        jobId: 'job_7Hq2mX'
+      })
+  },
   ...Object.entries(VISITORS_STATES).map(([name, make]) => ({
     group: 'Visitors report (comment)',
     name,

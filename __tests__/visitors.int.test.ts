@@ -511,7 +511,7 @@ describe('visitors: bad inputs fail before any request', () => {
 })
 
 describe('visitors: a page that keeps failing', () => {
-  it('fails in bounded time, names the request, status and service text; removes the file', async () => {
+  it('fails in bounded time, names the operation (the log the request), status and service text; removes the file', async () => {
     await withService(
       {
         rows: 2345,
@@ -532,7 +532,10 @@ describe('visitors: a page that keeps failing', () => {
         expect(r.durationMs).toBeLessThan(30_000)
         const errors = errorsOf(r)
         expect(errors).toHaveLength(1)
-        expect(errors[0]).toMatch(/GET \/v1\/analytics\/proj-1\/visitors\?\S*offset=500/)
+        // The annotation names the operation in words; the log names the request and its page.
+        expect(errors[0]).toMatch(/^Reading the visitors analytics failed after \d+ attempts: 500/)
+        expect(errors[0]).not.toContain('/v1/analytics')
+        expect(r.stdout).toMatch(/GET \/v1\/analytics\/proj-1\/visitors\?\S*offset=500: Reading/)
         expect(errors[0]).toContain('500')
         expect(errors[0]).toContain('Analytics store unavailable')
         expectNoStack(r)
@@ -747,9 +750,8 @@ describe('visitors: wait-timeout bounds the comparison too', () => {
         expect(errors).toHaveLength(1)
         // This read's deadline or the client's own, whichever notices first, ends it: either way
         // the error names the request that had no answer, and `wait-timeout`.
-        expect(errors[0]).toMatch(
-          /GET \/v1\/analytics\/proj-1\/visitors\?\S*offset=0 failed: no answer in time/
-        )
+        expect(errors[0]).toMatch(/Reading the visitors analytics failed: no answer in time/)
+        expect(r.stdout).toMatch(/GET \/v1\/analytics\/proj-1\/visitors\?\S*offset=0: /)
         expect(errors[0]).toContain('`wait-timeout`')
         expectNoStack(r)
         // The current period's outputs were set before the comparison began.

@@ -14,6 +14,7 @@ import {
   triggerNoun,
   type ReactionContent
 } from './github/trigger.js'
+import { renderOwnMergeSummary } from './report/own-merge.js'
 import { placeNoun } from './report/place.js'
 import { redact } from './secrets.js'
 import { messageOf } from './errors.js'
@@ -41,6 +42,8 @@ export interface Skip {
   reply?: { place: Place; body: string }
   /** On the trigger comment. */
   reaction?: { comment: TriggerComment; content: ReactionContent }
+  /** The job summary, where the run's page would otherwise show nothing. */
+  summary?: string
 }
 
 /** A trigger comment whose writer may run the agent. */
@@ -192,11 +195,12 @@ export async function ownMergeSkip(
   const merged = payload.action === 'closed' && pr?.merged === true
   const place = placeOf(event)
   if (!merged || !place || event.owner === '') return undefined
-  let own: boolean
+  /** The job the `opened` record names; undefined: the pull request is not the agent's own. */
+  let jobId: string | undefined
   try {
     if (!records) throw new Error('`github-token` is empty, so GitHub cannot be asked')
     const opened = await records.thread(place).newest('opened', { project: settings.projectId })
-    own = opened !== undefined
+    jobId = opened?.job
   } catch (err) {
     const why = messageOf(err)
     return {
@@ -208,13 +212,23 @@ export async function ownMergeSkip(
         'start the job by hand from a `workflow_dispatch` run with the same inputs.'
     }
   }
-  if (!own) return undefined
+  if (jobId === undefined) return undefined
   return {
     reason: "the merged pull request is the docs agent's own",
     notice:
       "This merged pull request is the docs agent's own work (it carries this action's signed " +
       'record that a job opened it), so no new job is started: merging it would otherwise start ' +
-      'another.'
+      'another.',
+    ...(settings.summary
+      ? {
+          summary: renderOwnMergeSummary({
+            number: place.issueNumber,
+            ...(typeof pr?.html_url === 'string' ? { url: pr.html_url } : {}),
+            projectId: settings.projectId,
+            jobId
+          })
+        }
+      : {})
   }
 }
 

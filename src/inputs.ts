@@ -237,7 +237,8 @@ export function keyKindWarnings(key: string): string[] {
   if (!key.startsWith('mint_'))
     return [
       'Input `api-key` does not start with `mint_`, the prefix of the admin API keys of the ' +
-        "dashboard's API keys page. Sending it anyway; a 401 answer would confirm it is wrong."
+        'dashboard (https://app.mintlify.com, Settings → API keys). Sending it anyway; a 401 ' +
+        'answer would confirm it is wrong.'
     ]
   return []
 }

@@ -236,6 +236,7 @@ async function skip(
   }
   if (s.warning) core.warning(s.warning)
   if (s.notice) core.notice(s.notice)
+  if (s.summary) result.summary = s.summary
   core.info(`Skipped: ${s.reason}. Nothing was sent to the service.`)
   result.set('skipped', 'true')
 }

@@ -5,7 +5,7 @@ import type { EventInfo } from '../github/event.js'
 import type { CommentRights } from '../github/rights.js'
 import { isAdminKeyShape, keyKindWarnings } from '../inputs.js'
 import type { CheckLine } from '../report/check.js'
-import { capitalise, escapeText, plural } from '../report/markdown.js'
+import { capitalise, escapeText } from '../report/markdown.js'
 import {
   DASHBOARD,
   KEY_REFUSED_HINT,
@@ -274,16 +274,12 @@ function keyForbiddenFix(p: Probe, projectId: string): string {
   )
 }
 
-/** What a passing probe showed, in words: status, time, rows, cursor, order, `ctr`. */
+/**
+ * What a passing probe showed, in words: that it answered, and an empty answer (worth a look). The
+ * status, time, rows, cursor, order and `ctr` are in the profile table below the checks, once.
+ */
 function seenOf(p: Probe): string {
-  const e = p.entry
-  const parts = [`${e.status ?? 'answered'} in ${e.ms} ms`]
-  if (e.rows !== undefined)
-    parts.push(e.rows === 0 ? 'no rows in the last 7 days' : plural(e.rows, 'row'))
-  if (e.sorted !== undefined) parts.push(e.sorted ? 'sorted, most first' : 'not sorted')
-  if (e.cursor) parts.push(`${e.cursor} cursor`)
-  if (e.ctr && e.ctr !== 'unknown') parts.push(`ctr as a ${e.ctr}`)
-  return parts.join(' · ')
+  return p.entry.rows === 0 ? 'answers, with no rows in the last 7 days' : 'answers'
 }
 
 /** The GitHub token's line, from what GitHub answered a comment with no body. */

@@ -118,21 +118,27 @@ function hostOf(serverUrl: string): string | undefined {
 
 /**
  * What the completed job's pull request changes, when it is on this GitHub and there is a token
- * to ask with. A failure only warns: the service has the instruction, and the answer is whole
- * without the list.
+ * to ask with, linked to its files view. A pull request GitHub does not show opened after the job
+ * (a person's the job pushed to) is counted as the pull request's, not as the job's: telling the
+ * job's commits from its author's would cost a request per commit. A failure only warns: the
+ * service has the instruction, and the answer is whole without the list.
  */
 export async function changesOf(
-  ctx: Pick<CommandContext<JobSettings>, 'octokit' | 'serverUrl' | 'settings'>,
+  ctx: Pick<CommandContext<JobSettings>, 'octokit' | 'serverUrl' | 'settings' | 'records'>,
   job: AgentJob | undefined
 ): Promise<PullRequestChanges | undefined> {
-  const { octokit, serverUrl, settings } = ctx
+  const { octokit, serverUrl, settings, records } = ctx
   const pr = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined
   // Read only where the run reads GitHub for the user anyway (comments, or `context`): with
   // `comment: false` the client is there for the agent's-own record alone.
   const reads = settings.comment !== 'false' || settings.context
   if (job?.status !== 'completed' || !pr || !octokit || !reads) return undefined
   try {
-    return await pullRequestChanges(octokit, pr, FILES_SHOWN)
+    const changes = await pullRequestChanges(octokit, pr, FILES_SHOWN)
+    // Asked once per run (records.ts): the record on the pull request often asked already.
+    const jobs = (await records?.createdAfter(pr, job)) === true
+    const filesUrl = `${serverUrl.replace(/\/+$/, '')}/${pr.owner}/${pr.repo}/pull/${pr.number}/files`
+    return { ...changes, filesUrl, ...(jobs ? {} : { ofThePullRequest: true }) }
   } catch (err) {
     core.warning(`The answer shows no files: ${messageOf(err)}`)
     return undefined

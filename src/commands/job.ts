@@ -10,6 +10,7 @@ import {
   cancelledAt,
   endingNote,
   jobFailed,
+  misplaced,
   noJob,
   openedOrUpdated,
   stepFailure,
@@ -250,7 +251,20 @@ class JobRun {
         (this.code.note ? `\n\n${this.code.note}\n` : '')
     const failure = stepFailure(ending, this.target.jobId ?? '')
     if (failure !== undefined) this.ctx.result.failure = failure
+    if (misplaced(ending)) this.skipMisplaced(ending)
     return failure
+  }
+
+  /**
+   * A reply where no job can be followed: answered there (the live comment says where to reply),
+   * and skipped as an unknown `fix N` is, not failed.
+   */
+  private skipMisplaced(ending: JobEnding): void {
+    const note = endingNote(ending, '')
+    if (note) core[note.level](note.text)
+    core.info('Skipped: this thread takes no instructions. Nothing was sent to the job.')
+    this.ctx.result.set('skipped', 'true')
+    this.ctx.result.reaction = 'confused'
   }
 
   /** A write of the live comment during the run; its URL is an output at once. */

@@ -2,7 +2,7 @@
 // the first files with the lines each adds and removes. File names are untrusted (the agent or
 // anyone pushing to the branch chose them): one that held a secret comes withheld, the others are
 // clipped and escaped.
-import { clipMiddle, escapeText, formatNumber, plural } from './markdown.js'
+import { clipMiddle, escapeText, formatNumber, link, plural } from './markdown.js'
 import type { ChangedFile, PullRequestChanges } from './job-report.js'
 
 /** Files listed by name; the rest are counted. */
@@ -33,11 +33,23 @@ function fileLine(f: ChangedFile): string {
   return `- ${pathLabel(f)} ${lines(f)}`.trimEnd()
 }
 
-/** The files block: "**3 files changed** (+42 −7)" and the list, or "No files changed". */
+/**
+ * The files block: "**3 files changed** (+42 −7)" and the list, or "No files changed"; the count
+ * links the pull request's files view. Where the pull request was there before the job (a
+ * person's), the count says it is the pull request's, their commits included.
+ */
 export function changesBlock(c: PullRequestChanges): string {
-  if (c.count === 0) return '**No files changed.**'
+  const whole = c.ofThePullRequest === true
+  if (c.count === 0)
+    return whole
+      ? `**The ${link('pull request', c.filesUrl)} changes no files.**`
+      : `**${link('No files changed', c.filesUrl)}.**`
   const total = lines(c)
-  const head = `**${plural(c.count, 'file')} changed**${total ? ` (${total})` : ''}`
+  const count = link(`${plural(c.count, 'file')} changed`, c.filesUrl)
+  const head = whole
+    ? `**${count} in the pull request**${total ? ` (${total})` : ''}, counting all its commits, ` +
+      'not only the job’s:'
+    : `**${count}**${total ? ` (${total})` : ''}`
   const shown = c.files.slice(0, FILES_SHOWN)
   const more = c.count - shown.length
   const rest = more > 0 ? [`- and ${formatNumber(more)} more`] : []

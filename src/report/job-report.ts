@@ -74,6 +74,13 @@ export interface PullRequestChanges {
   count: number
   additions: number
   deletions: number
+  /** The pull request's files view on GitHub, linked from the count. */
+  filesUrl?: string
+  /**
+   * Counted over all of the pull request's commits, not only the job's: GitHub does not show it
+   * opened after the job (a person's pull request the job pushed to, or one it cannot tell).
+   */
+  ofThePullRequest?: true
 }
 
 export interface JobReport {

@@ -6,16 +6,18 @@ import { HttpClient } from '@actions/http-client'
 import { Deadline } from '../deadline.js'
 import type { Proxy } from '../proxy.js'
 import { Agents } from './agents.js'
-import { TimeUpError } from '../errors.js'
+import { messageOf, TimeUpError } from '../errors.js'
 import {
   BudgetError,
   RateLimitError,
   RequestCancelledError,
   requestFailure,
+  ServiceError,
   seconds,
   type FailedAttempt
 } from './errors.js'
 import { attempt, clipText, type Answered, type Check, type Method } from './http.js'
+import { operationOf, sentenceStart } from './operations.js'
 import { backoffDelay, isRetryable, parseRetryAfter } from './retry.js'
 
 export type { Answered, Check } from './http.js'
@@ -151,16 +153,27 @@ export class ServiceClient {
   }
 
   async call<T>(c: CallOptions<T>): Promise<T> {
+    const request = clipText(
+      `${c.method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${c.path}`,
+      MAX_REQUEST_CHARS
+    )
+    try {
+      return await this.attempts(c, request, operationOf(c.method, c.path))
+    } catch (err) {
+      // The run page's annotations name the operation in words; the log keeps the request.
+      if (err instanceof ServiceError || err instanceof BudgetError || err instanceof TimeUpError)
+        this.o.info?.(`${request}: ${messageOf(err)}`)
+      throw err
+    }
+  }
+
+  private async attempts<T>(c: CallOptions<T>, request: string, operation: string): Promise<T> {
     // An instruction is sent at most 3 times in all, and only where it was certainly not taken.
     const maxAttempts = Math.min(
       c.maxAttempts ?? this.o.maxAttempts,
       c.method === 'POST' ? MAX_POST_ATTEMPTS : Infinity
     )
     let quotaRetries = 0
-    const request = clipText(
-      `${c.method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${c.path}`,
-      MAX_REQUEST_CHARS
-    )
     let last: FailedAttempt | undefined
     const deadline = this.o.deadline
     for (let tries = 1; ; tries++) {
@@ -169,11 +182,18 @@ export class ServiceClient {
       // Reserved here, not counted once connected: pages in flight at once each pass this check
       // before any of them connects, and together they must stay within the cap.
       if (this.o.maxRequests > 0 && this.sent + this.reserved >= this.o.maxRequests)
-        throw new BudgetError(this.o.maxRequests, clipText(request, MAX_REQUEST_CHARS))
+        throw new BudgetError(this.o.maxRequests, operation)
       if (deadline.passed()) {
         if (last)
-          throw requestFailure(request, last, tries - 1, c.method, 'the time allowed ran out')
-        throw new TimeUpError(`${request} to start: it was not sent`)
+          throw requestFailure(
+            request,
+            last,
+            tries - 1,
+            c.method,
+            'the time allowed ran out',
+            operation
+          )
+        throw new TimeUpError(`${operation} to start: it was not sent`)
       }
       const signal = c.signal
         ? AbortSignal.any([c.signal, this.haltController.signal])
@@ -223,7 +243,7 @@ export class ServiceClient {
             : !deadline.allows(asked)
               ? 'past `wait-timeout`'
               : undefined
-        if (tooLong) throw this.stopForRateLimit(request, result, asked, tooLong)
+        if (tooLong) throw this.stopForRateLimit(operation, result, asked, tooLong)
       }
       // The real service answers 429 without Retry-After (often as plain text). Its limit is
       // hourly: retry twice within about a minute, then stop rather than spend more of it.
@@ -231,11 +251,11 @@ export class ServiceClient {
       if (outcome.kind === 'answer' && outcome.status === 429 && asked === undefined) {
         quotaWait = this.o.quotaRetryWaitsMs[quotaRetries++]
         const spent = quotaWait === undefined || !deadline.allows(quotaWait)
-        if (spent) throw this.stopForSpentQuota(request, result)
+        if (spent) throw this.stopForSpentQuota(operation, result)
       }
       const answeredItself = outcome.kind === 'answer' && c.noRetry?.includes(outcome.status)
       if (!isRetryable(c.method, outcome) || tries >= maxAttempts || answeredItself)
-        throw requestFailure(request, result, tries, c.method)
+        throw requestFailure(request, result, tries, c.method, undefined, operation)
       const wait =
         asked ??
         quotaWait ??
@@ -248,7 +268,8 @@ export class ServiceClient {
           result,
           tries,
           c.method,
-          why || 'the time allowed (`wait-timeout`) ran out'
+          why || 'the time allowed (`wait-timeout`) ran out',
+          operation
         )
       }
       this.o.info?.(
@@ -265,10 +286,10 @@ export class ServiceClient {
   }
 
   /** A 429 without Retry-After that persisted: the hourly limit is spent. */
-  private stopForSpentQuota(request: string, result: FailedAttempt): RateLimitError {
+  private stopForSpentQuota(operation: string, result: FailedAttempt): RateLimitError {
     const resetAt = new Date(this.o.deadline.now() + 3_600_000)
     this.rateLimited = new RateLimitError(
-      `${request} failed: ${result.why.replace(/\.$/, '')}. The service's hourly limit is spent (it said so without ` +
+      `${sentenceStart(operation)} failed: ${result.why.replace(/\.$/, '')}. The service's hourly limit is spent (it said so without ` +
         'a Retry-After, and retrying did not help), so the run stops here and sends nothing ' +
         'more. Run it again within the hour, once the limit has reset.',
       resetAt,
@@ -278,7 +299,7 @@ export class ServiceClient {
   }
 
   private stopForRateLimit(
-    request: string,
+    operation: string,
     result: FailedAttempt,
     askedMs: number,
     tooLong: string
@@ -286,7 +307,7 @@ export class ServiceClient {
     const resetAt = new Date(this.o.deadline.now() + askedMs)
     const when = `${resetAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`
     this.rateLimited = new RateLimitError(
-      `${request} failed: ${result.why.replace(/\.$/, '')}. The rate limit resets at ${when}: the service asked to ` +
+      `${sentenceStart(operation)} failed: ${result.why.replace(/\.$/, '')}. The rate limit resets at ${when}: the service asked to ` +
         `wait ${seconds(askedMs)} (Retry-After), ${tooLong}, so the run stops here and sends ` +
         'nothing more. Run it again after that time.',
       resetAt

@@ -5,6 +5,7 @@ import { STATUS_CODES } from 'node:http'
 import { redact } from '../secrets.js'
 import { mayHaveBeenDelivered, type Outcome } from './retry.js'
 import { statusHint } from './hints.js'
+import { sentenceStart } from './operations.js'
 
 /** Was the instruction (a POST) taken by the service? `no` for every GET. */
 export type Delivery = 'no' | 'maybe' | 'yes'
@@ -56,12 +57,12 @@ export class RateLimitError extends ServiceError {
 export class BudgetError extends Error {
   constructor(
     readonly maxRequests: number,
-    /** The request that was not sent. */
+    /** The request that was not sent, in words (operations.ts). */
     readonly request: string
   ) {
     super(
-      `${request} was not sent: this run may send at most ${maxRequests} requests to the service ` +
-        '(`max-requests`), and has sent them all'
+      `${sentenceStart(request)}: not sent, as this run may send at most ${maxRequests} ` +
+        'requests to the service (`max-requests`), and has sent them all'
     )
     this.name = 'BudgetError'
   }
@@ -96,15 +97,17 @@ export function requestFailure(
   failed: FailedAttempt,
   attempts: number,
   method: 'GET' | 'POST',
-  gaveUpBecause?: string
+  gaveUpBecause?: string,
+  /** The request in words (operations.ts): the message is read on the run's page. */
+  operation = request
 ): ServiceError {
   const { outcome } = failed
   const status = outcome.kind === 'network' ? undefined : outcome.status
   const tries = attempts > 1 ? ` after ${attempts} attempts` : ''
   let message =
     outcome.kind === 'malformed'
-      ? `Unexpected response (HTTP ${status ?? '?'}) from ${request}${tries}: ${failed.why}`
-      : `${request} failed${tries}: ${failed.why}`
+      ? `Unexpected response (HTTP ${status ?? '?'}) while ${operation}${tries}: ${failed.why}`
+      : `${sentenceStart(operation)} failed${tries}: ${failed.why}`
   if (gaveUpBecause) message += `; gave up because ${gaveUpBecause}`
   const hint =
     status !== undefined && outcome.kind === 'answer'
