@@ -63,6 +63,8 @@ function report(sim: Service, gh: GitHub, week: Record<string, string>): Promise
       command: 'report',
       compare: 'true',
       trend: '8',
+      // One page at a time: read-ahead past the end would make the counts compared below race.
+      concurrency: '1',
       'issue-number': String(ISSUE),
       ...week
     },

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7724);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2085);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7724:
+/***/ 2085:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33467,10 +33467,31 @@ function statusHint(status, said, request = '') {
     return STATUS_HINTS[status];
 }
 
+;// CONCATENATED MODULE: ./src/service/operations.ts
+// A request to the service named in words ("reading the searches analytics", "reading the job"),
+// for what the run page's annotations say: the method and the API path are for the log (an info
+// line when a request fails for good), not for a reader of the run's page.
+/** Where the analytics operations live: the segment after the project is the operation. */
+const ANALYTICS = /^\/v1\/analytics\/[^/?#]+\/([a-z][a-z0-9-]*(?:\/[a-z][a-z0-9-]*)*)/i;
+/** The operation a request performs, as a phrase that can follow "while" or start a sentence. */
+function operationOf(method, path) {
+    const analytics = ANALYTICS.exec(path);
+    if (analytics)
+        return `reading the ${(analytics[1] ?? '').replace(/[/-]/g, ' ')} analytics`;
+    if (method === 'POST')
+        return /\/message\/?(?:[?#]|$)/.test(path) ? 'sending the follow-up' : 'starting a job';
+    return 'reading the job';
+}
+/** "Reading the job": the phrase at the start of a sentence. */
+function sentenceStart(phrase) {
+    return phrase.charAt(0).toUpperCase() + phrase.slice(1);
+}
+
 ;// CONCATENATED MODULE: ./src/service/errors.ts
 // Failures of the documentation service as data: the status, the service's own words, and for an
 // instruction whether it was delivered. Callers branch on these fields, never on the message,
 // which is written for the person reading the log.
+
 
 
 
@@ -33528,10 +33549,10 @@ class BudgetError extends Error {
     maxRequests;
     request;
     constructor(maxRequests, 
-    /** The request that was not sent. */
+    /** The request that was not sent, in words (operations.ts). */
     request) {
-        super(`${request} was not sent: this run may send at most ${maxRequests} requests to the service ` +
-            '(`max-requests`), and has sent them all');
+        super(`${sentenceStart(request)}: not sent, as this run may send at most ${maxRequests} ` +
+            'requests to the service (`max-requests`), and has sent them all');
         this.maxRequests = maxRequests;
         this.request = request;
         this.name = 'BudgetError';
@@ -33553,13 +33574,15 @@ function reason(status) {
  * The error a request ends with after `attempts` tries: the request, why, our hint for the
  * status, and for a POST whether the instruction may have been delivered (`delivery`).
  */
-function requestFailure(request, failed, attempts, method, gaveUpBecause) {
+function requestFailure(request, failed, attempts, method, gaveUpBecause, 
+/** The request in words (operations.ts): the message is read on the run's page. */
+operation = request) {
     const { outcome } = failed;
     const status = outcome.kind === 'network' ? undefined : outcome.status;
     const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
     let message = outcome.kind === 'malformed'
-        ? `Unexpected response (HTTP ${status ?? '?'}) from ${request}${tries}: ${failed.why}`
-        : `${request} failed${tries}: ${failed.why}`;
+        ? `Unexpected response (HTTP ${status ?? '?'}) while ${operation}${tries}: ${failed.why}`
+        : `${sentenceStart(operation)} failed${tries}: ${failed.why}`;
     if (gaveUpBecause)
         message += `; gave up because ${gaveUpBecause}`;
     const hint = status !== undefined && outcome.kind === 'answer'
@@ -33709,9 +33732,21 @@ function cancelledAt(stage, signal) {
 function noJob(message, elsewhere) {
     return { kind: 'no-job', message, ...(elsewhere ? { elsewhere } : {}) };
 }
-/** Whether the ending fails the step: every ending but a job followed to a status nobody minds. */
+/**
+ * A reply written where no job can be followed: the thread's job takes its instructions on the
+ * pull request it opened. Like a `fix N` the report does not hold, it is answered where it was
+ * written and skipped (`skipped=true`, exit 0), not failed: the workflow did nothing wrong, and
+ * the commenter would otherwise get a "run failed" mail for a misplaced comment.
+ */
+function misplaced(e) {
+    return e.kind === 'no-job' && e.elsewhere !== undefined;
+}
+/**
+ * Whether the ending fails the step: every ending but a job followed to a status nobody minds,
+ * and a misplaced reply.
+ */
 function failsStep(e) {
-    if (e.kind === 'not-waited')
+    if (e.kind === 'not-waited' || misplaced(e))
         return false;
     return e.kind !== 'finished' || e.failsBy !== undefined;
 }
@@ -33745,7 +33780,7 @@ function stepFailure(e, jobId) {
         case 'stopped':
             return stoppedFailure(e, jobId);
         case 'no-job':
-            return e.message;
+            return misplaced(e) ? undefined : e.message;
     }
 }
 function finishedFailure(e, jobId) {
@@ -33782,6 +33817,8 @@ function stoppedFailure(e, jobId) {
 }
 /** What the log says of an ending that does not fail the step, when it is worth a line. */
 function endingNote(e, jobId) {
+    if (misplaced(e) && e.kind === 'no-job')
+        return { level: 'notice', text: e.message };
     if (e.kind !== 'finished' || e.failsBy !== undefined)
         return undefined;
     if (e.outcome === 'archived')
@@ -39930,12 +39967,23 @@ function pathLabel(f) {
 function fileLine(f) {
     return `- ${pathLabel(f)} ${lines(f)}`.trimEnd();
 }
-/** The files block: "**3 files changed** (+42 −7)" and the list, or "No files changed". */
+/**
+ * The files block: "**3 files changed** (+42 −7)" and the list, or "No files changed"; the count
+ * links the pull request's files view. Where the pull request was there before the job (a
+ * person's), the count says it is the pull request's, their commits included.
+ */
 function changesBlock(c) {
+    const whole = c.ofThePullRequest === true;
     if (c.count === 0)
-        return '**No files changed.**';
+        return whole
+            ? `**The ${markdown_link('pull request', c.filesUrl)} changes no files.**`
+            : `**${markdown_link('No files changed', c.filesUrl)}.**`;
     const total = lines(c);
-    const head = `**${plural(c.count, 'file')} changed**${total ? ` (${total})` : ''}`;
+    const count = markdown_link(`${plural(c.count, 'file')} changed`, c.filesUrl);
+    const head = whole
+        ? `**${count} in the pull request**${total ? ` (${total})` : ''}, counting all its commits, ` +
+            'not only the job’s:'
+        : `**${count}**${total ? ` (${total})` : ''}`;
     const shown = c.files.slice(0, FILES_SHOWN);
     const more = c.count - shown.length;
     const rest = more > 0 ? [`- and ${formatNumber(more)} more`] : [];
@@ -40766,6 +40814,7 @@ function readText(msg, maxBytes, keepHead) {
 
 
 
+
 /** A POST is sent at most this many times in all (only ever retried where it was not taken). */
 const MAX_POST_ATTEMPTS = 3;
 /** A request path in a log or error line: a hostile cursor must not make every line huge. */
@@ -40839,10 +40888,21 @@ class ServiceClient {
         return this.call({ method: 'GET', path, check, ...o });
     }
     async call(c) {
+        const request = clipText(`${c.method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${c.path}`, MAX_REQUEST_CHARS);
+        try {
+            return await this.attempts(c, request, operationOf(c.method, c.path));
+        }
+        catch (err) {
+            // The run page's annotations name the operation in words; the log keeps the request.
+            if (err instanceof ServiceError || err instanceof BudgetError || err instanceof TimeUpError)
+                this.o.info?.(`${request}: ${messageOf(err)}`);
+            throw err;
+        }
+    }
+    async attempts(c, request, operation) {
         // An instruction is sent at most 3 times in all, and only where it was certainly not taken.
         const maxAttempts = Math.min(c.maxAttempts ?? this.o.maxAttempts, c.method === 'POST' ? MAX_POST_ATTEMPTS : Infinity);
         let quotaRetries = 0;
-        const request = clipText(`${c.method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${c.path}`, MAX_REQUEST_CHARS);
         let last;
         const deadline = this.o.deadline;
         for (let tries = 1;; tries++) {
@@ -40853,11 +40913,11 @@ class ServiceClient {
             // Reserved here, not counted once connected: pages in flight at once each pass this check
             // before any of them connects, and together they must stay within the cap.
             if (this.o.maxRequests > 0 && this.sent + this.reserved >= this.o.maxRequests)
-                throw new BudgetError(this.o.maxRequests, clipText(request, MAX_REQUEST_CHARS));
+                throw new BudgetError(this.o.maxRequests, operation);
             if (deadline.passed()) {
                 if (last)
-                    throw requestFailure(request, last, tries - 1, c.method, 'the time allowed ran out');
-                throw new TimeUpError(`${request} to start: it was not sent`);
+                    throw requestFailure(request, last, tries - 1, c.method, 'the time allowed ran out', operation);
+                throw new TimeUpError(`${operation} to start: it was not sent`);
             }
             const signal = c.signal
                 ? AbortSignal.any([c.signal, this.haltController.signal])
@@ -40909,7 +40969,7 @@ class ServiceClient {
                         ? 'past `wait-timeout`'
                         : undefined;
                 if (tooLong)
-                    throw this.stopForRateLimit(request, result, asked, tooLong);
+                    throw this.stopForRateLimit(operation, result, asked, tooLong);
             }
             // The real service answers 429 without Retry-After (often as plain text). Its limit is
             // hourly: retry twice within about a minute, then stop rather than spend more of it.
@@ -40918,17 +40978,17 @@ class ServiceClient {
                 quotaWait = this.o.quotaRetryWaitsMs[quotaRetries++];
                 const spent = quotaWait === undefined || !deadline.allows(quotaWait);
                 if (spent)
-                    throw this.stopForSpentQuota(request, result);
+                    throw this.stopForSpentQuota(operation, result);
             }
             const answeredItself = outcome.kind === 'answer' && c.noRetry?.includes(outcome.status);
             if (!isRetryable(c.method, outcome) || tries >= maxAttempts || answeredItself)
-                throw requestFailure(request, result, tries, c.method);
+                throw requestFailure(request, result, tries, c.method, undefined, operation);
             const wait = asked ??
                 quotaWait ??
                 backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random);
             if (!deadline.allows(wait)) {
                 const why = asked !== undefined ? `the service asked to wait ${seconds(wait)} (Retry-After)` : '';
-                throw requestFailure(request, result, tries, c.method, why || 'the time allowed (`wait-timeout`) ran out');
+                throw requestFailure(request, result, tries, c.method, why || 'the time allowed (`wait-timeout`) ran out', operation);
             }
             this.o.info?.(`${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${tries + 1} of ${maxAttempts})`);
             await sleepUnlessAborted(deadline.sleep(wait, c.signal), c.signal);
@@ -40941,17 +41001,17 @@ class ServiceClient {
         this.o.warn?.(line);
     }
     /** A 429 without Retry-After that persisted: the hourly limit is spent. */
-    stopForSpentQuota(request, result) {
+    stopForSpentQuota(operation, result) {
         const resetAt = new Date(this.o.deadline.now() + 3_600_000);
-        this.rateLimited = new RateLimitError(`${request} failed: ${result.why.replace(/\.$/, '')}. The service's hourly limit is spent (it said so without ` +
+        this.rateLimited = new RateLimitError(`${sentenceStart(operation)} failed: ${result.why.replace(/\.$/, '')}. The service's hourly limit is spent (it said so without ` +
             'a Retry-After, and retrying did not help), so the run stops here and sends nothing ' +
             'more. Run it again within the hour, once the limit has reset.', resetAt, false);
         return this.rateLimited;
     }
-    stopForRateLimit(request, result, askedMs, tooLong) {
+    stopForRateLimit(operation, result, askedMs, tooLong) {
         const resetAt = new Date(this.o.deadline.now() + askedMs);
         const when = `${resetAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-        this.rateLimited = new RateLimitError(`${request} failed: ${result.why.replace(/\.$/, '')}. The rate limit resets at ${when}: the service asked to ` +
+        this.rateLimited = new RateLimitError(`${sentenceStart(operation)} failed: ${result.why.replace(/\.$/, '')}. The rate limit resets at ${when}: the service asked to ` +
             `wait ${seconds(askedMs)} (Retry-After), ${tooLong}, so the run stops here and sends ` +
             'nothing more. Run it again after that time.', resetAt);
         return this.rateLimited;
@@ -41124,11 +41184,13 @@ function hostOf(serverUrl) {
 }
 /**
  * What the completed job's pull request changes, when it is on this GitHub and there is a token
- * to ask with. A failure only warns: the service has the instruction, and the answer is whole
- * without the list.
+ * to ask with, linked to its files view. A pull request GitHub does not show opened after the job
+ * (a person's the job pushed to) is counted as the pull request's, not as the job's: telling the
+ * job's commits from its author's would cost a request per commit. A failure only warns: the
+ * service has the instruction, and the answer is whole without the list.
  */
 async function changesOf(ctx, job) {
-    const { octokit, serverUrl, settings } = ctx;
+    const { octokit, serverUrl, settings, records } = ctx;
     const pr = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined;
     // Read only where the run reads GitHub for the user anyway (comments, or `context`): with
     // `comment: false` the client is there for the agent's-own record alone.
@@ -41136,7 +41198,11 @@ async function changesOf(ctx, job) {
     if (job?.status !== 'completed' || !pr || !octokit || !reads)
         return undefined;
     try {
-        return await pullRequestChanges(octokit, pr, FILES_SHOWN);
+        const changes = await pullRequestChanges(octokit, pr, FILES_SHOWN);
+        // Asked once per run (records.ts): the record on the pull request often asked already.
+        const jobs = (await records?.createdAfter(pr, job)) === true;
+        const filesUrl = `${serverUrl.replace(/\/+$/, '')}/${pr.owner}/${pr.repo}/pull/${pr.number}/files`;
+        return { ...changes, filesUrl, ...(jobs ? {} : { ofThePullRequest: true }) };
     }
     catch (err) {
         core_warning(`The answer shows no files: ${messageOf(err)}`);
@@ -41852,7 +41918,8 @@ function keyKindWarnings(key) {
     if (!key.startsWith('mint_'))
         return [
             'Input `api-key` does not start with `mint_`, the prefix of the admin API keys of the ' +
-                "dashboard's API keys page. Sending it anyway; a 401 answer would confirm it is wrong."
+                'dashboard (https://app.mintlify.com, Settings → API keys). Sending it anyway; a 401 ' +
+                'answer would confirm it is wrong.'
         ];
     return [];
 }
@@ -43001,7 +43068,21 @@ class JobRun {
         const failure = stepFailure(ending, this.target.jobId ?? '');
         if (failure !== undefined)
             this.ctx.result.failure = failure;
+        if (misplaced(ending))
+            this.skipMisplaced(ending);
         return failure;
+    }
+    /**
+     * A reply where no job can be followed: answered there (the live comment says where to reply),
+     * and skipped as an unknown `fix N` is, not failed.
+     */
+    skipMisplaced(ending) {
+        const note = endingNote(ending, '');
+        if (note)
+            core_namespaceObject[note.level](note.text);
+        info('Skipped: this thread takes no instructions. Nothing was sent to the job.');
+        this.ctx.result.set('skipped', 'true');
+        this.ctx.result.reaction = 'confused';
     }
     /** A write of the live comment during the run; its URL is an output at once. */
     async writeLive(report, keys) {
@@ -49112,7 +49193,7 @@ function failureText(p) {
     return p.said ?? messageOf(p.error);
 }
 /** The analytics operations a check asks, in order. */
-const ANALYTICS = [
+const lines_ANALYTICS = [
     'visitors',
     'views',
     'searches',
@@ -49269,7 +49350,7 @@ function serviceLines(probes, projectId) {
         : probes.some(notSent)
             ? 'not checked: the requests this check may send were spent (`max-requests`)'
             : 'not checked: the hourly analytics limit is spent';
-    for (const operation of [...ANALYTICS, 'agent']) {
+    for (const operation of [...lines_ANALYTICS, 'agent']) {
         const p = probes.find(x => x.entry.operation === operation);
         lines.push(p
             ? operationLine(operation, p, upstream)
@@ -49335,19 +49416,12 @@ function keyForbiddenFix(p, projectId) {
         'the project, or correct `project-id`); or an IP allowlist on the key refuses this runner ' +
         '(lift it, or use a self-hosted runner with a fixed address)');
 }
-/** What a passing probe showed, in words: status, time, rows, cursor, order, `ctr`. */
+/**
+ * What a passing probe showed, in words: that it answered, and an empty answer (worth a look). The
+ * status, time, rows, cursor, order and `ctr` are in the profile table below the checks, once.
+ */
 function seenOf(p) {
-    const e = p.entry;
-    const parts = [`${e.status ?? 'answered'} in ${e.ms} ms`];
-    if (e.rows !== undefined)
-        parts.push(e.rows === 0 ? 'no rows in the last 7 days' : plural(e.rows, 'row'));
-    if (e.sorted !== undefined)
-        parts.push(e.sorted ? 'sorted, most first' : 'not sorted');
-    if (e.cursor)
-        parts.push(`${e.cursor} cursor`);
-    if (e.ctr && e.ctr !== 'unknown')
-        parts.push(`ctr as a ${e.ctr}`);
-    return parts.join(' · ');
+    return p.entry.rows === 0 ? 'answers, with no rows in the last 7 days' : 'answers';
 }
 /** The GitHub token's line, from what GitHub answered a comment with no body. */
 function rightsLine(rights, issueNumber, event) {
@@ -49465,7 +49539,7 @@ async function probeAll(prober, jobPath) {
     const probes = [];
     const ask = prober.analytics();
     let stopAnalytics = false;
-    for (const operation of ANALYTICS) {
+    for (const operation of lines_ANALYTICS) {
         if (stopAnalytics)
             break;
         const p = await ask[operation]();
@@ -49616,7 +49690,7 @@ class CommandResult {
     comment;
     /** Why the step fails, when the command ends without throwing (a timeout, `fail-on-status`). */
     failure;
-    /** The reaction on a trigger comment when the run succeeded. */
+    /** The reaction on a trigger comment when the run did not fail: done, or skipped (misplaced). */
     reaction;
     /**
      * What the command says when the runner cancels it now (SIGINT, SIGTERM): it may fill the
@@ -50017,6 +50091,28 @@ class Reactions {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/own-merge.ts
+// The job summary of a merge the gate skipped because the pull request is the docs agent's own
+// (gate.ts ownMergeSkip): read on the run's page, where a skipped run would otherwise show
+// nothing, it says why no job was started, which job opened the pull request, and how to start
+// one by hand.
+
+
+function renderOwnMergeSummary(m) {
+    const pr = markdown_link(`#${m.number}`, m.url);
+    const job = value(m.jobId);
+    const paragraphs = [
+        "### ⏭️ No job started: the merged pull request is the docs agent's own",
+        `${pr} was opened by docs agent job ${job} of project ${value(m.projectId)}, as this ` +
+            "action's signed record on it says. Merging the agent's work starts no new job: otherwise " +
+            'each merge of its pull request would start another. Nothing was sent to the service.',
+        'To start a job for this merge anyway, run a workflow by hand (`workflow_dispatch`) with ' +
+            '`command: create` and the instruction as `prompt`. To change what the job opened, follow ' +
+            `up job ${job}: a \`command: message\` run with its \`job-id\`.`
+    ];
+    return paragraphs.join('\n\n') + '\n';
+}
+
 ;// CONCATENATED MODULE: ./src/range-input.ts
 // The range inputs of `visitors` and `report`: the dates or the period, and the periods before it
 // that `compare` and `trend` read. An InputError names the input and the form it accepts.
@@ -50405,6 +50501,7 @@ function inputsForOtherCommands(raw, command) {
 
 
 
+
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS];
 /**
  * The checks that come before the settings, in the contract's order: a comment event's trigger
@@ -50511,12 +50608,13 @@ async function ownMergeSkip(event, payload, settings, records) {
     const place = placeOf(event);
     if (!merged || !place || event.owner === '')
         return undefined;
-    let own;
+    /** The job the `opened` record names; undefined: the pull request is not the agent's own. */
+    let jobId;
     try {
         if (!records)
             throw new Error('`github-token` is empty, so GitHub cannot be asked');
         const opened = await records.thread(place).newest('opened', { project: settings.projectId });
-        own = opened !== undefined;
+        jobId = opened?.job;
     }
     catch (err) {
         const why = messageOf(err);
@@ -50528,13 +50626,23 @@ async function ownMergeSkip(event, payload, settings, records) {
                 'start the job by hand from a `workflow_dispatch` run with the same inputs.'
         };
     }
-    if (!own)
+    if (jobId === undefined)
         return undefined;
     return {
         reason: "the merged pull request is the docs agent's own",
         notice: "This merged pull request is the docs agent's own work (it carries this action's signed " +
             'record that a job opened it), so no new job is started: merging it would otherwise start ' +
-            'another.'
+            'another.',
+        ...(settings.summary
+            ? {
+                summary: renderOwnMergeSummary({
+                    number: place.issueNumber,
+                    ...(typeof pr?.html_url === 'string' ? { url: pr.html_url } : {}),
+                    projectId: settings.projectId,
+                    jobId
+                })
+            }
+            : {})
     };
 }
 function placeOf(event) {
@@ -50966,6 +51074,8 @@ async function skip(result, s, octokit, event) {
         core_warning(s.warning);
     if (s.notice)
         notice(s.notice);
+    if (s.summary)
+        result.summary = s.summary;
     info(`Skipped: ${s.reason}. Nothing was sent to the service.`);
     result.set('skipped', 'true');
 }
