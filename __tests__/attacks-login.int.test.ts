@@ -11,7 +11,7 @@ import { parseRecord, recordKey } from '../src/records/kinds.js'
 import { makeMarker } from '../src/records/signature.js'
 import { startService } from '../sim/service.js'
 import { pullRequestEvent, startGitHub, triggerComment } from '../sim/github.js'
-import { API_KEY, TOKEN } from './leaks.js'
+import { API_KEY, TOKEN, attackInputs } from './leaks.js'
 import { runScenario, type RunResult } from './runner.js'
 import { annotationsOf, errorsOf } from './support.js'
 
@@ -28,14 +28,7 @@ const WEEK_TWO = { 'date-from': '2026-11-09', 'date-to': '2026-11-16' }
 /** The logins a token writes as: GITHUB_TOKEN, a GitHub App's installation token, a personal token. */
 const LOGINS = ['github-actions[bot]', 'my-app[bot]', 'docs-maintainer']
 
-const base = (url: string, extra: Record<string, string> = {}): Record<string, string> => ({
-  'api-key': API_KEY,
-  'project-id': 'proj-1',
-  'base-url': url,
-  'poll-interval': '0.2',
-  'wait-timeout': '20s',
-  ...extra
-})
+const base = attackInputs
 
 async function withSims(
   login: string,

@@ -9,7 +9,7 @@ import { recordKey } from '../src/records/kinds.js'
 import { makeMarker } from '../src/records/signature.js'
 import { startService } from '../sim/service.js'
 import { pullRequestEvent, startGitHub, triggerComment } from '../sim/github.js'
-import { API_KEY, leaks, TOKEN } from './leaks.js'
+import { API_KEY, leaks, TOKEN, attackInputs } from './leaks.js'
 import { runScenario, type RunResult } from './runner.js'
 import { annotationsOf, errorsOf } from './support.js'
 import { jobConditions, runsOn } from './workflow-if.js'
@@ -22,14 +22,7 @@ const BOT = { login: 'github-actions[bot]', type: 'Bot' }
 /** The author of the agent's pull requests: the service opens them as its bot. */
 const AGENT = { login: 'mintlify[bot]', type: 'Bot' }
 
-const inputs = (url: string, extra: Record<string, string> = {}): Record<string, string> => ({
-  'api-key': API_KEY,
-  'project-id': 'proj-1',
-  'base-url': url,
-  'poll-interval': '0.2',
-  'wait-timeout': '20s',
-  ...extra
-})
+const inputs = attackInputs
 
 /** Attempt `n` of workflow run 777, workflow job `docs`, step `step`. */
 const attempt = (gh: GitHub, n: number, step = 'docs-agent') => ({

@@ -7,7 +7,7 @@
 import { describe, it, expect } from '@jest/globals'
 import { startService } from '../sim/service.js'
 import { startGitHub, triggerComment } from '../sim/github.js'
-import { API_KEY, leaks, TOKEN } from './leaks.js'
+import { API_KEY, leaks, TOKEN, attackInputs } from './leaks.js'
 import { runScenario, type RunResult } from './runner.js'
 import { errorsOf } from './support.js'
 
@@ -28,14 +28,7 @@ const HIDDEN = /[\p{Default_Ignorable_Code_Point}\p{Cc}\u2028\u2029]/u
 /** An instruction's lines, without their line breaks: what must hold nothing hidden. */
 const flat = (instruction: string): string => instruction.replaceAll('\n', '')
 
-const base = (url: string, extra: Record<string, string> = {}): Record<string, string> => ({
-  'api-key': API_KEY,
-  'project-id': 'proj-1',
-  'base-url': url,
-  'poll-interval': '0.2',
-  'wait-timeout': '20s',
-  ...extra
-})
+const base = attackInputs
 
 /** A conversation the assistant could not answer, inside the week. */
 const unanswered = (query: string, i: number) => ({

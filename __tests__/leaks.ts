@@ -90,3 +90,16 @@ export function leaks(r: RunResult, comments: string[]): string[] {
   comments.forEach((body, i) => look(`comment ${i + 1}`, body))
   return [...new Set(found)]
 }
+
+/** The inputs every attack scenario starts from (the attacks' key, quick polls), plus `extra`. */
+export const attackInputs = (
+  url: string,
+  extra: Record<string, string> = {}
+): Record<string, string> => ({
+  'api-key': API_KEY,
+  'project-id': 'proj-1',
+  'base-url': url,
+  'poll-interval': '0.2',
+  'wait-timeout': '20s',
+  ...extra
+})
