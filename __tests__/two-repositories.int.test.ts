@@ -4,7 +4,6 @@
 // data block → the code pull request gets one comment naming the docs pull request, kept (one)
 // across a re-run.
 import { describe, it, expect } from '@jest/globals'
-import { CONTEXT_END, CONTEXT_START } from '../src/agent/prompt.js'
 import { SIM_API_KEY } from '../sim/service.js'
 import { runScenario } from './runner.js'
 import { withService, type Service } from './support.js'
@@ -47,6 +46,9 @@ describe('two repositories', () => {
           })
         const r = await run()
         expect(r.code).toBe(0)
+        // Imported after the run: a module of src/ imported first would bind the real
+        // @actions/core, not the in-process tier's mock, and print its commands among jest's lines.
+        const { CONTEXT_END, CONTEXT_START } = await import('../src/agent/prompt.js')
         const sent = created(sim)[0]?.createdWith ?? ''
         const block = sent.slice(sent.indexOf(CONTEXT_START), sent.lastIndexOf(CONTEXT_END))
         expect(block).toContain('Event: repository_dispatch (code-merged)')
