@@ -13,6 +13,11 @@ describe('proxyFor', () => {
     expect(proxyFor('http://x.test', { HTTPS_PROXY: 'p:1' })).toBeUndefined()
   })
 
+  it('a lower-case variable set to nothing does not hide the upper-case one', () => {
+    const env = { https_proxy: '', HTTPS_PROXY: 'proxy.corp:8080', no_proxy: '' }
+    expect(proxyFor('https://api.mintlify.com/v1', env)?.hostPort).toBe('proxy.corp:8080')
+  })
+
   it('proxies loopback unless NO_PROXY lists it', () => {
     expect(proxyFor('http://127.0.0.1:5/', { HTTP_PROXY: 'p:1' })?.hostPort).toBe('p:1')
     expect(proxyFor('http://127.0.0.1:5/', { HTTP_PROXY: 'p:1', no_proxy: '127.0.0.1' })).toBe(

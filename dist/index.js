@@ -39180,9 +39180,12 @@ class Deadline {
 // here once for the service and for GitHub from the variables main.ts hands in. Ours, not the
 // toolkit's: @actions/http-client never proxies a loopback host (so no test could go through a
 // proxy) and reads `proxy.corp:8080` as a URL of scheme `proxy.corp:`, using no proxy in silence.
-/** The variable's value, lower-case name first (as curl reads them), else the upper-case one. */
+/**
+ * The variable's value, lower-case name first (as curl reads them), else the upper-case one; a
+ * name set to nothing does not hide the other.
+ */
 function variable(env, name) {
-    return (env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? '').trim();
+    return (env[name.toLowerCase()]?.trim() || env[name.toUpperCase()]?.trim()) ?? '';
 }
 /** A proxy value as a URL: `proxy.corp:8080` (no scheme) is `http://proxy.corp:8080`. */
 function readProxyUrl(value) {

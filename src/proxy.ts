@@ -13,9 +13,12 @@ export interface Proxy {
   hostPort: string
 }
 
-/** The variable's value, lower-case name first (as curl reads them), else the upper-case one. */
+/**
+ * The variable's value, lower-case name first (as curl reads them), else the upper-case one; a
+ * name set to nothing does not hide the other.
+ */
 function variable(env: ProxyEnv, name: string): string {
-  return (env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? '').trim()
+  return (env[name.toLowerCase()]?.trim() || env[name.toUpperCase()]?.trim()) ?? ''
 }
 
 /** A proxy value as a URL: `proxy.corp:8080` (no scheme) is `http://proxy.corp:8080`. */
