@@ -4,6 +4,7 @@ import { describe, it, expect } from '@jest/globals'
 import { getOctokit } from '@actions/github'
 import type { Place } from '../src/github/comments.js'
 import { recordKey } from '../src/records/kinds.js'
+import { systemClock } from '../src/deadline.js'
 import { Records } from '../src/records/records.js'
 import type { RecordThread } from '../src/records/thread.js'
 import { startGitHub, SIM_GITHUB_TOKEN } from '../sim/github.js'
@@ -14,7 +15,7 @@ const ROUTE = recordKey('route', { project: 'proj', job: 'job-1' })
 const JOB = recordKey('job', { project: 'proj', job: 'job-1' })
 /** The thread as a new run sees it. */
 const newThread = (gh: Sim): RecordThread =>
-  new Records(getOctokit(SIM_GITHUB_TOKEN, { baseUrl: gh.url }), SECRET).thread(PLACE)
+  new Records(getOctokit(SIM_GITHUB_TOKEN, { baseUrl: gh.url }), SECRET, systemClock).thread(PLACE)
 const routedJob = async (thread: RecordThread) =>
   (await thread.newest('route', { project: 'proj' }))?.job
 

@@ -4,6 +4,7 @@ import { getOctokit } from '@actions/github'
 import type { EventInfo, TriggerComment } from '../src/github/event.js'
 import type { Place } from '../src/github/comments.js'
 import type { Octokit } from '../src/github/octokit.js'
+import { systemClock } from '../src/deadline.js'
 import { Records } from '../src/records/records.js'
 import type { CommentWrite } from '../src/records/thread.js'
 import type { CommentMode } from '../src/github/comments.js'
@@ -57,7 +58,7 @@ export function commentEvent(
 
 /** A thread as one run sees it (its own Records). */
 export const threadOf = (octokit: Octokit, place: Place = PLACE, secret = SECRET) =>
-  new Records(octokit, secret).thread(place)
+  new Records(octokit, secret, systemClock).thread(place)
 
 /** One write, as a run that writes one comment does. */
 export const upsertComment = (

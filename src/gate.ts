@@ -1,13 +1,16 @@
-// Whether this run is carried out, decided before any request to the service: the trigger and who
-// wrote it, runs GitHub gives no secrets (forks, Dependabot), an instruction that is empty or
-// holds a secret, and a merge of the docs agent's own pull request. A run that is not carried out
-// is a Skip: what to say (a notice, a reply, a reaction), published by main.
+// Whether this run is carried out, and how, decided once before any request of the command: the
+// trigger and who wrote it, runs GitHub gives no secrets (forks, Dependabot), an instruction that
+// is empty or holds a secret, and a merge of the docs agent's own pull request. A run that is not
+// carried out is a Skip: what to say (a notice, a reply, a reaction), published by main. A run
+// that is goes on with the gate's answer (Go): the trigger, where the run comments, the comment
+// policy and the GitHub clients, which the commands take as they are and never derive again.
 import { asObject } from './json.js'
 import type { Place } from './github/comments.js'
 import { TRIGGER_EVENTS, type EventInfo, type TriggerComment } from './github/event.js'
 import type { Octokit } from './github/octokit.js'
 import { parseFix, resolveFix, type FixRequest, type FixResolution } from './records/fix.js'
-import type { Records } from './records/records.js'
+import { openedBy } from './records/job.js'
+import { Records } from './records/records.js'
 import {
   checkComment,
   checkCommenter,
@@ -19,6 +22,7 @@ import { placeNoun } from './report/place.js'
 import { redact } from './secrets.js'
 import { messageOf } from './errors.js'
 import {
+  isJobSettings,
   readGateInputs,
   readTriggerSettings,
   runnerInput,
@@ -56,26 +60,91 @@ export interface AcceptedTrigger {
   fixes?: FixRequest[]
 }
 
-/** Let through: the trigger comment, when the run answers one, and the client its check used. */
+/** Let through before the settings: the trigger comment, when the run answers one. */
 export interface Admitted {
   trigger?: AcceptedTrigger
   /** The trigger inputs, read once (a comment event only). */
   rules?: TriggerSettings
+  /** The trigger comment may get reactions (there is a token, and `comment` is not `false`). */
+  reacts?: boolean
   octokit?: Octokit
 }
 
 export type Admission = { skip: Skip; octokit?: Octokit } | ({ skip?: undefined } & Admitted)
 
+/** What the run may write on GitHub: decided once, from `comment`, `comment-mode` and the event. */
+export interface CommentPolicy {
+  /** `comment` is not `false`: the run writes its answer, the records beside it, its reactions. */
+  writes: boolean
+  /** `comment-mode`: a re-run edits the comment for its key (`upsert`), or adds one (`create`). */
+  mode: 'upsert' | 'create'
+}
+
+/** The gate's answer for a run that goes ahead: what every command takes, as it is. */
+export interface Go {
+  /** The trigger comment the run answers (absent: no comment asked for this run). */
+  trigger?: AcceptedTrigger
+  /** Where the run comments (absent: nowhere). */
+  target?: Place
+  commenting: CommentPolicy
+  /**
+   * Present when there is a token and the run reads GitHub: it comments, answers a trigger, or
+   * runs a job (whatever `comment` says: the agent's own pull request is recorded).
+   */
+  octokit?: Octokit
+  /** What the action trusts on GitHub: present with `octokit`. */
+  records?: Records
+  /** A client with `notify-token`, for the code pull request of a dispatch. */
+  notifyOctokit?: Octokit
+}
+
+/** For the log: what the run will not do, and why. */
+export interface Note {
+  level: 'info' | 'notice'
+  text: string
+}
+
+export type Decision =
+  { skip: Skip; octokit?: Octokit } | { skip?: undefined; go: Go; notes: Note[] }
+
+/**
+ * The run's GitHub clients, built here and nowhere else: one per token (each call within the
+ * run's time, through the proxy), and one Records per client and key (every thread listed once
+ * per run, for the gate and the command alike).
+ */
+export class GitHubClients {
+  private readonly made = new Map<string, Octokit>()
+  private trusted?: Records
+
+  constructor(
+    private readonly make: (token: string) => Octokit,
+    /** The run's clock (its Deadline). */
+    private readonly clock: { now(): number }
+  ) {}
+
+  client(token: string): Octokit {
+    let octokit = this.made.get(token)
+    if (!octokit) {
+      octokit = this.make(token)
+      this.made.set(token, octokit)
+    }
+    return octokit
+  }
+
+  records(octokit: Octokit, secret: string): Records {
+    if (this.trusted?.octokit !== octokit || this.trusted.secret !== secret)
+      this.trusted = new Records(octokit, secret, this.clock)
+    return this.trusted
+  }
+}
+
 export interface GateContext {
   event: EventInfo
   env: NodeJS.ProcessEnv
-  /** A GitHub client for a token (each call within the run's time). */
-  github: (token: string) => Octokit
-  /** The run's one Records for that client and the key (every thread listed once per run). */
-  records: (octokit: Octokit, secret: string) => Records
+  clients: GitHubClients
   get?: GetInput
-  /** The run's clock (ms epoch), for the dates a reply names. */
-  now?: () => number
+  /** The run's clock (its Deadline), for the dates a reply names. */
+  clock: { now(): number }
 }
 
 /**
@@ -85,20 +154,14 @@ export interface GateContext {
  * instruction a trigger gives. A misconfigured trigger input throws an InputError.
  */
 export async function admit(c: GateContext): Promise<Admission> {
-  const get = c.get ?? runnerInput
-  const gate = readGateInputs(get)
+  const gate = readGateInputs(c.get ?? runnerInput)
   if (!TRIGGER_EVENTS.includes(c.event.eventName)) {
     // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
     // there is no misconfiguration to fail on.
     const withheld = withheldSecretsWhy(c.event, c.env)
-    if (withheld && !gate.hasApiKey)
-      return {
-        skip: {
-          reason: `no \`api-key\`: ${withheld}`,
-          notice: `This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`
-        }
-      }
-    return {}
+    if (!withheld || gate.hasApiKey) return {}
+    const notice = `This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`
+    return { skip: { reason: `no \`api-key\`: ${withheld}`, notice } }
   }
   const checked = checkComment(c.event.comment, gate.triggerWord)
   // Most comments are not for us: settled without a request or any other input.
@@ -106,56 +169,108 @@ export async function admit(c: GateContext): Promise<Admission> {
     return {
       skip: { reason: 'reason' in checked ? checked.reason : 'the event carries no comment' }
     }
-  const comment = c.event.comment
-  // A trigger comment: a misconfigured trigger input now fails the step, naming the input.
-  const rules = readTriggerSettings(get)
-  const octokit = rules.githubToken === '' ? undefined : c.github(rules.githubToken)
-  const mayWrite = octokit !== undefined && rules.comment !== 'false'
+  return admitTrigger(c, gate, c.event.comment, checked.prompt)
+}
+
+/** A trigger comment: who wrote it, the key GitHub gave the run, the instruction it gives. */
+async function admitTrigger(
+  c: GateContext,
+  gate: GateInputs,
+  comment: TriggerComment,
+  prompt: string
+): Promise<Admission> {
+  // A misconfigured trigger input now fails the step, naming the input.
+  const rules = readTriggerSettings(c.get ?? runnerInput)
+  const octokit = rules.githubToken === '' ? undefined : c.clients.client(rules.githubToken)
+  const reacts = octokit !== undefined && writes(rules.comment)
   const who = await checkCommenter(octokit, c.event, comment, rules)
-  if (!who.allowed)
-    return {
-      skip: {
-        reason: who.reason,
-        notice: `Ignored the trigger ${triggerNoun(comment)}: ${who.reason}.`,
-        ...(mayWrite ? { reaction: { comment, content: '-1' } } : {})
-      },
-      octokit
-    }
+  if (!who.allowed) {
+    const notice = `Ignored the trigger ${triggerNoun(comment)}: ${who.reason}.`
+    const reaction = reacts ? { reaction: { comment, content: '-1' as const } } : {}
+    return { skip: { reason: who.reason, notice, ...reaction }, octokit }
+  }
   if (!gate.hasApiKey) return { skip: noKeyForTrigger(c.event, comment, who.why), octokit }
-  const refusal = refuseInstruction(checked.prompt, gate.hasPrompt, rules.trigger, c.event, comment)
-  if (refusal !== undefined) {
-    const place = placeOf(c.event)
-    const answer = mayWrite && place !== undefined
-    return {
-      skip: {
-        reason: refusal.reason,
-        notice: refusal.body.replace(/\n+/g, ' '),
-        ...(answer ? { reply: { place, body: refusal.body } } : {}),
-        ...(answer ? { reaction: { comment, content: 'confused' as const } } : {})
-      },
-      octokit
-    }
-  }
-  const fix = await fixTrigger(c, checked.prompt, gate, rules.trigger, octokit)
+  const refusal = refuseInstruction(prompt, gate.hasPrompt, rules.trigger, c.event, comment)
+  if (refusal !== undefined) return { skip: answered(c.event, comment, reacts, refusal), octokit }
+  const fix = await fixTrigger(c, prompt, gate, rules.trigger, octokit)
   if (fix?.kind === 'no-such-suggestion' || fix?.kind === 'unreadable') {
-    const place = placeOf(c.event)
-    const answer = mayWrite && place !== undefined
-    return {
-      skip: {
-        reason:
-          fix.kind === 'unreadable'
-            ? "the report's records cannot be read with this key"
-            : 'no such suggestion in the newest report',
-        notice: fix.reply,
-        ...(answer ? { reply: { place, body: fix.reply } } : {}),
-        ...(answer ? { reaction: { comment, content: 'confused' as const } } : {})
-      },
-      octokit
-    }
+    const reason =
+      fix.kind === 'unreadable'
+        ? "the report's records cannot be read with this key"
+        : 'no such suggestion in the newest report'
+    return { skip: answered(c.event, comment, reacts, { reason, body: fix.reply }), octokit }
   }
-  const accepted =
-    fix?.kind === 'fix' ? { prompt: fix.prompt, fixes: fix.fixes } : { prompt: checked.prompt }
-  return { trigger: { comment, ...accepted, why: who.why }, rules, octokit }
+  const accepted = fix?.kind === 'fix' ? { prompt: fix.prompt, fixes: fix.fixes } : { prompt }
+  return { trigger: { comment, ...accepted, why: who.why }, rules, reacts, octokit }
+}
+
+/** A trigger not carried out, answered where it was written (a reply and 😕) when it may be. */
+function answered(
+  event: EventInfo,
+  comment: TriggerComment,
+  reacts: boolean,
+  r: { reason: string; body: string }
+): Skip {
+  const place = placeOf(event)
+  const answer = reacts && place !== undefined
+  return {
+    reason: r.reason,
+    notice: r.body.replace(/\n+/g, ' '),
+    ...(answer ? { reply: { place, body: r.body } } : {}),
+    ...(answer ? { reaction: { comment, content: 'confused' as const } } : {})
+  }
+}
+
+/**
+ * The rest of the gate, once the settings are read and before any request of the command: the
+ * comment policy and where the run comments, the GitHub clients, and whether a merge is the
+ * agent's own. A `comment: true` with nowhere to comment throws an InputError.
+ */
+export async function decide(
+  c: GateContext,
+  admitted: Admitted,
+  s: Settings,
+  payload: Record<string, unknown>
+): Promise<Decision> {
+  const commenting = commentPolicy(s)
+  const target = commentTarget(s, c.event)
+  // A job run asks GitHub whatever `comment` says: whether a merge is the agent's own, and the
+  // record that its job opened a pull request.
+  const reads = commenting.writes || admitted.trigger !== undefined || isJobSettings(s)
+  const octokit = reads && s.githubToken !== '' ? c.clients.client(s.githubToken) : undefined
+  const records = octokit ? c.clients.records(octokit, s.apiKey) : undefined
+  if (isJobSettings(s)) {
+    const own = await ownMergeSkip(c.event, payload, s, records)
+    if (own) return { skip: own, octokit }
+  }
+  const go: Go = {
+    ...(admitted.trigger ? { trigger: admitted.trigger } : {}),
+    ...(target ? { target } : {}),
+    commenting,
+    ...(octokit ? { octokit } : {}),
+    ...(records ? { records } : {}),
+    ...(s.notifyToken ? { notifyOctokit: c.clients.client(s.notifyToken) } : {})
+  }
+  return { go, notes: notesOf(s, target, octokit) }
+}
+
+/** `comment: false`: nothing is written on GitHub (no answer, no reply, no reaction). */
+const writes = (comment: TriggerSettings['comment']): boolean => comment !== 'false'
+
+/** The comment policy: the one reading of `comment` and `comment-mode`. */
+function commentPolicy(s: Settings): CommentPolicy {
+  return { writes: writes(s.comment), mode: s.commentMode }
+}
+
+/** What the log says of where the run comments, when it will not. */
+function notesOf(s: Settings, target: Place | undefined, octokit: Octokit | undefined): Note[] {
+  if (target && !octokit)
+    return [{ level: 'info', text: '`github-token` is empty, so no comment is written.' }]
+  if (target || s.command === 'check' || isJobSettings(s) || s.comment !== 'auto') return []
+  const text =
+    'This run belongs to no pull request or issue, so the report is in its job summary only. ' +
+    'Set `issue-number` (e.g. a tracking issue) to post it as a comment.'
+  return [{ level: 'notice', text }]
 }
 
 /**
@@ -173,8 +288,8 @@ async function fixTrigger(
   const asked = parseFix(prompt)
   const place = placeOf(c.event)
   if (!asked || !octokit || !place || gate.projectId === '') return undefined
-  const thread = c.records(octokit, gate.apiKey).thread(place)
-  const o = { projectId: gate.projectId, trigger, now: (c.now ?? Date.now)() }
+  const thread = c.clients.records(octokit, gate.apiKey).thread(place)
+  const o = { projectId: gate.projectId, trigger, now: c.clock.now() }
   const found = await resolveFix(thread, o, asked)
   return found.kind === 'not-a-report' ? undefined : found
 }
@@ -185,7 +300,7 @@ async function fixTrigger(
  * closed: when GitHub cannot answer it (or there is no token to ask with), nothing is started
  * either, and a warning says how to run it by hand.
  */
-export async function ownMergeSkip(
+async function ownMergeSkip(
   event: EventInfo,
   payload: Record<string, unknown>,
   settings: JobSettings,
@@ -199,8 +314,7 @@ export async function ownMergeSkip(
   let jobId: string | undefined
   try {
     if (!records) throw new Error('`github-token` is empty, so GitHub cannot be asked')
-    const opened = await records.thread(place).newest('opened', { project: settings.projectId })
-    jobId = opened?.job
+    jobId = (await openedBy(records.thread(place), settings.projectId))?.job
   } catch (err) {
     const why = messageOf(err)
     return {
@@ -294,8 +408,8 @@ function withheldSecretsWhy(event: EventInfo, env: NodeJS.ProcessEnv): string | 
 }
 
 /** Where `comment` says to comment; `true` without a place is an input error. */
-export function commentTarget(s: Settings, event: EventInfo): Place | undefined {
-  if (s.comment === 'false') return undefined
+function commentTarget(s: Settings, event: EventInfo): Place | undefined {
+  if (!writes(s.comment)) return undefined
   const fromEvent = PULL_REQUEST_EVENTS.includes(event.eventName) ? event.issueNumber : undefined
   const issueNumber = s.issueNumber ?? fromEvent
   if (issueNumber === undefined || event.owner === '' || event.repo === '') {

@@ -7,24 +7,36 @@ import { runReport } from './commands/report.js'
 import { runVisitors } from './commands/visitors.js'
 import { checkBudget, runCheck } from './commands/check.js'
 import { onCancel } from './commands/cancel.js'
+import type { CommandContext } from './commands/context.js'
 import { CommandResult } from './commands/result.js'
 import { Deadline, systemClock, type Clock } from './deadline.js'
-import { admit, ownMergeSkip, commentTarget, type Skip } from './gate.js'
+import { admit, decide, GitHubClients, type GateContext, type Skip } from './gate.js'
 import { postReply } from './github/comments.js'
 import { readEvent, type EventInfo } from './github/event.js'
 import { createOctokit, type Octokit } from './github/octokit.js'
-import { Records } from './records/records.js'
 import { addReaction, Reactions } from './github/trigger.js'
 import { ServiceClient } from './service/client.js'
 import { redact, registerSecrets } from './secrets.js'
-import { isJobSettings, readSecretInputs, readSettings, runnerInput } from './settings.js'
+import {
+  isJobSettings,
+  readSecretInputs,
+  readSettings,
+  runnerInput,
+  type Settings
+} from './settings.js'
 import { VERSION } from './version.js'
 import { refuseUnknownInputs } from './input-names.js'
 import { messageOf } from './errors.js'
 import { readPayload, runOf, runUrl } from './workflow-run.js'
-import { proxyFor, proxyProblems } from './proxy.js'
+import { proxyFor, proxyProblems, type Proxy } from './proxy.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
+
+/** What the cancellation handler and publish need, known as the run goes. */
+interface Live {
+  service?: ServiceClient
+  reactions?: Reactions
+}
 
 /**
  * Runs the action. `clock` is where time comes from: a test hands in one whose waits take no
@@ -37,8 +49,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
   const deadline = new Deadline(clock)
   const result = new CommandResult()
   result.set('skipped', 'false')
-  let service: ServiceClient | undefined
-  let reactions: Reactions | undefined
+  const live: Live = {}
   // Published once: by the run's end, or by the cancellation handler if the runner stops it first.
   let published = false
   const publishOnce = async (): Promise<void> => {
@@ -46,142 +57,133 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
     published = true
     // What is published is the result as it stands now: the command's own flow, still running
     // under a cancellation, cannot change it while it is written out.
-    await publish(result.snapshot(), service, reactions)
+    await publish(result.snapshot(), live)
   }
   // Once the runner cancels, the handler speaks for the run: what the command's own flow says
   // afterwards (its work torn down under it) is not published.
   let cancelled = false
   const stopOnCancel = onCancel(async signal => {
     cancelled = true
-    service?.halt()
+    live.service?.halt()
     result.failure =
       (await result.onCancel?.(signal).catch(() => undefined)) ??
       `Cancelled (${signal}): nothing was sent to the service.`
     await publishOnce()
   })
-  // The run itself: the gate, the settings, the command. A skip or an error ends it early;
-  // whatever it filled in is published below either way.
-  const carryOut = async (): Promise<void> => {
-    const eventName = env.GITHUB_EVENT_NAME ?? ''
-    const payload = readPayload(env.GITHUB_EVENT_PATH)
-    const event = readEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '')
-    const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com'
-    for (const problem of proxyProblems(env)) core.warning(problem)
-    const githubProxy = proxyFor(apiUrl, env)
-    if (githubProxy?.url.password) core.setSecret(decodeURIComponent(githubProxy.url.password))
-    const github = (token: string): Octokit =>
-      createOctokit(token, apiUrl, USER_AGENT, deadline, githubProxy)
-    // One per run: what the action trusts on GitHub, each thread listed once (gate and command).
-    let runRecords: Records | undefined
-    const records = (octokit: Octokit, secret: string): Records => {
-      if (runRecords?.octokit !== octokit || runRecords.secret !== secret)
-        runRecords = new Records(octokit, secret)
-      return runRecords
-    }
-
-    const admitted = await admit({ event, env, github, records, now: () => deadline.now() })
-    if (admitted.skip) {
-      await skip(result, admitted.skip, admitted.octokit, event)
-      return
-    }
-    const { trigger, rules } = admitted
-    if (trigger) {
-      reactions = new Reactions(trigger, admitted.octokit, rules?.comment !== 'false', event)
-      core.info(`Trigger accepted: ${trigger.why}.`)
-      await reactions.add('eyes')
-    }
-
-    const commentEvent = trigger !== undefined
-    // Before any other input, once the gate let the run through (a comment that is no trigger is
-    // skipped whatever its inputs): a `with:` key action.yml does not declare fails the step.
-    refuseUnknownInputs(Object.keys(env))
-    const settings = readSettings(runnerInput, {
-      now: new Date(deadline.now()),
-      workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
-      commentEvent,
-      ...(rules && trigger ? { trigger: rules, triggerPrompt: trigger.prompt } : {})
-    })
-    deadline.limit(settings.waitTimeoutMs)
-    for (const warning of settings.warnings) core.warning(warning)
-    const target = commentTarget(settings, event)
-    // A job run asks GitHub whatever `comment` says: whether a merge is the agent's own, and the
-    // record that its job opened a pull request.
-    const wantsGitHub = settings.comment !== 'false' || commentEvent || isJobSettings(settings)
-    const octokit =
-      wantsGitHub && settings.githubToken !== ''
-        ? (admitted.octokit ?? github(settings.githubToken))
-        : undefined
-
-    if (target && !octokit) core.info('`github-token` is empty, so no comment is written.')
-    if (
-      !target &&
-      settings.command !== 'check' &&
-      !isJobSettings(settings) &&
-      settings.comment === 'auto'
-    )
-      core.notice(
-        'This run belongs to no pull request or issue, so the report is in its job summary only. ' +
-          'Set `issue-number` (e.g. a tracking issue) to post it as a comment.'
-      )
-    const trusted = octokit ? records(octokit, settings.apiKey) : undefined
-    if (isJobSettings(settings)) {
-      const own = await ownMergeSkip(event, payload, settings, trusted)
-      if (own) {
-        await skip(result, own, octokit, event)
-        return
-      }
-    }
-
-    const serviceProxy = proxyFor(settings.baseUrl, env)
-    if (serviceProxy) {
-      if (serviceProxy.url.password) core.setSecret(decodeURIComponent(serviceProxy.url.password))
-      core.info(`Requests to the service go through the proxy ${serviceProxy.hostPort}.`)
-    }
-    service = new ServiceClient({
-      baseUrl: settings.baseUrl,
-      ...(serviceProxy ? { proxy: serviceProxy } : {}),
-      apiKey: settings.apiKey,
-      userAgent: USER_AGENT,
-      // A check spends at most 8 requests, whatever else the workflow allows.
-      maxRequests:
-        settings.command === 'check' ? checkBudget(settings.maxRequests) : settings.maxRequests,
-      deadline,
-      debug: line => core.debug(line),
-      info: line => core.info(line),
-      warn: line => core.warning(line)
-    })
-    const common = {
-      event,
-      payload,
-      target,
-      octokit,
-      ...(trusted ? { records: trusted } : {}),
-      ...(settings.notifyToken ? { notifyOctokit: github(settings.notifyToken) } : {}),
-      service,
-      result,
-      deadline,
-      runUrl: runUrl(env),
-      run: runOf(env),
-      serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
-      proxies: { service: serviceProxy, github: githubProxy },
-      ...(trigger?.fixes ? { fixes: trigger.fixes } : {})
-    }
-    if (isJobSettings(settings)) await runJob({ ...common, settings })
-    else if (settings.command === 'check') await runCheck({ ...common, settings })
-    else if (settings.command === 'report') await runReport({ ...common, settings })
-    else await runVisitors({ ...common, settings })
-  }
   try {
-    await carryOut()
+    await carryOut(env, deadline, result, live)
   } catch (err) {
     // The command's own verdict, if it had one, is what the step reports.
     result.failure ??= messageOf(err)
   } finally {
     // A cancellation under way keeps its handler (and the process ends there).
     if (!cancelled) stopOnCancel()
-    service?.dispose()
+    live.service?.dispose()
   }
   if (!cancelled) await publishOnce()
+}
+
+/**
+ * The run itself: the gate, the settings, the rest of the gate, the command. A skip or an error
+ * ends it early; whatever it filled in is published by run() either way.
+ */
+async function carryOut(
+  env: NodeJS.ProcessEnv,
+  deadline: Deadline,
+  result: CommandResult,
+  live: Live
+): Promise<void> {
+  const { payload, event, githubProxy, clients } = readRunner(env, deadline)
+  const gate: GateContext = { event, env, clients, clock: deadline }
+  const admitted = await admit(gate)
+  if (admitted.skip) return skip(result, admitted.skip, admitted.octokit, event)
+  const { trigger } = admitted
+  if (trigger) {
+    live.reactions = new Reactions(trigger, admitted.octokit, admitted.reacts === true, event)
+    core.info(`Trigger accepted: ${trigger.why}.`)
+    await live.reactions.add('eyes')
+  }
+  // Before any other input, once the gate let the run through (a comment that is no trigger is
+  // skipped whatever its inputs): a `with:` key action.yml does not declare fails the step.
+  refuseUnknownInputs(Object.keys(env))
+  const settings = readSettings(runnerInput, {
+    now: new Date(deadline.now()),
+    workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
+    commentEvent: trigger !== undefined,
+    ...(admitted.rules && trigger ? { trigger: admitted.rules, triggerPrompt: trigger.prompt } : {})
+  })
+  deadline.limit(settings.waitTimeoutMs)
+  for (const warning of settings.warnings) core.warning(warning)
+  const decided = await decide(gate, admitted, settings, payload)
+  if (decided.skip) return skip(result, decided.skip, decided.octokit, event)
+  for (const note of decided.notes) core[note.level](note.text)
+  const { service, proxy } = serviceFor(settings, env, deadline)
+  live.service = service
+  const run = runOf(env)
+  await runCommand({
+    ...decided.go,
+    settings,
+    event,
+    payload,
+    service,
+    result,
+    deadline,
+    runUrl: runUrl(env),
+    ...(run ? { run } : {}),
+    serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
+    proxies: { service: proxy, github: githubProxy }
+  })
+}
+
+/** What the runner says of this run: the event, and the GitHub clients (through the proxy). */
+function readRunner(env: NodeJS.ProcessEnv, deadline: Deadline) {
+  const payload = readPayload(env.GITHUB_EVENT_PATH)
+  const event = readEvent(env.GITHUB_EVENT_NAME ?? '', payload, env.GITHUB_REPOSITORY ?? '')
+  const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com'
+  for (const problem of proxyProblems(env)) core.warning(problem)
+  const githubProxy = proxyFor(apiUrl, env)
+  if (githubProxy?.url.password) core.setSecret(decodeURIComponent(githubProxy.url.password))
+  const clients = new GitHubClients(
+    token => createOctokit(token, apiUrl, USER_AGENT, deadline, githubProxy),
+    deadline
+  )
+  return { payload, event, githubProxy, clients }
+}
+
+/** The service's client, through its proxy (if any). */
+function serviceFor(
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+  deadline: Deadline
+): { service: ServiceClient; proxy: Proxy | undefined } {
+  const proxy = proxyFor(settings.baseUrl, env)
+  if (proxy) {
+    if (proxy.url.password) core.setSecret(decodeURIComponent(proxy.url.password))
+    core.info(`Requests to the service go through the proxy ${proxy.hostPort}.`)
+  }
+  const service = new ServiceClient({
+    baseUrl: settings.baseUrl,
+    ...(proxy ? { proxy } : {}),
+    apiKey: settings.apiKey,
+    userAgent: USER_AGENT,
+    // A check spends at most 8 requests, whatever else the workflow allows.
+    maxRequests:
+      settings.command === 'check' ? checkBudget(settings.maxRequests) : settings.maxRequests,
+    deadline,
+    debug: line => core.debug(line),
+    info: line => core.info(line),
+    warn: line => core.warning(line)
+  })
+  return { service, proxy }
+}
+
+/** The command the settings name. */
+async function runCommand(ctx: CommandContext): Promise<void> {
+  const { settings } = ctx
+  if (isJobSettings(settings)) await runJob({ ...ctx, settings })
+  else if (settings.command === 'check') await runCheck({ ...ctx, settings })
+  else if (settings.command === 'report') await runReport({ ...ctx, settings })
+  else await runVisitors({ ...ctx, settings })
 }
 
 /**
@@ -189,11 +191,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
  * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
  * on a trigger comment, and the one core.setFailed, redacted.
  */
-async function publish(
-  result: CommandResult,
-  service: ServiceClient | undefined,
-  reactions: Reactions | undefined
-): Promise<void> {
+async function publish(result: CommandResult, { service, reactions }: Live): Promise<void> {
   for (const [name, value] of result.outputs) core.setOutput(name, redact(value))
   if (service) core.setOutput('requests', String(service.requests))
   if (result.summary !== undefined) {

@@ -103,8 +103,8 @@ async function probeAll(prober: Prober, jobPath: string): Promise<Probe[]> {
 /** Whether the token may comment where the run would: checked without writing anything. */
 async function tokenLine(ctx: CommandContext<CheckSettings>): Promise<CheckLine> {
   const check = 'GitHub token may comment'
-  const { target, octokit, settings: s, event } = ctx
-  if (s.comment === 'false') return { check, verdict: 'skip', seen: '`comment: false`' }
+  const { target, octokit, event } = ctx
+  if (!ctx.commenting.writes) return { check, verdict: 'skip', seen: '`comment: false`' }
   if (!target)
     return {
       check,

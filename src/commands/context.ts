@@ -1,32 +1,20 @@
-// What every command gets from run(): settings, the event, the clients and the run's deadline,
-// already built.
+// What every command gets from run(): the gate's answer (the trigger, where the run comments, the
+// comment policy, the GitHub clients), the settings, the event, the service's client and the
+// run's deadline, already built. A command takes the gate's answer as it is and never derives it
+// again from the event or the `comment` input.
 import type { Deadline } from '../deadline.js'
+import type { Go } from '../gate.js'
 import type { Proxy } from '../proxy.js'
 import type { EventInfo } from '../github/event.js'
-import type { Place } from '../github/comments.js'
-import type { Octokit } from '../github/octokit.js'
-import type { FixRequest } from '../records/fix.js'
-import type { Records } from '../records/records.js'
 import type { ServiceClient } from '../service/client.js'
 import type { Settings } from '../settings.js'
 import type { CommandResult } from './result.js'
 
-export interface CommandContext<S extends Settings = Settings> {
+export interface CommandContext<S extends Settings = Settings> extends Go {
   settings: S
   event: EventInfo
   /** The raw event payload (untrusted JSON), for what EventInfo does not read: `context`. */
   payload: Record<string, unknown>
-  /** Where to comment, when the run comments at all. */
-  target?: Place
-  /**
-   * Present when there is a token and either `comment` is not `false` or the event is a comment
-   * (whose author's permission must be checked). Writes also need `comment` not `false`.
-   */
-  octokit?: Octokit
-  /** A client with `notify-token`, for the code pull request of a dispatch (job-notify.ts). */
-  notifyOctokit?: Octokit
-  /** What the action trusts on GitHub, read once per thread per run: present with `octokit`. */
-  records?: Records
   service: ServiceClient
   /** What the run publishes: filled by the command, published by run(). */
   result: CommandResult
@@ -43,8 +31,6 @@ export interface CommandContext<S extends Settings = Settings> {
    */
   run?: { id: string; attempt: number; job: string; step: string }
   serverUrl: string
-  /** A `fix N [M …]` trigger: the report's suggestions the instruction asks to fix. */
-  fixes?: FixRequest[]
   /** The proxies the service's and GitHub's requests go through (undefined: direct). */
   proxies?: { service: Proxy | undefined; github: Proxy | undefined }
 }

@@ -46,7 +46,7 @@ export function jobReport(
   const s = ctx.settings
   const asked = askedIn(ctx)
   const hideStale = (ending === undefined || ending.kind === 'cancelled') && last?.stale
-  const by = ctx.event.comment?.author
+  const by = ctx.trigger?.comment.author
   // The live comment records the delivery (a run marker) where it is written at all.
   const recorded = ctx.run !== undefined && ctx.target !== undefined && ctx.octokit !== undefined
   return {
@@ -59,17 +59,17 @@ export function jobReport(
     startedAt: ctx.deadline.startedAt,
     runUrl: ctx.runUrl,
     trigger: s.trigger,
-    fromComment: ctx.event.comment !== undefined,
+    fromComment: ctx.trigger !== undefined,
     ...(by ? { askedBy: by } : {}),
     ...(asked ? { askedOn: { ...asked, pullRequest: ctx.event.isPullRequest } } : {}),
     routedHere: t.routeHere,
     ...(t.jobId !== undefined && t.routedBefore === t.jobId ? { hintGiven: true } : {}),
-    ...(recorded && s.comment !== 'false' ? { rerunFollows: true } : {}),
+    ...(recorded && ctx.commenting.writes ? { rerunFollows: true } : {}),
     requests: ctx.service.requests,
     githubHost: hostOf(ctx.serverUrl),
     ...(t.earlier ? { rerun: true } : {}),
     ...(t.grew ? { grew: t.grew } : {}),
-    ...(ctx.fixes ? { fixes: ctx.fixes } : {}),
+    ...(ctx.trigger?.fixes ? { fixes: ctx.trigger.fixes } : {}),
     // "Opened" only where this run knows the job opened it; any other pull request it names,
     // the job updated.
     prUpdated: !!last?.job.prLink && !openedByJob(ctx, t, last.job)
@@ -124,14 +124,17 @@ function hostOf(serverUrl: string): string | undefined {
  * service has the instruction, and the answer is whole without the list.
  */
 export async function changesOf(
-  ctx: Pick<CommandContext<JobSettings>, 'octokit' | 'serverUrl' | 'settings' | 'records'>,
+  ctx: Pick<
+    CommandContext<JobSettings>,
+    'octokit' | 'serverUrl' | 'settings' | 'records' | 'commenting'
+  >,
   job: AgentJob | undefined
 ): Promise<PullRequestChanges | undefined> {
   const { octokit, serverUrl, settings, records } = ctx
   const pr = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined
   // Read only where the run reads GitHub for the user anyway (comments, or `context`): with
   // `comment: false` the client is there for the agent's-own record alone.
-  const reads = settings.comment !== 'false' || settings.context
+  const reads = ctx.commenting.writes || settings.context
   if (job?.status !== 'completed' || !pr || !octokit || !reads) return undefined
   try {
     const changes = await pullRequestChanges(octokit, pr, FILES_SHOWN)

@@ -8,7 +8,7 @@ import type { CommentRef, Place } from '../github/comments.js'
 import { GitHubError } from '../github/errors.js'
 import type { TriggerComment } from '../github/event.js'
 import { AGENT_LABEL, addLabel } from '../github/labels.js'
-import { parseRecord, recordKey } from '../records/kinds.js'
+import { grewFrom, liveCommentKey, writePullRequestRecord, type Listed } from '../records/job.js'
 import { clip } from '../report/markdown.js'
 import type { Records } from '../records/records.js'
 import type { RecordThread } from '../records/thread.js'
@@ -24,19 +24,11 @@ export interface JobCommentsOptions {
   projectId: string
   commentMode: 'upsert' | 'create'
   /**
-   * The trigger comment (or review) this run answers, as `answerKey` names it: each instruction
-   * gets its own answer below it, which a later instruction never edits. Without one (a merge, a
-   * dispatch), one comment per job.
+   * The trigger comment (or review) this run answers: each instruction gets its own answer below
+   * it, which a later instruction never edits. Without one (a merge, a dispatch), one comment per
+   * job (records/job.ts liveCommentKey).
    */
-  answerTo?: string
-}
-
-/**
- * What an answer's marker names its trigger by: the comment's id, or `review-<id>` for a review
- * (reviews and comments are numbered apart, so their ids may meet).
- */
-export function answerKey(trigger: TriggerComment): string {
-  return trigger.kind === 'review' ? `review-${trigger.id}` : String(trigger.id)
+  trigger?: TriggerComment
 }
 
 /** The run's comments, on threads of the run's one Records (each listed at most once per run). */
@@ -69,10 +61,7 @@ export class JobComments {
     const extraKeys = o.routeKeys ?? []
     // Markers of the edited comment to keep: what other writers of it recorded there.
     const w = {
-      key:
-        this.o.answerTo !== undefined
-          ? recordKey('answer', { project: this.o.projectId, trigger: this.o.answerTo })
-          : recordKey('job', { project: this.o.projectId, job: report.jobId ?? '' }),
+      key: liveCommentKey(this.o.projectId, { trigger: this.o.trigger, job: report.jobId }),
       extraKeys,
       body: renderJobReport(report),
       ...(o.carry ? { carry: o.carry } : {})
@@ -103,7 +92,7 @@ export class JobComments {
     if (!list) {
       const thread = opened ? undefined : this.thread(pr)
       const earlier = thread
-        ? instructionRecords(thread, this.o.projectId, jobId).catch(() => [])
+        ? grewFrom(thread, this.o.projectId, jobId).catch(() => [])
         : Promise.resolve([])
       list = earlier.then(before => {
         const n = (before.at(-1)?.n ?? 0) + 1
@@ -143,23 +132,14 @@ export class JobComments {
     if (!thread || (!o.opened && !o.route)) return undefined
     const written = `${pr}/${jobId}`
     if (o.once && this.recorded.has(written)) return 'updated'
-    const project = this.o.projectId
-    const opened = recordKey('opened', { project, job: jobId })
-    const route = recordKey('route', { project, job: jobId })
     try {
-      // Replies already went to this job here: the hint was said on this record before.
-      const before = o.route ? (await thread.newest('route', { project }))?.job : undefined
-      const listed = (o.instructions ?? []).map(({ n, text }) =>
-        recordKey('instruction', { project, job: jobId, n: String(n), text })
-      )
-      const ref = await thread.upsert({
-        key: o.opened ? opened : route,
-        extraKeys: [...(o.opened && o.route ? [route] : []), ...listed],
-        body: o.body,
-        mode: 'upsert',
-        // An edit never drops that the job opened it, nor the instructions it lists.
-        carry: key =>
-          key === opened || (listed.length === 0 && isInstructionOf(key, project, jobId))
+      const { ref, routedBefore } = await writePullRequestRecord(thread, {
+        project: this.o.projectId,
+        job: jobId,
+        opened: o.opened,
+        route: o.route,
+        ...(o.instructions ? { instructions: o.instructions } : {}),
+        body: o.body
       })
       const first = !this.recorded.has(written)
       this.recorded.add(written)
@@ -169,7 +149,8 @@ export class JobComments {
           ? `Recorded on pull request #${pr} that job ${jobId} opened it: ${ref.url}`
           : `Recorded job ${jobId} on pull request #${pr}: ${ref.url}`
       )
-      return before !== undefined && before === jobId ? 'updated' : 'created'
+      // Replies already went to this job here: the hint was said on this record before.
+      return routedBefore === jobId ? 'updated' : 'created'
     } catch (err) {
       core.warning(messageOf(err))
       return undefined
@@ -191,36 +172,9 @@ export class JobComments {
   }
 }
 
-/** An instruction a pull request's record lists: its number among those sent to the job. */
-export interface Listed {
-  n: number
-  text: string
-}
+export type { Listed }
 
 /** The most of an instruction a record keeps: it is shown, never sent again. */
 const INSTRUCTION_MAX_CHARS = 1000
 /** The most instructions a record keeps: the first, and the newest. */
 const INSTRUCTIONS_KEPT = 8
-
-const isInstructionOf = (key: string, project: string, job: string): boolean => {
-  const r = parseRecord('instruction', key)
-  return r !== undefined && r.project === project && r.job === job
-}
-
-/** The `instruction` records of `jobId` on the thread, in their order. */
-async function instructionRecords(
-  thread: RecordThread,
-  project: string,
-  jobId: string
-): Promise<Listed[]> {
-  const found = await thread.newestWith('opened', { project, job: jobId })
-  if (!found) return []
-  const marked = (await thread.marked()).find(m => m.comment.id === found.comment.id)
-  const listed = (marked?.markers ?? []).flatMap(m => {
-    const r = parseRecord('instruction', m.key)
-    return r && r.project === project && r.job === jobId && /^[1-9]\d{0,5}$/.test(r.n)
-      ? [{ n: Number(r.n), text: r.text }]
-      : []
-  })
-  return listed.sort((a, b) => a.n - b.n)
-}

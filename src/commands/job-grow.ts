@@ -1,13 +1,16 @@
 // `when-agent-pr-open: follow-up`: a run that would start a job sends its instruction to the job of
 // the docs agent's pull request that is still open in this repository instead, so one pull
-// request grows rather than one per merge or per `fix N`. Finding it costs at most 2 GitHub
-// requests and none of the service's: the open pull requests carrying the action's label (a hint
-// anyone with triage can set), then the newest one's comments (through the run's one Records, so
-// no thread is listed twice), where the signed `opened` record of this project decides. A closed
-// or merged pull request is never listed, so never grown.
+// request grows rather than one per merge or per `fix N`. The label is a hint anyone with triage
+// can set, so the open pull requests carrying it are looked through newest first, at most
+// LOOKED_AT of them, and the first whose signed `opened` record names a job of this project grows
+// (records/job.ts openedBy, through the run's one Records, so no thread is listed twice): a label
+// on someone else's newer pull request never hides the agent's. Finding it costs 1 GitHub request,
+// and 1 more per pull request looked at (2 when the newest is the agent's, at most 4), and none of
+// the service's. A closed or merged pull request is never listed, so never grown.
 import * as core from '@actions/core'
 import { messageOf } from '../errors.js'
 import { AGENT_LABEL, openLabelledPulls } from '../github/labels.js'
+import { openedBy } from '../records/job.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 
@@ -18,10 +21,14 @@ export interface AgentPullRequest {
   jobId: string
 }
 
+/** The most labelled pull requests looked through, newest first. */
+const LOOKED_AT = 3
+
 /**
  * The open agent pull request to grow, or undefined (a new job starts): `create` asked for, no
- * token, none open, or the newest labelled one carries no `opened` record of this project signed
- * by the action's own login. Anything GitHub cannot answer starts a new job, with a warning.
+ * token, none open, or none of the newest labelled ones carries an `opened` record of this
+ * project signed by the action's own login. Anything GitHub cannot answer starts a new job, with
+ * a warning. The log says which one grew and why each newer one did not.
  */
 export async function openAgentPullRequest(
   ctx: CommandContext<JobSettings>
@@ -30,19 +37,27 @@ export async function openAgentPullRequest(
   if (s.whenAgentPrOpen !== 'follow-up' || !octokit || !records) return undefined
   if (event.owner === '' || event.repo === '') return undefined
   try {
-    const [newest] = await openLabelledPulls(octokit, event.owner, event.repo, AGENT_LABEL)
-    if (newest === undefined) return undefined
-    const thread = records.thread({ owner: event.owner, repo: event.repo, issueNumber: newest })
-    const opened = await thread.newest('opened', { project: s.projectId })
-    if (opened === undefined || opened.job === '') {
+    const labelled = await openLabelledPulls(octokit, event.owner, event.repo, AGENT_LABEL)
+    for (const n of labelled.slice(0, LOOKED_AT)) {
+      const place = { owner: event.owner, repo: event.repo, issueNumber: n }
+      const job = (await openedBy(records.thread(place), s.projectId))?.job
+      if (job !== undefined && job !== '') {
+        const url = `${ctx.serverUrl}/${event.owner}/${event.repo}/pull/${n}`
+        return { number: n, url, jobId: job }
+      }
       core.info(
-        `Pull request #${newest} carries the \`${AGENT_LABEL}\` label but no record that a ` +
-          'job of this project opened it, so nothing was grown: a new job starts.'
+        `Pull request #${n} carries the \`${AGENT_LABEL}\` label but no record that a job of ` +
+          `this project opened it, so it is not the one to grow.`
       )
-      return undefined
     }
-    const url = `${ctx.serverUrl}/${event.owner}/${event.repo}/pull/${newest}`
-    return { number: newest, url, jobId: opened.job }
+    if (labelled.length > 0) {
+      const looked = Math.min(labelled.length, LOOKED_AT)
+      core.info(
+        `None of the ${looked === 1 ? 'pull request' : `${looked} newest pull requests`} labelled ` +
+          `\`${AGENT_LABEL}\` is the docs agent's of this project, so nothing was grown: a new job starts.`
+      )
+    }
+    return undefined
   } catch (err) {
     core.warning(
       `Could not tell whether a docs agent pull request is open (${messageOf(err)}), so a new ` +

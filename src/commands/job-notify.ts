@@ -8,7 +8,7 @@ import { readDispatch } from '../agent/dispatch.js'
 import { messageOf } from '../errors.js'
 import type { Octokit } from '../github/octokit.js'
 import { pullRequestOfLink, type PullRequestRef } from '../github/pulls.js'
-import { recordKey } from '../records/kinds.js'
+import { notifyKey } from '../records/job.js'
 import { Records } from '../records/records.js'
 import { escapeText, link, parseHttpsUrl } from '../report/markdown.js'
 import type { JobEnding } from '../report/job-report.js'
@@ -69,6 +69,8 @@ export interface NoticeContext {
   docsRepository: string
   runUrl: string
   serverUrl: string
+  /** The run's clock (its Deadline): when the record is written. */
+  clock: { now(): number }
 }
 
 export class CodePullRequestNotice {
@@ -78,16 +80,13 @@ export class CodePullRequestNotice {
     private readonly ref: PullRequestRef,
     private readonly c: NoticeContext
   ) {
-    this.records = new Records(c.octokit, c.secret)
+    this.records = new Records(c.octokit, c.secret, c.clock)
   }
 
   /** Writes (or edits) the one comment; a failure is a warning. Returns its URL when written. */
   async say(state: NoticeState): Promise<string | undefined> {
     const place = { owner: this.ref.owner, repo: this.ref.repo, issueNumber: this.ref.number }
-    const key = recordKey('notify', {
-      project: this.c.projectId,
-      repository: this.c.docsRepository
-    })
+    const key = notifyKey(this.c.projectId, this.c.docsRepository)
     try {
       const written = await this.records
         .thread(place)
@@ -150,7 +149,8 @@ export function noticeFor(ctx: CommandContext<JobSettings>): {
     projectId: s.projectId,
     docsRepository: `${event.owner}/${event.repo}`,
     runUrl: ctx.runUrl,
-    serverUrl: ctx.serverUrl
+    serverUrl: ctx.serverUrl,
+    clock: ctx.deadline
   })
   return { notice, note: `The code pull request ${notice.where()} is told in one comment there.` }
 }

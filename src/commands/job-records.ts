@@ -45,7 +45,7 @@ export async function recordOnItsPullRequest(
     ? parsePullRequestLink(job.prLink, serverUrl, event.owner, event.repo)
     : undefined
   if (!job || pr === undefined) return undefined
-  const answers = ctx.settings.comment !== 'false'
+  const answers = ctx.commenting.writes
   const route = ending && answers && job.status === 'completed'
   // Answering there: the live comment carries the route itself.
   if (pr === ctx.target?.issueNumber) return route ? { pr } : undefined

@@ -11,6 +11,8 @@ import {
 import { jobUrlPath } from '../agent/wait.js'
 import { messageOf } from '../errors.js'
 import { deliveredTo, deliveryStep } from '../records/delivery.js'
+import { jobStartedHere, routedJob } from '../records/job.js'
+import type { FixRequest } from '../records/fix.js'
 import type { RecordThread } from '../records/thread.js'
 import { listPullRequestFiles, pullRequestOfLink } from '../github/pulls.js'
 import { placeNoun } from '../report/place.js'
@@ -84,10 +86,10 @@ export async function prepareTarget(
   let target = start
   const earlier = await earlierAttemptsJob(ctx, comments)
   if (earlier !== undefined) target = { ...target, jobId: earlier, earlier: true }
-  else if (ctx.fixes) target = fixTarget(ctx, target)
+  else if (ctx.trigger?.fixes) target = fixTarget(ctx.trigger.fixes, target)
   else if (target.command === 'message' && target.jobId === undefined)
     target = { ...target, ...(await chooseJob(ctx, comments, agent)) }
-  else if (ctx.event.comment) target = { ...target, ...(await routedBefore(ctx, comments)) }
+  else if (ctx.trigger) target = { ...target, ...(await routedBefore(ctx, comments)) }
   if (target.command === 'create' && !target.earlier) target = await growInstead(ctx, target)
   onJob(target)
   if (s.context) target = { ...target, prompt: composePrompt(s.prompt, await gatherContext(ctx)) }
@@ -146,9 +148,8 @@ async function routedBefore(
   comments: JobComments
 ): Promise<Partial<Target>> {
   const thread = comments.thread(ctx.target?.issueNumber)
-  const project = ctx.settings.projectId
-  const found = await thread?.newest('route', { project }).catch(() => undefined)
-  return found === undefined || found.job === '' ? {} : { routedBefore: found.job }
+  const found = thread && (await routedJob(thread, ctx.settings.projectId).catch(() => undefined))
+  return found === undefined ? {} : { routedBefore: found }
 }
 
 /**
@@ -157,8 +158,8 @@ async function routedBefore(
  * The report's issue is not routed to it: follow-ups go on the pull request it opens (recorded
  * there), and the issue keeps taking `fix N` for new jobs.
  */
-function fixTarget(ctx: CommandContext<JobSettings>, target: Target): Target {
-  const numbers = (ctx.fixes ?? []).map(f => f.n)
+function fixTarget(fixes: readonly FixRequest[], target: Target): Target {
+  const numbers = fixes.map(f => f.n)
   core.info(
     `Suggestion${numbers.length === 1 ? '' : 's'} ${numbers.join(', ')} of the newest report: ` +
       'a job with the instruction.'
@@ -194,8 +195,7 @@ async function chooseJob(
 ): Promise<Partial<Target>> {
   const { event, settings: s, target } = ctx
   const thread = comments.thread(event.issueNumber)
-  const route = thread ? await thread.newest('route', { project: s.projectId }) : undefined
-  const found = route?.job
+  const found = thread ? await routedJob(thread, s.projectId) : undefined
   const here = `This ${placeNoun(event.isPullRequest)}`
   // The live comment may replace the one that carried the route: it must carry it on.
   const routeHere = target?.issueNumber === event.issueNumber
@@ -203,7 +203,7 @@ async function chooseJob(
     core.info(`${here} records agent job ${found}: the follow-up goes there.`)
     return { jobId: found, routeHere, routedBefore: found }
   }
-  if (s.whenNoJob === 'create' && event.comment) {
+  if (s.whenNoJob === 'create' && ctx.trigger) {
     core.info(
       `${here} records no agent job, and \`when-no-job\` is \`create\`: starting a new job with the instruction.`
     )
@@ -235,8 +235,8 @@ async function agentsPullRequest(
 ): Promise<NoJobError['elsewhere']> {
   const s = ctx.settings
   try {
-    const jobId = (await thread.newest('job', { project: s.projectId }))?.job
-    if (jobId === undefined || jobId === '') return undefined
+    const jobId = await jobStartedHere(thread, s.projectId)
+    if (jobId === undefined) return undefined
     const job = await agent.getJob(jobUrlPath(s.jobPath, s.projectId, jobId))
     const pr = job.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined
     if (!pr || !job.prLink) return undefined

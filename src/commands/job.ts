@@ -22,7 +22,7 @@ import { sendInstruction, type Sent } from '../agent/send.js'
 import { jobUrlPath, waitForJob, type WaitResult } from '../agent/wait.js'
 import { parsePullRequestLink } from '../github/comments.js'
 import { deliveryKey, deliveryStep, otherStepsRecords } from '../records/delivery.js'
-import { recordKey } from '../records/kinds.js'
+import { routeKey } from '../records/job.js'
 import { fixKey } from '../records/report.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
 import { AgentApi } from '../service/agent-api.js'
@@ -30,7 +30,7 @@ import { isFinalStatus, type AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 import { changesOf, jobReport, type Seen } from './job-answer.js'
-import { answerKey, JobComments } from './job-comments.js'
+import { JobComments } from './job-comments.js'
 import { setJobOutputs } from './job-outputs.js'
 import { recordOnItsPullRequest } from './job-records.js'
 import { initialTarget, NoJobError, prepareTarget, type Target } from './job-target.js'
@@ -72,8 +72,8 @@ class JobRun {
       repo: ctx.event.repo,
       target: ctx.target,
       projectId: s.projectId,
-      commentMode: s.commentMode,
-      ...(ctx.event.comment ? { answerTo: answerKey(ctx.event.comment) } : {})
+      commentMode: ctx.commenting.mode,
+      ...(ctx.trigger ? { trigger: ctx.trigger.comment } : {})
     })
   }
 
@@ -309,11 +309,11 @@ class JobRun {
    */
   private keys(routeHere: boolean, retry = false, prNumber?: number): string[] {
     const { jobId } = this.target
-    const { fixes = [] } = this.ctx
+    const fixes = this.ctx.trigger?.fixes ?? []
     const step = deliveryStep(this.s, this.ctx.run)
     const keys: string[] = []
     if (jobId === undefined) return keys
-    if (routeHere) keys.push(recordKey('route', { project: this.s.projectId, job: jobId }))
+    if (routeHere) keys.push(routeKey(this.s.projectId, jobId))
     if (this.stage === 'waiting' && step) keys.push(deliveryKey(step, retry ? undefined : jobId))
     if (this.stage === 'waiting')
       for (const fix of fixes) keys.push(fixKey(this.s.projectId, fix.id, prNumber))

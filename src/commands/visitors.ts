@@ -9,7 +9,7 @@ import {
 } from '../analytics/sections/visitors.js'
 import { openSink, type Sink } from '../analytics/sinks.js'
 import type { DateRange } from '../period.js'
-import { recordKey } from '../records/kinds.js'
+import { visitorsKey } from '../records/report.js'
 import { bytes, chars } from '../report/fit.js'
 import {
   commentFullData,
@@ -138,11 +138,7 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
     ctx.result.comment = async () => {
       const ref = await records.thread(target).upsert({
         // One comment per report: a re-run edits it, a new week gets its own.
-        key: recordKey('visitors', {
-          project: s.projectId,
-          from: s.range.dateFrom ?? '',
-          to: s.range.dateTo ?? ''
-        }),
+        key: visitorsKey(s.projectId, s.range),
         body: room =>
           renderVisitorsReport(
             { ...report, file: undefined },

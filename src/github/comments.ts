@@ -40,6 +40,8 @@ export interface ListedComment {
   html_url: string
   /** The login that wrote it ('' when GitHub did not say). */
   author: string
+  /** GitHub's user type of its author (`Bot` for an app), when GitHub said. */
+  authorType?: string
 }
 
 /**
@@ -87,8 +89,16 @@ export async function listComments(octokit: Octokit, place: Place): Promise<List
       per_page: 100
     })
     for await (const page of iterator) {
-      for (const c of page.data)
-        all.push({ id: c.id, body: c.body ?? '', html_url: c.html_url, author: loginOf(c.user) })
+      for (const c of page.data) {
+        const authorType = c.user?.type
+        all.push({
+          id: c.id,
+          body: c.body ?? '',
+          html_url: c.html_url,
+          author: loginOf(c.user),
+          ...(typeof authorType === 'string' ? { authorType } : {})
+        })
+      }
       if (++pages >= MAX_LISTING_PAGES) {
         core.warning(
           `The comments on #${place.issueNumber} were listed up to ${MAX_LISTING_PAGES} pages only; later ones were not read.`

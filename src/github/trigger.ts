@@ -148,8 +148,8 @@ export function checkComment(
 }
 
 /** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
-export function isBot(comment: TriggerComment): boolean {
-  return comment.authorType === 'Bot' || /\[bot\]$/i.test(comment.author)
+export function isBot(writer: { author: string; authorType?: string }): boolean {
+  return writer.authorType === 'Bot' || /\[bot\]$/i.test(writer.author)
 }
 
 /** Logins compare without case, and a bot may be listed with or without its `[bot]` suffix. */

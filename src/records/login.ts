@@ -1,8 +1,10 @@
 // The login this token writes as: the one author whose comments the action may edit, and whose
 // older records (signed before records named their writer) still count. Learned only from what
-// no reader can edit: GitHub's answer to this run's own write, or GitHub's answer about the token
-// (asked at most once per run, and only when needed). Never from a comment's text, nor from which
-// comment is oldest.
+// no reader can edit: GitHub's answer to this run's own write, which is the authority, or before
+// any write GitHub's answer about the token (GraphQL `viewer`, asked at most once per run and only
+// when needed), which is a hint: a write whose answer names another author replaces it, and the
+// markers signed for the hint are signed again (thread.ts). Never from a comment's text, nor from
+// which comment is oldest.
 
 export class OwnLogin {
   private known?: string

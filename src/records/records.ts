@@ -19,7 +19,9 @@ export class Records {
   constructor(
     readonly octokit: Octokit,
     /** Signs and verifies the records (the API key). */
-    readonly secret: string
+    readonly secret: string,
+    /** The run's clock (its Deadline): when each record is written. */
+    private readonly clock: { now(): number }
   ) {
     this.login = new OwnLogin(() => tokenLogin(octokit))
   }
@@ -29,7 +31,7 @@ export class Records {
     const id = `${place.owner}/${place.repo}#${place.issueNumber}`.toLowerCase()
     let thread = this.threads.get(id)
     if (!thread) {
-      thread = new RecordThread(this.octokit, place, this.secret, this.login)
+      thread = new RecordThread(this.octokit, place, this.secret, this.login, this.clock)
       this.threads.set(id, thread)
     }
     return thread

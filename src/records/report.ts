@@ -8,7 +8,7 @@ import type { SubjectNumbers } from '../analytics/fix-effect.js'
 import type { PeriodTotals } from '../analytics/period-totals.js'
 import type { DateRange } from '../period.js'
 import { parseRecord, recordKey } from './kinds.js'
-import type { RecordThread } from './thread.js'
+import type { ReadRecord, RecordThread } from './thread.js'
 
 type Range = Required<DateRange>
 
@@ -38,7 +38,7 @@ export interface StoredFix {
 }
 
 export interface ReportRecords {
-  /** Newest first (by range: the one that ends last, then starts last, then signed last). */
+  /** Newest first (by range: the one that ends last, then starts last, then the newest read). */
   reports: StoredReport[]
   /** Per suggestion subject, the newest fix asked for. */
   fixes: Map<string, StoredFix>
@@ -50,6 +50,15 @@ export interface ReportRecords {
 
 export function reportKey(projectId: string, range: DateRange): string {
   return recordKey('report', {
+    project: projectId,
+    from: range.dateFrom ?? '',
+    to: range.dateTo ?? ''
+  })
+}
+
+/** The key of the visitors table of a range: one comment per range (commands/visitors.ts). */
+export function visitorsKey(projectId: string, range: DateRange): string {
+  return recordKey('visitors', {
     project: projectId,
     from: range.dateFrom ?? '',
     to: range.dateTo ?? ''
@@ -157,87 +166,71 @@ export function decodeTotals(text: string): PeriodTotals {
 const rangeKey = (r: Range): string => `${r.dateFrom}/${r.dateTo}`
 
 /**
- * Every record of `projectId` in the thread's comments that counts (RecordThread.marked(): signed
- * for the comment's author, never under a code fence). Reports come newest first by their range:
- * the one that ends last, then starts last, then was signed last, so re-running last week's
- * report does not make it "the newest".
+ * Every record of `projectId` in the thread's comments that counts (RecordThread.records(): signed
+ * for the comment's author, never under a code fence), read newest first by the one rule of
+ * thread.ts, so the first record read of anything is the newest. Reports come newest first by
+ * their range: the one that ends last, then starts last, so re-running last week's report does not
+ * make it "the newest".
  */
 export async function readReportRecords(
   thread: RecordThread,
   projectId: string
 ): Promise<ReportRecords> {
-  const reports: StoredReport[] = []
+  const read = await thread.records()
   const fixes = new Map<string, StoredFix>()
-  const totals = new Map<string, { at: number; t: PeriodTotals }[]>()
-  const measures = new Map<string, { at: number; n: SubjectNumbers }>()
-  const mine = { project: projectId }
-  for (const { comment, markers } of await thread.marked()) {
-    let report: StoredReport | undefined
-    const suggestions: (StoredSuggestion & { range: string })[] = []
-    for (const { key, at } of markers) {
-      const r = parseRecord('report', key)
-      const s = parseRecord('suggestion', key)
-      const t = parseRecord('totals', key)
-      const f = parseRecord('fix', key)
-      const m = parseRecord('measure', key)
-      if (r?.project === mine.project)
-        report = {
-          range: { dateFrom: r.from, dateTo: r.to },
-          at,
-          commentId: comment.id,
-          suggestions: []
-        }
-      else if (s?.project === mine.project && /^[1-9]$/.test(s.n) && s.instruction !== '')
-        suggestions.push({
-          n: Number(s.n),
-          id: s.id,
-          subject: s.subject,
-          instruction: s.instruction,
-          range: `${s.from}/${s.to}`
-        })
-      else if (t?.project === mine.project) {
-        const list = totals.get(`${t.from}/${t.to}`) ?? []
-        totals.set(`${t.from}/${t.to}`, [...list, { at, t: decodeTotals(t.fields) }])
-      } else if (m?.project === mine.project) {
-        const n = decodeNumbers(m.numbers)
-        const where = `${m.from}/${m.to}/${m.id}`
-        const known = measures.get(where)
-        if (n && (!known || at >= known.at)) measures.set(where, { at, n })
-      } else if (f?.project === mine.project && f.id !== '') {
-        const pr = /^[1-9]\d{0,15}$/.test(f.pr) ? Number(f.pr) : undefined
-        const known = fixes.get(f.id)
-        if (!known || at > known.at) fixes.set(f.id, { id: f.id, at, ...(pr ? { pr } : {}) })
-      }
+  const totals = new Map<string, PeriodTotals>()
+  const measures = new Map<string, SubjectNumbers>()
+  for (const { key, at } of read) {
+    const t = parseRecord('totals', key)
+    const m = parseRecord('measure', key)
+    const f = parseRecord('fix', key)
+    if (t?.project === projectId) {
+      const range = `${t.from}/${t.to}`
+      // Field by field, the newer record's value wins.
+      totals.set(range, { ...decodeTotals(t.fields), ...totals.get(range) })
+    } else if (m?.project === projectId) {
+      const n = decodeNumbers(m.numbers)
+      const where = `${m.from}/${m.to}/${m.id}`
+      if (n && !measures.has(where)) measures.set(where, n)
+    } else if (f?.project === projectId && f.id !== '' && !fixes.has(f.id)) {
+      const pr = /^[1-9]\d{0,15}$/.test(f.pr) ? Number(f.pr) : undefined
+      fixes.set(f.id, { id: f.id, at, ...(pr ? { pr } : {}) })
     }
-    if (!report) continue
-    const own = rangeKey(report.range)
-    report.suggestions = suggestions
-      .filter(x => x.range === own)
-      .map(({ range: _own, ...s }) => s)
-      .sort((x, y) => x.n - y.n)
-    reports.push(report)
   }
-  reports.sort(newestRangeFirst)
   return {
-    reports,
+    reports: storedReports(read, projectId),
     fixes,
-    totals: range => {
-      const list = totals.get(rangeKey(range))
-      if (!list) return undefined
-      // Oldest first, so each newer record's fields win.
-      return list.sort((x, y) => x.at - y.at).reduce<PeriodTotals>((t, r) => ({ ...t, ...r.t }), {})
-    },
-    measured: (range, id) => measures.get(`${rangeKey(range)}/${id}`)?.n
+    totals: range => totals.get(rangeKey(range)),
+    measured: (range, id) => measures.get(`${rangeKey(range)}/${id}`)
   }
 }
 
-/** The report whose range ends last first; then starts last; then signed last; then the older comment. */
-function newestRangeFirst(x: StoredReport, y: StoredReport): number {
+/**
+ * The reports of `projectId`, one per comment (its newest `report` line) with the suggestions of
+ * its range there, the range that ends last first, then the one that starts last; reports of one
+ * range stay in the order read (newest first).
+ */
+function storedReports(read: readonly ReadRecord[], projectId: string): StoredReport[] {
+  const reports = new Map<number, StoredReport>()
+  for (const { key, at, comment } of read) {
+    const r = parseRecord('report', key)
+    if (r?.project !== projectId || reports.has(comment.id)) continue
+    const range = { dateFrom: r.from, dateTo: r.to }
+    reports.set(comment.id, { range, at, commentId: comment.id, suggestions: [] })
+  }
+  for (const { key, comment } of read) {
+    const s = parseRecord('suggestion', key)
+    const report = reports.get(comment.id)
+    if (!report || s?.project !== projectId || `${s.from}/${s.to}` !== rangeKey(report.range))
+      continue
+    if (!/^[1-9]$/.test(s.n) || s.instruction === '') continue
+    const { n, id, subject, instruction } = s
+    report.suggestions.push({ n: Number(n), id, subject, instruction })
+  }
   const later = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0)
-  return (
-    later(x.range.dateTo, y.range.dateTo) ||
-    later(x.range.dateFrom, y.range.dateFrom) ||
-    y.at - x.at ||
-    x.commentId - y.commentId
+  const list = [...reports.values()]
+  for (const r of list) r.suggestions.sort((x, y) => x.n - y.n)
+  return list.sort(
+    (x, y) => later(x.range.dateTo, y.range.dateTo) || later(x.range.dateFrom, y.range.dateFrom)
   )
 }

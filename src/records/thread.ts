@@ -1,8 +1,10 @@
 // One issue or pull request as this run sees it: its comments listed once (github/comments.ts),
 // then kept current as the run writes; the records in them that count (signature.ts: signed for
 // the comment's author; older formats only in the action's own comments); the newest record of a
-// kind; and the one place that decides which comment the action may edit: only one whose author
-// is its own login (login.ts). Every other comment, a reader's above all, is never edited.
+// kind (by the one rule of "newest", below); and the one place that decides which comment the action
+// may edit: only one whose author is its own login (login.ts). Every other comment, a reader's
+// above all, is never edited. Markers are signed for the author GitHub's answer to the write
+// names: GraphQL's `viewer` is only the first guess, signed again when the answer differs.
 import {
   composeBody,
   createComment,
@@ -16,6 +18,7 @@ import {
 } from '../github/comments.js'
 import { GitHubError } from '../github/errors.js'
 import type { Octokit } from '../github/octokit.js'
+import { isBot } from '../github/trigger.js'
 import { parseRecord, matches, type RecordFields, type RecordKind } from './kinds.js'
 import type { OwnLogin } from './login.js'
 import { claimedKeys, markersFor, verifiedMarkers, type Marker } from './signature.js'
@@ -24,6 +27,21 @@ import { claimedKeys, markersFor, verifiedMarkers, type Marker } from './signatu
 export interface MarkedComment {
   comment: ListedComment
   markers: Marker[]
+}
+
+/** A record that counts, where it is: its comment, and its line among the comment's markers. */
+export interface ReadRecord extends Marker {
+  comment: ListedComment
+  line: number
+}
+
+/**
+ * The one rule of "newest", for every record the action reads: the later signed time; on a tie,
+ * the older comment (the original of any copy); within one comment, the later line (its newest
+ * statement). Sorts newest first.
+ */
+export function newestFirst(a: ReadRecord, b: ReadRecord): number {
+  return b.at - a.at || a.comment.id - b.comment.id || b.line - a.line
 }
 
 export interface CommentWrite {
@@ -46,7 +64,9 @@ export class RecordThread {
     private readonly octokit: Octokit,
     readonly place: Place,
     private readonly secret: string,
-    private readonly login: OwnLogin
+    private readonly login: OwnLogin,
+    /** The run's clock (its Deadline): the time each write stamps on its markers. */
+    private readonly clock: { now(): number }
   ) {}
 
   async comments(): Promise<ListedComment[]> {
@@ -78,26 +98,24 @@ export class RecordThread {
     return verifiedMarkers(comment.body, this.secret, this.place, by)
   }
 
-  /**
-   * The newest record of `kind` whose parts match `match` (by its signed time; on a tie the older
-   * comment, the original of any copy), and the comment it is in.
-   */
+  /** Every record that counts, newest first (newestFirst). */
+  async records(): Promise<ReadRecord[]> {
+    const read = (await this.marked()).flatMap(({ comment, markers }) =>
+      markers.map((m, line) => ({ ...m, comment, line }))
+    )
+    return read.sort(newestFirst)
+  }
+
+  /** The newest record of `kind` whose parts match `match`, and the comment it is in. */
   async newestWith<K extends RecordKind>(
     kind: K,
     match: Partial<RecordFields<K>>
   ): Promise<{ fields: RecordFields<K>; comment: ListedComment } | undefined> {
-    let best: { fields: RecordFields<K>; comment: ListedComment; at: number } | undefined
-    for (const { comment, markers } of await this.marked()) {
-      // The last such record in a comment is the newest statement in it.
-      const found = markers
-        .map(m => ({ fields: parseRecord(kind, m.key), at: m.at }))
-        .filter(x => x.fields !== undefined && matches(x.fields, match))
-        .at(-1)
-      if (!found?.fields) continue
-      if (!best || found.at > best.at || (found.at === best.at && comment.id < best.comment.id))
-        best = { fields: found.fields, comment, at: found.at }
+    for (const r of await this.records()) {
+      const fields = parseRecord(kind, r.key)
+      if (fields && matches(fields, match)) return { fields, comment: r.comment }
     }
-    return best && { fields: best.fields, comment: best.comment }
+    return undefined
   }
 
   /** What the newest record of `kind` matching `match` says, or undefined. */
@@ -111,16 +129,16 @@ export class RecordThread {
   /**
    * Whether the action's own comments claim a record `wanted` picks that does not verify with
    * this secret (the API key was rotated since it was written). When the own login cannot be
-   * learned, any comment's claim counts: better to say nothing can be read than to guess.
+   * learned at all, only comments written by bots may claim to be the action's: a reader's
+   * look-alike line never makes the action refuse.
    */
   async holdsUnreadable(wanted: (key: string) => boolean): Promise<boolean> {
     const counted = new Set((await this.marked()).map(m => m.comment.id))
     const own = await this.login.own()
+    const mayClaim = (c: ListedComment): boolean =>
+      own === undefined ? isBot(c) : c.author === own
     return (await this.comments()).some(
-      c =>
-        !counted.has(c.id) &&
-        (own === undefined || c.author === own) &&
-        claimedKeys(c.body).some(wanted)
+      c => !counted.has(c.id) && mayClaim(c) && claimedKeys(c.body).some(wanted)
     )
   }
 
@@ -146,24 +164,12 @@ export class RecordThread {
         }
       }
     }
-    const writer = await this.login.own()
-    if (writer === undefined) return this.createUnsigned(o)
-    const body = this.compose(o, writer)
-    const created = await createComment(this.octokit, this.place, body)
-    this.remember(created, body)
-    return { id: created.id, url: created.url }
+    return this.create(o)
   }
 
   /** The comment holding the newest counted marker with exactly `key`. */
   private async newestKey(key: string): Promise<ListedComment | undefined> {
-    let best: { comment: ListedComment; at: number } | undefined
-    for (const { comment, markers } of await this.marked()) {
-      const at = Math.max(...markers.filter(m => m.key === key).map(m => m.at))
-      if (at === -Infinity) continue
-      if (!best || at > best.at || (at === best.at && comment.id < best.comment.id))
-        best = { comment, at }
-    }
-    return best?.comment
+    return (await this.records()).find(r => r.key === key)?.comment
   }
 
   /** Edits a comment of this run's own login in place, markers re-appended and signed anew. */
@@ -172,31 +178,60 @@ export class RecordThread {
     const known = this.list?.find(c => c.id === id)
     if (writer === undefined || (known && known.author !== writer))
       throw new Error(`Comment ${id} on #${this.place.issueNumber} is not this token's to edit`)
-    const body = this.compose(o, writer, known)
+    const keys = this.keysOf(o, known)
+    const body = this.sign(o.body, keys, writer)
     const ref = await editComment(this.octokit, this.place, id, body)
-    this.remember(ref, body)
-    return { id: ref.id, url: ref.url }
+    return this.settle(ref, { body: o.body, keys, writer, written: body })
   }
 
   /**
-   * GitHub would not say which login this token writes as: the comment is created without
-   * records, and GitHub's answer (its author) signs them in an edit of that same comment.
+   * A new comment, complete in the one request that creates it: its markers signed for the login
+   * this token is thought to write as (a write's answer, else GraphQL's `viewer`). When GitHub
+   * would not say, the comment is created without records, and GitHub's answer signs them.
    */
-  private async createUnsigned(o: CommentWrite): Promise<CommentRef> {
-    const created = await createComment(this.octokit, this.place, composeBody(o.body, ''))
-    this.remember(created, '')
-    return this.update(created.id, o)
+  private async create(o: CommentWrite): Promise<CommentRef> {
+    const writer = await this.login.own()
+    const keys = this.keysOf(o)
+    const body = writer === undefined ? composeBody(o.body, '') : this.sign(o.body, keys, writer)
+    const created = await createComment(this.octokit, this.place, body)
+    return this.settle(created, { body: o.body, keys, writer, written: body })
   }
 
-  private compose(o: CommentWrite, writer: string, editing?: ListedComment): string {
-    this.lastAt = Math.max(Date.now(), this.lastAt + 1)
+  /**
+   * GitHub's answer to a write names its author: the login this token writes as, learned here.
+   * Markers signed for another login (`viewer` named another, or nobody) are signed again for
+   * the author shown, in an edit of that same comment; otherwise they would never verify.
+   */
+  private async settle(
+    ref: CommentRef & { author: string },
+    w: { body: CommentBody; keys: string[]; writer: string | undefined; written: string }
+  ): Promise<CommentRef> {
+    this.remember(ref, w.written)
+    if (ref.author === w.writer) return { id: ref.id, url: ref.url }
+    if (ref.author === '')
+      throw new Error(
+        `GitHub did not say who wrote comment ${ref.id} on #${this.place.issueNumber}`
+      )
+    const body = this.sign(w.body, w.keys, ref.author)
+    const edited = await editComment(this.octokit, this.place, ref.id, body)
+    this.remember({ ...edited, author: ref.author }, body)
+    return { id: edited.id, url: edited.url }
+  }
+
+  /** The keys a write records: its own, and those `carry` keeps of the comment it edits. */
+  private keysOf(o: CommentWrite, editing?: ListedComment): string[] {
     const keys = [o.key, ...(o.extraKeys ?? [])]
     const carry = o.carry
     if (editing && carry)
       for (const { key } of this.verify(editing, true))
         if (carry(key) && !keys.includes(key)) keys.push(key)
-    const markers = markersFor(keys, this.secret, this.place, writer, this.lastAt)
-    return composeBody(o.body, markers)
+    return keys
+  }
+
+  /** The body with `keys` signed for `writer`, stamped newer than this run's last write. */
+  private sign(body: CommentBody, keys: string[], writer: string): string {
+    this.lastAt = Math.max(this.clock.now(), this.lastAt + 1)
+    return composeBody(body, markersFor(keys, this.secret, this.place, writer, this.lastAt))
   }
 
   /** A comment this run wrote: who GitHub says wrote it is the login this token writes as. */

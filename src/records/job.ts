@@ -1,0 +1,141 @@
+// The conversation's records (kinds.ts: `route`, `job`, `answer`, `opened`, `instruction`,
+// `notify`), as delivery.ts keeps `run`: their keys, and the questions the job run asks of a
+// thread, each answered by one rule here. Every "newest" is thread.ts's one rule. The job run
+// (commands/job*.ts), the gate's merge check and the growing of an open agent pull request ask
+// these; none of them reads a record by its kind.
+import type { CommentRef } from '../github/comments.js'
+import type { TriggerComment } from '../github/event.js'
+import { parseRecord, recordKey } from './kinds.js'
+import type { RecordThread } from './thread.js'
+
+/** An instruction a pull request's record lists: its number among those sent to the job. */
+export interface Listed {
+  n: number
+  text: string
+}
+
+/** The record that a trigger comment here with no `job-id` goes to `job`. */
+export function routeKey(project: string, job: string): string {
+  return recordKey('route', { project, job })
+}
+
+/**
+ * The key of a run's live comment: the answer to its trigger comment (each instruction gets its
+ * own, which a later one never edits; a review is `review-<id>`, as reviews and comments are
+ * numbered apart), or, for a run no trigger asked for (a merge, a dispatch), one comment per job.
+ */
+export function liveCommentKey(
+  project: string,
+  o: { trigger?: TriggerComment; job: string | undefined }
+): string {
+  const t = o.trigger
+  if (!t) return recordKey('job', { project, job: o.job ?? '' })
+  return recordKey('answer', {
+    project,
+    trigger: t.kind === 'review' ? `review-${t.id}` : `${t.id}`
+  })
+}
+
+/** The key of the one comment on a code pull request about the docs job of `repository`. */
+export function notifyKey(project: string, repository: string): string {
+  return recordKey('notify', { project, repository })
+}
+
+/** Which job this thread routes replies to: the newest `route` record (one naming no job: none). */
+export async function routedJob(
+  thread: RecordThread,
+  project: string
+): Promise<string | undefined> {
+  return nonEmpty((await thread.newest('route', { project }))?.job)
+}
+
+/**
+ * Which job a run no trigger asked for (a merge, a dispatch) reported in this thread: the newest
+ * `job` record (one naming no job: none).
+ */
+export async function jobStartedHere(
+  thread: RecordThread,
+  project: string
+): Promise<string | undefined> {
+  return nonEmpty((await thread.newest('job', { project }))?.job)
+}
+
+/**
+ * Whether a job of this project opened this pull request, and which: the newest signed `opened`
+ * record. The one rule for every reader, read the fail-closed way: any such record makes the pull
+ * request the agent's own (its merge starts no job), also one that names no job (`job` is then
+ * '': the pull request cannot be grown, nor its instructions listed).
+ */
+export async function openedBy(
+  thread: RecordThread,
+  project: string
+): Promise<{ job: string } | undefined> {
+  const found = await thread.newest('opened', { project })
+  return found && { job: found.job }
+}
+
+/**
+ * The instructions this pull request grew from, oldest first: the `instruction` records of `job`
+ * beside the `opened` record that openedBy finds, when that names `job`.
+ */
+export async function grewFrom(
+  thread: RecordThread,
+  project: string,
+  job: string
+): Promise<Listed[]> {
+  const found = await thread.newestWith('opened', { project })
+  if (!found || found.fields.job !== job) return []
+  const inComment = (await thread.records()).filter(r => r.comment.id === found.comment.id)
+  const listed = inComment.flatMap(({ key }) => {
+    const r = instructionOf(key, project, job)
+    return r && /^[1-9]\d{0,5}$/.test(r.n) ? [{ n: Number(r.n), text: r.text }] : []
+  })
+  return listed.sort((a, b) => a.n - b.n)
+}
+
+/** What the record on the agent's pull request says (commands/job-comments.ts words it). */
+export interface PullRequestRecord {
+  project: string
+  job: string
+  /** The job opened it: the record that makes its merge the agent's own. */
+  opened: boolean
+  /** A trigger comment there goes to the job. */
+  route: boolean
+  /** Every instruction it grew from, oldest first (none given: those recorded are kept). */
+  instructions?: Listed[]
+  body: string
+}
+
+/**
+ * Writes the record on the agent's pull request in its one comment there (an edit never drops
+ * that the job opened it, nor the instructions it lists). Returns the comment and the job the
+ * thread routed replies to before (the record then gave the reply hint already).
+ */
+export async function writePullRequestRecord(
+  thread: RecordThread,
+  r: PullRequestRecord
+): Promise<{ ref: CommentRef; routedBefore?: string }> {
+  const { project, job } = r
+  const routedBefore = r.route ? await routedJob(thread, project) : undefined
+  const opened = recordKey('opened', { project, job })
+  const route = routeKey(project, job)
+  const listed = (r.instructions ?? []).map(({ n, text }) =>
+    recordKey('instruction', { project, job, n: String(n), text })
+  )
+  const ref = await thread.upsert({
+    key: r.opened ? opened : route,
+    extraKeys: [...(r.opened && r.route ? [route] : []), ...listed],
+    body: r.body,
+    mode: 'upsert',
+    carry: key =>
+      key === opened || (listed.length === 0 && instructionOf(key, project, job) !== undefined)
+  })
+  return { ref, ...(routedBefore !== undefined ? { routedBefore } : {}) }
+}
+
+function instructionOf(key: string, project: string, job: string) {
+  const r = parseRecord('instruction', key)
+  return r?.project === project && r.job === job ? r : undefined
+}
+
+const nonEmpty = (job: string | undefined): string | undefined => (job === '' ? undefined : job)
