@@ -2,7 +2,8 @@
 // request of this project still open (its signed `opened` record on it), a run that would start a
 // job (the merge recipe, `fix N`) sends a follow-up to that job instead: `grew=true`, the answer,
 // the summary and the record on the agent's pull request say so. `when-agent-pr-open: create`, a
-// closed or merged agent pull request, and a labelled pull request without the record start a job.
+// closed or merged agent pull request, and a labelled pull request without the record start a job;
+// a newer labelled pull request without the record does not hide the agent's older one.
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { runScenario } from './runner.js'
@@ -185,6 +186,64 @@ describe('when-agent-pr-open', () => {
         expect(r.stdout).toContain('#30 carries the `docs-agent` label but no record')
         expect(creates(sim)).toHaveLength(2)
         expect(messages(sim)).toHaveLength(0)
+      })
+    )
+  })
+
+  it('a newer labelled pull request without the record: the agent’s older one still grows, and the log says why the newer did not', async () => {
+    await withGitHub({}, async gh =>
+      withService(service, async sim => {
+        const job = await agentPullRequestOpen(sim, gh)
+        // Someone's pull request #30, opened after the agent's and labelled `docs-agent` too.
+        gh.pulls.set(30, { state: 'open', created_at: '2099-01-01T00:00:00Z' })
+        gh.addLabel(30, 'docs-agent')
+        const before = gh.requests.length
+        const r = await onMerge(sim, gh, 6, SECOND)
+        expectSuccess(r)
+        expect(r.outputs.grew).toBe('true')
+        expect(r.outputs['job-id']).toBe(job)
+        expect(creates(sim)).toHaveLength(1)
+        expect(sim.jobs.get(job)?.messages).toEqual([SECOND])
+        expect(r.stdout).toContain(
+          'Pull request #30 carries the `docs-agent` label but no record that a job of this project opened it'
+        )
+        expect(r.stdout).toMatch(/The docs agent's pull request #21 \(job [^)]+\) is still open/)
+        // Finding it: the labelled listing, #30's comments, then #21's: 3 requests.
+        const finding = githubCalls(gh, before).filter(c =>
+          /^GET \/repos\/octo\/docs\/issues(\/(21|30)\/comments)?$/.test(c)
+        )
+        expect(finding).toEqual([
+          'GET /repos/octo/docs/issues',
+          'GET /repos/octo/docs/issues/30/comments',
+          'GET /repos/octo/docs/issues/21/comments'
+        ])
+        expect(bots(gh, 30)).toEqual([])
+      })
+    )
+  })
+
+  it('at most the 3 newest labelled pull requests are looked through', async () => {
+    await withGitHub({}, async gh =>
+      withService(service, async sim => {
+        await agentPullRequestOpen(sim, gh)
+        for (const n of [30, 31, 32]) {
+          gh.pulls.set(n, { state: 'open', created_at: `2099-01-0${n - 29}T00:00:00Z` })
+          gh.addLabel(n, 'docs-agent')
+        }
+        const before = gh.requests.length
+        const r = await onMerge(sim, gh, 6, SECOND)
+        expectSuccess(r)
+        expect(r.outputs.grew).toBe('false')
+        expect(creates(sim)).toHaveLength(2)
+        expect(r.stdout).toContain('None of the 3 newest pull requests labelled `docs-agent`')
+        const listed = githubCalls(gh, before).filter(c => /\/issues\/(21|3\d)\/comments$/.test(c))
+        expect(listed.slice(0, 3)).toEqual([
+          'GET /repos/octo/docs/issues/32/comments',
+          'GET /repos/octo/docs/issues/31/comments',
+          'GET /repos/octo/docs/issues/30/comments'
+        ])
+        // #21 is read only later, for the new job's own records, never to find one to grow.
+        expect(r.stdout).not.toMatch(/#21 \(job [^)]+\) is still open/)
       })
     )
   })

@@ -1,6 +1,8 @@
 // Unit tier: the floors of src/ (a folder, or a file at the top) import one way only. No file
 // takes part in an import cycle, and no floor imports one that imports it back: the data flows
-// from main down to the service and the report, never up.
+// from main down to the service and the report, never up. And what the action believes is read in
+// one room: outside src/records/ no file builds or parses a record's key, or reads a record by its
+// kind (it asks records/ a named question instead).
 import { describe, it, expect } from '@jest/globals'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -54,6 +56,51 @@ function findCycle(graph: Map<string, string[]>): string[] | undefined {
   }
   return undefined
 }
+
+/**
+ * What reads a record by its kind or builds or splits a key: the key functions and the thread's
+ * readers by kind (kinds.ts, thread.ts), which only src/records/ may call.
+ */
+const RECORD_READS: readonly RegExp[] = [
+  /from '[^']*records\/kinds\.js'/,
+  /\b(?:recordKey|parseRecord|claimOf)\(/,
+  /\.(?:newest|newestWith|marked|counted|holdsUnreadable)\(/
+]
+
+/** Each use of RECORD_READS outside src/records/, as `file: what`. */
+function recordReadsOutside(texts: ReadonlyMap<string, string>): string[] {
+  return [...texts].flatMap(([file, text]) =>
+    file.split(path.sep)[0] === 'records'
+      ? []
+      : RECORD_READS.flatMap(pattern => {
+          const found = pattern.exec(text)
+          return found ? [`${file}: ${found[0]}`] : []
+        })
+  )
+}
+
+describe('what the action believes, read in one room', () => {
+  it('nothing outside src/records/ builds a record key or reads a record by its kind', () => {
+    const texts = new Map(
+      sources(SRC).map(file => [path.relative(SRC, file), fs.readFileSync(file, 'utf8')])
+    )
+    expect(texts.size).toBeGreaterThan(50)
+    expect(recordReadsOutside(texts)).toEqual([])
+  })
+
+  it('finds such a read when there is one (the check can fail)', () => {
+    const texts = new Map([
+      ['commands/job-target.ts', "const route = await thread.newest('route', { project })"],
+      ['gate.ts', "import { recordKey } from './records/kinds.js'\nrecordKey('opened', x)"],
+      ['records/job.ts', "return (await thread.newest('route', { project }))?.job"]
+    ])
+    expect(recordReadsOutside(texts)).toEqual([
+      'commands/job-target.ts: .newest(',
+      "gate.ts: from './records/kinds.js'",
+      'gate.ts: recordKey('
+    ])
+  })
+})
 
 describe('the floors of src/', () => {
   const files = importGraph()

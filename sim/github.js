@@ -44,6 +44,8 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  *   a personal token's is a user's login, an app's `<slug>[bot]`)
  * @property {boolean} [viewerFails] GraphQL's `viewer` answers with an error (a token that may
  *   not ask)
+ * @property {string} [viewerLogin] the login GraphQL's `viewer` names, when it is not the one the
+ *   token's writes show (a GitHub whose GraphQL and REST disagree; default `actorLogin`)
  * @property {GitHubFailure[]} [failures]
  * @property {boolean} [acceptsEmptyComment] take a comment POSTed without a body (github.com
  *   answers 422), as an empty comment: what the check's rights probe must not leave behind
@@ -186,7 +188,8 @@ export async function startGitHub(options = {}) {
         return { status: 200, body: { errors: [{ message: 'Unsupported query (simulator)' }] } }
       if (options.viewerFails)
         return { status: 200, body: { data: null, errors: [{ message: 'Simulated failure' }] } }
-      return { status: 200, body: { data: { viewer: { login: actor.login } } } }
+      const login = options.viewerLogin ?? actor.login
+      return { status: 200, body: { data: { viewer: { login } } } }
     }
     let m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path)
     if (m) {

@@ -13,6 +13,8 @@ import { clip } from '../report/markdown.js'
 import type { Records } from '../records/records.js'
 import type { RecordThread } from '../records/thread.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
+import type { JobSettings } from '../settings.js'
+import type { CommandContext } from './context.js'
 
 export interface JobCommentsOptions {
   /** The run's records (absent without a token). */
@@ -20,7 +22,7 @@ export interface JobCommentsOptions {
   owner: string
   repo: string
   /** Where the live comment goes, if anywhere. */
-  target?: Place
+  target?: Place | undefined
   projectId: string
   commentMode: 'upsert' | 'create'
   /**
@@ -29,6 +31,20 @@ export interface JobCommentsOptions {
    * job (records/job.ts liveCommentKey).
    */
   trigger?: TriggerComment
+}
+
+/** The job run's comments, where the gate's answer places them. */
+export function jobComments(ctx: CommandContext<JobSettings>): JobComments {
+  return new JobComments({
+    // Also with `comment: false`: the record that the job opened a pull request is still kept.
+    ...(ctx.records ? { records: ctx.records } : {}),
+    owner: ctx.event.owner,
+    repo: ctx.event.repo,
+    target: ctx.target,
+    projectId: ctx.settings.projectId,
+    commentMode: ctx.commenting.mode,
+    ...(ctx.trigger ? { trigger: ctx.trigger.comment } : {})
+  })
 }
 
 /** The run's comments, on threads of the run's one Records (each listed at most once per run). */
@@ -171,8 +187,6 @@ export class JobComments {
     }
   }
 }
-
-export type { Listed }
 
 /** The most of an instruction a record keeps: it is shown, never sent again. */
 const INSTRUCTION_MAX_CHARS = 1000

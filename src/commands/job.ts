@@ -21,16 +21,15 @@ import {
 import { sendInstruction, type Sent } from '../agent/send.js'
 import { jobUrlPath, waitForJob, type WaitResult } from '../agent/wait.js'
 import { parsePullRequestLink } from '../github/comments.js'
-import { deliveryKey, deliveryStep, otherStepsRecords } from '../records/delivery.js'
-import { routeKey } from '../records/job.js'
-import { fixKey } from '../records/report.js'
+import { deliveryStep } from '../records/delivery.js'
+import { liveCommentRecords, type LiveRecords } from '../records/job.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
 import { AgentApi } from '../service/agent-api.js'
 import { isFinalStatus, type AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 import { changesOf, jobReport, type Seen } from './job-answer.js'
-import { JobComments } from './job-comments.js'
+import { jobComments, type JobComments } from './job-comments.js'
 import { setJobOutputs } from './job-outputs.js'
 import { recordOnItsPullRequest } from './job-records.js'
 import { initialTarget, NoJobError, prepareTarget, type Target } from './job-target.js'
@@ -65,16 +64,7 @@ class JobRun {
     this.target = initialTarget(s)
     ctx.result.set('grew', 'false')
     this.agent = new AgentApi(ctx.service)
-    this.comments = new JobComments({
-      // Also with `comment: false`: the record that the job opened a pull request is still kept.
-      ...(ctx.records ? { records: ctx.records } : {}),
-      owner: ctx.event.owner,
-      repo: ctx.event.repo,
-      target: ctx.target,
-      projectId: s.projectId,
-      commentMode: ctx.commenting.mode,
-      ...(ctx.trigger ? { trigger: ctx.trigger.comment } : {})
-    })
+    this.comments = jobComments(ctx)
   }
 
   async run(): Promise<void> {
@@ -165,7 +155,7 @@ class JobRun {
     this.setJobOutputs(sent.job)
     if (!s.wait) return { job: sent.job, timedOut: false, doubted: false }
     // Without waiting, the ending is the first and only write.
-    await this.writeLive(this.report(), this.keys(this.target.routeHere))
+    await this.writeLive(this.report(), this.records(this.target.routeHere))
     const jobId = sent.jobId
     return waitForJob({
       service: this.agent,
@@ -179,7 +169,7 @@ class JobRun {
         this.last = { job, stale: false }
         // The record first: it asks GitHub whether the job opened its pull request (the words).
         await this.record(job)
-        await this.writeLive(this.report(), this.keys(this.target.routeHere))
+        await this.writeLive(this.report(), this.records(this.target.routeHere))
       },
       log: line => core.info(line),
       warn: line => core.warning(line)
@@ -238,8 +228,8 @@ class JobRun {
    */
   private end({ ending, learned }: Ended): string | undefined {
     const ended = { ...this.report(ending), ...learned, endedAt: this.ctx.deadline.now() }
-    const keys = this.keys(ended.routedHere === true, jobFailed(ending), ended.prNumber)
-    const write = () => this.comments.write(ended, this.markers(keys))
+    const records = this.records(ended.routedHere === true, jobFailed(ending), ended.prNumber)
+    const write = () => this.comments.write(ended, records)
     const notice = this.code.notice
     this.ctx.result.comment = notice
       ? () => write().finally(() => notice.say(noticeOf(ending, ended.job?.prLink ?? undefined)))
@@ -268,8 +258,8 @@ class JobRun {
   }
 
   /** A write of the live comment during the run; its URL is an output at once. */
-  private async writeLive(report: JobReport, keys: string[]): Promise<void> {
-    const url = await this.comments.write(report, this.markers(keys))
+  private async writeLive(report: JobReport, records: LiveRecords): Promise<void> {
+    const url = await this.comments.write(report, records)
     if (url) this.ctx.result.set('comment-url', url)
   }
 
@@ -295,28 +285,16 @@ class JobRun {
     setJobOutputs(this.ctx.result, job, this.ctx.serverUrl)
   }
 
-  /** The live comment's markers besides its own: `keys`, and other steps' records it keeps. */
-  private markers(keys: string[]): { routeKeys: string[]; carry: (key: string) => boolean } {
-    return { routeKeys: keys, carry: otherStepsRecords(keys, this.s.projectId) }
-  }
-
-  /**
-   * The markers the live comment carries besides its own: the route (replies go to this job) and,
-   * once the service has the instruction, this step's delivery, so its re-run follows the same
-   * job; once the job failed, a newer record that drops that delivery (a re-run is the retry); for
-   * `fix N`, the suggestion the job is for and the pull request it opened, which the next report
-   * shows.
-   */
-  private keys(routeHere: boolean, retry = false, prNumber?: number): string[] {
-    const { jobId } = this.target
-    const fixes = this.ctx.trigger?.fixes ?? []
-    const step = deliveryStep(this.s, this.ctx.run)
-    const keys: string[] = []
-    if (jobId === undefined) return keys
-    if (routeHere) keys.push(routeKey(this.s.projectId, jobId))
-    if (this.stage === 'waiting' && step) keys.push(deliveryKey(step, retry ? undefined : jobId))
-    if (this.stage === 'waiting')
-      for (const fix of fixes) keys.push(fixKey(this.s.projectId, fix.id, prNumber))
-    return keys
+  /** What the live comment records besides its own key (records/job.ts liveCommentRecords). */
+  private records(routeHere: boolean, retry = false, prNumber?: number): LiveRecords {
+    const delivered = this.stage === 'waiting'
+    return liveCommentRecords({
+      project: this.s.projectId,
+      job: this.target.jobId,
+      routeHere,
+      ...(delivered ? { delivered: { step: deliveryStep(this.s, this.ctx.run), retry } } : {}),
+      ...(delivered ? { fixes: this.ctx.trigger?.fixes ?? [] } : {}),
+      ...(prNumber !== undefined ? { prNumber } : {})
+    })
   }
 }

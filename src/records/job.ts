@@ -5,7 +5,10 @@
 // these; none of them reads a record by its kind.
 import type { CommentRef } from '../github/comments.js'
 import type { TriggerComment } from '../github/event.js'
+import { deliveryKey, otherStepsRecords, type DeliveryStep } from './delivery.js'
+import type { FixRequest } from './fix.js'
 import { parseRecord, recordKey } from './kinds.js'
+import { fixKey } from './report.js'
 import type { RecordThread } from './thread.js'
 
 /** An instruction a pull request's record lists: its number among those sent to the job. */
@@ -34,6 +37,38 @@ export function liveCommentKey(
     project,
     trigger: t.kind === 'review' ? `review-${t.id}` : `${t.id}`
   })
+}
+
+/** The records a live comment carries besides its own key, and those of the comment it keeps. */
+export interface LiveRecords {
+  routeKeys: string[]
+  /** Records of the comment being edited that the edit keeps: other steps' deliveries. */
+  carry: (key: string) => boolean
+}
+
+/**
+ * What a run's live comment records besides its own key: the route (replies go to this job) and,
+ * once the service has the instruction (`delivered`), this step's delivery, so that its re-run
+ * follows the same job; once the job failed (`retry`), a newer record that drops that delivery (a
+ * re-run is the retry); for `fix N`, the suggestions the job is for and the pull request it
+ * opened, which the next report shows. An edit keeps the deliveries other steps recorded there.
+ */
+export function liveCommentRecords(o: {
+  project: string
+  job: string | undefined
+  routeHere: boolean
+  delivered?: { step: DeliveryStep | undefined; retry: boolean }
+  fixes?: readonly FixRequest[]
+  prNumber?: number
+}): LiveRecords {
+  const keys: string[] = []
+  const { job, delivered } = o
+  if (job !== undefined) {
+    if (o.routeHere) keys.push(routeKey(o.project, job))
+    if (delivered?.step) keys.push(deliveryKey(delivered.step, delivered.retry ? undefined : job))
+    for (const fix of o.fixes ?? []) keys.push(fixKey(o.project, fix.id, o.prNumber))
+  }
+  return { routeKeys: keys, carry: otherStepsRecords(keys, o.project) }
 }
 
 /** The key of the one comment on a code pull request about the docs job of `repository`. */
@@ -85,7 +120,7 @@ export async function grewFrom(
 ): Promise<Listed[]> {
   const found = await thread.newestWith('opened', { project })
   if (!found || found.fields.job !== job) return []
-  const inComment = (await thread.records()).filter(r => r.comment.id === found.comment.id)
+  const inComment = (await thread.counted()).filter(r => r.comment.id === found.comment.id)
   const listed = inComment.flatMap(({ key }) => {
     const r = instructionOf(key, project, job)
     return r && /^[1-9]\d{0,5}$/.test(r.n) ? [{ n: Number(r.n), text: r.text }] : []

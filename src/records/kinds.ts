@@ -1,6 +1,7 @@
 // Every record the action keeps on GitHub, in one table: what it says, where it lives, who writes
-// it and what reads it, and the parts of its key. The key is built and parsed here and nowhere
-// else (recordKey, parseRecord): `kind/part/part/…`, each part percent-encoded so that a '/'
+// it and what reads it, and the parts of its key. The key is built and parsed here and in the
+// rooms of records/ that ask named questions of it (recordKey, parseRecord), never outside records/
+// (__tests__/layers.test.ts keeps it so): `kind/part/part/…`, each part percent-encoded so that a '/'
 // inside an id stays unambiguous. A record is a signed marker line at the end of a comment
 // (signature.ts), and it counts only in a comment whose author is the login that signed it
 // (thread.ts). Adding a kind is adding one entry below.
@@ -20,37 +21,39 @@ export const RECORD_KINDS = {
     says: 'A trigger comment here with no `job-id` goes to this job.',
     lives:
       "The live answer of a run that routes here, or the record on the job's pull request (this repository).",
-    writer: 'A job run, when its job completes (commands/job.ts, commands/job-records.ts).',
-    readers: 'commands/job-target.ts (which job a reply goes to; whether the hint was said).'
+    writer: 'A job run, when its job completes (records/job.ts routeKey, writePullRequestRecord).',
+    readers: 'records/job.ts routedJob: which job a reply goes to; whether the hint was said.'
   },
   job: {
     parts: ['project', 'job'],
     says: 'The live comment of a run no trigger asked for (a merge, a dispatch) reports this job.',
     lives: 'The pull request or issue that run comments on.',
-    writer: 'A job run without a trigger comment (commands/job-comments.ts).',
+    writer: 'A job run without a trigger comment (records/job.ts liveCommentKey).',
     readers:
-      'commands/job-target.ts (a reply there is pointed at the pull request the job opened), and upsert (one comment per job).'
+      'records/job.ts jobStartedHere (a reply there is pointed at the pull request the job opened), and upsert (one comment per job).'
   },
   answer: {
     parts: ['project', 'trigger'],
     says: 'This comment answers that trigger comment (`<id>`, or `review-<id>`).',
     lives: 'The pull request or issue of the trigger comment.',
-    writer: 'A job run answering a trigger (commands/job-comments.ts).',
+    writer: 'A job run answering a trigger (records/job.ts liveCommentKey).',
     readers: 'upsert: a re-run edits its own answer, never another instruction’s.'
   },
   opened: {
     parts: ['project', 'job'],
     says: "This job opened this pull request (GitHub shows it created after the job): its merge is the agent's own and starts no job.",
     lives: "The job's pull request, in this repository.",
-    writer: 'A job run that sees the pull request (commands/job-records.ts; rule: openedByJob).',
-    readers: 'gate.ts ownMergeSkip.'
+    writer:
+      'A job run that sees the pull request (commands/job-records.ts decides, rule: openedByJob; records/job.ts writePullRequestRecord).',
+    readers:
+      'records/job.ts openedBy, the one rule: gate.ts (a merge of it starts no job), commands/job-grow.ts (the open one to grow), grewFrom.'
   },
   run: {
     parts: ['project', 'run', 'workflowJob', 'step', 'leg', 'instruction', 'jobIdGiven', 'job'],
     says: 'This step of this workflow run delivered its instruction to `job` (empty: dropped, the job failed and a re-run retries).',
     lives: "The run's live comment (kept by the other steps that edit it).",
-    writer: 'A job run once the service has the instruction (records/delivery.ts).',
-    readers: 'commands/job-target.ts: a re-run (GITHUB_RUN_ATTEMPT > 1) follows that job.'
+    writer: 'A job run once the service has the instruction (records/job.ts liveCommentRecords).',
+    readers: 'records/delivery.ts deliveredTo: a re-run (GITHUB_RUN_ATTEMPT > 1) follows that job.'
   },
   report: {
     parts: ['project', 'from', 'to'],
@@ -85,28 +88,29 @@ export const RECORD_KINDS = {
     parts: ['project', 'id', 'pr'],
     says: 'A `fix N` job was started for suggestion `id`; `pr` is the pull request it named.',
     lives: "The answer to the `fix N` trigger, on the report's issue.",
-    writer: 'A job run started by `fix N` (commands/job.ts).',
+    writer: 'A job run started by `fix N` (records/job.ts liveCommentRecords).',
     readers: 'The next report (report-memory.ts fixStates).'
   },
   instruction: {
     parts: ['project', 'job', 'n', 'text'],
     says: "Instruction n that this job's pull request grew from (clipped: for reading, never sent again).",
     lives: "The comment with the `opened` record, on the job's pull request.",
-    writer: 'The run that created the job, and each run that grew it (commands/job-records.ts).',
-    readers: 'commands/job-records.ts: the record lists every instruction the pull request holds.'
+    writer:
+      'The run that created the job, and each run that grew it (records/job.ts writePullRequestRecord).',
+    readers: 'records/job.ts grewFrom: the record lists every instruction the pull request holds.'
   },
   notify: {
     parts: ['project', 'repository'],
     says: 'This comment tells the code pull request what the docs job of `repository` did for it.',
     lives: 'The code pull request (`notify-pr`, or the dispatch payload’s), in another repository.',
-    writer: 'A job run with `notify-token` (commands/job-notify.ts).',
+    writer: 'A job run with `notify-token` (commands/job-notify.ts; records/job.ts notifyKey).',
     readers: 'upsert: one comment per docs repository, edited as the job goes on and on re-runs.'
   },
   visitors: {
     parts: ['project', 'from', 'to'],
     says: 'This comment is the visitors table of that range.',
     lives: 'The pull request or issue it is posted on.',
-    writer: 'commands/visitors.ts.',
+    writer: 'commands/visitors.ts (records/report.ts visitorsKey).',
     readers: 'upsert (one comment per range).'
   }
 } as const satisfies Record<string, KindSpec>

@@ -166,7 +166,7 @@ export function decodeTotals(text: string): PeriodTotals {
 const rangeKey = (r: Range): string => `${r.dateFrom}/${r.dateTo}`
 
 /**
- * Every record of `projectId` in the thread's comments that counts (RecordThread.records(): signed
+ * Every record of `projectId` in the thread's comments that counts (RecordThread.counted(): signed
  * for the comment's author, never under a code fence), read newest first by the one rule of
  * thread.ts, so the first record read of anything is the newest. Reports come newest first by
  * their range: the one that ends last, then starts last, so re-running last week's report does not
@@ -176,7 +176,7 @@ export async function readReportRecords(
   thread: RecordThread,
   projectId: string
 ): Promise<ReportRecords> {
-  const read = await thread.records()
+  const read = await thread.counted()
   const fixes = new Map<string, StoredFix>()
   const totals = new Map<string, PeriodTotals>()
   const measures = new Map<string, SubjectNumbers>()

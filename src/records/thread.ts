@@ -99,7 +99,7 @@ export class RecordThread {
   }
 
   /** Every record that counts, newest first (newestFirst). */
-  async records(): Promise<ReadRecord[]> {
+  async counted(): Promise<ReadRecord[]> {
     const read = (await this.marked()).flatMap(({ comment, markers }) =>
       markers.map((m, line) => ({ ...m, comment, line }))
     )
@@ -111,7 +111,7 @@ export class RecordThread {
     kind: K,
     match: Partial<RecordFields<K>>
   ): Promise<{ fields: RecordFields<K>; comment: ListedComment } | undefined> {
-    for (const r of await this.records()) {
+    for (const r of await this.counted()) {
       const fields = parseRecord(kind, r.key)
       if (fields && matches(fields, match)) return { fields, comment: r.comment }
     }
@@ -169,7 +169,7 @@ export class RecordThread {
 
   /** The comment holding the newest counted marker with exactly `key`. */
   private async newestKey(key: string): Promise<ListedComment | undefined> {
-    return (await this.records()).find(r => r.key === key)?.comment
+    return (await this.counted()).find(r => r.key === key)?.comment
   }
 
   /** Edits a comment of this run's own login in place, markers re-appended and signed anew. */
