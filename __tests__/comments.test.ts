@@ -410,6 +410,48 @@ describe('markers count only in comments of the login that signed them', () => {
     })
   })
 
+  it('`viewer` names another login than the write shows: signed again in one edit, for the author shown; later writes of the run cost no edit', async () => {
+    await withGitHub({ viewerLogin: 'mallory' }, async (gh, octokit) => {
+      const t = thread(octokit)
+      const a = await t.upsert({ key: route('proj', 'job-1'), body: 'a', mode: 'create' })
+      const methods = () => gh.requests.filter(q => q.path !== '/graphql').map(q => q.method)
+      expect(methods()).toEqual(['POST', 'PATCH'])
+      const body = gh.comments.get(12)?.find(c => c.id === a.id)?.body ?? ''
+      expect(verifiedKeys(body, SECRET, PLACE)).toEqual([route('proj', 'job-1')])
+      const forHer = verifiedMarkers(body, SECRET, PLACE, { author: 'mallory', own: false })
+      expect(forHer).toEqual([])
+      await t.upsert({ key: route('proj', 'job-2'), body: 'b', mode: 'create' })
+      expect(methods()).toEqual(['POST', 'PATCH', 'POST'])
+      expect((await thread(octokit).newest('route', { project: 'proj' }))?.job).toBe('job-2')
+    })
+  })
+
+  it('one rule of newest: the later signed time, then the older comment, then the later line', async () => {
+    await withGitHub({}, async (gh, octokit) => {
+      const newest = async () => (await thread(octokit).newest('route', { project: 'proj' }))?.job
+      const at = stamp()
+      const lines = (...jobs: string[]) =>
+        jobs.map(job => makeMarker(route('proj', job), SECRET, PLACE, at)).join('\n')
+      gh.addComment(12, `x\n\n${lines('job-a', 'job-b')}`, BOT)
+      expect(await newest()).toBe('job-b')
+      gh.addComment(12, `x\n\n${lines('job-c')}`, BOT)
+      expect(await newest()).toBe('job-b')
+      gh.addComment(12, `x\n\n${makeMarker(route('proj', 'job-d'), SECRET, PLACE, at + 1)}`, BOT)
+      expect(await newest()).toBe('job-d')
+    })
+  })
+
+  it('`viewer` failing: a claim that does not verify is unreadable only in a bot’s comment', async () => {
+    await withGitHub({ viewerFails: true }, async (gh, octokit) => {
+      const stale = signedBy(route('proj', 'job-1'), 'mint_old_key', PLACE, BOT_LOGIN, stamp())
+      const isRoute = (key: string) => key.startsWith('route/')
+      gh.addComment(12, `x\n\n${stale}`, MALLORY)
+      expect(await thread(octokit).holdsUnreadable(isRoute)).toBe(false)
+      gh.addComment(12, `x\n\n${stale}`, { login: 'docs-app[bot]', type: 'User' })
+      expect(await thread(octokit).holdsUnreadable(isRoute)).toBe(true)
+    })
+  })
+
   it('the newest statement wins, so a newer record that drops a delivery beats the older one', async () => {
     await withGitHub({}, async (gh, octokit) => {
       const newest = async () => (await thread(octokit).newest('run', STEP))?.job

@@ -284,6 +284,7 @@ function setComment(
   records: string[]
 ): void {
   const s = ctx.settings
+  const { mode } = ctx.commenting
   if (!thread) return
   ctx.result.comment = async () => {
     const ref = await thread.upsert({
@@ -293,7 +294,7 @@ function setComment(
       // from the comment's text.
       extraKeys: records,
       body: room => renderHealthReport({ ...report, trigger: s.trigger }, chars(room)),
-      mode: report.incomplete && s.commentMode === 'upsert' ? 'if-absent' : s.commentMode
+      mode: report.incomplete && mode === 'upsert' ? 'if-absent' : mode
     })
     if (ref.kept)
       core.notice(

@@ -144,7 +144,7 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
             { ...report, file: undefined },
             { room: chars(room), fullData: everyRow }
           ),
-        mode: s.commentMode
+        mode: ctx.commenting.mode
       })
       return ref.url
     }

@@ -207,7 +207,9 @@ export class RecordThread {
     w: { body: CommentBody; keys: string[]; writer: string | undefined; written: string }
   ): Promise<CommentRef> {
     this.remember(ref, w.written)
-    if (ref.author === w.writer) return { id: ref.id, url: ref.url }
+    // An answer that names no author leaves the signature as it was made.
+    if (ref.author === w.writer || (ref.author === '' && w.writer !== undefined))
+      return { id: ref.id, url: ref.url }
     if (ref.author === '')
       throw new Error(
         `GitHub did not say who wrote comment ${ref.id} on #${this.place.issueNumber}`
