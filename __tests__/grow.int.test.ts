@@ -61,6 +61,15 @@ function expectSuccess(r: RunResult): void {
   expectNoStack(r)
 }
 
+/** The run grew the agent's pull request: still one job in all, which took `sent`. */
+function expectGrew(r: RunResult, sim: Service, job: string, sent: string[]): void {
+  expectSuccess(r)
+  expect(r.outputs.grew).toBe('true')
+  expect(r.outputs['job-id']).toBe(job)
+  expect(creates(sim)).toHaveLength(1)
+  expect(sim.jobs.get(job)?.messages).toEqual(sent)
+}
+
 const bots = (gh: GitHub, n: number) =>
   (gh.comments.get(n) ?? []).filter(c => c.user.type === 'Bot').map(c => c.body)
 const creates = (sim: Service) => sim.requests.filter(q => q.kind === 'create')
@@ -88,12 +97,8 @@ describe('when-agent-pr-open', () => {
         const job = await agentPullRequestOpen(sim, gh)
         const before = gh.requests.length
         const grown = await onMerge(sim, gh, 6, SECOND)
-        expectSuccess(grown)
-        expect(grown.outputs.grew).toBe('true')
-        expect(grown.outputs['job-id']).toBe(job)
-        expect(creates(sim)).toHaveLength(1)
+        expectGrew(grown, sim, job, [SECOND])
         expect(messages(sim).map(q => q.jobId)).toEqual([job])
-        expect(sim.jobs.get(job)?.messages).toEqual([SECOND])
         // Finding it: the open pull requests labelled as the agent's, then #21's comments (the
         // run's one listing of that thread, which the record on it then uses): 2 requests.
         const calls = githubCalls(gh, before)
@@ -199,11 +204,7 @@ describe('when-agent-pr-open', () => {
         gh.addLabel(30, 'docs-agent')
         const before = gh.requests.length
         const r = await onMerge(sim, gh, 6, SECOND)
-        expectSuccess(r)
-        expect(r.outputs.grew).toBe('true')
-        expect(r.outputs['job-id']).toBe(job)
-        expect(creates(sim)).toHaveLength(1)
-        expect(sim.jobs.get(job)?.messages).toEqual([SECOND])
+        expectGrew(r, sim, job, [SECOND])
         expect(r.stdout).toContain(
           'Pull request #30 carries the `docs-agent` label but no record that a job of this project opened it'
         )

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2085);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6362);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2085:
+/***/ 6362:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39477,8 +39477,16 @@ async function listComments(octokit, place) {
             per_page: 100
         });
         for await (const page of iterator) {
-            for (const c of page.data)
-                all.push({ id: c.id, body: c.body ?? '', html_url: c.html_url, author: loginOf(c.user) });
+            for (const c of page.data) {
+                const authorType = c.user?.type;
+                all.push({
+                    id: c.id,
+                    body: c.body ?? '',
+                    html_url: c.html_url,
+                    author: loginOf(c.user),
+                    ...(typeof authorType === 'string' ? { authorType } : {})
+                });
+            }
             if (++pages >= MAX_LISTING_PAGES) {
                 core_warning(`The comments on #${place.issueNumber} were listed up to ${MAX_LISTING_PAGES} pages only; later ones were not read.`);
                 break;
@@ -39535,8 +39543,9 @@ function parsePullRequestLink(link, serverUrl, owner, repo) {
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/records/kinds.ts
 // Every record the action keeps on GitHub, in one table: what it says, where it lives, who writes
-// it and what reads it, and the parts of its key. The key is built and parsed here and nowhere
-// else (recordKey, parseRecord): `kind/part/part/…`, each part percent-encoded so that a '/'
+// it and what reads it, and the parts of its key. The key is built and parsed here and in the
+// rooms of records/ that ask named questions of it (recordKey, parseRecord), never outside records/
+// (__tests__/layers.test.ts keeps it so): `kind/part/part/…`, each part percent-encoded so that a '/'
 // inside an id stays unambiguous. A record is a signed marker line at the end of a comment
 // (signature.ts), and it counts only in a comment whose author is the login that signed it
 // (thread.ts). Adding a kind is adding one entry below.
@@ -39545,36 +39554,36 @@ const RECORD_KINDS = {
         parts: ['project', 'job'],
         says: 'A trigger comment here with no `job-id` goes to this job.',
         lives: "The live answer of a run that routes here, or the record on the job's pull request (this repository).",
-        writer: 'A job run, when its job completes (commands/job.ts, commands/job-records.ts).',
-        readers: 'commands/job-target.ts (which job a reply goes to; whether the hint was said).'
+        writer: 'A job run, when its job completes (records/job.ts routeKey, writePullRequestRecord).',
+        readers: 'records/job.ts routedJob: which job a reply goes to; whether the hint was said.'
     },
     job: {
         parts: ['project', 'job'],
         says: 'The live comment of a run no trigger asked for (a merge, a dispatch) reports this job.',
         lives: 'The pull request or issue that run comments on.',
-        writer: 'A job run without a trigger comment (commands/job-comments.ts).',
-        readers: 'commands/job-target.ts (a reply there is pointed at the pull request the job opened), and upsert (one comment per job).'
+        writer: 'A job run without a trigger comment (records/job.ts liveCommentKey).',
+        readers: 'records/job.ts jobStartedHere (a reply there is pointed at the pull request the job opened), and upsert (one comment per job).'
     },
     answer: {
         parts: ['project', 'trigger'],
         says: 'This comment answers that trigger comment (`<id>`, or `review-<id>`).',
         lives: 'The pull request or issue of the trigger comment.',
-        writer: 'A job run answering a trigger (commands/job-comments.ts).',
+        writer: 'A job run answering a trigger (records/job.ts liveCommentKey).',
         readers: 'upsert: a re-run edits its own answer, never another instruction’s.'
     },
     opened: {
         parts: ['project', 'job'],
         says: "This job opened this pull request (GitHub shows it created after the job): its merge is the agent's own and starts no job.",
         lives: "The job's pull request, in this repository.",
-        writer: 'A job run that sees the pull request (commands/job-records.ts; rule: openedByJob).',
-        readers: 'gate.ts ownMergeSkip.'
+        writer: 'A job run that sees the pull request (commands/job-records.ts decides, rule: openedByJob; records/job.ts writePullRequestRecord).',
+        readers: 'records/job.ts openedBy, the one rule: gate.ts (a merge of it starts no job), commands/job-grow.ts (the open one to grow), grewFrom.'
     },
     run: {
         parts: ['project', 'run', 'workflowJob', 'step', 'leg', 'instruction', 'jobIdGiven', 'job'],
         says: 'This step of this workflow run delivered its instruction to `job` (empty: dropped, the job failed and a re-run retries).',
         lives: "The run's live comment (kept by the other steps that edit it).",
-        writer: 'A job run once the service has the instruction (records/delivery.ts).',
-        readers: 'commands/job-target.ts: a re-run (GITHUB_RUN_ATTEMPT > 1) follows that job.'
+        writer: 'A job run once the service has the instruction (records/job.ts liveCommentRecords).',
+        readers: 'records/delivery.ts deliveredTo: a re-run (GITHUB_RUN_ATTEMPT > 1) follows that job.'
     },
     report: {
         parts: ['project', 'from', 'to'],
@@ -39608,28 +39617,28 @@ const RECORD_KINDS = {
         parts: ['project', 'id', 'pr'],
         says: 'A `fix N` job was started for suggestion `id`; `pr` is the pull request it named.',
         lives: "The answer to the `fix N` trigger, on the report's issue.",
-        writer: 'A job run started by `fix N` (commands/job.ts).',
+        writer: 'A job run started by `fix N` (records/job.ts liveCommentRecords).',
         readers: 'The next report (report-memory.ts fixStates).'
     },
     instruction: {
         parts: ['project', 'job', 'n', 'text'],
         says: "Instruction n that this job's pull request grew from (clipped: for reading, never sent again).",
         lives: "The comment with the `opened` record, on the job's pull request.",
-        writer: 'The run that created the job, and each run that grew it (commands/job-records.ts).',
-        readers: 'commands/job-records.ts: the record lists every instruction the pull request holds.'
+        writer: 'The run that created the job, and each run that grew it (records/job.ts writePullRequestRecord).',
+        readers: 'records/job.ts grewFrom: the record lists every instruction the pull request holds.'
     },
     notify: {
         parts: ['project', 'repository'],
         says: 'This comment tells the code pull request what the docs job of `repository` did for it.',
         lives: 'The code pull request (`notify-pr`, or the dispatch payload’s), in another repository.',
-        writer: 'A job run with `notify-token` (commands/job-notify.ts).',
+        writer: 'A job run with `notify-token` (commands/job-notify.ts; records/job.ts notifyKey).',
         readers: 'upsert: one comment per docs repository, edited as the job goes on and on re-runs.'
     },
     visitors: {
         parts: ['project', 'from', 'to'],
         says: 'This comment is the visitors table of that range.',
         lives: 'The pull request or issue it is posted on.',
-        writer: 'commands/visitors.ts.',
+        writer: 'commands/visitors.ts (records/report.ts visitorsKey).',
         readers: 'upsert (one comment per range).'
     }
 };
@@ -39754,6 +39763,14 @@ function reportKey(projectId, range) {
         to: range.dateTo ?? ''
     });
 }
+/** The key of the visitors table of a range: one comment per range (commands/visitors.ts). */
+function visitorsKey(projectId, range) {
+    return recordKey('visitors', {
+        project: projectId,
+        from: range.dateFrom ?? '',
+        to: range.dateTo ?? ''
+    });
+}
 function suggestionKey(projectId, range, s) {
     return recordKey('suggestion', {
         project: projectId,
@@ -39854,90 +39871,182 @@ function decodeTotals(text) {
 // Reading them back
 const rangeKey = (r) => `${r.dateFrom}/${r.dateTo}`;
 /**
- * Every record of `projectId` in the thread's comments that counts (RecordThread.marked(): signed
- * for the comment's author, never under a code fence). Reports come newest first by their range:
- * the one that ends last, then starts last, then was signed last, so re-running last week's
- * report does not make it "the newest".
+ * Every record of `projectId` in the thread's comments that counts (RecordThread.counted(): signed
+ * for the comment's author, never under a code fence), read newest first by the one rule of
+ * thread.ts, so the first record read of anything is the newest. Reports come newest first by
+ * their range: the one that ends last, then starts last, so re-running last week's report does not
+ * make it "the newest".
  */
 async function readReportRecords(thread, projectId) {
-    const reports = [];
+    const read = await thread.counted();
     const fixes = new Map();
     const totals = new Map();
     const measures = new Map();
-    const mine = { project: projectId };
-    for (const { comment, markers } of await thread.marked()) {
-        let report;
-        const suggestions = [];
-        for (const { key, at } of markers) {
-            const r = parseRecord('report', key);
-            const s = parseRecord('suggestion', key);
-            const t = parseRecord('totals', key);
-            const f = parseRecord('fix', key);
-            const m = parseRecord('measure', key);
-            if (r?.project === mine.project)
-                report = {
-                    range: { dateFrom: r.from, dateTo: r.to },
-                    at,
-                    commentId: comment.id,
-                    suggestions: []
-                };
-            else if (s?.project === mine.project && /^[1-9]$/.test(s.n) && s.instruction !== '')
-                suggestions.push({
-                    n: Number(s.n),
-                    id: s.id,
-                    subject: s.subject,
-                    instruction: s.instruction,
-                    range: `${s.from}/${s.to}`
-                });
-            else if (t?.project === mine.project) {
-                const list = totals.get(`${t.from}/${t.to}`) ?? [];
-                totals.set(`${t.from}/${t.to}`, [...list, { at, t: decodeTotals(t.fields) }]);
-            }
-            else if (m?.project === mine.project) {
-                const n = decodeNumbers(m.numbers);
-                const where = `${m.from}/${m.to}/${m.id}`;
-                const known = measures.get(where);
-                if (n && (!known || at >= known.at))
-                    measures.set(where, { at, n });
-            }
-            else if (f?.project === mine.project && f.id !== '') {
-                const pr = /^[1-9]\d{0,15}$/.test(f.pr) ? Number(f.pr) : undefined;
-                const known = fixes.get(f.id);
-                if (!known || at > known.at)
-                    fixes.set(f.id, { id: f.id, at, ...(pr ? { pr } : {}) });
-            }
+    for (const { key, at } of read) {
+        const t = parseRecord('totals', key);
+        const m = parseRecord('measure', key);
+        const f = parseRecord('fix', key);
+        if (t?.project === projectId) {
+            const range = `${t.from}/${t.to}`;
+            // Field by field, the newer record's value wins.
+            totals.set(range, { ...decodeTotals(t.fields), ...totals.get(range) });
         }
-        if (!report)
-            continue;
-        const own = rangeKey(report.range);
-        report.suggestions = suggestions
-            .filter(x => x.range === own)
-            .map(({ range: _own, ...s }) => s)
-            .sort((x, y) => x.n - y.n);
-        reports.push(report);
+        else if (m?.project === projectId) {
+            const n = decodeNumbers(m.numbers);
+            const where = `${m.from}/${m.to}/${m.id}`;
+            if (n && !measures.has(where))
+                measures.set(where, n);
+        }
+        else if (f?.project === projectId && f.id !== '' && !fixes.has(f.id)) {
+            const pr = /^[1-9]\d{0,15}$/.test(f.pr) ? Number(f.pr) : undefined;
+            fixes.set(f.id, { id: f.id, at, ...(pr ? { pr } : {}) });
+        }
     }
-    reports.sort(newestRangeFirst);
     return {
-        reports,
+        reports: storedReports(read, projectId),
         fixes,
-        totals: range => {
-            const list = totals.get(rangeKey(range));
-            if (!list)
-                return undefined;
-            // Oldest first, so each newer record's fields win.
-            return list.sort((x, y) => x.at - y.at).reduce((t, r) => ({ ...t, ...r.t }), {});
-        },
-        measured: (range, id) => measures.get(`${rangeKey(range)}/${id}`)?.n
+        totals: range => totals.get(rangeKey(range)),
+        measured: (range, id) => measures.get(`${rangeKey(range)}/${id}`)
     };
 }
-/** The report whose range ends last first; then starts last; then signed last; then the older comment. */
-function newestRangeFirst(x, y) {
+/**
+ * The reports of `projectId`, one per comment (its newest `report` line) with the suggestions of
+ * its range there, the range that ends last first, then the one that starts last; reports of one
+ * range stay in the order read (newest first).
+ */
+function storedReports(read, projectId) {
+    const reports = new Map();
+    for (const { key, at, comment } of read) {
+        const r = parseRecord('report', key);
+        if (r?.project !== projectId || reports.has(comment.id))
+            continue;
+        const range = { dateFrom: r.from, dateTo: r.to };
+        reports.set(comment.id, { range, at, commentId: comment.id, suggestions: [] });
+    }
+    for (const { key, comment } of read) {
+        const s = parseRecord('suggestion', key);
+        const report = reports.get(comment.id);
+        if (!report || s?.project !== projectId || `${s.from}/${s.to}` !== rangeKey(report.range))
+            continue;
+        if (!/^[1-9]$/.test(s.n) || s.instruction === '')
+            continue;
+        const { n, id, subject, instruction } = s;
+        report.suggestions.push({ n: Number(n), id, subject, instruction });
+    }
     const later = (a, b) => (a < b ? 1 : a > b ? -1 : 0);
-    return (later(x.range.dateTo, y.range.dateTo) ||
-        later(x.range.dateFrom, y.range.dateFrom) ||
-        y.at - x.at ||
-        x.commentId - y.commentId);
+    const list = [...reports.values()];
+    for (const r of list)
+        r.suggestions.sort((x, y) => x.n - y.n);
+    return list.sort((x, y) => later(x.range.dateTo, y.range.dateTo) || later(x.range.dateFrom, y.range.dateFrom));
 }
+
+;// CONCATENATED MODULE: ./src/records/job.ts
+
+
+
+/** The record that a trigger comment here with no `job-id` goes to `job`. */
+function routeKey(project, job) {
+    return recordKey('route', { project, job });
+}
+/**
+ * The key of a run's live comment: the answer to its trigger comment (each instruction gets its
+ * own, which a later one never edits; a review is `review-<id>`, as reviews and comments are
+ * numbered apart), or, for a run no trigger asked for (a merge, a dispatch), one comment per job.
+ */
+function liveCommentKey(project, o) {
+    const t = o.trigger;
+    if (!t)
+        return recordKey('job', { project, job: o.job ?? '' });
+    return recordKey('answer', {
+        project,
+        trigger: t.kind === 'review' ? `review-${t.id}` : `${t.id}`
+    });
+}
+/**
+ * What a run's live comment records besides its own key: the route (replies go to this job) and,
+ * once the service has the instruction (`delivered`), this step's delivery, so that its re-run
+ * follows the same job; once the job failed (`retry`), a newer record that drops that delivery (a
+ * re-run is the retry); for `fix N`, the suggestions the job is for and the pull request it
+ * opened, which the next report shows. An edit keeps the deliveries other steps recorded there.
+ */
+function liveCommentRecords(o) {
+    const keys = [];
+    const { job, delivered } = o;
+    if (job !== undefined) {
+        if (o.routeHere)
+            keys.push(routeKey(o.project, job));
+        if (delivered?.step)
+            keys.push(deliveryKey(delivered.step, delivered.retry ? undefined : job));
+        for (const fix of o.fixes ?? [])
+            keys.push(fixKey(o.project, fix.id, o.prNumber));
+    }
+    return { routeKeys: keys, carry: otherStepsRecords(keys, o.project) };
+}
+/** The key of the one comment on a code pull request about the docs job of `repository`. */
+function notifyKey(project, repository) {
+    return recordKey('notify', { project, repository });
+}
+/** Which job this thread routes replies to: the newest `route` record (one naming no job: none). */
+async function routedJob(thread, project) {
+    return nonEmpty((await thread.newest('route', { project }))?.job);
+}
+/**
+ * Which job a run no trigger asked for (a merge, a dispatch) reported in this thread: the newest
+ * `job` record (one naming no job: none).
+ */
+async function jobStartedHere(thread, project) {
+    return nonEmpty((await thread.newest('job', { project }))?.job);
+}
+/**
+ * Whether a job of this project opened this pull request, and which: the newest signed `opened`
+ * record. The one rule for every reader, read the fail-closed way: any such record makes the pull
+ * request the agent's own (its merge starts no job), also one that names no job (`job` is then
+ * '': the pull request cannot be grown, nor its instructions listed).
+ */
+async function openedBy(thread, project) {
+    const found = await thread.newest('opened', { project });
+    return found && { job: found.job };
+}
+/**
+ * The instructions this pull request grew from, oldest first: the `instruction` records of `job`
+ * beside the `opened` record that openedBy finds, when that names `job`.
+ */
+async function grewFrom(thread, project, job) {
+    const found = await thread.newestWith('opened', { project });
+    if (!found || found.fields.job !== job)
+        return [];
+    const inComment = (await thread.counted()).filter(r => r.comment.id === found.comment.id);
+    const listed = inComment.flatMap(({ key }) => {
+        const r = instructionOf(key, project, job);
+        return r && /^[1-9]\d{0,5}$/.test(r.n) ? [{ n: Number(r.n), text: r.text }] : [];
+    });
+    return listed.sort((a, b) => a.n - b.n);
+}
+/**
+ * Writes the record on the agent's pull request in its one comment there (an edit never drops
+ * that the job opened it, nor the instructions it lists). Returns the comment and the job the
+ * thread routed replies to before (the record then gave the reply hint already).
+ */
+async function writePullRequestRecord(thread, r) {
+    const { project, job } = r;
+    const routedBefore = r.route ? await routedJob(thread, project) : undefined;
+    const opened = recordKey('opened', { project, job });
+    const route = routeKey(project, job);
+    const listed = (r.instructions ?? []).map(({ n, text }) => recordKey('instruction', { project, job, n: String(n), text }));
+    const ref = await thread.upsert({
+        key: r.opened ? opened : route,
+        extraKeys: [...(r.opened && r.route ? [route] : []), ...listed],
+        body: r.body,
+        mode: 'upsert',
+        carry: key => key === opened || (listed.length === 0 && instructionOf(key, project, job) !== undefined)
+    });
+    return { ref, ...(routedBefore !== undefined ? { routedBefore } : {}) };
+}
+function instructionOf(key, project, job) {
+    const r = parseRecord('instruction', key);
+    return r?.project === project && r.job === job ? r : undefined;
+}
+const nonEmpty = (job) => (job === '' ? undefined : job);
 
 ;// CONCATENATED MODULE: ./src/report/job-changes.ts
 // What the job's pull request changes, as an answer shows it: the number of files and lines, and
@@ -41123,7 +41232,7 @@ function jobReport(ctx, ending, t, last) {
     const s = ctx.settings;
     const asked = askedIn(ctx);
     const hideStale = (ending === undefined || ending.kind === 'cancelled') && last?.stale;
-    const by = ctx.event.comment?.author;
+    const by = ctx.trigger?.comment.author;
     // The live comment records the delivery (a run marker) where it is written at all.
     const recorded = ctx.run !== undefined && ctx.target !== undefined && ctx.octokit !== undefined;
     return {
@@ -41136,17 +41245,17 @@ function jobReport(ctx, ending, t, last) {
         startedAt: ctx.deadline.startedAt,
         runUrl: ctx.runUrl,
         trigger: s.trigger,
-        fromComment: ctx.event.comment !== undefined,
+        fromComment: ctx.trigger !== undefined,
         ...(by ? { askedBy: by } : {}),
         ...(asked ? { askedOn: { ...asked, pullRequest: ctx.event.isPullRequest } } : {}),
         routedHere: t.routeHere,
         ...(t.jobId !== undefined && t.routedBefore === t.jobId ? { hintGiven: true } : {}),
-        ...(recorded && s.comment !== 'false' ? { rerunFollows: true } : {}),
+        ...(recorded && ctx.commenting.writes ? { rerunFollows: true } : {}),
         requests: ctx.service.requests,
         githubHost: hostOf(ctx.serverUrl),
         ...(t.earlier ? { rerun: true } : {}),
         ...(t.grew ? { grew: t.grew } : {}),
-        ...(ctx.fixes ? { fixes: ctx.fixes } : {}),
+        ...(ctx.trigger?.fixes ? { fixes: ctx.trigger.fixes } : {}),
         // "Opened" only where this run knows the job opened it; any other pull request it names,
         // the job updated.
         prUpdated: !!last?.job.prLink && !openedByJob(ctx, t, last.job)
@@ -41197,7 +41306,7 @@ async function changesOf(ctx, job) {
     const pr = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined;
     // Read only where the run reads GitHub for the user anyway (comments, or `context`): with
     // `comment: false` the client is there for the agent's-own record alone.
-    const reads = settings.comment !== 'false' || settings.context;
+    const reads = ctx.commenting.writes || settings.context;
     if (job?.status !== 'completed' || !pr || !octokit || !reads)
         return undefined;
     try {
@@ -41260,12 +41369,18 @@ async function addLabel(octokit, owner, repo, n, label) {
 
 
 
-/**
- * What an answer's marker names its trigger by: the comment's id, or `review-<id>` for a review
- * (reviews and comments are numbered apart, so their ids may meet).
- */
-function answerKey(trigger) {
-    return trigger.kind === 'review' ? `review-${trigger.id}` : String(trigger.id);
+/** The job run's comments, where the gate's answer places them. */
+function jobComments(ctx) {
+    return new JobComments({
+        // Also with `comment: false`: the record that the job opened a pull request is still kept.
+        ...(ctx.records ? { records: ctx.records } : {}),
+        owner: ctx.event.owner,
+        repo: ctx.event.repo,
+        target: ctx.target,
+        projectId: ctx.settings.projectId,
+        commentMode: ctx.commenting.mode,
+        ...(ctx.trigger ? { trigger: ctx.trigger.comment } : {})
+    });
 }
 /** The run's comments, on threads of the run's one Records (each listed at most once per run). */
 class JobComments {
@@ -41296,9 +41411,7 @@ class JobComments {
         const extraKeys = o.routeKeys ?? [];
         // Markers of the edited comment to keep: what other writers of it recorded there.
         const w = {
-            key: this.o.answerTo !== undefined
-                ? recordKey('answer', { project: this.o.projectId, trigger: this.o.answerTo })
-                : recordKey('job', { project: this.o.projectId, job: report.jobId ?? '' }),
+            key: liveCommentKey(this.o.projectId, { trigger: this.o.trigger, job: report.jobId }),
             extraKeys,
             body: renderJobReport(report),
             ...(o.carry ? { carry: o.carry } : {})
@@ -41329,7 +41442,7 @@ class JobComments {
         if (!list) {
             const thread = opened ? undefined : this.thread(pr);
             const earlier = thread
-                ? instructionRecords(thread, this.o.projectId, jobId).catch(() => [])
+                ? grewFrom(thread, this.o.projectId, jobId).catch(() => [])
                 : Promise.resolve([]);
             list = earlier.then(before => {
                 const n = (before.at(-1)?.n ?? 0) + 1;
@@ -41357,20 +41470,14 @@ class JobComments {
         const written = `${pr}/${jobId}`;
         if (o.once && this.recorded.has(written))
             return 'updated';
-        const project = this.o.projectId;
-        const opened = recordKey('opened', { project, job: jobId });
-        const route = recordKey('route', { project, job: jobId });
         try {
-            // Replies already went to this job here: the hint was said on this record before.
-            const before = o.route ? (await thread.newest('route', { project }))?.job : undefined;
-            const listed = (o.instructions ?? []).map(({ n, text }) => recordKey('instruction', { project, job: jobId, n: String(n), text }));
-            const ref = await thread.upsert({
-                key: o.opened ? opened : route,
-                extraKeys: [...(o.opened && o.route ? [route] : []), ...listed],
-                body: o.body,
-                mode: 'upsert',
-                // An edit never drops that the job opened it, nor the instructions it lists.
-                carry: key => key === opened || (listed.length === 0 && isInstructionOf(key, project, jobId))
+            const { ref, routedBefore } = await writePullRequestRecord(thread, {
+                project: this.o.projectId,
+                job: jobId,
+                opened: o.opened,
+                route: o.route,
+                ...(o.instructions ? { instructions: o.instructions } : {}),
+                body: o.body
             });
             const first = !this.recorded.has(written);
             this.recorded.add(written);
@@ -41379,7 +41486,8 @@ class JobComments {
             info(o.opened
                 ? `Recorded on pull request #${pr} that job ${jobId} opened it: ${ref.url}`
                 : `Recorded job ${jobId} on pull request #${pr}: ${ref.url}`);
-            return before !== undefined && before === jobId ? 'updated' : 'created';
+            // Replies already went to this job here: the hint was said on this record before.
+            return routedBefore === jobId ? 'updated' : 'created';
         }
         catch (err) {
             core_warning(messageOf(err));
@@ -41404,24 +41512,6 @@ class JobComments {
 const INSTRUCTION_MAX_CHARS = 1000;
 /** The most instructions a record keeps: the first, and the newest. */
 const INSTRUCTIONS_KEPT = 8;
-const isInstructionOf = (key, project, job) => {
-    const r = parseRecord('instruction', key);
-    return r !== undefined && r.project === project && r.job === job;
-};
-/** The `instruction` records of `jobId` on the thread, in their order. */
-async function instructionRecords(thread, project, jobId) {
-    const found = await thread.newestWith('opened', { project, job: jobId });
-    if (!found)
-        return [];
-    const marked = (await thread.marked()).find(m => m.comment.id === found.comment.id);
-    const listed = (marked?.markers ?? []).flatMap(m => {
-        const r = parseRecord('instruction', m.key);
-        return r && r.project === project && r.job === jobId && /^[1-9]\d{0,5}$/.test(r.n)
-            ? [{ n: Number(r.n), text: r.text }]
-            : [];
-    });
-    return listed.sort((a, b) => a.n - b.n);
-}
 
 ;// CONCATENATED MODULE: ./src/commands/job-outputs.ts
 // The outputs a job run sets from the job it saw: as soon as the service answers, again at the
@@ -41477,7 +41567,7 @@ async function recordOnItsPullRequest(ctx, comments, target, sight) {
         : undefined;
     if (!job || pr === undefined)
         return undefined;
-    const answers = ctx.settings.comment !== 'false';
+    const answers = ctx.commenting.writes;
     const route = ending && answers && job.status === 'completed';
     // Answering there: the live comment carries the route itself.
     if (pr === ctx.target?.issueNumber)
@@ -42003,18 +42093,24 @@ function editDistance(a, b) {
 ;// CONCATENATED MODULE: ./src/commands/job-grow.ts
 // `when-agent-pr-open: follow-up`: a run that would start a job sends its instruction to the job of
 // the docs agent's pull request that is still open in this repository instead, so one pull
-// request grows rather than one per merge or per `fix N`. Finding it costs at most 2 GitHub
-// requests and none of the service's: the open pull requests carrying the action's label (a hint
-// anyone with triage can set), then the newest one's comments (through the run's one Records, so
-// no thread is listed twice), where the signed `opened` record of this project decides. A closed
-// or merged pull request is never listed, so never grown.
+// request grows rather than one per merge or per `fix N`. The label is a hint anyone with triage
+// can set, so the open pull requests carrying it are looked through newest first, at most
+// LOOKED_AT of them, and the first whose signed `opened` record names a job of this project grows
+// (records/job.ts openedBy, through the run's one Records, so no thread is listed twice): a label
+// on someone else's newer pull request never hides the agent's. Finding it costs 1 GitHub request,
+// and 1 more per pull request looked at (2 when the newest is the agent's, at most 4), and none of
+// the service's. A closed or merged pull request is never listed, so never grown.
 
 
 
+
+/** The most labelled pull requests looked through, newest first. */
+const LOOKED_AT = 3;
 /**
  * The open agent pull request to grow, or undefined (a new job starts): `create` asked for, no
- * token, none open, or the newest labelled one carries no `opened` record of this project signed
- * by the action's own login. Anything GitHub cannot answer starts a new job, with a warning.
+ * token, none open, or none of the newest labelled ones carries an `opened` record of this
+ * project signed by the action's own login. Anything GitHub cannot answer starts a new job, with
+ * a warning. The log says which one grew and why each newer one did not.
  */
 async function openAgentPullRequest(ctx) {
     const { settings: s, event, octokit, records } = ctx;
@@ -42023,18 +42119,23 @@ async function openAgentPullRequest(ctx) {
     if (event.owner === '' || event.repo === '')
         return undefined;
     try {
-        const [newest] = await openLabelledPulls(octokit, event.owner, event.repo, AGENT_LABEL);
-        if (newest === undefined)
-            return undefined;
-        const thread = records.thread({ owner: event.owner, repo: event.repo, issueNumber: newest });
-        const opened = await thread.newest('opened', { project: s.projectId });
-        if (opened === undefined || opened.job === '') {
-            info(`Pull request #${newest} carries the \`${AGENT_LABEL}\` label but no record that a ` +
-                'job of this project opened it, so nothing was grown: a new job starts.');
-            return undefined;
+        const labelled = await openLabelledPulls(octokit, event.owner, event.repo, AGENT_LABEL);
+        for (const n of labelled.slice(0, LOOKED_AT)) {
+            const place = { owner: event.owner, repo: event.repo, issueNumber: n };
+            const job = (await openedBy(records.thread(place), s.projectId))?.job;
+            if (job !== undefined && job !== '') {
+                const url = `${ctx.serverUrl}/${event.owner}/${event.repo}/pull/${n}`;
+                return { number: n, url, jobId: job };
+            }
+            info(`Pull request #${n} carries the \`${AGENT_LABEL}\` label but no record that a job of ` +
+                `this project opened it, so it is not the one to grow.`);
         }
-        const url = `${ctx.serverUrl}/${event.owner}/${event.repo}/pull/${newest}`;
-        return { number: newest, url, jobId: opened.job };
+        if (labelled.length > 0) {
+            const looked = Math.min(labelled.length, LOOKED_AT);
+            info(`None of the ${looked === 1 ? 'pull request' : `${looked} newest pull requests`} labelled ` +
+                `\`${AGENT_LABEL}\` is the docs agent's of this project, so nothing was grown: a new job starts.`);
+        }
+        return undefined;
     }
     catch (err) {
         core_warning(`Could not tell whether a docs agent pull request is open (${messageOf(err)}), so a new ` +
@@ -42047,6 +42148,7 @@ async function openAgentPullRequest(ctx) {
 // The job run's first phase: which job, which instruction, and the job as it was before. It asks
 // GitHub (an earlier attempt's record, the job a pull request records, the pull request's files)
 // and the service (the job, read just before a follow-up), and sends nothing.
+
 
 
 
@@ -42090,11 +42192,11 @@ async function prepareTarget(ctx, comments, agent, start, onJob) {
     const earlier = await earlierAttemptsJob(ctx, comments);
     if (earlier !== undefined)
         target = { ...target, jobId: earlier, earlier: true };
-    else if (ctx.fixes)
-        target = fixTarget(ctx, target);
+    else if (ctx.trigger?.fixes)
+        target = fixTarget(ctx.trigger.fixes, target);
     else if (target.command === 'message' && target.jobId === undefined)
         target = { ...target, ...(await chooseJob(ctx, comments, agent)) };
-    else if (ctx.event.comment)
+    else if (ctx.trigger)
         target = { ...target, ...(await routedBefore(ctx, comments)) };
     if (target.command === 'create' && !target.earlier)
         target = await growInstead(ctx, target);
@@ -42149,9 +42251,8 @@ async function earlierAttemptsJob(ctx, comments) {
  */
 async function routedBefore(ctx, comments) {
     const thread = comments.thread(ctx.target?.issueNumber);
-    const project = ctx.settings.projectId;
-    const found = await thread?.newest('route', { project }).catch(() => undefined);
-    return found === undefined || found.job === '' ? {} : { routedBefore: found.job };
+    const found = thread && (await routedJob(thread, ctx.settings.projectId).catch(() => undefined));
+    return found === undefined ? {} : { routedBefore: found };
 }
 /**
  * `fix N [M …]`: a new job with the suggestions' instructions, whatever `job-id` or the thread's
@@ -42159,8 +42260,8 @@ async function routedBefore(ctx, comments) {
  * The report's issue is not routed to it: follow-ups go on the pull request it opens (recorded
  * there), and the issue keeps taking `fix N` for new jobs.
  */
-function fixTarget(ctx, target) {
-    const numbers = (ctx.fixes ?? []).map(f => f.n);
+function fixTarget(fixes, target) {
+    const numbers = fixes.map(f => f.n);
     info(`Suggestion${numbers.length === 1 ? '' : 's'} ${numbers.join(', ')} of the newest report: ` +
         'a job with the instruction.');
     return { ...target, jobId: undefined, command: 'create', routeHere: false };
@@ -42187,8 +42288,7 @@ async function growInstead(ctx, target) {
 async function chooseJob(ctx, comments, agent) {
     const { event, settings: s, target } = ctx;
     const thread = comments.thread(event.issueNumber);
-    const route = thread ? await thread.newest('route', { project: s.projectId }) : undefined;
-    const found = route?.job;
+    const found = thread ? await routedJob(thread, s.projectId) : undefined;
     const here = `This ${placeNoun(event.isPullRequest)}`;
     // The live comment may replace the one that carried the route: it must carry it on.
     const routeHere = target?.issueNumber === event.issueNumber;
@@ -42196,7 +42296,7 @@ async function chooseJob(ctx, comments, agent) {
         info(`${here} records agent job ${found}: the follow-up goes there.`);
         return { jobId: found, routeHere, routedBefore: found };
     }
-    if (s.whenNoJob === 'create' && event.comment) {
+    if (s.whenNoJob === 'create' && ctx.trigger) {
         info(`${here} records no agent job, and \`when-no-job\` is \`create\`: starting a new job with the instruction.`);
         return { command: 'create', routeHere };
     }
@@ -42216,8 +42316,8 @@ async function chooseJob(ctx, comments, agent) {
 async function agentsPullRequest(ctx, thread, agent) {
     const s = ctx.settings;
     try {
-        const jobId = (await thread.newest('job', { project: s.projectId }))?.job;
-        if (jobId === undefined || jobId === '')
+        const jobId = await jobStartedHere(thread, s.projectId);
+        if (jobId === undefined)
             return undefined;
         const job = await agent.getJob(jobUrlPath(s.jobPath, s.projectId, jobId));
         const pr = job.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined;
@@ -42311,9 +42411,11 @@ async function tokenLogin(octokit) {
 ;// CONCATENATED MODULE: ./src/records/login.ts
 // The login this token writes as: the one author whose comments the action may edit, and whose
 // older records (signed before records named their writer) still count. Learned only from what
-// no reader can edit: GitHub's answer to this run's own write, or GitHub's answer about the token
-// (asked at most once per run, and only when needed). Never from a comment's text, nor from which
-// comment is oldest.
+// no reader can edit: GitHub's answer to this run's own write, which is the authority, or before
+// any write GitHub's answer about the token (GraphQL `viewer`, asked at most once per run and only
+// when needed), which is a hint: a write whose answer names another author replaces it, and the
+// markers signed for the hint are signed again (thread.ts). Never from a comment's text, nor from
+// which comment is oldest.
 class OwnLogin {
     ask;
     known;
@@ -42335,6 +42437,198 @@ class OwnLogin {
         const login = await this.asked;
         this.known ??= login;
         return this.known;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/trigger.ts
+// Deciding whether a comment should run the agent: the trigger text, who may use it, and the
+// reactions that tell the commenter what happened.
+
+
+
+/**
+ * The instruction after `trigger` when the comment starts with it (leading whitespace ignored,
+ * case ignored as a workflow's `startsWith` does) and it is followed by whitespace or the end;
+ * otherwise undefined. Plain string comparison, so regex metacharacters in a trigger are literal.
+ */
+function matchTrigger(body, trigger) {
+    if (trigger === '')
+        return undefined;
+    const text = body.trimStart();
+    const head = text.slice(0, trigger.length);
+    // A workflow's `if: startsWith(...)` lets `/Docs-Agent` through; skipping it here would be silent.
+    if (head.toLowerCase() !== trigger.toLowerCase())
+        return undefined;
+    let rest = text.slice(trigger.length);
+    // `/docs-agent: Add a FAQ` is a trigger too; `/docs-agentx` must not count as `/docs-agent`.
+    if (rest.startsWith(':'))
+        rest = rest.slice(1);
+    else if (rest !== '' && !/^\s/.test(rest))
+        return undefined;
+    // Nothing but white space and invisible or direction-control characters is no instruction.
+    return [...rest].every(c => /\s/.test(c) || isInvisible(c)) ? '' : rest.trim();
+}
+const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
+function isPermissionLevel(value) {
+    return typeof value === 'string' && PERMISSION_LEVELS.includes(value);
+}
+function meetsPermission(actual, least) {
+    return PERMISSION_LEVELS.indexOf(actual) >= PERMISSION_LEVELS.indexOf(least);
+}
+/**
+ * The user's permission on the repository. Any failure counts as 'none': a non-collaborator
+ * gets a 404, and an outage must not grant access.
+ */
+async function getCommenterPermission(octokit, owner, repo, username) {
+    // An empty name would ask about a different URL entirely.
+    if (username === '')
+        return 'none';
+    try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+            owner,
+            repo,
+            username
+        });
+        // role_name distinguishes triage and maintain, which `permission` folds into read/write.
+        if (isPermissionLevel(data.role_name))
+            return data.role_name;
+        if (isPermissionLevel(data.permission))
+            return data.permission;
+        return 'none';
+    }
+    catch (error) {
+        debug(`Permission lookup for ${username} failed, treating as none: ${describe(error)}`);
+        return 'none';
+    }
+}
+/** One short line: status and message, never a stack. */
+function describe(error) {
+    const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
+    const message = redact(messageOf(error)).replace(/\s+/g, ' ').slice(0, 200);
+    return typeof status === 'number' ? `HTTP ${status} ${message}` : message;
+}
+// Reactions this run gave, per comment: run() adds 😕 only where 👀 told the commenter the
+// comment was taken, and a reaction already given is not asked for twice.
+const given = new WeakMap();
+function hasReaction(comment, content) {
+    return given.get(comment)?.has(content) ?? false;
+}
+/**
+ * Reactions are courtesy feedback: a failure is only a warning. A review has no reactions in the
+ * API: its answer (the live comment, written at once) is the feedback there.
+ */
+async function addReaction(octokit, owner, repo, comment, content, warn) {
+    if (hasReaction(comment, content) || comment.kind === 'review')
+        return;
+    try {
+        const params = { owner, repo, comment_id: comment.id, content };
+        if (comment.kind === 'pull') {
+            await octokit.rest.reactions.createForPullRequestReviewComment(params);
+        }
+        else {
+            await octokit.rest.reactions.createForIssueComment(params);
+        }
+        given.set(comment, (given.get(comment) ?? new Set()).add(content));
+    }
+    catch (error) {
+        warn(`Could not add the ${content} reaction to comment ${comment.id}: ${describe(error)}`);
+    }
+}
+/** "comment", or "review" for a review's body: what the log and notices call it. */
+function triggerNoun(comment) {
+    return comment.kind === 'review' ? 'review' : 'comment';
+}
+/**
+ * The checks that need no request, in the contract's order: the comment was just created (a
+ * review just submitted), and it starts with the trigger. Returns the prompt, or the reason to
+ * skip (for the log).
+ */
+function checkComment(comment, trigger) {
+    if (comment === undefined)
+        return { reason: 'the event carries no comment' };
+    const noun = triggerNoun(comment);
+    const expected = comment.kind === 'review' ? 'submitted' : 'created';
+    if (comment.action !== expected) {
+        const what = comment.action === '' ? 'of an unknown action' : comment.action;
+        return { reason: `the ${noun} was ${what}, not ${expected}` };
+    }
+    const prompt = matchTrigger(comment.body, trigger);
+    if (prompt === undefined)
+        return { reason: `the ${noun} does not start with ${trigger}` };
+    return { prompt };
+}
+/** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
+function isBot(writer) {
+    return writer.authorType === 'Bot' || /\[bot\]$/i.test(writer.author);
+}
+/** Logins compare without case, and a bot may be listed with or without its `[bot]` suffix. */
+function sameLogin(listed, login, bot) {
+    const norm = (s) => (bot ? s.replace(/\[bot\]$/i, '') : s).toLowerCase();
+    return norm(listed.trim()) === norm(login);
+}
+/**
+ * Whether the commenter may run the agent: listed in `allowed-users`, a bot listed in
+ * `allowed-bots`, (not a bot) the pull request's author with `allow-pr-author`, or (not a bot) a
+ * collaborator whose permission reaches `permission`. Bots are refused unless listed, whatever
+ * their permission or authorship: automation that can comment must not be able to spend the
+ * quota or edit the docs by accident.
+ */
+async function checkCommenter(octokit, event, comment, rules) {
+    const login = comment.author;
+    if (isBot(comment)) {
+        if (rules.allowedBots === '*')
+            return { allowed: true, why: '`allowed-bots` is `*`' };
+        if (rules.allowedBots.some(b => sameLogin(b, login, true)))
+            return { allowed: true, why: `@${login} is listed in \`allowed-bots\`` };
+        const inUsers = rules.allowedUsers.some(u => sameLogin(u, login, true));
+        return {
+            allowed: false,
+            reason: inUsers
+                ? `@${login} is a bot listed in \`allowed-users\`; bots run only when listed in \`allowed-bots\``
+                : `@${login} is a bot; bots run only when listed in \`allowed-bots\``
+        };
+    }
+    if (login !== '' && rules.allowedUsers.some(u => sameLogin(u, login, false)))
+        return { allowed: true, why: `@${login} is listed in \`allowed-users\`` };
+    const author = event.pullRequestAuthor;
+    if (rules.allowPrAuthor && login !== '' && author && sameLogin(author, login, false))
+        return {
+            allowed: true,
+            why: `@${login} opened this pull request, and \`allow-pr-author\` is \`true\``
+        };
+    if (!octokit)
+        return {
+            allowed: false,
+            reason: `no \`github-token\` to check the permission of @${login || 'the commenter'}`
+        };
+    const actual = await getCommenterPermission(octokit, event.owner, event.repo, login);
+    if (!meetsPermission(actual, rules.permission))
+        return {
+            allowed: false,
+            reason: `@${login || 'the commenter'} has ${actual} permission; ${rules.permission} is required ` +
+                '(or list the login in `allowed-users`)'
+        };
+    return { allowed: true, why: `@${login} has ${actual} permission` };
+}
+/** Reactions on the trigger comment this run answers; 😕 only after 👀 told the writer it was taken. */
+class Reactions {
+    trigger;
+    octokit;
+    mayWrite;
+    event;
+    constructor(trigger, octokit, mayWrite, event) {
+        this.trigger = trigger;
+        this.octokit = octokit;
+        this.mayWrite = mayWrite;
+        this.event = event;
+    }
+    async add(content) {
+        const { comment } = this.trigger;
+        if (!this.octokit || !this.mayWrite)
+            return;
+        if (content === 'confused' && !hasReaction(comment, 'eyes'))
+            return;
+        await addReaction(this.octokit, this.event.owner, this.event.repo, comment, content, core_warning);
     }
 }
 
@@ -42487,25 +42781,40 @@ function fenceLeftOpen(lines) {
 // One issue or pull request as this run sees it: its comments listed once (github/comments.ts),
 // then kept current as the run writes; the records in them that count (signature.ts: signed for
 // the comment's author; older formats only in the action's own comments); the newest record of a
-// kind; and the one place that decides which comment the action may edit: only one whose author
-// is its own login (login.ts). Every other comment, a reader's above all, is never edited.
+// kind (by the one rule of "newest", below); and the one place that decides which comment the action
+// may edit: only one whose author is its own login (login.ts). Every other comment, a reader's
+// above all, is never edited. Markers are signed for the author GitHub's answer to the write
+// names: GraphQL's `viewer` is only the first guess, signed again when the answer differs.
 
 
 
 
+
+/**
+ * The one rule of "newest", for every record the action reads: the later signed time; on a tie,
+ * the older comment (the original of any copy); within one comment, the later line (its newest
+ * statement). Sorts newest first.
+ */
+function newestFirst(a, b) {
+    return b.at - a.at || a.comment.id - b.comment.id || b.line - a.line;
+}
 class RecordThread {
     octokit;
     place;
     secret;
     login;
+    clock;
     list;
     /** The time stamped on this run's last markers: each write is newer than the one before. */
     lastAt = 0;
-    constructor(octokit, place, secret, login) {
+    constructor(octokit, place, secret, login, 
+    /** The run's clock (its Deadline): the time each write stamps on its markers. */
+    clock) {
         this.octokit = octokit;
         this.place = place;
         this.secret = secret;
         this.login = login;
+        this.clock = clock;
     }
     async comments() {
         this.list ??= await listComments(this.octokit, this.place);
@@ -42531,24 +42840,19 @@ class RecordThread {
         const by = { author: comment.author, own, commentId: comment.id };
         return verifiedMarkers(comment.body, this.secret, this.place, by);
     }
-    /**
-     * The newest record of `kind` whose parts match `match` (by its signed time; on a tie the older
-     * comment, the original of any copy), and the comment it is in.
-     */
+    /** Every record that counts, newest first (newestFirst). */
+    async counted() {
+        const read = (await this.marked()).flatMap(({ comment, markers }) => markers.map((m, line) => ({ ...m, comment, line })));
+        return read.sort(newestFirst);
+    }
+    /** The newest record of `kind` whose parts match `match`, and the comment it is in. */
     async newestWith(kind, match) {
-        let best;
-        for (const { comment, markers } of await this.marked()) {
-            // The last such record in a comment is the newest statement in it.
-            const found = markers
-                .map(m => ({ fields: parseRecord(kind, m.key), at: m.at }))
-                .filter(x => x.fields !== undefined && matches(x.fields, match))
-                .at(-1);
-            if (!found?.fields)
-                continue;
-            if (!best || found.at > best.at || (found.at === best.at && comment.id < best.comment.id))
-                best = { fields: found.fields, comment, at: found.at };
+        for (const r of await this.counted()) {
+            const fields = parseRecord(kind, r.key);
+            if (fields && matches(fields, match))
+                return { fields, comment: r.comment };
         }
-        return best && { fields: best.fields, comment: best.comment };
+        return undefined;
     }
     /** What the newest record of `kind` matching `match` says, or undefined. */
     async newest(kind, match) {
@@ -42557,14 +42861,14 @@ class RecordThread {
     /**
      * Whether the action's own comments claim a record `wanted` picks that does not verify with
      * this secret (the API key was rotated since it was written). When the own login cannot be
-     * learned, any comment's claim counts: better to say nothing can be read than to guess.
+     * learned at all, only comments written by bots may claim to be the action's: a reader's
+     * look-alike line never makes the action refuse.
      */
     async holdsUnreadable(wanted) {
         const counted = new Set((await this.marked()).map(m => m.comment.id));
         const own = await this.login.own();
-        return (await this.comments()).some(c => !counted.has(c.id) &&
-            (own === undefined || c.author === own) &&
-            claimedKeys(c.body).some(wanted));
+        const mayClaim = (c) => own === undefined ? isBot(c) : c.author === own;
+        return (await this.comments()).some(c => !counted.has(c.id) && mayClaim(c) && claimedKeys(c.body).some(wanted));
     }
     /**
      * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the action's own comment
@@ -42590,25 +42894,11 @@ class RecordThread {
                 }
             }
         }
-        const writer = await this.login.own();
-        if (writer === undefined)
-            return this.createUnsigned(o);
-        const body = this.compose(o, writer);
-        const created = await createComment(this.octokit, this.place, body);
-        this.remember(created, body);
-        return { id: created.id, url: created.url };
+        return this.create(o);
     }
     /** The comment holding the newest counted marker with exactly `key`. */
     async newestKey(key) {
-        let best;
-        for (const { comment, markers } of await this.marked()) {
-            const at = Math.max(...markers.filter(m => m.key === key).map(m => m.at));
-            if (at === -Infinity)
-                continue;
-            if (!best || at > best.at || (at === best.at && comment.id < best.comment.id))
-                best = { comment, at };
-        }
-        return best?.comment;
+        return (await this.counted()).find(r => r.key === key)?.comment;
     }
     /** Edits a comment of this run's own login in place, markers re-appended and signed anew. */
     async update(id, o) {
@@ -42616,30 +42906,54 @@ class RecordThread {
         const known = this.list?.find(c => c.id === id);
         if (writer === undefined || (known && known.author !== writer))
             throw new Error(`Comment ${id} on #${this.place.issueNumber} is not this token's to edit`);
-        const body = this.compose(o, writer, known);
+        const keys = this.keysOf(o, known);
+        const body = this.sign(o.body, keys, writer);
         const ref = await editComment(this.octokit, this.place, id, body);
-        this.remember(ref, body);
-        return { id: ref.id, url: ref.url };
+        return this.settle(ref, { body: o.body, keys, writer, written: body });
     }
     /**
-     * GitHub would not say which login this token writes as: the comment is created without
-     * records, and GitHub's answer (its author) signs them in an edit of that same comment.
+     * A new comment, complete in the one request that creates it: its markers signed for the login
+     * this token is thought to write as (a write's answer, else GraphQL's `viewer`). When GitHub
+     * would not say, the comment is created without records, and GitHub's answer signs them.
      */
-    async createUnsigned(o) {
-        const created = await createComment(this.octokit, this.place, composeBody(o.body, ''));
-        this.remember(created, '');
-        return this.update(created.id, o);
+    async create(o) {
+        const writer = await this.login.own();
+        const keys = this.keysOf(o);
+        const body = writer === undefined ? composeBody(o.body, '') : this.sign(o.body, keys, writer);
+        const created = await createComment(this.octokit, this.place, body);
+        return this.settle(created, { body: o.body, keys, writer, written: body });
     }
-    compose(o, writer, editing) {
-        this.lastAt = Math.max(Date.now(), this.lastAt + 1);
+    /**
+     * GitHub's answer to a write names its author: the login this token writes as, learned here.
+     * Markers signed for another login (`viewer` named another, or nobody) are signed again for
+     * the author shown, in an edit of that same comment; otherwise they would never verify.
+     */
+    async settle(ref, w) {
+        this.remember(ref, w.written);
+        // An answer that names no author leaves the signature as it was made.
+        if (ref.author === w.writer || (ref.author === '' && w.writer !== undefined))
+            return { id: ref.id, url: ref.url };
+        if (ref.author === '')
+            throw new Error(`GitHub did not say who wrote comment ${ref.id} on #${this.place.issueNumber}`);
+        const body = this.sign(w.body, w.keys, ref.author);
+        const edited = await editComment(this.octokit, this.place, ref.id, body);
+        this.remember({ ...edited, author: ref.author }, body);
+        return { id: edited.id, url: edited.url };
+    }
+    /** The keys a write records: its own, and those `carry` keeps of the comment it edits. */
+    keysOf(o, editing) {
         const keys = [o.key, ...(o.extraKeys ?? [])];
         const carry = o.carry;
         if (editing && carry)
             for (const { key } of this.verify(editing, true))
                 if (carry(key) && !keys.includes(key))
                     keys.push(key);
-        const markers = markersFor(keys, this.secret, this.place, writer, this.lastAt);
-        return composeBody(o.body, markers);
+        return keys;
+    }
+    /** The body with `keys` signed for `writer`, stamped newer than this run's last write. */
+    sign(body, keys, writer) {
+        this.lastAt = Math.max(this.clock.now(), this.lastAt + 1);
+        return composeBody(body, markersFor(keys, this.secret, this.place, writer, this.lastAt));
     }
     /** A comment this run wrote: who GitHub says wrote it is the login this token writes as. */
     remember(ref, body) {
@@ -42662,6 +42976,7 @@ class RecordThread {
 class Records {
     octokit;
     secret;
+    clock;
     login;
     threads = new Map();
     /** When each pull request looked up was created (undefined: GitHub did not say). */
@@ -42669,9 +42984,12 @@ class Records {
     createdSeen = new Map();
     constructor(octokit, 
     /** Signs and verifies the records (the API key). */
-    secret) {
+    secret, 
+    /** The run's clock (its Deadline): when each record is written. */
+    clock) {
         this.octokit = octokit;
         this.secret = secret;
+        this.clock = clock;
         this.login = new OwnLogin(() => tokenLogin(octokit));
     }
     /** The thread of an issue or pull request, listed at most once per run. */
@@ -42679,7 +42997,7 @@ class Records {
         const id = `${place.owner}/${place.repo}#${place.issueNumber}`.toLowerCase();
         let thread = this.threads.get(id);
         if (!thread) {
-            thread = new RecordThread(this.octokit, place, this.secret, this.login);
+            thread = new RecordThread(this.octokit, place, this.secret, this.login, this.clock);
             this.threads.set(id, thread);
         }
         return thread;
@@ -42755,15 +43073,12 @@ class CodePullRequestNotice {
     constructor(ref, c) {
         this.ref = ref;
         this.c = c;
-        this.records = new Records(c.octokit, c.secret);
+        this.records = new Records(c.octokit, c.secret, c.clock);
     }
     /** Writes (or edits) the one comment; a failure is a warning. Returns its URL when written. */
     async say(state) {
         const place = { owner: this.ref.owner, repo: this.ref.repo, issueNumber: this.ref.number };
-        const key = recordKey('notify', {
-            project: this.c.projectId,
-            repository: this.c.docsRepository
-        });
+        const key = notifyKey(this.c.projectId, this.c.docsRepository);
         try {
             const written = await this.records
                 .thread(place)
@@ -42821,7 +43136,8 @@ function noticeFor(ctx) {
         projectId: s.projectId,
         docsRepository: `${event.owner}/${event.repo}`,
         runUrl: ctx.runUrl,
-        serverUrl: ctx.serverUrl
+        serverUrl: ctx.serverUrl,
+        clock: ctx.deadline
     });
     return { notice, note: `The code pull request ${notice.where()} is told in one comment there.` };
 }
@@ -42866,7 +43182,6 @@ function noticeOf(ending, prLink) {
 
 
 
-
 async function runJob(ctx) {
     await new JobRun(ctx).run();
 }
@@ -42890,16 +43205,7 @@ class JobRun {
         this.target = initialTarget(s);
         ctx.result.set('grew', 'false');
         this.agent = new AgentApi(ctx.service);
-        this.comments = new JobComments({
-            // Also with `comment: false`: the record that the job opened a pull request is still kept.
-            ...(ctx.records ? { records: ctx.records } : {}),
-            owner: ctx.event.owner,
-            repo: ctx.event.repo,
-            target: ctx.target,
-            projectId: s.projectId,
-            commentMode: s.commentMode,
-            ...(ctx.event.comment ? { answerTo: answerKey(ctx.event.comment) } : {})
-        });
+        this.comments = jobComments(ctx);
     }
     async run() {
         this.ctx.result.onCancel = signal => Promise.resolve(this.cancel(signal));
@@ -42984,7 +43290,7 @@ class JobRun {
         if (!s.wait)
             return { job: sent.job, timedOut: false, doubted: false };
         // Without waiting, the ending is the first and only write.
-        await this.writeLive(this.report(), this.keys(this.target.routeHere));
+        await this.writeLive(this.report(), this.records(this.target.routeHere));
         const jobId = sent.jobId;
         return waitForJob({
             service: this.agent,
@@ -42998,7 +43304,7 @@ class JobRun {
                 this.last = { job, stale: false };
                 // The record first: it asks GitHub whether the job opened its pull request (the words).
                 await this.record(job);
-                await this.writeLive(this.report(), this.keys(this.target.routeHere));
+                await this.writeLive(this.report(), this.records(this.target.routeHere));
             },
             log: line => info(line),
             warn: line => core_warning(line)
@@ -43057,8 +43363,8 @@ class JobRun {
      */
     end({ ending, learned }) {
         const ended = { ...this.report(ending), ...learned, endedAt: this.ctx.deadline.now() };
-        const keys = this.keys(ended.routedHere === true, jobFailed(ending), ended.prNumber);
-        const write = () => this.comments.write(ended, this.markers(keys));
+        const records = this.records(ended.routedHere === true, jobFailed(ending), ended.prNumber);
+        const write = () => this.comments.write(ended, records);
         const notice = this.code.notice;
         this.ctx.result.comment = notice
             ? () => write().finally(() => notice.say(noticeOf(ending, ended.job?.prLink ?? undefined)))
@@ -43088,8 +43394,8 @@ class JobRun {
         this.ctx.result.reaction = 'confused';
     }
     /** A write of the live comment during the run; its URL is an output at once. */
-    async writeLive(report, keys) {
-        const url = await this.comments.write(report, this.markers(keys));
+    async writeLive(report, records) {
+        const url = await this.comments.write(report, records);
         if (url)
             this.ctx.result.set('comment-url', url);
     }
@@ -43112,32 +43418,17 @@ class JobRun {
     setJobOutputs(job) {
         setJobOutputs(this.ctx.result, job, this.ctx.serverUrl);
     }
-    /** The live comment's markers besides its own: `keys`, and other steps' records it keeps. */
-    markers(keys) {
-        return { routeKeys: keys, carry: otherStepsRecords(keys, this.s.projectId) };
-    }
-    /**
-     * The markers the live comment carries besides its own: the route (replies go to this job) and,
-     * once the service has the instruction, this step's delivery, so its re-run follows the same
-     * job; once the job failed, a newer record that drops that delivery (a re-run is the retry); for
-     * `fix N`, the suggestion the job is for and the pull request it opened, which the next report
-     * shows.
-     */
-    keys(routeHere, retry = false, prNumber) {
-        const { jobId } = this.target;
-        const { fixes = [] } = this.ctx;
-        const step = deliveryStep(this.s, this.ctx.run);
-        const keys = [];
-        if (jobId === undefined)
-            return keys;
-        if (routeHere)
-            keys.push(recordKey('route', { project: this.s.projectId, job: jobId }));
-        if (this.stage === 'waiting' && step)
-            keys.push(deliveryKey(step, retry ? undefined : jobId));
-        if (this.stage === 'waiting')
-            for (const fix of fixes)
-                keys.push(fixKey(this.s.projectId, fix.id, prNumber));
-        return keys;
+    /** What the live comment records besides its own key (records/job.ts liveCommentRecords). */
+    records(routeHere, retry = false, prNumber) {
+        const delivered = this.stage === 'waiting';
+        return liveCommentRecords({
+            project: this.s.projectId,
+            job: this.target.jobId,
+            routeHere,
+            ...(delivered ? { delivered: { step: deliveryStep(this.s, this.ctx.run), retry } } : {}),
+            ...(delivered ? { fixes: this.ctx.trigger?.fixes ?? [] } : {}),
+            ...(prNumber !== undefined ? { prNumber } : {})
+        });
     }
 }
 
@@ -47501,6 +47792,7 @@ function longestList(sections) {
 }
 function setComment(ctx, thread, report, records) {
     const s = ctx.settings;
+    const { mode } = ctx.commenting;
     if (!thread)
         return;
     ctx.result.comment = async () => {
@@ -47511,7 +47803,7 @@ function setComment(ctx, thread, report, records) {
             // from the comment's text.
             extraKeys: records,
             body: room => renderHealthReport({ ...report, trigger: s.trigger }, chars(room)),
-            mode: report.incomplete && s.commentMode === 'upsert' ? 'if-absent' : s.commentMode
+            mode: report.incomplete && mode === 'upsert' ? 'if-absent' : mode
         });
         if (ref.kept)
             notice(`This report is incomplete, so it was not posted: the report of this range already on the issue (${ref.url}) stays as it is.`);
@@ -48884,13 +49176,9 @@ async function runVisitors(ctx) {
         ctx.result.comment = async () => {
             const ref = await records.thread(target).upsert({
                 // One comment per report: a re-run edits it, a new week gets its own.
-                key: recordKey('visitors', {
-                    project: s.projectId,
-                    from: s.range.dateFrom ?? '',
-                    to: s.range.dateTo ?? ''
-                }),
+                key: visitorsKey(s.projectId, s.range),
                 body: room => renderVisitorsReport({ ...report, file: undefined }, { room: chars(room), fullData: everyRow }),
-                mode: s.commentMode
+                mode: ctx.commenting.mode
             });
             return ref.url;
         };
@@ -49566,8 +49854,8 @@ async function probeAll(prober, jobPath) {
 /** Whether the token may comment where the run would: checked without writing anything. */
 async function tokenLine(ctx) {
     const check = 'GitHub token may comment';
-    const { target, octokit, settings: s, event } = ctx;
-    if (s.comment === 'false')
+    const { target, octokit, event } = ctx;
+    if (!ctx.commenting.writes)
         return { check, verdict: 'skip', seen: '`comment: false`' };
     if (!target)
         return {
@@ -49900,198 +50188,6 @@ function fix_list(numbers) {
     if (numbers.length === 1)
         return String(numbers[0]);
     return `${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
-}
-
-;// CONCATENATED MODULE: ./src/github/trigger.ts
-// Deciding whether a comment should run the agent: the trigger text, who may use it, and the
-// reactions that tell the commenter what happened.
-
-
-
-/**
- * The instruction after `trigger` when the comment starts with it (leading whitespace ignored,
- * case ignored as a workflow's `startsWith` does) and it is followed by whitespace or the end;
- * otherwise undefined. Plain string comparison, so regex metacharacters in a trigger are literal.
- */
-function matchTrigger(body, trigger) {
-    if (trigger === '')
-        return undefined;
-    const text = body.trimStart();
-    const head = text.slice(0, trigger.length);
-    // A workflow's `if: startsWith(...)` lets `/Docs-Agent` through; skipping it here would be silent.
-    if (head.toLowerCase() !== trigger.toLowerCase())
-        return undefined;
-    let rest = text.slice(trigger.length);
-    // `/docs-agent: Add a FAQ` is a trigger too; `/docs-agentx` must not count as `/docs-agent`.
-    if (rest.startsWith(':'))
-        rest = rest.slice(1);
-    else if (rest !== '' && !/^\s/.test(rest))
-        return undefined;
-    // Nothing but white space and invisible or direction-control characters is no instruction.
-    return [...rest].every(c => /\s/.test(c) || isInvisible(c)) ? '' : rest.trim();
-}
-const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
-function isPermissionLevel(value) {
-    return typeof value === 'string' && PERMISSION_LEVELS.includes(value);
-}
-function meetsPermission(actual, least) {
-    return PERMISSION_LEVELS.indexOf(actual) >= PERMISSION_LEVELS.indexOf(least);
-}
-/**
- * The user's permission on the repository. Any failure counts as 'none': a non-collaborator
- * gets a 404, and an outage must not grant access.
- */
-async function getCommenterPermission(octokit, owner, repo, username) {
-    // An empty name would ask about a different URL entirely.
-    if (username === '')
-        return 'none';
-    try {
-        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-            owner,
-            repo,
-            username
-        });
-        // role_name distinguishes triage and maintain, which `permission` folds into read/write.
-        if (isPermissionLevel(data.role_name))
-            return data.role_name;
-        if (isPermissionLevel(data.permission))
-            return data.permission;
-        return 'none';
-    }
-    catch (error) {
-        debug(`Permission lookup for ${username} failed, treating as none: ${describe(error)}`);
-        return 'none';
-    }
-}
-/** One short line: status and message, never a stack. */
-function describe(error) {
-    const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
-    const message = redact(messageOf(error)).replace(/\s+/g, ' ').slice(0, 200);
-    return typeof status === 'number' ? `HTTP ${status} ${message}` : message;
-}
-// Reactions this run gave, per comment: run() adds 😕 only where 👀 told the commenter the
-// comment was taken, and a reaction already given is not asked for twice.
-const given = new WeakMap();
-function hasReaction(comment, content) {
-    return given.get(comment)?.has(content) ?? false;
-}
-/**
- * Reactions are courtesy feedback: a failure is only a warning. A review has no reactions in the
- * API: its answer (the live comment, written at once) is the feedback there.
- */
-async function addReaction(octokit, owner, repo, comment, content, warn) {
-    if (hasReaction(comment, content) || comment.kind === 'review')
-        return;
-    try {
-        const params = { owner, repo, comment_id: comment.id, content };
-        if (comment.kind === 'pull') {
-            await octokit.rest.reactions.createForPullRequestReviewComment(params);
-        }
-        else {
-            await octokit.rest.reactions.createForIssueComment(params);
-        }
-        given.set(comment, (given.get(comment) ?? new Set()).add(content));
-    }
-    catch (error) {
-        warn(`Could not add the ${content} reaction to comment ${comment.id}: ${describe(error)}`);
-    }
-}
-/** "comment", or "review" for a review's body: what the log and notices call it. */
-function triggerNoun(comment) {
-    return comment.kind === 'review' ? 'review' : 'comment';
-}
-/**
- * The checks that need no request, in the contract's order: the comment was just created (a
- * review just submitted), and it starts with the trigger. Returns the prompt, or the reason to
- * skip (for the log).
- */
-function checkComment(comment, trigger) {
-    if (comment === undefined)
-        return { reason: 'the event carries no comment' };
-    const noun = triggerNoun(comment);
-    const expected = comment.kind === 'review' ? 'submitted' : 'created';
-    if (comment.action !== expected) {
-        const what = comment.action === '' ? 'of an unknown action' : comment.action;
-        return { reason: `the ${noun} was ${what}, not ${expected}` };
-    }
-    const prompt = matchTrigger(comment.body, trigger);
-    if (prompt === undefined)
-        return { reason: `the ${noun} does not start with ${trigger}` };
-    return { prompt };
-}
-/** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
-function isBot(comment) {
-    return comment.authorType === 'Bot' || /\[bot\]$/i.test(comment.author);
-}
-/** Logins compare without case, and a bot may be listed with or without its `[bot]` suffix. */
-function sameLogin(listed, login, bot) {
-    const norm = (s) => (bot ? s.replace(/\[bot\]$/i, '') : s).toLowerCase();
-    return norm(listed.trim()) === norm(login);
-}
-/**
- * Whether the commenter may run the agent: listed in `allowed-users`, a bot listed in
- * `allowed-bots`, (not a bot) the pull request's author with `allow-pr-author`, or (not a bot) a
- * collaborator whose permission reaches `permission`. Bots are refused unless listed, whatever
- * their permission or authorship: automation that can comment must not be able to spend the
- * quota or edit the docs by accident.
- */
-async function checkCommenter(octokit, event, comment, rules) {
-    const login = comment.author;
-    if (isBot(comment)) {
-        if (rules.allowedBots === '*')
-            return { allowed: true, why: '`allowed-bots` is `*`' };
-        if (rules.allowedBots.some(b => sameLogin(b, login, true)))
-            return { allowed: true, why: `@${login} is listed in \`allowed-bots\`` };
-        const inUsers = rules.allowedUsers.some(u => sameLogin(u, login, true));
-        return {
-            allowed: false,
-            reason: inUsers
-                ? `@${login} is a bot listed in \`allowed-users\`; bots run only when listed in \`allowed-bots\``
-                : `@${login} is a bot; bots run only when listed in \`allowed-bots\``
-        };
-    }
-    if (login !== '' && rules.allowedUsers.some(u => sameLogin(u, login, false)))
-        return { allowed: true, why: `@${login} is listed in \`allowed-users\`` };
-    const author = event.pullRequestAuthor;
-    if (rules.allowPrAuthor && login !== '' && author && sameLogin(author, login, false))
-        return {
-            allowed: true,
-            why: `@${login} opened this pull request, and \`allow-pr-author\` is \`true\``
-        };
-    if (!octokit)
-        return {
-            allowed: false,
-            reason: `no \`github-token\` to check the permission of @${login || 'the commenter'}`
-        };
-    const actual = await getCommenterPermission(octokit, event.owner, event.repo, login);
-    if (!meetsPermission(actual, rules.permission))
-        return {
-            allowed: false,
-            reason: `@${login || 'the commenter'} has ${actual} permission; ${rules.permission} is required ` +
-                '(or list the login in `allowed-users`)'
-        };
-    return { allowed: true, why: `@${login} has ${actual} permission` };
-}
-/** Reactions on the trigger comment this run answers; 😕 only after 👀 told the writer it was taken. */
-class Reactions {
-    trigger;
-    octokit;
-    mayWrite;
-    event;
-    constructor(trigger, octokit, mayWrite, event) {
-        this.trigger = trigger;
-        this.octokit = octokit;
-        this.mayWrite = mayWrite;
-        this.event = event;
-    }
-    async add(content) {
-        const { comment } = this.trigger;
-        if (!this.octokit || !this.mayWrite)
-            return;
-        if (content === 'confused' && !hasReaction(comment, 'eyes'))
-            return;
-        await addReaction(this.octokit, this.event.owner, this.event.repo, comment, content, core_warning);
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/report/own-merge.ts
@@ -50491,10 +50587,14 @@ function inputsForOtherCommands(raw, command) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate.ts
-// Whether this run is carried out, decided before any request to the service: the trigger and who
-// wrote it, runs GitHub gives no secrets (forks, Dependabot), an instruction that is empty or
-// holds a secret, and a merge of the docs agent's own pull request. A run that is not carried out
-// is a Skip: what to say (a notice, a reply, a reaction), published by main.
+// Whether this run is carried out, and how, decided once before any request of the command: the
+// trigger and who wrote it, runs GitHub gives no secrets (forks, Dependabot), an instruction that
+// is empty or holds a secret, and a merge of the docs agent's own pull request. A run that is not
+// carried out is a Skip: what to say (a notice, a reply, a reaction), published by main. A run
+// that is goes on with the gate's answer (Go): the trigger, where the run comments, the comment
+// policy and the GitHub clients, which the commands take as they are and never derive again.
+
+
 
 
 
@@ -50507,26 +50607,51 @@ function inputsForOtherCommands(raw, command) {
 
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS];
 /**
+ * The run's GitHub clients, built here and nowhere else: one per token (each call within the
+ * run's time, through the proxy), and one Records per client and key (every thread listed once
+ * per run, for the gate and the command alike).
+ */
+class GitHubClients {
+    make;
+    clock;
+    made = new Map();
+    trusted;
+    constructor(make, 
+    /** The run's clock (its Deadline). */
+    clock) {
+        this.make = make;
+        this.clock = clock;
+    }
+    client(token) {
+        let octokit = this.made.get(token);
+        if (!octokit) {
+            octokit = this.make(token);
+            this.made.set(token, octokit);
+        }
+        return octokit;
+    }
+    records(octokit, secret) {
+        if (this.trusted?.octokit !== octokit || this.trusted.secret !== secret)
+            this.trusted = new Records(octokit, secret, this.clock);
+        return this.trusted;
+    }
+}
+/**
  * The checks that come before the settings, in the contract's order: a comment event's trigger
  * and writer come before every other input, so a comment that is not for this action never
  * fails on a setting it does not use; then whether GitHub gave this run its secrets; then the
  * instruction a trigger gives. A misconfigured trigger input throws an InputError.
  */
 async function admit(c) {
-    const get = c.get ?? runnerInput;
-    const gate = readGateInputs(get);
+    const gate = readGateInputs(c.get ?? runnerInput);
     if (!TRIGGER_EVENTS.includes(c.event.eventName)) {
         // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
         // there is no misconfiguration to fail on.
         const withheld = withheldSecretsWhy(c.event, c.env);
-        if (withheld && !gate.hasApiKey)
-            return {
-                skip: {
-                    reason: `no \`api-key\`: ${withheld}`,
-                    notice: `This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`
-                }
-            };
-        return {};
+        if (!withheld || gate.hasApiKey)
+            return {};
+        const notice = `This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`;
+        return { skip: { reason: `no \`api-key\`: ${withheld}`, notice } };
     }
     const checked = checkComment(c.event.comment, gate.triggerWord);
     // Most comments are not for us: settled without a request or any other input.
@@ -50534,55 +50659,89 @@ async function admit(c) {
         return {
             skip: { reason: 'reason' in checked ? checked.reason : 'the event carries no comment' }
         };
-    const comment = c.event.comment;
-    // A trigger comment: a misconfigured trigger input now fails the step, naming the input.
-    const rules = readTriggerSettings(get);
-    const octokit = rules.githubToken === '' ? undefined : c.github(rules.githubToken);
-    const mayWrite = octokit !== undefined && rules.comment !== 'false';
+    return admitTrigger(c, gate, c.event.comment, checked.prompt);
+}
+/** A trigger comment: who wrote it, the key GitHub gave the run, the instruction it gives. */
+async function admitTrigger(c, gate, comment, prompt) {
+    // A misconfigured trigger input now fails the step, naming the input.
+    const rules = readTriggerSettings(c.get ?? runnerInput);
+    const octokit = rules.githubToken === '' ? undefined : c.clients.client(rules.githubToken);
+    const reacts = octokit !== undefined && writes(rules.comment);
     const who = await checkCommenter(octokit, c.event, comment, rules);
-    if (!who.allowed)
-        return {
-            skip: {
-                reason: who.reason,
-                notice: `Ignored the trigger ${triggerNoun(comment)}: ${who.reason}.`,
-                ...(mayWrite ? { reaction: { comment, content: '-1' } } : {})
-            },
-            octokit
-        };
+    if (!who.allowed) {
+        const notice = `Ignored the trigger ${triggerNoun(comment)}: ${who.reason}.`;
+        const reaction = reacts ? { reaction: { comment, content: '-1' } } : {};
+        return { skip: { reason: who.reason, notice, ...reaction }, octokit };
+    }
     if (!gate.hasApiKey)
         return { skip: noKeyForTrigger(c.event, comment, who.why), octokit };
-    const refusal = refuseInstruction(checked.prompt, gate.hasPrompt, rules.trigger, c.event, comment);
-    if (refusal !== undefined) {
-        const place = placeOf(c.event);
-        const answer = mayWrite && place !== undefined;
-        return {
-            skip: {
-                reason: refusal.reason,
-                notice: refusal.body.replace(/\n+/g, ' '),
-                ...(answer ? { reply: { place, body: refusal.body } } : {}),
-                ...(answer ? { reaction: { comment, content: 'confused' } } : {})
-            },
-            octokit
-        };
-    }
-    const fix = await fixTrigger(c, checked.prompt, gate, rules.trigger, octokit);
+    const refusal = refuseInstruction(prompt, gate.hasPrompt, rules.trigger, c.event, comment);
+    if (refusal !== undefined)
+        return { skip: answered(c.event, comment, reacts, refusal), octokit };
+    const fix = await fixTrigger(c, prompt, gate, rules.trigger, octokit);
     if (fix?.kind === 'no-such-suggestion' || fix?.kind === 'unreadable') {
-        const place = placeOf(c.event);
-        const answer = mayWrite && place !== undefined;
-        return {
-            skip: {
-                reason: fix.kind === 'unreadable'
-                    ? "the report's records cannot be read with this key"
-                    : 'no such suggestion in the newest report',
-                notice: fix.reply,
-                ...(answer ? { reply: { place, body: fix.reply } } : {}),
-                ...(answer ? { reaction: { comment, content: 'confused' } } : {})
-            },
-            octokit
-        };
+        const reason = fix.kind === 'unreadable'
+            ? "the report's records cannot be read with this key"
+            : 'no such suggestion in the newest report';
+        return { skip: answered(c.event, comment, reacts, { reason, body: fix.reply }), octokit };
     }
-    const accepted = fix?.kind === 'fix' ? { prompt: fix.prompt, fixes: fix.fixes } : { prompt: checked.prompt };
-    return { trigger: { comment, ...accepted, why: who.why }, rules, octokit };
+    const accepted = fix?.kind === 'fix' ? { prompt: fix.prompt, fixes: fix.fixes } : { prompt };
+    return { trigger: { comment, ...accepted, why: who.why }, rules, reacts, octokit };
+}
+/** A trigger not carried out, answered where it was written (a reply and 😕) when it may be. */
+function answered(event, comment, reacts, r) {
+    const place = placeOf(event);
+    const answer = reacts && place !== undefined;
+    return {
+        reason: r.reason,
+        notice: r.body.replace(/\n+/g, ' '),
+        ...(answer ? { reply: { place, body: r.body } } : {}),
+        ...(answer ? { reaction: { comment, content: 'confused' } } : {})
+    };
+}
+/**
+ * The rest of the gate, once the settings are read and before any request of the command: the
+ * comment policy and where the run comments, the GitHub clients, and whether a merge is the
+ * agent's own. A `comment: true` with nowhere to comment throws an InputError.
+ */
+async function decide(c, admitted, s, payload) {
+    const commenting = commentPolicy(s);
+    const target = commentTarget(s, c.event);
+    // A job run asks GitHub whatever `comment` says: whether a merge is the agent's own, and the
+    // record that its job opened a pull request.
+    const reads = commenting.writes || admitted.trigger !== undefined || isJobSettings(s);
+    const octokit = reads && s.githubToken !== '' ? c.clients.client(s.githubToken) : undefined;
+    const records = octokit ? c.clients.records(octokit, s.apiKey) : undefined;
+    if (isJobSettings(s)) {
+        const own = await ownMergeSkip(c.event, payload, s, records);
+        if (own)
+            return { skip: own, octokit };
+    }
+    const go = {
+        ...(admitted.trigger ? { trigger: admitted.trigger } : {}),
+        ...(target ? { target } : {}),
+        commenting,
+        ...(octokit ? { octokit } : {}),
+        ...(records ? { records } : {}),
+        ...(s.notifyToken ? { notifyOctokit: c.clients.client(s.notifyToken) } : {})
+    };
+    return { go, notes: notesOf(s, target, octokit) };
+}
+/** `comment: false`: nothing is written on GitHub (no answer, no reply, no reaction). */
+const writes = (comment) => comment !== 'false';
+/** The comment policy: the one reading of `comment` and `comment-mode`. */
+function commentPolicy(s) {
+    return { writes: writes(s.comment), mode: s.commentMode };
+}
+/** What the log says of where the run comments, when it will not. */
+function notesOf(s, target, octokit) {
+    if (target && !octokit)
+        return [{ level: 'info', text: '`github-token` is empty, so no comment is written.' }];
+    if (target || s.command === 'check' || isJobSettings(s) || s.comment !== 'auto')
+        return [];
+    const text = 'This run belongs to no pull request or issue, so the report is in its job summary only. ' +
+        'Set `issue-number` (e.g. a tracking issue) to post it as a comment.';
+    return [{ level: 'notice', text }];
 }
 /**
  * `fix N [more words]` on a thread that holds a report of this project: suggestion N's signed
@@ -50594,8 +50753,8 @@ async function fixTrigger(c, prompt, gate, trigger, octokit) {
     const place = placeOf(c.event);
     if (!asked || !octokit || !place || gate.projectId === '')
         return undefined;
-    const thread = c.records(octokit, gate.apiKey).thread(place);
-    const o = { projectId: gate.projectId, trigger, now: (c.now ?? Date.now)() };
+    const thread = c.clients.records(octokit, gate.apiKey).thread(place);
+    const o = { projectId: gate.projectId, trigger, now: c.clock.now() };
     const found = await resolveFix(thread, o, asked);
     return found.kind === 'not-a-report' ? undefined : found;
 }
@@ -50616,8 +50775,7 @@ async function ownMergeSkip(event, payload, settings, records) {
     try {
         if (!records)
             throw new Error('`github-token` is empty, so GitHub cannot be asked');
-        const opened = await records.thread(place).newest('opened', { project: settings.projectId });
-        jobId = opened?.job;
+        jobId = (await openedBy(records.thread(place), settings.projectId))?.job;
     }
     catch (err) {
         const why = messageOf(err);
@@ -50699,7 +50857,7 @@ function withheldSecretsWhy(event, env) {
 }
 /** Where `comment` says to comment; `true` without a place is an input error. */
 function commentTarget(s, event) {
-    if (s.comment === 'false')
+    if (!writes(s.comment))
         return undefined;
     const fromEvent = PULL_REQUEST_EVENTS.includes(event.eventName) ? event.issueNumber : undefined;
     const issueNumber = s.issueNumber ?? fromEvent;
@@ -50865,7 +51023,6 @@ function runUrl(env) {
 
 
 
-
 const USER_AGENT = `docs-agent-action/${src_version_VERSION}`;
 /**
  * Runs the action. `clock` is where time comes from: a test hands in one whose waits take no
@@ -50878,8 +51035,7 @@ async function run(env = process.env, clock = systemClock) {
     const deadline = new Deadline(clock);
     const result = new CommandResult();
     result.set('skipped', 'false');
-    let service;
-    let reactions;
+    const live = {};
     // Published once: by the run's end, or by the cancellation handler if the runner stops it first.
     let published = false;
     const publishOnce = async () => {
@@ -50888,131 +51044,21 @@ async function run(env = process.env, clock = systemClock) {
         published = true;
         // What is published is the result as it stands now: the command's own flow, still running
         // under a cancellation, cannot change it while it is written out.
-        await publish(result.snapshot(), service, reactions);
+        await publish(result.snapshot(), live);
     };
     // Once the runner cancels, the handler speaks for the run: what the command's own flow says
     // afterwards (its work torn down under it) is not published.
     let cancelled = false;
     const stopOnCancel = onCancel(async (signal) => {
         cancelled = true;
-        service?.halt();
+        live.service?.halt();
         result.failure =
             (await result.onCancel?.(signal).catch(() => undefined)) ??
                 `Cancelled (${signal}): nothing was sent to the service.`;
         await publishOnce();
     });
-    // The run itself: the gate, the settings, the command. A skip or an error ends it early;
-    // whatever it filled in is published below either way.
-    const carryOut = async () => {
-        const eventName = env.GITHUB_EVENT_NAME ?? '';
-        const payload = readPayload(env.GITHUB_EVENT_PATH);
-        const event = readEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
-        const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com';
-        for (const problem of proxyProblems(env))
-            core_warning(problem);
-        const githubProxy = proxyFor(apiUrl, env);
-        if (githubProxy?.url.password)
-            setSecret(decodeURIComponent(githubProxy.url.password));
-        const github = (token) => createOctokit(token, apiUrl, USER_AGENT, deadline, githubProxy);
-        // One per run: what the action trusts on GitHub, each thread listed once (gate and command).
-        let runRecords;
-        const records = (octokit, secret) => {
-            if (runRecords?.octokit !== octokit || runRecords.secret !== secret)
-                runRecords = new Records(octokit, secret);
-            return runRecords;
-        };
-        const admitted = await admit({ event, env, github, records, now: () => deadline.now() });
-        if (admitted.skip) {
-            await skip(result, admitted.skip, admitted.octokit, event);
-            return;
-        }
-        const { trigger, rules } = admitted;
-        if (trigger) {
-            reactions = new Reactions(trigger, admitted.octokit, rules?.comment !== 'false', event);
-            info(`Trigger accepted: ${trigger.why}.`);
-            await reactions.add('eyes');
-        }
-        const commentEvent = trigger !== undefined;
-        // Before any other input, once the gate let the run through (a comment that is no trigger is
-        // skipped whatever its inputs): a `with:` key action.yml does not declare fails the step.
-        refuseUnknownInputs(Object.keys(env));
-        const settings = readSettings(runnerInput, {
-            now: new Date(deadline.now()),
-            workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
-            commentEvent,
-            ...(rules && trigger ? { trigger: rules, triggerPrompt: trigger.prompt } : {})
-        });
-        deadline.limit(settings.waitTimeoutMs);
-        for (const warning of settings.warnings)
-            core_warning(warning);
-        const target = commentTarget(settings, event);
-        // A job run asks GitHub whatever `comment` says: whether a merge is the agent's own, and the
-        // record that its job opened a pull request.
-        const wantsGitHub = settings.comment !== 'false' || commentEvent || isJobSettings(settings);
-        const octokit = wantsGitHub && settings.githubToken !== ''
-            ? (admitted.octokit ?? github(settings.githubToken))
-            : undefined;
-        if (target && !octokit)
-            info('`github-token` is empty, so no comment is written.');
-        if (!target &&
-            settings.command !== 'check' &&
-            !isJobSettings(settings) &&
-            settings.comment === 'auto')
-            notice('This run belongs to no pull request or issue, so the report is in its job summary only. ' +
-                'Set `issue-number` (e.g. a tracking issue) to post it as a comment.');
-        const trusted = octokit ? records(octokit, settings.apiKey) : undefined;
-        if (isJobSettings(settings)) {
-            const own = await ownMergeSkip(event, payload, settings, trusted);
-            if (own) {
-                await skip(result, own, octokit, event);
-                return;
-            }
-        }
-        const serviceProxy = proxyFor(settings.baseUrl, env);
-        if (serviceProxy) {
-            if (serviceProxy.url.password)
-                setSecret(decodeURIComponent(serviceProxy.url.password));
-            info(`Requests to the service go through the proxy ${serviceProxy.hostPort}.`);
-        }
-        service = new ServiceClient({
-            baseUrl: settings.baseUrl,
-            ...(serviceProxy ? { proxy: serviceProxy } : {}),
-            apiKey: settings.apiKey,
-            userAgent: USER_AGENT,
-            // A check spends at most 8 requests, whatever else the workflow allows.
-            maxRequests: settings.command === 'check' ? checkBudget(settings.maxRequests) : settings.maxRequests,
-            deadline,
-            debug: line => debug(line),
-            info: line => info(line),
-            warn: line => core_warning(line)
-        });
-        const common = {
-            event,
-            payload,
-            target,
-            octokit,
-            ...(trusted ? { records: trusted } : {}),
-            ...(settings.notifyToken ? { notifyOctokit: github(settings.notifyToken) } : {}),
-            service,
-            result,
-            deadline,
-            runUrl: runUrl(env),
-            run: runOf(env),
-            serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
-            proxies: { service: serviceProxy, github: githubProxy },
-            ...(trigger?.fixes ? { fixes: trigger.fixes } : {})
-        };
-        if (isJobSettings(settings))
-            await runJob({ ...common, settings });
-        else if (settings.command === 'check')
-            await runCheck({ ...common, settings });
-        else if (settings.command === 'report')
-            await runReport({ ...common, settings });
-        else
-            await runVisitors({ ...common, settings });
-    };
     try {
-        await carryOut();
+        await carryOut(env, deadline, result, live);
     }
     catch (err) {
         // The command's own verdict, if it had one, is what the step reports.
@@ -51022,17 +51068,114 @@ async function run(env = process.env, clock = systemClock) {
         // A cancellation under way keeps its handler (and the process ends there).
         if (!cancelled)
             stopOnCancel();
-        service?.dispose();
+        live.service?.dispose();
     }
     if (!cancelled)
         await publishOnce();
+}
+/**
+ * The run itself: the gate, the settings, the rest of the gate, the command. A skip or an error
+ * ends it early; whatever it filled in is published by run() either way.
+ */
+async function carryOut(env, deadline, result, live) {
+    const { payload, event, githubProxy, clients } = readRunner(env, deadline);
+    const gate = { event, env, clients, clock: deadline };
+    const admitted = await admit(gate);
+    if (admitted.skip)
+        return skip(result, admitted.skip, admitted.octokit, event);
+    const { trigger } = admitted;
+    if (trigger) {
+        live.reactions = new Reactions(trigger, admitted.octokit, admitted.reacts === true, event);
+        info(`Trigger accepted: ${trigger.why}.`);
+        await live.reactions.add('eyes');
+    }
+    // Before any other input, once the gate let the run through (a comment that is no trigger is
+    // skipped whatever its inputs): a `with:` key action.yml does not declare fails the step.
+    refuseUnknownInputs(Object.keys(env));
+    const settings = readSettings(runnerInput, {
+        now: new Date(deadline.now()),
+        workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
+        commentEvent: trigger !== undefined,
+        ...(admitted.rules && trigger ? { trigger: admitted.rules, triggerPrompt: trigger.prompt } : {})
+    });
+    deadline.limit(settings.waitTimeoutMs);
+    for (const warning of settings.warnings)
+        core_warning(warning);
+    const decided = await decide(gate, admitted, settings, payload);
+    if (decided.skip)
+        return skip(result, decided.skip, decided.octokit, event);
+    for (const note of decided.notes)
+        core_namespaceObject[note.level](note.text);
+    const { service, proxy } = serviceFor(settings, env, deadline);
+    live.service = service;
+    const run = runOf(env);
+    await runCommand({
+        ...decided.go,
+        settings,
+        event,
+        payload,
+        service,
+        result,
+        deadline,
+        runUrl: runUrl(env),
+        ...(run ? { run } : {}),
+        serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
+        proxies: { service: proxy, github: githubProxy }
+    });
+}
+/** What the runner says of this run: the event, and the GitHub clients (through the proxy). */
+function readRunner(env, deadline) {
+    const payload = readPayload(env.GITHUB_EVENT_PATH);
+    const event = readEvent(env.GITHUB_EVENT_NAME ?? '', payload, env.GITHUB_REPOSITORY ?? '');
+    const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com';
+    for (const problem of proxyProblems(env))
+        core_warning(problem);
+    const githubProxy = proxyFor(apiUrl, env);
+    if (githubProxy?.url.password)
+        setSecret(decodeURIComponent(githubProxy.url.password));
+    const clients = new GitHubClients(token => createOctokit(token, apiUrl, USER_AGENT, deadline, githubProxy), deadline);
+    return { payload, event, githubProxy, clients };
+}
+/** The service's client, through its proxy (if any). */
+function serviceFor(settings, env, deadline) {
+    const proxy = proxyFor(settings.baseUrl, env);
+    if (proxy) {
+        if (proxy.url.password)
+            setSecret(decodeURIComponent(proxy.url.password));
+        info(`Requests to the service go through the proxy ${proxy.hostPort}.`);
+    }
+    const service = new ServiceClient({
+        baseUrl: settings.baseUrl,
+        ...(proxy ? { proxy } : {}),
+        apiKey: settings.apiKey,
+        userAgent: USER_AGENT,
+        // A check spends at most 8 requests, whatever else the workflow allows.
+        maxRequests: settings.command === 'check' ? checkBudget(settings.maxRequests) : settings.maxRequests,
+        deadline,
+        debug: line => debug(line),
+        info: line => info(line),
+        warn: line => core_warning(line)
+    });
+    return { service, proxy };
+}
+/** The command the settings name. */
+async function runCommand(ctx) {
+    const { settings } = ctx;
+    if (isJobSettings(settings))
+        await runJob({ ...ctx, settings });
+    else if (settings.command === 'check')
+        await runCheck({ ...ctx, settings });
+    else if (settings.command === 'report')
+        await runReport({ ...ctx, settings });
+    else
+        await runVisitors({ ...ctx, settings });
 }
 /**
  * The one place that publishes: outputs (`requests` from the client's count, also after a
  * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
  * on a trigger comment, and the one core.setFailed, redacted.
  */
-async function publish(result, service, reactions) {
+async function publish(result, { service, reactions }) {
     for (const [name, value] of result.outputs)
         setOutput(name, redact(value));
     if (service)
