@@ -50706,16 +50706,17 @@ function answered(event, comment, reacts, r) {
  */
 async function decide(c, admitted, s, payload) {
     const commenting = commentPolicy(s);
-    const target = commentTarget(s, c.event);
+    const target = commentTarget(s, c.event, commenting);
     // A job run asks GitHub whatever `comment` says: whether a merge is the agent's own, and the
     // record that its job opened a pull request.
     const reads = commenting.writes || admitted.trigger !== undefined || isJobSettings(s);
     const octokit = reads && s.githubToken !== '' ? c.clients.client(s.githubToken) : undefined;
     const records = octokit ? c.clients.records(octokit, s.apiKey) : undefined;
+    const notes = notesOf(s, target, octokit);
     if (isJobSettings(s)) {
         const own = await ownMergeSkip(c.event, payload, s, records);
         if (own)
-            return { skip: own, octokit };
+            return { skip: own, octokit, notes };
     }
     const go = {
         ...(admitted.trigger ? { trigger: admitted.trigger } : {}),
@@ -50725,7 +50726,7 @@ async function decide(c, admitted, s, payload) {
         ...(records ? { records } : {}),
         ...(s.notifyToken ? { notifyOctokit: c.clients.client(s.notifyToken) } : {})
     };
-    return { go, notes: notesOf(s, target, octokit) };
+    return { go, notes };
 }
 /** `comment: false`: nothing is written on GitHub (no answer, no reply, no reaction). */
 const writes = (comment) => comment !== 'false';
@@ -50856,8 +50857,8 @@ function withheldSecretsWhy(event, env) {
     return undefined;
 }
 /** Where `comment` says to comment; `true` without a place is an input error. */
-function commentTarget(s, event) {
-    if (!writes(s.comment))
+function commentTarget(s, event, policy) {
+    if (!policy.writes)
         return undefined;
     const fromEvent = PULL_REQUEST_EVENTS.includes(event.eventName) ? event.issueNumber : undefined;
     const issueNumber = s.issueNumber ?? fromEvent;
@@ -51102,10 +51103,10 @@ async function carryOut(env, deadline, result, live) {
     for (const warning of settings.warnings)
         core_warning(warning);
     const decided = await decide(gate, admitted, settings, payload);
-    if (decided.skip)
-        return skip(result, decided.skip, decided.octokit, event);
     for (const note of decided.notes)
         core_namespaceObject[note.level](note.text);
+    if (decided.skip)
+        return skip(result, decided.skip, decided.octokit, event);
     const { service, proxy } = serviceFor(settings, env, deadline);
     live.service = service;
     const run = runOf(env);

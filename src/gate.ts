@@ -104,8 +104,10 @@ export interface Note {
   text: string
 }
 
-export type Decision =
-  { skip: Skip; octokit?: Octokit } | { skip?: undefined; go: Go; notes: Note[] }
+/** The gate's answer, and what the log says first either way. */
+export type Decision = { notes: Note[] } & (
+  { skip: Skip; octokit?: Octokit } | { skip?: undefined; go: Go }
+)
 
 /**
  * The run's GitHub clients, built here and nowhere else: one per token (each call within the
@@ -233,15 +235,16 @@ export async function decide(
   payload: Record<string, unknown>
 ): Promise<Decision> {
   const commenting = commentPolicy(s)
-  const target = commentTarget(s, c.event)
+  const target = commentTarget(s, c.event, commenting)
   // A job run asks GitHub whatever `comment` says: whether a merge is the agent's own, and the
   // record that its job opened a pull request.
   const reads = commenting.writes || admitted.trigger !== undefined || isJobSettings(s)
   const octokit = reads && s.githubToken !== '' ? c.clients.client(s.githubToken) : undefined
   const records = octokit ? c.clients.records(octokit, s.apiKey) : undefined
+  const notes = notesOf(s, target, octokit)
   if (isJobSettings(s)) {
     const own = await ownMergeSkip(c.event, payload, s, records)
-    if (own) return { skip: own, octokit }
+    if (own) return { skip: own, octokit, notes }
   }
   const go: Go = {
     ...(admitted.trigger ? { trigger: admitted.trigger } : {}),
@@ -251,7 +254,7 @@ export async function decide(
     ...(records ? { records } : {}),
     ...(s.notifyToken ? { notifyOctokit: c.clients.client(s.notifyToken) } : {})
   }
-  return { go, notes: notesOf(s, target, octokit) }
+  return { go, notes }
 }
 
 /** `comment: false`: nothing is written on GitHub (no answer, no reply, no reaction). */
@@ -408,8 +411,8 @@ function withheldSecretsWhy(event: EventInfo, env: NodeJS.ProcessEnv): string | 
 }
 
 /** Where `comment` says to comment; `true` without a place is an input error. */
-function commentTarget(s: Settings, event: EventInfo): Place | undefined {
-  if (!writes(s.comment)) return undefined
+function commentTarget(s: Settings, event: EventInfo, policy: CommentPolicy): Place | undefined {
+  if (!policy.writes) return undefined
   const fromEvent = PULL_REQUEST_EVENTS.includes(event.eventName) ? event.issueNumber : undefined
   const issueNumber = s.issueNumber ?? fromEvent
   if (issueNumber === undefined || event.owner === '' || event.repo === '') {

@@ -115,8 +115,8 @@ async function carryOut(
   deadline.limit(settings.waitTimeoutMs)
   for (const warning of settings.warnings) core.warning(warning)
   const decided = await decide(gate, admitted, settings, payload)
-  if (decided.skip) return skip(result, decided.skip, decided.octokit, event)
   for (const note of decided.notes) core[note.level](note.text)
+  if (decided.skip) return skip(result, decided.skip, decided.octokit, event)
   const { service, proxy } = serviceFor(settings, env, deadline)
   live.service = service
   const run = runOf(env)
