@@ -20,6 +20,7 @@ import { redact, registerSecrets } from './secrets.js'
 import { isJobSettings, readSecretInputs, readSettings, runnerInput } from './settings.js'
 import { VERSION } from './version.js'
 import { refuseUnknownInputs } from './input-names.js'
+import { settingsDebugLine } from './settings-debug.js'
 import { messageOf } from './errors.js'
 import { readPayload, runOf, runUrl } from './workflow-run.js'
 import { proxyFor, proxyProblems } from './proxy.js'
@@ -101,6 +102,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
       commentEvent,
       ...(rules && trigger ? { trigger: rules, triggerPrompt: trigger.prompt } : {})
     })
+    core.debug(settingsDebugLine(settings))
     deadline.limit(settings.waitTimeoutMs)
     for (const warning of settings.warnings) core.warning(warning)
     const target = commentTarget(settings, event)
