@@ -1,6 +1,7 @@
 // Unit tier: the README's inputs by command, and docs/inputs-reference.md's table and workflow of
-// every input and outputs table, are generated from action.yml: one text describes the interface,
-// and this test fails when either drifts from it (run `npm run readme`).
+// every input and outputs table, are generated from action.yml and the input table
+// (src/input-table.js, which says which command reads which input): one text describes the
+// interface, and this test fails when either drifts from it (run `npm run readme`).
 import { describe, it, expect } from '@jest/globals'
 import fs from 'node:fs'
 import {
@@ -9,15 +10,15 @@ import {
   withInputsWorkflow,
   withTables
 } from '../scripts/readme-inputs.js'
+import { INPUTS } from '../src/input-table.js'
 
 const readme = fs.readFileSync('README.md', 'utf8')
 const reference = fs.readFileSync('docs/inputs-reference.md', 'utf8')
 const yml = fs.readFileSync('action.yml', 'utf8')
-const settings = fs.readFileSync('src/settings.ts', 'utf8')
 
 describe('README', () => {
   it('its inputs by command, and the reference’s tables and workflow, are what action.yml says', () => {
-    expect(withTables(readme, yml, settings)).toBe(readme)
+    expect(withTables(readme, yml)).toBe(readme)
     expect(withInputsWorkflow(reference, yml)).toBe(reference)
   })
 
@@ -41,10 +42,15 @@ describe('README', () => {
       /\noutputs:/,
       '\n  new-one:\n    description: x\n  new-two:\n    description: y\n\noutputs:'
     )
-    expect(inputsByCommand(more, settings).split('\n')).toHaveLength(
-      inputsByCommand(yml, settings).split('\n').length
-    )
-    expect(inputsByCommand(more, settings)).toMatch(/every command\*\*: .*`new-one`, `new-two`/)
+    expect(inputsByCommand(more).split('\n')).toHaveLength(inputsByCommand(yml).split('\n').length)
+    expect(inputsByCommand(more)).toMatch(/every command\*\*: .*`new-one`, `new-two`/)
+  })
+
+  it('groups the inputs by the commands the input table says read them', () => {
+    const moved = INPUTS.map(i => (i.name === 'top' ? { ...i, commands: ['report' as const] } : i))
+    expect(inputsByCommand(yml)).toMatch(/- \*\*`visitors`, `report`\*\*: .*`top`/)
+    expect(inputsByCommand(yml, moved)).toMatch(/- \*\*`report`\*\*: .*`top`/)
+    expect(inputsByCommand(yml, moved)).not.toMatch(/- \*\*`visitors`, `report`\*\*: .*`top`/)
   })
 
   it('is a front page: at most 250 lines, Mintlify named at the top, both commands shown', () => {

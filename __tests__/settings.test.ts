@@ -1,10 +1,9 @@
 // Unit tier: every input read and checked into settings.
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it, expect } from '@jest/globals'
 import { InputError, isLoopback, parseDuration } from '../src/inputs.js'
 import {
-  DEFAULTS,
   readSettings,
   readTriggerSettings,
   type AnalyticsSettings,
@@ -12,9 +11,8 @@ import {
   type Settings,
   type SettingsContext
 } from '../src/settings.js'
-import { parseInputs } from '../sim/run-action.js'
 import { tempDir } from './temp-dirs.js'
-import { INPUT_NAMES, refuseUnknownInputs } from '../src/input-names.js'
+import { DEFAULTS, INPUT_NAMES, refuseUnknownInputs } from '../src/input-names.js'
 
 const defaults: Record<string, string> = {
   command: 'message',
@@ -199,10 +197,6 @@ describe('readSettings', () => {
     })
   })
 
-  it('keeps the list of inputs equal to action.yml', () => {
-    expect(INPUT_NAMES).toEqual([...parseInputs(readFileSync('action.yml', 'utf8')).keys()])
-  })
-
   it('refuses an INPUT_* variable action.yml does not declare, naming the nearest input', () => {
     const given = INPUT_NAMES.map(n => `INPUT_${n.toUpperCase()}`)
     expect(() => refuseUnknownInputs(given)).not.toThrow()
@@ -233,14 +227,6 @@ describe('readSettings', () => {
       /a repository Secret .*\$\{\{ secrets\.DOCS_API_KEY \}\}/
     )
     expect(read({ command: 'check' }).command).toBe('check')
-  })
-
-  it('keeps the defaults equal to action.yml', () => {
-    const fromYaml = parseInputs(readFileSync('action.yml', 'utf8'))
-    const withDefault = [...fromYaml].filter(
-      ([name, value]) => value !== undefined && name !== 'github-token'
-    )
-    expect(Object.fromEntries(withDefault)).toEqual(DEFAULTS)
   })
 
   it('warns, naming them, about inputs set for another command', () => {

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6362);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(695);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6362:
+/***/ 695:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33206,6 +33206,11 @@ function formatChange(now, before) {
     const amount = `${sign}${formatNumber(Math.abs(diff))}`;
     return percent === '0.0' ? amount : `${amount} (${sign}${percent}%)`;
 }
+/**
+ * The marks of a change that matters for the docs (analytics/marks.ts decides which): the overview
+ * marks its changes with them, and "what the fix did" its verdicts.
+ */
+const MARKS = { better: '🟢', worse: '🔴' };
 /** "+20.0%", "−3.1%", "±0%"; undefined when there is nothing to compare with. */
 function formatPercentChange(now, before) {
     if (!Number.isFinite(before) || before <= 0)
@@ -33298,9 +33303,9 @@ function details(summary, body, open = false) {
 const VISIBLE_ROWS = 10;
 /**
  * A table whose rows past the first `visible` sit in a collapsed block (with the header repeated,
- * so that part is a table of its own). `foldLabel(first, last)` names the folded ranks.
+ * so that part is a table of its own), named by the folded ranks: "Pages 11–20" (`noun`: Pages).
  */
-function foldedTable(columns, rows, foldLabel, visible = VISIBLE_ROWS) {
+function foldedTable(columns, rows, noun, visible = VISIBLE_ROWS) {
     const head = tableHead(columns);
     if (rows.length === 0)
         return '';
@@ -33308,7 +33313,8 @@ function foldedTable(columns, rows, foldLabel, visible = VISIBLE_ROWS) {
     if (rows.length <= visible)
         return shown;
     const rest = `${head}\n${rows.slice(visible).join('\n')}`;
-    return `${shown}\n\n${details(foldLabel(visible + 1, rows.length), rest)}`;
+    const label = `${noun} ${formatNumber(visible + 1)}–${formatNumber(rows.length)}`;
+    return `${shown}\n\n${details(label, rest)}`;
 }
 
 // EXTERNAL MODULE: external "node:http"
@@ -43432,6 +43438,13 @@ class JobRun {
     }
 }
 
+;// CONCATENATED MODULE: ./src/analytics/sections/outcome.ts
+/** A page's row in a pages section: among its top pages, or those shown for another section. */
+function pageRowOf(section, path) {
+    const of = (rows) => rows?.find(row => row.path === path);
+    return of(section?.top) ?? of(section?.shown);
+}
+
 ;// CONCATENATED MODULE: ./src/analytics/search-gaps.ts
 // Content gaps as a search log really shows them (field notes): the search bar logs the typing
 // prefixes of one query as rows of their own ("webhook sig", "webhook signa" on the way to
@@ -43579,6 +43592,7 @@ function byTopic(rows, textOf, countOf) {
 ;// CONCATENATED MODULE: ./src/analytics/suggestions.ts
 
 
+
 const MAX_SUGGESTIONS = 5;
 /** The least evidence a suggestion needs: searches with no click, 👎, or times asked. */
 const MIN_SEARCHES = 5;
@@ -43654,15 +43668,26 @@ function gapSuggestions(searches, assistant) {
     if (!searches)
         return [];
     const { gaps } = contentGaps(searches.gaps, assistant?.answered);
-    return byTopic(gaps.filter(q => q.searchQuery.trim() !== ''), q => q.searchQuery, q => q.hits)
-        .filter(t => t.total >= MIN_SEARCHES)
-        .map(t => ({
+    return topics(gaps, q => q.searchQuery, q => q.hits, MIN_SEARCHES).map(t => ({
         kind: 'gap',
-        id: `gap:${t.key}`,
-        query: t.rows[0]?.searchQuery ?? '',
+        id: gapId(t.text),
+        query: t.text,
         hits: t.total,
-        phrasings: phrasings(t.rows.map(q => q.searchQuery)),
+        phrasings: t.phrasings,
         prefixes: t.rows.flatMap(q => q.prefixes ?? [])
+    }));
+}
+/**
+ * Rows of text from readers (queries, questions) by topic, the topics counted at least `min`
+ * times: each with its first row's text, its total and up to 3 of its phrasings.
+ */
+function topics(rows, textOf, countOf, min) {
+    return byTopic(rows.filter(row => textOf(row).trim() !== ''), textOf, countOf)
+        .filter(t => t.total >= min)
+        .map(t => ({
+        ...t,
+        text: t.rows[0] ? textOf(t.rows[0]) : '',
+        phrasings: phrasings(t.rows.map(textOf))
     }));
 }
 /** Up to 3 phrasings, as readers typed them, each once (as the report shows them). */
@@ -43685,7 +43710,7 @@ function perThousand(thumbsDown, views) {
 function pageSuggestions(feedback, views) {
     if (!feedback)
         return [];
-    const viewsOf = (path) => (views?.top.find(r => r.path === path) ?? views?.shown?.find(r => r.path === path))?.total;
+    const viewsOf = (path) => pageRowOf(views, path)?.total;
     const pages = feedback.top
         .filter(p => p.thumbsDown >= MIN_THUMBS_DOWN && p.path !== '')
         .map(p => {
@@ -43725,20 +43750,18 @@ function commentsOn(feedback, path) {
 function questionSuggestions(assistant) {
     if (!assistant)
         return [];
-    return byTopic(assistant.top.filter(q => q.question.trim() !== ''), q => q.question, q => q.count)
-        .filter(t => t.total >= MIN_TIMES_ASKED)
-        .map(t => ({
+    return topics(assistant.top, q => q.question, q => q.count, MIN_TIMES_ASKED).map(t => ({
         kind: 'question',
-        id: `question:${t.key}`,
-        question: t.rows[0]?.question ?? '',
+        id: questionId(t.text),
+        question: t.text,
         count: t.total,
-        phrasings: phrasings(t.rows.map(q => q.question))
+        phrasings: t.phrasings
     }));
 }
 /** The stale pages as suggestions, with the views and 👎 the tables show for them. */
 function staleSuggestions(stale, feedback, views) {
     return (stale ?? []).map(p => {
-        const seen = views?.top.find(r => r.path === p.path) ?? views?.shown?.find(r => r.path === p.path);
+        const seen = pageRowOf(views, p.path);
         const rated = feedback?.top.find(r => r.path === p.path);
         return {
             kind: 'stale',
@@ -43910,6 +43933,7 @@ function pointsChangeMatter(points) {
 
 
 
+
 /** The periods back from this report's start that a merge is followed for. */
 const EFFECT_PERIODS = 8;
 /** Per how many of the denominator each kind's rate is given. */
@@ -43952,7 +43976,7 @@ function subjectNumbers(sections, id) {
             if (!row)
                 return { below: x.top.length };
             const views = sections.find((v) => v.ok && v.name === 'views');
-            const seen = views?.top.find(r => r.path === row.path) ?? views?.shown?.find(r => r.path === row.path);
+            const seen = pageRowOf(views, row.path);
             return seen ? { count: row.thumbsDown, of: seen.total } : undefined;
         }
         case 'question': {
@@ -44523,12 +44547,9 @@ function pageRow(row, rank, siteUrl, previous) {
         ...(previous ? [pageChange(row.total, previous.before)] : [])
     ]);
 }
-/** The label of a folded block of pages: "Pages 11–20". */
-function pagesFoldLabel(first, last) {
-    return `Pages ${formatNumber(first)}–${formatNumber(last)}`;
-}
 
 ;// CONCATENATED MODULE: ./src/report/health-tables.ts
+
 
 
 
@@ -44583,12 +44604,12 @@ function sectionTables(r, rows) {
         .join('\n\n');
 }
 const rank = (i) => String(i + 1);
-const foldLabel = (noun) => (first, last) => `${noun} ${formatNumber(first)}–${formatNumber(last)}`;
+/** A section's top items, ranked (`#`), each row's other cells from `cells`, folded past ten. */
+function rankedTable(columns, items, noun, cells) {
+    return foldedTable([{ header: '#', align: 'right' }, ...columns], items.map((item, i) => tableRow([rank(i), ...cells(item)])), noun);
+}
 // ---------------------------------------------------------------------------------------------
 // Pages: one table, visitors and views side by side
-function findRow(x, path) {
-    return x?.top.find(row => row.path === path) ?? x?.shown?.find(row => row.path === path);
-}
 function previousTotal(x, path) {
     return x.previousRows?.find(row => row.path === path)?.total;
 }
@@ -44603,23 +44624,22 @@ function pagesBlock(r, rows, visitors, views) {
     const lead = (visitors ?? views);
     const compare = r.previous !== undefined;
     const shown = [visitors, views].filter((x) => x !== undefined);
-    const columns = [{ header: '#', align: 'right' }, { header: 'Page' }];
+    const columns = [{ header: 'Page' }];
     for (const x of shown) {
         columns.push({ header: x.name === 'visitors' ? 'Visitors' : 'Views', align: 'right' });
         if (compare && x.previousRows)
             columns.push({ header: 'Change', align: 'right' });
     }
-    const cells = (row, i) => tableRow([
-        rank(i),
+    const cells = (row) => [
         pageCell(row.path, r.siteUrl),
         ...shown.flatMap(x => {
-            const found = x === lead ? row : findRow(x, row.path);
+            const found = x === lead ? row : pageRowOf(x, row.path);
             const value = found ? formatNumber(found.total) : '–';
             if (!compare || !x.previousRows)
                 return [value];
             return [value, found ? pageChange(found.total, previousTotal(x, row.path)) : '–'];
         })
-    ]);
+    ];
     const sentences = [
         `${shown.map(health_tables_split).join('; ')}, on ${plural(lead.rows, 'page')}.`,
         visitors && visitors.totals.human + visitors.totals.ai !== visitors.totals.total
@@ -44630,7 +44650,7 @@ function pagesBlock(r, rows, visitors, views) {
             : '',
         views && visitors ? 'The top pages by unique visitors:' : ''
     ];
-    const table = foldedTable(columns, lead.top.slice(0, rows).map((row, i) => cells(row, i)), pagesFoldLabel);
+    const table = rankedTable(columns, lead.top.slice(0, rows), 'Pages', cells);
     return {
         title: 'Top pages',
         summary: `by ${visitors ? 'unique visitors' : 'page views'}, ${plural(lead.rows, 'page')}`,
@@ -44664,23 +44684,18 @@ function searchesBlock(x, assistant, r, rows) {
             : '',
         x.folded > 0 ? foldedNote(x) : ''
     ];
-    const table = foldedTable([
-        { header: '#', align: 'right' },
+    const columns = [
         { header: 'Query' },
         { header: 'Hits', align: 'right' },
         { header: 'Clicked', align: 'right' },
         { header: 'Top clicked page' }
-    ], x.top
-        .slice(0, rows)
-        .map((q, i) => tableRow([
-        rank(i),
+    ];
+    const table = rankedTable(columns, x.top.slice(0, rows), 'Queries', q => [
         textCell(q.searchQuery, QUERY_MAX_CHARS),
         formatNumber(q.hits),
         clicks(q, answered),
-        q.topClickedPage === null
-            ? '–'
-            : pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
-    ])), foldLabel('Queries'));
+        q.topClickedPage === null ? '–' : pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
+    ]);
     return {
         title,
         summary: `top queries, ${plural(allGaps, 'content gap')}`,
@@ -44715,23 +44730,18 @@ function feedbackBlock(x, views, r, rows) {
             summary: 'no 👎',
             body: [intro, 'No page got a thumbs-down or code-snippet feedback.'].join('\n\n')
         };
-    const table = foldedTable([
-        { header: '#', align: 'right' },
+    const counts = ['👎', '👍', 'Code', ...(views ? ['Views'] : [])];
+    const columns = [
         { header: 'Page' },
-        { header: '👎', align: 'right' },
-        { header: '👍', align: 'right' },
-        { header: 'Code', align: 'right' },
-        ...(views ? [{ header: 'Views', align: 'right' }] : [])
-    ], x.top
-        .slice(0, rows)
-        .map((p, i) => tableRow([
-        rank(i),
+        ...counts.map(header => ({ header, align: 'right' }))
+    ];
+    const table = rankedTable(columns, x.top.slice(0, rows), 'Pages', p => [
         pageCell(p.path, r.siteUrl, FEEDBACK_PAGE_MAX_CHARS),
         formatNumber(p.thumbsDown),
         formatNumber(p.thumbsUp),
         formatNumber(p.code),
         ...(views ? [viewsOf(views, p.path)] : [])
-    ])), foldLabel('Pages'));
+    ]);
     return {
         title,
         summary: 'the pages with the most 👎',
@@ -44739,7 +44749,7 @@ function feedbackBlock(x, views, r, rows) {
     };
 }
 function viewsOf(views, path) {
-    const row = findRow(views, path);
+    const row = pageRowOf(views, path);
     return row ? formatNumber(row.total) : '–';
 }
 // ---------------------------------------------------------------------------------------------
@@ -44766,13 +44776,11 @@ function assistantBlock(x, rows) {
             summary: 'no unanswered question',
             body: [intro, 'No unanswered question.'].join('\n\n')
         };
-    const table = foldedTable([
-        { header: '#', align: 'right' },
-        { header: 'Unanswered question' },
-        { header: 'Asked', align: 'right' }
-    ], x.top
-        .slice(0, rows)
-        .map((q, i) => tableRow([rank(i), textCell(q.question, QUESTION_MAX_CHARS), formatNumber(q.count)])), foldLabel('Questions'));
+    const columns = [{ header: 'Unanswered question' }, { header: 'Asked', align: 'right' }];
+    const table = rankedTable(columns, x.top.slice(0, rows), 'Questions', q => [
+        textCell(q.question, QUESTION_MAX_CHARS),
+        formatNumber(q.count)
+    ]);
     return {
         title,
         summary: 'the unanswered questions asked most often',
@@ -44863,7 +44871,7 @@ function sentenceOf(s, when) {
         }
     }
 }
-/** What a suggestion is, in a word or two, bold before its instruction. */
+/** What a suggestion is, in a word or two: bold before its instruction, and before its subject. */
 const KIND_LABELS = {
     gap: 'Search gap',
     page: 'Page',
@@ -44971,12 +44979,14 @@ function subjectOf(s) {
             return publicText(s.question, suggestions_QUESTION_MAX_CHARS);
     }
 }
-/** An earlier suggestion's subject in the line of their states: a page as a path, else quoted. */
-function shownSubject(e) {
-    if (e.id.startsWith('page:'))
-        return escapeText(clipMiddle(e.subject, 40));
-    return `“${escapeText(clip(e.subject, 40))}”`;
+/** A subject in a line of text: a page as its path (clipped in the middle), else quoted; inert. */
+function inlineSubject(isPage, subject, maxChars) {
+    if (isPage)
+        return escapeText(clipMiddle(subject, maxChars));
+    return `“${escapeText(clip(subject, maxChars))}”`;
 }
+/** An earlier suggestion's subject in the line of their states. */
+const shownSubject = (e) => inlineSubject(e.id.startsWith('page:'), e.subject, 40);
 /**
  * What became of the last report's suggestions that someone took, by subject (never by the last
  * report's numbers, which this report's own 1–5 would be read as); none taken, no line. Those
@@ -45010,22 +45020,22 @@ function earlierLine(earlier) {
 
 
 
+
 const fix_effect_DAY = 86_400_000;
 /** "Nov 12": the day of an instant. */
 const dayOf = (ms, now) => shortRange({ dateFrom: isoDay(ms), dateTo: isoDay(ms + fix_effect_DAY) }, now);
 /** The fixes a comment shows; the `report` output has them all. */
 const SHOWN_EFFECTS = 5;
 const fix_effect_SUBJECT_MAX_CHARS = 36;
-const UNIT = {
-    gap: 'zero-click per 1,000 searches',
-    page: '👎 per 1,000 views',
-    question: 'unanswered per 100 questions'
+/** What each kind's rate counts, and among what: "zero-click per 1,000 searches". */
+const COUNTED = {
+    gap: ['zero-click', 'searches'],
+    page: ['👎', 'views'],
+    question: ['unanswered', 'questions']
 };
-const VERDICT = {
-    better: '🟢 better',
-    worse: '🔴 worse',
-    unchanged: 'unchanged'
-};
+const unitOf = (kind) => `${COUNTED[kind][0]} per ${formatNumber(RATE_PER[kind])} ${COUNTED[kind][1]}`;
+/** "🟢 better", "🔴 worse", "unchanged". */
+const verdictText = (v) => (v === 'unchanged' ? v : `${MARKS[v]} ${v}`);
 /** "20.0", or "below the top 10 now" (never 0: the rows read cannot say how many). */
 function shownRate(kind, n) {
     if (!isCounted(n))
@@ -45033,22 +45043,16 @@ function shownRate(kind, n) {
     const rate = rateOf(kind, n);
     return rate === undefined ? '–' : rate.toFixed(1);
 }
+/** "Search gap “rotate key”", "Page /api/auth": the suggestion as the report named it. */
 function subjectCell(e) {
-    switch (e.kind) {
-        case 'gap':
-            return `Search gap “${escapeText(clip(e.subject, fix_effect_SUBJECT_MAX_CHARS))}”`;
-        case 'page':
-            return `Page ${escapeText(clipMiddle(e.subject, fix_effect_SUBJECT_MAX_CHARS))}`;
-        case 'question':
-            return `Unanswered “${escapeText(clip(e.subject, fix_effect_SUBJECT_MAX_CHARS))}”`;
-    }
+    return `${KIND_LABELS[e.kind]} ${inlineSubject(e.kind === 'page', e.subject, fix_effect_SUBJECT_MAX_CHARS)}`;
 }
 /** "20.0 → 1.8 → 1.1 zero-click per 1,000 searches", its periods in small type under it. */
 function ratesCell(e, now) {
     const periods = [e.suggested, ...e.since];
     const rates = periods.map(p => shownRate(e.kind, p.numbers)).join(' → ');
     const when = periods.map(p => shortRange(p.range, now)).join(' → ');
-    return `${rates} ${UNIT[e.kind]}<br><sub>${when}</sub>`;
+    return `${rates} ${unitOf(e.kind)}<br><sub>${when}</sub>`;
 }
 /** The one line the block folds to: the newest fix, its first and last rate, its verdict. */
 function summaryOf(effects) {
@@ -45057,9 +45061,9 @@ function summaryOf(effects) {
         return '';
     const last = e.since.at(-1);
     const rates = `${shownRate(e.kind, e.suggested.numbers)} → ${last ? shownRate(e.kind, last.numbers) : '–'}`;
-    const verdict = e.verdict ? `, ${VERDICT[e.verdict]}` : '';
+    const verdict = e.verdict ? `, ${verdictText(e.verdict)}` : '';
     const more = effects.length > 1 ? ` · ${effects.length - 1} more` : '';
-    return `#${e.pr}: ${rates} ${UNIT[e.kind]}${verdict}${more}`;
+    return `#${e.pr}: ${rates} ${unitOf(e.kind)}${verdict}${more}`;
 }
 /** The block, or '' with no fix measured. */
 function effectBlock(effects, range, now) {
@@ -45072,7 +45076,7 @@ function effectBlock(effects, range, now) {
         subjectCell(e),
         dayOf(e.mergedAt, now),
         ratesCell(e, now),
-        e.verdict ? VERDICT[e.verdict] : '–'
+        e.verdict ? verdictText(e.verdict) : '–'
     ]));
     const noun = periodNoun(range);
     const period = /^\d/.test(noun) ? `period of ${noun}` : noun;
@@ -45147,9 +45151,9 @@ function render(r, rows, cut) {
  */
 function health_metaLine(r) {
     const compared = r.previous ? [`vs ${shortRange(r.previous, r.generatedAt)}`] : [];
-    const marked = r.sections.some(x => x.ok && /🟢|🔴/.test(health_headline(x, r.sections)[1]));
+    const marked = r.sections.some(x => x.ok && Object.values(MARKS).some(mark => health_headline(x, r.sections)[1].includes(mark)));
     // Which changes get a mark (they matter: analytics/marks.ts) is stated in docs/weekly-report.md.
-    const marks = marked ? [`${BETTER} better · ${WORSE} worse for the docs`] : [];
+    const marks = marked ? [`${MARKS.better} better · ${MARKS.worse} worse for the docs`] : [];
     return [`Project ${escapeText(r.projectId)}`, ...compared, ...marks].join(' · ');
 }
 /** Where it came from, at the end: a comment outlives its run, so a reader needs it, but later. */
@@ -45172,8 +45176,6 @@ function trendOf(r) {
         current: { range: { dateFrom, dateTo }, visitors, views }
     });
 }
-const BETTER = '🟢';
-const WORSE = '🔴';
 // A change is marked only when it matters: analytics/marks.ts holds the rule
 // (docs/weekly-report.md states it).
 function overview(r) {
@@ -45210,7 +45212,7 @@ function withMark(text, diff, direction) {
     if (diff === 0 || text === 'no change' || direction === 'neutral')
         return text;
     const better = direction === 'up-is-better' ? diff > 0 : diff < 0;
-    return `${text} ${better ? BETTER : WORSE}`;
+    return `${text} ${better ? MARKS.better : MARKS.worse}`;
 }
 const NO_DATA = 'no data for this range';
 /** The section's headline and its change (empty without `compare`). */
@@ -47600,6 +47602,18 @@ async function runReport(ctx) {
     info(`Docs-health report for ${describeRange(s.range)}: ${s.sections.join(', ')}.`);
     const thread = reportThread(ctx);
     const records = await recall(ctx, thread);
+    const read = await readReport(ctx, records);
+    const { report, keys } = await composeReport(ctx, read, records);
+    await setOutputs(ctx, report);
+    // The summary is on the run's page: no link to the page it is on.
+    if (s.summary)
+        ctx.result.summary = renderHealthReport({ ...report, runUrl: undefined }, bytes(SUMMARY_MAX_BYTES));
+    setComment(ctx, thread, report, keys);
+    endOfReport(read, report.incomplete);
+}
+/** Each section, then the trend; the totals an earlier report recorded cost no request. */
+async function readReport(ctx, records) {
+    const s = ctx.settings;
     const known = s.previous ? records?.totals(s.previous) : undefined;
     const input = { ...sectionInput(ctx, { withPrevious: true }), ...(known ? { known } : {}) };
     const sections = [];
@@ -47609,6 +47623,14 @@ async function runReport(ctx) {
     };
     const stop = await readSections(s.sections, input, ctx.service, sections);
     const trend = s.trendRanges ? await readTrendOf(ctx, sections, records, stop) : undefined;
+    return { sections, stop, trend };
+}
+/**
+ * The report drawn from what was read and what earlier reports recorded: what to fix this week,
+ * what the last fixes did; and the keys of the records it leaves for the next report.
+ */
+async function composeReport(ctx, { sections, stop, trend }, records) {
+    const s = ctx.settings;
     const fixes = await fixStates(ctx, records);
     const ages = await stalePages(ctx, sections);
     const suggested = suggest({ sections, fixes, stale: ages.stale, ...periodStart(s) });
@@ -47617,13 +47639,7 @@ async function runReport(ctx) {
         return times > 1 ? { ...x, times } : x;
     });
     const effects = effectsOf(records, s.range, sections, fixes);
-    const trendCut = trend?.stop
-        ? {
-            stop: trend.stop,
-            missing: periodSpan(trend.points.map(p => p.range), trend.stop.missing)
-        }
-        : undefined;
-    const incomplete = incompleteReason(sections, stop, trendCut);
+    const incomplete = incompleteReason(sections, stop, trendCut(trend));
     const report = {
         projectId: s.projectId,
         range: s.range,
@@ -47641,14 +47657,23 @@ async function runReport(ctx) {
         ...(ages.withoutFile > 0 ? { pagesWithoutFile: ages.withoutFile } : {}),
         effects
     };
-    await setOutputs(ctx, report);
-    // The summary is on the run's page: no link to the page it is on.
-    if (s.summary)
-        ctx.result.summary = renderHealthReport({ ...report, runUrl: undefined }, bytes(SUMMARY_MAX_BYTES));
-    // A run stopped part way still posts, but only where no report of this range is yet: a
-    // complete one is never replaced by a partial one.
     const measured = subjectsToRecord(suggestions.map(x => x.id), effects, fixes);
-    setComment(ctx, thread, report, recordKeys(s, sections, trend, suggestions, measured));
+    return { report, keys: recordKeys(s, sections, trend, suggestions, measured) };
+}
+/** Where the trend stopped, and the periods it misses, for the report's "incomplete". */
+function trendCut(trend) {
+    return trend?.stop
+        ? {
+            stop: trend.stop,
+            missing: periodSpan(trend.points.map(p => p.range), trend.stop.missing)
+        }
+        : undefined;
+}
+/**
+ * How the run ends once the report is published: at the workflow's `max-requests`, what was read
+ * is the report; another stop, or no section read, fails the step.
+ */
+function endOfReport({ sections, stop, trend }, incomplete) {
     const ended = stop ?? trend?.stop?.error;
     if (ended instanceof BudgetError) {
         // The cap the workflow set: what was read is the report, and the run did what it was told.
@@ -47803,6 +47828,8 @@ function setComment(ctx, thread, report, records) {
             // from the comment's text.
             extraKeys: records,
             body: room => renderHealthReport({ ...report, trigger: s.trigger }, chars(room)),
+            // A run stopped part way still posts, but only where no report of this range is yet: a
+            // complete one is never replaced by a partial one.
             mode: report.incomplete && mode === 'upsert' ? 'if-absent' : mode
         });
         if (ref.kept)
@@ -48736,123 +48763,38 @@ const rowObject = (r) => ({
  * dates requested or null when unbounded. .csv and .ndjson hold the rows only.
  */
 async function openSink(filePath, format, range, totals) {
-    const fail = (error) => new Error(`Cannot write the visitors file ${filePath}: ${messageOf(error)}`, { cause: error });
-    // The rows go to a new file beside the target, renamed onto it once whole: a reader never sees
-    // half an export, a failed one leaves nothing, and rename replaces a symlink at the target
-    // instead of writing through it. A device or pipe (/dev/stdout, a FIFO) is written in place:
-    // renaming onto it would replace it.
-    let tempPath;
-    let stream;
-    try {
-        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(filePath), { recursive: true });
-        const existing = await (0,promises_namespaceObject.lstat)(filePath).catch(() => undefined);
-        if (existing?.isDirectory())
-            throw new Error('it is a folder');
-        const inPlace = existing !== undefined && (existing.isCharacterDevice() || existing.isFIFO());
-        if (!inPlace)
-            tempPath = tempPathBeside(filePath);
-        const handle = tempPath
-            ? await (0,promises_namespaceObject.open)(tempPath, CREATE_FLAGS, 0o644)
-            : await (0,promises_namespaceObject.open)(filePath, external_node_fs_namespaceObject.constants.O_WRONLY | (external_node_fs_namespaceObject.constants.O_NOFOLLOW ?? 0));
-        stream = handle.createWriteStream();
-    }
-    catch (error) {
-        throw fail(error);
-    }
-    // Kept so a later write or close reports it; the listener also keeps an 'error' event from
-    // crashing the process between two calls.
-    let failure;
-    stream.on('error', error => (failure ??= error));
+    const file = await ExportFile.open(filePath);
+    const encoding = ENCODINGS[format];
     let rowsWritten = 0;
     let state = 'open';
-    const put = async (text) => {
-        if (failure !== undefined)
-            throw fail(failure);
-        if (text === '')
-            return;
-        try {
-            if (!stream.write(text))
-                await waitFor(stream, 'drain');
-        }
-        catch (error) {
-            throw fail(error);
-        }
-    };
-    // A run that exits mid-export (process.exit on cancellation) runs no more awaits: the temp
-    // file is removed synchronously on the way out.
-    const removeOnExit = () => {
-        if (tempPath)
-            (0,external_node_fs_namespaceObject.rmSync)(tempPath, { force: true });
-    };
-    process.once('exit', removeOnExit);
-    const discard = async () => {
-        process.off('exit', removeOnExit);
-        state = 'aborted';
-        stream.destroy();
-        // Wait for the handle to be released (removing an open file fails on Windows).
-        await (0,external_node_stream_promises_namespaceObject.finished)(stream).catch(() => undefined);
-        if (tempPath)
-            await (0,promises_namespaceObject.rm)(tempPath, { force: true }).catch(() => undefined);
-    };
-    // A function, not a comparison, because abort() changes `state` while close() awaits.
-    const wasAborted = () => state === 'aborted';
     const ensureOpen = () => {
         if (state !== 'open')
             throw new Error(`The visitors file ${filePath} is already ${state}`);
     };
-    const nullable = (date) => date === undefined || date === '' ? null : date;
-    if (format === 'json') {
-        const head = {
-            range: { dateFrom: nullable(range.dateFrom), dateTo: nullable(range.dateTo) },
-            totals: { human: totals.human, ai: totals.ai, total: totals.total }
-        };
-        await put(`${JSON.stringify(head).slice(0, -1)},"visitors":[`);
-    }
-    else if (format === 'csv')
-        await put(CSV_HEADER);
-    const encode = (rows) => {
-        if (rows.length === 0)
-            return '';
-        if (format === 'csv')
-            return stringify(rows.map(r => [csvCell(r.path), r.human, r.ai, r.total]), CSV_OPTIONS);
-        const lines = rows.map(r => JSON.stringify(rowObject(r)));
-        // JSON: one row a line so that the file diffs and greps well; still one document.
-        if (format === 'json')
-            return (rowsWritten === 0 ? '\n' : ',\n') + lines.join(',\n');
-        return lines.join('\n') + '\n';
+    const discard = () => {
+        state = 'aborted';
+        return file.discard();
     };
+    await file.put(encoding.head(range, totals));
     return {
         async write(rows) {
             ensureOpen();
-            await put(encode(rows));
+            await file.put(encoding.rows(rows, rowsWritten === 0));
             rowsWritten += rows.length;
         },
         async close() {
             ensureOpen();
             state = 'closing';
             try {
-                if (format === 'json')
-                    await put(rowsWritten === 0 ? ']}\n' : '\n]}\n');
-                stream.end();
-                await (0,external_node_stream_promises_namespaceObject.finished)(stream).catch(error => {
-                    throw fail(failure ?? error);
-                });
-                if (failure !== undefined)
-                    throw fail(failure);
-                // abort() may have come while the last bytes were flushed: then nothing is published.
-                if (wasAborted())
-                    throw new Error(`The visitors file ${filePath} is already aborted`);
-                if (tempPath)
-                    await (0,promises_namespaceObject.rename)(tempPath, filePath).catch(error => {
-                        throw fail(error);
-                    });
+                await file.put(encoding.end(rowsWritten));
+                // A function, not a comparison, because abort() changes `state` while close() awaits.
+                await file.publish(() => state === 'aborted');
             }
             catch (error) {
                 // A file that could not be finished is no export: nothing is left behind.
                 await discard();
                 throw error;
             }
-            process.off('exit', removeOnExit);
             state = 'closed';
         },
         async abort() {
@@ -48863,6 +48805,119 @@ async function openSink(filePath, format, range, totals) {
         }
     };
 }
+const nullable = (date) => date === undefined || date === '' ? null : date;
+const jsonLines = (rows) => rows.map(r => JSON.stringify(rowObject(r)));
+const ENCODINGS = {
+    json: {
+        head: (range, totals) => {
+            const head = {
+                range: { dateFrom: nullable(range.dateFrom), dateTo: nullable(range.dateTo) },
+                totals: { human: totals.human, ai: totals.ai, total: totals.total }
+            };
+            return `${JSON.stringify(head).slice(0, -1)},"visitors":[`;
+        },
+        // One row a line so that the file diffs and greps well; still one document.
+        rows: (rows, first) => rows.length === 0 ? '' : (first ? '\n' : ',\n') + jsonLines(rows).join(',\n'),
+        end: rowsWritten => (rowsWritten === 0 ? ']}\n' : '\n]}\n')
+    },
+    csv: {
+        head: () => CSV_HEADER,
+        rows: rows => rows.length === 0
+            ? ''
+            : stringify(rows.map(r => [csvCell(r.path), r.human, r.ai, r.total]), CSV_OPTIONS),
+        end: () => ''
+    },
+    ndjson: {
+        head: () => '',
+        rows: rows => (rows.length === 0 ? '' : jsonLines(rows).join('\n') + '\n'),
+        end: () => ''
+    }
+};
+/**
+ * The file an export is written to. The rows go to a new file beside the target, renamed onto it
+ * once whole: a reader never sees half an export, a failed one leaves nothing, and rename replaces
+ * a symlink at the target instead of writing through it. A device or pipe (/dev/stdout, a FIFO) is
+ * written in place: renaming onto it would replace it.
+ */
+class ExportFile {
+    filePath;
+    stream;
+    tempPath;
+    /** Kept so a later write or close reports it. */
+    failure;
+    constructor(filePath, stream, tempPath) {
+        this.filePath = filePath;
+        this.stream = stream;
+        this.tempPath = tempPath;
+        // The listener also keeps an 'error' event from crashing the process between two calls.
+        stream.on('error', error => (this.failure ??= error));
+        process.once('exit', this.removeOnExit);
+    }
+    static async open(filePath) {
+        try {
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(filePath), { recursive: true });
+            const existing = await (0,promises_namespaceObject.lstat)(filePath).catch(() => undefined);
+            if (existing?.isDirectory())
+                throw new Error('it is a folder');
+            const inPlace = existing !== undefined && (existing.isCharacterDevice() || existing.isFIFO());
+            const tempPath = inPlace ? undefined : tempPathBeside(filePath);
+            const handle = tempPath
+                ? await (0,promises_namespaceObject.open)(tempPath, CREATE_FLAGS, 0o644)
+                : await (0,promises_namespaceObject.open)(filePath, external_node_fs_namespaceObject.constants.O_WRONLY | (external_node_fs_namespaceObject.constants.O_NOFOLLOW ?? 0));
+            return new ExportFile(filePath, handle.createWriteStream(), tempPath);
+        }
+        catch (error) {
+            throw cannotWrite(filePath, error);
+        }
+    }
+    /** Writes `text`, waiting while the file lags behind (backpressure). */
+    async put(text) {
+        if (this.failure !== undefined)
+            throw cannotWrite(this.filePath, this.failure);
+        if (text === '')
+            return;
+        try {
+            if (!this.stream.write(text))
+                await waitFor(this.stream, 'drain');
+        }
+        catch (error) {
+            throw cannotWrite(this.filePath, error);
+        }
+    }
+    /** Flushes and closes the file, then puts it in place, unless `aborted` says otherwise by then. */
+    async publish(aborted) {
+        this.stream.end();
+        await (0,external_node_stream_promises_namespaceObject.finished)(this.stream).catch(error => {
+            throw cannotWrite(this.filePath, this.failure ?? error);
+        });
+        if (this.failure !== undefined)
+            throw cannotWrite(this.filePath, this.failure);
+        // abort() may have come while the last bytes were flushed: then nothing is published.
+        if (aborted())
+            throw new Error(`The visitors file ${this.filePath} is already aborted`);
+        if (this.tempPath)
+            await (0,promises_namespaceObject.rename)(this.tempPath, this.filePath).catch(error => {
+                throw cannotWrite(this.filePath, error);
+            });
+        process.off('exit', this.removeOnExit);
+    }
+    /** Stops writing and removes the partial file. */
+    async discard() {
+        process.off('exit', this.removeOnExit);
+        this.stream.destroy();
+        // Wait for the handle to be released (removing an open file fails on Windows).
+        await (0,external_node_stream_promises_namespaceObject.finished)(this.stream).catch(() => undefined);
+        if (this.tempPath)
+            await (0,promises_namespaceObject.rm)(this.tempPath, { force: true }).catch(() => undefined);
+    }
+    // A run that exits mid-export (process.exit on cancellation) runs no more awaits: the temp
+    // file is removed synchronously on the way out.
+    removeOnExit = () => {
+        if (this.tempPath)
+            (0,external_node_fs_namespaceObject.rmSync)(this.tempPath, { force: true });
+    };
+}
+const cannotWrite = (filePath, error) => new Error(`Cannot write the visitors file ${filePath}: ${messageOf(error)}`, { cause: error });
 /** Resolves on `event`; rejects on 'error', or on 'close' first (a destroyed stream never drains). */
 function waitFor(stream, event) {
     return new Promise((resolve, reject) => {
@@ -49042,13 +49097,13 @@ function fitVisitorsReport(r, opts) {
         return { markdown: fitMarkdown(`${head}\n`, opts.room, note), rows: 0 };
     const title = topTitle(r);
     const columns = pageColumns(r.previous !== undefined);
-    const lines = r.top.map((row, i) => pageRowOf(r, row, i + 1));
+    const lines = r.top.map((row, i) => visitors_pageRowOf(r, row, i + 1));
     // fitRows renders last the row count it returns.
     let shown = 0;
     const build = (rows) => {
         const blocks = [head, title];
         if (rows > 0)
-            blocks.push(foldedTable(columns, lines.slice(0, rows), pagesFoldLabel));
+            blocks.push(foldedTable(columns, lines.slice(0, rows), 'Pages'));
         const omitted = r.top.length - rows;
         if (omitted > 0)
             blocks.push(omittedNote(omitted, opts.fullData));
@@ -49060,7 +49115,7 @@ function fitVisitorsReport(r, opts) {
     }, r.top.length, opts.room, note);
     return { markdown, rows: markdown.includes(title) ? shown : 0 };
 }
-function pageRowOf(r, row, rank) {
+function visitors_pageRowOf(r, row, rank) {
     const previous = r.previous ? { before: r.previous.byPath.get(row.path)?.total } : undefined;
     return pageRow(row, rank, r.siteUrl, previous);
 }
@@ -49088,7 +49143,20 @@ async function runVisitors(ctx) {
     // The report section's reader, with this command's file and its words for warnings; the
     // period before is read below, once the export is written.
     const input = sectionInput(ctx, { withPrevious: false });
-    const { api } = input;
+    const pages = await exportRows(ctx, input);
+    setExportOutputs(ctx, pages.read);
+    const report = await visitorsReport(ctx, pages, input);
+    // Never reported complete when it is not: the step fails, with the summary saying why.
+    const { incomplete } = pages.section;
+    if (incomplete)
+        ctx.result.failure =
+            `The visitors export is incomplete: ${incomplete}` +
+                (s.outputFile ? ` The ${pages.read.rows} rows read are in ${s.outputFile.path}.` : '');
+    publishReport(ctx, report);
+}
+/** Every row of the range, written to `output-file` page by page as it comes. */
+async function exportRows(ctx, input) {
+    const s = ctx.settings;
     let sink;
     let rowsRead = 0;
     // Cancelled mid-export: the partial file goes, and the log says how far the export got.
@@ -49096,9 +49164,8 @@ async function runVisitors(ctx) {
         await sink?.abort().catch(() => undefined);
         return `Cancelled (${signal}) after reading ${rowsRead} rows: the export stopped${s.outputFile ? `, and no file was written to ${s.outputFile.path}` : ''}.`;
     };
-    let pages;
     try {
-        pages = await readRangePages('visitors', input, {
+        const pages = await readRangePages('visitors', input, {
             label: '',
             onPage: async (rows, page) => {
                 if (s.outputFile && !sink)
@@ -49108,6 +49175,7 @@ async function runVisitors(ctx) {
             }
         });
         await sink?.close();
+        return pages;
     }
     catch (err) {
         await sink?.abort().catch(() => undefined);
@@ -49115,7 +49183,10 @@ async function runVisitors(ctx) {
             throw budgetSpent(err, rowsRead, s.pageSize, sink !== undefined);
         throw explainTimeUp(err, sink !== undefined);
     }
-    const { read, section } = pages;
+}
+/** What the export read, in the log and the step's outputs. */
+function setExportOutputs(ctx, read) {
+    const s = ctx.settings;
     const totals = read.first.totals;
     info(`Exported ${read.rows} rows in ${requestsText(read.requests)}` +
         (read.abandoned ? ` (${read.abandoned} read ahead past the end)` : '') +
@@ -49127,13 +49198,18 @@ async function runVisitors(ctx) {
     ctx.result.set('rows', String(read.rows));
     if (s.outputFile)
         ctx.result.set('visitors-file', s.outputFile.absolute);
+}
+/** The report of the export: the range's top pages, and the period before and the trend if asked. */
+async function visitorsReport(ctx, pages, input) {
+    const s = ctx.settings;
+    const { read, section } = pages;
     const report = {
         projectId: s.projectId,
         range: s.range,
         period: s.period,
-        totals,
+        totals: read.first.totals,
         rows: read.rows,
-        top: pages.section.top,
+        top: section.top,
         file: s.outputFile?.path,
         maxRowsReached: read.maxRowsReached,
         runUrl: ctx.runUrl,
@@ -49144,27 +49220,30 @@ async function runVisitors(ctx) {
     };
     if (s.previous)
         report.previous = await readPrevious(pages, input, s.previous);
-    if (s.trendRanges) {
-        const before = report.previous;
-        report.trend = await readTrend(api, {
-            ranges: s.trendRanges,
-            series: ['visitors'],
-            // The period before is the trend's newest: the comparison already read its totals.
-            known: range => before && range.dateFrom === before.range.dateFrom && range.dateTo === before.range.dateTo
-                ? { visitors: before.totals }
-                : undefined
-        });
-        if (report.trend.stop)
-            core_warning(`Trend: stopped at the period from ${report.trend.stop.at.dateFrom}: ${report.trend.stop.reason}`);
-    }
+    if (s.trendRanges)
+        report.trend = await readVisitorsTrend(input, s.trendRanges, report.previous);
     // The client counts every request it sent, retries included.
     report.requests = ctx.service.requests;
     info(`This run spent ${requestsText(report.requests)} of the analytics quota (about 100 an hour).`);
-    // Never reported complete when it is not: the step fails, with the summary saying why.
-    if (section.incomplete)
-        ctx.result.failure =
-            `The visitors export is incomplete: ${section.incomplete}` +
-                (s.outputFile ? ` The ${read.rows} rows read are in ${s.outputFile.path}.` : '');
+    return report;
+}
+/** The totals of the periods before the range, newest first. */
+async function readVisitorsTrend(input, ranges, before) {
+    const trend = await readTrend(input.api, {
+        ranges,
+        series: ['visitors'],
+        // The period before is the trend's newest: the comparison already read its totals.
+        known: range => before && range.dateFrom === before.range.dateFrom && range.dateTo === before.range.dateTo
+            ? { visitors: before.totals }
+            : undefined
+    });
+    if (trend.stop)
+        core_warning(`Trend: stopped at the period from ${trend.stop.at.dateFrom}: ${trend.stop.reason}`);
+    return trend;
+}
+/** The report in the summary (its top pages, pointing at the file) and as the comment. */
+function publishReport(ctx, report) {
+    const s = ctx.settings;
     const file = s.outputFile ? `\`${s.outputFile.path}\`` : undefined;
     // The summary is on the run's page: no link to the page it is on.
     const summary = fitVisitorsReport({ ...report, runUrl: undefined }, { room: bytes(visitors_SUMMARY_MAX_BYTES), fullData: file });
@@ -49563,72 +49642,12 @@ function keyFormLine(apiKey) {
             'secret passed as `api-key` (e.g. `DOCS_API_KEY`)'
     };
 }
-/** The key, the project, each operation, the agent API: what the probes say, line by line. */
-function serviceLines(probes, projectId) {
+function verdictsOf(probes, projectId) {
     const answered = probes.filter(p => p.entry.status !== undefined);
     const refused = probes.find(p => failedWith(p, 401));
     const allForbidden = answered.length > 0 && answered.every(p => failedWith(p, 403));
     const wrongAddress = isWrongAddress(probes);
     const unknown = wrongAddress ? undefined : probes.find(isProjectUnknown);
-    const anyOk = probes.some(p => p.error === undefined);
-    const lines = [];
-    // The key.
-    if (refused)
-        lines.push({
-            check: 'API key accepted',
-            verdict: 'fail',
-            seen: 'the service refuses the key',
-            said: failureText(refused),
-            fix: capitalise(KEY_REFUSED_HINT)
-        });
-    else if (allForbidden)
-        lines.push({
-            check: 'API key accepted',
-            verdict: 'fail',
-            seen: 'every request was refused',
-            said: failureText(answered[0]),
-            fix: keyForbiddenFix(answered[0], projectId)
-        });
-    else if (wrongAddress)
-        lines.push({
-            check: 'Service found',
-            verdict: 'fail',
-            seen: 'the address does not answer as the service does',
-            said: failureText(answered.find(isPageAnswer) ?? answered[0]),
-            fix: WRONG_ADDRESS_FIX
-        });
-    else if (answered.length === 0)
-        lines.push({
-            check: 'API key accepted',
-            verdict: 'fail',
-            seen: 'the service did not answer',
-            said: failureText(probes[0]),
-            fix: 'Check `base-url` (leave it out for `https://api.mintlify.com`) and the network'
-        });
-    else
-        lines.push({ check: 'API key accepted', verdict: 'pass', seen: 'the service accepts it' });
-    // The project.
-    if (unknown)
-        lines.push({
-            check: 'Project found',
-            verdict: 'fail',
-            seen: `${escapeText(projectId)} was not found`,
-            said: failureText(unknown),
-            fix: capitalise(PROJECT_HINT)
-        });
-    else if (!wrongAddress && (anyOk || probes.some(knowsProject)))
-        lines.push({ check: 'Project found', verdict: 'pass', seen: escapeText(projectId) });
-    else
-        lines.push({
-            check: 'Project found',
-            verdict: 'skip',
-            seen: refused || allForbidden
-                ? 'not known: see “API key accepted”'
-                : wrongAddress
-                    ? 'not known: see “Service found”'
-                    : 'not known: nothing answered'
-        });
-    // Each operation: its own verdict, unless the key or project already said why it failed.
     const upstream = refused || allForbidden
         ? 'API key accepted'
         : wrongAddress
@@ -49636,18 +49655,86 @@ function serviceLines(probes, projectId) {
             : unknown
                 ? 'Project found'
                 : undefined;
+    return { probes, projectId, answered, refused, allForbidden, wrongAddress, unknown, upstream };
+}
+/** The key, the project, each operation, the agent API: what the probes say, line by line. */
+function serviceLines(probes, projectId) {
+    const v = verdictsOf(probes, projectId);
+    return [keyLine(v), projectLine(v), ...operationLines(v)];
+}
+/** The key: accepted, refused, or not known (nothing answered as the service does). */
+function keyLine({ probes, projectId, answered, refused, allForbidden, wrongAddress }) {
+    if (refused)
+        return {
+            check: 'API key accepted',
+            verdict: 'fail',
+            seen: 'the service refuses the key',
+            said: failureText(refused),
+            fix: capitalise(KEY_REFUSED_HINT)
+        };
+    if (allForbidden)
+        return {
+            check: 'API key accepted',
+            verdict: 'fail',
+            seen: 'every request was refused',
+            said: failureText(answered[0]),
+            fix: keyForbiddenFix(answered[0], projectId)
+        };
+    if (wrongAddress)
+        return {
+            check: 'Service found',
+            verdict: 'fail',
+            seen: 'the address does not answer as the service does',
+            said: failureText(answered.find(isPageAnswer) ?? answered[0]),
+            fix: WRONG_ADDRESS_FIX
+        };
+    if (answered.length === 0)
+        return {
+            check: 'API key accepted',
+            verdict: 'fail',
+            seen: 'the service did not answer',
+            said: failureText(probes[0]),
+            fix: 'Check `base-url` (leave it out for `https://api.mintlify.com`) and the network'
+        };
+    return { check: 'API key accepted', verdict: 'pass', seen: 'the service accepts it' };
+}
+/** The project: found, not found, or not known because the key or the address failed first. */
+function projectLine(v) {
+    const { probes, projectId, unknown, wrongAddress } = v;
+    if (unknown)
+        return {
+            check: 'Project found',
+            verdict: 'fail',
+            seen: `${escapeText(projectId)} was not found`,
+            said: failureText(unknown),
+            fix: capitalise(PROJECT_HINT)
+        };
+    const anyOk = probes.some(p => p.error === undefined);
+    if (!wrongAddress && (anyOk || probes.some(knowsProject)))
+        return { check: 'Project found', verdict: 'pass', seen: escapeText(projectId) };
+    return {
+        check: 'Project found',
+        verdict: 'skip',
+        seen: v.refused || v.allForbidden
+            ? 'not known: see “API key accepted”'
+            : wrongAddress
+                ? 'not known: see “Service found”'
+                : 'not known: nothing answered'
+    };
+}
+/** Each operation: its own verdict, unless the key or project already said why it failed. */
+function operationLines({ probes, upstream }) {
     const notAsked = upstream
         ? `not checked: see “${upstream}”`
         : probes.some(notSent)
             ? 'not checked: the requests this check may send were spent (`max-requests`)'
             : 'not checked: the hourly analytics limit is spent';
-    for (const operation of [...lines_ANALYTICS, 'agent']) {
+    return [...lines_ANALYTICS, 'agent'].map(operation => {
         const p = probes.find(x => x.entry.operation === operation);
-        lines.push(p
+        return p
             ? operationLine(operation, p, upstream)
-            : { check: TITLES[operation], verdict: 'skip', seen: notAsked });
-    }
-    return lines;
+            : { check: TITLES[operation], verdict: 'skip', seen: notAsked };
+    });
 }
 function operationLine(operation, p, upstream) {
     const check = TITLES[operation];
@@ -50225,55 +50312,60 @@ const BEFORE_YEAR_ONE = 'choose a later range or fewer periods';
  * before it that `compare` and `trend` need (both need a bounded range).
  */
 function readRange(get, now, want) {
-    const s = { range: {} };
+    const periodText = get('period');
+    const asked = periodText !== '' ? readPeriod(get, periodText, now) : { range: readDates(get) };
+    const previous = want.compare ? { previous: range_input_readPrevious(asked) } : {};
+    const trend = want.trend > 0 ? { trendRanges: readTrendRanges(asked, want.trend) } : {};
+    return { ...asked, ...previous, ...trend };
+}
+/** `period`, resolved to its dates on `now`; never with `date-from` or `date-to`. */
+function readPeriod(get, periodText, now) {
+    if (get('date-from') !== '' || get('date-to') !== '')
+        throw new InputError('period', 'cannot be combined with `date-from` or `date-to`: use one or the other');
+    const period = parsePeriod(periodText);
+    if (!period)
+        throw new InputError('period', `${quote(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``);
+    return { period, range: resolvePeriod(period, now) };
+}
+/** `date-from` and `date-to` as given (each optional), once they name real instants in order. */
+function readDates(get) {
     const from = get('date-from');
     const to = get('date-to');
-    const periodText = get('period');
     const form = '`YYYY-MM-DD` or an ISO 8601 date-time such as `2026-11-01T00:00:00Z`';
-    if (periodText !== '') {
-        if (from !== '' || to !== '')
-            throw new InputError('period', 'cannot be combined with `date-from` or `date-to`: use one or the other');
-        const period = parsePeriod(periodText);
-        if (!period)
-            throw new InputError('period', `${quote(periodText)} is not a period; expected \`Nd\` (N from 1 to 366), \`yesterday\`, \`last-week\` or \`last-month\``);
-        s.period = period;
-        s.range = resolvePeriod(period, now);
-    }
-    else {
-        const fromAt = from === '' ? undefined : parseInstant(from);
-        const toAt = to === '' ? undefined : parseInstant(to);
-        if (from !== '' && fromAt === undefined)
-            throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`);
-        if (to !== '' && toAt === undefined)
-            throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`);
-        if (fromAt !== undefined && (fromAt < FIRST_INSTANT || fromAt >= END_INSTANT))
-            throw new InputError('date-from', `${quote(from)} ${YEARS}`);
-        if (toAt !== undefined && (toAt <= FIRST_INSTANT || toAt > END_INSTANT))
-            throw new InputError('date-to', `${quote(to)} ${YEARS}`);
-        if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
-            throw new InputError('date-to', `must be after \`date-from\` (it is exclusive): ${to} is not after ${from}`);
-        if (from !== '')
-            s.range.dateFrom = from;
-        if (to !== '')
-            s.range.dateTo = to;
-    }
-    if (want.compare) {
-        const { dateFrom, dateTo } = s.range;
-        if (dateFrom === undefined || dateTo === undefined)
-            throw new InputError('compare', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
-        s.previous = previousRange({ dateFrom, dateTo }, s.period);
-        if (s.previous === undefined)
-            throw new InputError('compare', `needs the period before the range, which would start before year 1: ${BEFORE_YEAR_ONE}`);
-    }
-    if (want.trend > 0) {
-        const { dateFrom, dateTo } = s.range;
-        if (dateFrom === undefined || dateTo === undefined)
-            throw new InputError('trend', 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
-        s.trendRanges = rangesBefore({ dateFrom, dateTo }, want.trend, s.period);
-        if (s.trendRanges === undefined)
-            throw new InputError('trend', `(${want.trend}) reaches back before year 1 from this range: ${BEFORE_YEAR_ONE}`);
-    }
-    return s;
+    const fromAt = from === '' ? undefined : parseInstant(from);
+    const toAt = to === '' ? undefined : parseInstant(to);
+    if (from !== '' && fromAt === undefined)
+        throw new InputError('date-from', `${quote(from)} is not a real date; expected ${form}`);
+    if (to !== '' && toAt === undefined)
+        throw new InputError('date-to', `${quote(to)} is not a real date; expected ${form}`);
+    if (fromAt !== undefined && (fromAt < FIRST_INSTANT || fromAt >= END_INSTANT))
+        throw new InputError('date-from', `${quote(from)} ${YEARS}`);
+    if (toAt !== undefined && (toAt <= FIRST_INSTANT || toAt > END_INSTANT))
+        throw new InputError('date-to', `${quote(to)} ${YEARS}`);
+    if (fromAt !== undefined && toAt !== undefined && toAt <= fromAt)
+        throw new InputError('date-to', `must be after \`date-from\` (it is exclusive): ${to} is not after ${from}`);
+    return { ...(from !== '' ? { dateFrom: from } : {}), ...(to !== '' ? { dateTo: to } : {}) };
+}
+/** The range, bounded on both ends: what `compare` and `trend` count back from. */
+function bounded(range, input) {
+    const { dateFrom, dateTo } = range;
+    if (dateFrom === undefined || dateTo === undefined)
+        throw new InputError(input, 'needs a bounded range: set `period`, or both `date-from` and `date-to`');
+    return { dateFrom, dateTo };
+}
+/** `compare`: the period just before the range. */
+function range_input_readPrevious(asked) {
+    const previous = previousRange(bounded(asked.range, 'compare'), asked.period);
+    if (previous === undefined)
+        throw new InputError('compare', `needs the period before the range, which would start before year 1: ${BEFORE_YEAR_ONE}`);
+    return previous;
+}
+/** `trend`: that many periods before the range, each of its length. */
+function readTrendRanges(asked, trend) {
+    const ranges = rangesBefore(bounded(asked.range, 'trend'), trend, asked.period);
+    if (ranges === undefined)
+        throw new InputError('trend', `(${trend}) reaches back before year 1 from this range: ${BEFORE_YEAR_ONE}`);
+    return ranges;
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/section-names.ts
@@ -50328,6 +50420,138 @@ function readOutputFile(text, workspace, command) {
     return { path: text, absolute: insideWorkspace('output-file', text, workspace), format };
 }
 
+;// CONCATENATED MODULE: ./src/input-table.js
+// @ts-check
+// The one list of the action's inputs, in action.yml's order: each input's default and the
+// commands that read it. INPUT_NAMES, the defaults and the "does not apply to" warning are derived
+// from it (input-names.ts), and a test keeps action.yml equal to it (names, order, defaults,
+// required). Plain JavaScript with JSDoc types, so that the action (through TypeScript) and
+// scripts/readme-inputs.js (plain node, no build) read this same file. The descriptions live in
+// action.yml alone.
+
+/** The values of `command`. */
+const COMMANDS = /** @type {const} */ (['message', 'create', 'visitors', 'report', 'check'])
+
+/** @typedef {(typeof COMMANDS)[number]} Command */
+
+/**
+ * @typedef {object} InputSpec
+ * @property {string} name
+ * @property {true} [required] the run fails without it
+ * @property {string} [default] as action.yml declares it (`${{ … }}`: evaluated by the runner)
+ * @property {readonly Command[]} [commands] the commands that read it; every command when absent
+ * @property {true} [secret] never shown, not even in the debug line of the resolved settings
+ */
+
+/** @type {readonly Command[]} */
+const JOB = ['message', 'create']
+/** @type {readonly Command[]} */
+const input_table_ANALYTICS = ['visitors', 'report']
+
+/** @type {readonly InputSpec[]} */
+const INPUTS = [
+  { name: 'command', required: true },
+  { name: 'api-key', required: true, secret: true },
+  { name: 'project-id', required: true },
+  { name: 'base-url', default: 'https://api.mintlify.com' },
+  { name: 'job-id', commands: ['message'] },
+  { name: 'prompt', commands: JOB },
+  { name: 'prompt-file', commands: JOB },
+  { name: 'context', default: 'false', commands: JOB },
+  { name: 'when-no-job', default: 'fail', commands: ['message'] },
+  { name: 'when-agent-pr-open', default: 'follow-up', commands: JOB },
+  { name: 'settle-time', default: '60s', commands: ['message'] },
+  { name: 'wait', default: 'true', commands: JOB },
+  { name: 'wait-timeout', default: '30m' },
+  { name: 'poll-interval', default: '5s', commands: JOB },
+  { name: 'job-path', default: '/v2/agent/{projectId}/job/{id}', commands: [...JOB, 'check'] },
+  { name: 'fail-on-status', default: 'failed', commands: JOB },
+  { name: 'date-from', commands: input_table_ANALYTICS },
+  { name: 'date-to', commands: input_table_ANALYTICS },
+  { name: 'period', commands: input_table_ANALYTICS },
+  { name: 'page-size', default: '250', commands: input_table_ANALYTICS },
+  { name: 'max-rows', default: '0', commands: input_table_ANALYTICS },
+  { name: 'max-requests', default: '0' },
+  { name: 'trend', default: '0', commands: input_table_ANALYTICS },
+  { name: 'stale-after', default: '90d', commands: ['report'] },
+  { name: 'docs-root', commands: ['report'] },
+  { name: 'concurrency', default: '4', commands: input_table_ANALYTICS },
+  { name: 'output-file', commands: input_table_ANALYTICS },
+  // Every section, in the order a report shows them (a test keeps it equal to SECTIONS).
+  { name: 'sections', default: 'visitors,views,searches,feedback,assistant', commands: ['report'] },
+  { name: 'site-url', commands: input_table_ANALYTICS },
+  { name: 'top', default: '20', commands: input_table_ANALYTICS },
+  { name: 'compare', default: 'false', commands: input_table_ANALYTICS },
+  { name: 'summary', default: 'true' },
+  { name: 'comment', default: 'auto' },
+  { name: 'issue-number' },
+  { name: 'comment-mode', default: 'upsert' },
+  { name: 'github-token', default: '${{ github.token }}', secret: true },
+  { name: 'trigger', default: '/docs-agent' },
+  { name: 'permission', default: 'write' },
+  { name: 'allowed-users' },
+  { name: 'allowed-bots' },
+  { name: 'allow-pr-author', default: 'false' },
+  { name: 'require-pr', default: 'false', commands: JOB },
+  { name: 'notify-pr', commands: [...JOB, 'check'] },
+  { name: 'notify-token', commands: [...JOB, 'check'], secret: true }
+]
+
+;// CONCATENATED MODULE: ./src/input-names.ts
+// The inputs action.yml declares, as input-table.js lists them: their names, the defaults an empty
+// value falls back to, the commands each applies to; and the check that a run was given no other
+// (a `with:` key with a typo reaches the action as an `INPUT_*` variable nothing reads).
+
+
+
+/** Every input action.yml declares, in its order. */
+const INPUT_NAMES = INPUTS.map(input => input.name);
+/**
+ * The defaults of action.yml. A runner passes them itself, but an input set to empty text
+ * (`wait: ${{ vars.UNSET }}`) arrives empty: it means the default, as for an input not set. A
+ * default the runner evaluates (`${{ github.token }}`) is not one the action can stand in for.
+ */
+const input_names_DEFAULTS = Object.fromEntries(INPUTS.flatMap(({ name, default: value }) => value === undefined || value.startsWith('${{') ? [] : [[name, value]]));
+const BY_NAME = new Map(INPUTS.map(input => [input.name, input]));
+/** Whether `command` reads the input: one the table gives no commands is read by every command. */
+function appliesTo(name, command) {
+    const commands = BY_NAME.get(name)?.commands;
+    return commands === undefined || commands.includes(command);
+}
+/** The environment variable a runner passes an input in: `INPUT_PAGE-SIZE` (dashes kept). */
+const envNameOf = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+/**
+ * A `with:` key that action.yml does not declare (`perod: last-week`) reaches the action as an
+ * `INPUT_*` variable that nothing reads: GitHub only warns, and the run would go on without it
+ * (exporting all time). It fails the step instead, naming the key and the nearest input.
+ */
+function refuseUnknownInputs(given) {
+    const declared = new Set(INPUT_NAMES.map(envNameOf));
+    // Compared in capitals, as a runner writes them (a hand-written `.env` may not).
+    const unknown = given.filter(name => name.startsWith('INPUT_') && !declared.has(name.toUpperCase()));
+    if (unknown.length === 0)
+        return;
+    const name = unknown[0].slice('INPUT_'.length).toLowerCase();
+    const nearest = nearestName(name, INPUT_NAMES);
+    const more = unknown.length > 1
+        ? ` Nor are ${unknown
+            .slice(1)
+            .map(n => `\`${n.slice('INPUT_'.length).toLowerCase()}\``)
+            .join(', ')}.`
+        : '';
+    throw new UnknownInputError(name, nearest, more);
+}
+/** An input that action.yml does not declare: said as the contract words it. */
+class UnknownInputError extends InputError {
+    constructor(name, nearest, more = '') {
+        super(name, 'is not an input of this action');
+        this.message =
+            `\`${name}\` is not an input of this action` +
+                (nearest ? `; did you mean \`${nearest}\`?` : '.') +
+                `${more} Check the \`with:\` keys of this step against the inputs in the README.`;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/settings.ts
 // Every input read, parsed and validated in one place, before any request is sent. An InputError
 // names the input and the form it accepts, so the person reading the log knows what to fix.
@@ -50342,76 +50566,9 @@ function readOutputFile(text, workspace, command) {
 
 
 const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
-const COMMANDS = ['message', 'create', 'visitors', 'report', 'check'];
 function isJobSettings(s) {
     return s.command === 'message' || s.command === 'create';
 }
-/**
- * The defaults of action.yml. A runner passes them itself, but an input set to empty text
- * (`wait: ${{ vars.UNSET }}`) arrives empty: it means the default, as for an input not set.
- * A test keeps this table equal to action.yml.
- */
-const settings_DEFAULTS = {
-    'base-url': 'https://api.mintlify.com',
-    context: 'false',
-    'when-no-job': 'fail',
-    'when-agent-pr-open': 'follow-up',
-    'settle-time': '60s',
-    wait: 'true',
-    'wait-timeout': '30m',
-    'poll-interval': '5s',
-    'job-path': '/v2/agent/{projectId}/job/{id}',
-    'fail-on-status': 'failed',
-    'page-size': '250',
-    'max-rows': '0',
-    'max-requests': '0',
-    trend: '0',
-    concurrency: '4',
-    sections: SECTIONS.join(','),
-    top: '20',
-    compare: 'false',
-    summary: 'true',
-    comment: 'auto',
-    'comment-mode': 'upsert',
-    trigger: '/docs-agent',
-    permission: 'write',
-    'allow-pr-author': 'false',
-    'require-pr': 'false',
-    'stale-after': '90d'
-};
-const JOB_COMMANDS = ['message', 'create'];
-const ANALYTICS_COMMANDS = ['visitors', 'report'];
-/** Inputs that only some commands read; every other input applies to all of them. */
-const APPLIES_TO = {
-    'job-id': ['message'],
-    prompt: JOB_COMMANDS,
-    'prompt-file': JOB_COMMANDS,
-    context: JOB_COMMANDS,
-    'when-no-job': ['message'],
-    'when-agent-pr-open': JOB_COMMANDS,
-    'settle-time': ['message'],
-    wait: JOB_COMMANDS,
-    'poll-interval': JOB_COMMANDS,
-    'job-path': [...JOB_COMMANDS, 'check'],
-    'fail-on-status': JOB_COMMANDS,
-    'require-pr': JOB_COMMANDS,
-    'date-from': ANALYTICS_COMMANDS,
-    'date-to': ANALYTICS_COMMANDS,
-    period: ANALYTICS_COMMANDS,
-    'page-size': ANALYTICS_COMMANDS,
-    'max-rows': ANALYTICS_COMMANDS,
-    concurrency: ANALYTICS_COMMANDS,
-    'output-file': ANALYTICS_COMMANDS,
-    sections: ['report'],
-    'stale-after': ['report'],
-    'docs-root': ['report'],
-    'site-url': ANALYTICS_COMMANDS,
-    top: ANALYTICS_COMMANDS,
-    compare: ANALYTICS_COMMANDS,
-    trend: ANALYTICS_COMMANDS,
-    'notify-pr': [...JOB_COMMANDS, 'check'],
-    'notify-token': [...JOB_COMMANDS, 'check']
-};
 const PROMPT_FILE_MAX_BYTES = 256 * 1024;
 /**
  * Empty text means the default, for every input but `fail-on-status`, where the contract makes
@@ -50420,7 +50577,7 @@ const PROMPT_FILE_MAX_BYTES = 256 * 1024;
 function settings_withDefaults(get) {
     return name => {
         const value = get(name);
-        return value === '' && name !== 'fail-on-status' ? (settings_DEFAULTS[name] ?? '') : value;
+        return value === '' && name !== 'fail-on-status' ? (input_names_DEFAULTS[name] ?? '') : value;
     };
 }
 function readTriggerSettings(raw) {
@@ -50444,16 +50601,32 @@ function readSecretInputs() {
 }
 function readGateInputs(get = runnerInput) {
     return {
-        triggerWord: get('trigger') || (settings_DEFAULTS.trigger ?? ''),
+        triggerWord: get('trigger') || (input_names_DEFAULTS.trigger ?? ''),
         hasApiKey: get('api-key').trim() !== '',
         apiKey: get('api-key'),
         projectId: get('project-id').trim(),
         hasPrompt: get('prompt') !== '' || get('prompt-file') !== ''
     };
 }
+/**
+ * Every input, read and checked whatever the command (a broken input for another command still
+ * fails), in one order, then shaped for the command: the instruction for a job, the range for the
+ * analytics, the docs for a report.
+ */
 function readSettings(raw, ctx) {
     const get = settings_withDefaults(raw);
     const command = oneOf(get, 'command', COMMANDS, true);
+    const s = readEveryInput(raw, get, ctx, command);
+    if (command === 'message' || command === 'create')
+        return { ...s, ...readInstruction(get, s, ctx, command), command };
+    if (command === 'check')
+        return { ...s, command };
+    const range = readRange(get, ctx.now, { compare: s.compare, trend: s.trend });
+    const docs = command === 'report' ? { docs: readDocsFiles(get, ctx.workspace) } : {};
+    return { ...s, ...range, ...docs, command };
+}
+/** The inputs every command reads, and those of each command, before the command shapes them. */
+function readEveryInput(raw, get, ctx, command) {
     const apiKey = readApiKey(get);
     const projectId = readProjectId(get);
     const baseUrl = readBaseUrl(get('base-url'));
@@ -50462,6 +50635,23 @@ function readSettings(raw, ctx) {
         apiKey,
         projectId,
         baseUrl,
+        ...readJobInputs(get),
+        ...readAnalyticsInputs(get),
+        summary: bool(get, 'summary'),
+        commentMode: oneOf(get, 'comment-mode', ['upsert', 'create']),
+        maxRequests: integer(get, 'max-requests', 0, 100_000),
+        notifyPr: readNotifyPr(get('notify-pr')),
+        notifyToken: readToken(get('notify-token'), 'notify-token'),
+        warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
+    };
+    const places = readPlaces(get, ctx.workspace, command);
+    if (s.comment === 'true' && s.githubToken === '')
+        throw new InputError('github-token', 'is empty, but `comment: true` needs a token to comment with');
+    return { ...s, ...places };
+}
+/** The job's inputs (and `wait-timeout`, read among them in action.yml's order). */
+function readJobInputs(get) {
+    return {
         jobId: readId(get, 'job-id', false),
         prompt: get('prompt').trim(),
         context: bool(get, 'context'),
@@ -50473,7 +50663,12 @@ function readSettings(raw, ctx) {
         pollIntervalMs: duration(get, 'poll-interval', true),
         jobPath: readJobPath(get('job-path')),
         failOnStatus: readStatuses(get('fail-on-status')),
-        requirePr: bool(get, 'require-pr'),
+        requirePr: bool(get, 'require-pr')
+    };
+}
+/** The analytics inputs but the range (read once the command is known to need it). */
+function readAnalyticsInputs(get) {
+    return {
         range: {},
         pageSize: integer(get, 'page-size', 1, 250),
         maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
@@ -50482,43 +50677,36 @@ function readSettings(raw, ctx) {
         // More rows than a job summary (512 KiB) can show is no report: 10,000 is already cut there.
         top: integer(get, 'top', 1, 10_000),
         compare: bool(get, 'compare'),
-        trend: integer(get, 'trend', 0, 26),
-        summary: bool(get, 'summary'),
-        commentMode: oneOf(get, 'comment-mode', ['upsert', 'create']),
-        maxRequests: integer(get, 'max-requests', 0, 100_000),
-        notifyPr: readNotifyPr(get('notify-pr')),
-        notifyToken: readToken(get('notify-token'), 'notify-token'),
-        warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
+        trend: integer(get, 'trend', 0, 26)
     };
+}
+/** Where results go: the site's links, the issue to comment on, the export file. */
+function readPlaces(get, workspace, command) {
+    const places = {};
     const siteUrl = get('site-url');
     if (siteUrl !== '')
-        s.siteUrl = readSiteUrl(siteUrl);
+        places.siteUrl = readSiteUrl(siteUrl);
     const issue = get('issue-number').replace(/^#/, '');
     if (issue !== '')
-        s.issueNumber = integer(() => issue, 'issue-number', 1, Number.MAX_SAFE_INTEGER);
+        places.issueNumber = integer(() => issue, 'issue-number', 1, Number.MAX_SAFE_INTEGER);
     const output = get('output-file');
-    if (output !== '' && ANALYTICS_COMMANDS.includes(command))
-        s.outputFile = readOutputFile(output, ctx.workspace, command);
-    if (s.comment === 'true' && s.githubToken === '')
-        throw new InputError('github-token', 'is empty, but `comment: true` needs a token to comment with');
-    if (command === 'message' || command === 'create') {
-        readPromptFile(get, s, ctx.workspace);
-        if (command === 'message' && !ctx.commentEvent && s.jobId === '')
-            throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job');
-        // The one prompt: the input's, or else the trigger comment's; checked once, here.
-        if (s.prompt === '')
-            s.prompt = ctx.triggerPrompt ?? '';
-        // Sent as the answer shows it: nothing invisible can ride along unseen.
-        s.prompt = instructionText(s.prompt).trim();
-        checkPrompt(s.prompt, s.promptFile !== undefined ? 'prompt-file' : 'prompt');
-        return { ...s, command };
-    }
-    if (command === 'check')
-        return { ...s, command };
-    Object.assign(s, readRange(get, ctx.now, { compare: s.compare, trend: s.trend }));
-    if (command === 'report')
-        s.docs = readDocsFiles(get, ctx.workspace);
-    return { ...s, command };
+    if (output !== '' && appliesTo('output-file', command))
+        places.outputFile = readOutputFile(output, workspace, command);
+    return places;
+}
+/**
+ * `message` and `create`: the one instruction, from `prompt`, `prompt-file` or else the trigger
+ * comment, checked once here; and the job it goes to.
+ */
+function readInstruction(get, s, ctx, command) {
+    const file = readPromptFile(get, s.prompt, ctx.workspace);
+    if (command === 'message' && !ctx.commentEvent && s.jobId === '')
+        throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job');
+    const given = file?.prompt ?? s.prompt;
+    // Sent as the answer shows it: nothing invisible can ride along unseen.
+    const prompt = instructionText(given === '' ? (ctx.triggerPrompt ?? '') : given).trim();
+    checkPrompt(prompt, file ? 'prompt-file' : 'prompt');
+    return file ? { prompt, promptFile: file.path } : { prompt };
 }
 /** The prompt rule, also applied to a prompt that comes from a trigger comment. */
 function checkPrompt(prompt, from = 'prompt') {
@@ -50529,12 +50717,15 @@ function checkPrompt(prompt, from = 'prompt') {
         throw new InputError(from, 'holds the `api-key` or the `github-token` (in some form): nothing was sent. Remove the ' +
             'secret from the instruction (and rotate it if it was committed)');
 }
-/** `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any request. */
-function readPromptFile(get, s, workspace) {
+/**
+ * `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any
+ * request. Undefined when it is not set.
+ */
+function readPromptFile(get, prompt, workspace) {
     const file = get('prompt-file');
     if (file === '')
-        return;
-    if (s.prompt !== '')
+        return undefined;
+    if (prompt !== '')
         throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other');
     const absolute = insideWorkspace('prompt-file', file, workspace);
     let bytes;
@@ -50564,19 +50755,16 @@ function readPromptFile(get, s, workspace) {
     catch {
         throw new InputError('prompt-file', `${quote(file)} is not UTF-8 text`);
     }
-    s.prompt = text.replace(/^\uFEFF/, '').trim();
-    s.promptFile = file;
-    if (s.prompt === '')
+    const fromFile = text.replace(/^\uFEFF/, '').trim();
+    if (fromFile === '')
         throw new InputError('prompt-file', `${quote(file)} is empty`);
+    return { path: file, prompt: fromFile };
 }
 /** Inputs given a value (other than the default) that the command does not read. */
 function inputsForOtherCommands(raw, command) {
-    const ignored = Object.entries(APPLIES_TO)
-        .filter(([, commands]) => !commands.includes(command))
-        .map(([name]) => name)
-        .filter(name => {
+    const ignored = INPUT_NAMES.filter(name => !appliesTo(name, command)).filter(name => {
         const value = name === 'prompt' ? raw(name).trim() : raw(name);
-        return value !== '' && value !== settings_DEFAULTS[name];
+        return value !== '' && value !== input_names_DEFAULTS[name];
     });
     if (ignored.length === 0)
         return [];
@@ -50874,89 +51062,86 @@ function commentTarget(s, event, policy) {
 // Sent in the User-Agent; a test keeps it equal to package.json's version.
 const src_version_VERSION = '1.0.0';
 
-;// CONCATENATED MODULE: ./src/input-names.ts
-// The inputs action.yml declares, and the check that a run was given no other: a `with:` key with
-// a typo reaches the action as an `INPUT_*` variable nothing reads.
+;// CONCATENATED MODULE: ./src/settings-debug.ts
+// The settings a run resolved, logged once as one debug line (as actions/checkout does): every
+// input of the table by its name, as the run will use it (after the defaults and the parsing), so
+// a run with step debugging on shows what it was given without reading the workflow. A secret is
+// shown as `***` when set and empty when not, never a part of it.
 
-/** Every input action.yml declares, in its order. A test keeps this list equal to action.yml. */
-const INPUT_NAMES = [
-    'command',
-    'api-key',
-    'project-id',
-    'base-url',
-    'job-id',
-    'prompt',
-    'prompt-file',
-    'context',
-    'when-no-job',
-    'when-agent-pr-open',
-    'settle-time',
-    'wait',
-    'wait-timeout',
-    'poll-interval',
-    'job-path',
-    'fail-on-status',
-    'date-from',
-    'date-to',
-    'period',
-    'page-size',
-    'max-rows',
-    'max-requests',
-    'trend',
-    'stale-after',
-    'docs-root',
-    'concurrency',
-    'output-file',
-    'sections',
-    'site-url',
-    'top',
-    'compare',
-    'summary',
-    'comment',
-    'issue-number',
-    'comment-mode',
-    'github-token',
-    'trigger',
-    'permission',
-    'allowed-users',
-    'allowed-bots',
-    'allow-pr-author',
-    'require-pr',
-    'notify-pr',
-    'notify-token'
-];
-/** The environment variable a runner passes an input in: `INPUT_PAGE-SIZE` (dashes kept). */
-const envNameOf = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
-/**
- * A `with:` key that action.yml does not declare (`perod: last-week`) reaches the action as an
- * `INPUT_*` variable that nothing reads: GitHub only warns, and the run would go on without it
- * (exporting all time). It fails the step instead, naming the key and the nearest input.
- */
-function refuseUnknownInputs(given) {
-    const declared = new Set(INPUT_NAMES.map(envNameOf));
-    // Compared in capitals, as a runner writes them (a hand-written `.env` may not).
-    const unknown = given.filter(name => name.startsWith('INPUT_') && !declared.has(name.toUpperCase()));
-    if (unknown.length === 0)
-        return;
-    const name = unknown[0].slice('INPUT_'.length).toLowerCase();
-    const nearest = nearestName(name, INPUT_NAMES);
-    const more = unknown.length > 1
-        ? ` Nor are ${unknown
-            .slice(1)
-            .map(n => `\`${n.slice('INPUT_'.length).toLowerCase()}\``)
-            .join(', ')}.`
-        : '';
-    throw new UnknownInputError(name, nearest, more);
+const settings_debug_DAY_MS = 86_400_000;
+/** A prompt can be 256 KiB: the line shows its start and its length. */
+const PROMPT_SHOWN = 80;
+const settings_debug_seconds = (ms) => (ms === undefined ? '' : `${ms / 1000}s`);
+const settings_debug_list = (values) => (values ?? []).join(',');
+const periodText = (p) => p === undefined ? '' : p.kind === 'days' ? `${p.days}d` : p.kind;
+function clipped(prompt) {
+    const text = prompt ?? '';
+    if (text.length <= PROMPT_SHOWN)
+        return text;
+    return `${text.slice(0, PROMPT_SHOWN)}… (${text.length} characters)`;
 }
-/** An input that action.yml does not declare: said as the contract words it. */
-class UnknownInputError extends InputError {
-    constructor(name, nearest, more = '') {
-        super(name, 'is not an input of this action');
-        this.message =
-            `\`${name}\` is not an input of this action` +
-                (nearest ? `; did you mean \`${nearest}\`?` : '.') +
-                `${more} Check the \`with:\` keys of this step against the inputs in the README.`;
-    }
+/** Each input's resolved value, from the settings read (a test keeps it to the table's inputs). */
+const RESOLVED = {
+    command: s => s.command,
+    'api-key': s => s.apiKey,
+    'project-id': s => s.projectId,
+    'base-url': s => s.baseUrl,
+    'job-id': s => s.jobId,
+    prompt: s => clipped(s.prompt),
+    'prompt-file': s => s.promptFile,
+    context: s => s.context,
+    'when-no-job': s => s.whenNoJob,
+    'when-agent-pr-open': s => s.whenAgentPrOpen,
+    'settle-time': s => settings_debug_seconds(s.settleTimeMs),
+    wait: s => s.wait,
+    'wait-timeout': s => settings_debug_seconds(s.waitTimeoutMs),
+    'poll-interval': s => settings_debug_seconds(s.pollIntervalMs),
+    'job-path': s => s.jobPath,
+    'fail-on-status': s => settings_debug_list(s.failOnStatus),
+    'date-from': s => s.range?.dateFrom,
+    'date-to': s => s.range?.dateTo,
+    period: s => periodText(s.period),
+    'page-size': s => s.pageSize,
+    'max-rows': s => s.maxRows,
+    'max-requests': s => s.maxRequests,
+    trend: s => s.trend,
+    'stale-after': s => (s.docs ? `${s.docs.staleAfterMs / settings_debug_DAY_MS}d` : undefined),
+    'docs-root': s => s.docs?.docsRoot,
+    concurrency: s => s.concurrency,
+    'output-file': s => s.outputFile?.absolute,
+    sections: s => settings_debug_list(s.sections),
+    'site-url': s => s.siteUrl,
+    top: s => s.top,
+    compare: s => s.compare,
+    summary: s => s.summary,
+    comment: s => s.comment,
+    'issue-number': s => s.issueNumber,
+    'comment-mode': s => s.commentMode,
+    'github-token': s => s.githubToken,
+    trigger: s => s.trigger,
+    permission: s => s.permission,
+    'allowed-users': s => settings_debug_list(s.allowedUsers),
+    'allowed-bots': s => (s.allowedBots === '*' ? '*' : settings_debug_list(s.allowedBots)),
+    'allow-pr-author': s => s.allowPrAuthor,
+    'require-pr': s => s.requirePr,
+    'notify-pr': s => s.notifyPr,
+    'notify-token': s => s.notifyToken
+};
+/** Every input by name, in action.yml's order, with the value this run resolved for it. */
+function resolvedInputs(settings) {
+    const s = settings;
+    return Object.fromEntries(INPUTS.map(({ name, secret }) => {
+        if (!appliesTo(name, s.command))
+            return [name, null];
+        const value = RESOLVED[name]?.(s) ?? '';
+        // Masked here whatever RESOLVED says: a secret input added to the table is never shown.
+        return [name, secret ? (value === '' ? '' : '***') : value];
+    }));
+}
+/** The one debug line of the resolved settings. */
+function settingsDebugLine(settings) {
+    return (`Resolved inputs (null: not read by \`command: ${settings.command}\`; secrets shown as ***): ` +
+        JSON.stringify(resolvedInputs(settings)));
 }
 
 ;// CONCATENATED MODULE: ./src/workflow-run.ts
@@ -51003,6 +51188,7 @@ function runUrl(env) {
 // run(): the gate, the settings, the command, then what the run publishes. The one place that
 // reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
 // read by settings.ts; whether the run goes ahead is decided by gate.ts.
+
 
 
 
@@ -51099,6 +51285,7 @@ async function carryOut(env, deadline, result, live) {
         commentEvent: trigger !== undefined,
         ...(admitted.rules && trigger ? { trigger: admitted.rules, triggerPrompt: trigger.prompt } : {})
     });
+    debug(settingsDebugLine(settings));
     deadline.limit(settings.waitTimeoutMs);
     for (const warning of settings.warnings)
         core_warning(warning);

@@ -2,12 +2,13 @@
 // `<!-- inputs -->` and `<!-- /inputs -->`: a few lines whatever the number of inputs), and
 // docs/inputs-reference.md's table of every input (`<!-- inputs -->`), workflow with every input
 // (`<!-- with -->`) and outputs table (`<!-- outputs -->`), so the descriptions live in one place
-// (action.yml). Which command reads an input is src/settings.ts's APPLIES_TO table. `--check`
-// fails when a file is not up to date (a test runs it). Standard library only: action.yml and
-// the table are read with line parsers.
+// (action.yml). Which command reads an input is the input table's (src/input-table.js, plain
+// JavaScript the action reads too). `--check` fails when a file is not up to date (a test runs
+// it). Standard library only: action.yml is read with a line parser.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { INPUTS } from '../src/input-table.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -109,35 +110,9 @@ export function withWorkflow(yml) {
   ].join('\n')
 }
 
-const COMMAND_GROUPS = {
-  JOB_COMMANDS: ['message', 'create'],
-  ANALYTICS_COMMANDS: ['visitors', 'report']
-}
-
-/**
- * Which commands read each input, from src/settings.ts's APPLIES_TO (`'name': [...]` or
- * `name: CONSTANT,` lines); an input not listed there applies to every command.
- */
-export function appliesTo(settingsSource) {
-  const start = settingsSource.indexOf('const APPLIES_TO')
-  const block = settingsSource.slice(start, settingsSource.indexOf('\n}', start))
-  const found = new Map()
-  for (const m of block.matchAll(/^\s+'?([\w-]+)'?: (.+?),?$/gm)) {
-    const commands = []
-    for (const part of m[2].replace(/[[\]]/g, '').split(','))
-      if (part.trim() === '') continue
-      else if (part.trim().startsWith('...'))
-        commands.push(...(COMMAND_GROUPS[part.trim().slice(3)] ?? []))
-      else if (COMMAND_GROUPS[part.trim()]) commands.push(...COMMAND_GROUPS[part.trim()])
-      else commands.push(part.trim().replace(/'/g, ''))
-    found.set(m[1], commands)
-  }
-  return found
-}
-
 /** The README's list: the required inputs, then the others by the commands that read them. */
-export function inputsByCommand(yml, settingsSource) {
-  const applies = appliesTo(settingsSource)
+export function inputsByCommand(yml, table = INPUTS) {
+  const applies = new Map(table.map(input => [input.name, input.commands]))
   const inputs = readBlock(yml, 'inputs')
   const names = list => list.map(i => `\`${i.name}\``).join(', ')
   const groups = new Map()
@@ -166,9 +141,9 @@ function between(text, blocks, file) {
   return out
 }
 
-/** The README's inputs by command (src/settings.ts's text says which command reads which). */
-export function withTables(readme, yml, settingsSource) {
-  return between(readme, { inputs: inputsByCommand(yml, settingsSource) }, 'README.md')
+/** The README's inputs by command (the input table says which command reads which). */
+export function withTables(readme, yml, table = INPUTS) {
+  return between(readme, { inputs: inputsByCommand(yml, table) }, 'README.md')
 }
 
 /** docs/inputs-reference.md: the table of every input, the workflow with every input, the outputs. */
@@ -180,9 +155,8 @@ export function withInputsWorkflow(reference, yml) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const yml = fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')
-  const settings = fs.readFileSync(path.join(ROOT, 'src', 'settings.ts'), 'utf8')
   const files = [
-    ['README.md', (text, y) => withTables(text, y, settings)],
+    ['README.md', withTables],
     ['docs/inputs-reference.md', withInputsWorkflow]
   ]
   for (const [file, write] of files) {
@@ -191,7 +165,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const next = write(text, yml)
     if (!process.argv.includes('--check')) fs.writeFileSync(full, next)
     else if (next !== text) {
-      console.error(`${file} is out of date with action.yml: run \`npm run readme\`.`)
+      console.error(
+        `${file} is out of date with action.yml or src/input-table.js: run \`npm run readme\`.`
+      )
       process.exitCode = 1
     }
   }

@@ -1,54 +1,32 @@
-// The inputs action.yml declares, and the check that a run was given no other: a `with:` key with
-// a typo reaches the action as an `INPUT_*` variable nothing reads.
+// The inputs action.yml declares, as input-table.js lists them: their names, the defaults an empty
+// value falls back to, the commands each applies to; and the check that a run was given no other
+// (a `with:` key with a typo reaches the action as an `INPUT_*` variable nothing reads).
 import { InputError, nearestName } from './inputs.js'
+import { COMMANDS, INPUTS, type Command, type InputSpec } from './input-table.js'
 
-/** Every input action.yml declares, in its order. A test keeps this list equal to action.yml. */
-export const INPUT_NAMES: readonly string[] = [
-  'command',
-  'api-key',
-  'project-id',
-  'base-url',
-  'job-id',
-  'prompt',
-  'prompt-file',
-  'context',
-  'when-no-job',
-  'when-agent-pr-open',
-  'settle-time',
-  'wait',
-  'wait-timeout',
-  'poll-interval',
-  'job-path',
-  'fail-on-status',
-  'date-from',
-  'date-to',
-  'period',
-  'page-size',
-  'max-rows',
-  'max-requests',
-  'trend',
-  'stale-after',
-  'docs-root',
-  'concurrency',
-  'output-file',
-  'sections',
-  'site-url',
-  'top',
-  'compare',
-  'summary',
-  'comment',
-  'issue-number',
-  'comment-mode',
-  'github-token',
-  'trigger',
-  'permission',
-  'allowed-users',
-  'allowed-bots',
-  'allow-pr-author',
-  'require-pr',
-  'notify-pr',
-  'notify-token'
-]
+export { COMMANDS, INPUTS, type Command, type InputSpec }
+
+/** Every input action.yml declares, in its order. */
+export const INPUT_NAMES: readonly string[] = INPUTS.map(input => input.name)
+
+/**
+ * The defaults of action.yml. A runner passes them itself, but an input set to empty text
+ * (`wait: ${{ vars.UNSET }}`) arrives empty: it means the default, as for an input not set. A
+ * default the runner evaluates (`${{ github.token }}`) is not one the action can stand in for.
+ */
+export const DEFAULTS: Readonly<Record<string, string>> = Object.fromEntries(
+  INPUTS.flatMap(({ name, default: value }) =>
+    value === undefined || value.startsWith('${{') ? [] : [[name, value] as const]
+  )
+)
+
+const BY_NAME = new Map(INPUTS.map(input => [input.name, input]))
+
+/** Whether `command` reads the input: one the table gives no commands is read by every command. */
+export function appliesTo(name: string, command: Command): boolean {
+  const commands = BY_NAME.get(name)?.commands
+  return commands === undefined || commands.includes(command)
+}
 
 /** The environment variable a runner passes an input in: `INPUT_PAGE-SIZE` (dashes kept). */
 const envNameOf = (name: string): string => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`

@@ -26,6 +26,7 @@ import {
 } from './settings.js'
 import { VERSION } from './version.js'
 import { refuseUnknownInputs } from './input-names.js'
+import { settingsDebugLine } from './settings-debug.js'
 import { messageOf } from './errors.js'
 import { readPayload, runOf, runUrl } from './workflow-run.js'
 import { proxyFor, proxyProblems, type Proxy } from './proxy.js'
@@ -112,6 +113,7 @@ async function carryOut(
     commentEvent: trigger !== undefined,
     ...(admitted.rules && trigger ? { trigger: admitted.rules, triggerPrompt: trigger.prompt } : {})
   })
+  core.debug(settingsDebugLine(settings))
   deadline.limit(settings.waitTimeoutMs)
   for (const warning of settings.warnings) core.warning(warning)
   const decided = await decide(gate, admitted, settings, payload)

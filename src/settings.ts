@@ -5,7 +5,7 @@ import * as core from '@actions/core'
 import type { DateRange, Period } from './period.js'
 import { readRange } from './range-input.js'
 import type { FileFormat } from './analytics/sinks.js'
-import { SECTIONS, type SectionName } from './analytics/section-names.js'
+import type { SectionName } from './analytics/section-names.js'
 import {
   bool,
   keyKindWarnings,
@@ -30,12 +30,10 @@ import { instructionText } from './public-text.js'
 import { insideWorkspace } from './workspace.js'
 import { readOutputFile, readSections, readStatuses, readTrigger } from './settings-values.js'
 import { readDocsFiles, type DocsFiles } from './docs-files.js'
+import { appliesTo, COMMANDS, DEFAULTS, INPUT_NAMES, type Command } from './input-names.js'
 
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
 export type Permission = (typeof PERMISSIONS)[number]
-
-export const COMMANDS = ['message', 'create', 'visitors', 'report', 'check'] as const
-export type Command = (typeof COMMANDS)[number]
 
 /** The trigger inputs, read before any other input (contract: Comment trigger). */
 export interface TriggerSettings {
@@ -129,75 +127,7 @@ export function isJobSettings(s: Settings): s is JobSettings {
 }
 
 /** Every input is checked whatever the command; each command then sees only its own. */
-type AllSettings = Omit<JobSettings, 'command'> & Omit<AnalyticsSettings, 'command'>
-
-/**
- * The defaults of action.yml. A runner passes them itself, but an input set to empty text
- * (`wait: ${{ vars.UNSET }}`) arrives empty: it means the default, as for an input not set.
- * A test keeps this table equal to action.yml.
- */
-export const DEFAULTS: Readonly<Record<string, string>> = {
-  'base-url': 'https://api.mintlify.com',
-  context: 'false',
-  'when-no-job': 'fail',
-  'when-agent-pr-open': 'follow-up',
-  'settle-time': '60s',
-  wait: 'true',
-  'wait-timeout': '30m',
-  'poll-interval': '5s',
-  'job-path': '/v2/agent/{projectId}/job/{id}',
-  'fail-on-status': 'failed',
-  'page-size': '250',
-  'max-rows': '0',
-  'max-requests': '0',
-  trend: '0',
-  concurrency: '4',
-  sections: SECTIONS.join(','),
-  top: '20',
-  compare: 'false',
-  summary: 'true',
-  comment: 'auto',
-  'comment-mode': 'upsert',
-  trigger: '/docs-agent',
-  permission: 'write',
-  'allow-pr-author': 'false',
-  'require-pr': 'false',
-  'stale-after': '90d'
-}
-
-const JOB_COMMANDS: readonly Command[] = ['message', 'create']
-const ANALYTICS_COMMANDS: readonly Command[] = ['visitors', 'report']
-/** Inputs that only some commands read; every other input applies to all of them. */
-const APPLIES_TO: Readonly<Record<string, readonly Command[]>> = {
-  'job-id': ['message'],
-  prompt: JOB_COMMANDS,
-  'prompt-file': JOB_COMMANDS,
-  context: JOB_COMMANDS,
-  'when-no-job': ['message'],
-  'when-agent-pr-open': JOB_COMMANDS,
-  'settle-time': ['message'],
-  wait: JOB_COMMANDS,
-  'poll-interval': JOB_COMMANDS,
-  'job-path': [...JOB_COMMANDS, 'check'],
-  'fail-on-status': JOB_COMMANDS,
-  'require-pr': JOB_COMMANDS,
-  'date-from': ANALYTICS_COMMANDS,
-  'date-to': ANALYTICS_COMMANDS,
-  period: ANALYTICS_COMMANDS,
-  'page-size': ANALYTICS_COMMANDS,
-  'max-rows': ANALYTICS_COMMANDS,
-  concurrency: ANALYTICS_COMMANDS,
-  'output-file': ANALYTICS_COMMANDS,
-  sections: ['report'],
-  'stale-after': ['report'],
-  'docs-root': ['report'],
-  'site-url': ANALYTICS_COMMANDS,
-  top: ANALYTICS_COMMANDS,
-  compare: ANALYTICS_COMMANDS,
-  trend: ANALYTICS_COMMANDS,
-  'notify-pr': [...JOB_COMMANDS, 'check'],
-  'notify-token': [...JOB_COMMANDS, 'check']
-}
+export type AllSettings = Omit<JobSettings, 'command'> & Omit<AnalyticsSettings, 'command'>
 
 const PROMPT_FILE_MAX_BYTES = 256 * 1024
 
@@ -272,18 +202,59 @@ export function readGateInputs(get: GetInput = runnerInput): GateInputs {
   }
 }
 
+/**
+ * Every input, read and checked whatever the command (a broken input for another command still
+ * fails), in one order, then shaped for the command: the instruction for a job, the range for the
+ * analytics, the docs for a report.
+ */
 export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
   const get = withDefaults(raw)
   const command = oneOf(get, 'command', COMMANDS, true)
+  const s = readEveryInput(raw, get, ctx, command)
+  if (command === 'message' || command === 'create')
+    return { ...s, ...readInstruction(get, s, ctx, command), command }
+  if (command === 'check') return { ...s, command }
+  const range = readRange(get, ctx.now, { compare: s.compare, trend: s.trend })
+  const docs = command === 'report' ? { docs: readDocsFiles(get, ctx.workspace) } : {}
+  return { ...s, ...range, ...docs, command }
+}
+
+/** The inputs every command reads, and those of each command, before the command shapes them. */
+function readEveryInput(
+  raw: GetInput,
+  get: GetInput,
+  ctx: SettingsContext,
+  command: Command
+): AllSettings {
   const apiKey = readApiKey(get)
   const projectId = readProjectId(get)
   const baseUrl = readBaseUrl(get('base-url'))
-
   const s: AllSettings = {
     ...(ctx.trigger ?? readTriggerSettings(raw)),
     apiKey,
     projectId,
     baseUrl,
+    ...readJobInputs(get),
+    ...readAnalyticsInputs(get),
+    summary: bool(get, 'summary'),
+    commentMode: oneOf(get, 'comment-mode', ['upsert', 'create'] as const),
+    maxRequests: integer(get, 'max-requests', 0, 100_000),
+    notifyPr: readNotifyPr(get('notify-pr')),
+    notifyToken: readToken(get('notify-token'), 'notify-token'),
+    warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
+  }
+  const places = readPlaces(get, ctx.workspace, command)
+  if (s.comment === 'true' && s.githubToken === '')
+    throw new InputError(
+      'github-token',
+      'is empty, but `comment: true` needs a token to comment with'
+    )
+  return { ...s, ...places }
+}
+
+/** The job's inputs (and `wait-timeout`, read among them in action.yml's order). */
+function readJobInputs(get: GetInput) {
+  return {
     jobId: readId(get, 'job-id', false),
     prompt: get('prompt').trim(),
     context: bool(get, 'context'),
@@ -295,7 +266,13 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
     pollIntervalMs: duration(get, 'poll-interval', true),
     jobPath: readJobPath(get('job-path')),
     failOnStatus: readStatuses(get('fail-on-status')),
-    requirePr: bool(get, 'require-pr'),
+    requirePr: bool(get, 'require-pr')
+  }
+}
+
+/** The analytics inputs but the range (read once the command is known to need it). */
+function readAnalyticsInputs(get: GetInput) {
+  return {
     range: {},
     pageSize: integer(get, 'page-size', 1, 250),
     maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
@@ -304,45 +281,49 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
     // More rows than a job summary (512 KiB) can show is no report: 10,000 is already cut there.
     top: integer(get, 'top', 1, 10_000),
     compare: bool(get, 'compare'),
-    trend: integer(get, 'trend', 0, 26),
-    summary: bool(get, 'summary'),
-    commentMode: oneOf(get, 'comment-mode', ['upsert', 'create'] as const),
-    maxRequests: integer(get, 'max-requests', 0, 100_000),
-    notifyPr: readNotifyPr(get('notify-pr')),
-    notifyToken: readToken(get('notify-token'), 'notify-token'),
-    warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
+    trend: integer(get, 'trend', 0, 26)
   }
-  const siteUrl = get('site-url')
-  if (siteUrl !== '') s.siteUrl = readSiteUrl(siteUrl)
-  const issue = get('issue-number').replace(/^#/, '')
-  if (issue !== '') s.issueNumber = integer(() => issue, 'issue-number', 1, Number.MAX_SAFE_INTEGER)
-  const output = get('output-file')
-  if (output !== '' && ANALYTICS_COMMANDS.includes(command))
-    s.outputFile = readOutputFile(output, ctx.workspace, command)
-  if (s.comment === 'true' && s.githubToken === '')
-    throw new InputError(
-      'github-token',
-      'is empty, but `comment: true` needs a token to comment with'
-    )
+}
 
-  if (command === 'message' || command === 'create') {
-    readPromptFile(get, s, ctx.workspace)
-    if (command === 'message' && !ctx.commentEvent && s.jobId === '')
-      throw new InputError(
-        'job-id',
-        'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job'
-      )
-    // The one prompt: the input's, or else the trigger comment's; checked once, here.
-    if (s.prompt === '') s.prompt = ctx.triggerPrompt ?? ''
-    // Sent as the answer shows it: nothing invisible can ride along unseen.
-    s.prompt = instructionText(s.prompt).trim()
-    checkPrompt(s.prompt, s.promptFile !== undefined ? 'prompt-file' : 'prompt')
-    return { ...s, command }
-  }
-  if (command === 'check') return { ...s, command }
-  Object.assign(s, readRange(get, ctx.now, { compare: s.compare, trend: s.trend }))
-  if (command === 'report') s.docs = readDocsFiles(get, ctx.workspace)
-  return { ...s, command }
+/** Where results go: the site's links, the issue to comment on, the export file. */
+function readPlaces(
+  get: GetInput,
+  workspace: string,
+  command: Command
+): Pick<AllSettings, 'siteUrl' | 'issueNumber' | 'outputFile'> {
+  const places: Pick<AllSettings, 'siteUrl' | 'issueNumber' | 'outputFile'> = {}
+  const siteUrl = get('site-url')
+  if (siteUrl !== '') places.siteUrl = readSiteUrl(siteUrl)
+  const issue = get('issue-number').replace(/^#/, '')
+  if (issue !== '')
+    places.issueNumber = integer(() => issue, 'issue-number', 1, Number.MAX_SAFE_INTEGER)
+  const output = get('output-file')
+  if (output !== '' && appliesTo('output-file', command))
+    places.outputFile = readOutputFile(output, workspace, command)
+  return places
+}
+
+/**
+ * `message` and `create`: the one instruction, from `prompt`, `prompt-file` or else the trigger
+ * comment, checked once here; and the job it goes to.
+ */
+function readInstruction(
+  get: GetInput,
+  s: AllSettings,
+  ctx: SettingsContext,
+  command: 'message' | 'create'
+): Pick<JobSettings, 'prompt' | 'promptFile'> {
+  const file = readPromptFile(get, s.prompt, ctx.workspace)
+  if (command === 'message' && !ctx.commentEvent && s.jobId === '')
+    throw new InputError(
+      'job-id',
+      'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job'
+    )
+  const given = file?.prompt ?? s.prompt
+  // Sent as the answer shows it: nothing invisible can ride along unseen.
+  const prompt = instructionText(given === '' ? (ctx.triggerPrompt ?? '') : given).trim()
+  checkPrompt(prompt, file ? 'prompt-file' : 'prompt')
+  return file ? { prompt, promptFile: file.path } : { prompt }
 }
 
 /** The prompt rule, also applied to a prompt that comes from a trigger comment. */
@@ -361,11 +342,18 @@ function checkPrompt(prompt: string, from: 'prompt' | 'prompt-file' = 'prompt'):
     )
 }
 
-/** `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any request. */
-function readPromptFile(get: GetInput, s: AllSettings, workspace: string): void {
+/**
+ * `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any
+ * request. Undefined when it is not set.
+ */
+function readPromptFile(
+  get: GetInput,
+  prompt: string,
+  workspace: string
+): { path: string; prompt: string } | undefined {
   const file = get('prompt-file')
-  if (file === '') return
-  if (s.prompt !== '')
+  if (file === '') return undefined
+  if (prompt !== '')
     throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other')
   const absolute = insideWorkspace('prompt-file', file, workspace)
   let bytes: Buffer
@@ -394,20 +382,17 @@ function readPromptFile(get: GetInput, s: AllSettings, workspace: string): void 
   } catch {
     throw new InputError('prompt-file', `${quote(file)} is not UTF-8 text`)
   }
-  s.prompt = text.replace(/^\uFEFF/, '').trim()
-  s.promptFile = file
-  if (s.prompt === '') throw new InputError('prompt-file', `${quote(file)} is empty`)
+  const fromFile = text.replace(/^\uFEFF/, '').trim()
+  if (fromFile === '') throw new InputError('prompt-file', `${quote(file)} is empty`)
+  return { path: file, prompt: fromFile }
 }
 
 /** Inputs given a value (other than the default) that the command does not read. */
 function inputsForOtherCommands(raw: GetInput, command: Command): string[] {
-  const ignored = Object.entries(APPLIES_TO)
-    .filter(([, commands]) => !commands.includes(command))
-    .map(([name]) => name)
-    .filter(name => {
-      const value = name === 'prompt' ? raw(name).trim() : raw(name)
-      return value !== '' && value !== DEFAULTS[name]
-    })
+  const ignored = INPUT_NAMES.filter(name => !appliesTo(name, command)).filter(name => {
+    const value = name === 'prompt' ? raw(name).trim() : raw(name)
+    return value !== '' && value !== DEFAULTS[name]
+  })
   if (ignored.length === 0) return []
   const list = ignored.map(name => `\`${name}\``).join(', ')
   return [

@@ -7,7 +7,7 @@
 // no longer among the rows read is "below the top N", never 0: the rows cannot say how many.
 import { parseInstant, type DateRange } from '../period.js'
 import { countChangeMatters, pointsChangeMatter } from './marks.js'
-import type { SectionOutcome } from './sections/outcome.js'
+import { pageRowOf, type SectionOutcome } from './sections/outcome.js'
 import type { PagesSection } from './sections/visitors.js'
 import { contentGaps } from './search-gaps.js'
 import { currentId, gapId, pageId, questionId, type FixState } from './suggestions.js'
@@ -81,8 +81,7 @@ export function subjectNumbers(
       const row = x.top.find(p => pageId(p.path) === id)
       if (!row) return { below: x.top.length }
       const views = sections.find((v): v is PagesSection => v.ok && v.name === 'views')
-      const seen =
-        views?.top.find(r => r.path === row.path) ?? views?.shown?.find(r => r.path === row.path)
+      const seen = pageRowOf(views, row.path)
       return seen ? { count: row.thumbsDown, of: seen.total } : undefined
     }
     case 'question': {

@@ -72,97 +72,23 @@ export async function openSink(
   range: DateRange,
   totals: VisitorCounts
 ): Promise<Sink> {
-  const fail = (error: unknown): Error =>
-    new Error(`Cannot write the visitors file ${filePath}: ${messageOf(error)}`, { cause: error })
-
-  // The rows go to a new file beside the target, renamed onto it once whole: a reader never sees
-  // half an export, a failed one leaves nothing, and rename replaces a symlink at the target
-  // instead of writing through it. A device or pipe (/dev/stdout, a FIFO) is written in place:
-  // renaming onto it would replace it.
-  let tempPath: string | undefined
-  let stream: WriteStream
-  try {
-    await mkdir(dirname(filePath), { recursive: true })
-    const existing = await lstat(filePath).catch(() => undefined)
-    if (existing?.isDirectory()) throw new Error('it is a folder')
-    const inPlace = existing !== undefined && (existing.isCharacterDevice() || existing.isFIFO())
-    if (!inPlace) tempPath = tempPathBeside(filePath)
-    const handle = tempPath
-      ? await open(tempPath, CREATE_FLAGS, 0o644)
-      : await open(filePath, constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0))
-    stream = handle.createWriteStream()
-  } catch (error) {
-    throw fail(error)
-  }
-  // Kept so a later write or close reports it; the listener also keeps an 'error' event from
-  // crashing the process between two calls.
-  let failure: unknown
-  stream.on('error', error => (failure ??= error))
-
+  const file = await ExportFile.open(filePath)
+  const encoding = ENCODINGS[format]
   let rowsWritten = 0
   let state: 'open' | 'closing' | 'closed' | 'aborted' = 'open'
-
-  const put = async (text: string): Promise<void> => {
-    if (failure !== undefined) throw fail(failure)
-    if (text === '') return
-    try {
-      if (!stream.write(text)) await waitFor(stream, 'drain')
-    } catch (error) {
-      throw fail(error)
-    }
-  }
-
-  // A run that exits mid-export (process.exit on cancellation) runs no more awaits: the temp
-  // file is removed synchronously on the way out.
-  const removeOnExit = (): void => {
-    if (tempPath) rmSync(tempPath, { force: true })
-  }
-  process.once('exit', removeOnExit)
-
-  const discard = async (): Promise<void> => {
-    process.off('exit', removeOnExit)
-    state = 'aborted'
-    stream.destroy()
-    // Wait for the handle to be released (removing an open file fails on Windows).
-    await finished(stream).catch(() => undefined)
-    if (tempPath) await rm(tempPath, { force: true }).catch(() => undefined)
-  }
-
-  // A function, not a comparison, because abort() changes `state` while close() awaits.
-  const wasAborted = (): boolean => state === 'aborted'
-
   const ensureOpen = (): void => {
     if (state !== 'open') throw new Error(`The visitors file ${filePath} is already ${state}`)
   }
-
-  const nullable = (date: string | undefined): string | null =>
-    date === undefined || date === '' ? null : date
-
-  if (format === 'json') {
-    const head = {
-      range: { dateFrom: nullable(range.dateFrom), dateTo: nullable(range.dateTo) },
-      totals: { human: totals.human, ai: totals.ai, total: totals.total }
-    }
-    await put(`${JSON.stringify(head).slice(0, -1)},"visitors":[`)
-  } else if (format === 'csv') await put(CSV_HEADER)
-
-  const encode = (rows: VisitorRow[]): string => {
-    if (rows.length === 0) return ''
-    if (format === 'csv')
-      return stringify(
-        rows.map(r => [csvCell(r.path), r.human, r.ai, r.total]),
-        CSV_OPTIONS
-      )
-    const lines = rows.map(r => JSON.stringify(rowObject(r)))
-    // JSON: one row a line so that the file diffs and greps well; still one document.
-    if (format === 'json') return (rowsWritten === 0 ? '\n' : ',\n') + lines.join(',\n')
-    return lines.join('\n') + '\n'
+  const discard = (): Promise<void> => {
+    state = 'aborted'
+    return file.discard()
   }
+  await file.put(encoding.head(range, totals))
 
   return {
     async write(rows) {
       ensureOpen()
-      await put(encode(rows))
+      await file.put(encoding.rows(rows, rowsWritten === 0))
       rowsWritten += rows.length
     },
 
@@ -170,24 +96,14 @@ export async function openSink(
       ensureOpen()
       state = 'closing'
       try {
-        if (format === 'json') await put(rowsWritten === 0 ? ']}\n' : '\n]}\n')
-        stream.end()
-        await finished(stream).catch(error => {
-          throw fail(failure ?? error)
-        })
-        if (failure !== undefined) throw fail(failure)
-        // abort() may have come while the last bytes were flushed: then nothing is published.
-        if (wasAborted()) throw new Error(`The visitors file ${filePath} is already aborted`)
-        if (tempPath)
-          await rename(tempPath, filePath).catch(error => {
-            throw fail(error)
-          })
+        await file.put(encoding.end(rowsWritten))
+        // A function, not a comparison, because abort() changes `state` while close() awaits.
+        await file.publish(() => state === 'aborted')
       } catch (error) {
         // A file that could not be finished is no export: nothing is left behind.
         await discard()
         throw error
       }
-      process.off('exit', removeOnExit)
       state = 'closed'
     },
 
@@ -198,6 +114,132 @@ export async function openSink(
     }
   }
 }
+
+/** A format's text: what opens the file, a page of rows, what ends it. */
+interface Encoding {
+  head(range: DateRange, totals: VisitorCounts): string
+  rows(rows: VisitorRow[], first: boolean): string
+  end(rowsWritten: number): string
+}
+
+const nullable = (date: string | undefined): string | null =>
+  date === undefined || date === '' ? null : date
+
+const jsonLines = (rows: VisitorRow[]): string[] => rows.map(r => JSON.stringify(rowObject(r)))
+
+const ENCODINGS: Record<FileFormat, Encoding> = {
+  json: {
+    head: (range, totals) => {
+      const head = {
+        range: { dateFrom: nullable(range.dateFrom), dateTo: nullable(range.dateTo) },
+        totals: { human: totals.human, ai: totals.ai, total: totals.total }
+      }
+      return `${JSON.stringify(head).slice(0, -1)},"visitors":[`
+    },
+    // One row a line so that the file diffs and greps well; still one document.
+    rows: (rows, first) =>
+      rows.length === 0 ? '' : (first ? '\n' : ',\n') + jsonLines(rows).join(',\n'),
+    end: rowsWritten => (rowsWritten === 0 ? ']}\n' : '\n]}\n')
+  },
+  csv: {
+    head: () => CSV_HEADER,
+    rows: rows =>
+      rows.length === 0
+        ? ''
+        : stringify(
+            rows.map(r => [csvCell(r.path), r.human, r.ai, r.total]),
+            CSV_OPTIONS
+          ),
+    end: () => ''
+  },
+  ndjson: {
+    head: () => '',
+    rows: rows => (rows.length === 0 ? '' : jsonLines(rows).join('\n') + '\n'),
+    end: () => ''
+  }
+}
+
+/**
+ * The file an export is written to. The rows go to a new file beside the target, renamed onto it
+ * once whole: a reader never sees half an export, a failed one leaves nothing, and rename replaces
+ * a symlink at the target instead of writing through it. A device or pipe (/dev/stdout, a FIFO) is
+ * written in place: renaming onto it would replace it.
+ */
+class ExportFile {
+  /** Kept so a later write or close reports it. */
+  private failure: unknown
+
+  private constructor(
+    private readonly filePath: string,
+    private readonly stream: WriteStream,
+    private readonly tempPath: string | undefined
+  ) {
+    // The listener also keeps an 'error' event from crashing the process between two calls.
+    stream.on('error', error => (this.failure ??= error))
+    process.once('exit', this.removeOnExit)
+  }
+
+  static async open(filePath: string): Promise<ExportFile> {
+    try {
+      await mkdir(dirname(filePath), { recursive: true })
+      const existing = await lstat(filePath).catch(() => undefined)
+      if (existing?.isDirectory()) throw new Error('it is a folder')
+      const inPlace = existing !== undefined && (existing.isCharacterDevice() || existing.isFIFO())
+      const tempPath = inPlace ? undefined : tempPathBeside(filePath)
+      const handle = tempPath
+        ? await open(tempPath, CREATE_FLAGS, 0o644)
+        : await open(filePath, constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0))
+      return new ExportFile(filePath, handle.createWriteStream(), tempPath)
+    } catch (error) {
+      throw cannotWrite(filePath, error)
+    }
+  }
+
+  /** Writes `text`, waiting while the file lags behind (backpressure). */
+  async put(text: string): Promise<void> {
+    if (this.failure !== undefined) throw cannotWrite(this.filePath, this.failure)
+    if (text === '') return
+    try {
+      if (!this.stream.write(text)) await waitFor(this.stream, 'drain')
+    } catch (error) {
+      throw cannotWrite(this.filePath, error)
+    }
+  }
+
+  /** Flushes and closes the file, then puts it in place, unless `aborted` says otherwise by then. */
+  async publish(aborted: () => boolean): Promise<void> {
+    this.stream.end()
+    await finished(this.stream).catch(error => {
+      throw cannotWrite(this.filePath, this.failure ?? error)
+    })
+    if (this.failure !== undefined) throw cannotWrite(this.filePath, this.failure)
+    // abort() may have come while the last bytes were flushed: then nothing is published.
+    if (aborted()) throw new Error(`The visitors file ${this.filePath} is already aborted`)
+    if (this.tempPath)
+      await rename(this.tempPath, this.filePath).catch(error => {
+        throw cannotWrite(this.filePath, error)
+      })
+    process.off('exit', this.removeOnExit)
+  }
+
+  /** Stops writing and removes the partial file. */
+  async discard(): Promise<void> {
+    process.off('exit', this.removeOnExit)
+    this.stream.destroy()
+    // Wait for the handle to be released (removing an open file fails on Windows).
+    await finished(this.stream).catch(() => undefined)
+    if (this.tempPath) await rm(this.tempPath, { force: true }).catch(() => undefined)
+  }
+
+  // A run that exits mid-export (process.exit on cancellation) runs no more awaits: the temp
+  // file is removed synchronously on the way out.
+  private readonly removeOnExit = (): void => {
+    if (this.tempPath) rmSync(this.tempPath, { force: true })
+  }
+}
+
+const cannotWrite = (filePath: string, error: unknown): Error =>
+  new Error(`Cannot write the visitors file ${filePath}: ${messageOf(error)}`, { cause: error })
 
 /** Resolves on `event`; rejects on 'error', or on 'close' first (a destroyed stream never drains). */
 function waitFor(stream: WriteStream, event: 'open' | 'drain'): Promise<void> {

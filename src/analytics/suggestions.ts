@@ -9,11 +9,11 @@
 // numbers measured after the merge still say so.
 import type { AssistantSection } from './sections/assistant.js'
 import type { FeedbackSection } from './sections/feedback.js'
-import type { SectionOutcome } from './sections/outcome.js'
+import { pageRowOf, type SectionOutcome } from './sections/outcome.js'
 import type { SearchesSection } from './sections/searches.js'
 import type { PagesSection } from './sections/visitors.js'
 import { oneLine } from '../public-text.js'
-import { byTopic, contentGaps, topicKey } from './search-gaps.js'
+import { byTopic, contentGaps, topicKey, type Topic } from './search-gaps.js'
 
 export const MAX_SUGGESTIONS = 5
 /** The least evidence a suggestion needs: searches with no click, 👎, or times asked. */
@@ -186,19 +186,41 @@ function gapSuggestions(
 ): Suggestion[] {
   if (!searches) return []
   const { gaps } = contentGaps(searches.gaps, assistant?.answered)
-  return byTopic(
-    gaps.filter(q => q.searchQuery.trim() !== ''),
+  return topics(
+    gaps,
     q => q.searchQuery,
-    q => q.hits
+    q => q.hits,
+    MIN_SEARCHES
+  ).map(t => ({
+    kind: 'gap',
+    id: gapId(t.text),
+    query: t.text,
+    hits: t.total,
+    phrasings: t.phrasings,
+    prefixes: t.rows.flatMap(q => q.prefixes ?? [])
+  }))
+}
+
+/**
+ * Rows of text from readers (queries, questions) by topic, the topics counted at least `min`
+ * times: each with its first row's text, its total and up to 3 of its phrasings.
+ */
+function topics<T>(
+  rows: readonly T[],
+  textOf: (row: T) => string,
+  countOf: (row: T) => number,
+  min: number
+): (Topic<T> & { text: string; phrasings: string[] })[] {
+  return byTopic(
+    rows.filter(row => textOf(row).trim() !== ''),
+    textOf,
+    countOf
   )
-    .filter(t => t.total >= MIN_SEARCHES)
+    .filter(t => t.total >= min)
     .map(t => ({
-      kind: 'gap',
-      id: `gap:${t.key}`,
-      query: t.rows[0]?.searchQuery ?? '',
-      hits: t.total,
-      phrasings: phrasings(t.rows.map(q => q.searchQuery)),
-      prefixes: t.rows.flatMap(q => q.prefixes ?? [])
+      ...t,
+      text: t.rows[0] ? textOf(t.rows[0]) : '',
+      phrasings: phrasings(t.rows.map(textOf))
     }))
 }
 
@@ -225,8 +247,7 @@ function pageSuggestions(
   views: PagesSection | undefined
 ): Suggestion[] {
   if (!feedback) return []
-  const viewsOf = (path: string): number | undefined =>
-    (views?.top.find(r => r.path === path) ?? views?.shown?.find(r => r.path === path))?.total
+  const viewsOf = (path: string): number | undefined => pageRowOf(views, path)?.total
   const pages = feedback.top
     .filter(p => p.thumbsDown >= MIN_THUMBS_DOWN && p.path !== '')
     .map(p => {
@@ -267,19 +288,18 @@ function commentsOn(feedback: FeedbackSection, path: string): string[] {
 
 function questionSuggestions(assistant: AssistantSection | undefined): Suggestion[] {
   if (!assistant) return []
-  return byTopic(
-    assistant.top.filter(q => q.question.trim() !== ''),
+  return topics(
+    assistant.top,
     q => q.question,
-    q => q.count
-  )
-    .filter(t => t.total >= MIN_TIMES_ASKED)
-    .map(t => ({
-      kind: 'question',
-      id: `question:${t.key}`,
-      question: t.rows[0]?.question ?? '',
-      count: t.total,
-      phrasings: phrasings(t.rows.map(q => q.question))
-    }))
+    q => q.count,
+    MIN_TIMES_ASKED
+  ).map(t => ({
+    kind: 'question',
+    id: questionId(t.text),
+    question: t.text,
+    count: t.total,
+    phrasings: t.phrasings
+  }))
 }
 
 /** The stale pages as suggestions, with the views and 👎 the tables show for them. */
@@ -289,8 +309,7 @@ function staleSuggestions(
   views: PagesSection | undefined
 ): Suggestion[] {
   return (stale ?? []).map(p => {
-    const seen =
-      views?.top.find(r => r.path === p.path) ?? views?.shown?.find(r => r.path === p.path)
+    const seen = pageRowOf(views, p.path)
     const rated = feedback?.top.find(r => r.path === p.path)
     return {
       kind: 'stale',

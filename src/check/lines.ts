@@ -119,75 +119,29 @@ function keyFormLine(apiKey: string): CheckLine {
   }
 }
 
-/** The key, the project, each operation, the agent API: what the probes say, line by line. */
-function serviceLines(probes: Probe[], projectId: string): CheckLine[] {
+/** What the probes say as a whole, worked out once for every line. */
+interface Verdicts {
+  probes: Probe[]
+  projectId: string
+  /** The probes the service (or something at `base-url`) answered. */
+  answered: Probe[]
+  /** A 401: the service refuses the key. */
+  refused?: Probe
+  /** Every answer a 403. */
+  allForbidden: boolean
+  wrongAddress: boolean
+  /** A probe that says the project does not exist. */
+  unknown?: Probe
+  /** The line an operation's failure follows from, if any: it is not listed twice. */
+  upstream?: string
+}
+
+function verdictsOf(probes: Probe[], projectId: string): Verdicts {
   const answered = probes.filter(p => p.entry.status !== undefined)
   const refused = probes.find(p => failedWith(p, 401))
   const allForbidden = answered.length > 0 && answered.every(p => failedWith(p, 403))
   const wrongAddress = isWrongAddress(probes)
   const unknown = wrongAddress ? undefined : probes.find(isProjectUnknown)
-  const anyOk = probes.some(p => p.error === undefined)
-  const lines: CheckLine[] = []
-
-  // The key.
-  if (refused)
-    lines.push({
-      check: 'API key accepted',
-      verdict: 'fail',
-      seen: 'the service refuses the key',
-      said: failureText(refused),
-      fix: capitalise(KEY_REFUSED_HINT)
-    })
-  else if (allForbidden)
-    lines.push({
-      check: 'API key accepted',
-      verdict: 'fail',
-      seen: 'every request was refused',
-      said: failureText(answered[0]!),
-      fix: keyForbiddenFix(answered[0]!, projectId)
-    })
-  else if (wrongAddress)
-    lines.push({
-      check: 'Service found',
-      verdict: 'fail',
-      seen: 'the address does not answer as the service does',
-      said: failureText(answered.find(isPageAnswer) ?? answered[0]!),
-      fix: WRONG_ADDRESS_FIX
-    })
-  else if (answered.length === 0)
-    lines.push({
-      check: 'API key accepted',
-      verdict: 'fail',
-      seen: 'the service did not answer',
-      said: failureText(probes[0]!),
-      fix: 'Check `base-url` (leave it out for `https://api.mintlify.com`) and the network'
-    })
-  else lines.push({ check: 'API key accepted', verdict: 'pass', seen: 'the service accepts it' })
-
-  // The project.
-  if (unknown)
-    lines.push({
-      check: 'Project found',
-      verdict: 'fail',
-      seen: `${escapeText(projectId)} was not found`,
-      said: failureText(unknown),
-      fix: capitalise(PROJECT_HINT)
-    })
-  else if (!wrongAddress && (anyOk || probes.some(knowsProject)))
-    lines.push({ check: 'Project found', verdict: 'pass', seen: escapeText(projectId) })
-  else
-    lines.push({
-      check: 'Project found',
-      verdict: 'skip',
-      seen:
-        refused || allForbidden
-          ? 'not known: see “API key accepted”'
-          : wrongAddress
-            ? 'not known: see “Service found”'
-            : 'not known: nothing answered'
-    })
-
-  // Each operation: its own verdict, unless the key or project already said why it failed.
   const upstream =
     refused || allForbidden
       ? 'API key accepted'
@@ -196,20 +150,98 @@ function serviceLines(probes: Probe[], projectId: string): CheckLine[] {
         : unknown
           ? 'Project found'
           : undefined
+  return { probes, projectId, answered, refused, allForbidden, wrongAddress, unknown, upstream }
+}
+
+/** The key, the project, each operation, the agent API: what the probes say, line by line. */
+function serviceLines(probes: Probe[], projectId: string): CheckLine[] {
+  const v = verdictsOf(probes, projectId)
+  return [keyLine(v), projectLine(v), ...operationLines(v)]
+}
+
+/** The key: accepted, refused, or not known (nothing answered as the service does). */
+function keyLine({
+  probes,
+  projectId,
+  answered,
+  refused,
+  allForbidden,
+  wrongAddress
+}: Verdicts): CheckLine {
+  if (refused)
+    return {
+      check: 'API key accepted',
+      verdict: 'fail',
+      seen: 'the service refuses the key',
+      said: failureText(refused),
+      fix: capitalise(KEY_REFUSED_HINT)
+    }
+  if (allForbidden)
+    return {
+      check: 'API key accepted',
+      verdict: 'fail',
+      seen: 'every request was refused',
+      said: failureText(answered[0]!),
+      fix: keyForbiddenFix(answered[0]!, projectId)
+    }
+  if (wrongAddress)
+    return {
+      check: 'Service found',
+      verdict: 'fail',
+      seen: 'the address does not answer as the service does',
+      said: failureText(answered.find(isPageAnswer) ?? answered[0]!),
+      fix: WRONG_ADDRESS_FIX
+    }
+  if (answered.length === 0)
+    return {
+      check: 'API key accepted',
+      verdict: 'fail',
+      seen: 'the service did not answer',
+      said: failureText(probes[0]!),
+      fix: 'Check `base-url` (leave it out for `https://api.mintlify.com`) and the network'
+    }
+  return { check: 'API key accepted', verdict: 'pass', seen: 'the service accepts it' }
+}
+
+/** The project: found, not found, or not known because the key or the address failed first. */
+function projectLine(v: Verdicts): CheckLine {
+  const { probes, projectId, unknown, wrongAddress } = v
+  if (unknown)
+    return {
+      check: 'Project found',
+      verdict: 'fail',
+      seen: `${escapeText(projectId)} was not found`,
+      said: failureText(unknown),
+      fix: capitalise(PROJECT_HINT)
+    }
+  const anyOk = probes.some(p => p.error === undefined)
+  if (!wrongAddress && (anyOk || probes.some(knowsProject)))
+    return { check: 'Project found', verdict: 'pass', seen: escapeText(projectId) }
+  return {
+    check: 'Project found',
+    verdict: 'skip',
+    seen:
+      v.refused || v.allForbidden
+        ? 'not known: see “API key accepted”'
+        : wrongAddress
+          ? 'not known: see “Service found”'
+          : 'not known: nothing answered'
+  }
+}
+
+/** Each operation: its own verdict, unless the key or project already said why it failed. */
+function operationLines({ probes, upstream }: Verdicts): CheckLine[] {
   const notAsked = upstream
     ? `not checked: see “${upstream}”`
     : probes.some(notSent)
       ? 'not checked: the requests this check may send were spent (`max-requests`)'
       : 'not checked: the hourly analytics limit is spent'
-  for (const operation of [...ANALYTICS, 'agent'] as const) {
+  return ([...ANALYTICS, 'agent'] as const).map(operation => {
     const p = probes.find(x => x.entry.operation === operation)
-    lines.push(
-      p
-        ? operationLine(operation, p, upstream)
-        : { check: TITLES[operation], verdict: 'skip', seen: notAsked }
-    )
-  }
-  return lines
+    return p
+      ? operationLine(operation, p, upstream)
+      : { check: TITLES[operation], verdict: 'skip', seen: notAsked }
+  })
 }
 
 function operationLine(operation: Operation, p: Probe, upstream?: string): CheckLine {

@@ -45,9 +45,35 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
   core.info(`Docs-health report for ${describeRange(s.range)}: ${s.sections.join(', ')}.`)
   const thread = reportThread(ctx)
   const records = await recall(ctx, thread)
+  const read = await readReport(ctx, records)
+  const { report, keys } = await composeReport(ctx, read, records)
+  await setOutputs(ctx, report)
+  // The summary is on the run's page: no link to the page it is on.
+  if (s.summary)
+    ctx.result.summary = renderHealthReport(
+      { ...report, runUrl: undefined },
+      bytes(SUMMARY_MAX_BYTES)
+    )
+  setComment(ctx, thread, report, keys)
+  endOfReport(read, report.incomplete)
+}
+
+/** What the service said of the range: the sections, then the trend. */
+interface ReportRead {
+  sections: SectionOutcome[]
+  /** The error that stopped the run's reading (out of quota, `max-requests`), if any. */
+  stop: Error | undefined
+  trend: Trend | undefined
+}
+
+/** Each section, then the trend; the totals an earlier report recorded cost no request. */
+async function readReport(
+  ctx: CommandContext<AnalyticsSettings>,
+  records: ReportRecords | undefined
+): Promise<ReportRead> {
+  const s = ctx.settings
   const known = s.previous ? records?.totals(s.previous) : undefined
   const input = { ...sectionInput(ctx, { withPrevious: true }), ...(known ? { known } : {}) }
-
   const sections: SectionOutcome[] = []
   ctx.result.onCancel = signal => {
     const read = sections.filter(x => x.ok).map(x => x.name)
@@ -57,6 +83,19 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
   }
   const stop = await readSections(s.sections, input, ctx.service, sections)
   const trend = s.trendRanges ? await readTrendOf(ctx, sections, records, stop) : undefined
+  return { sections, stop, trend }
+}
+
+/**
+ * The report drawn from what was read and what earlier reports recorded: what to fix this week,
+ * what the last fixes did; and the keys of the records it leaves for the next report.
+ */
+async function composeReport(
+  ctx: CommandContext<AnalyticsSettings>,
+  { sections, stop, trend }: ReportRead,
+  records: ReportRecords | undefined
+): Promise<{ report: HealthReport; keys: string[] }> {
+  const s = ctx.settings
   const fixes = await fixStates(ctx, records)
   const ages = await stalePages(ctx, sections)
   const suggested = suggest({ sections, fixes, stale: ages.stale, ...periodStart(s) })
@@ -65,17 +104,7 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
     return times > 1 ? { ...x, times } : x
   })
   const effects = effectsOf(records, s.range, sections, fixes)
-  const trendCut = trend?.stop
-    ? {
-        stop: trend.stop,
-        missing: periodSpan(
-          trend.points.map(p => p.range),
-          trend.stop.missing
-        )
-      }
-    : undefined
-  const incomplete = incompleteReason(sections, stop, trendCut)
-
+  const incomplete = incompleteReason(sections, stop, trendCut(trend))
   const report: HealthReport = {
     projectId: s.projectId,
     range: s.range,
@@ -93,21 +122,32 @@ export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise
     ...(ages.withoutFile > 0 ? { pagesWithoutFile: ages.withoutFile } : {}),
     effects
   }
-  await setOutputs(ctx, report)
-  // The summary is on the run's page: no link to the page it is on.
-  if (s.summary)
-    ctx.result.summary = renderHealthReport(
-      { ...report, runUrl: undefined },
-      bytes(SUMMARY_MAX_BYTES)
-    )
-  // A run stopped part way still posts, but only where no report of this range is yet: a
-  // complete one is never replaced by a partial one.
   const measured = subjectsToRecord(
     suggestions.map(x => x.id),
     effects,
     fixes
   )
-  setComment(ctx, thread, report, recordKeys(s, sections, trend, suggestions, measured))
+  return { report, keys: recordKeys(s, sections, trend, suggestions, measured) }
+}
+
+/** Where the trend stopped, and the periods it misses, for the report's "incomplete". */
+function trendCut(trend: Trend | undefined) {
+  return trend?.stop
+    ? {
+        stop: trend.stop,
+        missing: periodSpan(
+          trend.points.map(p => p.range),
+          trend.stop.missing
+        )
+      }
+    : undefined
+}
+
+/**
+ * How the run ends once the report is published: at the workflow's `max-requests`, what was read
+ * is the report; another stop, or no section read, fails the step.
+ */
+function endOfReport({ sections, stop, trend }: ReportRead, incomplete: string | undefined): void {
   const ended = stop ?? trend?.stop?.error
   if (ended instanceof BudgetError) {
     // The cap the workflow set: what was read is the report, and the run did what it was told.
@@ -294,6 +334,8 @@ function setComment(
       // from the comment's text.
       extraKeys: records,
       body: room => renderHealthReport({ ...report, trigger: s.trigger }, chars(room)),
+      // A run stopped part way still posts, but only where no report of this range is yet: a
+      // complete one is never replaced by a partial one.
       mode: report.incomplete && mode === 'upsert' ? 'if-absent' : mode
     })
     if (ref.kept)

@@ -36,7 +36,24 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
   // The report section's reader, with this command's file and its words for warnings; the
   // period before is read below, once the export is written.
   const input = sectionInput(ctx, { withPrevious: false })
-  const { api } = input
+  const pages = await exportRows(ctx, input)
+  setExportOutputs(ctx, pages.read)
+  const report = await visitorsReport(ctx, pages, input)
+  // Never reported complete when it is not: the step fails, with the summary saying why.
+  const { incomplete } = pages.section
+  if (incomplete)
+    ctx.result.failure =
+      `The visitors export is incomplete: ${incomplete}` +
+      (s.outputFile ? ` The ${pages.read.rows} rows read are in ${s.outputFile.path}.` : '')
+  publishReport(ctx, report)
+}
+
+/** Every row of the range, written to `output-file` page by page as it comes. */
+async function exportRows(
+  ctx: CommandContext<AnalyticsSettings>,
+  input: SectionInput
+): Promise<PagesRead> {
+  const s = ctx.settings
   let sink: Sink | undefined
   let rowsRead = 0
   // Cancelled mid-export: the partial file goes, and the log says how far the export got.
@@ -44,9 +61,8 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
     await sink?.abort().catch(() => undefined)
     return `Cancelled (${signal}) after reading ${rowsRead} rows: the export stopped${s.outputFile ? `, and no file was written to ${s.outputFile.path}` : ''}.`
   }
-  let pages: PagesRead
   try {
-    pages = await readRangePages('visitors', input, {
+    const pages = await readRangePages('visitors', input, {
       label: '',
       onPage: async (rows, page) => {
         if (s.outputFile && !sink)
@@ -56,12 +72,17 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
       }
     })
     await sink?.close()
+    return pages
   } catch (err) {
     await sink?.abort().catch(() => undefined)
     if (err instanceof BudgetError) throw budgetSpent(err, rowsRead, s.pageSize, sink !== undefined)
     throw explainTimeUp(err, sink !== undefined)
   }
-  const { read, section } = pages
+}
+
+/** What the export read, in the log and the step's outputs. */
+function setExportOutputs(ctx: CommandContext<AnalyticsSettings>, read: PagesRead['read']): void {
+  const s = ctx.settings
   const totals = read.first.totals
   core.info(
     `Exported ${read.rows} rows in ${requestsText(read.requests)}` +
@@ -77,14 +98,23 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
   )
   ctx.result.set('rows', String(read.rows))
   if (s.outputFile) ctx.result.set('visitors-file', s.outputFile.absolute)
+}
 
+/** The report of the export: the range's top pages, and the period before and the trend if asked. */
+async function visitorsReport(
+  ctx: CommandContext<AnalyticsSettings>,
+  pages: PagesRead,
+  input: SectionInput
+): Promise<VisitorsReport> {
+  const s = ctx.settings
+  const { read, section } = pages
   const report: VisitorsReport = {
     projectId: s.projectId,
     range: s.range,
     period: s.period,
-    totals,
+    totals: read.first.totals,
     rows: read.rows,
-    top: pages.section.top,
+    top: section.top,
     file: s.outputFile?.path,
     maxRowsReached: read.maxRowsReached,
     runUrl: ctx.runUrl,
@@ -94,33 +124,40 @@ export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promi
     ...(section.incomplete ? { incomplete: section.incomplete } : {})
   }
   if (s.previous) report.previous = await readPrevious(pages, input, s.previous)
-  if (s.trendRanges) {
-    const before = report.previous
-    report.trend = await readTrend(api, {
-      ranges: s.trendRanges,
-      series: ['visitors'],
-      // The period before is the trend's newest: the comparison already read its totals.
-      known: range =>
-        before && range.dateFrom === before.range.dateFrom && range.dateTo === before.range.dateTo
-          ? { visitors: before.totals }
-          : undefined
-    })
-    if (report.trend.stop)
-      core.warning(
-        `Trend: stopped at the period from ${report.trend.stop.at.dateFrom}: ${report.trend.stop.reason}`
-      )
-  }
+  if (s.trendRanges) report.trend = await readVisitorsTrend(input, s.trendRanges, report.previous)
   // The client counts every request it sent, retries included.
   report.requests = ctx.service.requests
   core.info(
     `This run spent ${requestsText(report.requests)} of the analytics quota (about 100 an hour).`
   )
+  return report
+}
 
-  // Never reported complete when it is not: the step fails, with the summary saying why.
-  if (section.incomplete)
-    ctx.result.failure =
-      `The visitors export is incomplete: ${section.incomplete}` +
-      (s.outputFile ? ` The ${read.rows} rows read are in ${s.outputFile.path}.` : '')
+/** The totals of the periods before the range, newest first. */
+async function readVisitorsTrend(
+  input: SectionInput,
+  ranges: Required<DateRange>[],
+  before: VisitorsReport['previous']
+): Promise<NonNullable<VisitorsReport['trend']>> {
+  const trend = await readTrend(input.api, {
+    ranges,
+    series: ['visitors'],
+    // The period before is the trend's newest: the comparison already read its totals.
+    known: range =>
+      before && range.dateFrom === before.range.dateFrom && range.dateTo === before.range.dateTo
+        ? { visitors: before.totals }
+        : undefined
+  })
+  if (trend.stop)
+    core.warning(
+      `Trend: stopped at the period from ${trend.stop.at.dateFrom}: ${trend.stop.reason}`
+    )
+  return trend
+}
+
+/** The report in the summary (its top pages, pointing at the file) and as the comment. */
+function publishReport(ctx: CommandContext<AnalyticsSettings>, report: VisitorsReport): void {
+  const s = ctx.settings
   const file = s.outputFile ? `\`${s.outputFile.path}\`` : undefined
   // The summary is on the run's page: no link to the page it is on.
   const summary = fitVisitorsReport(

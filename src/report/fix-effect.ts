@@ -4,6 +4,7 @@
 // is measured for the first time. The subject is text from the public: escaped and clipped.
 import {
   isCounted,
+  RATE_PER,
   rateOf,
   type FixEffect,
   type SubjectKind,
@@ -11,8 +12,9 @@ import {
   type Verdict
 } from '../analytics/fix-effect.js'
 import { isoDay, type DateRange } from '../period.js'
-import { clip, clipMiddle, details, escapeText, tableHead, tableRow } from './markdown.js'
+import { details, formatNumber, MARKS, tableHead, tableRow } from './markdown.js'
 import { periodNoun, shortRange } from './range.js'
+import { inlineSubject, KIND_LABELS } from './suggestions.js'
 
 const DAY = 86_400_000
 
@@ -24,17 +26,18 @@ const dayOf = (ms: number, now: number): string =>
 const SHOWN_EFFECTS = 5
 const SUBJECT_MAX_CHARS = 36
 
-const UNIT: Record<SubjectKind, string> = {
-  gap: 'zero-click per 1,000 searches',
-  page: '👎 per 1,000 views',
-  question: 'unanswered per 100 questions'
+/** What each kind's rate counts, and among what: "zero-click per 1,000 searches". */
+const COUNTED: Record<SubjectKind, readonly [counted: string, among: string]> = {
+  gap: ['zero-click', 'searches'],
+  page: ['👎', 'views'],
+  question: ['unanswered', 'questions']
 }
 
-const VERDICT: Record<Verdict, string> = {
-  better: '🟢 better',
-  worse: '🔴 worse',
-  unchanged: 'unchanged'
-}
+const unitOf = (kind: SubjectKind): string =>
+  `${COUNTED[kind][0]} per ${formatNumber(RATE_PER[kind])} ${COUNTED[kind][1]}`
+
+/** "🟢 better", "🔴 worse", "unchanged". */
+const verdictText = (v: Verdict): string => (v === 'unchanged' ? v : `${MARKS[v]} ${v}`)
 
 /** "20.0", or "below the top 10 now" (never 0: the rows read cannot say how many). */
 export function shownRate(kind: SubjectKind, n: SubjectNumbers): string {
@@ -44,15 +47,9 @@ export function shownRate(kind: SubjectKind, n: SubjectNumbers): string {
   return rate === undefined ? '–' : rate.toFixed(1)
 }
 
+/** "Search gap “rotate key”", "Page /api/auth": the suggestion as the report named it. */
 function subjectCell(e: FixEffect): string {
-  switch (e.kind) {
-    case 'gap':
-      return `Search gap “${escapeText(clip(e.subject, SUBJECT_MAX_CHARS))}”`
-    case 'page':
-      return `Page ${escapeText(clipMiddle(e.subject, SUBJECT_MAX_CHARS))}`
-    case 'question':
-      return `Unanswered “${escapeText(clip(e.subject, SUBJECT_MAX_CHARS))}”`
-  }
+  return `${KIND_LABELS[e.kind]} ${inlineSubject(e.kind === 'page', e.subject, SUBJECT_MAX_CHARS)}`
 }
 
 /** "20.0 → 1.8 → 1.1 zero-click per 1,000 searches", its periods in small type under it. */
@@ -60,7 +57,7 @@ function ratesCell(e: FixEffect, now: number): string {
   const periods = [e.suggested, ...e.since]
   const rates = periods.map(p => shownRate(e.kind, p.numbers)).join(' → ')
   const when = periods.map(p => shortRange(p.range, now)).join(' → ')
-  return `${rates} ${UNIT[e.kind]}<br><sub>${when}</sub>`
+  return `${rates} ${unitOf(e.kind)}<br><sub>${when}</sub>`
 }
 
 /** The one line the block folds to: the newest fix, its first and last rate, its verdict. */
@@ -69,9 +66,9 @@ function summaryOf(effects: readonly FixEffect[]): string {
   if (!e) return ''
   const last = e.since.at(-1)
   const rates = `${shownRate(e.kind, e.suggested.numbers)} → ${last ? shownRate(e.kind, last.numbers) : '–'}`
-  const verdict = e.verdict ? `, ${VERDICT[e.verdict]}` : ''
+  const verdict = e.verdict ? `, ${verdictText(e.verdict)}` : ''
   const more = effects.length > 1 ? ` · ${effects.length - 1} more` : ''
-  return `#${e.pr}: ${rates} ${UNIT[e.kind]}${verdict}${more}`
+  return `#${e.pr}: ${rates} ${unitOf(e.kind)}${verdict}${more}`
 }
 
 /** The block, or '' with no fix measured. */
@@ -85,7 +82,7 @@ export function effectBlock(effects: readonly FixEffect[], range: DateRange, now
         subjectCell(e),
         dayOf(e.mergedAt, now),
         ratesCell(e, now),
-        e.verdict ? VERDICT[e.verdict] : '–'
+        e.verdict ? verdictText(e.verdict) : '–'
       ])
     )
   const noun = periodNoun(range)

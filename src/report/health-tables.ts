@@ -6,7 +6,7 @@
 // narrow enough that no table wraps in a comment 760 px wide.
 import type { AssistantSection } from '../analytics/sections/assistant.js'
 import type { FeedbackSection } from '../analytics/sections/feedback.js'
-import type { SectionOutcome } from '../analytics/sections/outcome.js'
+import { pageRowOf, type SectionOutcome } from '../analytics/sections/outcome.js'
 import type { SearchesSection } from '../analytics/sections/searches.js'
 import type { SectionFailure } from '../analytics/sections/section.js'
 import type { PagesSection } from '../analytics/sections/visitors.js'
@@ -23,7 +23,7 @@ import {
   tableRow,
   type Column
 } from './markdown.js'
-import { pageCell, pageChange, pagesFoldLabel } from './pages-table.js'
+import { pageCell, pageChange } from './pages-table.js'
 
 export type ReadSection = Exclude<SectionOutcome, SectionFailure>
 
@@ -98,15 +98,23 @@ interface Folded {
 }
 
 const rank = (i: number) => String(i + 1)
-const foldLabel = (noun: string) => (first: number, last: number) =>
-  `${noun} ${formatNumber(first)}–${formatNumber(last)}`
+
+/** A section's top items, ranked (`#`), each row's other cells from `cells`, folded past ten. */
+function rankedTable<T>(
+  columns: readonly Column[],
+  items: readonly T[],
+  noun: string,
+  cells: (item: T) => string[]
+): string {
+  return foldedTable(
+    [{ header: '#', align: 'right' }, ...columns],
+    items.map((item, i) => tableRow([rank(i), ...cells(item)])),
+    noun
+  )
+}
 
 // ---------------------------------------------------------------------------------------------
 // Pages: one table, visitors and views side by side
-
-function findRow(x: PagesSection | undefined, path: string): VisitorRow | undefined {
-  return x?.top.find(row => row.path === path) ?? x?.shown?.find(row => row.path === path)
-}
 
 function previousTotal(x: PagesSection, path: string): number | undefined {
   return x.previousRows?.find(row => row.path === path)?.total
@@ -129,22 +137,20 @@ function pagesBlock(
   const lead = (visitors ?? views) as PagesSection
   const compare = r.previous !== undefined
   const shown = [visitors, views].filter((x): x is PagesSection => x !== undefined)
-  const columns: Column[] = [{ header: '#', align: 'right' }, { header: 'Page' }]
+  const columns: Column[] = [{ header: 'Page' }]
   for (const x of shown) {
     columns.push({ header: x.name === 'visitors' ? 'Visitors' : 'Views', align: 'right' })
     if (compare && x.previousRows) columns.push({ header: 'Change', align: 'right' })
   }
-  const cells = (row: VisitorRow, i: number): string =>
-    tableRow([
-      rank(i),
-      pageCell(row.path, r.siteUrl),
-      ...shown.flatMap(x => {
-        const found = x === lead ? row : findRow(x, row.path)
-        const value = found ? formatNumber(found.total) : '–'
-        if (!compare || !x.previousRows) return [value]
-        return [value, found ? pageChange(found.total, previousTotal(x, row.path)) : '–']
-      })
-    ])
+  const cells = (row: VisitorRow): string[] => [
+    pageCell(row.path, r.siteUrl),
+    ...shown.flatMap(x => {
+      const found = x === lead ? row : pageRowOf(x, row.path)
+      const value = found ? formatNumber(found.total) : '–'
+      if (!compare || !x.previousRows) return [value]
+      return [value, found ? pageChange(found.total, previousTotal(x, row.path)) : '–']
+    })
+  ]
   const sentences = [
     `${shown.map(split).join('; ')}, on ${plural(lead.rows, 'page')}.`,
     visitors && visitors.totals.human + visitors.totals.ai !== visitors.totals.total
@@ -155,11 +161,7 @@ function pagesBlock(
       : '',
     views && visitors ? 'The top pages by unique visitors:' : ''
   ]
-  const table = foldedTable(
-    columns,
-    lead.top.slice(0, rows).map((row, i) => cells(row, i)),
-    pagesFoldLabel
-  )
+  const table = rankedTable(columns, lead.top.slice(0, rows), 'Pages', cells)
   return {
     title: 'Top pages',
     summary: `by ${visitors ? 'unique visitors' : 'page views'}, ${plural(lead.rows, 'page')}`,
@@ -204,29 +206,18 @@ function searchesBlock(
       : '',
     x.folded > 0 ? foldedNote(x) : ''
   ]
-  const table = foldedTable(
-    [
-      { header: '#', align: 'right' },
-      { header: 'Query' },
-      { header: 'Hits', align: 'right' },
-      { header: 'Clicked', align: 'right' },
-      { header: 'Top clicked page' }
-    ],
-    x.top
-      .slice(0, rows)
-      .map((q, i) =>
-        tableRow([
-          rank(i),
-          textCell(q.searchQuery, QUERY_MAX_CHARS),
-          formatNumber(q.hits),
-          clicks(q, answered),
-          q.topClickedPage === null
-            ? '–'
-            : pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
-        ])
-      ),
-    foldLabel('Queries')
-  )
+  const columns: Column[] = [
+    { header: 'Query' },
+    { header: 'Hits', align: 'right' },
+    { header: 'Clicked', align: 'right' },
+    { header: 'Top clicked page' }
+  ]
+  const table = rankedTable(columns, x.top.slice(0, rows), 'Queries', q => [
+    textCell(q.searchQuery, QUERY_MAX_CHARS),
+    formatNumber(q.hits),
+    clicks(q, answered),
+    q.topClickedPage === null ? '–' : pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
+  ])
   return {
     title,
     summary: `top queries, ${plural(allGaps, 'content gap')}`,
@@ -272,29 +263,18 @@ function feedbackBlock(
       summary: 'no 👎',
       body: [intro, 'No page got a thumbs-down or code-snippet feedback.'].join('\n\n')
     }
-  const table = foldedTable(
-    [
-      { header: '#', align: 'right' },
-      { header: 'Page' },
-      { header: '👎', align: 'right' },
-      { header: '👍', align: 'right' },
-      { header: 'Code', align: 'right' },
-      ...(views ? [{ header: 'Views', align: 'right' as const }] : [])
-    ],
-    x.top
-      .slice(0, rows)
-      .map((p, i) =>
-        tableRow([
-          rank(i),
-          pageCell(p.path, r.siteUrl, FEEDBACK_PAGE_MAX_CHARS),
-          formatNumber(p.thumbsDown),
-          formatNumber(p.thumbsUp),
-          formatNumber(p.code),
-          ...(views ? [viewsOf(views, p.path)] : [])
-        ])
-      ),
-    foldLabel('Pages')
-  )
+  const counts = ['👎', '👍', 'Code', ...(views ? ['Views'] : [])]
+  const columns: Column[] = [
+    { header: 'Page' },
+    ...counts.map(header => ({ header, align: 'right' as const }))
+  ]
+  const table = rankedTable(columns, x.top.slice(0, rows), 'Pages', p => [
+    pageCell(p.path, r.siteUrl, FEEDBACK_PAGE_MAX_CHARS),
+    formatNumber(p.thumbsDown),
+    formatNumber(p.thumbsUp),
+    formatNumber(p.code),
+    ...(views ? [viewsOf(views, p.path)] : [])
+  ])
   return {
     title,
     summary: 'the pages with the most 👎',
@@ -305,7 +285,7 @@ function feedbackBlock(
 }
 
 function viewsOf(views: PagesSection, path: string): string {
-  const row = findRow(views, path)
+  const row = pageRowOf(views, path)
   return row ? formatNumber(row.total) : '–'
 }
 
@@ -335,19 +315,11 @@ function assistantBlock(x: AssistantSection, rows: number): Folded {
       summary: 'no unanswered question',
       body: [intro, 'No unanswered question.'].join('\n\n')
     }
-  const table = foldedTable(
-    [
-      { header: '#', align: 'right' },
-      { header: 'Unanswered question' },
-      { header: 'Asked', align: 'right' }
-    ],
-    x.top
-      .slice(0, rows)
-      .map((q, i) =>
-        tableRow([rank(i), textCell(q.question, QUESTION_MAX_CHARS), formatNumber(q.count)])
-      ),
-    foldLabel('Questions')
-  )
+  const columns: Column[] = [{ header: 'Unanswered question' }, { header: 'Asked', align: 'right' }]
+  const table = rankedTable(columns, x.top.slice(0, rows), 'Questions', q => [
+    textCell(q.question, QUESTION_MAX_CHARS),
+    formatNumber(q.count)
+  ])
   return {
     title,
     summary: 'the unanswered questions asked most often',

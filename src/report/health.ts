@@ -14,6 +14,7 @@ import {
   formatNumber,
   formatPercentChange,
   formatShare,
+  MARKS,
   plural,
   provenance,
   tableHead,
@@ -111,9 +112,11 @@ function render(r: HealthReport, rows: number, cut: boolean): string {
  */
 function metaLine(r: HealthReport): string {
   const compared = r.previous ? [`vs ${shortRange(r.previous, r.generatedAt)}`] : []
-  const marked = r.sections.some(x => x.ok && /🟢|🔴/.test(headline(x, r.sections)[1]))
+  const marked = r.sections.some(
+    x => x.ok && Object.values(MARKS).some(mark => headline(x, r.sections)[1].includes(mark))
+  )
   // Which changes get a mark (they matter: analytics/marks.ts) is stated in docs/weekly-report.md.
-  const marks = marked ? [`${BETTER} better · ${WORSE} worse for the docs`] : []
+  const marks = marked ? [`${MARKS.better} better · ${MARKS.worse} worse for the docs`] : []
   return [`Project ${escapeText(r.projectId)}`, ...compared, ...marks].join(' · ')
 }
 
@@ -144,8 +147,6 @@ function trendOf(r: HealthReport): string {
 /** Whether more is good for the docs, bad, or neither (more searches say nothing alone). */
 type Direction = 'up-is-better' | 'up-is-worse' | 'neutral'
 
-const BETTER = '🟢'
-const WORSE = '🔴'
 // A change is marked only when it matters: analytics/marks.ts holds the rule
 // (docs/weekly-report.md states it).
 
@@ -182,7 +183,7 @@ function change(now: number, before: number | undefined, direction: Direction): 
 function withMark(text: string, diff: number, direction: Direction): string {
   if (diff === 0 || text === 'no change' || direction === 'neutral') return text
   const better = direction === 'up-is-better' ? diff > 0 : diff < 0
-  return `${text} ${better ? BETTER : WORSE}`
+  return `${text} ${better ? MARKS.better : MARKS.worse}`
 }
 
 const NO_DATA = 'no data for this range'

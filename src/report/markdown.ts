@@ -225,6 +225,12 @@ export function formatChange(now: number, before: number | undefined): string {
   return percent === '0.0' ? amount : `${amount} (${sign}${percent}%)`
 }
 
+/**
+ * The marks of a change that matters for the docs (analytics/marks.ts decides which): the overview
+ * marks its changes with them, and "what the fix did" its verdicts.
+ */
+export const MARKS = { better: '🟢', worse: '🔴' } as const
+
 /** "+20.0%", "−3.1%", "±0%"; undefined when there is nothing to compare with. */
 export function formatPercentChange(now: number, before: number): string | undefined {
   if (!Number.isFinite(before) || before <= 0) return undefined
@@ -344,12 +350,12 @@ export const VISIBLE_ROWS = 10
 
 /**
  * A table whose rows past the first `visible` sit in a collapsed block (with the header repeated,
- * so that part is a table of its own). `foldLabel(first, last)` names the folded ranks.
+ * so that part is a table of its own), named by the folded ranks: "Pages 11–20" (`noun`: Pages).
  */
 export function foldedTable(
   columns: readonly Column[],
   rows: readonly string[],
-  foldLabel: (first: number, last: number) => string,
+  noun: string,
   visible = VISIBLE_ROWS
 ): string {
   const head = tableHead(columns)
@@ -357,5 +363,6 @@ export function foldedTable(
   const shown = `${head}\n${rows.slice(0, visible).join('\n')}`
   if (rows.length <= visible) return shown
   const rest = `${head}\n${rows.slice(visible).join('\n')}`
-  return `${shown}\n\n${details(foldLabel(visible + 1, rows.length), rest)}`
+  const label = `${noun} ${formatNumber(visible + 1)}–${formatNumber(rows.length)}`
+  return `${shown}\n\n${details(label, rest)}`
 }

@@ -69,8 +69,3 @@ export function pageRow(
     ...(previous ? [pageChange(row.total, previous.before)] : [])
   ])
 }
-
-/** The label of a folded block of pages: "Pages 11–20". */
-export function pagesFoldLabel(first: number, last: number): string {
-  return `Pages ${formatNumber(first)}–${formatNumber(last)}`
-}

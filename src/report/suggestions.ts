@@ -108,8 +108,8 @@ function sentenceOf(s: Suggestion, when: string): string {
   }
 }
 
-/** What a suggestion is, in a word or two, bold before its instruction. */
-const KIND_LABELS: Record<Suggestion['kind'], string> = {
+/** What a suggestion is, in a word or two: bold before its instruction, and before its subject. */
+export const KIND_LABELS: Record<Suggestion['kind'], string> = {
   gap: 'Search gap',
   page: 'Page',
   question: 'Unanswered',
@@ -224,11 +224,15 @@ export function subjectOf(s: Suggestion): string {
   }
 }
 
-/** An earlier suggestion's subject in the line of their states: a page as a path, else quoted. */
-function shownSubject(e: EarlierSuggestion): string {
-  if (e.id.startsWith('page:')) return escapeText(clipMiddle(e.subject, 40))
-  return `“${escapeText(clip(e.subject, 40))}”`
+/** A subject in a line of text: a page as its path (clipped in the middle), else quoted; inert. */
+export function inlineSubject(isPage: boolean, subject: string, maxChars: number): string {
+  if (isPage) return escapeText(clipMiddle(subject, maxChars))
+  return `“${escapeText(clip(subject, maxChars))}”`
 }
+
+/** An earlier suggestion's subject in the line of their states. */
+const shownSubject = (e: EarlierSuggestion): string =>
+  inlineSubject(e.id.startsWith('page:'), e.subject, 40)
 
 /**
  * What became of the last report's suggestions that someone took, by subject (never by the last

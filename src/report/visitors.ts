@@ -7,7 +7,7 @@
 import type { DateRange, Period } from '../period.js'
 import type { VisitorCounts, VisitorRow } from '../service/schema.js'
 import type { Trend } from '../analytics/trend.js'
-import { pageColumns, pageRow, pagesFoldLabel } from './pages-table.js'
+import { pageColumns, pageRow } from './pages-table.js'
 import { trendBlock } from './chart.js'
 import {
   escapeText,
@@ -238,7 +238,7 @@ export function fitVisitorsReport(
   let shown = 0
   const build = (rows: number): string => {
     const blocks = [head, title]
-    if (rows > 0) blocks.push(foldedTable(columns, lines.slice(0, rows), pagesFoldLabel))
+    if (rows > 0) blocks.push(foldedTable(columns, lines.slice(0, rows), 'Pages'))
     const omitted = r.top.length - rows
     if (omitted > 0) blocks.push(omittedNote(omitted, opts.fullData))
     return blocks.join('\n\n') + '\n'
