@@ -26,7 +26,12 @@ export class ServiceError extends Error {
      * For readers of a comment: what went wrong without the request (no API path), and the
      * action's advice for it apart (Markdown: inputs as code).
      */
-    readonly forReaders: { problem?: string; hint?: string } = {}
+    readonly forReaders: { problem?: string; hint?: string } = {},
+    /**
+     * The client stopped because the run's time (`wait-timeout`) left no room for another attempt
+     * or the wait before it: a reader whose time is up reports the run's time-up, with this as why.
+     */
+    readonly timeUp = false
   ) {
     super(message)
     this.name = 'ServiceError'
@@ -89,6 +94,18 @@ export interface FailedAttempt {
 }
 
 /**
+ * Why the client gave up before its attempts ran out: the run's time left no room for the next
+ * attempt, or for the wait the service asked for first (`Retry-After`, in ms).
+ */
+export type GaveUp = { time: true } | { retryAfterMs: number }
+
+function gaveUpWords(gaveUp: GaveUp): string {
+  return 'retryAfterMs' in gaveUp
+    ? `the service asked to wait ${seconds(gaveUp.retryAfterMs)} (Retry-After)`
+    : 'the time allowed (`wait-timeout`) ran out'
+}
+
+/**
  * The error a request ends with after `attempts` tries: the request, why, our hint for the
  * status, and for a POST whether the instruction may have been delivered (`delivery`).
  */
@@ -97,7 +114,7 @@ export function requestFailure(
   failed: FailedAttempt,
   attempts: number,
   method: 'GET' | 'POST',
-  gaveUpBecause?: string,
+  gaveUp?: GaveUp,
   /** The request in words (operations.ts): the message is read on the run's page. */
   operation = request
 ): ServiceError {
@@ -108,7 +125,7 @@ export function requestFailure(
     outcome.kind === 'malformed'
       ? `Unexpected response (HTTP ${status ?? '?'}) while ${operation}${tries}: ${failed.why}`
       : `${sentenceStart(operation)} failed${tries}: ${failed.why}`
-  if (gaveUpBecause) message += `; gave up because ${gaveUpBecause}`
+  if (gaveUp) message += `; gave up because ${gaveUpWords(gaveUp)}`
   const hint =
     status !== undefined && outcome.kind === 'answer'
       ? statusHint(status, failed.why, request)
@@ -117,11 +134,20 @@ export function requestFailure(
   // Whether the instruction arrived is a field: whoever reports the failure says it in words.
   const maybe = method === 'POST' && mayHaveBeenDelivered(outcome)
   const said = outcome.kind === 'answer' ? redact(failed.why) : undefined
-  return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no', {
-    problem: redact(readersProblem(failed, tries)),
-    ...(hint && outcome.kind === 'answer' ? { hint } : {}),
-    ...(outcome.kind === 'redirect' ? { hint: 'redirects are not followed: check `base-url`' } : {})
-  })
+  return new ServiceError(
+    redact(message),
+    status,
+    said,
+    maybe ? 'maybe' : 'no',
+    {
+      problem: redact(readersProblem(failed, tries)),
+      ...(hint && outcome.kind === 'answer' ? { hint } : {}),
+      ...(outcome.kind === 'redirect'
+        ? { hint: 'redirects are not followed: check `base-url`' }
+        : {})
+    },
+    gaveUp !== undefined
+  )
 }
 
 /** What went wrong, for a comment's reader: no request, no redirect target. */
