@@ -2,6 +2,7 @@
 // instruction whether it was delivered. Callers branch on these fields, never on the message,
 // which is written for the person reading the log.
 import { STATUS_CODES } from 'node:http'
+import { TimeUpError } from '../errors.js'
 import { redact } from '../secrets.js'
 import { mayHaveBeenDelivered, type Outcome } from './retry.js'
 import { statusHint } from './hints.js'
@@ -79,6 +80,19 @@ export class RequestCancelledError extends Error {
     super(`${request} was cancelled`)
     this.name = 'AbortError'
   }
+}
+
+/** Whether `err` says the run's time ran out: the one TimeUpError, or a call given up for it. */
+export function isTimeUp(err: unknown): boolean {
+  return err instanceof TimeUpError || (err instanceof ServiceError && err.timeUp)
+}
+
+/**
+ * Why a reader whose page said its time ran out had no page: the failure the client gave up on
+ * (a 503, no answer in time); nothing more for a bare time-up (a request it did not send).
+ */
+export function timeUpCause(err: unknown): unknown {
+  return err instanceof TimeUpError ? err.cause : err
 }
 
 /** " Not Found" for 404: the reason phrase, with its leading space, or nothing. */

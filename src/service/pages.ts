@@ -7,7 +7,7 @@
 import type { Deadline } from '../deadline.js'
 import { TimeUpError } from '../errors.js'
 import { checkInteger } from '../json.js'
-import { ServiceError } from './errors.js'
+import { isTimeUp, timeUpCause } from './errors.js'
 import type { Narrowing } from './timeouts.js'
 import { PageFetcher, type FetchOffsetPage } from './page-pieces.js'
 import { PageChecks } from './page-checks.js'
@@ -352,9 +352,8 @@ class OffsetRead<Page extends OffsetPage, Row extends { path: string }> {
    * guard or the client, however loaded the machine.
    */
   private failureOf(index: number, entry: Pending<Page>, error: unknown): unknown {
-    const timeUp = error instanceof TimeUpError || (error instanceof ServiceError && error.timeUp)
-    if (!timeUp && !this.o.deadline.passed()) return error
-    return this.timeUp(index, entry.offset, error instanceof TimeUpError ? error.cause : error)
+    if (!isTimeUp(error) && !this.o.deadline.passed()) return error
+    return this.timeUp(index, entry.offset, timeUpCause(error))
   }
 
   /** The time ran out after `pages` pages handed on, the page at `offset` still awaited. */
