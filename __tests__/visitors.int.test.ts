@@ -6,6 +6,7 @@ import path from 'node:path'
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals'
 import { startService, generatedRow, generatedRows, SIM_API_KEY } from '../sim/service.js'
 import { generatedTotals } from '../sim/analytics-data.js'
+import { simClock } from '../sim/clock.js'
 import { needsProcess, runScenario } from './runner.js'
 import { formatChange, formatNumber } from '../src/report/markdown.js'
 import { pageChange } from '../src/report/pages-table.js'
@@ -324,7 +325,8 @@ describe('visitors: outputs and requests', () => {
 describe('visitors: dates', () => {
   it('period last-week sends YYYY-MM-DD dates 7 days apart, ending on the last Monday', async () => {
     await withService({ rows: 10 }, async sim => {
-      const before = Date.now()
+      // The action's today is on the run's clock (the jumping one, in process).
+      const before = simClock.now()
       const r = await run(sim, { period: 'last-week' })
       expectSuccess(r)
       const [q] = visitorRequests(sim)
