@@ -6,6 +6,7 @@ import http from 'node:http'
 jest.unstable_mockModule('@actions/core', () => ({ setSecret: jest.fn() }))
 const { registerSecrets } = await import('../src/secrets.js')
 const { Deadline } = await import('../src/deadline.js')
+const { handClock } = await import('./clock.js')
 const { ServiceClient } = await import('../src/service/client.js')
 const { BudgetError, RateLimitError, RequestCancelledError, ServiceError } =
   await import('../src/service/errors.js')
@@ -16,6 +17,14 @@ const { capJobJson, checkAgentJob, isFinalStatus, parseJson, plausiblePrLink } =
   await import('../src/service/schema.js')
 
 const KEY = 'mint_client_test_key_0123456789'
+
+/** Waits, a turn of the event loop at a time, until `done()` (or fails after many turns). */
+async function until(done: () => boolean, what: string): Promise<void> {
+  for (let turns = 0; !done(); turns++) {
+    if (turns > 100_000) throw new Error(`never happened: ${what}`)
+    await new Promise(resolve => setImmediate(resolve))
+  }
+}
 
 interface Seen {
   method: string
@@ -93,9 +102,8 @@ function client(
     baseUrl,
     apiKey: KEY,
     userAgent: 'test',
-    retryBaseMs: 10,
-    retryCapMs: 20,
-    deadline: Deadline.after(20_000),
+    // Backoffs and Retry-After waits take no time on a clock moved by hand.
+    deadline: handClock().deadline(20_000),
     ...extra
   })
   clients.push(c)
@@ -190,13 +198,12 @@ describe('cancellation, the deadline and the request count', () => {
     const c = client(svc.url)
     const controller = new AbortController()
     const pending = c.getJson('/slow', v => v, { signal: controller.signal })
-    await new Promise(resolve => setTimeout(resolve, 100))
+    await until(() => svc.seen.length === 1, 'the request reached the server')
     controller.abort()
     const err = await failure(pending)
     expect(err).toBeInstanceOf(RequestCancelledError)
-    await new Promise(resolve => setTimeout(resolve, 50))
+    await until(() => svc.dropped === 1, 'the server saw the connection close')
     expect(svc.seen).toHaveLength(1)
-    expect(svc.dropped).toBe(1)
     // Aborted before it starts: nothing is sent.
     await failure(c.getJson('/never', v => v, { signal: controller.signal }))
     expect(svc.seen).toHaveLength(1)
@@ -208,19 +215,27 @@ describe('cancellation, the deadline and the request count', () => {
       json(res, 503, { error: 'busy' }, { 'retry-after': '5' })
     )
     const controller = new AbortController()
-    const pending = client(svc.url).getJson('/x', v => v, { signal: controller.signal })
-    await new Promise(resolve => setTimeout(resolve, 200))
-    const before = Date.now()
+    // A clock whose waits end only when aborted: the abort is what ends the 5 s wait.
+    const waits: number[] = []
+    const clock = {
+      ...handClock(),
+      sleep: (ms: number, signal?: AbortSignal) => {
+        waits.push(ms)
+        return new Promise<void>(resolve => signal?.addEventListener('abort', () => resolve()))
+      }
+    }
+    const c = client(svc.url, { deadline: Deadline.after(20_000, clock) })
+    const pending = c.getJson('/x', v => v, { signal: controller.signal })
+    await until(() => waits.length === 1, 'the client waits before its retry')
+    expect(waits).toEqual([5_000])
     controller.abort()
     expect(await failure(pending)).toBeInstanceOf(RequestCancelledError)
-    // Before the 5 s wait would have ended: the abort ended it (a bound with seconds to spare).
-    expect(Date.now() - before).toBeLessThan(4_500)
     expect(svc.seen).toHaveLength(1)
   })
 
   it('no request starts at or after the deadline', async () => {
     const svc = await serve((_req, res) => json(res, 200, JOB))
-    const c = client(svc.url, { deadline: Deadline.after(0) })
+    const c = client(svc.url, { deadline: handClock().deadline(0) })
     const err = await failure(agent(c).getJob('/x'))
     expect(err.message).toBe(
       'The time allowed (`wait-timeout`) ran out while waiting for reading the job to start: it ' +
@@ -250,13 +265,13 @@ describe('a 429 that asks to wait too long stops the client', () => {
     const svc = await serve((_req, res) =>
       json(res, 429, { error: 'Rate limit exceeded' }, { 'retry-after': after })
     )
-    const c = client(svc.url, { deadline: Deadline.after(ms) })
-    const started = Date.now()
+    const clock = handClock(Date.UTC(2026, 2, 9, 12, 0))
+    const c = client(svc.url, { deadline: clock.deadline(ms) })
     const err = await failure(agent(c).getJob('/x'))
     expect(err).toBeInstanceOf(RateLimitError)
     const reset = (err as InstanceType<typeof RateLimitError>).resetAt.getTime()
-    expect(reset).toBeGreaterThanOrEqual(started + Number(after) * 1000 - 1000)
-    expect(reset).toBeLessThanOrEqual(Date.now() + Number(after) * 1000 + 1000)
+    // Counted on the run's clock from the answer.
+    expect(reset).toBe(clock.now() + Number(after) * 1000)
     const at = new Date(reset).toISOString().slice(11, 16)
     expect(err.message).toContain(`resets at `)
     expect(err.message).toContain(`${at}`)
@@ -445,7 +460,7 @@ describe('the service as observed: 429 without Retry-After, at most 3 POSTs, a b
   })
 
   it('max-requests: 12 calls at once send 5 under a cap of 5 (a place is taken at the check)', async () => {
-    const svc = await serve((_req, res) => setTimeout(() => json(res, 200, JOB), 20))
+    const svc = await serve((_req, res) => setImmediate(() => json(res, 200, JOB)))
     const c = client(svc.url, { maxRequests: 5 })
     const calls = Array.from({ length: 12 }, () => agent(c).getJob('/x'))
     const settled = await Promise.allSettled(calls)

@@ -4,6 +4,7 @@ import { describe, it, expect } from '@jest/globals'
 import fc from 'fast-check'
 import { readPreviousValues } from '../src/analytics/compare.js'
 import type { VisitorRow, VisitorsPage } from '../src/service/schema.js'
+import { handClock } from './clock.js'
 
 const TOTALS = { human: 900, ai: 200, total: 1000 }
 
@@ -35,6 +36,7 @@ function reader(data: VisitorRow[], pageSize = 10) {
       pageSize,
       maxRows: 0,
       concurrency,
+      deadline: handClock().deadline(60_000),
       onWarning: () => undefined
     })
   return { read, offsets }

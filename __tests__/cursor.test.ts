@@ -5,7 +5,7 @@ import { TimeUpError } from '../src/errors.js'
 import { Deadline } from '../src/deadline.js'
 import { handClock } from './clock.js'
 import { readCursorPages, type CursorPage } from '../src/service/cursor.js'
-import { BudgetError, ServiceError } from '../src/service/errors.js'
+import { BudgetError, requestFailure, ServiceError } from '../src/service/errors.js'
 import { readCursor } from '../src/service/analytics.js'
 import { weeklyChunks } from '../src/service/timeouts.js'
 
@@ -20,7 +20,7 @@ function service(total: number, calls: { limit: number; cursor?: string }[]) {
   }
 }
 
-const far = Deadline.after(60_000)
+const far = Deadline.after(60_000, handClock())
 
 describe('readCursorPages', () => {
   it('follows nextCursor until null and says the read is complete', async () => {
@@ -72,6 +72,45 @@ describe('readCursorPages', () => {
       readCursorPages({ fetchPage, limit: 1, enough: 1, deadline: clock.deadline(0) })
     ).rejects.toBeInstanceOf(TimeUpError)
     expect(calls).toHaveLength(2)
+  })
+
+  it("a page the client gave up on for want of time is the run's time-up, as if the reading had noticed first", async () => {
+    const gaveUp = requestFailure(
+      'GET /s',
+      { outcome: { kind: 'answer', status: 503 }, why: '503 Service Unavailable' },
+      2,
+      'GET',
+      { time: true },
+      'reading the searches'
+    )
+    const failsFrom = (from: number) => {
+      const fetchPage = service(1000, [])
+      let pages = 0
+      return (limit: number, cursor: string | undefined) =>
+        pages++ >= from ? Promise.reject(gaveUp) : fetchPage(limit, cursor)
+    }
+    // The first page: the reading fails with the one TimeUpError, the client's words its cause.
+    const first = readCursorPages({
+      fetchPage: failsFrom(0),
+      limit: 10,
+      enough: 100,
+      deadline: far
+    })
+    await expect(first).rejects.toBeInstanceOf(TimeUpError)
+    await expect(first).rejects.toMatchObject({ waitingFor: 'the first page', cause: gaveUp })
+    // A later page: the reading stops there, with what it read, as at the deadline (no failure).
+    const later = await readCursorPages({
+      fetchPage: failsFrom(2),
+      limit: 10,
+      enough: 100,
+      deadline: far
+    })
+    expect(later).toEqual({
+      items: Array.from({ length: 20 }, (_, i) => i),
+      complete: false,
+      short: false,
+      endedShort: false
+    })
   })
 
   it('stops when the service hands back a cursor it gave before', async () => {

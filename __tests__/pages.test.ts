@@ -1,6 +1,6 @@
 // Unit tier: offset pages: order, read-ahead bounds, the deadline, abandoned pages.
 import { TimeUpError } from '../src/errors.js'
-import { Deadline } from '../src/deadline.js'
+import { Deadline, type Clock } from '../src/deadline.js'
 import { describe, it, expect } from '@jest/globals'
 import fc from 'fast-check'
 import {
@@ -10,7 +10,8 @@ import {
   type OffsetPagesOptions
 } from '../src/service/pages.js'
 import type { VisitorCounts, VisitorRow, VisitorsPage } from '../src/service/schema.js'
-import { ServiceError } from '../src/service/errors.js'
+import { requestFailure, RequestCancelledError, ServiceError } from '../src/service/errors.js'
+import { handClock, type HandClock } from './clock.js'
 
 const makeRows = (n: number, prefix = '/p'): VisitorRow[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -23,7 +24,8 @@ const makeRows = (n: number, prefix = '/p'): VisitorRow[] =>
 const TOTALS: VisitorCounts = { human: 10, ai: 5, total: 12 }
 
 const tick = (): Promise<void> => new Promise(resolve => setImmediate(resolve))
-const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
+/** Far enough that no read here meets it, unless a test sets its own. */
+const farDeadline = (): Deadline => handClock().deadline(3_600_000)
 
 interface FakeOptions {
   /** setImmediate ticks before the answer, by call number (0 = answers within microtasks). */
@@ -35,6 +37,9 @@ interface FakeOptions {
   page?: (offset: number, limit: number) => VisitorsPage | undefined
   /** Pages beyond the data still say more exist: an endless export. */
   endless?: boolean
+  /** The clock the calls are timed on, and how long each answer takes on it. */
+  clock?: HandClock
+  takesMs?: number
 }
 
 interface Call {
@@ -59,7 +64,7 @@ function fakeService(data: VisitorRow[], opts: FakeOptions = {}) {
   }
   const fetchPage = (offset: number, limit: number, signal: AbortSignal): Promise<VisitorsPage> => {
     if (stats.endSeen) stats.startedAfterEnd++
-    const call = stats.calls.push({ offset, limit, signal, at: Date.now() }) - 1
+    const call = stats.calls.push({ offset, limit, signal, at: opts.clock?.now() ?? 0 }) - 1
     stats.maxOutstanding = Math.max(stats.maxOutstanding, stats.calls.length - stats.delivered)
     const answer = answerPage(call, offset, limit)
     // The caller learns the outcome when the promise it holds settles: record it there.
@@ -80,6 +85,7 @@ function fakeService(data: VisitorRow[], opts: FakeOptions = {}) {
       const ticks = opts.delay?.(call, offset) ?? 0
       for (let i = 0; i < ticks; i++) await tick()
       await Promise.resolve()
+      opts.clock?.advance(opts.takesMs ?? 0)
       const error = opts.fail?.(offset, limit)
       if (error) throw error
       const page = opts.page?.(offset, limit) ?? {
@@ -111,6 +117,7 @@ function run(
     rowsOf: page => page.visitors,
     maxRows: 0,
     concurrency: 4,
+    deadline: farDeadline(),
     onPage: rows => {
       fake.stats.delivered++
       batches.push(rows)
@@ -163,6 +170,7 @@ async function lockstep(rows: number, pageSize: number, concurrency: number) {
     pageSize,
     maxRows: 0,
     concurrency,
+    deadline: farDeadline(),
     onPage: () => undefined,
     onWarning: () => undefined
   })
@@ -245,7 +253,7 @@ describe('readOffsetPages: what read-ahead costs', () => {
           const expected = maxRows > 0 ? Math.min(maxRows, n) : n
           // Same objects, same order: nothing lost, repeated or moved.
           expect(delivered.length).toBe(expected)
-          delivered.forEach((row, i) => expect(row).toBe(data[i]))
+          expect(delivered.findIndex((row, i) => row !== data[i])).toBe(-1)
           expect(result.rows).toBe(expected)
           expect(result.first.totals).toEqual(TOTALS)
           expect(result.maxRowsReached).toBe(maxRows > 0 && n > maxRows)
@@ -269,7 +277,7 @@ describe('readOffsetPages: what read-ahead costs', () => {
           expect(result.pages).toBe(needed)
           expect(result.abandoned).toBe(calls.length - needed)
           // The pages not needed were abandoned; the ones delivered were not.
-          calls.forEach((c, i) => expect([i, c.signal.aborted]).toEqual([i, i >= needed]))
+          expect(calls.findIndex((c, i) => c.signal.aborted !== i >= needed)).toBe(-1)
           expect(fake.stats.maxInFlight).toBeLessThanOrEqual(concurrency)
           // Answered pages wait for their turn beside those in flight, never more than as many.
           expect(fake.stats.maxOutstanding).toBeLessThanOrEqual(2 * concurrency)
@@ -611,11 +619,24 @@ describe('readOffsetPages: failures', () => {
   })
 })
 
-describe('readOffsetPages: the deadline', () => {
+describe("readOffsetPages: the deadline (on the run's clock)", () => {
+  /** The client's words when the time left no room for another attempt at the page. */
+  const gaveUpForTime = (): ServiceError =>
+    requestFailure(
+      'GET /v?offset=10',
+      { outcome: { kind: 'network', code: 'timeout' }, why: 'no answer in time' },
+      1,
+      'GET',
+      { time: true },
+      'reading the visitors analytics'
+    )
+
   it('an endless export stops at the deadline, says how far it got, and abandons what is in flight', async () => {
-    const fake = fakeService([], { endless: true, delay: () => 1 })
-    const deadline = Deadline.after(150)
-    const endsAt = deadline.startedAt + 150
+    const clock = handClock()
+    // Each answer takes 10 ms of the clock, each write 1 ms.
+    const fake = fakeService([], { endless: true, delay: () => 1, clock, takesMs: 10 })
+    const deadline = clock.deadline(150)
+    const endsAt = clock.now() + 150
     let rowsSeen = 0
     const { promise } = run(fake, {
       pageSize: 10,
@@ -623,7 +644,8 @@ describe('readOffsetPages: the deadline', () => {
       deadline,
       onPage: async rows => {
         rowsSeen += rows.length
-        await sleep(1)
+        await tick()
+        clock.advance(1)
       }
     })
     const error = await promise.then(
@@ -642,21 +664,29 @@ describe('readOffsetPages: the deadline', () => {
     expect(undelivered.length).toBeGreaterThan(0)
     for (const c of undelivered) expect(c.signal.aborted).toBe(true)
     const calls = fake.stats.calls.length
-    await sleep(20)
+    for (let i = 0; i < 20; i++) await tick()
     expect(fake.stats.calls.length).toBe(calls)
   })
 
-  it('does not wait for a page that never answers once the deadline passes', async () => {
+  it('does not wait for a page that never answers once the deadline and the grace have passed', async () => {
+    const clock = handClock()
     const hung: AbortSignal[] = []
+    let settled = false
     const { promise } = run(fakeService([]), {
       pageSize: 10,
-      deadline: Deadline.after(50),
+      deadline: clock.deadline(50),
       graceMs: 20,
       fetchPage: (_offset, _limit, signal) => {
         hung.push(signal)
         return new Promise<VisitorsPage>(() => undefined)
       }
     })
+    void promise.catch(() => undefined).finally(() => (settled = true))
+    clock.advance(50)
+    for (let i = 0; i < 5; i++) await tick()
+    // The deadline has passed; the page may still say why it had not come, for the grace.
+    expect(settled).toBe(false)
+    clock.advance(20)
     await expect(promise).rejects.toMatchObject({
       read: { rows: 0, pages: 0 },
       waitingFor: 'the next page (offset 0)'
@@ -666,55 +696,123 @@ describe('readOffsetPages: the deadline', () => {
   })
 
   it('a read that has every page is not failed by a write that ends after the deadline', async () => {
+    const clock = handClock()
     const fake = fakeService(makeRows(15))
     const { promise } = run(fake, {
       pageSize: 10,
-      deadline: Deadline.after(30),
+      deadline: clock.deadline(30),
       onPage: async rows => {
-        if (rows.length < 10) await sleep(80)
+        await tick()
+        if (rows.length < 10) clock.advance(80)
       }
     })
     expect(await promise).toMatchObject({ rows: 15, pages: 2 })
   })
 
   it('a write that ends after the deadline stops a read that still has pages to go', async () => {
+    const clock = handClock()
     const fake = fakeService(makeRows(100))
     const { promise } = run(fake, {
       pageSize: 10,
-      deadline: Deadline.after(30),
+      deadline: clock.deadline(30),
       onPage: async () => {
-        await sleep(80)
+        await tick()
+        clock.advance(80)
       }
     })
     await expect(promise).rejects.toMatchObject({ read: { rows: 10, pages: 1 } })
   })
 
-  it("reports the awaited page's own failure when it comes within the grace", async () => {
+  it("reports the awaited page's own failure when it comes within the grace, without waiting the grace out", async () => {
+    const clock = handClock()
+    const started = clock.now()
     const cause = new Error('GET /x failed: 429 Too Many Requests')
     const { promise } = run(fakeService([]), {
       pageSize: 10,
-      deadline: Deadline.after(40),
+      deadline: clock.deadline(40),
       graceMs: 30_000,
-      fetchPage: () => sleep(80).then(() => Promise.reject(cause))
+      // The page fails 80 ms on: 40 ms after the deadline.
+      fetchPage: async () => {
+        await tick()
+        clock.advance(80)
+        throw cause
+      }
     })
-    const started = Date.now()
     await expect(promise).rejects.toMatchObject({ read: { rows: 0, pages: 0 }, cause })
-    // It did not wait out the 30 s grace: the failure came 40 ms after the deadline (the bound is
-    // far from both, so a busy machine cannot make it fail).
-    expect(Date.now() - started).toBeLessThan(15_000)
+    expect(clock.now() - started).toBe(80)
+  })
+
+  it("a page the client gave up on for want of time is the read's time-up, its words the cause", async () => {
+    const clock = handClock()
+    const data = makeRows(30)
+    const gaveUp = gaveUpForTime()
+    expect(gaveUp.timeUp).toBe(true)
+    const fake = fakeService(data, { fail: offset => (offset === 10 ? gaveUp : undefined) })
+    const { promise } = run(fake, { pageSize: 10, deadline: clock.deadline(60_000) })
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e
+    )
+    expect(error).toBeInstanceOf(TimeUpError)
+    expect(error).toMatchObject({ read: { rows: 10, pages: 1 }, cause: gaveUp })
+    expect((error as Error).message).toBe(
+      'The time allowed (`wait-timeout`) ran out after reading 10 rows (1 pages) while waiting for ' +
+        'the next page (offset 10); it had failed: Reading the visitors analytics failed: no ' +
+        'answer in time; gave up because the time allowed (`wait-timeout`) ran out.'
+    )
+    // The client's own time-up (a request it did not send) adds nothing to say: no cause.
+    const notSent = clock
+      .deadline(60_000)
+      .error('reading the visitors analytics to start: it was not sent')
+    const second = fakeService(data, { fail: offset => (offset === 10 ? notSent : undefined) })
+    await expect(run(second, { pageSize: 10 }).promise).rejects.toMatchObject({
+      read: { rows: 10, pages: 1 },
+      waitingFor: 'the next page (offset 10)',
+      cause: undefined
+    })
+  })
+
+  it("the same words whichever notices first: the read's guard at the deadline, or the client", async () => {
+    const gaveUp = gaveUpForTime()
+    /** The page at offset 10 fails with the client's words `failsAt` ms after the start. */
+    const words = async (failsAt: number): Promise<string> => {
+      const clock = handClock()
+      const fake = fakeService(makeRows(30))
+      const { promise } = run(fake, {
+        pageSize: 10,
+        deadline: clock.deadline(100),
+        fetchPage: async (offset, limit, signal) => {
+          if (offset !== 10) return fake.fetchPage(offset, limit, signal)
+          await tick()
+          clock.advance(failsAt)
+          throw gaveUp
+        }
+      })
+      const error = await promise.then(
+        () => undefined,
+        (e: unknown) => e
+      )
+      expect(error).toBeInstanceOf(TimeUpError)
+      return (error as Error).message
+    }
+    // Before the deadline (the client noticed first), at it, and after it (the guard did).
+    const said = await Promise.all([words(60), words(100), words(140)])
+    expect(new Set(said).size).toBe(1)
   })
 
   it('sends nothing when the deadline has already passed', async () => {
     const fake = fakeService(makeRows(10))
-    const { promise } = run(fake, { pageSize: 10, deadline: Deadline.after(0) })
+    const { promise } = run(fake, { pageSize: 10, deadline: handClock().deadline(0) })
     await expect(promise).rejects.toBeInstanceOf(TimeUpError)
     expect(fake.stats.calls).toEqual([])
   })
 
-  it('a read that finishes before the deadline succeeds and leaves no timer behind', async () => {
+  it('a read that finishes before the deadline succeeds and leaves no alarm behind', async () => {
+    const clock = handClock()
     const fake = fakeService(makeRows(95))
-    const { promise } = run(fake, { pageSize: 10, deadline: Deadline.after(60_000) })
+    const { promise } = run(fake, { pageSize: 10, deadline: clock.deadline(60_000) })
     expect(await promise).toMatchObject({ rows: 95, pages: 10 })
+    expect(clock.alarms).toBe(0)
   })
 })
 
@@ -800,26 +898,31 @@ describe('an abandoned page, through the service client', () => {
       rows: 100,
       faults: [{ kind: 'visitors', status: 503, times: Infinity }]
     })
+    // A backoff that lasts until the page is abandoned: a retry could only follow the abandon.
+    const clock: Clock = {
+      ...handClock(),
+      sleep: (_ms, signal) =>
+        new Promise<void>(resolve => signal?.addEventListener('abort', () => resolve()))
+    }
     const client = new ServiceClient({
       baseUrl: sim.url,
       apiKey: SIM_API_KEY,
       userAgent: 'test',
-      retryBaseMs: 200,
-      retryCapMs: 200
+      deadline: Deadline.after(60_000, clock)
     })
     try {
       const controller = new AbortController()
       const page = new AnalyticsApi(client, 'p').visitors({}, 10, 0, { signal: controller.signal })
       const outcome = page.then(
-        () => 'answered',
-        () => 'failed'
+        () => undefined,
+        (e: unknown) => e
       )
-      while (sim.requests.length === 0) await sleep(5)
+      while (sim.requests.length === 0) await tick()
       controller.abort()
-      expect(await outcome).toBe('failed')
-      // Well past the backoff: a retry would have come by now.
-      await sleep(400)
+      expect(await outcome).toBeInstanceOf(RequestCancelledError)
+      for (let i = 0; i < 20; i++) await tick()
       expect(sim.requests).toHaveLength(1)
+      expect(client.requests).toBe(1)
     } finally {
       client.dispose()
       await sim.close()

@@ -420,19 +420,23 @@ describe('report: the analytics quota and the deadline', () => {
 
   it('sends no request after wait-timeout: later sections say they were not read', async () => {
     await withService({ rows: 10, latencyMs: 3000 }, async sim => {
-      // Feedback and its comments take 6 s, the visitors 3 more: the views are never started.
+      // Feedback and its comments take 6 s, the visitors 3 more: the visitors' page is still
+      // awaited when the time runs out (the run's time-up, whether the read or the client
+      // noticed first), and the views are never started.
       const r = await run(sim, { 'wait-timeout': '7s' })
       expectSuccess(r)
+      expect(kinds(sim)).toContain('visitors')
+      expect(kinds(sim)).not.toContain('views')
       expect(kinds(sim)).not.toContain('searches')
       expect(kinds(sim)).not.toContain('caller-stats')
       expect(sectionOf(r, 'feedback').ok).toBe(true)
-      for (const name of ['searches', 'assistant'])
+      for (const name of ['visitors', 'views', 'searches', 'assistant'])
         expect(sectionOf(r, name)).toMatchObject({
           skipped: true,
           limit: 'time',
           reason: 'not read: the time allowed (`wait-timeout`) ran out'
         })
-      expect(overviewCells(r.summary, 'Views, Searches, Assistant')).toEqual([
+      expect(overviewCells(r.summary, 'Visitors, Views, Searches, Assistant')).toEqual([
         '⚠️ not read: the time allowed (`wait-timeout`) ran out'
       ])
       expect(r.summary).toContain('**This report is incomplete.** The time allowed')

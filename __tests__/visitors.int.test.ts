@@ -6,7 +6,8 @@ import path from 'node:path'
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals'
 import { startService, generatedRow, generatedRows, SIM_API_KEY } from '../sim/service.js'
 import { generatedTotals } from '../sim/analytics-data.js'
-import { runScenario } from './runner.js'
+import { simClock } from '../sim/clock.js'
+import { needsProcess, runScenario } from './runner.js'
 import { formatChange, formatNumber } from '../src/report/markdown.js'
 import { pageChange } from '../src/report/pages-table.js'
 import { errorsOf, expectNoStack, withService } from './support.js'
@@ -324,7 +325,8 @@ describe('visitors: outputs and requests', () => {
 describe('visitors: dates', () => {
   it('period last-week sends YYYY-MM-DD dates 7 days apart, ending on the last Monday', async () => {
     await withService({ rows: 10 }, async sim => {
-      const before = Date.now()
+      // The action's today is on the run's clock (the jumping one, in process).
+      const before = simClock.now()
       const r = await run(sim, { period: 'last-week' })
       expectSuccess(r)
       const [q] = visitorRequests(sim)
@@ -760,6 +762,89 @@ describe('visitors: wait-timeout bounds the comparison too', () => {
       }
     )
   })
+})
+
+describe('visitors: the time-up path under a slow machine', () => {
+  /**
+   * Another process on the machine: of every `periodMs` of real time, this one loses `busyMs`
+   * (in process, the action and the simulators; as a child, the simulators). The jumping clock
+   * counts that time too, as a runner's clock would.
+   */
+  function busyMachine(busyMs: number, periodMs: number): () => void {
+    let timer: NodeJS.Timeout | undefined
+    const spin = (): void => {
+      const until = performance.now() + busyMs
+      while (performance.now() < until) {
+        // the other process's work
+      }
+      timer = setTimeout(spin, periodMs - busyMs)
+    }
+    timer = setTimeout(spin, 0)
+    return () => clearTimeout(timer)
+  }
+
+  /** The action's own process as busy, when it runs as one (`--import` before the action). */
+  const BUSY_ACTION = `data:text/javascript,${encodeURIComponent(
+    'const spin = () => { const until = performance.now() + 40; ' +
+      'while (performance.now() < until); setTimeout(spin, 10).unref() }; spin()'
+  )}`
+
+  /** The export's failure when its third page never answers: the first two come in time. */
+  async function timeUpWords(
+    latencyMs: number | [number, number],
+    busy?: [number, number],
+    nodeArgs?: string[]
+  ) {
+    return withService(
+      {
+        rows: 2_000,
+        latencyMs,
+        faults: [{ kind: 'visitors', offset: 500, hang: true, times: Infinity }]
+      },
+      async sim => {
+        const stop = busy ? busyMachine(...busy) : () => undefined
+        let r: RunResult
+        try {
+          r = await runScenario({
+            inputs: inputs(sim.url, { 'wait-timeout': '3s' }),
+            ...(nodeArgs ? { nodeArgs } : {})
+          })
+          tempDirs.push(r.tempDir)
+        } finally {
+          stop()
+        }
+        expect(r.code).toBe(1)
+        expectNoStack(r)
+        // Measured on the run's clock: the deadline, then the page's own failure within the grace.
+        expect(r.durationMs).toBeGreaterThanOrEqual(3_000)
+        expect(r.durationMs).toBeLessThan(3_000 + 1_500 + 2_000)
+        // No request started after the deadline (the simulator logs one as it gets to it).
+        expect(Math.max(...visitorRequests(sim).map(q => q.time))).toBeLessThan(3_000 + 250)
+        const errors = errorsOf(r)
+        expect(errors).toHaveLength(1)
+        return errors[0]!
+      }
+    )
+  }
+
+  it('says the same words idle, busy, and with slow answers: the time ran out, how far it got, why the page had not come', async () => {
+    const said = [
+      await timeUpWords(0),
+      // 80 % of the machine taken by other work.
+      await timeUpWords(0, [40, 50]),
+      // Slow answers (0.1 to 0.9 s each), on a machine busy as well.
+      await timeUpWords([100, 900], [40, 50]),
+      // Where the action runs as a process of its own (ACTION_RUNNER=process), that one busy too.
+      ...(needsProcess({}) ? [await timeUpWords(0, [40, 50], [`--import=${BUSY_ACTION}`])] : [])
+    ]
+    expect(said).toEqual(
+      Array<string>(said.length).fill(
+        'The visitors export did not finish within `wait-timeout`: stopped after reading 500 ' +
+          'rows (2 pages); the next page failed: Reading the visitors analytics failed: no ' +
+          'answer in time; gave up because the time allowed (`wait-timeout`) ran out.'
+      )
+    )
+  }, 60_000)
 })
 
 describe('visitors: cancellation', () => {

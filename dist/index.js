@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(695);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7990);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 695:
+/***/ 7990:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33502,12 +33502,14 @@ function sentenceStart(phrase) {
 
 
 
+
 /** A request that failed for good; `message` is written for the person reading the log. */
 class ServiceError extends Error {
     status;
     serviceText;
     delivery;
     forReaders;
+    timeUp;
     constructor(message, 
     /** The HTTP status, when the service answered: callers tell transient failures by it. */
     status, 
@@ -33520,12 +33522,18 @@ class ServiceError extends Error {
      * For readers of a comment: what went wrong without the request (no API path), and the
      * action's advice for it apart (Markdown: inputs as code).
      */
-    forReaders = {}) {
+    forReaders = {}, 
+    /**
+     * The client stopped because the run's time (`wait-timeout`) left no room for another attempt
+     * or the wait before it: a reader whose time is up reports the run's time-up, with this as why.
+     */
+    timeUp = false) {
         super(message);
         this.status = status;
         this.serviceText = serviceText;
         this.delivery = delivery;
         this.forReaders = forReaders;
+        this.timeUp = timeUp;
         this.name = 'ServiceError';
     }
 }
@@ -33571,16 +33579,32 @@ class RequestCancelledError extends Error {
         this.name = 'AbortError';
     }
 }
+/** Whether `err` says the run's time ran out: the one TimeUpError, or a call given up for it. */
+function isTimeUp(err) {
+    return err instanceof TimeUpError || (err instanceof ServiceError && err.timeUp);
+}
+/**
+ * Why a reader whose page said its time ran out had no page: the failure the client gave up on
+ * (a 503, no answer in time); nothing more for a bare time-up (a request it did not send).
+ */
+function timeUpCause(err) {
+    return err instanceof TimeUpError ? err.cause : err;
+}
 /** " Not Found" for 404: the reason phrase, with its leading space, or nothing. */
 function reason(status) {
     const phrase = external_node_http_.STATUS_CODES[status];
     return phrase ? ` ${phrase}` : '';
 }
+function gaveUpWords(gaveUp) {
+    return 'retryAfterMs' in gaveUp
+        ? `the service asked to wait ${seconds(gaveUp.retryAfterMs)} (Retry-After)`
+        : 'the time allowed (`wait-timeout`) ran out';
+}
 /**
  * The error a request ends with after `attempts` tries: the request, why, our hint for the
  * status, and for a POST whether the instruction may have been delivered (`delivery`).
  */
-function requestFailure(request, failed, attempts, method, gaveUpBecause, 
+function requestFailure(request, failed, attempts, method, gaveUp, 
 /** The request in words (operations.ts): the message is read on the run's page. */
 operation = request) {
     const { outcome } = failed;
@@ -33589,8 +33613,8 @@ operation = request) {
     let message = outcome.kind === 'malformed'
         ? `Unexpected response (HTTP ${status ?? '?'}) while ${operation}${tries}: ${failed.why}`
         : `${sentenceStart(operation)} failed${tries}: ${failed.why}`;
-    if (gaveUpBecause)
-        message += `; gave up because ${gaveUpBecause}`;
+    if (gaveUp)
+        message += `; gave up because ${gaveUpWords(gaveUp)}`;
     const hint = status !== undefined && outcome.kind === 'answer'
         ? statusHint(status, failed.why, request)
         : undefined;
@@ -33602,8 +33626,10 @@ operation = request) {
     return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no', {
         problem: redact(readersProblem(failed, tries)),
         ...(hint && outcome.kind === 'answer' ? { hint } : {}),
-        ...(outcome.kind === 'redirect' ? { hint: 'redirects are not followed: check `base-url`' } : {})
-    });
+        ...(outcome.kind === 'redirect'
+            ? { hint: 'redirects are not followed: check `base-url`' }
+            : {})
+    }, gaveUp !== undefined);
 }
 /** What went wrong, for a comment's reader: no request, no redirect target. */
 function readersProblem(failed, tries) {
@@ -33904,14 +33930,12 @@ function* pollDelays(intervalMs, random = Math.random) {
 }
 async function waitForJob(o) {
     const { deadline } = o;
-    const started = o.evidence.answeredAt;
     let job = o.job;
-    let reported = job?.status;
-    let reportedLink = job?.prLink ?? null;
     let lastPollError;
-    let doubted = false;
-    const warnedStatuses = new Set();
-    const stamp = () => `[${Math.round(deadline.elapsed(started) / 1000)}s]`;
+    const told = {
+        ...{ status: job?.status, link: job?.prLink ?? null },
+        ...{ unknown: new Set(), doubted: false }
+    };
     for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
         await deadline.sleep(Math.min(delay, deadline.left()));
         // No request starts once the wait is over.
@@ -33932,38 +33956,45 @@ async function waitForJob(o) {
             continue;
         }
         lastPollError = undefined;
-        const reading = readPoll(job, o.evidence, deadline.now());
-        noteSeen(o.evidence, job);
-        if (reading.kind === 'doubted') {
-            if (!doubted)
-                o.log?.(`${stamp()} status: ${job.status}, as before the instruction: the service may not have ` +
-                    `processed it yet, so this is believed only once the job changes, or from ` +
-                    `${Math.round((reading.believeAt - started) / 1000)}s on (\`settle-time\`).`);
-            doubted = true;
-            continue;
-        }
-        doubted = false;
-        if (reading.kind === 'unknown-status' && !warnedStatuses.has(job.status)) {
-            warnedStatuses.add(job.status);
-            o.warn?.(`Job ${o.jobId} has status \`${job.status}\`, which this action does not know; it is not ` +
-                'one of the final statuses (completed, archived, failed), so the run keeps waiting.');
-        }
-        const newStatus = job.status !== reported;
-        if (newStatus)
-            o.log?.(`${stamp()} status: ${job.status}`);
-        if (newStatus || job.prLink !== reportedLink) {
-            reported = job.status;
-            reportedLink = job.prLink;
-            if (reading.kind !== 'final')
-                await o.onChange?.(job);
-        }
-        if (reading.kind === 'final') {
-            if (reading.why === 'settled')
-                o.log?.('The job did not change within `settle-time`; its status is believed now.');
+        if (await believed(o, job, told))
             return { job, timedOut: false, doubted: false };
-        }
     }
-    return { job, timedOut: true, doubted, lastPollError };
+    return { job, timedOut: true, doubted: told.doubted, lastPollError };
+}
+/** One poll's job, read (completion.ts) and said: true once its final status is believed. */
+async function believed(o, job, told) {
+    const started = o.evidence.answeredAt;
+    const stamp = () => `[${Math.round(o.deadline.elapsed(started) / 1000)}s]`;
+    const reading = readPoll(job, o.evidence, o.deadline.now());
+    noteSeen(o.evidence, job);
+    if (reading.kind === 'doubted') {
+        if (!told.doubted)
+            o.log?.(`${stamp()} status: ${job.status}, as before the instruction: the service may not have ` +
+                `processed it yet, so this is believed only once the job changes, or from ` +
+                `${Math.round((reading.believeAt - started) / 1000)}s on (\`settle-time\`).`);
+        told.doubted = true;
+        return false;
+    }
+    told.doubted = false;
+    if (reading.kind === 'unknown-status' && !told.unknown.has(job.status)) {
+        told.unknown.add(job.status);
+        o.warn?.(`Job ${o.jobId} has status \`${job.status}\`, which this action does not know; it is not ` +
+            'one of the final statuses (completed, archived, failed), so the run keeps waiting.');
+    }
+    const newStatus = job.status !== told.status;
+    if (newStatus)
+        o.log?.(`${stamp()} status: ${job.status}`);
+    if (newStatus || job.prLink !== told.link) {
+        told.status = job.status;
+        told.link = job.prLink;
+        if (reading.kind !== 'final')
+            await o.onChange?.(job);
+    }
+    if (reading.kind !== 'final')
+        return false;
+    if (reading.why === 'settled')
+        o.log?.('The job did not change within `settle-time`; its status is believed now.');
+    return true;
 }
 function isTransient(err) {
     if (!(err instanceof ServiceError))
@@ -39092,95 +39123,6 @@ function getOctokit(token, options, ...additionalPlugins) {
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 //# sourceMappingURL=github.js.map
-;// CONCATENATED MODULE: ./src/deadline.ts
-// The run's one clock and its one deadline. `main` builds a Deadline once and hands the object to
-// everything that waits or sends: the service client, the GitHub client, paging, cursors and the
-// job's wait. Nothing else computes "start plus wait-timeout" or "time left": they ask it.
-// The clock is injected, so a test can hand in one whose waits take no real time.
-
-const systemClock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => new Promise(resolve => {
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    }),
-    // Node's own timeout signal, whose timer never holds the process open; nothing to end.
-    limit: ms => ({ signal: AbortSignal.timeout(ms), end: () => undefined })
-};
-/**
- * `wait-timeout` of one run. Unbounded until `limit()` gives it the input's value, counted from the
- * start of the run; a job's wait counts again from the service's answer (`restartFrom`).
- */
-class Deadline {
-    clock;
-    /** When the run started (ms since the epoch, on this clock). */
-    startedAt;
-    from;
-    limitMs = Infinity;
-    constructor(clock = systemClock) {
-        this.clock = clock;
-        this.startedAt = clock.now();
-        this.from = this.startedAt;
-    }
-    /** A deadline `limitMs` after now: for tests and tools that need one alone. */
-    static after(limitMs, clock = systemClock) {
-        const d = new Deadline(clock);
-        d.limit(limitMs);
-        return d;
-    }
-    /** The limit (`wait-timeout`), once the settings say it. */
-    limit(limitMs) {
-        this.limitMs = limitMs;
-    }
-    /** A job's wait is counted from the service's answer to the instruction (contract). */
-    restartFrom(at) {
-        this.from = at;
-    }
-    now() {
-        return this.clock.now();
-    }
-    sleep(ms, signal) {
-        return this.clock.sleep(Math.max(0, ms), signal);
-    }
-    /** Milliseconds left, never below 0; Infinity while unbounded. */
-    left() {
-        return Math.max(0, this.from + this.limitMs - this.now());
-    }
-    passed() {
-        return this.left() === 0;
-    }
-    /** False when a wait of `ms` from now would reach the deadline. */
-    allows(ms) {
-        return ms < this.left();
-    }
-    /** A time limit for one call: `maxMs`, or what is left when that is less, but at least `minMs`. */
-    clamp(maxMs, minMs = 0) {
-        return Math.max(minMs, Math.min(maxMs, this.left()));
-    }
-    /** That time limit, on this clock: the call ends it when it settles. */
-    limitCall(maxMs, minMs = 0) {
-        const ms = this.clamp(maxMs, minMs);
-        return { ...this.clock.limit(ms), ms };
-    }
-    /** Milliseconds since `since` (default: the start of the run), on this clock. */
-    elapsed(since = this.startedAt) {
-        return this.now() - since;
-    }
-    /** Throws the one "time is up" error when the deadline has passed. */
-    check(waitingFor) {
-        if (this.passed())
-            throw this.error(waitingFor);
-    }
-    error(waitingFor, cause) {
-        return new TimeUpError(waitingFor, cause);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/proxy.ts
 // Which proxy a request goes through (contract: "Proxies and GitHub Enterprise Server"), decided
 // here once for the service and for GitHub from the variables main.ts hands in. Ours, not the
@@ -39274,7 +39216,6 @@ function proxyCredentials(proxy) {
 
 
 
-
 /** The run's deadline of each client: a listing starts no further page once it has passed. */
 const deadlines = new WeakMap();
 /** Whether a listing may start another page: not once the run's `wait-timeout` has passed. */
@@ -39292,7 +39233,7 @@ const GITHUB_MIN_TIMEOUT_MS = 5_000;
  * Each call gets what the run's `deadline` has left, between 5 s and 30 s, so a GitHub that never
  * answers cannot hold a run far past `wait-timeout`.
  */
-function createOctokit(token, apiUrl, userAgent, deadline = new Deadline(), proxy) {
+function createOctokit(token, apiUrl, userAgent, deadline, proxy) {
     const base = proxy ? throughProxy(proxy) : fetch;
     const timed = (input, init) => {
         const limit = deadline.limitCall(GITHUB_TIMEOUT_MS, GITHUB_MIN_TIMEOUT_MS);
@@ -40716,50 +40657,54 @@ async function attempt(r) {
             line(r.signal?.aborted ? 'cancelled: no longer needed' : code);
             return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) };
         }
-        const status = msg.statusCode ?? 0;
-        r.onAnswer?.({
-            status,
-            rateLimit: rateLimitHeaders(msg),
-            json: /\bjson\b/i.test(header(msg, 'content-type') ?? '')
-        });
-        if (status >= 300 && status < 400) {
-            // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
-            msg.destroy();
-            const location = clipText(redact(header(msg, 'location') ?? ''), MAX_LOCATION_CHARS);
-            line(String(status));
-            return {
-                ok: false,
-                outcome: { kind: 'redirect', status },
-                why: `${status}${reason(status)}${location ? ` to ${location}` : ' (no Location)'}: redirects are not followed (check \`base-url\`)`
-            };
-        }
-        const success = status >= 200 && status < 300;
-        const retryAfter = header(msg, 'retry-after');
-        let text;
-        try {
-            text = await readText(msg, success ? MAX_BODY_BYTES : MAX_ERROR_BODY_BYTES, !success);
-        }
-        catch (err) {
-            line(`${status}, body cut off`);
-            if (!success)
-                return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` };
-            const why = err instanceof BodyTooLarge ? err.message : 'the body was cut off';
-            return { ok: false, outcome: { kind: 'malformed', status }, why };
-        }
-        line(String(status));
-        if (!success)
-            return {
-                ok: false,
-                outcome: { kind: 'answer', status, retryAfter },
-                why: redact(statusWhy(status, text))
-            };
-        return checked(msg, text, status, r.check);
+        return await answerOf(r, msg, line);
     }
     finally {
         r.limit.end();
         r.limit.signal.removeEventListener('abort', onTimeUp);
         r.signal?.removeEventListener('abort', onAbort);
     }
+}
+/** What an answer says: a redirect (never followed), a refusal, or a body to check. */
+async function answerOf(r, msg, line) {
+    const status = msg.statusCode ?? 0;
+    r.onAnswer?.({
+        status,
+        rateLimit: rateLimitHeaders(msg),
+        json: /\bjson\b/i.test(header(msg, 'content-type') ?? '')
+    });
+    if (status >= 300 && status < 400) {
+        // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
+        msg.destroy();
+        const location = clipText(redact(header(msg, 'location') ?? ''), MAX_LOCATION_CHARS);
+        line(String(status));
+        return {
+            ok: false,
+            outcome: { kind: 'redirect', status },
+            why: `${status}${reason(status)}${location ? ` to ${location}` : ' (no Location)'}: redirects are not followed (check \`base-url\`)`
+        };
+    }
+    const success = status >= 200 && status < 300;
+    const retryAfter = header(msg, 'retry-after');
+    let text;
+    try {
+        text = await readText(msg, success ? MAX_BODY_BYTES : MAX_ERROR_BODY_BYTES, !success);
+    }
+    catch (err) {
+        line(`${status}, body cut off`);
+        if (!success)
+            return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` };
+        const why = err instanceof BodyTooLarge ? err.message : 'the body was cut off';
+        return { ok: false, outcome: { kind: 'malformed', status }, why };
+    }
+    line(String(status));
+    if (!success)
+        return {
+            ok: false,
+            outcome: { kind: 'answer', status, retryAfter },
+            why: redact(statusWhy(status, text))
+        };
+    return checked(msg, text, status, r.check);
 }
 /** A 2xx body: parsed with a depth limit, cleaned of secrets, then checked. */
 function checked(msg, text, status, check) {
@@ -40932,7 +40877,6 @@ function readText(msg, maxBytes, keepHead) {
 
 
 
-
 /** A POST is sent at most this many times in all (only ever retried where it was not taken). */
 const MAX_POST_ATTEMPTS = 3;
 /** A request path in a log or error line: a hostile cursor must not make every line huge. */
@@ -40959,7 +40903,6 @@ class ServiceClient {
             maxRateLimitWaitMs: 10 * 60_000,
             quotaRetryWaitsMs: [20_000, 40_000],
             maxRequests: 0,
-            deadline: new Deadline(),
             random: Math.random,
             ...options
         };
@@ -41020,56 +40963,10 @@ class ServiceClient {
     async attempts(c, request, operation) {
         // An instruction is sent at most 3 times in all, and only where it was certainly not taken.
         const maxAttempts = Math.min(c.maxAttempts ?? this.o.maxAttempts, c.method === 'POST' ? MAX_POST_ATTEMPTS : Infinity);
-        let quotaRetries = 0;
-        let last;
-        const deadline = this.o.deadline;
+        const retry = { request, operation, maxAttempts, quotaRetries: 0 };
         for (let tries = 1;; tries++) {
-            if (this.rateLimited)
-                throw this.rateLimited;
-            if (c.signal?.aborted || this.halted)
-                throw new RequestCancelledError(request);
-            // Reserved here, not counted once connected: pages in flight at once each pass this check
-            // before any of them connects, and together they must stay within the cap.
-            if (this.o.maxRequests > 0 && this.sent + this.reserved >= this.o.maxRequests)
-                throw new BudgetError(this.o.maxRequests, operation);
-            if (deadline.passed()) {
-                if (last)
-                    throw requestFailure(request, last, tries - 1, c.method, 'the time allowed ran out', operation);
-                throw new TimeUpError(`${operation} to start: it was not sent`);
-            }
-            const signal = c.signal
-                ? AbortSignal.any([c.signal, this.haltController.signal])
-                : this.haltController.signal;
-            this.reserved++;
-            // The place is given back once: when the request connects (it is counted instead), or when
-            // the attempt ends without connecting (a socket that connects after that still counts).
-            let held = true;
-            const release = () => {
-                if (held)
-                    this.reserved--;
-                held = false;
-            };
-            const result = await attempt({
-                client: c.method === 'POST' ? this.postHttp : this.http,
-                agents: c.method === 'POST' ? this.postAgents : this.agents,
-                baseUrl: this.o.baseUrl,
-                apiKey: this.o.apiKey,
-                userAgent: this.o.userAgent,
-                method: c.method,
-                path: c.path,
-                body: c.body,
-                check: c.check,
-                // Each attempt gets the usual limit, or what is left of the run's time if that is less.
-                limit: deadline.limitCall(this.o.requestTimeoutMs, 1_000),
-                signal,
-                count: () => {
-                    release();
-                    this.sent++;
-                },
-                onAnswer: c.onAnswer,
-                debug: this.o.debug,
-                now: () => deadline.now()
-            }).finally(release);
+            this.mayStart(c, retry, tries);
+            const result = await this.send(c);
             if (result.ok) {
                 for (const note of result.notes)
                     this.warnOnce(note);
@@ -41077,40 +40974,101 @@ class ServiceClient {
             }
             if (c.signal?.aborted || this.halted)
                 throw new RequestCancelledError(request);
-            last = result;
+            retry.last = result;
+            const wait = this.retryWait(c, retry, result, tries);
             const { outcome } = result;
-            const asked = outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, deadline.now()) : undefined;
-            if (outcome.kind === 'answer' && outcome.status === 429 && asked !== undefined) {
-                const tooLong = asked > this.o.maxRateLimitWaitMs
-                    ? `more than ${seconds(this.o.maxRateLimitWaitMs)}`
-                    : !deadline.allows(asked)
-                        ? 'past `wait-timeout`'
-                        : undefined;
-                if (tooLong)
-                    throw this.stopForRateLimit(operation, result, asked, tooLong);
-            }
-            // The real service answers 429 without Retry-After (often as plain text). Its limit is
-            // hourly: retry twice within about a minute, then stop rather than spend more of it.
-            let quotaWait;
-            if (outcome.kind === 'answer' && outcome.status === 429 && asked === undefined) {
-                quotaWait = this.o.quotaRetryWaitsMs[quotaRetries++];
-                const spent = quotaWait === undefined || !deadline.allows(quotaWait);
-                if (spent)
-                    throw this.stopForSpentQuota(operation, result);
-            }
-            const answeredItself = outcome.kind === 'answer' && c.noRetry?.includes(outcome.status);
-            if (!isRetryable(c.method, outcome) || tries >= maxAttempts || answeredItself)
-                throw requestFailure(request, result, tries, c.method, undefined, operation);
-            const wait = asked ??
-                quotaWait ??
-                backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random);
-            if (!deadline.allows(wait)) {
-                const why = asked !== undefined ? `the service asked to wait ${seconds(wait)} (Retry-After)` : '';
-                throw requestFailure(request, result, tries, c.method, why || 'the time allowed (`wait-timeout`) ran out', operation);
-            }
             this.o.info?.(`${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${tries + 1} of ${maxAttempts})`);
-            await sleepUnlessAborted(deadline.sleep(wait, c.signal), c.signal);
+            await sleepUnlessAborted(this.o.deadline.sleep(wait, c.signal), c.signal);
         }
+    }
+    /** Throws when attempt `tries` may not start: the quota, a cancel, `max-requests`, the time. */
+    mayStart(c, retry, tries) {
+        if (this.rateLimited)
+            throw this.rateLimited;
+        if (c.signal?.aborted || this.halted)
+            throw new RequestCancelledError(retry.request);
+        // Reserved here, not counted once connected: pages in flight at once each pass this check
+        // before any of them connects, and together they must stay within the cap.
+        if (this.o.maxRequests > 0 && this.sent + this.reserved >= this.o.maxRequests)
+            throw new BudgetError(this.o.maxRequests, retry.operation);
+        if (!this.o.deadline.passed())
+            return;
+        if (retry.last)
+            throw this.failure(c, retry, retry.last, tries - 1, { time: true });
+        throw this.o.deadline.error(`${retry.operation} to start: it was not sent`);
+    }
+    /** One attempt on the wire, its place within `max-requests` held until it connects or ends. */
+    async send(c) {
+        const { deadline } = this.o;
+        const signal = c.signal
+            ? AbortSignal.any([c.signal, this.haltController.signal])
+            : this.haltController.signal;
+        this.reserved++;
+        // The place is given back once: when the request connects (it is counted instead), or when
+        // the attempt ends without connecting (a socket that connects after that still counts).
+        let held = true;
+        const release = () => {
+            if (held)
+                this.reserved--;
+            held = false;
+        };
+        return attempt({
+            client: c.method === 'POST' ? this.postHttp : this.http,
+            agents: c.method === 'POST' ? this.postAgents : this.agents,
+            ...{ baseUrl: this.o.baseUrl, apiKey: this.o.apiKey, userAgent: this.o.userAgent },
+            ...{ method: c.method, path: c.path, body: c.body, check: c.check },
+            // Each attempt gets the usual limit, or what is left of the run's time if that is less.
+            limit: deadline.limitCall(this.o.requestTimeoutMs, 1_000),
+            signal,
+            count: () => {
+                release();
+                this.sent++;
+            },
+            onAnswer: c.onAnswer,
+            debug: this.o.debug,
+            now: () => deadline.now()
+        }).finally(release);
+    }
+    /**
+     * How long to wait before the next attempt; throws when there is none: the failure is final,
+     * the attempts are spent, the rate limit stops the run, or the run's time leaves no room.
+     */
+    retryWait(c, retry, result, tries) {
+        const { deadline } = this.o;
+        const { outcome } = result;
+        const is429 = outcome.kind === 'answer' && outcome.status === 429;
+        const asked = outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, deadline.now()) : undefined;
+        if (is429 && asked !== undefined) {
+            const tooLong = asked > this.o.maxRateLimitWaitMs
+                ? `more than ${seconds(this.o.maxRateLimitWaitMs)}`
+                : !deadline.allows(asked)
+                    ? 'past `wait-timeout`'
+                    : undefined;
+            if (tooLong)
+                throw this.stopForRateLimit(retry.operation, result, asked, tooLong);
+        }
+        // The real service answers 429 without Retry-After (often as plain text). Its limit is
+        // hourly: retry twice within about a minute, then stop rather than spend more of it.
+        let quotaWait;
+        if (is429 && asked === undefined) {
+            quotaWait = this.o.quotaRetryWaitsMs[retry.quotaRetries++];
+            const spent = quotaWait === undefined || !deadline.allows(quotaWait);
+            if (spent)
+                throw this.stopForSpentQuota(retry.operation, result);
+        }
+        const answeredItself = outcome.kind === 'answer' && c.noRetry?.includes(outcome.status);
+        if (!isRetryable(c.method, outcome) || tries >= retry.maxAttempts || answeredItself)
+            throw this.failure(c, retry, result, tries);
+        const wait = asked ??
+            quotaWait ??
+            backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random);
+        if (deadline.allows(wait))
+            return wait;
+        throw this.failure(c, retry, result, tries, asked ?? { time: true });
+    }
+    failure(c, retry, failed, tries, gaveUp) {
+        const why = typeof gaveUp === 'number' ? { retryAfterMs: gaveUp } : gaveUp;
+        return requestFailure(retry.request, failed, tries, c.method, why, retry.operation);
     }
     warnOnce(line) {
         if (this.warned.has(line))
@@ -45820,17 +45778,20 @@ class HashSet64 {
         }
     }
 }
+// Bound once: a global looked up in a hot loop is slow where the global object is intercepted
+// (a vm context, as jest runs the tests in: about 100 times slower there).
+const imul = Math.imul;
 /** Two 32-bit halves of a cyrb53-style hash (a well-mixed, fast non-cryptographic string hash). */
 function hash64(s) {
     let h1 = 0xdeadbeef;
     let h2 = 0x41c6ce57;
     for (let i = 0; i < s.length; i++) {
         const c = s.charCodeAt(i);
-        h1 = Math.imul(h1 ^ c, 2654435761);
-        h2 = Math.imul(h2 ^ c, 1597334677);
+        h1 = imul(h1 ^ c, 2654435761);
+        h2 = imul(h2 ^ c, 1597334677);
     }
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    h1 = imul(h1 ^ (h1 >>> 16), 2246822507) ^ imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = imul(h2 ^ (h2 >>> 16), 2246822507) ^ imul(h1 ^ (h1 >>> 13), 3266489909);
     const a = h1 >>> 0;
     const b = h2 >>> 0;
     return a === 0 && b === 0 ? [0, 1] : [a, b];
@@ -45891,13 +45852,197 @@ class PageChecks {
     }
 }
 
+;// CONCATENATED MODULE: ./src/service/page-window.ts
+/**
+ * Up to this many pages, read-ahead may cost at most 1 request past the end: most exports are
+ * short, and a short export should not pay `concurrency - 1` requests to go faster.
+ */
+const SHORT_EXPORT_PAGES = 5;
+const firstPlan = (limit) => ({
+    ...{ from: 0, start: 0, stride: limit, brokenAt: Infinity },
+    ...{ careful: false, steady: 0, wasted: 0 }
+});
+class PageWindow {
+    o;
+    fetcher;
+    checks;
+    plan;
+    pending = new Map();
+    /** Index of the earliest page known to be the last one; only ever decreases within a plan. */
+    lastIndex = Infinity;
+    /** Pages 0..known-1 are known to exist. */
+    known = 1;
+    nextIndex = 0;
+    inFlight = 0;
+    failed = false;
+    closed = false;
+    /** A page started with a row read before: the service may be repeating itself for ever. */
+    repeating = false;
+    /**
+     * The first page's rows may be all the caller needs (it says STOP): nothing is read ahead
+     * before it has seen them.
+     */
+    firstSeen = false;
+    /** Every page requested (each one's pieces are the fetcher's count). */
+    requests = 0;
+    /** Pages read ahead at offsets a short page proved wrong, abandoned. */
+    invalidated = 0;
+    constructor(o, fetcher, checks) {
+        this.o = o;
+        this.fetcher = fetcher;
+        this.checks = checks;
+        this.plan = firstPlan(o.pageSize);
+    }
+    /** Pages requested and not handed on: what a read that ends now abandons. */
+    get outstanding() {
+        return this.pending.size;
+    }
+    /** The page at `index`, requested already, or undefined. */
+    page(index) {
+        return this.pending.get(index);
+    }
+    /** Starts every request the window allows now. */
+    fill() {
+        while (this.mayStart(this.nextIndex))
+            this.start(this.nextIndex++);
+    }
+    /** The page at `index` is in the caller's hands (or failed the read): no longer pending. */
+    handOn(index) {
+        this.pending.delete(index);
+    }
+    /**
+     * The page at `index` (at `offset`) was handed on with `count` rows: a count other than the
+     * stride while more exist makes a new plan after it.
+     */
+    handedOn(index, offset, count, isLast) {
+        const { plan } = this;
+        if (!isLast && count > 0 && count !== plan.stride)
+            this.replan(index, offset, count);
+        else if (plan.careful && count === plan.stride)
+            this.plan = { ...plan, steady: plan.steady + 1 };
+    }
+    /** The caller has seen the first page's rows: read-ahead may begin. */
+    firstHandedOn() {
+        this.firstSeen = true;
+    }
+    /** Abandons every pending page but `keep`: time is up, and only that one may still answer. */
+    abandonAllBut(keep) {
+        for (const [i, entry] of this.pending)
+            if (i !== keep)
+                entry.controller.abort();
+    }
+    /** The read is over: nothing more starts, and whatever is still pending is not wanted. */
+    close() {
+        this.closed = true;
+        for (const { controller } of this.pending.values())
+            controller.abort();
+    }
+    mayStart(index) {
+        const { plan } = this;
+        return (!this.failed &&
+            !this.closed &&
+            this.inFlight < this.o.concurrency &&
+            this.pending.size < 2 * this.o.concurrency &&
+            index <= this.lastIndex &&
+            index <= plan.brokenAt &&
+            index < this.maxPages() &&
+            index < this.reach() &&
+            !this.o.deadline.passed());
+    }
+    /** With `maxRows`, no page is requested beyond those its rows still need. */
+    maxPages() {
+        const { maxRows, handed } = this.o;
+        const needed = Math.ceil((maxRows - handed.rows) / this.plan.stride);
+        return Math.min(this.o.maxPages, maxRows > 0 ? handed.pages + needed : Infinity);
+    }
+    /** Requests may go up to (not including) this index. */
+    reach() {
+        if (!this.firstSeen)
+            return 1;
+        // The page after the last one handed on: its offset is known, whatever came before.
+        const next = this.o.handed.pages + 1;
+        if (this.repeating)
+            return next;
+        const guesses = this.known > SHORT_EXPORT_PAGES ? this.o.concurrency - 1 : 1;
+        const window = this.known + guesses;
+        return this.plan.careful ? Math.min(window, next + this.plan.steady) : window;
+    }
+    start(index) {
+        this.requests++;
+        this.inFlight++;
+        const controller = new AbortController();
+        const { plan } = this;
+        const offset = plan.start + (index - plan.from) * plan.stride;
+        const entry = {
+            outcome: Promise.resolve({ ok: false, error: null }),
+            controller,
+            offset
+        };
+        try {
+            entry.outcome = this.fetcher.fetch(offset, controller.signal).then(page => this.settled(index, entry, { ok: true, page }), (error) => this.settled(index, entry, { ok: false, error }));
+        }
+        catch (error) {
+            // fetchPage threw instead of rejecting.
+            this.inFlight--;
+            this.failed = true;
+            entry.outcome = Promise.resolve({ ok: false, error });
+        }
+        this.pending.set(index, entry);
+    }
+    settled(index, entry, outcome) {
+        this.inFlight--;
+        // Abandoned meanwhile (a short page proved its offset wrong): nothing it says counts.
+        if (this.pending.get(index) !== entry)
+            return outcome;
+        if (!outcome.ok)
+            this.failed = true;
+        else if (!outcome.page.hasMore)
+            this.lastIndex = Math.min(this.lastIndex, index);
+        else
+            this.learn(index, this.o.rowsOf(outcome.page));
+        // What this answer proved may allow the next request at once, before its turn to be handed on.
+        this.fill();
+        return outcome;
+    }
+    /** A page at `index` that says more exist: the next is known, and its rows may break the plan. */
+    learn(index, rows) {
+        this.known = Math.max(this.known, index + 2);
+        const count = rows.length;
+        // More or fewer rows than the plan's stride: every later page of the plan is misplaced.
+        if (count > 0 && count !== this.plan.stride && index < this.plan.brokenAt) {
+            this.plan = { ...this.plan, brokenAt: index };
+            this.dropAfter(index);
+        }
+        if (this.checks.repeats(rows))
+            this.repeating = true;
+    }
+    /** The pending pages after `index` were asked at offsets now known to be wrong: abandoned. */
+    dropAfter(index) {
+        for (const [i, entry] of this.pending) {
+            if (i <= index)
+                continue;
+            entry.controller.abort();
+            this.pending.delete(i);
+            this.invalidated++;
+        }
+    }
+    /** A new plan after the page at `index`, which held `count` rows at `offset`. */
+    replan(index, offset, count) {
+        this.dropAfter(index);
+        const careful = this.plan.careful || this.invalidated > this.plan.wasted;
+        this.plan = {
+            ...{ from: index + 1, start: offset + count, stride: count, brokenAt: Infinity },
+            ...{ careful, steady: 0, wasted: this.invalidated }
+        };
+        this.nextIndex = index + 1;
+        this.known = index + 2;
+        this.lastIndex = Infinity;
+        this.failed = false;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/service/pages.ts
-// Offset pagination (`visitors`, `views`): pages read with a few requests in flight and handed on
-// strictly in order. The service allows about 100 analytics requests per hour for the whole
-// organisation, so read-ahead is spent like money: a request is only started when the pages
-// already seen make it likely to be needed, and a page that turns out to be unneeded is abandoned
-// (its AbortSignal fires), never retried. A service that serves fewer rows than `limit` loses
-// none: the next page starts at the offset plus the rows received.
+
 
 
 
@@ -45911,17 +46056,10 @@ const STOP = 'stop';
  */
 const MAX_EMPTY_PAGES = 3;
 /**
- * Up to this many pages, read-ahead may cost at most 1 request past the end: most exports are
- * short, and a short export should not pay `concurrency - 1` requests to go faster.
- */
-const SHORT_EXPORT_PAGES = 5;
-/**
  * The most pages an offset read asks for unless the caller's limits (`max-rows`, `max-requests`)
  * allow more: 400 pages are four hours of the organisation's analytics quota.
  */
 const pages_MAX_PAGES = 400;
-// Timers cannot wait longer than about 24.8 days; a longer deadline simply never fires.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /**
  * Reads pages from offset 0, each at the offset plus the rows the page before held, until a page
  * says it is the last (`hasMore` false), `maxRows` is reached, onPage says STOP, a page fails,
@@ -45929,277 +46067,237 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * read before, or `maxPages` pages were read. An empty page that says more exist is read past by
  * a page's worth of rows (observed: the service sends some, but not forever).
  *
- * How far ahead it reads: a page is *known to exist* once the page before it came back with
- * `hasMore`; requesting it costs nothing extra. A page beyond those is a guess that may lie past
- * the end. The first page is read alone (most sites fit in one). Then one guess at a time is
- * allowed while at most 5 pages are known to exist, so an export of up to 5 pages wastes at most
- * 1 request; once more than 5 are known, up to `concurrency - 1` guesses, the most a longer export
- * can waste. The window grows 1, 2, 2, then `concurrency`, as fast as the proof arrives. Pages
- * read ahead at offsets a short page proved wrong are abandoned as soon as it comes; after that,
- * the window grows again only as the pages hold their size. Once a page starts with a row read
- * before, nothing more is read ahead: the next page is asked for only when it is needed.
+ * How far ahead it reads (page-window.ts): a page is *known to exist* once the page before it
+ * came back with `hasMore`; requesting it costs nothing extra. A page beyond those is a guess that
+ * may lie past the end. The first page is read alone (most sites fit in one). Then one guess at a
+ * time is allowed while at most 5 pages are known to exist, so an export of up to 5 pages wastes
+ * at most 1 request; once more than 5 are known, up to `concurrency - 1` guesses, the most a
+ * longer export can waste. The window grows 1, 2, 2, then `concurrency`, as fast as the proof
+ * arrives. Pages read ahead at offsets a short page proved wrong are abandoned as soon as it
+ * comes; after that, the window grows again only as the pages hold their size. Once a page starts
+ * with a row read before, nothing more is read ahead: the next page is asked for only when it is
+ * needed.
  */
 async function readOffsetPages(o) {
     checkInteger('pageSize', o.pageSize, 1, 250);
     checkInteger('concurrency', o.concurrency, 1, 16);
     checkInteger('maxRows', o.maxRows, 0, Number.MAX_SAFE_INTEGER);
-    const pageCap = o.maxPages ?? pages_MAX_PAGES;
-    checkInteger('maxPages', pageCap, 1, Number.MAX_SAFE_INTEGER);
-    const deadline = o.deadline ?? new Deadline();
-    const limit = o.pageSize;
-    const isLastPage = (page) => !page.hasMore;
-    const checks = new PageChecks(o.onWarning, 'offset');
-    // Index of the earliest page known to be the last one; only ever decreases within a plan.
-    let lastIndex = Infinity;
-    // Pages 0..known-1 are known to exist.
-    let known = 1;
-    // The first page's rows may be all the caller needs (it says STOP): nothing is read ahead
-    // before it has seen them.
-    let firstDelivered = false;
-    let failed = false;
-    let done = false;
-    let timeUp = false;
-    // A page started with a row read before: the service may be repeating itself for ever.
-    let repeating = false;
-    let nextIndex = 0;
-    let requests = 0;
-    let inFlight = 0;
-    let invalidated = 0;
-    // Delivered so far: with `maxRows`, no page is requested beyond those its rows still need.
-    let rows = 0;
-    let delivered = 0;
-    let plan = {
-        ...{ from: 0, start: 0, stride: limit, brokenAt: Infinity },
-        ...{ careful: false, steady: 0, wasted: 0 }
-    };
-    const offsetOf = (index) => plan.start + (index - plan.from) * plan.stride;
-    const maxPages = () => Math.min(pageCap, o.maxRows > 0 ? delivered + Math.ceil((o.maxRows - rows) / plan.stride) : Infinity);
-    // Pages requested and not yet delivered: in flight, or answered and waiting for their turn.
-    // Their promises never reject, so a page nobody awaits cannot become an unhandled rejection.
-    const pending = new Map();
-    // Requests may go up to (not including) this index.
-    const reach = () => {
-        if (!firstDelivered)
-            return 1;
-        // The page after the last one delivered: its offset is known, whatever came before.
-        const next = delivered + 1;
-        if (repeating)
-            return next;
-        const window = known + (known > SHORT_EXPORT_PAGES ? o.concurrency - 1 : 1);
-        return plan.careful ? Math.min(window, next + plan.steady) : window;
-    };
-    const fill = () => {
-        while (!failed &&
-            !done &&
-            !timeUp &&
-            inFlight < o.concurrency &&
-            pending.size < 2 * o.concurrency &&
-            nextIndex <= lastIndex &&
-            nextIndex <= plan.brokenAt &&
-            nextIndex < maxPages() &&
-            nextIndex < reach() &&
-            !deadline.passed())
-            start(nextIndex++);
-    };
-    /** The pending pages after `index` were asked at offsets now known to be wrong: abandoned. */
-    const dropAfter = (index) => {
-        for (const [i, entry] of pending) {
-            if (i <= index)
-                continue;
-            entry.controller.abort();
-            pending.delete(i);
-            invalidated++;
+    const maxPages = o.maxPages ?? pages_MAX_PAGES;
+    checkInteger('maxPages', maxPages, 1, Number.MAX_SAFE_INTEGER);
+    return new OffsetRead(o, maxPages).run();
+}
+/** What the pages handed on add up to, page by page in offset order. */
+class Tally {
+    o;
+    maxPages;
+    checks;
+    first;
+    rows = 0;
+    pages = 0;
+    shortPages = 0;
+    maxRowsReached = false;
+    emptyRun = 0;
+    constructor(o, maxPages, checks) {
+        this.o = o;
+        this.maxPages = maxPages;
+        this.checks = checks;
+    }
+    take(page, offset) {
+        this.first ??= page;
+        const isLast = !page.hasMore;
+        this.checks.totals(page.totals, offset);
+        const served = this.o.rowsOf(page);
+        const count = served.length;
+        if (!isLast && count < this.o.pageSize)
+            this.shortPages++;
+        this.emptyRun = !isLast && count === 0 ? this.emptyRun + 1 : 0;
+        const fresh = this.checks.fresh(served);
+        const repeated = !isLast && count > 0 && fresh.length === 0;
+        const kept = this.withinMaxRows(fresh, isLast);
+        this.rows += kept.length;
+        this.pages++;
+        const enough = this.o.maxRows > 0 && this.rows >= this.o.maxRows;
+        const capped = !isLast && !enough && this.pages >= this.maxPages;
+        const endedShort = this.emptyRun >= MAX_EMPTY_PAGES;
+        return { kept, count, isLast, enough, endedShort, repeated, capped };
+    }
+    withinMaxRows(rows, isLast) {
+        const room = this.o.maxRows > 0 ? this.o.maxRows - this.rows : Infinity;
+        if (rows.length > room) {
+            this.maxRowsReached = true;
+            return rows.slice(0, room);
         }
-    };
-    const settled = (index, entry, outcome) => {
-        inFlight--;
-        // Abandoned meanwhile (a short page proved its offset wrong): nothing it says counts.
-        if (pending.get(index) !== entry)
-            return outcome;
-        if (!outcome.ok)
-            failed = true;
-        else if (isLastPage(outcome.page))
-            lastIndex = Math.min(lastIndex, index);
-        else {
-            known = Math.max(known, index + 2);
-            const count = o.rowsOf(outcome.page).length;
-            // More or fewer rows than the plan's stride: every later page of the plan is misplaced.
-            if (count > 0 && count !== plan.stride && index < plan.brokenAt) {
-                plan.brokenAt = index;
-                dropAfter(index);
-            }
-            if (checks.repeats(o.rowsOf(outcome.page)))
-                repeating = true;
-        }
-        // What this answer proved may allow the next request at once, before its turn to be delivered.
-        fill();
-        return outcome;
-    };
-    /** A new plan after the page at `index`, which held `count` rows at `offset`. */
-    const replan = (index, offset, count) => {
-        dropAfter(index);
-        plan = {
-            ...{ from: index + 1, start: offset + count, stride: count, brokenAt: Infinity },
-            ...{ careful: plan.careful || invalidated > plan.wasted, steady: 0, wasted: invalidated }
-        };
-        nextIndex = index + 1;
-        known = index + 2;
-        lastIndex = Infinity;
-        failed = false;
-    };
-    const fetcher = new PageFetcher(o, limit);
-    const start = (index) => {
-        requests++;
-        inFlight++;
-        const controller = new AbortController();
-        const offset = offsetOf(index);
-        const entry = {
-            outcome: Promise.resolve({ ok: false, error: null }),
-            controller,
-            offset
-        };
+        if (rows.length === room && !isLast)
+            this.maxRowsReached = true;
+        return rows;
+    }
+}
+const TIME_UP = Symbol('time up');
+/**
+ * Wakes the wait for the page in its turn when the deadline passes: an alarm on the run's clock,
+ * the clock the client checks too. Not a promise raced against each page: every race would leave
+ * a reaction on it holding that page's rows until the deadline.
+ */
+class DeadlineGuard {
+    deadline;
+    passed = false;
+    wake = () => undefined;
+    ended = new AbortController();
+    constructor(deadline) {
+        this.deadline = deadline;
+        void deadline.passing(this.ended.signal).then(() => {
+            if (this.ended.signal.aborted)
+                return;
+            this.passed = true;
+            this.wake();
+        });
+    }
+    /** The page's outcome, or TIME_UP when the deadline passes first. */
+    async race(outcome) {
+        if (this.passed)
+            return TIME_UP;
         try {
-            entry.outcome = fetcher.fetch(offset, controller.signal).then(page => settled(index, entry, { ok: true, page }), (error) => settled(index, entry, { ok: false, error }));
-        }
-        catch (error) {
-            // fetchPage threw instead of rejecting.
-            inFlight--;
-            failed = true;
-            entry.outcome = Promise.resolve({ ok: false, error });
-        }
-        pending.set(index, entry);
-    };
-    // Wakes the wait for the current page. Not a long-lived promise raced against each page: every
-    // race would leave a reaction on it holding that page's rows until the deadline.
-    let wakeAtDeadline = () => undefined;
-    // A guard racing the pages, not a wait: it runs on real time, computed from the time left.
-    const timer = deadline.left() < MAX_TIMER_MS
-        ? setTimeout(() => {
-            timeUp = true;
-            wakeAtDeadline();
-        }, deadline.left())
-        : undefined;
-    let first;
-    let maxRowsReached = false;
-    let emptyRun = 0;
-    let shortPages = 0;
-    try {
-        fill();
-        for (let index = 0;; index++) {
-            const entry = pending.get(index);
-            if (timeUp || (entry === undefined && deadline.passed()))
-                throw timeUpAt(rows, index);
-            // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
-            if (entry === undefined)
-                throw new Error(`internal error: page ${index} was never requested`);
-            const outcome = await new Promise(resolve => {
-                wakeAtDeadline = () => resolve('time up');
-                void entry.outcome.then(resolve);
+            return await new Promise(resolve => {
+                this.wake = () => resolve(TIME_UP);
+                void outcome.then(resolve);
             });
-            wakeAtDeadline = () => undefined;
-            if (outcome === 'time up') {
-                for (const [i, other] of pending)
-                    if (i !== index)
-                        other.controller.abort();
-                const late = await settleWithin(entry.outcome, o.graceMs ?? 1_500);
-                const pageError = late !== undefined && !late.ok ? late.error : undefined;
-                throw timeUpAt(rows, index, entry.offset, pageError);
-            }
-            pending.delete(index);
-            // A failure surfaces only when its turn comes: every earlier page has been delivered by then,
-            // so the failed page is known not to lie past the end (a service may refuse such offsets).
-            if (!outcome.ok)
-                throw outcome.error;
-            const page = outcome.page;
-            first ??= page;
-            const isLast = isLastPage(page);
-            checks.totals(page.totals, entry.offset);
-            const served = o.rowsOf(page);
-            const count = served.length;
-            if (!isLast && count < limit)
-                shortPages++;
-            emptyRun = !isLast && count === 0 ? emptyRun + 1 : 0;
-            const endedShort = emptyRun >= MAX_EMPTY_PAGES;
-            if (!isLast && count > 0 && count !== plan.stride)
-                replan(index, entry.offset, count);
-            else if (plan.careful && count === plan.stride)
-                plan.steady++;
-            let kept = checks.fresh(served);
-            // Rows the service had sent already, and none new: it would say `hasMore` for ever.
-            const repeated = !isLast && count > 0 && kept.length === 0;
-            const room = o.maxRows > 0 ? o.maxRows - rows : Infinity;
-            if (kept.length > room) {
-                kept = kept.slice(0, room);
-                maxRowsReached = true;
-            }
-            else if (kept.length === room && !isLast)
-                maxRowsReached = true;
-            rows += kept.length;
-            delivered++;
-            const enough = o.maxRows > 0 && rows >= o.maxRows;
-            const capped = !isLast && !enough && delivered >= pageCap;
-            const answer = o.onPage(kept, page);
-            let verdict;
-            if (answer instanceof Promise) {
-                // Fetching overlaps the caller's writing.
-                fill();
-                verdict = await answer;
-            }
-            else
-                verdict = answer;
-            firstDelivered = true;
-            const stopped = verdict === STOP && !isLast && !enough;
-            const finished = stopped || isLast || enough || endedShort || repeated || capped;
-            // A read that got everything while the last page was being written has not run out of time.
-            if (timeUp && !finished)
-                throw timeUpAt(rows, index + 1);
-            if (finished) {
-                const cut = !stopped && !enough;
-                return {
-                    first,
-                    rows,
-                    pages: index + 1,
-                    requests: requests + fetcher.extra,
-                    abandoned: pending.size,
-                    invalidated,
-                    maxRowsReached,
-                    stopped,
-                    endedShort: endedShort && cut,
-                    shortPages,
-                    dropped: checks.dropped,
-                    capped: capped && cut && !endedShort && !repeated,
-                    repeated: repeated && cut,
-                    ...(fetcher.narrowed ? { narrowed: fetcher.narrowed } : {})
-                };
-            }
-            fill();
+        }
+        finally {
+            this.wake = () => undefined;
         }
     }
-    finally {
-        done = true;
-        clearTimeout(timer);
-        // Whatever is still pending is not wanted: past the end, after a stop, a failure or time up.
-        for (const { controller } of pending.values())
-            controller.abort();
+    /** The outcome if it settles within `ms` on the run's clock, else undefined. */
+    async grace(outcome, ms) {
+        const settled = new AbortController();
+        const late = this.deadline.clock.alarm(ms, settled.signal).then(() => undefined);
+        try {
+            return await Promise.race([outcome, late]);
+        }
+        finally {
+            settled.abort();
+        }
+    }
+    end() {
+        this.ended.abort();
     }
 }
-/** The promise's value if it settles within `ms`, else undefined. */
-async function settleWithin(promise, ms) {
-    let timer;
-    const late = new Promise(resolve => {
-        timer = setTimeout(() => resolve(undefined), ms);
-    });
-    try {
-        return await Promise.race([promise, late]);
+/** One offset read: the window asks for the pages, the tally counts them, handed on in order. */
+class OffsetRead {
+    o;
+    checks;
+    fetcher;
+    tally;
+    window;
+    guard;
+    constructor(o, maxPages) {
+        this.o = o;
+        this.checks = new PageChecks(o.onWarning, 'offset');
+        this.fetcher = new PageFetcher(o, o.pageSize);
+        this.tally = new Tally(o, maxPages, this.checks);
+        const handed = this.tally;
+        this.window = new PageWindow({ ...o, maxPages, handed }, this.fetcher, this.checks);
+        this.guard = new DeadlineGuard(o.deadline);
     }
-    finally {
-        clearTimeout(timer);
+    async run() {
+        try {
+            this.window.fill();
+            for (let index = 0;; index++) {
+                const result = await this.turn(index);
+                if (result)
+                    return result;
+            }
+        }
+        finally {
+            this.guard.end();
+            // Whatever is still pending is not wanted: past the end, after a stop, a failure or time up.
+            this.window.close();
+        }
     }
-}
-/** The time ran out after `rows` rows in `pages` pages, the page at `offset` still awaited. */
-function timeUpAt(rows, pages, offset, pageError) {
-    const next = offset === undefined ? 'the next page' : `the next page (offset ${offset})`;
-    return new TimeUpError(next, pageError, { rows, pages });
+    /** The page at `index`, handed on in its turn; the result when the read ends with it. */
+    async turn(index) {
+        const { page, offset } = await this.awaitPage(index);
+        // Out of the window as it is handed on, not before: answered pages wait beside those in
+        // flight, and no more of them than that.
+        this.window.handOn(index);
+        const step = this.tally.take(page, offset);
+        this.window.handedOn(index, offset, step.count, step.isLast);
+        let verdict = this.o.onPage(step.kept, page);
+        if (verdict instanceof Promise) {
+            // Fetching overlaps the caller's writing.
+            this.window.fill();
+            verdict = await verdict;
+        }
+        this.window.firstHandedOn();
+        const stopped = verdict === STOP && !step.isLast && !step.enough;
+        const { isLast, enough, endedShort, repeated, capped } = step;
+        const finished = stopped || isLast || enough || endedShort || repeated || capped;
+        if (finished)
+            return this.result(step, stopped);
+        // A read that got everything while the last page was being written has not run out of time.
+        if (this.o.deadline.passed())
+            throw this.timeUp(index + 1);
+        this.window.fill();
+        return undefined;
+    }
+    async awaitPage(index) {
+        const entry = this.window.page(index);
+        if (entry === undefined) {
+            if (this.o.deadline.passed())
+                throw this.timeUp(index);
+            // Unreachable unless the bookkeeping is wrong; failing beats silently losing rows.
+            throw new Error(`internal error: page ${index} was never requested`);
+        }
+        const outcome = await this.guard.race(entry.outcome);
+        if (outcome === TIME_UP)
+            throw await this.timeUpAwaiting(index, entry);
+        // A failure surfaces only when its turn comes: every earlier page has been handed on by then,
+        // so the failed page is known not to lie past the end (a service may refuse such offsets).
+        if (!outcome.ok)
+            throw this.failureOf(index, entry, outcome.error);
+        return { page: outcome.page, offset: entry.offset };
+    }
+    /** Time ran out while the page at `index` was awaited: the others go, it may still say why. */
+    async timeUpAwaiting(index, entry) {
+        this.window.abandonAllBut(index);
+        const late = await this.guard.grace(entry.outcome, this.o.graceMs ?? 1_500);
+        return this.timeUp(index, entry.offset, late?.ok === false ? late.error : undefined);
+    }
+    /**
+     * A page's failure as the read reports it. One that says the run's time ran out (the client's
+     * time-up, or its giving up for want of time), or that comes once the deadline has passed, is
+     * the read's time-up with it as the cause: the same error whichever noticed first, this read's
+     * guard or the client, however loaded the machine.
+     */
+    failureOf(index, entry, error) {
+        if (!isTimeUp(error) && !this.o.deadline.passed())
+            return error;
+        return this.timeUp(index, entry.offset, timeUpCause(error));
+    }
+    /** The time ran out after `pages` pages handed on, the page at `offset` still awaited. */
+    timeUp(pages, offset, cause) {
+        const next = offset === undefined ? 'the next page' : `the next page (offset ${offset})`;
+        return this.o.deadline.error(next, cause, { rows: this.tally.rows, pages });
+    }
+    result(step, stopped) {
+        const { tally, window, fetcher } = this;
+        const cut = !stopped && !step.enough;
+        return {
+            first: tally.first,
+            rows: tally.rows,
+            pages: tally.pages,
+            requests: window.requests + fetcher.extra,
+            abandoned: window.outstanding,
+            invalidated: window.invalidated,
+            maxRowsReached: tally.maxRowsReached,
+            stopped,
+            endedShort: step.endedShort && cut,
+            shortPages: tally.shortPages,
+            dropped: this.checks.dropped,
+            capped: step.capped && cut && !step.endedShort && !step.repeated,
+            repeated: step.repeated && cut,
+            ...(fetcher.narrowed ? { narrowed: fetcher.narrowed } : {})
+        };
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/commands/analytics-input.ts
@@ -46453,7 +46551,6 @@ function recordKeys(s, sections, trend, suggestions, measured = []) {
 
 
 
-
 /** Errors that end the run, not just this reading: the quota, `max-requests`, a rejected key. */
 function endsTheRun(err) {
     if (err instanceof RateLimitError || err instanceof BudgetError)
@@ -46463,77 +46560,90 @@ function endsTheRun(err) {
 async function readCursorPages(o) {
     if (!Number.isInteger(o.limit) || o.limit < 1)
         throw new RangeError(`limit ${o.limit} is not 1 or more`);
-    const items = [];
-    let pages = 0;
-    let cursor;
-    const seen = new Set();
+    const r = {
+        ...{ items: [], pages: 0, emptyPages: 0, empties: 0, cursor: undefined },
+        ...{ seen: new Set(), limit: o.limit, bare: false }
+    };
     // No more pages than the rows wanted need, plus one (and up to 3 empty pages read past): a
     // service that answers a row a page with a fresh cursor each time cannot make the reading spend
     // the hourly quota.
     const maxPages = Math.ceil(o.enough / o.limit) + 1;
-    let emptyPages = 0;
-    let limit = o.limit;
-    let bare = false;
-    let empties = 0;
-    let narrowed;
-    const done = (complete, short = false, endedShort = false) => ({
-        items,
-        complete,
-        short,
-        endedShort,
-        ...(narrowed ? { narrowed } : {})
-    });
     for (;;) {
-        if (o.deadline.passed()) {
-            // Before the first page the read has nothing to show; later pages just stop the reading.
-            if (pages === 0)
-                throw new TimeUpError('the first page');
-            return done(false);
-        }
-        if (pages - Math.min(emptyPages, MAX_EMPTY_PAGES) >= maxPages)
-            return done(false, true);
-        const want = Math.min(limit, Math.max(1, o.enough - items.length));
+        // Before the first page the read has nothing to show; later pages just stop the reading.
+        if (o.deadline.passed())
+            return timeIsUp(o, r);
+        if (r.pages - Math.min(r.emptyPages, MAX_EMPTY_PAGES) >= maxPages)
+            return done(r, false, true);
+        const want = Math.min(r.limit, Math.max(1, o.enough - r.items.length));
         let page;
         try {
             const halvable = canNarrow(want) || o.splittable === true;
-            page = await o.fetchPage(want, cursor, { bare, halvable });
+            page = await o.fetchPage(want, r.cursor, { bare: r.bare, halvable });
         }
         catch (err) {
-            // The URL was too long for the service: the same page by its cursor alone. Rows already
-            // read are kept, and the later pages go the same way.
-            if (cursor !== undefined && !bare && err instanceof ServiceError && err.status === 414) {
-                bare = true;
+            const ended = afterFailure(o, r, want, err);
+            if (ended === 'ask again')
                 continue;
-            }
-            if (canNarrow(want) && isGatewayTimeout(err)) {
-                limit = halved(want);
-                narrowed = { from: o.limit, to: limit };
-                continue;
-            }
-            // Past the first page the rows read are kept and the reading ends there, marked failed;
-            // unless the range is to be read again by weeks, or the run itself must stop.
-            const byWeeks = o.splittable === true && isGatewayTimeout(err);
-            if (pages > 0 && !byWeeks && !endsTheRun(err))
-                return { ...done(false), failure: err };
-            throw err;
+            return ended;
         }
-        pages++;
-        items.push(...page.items);
-        if (page.nextCursor === null)
-            return done(true);
-        // A service that hands back a cursor it gave before would loop forever at our expense.
-        if (seen.has(page.nextCursor))
-            return done(false);
-        seen.add(page.nextCursor);
-        cursor = page.nextCursor;
-        if (page.items.length === 0)
-            emptyPages++;
-        empties = page.items.length === 0 ? empties + 1 : 0;
-        if (empties >= MAX_EMPTY_PAGES)
-            return done(false, false, true);
-        if (items.length >= o.enough)
-            return done(false);
+        const ended = afterPage(o, r, page);
+        if (ended)
+            return ended;
     }
+}
+/** The reading as it stands, returned. */
+function done(r, complete, short = false, endedShort = false) {
+    const { items, narrowed } = r;
+    return { items, complete, short, endedShort, ...(narrowed ? { narrowed } : {}) };
+}
+/** The run's time is up: the first page's reading fails with it, a later one stops there. */
+function timeIsUp(o, r, cause) {
+    if (r.pages === 0)
+        throw o.deadline.error('the first page', cause);
+    return done(r, false);
+}
+/** A page came: the reading ends with it, or goes on to the next cursor. */
+function afterPage(o, r, page) {
+    r.pages++;
+    r.items.push(...page.items);
+    if (page.nextCursor === null)
+        return done(r, true);
+    // A service that hands back a cursor it gave before would loop forever at our expense.
+    if (r.seen.has(page.nextCursor))
+        return done(r, false);
+    r.seen.add(page.nextCursor);
+    r.cursor = page.nextCursor;
+    if (page.items.length === 0)
+        r.emptyPages++;
+    r.empties = page.items.length === 0 ? r.empties + 1 : 0;
+    if (r.empties >= MAX_EMPTY_PAGES)
+        return done(r, false, false, true);
+    if (r.items.length >= o.enough)
+        return done(r, false);
+    return undefined;
+}
+/** A page failed: ask again another way, end the reading with what it read, or throw. */
+function afterFailure(o, r, want, err) {
+    // The URL was too long for the service: the same page by its cursor alone. Rows already
+    // read are kept, and the later pages go the same way.
+    if (r.cursor !== undefined && !r.bare && err instanceof ServiceError && err.status === 414) {
+        r.bare = true;
+        return 'ask again';
+    }
+    if (canNarrow(want) && isGatewayTimeout(err)) {
+        r.limit = halved(want);
+        r.narrowed = { from: o.limit, to: r.limit };
+        return 'ask again';
+    }
+    // The client ran out of the run's time: the reading's time is up, as if it had noticed first.
+    if (isTimeUp(err) && !endsTheRun(err))
+        return timeIsUp(o, r, timeUpCause(err));
+    // Past the first page the rows read are kept and the reading ends there, marked failed;
+    // unless the range is to be read again by weeks, or the run itself must stop.
+    const byWeeks = o.splittable === true && isGatewayTimeout(err);
+    if (r.pages > 0 && !byWeeks && !endsTheRun(err))
+        return { ...done(r, false), failure: err };
+    throw err;
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/section.ts
@@ -50088,6 +50198,114 @@ class CommandResult {
         copy.failure = this.failure;
         copy.reaction = this.reaction;
         return copy;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/deadline.ts
+// The run's one clock and its one deadline. `main` builds a Deadline once and hands the object to
+// everything that waits or sends: the service client, the GitHub client, paging, cursors and the
+// job's wait. Nothing else computes "start plus wait-timeout" or "time left": they ask it.
+// The clock is injected, so a test can hand in one whose waits take no real time.
+
+// Timers cannot wait longer than about 24.8 days (Node fires a longer one at once): such a wait
+// ends only by its signal.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+function wait(ms, signal) {
+    return new Promise(resolve => {
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = ms <= MAX_TIMER_MS ? setTimeout(done, ms) : undefined;
+        if (signal?.aborted)
+            done();
+        else
+            signal?.addEventListener('abort', done, { once: true });
+    });
+}
+const systemClock = {
+    now: () => Date.now(),
+    sleep: wait,
+    // Real time does not jump: an alarm is a timer like any wait.
+    alarm: wait,
+    // Node's own timeout signal, whose timer never holds the process open; nothing to end.
+    limit: ms => ({ signal: AbortSignal.timeout(ms), end: () => undefined })
+};
+/**
+ * `wait-timeout` of one run. Unbounded until `limit()` gives it the input's value, counted from the
+ * start of the run; a job's wait counts again from the service's answer (`restartFrom`).
+ */
+class Deadline {
+    clock;
+    /** When the run started (ms since the epoch, on this clock). */
+    startedAt;
+    from;
+    limitMs = Infinity;
+    constructor(clock = systemClock) {
+        this.clock = clock;
+        this.startedAt = clock.now();
+        this.from = this.startedAt;
+    }
+    /** A deadline `limitMs` after now: for tests and tools that need one alone. */
+    static after(limitMs, clock = systemClock) {
+        const d = new Deadline(clock);
+        d.limit(limitMs);
+        return d;
+    }
+    /** The limit (`wait-timeout`), once the settings say it. */
+    limit(limitMs) {
+        this.limitMs = limitMs;
+    }
+    /** A job's wait is counted from the service's answer to the instruction (contract). */
+    restartFrom(at) {
+        this.from = at;
+    }
+    now() {
+        return this.clock.now();
+    }
+    sleep(ms, signal) {
+        return this.clock.sleep(Math.max(0, ms), signal);
+    }
+    /**
+     * Resolves when the deadline passes (never while it is unbounded), or at once when `signal`
+     * aborts: the clock's alarm, for work under way when time runs out.
+     */
+    passing(signal) {
+        return this.clock.alarm(this.left(), signal);
+    }
+    /** Milliseconds left, never below 0; Infinity while unbounded. */
+    left() {
+        return Math.max(0, this.from + this.limitMs - this.now());
+    }
+    passed() {
+        return this.left() === 0;
+    }
+    /** False when a wait of `ms` from now would reach the deadline. */
+    allows(ms) {
+        return ms < this.left();
+    }
+    /** A time limit for one call: `maxMs`, or what is left when that is less, but at least `minMs`. */
+    clamp(maxMs, minMs = 0) {
+        return Math.max(minMs, Math.min(maxMs, this.left()));
+    }
+    /** That time limit, on this clock: the call ends it when it settles. */
+    limitCall(maxMs, minMs = 0) {
+        const ms = this.clamp(maxMs, minMs);
+        return { ...this.clock.limit(ms), ms };
+    }
+    /** Milliseconds since `since` (default: the start of the run), on this clock. */
+    elapsed(since = this.startedAt) {
+        return this.now() - since;
+    }
+    /** Throws the one "time is up" error when the deadline has passed. */
+    check(waitingFor) {
+        if (this.passed())
+            throw this.error(waitingFor);
+    }
+    /** The one "time is up" error: what the run was waiting for, why it had not come, how far a read got. */
+    error(waitingFor, cause, read) {
+        return new TimeUpError(waitingFor, cause, read);
     }
 }
 

@@ -3,9 +3,14 @@
 // jumps ahead to the next thing due whenever nothing is being answered: a wait of the action (a
 // backoff, a poll's delay), a delay of the simulators (latency, a slow answer), or the time limit
 // of a call the simulators hold without answering (a hang). The simulators' scheduled events (a
-// refusal that ends) fire as time passes them, but are no reason to jump. Real time passes as
-// ever and every timer also fires on it, so nothing can stall; with `jumping` off (a run in a
-// child process) this is real time plus what was jumped before. Standard library only.
+// refusal that ends) and the action's alarms (its pager's guard at the deadline) fire as time
+// passes them, but are no reason to jump. Real time passes as ever and every timer also fires on
+// it, so nothing can stall; with `jumping` off (a run in a child process) this is real time plus
+// what was jumped before. Standard library only.
+
+/** Timers cannot wait longer than about 24.8 days. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 export class JumpingClock {
   constructor() {
     /** Milliseconds jumped so far: only grows, so what the simulators remember stays in order. */
@@ -16,7 +21,7 @@ export class JumpingClock {
     this.sleepers = new Set()
     /** @type {Set<{ at: number, fire: () => void }>} time limits of calls in flight */
     this.limits = new Set()
-    /** @type {Set<{ at: number, fire: () => void }>} the simulators' scheduled events */
+    /** @type {Set<{ at: number, fire: () => void }>} the simulators' scheduled events, the action's alarms */
     this.events = new Set()
     /** Calls the simulators hold without answering (hung, or delayed by a sleep). */
     this.held = 0
@@ -46,6 +51,30 @@ export class JumpingClock {
         resolve()
       })
       const onAbort = () => entry.cancel()
+      signal?.addEventListener('abort', onAbort, { once: true })
+    })
+  }
+
+  /**
+   * A guard on work under way (the action's pager at its deadline): resolves once `ms` have
+   * passed on this clock, by real time or by a jump made for another reason, or at once when
+   * `signal` aborts. Like the simulators' events it is never a reason to jump: the work it guards
+   * (a page being answered, a file being written) decides what happens next.
+   * @param {number} ms
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<void>}
+   */
+  alarm(ms, signal) {
+    return new Promise(resolve => {
+      if (signal?.aborted) return resolve()
+      const cancel = this.after(ms, () => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      })
+      const onAbort = () => {
+        cancel()
+        resolve()
+      }
       signal?.addEventListener('abort', onAbort, { once: true })
     })
   }
@@ -112,9 +141,11 @@ export class JumpingClock {
         this.schedule()
       }
     }
-    const timer = setTimeout(entry.fire, wait)
+    // Past what a timer can wait (about 24.8 days; Node would fire it at once), only a jump or a
+    // cancel ends it: an alarm of a deadline that is not set.
+    const timer = wait <= MAX_TIMER_MS ? setTimeout(entry.fire, wait) : undefined
     // A call's time limit must not keep the process alive; a wait or an event must.
-    if (isLimit) timer.unref?.()
+    if (isLimit) timer?.unref?.()
     set.add(entry)
     this.schedule()
     return {
@@ -163,7 +194,7 @@ export class JumpingClock {
     // A call being answered decides what happens next: no jump until it has its answer.
     const callsHeld = this.limits.size <= this.held - this.releasing
     if (!callsHeld) return
-    const candidates = [...this.sleepers, ...this.limits]
+    const candidates = [...this.sleepers, ...this.limits].filter(e => e.at !== Infinity)
     if (candidates.length === 0) return
     const next = Math.min(...candidates.map(e => e.at))
     // Firing a time limit needs the counts to hold over two turns of the event loop: a call its

@@ -410,9 +410,17 @@ export async function startGitHub(options = {}) {
       }
       const listing = entry.method === 'GET' && /\/issues\/\d+\/comments$/.test(entry.path)
       if (listing && options.listingDelayMs) {
+        // Held while it waits, so a clock that jumps knows nothing is being answered meanwhile.
+        const release = simClock.hold()
         const gone = new AbortController()
-        res.on('close', () => gone.abort())
-        void simClock.sleep(options.listingDelayMs, gone.signal).then(send)
+        res.on('close', () => {
+          gone.abort()
+          release('closed')
+        })
+        void simClock.sleep(options.listingDelayMs, gone.signal).then(() => {
+          release('answered')
+          send()
+        })
       } else send()
     })
   })

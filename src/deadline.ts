@@ -2,13 +2,19 @@
 // everything that waits or sends: the service client, the GitHub client, paging, cursors and the
 // job's wait. Nothing else computes "start plus wait-timeout" or "time left": they ask it.
 // The clock is injected, so a test can hand in one whose waits take no real time.
-import { TimeUpError } from './errors.js'
+import { TimeUpError, type ReadSoFar } from './errors.js'
 
 /** Where time comes from. */
 export interface Clock {
   now(): number
   /** A pure wait (a backoff, a poll's delay): resolves after `ms`, or at once when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>
+  /**
+   * A guard on work under way (a page being read when the deadline comes): resolves once `ms`
+   * have passed on this clock, or at once when `signal` aborts. Unlike `sleep` it is nobody's
+   * wait: a clock that jumps never jumps to it, since the work it guards decides what comes next.
+   */
+  alarm(ms: number, signal?: AbortSignal): Promise<void>
   /**
    * A time limit on one call to the network: `signal` aborts after `ms`. `end()` says the call
    * has its answer (a clock that jumps must not jump past a call still being answered).
@@ -21,18 +27,28 @@ export interface TimeLimit {
   end(): void
 }
 
+// Timers cannot wait longer than about 24.8 days (Node fires a longer one at once): such a wait
+// ends only by its signal.
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise(resolve => {
+    const done = (): void => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = ms <= MAX_TIMER_MS ? setTimeout(done, ms) : undefined
+    if (signal?.aborted) done()
+    else signal?.addEventListener('abort', done, { once: true })
+  })
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise(resolve => {
-      const done = (): void => {
-        clearTimeout(timer)
-        signal?.removeEventListener('abort', done)
-        resolve()
-      }
-      const timer = setTimeout(done, ms)
-      signal?.addEventListener('abort', done, { once: true })
-    }),
+  sleep: wait,
+  // Real time does not jump: an alarm is a timer like any wait.
+  alarm: wait,
   // Node's own timeout signal, whose timer never holds the process open; nothing to end.
   limit: ms => ({ signal: AbortSignal.timeout(ms), end: () => undefined })
 }
@@ -77,6 +93,14 @@ export class Deadline {
     return this.clock.sleep(Math.max(0, ms), signal)
   }
 
+  /**
+   * Resolves when the deadline passes (never while it is unbounded), or at once when `signal`
+   * aborts: the clock's alarm, for work under way when time runs out.
+   */
+  passing(signal: AbortSignal): Promise<void> {
+    return this.clock.alarm(this.left(), signal)
+  }
+
   /** Milliseconds left, never below 0; Infinity while unbounded. */
   left(): number {
     return Math.max(0, this.from + this.limitMs - this.now())
@@ -112,7 +136,8 @@ export class Deadline {
     if (this.passed()) throw this.error(waitingFor)
   }
 
-  error(waitingFor: string, cause?: unknown): TimeUpError {
-    return new TimeUpError(waitingFor, cause)
+  /** The one "time is up" error: what the run was waiting for, why it had not come, how far a read got. */
+  error(waitingFor: string, cause?: unknown, read?: ReadSoFar): TimeUpError {
+    return new TimeUpError(waitingFor, cause, read)
   }
 }

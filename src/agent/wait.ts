@@ -66,17 +66,24 @@ export function* pollDelays(
   }
 }
 
+/** What the wait has said so far, so that each change is said once. */
+interface Told {
+  status: string | undefined
+  link: string | null
+  /** Statuses this action does not know, warned about once each. */
+  unknown: Set<string>
+  /** The last poll's final status was doubted (said once, until it is believed). */
+  doubted: boolean
+}
+
 export async function waitForJob(o: WaitOptions): Promise<WaitResult> {
   const { deadline } = o
-  const started = o.evidence.answeredAt
   let job = o.job
-  let reported = job?.status
-  let reportedLink = job?.prLink ?? null
   let lastPollError: ServiceError | undefined
-  let doubted = false
-  const warnedStatuses = new Set<string>()
-  const stamp = (): string => `[${Math.round(deadline.elapsed(started) / 1000)}s]`
-
+  const told: Told = {
+    ...{ status: job?.status, link: job?.prLink ?? null },
+    ...{ unknown: new Set(), doubted: false }
+  }
   for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
     await deadline.sleep(Math.min(delay, deadline.left()))
     // No request starts once the wait is over.
@@ -93,40 +100,46 @@ export async function waitForJob(o: WaitOptions): Promise<WaitResult> {
       continue
     }
     lastPollError = undefined
-    const reading = readPoll(job, o.evidence, deadline.now())
-    noteSeen(o.evidence, job)
-    if (reading.kind === 'doubted') {
-      if (!doubted)
-        o.log?.(
-          `${stamp()} status: ${job.status}, as before the instruction: the service may not have ` +
-            `processed it yet, so this is believed only once the job changes, or from ` +
-            `${Math.round((reading.believeAt - started) / 1000)}s on (\`settle-time\`).`
-        )
-      doubted = true
-      continue
-    }
-    doubted = false
-    if (reading.kind === 'unknown-status' && !warnedStatuses.has(job.status)) {
-      warnedStatuses.add(job.status)
-      o.warn?.(
-        `Job ${o.jobId} has status \`${job.status}\`, which this action does not know; it is not ` +
-          'one of the final statuses (completed, archived, failed), so the run keeps waiting.'
-      )
-    }
-    const newStatus = job.status !== reported
-    if (newStatus) o.log?.(`${stamp()} status: ${job.status}`)
-    if (newStatus || job.prLink !== reportedLink) {
-      reported = job.status
-      reportedLink = job.prLink
-      if (reading.kind !== 'final') await o.onChange?.(job)
-    }
-    if (reading.kind === 'final') {
-      if (reading.why === 'settled')
-        o.log?.('The job did not change within `settle-time`; its status is believed now.')
-      return { job, timedOut: false, doubted: false }
-    }
+    if (await believed(o, job, told)) return { job, timedOut: false, doubted: false }
   }
-  return { job, timedOut: true, doubted, lastPollError }
+  return { job, timedOut: true, doubted: told.doubted, lastPollError }
+}
+
+/** One poll's job, read (completion.ts) and said: true once its final status is believed. */
+async function believed(o: WaitOptions, job: AgentJob, told: Told): Promise<boolean> {
+  const started = o.evidence.answeredAt
+  const stamp = (): string => `[${Math.round(o.deadline.elapsed(started) / 1000)}s]`
+  const reading = readPoll(job, o.evidence, o.deadline.now())
+  noteSeen(o.evidence, job)
+  if (reading.kind === 'doubted') {
+    if (!told.doubted)
+      o.log?.(
+        `${stamp()} status: ${job.status}, as before the instruction: the service may not have ` +
+          `processed it yet, so this is believed only once the job changes, or from ` +
+          `${Math.round((reading.believeAt - started) / 1000)}s on (\`settle-time\`).`
+      )
+    told.doubted = true
+    return false
+  }
+  told.doubted = false
+  if (reading.kind === 'unknown-status' && !told.unknown.has(job.status)) {
+    told.unknown.add(job.status)
+    o.warn?.(
+      `Job ${o.jobId} has status \`${job.status}\`, which this action does not know; it is not ` +
+        'one of the final statuses (completed, archived, failed), so the run keeps waiting.'
+    )
+  }
+  const newStatus = job.status !== told.status
+  if (newStatus) o.log?.(`${stamp()} status: ${job.status}`)
+  if (newStatus || job.prLink !== told.link) {
+    told.status = job.status
+    told.link = job.prLink
+    if (reading.kind !== 'final') await o.onChange?.(job)
+  }
+  if (reading.kind !== 'final') return false
+  if (reading.why === 'settled')
+    o.log?.('The job did not change within `settle-time`; its status is believed now.')
+  return true
 }
 
 function isTransient(err: unknown): err is ServiceError {

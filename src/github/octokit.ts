@@ -4,7 +4,7 @@
 // drops a proxy written without a scheme).
 import { getOctokit } from '@actions/github'
 import { fetch as proxiedFetch, ProxyAgent } from 'undici'
-import { Deadline } from '../deadline.js'
+import type { Deadline } from '../deadline.js'
 import { proxyCredentials, type Proxy } from '../proxy.js'
 
 export type Octokit = ReturnType<typeof getOctokit>
@@ -33,7 +33,7 @@ export function createOctokit(
   token: string,
   apiUrl: string,
   userAgent: string,
-  deadline: Deadline = new Deadline(),
+  deadline: Deadline,
   proxy?: Proxy
 ): Octokit {
   const base = proxy ? throughProxy(proxy) : fetch

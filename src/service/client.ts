@@ -3,7 +3,7 @@
 // the wire is http.ts; failures as data are errors.ts; the operations are agent-api.ts and
 // analytics.ts. No stack trace ever reaches a user.
 import { HttpClient } from '@actions/http-client'
-import { Deadline } from '../deadline.js'
+import type { Deadline } from '../deadline.js'
 import type { Proxy } from '../proxy.js'
 import { Agents } from './agents.js'
 import { messageOf, TimeUpError } from '../errors.js'
@@ -14,9 +14,10 @@ import {
   requestFailure,
   ServiceError,
   seconds,
-  type FailedAttempt
+  type FailedAttempt,
+  type GaveUp
 } from './errors.js'
-import { attempt, clipText, type Answered, type Check, type Method } from './http.js'
+import { attempt, clipText, type Answered, type Attempt, type Check, type Method } from './http.js'
 import { operationOf, sentenceStart } from './operations.js'
 import { backoffDelay, isRetryable, parseRetryAfter } from './retry.js'
 
@@ -41,7 +42,7 @@ export interface ClientOptions {
   /** The most requests this run may send (`max-requests`); 0 for no cap. */
   maxRequests?: number
   /** The run's deadline and clock: no attempt starts after it; retries wait on its clock. */
-  deadline?: Deadline
+  deadline: Deadline
   /** The proxy requests to `baseUrl` go through (proxy.ts decided), if any. */
   proxy?: Proxy
   debug?: (line: string) => void
@@ -72,6 +73,18 @@ export type GetOptions = Pick<
   'signal' | 'noRetry' | 'onAnswer' | 'maxAttempts'
 >
 
+/** A call's attempts so far, and what it is called in the log and in words. */
+interface Retrying {
+  request: string
+  operation: string
+  maxAttempts: number
+  /** 429s without Retry-After retried so far. */
+  quotaRetries: number
+  last?: FailedAttempt
+}
+
+type Failed = Extract<Attempt<unknown>, { ok: false }>
+
 /** A POST is sent at most this many times in all (only ever retried where it was not taken). */
 const MAX_POST_ATTEMPTS = 3
 /** A request path in a log or error line: a hostile cursor must not make every line huge. */
@@ -101,7 +114,6 @@ export class ServiceClient {
       maxRateLimitWaitMs: 10 * 60_000,
       quotaRetryWaitsMs: [20_000, 40_000],
       maxRequests: 0,
-      deadline: new Deadline(),
       random: Math.random,
       ...options
     }
@@ -173,110 +185,117 @@ export class ServiceClient {
       c.maxAttempts ?? this.o.maxAttempts,
       c.method === 'POST' ? MAX_POST_ATTEMPTS : Infinity
     )
-    let quotaRetries = 0
-    let last: FailedAttempt | undefined
-    const deadline = this.o.deadline
+    const retry: Retrying = { request, operation, maxAttempts, quotaRetries: 0 }
     for (let tries = 1; ; tries++) {
-      if (this.rateLimited) throw this.rateLimited
-      if (c.signal?.aborted || this.halted) throw new RequestCancelledError(request)
-      // Reserved here, not counted once connected: pages in flight at once each pass this check
-      // before any of them connects, and together they must stay within the cap.
-      if (this.o.maxRequests > 0 && this.sent + this.reserved >= this.o.maxRequests)
-        throw new BudgetError(this.o.maxRequests, operation)
-      if (deadline.passed()) {
-        if (last)
-          throw requestFailure(
-            request,
-            last,
-            tries - 1,
-            c.method,
-            'the time allowed ran out',
-            operation
-          )
-        throw new TimeUpError(`${operation} to start: it was not sent`)
-      }
-      const signal = c.signal
-        ? AbortSignal.any([c.signal, this.haltController.signal])
-        : this.haltController.signal
-      this.reserved++
-      // The place is given back once: when the request connects (it is counted instead), or when
-      // the attempt ends without connecting (a socket that connects after that still counts).
-      let held = true
-      const release = (): void => {
-        if (held) this.reserved--
-        held = false
-      }
-      const result = await attempt({
-        client: c.method === 'POST' ? this.postHttp : this.http,
-        agents: c.method === 'POST' ? this.postAgents : this.agents,
-        baseUrl: this.o.baseUrl,
-        apiKey: this.o.apiKey,
-        userAgent: this.o.userAgent,
-        method: c.method,
-        path: c.path,
-        body: c.body,
-        check: c.check,
-        // Each attempt gets the usual limit, or what is left of the run's time if that is less.
-        limit: deadline.limitCall(this.o.requestTimeoutMs, 1_000),
-        signal,
-        count: () => {
-          release()
-          this.sent++
-        },
-        onAnswer: c.onAnswer,
-        debug: this.o.debug,
-        now: () => deadline.now()
-      }).finally(release)
+      this.mayStart(c, retry, tries)
+      const result = await this.send(c)
       if (result.ok) {
         for (const note of result.notes) this.warnOnce(note)
         return result.value
       }
       if (c.signal?.aborted || this.halted) throw new RequestCancelledError(request)
-      last = result
+      retry.last = result
+      const wait = this.retryWait(c, retry, result, tries)
       const { outcome } = result
-      const asked =
-        outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, deadline.now()) : undefined
-      if (outcome.kind === 'answer' && outcome.status === 429 && asked !== undefined) {
-        const tooLong =
-          asked > this.o.maxRateLimitWaitMs
-            ? `more than ${seconds(this.o.maxRateLimitWaitMs)}`
-            : !deadline.allows(asked)
-              ? 'past `wait-timeout`'
-              : undefined
-        if (tooLong) throw this.stopForRateLimit(operation, result, asked, tooLong)
-      }
-      // The real service answers 429 without Retry-After (often as plain text). Its limit is
-      // hourly: retry twice within about a minute, then stop rather than spend more of it.
-      let quotaWait: number | undefined
-      if (outcome.kind === 'answer' && outcome.status === 429 && asked === undefined) {
-        quotaWait = this.o.quotaRetryWaitsMs[quotaRetries++]
-        const spent = quotaWait === undefined || !deadline.allows(quotaWait)
-        if (spent) throw this.stopForSpentQuota(operation, result)
-      }
-      const answeredItself = outcome.kind === 'answer' && c.noRetry?.includes(outcome.status)
-      if (!isRetryable(c.method, outcome) || tries >= maxAttempts || answeredItself)
-        throw requestFailure(request, result, tries, c.method, undefined, operation)
-      const wait =
-        asked ??
-        quotaWait ??
-        backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random)
-      if (!deadline.allows(wait)) {
-        const why =
-          asked !== undefined ? `the service asked to wait ${seconds(wait)} (Retry-After)` : ''
-        throw requestFailure(
-          request,
-          result,
-          tries,
-          c.method,
-          why || 'the time allowed (`wait-timeout`) ran out',
-          operation
-        )
-      }
       this.o.info?.(
         `${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${tries + 1} of ${maxAttempts})`
       )
-      await sleepUnlessAborted(deadline.sleep(wait, c.signal), c.signal)
+      await sleepUnlessAborted(this.o.deadline.sleep(wait, c.signal), c.signal)
     }
+  }
+
+  /** Throws when attempt `tries` may not start: the quota, a cancel, `max-requests`, the time. */
+  private mayStart<T>(c: CallOptions<T>, retry: Retrying, tries: number): void {
+    if (this.rateLimited) throw this.rateLimited
+    if (c.signal?.aborted || this.halted) throw new RequestCancelledError(retry.request)
+    // Reserved here, not counted once connected: pages in flight at once each pass this check
+    // before any of them connects, and together they must stay within the cap.
+    if (this.o.maxRequests > 0 && this.sent + this.reserved >= this.o.maxRequests)
+      throw new BudgetError(this.o.maxRequests, retry.operation)
+    if (!this.o.deadline.passed()) return
+    if (retry.last) throw this.failure(c, retry, retry.last, tries - 1, { time: true })
+    throw this.o.deadline.error(`${retry.operation} to start: it was not sent`)
+  }
+
+  /** One attempt on the wire, its place within `max-requests` held until it connects or ends. */
+  private async send<T>(c: CallOptions<T>): Promise<Attempt<T>> {
+    const { deadline } = this.o
+    const signal = c.signal
+      ? AbortSignal.any([c.signal, this.haltController.signal])
+      : this.haltController.signal
+    this.reserved++
+    // The place is given back once: when the request connects (it is counted instead), or when
+    // the attempt ends without connecting (a socket that connects after that still counts).
+    let held = true
+    const release = (): void => {
+      if (held) this.reserved--
+      held = false
+    }
+    return attempt({
+      client: c.method === 'POST' ? this.postHttp : this.http,
+      agents: c.method === 'POST' ? this.postAgents : this.agents,
+      ...{ baseUrl: this.o.baseUrl, apiKey: this.o.apiKey, userAgent: this.o.userAgent },
+      ...{ method: c.method, path: c.path, body: c.body, check: c.check },
+      // Each attempt gets the usual limit, or what is left of the run's time if that is less.
+      limit: deadline.limitCall(this.o.requestTimeoutMs, 1_000),
+      signal,
+      count: () => {
+        release()
+        this.sent++
+      },
+      onAnswer: c.onAnswer,
+      debug: this.o.debug,
+      now: () => deadline.now()
+    }).finally(release)
+  }
+
+  /**
+   * How long to wait before the next attempt; throws when there is none: the failure is final,
+   * the attempts are spent, the rate limit stops the run, or the run's time leaves no room.
+   */
+  private retryWait<T>(c: CallOptions<T>, retry: Retrying, result: Failed, tries: number): number {
+    const { deadline } = this.o
+    const { outcome } = result
+    const is429 = outcome.kind === 'answer' && outcome.status === 429
+    const asked =
+      outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, deadline.now()) : undefined
+    if (is429 && asked !== undefined) {
+      const tooLong =
+        asked > this.o.maxRateLimitWaitMs
+          ? `more than ${seconds(this.o.maxRateLimitWaitMs)}`
+          : !deadline.allows(asked)
+            ? 'past `wait-timeout`'
+            : undefined
+      if (tooLong) throw this.stopForRateLimit(retry.operation, result, asked, tooLong)
+    }
+    // The real service answers 429 without Retry-After (often as plain text). Its limit is
+    // hourly: retry twice within about a minute, then stop rather than spend more of it.
+    let quotaWait: number | undefined
+    if (is429 && asked === undefined) {
+      quotaWait = this.o.quotaRetryWaitsMs[retry.quotaRetries++]
+      const spent = quotaWait === undefined || !deadline.allows(quotaWait)
+      if (spent) throw this.stopForSpentQuota(retry.operation, result)
+    }
+    const answeredItself = outcome.kind === 'answer' && c.noRetry?.includes(outcome.status)
+    if (!isRetryable(c.method, outcome) || tries >= retry.maxAttempts || answeredItself)
+      throw this.failure(c, retry, result, tries)
+    const wait =
+      asked ??
+      quotaWait ??
+      backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random)
+    if (deadline.allows(wait)) return wait
+    throw this.failure(c, retry, result, tries, asked ?? { time: true })
+  }
+
+  private failure<T>(
+    c: CallOptions<T>,
+    retry: Retrying,
+    failed: FailedAttempt,
+    tries: number,
+    gaveUp?: GaveUp | number
+  ): ServiceError {
+    const why = typeof gaveUp === 'number' ? { retryAfterMs: gaveUp } : gaveUp
+    return requestFailure(retry.request, failed, tries, c.method, why, retry.operation)
   }
 
   private warnOnce(line: string): void {

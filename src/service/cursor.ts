@@ -6,8 +6,7 @@
 // a cursor (read on, 3 in a row at most).
 
 import type { Deadline } from '../deadline.js'
-import { TimeUpError } from '../errors.js'
-import { BudgetError, RateLimitError, ServiceError } from './errors.js'
+import { BudgetError, isTimeUp, RateLimitError, ServiceError, timeUpCause } from './errors.js'
 import { MAX_EMPTY_PAGES } from './pages.js'
 import { canNarrow, halved, isGatewayTimeout, type Narrowing } from './timeouts.js'
 
@@ -67,69 +66,103 @@ function endsTheRun(err: unknown): boolean {
   return err instanceof ServiceError && (err.status === 401 || err.status === 429)
 }
 
+/** Where a cursor reading stands: what it read, and how it asks for the next page. */
+interface Reading<T> {
+  items: T[]
+  pages: number
+  /** Pages that came back empty (read past, up to 3 in a row). */
+  emptyPages: number
+  /** Empty pages in a row. */
+  empties: number
+  cursor: string | undefined
+  /** Cursors handed out so far: one handed out again would loop for ever at our expense. */
+  seen: Set<string>
+  limit: number
+  bare: boolean
+  narrowed?: Narrowing
+}
+
 export async function readCursorPages<T>(o: CursorOptions<T>): Promise<CursorResult<T>> {
   if (!Number.isInteger(o.limit) || o.limit < 1)
     throw new RangeError(`limit ${o.limit} is not 1 or more`)
-  const items: T[] = []
-  let pages = 0
-  let cursor: string | undefined
-  const seen = new Set<string>()
+  const r: Reading<T> = {
+    ...{ items: [], pages: 0, emptyPages: 0, empties: 0, cursor: undefined },
+    ...{ seen: new Set(), limit: o.limit, bare: false }
+  }
   // No more pages than the rows wanted need, plus one (and up to 3 empty pages read past): a
   // service that answers a row a page with a fresh cursor each time cannot make the reading spend
   // the hourly quota.
   const maxPages = Math.ceil(o.enough / o.limit) + 1
-  let emptyPages = 0
-  let limit = o.limit
-  let bare = false
-  let empties = 0
-  let narrowed: Narrowing | undefined
-  const done = (complete: boolean, short = false, endedShort = false): CursorResult<T> => ({
-    items,
-    complete,
-    short,
-    endedShort,
-    ...(narrowed ? { narrowed } : {})
-  })
   for (;;) {
-    if (o.deadline.passed()) {
-      // Before the first page the read has nothing to show; later pages just stop the reading.
-      if (pages === 0) throw new TimeUpError('the first page')
-      return done(false)
-    }
-    if (pages - Math.min(emptyPages, MAX_EMPTY_PAGES) >= maxPages) return done(false, true)
-    const want = Math.min(limit, Math.max(1, o.enough - items.length))
+    // Before the first page the read has nothing to show; later pages just stop the reading.
+    if (o.deadline.passed()) return timeIsUp(o, r)
+    if (r.pages - Math.min(r.emptyPages, MAX_EMPTY_PAGES) >= maxPages) return done(r, false, true)
+    const want = Math.min(r.limit, Math.max(1, o.enough - r.items.length))
     let page: CursorPage<T>
     try {
       const halvable = canNarrow(want) || o.splittable === true
-      page = await o.fetchPage(want, cursor, { bare, halvable })
+      page = await o.fetchPage(want, r.cursor, { bare: r.bare, halvable })
     } catch (err) {
-      // The URL was too long for the service: the same page by its cursor alone. Rows already
-      // read are kept, and the later pages go the same way.
-      if (cursor !== undefined && !bare && err instanceof ServiceError && err.status === 414) {
-        bare = true
-        continue
-      }
-      if (canNarrow(want) && isGatewayTimeout(err)) {
-        limit = halved(want)
-        narrowed = { from: o.limit, to: limit }
-        continue
-      }
-      // Past the first page the rows read are kept and the reading ends there, marked failed;
-      // unless the range is to be read again by weeks, or the run itself must stop.
-      const byWeeks = o.splittable === true && isGatewayTimeout(err)
-      if (pages > 0 && !byWeeks && !endsTheRun(err)) return { ...done(false), failure: err }
-      throw err
+      const ended = afterFailure(o, r, want, err)
+      if (ended === 'ask again') continue
+      return ended
     }
-    pages++
-    items.push(...page.items)
-    if (page.nextCursor === null) return done(true)
-    // A service that hands back a cursor it gave before would loop forever at our expense.
-    if (seen.has(page.nextCursor)) return done(false)
-    seen.add(page.nextCursor)
-    cursor = page.nextCursor
-    if (page.items.length === 0) emptyPages++
-    empties = page.items.length === 0 ? empties + 1 : 0
-    if (empties >= MAX_EMPTY_PAGES) return done(false, false, true)
-    if (items.length >= o.enough) return done(false)
+    const ended = afterPage(o, r, page)
+    if (ended) return ended
   }
+}
+
+/** The reading as it stands, returned. */
+function done<T>(r: Reading<T>, complete: boolean, short = false, endedShort = false) {
+  const { items, narrowed } = r
+  return { items, complete, short, endedShort, ...(narrowed ? { narrowed } : {}) }
+}
+
+/** The run's time is up: the first page's reading fails with it, a later one stops there. */
+function timeIsUp<T>(o: CursorOptions<T>, r: Reading<T>, cause?: unknown): CursorResult<T> {
+  if (r.pages === 0) throw o.deadline.error('the first page', cause)
+  return done(r, false)
+}
+
+/** A page came: the reading ends with it, or goes on to the next cursor. */
+function afterPage<T>(o: CursorOptions<T>, r: Reading<T>, page: CursorPage<T>) {
+  r.pages++
+  r.items.push(...page.items)
+  if (page.nextCursor === null) return done(r, true)
+  // A service that hands back a cursor it gave before would loop forever at our expense.
+  if (r.seen.has(page.nextCursor)) return done(r, false)
+  r.seen.add(page.nextCursor)
+  r.cursor = page.nextCursor
+  if (page.items.length === 0) r.emptyPages++
+  r.empties = page.items.length === 0 ? r.empties + 1 : 0
+  if (r.empties >= MAX_EMPTY_PAGES) return done(r, false, false, true)
+  if (r.items.length >= o.enough) return done(r, false)
+  return undefined
+}
+
+/** A page failed: ask again another way, end the reading with what it read, or throw. */
+function afterFailure<T>(
+  o: CursorOptions<T>,
+  r: Reading<T>,
+  want: number,
+  err: unknown
+): CursorResult<T> | 'ask again' {
+  // The URL was too long for the service: the same page by its cursor alone. Rows already
+  // read are kept, and the later pages go the same way.
+  if (r.cursor !== undefined && !r.bare && err instanceof ServiceError && err.status === 414) {
+    r.bare = true
+    return 'ask again'
+  }
+  if (canNarrow(want) && isGatewayTimeout(err)) {
+    r.limit = halved(want)
+    r.narrowed = { from: o.limit, to: r.limit }
+    return 'ask again'
+  }
+  // The client ran out of the run's time: the reading's time is up, as if it had noticed first.
+  if (isTimeUp(err) && !endsTheRun(err)) return timeIsUp(o, r, timeUpCause(err))
+  // Past the first page the rows read are kept and the reading ends there, marked failed;
+  // unless the range is to be read again by weeks, or the run itself must stop.
+  const byWeeks = o.splittable === true && isGatewayTimeout(err)
+  if (r.pages > 0 && !byWeeks && !endsTheRun(err)) return { ...done(r, false), failure: err }
+  throw err
 }

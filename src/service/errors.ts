@@ -2,6 +2,7 @@
 // instruction whether it was delivered. Callers branch on these fields, never on the message,
 // which is written for the person reading the log.
 import { STATUS_CODES } from 'node:http'
+import { TimeUpError } from '../errors.js'
 import { redact } from '../secrets.js'
 import { mayHaveBeenDelivered, type Outcome } from './retry.js'
 import { statusHint } from './hints.js'
@@ -26,7 +27,12 @@ export class ServiceError extends Error {
      * For readers of a comment: what went wrong without the request (no API path), and the
      * action's advice for it apart (Markdown: inputs as code).
      */
-    readonly forReaders: { problem?: string; hint?: string } = {}
+    readonly forReaders: { problem?: string; hint?: string } = {},
+    /**
+     * The client stopped because the run's time (`wait-timeout`) left no room for another attempt
+     * or the wait before it: a reader whose time is up reports the run's time-up, with this as why.
+     */
+    readonly timeUp = false
   ) {
     super(message)
     this.name = 'ServiceError'
@@ -76,6 +82,19 @@ export class RequestCancelledError extends Error {
   }
 }
 
+/** Whether `err` says the run's time ran out: the one TimeUpError, or a call given up for it. */
+export function isTimeUp(err: unknown): boolean {
+  return err instanceof TimeUpError || (err instanceof ServiceError && err.timeUp)
+}
+
+/**
+ * Why a reader whose page said its time ran out had no page: the failure the client gave up on
+ * (a 503, no answer in time); nothing more for a bare time-up (a request it did not send).
+ */
+export function timeUpCause(err: unknown): unknown {
+  return err instanceof TimeUpError ? err.cause : err
+}
+
 /** " Not Found" for 404: the reason phrase, with its leading space, or nothing. */
 export function reason(status: number): string {
   const phrase = STATUS_CODES[status]
@@ -89,6 +108,18 @@ export interface FailedAttempt {
 }
 
 /**
+ * Why the client gave up before its attempts ran out: the run's time left no room for the next
+ * attempt, or for the wait the service asked for first (`Retry-After`, in ms).
+ */
+export type GaveUp = { time: true } | { retryAfterMs: number }
+
+function gaveUpWords(gaveUp: GaveUp): string {
+  return 'retryAfterMs' in gaveUp
+    ? `the service asked to wait ${seconds(gaveUp.retryAfterMs)} (Retry-After)`
+    : 'the time allowed (`wait-timeout`) ran out'
+}
+
+/**
  * The error a request ends with after `attempts` tries: the request, why, our hint for the
  * status, and for a POST whether the instruction may have been delivered (`delivery`).
  */
@@ -97,7 +128,7 @@ export function requestFailure(
   failed: FailedAttempt,
   attempts: number,
   method: 'GET' | 'POST',
-  gaveUpBecause?: string,
+  gaveUp?: GaveUp,
   /** The request in words (operations.ts): the message is read on the run's page. */
   operation = request
 ): ServiceError {
@@ -108,7 +139,7 @@ export function requestFailure(
     outcome.kind === 'malformed'
       ? `Unexpected response (HTTP ${status ?? '?'}) while ${operation}${tries}: ${failed.why}`
       : `${sentenceStart(operation)} failed${tries}: ${failed.why}`
-  if (gaveUpBecause) message += `; gave up because ${gaveUpBecause}`
+  if (gaveUp) message += `; gave up because ${gaveUpWords(gaveUp)}`
   const hint =
     status !== undefined && outcome.kind === 'answer'
       ? statusHint(status, failed.why, request)
@@ -117,11 +148,20 @@ export function requestFailure(
   // Whether the instruction arrived is a field: whoever reports the failure says it in words.
   const maybe = method === 'POST' && mayHaveBeenDelivered(outcome)
   const said = outcome.kind === 'answer' ? redact(failed.why) : undefined
-  return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no', {
-    problem: redact(readersProblem(failed, tries)),
-    ...(hint && outcome.kind === 'answer' ? { hint } : {}),
-    ...(outcome.kind === 'redirect' ? { hint: 'redirects are not followed: check `base-url`' } : {})
-  })
+  return new ServiceError(
+    redact(message),
+    status,
+    said,
+    maybe ? 'maybe' : 'no',
+    {
+      problem: redact(readersProblem(failed, tries)),
+      ...(hint && outcome.kind === 'answer' ? { hint } : {}),
+      ...(outcome.kind === 'redirect'
+        ? { hint: 'redirects are not followed: check `base-url`' }
+        : {})
+    },
+    gaveUp !== undefined
+  )
 }
 
 /** What went wrong, for a comment's reader: no request, no redirect target. */

@@ -84,48 +84,57 @@ export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
       line(r.signal?.aborted ? 'cancelled: no longer needed' : code)
       return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) }
     }
-    const status = msg.statusCode ?? 0
-    r.onAnswer?.({
-      status,
-      rateLimit: rateLimitHeaders(msg),
-      json: /\bjson\b/i.test(header(msg, 'content-type') ?? '')
-    })
-    if (status >= 300 && status < 400) {
-      // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
-      msg.destroy()
-      const location = clipText(redact(header(msg, 'location') ?? ''), MAX_LOCATION_CHARS)
-      line(String(status))
-      return {
-        ok: false,
-        outcome: { kind: 'redirect', status },
-        why: `${status}${reason(status)}${location ? ` to ${location}` : ' (no Location)'}: redirects are not followed (check \`base-url\`)`
-      }
-    }
-    const success = status >= 200 && status < 300
-    const retryAfter = header(msg, 'retry-after')
-    let text: string
-    try {
-      text = await readText(msg, success ? MAX_BODY_BYTES : MAX_ERROR_BODY_BYTES, !success)
-    } catch (err) {
-      line(`${status}, body cut off`)
-      if (!success)
-        return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` }
-      const why = err instanceof BodyTooLarge ? err.message : 'the body was cut off'
-      return { ok: false, outcome: { kind: 'malformed', status }, why }
-    }
-    line(String(status))
-    if (!success)
-      return {
-        ok: false,
-        outcome: { kind: 'answer', status, retryAfter },
-        why: redact(statusWhy(status, text))
-      }
-    return checked(msg, text, status, r.check)
+    return await answerOf(r, msg, line)
   } finally {
     r.limit.end()
     r.limit.signal.removeEventListener('abort', onTimeUp)
     r.signal?.removeEventListener('abort', onAbort)
   }
+}
+
+/** What an answer says: a redirect (never followed), a refusal, or a body to check. */
+async function answerOf<T>(
+  r: AttemptRequest<T>,
+  msg: IncomingMessage,
+  line: (what: string) => void
+): Promise<Attempt<T>> {
+  const status = msg.statusCode ?? 0
+  r.onAnswer?.({
+    status,
+    rateLimit: rateLimitHeaders(msg),
+    json: /\bjson\b/i.test(header(msg, 'content-type') ?? '')
+  })
+  if (status >= 300 && status < 400) {
+    // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
+    msg.destroy()
+    const location = clipText(redact(header(msg, 'location') ?? ''), MAX_LOCATION_CHARS)
+    line(String(status))
+    return {
+      ok: false,
+      outcome: { kind: 'redirect', status },
+      why: `${status}${reason(status)}${location ? ` to ${location}` : ' (no Location)'}: redirects are not followed (check \`base-url\`)`
+    }
+  }
+  const success = status >= 200 && status < 300
+  const retryAfter = header(msg, 'retry-after')
+  let text: string
+  try {
+    text = await readText(msg, success ? MAX_BODY_BYTES : MAX_ERROR_BODY_BYTES, !success)
+  } catch (err) {
+    line(`${status}, body cut off`)
+    if (!success)
+      return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` }
+    const why = err instanceof BodyTooLarge ? err.message : 'the body was cut off'
+    return { ok: false, outcome: { kind: 'malformed', status }, why }
+  }
+  line(String(status))
+  if (!success)
+    return {
+      ok: false,
+      outcome: { kind: 'answer', status, retryAfter },
+      why: redact(statusWhy(status, text))
+    }
+  return checked(msg, text, status, r.check)
 }
 
 /** A 2xx body: parsed with a depth limit, cleaned of secrets, then checked. */

@@ -4,12 +4,16 @@
 // already seen make it likely to be needed, and a page that turns out to be unneeded is abandoned
 // (its AbortSignal fires), never retried. A service that serves fewer rows than `limit` loses
 // none: the next page starts at the offset plus the rows received.
-import { Deadline } from '../deadline.js'
+import type { Deadline } from '../deadline.js'
 import { TimeUpError } from '../errors.js'
 import { checkInteger } from '../json.js'
+import { isTimeUp, timeUpCause } from './errors.js'
 import type { Narrowing } from './timeouts.js'
 import { PageFetcher, type FetchOffsetPage } from './page-pieces.js'
 import { PageChecks } from './page-checks.js'
+import { PageWindow, type Outcome, type Pending } from './page-window.js'
+
+export { SHORT_EXPORT_PAGES } from './page-window.js'
 
 /** What every offset page carries, whatever its rows are called. */
 export interface OffsetPage {
@@ -44,12 +48,16 @@ export interface OffsetPagesOptions<Page extends OffsetPage, Row extends { path:
    * `concurrency` more, so one slow page does not stall the others.
    */
   concurrency: number
-  /** No request starts after it, and a read still going then fails with TimeUpError. */
-  deadline?: Deadline
   /**
-   * After the deadline, how long to wait for the page then awaited to fail on its own (default
-   * 1.5 s). The client gives up at the deadline too, within its last attempt's time limit (at least
-   * 1 s), and its reason (a 429, a timeout) says more than "time is up".
+   * The run's deadline and clock: no request starts after it, and a read still going then fails
+   * with the run's TimeUpError. Its clock's alarm wakes the wait for a page at the deadline.
+   */
+  deadline: Deadline
+  /**
+   * After the deadline, how long (on the deadline's clock) to wait for the page then awaited to
+   * fail on its own (default 1.5 s). The client gives up at the deadline too, within its last
+   * attempt's time limit (at least 1 s), and its reason (a 429, a timeout) says more than "time
+   * is up".
    */
   graceMs?: number
   /**
@@ -108,44 +116,10 @@ export interface OffsetPagesResult<Page> {
 export const MAX_EMPTY_PAGES = 3
 
 /**
- * Up to this many pages, read-ahead may cost at most 1 request past the end: most exports are
- * short, and a short export should not pay `concurrency - 1` requests to go faster.
- */
-export const SHORT_EXPORT_PAGES = 5
-
-/**
  * The most pages an offset read asks for unless the caller's limits (`max-rows`, `max-requests`)
  * allow more: 400 pages are four hours of the organisation's analytics quota.
  */
 export const MAX_PAGES = 400
-
-type Outcome<Page> = { ok: true; page: Page } | { ok: false; error: unknown }
-interface Pending<Page> {
-  outcome: Promise<Outcome<Page>>
-  controller: AbortController
-  offset: number
-}
-
-/**
- * Where the pages are asked for: page `index` at `start + (index - from) * stride`, the stride
- * being the rows the service serves a page (`limit` until a page says otherwise). A page whose
- * rows differ from the stride while more exist breaks the plan after it; the next one starts at
- * its offset plus the rows it held. `careful`: a plan that read ahead in vain before reads ahead
- * only as far as the pages since have held the stride (`steady`).
- */
-interface Plan {
-  from: number
-  start: number
-  stride: number
-  brokenAt: number
-  careful: boolean
-  steady: number
-  /** Pages invalidated before this plan began. */
-  wasted: number
-}
-
-// Timers cannot wait longer than about 24.8 days; a longer deadline simply never fires.
-const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
  * Reads pages from offset 0, each at the offset plus the rows the page before held, until a page
@@ -154,15 +128,16 @@ const MAX_TIMER_MS = 2 ** 31 - 1
  * read before, or `maxPages` pages were read. An empty page that says more exist is read past by
  * a page's worth of rows (observed: the service sends some, but not forever).
  *
- * How far ahead it reads: a page is *known to exist* once the page before it came back with
- * `hasMore`; requesting it costs nothing extra. A page beyond those is a guess that may lie past
- * the end. The first page is read alone (most sites fit in one). Then one guess at a time is
- * allowed while at most 5 pages are known to exist, so an export of up to 5 pages wastes at most
- * 1 request; once more than 5 are known, up to `concurrency - 1` guesses, the most a longer export
- * can waste. The window grows 1, 2, 2, then `concurrency`, as fast as the proof arrives. Pages
- * read ahead at offsets a short page proved wrong are abandoned as soon as it comes; after that,
- * the window grows again only as the pages hold their size. Once a page starts with a row read
- * before, nothing more is read ahead: the next page is asked for only when it is needed.
+ * How far ahead it reads (page-window.ts): a page is *known to exist* once the page before it
+ * came back with `hasMore`; requesting it costs nothing extra. A page beyond those is a guess that
+ * may lie past the end. The first page is read alone (most sites fit in one). Then one guess at a
+ * time is allowed while at most 5 pages are known to exist, so an export of up to 5 pages wastes
+ * at most 1 request; once more than 5 are known, up to `concurrency - 1` guesses, the most a
+ * longer export can waste. The window grows 1, 2, 2, then `concurrency`, as fast as the proof
+ * arrives. Pages read ahead at offsets a short page proved wrong are abandoned as soon as it
+ * comes; after that, the window grows again only as the pages hold their size. Once a page starts
+ * with a row read before, nothing more is read ahead: the next page is asked for only when it is
+ * needed.
  */
 export async function readOffsetPages<Page extends OffsetPage, Row extends { path: string }>(
   o: OffsetPagesOptions<Page, Row>
@@ -170,260 +145,241 @@ export async function readOffsetPages<Page extends OffsetPage, Row extends { pat
   checkInteger('pageSize', o.pageSize, 1, 250)
   checkInteger('concurrency', o.concurrency, 1, 16)
   checkInteger('maxRows', o.maxRows, 0, Number.MAX_SAFE_INTEGER)
-  const pageCap = o.maxPages ?? MAX_PAGES
-  checkInteger('maxPages', pageCap, 1, Number.MAX_SAFE_INTEGER)
-  const deadline = o.deadline ?? new Deadline()
-  const limit = o.pageSize
-  const isLastPage = (page: Page): boolean => !page.hasMore
-  const checks = new PageChecks<Row>(o.onWarning, 'offset')
+  const maxPages = o.maxPages ?? MAX_PAGES
+  checkInteger('maxPages', maxPages, 1, Number.MAX_SAFE_INTEGER)
+  return new OffsetRead(o, maxPages).run()
+}
 
-  // Index of the earliest page known to be the last one; only ever decreases within a plan.
-  let lastIndex = Infinity
-  // Pages 0..known-1 are known to exist.
-  let known = 1
-  // The first page's rows may be all the caller needs (it says STOP): nothing is read ahead
-  // before it has seen them.
-  let firstDelivered = false
-  let failed = false
-  let done = false
-  let timeUp = false
-  // A page started with a row read before: the service may be repeating itself for ever.
-  let repeating = false
-  let nextIndex = 0
-  let requests = 0
-  let inFlight = 0
-  let invalidated = 0
-  // Delivered so far: with `maxRows`, no page is requested beyond those its rows still need.
-  let rows = 0
-  let delivered = 0
-  let plan: Plan = {
-    ...{ from: 0, start: 0, stride: limit, brokenAt: Infinity },
-    ...{ careful: false, steady: 0, wasted: 0 }
-  }
-  const offsetOf = (index: number): number => plan.start + (index - plan.from) * plan.stride
-  const maxPages = (): number =>
-    Math.min(
-      pageCap,
-      o.maxRows > 0 ? delivered + Math.ceil((o.maxRows - rows) / plan.stride) : Infinity
-    )
-  // Pages requested and not yet delivered: in flight, or answered and waiting for their turn.
-  // Their promises never reject, so a page nobody awaits cannot become an unhandled rejection.
-  const pending = new Map<number, Pending<Page>>()
+/** One page in its turn, as the read counts it. */
+interface Step<Row> {
+  /** The rows handed on: each path once, within `maxRows`. */
+  kept: Row[]
+  /** The rows the service served. */
+  count: number
+  isLast: boolean
+  /** `maxRows` rows are handed on. */
+  enough: boolean
+  /** The 3rd empty page in a row that says more exist. */
+  endedShort: boolean
+  /** Rows the service had sent already, and none new: it would say `hasMore` for ever. */
+  repeated: boolean
+  /** The `maxPages`th page, and more exist. */
+  capped: boolean
+}
 
-  // Requests may go up to (not including) this index.
-  const reach = (): number => {
-    if (!firstDelivered) return 1
-    // The page after the last one delivered: its offset is known, whatever came before.
-    const next = delivered + 1
-    if (repeating) return next
-    const window = known + (known > SHORT_EXPORT_PAGES ? o.concurrency - 1 : 1)
-    return plan.careful ? Math.min(window, next + plan.steady) : window
-  }
+/** What the pages handed on add up to, page by page in offset order. */
+class Tally<Page extends OffsetPage, Row extends { path: string }> {
+  first: Page | undefined
+  rows = 0
+  pages = 0
+  shortPages = 0
+  maxRowsReached = false
+  private emptyRun = 0
 
-  const fill = (): void => {
-    while (
-      !failed &&
-      !done &&
-      !timeUp &&
-      inFlight < o.concurrency &&
-      pending.size < 2 * o.concurrency &&
-      nextIndex <= lastIndex &&
-      nextIndex <= plan.brokenAt &&
-      nextIndex < maxPages() &&
-      nextIndex < reach() &&
-      !deadline.passed()
-    )
-      start(nextIndex++)
+  constructor(
+    private readonly o: Pick<OffsetPagesOptions<Page, Row>, 'rowsOf' | 'pageSize' | 'maxRows'>,
+    private readonly maxPages: number,
+    private readonly checks: PageChecks<Row>
+  ) {}
+
+  take(page: Page, offset: number): Step<Row> {
+    this.first ??= page
+    const isLast = !page.hasMore
+    this.checks.totals(page.totals, offset)
+    const served = this.o.rowsOf(page)
+    const count = served.length
+    if (!isLast && count < this.o.pageSize) this.shortPages++
+    this.emptyRun = !isLast && count === 0 ? this.emptyRun + 1 : 0
+    const fresh = this.checks.fresh(served)
+    const repeated = !isLast && count > 0 && fresh.length === 0
+    const kept = this.withinMaxRows(fresh, isLast)
+    this.rows += kept.length
+    this.pages++
+    const enough = this.o.maxRows > 0 && this.rows >= this.o.maxRows
+    const capped = !isLast && !enough && this.pages >= this.maxPages
+    const endedShort = this.emptyRun >= MAX_EMPTY_PAGES
+    return { kept, count, isLast, enough, endedShort, repeated, capped }
   }
 
-  /** The pending pages after `index` were asked at offsets now known to be wrong: abandoned. */
-  const dropAfter = (index: number): void => {
-    for (const [i, entry] of pending) {
-      if (i <= index) continue
-      entry.controller.abort()
-      pending.delete(i)
-      invalidated++
+  private withinMaxRows(rows: Row[], isLast: boolean): Row[] {
+    const room = this.o.maxRows > 0 ? this.o.maxRows - this.rows : Infinity
+    if (rows.length > room) {
+      this.maxRowsReached = true
+      return rows.slice(0, room)
     }
+    if (rows.length === room && !isLast) this.maxRowsReached = true
+    return rows
+  }
+}
+
+const TIME_UP = Symbol('time up')
+
+/**
+ * Wakes the wait for the page in its turn when the deadline passes: an alarm on the run's clock,
+ * the clock the client checks too. Not a promise raced against each page: every race would leave
+ * a reaction on it holding that page's rows until the deadline.
+ */
+class DeadlineGuard {
+  private passed = false
+  private wake = (): void => undefined
+  private readonly ended = new AbortController()
+
+  constructor(private readonly deadline: Deadline) {
+    void deadline.passing(this.ended.signal).then(() => {
+      if (this.ended.signal.aborted) return
+      this.passed = true
+      this.wake()
+    })
   }
 
-  const settled = (index: number, entry: Pending<Page>, outcome: Outcome<Page>) => {
-    inFlight--
-    // Abandoned meanwhile (a short page proved its offset wrong): nothing it says counts.
-    if (pending.get(index) !== entry) return outcome
-    if (!outcome.ok) failed = true
-    else if (isLastPage(outcome.page)) lastIndex = Math.min(lastIndex, index)
-    else {
-      known = Math.max(known, index + 2)
-      const count = o.rowsOf(outcome.page).length
-      // More or fewer rows than the plan's stride: every later page of the plan is misplaced.
-      if (count > 0 && count !== plan.stride && index < plan.brokenAt) {
-        plan.brokenAt = index
-        dropAfter(index)
-      }
-      if (checks.repeats(o.rowsOf(outcome.page))) repeating = true
-    }
-    // What this answer proved may allow the next request at once, before its turn to be delivered.
-    fill()
-    return outcome
-  }
-
-  /** A new plan after the page at `index`, which held `count` rows at `offset`. */
-  const replan = (index: number, offset: number, count: number): void => {
-    dropAfter(index)
-    plan = {
-      ...{ from: index + 1, start: offset + count, stride: count, brokenAt: Infinity },
-      ...{ careful: plan.careful || invalidated > plan.wasted, steady: 0, wasted: invalidated }
-    }
-    nextIndex = index + 1
-    known = index + 2
-    lastIndex = Infinity
-    failed = false
-  }
-
-  const fetcher = new PageFetcher<Page, Row>(o, limit)
-  const start = (index: number): void => {
-    requests++
-    inFlight++
-    const controller = new AbortController()
-    const offset = offsetOf(index)
-    const entry: Pending<Page> = {
-      outcome: Promise.resolve({ ok: false, error: null }),
-      controller,
-      offset
-    }
+  /** The page's outcome, or TIME_UP when the deadline passes first. */
+  async race<T>(outcome: Promise<T>): Promise<T | typeof TIME_UP> {
+    if (this.passed) return TIME_UP
     try {
-      entry.outcome = fetcher.fetch(offset, controller.signal).then(
-        page => settled(index, entry, { ok: true, page }),
-        (error: unknown) => settled(index, entry, { ok: false, error })
-      )
-    } catch (error) {
-      // fetchPage threw instead of rejecting.
-      inFlight--
-      failed = true
-      entry.outcome = Promise.resolve({ ok: false, error })
-    }
-    pending.set(index, entry)
-  }
-
-  // Wakes the wait for the current page. Not a long-lived promise raced against each page: every
-  // race would leave a reaction on it holding that page's rows until the deadline.
-  let wakeAtDeadline = (): void => undefined
-  // A guard racing the pages, not a wait: it runs on real time, computed from the time left.
-  const timer =
-    deadline.left() < MAX_TIMER_MS
-      ? setTimeout(() => {
-          timeUp = true
-          wakeAtDeadline()
-        }, deadline.left())
-      : undefined
-
-  let first: Page | undefined
-  let maxRowsReached = false
-  let emptyRun = 0
-  let shortPages = 0
-  try {
-    fill()
-    for (let index = 0; ; index++) {
-      const entry = pending.get(index)
-      if (timeUp || (entry === undefined && deadline.passed())) throw timeUpAt(rows, index)
-      // Unreachable unless the bookkeeping above is wrong; failing beats silently losing rows.
-      if (entry === undefined) throw new Error(`internal error: page ${index} was never requested`)
-      const outcome = await new Promise<Outcome<Page> | 'time up'>(resolve => {
-        wakeAtDeadline = () => resolve('time up')
-        void entry.outcome.then(resolve)
+      return await new Promise<T | typeof TIME_UP>(resolve => {
+        this.wake = () => resolve(TIME_UP)
+        void outcome.then(resolve)
       })
-      wakeAtDeadline = () => undefined
-      if (outcome === 'time up') {
-        for (const [i, other] of pending) if (i !== index) other.controller.abort()
-        const late = await settleWithin(entry.outcome, o.graceMs ?? 1_500)
-        const pageError = late !== undefined && !late.ok ? late.error : undefined
-        throw timeUpAt(rows, index, entry.offset, pageError)
-      }
-      pending.delete(index)
-      // A failure surfaces only when its turn comes: every earlier page has been delivered by then,
-      // so the failed page is known not to lie past the end (a service may refuse such offsets).
-      if (!outcome.ok) throw outcome.error
-      const page = outcome.page
-      first ??= page
-      const isLast = isLastPage(page)
-      checks.totals(page.totals, entry.offset)
-      const served = o.rowsOf(page)
-      const count = served.length
-      if (!isLast && count < limit) shortPages++
-      emptyRun = !isLast && count === 0 ? emptyRun + 1 : 0
-      const endedShort = emptyRun >= MAX_EMPTY_PAGES
-      if (!isLast && count > 0 && count !== plan.stride) replan(index, entry.offset, count)
-      else if (plan.careful && count === plan.stride) plan.steady++
-
-      let kept = checks.fresh(served)
-      // Rows the service had sent already, and none new: it would say `hasMore` for ever.
-      const repeated = !isLast && count > 0 && kept.length === 0
-      const room = o.maxRows > 0 ? o.maxRows - rows : Infinity
-      if (kept.length > room) {
-        kept = kept.slice(0, room)
-        maxRowsReached = true
-      } else if (kept.length === room && !isLast) maxRowsReached = true
-      rows += kept.length
-      delivered++
-      const enough = o.maxRows > 0 && rows >= o.maxRows
-      const capped = !isLast && !enough && delivered >= pageCap
-
-      const answer = o.onPage(kept, page)
-      let verdict: void | typeof STOP
-      if (answer instanceof Promise) {
-        // Fetching overlaps the caller's writing.
-        fill()
-        verdict = await answer
-      } else verdict = answer
-      firstDelivered = true
-      const stopped = verdict === STOP && !isLast && !enough
-      const finished = stopped || isLast || enough || endedShort || repeated || capped
-      // A read that got everything while the last page was being written has not run out of time.
-      if (timeUp && !finished) throw timeUpAt(rows, index + 1)
-      if (finished) {
-        const cut = !stopped && !enough
-        return {
-          first,
-          rows,
-          pages: index + 1,
-          requests: requests + fetcher.extra,
-          abandoned: pending.size,
-          invalidated,
-          maxRowsReached,
-          stopped,
-          endedShort: endedShort && cut,
-          shortPages,
-          dropped: checks.dropped,
-          capped: capped && cut && !endedShort && !repeated,
-          repeated: repeated && cut,
-          ...(fetcher.narrowed ? { narrowed: fetcher.narrowed } : {})
-        }
-      }
-      fill()
+    } finally {
+      this.wake = () => undefined
     }
-  } finally {
-    done = true
-    clearTimeout(timer)
-    // Whatever is still pending is not wanted: past the end, after a stop, a failure or time up.
-    for (const { controller } of pending.values()) controller.abort()
+  }
+
+  /** The outcome if it settles within `ms` on the run's clock, else undefined. */
+  async grace<T>(outcome: Promise<T>, ms: number): Promise<T | undefined> {
+    const settled = new AbortController()
+    const late = this.deadline.clock.alarm(ms, settled.signal).then(() => undefined)
+    try {
+      return await Promise.race([outcome, late])
+    } finally {
+      settled.abort()
+    }
+  }
+
+  end(): void {
+    this.ended.abort()
   }
 }
 
-/** The promise's value if it settles within `ms`, else undefined. */
-async function settleWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<undefined>(resolve => {
-    timer = setTimeout(() => resolve(undefined), ms)
-  })
-  try {
-    return await Promise.race([promise, late])
-  } finally {
-    clearTimeout(timer)
-  }
-}
+/** One offset read: the window asks for the pages, the tally counts them, handed on in order. */
+class OffsetRead<Page extends OffsetPage, Row extends { path: string }> {
+  private readonly checks: PageChecks<Row>
+  private readonly fetcher: PageFetcher<Page, Row>
+  private readonly tally: Tally<Page, Row>
+  private readonly window: PageWindow<Page, Row>
+  private readonly guard: DeadlineGuard
 
-/** The time ran out after `rows` rows in `pages` pages, the page at `offset` still awaited. */
-function timeUpAt(rows: number, pages: number, offset?: number, pageError?: unknown): TimeUpError {
-  const next = offset === undefined ? 'the next page' : `the next page (offset ${offset})`
-  return new TimeUpError(next, pageError, { rows, pages })
+  constructor(
+    private readonly o: OffsetPagesOptions<Page, Row>,
+    maxPages: number
+  ) {
+    this.checks = new PageChecks<Row>(o.onWarning, 'offset')
+    this.fetcher = new PageFetcher<Page, Row>(o, o.pageSize)
+    this.tally = new Tally<Page, Row>(o, maxPages, this.checks)
+    const handed = this.tally
+    this.window = new PageWindow<Page, Row>({ ...o, maxPages, handed }, this.fetcher, this.checks)
+    this.guard = new DeadlineGuard(o.deadline)
+  }
+
+  async run(): Promise<OffsetPagesResult<Page>> {
+    try {
+      this.window.fill()
+      for (let index = 0; ; index++) {
+        const result = await this.turn(index)
+        if (result) return result
+      }
+    } finally {
+      this.guard.end()
+      // Whatever is still pending is not wanted: past the end, after a stop, a failure or time up.
+      this.window.close()
+    }
+  }
+
+  /** The page at `index`, handed on in its turn; the result when the read ends with it. */
+  private async turn(index: number): Promise<OffsetPagesResult<Page> | undefined> {
+    const { page, offset } = await this.awaitPage(index)
+    // Out of the window as it is handed on, not before: answered pages wait beside those in
+    // flight, and no more of them than that.
+    this.window.handOn(index)
+    const step = this.tally.take(page, offset)
+    this.window.handedOn(index, offset, step.count, step.isLast)
+    let verdict = this.o.onPage(step.kept, page)
+    if (verdict instanceof Promise) {
+      // Fetching overlaps the caller's writing.
+      this.window.fill()
+      verdict = await verdict
+    }
+    this.window.firstHandedOn()
+    const stopped = verdict === STOP && !step.isLast && !step.enough
+    const { isLast, enough, endedShort, repeated, capped } = step
+    const finished = stopped || isLast || enough || endedShort || repeated || capped
+    if (finished) return this.result(step, stopped)
+    // A read that got everything while the last page was being written has not run out of time.
+    if (this.o.deadline.passed()) throw this.timeUp(index + 1)
+    this.window.fill()
+    return undefined
+  }
+
+  private async awaitPage(index: number): Promise<{ page: Page; offset: number }> {
+    const entry = this.window.page(index)
+    if (entry === undefined) {
+      if (this.o.deadline.passed()) throw this.timeUp(index)
+      // Unreachable unless the bookkeeping is wrong; failing beats silently losing rows.
+      throw new Error(`internal error: page ${index} was never requested`)
+    }
+    const outcome = await this.guard.race(entry.outcome)
+    if (outcome === TIME_UP) throw await this.timeUpAwaiting(index, entry)
+    // A failure surfaces only when its turn comes: every earlier page has been handed on by then,
+    // so the failed page is known not to lie past the end (a service may refuse such offsets).
+    if (!outcome.ok) throw this.failureOf(index, entry, outcome.error)
+    return { page: outcome.page, offset: entry.offset }
+  }
+
+  /** Time ran out while the page at `index` was awaited: the others go, it may still say why. */
+  private async timeUpAwaiting(index: number, entry: Pending<Page>): Promise<TimeUpError> {
+    this.window.abandonAllBut(index)
+    const late: Outcome<Page> | undefined = await this.guard.grace(
+      entry.outcome,
+      this.o.graceMs ?? 1_500
+    )
+    return this.timeUp(index, entry.offset, late?.ok === false ? late.error : undefined)
+  }
+
+  /**
+   * A page's failure as the read reports it. One that says the run's time ran out (the client's
+   * time-up, or its giving up for want of time), or that comes once the deadline has passed, is
+   * the read's time-up with it as the cause: the same error whichever noticed first, this read's
+   * guard or the client, however loaded the machine.
+   */
+  private failureOf(index: number, entry: Pending<Page>, error: unknown): unknown {
+    if (!isTimeUp(error) && !this.o.deadline.passed()) return error
+    return this.timeUp(index, entry.offset, timeUpCause(error))
+  }
+
+  /** The time ran out after `pages` pages handed on, the page at `offset` still awaited. */
+  private timeUp(pages: number, offset?: number, cause?: unknown): TimeUpError {
+    const next = offset === undefined ? 'the next page' : `the next page (offset ${offset})`
+    return this.o.deadline.error(next, cause, { rows: this.tally.rows, pages })
+  }
+
+  private result(step: Step<Row>, stopped: boolean): OffsetPagesResult<Page> {
+    const { tally, window, fetcher } = this
+    const cut = !stopped && !step.enough
+    return {
+      first: tally.first!,
+      rows: tally.rows,
+      pages: tally.pages,
+      requests: window.requests + fetcher.extra,
+      abandoned: window.outstanding,
+      invalidated: window.invalidated,
+      maxRowsReached: tally.maxRowsReached,
+      stopped,
+      endedShort: step.endedShort && cut,
+      shortPages: tally.shortPages,
+      dropped: this.checks.dropped,
+      capped: step.capped && cut && !step.endedShort && !step.repeated,
+      repeated: step.repeated && cut,
+      ...(fetcher.narrowed ? { narrowed: fetcher.narrowed } : {})
+    }
+  }
 }
