@@ -54,9 +54,11 @@ describe('the jumping clock and its alarms', () => {
 
   it('rings an alarm when the time limit of a call it holds is jumped to (a hung page)', async () => {
     const clock = jumping()
+    // As the pager does: its guard is set first, and a page's time limit is what is left of it
+    // (set after it, so never earlier): a jump to the limit passes the alarm.
+    const alarm = clock.alarm(3_000)
     const release = clock.hold()
     const limit = clock.limit(3_000)
-    const alarm = clock.alarm(3_000)
     await new Promise(resolve => limit.signal.addEventListener('abort', resolve))
     release('closed')
     expect(await settled(alarm)).toBe(true)
