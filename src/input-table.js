@@ -71,5 +71,7 @@ export const INPUTS = [
   { name: 'allow-pr-author', default: 'false' },
   { name: 'require-pr', default: 'false', commands: JOB },
   { name: 'notify-pr', commands: [...JOB, 'check'] },
-  { name: 'notify-token', commands: [...JOB, 'check'], secret: true }
+  { name: 'notify-token', commands: [...JOB, 'check'], secret: true },
+  { name: 'trigger-label', commands: JOB },
+  { name: 'checks', default: 'off', commands: JOB }
 ]

@@ -30,6 +30,7 @@ import { settingsDebugLine } from './settings-debug.js'
 import { messageOf } from './errors.js'
 import { readPayload, runOf, runUrl } from './workflow-run.js'
 import { proxyFor, proxyProblems, type Proxy } from './proxy.js'
+import { removeTriggerLabel } from './label-trigger.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
 
@@ -37,6 +38,8 @@ const USER_AGENT = `docs-agent-action/${VERSION}`
 interface Live {
   service?: ServiceClient
   reactions?: Reactions
+  /** Takes off the label that asked for the run (`trigger-label`), once it has ended. */
+  unlabel?: () => Promise<void>
 }
 
 /**
@@ -98,7 +101,8 @@ async function carryOut(
   const gate: GateContext = { event, env, clients, clock: deadline }
   const admitted = await admit(gate)
   if (admitted.skip) return skip(result, admitted.skip, admitted.octokit, event)
-  const { trigger } = admitted
+  const { trigger, label } = admitted
+  if (label) live.unlabel = () => removeTriggerLabel(label, admitted.octokit)
   if (trigger) {
     live.reactions = new Reactions(trigger, admitted.octokit, admitted.reacts === true, event)
     core.info(`Trigger accepted: ${trigger.why}.`)
@@ -110,7 +114,7 @@ async function carryOut(
   const settings = readSettings(runnerInput, {
     now: new Date(deadline.now()),
     workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
-    commentEvent: trigger !== undefined,
+    commentEvent: trigger !== undefined || label !== undefined,
     ...(admitted.rules && trigger ? { trigger: admitted.rules, triggerPrompt: trigger.prompt } : {})
   })
   core.debug(settingsDebugLine(settings))
@@ -193,7 +197,10 @@ async function runCommand(ctx: CommandContext): Promise<void> {
  * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
  * on a trigger comment, and the one core.setFailed, redacted.
  */
-async function publish(result: CommandResult, { service, reactions }: Live): Promise<void> {
+async function publish(
+  result: CommandResult,
+  { service, reactions, unlabel }: Live
+): Promise<void> {
   for (const [name, value] of result.outputs) core.setOutput(name, redact(value))
   if (service) core.setOutput('requests', String(service.requests))
   if (result.summary !== undefined) {
@@ -213,6 +220,7 @@ async function publish(result: CommandResult, { service, reactions }: Live): Pro
       else core.warning(messageOf(err))
     }
   }
+  await unlabel?.()
   if (result.failure !== undefined) {
     core.setFailed(redact(result.failure))
     await reactions?.add('confused')

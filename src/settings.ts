@@ -28,7 +28,13 @@ import {
 import { redact } from './secrets.js'
 import { instructionText } from './public-text.js'
 import { insideWorkspace } from './workspace.js'
-import { readOutputFile, readSections, readStatuses, readTrigger } from './settings-values.js'
+import {
+  readOutputFile,
+  readSections,
+  readStatuses,
+  readTrigger,
+  readTriggerLabel
+} from './settings-values.js'
 import { readDocsFiles, type DocsFiles } from './docs-files.js'
 import { appliesTo, COMMANDS, DEFAULTS, INPUT_NAMES, type Command } from './input-names.js'
 
@@ -93,7 +99,14 @@ export interface JobSettings extends CommonSettings {
   failOnStatus: string[]
   /** A `completed` job with no pull request fails the step. */
   requirePr: boolean
+  /** `trigger-label`: adding this label starts the agent ('' for none). */
+  triggerLabel: string
+  /** What the run does with the check runs of the job's pull request. */
+  checks: ChecksMode
 }
+
+export const CHECKS_MODES = ['off', 'show', 'wait', 'require'] as const
+export type ChecksMode = (typeof CHECKS_MODES)[number]
 
 /** `visitors` and `report`: the range, the pages, the report. */
 export interface AnalyticsSettings extends CommonSettings {
@@ -190,6 +203,8 @@ export interface GateInputs {
   projectId: string
   /** `prompt` or `prompt-file` is set: a bare trigger still has an instruction then. */
   hasPrompt: boolean
+  /** `trigger-label` as given; checked only on a label event. */
+  triggerLabel: string
 }
 
 export function readGateInputs(get: GetInput = runnerInput): GateInputs {
@@ -198,7 +213,8 @@ export function readGateInputs(get: GetInput = runnerInput): GateInputs {
     hasApiKey: get('api-key').trim() !== '',
     apiKey: get('api-key'),
     projectId: get('project-id').trim(),
-    hasPrompt: get('prompt') !== '' || get('prompt-file') !== ''
+    hasPrompt: get('prompt') !== '' || get('prompt-file') !== '',
+    triggerLabel: get('trigger-label')
   }
 }
 
@@ -266,7 +282,9 @@ function readJobInputs(get: GetInput) {
     pollIntervalMs: duration(get, 'poll-interval', true),
     jobPath: readJobPath(get('job-path')),
     failOnStatus: readStatuses(get('fail-on-status')),
-    requirePr: bool(get, 'require-pr')
+    requirePr: bool(get, 'require-pr'),
+    triggerLabel: readTriggerLabel(get('trigger-label')),
+    checks: oneOf(get, 'checks', CHECKS_MODES)
   }
 }
 
