@@ -13,9 +13,16 @@ import { reportKey, type ReportRecords } from '../records/report.js'
 import type { RecordThread } from '../records/thread.js'
 import { periodSpan } from '../report/chart.js'
 import { renderHealthReport, type HealthReport } from '../report/health.js'
-import { instructionFor, type NumberedSuggestion } from '../report/suggestions.js'
+import { instructionFor, subjectOf, type NumberedSuggestion } from '../report/suggestions.js'
 import { BudgetError } from '../service/errors.js'
 import { writeFileAtomic } from '../workspace.js'
+import { messageOf } from '../errors.js'
+import { totalsBefore } from '../analytics/sections/totals.js'
+import {
+  documentTotals,
+  REPORT_FORMAT,
+  REPORT_FORMAT_VERSION
+} from '../analytics/report-document.js'
 import { clip } from '../report/markdown.js'
 import { bytes, chars } from '../report/fit.js'
 import { parseInstant } from '../period.js'
@@ -252,12 +259,15 @@ const REASON_JSON_MAX_CHARS = 2000
  * error. Lists are halved until it fits the limit, and `truncated` says so; a failure's reason is
  * clipped, so no answer of the service can push the document past its budget.
  */
-export function reportJson(report: HealthReport, maxBytes = REPORT_JSON_MAX_BYTES): string {
+export function reportJson(
+  report: HealthReport,
+  maxBytes = REPORT_JSON_MAX_BYTES,
+  commentUrl?: string
+): string {
   let keep = Infinity
   for (;;) {
     const doc = {
-      range: report.range,
-      ...(report.previous ? { previous: report.previous } : {}),
+      ...documentHead(report),
       requests: report.requests,
       ...(report.incomplete ? { incomplete: report.incomplete } : {}),
       sections: report.sections.map(x => cutLists(x, keep)),
@@ -266,17 +276,36 @@ export function reportJson(report: HealthReport, maxBytes = REPORT_JSON_MAX_BYTE
         n: x.n,
         id: x.id,
         kind: x.kind,
+        subject: subjectOf(x),
         instruction: x.instruction,
         ...(x.times !== undefined ? { times: x.times } : {}),
         ...(x.kind === 'stale' ? { lastChanged: new Date(x.lastChanged).toISOString() } : {})
       })),
       ...(report.pagesWithoutFile ? { pagesWithoutFile: report.pagesWithoutFile } : {}),
       fixEffects: (report.effects ?? []).map(effectJson),
-      ...(keep < Infinity ? { truncated: true } : {})
+      ...(keep < Infinity ? { truncated: true } : {}),
+      ...(commentUrl ? { commentUrl } : {})
     }
     const json = JSON.stringify(doc)
     if (Buffer.byteLength(json) <= maxBytes || keep === 0) return json
     keep = keep === Infinity ? longestList(report.sections) >> 1 : keep >> 1
+  }
+}
+
+/**
+ * What a roll-up reads of the file (analytics/report-document.ts): its format and version, the
+ * project, the range, when it was made, and the totals as the overview shows them.
+ */
+function documentHead(report: HealthReport) {
+  return {
+    format: REPORT_FORMAT,
+    version: REPORT_FORMAT_VERSION,
+    project: report.projectId,
+    range: report.range,
+    ...(report.previous ? { previous: report.previous } : {}),
+    generatedAt: new Date(report.generatedAt).toISOString(),
+    totals: documentTotals(report.sections),
+    ...(report.previous ? { totalsBefore: totalsBefore(report.sections) } : {})
   }
 }
 
@@ -342,6 +371,27 @@ function setComment(
       core.notice(
         `This report is incomplete, so it was not posted: the report of this range already on the issue (${ref.url}) stays as it is.`
       )
+    else await withCommentUrl(s, report, ref.url)
     return ref.url
+  }
+}
+
+/**
+ * The file again, now with the URL of the comment just written: the file is written when the
+ * report is made (so a comment that fails still leaves it) and again once its comment exists, so
+ * that a roll-up can link each project's report.
+ */
+async function withCommentUrl(
+  s: AnalyticsSettings,
+  report: HealthReport,
+  url: string
+): Promise<void> {
+  if (!s.outputFile) return
+  try {
+    await writeFileAtomic(s.outputFile.absolute, `${reportJson(report, undefined, url)}\n`)
+  } catch (err) {
+    core.warning(
+      `Could not add the comment's URL to \`output-file\` (${s.outputFile.path}): ${messageOf(err)}`
+    )
   }
 }
