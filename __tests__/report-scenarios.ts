@@ -20,6 +20,8 @@ import type { Trend, TrendPoint } from '../src/analytics/trend.js'
 import { instructionFor, type EarlierSuggestion } from '../src/report/suggestions.js'
 import { checkStates } from './check-scenarios.js'
 import { forbiddenHint, PROJECT_HINT } from '../src/service/hints.js'
+import { renderRollup, type Rollup } from '../src/report/rollup.js'
+import type { ReportDocument } from '../src/analytics/report-document.js'
 
 export interface Scenario {
   /** Heading of the group in the preview, e.g. "Job report". */
@@ -1030,6 +1032,107 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
     })
 }
 
+// ---------------------------------------------------------------------------------------------
+// The roll-up (`command: rollup`): many projects' report files in one table
+
+/** One project's report file, as the roll-up reads it: visitors and the rest scaled from them. */
+export function projectDocument(
+  project: string,
+  visitors: number,
+  overrides: Partial<ReportDocument> = {}
+): ReportDocument {
+  const totals = (v: number) => ({
+    visitors: { human: Math.round(v * 0.8), ai: Math.round(v * 0.25), total: v },
+    views: { human: v * 3, ai: v, total: v * 4 },
+    searches: Math.round(v * 0.3),
+    contentGaps: Math.max(1, Math.round(v / 2500)),
+    thumbsDown: Math.round(v / 300),
+    questions: Math.round(v / 12),
+    answers: { unanswered: Math.round(v / (40 + (v % 60))), read: Math.round(v / 12) }
+  })
+  return {
+    project,
+    range: WEEK,
+    previous: WEEK_BEFORE,
+    generatedAt: STARTED,
+    incomplete: false,
+    totals: totals(visitors),
+    totalsBefore: totals(Math.round(visitors * 0.9)),
+    suggestions: [
+      { n: 1, kind: 'gap', subject: 'rotate api key' },
+      { n: 2, kind: 'page', subject: '/guides/quickstart' }
+    ],
+    commentUrl: `https://github.com/acme/docs/issues/12#issuecomment-${visitors}`,
+    ...overrides
+  }
+}
+
+export const rollupOf = (projects: ReportDocument[], overrides: Partial<Rollup> = {}): Rollup => ({
+  projects,
+  skipped: [],
+  replaced: [],
+  files: projects.length,
+  generatedAt: STARTED,
+  runUrl: RUN_URL,
+  ...overrides
+})
+
+/** Five projects of one organisation, last week against the week before. */
+export function fiveProjects(): ReportDocument[] {
+  return [
+    projectDocument('docs-sdk', 8_214, {
+      suggestions: [
+        { n: 1, kind: 'question', subject: 'How do I paginate results in the Python SDK?' }
+      ]
+    }),
+    projectDocument('docs-main', 157_320),
+    projectDocument('developer-portal', 41_876, {
+      suggestions: [{ n: 1, kind: 'page', subject: '/api-reference/endpoints/create-deployment' }]
+    }),
+    projectDocument('docs-api', 63_402, {
+      incomplete: true,
+      suggestions: [{ n: 1, kind: 'stale', subject: '/concepts/authentication' }]
+    }),
+    projectDocument('help-center', 2_317, {
+      suggestions: [],
+      totalsBefore: undefined,
+      previous: undefined
+    })
+  ]
+}
+
+export const ROLLUP_STATES: Record<string, () => Rollup> = {
+  'five projects, the week before compared': () => rollupOf(fiveProjects()),
+  'five projects; a stranger skipped, a project found twice, one without feedback': () => {
+    const [a, b, c, d, e] = fiveProjects()
+    // The feedback section was not read there.
+    const withoutFeedback = { ...e!.totals, thumbsDown: undefined }
+    return rollupOf([a!, b!, c!, d!, { ...e!, totals: withoutFeedback }], {
+      files: 7,
+      skipped: [
+        {
+          path: 'reports/stranger.json',
+          why: 'not a report of this action'
+        },
+        {
+          path: 'reports/old-format.json',
+          why: 'a report of an unknown format version 2 (this action reads version 1)'
+        }
+      ],
+      replaced: [{ project: 'docs-main', path: 'reports/docs-main-rerun.json', range: WEEK_BEFORE }]
+    })
+  },
+  'ranges that differ': () => {
+    const [a, b, c] = fiveProjects()
+    return rollupOf([
+      a!,
+      { ...b!, range: WEEK_BEFORE, previous: undefined, totalsBefore: undefined },
+      c!
+    ])
+  },
+  'one project': () => rollupOf([projectDocument('docs-main', 12_000)])
+}
+
 export const SCENARIOS: Scenario[] = [
   ...Object.entries(JOB_STATES).map(([name, overrides]) => ({
     group: 'Job report (live comment and summary)',
@@ -1060,6 +1163,12 @@ export const SCENARIOS: Scenario[] = [
     name: `report: ${name}`,
     target: 'comment' as const,
     render: () => renderHealthReport(make(), chars(COMMENT_MAX_CHARS))
+  })),
+  ...Object.entries(ROLLUP_STATES).map(([name, make]) => ({
+    group: 'Roll-up of many projects (command: rollup, comment)',
+    name: `rollup: ${name}`,
+    target: 'comment' as const,
+    render: () => renderRollup(make(), chars(COMMENT_MAX_CHARS))
   })),
   ...checkStates().map(([name, render]) => ({
     group: 'Set-up check (command: check, job summary)',

@@ -11551,7 +11551,7 @@ const MockPool = __nccwpck_require__(4004)
 const { matchValue, buildMockOptions } = __nccwpck_require__(3397)
 const { InvalidArgumentError, UndiciError } = __nccwpck_require__(8707)
 const Dispatcher = __nccwpck_require__(883)
-const Pluralizer = __nccwpck_require__(1529)
+const Pluralizer = __nccwpck_require__(3910)
 const PendingInterceptorsFormatter = __nccwpck_require__(6142)
 
 class MockAgent extends Dispatcher {
@@ -12530,7 +12530,7 @@ module.exports = class PendingInterceptorsFormatter {
 
 /***/ }),
 
-/***/ 1529:
+/***/ 3910:
 /***/ ((module) => {
 
 
@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7990);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1529);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7990:
+/***/ 1529:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39587,6 +39587,13 @@ const RECORD_KINDS = {
         lives: 'The pull request or issue it is posted on.',
         writer: 'commands/visitors.ts (records/report.ts visitorsKey).',
         readers: 'upsert (one comment per range).'
+    },
+    rollup: {
+        parts: ['project', 'from', 'to'],
+        says: 'This comment is the roll-up of many projects over that range (`project` is `*`).',
+        lives: 'The issue or pull request the roll-up is posted on.',
+        writer: 'commands/rollup.ts, signed with a public key: a roll-up has no API key (records/rollup.ts).',
+        readers: 'upsert (one comment per range); nothing else trusts it.'
     }
 };
 const isKind = (name) => Object.hasOwn(RECORD_KINDS, name);
@@ -45347,6 +45354,205 @@ async function writeFileAtomic(path, text) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/analytics/sections/totals.ts
+/** What one section knows of its range, or of the period before. */
+function totalsOf(x, when) {
+    const pick = (now, before) => when === 'range' ? now : before;
+    switch (x.name) {
+        case 'visitors':
+        case 'views': {
+            const counts = pick(x.totals, x.previous);
+            return counts ? { [x.name]: counts } : {};
+        }
+        case 'searches': {
+            const searches = pick(x.totalSearches, x.previous);
+            return searches !== undefined ? { searches } : {};
+        }
+        case 'feedback': {
+            const thumbsDown = pick(x.thumbsDown, x.previous);
+            return thumbsDown !== undefined ? { thumbsDown } : {};
+        }
+        case 'assistant': {
+            const questions = pick(x.callers.total, x.previous);
+            const answers = pick({ unanswered: x.unanswered, read: x.read }, x.previousShare);
+            return {
+                ...(questions !== undefined ? { questions } : {}),
+                ...(answers ? { answers } : {})
+            };
+        }
+    }
+}
+function merged(sections, when) {
+    return Object.assign({}, ...sections.map(x => (x.ok ? totalsOf(x, when) : {})));
+}
+/**
+ * Whether a section read its range whole: not narrowed, cut (`max-rows`) or incomplete. Only
+ * such a read's totals are recorded for later reports; theirs read that range afresh.
+ */
+function readWhole(x) {
+    if (x.incomplete !== undefined || x.narrowed)
+        return false;
+    return !((x.name === 'visitors' || x.name === 'views') && x.maxRowsReached);
+}
+/** What this run's sections read whole of their own range (only those are recorded). */
+function totalsRead(sections) {
+    return merged(sections.filter(x => x.ok && readWhole(x)), 'range');
+}
+/** What this run's sections know of the period before (`compare`). */
+function totalsBefore(sections) {
+    return merged(sections, 'before');
+}
+/** What this run's sections read of their own range, whole or not: what the report shows. */
+function totalsShown(sections) {
+    return merged(sections, 'range');
+}
+
+;// CONCATENATED MODULE: ./src/analytics/report-document.ts
+// The report's JSON file (`output-file` of `command: report`) as another run reads it back: the
+// fields a roll-up relies on, their one writer's helpers and their one reader. The file names
+// its format and version; a roll-up reads version 1 and names and skips anything else. The
+// stable fields: `format`, `version`, `project`, `range`, `previous`, `generatedAt`,
+// `incomplete`, `totals`, `totalsBefore`, `suggestions[].n`, `.kind`, `.subject`, and
+// `commentUrl`. The rest of the file (sections, trend, fix effects, instructions) is the `report`
+// output's and may change between versions without a roll-up noticing. A file is untrusted
+// JSON: every field is checked, and text is only ever shown escaped.
+
+
+
+
+
+
+const REPORT_FORMAT = 'docs-agent-action/report';
+const REPORT_FORMAT_VERSION = 1;
+/** The totals of the sections read (whole or not: as the report's overview shows them). */
+function documentTotals(sections) {
+    const searches = sections.find(x => x.ok && x.name === 'searches');
+    const assistant = sections.find(x => x.ok && x.name === 'assistant');
+    const answered = assistant?.ok && assistant.name === 'assistant' ? assistant.answered : [];
+    const gaps = searches?.ok && searches.name === 'searches' && searches.read > 0
+        ? { contentGaps: contentGaps(searches.gaps, answered).gaps.length }
+        : {};
+    return { ...totalsShown(sections), ...gaps };
+}
+/** One report file's text, read: the document, or why it is not one this version reads. */
+function readReportDocument(text) {
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        return { ok: false, why: 'not JSON' };
+    }
+    const o = asObject(json);
+    if (o?.format !== REPORT_FORMAT)
+        return { ok: false, why: 'not a report of this action' };
+    if (o.version !== REPORT_FORMAT_VERSION) {
+        // Only a number is said back: the why is shown as our words, never the file's text.
+        const given = Number.isSafeInteger(o.version) ? ` ${String(o.version)}` : '';
+        return {
+            ok: false,
+            why: `a report of an unknown format version${given} (this action reads version ${REPORT_FORMAT_VERSION})`
+        };
+    }
+    try {
+        return { ok: true, doc: documentOf(o) };
+    }
+    catch (err) {
+        return { ok: false, why: `not a report of this action: ${messageOf(err)}` };
+    }
+}
+/** Throws naming the first field that is not what the writer writes. */
+function documentOf(o) {
+    const project = report_document_text(o.project, 'project', 200);
+    if (project === '')
+        throw new Error('`project` is empty');
+    const generatedAt = parseInstant(report_document_text(o.generatedAt, 'generatedAt', 40));
+    if (generatedAt === undefined)
+        throw new Error('`generatedAt` is not a time');
+    const url = o.commentUrl === undefined ? undefined : report_document_text(o.commentUrl, 'commentUrl', 2000);
+    return {
+        project,
+        range: rangeOf(o.range, 'range'),
+        ...(o.previous !== undefined ? { previous: rangeOf(o.previous, 'previous') } : {}),
+        generatedAt,
+        incomplete: o.incomplete !== undefined,
+        totals: report_document_totalsOf(o.totals, 'totals'),
+        ...(o.totalsBefore !== undefined
+            ? { totalsBefore: report_document_totalsOf(o.totalsBefore, 'totalsBefore') }
+            : {}),
+        suggestions: suggestionsOf(o.suggestions),
+        ...(url ? { commentUrl: url } : {})
+    };
+}
+function report_document_text(value, name, max) {
+    if (typeof value !== 'string')
+        throw new Error(`\`${name}\` is not text`);
+    return clip(value, max);
+}
+function report_document_count(value, name) {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+        throw new Error(`\`${name}\` is not a count`);
+    return value;
+}
+function rangeOf(value, name) {
+    if (!isObject(value))
+        throw new Error(`\`${name}\` is not a range`);
+    const bound = (key) => {
+        const v = value[key];
+        if (v === undefined)
+            return {};
+        if (typeof v !== 'string' || parseInstant(v) === undefined)
+            throw new Error(`\`${name}.${key}\` is not a date`);
+        return { [key]: v };
+    };
+    return { ...bound('dateFrom'), ...bound('dateTo') };
+}
+function countsOf(value, name) {
+    if (!isObject(value))
+        throw new Error(`\`${name}\` is not a set of counts`);
+    const of = (key) => report_document_count(value[key], `${name}.${key}`);
+    return { human: of('human'), ai: of('ai'), total: of('total') };
+}
+/** The totals a roll-up shows; a field absent is a section the report did not read. */
+function report_document_totalsOf(value, name) {
+    if (!isObject(value))
+        throw new Error(`\`${name}\` is not an object`);
+    const t = {};
+    if (value.visitors !== undefined)
+        t.visitors = countsOf(value.visitors, `${name}.visitors`);
+    if (value.views !== undefined)
+        t.views = countsOf(value.views, `${name}.views`);
+    for (const key of ['searches', 'thumbsDown', 'questions', 'contentGaps'])
+        if (value[key] !== undefined)
+            t[key] = report_document_count(value[key], `${name}.${key}`);
+    if (value.answers !== undefined) {
+        const a = asObject(value.answers);
+        if (!a)
+            throw new Error(`\`${name}.answers\` is not an object`);
+        const answers = { unanswered: report_document_count(a.unanswered, 'unanswered'), read: report_document_count(a.read, 'read') };
+        if (answers.unanswered > answers.read)
+            throw new Error(`\`${name}.answers\` adds up wrong`);
+        t.answers = answers;
+    }
+    return t;
+}
+const KINDS = ['gap', 'page', 'question', 'stale'];
+function suggestionsOf(value) {
+    if (!Array.isArray(value))
+        throw new Error('`suggestions` is not a list');
+    return value.slice(0, 20).map((item, i) => {
+        const s = asObject(item);
+        const kind = KINDS.find(k => k === s?.kind);
+        if (!s || !kind)
+            throw new Error(`\`suggestions[${i}].kind\` is not a kind of suggestion`);
+        return {
+            n: report_document_count(s.n, `suggestions[${i}].n`),
+            kind,
+            subject: report_document_text(s.subject, `suggestions[${i}].subject`, 200)
+        };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/service/analytics.ts
 
 
@@ -46344,55 +46550,6 @@ function mergeTotals(first, second) {
 }
 function isEmptyTotals(t) {
     return Object.keys(t).length === 0;
-}
-
-;// CONCATENATED MODULE: ./src/analytics/sections/totals.ts
-/** What one section knows of its range, or of the period before. */
-function totalsOf(x, when) {
-    const pick = (now, before) => when === 'range' ? now : before;
-    switch (x.name) {
-        case 'visitors':
-        case 'views': {
-            const counts = pick(x.totals, x.previous);
-            return counts ? { [x.name]: counts } : {};
-        }
-        case 'searches': {
-            const searches = pick(x.totalSearches, x.previous);
-            return searches !== undefined ? { searches } : {};
-        }
-        case 'feedback': {
-            const thumbsDown = pick(x.thumbsDown, x.previous);
-            return thumbsDown !== undefined ? { thumbsDown } : {};
-        }
-        case 'assistant': {
-            const questions = pick(x.callers.total, x.previous);
-            const answers = pick({ unanswered: x.unanswered, read: x.read }, x.previousShare);
-            return {
-                ...(questions !== undefined ? { questions } : {}),
-                ...(answers ? { answers } : {})
-            };
-        }
-    }
-}
-function merged(sections, when) {
-    return Object.assign({}, ...sections.map(x => (x.ok ? totalsOf(x, when) : {})));
-}
-/**
- * Whether a section read its range whole: not narrowed, cut (`max-rows`) or incomplete. Only
- * such a read's totals are recorded for later reports; theirs read that range afresh.
- */
-function readWhole(x) {
-    if (x.incomplete !== undefined || x.narrowed)
-        return false;
-    return !((x.name === 'visitors' || x.name === 'views') && x.maxRowsReached);
-}
-/** What this run's sections read whole of their own range (only those are recorded). */
-function totalsRead(sections) {
-    return merged(sections.filter(x => x.ok && readWhole(x)), 'range');
-}
-/** What this run's sections know of the period before (`compare`). */
-function totalsBefore(sections) {
-    return merged(sections, 'before');
 }
 
 ;// CONCATENATED MODULE: ./src/commands/report-memory.ts
@@ -47703,6 +47860,9 @@ async function stalePages(ctx, sections) {
 
 
 
+
+
+
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const SUMMARY_MAX_BYTES = 512 * 1024;
 /** The `report` output and file stay small enough for any step output. */
@@ -47861,12 +48021,11 @@ const REASON_JSON_MAX_CHARS = 2000;
  * error. Lists are halved until it fits the limit, and `truncated` says so; a failure's reason is
  * clipped, so no answer of the service can push the document past its budget.
  */
-function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
+function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES, commentUrl) {
     let keep = Infinity;
     for (;;) {
         const doc = {
-            range: report.range,
-            ...(report.previous ? { previous: report.previous } : {}),
+            ...documentHead(report),
             requests: report.requests,
             ...(report.incomplete ? { incomplete: report.incomplete } : {}),
             sections: report.sections.map(x => cutLists(x, keep)),
@@ -47875,19 +48034,37 @@ function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
                 n: x.n,
                 id: x.id,
                 kind: x.kind,
+                subject: subjectOf(x),
                 instruction: x.instruction,
                 ...(x.times !== undefined ? { times: x.times } : {}),
                 ...(x.kind === 'stale' ? { lastChanged: new Date(x.lastChanged).toISOString() } : {})
             })),
             ...(report.pagesWithoutFile ? { pagesWithoutFile: report.pagesWithoutFile } : {}),
             fixEffects: (report.effects ?? []).map(effectJson),
-            ...(keep < Infinity ? { truncated: true } : {})
+            ...(keep < Infinity ? { truncated: true } : {}),
+            ...(commentUrl ? { commentUrl } : {})
         };
         const json = JSON.stringify(doc);
         if (Buffer.byteLength(json) <= maxBytes || keep === 0)
             return json;
         keep = keep === Infinity ? longestList(report.sections) >> 1 : keep >> 1;
     }
+}
+/**
+ * What a roll-up reads of the file (analytics/report-document.ts): its format and version, the
+ * project, the range, when it was made, and the totals as the overview shows them.
+ */
+function documentHead(report) {
+    return {
+        format: REPORT_FORMAT,
+        version: REPORT_FORMAT_VERSION,
+        project: report.projectId,
+        range: report.range,
+        ...(report.previous ? { previous: report.previous } : {}),
+        generatedAt: new Date(report.generatedAt).toISOString(),
+        totals: documentTotals(report.sections),
+        ...(report.previous ? { totalsBefore: totalsBefore(report.sections) } : {})
+    };
 }
 /** Each trend period's totals (absent where not known), and why the trend stopped short. */
 function trendJson(t) {
@@ -47944,8 +48121,25 @@ function setComment(ctx, thread, report, records) {
         });
         if (ref.kept)
             notice(`This report is incomplete, so it was not posted: the report of this range already on the issue (${ref.url}) stays as it is.`);
+        else
+            await withCommentUrl(s, report, ref.url);
         return ref.url;
     };
+}
+/**
+ * The file again, now with the URL of the comment just written: the file is written when the
+ * report is made (so a comment that fails still leaves it) and again once its comment exists, so
+ * that a roll-up can link each project's report.
+ */
+async function withCommentUrl(s, report, url) {
+    if (!s.outputFile)
+        return;
+    try {
+        await writeFileAtomic(s.outputFile.absolute, `${reportJson(report, undefined, url)}\n`);
+    }
+    catch (err) {
+        core_warning(`Could not add the comment's URL to \`output-file\` (${s.outputFile.path}): ${messageOf(err)}`);
+    }
 }
 
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -49429,6 +49623,358 @@ function budgetSpent(err, rows, pageSize, hadFile) {
 }
 const requestsText = (n) => `${n} request${n === 1 ? '' : 's'}`;
 
+;// CONCATENATED MODULE: ./src/records/rollup.ts
+
+/** What a roll-up's record is signed with: public, see above. */
+const ROLLUP_SIGNING_KEY = 'docs-agent-action rollup';
+/** The key a run's records are signed with: the API key, or for a roll-up the public one. */
+function recordSecret(s) {
+    return s.command === 'rollup' ? ROLLUP_SIGNING_KEY : s.apiKey;
+}
+/** The roll-up of a range (the span of its projects' ranges): one comment per range. */
+function rollupKey(range) {
+    return recordKey('rollup', { project: '*', from: range.dateFrom ?? '', to: range.dateTo ?? '' });
+}
+
+;// CONCATENATED MODULE: ./src/report/rollup.ts
+
+
+
+// The table's pieces, then the cells' formats, then the marks and the footer.
+
+
+
+
+
+/** A suggestion's subject, on the third line of a project's cell (under its kind). */
+const SUBJECT_MAX_COLUMNS = 18;
+const PROJECT_MAX_COLUMNS = 24;
+const rollup_PATH_MAX_COLUMNS = 60;
+const NONE = '–';
+/** Most unique visitors first; projects without visitors after them, by name. */
+function rollupOrder(projects) {
+    const visitors = (p) => p.totals.visitors?.total ?? -1;
+    return [...projects].sort((a, b) => visitors(b) - visitors(a) || (a.project < b.project ? -1 : 1));
+}
+/** The Markdown of a roll-up in its room: rows are left out (and said) before it is cut. */
+function renderRollup(r, room) {
+    const ordered = rollupOrder(r.projects);
+    return fitRows(rows => rollup_render(r, ordered, rows), ordered.length, room);
+}
+function rollup_render(r, ordered, rows) {
+    const span = spanOf(ordered.map(p => p.range));
+    const same = ordered.every(p => rollup_sameRange(p.range, ordered[0]?.range));
+    const title = `## Docs health · ${plural(ordered.length, 'project')} · ${shortRange(span, r.generatedAt)}`;
+    const shown = ordered.slice(0, rows);
+    const more = ordered.length - shown.length;
+    return [
+        title,
+        rollup_metaLine(ordered, same, r.generatedAt),
+        ordered.length > 0 ? table(ordered, shown, same, r.generatedAt) : '',
+        more > 0 ? `_${plural(more, 'more project')} left out to fit; the job summary has them._` : '',
+        rollup_totalsNote(ordered, same),
+        skippedBlock(r),
+        `_${[...provenance(r), `${plural(r.files, 'report file')} read, no request to the service`].join(' · ')}_`
+    ]
+        .filter(Boolean)
+        .join('\n\n')
+        .concat('\n');
+}
+function rollup_metaLine(projects, same, now) {
+    const before = projects.flatMap(p => (p.previous ? [p.previous] : []));
+    const compared = before.length === 0
+        ? []
+        : before.every(b => rollup_sameRange(b, before[0]))
+            ? [`vs ${shortRange(before[0] ?? {}, now)}`]
+            : ['vs the period before each range'];
+    return [
+        'Most visitors first · ↳ top suggestion',
+        ...(same ? [] : ['ranges differ: each under its project']),
+        ...compared,
+        `${MARKS.better} better · ${MARKS.worse} worse for the docs`
+    ].join(' · ');
+}
+const COLUMNS = [
+    { header: 'Project' },
+    { header: 'Visitors', align: 'right' },
+    { header: 'Views', align: 'right' },
+    { header: 'Searches', align: 'right' },
+    { header: '👎', align: 'right' },
+    { header: 'Unanswered', align: 'right' }
+];
+function table(all, shown, same, now) {
+    const rows = shown.map(p => projectRow(p, same, now));
+    // One project is its own total.
+    return [tableHead(COLUMNS), ...rows, ...(all.length > 1 ? [totalRow(all)] : [])].join('\n');
+}
+/** Two lines in a cell: the figure, and under it what qualifies it. */
+const twoLines = (first, second) => second ? `${first}<br>${second}` : first;
+function projectRow(p, same, now) {
+    const name = `**${escapeText(clipWidth(p.project, PROJECT_MAX_COLUMNS))}**`;
+    const first = [p.commentUrl ? markdown_link(name, p.commentUrl) : name, ...(p.incomplete ? ['⚠️'] : [])];
+    // A range of its own, when they differ, on a line of its own: the column stays narrow.
+    const cell = [first.join(' · '), ...(same ? [] : [shortRange(p.range, now)]), topSuggestion(p)];
+    return tableRow([cell.join('<br>'), ...figures(p.totals, p.totalsBefore)]);
+}
+/** The project's suggestion 1: its kind, and what it is about. */
+function topSuggestion(p) {
+    const top = [...p.suggestions].sort((a, b) => a.n - b.n)[0];
+    if (!top)
+        return '↳ _no suggestion_';
+    const isPage = top.kind === 'page' || top.kind === 'stale';
+    // Clipped by what a reader sees (a wide script takes two columns a character).
+    // A page keeps more of its end, where its name is; a query or question its start.
+    const shown = clipWidth(top.subject, SUBJECT_MAX_COLUMNS, isPage ? 0.7 : 0);
+    const subject = inlineSubject(isPage, shown, shown.length);
+    return `↳ ${KIND_LABELS[top.kind]}<br>${subject}`;
+}
+/** Visitors (and change), views, searches (and gaps), 👎, unanswered share. */
+function figures(t, before) {
+    const n = (v) => (v === undefined ? NONE : formatNumber(v));
+    const visitors = t.visitors?.total;
+    return [
+        twoLines(visitors === undefined ? NONE : `**${formatNumber(visitors)}**`, visitors === undefined ? '' : change(visitors, before?.visitors?.total, 'up-is-better')),
+        n(t.views?.total),
+        twoLines(n(t.searches), t.contentGaps === undefined ? '' : plural(t.contentGaps, 'gap')),
+        n(t.thumbsDown),
+        t.answers && t.answers.read > 0 ? formatShare(t.answers.unanswered, t.answers.read) : NONE
+    ];
+}
+/** The sums of every project's figures, and the share of all questions read. */
+function totalRow(projects) {
+    const befores = projects.map(p => p.totalsBefore);
+    // A change of the sum only when every project knows its period before.
+    const before = befores.every(b => b?.visitors !== undefined)
+        ? sumTotals(befores.map(b => b ?? {}))
+        : undefined;
+    const totals = sumTotals(projects.map(p => p.totals));
+    return tableRow([`**Total** · ${plural(projects.length, 'project')}`, ...figures(totals, before)]);
+}
+/** Each figure added over the projects that have it (the unanswered share: of all read). */
+function sumTotals(list) {
+    const add = (of) => {
+        const values = list.map(of).filter((v) => v !== undefined);
+        return values.length > 0 ? values.reduce((a, b) => a + b, 0) : undefined;
+    };
+    const counts = (name) => {
+        const total = add(t => t[name]?.total);
+        if (total === undefined)
+            return {};
+        const [human, ai] = [add(t => t[name]?.human) ?? 0, add(t => t[name]?.ai) ?? 0];
+        return { [name]: { human, ai, total } };
+    };
+    const field = (name) => {
+        const total = add(t => t[name]);
+        return total === undefined ? {} : { [name]: total };
+    };
+    const unanswered = add(t => t.answers?.unanswered);
+    const read = add(t => t.answers?.read);
+    return {
+        ...counts('visitors'),
+        ...counts('views'),
+        ...field('searches'),
+        ...field('contentGaps'),
+        ...field('thumbsDown'),
+        ...field('questions'),
+        ...(unanswered !== undefined && read !== undefined ? { answers: { unanswered, read } } : {})
+    };
+}
+const FIGURES = [
+    ['visitors', t => t.visitors],
+    ['views', t => t.views],
+    ['searches', t => t.searches],
+    ['👎', t => t.thumbsDown],
+    ['the assistant', t => t.answers]
+];
+/**
+ * What the table's marks mean and what the total row adds, and where adding is not the whole
+ * truth: a reader of two sites is a unique visitor of each; a figure some reports lack is the
+ * sum of the others; the change of the sum needs every project's period before; ranges that
+ * differ are added as they are.
+ */
+function rollup_totalsNote(projects, same) {
+    const names = (list) => list.map(p => escapeText(clipWidth(p.project, PROJECT_MAX_COLUMNS))).join(', ');
+    const lacking = FIGURES.flatMap(([name, of]) => {
+        const without = projects.filter(p => of(p.totals) === undefined);
+        return without.length > 0 && without.length < projects.length
+            ? [`the ${name} total leaves out ${names(without)} (not read there)`]
+            : [];
+    });
+    const noBefore = projects.filter(p => p.totalsBefore?.visitors === undefined);
+    const sentences = [
+        ...(projects.some(p => p.incomplete)
+            ? ['⚠️ marks a report that stopped part way (its comment says what was not read).']
+            : []),
+        ...(projects.length > 1
+            ? [
+                'The total adds each project’s figures (a reader of two sites counts on each); the ' +
+                    'unanswered share is of every question read' +
+                    (same ? '' : '; the ranges differ, and are added as they are') +
+                    (lacking.length > 0 ? `; ${lacking.join('; ')}` : '') +
+                    '.',
+                ...(noBefore.length > 0 && noBefore.length < projects.length
+                    ? [`No change of the total: ${names(noBefore)} compared with no period before.`]
+                    : [])
+            ]
+            : [])
+    ];
+    return sentences.length > 0 ? `_${sentences.join(' ')}_` : '';
+}
+/** The files left out, each named with why; and a project found twice, which range it keeps. */
+function skippedBlock(r) {
+    const path = (p) => escapeText(clipWidth(p, rollup_PATH_MAX_COLUMNS));
+    const lines = [
+        ...r.skipped.map(x => `> ⚠️ Skipped ${path(x.path)}: ${x.why}.`),
+        ...r.replaced.map(x => `> ${escapeText(clipWidth(x.project, PROJECT_MAX_COLUMNS))} was found twice: its newest range is shown; ${path(x.path)} (${shortRange(x.range, r.generatedAt)}) is left out.`)
+    ];
+    return lines.join('\n>\n');
+}
+/** The range from the earliest start to the latest end (an open end stays open). */
+function spanOf(ranges) {
+    const pick = (key, later) => {
+        if (ranges.length === 0 || ranges.some(r => r[key] === undefined))
+            return undefined;
+        const at = (v) => parseInstant(v ?? '') ?? 0;
+        return ranges.map(r => r[key]).reduce((a, b) => (at(b) > at(a) === later ? b : a));
+    };
+    const from = pick('dateFrom', false);
+    const to = pick('dateTo', true);
+    return {
+        ...(from !== undefined ? { dateFrom: from } : {}),
+        ...(to !== undefined ? { dateTo: to } : {})
+    };
+}
+function rollup_sameRange(a, b) {
+    return a.dateFrom === b?.dateFrom && a.dateTo === b?.dateTo;
+}
+
+;// CONCATENATED MODULE: ./src/commands/rollup.ts
+// `command: rollup`: one report of many projects, from the JSON files their `report` runs wrote
+// (`report-files`, matrix legs' artifacts). It sends nothing to the service and needs no key. Each
+// file is read by the one reader of the report's file (analytics/report-document.ts); a file that
+// is no report this version reads is named and skipped (a warning, and a line in the summary); a
+// project found twice keeps its newest range; report/rollup.ts draws the table. One comment per
+// range, edited by a re-run (records/rollup.ts), on the issue a report would comment on.
+
+
+
+
+
+
+
+/** Well under GitHub's 1 MiB step-summary limit, as for a report. */
+const rollup_SUMMARY_MAX_BYTES = 512 * 1024;
+/** A report's file holds at most 512 KiB (commands/report.ts): anything much larger is not one. */
+const REPORT_FILE_MAX_BYTES = 1024 * 1024;
+async function runRollup(ctx) {
+    const s = ctx.settings;
+    // Contract: `requests` is set by every command; a roll-up sends none.
+    ctx.result.set('requests', '0');
+    const { found, skipped } = await readReports(s.reportFiles.files);
+    const { kept, replaced } = newestPerProject(found);
+    const rollup = {
+        projects: kept.map(f => withOwnLink(f.doc, ctx.serverUrl)),
+        skipped: [
+            ...s.reportFiles.unmatched.map(path => ({ path, why: 'matches no file' })),
+            ...skipped
+        ],
+        replaced: replaced.map(f => ({ project: f.doc.project, path: f.path, range: f.doc.range })),
+        files: found.length,
+        generatedAt: ctx.deadline.now(),
+        ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {})
+    };
+    for (const x of rollup.skipped)
+        core_warning(`\`report-files\`: skipped ${x.path}: ${x.why}.`);
+    info(`Roll-up of ${kept.length} projects from ${found.length} report files; no request to the service.`);
+    // The summary is on the run's page: no link to the page it is on.
+    if (s.summary)
+        ctx.result.summary = renderRollup({ ...rollup, runUrl: undefined }, bytes(rollup_SUMMARY_MAX_BYTES));
+    if (kept.length === 0)
+        throw new Error(`None of the files \`report-files\` names is a report of this action (${rollup.skipped.length} skipped: see the warnings). Nothing was posted.`);
+    rollup_setComment(ctx, rollup);
+}
+/** Each file, read and checked in the list's order: the reports, and the files left out. */
+async function readReports(files) {
+    const found = [];
+    const skipped = [];
+    for (const [order, file] of files.entries()) {
+        const text = await rollup_readText(file);
+        const read = typeof text === 'string' ? readReportDocument(text) : text;
+        if (read.ok)
+            found.push({ path: file.path, doc: read.doc, order });
+        else
+            skipped.push({ path: file.path, why: read.why });
+    }
+    return { found, skipped };
+}
+/** A file's text (UTF-8, a BOM dropped), or why it cannot be a report's file. */
+async function rollup_readText(file) {
+    try {
+        const info = await (0,promises_namespaceObject.stat)(file.absolute);
+        if (!info.isFile())
+            return { ok: false, why: 'not a file' };
+        if (info.size > REPORT_FILE_MAX_BYTES)
+            return { ok: false, why: `too large for a report's file (${info.size} bytes)` };
+        return (await (0,promises_namespaceObject.readFile)(file.absolute, 'utf8')).replace(/^\uFEFF/, '');
+    }
+    catch (err) {
+        const code = err.code;
+        return { ok: false, why: code === 'ENOENT' ? 'no such file' : 'could not be read' };
+    }
+}
+/**
+ * One report per project: the newest range (the one that ends last, then starts last), then the
+ * one made last, then the later file. The others are said, never silently dropped.
+ */
+function newestPerProject(found) {
+    const best = new Map();
+    for (const f of found) {
+        const other = best.get(f.doc.project);
+        if (!other || newer(f, other))
+            best.set(f.doc.project, f);
+    }
+    const kept = [...best.values()];
+    return { kept, replaced: found.filter(f => !kept.includes(f)) };
+}
+function newer(a, b) {
+    const at = (text, open) => text === undefined ? open : (parseInstant(text) ?? open);
+    const keys = (f) => [
+        at(f.doc.range.dateTo, Infinity),
+        at(f.doc.range.dateFrom, -Infinity),
+        f.doc.generatedAt,
+        f.order
+    ];
+    const [x, y] = [keys(a), keys(b)];
+    const i = x.findIndex((v, j) => v !== y[j]);
+    return i >= 0 && (x[i] ?? 0) > (y[i] ?? 0);
+}
+/**
+ * A report's comment is linked only when it is on this GitHub: the roll-up's comment vouches for
+ * its links, and a file could name any address.
+ */
+function withOwnLink(doc, serverUrl) {
+    if (doc.commentUrl === undefined)
+        return doc;
+    const origin = (url) => (URL.canParse(url) ? new URL(url).origin : undefined);
+    if (origin(doc.commentUrl) === origin(serverUrl))
+        return doc;
+    return { ...doc, commentUrl: undefined };
+}
+/** One comment per range (the span of the projects'), edited by a re-run. */
+function rollup_setComment(ctx, r) {
+    const { records, target } = ctx;
+    if (!records || !target)
+        return;
+    ctx.result.comment = async () => {
+        const ref = await records.thread(target).upsert({
+            key: rollupKey(spanOf(r.projects.map(p => p.range))),
+            body: room => renderRollup(r, chars(room)),
+            mode: ctx.commenting.mode
+        });
+        return ref.url;
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/report/check.ts
 
 
@@ -50638,6 +51184,117 @@ function readOutputFile(text, workspace, command) {
     return { path: text, absolute: insideWorkspace('output-file', text, workspace), format };
 }
 
+;// CONCATENATED MODULE: ./src/workspace-files.ts
+// A list of paths and globs inside the workspace (`report-files`), expanded to the files it names,
+// under the rule every user-given path follows (workspace.ts): a literal path, and the folder a
+// glob starts from, must stay inside the workspace (no `..`, no absolute path elsewhere, no
+// symlink leading out); a glob holds no `..`; a file a glob finds that is a symlink leading out
+// is refused too. Globs know `*` and `?` (within a name) and `**` (any folders); a name starting
+// with `.` is matched only by a pattern that starts it with `.`; symlinked folders are not
+// entered. The search is bounded: a workspace is a checkout, and a `**` must not read all of it.
+
+
+
+
+/** The most files a list may name, and the most folder entries a glob may look at. */
+const MAX_LISTED_FILES = 500;
+const MAX_ENTRIES_SEEN = 100_000;
+const MAX_DEPTH = 24;
+const isGlob = (text) => /[*?]/.test(text);
+/** The files of a comma (or line) list of paths and globs, each inside the workspace. */
+function readFileList(name, text, workspace) {
+    const entries = text
+        .split(/[,\n]/)
+        .map(x => x.trim())
+        .filter(Boolean);
+    const seen = new Set();
+    const files = [];
+    const unmatched = [];
+    for (const entry of entries) {
+        const found = isGlob(entry)
+            ? globFiles(name, entry, workspace)
+            : [{ path: entry, absolute: insideWorkspace(name, entry, workspace) }];
+        if (found.length === 0)
+            unmatched.push(entry);
+        for (const file of found.filter(f => !seen.has(f.absolute))) {
+            seen.add(file.absolute);
+            files.push(file);
+        }
+        if (files.length > MAX_LISTED_FILES)
+            throw new InputError(name, `names more than ${MAX_LISTED_FILES} files; name fewer`);
+    }
+    return { files, unmatched };
+}
+/** The parts of a glob relative to the workspace: the folder it starts from, and the rest. */
+function splitGlob(name, glob, workspace) {
+    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
+    const refuse = (why) => {
+        throw new InputError(name, `${quote(glob)} ${why}; expected a path relative to the workspace, inside it`);
+    };
+    const relativeGlob = (0,external_node_path_namespaceObject.isAbsolute)(glob) ? (0,external_node_path_namespaceObject.relative)(root, glob) : glob;
+    const parts = relativeGlob.split(/[\\/]+/).filter(p => p !== '' && p !== '.');
+    if (parts.includes('..') || (0,external_node_path_namespaceObject.isAbsolute)(relativeGlob))
+        refuse('leads outside the workspace');
+    const fixed = parts.findIndex(isGlob);
+    const base = parts.slice(0, fixed);
+    insideWorkspace(name, base.join('/') || '.', workspace);
+    return { base, pattern: parts.slice(fixed) };
+}
+/** What a glob finds: the files whose path below its folder the pattern matches, by path. */
+function globFiles(name, glob, workspace) {
+    const { base, pattern } = splitGlob(name, glob, workspace);
+    const matcher = patternRegExp(pattern);
+    const deep = pattern.includes('**');
+    // Hidden folders and files (`.git`) are not looked at unless the pattern names one.
+    const dotted = pattern.some(part => part.startsWith('.'));
+    const found = [];
+    let seen = 0;
+    const walk = (dir, depth) => {
+        for (const entry of listFolder((0,external_node_path_namespaceObject.resolve)(workspace, ...dir))) {
+            if (entry.name.startsWith('.') && !dotted)
+                continue;
+            seen += 1;
+            if (seen > MAX_ENTRIES_SEEN)
+                throw new InputError(name, `${quote(glob)} searches too many files; narrow it`);
+            const path = [...dir, entry.name];
+            const below = path.slice(base.length).join('/');
+            if (entry.isDirectory() && depth < (deep ? MAX_DEPTH : pattern.length - 1))
+                walk(path, depth + 1);
+            else if (!entry.isDirectory() && matcher.test(below))
+                found.push(path.join('/'));
+        }
+    };
+    walk(base, 0);
+    return found.sort().map(path => ({ path, absolute: insideWorkspace(name, path, workspace) }));
+}
+function listFolder(dir) {
+    try {
+        return (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true });
+    }
+    catch {
+        return [];
+    }
+}
+/** A glob's pattern (its names after the fixed folder) as one expression over `a/b/c`. */
+function patternRegExp(pattern) {
+    // A name starting with `.` is hidden from a wildcard (`.git`), as in a shell.
+    const visible = '(?!\\.)';
+    const name = (part) => {
+        const body = part
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '[^/]*')
+            .replace(/\?/g, '[^/]');
+        return part.startsWith('.') ? body : `${visible}${body}`;
+    };
+    const last = pattern.length - 1;
+    const source = pattern.map((part, i) => {
+        if (part === '**')
+            return i === last ? `(?:${visible}[^/]+/)*${visible}[^/]+` : `(?:${visible}[^/]+/)*`;
+        return i === last ? name(part) : `${name(part)}/`;
+    });
+    return new RegExp(`^${source.join('')}$`);
+}
+
 ;// CONCATENATED MODULE: ./src/input-table.js
 // @ts-check
 // The one list of the action's inputs, in action.yml's order: each input's default and the
@@ -50648,14 +51305,21 @@ function readOutputFile(text, workspace, command) {
 // action.yml alone.
 
 /** The values of `command`. */
-const COMMANDS = /** @type {const} */ (['message', 'create', 'visitors', 'report', 'check'])
+const COMMANDS = /** @type {const} */ ([
+  'message',
+  'create',
+  'visitors',
+  'report',
+  'check',
+  'rollup'
+])
 
 /** @typedef {(typeof COMMANDS)[number]} Command */
 
 /**
  * @typedef {object} InputSpec
  * @property {string} name
- * @property {true} [required] the run fails without it
+ * @property {true} [required] the run fails without it (a command that does not read it aside)
  * @property {string} [default] as action.yml declares it (`${{ … }}`: evaluated by the runner)
  * @property {readonly Command[]} [commands] the commands that read it; every command when absent
  * @property {true} [secret] never shown, not even in the debug line of the resolved settings
@@ -50665,12 +51329,17 @@ const COMMANDS = /** @type {const} */ (['message', 'create', 'visitors', 'report
 const JOB = ['message', 'create']
 /** @type {readonly Command[]} */
 const input_table_ANALYTICS = ['visitors', 'report']
+/**
+ * Every command that talks to the service: all but `rollup`, which reads report files.
+ * @type {readonly Command[]}
+ */
+const SERVICE = [...JOB, ...input_table_ANALYTICS, 'check']
 
 /** @type {readonly InputSpec[]} */
 const INPUTS = [
   { name: 'command', required: true },
-  { name: 'api-key', required: true, secret: true },
-  { name: 'project-id', required: true },
+  { name: 'api-key', required: true, secret: true, commands: SERVICE },
+  { name: 'project-id', required: true, commands: SERVICE },
   { name: 'base-url', default: 'https://api.mintlify.com' },
   { name: 'job-id', commands: ['message'] },
   { name: 'prompt', commands: JOB },
@@ -50712,7 +51381,8 @@ const INPUTS = [
   { name: 'allow-pr-author', default: 'false' },
   { name: 'require-pr', default: 'false', commands: JOB },
   { name: 'notify-pr', commands: [...JOB, 'check'] },
-  { name: 'notify-token', commands: [...JOB, 'check'], secret: true }
+  { name: 'notify-token', commands: [...JOB, 'check'], secret: true },
+  { name: 'report-files', commands: ['rollup'] }
 ]
 
 ;// CONCATENATED MODULE: ./src/input-names.ts
@@ -50783,6 +51453,7 @@ class UnknownInputError extends InputError {
 
 
 
+
 const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
 function isJobSettings(s) {
     return s.command === 'message' || s.command === 'create';
@@ -50821,6 +51492,7 @@ function readGateInputs(get = runnerInput) {
     return {
         triggerWord: get('trigger') || (input_names_DEFAULTS.trigger ?? ''),
         hasApiKey: get('api-key').trim() !== '',
+        keyless: get('command').trim() === 'rollup',
         apiKey: get('api-key'),
         projectId: get('project-id').trim(),
         hasPrompt: get('prompt') !== '' || get('prompt-file') !== ''
@@ -50839,14 +51511,17 @@ function readSettings(raw, ctx) {
         return { ...s, ...readInstruction(get, s, ctx, command), command };
     if (command === 'check')
         return { ...s, command };
+    if (command === 'rollup')
+        return { ...s, reportFiles: readReportFiles(get, ctx.workspace), command };
     const range = readRange(get, ctx.now, { compare: s.compare, trend: s.trend });
     const docs = command === 'report' ? { docs: readDocsFiles(get, ctx.workspace) } : {};
     return { ...s, ...range, ...docs, command };
 }
 /** The inputs every command reads, and those of each command, before the command shapes them. */
 function readEveryInput(raw, get, ctx, command) {
-    const apiKey = readApiKey(get);
-    const projectId = readProjectId(get);
+    // Not read by `rollup`, which sends nothing to the service (and needs no key).
+    const apiKey = appliesTo('api-key', command) ? readApiKey(get) : '';
+    const projectId = appliesTo('project-id', command) ? readProjectId(get) : '';
     const baseUrl = readBaseUrl(get('base-url'));
     const s = {
         ...(ctx.trigger ?? readTriggerSettings(raw)),
@@ -50860,7 +51535,10 @@ function readEveryInput(raw, get, ctx, command) {
         maxRequests: integer(get, 'max-requests', 0, 100_000),
         notifyPr: readNotifyPr(get('notify-pr')),
         notifyToken: readToken(get('notify-token'), 'notify-token'),
-        warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
+        warnings: [
+            ...inputsForOtherCommands(raw, command),
+            ...(apiKey !== '' ? keyKindWarnings(apiKey) : [])
+        ]
     };
     const places = readPlaces(get, ctx.workspace, command);
     if (s.comment === 'true' && s.githubToken === '')
@@ -50911,6 +51589,13 @@ function readPlaces(get, workspace, command) {
     if (output !== '' && appliesTo('output-file', command))
         places.outputFile = readOutputFile(output, workspace, command);
     return places;
+}
+/** `report-files`: required for `rollup`; paths and globs, each inside the workspace. */
+function readReportFiles(get, workspace) {
+    const text = get('report-files');
+    if (text.trim() === '')
+        throw new InputError('report-files', 'is required for `command: rollup`: the JSON files `report` runs wrote with `output-file` (paths or globs, comma separated)');
+    return readFileList('report-files', text, workspace);
 }
 /**
  * `message` and `create`: the one instruction, from `prompt`, `prompt-file` or else the trigger
@@ -51011,6 +51696,7 @@ function inputsForOtherCommands(raw, command) {
 
 
 
+
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS];
 /**
  * The run's GitHub clients, built here and nowhere else: one per token (each call within the
@@ -51054,7 +51740,7 @@ async function admit(c) {
         // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
         // there is no misconfiguration to fail on.
         const withheld = withheldSecretsWhy(c.event, c.env);
-        if (!withheld || gate.hasApiKey)
+        if (!withheld || gate.hasApiKey || gate.keyless)
             return {};
         const notice = `This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`;
         return { skip: { reason: `no \`api-key\`: ${withheld}`, notice } };
@@ -51117,7 +51803,7 @@ async function decide(c, admitted, s, payload) {
     // record that its job opened a pull request.
     const reads = commenting.writes || admitted.trigger !== undefined || isJobSettings(s);
     const octokit = reads && s.githubToken !== '' ? c.clients.client(s.githubToken) : undefined;
-    const records = octokit ? c.clients.records(octokit, s.apiKey) : undefined;
+    const records = octokit ? c.clients.records(octokit, recordSecret(s)) : undefined;
     const notes = notesOf(s, target, octokit);
     if (isJobSettings(s)) {
         const own = await ownMergeSkip(c.event, payload, s, records);
@@ -51343,7 +52029,8 @@ const RESOLVED = {
     'allow-pr-author': s => s.allowPrAuthor,
     'require-pr': s => s.requirePr,
     'notify-pr': s => s.notifyPr,
-    'notify-token': s => s.notifyToken
+    'notify-token': s => s.notifyToken,
+    'report-files': s => s.command === 'rollup' ? settings_debug_list(s.reportFiles.files.map(f => f.path)) : undefined
 };
 /** Every input by name, in action.yml's order, with the value this run resolved for it. */
 function resolvedInputs(settings) {
@@ -51406,6 +52093,7 @@ function runUrl(env) {
 // run(): the gate, the settings, the command, then what the run publishes. The one place that
 // reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
 // read by settings.ts; whether the run goes ahead is decided by gate.ts.
+
 
 
 
@@ -51512,20 +52200,26 @@ async function carryOut(env, deadline, result, live) {
         core_namespaceObject[note.level](note.text);
     if (decided.skip)
         return skip(result, decided.skip, decided.octokit, event);
-    const { service, proxy } = serviceFor(settings, env, deadline);
-    live.service = service;
     const run = runOf(env);
-    await runCommand({
+    const given = {
         ...decided.go,
-        settings,
         event,
         payload,
-        service,
         result,
         deadline,
         runUrl: runUrl(env),
         ...(run ? { run } : {}),
-        serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
+        serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
+    };
+    // A roll-up reads what `report` runs wrote: no client of the service is made, nothing is sent.
+    if (settings.command === 'rollup')
+        return runRollup({ ...given, settings });
+    const { service, proxy } = serviceFor(settings, env, deadline);
+    live.service = service;
+    await runCommand({
+        ...given,
+        settings,
+        service,
         proxies: { service: proxy, github: githubProxy }
     });
 }
@@ -51564,7 +52258,7 @@ function serviceFor(settings, env, deadline) {
     });
     return { service, proxy };
 }
-/** The command the settings name. */
+/** The command the settings name (a roll-up aside: it has no service client). */
 async function runCommand(ctx) {
     const { settings } = ctx;
     if (isJobSettings(settings))

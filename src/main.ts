@@ -5,6 +5,7 @@ import * as core from '@actions/core'
 import { runJob } from './commands/job.js'
 import { runReport } from './commands/report.js'
 import { runVisitors } from './commands/visitors.js'
+import { runRollup } from './commands/rollup.js'
 import { checkBudget, runCheck } from './commands/check.js'
 import { onCancel } from './commands/cancel.js'
 import type { CommandContext } from './commands/context.js'
@@ -22,6 +23,7 @@ import {
   readSecretInputs,
   readSettings,
   runnerInput,
+  type RollupSettings,
   type Settings
 } from './settings.js'
 import { VERSION } from './version.js'
@@ -119,20 +121,25 @@ async function carryOut(
   const decided = await decide(gate, admitted, settings, payload)
   for (const note of decided.notes) core[note.level](note.text)
   if (decided.skip) return skip(result, decided.skip, decided.octokit, event)
-  const { service, proxy } = serviceFor(settings, env, deadline)
-  live.service = service
   const run = runOf(env)
-  await runCommand({
+  const given = {
     ...decided.go,
-    settings,
     event,
     payload,
-    service,
     result,
     deadline,
     runUrl: runUrl(env),
     ...(run ? { run } : {}),
-    serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
+    serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
+  }
+  // A roll-up reads what `report` runs wrote: no client of the service is made, nothing is sent.
+  if (settings.command === 'rollup') return runRollup({ ...given, settings })
+  const { service, proxy } = serviceFor(settings, env, deadline)
+  live.service = service
+  await runCommand({
+    ...given,
+    settings,
+    service,
     proxies: { service: proxy, github: githubProxy }
   })
 }
@@ -179,8 +186,8 @@ function serviceFor(
   return { service, proxy }
 }
 
-/** The command the settings name. */
-async function runCommand(ctx: CommandContext): Promise<void> {
+/** The command the settings name (a roll-up aside: it has no service client). */
+async function runCommand(ctx: CommandContext<Exclude<Settings, RollupSettings>>): Promise<void> {
   const { settings } = ctx
   if (isJobSettings(settings)) await runJob({ ...ctx, settings })
   else if (settings.command === 'check') await runCheck({ ...ctx, settings })

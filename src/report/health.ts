@@ -145,7 +145,7 @@ function trendOf(r: HealthReport): string {
 // The overview: one row per section, the answer first, the change marked for the docs
 
 /** Whether more is good for the docs, bad, or neither (more searches say nothing alone). */
-type Direction = 'up-is-better' | 'up-is-worse' | 'neutral'
+export type Direction = 'up-is-better' | 'up-is-worse' | 'neutral'
 
 // A change is marked only when it matters: analytics/marks.ts holds the rule
 // (docs/weekly-report.md states it).
@@ -173,7 +173,7 @@ function overview(r: HealthReport): string {
 }
 
 /** "+20.0% 🟢": a relative change with its mark; '' with nothing to compare with. */
-function change(now: number, before: number | undefined, direction: Direction): string {
+export function change(now: number, before: number | undefined, direction: Direction): string {
   if (before === undefined) return ''
   const text = formatPercentChange(now, before)
   if (text === undefined) return now > 0 ? 'none before' : ''
