@@ -51136,54 +51136,6 @@ function readTrendRanges(asked, trend) {
 // The report's sections, by the names the `sections` input takes.
 const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
 
-;// CONCATENATED MODULE: ./src/settings-values.ts
-// The values of the list-like inputs (`sections`, `fail-on-status`, `trigger`, `output-file`),
-// read and checked for settings.ts.
-
-
-
-
-
-function settings_values_readSections(text) {
-    const items = text
-        .split(',')
-        .map(item => item.trim().toLowerCase())
-        .filter(item => item !== '');
-    const accepted = SECTIONS.map(name => `\`${name}\``).join(', ');
-    if (items.length === 0)
-        throw new InputError('sections', `is empty; expected a comma list of ${accepted}`);
-    for (const item of items) {
-        if (!SECTIONS.includes(item))
-            throw new InputError('sections', `${quote(item)} is not a section; expected a comma list of ${accepted}`);
-    }
-    return [...new Set(items)];
-}
-function readStatuses(text) {
-    // `''` means none; an input left empty also arrives as '' and takes the default first.
-    const items = text
-        .split(',')
-        .map(s => s.trim())
-        .filter(s => s !== '' && s !== "''" && s !== '""');
-    for (const item of items) {
-        if (!FINAL_STATUSES.includes(item))
-            throw new InputError('fail-on-status', `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`);
-    }
-    return items;
-}
-function readTrigger(text) {
-    if (text === '' || /\s/.test(text))
-        throw new InputError('trigger', 'must be one word without spaces, e.g. `/docs-agent`');
-    return text;
-}
-function readOutputFile(text, workspace, command) {
-    const format = formatFromPath(text);
-    if (command === 'report' && format !== 'json')
-        throw new InputError('output-file', `${quote(text)} must end in .json for \`command: report\``);
-    if (!format)
-        throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`);
-    return { path: text, absolute: insideWorkspace('output-file', text, workspace), format };
-}
-
 ;// CONCATENATED MODULE: ./src/workspace-files.ts
 // A list of paths and globs inside the workspace (`report-files`), expanded to the files it names,
 // under the rule every user-given path follows (workspace.ts): a literal path, and the folder a
@@ -51293,6 +51245,61 @@ function patternRegExp(pattern) {
         return i === last ? name(part) : `${name(part)}/`;
     });
     return new RegExp(`^${source.join('')}$`);
+}
+
+;// CONCATENATED MODULE: ./src/settings-values.ts
+// The values of the list-like inputs (`sections`, `fail-on-status`, `trigger`, `output-file`,
+// `report-files`), read and checked for settings.ts.
+
+
+
+
+
+
+function settings_values_readSections(text) {
+    const items = text
+        .split(',')
+        .map(item => item.trim().toLowerCase())
+        .filter(item => item !== '');
+    const accepted = SECTIONS.map(name => `\`${name}\``).join(', ');
+    if (items.length === 0)
+        throw new InputError('sections', `is empty; expected a comma list of ${accepted}`);
+    for (const item of items) {
+        if (!SECTIONS.includes(item))
+            throw new InputError('sections', `${quote(item)} is not a section; expected a comma list of ${accepted}`);
+    }
+    return [...new Set(items)];
+}
+function readStatuses(text) {
+    // `''` means none; an input left empty also arrives as '' and takes the default first.
+    const items = text
+        .split(',')
+        .map(s => s.trim())
+        .filter(s => s !== '' && s !== "''" && s !== '""');
+    for (const item of items) {
+        if (!FINAL_STATUSES.includes(item))
+            throw new InputError('fail-on-status', `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`);
+    }
+    return items;
+}
+function readTrigger(text) {
+    if (text === '' || /\s/.test(text))
+        throw new InputError('trigger', 'must be one word without spaces, e.g. `/docs-agent`');
+    return text;
+}
+function readOutputFile(text, workspace, command) {
+    const format = formatFromPath(text);
+    if (command === 'report' && format !== 'json')
+        throw new InputError('output-file', `${quote(text)} must end in .json for \`command: report\``);
+    if (!format)
+        throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`);
+    return { path: text, absolute: insideWorkspace('output-file', text, workspace), format };
+}
+/** `report-files`: required for `rollup`; paths and globs, each inside the workspace. */
+function readReportFiles(text, workspace) {
+    if (text.trim() === '')
+        throw new InputError('report-files', 'is required for `command: rollup`: the JSON files `report` runs wrote with `output-file` (paths or globs, comma separated)');
+    return readFileList('report-files', text, workspace);
 }
 
 ;// CONCATENATED MODULE: ./src/input-table.js
@@ -51453,7 +51460,6 @@ class UnknownInputError extends InputError {
 
 
 
-
 const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
 function isJobSettings(s) {
     return s.command === 'message' || s.command === 'create';
@@ -51512,7 +51518,7 @@ function readSettings(raw, ctx) {
     if (command === 'check')
         return { ...s, command };
     if (command === 'rollup')
-        return { ...s, reportFiles: readReportFiles(get, ctx.workspace), command };
+        return { ...s, reportFiles: readReportFiles(get('report-files'), ctx.workspace), command };
     const range = readRange(get, ctx.now, { compare: s.compare, trend: s.trend });
     const docs = command === 'report' ? { docs: readDocsFiles(get, ctx.workspace) } : {};
     return { ...s, ...range, ...docs, command };
@@ -51589,13 +51595,6 @@ function readPlaces(get, workspace, command) {
     if (output !== '' && appliesTo('output-file', command))
         places.outputFile = readOutputFile(output, workspace, command);
     return places;
-}
-/** `report-files`: required for `rollup`; paths and globs, each inside the workspace. */
-function readReportFiles(get, workspace) {
-    const text = get('report-files');
-    if (text.trim() === '')
-        throw new InputError('report-files', 'is required for `command: rollup`: the JSON files `report` runs wrote with `output-file` (paths or globs, comma separated)');
-    return readFileList('report-files', text, workspace);
 }
 /**
  * `message` and `create`: the one instruction, from `prompt`, `prompt-file` or else the trigger

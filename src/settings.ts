@@ -28,9 +28,15 @@ import {
 import { redact } from './secrets.js'
 import { instructionText } from './public-text.js'
 import { insideWorkspace } from './workspace.js'
-import { readOutputFile, readSections, readStatuses, readTrigger } from './settings-values.js'
+import {
+  readOutputFile,
+  readReportFiles,
+  readSections,
+  readStatuses,
+  readTrigger
+} from './settings-values.js'
 import { readDocsFiles, type DocsFiles } from './docs-files.js'
-import { readFileList, type FileList } from './workspace-files.js'
+import type { FileList } from './workspace-files.js'
 import { appliesTo, COMMANDS, DEFAULTS, INPUT_NAMES, type Command } from './input-names.js'
 
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
@@ -229,7 +235,7 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
     return { ...s, ...readInstruction(get, s, ctx, command), command }
   if (command === 'check') return { ...s, command }
   if (command === 'rollup')
-    return { ...s, reportFiles: readReportFiles(get, ctx.workspace), command }
+    return { ...s, reportFiles: readReportFiles(get('report-files'), ctx.workspace), command }
   const range = readRange(get, ctx.now, { compare: s.compare, trend: s.trend })
   const docs = command === 'report' ? { docs: readDocsFiles(get, ctx.workspace) } : {}
   return { ...s, ...range, ...docs, command }
@@ -321,17 +327,6 @@ function readPlaces(
   if (output !== '' && appliesTo('output-file', command))
     places.outputFile = readOutputFile(output, workspace, command)
   return places
-}
-
-/** `report-files`: required for `rollup`; paths and globs, each inside the workspace. */
-function readReportFiles(get: GetInput, workspace: string): FileList {
-  const text = get('report-files')
-  if (text.trim() === '')
-    throw new InputError(
-      'report-files',
-      'is required for `command: rollup`: the JSON files `report` runs wrote with `output-file` (paths or globs, comma separated)'
-    )
-  return readFileList('report-files', text, workspace)
 }
 
 /**
