@@ -351,3 +351,31 @@ describe('weekly: a trend that never invents', () => {
     })
   })
 })
+
+describe('weekly: what the numbers cost', () => {
+  it('a weekly report with written comments costs what it did before every row read was counted: 25 requests', async () => {
+    await withGitHub({}, async gh =>
+      withService({ varyByDate: true }, async sim => {
+        // One page at a time, so the count is the report's and not the machine's.
+        const r = await report(sim, gh, WEEKS.two, { trend: '0', concurrency: '1' })
+        expectSuccess(r)
+        const kinds = sim.requests.map(q => q.kind)
+        const byKind = Object.fromEntries([...new Set(kinds)].map(k => [k, 0]))
+        for (const k of kinds) byKind[k] = (byKind[k] ?? 0) + 1
+        // What the report read before this change (the same simulator, the same inputs): the
+        // rows kept for what a fix did and the quoted comments cost nothing more.
+        expect(byKind).toEqual({
+          visitors: 6,
+          views: 6,
+          searches: 2,
+          feedback: 2,
+          'feedback-comments': 1,
+          'caller-stats': 2,
+          assistant: 6
+        })
+        expect(r.outputs.requests).toBe('25')
+        expect(reports(gh)[0]).toContain('#### What to fix this week')
+      })
+    )
+  })
+})

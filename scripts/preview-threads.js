@@ -207,9 +207,10 @@ async function openedRecords() {
 }
 
 /**
- * The weekly issue over three weeks: each report with compare and trend: 8 (the recipe); after
- * the first, a maintainer asks the agent to fix suggestion 2; the next reports follow its pull
- * request (open, then merged) and take the totals the earlier ones recorded.
+ * The weekly issue over four weeks: each report with compare and trend: 8 (the recipe); after
+ * the first, a maintainer asks the agent to fix suggestion 2; its pull request is merged in the
+ * second week, so that week's report says when the fix is first measured, and the third and
+ * fourth say what it did. Each report takes the totals the earlier ones recorded.
  */
 async function weeklyIssue() {
   return withSims(
@@ -247,13 +248,13 @@ async function weeklyIssue() {
           'Docs health'
         )
       })
-      gh.pulls.set(31, { state: 'open' })
+      gh.pulls.set(31, { state: 'closed', merged_at: '2026-11-12T10:00:00Z' })
       await week('2026-11-09', '2026-11-16')
-      gh.pulls.set(31, { state: 'closed', merged_at: '2026-11-18T10:00:00Z' })
       await week('2026-11-16', '2026-11-23')
+      await week('2026-11-23', '2026-11-30')
       return [
         {
-          title: 'Issue #12, the weekly report over three weeks, and a suggestion fixed on request',
+          title: 'Issue #12, the weekly report over four weeks, and a suggestion fixed on request',
           comments: thread(gh, 12)
         }
       ]
@@ -270,7 +271,7 @@ export async function previewThreads() {
     ['A reply on the code pull request of a merge', fromTheCodePullRequest],
     ['A job asked for on an issue, and the merge of its pull request', fromAnIssue],
     ['The record that a job opened a pull request', openedRecords],
-    ['The weekly report over three weeks', weeklyIssue]
+    ['The weekly report over four weeks', weeklyIssue]
   ]) {
     try {
       made.push({ name, threads: await make() })
