@@ -99,9 +99,10 @@ describe('searches', () => {
       nextCursor: null
     }))
     const s = await readSearches(input(service))
+    // Their searches added: no search is lost.
     expect(s.top.map(q => [q.searchQuery, q.hits, q.prefixes ?? []])).toEqual([
-      ['webhook signature', 90, ['webhook sig']],
-      ['pagination', 80, ['pagin']],
+      ['webhook signature', 130, ['webhook sig']],
+      ['pagination', 110, ['pagin']],
       // A whole word on its own is a query of its own, not "api key" half typed.
       ['api', 20, []],
       ['api key', 10, []]
