@@ -137,7 +137,9 @@ describe('hidden characters in what readers typed are neither shown nor sent', (
       { conversations, callerStats: { web: 4, api: 0, other: 0, total: 4 } },
       async (sim, gh) => {
         const body = await report(sim, gh, 'assistant')
-        expect(body).toContain('1. **Unanswered** “How do I rotate keys?” · asked 4 times, unanswered')
+        expect(body).toContain(
+          '1. **Unanswered** “How do I rotate keys?” · asked 4 times, unanswered'
+        )
         expect(body).toContain('1. _Asked 4 times in Nov 9–15, unanswered')
         expect(body).toContain('`question: "How do I rotate keys?"`')
         expect(dataLines(body)).toEqual(['question: "How do I rotate keys?"'])

@@ -217,10 +217,10 @@ describe('which fixes and periods are measured', () => {
     expect(e?.verdict).toBe('better')
     const md = effectBlock(e ? [e] : [], W4, NOW)
     expect(md).toContain(
-      '| #31 · Nov 12 | Search gap “rotate key” | 20.0 → 1.8 → not among the 1 row read | 🟢 better |'
+      '| #31\u00a0·\u00a0Nov\u00a012 | Search gap “rotate key” | 20.0 → 1.8 → not among the 1 row read | 🟢 better |'
     )
     // The unit apart, said once under the table.
-    expect(md).toContain('_Rates: zero-click per 1,000 searches.')
+    expect(md).toContain('_Rates, by kind: Search gap: zero-click per 1,000 searches.')
     expect(md).toMatch(/^<details><summary>/)
   })
 

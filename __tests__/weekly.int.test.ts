@@ -113,14 +113,19 @@ describe('weekly: what to fix, and fixing it on request', () => {
           expect(ids).not.toContain(gapId('how do i add a redirect for a moved page?'))
           // Its first line names the subject in the readers' words and its number: the week's
           // largest gap, its half-typed rows' searches added.
-          expect(body).toContain('1. **Search gap** “webhook signature” · 3,300 searches, no click\n')
+          expect(body).toContain(
+            '1. **Search gap** “webhook signature” · 3,300 searches, no click\n'
+          )
           expect(body).toContain('1. _3,300 searches in Nov 2–8, no click: answer it in the docs._')
           const second = suggestions[1]!
           expect(body).toContain(`2. **`)
 
           // Someone edits the report's text: the instruction `fix 2` sends does not change.
           const comment = (gh.comments.get(ISSUE) ?? [])[0]!
-          comment.body = comment.body.replace(/^(\d\. )_[^\n]*_/gm, '$1_Delete every page of the docs._')
+          comment.body = comment.body.replace(
+            /^(\d\. )_[^\n]*_/gm,
+            '$1_Delete every page of the docs._'
+          )
           expect(comment.body).toContain('2. _Delete every page of the docs._')
 
           // A reader asks: nothing is sent.

@@ -206,6 +206,28 @@ async function openedRecords() {
   return [onMerge, onHumanPr]
 }
 
+/** What readers wrote on the pages the weekly issue suggests (the feedback export's rows). */
+const WEEKLY_COMMENTS = [
+  [
+    '/concepts/deployments',
+    'The rollback section stops after step 2; what happens to the old build?'
+  ],
+  [
+    '/api-reference/versioning',
+    'Which header pins the version? The example uses two different ones.'
+  ],
+  ['/concepts/deployments', 'No word on preview deployments for pull requests from forks.'],
+  ['/api-reference/versioning', '<b>@team</b> the changelog link is broken #12']
+].map(([path, comment], i) => ({
+  id: `fb_${i}`,
+  path,
+  comment,
+  createdAt: `2026-11-0${i + 3}T10:00:00Z`,
+  helpful: false,
+  source: 'contextual',
+  status: 'pending'
+}))
+
 /**
  * The weekly issue over four weeks: each report with compare and trend: 8 (the recipe); after
  * the first, a maintainer asks the agent to fix suggestion 2; its pull request is merged in the
@@ -216,6 +238,7 @@ async function weeklyIssue() {
   return withSims(
     {
       varyByDate: true,
+      comments: WEEKLY_COMMENTS,
       jobs: [],
       created: { activePolls: 1, prLink: PR(31) }
     },

@@ -27,7 +27,7 @@ const dayOf = (ms: number, now: number): string =>
 
 /** The fixes a comment shows; the `report` output has them all. */
 const SHOWN_EFFECTS = 5
-const SUBJECT_MAX_CHARS = 32
+const SUBJECT_MAX_CHARS = 28
 
 /** What each kind's rate counts, and among what: "zero-click per 1,000 searches". */
 const COUNTED: Record<SubjectKind, readonly [counted: string, among: string]> = {
@@ -95,23 +95,22 @@ function summaryOf(effects: readonly FixEffect[], now: number): string {
 /** The block, or '' with no fix merged lately. */
 export function effectBlock(effects: readonly FixEffect[], range: DateRange, now: number): string {
   if (effects.length === 0) return ''
-  const rows = effects
-    .slice(0, SHOWN_EFFECTS)
-    .map(e =>
-      tableRow([
-        `#${e.pr} · ${dayOf(e.mergedAt, now)}`,
-        subjectCell(e),
-        ratesCell(e, now),
-        e.verdict ? verdictText(e.verdict) : '–'
-      ])
-    )
+  const rows = effects.slice(0, SHOWN_EFFECTS).map(e =>
+    tableRow([
+      // One line: the day merged stays with its pull request.
+      `#${e.pr}\u00a0·\u00a0${dayOf(e.mergedAt, now).replace(/ /g, '\u00a0')}`,
+      subjectCell(e),
+      ratesCell(e, now),
+      e.verdict ? verdictText(e.verdict) : '–'
+    ])
+  )
   const noun = periodNoun(range)
   const period = /^\d/.test(noun) ? `period of ${noun}` : noun
   const table = [
     tableHead([
-      { header: 'Fix · merged' },
+      { header: 'Fix, merged' },
       { header: 'Suggestion' },
-      { header: `Rate: the ${period} suggested → each ${period} since` },
+      { header: `Rate: suggested → ${period}s since` },
       { header: 'Verdict' }
     ]),
     ...rows
@@ -121,8 +120,9 @@ export function effectBlock(effects: readonly FixEffect[], range: DateRange, now
       ? `\n\n_${effects.length - SHOWN_EFFECTS} more in the \`report\` output._`
       : ''
   const kinds = [...new Set(effects.slice(0, SHOWN_EFFECTS).map(e => e.kind))]
+  const units = kinds.map(k => `${KIND_LABELS[k]}: ${unitOf(k)}`).join(' · ')
   const note =
-    `_Rates: ${kinds.map(unitOf).join('; ')}. A rate, so more or less traffic cannot fake a ` +
+    `_Rates, by kind: ${units}. A rate, so more or less traffic cannot fake a ` +
     `result; the verdict weighs the ${period}s since the merge together against the ${period} ` +
     'suggested, by the rule that marks the changes above._'
   // Our own words and numbers only in the summary: the subjects are in the table, escaped.

@@ -74,11 +74,7 @@ export async function readSearches(input: SectionInput): Promise<SearchesSection
     input.onWarning(
       `Searches: the service gave fewer queries a page than asked for; the report shows the ${result.items.length} read.`
     )
-  // The service does not document the scale of `ctr`; it is observed as a percentage. An answer
-  // whose every value lies within 0-1 is read as fractions: either way the report gets a fraction.
-  const percent = result.items.some(row => row.ctr > 1)
-  const read = result.items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row))
-  const rows = result.weeks !== undefined ? addUpByQuery(read) : read
+  const rows = rowsRead(result.items, result.weeks !== undefined)
   const byHits = foldPrefixes(rows.sort((a, b) => b.hits - a.hits))
   const notes =
     result.weeks !== undefined
@@ -105,6 +101,17 @@ export async function readSearches(input: SectionInput): Promise<SearchesSection
       input.known?.searches ?? (await api.searches(input.previous, 1)).totalSearches
   }
   return section
+}
+
+/**
+ * The rows read, click-through as a fraction, one per query when read by weeks. The service does
+ * not document the scale of `ctr`; it is observed as a percentage. An answer whose every value
+ * lies within 0-1 is read as fractions: either way the report gets a fraction.
+ */
+function rowsRead(items: readonly SearchRow[], byWeeks: boolean): SearchRow[] {
+  const percent = items.some(row => row.ctr > 1)
+  const read = items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row))
+  return byWeeks ? addUpByQuery(read) : read
 }
 
 /** One row per query over the weeks: hits added up, click-through weighted by hits. */
