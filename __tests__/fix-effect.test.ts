@@ -16,7 +16,9 @@ import {
 import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import { decodeNumbers, encodeNumbers, type ReportRecords } from '../src/records/report.js'
 import { effectBlock, shownRate } from '../src/report/fix-effect.js'
-import { timesSuggested } from '../src/commands/report-memory.js'
+import { earlierSuggestions, timesSuggested } from '../src/commands/report-memory.js'
+import { suggestionsBlock } from '../src/report/suggestions.js'
+import type { FixState } from '../src/analytics/suggestions.js'
 
 const week = (from: string, to: string) => ({ dateFrom: from, dateTo: to })
 const W1 = week('2026-11-02', '2026-11-09')
@@ -349,5 +351,85 @@ describe('a suggestion made again', () => {
     // A week with no report breaks the row.
     expect(timesSuggested(records([{ range: W2, ids: ['gap:a'] }]), W4, 'gap:a')).toBe(1)
     expect(timesSuggested(undefined, W4, 'gap:a')).toBe(1)
+  })
+})
+
+describe('taken from the last report', () => {
+  const last = {
+    range: W3,
+    at: 0,
+    commentId: 10,
+    suggestions: ['gap:a', 'gap:b', 'page:/c'].map((id, i) => ({
+      n: i + 1,
+      id,
+      subject: id.slice(id.indexOf(':') + 1),
+      instruction: 'x'
+    }))
+  }
+  const records = (fixes: [string, number, number][]): ReportRecords => ({
+    reports: [last],
+    fixes: new Map(fixes.map(([id, commentId, pr]) => [id, { id, at: 0, commentId, pr }])),
+    totals: () => undefined,
+    measured: () => undefined
+  })
+  const states = new Map<string, FixState>([
+    ['gap:a', { pr: 31, state: 'open' }],
+    ['page:/c', { pr: 31, state: 'open' }],
+    ['gap:b', { pr: 30, state: 'merged', mergedAt: Date.UTC(2026, 10, 12) }]
+  ])
+  const line = (
+    r: ReportRecords,
+    held: Parameters<typeof earlierSuggestions>[3] = [],
+    followed = new Set<number>()
+  ) => suggestionsBlock([], earlierSuggestions(r, W4, states, held, followed), '/docs-agent', W4)
+
+  it('lists only what a `fix N` asked for after that report, each pull request once', () => {
+    // `fix 1 3` answered after the report (comment 11): one pull request for both. "gap:b" was
+    // fixed from an older report (comment 5) and suggested again: nobody took it from this one.
+    const r = records([
+      ['gap:a', 11, 31],
+      ['page:/c', 11, 31],
+      ['gap:b', 5, 30]
+    ])
+    expect(line(r)).toBe(
+      '_Taken from the last report:_ “a”, /c: #31 open · its other one not taken'
+    )
+    // Nobody asked after it: no line at all, whatever was asked before.
+    expect(line(records([['gap:b', 5, 30]]))).toBe('')
+  })
+
+  it('says a held fix once: not when its pull request is taken above, nor when what the fix did follows it', () => {
+    const r = records([['gap:a', 11, 31]])
+    const held = [
+      {
+        suggestion: {
+          kind: 'gap' as const,
+          id: 'gap:d',
+          query: 'd',
+          hits: 9,
+          phrasings: ['d'],
+          prefixes: []
+        },
+        fix: { pr: 31, state: 'open' as const }
+      },
+      {
+        suggestion: {
+          kind: 'gap' as const,
+          id: 'gap:e',
+          query: 'e',
+          hits: 9,
+          phrasings: ['e'],
+          prefixes: []
+        },
+        fix: { pr: 33, state: 'merged' as const, mergedAt: Date.UTC(2026, 10, 25) }
+      }
+    ]
+    expect(line(r, held)).toBe(
+      '_Taken from the last report:_ “a”: #31 open · its other 2 not taken  \n' +
+        '_Fixes asked for:_ “e”: #33 merged 2026-11-25'
+    )
+    expect(line(r, held, new Set([33]))).toBe(
+      '_Taken from the last report:_ “a”: #31 open · its other 2 not taken'
+    )
   })
 })
