@@ -5,7 +5,9 @@
 // and a report takes the totals earlier reports recorded instead of asking the service again.
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
+import { generatedFeedback } from '../sim/analytics.js'
 import { gapId } from '../src/analytics/suggestions.js'
+import { escapeText } from '../src/report/markdown.js'
 import { runScenario } from './runner.js'
 import {
   errorsOf,
@@ -368,9 +370,20 @@ describe('weekly: a trend that never invents', () => {
 })
 
 describe('weekly: what the numbers cost', () => {
+  /** What readers wrote on each page with feedback: two comments each, the newest first. */
+  const comments = Array.from({ length: 96 }, (_, i) => ({
+    id: `fb_${i}`,
+    path: generatedFeedback(i % 48).path,
+    comment: `${i < 48 ? 'Missing' : 'Unclear'}: step ${i % 48} says nothing about "scopes" #${i}`,
+    createdAt: `2026-11-1${i % 6}T10:00:00Z`,
+    helpful: false,
+    source: 'contextual',
+    status: 'pending'
+  }))
+
   it('a weekly report with written comments costs what it did before every row read was counted: 25 requests', async () => {
     await withGitHub({}, async gh =>
-      withService({ varyByDate: true }, async sim => {
+      withService({ varyByDate: true, comments }, async sim => {
         // One page at a time, so the count is the report's and not the machine's.
         const r = await report(sim, gh, WEEKS.two, { trend: '0', concurrency: '1' })
         expectSuccess(r)
@@ -389,7 +402,24 @@ describe('weekly: what the numbers cost', () => {
           assistant: 6
         })
         expect(r.outputs.requests).toBe('25')
-        expect(reports(gh)[0]).toContain('#### What to fix this week')
+        // The written comments, quoted one a line under their page's first line, inert; and one
+        // value a line in the instruction the fold shows.
+        const body = reports(gh)[0]!
+        const page = (jsonOf(r).suggestions as Json[]).find(s => s.kind === 'page')!
+        const sent = (page.instruction as string).split('\n')
+        const quoted = sent
+          .filter(l => l.startsWith('comment: '))
+          .map(l => JSON.parse(l.slice('comment: '.length)) as string)
+        expect(quoted).toEqual([
+          expect.stringMatching(/^Missing: /),
+          expect.stringMatching(/^Unclear: /)
+        ])
+        const lines = body.split('\n')
+        const at = lines.findIndex(l => l.startsWith(`${page.n as number}. **Page** `))
+        expect(lines.slice(at + 1, at + 3)).toEqual(
+          quoted.map((c, i) => `   “${escapeText(c)}”${i === 0 ? '  ' : ''}`)
+        )
+        for (const line of sent.slice(3)) expect(body).toContain(`\`${line}\``)
       })
     )
   })
