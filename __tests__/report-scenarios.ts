@@ -17,6 +17,7 @@ import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import type { SectionFailure } from '../src/analytics/sections/section.js'
 import { suggest, type FixState, type StalePage } from '../src/analytics/suggestions.js'
 import type { Trend, TrendPoint } from '../src/analytics/trend.js'
+import type { FixEffect } from '../src/analytics/fix-effect.js'
 import { instructionFor, type EarlierSuggestion } from '../src/report/suggestions.js'
 import { checkStates } from './check-scenarios.js'
 import { forbiddenHint, PROJECT_HINT } from '../src/service/hints.js'
@@ -846,54 +847,60 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
       return {
         ...r,
         suggestions: (r.suggestions ?? []).map((x, i) => (i < 2 ? { ...x, times: 2 + i } : x)),
-        effects: [
-          {
-            id: 'gap:rotate api key',
-            kind: 'gap',
-            subject: 'rotate api key',
-            pr: 31,
-            mergedAt: Date.parse('2026-11-12T15:02:00Z'),
-            suggested: {
-              range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
-              numbers: { count: 40, of: 2000 }
-            },
-            since: [{ range: WEEK, numbers: { count: 4, of: 2200 } }],
-            verdict: 'better'
-          },
-          {
-            id: 'question:how do i test webhooks locally?',
-            kind: 'question',
-            subject: 'How do I test webhooks locally?',
-            pr: 27,
-            mergedAt: Date.parse('2026-10-28T09:40:00Z'),
-            suggested: {
-              range: { dateFrom: '2026-10-19', dateTo: '2026-10-26' },
-              numbers: { count: 9, of: 402 }
-            },
-            since: [
-              {
+        effects: (
+          [
+            {
+              id: 'gap:rotate api key',
+              kind: 'gap',
+              subject: 'rotate api key',
+              pr: 31,
+              mergedAt: Date.parse('2026-11-12T15:02:00Z'),
+              suggested: {
                 range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
-                numbers: { count: 8, of: 388 }
+                numbers: { count: 40, of: 2000 }
               },
-              { range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' }, numbers: { below: 2600 } },
-              { range: WEEK, numbers: { count: 5, of: 420 } }
-            ],
-            verdict: 'unchanged'
-          },
-          {
-            id: 'page:/guides/migrating-from-v1',
-            kind: 'page',
-            subject: '/guides/migrating-from-v1',
-            pr: 33,
-            mergedAt: Date.parse('2026-11-18T11:20:00Z'),
-            suggested: {
-              range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' },
-              numbers: { count: 31, of: 2410 }
+              since: [{ range: WEEK, numbers: { count: 4, of: 2200 } }],
+              verdict: 'better'
             },
-            since: [],
-            firstMeasured: { dateFrom: '2026-11-23', dateTo: '2026-11-30' }
-          }
-        ]
+            {
+              id: 'question:how do i test webhooks locally?',
+              kind: 'question',
+              subject: 'How do I test webhooks locally?',
+              pr: 27,
+              mergedAt: Date.parse('2026-10-28T09:40:00Z'),
+              suggested: {
+                range: { dateFrom: '2026-10-19', dateTo: '2026-10-26' },
+                numbers: { count: 9, of: 402 }
+              },
+              since: [
+                {
+                  range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
+                  numbers: { count: 8, of: 388 }
+                },
+                {
+                  range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' },
+                  numbers: { below: 2600 }
+                },
+                { range: WEEK, numbers: { count: 5, of: 420 } }
+              ],
+              verdict: 'unchanged'
+            },
+            {
+              id: 'page:/guides/migrating-from-v1',
+              kind: 'page',
+              subject: '/guides/migrating-from-v1',
+              pr: 33,
+              mergedAt: Date.parse('2026-11-18T11:20:00Z'),
+              suggested: {
+                range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' },
+                numbers: { count: 31, of: 2410 }
+              },
+              since: [],
+              firstMeasured: { dateFrom: '2026-11-23', dateTo: '2026-11-30' }
+            }
+            // Newest merge first, as fixEffects() gives them.
+          ] satisfies FixEffect[]
+        ).sort((a, b) => b.mergedAt - a.mergedAt)
       }
     },
   'the trend stopped by the quota at the fourth week back': () =>
