@@ -45081,7 +45081,7 @@ const fix_effect_DAY = 86_400_000;
 const dayOf = (ms, now) => shortRange({ dateFrom: isoDay(ms), dateTo: isoDay(ms + fix_effect_DAY) }, now);
 /** The fixes a comment shows; the `report` output has them all. */
 const SHOWN_EFFECTS = 5;
-const fix_effect_SUBJECT_MAX_CHARS = 32;
+const fix_effect_SUBJECT_MAX_CHARS = 28;
 /** What each kind's rate counts, and among what: "zero-click per 1,000 searches". */
 const COUNTED = {
     gap: ['zero-click', 'searches'],
@@ -45143,9 +45143,7 @@ function summaryOf(effects, now) {
 function effectBlock(effects, range, now) {
     if (effects.length === 0)
         return '';
-    const rows = effects
-        .slice(0, SHOWN_EFFECTS)
-        .map(e => tableRow([
+    const rows = effects.slice(0, SHOWN_EFFECTS).map(e => tableRow([
         // One line: the day merged stays with its pull request.
         `#${e.pr}\u00a0·\u00a0${dayOf(e.mergedAt, now).replace(/ /g, '\u00a0')}`,
         subjectCell(e),
@@ -45158,7 +45156,7 @@ function effectBlock(effects, range, now) {
         tableHead([
             { header: 'Fix, merged' },
             { header: 'Suggestion' },
-            { header: `Rate: suggested → each ${period} since` },
+            { header: `Rate: suggested → ${period}s since` },
             { header: 'Verdict' }
         ]),
         ...rows
@@ -45167,7 +45165,8 @@ function effectBlock(effects, range, now) {
         ? `\n\n_${effects.length - SHOWN_EFFECTS} more in the \`report\` output._`
         : '';
     const kinds = [...new Set(effects.slice(0, SHOWN_EFFECTS).map(e => e.kind))];
-    const note = `_Rates: ${kinds.map(unitOf).join('; ')}. A rate, so more or less traffic cannot fake a ` +
+    const units = kinds.map(k => `${KIND_LABELS[k]}: ${unitOf(k)}`).join(' · ');
+    const note = `_Rates, by kind: ${units}. A rate, so more or less traffic cannot fake a ` +
         `result; the verdict weighs the ${period}s since the merge together against the ${period} ` +
         'suggested, by the rule that marks the changes above._';
     // Our own words and numbers only in the summary: the subjects are in the table, escaped.
@@ -47226,11 +47225,7 @@ async function readSearches(input) {
         input.onWarning(`Searches: the reading stopped at a failed page: ${messageOf(result.failure)}`);
     if (result.short)
         input.onWarning(`Searches: the service gave fewer queries a page than asked for; the report shows the ${result.items.length} read.`);
-    // The service does not document the scale of `ctr`; it is observed as a percentage. An answer
-    // whose every value lies within 0-1 is read as fractions: either way the report gets a fraction.
-    const percent = result.items.some(row => row.ctr > 1);
-    const read = result.items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row));
-    const rows = result.weeks !== undefined ? addUpByQuery(read) : read;
+    const rows = rowsRead(result.items, result.weeks !== undefined);
     const byHits = foldPrefixes(rows.sort((a, b) => b.hits - a.hits));
     const notes = result.weeks !== undefined
         ? [
@@ -47256,6 +47251,16 @@ async function readSearches(input) {
             input.known?.searches ?? (await api.searches(input.previous, 1)).totalSearches;
     }
     return section;
+}
+/**
+ * The rows read, click-through as a fraction, one per query when read by weeks. The service does
+ * not document the scale of `ctr`; it is observed as a percentage. An answer whose every value
+ * lies within 0-1 is read as fractions: either way the report gets a fraction.
+ */
+function rowsRead(items, byWeeks) {
+    const percent = items.some(row => row.ctr > 1);
+    const read = items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row));
+    return byWeeks ? addUpByQuery(read) : read;
 }
 /** One row per query over the weeks: hits added up, click-through weighted by hits. */
 function addUpByQuery(rows) {
