@@ -396,6 +396,11 @@ describe('taken from the last report', () => {
     )
     // Nobody asked after it: no line at all, whatever was asked before.
     expect(line(records([['gap:b', 5, 30]]))).toBe('')
+    // The same week written again in a new comment after the fix (a re-run that hides the old
+    // one): the fix was still asked for after that week was first posted.
+    const again = records([['gap:a', 11, 31]])
+    again.reports.unshift({ ...last, commentId: 20 })
+    expect(line(again)).toBe('_Taken from the last report:_ “a”: #31 open · its other 2 not taken')
   })
 
   it('says a held fix once: not when its pull request is taken above, nor when what the fix did follows it', () => {

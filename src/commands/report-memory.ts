@@ -123,9 +123,15 @@ export function earlierSuggestions(
     r =>
       !sameRange(r.range, range) && (range.dateTo === undefined || r.range.dateTo <= range.dateTo)
   )
+  // When that range was first posted: a re-run may write a new comment of it (a hidden series).
+  const posted = Math.min(
+    ...(records?.reports ?? [])
+      .filter(r => last && sameRange(r.range, last.range))
+      .map(r => r.commentId)
+  )
   const listed: EarlierSuggestion[] = (last?.suggestions ?? []).map(s => {
     const asked = records?.fixes.get(s.id)
-    const fix = asked && last && asked.commentId > last.commentId ? fixes.get(s.id) : undefined
+    const fix = asked && asked.commentId > posted ? fixes.get(s.id) : undefined
     return { n: s.n, id: s.id, subject: s.subject, ...(fix ? { fix } : {}) }
   })
   const more = held
