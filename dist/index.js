@@ -46588,9 +46588,13 @@ async function fixStates(ctx, records) {
 function earlierSuggestions(records, range, fixes, held, followed = new Set()) {
     // Newest by range first: the newest report of a range that ended by this one's end.
     const last = records?.reports.find(r => !report_memory_sameRange(r.range, range) && (range.dateTo === undefined || r.range.dateTo <= range.dateTo));
+    // When that range was first posted: a re-run may write a new comment of it (a hidden series).
+    const posted = Math.min(...(records?.reports ?? [])
+        .filter(r => last && report_memory_sameRange(r.range, last.range))
+        .map(r => r.commentId));
     const listed = (last?.suggestions ?? []).map(s => {
         const asked = records?.fixes.get(s.id);
-        const fix = asked && last && asked.commentId > last.commentId ? fixes.get(s.id) : undefined;
+        const fix = asked && asked.commentId > posted ? fixes.get(s.id) : undefined;
         return { n: s.n, id: s.id, subject: s.subject, ...(fix ? { fix } : {}) };
     });
     const more = held
