@@ -84,9 +84,10 @@ const markdown = new Marked({ gfm: true, breaks: false })
 
 /** The text of the instruction as GitHub renders the suggestion: after "↳ ", a line per <br>. */
 function shownText(md: string): string {
+  // The instruction as the report's fold shows it.
   const html = markdown.parse(md) as string
-  const item = /<li>([\s\S]*?)<\/li>/.exec(html)?.[1] ?? ''
-  const shown = item.slice(item.indexOf('↳ ') + 2)
+  const fold = html.slice(html.indexOf('<details'))
+  const shown = /<li>([\s\S]*?)<\/li>/.exec(fold)?.[1] ?? ''
   return shown
     .replace(/<br>\n?/g, '\n')
     .replace(/<[^>]+>/g, '')

@@ -17,6 +17,7 @@ import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import type { SectionFailure } from '../src/analytics/sections/section.js'
 import { suggest, type FixState, type StalePage } from '../src/analytics/suggestions.js'
 import type { Trend, TrendPoint } from '../src/analytics/trend.js'
+import type { FixEffect } from '../src/analytics/fix-effect.js'
 import { instructionFor, type EarlierSuggestion } from '../src/report/suggestions.js'
 import { checkStates } from './check-scenarios.js'
 import { forbiddenHint, PROJECT_HINT } from '../src/service/hints.js'
@@ -832,60 +833,78 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
       ],
       fixes: new Map([['page:/guides/migrating-from-v1', { pr: 32, state: 'open' }]])
     }),
-  'the weekly recipe, a fix measured for the first time, two suggestions made again': () => {
-    const r = weeklyRecipe({
-      earlier: [
-        {
-          n: 1,
-          id: 'gap:rotate api key',
-          subject: 'rotate api key',
-          fix: merged(31, '2026-11-12')
-        },
-        { n: 2, id: 'page:/guides/migrating-from-v1', subject: '/guides/migrating-from-v1' }
-      ]
-    })
-    return {
-      ...r,
-      suggestions: (r.suggestions ?? []).map((x, i) => (i < 2 ? { ...x, times: 2 + i } : x)),
-      effects: [
-        {
-          id: 'gap:rotate api key',
-          kind: 'gap',
-          subject: 'rotate api key',
-          pr: 31,
-          mergedAt: Date.parse('2026-11-12T15:02:00Z'),
-          suggested: {
-            range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
-            numbers: { count: 40, of: 2000 }
+  'the weekly recipe: what three fixes did (better; unchanged, once absent from every row read; merged mid-week), two suggestions made again':
+    () => {
+      const r = weeklyRecipe({
+        earlier: [
+          {
+            n: 1,
+            id: 'gap:rotate api key',
+            subject: 'rotate api key',
+            fix: merged(31, '2026-11-12')
           },
-          since: [{ range: WEEK, numbers: { count: 4, of: 2200 } }],
-          verdict: 'better',
-          first: true
-        },
-        {
-          id: 'question:how do i test webhooks locally?',
-          kind: 'question',
-          subject: 'How do I test webhooks locally?',
-          pr: 27,
-          mergedAt: Date.parse('2026-10-28T09:40:00Z'),
-          suggested: {
-            range: { dateFrom: '2026-10-19', dateTo: '2026-10-26' },
-            numbers: { count: 9, of: 402 }
-          },
-          since: [
+          { n: 2, id: 'page:/guides/migrating-from-v1', subject: '/guides/migrating-from-v1' }
+        ]
+      })
+      return {
+        ...r,
+        suggestions: (r.suggestions ?? []).map((x, i) => (i < 2 ? { ...x, times: 2 + i } : x)),
+        effects: (
+          [
             {
-              range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
-              numbers: { count: 8, of: 388 }
+              id: 'gap:rotate api key',
+              kind: 'gap',
+              subject: 'rotate api key',
+              pr: 31,
+              mergedAt: Date.parse('2026-11-12T15:02:00Z'),
+              suggested: {
+                range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
+                numbers: { count: 40, of: 2000 }
+              },
+              since: [{ range: WEEK, numbers: { count: 4, of: 2200 } }],
+              verdict: 'better'
             },
-            { range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' }, numbers: { below: 10 } },
-            { range: WEEK, numbers: { count: 5, of: 420 } }
-          ],
-          verdict: 'unchanged',
-          first: false
-        }
-      ]
-    }
-  },
+            {
+              id: 'question:how do i test webhooks locally?',
+              kind: 'question',
+              subject: 'How do I test webhooks locally?',
+              pr: 27,
+              mergedAt: Date.parse('2026-10-28T09:40:00Z'),
+              suggested: {
+                range: { dateFrom: '2026-10-19', dateTo: '2026-10-26' },
+                numbers: { count: 9, of: 402 }
+              },
+              since: [
+                {
+                  range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
+                  numbers: { count: 8, of: 388 }
+                },
+                {
+                  range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' },
+                  numbers: { below: 2600 }
+                },
+                { range: WEEK, numbers: { count: 5, of: 420 } }
+              ],
+              verdict: 'unchanged'
+            },
+            {
+              id: 'page:/guides/migrating-from-v1',
+              kind: 'page',
+              subject: '/guides/migrating-from-v1',
+              pr: 33,
+              mergedAt: Date.parse('2026-11-18T11:20:00Z'),
+              suggested: {
+                range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' },
+                numbers: { count: 31, of: 2410 }
+              },
+              since: [],
+              firstMeasured: { dateFrom: '2026-11-23', dateTo: '2026-11-30' }
+            }
+            // Newest merge first, as fixEffects() gives them.
+          ] satisfies FixEffect[]
+        ).sort((a, b) => b.mergedAt - a.mergedAt)
+      }
+    },
   'the trend stopped by the quota at the fourth week back': () =>
     weeklyRecipe({
       trend: trendOf(8, { stopAt: 4, limit: 'quota', requests: 6 }),

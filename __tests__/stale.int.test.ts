@@ -85,10 +85,16 @@ describe('busy pages gone stale', () => {
         const body = gh.comments.get(ISSUE)![0]!.body
         // Its views as the views table shows them.
         const views0 = (views.top as Json[])[0]!.total as number
-        expect(body).toContain(`↳ _${views0.toLocaleString('en-US')} views`)
+        // Its first line names the page, its views and the day its file last changed; the
+        // instruction, folded, says the same.
         expect(body).toMatch(
           new RegExp(
-            `\\*\\*Stale\\*\\* ↳ _[\\d,]+ views.* in Nov 9–15; its file last changed ${day}: update it\\._`
+            `\\*\\*Stale\\*\\* ${top} · ${views0.toLocaleString('en-US')} views.*, unchanged since ${day}\n`
+          )
+        )
+        expect(body).toMatch(
+          new RegExp(
+            `\\d\\. _${views0.toLocaleString('en-US')} views.* in Nov 9–15; its file last changed ${day}: update it\\._`
           )
         )
         expect(body).toContain(`\`path: ${JSON.stringify(top)}\``)

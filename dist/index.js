@@ -11551,7 +11551,7 @@ const MockPool = __nccwpck_require__(4004)
 const { matchValue, buildMockOptions } = __nccwpck_require__(3397)
 const { InvalidArgumentError, UndiciError } = __nccwpck_require__(8707)
 const Dispatcher = __nccwpck_require__(883)
-const Pluralizer = __nccwpck_require__(3910)
+const Pluralizer = __nccwpck_require__(1529)
 const PendingInterceptorsFormatter = __nccwpck_require__(6142)
 
 class MockAgent extends Dispatcher {
@@ -12530,7 +12530,7 @@ module.exports = class PendingInterceptorsFormatter {
 
 /***/ }),
 
-/***/ 3910:
+/***/ 1529:
 /***/ ((module) => {
 
 
@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1529);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2472);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1529:
+/***/ 2472:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39836,7 +39836,7 @@ async function readReportRecords(thread, projectId) {
     const fixes = new Map();
     const totals = new Map();
     const measures = new Map();
-    for (const { key, at } of read) {
+    for (const { key, at, comment } of read) {
         const t = parseRecord('totals', key);
         const m = parseRecord('measure', key);
         const f = parseRecord('fix', key);
@@ -39853,7 +39853,7 @@ async function readReportRecords(thread, projectId) {
         }
         else if (f?.project === projectId && f.id !== '' && !fixes.has(f.id)) {
             const pr = /^[1-9]\d{0,15}$/.test(f.pr) ? Number(f.pr) : undefined;
-            fixes.set(f.id, { id: f.id, at, ...(pr ? { pr } : {}) });
+            fixes.set(f.id, { id: f.id, at, commentId: comment.id, ...(pr ? { pr } : {}) });
         }
     }
     return {
@@ -43427,53 +43427,65 @@ function textKey(text) {
 }
 /**
  * `short` is `long` typed up to the middle of a word: not a whole word of it ("api" is a query of
- * its own beside "api key"), and not a number that goes on ("v1" is no half-typed "v10").
+ * its own beside "api key"), not a number that goes on ("v1" is no half-typed "v10"), and not a
+ * singular beside its plural ("webhook signature" beside "webhook signatures": one topic by the
+ * topic rule, never a prefix).
  */
 function isTypingPrefix(short, long) {
     const letter = /\p{L}/u;
     return (long.length > short.length &&
         long.startsWith(short) &&
         letter.test(short.slice(-1)) &&
-        letter.test(long.charAt(short.length)));
+        letter.test(long.charAt(short.length)) &&
+        !/^e?s(?![\p{L}\p{N}])/u.test(long.slice(short.length)));
 }
 /**
  * Folds each row that is a typing prefix of another into the query it leads to: the row with the
- * most hits among those it starts (followed on, when that one is a prefix too). The query keeps
- * its own hits and click-through: a prefix is the same search, half typed, not another one.
- * Order is kept (most hits first, as the service sends them).
+ * most hits among those it starts, when that one has more hits than it. (That query is never a
+ * prefix folded further: whatever it leads to, the row leads to as well.) Only a row nobody
+ * clicked a result for is typing on the way: a click means the text found something. The
+ * prefix's hits are added to the query (its click-through weighted by them), so no search is
+ * lost: the zero-click searches of the query and its prefixes add up. Most hits first, as the
+ * service sends them (equal hits in the order given).
  */
 function foldPrefixes(rows) {
     const keys = rows.map(row => textKey(row.searchQuery));
-    const into = rows.map((_, i) => {
+    const hitsOf = (i) => (i === undefined ? 0 : (rows[i]?.hits ?? 0));
+    const into = rows.map((row, i) => {
+        if (row.ctr !== 0)
+            return undefined;
         let best;
         keys.forEach((key, j) => {
             if (j === i || !isTypingPrefix(keys[i] ?? '', key))
                 return;
-            if (best === undefined || (rows[j]?.hits ?? 0) > (rows[best]?.hits ?? 0))
+            if (best === undefined || hitsOf(j) > hitsOf(best))
                 best = j;
         });
-        return best;
+        return hitsOf(best) > row.hits ? best : undefined;
     });
-    const target = (i) => {
-        let at = i;
-        // Each step lengthens the text, so the chain ends.
-        while (into[at] !== undefined)
-            at = into[at];
-        return at;
-    };
-    const prefixes = new Map();
+    const folded = new Map();
     rows.forEach((row, i) => {
-        if (into[i] === undefined)
-            return;
-        const t = target(i);
-        prefixes.set(t, [...(prefixes.get(t) ?? []), row.searchQuery]);
+        const t = into[i];
+        if (t !== undefined)
+            folded.set(t, [...(folded.get(t) ?? []), row]);
     });
-    return rows.flatMap((row, i) => {
+    const queries = rows.flatMap((row, i) => {
         if (into[i] !== undefined)
             return [];
-        const folded = prefixes.get(i);
-        return [folded ? { ...row, prefixes: folded } : { ...row }];
+        const prefixes = folded.get(i);
+        return [prefixes ? withPrefixes(row, prefixes) : { ...row }];
     });
+    return queries.sort((a, b) => b.hits - a.hits);
+}
+/** A query with the rows that were it half typed: their hits added, nobody's clicks lost. */
+function withPrefixes(row, prefixes) {
+    const hits = prefixes.reduce((n, p) => n + p.hits, row.hits);
+    return {
+        ...row,
+        hits,
+        ctr: hits === 0 ? row.ctr : (row.ctr * row.hits) / hits,
+        prefixes: prefixes.map(p => p.searchQuery)
+    };
 }
 /**
  * The zero-click queries, split by whether the assistant answered the same question (its text,
@@ -43639,6 +43651,7 @@ function gapSuggestions(searches, assistant) {
         query: t.text,
         hits: t.total,
         phrasings: t.phrasings,
+        variants: t.variants,
         prefixes: t.rows.flatMap(q => q.prefixes ?? [])
     }));
 }
@@ -43649,24 +43662,22 @@ function gapSuggestions(searches, assistant) {
 function topics(rows, textOf, countOf, min) {
     return byTopic(rows.filter(row => textOf(row).trim() !== ''), textOf, countOf)
         .filter(t => t.total >= min)
-        .map(t => ({
-        ...t,
-        text: t.rows[0] ? textOf(t.rows[0]) : '',
-        phrasings: phrasings(t.rows.map(textOf))
-    }));
+        .map(t => {
+        const all = phrasings(t.rows.map(textOf));
+        const text = t.rows[0] ? textOf(t.rows[0]) : '';
+        return { ...t, text, phrasings: all.slice(0, MAX_PHRASINGS), variants: all.length };
+    });
 }
-/** Up to 3 phrasings, as readers typed them, each once (as the report shows them). */
+/** The phrasings, as readers typed them, each once (as the report shows them). */
 function phrasings(texts) {
     const seen = new Set();
-    return texts
-        .filter(text => {
+    return texts.filter(text => {
         const shown = oneLine(text);
         if (shown === '' || seen.has(shown))
             return false;
         seen.add(shown);
         return true;
-    })
-        .slice(0, MAX_PHRASINGS);
+    });
 }
 /** Per 1,000 views: what ranks the pages when their views are known. */
 function perThousand(thumbsDown, views) {
@@ -43720,7 +43731,8 @@ function questionSuggestions(assistant) {
         id: questionId(t.text),
         question: t.text,
         count: t.total,
-        phrasings: t.phrasings
+        phrasings: t.phrasings,
+        variants: t.variants
     }));
 }
 /** The stale pages as suggestions, with the views and 👎 the tables show for them. */
@@ -43891,10 +43903,10 @@ function pointsChangeMatter(points) {
 // period it was suggested and in each complete period since the merge, and the verdict by the
 // rule that marks changes (marks.ts). A rate, not a count, so that a week of more or less traffic
 // cannot fake a result: zero-click searches per 1,000 searches, 👎 per 1,000 views, unanswered
-// per 100 questions. It costs no request: the numbers come from the rows this report read and
-// from what earlier reports in the issue recorded (records/report.ts, kind `measure`). A subject
-// no longer among the rows read is "below the top N", never 0: the rows cannot say how many.
-
+// per 100 questions. It costs no request: the numbers come from every row this report read (not
+// only the rows it shows: a gap people now click, or one below the top, still counts) and from
+// what earlier reports in the issue recorded (records/report.ts, kind `measure`). A subject
+// absent from every row read is "not among the N rows read", never 0: the rows cannot say.
 
 
 
@@ -43916,8 +43928,8 @@ function read(sections, name) {
     return sections.find((x) => x.name === name && x.ok);
 }
 /**
- * A subject's numbers in the rows this report read; undefined when its section was not read (or,
- * for a page, its views were not: a count without its denominator is no rate).
+ * A subject's numbers among every row this report read; undefined when its section was not read
+ * (or, for a page, its views were not: a count without its denominator is no rate).
  */
 function subjectNumbers(sections, id) {
     switch (kindOfId(id)) {
@@ -43925,21 +43937,23 @@ function subjectNumbers(sections, id) {
             const x = read(sections, 'searches');
             if (!x)
                 return undefined;
-            const gaps = contentGaps(x.gaps, read(sections, 'assistant')?.answered).gaps;
-            // The topic's rows (each query once: the gaps are among the top too).
-            const rows = [...new Map([...x.gaps, ...x.top].map(q => [q.searchQuery, q])).values()];
+            // Each query once (the gaps are among the top too, and all among the queries read).
+            const rows = x.queries ?? [
+                ...new Map([...x.gaps, ...x.top].map(q => [q.searchQuery, q])).values()
+            ];
             const topic = rows.filter(q => gapId(q.searchQuery) === currentId(id));
             // Searches that found no click: all of a zero-click row's, the rest's share otherwise.
-            const count = topic.reduce((n, q) => n + Math.round(q.hits * (1 - q.ctr)), 0);
-            return topic.length > 0 ? { count, of: x.totalSearches } : { below: gaps.length };
+            const count = Math.round(topic.reduce((n, q) => n + q.hits * (1 - q.ctr), 0));
+            return topic.length > 0 ? { count, of: x.totalSearches } : { below: x.read };
         }
         case 'page': {
             const x = read(sections, 'feedback');
             if (!x)
                 return undefined;
-            const row = x.top.find(p => pageId(p.path) === id);
+            const rows = x.rows ?? x.top;
+            const row = rows.find(p => pageId(p.path) === id);
             if (!row)
-                return { below: x.top.length };
+                return { below: x.rows ? x.rows.length : x.pages };
             const views = sections.find((v) => v.ok && v.name === 'views');
             const seen = pageRowOf(views, row.path);
             return seen ? { count: row.thumbsDown, of: seen.total } : undefined;
@@ -43948,13 +43962,18 @@ function subjectNumbers(sections, id) {
             const x = read(sections, 'assistant');
             if (!x || x.read === 0)
                 return undefined;
-            const topic = x.top.filter(q => questionId(q.question) === currentId(id));
-            const count = topic.reduce((n, q) => n + q.count, 0);
-            return topic.length > 0 ? { count, of: x.read } : { below: x.top.length };
+            return questionNumbers(x, currentId(id));
         }
         default:
             return undefined;
     }
+}
+/** A question topic's unanswered count among the questions read (0 when all were answered). */
+function questionNumbers(x, id) {
+    const topics = x.topics ?? x.top.map(q => ({ topic: questionId(q.question).slice(9), unanswered: q.count }));
+    const mine = topics.filter(t => `question:${t.topic}` === id);
+    const count = mine.reduce((n, t) => n + t.unanswered, 0);
+    return mine.length > 0 ? { count, of: x.read } : { below: x.read };
 }
 /**
  * The verdict on the periods since the merge taken together, against the period suggested, by
@@ -44000,7 +44019,7 @@ function fixEffects(input) {
         const { pr, mergedAt } = fix;
         if (fix.state !== 'merged' || !kind || pr === undefined || mergedAt === undefined)
             continue;
-        if (mergedAt < start - EFFECT_PERIODS * length || mergedAt >= start + length)
+        if (mergedAt < start - EFFECT_PERIODS * length)
             continue;
         const effect = effectOf(input, { id, kind, pr, mergedAt }, length);
         if (effect)
@@ -44020,29 +44039,67 @@ function effectOf(input, fix, length) {
     const before = input.recorded(suggestedIn.range, fix.id);
     if (!isCounted(before))
         return undefined;
+    const subject = suggestedIn.suggestions.find(s => s.id === fix.id)?.subject ?? '';
+    const known = { ...fix, subject, suggested: { range: suggestedIn.range, numbers: before } };
+    const since = measuredSince(input, fix, length);
+    if (since.length === 0) {
+        // Merged after this period began: said now, measured by a later report.
+        const start = parseInstant(input.range.dateFrom) ?? Infinity;
+        const firstMeasured = fix.mergedAt > start && firstPeriodAfter(input.range, fix.mergedAt);
+        return firstMeasured ? { ...known, since, firstMeasured } : undefined;
+    }
+    const verdict = verdictOf(fix.kind, before, since.map(p => p.numbers));
+    // A subject gone from every row read is rarer than the rows read can show: a "worse" of the
+    // periods before would say the opposite of what the newest period says.
+    const gone = !isCounted(since.at(-1)?.numbers);
+    const kept = verdict === 'worse' && gone ? undefined : verdict;
+    return { ...known, since, ...(kept ? { verdict: kept } : {}) };
+}
+/** Each complete period since the merge that this report or an earlier one measured. */
+function measuredSince(input, fix, length) {
     const periods = [...input.reports.map(r => r.range), input.range]
         .filter((r, i, all) => all.findIndex(o => sameRange(o, r)) === i)
         .filter(r => lengthOf(r) === length && r.dateTo <= input.range.dateTo)
         .filter(r => (parseInstant(r.dateFrom) ?? -Infinity) >= fix.mergedAt)
         .sort((a, b) => (a.dateFrom < b.dateFrom ? -1 : 1));
-    const since = periods.flatMap((range) => {
+    return periods.flatMap((range) => {
         const numbers = sameRange(range, input.range)
             ? subjectNumbers(input.sections, fix.id)
             : input.recorded(range, fix.id);
         return numbers ? [{ range, numbers }] : [];
     });
-    if (since.length === 0)
+}
+/**
+ * The first period after `range`, of its kind (the next calendar month for a month, else the
+ * same length), that begins at or after `at`: its report is the first to measure a fix merged
+ * then. Undefined past a year of periods (no report would follow it that far).
+ */
+function firstPeriodAfter(range, at) {
+    let next = periodAfter(range);
+    for (let i = 0; next && i < 400; i++) {
+        const from = parseInstant(next.dateFrom);
+        if (from === undefined)
+            return undefined;
+        if (from >= at)
+            return next;
+        next = periodAfter(next);
+    }
+    return undefined;
+}
+/** The period right after a range: the next calendar month for a month, else the same length. */
+function periodAfter(range) {
+    const from = parseInstant(range.dateFrom);
+    const to = parseInstant(range.dateTo);
+    if (from === undefined || to === undefined || to <= from)
         return undefined;
-    const verdict = verdictOf(fix.kind, before, since.map(p => p.numbers));
-    const subject = suggestedIn.suggestions.find(s => s.id === fix.id)?.subject ?? '';
-    return {
-        ...fix,
-        subject,
-        suggested: { range: suggestedIn.range, numbers: before },
-        since,
-        ...(verdict ? { verdict } : {}),
-        first: since.every(p => sameRange(p.range, input.range))
-    };
+    const f = new Date(from);
+    const t = new Date(to);
+    const month = f.getUTCDate() === 1 &&
+        t.getUTCDate() === 1 &&
+        t.getUTCFullYear() * 12 + t.getUTCMonth() - (f.getUTCFullYear() * 12 + f.getUTCMonth()) === 1;
+    const end = month ? Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 1) : to + (to - from);
+    const days = /^\d{4}-\d{2}-\d{2}$/.test(range.dateTo);
+    return { dateFrom: range.dateTo, dateTo: days ? isoDay(end) : new Date(end).toISOString() };
 }
 /** The subjects whose numbers a report records: those it suggests and those it measures. */
 function subjectsToRecord(suggested, effects, fixes) {
@@ -44069,7 +44126,8 @@ function effectJson(e) {
         per: RATE_PER[e.kind],
         suggested: period(e.suggested),
         since: e.since.map(period),
-        verdict: e.verdict ?? null
+        verdict: e.verdict ?? null,
+        ...(e.firstMeasured ? { firstMeasured: e.firstMeasured } : {})
     };
 }
 
@@ -44774,10 +44832,10 @@ const suggestions_PATH_MAX_CHARS = 90;
 /** A written comment, as quoted: long enough for what is missing, short enough to scan. */
 const COMMENT_MAX_CHARS = 120;
 /**
- * The instruction for the docs agent: the action's words on the first line, short (the report
- * shows it as the suggestion itself), then what readers typed in a data block (public-text.ts):
- * the subject on one line, the topic's phrasings or the page's comments on one more. Sent as it
- * is shown, and the report's record holds exactly it.
+ * The instruction for the docs agent: the action's words on the first line, short, then what
+ * readers typed in a data block (public-text.ts), one value a line: the topic's phrasings, or the
+ * page and each comment written on it. Sent as it is shown, and the report's record holds
+ * exactly it.
  */
 function instructionFor(s, range, now) {
     const when = shortRange(range, now);
@@ -44785,30 +44843,27 @@ function instructionFor(s, range, now) {
     const block = (label, values) => `${sentenceOf(s, when)}${again}\n\n${dataBlock(label, values)}`;
     switch (s.kind) {
         case 'gap':
-            return block('What readers typed', [topicValue('query', 'queries', s.phrasings, s.query)]);
+            return block('What readers typed', phrasingValues('query', s.phrasings, s.query));
         case 'page':
             return block(s.comments?.length ? 'The page and what readers wrote' : 'The page', [
                 ['path', subjectOf(s)],
-                ...(s.comments?.length
-                    ? [
-                        ['comments', s.comments.map(c => publicText(c, COMMENT_MAX_CHARS))]
-                    ]
-                    : [])
+                ...shownComments(s).map((c) => ['comment', c])
             ]);
         case 'question':
-            return block('What readers asked the assistant', [
-                topicValue('question', 'questions', s.phrasings, s.question)
-            ]);
+            return block('What readers asked the assistant', phrasingValues('question', s.phrasings, s.question));
         case 'stale':
             return block('The page', [['path', subjectOf(s)]]);
     }
 }
-/** One phrasing as a value, several as one list (the first is the subject). */
-function topicValue(one, many, phrasings, subject) {
-    const max = one === 'query' ? suggestions_QUERY_MAX_CHARS : suggestions_QUESTION_MAX_CHARS;
-    return phrasings.length > 1
-        ? [many, phrasings.map(p => publicText(p, max))]
-        : [one, publicText(subject, max)];
+/** A topic's phrasings, one value each (the first is the subject), or the subject alone. */
+function phrasingValues(name, phrasings, subject) {
+    const max = name === 'query' ? suggestions_QUERY_MAX_CHARS : suggestions_QUESTION_MAX_CHARS;
+    const texts = phrasings.length > 1 ? phrasings : [subject];
+    return texts.map(p => [name, publicText(p, max)]);
+}
+/** A page's written comments as sent and quoted: cleaned, each cut at 120 characters. */
+function shownComments(s) {
+    return s.kind === 'page' ? (s.comments ?? []).map(c => publicText(c, COMMENT_MAX_CHARS)) : [];
 }
 /**
  * The action's sentence: the numbers that make it a suggestion, and what to do. Short, so that
@@ -44869,43 +44924,69 @@ function codeSpan(line) {
     return `${fence}${pad}${line}${pad}${fence}`;
 }
 /**
- * The block: numbered suggestions, how to start the agent on one, and the states of the last
- * report's suggestions. Empty when there is nothing to say.
+ * The block: the numbered suggestions, each on a line of its own that names its subject (and a
+ * page's comments, quoted one a line), the instructions they carry in one fold, how to start the
+ * agent on one, and what became of the last report's suggestions. Empty with nothing to say.
  */
 function suggestionsBlock(suggestions, earlier, trigger, range, pagesWithoutFile = 0) {
-    const blocks = [];
-    if (suggestions.length > 0) {
-        const items = suggestions.map(s => {
-            // Marks of the report's own, before the instruction (which is shown whole after "↳").
-            const again = s.after?.pr
-                ? ` (again after #${s.after.pr})`
-                : s.times !== undefined && s.times > 1
-                    ? ` (again, ${nthPeriod(s.times, range)})`
-                    : '';
-            return `${s.n}. **${KIND_LABELS[s.kind]}**${again} ↳ ${shownInstruction(s.instruction)}`;
-        });
-        blocks.push(`#### What to fix ${thisPeriod(range)}`, items.join('\n'));
-        const notes = [
-            ...(trigger
-                ? [
-                    `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
-                ]
-                : []),
-            ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : [])
-        ];
-        // The last report's suggestions taken: a line of the same paragraph (no gap), so the
-        // overview, trend and suggestions stay on one screen.
-        const states = earlierLine(earlier);
-        if (states)
-            notes.push(states);
-        if (notes.length > 0)
-            blocks.push(notes.join('  \n'));
-        return blocks.join('\n\n');
-    }
     const states = earlierLine(earlier);
-    if (states)
-        blocks.push(states);
-    return blocks.join('\n\n');
+    if (suggestions.length === 0)
+        return states;
+    const notes = [
+        ...(trigger
+            ? [
+                `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
+            ]
+            : []),
+        ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : []),
+        // A line of the same paragraph (no gap), so the overview, trend and suggestions stay on one
+        // screen.
+        ...(states ? [states] : [])
+    ];
+    const sent = suggestions.map(s => `${s.n}. ${shownInstruction(s.instruction)}`);
+    return [
+        `#### What to fix ${thisPeriod(range)}`,
+        suggestions.map(s => itemOf(s, range)).join('\n'),
+        details('The instructions, as the docs agent gets them', sent.join('\n')),
+        ...(notes.length > 0 ? [notes.join('  \n')] : [])
+    ].join('\n\n');
+}
+/** The readers' words on a suggestion's first line, clipped: the fold holds them whole. */
+const LINE_SUBJECT_MAX_CHARS = 48;
+/**
+ * "1. **Search gap** “error rate limit” (+1 phrasing) · 577 searches, no click": the subject in
+ * the readers' own words and the number that makes it a suggestion, then the report's own marks;
+ * a page's written comments under it, quoted, one a line, as the instruction carries them.
+ */
+function itemOf(s, range) {
+    const subject = inlineSubject(s.kind === 'page' || s.kind === 'stale', subjectOf(s), LINE_SUBJECT_MAX_CHARS);
+    const others = s.kind === 'gap' || s.kind === 'question' ? (s.variants ?? s.phrasings.length) - 1 : 0;
+    const more = others > 0 ? ` (+${plural(others, 'phrasing')})` : '';
+    const again = s.after?.pr
+        ? ` (again after #${s.after.pr})`
+        : s.times !== undefined && s.times > 1
+            ? ` (again, ${nthPeriod(s.times, range)})`
+            : '';
+    const head = `${s.n}. **${KIND_LABELS[s.kind]}** ${subject}${more} · ${evidenceOf(s)}${again}`;
+    return [head, ...shownComments(s).map(c => `   “${escapeText(c)}”`)].join('  \n');
+}
+/** The number that makes it a suggestion, in a few words. */
+function evidenceOf(s) {
+    switch (s.kind) {
+        case 'gap':
+            return `${plural(s.hits, 'search', 'searches')}, no click`;
+        case 'page':
+            return `${formatNumber(s.thumbsDown)} 👎, ${formatNumber(s.thumbsUp)} 👍${s.views !== undefined ? `, ${plural(s.views, 'view')}` : ''}`;
+        case 'question':
+            return `asked ${plural(s.count, 'time')}, unanswered`;
+        case 'stale': {
+            const seen = [
+                ...(s.views !== undefined ? [plural(s.views, 'view')] : []),
+                ...(s.thumbsDown !== undefined ? [`${formatNumber(s.thumbsDown)} 👎`] : [])
+            ];
+            return [...seen, `unchanged since ${isoDay(s.lastChanged)}`].join(', ');
+        }
+    }
 }
 /** Pages whose age could not be told: their file is not under the docs root. */
 function withoutFileNote(n) {
@@ -44953,34 +45034,50 @@ function inlineSubject(isPage, subject, maxChars) {
 /** An earlier suggestion's subject in the line of their states. */
 const shownSubject = (e) => inlineSubject(e.id.startsWith('page:'), e.subject, 40);
 /**
- * What became of the last report's suggestions that someone took, by subject (never by the last
- * report's numbers, which this report's own 1–5 would be read as); none taken, no line. Those
- * nobody took are counted only: one the data still raises is marked "suggested again" above.
+ * What became of the last report's suggestions that a `fix N` asked for, by subject (never by the
+ * last report's numbers, which this report's own 1–5 would be read as), each once, those of one
+ * pull request together; none taken, no line. Those nobody took are counted only. Then the fixes
+ * that hold back what the data raises again, each pull request once and none already said.
  */
 function earlierLine(earlier) {
-    const item = (e) => `${shownSubject(e)}: ${stateOf(e.fix)}`;
     const numbered = earlier.filter(e => e.n !== undefined);
     const taken = numbered.filter(e => e.fix);
     const untaken = numbered.length - taken.length;
-    const fixing = earlier.filter(e => e.n === undefined).map(item);
+    const said = new Set(taken.map(e => stateOf(e.fix)));
+    const fixing = earlier.filter(e => e.n === undefined && !said.has(stateOf(e.fix)));
+    const others = untaken === 1 ? 'its other one' : `its other ${untaken}`;
     return [
         ...(taken.length > 0
             ? [
-                `_Taken from the last report:_ ${taken.map(item).join(' · ')}` +
-                    (untaken > 0
-                        ? ` · ${untaken === 1 ? 'its other one' : `its other ${untaken}`} not taken`
-                        : '')
+                `_Taken from the last report:_ ${byFix(taken)}` +
+                    (untaken > 0 ? ` · ${others} not taken` : '')
             ]
             : []),
-        ...(fixing.length > 0 ? [`_Fixes asked for:_ ${fixing.join(' · ')}`] : [])
+        ...(fixing.length > 0 ? [`_Fixes asked for:_ ${byFix(fixing)}`] : [])
     ].join('  \n');
+}
+/** "“rotate key”, /api/auth: #31 open · “webhooks”: #32 merged 2026-11-12": each fix once. */
+function byFix(list) {
+    const groups = new Map();
+    for (const e of list) {
+        const state = stateOf(e.fix);
+        const subjects = groups.get(state) ?? [];
+        const subject = shownSubject(e);
+        if (!subjects.includes(subject))
+            subjects.push(subject);
+        groups.set(state, subjects);
+    }
+    return [...groups].map(([state, subjects]) => `${subjects.join(', ')}: ${state}`).join(' · ');
 }
 
 ;// CONCATENATED MODULE: ./src/report/fix-effect.ts
 // "What the fix did": per suggestion whose pull request was merged lately, the subject's rate in
 // the period it was suggested and in each complete period since the merge, and the verdict
-// (analytics/fix-effect.ts). Folded to one line like the tables below it, and open when a fix
-// is measured for the first time. The subject is text from the public: escaped and clipped.
+// (analytics/fix-effect.ts); a fix merged too late for any period says which report first
+// measures it. Folded to one line that gives each fix's own verdict, like the tables below it, so
+// the overview, trend and suggestions stay on one screen. One short row per fix: its rates, its
+// verdict apart, the units said once under the table. The subject is text from the public:
+// escaped and clipped.
 
 
 
@@ -44991,7 +45088,7 @@ const fix_effect_DAY = 86_400_000;
 const dayOf = (ms, now) => shortRange({ dateFrom: isoDay(ms), dateTo: isoDay(ms + fix_effect_DAY) }, now);
 /** The fixes a comment shows; the `report` output has them all. */
 const SHOWN_EFFECTS = 5;
-const fix_effect_SUBJECT_MAX_CHARS = 36;
+const fix_effect_SUBJECT_MAX_CHARS = 28;
 /** What each kind's rate counts, and among what: "zero-click per 1,000 searches". */
 const COUNTED = {
     gap: ['zero-click', 'searches'],
@@ -45001,45 +45098,62 @@ const COUNTED = {
 const unitOf = (kind) => `${COUNTED[kind][0]} per ${formatNumber(RATE_PER[kind])} ${COUNTED[kind][1]}`;
 /** "🟢 better", "🔴 worse", "unchanged". */
 const verdictText = (v) => (v === 'unchanged' ? v : `${MARKS[v]} ${v}`);
-/** "20.0", or "below the top 10 now" (never 0: the rows read cannot say how many). */
+/** "20.0", or "not among the 100 rows read" (never 0: the rows read cannot say how many). */
 function shownRate(kind, n) {
     if (!isCounted(n))
-        return n.below > 0 ? `below the top ${n.below} now` : 'not among the rows read now';
+        return `not among the ${plural(n.below, 'row')} read`;
     const rate = rateOf(kind, n);
     return rate === undefined ? '–' : rate.toFixed(1);
 }
+/** "first measured in the report for Nov 16–22". */
+const firstMeasuredText = (range, now) => `first measured in the report for ${shortRange(range, now)}`;
 /** "Search gap “rotate key”", "Page /api/auth": the suggestion as the report named it. */
 function subjectCell(e) {
     return `${KIND_LABELS[e.kind]} ${inlineSubject(e.kind === 'page', e.subject, fix_effect_SUBJECT_MAX_CHARS)}`;
 }
-/** "20.0 → 1.8 → 1.1 zero-click per 1,000 searches", its periods in small type under it. */
+/** "20.0 → 1.8 → 1.1", or "20.0 → first measured in the report for Nov 16–22". */
 function ratesCell(e, now) {
-    const periods = [e.suggested, ...e.since];
-    const rates = periods.map(p => shownRate(e.kind, p.numbers)).join(' → ');
-    const when = periods.map(p => shortRange(p.range, now)).join(' → ');
-    return `${rates} ${unitOf(e.kind)}<br><sub>${when}</sub>`;
+    const rates = [e.suggested, ...e.since].map(p => shownRate(e.kind, p.numbers));
+    if (e.firstMeasured)
+        rates.push(firstMeasuredText(e.firstMeasured, now));
+    return rates.join(' → ');
 }
-/** The one line the block folds to: the newest fix, its first and last rate, its verdict. */
-function summaryOf(effects) {
+/** A fix's standing in a word or two: its verdict, when it is first measured, or none yet. */
+function standing(e, now) {
+    if (e.verdict)
+        return verdictText(e.verdict);
+    if (e.firstMeasured)
+        return `measured from ${shortRange(e.firstMeasured, now)}`;
+    return 'no verdict yet';
+}
+/**
+ * The one line the block folds to: each fix's own verdict (or when it is first measured); with
+ * one fix, its first and last rate too.
+ */
+function summaryOf(effects, now) {
     const [e] = effects;
     if (!e)
         return '';
-    const last = e.since.at(-1);
-    const rates = `${shownRate(e.kind, e.suggested.numbers)} → ${last ? shownRate(e.kind, last.numbers) : '–'}`;
-    const verdict = e.verdict ? `, ${verdictText(e.verdict)}` : '';
-    const more = effects.length > 1 ? ` · ${effects.length - 1} more` : '';
-    return `#${e.pr}: ${rates} ${unitOf(e.kind)}${verdict}${more}`;
+    if (effects.length === 1) {
+        if (e.firstMeasured)
+            return `#${e.pr} merged ${dayOf(e.mergedAt, now)}: ${firstMeasuredText(e.firstMeasured, now)}`;
+        const last = e.since.at(-1);
+        const rates = `${shownRate(e.kind, e.suggested.numbers)} → ${last ? shownRate(e.kind, last.numbers) : '–'}`;
+        const verdict = e.verdict ? `, ${verdictText(e.verdict)}` : '';
+        return `#${e.pr}: ${rates} ${unitOf(e.kind)}${verdict}`;
+    }
+    const shown = effects.slice(0, SHOWN_EFFECTS).map(x => `#${x.pr} ${standing(x, now)}`);
+    const more = effects.length > SHOWN_EFFECTS ? [`${effects.length - SHOWN_EFFECTS} more`] : [];
+    return [...shown, ...more].join(' · ');
 }
-/** The block, or '' with no fix measured. */
+/** The block, or '' with no fix merged lately. */
 function effectBlock(effects, range, now) {
     if (effects.length === 0)
         return '';
-    const rows = effects
-        .slice(0, SHOWN_EFFECTS)
-        .map(e => tableRow([
-        `#${e.pr}`,
+    const rows = effects.slice(0, SHOWN_EFFECTS).map(e => tableRow([
+        // One line: the day merged stays with its pull request.
+        `#${e.pr}\u00a0·\u00a0${dayOf(e.mergedAt, now).replace(/ /g, '\u00a0')}`,
         subjectCell(e),
-        dayOf(e.mergedAt, now),
         ratesCell(e, now),
         e.verdict ? verdictText(e.verdict) : '–'
     ]));
@@ -45047,10 +45161,9 @@ function effectBlock(effects, range, now) {
     const period = /^\d/.test(noun) ? `period of ${noun}` : noun;
     const table = [
         tableHead([
-            { header: 'Fix' },
+            { header: 'Fix, merged' },
             { header: 'Suggestion' },
-            { header: 'Merged' },
-            { header: `Rate when suggested → each ${period} since` },
+            { header: `Rate: suggested → ${period}s since` },
             { header: 'Verdict' }
         ]),
         ...rows
@@ -45058,11 +45171,13 @@ function effectBlock(effects, range, now) {
     const cut = effects.length > SHOWN_EFFECTS
         ? `\n\n_${effects.length - SHOWN_EFFECTS} more in the \`report\` output._`
         : '';
-    const note = `Each fixed suggestion's rate in the ${period} it was suggested, then in each complete ` +
-        `${period} since its pull request was merged (a rate, so more or less traffic cannot fake ` +
-        'a result); the verdict weighs those together by the rule that marks the changes above.';
-    // Our own words and numbers only: the subjects are in the table, escaped.
-    return details(`<b>What the fix did</b> · ${summaryOf(effects)}`, `${note}\n\n${table}${cut}`, effects.some(e => e.first));
+    const kinds = [...new Set(effects.slice(0, SHOWN_EFFECTS).map(e => e.kind))];
+    const units = kinds.map(k => `${KIND_LABELS[k]}: ${unitOf(k)}`).join(' · ');
+    const note = `_Rates, by kind: ${units}. A rate, so more or less traffic cannot fake a ` +
+        `result; the verdict weighs the ${period}s since the merge together against the ${period} ` +
+        'suggested, by the rule that marks the changes above._';
+    // Our own words and numbers only in the summary: the subjects are in the table, escaped.
+    return details(`<b>What the fix did</b> · ${summaryOf(effects, now)}`, `${table}${cut}\n\n${note}`);
 }
 
 ;// CONCATENATED MODULE: ./src/report/health.ts
@@ -46591,6 +46706,10 @@ function knownTotals(sections, previous, records) {
         ? mergeTotals(before, records?.totals(range))
         : records?.totals(range);
 }
+/** The pages a fix was asked for on: what the fix did needs their views. */
+function fixedPages(records) {
+    return [...(records?.fixes.keys() ?? [])].flatMap(id => id.startsWith('page:') ? [id.slice(5)] : []);
+}
 /** The most pull requests a report looks up: the newest fixes asked for. */
 const MAX_FIX_LOOKUPS = 20;
 /** Where each fix asked for in this issue stands, by suggestion id (one GitHub read per PR). */
@@ -46617,19 +46736,27 @@ async function fixStates(ctx, records) {
     return states;
 }
 /**
- * The suggestions of the newest earlier report (another range) and what became of each; then
- * those the data raises again but a fix holds back (`held`), so a fix's pull request is followed
- * until the report suggests the thing again or stops raising it.
+ * The suggestions of the newest earlier report (another range), each with what became of it when
+ * a `/docs-agent fix N` asked for it from that report (its answer written after the report);
+ * then those the data raises again but a fix holds back (`held`), so a fix's pull request is
+ * followed until the report suggests the thing again or stops raising it; none whose pull
+ * request "What the fix did" already follows (`followed`).
  */
-function earlierSuggestions(records, range, fixes, held) {
+function earlierSuggestions(records, range, fixes, held, followed = new Set()) {
     // Newest by range first: the newest report of a range that ended by this one's end.
     const last = records?.reports.find(r => !report_memory_sameRange(r.range, range) && (range.dateTo === undefined || r.range.dateTo <= range.dateTo));
+    // When that range was first posted: a re-run may write a new comment of it (a hidden series).
+    const posted = Math.min(...(records?.reports ?? [])
+        .filter(r => last && report_memory_sameRange(r.range, last.range))
+        .map(r => r.commentId));
     const listed = (last?.suggestions ?? []).map(s => {
-        const fix = fixes.get(s.id);
+        const asked = records?.fixes.get(s.id);
+        const fix = asked && asked.commentId > posted ? fixes.get(s.id) : undefined;
         return { n: s.n, id: s.id, subject: s.subject, ...(fix ? { fix } : {}) };
     });
     const more = held
         .filter(h => !listed.some(e => e.id === h.suggestion.id))
+        .filter(h => h.fix.pr === undefined || !followed.has(h.fix.pr))
         .map(h => ({ id: h.suggestion.id, subject: subjectOf(h.suggestion), fix: h.fix }));
     return [...listed, ...more];
 }
@@ -46910,6 +47037,7 @@ async function readAssistant(input) {
         unanswered: unanswered.length,
         complete: result.complete,
         top: groupQuestions(unanswered).slice(0, input.top),
+        topics: questionTopics(result.items),
         answered: mostlyAnswered(result.items),
         ...caveats(result.notes, cursorIncomplete('Assistant', 'questions', result), result.narrowed)
     };
@@ -46924,6 +47052,14 @@ async function readAssistant(input) {
 function shareOf(questions) {
     const unanswered = questions.filter(c => c.resolutionStatus === 'unanswered').length;
     return { unanswered, read: questions.length };
+}
+/** Each topic of the questions read, with how often it was asked and went unanswered. */
+function questionTopics(questions) {
+    return byTopic(questions, c => c.query, () => 1).map(t => ({
+        topic: t.key,
+        asked: t.total,
+        unanswered: t.rows.filter(c => c.resolutionStatus === 'unanswered').length
+    }));
 }
 /** The texts of the questions answered more often than they went unanswered. */
 function mostlyAnswered(questions) {
@@ -47189,6 +47325,23 @@ async function readFeedbackPage(api, range) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/analytics/sections/feedback-rows.ts
+
+
+async function readFeedbackRows(input) {
+    let rows;
+    const api = Object.create(input.api);
+    api.feedbackByPage = async (...args) => {
+        const page = await input.api.feedbackByPage(...args);
+        // The range's own read (asked again with fewer pages after a gateway timeout: the last).
+        if (args[0] === input.range)
+            rows = page.feedback;
+        return page;
+    };
+    const section = await readFeedback({ ...input, api });
+    return rows ? { ...section, rows: eachPathOnce(rows) } : section;
+}
+
 ;// CONCATENATED MODULE: ./src/analytics/sections/searches.ts
 
 
@@ -47233,11 +47386,7 @@ async function readSearches(input) {
         input.onWarning(`Searches: the reading stopped at a failed page: ${messageOf(result.failure)}`);
     if (result.short)
         input.onWarning(`Searches: the service gave fewer queries a page than asked for; the report shows the ${result.items.length} read.`);
-    // The service does not document the scale of `ctr`; it is observed as a percentage. An answer
-    // whose every value lies within 0-1 is read as fractions: either way the report gets a fraction.
-    const percent = result.items.some(row => row.ctr > 1);
-    const read = result.items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row));
-    const rows = result.weeks !== undefined ? addUpByQuery(read) : read;
+    const rows = rowsRead(result.items, result.weeks !== undefined);
     const byHits = foldPrefixes(rows.sort((a, b) => b.hits - a.hits));
     const notes = result.weeks !== undefined
         ? [
@@ -47252,6 +47401,7 @@ async function readSearches(input) {
         totalSearches: [...totals.values()].reduce((sum, n) => sum + n, 0),
         top: byHits.slice(0, input.top),
         gaps: byHits.filter(row => row.ctr === 0).slice(0, input.top),
+        queries: byHits,
         read: rows.length,
         folded: rows.length - byHits.length,
         complete: result.complete,
@@ -47262,6 +47412,16 @@ async function readSearches(input) {
             input.known?.searches ?? (await api.searches(input.previous, 1)).totalSearches;
     }
     return section;
+}
+/**
+ * The rows read, click-through as a fraction, one per query when read by weeks. The service does
+ * not document the scale of `ctr`; it is observed as a percentage. An answer whose every value
+ * lies within 0-1 is read as fractions: either way the report gets a fraction.
+ */
+function rowsRead(items, byWeeks) {
+    const percent = items.some(row => row.ctr > 1);
+    const read = items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row));
+    return byWeeks ? addUpByQuery(read) : read;
 }
 /** One row per query over the weeks: hits added up, click-through weighted by hits. */
 function addUpByQuery(rows) {
@@ -47485,7 +47645,7 @@ const READERS = {
     visitors: readVisitors,
     views: readViews,
     searches: readSearches,
-    feedback: readFeedback,
+    feedback: readFeedbackRows,
     assistant: readAssistant
 };
 /**
@@ -47606,7 +47766,8 @@ function limitOf(stop) {
 }
 /**
  * The pages other sections show, for the page sections to keep their rows: the visitors' top
- * pages for the views beside them, and the pages with feedback for their views.
+ * pages for the views beside them, the pages with feedback for their views, and the pages a fix
+ * is measured on (what the fix did weighs their 👎 against their views).
  */
 function withShownPaths(input, name, sections) {
     if (name !== 'views')
@@ -47618,6 +47779,7 @@ function withShownPaths(input, name, sections) {
             return x.top.map(row => row.path);
         return [];
     });
+    paths.push(...(input.measuredPaths ?? []));
     return paths.length > 0 ? { ...input, shownPaths: [...new Set(paths)] } : input;
 }
 function logOutcome(outcome, calls) {
@@ -47885,7 +48047,12 @@ async function runReport(ctx) {
 async function readReport(ctx, records) {
     const s = ctx.settings;
     const known = s.previous ? records?.totals(s.previous) : undefined;
-    const input = { ...sectionInput(ctx, { withPrevious: true }), ...(known ? { known } : {}) };
+    const measuredPaths = fixedPages(records);
+    const input = {
+        ...sectionInput(ctx, { withPrevious: true }),
+        ...(known ? { known } : {}),
+        ...(measuredPaths.length > 0 ? { measuredPaths } : {})
+    };
     const sections = [];
     ctx.result.onCancel = signal => {
         const read = sections.filter(x => x.ok).map(x => x.name);
@@ -47923,7 +48090,7 @@ async function composeReport(ctx, { sections, stop, trend }, records) {
         ...(trend ? { trend } : {}),
         ...(incomplete ? { incomplete } : {}),
         suggestions,
-        earlier: earlierSuggestions(records, s.range, fixes, suggested.held),
+        earlier: earlierSuggestions(records, s.range, fixes, suggested.held, new Set(effects.map(e => e.pr))),
         ...(ages.withoutFile > 0 ? { pagesWithoutFile: ages.withoutFile } : {}),
         effects
     };
@@ -48077,26 +48244,39 @@ function trendJson(t) {
 function cutLists(x, keep) {
     if (!x.ok)
         return { ...x, reason: clip(x.reason, REASON_JSON_MAX_CHARS) };
-    // The assistant's answered questions serve the content gaps; the report does not show them.
-    if (x.name === 'assistant') {
-        const shown = { ...x, answered: undefined };
-        return keep === Infinity ? shown : { ...shown, top: x.top.slice(0, keep) };
-    }
+    const shown = shownOnly(x);
     if (keep === Infinity)
-        return x;
+        return shown;
     switch (x.name) {
         case 'searches':
-            return { ...x, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) };
+            return { ...shown, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) };
         case 'visitors':
         case 'views':
             return {
-                ...x,
+                ...shown,
                 top: x.top.slice(0, keep),
                 ...(x.shown ? { shown: x.shown.slice(0, keep) } : {}),
                 ...(x.previousRows ? { previousRows: x.previousRows.slice(0, keep) } : {})
             };
         case 'feedback':
-            return { ...x, top: x.top.slice(0, keep) };
+        case 'assistant':
+            return { ...shown, top: x.top.slice(0, keep) };
+    }
+}
+/**
+ * A section as the report shows it: the assistant's answered questions serve the content gaps,
+ * and every row read serves what a fix did (analytics/fix-effect.ts); neither is shown.
+ */
+function shownOnly(x) {
+    switch (x.name) {
+        case 'assistant':
+            return { ...x, answered: undefined, topics: undefined };
+        case 'searches':
+            return { ...x, queries: undefined };
+        case 'feedback':
+            return { ...x, rows: undefined };
+        default:
+            return x;
     }
 }
 function longestList(sections) {

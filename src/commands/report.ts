@@ -4,7 +4,7 @@
 // trend, newest period first; then what to fix this week. The comment carries the records the next
 // report takes up. Running out of quota stops everything at once.
 import * as core from '@actions/core'
-import type { SectionOutcome } from '../analytics/sections/outcome.js'
+import type { Section, SectionOutcome } from '../analytics/sections/outcome.js'
 import type { SectionFailure } from '../analytics/sections/section.js'
 import { suggest, type Suggestion } from '../analytics/suggestions.js'
 import { effectJson, subjectsToRecord } from '../analytics/fix-effect.js'
@@ -32,6 +32,7 @@ import { describeRange, sectionInput } from './analytics-input.js'
 import {
   earlierSuggestions,
   effectsOf,
+  fixedPages,
   fixStates,
   knownTotals,
   recall,
@@ -80,7 +81,12 @@ async function readReport(
 ): Promise<ReportRead> {
   const s = ctx.settings
   const known = s.previous ? records?.totals(s.previous) : undefined
-  const input = { ...sectionInput(ctx, { withPrevious: true }), ...(known ? { known } : {}) }
+  const measuredPaths = fixedPages(records)
+  const input = {
+    ...sectionInput(ctx, { withPrevious: true }),
+    ...(known ? { known } : {}),
+    ...(measuredPaths.length > 0 ? { measuredPaths } : {})
+  }
   const sections: SectionOutcome[] = []
   ctx.result.onCancel = signal => {
     const read = sections.filter(x => x.ok).map(x => x.name)
@@ -125,7 +131,13 @@ async function composeReport(
     ...(trend ? { trend } : {}),
     ...(incomplete ? { incomplete } : {}),
     suggestions,
-    earlier: earlierSuggestions(records, s.range, fixes, suggested.held),
+    earlier: earlierSuggestions(
+      records,
+      s.range,
+      fixes,
+      suggested.held,
+      new Set(effects.map(e => e.pr))
+    ),
     ...(ages.withoutFile > 0 ? { pagesWithoutFile: ages.withoutFile } : {}),
     effects
   }
@@ -320,25 +332,39 @@ function trendJson(t: Trend) {
 
 function cutLists(x: SectionOutcome, keep: number): object {
   if (!x.ok) return { ...x, reason: clip(x.reason, REASON_JSON_MAX_CHARS) }
-  // The assistant's answered questions serve the content gaps; the report does not show them.
-  if (x.name === 'assistant') {
-    const shown = { ...x, answered: undefined }
-    return keep === Infinity ? shown : { ...shown, top: x.top.slice(0, keep) }
-  }
-  if (keep === Infinity) return x
+  const shown = shownOnly(x)
+  if (keep === Infinity) return shown
   switch (x.name) {
     case 'searches':
-      return { ...x, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) }
+      return { ...shown, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) }
     case 'visitors':
     case 'views':
       return {
-        ...x,
+        ...shown,
         top: x.top.slice(0, keep),
         ...(x.shown ? { shown: x.shown.slice(0, keep) } : {}),
         ...(x.previousRows ? { previousRows: x.previousRows.slice(0, keep) } : {})
       }
     case 'feedback':
-      return { ...x, top: x.top.slice(0, keep) }
+    case 'assistant':
+      return { ...shown, top: x.top.slice(0, keep) }
+  }
+}
+
+/**
+ * A section as the report shows it: the assistant's answered questions serve the content gaps,
+ * and every row read serves what a fix did (analytics/fix-effect.ts); neither is shown.
+ */
+function shownOnly(x: Section): object {
+  switch (x.name) {
+    case 'assistant':
+      return { ...x, answered: undefined, topics: undefined }
+    case 'searches':
+      return { ...x, queries: undefined }
+    case 'feedback':
+      return { ...x, rows: undefined }
+    default:
+      return x
   }
 }
 
