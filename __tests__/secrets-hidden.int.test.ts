@@ -122,6 +122,29 @@ describe.each(HIDING_FORMS)('the key as %s', (_name, hide) => {
   )
 })
 
+describe('the key hidden in an instruction, on the way in', () => {
+  it.concurrent.each(HIDING_FORMS)('in `prompt` as %s: refused, nothing sent', async (_n, hide) => {
+    const sim = await startService({ apiKey: API_KEY, jobs: [{ id: 'job-1' }] })
+    try {
+      const r = await runScenario({
+        githubToken: TOKEN,
+        inputs: {
+          ...attackInputs(sim.url),
+          command: 'message',
+          'job-id': 'job-1',
+          prompt: `Use ${hide(API_KEY)} in the example`
+        }
+      })
+      expect(r.code).toBe(1)
+      expect(errorsOf(r).join('\n')).toMatch(/Input `prompt`.*holds the `api-key`/)
+      expect(sim.requests).toEqual([])
+      expect(leaks(r, [])).toEqual([])
+    } finally {
+      await sim.close()
+    }
+  })
+})
+
 describe('the key typed by visitors into the assistant, every form at once', () => {
   it('withheld in the report, report.json and the log', async () => {
     const conversations = HIDING_FORMS.flatMap(([, hide], n) =>
