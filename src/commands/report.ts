@@ -120,6 +120,7 @@ async function composeReport(
     suggestions,
     earlier: earlierSuggestions(records, s.range, fixes, suggested.held),
     ...(ages.withoutFile > 0 ? { pagesWithoutFile: ages.withoutFile } : {}),
+    ...(ages.undated > 0 ? { pagesUndated: ages.undated } : {}),
     effects
   }
   const measured = subjectsToRecord(
@@ -271,6 +272,7 @@ export function reportJson(report: HealthReport, maxBytes = REPORT_JSON_MAX_BYTE
         ...(x.kind === 'stale' ? { lastChanged: new Date(x.lastChanged).toISOString() } : {})
       })),
       ...(report.pagesWithoutFile ? { pagesWithoutFile: report.pagesWithoutFile } : {}),
+      ...(report.pagesUndated ? { pagesUndated: report.pagesUndated } : {}),
       fixEffects: (report.effects ?? []).map(effectJson),
       ...(keep < Infinity ? { truncated: true } : {})
     }
