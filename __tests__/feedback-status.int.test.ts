@@ -2,7 +2,8 @@
 // written feedback the team resolved or dismissed in the dashboard is not quoted again. The one
 // request for written comments carries `status=pending,in_progress` (no request more than
 // before); a service that ignores the filter still has its resolved rows left out; one that
-// refuses it costs the report only the quotes. A reader's contact address is never shown.
+// refuses it costs the report only the quotes. A reader's contact address is never shown. And
+// `command: check` says whether the service takes the filter, in one line.
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { runScenario } from './runner.js'
@@ -102,5 +103,72 @@ describe('written feedback the team resolved or dismissed is left out', () => {
         expect(r.summary).toContain('Written comments not read (status 400)')
       }
     )
+  })
+})
+
+describe('`command: check` says whether the service takes the filter', () => {
+  const check = (sim: Service, extra: Record<string, string> = {}) =>
+    runScenario({
+      inputs: {
+        command: 'check',
+        'api-key': SIM_API_KEY,
+        'project-id': 'proj-1',
+        'base-url': sim.url,
+        ...extra
+      }
+    })
+  const filterLine = (r: RunResult): string =>
+    r.summary
+      .split('\n')
+      .find(l => l.includes('| Analytics: written feedback, `status` filter |')) ?? ''
+  const FEW = COMMENTS.slice(0, 4)
+
+  it.each([
+    [
+      'honoured',
+      /^\| ✅ .*takes `status=pending,in_progress`: the written comments it sent are all pending or in progress/,
+      0
+    ],
+    ['ignored', /^\| ➖ .*ignores `status=pending,in_progress`: .*leaves them out itself/, 0],
+    [
+      'refused',
+      /^\| ❌ .*refuses `status=pending,in_progress`: 400 Bad Request: Invalid query parameters/,
+      1
+    ]
+  ] as const)('a service that %s it: the line says so', async (statusFilter, line, code) => {
+    await withService({ comments: FEW, statusFilter }, async sim => {
+      const r = await check(sim)
+      expect(r.code).toBe(code)
+      expect(filterLine(r)).toMatch(line)
+      // One request for it, the last: within the check's 8.
+      expect(sim.requests).toHaveLength(8)
+      expect(sim.requests.at(-1)?.query.status).toBe('pending,in_progress')
+      const profile = JSON.parse(r.outputs['service-profile']!) as {
+        operations: Array<{ operation: string; statusFilter?: string }>
+      }
+      const asked = profile.operations.find(o => o.operation === 'feedback-comments')
+      if (statusFilter !== 'refused') expect(asked?.statusFilter).toBe(statusFilter)
+    })
+  })
+
+  it('no written comment in the last 7 days: accepted, not called working', async () => {
+    await withService({ comments: [] }, async sim => {
+      const r = await check(sim)
+      expect(r.code).toBe(0)
+      expect(filterLine(r)).toMatch(
+        /^\| ➖ .*accepts `status=pending,in_progress`; no written comment/
+      )
+    })
+  })
+
+  it('`max-requests: 7`: the other probes are all sent, the filter is not checked', async () => {
+    await withService({ comments: FEW }, async sim => {
+      const r = await check(sim, { 'max-requests': '7' })
+      expect(sim.requests.map(q => q.kind)).not.toContain('feedback-comments')
+      expect(sim.requests.at(-1)?.kind).toBe('job')
+      expect(filterLine(r)).toMatch(
+        /^\| ➖ .*not checked: the requests this check may send were spent/
+      )
+    })
   })
 })
