@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7990);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3817);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7990:
+/***/ 3817:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32466,29 +32466,34 @@ class TimeUpError extends Error {
 ;// CONCATENATED MODULE: ./src/public-text.ts
 // Text from the public: what docs visitors type (search queries, assistant questions and
 // answers, feedback comments), the page paths they reach, and GitHub text put into an
-// instruction. One cleaning, before such text is shown or sent: what renders as nothing
-// (the Unicode property Default_Ignorable_Code_Point: tag characters, variation selectors,
-// zero-width and joiner characters, bidi controls, soft hyphens…) is removed, so what a
-// maintainer reads is what the agent gets; control characters and line breaks become one space,
-// so a value stays on its line; then the length is bounded. The secret search shares the same
-// idea of "invisible" (secret-search.ts). Escaping for Markdown is report/markdown.ts.
+// instruction. One cleaning, before such text is shown or sent: what a reader cannot read (see
+// INVISIBLE_CLASS) is removed, so what a maintainer reads is what the agent gets; control
+// characters and line breaks become one space, so a value stays on its line; then the length is
+// bounded. The secret search shares the same idea of "invisible" (secret-search.ts), and so do the
+// log lines built from the service's or GitHub's words (logText). Escaping for Markdown is
+// report/markdown.ts.
 /**
- * What renders as nothing, as a character-class body for patterns that combine it (with the `u`
- * flag): the one definition of "invisible" in the action.
+ * What a reader cannot read, as a character-class body for patterns that combine it (with the `u`
+ * flag): the one definition of "invisible" in the action. Default-ignorable code points (tag
+ * characters, variation selectors, zero-width and joiner characters, bidi controls, soft
+ * hyphens…); every format character (Cf: also the interlinear annotation marks U+FFF9–FFFB and
+ * the hieroglyph format controls U+13430–1343F, which are not default-ignorable); private-use
+ * (Co) and unassigned (Cn) code points, which no font shows the same way twice, a channel shaped
+ * like the tag characters; the braille blank U+2800 and the object replacement U+FFFC.
  */
-const INVISIBLE_CLASS = '\\p{Default_Ignorable_Code_Point}';
-const INVISIBLE = new RegExp(INVISIBLE_CLASS, 'gu');
-const ONE_INVISIBLE = new RegExp(`^${INVISIBLE_CLASS}$`, 'u');
+const INVISIBLE_CLASS = '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\p{Co}\\p{Cn}\\u2800\\ufffc';
+const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'gu');
+const ONE_INVISIBLE = new RegExp(`^[${INVISIBLE_CLASS}]$`, 'u');
 /** Half of a surrogate pair alone: no character at all, and JSON would show it as `\udxxx`. */
 const LONE_SURROGATES = /\p{Cs}/gu;
 /** White space, line breaks and control characters (C0, DEL, C1), in runs. */
 const SPACES_AND_CONTROLS = /[\s\p{Cc}]+/gu;
-/** Whether the character (its first code point) renders as nothing. */
+/** Whether the character (its first code point) is one a reader cannot read. */
 function isInvisible(c) {
     const first = String.fromCodePoint(c.codePointAt(0) ?? 0);
     return ONE_INVISIBLE.test(first);
 }
-/** The text without what renders as nothing; lone surrogates become U+FFFD. Line breaks stay. */
+/** The text without what a reader cannot read; lone surrogates become U+FFFD. Line breaks stay. */
 function withoutInvisible(text) {
     return text.replace(INVISIBLE, '').replace(LONE_SURROGATES, '\ufffd');
 }
@@ -32498,7 +32503,8 @@ const CONTROLS_BUT_NEWLINE_AND_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
 /**
  * An instruction as it is both sent and shown (a `prompt`, `prompt-file` or trigger comment):
  * nothing invisible, every line break a newline, other control characters a space. What the
- * answer's code block shows is then what the agent gets, character for character.
+ * answer's code block shows is then what the agent gets, character for character. Also a log
+ * line or an annotation that carries the service's or GitHub's words (main.ts), kept on its lines.
  */
 function instructionText(text) {
     return withoutInvisible(text)
@@ -32550,18 +32556,30 @@ function clip(s, maxChars) {
 }
 
 ;// CONCATENATED MODULE: ./src/secret-search.ts
-// Where a secret hides in a text once a reader decodes it: the readings a person or a renderer
+// Where a secret hides in a text once a reader decodes it: the readings a person or a decoder
 // could make of a text (entities, `\u`, `\x`, JSON and Markdown backslash escapes, percent-
-// encoding, invisible characters and white space between the characters), and a search of that
-// reading for any long enough part of a secret, raw, in base64 (wrapped or not, at any alignment)
-// or in hex. Pure: secrets.ts decides what the secrets are and what to do with a text that holds
-// one.
+// encoding; what a reader cannot read and white space between the characters; compatibility
+// forms such as full-width letters, and combining marks; tag characters and variation selectors
+// read as the characters they spell), and a search of those readings for any long enough part of
+// a secret, raw, in base64 (wrapped or not, at any alignment) or in hex. Pure: secrets.ts decides
+// what the secrets are and what to do with a text that holds one.
 
 /**
- * White space, control characters and what renders as nothing (the one definition of invisible,
- * public-text.ts): nothing a reader sees between two letters.
+ * White space, control characters and what a reader cannot read (the one definition of
+ * invisible, public-text.ts): nothing a reader sees between two letters.
  */
 const NOTHING_BETWEEN = new RegExp(`[\\s\\p{Cc}${INVISIBLE_CLASS}]+`, 'gu');
+/** The same, and combining marks: what is left of a letter once its compatibility form is read. */
+const NOTHING_BUT_LETTERS = new RegExp(`[\\s\\p{Cc}\\p{M}${INVISIBLE_CLASS}]+`, 'gu');
+// eslint-disable-next-line no-control-regex -- the ASCII range is what is tested
+const BEYOND_ASCII = /[^\u0000-\u007f]/;
+/** Tag characters that tag a printable ASCII character (U+E0020–E007E). */
+const TAG = /[\u{e0020}-\u{e007e}]/gu;
+/**
+ * Variation selectors, 256 of them (VS1–16 U+FE00–FE0F, VS17–256 U+E0100–E01EF): a run of them
+ * after any character carries bytes, one each, and renders as that character alone.
+ */
+const SELECTORS = /[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]+/gu;
 const NAMED_ENTITIES = {
     amp: '&',
     lt: '<',
@@ -32589,12 +32607,28 @@ const NAMED_ENTITIES = {
     nbsp: ' '
 };
 /**
- * `text` as a reader could read it: entities, backslash escapes (`\u`, `\x`, JSON's `\n`, and
- * Markdown's `\_`, `\+`, …) and percent-encoding decoded, repeatedly for double encodings; then
- * with white space, control and invisible characters removed (a secret split across lines, a
- * base64 text wrapped at 76 columns, or one interleaved with zero-width characters reads whole).
+ * `text` as a reader could read it. `decoded`: entities, backslash escapes (`\u`, `\x`, JSON's
+ * `\n`, and Markdown's `\_`, `\+`, …) and percent-encoding decoded, repeatedly for double
+ * encodings. `readings`: that text with white space, control and invisible characters removed (a
+ * secret split across lines, a base64 text wrapped at 76 columns, or one interleaved with
+ * invisible characters reads whole); where it holds more than ASCII, also its compatibility
+ * decomposition (NFKD: full-width and other compatibility letters read as plain ones) without
+ * combining marks; and where it holds tag characters or variation selectors, the text they spell
+ * (each tag its ASCII character, each run of selectors its bytes), decoded and read again.
  */
 function readingOf(text) {
+    const decoded = decodeAll(text);
+    const readings = [decoded.replace(NOTHING_BETWEEN, '')];
+    if (!BEYOND_ASCII.test(decoded))
+        return { decoded, readings };
+    readings.push(lettersOf(decoded));
+    const spelled = spelledOut(decoded);
+    if (spelled !== decoded)
+        readings.push(lettersOf(decodeAll(spelled)));
+    return { decoded, readings };
+}
+/** Entities, escapes and percent-encoding decoded, up to three times (a double encoding). */
+function decodeAll(text) {
     let d = text;
     for (let round = 0; round < 3; round++) {
         const next = decodePercent(decodeEscapes(decodeEntities(d)));
@@ -32602,7 +32636,21 @@ function readingOf(text) {
             break;
         d = next;
     }
-    return { decoded: d, joined: d.replace(NOTHING_BETWEEN, '') };
+    return d;
+}
+/** The compatibility form of each letter, nothing between them: what a reader recognises. */
+function lettersOf(text) {
+    return text.normalize('NFKD').replace(NOTHING_BUT_LETTERS, '');
+}
+/** Tag characters as the ASCII characters they tag, and runs of variation selectors as bytes. */
+function spelledOut(text) {
+    return text
+        .replace(TAG, tag => String.fromCharCode(tag.codePointAt(0) - 0xe0000))
+        .replace(SELECTORS, run => Buffer.from(Array.from(run, selectorByte)).toString('utf8'));
+}
+function selectorByte(selector) {
+    const code = selector.codePointAt(0);
+    return code <= 0xfe0f ? code - 0xfe00 : code - 0xe0100 + 16;
 }
 function decodeEntities(s) {
     if (!s.includes('&'))
@@ -32786,7 +32834,7 @@ function registerSecrets(apiKey, githubToken, notifyToken = '') {
         .map(piece => [name, piece]));
     const needles = searched.flatMap(([name, piece]) => needlesOf(name, piece));
     finder = needles.length > 0 ? new PartFinder(needles) : undefined;
-    oddSecret = searched.some(([, piece]) => readingOf(piece).joined !== piece);
+    oddSecret = searched.some(([, piece]) => readingOf(piece).readings.some(r => r !== piece));
     // Longest first, so a form that contains a shorter one is removed whole.
     const sorted = [...forms].sort((a, b) => b.length - a.length);
     pattern = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined;
@@ -32813,10 +32861,14 @@ function withheld(secretName) {
 function hiddenSecret(text) {
     if (finder === undefined)
         return undefined;
-    const { decoded, joined } = readingOf(text);
-    const found = finder.find(joined);
-    if (found !== undefined || !oddSecret)
-        return found;
+    const { decoded, readings } = readingOf(text);
+    for (const reading of readings) {
+        const found = finder.find(reading);
+        if (found !== undefined)
+            return found;
+    }
+    if (!oddSecret)
+        return undefined;
     // A secret holding characters that decoding changes or removes: its raw forms too.
     return finder.find(text) ?? finder.find(decoded);
 }
@@ -32925,6 +32977,7 @@ function escapeRegExp(text) {
 // GitHub's failures as the log may show them: the call, the status, GitHub's words (no stack, no
 // token), and what to change when the token may not write. Every REST call goes through call().
 
+
 /** Failure of a GitHub call, with a message safe to show: no stack, no token. */
 class GitHubError extends Error {
     detail;
@@ -32968,7 +33021,9 @@ function errorDetail(error) {
     return { status, detail: cleanDetail(detail) };
 }
 function cleanDetail(text) {
-    return (redact(text)
+    return (
+    // Cleaned as text from the public: nothing hidden reaches a log line or an annotation.
+    oneLine(redact(text))
         // octokit appends " - <documentation_url>", which is noise in a log line.
         .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
         // Never echo anything that looks like a credential.
@@ -33026,14 +33081,30 @@ const ENTITIES = {
     $: '&#36;', // GitHub renders $…$ as math
     '#': `&#35;${JOINER}`, // headings, #123 and org/repo#1 references
     '@': `&#64;${JOINER}`, // @mentions and e-mail autolinks
-    ':': `&#58;${JOINER}` // only matched before "//": breaks https:// autolinks
+    // Only matched before "//" (breaks https:// autolinks) or opening a `:shortcode:` (no emoji).
+    ':': `&#58;${JOINER}`
 };
-const SPECIAL_CHARS = /[&<>|\\`*_[\]()!~$#@]|:(?=\/\/)|(?<=www)\.|(?<=\bgh)-(?=\d)/gi;
+/**
+ * A run of 7 or more hexadecimal characters standing alone: GitHub links one of 7 to 40 as a
+ * commit of the repository (`deadbeefcafe1234`). Broken every HEX_PIECE characters, no piece is
+ * long enough to be one.
+ */
+const HEX_RUN = '(?<!\\w)[0-9a-f]{7,}(?!\\w)';
+const HEX_PIECE = 6;
+/**
+ * Where an emoji shortcode opens: a name that starts with a letter (`:smile:`), digits then a
+ * letter (`:8ball:`), `:+1:`, `:-1:`, or one of the two all-digit names; a clock time
+ * (`12:30:00+02:00`) is left alone.
+ */
+const SHORTCODE = '[a-z][\\w+-]*:|\\d+[a-z_][\\w+-]*:|[+-]1:|100:|1234:';
+const SPECIAL_CHARS = new RegExp(`[&<>|\\\\\`*_[\\]()!~$#@]|:(?=\\/\\/|${SHORTCODE})|(?<=www)\\.|(?<=\\bgh)-(?=\\d)|${HEX_RUN}`, 'gi');
 function escapeChar(c) {
     if (c === '.')
         return `${JOINER}.`; // "www." stays text, not a link
     if (c === '-')
         return `-${JOINER}`; // only matched in "GH-1": no reference to issue 1
+    if (c.length >= 7)
+        return c.replace(new RegExp(`.{${HEX_PIECE}}(?=.)`, 'g'), `$&${JOINER}`);
     return ENTITIES[c] ?? c;
 }
 /** Characters that start a block (list, setext underline) when they open a line. */
@@ -33047,7 +33118,8 @@ function escapeLineStart(s) {
 /**
  * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line cleaned as
  * all text from the public is (public-text.ts: nothing invisible, no control character), safe in
- * a GFM table cell and in running text, with no HTML, links, mentions, references or emphasis.
+ * a GFM table cell and in running text, with no HTML, links, mentions, references, commit links,
+ * emoji shortcodes or emphasis.
  * Only for interpolated values: the action's own Markdown is written as Markdown.
  */
 function escapeText(s) {
@@ -33503,6 +33575,7 @@ function sentenceStart(phrase) {
 
 
 
+
 /** A request that failed for good; `message` is written for the person reading the log. */
 class ServiceError extends Error {
     status;
@@ -33607,6 +33680,9 @@ function gaveUpWords(gaveUp) {
 function requestFailure(request, failed, attempts, method, gaveUp, 
 /** The request in words (operations.ts): the message is read on the run's page. */
 operation = request) {
+    // The service's words (an error text, a value a check quoted) cleaned as text from the public:
+    // nothing hidden reaches a log line, an annotation or a comment.
+    failed = { ...failed, why: oneLine(failed.why) };
     const { outcome } = failed;
     const status = outcome.kind === 'network' ? undefined : outcome.status;
     const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
@@ -33666,7 +33742,8 @@ function statusWhy(status, text) {
     catch {
         said = text.trim().startsWith('<') ? '' : text.trim();
     }
-    said = redact(said).replace(/\s+/g, ' ');
+    // Cleaned as text from the public: nothing hidden reaches a log line, an annotation or a reader.
+    said = oneLine(redact(said));
     if (said.length > 500)
         said = `${said.slice(0, 500)}…`;
     return `${status}${reason(status)}${said ? `: ${said}` : ''}`;
@@ -44904,6 +44981,11 @@ function suggestionsBlock(suggestions, earlier, trigger, range, pagesWithoutFile
 function withoutFileNote(n) {
     return `_${n === 1 ? '1 page shown has' : `${n} pages shown have`} no file under \`docs-root\`: not checked for age._`;
 }
+/** A stale-page check cut short by the time allowed: how many pages it could not date. */
+function undatedNote(pages) {
+    const which = pages === 1 ? '1 page shown was' : `${pages} pages shown were`;
+    return `The time allowed (\`wait-timeout\`) ran out while pages were checked for age: ${which} not dated, and may be stale.`;
+}
 function stateOf(fix) {
     if (!fix)
         return 'not taken';
@@ -45095,6 +45177,7 @@ function render(r, rows, cut) {
         readNotes(r.sections),
         trendOf(r),
         suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range, r.pagesWithoutFile),
+        r.pagesUndated ? `_${undatedNote(r.pagesUndated)}_` : '',
         effectBlock(r.effects ?? [], r.range, r.generatedAt),
         sectionTables(r, rows)
     ].filter(Boolean);
@@ -45351,6 +45434,11 @@ async function writeFileAtomic(path, text) {
 
 
 
+/**
+ * The written feedback worth quoting: what the team has not resolved or dismissed in the
+ * dashboard. Asked of the service as its `status` filter (a comma-separated list).
+ */
+const OPEN_FEEDBACK = ['pending', 'in_progress'];
 const GATEWAY_TIMEOUTS = [502, 504];
 /** The operations of one project: what a section is given to read with. */
 class AnalyticsApi {
@@ -45384,9 +45472,13 @@ class AnalyticsApi {
     feedbackByPage(range, limit, ask) {
         return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage, ask);
     }
-    /** One page of the page ratings' feedback, those with a written comment kept. */
+    /**
+     * One page of the page ratings' feedback the team has not resolved or dismissed, those with a
+     * written comment kept.
+     */
     feedbackComments(range, limit) {
-        return this.get('feedback', { ...range, source: 'contextual', limit }, checkFeedbackComments);
+        const status = OPEN_FEEDBACK.join(',');
+        return this.get('feedback', { ...range, source: 'contextual', status, limit }, checkFeedbackComments);
     }
     conversations(range, limit, cursor, ask) {
         const q = ask?.bare && cursor !== undefined ? { limit, cursor } : { ...range, limit, cursor };
@@ -45572,7 +45664,14 @@ function checkFeedbackComments(body) {
         const path = optionalText(r, 'path', where);
         if (comment === null || path === null || comment.trim() === '')
             return [];
-        return [{ path, comment, ...(typeof r.helpful === 'boolean' ? { helpful: r.helpful } : {}) }];
+        return [
+            {
+                path,
+                comment,
+                ...(typeof r.helpful === 'boolean' ? { helpful: r.helpful } : {}),
+                ...(typeof r.status === 'string' ? { status: r.status } : {})
+            }
+        ];
     });
 }
 function checkConversationsPage(body) {
@@ -46958,6 +47057,13 @@ function eachPathOnce(rows, onRepeat) {
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/feedback.ts
+// The `feedback` section: one request to `feedback/by-page` (it has no cursor), the pages with
+// the most thumbs-down, thumbs-up and code-snippet feedback beside them; and, when a page has a
+// 👎, one request of 100 rows to `feedback` for what readers wrote (the newest comments, those
+// given with a 👎 or without a rating, that the team has not resolved or dismissed: the request
+// carries `status=pending,in_progress`). With `compare`, the previous period's thumbs-down over
+// the same kind of page, one request.
+
 
 
 
@@ -47009,7 +47115,8 @@ async function readFeedback(input) {
 async function readComments(input) {
     try {
         const rows = await input.api.feedbackComments(input.range, COMMENTS_LIMIT);
-        return rows.filter(c => c.helpful !== true);
+        // The service filters by status; a row it sent resolved or dismissed anyway is left out too.
+        return rows.filter(c => c.helpful !== true && isOpen(c));
     }
     catch (err) {
         if (err instanceof RateLimitError ||
@@ -47018,6 +47125,10 @@ async function readComments(input) {
         const why = err instanceof ServiceError && err.status ? `status ${err.status}` : 'not understood';
         return { note: `Written comments not read (${why}).` };
     }
+}
+/** Not resolved or dismissed by the team (a row that does not say counts as open). */
+function isOpen(c) {
+    return c.status === undefined || OPEN_FEEDBACK.includes(c.status);
 }
 /** The one page of feedback, asked again for half as many pages while the gateway times out. */
 async function readFeedbackPage(api, range) {
@@ -47623,7 +47734,9 @@ async function lastChanged(octokit, owner, repo, path) {
 // Busy pages gone stale: among the pages the report shows (the most viewed, the most 👎), those
 // whose file under `docs-root` last changed longer ago than `stale-after`, by GitHub's history.
 // One GitHub request per page checked, none for a page without a file; checking stops once there
-// are as many as a report can suggest. No service request.
+// are as many as a report can suggest, and no request starts once `wait-timeout` has passed (the
+// pages left are counted as not dated). No service request.
+
 
 
 
@@ -47650,11 +47763,11 @@ function shownPages(sections) {
 }
 async function stalePages(ctx, sections) {
     const docs = ctx.settings.docs;
-    const { octokit } = ctx;
-    const result = { stale: [], withoutFile: 0 };
+    const { octokit, deadline } = ctx;
+    const result = { stale: [], withoutFile: 0, undated: 0 };
     if (!docs || docs.staleAfterMs === 0 || !octokit)
         return result;
-    const before = ctx.deadline.now() - docs.staleAfterMs;
+    const before = deadline.now() - docs.staleAfterMs;
     let asking = true;
     for (const path of shownPages(sections)) {
         const file = pageFile(docs.workspace, docs.docsRoot, path);
@@ -47664,6 +47777,11 @@ async function stalePages(ctx, sections) {
         }
         if (!asking || result.stale.length >= MAX_SUGGESTIONS)
             continue;
+        // No history request starts after `wait-timeout`: the page is said to be not dated.
+        if (deadline.passed()) {
+            result.undated++;
+            continue;
+        }
         try {
             const changed = await lastChanged(octokit, ctx.event.owner, ctx.event.repo, file);
             if (changed !== undefined && changed < before)
@@ -47677,6 +47795,8 @@ async function stalePages(ctx, sections) {
             asking = false;
         }
     }
+    if (result.undated > 0)
+        core_warning(undatedNote(result.undated));
     return result;
 }
 
@@ -47765,6 +47885,7 @@ async function composeReport(ctx, { sections, stop, trend }, records) {
         suggestions,
         earlier: earlierSuggestions(records, s.range, fixes, suggested.held),
         ...(ages.withoutFile > 0 ? { pagesWithoutFile: ages.withoutFile } : {}),
+        ...(ages.undated > 0 ? { pagesUndated: ages.undated } : {}),
         effects
     };
     const measured = subjectsToRecord(suggestions.map(x => x.id), effects, fixes);
@@ -47880,6 +48001,7 @@ function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
                 ...(x.kind === 'stale' ? { lastChanged: new Date(x.lastChanged).toISOString() } : {})
             })),
             ...(report.pagesWithoutFile ? { pagesWithoutFile: report.pagesWithoutFile } : {}),
+            ...(report.pagesUndated ? { pagesUndated: report.pagesUndated } : {}),
             fixEffects: (report.effects ?? []).map(effectJson),
             ...(keep < Infinity ? { truncated: true } : {})
         };
@@ -49535,6 +49657,7 @@ function rateLimitLine(profile) {
 
 
 
+
 /** The most requests a check sends to the service, retries included. */
 const CHECK_MAX_REQUESTS = 8;
 /** A job id no job has: the agent API answers 404 for it without anything being started. */
@@ -49602,6 +49725,10 @@ class Prober {
             'caller-stats': () => this.probe('caller-stats', async () => {
                 await api.callerStats(range);
                 return {};
+            }),
+            'feedback-comments': () => this.probe('feedback-comments', async () => {
+                const rows = await api.feedbackComments(range, 10);
+                return { rows: rows.length, statusFilter: statusFilterShown(rows) };
             })
         };
     }
@@ -49658,8 +49785,84 @@ function order(values) {
         return {};
     return { sorted: values.every((v, i) => i === 0 || v <= values[i - 1]) };
 }
+/** What written comments asked with the `status` filter show of it (feedback-filter.ts). */
+function statusFilterShown(rows) {
+    if (!rows.some(r => r.status !== undefined))
+        return 'unknown';
+    return rows.every(isOpen) ? 'honoured' : 'ignored';
+}
+
+;// CONCATENATED MODULE: ./src/check/feedback-filter.ts
+const FEEDBACK_FILTER = 'Analytics: written feedback, `status` filter';
+// The statuses the report asks for, kept equal to OPEN_FEEDBACK by the type checker: a value
+// imported from service/ would bring the HTTP client into the check's lines (and the preview).
+const OPEN = ['pending', 'in_progress'];
+const ASKED = `\`status=${OPEN.join(',')}\``;
+/** Asked only once feedback by page answered: the operation is there to be asked. */
+function asksFeedbackFilter(probes) {
+    return probes.some(p => p.entry.operation === 'feedback' && p.error === undefined);
+}
+/** The filter's line: taken, ignored (the report leaves such rows out itself), or refused. */
+function feedbackFilterLine(probes) {
+    const check = FEEDBACK_FILTER;
+    const p = probes.find(x => x.entry.operation === 'feedback-comments');
+    if (!p)
+        return { check, verdict: 'skip', seen: 'not checked: feedback by page did not answer' };
+    if (p.notSent)
+        return {
+            check,
+            verdict: 'skip',
+            seen: 'not checked: the requests this check may send were spent (`max-requests`)'
+        };
+    if (p.error !== undefined)
+        return failed(p);
+    switch (p.entry.statusFilter) {
+        case 'honoured':
+            return {
+                check,
+                verdict: 'pass',
+                seen: `takes ${ASKED}: the written comments it sent are all pending or in progress`
+            };
+        case 'ignored':
+            return {
+                check,
+                verdict: 'skip',
+                seen: `ignores ${ASKED}: it sent comments the team resolved or dismissed; the weekly ` +
+                    'report leaves them out itself, by their `status`'
+            };
+        default:
+            return {
+                check,
+                verdict: 'skip',
+                seen: `accepts ${ASKED}; no written comment of the last 7 days shows whether it filters`
+            };
+    }
+}
+/** Refused (a 4xx): reports quote no comments. Another failure tells nothing of the filter. */
+function failed(p) {
+    const check = FEEDBACK_FILTER;
+    const status = p.entry.status;
+    const said = p.said !== undefined ? { said: p.said } : {};
+    if (status !== undefined && status >= 400 && status < 500 && status !== 429)
+        return {
+            check,
+            verdict: 'fail',
+            seen: `refuses ${ASKED}`,
+            ...said,
+            fix: 'Nothing to change in the workflow: the service refuses the `status` filter its API ' +
+                'reference documents for written feedback, so weekly reports quote no readers’ ' +
+                'comments; report it to Mintlify with this summary'
+        };
+    return {
+        check,
+        verdict: 'skip',
+        seen: status === undefined ? 'not checked: no answer' : `not checked: answered ${status}`,
+        ...said
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/check/lines.ts
+
 
 
 
@@ -49688,7 +49891,8 @@ const TITLES = {
     feedback: 'Analytics: feedback by page',
     assistant: 'Analytics: assistant questions',
     'caller-stats': 'Analytics: assistant callers',
-    agent: 'Agent API'
+    agent: 'Agent API',
+    'feedback-comments': FEEDBACK_FILTER
 };
 const failedWith = (p, status) => p.error !== undefined && p.entry.status === status;
 /**
@@ -49967,6 +50171,7 @@ function rightsLine(rights, issueNumber, event) {
 
 
 
+
 const check_SUMMARY_MAX_BYTES = 64 * 1024;
 /** The check's share of `max-requests`: 8 at most, fewer when the workflow caps the run lower. */
 function checkBudget(maxRequests) {
@@ -49980,6 +50185,7 @@ async function runCheck(ctx) {
     const probes = await probeAll(prober, s.jobPath);
     const lines = [
         ...checkLines(s.apiKey, s.projectId, probes),
+        feedbackFilterLine(probes),
         await tokenLine(ctx),
         ...(await notifyLines(ctx)),
         proxyLine(ctx.proxies)
@@ -50046,6 +50252,8 @@ async function probeAll(prober, jobPath) {
             stopAnalytics = true;
     }
     probes.push(await prober.agent(jobPath));
+    if (asksFeedbackFilter(probes))
+        probes.push(await ask['feedback-comments']());
     return probes;
 }
 /** Whether the token may comment where the run would: checked without writing anything. */
@@ -50922,8 +51130,10 @@ function readInstruction(get, s, ctx, command) {
         throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job');
     const given = file?.prompt ?? s.prompt;
     // Sent as the answer shows it: nothing invisible can ride along unseen.
-    const prompt = instructionText(given === '' ? (ctx.triggerPrompt ?? '') : given).trim();
-    checkPrompt(prompt, file ? 'prompt-file' : 'prompt');
+    const raw = given === '' ? (ctx.triggerPrompt ?? '') : given;
+    const prompt = instructionText(raw).trim();
+    // As given too: a secret spelled in what the cleaning removes (tag characters) was pasted in.
+    checkPrompt(redact(raw) === raw ? prompt : raw, file ? 'prompt-file' : 'prompt');
     return file ? { prompt, promptFile: file.path } : { prompt };
 }
 /** The prompt rule, also applied to a prompt that comes from a trigger comment. */
@@ -51428,6 +51638,7 @@ function runUrl(env) {
 
 
 
+
 const USER_AGENT = `docs-agent-action/${src_version_VERSION}`;
 /**
  * Runs the action. `clock` is where time comes from: a test hands in one whose waits take no
@@ -51558,9 +51769,10 @@ function serviceFor(settings, env, deadline) {
         // A check spends at most 8 requests, whatever else the workflow allows.
         maxRequests: settings.command === 'check' ? checkBudget(settings.maxRequests) : settings.maxRequests,
         deadline,
-        debug: line => debug(line),
-        info: line => info(line),
-        warn: line => core_warning(line)
+        // Its lines carry the service's words: cleaned as text from the public (nothing hidden).
+        debug: line => debug(instructionText(line)),
+        info: line => info(instructionText(line)),
+        warn: line => core_warning(instructionText(line))
     });
     return { service, proxy };
 }
@@ -51579,7 +51791,7 @@ async function runCommand(ctx) {
 /**
  * The one place that publishes: outputs (`requests` from the client's count, also after a
  * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
- * on a trigger comment, and the one core.setFailed, redacted.
+ * on a trigger comment, and the one core.setFailed, redacted and cleaned of anything hidden.
  */
 async function publish(result, { service, reactions }) {
     for (const [name, value] of result.outputs)
@@ -51608,7 +51820,7 @@ async function publish(result, { service, reactions }) {
         }
     }
     if (result.failure !== undefined) {
-        setFailed(redact(result.failure));
+        setFailed(instructionText(redact(result.failure)));
         await reactions?.add('confused');
     }
     else if (result.reaction)
