@@ -810,6 +810,8 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
       stale: [{ path: '/quickstart', lastChanged: Date.UTC(2026, 3, 2) }],
       pagesWithoutFile: 3
     }),
+  'the weekly recipe: a slow GitHub history, the stale-page check cut short by `wait-timeout`':
+    () => weeklyRecipe({ sections: topicsSections(), pagesUndated: 7 }),
   'the weekly recipe, a week after two suggestions were taken': () =>
     weeklyRecipe({
       earlier: [

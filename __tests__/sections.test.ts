@@ -160,7 +160,11 @@ describe('feedback', () => {
               { id: '1', path: '/b', comment: 'No example.', helpful: false },
               { id: '2', path: '/b', comment: 'Great!', helpful: true },
               { id: '3', path: '/a', comment: null, helpful: false },
-              { id: '4', path: '/a', comment: 'What is a scope?' }
+              { id: '4', path: '/a', comment: 'What is a scope?' },
+              // Resolved or dismissed by the team: a service that ignored the filter sent them.
+              { id: '5', path: '/b', comment: 'Fixed.', helpful: false, status: 'resolved' },
+              { id: '6', path: '/b', comment: 'Spam.', helpful: false, status: 'dismissed' },
+              { id: '7', path: '/b', comment: 'Typo.', helpful: false, status: 'in_progress' }
             ],
             nextCursor: 'x',
             hasMore: true
@@ -170,13 +174,17 @@ describe('feedback', () => {
     // The pages, then one request of 100 for what readers wrote (a page has 👎).
     expect(service.paths).toHaveLength(2)
     expect(service.paths[0]).toMatch(/feedback\/by-page\?.*limit=100$/)
-    expect(service.paths[1]).toMatch(/\/feedback\?.*source=contextual&limit=100$/)
+    // Only what the team has not resolved or dismissed: one parameter, no request more.
+    expect(service.paths[1]).toMatch(
+      /\/feedback\?.*source=contextual&status=pending%2Cin_progress&limit=100$/
+    )
     expect(f.top.map(p => p.path)).toEqual(['/b', '/a', '/d'])
     expect([f.thumbsDown, f.thumbsUp, f.code, f.pages, f.hasMore]).toEqual([10, 58, 3, 4, true])
     // With a 👎 or no rating, and a comment: no praise, no empty rows.
     expect(f.comments).toEqual([
       { path: '/b', comment: 'No example.', helpful: false },
-      { path: '/a', comment: 'What is a scope?' }
+      { path: '/a', comment: 'What is a scope?' },
+      { path: '/b', comment: 'Typo.', helpful: false, status: 'in_progress' }
     ])
   })
 

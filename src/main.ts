@@ -32,6 +32,7 @@ import { settingsDebugLine } from './settings-debug.js'
 import { messageOf } from './errors.js'
 import { readPayload, runOf, runUrl } from './workflow-run.js'
 import { proxyFor, proxyProblems, type Proxy } from './proxy.js'
+import { instructionText } from './public-text.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
 
@@ -179,9 +180,10 @@ function serviceFor(
     maxRequests:
       settings.command === 'check' ? checkBudget(settings.maxRequests) : settings.maxRequests,
     deadline,
-    debug: line => core.debug(line),
-    info: line => core.info(line),
-    warn: line => core.warning(line)
+    // Its lines carry the service's words: cleaned as text from the public (nothing hidden).
+    debug: line => core.debug(instructionText(line)),
+    info: line => core.info(instructionText(line)),
+    warn: line => core.warning(instructionText(line))
   })
   return { service, proxy }
 }
@@ -198,7 +200,7 @@ async function runCommand(ctx: CommandContext<Exclude<Settings, RollupSettings>>
 /**
  * The one place that publishes: outputs (`requests` from the client's count, also after a
  * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
- * on a trigger comment, and the one core.setFailed, redacted.
+ * on a trigger comment, and the one core.setFailed, redacted and cleaned of anything hidden.
  */
 async function publish(result: CommandResult, { service, reactions }: Live): Promise<void> {
   for (const [name, value] of result.outputs) core.setOutput(name, redact(value))
@@ -221,7 +223,7 @@ async function publish(result: CommandResult, { service, reactions }: Live): Pro
     }
   }
   if (result.failure !== undefined) {
-    core.setFailed(redact(result.failure))
+    core.setFailed(instructionText(redact(result.failure)))
     await reactions?.add('confused')
   } else if (result.reaction) await reactions?.add(result.reaction)
 }

@@ -347,8 +347,10 @@ function readInstruction(
     )
   const given = file?.prompt ?? s.prompt
   // Sent as the answer shows it: nothing invisible can ride along unseen.
-  const prompt = instructionText(given === '' ? (ctx.triggerPrompt ?? '') : given).trim()
-  checkPrompt(prompt, file ? 'prompt-file' : 'prompt')
+  const raw = given === '' ? (ctx.triggerPrompt ?? '') : given
+  const prompt = instructionText(raw).trim()
+  // As given too: a secret spelled in what the cleaning removes (tag characters) was pasted in.
+  checkPrompt(redact(raw) === raw ? prompt : raw, file ? 'prompt-file' : 'prompt')
   return file ? { prompt, promptFile: file.path } : { prompt }
 }
 

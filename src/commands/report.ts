@@ -139,6 +139,7 @@ async function composeReport(
       new Set(effects.map(e => e.pr))
     ),
     ...(ages.withoutFile > 0 ? { pagesWithoutFile: ages.withoutFile } : {}),
+    ...(ages.undated > 0 ? { pagesUndated: ages.undated } : {}),
     effects
   }
   const measured = subjectsToRecord(
@@ -294,6 +295,7 @@ export function reportJson(
         ...(x.kind === 'stale' ? { lastChanged: new Date(x.lastChanged).toISOString() } : {})
       })),
       ...(report.pagesWithoutFile ? { pagesWithoutFile: report.pagesWithoutFile } : {}),
+      ...(report.pagesUndated ? { pagesUndated: report.pagesUndated } : {}),
       fixEffects: (report.effects ?? []).map(effectJson),
       ...(keep < Infinity ? { truncated: true } : {}),
       ...(commentUrl ? { commentUrl } : {})

@@ -26,7 +26,12 @@ import { previousLabel, shortRange } from './range.js'
 import type { Trend, TrendSeries } from '../analytics/trend.js'
 import { trendBlock } from './chart.js'
 import { sectionTables, isEmpty, type ReadSection } from './health-tables.js'
-import { suggestionsBlock, type EarlierSuggestion, type NumberedSuggestion } from './suggestions.js'
+import {
+  suggestionsBlock,
+  undatedNote,
+  type EarlierSuggestion,
+  type NumberedSuggestion
+} from './suggestions.js'
 import { contentGaps } from '../analytics/search-gaps.js'
 import type { FixEffect } from '../analytics/fix-effect.js'
 import { effectBlock } from './fix-effect.js'
@@ -54,6 +59,8 @@ export interface HealthReport {
   earlier?: EarlierSuggestion[]
   /** Pages shown whose file was not found under `docs-root`: not checked for age. */
   pagesWithoutFile?: number
+  /** Pages with a file the stale-page check could not date: `wait-timeout` ran out. */
+  pagesUndated?: number
   /** What each fix merged in the last periods did (no request: the rows read and the records). */
   effects?: FixEffect[]
   /**
@@ -98,6 +105,7 @@ function render(r: HealthReport, rows: number, cut: boolean): string {
     readNotes(r.sections),
     trendOf(r),
     suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range, r.pagesWithoutFile),
+    r.pagesUndated ? `_${undatedNote(r.pagesUndated)}_` : '',
     effectBlock(r.effects ?? [], r.range, r.generatedAt),
     sectionTables(r, rows)
   ].filter(Boolean)

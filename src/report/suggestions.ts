@@ -229,6 +229,12 @@ function withoutFileNote(n: number): string {
   return `_${n === 1 ? '1 page shown has' : `${n} pages shown have`} no file under \`docs-root\`: not checked for age._`
 }
 
+/** A stale-page check cut short by the time allowed: how many pages it could not date. */
+export function undatedNote(pages: number): string {
+  const which = pages === 1 ? '1 page shown was' : `${pages} pages shown were`
+  return `The time allowed (\`wait-timeout\`) ran out while pages were checked for age: ${which} not dated, and may be stale.`
+}
+
 function stateOf(fix: FixState | undefined): string {
   if (!fix) return 'not taken'
   const pr = fix.pr ? `#${fix.pr}` : ''
