@@ -377,8 +377,8 @@ describe('weekly: what the numbers cost', () => {
     comment: `${i < 48 ? 'Missing' : 'Unclear'}: step ${i % 48} says nothing about "scopes" #${i}`,
     createdAt: `2026-11-1${i % 6}T10:00:00Z`,
     helpful: false,
-    source: 'contextual',
-    status: 'pending'
+    source: 'contextual' as const,
+    status: 'pending' as const
   }))
 
   it('a weekly report with written comments costs what it did before every row read was counted: 25 requests', async () => {
