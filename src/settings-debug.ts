@@ -74,7 +74,9 @@ export const RESOLVED: Readonly<Record<string, (s: Resolved) => Shown | undefine
   'notify-pr': s => s.notifyPr,
   'notify-token': s => s.notifyToken,
   'trigger-label': s => s.triggerLabel,
-  checks: s => s.checks
+  checks: s => s.checks,
+  'report-files': s =>
+    s.command === 'rollup' ? list(s.reportFiles.files.map(f => f.path)) : undefined
 }
 
 /** Every input by name, in action.yml's order, with the value this run resolved for it. */

@@ -1,5 +1,6 @@
 // GitHub's failures as the log may show them: the call, the status, GitHub's words (no stack, no
 // token), and what to change when the token may not write. Every REST call goes through call().
+import { oneLine } from '../public-text.js'
 import { redact } from '../secrets.js'
 
 /** Failure of a GitHub call, with a message safe to show: no stack, no token. */
@@ -49,7 +50,8 @@ function errorDetail(error: unknown): { status: number | undefined; detail: stri
 
 function cleanDetail(text: string): string {
   return (
-    redact(text)
+    // Cleaned as text from the public: nothing hidden reaches a log line or an annotation.
+    oneLine(redact(text))
       // octokit appends " - <documentation_url>", which is noise in a log line.
       .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
       // Never echo anything that looks like a credential.
