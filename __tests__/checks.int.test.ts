@@ -112,4 +112,58 @@ describe('checks', () => {
       })
     )
   })
+
+  it("`/docs-agent fix checks` on the agent's pull request sends the failing annotation to its job; with none failing, a reply and nothing sent", async () => {
+    const checkRuns = { [headSha(21)]: [BROKEN, STYLE] }
+    const permissions = { octocat: 'write' as const }
+    await withGitHub(
+      { checkRuns, permissions, pulls: { 5: { state: 'open' as const } } },
+      async gh =>
+        withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
+          // The job opens #21 (its route recorded there); its link check fails.
+          const first = await runScenario({
+            inputs: inputs(sim, { checks: 'wait' }),
+            env: { GITHUB_API_URL: gh.url },
+            ...pullRequestEvent(5)
+          })
+          expect(first.code).toBe(0)
+          expect(first.outputs.checks).toBe('failure')
+          const before = sim.requests.length
+          const r = await runScenario({
+            inputs: { ...inputs(sim, { command: 'message' }), prompt: '' },
+            env: { GITHUB_API_URL: gh.url },
+            ...triggerComment(gh, 21, '/docs-agent fix checks, and keep the old anchor')
+          })
+          expect(errorsOf(r)).toEqual([])
+          expect(r.code).toBe(0)
+          if (sim.requests.length === before) throw new Error(r.stdout)
+          const sent = sim.requests.slice(before).filter(q => q.kind === 'message')
+          expect(sent).toHaveLength(1)
+          expect(sent[0]?.path).toContain('created-1')
+          const prompt = String((JSON.parse(sent[0]?.body ?? '{}') as { prompt?: string }).prompt)
+          expect(prompt).toMatch(/^Fix what the failing checks of this pull request report/)
+          expect(prompt).toContain('\n\nand keep the old anchor\n\n--- Context from GitHub')
+          expect(prompt).toContain('Check run: "Mintlify: broken links" (failure)')
+          expect(prompt).toContain(
+            '- api/limits.mdx:12 "Broken link: /api/rate-limits does not exist"\n--- End of context ---'
+          )
+          expect(prompt).not.toContain('Mintlify: style')
+
+          // Fixed: nothing fails now, so a reply and no request to the service.
+          gh.setCheckRuns(headSha(21), [STYLE])
+          const after = sim.requests.length
+          const again = await runScenario({
+            inputs: { ...inputs(sim, { command: 'message' }), prompt: '' },
+            env: { GITHUB_API_URL: gh.url },
+            ...triggerComment(gh, 21, '/docs-agent fix checks')
+          })
+          expect(again.code).toBe(0)
+          expect(again.outputs.skipped).toBe('true')
+          expect(sim.requests.length).toBe(after)
+          expect(bots(gh, 21).at(-1)).toBe(
+            'No check run on #21 has failed, so nothing was sent to the job.'
+          )
+        })
+    )
+  })
 })

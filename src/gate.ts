@@ -33,6 +33,7 @@ import {
   type TriggerSettings
 } from './settings.js'
 import { InputError, type GetInput } from './inputs.js'
+import { fixChecks } from './fix-checks.js'
 import { admitLabel, labelTarget, type AcceptedLabel } from './label-trigger.js'
 
 export const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS]
@@ -202,7 +203,10 @@ async function admitTrigger(
   if (!gate.hasApiKey) return { skip: noKeyForTrigger(c.event, comment, who.why), octokit }
   const refusal = refuseInstruction(prompt, gate.hasPrompt, rules.trigger, c.event, comment)
   if (refusal !== undefined) return { skip: answered(c.event, comment, reacts, refusal), octokit }
-  const fix = await fixTrigger(c, prompt, gate, rules.trigger, octokit)
+  const fix =
+    (await fixChecks(octokit, placeOf(c.event), c.event.isPullRequest, prompt)) ??
+    (await fixTrigger(c, prompt, gate, rules.trigger, octokit))
+  if (fix?.kind === 'reply') return { skip: answered(c.event, comment, reacts, fix), octokit }
   if (fix?.kind === 'no-such-suggestion' || fix?.kind === 'unreadable') {
     const reason =
       fix.kind === 'unreadable'
@@ -210,7 +214,10 @@ async function admitTrigger(
         : 'no such suggestion in the newest report'
     return { skip: answered(c.event, comment, reacts, { reason, body: fix.reply }), octokit }
   }
-  const accepted = fix?.kind === 'fix' ? { prompt: fix.prompt, fixes: fix.fixes } : { prompt }
+  const accepted =
+    fix?.kind === 'fix'
+      ? { prompt: fix.prompt, fixes: fix.fixes }
+      : { prompt: fix?.kind === 'checks' ? fix.prompt : prompt }
   return { trigger: { comment, ...accepted, why: who.why }, rules, reacts, octokit }
 }
 
