@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1005);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6462);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1005:
+/***/ 6462:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -52531,6 +52531,82 @@ function inputsForOtherCommands(raw, command) {
     ];
 }
 
+;// CONCATENATED MODULE: ./src/fix-checks.ts
+// `/docs-agent fix checks` on the agent's pull request (contract: "The agent's checks"): the
+// failing check runs of its head commit and their first annotations become the data block of a
+// follow-up to its job. Settled in the gate, before any service request: with no failing check
+// (or none readable) the trigger is answered with a reply and nothing is sent. Names, paths and
+// messages come from whoever runs a check and from the docs it checks: data, one line each.
+
+
+
+
+
+/** Annotations sent in all, the failing runs' first ones in GitHub's order. */
+const FIX_ANNOTATIONS_SENT = 20;
+/** `fix checks [more words]`: the words after it, or undefined when the prompt is not that. */
+function parseFixChecks(prompt) {
+    const m = /^fix\s+checks(?=[\s:.,]|$)[:.,]?([\s\S]*)$/i.exec(prompt.trim());
+    return m ? { more: (m[1] ?? '').trim() } : undefined;
+}
+/** The failing check runs on the pull request's head and, within FIX_ANNOTATIONS_SENT, theirs. */
+async function readFailures(octokit, place) {
+    const pr = { owner: place.owner, repo: place.repo, number: place.issueNumber };
+    const runs = await listCheckRuns(octokit, pr, await pullRequestHead(octokit, pr));
+    const failures = [];
+    let left = FIX_ANNOTATIONS_SENT;
+    for (const run of runs.filter(isFailing)) {
+        const read = left > 0 && run.annotationsCount > 0;
+        const annotations = read ? await listAnnotations(octokit, pr, run.id, left) : [];
+        left -= annotations.length;
+        failures.push({ run, annotations });
+    }
+    return { failures, runs };
+}
+const fix_checks_quoted = (text, max) => JSON.stringify(publicText(text, max));
+/** The instruction: what to do, the commenter's words, then the failures as data. */
+function checksFixPrompt(prNumber, failures, more) {
+    const lines = [CONTEXT_START, `Failing check runs on pull request #${prNumber}:`];
+    for (const { run, annotations } of failures) {
+        lines.push(`Check run: ${fix_checks_quoted(run.name, 100)} (${publicText(run.conclusion ?? '', 40)})`);
+        for (const a of annotations) {
+            const at = `${publicText(a.path, 200)}${a.line !== undefined ? `:${a.line}` : ''}`;
+            lines.push(`- ${at} ${fix_checks_quoted(a.message, 500)}`);
+        }
+    }
+    lines.push(CONTEXT_END);
+    const ask = 'Fix what the failing checks of this pull request report (their annotations below).';
+    return [ask, more, lines.join('\n')].filter(Boolean).join('\n\n');
+}
+/**
+ * `fix checks` on a pull request: the follow-up with its failures, or the reply that nothing is
+ * sent. Undefined when the words are an ordinary instruction (or there is no GitHub to ask).
+ */
+async function fixChecks(octokit, place, isPullRequest, prompt) {
+    const asked = parseFixChecks(prompt);
+    if (!asked || !octokit || !place)
+        return undefined;
+    const n = place.issueNumber;
+    if (!isPullRequest)
+        return reply('not a pull request', '`fix checks` works on a pull request; nothing was sent.');
+    let read;
+    try {
+        read = await readFailures(octokit, place);
+    }
+    catch (err) {
+        const why = `The check runs of #${n} could not be read (${messageOf(err)}); nothing was sent.`;
+        return reply('the check runs could not be read', publicText(why, 600));
+    }
+    if (read.failures.length === 0) {
+        const running = read.runs.filter(r => !isCompleted(r)).length;
+        const still = running > 0 ? ` (${running} still running)` : '';
+        const body = `No check run on #${n} has failed${still}, so nothing was sent to the job.`;
+        return reply('no failing check run', body);
+    }
+    return { kind: 'checks', prompt: checksFixPrompt(n, read.failures, asked.more) };
+}
+const reply = (reason, body) => ({ kind: 'reply', reason, body });
+
 ;// CONCATENATED MODULE: ./src/label-trigger.ts
 // A label as a trigger (`trigger-label`, contract: "Label trigger"): the gate's branch for an
 // `issues` or pull request event whose action is `labeled`, and the removal of the label when the
@@ -52622,6 +52698,7 @@ async function removeTriggerLabel(label, octokit) {
 
 
 
+
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS];
 /**
  * The run's GitHub clients, built here and nowhere else: one per token (each call within the
@@ -52698,14 +52775,19 @@ async function admitTrigger(c, gate, comment, prompt) {
     const refusal = refuseInstruction(prompt, gate.hasPrompt, rules.trigger, c.event, comment);
     if (refusal !== undefined)
         return { skip: answered(c.event, comment, reacts, refusal), octokit };
-    const fix = await fixTrigger(c, prompt, gate, rules.trigger, octokit);
+    const fix = (await fixChecks(octokit, placeOf(c.event), c.event.isPullRequest, prompt)) ??
+        (await fixTrigger(c, prompt, gate, rules.trigger, octokit));
+    if (fix?.kind === 'reply')
+        return { skip: answered(c.event, comment, reacts, fix), octokit };
     if (fix?.kind === 'no-such-suggestion' || fix?.kind === 'unreadable') {
         const reason = fix.kind === 'unreadable'
             ? "the report's records cannot be read with this key"
             : 'no such suggestion in the newest report';
         return { skip: answered(c.event, comment, reacts, { reason, body: fix.reply }), octokit };
     }
-    const accepted = fix?.kind === 'fix' ? { prompt: fix.prompt, fixes: fix.fixes } : { prompt };
+    const accepted = fix?.kind === 'fix'
+        ? { prompt: fix.prompt, fixes: fix.fixes }
+        : { prompt: fix?.kind === 'checks' ? fix.prompt : prompt };
     return { trigger: { comment, ...accepted, why: who.why }, rules, reacts, octokit };
 }
 /** A trigger not carried out, answered where it was written (a reply and 😕) when it may be. */

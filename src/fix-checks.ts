@@ -63,8 +63,7 @@ export function checksFixPrompt(prNumber: number, failures: Failure[], more: str
     }
   }
   lines.push(CONTEXT_END)
-  const ask =
-    'Fix what the failing checks of this pull request report (their annotations are below).'
+  const ask = 'Fix what the failing checks of this pull request report (their annotations below).'
   return [ask, more, lines.join('\n')].filter(Boolean).join('\n\n')
 }
 
