@@ -240,12 +240,13 @@ describe('trigger-label', () => {
       )
       await withService({ jobs: [], created: { activePolls: 1000 } }, async sim => {
         const r = await runScenario({
-          inputs: inputs(sim, { 'wait-timeout': '2m' }),
+          // Seconds: the built action (ACTION_RUNNER=process) waits on the real clock.
+          inputs: inputs(sim, { 'wait-timeout': '3s' }),
           env: { GITHUB_API_URL: gh.url },
           ...labelEvent(gh, 5, LABEL, { issue: true })
         })
         expect(r.code).toBe(1)
-        expect(errorsOf(r)[0]).toMatch(/Timed out after 2m 00s/)
+        expect(errorsOf(r)[0]).toMatch(/Timed out after 3s/)
         expect(bots(gh, 5).at(-1)).toMatch(/### ⌛ Stopped waiting/)
         expect(labelsOf(gh, 5)).toEqual([])
       })
