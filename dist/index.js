@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6462);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(33);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6462:
+/***/ 33:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -51308,11 +51308,55 @@ function rightsLine(rights, issueNumber, event) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/check/checks-read.ts
+// The set-up check's line for `checks` (contract: "The agent's checks"): whether the workflow's
+// token may list check runs (`checks: read`), asked once on the run's own commit. Without that
+// permission `checks` could not read the agent's pull request's checks, and `require` would fail.
+
+
+const CHECK = 'GitHub token may read check runs';
+/** No line with `checks: off`; else one request (none without a token or a commit to ask on). */
+async function checksReadLine(ctx) {
+    if (ctx.settings.checks === 'off')
+        return [];
+    const { octokit } = ctx;
+    const { owner, repo } = ctx.event;
+    const sha = ctx.commit ?? '';
+    if (!octokit)
+        return [skip('no GitHub token is used (`github-token` empty, or `comment: false`)')];
+    if (owner === '' || !/^[0-9a-f]{40}$/i.test(sha))
+        return [skip('no commit of this repository to list check runs on (`GITHUB_SHA`)')];
+    try {
+        await call('listing check runs', () => octokit.rest.checks.listForRef({ owner, repo, ref: sha, per_page: 1 }));
+        return [
+            { check: CHECK, verdict: 'pass', seen: `may list the check runs of ${sha.slice(0, 7)}` }
+        ];
+    }
+    catch (err) {
+        const refused = err instanceof GitHubError && (err.status === 403 || err.status === 404);
+        const fix = refused
+            ? "Add `checks: read` to the workflow's `permissions:` (`checks` reads the check runs of " +
+                "the agent's pull request)"
+            : 'GitHub did not answer as expected: run the check again';
+        return [
+            {
+                check: CHECK,
+                verdict: 'fail',
+                seen: 'GitHub refused to list check runs',
+                said: messageOf(err),
+                fix
+            }
+        ];
+    }
+}
+const skip = (seen) => ({ check: CHECK, verdict: 'skip', seen });
+
 ;// CONCATENATED MODULE: ./src/commands/check.ts
 // `command: check`: the set-up verified before anyone relies on it, in at most 8 requests to the
 // service and none that starts or changes a job. Each line passes or says what to change (the
 // input, the secret or variable, the plan, the IP allowlist, the workflow's `permissions:`); the
 // step fails when any line fails. What the service answered is the `service-profile` output.
+
 
 
 
@@ -51339,6 +51383,7 @@ async function runCheck(ctx) {
         feedbackFilterLine(probes),
         await tokenLine(ctx),
         ...(await notifyLines(ctx)),
+        ...(await checksReadLine(ctx)),
         proxyLine(ctx.proxies)
     ];
     const report = {
@@ -52237,7 +52282,7 @@ const INPUTS = [
   { name: 'notify-pr', commands: [...JOB, 'check'] },
   { name: 'notify-token', commands: [...JOB, 'check'], secret: true },
   { name: 'trigger-label', commands: JOB },
-  { name: 'checks', default: 'off', commands: JOB },
+  { name: 'checks', default: 'off', commands: [...JOB, 'check'] },
   { name: 'report-files', commands: ['rollup'] }
 ]
 
@@ -53190,7 +53235,7 @@ async function carryOut(env, deadline, result, live) {
     const gate = { event, env, clients, clock: deadline };
     const admitted = await admit(gate);
     if (admitted.skip)
-        return skip(result, admitted.skip, admitted.octokit, event);
+        return main_skip(result, admitted.skip, admitted.octokit, event);
     const { trigger, label } = admitted;
     if (label)
         live.unlabel = () => removeTriggerLabel(label, admitted.octokit);
@@ -53216,7 +53261,7 @@ async function carryOut(env, deadline, result, live) {
     for (const note of decided.notes)
         core_namespaceObject[note.level](note.text);
     if (decided.skip)
-        return skip(result, decided.skip, decided.octokit, event);
+        return main_skip(result, decided.skip, decided.octokit, event);
     const run = runOf(env);
     const given = {
         ...decided.go,
@@ -53226,6 +53271,7 @@ async function carryOut(env, deadline, result, live) {
         deadline,
         runUrl: runUrl(env),
         ...(run ? { run } : {}),
+        ...(env.GITHUB_SHA ? { commit: env.GITHUB_SHA } : {}),
         serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
     };
     // A roll-up reads what `report` runs wrote: no client of the service is made, nothing is sent.
@@ -53328,7 +53374,7 @@ async function publish(result, { service, reactions, unlabel }) {
         await reactions?.add(result.reaction);
 }
 /** A run the gate did not let through: what it says, where it says it, and `skipped=true`. */
-async function skip(result, s, octokit, event) {
+async function main_skip(result, s, octokit, event) {
     if (octokit && s.reply)
         await postReply(octokit, s.reply.place, s.reply.body).catch((err) => core_warning(messageOf(err)));
     if (octokit && s.reaction) {

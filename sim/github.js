@@ -63,9 +63,10 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {Record<string, string>} [fileChanges] when each file of the repository last changed
  *   (ISO instant, by repository path): `GET …/commits?path=` lists that one commit; a path not
  *   listed has no history (an empty list)
- * @property {{ issues?: 'read'|'write', 'pull-requests'?: 'read'|'write' }} [tokenPermissions]
+ * @property {{ issues?: 'read'|'write', 'pull-requests'?: 'read'|'write', checks?: 'read' }} [tokenPermissions]
  *   the token's `permissions:` (default: write to both). A comment needs `issues: write` (or on a
- *   pull request, one of `pulls`, `pull-requests: write`), else 403, before the body is read
+ *   pull request, one of `pulls`, `pull-requests: write`), else 403, before the body is read;
+ *   listing check runs needs `checks: read` once `tokenPermissions` is given
  *
  * @property {Record<string, CheckRunSeed[]>} [checkRuns] the check runs on each commit (by sha:
  *   a pull request's head is `headSha(n)`): each read of the list shows each run in its next state
@@ -250,7 +251,10 @@ export async function startGitHub(options = {}) {
       return { status: 200, body: [...set].map(label => ({ name: label })) }
     }
     m = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([0-9a-f]+)\/check-runs$/.exec(path)
-    if (m && method === 'GET') return { status: 200, body: listCheckRuns(m[1], m[2], m[3]) }
+    if (m && method === 'GET')
+      return rights && rights.checks !== 'read'
+        ? forbidden
+        : { status: 200, body: listCheckRuns(m[1], m[2], m[3]) }
     m = /^\/repos\/[^/]+\/[^/]+\/check-runs\/(\d+)\/annotations$/.exec(path)
     if (m && method === 'GET') {
       const seed = checkRunIds.get(+m[1])

@@ -85,6 +85,6 @@ export const INPUTS = [
   { name: 'notify-pr', commands: [...JOB, 'check'] },
   { name: 'notify-token', commands: [...JOB, 'check'], secret: true },
   { name: 'trigger-label', commands: JOB },
-  { name: 'checks', default: 'off', commands: JOB },
+  { name: 'checks', default: 'off', commands: [...JOB, 'check'] },
   { name: 'report-files', commands: ['rollup'] }
 ]

@@ -135,6 +135,7 @@ async function carryOut(
     deadline,
     runUrl: runUrl(env),
     ...(run ? { run } : {}),
+    ...(env.GITHUB_SHA ? { commit: env.GITHUB_SHA } : {}),
     serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
   }
   // A roll-up reads what `report` runs wrote: no client of the service is made, nothing is sent.

@@ -132,7 +132,12 @@ export interface AnalyticsSettings extends CommonSettings {
 }
 
 /** `check`: the set-up, verified in a few requests; the job path is the agent API's address. */
-export type CheckSettings = CommonSettings & { command: 'check'; jobPath: string }
+export type CheckSettings = CommonSettings & {
+  command: 'check'
+  jobPath: string
+  /** `checks`: when on, the check also asks whether the token may read check runs. */
+  checks: ChecksMode
+}
 
 /**
  * `rollup`: one report of many projects from the files their `report` runs wrote. It sends
