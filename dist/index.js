@@ -51316,12 +51316,11 @@ function rightsLine(rights, issueNumber, event) {
 
 const CHECK = 'GitHub token may read check runs';
 /** No line with `checks: off`; else one request (none without a token or a commit to ask on). */
-async function checksReadLine(ctx) {
-    if (ctx.settings.checks === 'off')
+async function checksReadLine(o) {
+    if (o.checks === 'off')
         return [];
-    const { octokit } = ctx;
-    const { owner, repo } = ctx.event;
-    const sha = ctx.commit ?? '';
+    const { octokit, owner, repo } = o;
+    const sha = o.commit ?? '';
     if (!octokit)
         return [skip('no GitHub token is used (`github-token` empty, or `comment: false`)')];
     if (owner === '' || !/^[0-9a-f]{40}$/i.test(sha))
@@ -51383,7 +51382,12 @@ async function runCheck(ctx) {
         feedbackFilterLine(probes),
         await tokenLine(ctx),
         ...(await notifyLines(ctx)),
-        ...(await checksReadLine(ctx)),
+        ...(await checksReadLine({
+            ...ctx.event,
+            octokit: ctx.octokit,
+            commit: ctx.commit,
+            checks: s.checks
+        })),
         proxyLine(ctx.proxies)
     ];
     const report = {

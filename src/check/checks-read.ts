@@ -3,18 +3,24 @@
 // permission `checks` could not read the agent's pull request's checks, and `require` would fail.
 import { messageOf } from '../errors.js'
 import { call, GitHubError } from '../github/errors.js'
-import type { CommandContext } from '../commands/context.js'
+import type { Octokit } from '../github/octokit.js'
 import type { CheckLine } from '../report/check.js'
-import type { CheckSettings } from '../settings.js'
+import type { ChecksMode } from '../settings.js'
 
 const CHECK = 'GitHub token may read check runs'
 
 /** No line with `checks: off`; else one request (none without a token or a commit to ask on). */
-export async function checksReadLine(ctx: CommandContext<CheckSettings>): Promise<CheckLine[]> {
-  if (ctx.settings.checks === 'off') return []
-  const { octokit } = ctx
-  const { owner, repo } = ctx.event
-  const sha = ctx.commit ?? ''
+export async function checksReadLine(o: {
+  checks: ChecksMode
+  octokit?: Octokit
+  owner: string
+  repo: string
+  /** The run's commit (`GITHUB_SHA`). */
+  commit?: string
+}): Promise<CheckLine[]> {
+  if (o.checks === 'off') return []
+  const { octokit, owner, repo } = o
+  const sha = o.commit ?? ''
   if (!octokit) return [skip('no GitHub token is used (`github-token` empty, or `comment: false`)')]
   if (owner === '' || !/^[0-9a-f]{40}$/i.test(sha))
     return [skip('no commit of this repository to list check runs on (`GITHUB_SHA`)')]

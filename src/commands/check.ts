@@ -39,7 +39,12 @@ export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void
     feedbackFilterLine(probes),
     await tokenLine(ctx),
     ...(await notifyLines(ctx)),
-    ...(await checksReadLine(ctx)),
+    ...(await checksReadLine({
+      ...ctx.event,
+      octokit: ctx.octokit,
+      commit: ctx.commit,
+      checks: s.checks
+    })),
     proxyLine(ctx.proxies)
   ]
   const report: CheckReport = {
