@@ -4,7 +4,14 @@
 // action writes, in order, with the reviewers' own comments between.
 import { runAction } from '../sim/run-action.js'
 import { startService, SIM_API_KEY } from '../sim/service.js'
-import { pullRequestEvent, startGitHub, triggerComment, triggerReview } from '../sim/github.js'
+import {
+  headSha,
+  labelEvent,
+  pullRequestEvent,
+  startGitHub,
+  triggerComment,
+  triggerReview
+} from '../sim/github.js'
 
 const REVIEWER = { login: 'octocat', type: 'User' }
 const READER = { login: 'passer-by', type: 'User' }
@@ -52,11 +59,12 @@ const FILES = {
   21: [{ filename: 'docs/api-reference/rate-limits.mdx', additions: 31, deletions: 2 }]
 }
 
-async function withSims(service, body) {
+async function withSims(service, body, more = {}) {
   const sim = await startService(service)
   const gh = await startGitHub({
     permissions: { octocat: 'write', 'passer-by': 'read' },
-    pullFiles: FILES
+    pullFiles: FILES,
+    ...more
   })
   try {
     return await body(sim, gh)
@@ -285,6 +293,67 @@ async function weeklyIssue() {
   )
 }
 
+/** The docs platform's checks on the agent's pull request #21: the link check fails. */
+const AGENT_CHECKS = {
+  [headSha(21)]: [
+    {
+      name: 'Mintlify: broken links',
+      states: [{ status: 'in_progress' }, { status: 'completed', conclusion: 'failure' }],
+      annotations: [
+        {
+          path: 'docs/api-reference/rate-limits.mdx',
+          line: 12,
+          message: 'Broken link: /api-reference/quotas does not exist'
+        },
+        { path: 'docs/faq.mdx', line: 40, message: 'Broken link: #retry-after (no such heading)' }
+      ]
+    },
+    { name: 'Mintlify: style', states: [{ status: 'completed', conclusion: 'success' }] },
+    { name: 'Mintlify: deployment', states: [{ status: 'completed', conclusion: 'neutral' }] }
+  ]
+}
+
+/** `trigger-label` on code pull request #5 with `checks: require`, then `fix checks` on #21. */
+async function labelAndChecks() {
+  const service = { jobs: [], created: { activePolls: 1, prLink: PR(21) } }
+  const code = [{ filename: 'src/limits.ts', additions: 40, deletions: 2 }]
+  const more = {
+    checkRuns: AGENT_CHECKS,
+    pulls: { 5: { state: 'open' } },
+    pullFiles: { ...FILES, 5: code }
+  }
+  return withSims(
+    service,
+    async (sim, gh) => {
+      const env = { GITHUB_API_URL: gh.url }
+      await runAction({
+        inputs: {
+          ...base(sim.url),
+          command: 'create',
+          prompt: 'Write the docs this change needs.',
+          'trigger-label': 'Docs/Needed',
+          checks: 'require'
+        },
+        env,
+        ...labelEvent(gh, 5, 'Docs/Needed', {
+          title: 'Add rate limits to the API',
+          changedFiles: 1
+        })
+      })
+      await runAction({
+        inputs: { ...base(sim.url), command: 'message' },
+        env,
+        ...comment(gh, 21, '/docs-agent fix checks')
+      })
+      return [
+        { title: 'Pull request #5, labelled Docs/Needed', comments: thread(gh, 5) },
+        { title: "Pull request #21 (the agent's), fix checks", comments: thread(gh, 21) }
+      ]
+    },
+    more
+  )
+}
+
 /** Every thread, made by running the action; a thread that cannot be made says why instead. */
 export async function previewThreads() {
   const made = []
@@ -294,7 +363,8 @@ export async function previewThreads() {
     ['A reply on the code pull request of a merge', fromTheCodePullRequest],
     ['A job asked for on an issue, and the merge of its pull request', fromAnIssue],
     ['The record that a job opened a pull request', openedRecords],
-    ['The weekly report over four weeks', weeklyIssue]
+    ['The weekly report over four weeks', weeklyIssue],
+    ['A label asks for docs, and the checks of the agent pull request', labelAndChecks]
   ]) {
     try {
       made.push({ name, threads: await make() })

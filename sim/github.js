@@ -63,9 +63,20 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {Record<string, string>} [fileChanges] when each file of the repository last changed
  *   (ISO instant, by repository path): `GET …/commits?path=` lists that one commit; a path not
  *   listed has no history (an empty list)
- * @property {{ issues?: 'read'|'write', 'pull-requests'?: 'read'|'write' }} [tokenPermissions]
+ * @property {{ issues?: 'read'|'write', 'pull-requests'?: 'read'|'write', checks?: 'read' }} [tokenPermissions]
  *   the token's `permissions:` (default: write to both). A comment needs `issues: write` (or on a
- *   pull request, one of `pulls`, `pull-requests: write`), else 403, before the body is read
+ *   pull request, one of `pulls`, `pull-requests: write`), else 403, before the body is read;
+ *   listing check runs needs `checks: read` once `tokenPermissions` is given
+ *
+ * @property {Record<string, CheckRunSeed[]>} [checkRuns] the check runs on each commit (by sha:
+ *   a pull request's head is `headSha(n)`): each read of the list shows each run in its next state
+ *
+ * @typedef {object} CheckRunSeed
+ * @property {string} name
+ * @property {{ status: 'queued'|'in_progress'|'completed', conclusion?: string }[]} states one per
+ *   read of the list, the last one kept
+ * @property {{ path: string, line?: number, level?: string, message: string, title?: string }[]} [annotations]
+ *   what it reports once completed
  *
  * @typedef {{ state: 'open'|'closed', merged_at?: string|null, created_at?: string }} PullState
  *   A seeded pull request without `created_at` was created an hour before the simulator started
@@ -109,6 +120,12 @@ export async function startGitHub(options = {}) {
   const reviews = new Map()
   /** @type {Map<number, PullState>} */
   const pulls = new Map(Object.entries(options.pulls ?? {}).map(([n, p]) => [Number(n), p]))
+  /** @type {Record<string, CheckRunSeed[]>} */
+  const checkRuns = { ...options.checkRuns }
+  /** How many times each commit's check runs were listed. @type {Map<string, number>} */
+  const checkReads = new Map()
+  /** Check run ids: the seed's place in its list, after 5000 per commit. @type {Map<number, CheckRunSeed>} */
+  const checkRunIds = new Map()
   /** The labels on each issue or pull request (set through the API, or by a test). */
   /** @type {Map<number, Set<string>>} */
   const labels = new Map()
@@ -225,6 +242,36 @@ export async function startGitHub(options = {}) {
       labels.set(n, set)
       return { status: 200, body: [...set].map(name => ({ name })) }
     }
+    m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/labels\/([^/]+)$/.exec(path)
+    if (m && method === 'DELETE') {
+      const set = labels.get(+m[1])
+      const name = decodeURIComponent(m[2])
+      if (!mayComment(+m[1])) return forbidden
+      if (!set?.delete(name)) return { status: 404, body: { message: 'Label does not exist' } }
+      return { status: 200, body: [...set].map(label => ({ name: label })) }
+    }
+    m = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([0-9a-f]+)\/check-runs$/.exec(path)
+    if (m && method === 'GET')
+      return rights && rights.checks !== 'read'
+        ? forbidden
+        : { status: 200, body: listCheckRuns(m[1], m[2], m[3]) }
+    m = /^\/repos\/[^/]+\/[^/]+\/check-runs\/(\d+)\/annotations$/.exec(path)
+    if (m && method === 'GET') {
+      const seed = checkRunIds.get(+m[1])
+      if (!seed) return notFound
+      const list = (seed.annotations ?? []).map(a => ({
+        path: a.path,
+        start_line: a.line ?? 1,
+        end_line: a.line ?? 1,
+        annotation_level: a.level ?? 'failure',
+        title: a.title ?? '',
+        message: a.message,
+        raw_details: null,
+        blob_href: `${serverUrl}/octo/docs/blob/${'0'.repeat(40)}/${a.path}`
+      }))
+      const { page, headers } = paginate(path, query, list.length)
+      return { status: 200, body: list.slice(page.from, page.to), headers }
+    }
     m = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(path)
     if (m && method === 'GET') {
       // Issues and pull requests, open ones by default, filtered by every label named.
@@ -321,7 +368,12 @@ export async function startGitHub(options = {}) {
           created_at: pull.created_at ?? startedAt,
           merged: Boolean(pull.merged_at),
           merged_at: pull.merged_at ?? null,
-          html_url: `${serverUrl}/${owner}/${repo}/pull/${n}`
+          html_url: `${serverUrl}/${owner}/${repo}/pull/${n}`,
+          head: {
+            sha: headSha(+n),
+            ref: `docs-agent/${n}`,
+            repo: { full_name: `${owner}/${repo}` }
+          }
         }
       }
     }
@@ -346,6 +398,36 @@ export async function startGitHub(options = {}) {
       }
     }
     return notFound
+  }
+
+  /** GitHub's answer to `GET …/commits/{sha}/check-runs`: each seed in its state at this read. */
+  function listCheckRuns(owner, repo, sha) {
+    const read = checkReads.get(sha) ?? 0
+    checkReads.set(sha, read + 1)
+    const runs = (checkRuns[sha] ?? []).map((seed, i) => {
+      const id = 5000 + i + 100 * [...Object.keys(checkRuns)].indexOf(sha)
+      checkRunIds.set(id, seed)
+      const state = seed.states[Math.min(read, seed.states.length - 1)] ?? { status: 'queued' }
+      const done = state.status === 'completed'
+      return {
+        id,
+        head_sha: sha,
+        name: seed.name,
+        status: state.status,
+        conclusion: done ? (state.conclusion ?? 'success') : null,
+        html_url: `${serverUrl}/${owner}/${repo}/runs/${id}`,
+        details_url: `https://dashboard.example.com/checks/${id}`,
+        started_at: new Date().toISOString(),
+        completed_at: done ? new Date().toISOString() : null,
+        output: {
+          title: seed.name,
+          summary: '',
+          annotations_count: done ? (seed.annotations ?? []).length : 0
+        },
+        app: { slug: 'docs-checks', name: 'Docs checks' }
+      }
+    })
+    return { total_count: runs.length, check_runs: runs }
   }
 
   const server = http.createServer((req, res) => {
@@ -453,6 +535,16 @@ export async function startGitHub(options = {}) {
     reviews,
     pulls,
     labels,
+    checkReads,
+    /**
+     * Sets the check runs of commit `sha` (as the `checkRuns` option does); their reads start over.
+     * @param {string} sha
+     * @param {CheckRunSeed[]} runs
+     */
+    setCheckRuns(sha, runs) {
+      checkRuns[sha] = runs
+      checkReads.delete(sha)
+    },
     /**
      * Puts `label` on issue or pull request `n` (as anyone with triage may).
      * @param {number} n
@@ -519,6 +611,14 @@ export async function startGitHub(options = {}) {
       return new Promise(resolve => server.close(() => resolve(undefined)))
     }
   }
+}
+
+/**
+ * The head commit of pull request `n` as the simulator answers it: 40 hexadecimal digits.
+ * @param {number} n
+ */
+export function headSha(n) {
+  return `${n.toString(16)}`.padStart(8, '0').padEnd(40, 'c')
 }
 
 /** Who opened the pull requests of the payloads below, unless a test says otherwise. */
@@ -625,5 +725,72 @@ export function pullRequestEvent(n, action = 'opened', extra = {}) {
       },
       repository: { full_name: 'octo/docs' }
     }
+  }
+}
+
+/**
+ * The `issues` (`o.issue`) or `pull_request` (or `o.eventName`) webhook payload GitHub sends when
+ * `o.sender` adds (or, `o.action: 'unlabeled'`, removes) the label `name` on issue or pull request
+ * `n` of octo/docs, with the label put on (or taken off) it in the fake GitHub `gh`: options for
+ * runAction(). The shapes are GitHub's: `action`, `label`, `issue` or `pull_request` (and
+ * `number`), `repository`, `sender`.
+ * @param {{ addLabel: (n: number, label: string) => void, labels: Map<number, Set<string>> }} gh
+ * @param {number} n
+ * @param {string} name
+ * @param {{ issue?: boolean, action?: string, eventName?: string, title?: string, body?: string|null, sender?: { login: string, type: string }, head?: string, changedFiles?: number }} [o]
+ */
+export function labelEvent(gh, n, name, o = {}) {
+  const action = o.action ?? 'labeled'
+  if (action === 'labeled') gh.addLabel(n, name)
+  else gh.labels.get(n)?.delete(name)
+  const label = {
+    id: 4_000_000 + n,
+    node_id: `LA_kwDO${Buffer.from(name).toString('base64')}`,
+    url: `https://api.github.com/repos/octo/docs/labels/${encodeURIComponent(name)}`,
+    name,
+    color: 'd93f0b',
+    default: false,
+    description: 'The docs agent writes the docs for this'
+  }
+  const sender = {
+    id: 583231,
+    node_id: 'MDQ6VXNlcjU4MzIzMQ==',
+    ...(o.sender ?? { login: 'octocat', type: 'User' })
+  }
+  const item = {
+    number: n,
+    title: o.title ?? 'Add rate-limit headers',
+    body: o.body === undefined ? 'Responses now carry `X-RateLimit-Remaining`.' : o.body,
+    user: PR_AUTHOR,
+    state: 'open',
+    labels: [...(gh.labels.get(n) ?? [])].map(l => ({ name: l }))
+  }
+  const repository = {
+    id: 1296269,
+    full_name: 'octo/docs',
+    name: 'docs',
+    owner: { login: 'octo', type: 'Organization' }
+  }
+  if (o.issue)
+    return {
+      eventName: 'issues',
+      event: {
+        action,
+        issue: { ...item, html_url: `https://github.com/octo/docs/issues/${n}` },
+        label,
+        repository,
+        sender
+      }
+    }
+  const pullRequest = {
+    ...item,
+    html_url: `https://github.com/octo/docs/pull/${n}`,
+    head: { sha: headSha(n), ref: 'rate-limits', repo: { full_name: o.head ?? 'octo/docs' } },
+    base: { sha: 'b'.repeat(40), ref: 'main', repo: { full_name: 'octo/docs' } },
+    changed_files: o.changedFiles ?? 2
+  }
+  return {
+    eventName: o.eventName ?? 'pull_request',
+    event: { action, number: n, pull_request: pullRequest, label, repository, sender }
   }
 }

@@ -33,6 +33,8 @@ import {
   type TriggerSettings
 } from './settings.js'
 import { InputError, type GetInput } from './inputs.js'
+import { fixChecks } from './fix-checks.js'
+import { admitLabel, labelTarget, type AcceptedLabel } from './label-trigger.js'
 
 export const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS]
 
@@ -69,6 +71,8 @@ export interface Admitted {
   /** The trigger comment may get reactions (there is a token, and `comment` is not `false`). */
   reacts?: boolean
   octokit?: Octokit
+  /** The label that asked for this run (`trigger-label`), when one did. */
+  label?: AcceptedLabel
 }
 
 export type Admission = { skip: Skip; octokit?: Octokit } | ({ skip?: undefined } & Admitted)
@@ -85,6 +89,8 @@ export interface CommentPolicy {
 export interface Go {
   /** The trigger comment the run answers (absent: no comment asked for this run). */
   trigger?: AcceptedTrigger
+  /** The label that asked for this run (`trigger-label`): it answers on the labelled item. */
+  label?: AcceptedLabel
   /** Where the run comments (absent: nowhere). */
   target?: Place
   commenting: CommentPolicy
@@ -159,12 +165,14 @@ export interface GateContext {
 export async function admit(c: GateContext): Promise<Admission> {
   const gate = readGateInputs(c.get ?? runnerInput)
   if (!TRIGGER_EVENTS.includes(c.event.eventName)) {
+    const labelled = await admitLabel(c.event, gate.triggerLabel, c.get ?? runnerInput, c.clients)
+    if (labelled?.skip) return labelled
     // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
     // there is no misconfiguration to fail on.
     const withheld = withheldSecretsWhy(c.event, c.env)
-    if (!withheld || gate.hasApiKey || gate.keyless) return {}
+    if (!withheld || gate.hasApiKey || gate.keyless) return labelled ?? {}
     const notice = `This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`
-    return { skip: { reason: `no \`api-key\`: ${withheld}`, notice } }
+    return { skip: { reason: `no \`api-key\`: ${withheld}`, notice }, octokit: labelled?.octokit }
   }
   const checked = checkComment(c.event.comment, gate.triggerWord)
   // Most comments are not for us: settled without a request or any other input.
@@ -195,7 +203,10 @@ async function admitTrigger(
   if (!gate.hasApiKey) return { skip: noKeyForTrigger(c.event, comment, who.why), octokit }
   const refusal = refuseInstruction(prompt, gate.hasPrompt, rules.trigger, c.event, comment)
   if (refusal !== undefined) return { skip: answered(c.event, comment, reacts, refusal), octokit }
-  const fix = await fixTrigger(c, prompt, gate, rules.trigger, octokit)
+  const fix =
+    (await fixChecks(octokit, placeOf(c.event), c.event.isPullRequest, prompt)) ??
+    (await fixTrigger(c, prompt, gate, rules.trigger, octokit))
+  if (fix?.kind === 'reply') return { skip: answered(c.event, comment, reacts, fix), octokit }
   if (fix?.kind === 'no-such-suggestion' || fix?.kind === 'unreadable') {
     const reason =
       fix.kind === 'unreadable'
@@ -203,7 +214,10 @@ async function admitTrigger(
         : 'no such suggestion in the newest report'
     return { skip: answered(c.event, comment, reacts, { reason, body: fix.reply }), octokit }
   }
-  const accepted = fix?.kind === 'fix' ? { prompt: fix.prompt, fixes: fix.fixes } : { prompt }
+  const accepted =
+    fix?.kind === 'fix'
+      ? { prompt: fix.prompt, fixes: fix.fixes }
+      : { prompt: fix?.kind === 'checks' ? fix.prompt : prompt }
   return { trigger: { comment, ...accepted, why: who.why }, rules, reacts, octokit }
 }
 
@@ -236,7 +250,7 @@ export async function decide(
   payload: Record<string, unknown>
 ): Promise<Decision> {
   const commenting = commentPolicy(s)
-  const target = commentTarget(s, c.event, commenting)
+  const target = labelTarget(admitted.label, s, commenting) ?? commentTarget(s, c.event, commenting)
   // A job run asks GitHub whatever `comment` says: whether a merge is the agent's own, and the
   // record that its job opened a pull request.
   const reads = commenting.writes || admitted.trigger !== undefined || isJobSettings(s)
@@ -249,6 +263,7 @@ export async function decide(
   }
   const go: Go = {
     ...(admitted.trigger ? { trigger: admitted.trigger } : {}),
+    ...(admitted.label ? { label: admitted.label } : {}),
     ...(target ? { target } : {}),
     commenting,
     ...(octokit ? { octokit } : {}),

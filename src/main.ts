@@ -32,6 +32,7 @@ import { settingsDebugLine } from './settings-debug.js'
 import { messageOf } from './errors.js'
 import { readPayload, runOf, runUrl } from './workflow-run.js'
 import { proxyFor, proxyProblems, type Proxy } from './proxy.js'
+import { removeTriggerLabel } from './label-trigger.js'
 import { instructionText } from './public-text.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
@@ -40,6 +41,8 @@ const USER_AGENT = `docs-agent-action/${VERSION}`
 interface Live {
   service?: ServiceClient
   reactions?: Reactions
+  /** Takes off the label that asked for the run (`trigger-label`), once it has ended. */
+  unlabel?: () => Promise<void>
 }
 
 /**
@@ -101,7 +104,8 @@ async function carryOut(
   const gate: GateContext = { event, env, clients, clock: deadline }
   const admitted = await admit(gate)
   if (admitted.skip) return skip(result, admitted.skip, admitted.octokit, event)
-  const { trigger } = admitted
+  const { trigger, label } = admitted
+  if (label) live.unlabel = () => removeTriggerLabel(label, admitted.octokit)
   if (trigger) {
     live.reactions = new Reactions(trigger, admitted.octokit, admitted.reacts === true, event)
     core.info(`Trigger accepted: ${trigger.why}.`)
@@ -113,7 +117,7 @@ async function carryOut(
   const settings = readSettings(runnerInput, {
     now: new Date(deadline.now()),
     workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
-    commentEvent: trigger !== undefined,
+    commentEvent: trigger !== undefined || label !== undefined,
     ...(admitted.rules && trigger ? { trigger: admitted.rules, triggerPrompt: trigger.prompt } : {})
   })
   core.debug(settingsDebugLine(settings))
@@ -131,6 +135,7 @@ async function carryOut(
     deadline,
     runUrl: runUrl(env),
     ...(run ? { run } : {}),
+    ...(env.GITHUB_SHA ? { commit: env.GITHUB_SHA } : {}),
     serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
   }
   // A roll-up reads what `report` runs wrote: no client of the service is made, nothing is sent.
@@ -202,7 +207,10 @@ async function runCommand(ctx: CommandContext<Exclude<Settings, RollupSettings>>
  * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
  * on a trigger comment, and the one core.setFailed, redacted and cleaned of anything hidden.
  */
-async function publish(result: CommandResult, { service, reactions }: Live): Promise<void> {
+async function publish(
+  result: CommandResult,
+  { service, reactions, unlabel }: Live
+): Promise<void> {
   for (const [name, value] of result.outputs) core.setOutput(name, redact(value))
   if (service) core.setOutput('requests', String(service.requests))
   if (result.summary !== undefined) {
@@ -222,6 +230,7 @@ async function publish(result: CommandResult, { service, reactions }: Live): Pro
       else core.warning(messageOf(err))
     }
   }
+  await unlabel?.()
   if (result.failure !== undefined) {
     core.setFailed(instructionText(redact(result.failure)))
     await reactions?.add('confused')

@@ -73,6 +73,8 @@ export const RESOLVED: Readonly<Record<string, (s: Resolved) => Shown | undefine
   'require-pr': s => s.requirePr,
   'notify-pr': s => s.notifyPr,
   'notify-token': s => s.notifyToken,
+  'trigger-label': s => s.triggerLabel,
+  checks: s => s.checks,
   'report-files': s =>
     s.command === 'rollup' ? list(s.reportFiles.files.map(f => f.path)) : undefined
 }

@@ -4,6 +4,7 @@ import { formatFromPath, type FileFormat } from './analytics/sinks.js'
 import { SECTIONS, type SectionName } from './analytics/section-names.js'
 import { FINAL_STATUSES } from './service/schema.js'
 import { InputError, quote } from './inputs.js'
+import { AGENT_LABEL } from './github/labels.js'
 import { insideWorkspace } from './workspace.js'
 import { readFileList, type FileList } from './workspace-files.js'
 
@@ -45,6 +46,24 @@ export function readTrigger(text: string): string {
   if (text === '' || /\s/.test(text))
     throw new InputError('trigger', 'must be one word without spaces, e.g. `/docs-agent`')
   return text
+}
+
+/**
+ * `trigger-label`: '' (off) or a label name. Never the action's own label (GitHub compares label
+ * names without case): the action puts it on every pull request its jobs open, so each would
+ * start another job.
+ */
+export function readTriggerLabel(text: string): string {
+  const name = text.trim()
+  if (name.toLowerCase() === AGENT_LABEL)
+    throw new InputError(
+      'trigger-label',
+      `cannot be \`${AGENT_LABEL}\`: the action puts that label on the pull requests its jobs ` +
+        'open, so each would start another job. Choose another label, e.g. `docs/needed`'
+    )
+  if (name.length > 50 || /[\p{Cc}]/u.test(name))
+    throw new InputError('trigger-label', 'must be a label name: one line, at most 50 characters')
+  return name
 }
 
 export function readOutputFile(

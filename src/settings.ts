@@ -33,7 +33,8 @@ import {
   readReportFiles,
   readSections,
   readStatuses,
-  readTrigger
+  readTrigger,
+  readTriggerLabel
 } from './settings-values.js'
 import { readDocsFiles, type DocsFiles } from './docs-files.js'
 import type { FileList } from './workspace-files.js'
@@ -100,7 +101,14 @@ export interface JobSettings extends CommonSettings {
   failOnStatus: string[]
   /** A `completed` job with no pull request fails the step. */
   requirePr: boolean
+  /** `trigger-label`: adding this label starts the agent ('' for none). */
+  triggerLabel: string
+  /** What the run does with the check runs of the job's pull request. */
+  checks: ChecksMode
 }
+
+export const CHECKS_MODES = ['off', 'show', 'wait', 'require'] as const
+export type ChecksMode = (typeof CHECKS_MODES)[number]
 
 /** `visitors` and `report`: the range, the pages, the report. */
 export interface AnalyticsSettings extends CommonSettings {
@@ -124,7 +132,12 @@ export interface AnalyticsSettings extends CommonSettings {
 }
 
 /** `check`: the set-up, verified in a few requests; the job path is the agent API's address. */
-export type CheckSettings = CommonSettings & { command: 'check'; jobPath: string }
+export type CheckSettings = CommonSettings & {
+  command: 'check'
+  jobPath: string
+  /** `checks`: when on, the check also asks whether the token may read check runs. */
+  checks: ChecksMode
+}
 
 /**
  * `rollup`: one report of many projects from the files their `report` runs wrote. It sends
@@ -209,6 +222,8 @@ export interface GateInputs {
   projectId: string
   /** `prompt` or `prompt-file` is set: a bare trigger still has an instruction then. */
   hasPrompt: boolean
+  /** `trigger-label` as given; checked only on a label event. */
+  triggerLabel: string
 }
 
 export function readGateInputs(get: GetInput = runnerInput): GateInputs {
@@ -218,7 +233,8 @@ export function readGateInputs(get: GetInput = runnerInput): GateInputs {
     keyless: get('command').trim() === 'rollup',
     apiKey: get('api-key'),
     projectId: get('project-id').trim(),
-    hasPrompt: get('prompt') !== '' || get('prompt-file') !== ''
+    hasPrompt: get('prompt') !== '' || get('prompt-file') !== '',
+    triggerLabel: get('trigger-label')
   }
 }
 
@@ -292,7 +308,9 @@ function readJobInputs(get: GetInput) {
     pollIntervalMs: duration(get, 'poll-interval', true),
     jobPath: readJobPath(get('job-path')),
     failOnStatus: readStatuses(get('fail-on-status')),
-    requirePr: bool(get, 'require-pr')
+    requirePr: bool(get, 'require-pr'),
+    triggerLabel: readTriggerLabel(get('trigger-label')),
+    checks: oneOf(get, 'checks', CHECKS_MODES)
   }
 }
 

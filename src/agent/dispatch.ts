@@ -29,6 +29,14 @@ function numberOfLink(url: string | undefined): number | undefined {
   return digits && Number.isSafeInteger(n) ? n : undefined
 }
 
+/** A pull request's or issue's description: without invisible characters, clipped. */
+export function descriptionOf(text: unknown): string | undefined {
+  const body = asText(text)
+  if (!body) return undefined
+  const visible = [...body].filter(c => !isInvisible(c))
+  return visible.slice(0, MAX_BODY_CHARS).join('')
+}
+
 export function readDispatch(payload: JsonObject): DispatchedChange | undefined {
   const cp = asObject(payload.client_payload)
   if (!cp) return undefined
@@ -52,10 +60,7 @@ export function readDispatch(payload: JsonObject): DispatchedChange | undefined 
     }
   const merge = asText(pr?.merge_commit_sha)
   if (merge) change.mergeCommit = merge
-  const body = asText(pr?.body)
-  if (body) {
-    const visible = [...body].filter(c => !isInvisible(c))
-    change.body = visible.slice(0, MAX_BODY_CHARS).join('')
-  }
+  const body = descriptionOf(pr?.body)
+  if (body) change.body = body
   return change
 }

@@ -8,6 +8,7 @@ import type { Cause, Elsewhere, JobEnding, JobOutcome, Stage } from '../report/j
 import { capitalise, formatDuration } from '../report/markdown.js'
 import { BudgetError, RateLimitError, ServiceError, type Delivery } from '../service/errors.js'
 import type { AgentJob } from '../service/schema.js'
+import { checksFailure } from './checks.js'
 import { noPullRequestNote } from './completion.js'
 import { deliveryOf } from './send.js'
 import type { WaitResult } from './wait.js'
@@ -149,6 +150,7 @@ function finishedFailure(
     )
   if (e.failsBy === 'fail-on-status')
     return `Job ${jobId} ended with status \`${e.status}\`, which \`fail-on-status\` lists.`
+  if (e.failsBy === 'checks' && e.checks) return checksFailure(e.checks, jobId)
   return undefined
 }
 

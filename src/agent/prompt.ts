@@ -5,7 +5,7 @@
 import { asObject } from '../json.js'
 import { publicText } from '../public-text.js'
 import { redact } from '../secrets.js'
-import { MAX_BODY_CHARS, readDispatch } from './dispatch.js'
+import { descriptionOf, MAX_BODY_CHARS, readDispatch } from './dispatch.js'
 
 export const MAX_CONTEXT_FILES = 100
 export const CONTEXT_START =
@@ -18,10 +18,15 @@ export interface ChangeContext {
   action?: string
   ref?: string
   pullRequest?: { number?: number; title?: string; url?: string }
+  /** The issue a label was added to (`trigger-label`). */
+  issue?: { number: number; title?: string; url?: string }
   headCommit?: string
   /** A dispatch from another repository: its merged pull request's merge commit. */
   mergeCommit?: string
-  /** A dispatch's pull request description (clipped): one JSON-quoted line once rendered. */
+  /**
+   * A dispatch's pull request description, or the labelled pull request's or issue's (clipped):
+   * one JSON-quoted line once rendered.
+   */
   body?: string
   /** On a push, the head commit message's first line: what a pull request's title is to one. */
   headCommitTitle?: string
@@ -101,6 +106,8 @@ export function contextFromEvent(
     c.headCommit = pr.head
     c.totalFiles = asCount(asObject(payload.pull_request)?.changed_files)
   }
+  // A label asks about what it was added to: its description, and an issue's number and title.
+  if (c.action === 'labeled') Object.assign(c, labelledItem(payload))
   if (eventName === 'push') {
     c.ref = asString(payload.ref)
     c.headCommit = asString(asObject(payload.head_commit)?.id) ?? asString(payload.after)
@@ -120,6 +127,22 @@ export function contextFromEvent(
     if (d && d.totalPaths > d.paths.length) c.totalFiles = d.totalPaths
   }
   return c
+}
+
+/** The labelled issue or pull request's description, and an issue's number, title and URL. */
+function labelledItem(payload: Json): Pick<ChangeContext, 'issue' | 'body'> {
+  const pr = asObject(payload.pull_request)
+  const issue = pr ? undefined : asObject(payload.issue)
+  const body = descriptionOf((pr ?? issue)?.body)
+  const number = asCount(issue?.number)
+  const item = issue && number !== undefined ? { number, ...titleAndUrl(issue) } : undefined
+  return { ...(body ? { body } : {}), ...(item ? { issue: item } : {}) }
+}
+
+function titleAndUrl(item: Json): { title?: string; url?: string } {
+  const title = asString(item.title)
+  const url = asString(item.html_url)
+  return { ...(title ? { title } : {}), ...(url ? { url } : {}) }
 }
 
 /** One value of the block: one line, nothing invisible, bounded (public-text.ts). */
@@ -144,10 +167,17 @@ export function renderContext(c: ChangeContext): string {
     const number = pr.number !== undefined ? `#${pr.number}` : '(no number)'
     lines.push(`Pull request: ${number}${title}${pr.url ? ` ${oneLine(pr.url)}` : ''}`)
   }
+  const issue = c.issue
+  if (issue) {
+    const title = issue.title ? ` ${JSON.stringify(oneLine(issue.title))}` : ''
+    lines.push(`Issue: #${issue.number}${title}${issue.url ? ` ${oneLine(issue.url)}` : ''}`)
+  }
   if (c.mergeCommit) lines.push(`Merge commit: ${oneLine(c.mergeCommit, 64)}`)
   // The description is the author's text: one JSON string on one line, so it stays a value.
-  if (c.body)
-    lines.push(`Pull request description: ${oneLine(JSON.stringify(c.body), 8 * MAX_BODY_CHARS)}`)
+  if (c.body) {
+    const noun = c.issue ? 'Issue' : 'Pull request'
+    lines.push(`${noun} description: ${oneLine(JSON.stringify(c.body), 8 * MAX_BODY_CHARS)}`)
+  }
   if (c.headCommit) {
     // The message is data like a title: quoted as a JSON string, on one line.
     const title = c.headCommitTitle ? ` ${JSON.stringify(oneLine(c.headCommitTitle))}` : ''

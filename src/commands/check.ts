@@ -19,6 +19,7 @@ import { CHECK_MAX_REQUESTS, Prober, type Probe } from '../check/probes.js'
 import { ANALYTICS, checkLines, isProjectUnknown, notSent, rightsLine } from '../check/lines.js'
 import { asksFeedbackFilter, feedbackFilterLine } from '../check/feedback-filter.js'
 import type { CommandContext } from './context.js'
+import { checksReadLine } from '../check/checks-read.js'
 import { codePullRequest } from './job-notify.js'
 
 const SUMMARY_MAX_BYTES = 64 * 1024
@@ -38,6 +39,12 @@ export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void
     feedbackFilterLine(probes),
     await tokenLine(ctx),
     ...(await notifyLines(ctx)),
+    ...(await checksReadLine({
+      ...ctx.event,
+      octokit: ctx.octokit,
+      commit: ctx.commit,
+      checks: s.checks
+    })),
     proxyLine(ctx.proxies)
   ]
   const report: CheckReport = {

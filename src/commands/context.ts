@@ -30,6 +30,8 @@ export interface CommandContext<S extends Settings = Settings> extends Go {
    * (`GITHUB_JOB`) and the step (`GITHUB_ACTION`) they name ('' when not set).
    */
   run?: { id: string; attempt: number; job: string; step: string }
+  /** The commit the workflow runs on (`GITHUB_SHA`), when the runner set it. */
+  commit?: string
   serverUrl: string
   /** The proxies the service's and GitHub's requests go through (undefined: direct). */
   proxies?: { service: Proxy | undefined; github: Proxy | undefined }

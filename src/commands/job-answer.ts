@@ -13,6 +13,9 @@ import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 import type { Target } from './job-target.js'
 
+// The pull request's checks are drawn into the answer too (`checks`): job-checks.ts.
+export { withChecks } from './job-checks.js'
+
 /** The last job seen; `stale` while it may still show its state from before the instruction. */
 export interface Seen {
   job: AgentJob
@@ -46,7 +49,7 @@ export function jobReport(
   const s = ctx.settings
   const asked = askedIn(ctx)
   const hideStale = (ending === undefined || ending.kind === 'cancelled') && last?.stale
-  const by = ctx.trigger?.comment.author
+  const by = ctx.trigger?.comment.author ?? ctx.label?.by
   // The live comment records the delivery (a run marker) where it is written at all.
   const recorded = ctx.run !== undefined && ctx.target !== undefined && ctx.octokit !== undefined
   return {

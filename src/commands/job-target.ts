@@ -90,9 +90,14 @@ export async function prepareTarget(
   else if (target.command === 'message' && target.jobId === undefined)
     target = { ...target, ...(await chooseJob(ctx, comments, agent)) }
   else if (ctx.trigger) target = { ...target, ...(await routedBefore(ctx, comments)) }
+  // A label's answer, on the labelled item, routes replies there to the job (as `when-no-job:
+  // create` does).
+  else if (ctx.label)
+    target = { ...target, routeHere: ctx.target?.issueNumber === ctx.event.issueNumber }
   if (target.command === 'create' && !target.earlier) target = await growInstead(ctx, target)
   onJob(target)
-  if (s.context) target = { ...target, prompt: composePrompt(s.prompt, await gatherContext(ctx)) }
+  if (s.context || ctx.label)
+    target = { ...target, prompt: composePrompt(s.prompt, await gatherContext(ctx)) }
   // What GitHub took to answer is not taken from the service's time: it counts from here.
   ctx.deadline.restartFrom(ctx.deadline.now())
   if (target.command === 'message' && s.wait && !target.earlier) {
@@ -203,9 +208,11 @@ async function chooseJob(
     core.info(`${here} records agent job ${found}: the follow-up goes there.`)
     return { jobId: found, routeHere, routedBefore: found }
   }
-  if (s.whenNoJob === 'create' && ctx.trigger) {
+  // A label starts a job where none is recorded, whatever `when-no-job` says.
+  if ((s.whenNoJob === 'create' && ctx.trigger) || ctx.label) {
     core.info(
-      `${here} records no agent job, and \`when-no-job\` is \`create\`: starting a new job with the instruction.`
+      `${here} records no agent job${ctx.label ? '' : ', and `when-no-job` is `create`'}: ` +
+        'starting a new job with the instruction.'
     )
     return { command: 'create', routeHere }
   }

@@ -28,7 +28,7 @@ import { AgentApi } from '../service/agent-api.js'
 import { isFinalStatus, type AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
-import { changesOf, jobReport, type Seen } from './job-answer.js'
+import { changesOf, jobReport, withChecks, type Seen } from './job-answer.js'
 import { jobComments, type JobComments } from './job-comments.js'
 import { setJobOutputs } from './job-outputs.js'
 import { recordOnItsPullRequest } from './job-records.js'
@@ -75,7 +75,7 @@ class JobRun {
       const sent = await this.deliver(this.target)
       await this.code.notice?.say({ kind: 'working' })
       const waited = await this.follow(sent)
-      ended = await this.conclude(waited)
+      ended = await withChecks(this.ctx, await this.conclude(waited))
     } catch (err) {
       ended = { ending: this.stopped(err) }
     }

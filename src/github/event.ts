@@ -22,6 +22,19 @@ export const TRIGGER_EVENTS = [
   'pull_request_review'
 ]
 
+/** The events whose `labeled` action may be a label trigger (`trigger-label`). */
+export const LABEL_EVENTS = ['issues', 'pull_request', 'pull_request_target']
+
+/** A label added to (or removed from) an issue or pull request, and who did it. */
+export interface LabelChange {
+  action: 'labeled' | 'unlabeled'
+  /** `label.name`: exactly as GitHub sends it. */
+  name: string
+  /** `sender`: who added or removed it. */
+  author: string
+  authorType?: string
+}
+
 export interface EventInfo {
   eventName: string
   owner: string
@@ -37,6 +50,8 @@ export interface EventInfo {
   pullRequestAuthor?: string
   /** For issue_comment and pull_request_review_comment; for pull_request_review, the review. */
   comment?: TriggerComment
+  /** For LABEL_EVENTS whose action is `labeled` or `unlabeled`. */
+  label?: LabelChange
 }
 
 type Json = Record<string, unknown>
@@ -126,12 +141,28 @@ export function readEvent(
   if (fork !== undefined) info.forkRepository = fork
   const author = isPullRequest ? readPullRequestAuthor(safePayload) : undefined
   if (author) info.pullRequestAuthor = author
+  const label = LABEL_EVENTS.includes(eventName) ? readLabelChange(safePayload) : undefined
+  if (label !== undefined) info.label = label
   const kind = COMMENT_KINDS[eventName]
   if (kind !== undefined) {
     const comment = readComment(safePayload, kind)
     if (comment !== undefined) info.comment = comment
   }
   return info
+}
+
+function readLabelChange(payload: Json): LabelChange | undefined {
+  const action = payload.action
+  const name = asString(asObject(payload.label)?.name)
+  if ((action !== 'labeled' && action !== 'unlabeled') || name === undefined) return undefined
+  const sender = asObject(payload.sender)
+  const authorType = asString(sender?.type)
+  return {
+    action,
+    name,
+    author: asString(sender?.login) ?? '',
+    ...(authorType === undefined ? {} : { authorType })
+  }
 }
 
 const COMMENT_KINDS: Readonly<Record<string, TriggerComment['kind']>> = {

@@ -51,3 +51,23 @@ export async function addLabel(
     octokit.rest.issues.addLabels({ owner, repo, issue_number: n, labels: [label] })
   )
 }
+
+/**
+ * Removes `label` from issue or pull request `n`: one request. A label already gone (404) is no
+ * failure: someone removed it first, which is what was wanted.
+ */
+export async function removeLabel(
+  octokit: Octokit,
+  owner: string,
+  repo: string,
+  n: number,
+  label: string
+): Promise<void> {
+  await call(`removing the label ${label} from #${n}`, async () => {
+    try {
+      await octokit.rest.issues.removeLabel({ owner, repo, issue_number: n, name: label })
+    } catch (err) {
+      if ((err as { status?: unknown }).status !== 404) throw err
+    }
+  })
+}

@@ -168,7 +168,7 @@ function sameLogin(listed: string, login: string, bot: boolean): boolean {
 export async function checkCommenter(
   octokit: Octokit | undefined,
   event: EventInfo,
-  comment: TriggerComment,
+  comment: Pick<TriggerComment, 'author' | 'authorType'>,
   rules: TriggerRules
 ): Promise<{ allowed: true; why: string } | { allowed: false; reason: string }> {
   const login = comment.author

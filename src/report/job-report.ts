@@ -4,6 +4,7 @@
 // summary only word it). The value lives here, the floor below its readers.
 import type { Delivery } from '../service/errors.js'
 import type { AgentJob } from '../service/schema.js'
+import type { ChecksReport } from './job-checks.js'
 import { clip, escapeText } from './markdown.js'
 
 /** Where the run is: what a cancellation or an error can truthfully say about the instruction. */
@@ -34,7 +35,9 @@ export type JobEnding =
       kind: 'finished'
       outcome: JobOutcome
       status: string
-      failsBy?: 'fail-on-status' | 'require-pr'
+      failsBy?: 'fail-on-status' | 'require-pr' | 'checks'
+      /** `checks` on: the check runs of the pull request it opened or updated. */
+      checks?: ChecksReport
     }
   /**
    * The wait ran out after `waitedMs`. `doubted`: the job still showed its state from before the

@@ -17,6 +17,7 @@ import {
   codeBlock
 } from './markdown.js'
 import { changesBlock } from './job-changes.js'
+import { checksBlock, checksMark } from './job-checks.js'
 import { placeNoun } from './place.js'
 import { endingText, triggerExample } from './job-ending.js'
 import { fixWords, grewParagraph, instructionsList, visibleInstruction } from './job-instruction.js'
@@ -63,10 +64,13 @@ function pullRequestLink(r: JobReport): string | undefined {
 
 function finishedHeadline(r: JobReport, e: Extract<JobEnding, { kind: 'finished' }>): string {
   switch (e.outcome) {
-    case 'pull-request':
+    case 'pull-request': {
+      // Its checks may say the work is broken: no green mark then.
+      const mark = checksMark(e.checks) ?? '✅'
       if (r.onItsPullRequest)
-        return `✅ The docs agent ${r.prUpdated ? 'updated' : 'opened'} this pull request${elapsed(r)}`
-      return `✅ ${r.prUpdated ? 'Updated' : 'Opened'} ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`
+        return `${mark} The docs agent ${r.prUpdated ? 'updated' : 'opened'} this pull request${elapsed(r)}`
+      return `${mark} ${r.prUpdated ? 'Updated' : 'Opened'} ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`
+    }
     case 'no-pull-request':
       return `${e.failsBy === 'require-pr' ? '❌' : '✅'} Completed without a pull request${elapsed(r)}`
     case 'failed':
@@ -232,6 +236,9 @@ export function renderJobReport(r: JobReport, place: JobReportPlace = 'comment')
     visibleInstruction(r, instructionLabel(r)),
     instructionsList(r),
     completed && r.changes ? changesBlock(r.changes) : undefined,
+    r.ending?.kind === 'finished' && r.ending.checks
+      ? checksBlock(r.ending.checks, r.trigger, place)
+      : undefined,
     ...ending.paragraphs,
     r.rerun
       ? 'A re-run: an earlier attempt of this workflow run already delivered the instruction, ' +

@@ -1,0 +1,101 @@
+// A label as a trigger (`trigger-label`, contract: "Label trigger"): the gate's branch for an
+// `issues` or pull request event whose action is `labeled`, and the removal of the label when the
+// run ends, so that adding it again asks again. Settled like a trigger comment, before any other
+// input: other labels and removals are skipped without a word, a sender who may not trigger is
+// skipped with a notice (and nothing written where anyone who can label would read it).
+import * as core from '@actions/core'
+import { messageOf } from './errors.js'
+import type { Place } from './github/comments.js'
+import type { EventInfo } from './github/event.js'
+import { removeLabel } from './github/labels.js'
+import type { Octokit } from './github/octokit.js'
+import { checkCommenter } from './github/trigger.js'
+import type { GetInput } from './inputs.js'
+import { readTriggerSettings, type TriggerSettings } from './settings.js'
+import { readTriggerLabel } from './settings-values.js'
+
+/** A label added by someone who may start the agent. */
+export interface AcceptedLabel {
+  /** The label's name (`trigger-label`). */
+  name: string
+  /** Who added it (`sender`), and why they may, for the log. */
+  by: string
+  why: string
+  /** The issue or pull request it was added to: the run answers there. */
+  place: Place
+}
+
+export type LabelAdmission =
+  | { skip: { reason: string; notice?: string }; octokit?: Octokit }
+  | { skip?: undefined; label: AcceptedLabel; rules: TriggerSettings; octokit?: Octokit }
+
+/**
+ * The label trigger's checks, in the comment trigger's order: the label (`trigger-label`, refused
+ * when it is the action's own, before any request), then who added it, as `permission`,
+ * `allowed-users` and `allowed-bots` judge a commenter (`allow-pr-author` does not apply: the
+ * author of a pull request may not label it). Undefined: no label trigger here (no
+ * `trigger-label`, or an event that adds or removes no label), the run goes on as it would.
+ */
+export async function admitLabel(
+  event: EventInfo,
+  given: string,
+  get: GetInput,
+  clients: { client(token: string): Octokit }
+): Promise<LabelAdmission | undefined> {
+  const change = event.label
+  if (given.trim() === '' || change === undefined) return undefined
+  const name = readTriggerLabel(given)
+  const shown = JSON.stringify(change.name)
+  if (change.action === 'unlabeled')
+    return { skip: { reason: `the label ${shown} was removed, not added` } }
+  if (change.name !== name)
+    return { skip: { reason: `the label ${shown} is not \`trigger-label\`` } }
+  if (event.issueNumber === undefined || event.owner === '' || event.repo === '')
+    return { skip: { reason: 'the event names no issue or pull request' } }
+  const rules = readTriggerSettings(get)
+  const octokit = rules.githubToken === '' ? undefined : clients.client(rules.githubToken)
+  const who = await checkCommenter(octokit, event, change, { ...rules, allowPrAuthor: false })
+  if (!who.allowed)
+    return {
+      skip: { reason: who.reason, notice: `Ignored the label ${shown}: ${who.reason}.` },
+      octokit
+    }
+  const place = { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber }
+  return { label: { name, by: change.author, why: who.why, place }, rules, octokit }
+}
+
+/**
+ * Where a label run answers: the labelled issue or pull request (`issue-number` still wins), when
+ * the run comments at all. Undefined when no label asked for the run.
+ */
+export function labelTarget(
+  label: AcceptedLabel | undefined,
+  s: { issueNumber?: number },
+  policy: { writes: boolean }
+): Place | undefined {
+  if (!label || !policy.writes) return undefined
+  return { ...label.place, ...(s.issueNumber !== undefined ? { issueNumber: s.issueNumber } : {}) }
+}
+
+/**
+ * Takes the label off the issue or pull request once the run has ended, whatever the ending:
+ * adding it again then asks again. A failure only warns (the run's answer stands).
+ */
+export async function removeTriggerLabel(
+  label: AcceptedLabel,
+  octokit: Octokit | undefined
+): Promise<void> {
+  const { owner, repo, issueNumber } = label.place
+  if (!octokit) {
+    core.warning(
+      `The label ${JSON.stringify(label.name)} stays on #${issueNumber}: there is no \`github-token\` to remove it with.`
+    )
+    return
+  }
+  try {
+    await removeLabel(octokit, owner, repo, issueNumber, label.name)
+    core.info(`Removed the label ${JSON.stringify(label.name)} from #${issueNumber}.`)
+  } catch (err) {
+    core.warning(`${messageOf(err)}. Remove the label by hand before adding it again.`)
+  }
+}
