@@ -73,6 +73,7 @@ export const RESOLVED: Readonly<Record<string, (s: Resolved) => Shown | undefine
   'require-pr': s => s.requirePr,
   'notify-pr': s => s.notifyPr,
   'notify-token': s => s.notifyToken,
+  'notify-repository': s => s.notifyRepository,
   'report-files': s =>
     s.command === 'rollup' ? list(s.reportFiles.files.map(f => f.path)) : undefined
 }

@@ -22,12 +22,21 @@ export interface CodePullRequest {
   url?: string
   /** Said in the summary (and the log) when the code pull request is not told. */
   note?: string
+  /**
+   * The pull request named is outside `notify-repository` (the note names both, and is a
+   * warning): nothing with `notify-token` goes there, not even the check's probe.
+   */
+  outside?: true
 }
 
-/** The inputs and the run this needs: `notify-pr`, `notify-token`, the event, the server. */
+/**
+ * The inputs and the run this needs: `notify-pr`, `notify-token`, `notify-repository`, the event,
+ * the server.
+ */
 export interface NotifySource {
   notifyPr: string
   notifyToken: string
+  notifyRepository: string
   eventName: string
   payload: JsonObject
   serverUrl: string
@@ -39,6 +48,7 @@ export function codePullRequest(n: NotifySource): CodePullRequest {
     n.eventName === 'repository_dispatch' ? readDispatch(n.payload)?.pullRequest?.url : undefined
   const url = n.notifyPr || fromPayload
   if (!url) return {}
+  const from = n.notifyPr ? '`notify-pr`' : "the dispatch payload's pull request"
   if (n.notifyToken === '')
     return {
       url,
@@ -48,8 +58,15 @@ export function codePullRequest(n: NotifySource): CodePullRequest {
   if (!ref)
     return {
       url,
-      note: `The code pull request was not told: ${n.notifyPr ? '`notify-pr`' : "the dispatch payload's pull request"} is not a pull request on ${n.serverUrl}.`
+      note: `The code pull request was not told: ${from} is not a pull request on ${n.serverUrl}.`
     }
+  const repository = `${ref.owner}/${ref.repo}`
+  if (repository.toLowerCase() !== n.notifyRepository.toLowerCase()) {
+    const note =
+      `The code pull request was not told: ${from} names ${escapeText(repository)}#${ref.number}, ` +
+      `outside \`notify-repository\` (${n.notifyRepository}); nothing with \`notify-token\` was sent there.`
+    return { url, note, outside: true }
+  }
   return { ref, url }
 }
 
@@ -142,6 +159,7 @@ export function noticeFor(ctx: CommandContext<JobSettings>): {
     payload: ctx.payload,
     serverUrl: ctx.serverUrl
   })
+  if (code.outside && code.note) core.warning(code.note)
   if (!code.ref || !ctx.notifyOctokit) return code.note ? { note: code.note } : {}
   const notice = new CodePullRequestNotice(code.ref, {
     octokit: ctx.notifyOctokit,
