@@ -10,7 +10,8 @@ import type { Octokit } from '../github/octokit.js'
 import { pullRequestOfLink, type PullRequestRef } from '../github/pulls.js'
 import { notifyKey } from '../records/job.js'
 import { Records } from '../records/records.js'
-import { escapeText, link, parseHttpsUrl } from '../report/markdown.js'
+import { capitalise, escapeText, link, parseHttpsUrl } from '../report/markdown.js'
+import { KEY_REFUSED_HINT } from '../service/hints.js'
 import type { JobEnding } from '../report/job-report.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
@@ -76,6 +77,8 @@ export type NoticeState =
   | { kind: 'opened'; prLink: string }
   | { kind: 'no-change' }
   | { kind: 'failed'; why: string }
+  /** The service refused the docs workflow's key (401) before it took the instruction. */
+  | { kind: 'key-refused' }
 
 export interface NoticeContext {
   octokit: Octokit
@@ -132,6 +135,13 @@ export class CodePullRequestNotice {
         return `${head}\n\n✅ The docs agent found no change needed in ${docs}'s documentation${run}.`
       case 'failed':
         return `${head}\n\n❌ The docs agent could not finish ${docs}'s documentation for this change: ${state.why}${run}. Re-run the docs workflow to try again.`
+      case 'key-refused':
+        // A re-run cannot help until the secret holds a new key: the cause and the fix, said here.
+        return (
+          `${head}\n\n🔑 The docs agent did not start on ${docs}'s documentation for this change: ` +
+          `the service refused the docs workflow's API key (401)${run}. ${capitalise(KEY_REFUSED_HINT)} ` +
+          `in ${docs}, then re-run that workflow run. Nothing was sent to the agent.`
+        )
     }
   }
 }
@@ -180,6 +190,8 @@ export function noticeOf(ending: JobEnding, prLink: string | undefined): NoticeS
   if (ending.kind === 'finished' && ending.outcome === 'no-pull-request')
     return { kind: 'no-change' }
   if (ending.kind === 'not-waited') return { kind: 'working' }
+  if (ending.kind === 'stopped' && ending.cause.keyRefused && ending.delivered === 'no')
+    return { kind: 'key-refused' }
   const why =
     ending.kind === 'finished'
       ? `the job ended ${ending.status || 'without a pull request'}`
