@@ -74,8 +74,8 @@ describe('an expired key', () => {
         const comments = gh.comments.get(ISSUE) ?? []
         expect(comments).toHaveLength(1)
         const body = comments[0]?.body ?? ''
-        expect(body).toContain('could not be read on 20')
-        expect(body).toMatch(/refused the API key \(401\)/)
+        expect(body).toMatch(/· not read\n\n🔑 On 20\d\d-\d\d-\d\d the service refused/)
+        expect(body).toMatch(/refused the API key \(401\), so the report was not read/)
         expect(body).toContain('expired')
         expect(body).toContain('DOCS_API_KEY')
         expect(r.stdout).toMatch(/::error::.*401/)

@@ -7,11 +7,11 @@ import { messageOf } from '../errors.js'
 import { keyRefusedKey } from '../records/report.js'
 import type { RecordThread } from '../records/thread.js'
 import { capitalise } from '../report/markdown.js'
+import { shortRange } from '../report/range.js'
 import { isKeyRefused } from '../service/errors.js'
 import { KEY_REFUSED_HINT } from '../service/hints.js'
 import type { AnalyticsSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
-import { describeRange } from './analytics-input.js'
 
 /** When `err` is the service refusing the key, the run's comment becomes the note. */
 export function sayKeyRefused(
@@ -21,12 +21,12 @@ export function sayKeyRefused(
 ): void {
   if (!thread || !isKeyRefused(err) || !ctx.commenting.writes) return
   const s = ctx.settings
-  const day = new Date(ctx.deadline.now()).toISOString().slice(0, 10)
   const run = ctx.runUrl ? ` ([workflow run](${ctx.runUrl}))` : ''
+  const now = ctx.deadline.now()
   const body =
-    `### Docs-health report: not read\n\n🔑 The report for ${describeRange(s.range)} could not ` +
-    `be read on ${day}: the service refused the API key (401)${run}. ` +
-    `${capitalise(KEY_REFUSED_HINT)}, then re-run the workflow.\n`
+    `### Docs-health report · ${shortRange(s.range, now)} · not read\n\n🔑 On ` +
+    `${new Date(now).toISOString().slice(0, 10)} the service refused the API key (401), so the ` +
+    `report was not read${run}. ${capitalise(KEY_REFUSED_HINT)}, then re-run the workflow.\n`
   ctx.result.comment = async () => {
     try {
       const ref = await thread.upsert({
