@@ -72,7 +72,13 @@ describe('the debug line of the resolved settings', () => {
   })
 
   it('shows a secret as *** when set and empty when not', () => {
-    const set = resolvedInputs(settingsOf({ 'notify-token': 'ghp_notify', 'notify-pr': '' }))
+    const set = resolvedInputs(
+      settingsOf({
+        'notify-token': 'ghp_notify',
+        'notify-pr': '',
+        'notify-repository': 'octo/api'
+      })
+    )
     expect(set).toMatchObject({ 'api-key': '***', 'github-token': '***', 'notify-token': '***' })
     const unset = resolvedInputs(settingsOf({ 'github-token': '', 'notify-token': '' }))
     expect(unset).toMatchObject({ 'github-token': '', 'notify-token': '' })
@@ -107,7 +113,8 @@ describe('the debug line of the resolved settings', () => {
                 command,
                 'api-key': `mint_${key}`,
                 'github-token': `ghs_${token}`,
-                'notify-token': `ghp_${notify}`
+                'notify-token': `ghp_${notify}`,
+                'notify-repository': 'octo/api'
               }),
               { ...ctx, commentEvent: true, triggerPrompt: 'Fix it' }
             )

@@ -277,15 +277,33 @@ describe('readSettings', () => {
 
   it('reads notify-pr and notify-token', () => {
     const url = 'https://github.com/octo/api/pull/42'
-    expect(read({ 'notify-pr': url, 'notify-token': 'ghp_x1' })).toMatchObject({
+    const repo = { 'notify-repository': 'octo/api' }
+    expect(read({ 'notify-pr': url, 'notify-token': 'ghp_x1', ...repo })).toMatchObject({
       notifyPr: url,
-      notifyToken: 'ghp_x1'
+      notifyToken: 'ghp_x1',
+      notifyRepository: 'octo/api'
     })
     expect(read({})).toMatchObject({ notifyPr: '', notifyToken: '' })
     expect(errorOf({ 'notify-pr': 'https://github.com/octo/api/issues/42' }).input).toBe(
       'notify-pr'
     )
-    expect(errorOf({ 'notify-token': 'a b' }).input).toBe('notify-token')
+    expect(errorOf({ 'notify-token': 'a b', ...repo }).input).toBe('notify-token')
+  })
+
+  it('requires notify-repository whenever notify-token is set (owner/name)', () => {
+    const missing = errorOf({ 'notify-token': 'ghp_x1' })
+    expect(missing.input).toBe('notify-repository')
+    expect(missing.message).toMatch(/required with `notify-token`/)
+    expect(errorOf({ command: 'check', 'notify-token': 'ghp_x1' }).input).toBe('notify-repository')
+    for (const bad of ['octo', 'octo/api/x', 'https://github.com/octo/api', 'octo/..', '-x/api'])
+      expect(errorOf({ 'notify-token': 'ghp_x1', 'notify-repository': bad }).input).toBe(
+        'notify-repository'
+      )
+    // Without the token it is not needed; a command that does not tell reads neither.
+    expect(read({ 'notify-repository': '' })).toMatchObject({ notifyRepository: '' })
+    expect(read({ command: 'visitors', period: '7d', 'notify-token': 'ghp_x1' })).toMatchObject({
+      notifyRepository: ''
+    })
   })
 
   it('reads create without a job id', () => {

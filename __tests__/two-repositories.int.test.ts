@@ -40,7 +40,8 @@ describe('two repositories', () => {
               'base-url': sim.url,
               prompt: 'Update the docs for this change.',
               context: 'true',
-              'notify-token': CODE_TOKEN
+              'notify-token': CODE_TOKEN,
+              'notify-repository': 'octo/api'
             },
             env: { GITHUB_API_URL: two.url }
           })
@@ -133,7 +134,8 @@ describe('two repositories', () => {
               'project-id': 'proj-1',
               'base-url': sim.url,
               'notify-pr': 'https://github.com/octo/api/pull/42',
-              'notify-token': CODE_TOKEN
+              'notify-token': CODE_TOKEN,
+              'notify-repository': 'octo/api'
             },
             env: { GITHUB_API_URL: two.url }
           })

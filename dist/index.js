@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(33);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2513);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 33:
+/***/ 2513:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33611,6 +33611,16 @@ class ServiceError extends Error {
     }
 }
 /**
+ * The service refused the key (401: invalid or expired), also when that failure is the cause of
+ * the error that stopped the run (a time-up wrapping it): what people must hear of where they
+ * read, since no re-run helps until the secret holds a new key.
+ */
+function isKeyRefused(err) {
+    if (err instanceof ServiceError)
+        return err.status === 401;
+    return err instanceof Error && err.cause !== undefined && isKeyRefused(err.cause);
+}
+/**
  * A 429 asked to wait past the deadline or past the longest wait allowed: the run must stop and
  * send nothing else, since every further request spends the same exhausted quota.
  */
@@ -34284,7 +34294,8 @@ function causeOf(err) {
     return {
         message: messageOf(err),
         ...(error !== undefined ? { said: error } : {}),
-        ...(advice !== undefined ? { advice } : {})
+        ...(advice !== undefined ? { advice } : {}),
+        ...(isKeyRefused(err) ? { keyRefused: true } : {})
     };
 }
 /**
@@ -39893,6 +39904,13 @@ const RECORD_KINDS = {
         writer: 'A job run with `notify-token` (commands/job-notify.ts; records/job.ts notifyKey).',
         readers: 'upsert: one comment per docs repository, edited as the job goes on and on re-runs.'
     },
+    refused: {
+        parts: ['project', 'from', 'to'],
+        says: 'The report of that range was not read: the service refused the API key (401).',
+        lives: "The report's issue (`issue-number`).",
+        writer: 'commands/report-refused.ts (records/report.ts keyRefusedKey).',
+        readers: 'upsert: one note per range, edited by a re-run that is refused again.'
+    },
     visitors: {
         parts: ['project', 'from', 'to'],
         says: 'This comment is the visitors table of that range.',
@@ -40024,6 +40042,14 @@ function digest(text, chars) {
 
 function reportKey(projectId, range) {
     return recordKey('report', {
+        project: projectId,
+        from: range.dateFrom ?? '',
+        to: range.dateTo ?? ''
+    });
+}
+/** The key of the note that a range's report was refused for its key (report-refused.ts). */
+function keyRefusedKey(projectId, range) {
+    return recordKey('refused', {
         project: projectId,
         from: range.dateFrom ?? '',
         to: range.dateTo ?? ''
@@ -41985,6 +42011,7 @@ function setJobOutputs(result, job, serverUrl) {
 
 
 
+
 /**
  * Records what this sight of the job shows on the pull request it names. Returns the pull
  * request where the route now sends replies, if any, and whether that route was there before
@@ -41993,6 +42020,8 @@ function setJobOutputs(result, job, serverUrl) {
 async function recordOnItsPullRequest(ctx, comments, target, sight) {
     const { job, ending } = sight;
     const { event, serverUrl } = ctx;
+    if (ending && job?.prLink)
+        warnOtherHost(job.prLink, serverUrl, `${event.owner}/${event.repo}`);
     // Whether GitHub shows the pull request created after the job: asked once, for the words too.
     const named = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined;
     if (named && ctx.records && namesNewPullRequest(ctx, target, job))
@@ -42046,6 +42075,24 @@ function openedNote(jobId, asked) {
     return (`The docs agent job ${escapeText(jobId)} opened this pull request` +
         `${asked ? ` (asked for in [#${asked.number}](${asked.url}))` : ''}. This record keeps a ` +
         'merge of it from starting another job.\n');
+}
+/**
+ * A job's pull request on another host than this GitHub (`GITHUB_SERVER_URL`), said once at the
+ * run's end (contract, issue 41): it is no pull request of this repository, so no record claims
+ * it, replies there do not reach the job through this workflow, and its merge is not known as
+ * the agent's own. Usually the docs project is connected to a repository on github.com while the
+ * workflow runs on GitHub Enterprise Server (or the other way round).
+ */
+function warnOtherHost(prLink, serverUrl, repository) {
+    const url = URL.canParse(prLink) ? new URL(prLink) : undefined;
+    const here = URL.canParse(serverUrl) ? new URL(serverUrl).host : undefined;
+    if (url === undefined || here === undefined || url.host === here)
+        return;
+    // The service's text: its parsed form only (nothing invisible survives percent-encoding).
+    core_warning(`The job's pull request (${clip(url.href, 300)}) is on ${url.host}, not on this GitHub (${here}, ` +
+        `\`GITHUB_SERVER_URL\`): it is not taken as a pull request of ${repository}, and nothing is ` +
+        `recorded on it (replies there do not reach the job; its merge is not known as the agent's ` +
+        `own). Check which repository the docs project is connected to in the dashboard.`);
 }
 
 ;// CONCATENATED MODULE: ./src/agent/dispatch.ts
@@ -42447,6 +42494,24 @@ function readNotifyPr(text) {
         /\/[^/]+\/[^/]+\/pull\/[1-9]\d{0,15}\/?$/.test(url.pathname);
     if (!ok)
         throw new InputError('notify-pr', `${quote(value)} is not a pull request's address; expected e.g. \`https://github.com/octo/api/pull/42\``);
+    return value;
+}
+/**
+ * `notify-repository`: `owner/name`, the one repository whose pull requests `notify-token` may
+ * tell (contract: "Tokens, proxies and invisible text"). Required whenever the token is set: a
+ * forged dispatch payload must not aim the token at any repository it can reach.
+ */
+function readNotifyRepository(text, withToken) {
+    const value = text.trim();
+    if (value === '') {
+        if (withToken)
+            throw new InputError('notify-repository', 'is required with `notify-token`: the `owner/name` of the code repository whose pull ' +
+                'requests the token may tell (e.g. `octo/api`); nothing was sent');
+        return '';
+    }
+    const m = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value);
+    if (!m || m[2] === '.' || m[2] === '..')
+        throw new InputError('notify-repository', `${quote(value)} is not a repository; expected \`owner/name\`, e.g. \`octo/api\``);
     return value;
 }
 /** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
@@ -43518,12 +43583,14 @@ function openedAfter(pullCreatedAt, jobCreatedAt) {
 
 
 
+
 /** The code pull request to tell, from `notify-pr` or (with a token) the dispatch payload. */
 function codePullRequest(n) {
     const fromPayload = n.eventName === 'repository_dispatch' ? readDispatch(n.payload)?.pullRequest?.url : undefined;
     const url = n.notifyPr || fromPayload;
     if (!url)
         return {};
+    const from = n.notifyPr ? '`notify-pr`' : "the dispatch payload's pull request";
     if (n.notifyToken === '')
         return {
             url,
@@ -43533,8 +43600,14 @@ function codePullRequest(n) {
     if (!ref)
         return {
             url,
-            note: `The code pull request was not told: ${n.notifyPr ? '`notify-pr`' : "the dispatch payload's pull request"} is not a pull request on ${n.serverUrl}.`
+            note: `The code pull request was not told: ${from} is not a pull request on ${n.serverUrl}.`
         };
+    const repository = `${ref.owner}/${ref.repo}`;
+    if (repository.toLowerCase() !== n.notifyRepository.toLowerCase()) {
+        const note = `The code pull request was not told: ${from} names ${escapeText(repository)}#${ref.number}, ` +
+            `outside \`notify-repository\` (${n.notifyRepository}); nothing with \`notify-token\` was sent there.`;
+        return { url, note, outside: true };
+    }
     return { ref, url };
 }
 class CodePullRequestNotice {
@@ -43577,6 +43650,11 @@ class CodePullRequestNotice {
                 return `${head}\n\n✅ The docs agent found no change needed in ${docs}'s documentation${run}.`;
             case 'failed':
                 return `${head}\n\n❌ The docs agent could not finish ${docs}'s documentation for this change: ${state.why}${run}. Re-run the docs workflow to try again.`;
+            case 'key-refused':
+                // A re-run cannot help until the secret holds a new key: the cause and the fix, said here.
+                return (`${head}\n\n🔑 The docs agent did not start on ${docs}'s documentation for this change: ` +
+                    `the service refused the docs workflow's API key (401)${run}. ${capitalise(KEY_REFUSED_HINT)} ` +
+                    `in ${docs}, then re-run that workflow run. Nothing was sent to the agent.`);
         }
     }
 }
@@ -43599,6 +43677,8 @@ function noticeFor(ctx) {
         payload: ctx.payload,
         serverUrl: ctx.serverUrl
     });
+    if (code.outside && code.note)
+        core_warning(code.note);
     if (!code.ref || !ctx.notifyOctokit)
         return code.note ? { note: code.note } : {};
     const notice = new CodePullRequestNotice(code.ref, {
@@ -43620,6 +43700,8 @@ function noticeOf(ending, prLink) {
         return { kind: 'no-change' };
     if (ending.kind === 'not-waited')
         return { kind: 'working' };
+    if (ending.kind === 'stopped' && ending.cause.keyRefused && ending.delivered === 'no')
+        return { kind: 'key-refused' };
     const why = ending.kind === 'finished'
         ? `the job ended ${ending.status || 'without a pull request'}`
         : ending.kind === 'timed-out'
@@ -48544,6 +48626,44 @@ async function stalePages(ctx, sections) {
     return result;
 }
 
+;// CONCATENATED MODULE: ./src/commands/report-refused.ts
+// A `report` the service refused for its key (401: invalid or expired) leaves a short comment on
+// its issue saying so (issue 40): the tracking issue's readers would otherwise see a week without
+// a report and no reason, and a re-run cannot help until the secret holds a new key. One note per
+// range, worded in the past with its date, so it stays true once a new key has written the report.
+
+
+
+
+
+
+
+/** When `err` is the service refusing the key, the run's comment becomes the note. */
+function sayKeyRefused(ctx, thread, err) {
+    if (!thread || !isKeyRefused(err) || !ctx.commenting.writes)
+        return;
+    const s = ctx.settings;
+    const run = ctx.runUrl ? ` ([workflow run](${ctx.runUrl}))` : '';
+    const now = ctx.deadline.now();
+    const body = `### Docs-health report · ${shortRange(s.range, now)} · not read\n\n🔑 On ` +
+        `${new Date(now).toISOString().slice(0, 10)} the service refused the API key (401), so the ` +
+        `report was not read${run}. ${capitalise(KEY_REFUSED_HINT)}, then re-run the workflow.\n`;
+    ctx.result.comment = async () => {
+        try {
+            const ref = await thread.upsert({
+                key: keyRefusedKey(s.projectId, s.range),
+                body,
+                mode: 'upsert'
+            });
+            return ref.url;
+        }
+        catch (e) {
+            core_warning(`Could not say on #${thread.place.issueNumber} that the key was refused: ${messageOf(e)}`);
+            return undefined;
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/commands/report.ts
 // `command: report`: the docs-health report. What earlier reports in the issue recorded comes
 // first (the totals they knew need no request); then each section reads its analytics operation
@@ -48570,14 +48690,22 @@ async function stalePages(ctx, sections) {
 
 
 
+
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const SUMMARY_MAX_BYTES = 512 * 1024;
 /** The `report` output and file stay small enough for any step output. */
 const REPORT_JSON_MAX_BYTES = 512 * 1024;
 async function runReport(ctx) {
+    const thread = reportThread(ctx);
+    // A key the service refused is said on the issue too (report-refused.ts).
+    await report(ctx, thread).catch((err) => {
+        sayKeyRefused(ctx, thread, err);
+        throw err;
+    });
+}
+async function report(ctx, thread) {
     const s = ctx.settings;
     info(`Docs-health report for ${describeRange(s.range)}: ${s.sections.join(', ')}.`);
-    const thread = reportThread(ctx);
     const records = await recall(ctx, thread);
     const read = await readReport(ctx, records);
     const { report, keys } = await composeReport(ctx, read, records);
@@ -51499,6 +51627,9 @@ function proxyLine(proxies) {
             : `the service ${via(service)}; GitHub ${via(github)}`
     };
 }
+/** A pull request outside `notify-repository` is never probed: one of the two is wrong. */
+const OUTSIDE_FIX = 'Set `notify-repository` to the code repository whose pull requests `notify-token` may tell, ' +
+    'or name a pull request of that repository in `notify-pr` (or the dispatch payload)';
 /** With a code pull request to tell (`notify-pr` or a dispatch's): may `notify-token` comment there? */
 async function notifyLines(ctx) {
     const check = '`notify-token` may comment';
@@ -51520,7 +51651,7 @@ async function notifyLines(ctx) {
                 seen: ctx.notifyOctokit
                     ? (code.note ?? '')
                     : `\`notify-token\` is empty: ${code.url} is not told`,
-                fix
+                fix: code.outside ? OUTSIDE_FIX : fix
             }
         ];
     const { owner, repo, number } = code.ref;
@@ -52285,6 +52416,7 @@ const INPUTS = [
   { name: 'require-pr', default: 'false', commands: JOB },
   { name: 'notify-pr', commands: [...JOB, 'check'] },
   { name: 'notify-token', commands: [...JOB, 'check'], secret: true },
+  { name: 'notify-repository', commands: [...JOB, 'check'] },
   { name: 'trigger-label', commands: JOB },
   { name: 'checks', default: 'off', commands: [...JOB, 'check'] },
   { name: 'report-files', commands: ['rollup'] }
@@ -52441,6 +52573,7 @@ function readEveryInput(raw, get, ctx, command) {
         maxRequests: integer(get, 'max-requests', 0, 100_000),
         notifyPr: readNotifyPr(get('notify-pr')),
         notifyToken: readToken(get('notify-token'), 'notify-token'),
+        notifyRepository: readNotifyRepository(get('notify-repository'), appliesTo('notify-token', command) && readToken(get('notify-token'), 'notify-token') !== ''),
         warnings: [
             ...inputsForOtherCommands(raw, command),
             ...(apiKey !== '' ? keyKindWarnings(apiKey) : [])
@@ -53090,6 +53223,7 @@ const RESOLVED = {
     'require-pr': s => s.requirePr,
     'notify-pr': s => s.notifyPr,
     'notify-token': s => s.notifyToken,
+    'notify-repository': s => s.notifyRepository,
     'trigger-label': s => s.triggerLabel,
     checks: s => s.checks,
     'report-files': s => s.command === 'rollup' ? settings_debug_list(s.reportFiles.files.map(f => f.path)) : undefined

@@ -8,6 +8,7 @@ import {
   headSha,
   labelEvent,
   pullRequestEvent,
+  SIM_GITHUB_TOKEN,
   startGitHub,
   triggerComment,
   triggerReview
@@ -354,6 +355,50 @@ async function labelAndChecks() {
   )
 }
 
+/**
+ * A key that expired: a dispatch run tells the code pull request the cause and the fix, and the
+ * weekly report leaves a short note on its issue.
+ */
+async function expiredKey() {
+  const expired = 'mint_expired0123456789abcdef'
+  return withSims({ jobs: [], keys: { [expired]: 'expired' } }, async (sim, gh) => {
+    const env = { GITHUB_API_URL: gh.url }
+    const key = { ...base(sim.url), 'api-key': expired }
+    const pull = {
+      number: 42,
+      html_url: 'https://github.com/octo/api/pull/42',
+      title: 'Add rate limits'
+    }
+    await runAction({
+      inputs: {
+        ...key,
+        command: 'create',
+        prompt: 'Update the docs for this change',
+        'notify-token': SIM_GITHUB_TOKEN,
+        'notify-repository': 'octo/api'
+      },
+      env,
+      eventName: 'repository_dispatch',
+      event: {
+        action: 'code-merged',
+        client_payload: { pull_request: pull, paths: ['src/limits.ts'] },
+        repository: { full_name: 'octo/docs' }
+      }
+    })
+    await runAction({
+      inputs: { ...key, command: 'report', period: 'last-week', 'issue-number': '12' },
+      env
+    })
+    return [
+      {
+        title: 'Pull request octo/api#42, the code change of a dispatch',
+        comments: thread(gh, 42)
+      },
+      { title: 'Issue #12, the weekly report refused for its key', comments: thread(gh, 12) }
+    ]
+  })
+}
+
 /** Every thread, made by running the action; a thread that cannot be made says why instead. */
 export async function previewThreads() {
   const made = []
@@ -364,7 +409,8 @@ export async function previewThreads() {
     ['A job asked for on an issue, and the merge of its pull request', fromAnIssue],
     ['The record that a job opened a pull request', openedRecords],
     ['The weekly report over four weeks', weeklyIssue],
-    ['A label asks for docs, and the checks of the agent pull request', labelAndChecks]
+    ['A label asks for docs, and the checks of the agent pull request', labelAndChecks],
+    ['A key that expired', expiredKey]
   ]) {
     try {
       made.push({ name, threads: await make() })

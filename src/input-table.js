@@ -84,6 +84,7 @@ export const INPUTS = [
   { name: 'require-pr', default: 'false', commands: JOB },
   { name: 'notify-pr', commands: [...JOB, 'check'] },
   { name: 'notify-token', commands: [...JOB, 'check'], secret: true },
+  { name: 'notify-repository', commands: [...JOB, 'check'] },
   { name: 'trigger-label', commands: JOB },
   { name: 'checks', default: 'off', commands: [...JOB, 'check'] },
   { name: 'report-files', commands: ['rollup'] }

@@ -207,6 +207,31 @@ export function readNotifyPr(text: string): string {
   return value
 }
 
+/**
+ * `notify-repository`: `owner/name`, the one repository whose pull requests `notify-token` may
+ * tell (contract: "Tokens, proxies and invisible text"). Required whenever the token is set: a
+ * forged dispatch payload must not aim the token at any repository it can reach.
+ */
+export function readNotifyRepository(text: string, withToken: boolean): string {
+  const value = text.trim()
+  if (value === '') {
+    if (withToken)
+      throw new InputError(
+        'notify-repository',
+        'is required with `notify-token`: the `owner/name` of the code repository whose pull ' +
+          'requests the token may tell (e.g. `octo/api`); nothing was sent'
+      )
+    return ''
+  }
+  const m = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value)
+  if (!m || m[2] === '.' || m[2] === '..')
+    throw new InputError(
+      'notify-repository',
+      `${quote(value)} is not a repository; expected \`owner/name\`, e.g. \`octo/api\``
+    )
+  return value
+}
+
 /** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
 const OTHER_KEY_KINDS: ReadonlyArray<[string, string]> = [
   ['mint_dsc_', 'an assistant (discovery) API key'],

@@ -73,6 +73,7 @@ export const RESOLVED: Readonly<Record<string, (s: Resolved) => Shown | undefine
   'require-pr': s => s.requirePr,
   'notify-pr': s => s.notifyPr,
   'notify-token': s => s.notifyToken,
+  'notify-repository': s => s.notifyRepository,
   'trigger-label': s => s.triggerLabel,
   checks: s => s.checks,
   'report-files': s =>

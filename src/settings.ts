@@ -22,6 +22,7 @@ import {
   readProjectId,
   readSiteUrl,
   readNotifyPr,
+  readNotifyRepository,
   readToken,
   type GetInput
 } from './inputs.js'
@@ -77,6 +78,8 @@ interface CommonSettings extends TriggerSettings {
   notifyPr: string
   /** `notify-token`: the token that may comment there, or '' (nothing is written there). */
   notifyToken: string
+  /** `notify-repository`: `owner/name`, the one repository `notify-token` may tell, or ''. */
+  notifyRepository: string
   /** Things worth a warning that do not stop the run (inputs for another command, key kind). */
   warnings: string[]
 }
@@ -280,6 +283,10 @@ function readEveryInput(
     maxRequests: integer(get, 'max-requests', 0, 100_000),
     notifyPr: readNotifyPr(get('notify-pr')),
     notifyToken: readToken(get('notify-token'), 'notify-token'),
+    notifyRepository: readNotifyRepository(
+      get('notify-repository'),
+      appliesTo('notify-token', command) && readToken(get('notify-token'), 'notify-token') !== ''
+    ),
     warnings: [
       ...inputsForOtherCommands(raw, command),
       ...(apiKey !== '' ? keyKindWarnings(apiKey) : [])

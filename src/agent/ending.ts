@@ -6,7 +6,13 @@ import { messageOf, TimeUpError } from '../errors.js'
 import { GitHubError } from '../github/errors.js'
 import type { Cause, Elsewhere, JobEnding, JobOutcome, Stage } from '../report/job-report.js'
 import { capitalise, formatDuration } from '../report/markdown.js'
-import { BudgetError, RateLimitError, ServiceError, type Delivery } from '../service/errors.js'
+import {
+  BudgetError,
+  isKeyRefused,
+  RateLimitError,
+  ServiceError,
+  type Delivery
+} from '../service/errors.js'
 import type { AgentJob } from '../service/schema.js'
 import { checksFailure } from './checks.js'
 import { noPullRequestNote } from './completion.js'
@@ -202,7 +208,8 @@ export function causeOf(err: unknown): Cause {
   return {
     message: messageOf(err),
     ...(error !== undefined ? { said: error } : {}),
-    ...(advice !== undefined ? { advice } : {})
+    ...(advice !== undefined ? { advice } : {}),
+    ...(isKeyRefused(err) ? { keyRefused: true as const } : {})
   }
 }
 

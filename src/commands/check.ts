@@ -156,6 +156,11 @@ function proxyLine(proxies: CommandContext['proxies']): CheckLine {
   }
 }
 
+/** A pull request outside `notify-repository` is never probed: one of the two is wrong. */
+const OUTSIDE_FIX =
+  'Set `notify-repository` to the code repository whose pull requests `notify-token` may tell, ' +
+  'or name a pull request of that repository in `notify-pr` (or the dispatch payload)'
+
 /** With a code pull request to tell (`notify-pr` or a dispatch's): may `notify-token` comment there? */
 async function notifyLines(ctx: CommandContext<CheckSettings>): Promise<CheckLine[]> {
   const check = '`notify-token` may comment'
@@ -177,7 +182,7 @@ async function notifyLines(ctx: CommandContext<CheckSettings>): Promise<CheckLin
         seen: ctx.notifyOctokit
           ? (code.note ?? '')
           : `\`notify-token\` is empty: ${code.url} is not told`,
-        fix
+        fix: code.outside ? OUTSIDE_FIX : fix
       }
     ]
   const { owner, repo, number } = code.ref

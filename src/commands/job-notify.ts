@@ -10,7 +10,8 @@ import type { Octokit } from '../github/octokit.js'
 import { pullRequestOfLink, type PullRequestRef } from '../github/pulls.js'
 import { notifyKey } from '../records/job.js'
 import { Records } from '../records/records.js'
-import { escapeText, link, parseHttpsUrl } from '../report/markdown.js'
+import { capitalise, escapeText, link, parseHttpsUrl } from '../report/markdown.js'
+import { KEY_REFUSED_HINT } from '../service/hints.js'
 import type { JobEnding } from '../report/job-report.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
@@ -22,12 +23,21 @@ export interface CodePullRequest {
   url?: string
   /** Said in the summary (and the log) when the code pull request is not told. */
   note?: string
+  /**
+   * The pull request named is outside `notify-repository` (the note names both, and is a
+   * warning): nothing with `notify-token` goes there, not even the check's probe.
+   */
+  outside?: true
 }
 
-/** The inputs and the run this needs: `notify-pr`, `notify-token`, the event, the server. */
+/**
+ * The inputs and the run this needs: `notify-pr`, `notify-token`, `notify-repository`, the event,
+ * the server.
+ */
 export interface NotifySource {
   notifyPr: string
   notifyToken: string
+  notifyRepository: string
   eventName: string
   payload: JsonObject
   serverUrl: string
@@ -39,6 +49,7 @@ export function codePullRequest(n: NotifySource): CodePullRequest {
     n.eventName === 'repository_dispatch' ? readDispatch(n.payload)?.pullRequest?.url : undefined
   const url = n.notifyPr || fromPayload
   if (!url) return {}
+  const from = n.notifyPr ? '`notify-pr`' : "the dispatch payload's pull request"
   if (n.notifyToken === '')
     return {
       url,
@@ -48,8 +59,15 @@ export function codePullRequest(n: NotifySource): CodePullRequest {
   if (!ref)
     return {
       url,
-      note: `The code pull request was not told: ${n.notifyPr ? '`notify-pr`' : "the dispatch payload's pull request"} is not a pull request on ${n.serverUrl}.`
+      note: `The code pull request was not told: ${from} is not a pull request on ${n.serverUrl}.`
     }
+  const repository = `${ref.owner}/${ref.repo}`
+  if (repository.toLowerCase() !== n.notifyRepository.toLowerCase()) {
+    const note =
+      `The code pull request was not told: ${from} names ${escapeText(repository)}#${ref.number}, ` +
+      `outside \`notify-repository\` (${n.notifyRepository}); nothing with \`notify-token\` was sent there.`
+    return { url, note, outside: true }
+  }
   return { ref, url }
 }
 
@@ -59,6 +77,8 @@ export type NoticeState =
   | { kind: 'opened'; prLink: string }
   | { kind: 'no-change' }
   | { kind: 'failed'; why: string }
+  /** The service refused the docs workflow's key (401) before it took the instruction. */
+  | { kind: 'key-refused' }
 
 export interface NoticeContext {
   octokit: Octokit
@@ -115,6 +135,13 @@ export class CodePullRequestNotice {
         return `${head}\n\n✅ The docs agent found no change needed in ${docs}'s documentation${run}.`
       case 'failed':
         return `${head}\n\n❌ The docs agent could not finish ${docs}'s documentation for this change: ${state.why}${run}. Re-run the docs workflow to try again.`
+      case 'key-refused':
+        // A re-run cannot help until the secret holds a new key: the cause and the fix, said here.
+        return (
+          `${head}\n\n🔑 The docs agent did not start on ${docs}'s documentation for this change: ` +
+          `the service refused the docs workflow's API key (401)${run}. ${capitalise(KEY_REFUSED_HINT)} ` +
+          `in ${docs}, then re-run that workflow run. Nothing was sent to the agent.`
+        )
     }
   }
 }
@@ -142,6 +169,7 @@ export function noticeFor(ctx: CommandContext<JobSettings>): {
     payload: ctx.payload,
     serverUrl: ctx.serverUrl
   })
+  if (code.outside && code.note) core.warning(code.note)
   if (!code.ref || !ctx.notifyOctokit) return code.note ? { note: code.note } : {}
   const notice = new CodePullRequestNotice(code.ref, {
     octokit: ctx.notifyOctokit,
@@ -162,6 +190,8 @@ export function noticeOf(ending: JobEnding, prLink: string | undefined): NoticeS
   if (ending.kind === 'finished' && ending.outcome === 'no-pull-request')
     return { kind: 'no-change' }
   if (ending.kind === 'not-waited') return { kind: 'working' }
+  if (ending.kind === 'stopped' && ending.cause.keyRefused && ending.delivered === 'no')
+    return { kind: 'key-refused' }
   const why =
     ending.kind === 'finished'
       ? `the job ended ${ending.status || 'without a pull request'}`

@@ -4,11 +4,12 @@
 // trigger there to the job, at completion when the run comments. A human pull request the job
 // merely names (where it was asked for, or one it had before this instruction) gets the route at
 // most, never the record that it opened it; so does one GitHub shows created before the job.
+import * as core from '@actions/core'
 import { parsePullRequestLink } from '../github/comments.js'
 import { pullRequestOfLink } from '../github/pulls.js'
 import { renderJobReport } from '../report/job.js'
 import type { JobReport } from '../report/job-report.js'
-import { escapeText } from '../report/markdown.js'
+import { clip, escapeText } from '../report/markdown.js'
 import type { AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
@@ -37,6 +38,7 @@ export async function recordOnItsPullRequest(
 ): Promise<{ pr: number; existed?: boolean } | undefined> {
   const { job, ending } = sight
   const { event, serverUrl } = ctx
+  if (ending && job?.prLink) warnOtherHost(job.prLink, serverUrl, `${event.owner}/${event.repo}`)
   // Whether GitHub shows the pull request created after the job: asked once, for the words too.
   const named = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined
   if (named && ctx.records && namesNewPullRequest(ctx, target, job))
@@ -88,5 +90,25 @@ function openedNote(jobId: string, asked: { number: number; url: string } | unde
     `The docs agent job ${escapeText(jobId)} opened this pull request` +
     `${asked ? ` (asked for in [#${asked.number}](${asked.url}))` : ''}. This record keeps a ` +
     'merge of it from starting another job.\n'
+  )
+}
+
+/**
+ * A job's pull request on another host than this GitHub (`GITHUB_SERVER_URL`), said once at the
+ * run's end (contract, issue 41): it is no pull request of this repository, so no record claims
+ * it, replies there do not reach the job through this workflow, and its merge is not known as
+ * the agent's own. Usually the docs project is connected to a repository on github.com while the
+ * workflow runs on GitHub Enterprise Server (or the other way round).
+ */
+export function warnOtherHost(prLink: string, serverUrl: string, repository: string): void {
+  const url = URL.canParse(prLink) ? new URL(prLink) : undefined
+  const here = URL.canParse(serverUrl) ? new URL(serverUrl).host : undefined
+  if (url === undefined || here === undefined || url.host === here) return
+  // The service's text: its parsed form only (nothing invisible survives percent-encoding).
+  core.warning(
+    `The job's pull request (${clip(url.href, 300)}) is on ${url.host}, not on this GitHub (${here}, ` +
+      `\`GITHUB_SERVER_URL\`): it is not taken as a pull request of ${repository}, and nothing is ` +
+      `recorded on it (replies there do not reach the job; its merge is not known as the agent's ` +
+      `own). Check which repository the docs project is connected to in the dashboard.`
   )
 }

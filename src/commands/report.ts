@@ -42,6 +42,7 @@ import {
 } from './report-memory.js'
 import { incompleteReason, limitOf, readSections } from './report-sections.js'
 import { stalePages } from './report-stale.js'
+import { sayKeyRefused } from './report-refused.js'
 
 /** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
 const SUMMARY_MAX_BYTES = 512 * 1024
@@ -49,9 +50,20 @@ const SUMMARY_MAX_BYTES = 512 * 1024
 const REPORT_JSON_MAX_BYTES = 512 * 1024
 
 export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise<void> {
+  const thread = reportThread(ctx)
+  // A key the service refused is said on the issue too (report-refused.ts).
+  await report(ctx, thread).catch((err: unknown) => {
+    sayKeyRefused(ctx, thread, err)
+    throw err
+  })
+}
+
+async function report(
+  ctx: CommandContext<AnalyticsSettings>,
+  thread: RecordThread | undefined
+): Promise<void> {
   const s = ctx.settings
   core.info(`Docs-health report for ${describeRange(s.range)}: ${s.sections.join(', ')}.`)
-  const thread = reportThread(ctx)
   const records = await recall(ctx, thread)
   const read = await readReport(ctx, records)
   const { report, keys } = await composeReport(ctx, read, records)

@@ -106,6 +106,13 @@ export const RECORD_KINDS = {
     writer: 'A job run with `notify-token` (commands/job-notify.ts; records/job.ts notifyKey).',
     readers: 'upsert: one comment per docs repository, edited as the job goes on and on re-runs.'
   },
+  refused: {
+    parts: ['project', 'from', 'to'],
+    says: 'The report of that range was not read: the service refused the API key (401).',
+    lives: "The report's issue (`issue-number`).",
+    writer: 'commands/report-refused.ts (records/report.ts keyRefusedKey).',
+    readers: 'upsert: one note per range, edited by a re-run that is refused again.'
+  },
   visitors: {
     parts: ['project', 'from', 'to'],
     says: 'This comment is the visitors table of that range.',

@@ -58,6 +58,15 @@ export function reportKey(projectId: string, range: DateRange): string {
   })
 }
 
+/** The key of the note that a range's report was refused for its key (report-refused.ts). */
+export function keyRefusedKey(projectId: string, range: DateRange): string {
+  return recordKey('refused', {
+    project: projectId,
+    from: range.dateFrom ?? '',
+    to: range.dateTo ?? ''
+  })
+}
+
 /** The key of the visitors table of a range: one comment per range (commands/visitors.ts). */
 export function visitorsKey(projectId: string, range: DateRange): string {
   return recordKey('visitors', {

@@ -21,6 +21,8 @@ export interface Cause {
   said?: string
   /** The action's own advice (Markdown: inputs as code), shown after `said`. */
   advice?: string
+  /** The service refused the key (401): the code pull request names it and the fix. */
+  keyRefused?: true
 }
 
 /** What a job that reached a final status came to. */

@@ -41,6 +41,16 @@ export class ServiceError extends Error {
 }
 
 /**
+ * The service refused the key (401: invalid or expired), also when that failure is the cause of
+ * the error that stopped the run (a time-up wrapping it): what people must hear of where they
+ * read, since no re-run helps until the secret holds a new key.
+ */
+export function isKeyRefused(err: unknown): boolean {
+  if (err instanceof ServiceError) return err.status === 401
+  return err instanceof Error && err.cause !== undefined && isKeyRefused(err.cause)
+}
+
+/**
  * A 429 asked to wait past the deadline or past the longest wait allowed: the run must stop and
  * send nothing else, since every further request spends the same exhausted quota.
  */
