@@ -29,7 +29,7 @@ import { refuseUnknownInputs } from './input-names.js'
 import { settingsDebugLine } from './settings-debug.js'
 import { messageOf } from './errors.js'
 import { readPayload, runOf, runUrl } from './workflow-run.js'
-import { proxyFor, proxyProblems, type Proxy } from './proxy.js'
+import { plainSecretRefusal, proxyFor, proxyProblems, type Proxy } from './proxy.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
 
@@ -144,6 +144,8 @@ function readRunner(env: NodeJS.ProcessEnv, deadline: Deadline) {
   const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com'
   for (const problem of proxyProblems(env)) core.warning(problem)
   const githubProxy = proxyFor(apiUrl, env)
+  const refusal = plainSecretRefusal(apiUrl, githubProxy, '`GITHUB_API_URL`')
+  if (refusal) throw new Error(refusal)
   if (githubProxy?.url.password) core.setSecret(decodeURIComponent(githubProxy.url.password))
   const clients = new GitHubClients(
     token => createOctokit(token, apiUrl, USER_AGENT, deadline, githubProxy),
@@ -159,6 +161,8 @@ function serviceFor(
   deadline: Deadline
 ): { service: ServiceClient; proxy: Proxy | undefined } {
   const proxy = proxyFor(settings.baseUrl, env)
+  const refusal = plainSecretRefusal(settings.baseUrl, proxy, '`base-url`')
+  if (refusal) throw new Error(refusal)
   if (proxy) {
     if (proxy.url.password) core.setSecret(decodeURIComponent(proxy.url.password))
     core.info(`Requests to the service go through the proxy ${proxy.hostPort}.`)
