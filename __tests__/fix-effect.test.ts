@@ -1,9 +1,11 @@
 // Unit tier: what a fix did (analytics/fix-effect.ts, report/fix-effect.ts): the rate of a
-// subject, the verdict by the rule that marks changes, a subject that left the rows read
-// ("below the top N now", never 0), which periods count, the records of a subject's numbers,
-// and how many reports in a row made a suggestion.
+// subject counted among every row read, the verdict by the rule that marks changes, a subject
+// absent from every row read ("not among the N rows read", never 0, no verdict), which periods
+// count, a fix merged too late to measure yet, the records of a subject's numbers, and how many
+// reports in a row made a suggestion.
 import { describe, it, expect } from '@jest/globals'
 import {
+  firstPeriodAfter,
   fixEffects,
   rateOf,
   subjectNumbers,
@@ -14,7 +16,9 @@ import {
 import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import { decodeNumbers, encodeNumbers, type ReportRecords } from '../src/records/report.js'
 import { effectBlock, shownRate } from '../src/report/fix-effect.js'
-import { timesSuggested } from '../src/commands/report-memory.js'
+import { earlierSuggestions, timesSuggested } from '../src/commands/report-memory.js'
+import { suggestionsBlock } from '../src/report/suggestions.js'
+import type { FixState } from '../src/analytics/suggestions.js'
 
 const week = (from: string, to: string) => ({ dateFrom: from, dateTo: to })
 const W1 = week('2026-11-02', '2026-11-09')
@@ -72,30 +76,105 @@ describe('the rate and the verdict', () => {
   })
 })
 
-describe('a subject in the rows read', () => {
-  it('counts a zero-click query among all searches, and one that left the rows as below the top N', () => {
-    const read = [
-      searches(
-        [
-          ['rotate key', 4, 0],
-          ['quickstart', 500, 0.4],
-          ['sso', 12, 0]
-        ],
-        2200
-      )
-    ]
-    expect(subjectNumbers(read, 'gap:rotate key')).toEqual({ count: 4, of: 2200 })
-    // Clicked now: the searches that found no click.
-    expect(subjectNumbers(read, 'gap:quickstart')).toEqual({ count: 300, of: 2200 })
-    expect(subjectNumbers(read, 'gap:webhooks')).toEqual({ below: 2 })
+describe('a subject among every row read', () => {
+  it('counts a topic’s zero-click searches among every query read, clicked or below the top', () => {
+    const read = searches(
+      [
+        ['rotate key', 4, 0],
+        ['quickstart', 500, 0.4],
+        ['sso', 12, 0]
+      ],
+      2200
+    ) as Extract<SectionOutcome, { name: 'searches'; ok: true }>
+    // The top shown holds one query; the rows read hold them all.
+    const shown = {
+      ...read,
+      top: read.top.slice(0, 1),
+      gaps: read.gaps.slice(0, 1),
+      queries: read.top
+    }
+    expect(subjectNumbers([shown], 'gap:rot key')).toEqual({ count: 4, of: 2200 })
+    // Clicked now: the searches that found no click, though it is no gap any more.
+    expect(subjectNumbers([shown], 'gap:quickstart')).toEqual({ count: 300, of: 2200 })
+    // Below the top shown, still among the rows read.
+    expect(subjectNumbers([shown], 'gap:sso')).toEqual({ count: 12, of: 2200 })
+    // Absent from every row read: not among the 3 read.
+    expect(subjectNumbers([shown], 'gap:webhooks')).toEqual({ below: 3 })
+    // A topic's phrasings add up (an earlier version's id names its phrasing's topic).
+    const topic = searches(
+      [
+        ['rotate key', 4, 0],
+        ['rotating keys', 10, 0.5]
+      ],
+      1000
+    )
+    expect(subjectNumbers([topic], 'gap:rotate key')).toEqual({ count: 9, of: 1000 })
     // Its section not read: nothing known.
-    expect(subjectNumbers([], 'gap:rotate key')).toBeUndefined()
-    expect(subjectNumbers(read, 'question:how?')).toBeUndefined()
+    expect(subjectNumbers([], 'gap:rot key')).toBeUndefined()
+    expect(subjectNumbers([shown], 'question:how?')).toBeUndefined()
   })
 
-  it('says "below the top N now", never 0', () => {
-    expect(shownRate('gap', { below: 10 })).toBe('below the top 10 now')
-    expect(shownRate('gap', { below: 0 })).toBe('not among the rows read now')
+  it('counts a page’s 👎 among every page read, with its views', () => {
+    const rows = [
+      { path: '/a', thumbsUp: 1, thumbsDown: 30, code: 0, total: 31 },
+      { path: '/fixed', thumbsUp: 9, thumbsDown: 2, code: 0, total: 11 },
+      { path: '/liked', thumbsUp: 4, thumbsDown: 0, code: 0, total: 4 }
+    ]
+    const feedback: SectionOutcome = {
+      name: 'feedback',
+      ok: true,
+      thumbsDown: 32,
+      thumbsUp: 14,
+      code: 0,
+      pages: 3,
+      hasMore: false,
+      top: rows.slice(0, 1),
+      rows
+    }
+    const row = (path: string, total: number) => ({ path, human: total, ai: 0, total })
+    const views: SectionOutcome = {
+      name: 'views',
+      ok: true,
+      totals: { human: 9000, ai: 0, total: 9000 },
+      rows: 40,
+      top: [row('/a', 5000)],
+      shown: [row('/fixed', 1000), row('/liked', 800)],
+      maxRowsReached: false
+    }
+    expect(subjectNumbers([feedback, views], 'page:/fixed')).toEqual({ count: 2, of: 1000 })
+    expect(subjectNumbers([feedback, views], 'page:/liked')).toEqual({ count: 0, of: 800 })
+    expect(subjectNumbers([feedback, views], 'page:/gone')).toEqual({ below: 3 })
+    // Its views not read: no rate.
+    expect(subjectNumbers([feedback], 'page:/fixed')).toBeUndefined()
+  })
+
+  it('counts a question topic’s unanswered among every question read, answered now or not', () => {
+    const assistant: SectionOutcome = {
+      name: 'assistant',
+      ok: true,
+      callers: { web: 300, api: 0, other: 0, total: 300 },
+      read: 300,
+      conversations: 200,
+      unanswered: 40,
+      complete: true,
+      top: [{ question: 'What is SSO?', count: 40 }],
+      topics: [
+        { topic: 'sso', asked: 50, unanswered: 40 },
+        { topic: 'key rot', asked: 12, unanswered: 0 }
+      ],
+      answered: []
+    }
+    expect(subjectNumbers([assistant], 'question:How do I rotate a key?')).toEqual({
+      count: 0,
+      of: 300
+    })
+    expect(subjectNumbers([assistant], 'question:sso')).toEqual({ count: 40, of: 300 })
+    expect(subjectNumbers([assistant], 'question:webhooks')).toEqual({ below: 300 })
+  })
+
+  it('says "not among the N rows read", never 0', () => {
+    expect(shownRate('gap', { below: 100 })).toBe('not among the 100 rows read')
+    expect(shownRate('gap', { below: 1200 })).toBe('not among the 1,200 rows read')
     expect(shownRate('gap', { count: 4, of: 2200 })).toBe('1.8')
   })
 
@@ -128,27 +207,111 @@ describe('which fixes and periods are measured', () => {
     ...o
   })
 
-  it('the period suggested, then each complete period since the merge; gone from the rows: below', () => {
+  it('the period suggested, then each complete period since the merge; absent from every row read: no verdict for that period', () => {
     const [e] = fixEffects(input())
     expect(e?.suggested).toEqual({ range: W1, numbers: { count: 40, of: 2000 } })
     // Week 2 began before the merge: not a period of the fix's own.
     expect(e?.since).toEqual([
       { range: W3, numbers: { count: 4, of: 2200 } },
-      { range: W4, numbers: { below: 0 } }
+      { range: W4, numbers: { below: 1 } }
     ])
+    // Week 3 was counted: its verdict stands.
     expect(e?.verdict).toBe('better')
-    expect(e?.first).toBe(false)
     const md = effectBlock(e ? [e] : [], W4, NOW)
-    expect(md).toContain('20.0 → 1.8 → not among the rows read now zero-click per 1,000 searches')
+    expect(md).toContain(
+      '| #31\u00a0·\u00a0Nov\u00a012 | Search gap “rotate key” | 20.0 → 1.8 → not among the 1 row read | 🟢 better |'
+    )
+    // The unit apart, said once under the table.
+    expect(md).toContain('_Rates, by kind: Search gap: zero-click per 1,000 searches.')
     expect(md).toMatch(/^<details><summary>/)
   })
 
-  it('measured for the first time: the block opens', () => {
+  it('a subject that left every row read keeps no "worse" from an earlier week', () => {
+    const worse = new Map(recorded)
+    worse.set(`${W3.dateFrom} gap:rotate key`, { count: 90, of: 2200 })
+    const [e] = fixEffects(input({ recorded: (r, id) => worse.get(`${r.dateFrom} ${id}`) }))
+    expect(e?.since.map(p => p.numbers)).toEqual([{ count: 90, of: 2200 }, { below: 1 }])
+    expect(e?.verdict).toBeUndefined()
+    // Still there this week, and worse: said.
+    const still = fixEffects(
+      input({
+        recorded: (r, id) => worse.get(`${r.dateFrom} ${id}`),
+        sections: [searches([['rotate key', 80, 0]], 1900)]
+      })
+    )[0]
+    expect(still?.verdict).toBe('worse')
+  })
+
+  it('measured in the first complete period after the merge; folded, the verdict on its line', () => {
     const [e] = fixEffects(input({ range: W3, sections: [searches([['rotate key', 4, 0]], 2200)] }))
-    expect(e?.first).toBe(true)
+    expect(e?.since).toEqual([{ range: W3, numbers: { count: 4, of: 2200 } }])
     expect(effectBlock(e ? [e] : [], W3, NOW)).toMatch(
-      /^<details open><summary><b>What the fix did<\/b> · #31: 20\.0 → 1\.8 zero-click per 1,000 searches, 🟢 better/
+      /^<details><summary><b>What the fix did<\/b> · #31: 20\.0 → 1\.8 zero-click per 1,000 searches, 🟢 better<\/summary>/
     )
+  })
+
+  it('merged inside the week reported: said, with the report that first measures it', () => {
+    // Merged Nov 12, inside week 2: week 3 is its first complete week.
+    const [e] = fixEffects(input({ range: W2, reports: input().reports.slice(2) }))
+    expect(e).toMatchObject({ pr: 31, since: [], firstMeasured: W3 })
+    expect(e?.verdict).toBeUndefined()
+    const md = effectBlock(e ? [e] : [], W2, NOW)
+    expect(md).toContain(
+      '<summary><b>What the fix did</b> · #31 merged Nov 12: first measured in the report for Nov 16–22</summary>'
+    )
+    expect(md).toContain('| 20.0 → first measured in the report for Nov 16–22 | – |')
+    // Merged after week 3 ended (before its report ran): week 4 began before it, so week 5.
+    const late = new Map([
+      ['gap:rotate key', { pr: 31, state: 'merged' as const, mergedAt: Date.UTC(2026, 10, 23, 3) }]
+    ])
+    const [after] = fixEffects(input({ range: W3, fixes: late, reports: input().reports.slice(2) }))
+    expect(after?.firstMeasured).toEqual(week('2026-11-30', '2026-12-07'))
+  })
+
+  it('gives each fix its own verdict on the folded line', () => {
+    const fixes = new Map([
+      ['gap:rotate key', { pr: 31, state: 'merged' as const, mergedAt: Date.UTC(2026, 10, 12) }],
+      ['gap:sso', { pr: 33, state: 'merged' as const, mergedAt: Date.UTC(2026, 10, 25) }]
+    ])
+    const both = new Map(recorded)
+    both.set(`${W1.dateFrom} gap:sso`, { count: 30, of: 2000 })
+    const effects = fixEffects(
+      input({
+        fixes,
+        recorded: (r, id) => both.get(`${r.dateFrom} ${id}`),
+        reports: [
+          ...input().reports.slice(0, 2),
+          {
+            range: W1,
+            suggestions: [
+              { id: 'gap:rotate key', subject: 'rotate key' },
+              { id: 'gap:sso', subject: 'sso' }
+            ]
+          }
+        ]
+      })
+    )
+    expect(effects.map(e => [e.pr, e.verdict, e.firstMeasured])).toEqual([
+      [33, undefined, week('2026-11-30', '2026-12-07')],
+      [31, 'better', undefined]
+    ])
+    const md = effectBlock(effects, W4, NOW)
+    expect(md).toContain(
+      '<summary><b>What the fix did</b> · #33 measured from Nov 30 – Dec 6 · #31 🟢 better</summary>'
+    )
+    // One short row per fix.
+    expect(md.split('\n').filter(l => l.startsWith('| #'))).toHaveLength(2)
+  })
+
+  it('the next period of a month is the next calendar month', () => {
+    const october = week('2026-10-01', '2026-11-01')
+    expect(firstPeriodAfter(october, Date.UTC(2026, 9, 15))).toEqual(
+      week('2026-11-01', '2026-12-01')
+    )
+    expect(firstPeriodAfter(october, Date.UTC(2026, 10, 2))).toEqual(
+      week('2026-12-01', '2027-01-01')
+    )
+    expect(firstPeriodAfter(W3, Date.UTC(2026, 10, 17))).toEqual(W4)
   })
 
   it('nothing for a fix merged more than 8 periods ago, not merged, or never suggested here', () => {
@@ -188,5 +351,90 @@ describe('a suggestion made again', () => {
     // A week with no report breaks the row.
     expect(timesSuggested(records([{ range: W2, ids: ['gap:a'] }]), W4, 'gap:a')).toBe(1)
     expect(timesSuggested(undefined, W4, 'gap:a')).toBe(1)
+  })
+})
+
+describe('taken from the last report', () => {
+  const last = {
+    range: W3,
+    at: 0,
+    commentId: 10,
+    suggestions: ['gap:a', 'gap:b', 'page:/c'].map((id, i) => ({
+      n: i + 1,
+      id,
+      subject: id.slice(id.indexOf(':') + 1),
+      instruction: 'x'
+    }))
+  }
+  const records = (fixes: [string, number, number][]): ReportRecords => ({
+    reports: [last],
+    fixes: new Map(fixes.map(([id, commentId, pr]) => [id, { id, at: 0, commentId, pr }])),
+    totals: () => undefined,
+    measured: () => undefined
+  })
+  const states = new Map<string, FixState>([
+    ['gap:a', { pr: 31, state: 'open' }],
+    ['page:/c', { pr: 31, state: 'open' }],
+    ['gap:b', { pr: 30, state: 'merged', mergedAt: Date.UTC(2026, 10, 12) }]
+  ])
+  const line = (
+    r: ReportRecords,
+    held: Parameters<typeof earlierSuggestions>[3] = [],
+    followed = new Set<number>()
+  ) => suggestionsBlock([], earlierSuggestions(r, W4, states, held, followed), '/docs-agent', W4)
+
+  it('lists only what a `fix N` asked for after that report, each pull request once', () => {
+    // `fix 1 3` answered after the report (comment 11): one pull request for both. "gap:b" was
+    // fixed from an older report (comment 5) and suggested again: nobody took it from this one.
+    const r = records([
+      ['gap:a', 11, 31],
+      ['page:/c', 11, 31],
+      ['gap:b', 5, 30]
+    ])
+    expect(line(r)).toBe(
+      '_Taken from the last report:_ “a”, /c: #31 open · its other one not taken'
+    )
+    // Nobody asked after it: no line at all, whatever was asked before.
+    expect(line(records([['gap:b', 5, 30]]))).toBe('')
+    // The same week written again in a new comment after the fix (a re-run that hides the old
+    // one): the fix was still asked for after that week was first posted.
+    const again = records([['gap:a', 11, 31]])
+    again.reports.unshift({ ...last, commentId: 20 })
+    expect(line(again)).toBe('_Taken from the last report:_ “a”: #31 open · its other 2 not taken')
+  })
+
+  it('says a held fix once: not when its pull request is taken above, nor when what the fix did follows it', () => {
+    const r = records([['gap:a', 11, 31]])
+    const held = [
+      {
+        suggestion: {
+          kind: 'gap' as const,
+          id: 'gap:d',
+          query: 'd',
+          hits: 9,
+          phrasings: ['d'],
+          prefixes: []
+        },
+        fix: { pr: 31, state: 'open' as const }
+      },
+      {
+        suggestion: {
+          kind: 'gap' as const,
+          id: 'gap:e',
+          query: 'e',
+          hits: 9,
+          phrasings: ['e'],
+          prefixes: []
+        },
+        fix: { pr: 33, state: 'merged' as const, mergedAt: Date.UTC(2026, 10, 25) }
+      }
+    ]
+    expect(line(r, held)).toBe(
+      '_Taken from the last report:_ “a”: #31 open · its other 2 not taken  \n' +
+        '_Fixes asked for:_ “e”: #33 merged 2026-11-25'
+    )
+    expect(line(r, held, new Set([33]))).toBe(
+      '_Taken from the last report:_ “a”: #31 open · its other 2 not taken'
+    )
   })
 })

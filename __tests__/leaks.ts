@@ -1,8 +1,12 @@
 // The attacks suites' leak detector: everything a run published (each log line and the log as a
 // whole, every output, the summary, each comment) decoded as a reader, a copy or a log viewer
 // could decode it (percent in either case, `\u` escapes, HTML entities, Markdown backslash
-// escapes, invisible characters (every default-ignorable code point), line breaks, base64 wrapped or not), then searched for any
-// 12-character part of the key or the token.
+// escapes, invisible characters (every default-ignorable code point, format, private-use and
+// unassigned code points, the braille blank, the object replacement), line breaks, base64 wrapped
+// or not; full-width and other compatibility letters with their combining marks dropped; tag
+// characters and variation selectors read as what they spell), then searched for any
+// 12-character part of the key or the token. Written apart from src/secret-search.ts, so the
+// two are checked against each other.
 import type { RunResult } from './runner.js'
 
 // A key with characters that encoders treat differently (+/=:@$,;), and a token.
@@ -28,6 +32,30 @@ function base64Decoded(text: string): string {
       ])
     )
     .join('\n')
+}
+
+/** What no reader sees between two letters: the test's own list, not the action's. */
+const UNSEEN =
+  /[\s\p{Cc}\p{Default_Ignorable_Code_Point}\p{Cf}\p{Co}\p{Cn}\u2800\ufffc\ufff9-\ufffb\u{13430}-\u{1343f}]/gu
+
+/** Each letter in its compatibility form (full-width `ｍ` is `m`), accents and marks dropped. */
+const plainLetters = (t: string): string =>
+  t.normalize('NFKD').replace(/\p{M}/gu, '').replace(UNSEEN, '')
+
+/** Tag characters as the ASCII they tag; variation selectors as the bytes they smuggle. */
+function spelled(t: string): string {
+  const tags = Array.from(t, c => {
+    const code = c.codePointAt(0)!
+    return code >= 0xe0020 && code <= 0xe007e ? String.fromCharCode(code - 0xe0000) : c
+  }).join('')
+  return tags.replace(/[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]+/gu, run =>
+    Buffer.from(
+      Array.from(run, c => {
+        const code = c.codePointAt(0)!
+        return code < 0xe0100 ? code - 0xfe00 : code - 0xe0100 + 16
+      })
+    ).toString('latin1')
+  )
 }
 
 /** Everything decoded that a reader, a copy or a log viewer could decode. */
@@ -58,6 +86,8 @@ export function decodings(text: string): string[] {
     percent(text),
     invisible(text),
     all,
+    plainLetters(all),
+    plainLetters(spelled(percent(markdown(unicode(entities(text)))))),
     base64Decoded(text)
   ]
 }

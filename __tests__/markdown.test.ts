@@ -101,6 +101,30 @@ describe('escapeText', () => {
     expect(text.replaceAll(JOINER, '')).toBe('see GH-12 and gh-3')
   })
 
+  it('leaves no commit link: a run of 7 to 40 hex characters is broken into pieces of 6 or fewer', () => {
+    for (const sha of ['deadbeefcafe1234', 'DEADBEE', '1234567', 'a'.repeat(40), 'f'.repeat(64)]) {
+      const text = decode(escapeText(`see ${sha}, or /docs/${sha}`))
+      expect(text.replaceAll(JOINER, '')).toBe(`see ${sha}, or /docs/${sha}`)
+      // No run of 7 hex characters stands alone in what GitHub reads.
+      expect(text).not.toMatch(/(?<!\w)[0-9a-f]{7,40}(?!\w)/i)
+    }
+    // Words that only hold a hex run, and short runs, stay as they are.
+    expect(escapeText('cafe babe 123456 deadbeefs x1234567')).toBe(
+      'cafe babe 123456 deadbeefs x1234567'
+    )
+  })
+
+  it('leaves no emoji shortcode: `:word:` stays text', () => {
+    for (const code of [':smile:', ':+1:', ':thumbs_up:', 'a:rocket:b', ':100:', ':8ball:']) {
+      const text = decode(escapeText(code))
+      expect(text.replaceAll(JOINER, '')).toBe(code)
+      expect(text).not.toMatch(/:[\w+-]+:/)
+    }
+    expect(escapeText('at 10:30 today, 2026-11-08T12:30:00Z')).toBe(
+      'at 10:30 today, 2026-11-08T12:30:00Z'
+    )
+  })
+
   it('renders any string as the same text on one line (property)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme-ascii' }), s => {

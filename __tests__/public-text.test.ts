@@ -42,8 +42,26 @@ describe('oneLine and publicText', () => {
     expect(publicText('short', 11)).toBe('short')
   })
 
+  it('drop private-use and unassigned code points, format characters, the braille blank and the object replacement: a hidden channel shown and sent alike', () => {
+    const hidden = [
+      '\ue000',
+      '\u{f0041}',
+      '\u{10fffd}',
+      '\u0378',
+      '\ufff9',
+      '\ufffb',
+      '\u{13430}',
+      '\u2800',
+      '\ufffc'
+    ]
+    expect(oneLine(`rotate${hidden.join('')} key`)).toBe('rotate key')
+    expect(instructionText(`a\ue000b\n\u{f0041}c`)).toBe('ab\nc')
+  })
+
   it('is the secret search’s notion of invisible', () => {
     for (const c of ['\u{e0020}', '\u{e0101}', '\ufe0f', '\u200b', '\u00ad', '\u2066', '\u3164'])
+      expect(isInvisible(c)).toBe(true)
+    for (const c of ['\ue000', '\u0378', '\ufff9', '\u{1343f}', '\u2800', '\ufffc'])
       expect(isInvisible(c)).toBe(true)
     for (const c of ['a', ' ', '😀', '\u0000']) expect(isInvisible(c)).toBe(false)
   })
@@ -84,9 +102,10 @@ const markdown = new Marked({ gfm: true, breaks: false })
 
 /** The text of the instruction as GitHub renders the suggestion: after "↳ ", a line per <br>. */
 function shownText(md: string): string {
+  // The instruction as the report's fold shows it.
   const html = markdown.parse(md) as string
-  const item = /<li>([\s\S]*?)<\/li>/.exec(html)?.[1] ?? ''
-  const shown = item.slice(item.indexOf('↳ ') + 2)
+  const fold = html.slice(html.indexOf('<details'))
+  const shown = /<li>([\s\S]*?)<\/li>/.exec(fold)?.[1] ?? ''
   return shown
     .replace(/<br>\n?/g, '\n')
     .replace(/<[^>]+>/g, '')

@@ -17,9 +17,12 @@ import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import type { SectionFailure } from '../src/analytics/sections/section.js'
 import { suggest, type FixState, type StalePage } from '../src/analytics/suggestions.js'
 import type { Trend, TrendPoint } from '../src/analytics/trend.js'
+import type { FixEffect } from '../src/analytics/fix-effect.js'
 import { instructionFor, type EarlierSuggestion } from '../src/report/suggestions.js'
 import { checkStates } from './check-scenarios.js'
 import { forbiddenHint, PROJECT_HINT } from '../src/service/hints.js'
+import { renderRollup, type Rollup } from '../src/report/rollup.js'
+import type { ReportDocument } from '../src/analytics/report-document.js'
 
 export interface Scenario {
   /** Heading of the group in the preview, e.g. "Job report". */
@@ -807,6 +810,8 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
       stale: [{ path: '/quickstart', lastChanged: Date.UTC(2026, 3, 2) }],
       pagesWithoutFile: 3
     }),
+  'the weekly recipe: a slow GitHub history, the stale-page check cut short by `wait-timeout`':
+    () => weeklyRecipe({ sections: topicsSections(), pagesUndated: 7 }),
   'the weekly recipe, a week after two suggestions were taken': () =>
     weeklyRecipe({
       earlier: [
@@ -830,60 +835,78 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
       ],
       fixes: new Map([['page:/guides/migrating-from-v1', { pr: 32, state: 'open' }]])
     }),
-  'the weekly recipe, a fix measured for the first time, two suggestions made again': () => {
-    const r = weeklyRecipe({
-      earlier: [
-        {
-          n: 1,
-          id: 'gap:rotate api key',
-          subject: 'rotate api key',
-          fix: merged(31, '2026-11-12')
-        },
-        { n: 2, id: 'page:/guides/migrating-from-v1', subject: '/guides/migrating-from-v1' }
-      ]
-    })
-    return {
-      ...r,
-      suggestions: (r.suggestions ?? []).map((x, i) => (i < 2 ? { ...x, times: 2 + i } : x)),
-      effects: [
-        {
-          id: 'gap:rotate api key',
-          kind: 'gap',
-          subject: 'rotate api key',
-          pr: 31,
-          mergedAt: Date.parse('2026-11-12T15:02:00Z'),
-          suggested: {
-            range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
-            numbers: { count: 40, of: 2000 }
+  'the weekly recipe: what three fixes did (better; unchanged, once absent from every row read; merged mid-week), two suggestions made again':
+    () => {
+      const r = weeklyRecipe({
+        earlier: [
+          {
+            n: 1,
+            id: 'gap:rotate api key',
+            subject: 'rotate api key',
+            fix: merged(31, '2026-11-12')
           },
-          since: [{ range: WEEK, numbers: { count: 4, of: 2200 } }],
-          verdict: 'better',
-          first: true
-        },
-        {
-          id: 'question:how do i test webhooks locally?',
-          kind: 'question',
-          subject: 'How do I test webhooks locally?',
-          pr: 27,
-          mergedAt: Date.parse('2026-10-28T09:40:00Z'),
-          suggested: {
-            range: { dateFrom: '2026-10-19', dateTo: '2026-10-26' },
-            numbers: { count: 9, of: 402 }
-          },
-          since: [
+          { n: 2, id: 'page:/guides/migrating-from-v1', subject: '/guides/migrating-from-v1' }
+        ]
+      })
+      return {
+        ...r,
+        suggestions: (r.suggestions ?? []).map((x, i) => (i < 2 ? { ...x, times: 2 + i } : x)),
+        effects: (
+          [
             {
-              range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
-              numbers: { count: 8, of: 388 }
+              id: 'gap:rotate api key',
+              kind: 'gap',
+              subject: 'rotate api key',
+              pr: 31,
+              mergedAt: Date.parse('2026-11-12T15:02:00Z'),
+              suggested: {
+                range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
+                numbers: { count: 40, of: 2000 }
+              },
+              since: [{ range: WEEK, numbers: { count: 4, of: 2200 } }],
+              verdict: 'better'
             },
-            { range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' }, numbers: { below: 10 } },
-            { range: WEEK, numbers: { count: 5, of: 420 } }
-          ],
-          verdict: 'unchanged',
-          first: false
-        }
-      ]
-    }
-  },
+            {
+              id: 'question:how do i test webhooks locally?',
+              kind: 'question',
+              subject: 'How do I test webhooks locally?',
+              pr: 27,
+              mergedAt: Date.parse('2026-10-28T09:40:00Z'),
+              suggested: {
+                range: { dateFrom: '2026-10-19', dateTo: '2026-10-26' },
+                numbers: { count: 9, of: 402 }
+              },
+              since: [
+                {
+                  range: { dateFrom: '2026-11-02', dateTo: '2026-11-09' },
+                  numbers: { count: 8, of: 388 }
+                },
+                {
+                  range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' },
+                  numbers: { below: 2600 }
+                },
+                { range: WEEK, numbers: { count: 5, of: 420 } }
+              ],
+              verdict: 'unchanged'
+            },
+            {
+              id: 'page:/guides/migrating-from-v1',
+              kind: 'page',
+              subject: '/guides/migrating-from-v1',
+              pr: 33,
+              mergedAt: Date.parse('2026-11-18T11:20:00Z'),
+              suggested: {
+                range: { dateFrom: '2026-11-09', dateTo: '2026-11-16' },
+                numbers: { count: 31, of: 2410 }
+              },
+              since: [],
+              firstMeasured: { dateFrom: '2026-11-23', dateTo: '2026-11-30' }
+            }
+            // Newest merge first, as fixEffects() gives them.
+          ] satisfies FixEffect[]
+        ).sort((a, b) => b.mergedAt - a.mergedAt)
+      }
+    },
   'the trend stopped by the quota at the fourth week back': () =>
     weeklyRecipe({
       trend: trendOf(8, { stopAt: 4, limit: 'quota', requests: 6 }),
@@ -1030,6 +1053,107 @@ export const HEALTH_STATES: Record<string, () => HealthReport> = {
     })
 }
 
+// ---------------------------------------------------------------------------------------------
+// The roll-up (`command: rollup`): many projects' report files in one table
+
+/** One project's report file, as the roll-up reads it: visitors and the rest scaled from them. */
+export function projectDocument(
+  project: string,
+  visitors: number,
+  overrides: Partial<ReportDocument> = {}
+): ReportDocument {
+  const totals = (v: number) => ({
+    visitors: { human: Math.round(v * 0.8), ai: Math.round(v * 0.25), total: v },
+    views: { human: v * 3, ai: v, total: v * 4 },
+    searches: Math.round(v * 0.3),
+    contentGaps: Math.max(1, Math.round(v / 2500)),
+    thumbsDown: Math.round(v / 300),
+    questions: Math.round(v / 12),
+    answers: { unanswered: Math.round(v / (40 + (v % 60))), read: Math.round(v / 12) }
+  })
+  return {
+    project,
+    range: WEEK,
+    previous: WEEK_BEFORE,
+    generatedAt: STARTED,
+    incomplete: false,
+    totals: totals(visitors),
+    totalsBefore: totals(Math.round(visitors * 0.9)),
+    suggestions: [
+      { n: 1, kind: 'gap', subject: 'rotate api key' },
+      { n: 2, kind: 'page', subject: '/guides/quickstart' }
+    ],
+    commentUrl: `https://github.com/acme/docs/issues/12#issuecomment-${visitors}`,
+    ...overrides
+  }
+}
+
+export const rollupOf = (projects: ReportDocument[], overrides: Partial<Rollup> = {}): Rollup => ({
+  projects,
+  skipped: [],
+  replaced: [],
+  files: projects.length,
+  generatedAt: STARTED,
+  runUrl: RUN_URL,
+  ...overrides
+})
+
+/** Five projects of one organisation, last week against the week before. */
+export function fiveProjects(): ReportDocument[] {
+  return [
+    projectDocument('docs-sdk', 8_214, {
+      suggestions: [
+        { n: 1, kind: 'question', subject: 'How do I paginate results in the Python SDK?' }
+      ]
+    }),
+    projectDocument('docs-main', 157_320),
+    projectDocument('developer-portal', 41_876, {
+      suggestions: [{ n: 1, kind: 'page', subject: '/api-reference/endpoints/create-deployment' }]
+    }),
+    projectDocument('docs-api', 63_402, {
+      incomplete: true,
+      suggestions: [{ n: 1, kind: 'stale', subject: '/concepts/authentication' }]
+    }),
+    projectDocument('help-center', 2_317, {
+      suggestions: [],
+      totalsBefore: undefined,
+      previous: undefined
+    })
+  ]
+}
+
+export const ROLLUP_STATES: Record<string, () => Rollup> = {
+  'five projects, the week before compared': () => rollupOf(fiveProjects()),
+  'five projects; a stranger skipped, a project found twice, one without feedback': () => {
+    const [a, b, c, d, e] = fiveProjects()
+    // The feedback section was not read there.
+    const withoutFeedback = { ...e!.totals, thumbsDown: undefined }
+    return rollupOf([a!, b!, c!, d!, { ...e!, totals: withoutFeedback }], {
+      files: 7,
+      skipped: [
+        {
+          path: 'reports/stranger.json',
+          why: 'not a report of this action'
+        },
+        {
+          path: 'reports/old-format.json',
+          why: 'a report of an unknown format version 2 (this action reads version 1)'
+        }
+      ],
+      replaced: [{ project: 'docs-main', path: 'reports/docs-main-rerun.json', range: WEEK_BEFORE }]
+    })
+  },
+  'ranges that differ': () => {
+    const [a, b, c] = fiveProjects()
+    return rollupOf([
+      a!,
+      { ...b!, range: WEEK_BEFORE, previous: undefined, totalsBefore: undefined },
+      c!
+    ])
+  },
+  'one project': () => rollupOf([projectDocument('docs-main', 12_000)])
+}
+
 export const SCENARIOS: Scenario[] = [
   ...Object.entries(JOB_STATES).map(([name, overrides]) => ({
     group: 'Job report (live comment and summary)',
@@ -1060,6 +1184,12 @@ export const SCENARIOS: Scenario[] = [
     name: `report: ${name}`,
     target: 'comment' as const,
     render: () => renderHealthReport(make(), chars(COMMENT_MAX_CHARS))
+  })),
+  ...Object.entries(ROLLUP_STATES).map(([name, make]) => ({
+    group: 'Roll-up of many projects (command: rollup, comment)',
+    name: `rollup: ${name}`,
+    target: 'comment' as const,
+    render: () => renderRollup(make(), chars(COMMENT_MAX_CHARS))
   })),
   ...checkStates().map(([name, render]) => ({
     group: 'Set-up check (command: check, job summary)',

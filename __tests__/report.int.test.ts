@@ -131,23 +131,39 @@ describe('report: every section', () => {
       expect(views.totals.total).toBeGreaterThan(visitors.totals.total)
 
       // searches: one request of 100 (what one request holds, whatever `top`); the top queries
-      // as the service ordered them, the typing prefixes of a query folded into it.
+      // as the service ordered them, the typing prefixes of a query folded into it, their
+      // searches added to it (its click-through weighted by them).
       expect(ofKind(sim, 'searches')[0]!.query.limit).toBe('100')
       const searches = sectionOf(r, 'searches')
       // The service's ctr is a percentage (0-100); the section gives the report a fraction.
       const range = { dateFrom: '2026-11-09', dateTo: '2026-11-16' }
       const prefixes = ['webhook sig', 'webhook signa', 'pagin', 'paginat']
-      const expected = Array.from({ length: 30 }, (_, i) => {
+      const generated = Array.from({ length: 30 }, (_, i) => {
         const q = generatedSearch(i, 'percent', range)
         return { ...q, ctr: q.ctr / 100 }
       })
+      const hitsOf = (query: string) => generated.find(q => q.searchQuery === query)?.hits ?? 0
+      const withFolded = (q: (typeof generated)[number], folded: string[]) => {
+        const hits = folded.reduce((n, p) => n + hitsOf(p), q.hits)
+        return { ...q, hits, ctr: (q.ctr * q.hits) / hits }
+      }
+      const expected = generated
         .filter(q => !prefixes.includes(q.searchQuery))
+        .map(q =>
+          q.searchQuery === 'webhook signature'
+            ? withFolded(q, ['webhook sig', 'webhook signa'])
+            : q.searchQuery === 'pagination'
+              ? withFolded(q, ['pagin', 'paginat'])
+              : q
+        )
+        .sort((a, b) => b.hits - a.hits)
         .slice(0, 20)
       for (const q of expected) expect(q.lastSearchedAt >= '2026-11-09').toBe(true)
       const plain = (q: Json) => ({ ...q, prefixes: undefined })
       expect(searches.top.map(plain)).toEqual(expected.map(plain))
+      expect(searches.top[1]).toMatchObject({ searchQuery: 'webhook signature', hits: 3300 })
       expect(searches.top[1].prefixes).toEqual(['webhook sig', 'webhook signa'])
-      expect(searches.top[3].prefixes).toEqual(['pagin', 'paginat'])
+      expect(searches.top[2].prefixes).toEqual(['pagin', 'paginat'])
       expect([searches.read, searches.folded]).toEqual([100, 4])
       const gaps = (searches.gaps as Json[]).map(q => q.searchQuery as string)
       expect(gaps).toContain('webhook signature')

@@ -7,6 +7,7 @@ import { AnalyticsApi, type JsonGetter } from '../src/service/analytics.js'
 import { Deadline } from '../src/deadline.js'
 import { groupQuestions, readAssistant } from '../src/analytics/sections/assistant.js'
 import { readFeedback } from '../src/analytics/sections/feedback.js'
+import { readFeedbackRows } from '../src/analytics/sections/feedback-rows.js'
 import { readSearches } from '../src/analytics/sections/searches.js'
 import { readViews, readVisitors } from '../src/analytics/sections/visitors.js'
 import type { SectionInput } from '../src/analytics/sections/section.js'
@@ -78,6 +79,9 @@ describe('searches', () => {
     ])
     expect([s.read, s.folded, s.complete]).toEqual([100, 0, false])
     expect(s.top[0]).not.toHaveProperty('extraField')
+    // Every query read is kept for what a fix did, beyond the top shown.
+    expect(s.queries).toHaveLength(100)
+    expect(s.queries?.at(-1)?.searchQuery).toBe('query 99')
   })
 
   it('folds the typing prefixes of a query into it: a half-typed query is no content gap', async () => {
@@ -99,9 +103,10 @@ describe('searches', () => {
       nextCursor: null
     }))
     const s = await readSearches(input(service))
+    // Their searches added: no search is lost.
     expect(s.top.map(q => [q.searchQuery, q.hits, q.prefixes ?? []])).toEqual([
-      ['webhook signature', 90, ['webhook sig']],
-      ['pagination', 80, ['pagin']],
+      ['webhook signature', 130, ['webhook sig']],
+      ['pagination', 110, ['pagin']],
       // A whole word on its own is a query of its own, not "api key" half typed.
       ['api', 20, []],
       ['api key', 10, []]
@@ -155,7 +160,11 @@ describe('feedback', () => {
               { id: '1', path: '/b', comment: 'No example.', helpful: false },
               { id: '2', path: '/b', comment: 'Great!', helpful: true },
               { id: '3', path: '/a', comment: null, helpful: false },
-              { id: '4', path: '/a', comment: 'What is a scope?' }
+              { id: '4', path: '/a', comment: 'What is a scope?' },
+              // Resolved or dismissed by the team: a service that ignored the filter sent them.
+              { id: '5', path: '/b', comment: 'Fixed.', helpful: false, status: 'resolved' },
+              { id: '6', path: '/b', comment: 'Spam.', helpful: false, status: 'dismissed' },
+              { id: '7', path: '/b', comment: 'Typo.', helpful: false, status: 'in_progress' }
             ],
             nextCursor: 'x',
             hasMore: true
@@ -165,13 +174,17 @@ describe('feedback', () => {
     // The pages, then one request of 100 for what readers wrote (a page has 👎).
     expect(service.paths).toHaveLength(2)
     expect(service.paths[0]).toMatch(/feedback\/by-page\?.*limit=100$/)
-    expect(service.paths[1]).toMatch(/\/feedback\?.*source=contextual&limit=100$/)
+    // Only what the team has not resolved or dismissed: one parameter, no request more.
+    expect(service.paths[1]).toMatch(
+      /\/feedback\?.*source=contextual&status=pending%2Cin_progress&limit=100$/
+    )
     expect(f.top.map(p => p.path)).toEqual(['/b', '/a', '/d'])
     expect([f.thumbsDown, f.thumbsUp, f.code, f.pages, f.hasMore]).toEqual([10, 58, 3, 4, true])
     // With a 👎 or no rating, and a comment: no praise, no empty rows.
     expect(f.comments).toEqual([
       { path: '/b', comment: 'No example.', helpful: false },
-      { path: '/a', comment: 'What is a scope?' }
+      { path: '/a', comment: 'What is a scope?' },
+      { path: '/b', comment: 'Typo.', helpful: false, status: 'in_progress' }
     ])
   })
 
@@ -191,6 +204,44 @@ describe('feedback', () => {
     expect(f.comments).toBeUndefined()
     expect(f.top).toHaveLength(1)
     expect(f.notes).toEqual(['Written comments not read (status 403).'])
+  })
+
+  it('keeps every page it read for what a fix did, from the same request (and not the period before’s)', async () => {
+    const row = (path: string, down: number) => ({
+      path,
+      thumbsUp: 2,
+      thumbsDown: down,
+      code: 0,
+      total: down + 2
+    })
+    const service = fakeService(url =>
+      url.pathname.endsWith('/by-page')
+        ? {
+            feedback:
+              url.searchParams.get('dateFrom') === '2026-11-02'
+                ? [row('/before', 40)]
+                : [row('/a', 9), row('/b', 7), row('/c', 0), row('/a', 9)],
+            hasMore: false
+          }
+        : { feedback: [], hasMore: false }
+    )
+    const previous = { dateFrom: '2026-11-02', dateTo: '2026-11-09' }
+    const f = await readFeedbackRows(input(service, { top: 1, previous }))
+    expect(f.top.map(p => p.path)).toEqual(['/a'])
+    expect(f.rows?.map(p => [p.path, p.thumbsDown])).toEqual([
+      ['/a', 9],
+      ['/b', 7],
+      ['/c', 0]
+    ])
+    expect(f.previous).toBe(40)
+    // No request more than the section itself: the pages, the comments, the period before.
+    const plain = fakeService(url =>
+      url.pathname.endsWith('/by-page')
+        ? { feedback: [row('/a', 9)], hasMore: false }
+        : { feedback: [], hasMore: false }
+    )
+    await readFeedback(input(plain, { top: 1, previous }))
+    expect(service.paths).toHaveLength(plain.paths.length)
   })
 
   it('counts and shows a page the service sent twice once, and warns', async () => {
@@ -263,6 +314,11 @@ describe('assistant', () => {
     ).toEqual([null, '1000', '2000'])
     expect([a.callers.total, a.read, a.unanswered, a.complete]).toEqual([10, 3000, 750, false])
     expect(a.top).toEqual([{ question: 'Why?', count: 750, lastAskedAt: '2026-11-18T00:00:00Z' }])
+    // Every topic read, answered too, for what a fix did.
+    expect(a.topics).toEqual([
+      { topic: 'fin', asked: 2250, unanswered: 0 },
+      { topic: 'why?', asked: 750, unanswered: 750 }
+    ])
   })
 })
 

@@ -57,15 +57,15 @@ const fixes = (r: RunResult): string =>
   r.summary.slice(r.summary.indexOf('### What to change'), r.summary.indexOf('### What the'))
 
 describe('command: check', () => {
-  it('a good set-up passes in 7 requests, starts nothing, and records what the service answered', async () => {
+  it('a good set-up passes in 8 requests, starts nothing, and records what the service answered', async () => {
     await withService(
       { projects: ['proj-1'], rateLimitHeaders: true, cursorForm: 'url' },
       async sim => {
         const r = await check(sim)
         expect(errorsOf(r)).toEqual([])
         expect(r.code).toBe(0)
-        expect(sim.requests).toHaveLength(7)
-        expect(r.outputs.requests).toBe('7')
+        expect(sim.requests).toHaveLength(8)
+        expect(r.outputs.requests).toBe('8')
         expect(sim.requests.every(q => q.method === 'GET')).toBe(true)
         expect(sim.requests.map(q => q.kind)).toEqual([
           'visitors',
@@ -74,13 +74,15 @@ describe('command: check', () => {
           'feedback',
           'assistant',
           'caller-stats',
-          'job'
+          'job',
+          // Last, so it never takes another probe's place: the report's feedback `status` filter.
+          'feedback-comments'
         ])
         expect(r.summary).toMatch(/^## Set-up check · ✅ ready\n/)
         expect(lineOf(r, 'Agent API')).toContain('404 for a job that does not exist')
         expect(lineOf(r, 'GitHub token may comment')).toContain('set `issue-number`')
         const profile = profileOf(r)
-        expect(profile.requests).toBe(7)
+        expect(profile.requests).toBe(8)
         const by = (op: string) => profile.operations.find(o => o.operation === op)!
         expect(by('visitors')).toMatchObject({ status: 200, rows: 10, sorted: true })
         expect(by('searches')).toMatchObject({ cursor: 'url', ctr: 'percent', sorted: true })

@@ -10,7 +10,14 @@ import { describe, it, expect, afterAll } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { simClock } from '../sim/clock.js'
 import { runScenario } from './runner.js'
-import { errorsOf, withGitHub, withService, type GitHub, type Service } from './support.js'
+import {
+  annotationsOf,
+  errorsOf,
+  withGitHub,
+  withService,
+  type GitHub,
+  type Service
+} from './support.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the report's JSON, which the assertions check
 type Json = Record<string, any>
@@ -85,10 +92,16 @@ describe('busy pages gone stale', () => {
         const body = gh.comments.get(ISSUE)![0]!.body
         // Its views as the views table shows them.
         const views0 = (views.top as Json[])[0]!.total as number
-        expect(body).toContain(`↳ _${views0.toLocaleString('en-US')} views`)
+        // Its first line names the page, its views and the day its file last changed; the
+        // instruction, folded, says the same.
         expect(body).toMatch(
           new RegExp(
-            `\\*\\*Stale\\*\\* ↳ _[\\d,]+ views.* in Nov 9–15; its file last changed ${day}: update it\\._`
+            `\\*\\*Stale\\*\\* ${top} · ${views0.toLocaleString('en-US')} views.*, unchanged since ${day}\n`
+          )
+        )
+        expect(body).toMatch(
+          new RegExp(
+            `\\d\\. _${views0.toLocaleString('en-US')} views.* in Nov 9–15; its file last changed ${day}: update it\\._`
           )
         )
         expect(body).toContain(`\`path: ${JSON.stringify(top)}\``)
@@ -112,6 +125,43 @@ describe('busy pages gone stale', () => {
           (s: Json) => s.kind as string
         )
         expect(kinds).not.toContain('stale')
+      })
+    })
+  })
+})
+
+describe('the stale-page check under the deadline', () => {
+  it('a slow GitHub history (2 s a request) with `wait-timeout: 5s`: no request starts after it, the run ends in seconds and says how many pages it could not date', async () => {
+    await withService({ rows: 60 }, async sim => {
+      // Every page the report shows has a file: each would cost a history request.
+      const probe = await withGitHub({}, gh => report(sim, gh, checkout([])))
+      const doc = JSON.parse(probe.outputs.report!) as Json
+      const top = (name: string) =>
+        ((doc.sections as Json[]).find(x => x.name === name)!.top as Json[]).slice(0, 10)
+      const shown = [
+        ...new Set([
+          ...top('views').map(r => r.path as string),
+          ...top('feedback')
+            .filter(r => (r.thumbsDown as number) > 0)
+            .map(r => r.path as string)
+        ])
+      ]
+      expect(shown.length).toBeGreaterThan(8)
+      const workspace = checkout(shown)
+      await withGitHub({ historyDelayMs: 2_000 }, async gh => {
+        const r = await report(sim, gh, workspace, { 'wait-timeout': '5s' })
+        expect({ code: r.code, errors: errorsOf(r) }).toEqual({ code: 0, errors: [] })
+        // On the run's clock: 5 s, and the request under way then (at most 2 s more here).
+        expect(r.durationMs).toBeLessThan(5_000 + 2_000 + 2_000)
+        const asked = commitsAsked(gh).length
+        expect(asked).toBeGreaterThanOrEqual(2)
+        expect(asked).toBeLessThanOrEqual(3)
+        const undated = shown.length - asked
+        const out = JSON.parse(r.outputs.report!) as Json
+        expect(out.pagesUndated).toBe(undated)
+        const note = `ran out while pages were checked for age: ${undated} pages shown were not dated, and may be stale.`
+        expect(annotationsOf(r, 'warning').join('\n')).toContain(note)
+        expect(gh.comments.get(ISSUE)![0]!.body).toContain(note)
       })
     })
   })

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7990);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8787);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7990:
+/***/ 8787:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32466,29 +32466,34 @@ class TimeUpError extends Error {
 ;// CONCATENATED MODULE: ./src/public-text.ts
 // Text from the public: what docs visitors type (search queries, assistant questions and
 // answers, feedback comments), the page paths they reach, and GitHub text put into an
-// instruction. One cleaning, before such text is shown or sent: what renders as nothing
-// (the Unicode property Default_Ignorable_Code_Point: tag characters, variation selectors,
-// zero-width and joiner characters, bidi controls, soft hyphens…) is removed, so what a
-// maintainer reads is what the agent gets; control characters and line breaks become one space,
-// so a value stays on its line; then the length is bounded. The secret search shares the same
-// idea of "invisible" (secret-search.ts). Escaping for Markdown is report/markdown.ts.
+// instruction. One cleaning, before such text is shown or sent: what a reader cannot read (see
+// INVISIBLE_CLASS) is removed, so what a maintainer reads is what the agent gets; control
+// characters and line breaks become one space, so a value stays on its line; then the length is
+// bounded. The secret search shares the same idea of "invisible" (secret-search.ts), and so do the
+// log lines built from the service's or GitHub's words (logText). Escaping for Markdown is
+// report/markdown.ts.
 /**
- * What renders as nothing, as a character-class body for patterns that combine it (with the `u`
- * flag): the one definition of "invisible" in the action.
+ * What a reader cannot read, as a character-class body for patterns that combine it (with the `u`
+ * flag): the one definition of "invisible" in the action. Default-ignorable code points (tag
+ * characters, variation selectors, zero-width and joiner characters, bidi controls, soft
+ * hyphens…); every format character (Cf: also the interlinear annotation marks U+FFF9–FFFB and
+ * the hieroglyph format controls U+13430–1343F, which are not default-ignorable); private-use
+ * (Co) and unassigned (Cn) code points, which no font shows the same way twice, a channel shaped
+ * like the tag characters; the braille blank U+2800 and the object replacement U+FFFC.
  */
-const INVISIBLE_CLASS = '\\p{Default_Ignorable_Code_Point}';
-const INVISIBLE = new RegExp(INVISIBLE_CLASS, 'gu');
-const ONE_INVISIBLE = new RegExp(`^${INVISIBLE_CLASS}$`, 'u');
+const INVISIBLE_CLASS = '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\p{Co}\\p{Cn}\\u2800\\ufffc';
+const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'gu');
+const ONE_INVISIBLE = new RegExp(`^[${INVISIBLE_CLASS}]$`, 'u');
 /** Half of a surrogate pair alone: no character at all, and JSON would show it as `\udxxx`. */
 const LONE_SURROGATES = /\p{Cs}/gu;
 /** White space, line breaks and control characters (C0, DEL, C1), in runs. */
 const SPACES_AND_CONTROLS = /[\s\p{Cc}]+/gu;
-/** Whether the character (its first code point) renders as nothing. */
+/** Whether the character (its first code point) is one a reader cannot read. */
 function isInvisible(c) {
     const first = String.fromCodePoint(c.codePointAt(0) ?? 0);
     return ONE_INVISIBLE.test(first);
 }
-/** The text without what renders as nothing; lone surrogates become U+FFFD. Line breaks stay. */
+/** The text without what a reader cannot read; lone surrogates become U+FFFD. Line breaks stay. */
 function withoutInvisible(text) {
     return text.replace(INVISIBLE, '').replace(LONE_SURROGATES, '\ufffd');
 }
@@ -32498,7 +32503,8 @@ const CONTROLS_BUT_NEWLINE_AND_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
 /**
  * An instruction as it is both sent and shown (a `prompt`, `prompt-file` or trigger comment):
  * nothing invisible, every line break a newline, other control characters a space. What the
- * answer's code block shows is then what the agent gets, character for character.
+ * answer's code block shows is then what the agent gets, character for character. Also a log
+ * line or an annotation that carries the service's or GitHub's words (main.ts), kept on its lines.
  */
 function instructionText(text) {
     return withoutInvisible(text)
@@ -32550,18 +32556,30 @@ function clip(s, maxChars) {
 }
 
 ;// CONCATENATED MODULE: ./src/secret-search.ts
-// Where a secret hides in a text once a reader decodes it: the readings a person or a renderer
+// Where a secret hides in a text once a reader decodes it: the readings a person or a decoder
 // could make of a text (entities, `\u`, `\x`, JSON and Markdown backslash escapes, percent-
-// encoding, invisible characters and white space between the characters), and a search of that
-// reading for any long enough part of a secret, raw, in base64 (wrapped or not, at any alignment)
-// or in hex. Pure: secrets.ts decides what the secrets are and what to do with a text that holds
-// one.
+// encoding; what a reader cannot read and white space between the characters; compatibility
+// forms such as full-width letters, and combining marks; tag characters and variation selectors
+// read as the characters they spell), and a search of those readings for any long enough part of
+// a secret, raw, in base64 (wrapped or not, at any alignment) or in hex. Pure: secrets.ts decides
+// what the secrets are and what to do with a text that holds one.
 
 /**
- * White space, control characters and what renders as nothing (the one definition of invisible,
- * public-text.ts): nothing a reader sees between two letters.
+ * White space, control characters and what a reader cannot read (the one definition of
+ * invisible, public-text.ts): nothing a reader sees between two letters.
  */
 const NOTHING_BETWEEN = new RegExp(`[\\s\\p{Cc}${INVISIBLE_CLASS}]+`, 'gu');
+/** The same, and combining marks: what is left of a letter once its compatibility form is read. */
+const NOTHING_BUT_LETTERS = new RegExp(`[\\s\\p{Cc}\\p{M}${INVISIBLE_CLASS}]+`, 'gu');
+// eslint-disable-next-line no-control-regex -- the ASCII range is what is tested
+const BEYOND_ASCII = /[^\u0000-\u007f]/;
+/** Tag characters that tag a printable ASCII character (U+E0020–E007E). */
+const TAG = /[\u{e0020}-\u{e007e}]/gu;
+/**
+ * Variation selectors, 256 of them (VS1–16 U+FE00–FE0F, VS17–256 U+E0100–E01EF): a run of them
+ * after any character carries bytes, one each, and renders as that character alone.
+ */
+const SELECTORS = /[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]+/gu;
 const NAMED_ENTITIES = {
     amp: '&',
     lt: '<',
@@ -32589,12 +32607,28 @@ const NAMED_ENTITIES = {
     nbsp: ' '
 };
 /**
- * `text` as a reader could read it: entities, backslash escapes (`\u`, `\x`, JSON's `\n`, and
- * Markdown's `\_`, `\+`, …) and percent-encoding decoded, repeatedly for double encodings; then
- * with white space, control and invisible characters removed (a secret split across lines, a
- * base64 text wrapped at 76 columns, or one interleaved with zero-width characters reads whole).
+ * `text` as a reader could read it. `decoded`: entities, backslash escapes (`\u`, `\x`, JSON's
+ * `\n`, and Markdown's `\_`, `\+`, …) and percent-encoding decoded, repeatedly for double
+ * encodings. `readings`: that text with white space, control and invisible characters removed (a
+ * secret split across lines, a base64 text wrapped at 76 columns, or one interleaved with
+ * invisible characters reads whole); where it holds more than ASCII, also its compatibility
+ * decomposition (NFKD: full-width and other compatibility letters read as plain ones) without
+ * combining marks; and where it holds tag characters or variation selectors, the text they spell
+ * (each tag its ASCII character, each run of selectors its bytes), decoded and read again.
  */
 function readingOf(text) {
+    const decoded = decodeAll(text);
+    const readings = [decoded.replace(NOTHING_BETWEEN, '')];
+    if (!BEYOND_ASCII.test(decoded))
+        return { decoded, readings };
+    readings.push(lettersOf(decoded));
+    const spelled = spelledOut(decoded);
+    if (spelled !== decoded)
+        readings.push(lettersOf(decodeAll(spelled)));
+    return { decoded, readings };
+}
+/** Entities, escapes and percent-encoding decoded, up to three times (a double encoding). */
+function decodeAll(text) {
     let d = text;
     for (let round = 0; round < 3; round++) {
         const next = decodePercent(decodeEscapes(decodeEntities(d)));
@@ -32602,7 +32636,21 @@ function readingOf(text) {
             break;
         d = next;
     }
-    return { decoded: d, joined: d.replace(NOTHING_BETWEEN, '') };
+    return d;
+}
+/** The compatibility form of each letter, nothing between them: what a reader recognises. */
+function lettersOf(text) {
+    return text.normalize('NFKD').replace(NOTHING_BUT_LETTERS, '');
+}
+/** Tag characters as the ASCII characters they tag, and runs of variation selectors as bytes. */
+function spelledOut(text) {
+    return text
+        .replace(TAG, tag => String.fromCharCode(tag.codePointAt(0) - 0xe0000))
+        .replace(SELECTORS, run => Buffer.from(Array.from(run, selectorByte)).toString('utf8'));
+}
+function selectorByte(selector) {
+    const code = selector.codePointAt(0);
+    return code <= 0xfe0f ? code - 0xfe00 : code - 0xe0100 + 16;
 }
 function decodeEntities(s) {
     if (!s.includes('&'))
@@ -32786,7 +32834,7 @@ function registerSecrets(apiKey, githubToken, notifyToken = '') {
         .map(piece => [name, piece]));
     const needles = searched.flatMap(([name, piece]) => needlesOf(name, piece));
     finder = needles.length > 0 ? new PartFinder(needles) : undefined;
-    oddSecret = searched.some(([, piece]) => readingOf(piece).joined !== piece);
+    oddSecret = searched.some(([, piece]) => readingOf(piece).readings.some(r => r !== piece));
     // Longest first, so a form that contains a shorter one is removed whole.
     const sorted = [...forms].sort((a, b) => b.length - a.length);
     pattern = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined;
@@ -32813,10 +32861,14 @@ function withheld(secretName) {
 function hiddenSecret(text) {
     if (finder === undefined)
         return undefined;
-    const { decoded, joined } = readingOf(text);
-    const found = finder.find(joined);
-    if (found !== undefined || !oddSecret)
-        return found;
+    const { decoded, readings } = readingOf(text);
+    for (const reading of readings) {
+        const found = finder.find(reading);
+        if (found !== undefined)
+            return found;
+    }
+    if (!oddSecret)
+        return undefined;
     // A secret holding characters that decoding changes or removes: its raw forms too.
     return finder.find(text) ?? finder.find(decoded);
 }
@@ -32925,6 +32977,7 @@ function escapeRegExp(text) {
 // GitHub's failures as the log may show them: the call, the status, GitHub's words (no stack, no
 // token), and what to change when the token may not write. Every REST call goes through call().
 
+
 /** Failure of a GitHub call, with a message safe to show: no stack, no token. */
 class GitHubError extends Error {
     detail;
@@ -32968,7 +33021,9 @@ function errorDetail(error) {
     return { status, detail: cleanDetail(detail) };
 }
 function cleanDetail(text) {
-    return (redact(text)
+    return (
+    // Cleaned as text from the public: nothing hidden reaches a log line or an annotation.
+    oneLine(redact(text))
         // octokit appends " - <documentation_url>", which is noise in a log line.
         .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
         // Never echo anything that looks like a credential.
@@ -33026,14 +33081,30 @@ const ENTITIES = {
     $: '&#36;', // GitHub renders $…$ as math
     '#': `&#35;${JOINER}`, // headings, #123 and org/repo#1 references
     '@': `&#64;${JOINER}`, // @mentions and e-mail autolinks
-    ':': `&#58;${JOINER}` // only matched before "//": breaks https:// autolinks
+    // Only matched before "//" (breaks https:// autolinks) or opening a `:shortcode:` (no emoji).
+    ':': `&#58;${JOINER}`
 };
-const SPECIAL_CHARS = /[&<>|\\`*_[\]()!~$#@]|:(?=\/\/)|(?<=www)\.|(?<=\bgh)-(?=\d)/gi;
+/**
+ * A run of 7 or more hexadecimal characters standing alone: GitHub links one of 7 to 40 as a
+ * commit of the repository (`deadbeefcafe1234`). Broken every HEX_PIECE characters, no piece is
+ * long enough to be one.
+ */
+const HEX_RUN = '(?<!\\w)[0-9a-f]{7,}(?!\\w)';
+const HEX_PIECE = 6;
+/**
+ * Where an emoji shortcode opens: a name that starts with a letter (`:smile:`), digits then a
+ * letter (`:8ball:`), `:+1:`, `:-1:`, or one of the two all-digit names; a clock time
+ * (`12:30:00+02:00`) is left alone.
+ */
+const SHORTCODE = '[a-z][\\w+-]*:|\\d+[a-z_][\\w+-]*:|[+-]1:|100:|1234:';
+const SPECIAL_CHARS = new RegExp(`[&<>|\\\\\`*_[\\]()!~$#@]|:(?=\\/\\/|${SHORTCODE})|(?<=www)\\.|(?<=\\bgh)-(?=\\d)|${HEX_RUN}`, 'gi');
 function escapeChar(c) {
     if (c === '.')
         return `${JOINER}.`; // "www." stays text, not a link
     if (c === '-')
         return `-${JOINER}`; // only matched in "GH-1": no reference to issue 1
+    if (c.length >= 7)
+        return c.replace(new RegExp(`.{${HEX_PIECE}}(?=.)`, 'g'), `$&${JOINER}`);
     return ENTITIES[c] ?? c;
 }
 /** Characters that start a block (list, setext underline) when they open a line. */
@@ -33047,7 +33118,8 @@ function escapeLineStart(s) {
 /**
  * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line cleaned as
  * all text from the public is (public-text.ts: nothing invisible, no control character), safe in
- * a GFM table cell and in running text, with no HTML, links, mentions, references or emphasis.
+ * a GFM table cell and in running text, with no HTML, links, mentions, references, commit links,
+ * emoji shortcodes or emphasis.
  * Only for interpolated values: the action's own Markdown is written as Markdown.
  */
 function escapeText(s) {
@@ -33503,6 +33575,7 @@ function sentenceStart(phrase) {
 
 
 
+
 /** A request that failed for good; `message` is written for the person reading the log. */
 class ServiceError extends Error {
     status;
@@ -33607,6 +33680,9 @@ function gaveUpWords(gaveUp) {
 function requestFailure(request, failed, attempts, method, gaveUp, 
 /** The request in words (operations.ts): the message is read on the run's page. */
 operation = request) {
+    // The service's words (an error text, a value a check quoted) cleaned as text from the public:
+    // nothing hidden reaches a log line, an annotation or a comment.
+    failed = { ...failed, why: oneLine(failed.why) };
     const { outcome } = failed;
     const status = outcome.kind === 'network' ? undefined : outcome.status;
     const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
@@ -33666,7 +33742,8 @@ function statusWhy(status, text) {
     catch {
         said = text.trim().startsWith('<') ? '' : text.trim();
     }
-    said = redact(said).replace(/\s+/g, ' ');
+    // Cleaned as text from the public: nothing hidden reaches a log line, an annotation or a reader.
+    said = oneLine(redact(said));
     if (said.length > 500)
         said = `${said.slice(0, 500)}…`;
     return `${status}${reason(status)}${said ? `: ${said}` : ''}`;
@@ -39587,6 +39664,13 @@ const RECORD_KINDS = {
         lives: 'The pull request or issue it is posted on.',
         writer: 'commands/visitors.ts (records/report.ts visitorsKey).',
         readers: 'upsert (one comment per range).'
+    },
+    rollup: {
+        parts: ['project', 'from', 'to'],
+        says: 'This comment is the roll-up of many projects over that range (`project` is `*`).',
+        lives: 'The issue or pull request the roll-up is posted on.',
+        writer: 'commands/rollup.ts, signed with a public key: a roll-up has no API key (records/rollup.ts).',
+        readers: 'upsert (one comment per range); nothing else trusts it.'
     }
 };
 const isKind = (name) => Object.hasOwn(RECORD_KINDS, name);
@@ -39829,7 +39913,7 @@ async function readReportRecords(thread, projectId) {
     const fixes = new Map();
     const totals = new Map();
     const measures = new Map();
-    for (const { key, at } of read) {
+    for (const { key, at, comment } of read) {
         const t = parseRecord('totals', key);
         const m = parseRecord('measure', key);
         const f = parseRecord('fix', key);
@@ -39846,7 +39930,7 @@ async function readReportRecords(thread, projectId) {
         }
         else if (f?.project === projectId && f.id !== '' && !fixes.has(f.id)) {
             const pr = /^[1-9]\d{0,15}$/.test(f.pr) ? Number(f.pr) : undefined;
-            fixes.set(f.id, { id: f.id, at, ...(pr ? { pr } : {}) });
+            fixes.set(f.id, { id: f.id, at, commentId: comment.id, ...(pr ? { pr } : {}) });
         }
     }
     return {
@@ -43420,53 +43504,65 @@ function textKey(text) {
 }
 /**
  * `short` is `long` typed up to the middle of a word: not a whole word of it ("api" is a query of
- * its own beside "api key"), and not a number that goes on ("v1" is no half-typed "v10").
+ * its own beside "api key"), not a number that goes on ("v1" is no half-typed "v10"), and not a
+ * singular beside its plural ("webhook signature" beside "webhook signatures": one topic by the
+ * topic rule, never a prefix).
  */
 function isTypingPrefix(short, long) {
     const letter = /\p{L}/u;
     return (long.length > short.length &&
         long.startsWith(short) &&
         letter.test(short.slice(-1)) &&
-        letter.test(long.charAt(short.length)));
+        letter.test(long.charAt(short.length)) &&
+        !/^e?s(?![\p{L}\p{N}])/u.test(long.slice(short.length)));
 }
 /**
  * Folds each row that is a typing prefix of another into the query it leads to: the row with the
- * most hits among those it starts (followed on, when that one is a prefix too). The query keeps
- * its own hits and click-through: a prefix is the same search, half typed, not another one.
- * Order is kept (most hits first, as the service sends them).
+ * most hits among those it starts, when that one has more hits than it. (That query is never a
+ * prefix folded further: whatever it leads to, the row leads to as well.) Only a row nobody
+ * clicked a result for is typing on the way: a click means the text found something. The
+ * prefix's hits are added to the query (its click-through weighted by them), so no search is
+ * lost: the zero-click searches of the query and its prefixes add up. Most hits first, as the
+ * service sends them (equal hits in the order given).
  */
 function foldPrefixes(rows) {
     const keys = rows.map(row => textKey(row.searchQuery));
-    const into = rows.map((_, i) => {
+    const hitsOf = (i) => (i === undefined ? 0 : (rows[i]?.hits ?? 0));
+    const into = rows.map((row, i) => {
+        if (row.ctr !== 0)
+            return undefined;
         let best;
         keys.forEach((key, j) => {
             if (j === i || !isTypingPrefix(keys[i] ?? '', key))
                 return;
-            if (best === undefined || (rows[j]?.hits ?? 0) > (rows[best]?.hits ?? 0))
+            if (best === undefined || hitsOf(j) > hitsOf(best))
                 best = j;
         });
-        return best;
+        return hitsOf(best) > row.hits ? best : undefined;
     });
-    const target = (i) => {
-        let at = i;
-        // Each step lengthens the text, so the chain ends.
-        while (into[at] !== undefined)
-            at = into[at];
-        return at;
-    };
-    const prefixes = new Map();
+    const folded = new Map();
     rows.forEach((row, i) => {
-        if (into[i] === undefined)
-            return;
-        const t = target(i);
-        prefixes.set(t, [...(prefixes.get(t) ?? []), row.searchQuery]);
+        const t = into[i];
+        if (t !== undefined)
+            folded.set(t, [...(folded.get(t) ?? []), row]);
     });
-    return rows.flatMap((row, i) => {
+    const queries = rows.flatMap((row, i) => {
         if (into[i] !== undefined)
             return [];
-        const folded = prefixes.get(i);
-        return [folded ? { ...row, prefixes: folded } : { ...row }];
+        const prefixes = folded.get(i);
+        return [prefixes ? withPrefixes(row, prefixes) : { ...row }];
     });
+    return queries.sort((a, b) => b.hits - a.hits);
+}
+/** A query with the rows that were it half typed: their hits added, nobody's clicks lost. */
+function withPrefixes(row, prefixes) {
+    const hits = prefixes.reduce((n, p) => n + p.hits, row.hits);
+    return {
+        ...row,
+        hits,
+        ctr: hits === 0 ? row.ctr : (row.ctr * row.hits) / hits,
+        prefixes: prefixes.map(p => p.searchQuery)
+    };
 }
 /**
  * The zero-click queries, split by whether the assistant answered the same question (its text,
@@ -43632,6 +43728,7 @@ function gapSuggestions(searches, assistant) {
         query: t.text,
         hits: t.total,
         phrasings: t.phrasings,
+        variants: t.variants,
         prefixes: t.rows.flatMap(q => q.prefixes ?? [])
     }));
 }
@@ -43642,24 +43739,22 @@ function gapSuggestions(searches, assistant) {
 function topics(rows, textOf, countOf, min) {
     return byTopic(rows.filter(row => textOf(row).trim() !== ''), textOf, countOf)
         .filter(t => t.total >= min)
-        .map(t => ({
-        ...t,
-        text: t.rows[0] ? textOf(t.rows[0]) : '',
-        phrasings: phrasings(t.rows.map(textOf))
-    }));
+        .map(t => {
+        const all = phrasings(t.rows.map(textOf));
+        const text = t.rows[0] ? textOf(t.rows[0]) : '';
+        return { ...t, text, phrasings: all.slice(0, MAX_PHRASINGS), variants: all.length };
+    });
 }
-/** Up to 3 phrasings, as readers typed them, each once (as the report shows them). */
+/** The phrasings, as readers typed them, each once (as the report shows them). */
 function phrasings(texts) {
     const seen = new Set();
-    return texts
-        .filter(text => {
+    return texts.filter(text => {
         const shown = oneLine(text);
         if (shown === '' || seen.has(shown))
             return false;
         seen.add(shown);
         return true;
-    })
-        .slice(0, MAX_PHRASINGS);
+    });
 }
 /** Per 1,000 views: what ranks the pages when their views are known. */
 function perThousand(thumbsDown, views) {
@@ -43713,7 +43808,8 @@ function questionSuggestions(assistant) {
         id: questionId(t.text),
         question: t.text,
         count: t.total,
-        phrasings: t.phrasings
+        phrasings: t.phrasings,
+        variants: t.variants
     }));
 }
 /** The stale pages as suggestions, with the views and 👎 the tables show for them. */
@@ -43884,10 +43980,10 @@ function pointsChangeMatter(points) {
 // period it was suggested and in each complete period since the merge, and the verdict by the
 // rule that marks changes (marks.ts). A rate, not a count, so that a week of more or less traffic
 // cannot fake a result: zero-click searches per 1,000 searches, 👎 per 1,000 views, unanswered
-// per 100 questions. It costs no request: the numbers come from the rows this report read and
-// from what earlier reports in the issue recorded (records/report.ts, kind `measure`). A subject
-// no longer among the rows read is "below the top N", never 0: the rows cannot say how many.
-
+// per 100 questions. It costs no request: the numbers come from every row this report read (not
+// only the rows it shows: a gap people now click, or one below the top, still counts) and from
+// what earlier reports in the issue recorded (records/report.ts, kind `measure`). A subject
+// absent from every row read is "not among the N rows read", never 0: the rows cannot say.
 
 
 
@@ -43909,8 +44005,8 @@ function read(sections, name) {
     return sections.find((x) => x.name === name && x.ok);
 }
 /**
- * A subject's numbers in the rows this report read; undefined when its section was not read (or,
- * for a page, its views were not: a count without its denominator is no rate).
+ * A subject's numbers among every row this report read; undefined when its section was not read
+ * (or, for a page, its views were not: a count without its denominator is no rate).
  */
 function subjectNumbers(sections, id) {
     switch (kindOfId(id)) {
@@ -43918,21 +44014,23 @@ function subjectNumbers(sections, id) {
             const x = read(sections, 'searches');
             if (!x)
                 return undefined;
-            const gaps = contentGaps(x.gaps, read(sections, 'assistant')?.answered).gaps;
-            // The topic's rows (each query once: the gaps are among the top too).
-            const rows = [...new Map([...x.gaps, ...x.top].map(q => [q.searchQuery, q])).values()];
+            // Each query once (the gaps are among the top too, and all among the queries read).
+            const rows = x.queries ?? [
+                ...new Map([...x.gaps, ...x.top].map(q => [q.searchQuery, q])).values()
+            ];
             const topic = rows.filter(q => gapId(q.searchQuery) === currentId(id));
             // Searches that found no click: all of a zero-click row's, the rest's share otherwise.
-            const count = topic.reduce((n, q) => n + Math.round(q.hits * (1 - q.ctr)), 0);
-            return topic.length > 0 ? { count, of: x.totalSearches } : { below: gaps.length };
+            const count = Math.round(topic.reduce((n, q) => n + q.hits * (1 - q.ctr), 0));
+            return topic.length > 0 ? { count, of: x.totalSearches } : { below: x.read };
         }
         case 'page': {
             const x = read(sections, 'feedback');
             if (!x)
                 return undefined;
-            const row = x.top.find(p => pageId(p.path) === id);
+            const rows = x.rows ?? x.top;
+            const row = rows.find(p => pageId(p.path) === id);
             if (!row)
-                return { below: x.top.length };
+                return { below: x.rows ? x.rows.length : x.pages };
             const views = sections.find((v) => v.ok && v.name === 'views');
             const seen = pageRowOf(views, row.path);
             return seen ? { count: row.thumbsDown, of: seen.total } : undefined;
@@ -43941,13 +44039,18 @@ function subjectNumbers(sections, id) {
             const x = read(sections, 'assistant');
             if (!x || x.read === 0)
                 return undefined;
-            const topic = x.top.filter(q => questionId(q.question) === currentId(id));
-            const count = topic.reduce((n, q) => n + q.count, 0);
-            return topic.length > 0 ? { count, of: x.read } : { below: x.top.length };
+            return questionNumbers(x, currentId(id));
         }
         default:
             return undefined;
     }
+}
+/** A question topic's unanswered count among the questions read (0 when all were answered). */
+function questionNumbers(x, id) {
+    const topics = x.topics ?? x.top.map(q => ({ topic: questionId(q.question).slice(9), unanswered: q.count }));
+    const mine = topics.filter(t => `question:${t.topic}` === id);
+    const count = mine.reduce((n, t) => n + t.unanswered, 0);
+    return mine.length > 0 ? { count, of: x.read } : { below: x.read };
 }
 /**
  * The verdict on the periods since the merge taken together, against the period suggested, by
@@ -43993,7 +44096,7 @@ function fixEffects(input) {
         const { pr, mergedAt } = fix;
         if (fix.state !== 'merged' || !kind || pr === undefined || mergedAt === undefined)
             continue;
-        if (mergedAt < start - EFFECT_PERIODS * length || mergedAt >= start + length)
+        if (mergedAt < start - EFFECT_PERIODS * length)
             continue;
         const effect = effectOf(input, { id, kind, pr, mergedAt }, length);
         if (effect)
@@ -44013,29 +44116,67 @@ function effectOf(input, fix, length) {
     const before = input.recorded(suggestedIn.range, fix.id);
     if (!isCounted(before))
         return undefined;
+    const subject = suggestedIn.suggestions.find(s => s.id === fix.id)?.subject ?? '';
+    const known = { ...fix, subject, suggested: { range: suggestedIn.range, numbers: before } };
+    const since = measuredSince(input, fix, length);
+    if (since.length === 0) {
+        // Merged after this period began: said now, measured by a later report.
+        const start = parseInstant(input.range.dateFrom) ?? Infinity;
+        const firstMeasured = fix.mergedAt > start && firstPeriodAfter(input.range, fix.mergedAt);
+        return firstMeasured ? { ...known, since, firstMeasured } : undefined;
+    }
+    const verdict = verdictOf(fix.kind, before, since.map(p => p.numbers));
+    // A subject gone from every row read is rarer than the rows read can show: a "worse" of the
+    // periods before would say the opposite of what the newest period says.
+    const gone = !isCounted(since.at(-1)?.numbers);
+    const kept = verdict === 'worse' && gone ? undefined : verdict;
+    return { ...known, since, ...(kept ? { verdict: kept } : {}) };
+}
+/** Each complete period since the merge that this report or an earlier one measured. */
+function measuredSince(input, fix, length) {
     const periods = [...input.reports.map(r => r.range), input.range]
         .filter((r, i, all) => all.findIndex(o => sameRange(o, r)) === i)
         .filter(r => lengthOf(r) === length && r.dateTo <= input.range.dateTo)
         .filter(r => (parseInstant(r.dateFrom) ?? -Infinity) >= fix.mergedAt)
         .sort((a, b) => (a.dateFrom < b.dateFrom ? -1 : 1));
-    const since = periods.flatMap((range) => {
+    return periods.flatMap((range) => {
         const numbers = sameRange(range, input.range)
             ? subjectNumbers(input.sections, fix.id)
             : input.recorded(range, fix.id);
         return numbers ? [{ range, numbers }] : [];
     });
-    if (since.length === 0)
+}
+/**
+ * The first period after `range`, of its kind (the next calendar month for a month, else the
+ * same length), that begins at or after `at`: its report is the first to measure a fix merged
+ * then. Undefined past a year of periods (no report would follow it that far).
+ */
+function firstPeriodAfter(range, at) {
+    let next = periodAfter(range);
+    for (let i = 0; next && i < 400; i++) {
+        const from = parseInstant(next.dateFrom);
+        if (from === undefined)
+            return undefined;
+        if (from >= at)
+            return next;
+        next = periodAfter(next);
+    }
+    return undefined;
+}
+/** The period right after a range: the next calendar month for a month, else the same length. */
+function periodAfter(range) {
+    const from = parseInstant(range.dateFrom);
+    const to = parseInstant(range.dateTo);
+    if (from === undefined || to === undefined || to <= from)
         return undefined;
-    const verdict = verdictOf(fix.kind, before, since.map(p => p.numbers));
-    const subject = suggestedIn.suggestions.find(s => s.id === fix.id)?.subject ?? '';
-    return {
-        ...fix,
-        subject,
-        suggested: { range: suggestedIn.range, numbers: before },
-        since,
-        ...(verdict ? { verdict } : {}),
-        first: since.every(p => sameRange(p.range, input.range))
-    };
+    const f = new Date(from);
+    const t = new Date(to);
+    const month = f.getUTCDate() === 1 &&
+        t.getUTCDate() === 1 &&
+        t.getUTCFullYear() * 12 + t.getUTCMonth() - (f.getUTCFullYear() * 12 + f.getUTCMonth()) === 1;
+    const end = month ? Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 1) : to + (to - from);
+    const days = /^\d{4}-\d{2}-\d{2}$/.test(range.dateTo);
+    return { dateFrom: range.dateTo, dateTo: days ? isoDay(end) : new Date(end).toISOString() };
 }
 /** The subjects whose numbers a report records: those it suggests and those it measures. */
 function subjectsToRecord(suggested, effects, fixes) {
@@ -44062,7 +44203,8 @@ function effectJson(e) {
         per: RATE_PER[e.kind],
         suggested: period(e.suggested),
         since: e.since.map(period),
-        verdict: e.verdict ?? null
+        verdict: e.verdict ?? null,
+        ...(e.firstMeasured ? { firstMeasured: e.firstMeasured } : {})
     };
 }
 
@@ -44767,10 +44909,10 @@ const suggestions_PATH_MAX_CHARS = 90;
 /** A written comment, as quoted: long enough for what is missing, short enough to scan. */
 const COMMENT_MAX_CHARS = 120;
 /**
- * The instruction for the docs agent: the action's words on the first line, short (the report
- * shows it as the suggestion itself), then what readers typed in a data block (public-text.ts):
- * the subject on one line, the topic's phrasings or the page's comments on one more. Sent as it
- * is shown, and the report's record holds exactly it.
+ * The instruction for the docs agent: the action's words on the first line, short, then what
+ * readers typed in a data block (public-text.ts), one value a line: the topic's phrasings, or the
+ * page and each comment written on it. Sent as it is shown, and the report's record holds
+ * exactly it.
  */
 function instructionFor(s, range, now) {
     const when = shortRange(range, now);
@@ -44778,30 +44920,27 @@ function instructionFor(s, range, now) {
     const block = (label, values) => `${sentenceOf(s, when)}${again}\n\n${dataBlock(label, values)}`;
     switch (s.kind) {
         case 'gap':
-            return block('What readers typed', [topicValue('query', 'queries', s.phrasings, s.query)]);
+            return block('What readers typed', phrasingValues('query', s.phrasings, s.query));
         case 'page':
             return block(s.comments?.length ? 'The page and what readers wrote' : 'The page', [
                 ['path', subjectOf(s)],
-                ...(s.comments?.length
-                    ? [
-                        ['comments', s.comments.map(c => publicText(c, COMMENT_MAX_CHARS))]
-                    ]
-                    : [])
+                ...shownComments(s).map((c) => ['comment', c])
             ]);
         case 'question':
-            return block('What readers asked the assistant', [
-                topicValue('question', 'questions', s.phrasings, s.question)
-            ]);
+            return block('What readers asked the assistant', phrasingValues('question', s.phrasings, s.question));
         case 'stale':
             return block('The page', [['path', subjectOf(s)]]);
     }
 }
-/** One phrasing as a value, several as one list (the first is the subject). */
-function topicValue(one, many, phrasings, subject) {
-    const max = one === 'query' ? suggestions_QUERY_MAX_CHARS : suggestions_QUESTION_MAX_CHARS;
-    return phrasings.length > 1
-        ? [many, phrasings.map(p => publicText(p, max))]
-        : [one, publicText(subject, max)];
+/** A topic's phrasings, one value each (the first is the subject), or the subject alone. */
+function phrasingValues(name, phrasings, subject) {
+    const max = name === 'query' ? suggestions_QUERY_MAX_CHARS : suggestions_QUESTION_MAX_CHARS;
+    const texts = phrasings.length > 1 ? phrasings : [subject];
+    return texts.map(p => [name, publicText(p, max)]);
+}
+/** A page's written comments as sent and quoted: cleaned, each cut at 120 characters. */
+function shownComments(s) {
+    return s.kind === 'page' ? (s.comments ?? []).map(c => publicText(c, COMMENT_MAX_CHARS)) : [];
 }
 /**
  * The action's sentence: the numbers that make it a suggestion, and what to do. Short, so that
@@ -44862,47 +45001,78 @@ function codeSpan(line) {
     return `${fence}${pad}${line}${pad}${fence}`;
 }
 /**
- * The block: numbered suggestions, how to start the agent on one, and the states of the last
- * report's suggestions. Empty when there is nothing to say.
+ * The block: the numbered suggestions, each on a line of its own that names its subject (and a
+ * page's comments, quoted one a line), the instructions they carry in one fold, how to start the
+ * agent on one, and what became of the last report's suggestions. Empty with nothing to say.
  */
 function suggestionsBlock(suggestions, earlier, trigger, range, pagesWithoutFile = 0) {
-    const blocks = [];
-    if (suggestions.length > 0) {
-        const items = suggestions.map(s => {
-            // Marks of the report's own, before the instruction (which is shown whole after "↳").
-            const again = s.after?.pr
-                ? ` (again after #${s.after.pr})`
-                : s.times !== undefined && s.times > 1
-                    ? ` (again, ${nthPeriod(s.times, range)})`
-                    : '';
-            return `${s.n}. **${KIND_LABELS[s.kind]}**${again} ↳ ${shownInstruction(s.instruction)}`;
-        });
-        blocks.push(`#### What to fix ${thisPeriod(range)}`, items.join('\n'));
-        const notes = [
-            ...(trigger
-                ? [
-                    `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
-                ]
-                : []),
-            ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : [])
-        ];
-        // The last report's suggestions taken: a line of the same paragraph (no gap), so the
-        // overview, trend and suggestions stay on one screen.
-        const states = earlierLine(earlier);
-        if (states)
-            notes.push(states);
-        if (notes.length > 0)
-            blocks.push(notes.join('  \n'));
-        return blocks.join('\n\n');
-    }
     const states = earlierLine(earlier);
-    if (states)
-        blocks.push(states);
-    return blocks.join('\n\n');
+    if (suggestions.length === 0)
+        return states;
+    const notes = [
+        ...(trigger
+            ? [
+                `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
+            ]
+            : []),
+        ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : []),
+        // A line of the same paragraph (no gap), so the overview, trend and suggestions stay on one
+        // screen.
+        ...(states ? [states] : [])
+    ];
+    const sent = suggestions.map(s => `${s.n}. ${shownInstruction(s.instruction)}`);
+    return [
+        `#### What to fix ${thisPeriod(range)}`,
+        suggestions.map(s => itemOf(s, range)).join('\n'),
+        details('The instructions, as the docs agent gets them', sent.join('\n')),
+        ...(notes.length > 0 ? [notes.join('  \n')] : [])
+    ].join('\n\n');
+}
+/** The readers' words on a suggestion's first line, clipped: the fold holds them whole. */
+const LINE_SUBJECT_MAX_CHARS = 48;
+/**
+ * "1. **Search gap** “error rate limit” (+1 phrasing) · 577 searches, no click": the subject in
+ * the readers' own words and the number that makes it a suggestion, then the report's own marks;
+ * a page's written comments under it, quoted, one a line, as the instruction carries them.
+ */
+function itemOf(s, range) {
+    const subject = inlineSubject(s.kind === 'page' || s.kind === 'stale', subjectOf(s), LINE_SUBJECT_MAX_CHARS);
+    const others = s.kind === 'gap' || s.kind === 'question' ? (s.variants ?? s.phrasings.length) - 1 : 0;
+    const more = others > 0 ? ` (+${plural(others, 'phrasing')})` : '';
+    const again = s.after?.pr
+        ? ` (again after #${s.after.pr})`
+        : s.times !== undefined && s.times > 1
+            ? ` (again, ${nthPeriod(s.times, range)})`
+            : '';
+    const head = `${s.n}. **${KIND_LABELS[s.kind]}** ${subject}${more} · ${evidenceOf(s)}${again}`;
+    return [head, ...shownComments(s).map(c => `   “${escapeText(c)}”`)].join('  \n');
+}
+/** The number that makes it a suggestion, in a few words. */
+function evidenceOf(s) {
+    switch (s.kind) {
+        case 'gap':
+            return `${plural(s.hits, 'search', 'searches')}, no click`;
+        case 'page':
+            return `${formatNumber(s.thumbsDown)} 👎, ${formatNumber(s.thumbsUp)} 👍${s.views !== undefined ? `, ${plural(s.views, 'view')}` : ''}`;
+        case 'question':
+            return `asked ${plural(s.count, 'time')}, unanswered`;
+        case 'stale': {
+            const seen = [
+                ...(s.views !== undefined ? [plural(s.views, 'view')] : []),
+                ...(s.thumbsDown !== undefined ? [`${formatNumber(s.thumbsDown)} 👎`] : [])
+            ];
+            return [...seen, `unchanged since ${isoDay(s.lastChanged)}`].join(', ');
+        }
+    }
 }
 /** Pages whose age could not be told: their file is not under the docs root. */
 function withoutFileNote(n) {
     return `_${n === 1 ? '1 page shown has' : `${n} pages shown have`} no file under \`docs-root\`: not checked for age._`;
+}
+/** A stale-page check cut short by the time allowed: how many pages it could not date. */
+function undatedNote(pages) {
+    const which = pages === 1 ? '1 page shown was' : `${pages} pages shown were`;
+    return `The time allowed (\`wait-timeout\`) ran out while pages were checked for age: ${which} not dated, and may be stale.`;
 }
 function stateOf(fix) {
     if (!fix)
@@ -44946,34 +45116,50 @@ function inlineSubject(isPage, subject, maxChars) {
 /** An earlier suggestion's subject in the line of their states. */
 const shownSubject = (e) => inlineSubject(e.id.startsWith('page:'), e.subject, 40);
 /**
- * What became of the last report's suggestions that someone took, by subject (never by the last
- * report's numbers, which this report's own 1–5 would be read as); none taken, no line. Those
- * nobody took are counted only: one the data still raises is marked "suggested again" above.
+ * What became of the last report's suggestions that a `fix N` asked for, by subject (never by the
+ * last report's numbers, which this report's own 1–5 would be read as), each once, those of one
+ * pull request together; none taken, no line. Those nobody took are counted only. Then the fixes
+ * that hold back what the data raises again, each pull request once and none already said.
  */
 function earlierLine(earlier) {
-    const item = (e) => `${shownSubject(e)}: ${stateOf(e.fix)}`;
     const numbered = earlier.filter(e => e.n !== undefined);
     const taken = numbered.filter(e => e.fix);
     const untaken = numbered.length - taken.length;
-    const fixing = earlier.filter(e => e.n === undefined).map(item);
+    const said = new Set(taken.map(e => stateOf(e.fix)));
+    const fixing = earlier.filter(e => e.n === undefined && !said.has(stateOf(e.fix)));
+    const others = untaken === 1 ? 'its other one' : `its other ${untaken}`;
     return [
         ...(taken.length > 0
             ? [
-                `_Taken from the last report:_ ${taken.map(item).join(' · ')}` +
-                    (untaken > 0
-                        ? ` · ${untaken === 1 ? 'its other one' : `its other ${untaken}`} not taken`
-                        : '')
+                `_Taken from the last report:_ ${byFix(taken)}` +
+                    (untaken > 0 ? ` · ${others} not taken` : '')
             ]
             : []),
-        ...(fixing.length > 0 ? [`_Fixes asked for:_ ${fixing.join(' · ')}`] : [])
+        ...(fixing.length > 0 ? [`_Fixes asked for:_ ${byFix(fixing)}`] : [])
     ].join('  \n');
+}
+/** "“rotate key”, /api/auth: #31 open · “webhooks”: #32 merged 2026-11-12": each fix once. */
+function byFix(list) {
+    const groups = new Map();
+    for (const e of list) {
+        const state = stateOf(e.fix);
+        const subjects = groups.get(state) ?? [];
+        const subject = shownSubject(e);
+        if (!subjects.includes(subject))
+            subjects.push(subject);
+        groups.set(state, subjects);
+    }
+    return [...groups].map(([state, subjects]) => `${subjects.join(', ')}: ${state}`).join(' · ');
 }
 
 ;// CONCATENATED MODULE: ./src/report/fix-effect.ts
 // "What the fix did": per suggestion whose pull request was merged lately, the subject's rate in
 // the period it was suggested and in each complete period since the merge, and the verdict
-// (analytics/fix-effect.ts). Folded to one line like the tables below it, and open when a fix
-// is measured for the first time. The subject is text from the public: escaped and clipped.
+// (analytics/fix-effect.ts); a fix merged too late for any period says which report first
+// measures it. Folded to one line that gives each fix's own verdict, like the tables below it, so
+// the overview, trend and suggestions stay on one screen. One short row per fix: its rates, its
+// verdict apart, the units said once under the table. The subject is text from the public:
+// escaped and clipped.
 
 
 
@@ -44984,7 +45170,7 @@ const fix_effect_DAY = 86_400_000;
 const dayOf = (ms, now) => shortRange({ dateFrom: isoDay(ms), dateTo: isoDay(ms + fix_effect_DAY) }, now);
 /** The fixes a comment shows; the `report` output has them all. */
 const SHOWN_EFFECTS = 5;
-const fix_effect_SUBJECT_MAX_CHARS = 36;
+const fix_effect_SUBJECT_MAX_CHARS = 28;
 /** What each kind's rate counts, and among what: "zero-click per 1,000 searches". */
 const COUNTED = {
     gap: ['zero-click', 'searches'],
@@ -44994,45 +45180,62 @@ const COUNTED = {
 const unitOf = (kind) => `${COUNTED[kind][0]} per ${formatNumber(RATE_PER[kind])} ${COUNTED[kind][1]}`;
 /** "🟢 better", "🔴 worse", "unchanged". */
 const verdictText = (v) => (v === 'unchanged' ? v : `${MARKS[v]} ${v}`);
-/** "20.0", or "below the top 10 now" (never 0: the rows read cannot say how many). */
+/** "20.0", or "not among the 100 rows read" (never 0: the rows read cannot say how many). */
 function shownRate(kind, n) {
     if (!isCounted(n))
-        return n.below > 0 ? `below the top ${n.below} now` : 'not among the rows read now';
+        return `not among the ${plural(n.below, 'row')} read`;
     const rate = rateOf(kind, n);
     return rate === undefined ? '–' : rate.toFixed(1);
 }
+/** "first measured in the report for Nov 16–22". */
+const firstMeasuredText = (range, now) => `first measured in the report for ${shortRange(range, now)}`;
 /** "Search gap “rotate key”", "Page /api/auth": the suggestion as the report named it. */
 function subjectCell(e) {
     return `${KIND_LABELS[e.kind]} ${inlineSubject(e.kind === 'page', e.subject, fix_effect_SUBJECT_MAX_CHARS)}`;
 }
-/** "20.0 → 1.8 → 1.1 zero-click per 1,000 searches", its periods in small type under it. */
+/** "20.0 → 1.8 → 1.1", or "20.0 → first measured in the report for Nov 16–22". */
 function ratesCell(e, now) {
-    const periods = [e.suggested, ...e.since];
-    const rates = periods.map(p => shownRate(e.kind, p.numbers)).join(' → ');
-    const when = periods.map(p => shortRange(p.range, now)).join(' → ');
-    return `${rates} ${unitOf(e.kind)}<br><sub>${when}</sub>`;
+    const rates = [e.suggested, ...e.since].map(p => shownRate(e.kind, p.numbers));
+    if (e.firstMeasured)
+        rates.push(firstMeasuredText(e.firstMeasured, now));
+    return rates.join(' → ');
 }
-/** The one line the block folds to: the newest fix, its first and last rate, its verdict. */
-function summaryOf(effects) {
+/** A fix's standing in a word or two: its verdict, when it is first measured, or none yet. */
+function standing(e, now) {
+    if (e.verdict)
+        return verdictText(e.verdict);
+    if (e.firstMeasured)
+        return `measured from ${shortRange(e.firstMeasured, now)}`;
+    return 'no verdict yet';
+}
+/**
+ * The one line the block folds to: each fix's own verdict (or when it is first measured); with
+ * one fix, its first and last rate too.
+ */
+function summaryOf(effects, now) {
     const [e] = effects;
     if (!e)
         return '';
-    const last = e.since.at(-1);
-    const rates = `${shownRate(e.kind, e.suggested.numbers)} → ${last ? shownRate(e.kind, last.numbers) : '–'}`;
-    const verdict = e.verdict ? `, ${verdictText(e.verdict)}` : '';
-    const more = effects.length > 1 ? ` · ${effects.length - 1} more` : '';
-    return `#${e.pr}: ${rates} ${unitOf(e.kind)}${verdict}${more}`;
+    if (effects.length === 1) {
+        if (e.firstMeasured)
+            return `#${e.pr} merged ${dayOf(e.mergedAt, now)}: ${firstMeasuredText(e.firstMeasured, now)}`;
+        const last = e.since.at(-1);
+        const rates = `${shownRate(e.kind, e.suggested.numbers)} → ${last ? shownRate(e.kind, last.numbers) : '–'}`;
+        const verdict = e.verdict ? `, ${verdictText(e.verdict)}` : '';
+        return `#${e.pr}: ${rates} ${unitOf(e.kind)}${verdict}`;
+    }
+    const shown = effects.slice(0, SHOWN_EFFECTS).map(x => `#${x.pr} ${standing(x, now)}`);
+    const more = effects.length > SHOWN_EFFECTS ? [`${effects.length - SHOWN_EFFECTS} more`] : [];
+    return [...shown, ...more].join(' · ');
 }
-/** The block, or '' with no fix measured. */
+/** The block, or '' with no fix merged lately. */
 function effectBlock(effects, range, now) {
     if (effects.length === 0)
         return '';
-    const rows = effects
-        .slice(0, SHOWN_EFFECTS)
-        .map(e => tableRow([
-        `#${e.pr}`,
+    const rows = effects.slice(0, SHOWN_EFFECTS).map(e => tableRow([
+        // One line: the day merged stays with its pull request.
+        `#${e.pr}\u00a0·\u00a0${dayOf(e.mergedAt, now).replace(/ /g, '\u00a0')}`,
         subjectCell(e),
-        dayOf(e.mergedAt, now),
         ratesCell(e, now),
         e.verdict ? verdictText(e.verdict) : '–'
     ]));
@@ -45040,10 +45243,9 @@ function effectBlock(effects, range, now) {
     const period = /^\d/.test(noun) ? `period of ${noun}` : noun;
     const table = [
         tableHead([
-            { header: 'Fix' },
+            { header: 'Fix, merged' },
             { header: 'Suggestion' },
-            { header: 'Merged' },
-            { header: `Rate when suggested → each ${period} since` },
+            { header: `Rate: suggested → ${period}s since` },
             { header: 'Verdict' }
         ]),
         ...rows
@@ -45051,11 +45253,13 @@ function effectBlock(effects, range, now) {
     const cut = effects.length > SHOWN_EFFECTS
         ? `\n\n_${effects.length - SHOWN_EFFECTS} more in the \`report\` output._`
         : '';
-    const note = `Each fixed suggestion's rate in the ${period} it was suggested, then in each complete ` +
-        `${period} since its pull request was merged (a rate, so more or less traffic cannot fake ` +
-        'a result); the verdict weighs those together by the rule that marks the changes above.';
-    // Our own words and numbers only: the subjects are in the table, escaped.
-    return details(`<b>What the fix did</b> · ${summaryOf(effects)}`, `${note}\n\n${table}${cut}`, effects.some(e => e.first));
+    const kinds = [...new Set(effects.slice(0, SHOWN_EFFECTS).map(e => e.kind))];
+    const units = kinds.map(k => `${KIND_LABELS[k]}: ${unitOf(k)}`).join(' · ');
+    const note = `_Rates, by kind: ${units}. A rate, so more or less traffic cannot fake a ` +
+        `result; the verdict weighs the ${period}s since the merge together against the ${period} ` +
+        'suggested, by the rule that marks the changes above._';
+    // Our own words and numbers only in the summary: the subjects are in the table, escaped.
+    return details(`<b>What the fix did</b> · ${summaryOf(effects, now)}`, `${table}${cut}\n\n${note}`);
 }
 
 ;// CONCATENATED MODULE: ./src/report/health.ts
@@ -45095,6 +45299,7 @@ function render(r, rows, cut) {
         readNotes(r.sections),
         trendOf(r),
         suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range, r.pagesWithoutFile),
+        r.pagesUndated ? `_${undatedNote(r.pagesUndated)}_` : '',
         effectBlock(r.effects ?? [], r.range, r.generatedAt),
         sectionTables(r, rows)
     ].filter(Boolean);
@@ -45347,10 +45552,214 @@ async function writeFileAtomic(path, text) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/analytics/sections/totals.ts
+/** What one section knows of its range, or of the period before. */
+function totalsOf(x, when) {
+    const pick = (now, before) => when === 'range' ? now : before;
+    switch (x.name) {
+        case 'visitors':
+        case 'views': {
+            const counts = pick(x.totals, x.previous);
+            return counts ? { [x.name]: counts } : {};
+        }
+        case 'searches': {
+            const searches = pick(x.totalSearches, x.previous);
+            return searches !== undefined ? { searches } : {};
+        }
+        case 'feedback': {
+            const thumbsDown = pick(x.thumbsDown, x.previous);
+            return thumbsDown !== undefined ? { thumbsDown } : {};
+        }
+        case 'assistant': {
+            const questions = pick(x.callers.total, x.previous);
+            const answers = pick({ unanswered: x.unanswered, read: x.read }, x.previousShare);
+            return {
+                ...(questions !== undefined ? { questions } : {}),
+                ...(answers ? { answers } : {})
+            };
+        }
+    }
+}
+function merged(sections, when) {
+    return Object.assign({}, ...sections.map(x => (x.ok ? totalsOf(x, when) : {})));
+}
+/**
+ * Whether a section read its range whole: not narrowed, cut (`max-rows`) or incomplete. Only
+ * such a read's totals are recorded for later reports; theirs read that range afresh.
+ */
+function readWhole(x) {
+    if (x.incomplete !== undefined || x.narrowed)
+        return false;
+    return !((x.name === 'visitors' || x.name === 'views') && x.maxRowsReached);
+}
+/** What this run's sections read whole of their own range (only those are recorded). */
+function totalsRead(sections) {
+    return merged(sections.filter(x => x.ok && readWhole(x)), 'range');
+}
+/** What this run's sections know of the period before (`compare`). */
+function totalsBefore(sections) {
+    return merged(sections, 'before');
+}
+/** What this run's sections read of their own range, whole or not: what the report shows. */
+function totalsShown(sections) {
+    return merged(sections, 'range');
+}
+
+;// CONCATENATED MODULE: ./src/analytics/report-document.ts
+// The report's JSON file (`output-file` of `command: report`) as another run reads it back: the
+// fields a roll-up relies on, their one writer's helpers and their one reader. The file names
+// its format and version; a roll-up reads version 1 and names and skips anything else. The
+// stable fields: `format`, `version`, `project`, `range`, `previous`, `generatedAt`,
+// `incomplete`, `totals`, `totalsBefore`, `suggestions[].n`, `.kind`, `.subject`, and
+// `commentUrl`. The rest of the file (sections, trend, fix effects, instructions) is the `report`
+// output's and may change between versions without a roll-up noticing. A file is untrusted
+// JSON: every field is checked, and text is only ever shown escaped.
+
+
+
+
+
+
+const REPORT_FORMAT = 'docs-agent-action/report';
+const REPORT_FORMAT_VERSION = 1;
+/** The totals of the sections read (whole or not: as the report's overview shows them). */
+function documentTotals(sections) {
+    const searches = sections.find(x => x.ok && x.name === 'searches');
+    const assistant = sections.find(x => x.ok && x.name === 'assistant');
+    const answered = assistant?.ok && assistant.name === 'assistant' ? assistant.answered : [];
+    const gaps = searches?.ok && searches.name === 'searches' && searches.read > 0
+        ? { contentGaps: contentGaps(searches.gaps, answered).gaps.length }
+        : {};
+    return { ...totalsShown(sections), ...gaps };
+}
+/** One report file's text, read: the document, or why it is not one this version reads. */
+function readReportDocument(text) {
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        return { ok: false, why: 'not JSON' };
+    }
+    const o = asObject(json);
+    if (o?.format !== REPORT_FORMAT)
+        return { ok: false, why: 'not a report of this action' };
+    if (o.version !== REPORT_FORMAT_VERSION) {
+        // Only a number is said back: the why is shown as our words, never the file's text.
+        const given = Number.isSafeInteger(o.version) ? ` ${String(o.version)}` : '';
+        return {
+            ok: false,
+            why: `a report of an unknown format version${given} (this action reads version ${REPORT_FORMAT_VERSION})`
+        };
+    }
+    try {
+        return { ok: true, doc: documentOf(o) };
+    }
+    catch (err) {
+        return { ok: false, why: `not a report of this action: ${messageOf(err)}` };
+    }
+}
+/** Throws naming the first field that is not what the writer writes. */
+function documentOf(o) {
+    const project = report_document_text(o.project, 'project', 200);
+    if (project === '')
+        throw new Error('`project` is empty');
+    const generatedAt = parseInstant(report_document_text(o.generatedAt, 'generatedAt', 40));
+    if (generatedAt === undefined)
+        throw new Error('`generatedAt` is not a time');
+    const url = o.commentUrl === undefined ? undefined : report_document_text(o.commentUrl, 'commentUrl', 2000);
+    return {
+        project,
+        range: rangeOf(o.range, 'range'),
+        ...(o.previous !== undefined ? { previous: rangeOf(o.previous, 'previous') } : {}),
+        generatedAt,
+        incomplete: o.incomplete !== undefined,
+        totals: report_document_totalsOf(o.totals, 'totals'),
+        ...(o.totalsBefore !== undefined
+            ? { totalsBefore: report_document_totalsOf(o.totalsBefore, 'totalsBefore') }
+            : {}),
+        suggestions: suggestionsOf(o.suggestions),
+        ...(url ? { commentUrl: url } : {})
+    };
+}
+function report_document_text(value, name, max) {
+    if (typeof value !== 'string')
+        throw new Error(`\`${name}\` is not text`);
+    return clip(value, max);
+}
+function report_document_count(value, name) {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+        throw new Error(`\`${name}\` is not a count`);
+    return value;
+}
+function rangeOf(value, name) {
+    if (!isObject(value))
+        throw new Error(`\`${name}\` is not a range`);
+    const bound = (key) => {
+        const v = value[key];
+        if (v === undefined)
+            return {};
+        if (typeof v !== 'string' || parseInstant(v) === undefined)
+            throw new Error(`\`${name}.${key}\` is not a date`);
+        return { [key]: v };
+    };
+    return { ...bound('dateFrom'), ...bound('dateTo') };
+}
+function countsOf(value, name) {
+    if (!isObject(value))
+        throw new Error(`\`${name}\` is not a set of counts`);
+    const of = (key) => report_document_count(value[key], `${name}.${key}`);
+    return { human: of('human'), ai: of('ai'), total: of('total') };
+}
+/** The totals a roll-up shows; a field absent is a section the report did not read. */
+function report_document_totalsOf(value, name) {
+    if (!isObject(value))
+        throw new Error(`\`${name}\` is not an object`);
+    const t = {};
+    if (value.visitors !== undefined)
+        t.visitors = countsOf(value.visitors, `${name}.visitors`);
+    if (value.views !== undefined)
+        t.views = countsOf(value.views, `${name}.views`);
+    for (const key of ['searches', 'thumbsDown', 'questions', 'contentGaps'])
+        if (value[key] !== undefined)
+            t[key] = report_document_count(value[key], `${name}.${key}`);
+    if (value.answers !== undefined) {
+        const a = asObject(value.answers);
+        if (!a)
+            throw new Error(`\`${name}.answers\` is not an object`);
+        const answers = { unanswered: report_document_count(a.unanswered, 'unanswered'), read: report_document_count(a.read, 'read') };
+        if (answers.unanswered > answers.read)
+            throw new Error(`\`${name}.answers\` adds up wrong`);
+        t.answers = answers;
+    }
+    return t;
+}
+const KINDS = ['gap', 'page', 'question', 'stale'];
+function suggestionsOf(value) {
+    if (!Array.isArray(value))
+        throw new Error('`suggestions` is not a list');
+    return value.slice(0, 20).map((item, i) => {
+        const s = asObject(item);
+        const kind = KINDS.find(k => k === s?.kind);
+        if (!s || !kind)
+            throw new Error(`\`suggestions[${i}].kind\` is not a kind of suggestion`);
+        return {
+            n: report_document_count(s.n, `suggestions[${i}].n`),
+            kind,
+            subject: report_document_text(s.subject, `suggestions[${i}].subject`, 200)
+        };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/service/analytics.ts
 
 
 
+/**
+ * The written feedback worth quoting: what the team has not resolved or dismissed in the
+ * dashboard. Asked of the service as its `status` filter (a comma-separated list).
+ */
+const OPEN_FEEDBACK = ['pending', 'in_progress'];
 const GATEWAY_TIMEOUTS = [502, 504];
 /** The operations of one project: what a section is given to read with. */
 class AnalyticsApi {
@@ -45384,9 +45793,13 @@ class AnalyticsApi {
     feedbackByPage(range, limit, ask) {
         return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage, ask);
     }
-    /** One page of the page ratings' feedback, those with a written comment kept. */
+    /**
+     * One page of the page ratings' feedback the team has not resolved or dismissed, those with a
+     * written comment kept.
+     */
     feedbackComments(range, limit) {
-        return this.get('feedback', { ...range, source: 'contextual', limit }, checkFeedbackComments);
+        const status = OPEN_FEEDBACK.join(',');
+        return this.get('feedback', { ...range, source: 'contextual', status, limit }, checkFeedbackComments);
     }
     conversations(range, limit, cursor, ask) {
         const q = ask?.bare && cursor !== undefined ? { limit, cursor } : { ...range, limit, cursor };
@@ -45572,7 +45985,14 @@ function checkFeedbackComments(body) {
         const path = optionalText(r, 'path', where);
         if (comment === null || path === null || comment.trim() === '')
             return [];
-        return [{ path, comment, ...(typeof r.helpful === 'boolean' ? { helpful: r.helpful } : {}) }];
+        return [
+            {
+                path,
+                comment,
+                ...(typeof r.helpful === 'boolean' ? { helpful: r.helpful } : {}),
+                ...(typeof r.status === 'string' ? { status: r.status } : {})
+            }
+        ];
     });
 }
 function checkConversationsPage(body) {
@@ -46306,6 +46726,7 @@ class OffsetRead {
 
 
 
+
 /** The readers' input; `compare` reads the period before in the readers only when asked. */
 function sectionInput(ctx, o) {
     const s = ctx.settings;
@@ -46319,7 +46740,8 @@ function sectionInput(ctx, o) {
         maxPages: maxPagesOf(s),
         concurrency: s.concurrency,
         deadline: ctx.deadline,
-        onWarning: line => core_warning(line)
+        // The readers' warnings quote the service (a page path sent twice): cleaned as public text.
+        onWarning: line => core_warning(instructionText(line))
     };
 }
 /**
@@ -46344,55 +46766,6 @@ function mergeTotals(first, second) {
 }
 function isEmptyTotals(t) {
     return Object.keys(t).length === 0;
-}
-
-;// CONCATENATED MODULE: ./src/analytics/sections/totals.ts
-/** What one section knows of its range, or of the period before. */
-function totalsOf(x, when) {
-    const pick = (now, before) => when === 'range' ? now : before;
-    switch (x.name) {
-        case 'visitors':
-        case 'views': {
-            const counts = pick(x.totals, x.previous);
-            return counts ? { [x.name]: counts } : {};
-        }
-        case 'searches': {
-            const searches = pick(x.totalSearches, x.previous);
-            return searches !== undefined ? { searches } : {};
-        }
-        case 'feedback': {
-            const thumbsDown = pick(x.thumbsDown, x.previous);
-            return thumbsDown !== undefined ? { thumbsDown } : {};
-        }
-        case 'assistant': {
-            const questions = pick(x.callers.total, x.previous);
-            const answers = pick({ unanswered: x.unanswered, read: x.read }, x.previousShare);
-            return {
-                ...(questions !== undefined ? { questions } : {}),
-                ...(answers ? { answers } : {})
-            };
-        }
-    }
-}
-function merged(sections, when) {
-    return Object.assign({}, ...sections.map(x => (x.ok ? totalsOf(x, when) : {})));
-}
-/**
- * Whether a section read its range whole: not narrowed, cut (`max-rows`) or incomplete. Only
- * such a read's totals are recorded for later reports; theirs read that range afresh.
- */
-function readWhole(x) {
-    if (x.incomplete !== undefined || x.narrowed)
-        return false;
-    return !((x.name === 'visitors' || x.name === 'views') && x.maxRowsReached);
-}
-/** What this run's sections read whole of their own range (only those are recorded). */
-function totalsRead(sections) {
-    return merged(sections.filter(x => x.ok && readWhole(x)), 'range');
-}
-/** What this run's sections know of the period before (`compare`). */
-function totalsBefore(sections) {
-    return merged(sections, 'before');
 }
 
 ;// CONCATENATED MODULE: ./src/commands/report-memory.ts
@@ -46434,6 +46807,10 @@ function knownTotals(sections, previous, records) {
         ? mergeTotals(before, records?.totals(range))
         : records?.totals(range);
 }
+/** The pages a fix was asked for on: what the fix did needs their views. */
+function fixedPages(records) {
+    return [...(records?.fixes.keys() ?? [])].flatMap(id => id.startsWith('page:') ? [id.slice(5)] : []);
+}
 /** The most pull requests a report looks up: the newest fixes asked for. */
 const MAX_FIX_LOOKUPS = 20;
 /** Where each fix asked for in this issue stands, by suggestion id (one GitHub read per PR). */
@@ -46460,19 +46837,27 @@ async function fixStates(ctx, records) {
     return states;
 }
 /**
- * The suggestions of the newest earlier report (another range) and what became of each; then
- * those the data raises again but a fix holds back (`held`), so a fix's pull request is followed
- * until the report suggests the thing again or stops raising it.
+ * The suggestions of the newest earlier report (another range), each with what became of it when
+ * a `/docs-agent fix N` asked for it from that report (its answer written after the report);
+ * then those the data raises again but a fix holds back (`held`), so a fix's pull request is
+ * followed until the report suggests the thing again or stops raising it; none whose pull
+ * request "What the fix did" already follows (`followed`).
  */
-function earlierSuggestions(records, range, fixes, held) {
+function earlierSuggestions(records, range, fixes, held, followed = new Set()) {
     // Newest by range first: the newest report of a range that ended by this one's end.
     const last = records?.reports.find(r => !report_memory_sameRange(r.range, range) && (range.dateTo === undefined || r.range.dateTo <= range.dateTo));
+    // When that range was first posted: a re-run may write a new comment of it (a hidden series).
+    const posted = Math.min(...(records?.reports ?? [])
+        .filter(r => last && report_memory_sameRange(r.range, last.range))
+        .map(r => r.commentId));
     const listed = (last?.suggestions ?? []).map(s => {
-        const fix = fixes.get(s.id);
+        const asked = records?.fixes.get(s.id);
+        const fix = asked && asked.commentId > posted ? fixes.get(s.id) : undefined;
         return { n: s.n, id: s.id, subject: s.subject, ...(fix ? { fix } : {}) };
     });
     const more = held
         .filter(h => !listed.some(e => e.id === h.suggestion.id))
+        .filter(h => h.fix.pr === undefined || !followed.has(h.fix.pr))
         .map(h => ({ id: h.suggestion.id, subject: subjectOf(h.suggestion), fix: h.fix }));
     return [...listed, ...more];
 }
@@ -46753,6 +47138,7 @@ async function readAssistant(input) {
         unanswered: unanswered.length,
         complete: result.complete,
         top: groupQuestions(unanswered).slice(0, input.top),
+        topics: questionTopics(result.items),
         answered: mostlyAnswered(result.items),
         ...caveats(result.notes, cursorIncomplete('Assistant', 'questions', result), result.narrowed)
     };
@@ -46767,6 +47153,14 @@ async function readAssistant(input) {
 function shareOf(questions) {
     const unanswered = questions.filter(c => c.resolutionStatus === 'unanswered').length;
     return { unanswered, read: questions.length };
+}
+/** Each topic of the questions read, with how often it was asked and went unanswered. */
+function questionTopics(questions) {
+    return byTopic(questions, c => c.query, () => 1).map(t => ({
+        topic: t.key,
+        asked: t.total,
+        unanswered: t.rows.filter(c => c.resolutionStatus === 'unanswered').length
+    }));
 }
 /** The texts of the questions answered more often than they went unanswered. */
 function mostlyAnswered(questions) {
@@ -46958,6 +47352,13 @@ function eachPathOnce(rows, onRepeat) {
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/feedback.ts
+// The `feedback` section: one request to `feedback/by-page` (it has no cursor), the pages with
+// the most thumbs-down, thumbs-up and code-snippet feedback beside them; and, when a page has a
+// 👎, one request of 100 rows to `feedback` for what readers wrote (the newest comments, those
+// given with a 👎 or without a rating, that the team has not resolved or dismissed: the request
+// carries `status=pending,in_progress`). With `compare`, the previous period's thumbs-down over
+// the same kind of page, one request.
+
 
 
 
@@ -47009,7 +47410,8 @@ async function readFeedback(input) {
 async function readComments(input) {
     try {
         const rows = await input.api.feedbackComments(input.range, COMMENTS_LIMIT);
-        return rows.filter(c => c.helpful !== true);
+        // The service filters by status; a row it sent resolved or dismissed anyway is left out too.
+        return rows.filter(c => c.helpful !== true && isOpen(c));
     }
     catch (err) {
         if (err instanceof RateLimitError ||
@@ -47018,6 +47420,10 @@ async function readComments(input) {
         const why = err instanceof ServiceError && err.status ? `status ${err.status}` : 'not understood';
         return { note: `Written comments not read (${why}).` };
     }
+}
+/** Not resolved or dismissed by the team (a row that does not say counts as open). */
+function isOpen(c) {
+    return c.status === undefined || OPEN_FEEDBACK.includes(c.status);
 }
 /** The one page of feedback, asked again for half as many pages while the gateway times out. */
 async function readFeedbackPage(api, range) {
@@ -47030,6 +47436,23 @@ async function readFeedbackPage(api, range) {
                 throw err;
         }
     }
+}
+
+;// CONCATENATED MODULE: ./src/analytics/sections/feedback-rows.ts
+
+
+async function readFeedbackRows(input) {
+    let rows;
+    const api = Object.create(input.api);
+    api.feedbackByPage = async (...args) => {
+        const page = await input.api.feedbackByPage(...args);
+        // The range's own read (asked again with fewer pages after a gateway timeout: the last).
+        if (args[0] === input.range)
+            rows = page.feedback;
+        return page;
+    };
+    const section = await readFeedback({ ...input, api });
+    return rows ? { ...section, rows: eachPathOnce(rows) } : section;
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/searches.ts
@@ -47076,11 +47499,7 @@ async function readSearches(input) {
         input.onWarning(`Searches: the reading stopped at a failed page: ${messageOf(result.failure)}`);
     if (result.short)
         input.onWarning(`Searches: the service gave fewer queries a page than asked for; the report shows the ${result.items.length} read.`);
-    // The service does not document the scale of `ctr`; it is observed as a percentage. An answer
-    // whose every value lies within 0-1 is read as fractions: either way the report gets a fraction.
-    const percent = result.items.some(row => row.ctr > 1);
-    const read = result.items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row));
-    const rows = result.weeks !== undefined ? addUpByQuery(read) : read;
+    const rows = rowsRead(result.items, result.weeks !== undefined);
     const byHits = foldPrefixes(rows.sort((a, b) => b.hits - a.hits));
     const notes = result.weeks !== undefined
         ? [
@@ -47095,6 +47514,7 @@ async function readSearches(input) {
         totalSearches: [...totals.values()].reduce((sum, n) => sum + n, 0),
         top: byHits.slice(0, input.top),
         gaps: byHits.filter(row => row.ctr === 0).slice(0, input.top),
+        queries: byHits,
         read: rows.length,
         folded: rows.length - byHits.length,
         complete: result.complete,
@@ -47105,6 +47525,16 @@ async function readSearches(input) {
             input.known?.searches ?? (await api.searches(input.previous, 1)).totalSearches;
     }
     return section;
+}
+/**
+ * The rows read, click-through as a fraction, one per query when read by weeks. The service does
+ * not document the scale of `ctr`; it is observed as a percentage. An answer whose every value
+ * lies within 0-1 is read as fractions: either way the report gets a fraction.
+ */
+function rowsRead(items, byWeeks) {
+    const percent = items.some(row => row.ctr > 1);
+    const read = items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row));
+    return byWeeks ? addUpByQuery(read) : read;
 }
 /** One row per query over the weeks: hits added up, click-through weighted by hits. */
 function addUpByQuery(rows) {
@@ -47328,7 +47758,7 @@ const READERS = {
     visitors: readVisitors,
     views: readViews,
     searches: readSearches,
-    feedback: readFeedback,
+    feedback: readFeedbackRows,
     assistant: readAssistant
 };
 /**
@@ -47449,7 +47879,8 @@ function limitOf(stop) {
 }
 /**
  * The pages other sections show, for the page sections to keep their rows: the visitors' top
- * pages for the views beside them, and the pages with feedback for their views.
+ * pages for the views beside them, the pages with feedback for their views, and the pages a fix
+ * is measured on (what the fix did weighs their 👎 against their views).
  */
 function withShownPaths(input, name, sections) {
     if (name !== 'views')
@@ -47461,6 +47892,7 @@ function withShownPaths(input, name, sections) {
             return x.top.map(row => row.path);
         return [];
     });
+    paths.push(...(input.measuredPaths ?? []));
     return paths.length > 0 ? { ...input, shownPaths: [...new Set(paths)] } : input;
 }
 function logOutcome(outcome, calls) {
@@ -47623,7 +48055,9 @@ async function lastChanged(octokit, owner, repo, path) {
 // Busy pages gone stale: among the pages the report shows (the most viewed, the most 👎), those
 // whose file under `docs-root` last changed longer ago than `stale-after`, by GitHub's history.
 // One GitHub request per page checked, none for a page without a file; checking stops once there
-// are as many as a report can suggest. No service request.
+// are as many as a report can suggest, and no request starts once `wait-timeout` has passed (the
+// pages left are counted as not dated). No service request.
+
 
 
 
@@ -47650,11 +48084,11 @@ function shownPages(sections) {
 }
 async function stalePages(ctx, sections) {
     const docs = ctx.settings.docs;
-    const { octokit } = ctx;
-    const result = { stale: [], withoutFile: 0 };
+    const { octokit, deadline } = ctx;
+    const result = { stale: [], withoutFile: 0, undated: 0 };
     if (!docs || docs.staleAfterMs === 0 || !octokit)
         return result;
-    const before = ctx.deadline.now() - docs.staleAfterMs;
+    const before = deadline.now() - docs.staleAfterMs;
     let asking = true;
     for (const path of shownPages(sections)) {
         const file = pageFile(docs.workspace, docs.docsRoot, path);
@@ -47664,6 +48098,11 @@ async function stalePages(ctx, sections) {
         }
         if (!asking || result.stale.length >= MAX_SUGGESTIONS)
             continue;
+        // No history request starts after `wait-timeout`: the page is said to be not dated.
+        if (deadline.passed()) {
+            result.undated++;
+            continue;
+        }
         try {
             const changed = await lastChanged(octokit, ctx.event.owner, ctx.event.repo, file);
             if (changed !== undefined && changed < before)
@@ -47677,6 +48116,8 @@ async function stalePages(ctx, sections) {
             asking = false;
         }
     }
+    if (result.undated > 0)
+        core_warning(undatedNote(result.undated));
     return result;
 }
 
@@ -47686,6 +48127,9 @@ async function stalePages(ctx, sections) {
 // (a refusal is drawn in its place; only a report with no section left fails the step); then the
 // trend, newest period first; then what to fix this week. The comment carries the records the next
 // report takes up. Running out of quota stops everything at once.
+
+
+
 
 
 
@@ -47725,7 +48169,12 @@ async function runReport(ctx) {
 async function readReport(ctx, records) {
     const s = ctx.settings;
     const known = s.previous ? records?.totals(s.previous) : undefined;
-    const input = { ...sectionInput(ctx, { withPrevious: true }), ...(known ? { known } : {}) };
+    const measuredPaths = fixedPages(records);
+    const input = {
+        ...sectionInput(ctx, { withPrevious: true }),
+        ...(known ? { known } : {}),
+        ...(measuredPaths.length > 0 ? { measuredPaths } : {})
+    };
     const sections = [];
     ctx.result.onCancel = signal => {
         const read = sections.filter(x => x.ok).map(x => x.name);
@@ -47763,8 +48212,9 @@ async function composeReport(ctx, { sections, stop, trend }, records) {
         ...(trend ? { trend } : {}),
         ...(incomplete ? { incomplete } : {}),
         suggestions,
-        earlier: earlierSuggestions(records, s.range, fixes, suggested.held),
+        earlier: earlierSuggestions(records, s.range, fixes, suggested.held, new Set(effects.map(e => e.pr))),
         ...(ages.withoutFile > 0 ? { pagesWithoutFile: ages.withoutFile } : {}),
+        ...(ages.undated > 0 ? { pagesUndated: ages.undated } : {}),
         effects
     };
     const measured = subjectsToRecord(suggestions.map(x => x.id), effects, fixes);
@@ -47861,12 +48311,11 @@ const REASON_JSON_MAX_CHARS = 2000;
  * error. Lists are halved until it fits the limit, and `truncated` says so; a failure's reason is
  * clipped, so no answer of the service can push the document past its budget.
  */
-function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
+function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES, commentUrl) {
     let keep = Infinity;
     for (;;) {
         const doc = {
-            range: report.range,
-            ...(report.previous ? { previous: report.previous } : {}),
+            ...documentHead(report),
             requests: report.requests,
             ...(report.incomplete ? { incomplete: report.incomplete } : {}),
             sections: report.sections.map(x => cutLists(x, keep)),
@@ -47875,19 +48324,38 @@ function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES) {
                 n: x.n,
                 id: x.id,
                 kind: x.kind,
+                subject: subjectOf(x),
                 instruction: x.instruction,
                 ...(x.times !== undefined ? { times: x.times } : {}),
                 ...(x.kind === 'stale' ? { lastChanged: new Date(x.lastChanged).toISOString() } : {})
             })),
             ...(report.pagesWithoutFile ? { pagesWithoutFile: report.pagesWithoutFile } : {}),
+            ...(report.pagesUndated ? { pagesUndated: report.pagesUndated } : {}),
             fixEffects: (report.effects ?? []).map(effectJson),
-            ...(keep < Infinity ? { truncated: true } : {})
+            ...(keep < Infinity ? { truncated: true } : {}),
+            ...(commentUrl ? { commentUrl } : {})
         };
         const json = JSON.stringify(doc);
         if (Buffer.byteLength(json) <= maxBytes || keep === 0)
             return json;
         keep = keep === Infinity ? longestList(report.sections) >> 1 : keep >> 1;
     }
+}
+/**
+ * What a roll-up reads of the file (analytics/report-document.ts): its format and version, the
+ * project, the range, when it was made, and the totals as the overview shows them.
+ */
+function documentHead(report) {
+    return {
+        format: REPORT_FORMAT,
+        version: REPORT_FORMAT_VERSION,
+        project: report.projectId,
+        range: report.range,
+        ...(report.previous ? { previous: report.previous } : {}),
+        generatedAt: new Date(report.generatedAt).toISOString(),
+        totals: documentTotals(report.sections),
+        ...(report.previous ? { totalsBefore: totalsBefore(report.sections) } : {})
+    };
 }
 /** Each trend period's totals (absent where not known), and why the trend stopped short. */
 function trendJson(t) {
@@ -47900,26 +48368,39 @@ function trendJson(t) {
 function cutLists(x, keep) {
     if (!x.ok)
         return { ...x, reason: clip(x.reason, REASON_JSON_MAX_CHARS) };
-    // The assistant's answered questions serve the content gaps; the report does not show them.
-    if (x.name === 'assistant') {
-        const shown = { ...x, answered: undefined };
-        return keep === Infinity ? shown : { ...shown, top: x.top.slice(0, keep) };
-    }
+    const shown = shownOnly(x);
     if (keep === Infinity)
-        return x;
+        return shown;
     switch (x.name) {
         case 'searches':
-            return { ...x, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) };
+            return { ...shown, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) };
         case 'visitors':
         case 'views':
             return {
-                ...x,
+                ...shown,
                 top: x.top.slice(0, keep),
                 ...(x.shown ? { shown: x.shown.slice(0, keep) } : {}),
                 ...(x.previousRows ? { previousRows: x.previousRows.slice(0, keep) } : {})
             };
         case 'feedback':
-            return { ...x, top: x.top.slice(0, keep) };
+        case 'assistant':
+            return { ...shown, top: x.top.slice(0, keep) };
+    }
+}
+/**
+ * A section as the report shows it: the assistant's answered questions serve the content gaps,
+ * and every row read serves what a fix did (analytics/fix-effect.ts); neither is shown.
+ */
+function shownOnly(x) {
+    switch (x.name) {
+        case 'assistant':
+            return { ...x, answered: undefined, topics: undefined };
+        case 'searches':
+            return { ...x, queries: undefined };
+        case 'feedback':
+            return { ...x, rows: undefined };
+        default:
+            return x;
     }
 }
 function longestList(sections) {
@@ -47944,8 +48425,25 @@ function setComment(ctx, thread, report, records) {
         });
         if (ref.kept)
             notice(`This report is incomplete, so it was not posted: the report of this range already on the issue (${ref.url}) stays as it is.`);
+        else
+            await withCommentUrl(s, report, ref.url);
         return ref.url;
     };
+}
+/**
+ * The file again, now with the URL of the comment just written: the file is written when the
+ * report is made (so a comment that fails still leaves it) and again once its comment exists, so
+ * that a roll-up can link each project's report.
+ */
+async function withCommentUrl(s, report, url) {
+    if (!s.outputFile)
+        return;
+    try {
+        await writeFileAtomic(s.outputFile.absolute, `${reportJson(report, undefined, url)}\n`);
+    }
+    catch (err) {
+        core_warning(`Could not add the comment's URL to \`output-file\` (${s.outputFile.path}): ${messageOf(err)}`);
+    }
 }
 
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -49429,6 +49927,358 @@ function budgetSpent(err, rows, pageSize, hadFile) {
 }
 const requestsText = (n) => `${n} request${n === 1 ? '' : 's'}`;
 
+;// CONCATENATED MODULE: ./src/records/rollup.ts
+
+/** What a roll-up's record is signed with: public, see above. */
+const ROLLUP_SIGNING_KEY = 'docs-agent-action rollup';
+/** The key a run's records are signed with: the API key, or for a roll-up the public one. */
+function recordSecret(s) {
+    return s.command === 'rollup' ? ROLLUP_SIGNING_KEY : s.apiKey;
+}
+/** The roll-up of a range (the span of its projects' ranges): one comment per range. */
+function rollupKey(range) {
+    return recordKey('rollup', { project: '*', from: range.dateFrom ?? '', to: range.dateTo ?? '' });
+}
+
+;// CONCATENATED MODULE: ./src/report/rollup.ts
+
+
+
+// The table's pieces, then the cells' formats, then the marks and the footer.
+
+
+
+
+
+/** A suggestion's subject, on the third line of a project's cell (under its kind). */
+const SUBJECT_MAX_COLUMNS = 18;
+const PROJECT_MAX_COLUMNS = 24;
+const rollup_PATH_MAX_COLUMNS = 60;
+const NONE = '–';
+/** Most unique visitors first; projects without visitors after them, by name. */
+function rollupOrder(projects) {
+    const visitors = (p) => p.totals.visitors?.total ?? -1;
+    return [...projects].sort((a, b) => visitors(b) - visitors(a) || (a.project < b.project ? -1 : 1));
+}
+/** The Markdown of a roll-up in its room: rows are left out (and said) before it is cut. */
+function renderRollup(r, room) {
+    const ordered = rollupOrder(r.projects);
+    return fitRows(rows => rollup_render(r, ordered, rows), ordered.length, room);
+}
+function rollup_render(r, ordered, rows) {
+    const span = spanOf(ordered.map(p => p.range));
+    const same = ordered.every(p => rollup_sameRange(p.range, ordered[0]?.range));
+    const title = `## Docs health · ${plural(ordered.length, 'project')} · ${shortRange(span, r.generatedAt)}`;
+    const shown = ordered.slice(0, rows);
+    const more = ordered.length - shown.length;
+    return [
+        title,
+        rollup_metaLine(ordered, same, r.generatedAt),
+        ordered.length > 0 ? table(ordered, shown, same, r.generatedAt) : '',
+        more > 0 ? `_${plural(more, 'more project')} left out to fit; the job summary has them._` : '',
+        rollup_totalsNote(ordered, same),
+        skippedBlock(r),
+        `_${[...provenance(r), `${plural(r.files, 'report file')} read, no request to the service`].join(' · ')}_`
+    ]
+        .filter(Boolean)
+        .join('\n\n')
+        .concat('\n');
+}
+function rollup_metaLine(projects, same, now) {
+    const before = projects.flatMap(p => (p.previous ? [p.previous] : []));
+    const compared = before.length === 0
+        ? []
+        : before.every(b => rollup_sameRange(b, before[0]))
+            ? [`vs ${shortRange(before[0] ?? {}, now)}`]
+            : ['vs the period before each range'];
+    return [
+        'Most visitors first · ↳ top suggestion',
+        ...(same ? [] : ['ranges differ: each under its project']),
+        ...compared,
+        `${MARKS.better} better · ${MARKS.worse} worse for the docs`
+    ].join(' · ');
+}
+const COLUMNS = [
+    { header: 'Project' },
+    { header: 'Visitors', align: 'right' },
+    { header: 'Views', align: 'right' },
+    { header: 'Searches', align: 'right' },
+    { header: '👎', align: 'right' },
+    { header: 'Unanswered', align: 'right' }
+];
+function table(all, shown, same, now) {
+    const rows = shown.map(p => projectRow(p, same, now));
+    // One project is its own total.
+    return [tableHead(COLUMNS), ...rows, ...(all.length > 1 ? [totalRow(all)] : [])].join('\n');
+}
+/** Two lines in a cell: the figure, and under it what qualifies it. */
+const twoLines = (first, second) => second ? `${first}<br>${second}` : first;
+function projectRow(p, same, now) {
+    const name = `**${escapeText(clipWidth(p.project, PROJECT_MAX_COLUMNS))}**`;
+    const first = [p.commentUrl ? markdown_link(name, p.commentUrl) : name, ...(p.incomplete ? ['⚠️'] : [])];
+    // A range of its own, when they differ, on a line of its own: the column stays narrow.
+    const cell = [first.join(' · '), ...(same ? [] : [shortRange(p.range, now)]), topSuggestion(p)];
+    return tableRow([cell.join('<br>'), ...figures(p.totals, p.totalsBefore)]);
+}
+/** The project's suggestion 1: its kind, and what it is about. */
+function topSuggestion(p) {
+    const top = [...p.suggestions].sort((a, b) => a.n - b.n)[0];
+    if (!top)
+        return '↳ _no suggestion_';
+    const isPage = top.kind === 'page' || top.kind === 'stale';
+    // Clipped by what a reader sees (a wide script takes two columns a character).
+    // A page keeps more of its end, where its name is; a query or question its start.
+    const shown = clipWidth(top.subject, SUBJECT_MAX_COLUMNS, isPage ? 0.7 : 0);
+    const subject = inlineSubject(isPage, shown, shown.length);
+    return `↳ ${KIND_LABELS[top.kind]}<br>${subject}`;
+}
+/** Visitors (and change), views, searches (and gaps), 👎, unanswered share. */
+function figures(t, before) {
+    const n = (v) => (v === undefined ? NONE : formatNumber(v));
+    const visitors = t.visitors?.total;
+    return [
+        twoLines(visitors === undefined ? NONE : `**${formatNumber(visitors)}**`, visitors === undefined ? '' : change(visitors, before?.visitors?.total, 'up-is-better')),
+        n(t.views?.total),
+        twoLines(n(t.searches), t.contentGaps === undefined ? '' : plural(t.contentGaps, 'gap')),
+        n(t.thumbsDown),
+        t.answers && t.answers.read > 0 ? formatShare(t.answers.unanswered, t.answers.read) : NONE
+    ];
+}
+/** The sums of every project's figures, and the share of all questions read. */
+function totalRow(projects) {
+    const befores = projects.map(p => p.totalsBefore);
+    // A change of the sum only when every project knows its period before.
+    const before = befores.every(b => b?.visitors !== undefined)
+        ? sumTotals(befores.map(b => b ?? {}))
+        : undefined;
+    const totals = sumTotals(projects.map(p => p.totals));
+    return tableRow([`**Total** · ${plural(projects.length, 'project')}`, ...figures(totals, before)]);
+}
+/** Each figure added over the projects that have it (the unanswered share: of all read). */
+function sumTotals(list) {
+    const add = (of) => {
+        const values = list.map(of).filter((v) => v !== undefined);
+        return values.length > 0 ? values.reduce((a, b) => a + b, 0) : undefined;
+    };
+    const counts = (name) => {
+        const total = add(t => t[name]?.total);
+        if (total === undefined)
+            return {};
+        const [human, ai] = [add(t => t[name]?.human) ?? 0, add(t => t[name]?.ai) ?? 0];
+        return { [name]: { human, ai, total } };
+    };
+    const field = (name) => {
+        const total = add(t => t[name]);
+        return total === undefined ? {} : { [name]: total };
+    };
+    const unanswered = add(t => t.answers?.unanswered);
+    const read = add(t => t.answers?.read);
+    return {
+        ...counts('visitors'),
+        ...counts('views'),
+        ...field('searches'),
+        ...field('contentGaps'),
+        ...field('thumbsDown'),
+        ...field('questions'),
+        ...(unanswered !== undefined && read !== undefined ? { answers: { unanswered, read } } : {})
+    };
+}
+const FIGURES = [
+    ['visitors', t => t.visitors],
+    ['views', t => t.views],
+    ['searches', t => t.searches],
+    ['👎', t => t.thumbsDown],
+    ['the assistant', t => t.answers]
+];
+/**
+ * What the table's marks mean and what the total row adds, and where adding is not the whole
+ * truth: a reader of two sites is a unique visitor of each; a figure some reports lack is the
+ * sum of the others; the change of the sum needs every project's period before; ranges that
+ * differ are added as they are.
+ */
+function rollup_totalsNote(projects, same) {
+    const names = (list) => list.map(p => escapeText(clipWidth(p.project, PROJECT_MAX_COLUMNS))).join(', ');
+    const lacking = FIGURES.flatMap(([name, of]) => {
+        const without = projects.filter(p => of(p.totals) === undefined);
+        return without.length > 0 && without.length < projects.length
+            ? [`the ${name} total leaves out ${names(without)} (not read there)`]
+            : [];
+    });
+    const noBefore = projects.filter(p => p.totalsBefore?.visitors === undefined);
+    const sentences = [
+        ...(projects.some(p => p.incomplete)
+            ? ['⚠️ marks a report that stopped part way (its comment says what was not read).']
+            : []),
+        ...(projects.length > 1
+            ? [
+                'The total adds each project’s figures (a reader of two sites counts on each); the ' +
+                    'unanswered share is of every question read' +
+                    (same ? '' : '; the ranges differ, and are added as they are') +
+                    (lacking.length > 0 ? `; ${lacking.join('; ')}` : '') +
+                    '.',
+                ...(noBefore.length > 0 && noBefore.length < projects.length
+                    ? [`No change of the total: ${names(noBefore)} compared with no period before.`]
+                    : [])
+            ]
+            : [])
+    ];
+    return sentences.length > 0 ? `_${sentences.join(' ')}_` : '';
+}
+/** The files left out, each named with why; and a project found twice, which range it keeps. */
+function skippedBlock(r) {
+    const path = (p) => escapeText(clipWidth(p, rollup_PATH_MAX_COLUMNS));
+    const lines = [
+        ...r.skipped.map(x => `> ⚠️ Skipped ${path(x.path)}: ${x.why}.`),
+        ...r.replaced.map(x => `> ${escapeText(clipWidth(x.project, PROJECT_MAX_COLUMNS))} was found twice: its newest range is shown; ${path(x.path)} (${shortRange(x.range, r.generatedAt)}) is left out.`)
+    ];
+    return lines.join('\n>\n');
+}
+/** The range from the earliest start to the latest end (an open end stays open). */
+function spanOf(ranges) {
+    const pick = (key, later) => {
+        if (ranges.length === 0 || ranges.some(r => r[key] === undefined))
+            return undefined;
+        const at = (v) => parseInstant(v ?? '') ?? 0;
+        return ranges.map(r => r[key]).reduce((a, b) => (at(b) > at(a) === later ? b : a));
+    };
+    const from = pick('dateFrom', false);
+    const to = pick('dateTo', true);
+    return {
+        ...(from !== undefined ? { dateFrom: from } : {}),
+        ...(to !== undefined ? { dateTo: to } : {})
+    };
+}
+function rollup_sameRange(a, b) {
+    return a.dateFrom === b?.dateFrom && a.dateTo === b?.dateTo;
+}
+
+;// CONCATENATED MODULE: ./src/commands/rollup.ts
+// `command: rollup`: one report of many projects, from the JSON files their `report` runs wrote
+// (`report-files`, matrix legs' artifacts). It sends nothing to the service and needs no key. Each
+// file is read by the one reader of the report's file (analytics/report-document.ts); a file that
+// is no report this version reads is named and skipped (a warning, and a line in the summary); a
+// project found twice keeps its newest range; report/rollup.ts draws the table. One comment per
+// range, edited by a re-run (records/rollup.ts), on the issue a report would comment on.
+
+
+
+
+
+
+
+/** Well under GitHub's 1 MiB step-summary limit, as for a report. */
+const rollup_SUMMARY_MAX_BYTES = 512 * 1024;
+/** A report's file holds at most 512 KiB (commands/report.ts): anything much larger is not one. */
+const REPORT_FILE_MAX_BYTES = 1024 * 1024;
+async function runRollup(ctx) {
+    const s = ctx.settings;
+    // Contract: `requests` is set by every command; a roll-up sends none.
+    ctx.result.set('requests', '0');
+    const { found, skipped } = await readReports(s.reportFiles.files);
+    const { kept, replaced } = newestPerProject(found);
+    const rollup = {
+        projects: kept.map(f => withOwnLink(f.doc, ctx.serverUrl)),
+        skipped: [
+            ...s.reportFiles.unmatched.map(path => ({ path, why: 'matches no file' })),
+            ...skipped
+        ],
+        replaced: replaced.map(f => ({ project: f.doc.project, path: f.path, range: f.doc.range })),
+        files: found.length,
+        generatedAt: ctx.deadline.now(),
+        ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {})
+    };
+    for (const x of rollup.skipped)
+        core_warning(`\`report-files\`: skipped ${x.path}: ${x.why}.`);
+    info(`Roll-up of ${kept.length} projects from ${found.length} report files; no request to the service.`);
+    // The summary is on the run's page: no link to the page it is on.
+    if (s.summary)
+        ctx.result.summary = renderRollup({ ...rollup, runUrl: undefined }, bytes(rollup_SUMMARY_MAX_BYTES));
+    if (kept.length === 0)
+        throw new Error(`None of the files \`report-files\` names is a report of this action (${rollup.skipped.length} skipped: see the warnings). Nothing was posted.`);
+    rollup_setComment(ctx, rollup);
+}
+/** Each file, read and checked in the list's order: the reports, and the files left out. */
+async function readReports(files) {
+    const found = [];
+    const skipped = [];
+    for (const [order, file] of files.entries()) {
+        const text = await rollup_readText(file);
+        const read = typeof text === 'string' ? readReportDocument(text) : text;
+        if (read.ok)
+            found.push({ path: file.path, doc: read.doc, order });
+        else
+            skipped.push({ path: file.path, why: read.why });
+    }
+    return { found, skipped };
+}
+/** A file's text (UTF-8, a BOM dropped), or why it cannot be a report's file. */
+async function rollup_readText(file) {
+    try {
+        const info = await (0,promises_namespaceObject.stat)(file.absolute);
+        if (!info.isFile())
+            return { ok: false, why: 'not a file' };
+        if (info.size > REPORT_FILE_MAX_BYTES)
+            return { ok: false, why: `too large for a report's file (${info.size} bytes)` };
+        return (await (0,promises_namespaceObject.readFile)(file.absolute, 'utf8')).replace(/^\uFEFF/, '');
+    }
+    catch (err) {
+        const code = err.code;
+        return { ok: false, why: code === 'ENOENT' ? 'no such file' : 'could not be read' };
+    }
+}
+/**
+ * One report per project: the newest range (the one that ends last, then starts last), then the
+ * one made last, then the later file. The others are said, never silently dropped.
+ */
+function newestPerProject(found) {
+    const best = new Map();
+    for (const f of found) {
+        const other = best.get(f.doc.project);
+        if (!other || newer(f, other))
+            best.set(f.doc.project, f);
+    }
+    const kept = [...best.values()];
+    return { kept, replaced: found.filter(f => !kept.includes(f)) };
+}
+function newer(a, b) {
+    const at = (text, open) => text === undefined ? open : (parseInstant(text) ?? open);
+    const keys = (f) => [
+        at(f.doc.range.dateTo, Infinity),
+        at(f.doc.range.dateFrom, -Infinity),
+        f.doc.generatedAt,
+        f.order
+    ];
+    const [x, y] = [keys(a), keys(b)];
+    const i = x.findIndex((v, j) => v !== y[j]);
+    return i >= 0 && (x[i] ?? 0) > (y[i] ?? 0);
+}
+/**
+ * A report's comment is linked only when it is on this GitHub: the roll-up's comment vouches for
+ * its links, and a file could name any address.
+ */
+function withOwnLink(doc, serverUrl) {
+    if (doc.commentUrl === undefined)
+        return doc;
+    const origin = (url) => (URL.canParse(url) ? new URL(url).origin : undefined);
+    if (origin(doc.commentUrl) === origin(serverUrl))
+        return doc;
+    return { ...doc, commentUrl: undefined };
+}
+/** One comment per range (the span of the projects'), edited by a re-run. */
+function rollup_setComment(ctx, r) {
+    const { records, target } = ctx;
+    if (!records || !target)
+        return;
+    ctx.result.comment = async () => {
+        const ref = await records.thread(target).upsert({
+            key: rollupKey(spanOf(r.projects.map(p => p.range))),
+            body: room => renderRollup(r, chars(room)),
+            mode: ctx.commenting.mode
+        });
+        return ref.url;
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/report/check.ts
 
 
@@ -49535,6 +50385,7 @@ function rateLimitLine(profile) {
 
 
 
+
 /** The most requests a check sends to the service, retries included. */
 const CHECK_MAX_REQUESTS = 8;
 /** A job id no job has: the agent API answers 404 for it without anything being started. */
@@ -49602,6 +50453,10 @@ class Prober {
             'caller-stats': () => this.probe('caller-stats', async () => {
                 await api.callerStats(range);
                 return {};
+            }),
+            'feedback-comments': () => this.probe('feedback-comments', async () => {
+                const rows = await api.feedbackComments(range, 10);
+                return { rows: rows.length, statusFilter: statusFilterShown(rows) };
             })
         };
     }
@@ -49658,8 +50513,84 @@ function order(values) {
         return {};
     return { sorted: values.every((v, i) => i === 0 || v <= values[i - 1]) };
 }
+/** What written comments asked with the `status` filter show of it (feedback-filter.ts). */
+function statusFilterShown(rows) {
+    if (!rows.some(r => r.status !== undefined))
+        return 'unknown';
+    return rows.every(isOpen) ? 'honoured' : 'ignored';
+}
+
+;// CONCATENATED MODULE: ./src/check/feedback-filter.ts
+const FEEDBACK_FILTER = 'Analytics: written feedback, `status` filter';
+// The statuses the report asks for, kept equal to OPEN_FEEDBACK by the type checker: a value
+// imported from service/ would bring the HTTP client into the check's lines (and the preview).
+const OPEN = ['pending', 'in_progress'];
+const ASKED = `\`status=${OPEN.join(',')}\``;
+/** Asked only once feedback by page answered: the operation is there to be asked. */
+function asksFeedbackFilter(probes) {
+    return probes.some(p => p.entry.operation === 'feedback' && p.error === undefined);
+}
+/** The filter's line: taken, ignored (the report leaves such rows out itself), or refused. */
+function feedbackFilterLine(probes) {
+    const check = FEEDBACK_FILTER;
+    const p = probes.find(x => x.entry.operation === 'feedback-comments');
+    if (!p)
+        return { check, verdict: 'skip', seen: 'not checked: feedback by page did not answer' };
+    if (p.notSent)
+        return {
+            check,
+            verdict: 'skip',
+            seen: 'not checked: the requests this check may send were spent (`max-requests`)'
+        };
+    if (p.error !== undefined)
+        return failed(p);
+    switch (p.entry.statusFilter) {
+        case 'honoured':
+            return {
+                check,
+                verdict: 'pass',
+                seen: `takes ${ASKED}: the written comments it sent are all pending or in progress`
+            };
+        case 'ignored':
+            return {
+                check,
+                verdict: 'skip',
+                seen: `ignores ${ASKED}: it sent comments the team resolved or dismissed; the weekly ` +
+                    'report leaves them out itself, by their `status`'
+            };
+        default:
+            return {
+                check,
+                verdict: 'skip',
+                seen: `accepts ${ASKED}; no written comment of the last 7 days shows whether it filters`
+            };
+    }
+}
+/** Refused (a 4xx): reports quote no comments. Another failure tells nothing of the filter. */
+function failed(p) {
+    const check = FEEDBACK_FILTER;
+    const status = p.entry.status;
+    const said = p.said !== undefined ? { said: p.said } : {};
+    if (status !== undefined && status >= 400 && status < 500 && status !== 429)
+        return {
+            check,
+            verdict: 'fail',
+            seen: `refuses ${ASKED}`,
+            ...said,
+            fix: 'Nothing to change in the workflow: the service refuses the `status` filter its API ' +
+                'reference documents for written feedback, so weekly reports quote no readers’ ' +
+                'comments; report it to Mintlify with this summary'
+        };
+    return {
+        check,
+        verdict: 'skip',
+        seen: status === undefined ? 'not checked: no answer' : `not checked: answered ${status}`,
+        ...said
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/check/lines.ts
+
 
 
 
@@ -49688,7 +50619,8 @@ const TITLES = {
     feedback: 'Analytics: feedback by page',
     assistant: 'Analytics: assistant questions',
     'caller-stats': 'Analytics: assistant callers',
-    agent: 'Agent API'
+    agent: 'Agent API',
+    'feedback-comments': FEEDBACK_FILTER
 };
 const failedWith = (p, status) => p.error !== undefined && p.entry.status === status;
 /**
@@ -49967,6 +50899,7 @@ function rightsLine(rights, issueNumber, event) {
 
 
 
+
 const check_SUMMARY_MAX_BYTES = 64 * 1024;
 /** The check's share of `max-requests`: 8 at most, fewer when the workflow caps the run lower. */
 function checkBudget(maxRequests) {
@@ -49980,6 +50913,7 @@ async function runCheck(ctx) {
     const probes = await probeAll(prober, s.jobPath);
     const lines = [
         ...checkLines(s.apiKey, s.projectId, probes),
+        feedbackFilterLine(probes),
         await tokenLine(ctx),
         ...(await notifyLines(ctx)),
         proxyLine(ctx.proxies)
@@ -50046,6 +50980,8 @@ async function probeAll(prober, jobPath) {
             stopAnalytics = true;
     }
     probes.push(await prober.agent(jobPath));
+    if (asksFeedbackFilter(probes))
+        probes.push(await ask['feedback-comments']());
     return probes;
 }
 /** Whether the token may comment where the run would: checked without writing anything. */
@@ -50590,9 +51526,121 @@ function readTrendRanges(asked, trend) {
 // The report's sections, by the names the `sections` input takes.
 const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
 
+;// CONCATENATED MODULE: ./src/workspace-files.ts
+// A list of paths and globs inside the workspace (`report-files`), expanded to the files it names,
+// under the rule every user-given path follows (workspace.ts): a literal path, and the folder a
+// glob starts from, must stay inside the workspace (no `..`, no absolute path elsewhere, no
+// symlink leading out); a glob holds no `..`; a file a glob finds that is a symlink leading out
+// is refused too. Globs know `*` and `?` (within a name) and `**` (any folders); a name starting
+// with `.` is matched only by a pattern that starts it with `.`; symlinked folders are not
+// entered. The search is bounded: a workspace is a checkout, and a `**` must not read all of it.
+
+
+
+
+/** The most files a list may name, and the most folder entries a glob may look at. */
+const MAX_LISTED_FILES = 500;
+const MAX_ENTRIES_SEEN = 100_000;
+const MAX_DEPTH = 24;
+const isGlob = (text) => /[*?]/.test(text);
+/** The files of a comma (or line) list of paths and globs, each inside the workspace. */
+function readFileList(name, text, workspace) {
+    const entries = text
+        .split(/[,\n]/)
+        .map(x => x.trim())
+        .filter(Boolean);
+    const seen = new Set();
+    const files = [];
+    const unmatched = [];
+    for (const entry of entries) {
+        const found = isGlob(entry)
+            ? globFiles(name, entry, workspace)
+            : [{ path: entry, absolute: insideWorkspace(name, entry, workspace) }];
+        if (found.length === 0)
+            unmatched.push(entry);
+        for (const file of found.filter(f => !seen.has(f.absolute))) {
+            seen.add(file.absolute);
+            files.push(file);
+        }
+        if (files.length > MAX_LISTED_FILES)
+            throw new InputError(name, `names more than ${MAX_LISTED_FILES} files; name fewer`);
+    }
+    return { files, unmatched };
+}
+/** The parts of a glob relative to the workspace: the folder it starts from, and the rest. */
+function splitGlob(name, glob, workspace) {
+    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
+    const refuse = (why) => {
+        throw new InputError(name, `${quote(glob)} ${why}; expected a path relative to the workspace, inside it`);
+    };
+    const relativeGlob = (0,external_node_path_namespaceObject.isAbsolute)(glob) ? (0,external_node_path_namespaceObject.relative)(root, glob) : glob;
+    const parts = relativeGlob.split(/[\\/]+/).filter(p => p !== '' && p !== '.');
+    if (parts.includes('..') || (0,external_node_path_namespaceObject.isAbsolute)(relativeGlob))
+        refuse('leads outside the workspace');
+    const fixed = parts.findIndex(isGlob);
+    const base = parts.slice(0, fixed);
+    insideWorkspace(name, base.join('/') || '.', workspace);
+    return { base, pattern: parts.slice(fixed) };
+}
+/** What a glob finds: the files whose path below its folder the pattern matches, by path. */
+function globFiles(name, glob, workspace) {
+    const { base, pattern } = splitGlob(name, glob, workspace);
+    const matcher = patternRegExp(pattern);
+    const deep = pattern.includes('**');
+    // Hidden folders and files (`.git`) are not looked at unless the pattern names one.
+    const dotted = pattern.some(part => part.startsWith('.'));
+    const found = [];
+    let seen = 0;
+    const walk = (dir, depth) => {
+        for (const entry of listFolder((0,external_node_path_namespaceObject.resolve)(workspace, ...dir))) {
+            if (entry.name.startsWith('.') && !dotted)
+                continue;
+            seen += 1;
+            if (seen > MAX_ENTRIES_SEEN)
+                throw new InputError(name, `${quote(glob)} searches too many files; narrow it`);
+            const path = [...dir, entry.name];
+            const below = path.slice(base.length).join('/');
+            if (entry.isDirectory() && depth < (deep ? MAX_DEPTH : pattern.length - 1))
+                walk(path, depth + 1);
+            else if (!entry.isDirectory() && matcher.test(below))
+                found.push(path.join('/'));
+        }
+    };
+    walk(base, 0);
+    return found.sort().map(path => ({ path, absolute: insideWorkspace(name, path, workspace) }));
+}
+function listFolder(dir) {
+    try {
+        return (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true });
+    }
+    catch {
+        return [];
+    }
+}
+/** A glob's pattern (its names after the fixed folder) as one expression over `a/b/c`. */
+function patternRegExp(pattern) {
+    // A name starting with `.` is hidden from a wildcard (`.git`), as in a shell.
+    const visible = '(?!\\.)';
+    const name = (part) => {
+        const body = part
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '[^/]*')
+            .replace(/\?/g, '[^/]');
+        return part.startsWith('.') ? body : `${visible}${body}`;
+    };
+    const last = pattern.length - 1;
+    const source = pattern.map((part, i) => {
+        if (part === '**')
+            return i === last ? `(?:${visible}[^/]+/)*${visible}[^/]+` : `(?:${visible}[^/]+/)*`;
+        return i === last ? name(part) : `${name(part)}/`;
+    });
+    return new RegExp(`^${source.join('')}$`);
+}
+
 ;// CONCATENATED MODULE: ./src/settings-values.ts
-// The values of the list-like inputs (`sections`, `fail-on-status`, `trigger`, `output-file`),
-// read and checked for settings.ts.
+// The values of the list-like inputs (`sections`, `fail-on-status`, `trigger`, `output-file`,
+// `report-files`), read and checked for settings.ts.
+
 
 
 
@@ -50637,6 +51685,12 @@ function readOutputFile(text, workspace, command) {
         throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`);
     return { path: text, absolute: insideWorkspace('output-file', text, workspace), format };
 }
+/** `report-files`: required for `rollup`; paths and globs, each inside the workspace. */
+function readReportFiles(text, workspace) {
+    if (text.trim() === '')
+        throw new InputError('report-files', 'is required for `command: rollup`: the JSON files `report` runs wrote with `output-file` (paths or globs, comma separated)');
+    return readFileList('report-files', text, workspace);
+}
 
 ;// CONCATENATED MODULE: ./src/input-table.js
 // @ts-check
@@ -50648,14 +51702,21 @@ function readOutputFile(text, workspace, command) {
 // action.yml alone.
 
 /** The values of `command`. */
-const COMMANDS = /** @type {const} */ (['message', 'create', 'visitors', 'report', 'check'])
+const COMMANDS = /** @type {const} */ ([
+  'message',
+  'create',
+  'visitors',
+  'report',
+  'check',
+  'rollup'
+])
 
 /** @typedef {(typeof COMMANDS)[number]} Command */
 
 /**
  * @typedef {object} InputSpec
  * @property {string} name
- * @property {true} [required] the run fails without it
+ * @property {true} [required] the run fails without it (a command that does not read it aside)
  * @property {string} [default] as action.yml declares it (`${{ … }}`: evaluated by the runner)
  * @property {readonly Command[]} [commands] the commands that read it; every command when absent
  * @property {true} [secret] never shown, not even in the debug line of the resolved settings
@@ -50665,12 +51726,17 @@ const COMMANDS = /** @type {const} */ (['message', 'create', 'visitors', 'report
 const JOB = ['message', 'create']
 /** @type {readonly Command[]} */
 const input_table_ANALYTICS = ['visitors', 'report']
+/**
+ * Every command that talks to the service: all but `rollup`, which reads report files.
+ * @type {readonly Command[]}
+ */
+const SERVICE = [...JOB, ...input_table_ANALYTICS, 'check']
 
 /** @type {readonly InputSpec[]} */
 const INPUTS = [
   { name: 'command', required: true },
-  { name: 'api-key', required: true, secret: true },
-  { name: 'project-id', required: true },
+  { name: 'api-key', required: true, secret: true, commands: SERVICE },
+  { name: 'project-id', required: true, commands: SERVICE },
   { name: 'base-url', default: 'https://api.mintlify.com' },
   { name: 'job-id', commands: ['message'] },
   { name: 'prompt', commands: JOB },
@@ -50712,7 +51778,8 @@ const INPUTS = [
   { name: 'allow-pr-author', default: 'false' },
   { name: 'require-pr', default: 'false', commands: JOB },
   { name: 'notify-pr', commands: [...JOB, 'check'] },
-  { name: 'notify-token', commands: [...JOB, 'check'], secret: true }
+  { name: 'notify-token', commands: [...JOB, 'check'], secret: true },
+  { name: 'report-files', commands: ['rollup'] }
 ]
 
 ;// CONCATENATED MODULE: ./src/input-names.ts
@@ -50821,6 +51888,7 @@ function readGateInputs(get = runnerInput) {
     return {
         triggerWord: get('trigger') || (input_names_DEFAULTS.trigger ?? ''),
         hasApiKey: get('api-key').trim() !== '',
+        keyless: get('command').trim() === 'rollup',
         apiKey: get('api-key'),
         projectId: get('project-id').trim(),
         hasPrompt: get('prompt') !== '' || get('prompt-file') !== ''
@@ -50839,14 +51907,17 @@ function readSettings(raw, ctx) {
         return { ...s, ...readInstruction(get, s, ctx, command), command };
     if (command === 'check')
         return { ...s, command };
+    if (command === 'rollup')
+        return { ...s, reportFiles: readReportFiles(get('report-files'), ctx.workspace), command };
     const range = readRange(get, ctx.now, { compare: s.compare, trend: s.trend });
     const docs = command === 'report' ? { docs: readDocsFiles(get, ctx.workspace) } : {};
     return { ...s, ...range, ...docs, command };
 }
 /** The inputs every command reads, and those of each command, before the command shapes them. */
 function readEveryInput(raw, get, ctx, command) {
-    const apiKey = readApiKey(get);
-    const projectId = readProjectId(get);
+    // Not read by `rollup`, which sends nothing to the service (and needs no key).
+    const apiKey = appliesTo('api-key', command) ? readApiKey(get) : '';
+    const projectId = appliesTo('project-id', command) ? readProjectId(get) : '';
     const baseUrl = readBaseUrl(get('base-url'));
     const s = {
         ...(ctx.trigger ?? readTriggerSettings(raw)),
@@ -50860,7 +51931,10 @@ function readEveryInput(raw, get, ctx, command) {
         maxRequests: integer(get, 'max-requests', 0, 100_000),
         notifyPr: readNotifyPr(get('notify-pr')),
         notifyToken: readToken(get('notify-token'), 'notify-token'),
-        warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
+        warnings: [
+            ...inputsForOtherCommands(raw, command),
+            ...(apiKey !== '' ? keyKindWarnings(apiKey) : [])
+        ]
     };
     const places = readPlaces(get, ctx.workspace, command);
     if (s.comment === 'true' && s.githubToken === '')
@@ -50922,8 +51996,10 @@ function readInstruction(get, s, ctx, command) {
         throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job');
     const given = file?.prompt ?? s.prompt;
     // Sent as the answer shows it: nothing invisible can ride along unseen.
-    const prompt = instructionText(given === '' ? (ctx.triggerPrompt ?? '') : given).trim();
-    checkPrompt(prompt, file ? 'prompt-file' : 'prompt');
+    const raw = given === '' ? (ctx.triggerPrompt ?? '') : given;
+    const prompt = instructionText(raw).trim();
+    // As given too: a secret spelled in what the cleaning removes (tag characters) was pasted in.
+    checkPrompt(redact(raw) === raw ? prompt : raw, file ? 'prompt-file' : 'prompt');
     return file ? { prompt, promptFile: file.path } : { prompt };
 }
 /** The prompt rule, also applied to a prompt that comes from a trigger comment. */
@@ -51011,6 +52087,7 @@ function inputsForOtherCommands(raw, command) {
 
 
 
+
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS];
 /**
  * The run's GitHub clients, built here and nowhere else: one per token (each call within the
@@ -51054,7 +52131,7 @@ async function admit(c) {
         // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
         // there is no misconfiguration to fail on.
         const withheld = withheldSecretsWhy(c.event, c.env);
-        if (!withheld || gate.hasApiKey)
+        if (!withheld || gate.hasApiKey || gate.keyless)
             return {};
         const notice = `This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`;
         return { skip: { reason: `no \`api-key\`: ${withheld}`, notice } };
@@ -51117,7 +52194,7 @@ async function decide(c, admitted, s, payload) {
     // record that its job opened a pull request.
     const reads = commenting.writes || admitted.trigger !== undefined || isJobSettings(s);
     const octokit = reads && s.githubToken !== '' ? c.clients.client(s.githubToken) : undefined;
-    const records = octokit ? c.clients.records(octokit, s.apiKey) : undefined;
+    const records = octokit ? c.clients.records(octokit, recordSecret(s)) : undefined;
     const notes = notesOf(s, target, octokit);
     if (isJobSettings(s)) {
         const own = await ownMergeSkip(c.event, payload, s, records);
@@ -51343,7 +52420,8 @@ const RESOLVED = {
     'allow-pr-author': s => s.allowPrAuthor,
     'require-pr': s => s.requirePr,
     'notify-pr': s => s.notifyPr,
-    'notify-token': s => s.notifyToken
+    'notify-token': s => s.notifyToken,
+    'report-files': s => s.command === 'rollup' ? settings_debug_list(s.reportFiles.files.map(f => f.path)) : undefined
 };
 /** Every input by name, in action.yml's order, with the value this run resolved for it. */
 function resolvedInputs(settings) {
@@ -51406,6 +52484,8 @@ function runUrl(env) {
 // run(): the gate, the settings, the command, then what the run publishes. The one place that
 // reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
 // read by settings.ts; whether the run goes ahead is decided by gate.ts.
+
+
 
 
 
@@ -51512,20 +52592,26 @@ async function carryOut(env, deadline, result, live) {
         core_namespaceObject[note.level](note.text);
     if (decided.skip)
         return skip(result, decided.skip, decided.octokit, event);
-    const { service, proxy } = serviceFor(settings, env, deadline);
-    live.service = service;
     const run = runOf(env);
-    await runCommand({
+    const given = {
         ...decided.go,
-        settings,
         event,
         payload,
-        service,
         result,
         deadline,
         runUrl: runUrl(env),
         ...(run ? { run } : {}),
-        serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
+        serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
+    };
+    // A roll-up reads what `report` runs wrote: no client of the service is made, nothing is sent.
+    if (settings.command === 'rollup')
+        return runRollup({ ...given, settings });
+    const { service, proxy } = serviceFor(settings, env, deadline);
+    live.service = service;
+    await runCommand({
+        ...given,
+        settings,
+        service,
         proxies: { service: proxy, github: githubProxy }
     });
 }
@@ -51558,13 +52644,14 @@ function serviceFor(settings, env, deadline) {
         // A check spends at most 8 requests, whatever else the workflow allows.
         maxRequests: settings.command === 'check' ? checkBudget(settings.maxRequests) : settings.maxRequests,
         deadline,
-        debug: line => debug(line),
-        info: line => info(line),
-        warn: line => core_warning(line)
+        // Its lines carry the service's words: cleaned as text from the public (nothing hidden).
+        debug: line => debug(instructionText(line)),
+        info: line => info(instructionText(line)),
+        warn: line => core_warning(instructionText(line))
     });
     return { service, proxy };
 }
-/** The command the settings name. */
+/** The command the settings name (a roll-up aside: it has no service client). */
 async function runCommand(ctx) {
     const { settings } = ctx;
     if (isJobSettings(settings))
@@ -51579,7 +52666,7 @@ async function runCommand(ctx) {
 /**
  * The one place that publishes: outputs (`requests` from the client's count, also after a
  * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
- * on a trigger comment, and the one core.setFailed, redacted.
+ * on a trigger comment, and the one core.setFailed, redacted and cleaned of anything hidden.
  */
 async function publish(result, { service, reactions }) {
     for (const [name, value] of result.outputs)
@@ -51608,7 +52695,7 @@ async function publish(result, { service, reactions }) {
         }
     }
     if (result.failure !== undefined) {
-        setFailed(redact(result.failure));
+        setFailed(instructionText(redact(result.failure)));
         await reactions?.add('confused');
     }
     else if (result.reaction)

@@ -206,15 +206,39 @@ async function openedRecords() {
   return [onMerge, onHumanPr]
 }
 
+/** What readers wrote on the pages the weekly issue suggests (the feedback export's rows). */
+const WEEKLY_COMMENTS = [
+  [
+    '/concepts/deployments',
+    'The rollback section stops after step 2; what happens to the old build?'
+  ],
+  [
+    '/api-reference/versioning',
+    'Which header pins the version? The example uses two different ones.'
+  ],
+  ['/concepts/deployments', 'No word on preview deployments for pull requests from forks.'],
+  ['/api-reference/versioning', '<b>@team</b> the changelog link is broken #12']
+].map(([path, comment], i) => ({
+  id: `fb_${i}`,
+  path,
+  comment,
+  createdAt: `2026-11-0${i + 3}T10:00:00Z`,
+  helpful: false,
+  source: 'contextual',
+  status: 'pending'
+}))
+
 /**
- * The weekly issue over three weeks: each report with compare and trend: 8 (the recipe); after
- * the first, a maintainer asks the agent to fix suggestion 2; the next reports follow its pull
- * request (open, then merged) and take the totals the earlier ones recorded.
+ * The weekly issue over four weeks: each report with compare and trend: 8 (the recipe); after
+ * the first, a maintainer asks the agent to fix suggestion 2; its pull request is merged in the
+ * second week, so that week's report says when the fix is first measured, and the third and
+ * fourth say what it did. Each report takes the totals the earlier ones recorded.
  */
 async function weeklyIssue() {
   return withSims(
     {
       varyByDate: true,
+      comments: WEEKLY_COMMENTS,
       jobs: [],
       created: { activePolls: 1, prLink: PR(31) }
     },
@@ -247,13 +271,13 @@ async function weeklyIssue() {
           'Docs health'
         )
       })
-      gh.pulls.set(31, { state: 'open' })
+      gh.pulls.set(31, { state: 'closed', merged_at: '2026-11-12T10:00:00Z' })
       await week('2026-11-09', '2026-11-16')
-      gh.pulls.set(31, { state: 'closed', merged_at: '2026-11-18T10:00:00Z' })
       await week('2026-11-16', '2026-11-23')
+      await week('2026-11-23', '2026-11-30')
       return [
         {
-          title: 'Issue #12, the weekly report over three weeks, and a suggestion fixed on request',
+          title: 'Issue #12, the weekly report over four weeks, and a suggestion fixed on request',
           comments: thread(gh, 12)
         }
       ]
@@ -270,7 +294,7 @@ export async function previewThreads() {
     ['A reply on the code pull request of a merge', fromTheCodePullRequest],
     ['A job asked for on an issue, and the merge of its pull request', fromAnIssue],
     ['The record that a job opened a pull request', openedRecords],
-    ['The weekly report over three weeks', weeklyIssue]
+    ['The weekly report over four weeks', weeklyIssue]
   ]) {
     try {
       made.push({ name, threads: await make() })

@@ -8,7 +8,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { INPUTS } from '../src/input-table.js'
+import { COMMANDS, INPUTS } from '../src/input-table.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -124,8 +124,16 @@ export function inputsByCommand(yml, table = INPUTS) {
   const order = [...groups.keys()].sort((a, b) =>
     a === 'every command' ? 1 : b === 'every command' ? -1 : 0
   )
+  // A required input some command does not read (the key, for `rollup`) says which.
+  const required = inputs
+    .filter(i => i.required)
+    .map(i => {
+      const commands = applies.get(i.name)
+      const not = commands ? COMMANDS.filter(c => !commands.includes(c)) : []
+      return `\`${i.name}\`${not.length > 0 ? ` (not ${not.map(c => `\`${c}\``).join(', ')})` : ''}`
+    })
   return [
-    `- **Required**: ${names(inputs.filter(i => i.required))}.`,
+    `- **Required**: ${required.join(', ')}.`,
     ...order.map(label => `- **${label}**: ${names(groups.get(label))}.`)
   ].join('\n')
 }

@@ -5,10 +5,10 @@
 
 /**
  * @typedef {object} FieldOptions
- * @property {'opaque'|'ulid'|'url'} [cursorForm] how `nextCursor` is served: opaque (default), a
- *   ULID (as the assistant operation documents its cursor), or a whole URL whose `cursor`
- *   parameter is the cursor (observed by one fetcher); the URL itself is no cursor: sent back as
- *   one, it is refused as invalid
+ * @property {'opaque'|'ulid'|'url'} [cursorForm] how `nextCursor` is served, by every cursor
+ *   operation: opaque, a ULID, or a whole URL whose `cursor` parameter is the cursor (observed by
+ *   one fetcher; the URL itself is no cursor: sent back as one, it is refused as invalid). By
+ *   default as the reference documents each: the assistant's a ULID, the others opaque
  * @property {number} [cursorChars] pad every cursor to at least this many characters
  * @property {number} [maxUrlChars] answer 414 "Pagination URL exceeded server limit" to an
  *   analytics request whose path and query are longer (observed with long cursors)
@@ -26,6 +26,24 @@
  *   the same rows again from the start, with `hasMore` for ever (a broken or hostile service)
  */
 
+/** Crockford's base32, the alphabet of a ULID. */
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+
+/**
+ * The `n`th ULID a simulator serves: a time part (10 characters, 2026-11) and `n` as its random
+ * part (16 characters), so each cursor is distinct and a well-formed ULID.
+ * @param {number} n
+ */
+function ulidOf(n) {
+  const digits = (/** @type {number} */ value, /** @type {number} */ length) => {
+    let out = ''
+    for (let v = value, i = 0; i < length; i++, v = Math.floor(v / 32))
+      out = CROCKFORD[v % 32] + out
+    return out
+  }
+  return digits(Date.UTC(2026, 10, 16), 10) + digits(n * 7919, 16)
+}
+
 /** @param {FieldOptions} options */
 export function createField(options) {
   // A cursor encodes its window (kind, offset, range), so a page asked with the cursor and
@@ -35,12 +53,13 @@ export function createField(options) {
     const window = { kind, offset, dateFrom: q.dateFrom, dateTo: q.dateTo }
     const opaque = Buffer.from(JSON.stringify(window)).toString('base64url')
     const cursor = opaque.padEnd(options.cursorChars ?? 0, '.')
-    if (options.cursorForm === 'ulid') {
-      const ulid = `01JC${String(ulids.size + 1).padStart(22, '0')}`
+    const form = options.cursorForm ?? (kind === 'assistant' ? 'ulid' : 'opaque')
+    if (form === 'ulid') {
+      const ulid = ulidOf(ulids.size + 1)
       ulids.set(ulid, window)
       return ulid
     }
-    if (options.cursorForm === 'url') {
+    if (form === 'url') {
       const query = new URLSearchParams({ limit: String(limit), cursor })
       return `https://api.mintlify.com/v1/analytics/${encodeURIComponent(projectId ?? '')}/${kind}?${query}`
     }

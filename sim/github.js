@@ -51,6 +51,8 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  *   answers 422), as an empty comment: what the check's rights probe must not leave behind
  * @property {number} [listingDelayMs] answer each comment listing page after this long on the
  *   simulators' clock (a slow GitHub)
+ * @property {number} [historyDelayMs] answer each request for a file's history (`GET …/commits`)
+ *   after this long on the simulators' clock (a slow GitHub)
  * @property {boolean} [endlessComments] comment listings whose `next` link never ends: every
  *   page repeats the comments and links one more page (a hostile or broken API)
  * @property {Record<number, number|(string|PullFile)[]>} [pullFiles] the changed files of a pull
@@ -409,7 +411,13 @@ export async function startGitHub(options = {}) {
         res.end(answer.status === 204 ? undefined : JSON.stringify(answer.body))
       }
       const listing = entry.method === 'GET' && /\/issues\/\d+\/comments$/.test(entry.path)
-      if (listing && options.listingDelayMs) {
+      const history = entry.method === 'GET' && /\/commits$/.test(entry.path)
+      const delayMs = listing
+        ? options.listingDelayMs
+        : history
+          ? options.historyDelayMs
+          : undefined
+      if (delayMs) {
         // Held while it waits, so a clock that jumps knows nothing is being answered meanwhile.
         const release = simClock.hold()
         const gone = new AbortController()
@@ -417,7 +425,7 @@ export async function startGitHub(options = {}) {
           gone.abort()
           release('closed')
         })
-        void simClock.sleep(options.listingDelayMs, gone.signal).then(() => {
+        void simClock.sleep(delayMs, gone.signal).then(() => {
           release('answered')
           send()
         })

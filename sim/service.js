@@ -60,6 +60,9 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * @property {'error'|'details'|'job'} [echoKey] a careless service: echo the request's key back
  *   (plain, URL-encoded, base64, base64url, base64 of the whole Authorization header) in the
  *   error text, in `details` (with `status`, default 400), or in fields of the job it answers
+ * @property {(key: string) => string} [hide] with `echoKey`: echo the key in this form instead (a
+ *   hostile service hiding it: between invisible characters, in full-width letters, spelled in
+ *   tag characters…), in every place the echo puts one
  *
  * @typedef {{ path: string, human: number, ai: number, total: number }} VisitorRow
  * @typedef {{ human: number, ai: number, total: number }} Totals
@@ -588,7 +591,9 @@ export async function startService(options = {}) {
   }
 
   const sendEcho = (res, /** @type {LoggedRequest} */ entry, /** @type {Fault} */ rule) => {
-    const forms = echoForms(String(entry.headers.authorization ?? ''))
+    const authorization = String(entry.headers.authorization ?? '')
+    const hidden = rule.hide?.(authorization.replace(/^Bearer\s+/i, ''))
+    const forms = hidden === undefined ? echoForms(authorization) : [hidden, hidden, hidden]
     if (rule.echoKey === 'error')
       return send(res, rule.status ?? 400, { error: `Invalid credential ${forms.join(' ')}` })
     if (rule.echoKey === 'details') {

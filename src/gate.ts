@@ -11,6 +11,7 @@ import type { Octokit } from './github/octokit.js'
 import { parseFix, resolveFix, type FixRequest, type FixResolution } from './records/fix.js'
 import { openedBy } from './records/job.js'
 import { Records } from './records/records.js'
+import { recordSecret } from './records/rollup.js'
 import {
   checkComment,
   checkCommenter,
@@ -161,7 +162,7 @@ export async function admit(c: GateContext): Promise<Admission> {
     // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
     // there is no misconfiguration to fail on.
     const withheld = withheldSecretsWhy(c.event, c.env)
-    if (!withheld || gate.hasApiKey) return {}
+    if (!withheld || gate.hasApiKey || gate.keyless) return {}
     const notice = `This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`
     return { skip: { reason: `no \`api-key\`: ${withheld}`, notice } }
   }
@@ -240,7 +241,7 @@ export async function decide(
   // record that its job opened a pull request.
   const reads = commenting.writes || admitted.trigger !== undefined || isJobSettings(s)
   const octokit = reads && s.githubToken !== '' ? c.clients.client(s.githubToken) : undefined
-  const records = octokit ? c.clients.records(octokit, s.apiKey) : undefined
+  const records = octokit ? c.clients.records(octokit, recordSecret(s)) : undefined
   const notes = notesOf(s, target, octokit)
   if (isJobSettings(s)) {
     const own = await ownMergeSkip(c.event, payload, s, records)

@@ -7,14 +7,21 @@
 // action.yml alone.
 
 /** The values of `command`. */
-export const COMMANDS = /** @type {const} */ (['message', 'create', 'visitors', 'report', 'check'])
+export const COMMANDS = /** @type {const} */ ([
+  'message',
+  'create',
+  'visitors',
+  'report',
+  'check',
+  'rollup'
+])
 
 /** @typedef {(typeof COMMANDS)[number]} Command */
 
 /**
  * @typedef {object} InputSpec
  * @property {string} name
- * @property {true} [required] the run fails without it
+ * @property {true} [required] the run fails without it (a command that does not read it aside)
  * @property {string} [default] as action.yml declares it (`${{ … }}`: evaluated by the runner)
  * @property {readonly Command[]} [commands] the commands that read it; every command when absent
  * @property {true} [secret] never shown, not even in the debug line of the resolved settings
@@ -24,12 +31,17 @@ export const COMMANDS = /** @type {const} */ (['message', 'create', 'visitors', 
 const JOB = ['message', 'create']
 /** @type {readonly Command[]} */
 const ANALYTICS = ['visitors', 'report']
+/**
+ * Every command that talks to the service: all but `rollup`, which reads report files.
+ * @type {readonly Command[]}
+ */
+const SERVICE = [...JOB, ...ANALYTICS, 'check']
 
 /** @type {readonly InputSpec[]} */
 export const INPUTS = [
   { name: 'command', required: true },
-  { name: 'api-key', required: true, secret: true },
-  { name: 'project-id', required: true },
+  { name: 'api-key', required: true, secret: true, commands: SERVICE },
+  { name: 'project-id', required: true, commands: SERVICE },
   { name: 'base-url', default: 'https://api.mintlify.com' },
   { name: 'job-id', commands: ['message'] },
   { name: 'prompt', commands: JOB },
@@ -71,5 +83,6 @@ export const INPUTS = [
   { name: 'allow-pr-author', default: 'false' },
   { name: 'require-pr', default: 'false', commands: JOB },
   { name: 'notify-pr', commands: [...JOB, 'check'] },
-  { name: 'notify-token', commands: [...JOB, 'check'], secret: true }
+  { name: 'notify-token', commands: [...JOB, 'check'], secret: true },
+  { name: 'report-files', commands: ['rollup'] }
 ]

@@ -5,6 +5,7 @@ import * as core from '@actions/core'
 import { runJob } from './commands/job.js'
 import { runReport } from './commands/report.js'
 import { runVisitors } from './commands/visitors.js'
+import { runRollup } from './commands/rollup.js'
 import { checkBudget, runCheck } from './commands/check.js'
 import { onCancel } from './commands/cancel.js'
 import type { CommandContext } from './commands/context.js'
@@ -22,6 +23,7 @@ import {
   readSecretInputs,
   readSettings,
   runnerInput,
+  type RollupSettings,
   type Settings
 } from './settings.js'
 import { VERSION } from './version.js'
@@ -30,6 +32,7 @@ import { settingsDebugLine } from './settings-debug.js'
 import { messageOf } from './errors.js'
 import { readPayload, runOf, runUrl } from './workflow-run.js'
 import { plainSecretRefusal, proxyFor, proxyProblems, type Proxy } from './proxy.js'
+import { instructionText } from './public-text.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
 
@@ -119,20 +122,25 @@ async function carryOut(
   const decided = await decide(gate, admitted, settings, payload)
   for (const note of decided.notes) core[note.level](note.text)
   if (decided.skip) return skip(result, decided.skip, decided.octokit, event)
-  const { service, proxy } = serviceFor(settings, env, deadline)
-  live.service = service
   const run = runOf(env)
-  await runCommand({
+  const given = {
     ...decided.go,
-    settings,
     event,
     payload,
-    service,
     result,
     deadline,
     runUrl: runUrl(env),
     ...(run ? { run } : {}),
-    serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
+    serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
+  }
+  // A roll-up reads what `report` runs wrote: no client of the service is made, nothing is sent.
+  if (settings.command === 'rollup') return runRollup({ ...given, settings })
+  const { service, proxy } = serviceFor(settings, env, deadline)
+  live.service = service
+  await runCommand({
+    ...given,
+    settings,
+    service,
     proxies: { service: proxy, github: githubProxy }
   })
 }
@@ -176,15 +184,16 @@ function serviceFor(
     maxRequests:
       settings.command === 'check' ? checkBudget(settings.maxRequests) : settings.maxRequests,
     deadline,
-    debug: line => core.debug(line),
-    info: line => core.info(line),
-    warn: line => core.warning(line)
+    // Its lines carry the service's words: cleaned as text from the public (nothing hidden).
+    debug: line => core.debug(instructionText(line)),
+    info: line => core.info(instructionText(line)),
+    warn: line => core.warning(instructionText(line))
   })
   return { service, proxy }
 }
 
-/** The command the settings name. */
-async function runCommand(ctx: CommandContext): Promise<void> {
+/** The command the settings name (a roll-up aside: it has no service client). */
+async function runCommand(ctx: CommandContext<Exclude<Settings, RollupSettings>>): Promise<void> {
   const { settings } = ctx
   if (isJobSettings(settings)) await runJob({ ...ctx, settings })
   else if (settings.command === 'check') await runCheck({ ...ctx, settings })
@@ -195,7 +204,7 @@ async function runCommand(ctx: CommandContext): Promise<void> {
 /**
  * The one place that publishes: outputs (`requests` from the client's count, also after a
  * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
- * on a trigger comment, and the one core.setFailed, redacted.
+ * on a trigger comment, and the one core.setFailed, redacted and cleaned of anything hidden.
  */
 async function publish(result: CommandResult, { service, reactions }: Live): Promise<void> {
   for (const [name, value] of result.outputs) core.setOutput(name, redact(value))
@@ -218,7 +227,7 @@ async function publish(result: CommandResult, { service, reactions }: Live): Pro
     }
   }
   if (result.failure !== undefined) {
-    core.setFailed(redact(result.failure))
+    core.setFailed(instructionText(redact(result.failure)))
     await reactions?.add('confused')
   } else if (result.reaction) await reactions?.add(result.reaction)
 }

@@ -1,32 +1,38 @@
 // Text from the public: what docs visitors type (search queries, assistant questions and
 // answers, feedback comments), the page paths they reach, and GitHub text put into an
-// instruction. One cleaning, before such text is shown or sent: what renders as nothing
-// (the Unicode property Default_Ignorable_Code_Point: tag characters, variation selectors,
-// zero-width and joiner characters, bidi controls, soft hyphens…) is removed, so what a
-// maintainer reads is what the agent gets; control characters and line breaks become one space,
-// so a value stays on its line; then the length is bounded. The secret search shares the same
-// idea of "invisible" (secret-search.ts). Escaping for Markdown is report/markdown.ts.
+// instruction. One cleaning, before such text is shown or sent: what a reader cannot read (see
+// INVISIBLE_CLASS) is removed, so what a maintainer reads is what the agent gets; control
+// characters and line breaks become one space, so a value stays on its line; then the length is
+// bounded. The secret search shares the same idea of "invisible" (secret-search.ts), and so do the
+// log lines built from the service's or GitHub's words (logText). Escaping for Markdown is
+// report/markdown.ts.
 
 /**
- * What renders as nothing, as a character-class body for patterns that combine it (with the `u`
- * flag): the one definition of "invisible" in the action.
+ * What a reader cannot read, as a character-class body for patterns that combine it (with the `u`
+ * flag): the one definition of "invisible" in the action. Default-ignorable code points (tag
+ * characters, variation selectors, zero-width and joiner characters, bidi controls, soft
+ * hyphens…); every format character (Cf: also the interlinear annotation marks U+FFF9–FFFB and
+ * the hieroglyph format controls U+13430–1343F, which are not default-ignorable); private-use
+ * (Co) and unassigned (Cn) code points, which no font shows the same way twice, a channel shaped
+ * like the tag characters; the braille blank U+2800 and the object replacement U+FFFC.
  */
-export const INVISIBLE_CLASS = '\\p{Default_Ignorable_Code_Point}'
+export const INVISIBLE_CLASS =
+  '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\p{Co}\\p{Cn}\\u2800\\ufffc'
 
-const INVISIBLE = new RegExp(INVISIBLE_CLASS, 'gu')
-const ONE_INVISIBLE = new RegExp(`^${INVISIBLE_CLASS}$`, 'u')
+const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'gu')
+const ONE_INVISIBLE = new RegExp(`^[${INVISIBLE_CLASS}]$`, 'u')
 /** Half of a surrogate pair alone: no character at all, and JSON would show it as `\udxxx`. */
 const LONE_SURROGATES = /\p{Cs}/gu
 /** White space, line breaks and control characters (C0, DEL, C1), in runs. */
 const SPACES_AND_CONTROLS = /[\s\p{Cc}]+/gu
 
-/** Whether the character (its first code point) renders as nothing. */
+/** Whether the character (its first code point) is one a reader cannot read. */
 export function isInvisible(c: string): boolean {
   const first = String.fromCodePoint(c.codePointAt(0) ?? 0)
   return ONE_INVISIBLE.test(first)
 }
 
-/** The text without what renders as nothing; lone surrogates become U+FFFD. Line breaks stay. */
+/** The text without what a reader cannot read; lone surrogates become U+FFFD. Line breaks stay. */
 export function withoutInvisible(text: string): string {
   return text.replace(INVISIBLE, '').replace(LONE_SURROGATES, '\ufffd')
 }
@@ -38,7 +44,8 @@ const CONTROLS_BUT_NEWLINE_AND_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
 /**
  * An instruction as it is both sent and shown (a `prompt`, `prompt-file` or trigger comment):
  * nothing invisible, every line break a newline, other control characters a space. What the
- * answer's code block shows is then what the agent gets, character for character.
+ * answer's code block shows is then what the agent gets, character for character. Also a log
+ * line or an annotation that carries the service's or GitHub's words (main.ts), kept on its lines.
  */
 export function instructionText(text: string): string {
   return withoutInvisible(text)

@@ -1,16 +1,28 @@
-// Where a secret hides in a text once a reader decodes it: the readings a person or a renderer
+// Where a secret hides in a text once a reader decodes it: the readings a person or a decoder
 // could make of a text (entities, `\u`, `\x`, JSON and Markdown backslash escapes, percent-
-// encoding, invisible characters and white space between the characters), and a search of that
-// reading for any long enough part of a secret, raw, in base64 (wrapped or not, at any alignment)
-// or in hex. Pure: secrets.ts decides what the secrets are and what to do with a text that holds
-// one.
+// encoding; what a reader cannot read and white space between the characters; compatibility
+// forms such as full-width letters, and combining marks; tag characters and variation selectors
+// read as the characters they spell), and a search of those readings for any long enough part of
+// a secret, raw, in base64 (wrapped or not, at any alignment) or in hex. Pure: secrets.ts decides
+// what the secrets are and what to do with a text that holds one.
 import { INVISIBLE_CLASS } from './public-text.js'
 
 /**
- * White space, control characters and what renders as nothing (the one definition of invisible,
- * public-text.ts): nothing a reader sees between two letters.
+ * White space, control characters and what a reader cannot read (the one definition of
+ * invisible, public-text.ts): nothing a reader sees between two letters.
  */
 const NOTHING_BETWEEN = new RegExp(`[\\s\\p{Cc}${INVISIBLE_CLASS}]+`, 'gu')
+/** The same, and combining marks: what is left of a letter once its compatibility form is read. */
+const NOTHING_BUT_LETTERS = new RegExp(`[\\s\\p{Cc}\\p{M}${INVISIBLE_CLASS}]+`, 'gu')
+// eslint-disable-next-line no-control-regex -- the ASCII range is what is tested
+const BEYOND_ASCII = /[^\u0000-\u007f]/
+/** Tag characters that tag a printable ASCII character (U+E0020–E007E). */
+const TAG = /[\u{e0020}-\u{e007e}]/gu
+/**
+ * Variation selectors, 256 of them (VS1–16 U+FE00–FE0F, VS17–256 U+E0100–E01EF): a run of them
+ * after any character carries bytes, one each, and renders as that character alone.
+ */
+const SELECTORS = /[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]+/gu
 
 const NAMED_ENTITIES: Readonly<Record<string, string>> = {
   amp: '&',
@@ -40,19 +52,51 @@ const NAMED_ENTITIES: Readonly<Record<string, string>> = {
 }
 
 /**
- * `text` as a reader could read it: entities, backslash escapes (`\u`, `\x`, JSON's `\n`, and
- * Markdown's `\_`, `\+`, …) and percent-encoding decoded, repeatedly for double encodings; then
- * with white space, control and invisible characters removed (a secret split across lines, a
- * base64 text wrapped at 76 columns, or one interleaved with zero-width characters reads whole).
+ * `text` as a reader could read it. `decoded`: entities, backslash escapes (`\u`, `\x`, JSON's
+ * `\n`, and Markdown's `\_`, `\+`, …) and percent-encoding decoded, repeatedly for double
+ * encodings. `readings`: that text with white space, control and invisible characters removed (a
+ * secret split across lines, a base64 text wrapped at 76 columns, or one interleaved with
+ * invisible characters reads whole); where it holds more than ASCII, also its compatibility
+ * decomposition (NFKD: full-width and other compatibility letters read as plain ones) without
+ * combining marks; and where it holds tag characters or variation selectors, the text they spell
+ * (each tag its ASCII character, each run of selectors its bytes), decoded and read again.
  */
-export function readingOf(text: string): { decoded: string; joined: string } {
+export function readingOf(text: string): { decoded: string; readings: string[] } {
+  const decoded = decodeAll(text)
+  const readings = [decoded.replace(NOTHING_BETWEEN, '')]
+  if (!BEYOND_ASCII.test(decoded)) return { decoded, readings }
+  readings.push(lettersOf(decoded))
+  const spelled = spelledOut(decoded)
+  if (spelled !== decoded) readings.push(lettersOf(decodeAll(spelled)))
+  return { decoded, readings }
+}
+
+/** Entities, escapes and percent-encoding decoded, up to three times (a double encoding). */
+function decodeAll(text: string): string {
   let d = text
   for (let round = 0; round < 3; round++) {
     const next = decodePercent(decodeEscapes(decodeEntities(d)))
     if (next === d) break
     d = next
   }
-  return { decoded: d, joined: d.replace(NOTHING_BETWEEN, '') }
+  return d
+}
+
+/** The compatibility form of each letter, nothing between them: what a reader recognises. */
+function lettersOf(text: string): string {
+  return text.normalize('NFKD').replace(NOTHING_BUT_LETTERS, '')
+}
+
+/** Tag characters as the ASCII characters they tag, and runs of variation selectors as bytes. */
+function spelledOut(text: string): string {
+  return text
+    .replace(TAG, tag => String.fromCharCode(tag.codePointAt(0)! - 0xe0000))
+    .replace(SELECTORS, run => Buffer.from(Array.from(run, selectorByte)).toString('utf8'))
+}
+
+function selectorByte(selector: string): number {
+  const code = selector.codePointAt(0)!
+  return code <= 0xfe0f ? code - 0xfe00 : code - 0xe0100 + 16
 }
 
 function decodeEntities(s: string): string {

@@ -58,7 +58,7 @@ export function registerSecrets(apiKey: string, githubToken: string, notifyToken
   )
   const needles = searched.flatMap(([name, piece]) => needlesOf(name, piece))
   finder = needles.length > 0 ? new PartFinder(needles) : undefined
-  oddSecret = searched.some(([, piece]) => readingOf(piece).joined !== piece)
+  oddSecret = searched.some(([, piece]) => readingOf(piece).readings.some(r => r !== piece))
   // Longest first, so a form that contains a shorter one is removed whole.
   const sorted = [...forms].sort((a, b) => b.length - a.length)
   pattern = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined
@@ -86,9 +86,12 @@ export function withheld(secretName: string): string {
 /** The name of the secret any long enough part of which `text` reveals once decoded, if any. */
 function hiddenSecret(text: string): string | undefined {
   if (finder === undefined) return undefined
-  const { decoded, joined } = readingOf(text)
-  const found = finder.find(joined)
-  if (found !== undefined || !oddSecret) return found
+  const { decoded, readings } = readingOf(text)
+  for (const reading of readings) {
+    const found = finder.find(reading)
+    if (found !== undefined) return found
+  }
+  if (!oddSecret) return undefined
   // A secret holding characters that decoding changes or removes: its raw forms too.
   return finder.find(text) ?? finder.find(decoded)
 }

@@ -72,7 +72,9 @@ export const RESOLVED: Readonly<Record<string, (s: Resolved) => Shown | undefine
   'allow-pr-author': s => s.allowPrAuthor,
   'require-pr': s => s.requirePr,
   'notify-pr': s => s.notifyPr,
-  'notify-token': s => s.notifyToken
+  'notify-token': s => s.notifyToken,
+  'report-files': s =>
+    s.command === 'rollup' ? list(s.reportFiles.files.map(f => f.path)) : undefined
 }
 
 /** Every input by name, in action.yml's order, with the value this run resolved for it. */

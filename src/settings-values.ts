@@ -1,10 +1,11 @@
-// The values of the list-like inputs (`sections`, `fail-on-status`, `trigger`, `output-file`),
-// read and checked for settings.ts.
+// The values of the list-like inputs (`sections`, `fail-on-status`, `trigger`, `output-file`,
+// `report-files`), read and checked for settings.ts.
 import { formatFromPath, type FileFormat } from './analytics/sinks.js'
 import { SECTIONS, type SectionName } from './analytics/section-names.js'
 import { FINAL_STATUSES } from './service/schema.js'
 import { InputError, quote } from './inputs.js'
 import { insideWorkspace } from './workspace.js'
+import { readFileList, type FileList } from './workspace-files.js'
 
 export function readSections(text: string): SectionName[] {
   const items = text
@@ -57,4 +58,14 @@ export function readOutputFile(
   if (!format)
     throw new InputError('output-file', `${quote(text)} must end in .json, .csv or .ndjson`)
   return { path: text, absolute: insideWorkspace('output-file', text, workspace), format }
+}
+
+/** `report-files`: required for `rollup`; paths and globs, each inside the workspace. */
+export function readReportFiles(text: string, workspace: string): FileList {
+  if (text.trim() === '')
+    throw new InputError(
+      'report-files',
+      'is required for `command: rollup`: the JSON files `report` runs wrote with `output-file` (paths or globs, comma separated)'
+    )
+  return readFileList('report-files', text, workspace)
 }

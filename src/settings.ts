@@ -28,8 +28,15 @@ import {
 import { redact } from './secrets.js'
 import { instructionText } from './public-text.js'
 import { insideWorkspace } from './workspace.js'
-import { readOutputFile, readSections, readStatuses, readTrigger } from './settings-values.js'
+import {
+  readOutputFile,
+  readReportFiles,
+  readSections,
+  readStatuses,
+  readTrigger
+} from './settings-values.js'
 import { readDocsFiles, type DocsFiles } from './docs-files.js'
+import type { FileList } from './workspace-files.js'
 import { appliesTo, COMMANDS, DEFAULTS, INPUT_NAMES, type Command } from './input-names.js'
 
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
@@ -119,8 +126,18 @@ export interface AnalyticsSettings extends CommonSettings {
 /** `check`: the set-up, verified in a few requests; the job path is the agent API's address. */
 export type CheckSettings = CommonSettings & { command: 'check'; jobPath: string }
 
+/**
+ * `rollup`: one report of many projects from the files their `report` runs wrote. It sends
+ * nothing to the service: `api-key` and `project-id` are not read (empty).
+ */
+export interface RollupSettings extends CommonSettings {
+  command: 'rollup'
+  /** `report-files`, expanded: each file once, and the globs that found none. */
+  reportFiles: FileList
+}
+
 /** Every input, read and checked: shaped per command. */
-export type Settings = JobSettings | AnalyticsSettings | CheckSettings
+export type Settings = JobSettings | AnalyticsSettings | CheckSettings | RollupSettings
 
 export function isJobSettings(s: Settings): s is JobSettings {
   return s.command === 'message' || s.command === 'create'
@@ -185,6 +202,8 @@ export interface GateInputs {
   triggerWord: string
   /** `api-key` is set: GitHub gives a fork's and Dependabot's runs none. */
   hasApiKey: boolean
+  /** `command: rollup` needs no key: a run GitHub gives no secrets may still carry it out. */
+  keyless: boolean
   /** `api-key` as given and `project-id`: a `fix N` trigger verifies the report's records. */
   apiKey: string
   projectId: string
@@ -196,6 +215,7 @@ export function readGateInputs(get: GetInput = runnerInput): GateInputs {
   return {
     triggerWord: get('trigger') || (DEFAULTS.trigger ?? ''),
     hasApiKey: get('api-key').trim() !== '',
+    keyless: get('command').trim() === 'rollup',
     apiKey: get('api-key'),
     projectId: get('project-id').trim(),
     hasPrompt: get('prompt') !== '' || get('prompt-file') !== ''
@@ -214,6 +234,8 @@ export function readSettings(raw: GetInput, ctx: SettingsContext): Settings {
   if (command === 'message' || command === 'create')
     return { ...s, ...readInstruction(get, s, ctx, command), command }
   if (command === 'check') return { ...s, command }
+  if (command === 'rollup')
+    return { ...s, reportFiles: readReportFiles(get('report-files'), ctx.workspace), command }
   const range = readRange(get, ctx.now, { compare: s.compare, trend: s.trend })
   const docs = command === 'report' ? { docs: readDocsFiles(get, ctx.workspace) } : {}
   return { ...s, ...range, ...docs, command }
@@ -226,8 +248,9 @@ function readEveryInput(
   ctx: SettingsContext,
   command: Command
 ): AllSettings {
-  const apiKey = readApiKey(get)
-  const projectId = readProjectId(get)
+  // Not read by `rollup`, which sends nothing to the service (and needs no key).
+  const apiKey = appliesTo('api-key', command) ? readApiKey(get) : ''
+  const projectId = appliesTo('project-id', command) ? readProjectId(get) : ''
   const baseUrl = readBaseUrl(get('base-url'))
   const s: AllSettings = {
     ...(ctx.trigger ?? readTriggerSettings(raw)),
@@ -241,7 +264,10 @@ function readEveryInput(
     maxRequests: integer(get, 'max-requests', 0, 100_000),
     notifyPr: readNotifyPr(get('notify-pr')),
     notifyToken: readToken(get('notify-token'), 'notify-token'),
-    warnings: [...inputsForOtherCommands(raw, command), ...keyKindWarnings(apiKey)]
+    warnings: [
+      ...inputsForOtherCommands(raw, command),
+      ...(apiKey !== '' ? keyKindWarnings(apiKey) : [])
+    ]
   }
   const places = readPlaces(get, ctx.workspace, command)
   if (s.comment === 'true' && s.githubToken === '')
@@ -321,8 +347,10 @@ function readInstruction(
     )
   const given = file?.prompt ?? s.prompt
   // Sent as the answer shows it: nothing invisible can ride along unseen.
-  const prompt = instructionText(given === '' ? (ctx.triggerPrompt ?? '') : given).trim()
-  checkPrompt(prompt, file ? 'prompt-file' : 'prompt')
+  const raw = given === '' ? (ctx.triggerPrompt ?? '') : given
+  const prompt = instructionText(raw).trim()
+  // As given too: a secret spelled in what the cleaning removes (tag characters) was pasted in.
+  checkPrompt(redact(raw) === raw ? prompt : raw, file ? 'prompt-file' : 'prompt')
   return file ? { prompt, promptFile: file.path } : { prompt }
 }
 

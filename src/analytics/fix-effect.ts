@@ -2,14 +2,14 @@
 // period it was suggested and in each complete period since the merge, and the verdict by the
 // rule that marks changes (marks.ts). A rate, not a count, so that a week of more or less traffic
 // cannot fake a result: zero-click searches per 1,000 searches, 👎 per 1,000 views, unanswered
-// per 100 questions. It costs no request: the numbers come from the rows this report read and
-// from what earlier reports in the issue recorded (records/report.ts, kind `measure`). A subject
-// no longer among the rows read is "below the top N", never 0: the rows cannot say how many.
-import { parseInstant, type DateRange } from '../period.js'
+// per 100 questions. It costs no request: the numbers come from every row this report read (not
+// only the rows it shows: a gap people now click, or one below the top, still counts) and from
+// what earlier reports in the issue recorded (records/report.ts, kind `measure`). A subject
+// absent from every row read is "not among the N rows read", never 0: the rows cannot say.
+import { isoDay, parseInstant, type DateRange } from '../period.js'
 import { countChangeMatters, pointsChangeMatter } from './marks.js'
 import { pageRowOf, type SectionOutcome } from './sections/outcome.js'
 import type { PagesSection } from './sections/visitors.js'
-import { contentGaps } from './search-gaps.js'
 import { currentId, gapId, pageId, questionId, type FixState } from './suggestions.js'
 
 type Range = Required<DateRange>
@@ -22,7 +22,7 @@ export interface Counted {
   of: number
 }
 
-/** A subject's numbers in one period, or that it was not among the `below` rows read. */
+/** A subject's numbers in one period, or that it was absent from all the `below` rows read. */
 export type SubjectNumbers = Counted | { below: number }
 
 export type Verdict = 'better' | 'worse' | 'unchanged'
@@ -56,8 +56,8 @@ function read<N extends SectionOutcome['name']>(
 }
 
 /**
- * A subject's numbers in the rows this report read; undefined when its section was not read (or,
- * for a page, its views were not: a count without its denominator is no rate).
+ * A subject's numbers among every row this report read; undefined when its section was not read
+ * (or, for a page, its views were not: a count without its denominator is no rate).
  */
 export function subjectNumbers(
   sections: readonly SectionOutcome[],
@@ -67,19 +67,21 @@ export function subjectNumbers(
     case 'gap': {
       const x = read(sections, 'searches')
       if (!x) return undefined
-      const gaps = contentGaps(x.gaps, read(sections, 'assistant')?.answered).gaps
-      // The topic's rows (each query once: the gaps are among the top too).
-      const rows = [...new Map([...x.gaps, ...x.top].map(q => [q.searchQuery, q])).values()]
+      // Each query once (the gaps are among the top too, and all among the queries read).
+      const rows = x.queries ?? [
+        ...new Map([...x.gaps, ...x.top].map(q => [q.searchQuery, q])).values()
+      ]
       const topic = rows.filter(q => gapId(q.searchQuery) === currentId(id))
       // Searches that found no click: all of a zero-click row's, the rest's share otherwise.
-      const count = topic.reduce((n, q) => n + Math.round(q.hits * (1 - q.ctr)), 0)
-      return topic.length > 0 ? { count, of: x.totalSearches } : { below: gaps.length }
+      const count = Math.round(topic.reduce((n, q) => n + q.hits * (1 - q.ctr), 0))
+      return topic.length > 0 ? { count, of: x.totalSearches } : { below: x.read }
     }
     case 'page': {
       const x = read(sections, 'feedback')
       if (!x) return undefined
-      const row = x.top.find(p => pageId(p.path) === id)
-      if (!row) return { below: x.top.length }
+      const rows = x.rows ?? x.top
+      const row = rows.find(p => pageId(p.path) === id)
+      if (!row) return { below: x.rows ? x.rows.length : x.pages }
       const views = sections.find((v): v is PagesSection => v.ok && v.name === 'views')
       const seen = pageRowOf(views, row.path)
       return seen ? { count: row.thumbsDown, of: seen.total } : undefined
@@ -87,13 +89,20 @@ export function subjectNumbers(
     case 'question': {
       const x = read(sections, 'assistant')
       if (!x || x.read === 0) return undefined
-      const topic = x.top.filter(q => questionId(q.question) === currentId(id))
-      const count = topic.reduce((n, q) => n + q.count, 0)
-      return topic.length > 0 ? { count, of: x.read } : { below: x.top.length }
+      return questionNumbers(x, currentId(id))
     }
     default:
       return undefined
   }
+}
+
+/** A question topic's unanswered count among the questions read (0 when all were answered). */
+function questionNumbers(x: Read<'assistant'>, id: string): SubjectNumbers {
+  const topics =
+    x.topics ?? x.top.map(q => ({ topic: questionId(q.question).slice(9), unanswered: q.count }))
+  const mine = topics.filter(t => `question:${t.topic}` === id)
+  const count = mine.reduce((n, t) => n + t.unanswered, 0)
+  return mine.length > 0 ? { count, of: x.read } : { below: x.read }
 }
 
 /**
@@ -141,8 +150,11 @@ export interface FixEffect {
   /** Each complete period since the merge that a report knows, oldest first. */
   since: MeasuredPeriod[]
   verdict?: Verdict
-  /** This report is the first to measure it: its own period is the only one since the merge. */
-  first: boolean
+  /**
+   * Merged too late for any period this report knows: the period whose report first measures
+   * it (its first complete period after the merge). `since` is then empty.
+   */
+  firstMeasured?: Range
 }
 
 export interface EffectInput {
@@ -176,7 +188,7 @@ export function fixEffects(input: EffectInput): FixEffect[] {
     const kind = kindOfId(id)
     const { pr, mergedAt } = fix
     if (fix.state !== 'merged' || !kind || pr === undefined || mergedAt === undefined) continue
-    if (mergedAt < start - EFFECT_PERIODS * length || mergedAt >= start + length) continue
+    if (mergedAt < start - EFFECT_PERIODS * length) continue
     const effect = effectOf(input, { id, kind, pr, mergedAt }, length)
     if (effect) effects.push(effect)
   }
@@ -197,32 +209,76 @@ function effectOf(
   if (!suggestedIn) return undefined
   const before = input.recorded(suggestedIn.range, fix.id)
   if (!isCounted(before)) return undefined
-  const periods = [...input.reports.map(r => r.range), input.range]
-    .filter((r, i, all) => all.findIndex(o => sameRange(o, r)) === i)
-    .filter(r => lengthOf(r) === length && r.dateTo <= input.range.dateTo)
-    .filter(r => (parseInstant(r.dateFrom) ?? -Infinity) >= fix.mergedAt)
-    .sort((a, b) => (a.dateFrom < b.dateFrom ? -1 : 1))
-  const since = periods.flatMap((range): MeasuredPeriod[] => {
-    const numbers = sameRange(range, input.range)
-      ? subjectNumbers(input.sections, fix.id)
-      : input.recorded(range, fix.id)
-    return numbers ? [{ range, numbers }] : []
-  })
-  if (since.length === 0) return undefined
+  const subject = suggestedIn.suggestions.find(s => s.id === fix.id)?.subject ?? ''
+  const known = { ...fix, subject, suggested: { range: suggestedIn.range, numbers: before } }
+  const since = measuredSince(input, fix, length)
+  if (since.length === 0) {
+    // Merged after this period began: said now, measured by a later report.
+    const start = parseInstant(input.range.dateFrom) ?? Infinity
+    const firstMeasured = fix.mergedAt > start && firstPeriodAfter(input.range, fix.mergedAt)
+    return firstMeasured ? { ...known, since, firstMeasured } : undefined
+  }
   const verdict = verdictOf(
     fix.kind,
     before,
     since.map(p => p.numbers)
   )
-  const subject = suggestedIn.suggestions.find(s => s.id === fix.id)?.subject ?? ''
-  return {
-    ...fix,
-    subject,
-    suggested: { range: suggestedIn.range, numbers: before },
-    since,
-    ...(verdict ? { verdict } : {}),
-    first: since.every(p => sameRange(p.range, input.range))
+  // A subject gone from every row read is rarer than the rows read can show: a "worse" of the
+  // periods before would say the opposite of what the newest period says.
+  const gone = !isCounted(since.at(-1)?.numbers)
+  const kept = verdict === 'worse' && gone ? undefined : verdict
+  return { ...known, since, ...(kept ? { verdict: kept } : {}) }
+}
+
+/** Each complete period since the merge that this report or an earlier one measured. */
+function measuredSince(
+  input: EffectInput,
+  fix: { id: string; mergedAt: number },
+  length: number
+): MeasuredPeriod[] {
+  const periods = [...input.reports.map(r => r.range), input.range]
+    .filter((r, i, all) => all.findIndex(o => sameRange(o, r)) === i)
+    .filter(r => lengthOf(r) === length && r.dateTo <= input.range.dateTo)
+    .filter(r => (parseInstant(r.dateFrom) ?? -Infinity) >= fix.mergedAt)
+    .sort((a, b) => (a.dateFrom < b.dateFrom ? -1 : 1))
+  return periods.flatMap((range): MeasuredPeriod[] => {
+    const numbers = sameRange(range, input.range)
+      ? subjectNumbers(input.sections, fix.id)
+      : input.recorded(range, fix.id)
+    return numbers ? [{ range, numbers }] : []
+  })
+}
+
+/**
+ * The first period after `range`, of its kind (the next calendar month for a month, else the
+ * same length), that begins at or after `at`: its report is the first to measure a fix merged
+ * then. Undefined past a year of periods (no report would follow it that far).
+ */
+export function firstPeriodAfter(range: Range, at: number): Range | undefined {
+  let next = periodAfter(range)
+  for (let i = 0; next && i < 400; i++) {
+    const from = parseInstant(next.dateFrom)
+    if (from === undefined) return undefined
+    if (from >= at) return next
+    next = periodAfter(next)
   }
+  return undefined
+}
+
+/** The period right after a range: the next calendar month for a month, else the same length. */
+function periodAfter(range: Range): Range | undefined {
+  const from = parseInstant(range.dateFrom)
+  const to = parseInstant(range.dateTo)
+  if (from === undefined || to === undefined || to <= from) return undefined
+  const f = new Date(from)
+  const t = new Date(to)
+  const month =
+    f.getUTCDate() === 1 &&
+    t.getUTCDate() === 1 &&
+    t.getUTCFullYear() * 12 + t.getUTCMonth() - (f.getUTCFullYear() * 12 + f.getUTCMonth()) === 1
+  const end = month ? Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 1) : to + (to - from)
+  const days = /^\d{4}-\d{2}-\d{2}$/.test(range.dateTo)
+  return { dateFrom: range.dateTo, dateTo: days ? isoDay(end) : new Date(end).toISOString() }
 }
 
 /** The subjects whose numbers a report records: those it suggests and those it measures. */
@@ -255,6 +311,7 @@ export function effectJson(e: FixEffect): object {
     per: RATE_PER[e.kind],
     suggested: period(e.suggested),
     since: e.since.map(period),
-    verdict: e.verdict ?? null
+    verdict: e.verdict ?? null,
+    ...(e.firstMeasured ? { firstMeasured: e.firstMeasured } : {})
   }
 }

@@ -23,7 +23,9 @@ export function textKey(text: string): string {
 
 /**
  * `short` is `long` typed up to the middle of a word: not a whole word of it ("api" is a query of
- * its own beside "api key"), and not a number that goes on ("v1" is no half-typed "v10").
+ * its own beside "api key"), not a number that goes on ("v1" is no half-typed "v10"), and not a
+ * singular beside its plural ("webhook signature" beside "webhook signatures": one topic by the
+ * topic rule, never a prefix).
  */
 function isTypingPrefix(short: string, long: string): boolean {
   const letter = /\p{L}/u
@@ -31,43 +33,54 @@ function isTypingPrefix(short: string, long: string): boolean {
     long.length > short.length &&
     long.startsWith(short) &&
     letter.test(short.slice(-1)) &&
-    letter.test(long.charAt(short.length))
+    letter.test(long.charAt(short.length)) &&
+    !/^e?s(?![\p{L}\p{N}])/u.test(long.slice(short.length))
   )
 }
 
 /**
  * Folds each row that is a typing prefix of another into the query it leads to: the row with the
- * most hits among those it starts (followed on, when that one is a prefix too). The query keeps
- * its own hits and click-through: a prefix is the same search, half typed, not another one.
- * Order is kept (most hits first, as the service sends them).
+ * most hits among those it starts, when that one has more hits than it. (That query is never a
+ * prefix folded further: whatever it leads to, the row leads to as well.) Only a row nobody
+ * clicked a result for is typing on the way: a click means the text found something. The
+ * prefix's hits are added to the query (its click-through weighted by them), so no search is
+ * lost: the zero-click searches of the query and its prefixes add up. Most hits first, as the
+ * service sends them (equal hits in the order given).
  */
 export function foldPrefixes(rows: readonly SearchRow[]): SearchQuery[] {
   const keys = rows.map(row => textKey(row.searchQuery))
-  const into = rows.map((_, i) => {
+  const hitsOf = (i: number | undefined): number => (i === undefined ? 0 : (rows[i]?.hits ?? 0))
+  const into = rows.map((row, i) => {
+    if (row.ctr !== 0) return undefined
     let best: number | undefined
     keys.forEach((key, j) => {
       if (j === i || !isTypingPrefix(keys[i] ?? '', key)) return
-      if (best === undefined || (rows[j]?.hits ?? 0) > (rows[best]?.hits ?? 0)) best = j
+      if (best === undefined || hitsOf(j) > hitsOf(best)) best = j
     })
-    return best
+    return hitsOf(best) > row.hits ? best : undefined
   })
-  const target = (i: number): number => {
-    let at = i
-    // Each step lengthens the text, so the chain ends.
-    while (into[at] !== undefined) at = into[at] as number
-    return at
-  }
-  const prefixes = new Map<number, string[]>()
+  const folded = new Map<number, SearchRow[]>()
   rows.forEach((row, i) => {
-    if (into[i] === undefined) return
-    const t = target(i)
-    prefixes.set(t, [...(prefixes.get(t) ?? []), row.searchQuery])
+    const t = into[i]
+    if (t !== undefined) folded.set(t, [...(folded.get(t) ?? []), row])
   })
-  return rows.flatMap((row, i) => {
+  const queries = rows.flatMap((row, i): SearchQuery[] => {
     if (into[i] !== undefined) return []
-    const folded = prefixes.get(i)
-    return [folded ? { ...row, prefixes: folded } : { ...row }]
+    const prefixes = folded.get(i)
+    return [prefixes ? withPrefixes(row, prefixes) : { ...row }]
   })
+  return queries.sort((a, b) => b.hits - a.hits)
+}
+
+/** A query with the rows that were it half typed: their hits added, nobody's clicks lost. */
+function withPrefixes(row: SearchRow, prefixes: readonly SearchRow[]): SearchQuery {
+  const hits = prefixes.reduce((n, p) => n + p.hits, row.hits)
+  return {
+    ...row,
+    hits,
+    ctr: hits === 0 ? row.ctr : (row.ctr * row.hits) / hits,
+    prefixes: prefixes.map(p => p.searchQuery)
+  }
 }
 
 export interface ContentGaps {

@@ -35,6 +35,8 @@ export type Suggestion =
       hits: number
       /** Up to 3 phrasings of the topic, most searched first (the first is `query`). */
       phrasings: string[]
+      /** The topic's phrasings, all counted in `hits` (`phrasings` holds up to 3). */
+      variants?: number
       /** The typing prefixes folded into it. */
       prefixes: string[]
       /** A fix for it was merged before this period began (the numbers still say so). */
@@ -61,6 +63,8 @@ export type Suggestion =
       count: number
       /** Up to 3 phrasings of the topic, most asked first (the first is `question`). */
       phrasings: string[]
+      /** The topic's phrasings, all counted in `count` (`phrasings` holds up to 3). */
+      variants?: number
       after?: FixState
     }
   | {
@@ -197,6 +201,7 @@ function gapSuggestions(
     query: t.text,
     hits: t.total,
     phrasings: t.phrasings,
+    variants: t.variants,
     prefixes: t.rows.flatMap(q => q.prefixes ?? [])
   }))
 }
@@ -210,31 +215,29 @@ function topics<T>(
   textOf: (row: T) => string,
   countOf: (row: T) => number,
   min: number
-): (Topic<T> & { text: string; phrasings: string[] })[] {
+): (Topic<T> & { text: string; phrasings: string[]; variants: number })[] {
   return byTopic(
     rows.filter(row => textOf(row).trim() !== ''),
     textOf,
     countOf
   )
     .filter(t => t.total >= min)
-    .map(t => ({
-      ...t,
-      text: t.rows[0] ? textOf(t.rows[0]) : '',
-      phrasings: phrasings(t.rows.map(textOf))
-    }))
+    .map(t => {
+      const all = phrasings(t.rows.map(textOf))
+      const text = t.rows[0] ? textOf(t.rows[0]) : ''
+      return { ...t, text, phrasings: all.slice(0, MAX_PHRASINGS), variants: all.length }
+    })
 }
 
-/** Up to 3 phrasings, as readers typed them, each once (as the report shows them). */
+/** The phrasings, as readers typed them, each once (as the report shows them). */
 function phrasings(texts: readonly string[]): string[] {
   const seen = new Set<string>()
-  return texts
-    .filter(text => {
-      const shown = oneLine(text)
-      if (shown === '' || seen.has(shown)) return false
-      seen.add(shown)
-      return true
-    })
-    .slice(0, MAX_PHRASINGS)
+  return texts.filter(text => {
+    const shown = oneLine(text)
+    if (shown === '' || seen.has(shown)) return false
+    seen.add(shown)
+    return true
+  })
 }
 
 /** Per 1,000 views: what ranks the pages when their views are known. */
@@ -298,7 +301,8 @@ function questionSuggestions(assistant: AssistantSection | undefined): Suggestio
     id: questionId(t.text),
     question: t.text,
     count: t.total,
-    phrasings: t.phrasings
+    phrasings: t.phrasings,
+    variants: t.variants
   }))
 }
 

@@ -18,6 +18,7 @@ import {
 import { messageOf } from '../errors.js'
 import type { Operation } from '../report/check.js'
 import type { Probe } from './probes.js'
+import { FEEDBACK_FILTER } from './feedback-filter.js'
 
 /** The probe ended because `max-requests` or the check's 8 were spent: it was not sent. */
 export function notSent(p: Probe): boolean {
@@ -45,7 +46,8 @@ const TITLES: Record<Operation, string> = {
   feedback: 'Analytics: feedback by page',
   assistant: 'Analytics: assistant questions',
   'caller-stats': 'Analytics: assistant callers',
-  agent: 'Agent API'
+  agent: 'Agent API',
+  'feedback-comments': FEEDBACK_FILTER
 }
 
 const failedWith = (p: Probe, status: number): boolean =>

@@ -4,7 +4,8 @@
 // rate-limit headers): counts and forms only, never a row's content or a secret.
 import type { Deadline } from '../deadline.js'
 import { jobUrlPath } from '../agent/wait.js'
-import { AnalyticsApi, type JsonGetter } from '../service/analytics.js'
+import { AnalyticsApi, type JsonGetter, type PageComment } from '../service/analytics.js'
+import { isOpen } from '../analytics/sections/feedback.js'
 import type { Operation, ProfileEntry } from '../report/check.js'
 import type { Answered, ServiceClient } from '../service/client.js'
 import { BudgetError, ServiceError } from '../service/errors.js'
@@ -103,6 +104,11 @@ export class Prober {
         this.probe('caller-stats', async () => {
           await api.callerStats(range)
           return {}
+        }),
+      'feedback-comments': () =>
+        this.probe('feedback-comments', async () => {
+          const rows = await api.feedbackComments(range, 10)
+          return { rows: rows.length, statusFilter: statusFilterShown(rows) }
         })
     }
   }
@@ -158,4 +164,10 @@ function pagesShape(page: { visitors: { total: number }[]; hasMore: boolean }): 
 function order(values: number[]): Pick<Shape, 'sorted'> {
   if (values.length < 2) return {}
   return { sorted: values.every((v, i) => i === 0 || v <= values[i - 1]!) }
+}
+
+/** What written comments asked with the `status` filter show of it (feedback-filter.ts). */
+function statusFilterShown(rows: readonly PageComment[]): ProfileEntry['statusFilter'] {
+  if (!rows.some(r => r.status !== undefined)) return 'unknown'
+  return rows.every(isOpen) ? 'honoured' : 'ignored'
 }

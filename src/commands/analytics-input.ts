@@ -5,6 +5,7 @@ import type { SectionInput } from '../analytics/sections/section.js'
 import type { DateRange } from '../period.js'
 import { AnalyticsApi } from '../service/analytics.js'
 import { MAX_PAGES } from '../service/pages.js'
+import { instructionText } from '../public-text.js'
 import type { AnalyticsSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 
@@ -24,7 +25,8 @@ export function sectionInput(
     maxPages: maxPagesOf(s),
     concurrency: s.concurrency,
     deadline: ctx.deadline,
-    onWarning: line => core.warning(line)
+    // The readers' warnings quote the service (a page path sent twice): cleaned as public text.
+    onWarning: line => core.warning(instructionText(line))
   }
 }
 

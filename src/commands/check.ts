@@ -17,6 +17,7 @@ import type { CheckSettings } from '../settings.js'
 import { saysProjectUnknown } from '../service/hints.js'
 import { CHECK_MAX_REQUESTS, Prober, type Probe } from '../check/probes.js'
 import { ANALYTICS, checkLines, isProjectUnknown, notSent, rightsLine } from '../check/lines.js'
+import { asksFeedbackFilter, feedbackFilterLine } from '../check/feedback-filter.js'
 import type { CommandContext } from './context.js'
 import { codePullRequest } from './job-notify.js'
 
@@ -34,6 +35,7 @@ export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void
   const probes = await probeAll(prober, s.jobPath)
   const lines = [
     ...checkLines(s.apiKey, s.projectId, probes),
+    feedbackFilterLine(probes),
     await tokenLine(ctx),
     ...(await notifyLines(ctx)),
     proxyLine(ctx.proxies)
@@ -97,6 +99,7 @@ async function probeAll(prober: Prober, jobPath: string): Promise<Probe[]> {
     if (status === 429 || notSent(p)) stopAnalytics = true
   }
   probes.push(await prober.agent(jobPath))
+  if (asksFeedbackFilter(probes)) probes.push(await ask['feedback-comments']())
   return probes
 }
 

@@ -69,6 +69,13 @@ export function knownTotals(
       : records?.totals(range)
 }
 
+/** The pages a fix was asked for on: what the fix did needs their views. */
+export function fixedPages(records: ReportRecords | undefined): string[] {
+  return [...(records?.fixes.keys() ?? [])].flatMap(id =>
+    id.startsWith('page:') ? [id.slice(5)] : []
+  )
+}
+
 /** The most pull requests a report looks up: the newest fixes asked for. */
 const MAX_FIX_LOOKUPS = 20
 
@@ -98,27 +105,38 @@ export async function fixStates(
 }
 
 /**
- * The suggestions of the newest earlier report (another range) and what became of each; then
- * those the data raises again but a fix holds back (`held`), so a fix's pull request is followed
- * until the report suggests the thing again or stops raising it.
+ * The suggestions of the newest earlier report (another range), each with what became of it when
+ * a `/docs-agent fix N` asked for it from that report (its answer written after the report);
+ * then those the data raises again but a fix holds back (`held`), so a fix's pull request is
+ * followed until the report suggests the thing again or stops raising it; none whose pull
+ * request "What the fix did" already follows (`followed`).
  */
 export function earlierSuggestions(
   records: ReportRecords | undefined,
   range: DateRange,
   fixes: ReadonlyMap<string, FixState>,
-  held: Suggested['held']
+  held: Suggested['held'],
+  followed: ReadonlySet<number> = new Set()
 ): EarlierSuggestion[] {
   // Newest by range first: the newest report of a range that ended by this one's end.
   const last = records?.reports.find(
     r =>
       !sameRange(r.range, range) && (range.dateTo === undefined || r.range.dateTo <= range.dateTo)
   )
+  // When that range was first posted: a re-run may write a new comment of it (a hidden series).
+  const posted = Math.min(
+    ...(records?.reports ?? [])
+      .filter(r => last && sameRange(r.range, last.range))
+      .map(r => r.commentId)
+  )
   const listed: EarlierSuggestion[] = (last?.suggestions ?? []).map(s => {
-    const fix = fixes.get(s.id)
+    const asked = records?.fixes.get(s.id)
+    const fix = asked && asked.commentId > posted ? fixes.get(s.id) : undefined
     return { n: s.n, id: s.id, subject: s.subject, ...(fix ? { fix } : {}) }
   })
   const more = held
     .filter(h => !listed.some(e => e.id === h.suggestion.id))
+    .filter(h => h.fix.pr === undefined || !followed.has(h.fix.pr))
     .map(h => ({ id: h.suggestion.id, subject: subjectOf(h.suggestion), fix: h.fix }))
   return [...listed, ...more]
 }

@@ -3,7 +3,7 @@
 // too, and each one would push the reset further away). And why a report is incomplete.
 import * as core from '@actions/core'
 import { readAssistant } from '../analytics/sections/assistant.js'
-import { readFeedback } from '../analytics/sections/feedback.js'
+import { readFeedbackRows } from '../analytics/sections/feedback-rows.js'
 import { readSearches } from '../analytics/sections/searches.js'
 import type { Section, SectionOutcome } from '../analytics/sections/outcome.js'
 import type { RunLimit, SectionFailure, SectionInput } from '../analytics/sections/section.js'
@@ -18,7 +18,7 @@ const READERS: Record<SectionName, (input: SectionInput) => Promise<Section>> = 
   visitors: readVisitors,
   views: readViews,
   searches: readSearches,
-  feedback: readFeedback,
+  feedback: readFeedbackRows,
   assistant: readAssistant
 }
 
@@ -150,7 +150,8 @@ export function limitOf(stop: Error): RunLimit {
 
 /**
  * The pages other sections show, for the page sections to keep their rows: the visitors' top
- * pages for the views beside them, and the pages with feedback for their views.
+ * pages for the views beside them, the pages with feedback for their views, and the pages a fix
+ * is measured on (what the fix did weighs their 👎 against their views).
  */
 function withShownPaths(
   input: SectionInput,
@@ -163,6 +164,7 @@ function withShownPaths(
     if (x.name === 'visitors' || x.name === 'feedback') return x.top.map(row => row.path)
     return []
   })
+  paths.push(...(input.measuredPaths ?? []))
   return paths.length > 0 ? { ...input, shownPaths: [...new Set(paths)] } : input
 }
 

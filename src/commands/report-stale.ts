@@ -1,10 +1,12 @@
 // Busy pages gone stale: among the pages the report shows (the most viewed, the most 👎), those
 // whose file under `docs-root` last changed longer ago than `stale-after`, by GitHub's history.
 // One GitHub request per page checked, none for a page without a file; checking stops once there
-// are as many as a report can suggest. No service request.
+// are as many as a report can suggest, and no request starts once `wait-timeout` has passed (the
+// pages left are counted as not dated). No service request.
 import * as core from '@actions/core'
 import type { SectionOutcome } from '../analytics/sections/outcome.js'
 import { MAX_SUGGESTIONS, type StalePage } from '../analytics/suggestions.js'
+import { undatedNote } from '../report/suggestions.js'
 import { pageFile } from '../docs-files.js'
 import { GitHubError } from '../github/errors.js'
 import { lastChanged } from '../github/history.js'
@@ -16,6 +18,8 @@ export interface StaleCheck {
   stale: StalePage[]
   /** Pages shown whose file was not found under the docs root: left out. */
   withoutFile: number
+  /** Pages with a file whose history was not asked: `wait-timeout` had passed. */
+  undated: number
 }
 
 /** The pages shown, busiest first: the views table's (else the visitors'), then the most 👎. */
@@ -43,10 +47,10 @@ export async function stalePages(
   sections: readonly SectionOutcome[]
 ): Promise<StaleCheck> {
   const docs = ctx.settings.docs
-  const { octokit } = ctx
-  const result: StaleCheck = { stale: [], withoutFile: 0 }
+  const { octokit, deadline } = ctx
+  const result: StaleCheck = { stale: [], withoutFile: 0, undated: 0 }
   if (!docs || docs.staleAfterMs === 0 || !octokit) return result
-  const before = ctx.deadline.now() - docs.staleAfterMs
+  const before = deadline.now() - docs.staleAfterMs
   let asking = true
   for (const path of shownPages(sections)) {
     const file = pageFile(docs.workspace, docs.docsRoot, path)
@@ -55,6 +59,11 @@ export async function stalePages(
       continue
     }
     if (!asking || result.stale.length >= MAX_SUGGESTIONS) continue
+    // No history request starts after `wait-timeout`: the page is said to be not dated.
+    if (deadline.passed()) {
+      result.undated++
+      continue
+    }
     try {
       const changed = await lastChanged(octokit, ctx.event.owner, ctx.event.repo, file)
       if (changed !== undefined && changed < before)
@@ -66,5 +75,6 @@ export async function stalePages(
       asking = false
     }
   }
+  if (result.undated > 0) core.warning(undatedNote(result.undated))
   return result
 }

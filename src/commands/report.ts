@@ -4,7 +4,7 @@
 // trend, newest period first; then what to fix this week. The comment carries the records the next
 // report takes up. Running out of quota stops everything at once.
 import * as core from '@actions/core'
-import type { SectionOutcome } from '../analytics/sections/outcome.js'
+import type { Section, SectionOutcome } from '../analytics/sections/outcome.js'
 import type { SectionFailure } from '../analytics/sections/section.js'
 import { suggest, type Suggestion } from '../analytics/suggestions.js'
 import { effectJson, subjectsToRecord } from '../analytics/fix-effect.js'
@@ -13,9 +13,16 @@ import { reportKey, type ReportRecords } from '../records/report.js'
 import type { RecordThread } from '../records/thread.js'
 import { periodSpan } from '../report/chart.js'
 import { renderHealthReport, type HealthReport } from '../report/health.js'
-import { instructionFor, type NumberedSuggestion } from '../report/suggestions.js'
+import { instructionFor, subjectOf, type NumberedSuggestion } from '../report/suggestions.js'
 import { BudgetError } from '../service/errors.js'
 import { writeFileAtomic } from '../workspace.js'
+import { messageOf } from '../errors.js'
+import { totalsBefore } from '../analytics/sections/totals.js'
+import {
+  documentTotals,
+  REPORT_FORMAT,
+  REPORT_FORMAT_VERSION
+} from '../analytics/report-document.js'
 import { clip } from '../report/markdown.js'
 import { bytes, chars } from '../report/fit.js'
 import { parseInstant } from '../period.js'
@@ -25,6 +32,7 @@ import { describeRange, sectionInput } from './analytics-input.js'
 import {
   earlierSuggestions,
   effectsOf,
+  fixedPages,
   fixStates,
   knownTotals,
   recall,
@@ -73,7 +81,12 @@ async function readReport(
 ): Promise<ReportRead> {
   const s = ctx.settings
   const known = s.previous ? records?.totals(s.previous) : undefined
-  const input = { ...sectionInput(ctx, { withPrevious: true }), ...(known ? { known } : {}) }
+  const measuredPaths = fixedPages(records)
+  const input = {
+    ...sectionInput(ctx, { withPrevious: true }),
+    ...(known ? { known } : {}),
+    ...(measuredPaths.length > 0 ? { measuredPaths } : {})
+  }
   const sections: SectionOutcome[] = []
   ctx.result.onCancel = signal => {
     const read = sections.filter(x => x.ok).map(x => x.name)
@@ -118,8 +131,15 @@ async function composeReport(
     ...(trend ? { trend } : {}),
     ...(incomplete ? { incomplete } : {}),
     suggestions,
-    earlier: earlierSuggestions(records, s.range, fixes, suggested.held),
+    earlier: earlierSuggestions(
+      records,
+      s.range,
+      fixes,
+      suggested.held,
+      new Set(effects.map(e => e.pr))
+    ),
     ...(ages.withoutFile > 0 ? { pagesWithoutFile: ages.withoutFile } : {}),
+    ...(ages.undated > 0 ? { pagesUndated: ages.undated } : {}),
     effects
   }
   const measured = subjectsToRecord(
@@ -252,12 +272,15 @@ const REASON_JSON_MAX_CHARS = 2000
  * error. Lists are halved until it fits the limit, and `truncated` says so; a failure's reason is
  * clipped, so no answer of the service can push the document past its budget.
  */
-export function reportJson(report: HealthReport, maxBytes = REPORT_JSON_MAX_BYTES): string {
+export function reportJson(
+  report: HealthReport,
+  maxBytes = REPORT_JSON_MAX_BYTES,
+  commentUrl?: string
+): string {
   let keep = Infinity
   for (;;) {
     const doc = {
-      range: report.range,
-      ...(report.previous ? { previous: report.previous } : {}),
+      ...documentHead(report),
       requests: report.requests,
       ...(report.incomplete ? { incomplete: report.incomplete } : {}),
       sections: report.sections.map(x => cutLists(x, keep)),
@@ -266,17 +289,37 @@ export function reportJson(report: HealthReport, maxBytes = REPORT_JSON_MAX_BYTE
         n: x.n,
         id: x.id,
         kind: x.kind,
+        subject: subjectOf(x),
         instruction: x.instruction,
         ...(x.times !== undefined ? { times: x.times } : {}),
         ...(x.kind === 'stale' ? { lastChanged: new Date(x.lastChanged).toISOString() } : {})
       })),
       ...(report.pagesWithoutFile ? { pagesWithoutFile: report.pagesWithoutFile } : {}),
+      ...(report.pagesUndated ? { pagesUndated: report.pagesUndated } : {}),
       fixEffects: (report.effects ?? []).map(effectJson),
-      ...(keep < Infinity ? { truncated: true } : {})
+      ...(keep < Infinity ? { truncated: true } : {}),
+      ...(commentUrl ? { commentUrl } : {})
     }
     const json = JSON.stringify(doc)
     if (Buffer.byteLength(json) <= maxBytes || keep === 0) return json
     keep = keep === Infinity ? longestList(report.sections) >> 1 : keep >> 1
+  }
+}
+
+/**
+ * What a roll-up reads of the file (analytics/report-document.ts): its format and version, the
+ * project, the range, when it was made, and the totals as the overview shows them.
+ */
+function documentHead(report: HealthReport) {
+  return {
+    format: REPORT_FORMAT,
+    version: REPORT_FORMAT_VERSION,
+    project: report.projectId,
+    range: report.range,
+    ...(report.previous ? { previous: report.previous } : {}),
+    generatedAt: new Date(report.generatedAt).toISOString(),
+    totals: documentTotals(report.sections),
+    ...(report.previous ? { totalsBefore: totalsBefore(report.sections) } : {})
   }
 }
 
@@ -291,25 +334,39 @@ function trendJson(t: Trend) {
 
 function cutLists(x: SectionOutcome, keep: number): object {
   if (!x.ok) return { ...x, reason: clip(x.reason, REASON_JSON_MAX_CHARS) }
-  // The assistant's answered questions serve the content gaps; the report does not show them.
-  if (x.name === 'assistant') {
-    const shown = { ...x, answered: undefined }
-    return keep === Infinity ? shown : { ...shown, top: x.top.slice(0, keep) }
-  }
-  if (keep === Infinity) return x
+  const shown = shownOnly(x)
+  if (keep === Infinity) return shown
   switch (x.name) {
     case 'searches':
-      return { ...x, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) }
+      return { ...shown, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) }
     case 'visitors':
     case 'views':
       return {
-        ...x,
+        ...shown,
         top: x.top.slice(0, keep),
         ...(x.shown ? { shown: x.shown.slice(0, keep) } : {}),
         ...(x.previousRows ? { previousRows: x.previousRows.slice(0, keep) } : {})
       }
     case 'feedback':
-      return { ...x, top: x.top.slice(0, keep) }
+    case 'assistant':
+      return { ...shown, top: x.top.slice(0, keep) }
+  }
+}
+
+/**
+ * A section as the report shows it: the assistant's answered questions serve the content gaps,
+ * and every row read serves what a fix did (analytics/fix-effect.ts); neither is shown.
+ */
+function shownOnly(x: Section): object {
+  switch (x.name) {
+    case 'assistant':
+      return { ...x, answered: undefined, topics: undefined }
+    case 'searches':
+      return { ...x, queries: undefined }
+    case 'feedback':
+      return { ...x, rows: undefined }
+    default:
+      return x
   }
 }
 
@@ -342,6 +399,27 @@ function setComment(
       core.notice(
         `This report is incomplete, so it was not posted: the report of this range already on the issue (${ref.url}) stays as it is.`
       )
+    else await withCommentUrl(s, report, ref.url)
     return ref.url
+  }
+}
+
+/**
+ * The file again, now with the URL of the comment just written: the file is written when the
+ * report is made (so a comment that fails still leaves it) and again once its comment exists, so
+ * that a roll-up can link each project's report.
+ */
+async function withCommentUrl(
+  s: AnalyticsSettings,
+  report: HealthReport,
+  url: string
+): Promise<void> {
+  if (!s.outputFile) return
+  try {
+    await writeFileAtomic(s.outputFile.absolute, `${reportJson(report, undefined, url)}\n`)
+  } catch (err) {
+    core.warning(
+      `Could not add the comment's URL to \`output-file\` (${s.outputFile.path}): ${messageOf(err)}`
+    )
   }
 }

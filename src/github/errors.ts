@@ -1,5 +1,6 @@
 // GitHub's failures as the log may show them: the call, the status, GitHub's words (no stack, no
 // token), and what to change when the token may not write. Every REST call goes through call().
+import { oneLine } from '../public-text.js'
 import { redact } from '../secrets.js'
 import { networkOf, type NetworkCause } from '../network.js'
 
@@ -63,7 +64,8 @@ function errorDetail(error: unknown): {
 
 function cleanDetail(text: string): string {
   return (
-    redact(text)
+    // Cleaned as text from the public: nothing hidden reaches a log line or an annotation.
+    oneLine(redact(text))
       // octokit appends " - <documentation_url>", which is noise in a log line.
       .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
       // Never echo anything that looks like a credential.

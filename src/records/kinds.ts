@@ -112,6 +112,14 @@ export const RECORD_KINDS = {
     lives: 'The pull request or issue it is posted on.',
     writer: 'commands/visitors.ts (records/report.ts visitorsKey).',
     readers: 'upsert (one comment per range).'
+  },
+  rollup: {
+    parts: ['project', 'from', 'to'],
+    says: 'This comment is the roll-up of many projects over that range (`project` is `*`).',
+    lives: 'The issue or pull request the roll-up is posted on.',
+    writer:
+      'commands/rollup.ts, signed with a public key: a roll-up has no API key (records/rollup.ts).',
+    readers: 'upsert (one comment per range); nothing else trusts it.'
   }
 } as const satisfies Record<string, KindSpec>
 

@@ -34,6 +34,8 @@ export interface StoredReport {
 export interface StoredFix {
   id: string
   at: number
+  /** The answer's comment: one written after a report's comment answered a `fix N` on it. */
+  commentId: number
   pr?: number
 }
 
@@ -180,7 +182,7 @@ export async function readReportRecords(
   const fixes = new Map<string, StoredFix>()
   const totals = new Map<string, PeriodTotals>()
   const measures = new Map<string, SubjectNumbers>()
-  for (const { key, at } of read) {
+  for (const { key, at, comment } of read) {
     const t = parseRecord('totals', key)
     const m = parseRecord('measure', key)
     const f = parseRecord('fix', key)
@@ -194,7 +196,7 @@ export async function readReportRecords(
       if (n && !measures.has(where)) measures.set(where, n)
     } else if (f?.project === projectId && f.id !== '' && !fixes.has(f.id)) {
       const pr = /^[1-9]\d{0,15}$/.test(f.pr) ? Number(f.pr) : undefined
-      fixes.set(f.id, { id: f.id, at, ...(pr ? { pr } : {}) })
+      fixes.set(f.id, { id: f.id, at, commentId: comment.id, ...(pr ? { pr } : {}) })
     }
   }
   return {

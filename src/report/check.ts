@@ -9,7 +9,14 @@ import { fitMarkdown, type Room } from './fit.js'
 import { shortRange } from './range.js'
 
 export type Operation =
-  'visitors' | 'views' | 'searches' | 'feedback' | 'assistant' | 'caller-stats' | 'agent'
+  | 'visitors'
+  | 'views'
+  | 'searches'
+  | 'feedback'
+  | 'assistant'
+  | 'caller-stats'
+  | 'agent'
+  | 'feedback-comments'
 
 /** What one operation answered: the `service-profile` entry. */
 export interface ProfileEntry {
@@ -27,6 +34,11 @@ export interface ProfileEntry {
   sorted?: boolean
   /** Rate-limit headers of the last answer, as sent (redacted, clipped). */
   rateLimit?: Record<string, string>
+  /**
+   * Written feedback asked with `status=pending,in_progress`: every row sent was pending or in
+   * progress, some were not (the filter is ignored), or no row tells.
+   */
+  statusFilter?: 'honoured' | 'ignored' | 'unknown'
 }
 
 /** One line of the check: our words in `seen` and `fix` (Markdown), the service's in `said`. */

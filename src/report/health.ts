@@ -26,7 +26,12 @@ import { previousLabel, shortRange } from './range.js'
 import type { Trend, TrendSeries } from '../analytics/trend.js'
 import { trendBlock } from './chart.js'
 import { sectionTables, isEmpty, type ReadSection } from './health-tables.js'
-import { suggestionsBlock, type EarlierSuggestion, type NumberedSuggestion } from './suggestions.js'
+import {
+  suggestionsBlock,
+  undatedNote,
+  type EarlierSuggestion,
+  type NumberedSuggestion
+} from './suggestions.js'
 import { contentGaps } from '../analytics/search-gaps.js'
 import type { FixEffect } from '../analytics/fix-effect.js'
 import { effectBlock } from './fix-effect.js'
@@ -54,6 +59,8 @@ export interface HealthReport {
   earlier?: EarlierSuggestion[]
   /** Pages shown whose file was not found under `docs-root`: not checked for age. */
   pagesWithoutFile?: number
+  /** Pages with a file the stale-page check could not date: `wait-timeout` ran out. */
+  pagesUndated?: number
   /** What each fix merged in the last periods did (no request: the rows read and the records). */
   effects?: FixEffect[]
   /**
@@ -98,6 +105,7 @@ function render(r: HealthReport, rows: number, cut: boolean): string {
     readNotes(r.sections),
     trendOf(r),
     suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range, r.pagesWithoutFile),
+    r.pagesUndated ? `_${undatedNote(r.pagesUndated)}_` : '',
     effectBlock(r.effects ?? [], r.range, r.generatedAt),
     sectionTables(r, rows)
   ].filter(Boolean)
@@ -145,7 +153,7 @@ function trendOf(r: HealthReport): string {
 // The overview: one row per section, the answer first, the change marked for the docs
 
 /** Whether more is good for the docs, bad, or neither (more searches say nothing alone). */
-type Direction = 'up-is-better' | 'up-is-worse' | 'neutral'
+export type Direction = 'up-is-better' | 'up-is-worse' | 'neutral'
 
 // A change is marked only when it matters: analytics/marks.ts holds the rule
 // (docs/weekly-report.md states it).
@@ -173,7 +181,7 @@ function overview(r: HealthReport): string {
 }
 
 /** "+20.0% 🟢": a relative change with its mark; '' with nothing to compare with. */
-function change(now: number, before: number | undefined, direction: Direction): string {
+export function change(now: number, before: number | undefined, direction: Direction): string {
   if (before === undefined) return ''
   const text = formatPercentChange(now, before)
   if (text === undefined) return now > 0 ? 'none before' : ''

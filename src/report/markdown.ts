@@ -37,14 +37,34 @@ const ENTITIES: Readonly<Record<string, string>> = {
   $: '&#36;', // GitHub renders $…$ as math
   '#': `&#35;${JOINER}`, // headings, #123 and org/repo#1 references
   '@': `&#64;${JOINER}`, // @mentions and e-mail autolinks
-  ':': `&#58;${JOINER}` // only matched before "//": breaks https:// autolinks
+  // Only matched before "//" (breaks https:// autolinks) or opening a `:shortcode:` (no emoji).
+  ':': `&#58;${JOINER}`
 }
 
-const SPECIAL_CHARS = /[&<>|\\`*_[\]()!~$#@]|:(?=\/\/)|(?<=www)\.|(?<=\bgh)-(?=\d)/gi
+/**
+ * A run of 7 or more hexadecimal characters standing alone: GitHub links one of 7 to 40 as a
+ * commit of the repository (`deadbeefcafe1234`). Broken every HEX_PIECE characters, no piece is
+ * long enough to be one.
+ */
+const HEX_RUN = '(?<!\\w)[0-9a-f]{7,}(?!\\w)'
+const HEX_PIECE = 6
+
+/**
+ * Where an emoji shortcode opens: a name that starts with a letter (`:smile:`), digits then a
+ * letter (`:8ball:`), `:+1:`, `:-1:`, or one of the two all-digit names; a clock time
+ * (`12:30:00+02:00`) is left alone.
+ */
+const SHORTCODE = '[a-z][\\w+-]*:|\\d+[a-z_][\\w+-]*:|[+-]1:|100:|1234:'
+
+const SPECIAL_CHARS = new RegExp(
+  `[&<>|\\\\\`*_[\\]()!~$#@]|:(?=\\/\\/|${SHORTCODE})|(?<=www)\\.|(?<=\\bgh)-(?=\\d)|${HEX_RUN}`,
+  'gi'
+)
 
 function escapeChar(c: string): string {
   if (c === '.') return `${JOINER}.` // "www." stays text, not a link
   if (c === '-') return `-${JOINER}` // only matched in "GH-1": no reference to issue 1
+  if (c.length >= 7) return c.replace(new RegExp(`.{${HEX_PIECE}}(?=.)`, 'g'), `$&${JOINER}`)
   return ENTITIES[c] ?? c
 }
 
@@ -60,7 +80,8 @@ function escapeLineStart(s: string): string {
 /**
  * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line cleaned as
  * all text from the public is (public-text.ts: nothing invisible, no control character), safe in
- * a GFM table cell and in running text, with no HTML, links, mentions, references or emphasis.
+ * a GFM table cell and in running text, with no HTML, links, mentions, references, commit links,
+ * emoji shortcodes or emphasis.
  * Only for interpolated values: the action's own Markdown is written as Markdown.
  */
 export function escapeText(s: string): string {

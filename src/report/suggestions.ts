@@ -1,13 +1,16 @@
-// "What to fix this week" (or month, by the range's length): the suggestions in words. Each has a line of evidence for the reader
-// and an instruction for the docs agent, shown in full: `/docs-agent fix N` sends exactly that
-// text (from the report's signed record, never from the comment's visible text). Then what
-// became of the last report's suggestions. Every query, path and question is text from the public
-// (public-text.ts): cleaned once, it stands in the instruction's data block, JSON-quoted on a line
-// of its own, and the report shows that line as code.
+// "What to fix this week" (or month, by the range's length): the suggestions in words. Each one's
+// first line names its subject in the readers' own words (quoted, inert) with the number that
+// makes it a suggestion; a page's written comments follow, quoted one a line. The instruction
+// each carries for the docs agent sits in one fold below them, shown whole: `/docs-agent fix N`
+// sends exactly that text (from the report's signed record, never from the comment's visible
+// text). Then what became of the last report's suggestions that someone took. Every query, path
+// and question is text from the public (public-text.ts): cleaned once, it stands in the
+// instruction's data block, JSON-quoted on a line of its own, and the report shows that line as
+// code.
 import type { FixState, Suggestion } from '../analytics/suggestions.js'
 import { isoDay, type DateRange } from '../period.js'
 import { dataBlock, DATA_LABEL_END, oneLine, publicText } from '../public-text.js'
-import { clip, clipMiddle, escapeText, formatNumber, plural } from './markdown.js'
+import { clip, clipMiddle, details, escapeText, formatNumber, plural } from './markdown.js'
 import { nthPeriod, shortRange, thisPeriod } from './range.js'
 
 /**
@@ -16,14 +19,17 @@ import { nthPeriod, shortRange, thisPeriod } from './range.js'
  */
 export type NumberedSuggestion = Suggestion & { n: number; instruction: string; times?: number }
 
-/** A suggestion of the report before (numbered as it was there), and what became of it. */
+/**
+ * A suggestion of the report before (numbered as it was there), and what became of it; or, with
+ * no number, one the data raises again that a fix asked for earlier holds back.
+ */
 export interface EarlierSuggestion {
   n?: number
   /** The suggestion's subject id (`gap:…`, `page:…`, `question:…`). */
   id: string
   /** The query, path or question as the report showed it (untrusted text). */
   subject: string
-  /** Undefined: nobody asked the agent to fix it. */
+  /** Undefined: nobody asked the agent to fix it from that report (`fix N` after it). */
   fix?: FixState
 }
 
@@ -34,51 +40,48 @@ const PATH_MAX_CHARS = 90
 const COMMENT_MAX_CHARS = 120
 
 /**
- * The instruction for the docs agent: the action's words on the first line, short (the report
- * shows it as the suggestion itself), then what readers typed in a data block (public-text.ts):
- * the subject on one line, the topic's phrasings or the page's comments on one more. Sent as it
- * is shown, and the report's record holds exactly it.
+ * The instruction for the docs agent: the action's words on the first line, short, then what
+ * readers typed in a data block (public-text.ts), one value a line: the topic's phrasings, or the
+ * page and each comment written on it. Sent as it is shown, and the report's record holds
+ * exactly it.
  */
 export function instructionFor(s: Suggestion, range: DateRange, now: number): string {
   const when = shortRange(range, now)
   const again = s.after?.pr ? ` Pull request #${s.after.pr}, merged before, did not settle it.` : ''
-  const block = (label: string, values: [string, string | string[]][]): string =>
+  const block = (label: string, values: [string, string][]): string =>
     `${sentenceOf(s, when)}${again}\n\n${dataBlock(label, values)}`
   switch (s.kind) {
     case 'gap':
-      return block('What readers typed', [topicValue('query', 'queries', s.phrasings, s.query)])
+      return block('What readers typed', phrasingValues('query', s.phrasings, s.query))
     case 'page':
       return block(s.comments?.length ? 'The page and what readers wrote' : 'The page', [
         ['path', subjectOf(s)],
-        ...(s.comments?.length
-          ? [
-              ['comments', s.comments.map(c => publicText(c, COMMENT_MAX_CHARS))] as [
-                string,
-                string[]
-              ]
-            ]
-          : [])
+        ...shownComments(s).map((c): [string, string] => ['comment', c])
       ])
     case 'question':
-      return block('What readers asked the assistant', [
-        topicValue('question', 'questions', s.phrasings, s.question)
-      ])
+      return block(
+        'What readers asked the assistant',
+        phrasingValues('question', s.phrasings, s.question)
+      )
     case 'stale':
       return block('The page', [['path', subjectOf(s)]])
   }
 }
 
-/** One phrasing as a value, several as one list (the first is the subject). */
-function topicValue(
-  one: string,
-  many: string,
+/** A topic's phrasings, one value each (the first is the subject), or the subject alone. */
+function phrasingValues(
+  name: 'query' | 'question',
   phrasings: readonly string[],
   subject: string
-): [string, string | string[]] {
-  const max = one === 'query' ? QUERY_MAX_CHARS : QUESTION_MAX_CHARS
-  return phrasings.length > 1
-    ? [many, phrasings.map(p => publicText(p, max))]
-    : [one, publicText(subject, max)]
+): [string, string][] {
+  const max = name === 'query' ? QUERY_MAX_CHARS : QUESTION_MAX_CHARS
+  const texts = phrasings.length > 1 ? phrasings : [subject]
+  return texts.map(p => [name, publicText(p, max)])
+}
+
+/** A page's written comments as sent and quoted: cleaned, each cut at 120 characters. */
+function shownComments(s: Suggestion): string[] {
+  return s.kind === 'page' ? (s.comments ?? []).map(c => publicText(c, COMMENT_MAX_CHARS)) : []
 }
 
 /**
@@ -143,8 +146,9 @@ function codeSpan(line: string): string {
 }
 
 /**
- * The block: numbered suggestions, how to start the agent on one, and the states of the last
- * report's suggestions. Empty when there is nothing to say.
+ * The block: the numbered suggestions, each on a line of its own that names its subject (and a
+ * page's comments, quoted one a line), the instructions they carry in one fold, how to start the
+ * agent on one, and what became of the last report's suggestions. Empty with nothing to say.
  */
 export function suggestionsBlock(
   suggestions: readonly NumberedSuggestion[],
@@ -153,41 +157,82 @@ export function suggestionsBlock(
   range: DateRange,
   pagesWithoutFile = 0
 ): string {
-  const blocks: string[] = []
-  if (suggestions.length > 0) {
-    const items = suggestions.map(s => {
-      // Marks of the report's own, before the instruction (which is shown whole after "↳").
-      const again = s.after?.pr
-        ? ` (again after #${s.after.pr})`
-        : s.times !== undefined && s.times > 1
-          ? ` (again, ${nthPeriod(s.times, range)})`
-          : ''
-      return `${s.n}. **${KIND_LABELS[s.kind]}**${again} ↳ ${shownInstruction(s.instruction)}`
-    })
-    blocks.push(`#### What to fix ${thisPeriod(range)}`, items.join('\n'))
-    const notes = [
-      ...(trigger
-        ? [
-            `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
-          ]
-        : []),
-      ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : [])
-    ]
-    // The last report's suggestions taken: a line of the same paragraph (no gap), so the
-    // overview, trend and suggestions stay on one screen.
-    const states = earlierLine(earlier)
-    if (states) notes.push(states)
-    if (notes.length > 0) blocks.push(notes.join('  \n'))
-    return blocks.join('\n\n')
-  }
   const states = earlierLine(earlier)
-  if (states) blocks.push(states)
-  return blocks.join('\n\n')
+  if (suggestions.length === 0) return states
+  const notes = [
+    ...(trigger
+      ? [
+          `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
+        ]
+      : []),
+    ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : []),
+    // A line of the same paragraph (no gap), so the overview, trend and suggestions stay on one
+    // screen.
+    ...(states ? [states] : [])
+  ]
+  const sent = suggestions.map(s => `${s.n}. ${shownInstruction(s.instruction)}`)
+  return [
+    `#### What to fix ${thisPeriod(range)}`,
+    suggestions.map(s => itemOf(s, range)).join('\n'),
+    details('The instructions, as the docs agent gets them', sent.join('\n')),
+    ...(notes.length > 0 ? [notes.join('  \n')] : [])
+  ].join('\n\n')
+}
+
+/** The readers' words on a suggestion's first line, clipped: the fold holds them whole. */
+const LINE_SUBJECT_MAX_CHARS = 48
+
+/**
+ * "1. **Search gap** “error rate limit” (+1 phrasing) · 577 searches, no click": the subject in
+ * the readers' own words and the number that makes it a suggestion, then the report's own marks;
+ * a page's written comments under it, quoted, one a line, as the instruction carries them.
+ */
+function itemOf(s: NumberedSuggestion, range: DateRange): string {
+  const subject = inlineSubject(
+    s.kind === 'page' || s.kind === 'stale',
+    subjectOf(s),
+    LINE_SUBJECT_MAX_CHARS
+  )
+  const others =
+    s.kind === 'gap' || s.kind === 'question' ? (s.variants ?? s.phrasings.length) - 1 : 0
+  const more = others > 0 ? ` (+${plural(others, 'phrasing')})` : ''
+  const again = s.after?.pr
+    ? ` (again after #${s.after.pr})`
+    : s.times !== undefined && s.times > 1
+      ? ` (again, ${nthPeriod(s.times, range)})`
+      : ''
+  const head = `${s.n}. **${KIND_LABELS[s.kind]}** ${subject}${more} · ${evidenceOf(s)}${again}`
+  return [head, ...shownComments(s).map(c => `   “${escapeText(c)}”`)].join('  \n')
+}
+
+/** The number that makes it a suggestion, in a few words. */
+function evidenceOf(s: Suggestion): string {
+  switch (s.kind) {
+    case 'gap':
+      return `${plural(s.hits, 'search', 'searches')}, no click`
+    case 'page':
+      return `${formatNumber(s.thumbsDown)} 👎, ${formatNumber(s.thumbsUp)} 👍${s.views !== undefined ? `, ${plural(s.views, 'view')}` : ''}`
+    case 'question':
+      return `asked ${plural(s.count, 'time')}, unanswered`
+    case 'stale': {
+      const seen = [
+        ...(s.views !== undefined ? [plural(s.views, 'view')] : []),
+        ...(s.thumbsDown !== undefined ? [`${formatNumber(s.thumbsDown)} 👎`] : [])
+      ]
+      return [...seen, `unchanged since ${isoDay(s.lastChanged)}`].join(', ')
+    }
+  }
 }
 
 /** Pages whose age could not be told: their file is not under the docs root. */
 function withoutFileNote(n: number): string {
   return `_${n === 1 ? '1 page shown has' : `${n} pages shown have`} no file under \`docs-root\`: not checked for age._`
+}
+
+/** A stale-page check cut short by the time allowed: how many pages it could not date. */
+export function undatedNote(pages: number): string {
+  const which = pages === 1 ? '1 page shown was' : `${pages} pages shown were`
+  return `The time allowed (\`wait-timeout\`) ran out while pages were checked for age: ${which} not dated, and may be stale.`
 }
 
 function stateOf(fix: FixState | undefined): string {
@@ -235,25 +280,38 @@ const shownSubject = (e: EarlierSuggestion): string =>
   inlineSubject(e.id.startsWith('page:'), e.subject, 40)
 
 /**
- * What became of the last report's suggestions that someone took, by subject (never by the last
- * report's numbers, which this report's own 1–5 would be read as); none taken, no line. Those
- * nobody took are counted only: one the data still raises is marked "suggested again" above.
+ * What became of the last report's suggestions that a `fix N` asked for, by subject (never by the
+ * last report's numbers, which this report's own 1–5 would be read as), each once, those of one
+ * pull request together; none taken, no line. Those nobody took are counted only. Then the fixes
+ * that hold back what the data raises again, each pull request once and none already said.
  */
 function earlierLine(earlier: readonly EarlierSuggestion[]): string {
-  const item = (e: EarlierSuggestion) => `${shownSubject(e)}: ${stateOf(e.fix)}`
   const numbered = earlier.filter(e => e.n !== undefined)
   const taken = numbered.filter(e => e.fix)
   const untaken = numbered.length - taken.length
-  const fixing = earlier.filter(e => e.n === undefined).map(item)
+  const said = new Set(taken.map(e => stateOf(e.fix)))
+  const fixing = earlier.filter(e => e.n === undefined && !said.has(stateOf(e.fix)))
+  const others = untaken === 1 ? 'its other one' : `its other ${untaken}`
   return [
     ...(taken.length > 0
       ? [
-          `_Taken from the last report:_ ${taken.map(item).join(' · ')}` +
-            (untaken > 0
-              ? ` · ${untaken === 1 ? 'its other one' : `its other ${untaken}`} not taken`
-              : '')
+          `_Taken from the last report:_ ${byFix(taken)}` +
+            (untaken > 0 ? ` · ${others} not taken` : '')
         ]
       : []),
-    ...(fixing.length > 0 ? [`_Fixes asked for:_ ${fixing.join(' · ')}`] : [])
+    ...(fixing.length > 0 ? [`_Fixes asked for:_ ${byFix(fixing)}`] : [])
   ].join('  \n')
+}
+
+/** "“rotate key”, /api/auth: #31 open · “webhooks”: #32 merged 2026-11-12": each fix once. */
+function byFix(list: readonly EarlierSuggestion[]): string {
+  const groups = new Map<string, string[]>()
+  for (const e of list) {
+    const state = stateOf(e.fix)
+    const subjects = groups.get(state) ?? []
+    const subject = shownSubject(e)
+    if (!subjects.includes(subject)) subjects.push(subject)
+    groups.set(state, subjects)
+  }
+  return [...groups].map(([state, subjects]) => `${subjects.join(', ')}: ${state}`).join(' · ')
 }

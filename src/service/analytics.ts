@@ -52,7 +52,15 @@ export interface PageComment {
   comment: string
   /** false: written with a 👎. Absent when the service did not say. */
   helpful?: boolean
+  /** Where the team is with it (`pending`, `in_progress`, `resolved`, `dismissed`), if said. */
+  status?: string
 }
+
+/**
+ * The written feedback worth quoting: what the team has not resolved or dismissed in the
+ * dashboard. Asked of the service as its `status` filter (a comma-separated list).
+ */
+export const OPEN_FEEDBACK = ['pending', 'in_progress'] as const
 
 export interface Conversation {
   id: string
@@ -128,9 +136,17 @@ export class AnalyticsApi {
     return this.get('feedback/by-page', { ...range, limit }, checkFeedbackPage, ask)
   }
 
-  /** One page of the page ratings' feedback, those with a written comment kept. */
+  /**
+   * One page of the page ratings' feedback the team has not resolved or dismissed, those with a
+   * written comment kept.
+   */
   feedbackComments(range: DateRange, limit: number): Promise<PageComment[]> {
-    return this.get('feedback', { ...range, source: 'contextual', limit }, checkFeedbackComments)
+    const status = OPEN_FEEDBACK.join(',')
+    return this.get(
+      'feedback',
+      { ...range, source: 'contextual', status, limit },
+      checkFeedbackComments
+    )
   }
 
   conversations(
@@ -336,7 +352,14 @@ export function checkFeedbackComments(body: unknown): PageComment[] {
     const comment = optionalText(r, 'comment', where)
     const path = optionalText(r, 'path', where)
     if (comment === null || path === null || comment.trim() === '') return []
-    return [{ path, comment, ...(typeof r.helpful === 'boolean' ? { helpful: r.helpful } : {}) }]
+    return [
+      {
+        path,
+        comment,
+        ...(typeof r.helpful === 'boolean' ? { helpful: r.helpful } : {}),
+        ...(typeof r.status === 'string' ? { status: r.status } : {})
+      }
+    ]
   })
 }
 

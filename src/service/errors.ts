@@ -4,6 +4,7 @@
 import { STATUS_CODES } from 'node:http'
 import { TimeUpError } from '../errors.js'
 import type { NetworkCause } from '../network.js'
+import { oneLine } from '../public-text.js'
 import { redact } from '../secrets.js'
 import { mayHaveBeenDelivered, type Outcome } from './retry.js'
 import { statusHint } from './hints.js'
@@ -137,6 +138,9 @@ export function requestFailure(
   /** The request in words (operations.ts): the message is read on the run's page. */
   operation = request
 ): ServiceError {
+  // The service's words (an error text, a value a check quoted) cleaned as text from the public:
+  // nothing hidden reaches a log line, an annotation or a comment.
+  failed = { ...failed, why: oneLine(failed.why) }
   const { outcome } = failed
   const status = outcome.kind === 'network' ? undefined : outcome.status
   const tries = attempts > 1 ? ` after ${attempts} attempts` : ''
@@ -205,7 +209,8 @@ export function statusWhy(status: number, text: string): string {
   } catch {
     said = text.trim().startsWith('<') ? '' : text.trim()
   }
-  said = redact(said).replace(/\s+/g, ' ')
+  // Cleaned as text from the public: nothing hidden reaches a log line, an annotation or a reader.
+  said = oneLine(redact(said))
   if (said.length > 500) said = `${said.slice(0, 500)}…`
   return `${status}${reason(status)}${said ? `: ${said}` : ''}`
 }

@@ -6,7 +6,7 @@ import type { CallerStats, Conversation } from '../../service/analytics.js'
 import { readCursorPages } from '../../service/cursor.js'
 import { messageOf } from '../../errors.js'
 import { isGatewayTimeout, weeklyChunks } from '../../service/timeouts.js'
-import { textKey } from '../search-gaps.js'
+import { byTopic, textKey } from '../search-gaps.js'
 import { caveats, type ReadCaveats, type SectionInput } from './section.js'
 import { cursorIncomplete, readWholeOrByWeek, type RangeRead } from './weekly.js'
 
@@ -20,6 +20,13 @@ export interface UnansweredQuestion {
   count: number
   /** The latest timestamp in the group, when the service gave one. */
   lastAskedAt?: string
+}
+
+/** A topic of the questions read (search-gaps.ts topicKey): times asked, times unanswered. */
+export interface QuestionTopic {
+  topic: string
+  asked: number
+  unanswered: number
 }
 
 export interface AssistantSection extends ReadCaveats {
@@ -42,6 +49,12 @@ export interface AssistantSection extends ReadCaveats {
   /** Most asked first, at most `top`. */
   top: UnansweredQuestion[]
   /**
+   * Every topic among the questions read, answered or not: what a fix did is counted among them
+   * all (a question now answered still counts, as 0 unanswered). Not in the JSON; a section
+   * made without it (a test's) has only `top`.
+   */
+  topics?: QuestionTopic[]
+  /**
    * The questions (as `textKey` compares them) answered more often than not: a zero-click
    * search the search bar handed to the assistant, which answered it, is no content gap.
    */
@@ -62,6 +75,7 @@ export async function readAssistant(input: SectionInput): Promise<AssistantSecti
     unanswered: unanswered.length,
     complete: result.complete,
     top: groupQuestions(unanswered).slice(0, input.top),
+    topics: questionTopics(result.items),
     answered: mostlyAnswered(result.items),
     ...caveats(result.notes, cursorIncomplete('Assistant', 'questions', result), result.narrowed)
   }
@@ -77,6 +91,19 @@ export async function readAssistant(input: SectionInput): Promise<AssistantSecti
 function shareOf(questions: readonly Conversation[]): { unanswered: number; read: number } {
   const unanswered = questions.filter(c => c.resolutionStatus === 'unanswered').length
   return { unanswered, read: questions.length }
+}
+
+/** Each topic of the questions read, with how often it was asked and went unanswered. */
+export function questionTopics(questions: readonly Conversation[]): QuestionTopic[] {
+  return byTopic(
+    questions,
+    c => c.query,
+    () => 1
+  ).map(t => ({
+    topic: t.key,
+    asked: t.total,
+    unanswered: t.rows.filter(c => c.resolutionStatus === 'unanswered').length
+  }))
 }
 
 /** The texts of the questions answered more often than they went unanswered. */

@@ -1,13 +1,15 @@
 // The `feedback` section: one request to `feedback/by-page` (it has no cursor), the pages with
 // the most thumbs-down, thumbs-up and code-snippet feedback beside them; and, when a page has a
 // 👎, one request of 100 rows to `feedback` for what readers wrote (the newest comments, those
-// given with a 👎 or without a rating). With `compare`, the previous period's thumbs-down over
+// given with a 👎 or without a rating, that the team has not resolved or dismissed: the request
+// carries `status=pending,in_progress`). With `compare`, the previous period's thumbs-down over
 // the same kind of page, one request.
-import type {
-  AnalyticsApi,
-  FeedbackPage,
-  FeedbackRow,
-  PageComment
+import {
+  OPEN_FEEDBACK,
+  type AnalyticsApi,
+  type FeedbackPage,
+  type FeedbackRow,
+  type PageComment
 } from '../../service/analytics.js'
 import { RateLimitError, ServiceError } from '../../service/errors.js'
 import { ShapeError } from '../../service/schema.js'
@@ -90,7 +92,8 @@ export async function readFeedback(input: SectionInput): Promise<FeedbackSection
 async function readComments(input: SectionInput): Promise<PageComment[] | { note: string }> {
   try {
     const rows = await input.api.feedbackComments(input.range, COMMENTS_LIMIT)
-    return rows.filter(c => c.helpful !== true)
+    // The service filters by status; a row it sent resolved or dismissed anyway is left out too.
+    return rows.filter(c => c.helpful !== true && isOpen(c))
   } catch (err) {
     if (
       err instanceof RateLimitError ||
@@ -101,6 +104,11 @@ async function readComments(input: SectionInput): Promise<PageComment[] | { note
       err instanceof ServiceError && err.status ? `status ${err.status}` : 'not understood'
     return { note: `Written comments not read (${why}).` }
   }
+}
+
+/** Not resolved or dismissed by the team (a row that does not say counts as open). */
+export function isOpen(c: PageComment): boolean {
+  return c.status === undefined || (OPEN_FEEDBACK as readonly string[]).includes(c.status)
 }
 
 /** The one page of feedback, asked again for half as many pages while the gateway times out. */

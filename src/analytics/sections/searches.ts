@@ -1,6 +1,7 @@
 // The `searches` section: the total, the top queries (the service orders them by hits, so the
 // top takes one request when it fits in 100) and, among them, the queries nobody clicked a
-// result for: candidate content gaps, with the typing prefixes of a query folded into it. With
+// result for: candidate content gaps, with the typing prefixes of a query folded into it (their
+// searches added to it). Every query read is kept, for what a fix did. With
 // `compare`, the previous total from a one-row page (or an earlier report's record of it). A
 // range the gateway keeps timing out on is read by weeks, each query's searches added up.
 import type { SearchRow } from '../../service/analytics.js'
@@ -30,6 +31,12 @@ export interface SearchesSection extends ReadCaveats {
   top: SearchQuery[]
   /** Queries with `ctr` 0 among those read (prefixes folded), most hits first, at most `top`. */
   gaps: SearchQuery[]
+  /**
+   * Every query read, prefixes folded, most hits first: what a fix did is counted among them
+   * all (a query people now click, or one below the top shown, still counts). Not in the JSON;
+   * a section made without it (a test's) has only `top` and `gaps`.
+   */
+  queries?: SearchQuery[]
   /** Queries read (rows of the log); gaps are found only among them. */
   read: number
   /** Rows among those read that were the typing prefix of another query, folded into it. */
@@ -67,11 +74,7 @@ export async function readSearches(input: SectionInput): Promise<SearchesSection
     input.onWarning(
       `Searches: the service gave fewer queries a page than asked for; the report shows the ${result.items.length} read.`
     )
-  // The service does not document the scale of `ctr`; it is observed as a percentage. An answer
-  // whose every value lies within 0-1 is read as fractions: either way the report gets a fraction.
-  const percent = result.items.some(row => row.ctr > 1)
-  const read = result.items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row))
-  const rows = result.weeks !== undefined ? addUpByQuery(read) : read
+  const rows = rowsRead(result.items, result.weeks !== undefined)
   const byHits = foldPrefixes(rows.sort((a, b) => b.hits - a.hits))
   const notes =
     result.weeks !== undefined
@@ -87,6 +90,7 @@ export async function readSearches(input: SectionInput): Promise<SearchesSection
     totalSearches: [...totals.values()].reduce((sum, n) => sum + n, 0),
     top: byHits.slice(0, input.top),
     gaps: byHits.filter(row => row.ctr === 0).slice(0, input.top),
+    queries: byHits,
     read: rows.length,
     folded: rows.length - byHits.length,
     complete: result.complete,
@@ -97,6 +101,17 @@ export async function readSearches(input: SectionInput): Promise<SearchesSection
       input.known?.searches ?? (await api.searches(input.previous, 1)).totalSearches
   }
   return section
+}
+
+/**
+ * The rows read, click-through as a fraction, one per query when read by weeks. The service does
+ * not document the scale of `ctr`; it is observed as a percentage. An answer whose every value
+ * lies within 0-1 is read as fractions: either way the report gets a fraction.
+ */
+function rowsRead(items: readonly SearchRow[], byWeeks: boolean): SearchRow[] {
+  const percent = items.some(row => row.ctr > 1)
+  const read = items.map(row => (percent ? { ...row, ctr: row.ctr / 100 } : row))
+  return byWeeks ? addUpByQuery(read) : read
 }
 
 /** One row per query over the weeks: hits added up, click-through weighted by hits. */

@@ -23,6 +23,8 @@ export interface SectionInput {
    * pages with feedback, to weigh their 👎 against their views.
    */
   shownPaths?: string[]
+  /** Pages a fix asked for is measured on: the views section keeps their views too (no request). */
+  measuredPaths?: string[]
   pageSize: number
   maxRows: number
   /** The most offset pages one read asks for (default 400: pages.ts MAX_PAGES). */

@@ -59,3 +59,8 @@ export function totalsRead(sections: readonly SectionOutcome[]): PeriodTotals {
 export function totalsBefore(sections: readonly SectionOutcome[]): PeriodTotals {
   return merged(sections, 'before')
 }
+
+/** What this run's sections read of their own range, whole or not: what the report shows. */
+export function totalsShown(sections: readonly SectionOutcome[]): PeriodTotals {
+  return merged(sections, 'range')
+}
