@@ -33,6 +33,7 @@ import { messageOf } from './errors.js'
 import { readPayload, runOf, runUrl } from './workflow-run.js'
 import { plainSecretRefusal, proxyFor, proxyProblems, type Proxy } from './proxy.js'
 import { instructionText } from './public-text.js'
+import { refusedCheckSummary } from './check/refused.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
 
@@ -97,7 +98,7 @@ async function carryOut(
   result: CommandResult,
   live: Live
 ): Promise<void> {
-  const { payload, event, githubProxy, clients } = readRunner(env, deadline)
+  const { payload, event, githubProxy, clients, apiUrl } = readRunner(env, deadline)
   const gate: GateContext = { event, env, clients, clock: deadline }
   const admitted = await admit(gate)
   if (admitted.skip) return skip(result, admitted.skip, admitted.octokit, event)
@@ -110,12 +111,17 @@ async function carryOut(
   // Before any other input, once the gate let the run through (a comment that is no trigger is
   // skipped whatever its inputs): a `with:` key action.yml does not declare fails the step.
   refuseUnknownInputs(Object.keys(env))
-  const settings = readSettings(runnerInput, {
-    now: new Date(deadline.now()),
-    workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
-    commentEvent: trigger !== undefined,
-    ...(admitted.rules && trigger ? { trigger: admitted.rules, triggerPrompt: trigger.prompt } : {})
-  })
+  const settings = readRunSettings(
+    {
+      now: new Date(deadline.now()),
+      workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
+      commentEvent: trigger !== undefined,
+      ...(admitted.rules && trigger
+        ? { trigger: admitted.rules, triggerPrompt: trigger.prompt }
+        : {})
+    },
+    result
+  )
   core.debug(settingsDebugLine(settings))
   deadline.limit(settings.waitTimeoutMs)
   for (const warning of settings.warnings) core.warning(warning)
@@ -141,8 +147,22 @@ async function carryOut(
     ...given,
     settings,
     service,
-    proxies: { service: proxy, github: githubProxy }
+    proxies: { service: proxy, github: githubProxy },
+    apiUrl
   })
+}
+
+/** The run's settings: a check refused before any request still draws its table. */
+function readRunSettings(
+  options: Parameters<typeof readSettings>[1],
+  result: CommandResult
+): Settings {
+  try {
+    return readSettings(runnerInput, options)
+  } catch (err) {
+    result.summary = refusedCheckSummary(runnerInput, err, options.now.getTime()) ?? result.summary
+    throw err
+  }
 }
 
 /** What the runner says of this run: the event, and the GitHub clients (through the proxy). */
@@ -159,7 +179,7 @@ function readRunner(env: NodeJS.ProcessEnv, deadline: Deadline) {
     token => createOctokit(token, apiUrl, USER_AGENT, deadline, githubProxy),
     deadline
   )
-  return { payload, event, githubProxy, clients }
+  return { payload, event, githubProxy, clients, apiUrl }
 }
 
 /** The service's client, through its proxy (if any). */

@@ -57,9 +57,16 @@ export function readCause(err: unknown, way: Way): NetworkCause | undefined {
   for (const { message } of errors) {
     const m = PROXY_STATUS.exec(message)
     if (m && proxy)
-      return { kind: 'proxy-status', proxy: proxy.hostPort, variable, target, status: Number(m[1] ?? m[2]) }
+      return {
+        kind: 'proxy-status',
+        proxy: proxy.hostPort,
+        variable,
+        target,
+        status: Number(m[1] ?? m[2])
+      }
   }
-  const tls = errors.find(e => TLS_CODE.test(e.code))
+  // Node's own sockets say a failed handshake as EPROTO ("wrong version number"), undici by name.
+  const tls = errors.find(e => TLS_CODE.test(e.code) || e.code === 'EPROTO')
   if (tls)
     return { kind: 'tls', target, code: tls.code, ...(proxy ? { proxy: proxy.hostPort } : {}) }
   const code = errors
@@ -120,22 +127,23 @@ export function causeWords(c: NetworkCause): string {
  * What to change for a cause (Markdown we wrote). `setting` names what chose the target (the
  * `base-url` input when it was set, `GITHUB_API_URL`), or nothing for the service's own address.
  */
-export function causeFix(c: NetworkCause, setting?: string): string {
-  const host = (hostPort: string): string => hostPort.replace(/:\d+$/, '')
+export function causeFix(c: NetworkCause, setting?: string, hosts?: readonly string[]): string {
+  const listed = (hostPort: string): string =>
+    (hosts && hosts.length > 0 ? hosts : [hostPort.replace(/:\d+$/, '')]).join(', ')
   switch (c.kind) {
     case 'proxy-status':
       if (c.status === 407)
         return (
           `The proxy ${c.proxy} wants credentials: put them in \`${c.variable}\` as ` +
-          `\`http://user:pass@${c.proxy}\` (from a secret), or list ${host(c.target)} in \`NO_PROXY\` ` +
+          `\`http://user:pass@${c.proxy}\` (from a secret), or list ${listed(c.target)} in \`NO_PROXY\` ` +
           'if this runner may reach it directly'
         )
       if (c.status === 405)
         return (
           `The proxy ${c.proxy} refuses tunnels (CONNECT), which https needs: ask for CONNECT to ` +
-          `${c.target} to be allowed, or list ${host(c.target)} in \`NO_PROXY\``
+          `${c.target} to be allowed, or list ${listed(c.target)} in \`NO_PROXY\``
         )
-      return `The proxy ${c.proxy} does not let requests through to ${c.target}: ask its administrators to allow it, or list ${host(c.target)} in \`NO_PROXY\``
+      return `The proxy ${c.proxy} does not let requests through to ${c.target}: ask its administrators to allow it, or list ${listed(c.target)} in \`NO_PROXY\``
     case 'proxy-unreachable':
       return `Nothing answers at the proxy ${c.proxy}: check its address in \`${c.variable}\` (\`host:port\`), or unset it`
     case 'tls':

@@ -51,7 +51,8 @@ function errorDetail(error: unknown): {
   const status =
     answered && typeof record.status === 'number' && record.status > 0 ? record.status : undefined
   const data = response?.data as { message?: unknown } | undefined
-  const type = String(response?.headers?.['content-type'] ?? '')
+  const header = response?.headers?.['content-type']
+  const type = typeof header === 'string' ? header : ''
   // A web page where the API should be: its HTML is no message to show.
   if (response !== undefined && status !== undefined && /html/i.test(type))
     return { status, detail: 'a web page, not the API', page: true }

@@ -56,7 +56,8 @@ export function createOctokit(
       })
       .then(response => {
         // A 407 to a plain http request the proxy forwards is the proxy's answer, not GitHub's.
-        const refusal = way?.target.protocol === 'http:' ? proxyRefusal(response.status, way) : undefined
+        const refusal =
+          way?.target.protocol === 'http:' ? proxyRefusal(response.status, way) : undefined
         if (refusal) throw new UnreachedError(refusal)
         return response
       })

@@ -249,7 +249,11 @@ function requestInfo<T>(
       signal
     }
   }
-  return { info, way: { target: url, ...(proxy ? { proxy } : {}) }, forwarded: forward !== undefined }
+  return {
+    info,
+    way: { target: url, ...(proxy ? { proxy } : {}) },
+    forwarded: forward !== undefined
+  }
 }
 
 /**
