@@ -188,6 +188,32 @@ describe('a refusal before any request', () => {
   })
 })
 
+describe('what the check cannot verify, said as such', () => {
+  it('no “admin key” on its form alone; whether it may start jobs; notify-token without notify-pr', async () => {
+    await withService({ projects: ['proj-1'] }, sim =>
+      withGitHub({}, async gh => {
+        const r = await runScenario({
+          inputs: {
+            command: 'check',
+            'api-key': SIM_API_KEY,
+            'project-id': 'proj-1',
+            'base-url': sim.url,
+            'issue-number': '7',
+            'notify-token': 'ghp_codeRepoToken0123456789abcdef'
+          },
+          env: { GITHUB_API_URL: gh.url }
+        })
+        expect(r.summary).toContain('| ✅ | API key form | shaped as an admin key (`mint_…`) |')
+        expect(r.summary).not.toContain('| ✅ | API key form | an admin key')
+        expect(r.summary).toContain('| ➖ | Key may start agent jobs | not verified:')
+        expect(r.summary).toMatch(
+          /\| ➖ \| `notify-token` may comment \| not checked: `notify-token` is set but no code pull request is named\. Set `notify-pr`/
+        )
+      })
+    )
+  })
+})
+
 /** A loopback port nobody listens on. */
 async function closedPort(): Promise<number> {
   const server = net.createServer()

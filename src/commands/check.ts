@@ -165,7 +165,7 @@ async function notifyLines(ctx: CommandContext<CheckSettings>): Promise<CheckLin
     payload: ctx.payload,
     serverUrl: ctx.serverUrl
   })
-  if (code.url === undefined) return []
+  if (code.url === undefined) return ctx.settings.notifyToken ? [notifyUnnamed(check)] : []
   const fix =
     'Pass as `notify-token` a token that may write pull requests (or issues) of the code ' +
     'repository: a fine-grained token or a GitHub App installation token, kept as a secret'
@@ -194,4 +194,16 @@ async function notifyLines(ctx: CommandContext<CheckSettings>): Promise<CheckLin
           fix
         }
       ]
+}
+
+/** `notify-token` without a code pull request to check it on: said, not passed in silence. */
+function notifyUnnamed(check: string): CheckLine {
+  return {
+    check,
+    verdict: 'skip',
+    seen:
+      'not checked: `notify-token` is set but no code pull request is named. Set `notify-pr` ' +
+      '(the code pull request’s URL) on this check to verify the token there; a docs workflow ' +
+      'run by `repository_dispatch` takes it from the payload'
+  }
 }
