@@ -29,6 +29,8 @@ const NO_CONNECTION_WORD = new RegExp(`\\b(${NO_CONNECTION.join('|')})\\b`)
 /** A proxy's status to a tunnel, as `tunnel` ("statusCode=407") and undici ("Proxy response (407)") say it. */
 const PROXY_STATUS = /statusCode=(\d{3})|Proxy response \((\d{3})\)/
 const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/
+/** A certificate of an authority the runner does not trust (a TLS-inspecting proxy's). */
+const UNTRUSTED = /SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY)/
 
 /** The error and each of its causes, as code and message. */
 function chain(err: unknown): { code: string; message: string }[] {
@@ -97,7 +99,7 @@ function codeWords(code: string): string {
 }
 
 function tlsWords(code: string): string {
-  if (/SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY)/.test(code))
+  if (UNTRUSTED.test(code))
     return 'its certificate is signed by an authority this runner does not trust'
   if (code === 'CERT_HAS_EXPIRED') return 'its certificate has expired'
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return 'its certificate is for another name'
@@ -147,11 +149,15 @@ export function causeFix(c: NetworkCause, setting?: string, hosts?: readonly str
     case 'proxy-unreachable':
       return `Nothing answers at the proxy ${c.proxy}: check its address in \`${c.variable}\` (\`host:port\`), or unset it`
     case 'tls':
-      return /SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY)/.test(c.code)
-        ? 'A proxy or firewall that inspects TLS shows its own certificate: give Node your ' +
-            "organisation's CA with `NODE_EXTRA_CA_CERTS` (the path of its PEM file on the runner; " +
-            'see docs/enterprise.md)'
-        : `${c.target} shows a certificate this runner cannot accept: check ${setting ?? 'the address'}`
+      if (UNTRUSTED.test(c.code))
+        return (
+          'A proxy or firewall that inspects TLS shows its own certificate: give Node your ' +
+          "organisation's CA with `NODE_EXTRA_CA_CERTS` (the path of its PEM file on the runner; " +
+          'see docs/enterprise.md)'
+        )
+      return /CERT/.test(c.code)
+        ? `${c.target} shows a certificate this runner cannot accept: check ${setting ?? 'the address'}`
+        : `${c.target} does not speak TLS as expected: check ${setting ?? 'the address'} (an https address) and the proxy`
     case 'unreachable':
       return setting
         ? `Nothing answers at ${c.target}: check ${setting}`

@@ -46,14 +46,17 @@ export function reachLine(r: Reach): CheckLine {
   const causes = [r.service, r.github].filter((c): c is NetworkCause => c !== undefined)
   if (causes.length === 0) return wayLine('Proxy', r.proxies)
   const hosts = [...new Set(causes.map(targetHost).filter(h => h !== ''))]
-  const setting = r.service ? baseUrlSetting(r.baseUrl) : '`GITHUB_API_URL`'
+  // What chose each target, for a fix to name; none for a cause both share.
+  const setting = (c: NetworkCause): string | undefined =>
+    c === r.github ? '`GITHUB_API_URL`' : c === r.service ? baseUrlSetting(r.baseUrl) : undefined
   // The same cause for both (one proxy's 407 to each) is one cause, naming both targets.
-  const one = causes.every(c => sameCause(c, causes[0]!)) ? [merged(causes)] : causes
+  const one =
+    causes.length > 1 && causes.every(c => sameCause(c, causes[0]!)) ? [merged(causes)] : causes
   return {
     check: reachCheck(causes),
     verdict: 'fail',
     seen: `${one.map(causeWords).join('; ')} (${notReached(r)} not reached)`,
-    fix: one.map(c => causeFix(c, setting, hosts)).join('. ')
+    fix: one.map(c => causeFix(c, setting(c), hosts)).join('. ')
   }
 }
 
