@@ -101,7 +101,7 @@ export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
 
 /**
  * An attempt that got no answer from the service: its cause in words when the errors show one (a
- * proxy's refusal, TLS, nobody at the address). Each of those proves nothing was sent.
+ * proxy's refusal, TLS, nobody at the address).
  */
 function unanswered(
   network: NetworkCause | undefined,
@@ -109,7 +109,11 @@ function unanswered(
   line: (what: string) => void,
   abandoned = false
 ): Attempt<never> {
-  const sentNothing = network !== undefined && network.kind !== 'unreachable'
+  // A proxy's own refusal and a certificate refused at the handshake prove nothing was sent; a
+  // TLS failure of another kind might come after the request was written.
+  const sentNothing =
+    network !== undefined &&
+    (network.kind.startsWith('proxy-') || (network.kind === 'tls' && /CERT/.test(network.code)))
   const outcomeCode = sentNothing ? 'refused' : code
   line(abandoned ? 'cancelled: no longer needed' : network ? causeWords(network) : outcomeCode)
   return {
