@@ -3,6 +3,7 @@
 import { describe, it, expect } from '@jest/globals'
 import { causeFix, causeWords, networkOf, readCause, UnreachedError } from '../src/network.js'
 import { proxyFor } from '../src/proxy.js'
+import { call } from '../src/github/errors.js'
 
 const proxy = proxyFor('https://api.example.test', { HTTPS_PROXY: 'proxy.corp:8080' })!
 const target = new URL('https://api.example.test/v1/x')
@@ -64,5 +65,18 @@ describe('readCause', () => {
     const cause = readCause(withCode('x', 'ECONNREFUSED'), { target })!
     expect(networkOf(new Error('outer', { cause: new UnreachedError(cause) }))).toEqual(cause)
     expect(networkOf(new Error('plain'))).toBeUndefined()
+  })
+})
+
+describe('a web page where GitHub’s API should be', () => {
+  it('a 404 in HTML names GITHUB_API_URL, not the page, nor issue-number', async () => {
+    const page = {
+      status: 404,
+      response: { headers: { 'content-type': 'text/html; charset=utf-8' }, data: '<html>…</html>' }
+    }
+    const err = await call('commenting on #7', () => Promise.reject(page)).catch((e: unknown) => e)
+    expect(err).toMatchObject({ status: 404, page: true })
+    expect(String((err as Error).message)).toContain('`GITHUB_API_URL` leads to a web page')
+    expect(String((err as Error).message)).not.toContain('<html>')
   })
 })

@@ -152,7 +152,8 @@ async function tokenLine(
       line: { check, verdict: 'fail', seen: `not reached: ${api}` },
       network: rights.network
     }
-  if (!rights.ok && rights.page) return { line: apiPageLine(check, api) }
+  // A 404 web page: the address is no API (GitHub's own 5xx pages are HTML too, and say nothing of it).
+  if (!rights.ok && rights.page && rights.status === 404) return { line: apiPageLine(check, api) }
   return { line: rightsLine(rights, target.issueNumber, event) }
 }
 

@@ -27,7 +27,9 @@ export class GitHubError extends Error {
       status === 403 || status === 401
         ? 'The token cannot write here: give the workflow `issues: write` and ' +
           '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
-        : undefined
+        : page && status === 404
+          ? '`GITHUB_API_URL` leads to a web page, not GitHub’s API: on GitHub Enterprise Server it ends in `/api/v3`'
+          : undefined
     const problem = `GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}`
     super(hint ? `${problem}. ${hint}` : problem)
     this.name = 'GitHubError'
