@@ -70,10 +70,11 @@ describe('readCause', () => {
 
 describe('a web page where GitHub’s API should be', () => {
   it('a 404 in HTML names GITHUB_API_URL, not the page, nor issue-number', async () => {
-    const page = {
+    // As octokit's RequestError carries it: an Error with the status and the response.
+    const page = Object.assign(new Error('Not Found'), {
       status: 404,
       response: { headers: { 'content-type': 'text/html; charset=utf-8' }, data: '<html>…</html>' }
-    }
+    })
     const err = await call('commenting on #7', () => Promise.reject(page)).catch((e: unknown) => e)
     expect(err).toMatchObject({ status: 404, page: true })
     expect(String((err as Error).message)).toContain('`GITHUB_API_URL` leads to a web page')

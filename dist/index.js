@@ -33383,6 +33383,8 @@ const NO_CONNECTION_WORD = new RegExp(`\\b(${NO_CONNECTION.join('|')})\\b`);
 /** A proxy's status to a tunnel, as `tunnel` ("statusCode=407") and undici ("Proxy response (407)") say it. */
 const PROXY_STATUS = /statusCode=(\d{3})|Proxy response \((\d{3})\)/;
 const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/;
+/** A certificate of an authority the runner does not trust (a TLS-inspecting proxy's). */
+const UNTRUSTED = /SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY)/;
 /** The error and each of its causes, as code and message. */
 function chain(err) {
     const found = [];
@@ -33448,7 +33450,7 @@ function codeWords(code) {
     return 'no route to it';
 }
 function tlsWords(code) {
-    if (/SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY)/.test(code))
+    if (UNTRUSTED.test(code))
         return 'its certificate is signed by an authority this runner does not trust';
     if (code === 'CERT_HAS_EXPIRED')
         return 'its certificate has expired';
@@ -33494,11 +33496,13 @@ function causeFix(c, setting, hosts) {
         case 'proxy-unreachable':
             return `Nothing answers at the proxy ${c.proxy}: check its address in \`${c.variable}\` (\`host:port\`), or unset it`;
         case 'tls':
-            return /SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY)/.test(c.code)
-                ? 'A proxy or firewall that inspects TLS shows its own certificate: give Node your ' +
+            if (UNTRUSTED.test(c.code))
+                return ('A proxy or firewall that inspects TLS shows its own certificate: give Node your ' +
                     "organisation's CA with `NODE_EXTRA_CA_CERTS` (the path of its PEM file on the runner; " +
-                    'see docs/enterprise.md)'
-                : `${c.target} shows a certificate this runner cannot accept: check ${setting ?? 'the address'}`;
+                    'see docs/enterprise.md)');
+            return /CERT/.test(c.code)
+                ? `${c.target} shows a certificate this runner cannot accept: check ${setting ?? 'the address'}`
+                : `${c.target} does not speak TLS as expected: check ${setting ?? 'the address'} (an https address) and the proxy`;
         case 'unreachable':
             return setting
                 ? `Nothing answers at ${c.target}: check ${setting}`
@@ -33555,7 +33559,9 @@ class GitHubError extends Error {
         const hint = status === 403 || status === 401
             ? 'The token cannot write here: give the workflow `issues: write` and ' +
                 '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
-            : undefined;
+            : page && status === 404
+                ? '`GITHUB_API_URL` leads to a web page, not GitHub’s API: on GitHub Enterprise Server it ends in `/api/v3`'
+                : undefined;
         const problem = `GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}`;
         super(hint ? `${problem}. ${hint}` : problem);
         this.detail = detail;
@@ -41263,10 +41269,13 @@ async function attempt(r) {
 }
 /**
  * An attempt that got no answer from the service: its cause in words when the errors show one (a
- * proxy's refusal, TLS, nobody at the address). Each of those proves nothing was sent.
+ * proxy's refusal, TLS, nobody at the address).
  */
 function unanswered(network, code, line, abandoned = false) {
-    const sentNothing = network !== undefined && network.kind !== 'unreachable';
+    // A proxy's own refusal and a certificate refused at the handshake prove nothing was sent; a
+    // TLS failure of another kind might come after the request was written.
+    const sentNothing = network !== undefined &&
+        (network.kind.startsWith('proxy-') || (network.kind === 'tls' && /CERT/.test(network.code)));
     const outcomeCode = sentNothing ? 'refused' : code;
     line(abandoned ? 'cancelled: no longer needed' : network ? causeWords(network) : outcomeCode);
     return {
@@ -51237,14 +51246,15 @@ function reachLine(r) {
     if (causes.length === 0)
         return wayLine('Proxy', r.proxies);
     const hosts = [...new Set(causes.map(targetHost).filter(h => h !== ''))];
-    const setting = r.service ? baseUrlSetting(r.baseUrl) : '`GITHUB_API_URL`';
+    // What chose each target, for a fix to name; none for a cause both share.
+    const setting = (c) => c === r.github ? '`GITHUB_API_URL`' : c === r.service ? baseUrlSetting(r.baseUrl) : undefined;
     // The same cause for both (one proxy's 407 to each) is one cause, naming both targets.
-    const one = causes.every(c => sameCause(c, causes[0])) ? [reach_merged(causes)] : causes;
+    const one = causes.length > 1 && causes.every(c => sameCause(c, causes[0])) ? [reach_merged(causes)] : causes;
     return {
         check: reachCheck(causes),
         verdict: 'fail',
         seen: `${one.map(causeWords).join('; ')} (${notReached(r)} not reached)`,
-        fix: one.map(c => causeFix(c, setting, hosts)).join('. ')
+        fix: one.map(c => causeFix(c, setting(c), hosts)).join('. ')
     };
 }
 /** Two causes that differ only in their target. */
@@ -51442,7 +51452,8 @@ async function tokenLine(ctx) {
             line: { check, verdict: 'fail', seen: `not reached: ${api}` },
             network: rights.network
         };
-    if (!rights.ok && rights.page)
+    // A 404 web page: the address is no API (GitHub's own 5xx pages are HTML too, and say nothing of it).
+    if (!rights.ok && rights.page && rights.status === 404)
         return { line: apiPageLine(check, api) };
     return { line: rightsLine(rights, target.issueNumber, event) };
 }
