@@ -5,6 +5,8 @@ import { ANALYTICS, checkLines, rightsLine } from '../src/check/lines.js'
 import type { Probe } from '../src/check/probes.js'
 import { renderCheck, type CheckReport, type ProfileEntry } from '../src/report/check.js'
 import { bytes } from '../src/report/fit.js'
+import { reachLine } from '../src/check/reach.js'
+import { UnreachedError, type NetworkCause } from '../src/network.js'
 
 const NOW = Date.UTC(2026, 10, 23, 9, 0)
 const RANGE = { dateFrom: '2026-11-16', dateTo: '2026-11-23' }
@@ -60,6 +62,44 @@ function report(probes: Probe[], extra: Partial<CheckReport> = {}): CheckReport 
   }
 }
 
+/** Every request kept away by a corporate proxy that wants credentials (407). */
+function behindProxy(): CheckReport {
+  const proxy = {
+    url: new URL('http://proxy.corp.example:8080'),
+    hostPort: 'proxy.corp.example:8080'
+  }
+  const cause = (target: string): NetworkCause => ({
+    kind: 'proxy-status',
+    proxy: proxy.hostPort,
+    variable: 'HTTPS_PROXY',
+    target,
+    status: 407
+  })
+  const probes: Probe[] = [...OPERATIONS, 'agent' as const].map(operation => ({
+    entry: { operation, ms: 40 },
+    error: new UnreachedError(cause('api.mintlify.com:443'))
+  }))
+  const reach = reachLine({
+    proxies: { service: proxy, github: proxy },
+    baseUrl: 'https://api.mintlify.com',
+    service: cause('api.mintlify.com:443'),
+    github: cause('api.github.com:443')
+  })
+  return {
+    ...report(probes, { requests: 0 }),
+    lines: [
+      reach,
+      ...checkLines(KEY, 'acme-docs', probes, reach.check),
+      {
+        check: 'GitHub token may comment',
+        verdict: 'fail',
+        seen: `not reached: GitHub's API at https&#58;⁠//api.github.com (through the proxy ${proxy.hostPort})`,
+        because: reach.check
+      }
+    ]
+  }
+}
+
 /** [name, render] of each state. */
 export function checkStates(): [string, () => string][] {
   const plan = OPERATIONS.map(op =>
@@ -92,6 +132,7 @@ export function checkStates(): [string, () => string][] {
       'a plan without analytics',
       report([...plan, refused('agent', 404, '404 Not Found: Agent job not found')])
     ],
+    ['behind a proxy that wants credentials (407)', behindProxy()],
     [
       'a token without pull-requests: write',
       {

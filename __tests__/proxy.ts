@@ -5,6 +5,7 @@
 // loopback port, so a scenario may use a name (`api.example.test`) that only the proxy resolves.
 import http from 'node:http'
 import net from 'node:net'
+import tls from 'node:tls'
 
 export interface ProxyHit {
   /** `CONNECT` for a tunnel, else the request's method. */
@@ -26,7 +27,45 @@ export interface TestProxy {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
 
-export async function startProxy(hosts: Record<string, number> = {}): Promise<TestProxy> {
+/** How the proxy behaves besides forwarding: a corporate proxy's refusals. */
+export interface ProxyOptions {
+  /** `user:password` it wants (`Proxy-Authorization: Basic …`), else 407 to anything without. */
+  credentials?: string
+  /** Refuse every CONNECT with 405 (a proxy that allows no tunnels). */
+  noTunnels?: boolean
+  /**
+   * Open each tunnel, then answer TLS inside it with its own certificate (a proxy that inspects
+   * TLS, whose CA the runner does not trust): nothing reaches the target.
+   */
+  inspectTls?: boolean
+}
+
+/**
+ * The inspecting proxy's certificate: self-signed, for test names only (localhost, 127.0.0.1,
+ * api.example.test, ghe.example.test), made for these tests and trusted by nothing.
+ */
+const INSPECTION_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg+6CaVVRLCZf2Nw/U
+5JryrU18IAgTarXzIv/lPImqbKWhRANCAARRXltLn820CROYuof5bp72vP8b58c7
+443No//gsFEYXVuAyIwHUhhNHbmJmCadrGsvFH5z2tdlddxGDo4QbWsR
+-----END PRIVATE KEY-----`
+const INSPECTION_CERT = `-----BEGIN CERTIFICATE-----
+MIIB1DCCAXugAwIBAgIUbNc5bL1AT55InOGs5BkcmiC0qG4wCgYIKoZIzj0EAwIw
+HjEcMBoGA1UEAwwTQ29ycCBUTFMgSW5zcGVjdGlvbjAgFw0yNjExMjgwNjUyNTBa
+GA8yMTI2MTEwNDA2NTI1MFowHjEcMBoGA1UEAwwTQ29ycCBUTFMgSW5zcGVjdGlv
+bjBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABFFeW0ufzbQJE5i6h/lunva8/xvn
+xzvjjc2j/+CwURhdW4DIjAdSGE0duYmYJp2say8UfnPa12V13EYOjhBtaxGjgZQw
+gZEwHQYDVR0OBBYEFGt1qGm5vIzVITsu5mcoU0+rX0I+MB8GA1UdIwQYMBaAFGt1
+qGm5vIzVITsu5mcoU0+rX0I+MA8GA1UdEwEB/wQFMAMBAf8wPgYDVR0RBDcwNYIJ
+bG9jYWxob3N0hwR/AAABghBhcGkuZXhhbXBsZS50ZXN0ghBnaGUuZXhhbXBsZS50
+ZXN0MAoGCCqGSM49BAMCA0cAMEQCIHdAE48uWhMAkKgRyNaF1DYdoDavDcauQx5p
+ElETQ6rTAiAW+coV3sw4RcucG3ZaJJE0LUgD8F7AWP60PglLkSbhTQ==
+-----END CERTIFICATE-----`
+
+export async function startProxy(
+  hosts: Record<string, number> = {},
+  options: ProxyOptions = {}
+): Promise<TestProxy> {
   const hits: ProxyHit[] = []
   const sockets = new Set<net.Socket>()
   /** Where a host:port goes, or undefined when it is not loopback nor a mapped name. */
@@ -38,6 +77,13 @@ export async function startProxy(hosts: Record<string, number> = {}): Promise<Te
     if (hosts[name] !== undefined) return { host: '127.0.0.1', port: hosts[name] }
     return LOOPBACK.has(name) ? { host: name.replace(/^\[|\]$/g, ''), port } : undefined
   }
+
+  const wanted =
+    options.credentials === undefined
+      ? undefined
+      : `Basic ${Buffer.from(options.credentials).toString('base64')}`
+  const admits = (req: http.IncomingMessage): boolean =>
+    wanted === undefined || req.headers['proxy-authorization'] === wanted
 
   const server = http.createServer((req, res) => {
     let target: URL
@@ -53,6 +99,10 @@ export async function startProxy(hosts: Record<string, number> = {}): Promise<Te
       path: target.pathname + target.search,
       authorized: req.headers['proxy-authorization'] !== undefined
     })
+    if (!admits(req)) {
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="corp"' }).end('credentials wanted')
+      return
+    }
     const to = resolve(target.host)
     if (!to) {
       res.writeHead(403).end('the test proxy forwards to loopback only')
@@ -80,6 +130,26 @@ export async function startProxy(hosts: Record<string, number> = {}): Promise<Te
       path: '',
       authorized: req.headers['proxy-authorization'] !== undefined
     })
+    if (options.noTunnels) {
+      client.end('HTTP/1.1 405 Method Not Allowed\r\n\r\n')
+      return
+    }
+    if (!admits(req)) {
+      client.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\n\r\n'
+      )
+      return
+    }
+    if (options.inspectTls) {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+      const inner = new tls.TLSSocket(client, {
+        isServer: true,
+        key: INSPECTION_KEY,
+        cert: INSPECTION_CERT
+      })
+      inner.on('error', () => client.destroy())
+      return
+    }
     const to = resolve(target)
     if (!to) {
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n')

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2513);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7190);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2513:
+/***/ 7190:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32973,14 +32973,594 @@ function escapeRegExp(text) {
     return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+;// CONCATENATED MODULE: ./src/inputs.ts
+// Input primitives: each reads one input through `get` and either returns its value or throws an
+// InputError that names the input and the form it accepts, so the person reading the log knows
+// what to fix. Nothing here knows which command reads what: that is settings.ts.
+const MAX_WAIT_MS = 72 * 3_600_000;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+class InputError extends Error {
+    input;
+    constructor(input, problem) {
+        super(`Input \`${input}\`: ${problem}`);
+        this.input = input;
+        this.name = 'InputError';
+    }
+}
+function required(get, name) {
+    const value = get(name);
+    if (value === '')
+        throw new InputError(name, 'is required');
+    return value;
+}
+function oneOf(get, name, values, isRequired = false) {
+    const value = get(name);
+    const accepted = values.map(v => `\`${v}\``).join(', ');
+    if (value === '' && isRequired)
+        throw new InputError(name, `is required: one of ${accepted}`);
+    if (!values.includes(value))
+        throw new InputError(name, `${quote(value)} is not accepted; expected one of ${accepted}`);
+    return value;
+}
+function bool(get, name) {
+    const value = get(name).trim();
+    if (['true', 'True', 'TRUE'].includes(value))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(value))
+        return false;
+    throw new InputError(name, `${quote(value)} is not a boolean; expected \`true\` or \`false\``);
+}
+function integer(get, name, min, max) {
+    const value = get(name);
+    const n = Number(value);
+    const range = max >= Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+    if (!/^\d+$/.test(value) || n < min || n > max)
+        throw new InputError(name, `${quote(value)} is not accepted; expected a whole number ${range}`);
+    return n;
+}
+/** `90s`, `15m`, `2h`, `500ms` or bare seconds (decimals allowed). */
+function parseDuration(text) {
+    const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text);
+    if (!m)
+        return undefined;
+    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's'] ?? 1000;
+    return Math.round(Number(m[1]) * unit);
+}
+function duration(get, name, zeroOk) {
+    const value = get(name);
+    const ms = parseDuration(value);
+    if (ms === undefined || ms > MAX_WAIT_MS || (!zeroOk && ms === 0))
+        throw new InputError(name, `${quote(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`);
+    return ms;
+}
+/** A value as the error shows it: quoted, and clipped so a huge input cannot flood the log. */
+function quote(value) {
+    const max = 80;
+    return value.length <= max
+        ? JSON.stringify(value)
+        : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`;
+}
+/** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
+function checkSecretText(name, value) {
+    if (/\s/.test(value) || CONTROL.test(value))
+        throw new InputError(name, 'must not contain spaces, line breaks or control characters (check the secret for a stray newline)');
+    // A search for one character outside the range: `^[…]+$` on a value of megabytes can
+    // overflow the regular expression engine's stack.
+    if (value === '' || /[^\x21-\x7e]/.test(value))
+        throw new InputError(name, 'must be printable ASCII (a pasted non-ASCII character? check the secret)');
+}
+/** `project-id` and `job-id` become path segments: `.` and `..` would address other endpoints. */
+function readId(get, name, isRequired) {
+    const value = isRequired ? required(get, name) : get(name);
+    if (CONTROL.test(value))
+        throw new InputError(name, 'must not contain control characters or line breaks');
+    if (value === '.' || value === '..')
+        throw new InputError(name, `${quote(value)} is not an id: it would address another endpoint`);
+    return value;
+}
+function isLoopback(hostname) {
+    const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+function readBaseUrl(text) {
+    const accepted = 'an absolute https URL such as `https://api.mintlify.com` (http only for loopback hosts)';
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        throw new InputError('base-url', `${quote(text)} is not a URL; expected ${accepted}`);
+    }
+    if (url.username || url.password)
+        throw new InputError('base-url', 'must not contain credentials; pass the key as `api-key`');
+    if (url.search || url.hash)
+        throw new InputError('base-url', `must not have a query or fragment; expected ${accepted}`);
+    if (url.protocol === 'http:' && !isLoopback(url.hostname))
+        throw new InputError('base-url', `uses http:// for a host that is not loopback; expected ${accepted}`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw new InputError('base-url', `has protocol ${url.protocol}; expected ${accepted}`);
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+function readSiteUrl(text) {
+    const accepted = 'an https URL such as `https://docs.example.com`';
+    // Every page link is built on it: a huge value would make every table row huge.
+    if (text.length > 512)
+        throw new InputError('site-url', `has ${text.length} characters; at most 512 are accepted`);
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        throw new InputError('site-url', `${quote(text)} is not a URL; expected ${accepted}`);
+    }
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
+        throw new InputError('site-url', `${quote(text)} is not https; expected ${accepted}`);
+    if (url.username || url.password || url.search || url.hash)
+        throw new InputError('site-url', `must have no credentials, query or fragment; expected ${accepted}`);
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+/** Logins as GitHub spells them; compared without regard to case. */
+function readLogins(get, name, bots = false) {
+    const items = get(name)
+        .split(/[\s,]+/)
+        .map(item => item.replace(/^@/, '').toLowerCase())
+        .filter(item => item !== '');
+    for (const item of items) {
+        if (!/^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?$/.test(item))
+            throw new InputError(name, `${quote(item)} is not a GitHub login; expected a comma list such as ${bots ? '`renovate[bot], dependabot[bot]` (or `*` for any bot)' : '`octocat, hubot`'}`);
+    }
+    return bots ? items.map(item => (item.endsWith('[bot]') ? item : `${item}[bot]`)) : items;
+}
+/** An expression left unevaluated (a runner outside GitHub) is no token at all. */
+function readToken(text, name = 'github-token') {
+    if (text === '' || text.startsWith('${{'))
+        return '';
+    checkSecretText(name, text);
+    return text;
+}
+/**
+ * `notify-pr`: a pull request's address, `https://SERVER/OWNER/REPO/pull/N` (whether it is on
+ * this run's GitHub is checked where the server is known).
+ */
+function readNotifyPr(text) {
+    const value = text.trim();
+    if (value === '')
+        return '';
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        url = undefined;
+    }
+    const ok = url !== undefined &&
+        (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname))) &&
+        !url.username &&
+        !url.password &&
+        /\/[^/]+\/[^/]+\/pull\/[1-9]\d{0,15}\/?$/.test(url.pathname);
+    if (!ok)
+        throw new InputError('notify-pr', `${quote(value)} is not a pull request's address; expected e.g. \`https://github.com/octo/api/pull/42\``);
+    return value;
+}
+/**
+ * `notify-repository`: `owner/name`, the one repository whose pull requests `notify-token` may
+ * tell (contract: "Tokens, proxies and invisible text"). Required whenever the token is set: a
+ * forged dispatch payload must not aim the token at any repository it can reach.
+ */
+function readNotifyRepository(text, withToken) {
+    const value = text.trim();
+    if (value === '') {
+        if (withToken)
+            throw new InputError('notify-repository', 'is required with `notify-token`: the `owner/name` of the code repository whose pull ' +
+                'requests the token may tell (e.g. `octo/api`); nothing was sent');
+        return '';
+    }
+    const m = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value);
+    if (!m || m[2] === '.' || m[2] === '..')
+        throw new InputError('notify-repository', `${quote(value)} is not a repository; expected \`owner/name\`, e.g. \`octo/api\``);
+    return value;
+}
+/** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
+const OTHER_KEY_KINDS = [
+    ['mint_dsc_', 'an assistant (discovery) API key'],
+    ['mint_us_', 'a search index key']
+];
+/** Keys of other services, by their known prefixes: never sent to this one. */
+const OTHER_VENDORS = [
+    [/^sk-/, 'a key of another AI service (`sk-…`)'],
+    [/^(ghp|gho|ghs|ghu|ghr)_|^github_pat_/, 'a GitHub token (`ghp_…`, `github_pat_…`)'],
+    [/^xox/i, 'a Slack token (`xox…`)'],
+    [/^(AKIA|ASIA)[A-Z0-9]/, 'an AWS access key (`AKIA…`)'],
+    [/^AIza/, 'a Google API key (`AIza…`)'],
+    [/^eyJ/, 'a JSON web token (`eyJ…`)']
+];
+/** An admin key of the platform: `mint_`, and not one of its other kinds. */
+function isAdminKeyShape(key) {
+    return key.startsWith('mint_') && !OTHER_KEY_KINDS.some(([prefix]) => key.startsWith(prefix));
+}
+function keyKindWarnings(key) {
+    const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix));
+    if (other)
+        return [
+            `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
+        ];
+    if (!key.startsWith('mint_'))
+        return [
+            'Input `api-key` does not start with `mint_`, the prefix of the admin API keys of the ' +
+                'dashboard (https://app.mintlify.com, Settings → API keys). Sending it anyway; a 401 ' +
+                'answer would confirm it is wrong.'
+        ];
+    return [];
+}
+/**
+ * Keys that are refused before any request: the name of a secret instead of its value, or a key
+ * of another service. The message describes the value's shape and never quotes it: the runner
+ * masks a secret's value as `***`, which would make the message say nothing.
+ */
+function refuseKeyShape(key) {
+    const vendor = OTHER_VENDORS.find(([shape]) => shape.test(key));
+    if (vendor)
+        throw new InputError('api-key', `looks like ${vendor[1]}, so it was not sent. Use an admin API key of the docs ` +
+            'platform: it starts with `mint_` (create one under Settings → API keys on ' +
+            'https://app.mintlify.com), kept as a repository secret');
+    if (/^[A-Z][A-Z0-9_]*$/.test(key))
+        throw new InputError('api-key', 'the text given looks like the name of a secret (capitals, digits and underscores), not ' +
+            'its value: write `${{ secrets.NAME }}`, NAME being the repository secret that holds the ' +
+            'key (a name is not a key, so nothing was sent)');
+}
+/**
+ * `project-id`: kept as a repository variable, so an empty one is most often a variable not set,
+ * or set as a secret (which `vars.` does not read); a value shaped like a key is the two swapped.
+ */
+function readProjectId(get) {
+    if (get('project-id') === '')
+        throw new InputError('project-id', 'is required: the project id, shown under Settings → API keys on https://app.mintlify.com. It is a Variable, ' +
+            'not a Secret: add it under Settings → Secrets and variables → Actions → Variables (e.g. ' +
+            '`DOCS_PROJECT_ID`) and pass it as `${{ vars.DOCS_PROJECT_ID }}`; a secret of that name ' +
+            'is not read by `vars.`');
+    const id = readId(get, 'project-id', true);
+    if (/^mint_/.test(id))
+        throw new InputError('project-id', 'holds what looks like an API key (`mint_…`): the key goes in `api-key` (a secret), the ' +
+            'project id in `project-id` (a variable). Check the two are not swapped, and rotate the ' +
+            'key if it was stored as a variable (variables are shown in logs)');
+    return id;
+}
+/** The agent API's "get job" path: the job (and project) ids are filled into it. */
+function readJobPath(text) {
+    if (!text.startsWith('/') || !text.includes('{id}'))
+        throw new InputError('job-path', 'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`');
+    return text;
+}
+function readApiKey(get) {
+    const key = get('api-key');
+    if (key === '')
+        throw new InputError('api-key', 'is required: an admin API key, kept as a repository Secret and passed as ' +
+            '`${{ secrets.DOCS_API_KEY }}` (a secret, not a variable: `secrets.` does not read a ' +
+            'variable of that name)');
+    checkSecretText('api-key', key);
+    refuseKeyShape(key);
+    return key;
+}
+/** The declared name nearest to `name` (fewest edits; the first of equals), for a typo's hint. */
+function nearestName(name, names) {
+    let best;
+    let bestDistance = Infinity;
+    for (const candidate of names) {
+        const d = editDistance(name, candidate);
+        if (d < bestDistance)
+            [best, bestDistance] = [candidate, d];
+    }
+    return best;
+}
+/** Levenshtein distance: insertions, deletions and substitutions, one row at a time. */
+function editDistance(a, b) {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const next = [i];
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + cost);
+        }
+        row = next;
+    }
+    return row[b.length];
+}
+
+;// CONCATENATED MODULE: ./src/proxy.ts
+// Which proxy a request goes through (contract: "Proxies and GitHub Enterprise Server"), decided
+// here once for the service and for GitHub from the variables main.ts hands in. Ours, not the
+// toolkit's: @actions/http-client never proxies a loopback host (so no test could go through a
+// proxy) and reads `proxy.corp:8080` as a URL of scheme `proxy.corp:`, using no proxy in silence.
+// A loopback target goes through a proxy only when the proxy is loopback too (a local sidecar's
+// key must not travel to a corporate proxy), and a secret never crosses a proxy that is not
+// loopback in plain http.
+
+/**
+ * The variable's value, lower-case name first (as curl reads them), else the upper-case one; a
+ * name set to nothing does not hide the other.
+ */
+function variable(env, name) {
+    return (env[name.toLowerCase()]?.trim() || env[name.toUpperCase()]?.trim()) ?? '';
+}
+/** A proxy value as a URL: `proxy.corp:8080` (no scheme) is `http://proxy.corp:8080`. */
+function readProxyUrl(value) {
+    if (value === '')
+        return undefined;
+    const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+    try {
+        const url = new URL(text);
+        if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '')
+            return undefined;
+        return url;
+    }
+    catch {
+        return undefined;
+    }
+}
+function hostPortOf(url) {
+    return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+}
+/**
+ * `NO_PROXY` names the target: `*`, the host, `host:port`, or a domain (`example.com` and
+ * `.example.com` both cover its subdomains).
+ */
+function bypasses(target, noProxy) {
+    const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+    return noProxy
+        .split(/[\s,]+/)
+        .map(entry => entry.trim().toLowerCase())
+        .filter(entry => entry !== '')
+        .some(entry => {
+        if (entry === '*')
+            return true;
+        const m = /^(\[[^\]]*\]|[^:]+)(?::(\d+))?$/.exec(entry);
+        if (!m)
+            return false;
+        const name = (m[1] ?? '').replace(/^\[|\]$/g, '').replace(/^\*?\./, '');
+        if (m[2] !== undefined && m[2] !== port)
+            return false;
+        return host === name || host.endsWith(`.${name}`);
+    });
+}
+/** The variable that names the proxy for a target: `HTTPS_PROXY` for https, else `HTTP_PROXY`. */
+function proxyVariable(target) {
+    return target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+}
+/**
+ * The proxy a request to `target` goes through, or undefined for a direct connection: none when
+ * `NO_PROXY` names the target, and none for a loopback target unless the proxy is loopback too.
+ */
+function proxyFor(target, env) {
+    let url;
+    try {
+        url = new URL(target);
+    }
+    catch {
+        return undefined;
+    }
+    const proxy = readProxyUrl(variable(env, proxyVariable(url)));
+    if (!proxy || bypasses(url, variable(env, 'NO_PROXY')))
+        return undefined;
+    if (isLoopback(url.hostname) && !isLoopback(proxy.hostname))
+        return undefined;
+    return { url: proxy, hostPort: hostPortOf(proxy) };
+}
+/**
+ * Why a secret may not go to `target` through `proxy`: plain http through a proxy that is not
+ * loopback shows it to that proxy (and to the network before it). Undefined when it may.
+ */
+function plainSecretRefusal(address, proxy, setting) {
+    if (!proxy || isLoopback(proxy.url.hostname))
+        return undefined;
+    let target;
+    try {
+        target = new URL(address);
+    }
+    catch {
+        return undefined;
+    }
+    if (target.protocol !== 'http:')
+        return undefined;
+    return (`${setting} is plain http (${target.origin}) and the proxy ${proxy.hostPort} (\`HTTP_PROXY\`) ` +
+        'is not on this machine: the secret sent with each request would cross the network in clear. ' +
+        `Nothing was sent. Use an https address, or list ${target.hostname} in \`NO_PROXY\` to reach it directly.`);
+}
+/** A proxy variable set to something no request can use: said, never ignored in silence. */
+function proxyProblems(env) {
+    return ['HTTPS_PROXY', 'HTTP_PROXY'].flatMap(name => {
+        const value = variable(env, name);
+        return value !== '' && !readProxyUrl(value)
+            ? [`\`${name}\` is set but is not a proxy address (\`http://host:port\`): it is not used.`]
+            : [];
+    });
+}
+/** `user:password` of a proxy address, decoded, for its authorization; '' when none. */
+function proxyCredentials(proxy) {
+    const { username, password } = proxy.url;
+    if (!username && !password)
+        return '';
+    return `${decodeURIComponent(username)}:${decodeURIComponent(password)}`;
+}
+
+;// CONCATENATED MODULE: ./src/network.ts
+// Why a request got no answer from its target, read from what Node, `tunnel` (the service's
+// tunnels) and undici (GitHub's) report and a bare "network error" would drop: the proxy's own
+// status (407 wants credentials, 405 allows no tunnels), a proxy or host nobody answers on, a TLS
+// certificate the runner does not trust. Each cause has one wording and one fix, so a failure says
+// the real cause and the check says it once for every request it stopped.
+
+
+/** Error codes that say no connection was made at all. */
+const NO_CONNECTION = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
+const NO_CONNECTION_WORD = new RegExp(`\\b(${NO_CONNECTION.join('|')})\\b`);
+/** A proxy's status to a tunnel, as `tunnel` ("statusCode=407") and undici ("Proxy response (407)") say it. */
+const PROXY_STATUS = /statusCode=(\d{3})|Proxy response \((\d{3})\)/;
+const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/;
+/** A certificate of an authority the runner does not trust (a TLS-inspecting proxy's). */
+const UNTRUSTED = /SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY)/;
+/** The error and each of its causes, as code and message. */
+function chain(err) {
+    const found = [];
+    let at = err;
+    for (let depth = 0; depth < 6 && typeof at === 'object' && at !== null; depth++) {
+        const e = at;
+        found.push({
+            code: typeof e.code === 'string' ? e.code : '',
+            message: typeof e.message === 'string' ? e.message : ''
+        });
+        at = e.cause;
+    }
+    return found;
+}
+const network_hostPortOf = (url) => `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+/** The cause an error shows, or undefined when it shows none of these (a reset, a timeout). */
+function readCause(err, way) {
+    const errors = chain(err);
+    const target = network_hostPortOf(way.target);
+    const proxy = way.proxy;
+    const variable = proxyVariable(way.target);
+    for (const { message } of errors) {
+        const m = PROXY_STATUS.exec(message);
+        if (m && proxy)
+            return {
+                kind: 'proxy-status',
+                proxy: proxy.hostPort,
+                variable,
+                target,
+                status: Number(m[1] ?? m[2])
+            };
+    }
+    // Node's own sockets say a failed handshake as EPROTO ("wrong version number"), undici by name.
+    const tls = errors.find(e => TLS_CODE.test(e.code) || e.code === 'EPROTO');
+    if (tls)
+        return { kind: 'tls', target, code: tls.code, ...(proxy ? { proxy: proxy.hostPort } : {}) };
+    const code = errors
+        .map(e => (NO_CONNECTION.includes(e.code) ? e.code : NO_CONNECTION_WORD.exec(e.message)?.[1]))
+        .find(c => c !== undefined);
+    if (code === undefined)
+        return undefined;
+    return proxy
+        ? { kind: 'proxy-unreachable', proxy: proxy.hostPort, variable, code }
+        : { kind: 'unreachable', target, code };
+}
+/** A 407 on a request the proxy was asked to forward (plain http): the proxy's, not the target's. */
+function proxyRefusal(status, way) {
+    if (status !== 407 || !way.proxy)
+        return undefined;
+    return {
+        kind: 'proxy-status',
+        proxy: way.proxy.hostPort,
+        variable: proxyVariable(way.target),
+        target: network_hostPortOf(way.target),
+        status
+    };
+}
+function codeWords(code) {
+    if (code === 'ECONNREFUSED')
+        return 'the connection was refused';
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+        return 'the name does not resolve';
+    return 'no route to it';
+}
+function tlsWords(code) {
+    if (UNTRUSTED.test(code))
+        return 'its certificate is signed by an authority this runner does not trust';
+    if (code === 'CERT_HAS_EXPIRED')
+        return 'its certificate has expired';
+    if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+        return 'its certificate is for another name';
+    return 'the TLS handshake failed';
+}
+/** The cause in words (plain text: hosts, ports and codes only). */
+function causeWords(c) {
+    switch (c.kind) {
+        case 'proxy-status': {
+            const status = `${c.status}${external_node_http_.STATUS_CODES[c.status] ? ` ${external_node_http_.STATUS_CODES[c.status]}` : ''}`;
+            if (c.status === 407)
+                return `the proxy ${c.proxy} answered ${status}: it wants credentials`;
+            if (c.status === 405)
+                return `the proxy ${c.proxy} answered ${status} to the tunnel (CONNECT): it allows no tunnels`;
+            return `the proxy ${c.proxy} answered ${status} instead of reaching ${c.target}`;
+        }
+        case 'proxy-unreachable':
+            return `nobody answers at the proxy ${c.proxy} (${c.code}: ${codeWords(c.code)})`;
+        case 'tls':
+            return `the TLS connection to ${c.target}${c.proxy ? ` through the proxy ${c.proxy}` : ''} failed: ${tlsWords(c.code)} (${c.code})`;
+        case 'unreachable':
+            return `nobody answers at ${c.target} (${c.code}: ${codeWords(c.code)})`;
+    }
+}
+/**
+ * What to change for a cause (Markdown we wrote). `setting` names what chose the target (the
+ * `base-url` input when it was set, `GITHUB_API_URL`), or nothing for the service's own address.
+ */
+function causeFix(c, setting, hosts) {
+    const listed = (hostPort) => (hosts && hosts.length > 0 ? hosts : [hostPort.replace(/:\d+$/, '')]).join(', ');
+    switch (c.kind) {
+        case 'proxy-status':
+            if (c.status === 407)
+                return (`The proxy ${c.proxy} wants credentials: put them in \`${c.variable}\` as ` +
+                    `\`http://user:pass@${c.proxy}\` (from a secret), or list ${listed(c.target)} in \`NO_PROXY\` ` +
+                    'if this runner may reach it directly');
+            if (c.status === 405)
+                return (`The proxy ${c.proxy} refuses tunnels (CONNECT), which https needs: ask for CONNECT to ` +
+                    `${c.target} to be allowed, or list ${listed(c.target)} in \`NO_PROXY\``);
+            return `The proxy ${c.proxy} does not let requests through to ${c.target}: ask its administrators to allow it, or list ${listed(c.target)} in \`NO_PROXY\``;
+        case 'proxy-unreachable':
+            return `Nothing answers at the proxy ${c.proxy}: check its address in \`${c.variable}\` (\`host:port\`), or unset it`;
+        case 'tls':
+            if (UNTRUSTED.test(c.code))
+                return ('A proxy or firewall that inspects TLS shows its own certificate: give Node your ' +
+                    "organisation's CA with `NODE_EXTRA_CA_CERTS` (the path of its PEM file on the runner; " +
+                    'see docs/enterprise.md)');
+            return /CERT/.test(c.code)
+                ? `${c.target} shows a certificate this runner cannot accept: check ${setting ?? 'the address'}`
+                : `${c.target} does not speak TLS as expected: check ${setting ?? 'the address'} (an https address) and the proxy`;
+        case 'unreachable':
+            return setting
+                ? `Nothing answers at ${c.target}: check ${setting}`
+                : `This runner cannot reach ${c.target}: allow it through the firewall, or set \`HTTPS_PROXY\` to your proxy`;
+    }
+}
+/** An error that carries its cause, thrown where a request got no answer for a known cause. */
+class UnreachedError extends Error {
+    network;
+    constructor(network) {
+        super(causeWords(network));
+        this.network = network;
+        this.name = 'UnreachedError';
+    }
+}
+/** The cause an error (or any error it wraps) carries, if one does. */
+function networkOf(err) {
+    let at = err;
+    for (let depth = 0; depth < 6 && typeof at === 'object' && at !== null; depth++) {
+        if (at instanceof UnreachedError)
+            return at.network;
+        const carried = at.network;
+        if (carried !== undefined)
+            return carried;
+        at = at.cause;
+    }
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/github/errors.ts
 // GitHub's failures as the log may show them: the call, the status, GitHub's words (no stack, no
 // token), and what to change when the token may not write. Every REST call goes through call().
 
 
+
 /** Failure of a GitHub call, with a message safe to show: no stack, no token. */
 class GitHubError extends Error {
     detail;
+    page;
+    network;
     status;
     /** The failure without the advice: "GitHub: listing … failed (500 …)" (GitHub's words in it). */
     problem;
@@ -32988,15 +33568,23 @@ class GitHubError extends Error {
     hint;
     constructor(what, status, 
     /** GitHub's own words (cleaned of anything like a credential). */
-    detail) {
+    detail, 
+    /** What answered was no API (a web page): `GITHUB_API_URL` leads elsewhere. */
+    page, 
+    /** No answer came, for this cause (a proxy's refusal, TLS, nobody at the address). */
+    network) {
         const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean);
         const hint = status === 403 || status === 401
             ? 'The token cannot write here: give the workflow `issues: write` and ' +
                 '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
-            : undefined;
+            : page && status === 404
+                ? '`GITHUB_API_URL` leads to a web page, not GitHub’s API: on GitHub Enterprise Server it ends in `/api/v3`'
+                : undefined;
         const problem = `GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}`;
         super(hint ? `${problem}. ${hint}` : problem);
         this.detail = detail;
+        this.page = page;
+        this.network = network;
         this.name = 'GitHubError';
         this.status = status;
         this.problem = problem;
@@ -33011,6 +33599,11 @@ function errorDetail(error) {
     const answered = response !== undefined || record.status !== 500;
     const status = answered && typeof record.status === 'number' && record.status > 0 ? record.status : undefined;
     const data = response?.data;
+    const header = response?.headers?.['content-type'];
+    const type = typeof header === 'string' ? header : '';
+    // A web page where the API should be: its HTML is no message to show.
+    if (response !== undefined && status !== undefined && /html/i.test(type))
+        return { status, detail: 'a web page, not the API', page: true };
     let detail;
     if (typeof data?.message === 'string')
         detail = data.message;
@@ -33039,8 +33632,8 @@ async function call(what, request) {
         return await request();
     }
     catch (error) {
-        const { status, detail } = errorDetail(error);
-        throw new GitHubError(what, status, detail);
+        const { status, detail, page } = errorDetail(error);
+        throw new GitHubError(what, status, detail, page, networkOf(error));
     }
 }
 
@@ -33389,9 +33982,6 @@ function foldedTable(columns, rows, noun, visible = VISIBLE_ROWS) {
     return `${shown}\n\n${details(label, rest)}`;
 }
 
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
 ;// CONCATENATED MODULE: ./src/service/retry.ts
 // When to retry a request and how long to wait first. The follow-up POST is not idempotent, so
 // it is retried only when the service certainly did not take it; GETs retry every transient fault.
@@ -33583,6 +34173,7 @@ class ServiceError extends Error {
     delivery;
     forReaders;
     timeUp;
+    network;
     constructor(message, 
     /** The HTTP status, when the service answered: callers tell transient failures by it. */
     status, 
@@ -33600,13 +34191,16 @@ class ServiceError extends Error {
      * The client stopped because the run's time (`wait-timeout`) left no room for another attempt
      * or the wait before it: a reader whose time is up reports the run's time-up, with this as why.
      */
-    timeUp = false) {
+    timeUp = false, 
+    /** No answer came, for this cause (a proxy's refusal, TLS, an address nobody answers on). */
+    network) {
         super(message);
         this.status = status;
         this.serviceText = serviceText;
         this.delivery = delivery;
         this.forReaders = forReaders;
         this.timeUp = timeUp;
+        this.network = network;
         this.name = 'ServiceError';
     }
 }
@@ -33715,7 +34309,7 @@ operation = request) {
         ...(outcome.kind === 'redirect'
             ? { hint: 'redirects are not followed: check `base-url`' }
             : {})
-    }, gaveUp !== undefined);
+    }, gaveUp !== undefined, failed.network);
 }
 /** What went wrong, for a comment's reader: no request, no redirect target. */
 function readersProblem(failed, tries) {
@@ -39446,96 +40040,13 @@ function getOctokit(token, options, ...additionalPlugins) {
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 //# sourceMappingURL=github.js.map
-;// CONCATENATED MODULE: ./src/proxy.ts
-// Which proxy a request goes through (contract: "Proxies and GitHub Enterprise Server"), decided
-// here once for the service and for GitHub from the variables main.ts hands in. Ours, not the
-// toolkit's: @actions/http-client never proxies a loopback host (so no test could go through a
-// proxy) and reads `proxy.corp:8080` as a URL of scheme `proxy.corp:`, using no proxy in silence.
-/**
- * The variable's value, lower-case name first (as curl reads them), else the upper-case one; a
- * name set to nothing does not hide the other.
- */
-function variable(env, name) {
-    return (env[name.toLowerCase()]?.trim() || env[name.toUpperCase()]?.trim()) ?? '';
-}
-/** A proxy value as a URL: `proxy.corp:8080` (no scheme) is `http://proxy.corp:8080`. */
-function readProxyUrl(value) {
-    if (value === '')
-        return undefined;
-    const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
-    try {
-        const url = new URL(text);
-        if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '')
-            return undefined;
-        return url;
-    }
-    catch {
-        return undefined;
-    }
-}
-function hostPortOf(url) {
-    return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
-}
-/**
- * `NO_PROXY` names the target: `*`, the host, `host:port`, or a domain (`example.com` and
- * `.example.com` both cover its subdomains). A loopback host is proxied unless it is listed.
- */
-function bypasses(target, noProxy) {
-    const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    const port = target.port || (target.protocol === 'https:' ? '443' : '80');
-    return noProxy
-        .split(/[\s,]+/)
-        .map(entry => entry.trim().toLowerCase())
-        .filter(entry => entry !== '')
-        .some(entry => {
-        if (entry === '*')
-            return true;
-        const m = /^(\[[^\]]*\]|[^:]+)(?::(\d+))?$/.exec(entry);
-        if (!m)
-            return false;
-        const name = (m[1] ?? '').replace(/^\[|\]$/g, '').replace(/^\*?\./, '');
-        if (m[2] !== undefined && m[2] !== port)
-            return false;
-        return host === name || host.endsWith(`.${name}`);
-    });
-}
-/** The proxy a request to `target` goes through, or undefined for a direct connection. */
-function proxyFor(target, env) {
-    let url;
-    try {
-        url = new URL(target);
-    }
-    catch {
-        return undefined;
-    }
-    const name = url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
-    const proxy = readProxyUrl(variable(env, name));
-    if (!proxy || bypasses(url, variable(env, 'NO_PROXY')))
-        return undefined;
-    return { url: proxy, hostPort: hostPortOf(proxy) };
-}
-/** A proxy variable set to something no request can use: said, never ignored in silence. */
-function proxyProblems(env) {
-    return ['HTTPS_PROXY', 'HTTP_PROXY'].flatMap(name => {
-        const value = variable(env, name);
-        return value !== '' && !readProxyUrl(value)
-            ? [`\`${name}\` is set but is not a proxy address (\`http://host:port\`): it is not used.`]
-            : [];
-    });
-}
-/** `user:password` of a proxy address, decoded, for its authorization; '' when none. */
-function proxyCredentials(proxy) {
-    const { username, password } = proxy.url;
-    if (!username && !password)
-        return '';
-    return `${decodeURIComponent(username)}:${decodeURIComponent(password)}`;
-}
-
 ;// CONCATENATED MODULE: ./src/github/octokit.ts
 // The REST client for comments, reactions and permissions, with a time limit on every call so
 // that GitHub can never keep a run waiting past its deadline, through the proxy proxy.ts chose
 // (undici's ProxyAgent, as @actions/github uses; its own choice would never proxy loopback and
-// drops a proxy written without a scheme).
+// drops a proxy written without a scheme). A call that got no answer says why (network.ts): the
+// proxy's status, nobody at the address, TLS; never a bare "fetch failed".
+
 
 
 
@@ -39561,6 +40072,7 @@ function createOctokit(token, apiUrl, userAgent, deadline, proxy) {
     const timed = (input, init) => {
         const limit = deadline.limitCall(GITHUB_TIMEOUT_MS, GITHUB_MIN_TIMEOUT_MS);
         const timeout = limit.signal;
+        const way = wayOf(input, proxy);
         return base(input, {
             ...init,
             signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
@@ -39569,7 +40081,15 @@ function createOctokit(token, apiUrl, userAgent, deadline, proxy) {
             // Said as what happened: octokit would report a request it gave up on as "500 aborted".
             if (timeout.aborted && !init?.signal?.aborted)
                 throw new Error(`no answer within ${Math.round(limit.ms / 1000)} s`, { cause: error });
-            throw error;
+            const network = way ? readCause(error, way) : undefined;
+            throw network ? new UnreachedError(network) : error;
+        })
+            .then(response => {
+            // A 407 to a plain http request the proxy forwards is the proxy's answer, not GitHub's.
+            const refusal = way?.target.protocol === 'http:' ? proxyRefusal(response.status, way) : undefined;
+            if (refusal)
+                throw new UnreachedError(refusal);
+            return response;
         })
             .finally(() => limit.end());
     };
@@ -39580,6 +40100,16 @@ function createOctokit(token, apiUrl, userAgent, deadline, proxy) {
     });
     deadlines.set(octokit, deadline);
     return octokit;
+}
+/** Where a call goes: its address, and the proxy on the way. */
+function wayOf(input, proxy) {
+    try {
+        const target = new URL(input instanceof Request ? input.url : String(input));
+        return { target, ...(proxy ? { proxy } : {}) };
+    }
+    catch {
+        return undefined;
+    }
 }
 /** fetch through `proxy`: undici's ProxyAgent (CONNECT for https, absolute URI for http). */
 function throughProxy(proxy) {
@@ -40931,8 +41461,8 @@ class Agents {
         if (!proxy)
             return { agent: this.plain(tls) };
         if (tls)
-            return { agent: this.tunnel(proxy) };
-        return { agent: this.plain(proxy.url.protocol === 'https:'), forward: proxy };
+            return { agent: this.tunnel(proxy), proxy };
+        return { agent: this.plain(proxy.url.protocol === 'https:'), forward: proxy, proxy };
     }
     plain(tls) {
         return this.once(tls ? 'https' : 'http', () => tls
@@ -40980,6 +41510,7 @@ class Agents {
 
 
 
+
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** An error body is read for its message only; a hostile one cannot make the run read more. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -40998,16 +41529,21 @@ async function attempt(r) {
     r.limit.signal.addEventListener('abort', onTimeUp, { once: true });
     const line = (what) => r.debug?.(`${r.method} ${clipText(r.path, 300)} -> ${what} (${r.now() - started} ms)`);
     try {
-        const info = requestInfo(r, controller.signal);
+        const { info, way, forwarded } = requestInfo(r, controller.signal);
         let msg;
         try {
             msg = (await r.client.requestRaw(info, r.body ?? null)).message;
         }
         catch (err) {
-            const code = timedOut ? 'timeout' : networkCode(err);
+            const network = timedOut ? undefined : readCause(err, way);
             // A page read ahead that turned out not to be needed is abandoned by the reader.
-            line(r.signal?.aborted ? 'cancelled: no longer needed' : code);
-            return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) };
+            return unanswered(network, timedOut ? 'timeout' : networkCode(err), line, r.signal?.aborted);
+        }
+        // A 407 to a request the proxy was asked to forward is the proxy's answer, not the service's.
+        const refusal = forwarded ? proxyRefusal(msg.statusCode ?? 0, way) : undefined;
+        if (refusal) {
+            msg.destroy();
+            return unanswered(refusal, 'refused', line);
         }
         return await answerOf(r, msg, line);
     }
@@ -41016,6 +41552,24 @@ async function attempt(r) {
         r.limit.signal.removeEventListener('abort', onTimeUp);
         r.signal?.removeEventListener('abort', onAbort);
     }
+}
+/**
+ * An attempt that got no answer from the service: its cause in words when the errors show one (a
+ * proxy's refusal, TLS, nobody at the address).
+ */
+function unanswered(network, code, line, abandoned = false) {
+    // A proxy's own refusal and a certificate refused at the handshake prove nothing was sent; a
+    // TLS failure of another kind might come after the request was written.
+    const sentNothing = network !== undefined &&
+        (network.kind.startsWith('proxy-') || (network.kind === 'tls' && /CERT/.test(network.code)));
+    const outcomeCode = sentNothing ? 'refused' : code;
+    line(abandoned ? 'cancelled: no longer needed' : network ? causeWords(network) : outcomeCode);
+    return {
+        ok: false,
+        outcome: { kind: 'network', code: outcomeCode },
+        why: network ? causeWords(network) : networkWhy(outcomeCode),
+        ...(network ? { network } : {})
+    };
 }
 /** What an answer says: a redirect (never followed), a refusal, or a body to check. */
 async function answerOf(r, msg, line) {
@@ -41074,6 +41628,27 @@ function checked(msg, text, status, check) {
         return { ok: false, outcome, why };
     }
 }
+/** TLS sockets whose handshake is done: a kept-alive one is counted at once when reused. */
+const secured = new WeakSet();
+/**
+ * Counts the request once its connection is made: for TLS, once the handshake is done (nothing is
+ * written before it, so a proxy that inspects TLS, refused, never took a byte of it).
+ */
+function countOnConnect(socket, count) {
+    if (socket.encrypted) {
+        if (secured.has(socket))
+            count();
+        else
+            socket.once('secureConnect', () => {
+                secured.add(socket);
+                count();
+            });
+    }
+    else if (socket.connecting)
+        socket.once('connect', count);
+    else
+        count();
+}
 /** The options a plain http(s).request needs, with the agent of the run's route (proxy or not). */
 function requestInfo(r, signal) {
     const url = new URL(r.baseUrl + r.path);
@@ -41085,7 +41660,7 @@ function requestInfo(r, signal) {
     if (r.body !== undefined)
         headers['content-type'] = 'application/json';
     const tls = url.protocol === 'https:';
-    const { agent, forward } = r.agents.routeOf(url);
+    const { agent, forward, proxy } = r.agents.routeOf(url);
     // Plain http through a proxy: the request goes to the proxy and names the whole URL.
     const to = forward?.url ?? url;
     if (forward) {
@@ -41100,16 +41675,11 @@ function requestInfo(r, signal) {
     const counting = {
         request: (options, callback) => {
             const req = base.request(options, callback);
-            req.once('socket', socket => {
-                if (socket.connecting)
-                    socket.once('connect', () => r.count());
-                else
-                    r.count();
-            });
+            req.once('socket', socket => countOnConnect(socket, r.count));
             return req;
         }
     };
-    return {
+    const info = {
         parsedUrl: url,
         httpModule: counting,
         options: {
@@ -41121,6 +41691,11 @@ function requestInfo(r, signal) {
             agent,
             signal
         }
+    };
+    return {
+        info,
+        way: { target: url, ...(proxy ? { proxy } : {}) },
+        forwarded: forward !== undefined
     };
 }
 /**
@@ -42326,300 +42901,6 @@ function composePrompt(instruction, context) {
     return context ? `${instruction}\n\n${renderContext(context)}` : instruction;
 }
 
-;// CONCATENATED MODULE: ./src/inputs.ts
-// Input primitives: each reads one input through `get` and either returns its value or throws an
-// InputError that names the input and the form it accepts, so the person reading the log knows
-// what to fix. Nothing here knows which command reads what: that is settings.ts.
-const MAX_WAIT_MS = 72 * 3_600_000;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
-class InputError extends Error {
-    input;
-    constructor(input, problem) {
-        super(`Input \`${input}\`: ${problem}`);
-        this.input = input;
-        this.name = 'InputError';
-    }
-}
-function required(get, name) {
-    const value = get(name);
-    if (value === '')
-        throw new InputError(name, 'is required');
-    return value;
-}
-function oneOf(get, name, values, isRequired = false) {
-    const value = get(name);
-    const accepted = values.map(v => `\`${v}\``).join(', ');
-    if (value === '' && isRequired)
-        throw new InputError(name, `is required: one of ${accepted}`);
-    if (!values.includes(value))
-        throw new InputError(name, `${quote(value)} is not accepted; expected one of ${accepted}`);
-    return value;
-}
-function bool(get, name) {
-    const value = get(name).trim();
-    if (['true', 'True', 'TRUE'].includes(value))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(value))
-        return false;
-    throw new InputError(name, `${quote(value)} is not a boolean; expected \`true\` or \`false\``);
-}
-function integer(get, name, min, max) {
-    const value = get(name);
-    const n = Number(value);
-    const range = max >= Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
-    if (!/^\d+$/.test(value) || n < min || n > max)
-        throw new InputError(name, `${quote(value)} is not accepted; expected a whole number ${range}`);
-    return n;
-}
-/** `90s`, `15m`, `2h`, `500ms` or bare seconds (decimals allowed). */
-function parseDuration(text) {
-    const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text);
-    if (!m)
-        return undefined;
-    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's'] ?? 1000;
-    return Math.round(Number(m[1]) * unit);
-}
-function duration(get, name, zeroOk) {
-    const value = get(name);
-    const ms = parseDuration(value);
-    if (ms === undefined || ms > MAX_WAIT_MS || (!zeroOk && ms === 0))
-        throw new InputError(name, `${quote(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`);
-    return ms;
-}
-/** A value as the error shows it: quoted, and clipped so a huge input cannot flood the log. */
-function quote(value) {
-    const max = 80;
-    return value.length <= max
-        ? JSON.stringify(value)
-        : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`;
-}
-/** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
-function checkSecretText(name, value) {
-    if (/\s/.test(value) || CONTROL.test(value))
-        throw new InputError(name, 'must not contain spaces, line breaks or control characters (check the secret for a stray newline)');
-    // A search for one character outside the range: `^[…]+$` on a value of megabytes can
-    // overflow the regular expression engine's stack.
-    if (value === '' || /[^\x21-\x7e]/.test(value))
-        throw new InputError(name, 'must be printable ASCII (a pasted non-ASCII character? check the secret)');
-}
-/** `project-id` and `job-id` become path segments: `.` and `..` would address other endpoints. */
-function readId(get, name, isRequired) {
-    const value = isRequired ? required(get, name) : get(name);
-    if (CONTROL.test(value))
-        throw new InputError(name, 'must not contain control characters or line breaks');
-    if (value === '.' || value === '..')
-        throw new InputError(name, `${quote(value)} is not an id: it would address another endpoint`);
-    return value;
-}
-function isLoopback(hostname) {
-    const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-function readBaseUrl(text) {
-    const accepted = 'an absolute https URL such as `https://api.mintlify.com` (http only for loopback hosts)';
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        throw new InputError('base-url', `${quote(text)} is not a URL; expected ${accepted}`);
-    }
-    if (url.username || url.password)
-        throw new InputError('base-url', 'must not contain credentials; pass the key as `api-key`');
-    if (url.search || url.hash)
-        throw new InputError('base-url', `must not have a query or fragment; expected ${accepted}`);
-    if (url.protocol === 'http:' && !isLoopback(url.hostname))
-        throw new InputError('base-url', `uses http:// for a host that is not loopback; expected ${accepted}`);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        throw new InputError('base-url', `has protocol ${url.protocol}; expected ${accepted}`);
-    return url.origin + url.pathname.replace(/\/+$/, '');
-}
-function readSiteUrl(text) {
-    const accepted = 'an https URL such as `https://docs.example.com`';
-    // Every page link is built on it: a huge value would make every table row huge.
-    if (text.length > 512)
-        throw new InputError('site-url', `has ${text.length} characters; at most 512 are accepted`);
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        throw new InputError('site-url', `${quote(text)} is not a URL; expected ${accepted}`);
-    }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
-        throw new InputError('site-url', `${quote(text)} is not https; expected ${accepted}`);
-    if (url.username || url.password || url.search || url.hash)
-        throw new InputError('site-url', `must have no credentials, query or fragment; expected ${accepted}`);
-    return url.origin + url.pathname.replace(/\/+$/, '');
-}
-/** Logins as GitHub spells them; compared without regard to case. */
-function readLogins(get, name, bots = false) {
-    const items = get(name)
-        .split(/[\s,]+/)
-        .map(item => item.replace(/^@/, '').toLowerCase())
-        .filter(item => item !== '');
-    for (const item of items) {
-        if (!/^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?$/.test(item))
-            throw new InputError(name, `${quote(item)} is not a GitHub login; expected a comma list such as ${bots ? '`renovate[bot], dependabot[bot]` (or `*` for any bot)' : '`octocat, hubot`'}`);
-    }
-    return bots ? items.map(item => (item.endsWith('[bot]') ? item : `${item}[bot]`)) : items;
-}
-/** An expression left unevaluated (a runner outside GitHub) is no token at all. */
-function readToken(text, name = 'github-token') {
-    if (text === '' || text.startsWith('${{'))
-        return '';
-    checkSecretText(name, text);
-    return text;
-}
-/**
- * `notify-pr`: a pull request's address, `https://SERVER/OWNER/REPO/pull/N` (whether it is on
- * this run's GitHub is checked where the server is known).
- */
-function readNotifyPr(text) {
-    const value = text.trim();
-    if (value === '')
-        return '';
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        url = undefined;
-    }
-    const ok = url !== undefined &&
-        (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname))) &&
-        !url.username &&
-        !url.password &&
-        /\/[^/]+\/[^/]+\/pull\/[1-9]\d{0,15}\/?$/.test(url.pathname);
-    if (!ok)
-        throw new InputError('notify-pr', `${quote(value)} is not a pull request's address; expected e.g. \`https://github.com/octo/api/pull/42\``);
-    return value;
-}
-/**
- * `notify-repository`: `owner/name`, the one repository whose pull requests `notify-token` may
- * tell (contract: "Tokens, proxies and invisible text"). Required whenever the token is set: a
- * forged dispatch payload must not aim the token at any repository it can reach.
- */
-function readNotifyRepository(text, withToken) {
-    const value = text.trim();
-    if (value === '') {
-        if (withToken)
-            throw new InputError('notify-repository', 'is required with `notify-token`: the `owner/name` of the code repository whose pull ' +
-                'requests the token may tell (e.g. `octo/api`); nothing was sent');
-        return '';
-    }
-    const m = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value);
-    if (!m || m[2] === '.' || m[2] === '..')
-        throw new InputError('notify-repository', `${quote(value)} is not a repository; expected \`owner/name\`, e.g. \`octo/api\``);
-    return value;
-}
-/** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
-const OTHER_KEY_KINDS = [
-    ['mint_dsc_', 'an assistant (discovery) API key'],
-    ['mint_us_', 'a search index key']
-];
-/** Keys of other services, by their known prefixes: never sent to this one. */
-const OTHER_VENDORS = [
-    [/^sk-/, 'a key of another AI service (`sk-…`)'],
-    [/^(ghp|gho|ghs|ghu|ghr)_|^github_pat_/, 'a GitHub token (`ghp_…`, `github_pat_…`)'],
-    [/^xox/i, 'a Slack token (`xox…`)'],
-    [/^(AKIA|ASIA)[A-Z0-9]/, 'an AWS access key (`AKIA…`)'],
-    [/^AIza/, 'a Google API key (`AIza…`)'],
-    [/^eyJ/, 'a JSON web token (`eyJ…`)']
-];
-/** An admin key of the platform: `mint_`, and not one of its other kinds. */
-function isAdminKeyShape(key) {
-    return key.startsWith('mint_') && !OTHER_KEY_KINDS.some(([prefix]) => key.startsWith(prefix));
-}
-function keyKindWarnings(key) {
-    const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix));
-    if (other)
-        return [
-            `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
-        ];
-    if (!key.startsWith('mint_'))
-        return [
-            'Input `api-key` does not start with `mint_`, the prefix of the admin API keys of the ' +
-                'dashboard (https://app.mintlify.com, Settings → API keys). Sending it anyway; a 401 ' +
-                'answer would confirm it is wrong.'
-        ];
-    return [];
-}
-/**
- * Keys that are refused before any request: the name of a secret instead of its value, or a key
- * of another service. The message describes the value's shape and never quotes it: the runner
- * masks a secret's value as `***`, which would make the message say nothing.
- */
-function refuseKeyShape(key) {
-    const vendor = OTHER_VENDORS.find(([shape]) => shape.test(key));
-    if (vendor)
-        throw new InputError('api-key', `looks like ${vendor[1]}, so it was not sent. Use an admin API key of the docs ` +
-            'platform: it starts with `mint_` (create one under Settings → API keys on ' +
-            'https://app.mintlify.com), kept as a repository secret');
-    if (/^[A-Z][A-Z0-9_]*$/.test(key))
-        throw new InputError('api-key', 'the text given looks like the name of a secret (capitals, digits and underscores), not ' +
-            'its value: write `${{ secrets.NAME }}`, NAME being the repository secret that holds the ' +
-            'key (a name is not a key, so nothing was sent)');
-}
-/**
- * `project-id`: kept as a repository variable, so an empty one is most often a variable not set,
- * or set as a secret (which `vars.` does not read); a value shaped like a key is the two swapped.
- */
-function readProjectId(get) {
-    if (get('project-id') === '')
-        throw new InputError('project-id', 'is required: the project id, shown under Settings → API keys on https://app.mintlify.com. It is a Variable, ' +
-            'not a Secret: add it under Settings → Secrets and variables → Actions → Variables (e.g. ' +
-            '`DOCS_PROJECT_ID`) and pass it as `${{ vars.DOCS_PROJECT_ID }}`; a secret of that name ' +
-            'is not read by `vars.`');
-    const id = readId(get, 'project-id', true);
-    if (/^mint_/.test(id))
-        throw new InputError('project-id', 'holds what looks like an API key (`mint_…`): the key goes in `api-key` (a secret), the ' +
-            'project id in `project-id` (a variable). Check the two are not swapped, and rotate the ' +
-            'key if it was stored as a variable (variables are shown in logs)');
-    return id;
-}
-/** The agent API's "get job" path: the job (and project) ids are filled into it. */
-function readJobPath(text) {
-    if (!text.startsWith('/') || !text.includes('{id}'))
-        throw new InputError('job-path', 'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`');
-    return text;
-}
-function readApiKey(get) {
-    const key = get('api-key');
-    if (key === '')
-        throw new InputError('api-key', 'is required: an admin API key, kept as a repository Secret and passed as ' +
-            '`${{ secrets.DOCS_API_KEY }}` (a secret, not a variable: `secrets.` does not read a ' +
-            'variable of that name)');
-    checkSecretText('api-key', key);
-    refuseKeyShape(key);
-    return key;
-}
-/** The declared name nearest to `name` (fewest edits; the first of equals), for a typo's hint. */
-function nearestName(name, names) {
-    let best;
-    let bestDistance = Infinity;
-    for (const candidate of names) {
-        const d = editDistance(name, candidate);
-        if (d < bestDistance)
-            [best, bestDistance] = [candidate, d];
-    }
-    return best;
-}
-/** Levenshtein distance: insertions, deletions and substitutions, one row at a time. */
-function editDistance(a, b) {
-    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        const next = [i];
-        for (let j = 1; j <= b.length; j++) {
-            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-            next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + cost);
-        }
-        row = next;
-    }
-    return row[b.length];
-}
-
 ;// CONCATENATED MODULE: ./src/commands/job-grow.ts
 // `when-agent-pr-open: follow-up`: a run that would start a job sends its instruction to the job of
 // the docs agent's pull request that is still open in this repository instead, so one pull
@@ -42918,7 +43199,13 @@ async function commentRights(octokit, place) {
         if (err.status === 422)
             return { ok: true };
         const said = [err.status, err.detail].filter(x => x !== undefined && x !== '').join(' ');
-        return { ok: false, status: err.status, said };
+        return {
+            ok: false,
+            status: err.status,
+            said,
+            ...(err.page ? { page: err.page } : {}),
+            ...(err.network ? { network: err.network } : {})
+        };
     }
     // GitHub took a comment with no body (never expected of github.com): it may write here, and the
     // probe is deleted at once.
@@ -51146,6 +51433,7 @@ function failed(p) {
 
 
 
+
 /** The probe ended because `max-requests` or the check's 8 were spent: it was not sent. */
 function notSent(p) {
     return p.notSent === true;
@@ -51215,15 +51503,53 @@ function isPageAnswer(p) {
 /** The line for a `base-url` that does not lead to the service. */
 const WRONG_ADDRESS_FIX = 'The service was not found at this address: check `base-url` (leave it out for the default, ' +
     '`https://api.mintlify.com`; a path prefix is kept, so it must be the API’s own)';
-/** The lines the key and the service's answers give (all but the GitHub token's). */
-function checkLines(apiKey, projectId, probes) {
-    return [keyFormLine(apiKey), ...serviceLines(probes, projectId)];
+/**
+ * The lines the key and the service's answers give (all but the GitHub token's). `unreached`
+ * names the line that says why no request reached the service, when none did: each line that
+ * needed an answer says "not reached" and points there.
+ */
+function checkLines(apiKey, projectId, probes, unreached) {
+    if (unreached === undefined)
+        return [keyFormLine(apiKey), ...serviceLines(probes, projectId), ...startsJobsLine(probes)];
+    const form = keyFormLine(apiKey);
+    const key = form.verdict === 'pass' ? { ...form, verdict: 'skip' } : form;
+    const notReached = (check) => ({
+        check,
+        verdict: 'fail',
+        seen: 'not reached',
+        because: unreached
+    });
+    return [
+        key,
+        notReached('API key accepted'),
+        { check: 'Project found', verdict: 'skip', seen: `not known: see “${unreached}”` },
+        ...[...lines_ANALYTICS, 'agent'].map(operation => notReached(TITLES[operation]))
+    ];
+}
+/**
+ * What the check cannot verify, said as such: whether the key may start agent jobs. The service
+ * offers no way to ask without starting one, and a key that may only read answers the same.
+ */
+function startsJobsLine(probes) {
+    const agent = probes.find(p => p.entry.operation === 'agent');
+    if (!agent || (agent.error !== undefined && !knowsProject(agent)))
+        return [];
+    return [
+        {
+            check: 'Key may start agent jobs',
+            verdict: 'skip',
+            seen: 'not verified: the service offers no way to tell without starting a job, and a key ' +
+                'that may only read answers the same; the first `create` or `message` run shows it'
+        }
+    ];
 }
 function keyFormLine(apiKey) {
     const check = 'API key form';
     const [warning] = keyKindWarnings(apiKey);
+    // The form only: what the key may do is known from the service's answers (a read-only key has
+    // the same form).
     if (!warning && isAdminKeyShape(apiKey))
-        return { check, verdict: 'pass', seen: 'an admin key (`mint_…`)' };
+        return { check, verdict: 'pass', seen: 'shaped as an admin key (`mint_…`)' };
     // Said by its shape only: the value itself is masked (`***`) wherever it would be shown.
     return {
         check,
@@ -51287,7 +51613,7 @@ function keyLine({ probes, projectId, answered, refused, allForbidden, wrongAddr
             verdict: 'fail',
             seen: 'the service did not answer',
             said: failureText(probes[0]),
-            fix: 'Check `base-url` (leave it out for `https://api.mintlify.com`) and the network'
+            fix: 'Check the runner’s network (and `base-url`, if set: leave it out for `https://api.mintlify.com`)'
         };
     return { check: 'API key accepted', verdict: 'pass', seen: 'the service accepts it' };
 }
@@ -51373,8 +51699,11 @@ function operationFix(operation, p) {
             'runs a share with `max-requests`');
     if (status !== undefined && status >= 500)
         return 'The service failed to answer: run the check again later';
+    const network = networkOf(p.error);
+    if (network)
+        return capitalise(causeFix(network));
     if (status === undefined)
-        return 'The service did not answer: check `base-url` and the runner’s network, then run again';
+        return 'The service did not answer: check the runner’s network, then run again';
     return 'The service answered in a way this action does not expect: report it with this summary';
 }
 /** A 403 on every operation: the key does not reach this project at all. */
@@ -51436,6 +51765,99 @@ function rightsLine(rights, issueNumber, event) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/check/reach.ts
+// Whether the check's requests reached the service and GitHub at all. When a proxy's refusal, TLS
+// or an address nobody answers on kept them away, one line names the cause with its one fix (a
+// proxy by host and port), and every line that needed an answer says "not reached" and points at
+// it: no ✅ stands on a request that got no answer, and one cause is one fix, not one per request.
+
+/** The service's default address: `base-url` is named in a fix only when it was set otherwise. */
+const DEFAULT_BASE_URL = 'https://api.mintlify.com';
+/** The cause that kept every probe sent from the service: undefined when any got an answer. */
+function serviceCause(probes) {
+    const sent = probes.filter(p => p.notSent !== true);
+    const causes = sent.map(p => (p.entry.status === undefined ? networkOf(p.error) : undefined));
+    return causes.length > 0 && causes.every(c => c !== undefined) ? causes[0] : undefined;
+}
+/** `base-url` when it was set to another address than the service's own, for a fix to name. */
+function baseUrlSetting(baseUrl) {
+    return baseUrl.replace(/\/+$/, '') === DEFAULT_BASE_URL ? undefined : '`base-url`';
+}
+/** The line's name: "Proxy" unless a cause without a proxy (TLS or an address, direct) is said. */
+function reachCheck(causes) {
+    return causes.some(c => !('proxy' in c) || c.proxy === undefined) ? 'Connection' : 'Proxy';
+}
+/** How a request went: "through the proxy host:port" or "direct". */
+function via(proxy) {
+    return proxy ? `through the proxy ${proxy.hostPort}` : 'direct';
+}
+/** The connection line: the way requests went, or the one cause that kept them away, with its fix. */
+function reachLine(r) {
+    const causes = [r.service, r.github].filter((c) => c !== undefined);
+    if (causes.length === 0)
+        return wayLine('Proxy', r.proxies);
+    const hosts = [...new Set(causes.map(targetHost).filter(h => h !== ''))];
+    // What chose each target, for a fix to name; none for a cause both share.
+    const setting = (c) => c === r.github ? '`GITHUB_API_URL`' : c === r.service ? baseUrlSetting(r.baseUrl) : undefined;
+    // The same cause for both (one proxy's 407 to each) is one cause, naming both targets.
+    const one = causes.length > 1 && causes.every(c => sameCause(c, causes[0])) ? [reach_merged(causes)] : causes;
+    return {
+        check: reachCheck(causes),
+        verdict: 'fail',
+        seen: `${one.map(causeWords).join('; ')} (${notReached(r)} not reached)`,
+        fix: one.map(c => causeFix(c, setting(c), hosts)).join('. ')
+    };
+}
+/** Two causes that differ only in their target. */
+function sameCause(a, b) {
+    return JSON.stringify({ ...a, target: '' }) === JSON.stringify({ ...b, target: '' });
+}
+/** One cause for all: the targets named together. */
+function reach_merged(causes) {
+    const first = causes[0];
+    if (!('target' in first))
+        return first;
+    const targets = [...new Set(causes.map(c => ('target' in c ? c.target : '')))];
+    return { ...first, target: targets.join(', ') };
+}
+/** Which of the two the cause kept away. */
+function notReached(r) {
+    if (r.service && r.github)
+        return 'the service and GitHub';
+    return r.service ? 'the service' : 'GitHub';
+}
+function targetHost(c) {
+    return 'target' in c ? c.target.replace(/:\d+$/, '') : '';
+}
+/** Which proxy the requests went through: its host and port only, never its credentials. */
+function wayLine(check, proxies) {
+    const { service, github } = proxies;
+    if (!service && !github)
+        return {
+            check,
+            verdict: 'pass',
+            seen: 'none: direct connections (no `HTTPS_PROXY` or `HTTP_PROXY` applies)'
+        };
+    const through = (p) => (p ? `through ${p.hostPort}` : 'direct');
+    return {
+        check,
+        verdict: 'pass',
+        seen: service?.hostPort === github?.hostPort
+            ? `the service and GitHub ${through(service)}`
+            : `the service ${through(service)}; GitHub ${through(github)}`
+    };
+}
+/** GitHub's API address answered with a web page: `GITHUB_API_URL` leads elsewhere. */
+function apiPageLine(check, api) {
+    return {
+        check,
+        verdict: 'fail',
+        seen: `${api} answered with a web page, not GitHub's API`,
+        fix: '`GITHUB_API_URL` does not lead to GitHub’s API: on GitHub Enterprise Server it is ' +
+            '`https://HOST/api/v3` (the runner sets it; a workflow that sets it itself must keep `/api/v3`)'
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/check/checks-read.ts
 // The set-up check's line for `checks` (contract: "The agent's checks"): whether the workflow's
 // token may list check runs (`checks: read`), asked once on the run's own commit. Without that
@@ -51494,6 +51916,8 @@ const skip = (seen) => ({ check: CHECK, verdict: 'skip', seen });
 
 
 
+
+
 const check_SUMMARY_MAX_BYTES = 64 * 1024;
 /** The check's share of `max-requests`: 8 at most, fewer when the workflow caps the run lower. */
 function checkBudget(maxRequests) {
@@ -51505,10 +51929,22 @@ async function runCheck(ctx) {
     info(`Checking the set-up of project ${s.projectId} at ${s.baseUrl}.`);
     const prober = new Prober(ctx.service, s.projectId, range, ctx.deadline);
     const probes = await probeAll(prober, s.jobPath);
+    const proxies = ctx.proxies ?? { service: undefined, github: undefined };
+    const service = serviceCause(probes);
+    const token = await tokenLine(ctx);
+    const reach = reachLine({
+        proxies,
+        baseUrl: s.baseUrl,
+        ...(service ? { service } : {}),
+        ...(token.network ? { github: token.network } : {})
+    });
+    const failing = reach.verdict === 'fail';
     const lines = [
-        ...checkLines(s.apiKey, s.projectId, probes),
+        // A connection that kept requests away is the first thing to read.
+        ...(failing ? [reach] : []),
+        ...checkLines(s.apiKey, s.projectId, probes, service ? reach.check : undefined),
         feedbackFilterLine(probes),
-        await tokenLine(ctx),
+        token.network ? { ...token.line, because: reach.check } : token.line,
         ...(await notifyLines(ctx)),
         ...(await checksReadLine({
             ...ctx.event,
@@ -51516,7 +51952,7 @@ async function runCheck(ctx) {
             commit: ctx.commit,
             checks: s.checks
         })),
-        proxyLine(ctx.proxies)
+        ...(failing ? [] : [reach])
     ];
     const report = {
         projectId: s.projectId,
@@ -51589,43 +52025,37 @@ async function tokenLine(ctx) {
     const check = 'GitHub token may comment';
     const { target, octokit, event } = ctx;
     if (!ctx.commenting.writes)
-        return { check, verdict: 'skip', seen: '`comment: false`' };
+        return { line: { check, verdict: 'skip', seen: '`comment: false`' } };
     if (!target)
         return {
-            check,
-            verdict: 'skip',
-            seen: 'no pull request or issue to comment on: set `issue-number` (e.g. the tracking issue of ' +
-                'the weekly report) to check the token there'
+            line: {
+                check,
+                verdict: 'skip',
+                seen: 'no pull request or issue to comment on: set `issue-number` (e.g. the tracking issue of ' +
+                    'the weekly report) to check the token there'
+            }
         };
     const where = `#${target.issueNumber}`;
     if (!octokit)
         return {
-            check,
-            verdict: 'fail',
-            seen: `\`github-token\` is empty, so nothing can be written on ${where}`,
-            fix: 'Leave `github-token` out (it defaults to the workflow’s token) or pass a token'
+            line: {
+                check,
+                verdict: 'fail',
+                seen: `\`github-token\` is empty, so nothing can be written on ${where}`,
+                fix: 'Leave `github-token` out (it defaults to the workflow’s token) or pass a token'
+            }
         };
     const rights = await commentRights(octokit, target);
-    return rightsLine(rights, target.issueNumber, event);
-}
-/** Which proxy the requests went through: its host and port only, never its credentials. */
-function proxyLine(proxies) {
-    const check = 'Proxy';
-    const { service, github } = proxies ?? { service: undefined, github: undefined };
-    if (!service && !github)
+    const api = `GitHub's API at ${escapeText(ctx.apiUrl ?? 'https://api.github.com')} (${via(ctx.proxies?.github)})`;
+    if (!rights.ok && rights.network)
         return {
-            check,
-            verdict: 'pass',
-            seen: 'none: direct connections (no `HTTPS_PROXY` or `HTTP_PROXY` applies)'
+            line: { check, verdict: 'fail', seen: `not reached: ${api}` },
+            network: rights.network
         };
-    const via = (p) => (p ? `through ${p.hostPort}` : 'direct');
-    return {
-        check,
-        verdict: 'pass',
-        seen: service?.hostPort === github?.hostPort
-            ? `the service and GitHub ${via(service)}`
-            : `the service ${via(service)}; GitHub ${via(github)}`
-    };
+    // A 404 web page: the address is no API (GitHub's own 5xx pages are HTML too, and say nothing of it).
+    if (!rights.ok && rights.page && rights.status === 404)
+        return { line: apiPageLine(check, api) };
+    return { line: rightsLine(rights, target.issueNumber, event) };
 }
 /** A pull request outside `notify-repository` is never probed: one of the two is wrong. */
 const OUTSIDE_FIX = 'Set `notify-repository` to the code repository whose pull requests `notify-token` may tell, ' +
@@ -51640,7 +52070,7 @@ async function notifyLines(ctx) {
         serverUrl: ctx.serverUrl
     });
     if (code.url === undefined)
-        return [];
+        return ctx.settings.notifyToken ? [notifyUnnamed(check)] : [];
     const fix = 'Pass as `notify-token` a token that may write pull requests (or issues) of the code ' +
         'repository: a fine-grained token or a GitHub App installation token, kept as a secret';
     if (!code.ref || !ctx.notifyOctokit)
@@ -51668,6 +52098,16 @@ async function notifyLines(ctx) {
                 fix
             }
         ];
+}
+/** `notify-token` without a code pull request to check it on: said, not passed in silence. */
+function notifyUnnamed(check) {
+    return {
+        check,
+        verdict: 'skip',
+        seen: 'not checked: `notify-token` is set but no code pull request is named. Set `notify-pr` ' +
+            '(the code pull request’s URL) on this check to verify the token there; a docs workflow ' +
+            'run by `repository_dispatch` takes it from the payload'
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/commands/cancel.ts
@@ -53285,10 +53725,57 @@ function runUrl(env) {
     return `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
 }
 
+;// CONCATENATED MODULE: ./src/check/refused.ts
+// A check refused before any request (an input of the wrong shape, such as a secret's NAME given
+// as the key) still writes its table: the refused input fails, and every line that needed an
+// answer says it was not checked, so the summary shows what to change and nothing green.
+
+
+
+
+
+
+const refused_SUMMARY_MAX_BYTES = 64 * 1024;
+const NOT_CHECKED = 'not checked: nothing was sent (an input was refused)';
+const ANSWERED = [
+    'API key accepted',
+    'Project found',
+    'Analytics',
+    'Agent API',
+    'GitHub token may comment'
+];
+/** The check's summary for inputs refused before any request, or undefined for another run. */
+function refusedCheckSummary(get, err, now) {
+    if (!(err instanceof InputError) || get('command') !== 'check' || get('summary') === 'false')
+        return undefined;
+    const problem = err.message.replace(/^Input `[^`]+`: /, '');
+    const refused = {
+        check: err.input === 'api-key' ? 'API key form' : `Input \`${err.input}\``,
+        verdict: 'fail',
+        seen: `\`${err.input}\` refused before any request`,
+        fix: capitalise(problem)
+    };
+    const lines = [
+        refused,
+        ...ANSWERED.map(check => ({ check, verdict: 'skip', seen: NOT_CHECKED }))
+    ];
+    return renderCheck({
+        projectId: get('project-id'),
+        baseUrl: get('base-url') || 'https://api.mintlify.com',
+        range: resolvePeriod({ kind: 'days', days: 7 }, new Date(now)),
+        lines,
+        profile: [],
+        requests: 0,
+        maxRequests: CHECK_MAX_REQUESTS,
+        generatedAt: now
+    }, bytes(refused_SUMMARY_MAX_BYTES));
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
 // run(): the gate, the settings, the command, then what the run publishes. The one place that
 // reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
 // read by settings.ts; whether the run goes ahead is decided by gate.ts.
+
 
 
 
@@ -53369,7 +53856,7 @@ async function run(env = process.env, clock = systemClock) {
  * ends it early; whatever it filled in is published by run() either way.
  */
 async function carryOut(env, deadline, result, live) {
-    const { payload, event, githubProxy, clients } = readRunner(env, deadline);
+    const { payload, event, githubProxy, clients, apiUrl } = readRunner(env, deadline);
     const gate = { event, env, clients, clock: deadline };
     const admitted = await admit(gate);
     if (admitted.skip)
@@ -53385,12 +53872,14 @@ async function carryOut(env, deadline, result, live) {
     // Before any other input, once the gate let the run through (a comment that is no trigger is
     // skipped whatever its inputs): a `with:` key action.yml does not declare fails the step.
     refuseUnknownInputs(Object.keys(env));
-    const settings = readSettings(runnerInput, {
+    const settings = readRunSettings({
         now: new Date(deadline.now()),
         workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
         commentEvent: trigger !== undefined || label !== undefined,
-        ...(admitted.rules && trigger ? { trigger: admitted.rules, triggerPrompt: trigger.prompt } : {})
-    });
+        ...(admitted.rules && trigger
+            ? { trigger: admitted.rules, triggerPrompt: trigger.prompt }
+            : {})
+    }, result);
     debug(settingsDebugLine(settings));
     deadline.limit(settings.waitTimeoutMs);
     for (const warning of settings.warnings)
@@ -53421,8 +53910,19 @@ async function carryOut(env, deadline, result, live) {
         ...given,
         settings,
         service,
-        proxies: { service: proxy, github: githubProxy }
+        proxies: { service: proxy, github: githubProxy },
+        apiUrl
     });
+}
+/** The run's settings: a check refused before any request still draws its table. */
+function readRunSettings(options, result) {
+    try {
+        return readSettings(runnerInput, options);
+    }
+    catch (err) {
+        result.summary = refusedCheckSummary(runnerInput, err, options.now.getTime()) ?? result.summary;
+        throw err;
+    }
 }
 /** What the runner says of this run: the event, and the GitHub clients (through the proxy). */
 function readRunner(env, deadline) {
@@ -53432,14 +53932,20 @@ function readRunner(env, deadline) {
     for (const problem of proxyProblems(env))
         core_warning(problem);
     const githubProxy = proxyFor(apiUrl, env);
+    const refusal = plainSecretRefusal(apiUrl, githubProxy, '`GITHUB_API_URL`');
+    if (refusal)
+        throw new Error(refusal);
     if (githubProxy?.url.password)
         setSecret(decodeURIComponent(githubProxy.url.password));
     const clients = new GitHubClients(token => createOctokit(token, apiUrl, USER_AGENT, deadline, githubProxy), deadline);
-    return { payload, event, githubProxy, clients };
+    return { payload, event, githubProxy, clients, apiUrl };
 }
 /** The service's client, through its proxy (if any). */
 function serviceFor(settings, env, deadline) {
     const proxy = proxyFor(settings.baseUrl, env);
+    const refusal = plainSecretRefusal(settings.baseUrl, proxy, '`base-url`');
+    if (refusal)
+        throw new Error(refusal);
     if (proxy) {
         if (proxy.url.password)
             setSecret(decodeURIComponent(proxy.url.password));

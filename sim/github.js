@@ -460,7 +460,8 @@ export async function startGitHub(options = {}) {
       const auth = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? '')
       let answer
       if (outside) {
-        answer = notFound
+        // What a GitHub Enterprise Server's web server answers outside its API: a web page.
+        answer = { status: 404, html: '<!DOCTYPE html><html><body>Page not found</body></html>' }
       } else if (auth?.[1] !== token) {
         answer = { status: 401, body: { message: 'Bad credentials' } }
       } else {
@@ -486,6 +487,10 @@ export async function startGitHub(options = {}) {
       }
       const send = () => {
         if (res.destroyed) return
+        if (answer.html !== undefined) {
+          res.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8' })
+          return void res.end(answer.html)
+        }
         res.writeHead(answer.status, {
           'content-type': 'application/json; charset=utf-8',
           ...answer.headers

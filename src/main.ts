@@ -31,9 +31,10 @@ import { refuseUnknownInputs } from './input-names.js'
 import { settingsDebugLine } from './settings-debug.js'
 import { messageOf } from './errors.js'
 import { readPayload, runOf, runUrl } from './workflow-run.js'
-import { proxyFor, proxyProblems, type Proxy } from './proxy.js'
+import { plainSecretRefusal, proxyFor, proxyProblems, type Proxy } from './proxy.js'
 import { removeTriggerLabel } from './label-trigger.js'
 import { instructionText } from './public-text.js'
+import { refusedCheckSummary } from './check/refused.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
 
@@ -100,7 +101,7 @@ async function carryOut(
   result: CommandResult,
   live: Live
 ): Promise<void> {
-  const { payload, event, githubProxy, clients } = readRunner(env, deadline)
+  const { payload, event, githubProxy, clients, apiUrl } = readRunner(env, deadline)
   const gate: GateContext = { event, env, clients, clock: deadline }
   const admitted = await admit(gate)
   if (admitted.skip) return skip(result, admitted.skip, admitted.octokit, event)
@@ -114,12 +115,17 @@ async function carryOut(
   // Before any other input, once the gate let the run through (a comment that is no trigger is
   // skipped whatever its inputs): a `with:` key action.yml does not declare fails the step.
   refuseUnknownInputs(Object.keys(env))
-  const settings = readSettings(runnerInput, {
-    now: new Date(deadline.now()),
-    workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
-    commentEvent: trigger !== undefined || label !== undefined,
-    ...(admitted.rules && trigger ? { trigger: admitted.rules, triggerPrompt: trigger.prompt } : {})
-  })
+  const settings = readRunSettings(
+    {
+      now: new Date(deadline.now()),
+      workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
+      commentEvent: trigger !== undefined || label !== undefined,
+      ...(admitted.rules && trigger
+        ? { trigger: admitted.rules, triggerPrompt: trigger.prompt }
+        : {})
+    },
+    result
+  )
   core.debug(settingsDebugLine(settings))
   deadline.limit(settings.waitTimeoutMs)
   for (const warning of settings.warnings) core.warning(warning)
@@ -146,8 +152,22 @@ async function carryOut(
     ...given,
     settings,
     service,
-    proxies: { service: proxy, github: githubProxy }
+    proxies: { service: proxy, github: githubProxy },
+    apiUrl
   })
+}
+
+/** The run's settings: a check refused before any request still draws its table. */
+function readRunSettings(
+  options: Parameters<typeof readSettings>[1],
+  result: CommandResult
+): Settings {
+  try {
+    return readSettings(runnerInput, options)
+  } catch (err) {
+    result.summary = refusedCheckSummary(runnerInput, err, options.now.getTime()) ?? result.summary
+    throw err
+  }
 }
 
 /** What the runner says of this run: the event, and the GitHub clients (through the proxy). */
@@ -157,12 +177,14 @@ function readRunner(env: NodeJS.ProcessEnv, deadline: Deadline) {
   const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com'
   for (const problem of proxyProblems(env)) core.warning(problem)
   const githubProxy = proxyFor(apiUrl, env)
+  const refusal = plainSecretRefusal(apiUrl, githubProxy, '`GITHUB_API_URL`')
+  if (refusal) throw new Error(refusal)
   if (githubProxy?.url.password) core.setSecret(decodeURIComponent(githubProxy.url.password))
   const clients = new GitHubClients(
     token => createOctokit(token, apiUrl, USER_AGENT, deadline, githubProxy),
     deadline
   )
-  return { payload, event, githubProxy, clients }
+  return { payload, event, githubProxy, clients, apiUrl }
 }
 
 /** The service's client, through its proxy (if any). */
@@ -172,6 +194,8 @@ function serviceFor(
   deadline: Deadline
 ): { service: ServiceClient; proxy: Proxy | undefined } {
   const proxy = proxyFor(settings.baseUrl, env)
+  const refusal = plainSecretRefusal(settings.baseUrl, proxy, '`base-url`')
+  if (refusal) throw new Error(refusal)
   if (proxy) {
     if (proxy.url.password) core.setSecret(decodeURIComponent(proxy.url.password))
     core.info(`Requests to the service go through the proxy ${proxy.hostPort}.`)

@@ -2,6 +2,10 @@
 // here once for the service and for GitHub from the variables main.ts hands in. Ours, not the
 // toolkit's: @actions/http-client never proxies a loopback host (so no test could go through a
 // proxy) and reads `proxy.corp:8080` as a URL of scheme `proxy.corp:`, using no proxy in silence.
+// A loopback target goes through a proxy only when the proxy is loopback too (a local sidecar's
+// key must not travel to a corporate proxy), and a secret never crosses a proxy that is not
+// loopback in plain http.
+import { isLoopback } from './inputs.js'
 
 /** The proxy variables, as the runner passes them (either case). */
 export type ProxyEnv = Readonly<Record<string, string | undefined>>
@@ -41,7 +45,7 @@ function hostPortOf(url: URL): string {
 
 /**
  * `NO_PROXY` names the target: `*`, the host, `host:port`, or a domain (`example.com` and
- * `.example.com` both cover its subdomains). A loopback host is proxied unless it is listed.
+ * `.example.com` both cover its subdomains).
  */
 export function bypasses(target: URL, noProxy: string): boolean {
   const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase()
@@ -60,7 +64,15 @@ export function bypasses(target: URL, noProxy: string): boolean {
     })
 }
 
-/** The proxy a request to `target` goes through, or undefined for a direct connection. */
+/** The variable that names the proxy for a target: `HTTPS_PROXY` for https, else `HTTP_PROXY`. */
+export function proxyVariable(target: URL): 'HTTPS_PROXY' | 'HTTP_PROXY' {
+  return target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'
+}
+
+/**
+ * The proxy a request to `target` goes through, or undefined for a direct connection: none when
+ * `NO_PROXY` names the target, and none for a loopback target unless the proxy is loopback too.
+ */
 export function proxyFor(target: string | URL, env: ProxyEnv): Proxy | undefined {
   let url: URL
   try {
@@ -68,10 +80,34 @@ export function proxyFor(target: string | URL, env: ProxyEnv): Proxy | undefined
   } catch {
     return undefined
   }
-  const name = url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'
-  const proxy = readProxyUrl(variable(env, name))
+  const proxy = readProxyUrl(variable(env, proxyVariable(url)))
   if (!proxy || bypasses(url, variable(env, 'NO_PROXY'))) return undefined
+  if (isLoopback(url.hostname) && !isLoopback(proxy.hostname)) return undefined
   return { url: proxy, hostPort: hostPortOf(proxy) }
+}
+
+/**
+ * Why a secret may not go to `target` through `proxy`: plain http through a proxy that is not
+ * loopback shows it to that proxy (and to the network before it). Undefined when it may.
+ */
+export function plainSecretRefusal(
+  address: string,
+  proxy: Proxy | undefined,
+  setting: string
+): string | undefined {
+  if (!proxy || isLoopback(proxy.url.hostname)) return undefined
+  let target: URL
+  try {
+    target = new URL(address)
+  } catch {
+    return undefined
+  }
+  if (target.protocol !== 'http:') return undefined
+  return (
+    `${setting} is plain http (${target.origin}) and the proxy ${proxy.hostPort} (\`HTTP_PROXY\`) ` +
+    'is not on this machine: the secret sent with each request would cross the network in clear. ' +
+    `Nothing was sent. Use an https address, or list ${target.hostname} in \`NO_PROXY\` to reach it directly.`
+  )
 }
 
 /** A proxy variable set to something no request can use: said, never ignored in silence. */

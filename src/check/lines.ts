@@ -19,6 +19,7 @@ import { messageOf } from '../errors.js'
 import type { Operation } from '../report/check.js'
 import type { Probe } from './probes.js'
 import { FEEDBACK_FILTER } from './feedback-filter.js'
+import { causeFix, networkOf } from '../network.js'
 
 /** The probe ended because `max-requests` or the check's 8 were spent: it was not sent. */
 export function notSent(p: Probe): boolean {
@@ -98,16 +99,60 @@ const WRONG_ADDRESS_FIX =
   'The service was not found at this address: check `base-url` (leave it out for the default, ' +
   '`https://api.mintlify.com`; a path prefix is kept, so it must be the API’s own)'
 
-/** The lines the key and the service's answers give (all but the GitHub token's). */
-export function checkLines(apiKey: string, projectId: string, probes: Probe[]): CheckLine[] {
-  return [keyFormLine(apiKey), ...serviceLines(probes, projectId)]
+/**
+ * The lines the key and the service's answers give (all but the GitHub token's). `unreached`
+ * names the line that says why no request reached the service, when none did: each line that
+ * needed an answer says "not reached" and points there.
+ */
+export function checkLines(
+  apiKey: string,
+  projectId: string,
+  probes: Probe[],
+  unreached?: string
+): CheckLine[] {
+  if (unreached === undefined)
+    return [keyFormLine(apiKey), ...serviceLines(probes, projectId), ...startsJobsLine(probes)]
+  const form = keyFormLine(apiKey)
+  const key = form.verdict === 'pass' ? { ...form, verdict: 'skip' as const } : form
+  const notReached = (check: string): CheckLine => ({
+    check,
+    verdict: 'fail',
+    seen: 'not reached',
+    because: unreached
+  })
+  return [
+    key,
+    notReached('API key accepted'),
+    { check: 'Project found', verdict: 'skip', seen: `not known: see “${unreached}”` },
+    ...([...ANALYTICS, 'agent'] as const).map(operation => notReached(TITLES[operation]))
+  ]
+}
+
+/**
+ * What the check cannot verify, said as such: whether the key may start agent jobs. The service
+ * offers no way to ask without starting one, and a key that may only read answers the same.
+ */
+function startsJobsLine(probes: readonly Probe[]): CheckLine[] {
+  const agent = probes.find(p => p.entry.operation === 'agent')
+  if (!agent || (agent.error !== undefined && !knowsProject(agent))) return []
+  return [
+    {
+      check: 'Key may start agent jobs',
+      verdict: 'skip',
+      seen:
+        'not verified: the service offers no way to tell without starting a job, and a key ' +
+        'that may only read answers the same; the first `create` or `message` run shows it'
+    }
+  ]
 }
 
 function keyFormLine(apiKey: string): CheckLine {
   const check = 'API key form'
   const [warning] = keyKindWarnings(apiKey)
+  // The form only: what the key may do is known from the service's answers (a read-only key has
+  // the same form).
   if (!warning && isAdminKeyShape(apiKey))
-    return { check, verdict: 'pass', seen: 'an admin key (`mint_…`)' }
+    return { check, verdict: 'pass', seen: 'shaped as an admin key (`mint_…`)' }
   // Said by its shape only: the value itself is masked (`***`) wherever it would be shown.
   return {
     check,
@@ -200,7 +245,7 @@ function keyLine({
       verdict: 'fail',
       seen: 'the service did not answer',
       said: failureText(probes[0]!),
-      fix: 'Check `base-url` (leave it out for `https://api.mintlify.com`) and the network'
+      fix: 'Check the runner’s network (and `base-url`, if set: leave it out for `https://api.mintlify.com`)'
     }
   return { check: 'API key accepted', verdict: 'pass', seen: 'the service accepts it' }
 }
@@ -291,8 +336,10 @@ function operationFix(operation: Operation, p: Probe): string {
     )
   if (status !== undefined && status >= 500)
     return 'The service failed to answer: run the check again later'
+  const network = networkOf(p.error)
+  if (network) return capitalise(causeFix(network))
   if (status === undefined)
-    return 'The service did not answer: check `base-url` and the runner’s network, then run again'
+    return 'The service did not answer: check the runner’s network, then run again'
   return 'The service answered in a way this action does not expect: report it with this summary'
 }
 

@@ -13,11 +13,14 @@ import {
   type CheckReport
 } from '../report/check.js'
 import { bytes } from '../report/fit.js'
+import { escapeText } from '../report/markdown.js'
 import type { CheckSettings } from '../settings.js'
 import { saysProjectUnknown } from '../service/hints.js'
 import { CHECK_MAX_REQUESTS, Prober, type Probe } from '../check/probes.js'
 import { ANALYTICS, checkLines, isProjectUnknown, notSent, rightsLine } from '../check/lines.js'
 import { asksFeedbackFilter, feedbackFilterLine } from '../check/feedback-filter.js'
+import { apiPageLine, reachLine, serviceCause, via } from '../check/reach.js'
+import type { NetworkCause } from '../network.js'
 import type { CommandContext } from './context.js'
 import { checksReadLine } from '../check/checks-read.js'
 import { codePullRequest } from './job-notify.js'
@@ -34,10 +37,22 @@ export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void
   core.info(`Checking the set-up of project ${s.projectId} at ${s.baseUrl}.`)
   const prober = new Prober(ctx.service, s.projectId, range, ctx.deadline)
   const probes = await probeAll(prober, s.jobPath)
+  const proxies = ctx.proxies ?? { service: undefined, github: undefined }
+  const service = serviceCause(probes)
+  const token = await tokenLine(ctx)
+  const reach = reachLine({
+    proxies,
+    baseUrl: s.baseUrl,
+    ...(service ? { service } : {}),
+    ...(token.network ? { github: token.network } : {})
+  })
+  const failing = reach.verdict === 'fail'
   const lines = [
-    ...checkLines(s.apiKey, s.projectId, probes),
+    // A connection that kept requests away is the first thing to read.
+    ...(failing ? [reach] : []),
+    ...checkLines(s.apiKey, s.projectId, probes, service ? reach.check : undefined),
     feedbackFilterLine(probes),
-    await tokenLine(ctx),
+    token.network ? { ...token.line, because: reach.check } : token.line,
     ...(await notifyLines(ctx)),
     ...(await checksReadLine({
       ...ctx.event,
@@ -45,7 +60,7 @@ export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void
       commit: ctx.commit,
       checks: s.checks
     })),
-    proxyLine(ctx.proxies)
+    ...(failing ? [] : [reach])
   ]
   const report: CheckReport = {
     projectId: s.projectId,
@@ -111,49 +126,42 @@ async function probeAll(prober: Prober, jobPath: string): Promise<Probe[]> {
 }
 
 /** Whether the token may comment where the run would: checked without writing anything. */
-async function tokenLine(ctx: CommandContext<CheckSettings>): Promise<CheckLine> {
+async function tokenLine(
+  ctx: CommandContext<CheckSettings>
+): Promise<{ line: CheckLine; network?: NetworkCause }> {
   const check = 'GitHub token may comment'
   const { target, octokit, event } = ctx
-  if (!ctx.commenting.writes) return { check, verdict: 'skip', seen: '`comment: false`' }
+  if (!ctx.commenting.writes) return { line: { check, verdict: 'skip', seen: '`comment: false`' } }
   if (!target)
     return {
-      check,
-      verdict: 'skip',
-      seen:
-        'no pull request or issue to comment on: set `issue-number` (e.g. the tracking issue of ' +
-        'the weekly report) to check the token there'
+      line: {
+        check,
+        verdict: 'skip',
+        seen:
+          'no pull request or issue to comment on: set `issue-number` (e.g. the tracking issue of ' +
+          'the weekly report) to check the token there'
+      }
     }
   const where = `#${target.issueNumber}`
   if (!octokit)
     return {
-      check,
-      verdict: 'fail',
-      seen: `\`github-token\` is empty, so nothing can be written on ${where}`,
-      fix: 'Leave `github-token` out (it defaults to the workflow’s token) or pass a token'
+      line: {
+        check,
+        verdict: 'fail',
+        seen: `\`github-token\` is empty, so nothing can be written on ${where}`,
+        fix: 'Leave `github-token` out (it defaults to the workflow’s token) or pass a token'
+      }
     }
   const rights = await commentRights(octokit, target)
-  return rightsLine(rights, target.issueNumber, event)
-}
-
-/** Which proxy the requests went through: its host and port only, never its credentials. */
-function proxyLine(proxies: CommandContext['proxies']): CheckLine {
-  const check = 'Proxy'
-  const { service, github } = proxies ?? { service: undefined, github: undefined }
-  if (!service && !github)
+  const api = `GitHub's API at ${escapeText(ctx.apiUrl ?? 'https://api.github.com')} (${via(ctx.proxies?.github)})`
+  if (!rights.ok && rights.network)
     return {
-      check,
-      verdict: 'pass',
-      seen: 'none: direct connections (no `HTTPS_PROXY` or `HTTP_PROXY` applies)'
+      line: { check, verdict: 'fail', seen: `not reached: ${api}` },
+      network: rights.network
     }
-  const via = (p: typeof service): string => (p ? `through ${p.hostPort}` : 'direct')
-  return {
-    check,
-    verdict: 'pass',
-    seen:
-      service?.hostPort === github?.hostPort
-        ? `the service and GitHub ${via(service)}`
-        : `the service ${via(service)}; GitHub ${via(github)}`
-  }
+  // A 404 web page: the address is no API (GitHub's own 5xx pages are HTML too, and say nothing of it).
+  if (!rights.ok && rights.page && rights.status === 404) return { line: apiPageLine(check, api) }
+  return { line: rightsLine(rights, target.issueNumber, event) }
 }
 
 /** A pull request outside `notify-repository` is never probed: one of the two is wrong. */
@@ -170,7 +178,7 @@ async function notifyLines(ctx: CommandContext<CheckSettings>): Promise<CheckLin
     payload: ctx.payload,
     serverUrl: ctx.serverUrl
   })
-  if (code.url === undefined) return []
+  if (code.url === undefined) return ctx.settings.notifyToken ? [notifyUnnamed(check)] : []
   const fix =
     'Pass as `notify-token` a token that may write pull requests (or issues) of the code ' +
     'repository: a fine-grained token or a GitHub App installation token, kept as a secret'
@@ -199,4 +207,16 @@ async function notifyLines(ctx: CommandContext<CheckSettings>): Promise<CheckLin
           fix
         }
       ]
+}
+
+/** `notify-token` without a code pull request to check it on: said, not passed in silence. */
+function notifyUnnamed(check: string): CheckLine {
+  return {
+    check,
+    verdict: 'skip',
+    seen:
+      'not checked: `notify-token` is set but no code pull request is named. Set `notify-pr` ' +
+      '(the code pull request’s URL) on this check to verify the token there; a docs workflow ' +
+      'run by `repository_dispatch` takes it from the payload'
+  }
 }

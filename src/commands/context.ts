@@ -35,4 +35,6 @@ export interface CommandContext<S extends Settings = Settings> extends Go {
   serverUrl: string
   /** The proxies the service's and GitHub's requests go through (undefined: direct). */
   proxies?: { service: Proxy | undefined; github: Proxy | undefined }
+  /** GitHub's API address (`GITHUB_API_URL`), as the check names it. */
+  apiUrl?: string
 }

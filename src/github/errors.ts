@@ -2,6 +2,7 @@
 // token), and what to change when the token may not write. Every REST call goes through call().
 import { oneLine } from '../public-text.js'
 import { redact } from '../secrets.js'
+import { networkOf, type NetworkCause } from '../network.js'
 
 /** Failure of a GitHub call, with a message safe to show: no stack, no token. */
 export class GitHubError extends Error {
@@ -15,14 +16,20 @@ export class GitHubError extends Error {
     what: string,
     status: number | undefined,
     /** GitHub's own words (cleaned of anything like a credential). */
-    readonly detail: string
+    readonly detail: string,
+    /** What answered was no API (a web page): `GITHUB_API_URL` leads elsewhere. */
+    readonly page?: true,
+    /** No answer came, for this cause (a proxy's refusal, TLS, nobody at the address). */
+    readonly network?: NetworkCause
   ) {
     const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean)
     const hint =
       status === 403 || status === 401
         ? 'The token cannot write here: give the workflow `issues: write` and ' +
           '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
-        : undefined
+        : page && status === 404
+          ? '`GITHUB_API_URL` leads to a web page, not GitHub’s API: on GitHub Enterprise Server it ends in `/api/v3`'
+          : undefined
     const problem = `GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}`
     super(hint ? `${problem}. ${hint}` : problem)
     this.name = 'GitHubError'
@@ -32,15 +39,25 @@ export class GitHubError extends Error {
   }
 }
 
-function errorDetail(error: unknown): { status: number | undefined; detail: string } {
+function errorDetail(error: unknown): {
+  status: number | undefined
+  detail: string
+  page?: true
+} {
   const record =
     typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {}
-  const response = record.response as { data?: unknown } | undefined
+  const response = record.response as
+    { data?: unknown; headers?: Record<string, unknown> } | undefined
   // octokit gives a request that got no answer at all (a timeout, a reset) the status 500.
   const answered = response !== undefined || record.status !== 500
   const status =
     answered && typeof record.status === 'number' && record.status > 0 ? record.status : undefined
   const data = response?.data as { message?: unknown } | undefined
+  const header = response?.headers?.['content-type']
+  const type = typeof header === 'string' ? header : ''
+  // A web page where the API should be: its HTML is no message to show.
+  if (response !== undefined && status !== undefined && /html/i.test(type))
+    return { status, detail: 'a web page, not the API', page: true }
   let detail: string
   if (typeof data?.message === 'string') detail = data.message
   else if (error instanceof Error) detail = error.message
@@ -68,7 +85,7 @@ export async function call<T>(what: string, request: () => Promise<T>): Promise<
   try {
     return await request()
   } catch (error) {
-    const { status, detail } = errorDetail(error)
-    throw new GitHubError(what, status, detail)
+    const { status, detail, page } = errorDetail(error)
+    throw new GitHubError(what, status, detail, page, networkOf(error))
   }
 }

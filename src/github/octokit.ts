@@ -1,11 +1,13 @@
 // The REST client for comments, reactions and permissions, with a time limit on every call so
 // that GitHub can never keep a run waiting past its deadline, through the proxy proxy.ts chose
 // (undici's ProxyAgent, as @actions/github uses; its own choice would never proxy loopback and
-// drops a proxy written without a scheme).
+// drops a proxy written without a scheme). A call that got no answer says why (network.ts): the
+// proxy's status, nobody at the address, TLS; never a bare "fetch failed".
 import { getOctokit } from '@actions/github'
 import { fetch as proxiedFetch, ProxyAgent } from 'undici'
 import type { Deadline } from '../deadline.js'
 import { proxyCredentials, type Proxy } from '../proxy.js'
+import { proxyRefusal, readCause, UnreachedError, type Way } from '../network.js'
 
 export type Octokit = ReturnType<typeof getOctokit>
 
@@ -40,6 +42,7 @@ export function createOctokit(
   const timed: typeof fetch = (input, init) => {
     const limit = deadline.limitCall(GITHUB_TIMEOUT_MS, GITHUB_MIN_TIMEOUT_MS)
     const timeout = limit.signal
+    const way = wayOf(input, proxy)
     return base(input, {
       ...init,
       signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
@@ -48,7 +51,15 @@ export function createOctokit(
         // Said as what happened: octokit would report a request it gave up on as "500 aborted".
         if (timeout.aborted && !init?.signal?.aborted)
           throw new Error(`no answer within ${Math.round(limit.ms / 1000)} s`, { cause: error })
-        throw error
+        const network = way ? readCause(error, way) : undefined
+        throw network ? new UnreachedError(network) : error
+      })
+      .then(response => {
+        // A 407 to a plain http request the proxy forwards is the proxy's answer, not GitHub's.
+        const refusal =
+          way?.target.protocol === 'http:' ? proxyRefusal(response.status, way) : undefined
+        if (refusal) throw new UnreachedError(refusal)
+        return response
       })
       .finally(() => limit.end())
   }
@@ -59,6 +70,16 @@ export function createOctokit(
   })
   deadlines.set(octokit, deadline)
   return octokit
+}
+
+/** Where a call goes: its address, and the proxy on the way. */
+function wayOf(input: Parameters<typeof fetch>[0], proxy: Proxy | undefined): Way | undefined {
+  try {
+    const target = new URL(input instanceof Request ? input.url : String(input))
+    return { target, ...(proxy ? { proxy } : {}) }
+  } catch {
+    return undefined
+  }
 }
 
 /** fetch through `proxy`: undici's ProxyAgent (CONNECT for https, absolute URI for http). */

@@ -6,6 +6,7 @@
 import type { Place } from './comments.js'
 import { call, GitHubError } from './errors.js'
 import type { Octokit } from './octokit.js'
+import type { NetworkCause } from '../network.js'
 
 export type CommentRights =
   | {
@@ -13,7 +14,15 @@ export type CommentRights =
       /** GitHub took the probe (a comment with no body): deleted at once, or failed to be. */
       probe?: 'deleted' | { left: string }
     }
-  | { ok: false; status: number | undefined; said: string }
+  | {
+      ok: false
+      status: number | undefined
+      said: string
+      /** What answered was a web page, not GitHub's API. */
+      page?: true
+      /** No answer came, for this cause. */
+      network?: NetworkCause
+    }
 
 const COMMENTS_ROUTE: string = 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments'
 
@@ -37,7 +46,13 @@ export async function commentRights(octokit: Octokit, place: Place): Promise<Com
     // The rights were checked, and only the body refused: the token may comment here.
     if (err.status === 422) return { ok: true }
     const said = [err.status, err.detail].filter(x => x !== undefined && x !== '').join(' ')
-    return { ok: false, status: err.status, said }
+    return {
+      ok: false,
+      status: err.status,
+      said,
+      ...(err.page ? { page: err.page } : {}),
+      ...(err.network ? { network: err.network } : {})
+    }
   }
   // GitHub took a comment with no body (never expected of github.com): it may write here, and the
   // probe is deleted at once.

@@ -11,6 +11,8 @@ export interface Route {
   agent: http.Agent
   /** Set for an http target through a proxy: the request goes to it, naming the whole URL. */
   forward?: Proxy
+  /** The proxy the request goes through (tunnel or forward), if any: what a failure names. */
+  proxy?: Proxy
 }
 
 export class Agents {
@@ -25,8 +27,8 @@ export class Agents {
     const tls = url.protocol === 'https:'
     const proxy = this.proxy
     if (!proxy) return { agent: this.plain(tls) }
-    if (tls) return { agent: this.tunnel(proxy) }
-    return { agent: this.plain(proxy.url.protocol === 'https:'), forward: proxy }
+    if (tls) return { agent: this.tunnel(proxy), proxy }
+    return { agent: this.plain(proxy.url.protocol === 'https:'), forward: proxy, proxy }
   }
 
   private plain(tls: boolean): http.Agent {

@@ -3,6 +3,7 @@
 // which is written for the person reading the log.
 import { STATUS_CODES } from 'node:http'
 import { TimeUpError } from '../errors.js'
+import type { NetworkCause } from '../network.js'
 import { oneLine } from '../public-text.js'
 import { redact } from '../secrets.js'
 import { mayHaveBeenDelivered, type Outcome } from './retry.js'
@@ -33,7 +34,9 @@ export class ServiceError extends Error {
      * The client stopped because the run's time (`wait-timeout`) left no room for another attempt
      * or the wait before it: a reader whose time is up reports the run's time-up, with this as why.
      */
-    readonly timeUp = false
+    readonly timeUp = false,
+    /** No answer came, for this cause (a proxy's refusal, TLS, an address nobody answers on). */
+    readonly network?: NetworkCause
   ) {
     super(message)
     this.name = 'ServiceError'
@@ -116,6 +119,8 @@ export function reason(status: number): string {
 export interface FailedAttempt {
   outcome: Outcome
   why: string
+  /** Why no answer came, when the errors show it (`why` says it in words). */
+  network?: NetworkCause
 }
 
 /**
@@ -174,7 +179,8 @@ export function requestFailure(
         ? { hint: 'redirects are not followed: check `base-url`' }
         : {})
     },
-    gaveUp !== undefined
+    gaveUp !== undefined,
+    failed.network
   )
 }
 

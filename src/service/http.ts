@@ -3,11 +3,13 @@
 // anyone sees it, and a 2xx body is parsed with a depth limit and checked.
 import http, { type IncomingMessage } from 'node:http'
 import https from 'node:https'
+import type { TLSSocket } from 'node:tls'
 import type { HttpClient } from '@actions/http-client'
 import type { RequestInfo } from '@actions/http-client/lib/interfaces'
 import type { TimeLimit } from '../deadline.js'
 import type { Agents } from './agents.js'
 import { proxyCredentials } from '../proxy.js'
+import { causeWords, proxyRefusal, readCause, type NetworkCause, type Way } from '../network.js'
 import { redact, redactParsed } from '../secrets.js'
 import { reason, statusWhy, type FailedAttempt } from './errors.js'
 import { networkCode, type Outcome } from './retry.js'
@@ -74,21 +76,51 @@ export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
   const line = (what: string): void =>
     r.debug?.(`${r.method} ${clipText(r.path, 300)} -> ${what} (${r.now() - started} ms)`)
   try {
-    const info = requestInfo(r, controller.signal)
+    const { info, way, forwarded } = requestInfo(r, controller.signal)
     let msg: IncomingMessage
     try {
       msg = (await r.client.requestRaw(info, r.body ?? null)).message
     } catch (err) {
-      const code = timedOut ? 'timeout' : networkCode(err)
+      const network = timedOut ? undefined : readCause(err, way)
       // A page read ahead that turned out not to be needed is abandoned by the reader.
-      line(r.signal?.aborted ? 'cancelled: no longer needed' : code)
-      return { ok: false, outcome: { kind: 'network', code }, why: networkWhy(code) }
+      return unanswered(network, timedOut ? 'timeout' : networkCode(err), line, r.signal?.aborted)
+    }
+    // A 407 to a request the proxy was asked to forward is the proxy's answer, not the service's.
+    const refusal = forwarded ? proxyRefusal(msg.statusCode ?? 0, way) : undefined
+    if (refusal) {
+      msg.destroy()
+      return unanswered(refusal, 'refused', line)
     }
     return await answerOf(r, msg, line)
   } finally {
     r.limit.end()
     r.limit.signal.removeEventListener('abort', onTimeUp)
     r.signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+/**
+ * An attempt that got no answer from the service: its cause in words when the errors show one (a
+ * proxy's refusal, TLS, nobody at the address).
+ */
+function unanswered(
+  network: NetworkCause | undefined,
+  code: ReturnType<typeof networkCode>,
+  line: (what: string) => void,
+  abandoned = false
+): Attempt<never> {
+  // A proxy's own refusal and a certificate refused at the handshake prove nothing was sent; a
+  // TLS failure of another kind might come after the request was written.
+  const sentNothing =
+    network !== undefined &&
+    (network.kind.startsWith('proxy-') || (network.kind === 'tls' && /CERT/.test(network.code)))
+  const outcomeCode = sentNothing ? 'refused' : code
+  line(abandoned ? 'cancelled: no longer needed' : network ? causeWords(network) : outcomeCode)
+  return {
+    ok: false,
+    outcome: { kind: 'network', code: outcomeCode },
+    why: network ? causeWords(network) : networkWhy(outcomeCode),
+    ...(network ? { network } : {})
   }
 }
 
@@ -158,8 +190,30 @@ function checked<T>(
   }
 }
 
+/** TLS sockets whose handshake is done: a kept-alive one is counted at once when reused. */
+const secured = new WeakSet<object>()
+
+/**
+ * Counts the request once its connection is made: for TLS, once the handshake is done (nothing is
+ * written before it, so a proxy that inspects TLS, refused, never took a byte of it).
+ */
+function countOnConnect(socket: import('node:net').Socket, count: () => void): void {
+  if ((socket as TLSSocket).encrypted) {
+    if (secured.has(socket)) count()
+    else
+      socket.once('secureConnect', () => {
+        secured.add(socket)
+        count()
+      })
+  } else if (socket.connecting) socket.once('connect', count)
+  else count()
+}
+
 /** The options a plain http(s).request needs, with the agent of the run's route (proxy or not). */
-function requestInfo<T>(r: AttemptRequest<T>, signal: AbortSignal): RequestInfo {
+function requestInfo<T>(
+  r: AttemptRequest<T>,
+  signal: AbortSignal
+): { info: RequestInfo; way: Way; forwarded: boolean } {
   const url = new URL(r.baseUrl + r.path)
   const headers: Record<string, string> = {
     authorization: `Bearer ${r.apiKey}`,
@@ -168,7 +222,7 @@ function requestInfo<T>(r: AttemptRequest<T>, signal: AbortSignal): RequestInfo 
   }
   if (r.body !== undefined) headers['content-type'] = 'application/json'
   const tls = url.protocol === 'https:'
-  const { agent, forward } = r.agents.routeOf(url)
+  const { agent, forward, proxy } = r.agents.routeOf(url)
   // Plain http through a proxy: the request goes to the proxy and names the whole URL.
   const to = forward?.url ?? url
   if (forward) {
@@ -182,14 +236,11 @@ function requestInfo<T>(r: AttemptRequest<T>, signal: AbortSignal): RequestInfo 
   const counting = {
     request: (options: http.RequestOptions, callback?: (res: IncomingMessage) => void) => {
       const req = base.request(options, callback)
-      req.once('socket', socket => {
-        if (socket.connecting) socket.once('connect', () => r.count())
-        else r.count()
-      })
+      req.once('socket', socket => countOnConnect(socket, r.count))
       return req
     }
   } as unknown as typeof http
-  return {
+  const info: RequestInfo = {
     parsedUrl: url,
     httpModule: counting,
     options: {
@@ -201,6 +252,11 @@ function requestInfo<T>(r: AttemptRequest<T>, signal: AbortSignal): RequestInfo 
       agent,
       signal
     }
+  }
+  return {
+    info,
+    way: { target: url, ...(proxy ? { proxy } : {}) },
+    forwarded: forward !== undefined
   }
 }
 
