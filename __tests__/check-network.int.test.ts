@@ -199,7 +199,8 @@ describe('what the check cannot verify, said as such', () => {
             'project-id': 'proj-1',
             'base-url': sim.url,
             'issue-number': '7',
-            'notify-token': 'ghp_codeRepoToken0123456789abcdef'
+            'notify-token': 'ghp_codeRepoToken0123456789abcdef',
+            'notify-repository': 'octo/api'
           },
           env: { GITHUB_API_URL: gh.url }
         })
