@@ -1,6 +1,5 @@
 // Every input read, parsed and validated in one place, before any request is sent. An InputError
 // names the input and the form it accepts, so the person reading the log knows what to fix.
-import { lstatSync, readFileSync } from 'node:fs'
 import * as core from '@actions/core'
 import type { DateRange, Period } from './period.js'
 import { readRange } from './range-input.js'
@@ -14,7 +13,6 @@ import {
   integer,
   InputError,
   oneOf,
-  quote,
   readBaseUrl,
   readId,
   readJobPath,
@@ -28,7 +26,7 @@ import {
 } from './inputs.js'
 import { redact } from './secrets.js'
 import { instructionText } from './public-text.js'
-import { insideWorkspace } from './workspace.js'
+import { checkPrompt, readPromptFile } from './prompt-input.js'
 import {
   readOutputFile,
   readReportFiles,
@@ -161,8 +159,6 @@ export function isJobSettings(s: Settings): s is JobSettings {
 
 /** Every input is checked whatever the command; each command then sees only its own. */
 export type AllSettings = Omit<JobSettings, 'command'> & Omit<AnalyticsSettings, 'command'>
-
-const PROMPT_FILE_MAX_BYTES = 256 * 1024
 
 export interface SettingsContext {
   now: Date
@@ -377,67 +373,6 @@ function readInstruction(
   // As given too: a secret spelled in what the cleaning removes (tag characters) was pasted in.
   checkPrompt(redact(raw) === raw ? prompt : raw, file ? 'prompt-file' : 'prompt')
   return file ? { prompt, promptFile: file.path } : { prompt }
-}
-
-/** The prompt rule, also applied to a prompt that comes from a trigger comment. */
-function checkPrompt(prompt: string, from: 'prompt' | 'prompt-file' = 'prompt'): void {
-  if (prompt.trim() === '')
-    throw new InputError(
-      'prompt',
-      'is required: the instruction for the agent, at least 1 character (or set `prompt-file`)'
-    )
-  // The instruction is sent to the agent and shown in comments: never with a secret in it.
-  if (redact(prompt) !== prompt)
-    throw new InputError(
-      from,
-      'holds the `api-key` or the `github-token` (in some form): nothing was sent. Remove the ' +
-        'secret from the instruction (and rotate it if it was committed)'
-    )
-}
-
-/**
- * `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any
- * request. Undefined when it is not set.
- */
-function readPromptFile(
-  get: GetInput,
-  prompt: string,
-  workspace: string
-): { path: string; prompt: string } | undefined {
-  const file = get('prompt-file')
-  if (file === '') return undefined
-  if (prompt !== '')
-    throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other')
-  const absolute = insideWorkspace('prompt-file', file, workspace)
-  let bytes: Buffer
-  let size: number
-  try {
-    const stat = lstatSync(absolute)
-    if (!stat.isFile()) throw new Error('not a file')
-    size = stat.size
-  } catch {
-    throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`)
-  }
-  // Checked before it is read: a huge file is refused without being loaded.
-  if (size > PROMPT_FILE_MAX_BYTES)
-    throw new InputError(
-      'prompt-file',
-      `${quote(file)} has ${size} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`
-    )
-  try {
-    bytes = readFileSync(absolute)
-  } catch {
-    throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`)
-  }
-  let text: string
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    throw new InputError('prompt-file', `${quote(file)} is not UTF-8 text`)
-  }
-  const fromFile = text.replace(/^\uFEFF/, '').trim()
-  if (fromFile === '') throw new InputError('prompt-file', `${quote(file)} is empty`)
-  return { path: file, prompt: fromFile }
 }
 
 /** Inputs given a value (other than the default) that the command does not read. */

@@ -1,0 +1,69 @@
+// The instruction's own inputs: `prompt-file` read (inside the workspace, bounded, UTF-8) and the
+// rule every instruction meets, checked in settings.ts before any request.
+import { lstatSync, readFileSync } from 'node:fs'
+import { InputError, quote, type GetInput } from './inputs.js'
+import { redact } from './secrets.js'
+import { insideWorkspace } from './workspace.js'
+
+const PROMPT_FILE_MAX_BYTES = 256 * 1024
+
+/** The prompt rule, also applied to a prompt that comes from a trigger comment. */
+export function checkPrompt(prompt: string, from: 'prompt' | 'prompt-file' = 'prompt'): void {
+  if (prompt.trim() === '')
+    throw new InputError(
+      'prompt',
+      'is required: the instruction for the agent, at least 1 character (or set `prompt-file`)'
+    )
+  // The instruction is sent to the agent and shown in comments: never with a secret in it.
+  if (redact(prompt) !== prompt)
+    throw new InputError(
+      from,
+      'holds the `api-key` or the `github-token` (in some form): nothing was sent. Remove the ' +
+        'secret from the instruction (and rotate it if it was committed)'
+    )
+}
+
+/**
+ * `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any
+ * request. Undefined when it is not set.
+ */
+export function readPromptFile(
+  get: GetInput,
+  prompt: string,
+  workspace: string
+): { path: string; prompt: string } | undefined {
+  const file = get('prompt-file')
+  if (file === '') return undefined
+  if (prompt !== '')
+    throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other')
+  const absolute = insideWorkspace('prompt-file', file, workspace)
+  let bytes: Buffer
+  let size: number
+  try {
+    const stat = lstatSync(absolute)
+    if (!stat.isFile()) throw new Error('not a file')
+    size = stat.size
+  } catch {
+    throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`)
+  }
+  // Checked before it is read: a huge file is refused without being loaded.
+  if (size > PROMPT_FILE_MAX_BYTES)
+    throw new InputError(
+      'prompt-file',
+      `${quote(file)} has ${size} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`
+    )
+  try {
+    bytes = readFileSync(absolute)
+  } catch {
+    throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`)
+  }
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw new InputError('prompt-file', `${quote(file)} is not UTF-8 text`)
+  }
+  const fromFile = text.replace(/^\uFEFF/, '').trim()
+  if (fromFile === '') throw new InputError('prompt-file', `${quote(file)} is empty`)
+  return { path: file, prompt: fromFile }
+}
