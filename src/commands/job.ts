@@ -21,7 +21,7 @@ import {
 import { sendInstruction, type Sent } from '../agent/send.js'
 import { jobUrlPath, waitForJob, type WaitResult } from '../agent/wait.js'
 import { parsePullRequestLink } from '../github/comments.js'
-import { deliveryStep } from '../records/delivery.js'
+import { causeStep, deliveryStep } from '../records/delivery.js'
 import { liveCommentRecords, type LiveRecords } from '../records/job.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
 import { AgentApi } from '../service/agent-api.js'
@@ -293,6 +293,7 @@ class JobRun {
       job: this.target.jobId,
       routeHere,
       ...(delivered ? { delivered: { step: deliveryStep(this.s, this.ctx.run), retry } } : {}),
+      cause: causeStep(this.ctx),
       ...(delivered ? { fixes: this.ctx.trigger?.fixes ?? [] } : {}),
       ...(prNumber !== undefined ? { prNumber } : {})
     })

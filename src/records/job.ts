@@ -5,7 +5,13 @@
 // these; none of them reads a record by its kind.
 import type { CommentRef } from '../github/comments.js'
 import type { TriggerComment } from '../github/event.js'
-import { deliveryKey, otherStepsRecords, type DeliveryStep } from './delivery.js'
+import {
+  causeKey,
+  deliveryKey,
+  otherStepsRecords,
+  type CauseStep,
+  type DeliveryStep
+} from './delivery.js'
 import type { FixRequest } from './fix.js'
 import { parseRecord, recordKey } from './kinds.js'
 import { fixKey } from './report.js'
@@ -58,6 +64,8 @@ export function liveCommentRecords(o: {
   job: string | undefined
   routeHere: boolean
   delivered?: { step: DeliveryStep | undefined; retry: boolean }
+  /** The run's cause (delivery.ts causeStep), recorded with the delivery: one send per cause. */
+  cause?: CauseStep | undefined
   fixes?: readonly FixRequest[]
   prNumber?: number
 }): LiveRecords {
@@ -66,6 +74,7 @@ export function liveCommentRecords(o: {
   if (job !== undefined) {
     if (o.routeHere) keys.push(routeKey(o.project, job))
     if (delivered?.step) keys.push(deliveryKey(delivered.step, delivered.retry ? undefined : job))
+    if (delivered && o.cause) keys.push(causeKey(o.cause, delivered.retry ? undefined : job))
     for (const fix of o.fixes ?? []) keys.push(fixKey(o.project, fix.id, o.prNumber))
   }
   return { routeKeys: keys, carry: otherStepsRecords(keys, o.project) }
