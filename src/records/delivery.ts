@@ -144,7 +144,28 @@ function causeOf(c: CauseSource): string | undefined {
     : undefined
 }
 
-/** The record that this cause's instruction went to `jobId`, or (undefined) was dropped. */
+/** What a delivery records: this step, the run's cause, and whether the job failed (dropped). */
+export interface Delivered {
+  step: DeliveryStep | undefined
+  cause?: CauseStep | undefined
+  retry: boolean
+}
+
+/** What a run's live comment records once the service has its instruction (records/job.ts). */
+export function deliveryOf(
+  c: CauseSource & { run?: RunId | undefined },
+  retry: boolean
+): Delivered {
+  return { step: deliveryStep(c.settings, c.run), cause: causeStep(c), retry }
+}
+
+/** The records of a delivery to `job`: the step's and the cause's (both dropped on a retry). */
+export function deliveredKeys(d: Delivered, job: string): string[] {
+  const to = d.retry ? undefined : job
+  return [...(d.step ? [deliveryKey(d.step, to)] : []), ...(d.cause ? [causeKey(d.cause, to)] : [])]
+}
+
+/** The record that a cause's instruction went to `jobId`, or (undefined) was dropped. */
 export function causeKey(step: CauseStep, jobId: string | undefined): string {
   return recordKey('cause', { ...step, job: jobId ?? '' })
 }
