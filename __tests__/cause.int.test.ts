@@ -12,6 +12,7 @@ import { dispatchEvent, dispatchPayload, startTwoRepositories } from './two-repo
 
 const CODE_TOKEN = 'ghp_codeRepositoryToken0123456789'
 const SHA = 'a1b2c3d4e5f6a7b8'
+const ONE_POLL = { jobs: [], created: { activePolls: 1 } }
 
 /** What the simulator was sent: new jobs and follow-ups. */
 const sends = (sim: Service) =>
@@ -43,6 +44,7 @@ function expectSentAlready(r: RunResult, cause: RegExp): void {
 
 /** The docs repository's dispatch recipe (examples/docs-repo-dispatch.yml) for a merge `sha`. */
 async function withDispatch(
+  service: Parameters<typeof withService>[0],
   body: (
     dispatch: (sha: string, env: Record<string, string>) => Promise<RunResult>,
     sim: Service,
@@ -54,7 +56,7 @@ async function withDispatch(
     code: { token: CODE_TOKEN, actorLogin: 'docs-notifier[bot]' }
   })
   try {
-    await withService({ jobs: [], created: { activePolls: 1 } }, async sim => {
+    await withService(service, async sim => {
       const dispatch = (sha: string, env: Record<string, string>) => {
         const pull = {
           number: 42,
@@ -80,7 +82,7 @@ async function withDispatch(
 
 describe('one send per cause', () => {
   it('a dispatch delivered twice for the same merge sends once; the second says so and links the pull request', async () => {
-    await withDispatch(async (dispatch, sim, told) => {
+    await withDispatch(ONE_POLL, async (dispatch, sim, told) => {
       const first = await dispatch(SHA, run(101))
       expect(errorsOf(first)).toEqual([])
       expect(sends(sim)).toBe(1)
@@ -99,7 +101,7 @@ describe('one send per cause', () => {
   })
 
   it('a re-run of the same dispatch step sends once', async () => {
-    await withDispatch(async (dispatch, sim) => {
+    await withDispatch(ONE_POLL, async (dispatch, sim) => {
       expect((await dispatch(SHA, run(103, 1))).code).toBe(0)
       const again = await dispatch(SHA, run(103, 2))
       expect(sends(sim)).toBe(1)
@@ -107,8 +109,18 @@ describe('one send per cause', () => {
     })
   })
 
+  it('a job that failed drops the record: the next dispatch of that merge is the retry and sends', async () => {
+    const options = { jobs: [], created: { finalStatus: 'failed' as const, prLink: null } }
+    await withDispatch(options, async (dispatch, sim) => {
+      expect((await dispatch(SHA, run(106))).outputs.status).toBe('failed')
+      const retry = await dispatch(SHA, run(107))
+      expect(retry.outputs.skipped).not.toBe('true')
+      expect(sends(sim)).toBe(2)
+    })
+  })
+
   it('a different merge sends again', async () => {
-    await withDispatch(async (dispatch, sim) => {
+    await withDispatch(ONE_POLL, async (dispatch, sim) => {
       expect((await dispatch(SHA, run(104))).code).toBe(0)
       const other = await dispatch('ffee0011223344', run(105))
       expect(errorsOf(other)).toEqual([])
