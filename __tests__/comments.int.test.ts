@@ -894,7 +894,7 @@ describe('message: live progress comment', () => {
           expect(markers).not.toMatch(/evil|route%2Fx/)
           for (const key of markers.matchAll(/docs-agent:(\S+) /g)) {
             expect(decodeURIComponent(key[1] ?? '')).toMatch(
-              /^(answer\/proj-1\/\d+|route\/proj-1\/job-1|run\/proj-1\/\d+\/[^/]*\/[^/]*\/[0-9a-f]{12}\/[0-9a-f]{16}\/job-1\/job-1)$/
+              /^(answer\/proj-1\/\d+|route\/proj-1\/job-1|run\/proj-1\/\d+\/[^/]*\/[^/]*\/[0-9a-f]{12}\/[0-9a-f]{16}\/job-1\/job-1|cause\/proj-1\/comment-\d+\/[0-9a-f]{16}\/\d+\/job-1)$/
             )
           }
         }

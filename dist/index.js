@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7190);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7153);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7190:
+/***/ 7153:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32233,204 +32233,9 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: ./src/json.ts
-// Untrusted JSON (the service's answers, GitHub's event payload) is read through these checks only.
-/** A plain object (not an array, not null). */
-function isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-/** The value as an object, or undefined. */
-function asObject(value) {
-    return isObject(value) ? value : undefined;
-}
-/** Throws a RangeError unless `value` is an integer from `min` to `max`. */
-function checkInteger(name, value, min, max) {
-    if (!Number.isInteger(value) || value < min || value > max)
-        throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
-}
-
-;// CONCATENATED MODULE: ./src/service/schema.ts
-// Runtime checks of what the service answers. The action relies only on the fields named here;
-// unknown extra fields are kept (the `job` output passes them on) and otherwise ignored. The
-// answers are untrusted: depth, sizes and links are bounded here, before any other code sees them.
-
-/** The statuses known today. The service may add more (`queued`, ...): those are accepted too. */
-const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'];
-const FINAL_STATUSES = ['completed', 'archived', 'failed'];
-function isFinalStatus(status) {
-    return FINAL_STATUSES.includes(status);
-}
-/** Thrown when an answer does not have the shape the action relies on. */
-class ShapeError extends Error {
-    constructor(what) {
-        super(what);
-        this.name = 'ShapeError';
-    }
-}
-/** Deeper than this, an answer is refused: no field the action reads is nested past 3. */
-const MAX_JSON_DEPTH = 64;
-/** Longest `prLink` kept; browsers and GitHub stay far below it for real links. */
-const MAX_LINK_CHARS = 2048;
-/** The `job` output stays far below GitHub's 1 MB of outputs per job. */
-const MAX_JOB_OUTPUT_BYTES = 256 * 1024;
-const STATUS_FORM = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-const MAX_ID_CHARS = 256;
-/**
- * JSON.parse, after refusing text nested deeper than `maxDepth`: a hostile answer 5,000 levels
- * deep would otherwise overflow the stack of whatever walks it next (JSON.stringify does).
- * The scan is a loop over the characters, so it cannot overflow itself.
- */
-function parseJson(text, maxDepth = MAX_JSON_DEPTH) {
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-            if (c === 0x5c)
-                i++; // backslash: skip the escaped character
-            else if (c === 0x22)
-                inString = false;
-        }
-        else if (c === 0x22)
-            inString = true;
-        else if (c === 0x7b || c === 0x5b) {
-            if (++depth > maxDepth)
-                throw new ShapeError(`the answer is nested too deeply (more than ${maxDepth} levels)`);
-        }
-        else if (c === 0x7d || c === 0x5d)
-            depth--;
-    }
-    return JSON.parse(text);
-}
-/**
- * `value` when it is a plausible link to show and pass on: an http(s) URL of at most
- * MAX_LINK_CHARS characters, without credentials or whitespace. Otherwise null and why.
- */
-function plausiblePrLink(value) {
-    if (value === null || value === undefined || value === '')
-        return { link: null };
-    const drop = (why) => ({
-        link: null,
-        warning: `The job's prLink ${why}; \`pr-link\` is left empty.`
-    });
-    if (typeof value !== 'string')
-        return drop('is not a string');
-    if (value.length > MAX_LINK_CHARS)
-        return drop(`is ${value.length} characters long (more than ${MAX_LINK_CHARS})`);
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        return drop('is not a URL');
-    }
-    // eslint-disable-next-line no-control-regex -- control characters are what is refused
-    if (/[\s\u0000-\u001f\u007f]/.test(value))
-        return drop('holds whitespace or control characters');
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        return drop('is not an http(s) URL');
-    if (url.username !== '' || url.password !== '')
-        return drop('carries credentials');
-    return { link: value };
-}
-function optionalString(body, key, where) {
-    const v = body[key];
-    if (v !== undefined && v !== null && typeof v !== 'string')
-        throw new ShapeError(`${where}.${key} is neither a string nor null`);
-}
-function checkAgentJob(body, note = () => undefined) {
-    if (!isObject(body))
-        throw new ShapeError('the job is not a JSON object');
-    if (typeof body.id !== 'string' && typeof body.id !== 'number')
-        throw new ShapeError('job.id is missing');
-    const id = String(body.id);
-    if (id === '' || id.length > MAX_ID_CHARS)
-        throw new ShapeError(`job.id is empty or longer than ${MAX_ID_CHARS} characters`);
-    // Checked like the `job-id` input: the id becomes a path segment of the next poll.
-    // eslint-disable-next-line no-control-regex -- control characters are what is refused
-    if (id === '.' || id === '..' || /[\u0000-\u001f\u007f]/.test(id))
-        throw new ShapeError(`job.id ${JSON.stringify(id.slice(0, 40))} is not an id: it would address another endpoint`);
-    if (typeof body.status !== 'string' || !STATUS_FORM.test(body.status))
-        throw new ShapeError(`job.status is not a status (a word of up to 64 letters, digits, _ and -, like ${JOB_STATUSES.join(', ')})`);
-    if (body.source !== undefined && body.source !== null) {
-        if (!isObject(body.source))
-            throw new ShapeError('job.source is neither an object nor null');
-        optionalString(body.source, 'repository', 'job.source');
-        optionalString(body.source, 'ref', 'job.source');
-    }
-    for (const key of ['model', 'archivedAt', 'createdAt'])
-        optionalString(body, key, 'job');
-    const { link, warning } = plausiblePrLink(body.prLink);
-    if (warning)
-        note(warning);
-    return { ...body, id, status: body.status, prLink: link };
-}
-/**
- * The `job` output: the job as JSON, or only its main fields when that is larger than
- * MAX_JOB_OUTPUT_BYTES (long extra fields are what makes it so), with a note saying so.
- */
-function capJobJson(job, maxBytes = MAX_JOB_OUTPUT_BYTES) {
-    const full = JSON.stringify(job);
-    if (Buffer.byteLength(full) <= maxBytes)
-        return { json: full, capped: false };
-    const clip = (v) => typeof v === 'string' && v.length > MAX_LINK_CHARS ? null : v;
-    const source = isObject(job.source)
-        ? { repository: clip(job.source.repository), ref: clip(job.source.ref) }
-        : (job.source ?? null);
-    const main = {
-        id: job.id,
-        status: job.status,
-        source,
-        model: clip(job.model),
-        prLink: job.prLink,
-        createdAt: clip(job.createdAt),
-        archivedAt: clip(job.archivedAt)
-    };
-    return { json: JSON.stringify(main), capped: true };
-}
-
-;// CONCATENATED MODULE: ./src/agent/completion.ts
-// What a poll result means. The service processes a follow-up asynchronously, so right after the
-// POST a job may still show its final state from before: that state is not this instruction's
-// result. A final status is believed only on evidence that the job took the instruction.
-
-function isKnownStatus(status) {
-    return JOB_STATUSES.includes(status);
-}
-/** True when the fields that a finished instruction changes differ between two snapshots. */
-function jobChanged(before, now) {
-    return (before.status !== now.status ||
-        (before.prLink ?? null) !== (now.prLink ?? null) ||
-        (before.archivedAt ?? null) !== (now.archivedAt ?? null));
-}
-function readPoll(job, e, now) {
-    if (!isFinalStatus(job.status))
-        return isKnownStatus(job.status) ? { kind: 'working' } : { kind: 'unknown-status' };
-    if (e.isNew)
-        return { kind: 'final', why: 'new job' };
-    if (e.seenWorking)
-        return { kind: 'final', why: 'seen working' };
-    if (e.before && jobChanged(e.before, job))
-        return { kind: 'final', why: 'changed' };
-    const believeAt = e.answeredAt + e.settleTimeMs;
-    if (now >= believeAt)
-        return { kind: 'final', why: 'settled' };
-    return { kind: 'doubted', believeAt };
-}
-/**
- * Records what a job seen after the POST proves: a status that is not final means the
- * instruction is being worked on, so the next final status is its result.
- */
-function noteSeen(e, job) {
-    if (job && !isFinalStatus(job.status))
-        e.seenWorking = true;
-}
-/** `completed` without a pull request: two explanations, and the run cannot tell them apart. */
-function noPullRequestNote(jobId) {
-    return (`Job ${jobId} completed without opening a pull request: the agent may have changed nothing, ` +
-        'or committed directly to the branch it works on.');
-}
-
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
 ;// CONCATENATED MODULE: ./src/errors.ts
 // What every room shares about failure: the one way to turn anything thrown into a message, and
 // the one error that says the time allowed ran out (the deadline itself is deadline.ts).
@@ -32973,9 +32778,684 @@ function escapeRegExp(text) {
     return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+;// CONCATENATED MODULE: ./src/service/retry.ts
+// When to retry a request and how long to wait first. The follow-up POST is not idempotent, so
+// it is retried only when the service certainly did not take it; GETs retry every transient fault.
+function isRetryable(method, outcome) {
+    // A redirect answers the same way again; following it could send the key to another origin.
+    if (outcome.kind === 'redirect')
+        return false;
+    if (outcome.kind === 'malformed' && outcome.parsed)
+        return false;
+    if (method === 'GET') {
+        if (outcome.kind === 'answer')
+            return outcome.status === 429 || outcome.status >= 500;
+        return true;
+    }
+    // POST: retry only what proves the message was not taken.
+    if (outcome.kind === 'answer')
+        return outcome.status === 429 || outcome.status === 503;
+    if (outcome.kind === 'network')
+        return outcome.code === 'refused' || outcome.code === 'unreachable';
+    return false;
+}
+/** True when a POST outcome leaves it unknown whether the service took the message. */
+function mayHaveBeenDelivered(outcome) {
+    if (outcome.kind === 'network')
+        return outcome.code !== 'refused' && outcome.code !== 'unreachable';
+    if (outcome.kind === 'answer')
+        return outcome.status >= 500 && outcome.status !== 503;
+    // Whoever answered with a redirect may have acted on the POST before answering.
+    if (outcome.kind === 'redirect')
+        return true;
+    // A 2xx, however odd its body: the service took the message.
+    return false;
+}
+/**
+ * Delay before retry number `attempt` (1 for the first retry): exponential from `baseMs`, capped
+ * at `capMs`, with "equal jitter" (half fixed, half random) so parallel clients spread out.
+ */
+function backoffDelay(attempt, baseMs, capMs, random = Math.random) {
+    const exp = Math.min(capMs, baseMs * 2 ** (attempt - 1));
+    return Math.round(exp / 2 + random() * (exp / 2));
+}
+/**
+ * `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
+ * Returns undefined when absent or unreadable, so the caller falls back to its own backoff.
+ */
+function parseRetryAfter(value, now) {
+    if (value === undefined)
+        return undefined;
+    const text = value.trim();
+    if (/^\d+$/.test(text))
+        return Number(text) * 1000;
+    if (!/[a-z]/i.test(text))
+        return undefined;
+    const at = Date.parse(text);
+    if (Number.isNaN(at))
+        return undefined;
+    return Math.max(0, at - now);
+}
+/** Node's error codes, sorted by what they prove about delivery. */
+function networkCode(err) {
+    const e = err;
+    switch (e.code) {
+        case 'ECONNREFUSED':
+            return 'refused';
+        case 'ENOTFOUND':
+        case 'EAI_AGAIN':
+        case 'EHOSTUNREACH':
+        case 'ENETUNREACH':
+            return 'unreachable';
+        case 'ECONNRESET':
+        case 'EPIPE':
+        case 'ECONNABORTED':
+            return 'reset';
+        case 'ETIMEDOUT':
+        case 'ESOCKETTIMEDOUT':
+            return 'timeout';
+    }
+    if (e.message?.startsWith('Request timeout'))
+        return 'timeout';
+    return 'other';
+}
+
+;// CONCATENATED MODULE: ./src/service/hints.ts
+// What a refusal of the service asks the user to change, from its status and the service's own
+// words: a 403 by the cause its words name (the IP allowlist, the key's scope, the plan, a key of
+// another organisation than \`project-id\`) or else each of them; a project the service does not
+// know names \`project-id\`. Plain text only: no imports, so any room may use it.
+/** The dashboard, as a link (it moved to app.mintlify.com in 2026). */
+const DASHBOARD = '[the dashboard](https://app.mintlify.com)';
+/** Where keys are made and the project id is shown. */
+const KEYS_PAGE = `the API keys page of ${DASHBOARD} (Settings → API keys)`;
+/** A 401: the key is wrong or has expired (keys made since 2026 expire by default). */
+const KEY_REFUSED_HINT = 'the key is invalid or expired (new keys expire after 90 days unless set otherwise): create ' +
+    `an admin API key (it starts with \`mint_\`) on ${KEYS_PAGE} and update the repository secret passed as ` +
+    '`api-key` (e.g. `DOCS_API_KEY`)';
+const STATUS_HINTS = {
+    401: KEY_REFUSED_HINT,
+    404: 'check `project-id` and `job-id` (and `job-path`, `base-url`)',
+    429: 'the service rate limit was reached (about 100 requests per hour); try again later'
+};
+/** What to change for a 403, by its cause: the service's words name one, or all are listed. */
+const FORBIDDEN = {
+    allowlist: 'an IP allowlist on the key refuses this runner: GitHub-hosted runners have changing ' +
+        'addresses, so use a self-hosted runner with a fixed address, or lift the allowlist',
+    scope: 'the key lacks the scope for this: a read-only key cannot send or create jobs; use an ' +
+        'admin key (`mint_…`) with full access',
+    plan: `your plan does not include this: check the plan on the billing page of ${DASHBOARD}`,
+    organisation: 'the key belongs to another organisation than `project-id`: use a key of the organisation ' +
+        'that owns the project, or correct `project-id`'
+};
+/** The cause a 403's words name, if they name one. */
+function forbiddenCause(said) {
+    if (/\bIP\b|allow ?list|address/i.test(said))
+        return 'allowlist';
+    if (/read-only|scope|permission/i.test(said))
+        return 'scope';
+    if (/\bplan\b|upgrade|subscription|not available|not included/i.test(said))
+        return 'plan';
+    if (/organi[sz]ation|this project|access to/i.test(said))
+        return 'organisation';
+    return undefined;
+}
+/** What a 403 asks to change: its cause when the words name it, else every cause it may be. */
+function forbiddenHint(said) {
+    const cause = forbiddenCause(said);
+    if (cause)
+        return FORBIDDEN[cause];
+    return ('the service refused this key here. Either the key belongs to another organisation than ' +
+        '`project-id`, or an IP allowlist on the key refuses this runner, or the key lacks the ' +
+        `scope, or your plan lacks the feature: check each on ${KEYS_PAGE}`);
+}
+/** The service's words say the project id is invalid or unknown (a 400 or a 404). */
+function saysProjectUnknown(said) {
+    return /project/i.test(said) && /invalid|unknown|not found|no such|does not exist/i.test(said);
+}
+/** The hint when the project id is what is wrong. */
+const PROJECT_HINT = `the project was not found: check \`project-id\` (the project id on ${KEYS_PAGE}; keep it as ` +
+    'a repository variable, e.g. `DOCS_PROJECT_ID`, not a secret)';
+/**
+ * What to change for a failed request, from its status and the service's words: a 403 by its
+ * cause, a 400 or 404 whose words say the project is unknown (or any 404 of an analytics
+ * operation, where the project is the only id) names `project-id`.
+ */
+function statusHint(status, said, request = '') {
+    if (status === 403)
+        return forbiddenHint(said);
+    if ((status === 400 || status === 404) && saysProjectUnknown(said))
+        return PROJECT_HINT;
+    if (status === 404 && request.includes('/v1/analytics/'))
+        return PROJECT_HINT;
+    return STATUS_HINTS[status];
+}
+
+;// CONCATENATED MODULE: ./src/service/operations.ts
+// A request to the service named in words ("reading the searches analytics", "reading the job"),
+// for what the run page's annotations say: the method and the API path are for the log (an info
+// line when a request fails for good), not for a reader of the run's page.
+/** Where the analytics operations live: the segment after the project is the operation. */
+const ANALYTICS = /^\/v1\/analytics\/[^/?#]+\/([a-z][a-z0-9-]*(?:\/[a-z][a-z0-9-]*)*)/i;
+/** The operation a request performs, as a phrase that can follow "while" or start a sentence. */
+function operationOf(method, path) {
+    const analytics = ANALYTICS.exec(path);
+    if (analytics)
+        return `reading the ${(analytics[1] ?? '').replace(/[/-]/g, ' ')} analytics`;
+    if (method === 'POST')
+        return /\/message\/?(?:[?#]|$)/.test(path) ? 'sending the follow-up' : 'starting a job';
+    return 'reading the job';
+}
+/** "Reading the job": the phrase at the start of a sentence. */
+function sentenceStart(phrase) {
+    return phrase.charAt(0).toUpperCase() + phrase.slice(1);
+}
+
+;// CONCATENATED MODULE: ./src/service/errors.ts
+// Failures of the documentation service as data: the status, the service's own words, and for an
+// instruction whether it was delivered. Callers branch on these fields, never on the message,
+// which is written for the person reading the log.
+
+
+
+
+
+
+
+/** A request that failed for good; `message` is written for the person reading the log. */
+class ServiceError extends Error {
+    status;
+    serviceText;
+    delivery;
+    forReaders;
+    timeUp;
+    network;
+    constructor(message, 
+    /** The HTTP status, when the service answered: callers tell transient failures by it. */
+    status, 
+    /**
+     * The status and the service's own words ("403 Forbidden: …"), without the request or our
+     * advice: a caller whose situation the generic hint misreads says its own.
+     */
+    serviceText, delivery = 'no', 
+    /**
+     * For readers of a comment: what went wrong without the request (no API path), and the
+     * action's advice for it apart (Markdown: inputs as code).
+     */
+    forReaders = {}, 
+    /**
+     * The client stopped because the run's time (`wait-timeout`) left no room for another attempt
+     * or the wait before it: a reader whose time is up reports the run's time-up, with this as why.
+     */
+    timeUp = false, 
+    /** No answer came, for this cause (a proxy's refusal, TLS, an address nobody answers on). */
+    network) {
+        super(message);
+        this.status = status;
+        this.serviceText = serviceText;
+        this.delivery = delivery;
+        this.forReaders = forReaders;
+        this.timeUp = timeUp;
+        this.network = network;
+        this.name = 'ServiceError';
+    }
+}
+/**
+ * The service refused the key (401: invalid or expired), also when that failure is the cause of
+ * the error that stopped the run (a time-up wrapping it): what people must hear of where they
+ * read, since no re-run helps until the secret holds a new key.
+ */
+function isKeyRefused(err) {
+    if (err instanceof ServiceError)
+        return err.status === 401;
+    return err instanceof Error && err.cause !== undefined && isKeyRefused(err.cause);
+}
+/**
+ * A 429 asked to wait past the deadline or past the longest wait allowed: the run must stop and
+ * send nothing else, since every further request spends the same exhausted quota.
+ */
+class RateLimitError extends ServiceError {
+    resetAt;
+    resetKnown;
+    constructor(message, 
+    /** When the service said the limit resets. */
+    resetAt, 
+    /** False when the service did not say (a 429 without Retry-After): within the hour. */
+    resetKnown = true) {
+        super(message, 429);
+        this.resetAt = resetAt;
+        this.resetKnown = resetKnown;
+        this.name = 'RateLimitError';
+    }
+}
+/**
+ * `max-requests` is spent: the next request would pass it, so it was not sent. Like the quota,
+ * it ends every reading at once: each later request would be refused the same way.
+ */
+class BudgetError extends Error {
+    maxRequests;
+    request;
+    constructor(maxRequests, 
+    /** The request that was not sent, in words (operations.ts). */
+    request) {
+        super(`${sentenceStart(request)}: not sent, as this run may send at most ${maxRequests} ` +
+            'requests to the service (`max-requests`), and has sent them all');
+        this.maxRequests = maxRequests;
+        this.request = request;
+        this.name = 'BudgetError';
+    }
+}
+/** The caller's AbortSignal ended the request; it is never retried. */
+class RequestCancelledError extends Error {
+    constructor(request) {
+        super(`${request} was cancelled`);
+        this.name = 'AbortError';
+    }
+}
+/** Whether `err` says the run's time ran out: the one TimeUpError, or a call given up for it. */
+function isTimeUp(err) {
+    return err instanceof TimeUpError || (err instanceof ServiceError && err.timeUp);
+}
+/**
+ * Why a reader whose page said its time ran out had no page: the failure the client gave up on
+ * (a 503, no answer in time); nothing more for a bare time-up (a request it did not send).
+ */
+function timeUpCause(err) {
+    return err instanceof TimeUpError ? err.cause : err;
+}
+/** " Not Found" for 404: the reason phrase, with its leading space, or nothing. */
+function reason(status) {
+    const phrase = external_node_http_.STATUS_CODES[status];
+    return phrase ? ` ${phrase}` : '';
+}
+function gaveUpWords(gaveUp) {
+    return 'retryAfterMs' in gaveUp
+        ? `the service asked to wait ${seconds(gaveUp.retryAfterMs)} (Retry-After)`
+        : 'the time allowed (`wait-timeout`) ran out';
+}
+/**
+ * The error a request ends with after `attempts` tries: the request, why, our hint for the
+ * status, and for a POST whether the instruction may have been delivered (`delivery`).
+ */
+function requestFailure(request, failed, attempts, method, gaveUp, 
+/** The request in words (operations.ts): the message is read on the run's page. */
+operation = request) {
+    // The service's words (an error text, a value a check quoted) cleaned as text from the public:
+    // nothing hidden reaches a log line, an annotation or a comment.
+    failed = { ...failed, why: oneLine(failed.why) };
+    const { outcome } = failed;
+    const status = outcome.kind === 'network' ? undefined : outcome.status;
+    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+    let message = outcome.kind === 'malformed'
+        ? `Unexpected response (HTTP ${status ?? '?'}) while ${operation}${tries}: ${failed.why}`
+        : `${sentenceStart(operation)} failed${tries}: ${failed.why}`;
+    if (gaveUp)
+        message += `; gave up because ${gaveUpWords(gaveUp)}`;
+    const hint = status !== undefined && outcome.kind === 'answer'
+        ? statusHint(status, failed.why, request)
+        : undefined;
+    if (hint)
+        message += ` (${hint})`;
+    // Whether the instruction arrived is a field: whoever reports the failure says it in words.
+    const maybe = method === 'POST' && mayHaveBeenDelivered(outcome);
+    const said = outcome.kind === 'answer' ? redact(failed.why) : undefined;
+    return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no', {
+        problem: redact(readersProblem(failed, tries)),
+        ...(hint && outcome.kind === 'answer' ? { hint } : {}),
+        ...(outcome.kind === 'redirect'
+            ? { hint: 'redirects are not followed: check `base-url`' }
+            : {})
+    }, gaveUp !== undefined, failed.network);
+}
+/** What went wrong, for a comment's reader: no request, no redirect target. */
+function readersProblem(failed, tries) {
+    const { outcome } = failed;
+    if (outcome.kind === 'redirect')
+        return `${outcome.status}${reason(outcome.status)}${tries}`;
+    if (outcome.kind === 'malformed')
+        return `unexpected response (HTTP ${outcome.status ?? '?'})${tries}: ${failed.why}`;
+    return `${failed.why}${tries}`;
+}
+/**
+ * "404 Not Found: <the service's error text> (<details>)", from an error body: JSON with `error`
+ * or `message` and `details`, or plain text (the service answers a 429 that way). Redacted
+ * before it is clipped, so a clip can never leave part of a secret that redaction would have
+ * recognised whole.
+ */
+function statusWhy(status, text) {
+    let said;
+    try {
+        const body = JSON.parse(text);
+        const main = typeof body.error === 'string'
+            ? body.error
+            : typeof body.message === 'string'
+                ? body.message
+                : '';
+        const details = Array.isArray(body.details)
+            ? body.details
+                .slice(0, 20)
+                .map(d => (typeof d === 'object' && d && 'message' in d ? String(d.message) : ''))
+                .filter(Boolean)
+            : [];
+        said = [main, details.length ? `(${details.join('; ')})` : ''].filter(Boolean).join(' ');
+    }
+    catch {
+        said = text.trim().startsWith('<') ? '' : text.trim();
+    }
+    // Cleaned as text from the public: nothing hidden reaches a log line, an annotation or a reader.
+    said = oneLine(redact(said));
+    if (said.length > 500)
+        said = `${said.slice(0, 500)}…`;
+    return `${status}${reason(status)}${said ? `: ${said}` : ''}`;
+}
+/** Milliseconds as the log says them. */
+function seconds(ms) {
+    return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+;// CONCATENATED MODULE: ./src/json.ts
+// Untrusted JSON (the service's answers, GitHub's event payload) is read through these checks only.
+/** A plain object (not an array, not null). */
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/** The value as an object, or undefined. */
+function asObject(value) {
+    return isObject(value) ? value : undefined;
+}
+/** Throws a RangeError unless `value` is an integer from `min` to `max`. */
+function checkInteger(name, value, min, max) {
+    if (!Number.isInteger(value) || value < min || value > max)
+        throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+}
+
+;// CONCATENATED MODULE: ./src/service/schema.ts
+// Runtime checks of what the service answers. The action relies only on the fields named here;
+// unknown extra fields are kept (the `job` output passes them on) and otherwise ignored. The
+// answers are untrusted: depth, sizes and links are bounded here, before any other code sees them.
+
+/** The statuses known today. The service may add more (`queued`, ...): those are accepted too. */
+const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'];
+const FINAL_STATUSES = ['completed', 'archived', 'failed'];
+function isFinalStatus(status) {
+    return FINAL_STATUSES.includes(status);
+}
+/** Thrown when an answer does not have the shape the action relies on. */
+class ShapeError extends Error {
+    constructor(what) {
+        super(what);
+        this.name = 'ShapeError';
+    }
+}
+/** Deeper than this, an answer is refused: no field the action reads is nested past 3. */
+const MAX_JSON_DEPTH = 64;
+/** Longest `prLink` kept; browsers and GitHub stay far below it for real links. */
+const MAX_LINK_CHARS = 2048;
+/** The `job` output stays far below GitHub's 1 MB of outputs per job. */
+const MAX_JOB_OUTPUT_BYTES = 256 * 1024;
+const STATUS_FORM = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const MAX_ID_CHARS = 256;
+/**
+ * JSON.parse, after refusing text nested deeper than `maxDepth`: a hostile answer 5,000 levels
+ * deep would otherwise overflow the stack of whatever walks it next (JSON.stringify does).
+ * The scan is a loop over the characters, so it cannot overflow itself.
+ */
+function parseJson(text, maxDepth = MAX_JSON_DEPTH) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++; // backslash: skip the escaped character
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22)
+            inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > maxDepth)
+                throw new ShapeError(`the answer is nested too deeply (more than ${maxDepth} levels)`);
+        }
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+    }
+    return JSON.parse(text);
+}
+/**
+ * `value` when it is a plausible link to show and pass on: an http(s) URL of at most
+ * MAX_LINK_CHARS characters, without credentials or whitespace. Otherwise null and why.
+ */
+function plausiblePrLink(value) {
+    if (value === null || value === undefined || value === '')
+        return { link: null };
+    const drop = (why) => ({
+        link: null,
+        warning: `The job's prLink ${why}; \`pr-link\` is left empty.`
+    });
+    if (typeof value !== 'string')
+        return drop('is not a string');
+    if (value.length > MAX_LINK_CHARS)
+        return drop(`is ${value.length} characters long (more than ${MAX_LINK_CHARS})`);
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        return drop('is not a URL');
+    }
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    if (/[\s\u0000-\u001f\u007f]/.test(value))
+        return drop('holds whitespace or control characters');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return drop('is not an http(s) URL');
+    if (url.username !== '' || url.password !== '')
+        return drop('carries credentials');
+    return { link: value };
+}
+function optionalString(body, key, where) {
+    const v = body[key];
+    if (v !== undefined && v !== null && typeof v !== 'string')
+        throw new ShapeError(`${where}.${key} is neither a string nor null`);
+}
+function checkAgentJob(body, note = () => undefined) {
+    if (!isObject(body))
+        throw new ShapeError('the job is not a JSON object');
+    if (typeof body.id !== 'string' && typeof body.id !== 'number')
+        throw new ShapeError('job.id is missing');
+    const id = String(body.id);
+    if (id === '' || id.length > MAX_ID_CHARS)
+        throw new ShapeError(`job.id is empty or longer than ${MAX_ID_CHARS} characters`);
+    // Checked like the `job-id` input: the id becomes a path segment of the next poll.
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    if (id === '.' || id === '..' || /[\u0000-\u001f\u007f]/.test(id))
+        throw new ShapeError(`job.id ${JSON.stringify(id.slice(0, 40))} is not an id: it would address another endpoint`);
+    if (typeof body.status !== 'string' || !STATUS_FORM.test(body.status))
+        throw new ShapeError(`job.status is not a status (a word of up to 64 letters, digits, _ and -, like ${JOB_STATUSES.join(', ')})`);
+    if (body.source !== undefined && body.source !== null) {
+        if (!isObject(body.source))
+            throw new ShapeError('job.source is neither an object nor null');
+        optionalString(body.source, 'repository', 'job.source');
+        optionalString(body.source, 'ref', 'job.source');
+    }
+    for (const key of ['model', 'archivedAt', 'createdAt'])
+        optionalString(body, key, 'job');
+    const { link, warning } = plausiblePrLink(body.prLink);
+    if (warning)
+        note(warning);
+    return { ...body, id, status: body.status, prLink: link };
+}
+/**
+ * The `job` output: the job as JSON, or only its main fields when that is larger than
+ * MAX_JOB_OUTPUT_BYTES (long extra fields are what makes it so), with a note saying so.
+ */
+function capJobJson(job, maxBytes = MAX_JOB_OUTPUT_BYTES) {
+    const full = JSON.stringify(job);
+    if (Buffer.byteLength(full) <= maxBytes)
+        return { json: full, capped: false };
+    const clip = (v) => typeof v === 'string' && v.length > MAX_LINK_CHARS ? null : v;
+    const source = isObject(job.source)
+        ? { repository: clip(job.source.repository), ref: clip(job.source.ref) }
+        : (job.source ?? null);
+    const main = {
+        id: job.id,
+        status: job.status,
+        source,
+        model: clip(job.model),
+        prLink: job.prLink,
+        createdAt: clip(job.createdAt),
+        archivedAt: clip(job.archivedAt)
+    };
+    return { json: JSON.stringify(main), capped: true };
+}
+
+;// CONCATENATED MODULE: ./src/agent/completion.ts
+// What a poll result means. The service processes a follow-up asynchronously, so right after the
+// POST a job may still show its final state from before: that state is not this instruction's
+// result. A final status is believed only on evidence that the job took the instruction.
+
+function isKnownStatus(status) {
+    return JOB_STATUSES.includes(status);
+}
+/** True when the fields that a finished instruction changes differ between two snapshots. */
+function jobChanged(before, now) {
+    return (before.status !== now.status ||
+        (before.prLink ?? null) !== (now.prLink ?? null) ||
+        (before.archivedAt ?? null) !== (now.archivedAt ?? null));
+}
+function readPoll(job, e, now) {
+    if (!isFinalStatus(job.status))
+        return isKnownStatus(job.status) ? { kind: 'working' } : { kind: 'unknown-status' };
+    if (e.isNew)
+        return { kind: 'final', why: 'new job' };
+    if (e.seenWorking)
+        return { kind: 'final', why: 'seen working' };
+    if (e.before && jobChanged(e.before, job))
+        return { kind: 'final', why: 'changed' };
+    const believeAt = e.answeredAt + e.settleTimeMs;
+    if (now >= believeAt)
+        return { kind: 'final', why: 'settled' };
+    return { kind: 'doubted', believeAt };
+}
+/**
+ * Records what a job seen after the POST proves: a status that is not final means the
+ * instruction is being worked on, so the next final status is its result.
+ */
+function noteSeen(e, job) {
+    if (job && !isFinalStatus(job.status))
+        e.seenWorking = true;
+}
+/** `completed` without a pull request: two explanations, and the run cannot tell them apart. */
+function noPullRequestNote(jobId) {
+    return (`Job ${jobId} completed without opening a pull request: the agent may have changed nothing, ` +
+        'or committed directly to the branch it works on.');
+}
+
+;// CONCATENATED MODULE: ./src/agent/wait.ts
+// Polls the job until a final status is believed (see completion.ts) or the wait ends.
+
+
+
+/** Polls that fail this many times in a row inside one poll count as one failed poll. */
+const ATTEMPTS_PER_POLL = 3;
+function jobUrlPath(template, projectId, jobId) {
+    return template
+        .replaceAll('{projectId}', encodeURIComponent(projectId))
+        .replaceAll('{id}', encodeURIComponent(jobId));
+}
+/**
+ * Poll delays: the first is `intervalMs`; later ones grow by half each time, with jitter, up to
+ * max(intervalMs, 30 s), so a long job costs few requests and a short one is seen quickly.
+ */
+function* pollDelays(intervalMs, random = Math.random) {
+    const cap = Math.max(intervalMs, 30_000);
+    yield intervalMs;
+    let nominal = Math.max(intervalMs, 250);
+    for (;;) {
+        nominal = Math.min(cap, nominal * 1.5);
+        yield Math.round(Math.min(cap, nominal * (0.8 + 0.4 * random())));
+    }
+}
+async function waitForJob(o) {
+    const { deadline } = o;
+    let job = o.job;
+    let lastPollError;
+    const told = {
+        ...{ status: job?.status, link: job?.prLink ?? null },
+        ...{ unknown: new Set(), doubted: false }
+    };
+    for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
+        await deadline.sleep(Math.min(delay, deadline.left()));
+        // No request starts once the wait is over.
+        if (deadline.passed())
+            break;
+        try {
+            job = await o.service.getJob(o.path, ATTEMPTS_PER_POLL);
+        }
+        catch (err) {
+            // The time ran out before or during the poll (a busy runner may start it late): that is
+            // the wait timing out, not the job or the service failing.
+            if (err instanceof TimeUpError)
+                break;
+            if (!isTransient(err))
+                throw err;
+            lastPollError = err;
+            o.warn?.(`Polling the job failed, will poll again: ${err.message}`);
+            continue;
+        }
+        lastPollError = undefined;
+        if (await believed(o, job, told))
+            return { job, timedOut: false, doubted: false };
+    }
+    return { job, timedOut: true, doubted: told.doubted, lastPollError };
+}
+/** One poll's job, read (completion.ts) and said: true once its final status is believed. */
+async function believed(o, job, told) {
+    const started = o.evidence.answeredAt;
+    const stamp = () => `[${Math.round(o.deadline.elapsed(started) / 1000)}s]`;
+    const reading = readPoll(job, o.evidence, o.deadline.now());
+    noteSeen(o.evidence, job);
+    if (reading.kind === 'doubted') {
+        if (!told.doubted)
+            o.log?.(`${stamp()} status: ${job.status}, as before the instruction: the service may not have ` +
+                `processed it yet, so this is believed only once the job changes, or from ` +
+                `${Math.round((reading.believeAt - started) / 1000)}s on (\`settle-time\`).`);
+        told.doubted = true;
+        return false;
+    }
+    told.doubted = false;
+    if (reading.kind === 'unknown-status' && !told.unknown.has(job.status)) {
+        told.unknown.add(job.status);
+        o.warn?.(`Job ${o.jobId} has status \`${job.status}\`, which this action does not know; it is not ` +
+            'one of the final statuses (completed, archived, failed), so the run keeps waiting.');
+    }
+    const newStatus = job.status !== told.status;
+    if (newStatus)
+        o.log?.(`${stamp()} status: ${job.status}`);
+    if (newStatus || job.prLink !== told.link) {
+        told.status = job.status;
+        told.link = job.prLink;
+        if (reading.kind !== 'final')
+            await o.onChange?.(job);
+    }
+    if (reading.kind !== 'final')
+        return false;
+    if (reading.why === 'settled')
+        o.log?.('The job did not change within `settle-time`; its status is believed now.');
+    return true;
+}
+function isTransient(err) {
+    if (!(err instanceof ServiceError))
+        return false;
+    // The limit resets after the wait would end: polling on would only wait for nothing.
+    if (err instanceof RateLimitError)
+        return false;
+    // An answer of the wrong shape is not retried at once (the same answer would come back), but
+    // the next poll may find the job in another state.
+    const odd = err.status !== undefined && err.status >= 200 && err.status < 300;
+    return odd || err.status === undefined || err.status === 429 || err.status >= 500;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs.ts
 // Input primitives: each reads one input through `get` and either returns its value or throws an
 // InputError that names the input and the form it accepts, so the person reading the log knows
@@ -33635,1411 +34115,6 @@ async function call(what, request) {
         const { status, detail, page } = errorDetail(error);
         throw new GitHubError(what, status, detail, page, networkOf(error));
     }
-}
-
-// EXTERNAL MODULE: external "node:buffer"
-var external_node_buffer_ = __nccwpck_require__(4573);
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-// Markdown primitives shared by every report: escaping of untrusted text, links, number and
-// date formats, tables, folding. Fitting a body into its room is fit.ts; the reports themselves
-// live in job.ts, visitors.ts, health.ts (with health-tables.ts) and check.ts; the pages table
-// in pages-table.ts; the charts in chart.ts.
-
-
-
-// ---------------------------------------------------------------------------------------------
-// Escaping
-/**
- * U+2060 WORD JOINER: invisible and never a line-break opportunity. GitHub links @mentions,
- * #123 references and bare URLs in the *rendered* text, after HTML entities are decoded, so an
- * entity alone does not stop them; a joiner between the trigger character and what follows does.
- */
-const JOINER = '\u2060';
-/** Markdown/HTML punctuation as numeric entities: they render as the character, never as syntax. */
-const ENTITIES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '|': '&#124;',
-    '\\': '&#92;',
-    '`': '&#96;',
-    '*': '&#42;',
-    _: '&#95;',
-    '[': '&#91;',
-    ']': '&#93;',
-    '(': '&#40;',
-    ')': '&#41;',
-    '!': '&#33;',
-    '~': '&#126;',
-    $: '&#36;', // GitHub renders $…$ as math
-    '#': `&#35;${JOINER}`, // headings, #123 and org/repo#1 references
-    '@': `&#64;${JOINER}`, // @mentions and e-mail autolinks
-    // Only matched before "//" (breaks https:// autolinks) or opening a `:shortcode:` (no emoji).
-    ':': `&#58;${JOINER}`
-};
-/**
- * A run of 7 or more hexadecimal characters standing alone: GitHub links one of 7 to 40 as a
- * commit of the repository (`deadbeefcafe1234`). Broken every HEX_PIECE characters, no piece is
- * long enough to be one.
- */
-const HEX_RUN = '(?<!\\w)[0-9a-f]{7,}(?!\\w)';
-const HEX_PIECE = 6;
-/**
- * Where an emoji shortcode opens: a name that starts with a letter (`:smile:`), digits then a
- * letter (`:8ball:`), `:+1:`, `:-1:`, or one of the two all-digit names; a clock time
- * (`12:30:00+02:00`) is left alone.
- */
-const SHORTCODE = '[a-z][\\w+-]*:|\\d+[a-z_][\\w+-]*:|[+-]1:|100:|1234:';
-const SPECIAL_CHARS = new RegExp(`[&<>|\\\\\`*_[\\]()!~$#@]|:(?=\\/\\/|${SHORTCODE})|(?<=www)\\.|(?<=\\bgh)-(?=\\d)|${HEX_RUN}`, 'gi');
-function escapeChar(c) {
-    if (c === '.')
-        return `${JOINER}.`; // "www." stays text, not a link
-    if (c === '-')
-        return `-${JOINER}`; // only matched in "GH-1": no reference to issue 1
-    if (c.length >= 7)
-        return c.replace(new RegExp(`.{${HEX_PIECE}}(?=.)`, 'g'), `$&${JOINER}`);
-    return ENTITIES[c] ?? c;
-}
-/** Characters that start a block (list, setext underline) when they open a line. */
-function escapeLineStart(s) {
-    return s
-        .replace(/^-/, '&#45;')
-        .replace(/^\+/, '&#43;')
-        .replace(/^=/, '&#61;')
-        .replace(/^(\d+)\./, '$1&#46;');
-}
-/**
- * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line cleaned as
- * all text from the public is (public-text.ts: nothing invisible, no control character), safe in
- * a GFM table cell and in running text, with no HTML, links, mentions, references, commit links,
- * emoji shortcodes or emphasis.
- * Only for interpolated values: the action's own Markdown is written as Markdown.
- */
-function escapeText(s) {
-    return escapeLineStart(oneLine(s).replace(SPECIAL_CHARS, escapeChar));
-}
-// ---------------------------------------------------------------------------------------------
-// Cutting
-/** The last maxChars UTF-16 units, without starting inside a surrogate pair. */
-function cutFromEnd(s, maxChars) {
-    if (s.length <= maxChars)
-        return s;
-    const tail = s.slice(s.length - Math.max(0, maxChars));
-    const first = tail.charCodeAt(0);
-    return first >= 0xdc00 && first <= 0xdfff ? tail.slice(1) : tail;
-}
-function countCodePoints(s) {
-    return Array.from(s).length;
-}
-/**
- * Cuts text to maxChars with "…" in the middle: a page path keeps its section and its page name,
- * the two parts a reader recognises.
- */
-function clipMiddle(s, maxChars) {
-    if (s.length <= maxChars)
-        return s;
-    const room = Math.max(0, maxChars - 1);
-    const tail = Math.floor(room * 0.4);
-    return `${cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`;
-}
-const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
-/** A character that may take two columns (or half of one that may). */
-const WIDE_OR_PAIRED = /[\u1100-\uffff]/;
-/**
- * Display columns of a grapheme (its first code point decides): 2 for East Asian wide and
- * full-width characters and emoji, 1 for others.
- */
-function charWidth(c) {
-    const cp = c.codePointAt(0) ?? 0;
-    return (cp >= 0x1100 && cp <= 0x115f) ||
-        (cp >= 0x2e80 && cp <= 0xa4cf) ||
-        (cp >= 0xac00 && cp <= 0xd7a3) ||
-        (cp >= 0xf900 && cp <= 0xfaff) ||
-        (cp >= 0xfe30 && cp <= 0xfe4f) ||
-        (cp >= 0xff00 && cp <= 0xff60) ||
-        (cp >= 0xffe0 && cp <= 0xffe6) ||
-        (cp >= 0x1f300 && cp <= 0x1faff) ||
-        (cp >= 0x20000 && cp <= 0x3fffd)
-        ? 2
-        : 1;
-}
-function takeWidth(chars, width) {
-    const out = [];
-    let used = 0;
-    for (const c of chars) {
-        if (used + charWidth(c) > width)
-            break;
-        out.push(c);
-        used += charWidth(c);
-    }
-    return out;
-}
-/** The columns text takes on screen: a wide (CJK) character takes two. */
-function displayWidth(s) {
-    return Array.from(GRAPHEMES.segment(s), g => charWidth(g.segment)).reduce((n, w) => n + w, 0);
-}
-/**
- * Clipped by what a reader sees: at most `maxColumns` display columns, whole graphemes only (a
- * vowel sign stays with its letter), so a table cell stays on one line whatever the script. The
- * "…" goes in the middle (a path's both ends say the most) or, with `tailShare` 0, at the end.
- */
-function clipWidth(s, maxColumns, tailShare = 0.4) {
-    // No character is wider than 2 columns, and none below U+1100 wider than 1: most text is
-    // settled without segmenting it (a report may clip 100,000 paths, several times over).
-    if (s.length * 2 <= maxColumns || (s.length <= maxColumns && !WIDE_OR_PAIRED.test(s)))
-        return s;
-    const chars = Array.from(GRAPHEMES.segment(s), g => g.segment);
-    if (chars.reduce((n, c) => n + charWidth(c), 0) <= maxColumns)
-        return s;
-    const tail = Math.floor((maxColumns - 1) * tailShare);
-    const head = takeWidth(chars, maxColumns - 1 - tail);
-    const end = takeWidth([...chars].reverse(), tail).reverse();
-    return `${head.join('').trimEnd()}…${end.join('').trimStart()}`;
-}
-/**
- * Untrusted multi-line text verbatim in a fenced code block (GitHub shows it as it is: no
- * Markdown, HTML, links or mentions), cut to maxChars with a note below. The fence is longer than
- * any run of backticks in the text, so no line of it can close the block. Control characters
- * and what renders as nothing (bidi controls, tag characters…) go: a code block must read as
- * what it holds.
- */
-function codeBlock(s, maxChars, info = 'text') {
-    const shown = cutAt(s, maxChars);
-    const text = instructionText(shown).replace(/\t/g, '    ').replace(/[ ]+$/gm, '');
-    const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), m => m[0].length));
-    const fence = '`'.repeat(Math.max(3, longest + 1));
-    const block = `${fence}${info}\n${text.trim() === '' ? '(empty)' : text.replace(/^\n+|\n+$/g, '')}\n${fence}`;
-    if (shown.length === s.length)
-        return block;
-    const more = countCodePoints(s.slice(shown.length));
-    return `${block}\n\n_… (${formatNumber(more)} more characters)_`;
-}
-// ---------------------------------------------------------------------------------------------
-// Numbers and times
-/** A precise duration for log lines and errors: "45s", "2m 05s", "1h 02m". */
-function formatDuration(ms) {
-    const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0;
-    const pad = (n) => String(n).padStart(2, '0');
-    if (seconds < 60)
-        return `${seconds}s`;
-    const minutes = Math.floor(seconds / 60);
-    if (minutes < 60)
-        return `${minutes}m ${pad(seconds % 60)}s`;
-    return `${Math.floor(minutes / 60)}h ${pad(minutes % 60)}m`;
-}
-/** A duration as a headline says it: "40 s", "4 min", "1 h 5 min". */
-function formatElapsed(ms) {
-    const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0;
-    if (seconds < 60)
-        return `${seconds} s`;
-    const minutes = Math.round(seconds / 60);
-    if (minutes < 60)
-        return `${minutes} min`;
-    const rest = minutes % 60;
-    return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;
-}
-/** The wall-clock time in UTC, "14:05 UTC": runners and readers sit in every time zone. */
-function formatClock(ms) {
-    return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
-}
-/** "2026-11-23 09:00 UTC". */
-function formatTimestamp(ms) {
-    const iso = new Date(ms).toISOString();
-    return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-}
-function formatNumber(n) {
-    return n.toLocaleString('en-US');
-}
-function formatShare(part, whole) {
-    if (!Number.isFinite(whole) || whole === 0)
-        return '–';
-    return `${((part / whole) * 100).toFixed(1)}%`;
-}
-const MINUS = '\u2212'; // a typographic minus lines up with "+" in table columns
-/** "+12 (+4.0%)", "−3 (−1.2%)", "0", or "new" when there was nothing before. */
-function formatChange(now, before) {
-    if (now === 0 && !before)
-        return '0';
-    if (before === undefined || before === 0)
-        return 'new';
-    const diff = now - before;
-    if (diff === 0)
-        return '0';
-    const sign = diff > 0 ? '+' : MINUS;
-    const percent = ((Math.abs(diff) / before) * 100).toFixed(1);
-    // Whole numbers, as in the columns beside it: one unit per column, never "18.3k" by "2,327".
-    const amount = `${sign}${formatNumber(Math.abs(diff))}`;
-    return percent === '0.0' ? amount : `${amount} (${sign}${percent}%)`;
-}
-/**
- * The marks of a change that matters for the docs (analytics/marks.ts decides which): the overview
- * marks its changes with them, and "what the fix did" its verdicts.
- */
-const MARKS = { better: '🟢', worse: '🔴' };
-/** "+20.0%", "−3.1%", "±0%"; undefined when there is nothing to compare with. */
-function formatPercentChange(now, before) {
-    if (!Number.isFinite(before) || before <= 0)
-        return undefined;
-    const diff = now - before;
-    const percent = ((Math.abs(diff) / before) * 100).toFixed(1);
-    // No "±0.0%": a change too small to show is no change to a reader.
-    if (percent === '0.0')
-        return 'no change';
-    return `${diff > 0 ? '+' : MINUS}${percent}%`;
-}
-/** "1 row", "5 rows". */
-/** The text with its first letter in capitals: a sentence made of a clause. */
-function capitalise(text) {
-    return text.charAt(0).toUpperCase() + text.slice(1);
-}
-function plural(n, one, many = `${one}s`) {
-    return `${formatNumber(n)} ${n === 1 ? one : many}`;
-}
-// ---------------------------------------------------------------------------------------------
-// Links
-/** Characters allowed unencoded in a link destination: none of them ends the link or a cell. */
-const UNSAFE_IN_DESTINATION = /[^A-Za-z0-9\-._~:/?#@!$&*+,;=%]/g;
-function percentEncode(c) {
-    return Array.from(external_node_buffer_.Buffer.from(c, 'utf8'))
-        .map(byte => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
-        .join('');
-}
-/** A Markdown link destination for a URL we trust (the workflow run, a checked https URL). */
-function linkDestination(url) {
-    return oneLine(url).replace(/\s/g, ' ').replace(UNSAFE_IN_DESTINATION, percentEncode);
-}
-/** The URL when it is a plain https URL (no credentials), else undefined. */
-function parseHttpsUrl(raw) {
-    if (!URL.canParse(raw))
-        return undefined;
-    const url = new URL(raw);
-    if (url.protocol !== 'https:' || url.username || url.password)
-        return undefined;
-    return url;
-}
-/** `[label](url)` for Markdown we wrote as the label; plain label when the URL is not https. */
-function markdown_link(label, url) {
-    const checked = url ? parseHttpsUrl(url) : undefined;
-    return checked ? `[${label}](${linkDestination(checked.href)})` : label;
-}
-/**
- * The address of a page path on the docs site. Every character of the path that could end the
- * destination or change its meaning (`?`, `#`, spaces, parentheses) is percent-encoded, so a path
- * can only ever name a page below `siteUrl`.
- */
-function pageUrl(siteUrl, path) {
-    const site = parseHttpsUrl(siteUrl);
-    if (!site)
-        return undefined;
-    const base = site.href.replace(/\/+$/, '');
-    const segments = path
-        .split('/')
-        .filter(segment => segment !== '' && segment !== '.' && segment !== '..')
-        .map(segment => encodeURIComponent(oneLine(segment)).replace(/[!'()*]/g, percentEncode));
-    return `${base}/${segments.join('/')}`;
-}
-/**
- * Where a report comes from, for its meta line: when it was made, the run that made it, what it
- * cost. A comment outlives its run, so a reader needs all three.
- */
-function provenance(p) {
-    const parts = [`made ${formatTimestamp(p.generatedAt)}`];
-    if (p.runUrl)
-        parts.push(markdown_link('workflow run', p.runUrl));
-    if (p.requests !== undefined)
-        parts.push(plural(p.requests, p.requestNoun ?? 'request'));
-    return parts;
-}
-/** The header and delimiter lines of a GFM table. */
-function tableHead(columns) {
-    const header = columns.map(c => c.header).join(' | ');
-    const delimiter = columns.map(c => (c.align === 'right' ? '---:' : '---')).join('|');
-    return `| ${header} |\n|${delimiter}|`;
-}
-/** One table row of cells that are already Markdown (escaped where untrusted). */
-function tableRow(cells) {
-    return `| ${cells.join(' | ')} |`;
-}
-/** A collapsed block: `summary` is our own text; the body is Markdown (blank lines kept). */
-function details(summary, body, open = false) {
-    return `<details${open ? ' open' : ''}><summary>${summary}</summary>\n\n${body}\n\n</details>`;
-}
-/** Rows a table shows before the rest is folded away: a reader sees the answer, not a wall. */
-const VISIBLE_ROWS = 10;
-/**
- * A table whose rows past the first `visible` sit in a collapsed block (with the header repeated,
- * so that part is a table of its own), named by the folded ranks: "Pages 11–20" (`noun`: Pages).
- */
-function foldedTable(columns, rows, noun, visible = VISIBLE_ROWS) {
-    const head = tableHead(columns);
-    if (rows.length === 0)
-        return '';
-    const shown = `${head}\n${rows.slice(0, visible).join('\n')}`;
-    if (rows.length <= visible)
-        return shown;
-    const rest = `${head}\n${rows.slice(visible).join('\n')}`;
-    const label = `${noun} ${formatNumber(visible + 1)}–${formatNumber(rows.length)}`;
-    return `${shown}\n\n${details(label, rest)}`;
-}
-
-;// CONCATENATED MODULE: ./src/service/retry.ts
-// When to retry a request and how long to wait first. The follow-up POST is not idempotent, so
-// it is retried only when the service certainly did not take it; GETs retry every transient fault.
-function isRetryable(method, outcome) {
-    // A redirect answers the same way again; following it could send the key to another origin.
-    if (outcome.kind === 'redirect')
-        return false;
-    if (outcome.kind === 'malformed' && outcome.parsed)
-        return false;
-    if (method === 'GET') {
-        if (outcome.kind === 'answer')
-            return outcome.status === 429 || outcome.status >= 500;
-        return true;
-    }
-    // POST: retry only what proves the message was not taken.
-    if (outcome.kind === 'answer')
-        return outcome.status === 429 || outcome.status === 503;
-    if (outcome.kind === 'network')
-        return outcome.code === 'refused' || outcome.code === 'unreachable';
-    return false;
-}
-/** True when a POST outcome leaves it unknown whether the service took the message. */
-function mayHaveBeenDelivered(outcome) {
-    if (outcome.kind === 'network')
-        return outcome.code !== 'refused' && outcome.code !== 'unreachable';
-    if (outcome.kind === 'answer')
-        return outcome.status >= 500 && outcome.status !== 503;
-    // Whoever answered with a redirect may have acted on the POST before answering.
-    if (outcome.kind === 'redirect')
-        return true;
-    // A 2xx, however odd its body: the service took the message.
-    return false;
-}
-/**
- * Delay before retry number `attempt` (1 for the first retry): exponential from `baseMs`, capped
- * at `capMs`, with "equal jitter" (half fixed, half random) so parallel clients spread out.
- */
-function backoffDelay(attempt, baseMs, capMs, random = Math.random) {
-    const exp = Math.min(capMs, baseMs * 2 ** (attempt - 1));
-    return Math.round(exp / 2 + random() * (exp / 2));
-}
-/**
- * `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
- * Returns undefined when absent or unreadable, so the caller falls back to its own backoff.
- */
-function parseRetryAfter(value, now) {
-    if (value === undefined)
-        return undefined;
-    const text = value.trim();
-    if (/^\d+$/.test(text))
-        return Number(text) * 1000;
-    if (!/[a-z]/i.test(text))
-        return undefined;
-    const at = Date.parse(text);
-    if (Number.isNaN(at))
-        return undefined;
-    return Math.max(0, at - now);
-}
-/** Node's error codes, sorted by what they prove about delivery. */
-function networkCode(err) {
-    const e = err;
-    switch (e.code) {
-        case 'ECONNREFUSED':
-            return 'refused';
-        case 'ENOTFOUND':
-        case 'EAI_AGAIN':
-        case 'EHOSTUNREACH':
-        case 'ENETUNREACH':
-            return 'unreachable';
-        case 'ECONNRESET':
-        case 'EPIPE':
-        case 'ECONNABORTED':
-            return 'reset';
-        case 'ETIMEDOUT':
-        case 'ESOCKETTIMEDOUT':
-            return 'timeout';
-    }
-    if (e.message?.startsWith('Request timeout'))
-        return 'timeout';
-    return 'other';
-}
-
-;// CONCATENATED MODULE: ./src/service/hints.ts
-// What a refusal of the service asks the user to change, from its status and the service's own
-// words: a 403 by the cause its words name (the IP allowlist, the key's scope, the plan, a key of
-// another organisation than \`project-id\`) or else each of them; a project the service does not
-// know names \`project-id\`. Plain text only: no imports, so any room may use it.
-/** The dashboard, as a link (it moved to app.mintlify.com in 2026). */
-const DASHBOARD = '[the dashboard](https://app.mintlify.com)';
-/** Where keys are made and the project id is shown. */
-const KEYS_PAGE = `the API keys page of ${DASHBOARD} (Settings → API keys)`;
-/** A 401: the key is wrong or has expired (keys made since 2026 expire by default). */
-const KEY_REFUSED_HINT = 'the key is invalid or expired (new keys expire after 90 days unless set otherwise): create ' +
-    `an admin API key (it starts with \`mint_\`) on ${KEYS_PAGE} and update the repository secret passed as ` +
-    '`api-key` (e.g. `DOCS_API_KEY`)';
-const STATUS_HINTS = {
-    401: KEY_REFUSED_HINT,
-    404: 'check `project-id` and `job-id` (and `job-path`, `base-url`)',
-    429: 'the service rate limit was reached (about 100 requests per hour); try again later'
-};
-/** What to change for a 403, by its cause: the service's words name one, or all are listed. */
-const FORBIDDEN = {
-    allowlist: 'an IP allowlist on the key refuses this runner: GitHub-hosted runners have changing ' +
-        'addresses, so use a self-hosted runner with a fixed address, or lift the allowlist',
-    scope: 'the key lacks the scope for this: a read-only key cannot send or create jobs; use an ' +
-        'admin key (`mint_…`) with full access',
-    plan: `your plan does not include this: check the plan on the billing page of ${DASHBOARD}`,
-    organisation: 'the key belongs to another organisation than `project-id`: use a key of the organisation ' +
-        'that owns the project, or correct `project-id`'
-};
-/** The cause a 403's words name, if they name one. */
-function forbiddenCause(said) {
-    if (/\bIP\b|allow ?list|address/i.test(said))
-        return 'allowlist';
-    if (/read-only|scope|permission/i.test(said))
-        return 'scope';
-    if (/\bplan\b|upgrade|subscription|not available|not included/i.test(said))
-        return 'plan';
-    if (/organi[sz]ation|this project|access to/i.test(said))
-        return 'organisation';
-    return undefined;
-}
-/** What a 403 asks to change: its cause when the words name it, else every cause it may be. */
-function forbiddenHint(said) {
-    const cause = forbiddenCause(said);
-    if (cause)
-        return FORBIDDEN[cause];
-    return ('the service refused this key here. Either the key belongs to another organisation than ' +
-        '`project-id`, or an IP allowlist on the key refuses this runner, or the key lacks the ' +
-        `scope, or your plan lacks the feature: check each on ${KEYS_PAGE}`);
-}
-/** The service's words say the project id is invalid or unknown (a 400 or a 404). */
-function saysProjectUnknown(said) {
-    return /project/i.test(said) && /invalid|unknown|not found|no such|does not exist/i.test(said);
-}
-/** The hint when the project id is what is wrong. */
-const PROJECT_HINT = `the project was not found: check \`project-id\` (the project id on ${KEYS_PAGE}; keep it as ` +
-    'a repository variable, e.g. `DOCS_PROJECT_ID`, not a secret)';
-/**
- * What to change for a failed request, from its status and the service's words: a 403 by its
- * cause, a 400 or 404 whose words say the project is unknown (or any 404 of an analytics
- * operation, where the project is the only id) names `project-id`.
- */
-function statusHint(status, said, request = '') {
-    if (status === 403)
-        return forbiddenHint(said);
-    if ((status === 400 || status === 404) && saysProjectUnknown(said))
-        return PROJECT_HINT;
-    if (status === 404 && request.includes('/v1/analytics/'))
-        return PROJECT_HINT;
-    return STATUS_HINTS[status];
-}
-
-;// CONCATENATED MODULE: ./src/service/operations.ts
-// A request to the service named in words ("reading the searches analytics", "reading the job"),
-// for what the run page's annotations say: the method and the API path are for the log (an info
-// line when a request fails for good), not for a reader of the run's page.
-/** Where the analytics operations live: the segment after the project is the operation. */
-const ANALYTICS = /^\/v1\/analytics\/[^/?#]+\/([a-z][a-z0-9-]*(?:\/[a-z][a-z0-9-]*)*)/i;
-/** The operation a request performs, as a phrase that can follow "while" or start a sentence. */
-function operationOf(method, path) {
-    const analytics = ANALYTICS.exec(path);
-    if (analytics)
-        return `reading the ${(analytics[1] ?? '').replace(/[/-]/g, ' ')} analytics`;
-    if (method === 'POST')
-        return /\/message\/?(?:[?#]|$)/.test(path) ? 'sending the follow-up' : 'starting a job';
-    return 'reading the job';
-}
-/** "Reading the job": the phrase at the start of a sentence. */
-function sentenceStart(phrase) {
-    return phrase.charAt(0).toUpperCase() + phrase.slice(1);
-}
-
-;// CONCATENATED MODULE: ./src/service/errors.ts
-// Failures of the documentation service as data: the status, the service's own words, and for an
-// instruction whether it was delivered. Callers branch on these fields, never on the message,
-// which is written for the person reading the log.
-
-
-
-
-
-
-
-/** A request that failed for good; `message` is written for the person reading the log. */
-class ServiceError extends Error {
-    status;
-    serviceText;
-    delivery;
-    forReaders;
-    timeUp;
-    network;
-    constructor(message, 
-    /** The HTTP status, when the service answered: callers tell transient failures by it. */
-    status, 
-    /**
-     * The status and the service's own words ("403 Forbidden: …"), without the request or our
-     * advice: a caller whose situation the generic hint misreads says its own.
-     */
-    serviceText, delivery = 'no', 
-    /**
-     * For readers of a comment: what went wrong without the request (no API path), and the
-     * action's advice for it apart (Markdown: inputs as code).
-     */
-    forReaders = {}, 
-    /**
-     * The client stopped because the run's time (`wait-timeout`) left no room for another attempt
-     * or the wait before it: a reader whose time is up reports the run's time-up, with this as why.
-     */
-    timeUp = false, 
-    /** No answer came, for this cause (a proxy's refusal, TLS, an address nobody answers on). */
-    network) {
-        super(message);
-        this.status = status;
-        this.serviceText = serviceText;
-        this.delivery = delivery;
-        this.forReaders = forReaders;
-        this.timeUp = timeUp;
-        this.network = network;
-        this.name = 'ServiceError';
-    }
-}
-/**
- * The service refused the key (401: invalid or expired), also when that failure is the cause of
- * the error that stopped the run (a time-up wrapping it): what people must hear of where they
- * read, since no re-run helps until the secret holds a new key.
- */
-function isKeyRefused(err) {
-    if (err instanceof ServiceError)
-        return err.status === 401;
-    return err instanceof Error && err.cause !== undefined && isKeyRefused(err.cause);
-}
-/**
- * A 429 asked to wait past the deadline or past the longest wait allowed: the run must stop and
- * send nothing else, since every further request spends the same exhausted quota.
- */
-class RateLimitError extends ServiceError {
-    resetAt;
-    resetKnown;
-    constructor(message, 
-    /** When the service said the limit resets. */
-    resetAt, 
-    /** False when the service did not say (a 429 without Retry-After): within the hour. */
-    resetKnown = true) {
-        super(message, 429);
-        this.resetAt = resetAt;
-        this.resetKnown = resetKnown;
-        this.name = 'RateLimitError';
-    }
-}
-/**
- * `max-requests` is spent: the next request would pass it, so it was not sent. Like the quota,
- * it ends every reading at once: each later request would be refused the same way.
- */
-class BudgetError extends Error {
-    maxRequests;
-    request;
-    constructor(maxRequests, 
-    /** The request that was not sent, in words (operations.ts). */
-    request) {
-        super(`${sentenceStart(request)}: not sent, as this run may send at most ${maxRequests} ` +
-            'requests to the service (`max-requests`), and has sent them all');
-        this.maxRequests = maxRequests;
-        this.request = request;
-        this.name = 'BudgetError';
-    }
-}
-/** The caller's AbortSignal ended the request; it is never retried. */
-class RequestCancelledError extends Error {
-    constructor(request) {
-        super(`${request} was cancelled`);
-        this.name = 'AbortError';
-    }
-}
-/** Whether `err` says the run's time ran out: the one TimeUpError, or a call given up for it. */
-function isTimeUp(err) {
-    return err instanceof TimeUpError || (err instanceof ServiceError && err.timeUp);
-}
-/**
- * Why a reader whose page said its time ran out had no page: the failure the client gave up on
- * (a 503, no answer in time); nothing more for a bare time-up (a request it did not send).
- */
-function timeUpCause(err) {
-    return err instanceof TimeUpError ? err.cause : err;
-}
-/** " Not Found" for 404: the reason phrase, with its leading space, or nothing. */
-function reason(status) {
-    const phrase = external_node_http_.STATUS_CODES[status];
-    return phrase ? ` ${phrase}` : '';
-}
-function gaveUpWords(gaveUp) {
-    return 'retryAfterMs' in gaveUp
-        ? `the service asked to wait ${seconds(gaveUp.retryAfterMs)} (Retry-After)`
-        : 'the time allowed (`wait-timeout`) ran out';
-}
-/**
- * The error a request ends with after `attempts` tries: the request, why, our hint for the
- * status, and for a POST whether the instruction may have been delivered (`delivery`).
- */
-function requestFailure(request, failed, attempts, method, gaveUp, 
-/** The request in words (operations.ts): the message is read on the run's page. */
-operation = request) {
-    // The service's words (an error text, a value a check quoted) cleaned as text from the public:
-    // nothing hidden reaches a log line, an annotation or a comment.
-    failed = { ...failed, why: oneLine(failed.why) };
-    const { outcome } = failed;
-    const status = outcome.kind === 'network' ? undefined : outcome.status;
-    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-    let message = outcome.kind === 'malformed'
-        ? `Unexpected response (HTTP ${status ?? '?'}) while ${operation}${tries}: ${failed.why}`
-        : `${sentenceStart(operation)} failed${tries}: ${failed.why}`;
-    if (gaveUp)
-        message += `; gave up because ${gaveUpWords(gaveUp)}`;
-    const hint = status !== undefined && outcome.kind === 'answer'
-        ? statusHint(status, failed.why, request)
-        : undefined;
-    if (hint)
-        message += ` (${hint})`;
-    // Whether the instruction arrived is a field: whoever reports the failure says it in words.
-    const maybe = method === 'POST' && mayHaveBeenDelivered(outcome);
-    const said = outcome.kind === 'answer' ? redact(failed.why) : undefined;
-    return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no', {
-        problem: redact(readersProblem(failed, tries)),
-        ...(hint && outcome.kind === 'answer' ? { hint } : {}),
-        ...(outcome.kind === 'redirect'
-            ? { hint: 'redirects are not followed: check `base-url`' }
-            : {})
-    }, gaveUp !== undefined, failed.network);
-}
-/** What went wrong, for a comment's reader: no request, no redirect target. */
-function readersProblem(failed, tries) {
-    const { outcome } = failed;
-    if (outcome.kind === 'redirect')
-        return `${outcome.status}${reason(outcome.status)}${tries}`;
-    if (outcome.kind === 'malformed')
-        return `unexpected response (HTTP ${outcome.status ?? '?'})${tries}: ${failed.why}`;
-    return `${failed.why}${tries}`;
-}
-/**
- * "404 Not Found: <the service's error text> (<details>)", from an error body: JSON with `error`
- * or `message` and `details`, or plain text (the service answers a 429 that way). Redacted
- * before it is clipped, so a clip can never leave part of a secret that redaction would have
- * recognised whole.
- */
-function statusWhy(status, text) {
-    let said;
-    try {
-        const body = JSON.parse(text);
-        const main = typeof body.error === 'string'
-            ? body.error
-            : typeof body.message === 'string'
-                ? body.message
-                : '';
-        const details = Array.isArray(body.details)
-            ? body.details
-                .slice(0, 20)
-                .map(d => (typeof d === 'object' && d && 'message' in d ? String(d.message) : ''))
-                .filter(Boolean)
-            : [];
-        said = [main, details.length ? `(${details.join('; ')})` : ''].filter(Boolean).join(' ');
-    }
-    catch {
-        said = text.trim().startsWith('<') ? '' : text.trim();
-    }
-    // Cleaned as text from the public: nothing hidden reaches a log line, an annotation or a reader.
-    said = oneLine(redact(said));
-    if (said.length > 500)
-        said = `${said.slice(0, 500)}…`;
-    return `${status}${reason(status)}${said ? `: ${said}` : ''}`;
-}
-/** Milliseconds as the log says them. */
-function seconds(ms) {
-    return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
-}
-
-;// CONCATENATED MODULE: ./src/report/job-checks.ts
-// The check runs on the head of the job's pull request (`checks`), as read and as an answer shows
-// them: each one's name, how it concluded (or that it still runs), a link, and its first
-// annotations (path:line and message). Names and messages come from whoever runs a check (an app,
-// a workflow) and from the docs they check: public text, cleaned and escaped, never Markdown.
-
-/** The conclusions that pass (contract: "The agent's checks"); any other fails. */
-const PASSING_CONCLUSIONS = ['success', 'neutral', 'skipped'];
-/** Annotations shown per check run. */
-const ANNOTATIONS_SHOWN = 10;
-/** Check runs shown by name; the rest are counted. */
-const RUNS_SHOWN = 20;
-const isCompleted = (run) => run.status === 'completed';
-const isFailing = (run) => isCompleted(run) && !PASSING_CONCLUSIONS.includes(run.conclusion ?? '');
-/** What the check runs come to: one failed, or one still runs, or all passed, or none ran. */
-function checksState(runs) {
-    if (runs.length === 0)
-        return 'none';
-    if (runs.some(isFailing))
-        return 'failure';
-    return runs.every(isCompleted) ? 'success' : 'pending';
-}
-/** `checks: require` fails the step: a check failed, or one still ran when the wait ended. */
-function checksFail(c) {
-    return (c.mode === 'require' &&
-        (c.error !== undefined || c.state === 'failure' || c.state === 'pending'));
-}
-const NAME_MAX_CHARS = 100;
-const MESSAGE_MAX_CHARS = 300;
-const PATH_MAX_CHARS = 120;
-function mark(run) {
-    if (!isCompleted(run))
-        return '⏳';
-    if (isFailing(run))
-        return '❌';
-    return run.conclusion === 'success' ? '✅' : '➖';
-}
-function outcome(run) {
-    if (!isCompleted(run))
-        return 'still running';
-    return escapeText(clip(run.conclusion ?? 'no conclusion', 40).replace(/_/g, ' '));
-}
-/** `docs/a.mdx:12` as code when plain, escaped text otherwise. */
-function where(a) {
-    const at = `${clipMiddle(a.path, PATH_MAX_CHARS)}${a.line !== undefined ? `:${a.line}` : ''}`;
-    return /^[\w./-](?:[\w. /:-]*[\w./:-])?$/.test(at) ? `\`${at}\`` : escapeText(at);
-}
-function annotationLine(a) {
-    return `  - ${where(a)} ${escapeText(clip(a.message, MESSAGE_MAX_CHARS))}`;
-}
-function runLines(run) {
-    const name = escapeText(clip(run.name, NAME_MAX_CHARS)) || 'a check';
-    const head = `- ${mark(run)} ${markdown_link(name, run.url)}: ${outcome(run)}`;
-    const shown = run.annotations.slice(0, ANNOTATIONS_SHOWN);
-    const more = run.annotationsCount - shown.length;
-    const rest = more > 0 ? [`  - and ${plural(more, 'more annotation')}`] : [];
-    return [head, ...shown.map(annotationLine), ...rest];
-}
-/** "❌ 1 failed · ✅ 2 passed · ⏳ 1 still running". */
-function counts(runs) {
-    const failed = runs.filter(isFailing).length;
-    const running = runs.filter(r => !isCompleted(r)).length;
-    const passed = runs.length - failed - running;
-    return [
-        failed > 0 ? `❌ ${formatNumber(failed)} failed` : '',
-        passed > 0 ? `✅ ${formatNumber(passed)} passed` : '',
-        running > 0 ? `⏳ ${formatNumber(running)} still running` : ''
-    ]
-        .filter(Boolean)
-        .join(' · ');
-}
-/** What it means for the step, and the next step, when something did not pass. */
-function verdictLine(c, trigger, place) {
-    const parts = [];
-    if (c.timedOut && c.state === 'pending')
-        parts.push('The wait (`wait-timeout`) ended before every check finished.');
-    if (checksFail(c))
-        parts.push('`checks` is `require`, so the step failed.');
-    if (c.state === 'failure' && trigger && /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)) {
-        const on = place === 'comment' ? markdown_link(`#${c.prNumber}`, c.url) : `#${c.prNumber}`;
-        parts.push(`To send the failures to the job, comment \`${trigger} fix checks\` on ${on}.`);
-    }
-    return parts.join(' ');
-}
-/** The checks block of the job's answer and summary. */
-function checksBlock(c, trigger, place) {
-    const title = `**${markdown_link('Checks', c.url)} of #${c.prNumber}:**`;
-    if (c.error !== undefined)
-        return [
-            `${title} not read: ${escapeText(clip(c.error, MESSAGE_MAX_CHARS))}`,
-            checksFail(c) ? '`checks` is `require`, so the step failed.' : ''
-        ]
-            .filter(Boolean)
-            .join(' ');
-    if (c.runs.length === 0)
-        return `${title} none ran on its head commit.`;
-    const shown = c.runs.slice(0, RUNS_SHOWN);
-    const more = c.runs.length - shown.length;
-    const lines = [
-        `${title} ${counts(c.runs)}`,
-        ...shown.flatMap(runLines),
-        ...(more > 0 ? [`- and ${plural(more, 'more check run')}`] : [])
-    ];
-    const verdict = verdictLine(c, trigger, place);
-    return verdict ? `${lines.join('\n')}\n\n${verdict}` : lines.join('\n');
-}
-/** The headline's mark for a pull request the job opened or updated, when its checks say more. */
-function checksMark(c) {
-    if (!c)
-        return undefined;
-    if (checksFail(c))
-        return '❌';
-    return c.state === 'failure' ? '⚠️' : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/agent/wait.ts
-// Polls the job until a final status is believed (see completion.ts) or the wait ends.
-
-
-
-/** Polls that fail this many times in a row inside one poll count as one failed poll. */
-const ATTEMPTS_PER_POLL = 3;
-function jobUrlPath(template, projectId, jobId) {
-    return template
-        .replaceAll('{projectId}', encodeURIComponent(projectId))
-        .replaceAll('{id}', encodeURIComponent(jobId));
-}
-/**
- * Poll delays: the first is `intervalMs`; later ones grow by half each time, with jitter, up to
- * max(intervalMs, 30 s), so a long job costs few requests and a short one is seen quickly.
- */
-function* pollDelays(intervalMs, random = Math.random) {
-    const cap = Math.max(intervalMs, 30_000);
-    yield intervalMs;
-    let nominal = Math.max(intervalMs, 250);
-    for (;;) {
-        nominal = Math.min(cap, nominal * 1.5);
-        yield Math.round(Math.min(cap, nominal * (0.8 + 0.4 * random())));
-    }
-}
-async function waitForJob(o) {
-    const { deadline } = o;
-    let job = o.job;
-    let lastPollError;
-    const told = {
-        ...{ status: job?.status, link: job?.prLink ?? null },
-        ...{ unknown: new Set(), doubted: false }
-    };
-    for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
-        await deadline.sleep(Math.min(delay, deadline.left()));
-        // No request starts once the wait is over.
-        if (deadline.passed())
-            break;
-        try {
-            job = await o.service.getJob(o.path, ATTEMPTS_PER_POLL);
-        }
-        catch (err) {
-            // The time ran out before or during the poll (a busy runner may start it late): that is
-            // the wait timing out, not the job or the service failing.
-            if (err instanceof TimeUpError)
-                break;
-            if (!isTransient(err))
-                throw err;
-            lastPollError = err;
-            o.warn?.(`Polling the job failed, will poll again: ${err.message}`);
-            continue;
-        }
-        lastPollError = undefined;
-        if (await believed(o, job, told))
-            return { job, timedOut: false, doubted: false };
-    }
-    return { job, timedOut: true, doubted: told.doubted, lastPollError };
-}
-/** One poll's job, read (completion.ts) and said: true once its final status is believed. */
-async function believed(o, job, told) {
-    const started = o.evidence.answeredAt;
-    const stamp = () => `[${Math.round(o.deadline.elapsed(started) / 1000)}s]`;
-    const reading = readPoll(job, o.evidence, o.deadline.now());
-    noteSeen(o.evidence, job);
-    if (reading.kind === 'doubted') {
-        if (!told.doubted)
-            o.log?.(`${stamp()} status: ${job.status}, as before the instruction: the service may not have ` +
-                `processed it yet, so this is believed only once the job changes, or from ` +
-                `${Math.round((reading.believeAt - started) / 1000)}s on (\`settle-time\`).`);
-        told.doubted = true;
-        return false;
-    }
-    told.doubted = false;
-    if (reading.kind === 'unknown-status' && !told.unknown.has(job.status)) {
-        told.unknown.add(job.status);
-        o.warn?.(`Job ${o.jobId} has status \`${job.status}\`, which this action does not know; it is not ` +
-            'one of the final statuses (completed, archived, failed), so the run keeps waiting.');
-    }
-    const newStatus = job.status !== told.status;
-    if (newStatus)
-        o.log?.(`${stamp()} status: ${job.status}`);
-    if (newStatus || job.prLink !== told.link) {
-        told.status = job.status;
-        told.link = job.prLink;
-        if (reading.kind !== 'final')
-            await o.onChange?.(job);
-    }
-    if (reading.kind !== 'final')
-        return false;
-    if (reading.why === 'settled')
-        o.log?.('The job did not change within `settle-time`; its status is believed now.');
-    return true;
-}
-function isTransient(err) {
-    if (!(err instanceof ServiceError))
-        return false;
-    // The limit resets after the wait would end: polling on would only wait for nothing.
-    if (err instanceof RateLimitError)
-        return false;
-    // An answer of the wrong shape is not retried at once (the same answer would come back), but
-    // the next poll may find the job in another state.
-    const odd = err.status !== undefined && err.status >= 200 && err.status < 300;
-    return odd || err.status === undefined || err.status === 429 || err.status >= 500;
-}
-
-;// CONCATENATED MODULE: ./src/agent/checks.ts
-
-
-
-
-
-/**
- * A head with no check run yet is watched this long for one to start: checks start a few seconds
- * after a push, so "none" right after the job is not yet an answer (a repository without checks
- * costs a few more reads).
- */
-const FIRST_CHECK_GRACE_MS = 60_000;
-/** GitHub may answer the next poll: no answer, a 5xx or a 429. */
-function checks_isTransient(err) {
-    return (err instanceof GitHubError &&
-        (err.status === undefined || err.status >= 500 || err.status === 429));
-}
-/** "1 failed · 2 passed · 1 still running", for the log. */
-function tally(runs) {
-    if (runs.length === 0)
-        return 'none yet';
-    const failed = runs.filter(isFailing).length;
-    const running = runs.filter(r => !isCompleted(r)).length;
-    const passed = runs.length - failed - running;
-    return `${failed} failed · ${passed} passed · ${running} still running`;
-}
-/**
- * The check runs, read once (`show`), or until every one completed (`wait`, `require`), or the
- * run's time ran out (`timedOut`). A poll GitHub fails to answer is tried again at the next one; a
- * refusal (403, 404) ends the read with the error.
- */
-async function followChecks(o) {
-    let runs = await o.source.list();
-    let said = tally(runs);
-    o.log(`Check runs: ${said}.`);
-    if (o.mode === 'show')
-        return { runs, timedOut: false };
-    const noneUntil = o.deadline.now() + FIRST_CHECK_GRACE_MS;
-    for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
-        const waited = runs.length > 0 || o.deadline.now() >= noneUntil;
-        if (waited && runs.every(isCompleted))
-            return { runs, timedOut: false };
-        await o.deadline.sleep(Math.min(delay, o.deadline.left()));
-        // No read starts once the run's time is up.
-        if (o.deadline.passed())
-            break;
-        try {
-            runs = await o.source.list();
-        }
-        catch (err) {
-            if (!checks_isTransient(err))
-                throw err;
-            o.warn(`Reading the check runs failed, will read again: ${messageOf(err)}`);
-            continue;
-        }
-        if (tally(runs) !== said)
-            o.log(`Check runs: ${(said = tally(runs))}.`);
-    }
-    return { runs, timedOut: !runs.every(isCompleted) || runs.length === 0 };
-}
-/**
- * The first annotations of each completed check run that has some (one request each, the first
- * RUNS_SHOWN runs only). One that cannot be read only warns: the run is shown without them.
- */
-async function withAnnotations(runs, source, warn) {
-    const read = [];
-    for (const [i, run] of runs.entries()) {
-        if (i >= RUNS_SHOWN || !isCompleted(run) || run.annotationsCount === 0) {
-            read.push(run);
-            continue;
-        }
-        try {
-            read.push({ ...run, annotations: await source.annotations(run.id, ANNOTATIONS_SHOWN) });
-        }
-        catch (err) {
-            const name = JSON.stringify(publicText(run.name, 100));
-            warn(`The annotations of the check run ${name} could not be read: ${messageOf(err)}`);
-            read.push(run);
-        }
-    }
-    return read;
-}
-/** The check runs as read and followed, with their annotations: what the answer shows. */
-async function readChecks(o, prNumber, url) {
-    const base = { mode: o.mode, prNumber, ...(url ? { url } : {}) };
-    try {
-        const { runs, timedOut } = await followChecks(o);
-        const full = await withAnnotations(runs, o.source, o.warn);
-        return { ...base, state: checksState(full), runs: full, ...(timedOut ? { timedOut } : {}) };
-    }
-    catch (err) {
-        const refused = err instanceof GitHubError && (err.status === 403 || err.status === 404);
-        // GitHubError's own hint is about writing comments: reading checks needs another permission.
-        const error = refused
-            ? `${err.problem}. The token needs \`checks: read\` (the workflow's \`permissions:\`)`
-            : messageOf(err);
-        o.warn(`The check runs of #${prNumber} could not be read: ${error}`);
-        return { ...base, state: 'none', runs: [], error };
-    }
-}
-/** The step's failure when `checks: require` fails it (contract: "The agent's checks"). */
-function checksFailure(c, jobId) {
-    const of = `the check runs of pull request #${c.prNumber} (job ${jobId})`;
-    if (c.error !== undefined)
-        return `\`checks\` is \`require\`, and ${of} could not be read: ${c.error}`;
-    const named = (r) => JSON.stringify(publicText(r.name, 100));
-    const failed = c.runs
-        .filter(isFailing)
-        .map(r => `${named(r)} (${publicText(r.conclusion ?? '', 40)})`);
-    const running = c.runs.filter(r => !isCompleted(r)).map(named);
-    const parts = [
-        failed.length > 0 ? `failed: ${failed.join(', ')}` : '',
-        running.length > 0 ? `still running when the wait ended: ${running.join(', ')}` : ''
-    ].filter(Boolean);
-    return `\`checks\` is \`require\`, and not every one of ${of} passed: ${parts.join('; ')}.`;
-}
-
-;// CONCATENATED MODULE: ./src/agent/send.ts
-// Sends the instruction: a follow-up to a job, or a new job. Each is one POST, sent at most once
-// (the client retries it only where the service certainly did not take it).
-
-async function sendInstruction(service, i, clock) {
-    if (i.command === 'create') {
-        const job = await service.createJob(i.projectId, i.prompt);
-        return { jobId: job.id, job, answeredAt: clock.now() };
-    }
-    const job = await service.sendMessage(i.projectId, i.jobId, i.prompt);
-    return { jobId: i.jobId, job, answeredAt: clock.now() };
-}
-/**
- * Whether the service took an instruction whose POST failed: a 2xx took it (the answer was only
- * odd), "maybe" leaves it open (a reset, a timeout, a 5xx), anything else never arrived.
- */
-function deliveryOf(err) {
-    if (!(err instanceof ServiceError))
-        return 'no';
-    if (err.status !== undefined && err.status < 300)
-        return 'yes';
-    return err.delivery;
-}
-
-;// CONCATENATED MODULE: ./src/agent/ending.ts
-// How a job run ended, decided once: the JobEnding (report/job-report.ts) from what the run knows
-// (the wait, the stage it stopped at, the error, the inputs that fail the step), and that ending
-// in the log's words: the message that fails the step, or the note that says how the job came
-// out. The comment and the summary word the same value (report/job.ts, report/job-ending.ts).
-
-
-
-
-
-
-
-function outcomeOf(job) {
-    if (job?.status === 'completed')
-        return job.prLink ? 'pull-request' : 'no-pull-request';
-    if (job?.status === 'failed')
-        return 'failed';
-    return job?.status === 'archived' ? 'archived' : 'other';
-}
-/**
- * The ending after the wait (or without one, `wait: false`: the status the POST answered may be
- * the job's state from before the instruction, so it decides nothing).
- */
-function afterWait(w, s) {
-    if (!s.wait)
-        return { kind: 'not-waited' };
-    const status = w.job?.status;
-    if (w.timedOut)
-        return {
-            kind: 'timed-out',
-            waitedMs: s.waitTimeoutMs,
-            ...(status !== undefined ? { status } : {}),
-            doubted: w.doubted,
-            ...(w.lastPollError ? { lastPoll: causeOf(w.lastPollError) } : {})
-        };
-    const outcome = outcomeOf(w.job);
-    // `require-pr` first: for a completed job without a pull request it is the reason to name.
-    const failsBy = s.requirePr && outcome === 'no-pull-request'
-        ? 'require-pr'
-        : status !== undefined && s.failOnStatus.includes(status)
-            ? 'fail-on-status'
-            : undefined;
-    return { kind: 'finished', outcome, status: status ?? '', ...(failsBy ? { failsBy } : {}) };
-}
-/**
- * The ending when an error stopped the run at `stage`: before the POST nothing was sent; during
- * it, the error says whether the service took it; after it, the service has the instruction.
- */
-function stoppedAt(stage, err) {
-    const delivered = stage === 'preparing' ? 'no' : stage === 'sending' ? deliveryOf(err) : 'yes';
-    return { kind: 'stopped', stage, delivered, cause: causeOf(err) };
-}
-const DELIVERED_BY_STAGE = {
-    preparing: 'no',
-    sending: 'maybe',
-    waiting: 'yes'
-};
-/** The ending when the runner cancelled the run at `stage`. */
-function cancelledAt(stage, signal) {
-    return { kind: 'cancelled', signal, stage, delivered: DELIVERED_BY_STAGE[stage] };
-}
-/** The ending when there was no job to follow up. */
-function noJob(message, elsewhere) {
-    return { kind: 'no-job', message, ...(elsewhere ? { elsewhere } : {}) };
-}
-/**
- * A reply written where no job can be followed: the thread's job takes its instructions on the
- * pull request it opened. Like a `fix N` the report does not hold, it is answered where it was
- * written and skipped (`skipped=true`, exit 0), not failed: the workflow did nothing wrong, and
- * the commenter would otherwise get a "run failed" mail for a misplaced comment.
- */
-function misplaced(e) {
-    return e.kind === 'no-job' && e.elsewhere !== undefined;
-}
-/**
- * Whether the ending fails the step: every ending but a job followed to a status nobody minds,
- * and a misplaced reply.
- */
-function failsStep(e) {
-    if (e.kind === 'not-waited' || misplaced(e))
-        return false;
-    return e.kind !== 'finished' || e.failsBy !== undefined;
-}
-/** A job followed to its pull request, nothing failing: the trigger comment gets 🚀. */
-function openedOrUpdated(e) {
-    return e.kind === 'finished' && e.outcome === 'pull-request' && e.failsBy === undefined;
-}
-/** The job failed for certain: a re-run of the workflow is a retry and sends the instruction again. */
-function jobFailed(e) {
-    return e.kind === 'finished' && e.outcome === 'failed';
-}
-// ---------------------------------------------------------------------------------------------
-// The ending in the log's words
-const MAYBE_DELIVERED = 'the instruction may or may not have been delivered: check the job before sending it again';
-const CANCELLED = {
-    preparing: 'nothing was sent to the service',
-    sending: MAYBE_DELIVERED,
-    waiting: 'the job keeps running on the service; this run stopped waiting'
-};
-/** The message that fails the step, exactly when the ending does (`failsStep`). */
-function stepFailure(e, jobId) {
-    switch (e.kind) {
-        case 'not-waited':
-            return undefined;
-        case 'finished':
-            return finishedFailure(e, jobId);
-        case 'timed-out':
-            return timedOutFailure(e, jobId);
-        case 'cancelled':
-            return `Cancelled (${e.signal}): ${CANCELLED[e.stage]}.`;
-        case 'stopped':
-            return stoppedFailure(e, jobId);
-        case 'no-job':
-            return misplaced(e) ? undefined : e.message;
-    }
-}
-function finishedFailure(e, jobId) {
-    if (e.failsBy === 'require-pr')
-        return (`Job ${jobId} completed without opening a pull request, and \`require-pr\` is \`true\`: ` +
-            'the agent may have changed nothing, or committed directly to the branch it works on.');
-    if (e.failsBy === 'fail-on-status')
-        return `Job ${jobId} ended with status \`${e.status}\`, which \`fail-on-status\` lists.`;
-    if (e.failsBy === 'checks' && e.checks)
-        return checksFailure(e.checks, jobId);
-    return undefined;
-}
-function timedOutFailure(e, jobId) {
-    const status = e.status ?? 'unknown';
-    const waited = formatDuration(e.waitedMs);
-    if (e.doubted)
-        return (`Timed out after ${waited} waiting for job ${jobId}: it still showed its state from before ` +
-            `the instruction (\`${status}\`), so that was not taken as the result. The instruction was ` +
-            'delivered; raise `wait-timeout` or lower `settle-time`.');
-    if (e.lastPoll)
-        return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${e.lastPoll.message}`;
-    return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}). Raise \`wait-timeout\`, or set \`wait: false\`.`;
-}
-/**
- * Before the POST nothing was sent; during it, the error's `delivery` says whether the service
- * took it; after it, the service has the instruction and only following the job failed.
- */
-function stoppedFailure(e, jobId) {
-    const { message } = e.cause;
-    if (e.stage === 'preparing')
-        return `${message}. Nothing was sent to the service.`;
-    if (e.stage === 'waiting')
-        return `The service took the instruction, then polling job ${jobId} failed: ${message}`;
-    const maybe = e.delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : '';
-    return `${message}${maybe}`;
-}
-/** What the log says of an ending that does not fail the step, when it is worth a line. */
-function endingNote(e, jobId) {
-    if (misplaced(e) && e.kind === 'no-job')
-        return { level: 'notice', text: e.message };
-    if (e.kind !== 'finished' || e.failsBy !== undefined)
-        return undefined;
-    if (e.outcome === 'archived')
-        return { level: 'warning', text: `Job ${jobId} was archived.` };
-    if (e.outcome === 'no-pull-request')
-        return { level: 'notice', text: noPullRequestNote(jobId) };
-    return undefined;
-}
-// ---------------------------------------------------------------------------------------------
-// An error in two wordings
-/** An error for the log (its message) and for a comment's reader (`readerCause`). */
-function causeOf(err) {
-    const { error, advice } = readerCause(err);
-    return {
-        message: messageOf(err),
-        ...(error !== undefined ? { said: error } : {}),
-        ...(advice !== undefined ? { advice } : {}),
-        ...(isKeyRefused(err) ? { keyRefused: true } : {})
-    };
-}
-/**
- * Why the run stopped, for a comment's reader: the service's or GitHub's words (a status and
- * what it said, never the request's path: that is for the log) and the action's own advice,
- * kept apart so that the advice renders as Markdown and the words are escaped.
- */
-function readerCause(err) {
-    if (err instanceof RateLimitError) {
-        const when = `${err.resetAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-        return {
-            error: err.serviceText ?? '429 Too Many Requests',
-            advice: err.resetKnown
-                ? `the service's rate limit resets at ${when}: run it again after that`
-                : "the service's hourly limit is spent: run it again within the hour"
-        };
-    }
-    if (err instanceof ServiceError) {
-        const { problem, hint } = err.forReaders;
-        return { ...(problem ? { error: problem } : {}), ...(hint ? { advice: hint } : {}) };
-    }
-    if (err instanceof GitHubError)
-        return { error: err.problem, ...(err.hint ? { advice: err.hint } : {}) };
-    if (err instanceof BudgetError)
-        return {
-            advice: `this run may send at most ${err.maxRequests} requests to the service ` +
-                '(`max-requests`), and has sent them all'
-        };
-    if (err instanceof TimeUpError) {
-        const cause = err.cause === undefined ? {} : readerCause(err.cause);
-        return { ...cause, advice: `the time allowed (${err.limit}) ran out` };
-    }
-    return { error: messageOf(err) };
-}
-
-;// CONCATENATED MODULE: ./src/report/fit.ts
-// Fitting a body into its room: a comment (GitHub counts its 65,536 in characters) or the job
-// summary (1 MiB, in bytes). A report that can fold rows renders to the room itself (fitRows); a
-// body that still does not fit is cut at a line, its open blocks closed, with one note saying so.
-
-
-/** A body's size in UTF-8 bytes. */
-function size(s) {
-    return external_node_buffer_.Buffer.byteLength(s, 'utf8');
-}
-const chars = (max) => ({ max, unit: 'chars' });
-const bytes = (max) => ({ max, unit: 'bytes' });
-/** The length of `s` in the room's unit. */
-function lengthIn(s, room) {
-    return room.unit === 'chars' ? s.length : size(s);
-}
-function fitsIn(s, room) {
-    return lengthIn(s, room) <= room.max;
-}
-const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-/** The fence that is still open at the end of the Markdown, if any (e.g. "```"). */
-function openFence(markdown) {
-    let open;
-    for (const line of markdown.split('\n')) {
-        const match = FENCE_LINE.exec(line);
-        if (!match)
-            continue;
-        const [, fence = '', rest = ''] = match;
-        if (open === undefined) {
-            // A backtick fence's info string may not contain backticks, else it is inline code.
-            if (!(fence.startsWith('`') && rest.includes('`')))
-                open = fence;
-        }
-        else if (fence[0] === open[0] && fence.length >= open.length && rest.trim() === '') {
-            open = undefined;
-        }
-    }
-    return open;
-}
-/** `<details>` blocks left open at the end of the Markdown. */
-function openDetails(markdown) {
-    const opened = markdown.match(/^<details[ >]/gm)?.length ?? 0;
-    const closed = markdown.match(/^<\/details>/gm)?.length ?? 0;
-    return Math.max(0, opened - closed);
-}
-/** The longest start of `s` whose UTF-8 form fits in maxBytes, never splitting a character. */
-function cutToBytes(s, maxBytes) {
-    let bytes = 0;
-    let i = 0;
-    while (i < s.length) {
-        const cp = s.codePointAt(i) ?? 0;
-        const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-        if (bytes + n > maxBytes)
-            break;
-        bytes += n;
-        i += cp > 0xffff ? 2 : 1;
-    }
-    return s.slice(0, i);
-}
-/** Cuts at the last line break within `max` of the room's unit (or mid-line, if there is none). */
-function cutAtLine(s, max, unit) {
-    const cut = unit === 'chars' ? cutAt(s, max) : cutToBytes(s, max);
-    if (cut.length === s.length)
-        return cut;
-    const lastBreak = cut.lastIndexOf('\n');
-    return lastBreak > 0 ? cut.slice(0, lastBreak) : cut;
-}
-/** What closes the blocks a cut left open: a code fence, then collapsed blocks. */
-function closing(cut) {
-    const fence = openFence(cut);
-    return (fence ? `\n${fence}` : '') + '\n\n</details>'.repeat(openDetails(cut));
-}
-/**
- * Last resort for a body longer than its room: cut at a line boundary, close an open code fence
- * or collapsed block and say where the full report is. The result fits the room, in its unit.
- */
-function fitMarkdown(body, room, note = 'the job summary') {
-    if (fitsIn(body, room))
-        return body;
-    const len = (text) => lengthIn(text, room);
-    const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`;
-    let budget = room.max - len(notice);
-    // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
-    for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
-        const cut = cutAtLine(body, budget, room.unit);
-        const end = closing(cut);
-        if (len(cut) + len(end) + len(notice) <= room.max)
-            return cut + end + notice;
-        budget = room.max - len(notice) - len(end);
-    }
-    const last = notice.trim();
-    return room.unit === 'chars' ? cutAt(last, room.max) : cutToBytes(last, room.max);
-}
-/**
- * The one way a report fits its room: the most table rows with which `render(rows)` stays
- * within it (found by bisection; more rows never make a report shorter), and only when not even
- * 0 rows fit, the report cut as a last resort.
- */
-function fitRows(render, rowCount, room, note) {
-    const full = render(rowCount);
-    if (fitsIn(full, room))
-        return full;
-    let fits = -1;
-    let low = 0;
-    let high = rowCount - 1;
-    while (low <= high) {
-        const mid = (low + high) >> 1;
-        if (fitsIn(render(mid), room)) {
-            fits = mid;
-            low = mid + 1;
-        }
-        else
-            high = mid - 1;
-    }
-    return fits >= 0 ? render(fits) : fitMarkdown(render(0), room, note);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
@@ -40230,115 +39305,6 @@ async function pullRequestState(octokit, owner, repo, pullNumber) {
     return { state: data.state === 'open' ? 'open' : 'closed', ...created };
 }
 
-;// CONCATENATED MODULE: ./src/github/comments.ts
-// Comments on issues and pull requests as GitHub keeps them: listed (within bounds), created and
-// edited, written whole or cut to GitHub's limit here and nowhere else, with one note that says
-// so. What the action trusts in them (its signed records) is decided in records/, not here.
-
-
-
-
-
-
-/** GitHub's maximum comment body length (characters). */
-const COMMENT_LIMIT = 65536;
-/**
- * Body plus markers: the body is fitted to what GitHub allows once the markers are in, cut at a
- * line with its open blocks closed and one note saying so. A body given as a function renders to
- * that room itself (a report folds rows rather than being cut).
- */
-function composeBody(body, markers) {
-    const room = COMMENT_LIMIT - markers.length - 2;
-    if (room < 200)
-        throw new Error('Comment markers do not fit in a comment');
-    const text = typeof body === 'function' ? body(room) : body;
-    return `${fitMarkdown(text, chars(room))}\n\n${markers}`;
-}
-function toRef(data) {
-    return { id: data.id, url: data.html_url, author: loginOf(data.user) };
-}
-function loginOf(user) {
-    return (user?.login ?? '').toLowerCase();
-}
-/** A listing stops after this many pages (10,000 comments): a `next` link forever ends here. */
-const MAX_LISTING_PAGES = 100;
-/**
- * The comments on the issue or pull request, oldest first: at most MAX_LISTING_PAGES pages, and
- * no page after the first once the run's deadline has passed.
- */
-async function listComments(octokit, place) {
-    return call(`listing the comments on #${place.issueNumber}`, async () => {
-        const all = [];
-        let pages = 0;
-        const iterator = octokit.paginate.iterator(octokit.rest.issues.listComments, {
-            owner: place.owner,
-            repo: place.repo,
-            issue_number: place.issueNumber,
-            per_page: 100
-        });
-        for await (const page of iterator) {
-            for (const c of page.data) {
-                const authorType = c.user?.type;
-                all.push({
-                    id: c.id,
-                    body: c.body ?? '',
-                    html_url: c.html_url,
-                    author: loginOf(c.user),
-                    ...(typeof authorType === 'string' ? { authorType } : {})
-                });
-            }
-            if (++pages >= MAX_LISTING_PAGES) {
-                core_warning(`The comments on #${place.issueNumber} were listed up to ${MAX_LISTING_PAGES} pages only; later ones were not read.`);
-                break;
-            }
-            // The first page is read whatever the time (the run's ending needs it); no later one
-            // starts after `wait-timeout`: a slow GitHub with a `next` link for ever ends here.
-            if (!mayListMore(octokit)) {
-                core_warning(`The comments on #${place.issueNumber} were listed up to ${pages} ${pages === 1 ? 'page' : 'pages'}: the time allowed (\`wait-timeout\`) ran out, so later ones were not read.`);
-                break;
-            }
-        }
-        return all;
-    });
-}
-/** A plain reply (no marker: it routes nothing and is never edited), fitted to GitHub's limit. */
-async function postReply(octokit, place, body) {
-    return createComment(octokit, place, fitMarkdown(body, chars(COMMENT_LIMIT)));
-}
-async function createComment(octokit, place, body) {
-    const { data } = await call(`creating a comment on #${place.issueNumber}`, () => octokit.rest.issues.createComment({
-        owner: place.owner,
-        repo: place.repo,
-        issue_number: place.issueNumber,
-        // Every comment passes the secret search here, whatever built it.
-        body: redact(body)
-    }));
-    return toRef(data);
-}
-async function editComment(octokit, place, id, body) {
-    const { data } = await call(`updating comment ${id} on #${place.issueNumber}`, () => octokit.rest.issues.updateComment({
-        owner: place.owner,
-        repo: place.repo,
-        comment_id: id,
-        body: redact(body)
-    }));
-    return toRef(data);
-}
-/**
- * The pull request number of a link such as 'https://github.com/octo/docs/pull/7' when it points
- * at this repository on this server; anything else is undefined.
- */
-function parsePullRequestLink(link, serverUrl, owner, repo) {
-    const pr = pullRequestOfLink(link, serverUrl);
-    if (pr === undefined)
-        return undefined;
-    if (pr.owner.toLowerCase() !== owner.toLowerCase())
-        return undefined;
-    if (pr.repo.toLowerCase() !== repo.toLowerCase())
-        return undefined;
-    return pr.number;
-}
-
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/records/kinds.ts
@@ -40384,6 +39350,13 @@ const RECORD_KINDS = {
         lives: "The run's live comment (kept by the other steps that edit it).",
         writer: 'A job run once the service has the instruction (records/job.ts liveCommentRecords).',
         readers: 'records/delivery.ts deliveredTo: a re-run (GITHUB_RUN_ATTEMPT > 1) follows that job.'
+    },
+    cause: {
+        parts: ['project', 'cause', 'instruction', 'run', 'job'],
+        says: 'The instruction (its hash) for this cause (`merge-<sha>`, `comment-<id>`, `review-<id>`) was sent to `job` by workflow run `run` (empty job: dropped, the job failed).',
+        lives: "The run's live comment (the trigger's thread, the merged pull request) and the code pull request's `notify` comment.",
+        writer: 'A job run once the service has the instruction (records/job.ts liveCommentRecords, commands/job-notify.ts).',
+        readers: 'records/delivery.ts sentFor: commands/job-cause.ts, a second run for the same cause sends nothing.'
     },
     report: {
         parts: ['project', 'from', 'to'],
@@ -40507,6 +39480,7 @@ function matches(fields, match) {
 // never a deletion, so the newest statement wins.
 
 
+
 /** The step every record of this one names, or undefined when the run has no id. */
 function deliveryStep(s, run) {
     if (!run)
@@ -40567,872 +39541,417 @@ function legOf(s) {
 function digest(text, chars) {
     return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, chars);
 }
-
-;// CONCATENATED MODULE: ./src/records/report.ts
-
-function reportKey(projectId, range) {
-    return recordKey('report', {
-        project: projectId,
-        from: range.dateFrom ?? '',
-        to: range.dateTo ?? ''
-    });
-}
-/** The key of the note that a range's report was refused for its key (report-refused.ts). */
-function keyRefusedKey(projectId, range) {
-    return recordKey('refused', {
-        project: projectId,
-        from: range.dateFrom ?? '',
-        to: range.dateTo ?? ''
-    });
-}
-/** The key of the visitors table of a range: one comment per range (commands/visitors.ts). */
-function visitorsKey(projectId, range) {
-    return recordKey('visitors', {
-        project: projectId,
-        from: range.dateFrom ?? '',
-        to: range.dateTo ?? ''
-    });
-}
-function suggestionKey(projectId, range, s) {
-    return recordKey('suggestion', {
-        project: projectId,
-        from: range.dateFrom,
-        to: range.dateTo,
-        n: String(s.n),
-        id: s.id,
-        subject: s.subject,
-        instruction: s.instruction
-    });
-}
-function fixKey(projectId, id, pr) {
-    return recordKey('fix', { project: projectId, id, pr: pr === undefined ? '' : String(pr) });
-}
-/** The record of a period's totals, or undefined when nothing is known of it. */
-function totalsKey(projectId, range, t) {
-    const fields = encodeTotals(t);
-    return fields === ''
-        ? undefined
-        : recordKey('totals', { project: projectId, from: range.dateFrom, to: range.dateTo, fields });
-}
-/** The record of a subject's numbers in a period. */
-function measureKey(projectId, range, id, n) {
-    return recordKey('measure', {
-        project: projectId,
-        from: range.dateFrom,
-        to: range.dateTo,
-        id,
-        numbers: encodeNumbers(n)
-    });
-}
-/** "40 of 2000", or "below 10". */
-function encodeNumbers(n) {
-    return 'below' in n ? `below ${n.below}` : `${n.count} of ${n.of}`;
-}
-/** What "40 of 2000" or "below 10" says, or undefined when it is neither. */
-function decodeNumbers(text) {
-    const m = /^(?:(\d{1,15}) of (\d{1,15})|below (\d{1,15}))$/.exec(text);
-    if (!m)
+/** The cause this run sends for, or undefined (a run by hand, a schedule, a label: no cause). */
+function causeStep(c) {
+    const cause = causeOf(c);
+    if (cause === undefined)
         return undefined;
-    if (m[3] !== undefined)
-        return { below: Number(m[3]) };
-    const [count, of] = [Number(m[1]), Number(m[2])];
-    return count <= of ? { count, of } : undefined;
-}
-// ---------------------------------------------------------------------------------------------
-// Totals as text: "visitors=10412.2496.12000 views=… searches=8734 thumbsDown=131 …"
-const COUNTS = ['visitors', 'views'];
-function encodeTotals(t) {
-    const parts = [];
-    for (const name of COUNTS) {
-        const c = t[name];
-        if (c)
-            parts.push(`${name}=${c.human}.${c.ai}.${c.total}`);
-    }
-    if (t.searches !== undefined)
-        parts.push(`searches=${t.searches}`);
-    if (t.thumbsDown !== undefined)
-        parts.push(`thumbsDown=${t.thumbsDown}`);
-    if (t.questions !== undefined)
-        parts.push(`questions=${t.questions}`);
-    if (t.answers)
-        parts.push(`answers=${t.answers.unanswered}.${t.answers.read}`);
-    return parts.join(' ');
-}
-/** The counts of "a.b.c": safe whole numbers, as many as asked, or undefined. */
-function report_counts(text, n) {
-    const parts = text.split('.');
-    if (parts.length !== n || !parts.every(p => /^\d{1,15}$/.test(p)))
-        return undefined;
-    const values = parts.map(Number);
-    return values.every(Number.isSafeInteger) ? values : undefined;
-}
-/** What a record says; a field it does not hold, or holds in another form, is left out. */
-function decodeTotals(text) {
-    const t = {};
-    for (const part of text.split(' ')) {
-        const [name = '', value = ''] = part.split('=');
-        if (name === 'visitors' || name === 'views') {
-            const c = report_counts(value, 3);
-            if (c)
-                t[name] = { human: c[0], ai: c[1], total: c[2] };
-        }
-        else if (name === 'searches' || name === 'thumbsDown' || name === 'questions') {
-            const c = report_counts(value, 1);
-            if (c)
-                t[name] = c[0];
-        }
-        else if (name === 'answers') {
-            const c = report_counts(value, 2);
-            if (c && c[0] <= c[1])
-                t.answers = { unanswered: c[0], read: c[1] };
-        }
-    }
-    return t;
-}
-// ---------------------------------------------------------------------------------------------
-// Reading them back
-const rangeKey = (r) => `${r.dateFrom}/${r.dateTo}`;
-/**
- * Every record of `projectId` in the thread's comments that counts (RecordThread.counted(): signed
- * for the comment's author, never under a code fence), read newest first by the one rule of
- * thread.ts, so the first record read of anything is the newest. Reports come newest first by
- * their range: the one that ends last, then starts last, so re-running last week's report does not
- * make it "the newest".
- */
-async function readReportRecords(thread, projectId) {
-    const read = await thread.counted();
-    const fixes = new Map();
-    const totals = new Map();
-    const measures = new Map();
-    for (const { key, at, comment } of read) {
-        const t = parseRecord('totals', key);
-        const m = parseRecord('measure', key);
-        const f = parseRecord('fix', key);
-        if (t?.project === projectId) {
-            const range = `${t.from}/${t.to}`;
-            // Field by field, the newer record's value wins.
-            totals.set(range, { ...decodeTotals(t.fields), ...totals.get(range) });
-        }
-        else if (m?.project === projectId) {
-            const n = decodeNumbers(m.numbers);
-            const where = `${m.from}/${m.to}/${m.id}`;
-            if (n && !measures.has(where))
-                measures.set(where, n);
-        }
-        else if (f?.project === projectId && f.id !== '' && !fixes.has(f.id)) {
-            const pr = /^[1-9]\d{0,15}$/.test(f.pr) ? Number(f.pr) : undefined;
-            fixes.set(f.id, { id: f.id, at, commentId: comment.id, ...(pr ? { pr } : {}) });
-        }
-    }
+    const s = c.settings;
+    const given = s.command === 'message' ? s.jobId : '';
     return {
-        reports: storedReports(read, projectId),
-        fixes,
-        totals: range => totals.get(rangeKey(range)),
-        measured: (range, id) => measures.get(`${rangeKey(range)}/${id}`)
+        project: s.projectId,
+        cause,
+        instruction: digest(`${given}\n${s.prompt}`, 16),
+        run: c.run?.id ?? ''
     };
 }
+function causeOf(c) {
+    const t = c.trigger?.comment;
+    if (t)
+        return `${t.kind === 'review' ? 'review' : 'comment'}-${t.id}`;
+    const { eventName } = c.event;
+    const pr = eventName === 'repository_dispatch'
+        ? asObject(asObject(c.payload.client_payload)?.pull_request)
+        : c.payload.action === 'closed' && eventName.startsWith('pull_request')
+            ? asObject(c.payload.pull_request)
+            : undefined;
+    if (!pr || (eventName !== 'repository_dispatch' && pr.merged !== true))
+        return undefined;
+    const sha = pr.merge_commit_sha;
+    return typeof sha === 'string' && /^[0-9a-f]{7,64}$/i.test(sha)
+        ? `merge-${sha.toLowerCase()}`
+        : undefined;
+}
+/** What a run's live comment records once the service has its instruction (records/job.ts). */
+function deliveryOf(c, retry) {
+    return { step: deliveryStep(c.settings, c.run), cause: causeStep(c), retry };
+}
+/** The records of a delivery to `job`: the step's and the cause's (both dropped on a retry). */
+function deliveredKeys(d, job) {
+    const to = d.retry ? undefined : job;
+    return [...(d.step ? [deliveryKey(d.step, to)] : []), ...(d.cause ? [causeKey(d.cause, to)] : [])];
+}
+/** The record that a cause's instruction went to `jobId`, or (undefined) was dropped. */
+function causeKey(step, jobId) {
+    return recordKey('cause', { ...step, job: jobId ?? '' });
+}
+/** Whether `key` is a cause record of this step (whichever run and job it names). */
+function isCauseOf(step) {
+    const { project, cause, instruction } = step;
+    return key => {
+        const r = parseRecord('cause', key);
+        return r !== undefined && matches(r, { project, cause, instruction });
+    };
+}
+/** The cause in words: "the merge commit abc1234", "trigger comment 123". */
+function delivery_causeWords(step) {
+    const [what = '', id = ''] = step.cause.split(/-(.*)/);
+    if (what === 'merge')
+        return `the merge commit ${id.slice(0, 12)}`;
+    return `${what === 'review' ? 'review' : 'trigger comment'} ${id}`;
+}
+/** The newest record of this cause's instruction in the thread, unless it was dropped. */
+async function sentFor(thread, step) {
+    const { project, cause, instruction } = step;
+    const found = await thread.newestWith('cause', { project, cause, instruction });
+    if (!found || found.fields.job === '')
+        return undefined;
+    return { job: found.fields.job, run: found.fields.run, url: found.comment.html_url };
+}
+
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __nccwpck_require__(4573);
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+// Markdown primitives shared by every report: escaping of untrusted text, links, number and
+// date formats, tables, folding. Fitting a body into its room is fit.ts; the reports themselves
+// live in job.ts, visitors.ts, health.ts (with health-tables.ts) and check.ts; the pages table
+// in pages-table.ts; the charts in chart.ts.
+
+
+
+// ---------------------------------------------------------------------------------------------
+// Escaping
 /**
- * The reports of `projectId`, one per comment (its newest `report` line) with the suggestions of
- * its range there, the range that ends last first, then the one that starts last; reports of one
- * range stay in the order read (newest first).
+ * U+2060 WORD JOINER: invisible and never a line-break opportunity. GitHub links @mentions,
+ * #123 references and bare URLs in the *rendered* text, after HTML entities are decoded, so an
+ * entity alone does not stop them; a joiner between the trigger character and what follows does.
  */
-function storedReports(read, projectId) {
-    const reports = new Map();
-    for (const { key, at, comment } of read) {
-        const r = parseRecord('report', key);
-        if (r?.project !== projectId || reports.has(comment.id))
-            continue;
-        const range = { dateFrom: r.from, dateTo: r.to };
-        reports.set(comment.id, { range, at, commentId: comment.id, suggestions: [] });
-    }
-    for (const { key, comment } of read) {
-        const s = parseRecord('suggestion', key);
-        const report = reports.get(comment.id);
-        if (!report || s?.project !== projectId || `${s.from}/${s.to}` !== rangeKey(report.range))
-            continue;
-        if (!/^[1-9]$/.test(s.n) || s.instruction === '')
-            continue;
-        const { n, id, subject, instruction } = s;
-        report.suggestions.push({ n: Number(n), id, subject, instruction });
-    }
-    const later = (a, b) => (a < b ? 1 : a > b ? -1 : 0);
-    const list = [...reports.values()];
-    for (const r of list)
-        r.suggestions.sort((x, y) => x.n - y.n);
-    return list.sort((x, y) => later(x.range.dateTo, y.range.dateTo) || later(x.range.dateFrom, y.range.dateFrom));
-}
-
-;// CONCATENATED MODULE: ./src/records/job.ts
-
-
-
-/** The record that a trigger comment here with no `job-id` goes to `job`. */
-function routeKey(project, job) {
-    return recordKey('route', { project, job });
-}
-/**
- * The key of a run's live comment: the answer to its trigger comment (each instruction gets its
- * own, which a later one never edits; a review is `review-<id>`, as reviews and comments are
- * numbered apart), or, for a run no trigger asked for (a merge, a dispatch), one comment per job.
- */
-function liveCommentKey(project, o) {
-    const t = o.trigger;
-    if (!t)
-        return recordKey('job', { project, job: o.job ?? '' });
-    return recordKey('answer', {
-        project,
-        trigger: t.kind === 'review' ? `review-${t.id}` : `${t.id}`
-    });
-}
-/**
- * What a run's live comment records besides its own key: the route (replies go to this job) and,
- * once the service has the instruction (`delivered`), this step's delivery, so that its re-run
- * follows the same job; once the job failed (`retry`), a newer record that drops that delivery (a
- * re-run is the retry); for `fix N`, the suggestions the job is for and the pull request it
- * opened, which the next report shows. An edit keeps the deliveries other steps recorded there.
- */
-function liveCommentRecords(o) {
-    const keys = [];
-    const { job, delivered } = o;
-    if (job !== undefined) {
-        if (o.routeHere)
-            keys.push(routeKey(o.project, job));
-        if (delivered?.step)
-            keys.push(deliveryKey(delivered.step, delivered.retry ? undefined : job));
-        for (const fix of o.fixes ?? [])
-            keys.push(fixKey(o.project, fix.id, o.prNumber));
-    }
-    return { routeKeys: keys, carry: otherStepsRecords(keys, o.project) };
-}
-/** The key of the one comment on a code pull request about the docs job of `repository`. */
-function notifyKey(project, repository) {
-    return recordKey('notify', { project, repository });
-}
-/** Which job this thread routes replies to: the newest `route` record (one naming no job: none). */
-async function routedJob(thread, project) {
-    return nonEmpty((await thread.newest('route', { project }))?.job);
-}
-/**
- * Which job a run no trigger asked for (a merge, a dispatch) reported in this thread: the newest
- * `job` record (one naming no job: none).
- */
-async function jobStartedHere(thread, project) {
-    return nonEmpty((await thread.newest('job', { project }))?.job);
-}
-/**
- * Whether a job of this project opened this pull request, and which: the newest signed `opened`
- * record. The one rule for every reader, read the fail-closed way: any such record makes the pull
- * request the agent's own (its merge starts no job), also one that names no job (`job` is then
- * '': the pull request cannot be grown, nor its instructions listed).
- */
-async function openedBy(thread, project) {
-    const found = await thread.newest('opened', { project });
-    return found && { job: found.job };
-}
-/**
- * The instructions this pull request grew from, oldest first: the `instruction` records of `job`
- * beside the `opened` record that openedBy finds, when that names `job`.
- */
-async function grewFrom(thread, project, job) {
-    const found = await thread.newestWith('opened', { project });
-    if (!found || found.fields.job !== job)
-        return [];
-    const inComment = (await thread.counted()).filter(r => r.comment.id === found.comment.id);
-    const listed = inComment.flatMap(({ key }) => {
-        const r = instructionOf(key, project, job);
-        return r && /^[1-9]\d{0,5}$/.test(r.n) ? [{ n: Number(r.n), text: r.text }] : [];
-    });
-    return listed.sort((a, b) => a.n - b.n);
-}
-/**
- * Writes the record on the agent's pull request in its one comment there (an edit never drops
- * that the job opened it, nor the instructions it lists). Returns the comment and the job the
- * thread routed replies to before (the record then gave the reply hint already).
- */
-async function writePullRequestRecord(thread, r) {
-    const { project, job } = r;
-    const routedBefore = r.route ? await routedJob(thread, project) : undefined;
-    const opened = recordKey('opened', { project, job });
-    const route = routeKey(project, job);
-    const listed = (r.instructions ?? []).map(({ n, text }) => recordKey('instruction', { project, job, n: String(n), text }));
-    const ref = await thread.upsert({
-        key: r.opened ? opened : route,
-        extraKeys: [...(r.opened && r.route ? [route] : []), ...listed],
-        body: r.body,
-        mode: 'upsert',
-        carry: key => key === opened || (listed.length === 0 && instructionOf(key, project, job) !== undefined)
-    });
-    return { ref, ...(routedBefore !== undefined ? { routedBefore } : {}) };
-}
-function instructionOf(key, project, job) {
-    const r = parseRecord('instruction', key);
-    return r?.project === project && r.job === job ? r : undefined;
-}
-const nonEmpty = (job) => (job === '' ? undefined : job);
-
-;// CONCATENATED MODULE: ./src/report/job-changes.ts
-// What the job's pull request changes, as an answer shows it: the number of files and lines, and
-// the first files with the lines each adds and removes. File names are untrusted (the agent or
-// anyone pushing to the branch chose them): one that held a secret comes withheld, the others are
-// clipped and escaped.
-
-/** Files listed by name; the rest are counted. */
-const FILES_SHOWN = 10;
-const job_changes_PATH_MAX_CHARS = 120;
-/** "+42 −7": lines added and removed, as GitHub's diff counts them ("+14" when none removed). */
-function lines(c) {
-    const parts = [
-        c.additions > 0 ? `+${formatNumber(c.additions)}` : '',
-        c.deletions > 0 ? `−${formatNumber(c.deletions)}` : ''
-    ];
-    return parts.filter(Boolean).join(' ');
-}
-/**
- * A path as code when it is plain (ASCII letters, digits and `._-/ `), so it reads like a path;
- * anything else as escaped text, and a name that holds a secret not at all.
- */
-function pathLabel(f) {
-    if (f.withheld)
-        return '_a file whose name holds a secret_';
-    const shown = clipMiddle(f.path, job_changes_PATH_MAX_CHARS);
-    return /^[\w./-](?:[\w. /-]*[\w./-])?$/.test(shown) ? `\`${shown}\`` : escapeText(shown);
-}
-/** A file with no line changed (renamed, binary) shows its name alone. */
-function fileLine(f) {
-    return `- ${pathLabel(f)} ${lines(f)}`.trimEnd();
-}
-/**
- * The files block: "**3 files changed** (+42 −7)" and the list, or "No files changed"; the count
- * links the pull request's files view. Where the pull request was there before the job (a
- * person's), the count says it is the pull request's, their commits included.
- */
-function changesBlock(c) {
-    const whole = c.ofThePullRequest === true;
-    if (c.count === 0)
-        return whole
-            ? `**The ${markdown_link('pull request', c.filesUrl)} changes no files.**`
-            : `**${markdown_link('No files changed', c.filesUrl)}.**`;
-    const total = lines(c);
-    const count = markdown_link(`${plural(c.count, 'file')} changed`, c.filesUrl);
-    const head = whole
-        ? `**${count} in the pull request**${total ? ` (${total})` : ''}, counting all its commits, ` +
-            'not only the job’s:'
-        : `**${count}**${total ? ` (${total})` : ''}`;
-    const shown = c.files.slice(0, FILES_SHOWN);
-    const more = c.count - shown.length;
-    const rest = more > 0 ? [`- and ${formatNumber(more)} more`] : [];
-    return [head, ...shown.map(fileLine), ...rest].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/place.ts
-// What a reader calls the place a comment is on: replies on an issue say "issue".
-function placeNoun(isPullRequest) {
-    return isPullRequest ? 'pull request' : 'issue';
-}
-
-;// CONCATENATED MODULE: ./src/report/job-report.ts
-
-const VALUE_MAX_CHARS = 300;
-/** Whatever the service says, as a string: a status added later is shown as it is. */
-function statusOf(r) {
-    const status = r.job?.status;
-    return typeof status === 'string' && status !== '' ? status : undefined;
-}
-/** Whether the service has the instruction, where the ending says (undefined: it does). */
-function deliveredIn(e) {
-    if (e?.kind === 'cancelled' || e?.kind === 'stopped')
-        return e.delivered;
-    return e?.kind === 'no-job' ? 'no' : undefined;
-}
-/** A value from the service, escaped and clipped; a dash when there is none. */
-function value(text) {
-    return text ? escapeText(clip(text, VALUE_MAX_CHARS)) : '–';
-}
-function isText(s) {
-    return s !== undefined && s !== '';
-}
-
-;// CONCATENATED MODULE: ./src/report/job-ending.ts
-// How a job run ended, in words for the reader, and what to do next: said once (the headline
-// says what happened, these paragraphs what it means and the next step), in the action's own
-// Markdown, with one link to where the reader goes next (the workflow run, to re-run it or read
-// its log; the pull request that takes replies). The comment and the job summary give the same
-// next step; the summary, read on the run's page, does not link to that page.
-
-
-
-const ERROR_MAX_CHARS = 2000;
-/** `/docs-agent <instruction>` in a code span when the trigger can be one; escaped text otherwise. */
-function triggerExample(trigger) {
-    return /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)
-        ? `\`${trigger} <instruction>\``
-        : `**${escapeText(trigger)} &lt;instruction&gt;**`;
-}
-/** What the next step may link to: the run (a comment only) and the place the job was asked. */
-class Steps {
-    r;
-    place;
-    linksRun = false;
-    constructor(r, place) {
-        this.r = r;
-        this.place = place;
-    }
-    /** "re-run the workflow" (or another label), linked to the run from a comment. */
-    rerun(label = 're-run the workflow') {
-        if (this.place !== 'comment' || !this.r.runUrl)
-            return label;
-        this.linksRun = true;
-        return markdown_link(label, this.r.runUrl);
-    }
-    /** A new trigger comment (where the run answers one), or a re-run of the workflow. */
-    retry() {
-        const { trigger, fromComment, askedOn } = this.r;
-        if (!trigger || !fromComment)
-            return this.rerun();
-        const where = this.place === 'summary' && askedOn ? ` on ${markdown_link(`#${askedOn.number}`, askedOn.url)}` : '';
-        return `write a new ${triggerExample(trigger)} comment${where}, or ${this.rerun()}`;
-    }
-    /** A re-run follows the job (this run recorded the delivery); undefined when it would not. */
-    followAgain(verb) {
-        if (!this.r.rerunFollows)
-            return undefined;
-        return `To ${verb} again, ${this.rerun()}: the re-run follows this job and sends nothing twice.`;
-    }
-    /** Delivery unknown: look before sending again. */
-    checkFirst() {
-        return ('Check the job on the service before sending the instruction again, or the agent may get ' +
-            `it twice: its id is under Details, and ${this.rerun("the workflow run's log")} shows how ` +
-            'far the run got.');
-    }
-}
-function lastStatus(r) {
-    const status = statusOf(r);
-    return status ? ` Last status seen: **${value(status)}**.` : '';
-}
-/** A sentence of ours: capitalised, with its full stop. */
-function sentence(text) {
-    const t = text.trim();
-    return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
-}
-/** The cause in the service's (or GitHub's) words, escaped, then the action's advice as Markdown. */
-function errorLine(cause, label) {
-    const advice = cause?.advice ? sentence(cause.advice) : undefined;
-    if (!cause?.said)
-        return advice;
-    const said = escapeText(clip(cause.said, ERROR_MAX_CHARS));
-    return `**${label}:** ${said}${advice ? `${/[.!?]$/.test(said) ? '' : '.'} ${advice}` : ''}`;
-}
-/** "this issue" in its comment; "issue #3" (a link) on the run's page, which is elsewhere. */
-function whereAsked(r, place) {
-    const on = r.askedOn;
-    if (!on)
-        return 'this pull request';
-    const noun = placeNoun(on.pullRequest);
-    return place === 'comment' ? `this ${noun}` : `${noun} ${markdown_link(`#${on.number}`, on.url)}`;
-}
-function job_ending_noJob(r, elsewhere, place) {
-    const here = whereAsked(r, place);
-    if (elsewhere) {
-        const { repo, number, url } = elsewhere;
-        const there = markdown_link(`${repo ? escapeText(repo) : ''}#${number}`, url);
-        const whose = place === 'comment' ? `${here}'s docs agent job` : `the docs agent job of ${here}`;
-        return (`Nothing was sent: ${whose} takes its instructions on ${there}, the pull request it ` +
-            `opened. Reply there with ${triggerExample(r.trigger ?? '/docs-agent')}.`);
-    }
-    return (`No agent job is recorded on ${here}, so the instruction was not sent. Set the \`job-id\` ` +
-        'input of the workflow, reply on a pull request that the docs agent opened, or set ' +
-        '`when-no-job: create` to start a new job.');
-}
-function finished(e, steps) {
-    switch (e.outcome) {
-        case 'no-pull-request':
-            return [
-                'No pull request was opened: the agent may have changed nothing, or committed directly ' +
-                    'to the branch.' +
-                    (e.failsBy === 'require-pr' ? ' `require-pr` is `true`, so the step failed.' : '')
-            ];
-        // The service gives no reason for a failed job: say what to do next instead.
-        case 'failed':
-            return [`To try again, ${steps.retry()}.`];
-        case 'archived':
-            return [
-                'Nothing more will happen to this job. To go on, start a new one: a run with ' +
-                    '`command: create`, or a trigger comment where `when-no-job: create` is set once this ' +
-                    "job's record is gone (or with `job-id` left empty)."
-            ];
-        default:
-            return [];
-    }
-}
-function cancelled(r, delivered, steps) {
-    if (delivered === 'no')
-        return [`Nothing was sent. To send it, ${steps.retry()}.`];
-    if (delivered === 'maybe')
-        return [steps.checkFirst()];
-    return [
-        `It may still open a pull request.${lastStatus(r)}`,
-        steps.followAgain('follow it')
-    ].filter(isText);
-}
-function stopped(e, steps) {
-    const cause = errorLine(e.cause, 'Error') ?? '**Error:** unknown error';
-    if (e.delivered === 'maybe')
-        return [cause, steps.checkFirst()];
-    // A job the service does not know: a retry would be refused the same way.
-    if (e.delivered === 'no' && /^404\b/.test(e.cause.said ?? ''))
-        return [
-            cause,
-            'The service has no such job: check `job-id` (or the job recorded on the pull request; ' +
-                `${steps.rerun("the workflow run's log")} names the one asked for). Trying again as it ` +
-                'is would be refused the same way.'
-        ];
-    if (e.delivered === 'no')
-        return [cause, `To try again, ${steps.retry()}.`];
-    return [cause, steps.followAgain('follow it') ?? 'The job keeps running on the service.'];
-}
-/** What the ending means and the next step, for the reader of `place`. */
-function endingText(r, place) {
-    const steps = new Steps(r, place);
-    const e = r.ending;
-    const paragraphs = (() => {
-        switch (e?.kind) {
-            case undefined:
-                return [];
-            case 'not-waited':
-                return ['The job keeps running on the service (`wait: false`).'];
-            case 'finished':
-                return finished(e, steps);
-            case 'timed-out':
-                return [
-                    `It can still open a pull request.${lastStatus(r)}`,
-                    errorLine(e.lastPoll, 'Last poll'),
-                    steps.followAgain('wait for it') ??
-                        "Look for its result on the service later (the job's id is under Details): " +
-                            're-running the workflow would send the instruction again.'
-                ];
-            case 'cancelled':
-                return cancelled(r, e.delivered, steps);
-            case 'stopped':
-                return stopped(e, steps);
-            case 'no-job':
-                return [job_ending_noJob(r, e.elsewhere, place)];
-        }
-    })();
-    return { paragraphs: paragraphs.filter(isText), linksRun: steps.linksRun };
-}
-
-;// CONCATENATED MODULE: ./src/report/job-instruction.ts
-// What a job's answer says of the instruction itself, where it matters to see it: which report
-// suggestions `fix N` asked for, the instruction shown in full and wrapped (a code block does not
-// wrap at 760 px: its right edge is cut off), that the run grew the agent's open pull request
-// instead of starting a job, and on that pull request every instruction it grew from.
-
-/** Shown in full up to here; the exact text, whole, is in the answer's Details. */
-const SHOWN_MAX_CHARS = 2000;
-const SUBJECT_MAX_CHARS = 80;
-const KIND_NAMES = {
-    gap: 'search gap',
-    page: 'page',
-    question: 'unanswered question'
+const JOINER = '\u2060';
+/** Markdown/HTML punctuation as numeric entities: they render as the character, never as syntax. */
+const ENTITIES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '|': '&#124;',
+    '\\': '&#92;',
+    '`': '&#96;',
+    '*': '&#42;',
+    _: '&#95;',
+    '[': '&#91;',
+    ']': '&#93;',
+    '(': '&#40;',
+    ')': '&#41;',
+    '!': '&#33;',
+    '~': '&#126;',
+    $: '&#36;', // GitHub renders $…$ as math
+    '#': `&#35;${JOINER}`, // headings, #123 and org/repo#1 references
+    '@': `&#64;${JOINER}`, // @mentions and e-mail autolinks
+    // Only matched before "//" (breaks https:// autolinks) or opening a `:shortcode:` (no emoji).
+    ':': `&#58;${JOINER}`
 };
-/** "search gap “rotate key”", "page /api/auth": what a suggestion was about, inert. */
-function subjectLine(f) {
-    const kind = f.id.slice(0, Math.max(0, f.id.indexOf(':')));
-    const name = KIND_NAMES[kind] ?? 'suggestion';
-    const subject = escapeText(clip(f.subject.replace(/\s+/g, ' ').trim(), SUBJECT_MAX_CHARS));
-    return kind === 'page' ? `${name} ${subject}` : `${name} “${subject}”`;
+/**
+ * A run of 7 or more hexadecimal characters standing alone: GitHub links one of 7 to 40 as a
+ * commit of the repository (`deadbeefcafe1234`). Broken every HEX_PIECE characters, no piece is
+ * long enough to be one.
+ */
+const HEX_RUN = '(?<!\\w)[0-9a-f]{7,}(?!\\w)';
+const HEX_PIECE = 6;
+/**
+ * Where an emoji shortcode opens: a name that starts with a letter (`:smile:`), digits then a
+ * letter (`:8ball:`), `:+1:`, `:-1:`, or one of the two all-digit names; a clock time
+ * (`12:30:00+02:00`) is left alone.
+ */
+const SHORTCODE = '[a-z][\\w+-]*:|\\d+[a-z_][\\w+-]*:|[+-]1:|100:|1234:';
+const SPECIAL_CHARS = new RegExp(`[&<>|\\\\\`*_[\\]()!~$#@]|:(?=\\/\\/|${SHORTCODE})|(?<=www)\\.|(?<=\\bgh)-(?=\\d)|${HEX_RUN}`, 'gi');
+function escapeChar(c) {
+    if (c === '.')
+        return `${JOINER}.`; // "www." stays text, not a link
+    if (c === '-')
+        return `-${JOINER}`; // only matched in "GH-1": no reference to issue 1
+    if (c.length >= 7)
+        return c.replace(new RegExp(`.{${HEX_PIECE}}(?=.)`, 'g'), `$&${JOINER}`);
+    return ENTITIES[c] ?? c;
 }
-/** "fix suggestion 1: search gap “…”", "fix suggestions 1 and 3: search gap “…” and page /a". */
-function fixWords(fixes) {
-    const and = (items) => items.length === 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-    const numbers = and(fixes.map(f => String(f.n)));
-    return `fix suggestion${fixes.length === 1 ? '' : 's'} ${numbers}: ${and(fixes.map(subjectLine))}`;
+/** Characters that start a block (list, setext underline) when they open a line. */
+function escapeLineStart(s) {
+    return s
+        .replace(/^-/, '&#45;')
+        .replace(/^\+/, '&#43;')
+        .replace(/^=/, '&#61;')
+        .replace(/^(\d+)\./, '$1&#46;');
 }
 /**
- * Text shown as it is, wrapped, in a quote: each line made inert (escapeText), leading spaces
- * kept, line breaks kept. What a reader sees is the text, character for character (the Details
- * hold the same text in a code block, to copy).
+ * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line cleaned as
+ * all text from the public is (public-text.ts: nothing invisible, no control character), safe in
+ * a GFM table cell and in running text, with no HTML, links, mentions, references, commit links,
+ * emoji shortcodes or emphasis.
+ * Only for interpolated values: the action's own Markdown is written as Markdown.
  */
-function quoted(text) {
-    const shown = cutAt(text, SHOWN_MAX_CHARS);
-    const lines = shown
-        .replace(/\r\n?/g, '\n')
-        .replace(/^\n+|\s+$/g, '')
-        .split('\n');
-    const body = lines
-        .map((line, i) => {
-        if (line.trim() === '')
-            return '>';
-        const lead = /^[ \t]*/.exec(line)?.[0] ?? '';
-        const indent = '&nbsp;'.repeat(lead.replace(/\t/g, '    ').length);
-        const next = lines[i + 1];
-        const br = next !== undefined && next.trim() !== '' ? '<br>' : '';
-        return `> ${indent}${escapeText(line.slice(lead.length))}${br}`;
-    })
-        .join('\n');
-    if (shown.length === text.length)
-        return body;
-    const more = Array.from(text.slice(shown.length)).length;
-    return `${body}\n>\n> _… (${formatNumber(more)} more characters: the whole text is in Details)_`;
+function escapeText(s) {
+    return escapeLineStart(oneLine(s).replace(SPECIAL_CHARS, escapeChar));
 }
-/** The run grew the agent's open pull request: why, and how to opt out. */
-function grewParagraph(r, place) {
-    const g = r.grew;
-    if (!g)
-        return undefined;
-    const optOut = 'To start a new job each time instead, set `when-agent-pr-open: create`.';
-    if (r.onItsPullRequest) {
-        const asked = r.onItsPullRequest.askedIn;
-        const where = asked ? `, asked for in ${markdown_link(`#${asked.number}`, asked.url)},` : '';
-        return (`📎 This pull request grew: an instruction${where} that would have started a new job went ` +
-            `to this pull request's job as a follow-up, because it was still open ` +
-            `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
-    }
-    const pr = place === 'comment' ? markdown_link(`#${g.number}`, g.url) : `#${g.number}`;
-    return (`📎 The docs agent's pull request ${pr} was still open, so this instruction went to its job ` +
-        'as a follow-up and that pull request grew, instead of a new job opening another one ' +
-        `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
+// ---------------------------------------------------------------------------------------------
+// Cutting
+/** The last maxChars UTF-16 units, without starting inside a surrogate pair. */
+function cutFromEnd(s, maxChars) {
+    if (s.length <= maxChars)
+        return s;
+    const tail = s.slice(s.length - Math.max(0, maxChars));
+    const first = tail.charCodeAt(0);
+    return first >= 0xdc00 && first <= 0xdfff ? tail.slice(1) : tail;
 }
-/** The instruction in view: for `fix N` and a run that grew a pull request, where it matters. */
-function visibleInstruction(r, label) {
-    if ((!r.fixes && !r.grew) || !r.prompt?.trim() || r.instructions)
-        return undefined;
-    return `**${label}:**\n\n${quoted(r.prompt)}`;
-}
-/** On the agent's pull request: every instruction it grew from, oldest first. */
-function instructionsList(r) {
-    const all = r.instructions;
-    if (!all || all.length < 2)
-        return undefined;
-    const items = all.map(({ n, text }) => `**${n}.**\n\n${quoted(text)}`);
-    const count = all.at(-1)?.n ?? all.length;
-    const kept = count > all.length ? ` (the first and the newest ${all.length - 1})` : '';
-    const head = `**The ${count} instructions this pull request grew from${kept}:**`;
-    return [head, ...items].join('\n\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/job.ts
-// The report about one agent job: the live comment while the run waits, and the same body as
-// the job summary at the end. It leads with the answer (what happened, how long it took), says
-// who asked and what the pull request changes, then how the run ended and the next step
-// (job-ending.ts), and keeps the reference data (job id, model, ref, the prompt) in a collapsed
-// block.
-
-
-
-
-
-
-
-const PROMPT_MAX_CHARS = 2000;
-const job_VALUE_MAX_CHARS = 300;
-function elapsed(r) {
-    return r.endedAt === undefined ? '' : ` · ${formatElapsed(r.endedAt - r.startedAt)}`;
+function countCodePoints(s) {
+    return Array.from(s).length;
 }
 /**
- * "#42" for this repository, "owner/repo#42" for another on this GitHub, the host first
- * ("git.example.com/owner/repo#42") on any other, or "a pull request" (with its host when that is
- * not this GitHub's): the link text never hides where the link goes.
+ * Cuts text to maxChars with "…" in the middle: a page path keeps its section and its page name,
+ * the two parts a reader recognises.
  */
-function pullRequestLabel(r, url) {
-    if (r.prNumber !== undefined)
-        return `#${r.prNumber}`;
-    const here = url.host === (r.githubHost ?? 'github.com');
-    const host = here ? '' : `${escapeText(clip(url.host, job_VALUE_MAX_CHARS))}/`;
-    const m = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname);
-    if (!m)
-        return here ? 'a pull request' : `a pull request on ${host.slice(0, -1)}`;
-    // Owner and repository names are plain ASCII on GitHub: shown as they are in the URL.
-    return `${host}${escapeText(`${m[1]}/${m[2]}`)}#${m[3]}`;
+function clipMiddle(s, maxChars) {
+    if (s.length <= maxChars)
+        return s;
+    const room = Math.max(0, maxChars - 1);
+    const tail = Math.floor(room * 0.4);
+    return `${cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`;
 }
-/** The pull request as a link, or undefined when the job has none that is a safe https URL. */
-function pullRequestLink(r) {
-    const url = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined;
-    return url ? `[${pullRequestLabel(r, url)}](${linkDestination(url.href)})` : undefined;
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+/** A character that may take two columns (or half of one that may). */
+const WIDE_OR_PAIRED = /[\u1100-\uffff]/;
+/**
+ * Display columns of a grapheme (its first code point decides): 2 for East Asian wide and
+ * full-width characters and emoji, 1 for others.
+ */
+function charWidth(c) {
+    const cp = c.codePointAt(0) ?? 0;
+    return (cp >= 0x1100 && cp <= 0x115f) ||
+        (cp >= 0x2e80 && cp <= 0xa4cf) ||
+        (cp >= 0xac00 && cp <= 0xd7a3) ||
+        (cp >= 0xf900 && cp <= 0xfaff) ||
+        (cp >= 0xfe30 && cp <= 0xfe4f) ||
+        (cp >= 0xff00 && cp <= 0xff60) ||
+        (cp >= 0xffe0 && cp <= 0xffe6) ||
+        (cp >= 0x1f300 && cp <= 0x1faff) ||
+        (cp >= 0x20000 && cp <= 0x3fffd)
+        ? 2
+        : 1;
 }
-function finishedHeadline(r, e) {
-    switch (e.outcome) {
-        case 'pull-request': {
-            // Its checks may say the work is broken: no green mark then.
-            const mark = checksMark(e.checks) ?? '✅';
-            if (r.onItsPullRequest)
-                return `${mark} The docs agent ${r.prUpdated ? 'updated' : 'opened'} this pull request${elapsed(r)}`;
-            return `${mark} ${r.prUpdated ? 'Updated' : 'Opened'} ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`;
-        }
-        case 'no-pull-request':
-            return `${e.failsBy === 'require-pr' ? '❌' : '✅'} Completed without a pull request${elapsed(r)}`;
-        case 'failed':
-            return `❌ The job failed${elapsed(r)}`;
-        case 'archived':
-            return `📦 The job was archived${elapsed(r)}`;
-        case 'other':
-            return `Job status: ${value(e.status)}${elapsed(r)}`;
+function takeWidth(chars, width) {
+    const out = [];
+    let used = 0;
+    for (const c of chars) {
+        if (used + charWidth(c) > width)
+            break;
+        out.push(c);
+        used += charWidth(c);
     }
+    return out;
 }
-/** While waiting, the headline says what the status says now. */
-function waitingHeadline(status) {
-    if (status === undefined || status === 'active')
-        return '⏳ The docs agent is working';
-    if (['completed', 'failed', 'archived'].includes(status))
-        return `⏳ Waiting for the job to take the instruction (it still shows ${status})`;
-    return `⏳ Job status: ${value(status)}`;
-}
-function stoppedHeadline(r, delivered) {
-    if (delivered === 'maybe')
-        return '⚠️ The instruction may or may not have been delivered';
-    if (delivered === 'no')
-        return r.command === 'create' ? '⚠️ No job was started' : '⚠️ The instruction was not sent';
-    return '⚠️ Sent, but this run lost track of the job';
-}
-function cancelledHeadline(delivered) {
-    if (delivered === 'no')
-        return '🚫 Run cancelled before the instruction was sent';
-    // Cancelled while the POST was in flight: nobody knows whether the service took it.
-    if (delivered === 'maybe')
-        return '🚫 Run cancelled · the instruction may or may not have been delivered';
-    return '🚫 Run cancelled · the job keeps running';
-}
-/** The headline words the ending (or, while the run waits, the status now). */
-function headline(r) {
-    const e = r.ending;
-    if (!e)
-        return waitingHeadline(statusOf(r));
-    switch (e.kind) {
-        case 'not-waited':
-            return r.command === 'create'
-                ? '📨 Job started · not waited for'
-                : '📨 Instruction sent · not waited for';
-        case 'finished':
-            return finishedHeadline(r, e);
-        case 'timed-out':
-            return r.endedAt === undefined
-                ? '⌛ Stopped waiting · the job may still finish'
-                : `⌛ Stopped waiting after ${formatElapsed(r.endedAt - r.startedAt)} · the job may still finish`;
-        case 'cancelled':
-            return cancelledHeadline(e.delivered);
-        case 'stopped':
-            return stoppedHeadline(r, e.delivered);
-        case 'no-job':
-            return '⚠️ No job to follow up';
-    }
-}
-/** "@octocat" as a mention when it is a plain login; escaped text (no mention) otherwise. */
-function mention(login) {
-    return /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(login) ? `@${login}` : escapeText(login);
-}
-/** Who asked, or what kind of run this is. */
-function askedLine(r) {
-    const where = r.onItsPullRequest?.askedIn;
-    const inPlace = where ? ` in ${markdown_link(`#${where.number}`, where.url)}` : '';
-    if (r.fixes && r.fixes.length > 0) {
-        const who = r.askedBy ? `${mention(r.askedBy)} asked` : 'Asked';
-        return `${who} the docs agent to ${fixWords(r.fixes)}${inPlace}`;
-    }
-    if (r.askedBy)
-        return `${mention(r.askedBy)} asked${r.command === 'create' ? ' for a new job' : ''}${inPlace}`;
-    const what = r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up';
-    return where ? `${what}, asked for${inPlace}` : what;
+/** The columns text takes on screen: a wide (CJK) character takes two. */
+function displayWidth(s) {
+    return Array.from(GRAPHEMES.segment(s), g => charWidth(g.segment)).reduce((n, w) => n + w, 0);
 }
 /**
- * One line under the headline: who asked (or what this is), when it started, and the workflow
- * run when nothing below links it already.
+ * Clipped by what a reader sees: at most `maxColumns` display columns, whole graphemes only (a
+ * vowel sign stays with its letter), so a table cell stays on one line whatever the script. The
+ * "…" goes in the middle (a path's both ends say the most) or, with `tailShare` 0, at the end.
  */
-function metaLine(r, place, runLinked) {
-    const parts = [askedLine(r), `started ${formatClock(r.startedAt)}`];
-    if (r.runUrl && place === 'comment' && !runLinked)
-        parts.push(markdown_link('workflow run', r.runUrl));
-    return parts.join(' · ');
+function clipWidth(s, maxColumns, tailShare = 0.4) {
+    // No character is wider than 2 columns, and none below U+1100 wider than 1: most text is
+    // settled without segmenting it (a report may clip 100,000 paths, several times over).
+    if (s.length * 2 <= maxColumns || (s.length <= maxColumns && !WIDE_OR_PAIRED.test(s)))
+        return s;
+    const chars = Array.from(GRAPHEMES.segment(s), g => g.segment);
+    if (chars.reduce((n, c) => n + charWidth(c), 0) <= maxColumns)
+        return s;
+    const tail = Math.floor((maxColumns - 1) * tailShare);
+    const head = takeWidth(chars, maxColumns - 1 - tail);
+    const end = takeWidth([...chars].reverse(), tail).reverse();
+    return `${head.join('').trimEnd()}…${end.join('').trimStart()}`;
 }
-/** How to reach the job from here: said once in a thread (where it is routed, or where to go). */
-function replyHint(r, place) {
-    if (!r.trigger || place !== 'comment' || r.hintGiven)
+/**
+ * Untrusted multi-line text verbatim in a fenced code block (GitHub shows it as it is: no
+ * Markdown, HTML, links or mentions), cut to maxChars with a note below. The fence is longer than
+ * any run of backticks in the text, so no line of it can close the block. Control characters
+ * and what renders as nothing (bidi controls, tag characters…) go: a code block must read as
+ * what it holds.
+ */
+function codeBlock(s, maxChars, info = 'text') {
+    const shown = cutAt(s, maxChars);
+    const text = instructionText(shown).replace(/\t/g, '    ').replace(/[ ]+$/gm, '');
+    const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), m => m[0].length));
+    const fence = '`'.repeat(Math.max(3, longest + 1));
+    const block = `${fence}${info}\n${text.trim() === '' ? '(empty)' : text.replace(/^\n+|\n+$/g, '')}\n${fence}`;
+    if (shown.length === s.length)
+        return block;
+    const more = countCodePoints(s.slice(shown.length));
+    return `${block}\n\n_… (${formatNumber(more)} more characters)_`;
+}
+// ---------------------------------------------------------------------------------------------
+// Numbers and times
+/** A precise duration for log lines and errors: "45s", "2m 05s", "1h 02m". */
+function formatDuration(ms) {
+    const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0;
+    const pad = (n) => String(n).padStart(2, '0');
+    if (seconds < 60)
+        return `${seconds}s`;
+    const minutes = Math.floor(seconds / 60);
+    if (minutes < 60)
+        return `${minutes}m ${pad(seconds % 60)}s`;
+    return `${Math.floor(minutes / 60)}h ${pad(minutes % 60)}m`;
+}
+/** A duration as a headline says it: "40 s", "4 min", "1 h 5 min". */
+function formatElapsed(ms) {
+    const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0;
+    if (seconds < 60)
+        return `${seconds} s`;
+    const minutes = Math.round(seconds / 60);
+    if (minutes < 60)
+        return `${minutes} min`;
+    const rest = minutes % 60;
+    return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;
+}
+/** The wall-clock time in UTC, "14:05 UTC": runners and readers sit in every time zone. */
+function formatClock(ms) {
+    return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
+}
+/** "2026-11-23 09:00 UTC". */
+function formatTimestamp(ms) {
+    const iso = new Date(ms).toISOString();
+    return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+function formatNumber(n) {
+    return n.toLocaleString('en-US');
+}
+function formatShare(part, whole) {
+    if (!Number.isFinite(whole) || whole === 0)
+        return '–';
+    return `${((part / whole) * 100).toFixed(1)}%`;
+}
+const MINUS = '\u2212'; // a typographic minus lines up with "+" in table columns
+/** "+12 (+4.0%)", "−3 (−1.2%)", "0", or "new" when there was nothing before. */
+function formatChange(now, before) {
+    if (now === 0 && !before)
+        return '0';
+    if (before === undefined || before === 0)
+        return 'new';
+    const diff = now - before;
+    if (diff === 0)
+        return '0';
+    const sign = diff > 0 ? '+' : MINUS;
+    const percent = ((Math.abs(diff) / before) * 100).toFixed(1);
+    // Whole numbers, as in the columns beside it: one unit per column, never "18.3k" by "2,327".
+    const amount = `${sign}${formatNumber(Math.abs(diff))}`;
+    return percent === '0.0' ? amount : `${amount} (${sign}${percent}%)`;
+}
+/**
+ * The marks of a change that matters for the docs (analytics/marks.ts decides which): the overview
+ * marks its changes with them, and "what the fix did" its verdicts.
+ */
+const MARKS = { better: '🟢', worse: '🔴' };
+/** "+20.0%", "−3.1%", "±0%"; undefined when there is nothing to compare with. */
+function formatPercentChange(now, before) {
+    if (!Number.isFinite(before) || before <= 0)
         return undefined;
-    const hint = (where) => `Reply ${triggerExample(r.trigger ?? '')} on ${where} to send a follow-up to this job.`;
-    // Routed where this body is: the job's pull request (its record), or where the job was asked
-    // for, which may be an issue (`when-no-job: create`) that takes replies too.
-    const onPullRequest = r.onItsPullRequest !== undefined || (r.askedOn?.pullRequest ?? true);
-    if (r.routedHere)
-        return hint(`this ${placeNoun(onPullRequest)}`);
-    if (r.routedTo === undefined)
+    const diff = now - before;
+    const percent = ((Math.abs(diff) / before) * 100).toFixed(1);
+    // No "±0.0%": a change too small to show is no change to a reader.
+    if (percent === '0.0')
+        return 'no change';
+    return `${diff > 0 ? '+' : MINUS}${percent}%`;
+}
+/** "1 row", "5 rows". */
+/** The text with its first letter in capitals: a sentence made of a clause. */
+function capitalise(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+}
+function plural(n, one, many = `${one}s`) {
+    return `${formatNumber(n)} ${n === 1 ? one : many}`;
+}
+// ---------------------------------------------------------------------------------------------
+// Links
+/** Characters allowed unencoded in a link destination: none of them ends the link or a cell. */
+const UNSAFE_IN_DESTINATION = /[^A-Za-z0-9\-._~:/?#@!$&*+,;=%]/g;
+function percentEncode(c) {
+    return Array.from(external_node_buffer_.Buffer.from(c, 'utf8'))
+        .map(byte => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+        .join('');
+}
+/** A Markdown link destination for a URL we trust (the workflow run, a checked https URL). */
+function linkDestination(url) {
+    return oneLine(url).replace(/\s/g, ' ').replace(UNSAFE_IN_DESTINATION, percentEncode);
+}
+/** The URL when it is a plain https URL (no credentials), else undefined. */
+function parseHttpsUrl(raw) {
+    if (!URL.canParse(raw))
         return undefined;
-    // Answered elsewhere (an issue): follow-ups go on the pull request that records the job.
-    const pr = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined;
-    return hint(pr ? markdown_link(`#${r.routedTo}`, pr.href) : `#${r.routedTo}`);
+    const url = new URL(raw);
+    if (url.protocol !== 'https:' || url.username || url.password)
+        return undefined;
+    return url;
 }
-/** A URL from the service as a link ("github.com/acme/docs"), when it is a safe https URL. */
-function urlOrValue(text) {
-    const url = text ? parseHttpsUrl(text) : undefined;
-    if (!url)
-        return value(text);
-    const label = escapeText(clip(url.host + url.pathname.replace(/\/$/, ''), job_VALUE_MAX_CHARS));
-    return `[${label}](${linkDestination(url.href)})`;
+/** `[label](url)` for Markdown we wrote as the label; plain label when the URL is not https. */
+function markdown_link(label, url) {
+    const checked = url ? parseHttpsUrl(url) : undefined;
+    return checked ? `[${label}](${linkDestination(checked.href)})` : label;
 }
-function pullRequestItem(r) {
-    if (deliveredIn(r.ending) === 'maybe')
-        return undefined; // from the read before the instruction
-    const prLink = r.job?.prLink;
-    return prLink ? `- **Pull request:** ${urlOrValue(prLink)}` : undefined;
+/**
+ * The address of a page path on the docs site. Every character of the path that could end the
+ * destination or change its meaning (`?`, `#`, spaces, parentheses) is percent-encoded, so a path
+ * can only ever name a page below `siteUrl`.
+ */
+function pageUrl(siteUrl, path) {
+    const site = parseHttpsUrl(siteUrl);
+    if (!site)
+        return undefined;
+    const base = site.href.replace(/\/+$/, '');
+    const segments = path
+        .split('/')
+        .filter(segment => segment !== '' && segment !== '.' && segment !== '..')
+        .map(segment => encodeURIComponent(oneLine(segment)).replace(/[!'()*]/g, percentEncode));
+    return `${base}/${segments.join('/')}`;
 }
-function detailItems(r) {
-    const source = r.job?.source;
-    const items = [
-        `- **Job:** ${value(r.jobId ?? r.job?.id)}`,
-        // With delivery unknown, the last status seen is from before the instruction: stale.
-        deliveredIn(r.ending) === 'maybe'
-            ? '- **Status:** not known (the last read was before the instruction)'
-            : `- **Status:** ${value(statusOf(r))}`,
-        `- **Project:** ${value(r.projectId)}`,
-        source?.repository || source?.ref
-            ? `- **Repository:** ${urlOrValue(source.repository ?? undefined)} · **Ref:** ${value(source.ref ?? undefined)}`
-            : undefined,
-        r.job?.model ? `- **Model:** ${value(r.job.model)}` : undefined,
-        pullRequestItem(r),
-        r.requests !== undefined
-            ? `- **Requests to the service:** ${formatNumber(r.requests)}`
-            : undefined
-    ];
-    return items.filter(isText);
+/**
+ * Where a report comes from, for its meta line: when it was made, the run that made it, what it
+ * cost. A comment outlives its run, so a reader needs all three.
+ */
+function provenance(p) {
+    const parts = [`made ${formatTimestamp(p.generatedAt)}`];
+    if (p.runUrl)
+        parts.push(markdown_link('workflow run', p.runUrl));
+    if (p.requests !== undefined)
+        parts.push(plural(p.requests, p.requestNoun ?? 'request'));
+    return parts;
 }
-function instructionLabel(r) {
-    const delivered = deliveredIn(r.ending);
-    if (delivered === 'no')
-        return 'Instruction (not sent)';
-    if (delivered === 'maybe')
-        return 'Instruction';
-    return 'Instruction sent';
+/** The header and delimiter lines of a GFM table. */
+function tableHead(columns) {
+    const header = columns.map(c => c.header).join(' | ');
+    const delimiter = columns.map(c => (c.align === 'right' ? '---:' : '---')).join('|');
+    return `| ${header} |\n|${delimiter}|`;
 }
-function detailsBlock(r) {
-    const blocks = [detailItems(r).join('\n')];
-    if (r.prompt?.trim()) {
-        // Shown above already (wrapped): here the exact text, to copy.
-        const above = visibleInstruction(r, '') !== undefined ? ' (exact text)' : '';
-        blocks.push(`**${instructionLabel(r)}${above}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS));
-    }
-    return details('Details', blocks.join('\n\n'));
+/** One table row of cells that are already Markdown (escaped where untrusted). */
+function tableRow(cells) {
+    return `| ${cells.join(' | ')} |`;
 }
-/** Markdown for the live comment and the job summary about one agent job. */
-function renderJobReport(r, place = 'comment') {
-    const ending = endingText(r, place);
-    const completed = r.ending?.kind === 'finished' && r.ending.outcome === 'pull-request';
-    const blocks = [
-        `### ${headline(r)}`,
-        metaLine(r, place, ending.linksRun),
-        grewParagraph(r, place),
-        visibleInstruction(r, instructionLabel(r)),
-        instructionsList(r),
-        completed && r.changes ? changesBlock(r.changes) : undefined,
-        r.ending?.kind === 'finished' && r.ending.checks
-            ? checksBlock(r.ending.checks, r.trigger, place)
-            : undefined,
-        ...ending.paragraphs,
-        r.rerun
-            ? 'A re-run: an earlier attempt of this workflow run already delivered the instruction, ' +
-                'so it was not sent again; this run followed the same job.'
-            : undefined,
-        replyHint(r, place),
-        detailsBlock(r)
-    ];
-    return blocks.filter(isText).join('\n\n') + '\n';
+/** A collapsed block: `summary` is our own text; the body is Markdown (blank lines kept). */
+function details(summary, body, open = false) {
+    return `<details${open ? ' open' : ''}><summary>${summary}</summary>\n\n${body}\n\n</details>`;
+}
+/** Rows a table shows before the rest is folded away: a reader sees the answer, not a wall. */
+const VISIBLE_ROWS = 10;
+/**
+ * A table whose rows past the first `visible` sit in a collapsed block (with the header repeated,
+ * so that part is a table of its own), named by the folded ranks: "Pages 11–20" (`noun`: Pages).
+ */
+function foldedTable(columns, rows, noun, visible = VISIBLE_ROWS) {
+    const head = tableHead(columns);
+    if (rows.length === 0)
+        return '';
+    const shown = `${head}\n${rows.slice(0, visible).join('\n')}`;
+    if (rows.length <= visible)
+        return shown;
+    const rest = `${head}\n${rows.slice(visible).join('\n')}`;
+    const label = `${noun} ${formatNumber(visible + 1)}–${formatNumber(rows.length)}`;
+    return `${shown}\n\n${details(label, rest)}`;
 }
 
 ;// CONCATENATED MODULE: external "node:https"
@@ -42092,6 +40611,1562 @@ class AgentApi {
 /** A 2xx whose body was odd: the service took the instruction. */
 function isTaken(err) {
     return err instanceof ServiceError && err.status !== undefined && err.status < 300;
+}
+
+;// CONCATENATED MODULE: ./src/report/job-checks.ts
+// The check runs on the head of the job's pull request (`checks`), as read and as an answer shows
+// them: each one's name, how it concluded (or that it still runs), a link, and its first
+// annotations (path:line and message). Names and messages come from whoever runs a check (an app,
+// a workflow) and from the docs they check: public text, cleaned and escaped, never Markdown.
+
+/** The conclusions that pass (contract: "The agent's checks"); any other fails. */
+const PASSING_CONCLUSIONS = ['success', 'neutral', 'skipped'];
+/** Annotations shown per check run. */
+const ANNOTATIONS_SHOWN = 10;
+/** Check runs shown by name; the rest are counted. */
+const RUNS_SHOWN = 20;
+const isCompleted = (run) => run.status === 'completed';
+const isFailing = (run) => isCompleted(run) && !PASSING_CONCLUSIONS.includes(run.conclusion ?? '');
+/** What the check runs come to: one failed, or one still runs, or all passed, or none ran. */
+function checksState(runs) {
+    if (runs.length === 0)
+        return 'none';
+    if (runs.some(isFailing))
+        return 'failure';
+    return runs.every(isCompleted) ? 'success' : 'pending';
+}
+/** `checks: require` fails the step: a check failed, or one still ran when the wait ended. */
+function checksFail(c) {
+    return (c.mode === 'require' &&
+        (c.error !== undefined || c.state === 'failure' || c.state === 'pending'));
+}
+const NAME_MAX_CHARS = 100;
+const MESSAGE_MAX_CHARS = 300;
+const PATH_MAX_CHARS = 120;
+function mark(run) {
+    if (!isCompleted(run))
+        return '⏳';
+    if (isFailing(run))
+        return '❌';
+    return run.conclusion === 'success' ? '✅' : '➖';
+}
+function outcome(run) {
+    if (!isCompleted(run))
+        return 'still running';
+    return escapeText(clip(run.conclusion ?? 'no conclusion', 40).replace(/_/g, ' '));
+}
+/** `docs/a.mdx:12` as code when plain, escaped text otherwise. */
+function where(a) {
+    const at = `${clipMiddle(a.path, PATH_MAX_CHARS)}${a.line !== undefined ? `:${a.line}` : ''}`;
+    return /^[\w./-](?:[\w. /:-]*[\w./:-])?$/.test(at) ? `\`${at}\`` : escapeText(at);
+}
+function annotationLine(a) {
+    return `  - ${where(a)} ${escapeText(clip(a.message, MESSAGE_MAX_CHARS))}`;
+}
+function runLines(run) {
+    const name = escapeText(clip(run.name, NAME_MAX_CHARS)) || 'a check';
+    const head = `- ${mark(run)} ${markdown_link(name, run.url)}: ${outcome(run)}`;
+    const shown = run.annotations.slice(0, ANNOTATIONS_SHOWN);
+    const more = run.annotationsCount - shown.length;
+    const rest = more > 0 ? [`  - and ${plural(more, 'more annotation')}`] : [];
+    return [head, ...shown.map(annotationLine), ...rest];
+}
+/** "❌ 1 failed · ✅ 2 passed · ⏳ 1 still running". */
+function counts(runs) {
+    const failed = runs.filter(isFailing).length;
+    const running = runs.filter(r => !isCompleted(r)).length;
+    const passed = runs.length - failed - running;
+    return [
+        failed > 0 ? `❌ ${formatNumber(failed)} failed` : '',
+        passed > 0 ? `✅ ${formatNumber(passed)} passed` : '',
+        running > 0 ? `⏳ ${formatNumber(running)} still running` : ''
+    ]
+        .filter(Boolean)
+        .join(' · ');
+}
+/** What it means for the step, and the next step, when something did not pass. */
+function verdictLine(c, trigger, place) {
+    const parts = [];
+    if (c.timedOut && c.state === 'pending')
+        parts.push('The wait (`wait-timeout`) ended before every check finished.');
+    if (checksFail(c))
+        parts.push('`checks` is `require`, so the step failed.');
+    if (c.state === 'failure' && trigger && /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)) {
+        const on = place === 'comment' ? markdown_link(`#${c.prNumber}`, c.url) : `#${c.prNumber}`;
+        parts.push(`To send the failures to the job, comment \`${trigger} fix checks\` on ${on}.`);
+    }
+    return parts.join(' ');
+}
+/** The checks block of the job's answer and summary. */
+function checksBlock(c, trigger, place) {
+    const title = `**${markdown_link('Checks', c.url)} of #${c.prNumber}:**`;
+    if (c.error !== undefined)
+        return [
+            `${title} not read: ${escapeText(clip(c.error, MESSAGE_MAX_CHARS))}`,
+            checksFail(c) ? '`checks` is `require`, so the step failed.' : ''
+        ]
+            .filter(Boolean)
+            .join(' ');
+    if (c.runs.length === 0)
+        return `${title} none ran on its head commit.`;
+    const shown = c.runs.slice(0, RUNS_SHOWN);
+    const more = c.runs.length - shown.length;
+    const lines = [
+        `${title} ${counts(c.runs)}`,
+        ...shown.flatMap(runLines),
+        ...(more > 0 ? [`- and ${plural(more, 'more check run')}`] : [])
+    ];
+    const verdict = verdictLine(c, trigger, place);
+    return verdict ? `${lines.join('\n')}\n\n${verdict}` : lines.join('\n');
+}
+/** The headline's mark for a pull request the job opened or updated, when its checks say more. */
+function checksMark(c) {
+    if (!c)
+        return undefined;
+    if (checksFail(c))
+        return '❌';
+    return c.state === 'failure' ? '⚠️' : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/agent/checks.ts
+
+
+
+
+
+/**
+ * A head with no check run yet is watched this long for one to start: checks start a few seconds
+ * after a push, so "none" right after the job is not yet an answer (a repository without checks
+ * costs a few more reads).
+ */
+const FIRST_CHECK_GRACE_MS = 60_000;
+/** GitHub may answer the next poll: no answer, a 5xx or a 429. */
+function checks_isTransient(err) {
+    return (err instanceof GitHubError &&
+        (err.status === undefined || err.status >= 500 || err.status === 429));
+}
+/** "1 failed · 2 passed · 1 still running", for the log. */
+function tally(runs) {
+    if (runs.length === 0)
+        return 'none yet';
+    const failed = runs.filter(isFailing).length;
+    const running = runs.filter(r => !isCompleted(r)).length;
+    const passed = runs.length - failed - running;
+    return `${failed} failed · ${passed} passed · ${running} still running`;
+}
+/**
+ * The check runs, read once (`show`), or until every one completed (`wait`, `require`), or the
+ * run's time ran out (`timedOut`). A poll GitHub fails to answer is tried again at the next one; a
+ * refusal (403, 404) ends the read with the error.
+ */
+async function followChecks(o) {
+    let runs = await o.source.list();
+    let said = tally(runs);
+    o.log(`Check runs: ${said}.`);
+    if (o.mode === 'show')
+        return { runs, timedOut: false };
+    const noneUntil = o.deadline.now() + FIRST_CHECK_GRACE_MS;
+    for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
+        const waited = runs.length > 0 || o.deadline.now() >= noneUntil;
+        if (waited && runs.every(isCompleted))
+            return { runs, timedOut: false };
+        await o.deadline.sleep(Math.min(delay, o.deadline.left()));
+        // No read starts once the run's time is up.
+        if (o.deadline.passed())
+            break;
+        try {
+            runs = await o.source.list();
+        }
+        catch (err) {
+            if (!checks_isTransient(err))
+                throw err;
+            o.warn(`Reading the check runs failed, will read again: ${messageOf(err)}`);
+            continue;
+        }
+        if (tally(runs) !== said)
+            o.log(`Check runs: ${(said = tally(runs))}.`);
+    }
+    return { runs, timedOut: !runs.every(isCompleted) || runs.length === 0 };
+}
+/**
+ * The first annotations of each completed check run that has some (one request each, the first
+ * RUNS_SHOWN runs only). One that cannot be read only warns: the run is shown without them.
+ */
+async function withAnnotations(runs, source, warn) {
+    const read = [];
+    for (const [i, run] of runs.entries()) {
+        if (i >= RUNS_SHOWN || !isCompleted(run) || run.annotationsCount === 0) {
+            read.push(run);
+            continue;
+        }
+        try {
+            read.push({ ...run, annotations: await source.annotations(run.id, ANNOTATIONS_SHOWN) });
+        }
+        catch (err) {
+            const name = JSON.stringify(publicText(run.name, 100));
+            warn(`The annotations of the check run ${name} could not be read: ${messageOf(err)}`);
+            read.push(run);
+        }
+    }
+    return read;
+}
+/** The check runs as read and followed, with their annotations: what the answer shows. */
+async function readChecks(o, prNumber, url) {
+    const base = { mode: o.mode, prNumber, ...(url ? { url } : {}) };
+    try {
+        const { runs, timedOut } = await followChecks(o);
+        const full = await withAnnotations(runs, o.source, o.warn);
+        return { ...base, state: checksState(full), runs: full, ...(timedOut ? { timedOut } : {}) };
+    }
+    catch (err) {
+        const refused = err instanceof GitHubError && (err.status === 403 || err.status === 404);
+        // GitHubError's own hint is about writing comments: reading checks needs another permission.
+        const error = refused
+            ? `${err.problem}. The token needs \`checks: read\` (the workflow's \`permissions:\`)`
+            : messageOf(err);
+        o.warn(`The check runs of #${prNumber} could not be read: ${error}`);
+        return { ...base, state: 'none', runs: [], error };
+    }
+}
+/** The step's failure when `checks: require` fails it (contract: "The agent's checks"). */
+function checksFailure(c, jobId) {
+    const of = `the check runs of pull request #${c.prNumber} (job ${jobId})`;
+    if (c.error !== undefined)
+        return `\`checks\` is \`require\`, and ${of} could not be read: ${c.error}`;
+    const named = (r) => JSON.stringify(publicText(r.name, 100));
+    const failed = c.runs
+        .filter(isFailing)
+        .map(r => `${named(r)} (${publicText(r.conclusion ?? '', 40)})`);
+    const running = c.runs.filter(r => !isCompleted(r)).map(named);
+    const parts = [
+        failed.length > 0 ? `failed: ${failed.join(', ')}` : '',
+        running.length > 0 ? `still running when the wait ended: ${running.join(', ')}` : ''
+    ].filter(Boolean);
+    return `\`checks\` is \`require\`, and not every one of ${of} passed: ${parts.join('; ')}.`;
+}
+
+;// CONCATENATED MODULE: ./src/agent/send.ts
+// Sends the instruction: a follow-up to a job, or a new job. Each is one POST, sent at most once
+// (the client retries it only where the service certainly did not take it).
+
+async function sendInstruction(service, i, clock) {
+    if (i.command === 'create') {
+        const job = await service.createJob(i.projectId, i.prompt);
+        return { jobId: job.id, job, answeredAt: clock.now() };
+    }
+    const job = await service.sendMessage(i.projectId, i.jobId, i.prompt);
+    return { jobId: i.jobId, job, answeredAt: clock.now() };
+}
+/**
+ * Whether the service took an instruction whose POST failed: a 2xx took it (the answer was only
+ * odd), "maybe" leaves it open (a reset, a timeout, a 5xx), anything else never arrived.
+ */
+function send_deliveryOf(err) {
+    if (!(err instanceof ServiceError))
+        return 'no';
+    if (err.status !== undefined && err.status < 300)
+        return 'yes';
+    return err.delivery;
+}
+
+;// CONCATENATED MODULE: ./src/agent/ending.ts
+// How a job run ended, decided once: the JobEnding (report/job-report.ts) from what the run knows
+// (the wait, the stage it stopped at, the error, the inputs that fail the step), and that ending
+// in the log's words: the message that fails the step, or the note that says how the job came
+// out. The comment and the summary word the same value (report/job.ts, report/job-ending.ts).
+
+
+
+
+
+
+
+function outcomeOf(job) {
+    if (job?.status === 'completed')
+        return job.prLink ? 'pull-request' : 'no-pull-request';
+    if (job?.status === 'failed')
+        return 'failed';
+    return job?.status === 'archived' ? 'archived' : 'other';
+}
+/**
+ * The ending after the wait (or without one, `wait: false`: the status the POST answered may be
+ * the job's state from before the instruction, so it decides nothing).
+ */
+function afterWait(w, s) {
+    if (!s.wait)
+        return { kind: 'not-waited' };
+    const status = w.job?.status;
+    if (w.timedOut)
+        return {
+            kind: 'timed-out',
+            waitedMs: s.waitTimeoutMs,
+            ...(status !== undefined ? { status } : {}),
+            doubted: w.doubted,
+            ...(w.lastPollError ? { lastPoll: ending_causeOf(w.lastPollError) } : {})
+        };
+    const outcome = outcomeOf(w.job);
+    // `require-pr` first: for a completed job without a pull request it is the reason to name.
+    const failsBy = s.requirePr && outcome === 'no-pull-request'
+        ? 'require-pr'
+        : status !== undefined && s.failOnStatus.includes(status)
+            ? 'fail-on-status'
+            : undefined;
+    return { kind: 'finished', outcome, status: status ?? '', ...(failsBy ? { failsBy } : {}) };
+}
+/**
+ * The ending when an error stopped the run at `stage`: before the POST nothing was sent; during
+ * it, the error says whether the service took it; after it, the service has the instruction.
+ */
+function stoppedAt(stage, err) {
+    const delivered = stage === 'preparing' ? 'no' : stage === 'sending' ? send_deliveryOf(err) : 'yes';
+    return { kind: 'stopped', stage, delivered, cause: ending_causeOf(err) };
+}
+const DELIVERED_BY_STAGE = {
+    preparing: 'no',
+    sending: 'maybe',
+    waiting: 'yes'
+};
+/** The ending when the runner cancelled the run at `stage`. */
+function cancelledAt(stage, signal) {
+    return { kind: 'cancelled', signal, stage, delivered: DELIVERED_BY_STAGE[stage] };
+}
+/** The ending when there was no job to follow up. */
+function noJob(message, elsewhere) {
+    return { kind: 'no-job', message, ...(elsewhere ? { elsewhere } : {}) };
+}
+/**
+ * A reply written where no job can be followed: the thread's job takes its instructions on the
+ * pull request it opened. Like a `fix N` the report does not hold, it is answered where it was
+ * written and skipped (`skipped=true`, exit 0), not failed: the workflow did nothing wrong, and
+ * the commenter would otherwise get a "run failed" mail for a misplaced comment.
+ */
+function misplaced(e) {
+    return e.kind === 'no-job' && e.elsewhere !== undefined;
+}
+/**
+ * Whether the ending fails the step: every ending but a job followed to a status nobody minds,
+ * and a misplaced reply.
+ */
+function failsStep(e) {
+    if (e.kind === 'not-waited' || misplaced(e))
+        return false;
+    return e.kind !== 'finished' || e.failsBy !== undefined;
+}
+/** A job followed to its pull request, nothing failing: the trigger comment gets 🚀. */
+function openedOrUpdated(e) {
+    return e.kind === 'finished' && e.outcome === 'pull-request' && e.failsBy === undefined;
+}
+/** The job failed for certain: a re-run of the workflow is a retry and sends the instruction again. */
+function jobFailed(e) {
+    return e.kind === 'finished' && e.outcome === 'failed';
+}
+// ---------------------------------------------------------------------------------------------
+// The ending in the log's words
+const MAYBE_DELIVERED = 'the instruction may or may not have been delivered: check the job before sending it again';
+const CANCELLED = {
+    preparing: 'nothing was sent to the service',
+    sending: MAYBE_DELIVERED,
+    waiting: 'the job keeps running on the service; this run stopped waiting'
+};
+/** The message that fails the step, exactly when the ending does (`failsStep`). */
+function stepFailure(e, jobId) {
+    switch (e.kind) {
+        case 'not-waited':
+            return undefined;
+        case 'finished':
+            return finishedFailure(e, jobId);
+        case 'timed-out':
+            return timedOutFailure(e, jobId);
+        case 'cancelled':
+            return `Cancelled (${e.signal}): ${CANCELLED[e.stage]}.`;
+        case 'stopped':
+            return stoppedFailure(e, jobId);
+        case 'no-job':
+            return misplaced(e) ? undefined : e.message;
+    }
+}
+function finishedFailure(e, jobId) {
+    if (e.failsBy === 'require-pr')
+        return (`Job ${jobId} completed without opening a pull request, and \`require-pr\` is \`true\`: ` +
+            'the agent may have changed nothing, or committed directly to the branch it works on.');
+    if (e.failsBy === 'fail-on-status')
+        return `Job ${jobId} ended with status \`${e.status}\`, which \`fail-on-status\` lists.`;
+    if (e.failsBy === 'checks' && e.checks)
+        return checksFailure(e.checks, jobId);
+    return undefined;
+}
+function timedOutFailure(e, jobId) {
+    const status = e.status ?? 'unknown';
+    const waited = formatDuration(e.waitedMs);
+    if (e.doubted)
+        return (`Timed out after ${waited} waiting for job ${jobId}: it still showed its state from before ` +
+            `the instruction (\`${status}\`), so that was not taken as the result. The instruction was ` +
+            'delivered; raise `wait-timeout` or lower `settle-time`.');
+    if (e.lastPoll)
+        return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${e.lastPoll.message}`;
+    return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}). Raise \`wait-timeout\`, or set \`wait: false\`.`;
+}
+/**
+ * Before the POST nothing was sent; during it, the error's `delivery` says whether the service
+ * took it; after it, the service has the instruction and only following the job failed.
+ */
+function stoppedFailure(e, jobId) {
+    const { message } = e.cause;
+    if (e.stage === 'preparing')
+        return `${message}. Nothing was sent to the service.`;
+    if (e.stage === 'waiting')
+        return `The service took the instruction, then polling job ${jobId} failed: ${message}`;
+    const maybe = e.delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : '';
+    return `${message}${maybe}`;
+}
+/** What the log says of an ending that does not fail the step, when it is worth a line. */
+function endingNote(e, jobId) {
+    if (misplaced(e) && e.kind === 'no-job')
+        return { level: 'notice', text: e.message };
+    if (e.kind !== 'finished' || e.failsBy !== undefined)
+        return undefined;
+    if (e.outcome === 'archived')
+        return { level: 'warning', text: `Job ${jobId} was archived.` };
+    if (e.outcome === 'no-pull-request')
+        return { level: 'notice', text: noPullRequestNote(jobId) };
+    return undefined;
+}
+// ---------------------------------------------------------------------------------------------
+// An error in two wordings
+/** An error for the log (its message) and for a comment's reader (`readerCause`). */
+function ending_causeOf(err) {
+    const { error, advice } = readerCause(err);
+    return {
+        message: messageOf(err),
+        ...(error !== undefined ? { said: error } : {}),
+        ...(advice !== undefined ? { advice } : {}),
+        ...(isKeyRefused(err) ? { keyRefused: true } : {})
+    };
+}
+/**
+ * Why the run stopped, for a comment's reader: the service's or GitHub's words (a status and
+ * what it said, never the request's path: that is for the log) and the action's own advice,
+ * kept apart so that the advice renders as Markdown and the words are escaped.
+ */
+function readerCause(err) {
+    if (err instanceof RateLimitError) {
+        const when = `${err.resetAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+        return {
+            error: err.serviceText ?? '429 Too Many Requests',
+            advice: err.resetKnown
+                ? `the service's rate limit resets at ${when}: run it again after that`
+                : "the service's hourly limit is spent: run it again within the hour"
+        };
+    }
+    if (err instanceof ServiceError) {
+        const { problem, hint } = err.forReaders;
+        return { ...(problem ? { error: problem } : {}), ...(hint ? { advice: hint } : {}) };
+    }
+    if (err instanceof GitHubError)
+        return { error: err.problem, ...(err.hint ? { advice: err.hint } : {}) };
+    if (err instanceof BudgetError)
+        return {
+            advice: `this run may send at most ${err.maxRequests} requests to the service ` +
+                '(`max-requests`), and has sent them all'
+        };
+    if (err instanceof TimeUpError) {
+        const cause = err.cause === undefined ? {} : readerCause(err.cause);
+        return { ...cause, advice: `the time allowed (${err.limit}) ran out` };
+    }
+    return { error: messageOf(err) };
+}
+
+;// CONCATENATED MODULE: ./src/report/fit.ts
+// Fitting a body into its room: a comment (GitHub counts its 65,536 in characters) or the job
+// summary (1 MiB, in bytes). A report that can fold rows renders to the room itself (fitRows); a
+// body that still does not fit is cut at a line, its open blocks closed, with one note saying so.
+
+
+/** A body's size in UTF-8 bytes. */
+function size(s) {
+    return external_node_buffer_.Buffer.byteLength(s, 'utf8');
+}
+const chars = (max) => ({ max, unit: 'chars' });
+const bytes = (max) => ({ max, unit: 'bytes' });
+/** The length of `s` in the room's unit. */
+function lengthIn(s, room) {
+    return room.unit === 'chars' ? s.length : size(s);
+}
+function fitsIn(s, room) {
+    return lengthIn(s, room) <= room.max;
+}
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** The fence that is still open at the end of the Markdown, if any (e.g. "```"). */
+function openFence(markdown) {
+    let open;
+    for (const line of markdown.split('\n')) {
+        const match = FENCE_LINE.exec(line);
+        if (!match)
+            continue;
+        const [, fence = '', rest = ''] = match;
+        if (open === undefined) {
+            // A backtick fence's info string may not contain backticks, else it is inline code.
+            if (!(fence.startsWith('`') && rest.includes('`')))
+                open = fence;
+        }
+        else if (fence[0] === open[0] && fence.length >= open.length && rest.trim() === '') {
+            open = undefined;
+        }
+    }
+    return open;
+}
+/** `<details>` blocks left open at the end of the Markdown. */
+function openDetails(markdown) {
+    const opened = markdown.match(/^<details[ >]/gm)?.length ?? 0;
+    const closed = markdown.match(/^<\/details>/gm)?.length ?? 0;
+    return Math.max(0, opened - closed);
+}
+/** The longest start of `s` whose UTF-8 form fits in maxBytes, never splitting a character. */
+function cutToBytes(s, maxBytes) {
+    let bytes = 0;
+    let i = 0;
+    while (i < s.length) {
+        const cp = s.codePointAt(i) ?? 0;
+        const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        if (bytes + n > maxBytes)
+            break;
+        bytes += n;
+        i += cp > 0xffff ? 2 : 1;
+    }
+    return s.slice(0, i);
+}
+/** Cuts at the last line break within `max` of the room's unit (or mid-line, if there is none). */
+function cutAtLine(s, max, unit) {
+    const cut = unit === 'chars' ? cutAt(s, max) : cutToBytes(s, max);
+    if (cut.length === s.length)
+        return cut;
+    const lastBreak = cut.lastIndexOf('\n');
+    return lastBreak > 0 ? cut.slice(0, lastBreak) : cut;
+}
+/** What closes the blocks a cut left open: a code fence, then collapsed blocks. */
+function closing(cut) {
+    const fence = openFence(cut);
+    return (fence ? `\n${fence}` : '') + '\n\n</details>'.repeat(openDetails(cut));
+}
+/**
+ * Last resort for a body longer than its room: cut at a line boundary, close an open code fence
+ * or collapsed block and say where the full report is. The result fits the room, in its unit.
+ */
+function fitMarkdown(body, room, note = 'the job summary') {
+    if (fitsIn(body, room))
+        return body;
+    const len = (text) => lengthIn(text, room);
+    const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`;
+    let budget = room.max - len(notice);
+    // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
+    for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
+        const cut = cutAtLine(body, budget, room.unit);
+        const end = closing(cut);
+        if (len(cut) + len(end) + len(notice) <= room.max)
+            return cut + end + notice;
+        budget = room.max - len(notice) - len(end);
+    }
+    const last = notice.trim();
+    return room.unit === 'chars' ? cutAt(last, room.max) : cutToBytes(last, room.max);
+}
+/**
+ * The one way a report fits its room: the most table rows with which `render(rows)` stays
+ * within it (found by bisection; more rows never make a report shorter), and only when not even
+ * 0 rows fit, the report cut as a last resort.
+ */
+function fitRows(render, rowCount, room, note) {
+    const full = render(rowCount);
+    if (fitsIn(full, room))
+        return full;
+    let fits = -1;
+    let low = 0;
+    let high = rowCount - 1;
+    while (low <= high) {
+        const mid = (low + high) >> 1;
+        if (fitsIn(render(mid), room)) {
+            fits = mid;
+            low = mid + 1;
+        }
+        else
+            high = mid - 1;
+    }
+    return fits >= 0 ? render(fits) : fitMarkdown(render(0), room, note);
+}
+
+;// CONCATENATED MODULE: ./src/github/comments.ts
+// Comments on issues and pull requests as GitHub keeps them: listed (within bounds), created and
+// edited, written whole or cut to GitHub's limit here and nowhere else, with one note that says
+// so. What the action trusts in them (its signed records) is decided in records/, not here.
+
+
+
+
+
+
+/** GitHub's maximum comment body length (characters). */
+const COMMENT_LIMIT = 65536;
+/**
+ * Body plus markers: the body is fitted to what GitHub allows once the markers are in, cut at a
+ * line with its open blocks closed and one note saying so. A body given as a function renders to
+ * that room itself (a report folds rows rather than being cut).
+ */
+function composeBody(body, markers) {
+    const room = COMMENT_LIMIT - markers.length - 2;
+    if (room < 200)
+        throw new Error('Comment markers do not fit in a comment');
+    const text = typeof body === 'function' ? body(room) : body;
+    return `${fitMarkdown(text, chars(room))}\n\n${markers}`;
+}
+function toRef(data) {
+    return { id: data.id, url: data.html_url, author: loginOf(data.user) };
+}
+function loginOf(user) {
+    return (user?.login ?? '').toLowerCase();
+}
+/** A listing stops after this many pages (10,000 comments): a `next` link forever ends here. */
+const MAX_LISTING_PAGES = 100;
+/**
+ * The comments on the issue or pull request, oldest first: at most MAX_LISTING_PAGES pages, and
+ * no page after the first once the run's deadline has passed.
+ */
+async function listComments(octokit, place) {
+    return call(`listing the comments on #${place.issueNumber}`, async () => {
+        const all = [];
+        let pages = 0;
+        const iterator = octokit.paginate.iterator(octokit.rest.issues.listComments, {
+            owner: place.owner,
+            repo: place.repo,
+            issue_number: place.issueNumber,
+            per_page: 100
+        });
+        for await (const page of iterator) {
+            for (const c of page.data) {
+                const authorType = c.user?.type;
+                all.push({
+                    id: c.id,
+                    body: c.body ?? '',
+                    html_url: c.html_url,
+                    author: loginOf(c.user),
+                    ...(typeof authorType === 'string' ? { authorType } : {})
+                });
+            }
+            if (++pages >= MAX_LISTING_PAGES) {
+                core_warning(`The comments on #${place.issueNumber} were listed up to ${MAX_LISTING_PAGES} pages only; later ones were not read.`);
+                break;
+            }
+            // The first page is read whatever the time (the run's ending needs it); no later one
+            // starts after `wait-timeout`: a slow GitHub with a `next` link for ever ends here.
+            if (!mayListMore(octokit)) {
+                core_warning(`The comments on #${place.issueNumber} were listed up to ${pages} ${pages === 1 ? 'page' : 'pages'}: the time allowed (\`wait-timeout\`) ran out, so later ones were not read.`);
+                break;
+            }
+        }
+        return all;
+    });
+}
+/** A plain reply (no marker: it routes nothing and is never edited), fitted to GitHub's limit. */
+async function postReply(octokit, place, body) {
+    return createComment(octokit, place, fitMarkdown(body, chars(COMMENT_LIMIT)));
+}
+async function createComment(octokit, place, body) {
+    const { data } = await call(`creating a comment on #${place.issueNumber}`, () => octokit.rest.issues.createComment({
+        owner: place.owner,
+        repo: place.repo,
+        issue_number: place.issueNumber,
+        // Every comment passes the secret search here, whatever built it.
+        body: redact(body)
+    }));
+    return toRef(data);
+}
+async function editComment(octokit, place, id, body) {
+    const { data } = await call(`updating comment ${id} on #${place.issueNumber}`, () => octokit.rest.issues.updateComment({
+        owner: place.owner,
+        repo: place.repo,
+        comment_id: id,
+        body: redact(body)
+    }));
+    return toRef(data);
+}
+/**
+ * The pull request number of a link such as 'https://github.com/octo/docs/pull/7' when it points
+ * at this repository on this server; anything else is undefined.
+ */
+function parsePullRequestLink(link, serverUrl, owner, repo) {
+    const pr = pullRequestOfLink(link, serverUrl);
+    if (pr === undefined)
+        return undefined;
+    if (pr.owner.toLowerCase() !== owner.toLowerCase())
+        return undefined;
+    if (pr.repo.toLowerCase() !== repo.toLowerCase())
+        return undefined;
+    return pr.number;
+}
+
+;// CONCATENATED MODULE: ./src/records/report.ts
+
+function reportKey(projectId, range) {
+    return recordKey('report', {
+        project: projectId,
+        from: range.dateFrom ?? '',
+        to: range.dateTo ?? ''
+    });
+}
+/** The key of the note that a range's report was refused for its key (report-refused.ts). */
+function keyRefusedKey(projectId, range) {
+    return recordKey('refused', {
+        project: projectId,
+        from: range.dateFrom ?? '',
+        to: range.dateTo ?? ''
+    });
+}
+/** The key of the visitors table of a range: one comment per range (commands/visitors.ts). */
+function visitorsKey(projectId, range) {
+    return recordKey('visitors', {
+        project: projectId,
+        from: range.dateFrom ?? '',
+        to: range.dateTo ?? ''
+    });
+}
+function suggestionKey(projectId, range, s) {
+    return recordKey('suggestion', {
+        project: projectId,
+        from: range.dateFrom,
+        to: range.dateTo,
+        n: String(s.n),
+        id: s.id,
+        subject: s.subject,
+        instruction: s.instruction
+    });
+}
+function fixKey(projectId, id, pr) {
+    return recordKey('fix', { project: projectId, id, pr: pr === undefined ? '' : String(pr) });
+}
+/** The record of a period's totals, or undefined when nothing is known of it. */
+function totalsKey(projectId, range, t) {
+    const fields = encodeTotals(t);
+    return fields === ''
+        ? undefined
+        : recordKey('totals', { project: projectId, from: range.dateFrom, to: range.dateTo, fields });
+}
+/** The record of a subject's numbers in a period. */
+function measureKey(projectId, range, id, n) {
+    return recordKey('measure', {
+        project: projectId,
+        from: range.dateFrom,
+        to: range.dateTo,
+        id,
+        numbers: encodeNumbers(n)
+    });
+}
+/** "40 of 2000", or "below 10". */
+function encodeNumbers(n) {
+    return 'below' in n ? `below ${n.below}` : `${n.count} of ${n.of}`;
+}
+/** What "40 of 2000" or "below 10" says, or undefined when it is neither. */
+function decodeNumbers(text) {
+    const m = /^(?:(\d{1,15}) of (\d{1,15})|below (\d{1,15}))$/.exec(text);
+    if (!m)
+        return undefined;
+    if (m[3] !== undefined)
+        return { below: Number(m[3]) };
+    const [count, of] = [Number(m[1]), Number(m[2])];
+    return count <= of ? { count, of } : undefined;
+}
+// ---------------------------------------------------------------------------------------------
+// Totals as text: "visitors=10412.2496.12000 views=… searches=8734 thumbsDown=131 …"
+const COUNTS = ['visitors', 'views'];
+function encodeTotals(t) {
+    const parts = [];
+    for (const name of COUNTS) {
+        const c = t[name];
+        if (c)
+            parts.push(`${name}=${c.human}.${c.ai}.${c.total}`);
+    }
+    if (t.searches !== undefined)
+        parts.push(`searches=${t.searches}`);
+    if (t.thumbsDown !== undefined)
+        parts.push(`thumbsDown=${t.thumbsDown}`);
+    if (t.questions !== undefined)
+        parts.push(`questions=${t.questions}`);
+    if (t.answers)
+        parts.push(`answers=${t.answers.unanswered}.${t.answers.read}`);
+    return parts.join(' ');
+}
+/** The counts of "a.b.c": safe whole numbers, as many as asked, or undefined. */
+function report_counts(text, n) {
+    const parts = text.split('.');
+    if (parts.length !== n || !parts.every(p => /^\d{1,15}$/.test(p)))
+        return undefined;
+    const values = parts.map(Number);
+    return values.every(Number.isSafeInteger) ? values : undefined;
+}
+/** What a record says; a field it does not hold, or holds in another form, is left out. */
+function decodeTotals(text) {
+    const t = {};
+    for (const part of text.split(' ')) {
+        const [name = '', value = ''] = part.split('=');
+        if (name === 'visitors' || name === 'views') {
+            const c = report_counts(value, 3);
+            if (c)
+                t[name] = { human: c[0], ai: c[1], total: c[2] };
+        }
+        else if (name === 'searches' || name === 'thumbsDown' || name === 'questions') {
+            const c = report_counts(value, 1);
+            if (c)
+                t[name] = c[0];
+        }
+        else if (name === 'answers') {
+            const c = report_counts(value, 2);
+            if (c && c[0] <= c[1])
+                t.answers = { unanswered: c[0], read: c[1] };
+        }
+    }
+    return t;
+}
+// ---------------------------------------------------------------------------------------------
+// Reading them back
+const rangeKey = (r) => `${r.dateFrom}/${r.dateTo}`;
+/**
+ * Every record of `projectId` in the thread's comments that counts (RecordThread.counted(): signed
+ * for the comment's author, never under a code fence), read newest first by the one rule of
+ * thread.ts, so the first record read of anything is the newest. Reports come newest first by
+ * their range: the one that ends last, then starts last, so re-running last week's report does not
+ * make it "the newest".
+ */
+async function readReportRecords(thread, projectId) {
+    const read = await thread.counted();
+    const fixes = new Map();
+    const totals = new Map();
+    const measures = new Map();
+    for (const { key, at, comment } of read) {
+        const t = parseRecord('totals', key);
+        const m = parseRecord('measure', key);
+        const f = parseRecord('fix', key);
+        if (t?.project === projectId) {
+            const range = `${t.from}/${t.to}`;
+            // Field by field, the newer record's value wins.
+            totals.set(range, { ...decodeTotals(t.fields), ...totals.get(range) });
+        }
+        else if (m?.project === projectId) {
+            const n = decodeNumbers(m.numbers);
+            const where = `${m.from}/${m.to}/${m.id}`;
+            if (n && !measures.has(where))
+                measures.set(where, n);
+        }
+        else if (f?.project === projectId && f.id !== '' && !fixes.has(f.id)) {
+            const pr = /^[1-9]\d{0,15}$/.test(f.pr) ? Number(f.pr) : undefined;
+            fixes.set(f.id, { id: f.id, at, commentId: comment.id, ...(pr ? { pr } : {}) });
+        }
+    }
+    return {
+        reports: storedReports(read, projectId),
+        fixes,
+        totals: range => totals.get(rangeKey(range)),
+        measured: (range, id) => measures.get(`${rangeKey(range)}/${id}`)
+    };
+}
+/**
+ * The reports of `projectId`, one per comment (its newest `report` line) with the suggestions of
+ * its range there, the range that ends last first, then the one that starts last; reports of one
+ * range stay in the order read (newest first).
+ */
+function storedReports(read, projectId) {
+    const reports = new Map();
+    for (const { key, at, comment } of read) {
+        const r = parseRecord('report', key);
+        if (r?.project !== projectId || reports.has(comment.id))
+            continue;
+        const range = { dateFrom: r.from, dateTo: r.to };
+        reports.set(comment.id, { range, at, commentId: comment.id, suggestions: [] });
+    }
+    for (const { key, comment } of read) {
+        const s = parseRecord('suggestion', key);
+        const report = reports.get(comment.id);
+        if (!report || s?.project !== projectId || `${s.from}/${s.to}` !== rangeKey(report.range))
+            continue;
+        if (!/^[1-9]$/.test(s.n) || s.instruction === '')
+            continue;
+        const { n, id, subject, instruction } = s;
+        report.suggestions.push({ n: Number(n), id, subject, instruction });
+    }
+    const later = (a, b) => (a < b ? 1 : a > b ? -1 : 0);
+    const list = [...reports.values()];
+    for (const r of list)
+        r.suggestions.sort((x, y) => x.n - y.n);
+    return list.sort((x, y) => later(x.range.dateTo, y.range.dateTo) || later(x.range.dateFrom, y.range.dateFrom));
+}
+
+;// CONCATENATED MODULE: ./src/records/job.ts
+
+
+
+/** The record that a trigger comment here with no `job-id` goes to `job`. */
+function routeKey(project, job) {
+    return recordKey('route', { project, job });
+}
+/**
+ * The key of a run's live comment: the answer to its trigger comment (each instruction gets its
+ * own, which a later one never edits; a review is `review-<id>`, as reviews and comments are
+ * numbered apart), or, for a run no trigger asked for (a merge, a dispatch), one comment per job.
+ */
+function liveCommentKey(project, o) {
+    const t = o.trigger;
+    if (!t)
+        return recordKey('job', { project, job: o.job ?? '' });
+    return recordKey('answer', {
+        project,
+        trigger: t.kind === 'review' ? `review-${t.id}` : `${t.id}`
+    });
+}
+/**
+ * What a run's live comment records besides its own key: the route (replies go to this job) and,
+ * once the service has the instruction (`delivered`), this step's delivery, so that its re-run
+ * follows the same job; once the job failed (`retry`), a newer record that drops that delivery (a
+ * re-run is the retry); for `fix N`, the suggestions the job is for and the pull request it
+ * opened, which the next report shows. An edit keeps the deliveries other steps recorded there.
+ */
+function liveCommentRecords(o) {
+    const keys = [];
+    const { job, delivered } = o;
+    if (job !== undefined) {
+        if (o.routeHere)
+            keys.push(routeKey(o.project, job));
+        if (delivered)
+            keys.push(...deliveredKeys(delivered, job));
+        for (const fix of o.fixes ?? [])
+            keys.push(fixKey(o.project, fix.id, o.prNumber));
+    }
+    return { routeKeys: keys, carry: otherStepsRecords(keys, o.project) };
+}
+/** The key of the one comment on a code pull request about the docs job of `repository`. */
+function notifyKey(project, repository) {
+    return recordKey('notify', { project, repository });
+}
+/** Which job this thread routes replies to: the newest `route` record (one naming no job: none). */
+async function routedJob(thread, project) {
+    return nonEmpty((await thread.newest('route', { project }))?.job);
+}
+/**
+ * Which job a run no trigger asked for (a merge, a dispatch) reported in this thread: the newest
+ * `job` record (one naming no job: none).
+ */
+async function jobStartedHere(thread, project) {
+    return nonEmpty((await thread.newest('job', { project }))?.job);
+}
+/**
+ * Whether a job of this project opened this pull request, and which: the newest signed `opened`
+ * record. The one rule for every reader, read the fail-closed way: any such record makes the pull
+ * request the agent's own (its merge starts no job), also one that names no job (`job` is then
+ * '': the pull request cannot be grown, nor its instructions listed).
+ */
+async function openedBy(thread, project) {
+    const found = await thread.newest('opened', { project });
+    return found && { job: found.job };
+}
+/**
+ * The instructions this pull request grew from, oldest first: the `instruction` records of `job`
+ * beside the `opened` record that openedBy finds, when that names `job`.
+ */
+async function grewFrom(thread, project, job) {
+    const found = await thread.newestWith('opened', { project });
+    if (!found || found.fields.job !== job)
+        return [];
+    const inComment = (await thread.counted()).filter(r => r.comment.id === found.comment.id);
+    const listed = inComment.flatMap(({ key }) => {
+        const r = instructionOf(key, project, job);
+        return r && /^[1-9]\d{0,5}$/.test(r.n) ? [{ n: Number(r.n), text: r.text }] : [];
+    });
+    return listed.sort((a, b) => a.n - b.n);
+}
+/**
+ * Writes the record on the agent's pull request in its one comment there (an edit never drops
+ * that the job opened it, nor the instructions it lists). Returns the comment and the job the
+ * thread routed replies to before (the record then gave the reply hint already).
+ */
+async function writePullRequestRecord(thread, r) {
+    const { project, job } = r;
+    const routedBefore = r.route ? await routedJob(thread, project) : undefined;
+    const opened = recordKey('opened', { project, job });
+    const route = routeKey(project, job);
+    const listed = (r.instructions ?? []).map(({ n, text }) => recordKey('instruction', { project, job, n: String(n), text }));
+    const ref = await thread.upsert({
+        key: r.opened ? opened : route,
+        extraKeys: [...(r.opened && r.route ? [route] : []), ...listed],
+        body: r.body,
+        mode: 'upsert',
+        carry: key => key === opened || (listed.length === 0 && instructionOf(key, project, job) !== undefined)
+    });
+    return { ref, ...(routedBefore !== undefined ? { routedBefore } : {}) };
+}
+function instructionOf(key, project, job) {
+    const r = parseRecord('instruction', key);
+    return r?.project === project && r.job === job ? r : undefined;
+}
+const nonEmpty = (job) => (job === '' ? undefined : job);
+
+;// CONCATENATED MODULE: ./src/report/job-changes.ts
+// What the job's pull request changes, as an answer shows it: the number of files and lines, and
+// the first files with the lines each adds and removes. File names are untrusted (the agent or
+// anyone pushing to the branch chose them): one that held a secret comes withheld, the others are
+// clipped and escaped.
+
+/** Files listed by name; the rest are counted. */
+const FILES_SHOWN = 10;
+const job_changes_PATH_MAX_CHARS = 120;
+/** "+42 −7": lines added and removed, as GitHub's diff counts them ("+14" when none removed). */
+function lines(c) {
+    const parts = [
+        c.additions > 0 ? `+${formatNumber(c.additions)}` : '',
+        c.deletions > 0 ? `−${formatNumber(c.deletions)}` : ''
+    ];
+    return parts.filter(Boolean).join(' ');
+}
+/**
+ * A path as code when it is plain (ASCII letters, digits and `._-/ `), so it reads like a path;
+ * anything else as escaped text, and a name that holds a secret not at all.
+ */
+function pathLabel(f) {
+    if (f.withheld)
+        return '_a file whose name holds a secret_';
+    const shown = clipMiddle(f.path, job_changes_PATH_MAX_CHARS);
+    return /^[\w./-](?:[\w. /-]*[\w./-])?$/.test(shown) ? `\`${shown}\`` : escapeText(shown);
+}
+/** A file with no line changed (renamed, binary) shows its name alone. */
+function fileLine(f) {
+    return `- ${pathLabel(f)} ${lines(f)}`.trimEnd();
+}
+/**
+ * The files block: "**3 files changed** (+42 −7)" and the list, or "No files changed"; the count
+ * links the pull request's files view. Where the pull request was there before the job (a
+ * person's), the count says it is the pull request's, their commits included.
+ */
+function changesBlock(c) {
+    const whole = c.ofThePullRequest === true;
+    if (c.count === 0)
+        return whole
+            ? `**The ${markdown_link('pull request', c.filesUrl)} changes no files.**`
+            : `**${markdown_link('No files changed', c.filesUrl)}.**`;
+    const total = lines(c);
+    const count = markdown_link(`${plural(c.count, 'file')} changed`, c.filesUrl);
+    const head = whole
+        ? `**${count} in the pull request**${total ? ` (${total})` : ''}, counting all its commits, ` +
+            'not only the job’s:'
+        : `**${count}**${total ? ` (${total})` : ''}`;
+    const shown = c.files.slice(0, FILES_SHOWN);
+    const more = c.count - shown.length;
+    const rest = more > 0 ? [`- and ${formatNumber(more)} more`] : [];
+    return [head, ...shown.map(fileLine), ...rest].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/place.ts
+// What a reader calls the place a comment is on: replies on an issue say "issue".
+function placeNoun(isPullRequest) {
+    return isPullRequest ? 'pull request' : 'issue';
+}
+
+;// CONCATENATED MODULE: ./src/report/job-report.ts
+
+const VALUE_MAX_CHARS = 300;
+/** Whatever the service says, as a string: a status added later is shown as it is. */
+function statusOf(r) {
+    const status = r.job?.status;
+    return typeof status === 'string' && status !== '' ? status : undefined;
+}
+/** Whether the service has the instruction, where the ending says (undefined: it does). */
+function deliveredIn(e) {
+    if (e?.kind === 'cancelled' || e?.kind === 'stopped')
+        return e.delivered;
+    return e?.kind === 'no-job' ? 'no' : undefined;
+}
+/** A value from the service, escaped and clipped; a dash when there is none. */
+function value(text) {
+    return text ? escapeText(clip(text, VALUE_MAX_CHARS)) : '–';
+}
+function isText(s) {
+    return s !== undefined && s !== '';
+}
+
+;// CONCATENATED MODULE: ./src/report/job-ending.ts
+// How a job run ended, in words for the reader, and what to do next: said once (the headline
+// says what happened, these paragraphs what it means and the next step), in the action's own
+// Markdown, with one link to where the reader goes next (the workflow run, to re-run it or read
+// its log; the pull request that takes replies). The comment and the job summary give the same
+// next step; the summary, read on the run's page, does not link to that page.
+
+
+
+const ERROR_MAX_CHARS = 2000;
+/** `/docs-agent <instruction>` in a code span when the trigger can be one; escaped text otherwise. */
+function triggerExample(trigger) {
+    return /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)
+        ? `\`${trigger} <instruction>\``
+        : `**${escapeText(trigger)} &lt;instruction&gt;**`;
+}
+/** What the next step may link to: the run (a comment only) and the place the job was asked. */
+class Steps {
+    r;
+    place;
+    linksRun = false;
+    constructor(r, place) {
+        this.r = r;
+        this.place = place;
+    }
+    /** "re-run the workflow" (or another label), linked to the run from a comment. */
+    rerun(label = 're-run the workflow') {
+        if (this.place !== 'comment' || !this.r.runUrl)
+            return label;
+        this.linksRun = true;
+        return markdown_link(label, this.r.runUrl);
+    }
+    /** A new trigger comment (where the run answers one), or a re-run of the workflow. */
+    retry() {
+        const { trigger, fromComment, askedOn } = this.r;
+        if (!trigger || !fromComment)
+            return this.rerun();
+        const where = this.place === 'summary' && askedOn ? ` on ${markdown_link(`#${askedOn.number}`, askedOn.url)}` : '';
+        return `write a new ${triggerExample(trigger)} comment${where}, or ${this.rerun()}`;
+    }
+    /** A re-run follows the job (this run recorded the delivery); undefined when it would not. */
+    followAgain(verb) {
+        if (!this.r.rerunFollows)
+            return undefined;
+        return `To ${verb} again, ${this.rerun()}: the re-run follows this job and sends nothing twice.`;
+    }
+    /** Delivery unknown: look before sending again. */
+    checkFirst() {
+        return ('Check the job on the service before sending the instruction again, or the agent may get ' +
+            `it twice: its id is under Details, and ${this.rerun("the workflow run's log")} shows how ` +
+            'far the run got.');
+    }
+}
+function lastStatus(r) {
+    const status = statusOf(r);
+    return status ? ` Last status seen: **${value(status)}**.` : '';
+}
+/** A sentence of ours: capitalised, with its full stop. */
+function sentence(text) {
+    const t = text.trim();
+    return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
+}
+/** The cause in the service's (or GitHub's) words, escaped, then the action's advice as Markdown. */
+function errorLine(cause, label) {
+    const advice = cause?.advice ? sentence(cause.advice) : undefined;
+    if (!cause?.said)
+        return advice;
+    const said = escapeText(clip(cause.said, ERROR_MAX_CHARS));
+    return `**${label}:** ${said}${advice ? `${/[.!?]$/.test(said) ? '' : '.'} ${advice}` : ''}`;
+}
+/** "this issue" in its comment; "issue #3" (a link) on the run's page, which is elsewhere. */
+function whereAsked(r, place) {
+    const on = r.askedOn;
+    if (!on)
+        return 'this pull request';
+    const noun = placeNoun(on.pullRequest);
+    return place === 'comment' ? `this ${noun}` : `${noun} ${markdown_link(`#${on.number}`, on.url)}`;
+}
+function job_ending_noJob(r, elsewhere, place) {
+    const here = whereAsked(r, place);
+    if (elsewhere) {
+        const { repo, number, url } = elsewhere;
+        const there = markdown_link(`${repo ? escapeText(repo) : ''}#${number}`, url);
+        const whose = place === 'comment' ? `${here}'s docs agent job` : `the docs agent job of ${here}`;
+        return (`Nothing was sent: ${whose} takes its instructions on ${there}, the pull request it ` +
+            `opened. Reply there with ${triggerExample(r.trigger ?? '/docs-agent')}.`);
+    }
+    return (`No agent job is recorded on ${here}, so the instruction was not sent. Set the \`job-id\` ` +
+        'input of the workflow, reply on a pull request that the docs agent opened, or set ' +
+        '`when-no-job: create` to start a new job.');
+}
+function finished(e, steps) {
+    switch (e.outcome) {
+        case 'no-pull-request':
+            return [
+                'No pull request was opened: the agent may have changed nothing, or committed directly ' +
+                    'to the branch.' +
+                    (e.failsBy === 'require-pr' ? ' `require-pr` is `true`, so the step failed.' : '')
+            ];
+        // The service gives no reason for a failed job: say what to do next instead.
+        case 'failed':
+            return [`To try again, ${steps.retry()}.`];
+        case 'archived':
+            return [
+                'Nothing more will happen to this job. To go on, start a new one: a run with ' +
+                    '`command: create`, or a trigger comment where `when-no-job: create` is set once this ' +
+                    "job's record is gone (or with `job-id` left empty)."
+            ];
+        default:
+            return [];
+    }
+}
+function cancelled(r, delivered, steps) {
+    if (delivered === 'no')
+        return [`Nothing was sent. To send it, ${steps.retry()}.`];
+    if (delivered === 'maybe')
+        return [steps.checkFirst()];
+    return [
+        `It may still open a pull request.${lastStatus(r)}`,
+        steps.followAgain('follow it')
+    ].filter(isText);
+}
+function stopped(e, steps) {
+    const cause = errorLine(e.cause, 'Error') ?? '**Error:** unknown error';
+    if (e.delivered === 'maybe')
+        return [cause, steps.checkFirst()];
+    // A job the service does not know: a retry would be refused the same way.
+    if (e.delivered === 'no' && /^404\b/.test(e.cause.said ?? ''))
+        return [
+            cause,
+            'The service has no such job: check `job-id` (or the job recorded on the pull request; ' +
+                `${steps.rerun("the workflow run's log")} names the one asked for). Trying again as it ` +
+                'is would be refused the same way.'
+        ];
+    if (e.delivered === 'no')
+        return [cause, `To try again, ${steps.retry()}.`];
+    return [cause, steps.followAgain('follow it') ?? 'The job keeps running on the service.'];
+}
+/** What the ending means and the next step, for the reader of `place`. */
+function endingText(r, place) {
+    const steps = new Steps(r, place);
+    const e = r.ending;
+    const paragraphs = (() => {
+        switch (e?.kind) {
+            case undefined:
+                return [];
+            case 'not-waited':
+                return ['The job keeps running on the service (`wait: false`).'];
+            case 'finished':
+                return finished(e, steps);
+            case 'timed-out':
+                return [
+                    `It can still open a pull request.${lastStatus(r)}`,
+                    errorLine(e.lastPoll, 'Last poll'),
+                    steps.followAgain('wait for it') ??
+                        "Look for its result on the service later (the job's id is under Details): " +
+                            're-running the workflow would send the instruction again.'
+                ];
+            case 'cancelled':
+                return cancelled(r, e.delivered, steps);
+            case 'stopped':
+                return stopped(e, steps);
+            case 'no-job':
+                return [job_ending_noJob(r, e.elsewhere, place)];
+        }
+    })();
+    return { paragraphs: paragraphs.filter(isText), linksRun: steps.linksRun };
+}
+
+;// CONCATENATED MODULE: ./src/report/job-instruction.ts
+// What a job's answer says of the instruction itself, where it matters to see it: which report
+// suggestions `fix N` asked for, the instruction shown in full and wrapped (a code block does not
+// wrap at 760 px: its right edge is cut off), that the run grew the agent's open pull request
+// instead of starting a job, and on that pull request every instruction it grew from.
+
+/** Shown in full up to here; the exact text, whole, is in the answer's Details. */
+const SHOWN_MAX_CHARS = 2000;
+const SUBJECT_MAX_CHARS = 80;
+const KIND_NAMES = {
+    gap: 'search gap',
+    page: 'page',
+    question: 'unanswered question'
+};
+/** "search gap “rotate key”", "page /api/auth": what a suggestion was about, inert. */
+function subjectLine(f) {
+    const kind = f.id.slice(0, Math.max(0, f.id.indexOf(':')));
+    const name = KIND_NAMES[kind] ?? 'suggestion';
+    const subject = escapeText(clip(f.subject.replace(/\s+/g, ' ').trim(), SUBJECT_MAX_CHARS));
+    return kind === 'page' ? `${name} ${subject}` : `${name} “${subject}”`;
+}
+/** "fix suggestion 1: search gap “…”", "fix suggestions 1 and 3: search gap “…” and page /a". */
+function fixWords(fixes) {
+    const and = (items) => items.length === 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+    const numbers = and(fixes.map(f => String(f.n)));
+    return `fix suggestion${fixes.length === 1 ? '' : 's'} ${numbers}: ${and(fixes.map(subjectLine))}`;
+}
+/**
+ * Text shown as it is, wrapped, in a quote: each line made inert (escapeText), leading spaces
+ * kept, line breaks kept. What a reader sees is the text, character for character (the Details
+ * hold the same text in a code block, to copy).
+ */
+function quoted(text) {
+    const shown = cutAt(text, SHOWN_MAX_CHARS);
+    const lines = shown
+        .replace(/\r\n?/g, '\n')
+        .replace(/^\n+|\s+$/g, '')
+        .split('\n');
+    const body = lines
+        .map((line, i) => {
+        if (line.trim() === '')
+            return '>';
+        const lead = /^[ \t]*/.exec(line)?.[0] ?? '';
+        const indent = '&nbsp;'.repeat(lead.replace(/\t/g, '    ').length);
+        const next = lines[i + 1];
+        const br = next !== undefined && next.trim() !== '' ? '<br>' : '';
+        return `> ${indent}${escapeText(line.slice(lead.length))}${br}`;
+    })
+        .join('\n');
+    if (shown.length === text.length)
+        return body;
+    const more = Array.from(text.slice(shown.length)).length;
+    return `${body}\n>\n> _… (${formatNumber(more)} more characters: the whole text is in Details)_`;
+}
+/** The run grew the agent's open pull request: why, and how to opt out. */
+function grewParagraph(r, place) {
+    const g = r.grew;
+    if (!g)
+        return undefined;
+    const optOut = 'To start a new job each time instead, set `when-agent-pr-open: create`.';
+    if (r.onItsPullRequest) {
+        const asked = r.onItsPullRequest.askedIn;
+        const where = asked ? `, asked for in ${markdown_link(`#${asked.number}`, asked.url)},` : '';
+        return (`📎 This pull request grew: an instruction${where} that would have started a new job went ` +
+            `to this pull request's job as a follow-up, because it was still open ` +
+            `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
+    }
+    const pr = place === 'comment' ? markdown_link(`#${g.number}`, g.url) : `#${g.number}`;
+    return (`📎 The docs agent's pull request ${pr} was still open, so this instruction went to its job ` +
+        'as a follow-up and that pull request grew, instead of a new job opening another one ' +
+        `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
+}
+/** The instruction in view: for `fix N` and a run that grew a pull request, where it matters. */
+function visibleInstruction(r, label) {
+    if ((!r.fixes && !r.grew) || !r.prompt?.trim() || r.instructions)
+        return undefined;
+    return `**${label}:**\n\n${quoted(r.prompt)}`;
+}
+/** On the agent's pull request: every instruction it grew from, oldest first. */
+function instructionsList(r) {
+    const all = r.instructions;
+    if (!all || all.length < 2)
+        return undefined;
+    const items = all.map(({ n, text }) => `**${n}.**\n\n${quoted(text)}`);
+    const count = all.at(-1)?.n ?? all.length;
+    const kept = count > all.length ? ` (the first and the newest ${all.length - 1})` : '';
+    const head = `**The ${count} instructions this pull request grew from${kept}:**`;
+    return [head, ...items].join('\n\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/job.ts
+// The report about one agent job: the live comment while the run waits, and the same body as
+// the job summary at the end. It leads with the answer (what happened, how long it took), says
+// who asked and what the pull request changes, then how the run ended and the next step
+// (job-ending.ts), and keeps the reference data (job id, model, ref, the prompt) in a collapsed
+// block.
+
+
+
+
+
+
+
+const PROMPT_MAX_CHARS = 2000;
+const job_VALUE_MAX_CHARS = 300;
+function elapsed(r) {
+    return r.endedAt === undefined ? '' : ` · ${formatElapsed(r.endedAt - r.startedAt)}`;
+}
+/**
+ * "#42" for this repository, "owner/repo#42" for another on this GitHub, the host first
+ * ("git.example.com/owner/repo#42") on any other, or "a pull request" (with its host when that is
+ * not this GitHub's): the link text never hides where the link goes.
+ */
+function pullRequestLabel(r, url) {
+    if (r.prNumber !== undefined)
+        return `#${r.prNumber}`;
+    const here = url.host === (r.githubHost ?? 'github.com');
+    const host = here ? '' : `${escapeText(clip(url.host, job_VALUE_MAX_CHARS))}/`;
+    const m = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname);
+    if (!m)
+        return here ? 'a pull request' : `a pull request on ${host.slice(0, -1)}`;
+    // Owner and repository names are plain ASCII on GitHub: shown as they are in the URL.
+    return `${host}${escapeText(`${m[1]}/${m[2]}`)}#${m[3]}`;
+}
+/** The pull request as a link, or undefined when the job has none that is a safe https URL. */
+function pullRequestLink(r) {
+    const url = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined;
+    return url ? `[${pullRequestLabel(r, url)}](${linkDestination(url.href)})` : undefined;
+}
+function finishedHeadline(r, e) {
+    switch (e.outcome) {
+        case 'pull-request': {
+            // Its checks may say the work is broken: no green mark then.
+            const mark = checksMark(e.checks) ?? '✅';
+            if (r.onItsPullRequest)
+                return `${mark} The docs agent ${r.prUpdated ? 'updated' : 'opened'} this pull request${elapsed(r)}`;
+            return `${mark} ${r.prUpdated ? 'Updated' : 'Opened'} ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`;
+        }
+        case 'no-pull-request':
+            return `${e.failsBy === 'require-pr' ? '❌' : '✅'} Completed without a pull request${elapsed(r)}`;
+        case 'failed':
+            return `❌ The job failed${elapsed(r)}`;
+        case 'archived':
+            return `📦 The job was archived${elapsed(r)}`;
+        case 'other':
+            return `Job status: ${value(e.status)}${elapsed(r)}`;
+    }
+}
+/** While waiting, the headline says what the status says now. */
+function waitingHeadline(status) {
+    if (status === undefined || status === 'active')
+        return '⏳ The docs agent is working';
+    if (['completed', 'failed', 'archived'].includes(status))
+        return `⏳ Waiting for the job to take the instruction (it still shows ${status})`;
+    return `⏳ Job status: ${value(status)}`;
+}
+function stoppedHeadline(r, delivered) {
+    if (delivered === 'maybe')
+        return '⚠️ The instruction may or may not have been delivered';
+    if (delivered === 'no')
+        return r.command === 'create' ? '⚠️ No job was started' : '⚠️ The instruction was not sent';
+    return '⚠️ Sent, but this run lost track of the job';
+}
+function cancelledHeadline(delivered) {
+    if (delivered === 'no')
+        return '🚫 Run cancelled before the instruction was sent';
+    // Cancelled while the POST was in flight: nobody knows whether the service took it.
+    if (delivered === 'maybe')
+        return '🚫 Run cancelled · the instruction may or may not have been delivered';
+    return '🚫 Run cancelled · the job keeps running';
+}
+/** The headline words the ending (or, while the run waits, the status now). */
+function headline(r) {
+    const e = r.ending;
+    if (!e)
+        return waitingHeadline(statusOf(r));
+    switch (e.kind) {
+        case 'not-waited':
+            return r.command === 'create'
+                ? '📨 Job started · not waited for'
+                : '📨 Instruction sent · not waited for';
+        case 'finished':
+            return finishedHeadline(r, e);
+        case 'timed-out':
+            return r.endedAt === undefined
+                ? '⌛ Stopped waiting · the job may still finish'
+                : `⌛ Stopped waiting after ${formatElapsed(r.endedAt - r.startedAt)} · the job may still finish`;
+        case 'cancelled':
+            return cancelledHeadline(e.delivered);
+        case 'stopped':
+            return stoppedHeadline(r, e.delivered);
+        case 'no-job':
+            return '⚠️ No job to follow up';
+    }
+}
+/** "@octocat" as a mention when it is a plain login; escaped text (no mention) otherwise. */
+function mention(login) {
+    return /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(login) ? `@${login}` : escapeText(login);
+}
+/** Who asked, or what kind of run this is. */
+function askedLine(r) {
+    const where = r.onItsPullRequest?.askedIn;
+    const inPlace = where ? ` in ${markdown_link(`#${where.number}`, where.url)}` : '';
+    if (r.fixes && r.fixes.length > 0) {
+        const who = r.askedBy ? `${mention(r.askedBy)} asked` : 'Asked';
+        return `${who} the docs agent to ${fixWords(r.fixes)}${inPlace}`;
+    }
+    if (r.askedBy)
+        return `${mention(r.askedBy)} asked${r.command === 'create' ? ' for a new job' : ''}${inPlace}`;
+    const what = r.command === 'create' ? 'New docs agent job' : 'Docs agent follow-up';
+    return where ? `${what}, asked for${inPlace}` : what;
+}
+/**
+ * One line under the headline: who asked (or what this is), when it started, and the workflow
+ * run when nothing below links it already.
+ */
+function metaLine(r, place, runLinked) {
+    const parts = [askedLine(r), `started ${formatClock(r.startedAt)}`];
+    if (r.runUrl && place === 'comment' && !runLinked)
+        parts.push(markdown_link('workflow run', r.runUrl));
+    return parts.join(' · ');
+}
+/** How to reach the job from here: said once in a thread (where it is routed, or where to go). */
+function replyHint(r, place) {
+    if (!r.trigger || place !== 'comment' || r.hintGiven)
+        return undefined;
+    const hint = (where) => `Reply ${triggerExample(r.trigger ?? '')} on ${where} to send a follow-up to this job.`;
+    // Routed where this body is: the job's pull request (its record), or where the job was asked
+    // for, which may be an issue (`when-no-job: create`) that takes replies too.
+    const onPullRequest = r.onItsPullRequest !== undefined || (r.askedOn?.pullRequest ?? true);
+    if (r.routedHere)
+        return hint(`this ${placeNoun(onPullRequest)}`);
+    if (r.routedTo === undefined)
+        return undefined;
+    // Answered elsewhere (an issue): follow-ups go on the pull request that records the job.
+    const pr = r.job?.prLink ? parseHttpsUrl(r.job.prLink) : undefined;
+    return hint(pr ? markdown_link(`#${r.routedTo}`, pr.href) : `#${r.routedTo}`);
+}
+/** A URL from the service as a link ("github.com/acme/docs"), when it is a safe https URL. */
+function urlOrValue(text) {
+    const url = text ? parseHttpsUrl(text) : undefined;
+    if (!url)
+        return value(text);
+    const label = escapeText(clip(url.host + url.pathname.replace(/\/$/, ''), job_VALUE_MAX_CHARS));
+    return `[${label}](${linkDestination(url.href)})`;
+}
+function pullRequestItem(r) {
+    if (deliveredIn(r.ending) === 'maybe')
+        return undefined; // from the read before the instruction
+    const prLink = r.job?.prLink;
+    return prLink ? `- **Pull request:** ${urlOrValue(prLink)}` : undefined;
+}
+function detailItems(r) {
+    const source = r.job?.source;
+    const items = [
+        `- **Job:** ${value(r.jobId ?? r.job?.id)}`,
+        // With delivery unknown, the last status seen is from before the instruction: stale.
+        deliveredIn(r.ending) === 'maybe'
+            ? '- **Status:** not known (the last read was before the instruction)'
+            : `- **Status:** ${value(statusOf(r))}`,
+        `- **Project:** ${value(r.projectId)}`,
+        source?.repository || source?.ref
+            ? `- **Repository:** ${urlOrValue(source.repository ?? undefined)} · **Ref:** ${value(source.ref ?? undefined)}`
+            : undefined,
+        r.job?.model ? `- **Model:** ${value(r.job.model)}` : undefined,
+        pullRequestItem(r),
+        r.requests !== undefined
+            ? `- **Requests to the service:** ${formatNumber(r.requests)}`
+            : undefined
+    ];
+    return items.filter(isText);
+}
+function instructionLabel(r) {
+    const delivered = deliveredIn(r.ending);
+    if (delivered === 'no')
+        return 'Instruction (not sent)';
+    if (delivered === 'maybe')
+        return 'Instruction';
+    return 'Instruction sent';
+}
+function detailsBlock(r) {
+    const blocks = [detailItems(r).join('\n')];
+    if (r.prompt?.trim()) {
+        // Shown above already (wrapped): here the exact text, to copy.
+        const above = visibleInstruction(r, '') !== undefined ? ' (exact text)' : '';
+        blocks.push(`**${instructionLabel(r)}${above}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS));
+    }
+    return details('Details', blocks.join('\n\n'));
+}
+/** Markdown for the live comment and the job summary about one agent job. */
+function renderJobReport(r, place = 'comment') {
+    const ending = endingText(r, place);
+    const completed = r.ending?.kind === 'finished' && r.ending.outcome === 'pull-request';
+    const blocks = [
+        `### ${headline(r)}`,
+        metaLine(r, place, ending.linksRun),
+        grewParagraph(r, place),
+        visibleInstruction(r, instructionLabel(r)),
+        instructionsList(r),
+        completed && r.changes ? changesBlock(r.changes) : undefined,
+        r.ending?.kind === 'finished' && r.ending.checks
+            ? checksBlock(r.ending.checks, r.trigger, place)
+            : undefined,
+        ...ending.paragraphs,
+        r.rerun
+            ? 'A re-run: an earlier attempt of this workflow run already delivered the instruction, ' +
+                'so it was not sent again; this run followed the same job.'
+            : undefined,
+        replyHint(r, place),
+        detailsBlock(r)
+    ];
+    return blocks.filter(isText).join('\n\n') + '\n';
 }
 
 ;// CONCATENATED MODULE: ./src/github/checks.ts
@@ -43871,6 +43946,8 @@ function openedAfter(pullCreatedAt, jobCreatedAt) {
 
 
 
+
+
 /** The code pull request to tell, from `notify-pr` or (with a token) the dispatch payload. */
 function codePullRequest(n) {
     const fromPayload = n.eventName === 'repository_dispatch' ? readDispatch(n.payload)?.pullRequest?.url : undefined;
@@ -43913,13 +43990,34 @@ class CodePullRequestNotice {
         try {
             const written = await this.records
                 .thread(place)
-                .upsert({ key, body: this.body(state), mode: 'upsert' });
+                .upsert({ key, ...this.causeRecords(state), body: this.body(state), mode: 'upsert' });
             return written.url;
         }
         catch (err) {
             core_warning(`Could not tell the code pull request ${this.where()}: ${messageOf(err)}`);
             return undefined;
         }
+    }
+    /**
+     * The cause record this write makes (the docs side of a dispatch often has no comment of its
+     * own): the job, once the instruction was delivered; dropped once the job failed; otherwise the
+     * one there is kept.
+     */
+    causeRecords(state) {
+        const cause = this.c.cause;
+        const job = this.c.jobId?.();
+        if (!cause || job === undefined || state.kind === 'key-refused')
+            return { extraKeys: [] };
+        if (state.kind === 'failed')
+            return state.dropped
+                ? { extraKeys: [causeKey(cause, undefined)] }
+                : { extraKeys: [], carry: isCauseOf(cause) };
+        return { extraKeys: [causeKey(cause, job)] };
+    }
+    /** Where this cause's instruction went, as the code pull request records it. */
+    sentFor(step) {
+        const place = { owner: this.ref.owner, repo: this.ref.repo, issueNumber: this.ref.number };
+        return sentFor(this.records.thread(place), step);
     }
     where() {
         return `${this.ref.owner}/${this.ref.repo}#${this.ref.number}`;
@@ -43955,8 +44053,16 @@ function pullLink(prLink, serverUrl) {
         : escapeText(url ? url.host + url.pathname : prLink);
     return markdown_link(label, prLink);
 }
+/** Each run's notice, made once (job-cause.ts asks it before the job run does). */
+const notices = new WeakMap();
 /** The notice of a job run, when there is a code pull request to tell, and the summary's note. */
 function noticeFor(ctx) {
+    let made = notices.get(ctx);
+    if (!made)
+        notices.set(ctx, (made = makeNotice(ctx)));
+    return made;
+}
+function makeNotice(ctx) {
     const { settings: s, event } = ctx;
     const code = codePullRequest({
         ...s,
@@ -43975,7 +44081,9 @@ function noticeFor(ctx) {
         docsRepository: `${event.owner}/${event.repo}`,
         runUrl: ctx.runUrl,
         serverUrl: ctx.serverUrl,
-        clock: ctx.deadline
+        clock: ctx.deadline,
+        cause: causeStep(ctx),
+        jobId: () => ctx.result.outputs.get('job-id')
     });
     return { notice, note: `The code pull request ${notice.where()} is told in one comment there.` };
 }
@@ -43996,7 +44104,7 @@ function noticeOf(ending, prLink) {
             : ending.kind === 'cancelled'
                 ? 'the run was cancelled'
                 : 'the run stopped before the job finished';
-    return { kind: 'failed', why };
+    return { kind: 'failed', why, ...(jobFailed(ending) ? { dropped: true } : {}) };
 }
 
 ;// CONCATENATED MODULE: ./src/commands/job.ts
@@ -44265,11 +44373,100 @@ class JobRun {
             project: this.s.projectId,
             job: this.target.jobId,
             routeHere,
-            ...(delivered ? { delivered: { step: deliveryStep(this.s, this.ctx.run), retry } } : {}),
+            ...(delivered ? { delivered: deliveryOf(this.ctx, retry) } : {}),
             ...(delivered ? { fixes: this.ctx.trigger?.fixes ?? [] } : {}),
             ...(prNumber !== undefined ? { prNumber } : {})
         });
     }
+}
+
+;// CONCATENATED MODULE: ./src/commands/job-cause.ts
+// One send per cause (contract: "A pull request people can follow"): before a job run sends
+// anything, the places that record its cause (records/delivery.ts causeStep: a merge commit, a
+// trigger comment) are read: the run's own thread (its live comment) and the code pull request
+// told with `notify-token` (job-notify.ts). When the instruction for that cause went to a job
+// already, from another workflow run (a second dispatch, the same comment delivered again) or from
+// an earlier attempt with no comment of its own, nothing is sent: the run is skipped, saying so,
+// and links the job's pull request and the comment that recorded it. A re-run whose own thread
+// records the delivery is left to the job run, which follows the job (records/delivery.ts).
+
+
+
+
+
+
+
+
+
+
+/** The job run, unless the instruction for its cause was sent already. */
+async function runJobOnce(ctx) {
+    const step = causeStep(ctx);
+    const sent = step && (await sentAlready(ctx, step));
+    if (step && sent)
+        await sayAlreadySent(ctx, step, sent);
+    else
+        await runJob(ctx);
+}
+/** Where the instruction for this cause went already, when another run sent it. */
+async function sentAlready(ctx, step) {
+    const { records, target, run, settings: s } = ctx;
+    const notice = noticeFor(ctx).notice;
+    const places = [
+        ...(records && target
+            ? [{ live: true, read: () => sentFor(records.thread(target), step) }]
+            : []),
+        ...(notice ? [{ live: false, read: () => notice.sentFor(step) }] : [])
+    ];
+    for (const place of places) {
+        const found = await place.read().catch((err) => {
+            core_warning(`Could not tell whether this instruction was sent already: ${messageOf(err)}`);
+            return undefined;
+        });
+        if (!found)
+            continue;
+        // An explicit `job-id` is never replaced: a record of another job is another send.
+        if (s.command === 'message' && s.jobId !== '' && found.job !== s.jobId)
+            continue;
+        // This workflow run's own record: another step of this attempt, or a re-run that its own
+        // thread's delivery record lets follow the job (job-target.ts).
+        if (found.run === run?.id && (run.attempt < 2 || place.live))
+            return undefined;
+        return found;
+    }
+    return undefined;
+}
+/** The skip: outputs of the job as it is now (one GET, no send), a notice and the summary. */
+async function sayAlreadySent(ctx, step, sent) {
+    const { result, settings: s, serverUrl, event } = ctx;
+    result.set('skipped', 'true');
+    result.set('grew', 'false');
+    result.set('job-id', sent.job);
+    let job;
+    try {
+        job = await new AgentApi(ctx.service).getJob(jobUrlPath(s.jobPath, s.projectId, sent.job));
+        setJobOutputs(result, job, serverUrl);
+    }
+    catch (err) {
+        info(`Could not read job ${sent.job}: ${messageOf(err)}`);
+    }
+    const pr = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined;
+    const prText = pr ? `${pr.owner}/${pr.repo}#${pr.number}` : undefined;
+    const runUrl = /^\d{1,20}$/.test(sent.run)
+        ? `${serverUrl}/${event.owner}/${event.repo}/actions/runs/${sent.run}`
+        : undefined;
+    const head = `Not sent again: the instruction for ${delivery_causeWords(step)} was sent already`;
+    notice(`${head}${runUrl ? ` (workflow run ${sent.run})` : ''} to job ${sent.job}` +
+        `${prText && job?.prLink ? `, whose pull request is ${prText}: ${job.prLink}` : ''}. ` +
+        `Recorded in ${sent.url}`);
+    if (!s.summary)
+        return;
+    const where = job?.prLink ? pullLink(job.prLink, serverUrl) : undefined;
+    result.summary =
+        `### ⏭️ Sent already\n\n${head}${runUrl ? ` by ${markdown_link('an earlier workflow run', runUrl)}` : ''} ` +
+            `to job \`${escapeText(sent.job)}\` (${markdown_link('its record', sent.url)}). ` +
+            (where ? `Its pull request: ${where}.` : 'It has no pull request yet.') +
+            '\n\nNothing was sent to the service this time: one send per cause.\n';
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/outcome.ts
@@ -53970,7 +54167,7 @@ function serviceFor(settings, env, deadline) {
 async function runCommand(ctx) {
     const { settings } = ctx;
     if (isJobSettings(settings))
-        await runJob({ ...ctx, settings });
+        await runJobOnce({ ...ctx, settings });
     else if (settings.command === 'check')
         await runCheck({ ...ctx, settings });
     else if (settings.command === 'report')

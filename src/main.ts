@@ -2,7 +2,7 @@
 // reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
 // read by settings.ts; whether the run goes ahead is decided by gate.ts.
 import * as core from '@actions/core'
-import { runJob } from './commands/job.js'
+import { runJobOnce } from './commands/job-cause.js'
 import { runReport } from './commands/report.js'
 import { runVisitors } from './commands/visitors.js'
 import { runRollup } from './commands/rollup.js'
@@ -220,7 +220,7 @@ function serviceFor(
 /** The command the settings name (a roll-up aside: it has no service client). */
 async function runCommand(ctx: CommandContext<Exclude<Settings, RollupSettings>>): Promise<void> {
   const { settings } = ctx
-  if (isJobSettings(settings)) await runJob({ ...ctx, settings })
+  if (isJobSettings(settings)) await runJobOnce({ ...ctx, settings })
   else if (settings.command === 'check') await runCheck({ ...ctx, settings })
   else if (settings.command === 'report') await runReport({ ...ctx, settings })
   else await runVisitors({ ...ctx, settings })

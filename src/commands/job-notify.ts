@@ -8,11 +8,20 @@ import { readDispatch } from '../agent/dispatch.js'
 import { messageOf } from '../errors.js'
 import type { Octokit } from '../github/octokit.js'
 import { pullRequestOfLink, type PullRequestRef } from '../github/pulls.js'
+import {
+  causeKey,
+  causeStep,
+  isCauseOf,
+  sentFor,
+  type CauseStep,
+  type SentFor
+} from '../records/delivery.js'
 import { notifyKey } from '../records/job.js'
 import { Records } from '../records/records.js'
 import { capitalise, escapeText, link, parseHttpsUrl } from '../report/markdown.js'
 import { KEY_REFUSED_HINT } from '../service/hints.js'
 import type { JobEnding } from '../report/job-report.js'
+import { jobFailed } from '../agent/ending.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 import type { JsonObject } from '../json.js'
@@ -76,7 +85,8 @@ export type NoticeState =
   | { kind: 'working' }
   | { kind: 'opened'; prLink: string }
   | { kind: 'no-change' }
-  | { kind: 'failed'; why: string }
+  /** `dropped`: the job failed, a re-run or a new dispatch is the retry (sends again). */
+  | { kind: 'failed'; why: string; dropped?: boolean }
   /** The service refused the docs workflow's key (401) before it took the instruction. */
   | { kind: 'key-refused' }
 
@@ -91,6 +101,10 @@ export interface NoticeContext {
   serverUrl: string
   /** The run's clock (its Deadline): when the record is written. */
   clock: { now(): number }
+  /** The run's cause, recorded here once the service has the instruction (one send per cause). */
+  cause?: CauseStep | undefined
+  /** The job the instruction went to, once the service answered. */
+  jobId?: () => string | undefined
 }
 
 export class CodePullRequestNotice {
@@ -110,12 +124,37 @@ export class CodePullRequestNotice {
     try {
       const written = await this.records
         .thread(place)
-        .upsert({ key, body: this.body(state), mode: 'upsert' })
+        .upsert({ key, ...this.causeRecords(state), body: this.body(state), mode: 'upsert' })
       return written.url
     } catch (err) {
       core.warning(`Could not tell the code pull request ${this.where()}: ${messageOf(err)}`)
       return undefined
     }
+  }
+
+  /**
+   * The cause record this write makes (the docs side of a dispatch often has no comment of its
+   * own): the job, once the instruction was delivered; dropped once the job failed; otherwise the
+   * one there is kept.
+   */
+  private causeRecords(state: NoticeState): {
+    extraKeys: string[]
+    carry?: (key: string) => boolean
+  } {
+    const cause = this.c.cause
+    const job = this.c.jobId?.()
+    if (!cause || job === undefined || state.kind === 'key-refused') return { extraKeys: [] }
+    if (state.kind === 'failed')
+      return state.dropped
+        ? { extraKeys: [causeKey(cause, undefined)] }
+        : { extraKeys: [], carry: isCauseOf(cause) }
+    return { extraKeys: [causeKey(cause, job)] }
+  }
+
+  /** Where this cause's instruction went, as the code pull request records it. */
+  sentFor(step: CauseStep): Promise<SentFor | undefined> {
+    const place = { owner: this.ref.owner, repo: this.ref.repo, issueNumber: this.ref.number }
+    return sentFor(this.records.thread(place), step)
   }
 
   where(): string {
@@ -147,7 +186,7 @@ export class CodePullRequestNotice {
 }
 
 /** `owner/repo#N` linked, for a pull request on this server; else the link's host and path. */
-function pullLink(prLink: string, serverUrl: string): string {
+export function pullLink(prLink: string, serverUrl: string): string {
   const pr = pullRequestOfLink(prLink, serverUrl)
   const url = parseHttpsUrl(prLink)
   // `#` left as it is: GitHub shows `owner/repo#N` as the cross-reference it is.
@@ -157,8 +196,20 @@ function pullLink(prLink: string, serverUrl: string): string {
   return link(label, prLink)
 }
 
+/** Each run's notice, made once (job-cause.ts asks it before the job run does). */
+const notices = new WeakMap<object, { notice?: CodePullRequestNotice; note?: string }>()
+
 /** The notice of a job run, when there is a code pull request to tell, and the summary's note. */
 export function noticeFor(ctx: CommandContext<JobSettings>): {
+  notice?: CodePullRequestNotice
+  note?: string
+} {
+  let made = notices.get(ctx)
+  if (!made) notices.set(ctx, (made = makeNotice(ctx)))
+  return made
+}
+
+function makeNotice(ctx: CommandContext<JobSettings>): {
   notice?: CodePullRequestNotice
   note?: string
 } {
@@ -178,7 +229,9 @@ export function noticeFor(ctx: CommandContext<JobSettings>): {
     docsRepository: `${event.owner}/${event.repo}`,
     runUrl: ctx.runUrl,
     serverUrl: ctx.serverUrl,
-    clock: ctx.deadline
+    clock: ctx.deadline,
+    cause: causeStep(ctx),
+    jobId: () => ctx.result.outputs.get('job-id')
   })
   return { notice, note: `The code pull request ${notice.where()} is told in one comment there.` }
 }
@@ -200,5 +253,5 @@ export function noticeOf(ending: JobEnding, prLink: string | undefined): NoticeS
         : ending.kind === 'cancelled'
           ? 'the run was cancelled'
           : 'the run stopped before the job finished'
-  return { kind: 'failed', why }
+  return { kind: 'failed', why, ...(jobFailed(ending) ? { dropped: true } : {}) }
 }

@@ -21,7 +21,7 @@ import {
 import { sendInstruction, type Sent } from '../agent/send.js'
 import { jobUrlPath, waitForJob, type WaitResult } from '../agent/wait.js'
 import { parsePullRequestLink } from '../github/comments.js'
-import { deliveryStep } from '../records/delivery.js'
+import { deliveryOf } from '../records/delivery.js'
 import { liveCommentRecords, type LiveRecords } from '../records/job.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
 import { AgentApi } from '../service/agent-api.js'
@@ -292,7 +292,7 @@ class JobRun {
       project: this.s.projectId,
       job: this.target.jobId,
       routeHere,
-      ...(delivered ? { delivered: { step: deliveryStep(this.s, this.ctx.run), retry } } : {}),
+      ...(delivered ? { delivered: deliveryOf(this.ctx, retry) } : {}),
       ...(delivered ? { fixes: this.ctx.trigger?.fixes ?? [] } : {}),
       ...(prNumber !== undefined ? { prNumber } : {})
     })

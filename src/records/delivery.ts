@@ -13,8 +13,10 @@
 // empty once that delivery is dropped (the job failed: a re-run is the retry): a newer marker,
 // never a deletion, so the newest statement wins.
 import { createHash } from 'node:crypto'
+import type { TriggerComment } from '../github/event.js'
+import { asObject } from '../json.js'
 import type { JobSettings } from '../settings.js'
-import { parseRecord, recordKey, type RecordFields } from './kinds.js'
+import { matches, parseRecord, recordKey, type RecordFields } from './kinds.js'
 import type { RecordThread } from './thread.js'
 
 /** The step a delivery record names: every part of a `run` record but the job it went to. */
@@ -92,4 +94,109 @@ function legOf(s: JobSettings): string {
 
 function digest(text: string, chars: number): string {
   return createHash('sha256').update(text).digest('hex').slice(0, chars)
+}
+
+// One send per cause (contract: "A pull request people can follow"): the `cause` record says that
+// the instruction for a merged pull request (its merge commit) or a trigger comment (its id) went
+// to a job, from which workflow run. A second run for the same cause (a dispatch sent twice, the
+// same comment delivered again) finds it and sends nothing (commands/job-cause.ts).
+
+/** What a cause record names besides the job: every part but `job`. */
+export type CauseStep = Omit<RecordFields<'cause'>, 'job'>
+
+/** What the cause of a job run is read from (the command's context). */
+export interface CauseSource {
+  settings: JobSettings
+  event: { eventName: string }
+  payload: Record<string, unknown>
+  trigger?: { comment: TriggerComment } | undefined
+  run?: { id: string } | undefined
+}
+
+/** The cause this run sends for, or undefined (a run by hand, a schedule, a label: no cause). */
+export function causeStep(c: CauseSource): CauseStep | undefined {
+  const cause = causeOf(c)
+  if (cause === undefined) return undefined
+  const s = c.settings
+  const given = s.command === 'message' ? s.jobId : ''
+  return {
+    project: s.projectId,
+    cause,
+    instruction: digest(`${given}\n${s.prompt}`, 16),
+    run: c.run?.id ?? ''
+  }
+}
+
+function causeOf(c: CauseSource): string | undefined {
+  const t = c.trigger?.comment
+  if (t) return `${t.kind === 'review' ? 'review' : 'comment'}-${t.id}`
+  const { eventName } = c.event
+  const pr =
+    eventName === 'repository_dispatch'
+      ? asObject(asObject(c.payload.client_payload)?.pull_request)
+      : c.payload.action === 'closed' && eventName.startsWith('pull_request')
+        ? asObject(c.payload.pull_request)
+        : undefined
+  if (!pr || (eventName !== 'repository_dispatch' && pr.merged !== true)) return undefined
+  const sha = pr.merge_commit_sha
+  return typeof sha === 'string' && /^[0-9a-f]{7,64}$/i.test(sha)
+    ? `merge-${sha.toLowerCase()}`
+    : undefined
+}
+
+/** What a delivery records: this step, the run's cause, and whether the job failed (dropped). */
+export interface Delivered {
+  step: DeliveryStep | undefined
+  cause?: CauseStep | undefined
+  retry: boolean
+}
+
+/** What a run's live comment records once the service has its instruction (records/job.ts). */
+export function deliveryOf(
+  c: CauseSource & { run?: RunId | undefined },
+  retry: boolean
+): Delivered {
+  return { step: deliveryStep(c.settings, c.run), cause: causeStep(c), retry }
+}
+
+/** The records of a delivery to `job`: the step's and the cause's (both dropped on a retry). */
+export function deliveredKeys(d: Delivered, job: string): string[] {
+  const to = d.retry ? undefined : job
+  return [...(d.step ? [deliveryKey(d.step, to)] : []), ...(d.cause ? [causeKey(d.cause, to)] : [])]
+}
+
+/** The record that a cause's instruction went to `jobId`, or (undefined) was dropped. */
+export function causeKey(step: CauseStep, jobId: string | undefined): string {
+  return recordKey('cause', { ...step, job: jobId ?? '' })
+}
+
+/** Whether `key` is a cause record of this step (whichever run and job it names). */
+export function isCauseOf(step: CauseStep): (key: string) => boolean {
+  const { project, cause, instruction } = step
+  return key => {
+    const r = parseRecord('cause', key)
+    return r !== undefined && matches(r, { project, cause, instruction })
+  }
+}
+
+/** The cause in words: "the merge commit abc1234", "trigger comment 123". */
+export function causeWords(step: CauseStep): string {
+  const [what = '', id = ''] = step.cause.split(/-(.*)/)
+  if (what === 'merge') return `the merge commit ${id.slice(0, 12)}`
+  return `${what === 'review' ? 'review' : 'trigger comment'} ${id}`
+}
+
+/** Where the instruction for a cause went: the job, the workflow run, the comment recording it. */
+export interface SentFor {
+  job: string
+  run: string
+  url: string
+}
+
+/** The newest record of this cause's instruction in the thread, unless it was dropped. */
+export async function sentFor(thread: RecordThread, step: CauseStep): Promise<SentFor | undefined> {
+  const { project, cause, instruction } = step
+  const found = await thread.newestWith('cause', { project, cause, instruction })
+  if (!found || found.fields.job === '') return undefined
+  return { job: found.fields.job, run: found.fields.run, url: found.comment.html_url }
 }

@@ -5,7 +5,7 @@
 // these; none of them reads a record by its kind.
 import type { CommentRef } from '../github/comments.js'
 import type { TriggerComment } from '../github/event.js'
-import { deliveryKey, otherStepsRecords, type DeliveryStep } from './delivery.js'
+import { deliveredKeys, otherStepsRecords, type Delivered } from './delivery.js'
 import type { FixRequest } from './fix.js'
 import { parseRecord, recordKey } from './kinds.js'
 import { fixKey } from './report.js'
@@ -57,7 +57,7 @@ export function liveCommentRecords(o: {
   project: string
   job: string | undefined
   routeHere: boolean
-  delivered?: { step: DeliveryStep | undefined; retry: boolean }
+  delivered?: Delivered
   fixes?: readonly FixRequest[]
   prNumber?: number
 }): LiveRecords {
@@ -65,7 +65,7 @@ export function liveCommentRecords(o: {
   const { job, delivered } = o
   if (job !== undefined) {
     if (o.routeHere) keys.push(routeKey(o.project, job))
-    if (delivered?.step) keys.push(deliveryKey(delivered.step, delivered.retry ? undefined : job))
+    if (delivered) keys.push(...deliveredKeys(delivered, job))
     for (const fix of o.fixes ?? []) keys.push(fixKey(o.project, fix.id, o.prNumber))
   }
   return { routeKeys: keys, carry: otherStepsRecords(keys, o.project) }

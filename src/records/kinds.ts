@@ -55,6 +55,16 @@ export const RECORD_KINDS = {
     writer: 'A job run once the service has the instruction (records/job.ts liveCommentRecords).',
     readers: 'records/delivery.ts deliveredTo: a re-run (GITHUB_RUN_ATTEMPT > 1) follows that job.'
   },
+  cause: {
+    parts: ['project', 'cause', 'instruction', 'run', 'job'],
+    says: 'The instruction (its hash) for this cause (`merge-<sha>`, `comment-<id>`, `review-<id>`) was sent to `job` by workflow run `run` (empty job: dropped, the job failed).',
+    lives:
+      "The run's live comment (the trigger's thread, the merged pull request) and the code pull request's `notify` comment.",
+    writer:
+      'A job run once the service has the instruction (records/job.ts liveCommentRecords, commands/job-notify.ts).',
+    readers:
+      'records/delivery.ts sentFor: commands/job-cause.ts, a second run for the same cause sends nothing.'
+  },
   report: {
     parts: ['project', 'from', 'to'],
     says: 'This comment is the report of that range.',
