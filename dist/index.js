@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7153);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8204);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7153:
+/***/ 8204:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -51719,7 +51719,8 @@ function checkLines(apiKey, projectId, probes, unreached) {
     return [
         key,
         notReached('API key accepted'),
-        { check: 'Project found', verdict: 'skip', seen: `not known: see “${unreached}”` },
+        // Not a failure of its own (one cause, one fix), but not reached all the same.
+        { ...notReached('Project found'), verdict: 'skip' },
         ...[...lines_ANALYTICS, 'agent'].map(operation => notReached(TITLES[operation]))
     ];
 }
@@ -52781,6 +52782,67 @@ function readTrendRanges(asked, trend) {
     return ranges;
 }
 
+;// CONCATENATED MODULE: ./src/prompt-input.ts
+// The instruction's own inputs: `prompt-file` read (inside the workspace, bounded, UTF-8) and the
+// rule every instruction meets, checked in settings.ts before any request.
+
+
+
+
+const PROMPT_FILE_MAX_BYTES = 256 * 1024;
+/** The prompt rule, also applied to a prompt that comes from a trigger comment. */
+function checkPrompt(prompt, from = 'prompt') {
+    if (prompt.trim() === '')
+        throw new InputError('prompt', 'is required: the instruction for the agent, at least 1 character (or set `prompt-file`)');
+    // The instruction is sent to the agent and shown in comments: never with a secret in it.
+    if (redact(prompt) !== prompt)
+        throw new InputError(from, 'holds the `api-key` or the `github-token` (in some form): nothing was sent. Remove the ' +
+            'secret from the instruction (and rotate it if it was committed)');
+}
+/**
+ * `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any
+ * request. Undefined when it is not set.
+ */
+function readPromptFile(get, prompt, workspace) {
+    const file = get('prompt-file');
+    if (file === '')
+        return undefined;
+    if (prompt !== '')
+        throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other');
+    const absolute = insideWorkspace('prompt-file', file, workspace);
+    let bytes;
+    let size;
+    try {
+        const stat = (0,external_node_fs_namespaceObject.lstatSync)(absolute);
+        if (!stat.isFile())
+            throw new Error('not a file');
+        size = stat.size;
+    }
+    catch {
+        throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
+    }
+    // Checked before it is read: a huge file is refused without being loaded.
+    if (size > PROMPT_FILE_MAX_BYTES)
+        throw new InputError('prompt-file', `${quote(file)} has ${size} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`);
+    try {
+        bytes = (0,external_node_fs_namespaceObject.readFileSync)(absolute);
+    }
+    catch {
+        throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
+    }
+    let text;
+    try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    }
+    catch {
+        throw new InputError('prompt-file', `${quote(file)} is not UTF-8 text`);
+    }
+    const fromFile = text.replace(/^\uFEFF/, '').trim();
+    if (fromFile === '')
+        throw new InputError('prompt-file', `${quote(file)} is empty`);
+    return { path: file, prompt: fromFile };
+}
+
 ;// CONCATENATED MODULE: ./src/analytics/section-names.ts
 // The report's sections, by the names the `sections` input takes.
 const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
@@ -53126,13 +53188,11 @@ class UnknownInputError extends InputError {
 
 
 
-
 const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
 const CHECKS_MODES = ['off', 'show', 'wait', 'require'];
 function isJobSettings(s) {
     return s.command === 'message' || s.command === 'create';
 }
-const PROMPT_FILE_MAX_BYTES = 256 * 1024;
 /**
  * Empty text means the default, for every input but `fail-on-status`, where the contract makes
  * `''` mean "no status fails the step" (a runner passes the default itself when it is not set).
@@ -53283,58 +53343,6 @@ function readInstruction(get, s, ctx, command) {
     // As given too: a secret spelled in what the cleaning removes (tag characters) was pasted in.
     checkPrompt(redact(raw) === raw ? prompt : raw, file ? 'prompt-file' : 'prompt');
     return file ? { prompt, promptFile: file.path } : { prompt };
-}
-/** The prompt rule, also applied to a prompt that comes from a trigger comment. */
-function checkPrompt(prompt, from = 'prompt') {
-    if (prompt.trim() === '')
-        throw new InputError('prompt', 'is required: the instruction for the agent, at least 1 character (or set `prompt-file`)');
-    // The instruction is sent to the agent and shown in comments: never with a secret in it.
-    if (redact(prompt) !== prompt)
-        throw new InputError(from, 'holds the `api-key` or the `github-token` (in some form): nothing was sent. Remove the ' +
-            'secret from the instruction (and rotate it if it was committed)');
-}
-/**
- * `prompt-file` replaces `prompt`: read here, so a missing or unreadable file fails before any
- * request. Undefined when it is not set.
- */
-function readPromptFile(get, prompt, workspace) {
-    const file = get('prompt-file');
-    if (file === '')
-        return undefined;
-    if (prompt !== '')
-        throw new InputError('prompt-file', 'cannot be combined with `prompt`: use one or the other');
-    const absolute = insideWorkspace('prompt-file', file, workspace);
-    let bytes;
-    let size;
-    try {
-        const stat = (0,external_node_fs_namespaceObject.lstatSync)(absolute);
-        if (!stat.isFile())
-            throw new Error('not a file');
-        size = stat.size;
-    }
-    catch {
-        throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
-    }
-    // Checked before it is read: a huge file is refused without being loaded.
-    if (size > PROMPT_FILE_MAX_BYTES)
-        throw new InputError('prompt-file', `${quote(file)} has ${size} bytes; at most ${PROMPT_FILE_MAX_BYTES} are accepted`);
-    try {
-        bytes = (0,external_node_fs_namespaceObject.readFileSync)(absolute);
-    }
-    catch {
-        throw new InputError('prompt-file', `${quote(file)} is not a readable file in the workspace`);
-    }
-    let text;
-    try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    }
-    catch {
-        throw new InputError('prompt-file', `${quote(file)} is not UTF-8 text`);
-    }
-    const fromFile = text.replace(/^\uFEFF/, '').trim();
-    if (fromFile === '')
-        throw new InputError('prompt-file', `${quote(file)} is empty`);
-    return { path: file, prompt: fromFile };
 }
 /** Inputs given a value (other than the default) that the command does not read. */
 function inputsForOtherCommands(raw, command) {
