@@ -41247,7 +41247,8 @@ async function listComments(octokit, place) {
                     body: c.body ?? '',
                     html_url: c.html_url,
                     author: loginOf(c.user),
-                    ...(typeof authorType === 'string' ? { authorType } : {})
+                    ...(typeof authorType === 'string' ? { authorType } : {}),
+                    ...(typeof c.node_id === 'string' ? { nodeId: c.node_id } : {})
                 });
             }
             if (++pages >= MAX_LISTING_PAGES) {
@@ -41301,6 +41302,13 @@ function parsePullRequestLink(link, serverUrl, owner, repo) {
         return undefined;
     return pr.number;
 }
+/**
+ * Hides a comment as outdated (GraphQL `minimizeComment`, classifier `OUTDATED`): folded on the
+ * page, still readable and still listed. One request; GraphQL's errors come back as a GitHubError.
+ */
+async function hideAsOutdated(octokit, nodeId) {
+    await call('hiding the previous comment as outdated', () => octokit.graphql('mutation($id: ID!, $classifier: ReportedContentClassifiers!) { minimizeComment(input: {subjectId: $id, classifier: $classifier}) { minimizedComment { isMinimized } } }', { id: nodeId, classifier: 'OUTDATED' }));
+}
 
 ;// CONCATENATED MODULE: ./src/records/report.ts
 
@@ -41310,6 +41318,10 @@ function reportKey(projectId, range) {
         from: range.dateFrom ?? '',
         to: range.dateTo ?? ''
     });
+}
+/** Whether `key` is a report of this project, of any range: the series `minimize` hides. */
+function reportSeries(projectId) {
+    return key => parseRecord('report', key)?.project === projectId;
 }
 /** The key of the note that a range's report was refused for its key (report-refused.ts). */
 function keyRefusedKey(projectId, range) {
@@ -43688,6 +43700,8 @@ function fenceLeftOpen(lines) {
 
 
 
+
+
 /**
  * The one rule of "newest", for every record the action reads: the later signed time; on a tie,
  * the older comment (the original of any copy); within one comment, the later line (its newest
@@ -43775,6 +43789,8 @@ class RecordThread {
      * markers signed, in the one request that creates it.
      */
     async upsert(o) {
+        if (o.mode === 'minimize')
+            return this.replace(o);
         if (o.mode !== 'create') {
             const found = await this.newestKey(o.key);
             if (found !== undefined && o.mode === 'if-absent')
@@ -43793,6 +43809,26 @@ class RecordThread {
             }
         }
         return this.create(o);
+    }
+    /**
+     * A new comment, then the previous one of its series hidden as outdated: only one the own login
+     * wrote whose records count. A failure to hide is a warning; the new comment stands.
+     */
+    async replace(o) {
+        const inSeries = o.series ?? ((key) => key === o.key);
+        const earlier = (await this.counted()).filter(r => inSeries(r.key));
+        const ref = await this.create(o);
+        // Asked after the write: its answer is what names the own login for certain.
+        const own = await this.login.own();
+        const previous = earlier.find(r => own !== undefined && r.comment.author === own)?.comment;
+        if (previous?.nodeId !== undefined && previous.id !== ref.id)
+            try {
+                await hideAsOutdated(this.octokit, previous.nodeId);
+            }
+            catch (error) {
+                core_warning(`The previous comment (${previous.html_url}) could not be hidden as outdated, so both show: ${messageOf(error)}`);
+            }
+        return ref;
     }
     /** The comment holding the newest counted marker with exactly `key`. */
     async newestKey(key) {
@@ -49455,8 +49491,10 @@ function setComment(ctx, thread, report, records) {
             extraKeys: records,
             body: room => renderHealthReport({ ...report, trigger: s.trigger }, chars(room)),
             // A run stopped part way still posts, but only where no report of this range is yet: a
-            // complete one is never replaced by a partial one.
-            mode: report.incomplete && mode === 'upsert' ? 'if-absent' : mode
+            // complete one is never replaced (nor hidden) by a partial one.
+            mode: report.incomplete && mode !== 'create' ? 'if-absent' : mode,
+            // `minimize`: the project's previous report on this issue, whatever its range.
+            series: reportSeries(s.projectId)
         });
         if (ref.kept)
             notice(`This report is incomplete, so it was not posted: the report of this range already on the issue (${ref.url}) stays as it is.`);
@@ -53266,7 +53304,7 @@ function readEveryInput(raw, get, ctx, command) {
         ...readJobInputs(get),
         ...readAnalyticsInputs(get),
         summary: bool(get, 'summary'),
-        commentMode: oneOf(get, 'comment-mode', ['upsert', 'create']),
+        commentMode: oneOf(get, 'comment-mode', ['upsert', 'create', 'minimize']),
         maxRequests: integer(get, 'max-requests', 0, 100_000),
         notifyPr: readNotifyPr(get('notify-pr')),
         notifyToken: readToken(get('notify-token'), 'notify-token'),

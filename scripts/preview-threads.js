@@ -44,7 +44,9 @@ const thread = (gh, n) =>
       author: c.user.login,
       bot: c.user.type === 'Bot',
       body: c.body,
-      ...(c.verb ? { verb: c.verb } : {})
+      ...(c.verb ? { verb: c.verb } : {}),
+      // Hidden through GraphQL (`comment-mode: minimize`): GitHub folds it away.
+      ...(gh.minimized?.some(m => m.id === c.id) ? { hidden: true } : {})
     }))
 
 /** What the agent's pull requests change, as GitHub lists their files (read at each request). */
@@ -263,7 +265,9 @@ async function weeklyIssue() {
             'date-to': to,
             compare: 'true',
             trend: '8',
-            'site-url': 'https://docs.acme.dev'
+            'site-url': 'https://docs.acme.dev',
+            // The recipe's: each week a new comment, last week's folded away as outdated.
+            'comment-mode': 'minimize'
           },
           env
         })

@@ -81,8 +81,13 @@ function section(scenario, body) {
 function threadSection(group, t) {
   const id = slug(`thread-${group.name}-${t.title}`)
   const boxes = t.comments
-    .map(
-      c => `<div class="comment ${c.bot ? 'bot' : 'user'}">
+    .map(c =>
+      c.hidden
+        ? // GitHub shows a comment hidden as outdated folded, one line, opened on request.
+          `<details class="comment hidden-comment"><summary class="author"><b>${escapeHtml(c.bot ? 'github-actions' : c.author)}</b>${c.bot ? ' <span class="badge">bot</span>' : ''} · This comment was marked as outdated.</summary>
+    <div class="frame markdown-body">${markdown.parse(c.body)}</div>
+  </details>`
+        : `<div class="comment ${c.bot ? 'bot' : 'user'}">
     <div class="author"><b>${escapeHtml(c.bot ? 'github-actions' : c.author)}</b>${c.bot ? ' <span class="badge">bot</span>' : ''} ${escapeHtml(c.verb ?? 'commented')}</div>
     <div class="frame markdown-body">${markdown.parse(c.body)}</div>
   </div>`
@@ -138,6 +143,7 @@ function page(scenarios, threads = []) {
   .source pre { white-space: pre-wrap; word-break: break-all; font-size: 11px; background: #fff; padding: 8px; max-height: 300px; overflow: auto; }
   pre.mermaid { background: #fff; }
   .comment { margin: 0 0 16px; }
+  .hidden-comment > summary.author { border-bottom: 1px solid #d0d7de; border-radius: 6px; cursor: pointer; font-style: italic; }
   .comment .author { font-size: 13px; color: #57606a; background: #f6f8fa; border: 1px solid #d0d7de; border-bottom: 0; border-radius: 6px 6px 0 0; padding: 6px 12px; }
   .comment .frame { border-radius: 0 0 6px 6px; }
   .comment.user .author { background: #ddf4ff; }

@@ -44,6 +44,8 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  *   a personal token's is a user's login, an app's `<slug>[bot]`)
  * @property {boolean} [viewerFails] GraphQL's `viewer` answers with an error (a token that may
  *   not ask)
+ * @property {boolean} [minimizeFails] GraphQL's `minimizeComment` answers with an error (a token
+ *   that may not hide comments)
  * @property {string} [viewerLogin] the login GraphQL's `viewer` names, when it is not the one the
  *   token's writes show (a GitHub whose GraphQL and REST disagree; default `actorLogin`)
  * @property {GitHubFailure[]} [failures]
@@ -129,6 +131,9 @@ export async function startGitHub(options = {}) {
   /** The labels on each issue or pull request (set through the API, or by a test). */
   /** @type {Map<number, Set<string>>} */
   const labels = new Map()
+  /** The comments hidden through GraphQL, in order: `{ id, classifier }`. */
+  /** @type {{ id: number, classifier: string }[]} */
+  const minimized = []
   const sockets = new Set()
   let nextId = 1000
   let nextReaction = 1
@@ -198,11 +203,50 @@ export async function startGitHub(options = {}) {
     rights.issues === 'write' ||
     (pulls.has(issue) && rights['pull-requests'] === 'write')
 
+  /**
+   * GraphQL `minimizeComment(input: {subjectId, classifier})`: hides a comment, as GitHub does, for
+   * its author or a writer of the repository; the comment stays listed by REST, as on GitHub.
+   * @param {{ id?: unknown, classifier?: unknown }} input
+   */
+  const minimize = input => {
+    const comment = [...comments.values()].flat().find(c => c.node_id === input.id)
+    if (options.minimizeFails || !comment)
+      return {
+        status: 200,
+        body: {
+          data: null,
+          errors: [
+            {
+              message: comment
+                ? 'Resource not accessible by integration'
+                : `Could not resolve to a node with the global id of '${input.id}'`
+            }
+          ]
+        }
+      }
+    minimized.push({ id: comment.id, classifier: String(input.classifier) })
+    return {
+      status: 200,
+      body: {
+        data: {
+          minimizeComment: {
+            minimizedComment: {
+              isMinimized: true,
+              minimizedReason: String(input.classifier).toLowerCase()
+            }
+          }
+        }
+      }
+    }
+  }
+
   /** @returns {{ status: number, body: unknown, headers?: Record<string, string> }} */
   const route = (/** @type {GitHubRequest} */ entry) => {
     const { method, path, query, body } = entry
     if (method === 'GET' && path === '/user') return forbidden
     if (method === 'POST' && (path === '/graphql' || path === '/api/graphql')) {
+      if (typeof body?.query === 'string' && /\bminimizeComment\s*\(/.test(body.query))
+        return minimize(body.variables?.input ?? body.variables ?? {})
       if (typeof body?.query !== 'string' || !/\bviewer\s*\{\s*login\s*\}/.test(body.query))
         return { status: 200, body: { errors: [{ message: 'Unsupported query (simulator)' }] } }
       if (options.viewerFails)
@@ -541,6 +585,7 @@ export async function startGitHub(options = {}) {
     pulls,
     labels,
     checkReads,
+    minimized,
     /**
      * Sets the check runs of commit `sha` (as the `checkRuns` option does); their reads start over.
      * @param {string} sha

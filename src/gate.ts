@@ -81,8 +81,11 @@ export type Admission = { skip: Skip; octokit?: Octokit } | ({ skip?: undefined 
 export interface CommentPolicy {
   /** `comment` is not `false`: the run writes its answer, the records beside it, its reactions. */
   writes: boolean
-  /** `comment-mode`: a re-run edits the comment for its key (`upsert`), or adds one (`create`). */
-  mode: 'upsert' | 'create'
+  /**
+   * `comment-mode`: a re-run edits the comment for its key (`upsert`), adds one (`create`), or adds
+   * one and hides the previous one of its series as outdated (`minimize`).
+   */
+  mode: 'upsert' | 'create' | 'minimize'
 }
 
 /** The gate's answer for a run that goes ahead: what every command takes, as it is. */

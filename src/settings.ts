@@ -69,7 +69,7 @@ interface CommonSettings extends TriggerSettings {
   siteUrl?: string
   summary: boolean
   issueNumber?: number
-  commentMode: 'upsert' | 'create'
+  commentMode: 'upsert' | 'create' | 'minimize'
   /** The most requests this run may send to the service; 0 for no cap. */
   maxRequests: number
   /** `notify-pr`: the code pull request to tell of the docs one (checked form), or ''. */
@@ -275,7 +275,7 @@ function readEveryInput(
     ...readJobInputs(get),
     ...readAnalyticsInputs(get),
     summary: bool(get, 'summary'),
-    commentMode: oneOf(get, 'comment-mode', ['upsert', 'create'] as const),
+    commentMode: oneOf(get, 'comment-mode', ['upsert', 'create', 'minimize'] as const),
     maxRequests: integer(get, 'max-requests', 0, 100_000),
     notifyPr: readNotifyPr(get('notify-pr')),
     notifyToken: readToken(get('notify-token'), 'notify-token'),

@@ -24,7 +24,7 @@ export interface JobCommentsOptions {
   /** Where the live comment goes, if anywhere. */
   target?: Place | undefined
   projectId: string
-  commentMode: 'upsert' | 'create'
+  commentMode: 'upsert' | 'create' | 'minimize'
   /**
    * The trigger comment (or review) this run answers: each instruction gets its own answer below
    * it, which a later instruction never edits. Without one (a merge, a dispatch), one comment per

@@ -9,7 +9,7 @@ import type { SectionFailure } from '../analytics/sections/section.js'
 import { suggest, type Suggestion } from '../analytics/suggestions.js'
 import { effectJson, subjectsToRecord } from '../analytics/fix-effect.js'
 import { readTrend, type Trend, type TrendSeries } from '../analytics/trend.js'
-import { reportKey, type ReportRecords } from '../records/report.js'
+import { reportKey, reportSeries, type ReportRecords } from '../records/report.js'
 import type { RecordThread } from '../records/thread.js'
 import { periodSpan } from '../report/chart.js'
 import { renderHealthReport, type HealthReport } from '../report/health.js'
@@ -404,8 +404,10 @@ function setComment(
       extraKeys: records,
       body: room => renderHealthReport({ ...report, trigger: s.trigger }, chars(room)),
       // A run stopped part way still posts, but only where no report of this range is yet: a
-      // complete one is never replaced by a partial one.
-      mode: report.incomplete && mode === 'upsert' ? 'if-absent' : mode
+      // complete one is never replaced (nor hidden) by a partial one.
+      mode: report.incomplete && mode !== 'create' ? 'if-absent' : mode,
+      // `minimize`: the project's previous report on this issue, whatever its range.
+      series: reportSeries(s.projectId)
     })
     if (ref.kept)
       core.notice(

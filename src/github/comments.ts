@@ -26,10 +26,11 @@ export interface CommentRef {
 }
 
 /**
- * 'upsert' edits the comment for the key (or adds one), 'create' always adds one, 'if-absent'
- * adds one only when there is none for the key (an incomplete report never replaces a report).
+ * 'upsert' edits the comment for the key (or adds one), 'create' always adds one, 'minimize' adds
+ * one and hides the previous comment of its series as outdated, 'if-absent' adds one only when
+ * there is none for the key (an incomplete report never replaces a report).
  */
-export type CommentMode = 'upsert' | 'create' | 'if-absent'
+export type CommentMode = 'upsert' | 'create' | 'minimize' | 'if-absent'
 
 /** A comment body, or a renderer given the room (in characters) that the body may take. */
 export type CommentBody = string | ((room: number) => string)
@@ -40,6 +41,8 @@ export interface ListedComment {
   html_url: string
   /** The login that wrote it ('' when GitHub did not say). */
   author: string
+  /** GitHub's global id, which GraphQL (hiding a comment) asks for. */
+  nodeId?: string
   /** GitHub's user type of its author (`Bot` for an app), when GitHub said. */
   authorType?: string
 }
@@ -96,7 +99,8 @@ export async function listComments(octokit: Octokit, place: Place): Promise<List
           body: c.body ?? '',
           html_url: c.html_url,
           author: loginOf(c.user),
-          ...(typeof authorType === 'string' ? { authorType } : {})
+          ...(typeof authorType === 'string' ? { authorType } : {}),
+          ...(typeof c.node_id === 'string' ? { nodeId: c.node_id } : {})
         })
       }
       if (++pages >= MAX_LISTING_PAGES) {
@@ -172,4 +176,17 @@ export function parsePullRequestLink(
   if (pr.owner.toLowerCase() !== owner.toLowerCase()) return undefined
   if (pr.repo.toLowerCase() !== repo.toLowerCase()) return undefined
   return pr.number
+}
+
+/**
+ * Hides a comment as outdated (GraphQL `minimizeComment`, classifier `OUTDATED`): folded on the
+ * page, still readable and still listed. One request; GraphQL's errors come back as a GitHubError.
+ */
+export async function hideAsOutdated(octokit: Octokit, nodeId: string): Promise<void> {
+  await call('hiding the previous comment as outdated', () =>
+    octokit.graphql(
+      'mutation($id: ID!, $classifier: ReportedContentClassifiers!) { minimizeComment(input: {subjectId: $id, classifier: $classifier}) { minimizedComment { isMinimized } } }',
+      { id: nodeId, classifier: 'OUTDATED' }
+    )
+  )
 }

@@ -58,6 +58,11 @@ export function reportKey(projectId: string, range: DateRange): string {
   })
 }
 
+/** Whether `key` is a report of this project, of any range: the series `minimize` hides. */
+export function reportSeries(projectId: string): (key: string) => boolean {
+  return key => parseRecord('report', key)?.project === projectId
+}
+
 /** The key of the note that a range's report was refused for its key (report-refused.ts). */
 export function keyRefusedKey(projectId: string, range: DateRange): string {
   return recordKey('refused', {

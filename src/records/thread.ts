@@ -9,6 +9,7 @@ import {
   composeBody,
   createComment,
   editComment,
+  hideAsOutdated,
   listComments,
   type CommentBody,
   type CommentMode,
@@ -16,6 +17,8 @@ import {
   type ListedComment,
   type Place
 } from '../github/comments.js'
+import * as core from '@actions/core'
+import { messageOf } from '../errors.js'
 import { GitHubError } from '../github/errors.js'
 import type { Octokit } from '../github/octokit.js'
 import { isBot } from '../github/trigger.js'
@@ -53,6 +56,11 @@ export interface CommentWrite {
    * records that other writers of the same comment left there (another step's delivery).
    */
   carry?: (key: string) => boolean
+  /**
+   * `minimize`: the keys of the comment's series (its own key when not given), whose newest
+   * comment of the own login the new one puts out of date.
+   */
+  series?: (key: string) => boolean
 }
 
 export class RecordThread {
@@ -149,6 +157,7 @@ export class RecordThread {
    * markers signed, in the one request that creates it.
    */
   async upsert(o: CommentWrite & { mode: CommentMode }): Promise<CommentRef> {
+    if (o.mode === 'minimize') return this.replace(o)
     if (o.mode !== 'create') {
       const found = await this.newestKey(o.key)
       if (found !== undefined && o.mode === 'if-absent')
@@ -165,6 +174,28 @@ export class RecordThread {
       }
     }
     return this.create(o)
+  }
+
+  /**
+   * A new comment, then the previous one of its series hidden as outdated: only one the own login
+   * wrote whose records count. A failure to hide is a warning; the new comment stands.
+   */
+  private async replace(o: CommentWrite): Promise<CommentRef> {
+    const inSeries = o.series ?? ((key: string) => key === o.key)
+    const earlier = (await this.counted()).filter(r => inSeries(r.key))
+    const ref = await this.create(o)
+    // Asked after the write: its answer is what names the own login for certain.
+    const own = await this.login.own()
+    const previous = earlier.find(r => own !== undefined && r.comment.author === own)?.comment
+    if (previous?.nodeId !== undefined && previous.id !== ref.id)
+      try {
+        await hideAsOutdated(this.octokit, previous.nodeId)
+      } catch (error) {
+        core.warning(
+          `The previous comment (${previous.html_url}) could not be hidden as outdated, so both show: ${messageOf(error)}`
+        )
+      }
+    return ref
   }
 
   /** The comment holding the newest counted marker with exactly `key`. */
