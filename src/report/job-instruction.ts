@@ -57,6 +57,9 @@ export function quoted(text: string): string {
   return `${body}\n>\n> _… (${formatNumber(more)} more characters: the whole text is in Details)_`
 }
 
+/** Whether quoted() shows `text` whole. */
+export const shownWhole = (text: string): boolean => cutAt(text, SHOWN_MAX_CHARS) === text
+
 /** The run grew the agent's open pull request: why, and how to opt out. */
 export function grewParagraph(r: JobReport, place: JobReportPlace): string | undefined {
   const g = r.grew

@@ -20,7 +20,13 @@ import { changesBlock } from './job-changes.js'
 import { checksBlock, checksMark } from './job-checks.js'
 import { placeNoun } from './place.js'
 import { endingText, triggerExample } from './job-ending.js'
-import { fixWords, grewParagraph, instructionsList, visibleInstruction } from './job-instruction.js'
+import {
+  fixWords,
+  grewParagraph,
+  instructionsList,
+  shownWhole,
+  visibleInstruction
+} from './job-instruction.js'
 import {
   deliveredIn,
   isText,
@@ -217,10 +223,12 @@ function instructionLabel(r: JobReport): string {
 
 function detailsBlock(r: JobReport): string {
   const blocks = [detailItems(r).join('\n')]
-  if (r.prompt?.trim()) {
-    // Shown above already (wrapped): here the exact text, to copy.
-    const above = visibleInstruction(r, '') !== undefined ? ' (exact text)' : ''
-    blocks.push(`**${instructionLabel(r)}${above}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS))
+  // Shown above whole (wrapped, character for character): not again here (an answer shows its
+  // instruction once); cut there, the whole exact text is here.
+  const above = visibleInstruction(r, '') !== undefined
+  if (r.prompt?.trim() && !(above && shownWhole(r.prompt))) {
+    const exact = above ? ' (exact text)' : ''
+    blocks.push(`**${instructionLabel(r)}${exact}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS))
   }
   return details('Details', blocks.join('\n\n'))
 }
