@@ -87,14 +87,3 @@ export function visibleInstruction(r: JobReport, label: string): string | undefi
   if ((!r.fixes && !r.grew) || !r.prompt?.trim() || r.instructions) return undefined
   return `**${label}:**\n\n${quoted(r.prompt)}`
 }
-
-/** On the agent's pull request: every instruction it grew from, oldest first. */
-export function instructionsList(r: JobReport): string | undefined {
-  const all = r.instructions
-  if (!all || all.length < 2) return undefined
-  const items = all.map(({ n, text }) => `**${n}.**\n\n${quoted(text)}`)
-  const count = all.at(-1)?.n ?? all.length
-  const kept = count > all.length ? ` (the first and the newest ${all.length - 1})` : ''
-  const head = `**The ${count} instructions this pull request grew from${kept}:**`
-  return [head, ...items].join('\n\n')
-}

@@ -17,16 +17,11 @@ import {
   codeBlock
 } from './markdown.js'
 import { changesBlock } from './job-changes.js'
+import { codeChangeBlock, instructionsList, mention } from './job-growth.js'
 import { checksBlock, checksMark } from './job-checks.js'
 import { placeNoun } from './place.js'
 import { endingText, triggerExample } from './job-ending.js'
-import {
-  fixWords,
-  grewParagraph,
-  instructionsList,
-  shownWhole,
-  visibleInstruction
-} from './job-instruction.js'
+import { fixWords, grewParagraph, shownWhole, visibleInstruction } from './job-instruction.js'
 import {
   deliveredIn,
   isText,
@@ -135,11 +130,6 @@ function headline(r: JobReport): string {
   }
 }
 
-/** "@octocat" as a mention when it is a plain login; escaped text (no mention) otherwise. */
-function mention(login: string): string {
-  return /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(login) ? `@${login}` : escapeText(login)
-}
-
 /** Who asked, or what kind of run this is. */
 function askedLine(r: JobReport): string {
   const where = r.onItsPullRequest?.askedIn
@@ -240,6 +230,7 @@ export function renderJobReport(r: JobReport, place: JobReportPlace = 'comment')
   const blocks = [
     `### ${headline(r)}`,
     metaLine(r, place, ending.linksRun),
+    r.onItsPullRequest ? codeChangeBlock(r.codeChange) : undefined,
     grewParagraph(r, place),
     visibleInstruction(r, instructionLabel(r)),
     instructionsList(r),
