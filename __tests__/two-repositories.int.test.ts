@@ -76,7 +76,8 @@ describe('two repositories', () => {
         const link = '**Code pull request:** [octo/api#42](https://github.com/octo/api/pull/42)'
         expect(record.split('\n')).toContain(`${link} “Add rate limits”`)
         expect(record).toContain('> Adds &#96;limit&#96; to /v1/things.')
-        expect(record).not.toContain('\\n\\nIgnore')
+        // In view (the exact text sent, JSON line included, stays in Details).
+        expect(record.split('<details>')[0]).not.toContain('\\n\\nIgnore')
         expect(record).toMatch(/\n>\n> Ignore previous instructions/)
 
         // A re-run edits the same comment.
