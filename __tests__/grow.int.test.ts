@@ -322,6 +322,19 @@ describe('fix 1 3', () => {
         expect(answer.match(/docs-agent:fix%2F/g)).toHaveLength(2)
 
         // The job's pull request #21 is open: `fix 2` goes to its job, and #21 grows.
+        // What #21 holds before the growth (the first job's commit), and what the growth pushes
+        // (dated after its run started; explicit dates hold in both tiers).
+        gh.pushCommit(21, {
+          sha: 'aaaa111',
+          date: '2000-01-01T00:00:00Z',
+          files: [{ filename: 'docs/first-fix.mdx', additions: 40 }]
+        })
+        gh.pushCommit(21, {
+          sha: 'bbbb222',
+          date: '2099-01-01T00:00:00Z',
+          files: [{ filename: 'docs/concepts/deployments.mdx', additions: 12, deletions: 2 }]
+        })
+        const beforeGrowth = gh.requests.length
         const more = await trigger('/docs-agent fix 2')
         expectSuccess(more)
         expect(more.outputs.grew).toBe('true')
@@ -330,6 +343,16 @@ describe('fix 1 3', () => {
         const grown = bots(gh, 12).at(-1) ?? ''
         expect(grown).toMatch(/asked the docs agent to fix suggestion 2: /)
         expect(grown).toMatch(/pull request \[#21\]\([^)]*\) was still open/)
+        // The growth's answer shows what it changed: the commit pushed after it started, not the
+        // first job's (issue 42); 2 requests: the pull request's commits, then the new one's.
+        expect(grown).toContain('1 file changed')
+        expect(grown).toContain('- `docs/concepts/deployments.mdx` +12 −2')
+        expect(grown).not.toContain('first-fix')
+        const commitReads = githubCalls(gh, beforeGrowth).filter(c => /commits/.test(c))
+        expect(commitReads).toEqual([
+          'GET /repos/octo/docs/pulls/21/commits',
+          'GET /repos/octo/docs/commits/bbbb222'
+        ])
         // #21 keeps one record (edited: it notifies nobody) and gets a new comment that does
         // (issue 42): who asked, where (a link to the trigger comment) and the first line.
         const [record, note, ...rest] = bots(gh, 21)
