@@ -294,6 +294,56 @@ async function weeklyIssue() {
   )
 }
 
+/**
+ * Issue 42: `fix 1` opens #31, `fix 2` grows it; the growth pushes one commit. The issue shows
+ * both answers (the second with the growth's files only); #31 its record and the growth's note.
+ */
+async function grownByASecondFix() {
+  return withSims(
+    {
+      varyByDate: true,
+      comments: WEEKLY_COMMENTS,
+      jobs: [],
+      created: { activePolls: 1, prLink: PR(31) }
+    },
+    async (sim, gh) => {
+      const env = { GITHUB_API_URL: gh.url }
+      await runAction({
+        inputs: {
+          ...base(sim.url),
+          command: 'report',
+          'issue-number': '12',
+          'date-from': '2026-11-02',
+          'date-to': '2026-11-09'
+        },
+        env
+      })
+      const fix = body =>
+        runAction({
+          inputs: { ...base(sim.url), command: 'message' },
+          env,
+          ...triggerComment(gh, 12, body, false, REVIEWER, 'Docs health')
+        })
+      await fix('/docs-agent fix 1')
+      gh.pushCommit(31, {
+        sha: 'aaaa111',
+        date: '2000-01-01T00:00:00Z',
+        files: [{ filename: 'docs/first-fix.mdx', additions: 40 }]
+      })
+      gh.pushCommit(31, {
+        sha: 'bbbb222',
+        date: '2099-01-01T00:00:00Z',
+        files: [{ filename: 'docs/concepts/deployments.mdx', additions: 12, deletions: 2 }]
+      })
+      await fix('/docs-agent fix 2')
+      return [
+        { title: 'Issue #12, two `fix` answers', comments: thread(gh, 12).slice(1) },
+        { title: 'Pull request #31, grown by the second fix', comments: thread(gh, 31) }
+      ]
+    }
+  )
+}
+
 /** The docs platform's checks on the agent's pull request #21: the link check fails. */
 const AGENT_CHECKS = {
   [headSha(21)]: [
@@ -409,6 +459,7 @@ export async function previewThreads() {
     ['A job asked for on an issue, and the merge of its pull request', fromAnIssue],
     ['The record that a job opened a pull request', openedRecords],
     ['The weekly report over four weeks', weeklyIssue],
+    ['A pull request grown by a second fix', grownByASecondFix],
     ['A label asks for docs, and the checks of the agent pull request', labelAndChecks],
     ['A key that expired', expiredKey]
   ]) {
