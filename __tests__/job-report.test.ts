@@ -378,7 +378,7 @@ describe('an answer shows its instruction once (issue 42)', () => {
 
 describe('the record of a grown pull request (issue 42)', () => {
   it('lists the newest instruction once: not again in Details', () => {
-    const state = JOB_STATES['the record on the agent pull request, grown twice']
+    const state = JOB_STATES['the record on the agent pull request, grown twice'] ?? {}
     const newest = state.instructions?.at(-1)?.text ?? ''
     const md = renderJobReport(jobReport({ ...state, prompt: newest }))
     expect(visible(md)).toContain('newest last')

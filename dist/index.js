@@ -41535,7 +41535,8 @@ function detailsBlock(r) {
     const blocks = [detailItems(r).join('\n')];
     // Shown above whole (wrapped, character for character): not again here (an answer shows its
     // instruction once); cut there, the whole exact text is here.
-    const above = visibleInstruction(r, '') !== undefined;
+    const listed = r.instructions?.at(-1)?.text === r.prompt;
+    const above = visibleInstruction(r, '') !== undefined || listed;
     if (r.prompt?.trim() && !(above && shownWhole(r.prompt))) {
         const exact = above ? ' (exact text)' : '';
         blocks.push(`**${instructionLabel(r)}${exact}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS));
