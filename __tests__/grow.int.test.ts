@@ -120,8 +120,12 @@ describe('when-agent-pr-open', () => {
         }
         expect(answer).toContain(`> ${SECOND}`)
         // The agent's pull request: still one record, now of both instructions, still its own.
-        const [record, ...more] = bots(gh, 21)
+        // Still one record, now of both instructions, still its own; and a new comment that
+        // says it grew (issue 42: an edit notifies nobody).
+        const [record, note, ...more] = bots(gh, 21)
         expect(more).toEqual([])
+        expect(note).toContain('This pull request grew: instruction 2')
+        expect(note).toContain(`> ${SECOND}`)
         expect(record).toContain('This pull request grew')
         expect(record).toContain('The 2 instructions this pull request grew from')
         expect(record).toContain(`> ${FIRST}`)
@@ -132,8 +136,9 @@ describe('when-agent-pr-open', () => {
         expectSuccess(third)
         expect(third.outputs.grew).toBe('true')
         expect(creates(sim)).toHaveLength(1)
-        expect(bots(gh, 21)).toHaveLength(1)
+        expect(bots(gh, 21)).toHaveLength(3)
         expect(bots(gh, 21)[0]).toContain('The 3 instructions this pull request grew from')
+        expect(bots(gh, 21)[2]).toContain('instruction 3')
         // Merging the agent's pull request itself still starts nothing: its record survived.
         gh.pulls.set(21, { state: 'closed', merged_at: '2026-11-18T10:00:00Z' })
         const own = await onMerge(sim, gh, 21, 'Never sent.')
@@ -317,6 +322,19 @@ describe('fix 1 3', () => {
         expect(answer.match(/docs-agent:fix%2F/g)).toHaveLength(2)
 
         // The job's pull request #21 is open: `fix 2` goes to its job, and #21 grows.
+        // What #21 holds before the growth (the first job's commit), and what the growth pushes
+        // (dated after its run started; explicit dates hold in both tiers).
+        gh.pushCommit(21, {
+          sha: 'aaaa111',
+          date: '2000-01-01T00:00:00Z',
+          files: [{ filename: 'docs/first-fix.mdx', additions: 40 }]
+        })
+        gh.pushCommit(21, {
+          sha: 'bbbb222',
+          date: '2099-01-01T00:00:00Z',
+          files: [{ filename: 'docs/concepts/deployments.mdx', additions: 12, deletions: 2 }]
+        })
+        const beforeGrowth = gh.requests.length
         const more = await trigger('/docs-agent fix 2')
         expectSuccess(more)
         expect(more.outputs.grew).toBe('true')
@@ -325,8 +343,43 @@ describe('fix 1 3', () => {
         const grown = bots(gh, 12).at(-1) ?? ''
         expect(grown).toMatch(/asked the docs agent to fix suggestion 2: /)
         expect(grown).toMatch(/pull request \[#21\]\([^)]*\) was still open/)
-        expect(bots(gh, 21)).toHaveLength(1)
-        expect(bots(gh, 21)[0]).toContain('The 2 instructions this pull request grew from')
+        // The growth's answer shows what it changed: the commit pushed after it started, not the
+        // first job's (issue 42); 2 requests: the pull request's commits, then the new one's.
+        expect(grown).toContain('1 file changed')
+        expect(grown).toContain('- `docs/concepts/deployments.mdx` +12 −2')
+        expect(grown).not.toContain('first-fix')
+        const commitReads = githubCalls(gh, beforeGrowth).filter(c => /commits/.test(c))
+        expect(commitReads).toEqual([
+          'GET /repos/octo/docs/pulls/21/commits',
+          'GET /repos/octo/docs/commits/bbbb222'
+        ])
+        // #21 keeps one record (edited: it notifies nobody) and gets a new comment that does
+        // (issue 42): who asked, where (a link to the trigger comment) and the first line.
+        const [record, note, ...rest] = bots(gh, 21)
+        expect(rest).toEqual([])
+        expect(record).toContain('The 2 instructions this pull request grew from, newest last')
+        // Both askers, where and when (UTC), newest last.
+        const asked = [
+          ...(record ?? '').matchAll(
+            /\*\*(\d)\.\*\* @octocat in \[a comment on #12\]\(([^)]*)\) · (\S+ \d\d:\d\d UTC)/g
+          )
+        ]
+        expect(asked.map(m => m[1])).toEqual(['1', '2'])
+        const triggers = (gh.comments.get(12) ?? []).filter(c =>
+          c.body.startsWith('/docs-agent fix')
+        )
+        expect(asked.map(m => m[2])).toEqual(
+          triggers.map(c => `https://github.com/octo/docs/issues/12#issuecomment-${c.id}`)
+        )
+        expect(note).toMatch(/^### ➕ This pull request grew: instruction 2\n/)
+        expect(note).toContain(
+          `@octocat asked in [a comment on #12](https://github.com/octo/docs/issues/12#issuecomment-${triggers[1]?.id})`
+        )
+        // The instruction's first line (suggestion 2's), quoted, and nothing more of it.
+        const firstLine = /\n> (\S[^\n]+)\n/.exec(note ?? '')?.[1] ?? ''
+        expect(firstLine.slice(0, 12)).toBe((suggestions[1]?.instruction ?? '').slice(0, 12))
+        // The 📎 explanation is said once in #21's thread: on the record, not in the note.
+        expect(note).not.toContain('📎')
       })
     )
   })

@@ -359,3 +359,29 @@ describe('renderJobReport: untrusted text', () => {
     )
   })
 })
+
+describe('an answer shows its instruction once (issue 42)', () => {
+  it('fix N: the instruction quoted above, not again in Details', () => {
+    const r = jobReport(JOB_STATES['fix 1 3: two suggestions in one job'])
+    const md = renderJobReport(r)
+    const firstLine = (r.prompt ?? '').split('\n')[0] ?? ''
+    expect(visible(md)).toContain(`> ${firstLine.slice(0, 40)}`)
+    expect(collapsed(md)).not.toContain(firstLine.slice(0, 40))
+    expect(collapsed(md)).not.toContain('Instruction sent')
+  })
+  it('an instruction too long to quote whole keeps its exact text in Details', () => {
+    const long = `Document this.\n${'word '.repeat(600)}`
+    const r = jobReport({ ...JOB_STATES['fix 1 3: two suggestions in one job'], prompt: long })
+    expect(collapsed(renderJobReport(r))).toContain('(exact text)')
+  })
+})
+
+describe('the record of a grown pull request (issue 42)', () => {
+  it('lists the newest instruction once: not again in Details', () => {
+    const state = JOB_STATES['the record on the agent pull request, grown twice'] ?? {}
+    const newest = state.instructions?.at(-1)?.text ?? ''
+    const md = renderJobReport(jobReport({ ...state, prompt: newest }))
+    expect(visible(md)).toContain('newest last')
+    expect(collapsed(md)).not.toContain('Instruction sent')
+  })
+})

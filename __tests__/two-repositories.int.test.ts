@@ -68,6 +68,18 @@ describe('two repositories', () => {
           'The code pull request octo/api#42 is told in one comment there.'
         )
 
+        // The docs pull request's record links the code pull request (issue 42): a live
+        // `owner/repo#N` on its own line, not under "Repository:"; the description quoted with
+        // its line breaks, inert (its "---" and words stay text).
+        const record =
+          (two.docs.comments.get(21) ?? []).find(c => c.user.type === 'Bot')?.body ?? ''
+        const link = '**Code pull request:** [octo/api#42](https://github.com/octo/api/pull/42)'
+        expect(record.split('\n')).toContain(`${link} “Add rate limits”`)
+        expect(record).toContain('> Adds &#96;limit&#96; to /v1/things.')
+        // In view (the exact text sent, JSON line included, stays in Details).
+        expect(record.split('<details>')[0]).not.toContain('\\n\\nIgnore')
+        expect(record).toMatch(/\n>\n> Ignore previous instructions/)
+
         // A re-run edits the same comment.
         const again = await run()
         expect(again.code).toBe(0)

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8204);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1145);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8204:
+/***/ 1145:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39400,6 +39400,20 @@ const RECORD_KINDS = {
         writer: 'The run that created the job, and each run that grew it (records/job.ts writePullRequestRecord).',
         readers: 'records/job.ts grewFrom: the record lists every instruction the pull request holds.'
     },
+    asked: {
+        parts: ['project', 'job', 'n', 'who', 'where', 'when'],
+        says: 'Who asked for instruction n of this job (a login, or empty), where (a URL) and when (ISO, UTC).',
+        lives: 'Beside instruction n, in the comment with the `opened` record.',
+        writer: 'As `instruction` (records/job.ts writePullRequestRecord).',
+        readers: 'records/job.ts grewFrom: the record says who asked each instruction, where and when.'
+    },
+    grew: {
+        parts: ['project', 'job', 'n'],
+        says: 'This comment tells the pull request that instruction n grew it (an edit notifies nobody).',
+        lives: "The job's pull request, a new comment per growth.",
+        writer: 'A run that grew the pull request (records/job.ts writeGrowthNote).',
+        readers: 'upsert: a re-run of the same growth edits its note, never posts a second.'
+    },
     notify: {
         parts: ['project', 'repository'],
         says: 'This comment tells the code pull request what the docs job of `repository` did for it.',
@@ -41584,11 +41598,49 @@ async function grewFrom(thread, project, job) {
     if (!found || found.fields.job !== job)
         return [];
     const inComment = (await thread.counted()).filter(r => r.comment.id === found.comment.id);
+    const asked = new Map(inComment.flatMap(({ key }) => askedOf(key, project, job)));
     const listed = inComment.flatMap(({ key }) => {
         const r = instructionOf(key, project, job);
-        return r && /^[1-9]\d{0,5}$/.test(r.n) ? [{ n: Number(r.n), text: r.text }] : [];
+        if (!r || !/^[1-9]\d{0,5}$/.test(r.n))
+            return [];
+        const by = asked.get(r.n);
+        return [{ n: Number(r.n), text: r.text, ...(by ? { asked: by } : {}) }];
     });
     return listed.sort((a, b) => a.n - b.n);
+}
+/** An `asked` record of this job, by the instruction's number. */
+function askedOf(key, project, job) {
+    const r = parseRecord('asked', key);
+    const when = Date.parse(r?.when ?? '');
+    if (!r || r.project !== project || r.job !== job || Number.isNaN(when))
+        return [];
+    return [[r.n, { when, ...(r.who ? { who: r.who } : {}), ...(r.where ? { where: r.where } : {}) }]];
+}
+/** The keys of every instruction listed, and of who asked each. */
+function listedKeys(project, job, listed) {
+    return listed.flatMap(({ n, text, asked }) => [
+        recordKey('instruction', { project, job, n: String(n), text }),
+        ...(asked
+            ? [
+                recordKey('asked', {
+                    project,
+                    job,
+                    n: String(n),
+                    who: asked.who ?? '',
+                    where: asked.where ?? '',
+                    when: new Date(asked.when).toISOString()
+                })
+            ]
+            : [])
+    ]);
+}
+/**
+ * The new comment that tells the pull request's watchers it grew (an edit of its record notifies
+ * nobody): one per instruction, which a re-run of the same growth edits.
+ */
+function writeGrowthNote(thread, o) {
+    const key = recordKey('grew', { project: o.project, job: o.job, n: String(o.n) });
+    return thread.upsert({ key, extraKeys: [], body: o.body, mode: 'upsert' });
 }
 /**
  * Writes the record on the agent's pull request in its one comment there (an edit never drops
@@ -41600,13 +41652,15 @@ async function writePullRequestRecord(thread, r) {
     const routedBefore = r.route ? await routedJob(thread, project) : undefined;
     const opened = recordKey('opened', { project, job });
     const route = routeKey(project, job);
-    const listed = (r.instructions ?? []).map(({ n, text }) => recordKey('instruction', { project, job, n: String(n), text }));
+    const listed = listedKeys(project, job, r.instructions ?? []);
     const ref = await thread.upsert({
         key: r.opened ? opened : route,
         extraKeys: [...(r.opened && r.route ? [route] : []), ...listed],
         body: r.body,
         mode: 'upsert',
-        carry: key => key === opened || (listed.length === 0 && instructionOf(key, project, job) !== undefined)
+        carry: key => key === opened ||
+            (listed.length === 0 &&
+                (instructionOf(key, project, job) !== undefined || askedOf(key, project, job).length > 0))
     });
     return { ref, ...(routedBefore !== undefined ? { routedBefore } : {}) };
 }
@@ -41668,6 +41722,175 @@ function changesBlock(c) {
     const more = c.count - shown.length;
     const rest = more > 0 ? [`- and ${formatNumber(more)} more`] : [];
     return [head, ...shown.map(fileLine), ...rest].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/job-instruction.ts
+// What a job's answer says of the instruction itself, where it matters to see it: which report
+// suggestions `fix N` asked for, the instruction shown in full and wrapped (a code block does not
+// wrap at 760 px: its right edge is cut off), that the run grew the agent's open pull request
+// instead of starting a job, and on that pull request every instruction it grew from.
+
+/** Shown in full up to here; the exact text, whole, is in the answer's Details. */
+const SHOWN_MAX_CHARS = 2000;
+const SUBJECT_MAX_CHARS = 80;
+const KIND_NAMES = {
+    gap: 'search gap',
+    page: 'page',
+    question: 'unanswered question'
+};
+/** "search gap “rotate key”", "page /api/auth": what a suggestion was about, inert. */
+function subjectLine(f) {
+    const kind = f.id.slice(0, Math.max(0, f.id.indexOf(':')));
+    const name = KIND_NAMES[kind] ?? 'suggestion';
+    const subject = escapeText(clip(f.subject.replace(/\s+/g, ' ').trim(), SUBJECT_MAX_CHARS));
+    return kind === 'page' ? `${name} ${subject}` : `${name} “${subject}”`;
+}
+/** "fix suggestion 1: search gap “…”", "fix suggestions 1 and 3: search gap “…” and page /a". */
+function fixWords(fixes) {
+    const and = (items) => items.length === 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+    const numbers = and(fixes.map(f => String(f.n)));
+    return `fix suggestion${fixes.length === 1 ? '' : 's'} ${numbers}: ${and(fixes.map(subjectLine))}`;
+}
+/**
+ * Text shown as it is, wrapped, in a quote: each line made inert (escapeText), leading spaces
+ * kept, line breaks kept. What a reader sees is the text, character for character (the Details
+ * hold the same text in a code block, to copy).
+ */
+function quoted(text) {
+    const shown = cutAt(text, SHOWN_MAX_CHARS);
+    const lines = shown
+        .replace(/\r\n?/g, '\n')
+        .replace(/^\n+|\s+$/g, '')
+        .split('\n');
+    const body = lines
+        .map((line, i) => {
+        if (line.trim() === '')
+            return '>';
+        const lead = /^[ \t]*/.exec(line)?.[0] ?? '';
+        const indent = '&nbsp;'.repeat(lead.replace(/\t/g, '    ').length);
+        const next = lines[i + 1];
+        const br = next !== undefined && next.trim() !== '' ? '<br>' : '';
+        return `> ${indent}${escapeText(line.slice(lead.length))}${br}`;
+    })
+        .join('\n');
+    if (shown.length === text.length)
+        return body;
+    const more = Array.from(text.slice(shown.length)).length;
+    return `${body}\n>\n> _… (${formatNumber(more)} more characters: the whole text is in Details)_`;
+}
+/** Whether quoted() shows `text` whole. */
+const shownWhole = (text) => cutAt(text, SHOWN_MAX_CHARS) === text;
+/** The run grew the agent's open pull request: why, and how to opt out. */
+function grewParagraph(r, place) {
+    const g = r.grew;
+    if (!g)
+        return undefined;
+    const optOut = 'To start a new job each time instead, set `when-agent-pr-open: create`.';
+    if (r.onItsPullRequest) {
+        const asked = r.onItsPullRequest.askedIn;
+        const where = asked ? `, asked for in ${markdown_link(`#${asked.number}`, asked.url)},` : '';
+        return (`📎 This pull request grew: an instruction${where} that would have started a new job went ` +
+            `to this pull request's job as a follow-up, because it was still open ` +
+            `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
+    }
+    const pr = place === 'comment' ? markdown_link(`#${g.number}`, g.url) : `#${g.number}`;
+    return (`📎 The docs agent's pull request ${pr} was still open, so this instruction went to its job ` +
+        'as a follow-up and that pull request grew, instead of a new job opening another one ' +
+        `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
+}
+/** The instruction in view: for `fix N` and a run that grew a pull request, where it matters. */
+function visibleInstruction(r, label) {
+    if ((!r.fixes && !r.grew) || !r.prompt?.trim() || r.instructions)
+        return undefined;
+    return `**${label}:**\n\n${quoted(r.prompt)}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/job-growth.ts
+// What the agent's pull request says of how it grew (issue 42): the new comment each growth
+// posts there (who asked, where, the instruction's first line: an edit of the record notifies
+// nobody), who asked each instruction its record lists, and the code pull request a dispatch
+// named, linked apart from the repository line with its description quoted line by line.
+
+
+
+
+const FIRST_LINE_MAX_CHARS = 200;
+/** The code pull request's description is quoted up to here, cut at a line end. */
+const DESCRIPTION_MAX_CHARS = 1200;
+/** "@octocat" for a plain login; escaped text (no mention) otherwise. */
+function mention(login) {
+    return /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(login) ? `@${login}` : escapeText(login);
+}
+/** "octo/api#42", "#6", "#6 (comment)", "the workflow run": where a URL points, as a link. */
+function whereLink(url, here) {
+    const u = parseHttpsUrl(url);
+    if (!u)
+        return escapeText(clip(url, 80));
+    const m = /^\/([\w.-]+)\/([\w.-]+)\/(?:issues|pull)\/(\d+)\/?$/.exec(u.pathname);
+    if (!m)
+        return markdown_link(/\/actions\/runs\//.test(u.pathname) ? 'a workflow run' : u.host, u.href);
+    const [, owner = '', repo = '', n = ''] = m;
+    const repoHere = here ? parseHttpsUrl(here)?.pathname.split('/').slice(1, 3).join('/') : undefined;
+    const name = repoHere === `${owner}/${repo}` ? `#${n}` : `${owner}/${repo}#${n}`;
+    return markdown_link(u.hash ? `a comment on ${name}` : name, u.href);
+}
+/** "@octocat in [a comment on #6](…) · 2026-11-28 08:40 UTC". */
+function askedWords(a, here) {
+    const who = a.who ? mention(a.who) : 'A run';
+    const where = a.where ? ` in ${whereLink(a.where, here)}` : '';
+    return `${who}${where} · ${formatTimestamp(a.when)}`;
+}
+/** The instruction's first non-empty line, inert and bounded. */
+function firstLine(text) {
+    const line = text.split(/\r?\n/).find(l => l.trim() !== '') ?? '';
+    return escapeText(clip(line.trim(), FIRST_LINE_MAX_CHARS));
+}
+/**
+ * The new comment on the agent's pull request that tells its watchers it grew: instruction `n`,
+ * who asked for it and where, and its first line. The 📎 explanation stays on the record.
+ */
+function growthNote(o) {
+    const { asked } = o;
+    const who = asked.who ? `${mention(asked.who)} asked` : 'A run asked';
+    const where = asked.where ? ` in ${whereLink(asked.where, o.prUrl)}` : '';
+    return (`### ➕ This pull request grew: instruction ${o.n}\n\n` +
+        `${who}${where} (${formatTimestamp(asked.when)}); its job took it as a follow-up:\n\n` +
+        `> ${firstLine(o.text)}\n\n` +
+        '_Every instruction this pull request grew from is listed in its first comment._\n');
+}
+/**
+ * The code pull request a dispatch named: a live link on its own line, its title inert, and its
+ * description quoted with its line breaks, cut at a line end (public text, stays inert).
+ */
+function codeChangeBlock(c) {
+    if (!c)
+        return undefined;
+    const title = c.title ? ` “${escapeText(clip(c.title.replace(/\s+/g, ' ').trim(), 120))}”` : '';
+    const head = `**Code pull request:** ${markdown_link(c.label, c.url)}${title}`;
+    // The author's text: nothing a redaction knows is shown (as the context block withholds it).
+    const body = c.body ? redact(c.body).trim() : '';
+    if (body === '')
+        return head;
+    const cut = cutAt(body, DESCRIPTION_MAX_CHARS);
+    const atLine = cut.length < body.length ? cut.slice(0, Math.max(0, cut.lastIndexOf('\n'))) : cut;
+    const shown = atLine.trim() === '' ? cut : atLine;
+    const more = shown.length < body.length ? '\n>\n> _… (the rest is in the pull request’s description)_' : '';
+    return `${head}\n\n${quoted(shown)}${more}`;
+}
+/** On the agent's pull request: every instruction it grew from, oldest first. */
+function instructionsList(r) {
+    const all = r.instructions;
+    if (!all || all.length < 2)
+        return undefined;
+    const here = r.grew?.url ?? r.job?.prLink ?? undefined;
+    const items = all.map(({ n, text, asked }) => {
+        const by = asked ? ` ${askedWords(asked, here)}` : '';
+        return `**${n}.**${by}\n\n${quoted(text)}`;
+    });
+    const count = all.at(-1)?.n ?? all.length;
+    const kept = count > all.length ? ` (the first and the newest ${all.length - 1})` : '';
+    const head = `**The ${count} instructions this pull request grew from${kept}, newest last:**`;
+    return [head, ...items].join('\n\n');
 }
 
 ;// CONCATENATED MODULE: ./src/report/place.ts
@@ -41867,102 +42090,13 @@ function endingText(r, place) {
     return { paragraphs: paragraphs.filter(isText), linksRun: steps.linksRun };
 }
 
-;// CONCATENATED MODULE: ./src/report/job-instruction.ts
-// What a job's answer says of the instruction itself, where it matters to see it: which report
-// suggestions `fix N` asked for, the instruction shown in full and wrapped (a code block does not
-// wrap at 760 px: its right edge is cut off), that the run grew the agent's open pull request
-// instead of starting a job, and on that pull request every instruction it grew from.
-
-/** Shown in full up to here; the exact text, whole, is in the answer's Details. */
-const SHOWN_MAX_CHARS = 2000;
-const SUBJECT_MAX_CHARS = 80;
-const KIND_NAMES = {
-    gap: 'search gap',
-    page: 'page',
-    question: 'unanswered question'
-};
-/** "search gap “rotate key”", "page /api/auth": what a suggestion was about, inert. */
-function subjectLine(f) {
-    const kind = f.id.slice(0, Math.max(0, f.id.indexOf(':')));
-    const name = KIND_NAMES[kind] ?? 'suggestion';
-    const subject = escapeText(clip(f.subject.replace(/\s+/g, ' ').trim(), SUBJECT_MAX_CHARS));
-    return kind === 'page' ? `${name} ${subject}` : `${name} “${subject}”`;
-}
-/** "fix suggestion 1: search gap “…”", "fix suggestions 1 and 3: search gap “…” and page /a". */
-function fixWords(fixes) {
-    const and = (items) => items.length === 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-    const numbers = and(fixes.map(f => String(f.n)));
-    return `fix suggestion${fixes.length === 1 ? '' : 's'} ${numbers}: ${and(fixes.map(subjectLine))}`;
-}
-/**
- * Text shown as it is, wrapped, in a quote: each line made inert (escapeText), leading spaces
- * kept, line breaks kept. What a reader sees is the text, character for character (the Details
- * hold the same text in a code block, to copy).
- */
-function quoted(text) {
-    const shown = cutAt(text, SHOWN_MAX_CHARS);
-    const lines = shown
-        .replace(/\r\n?/g, '\n')
-        .replace(/^\n+|\s+$/g, '')
-        .split('\n');
-    const body = lines
-        .map((line, i) => {
-        if (line.trim() === '')
-            return '>';
-        const lead = /^[ \t]*/.exec(line)?.[0] ?? '';
-        const indent = '&nbsp;'.repeat(lead.replace(/\t/g, '    ').length);
-        const next = lines[i + 1];
-        const br = next !== undefined && next.trim() !== '' ? '<br>' : '';
-        return `> ${indent}${escapeText(line.slice(lead.length))}${br}`;
-    })
-        .join('\n');
-    if (shown.length === text.length)
-        return body;
-    const more = Array.from(text.slice(shown.length)).length;
-    return `${body}\n>\n> _… (${formatNumber(more)} more characters: the whole text is in Details)_`;
-}
-/** The run grew the agent's open pull request: why, and how to opt out. */
-function grewParagraph(r, place) {
-    const g = r.grew;
-    if (!g)
-        return undefined;
-    const optOut = 'To start a new job each time instead, set `when-agent-pr-open: create`.';
-    if (r.onItsPullRequest) {
-        const asked = r.onItsPullRequest.askedIn;
-        const where = asked ? `, asked for in ${markdown_link(`#${asked.number}`, asked.url)},` : '';
-        return (`📎 This pull request grew: an instruction${where} that would have started a new job went ` +
-            `to this pull request's job as a follow-up, because it was still open ` +
-            `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
-    }
-    const pr = place === 'comment' ? markdown_link(`#${g.number}`, g.url) : `#${g.number}`;
-    return (`📎 The docs agent's pull request ${pr} was still open, so this instruction went to its job ` +
-        'as a follow-up and that pull request grew, instead of a new job opening another one ' +
-        `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
-}
-/** The instruction in view: for `fix N` and a run that grew a pull request, where it matters. */
-function visibleInstruction(r, label) {
-    if ((!r.fixes && !r.grew) || !r.prompt?.trim() || r.instructions)
-        return undefined;
-    return `**${label}:**\n\n${quoted(r.prompt)}`;
-}
-/** On the agent's pull request: every instruction it grew from, oldest first. */
-function instructionsList(r) {
-    const all = r.instructions;
-    if (!all || all.length < 2)
-        return undefined;
-    const items = all.map(({ n, text }) => `**${n}.**\n\n${quoted(text)}`);
-    const count = all.at(-1)?.n ?? all.length;
-    const kept = count > all.length ? ` (the first and the newest ${all.length - 1})` : '';
-    const head = `**The ${count} instructions this pull request grew from${kept}:**`;
-    return [head, ...items].join('\n\n');
-}
-
 ;// CONCATENATED MODULE: ./src/report/job.ts
 // The report about one agent job: the live comment while the run waits, and the same body as
 // the job summary at the end. It leads with the answer (what happened, how long it took), says
 // who asked and what the pull request changes, then how the run ended and the next step
 // (job-ending.ts), and keeps the reference data (job id, model, ref, the prompt) in a collapsed
 // block.
+
 
 
 
@@ -42062,10 +42196,6 @@ function headline(r) {
             return '⚠️ No job to follow up';
     }
 }
-/** "@octocat" as a mention when it is a plain login; escaped text (no mention) otherwise. */
-function mention(login) {
-    return /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(login) ? `@${login}` : escapeText(login);
-}
 /** Who asked, or what kind of run this is. */
 function askedLine(r) {
     const where = r.onItsPullRequest?.askedIn;
@@ -42149,10 +42279,13 @@ function instructionLabel(r) {
 }
 function detailsBlock(r) {
     const blocks = [detailItems(r).join('\n')];
-    if (r.prompt?.trim()) {
-        // Shown above already (wrapped): here the exact text, to copy.
-        const above = visibleInstruction(r, '') !== undefined ? ' (exact text)' : '';
-        blocks.push(`**${instructionLabel(r)}${above}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS));
+    // Shown above whole (wrapped, character for character): not again here (an answer shows its
+    // instruction once); cut there, the whole exact text is here.
+    const listed = r.instructions?.at(-1)?.text === r.prompt;
+    const above = visibleInstruction(r, '') !== undefined || listed;
+    if (r.prompt?.trim() && !(above && shownWhole(r.prompt))) {
+        const exact = above ? ' (exact text)' : '';
+        blocks.push(`**${instructionLabel(r)}${exact}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS));
     }
     return details('Details', blocks.join('\n\n'));
 }
@@ -42163,6 +42296,7 @@ function renderJobReport(r, place = 'comment') {
     const blocks = [
         `### ${headline(r)}`,
         metaLine(r, place, ending.linksRun),
+        r.onItsPullRequest ? codeChangeBlock(r.codeChange) : undefined,
         grewParagraph(r, place),
         visibleInstruction(r, instructionLabel(r)),
         instructionsList(r),
@@ -42179,6 +42313,56 @@ function renderJobReport(r, place = 'comment') {
         detailsBlock(r)
     ];
     return blocks.filter(isText).join('\n\n') + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/github/pull-commits.ts
+
+
+/** The most new commits whose files are read: at most 1 + MAX_COMMITS requests in all. */
+const MAX_COMMITS = 5;
+const PAGE = 100;
+const pull_commits_count = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0;
+/** The files of the commits dated at or after `since` (ms), summed by path; undefined: unknown. */
+async function changesSince(octokit, pr, since, shown) {
+    return call(`listing the new commits of ${pr.owner}/${pr.repo}#${pr.number}`, async () => {
+        const where = { owner: pr.owner, repo: pr.repo };
+        const listed = await octokit.rest.pulls.listCommits({
+            ...where,
+            pull_number: pr.number,
+            per_page: PAGE
+        });
+        if (listed.data.length >= PAGE)
+            return undefined;
+        const fresh = listed.data.filter(c => {
+            const at = Date.parse(c.commit.committer?.date ?? c.commit.author?.date ?? '');
+            return !Number.isNaN(at) && at >= since;
+        });
+        if (fresh.length === 0 || fresh.length > MAX_COMMITS)
+            return undefined;
+        const byPath = new Map();
+        for (const c of fresh) {
+            const { data } = await octokit.rest.repos.getCommit({ ...where, ref: c.sha });
+            for (const f of data.files ?? []) {
+                const was = byPath.get(f.filename) ?? { path: f.filename, additions: 0, deletions: 0 };
+                byPath.set(f.filename, {
+                    ...was,
+                    additions: was.additions + pull_commits_count(f.additions),
+                    deletions: was.deletions + pull_commits_count(f.deletions)
+                });
+            }
+        }
+        return summed([...byPath.values()], shown);
+    });
+}
+/** The totals and the first `shown` files; a name that holds a secret is withheld. */
+function summed(files, shown) {
+    const kept = files.map(f => redact(f.path) === f.path ? f : { ...f, path: '', withheld: true });
+    return {
+        files: kept.slice(0, shown),
+        count: files.length,
+        additions: files.reduce((n, f) => n + f.additions, 0),
+        deletions: files.reduce((n, f) => n + f.deletions, 0)
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/github/checks.ts
@@ -42319,6 +42503,7 @@ function sourceFor(octokit, pr) {
 
 
 
+
 // The pull request's checks are drawn into the answer too (`checks`): job-checks.ts.
 
 /**
@@ -42409,7 +42594,7 @@ function hostOf(serverUrl) {
  * job's commits from its author's would cost a request per commit. A failure only warns: the
  * service has the instruction, and the answer is whole without the list.
  */
-async function changesOf(ctx, job) {
+async function changesOf(ctx, job, grew) {
     const { octokit, serverUrl, settings, records } = ctx;
     const pr = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined;
     // Read only where the run reads GitHub for the user anyway (comments, or `context`): with
@@ -42418,10 +42603,15 @@ async function changesOf(ctx, job) {
     if (job?.status !== 'completed' || !pr || !octokit || !reads)
         return undefined;
     try {
+        const filesUrl = `${serverUrl.replace(/\/+$/, '')}/${pr.owner}/${pr.repo}/pull/${pr.number}/files`;
+        // A growth shows what it changed (the commits pushed since the run started), or nothing.
+        if (grew) {
+            const since = await changesSince(octokit, pr, ctx.deadline.startedAt, FILES_SHOWN);
+            return since && { ...since, filesUrl };
+        }
         const changes = await pullRequestChanges(octokit, pr, FILES_SHOWN);
         // Asked once per run (records.ts): the record on the pull request often asked already.
         const jobs = (await records?.createdAfter(pr, job)) === true;
-        const filesUrl = `${serverUrl.replace(/\/+$/, '')}/${pr.owner}/${pr.repo}/pull/${pr.number}/files`;
         return { ...changes, filesUrl, ...(jobs ? {} : { ofThePullRequest: true }) };
     }
     catch (err) {
@@ -42485,6 +42675,7 @@ async function removeLabel(octokit, owner, repo, n, label) {
 // issue (working…, then the ending), and the route record on the pull request the agent opened,
 // which sends later trigger comments there to this job. A failure here only warns: once the
 // service has the instruction, nothing on GitHub may end the run early.
+
 
 
 
@@ -42559,7 +42750,8 @@ class JobComments {
      * per run; a thread that cannot be read lists only `prompt`. The first and the newest are kept
      * (GitHub's room for a comment is finite).
      */
-    instructionsOn(pr, jobId, prompt, opened) {
+    instructionsOn(pr, jobId, prompt, o) {
+        const { opened, asked } = o;
         const id = `${pr}/${jobId}`;
         let list = this.instructions.get(id);
         if (!list) {
@@ -42569,7 +42761,8 @@ class JobComments {
                 : Promise.resolve([]);
             list = earlier.then(before => {
                 const n = (before.at(-1)?.n ?? 0) + 1;
-                const all = [...before, { n, text: clip(prompt, INSTRUCTION_MAX_CHARS) }];
+                const text = clip(prompt, INSTRUCTION_MAX_CHARS);
+                const all = [...before, { n, text, ...(asked ? { asked } : {}) }];
                 return all.length <= INSTRUCTIONS_KEPT
                     ? all
                     : [all[0], ...all.slice(1 - INSTRUCTIONS_KEPT)];
@@ -42617,6 +42810,26 @@ class JobComments {
             return undefined;
         }
     }
+    /**
+     * Tells pull request `pr` in a new comment that instruction `n` grew it, once per run: an edit
+     * of its record notifies nobody. A failure only warns.
+     */
+    async announceGrowth(pr, jobId, newest, prUrl = '') {
+        const thread = this.thread(pr);
+        const id = `grew ${pr}/${jobId}/${newest?.n}`;
+        if (!thread || !newest?.asked || this.recorded.has(id))
+            return;
+        this.recorded.add(id);
+        const { n } = newest;
+        const body = growthNote({ ...newest, asked: newest.asked, prUrl });
+        try {
+            const ref = await writeGrowthNote(thread, { project: this.o.projectId, job: jobId, n, body });
+            info(`Told pull request #${pr} that it grew: ${ref.url}`);
+        }
+        catch (err) {
+            core_warning(messageOf(err));
+        }
+    }
     /** The label a later run finds the open agent pull request by: best effort, a failure warns. */
     async label(pr) {
         const { records, owner, repo } = this.o;
@@ -42659,102 +42872,6 @@ function setJobOutputs(result, job, serverUrl) {
     if (capped)
         core_warning('The job object is too large for a step output; `job` holds its main fields only, long ones cut.');
     result.set('job', json);
-}
-
-;// CONCATENATED MODULE: ./src/commands/job-records.ts
-// What a job run records on the pull request its job names (in this repository): that the job
-// opened it, the one record that makes a merge of it "the agent's own" (gate.ts), written as soon
-// as the run sees it and whatever `comment` says; and the route that sends replies with the
-// trigger there to the job, at completion when the run comments. A human pull request the job
-// merely names (where it was asked for, or one it had before this instruction) gets the route at
-// most, never the record that it opened it; so does one GitHub shows created before the job.
-
-
-
-
-
-
-/**
- * Records what this sight of the job shows on the pull request it names. Returns the pull
- * request where the route now sends replies, if any, and whether that route was there before
- * (its record already gave the reply hint). A failure only warns.
- */
-async function recordOnItsPullRequest(ctx, comments, target, sight) {
-    const { job, ending } = sight;
-    const { event, serverUrl } = ctx;
-    if (ending && job?.prLink)
-        warnOtherHost(job.prLink, serverUrl, `${event.owner}/${event.repo}`);
-    // Whether GitHub shows the pull request created after the job: asked once, for the words too.
-    const named = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined;
-    if (named && ctx.records && namesNewPullRequest(ctx, target, job))
-        await ctx.records.createdAfter(named, job ?? {});
-    const pr = job?.prLink
-        ? parsePullRequestLink(job.prLink, serverUrl, event.owner, event.repo)
-        : undefined;
-    if (!job || pr === undefined)
-        return undefined;
-    const answers = ctx.commenting.writes;
-    const route = ending && answers && job.status === 'completed';
-    // Answering there: the live comment carries the route itself.
-    if (pr === ctx.target?.issueNumber)
-        return route ? { pr } : undefined;
-    const opened = openedByJob(ctx, target, job);
-    // The open agent pull request this run grew: its record says so, with every instruction.
-    const grown = target.grew?.number === pr;
-    if (!opened && !route && !grown)
-        return undefined;
-    // Where the job was asked for, also when the run answers nowhere (`comment: false`).
-    const asked = askedIn(ctx) ?? askedIn(ctx, event.issueNumber);
-    const report = {
-        ...sight.report,
-        routedHere: route,
-        // What GitHub said just now of the pull request's age decides "opened" or "updated".
-        prUpdated: !opened,
-        // The record is where the reply hint lives: it always carries it.
-        hintGiven: false,
-        prNumber: pr,
-        onItsPullRequest: asked ? { askedIn: asked } : {}
-    };
-    const jobId = target.jobId ?? job.id;
-    const instructions = opened || grown ? await comments.instructionsOn(pr, jobId, target.prompt, opened) : undefined;
-    if (instructions && instructions.length > 1)
-        report.instructions = instructions;
-    const written = await comments.recordOnPullRequest(pr, jobId, {
-        // The record that the job opened it is kept by a run that grew it (it verified).
-        opened: opened || grown,
-        label: opened,
-        route,
-        ...(instructions ? { instructions } : {}),
-        body: answers ? renderJobReport(report) : openedNote(jobId, asked),
-        once: !ending || !answers
-    });
-    if (written === undefined || !route)
-        return undefined;
-    return { pr, existed: written === 'updated' };
-}
-/** The record alone, where the run writes no answers (`comment: false`). */
-function openedNote(jobId, asked) {
-    return (`The docs agent job ${escapeText(jobId)} opened this pull request` +
-        `${asked ? ` (asked for in [#${asked.number}](${asked.url}))` : ''}. This record keeps a ` +
-        'merge of it from starting another job.\n');
-}
-/**
- * A job's pull request on another host than this GitHub (`GITHUB_SERVER_URL`), said once at the
- * run's end (contract, issue 41): it is no pull request of this repository, so no record claims
- * it, replies there do not reach the job through this workflow, and its merge is not known as
- * the agent's own. Usually the docs project is connected to a repository on github.com while the
- * workflow runs on GitHub Enterprise Server (or the other way round).
- */
-function warnOtherHost(prLink, serverUrl, repository) {
-    const url = URL.canParse(prLink) ? new URL(prLink) : undefined;
-    const here = URL.canParse(serverUrl) ? new URL(serverUrl).host : undefined;
-    if (url === undefined || here === undefined || url.host === here)
-        return;
-    // The service's text: its parsed form only (nothing invisible survives percent-encoding).
-    core_warning(`The job's pull request (${clip(url.href, 300)}) is on ${url.host}, not on this GitHub (${here}, ` +
-        `\`GITHUB_SERVER_URL\`): it is not taken as a pull request of ${repository}, and nothing is ` +
-        `recorded on it (replies there do not reach the job; its merge is not known as the agent's ` +
-        `own). Check which repository the docs project is connected to in the dashboard.`);
 }
 
 ;// CONCATENATED MODULE: ./src/agent/dispatch.ts
@@ -42810,6 +42927,153 @@ function readDispatch(payload) {
     if (body)
         change.body = body;
     return change;
+}
+
+;// CONCATENATED MODULE: ./src/commands/job-asked.ts
+// Who asked for this run's instruction, where and when, as the agent's pull request records it
+// when the instruction grows it (issue 42): the trigger comment (a link to it), else the pull
+// request or issue the run is on (a merge), else the code pull request a dispatch names, else the
+// workflow run. And the code pull request of a dispatch, which the docs pull request links.
+
+
+
+/** The anchor of a trigger comment in its thread, as GitHub links it. */
+const ANCHORS = { issue: 'issuecomment-', pull: 'discussion_r', review: 'pullrequestreview-' };
+/** Who asked, where and when (`when`: the run's start, on its one clock). */
+function askedFor(ctx, when) {
+    const t = ctx.trigger?.comment;
+    const who = t?.author ?? ctx.label?.by;
+    const on = askedIn(ctx) ?? askedIn(ctx, ctx.event.issueNumber);
+    const where = (on && t ? `${on.url}#${ANCHORS[t.kind]}${t.id}` : on?.url) ??
+        codeChange(ctx)?.url ??
+        (ctx.runUrl || undefined);
+    return { when, ...(who ? { who } : {}), ...(where ? { where } : {}) };
+}
+/** The report's `codeChange`, when the run is a dispatch that names one. */
+function codeChangeOf(ctx) {
+    const c = codeChange(ctx);
+    return c ? { codeChange: c } : {};
+}
+/** The code pull request a `repository_dispatch` names, when its link is one of this GitHub. */
+function codeChange(ctx) {
+    if (ctx.event.eventName !== 'repository_dispatch')
+        return undefined;
+    const d = readDispatch(ctx.payload);
+    const url = d?.pullRequest?.url;
+    const pr = url ? pullRequestOfLink(url, ctx.serverUrl) : undefined;
+    if (!d || !pr)
+        return undefined;
+    // Shown as a link label: only names GitHub allows (nothing else reaches the Markdown).
+    if (!/^[\w.-]+$/.test(pr.owner) || !/^[\w.-]+$/.test(pr.repo))
+        return undefined;
+    const href = `${ctx.serverUrl.replace(/\/+$/, '')}/${pr.owner}/${pr.repo}/pull/${pr.number}`;
+    return {
+        label: `${pr.owner}/${pr.repo}#${pr.number}`,
+        url: href,
+        ...(d.pullRequest?.title ? { title: d.pullRequest.title } : {}),
+        ...(d.body ? { body: d.body } : {})
+    };
+}
+
+;// CONCATENATED MODULE: ./src/commands/job-records.ts
+// What a job run records on the pull request its job names (in this repository): that the job
+// opened it, the one record that makes a merge of it "the agent's own" (gate.ts), written as soon
+// as the run sees it and whatever `comment` says; and the route that sends replies with the
+// trigger there to the job, at completion when the run comments. A human pull request the job
+// merely names (where it was asked for, or one it had before this instruction) gets the route at
+// most, never the record that it opened it; so does one GitHub shows created before the job.
+
+
+
+
+
+
+
+/**
+ * Records what this sight of the job shows on the pull request it names. Returns the pull
+ * request where the route now sends replies, if any, and whether that route was there before
+ * (its record already gave the reply hint). A failure only warns.
+ */
+async function recordOnItsPullRequest(ctx, comments, target, sight) {
+    const { job, ending } = sight;
+    const { event, serverUrl } = ctx;
+    if (ending && job?.prLink)
+        warnOtherHost(job.prLink, serverUrl, `${event.owner}/${event.repo}`);
+    // Whether GitHub shows the pull request created after the job: asked once, for the words too.
+    const named = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined;
+    if (named && ctx.records && namesNewPullRequest(ctx, target, job))
+        await ctx.records.createdAfter(named, job ?? {});
+    const pr = job?.prLink
+        ? parsePullRequestLink(job.prLink, serverUrl, event.owner, event.repo)
+        : undefined;
+    if (!job || pr === undefined)
+        return undefined;
+    const answers = ctx.commenting.writes;
+    const route = ending && answers && job.status === 'completed';
+    // Answering there: the live comment carries the route itself.
+    if (pr === ctx.target?.issueNumber)
+        return route ? { pr } : undefined;
+    const opened = openedByJob(ctx, target, job);
+    // The open agent pull request this run grew: its record says so, with every instruction.
+    const grown = target.grew?.number === pr;
+    if (!opened && !route && !grown)
+        return undefined;
+    // Where the job was asked for, also when the run answers nowhere (`comment: false`).
+    const asked = askedIn(ctx) ?? askedIn(ctx, event.issueNumber);
+    const report = {
+        ...sight.report,
+        routedHere: route,
+        // What GitHub said just now of the pull request's age decides "opened" or "updated".
+        prUpdated: !opened,
+        // The record is where the reply hint lives: it always carries it.
+        hintGiven: false,
+        prNumber: pr,
+        onItsPullRequest: asked ? { askedIn: asked } : {},
+        ...codeChangeOf(ctx)
+    };
+    const jobId = target.jobId ?? job.id;
+    const asking = { opened, asked: askedFor(ctx, sight.report.startedAt) };
+    const instructions = opened || grown ? await comments.instructionsOn(pr, jobId, target.prompt, asking) : undefined;
+    if (instructions && instructions.length > 1)
+        report.instructions = instructions;
+    const written = await comments.recordOnPullRequest(pr, jobId, {
+        // The record that the job opened it is kept by a run that grew it (it verified).
+        opened: opened || grown,
+        label: opened,
+        route,
+        ...(instructions ? { instructions } : {}),
+        body: answers ? renderJobReport(report) : openedNote(jobId, asked),
+        once: !ending || !answers
+    });
+    if (grown && answers && written !== undefined)
+        await comments.announceGrowth(pr, jobId, instructions?.at(-1), target.grew?.url);
+    if (written === undefined || !route)
+        return undefined;
+    return { pr, existed: written === 'updated' };
+}
+/** The record alone, where the run writes no answers (`comment: false`). */
+function openedNote(jobId, asked) {
+    return (`The docs agent job ${escapeText(jobId)} opened this pull request` +
+        `${asked ? ` (asked for in [#${asked.number}](${asked.url}))` : ''}. This record keeps a ` +
+        'merge of it from starting another job.\n');
+}
+/**
+ * A job's pull request on another host than this GitHub (`GITHUB_SERVER_URL`), said once at the
+ * run's end (contract, issue 41): it is no pull request of this repository, so no record claims
+ * it, replies there do not reach the job through this workflow, and its merge is not known as
+ * the agent's own. Usually the docs project is connected to a repository on github.com while the
+ * workflow runs on GitHub Enterprise Server (or the other way round).
+ */
+function warnOtherHost(prLink, serverUrl, repository) {
+    const url = URL.canParse(prLink) ? new URL(prLink) : undefined;
+    const here = URL.canParse(serverUrl) ? new URL(serverUrl).host : undefined;
+    if (url === undefined || here === undefined || url.host === here)
+        return;
+    // The service's text: its parsed form only (nothing invisible survives percent-encoding).
+    core_warning(`The job's pull request (${clip(url.href, 300)}) is on ${url.host}, not on this GitHub (${here}, ` +
+        `\`GITHUB_SERVER_URL\`): it is not taken as a pull request of ${repository}, and nothing is ` +
+        `recorded on it (replies there do not reach the job; its merge is not known as the agent's ` +
+        `own). Check which repository the docs project is connected to in the dashboard.`);
 }
 
 ;// CONCATENATED MODULE: ./src/agent/prompt.ts
@@ -44308,7 +44572,7 @@ class JobRun {
         const route = await this.record(job, ending);
         if (route !== undefined && route.pr === target?.issueNumber)
             this.target = { ...this.target, routeHere: true };
-        const changes = await changesOf(this.ctx, waited.job);
+        const changes = await changesOf(this.ctx, waited.job, this.target.grew);
         if (openedOrUpdated(ending))
             this.ctx.result.reaction = 'rocket';
         const note = endingNote(ending, jobId);

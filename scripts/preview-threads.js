@@ -245,57 +245,80 @@ const WEEKLY_COMMENTS = [
  * second week, so that week's report says when the fix is first measured, and the third and
  * fourth say what it did. Each report takes the totals the earlier ones recorded.
  */
+/** The weekly issue's service: its comments, and the pull request a `fix` opens (#31). */
+const WEEKLY_SERVICE = {
+  varyByDate: true,
+  comments: WEEKLY_COMMENTS,
+  jobs: [],
+  created: { activePolls: 1, prLink: PR(31) }
+}
+
 async function weeklyIssue() {
-  return withSims(
-    {
-      varyByDate: true,
-      comments: WEEKLY_COMMENTS,
-      jobs: [],
-      created: { activePolls: 1, prLink: PR(31) }
-    },
-    async (sim, gh) => {
-      const env = { GITHUB_API_URL: gh.url }
-      const week = (from, to) =>
-        runAction({
-          inputs: {
-            ...base(sim.url),
-            command: 'report',
-            'issue-number': '12',
-            'date-from': from,
-            'date-to': to,
-            compare: 'true',
-            trend: '8',
-            'site-url': 'https://docs.acme.dev',
-            // The recipe's: each week a new comment, last week's folded away as outdated.
-            'comment-mode': 'minimize'
-          },
-          env
-        })
-      await week('2026-11-02', '2026-11-09')
-      await runAction({
+  return withSims(WEEKLY_SERVICE, async (sim, gh) => {
+    const env = { GITHUB_API_URL: gh.url }
+    const week = (from, to) =>
+      runAction({
+        inputs: {
+          ...base(sim.url),
+          command: 'report',
+          'issue-number': '12',
+          'date-from': from,
+          'date-to': to,
+          compare: 'true',
+          trend: '8',
+          'site-url': 'https://docs.acme.dev',
+          // The recipe's: each week a new comment, last week's folded away as outdated.
+          'comment-mode': 'minimize'
+        },
+        env
+      })
+    await week('2026-11-02', '2026-11-09')
+    await runAction({
+      inputs: { ...base(sim.url), command: 'message' },
+      env,
+      ...triggerComment(gh, 12, '/docs-agent fix 2 Keep it short.', false, REVIEWER, 'Docs health')
+    })
+    gh.pulls.set(31, { state: 'closed', merged_at: '2026-11-12T10:00:00Z' })
+    await week('2026-11-09', '2026-11-16')
+    await week('2026-11-16', '2026-11-23')
+    await week('2026-11-23', '2026-11-30')
+    return [
+      {
+        title: 'Issue #12, the weekly report over four weeks, and a suggestion fixed on request',
+        comments: thread(gh, 12)
+      }
+    ]
+  })
+}
+
+/**
+ * Issue 42: `fix 1` opens #31, `fix 2` grows it; the growth pushes one commit. The issue shows
+ * both answers (the second with the growth's files only); #31 its record and the growth's note.
+ */
+async function grownByASecondFix() {
+  return withSims(WEEKLY_SERVICE, async (sim, gh) => {
+    const env = { GITHUB_API_URL: gh.url }
+    const first = { 'date-from': '2026-11-02', 'date-to': '2026-11-09' }
+    const report = { ...base(sim.url), command: 'report', 'issue-number': '12', ...first }
+    await runAction({ inputs: report, env })
+    const fix = body =>
+      runAction({
         inputs: { ...base(sim.url), command: 'message' },
         env,
-        ...triggerComment(
-          gh,
-          12,
-          '/docs-agent fix 2 Keep it short.',
-          false,
-          REVIEWER,
-          'Docs health'
-        )
+        ...triggerComment(gh, 12, body, false, REVIEWER, 'Docs health')
       })
-      gh.pulls.set(31, { state: 'closed', merged_at: '2026-11-12T10:00:00Z' })
-      await week('2026-11-09', '2026-11-16')
-      await week('2026-11-16', '2026-11-23')
-      await week('2026-11-23', '2026-11-30')
-      return [
-        {
-          title: 'Issue #12, the weekly report over four weeks, and a suggestion fixed on request',
-          comments: thread(gh, 12)
-        }
-      ]
-    }
-  )
+    await fix('/docs-agent fix 1')
+    // The first job's commit, then the growth's (dated after its run started).
+    const file = (filename, additions) => [{ filename, additions, deletions: 2 }]
+    gh.pushCommit(31, { sha: 'aaaa111', date: '2000-01-01T00:00:00Z', files: file('a.mdx', 40) })
+    const late = '2099-01-01T00:00:00Z'
+    gh.pushCommit(31, { sha: 'bbbb222', date: late, files: file('docs/deployments.mdx', 12) })
+    await fix('/docs-agent fix 2')
+    return [
+      { title: 'Issue #12, two `fix` answers', comments: thread(gh, 12).slice(1) },
+      { title: 'Pull request #31, grown by the second fix', comments: thread(gh, 31) }
+    ]
+  })
 }
 
 /** The docs platform's checks on the agent's pull request #21: the link check fails. */
@@ -413,6 +436,7 @@ export async function previewThreads() {
     ['A job asked for on an issue, and the merge of its pull request', fromAnIssue],
     ['The record that a job opened a pull request', openedRecords],
     ['The weekly report over four weeks', weeklyIssue],
+    ['A pull request grown by a second fix', grownByASecondFix],
     ['A label asks for docs, and the checks of the agent pull request', labelAndChecks],
     ['A key that expired', expiredKey]
   ]) {

@@ -108,6 +108,9 @@ export async function startGitHub(options = {}) {
   const failures = (options.failures ?? []).map(rule => ({ rule, used: 0 }))
   /** @type {Record<number, number|(string|PullFile)[]>} */
   const pullFiles = { ...options.pullFiles }
+  /** Commits pushed to a pull request (`pushCommit`), oldest first: `GET …/pulls/N/commits`. */
+  /** @type {Map<number, { sha: string, date: string, files: PullFile[] }[]>} */
+  const pullCommits = new Map()
   /** @type {GitHubRequest[]} */
   const requests = []
   /** @type {Map<number, Comment[]>} */
@@ -293,6 +296,23 @@ export async function startGitHub(options = {}) {
       if (!mayComment(+m[1])) return forbidden
       if (!set?.delete(name)) return { status: 404, body: { message: 'Label does not exist' } }
       return { status: 200, body: [...set].map(label => ({ name: label })) }
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/commits$/.exec(path)
+    if (m && method === 'GET') {
+      const list = pullCommits.get(+m[1]) ?? []
+      const { page, headers } = paginate(path, query, list.length)
+      const shown = list.slice(page.from, page.to).map(c => ({
+        sha: c.sha,
+        commit: { author: { date: c.date }, committer: { date: c.date }, message: 'Docs' }
+      }))
+      return { status: 200, body: shown, headers }
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/commits\/([0-9a-f]{7,40})$/.exec(path)
+    if (m && method === 'GET') {
+      const found = [...pullCommits.values()].flat().find(c => c.sha === m?.[1])
+      if (!found) return notFound
+      const files = found.files.map(f => ({ additions: 1, deletions: 0, ...f, status: 'modified' }))
+      return { status: 200, body: { sha: found.sha, files } }
     }
     m = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([0-9a-f]+)\/check-runs$/.exec(path)
     if (m && method === 'GET')
@@ -642,6 +662,15 @@ export async function startGitHub(options = {}) {
      */
     setPullFiles(n, files) {
       pullFiles[n] = files
+    },
+    /**
+     * Pushes a commit to pull request `n` (issue 42: a growth's answer lists the files of the
+     * commits dated after its run started): `date` is its ISO committer date.
+     * @param {number} n
+     * @param {{ sha: string, date: string, files: PullFile[] }} commit
+     */
+    pushCommit(n, commit) {
+      pullCommits.set(n, [...(pullCommits.get(n) ?? []), commit])
     },
     /**
      * Seeds a submitted review (its ids come from the same sequence as comments, so a thread

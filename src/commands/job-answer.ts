@@ -5,6 +5,7 @@
 import * as core from '@actions/core'
 import { messageOf } from '../errors.js'
 import { parsePullRequestLink } from '../github/comments.js'
+import { changesSince } from '../github/pull-commits.js'
 import { pullRequestChanges, pullRequestOfLink } from '../github/pulls.js'
 import { FILES_SHOWN } from '../report/job-changes.js'
 import type { JobEnding, JobReport, PullRequestChanges } from '../report/job-report.js'
@@ -129,9 +130,10 @@ function hostOf(serverUrl: string): string | undefined {
 export async function changesOf(
   ctx: Pick<
     CommandContext<JobSettings>,
-    'octokit' | 'serverUrl' | 'settings' | 'records' | 'commenting'
+    'octokit' | 'serverUrl' | 'settings' | 'records' | 'commenting' | 'deadline'
   >,
-  job: AgentJob | undefined
+  job: AgentJob | undefined,
+  grew?: unknown
 ): Promise<PullRequestChanges | undefined> {
   const { octokit, serverUrl, settings, records } = ctx
   const pr = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined
@@ -140,10 +142,15 @@ export async function changesOf(
   const reads = ctx.commenting.writes || settings.context
   if (job?.status !== 'completed' || !pr || !octokit || !reads) return undefined
   try {
+    const filesUrl = `${serverUrl.replace(/\/+$/, '')}/${pr.owner}/${pr.repo}/pull/${pr.number}/files`
+    // A growth shows what it changed (the commits pushed since the run started), or nothing.
+    if (grew) {
+      const since = await changesSince(octokit, pr, ctx.deadline.startedAt, FILES_SHOWN)
+      return since && { ...since, filesUrl }
+    }
     const changes = await pullRequestChanges(octokit, pr, FILES_SHOWN)
     // Asked once per run (records.ts): the record on the pull request often asked already.
     const jobs = (await records?.createdAfter(pr, job)) === true
-    const filesUrl = `${serverUrl.replace(/\/+$/, '')}/${pr.owner}/${pr.repo}/pull/${pr.number}/files`
     return { ...changes, filesUrl, ...(jobs ? {} : { ofThePullRequest: true }) }
   } catch (err) {
     core.warning(`The answer shows no files: ${messageOf(err)}`)

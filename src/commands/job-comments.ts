@@ -8,11 +8,19 @@ import type { CommentRef, Place } from '../github/comments.js'
 import { GitHubError } from '../github/errors.js'
 import type { TriggerComment } from '../github/event.js'
 import { AGENT_LABEL, addLabel } from '../github/labels.js'
-import { grewFrom, liveCommentKey, writePullRequestRecord, type Listed } from '../records/job.js'
+import {
+  grewFrom,
+  liveCommentKey,
+  writeGrowthNote,
+  writePullRequestRecord,
+  type Asked,
+  type Listed
+} from '../records/job.js'
 import { clip } from '../report/markdown.js'
 import type { Records } from '../records/records.js'
 import type { RecordThread } from '../records/thread.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
+import { growthNote } from '../report/job-growth.js'
 import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 
@@ -102,7 +110,13 @@ export class JobComments {
    * per run; a thread that cannot be read lists only `prompt`. The first and the newest are kept
    * (GitHub's room for a comment is finite).
    */
-  instructionsOn(pr: number, jobId: string, prompt: string, opened: boolean): Promise<Listed[]> {
+  instructionsOn(
+    pr: number,
+    jobId: string,
+    prompt: string,
+    o: { opened: boolean; asked?: Asked }
+  ): Promise<Listed[]> {
+    const { opened, asked } = o
     const id = `${pr}/${jobId}`
     let list = this.instructions.get(id)
     if (!list) {
@@ -112,7 +126,8 @@ export class JobComments {
         : Promise.resolve([])
       list = earlier.then(before => {
         const n = (before.at(-1)?.n ?? 0) + 1
-        const all = [...before, { n, text: clip(prompt, INSTRUCTION_MAX_CHARS) }]
+        const text = clip(prompt, INSTRUCTION_MAX_CHARS)
+        const all = [...before, { n, text, ...(asked ? { asked } : {}) }]
         return all.length <= INSTRUCTIONS_KEPT
           ? all
           : [all[0] as Listed, ...all.slice(1 - INSTRUCTIONS_KEPT)]
@@ -170,6 +185,30 @@ export class JobComments {
     } catch (err) {
       core.warning(messageOf(err))
       return undefined
+    }
+  }
+
+  /**
+   * Tells pull request `pr` in a new comment that instruction `n` grew it, once per run: an edit
+   * of its record notifies nobody. A failure only warns.
+   */
+  async announceGrowth(
+    pr: number,
+    jobId: string,
+    newest: Listed | undefined,
+    prUrl = ''
+  ): Promise<void> {
+    const thread = this.thread(pr)
+    const id = `grew ${pr}/${jobId}/${newest?.n}`
+    if (!thread || !newest?.asked || this.recorded.has(id)) return
+    this.recorded.add(id)
+    const { n } = newest
+    const body = growthNote({ ...newest, asked: newest.asked, prUrl })
+    try {
+      const ref = await writeGrowthNote(thread, { project: this.o.projectId, job: jobId, n, body })
+      core.info(`Told pull request #${pr} that it grew: ${ref.url}`)
+    } catch (err) {
+      core.warning(messageOf(err))
     }
   }
 

@@ -15,6 +15,7 @@ import type { JobSettings } from '../settings.js'
 import type { CommandContext } from './context.js'
 import type { JobComments } from './job-comments.js'
 import { askedIn, namesNewPullRequest, openedByJob } from './job-answer.js'
+import { askedFor, codeChangeOf } from './job-asked.js'
 import type { Target } from './job-target.js'
 
 export interface Sighting {
@@ -65,11 +66,13 @@ export async function recordOnItsPullRequest(
     // The record is where the reply hint lives: it always carries it.
     hintGiven: false,
     prNumber: pr,
-    onItsPullRequest: asked ? { askedIn: asked } : {}
+    onItsPullRequest: asked ? { askedIn: asked } : {},
+    ...codeChangeOf(ctx)
   }
   const jobId = target.jobId ?? job.id
+  const asking = { opened, asked: askedFor(ctx, sight.report.startedAt) }
   const instructions =
-    opened || grown ? await comments.instructionsOn(pr, jobId, target.prompt, opened) : undefined
+    opened || grown ? await comments.instructionsOn(pr, jobId, target.prompt, asking) : undefined
   if (instructions && instructions.length > 1) report.instructions = instructions
   const written = await comments.recordOnPullRequest(pr, jobId, {
     // The record that the job opened it is kept by a run that grew it (it verified).
@@ -80,6 +83,8 @@ export async function recordOnItsPullRequest(
     body: answers ? renderJobReport(report) : openedNote(jobId, asked),
     once: !ending || !answers
   })
+  if (grown && answers && written !== undefined)
+    await comments.announceGrowth(pr, jobId, instructions?.at(-1), target.grew?.url)
   if (written === undefined || !route) return undefined
   return { pr, existed: written === 'updated' }
 }

@@ -189,7 +189,7 @@ class JobRun {
     const route = await this.record(job, ending)
     if (route !== undefined && route.pr === target?.issueNumber)
       this.target = { ...this.target, routeHere: true }
-    const changes = await changesOf(this.ctx, waited.job)
+    const changes = await changesOf(this.ctx, waited.job, this.target.grew)
     if (openedOrUpdated(ending)) this.ctx.result.reaction = 'rocket'
     const note = endingNote(ending, jobId)
     if (note) core[note.level](note.text)

@@ -6,6 +6,7 @@
 import type { CommentRef } from '../github/comments.js'
 import type { TriggerComment } from '../github/event.js'
 import { deliveredKeys, otherStepsRecords, type Delivered } from './delivery.js'
+import type { AskedWords } from '../report/job-report.js'
 import type { FixRequest } from './fix.js'
 import { parseRecord, recordKey } from './kinds.js'
 import { fixKey } from './report.js'
@@ -15,7 +16,12 @@ import type { RecordThread } from './thread.js'
 export interface Listed {
   n: number
   text: string
+  /** Who asked (a login), where (a URL) and when (ms): absent in records older than issue 42. */
+  asked?: Asked
 }
+
+/** Who asked for an instruction, where and when. */
+export type Asked = AskedWords
 
 /** The record that a trigger comment here with no `job-id` goes to `job`. */
 export function routeKey(project: string, job: string): string {
@@ -121,11 +127,53 @@ export async function grewFrom(
   const found = await thread.newestWith('opened', { project })
   if (!found || found.fields.job !== job) return []
   const inComment = (await thread.counted()).filter(r => r.comment.id === found.comment.id)
+  const asked = new Map(inComment.flatMap(({ key }) => askedOf(key, project, job)))
   const listed = inComment.flatMap(({ key }) => {
     const r = instructionOf(key, project, job)
-    return r && /^[1-9]\d{0,5}$/.test(r.n) ? [{ n: Number(r.n), text: r.text }] : []
+    if (!r || !/^[1-9]\d{0,5}$/.test(r.n)) return []
+    const by = asked.get(r.n)
+    return [{ n: Number(r.n), text: r.text, ...(by ? { asked: by } : {}) }]
   })
   return listed.sort((a, b) => a.n - b.n)
+}
+
+/** An `asked` record of this job, by the instruction's number. */
+function askedOf(key: string, project: string, job: string): [string, Asked][] {
+  const r = parseRecord('asked', key)
+  const when = Date.parse(r?.when ?? '')
+  if (!r || r.project !== project || r.job !== job || Number.isNaN(when)) return []
+  return [[r.n, { when, ...(r.who ? { who: r.who } : {}), ...(r.where ? { where: r.where } : {}) }]]
+}
+
+/** The keys of every instruction listed, and of who asked each. */
+function listedKeys(project: string, job: string, listed: readonly Listed[]): string[] {
+  return listed.flatMap(({ n, text, asked }) => [
+    recordKey('instruction', { project, job, n: String(n), text }),
+    ...(asked
+      ? [
+          recordKey('asked', {
+            project,
+            job,
+            n: String(n),
+            who: asked.who ?? '',
+            where: asked.where ?? '',
+            when: new Date(asked.when).toISOString()
+          })
+        ]
+      : [])
+  ])
+}
+
+/**
+ * The new comment that tells the pull request's watchers it grew (an edit of its record notifies
+ * nobody): one per instruction, which a re-run of the same growth edits.
+ */
+export function writeGrowthNote(
+  thread: RecordThread,
+  o: { project: string; job: string; n: number; body: string }
+): Promise<CommentRef> {
+  const key = recordKey('grew', { project: o.project, job: o.job, n: String(o.n) })
+  return thread.upsert({ key, extraKeys: [], body: o.body, mode: 'upsert' })
 }
 
 /** What the record on the agent's pull request says (commands/job-comments.ts words it). */
@@ -154,16 +202,16 @@ export async function writePullRequestRecord(
   const routedBefore = r.route ? await routedJob(thread, project) : undefined
   const opened = recordKey('opened', { project, job })
   const route = routeKey(project, job)
-  const listed = (r.instructions ?? []).map(({ n, text }) =>
-    recordKey('instruction', { project, job, n: String(n), text })
-  )
+  const listed = listedKeys(project, job, r.instructions ?? [])
   const ref = await thread.upsert({
     key: r.opened ? opened : route,
     extraKeys: [...(r.opened && r.route ? [route] : []), ...listed],
     body: r.body,
     mode: 'upsert',
     carry: key =>
-      key === opened || (listed.length === 0 && instructionOf(key, project, job) !== undefined)
+      key === opened ||
+      (listed.length === 0 &&
+        (instructionOf(key, project, job) !== undefined || askedOf(key, project, job).length > 0))
   })
   return { ref, ...(routedBefore !== undefined ? { routedBefore } : {}) }
 }

@@ -109,6 +109,20 @@ export const RECORD_KINDS = {
       'The run that created the job, and each run that grew it (records/job.ts writePullRequestRecord).',
     readers: 'records/job.ts grewFrom: the record lists every instruction the pull request holds.'
   },
+  asked: {
+    parts: ['project', 'job', 'n', 'who', 'where', 'when'],
+    says: 'Who asked for instruction n of this job (a login, or empty), where (a URL) and when (ISO, UTC).',
+    lives: 'Beside instruction n, in the comment with the `opened` record.',
+    writer: 'As `instruction` (records/job.ts writePullRequestRecord).',
+    readers: 'records/job.ts grewFrom: the record says who asked each instruction, where and when.'
+  },
+  grew: {
+    parts: ['project', 'job', 'n'],
+    says: 'This comment tells the pull request that instruction n grew it (an edit notifies nobody).',
+    lives: "The job's pull request, a new comment per growth.",
+    writer: 'A run that grew the pull request (records/job.ts writeGrowthNote).',
+    readers: 'upsert: a re-run of the same growth edits its note, never posts a second.'
+  },
   notify: {
     parts: ['project', 'repository'],
     says: 'This comment tells the code pull request what the docs job of `repository` did for it.',

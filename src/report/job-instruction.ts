@@ -57,6 +57,9 @@ export function quoted(text: string): string {
   return `${body}\n>\n> _… (${formatNumber(more)} more characters: the whole text is in Details)_`
 }
 
+/** Whether quoted() shows `text` whole. */
+export const shownWhole = (text: string): boolean => cutAt(text, SHOWN_MAX_CHARS) === text
+
 /** The run grew the agent's open pull request: why, and how to opt out. */
 export function grewParagraph(r: JobReport, place: JobReportPlace): string | undefined {
   const g = r.grew
@@ -83,15 +86,4 @@ export function grewParagraph(r: JobReport, place: JobReportPlace): string | und
 export function visibleInstruction(r: JobReport, label: string): string | undefined {
   if ((!r.fixes && !r.grew) || !r.prompt?.trim() || r.instructions) return undefined
   return `**${label}:**\n\n${quoted(r.prompt)}`
-}
-
-/** On the agent's pull request: every instruction it grew from, oldest first. */
-export function instructionsList(r: JobReport): string | undefined {
-  const all = r.instructions
-  if (!all || all.length < 2) return undefined
-  const items = all.map(({ n, text }) => `**${n}.**\n\n${quoted(text)}`)
-  const count = all.at(-1)?.n ?? all.length
-  const kept = count > all.length ? ` (the first and the newest ${all.length - 1})` : ''
-  const head = `**The ${count} instructions this pull request grew from${kept}:**`
-  return [head, ...items].join('\n\n')
 }

@@ -107,6 +107,8 @@ export interface JobReport {
   trigger?: string
   /** The instruction came from a trigger comment: another comment is a way to try again. */
   fromComment?: boolean
+  /** The code pull request a dispatch names: the docs pull request's record links it. */
+  codeChange?: CodeChange
   /** Who wrote the trigger comment or review (their login). */
   askedBy?: string
   /** The pull request or issue the run answers on, as a reader names it. */
@@ -157,7 +159,7 @@ export interface JobReport {
    * On the agent's pull request, every instruction it grew from, oldest first (clipped), when
    * there is more than one.
    */
-  instructions?: { n: number; text: string }[]
+  instructions?: { n: number; text: string; asked?: AskedWords }[]
 }
 
 /**
@@ -187,4 +189,20 @@ export function value(text: string | undefined): string {
 
 export function isText(s: string | undefined): s is string {
   return s !== undefined && s !== ''
+}
+
+/** A code pull request of this GitHub, as a dispatch names it (its title and body: untrusted). */
+export interface CodeChange {
+  /** `owner/repo#N`. */
+  label: string
+  url: string
+  title?: string
+  body?: string
+}
+
+/** Who asked for an instruction (a login), where (a URL) and when (ms). */
+export interface AskedWords {
+  who?: string
+  where?: string
+  when: number
 }

@@ -17,10 +17,11 @@ import {
   codeBlock
 } from './markdown.js'
 import { changesBlock } from './job-changes.js'
+import { codeChangeBlock, instructionsList, mention } from './job-growth.js'
 import { checksBlock, checksMark } from './job-checks.js'
 import { placeNoun } from './place.js'
 import { endingText, triggerExample } from './job-ending.js'
-import { fixWords, grewParagraph, instructionsList, visibleInstruction } from './job-instruction.js'
+import { fixWords, grewParagraph, shownWhole, visibleInstruction } from './job-instruction.js'
 import {
   deliveredIn,
   isText,
@@ -129,11 +130,6 @@ function headline(r: JobReport): string {
   }
 }
 
-/** "@octocat" as a mention when it is a plain login; escaped text (no mention) otherwise. */
-function mention(login: string): string {
-  return /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(login) ? `@${login}` : escapeText(login)
-}
-
 /** Who asked, or what kind of run this is. */
 function askedLine(r: JobReport): string {
   const where = r.onItsPullRequest?.askedIn
@@ -217,10 +213,13 @@ function instructionLabel(r: JobReport): string {
 
 function detailsBlock(r: JobReport): string {
   const blocks = [detailItems(r).join('\n')]
-  if (r.prompt?.trim()) {
-    // Shown above already (wrapped): here the exact text, to copy.
-    const above = visibleInstruction(r, '') !== undefined ? ' (exact text)' : ''
-    blocks.push(`**${instructionLabel(r)}${above}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS))
+  // Shown above whole (wrapped, character for character): not again here (an answer shows its
+  // instruction once); cut there, the whole exact text is here.
+  const listed = r.instructions?.at(-1)?.text === r.prompt
+  const above = visibleInstruction(r, '') !== undefined || listed
+  if (r.prompt?.trim() && !(above && shownWhole(r.prompt))) {
+    const exact = above ? ' (exact text)' : ''
+    blocks.push(`**${instructionLabel(r)}${exact}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS))
   }
   return details('Details', blocks.join('\n\n'))
 }
@@ -232,6 +231,7 @@ export function renderJobReport(r: JobReport, place: JobReportPlace = 'comment')
   const blocks = [
     `### ${headline(r)}`,
     metaLine(r, place, ending.linksRun),
+    r.onItsPullRequest ? codeChangeBlock(r.codeChange) : undefined,
     grewParagraph(r, place),
     visibleInstruction(r, instructionLabel(r)),
     instructionsList(r),
