@@ -380,6 +380,19 @@ describe('fix 1 3', () => {
         expect(firstLine.slice(0, 12)).toBe((suggestions[1]?.instruction ?? '').slice(0, 12))
         // The 📎 explanation is said once in #21's thread: on the record, not in the note.
         expect(note).not.toContain('📎')
+
+        // A second growth, asked on the same issue: its answer does not explain again (the
+        // issue's thread was told by the answer above), while the run's summary still says it.
+        const again = await trigger('/docs-agent fix 4')
+        expectSuccess(again)
+        expect(again.outputs.grew).toBe('true')
+        expect(messages(sim)).toHaveLength(2)
+        expect(grown).toContain('📎')
+        const second = bots(gh, 12).at(-1) ?? ''
+        expect(second).toMatch(/asked the docs agent to fix suggestion 4: /)
+        expect(second).not.toContain('📎')
+        expect(again.summary).toContain('📎')
+        expect(bots(gh, 12).filter(b => b.includes('📎'))).toHaveLength(1)
       })
     )
   })

@@ -41324,6 +41324,92 @@ async function hideAsOutdated(octokit, nodeId) {
     await call('hiding the previous comment as outdated', () => octokit.graphql('mutation($id: ID!, $classifier: ReportedContentClassifiers!) { minimizeComment(input: {subjectId: $id, classifier: $classifier}) { minimizedComment { isMinimized } } }', { id: nodeId, classifier: 'OUTDATED' }));
 }
 
+;// CONCATENATED MODULE: ./src/report/job-instruction.ts
+// What a job's answer says of the instruction itself, where it matters to see it: which report
+// suggestions `fix N` asked for, the instruction shown in full and wrapped (a code block does not
+// wrap at 760 px: its right edge is cut off), that the run grew the agent's open pull request
+// instead of starting a job, and on that pull request every instruction it grew from.
+
+/** Shown in full up to here; the exact text, whole, is in the answer's Details. */
+const SHOWN_MAX_CHARS = 2000;
+const SUBJECT_MAX_CHARS = 80;
+const KIND_NAMES = {
+    gap: 'search gap',
+    page: 'page',
+    question: 'unanswered question'
+};
+/** "search gap “rotate key”", "page /api/auth": what a suggestion was about, inert. */
+function subjectLine(f) {
+    const kind = f.id.slice(0, Math.max(0, f.id.indexOf(':')));
+    const name = KIND_NAMES[kind] ?? 'suggestion';
+    const subject = escapeText(clip(f.subject.replace(/\s+/g, ' ').trim(), SUBJECT_MAX_CHARS));
+    return kind === 'page' ? `${name} ${subject}` : `${name} “${subject}”`;
+}
+/** "fix suggestion 1: search gap “…”", "fix suggestions 1 and 3: search gap “…” and page /a". */
+function fixWords(fixes) {
+    const and = (items) => items.length === 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+    const numbers = and(fixes.map(f => String(f.n)));
+    return `fix suggestion${fixes.length === 1 ? '' : 's'} ${numbers}: ${and(fixes.map(subjectLine))}`;
+}
+/**
+ * Text shown as it is, wrapped, in a quote: each line made inert (escapeText), leading spaces
+ * kept, line breaks kept. What a reader sees is the text, character for character (the Details
+ * hold the same text in a code block, to copy).
+ */
+function quoted(text) {
+    const shown = cutAt(text, SHOWN_MAX_CHARS);
+    const lines = shown
+        .replace(/\r\n?/g, '\n')
+        .replace(/^\n+|\s+$/g, '')
+        .split('\n');
+    const body = lines
+        .map((line, i) => {
+        if (line.trim() === '')
+            return '>';
+        const lead = /^[ \t]*/.exec(line)?.[0] ?? '';
+        const indent = '&nbsp;'.repeat(lead.replace(/\t/g, '    ').length);
+        const next = lines[i + 1];
+        const br = next !== undefined && next.trim() !== '' ? '<br>' : '';
+        return `> ${indent}${escapeText(line.slice(lead.length))}${br}`;
+    })
+        .join('\n');
+    if (shown.length === text.length)
+        return body;
+    const more = Array.from(text.slice(shown.length)).length;
+    return `${body}\n>\n> _… (${formatNumber(more)} more characters: the whole text is in Details)_`;
+}
+/** Whether quoted() shows `text` whole. */
+const shownWhole = (text) => cutAt(text, SHOWN_MAX_CHARS) === text;
+/** What begins the paragraph that says why a pull request grew (records/job.ts looks for it). */
+const GREW_MARK = '📎 ';
+/** The run grew the agent's open pull request: why, and how to opt out. */
+function grewParagraph(r, place) {
+    const g = r.grew;
+    if (!g)
+        return undefined;
+    const optOut = 'To start a new job each time instead, set `when-agent-pr-open: create`.';
+    if (r.onItsPullRequest) {
+        const asked = r.onItsPullRequest.askedIn;
+        const where = asked ? `, asked for in ${markdown_link(`#${asked.number}`, asked.url)},` : '';
+        return (`${GREW_MARK}This pull request grew: an instruction${where} that would have started a new job went ` +
+            `to this pull request's job as a follow-up, because it was still open ` +
+            `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
+    }
+    const pr = place === 'comment' ? markdown_link(`#${g.number}`, g.url) : `#${g.number}`;
+    // Said once per thread: an earlier answer here explained it (the summary always says it).
+    if (g.explained && place === 'comment')
+        return undefined;
+    return (`${GREW_MARK}The docs agent's pull request ${pr} was still open, so this instruction went to its job ` +
+        'as a follow-up and that pull request grew, instead of a new job opening another one ' +
+        `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
+}
+/** The instruction in view: for `fix N` and a run that grew a pull request, where it matters. */
+function visibleInstruction(r, label) {
+    if ((!r.fixes && !r.grew) || !r.prompt?.trim() || r.instructions)
+        return undefined;
+    return `**${label}:**\n\n${quoted(r.prompt)}`;
+}
+
 ;// CONCATENATED MODULE: ./src/records/report.ts
 
 function reportKey(projectId, range) {
@@ -41526,6 +41612,7 @@ function storedReports(read, projectId) {
 
 
 
+
 /** The record that a trigger comment here with no `job-id` goes to `job`. */
 function routeKey(project, job) {
     return recordKey('route', { project, job });
@@ -41669,6 +41756,14 @@ function instructionOf(key, project, job) {
     return r?.project === project && r.job === job ? r : undefined;
 }
 const nonEmpty = (job) => (job === '' ? undefined : job);
+/**
+ * Whether this thread already holds the action's own answer explaining why a pull request grew:
+ * only comments whose records count (signed for their author), so a reader's comment never
+ * silences it.
+ */
+async function growthExplained(thread) {
+    return (await thread.marked()).some(({ comment }) => comment.body.split('\n').some(line => line.startsWith(GREW_MARK)));
+}
 
 ;// CONCATENATED MODULE: ./src/report/job-changes.ts
 // What the job's pull request changes, as an answer shows it: the number of files and lines, and
@@ -41724,93 +41819,11 @@ function changesBlock(c) {
     return [head, ...shown.map(fileLine), ...rest].join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/report/job-instruction.ts
-// What a job's answer says of the instruction itself, where it matters to see it: which report
-// suggestions `fix N` asked for, the instruction shown in full and wrapped (a code block does not
-// wrap at 760 px: its right edge is cut off), that the run grew the agent's open pull request
-// instead of starting a job, and on that pull request every instruction it grew from.
-
-/** Shown in full up to here; the exact text, whole, is in the answer's Details. */
-const SHOWN_MAX_CHARS = 2000;
-const SUBJECT_MAX_CHARS = 80;
-const KIND_NAMES = {
-    gap: 'search gap',
-    page: 'page',
-    question: 'unanswered question'
-};
-/** "search gap “rotate key”", "page /api/auth": what a suggestion was about, inert. */
-function subjectLine(f) {
-    const kind = f.id.slice(0, Math.max(0, f.id.indexOf(':')));
-    const name = KIND_NAMES[kind] ?? 'suggestion';
-    const subject = escapeText(clip(f.subject.replace(/\s+/g, ' ').trim(), SUBJECT_MAX_CHARS));
-    return kind === 'page' ? `${name} ${subject}` : `${name} “${subject}”`;
-}
-/** "fix suggestion 1: search gap “…”", "fix suggestions 1 and 3: search gap “…” and page /a". */
-function fixWords(fixes) {
-    const and = (items) => items.length === 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-    const numbers = and(fixes.map(f => String(f.n)));
-    return `fix suggestion${fixes.length === 1 ? '' : 's'} ${numbers}: ${and(fixes.map(subjectLine))}`;
-}
-/**
- * Text shown as it is, wrapped, in a quote: each line made inert (escapeText), leading spaces
- * kept, line breaks kept. What a reader sees is the text, character for character (the Details
- * hold the same text in a code block, to copy).
- */
-function quoted(text) {
-    const shown = cutAt(text, SHOWN_MAX_CHARS);
-    const lines = shown
-        .replace(/\r\n?/g, '\n')
-        .replace(/^\n+|\s+$/g, '')
-        .split('\n');
-    const body = lines
-        .map((line, i) => {
-        if (line.trim() === '')
-            return '>';
-        const lead = /^[ \t]*/.exec(line)?.[0] ?? '';
-        const indent = '&nbsp;'.repeat(lead.replace(/\t/g, '    ').length);
-        const next = lines[i + 1];
-        const br = next !== undefined && next.trim() !== '' ? '<br>' : '';
-        return `> ${indent}${escapeText(line.slice(lead.length))}${br}`;
-    })
-        .join('\n');
-    if (shown.length === text.length)
-        return body;
-    const more = Array.from(text.slice(shown.length)).length;
-    return `${body}\n>\n> _… (${formatNumber(more)} more characters: the whole text is in Details)_`;
-}
-/** Whether quoted() shows `text` whole. */
-const shownWhole = (text) => cutAt(text, SHOWN_MAX_CHARS) === text;
-/** The run grew the agent's open pull request: why, and how to opt out. */
-function grewParagraph(r, place) {
-    const g = r.grew;
-    if (!g)
-        return undefined;
-    const optOut = 'To start a new job each time instead, set `when-agent-pr-open: create`.';
-    if (r.onItsPullRequest) {
-        const asked = r.onItsPullRequest.askedIn;
-        const where = asked ? `, asked for in ${markdown_link(`#${asked.number}`, asked.url)},` : '';
-        return (`📎 This pull request grew: an instruction${where} that would have started a new job went ` +
-            `to this pull request's job as a follow-up, because it was still open ` +
-            `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
-    }
-    const pr = place === 'comment' ? markdown_link(`#${g.number}`, g.url) : `#${g.number}`;
-    return (`📎 The docs agent's pull request ${pr} was still open, so this instruction went to its job ` +
-        'as a follow-up and that pull request grew, instead of a new job opening another one ' +
-        `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
-}
-/** The instruction in view: for `fix N` and a run that grew a pull request, where it matters. */
-function visibleInstruction(r, label) {
-    if ((!r.fixes && !r.grew) || !r.prompt?.trim() || r.instructions)
-        return undefined;
-    return `**${label}:**\n\n${quoted(r.prompt)}`;
-}
-
 ;// CONCATENATED MODULE: ./src/report/job-growth.ts
 // What the agent's pull request says of how it grew (issue 42): the new comment each growth
 // posts there (who asked, where, the instruction's first line: an edit of the record notifies
 // nobody), who asked each instruction its record lists, and the code pull request a dispatch
 // named, linked apart from the repository line with its description quoted line by line.
-
 
 
 
@@ -41867,8 +41880,8 @@ function codeChangeBlock(c) {
         return undefined;
     const title = c.title ? ` “${escapeText(clip(c.title.replace(/\s+/g, ' ').trim(), 120))}”` : '';
     const head = `**Code pull request:** ${markdown_link(c.label, c.url)}${title}`;
-    // The author's text: nothing a redaction knows is shown (as the context block withholds it).
-    const body = c.body ? redact(c.body).trim() : '';
+    // Redacted where it was read (commands/job-asked.ts); the comment's writer redacts again.
+    const body = c.body ? c.body.trim() : '';
     if (body === '')
         return head;
     const cut = cutAt(body, DESCRIPTION_MAX_CHARS);
@@ -42937,6 +42950,7 @@ function readDispatch(payload) {
 
 
 
+
 /** The anchor of a trigger comment in its thread, as GitHub links it. */
 const ANCHORS = { issue: 'issuecomment-', pull: 'discussion_r', review: 'pullrequestreview-' };
 /** Who asked, where and when (`when`: the run's start, on its one clock). */
@@ -42971,7 +42985,8 @@ function codeChange(ctx) {
         label: `${pr.owner}/${pr.repo}#${pr.number}`,
         url: href,
         ...(d.pullRequest?.title ? { title: d.pullRequest.title } : {}),
-        ...(d.body ? { body: d.body } : {})
+        // The author's text: nothing a redaction knows is shown (as the context block withholds it).
+        ...(d.body ? { body: redact(d.body) } : {})
     };
 }
 
@@ -43365,7 +43380,7 @@ async function prepareTarget(ctx, comments, agent, start, onJob) {
     else if (ctx.label)
         target = { ...target, routeHere: ctx.target?.issueNumber === ctx.event.issueNumber };
     if (target.command === 'create' && !target.earlier)
-        target = await growInstead(ctx, target);
+        target = await growInstead(ctx, target, comments.thread(ctx.target?.issueNumber));
     onJob(target);
     if (s.context || ctx.label)
         target = { ...target, prompt: composePrompt(s.prompt, await gatherContext(ctx)) };
@@ -43436,10 +43451,12 @@ function fixTarget(fixes, target) {
  * A run about to start a job: with `when-agent-pr-open: follow-up` and the docs agent's pull
  * request still open here, the instruction goes to that pull request's job as a follow-up.
  */
-async function growInstead(ctx, target) {
+async function growInstead(ctx, target, answers) {
     const open = await openAgentPullRequest(ctx);
     if (!open)
         return target;
+    // The 📎 paragraph is said once per thread: the answers after it need not say it again.
+    const explained = answers ? await growthExplained(answers) : false;
     info(`The docs agent's pull request #${open.number} (job ${open.jobId}) is still open: the ` +
         'instruction goes to its job as a follow-up, and the pull request grows instead of a new ' +
         'one opening (`when-agent-pr-open: follow-up`; `create` starts a new job each time).');
@@ -43447,7 +43464,7 @@ async function growInstead(ctx, target) {
         ...target,
         command: 'message',
         jobId: open.jobId,
-        grew: { number: open.number, url: open.url }
+        grew: { number: open.number, url: open.url, ...(explained ? { explained } : {}) }
     };
 }
 /** A trigger comment with no `job-id`: the job its pull request records, or a new one. */

@@ -4,6 +4,7 @@
 // workflow run. And the code pull request of a dispatch, which the docs pull request links.
 import { readDispatch } from '../agent/dispatch.js'
 import { pullRequestOfLink } from '../github/pulls.js'
+import { redact } from '../secrets.js'
 import type { Asked } from '../records/job.js'
 import type { CodeChange } from '../report/job-report.js'
 import type { JobSettings } from '../settings.js'
@@ -47,6 +48,7 @@ function codeChange(ctx: Ctx): CodeChange | undefined {
     label: `${pr.owner}/${pr.repo}#${pr.number}`,
     url: href,
     ...(d.pullRequest?.title ? { title: d.pullRequest.title } : {}),
-    ...(d.body ? { body: d.body } : {})
+    // The author's text: nothing a redaction knows is shown (as the context block withholds it).
+    ...(d.body ? { body: redact(d.body) } : {})
   }
 }

@@ -11,7 +11,7 @@ import {
 import { jobUrlPath } from '../agent/wait.js'
 import { messageOf } from '../errors.js'
 import { deliveredTo, deliveryStep } from '../records/delivery.js'
-import { jobStartedHere, routedJob } from '../records/job.js'
+import { growthExplained, jobStartedHere, routedJob } from '../records/job.js'
 import type { FixRequest } from '../records/fix.js'
 import type { RecordThread } from '../records/thread.js'
 import { listPullRequestFiles, pullRequestOfLink } from '../github/pulls.js'
@@ -94,7 +94,8 @@ export async function prepareTarget(
   // create` does).
   else if (ctx.label)
     target = { ...target, routeHere: ctx.target?.issueNumber === ctx.event.issueNumber }
-  if (target.command === 'create' && !target.earlier) target = await growInstead(ctx, target)
+  if (target.command === 'create' && !target.earlier)
+    target = await growInstead(ctx, target, comments.thread(ctx.target?.issueNumber))
   onJob(target)
   if (s.context || ctx.label)
     target = { ...target, prompt: composePrompt(s.prompt, await gatherContext(ctx)) }
@@ -176,9 +177,15 @@ function fixTarget(fixes: readonly FixRequest[], target: Target): Target {
  * A run about to start a job: with `when-agent-pr-open: follow-up` and the docs agent's pull
  * request still open here, the instruction goes to that pull request's job as a follow-up.
  */
-async function growInstead(ctx: CommandContext<JobSettings>, target: Target): Promise<Target> {
+async function growInstead(
+  ctx: CommandContext<JobSettings>,
+  target: Target,
+  answers: RecordThread | undefined
+): Promise<Target> {
   const open = await openAgentPullRequest(ctx)
   if (!open) return target
+  // The 📎 paragraph is said once per thread: the answers after it need not say it again.
+  const explained = answers ? await growthExplained(answers) : false
   core.info(
     `The docs agent's pull request #${open.number} (job ${open.jobId}) is still open: the ` +
       'instruction goes to its job as a follow-up, and the pull request grows instead of a new ' +
@@ -188,7 +195,7 @@ async function growInstead(ctx: CommandContext<JobSettings>, target: Target): Pr
     ...target,
     command: 'message',
     jobId: open.jobId,
-    grew: { number: open.number, url: open.url }
+    grew: { number: open.number, url: open.url, ...(explained ? { explained } : {}) }
   }
 }
 

@@ -7,6 +7,7 @@ import type { CommentRef } from '../github/comments.js'
 import type { TriggerComment } from '../github/event.js'
 import { deliveredKeys, otherStepsRecords, type Delivered } from './delivery.js'
 import type { AskedWords } from '../report/job-report.js'
+import { GREW_MARK } from '../report/job-instruction.js'
 import type { FixRequest } from './fix.js'
 import { parseRecord, recordKey } from './kinds.js'
 import { fixKey } from './report.js'
@@ -222,3 +223,14 @@ function instructionOf(key: string, project: string, job: string) {
 }
 
 const nonEmpty = (job: string | undefined): string | undefined => (job === '' ? undefined : job)
+
+/**
+ * Whether this thread already holds the action's own answer explaining why a pull request grew:
+ * only comments whose records count (signed for their author), so a reader's comment never
+ * silences it.
+ */
+export async function growthExplained(thread: RecordThread): Promise<boolean> {
+  return (await thread.marked()).some(({ comment }) =>
+    comment.body.split('\n').some(line => line.startsWith(GREW_MARK))
+  )
+}

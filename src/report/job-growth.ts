@@ -3,7 +3,6 @@
 // nobody), who asked each instruction its record lists, and the code pull request a dispatch
 // named, linked apart from the repository line with its description quoted line by line.
 import { cutAt } from '../public-text.js'
-import { redact } from '../secrets.js'
 import type { AskedWords, CodeChange, JobReport } from './job-report.js'
 import { quoted } from './job-instruction.js'
 import { clip, escapeText, formatTimestamp, link, parseHttpsUrl } from './markdown.js'
@@ -71,8 +70,8 @@ export function codeChangeBlock(c: CodeChange | undefined): string | undefined {
   if (!c) return undefined
   const title = c.title ? ` “${escapeText(clip(c.title.replace(/\s+/g, ' ').trim(), 120))}”` : ''
   const head = `**Code pull request:** ${link(c.label, c.url)}${title}`
-  // The author's text: nothing a redaction knows is shown (as the context block withholds it).
-  const body = c.body ? redact(c.body).trim() : ''
+  // Redacted where it was read (commands/job-asked.ts); the comment's writer redacts again.
+  const body = c.body ? c.body.trim() : ''
   if (body === '') return head
   const cut = cutAt(body, DESCRIPTION_MAX_CHARS)
   const atLine = cut.length < body.length ? cut.slice(0, Math.max(0, cut.lastIndexOf('\n'))) : cut

@@ -60,6 +60,9 @@ export function quoted(text: string): string {
 /** Whether quoted() shows `text` whole. */
 export const shownWhole = (text: string): boolean => cutAt(text, SHOWN_MAX_CHARS) === text
 
+/** What begins the paragraph that says why a pull request grew (records/job.ts looks for it). */
+export const GREW_MARK = '📎 '
+
 /** The run grew the agent's open pull request: why, and how to opt out. */
 export function grewParagraph(r: JobReport, place: JobReportPlace): string | undefined {
   const g = r.grew
@@ -69,14 +72,16 @@ export function grewParagraph(r: JobReport, place: JobReportPlace): string | und
     const asked = r.onItsPullRequest.askedIn
     const where = asked ? `, asked for in ${link(`#${asked.number}`, asked.url)},` : ''
     return (
-      `📎 This pull request grew: an instruction${where} that would have started a new job went ` +
+      `${GREW_MARK}This pull request grew: an instruction${where} that would have started a new job went ` +
       `to this pull request's job as a follow-up, because it was still open ` +
       `(\`when-agent-pr-open: follow-up\`). ${optOut}`
     )
   }
   const pr = place === 'comment' ? link(`#${g.number}`, g.url) : `#${g.number}`
+  // Said once per thread: an earlier answer here explained it (the summary always says it).
+  if (g.explained && place === 'comment') return undefined
   return (
-    `📎 The docs agent's pull request ${pr} was still open, so this instruction went to its job ` +
+    `${GREW_MARK}The docs agent's pull request ${pr} was still open, so this instruction went to its job ` +
     'as a follow-up and that pull request grew, instead of a new job opening another one ' +
     `(\`when-agent-pr-open: follow-up\`). ${optOut}`
   )

@@ -152,7 +152,8 @@ export interface JobReport {
    * The run would have started a job, and the instruction went to the job of this open agent
    * pull request instead (`when-agent-pr-open: follow-up`): the pull request grew.
    */
-  grew?: { number: number; url: string }
+  /** The open agent pull request this run grew; `explained`: this thread was told why before. */
+  grew?: { number: number; url: string; explained?: boolean }
   /** `/docs-agent fix N [M …]`: the report's suggestions asked for (subjects: public text). */
   fixes?: { n: number; id: string; subject: string }[]
   /**
