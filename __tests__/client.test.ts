@@ -4,7 +4,7 @@ import { describe, it, expect, jest, afterEach } from '@jest/globals'
 import http from 'node:http'
 
 jest.unstable_mockModule('@actions/core', () => ({ setSecret: jest.fn() }))
-const { registerSecrets } = await import('../src/secrets.js')
+const { registerSecrets } = await import('../src/secrets/redact.js')
 const { Deadline } = await import('../src/deadline.js')
 const { handClock } = await import('./clock.js')
 const { ServiceClient } = await import('../src/service/client.js')

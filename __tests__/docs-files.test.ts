@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, it, expect, afterAll } from '@jest/globals'
-import { findDocsRoot, pageFile, readStaleAfter } from '../src/docs-files.js'
+import { findDocsRoot, pageFile, readStaleAfter } from '../src/workspace/docs-files.js'
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-files-'))
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))

@@ -1,7 +1,7 @@
 // `fix checks`: which words ask for it, and the follow-up's instruction (the failures as data,
 // one line each, so a message cannot end the block early).
 import { describe, it, expect } from '@jest/globals'
-import { checksFixPrompt, parseFixChecks } from '../src/fix-checks.js'
+import { checksFixPrompt, parseFixChecks } from '../src/gate/fix-checks.js'
 import { parseFix } from '../src/records/fix.js'
 
 describe('parseFixChecks', () => {

@@ -1,4 +1,4 @@
-// Unit tier: the input table (src/input-table.js) is the one list of inputs. action.yml declares
+// Unit tier: the input table (src/settings/table.js) is the one list of inputs. action.yml declares
 // exactly its inputs, in its order, with its defaults and its required ones; INPUT_NAMES, the
 // defaults an empty value falls back to, and the commands an input applies to come from it.
 import { describe, it, expect } from '@jest/globals'
@@ -12,7 +12,7 @@ import {
   INPUT_NAMES,
   INPUTS,
   type InputSpec
-} from '../src/input-names.js'
+} from '../src/settings/names.js'
 
 const yml = fs.readFileSync('action.yml', 'utf8')
 

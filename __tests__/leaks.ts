@@ -5,7 +5,7 @@
 // unassigned code points, the braille blank, the object replacement), line breaks, base64 wrapped
 // or not; full-width and other compatibility letters with their combining marks dropped; tag
 // characters and variation selectors read as what they spell), then searched for any
-// 12-character part of the key or the token. Written apart from src/secret-search.ts, so the
+// 12-character part of the key or the token. Written apart from src/secrets/search.ts, so the
 // two are checked against each other.
 import type { RunResult } from './runner.js'
 

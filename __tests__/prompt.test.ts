@@ -1,6 +1,6 @@
 // Unit tier: the context block added to an instruction.
 import { describe, it, expect } from '@jest/globals'
-import { registerSecrets } from '../src/secrets.js'
+import { registerSecrets } from '../src/secrets/redact.js'
 import {
   CONTEXT_END,
   CONTEXT_START,

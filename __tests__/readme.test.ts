@@ -1,6 +1,6 @@
 // Unit tier: the README's inputs by command, and docs/inputs-reference.md's table and workflow of
 // every input and outputs table, are generated from action.yml and the input table
-// (src/input-table.js, which says which command reads which input): one text describes the
+// (src/settings/table.js, which says which command reads which input): one text describes the
 // interface, and this test fails when either drifts from it (run `npm run readme`).
 import { describe, it, expect } from '@jest/globals'
 import fs from 'node:fs'
@@ -10,7 +10,7 @@ import {
   withInputsWorkflow,
   withTables
 } from '../scripts/readme-inputs.js'
-import { INPUTS } from '../src/input-table.js'
+import { INPUTS } from '../src/settings/table.js'
 
 const readme = fs.readFileSync('README.md', 'utf8')
 const reference = fs.readFileSync('docs/inputs-reference.md', 'utf8')

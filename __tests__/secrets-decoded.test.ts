@@ -7,7 +7,7 @@ import fc from 'fast-check'
 const setSecret = jest.fn<(secret: string) => void>()
 jest.unstable_mockModule('@actions/core', () => ({ setSecret }))
 const { redact, redactParsed, registerSecrets, isInvisible, withheld } =
-  await import('../src/secrets.js')
+  await import('../src/secrets/redact.js')
 
 const KEY = 'mint_9fK2LmQ7xW4pR8sT1vB6nZ3cY5hD0j'
 const ODD_KEY = 'mint_a+b/c=d:e@f$g,h;i_0123456789'

@@ -25,7 +25,7 @@ import {
 
 const setSecret = jest.fn<(secret: string) => void>()
 jest.unstable_mockModule('@actions/core', () => ({ setSecret }))
-const { redact, registerSecrets, withheld } = await import('../src/secrets.js')
+const { redact, registerSecrets, withheld } = await import('../src/secrets/redact.js')
 const { oneLine } = await import('../src/public-text.js')
 
 const KEY = 'mint_9fK2LmQ7xW4pR8sT1vB6nZ3cY5hD0j'

@@ -4,7 +4,8 @@ import { describe, it, expect, jest, beforeAll } from '@jest/globals'
 // setSecret only prints `::add-mask::`; recorded here instead of written to the test's stdout.
 const setSecret = jest.fn<(secret: string) => void>()
 jest.unstable_mockModule('@actions/core', () => ({ setSecret }))
-const { redact, redactDeep, redactParsed, registerSecrets } = await import('../src/secrets.js')
+const { redact, redactDeep, redactParsed, registerSecrets } =
+  await import('../src/secrets/redact.js')
 
 const KEY = 'mint_SECRETKEY_do_not_leak_123'
 const TOKEN = 'ghs_SECRETTOKEN_do_not_leak_456'

@@ -5,8 +5,8 @@ import { expect } from '@jest/globals'
 import fs from 'node:fs'
 import path from 'node:path'
 import fc from 'fast-check'
-import { InputError } from '../src/inputs.js'
-import { PERMISSIONS, readSettings, type Settings } from '../src/settings.js'
+import { InputError } from '../src/errors.js'
+import { PERMISSIONS, readSettings, type Settings } from '../src/settings/settings.js'
 import { parseInputs } from '../sim/run-action.js'
 export const INPUT_NAMES = [
   ...parseInputs(fs.readFileSync(path.join(import.meta.dirname, '..', 'action.yml'), 'utf8')).keys()

@@ -9,7 +9,7 @@ import { annotations } from '../sim/run-action.js'
 import { runScenario } from './runner.js'
 
 // The in-process runner mocks @actions/core for src/: it must load before anything imports src/
-// (settings-inputs.ts reads settings with src/settings.ts), or src/ would keep the real module.
+// (settings-inputs.ts reads settings with src/settings/settings.ts), or src/ would keep the real module.
 await import('./inprocess.js')
 const { GOOD, INPUT_NAMES, VALID, anyText, nearMiss, read } = await import('./settings-inputs.js')
 

@@ -6,13 +6,13 @@
 import { describe, it, expect } from '@jest/globals'
 import path from 'node:path'
 import fc from 'fast-check'
-import { isLoopback } from '../src/inputs.js'
+import { isLoopback } from '../src/proxy.js'
 import {
   PERMISSIONS,
   type AnalyticsSettings,
   type JobSettings,
   type Settings
-} from '../src/settings.js'
+} from '../src/settings/settings.js'
 import { FINAL_STATUSES } from '../src/service/schema.js'
 import {
   GOOD,

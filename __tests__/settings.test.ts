@@ -2,7 +2,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it, expect } from '@jest/globals'
-import { InputError, isLoopback, parseDuration } from '../src/inputs.js'
+import { parseDuration } from '../src/settings/parse.js'
+import { isLoopback } from '../src/proxy.js'
+import { InputError } from '../src/errors.js'
 import {
   readSettings,
   readTriggerSettings,
@@ -10,9 +12,9 @@ import {
   type JobSettings,
   type Settings,
   type SettingsContext
-} from '../src/settings.js'
+} from '../src/settings/settings.js'
 import { tempDir } from './temp-dirs.js'
-import { DEFAULTS, INPUT_NAMES, refuseUnknownInputs } from '../src/input-names.js'
+import { DEFAULTS, INPUT_NAMES, refuseUnknownInputs } from '../src/settings/names.js'
 
 const defaults: Record<string, string> = {
   command: 'message',

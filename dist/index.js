@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1145);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(764);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1145:
+/***/ 764:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32237,8 +32237,9 @@ function getIDToken(aud) {
 var external_node_http_ = __nccwpck_require__(7067);
 var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
 ;// CONCATENATED MODULE: ./src/errors.ts
-// What every room shares about failure: the one way to turn anything thrown into a message, and
-// the one error that says the time allowed ran out (the deadline itself is deadline.ts).
+// What every room shares about failure: the one way to turn anything thrown into a message, the
+// one error that names an input and what it accepts (settings/ throws it; the workspace and proxy
+// rules too), and the one error that says the time allowed ran out (the deadline is deadline.ts).
 /** A thrown value as the text a user reads: no stack trace, ever. */
 function messageOf(err) {
     return err instanceof Error ? err.message : String(err);
@@ -32267,6 +32268,22 @@ class TimeUpError extends Error {
         this.name = 'TimeUpError';
     }
 }
+/** Bad input: names the input and the form it accepts, so the reader of the log knows what to fix. */
+class InputError extends Error {
+    input;
+    constructor(input, problem) {
+        super(`Input \`${input}\`: ${problem}`);
+        this.input = input;
+        this.name = 'InputError';
+    }
+}
+/** A value as the error shows it: quoted, and clipped so a huge input cannot flood the log. */
+function quote(value) {
+    const max = 80;
+    return value.length <= max
+        ? JSON.stringify(value)
+        : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`;
+}
 
 ;// CONCATENATED MODULE: ./src/public-text.ts
 // Text from the public: what docs visitors type (search queries, assistant questions and
@@ -32274,7 +32291,7 @@ class TimeUpError extends Error {
 // instruction. One cleaning, before such text is shown or sent: what a reader cannot read (see
 // INVISIBLE_CLASS) is removed, so what a maintainer reads is what the agent gets; control
 // characters and line breaks become one space, so a value stays on its line; then the length is
-// bounded. The secret search shares the same idea of "invisible" (secret-search.ts), and so do the
+// bounded. The secret search shares the same idea of "invisible" (secrets/search.ts), and so do the
 // log lines built from the service's or GitHub's words (logText). Escaping for Markdown is
 // report/markdown.ts.
 /**
@@ -32360,13 +32377,13 @@ function clip(s, maxChars) {
     return s.length <= maxChars ? s : `${cutAt(s, maxChars - 1)}…`;
 }
 
-;// CONCATENATED MODULE: ./src/secret-search.ts
+;// CONCATENATED MODULE: ./src/secrets/search.ts
 // Where a secret hides in a text once a reader decodes it: the readings a person or a decoder
 // could make of a text (entities, `\u`, `\x`, JSON and Markdown backslash escapes, percent-
 // encoding; what a reader cannot read and white space between the characters; compatibility
 // forms such as full-width letters, and combining marks; tag characters and variation selectors
 // read as the characters they spell), and a search of those readings for any long enough part of
-// a secret, raw, in base64 (wrapped or not, at any alignment) or in hex. Pure: secrets.ts decides
+// a secret, raw, in base64 (wrapped or not, at any alignment) or in hex. Pure: redact.ts decides
 // what the secrets are and what to do with a text that holds one.
 
 /**
@@ -32581,7 +32598,7 @@ class PartFinder {
     }
 }
 
-;// CONCATENATED MODULE: ./src/secrets.ts
+;// CONCATENATED MODULE: ./src/secrets/redact.ts
 // The API key and the GitHub tokens (`github-token`, `notify-token`): the one place that knows them. They are masked for the
 // runner's log at start, and every text that came from the service or from GitHub passes
 // redact() before it can reach a log line, an output, the summary, a file or a comment. Runner
@@ -33456,300 +33473,6 @@ function isTransient(err) {
     return odd || err.status === undefined || err.status === 429 || err.status >= 500;
 }
 
-;// CONCATENATED MODULE: ./src/inputs.ts
-// Input primitives: each reads one input through `get` and either returns its value or throws an
-// InputError that names the input and the form it accepts, so the person reading the log knows
-// what to fix. Nothing here knows which command reads what: that is settings.ts.
-const MAX_WAIT_MS = 72 * 3_600_000;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
-class InputError extends Error {
-    input;
-    constructor(input, problem) {
-        super(`Input \`${input}\`: ${problem}`);
-        this.input = input;
-        this.name = 'InputError';
-    }
-}
-function required(get, name) {
-    const value = get(name);
-    if (value === '')
-        throw new InputError(name, 'is required');
-    return value;
-}
-function oneOf(get, name, values, isRequired = false) {
-    const value = get(name);
-    const accepted = values.map(v => `\`${v}\``).join(', ');
-    if (value === '' && isRequired)
-        throw new InputError(name, `is required: one of ${accepted}`);
-    if (!values.includes(value))
-        throw new InputError(name, `${quote(value)} is not accepted; expected one of ${accepted}`);
-    return value;
-}
-function bool(get, name) {
-    const value = get(name).trim();
-    if (['true', 'True', 'TRUE'].includes(value))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(value))
-        return false;
-    throw new InputError(name, `${quote(value)} is not a boolean; expected \`true\` or \`false\``);
-}
-function integer(get, name, min, max) {
-    const value = get(name);
-    const n = Number(value);
-    const range = max >= Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
-    if (!/^\d+$/.test(value) || n < min || n > max)
-        throw new InputError(name, `${quote(value)} is not accepted; expected a whole number ${range}`);
-    return n;
-}
-/** `90s`, `15m`, `2h`, `500ms` or bare seconds (decimals allowed). */
-function parseDuration(text) {
-    const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text);
-    if (!m)
-        return undefined;
-    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's'] ?? 1000;
-    return Math.round(Number(m[1]) * unit);
-}
-function duration(get, name, zeroOk) {
-    const value = get(name);
-    const ms = parseDuration(value);
-    if (ms === undefined || ms > MAX_WAIT_MS || (!zeroOk && ms === 0))
-        throw new InputError(name, `${quote(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`);
-    return ms;
-}
-/** A value as the error shows it: quoted, and clipped so a huge input cannot flood the log. */
-function quote(value) {
-    const max = 80;
-    return value.length <= max
-        ? JSON.stringify(value)
-        : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`;
-}
-/** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
-function checkSecretText(name, value) {
-    if (/\s/.test(value) || CONTROL.test(value))
-        throw new InputError(name, 'must not contain spaces, line breaks or control characters (check the secret for a stray newline)');
-    // A search for one character outside the range: `^[…]+$` on a value of megabytes can
-    // overflow the regular expression engine's stack.
-    if (value === '' || /[^\x21-\x7e]/.test(value))
-        throw new InputError(name, 'must be printable ASCII (a pasted non-ASCII character? check the secret)');
-}
-/** `project-id` and `job-id` become path segments: `.` and `..` would address other endpoints. */
-function readId(get, name, isRequired) {
-    const value = isRequired ? required(get, name) : get(name);
-    if (CONTROL.test(value))
-        throw new InputError(name, 'must not contain control characters or line breaks');
-    if (value === '.' || value === '..')
-        throw new InputError(name, `${quote(value)} is not an id: it would address another endpoint`);
-    return value;
-}
-function isLoopback(hostname) {
-    const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-function readBaseUrl(text) {
-    const accepted = 'an absolute https URL such as `https://api.mintlify.com` (http only for loopback hosts)';
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        throw new InputError('base-url', `${quote(text)} is not a URL; expected ${accepted}`);
-    }
-    if (url.username || url.password)
-        throw new InputError('base-url', 'must not contain credentials; pass the key as `api-key`');
-    if (url.search || url.hash)
-        throw new InputError('base-url', `must not have a query or fragment; expected ${accepted}`);
-    if (url.protocol === 'http:' && !isLoopback(url.hostname))
-        throw new InputError('base-url', `uses http:// for a host that is not loopback; expected ${accepted}`);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        throw new InputError('base-url', `has protocol ${url.protocol}; expected ${accepted}`);
-    return url.origin + url.pathname.replace(/\/+$/, '');
-}
-function readSiteUrl(text) {
-    const accepted = 'an https URL such as `https://docs.example.com`';
-    // Every page link is built on it: a huge value would make every table row huge.
-    if (text.length > 512)
-        throw new InputError('site-url', `has ${text.length} characters; at most 512 are accepted`);
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        throw new InputError('site-url', `${quote(text)} is not a URL; expected ${accepted}`);
-    }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
-        throw new InputError('site-url', `${quote(text)} is not https; expected ${accepted}`);
-    if (url.username || url.password || url.search || url.hash)
-        throw new InputError('site-url', `must have no credentials, query or fragment; expected ${accepted}`);
-    return url.origin + url.pathname.replace(/\/+$/, '');
-}
-/** Logins as GitHub spells them; compared without regard to case. */
-function readLogins(get, name, bots = false) {
-    const items = get(name)
-        .split(/[\s,]+/)
-        .map(item => item.replace(/^@/, '').toLowerCase())
-        .filter(item => item !== '');
-    for (const item of items) {
-        if (!/^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?$/.test(item))
-            throw new InputError(name, `${quote(item)} is not a GitHub login; expected a comma list such as ${bots ? '`renovate[bot], dependabot[bot]` (or `*` for any bot)' : '`octocat, hubot`'}`);
-    }
-    return bots ? items.map(item => (item.endsWith('[bot]') ? item : `${item}[bot]`)) : items;
-}
-/** An expression left unevaluated (a runner outside GitHub) is no token at all. */
-function readToken(text, name = 'github-token') {
-    if (text === '' || text.startsWith('${{'))
-        return '';
-    checkSecretText(name, text);
-    return text;
-}
-/**
- * `notify-pr`: a pull request's address, `https://SERVER/OWNER/REPO/pull/N` (whether it is on
- * this run's GitHub is checked where the server is known).
- */
-function readNotifyPr(text) {
-    const value = text.trim();
-    if (value === '')
-        return '';
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        url = undefined;
-    }
-    const ok = url !== undefined &&
-        (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname))) &&
-        !url.username &&
-        !url.password &&
-        /\/[^/]+\/[^/]+\/pull\/[1-9]\d{0,15}\/?$/.test(url.pathname);
-    if (!ok)
-        throw new InputError('notify-pr', `${quote(value)} is not a pull request's address; expected e.g. \`https://github.com/octo/api/pull/42\``);
-    return value;
-}
-/**
- * `notify-repository`: `owner/name`, the one repository whose pull requests `notify-token` may
- * tell (contract: "Tokens, proxies and invisible text"). Required whenever the token is set: a
- * forged dispatch payload must not aim the token at any repository it can reach.
- */
-function readNotifyRepository(text, withToken) {
-    const value = text.trim();
-    if (value === '') {
-        if (withToken)
-            throw new InputError('notify-repository', 'is required with `notify-token`: the `owner/name` of the code repository whose pull ' +
-                'requests the token may tell (e.g. `octo/api`); nothing was sent');
-        return '';
-    }
-    const m = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value);
-    if (!m || m[2] === '.' || m[2] === '..')
-        throw new InputError('notify-repository', `${quote(value)} is not a repository; expected \`owner/name\`, e.g. \`octo/api\``);
-    return value;
-}
-/** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
-const OTHER_KEY_KINDS = [
-    ['mint_dsc_', 'an assistant (discovery) API key'],
-    ['mint_us_', 'a search index key']
-];
-/** Keys of other services, by their known prefixes: never sent to this one. */
-const OTHER_VENDORS = [
-    [/^sk-/, 'a key of another AI service (`sk-…`)'],
-    [/^(ghp|gho|ghs|ghu|ghr)_|^github_pat_/, 'a GitHub token (`ghp_…`, `github_pat_…`)'],
-    [/^xox/i, 'a Slack token (`xox…`)'],
-    [/^(AKIA|ASIA)[A-Z0-9]/, 'an AWS access key (`AKIA…`)'],
-    [/^AIza/, 'a Google API key (`AIza…`)'],
-    [/^eyJ/, 'a JSON web token (`eyJ…`)']
-];
-/** An admin key of the platform: `mint_`, and not one of its other kinds. */
-function isAdminKeyShape(key) {
-    return key.startsWith('mint_') && !OTHER_KEY_KINDS.some(([prefix]) => key.startsWith(prefix));
-}
-function keyKindWarnings(key) {
-    const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix));
-    if (other)
-        return [
-            `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
-        ];
-    if (!key.startsWith('mint_'))
-        return [
-            'Input `api-key` does not start with `mint_`, the prefix of the admin API keys of the ' +
-                'dashboard (https://app.mintlify.com, Settings → API keys). Sending it anyway; a 401 ' +
-                'answer would confirm it is wrong.'
-        ];
-    return [];
-}
-/**
- * Keys that are refused before any request: the name of a secret instead of its value, or a key
- * of another service. The message describes the value's shape and never quotes it: the runner
- * masks a secret's value as `***`, which would make the message say nothing.
- */
-function refuseKeyShape(key) {
-    const vendor = OTHER_VENDORS.find(([shape]) => shape.test(key));
-    if (vendor)
-        throw new InputError('api-key', `looks like ${vendor[1]}, so it was not sent. Use an admin API key of the docs ` +
-            'platform: it starts with `mint_` (create one under Settings → API keys on ' +
-            'https://app.mintlify.com), kept as a repository secret');
-    if (/^[A-Z][A-Z0-9_]*$/.test(key))
-        throw new InputError('api-key', 'the text given looks like the name of a secret (capitals, digits and underscores), not ' +
-            'its value: write `${{ secrets.NAME }}`, NAME being the repository secret that holds the ' +
-            'key (a name is not a key, so nothing was sent)');
-}
-/**
- * `project-id`: kept as a repository variable, so an empty one is most often a variable not set,
- * or set as a secret (which `vars.` does not read); a value shaped like a key is the two swapped.
- */
-function readProjectId(get) {
-    if (get('project-id') === '')
-        throw new InputError('project-id', 'is required: the project id, shown under Settings → API keys on https://app.mintlify.com. It is a Variable, ' +
-            'not a Secret: add it under Settings → Secrets and variables → Actions → Variables (e.g. ' +
-            '`DOCS_PROJECT_ID`) and pass it as `${{ vars.DOCS_PROJECT_ID }}`; a secret of that name ' +
-            'is not read by `vars.`');
-    const id = readId(get, 'project-id', true);
-    if (/^mint_/.test(id))
-        throw new InputError('project-id', 'holds what looks like an API key (`mint_…`): the key goes in `api-key` (a secret), the ' +
-            'project id in `project-id` (a variable). Check the two are not swapped, and rotate the ' +
-            'key if it was stored as a variable (variables are shown in logs)');
-    return id;
-}
-/** The agent API's "get job" path: the job (and project) ids are filled into it. */
-function readJobPath(text) {
-    if (!text.startsWith('/') || !text.includes('{id}'))
-        throw new InputError('job-path', 'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`');
-    return text;
-}
-function readApiKey(get) {
-    const key = get('api-key');
-    if (key === '')
-        throw new InputError('api-key', 'is required: an admin API key, kept as a repository Secret and passed as ' +
-            '`${{ secrets.DOCS_API_KEY }}` (a secret, not a variable: `secrets.` does not read a ' +
-            'variable of that name)');
-    checkSecretText('api-key', key);
-    refuseKeyShape(key);
-    return key;
-}
-/** The declared name nearest to `name` (fewest edits; the first of equals), for a typo's hint. */
-function nearestName(name, names) {
-    let best;
-    let bestDistance = Infinity;
-    for (const candidate of names) {
-        const d = editDistance(name, candidate);
-        if (d < bestDistance)
-            [best, bestDistance] = [candidate, d];
-    }
-    return best;
-}
-/** Levenshtein distance: insertions, deletions and substitutions, one row at a time. */
-function editDistance(a, b) {
-    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        const next = [i];
-        for (let j = 1; j <= b.length; j++) {
-            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-            next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + cost);
-        }
-        row = next;
-    }
-    return row[b.length];
-}
-
 ;// CONCATENATED MODULE: ./src/proxy.ts
 // Which proxy a request goes through (contract: "Proxies and GitHub Enterprise Server"), decided
 // here once for the service and for GitHub from the variables main.ts hands in. Ours, not the
@@ -33758,7 +33481,6 @@ function editDistance(a, b) {
 // A loopback target goes through a proxy only when the proxy is loopback too (a local sidecar's
 // key must not travel to a corporate proxy), and a secret never crosses a proxy that is not
 // loopback in plain http.
-
 /**
  * The variable's value, lower-case name first (as curl reads them), else the upper-case one; a
  * name set to nothing does not hide the other.
@@ -33865,6 +33587,11 @@ function proxyCredentials(proxy) {
     if (!username && !password)
         return '';
     return `${decodeURIComponent(username)}:${decodeURIComponent(password)}`;
+}
+/** 127.0.0.0/8, ::1 or localhost: the hosts a plain `http://` address may name. */
+function isLoopback(hostname) {
+    const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 ;// CONCATENATED MODULE: ./src/network.ts
@@ -39342,7 +39069,7 @@ const RECORD_KINDS = {
         says: "This job opened this pull request (GitHub shows it created after the job): its merge is the agent's own and starts no job.",
         lives: "The job's pull request, in this repository.",
         writer: 'A job run that sees the pull request (commands/job-records.ts decides, rule: openedByJob; records/job.ts writePullRequestRecord).',
-        readers: 'records/job.ts openedBy, the one rule: gate.ts (a merge of it starts no job), commands/job-grow.ts (the open one to grow), grewFrom.'
+        readers: 'records/job.ts openedBy, the one rule: gate/gate.ts (a merge of it starts no job), commands/job-grow.ts (the open one to grow), grewFrom.'
     },
     run: {
         parts: ['project', 'run', 'workflowJob', 'step', 'leg', 'instruction', 'jobIdGiven', 'job'],
@@ -42992,7 +42719,7 @@ function codeChange(ctx) {
 
 ;// CONCATENATED MODULE: ./src/commands/job-records.ts
 // What a job run records on the pull request its job names (in this repository): that the job
-// opened it, the one record that makes a merge of it "the agent's own" (gate.ts), written as soon
+// opened it, the one record that makes a merge of it "the agent's own" (gate/gate.ts), written as soon
 // as the run sees it and whatever `comment` says; and the route that sends replies with the
 // trigger there to the job, at completion when the run comments. A human pull request the job
 // merely names (where it was asked for, or one it had before this instruction) gets the route at
@@ -43325,7 +43052,6 @@ async function openAgentPullRequest(ctx) {
 // The job run's first phase: which job, which instruction, and the job as it was before. It asks
 // GitHub (an earlier attempt's record, the job a pull request records, the pull request's files)
 // and the service (the job, read just before a follow-up), and sends nothing.
-
 
 
 
@@ -46779,7 +46505,7 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/workspace.ts
+;// CONCATENATED MODULE: ./src/workspace/files.ts
 // The workspace: every file the action reads or writes by a user-given path stays inside
 // GITHUB_WORKSPACE, and every file it writes appears whole or not at all.
 
@@ -49259,7 +48985,7 @@ function limitReason(sections, stop, trend) {
         'with a longer `wait-timeout` if it keeps happening.');
 }
 
-;// CONCATENATED MODULE: ./src/docs-files.ts
+;// CONCATENATED MODULE: ./src/workspace/docs-files.ts
 // Where the docs live in this repository, and which file a page comes from: `docs-root` (default:
 // the folder of `docs.json` or `mint.json` in the workspace, else the workspace itself) and
 // `stale-after`. A page's path is text from the public: it maps to a file only by plain segments
@@ -51874,6 +51600,283 @@ function statusFilterShown(rows) {
     return rows.every(isOpen) ? 'honoured' : 'ignored';
 }
 
+;// CONCATENATED MODULE: ./src/settings/parse.ts
+// Input primitives: each reads one input through `get` and either returns its value or throws an
+// InputError that names the input and the form it accepts, so the person reading the log knows
+// what to fix. Nothing here knows which command reads what: that is settings.ts.
+
+
+const MAX_WAIT_MS = 72 * 3_600_000;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+function required(get, name) {
+    const value = get(name);
+    if (value === '')
+        throw new InputError(name, 'is required');
+    return value;
+}
+function oneOf(get, name, values, isRequired = false) {
+    const value = get(name);
+    const accepted = values.map(v => `\`${v}\``).join(', ');
+    if (value === '' && isRequired)
+        throw new InputError(name, `is required: one of ${accepted}`);
+    if (!values.includes(value))
+        throw new InputError(name, `${quote(value)} is not accepted; expected one of ${accepted}`);
+    return value;
+}
+function bool(get, name) {
+    const value = get(name).trim();
+    if (['true', 'True', 'TRUE'].includes(value))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(value))
+        return false;
+    throw new InputError(name, `${quote(value)} is not a boolean; expected \`true\` or \`false\``);
+}
+function integer(get, name, min, max) {
+    const value = get(name);
+    const n = Number(value);
+    const range = max >= Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+    if (!/^\d+$/.test(value) || n < min || n > max)
+        throw new InputError(name, `${quote(value)} is not accepted; expected a whole number ${range}`);
+    return n;
+}
+/** `90s`, `15m`, `2h`, `500ms` or bare seconds (decimals allowed). */
+function parseDuration(text) {
+    const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text);
+    if (!m)
+        return undefined;
+    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's'] ?? 1000;
+    return Math.round(Number(m[1]) * unit);
+}
+function duration(get, name, zeroOk) {
+    const value = get(name);
+    const ms = parseDuration(value);
+    if (ms === undefined || ms > MAX_WAIT_MS || (!zeroOk && ms === 0))
+        throw new InputError(name, `${quote(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`);
+    return ms;
+}
+/** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
+function checkSecretText(name, value) {
+    if (/\s/.test(value) || CONTROL.test(value))
+        throw new InputError(name, 'must not contain spaces, line breaks or control characters (check the secret for a stray newline)');
+    // A search for one character outside the range: `^[…]+$` on a value of megabytes can
+    // overflow the regular expression engine's stack.
+    if (value === '' || /[^\x21-\x7e]/.test(value))
+        throw new InputError(name, 'must be printable ASCII (a pasted non-ASCII character? check the secret)');
+}
+/** `project-id` and `job-id` become path segments: `.` and `..` would address other endpoints. */
+function readId(get, name, isRequired) {
+    const value = isRequired ? required(get, name) : get(name);
+    if (CONTROL.test(value))
+        throw new InputError(name, 'must not contain control characters or line breaks');
+    if (value === '.' || value === '..')
+        throw new InputError(name, `${quote(value)} is not an id: it would address another endpoint`);
+    return value;
+}
+function readBaseUrl(text) {
+    const accepted = 'an absolute https URL such as `https://api.mintlify.com` (http only for loopback hosts)';
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        throw new InputError('base-url', `${quote(text)} is not a URL; expected ${accepted}`);
+    }
+    if (url.username || url.password)
+        throw new InputError('base-url', 'must not contain credentials; pass the key as `api-key`');
+    if (url.search || url.hash)
+        throw new InputError('base-url', `must not have a query or fragment; expected ${accepted}`);
+    if (url.protocol === 'http:' && !isLoopback(url.hostname))
+        throw new InputError('base-url', `uses http:// for a host that is not loopback; expected ${accepted}`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw new InputError('base-url', `has protocol ${url.protocol}; expected ${accepted}`);
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+function readSiteUrl(text) {
+    const accepted = 'an https URL such as `https://docs.example.com`';
+    // Every page link is built on it: a huge value would make every table row huge.
+    if (text.length > 512)
+        throw new InputError('site-url', `has ${text.length} characters; at most 512 are accepted`);
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        throw new InputError('site-url', `${quote(text)} is not a URL; expected ${accepted}`);
+    }
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
+        throw new InputError('site-url', `${quote(text)} is not https; expected ${accepted}`);
+    if (url.username || url.password || url.search || url.hash)
+        throw new InputError('site-url', `must have no credentials, query or fragment; expected ${accepted}`);
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+/** Logins as GitHub spells them; compared without regard to case. */
+function readLogins(get, name, bots = false) {
+    const items = get(name)
+        .split(/[\s,]+/)
+        .map(item => item.replace(/^@/, '').toLowerCase())
+        .filter(item => item !== '');
+    for (const item of items) {
+        if (!/^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?$/.test(item))
+            throw new InputError(name, `${quote(item)} is not a GitHub login; expected a comma list such as ${bots ? '`renovate[bot], dependabot[bot]` (or `*` for any bot)' : '`octocat, hubot`'}`);
+    }
+    return bots ? items.map(item => (item.endsWith('[bot]') ? item : `${item}[bot]`)) : items;
+}
+/** An expression left unevaluated (a runner outside GitHub) is no token at all. */
+function readToken(text, name = 'github-token') {
+    if (text === '' || text.startsWith('${{'))
+        return '';
+    checkSecretText(name, text);
+    return text;
+}
+/**
+ * `notify-pr`: a pull request's address, `https://SERVER/OWNER/REPO/pull/N` (whether it is on
+ * this run's GitHub is checked where the server is known).
+ */
+function readNotifyPr(text) {
+    const value = text.trim();
+    if (value === '')
+        return '';
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        url = undefined;
+    }
+    const ok = url !== undefined &&
+        (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname))) &&
+        !url.username &&
+        !url.password &&
+        /\/[^/]+\/[^/]+\/pull\/[1-9]\d{0,15}\/?$/.test(url.pathname);
+    if (!ok)
+        throw new InputError('notify-pr', `${quote(value)} is not a pull request's address; expected e.g. \`https://github.com/octo/api/pull/42\``);
+    return value;
+}
+/**
+ * `notify-repository`: `owner/name`, the one repository whose pull requests `notify-token` may
+ * tell (contract: "Tokens, proxies and invisible text"). Required whenever the token is set: a
+ * forged dispatch payload must not aim the token at any repository it can reach.
+ */
+function readNotifyRepository(text, withToken) {
+    const value = text.trim();
+    if (value === '') {
+        if (withToken)
+            throw new InputError('notify-repository', 'is required with `notify-token`: the `owner/name` of the code repository whose pull ' +
+                'requests the token may tell (e.g. `octo/api`); nothing was sent');
+        return '';
+    }
+    const m = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value);
+    if (!m || m[2] === '.' || m[2] === '..')
+        throw new InputError('notify-repository', `${quote(value)} is not a repository; expected \`owner/name\`, e.g. \`octo/api\``);
+    return value;
+}
+/** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
+const OTHER_KEY_KINDS = [
+    ['mint_dsc_', 'an assistant (discovery) API key'],
+    ['mint_us_', 'a search index key']
+];
+/** Keys of other services, by their known prefixes: never sent to this one. */
+const OTHER_VENDORS = [
+    [/^sk-/, 'a key of another AI service (`sk-…`)'],
+    [/^(ghp|gho|ghs|ghu|ghr)_|^github_pat_/, 'a GitHub token (`ghp_…`, `github_pat_…`)'],
+    [/^xox/i, 'a Slack token (`xox…`)'],
+    [/^(AKIA|ASIA)[A-Z0-9]/, 'an AWS access key (`AKIA…`)'],
+    [/^AIza/, 'a Google API key (`AIza…`)'],
+    [/^eyJ/, 'a JSON web token (`eyJ…`)']
+];
+/** An admin key of the platform: `mint_`, and not one of its other kinds. */
+function isAdminKeyShape(key) {
+    return key.startsWith('mint_') && !OTHER_KEY_KINDS.some(([prefix]) => key.startsWith(prefix));
+}
+function keyKindWarnings(key) {
+    const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix));
+    if (other)
+        return [
+            `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
+        ];
+    if (!key.startsWith('mint_'))
+        return [
+            'Input `api-key` does not start with `mint_`, the prefix of the admin API keys of the ' +
+                'dashboard (https://app.mintlify.com, Settings → API keys). Sending it anyway; a 401 ' +
+                'answer would confirm it is wrong.'
+        ];
+    return [];
+}
+/**
+ * Keys that are refused before any request: the name of a secret instead of its value, or a key
+ * of another service. The message describes the value's shape and never quotes it: the runner
+ * masks a secret's value as `***`, which would make the message say nothing.
+ */
+function refuseKeyShape(key) {
+    const vendor = OTHER_VENDORS.find(([shape]) => shape.test(key));
+    if (vendor)
+        throw new InputError('api-key', `looks like ${vendor[1]}, so it was not sent. Use an admin API key of the docs ` +
+            'platform: it starts with `mint_` (create one under Settings → API keys on ' +
+            'https://app.mintlify.com), kept as a repository secret');
+    if (/^[A-Z][A-Z0-9_]*$/.test(key))
+        throw new InputError('api-key', 'the text given looks like the name of a secret (capitals, digits and underscores), not ' +
+            'its value: write `${{ secrets.NAME }}`, NAME being the repository secret that holds the ' +
+            'key (a name is not a key, so nothing was sent)');
+}
+/**
+ * `project-id`: kept as a repository variable, so an empty one is most often a variable not set,
+ * or set as a secret (which `vars.` does not read); a value shaped like a key is the two swapped.
+ */
+function readProjectId(get) {
+    if (get('project-id') === '')
+        throw new InputError('project-id', 'is required: the project id, shown under Settings → API keys on https://app.mintlify.com. It is a Variable, ' +
+            'not a Secret: add it under Settings → Secrets and variables → Actions → Variables (e.g. ' +
+            '`DOCS_PROJECT_ID`) and pass it as `${{ vars.DOCS_PROJECT_ID }}`; a secret of that name ' +
+            'is not read by `vars.`');
+    const id = readId(get, 'project-id', true);
+    if (/^mint_/.test(id))
+        throw new InputError('project-id', 'holds what looks like an API key (`mint_…`): the key goes in `api-key` (a secret), the ' +
+            'project id in `project-id` (a variable). Check the two are not swapped, and rotate the ' +
+            'key if it was stored as a variable (variables are shown in logs)');
+    return id;
+}
+/** The agent API's "get job" path: the job (and project) ids are filled into it. */
+function readJobPath(text) {
+    if (!text.startsWith('/') || !text.includes('{id}'))
+        throw new InputError('job-path', 'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`');
+    return text;
+}
+function readApiKey(get) {
+    const key = get('api-key');
+    if (key === '')
+        throw new InputError('api-key', 'is required: an admin API key, kept as a repository Secret and passed as ' +
+            '`${{ secrets.DOCS_API_KEY }}` (a secret, not a variable: `secrets.` does not read a ' +
+            'variable of that name)');
+    checkSecretText('api-key', key);
+    refuseKeyShape(key);
+    return key;
+}
+/** The declared name nearest to `name` (fewest edits; the first of equals), for a typo's hint. */
+function nearestName(name, names) {
+    let best;
+    let bestDistance = Infinity;
+    for (const candidate of names) {
+        const d = editDistance(name, candidate);
+        if (d < bestDistance)
+            [best, bestDistance] = [candidate, d];
+    }
+    return best;
+}
+/** Levenshtein distance: insertions, deletions and substitutions, one row at a time. */
+function editDistance(a, b) {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const next = [i];
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + cost);
+        }
+        row = next;
+    }
+    return row[b.length];
+}
+
 ;// CONCATENATED MODULE: ./src/check/feedback-filter.ts
 const FEEDBACK_FILTER = 'Analytics: written feedback, `status` filter';
 // The statuses the report asks for, kept equal to OPEN_FEEDBACK by the type checker: a value
@@ -53012,7 +53015,7 @@ function fix_list(numbers) {
 
 ;// CONCATENATED MODULE: ./src/report/own-merge.ts
 // The job summary of a merge the gate skipped because the pull request is the docs agent's own
-// (gate.ts ownMergeSkip): read on the run's page, where a skipped run would otherwise show
+// (gate/gate.ts ownMergeSkip): read on the run's page, where a skipped run would otherwise show
 // nothing, it says why no job was started, which job opened the pull request, and how to start
 // one by hand.
 
@@ -53032,9 +53035,7 @@ function renderOwnMergeSummary(m) {
     return paragraphs.join('\n\n') + '\n';
 }
 
-;// CONCATENATED MODULE: ./src/range-input.ts
-// The range inputs of `visitors` and `report`: the dates or the period, and the periods before it
-// that `compare` and `trend` read. An InputError names the input and the form it accepts.
+;// CONCATENATED MODULE: ./src/settings/range.ts
 
 
 const YEARS = 'falls outside the years 1 to 9999 (an instant in UTC, after its offset), which no date can ' +
@@ -53047,7 +53048,7 @@ const BEFORE_YEAR_ONE = 'choose a later range or fewer periods';
 function readRange(get, now, want) {
     const periodText = get('period');
     const asked = periodText !== '' ? readPeriod(get, periodText, now) : { range: readDates(get) };
-    const previous = want.compare ? { previous: range_input_readPrevious(asked) } : {};
+    const previous = want.compare ? { previous: range_readPrevious(asked) } : {};
     const trend = want.trend > 0 ? { trendRanges: readTrendRanges(asked, want.trend) } : {};
     return { ...asked, ...previous, ...trend };
 }
@@ -53087,7 +53088,7 @@ function bounded(range, input) {
     return { dateFrom, dateTo };
 }
 /** `compare`: the period just before the range. */
-function range_input_readPrevious(asked) {
+function range_readPrevious(asked) {
     const previous = previousRange(bounded(asked.range, 'compare'), asked.period);
     if (previous === undefined)
         throw new InputError('compare', `needs the period before the range, which would start before year 1: ${BEFORE_YEAR_ONE}`);
@@ -53101,7 +53102,7 @@ function readTrendRanges(asked, trend) {
     return ranges;
 }
 
-;// CONCATENATED MODULE: ./src/prompt-input.ts
+;// CONCATENATED MODULE: ./src/settings/prompt.ts
 // The instruction's own inputs: `prompt-file` read (inside the workspace, bounded, UTF-8) and the
 // rule every instruction meets, checked in settings.ts before any request.
 
@@ -53166,9 +53167,9 @@ function readPromptFile(get, prompt, workspace) {
 // The report's sections, by the names the `sections` input takes.
 const SECTIONS = ['visitors', 'views', 'searches', 'feedback', 'assistant'];
 
-;// CONCATENATED MODULE: ./src/workspace-files.ts
+;// CONCATENATED MODULE: ./src/workspace/globs.ts
 // A list of paths and globs inside the workspace (`report-files`), expanded to the files it names,
-// under the rule every user-given path follows (workspace.ts): a literal path, and the folder a
+// under the rule every user-given path follows (files.ts): a literal path, and the folder a
 // glob starts from, must stay inside the workspace (no `..`, no absolute path elsewhere, no
 // symlink leading out); a glob holds no `..`; a file a glob finds that is a symlink leading out
 // is refused too. Globs know `*` and `?` (within a name) and `**` (any folders); a name starting
@@ -53277,7 +53278,7 @@ function patternRegExp(pattern) {
     return new RegExp(`^${source.join('')}$`);
 }
 
-;// CONCATENATED MODULE: ./src/settings-values.ts
+;// CONCATENATED MODULE: ./src/settings/lists.ts
 // The values of the list-like inputs (`sections`, `fail-on-status`, `trigger`, `output-file`,
 // `report-files`), read and checked for settings.ts.
 
@@ -53287,7 +53288,7 @@ function patternRegExp(pattern) {
 
 
 
-function settings_values_readSections(text) {
+function lists_readSections(text) {
     const items = text
         .split(',')
         .map(item => item.trim().toLowerCase())
@@ -53347,11 +53348,11 @@ function readReportFiles(text, workspace) {
     return readFileList('report-files', text, workspace);
 }
 
-;// CONCATENATED MODULE: ./src/input-table.js
+;// CONCATENATED MODULE: ./src/settings/table.js
 // @ts-check
 // The one list of the action's inputs, in action.yml's order: each input's default and the
 // commands that read it. INPUT_NAMES, the defaults and the "does not apply to" warning are derived
-// from it (input-names.ts), and a test keeps action.yml equal to it (names, order, defaults,
+// from it (names.ts), and a test keeps action.yml equal to it (names, order, defaults,
 // required). Plain JavaScript with JSDoc types, so that the action (through TypeScript) and
 // scripts/readme-inputs.js (plain node, no build) read this same file. The descriptions live in
 // action.yml alone.
@@ -53380,12 +53381,12 @@ const COMMANDS = /** @type {const} */ ([
 /** @type {readonly Command[]} */
 const JOB = ['message', 'create']
 /** @type {readonly Command[]} */
-const input_table_ANALYTICS = ['visitors', 'report']
+const table_ANALYTICS = ['visitors', 'report']
 /**
  * Every command that talks to the service: all but `rollup`, which reads report files.
  * @type {readonly Command[]}
  */
-const SERVICE = [...JOB, ...input_table_ANALYTICS, 'check']
+const SERVICE = [...JOB, ...table_ANALYTICS, 'check']
 
 /** @type {readonly InputSpec[]} */
 const INPUTS = [
@@ -53405,22 +53406,22 @@ const INPUTS = [
   { name: 'poll-interval', default: '5s', commands: JOB },
   { name: 'job-path', default: '/v2/agent/{projectId}/job/{id}', commands: [...JOB, 'check'] },
   { name: 'fail-on-status', default: 'failed', commands: JOB },
-  { name: 'date-from', commands: input_table_ANALYTICS },
-  { name: 'date-to', commands: input_table_ANALYTICS },
-  { name: 'period', commands: input_table_ANALYTICS },
-  { name: 'page-size', default: '250', commands: input_table_ANALYTICS },
-  { name: 'max-rows', default: '0', commands: input_table_ANALYTICS },
+  { name: 'date-from', commands: table_ANALYTICS },
+  { name: 'date-to', commands: table_ANALYTICS },
+  { name: 'period', commands: table_ANALYTICS },
+  { name: 'page-size', default: '250', commands: table_ANALYTICS },
+  { name: 'max-rows', default: '0', commands: table_ANALYTICS },
   { name: 'max-requests', default: '0' },
-  { name: 'trend', default: '0', commands: input_table_ANALYTICS },
+  { name: 'trend', default: '0', commands: table_ANALYTICS },
   { name: 'stale-after', default: '90d', commands: ['report'] },
   { name: 'docs-root', commands: ['report'] },
-  { name: 'concurrency', default: '4', commands: input_table_ANALYTICS },
-  { name: 'output-file', commands: input_table_ANALYTICS },
+  { name: 'concurrency', default: '4', commands: table_ANALYTICS },
+  { name: 'output-file', commands: table_ANALYTICS },
   // Every section, in the order a report shows them (a test keeps it equal to SECTIONS).
   { name: 'sections', default: 'visitors,views,searches,feedback,assistant', commands: ['report'] },
-  { name: 'site-url', commands: input_table_ANALYTICS },
-  { name: 'top', default: '20', commands: input_table_ANALYTICS },
-  { name: 'compare', default: 'false', commands: input_table_ANALYTICS },
+  { name: 'site-url', commands: table_ANALYTICS },
+  { name: 'top', default: '20', commands: table_ANALYTICS },
+  { name: 'compare', default: 'false', commands: table_ANALYTICS },
   { name: 'summary', default: 'true' },
   { name: 'comment', default: 'auto' },
   { name: 'issue-number' },
@@ -53440,10 +53441,11 @@ const INPUTS = [
   { name: 'report-files', commands: ['rollup'] }
 ]
 
-;// CONCATENATED MODULE: ./src/input-names.ts
-// The inputs action.yml declares, as input-table.js lists them: their names, the defaults an empty
+;// CONCATENATED MODULE: ./src/settings/names.ts
+// The inputs action.yml declares, as table.js lists them: their names, the defaults an empty
 // value falls back to, the commands each applies to; and the check that a run was given no other
 // (a `with:` key with a typo reaches the action as an `INPUT_*` variable nothing reads).
+
 
 
 
@@ -53454,7 +53456,7 @@ const INPUT_NAMES = INPUTS.map(input => input.name);
  * (`wait: ${{ vars.UNSET }}`) arrives empty: it means the default, as for an input not set. A
  * default the runner evaluates (`${{ github.token }}`) is not one the action can stand in for.
  */
-const input_names_DEFAULTS = Object.fromEntries(INPUTS.flatMap(({ name, default: value }) => value === undefined || value.startsWith('${{') ? [] : [[name, value]]));
+const names_DEFAULTS = Object.fromEntries(INPUTS.flatMap(({ name, default: value }) => value === undefined || value.startsWith('${{') ? [] : [[name, value]]));
 const BY_NAME = new Map(INPUTS.map(input => [input.name, input]));
 /** Whether `command` reads the input: one the table gives no commands is read by every command. */
 function appliesTo(name, command) {
@@ -53495,9 +53497,10 @@ class UnknownInputError extends InputError {
     }
 }
 
-;// CONCATENATED MODULE: ./src/settings.ts
+;// CONCATENATED MODULE: ./src/settings/settings.ts
 // Every input read, parsed and validated in one place, before any request is sent. An InputError
 // names the input and the form it accepts, so the person reading the log knows what to fix.
+
 
 
 
@@ -53519,7 +53522,7 @@ function isJobSettings(s) {
 function settings_withDefaults(get) {
     return name => {
         const value = get(name);
-        return value === '' && name !== 'fail-on-status' ? (input_names_DEFAULTS[name] ?? '') : value;
+        return value === '' && name !== 'fail-on-status' ? (names_DEFAULTS[name] ?? '') : value;
     };
 }
 function readTriggerSettings(raw) {
@@ -53543,7 +53546,7 @@ function readSecretInputs() {
 }
 function readGateInputs(get = runnerInput) {
     return {
-        triggerWord: get('trigger') || (input_names_DEFAULTS.trigger ?? ''),
+        triggerWord: get('trigger') || (names_DEFAULTS.trigger ?? ''),
         hasApiKey: get('api-key').trim() !== '',
         keyless: get('command').trim() === 'rollup',
         apiKey: get('api-key'),
@@ -53626,7 +53629,7 @@ function readAnalyticsInputs(get) {
         pageSize: integer(get, 'page-size', 1, 250),
         maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
         concurrency: integer(get, 'concurrency', 1, 16),
-        sections: settings_values_readSections(get('sections')),
+        sections: lists_readSections(get('sections')),
         // More rows than a job summary (512 KiB) can show is no report: 10,000 is already cut there.
         top: integer(get, 'top', 1, 10_000),
         compare: bool(get, 'compare'),
@@ -53667,7 +53670,7 @@ function readInstruction(get, s, ctx, command) {
 function inputsForOtherCommands(raw, command) {
     const ignored = INPUT_NAMES.filter(name => !appliesTo(name, command)).filter(name => {
         const value = name === 'prompt' ? raw(name).trim() : raw(name);
-        return value !== '' && value !== input_names_DEFAULTS[name];
+        return value !== '' && value !== names_DEFAULTS[name];
     });
     if (ignored.length === 0)
         return [];
@@ -53677,7 +53680,7 @@ function inputsForOtherCommands(raw, command) {
     ];
 }
 
-;// CONCATENATED MODULE: ./src/fix-checks.ts
+;// CONCATENATED MODULE: ./src/gate/fix-checks.ts
 // `/docs-agent fix checks` on the agent's pull request (contract: "The agent's checks"): the
 // failing check runs of its head commit and their first annotations become the data block of a
 // follow-up to its job. Settled in the gate, before any service request: with no failing check
@@ -53753,7 +53756,7 @@ async function fixChecks(octokit, place, isPullRequest, prompt) {
 }
 const reply = (reason, body) => ({ kind: 'reply', reason, body });
 
-;// CONCATENATED MODULE: ./src/label-trigger.ts
+;// CONCATENATED MODULE: ./src/gate/label.ts
 // A label as a trigger (`trigger-label`, contract: "Label trigger"): the gate's branch for an
 // `issues` or pull request event whose action is `labeled`, and the removal of the label when the
 // run ends, so that adding it again asks again. Settled like a trigger comment, before any other
@@ -53823,14 +53826,13 @@ async function removeTriggerLabel(label, octokit) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/gate.ts
+;// CONCATENATED MODULE: ./src/gate/gate.ts
 // Whether this run is carried out, and how, decided once before any request of the command: the
 // trigger and who wrote it, runs GitHub gives no secrets (forks, Dependabot), an instruction that
 // is empty or holds a secret, and a merge of the docs agent's own pull request. A run that is not
 // carried out is a Skip: what to say (a notice, a reply, a reaction), published by main. A run
 // that is goes on with the gate's answer (Go): the trigger, where the run comments, the comment
 // policy and the GitHub clients, which the commands take as they are and never derive again.
-
 
 
 
@@ -54123,17 +54125,17 @@ function commentTarget(s, event, policy) {
 // Sent in the User-Agent; a test keeps it equal to package.json's version.
 const src_version_VERSION = '1.0.0';
 
-;// CONCATENATED MODULE: ./src/settings-debug.ts
+;// CONCATENATED MODULE: ./src/settings/debug-line.ts
 // The settings a run resolved, logged once as one debug line (as actions/checkout does): every
 // input of the table by its name, as the run will use it (after the defaults and the parsing), so
 // a run with step debugging on shows what it was given without reading the workflow. A secret is
 // shown as `***` when set and empty when not, never a part of it.
 
-const settings_debug_DAY_MS = 86_400_000;
+const debug_line_DAY_MS = 86_400_000;
 /** A prompt can be 256 KiB: the line shows its start and its length. */
 const PROMPT_SHOWN = 80;
-const settings_debug_seconds = (ms) => (ms === undefined ? '' : `${ms / 1000}s`);
-const settings_debug_list = (values) => (values ?? []).join(',');
+const debug_line_seconds = (ms) => (ms === undefined ? '' : `${ms / 1000}s`);
+const debug_line_list = (values) => (values ?? []).join(',');
 const periodText = (p) => p === undefined ? '' : p.kind === 'days' ? `${p.days}d` : p.kind;
 function clipped(prompt) {
     const text = prompt ?? '';
@@ -54153,12 +54155,12 @@ const RESOLVED = {
     context: s => s.context,
     'when-no-job': s => s.whenNoJob,
     'when-agent-pr-open': s => s.whenAgentPrOpen,
-    'settle-time': s => settings_debug_seconds(s.settleTimeMs),
+    'settle-time': s => debug_line_seconds(s.settleTimeMs),
     wait: s => s.wait,
-    'wait-timeout': s => settings_debug_seconds(s.waitTimeoutMs),
-    'poll-interval': s => settings_debug_seconds(s.pollIntervalMs),
+    'wait-timeout': s => debug_line_seconds(s.waitTimeoutMs),
+    'poll-interval': s => debug_line_seconds(s.pollIntervalMs),
     'job-path': s => s.jobPath,
-    'fail-on-status': s => settings_debug_list(s.failOnStatus),
+    'fail-on-status': s => debug_line_list(s.failOnStatus),
     'date-from': s => s.range?.dateFrom,
     'date-to': s => s.range?.dateTo,
     period: s => periodText(s.period),
@@ -54166,11 +54168,11 @@ const RESOLVED = {
     'max-rows': s => s.maxRows,
     'max-requests': s => s.maxRequests,
     trend: s => s.trend,
-    'stale-after': s => (s.docs ? `${s.docs.staleAfterMs / settings_debug_DAY_MS}d` : undefined),
+    'stale-after': s => (s.docs ? `${s.docs.staleAfterMs / debug_line_DAY_MS}d` : undefined),
     'docs-root': s => s.docs?.docsRoot,
     concurrency: s => s.concurrency,
     'output-file': s => s.outputFile?.absolute,
-    sections: s => settings_debug_list(s.sections),
+    sections: s => debug_line_list(s.sections),
     'site-url': s => s.siteUrl,
     top: s => s.top,
     compare: s => s.compare,
@@ -54181,8 +54183,8 @@ const RESOLVED = {
     'github-token': s => s.githubToken,
     trigger: s => s.trigger,
     permission: s => s.permission,
-    'allowed-users': s => settings_debug_list(s.allowedUsers),
-    'allowed-bots': s => (s.allowedBots === '*' ? '*' : settings_debug_list(s.allowedBots)),
+    'allowed-users': s => debug_line_list(s.allowedUsers),
+    'allowed-bots': s => (s.allowedBots === '*' ? '*' : debug_line_list(s.allowedBots)),
     'allow-pr-author': s => s.allowPrAuthor,
     'require-pr': s => s.requirePr,
     'notify-pr': s => s.notifyPr,
@@ -54190,7 +54192,7 @@ const RESOLVED = {
     'notify-repository': s => s.notifyRepository,
     'trigger-label': s => s.triggerLabel,
     checks: s => s.checks,
-    'report-files': s => s.command === 'rollup' ? settings_debug_list(s.reportFiles.files.map(f => f.path)) : undefined
+    'report-files': s => s.command === 'rollup' ? debug_line_list(s.reportFiles.files.map(f => f.path)) : undefined
 };
 /** Every input by name, in action.yml's order, with the value this run resolved for it. */
 function resolvedInputs(settings) {
@@ -54209,7 +54211,7 @@ function settingsDebugLine(settings) {
         JSON.stringify(resolvedInputs(settings)));
 }
 
-;// CONCATENATED MODULE: ./src/workflow-run.ts
+;// CONCATENATED MODULE: ./src/gate/workflow-run.ts
 // What the runner says about this workflow run, read from the environment main.ts hands in: the
 // event's payload, the run and step (what a re-run's record of delivery names), the run's page.
 
@@ -54250,9 +54252,6 @@ function runUrl(env) {
 }
 
 ;// CONCATENATED MODULE: ./src/check/refused.ts
-// A check refused before any request (an input of the wrong shape, such as a secret's NAME given
-// as the key) still writes its table: the refused input fails, and every line that needed an
-// answer says it was not checked, so the summary shows what to change and nothing green.
 
 
 
@@ -54298,7 +54297,7 @@ function refusedCheckSummary(get, err, now) {
 ;// CONCATENATED MODULE: ./src/main.ts
 // run(): the gate, the settings, the command, then what the run publishes. The one place that
 // reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
-// read by settings.ts; whether the run goes ahead is decided by gate.ts.
+// read by settings/; whether the run goes ahead is decided by gate/.
 
 
 

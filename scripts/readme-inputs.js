@@ -2,13 +2,13 @@
 // `<!-- inputs -->` and `<!-- /inputs -->`: a few lines whatever the number of inputs), and
 // docs/inputs-reference.md's table of every input (`<!-- inputs -->`), workflow with every input
 // (`<!-- with -->`) and outputs table (`<!-- outputs -->`), so the descriptions live in one place
-// (action.yml). Which command reads an input is the input table's (src/input-table.js, plain
+// (action.yml). Which command reads an input is the input table's (src/settings/table.js, plain
 // JavaScript the action reads too). `--check` fails when a file is not up to date (a test runs
 // it). Standard library only: action.yml is read with a line parser.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { COMMANDS, INPUTS } from '../src/input-table.js'
+import { COMMANDS, INPUTS } from '../src/settings/table.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -174,7 +174,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (!process.argv.includes('--check')) fs.writeFileSync(full, next)
     else if (next !== text) {
       console.error(
-        `${file} is out of date with action.yml or src/input-table.js: run \`npm run readme\`.`
+        `${file} is out of date with action.yml or src/settings/table.js: run \`npm run readme\`.`
       )
       process.exitCode = 1
     }

@@ -1,5 +1,6 @@
-// What every room shares about failure: the one way to turn anything thrown into a message, and
-// the one error that says the time allowed ran out (the deadline itself is deadline.ts).
+// What every room shares about failure: the one way to turn anything thrown into a message, the
+// one error that names an input and what it accepts (settings/ throws it; the workspace and proxy
+// rules too), and the one error that says the time allowed ran out (the deadline is deadline.ts).
 
 /** A thrown value as the text a user reads: no stack trace, ever. */
 export function messageOf(err: unknown): string {
@@ -30,4 +31,23 @@ export class TimeUpError extends Error {
     super(`The time allowed (${limit}) ran out${got} while waiting for ${waitingFor}${why}.`)
     this.name = 'TimeUpError'
   }
+}
+
+/** Bad input: names the input and the form it accepts, so the reader of the log knows what to fix. */
+export class InputError extends Error {
+  constructor(
+    readonly input: string,
+    problem: string
+  ) {
+    super(`Input \`${input}\`: ${problem}`)
+    this.name = 'InputError'
+  }
+}
+
+/** A value as the error shows it: quoted, and clipped so a huge input cannot flood the log. */
+export function quote(value: string): string {
+  const max = 80
+  return value.length <= max
+    ? JSON.stringify(value)
+    : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`
 }

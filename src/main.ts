@@ -1,6 +1,6 @@
 // run(): the gate, the settings, the command, then what the run publishes. The one place that
 // reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
-// read by settings.ts; whether the run goes ahead is decided by gate.ts.
+// read by settings/; whether the run goes ahead is decided by gate/.
 import * as core from '@actions/core'
 import { runJobOnce } from './commands/job-cause.js'
 import { runReport } from './commands/report.js'
@@ -11,13 +11,13 @@ import { onCancel } from './commands/cancel.js'
 import type { CommandContext } from './commands/context.js'
 import { CommandResult } from './commands/result.js'
 import { Deadline, systemClock, type Clock } from './deadline.js'
-import { admit, decide, GitHubClients, type GateContext, type Skip } from './gate.js'
+import { admit, decide, GitHubClients, type GateContext, type Skip } from './gate/gate.js'
 import { postReply } from './github/comments.js'
 import { readEvent, type EventInfo } from './github/event.js'
 import { createOctokit, type Octokit } from './github/octokit.js'
 import { addReaction, Reactions } from './github/trigger.js'
 import { ServiceClient } from './service/client.js'
-import { redact, registerSecrets } from './secrets.js'
+import { redact, registerSecrets } from './secrets/redact.js'
 import {
   isJobSettings,
   readSecretInputs,
@@ -25,14 +25,14 @@ import {
   runnerInput,
   type RollupSettings,
   type Settings
-} from './settings.js'
+} from './settings/settings.js'
 import { VERSION } from './version.js'
-import { refuseUnknownInputs } from './input-names.js'
-import { settingsDebugLine } from './settings-debug.js'
+import { refuseUnknownInputs } from './settings/names.js'
+import { settingsDebugLine } from './settings/debug-line.js'
 import { messageOf } from './errors.js'
-import { readPayload, runOf, runUrl } from './workflow-run.js'
+import { readPayload, runOf, runUrl } from './gate/workflow-run.js'
 import { plainSecretRefusal, proxyFor, proxyProblems, type Proxy } from './proxy.js'
-import { removeTriggerLabel } from './label-trigger.js'
+import { removeTriggerLabel } from './gate/label.js'
 import { instructionText } from './public-text.js'
 import { refusedCheckSummary } from './check/refused.js'
 

@@ -5,7 +5,6 @@
 // A loopback target goes through a proxy only when the proxy is loopback too (a local sidecar's
 // key must not travel to a corporate proxy), and a secret never crosses a proxy that is not
 // loopback in plain http.
-import { isLoopback } from './inputs.js'
 
 /** The proxy variables, as the runner passes them (either case). */
 export type ProxyEnv = Readonly<Record<string, string | undefined>>
@@ -125,4 +124,10 @@ export function proxyCredentials(proxy: Proxy): string {
   const { username, password } = proxy.url
   if (!username && !password) return ''
   return `${decodeURIComponent(username)}:${decodeURIComponent(password)}`
+}
+
+/** 127.0.0.0/8, ::1 or localhost: the hosts a plain `http://` address may name. */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host)
 }

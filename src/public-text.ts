@@ -3,7 +3,7 @@
 // instruction. One cleaning, before such text is shown or sent: what a reader cannot read (see
 // INVISIBLE_CLASS) is removed, so what a maintainer reads is what the agent gets; control
 // characters and line breaks become one space, so a value stays on its line; then the length is
-// bounded. The secret search shares the same idea of "invisible" (secret-search.ts), and so do the
+// bounded. The secret search shares the same idea of "invisible" (secrets/search.ts), and so do the
 // log lines built from the service's or GitHub's words (logText). Escaping for Markdown is
 // report/markdown.ts.
 

@@ -4,7 +4,7 @@
 // and kept to one line, so none can fake the block's end.
 import { asObject } from '../json.js'
 import { publicText } from '../public-text.js'
-import { redact } from '../secrets.js'
+import { redact } from '../secrets/redact.js'
 import { descriptionOf, MAX_BODY_CHARS, readDispatch } from './dispatch.js'
 
 export const MAX_CONTEXT_FILES = 100

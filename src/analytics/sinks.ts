@@ -8,7 +8,7 @@ import { dirname, extname } from 'node:path'
 import { finished } from 'node:stream/promises'
 import { stringify, type Options as CsvOptions } from 'csv-stringify/sync'
 import type { VisitorCounts, VisitorRow } from '../service/schema.js'
-import { tempPathBeside } from '../workspace.js'
+import { tempPathBeside } from '../workspace/files.js'
 import type { DateRange } from '../period.js'
 import { messageOf } from '../errors.js'
 

@@ -5,7 +5,7 @@ import { messageOf } from '../errors.js'
 import { call, GitHubError } from '../github/errors.js'
 import type { Octokit } from '../github/octokit.js'
 import type { CheckLine } from '../report/check.js'
-import type { ChecksMode } from '../settings.js'
+import type { ChecksMode } from '../settings/settings.js'
 
 const CHECK = 'GitHub token may read check runs'
 

@@ -3,7 +3,7 @@
 // operation refused with the key) points at it instead of being listed twice.
 import type { EventInfo } from '../github/event.js'
 import type { CommentRights } from '../github/rights.js'
-import { isAdminKeyShape, keyKindWarnings } from '../inputs.js'
+import { isAdminKeyShape, keyKindWarnings } from '../settings/parse.js'
 import type { CheckLine } from '../report/check.js'
 import { capitalise, escapeText } from '../report/markdown.js'
 import {

@@ -1,7 +1,8 @@
 // A check refused before any request (an input of the wrong shape, such as a secret's NAME given
 // as the key) still writes its table: the refused input fails, and every line that needed an
 // answer says it was not checked, so the summary shows what to change and nothing green.
-import { InputError, type GetInput } from '../inputs.js'
+import { type GetInput } from '../settings/parse.js'
+import { InputError } from '../errors.js'
 import { resolvePeriod } from '../period.js'
 import { renderCheck, type CheckLine } from '../report/check.js'
 import { bytes } from '../report/fit.js'

@@ -6,7 +6,7 @@ import type { DateRange } from '../period.js'
 import { AnalyticsApi } from '../service/analytics.js'
 import { MAX_PAGES } from '../service/pages.js'
 import { instructionText } from '../public-text.js'
-import type { AnalyticsSettings } from '../settings.js'
+import type { AnalyticsSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 
 /** The readers' input; `compare` reads the period before in the readers only when asked. */

@@ -14,7 +14,7 @@ import {
 } from '../report/check.js'
 import { bytes } from '../report/fit.js'
 import { escapeText } from '../report/markdown.js'
-import type { CheckSettings } from '../settings.js'
+import type { CheckSettings } from '../settings/settings.js'
 import { saysProjectUnknown } from '../service/hints.js'
 import { CHECK_MAX_REQUESTS, Prober, type Probe } from '../check/probes.js'
 import { ANALYTICS, checkLines, isProjectUnknown, notSent, rightsLine } from '../check/lines.js'

@@ -3,11 +3,11 @@
 // run's deadline, already built. A command takes the gate's answer as it is and never derives it
 // again from the event or the `comment` input.
 import type { Deadline } from '../deadline.js'
-import type { Go } from '../gate.js'
+import type { Go } from '../gate/gate.js'
 import type { Proxy } from '../proxy.js'
 import type { EventInfo } from '../github/event.js'
 import type { ServiceClient } from '../service/client.js'
-import type { Settings } from '../settings.js'
+import type { Settings } from '../settings/settings.js'
 import type { CommandResult } from './result.js'
 
 export interface CommandContext<S extends Settings = Settings> extends Go {

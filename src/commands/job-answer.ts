@@ -10,7 +10,7 @@ import { pullRequestChanges, pullRequestOfLink } from '../github/pulls.js'
 import { FILES_SHOWN } from '../report/job-changes.js'
 import type { JobEnding, JobReport, PullRequestChanges } from '../report/job-report.js'
 import type { AgentJob } from '../service/schema.js'
-import type { JobSettings } from '../settings.js'
+import type { JobSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 import type { Target } from './job-target.js'
 

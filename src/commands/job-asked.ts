@@ -4,10 +4,10 @@
 // workflow run. And the code pull request of a dispatch, which the docs pull request links.
 import { readDispatch } from '../agent/dispatch.js'
 import { pullRequestOfLink } from '../github/pulls.js'
-import { redact } from '../secrets.js'
+import { redact } from '../secrets/redact.js'
 import type { Asked } from '../records/job.js'
 import type { CodeChange } from '../report/job-report.js'
-import type { JobSettings } from '../settings.js'
+import type { JobSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 import { askedIn } from './job-answer.js'
 

@@ -20,7 +20,7 @@ import {
 import { escapeText, link } from '../report/markdown.js'
 import { AgentApi } from '../service/agent-api.js'
 import type { AgentJob } from '../service/schema.js'
-import type { JobSettings } from '../settings.js'
+import type { JobSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 import { runJob } from './job.js'
 import { noticeFor, pullLink } from './job-notify.js'

@@ -9,7 +9,7 @@ import type { Octokit } from '../github/octokit.js'
 import type { PullRequestRef } from '../github/pulls.js'
 import { checksFail } from '../report/job-checks.js'
 import type { JobEnding, JobReport } from '../report/job-report.js'
-import type { JobSettings } from '../settings.js'
+import type { JobSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 
 /** How the run ended, and what the report learned at the end (commands/job.ts `Ended`). */

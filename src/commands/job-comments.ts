@@ -21,7 +21,7 @@ import type { Records } from '../records/records.js'
 import type { RecordThread } from '../records/thread.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
 import { growthNote } from '../report/job-growth.js'
-import type { JobSettings } from '../settings.js'
+import type { JobSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 
 export interface JobCommentsOptions {

@@ -11,7 +11,7 @@ import * as core from '@actions/core'
 import { messageOf } from '../errors.js'
 import { AGENT_LABEL, openLabelledPulls } from '../github/labels.js'
 import { openedBy } from '../records/job.js'
-import type { JobSettings } from '../settings.js'
+import type { JobSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 
 /** The open pull request a job of this project opened, and that job. */

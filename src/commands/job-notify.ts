@@ -22,7 +22,7 @@ import { capitalise, escapeText, link, parseHttpsUrl } from '../report/markdown.
 import { KEY_REFUSED_HINT } from '../service/hints.js'
 import type { JobEnding } from '../report/job-report.js'
 import { jobFailed } from '../agent/ending.js'
-import type { JobSettings } from '../settings.js'
+import type { JobSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 import type { JsonObject } from '../json.js'
 

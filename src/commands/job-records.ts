@@ -1,5 +1,5 @@
 // What a job run records on the pull request its job names (in this repository): that the job
-// opened it, the one record that makes a merge of it "the agent's own" (gate.ts), written as soon
+// opened it, the one record that makes a merge of it "the agent's own" (gate/gate.ts), written as soon
 // as the run sees it and whatever `comment` says; and the route that sends replies with the
 // trigger there to the job, at completion when the run comments. A human pull request the job
 // merely names (where it was asked for, or one it had before this instruction) gets the route at
@@ -11,7 +11,7 @@ import { renderJobReport } from '../report/job.js'
 import type { JobReport } from '../report/job-report.js'
 import { clip, escapeText } from '../report/markdown.js'
 import type { AgentJob } from '../service/schema.js'
-import type { JobSettings } from '../settings.js'
+import type { JobSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 import type { JobComments } from './job-comments.js'
 import { askedIn, namesNewPullRequest, openedByJob } from './job-answer.js'

@@ -26,7 +26,7 @@ import {
   type EarlierSuggestion,
   type NumberedSuggestion
 } from '../report/suggestions.js'
-import type { AnalyticsSettings } from '../settings.js'
+import type { AnalyticsSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 
 type Range = Required<DateRange>

@@ -10,7 +10,7 @@ import { capitalise } from '../report/markdown.js'
 import { shortRange } from '../report/range.js'
 import { isKeyRefused } from '../service/errors.js'
 import { KEY_REFUSED_HINT } from '../service/hints.js'
-import type { AnalyticsSettings } from '../settings.js'
+import type { AnalyticsSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 
 /** When `err` is the service refusing the key, the run's comment becomes the note. */

@@ -7,11 +7,11 @@ import * as core from '@actions/core'
 import type { SectionOutcome } from '../analytics/sections/outcome.js'
 import { MAX_SUGGESTIONS, type StalePage } from '../analytics/suggestions.js'
 import { undatedNote } from '../report/suggestions.js'
-import { pageFile } from '../docs-files.js'
+import { pageFile } from '../workspace/docs-files.js'
 import { GitHubError } from '../github/errors.js'
 import { lastChanged } from '../github/history.js'
 import { VISIBLE_ROWS } from '../report/markdown.js'
-import type { AnalyticsSettings } from '../settings.js'
+import type { AnalyticsSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 
 export interface StaleCheck {

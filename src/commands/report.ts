@@ -15,7 +15,7 @@ import { periodSpan } from '../report/chart.js'
 import { renderHealthReport, type HealthReport } from '../report/health.js'
 import { instructionFor, subjectOf, type NumberedSuggestion } from '../report/suggestions.js'
 import { BudgetError } from '../service/errors.js'
-import { writeFileAtomic } from '../workspace.js'
+import { writeFileAtomic } from '../workspace/files.js'
 import { messageOf } from '../errors.js'
 import { totalsBefore } from '../analytics/sections/totals.js'
 import {
@@ -26,7 +26,7 @@ import {
 import { clip } from '../report/markdown.js'
 import { bytes, chars } from '../report/fit.js'
 import { parseInstant } from '../period.js'
-import type { AnalyticsSettings } from '../settings.js'
+import type { AnalyticsSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 import { describeRange, sectionInput } from './analytics-input.js'
 import {

@@ -11,8 +11,8 @@ import { parseInstant } from '../period.js'
 import { rollupKey } from '../records/rollup.js'
 import { bytes, chars } from '../report/fit.js'
 import { renderRollup, spanOf, type Rollup, type SkippedFile } from '../report/rollup.js'
-import type { RollupSettings } from '../settings.js'
-import type { WorkspaceFile } from '../workspace-files.js'
+import type { RollupSettings } from '../settings/settings.js'
+import type { WorkspaceFile } from '../workspace/globs.js'
 import type { CommandContext } from './context.js'
 
 /** What a roll-up gets: every command's context but the service's client, which it has none of. */

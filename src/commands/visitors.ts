@@ -20,7 +20,7 @@ import {
 import { TimeUpError } from '../errors.js'
 import { readTrend } from '../analytics/trend.js'
 import { BudgetError } from '../service/errors.js'
-import type { AnalyticsSettings } from '../settings.js'
+import type { AnalyticsSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 import { describeRange, sectionInput } from './analytics-input.js'
 

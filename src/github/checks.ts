@@ -4,7 +4,7 @@
 // withheld whole, as a changed file's name is (pulls.ts).
 import { asObject } from '../json.js'
 import type { CheckAnnotation, CheckRunSeen } from '../report/job-checks.js'
-import { redact } from '../secrets.js'
+import { redact } from '../secrets/redact.js'
 import { call } from './errors.js'
 import type { Octokit } from './octokit.js'
 import type { PullRequestRef } from './pulls.js'

@@ -4,7 +4,7 @@
 import * as core from '@actions/core'
 import { chars, fitMarkdown } from '../report/fit.js'
 import { call } from './errors.js'
-import { redact } from '../secrets.js'
+import { redact } from '../secrets/redact.js'
 import { pullRequestOfLink } from './pulls.js'
 import { mayListMore, type Octokit } from './octokit.js'
 

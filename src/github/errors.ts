@@ -1,7 +1,7 @@
 // GitHub's failures as the log may show them: the call, the status, GitHub's words (no stack, no
 // token), and what to change when the token may not write. Every REST call goes through call().
 import { oneLine } from '../public-text.js'
-import { redact } from '../secrets.js'
+import { redact } from '../secrets/redact.js'
 import { networkOf, type NetworkCause } from '../network.js'
 
 /** Failure of a GitHub call, with a message safe to show: no stack, no token. */

@@ -4,7 +4,7 @@
 // tell (more commits than one page, more new commits than MAX_COMMITS) is undefined: the answer
 // then shows no file list, never the whole pull request's files as the growth's.
 import type { ChangedFile, PullRequestChanges } from '../report/job-report.js'
-import { redact } from '../secrets.js'
+import { redact } from '../secrets/redact.js'
 import { call } from './errors.js'
 import type { Octokit } from './octokit.js'
 import type { PullRequestRef } from './pulls.js'

@@ -1,7 +1,7 @@
 // A pull request's changed files, as GitHub lists them: their paths (for `context`), and what a
 // job's answer shows of them (the first few, with lines added and removed, and the totals).
 import type { ChangedFile, PullRequestChanges } from '../report/job-report.js'
-import { redact } from '../secrets.js'
+import { redact } from '../secrets/redact.js'
 import { call } from './errors.js'
 import { mayListMore, type Octokit } from './octokit.js'
 

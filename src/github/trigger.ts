@@ -3,7 +3,7 @@
 import * as core from '@actions/core'
 import type { getOctokit } from '@actions/github'
 import type { EventInfo, TriggerComment } from './event.js'
-import { isInvisible, redact } from '../secrets.js'
+import { isInvisible, redact } from '../secrets/redact.js'
 import { messageOf } from '../errors.js'
 
 type Octokit = ReturnType<typeof getOctokit>

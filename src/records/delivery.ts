@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto'
 import type { TriggerComment } from '../github/event.js'
 import { asObject } from '../json.js'
-import type { JobSettings } from '../settings.js'
+import type { JobSettings } from '../settings/settings.js'
 import { matches, parseRecord, recordKey, type RecordFields } from './kinds.js'
 import type { RecordThread } from './thread.js'
 

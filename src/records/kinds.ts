@@ -46,7 +46,7 @@ export const RECORD_KINDS = {
     writer:
       'A job run that sees the pull request (commands/job-records.ts decides, rule: openedByJob; records/job.ts writePullRequestRecord).',
     readers:
-      'records/job.ts openedBy, the one rule: gate.ts (a merge of it starts no job), commands/job-grow.ts (the open one to grow), grewFrom.'
+      'records/job.ts openedBy, the one rule: gate/gate.ts (a merge of it starts no job), commands/job-grow.ts (the open one to grow), grewFrom.'
   },
   run: {
     parts: ['project', 'run', 'workflowJob', 'step', 'leg', 'instruction', 'jobIdGiven', 'job'],

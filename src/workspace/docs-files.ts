@@ -6,8 +6,8 @@
 // which is usually shallow.
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import { InputError, quote, type GetInput } from './inputs.js'
-import { insideWorkspace } from './workspace.js'
+import { InputError, quote } from '../errors.js'
+import { insideWorkspace } from './files.js'
 
 const DAY_MS = 86_400_000
 /** How deep the default docs root is looked for, and the folders never looked in. */
@@ -35,7 +35,7 @@ export function readStaleAfter(text: string): number {
   return Number(m[1]) * DAY_MS
 }
 
-export function readDocsFiles(get: GetInput, workspace: string): DocsFiles {
+export function readDocsFiles(get: (name: string) => string, workspace: string): DocsFiles {
   const given = get('docs-root').trim()
   const staleAfterMs = readStaleAfter(get('stale-after'))
   if (given !== '') {

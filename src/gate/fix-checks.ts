@@ -3,13 +3,13 @@
 // follow-up to its job. Settled in the gate, before any service request: with no failing check
 // (or none readable) the trigger is answered with a reply and nothing is sent. Names, paths and
 // messages come from whoever runs a check and from the docs it checks: data, one line each.
-import { isCompleted, isFailing, type CheckRunSeen } from './report/job-checks.js'
-import { CONTEXT_END, CONTEXT_START } from './agent/prompt.js'
-import { messageOf } from './errors.js'
-import { listAnnotations, listCheckRuns, pullRequestHead } from './github/checks.js'
-import type { Place } from './github/comments.js'
-import type { Octokit } from './github/octokit.js'
-import { publicText } from './public-text.js'
+import { isCompleted, isFailing, type CheckRunSeen } from '../report/job-checks.js'
+import { CONTEXT_END, CONTEXT_START } from '../agent/prompt.js'
+import { messageOf } from '../errors.js'
+import { listAnnotations, listCheckRuns, pullRequestHead } from '../github/checks.js'
+import type { Place } from '../github/comments.js'
+import type { Octokit } from '../github/octokit.js'
+import { publicText } from '../public-text.js'
 
 /** Annotations sent in all, the failing runs' first ones in GitHub's order. */
 export const FIX_ANNOTATIONS_SENT = 20

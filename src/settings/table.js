@@ -1,7 +1,7 @@
 // @ts-check
 // The one list of the action's inputs, in action.yml's order: each input's default and the
 // commands that read it. INPUT_NAMES, the defaults and the "does not apply to" warning are derived
-// from it (input-names.ts), and a test keeps action.yml equal to it (names, order, defaults,
+// from it (names.ts), and a test keeps action.yml equal to it (names, order, defaults,
 // required). Plain JavaScript with JSDoc types, so that the action (through TypeScript) and
 // scripts/readme-inputs.js (plain node, no build) read this same file. The descriptions live in
 // action.yml alone.

@@ -4,15 +4,15 @@
 // input: other labels and removals are skipped without a word, a sender who may not trigger is
 // skipped with a notice (and nothing written where anyone who can label would read it).
 import * as core from '@actions/core'
-import { messageOf } from './errors.js'
-import type { Place } from './github/comments.js'
-import type { EventInfo } from './github/event.js'
-import { removeLabel } from './github/labels.js'
-import type { Octokit } from './github/octokit.js'
-import { checkCommenter } from './github/trigger.js'
-import type { GetInput } from './inputs.js'
-import { readTriggerSettings, type TriggerSettings } from './settings.js'
-import { readTriggerLabel } from './settings-values.js'
+import { messageOf } from '../errors.js'
+import type { Place } from '../github/comments.js'
+import type { EventInfo } from '../github/event.js'
+import { removeLabel } from '../github/labels.js'
+import type { Octokit } from '../github/octokit.js'
+import { checkCommenter } from '../github/trigger.js'
+import type { GetInput } from '../settings/parse.js'
+import { readTriggerSettings, type TriggerSettings } from '../settings/settings.js'
+import { readTriggerLabel } from '../settings/lists.js'
 
 /** A label added by someone who may start the agent. */
 export interface AcceptedLabel {

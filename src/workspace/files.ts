@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { lstatSync, realpathSync } from 'node:fs'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { InputError, quote } from './inputs.js'
+import { InputError, quote } from '../errors.js'
 
 /**
  * The absolute path of a workspace-relative file, refused unless it stays inside the workspace:

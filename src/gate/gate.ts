@@ -4,24 +4,24 @@
 // carried out is a Skip: what to say (a notice, a reply, a reaction), published by main. A run
 // that is goes on with the gate's answer (Go): the trigger, where the run comments, the comment
 // policy and the GitHub clients, which the commands take as they are and never derive again.
-import { asObject } from './json.js'
-import type { Place } from './github/comments.js'
-import { TRIGGER_EVENTS, type EventInfo, type TriggerComment } from './github/event.js'
-import type { Octokit } from './github/octokit.js'
-import { parseFix, resolveFix, type FixRequest, type FixResolution } from './records/fix.js'
-import { openedBy } from './records/job.js'
-import { Records } from './records/records.js'
-import { recordSecret } from './records/rollup.js'
+import { asObject } from '../json.js'
+import type { Place } from '../github/comments.js'
+import { TRIGGER_EVENTS, type EventInfo, type TriggerComment } from '../github/event.js'
+import type { Octokit } from '../github/octokit.js'
+import { parseFix, resolveFix, type FixRequest, type FixResolution } from '../records/fix.js'
+import { openedBy } from '../records/job.js'
+import { Records } from '../records/records.js'
+import { recordSecret } from '../records/rollup.js'
 import {
   checkComment,
   checkCommenter,
   triggerNoun,
   type ReactionContent
-} from './github/trigger.js'
-import { renderOwnMergeSummary } from './report/own-merge.js'
-import { placeNoun } from './report/place.js'
-import { redact } from './secrets.js'
-import { messageOf } from './errors.js'
+} from '../github/trigger.js'
+import { renderOwnMergeSummary } from '../report/own-merge.js'
+import { placeNoun } from '../report/place.js'
+import { redact } from '../secrets/redact.js'
+import { messageOf, InputError } from '../errors.js'
 import {
   isJobSettings,
   readGateInputs,
@@ -31,10 +31,10 @@ import {
   type JobSettings,
   type Settings,
   type TriggerSettings
-} from './settings.js'
-import { InputError, type GetInput } from './inputs.js'
+} from '../settings/settings.js'
+import { type GetInput } from '../settings/parse.js'
 import { fixChecks } from './fix-checks.js'
-import { admitLabel, labelTarget, type AcceptedLabel } from './label-trigger.js'
+import { admitLabel, labelTarget, type AcceptedLabel } from './label.js'
 
 export const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS]
 

@@ -2,8 +2,8 @@
 // input of the table by its name, as the run will use it (after the defaults and the parsing), so
 // a run with step debugging on shows what it was given without reading the workflow. A secret is
 // shown as `***` when set and empty when not, never a part of it.
-import { appliesTo, INPUTS } from './input-names.js'
-import type { Period } from './period.js'
+import { appliesTo, INPUTS } from './names.js'
+import type { Period } from '../period.js'
 import type { AllSettings, Settings } from './settings.js'
 
 /** An input's value as the line shows it; `null`: the command does not read the input. */

@@ -1,9 +1,10 @@
 // The instruction's own inputs: `prompt-file` read (inside the workspace, bounded, UTF-8) and the
 // rule every instruction meets, checked in settings.ts before any request.
 import { lstatSync, readFileSync } from 'node:fs'
-import { InputError, quote, type GetInput } from './inputs.js'
-import { redact } from './secrets.js'
-import { insideWorkspace } from './workspace.js'
+import { type GetInput } from './parse.js'
+import { InputError, quote } from '../errors.js'
+import { redact } from '../secrets/redact.js'
+import { insideWorkspace } from '../workspace/files.js'
 
 const PROMPT_FILE_MAX_BYTES = 256 * 1024
 

@@ -1,6 +1,7 @@
 // The range inputs of `visitors` and `report`: the dates or the period, and the periods before it
 // that `compare` and `trend` read. An InputError names the input and the form it accepts.
-import { InputError, quote, type GetInput } from './inputs.js'
+import { type GetInput } from './parse.js'
+import { InputError, quote } from '../errors.js'
 import {
   END_INSTANT,
   FIRST_INSTANT,
@@ -11,7 +12,7 @@ import {
   resolvePeriod,
   type DateRange,
   type Period
-} from './period.js'
+} from '../period.js'
 
 export interface RangeSettings {
   range: DateRange

@@ -2,22 +2,15 @@
 // InputError that names the input and the form it accepts, so the person reading the log knows
 // what to fix. Nothing here knows which command reads what: that is settings.ts.
 
+import { InputError, quote } from '../errors.js'
+import { isLoopback } from '../proxy.js'
+
 /** Reads one input by name, as the runner passes it (defaults already applied). */
 export type GetInput = (name: string) => string
 
 export const MAX_WAIT_MS = 72 * 3_600_000
 // eslint-disable-next-line no-control-regex
 export const CONTROL = /[\u0000-\u001f\u007f]/
-
-export class InputError extends Error {
-  constructor(
-    readonly input: string,
-    problem: string
-  ) {
-    super(`Input \`${input}\`: ${problem}`)
-    this.name = 'InputError'
-  }
-}
 
 export function required(get: GetInput, name: string): string {
   const value = get(name)
@@ -74,14 +67,6 @@ export function duration(get: GetInput, name: string, zeroOk: boolean): number {
   return ms
 }
 
-/** A value as the error shows it: quoted, and clipped so a huge input cannot flood the log. */
-export function quote(value: string): string {
-  const max = 80
-  return value.length <= max
-    ? JSON.stringify(value)
-    : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`
-}
-
 /** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
 export function checkSecretText(name: string, value: string): void {
   if (/\s/.test(value) || CONTROL.test(value))
@@ -106,11 +91,6 @@ export function readId(get: GetInput, name: string, isRequired: boolean): string
   if (value === '.' || value === '..')
     throw new InputError(name, `${quote(value)} is not an id: it would address another endpoint`)
   return value
-}
-
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host)
 }
 
 export function readBaseUrl(text: string): string {

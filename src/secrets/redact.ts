@@ -4,9 +4,9 @@
 // masking covers the log only, and a comment escapes `_` as `&#95;`, which hides a key from the
 // runner's literal scan: so the outputs, the summary and comments need redaction of their own.
 import * as core from '@actions/core'
-import { needlesOf, PartFinder, readingOf } from './secret-search.js'
+import { needlesOf, PartFinder, readingOf } from './search.js'
 
-export { isInvisible } from './public-text.js'
+export { isInvisible } from '../public-text.js'
 
 const MASK = '***'
 // A line of a multi-line value this short is no secret on its own, and replacing it everywhere

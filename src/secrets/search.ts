@@ -3,9 +3,9 @@
 // encoding; what a reader cannot read and white space between the characters; compatibility
 // forms such as full-width letters, and combining marks; tag characters and variation selectors
 // read as the characters they spell), and a search of those readings for any long enough part of
-// a secret, raw, in base64 (wrapped or not, at any alignment) or in hex. Pure: secrets.ts decides
+// a secret, raw, in base64 (wrapped or not, at any alignment) or in hex. Pure: redact.ts decides
 // what the secrets are and what to do with a text that holds one.
-import { INVISIBLE_CLASS } from './public-text.js'
+import { INVISIBLE_CLASS } from '../public-text.js'
 
 /**
  * White space, control characters and what a reader cannot read (the one definition of

@@ -1,17 +1,16 @@
 // Every input read, parsed and validated in one place, before any request is sent. An InputError
 // names the input and the form it accepts, so the person reading the log knows what to fix.
 import * as core from '@actions/core'
-import type { DateRange, Period } from './period.js'
-import { readRange } from './range-input.js'
-import type { FileFormat } from './analytics/sinks.js'
-import type { SectionName } from './analytics/section-names.js'
+import type { DateRange, Period } from '../period.js'
+import { readRange } from './range.js'
+import type { FileFormat } from '../analytics/sinks.js'
+import type { SectionName } from '../analytics/section-names.js'
 import {
   bool,
   keyKindWarnings,
   readApiKey,
   duration,
   integer,
-  InputError,
   oneOf,
   readBaseUrl,
   readId,
@@ -23,10 +22,11 @@ import {
   readNotifyRepository,
   readToken,
   type GetInput
-} from './inputs.js'
-import { redact } from './secrets.js'
-import { instructionText } from './public-text.js'
-import { checkPrompt, readPromptFile } from './prompt-input.js'
+} from './parse.js'
+import { InputError } from '../errors.js'
+import { redact } from '../secrets/redact.js'
+import { instructionText } from '../public-text.js'
+import { checkPrompt, readPromptFile } from './prompt.js'
 import {
   readOutputFile,
   readReportFiles,
@@ -34,10 +34,10 @@ import {
   readStatuses,
   readTrigger,
   readTriggerLabel
-} from './settings-values.js'
-import { readDocsFiles, type DocsFiles } from './docs-files.js'
-import type { FileList } from './workspace-files.js'
-import { appliesTo, COMMANDS, DEFAULTS, INPUT_NAMES, type Command } from './input-names.js'
+} from './lists.js'
+import { readDocsFiles, type DocsFiles } from '../workspace/docs-files.js'
+import type { FileList } from '../workspace/globs.js'
+import { appliesTo, COMMANDS, DEFAULTS, INPUT_NAMES, type Command } from './names.js'
 
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
 export type Permission = (typeof PERMISSIONS)[number]

@@ -1,5 +1,5 @@
 // A list of paths and globs inside the workspace (`report-files`), expanded to the files it names,
-// under the rule every user-given path follows (workspace.ts): a literal path, and the folder a
+// under the rule every user-given path follows (files.ts): a literal path, and the folder a
 // glob starts from, must stay inside the workspace (no `..`, no absolute path elsewhere, no
 // symlink leading out); a glob holds no `..`; a file a glob finds that is a symlink leading out
 // is refused too. Globs know `*` and `?` (within a name) and `**` (any folders); a name starting
@@ -7,8 +7,8 @@
 // entered. The search is bounded: a workspace is a checkout, and a `**` must not read all of it.
 import { readdirSync, type Dirent } from 'node:fs'
 import { isAbsolute, relative, resolve } from 'node:path'
-import { InputError, quote } from './inputs.js'
-import { insideWorkspace } from './workspace.js'
+import { InputError, quote } from '../errors.js'
+import { insideWorkspace } from './files.js'
 
 export interface WorkspaceFile {
   /** As the list gives it, or as the glob found it (relative to the workspace, with `/`). */

@@ -1,12 +1,12 @@
 // The values of the list-like inputs (`sections`, `fail-on-status`, `trigger`, `output-file`,
 // `report-files`), read and checked for settings.ts.
-import { formatFromPath, type FileFormat } from './analytics/sinks.js'
-import { SECTIONS, type SectionName } from './analytics/section-names.js'
-import { FINAL_STATUSES } from './service/schema.js'
-import { InputError, quote } from './inputs.js'
-import { AGENT_LABEL } from './github/labels.js'
-import { insideWorkspace } from './workspace.js'
-import { readFileList, type FileList } from './workspace-files.js'
+import { formatFromPath, type FileFormat } from '../analytics/sinks.js'
+import { SECTIONS, type SectionName } from '../analytics/section-names.js'
+import { FINAL_STATUSES } from '../service/schema.js'
+import { InputError, quote } from '../errors.js'
+import { AGENT_LABEL } from '../github/labels.js'
+import { insideWorkspace } from '../workspace/files.js'
+import { readFileList, type FileList } from '../workspace/globs.js'
 
 export function readSections(text: string): SectionName[] {
   const items = text

@@ -1,8 +1,9 @@
-// The inputs action.yml declares, as input-table.js lists them: their names, the defaults an empty
+// The inputs action.yml declares, as table.js lists them: their names, the defaults an empty
 // value falls back to, the commands each applies to; and the check that a run was given no other
 // (a `with:` key with a typo reaches the action as an `INPUT_*` variable nothing reads).
-import { InputError, nearestName } from './inputs.js'
-import { COMMANDS, INPUTS, type Command, type InputSpec } from './input-table.js'
+import { nearestName } from './parse.js'
+import { InputError } from '../errors.js'
+import { COMMANDS, INPUTS, type Command, type InputSpec } from './table.js'
 
 export { COMMANDS, INPUTS, type Command, type InputSpec }
 
