@@ -1,8 +1,10 @@
 // The inputs action.yml declares, as table.js lists them: their names, the defaults an empty
-// value falls back to, the commands each applies to; and the check that a run was given no other
-// (a `with:` key with a typo reaches the action as an `INPUT_*` variable nothing reads).
+// value falls back to, the commands each applies to, the secrets; and the check that a run was
+// given no other (a `with:` key with a typo reaches the action as an `INPUT_*` variable nothing
+// reads).
 import { nearestName } from './parse.js'
 import { InputError } from '../errors.js'
+import type { Secret } from '../secrets/redact.js'
 import { COMMANDS, INPUTS, type Command, type InputSpec } from './table.js'
 
 export { COMMANDS, INPUTS, type Command, type InputSpec }
@@ -20,6 +22,16 @@ export const DEFAULTS: Readonly<Record<string, string>> = Object.fromEntries(
     value === undefined || value.startsWith('${{') ? [] : [[name, value] as const]
   )
 )
+
+/** The inputs the table marks `secret`, in its order, with what a withheld text calls each. */
+export const SECRET_INPUTS: readonly { name: string; called: string }[] = INPUTS.flatMap(
+  ({ name, secret }) => (secret === undefined ? [] : [{ name, called: secret }])
+)
+
+/** Each secret input's value ('' when `values` has none), as registerSecrets takes them. */
+export function secretsOf(values: Readonly<Record<string, string>>): Secret[] {
+  return SECRET_INPUTS.map(({ name, called }) => ({ called, value: values[name] ?? '' }))
+}
 
 const BY_NAME = new Map(INPUTS.map(input => [input.name, input]))
 

@@ -24,7 +24,7 @@ import {
   type GetInput
 } from './parse.js'
 import { InputError } from '../errors.js'
-import { redact } from '../secrets/redact.js'
+import { redact, type Secret } from '../secrets/redact.js'
 import { instructionText } from '../public-text.js'
 import { checkPrompt, readPromptFile } from './prompt.js'
 import {
@@ -37,7 +37,15 @@ import {
 } from './lists.js'
 import { readDocsFiles, type DocsFiles } from '../workspace/docs-files.js'
 import type { FileList } from '../workspace/globs.js'
-import { appliesTo, COMMANDS, DEFAULTS, INPUT_NAMES, type Command } from './names.js'
+import {
+  appliesTo,
+  COMMANDS,
+  DEFAULTS,
+  INPUT_NAMES,
+  SECRET_INPUTS,
+  secretsOf,
+  type Command
+} from './names.js'
 
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
 export type Permission = (typeof PERMISSIONS)[number]
@@ -78,6 +86,11 @@ interface CommonSettings extends TriggerSettings {
   notifyToken: string
   /** `notify-repository`: `owner/name`, the one repository `notify-token` may tell, or ''. */
   notifyRepository: string
+  /**
+   * The secret inputs (the table's `secret`) this command reads and was given, by name: what the
+   * debug line may say of them (`***`).
+   */
+  givenSecrets: readonly string[]
   /** Things worth a warning that do not stop the run (inputs for another command, key kind). */
   warnings: string[]
 }
@@ -199,10 +212,13 @@ export function readTriggerSettings(raw: GetInput): TriggerSettings {
 export const runnerInput: GetInput = name =>
   core.getInput(name, { trimWhitespace: name !== 'api-key' })
 
-/** The key and the tokens exactly as given, for masking: each line of a broken value too. */
-export function readSecretInputs(): [apiKey: string, githubToken: string, notifyToken: string] {
+/**
+ * Every secret input (the table's `secret`) exactly as given, for masking: each line of a broken
+ * value too.
+ */
+export function readSecretInputs(): Secret[] {
   const asGiven = (name: string): string => core.getInput(name, { trimWhitespace: false })
-  return [asGiven('api-key'), asGiven('github-token'), asGiven('notify-token')]
+  return secretsOf(Object.fromEntries(SECRET_INPUTS.map(({ name }) => [name, asGiven(name)])))
 }
 
 /**
@@ -283,6 +299,10 @@ function readEveryInput(
       get('notify-repository'),
       appliesTo('notify-token', command) && readToken(get('notify-token'), 'notify-token') !== ''
     ),
+    // A token's rule for every secret: empty, or an expression the runner left, is not given.
+    givenSecrets: SECRET_INPUTS.filter(
+      ({ name }) => appliesTo(name, command) && readToken(get(name), name) !== ''
+    ).map(({ name }) => name),
     warnings: [
       ...inputsForOtherCommands(raw, command),
       ...(apiKey !== '' ? keyKindWarnings(apiKey) : [])
