@@ -4,7 +4,7 @@
 import { ANALYTICS, checkLines, rightsLine } from '../src/check/lines.js'
 import type { Probe } from '../src/check/probes.js'
 import { renderCheck, type CheckReport, type ProfileEntry } from '../src/report/check.js'
-import { bytes } from '../src/report/fit.js'
+import { SUMMARY_ROOM } from '../src/report/fit.js'
 import { reachLine } from '../src/check/reach.js'
 import { UnreachedError, type NetworkCause } from '../src/network.js'
 
@@ -148,5 +148,5 @@ export function checkStates(): [string, () => string][] {
       }
     ]
   ]
-  return states.map(([name, r]) => [name, () => renderCheck(r, bytes(64 * 1024))])
+  return states.map(([name, r]) => [name, () => renderCheck(r, SUMMARY_ROOM)])
 }

@@ -21,10 +21,11 @@ import { totalsBefore } from '../analytics/sections/totals.js'
 import {
   documentTotals,
   REPORT_FORMAT,
+  REPORT_DOCUMENT_MAX_BYTES,
   REPORT_FORMAT_VERSION
 } from '../analytics/report-document.js'
 import { clip } from '../report/markdown.js'
-import { bytes, chars } from '../report/fit.js'
+import { chars, SUMMARY_ROOM } from '../report/fit.js'
 import { parseInstant } from '../period.js'
 import type { AnalyticsSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
@@ -43,11 +44,6 @@ import {
 import { incompleteReason, limitOf, readSections } from './report-sections.js'
 import { stalePages } from './report-stale.js'
 import { sayKeyRefused } from './report-refused.js'
-
-/** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
-const SUMMARY_MAX_BYTES = 512 * 1024
-/** The `report` output and file stay small enough for any step output. */
-const REPORT_JSON_MAX_BYTES = 512 * 1024
 
 export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise<void> {
   const thread = reportThread(ctx)
@@ -70,10 +66,7 @@ async function report(
   await setOutputs(ctx, report)
   // The summary is on the run's page: no link to the page it is on.
   if (s.summary)
-    ctx.result.summary = renderHealthReport(
-      { ...report, runUrl: undefined },
-      bytes(SUMMARY_MAX_BYTES)
-    )
+    ctx.result.summary = renderHealthReport({ ...report, runUrl: undefined }, SUMMARY_ROOM)
   setComment(ctx, thread, report, keys)
   endOfReport(read, report.incomplete)
 }
@@ -286,7 +279,7 @@ const REASON_JSON_MAX_CHARS = 2000
  */
 export function reportJson(
   report: HealthReport,
-  maxBytes = REPORT_JSON_MAX_BYTES,
+  maxBytes = REPORT_DOCUMENT_MAX_BYTES,
   commentUrl?: string
 ): string {
   let keep = Infinity

@@ -37,7 +37,7 @@ const QUERY_MAX_CHARS = 60
 const QUESTION_MAX_CHARS = 140
 const PATH_MAX_CHARS = 90
 /** A written comment, as quoted: long enough for what is missing, short enough to scan. */
-const COMMENT_MAX_CHARS = 120
+const FEEDBACK_MAX_CHARS = 120
 
 /**
  * The instruction for the docs agent: the action's words on the first line, short, then what
@@ -81,7 +81,7 @@ function phrasingValues(
 
 /** A page's written comments as sent and quoted: cleaned, each cut at 120 characters. */
 function shownComments(s: Suggestion): string[] {
-  return s.kind === 'page' ? (s.comments ?? []).map(c => publicText(c, COMMENT_MAX_CHARS)) : []
+  return s.kind === 'page' ? (s.comments ?? []).map(c => publicText(c, FEEDBACK_MAX_CHARS)) : []
 }
 
 /**

@@ -345,7 +345,7 @@ function readAnalyticsInputs(get: GetInput) {
     maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
     concurrency: integer(get, 'concurrency', 1, 16),
     sections: readSections(get('sections')),
-    // More rows than a job summary (512 KiB) can show is no report: 10,000 is already cut there.
+    // More rows than a job summary (1 MiB) can show is no report: 10,000 is already cut there.
     top: integer(get, 'top', 1, 10_000),
     compare: bool(get, 'compare'),
     trend: integer(get, 'trend', 0, 26)
