@@ -22,7 +22,7 @@ import {
   provenance,
   codeBlock
 } from '../src/report/markdown.js'
-import { chars, fitMarkdown } from '../src/report/fit.js'
+import { chars, COMMENT_MAX_CHARS, fitMarkdown, SUMMARY_ROOM } from '../src/report/fit.js'
 
 const JOINER = '\u2060'
 
@@ -384,8 +384,20 @@ describe('fitMarkdown', () => {
     expect(out).toMatch(/_… cut to fit a GitHub comment; the full report is in `report.md`\._\n$/)
     const kept = out.slice(0, out.indexOf('\n\n_…'))
     expect(body.startsWith(kept + '\n')).toBe(true)
-    expect(fitMarkdown(body, chars(65536))).toContain('the full report is in the job summary')
-    expect(fitMarkdown(body, chars(65536)).length).toBeLessThanOrEqual(65536)
+    const comment = chars(COMMENT_MAX_CHARS)
+    expect(fitMarkdown(body, comment)).toContain('the full report is in the job summary')
+    expect(fitMarkdown(body, comment).length).toBeLessThanOrEqual(65536)
+  })
+
+  it("gives the job summary GitHub's whole 1 MiB a step, in bytes", () => {
+    // Rows of 1,000 bytes (two-byte characters): 1,047 of them fit whole, 1,049 are cut.
+    const row = `| ${'é'.repeat(497)}x |\n`
+    const body = row.repeat(1047)
+    expect(fitMarkdown(body, SUMMARY_ROOM)).toBe(body)
+    const over = body + row.repeat(2)
+    const cut = fitMarkdown(over, SUMMARY_ROOM)
+    expect(cut).toMatch(/cut to fit/)
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(1024 * 1024)
   })
 
   it('closes a code fence left open by the cut', () => {
