@@ -161,6 +161,16 @@ describe('redirects are never followed', () => {
     expect(err.message).toContain('https://evil.example/***/')
     expect(err.message.length).toBeLessThan(600)
   })
+
+  it('a Location is cleaned as any text from outside: nothing unseen, one line', async () => {
+    // A soft hyphen (no reader sees it) and a C1 control (NEL), both valid in a header's bytes.
+    const svc = await serve((_req, res) => {
+      res.writeHead(302, { location: 'https://evil.example/ab\u00adcd\u0085ef' })
+      res.end()
+    })
+    const err = await failure(agent(client(svc.url)).getJob('/x'))
+    expect(err.message).toContain('to https://evil.example/abcd ef')
+  })
 })
 
 describe('bodies are capped', () => {
