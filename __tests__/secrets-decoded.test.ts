@@ -2,13 +2,13 @@
 // does not know (every character escaped, split, interleaved with invisible characters, or clipped)
 // is withheld with the whole text, never published in part.
 import { secretsOf } from '../src/settings/names.js'
+import { isInvisible } from '../src/public-text.js'
 import { describe, it, expect, jest, beforeEach } from '@jest/globals'
 import fc from 'fast-check'
 
 const setSecret = jest.fn<(secret: string) => void>()
 jest.unstable_mockModule('@actions/core', () => ({ setSecret }))
-const { redact, redactParsed, registerSecrets, isInvisible, withheld } =
-  await import('../src/secrets/redact.js')
+const { redact, redactParsed, registerSecrets, withheld } = await import('../src/secrets/redact.js')
 
 const KEY = 'mint_9fK2LmQ7xW4pR8sT1vB6nZ3cY5hD0j'
 const ODD_KEY = 'mint_a+b/c=d:e@f$g,h;i_0123456789'

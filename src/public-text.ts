@@ -34,7 +34,7 @@ export function isInvisible(c: string): boolean {
 }
 
 /** The text without what a reader cannot read; lone surrogates become U+FFFD. Line breaks stay. */
-export function withoutInvisible(text: string): string {
+function withoutInvisible(text: string): string {
   return text.replace(INVISIBLE, '').replace(LONE_SURROGATES, '\ufffd')
 }
 

@@ -26,7 +26,7 @@ export const REPORT_DOCUMENT_MAX_BYTES = 512 * 1024
 export type DocumentTotals = PeriodTotals & { contentGaps?: number }
 
 /** A suggestion, as far as a roll-up shows it. */
-export interface DocumentSuggestion {
+interface DocumentSuggestion {
   n: number
   kind: Suggestion['kind']
   /** The query, path or question (text from the public, cleaned; shown escaped). */

@@ -27,7 +27,7 @@ export function notSent(p: Probe): boolean {
 }
 
 /** A short text of a probe's failure, for the summary: the service's words or the error's. */
-export function failureText(p: Probe): string {
+function failureText(p: Probe): string {
   return p.said ?? messageOf(p.error)
 }
 
@@ -78,7 +78,7 @@ export function isProjectUnknown(p: Probe): boolean {
  * text), or a 404 on every operation, the agent API's included, whose words name neither the
  * project nor a job (the service's own 404s do).
  */
-export function isWrongAddress(probes: readonly Probe[]): boolean {
+function isWrongAddress(probes: readonly Probe[]): boolean {
   const answered = probes.filter(p => p.entry.status !== undefined)
   if (answered.some(isPageAnswer)) return true
   return (

@@ -15,7 +15,7 @@ import type { DateRange } from '../period.js'
 /** The most requests a check sends to the service, retries included. */
 export const CHECK_MAX_REQUESTS = 8
 /** A job id no job has: the agent API answers 404 for it without anything being started. */
-export const NO_SUCH_JOB = '00000000-0000-0000-0000-000000000000'
+const NO_SUCH_JOB = '00000000-0000-0000-0000-000000000000'
 
 /** A probe: its profile entry, and the error it ended with (a ServiceError or another). */
 export interface Probe {

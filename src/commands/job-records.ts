@@ -105,7 +105,7 @@ function openedNote(jobId: string, asked: { number: number; url: string } | unde
  * the agent's own. Usually the docs project is connected to a repository on github.com while the
  * workflow runs on GitHub Enterprise Server (or the other way round).
  */
-export function warnOtherHost(prLink: string, serverUrl: string, repository: string): void {
+function warnOtherHost(prLink: string, serverUrl: string, repository: string): void {
   const url = URL.canParse(prLink) ? new URL(prLink) : undefined
   const here = URL.canParse(serverUrl) ? new URL(serverUrl).host : undefined
   if (url === undefined || here === undefined || url.host === here) return

@@ -25,7 +25,7 @@ export interface Listed {
 export type Asked = AskedWords
 
 /** The record that a trigger comment here with no `job-id` goes to `job`. */
-export function routeKey(project: string, job: string): string {
+function routeKey(project: string, job: string): string {
   return recordKey('route', { project, job })
 }
 

@@ -256,7 +256,7 @@ function missingNote(v: TrendView): string {
   return `Not drawn: the ${span}, ${whyNotRead(stop.limit)}.`
 }
 
-export function whyNotRead(limit: NonNullable<Trend['stop']>['limit']): string {
+function whyNotRead(limit: NonNullable<Trend['stop']>['limit']): string {
   switch (limit) {
     case 'quota':
       return 'not read: the hourly analytics limit was reached'

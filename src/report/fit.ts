@@ -5,7 +5,7 @@ import { Buffer } from 'node:buffer'
 import { cutAt } from './markdown.js'
 
 /** A body's size in UTF-8 bytes. */
-export function size(s: string): number {
+function size(s: string): number {
   return Buffer.byteLength(s, 'utf8')
 }
 
@@ -29,17 +29,17 @@ export const COMMENT_MAX_CHARS = 65_536
  * limit is per step and the action writes its step's summary once (main.ts publish), so the
  * whole of it is the room; no other step's summary shares it.
  */
-export const SUMMARY_MAX_BYTES = 1024 * 1024
+const SUMMARY_MAX_BYTES = 1024 * 1024
 
 /** The room of the job summary, for every command. */
 export const SUMMARY_ROOM: Room = bytes(SUMMARY_MAX_BYTES)
 
 /** The length of `s` in the room's unit. */
-export function lengthIn(s: string, room: Room): number {
+function lengthIn(s: string, room: Room): number {
   return room.unit === 'chars' ? s.length : size(s)
 }
 
-export function fitsIn(s: string, room: Room): boolean {
+function fitsIn(s: string, room: Room): boolean {
   return lengthIn(s, room) <= room.max
 }
 

@@ -77,7 +77,7 @@ export interface HealthReport {
 
 const REASON_MAX_CHARS = 600
 
-export const SECTION_TITLES: Record<SectionOutcome['name'], string> = {
+const SECTION_TITLES: Record<SectionOutcome['name'], string> = {
   visitors: 'Visitors',
   views: 'Views',
   searches: 'Searches',

@@ -11,7 +11,7 @@ type Place = 'comment' | 'summary'
 export type ChecksState = 'success' | 'failure' | 'pending' | 'none'
 
 /** The conclusions that pass (contract: "The agent's checks"); any other fails. */
-export const PASSING_CONCLUSIONS: readonly string[] = ['success', 'neutral', 'skipped']
+const PASSING_CONCLUSIONS: readonly string[] = ['success', 'neutral', 'skipped']
 
 /** Annotations shown per check run. */
 export const ANNOTATIONS_SHOWN = 10

@@ -29,7 +29,7 @@ function whereLink(url: string, here?: string): string {
 }
 
 /** "@octocat in [a comment on #6](…) · 2026-11-28 08:40 UTC". */
-export function askedWords(a: AskedWords, here?: string): string {
+function askedWords(a: AskedWords, here?: string): string {
   const who = a.who ? mention(a.who) : 'A run'
   const where = a.where ? ` in ${whereLink(a.where, here)}` : ''
   return `${who}${where} · ${formatTimestamp(a.when)}`

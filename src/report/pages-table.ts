@@ -16,7 +16,7 @@ import {
  * Page paths wider than this (display columns) are clipped in the middle: both ends of a path say
  * the most, and a pages table with its numbers stays on one line at a comment's 760 px.
  */
-export const PATH_MAX_COLUMNS = 40
+const PATH_MAX_COLUMNS = 40
 /** Beside human, AI, total and the change (the visitors report): four number columns. */
 const PATH_BESIDE_FOUR_COLUMNS = 32
 

@@ -265,6 +265,6 @@ export function spanOf(ranges: readonly DateRange[]): DateRange {
   }
 }
 
-export function sameRange(a: DateRange, b: DateRange | undefined): boolean {
+function sameRange(a: DateRange, b: DateRange | undefined): boolean {
   return a.dateFrom === b?.dateFrom && a.dateTo === b?.dateTo
 }

@@ -124,7 +124,7 @@ export const KIND_LABELS: Record<Suggestion['kind'], string> = {
  * as text, each line of its data block as code, which GitHub shows exactly as it is sent (no
  * link, mention or reference comes alive in code).
  */
-export function shownInstruction(instruction: string): string {
+function shownInstruction(instruction: string): string {
   let data = false
   return instruction
     .split('\n')

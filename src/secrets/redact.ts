@@ -7,8 +7,6 @@
 import * as core from '@actions/core'
 import { needlesOf, PartFinder, readingOf } from './search.js'
 
-export { isInvisible } from '../public-text.js'
-
 const MASK = '***'
 // A line of a multi-line value this short is no secret on its own, and replacing it everywhere
 // would garble ordinary text.

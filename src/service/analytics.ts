@@ -209,7 +209,7 @@ function short(v: unknown): string {
  * Observed of the service (not documented): a feature that is off answers 200 with nothing in
  * it. Such an answer is an empty section ("no data for this range"), not an error.
  */
-export function isNothing(body: unknown): boolean {
+function isNothing(body: unknown): boolean {
   return body === null || body === undefined || (isObject(body) && Object.keys(body).length === 0)
 }
 
@@ -297,10 +297,10 @@ function checkOffsetPage<K extends 'visitors' | 'views'>(
   return page as { totals: VisitorCounts; hasMore: boolean } & Record<K, VisitorRow[]>
 }
 
-export const checkVisitorsPage = (body: unknown): VisitorsPage => checkOffsetPage(body, 'visitors')
-export const checkViewsPage = (body: unknown): ViewsPage => checkOffsetPage(body, 'views')
+const checkVisitorsPage = (body: unknown): VisitorsPage => checkOffsetPage(body, 'visitors')
+const checkViewsPage = (body: unknown): ViewsPage => checkOffsetPage(body, 'views')
 
-export function checkSearchesPage(body: unknown): SearchesPage {
+function checkSearchesPage(body: unknown): SearchesPage {
   if (isNothing(body)) return { totalSearches: 0, searches: [], nextCursor: null }
   const o = object(body, 'the searches page')
   const searches = list(o, 'searches').map((row, i): SearchRow => {
@@ -324,7 +324,7 @@ export function checkSearchesPage(body: unknown): SearchesPage {
   }
 }
 
-export function checkFeedbackPage(body: unknown): FeedbackPage {
+function checkFeedbackPage(body: unknown): FeedbackPage {
   if (isNothing(body)) return { feedback: [], hasMore: false }
   const o = object(body, 'the feedback page')
   const feedback = list(o, 'feedback').map((row, i): FeedbackRow => {
@@ -343,7 +343,7 @@ export function checkFeedbackPage(body: unknown): FeedbackPage {
 }
 
 /** The rows of `GET feedback` that carry a written comment; other fields are not relied on. */
-export function checkFeedbackComments(body: unknown): PageComment[] {
+function checkFeedbackComments(body: unknown): PageComment[] {
   if (isNothing(body)) return []
   const o = object(body, 'the feedback page')
   return list(o, 'feedback').flatMap((row, i): PageComment[] => {
@@ -363,7 +363,7 @@ export function checkFeedbackComments(body: unknown): PageComment[] {
   })
 }
 
-export function checkConversationsPage(body: unknown): ConversationsPage {
+function checkConversationsPage(body: unknown): ConversationsPage {
   if (isNothing(body)) return { conversations: [], nextCursor: null, hasMore: false }
   const o = object(body, 'the assistant page')
   const conversations = list(o, 'conversations').map((row, i): Conversation => {
@@ -386,7 +386,7 @@ export function checkConversationsPage(body: unknown): ConversationsPage {
   return { conversations, nextCursor, hasMore, ...(form ? { cursorForm: form } : {}) }
 }
 
-export function checkCallerStats(body: unknown): CallerStats {
+function checkCallerStats(body: unknown): CallerStats {
   if (isNothing(body)) return { web: 0, api: 0, other: 0, total: 0 }
   const o = object(body, 'the caller stats')
   const where = 'callerStats'

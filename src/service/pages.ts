@@ -13,8 +13,6 @@ import { PageFetcher, type FetchOffsetPage } from './page-pieces.js'
 import { PageChecks } from './page-checks.js'
 import { PageWindow, type Outcome, type Pending } from './page-window.js'
 
-export { SHORT_EXPORT_PAGES } from './page-window.js'
-
 /** What every offset page carries, whatever its rows are called. */
 export interface OffsetPage {
   totals: unknown

@@ -69,7 +69,7 @@ export function refuseUnknownInputs(given: readonly string[]): void {
 }
 
 /** An input that action.yml does not declare: said as the contract words it. */
-export class UnknownInputError extends InputError {
+class UnknownInputError extends InputError {
   constructor(name: string, nearest: string | undefined, more = '') {
     super(name, 'is not an input of this action')
     this.message =

@@ -8,11 +8,11 @@ import { isLoopback } from '../proxy.js'
 /** Reads one input by name, as the runner passes it (defaults already applied). */
 export type GetInput = (name: string) => string
 
-export const MAX_WAIT_MS = 72 * 3_600_000
+const MAX_WAIT_MS = 72 * 3_600_000
 // eslint-disable-next-line no-control-regex
-export const CONTROL = /[\u0000-\u001f\u007f]/
+const CONTROL = /[\u0000-\u001f\u007f]/
 
-export function required(get: GetInput, name: string): string {
+function required(get: GetInput, name: string): string {
   const value = get(name)
   if (value === '') throw new InputError(name, 'is required')
   return value
@@ -68,7 +68,7 @@ export function duration(get: GetInput, name: string, zeroOk: boolean): number {
 }
 
 /** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
-export function checkSecretText(name: string, value: string): void {
+function checkSecretText(name: string, value: string): void {
   if (/\s/.test(value) || CONTROL.test(value))
     throw new InputError(
       name,

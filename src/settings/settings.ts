@@ -48,7 +48,7 @@ import {
 } from './names.js'
 
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
-export type Permission = (typeof PERMISSIONS)[number]
+type Permission = (typeof PERMISSIONS)[number]
 
 /** The trigger inputs, read before any other input (contract: Comment trigger). */
 export interface TriggerSettings {
@@ -121,7 +121,7 @@ export interface JobSettings extends CommonSettings {
   checks: ChecksMode
 }
 
-export const CHECKS_MODES = ['off', 'show', 'wait', 'require'] as const
+const CHECKS_MODES = ['off', 'show', 'wait', 'require'] as const
 export type ChecksMode = (typeof CHECKS_MODES)[number]
 
 /** `visitors` and `report`: the range, the pages, the report. */

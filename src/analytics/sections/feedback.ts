@@ -19,7 +19,7 @@ import { caveats, type ReadCaveats, type SectionInput } from './section.js'
 import { eachPathOnce } from '../top.js'
 
 /** The most the operation accepts, and all a report reads: there is no next page to ask for. */
-export const FEEDBACK_LIMIT = 100
+const FEEDBACK_LIMIT = 100
 
 export interface FeedbackSection extends ReadCaveats {
   name: 'feedback'
@@ -41,7 +41,7 @@ export interface FeedbackSection extends ReadCaveats {
 }
 
 /** Written comments read: one request, whatever the number of pages. */
-export const COMMENTS_LIMIT = 100
+const COMMENTS_LIMIT = 100
 
 /** The period before's 👎, summed as the section sums its own (each page once). */
 async function thumbsDown(input: SectionInput): Promise<number> {

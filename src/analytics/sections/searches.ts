@@ -13,9 +13,9 @@ import { caveats, type ReadCaveats, type SectionInput } from './section.js'
 import { cursorIncomplete, readWholeOrByWeek } from './weekly.js'
 
 /** The most the operation accepts per request. */
-export const SEARCHES_MAX_LIMIT = 100
+const SEARCHES_MAX_LIMIT = 100
 /** The most queries a report reads, whatever `top` says: the hourly quota is about 100 requests. */
-export const SEARCHES_MAX_READ = 500
+const SEARCHES_MAX_READ = 500
 /**
  * The fewest queries read: one request holds 100, and prefixes fold and gaps show only among the
  * queries read, so a small `top` costs no less and would find less.
