@@ -8,6 +8,7 @@ import * as core from '@actions/core'
 import { parsePullRequestLink } from '../github/comments.js'
 import { pullRequestOfLink } from '../github/pulls.js'
 import { renderJobReport } from '../report/job.js'
+import { explainsGrowth } from '../report/job-instruction.js'
 import type { JobReport } from '../report/job-report.js'
 import { clip, escapeText } from '../report/markdown.js'
 import type { AgentJob } from '../service/schema.js'
@@ -80,6 +81,7 @@ export async function recordOnItsPullRequest(
     label: opened,
     route,
     ...(instructions ? { instructions } : {}),
+    explained: answers && explainsGrowth(report),
     body: answers ? renderJobReport(report) : openedNote(jobId, asked),
     once: !ending || !answers
   })
