@@ -39,7 +39,7 @@ function lengthIn(s: string, room: Room): number {
   return room.unit === 'chars' ? s.length : size(s)
 }
 
-function fitsIn(s: string, room: Room): boolean {
+export function fitsIn(s: string, room: Room): boolean {
   return lengthIn(s, room) <= room.max
 }
 

@@ -2,7 +2,7 @@
 // value falls back to, the commands each applies to, the secrets; and the check that a run was
 // given no other (a `with:` key with a typo reaches the action as an `INPUT_*` variable nothing
 // reads).
-import { nearestName } from './parse.js'
+import { nearestName, type GetInput } from './parse.js'
 import { InputError } from '../errors.js'
 import type { Secret } from '../secrets/redact.js'
 import { COMMANDS, INPUTS, type Command, type InputSpec } from './table.js'
@@ -39,6 +39,22 @@ const BY_NAME = new Map(INPUTS.map(input => [input.name, input]))
 export function appliesTo(name: string, command: Command): boolean {
   const commands = BY_NAME.get(name)?.commands
   return commands === undefined || commands.includes(command)
+}
+
+/**
+ * The warning for inputs given a value (other than the default) that `command` does not read:
+ * they are ignored, and the run says so.
+ */
+export function inputsForOtherCommands(raw: GetInput, command: Command): string[] {
+  const ignored = INPUT_NAMES.filter(name => !appliesTo(name, command)).filter(name => {
+    const value = name === 'prompt' ? raw(name).trim() : raw(name)
+    return value !== '' && value !== DEFAULTS[name]
+  })
+  if (ignored.length === 0) return []
+  const list = ignored.map(name => `\`${name}\``).join(', ')
+  return [
+    `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
+  ]
 }
 
 /** The environment variable a runner passes an input in: `INPUT_PAGE-SIZE` (dashes kept). */

@@ -24,9 +24,8 @@ import {
   type GetInput
 } from './parse.js'
 import { InputError } from '../errors.js'
-import { redact, type Secret } from '../secrets/redact.js'
-import { instructionText } from '../public-text.js'
-import { checkPrompt, readPromptFile } from './prompt.js'
+import type { Secret } from '../secrets/redact.js'
+import { readInstruction } from './prompt.js'
 import {
   readOutputFile,
   readReportFiles,
@@ -41,7 +40,7 @@ import {
   appliesTo,
   COMMANDS,
   DEFAULTS,
-  INPUT_NAMES,
+  inputsForOtherCommands,
   SECRET_INPUTS,
   secretsOf,
   type Command
@@ -368,42 +367,4 @@ function readPlaces(
   if (output !== '' && appliesTo('output-file', command))
     places.outputFile = readOutputFile(output, workspace, command)
   return places
-}
-
-/**
- * `message` and `create`: the one instruction, from `prompt`, `prompt-file` or else the trigger
- * comment, checked once here; and the job it goes to.
- */
-function readInstruction(
-  get: GetInput,
-  s: AllSettings,
-  ctx: SettingsContext,
-  command: 'message' | 'create'
-): Pick<JobSettings, 'prompt' | 'promptFile'> {
-  const file = readPromptFile(get, s.prompt, ctx.workspace)
-  if (command === 'message' && !ctx.commentEvent && s.jobId === '')
-    throw new InputError(
-      'job-id',
-      'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job'
-    )
-  const given = file?.prompt ?? s.prompt
-  // Sent as the answer shows it: nothing invisible can ride along unseen.
-  const raw = given === '' ? (ctx.triggerPrompt ?? '') : given
-  const prompt = instructionText(raw).trim()
-  // As given too: a secret spelled in what the cleaning removes (tag characters) was pasted in.
-  checkPrompt(redact(raw) === raw ? prompt : raw, file ? 'prompt-file' : 'prompt')
-  return file ? { prompt, promptFile: file.path } : { prompt }
-}
-
-/** Inputs given a value (other than the default) that the command does not read. */
-function inputsForOtherCommands(raw: GetInput, command: Command): string[] {
-  const ignored = INPUT_NAMES.filter(name => !appliesTo(name, command)).filter(name => {
-    const value = name === 'prompt' ? raw(name).trim() : raw(name)
-    return value !== '' && value !== DEFAULTS[name]
-  })
-  if (ignored.length === 0) return []
-  const list = ignored.map(name => `\`${name}\``).join(', ')
-  return [
-    `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
-  ]
 }
