@@ -9,6 +9,12 @@ import {
   details,
   escapeText,
   foldedTable,
+  link,
+  pageUrl,
+  provenance,
+  codeBlock
+} from '../src/report/markdown.js'
+import {
   formatChange,
   formatClock,
   formatDuration,
@@ -16,12 +22,8 @@ import {
   formatNumber,
   formatPercentChange,
   formatShare,
-  formatTimestamp,
-  link,
-  pageUrl,
-  provenance,
-  codeBlock
-} from '../src/report/markdown.js'
+  formatTimestamp
+} from '../src/report/numbers.js'
 import { chars, COMMENT_MAX_CHARS, fitMarkdown, SUMMARY_ROOM } from '../src/report/fit.js'
 
 const JOINER = '\u2060'
@@ -434,7 +436,7 @@ describe('fitMarkdown', () => {
 
 describe('change figures that read at a glance', () => {
   it('no ±0.0%, and whole numbers as in the columns beside them (one unit per column)', async () => {
-    const { formatChange } = await import('../src/report/markdown.js')
+    const { formatChange } = await import('../src/report/numbers.js')
     expect(formatChange(100_000, 100_001)).toBe('\u22121')
     expect(formatChange(48_320, 66_640)).toBe('\u221218,320 (\u221227.5%)')
     expect(formatChange(3_500_000, 1_000_000)).toBe('+2,500,000 (+250.0%)')

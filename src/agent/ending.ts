@@ -5,7 +5,8 @@
 import { messageOf, TimeUpError } from '../errors.js'
 import { GitHubError } from '../github/errors.js'
 import type { Cause, Elsewhere, JobEnding, JobOutcome, Stage } from '../report/job-report.js'
-import { capitalise, formatDuration } from '../report/markdown.js'
+import { capitalise } from '../report/markdown.js'
+import { formatDuration } from '../report/numbers.js'
 import {
   BudgetError,
   isKeyRefused,

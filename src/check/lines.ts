@@ -2,7 +2,7 @@
 // mean together): each passes, fails saying what to change, or was not checked (and why). A
 // failure that follows from another (every operation refused with the key) points at it instead
 // of being listed twice. The GitHub token's lines are comment-rights.ts's and checks-read.ts's.
-import { isAdminKeyShape, keyKindWarnings } from '../settings/parse.js'
+import { isAdminKeyShape, keyKindWarnings } from '../settings/credentials.js'
 import type { CheckLine } from '../report/check.js'
 import { capitalise, escapeText } from '../report/markdown.js'
 import {

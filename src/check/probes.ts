@@ -4,7 +4,8 @@
 // rate-limit headers): counts and forms only, never a row's content or a secret.
 import type { Deadline } from '../deadline.js'
 import { jobUrlPath } from '../agent/wait.js'
-import { AnalyticsApi, type JsonGetter, type PageComment } from '../service/analytics.js'
+import { AnalyticsApi, type JsonGetter } from '../service/analytics.js'
+import type { PageComment } from '../service/analytics-answers.js'
 import { isOpen } from '../analytics/sections/feedback.js'
 import type { Operation, ProfileEntry } from '../report/check.js'
 import type { Answered, ServiceClient } from '../service/client.js'

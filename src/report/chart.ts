@@ -7,7 +7,7 @@
 import type { Trend, TrendPoint, TrendSeries } from '../analytics/trend.js'
 import type { DateRange } from '../period.js'
 import type { VisitorCounts } from '../service/schema.js'
-import { formatNumber, plural } from './markdown.js'
+import { formatNumber, plural } from './numbers.js'
 
 export interface TrendView {
   trend: Trend

@@ -11,16 +11,12 @@ import {
   capitalise,
   clip,
   escapeText,
-  formatNumber,
-  formatPercentChange,
-  formatShare,
-  MARKS,
-  plural,
   provenance,
   tableHead,
   tableRow,
   type Column
 } from './markdown.js'
+import { formatNumber, formatPercentChange, formatShare, MARKS, plural } from './numbers.js'
 import { fitRows, type Room } from './fit.js'
 import { previousLabel, shortRange } from './range.js'
 import type { Trend, TrendSeries } from '../analytics/trend.js'

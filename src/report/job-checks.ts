@@ -2,7 +2,8 @@
 // them: each one's name, how it concluded (or that it still runs), a link, and its first
 // annotations (path:line and message). Names and messages come from whoever runs a check (an app,
 // a workflow) and from the docs they check: public text, cleaned and escaped, never Markdown.
-import { clip, clipMiddle, escapeText, formatNumber, link, plural } from './markdown.js'
+import { clip, clipMiddle, escapeText, link } from './markdown.js'
+import { formatNumber, plural } from './numbers.js'
 
 /** Where the block is read (job-report.ts JobReportPlace, which imports this file's types). */
 type Place = 'comment' | 'summary'

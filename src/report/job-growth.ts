@@ -5,7 +5,8 @@
 import { cutAt } from '../public-text.js'
 import type { AskedWords, CodeChange, JobReport } from './job-report.js'
 import { quoted } from './job-instruction.js'
-import { clip, escapeText, formatTimestamp, link, parseHttpsUrl } from './markdown.js'
+import { clip, escapeText, link, parseHttpsUrl } from './markdown.js'
+import { formatTimestamp } from './numbers.js'
 
 const FIRST_LINE_MAX_CHARS = 200
 /** The code pull request's description is quoted up to here, cut at a line end. */

@@ -2,7 +2,8 @@
 // suggestions `fix N` asked for, the instruction shown in full and wrapped (a code block does not
 // wrap at 760 px: its right edge is cut off), that the run grew the agent's open pull request
 // instead of starting a job, and on that pull request every instruction it grew from.
-import { link, escapeText, clip, cutAt, formatNumber } from './markdown.js'
+import { link, escapeText, clip, cutAt } from './markdown.js'
+import { formatNumber } from './numbers.js'
 import type { JobReport, JobReportPlace } from './job-report.js'
 
 /** Shown in full up to here; the exact text, whole, is in the answer's Details. */

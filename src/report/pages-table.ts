@@ -1,16 +1,8 @@
 // The pages table, shared by the visitors report and the health report's visitors and views
 // sections: one page cell (clipped, escaped, linked to the docs site), one set of columns, one row.
 import type { VisitorRow } from '../service/schema.js'
-import {
-  clipWidth,
-  escapeText,
-  formatNumber,
-  formatPercentChange,
-  link,
-  pageUrl,
-  tableRow,
-  type Column
-} from './markdown.js'
+import { clipWidth, escapeText, link, pageUrl, tableRow, type Column } from './markdown.js'
+import { formatNumber, formatPercentChange } from './numbers.js'
 
 /**
  * Page paths wider than this (display columns) are clipped in the middle: both ends of a path say

@@ -10,7 +10,8 @@
 import type { FixState, Suggestion } from '../analytics/suggestions.js'
 import { isoDay, type DateRange } from '../period.js'
 import { dataBlock, DATA_LABEL_END, oneLine, publicText } from '../public-text.js'
-import { clip, clipMiddle, details, escapeText, formatNumber, plural } from './markdown.js'
+import { clip, clipMiddle, details, escapeText } from './markdown.js'
+import { formatNumber, plural } from './numbers.js'
 import { nthPeriod, shortRange, thisPeriod } from './range.js'
 
 /**

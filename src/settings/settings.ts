@@ -7,8 +7,6 @@ import type { FileFormat } from '../analytics/sinks.js'
 import type { SectionName } from '../analytics/section-names.js'
 import {
   bool,
-  keyKindWarnings,
-  readApiKey,
   duration,
   integer,
   oneOf,
@@ -20,9 +18,9 @@ import {
   readSiteUrl,
   readNotifyPr,
   readNotifyRepository,
-  readToken,
   type GetInput
 } from './parse.js'
+import { keyKindWarnings, readApiKey, readToken } from './credentials.js'
 import { InputError } from '../errors.js'
 import type { Secret } from '../secrets/redact.js'
 import { readInstruction } from './prompt.js'

@@ -2,7 +2,7 @@
 // conversations (cursor pages of up to 1000) the share unanswered and the unanswered questions
 // asked most often, grouped by their text trimmed and case-folded. Conversations are read only
 // up to a cap: the grouping then covers the first ones, and the report says so.
-import type { CallerStats, Conversation } from '../../service/analytics.js'
+import type { CallerStats, Conversation } from '../../service/analytics-answers.js'
 import { readCursorPages } from '../../service/cursor.js'
 import { messageOf } from '../../errors.js'
 import { isGatewayTimeout, weeklyChunks } from '../../service/timeouts.js'

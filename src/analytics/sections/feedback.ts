@@ -4,13 +4,8 @@
 // given with a 👎 or without a rating, that the team has not resolved or dismissed: the request
 // carries `status=pending,in_progress`). With `compare`, the previous period's thumbs-down over
 // the same kind of page, one request.
-import {
-  OPEN_FEEDBACK,
-  type AnalyticsApi,
-  type FeedbackPage,
-  type FeedbackRow,
-  type PageComment
-} from '../../service/analytics.js'
+import { OPEN_FEEDBACK, type AnalyticsApi } from '../../service/analytics.js'
+import type { FeedbackPage, FeedbackRow, PageComment } from '../../service/analytics-answers.js'
 import { RateLimitError, ServiceError } from '../../service/errors.js'
 import { ShapeError } from '../../service/schema.js'
 import type { DateRange } from '../../period.js'

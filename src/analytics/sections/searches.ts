@@ -4,7 +4,7 @@
 // searches added to it). Every query read is kept, for what a fix did. With
 // `compare`, the previous total from a one-row page (or an earlier report's record of it). A
 // range the gateway keeps timing out on is read by weeks, each query's searches added up.
-import type { SearchRow } from '../../service/analytics.js'
+import type { SearchRow } from '../../service/analytics-answers.js'
 import type { DateRange } from '../../period.js'
 import { readCursorPages } from '../../service/cursor.js'
 import { messageOf } from '../../errors.js'
