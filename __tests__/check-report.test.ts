@@ -2,7 +2,7 @@
 // escaped, each state renders within its room.
 import { describe, it, expect } from '@jest/globals'
 import { joinChecks, renderCheck, toChange, type CheckLine } from '../src/report/check.js'
-import { bytes } from '../src/report/fit.js'
+import { SUMMARY_ROOM } from '../src/report/fit.js'
 import { checkStates } from './check-scenarios.js'
 
 const line = (over: Partial<CheckLine>): CheckLine => ({
@@ -56,7 +56,7 @@ describe('the set-up check summary', () => {
         maxRequests: 8,
         generatedAt: Date.UTC(2026, 10, 23)
       },
-      bytes(64 * 1024)
+      SUMMARY_ROOM
     )
     expect(md).toMatch(/^## Set-up check · ❌ 1 to fix\n/)
     expect(md).not.toMatch(/<img|\]\(javascript|(^|[^`\\])@team/)

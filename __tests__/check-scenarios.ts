@@ -1,10 +1,11 @@
 // The set-up check's summary in each state a first day meets: the lines come from the check's own
 // line logic (checkLines, rightsLine) over probes as the simulator answers them, so the preview
 // shows what a run prints. Read by report-scenarios.ts (npm run preview) and the check's tests.
-import { ANALYTICS, checkLines, rightsLine } from '../src/check/lines.js'
+import { ANALYTICS, checkLines } from '../src/check/lines.js'
+import { rightsLine } from '../src/check/comment-rights.js'
 import type { Probe } from '../src/check/probes.js'
 import { renderCheck, type CheckReport, type ProfileEntry } from '../src/report/check.js'
-import { bytes } from '../src/report/fit.js'
+import { SUMMARY_ROOM } from '../src/report/fit.js'
 import { reachLine } from '../src/check/reach.js'
 import { UnreachedError, type NetworkCause } from '../src/network.js'
 
@@ -148,5 +149,5 @@ export function checkStates(): [string, () => string][] {
       }
     ]
   ]
-  return states.map(([name, r]) => [name, () => renderCheck(r, bytes(64 * 1024))])
+  return states.map(([name, r]) => [name, () => renderCheck(r, SUMMARY_ROOM)])
 }

@@ -1,5 +1,6 @@
 // Unit tier: the service client against loopback servers this test controls: redirects, caps,
 // cancellation, the deadline, the 429 stop, the request count and redaction at ingress.
+import { secretsOf } from '../src/settings/names.js'
 import { describe, it, expect, jest, afterEach } from '@jest/globals'
 import http from 'node:http'
 
@@ -150,7 +151,7 @@ describe('redirects are never followed', () => {
   )
 
   it('a Location holding the key is redacted and clipped', async () => {
-    registerSecrets(KEY, '')
+    registerSecrets(...secretsOf({ 'api-key': KEY }))
     const svc = await serve((_req, res) => {
       res.writeHead(302, { location: `https://evil.example/${KEY}/${'a'.repeat(5000)}` })
       res.end()
@@ -159,6 +160,16 @@ describe('redirects are never followed', () => {
     expect(err.message).not.toContain(KEY)
     expect(err.message).toContain('https://evil.example/***/')
     expect(err.message.length).toBeLessThan(600)
+  })
+
+  it('a Location is cleaned as any text from outside: nothing unseen, one line', async () => {
+    // A soft hyphen (no reader sees it) and a C1 control (NEL), both valid in a header's bytes.
+    const svc = await serve((_req, res) => {
+      res.writeHead(302, { location: 'https://evil.example/ab\u00adcd\u0085ef' })
+      res.end()
+    })
+    const err = await failure(agent(client(svc.url)).getJob('/x'))
+    expect(err.message).toContain('to https://evil.example/abcd ef')
   })
 })
 
@@ -286,7 +297,7 @@ describe('a 429 that asks to wait too long stops the client', () => {
 
 describe('what comes back is cleaned and bounded', () => {
   it('an echoed key is gone from error texts and from the job', async () => {
-    registerSecrets(KEY, '')
+    registerSecrets(...secretsOf({ 'api-key': KEY }))
     const svc = await serve((req, res) =>
       req.method === 'POST'
         ? json(res, 400, {
@@ -304,7 +315,7 @@ describe('what comes back is cleaned and bounded', () => {
   })
 
   it('a refusal keeps the service words apart from the key advice, redacted too', async () => {
-    registerSecrets(KEY, '')
+    registerSecrets(...secretsOf({ 'api-key': KEY }))
     const svc = await serve((_req, res) => json(res, 403, { error: `Search is off for ${KEY}` }))
     const err = await failure(client(svc.url).getJson('/v1/analytics/p/searches', v => v))
     expect(err.message).toMatch(/allowlist/)

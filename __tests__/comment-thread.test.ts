@@ -7,6 +7,7 @@ import { recordKey } from '../src/records/kinds.js'
 import { systemClock } from '../src/deadline.js'
 import { Records } from '../src/records/records.js'
 import type { RecordThread } from '../src/records/thread.js'
+import { growthExplained, growthExplainedKey } from '../src/records/job.js'
 import { startGitHub, SIM_GITHUB_TOKEN } from '../sim/github.js'
 
 const SECRET = 'mint_secret_key'
@@ -77,6 +78,33 @@ describe('CommentThread', () => {
       })
       const next = newThread(gh)
       expect(await routedJob(next)).toBe('job-3')
+    })
+  })
+
+  it("a growth was explained in the thread only by the action's signed `explained` record", async () => {
+    await withThread(async (gh, thread) => {
+      const paragraph = "📎 The docs agent's pull request #21 was still open, so this instruction…"
+      // The paragraph alone (an older answer, a quote) is no record; nor is a reader's copy of one.
+      await thread.upsert({ key: JOB, body: paragraph, mode: 'create' })
+      expect(await growthExplained(newThread(gh), 'proj')).toBe(false)
+      const explained = growthExplainedKey('proj', 21)
+      const own = await thread.upsert({
+        key: ROUTE,
+        extraKeys: [explained],
+        body: paragraph,
+        mode: 'create'
+      })
+      const copy = gh.comments.get(12)?.find(c => c.id === own.id)?.body ?? ''
+      const other = new Records(
+        getOctokit(SIM_GITHUB_TOKEN, { baseUrl: gh.url }),
+        SECRET,
+        systemClock
+      ).thread({ ...PLACE, issueNumber: 13 })
+      gh.addComment(13, copy, { login: 'mallory', type: 'User' })
+      expect(await growthExplained(other, 'proj')).toBe(false)
+      // The action's own, signed: explained, for this project only.
+      expect(await growthExplained(newThread(gh), 'proj')).toBe(true)
+      expect(await growthExplained(newThread(gh), 'other-project')).toBe(false)
     })
   })
 })

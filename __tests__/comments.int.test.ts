@@ -794,7 +794,7 @@ describe('visitors comments', () => {
       expect(body.length).toBeLessThanOrEqual(65536)
       const withoutMarkers = body.replace(TRAILING_MARKERS, '')
       expect(withoutMarkers).toMatch(/not shown|cut to fit/)
-      // The job summary holds every row (512 KiB), so the comment sends readers there.
+      // The job summary holds every row (1 MiB), so the comment sends readers there.
       expect(r.summary).not.toMatch(/more rows not shown/)
       expect(withoutMarkers).toMatch(/every row is in the job summary of the \[workflow run\]/)
       expect(withoutMarkers).toContain('| 1 |')

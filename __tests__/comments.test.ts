@@ -3,6 +3,7 @@
 import { describe, it, expect } from '@jest/globals'
 import { listComments, parsePullRequestLink, type Place } from '../src/github/comments.js'
 import { GitHubError } from '../src/github/errors.js'
+import { COMMENT_MAX_CHARS } from '../src/report/fit.js'
 import { recordKey } from '../src/records/kinds.js'
 import { makeMarker as signedBy, verifiedMarkers } from '../src/records/signature.js'
 import { SIM_GITHUB_TOKEN, startGitHub } from '../sim/github.js'
@@ -29,7 +30,6 @@ const verifiedKeys = (body: string, secret: string, place: Place, _id?: number):
 let clock = 1_732_450_000_000
 /** A marker written now, later than every one before it. */
 const stamp = (): number => ++clock
-const COMMENT_LIMIT = 65536
 const updateCommentBody = (
   octokit: Parameters<typeof upsertComment>[0],
   place: Place,
@@ -233,12 +233,12 @@ describe('comments against simulated GitHub', () => {
     await withGitHub({}, async (gh, octokit) => {
       await upsertComment(octokit, PLACE, {
         key: 'k',
-        body: 'x'.repeat(COMMENT_LIMIT + 10),
+        body: 'x'.repeat(COMMENT_MAX_CHARS + 10),
         mode: 'create',
         secret: SECRET
       })
       const body = gh.comments.get(12)?.[0]?.body ?? ''
-      expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT)
+      expect(body.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS)
       expect(body).toContain('cut to fit a GitHub comment')
       const id = gh.comments.get(12)?.[0]?.id ?? 0
       expect(verifiedKeys(body, SECRET, PLACE, id)).toEqual(['k'])

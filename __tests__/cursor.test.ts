@@ -6,7 +6,7 @@ import { Deadline } from '../src/deadline.js'
 import { handClock } from './clock.js'
 import { readCursorPages, type CursorPage } from '../src/service/cursor.js'
 import { BudgetError, requestFailure, ServiceError } from '../src/service/errors.js'
-import { readCursor } from '../src/service/analytics.js'
+import { readCursor } from '../src/service/analytics-answers.js'
 import { weeklyChunks } from '../src/service/timeouts.js'
 
 /** A service of `total` numbered items behind numeric cursors; records each call. */

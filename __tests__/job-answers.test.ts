@@ -1,5 +1,6 @@
 // Unit tier: what an answer shows a reviewer: the files the pull request changes (as GitHub lists
 // them), and endings that say what happened once and link where to go next.
+import { secretsOf } from '../src/settings/names.js'
 import { describe, it, expect, afterEach } from '@jest/globals'
 import { pullRequestChanges, pullRequestOfLink } from '../src/github/pulls.js'
 import { GitHubError } from '../src/github/errors.js'
@@ -19,7 +20,7 @@ const RUN_URL = 'https://github.com/acme/docs/actions/runs/123456789'
 const visible = (markdown: string) => markdown.slice(0, markdown.indexOf('<details>'))
 
 describe('what the pull request changes', () => {
-  afterEach(() => registerSecrets('', ''))
+  afterEach(() => registerSecrets())
 
   it('reads every page of files for the totals, and keeps the first ones', async () => {
     await withGitHub({ pullFiles: { 7: 150 } }, async (gh, octokit) => {
@@ -57,7 +58,9 @@ describe('what the pull request changes', () => {
   })
 
   it('keeps no file name that holds a secret', async () => {
-    registerSecrets('mint_0123456789abcdefSECRET', SIM_GITHUB_TOKEN)
+    registerSecrets(
+      ...secretsOf({ 'api-key': 'mint_0123456789abcdefSECRET', 'github-token': SIM_GITHUB_TOKEN })
+    )
     const files = [`docs/${SIM_GITHUB_TOKEN}.md`, 'docs/ok.md']
     await withGitHub({ pullFiles: { 7: files } }, async (_gh, octokit) => {
       const changes = await pullRequestChanges(octokit, PR, 10)

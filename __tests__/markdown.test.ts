@@ -9,6 +9,12 @@ import {
   details,
   escapeText,
   foldedTable,
+  link,
+  pageUrl,
+  provenance,
+  codeBlock
+} from '../src/report/markdown.js'
+import {
   formatChange,
   formatClock,
   formatDuration,
@@ -16,13 +22,9 @@ import {
   formatNumber,
   formatPercentChange,
   formatShare,
-  formatTimestamp,
-  link,
-  pageUrl,
-  provenance,
-  codeBlock
-} from '../src/report/markdown.js'
-import { chars, fitMarkdown } from '../src/report/fit.js'
+  formatTimestamp
+} from '../src/report/numbers.js'
+import { chars, COMMENT_MAX_CHARS, fitMarkdown, SUMMARY_ROOM } from '../src/report/fit.js'
 
 const JOINER = '\u2060'
 
@@ -384,8 +386,20 @@ describe('fitMarkdown', () => {
     expect(out).toMatch(/_… cut to fit a GitHub comment; the full report is in `report.md`\._\n$/)
     const kept = out.slice(0, out.indexOf('\n\n_…'))
     expect(body.startsWith(kept + '\n')).toBe(true)
-    expect(fitMarkdown(body, chars(65536))).toContain('the full report is in the job summary')
-    expect(fitMarkdown(body, chars(65536)).length).toBeLessThanOrEqual(65536)
+    const comment = chars(COMMENT_MAX_CHARS)
+    expect(fitMarkdown(body, comment)).toContain('the full report is in the job summary')
+    expect(fitMarkdown(body, comment).length).toBeLessThanOrEqual(65536)
+  })
+
+  it("gives the job summary GitHub's whole 1 MiB a step, in bytes", () => {
+    // Rows of 1,000 bytes (two-byte characters): 1,047 of them fit whole, 1,049 are cut.
+    const row = `| ${'é'.repeat(497)}x |\n`
+    const body = row.repeat(1047)
+    expect(fitMarkdown(body, SUMMARY_ROOM)).toBe(body)
+    const over = body + row.repeat(2)
+    const cut = fitMarkdown(over, SUMMARY_ROOM)
+    expect(cut).toMatch(/cut to fit/)
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(1024 * 1024)
   })
 
   it('closes a code fence left open by the cut', () => {
@@ -422,7 +436,7 @@ describe('fitMarkdown', () => {
 
 describe('change figures that read at a glance', () => {
   it('no ±0.0%, and whole numbers as in the columns beside them (one unit per column)', async () => {
-    const { formatChange } = await import('../src/report/markdown.js')
+    const { formatChange } = await import('../src/report/numbers.js')
     expect(formatChange(100_000, 100_001)).toBe('\u22121')
     expect(formatChange(48_320, 66_640)).toBe('\u221218,320 (\u221227.5%)')
     expect(formatChange(3_500_000, 1_000_000)).toBe('+2,500,000 (+250.0%)')

@@ -3,12 +3,8 @@ import { TimeUpError } from '../src/errors.js'
 import { Deadline, type Clock } from '../src/deadline.js'
 import { describe, it, expect } from '@jest/globals'
 import fc from 'fast-check'
-import {
-  readOffsetPages,
-  STOP,
-  SHORT_EXPORT_PAGES,
-  type OffsetPagesOptions
-} from '../src/service/pages.js'
+import { readOffsetPages, STOP, type OffsetPagesOptions } from '../src/service/pages.js'
+import { SHORT_EXPORT_PAGES } from '../src/service/page-window.js'
 import type { VisitorCounts, VisitorRow, VisitorsPage } from '../src/service/schema.js'
 import { requestFailure, RequestCancelledError, ServiceError } from '../src/service/errors.js'
 import { handClock, type HandClock } from './clock.js'

@@ -1,4 +1,5 @@
 // Unit tier: the context block added to an instruction.
+import { secretsOf } from '../src/settings/names.js'
 import { describe, it, expect } from '@jest/globals'
 import { registerSecrets } from '../src/secrets/redact.js'
 import {
@@ -92,7 +93,9 @@ describe('contextFromEvent', () => {
 
   it('a line from GitHub holding a secret is withheld whole; the rest of the block stays', () => {
     const token = 'ghs_0123456789abcdefghijABCDEFGHIJ012345'
-    registerSecrets('mint_abcdefghijklmnopqrstuvwxyz012345', token)
+    registerSecrets(
+      ...secretsOf({ 'api-key': 'mint_abcdefghijklmnopqrstuvwxyz012345', 'github-token': token })
+    )
     try {
       const c = contextFromEvent(
         'pull_request',
@@ -114,7 +117,7 @@ describe('contextFromEvent', () => {
       expect(block).not.toContain(Buffer.from(token).toString('base64'))
       expect(block).not.toContain(encodeURIComponent(token))
     } finally {
-      registerSecrets('', '')
+      registerSecrets()
     }
   })
 

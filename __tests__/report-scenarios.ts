@@ -12,7 +12,7 @@ import {
 } from '../src/report/visitors.js'
 import { renderHealthReport, type HealthReport } from '../src/report/health.js'
 import { renderOwnMergeSummary } from '../src/report/own-merge.js'
-import { bytes, chars } from '../src/report/fit.js'
+import { chars, COMMENT_MAX_CHARS, SUMMARY_ROOM } from '../src/report/fit.js'
 import type { SectionOutcome } from '../src/analytics/sections/outcome.js'
 import type { SectionFailure } from '../src/analytics/sections/section.js'
 import { suggest, type FixState, type StalePage } from '../src/analytics/suggestions.js'
@@ -33,8 +33,8 @@ export interface Scenario {
   render: () => string
 }
 
-export const COMMENT_MAX_CHARS = 65_536 - 200
-export const SUMMARY_MAX_BYTES = 512 * 1024
+/** A comment's room once its markers are in (github/comments.ts composeBody takes them off). */
+const COMMENT_ROOM = chars(COMMENT_MAX_CHARS - 200)
 
 const STARTED = Date.UTC(2026, 10, 23, 14, 5, 12)
 const MINUTE = 60_000
@@ -474,14 +474,14 @@ export const VISITORS_STATES: Record<string, () => VisitorsReport> = {
 const visitorsRender = (report: VisitorsReport, target: Scenario['target']) => {
   const file = report.file ? `\`${report.file}\`` : undefined
   const summary = fitVisitorsReport(report, {
-    room: bytes(SUMMARY_MAX_BYTES),
+    room: SUMMARY_ROOM,
     ...(file ? { fullData: file } : {})
   })
   if (target === 'summary') return summary.markdown
   const everyRow = commentFullData(summary.rows === report.top.length, report.file, RUN_URL)
   return renderVisitorsReport(
     { ...report, file: undefined },
-    { room: chars(COMMENT_MAX_CHARS), ...(everyRow ? { fullData: everyRow } : {}) }
+    { room: COMMENT_ROOM, ...(everyRow ? { fullData: everyRow } : {}) }
   )
 }
 
@@ -1183,13 +1183,13 @@ export const SCENARIOS: Scenario[] = [
     group: 'Docs health report (command: report, comment)',
     name: `report: ${name}`,
     target: 'comment' as const,
-    render: () => renderHealthReport(make(), chars(COMMENT_MAX_CHARS))
+    render: () => renderHealthReport(make(), COMMENT_ROOM)
   })),
   ...Object.entries(ROLLUP_STATES).map(([name, make]) => ({
     group: 'Roll-up of many projects (command: rollup, comment)',
     name: `rollup: ${name}`,
     target: 'comment' as const,
-    render: () => renderRollup(make(), chars(COMMENT_MAX_CHARS))
+    render: () => renderRollup(make(), COMMENT_ROOM)
   })),
   ...checkStates().map(([name, render]) => ({
     group: 'Set-up check (command: check, job summary)',

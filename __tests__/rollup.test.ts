@@ -4,7 +4,7 @@
 import { describe, it, expect } from '@jest/globals'
 import fs from 'node:fs'
 import path from 'node:path'
-import { reportJson } from '../src/commands/report.js'
+import { reportJson } from '../src/report/health-json.js'
 import { readReportDocument, type ReportDocument } from '../src/analytics/report-document.js'
 import { renderRollup, rollupOrder, spanOf, sumTotals } from '../src/report/rollup.js'
 import { chars } from '../src/report/fit.js'

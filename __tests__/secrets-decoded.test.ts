@@ -1,13 +1,14 @@
 // Unit tier: redaction that decoding cannot undo: a secret echoed in a form that the plain masking
 // does not know (every character escaped, split, interleaved with invisible characters, or clipped)
 // is withheld with the whole text, never published in part.
+import { secretsOf } from '../src/settings/names.js'
+import { isInvisible } from '../src/public-text.js'
 import { describe, it, expect, jest, beforeEach } from '@jest/globals'
 import fc from 'fast-check'
 
 const setSecret = jest.fn<(secret: string) => void>()
 jest.unstable_mockModule('@actions/core', () => ({ setSecret }))
-const { redact, redactParsed, registerSecrets, isInvisible, withheld } =
-  await import('../src/secrets/redact.js')
+const { redact, redactParsed, registerSecrets, withheld } = await import('../src/secrets/redact.js')
 
 const KEY = 'mint_9fK2LmQ7xW4pR8sT1vB6nZ3cY5hD0j'
 const ODD_KEY = 'mint_a+b/c=d:e@f$g,h;i_0123456789'
@@ -49,7 +50,7 @@ function recoverable(text: string, secret: string): boolean {
 }
 
 describe('redact: forms that decoding reveals', () => {
-  beforeEach(() => registerSecrets(KEY, TOKEN))
+  beforeEach(() => registerSecrets(...secretsOf({ 'api-key': KEY, 'github-token': TOKEN })))
 
   it.each(ENCODINGS)('withholds a text holding the key or the token %s', (_name, encode) => {
     const secrets: Array<[string, string]> = [
@@ -67,7 +68,7 @@ describe('redact: forms that decoding reveals', () => {
   })
 
   it('withholds a key with +/=:@$,; characters echoed with lower-case escapes', () => {
-    registerSecrets(ODD_KEY, TOKEN)
+    registerSecrets(...secretsOf({ 'api-key': ODD_KEY, 'github-token': TOKEN }))
     const text = `bad key ${encodeURIComponent(ODD_KEY).replace(/%[0-9A-F]{2}/g, m => m.toLowerCase())}`
     expect(recoverable(redact(text), ODD_KEY)).toBe(false)
   })
@@ -94,14 +95,14 @@ describe('redact: forms that decoding reveals', () => {
     ['hex of 12 characters', (k: string) => Buffer.from(k.slice(3, 15)).toString('hex')]
   ])('withholds a text holding %s', (_name, form) => {
     for (const key of [KEY, ODD_KEY]) {
-      registerSecrets(key, TOKEN)
+      registerSecrets(...secretsOf({ 'api-key': key, 'github-token': TOKEN }))
       const text = form(key)
       expect(redact(text)).toBe(withheld('the API key'))
     }
   })
 
   it('keeps a text that shares fewer than 12 characters in a row with the key', () => {
-    registerSecrets('mint_sim_0123456789abcdef', TOKEN)
+    registerSecrets(...secretsOf({ 'api-key': 'mint_sim_0123456789abcdef', 'github-token': TOKEN }))
     const text = 'Fix <!-- docs-agent:route/x sig=0123456789a0123456789a0 --> now 456789abcde'
     expect(redact(text)).toBe(text)
   })
@@ -163,7 +164,7 @@ describe('redact: forms that decoding reveals', () => {
 describe('registerSecrets: white space is no secret', () => {
   it('a key of only spaces or line breaks masks nothing, and no text is garbled', () => {
     setSecret.mockClear()
-    registerSecrets('   ', '\n')
+    registerSecrets(...secretsOf({ 'api-key': '   ', 'github-token': '\n' }))
     expect(setSecret).not.toHaveBeenCalled()
     expect(redact('Input `settle-time`: is not a duration')).toBe(
       'Input `settle-time`: is not a duration'

@@ -5,6 +5,7 @@
 // letters, spelled in tag characters, smuggled in variation selectors. Whatever the form, and
 // wherever the text is clipped, redact() lets no 12 characters of it through once decoded as the
 // test's own detector (leaks.ts) decodes, which is written apart from the action's search.
+import { secretsOf } from '../src/settings/names.js'
 import { describe, it, expect, jest, beforeAll } from '@jest/globals'
 import fc from 'fast-check'
 import { holdsPart } from './leaks.js'
@@ -44,7 +45,7 @@ const FORMS: Array<[string, Hide]> = [
 ]
 
 describe('a secret hidden in forms the default-ignorable list misses', () => {
-  beforeAll(() => registerSecrets(KEY, TOKEN))
+  beforeAll(() => registerSecrets(...secretsOf({ 'api-key': KEY, 'github-token': TOKEN })))
 
   it.each(FORMS)('withholds the key and the token: %s', (_name, hide) => {
     for (const [secret, name] of [

@@ -1,4 +1,5 @@
 // Unit tier: the key and the token removed from every echoed text.
+import { secretsOf } from '../src/settings/names.js'
 import { describe, it, expect, jest, beforeAll } from '@jest/globals'
 
 // setSecret only prints `::add-mask::`; recorded here instead of written to the test's stdout.
@@ -51,7 +52,7 @@ function leaks(text: string, secret: string): boolean {
 }
 
 describe('redact', () => {
-  beforeAll(() => registerSecrets(KEY, TOKEN))
+  beforeAll(() => registerSecrets(...secretsOf({ 'api-key': KEY, 'github-token': TOKEN })))
 
   it.each(FORMS)('removes the key and the token: %s', (_name, encode) => {
     for (const secret of [KEY, TOKEN]) {
@@ -78,18 +79,18 @@ describe('redact', () => {
   })
 
   it('removes every line of a multi-line secret, each on its own', () => {
-    registerSecrets('mint_first_line_abc\nsecond_line_def\n', '')
+    registerSecrets(...secretsOf({ 'api-key': 'mint_first_line_abc\nsecond_line_def\n' }))
     const clean = redact('got second_line_def and mint_first_line_abc')
     expect(clean).toBe('got *** and ***')
     expect(setSecret).toHaveBeenCalledWith('second_line_def')
     expect(setSecret).toHaveBeenCalledWith('mint_first_line_abc')
-    registerSecrets(KEY, TOKEN)
+    registerSecrets(...secretsOf({ 'api-key': KEY, 'github-token': TOKEN }))
   })
 
   it('redacts a very short value as it is, not its encodings (common strings)', () => {
-    registerSecrets('xyz', '')
+    registerSecrets(...secretsOf({ 'api-key': 'xyz' }))
     expect(redact('xyz 78797a eHl6 took 78 ms')).toBe('*** 78797a eHl6 took 78 ms')
-    registerSecrets(KEY, TOKEN)
+    registerSecrets(...secretsOf({ 'api-key': KEY, 'github-token': TOKEN }))
   })
 
   it('masks each secret in the log when registered', () => {
@@ -99,7 +100,7 @@ describe('redact', () => {
 })
 
 describe('redactDeep', () => {
-  beforeAll(() => registerSecrets(KEY, TOKEN))
+  beforeAll(() => registerSecrets(...secretsOf({ 'api-key': KEY, 'github-token': TOKEN })))
 
   it('cleans every string of a parsed answer, keys included, without changing the input', () => {
     const input = {
@@ -129,7 +130,7 @@ describe('redactDeep', () => {
 })
 
 describe('redactParsed', () => {
-  beforeAll(() => registerSecrets(KEY, TOKEN))
+  beforeAll(() => registerSecrets(...secretsOf({ 'api-key': KEY, 'github-token': TOKEN })))
 
   it('finds a key hidden behind JSON escapes (\\u005f for _)', () => {
     const text = `{"echo":"${KEY.replace(/_/g, '\\u005f')}"}`

@@ -11,7 +11,7 @@ import { readFeedbackRows } from '../src/analytics/sections/feedback-rows.js'
 import { readSearches } from '../src/analytics/sections/searches.js'
 import { readViews, readVisitors } from '../src/analytics/sections/visitors.js'
 import type { SectionInput } from '../src/analytics/sections/section.js'
-import { reportJson } from '../src/commands/report.js'
+import { reportJson } from '../src/report/health-json.js'
 import type { HealthReport } from '../src/report/health.js'
 
 /** Answers each path with `answer(path)`, run through the operation's own shape check. */

@@ -10,10 +10,10 @@ import {
 } from '../src/report/visitors.js'
 import { exactRange, previousLabel, shortRange } from '../src/report/range.js'
 import { displayWidth } from '../src/report/markdown.js'
-import { bytes, chars } from '../src/report/fit.js'
+import { bytes, chars, COMMENT_MAX_CHARS } from '../src/report/fit.js'
 import { previousOf, VISITORS_STATES, visitorRows, visitorsReport } from './report-scenarios.js'
 
-const opts = { room: chars(65_536), fullData: '`out/visitors.csv`' }
+const opts = { room: chars(COMMENT_MAX_CHARS), fullData: '`out/visitors.csv`' }
 const render = (r: VisitorsReport, o: VisitorsRenderOptions = opts) => renderVisitorsReport(r, o)
 const counts = (human: number, ai: number, total: number): VisitorCounts => ({ human, ai, total })
 const row = (path: string, human: number, ai: number, total: number): VisitorRow => ({

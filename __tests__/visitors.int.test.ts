@@ -8,7 +8,7 @@ import { startService, generatedRow, generatedRows, SIM_API_KEY } from '../sim/s
 import { generatedTotals } from '../sim/analytics-data.js'
 import { simClock } from '../sim/clock.js'
 import { needsProcess, runScenario } from './runner.js'
-import { formatChange, formatNumber } from '../src/report/markdown.js'
+import { formatChange, formatNumber } from '../src/report/numbers.js'
 import { pageChange } from '../src/report/pages-table.js'
 import { errorsOf, expectNoStack, withService } from './support.js'
 

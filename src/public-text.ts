@@ -1,10 +1,11 @@
-// Text from the public: what docs visitors type (search queries, assistant questions and
-// answers, feedback comments), the page paths they reach, and GitHub text put into an
-// instruction. One cleaning, before such text is shown or sent: what a reader cannot read (see
-// INVISIBLE_CLASS) is removed, so what a maintainer reads is what the agent gets; control
-// characters and line breaks become one space, so a value stays on its line; then the length is
-// bounded. The secret search shares the same idea of "invisible" (secrets/search.ts), and so do the
-// log lines built from the service's or GitHub's words (logText). Escaping for Markdown is
+// Text from outside: what docs visitors type (search queries, assistant questions and answers,
+// feedback comments), the page paths they reach, GitHub text put into an instruction, and what a
+// service or proxy answers that a log line shows (a header, a redirect's address). One cleaning,
+// before such text is shown or sent: what a reader cannot read (see INVISIBLE_CLASS) is removed,
+// so what a maintainer reads is what the agent gets; control characters and line breaks become
+// one space, so a value stays on its line; then the length is bounded (publicText). The secret
+// search shares the same idea of "invisible" (secrets/search.ts), and so do the log lines built
+// from the service's or GitHub's words (instructionText). Escaping for Markdown is
 // report/markdown.ts.
 
 /**
@@ -33,7 +34,7 @@ export function isInvisible(c: string): boolean {
 }
 
 /** The text without what a reader cannot read; lone surrogates become U+FFFD. Line breaks stay. */
-export function withoutInvisible(text: string): string {
+function withoutInvisible(text: string): string {
   return text.replace(INVISIBLE, '').replace(LONE_SURROGATES, '\ufffd')
 }
 
@@ -61,7 +62,10 @@ export function oneLine(text: string): string {
   return withoutInvisible(text).replace(SPACES_AND_CONTROLS, ' ').trim()
 }
 
-/** Text from the public, cleaned as oneLine() does and cut to maxChars, the cut marked "…". */
+/**
+ * Text from outside on one line of at most maxChars: cleaned as oneLine() does, the cut marked
+ * "…". The one cleaning and bound of such text, for a report, an instruction and a log line alike.
+ */
 export function publicText(text: string, maxChars: number): string {
   return clip(oneLine(text), maxChars)
 }

@@ -23,7 +23,7 @@ import { pollDelays } from './wait.js'
  * after a push, so "none" right after the job is not yet an answer (a repository without checks
  * costs a few more reads).
  */
-export const FIRST_CHECK_GRACE_MS = 60_000
+const FIRST_CHECK_GRACE_MS = 60_000
 
 /** Where the check runs are read (github/checks.ts, on one pull request's head). */
 export interface ChecksSource {
@@ -64,9 +64,7 @@ function tally(runs: readonly CheckRunSeen[]): string {
  * run's time ran out (`timedOut`). A poll GitHub fails to answer is tried again at the next one; a
  * refusal (403, 404) ends the read with the error.
  */
-export async function followChecks(
-  o: FollowChecks
-): Promise<{ runs: CheckRunSeen[]; timedOut: boolean }> {
+async function followChecks(o: FollowChecks): Promise<{ runs: CheckRunSeen[]; timedOut: boolean }> {
   let runs = await o.source.list()
   let said = tally(runs)
   o.log(`Check runs: ${said}.`)
@@ -94,7 +92,7 @@ export async function followChecks(
  * The first annotations of each completed check run that has some (one request each, the first
  * RUNS_SHOWN runs only). One that cannot be read only warns: the run is shown without them.
  */
-export async function withAnnotations(
+async function withAnnotations(
   runs: readonly CheckRunSeen[],
   source: ChecksSource,
   warn: (line: string) => void

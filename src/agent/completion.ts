@@ -24,7 +24,7 @@ export type Reading =
   /** A status the service added after this action was written: shown, and not final. */
   | { kind: 'unknown-status' }
 
-export function isKnownStatus(status: string): boolean {
+function isKnownStatus(status: string): boolean {
   return (JOB_STATUSES as readonly string[]).includes(status)
 }
 

@@ -3,11 +3,11 @@
 // body) and its changed paths (`client_payload.paths`), as the code recipe sends them; an older
 // payload's `title` and `url` are still read. All of it is untrusted.
 import { asObject, type JsonObject } from '../json.js'
-import { isInvisible } from '../secrets/redact.js'
+import { isInvisible } from '../public-text.js'
 
 /** The code pull request's description is clipped to this many characters (the recipe's cap). */
 export const MAX_BODY_CHARS = 4000
-export const MAX_PATHS = 100
+const MAX_PATHS = 100
 
 export interface DispatchedChange {
   pullRequest?: { number?: number; title?: string; url?: string }

@@ -5,7 +5,8 @@
 import { messageOf, TimeUpError } from '../errors.js'
 import { GitHubError } from '../github/errors.js'
 import type { Cause, Elsewhere, JobEnding, JobOutcome, Stage } from '../report/job-report.js'
-import { capitalise, formatDuration } from '../report/markdown.js'
+import { capitalise } from '../report/markdown.js'
+import { formatDuration } from '../report/numbers.js'
 import {
   BudgetError,
   isKeyRefused,
@@ -96,15 +97,6 @@ export function misplaced(e: JobEnding): boolean {
   return e.kind === 'no-job' && e.elsewhere !== undefined
 }
 
-/**
- * Whether the ending fails the step: every ending but a job followed to a status nobody minds,
- * and a misplaced reply.
- */
-export function failsStep(e: JobEnding): boolean {
-  if (e.kind === 'not-waited' || misplaced(e)) return false
-  return e.kind !== 'finished' || e.failsBy !== undefined
-}
-
 /** A job followed to its pull request, nothing failing: the trigger comment gets 🚀. */
 export function openedOrUpdated(e: JobEnding): boolean {
   return e.kind === 'finished' && e.outcome === 'pull-request' && e.failsBy === undefined
@@ -127,7 +119,10 @@ const CANCELLED: Record<Stage, string> = {
   waiting: 'the job keeps running on the service; this run stopped waiting'
 }
 
-/** The message that fails the step, exactly when the ending does (`failsStep`). */
+/**
+ * The message that fails the step, or undefined: every ending fails it but a job followed to a
+ * status nobody minds (or not waited for), and a misplaced reply.
+ */
 export function stepFailure(e: JobEnding, jobId: string): string | undefined {
   switch (e.kind) {
     case 'not-waited':
@@ -203,7 +198,7 @@ export function endingNote(
 // An error in two wordings
 
 /** An error for the log (its message) and for a comment's reader (`readerCause`). */
-export function causeOf(err: unknown): Cause {
+function causeOf(err: unknown): Cause {
   const { error, advice } = readerCause(err)
   return {
     message: messageOf(err),

@@ -28,12 +28,12 @@ export type SubjectNumbers = Counted | { below: number }
 export type Verdict = 'better' | 'worse' | 'unchanged'
 
 /** The periods back from this report's start that a merge is followed for. */
-export const EFFECT_PERIODS = 8
+const EFFECT_PERIODS = 8
 
 /** Per how many of the denominator each kind's rate is given. */
 export const RATE_PER: Record<SubjectKind, number> = { gap: 1000, page: 1000, question: 100 }
 
-export function kindOfId(id: string): SubjectKind | undefined {
+function kindOfId(id: string): SubjectKind | undefined {
   const kind = id.slice(0, id.indexOf(':'))
   return kind === 'gap' || kind === 'page' || kind === 'question' ? kind : undefined
 }
@@ -133,7 +133,7 @@ export function verdictOf(
   return after.count < expected ? 'better' : 'worse'
 }
 
-export interface MeasuredPeriod {
+interface MeasuredPeriod {
   range: Range
   numbers: SubjectNumbers
 }

@@ -3,10 +3,10 @@
 // moves are week-to-week noise.
 
 /** A count's change matters at this share of the number before and this many in absolute terms. */
-export const MARK_MIN_SHARE = 0.05
-export const MARK_MIN_COUNT = 20
+const MARK_MIN_SHARE = 0.05
+const MARK_MIN_COUNT = 20
 /** A share's change matters at this many percentage points. */
-export const MARK_MIN_POINTS = 1
+const MARK_MIN_POINTS = 1
 
 /** Whether a count that went from `before` to `now` moved enough to be marked. */
 export function countChangeMatters(now: number, before: number): boolean {

@@ -18,13 +18,7 @@ export interface PeriodTotals {
   answers?: { unanswered: number; read: number }
 }
 
-export type TotalsField = keyof PeriodTotals
-
 /** Both, the first winning where both know a number. */
 export function mergeTotals(first: PeriodTotals, second: PeriodTotals | undefined): PeriodTotals {
   return { ...second, ...first }
-}
-
-export function isEmptyTotals(t: PeriodTotals): boolean {
-  return Object.keys(t).length === 0
 }

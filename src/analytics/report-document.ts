@@ -19,12 +19,14 @@ import type { Suggestion } from './suggestions.js'
 
 export const REPORT_FORMAT = 'docs-agent-action/report'
 export const REPORT_FORMAT_VERSION = 1
+/** The most a report's document holds (the `report` output and file): small enough for any output. */
+export const REPORT_DOCUMENT_MAX_BYTES = 512 * 1024
 
 /** A period's totals as the report showed them, and its content gaps (zero-click queries). */
 export type DocumentTotals = PeriodTotals & { contentGaps?: number }
 
 /** A suggestion, as far as a roll-up shows it. */
-export interface DocumentSuggestion {
+interface DocumentSuggestion {
   n: number
   kind: Suggestion['kind']
   /** The query, path or question (text from the public, cleaned; shown escaped). */

@@ -4,7 +4,7 @@
 // zero-click query is a candidate gap, not proof of one: prefixes are folded into the query they
 // lead to, and a query the assistant answered is kept apart.
 import { oneLine } from '../public-text.js'
-import type { SearchRow } from '../service/analytics.js'
+import type { SearchRow } from '../service/analytics-answers.js'
 
 /** A query as the report shows it: the typing prefixes that led to it folded in. */
 export interface SearchQuery extends SearchRow {

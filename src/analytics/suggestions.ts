@@ -17,12 +17,12 @@ import { byTopic, contentGaps, topicKey, type Topic } from './search-gaps.js'
 
 export const MAX_SUGGESTIONS = 5
 /** The least evidence a suggestion needs: searches with no click, 👎, or times asked. */
-export const MIN_SEARCHES = 5
-export const MIN_THUMBS_DOWN = 5
-export const MIN_TIMES_ASKED = 3
+const MIN_SEARCHES = 5
+const MIN_THUMBS_DOWN = 5
+const MIN_TIMES_ASKED = 3
 /** The readers' own phrasings a topic shows, and the written comments a page quotes. */
-export const MAX_PHRASINGS = 3
-export const MAX_COMMENTS = 3
+const MAX_PHRASINGS = 3
+const MAX_COMMENTS = 3
 
 export type Suggestion =
   | {
@@ -241,7 +241,7 @@ function phrasings(texts: readonly string[]): string[] {
 }
 
 /** Per 1,000 views: what ranks the pages when their views are known. */
-export function perThousand(thumbsDown: number, views: number): number {
+function perThousand(thumbsDown: number, views: number): number {
   return views > 0 ? (thumbsDown * 1000) / views : Infinity
 }
 

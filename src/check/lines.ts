@@ -1,9 +1,8 @@
-// The lines of `command: check`, from what the probes and GitHub answered: each passes, fails
-// saying what to change, or was not checked (and why). A failure that follows from another (every
-// operation refused with the key) points at it instead of being listed twice.
-import type { EventInfo } from '../github/event.js'
-import type { CommentRights } from '../github/rights.js'
-import { isAdminKeyShape, keyKindWarnings } from '../settings/parse.js'
+// The service's lines of `command: check`, from what the probes answered (verdicts.ts: what they
+// mean together): each passes, fails saying what to change, or was not checked (and why). A
+// failure that follows from another (every operation refused with the key) points at it instead
+// of being listed twice. The GitHub token's lines are comment-rights.ts's and checks-read.ts's.
+import { isAdminKeyShape, keyKindWarnings } from '../settings/credentials.js'
 import type { CheckLine } from '../report/check.js'
 import { capitalise, escapeText } from '../report/markdown.js'
 import {
@@ -12,22 +11,24 @@ import {
   KEYS_PAGE,
   forbiddenCause,
   forbiddenHint,
-  PROJECT_HINT,
-  saysProjectUnknown
+  PROJECT_HINT
 } from '../service/hints.js'
 import { messageOf } from '../errors.js'
 import type { Operation } from '../report/check.js'
 import type { Probe } from './probes.js'
 import { FEEDBACK_FILTER } from './feedback-filter.js'
+import {
+  isPageAnswer,
+  isProjectUnknown,
+  knowsProject,
+  notSent,
+  verdictsOf,
+  type Verdicts
+} from './verdicts.js'
 import { causeFix, networkOf } from '../network.js'
 
-/** The probe ended because `max-requests` or the check's 8 were spent: it was not sent. */
-export function notSent(p: Probe): boolean {
-  return p.notSent === true
-}
-
 /** A short text of a probe's failure, for the summary: the service's words or the error's. */
-export function failureText(p: Probe): string {
+function failureText(p: Probe): string {
   return p.said ?? messageOf(p.error)
 }
 
@@ -49,49 +50,6 @@ const TITLES: Record<Operation, string> = {
   'caller-stats': 'Analytics: assistant callers',
   agent: 'Agent API',
   'feedback-comments': FEEDBACK_FILTER
-}
-
-const failedWith = (p: Probe, status: number): boolean =>
-  p.error !== undefined && p.entry.status === status
-
-/**
- * An answer that shows the service found the project: the agent API's 404 for the job (not the
- * project), or a refusal for the plan (the project's plan was looked up).
- */
-function knowsProject(p: Probe): boolean {
-  if (p.error === undefined) return true
-  const status = p.entry.status
-  if (p.entry.operation === 'agent' && (status === 404 || status === 400))
-    return !isProjectUnknown(p)
-  return status === 403 && forbiddenCause(p.said ?? '') === 'plan'
-}
-
-export function isProjectUnknown(p: Probe): boolean {
-  if (p.error === undefined) return false
-  const status = p.entry.status
-  if (status === 404 && p.entry.operation !== 'agent') return true
-  return (status === 400 || status === 404) && saysProjectUnknown(p.said ?? '')
-}
-
-/**
- * `base-url` does not lead to the service: an answer that is not JSON (a web page, a proxy's
- * text), or a 404 on every operation, the agent API's included, whose words name neither the
- * project nor a job (the service's own 404s do).
- */
-export function isWrongAddress(probes: readonly Probe[]): boolean {
-  const answered = probes.filter(p => p.entry.status !== undefined)
-  if (answered.some(isPageAnswer)) return true
-  return (
-    answered.length >= 2 &&
-    answered.some(p => p.entry.operation === 'agent') &&
-    answered.every(p => p.entry.status === 404 && !/project|job/i.test(p.said ?? ''))
-  )
-}
-
-/** A failed probe whose 2xx or 404 answer was a page (HTML, text), not the API's JSON. */
-function isPageAnswer(p: Probe): boolean {
-  const status = p.entry.status ?? 0
-  return p.error !== undefined && p.notJson === true && (status === 404 || status < 300)
 }
 
 /** The line for a `base-url` that does not lead to the service. */
@@ -165,40 +123,6 @@ function keyFormLine(apiKey: string): CheckLine {
       `Create an admin API key (it starts with \`mint_\`) on ${KEYS_PAGE} and store it as the repository ` +
       'secret passed as `api-key` (e.g. `DOCS_API_KEY`)'
   }
-}
-
-/** What the probes say as a whole, worked out once for every line. */
-interface Verdicts {
-  probes: Probe[]
-  projectId: string
-  /** The probes the service (or something at `base-url`) answered. */
-  answered: Probe[]
-  /** A 401: the service refuses the key. */
-  refused?: Probe
-  /** Every answer a 403. */
-  allForbidden: boolean
-  wrongAddress: boolean
-  /** A probe that says the project does not exist. */
-  unknown?: Probe
-  /** The line an operation's failure follows from, if any: it is not listed twice. */
-  upstream?: string
-}
-
-function verdictsOf(probes: Probe[], projectId: string): Verdicts {
-  const answered = probes.filter(p => p.entry.status !== undefined)
-  const refused = probes.find(p => failedWith(p, 401))
-  const allForbidden = answered.length > 0 && answered.every(p => failedWith(p, 403))
-  const wrongAddress = isWrongAddress(probes)
-  const unknown = wrongAddress ? undefined : probes.find(isProjectUnknown)
-  const upstream =
-    refused || allForbidden
-      ? 'API key accepted'
-      : wrongAddress
-        ? 'Service found'
-        : unknown
-          ? 'Project found'
-          : undefined
-  return { probes, projectId, answered, refused, allForbidden, wrongAddress, unknown, upstream }
 }
 
 /** The key, the project, each operation, the agent API: what the probes say, line by line. */
@@ -362,52 +286,4 @@ function keyForbiddenFix(p: Probe, projectId: string): string {
  */
 function seenOf(p: Probe): string {
   return p.entry.rows === 0 ? 'answers, with no rows in the last 7 days' : 'answers'
-}
-
-/** The GitHub token's line, from what GitHub answered a comment with no body. */
-export function rightsLine(
-  rights: CommentRights,
-  issueNumber: number,
-  event: Pick<EventInfo, 'isPullRequest' | 'forkRepository'>
-): CheckLine {
-  const check = 'GitHub token may comment'
-  const where = `#${issueNumber}`
-  if (rights.ok && rights.probe === undefined)
-    return { check, verdict: 'pass', seen: `may comment on ${where}` }
-  if (rights.ok && rights.probe === 'deleted')
-    return {
-      check,
-      verdict: 'pass',
-      seen:
-        `may comment on ${where}: GitHub took the check's empty comment (github.com refuses ` +
-        'one), and it was deleted at once'
-    }
-  if (rights.ok)
-    return {
-      check,
-      verdict: 'fail',
-      seen: `may comment on ${where}, but GitHub took the check's empty comment and refused to delete it`,
-      fix: `Delete the empty ${typeof rights.probe === 'object' ? rights.probe.left : 'comment'} the check left`
-    }
-  const permission = event.isPullRequest
-    ? '`pull-requests: write`'
-    : '`issues: write` (and `pull-requests: write` for pull requests)'
-  const fork = event.forkRepository
-    ? ' This pull request comes from a fork: GitHub gives its runs a read-only token whatever ' +
-      'the workflow asks.'
-    : ''
-  const fix =
-    rights.status === 403 || rights.status === 401
-      ? `Add ${permission} to the workflow's \`permissions:\` (and check Settings → Actions → ` +
-        `General → Workflow permissions).${fork}`
-      : rights.status === 404
-        ? `Check \`issue-number\`: ${where} is not a pull request or issue of this repository the token can see`
-        : 'GitHub did not answer as expected: run the check again'
-  return {
-    check,
-    verdict: 'fail',
-    seen: `GitHub refused a comment on ${where}`,
-    said: rights.said,
-    fix
-  }
 }

@@ -4,7 +4,8 @@
 // rate-limit headers): counts and forms only, never a row's content or a secret.
 import type { Deadline } from '../deadline.js'
 import { jobUrlPath } from '../agent/wait.js'
-import { AnalyticsApi, type JsonGetter, type PageComment } from '../service/analytics.js'
+import { AnalyticsApi, type JsonGetter } from '../service/analytics.js'
+import type { PageComment } from '../service/analytics-answers.js'
 import { isOpen } from '../analytics/sections/feedback.js'
 import type { Operation, ProfileEntry } from '../report/check.js'
 import type { Answered, ServiceClient } from '../service/client.js'
@@ -15,7 +16,7 @@ import type { DateRange } from '../period.js'
 /** The most requests a check sends to the service, retries included. */
 export const CHECK_MAX_REQUESTS = 8
 /** A job id no job has: the agent API answers 404 for it without anything being started. */
-export const NO_SUCH_JOB = '00000000-0000-0000-0000-000000000000'
+const NO_SUCH_JOB = '00000000-0000-0000-0000-000000000000'
 
 /** A probe: its profile entry, and the error it ended with (a ServiceError or another). */
 export interface Probe {

@@ -27,7 +27,7 @@ export function serviceCause(probes: readonly Probe[]): NetworkCause | undefined
 }
 
 /** `base-url` when it was set to another address than the service's own, for a fix to name. */
-export function baseUrlSetting(baseUrl: string): string | undefined {
+function baseUrlSetting(baseUrl: string): string | undefined {
   return baseUrl.replace(/\/+$/, '') === DEFAULT_BASE_URL ? undefined : '`base-url`'
 }
 

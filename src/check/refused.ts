@@ -5,11 +5,10 @@ import { type GetInput } from '../settings/parse.js'
 import { InputError } from '../errors.js'
 import { resolvePeriod } from '../period.js'
 import { renderCheck, type CheckLine } from '../report/check.js'
-import { bytes } from '../report/fit.js'
+import { SUMMARY_ROOM } from '../report/fit.js'
 import { capitalise } from '../report/markdown.js'
 import { CHECK_MAX_REQUESTS } from './probes.js'
 
-const SUMMARY_MAX_BYTES = 64 * 1024
 const NOT_CHECKED = 'not checked: nothing was sent (an input was refused)'
 const ANSWERED = [
   'API key accepted',
@@ -45,6 +44,6 @@ export function refusedCheckSummary(get: GetInput, err: unknown, now: number): s
       maxRequests: CHECK_MAX_REQUESTS,
       generatedAt: now
     },
-    bytes(SUMMARY_MAX_BYTES)
+    SUMMARY_ROOM
   )
 }

@@ -34,7 +34,7 @@ export function sectionInput(
  * The most offset pages a read asks for: 400 (four hours of the analytics quota), unless
  * `max-rows` or `max-requests` allow more.
  */
-export function maxPagesOf(s: AnalyticsSettings): number {
+function maxPagesOf(s: AnalyticsSettings): number {
   const rows = s.maxRows > 0 ? Math.ceil(s.maxRows / s.pageSize) : 0
   return Math.max(MAX_PAGES, rows, s.maxRequests)
 }

@@ -12,12 +12,14 @@ import {
   type CheckLine,
   type CheckReport
 } from '../report/check.js'
-import { bytes } from '../report/fit.js'
+import { SUMMARY_ROOM } from '../report/fit.js'
 import { escapeText } from '../report/markdown.js'
 import type { CheckSettings } from '../settings/settings.js'
 import { saysProjectUnknown } from '../service/hints.js'
 import { CHECK_MAX_REQUESTS, Prober, type Probe } from '../check/probes.js'
-import { ANALYTICS, checkLines, isProjectUnknown, notSent, rightsLine } from '../check/lines.js'
+import { ANALYTICS, checkLines } from '../check/lines.js'
+import { isProjectUnknown, notSent } from '../check/verdicts.js'
+import { rightsLine } from '../check/comment-rights.js'
 import { asksFeedbackFilter, feedbackFilterLine } from '../check/feedback-filter.js'
 import { apiPageLine, reachLine, serviceCause, via } from '../check/reach.js'
 import type { NetworkCause } from '../network.js'
@@ -25,7 +27,6 @@ import type { CommandContext } from './context.js'
 import { checksReadLine } from '../check/checks-read.js'
 import { codePullRequest } from './job-notify.js'
 
-const SUMMARY_MAX_BYTES = 64 * 1024
 /** The check's share of `max-requests`: 8 at most, fewer when the workflow caps the run lower. */
 export function checkBudget(maxRequests: number): number {
   return maxRequests > 0 ? Math.min(maxRequests, CHECK_MAX_REQUESTS) : CHECK_MAX_REQUESTS
@@ -73,7 +74,7 @@ export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void
     generatedAt: ctx.deadline.now()
   }
   ctx.result.set('service-profile', JSON.stringify(profileJson(report)))
-  if (s.summary) ctx.result.summary = renderCheck(report, bytes(SUMMARY_MAX_BYTES))
+  if (s.summary) ctx.result.summary = renderCheck(report, SUMMARY_ROOM)
   const failed = toChange(lines)
   for (const line of lines) core.info(`${line.verdict.toUpperCase()} ${line.check}: ${said(line)}`)
   if (failed.length > 0)

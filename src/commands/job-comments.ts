@@ -10,6 +10,7 @@ import type { TriggerComment } from '../github/event.js'
 import { AGENT_LABEL, addLabel } from '../github/labels.js'
 import {
   grewFrom,
+  growthExplainedKey,
   liveCommentKey,
   writeGrowthNote,
   writePullRequestRecord,
@@ -20,6 +21,7 @@ import { clip } from '../report/markdown.js'
 import type { Records } from '../records/records.js'
 import type { RecordThread } from '../records/thread.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
+import { explainsGrowth } from '../report/job-instruction.js'
 import { growthNote } from '../report/job-growth.js'
 import type { JobSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
@@ -82,7 +84,13 @@ export class JobComments {
   ): Promise<string | undefined> {
     const thread = this.thread(this.o.target?.issueNumber)
     if (!thread || this.broken) return undefined
-    const extraKeys = o.routeKeys ?? []
+    // An answer that says why a pull request grew records so: the thread's next growth does not.
+    const grew = report.grew?.number
+    const explained =
+      grew !== undefined && explainsGrowth(report)
+        ? [growthExplainedKey(this.o.projectId, grew)]
+        : []
+    const extraKeys = [...(o.routeKeys ?? []), ...explained]
     // Markers of the edited comment to keep: what other writers of it recorded there.
     const w = {
       key: liveCommentKey(this.o.projectId, { trigger: this.o.trigger, job: report.jobId }),
@@ -155,6 +163,8 @@ export class JobComments {
       route: boolean
       /** Every instruction the pull request holds, oldest first, kept as records. */
       instructions?: Listed[]
+      /** `body` says why the pull request grew (report/job-instruction.ts explainsGrowth). */
+      explained?: boolean
       body: string
       once?: boolean
     }
@@ -170,6 +180,7 @@ export class JobComments {
         opened: o.opened,
         route: o.route,
         ...(o.instructions ? { instructions: o.instructions } : {}),
+        ...(o.explained ? { explained: true } : {}),
         body: o.body
       })
       const first = !this.recorded.has(written)

@@ -8,6 +8,7 @@ import * as core from '@actions/core'
 import { parsePullRequestLink } from '../github/comments.js'
 import { pullRequestOfLink } from '../github/pulls.js'
 import { renderJobReport } from '../report/job.js'
+import { explainsGrowth } from '../report/job-instruction.js'
 import type { JobReport } from '../report/job-report.js'
 import { clip, escapeText } from '../report/markdown.js'
 import type { AgentJob } from '../service/schema.js'
@@ -80,6 +81,7 @@ export async function recordOnItsPullRequest(
     label: opened,
     route,
     ...(instructions ? { instructions } : {}),
+    explained: answers && explainsGrowth(report),
     body: answers ? renderJobReport(report) : openedNote(jobId, asked),
     once: !ending || !answers
   })
@@ -105,7 +107,7 @@ function openedNote(jobId: string, asked: { number: number; url: string } | unde
  * the agent's own. Usually the docs project is connected to a repository on github.com while the
  * workflow runs on GitHub Enterprise Server (or the other way round).
  */
-export function warnOtherHost(prLink: string, serverUrl: string, repository: string): void {
+function warnOtherHost(prLink: string, serverUrl: string, repository: string): void {
   const url = URL.canParse(prLink) ? new URL(prLink) : undefined
   const here = URL.canParse(serverUrl) ? new URL(serverUrl).host : undefined
   if (url === undefined || here === undefined || url.host === here) return

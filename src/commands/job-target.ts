@@ -184,7 +184,7 @@ async function growInstead(
   const open = await openAgentPullRequest(ctx)
   if (!open) return target
   // The 📎 paragraph is said once per thread: the answers after it need not say it again.
-  const explained = answers ? await growthExplained(answers) : false
+  const explained = answers ? await growthExplained(answers, ctx.settings.projectId) : false
   core.info(
     `The docs agent's pull request #${open.number} (job ${open.jobId}) is still open: the ` +
       'instruction goes to its job as a follow-up, and the pull request grows instead of a new ' +

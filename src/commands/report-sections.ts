@@ -122,7 +122,7 @@ function endsTheRun(err: unknown): boolean {
 }
 
 /** A RateLimitError, or a 429 that retries could not outlast (`wait-timeout`). */
-export function isQuotaError(err: unknown): err is Error {
+function isQuotaError(err: unknown): err is Error {
   if (err instanceof RateLimitError || err instanceof BudgetError) return true
   return err instanceof ServiceError && err.status === 429
 }

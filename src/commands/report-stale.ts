@@ -23,7 +23,7 @@ export interface StaleCheck {
 }
 
 /** The pages shown, busiest first: the views table's (else the visitors'), then the most 👎. */
-export function shownPages(sections: readonly SectionOutcome[]): string[] {
+function shownPages(sections: readonly SectionOutcome[]): string[] {
   const pages = (name: 'views' | 'visitors'): string[] => {
     const x = sections.find(o => o.ok && o.name === name)
     return x?.ok && (x.name === 'views' || x.name === 'visitors')

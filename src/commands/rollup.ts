@@ -6,10 +6,14 @@
 // range, edited by a re-run (records/rollup.ts), on the issue a report would comment on.
 import { readFile, stat } from 'node:fs/promises'
 import * as core from '@actions/core'
-import { readReportDocument, type ReportDocument } from '../analytics/report-document.js'
+import {
+  readReportDocument,
+  REPORT_DOCUMENT_MAX_BYTES,
+  type ReportDocument
+} from '../analytics/report-document.js'
 import { parseInstant } from '../period.js'
 import { rollupKey } from '../records/rollup.js'
-import { bytes, chars } from '../report/fit.js'
+import { chars, SUMMARY_ROOM } from '../report/fit.js'
 import { renderRollup, spanOf, type Rollup, type SkippedFile } from '../report/rollup.js'
 import type { RollupSettings } from '../settings/settings.js'
 import type { WorkspaceFile } from '../workspace/globs.js'
@@ -18,10 +22,8 @@ import type { CommandContext } from './context.js'
 /** What a roll-up gets: every command's context but the service's client, which it has none of. */
 export type RollupContext = Omit<CommandContext<RollupSettings>, 'service' | 'proxies'>
 
-/** Well under GitHub's 1 MiB step-summary limit, as for a report. */
-const SUMMARY_MAX_BYTES = 512 * 1024
-/** A report's file holds at most 512 KiB (commands/report.ts): anything much larger is not one. */
-const REPORT_FILE_MAX_BYTES = 1024 * 1024
+/** A file twice the most a report writes (report-document.ts) is not one: it is not read. */
+const REPORT_FILE_MAX_BYTES = 2 * REPORT_DOCUMENT_MAX_BYTES
 
 /** A report read from a file, and where it stands in the list (a later file wins a tie). */
 interface Found {
@@ -52,8 +54,7 @@ export async function runRollup(ctx: RollupContext): Promise<void> {
     `Roll-up of ${kept.length} projects from ${found.length} report files; no request to the service.`
   )
   // The summary is on the run's page: no link to the page it is on.
-  if (s.summary)
-    ctx.result.summary = renderRollup({ ...rollup, runUrl: undefined }, bytes(SUMMARY_MAX_BYTES))
+  if (s.summary) ctx.result.summary = renderRollup({ ...rollup, runUrl: undefined }, SUMMARY_ROOM)
   if (kept.length === 0)
     throw new Error(
       `None of the files \`report-files\` names is a report of this action (${rollup.skipped.length} skipped: see the warnings). Nothing was posted.`

@@ -10,7 +10,7 @@ import {
 import { openSink, type Sink } from '../analytics/sinks.js'
 import type { DateRange } from '../period.js'
 import { visitorsKey } from '../records/report.js'
-import { bytes, chars } from '../report/fit.js'
+import { chars, SUMMARY_ROOM } from '../report/fit.js'
 import {
   commentFullData,
   fitVisitorsReport,
@@ -23,9 +23,6 @@ import { BudgetError } from '../service/errors.js'
 import type { AnalyticsSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 import { describeRange, sectionInput } from './analytics-input.js'
-
-/** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
-const SUMMARY_MAX_BYTES = 512 * 1024
 
 export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promise<void> {
   const s = ctx.settings
@@ -162,7 +159,7 @@ function publishReport(ctx: CommandContext<AnalyticsSettings>, report: VisitorsR
   // The summary is on the run's page: no link to the page it is on.
   const summary = fitVisitorsReport(
     { ...report, runUrl: undefined },
-    { room: bytes(SUMMARY_MAX_BYTES), fullData: file }
+    { room: SUMMARY_ROOM, fullData: file }
   )
   if (s.summary) ctx.result.summary = summary.markdown
   const everyRow = commentFullData(

@@ -2,7 +2,7 @@
 // edited, written whole or cut to GitHub's limit here and nowhere else, with one note that says
 // so. What the action trusts in them (its signed records) is decided in records/, not here.
 import * as core from '@actions/core'
-import { chars, fitMarkdown } from '../report/fit.js'
+import { chars, COMMENT_MAX_CHARS, fitMarkdown } from '../report/fit.js'
 import { call } from './errors.js'
 import { redact } from '../secrets/redact.js'
 import { pullRequestOfLink } from './pulls.js'
@@ -14,9 +14,6 @@ export interface Place {
   repo: string
   issueNumber: number
 }
-
-/** GitHub's maximum comment body length (characters). */
-const COMMENT_LIMIT = 65536
 
 export interface CommentRef {
   id: number
@@ -53,7 +50,7 @@ export interface ListedComment {
  * that room itself (a report folds rows rather than being cut).
  */
 export function composeBody(body: CommentBody, markers: string): string {
-  const room = COMMENT_LIMIT - markers.length - 2
+  const room = COMMENT_MAX_CHARS - markers.length - 2
   if (room < 200) throw new Error('Comment markers do not fit in a comment')
   const text = typeof body === 'function' ? body(room) : body
   return `${fitMarkdown(text, chars(room))}\n\n${markers}`
@@ -124,7 +121,7 @@ export async function listComments(octokit: Octokit, place: Place): Promise<List
 
 /** A plain reply (no marker: it routes nothing and is never edited), fitted to GitHub's limit. */
 export async function postReply(octokit: Octokit, place: Place, body: string): Promise<CommentRef> {
-  return createComment(octokit, place, fitMarkdown(body, chars(COMMENT_LIMIT)))
+  return createComment(octokit, place, fitMarkdown(body, chars(COMMENT_MAX_CHARS)))
 }
 
 export async function createComment(

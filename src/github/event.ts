@@ -23,10 +23,10 @@ export const TRIGGER_EVENTS = [
 ]
 
 /** The events whose `labeled` action may be a label trigger (`trigger-label`). */
-export const LABEL_EVENTS = ['issues', 'pull_request', 'pull_request_target']
+const LABEL_EVENTS = ['issues', 'pull_request', 'pull_request_target']
 
 /** A label added to (or removed from) an issue or pull request, and who did it. */
-export interface LabelChange {
+interface LabelChange {
   action: 'labeled' | 'unlabeled'
   /** `label.name`: exactly as GitHub sends it. */
   name: string

@@ -10,7 +10,7 @@ import type { Octokit } from './octokit.js'
 import type { PullRequestRef } from './pulls.js'
 
 /** The most new commits whose files are read: at most 1 + MAX_COMMITS requests in all. */
-export const MAX_COMMITS = 5
+const MAX_COMMITS = 5
 const PAGE = 100
 
 const count = (v: unknown): number =>

@@ -3,7 +3,8 @@
 import * as core from '@actions/core'
 import type { getOctokit } from '@actions/github'
 import type { EventInfo, TriggerComment } from './event.js'
-import { isInvisible, redact } from '../secrets/redact.js'
+import { isInvisible } from '../public-text.js'
+import { redact } from '../secrets/redact.js'
 import { messageOf } from '../errors.js'
 
 type Octokit = ReturnType<typeof getOctokit>
@@ -30,7 +31,7 @@ export function matchTrigger(body: string, trigger: string): string | undefined 
 export const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as const
 export type PermissionLevel = (typeof PERMISSION_LEVELS)[number]
 
-export function isPermissionLevel(value: unknown): value is PermissionLevel {
+function isPermissionLevel(value: unknown): value is PermissionLevel {
   return typeof value === 'string' && (PERMISSION_LEVELS as readonly string[]).includes(value)
 }
 

@@ -44,7 +44,7 @@ export function deliveryStep(s: JobSettings, run: RunId | undefined): DeliverySt
 }
 
 /** The record that this step delivered its instruction to `jobId`, or (undefined) dropped it. */
-export function deliveryKey(step: DeliveryStep, jobId: string | undefined): string {
+function deliveryKey(step: DeliveryStep, jobId: string | undefined): string {
   return recordKey('run', { ...step, job: jobId ?? '' })
 }
 

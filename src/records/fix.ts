@@ -44,7 +44,7 @@ export type FixResolution =
  * The instruction sent: the suggestion's, then the commenter's words after a blank line. Several
  * suggestions are numbered in the order asked, each instruction whole (its data block with it).
  */
-export function fixPrompt(chosen: readonly StoredSuggestion[], more: string): string {
+function fixPrompt(chosen: readonly StoredSuggestion[], more: string): string {
   const body =
     chosen.length === 1
       ? (chosen[0]?.instruction ?? '')

@@ -1,5 +1,5 @@
 // The conversation's records (kinds.ts: `route`, `job`, `answer`, `opened`, `instruction`,
-// `notify`), as delivery.ts keeps `run`: their keys, and the questions the job run asks of a
+// `asked`, `grew`, `explained`, `notify`), as delivery.ts keeps `run`: their keys, and the questions the job run asks of a
 // thread, each answered by one rule here. Every "newest" is thread.ts's one rule. The job run
 // (commands/job*.ts), the gate's merge check and the growing of an open agent pull request ask
 // these; none of them reads a record by its kind.
@@ -7,7 +7,6 @@ import type { CommentRef } from '../github/comments.js'
 import type { TriggerComment } from '../github/event.js'
 import { deliveredKeys, otherStepsRecords, type Delivered } from './delivery.js'
 import type { AskedWords } from '../report/job-report.js'
-import { GREW_MARK } from '../report/job-instruction.js'
 import type { FixRequest } from './fix.js'
 import { parseRecord, recordKey } from './kinds.js'
 import { fixKey } from './report.js'
@@ -25,7 +24,7 @@ export interface Listed {
 export type Asked = AskedWords
 
 /** The record that a trigger comment here with no `job-id` goes to `job`. */
-export function routeKey(project: string, job: string): string {
+function routeKey(project: string, job: string): string {
   return recordKey('route', { project, job })
 }
 
@@ -187,6 +186,8 @@ export interface PullRequestRecord {
   route: boolean
   /** Every instruction it grew from, oldest first (none given: those recorded are kept). */
   instructions?: Listed[]
+  /** `body` says why the pull request grew (its 📎 paragraph). */
+  explained?: boolean
   body: string
 }
 
@@ -204,9 +205,10 @@ export async function writePullRequestRecord(
   const opened = recordKey('opened', { project, job })
   const route = routeKey(project, job)
   const listed = listedKeys(project, job, r.instructions ?? [])
+  const explained = r.explained ? [growthExplainedKey(project, thread.place.issueNumber)] : []
   const ref = await thread.upsert({
     key: r.opened ? opened : route,
-    extraKeys: [...(r.opened && r.route ? [route] : []), ...listed],
+    extraKeys: [...(r.opened && r.route ? [route] : []), ...listed, ...explained],
     body: r.body,
     mode: 'upsert',
     carry: key =>
@@ -224,13 +226,16 @@ function instructionOf(key: string, project: string, job: string) {
 
 const nonEmpty = (job: string | undefined): string | undefined => (job === '' ? undefined : job)
 
+/** The record that a comment explained why pull request `pr` grew (its 📎 paragraph). */
+export function growthExplainedKey(project: string, pr: number): string {
+  return recordKey('explained', { project, pr: String(pr) })
+}
+
 /**
- * Whether this thread already holds the action's own answer explaining why a pull request grew:
- * only comments whose records count (signed for their author), so a reader's comment never
- * silences it.
+ * Whether the action's own comment in this thread already explained why a pull request of this
+ * project grew: a signed `explained` record, which only the action's comments can carry (a
+ * reader's comment, or one that only quotes the paragraph, never silences it).
  */
-export async function growthExplained(thread: RecordThread): Promise<boolean> {
-  return (await thread.marked()).some(({ comment }) =>
-    comment.body.split('\n').some(line => line.startsWith(GREW_MARK))
-  )
+export async function growthExplained(thread: RecordThread, project: string): Promise<boolean> {
+  return (await thread.newest('explained', { project })) !== undefined
 }

@@ -123,6 +123,16 @@ export const RECORD_KINDS = {
     writer: 'A run that grew the pull request (records/job.ts writeGrowthNote).',
     readers: 'upsert: a re-run of the same growth edits its note, never posts a second.'
   },
+  explained: {
+    parts: ['project', 'pr'],
+    says: 'This comment explained why pull request `pr` grew (the 📎 paragraph): an instruction that would have started a job went to its job.',
+    lives:
+      'The live answer of a run that grew the pull request, or the record on that pull request (this repository).',
+    writer:
+      'A job run whose comment carried the explanation (commands/job-comments.ts; records/job.ts growthExplainedKey).',
+    readers:
+      'records/job.ts growthExplained: a later growth answered in the same thread leaves the paragraph out (the summary keeps it).'
+  },
   notify: {
     parts: ['project', 'repository'],
     says: 'This comment tells the code pull request what the docs job of `repository` did for it.',

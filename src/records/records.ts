@@ -68,10 +68,7 @@ const pullId = (pr: PullRequestRef): string => `${pr.owner}/${pr.repo}#${pr.numb
  * The rule of the `opened` record: the pull request was created at or after the second the job
  * was (GitHub gives whole seconds). Either time unknown: no.
  */
-export function openedAfter(
-  pullCreatedAt: number | undefined,
-  jobCreatedAt: string | undefined
-): boolean {
+function openedAfter(pullCreatedAt: number | undefined, jobCreatedAt: string | undefined): boolean {
   const job = jobCreatedAt === undefined ? NaN : Date.parse(jobCreatedAt)
   if (pullCreatedAt === undefined || !Number.isFinite(job)) return false
   return pullCreatedAt >= Math.floor(job / 1000) * 1000

@@ -22,7 +22,7 @@ export interface StoredSuggestion {
   instruction: string
 }
 
-export interface StoredReport {
+interface StoredReport {
   range: Range
   /** When it was written (its markers' signed time). */
   at: number
@@ -31,7 +31,7 @@ export interface StoredReport {
 }
 
 /** A `/docs-agent fix N` answer: the suggestion's subject and the pull request, once opened. */
-export interface StoredFix {
+interface StoredFix {
   id: string
   at: number
   /** The answer's comment: one written after a report's comment answered a `fix N` on it. */

@@ -42,7 +42,7 @@ const SHAPED_KEY = /^<!-- docs-agent:(\S+) /
 
 const thread = (place: Place): string => `${place.owner}/${place.repo}#${place.issueNumber}`
 /** Logins are case-insensitive on GitHub: signed and compared in lower case. */
-export const normalLogin = (login: string): string => login.toLowerCase()
+const normalLogin = (login: string): string => login.toLowerCase()
 
 function hmac(secret: string, text: string): string {
   return createHmac('sha256', secret).update(text).digest('hex').slice(0, SIG_HEX)

@@ -43,7 +43,7 @@ export interface ReadRecord extends Marker {
  * the older comment (the original of any copy); within one comment, the later line (its newest
  * statement). Sorts newest first.
  */
-export function newestFirst(a: ReadRecord, b: ReadRecord): number {
+function newestFirst(a: ReadRecord, b: ReadRecord): number {
   return b.at - a.at || a.comment.id - b.comment.id || b.line - a.line
 }
 

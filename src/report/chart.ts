@@ -7,7 +7,7 @@
 import type { Trend, TrendPoint, TrendSeries } from '../analytics/trend.js'
 import type { DateRange } from '../period.js'
 import type { VisitorCounts } from '../service/schema.js'
-import { formatNumber, plural } from './markdown.js'
+import { formatNumber, plural } from './numbers.js'
 
 export interface TrendView {
   trend: Trend
@@ -256,7 +256,7 @@ function missingNote(v: TrendView): string {
   return `Not drawn: the ${span}, ${whyNotRead(stop.limit)}.`
 }
 
-export function whyNotRead(limit: NonNullable<Trend['stop']>['limit']): string {
+function whyNotRead(limit: NonNullable<Trend['stop']>['limit']): string {
   switch (limit) {
     case 'quota':
       return 'not read: the hourly analytics limit was reached'

@@ -3,8 +3,9 @@
 // operation (the `service-profile` output): counts and forms only, never a row or a secret. The
 // service's words are untrusted and pass through escapeText.
 import type { DateRange } from '../period.js'
-import type { CursorForm } from '../service/analytics.js'
-import { clip, escapeText, formatNumber, tableHead, tableRow } from './markdown.js'
+import type { CursorForm } from '../service/analytics-answers.js'
+import { clip, escapeText, tableHead, tableRow } from './markdown.js'
+import { formatNumber } from './numbers.js'
 import { fitMarkdown, type Room } from './fit.js'
 import { shortRange } from './range.js'
 

@@ -5,7 +5,7 @@ import { Buffer } from 'node:buffer'
 import { cutAt } from './markdown.js'
 
 /** A body's size in UTF-8 bytes. */
-export function size(s: string): number {
+function size(s: string): number {
   return Buffer.byteLength(s, 'utf8')
 }
 
@@ -21,8 +21,21 @@ export interface Room {
 export const chars = (max: number): Room => ({ max, unit: 'chars' })
 export const bytes = (max: number): Room => ({ max, unit: 'bytes' })
 
+/** GitHub's limit on a comment's body, in characters: a longer one is refused. */
+export const COMMENT_MAX_CHARS = 65_536
+
+/**
+ * GitHub's limit on a step's job summary, in bytes (1 MiB): a larger one is not shown at all. The
+ * limit is per step and the action writes its step's summary once (main.ts publish), so the
+ * whole of it is the room; no other step's summary shares it.
+ */
+const SUMMARY_MAX_BYTES = 1024 * 1024
+
+/** The room of the job summary, for every command. */
+export const SUMMARY_ROOM: Room = bytes(SUMMARY_MAX_BYTES)
+
 /** The length of `s` in the room's unit. */
-export function lengthIn(s: string, room: Room): number {
+function lengthIn(s: string, room: Room): number {
   return room.unit === 'chars' ? s.length : size(s)
 }
 

@@ -15,7 +15,8 @@ import {
   type Verdict
 } from '../analytics/fix-effect.js'
 import { isoDay, type DateRange } from '../period.js'
-import { details, formatNumber, MARKS, plural, tableHead, tableRow } from './markdown.js'
+import { details, tableHead, tableRow } from './markdown.js'
+import { formatNumber, MARKS, plural } from './numbers.js'
 import { periodNoun, shortRange } from './range.js'
 import { inlineSubject, KIND_LABELS } from './suggestions.js'
 

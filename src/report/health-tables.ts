@@ -12,17 +12,8 @@ import type { SectionFailure } from '../analytics/sections/section.js'
 import type { PagesSection } from '../analytics/sections/visitors.js'
 import type { VisitorRow } from '../service/schema.js'
 import { contentGaps, type SearchQuery } from '../analytics/search-gaps.js'
-import {
-  clipWidth,
-  details,
-  escapeText,
-  foldedTable,
-  formatNumber,
-  formatShare,
-  plural,
-  tableRow,
-  type Column
-} from './markdown.js'
+import { clipWidth, details, escapeText, foldedTable, tableRow, type Column } from './markdown.js'
+import { formatNumber, formatShare, plural } from './numbers.js'
 import { pageCell, pageChange } from './pages-table.js'
 
 export type ReadSection = Exclude<SectionOutcome, SectionFailure>

@@ -11,16 +11,12 @@ import {
   capitalise,
   clip,
   escapeText,
-  formatNumber,
-  formatPercentChange,
-  formatShare,
-  MARKS,
-  plural,
   provenance,
   tableHead,
   tableRow,
   type Column
 } from './markdown.js'
+import { formatNumber, formatPercentChange, formatShare, MARKS, plural } from './numbers.js'
 import { fitRows, type Room } from './fit.js'
 import { previousLabel, shortRange } from './range.js'
 import type { Trend, TrendSeries } from '../analytics/trend.js'
@@ -77,7 +73,7 @@ export interface HealthReport {
 
 const REASON_MAX_CHARS = 600
 
-export const SECTION_TITLES: Record<SectionOutcome['name'], string> = {
+const SECTION_TITLES: Record<SectionOutcome['name'], string> = {
   visitors: 'Visitors',
   views: 'Views',
   searches: 'Searches',

@@ -2,7 +2,8 @@
 // the first files with the lines each adds and removes. File names are untrusted (the agent or
 // anyone pushing to the branch chose them): one that held a secret comes withheld, the others are
 // clipped and escaped.
-import { clipMiddle, escapeText, formatNumber, link, plural } from './markdown.js'
+import { clipMiddle, escapeText, link } from './markdown.js'
+import { formatNumber, plural } from './numbers.js'
 import type { ChangedFile, PullRequestChanges } from './job-report.js'
 
 /** Files listed by name; the rest are counted. */

@@ -2,7 +2,8 @@
 // them: each one's name, how it concluded (or that it still runs), a link, and its first
 // annotations (path:line and message). Names and messages come from whoever runs a check (an app,
 // a workflow) and from the docs they check: public text, cleaned and escaped, never Markdown.
-import { clip, clipMiddle, escapeText, formatNumber, link, plural } from './markdown.js'
+import { clip, clipMiddle, escapeText, link } from './markdown.js'
+import { formatNumber, plural } from './numbers.js'
 
 /** Where the block is read (job-report.ts JobReportPlace, which imports this file's types). */
 type Place = 'comment' | 'summary'
@@ -11,7 +12,7 @@ type Place = 'comment' | 'summary'
 export type ChecksState = 'success' | 'failure' | 'pending' | 'none'
 
 /** The conclusions that pass (contract: "The agent's checks"); any other fails. */
-export const PASSING_CONCLUSIONS: readonly string[] = ['success', 'neutral', 'skipped']
+const PASSING_CONCLUSIONS: readonly string[] = ['success', 'neutral', 'skipped']
 
 /** Annotations shown per check run. */
 export const ANNOTATIONS_SHOWN = 10

@@ -5,7 +5,8 @@
 import { cutAt } from '../public-text.js'
 import type { AskedWords, CodeChange, JobReport } from './job-report.js'
 import { quoted } from './job-instruction.js'
-import { clip, escapeText, formatTimestamp, link, parseHttpsUrl } from './markdown.js'
+import { clip, escapeText, link, parseHttpsUrl } from './markdown.js'
+import { formatTimestamp } from './numbers.js'
 
 const FIRST_LINE_MAX_CHARS = 200
 /** The code pull request's description is quoted up to here, cut at a line end. */
@@ -29,7 +30,7 @@ function whereLink(url: string, here?: string): string {
 }
 
 /** "@octocat in [a comment on #6](…) · 2026-11-28 08:40 UTC". */
-export function askedWords(a: AskedWords, here?: string): string {
+function askedWords(a: AskedWords, here?: string): string {
   const who = a.who ? mention(a.who) : 'A run'
   const where = a.where ? ` in ${whereLink(a.where, here)}` : ''
   return `${who}${where} · ${formatTimestamp(a.when)}`

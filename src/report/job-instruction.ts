@@ -2,7 +2,8 @@
 // suggestions `fix N` asked for, the instruction shown in full and wrapped (a code block does not
 // wrap at 760 px: its right edge is cut off), that the run grew the agent's open pull request
 // instead of starting a job, and on that pull request every instruction it grew from.
-import { link, escapeText, clip, cutAt, formatNumber } from './markdown.js'
+import { link, escapeText, clip, cutAt } from './markdown.js'
+import { formatNumber } from './numbers.js'
 import type { JobReport, JobReportPlace } from './job-report.js'
 
 /** Shown in full up to here; the exact text, whole, is in the answer's Details. */
@@ -60,13 +61,23 @@ export function quoted(text: string): string {
 /** Whether quoted() shows `text` whole. */
 export const shownWhole = (text: string): boolean => cutAt(text, SHOWN_MAX_CHARS) === text
 
-/** What begins the paragraph that says why a pull request grew (records/job.ts looks for it). */
-export const GREW_MARK = '📎 '
+/** What begins the paragraph that says why a pull request grew. */
+const GREW_MARK = '📎 '
+
+/**
+ * Whether the body says why a pull request grew (grewParagraph): always on the pull request
+ * itself and in the summary; in an answer, unless this thread was told before (`explained`). A
+ * comment that says it records so (records/job.ts growthExplainedKey).
+ */
+export function explainsGrowth(r: JobReport, place: JobReportPlace = 'comment'): boolean {
+  if (!r.grew) return false
+  return r.onItsPullRequest !== undefined || !(r.grew.explained && place === 'comment')
+}
 
 /** The run grew the agent's open pull request: why, and how to opt out. */
 export function grewParagraph(r: JobReport, place: JobReportPlace): string | undefined {
   const g = r.grew
-  if (!g) return undefined
+  if (!g || !explainsGrowth(r, place)) return undefined
   const optOut = 'To start a new job each time instead, set `when-agent-pr-open: create`.'
   if (r.onItsPullRequest) {
     const asked = r.onItsPullRequest.askedIn
@@ -78,8 +89,6 @@ export function grewParagraph(r: JobReport, place: JobReportPlace): string | und
     )
   }
   const pr = place === 'comment' ? link(`#${g.number}`, g.url) : `#${g.number}`
-  // Said once per thread: an earlier answer here explained it (the summary always says it).
-  if (g.explained && place === 'comment') return undefined
   return (
     `${GREW_MARK}The docs agent's pull request ${pr} was still open, so this instruction went to its job ` +
     'as a follow-up and that pull request grew, instead of a new job opening another one ' +

@@ -8,14 +8,12 @@ import {
   clip,
   details,
   escapeText,
-  formatClock,
-  formatElapsed,
-  formatNumber,
   link,
   linkDestination,
   parseHttpsUrl,
   codeBlock
 } from './markdown.js'
+import { formatClock, formatElapsed, formatNumber } from './numbers.js'
 import { changesBlock } from './job-changes.js'
 import { codeChangeBlock, instructionsList, mention } from './job-growth.js'
 import { checksBlock, checksMark } from './job-checks.js'

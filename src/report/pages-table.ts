@@ -1,22 +1,14 @@
 // The pages table, shared by the visitors report and the health report's visitors and views
 // sections: one page cell (clipped, escaped, linked to the docs site), one set of columns, one row.
 import type { VisitorRow } from '../service/schema.js'
-import {
-  clipWidth,
-  escapeText,
-  formatNumber,
-  formatPercentChange,
-  link,
-  pageUrl,
-  tableRow,
-  type Column
-} from './markdown.js'
+import { clipWidth, escapeText, link, pageUrl, tableRow, type Column } from './markdown.js'
+import { formatNumber, formatPercentChange } from './numbers.js'
 
 /**
  * Page paths wider than this (display columns) are clipped in the middle: both ends of a path say
  * the most, and a pages table with its numbers stays on one line at a comment's 760 px.
  */
-export const PATH_MAX_COLUMNS = 40
+const PATH_MAX_COLUMNS = 40
 /** Beside human, AI, total and the change (the visitors report): four number columns. */
 const PATH_BESIDE_FOUR_COLUMNS = 32
 

@@ -9,10 +9,16 @@ import type { DocumentTotals, ReportDocument } from '../analytics/report-documen
 import { parseInstant, type DateRange } from '../period.js'
 import { fitRows, type Room } from './fit.js'
 import { change } from './health.js'
-// The table's pieces, then the cells' formats, then the marks and the footer.
-import { tableHead, tableRow, type Column } from './markdown.js'
-import { clipWidth, escapeText, formatNumber, formatShare, link, plural } from './markdown.js'
-import { MARKS, provenance } from './markdown.js'
+import {
+  clipWidth,
+  escapeText,
+  link,
+  provenance,
+  tableHead,
+  tableRow,
+  type Column
+} from './markdown.js'
+import { formatNumber, formatShare, MARKS, plural } from './numbers.js'
 import { shortRange } from './range.js'
 import { inlineSubject, KIND_LABELS } from './suggestions.js'
 
@@ -265,6 +271,6 @@ export function spanOf(ranges: readonly DateRange[]): DateRange {
   }
 }
 
-export function sameRange(a: DateRange, b: DateRange | undefined): boolean {
+function sameRange(a: DateRange, b: DateRange | undefined): boolean {
   return a.dateFrom === b?.dateFrom && a.dateTo === b?.dateTo
 }

@@ -10,7 +10,8 @@
 import type { FixState, Suggestion } from '../analytics/suggestions.js'
 import { isoDay, type DateRange } from '../period.js'
 import { dataBlock, DATA_LABEL_END, oneLine, publicText } from '../public-text.js'
-import { clip, clipMiddle, details, escapeText, formatNumber, plural } from './markdown.js'
+import { clip, clipMiddle, details, escapeText } from './markdown.js'
+import { formatNumber, plural } from './numbers.js'
 import { nthPeriod, shortRange, thisPeriod } from './range.js'
 
 /**
@@ -37,7 +38,7 @@ const QUERY_MAX_CHARS = 60
 const QUESTION_MAX_CHARS = 140
 const PATH_MAX_CHARS = 90
 /** A written comment, as quoted: long enough for what is missing, short enough to scan. */
-const COMMENT_MAX_CHARS = 120
+const FEEDBACK_MAX_CHARS = 120
 
 /**
  * The instruction for the docs agent: the action's words on the first line, short, then what
@@ -81,7 +82,7 @@ function phrasingValues(
 
 /** A page's written comments as sent and quoted: cleaned, each cut at 120 characters. */
 function shownComments(s: Suggestion): string[] {
-  return s.kind === 'page' ? (s.comments ?? []).map(c => publicText(c, COMMENT_MAX_CHARS)) : []
+  return s.kind === 'page' ? (s.comments ?? []).map(c => publicText(c, FEEDBACK_MAX_CHARS)) : []
 }
 
 /**
@@ -124,7 +125,7 @@ export const KIND_LABELS: Record<Suggestion['kind'], string> = {
  * as text, each line of its data block as code, which GitHub shows exactly as it is sent (no
  * link, mention or reference comes alive in code).
  */
-export function shownInstruction(instruction: string): string {
+function shownInstruction(instruction: string): string {
   let data = false
   return instruction
     .split('\n')

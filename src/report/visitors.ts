@@ -13,16 +13,12 @@ import {
   escapeText,
   link,
   foldedTable,
-  formatChange,
-  formatNumber,
-  formatPercentChange,
-  formatShare,
   provenance,
-  plural,
   tableHead,
   tableRow,
   type Column
 } from './markdown.js'
+import { formatChange, formatNumber, formatPercentChange, formatShare, plural } from './numbers.js'
 import { fitMarkdown, fitRows, type Room } from './fit.js'
 import { previousLabel, shortRange } from './range.js'
 

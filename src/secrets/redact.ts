@@ -1,12 +1,11 @@
-// The API key and the GitHub tokens (`github-token`, `notify-token`): the one place that knows them. They are masked for the
-// runner's log at start, and every text that came from the service or from GitHub passes
-// redact() before it can reach a log line, an output, the summary, a file or a comment. Runner
-// masking covers the log only, and a comment escapes `_` as `&#95;`, which hides a key from the
-// runner's literal scan: so the outputs, the summary and comments need redaction of their own.
+// The secrets (the inputs the input table marks `secret`: the API key and the GitHub tokens),
+// the one place that knows their values. They are masked for the runner's log at start, and every
+// text that came from the service or from GitHub passes redact() before it can reach a log line,
+// an output, the summary, a file or a comment. Runner masking covers the log only, and a comment
+// escapes `_` as `&#95;`, which hides a key from the runner's literal scan: so the outputs, the
+// summary and comments need redaction of their own.
 import * as core from '@actions/core'
 import { needlesOf, PartFinder, readingOf } from './search.js'
-
-export { isInvisible } from '../public-text.js'
 
 const MASK = '***'
 // A line of a multi-line value this short is no secret on its own, and replacing it everywhere
@@ -23,38 +22,43 @@ let finder: PartFinder | undefined
 /** A secret holds a character decoding changes or removes: its raw forms are searched too. */
 let oddSecret = false
 
+/** A secret's value, and what a text withheld for holding it calls it ("the API key"). */
+export interface Secret {
+  called: string
+  value: string
+}
+
 /**
- * Registers the secrets: masks them in the runner's log at once, and makes redact() remove them.
- * Call before anything can print; a second call replaces the first.
+ * How a secret is sent in a header (`Authorization: Bearer …`, `token …`, Basic credentials): a
+ * service or proxy that echoes the header base64-encoded shows the secret with one of these
+ * before it. Every secret is searched behind each, whichever client sends it.
  */
-export function registerSecrets(apiKey: string, githubToken: string, notifyToken = ''): void {
+const HEADER_PREFIXES = ['token ', 'Bearer ', 'x-access-token:', 'Basic ']
+
+/**
+ * Registers the secrets (settings/settings.ts readSecretInputs: each input the table marks
+ * `secret`): masks them in the runner's log at once, and makes redact() remove them. Call before
+ * anything can print; a second call replaces the first.
+ */
+export function registerSecrets(...secrets: readonly Secret[]): void {
   const forms = new Set<string>()
-  const tokenPrefixes = ['token ', 'Bearer ', 'x-access-token:', 'Basic ']
-  for (const [secret, prefixes] of [
-    [apiKey, ['Bearer ']],
-    [githubToken, tokenPrefixes],
-    [notifyToken, tokenPrefixes]
-  ] as const) {
-    for (const piece of piecesOf(secret)) {
+  for (const { value } of secrets) {
+    for (const piece of piecesOf(value)) {
       core.setSecret(piece)
       for (const form of encodedForms(piece)) forms.add(form)
     }
-    const whole = secret.trim()
+    const whole = value.trim()
     if (whole.length >= MIN_ENCODED)
-      for (const prefix of prefixes) for (const f of base64Forms(prefix + whole)) forms.add(f)
+      for (const prefix of HEADER_PREFIXES)
+        for (const f of base64Forms(prefix + whole)) forms.add(f)
   }
   forms.delete('')
-  const named: Array<[string, string]> = [
-    ['the API key', apiKey],
-    ['the GitHub token', githubToken],
-    ['the `notify-token`', notifyToken]
-  ]
   // The whole value and each line of a broken one, as a reader would find them.
-  const searched = named.flatMap(([name, secret]) =>
-    piecesOf(secret)
+  const searched = secrets.flatMap(({ called, value }) =>
+    piecesOf(value)
       .map(piece => piece.trim())
       .filter(piece => piece.length >= MIN_ENCODED)
-      .map(piece => [name, piece] as const)
+      .map(piece => [called, piece] as const)
   )
   const needles = searched.flatMap(([name, piece]) => needlesOf(name, piece))
   finder = needles.length > 0 ? new PartFinder(needles) : undefined

@@ -152,7 +152,7 @@ interface Needle {
 }
 
 /** A part of a secret this long, anywhere, is already worth withholding (a clip leaves one). */
-export const PART_CHARS = 12
+const PART_CHARS = 12
 
 /**
  * The needles of one secret: itself (any PART_CHARS characters of it), its base64 at each of the

@@ -17,7 +17,8 @@ import {
   type FailedAttempt,
   type GaveUp
 } from './errors.js'
-import { attempt, clipText, type Answered, type Attempt, type Check, type Method } from './http.js'
+import { publicText } from '../public-text.js'
+import { attempt, type Answered, type Attempt, type Check, type Method } from './http.js'
 import { operationOf, sentenceStart } from './operations.js'
 import { backoffDelay, isRetryable, parseRetryAfter } from './retry.js'
 
@@ -165,7 +166,7 @@ export class ServiceClient {
   }
 
   async call<T>(c: CallOptions<T>): Promise<T> {
-    const request = clipText(
+    const request = publicText(
       `${c.method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${c.path}`,
       MAX_REQUEST_CHARS
     )

@@ -20,7 +20,7 @@ export interface CursorPage<T> {
  * window); `halvable`, a gateway timeout is to come back at once rather than be retried at this
  * size, as the reader will ask for fewer rows.
  */
-export interface CursorAsk {
+interface CursorAsk {
   bare: boolean
   halvable: boolean
 }

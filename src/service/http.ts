@@ -11,6 +11,7 @@ import type { Agents } from './agents.js'
 import { proxyCredentials } from '../proxy.js'
 import { causeWords, proxyRefusal, readCause, type NetworkCause, type Way } from '../network.js'
 import { redact, redactParsed } from '../secrets/redact.js'
+import { publicText } from '../public-text.js'
 import { reason, statusWhy, type FailedAttempt } from './errors.js'
 import { networkCode, type Outcome } from './retry.js'
 import { parseJson, ShapeError, type Note } from './schema.js'
@@ -74,7 +75,7 @@ export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
   }
   r.limit.signal.addEventListener('abort', onTimeUp, { once: true })
   const line = (what: string): void =>
-    r.debug?.(`${r.method} ${clipText(r.path, 300)} -> ${what} (${r.now() - started} ms)`)
+    r.debug?.(`${r.method} ${publicText(r.path, 300)} -> ${what} (${r.now() - started} ms)`)
   try {
     const { info, way, forwarded } = requestInfo(r, controller.signal)
     let msg: IncomingMessage
@@ -139,7 +140,7 @@ async function answerOf<T>(
   if (status >= 300 && status < 400) {
     // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
     msg.destroy()
-    const location = clipText(redact(header(msg, 'location') ?? ''), MAX_LOCATION_CHARS)
+    const location = publicText(redact(header(msg, 'location') ?? ''), MAX_LOCATION_CHARS)
     line(String(status))
     return {
       ok: false,
@@ -275,20 +276,13 @@ function rateLimitHeaders(msg: IncomingMessage): Record<string, string> {
     .sort()
     .slice(0, 8)
   for (const name of names)
-    found[clipText(redact(name), 40)] = clipText(redact(header(msg, name) ?? ''), 100)
+    found[publicText(redact(name), 40)] = publicText(redact(header(msg, name) ?? ''), 100)
   return found
 }
 
 function header(msg: IncomingMessage, name: string): string | undefined {
   const v = msg.headers[name]
   return Array.isArray(v) ? v[0] : v
-}
-
-/** One line of at most `max` characters, control characters removed. */
-export function clipText(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is removed
-  const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
-  return line.length > max ? `${line.slice(0, max)}…` : line
 }
 
 function networkWhy(code: ReturnType<typeof networkCode>): string {
@@ -307,7 +301,7 @@ function networkWhy(code: ReturnType<typeof networkCode>): string {
 }
 
 function describeBody(msg: IncomingMessage, text: string): string {
-  const type = clipText(redact(header(msg, 'content-type') ?? 'no content type'), 100)
+  const type = publicText(redact(header(msg, 'content-type') ?? 'no content type'), 100)
   return text.trim() === '' ? `empty body, ${type}` : type
 }
 

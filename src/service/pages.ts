@@ -5,6 +5,7 @@
 // (its AbortSignal fires), never retried. A service that serves fewer rows than `limit` loses
 // none: the next page starts at the offset plus the rows received.
 import type { Deadline } from '../deadline.js'
+import { DeadlineGuard, TIME_UP } from './page-deadline.js'
 import { TimeUpError } from '../errors.js'
 import { checkInteger } from '../json.js'
 import { isTimeUp, timeUpCause } from './errors.js'
@@ -12,8 +13,6 @@ import type { Narrowing } from './timeouts.js'
 import { PageFetcher, type FetchOffsetPage } from './page-pieces.js'
 import { PageChecks } from './page-checks.js'
 import { PageWindow, type Outcome, type Pending } from './page-window.js'
-
-export { SHORT_EXPORT_PAGES } from './page-window.js'
 
 /** What every offset page carries, whatever its rows are called. */
 export interface OffsetPage {
@@ -209,55 +208,6 @@ class Tally<Page extends OffsetPage, Row extends { path: string }> {
     }
     if (rows.length === room && !isLast) this.maxRowsReached = true
     return rows
-  }
-}
-
-const TIME_UP = Symbol('time up')
-
-/**
- * Wakes the wait for the page in its turn when the deadline passes: an alarm on the run's clock,
- * the clock the client checks too. Not a promise raced against each page: every race would leave
- * a reaction on it holding that page's rows until the deadline.
- */
-class DeadlineGuard {
-  private passed = false
-  private wake = (): void => undefined
-  private readonly ended = new AbortController()
-
-  constructor(private readonly deadline: Deadline) {
-    void deadline.passing(this.ended.signal).then(() => {
-      if (this.ended.signal.aborted) return
-      this.passed = true
-      this.wake()
-    })
-  }
-
-  /** The page's outcome, or TIME_UP when the deadline passes first. */
-  async race<T>(outcome: Promise<T>): Promise<T | typeof TIME_UP> {
-    if (this.passed) return TIME_UP
-    try {
-      return await new Promise<T | typeof TIME_UP>(resolve => {
-        this.wake = () => resolve(TIME_UP)
-        void outcome.then(resolve)
-      })
-    } finally {
-      this.wake = () => undefined
-    }
-  }
-
-  /** The outcome if it settles within `ms` on the run's clock, else undefined. */
-  async grace<T>(outcome: Promise<T>, ms: number): Promise<T | undefined> {
-    const settled = new AbortController()
-    const late = this.deadline.clock.alarm(ms, settled.signal).then(() => undefined)
-    try {
-      return await Promise.race([outcome, late])
-    } finally {
-      settled.abort()
-    }
-  }
-
-  end(): void {
-    this.ended.abort()
   }
 }
 

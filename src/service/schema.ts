@@ -5,7 +5,7 @@ import { isObject } from '../json.js'
 
 /** The statuses known today. The service may add more (`queued`, ...): those are accepted too. */
 export const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'] as const
-export type KnownStatus = (typeof JOB_STATUSES)[number]
+type KnownStatus = (typeof JOB_STATUSES)[number]
 /** A job status: one of JOB_STATUSES, or one the service added later (`string & {}` keeps the
  * known names visible to the editor). */
 export type JobStatus = KnownStatus | (string & {})
@@ -54,11 +54,11 @@ export class ShapeError extends Error {
 export type Note = (warning: string) => void
 
 /** Deeper than this, an answer is refused: no field the action reads is nested past 3. */
-export const MAX_JSON_DEPTH = 64
+const MAX_JSON_DEPTH = 64
 /** Longest `prLink` kept; browsers and GitHub stay far below it for real links. */
-export const MAX_LINK_CHARS = 2048
+const MAX_LINK_CHARS = 2048
 /** The `job` output stays far below GitHub's 1 MB of outputs per job. */
-export const MAX_JOB_OUTPUT_BYTES = 256 * 1024
+const MAX_JOB_OUTPUT_BYTES = 256 * 1024
 const STATUS_FORM = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/
 const MAX_ID_CHARS = 256
 

@@ -5,9 +5,9 @@ import { isDateOnly, isoDay, type DateRange } from '../period.js'
 import { ServiceError } from './errors.js'
 
 /** The fewest rows a page is narrowed to: below this, halving only multiplies the requests. */
-export const MIN_PAGE_ROWS = 25
+const MIN_PAGE_ROWS = 25
 /** The length of one chunk of a range that keeps timing out. */
-export const CHUNK_DAYS = 7
+const CHUNK_DAYS = 7
 const DAY_MS = 86_400_000
 
 /** The gateway gave up on the request (502, 504): a smaller one may get through. */

@@ -27,10 +27,12 @@ function clipped(prompt: string | undefined): string {
   return `${text.slice(0, PROMPT_SHOWN)}… (${text.length} characters)`
 }
 
-/** Each input's resolved value, from the settings read (a test keeps it to the table's inputs). */
+/**
+ * Each input's resolved value, from the settings read (a test keeps it to the table's inputs). A
+ * secret has none here: the line says only whether it was given (Settings `givenSecrets`).
+ */
 export const RESOLVED: Readonly<Record<string, (s: Resolved) => Shown | undefined>> = {
   command: s => s.command,
-  'api-key': s => s.apiKey,
   'project-id': s => s.projectId,
   'base-url': s => s.baseUrl,
   'job-id': s => s.jobId,
@@ -64,7 +66,6 @@ export const RESOLVED: Readonly<Record<string, (s: Resolved) => Shown | undefine
   comment: s => s.comment,
   'issue-number': s => s.issueNumber,
   'comment-mode': s => s.commentMode,
-  'github-token': s => s.githubToken,
   trigger: s => s.trigger,
   permission: s => s.permission,
   'allowed-users': s => list(s.allowedUsers),
@@ -72,7 +73,6 @@ export const RESOLVED: Readonly<Record<string, (s: Resolved) => Shown | undefine
   'allow-pr-author': s => s.allowPrAuthor,
   'require-pr': s => s.requirePr,
   'notify-pr': s => s.notifyPr,
-  'notify-token': s => s.notifyToken,
   'notify-repository': s => s.notifyRepository,
   'trigger-label': s => s.triggerLabel,
   checks: s => s.checks,
@@ -86,9 +86,8 @@ export function resolvedInputs(settings: Settings): Record<string, Shown> {
   return Object.fromEntries(
     INPUTS.map(({ name, secret }): [string, Shown] => {
       if (!appliesTo(name, s.command)) return [name, null]
-      const value = RESOLVED[name]?.(s) ?? ''
-      // Masked here whatever RESOLVED says: a secret input added to the table is never shown.
-      return [name, secret ? (value === '' ? '' : '***') : value]
+      if (secret !== undefined) return [name, s.givenSecrets.includes(name) ? '***' : '']
+      return [name, RESOLVED[name]?.(s) ?? '']
     })
   )
 }

@@ -1,8 +1,10 @@
 // The inputs action.yml declares, as table.js lists them: their names, the defaults an empty
-// value falls back to, the commands each applies to; and the check that a run was given no other
-// (a `with:` key with a typo reaches the action as an `INPUT_*` variable nothing reads).
-import { nearestName } from './parse.js'
+// value falls back to, the commands each applies to, the secrets; and the check that a run was
+// given no other (a `with:` key with a typo reaches the action as an `INPUT_*` variable nothing
+// reads).
+import { nearestName, type GetInput } from './parse.js'
 import { InputError } from '../errors.js'
+import type { Secret } from '../secrets/redact.js'
 import { COMMANDS, INPUTS, type Command, type InputSpec } from './table.js'
 
 export { COMMANDS, INPUTS, type Command, type InputSpec }
@@ -21,12 +23,38 @@ export const DEFAULTS: Readonly<Record<string, string>> = Object.fromEntries(
   )
 )
 
+/** The inputs the table marks `secret`, in its order, with what a withheld text calls each. */
+export const SECRET_INPUTS: readonly { name: string; called: string }[] = INPUTS.flatMap(
+  ({ name, secret }) => (secret === undefined ? [] : [{ name, called: secret }])
+)
+
+/** Each secret input's value ('' when `values` has none), as registerSecrets takes them. */
+export function secretsOf(values: Readonly<Record<string, string>>): Secret[] {
+  return SECRET_INPUTS.map(({ name, called }) => ({ called, value: values[name] ?? '' }))
+}
+
 const BY_NAME = new Map(INPUTS.map(input => [input.name, input]))
 
 /** Whether `command` reads the input: one the table gives no commands is read by every command. */
 export function appliesTo(name: string, command: Command): boolean {
   const commands = BY_NAME.get(name)?.commands
   return commands === undefined || commands.includes(command)
+}
+
+/**
+ * The warning for inputs given a value (other than the default) that `command` does not read:
+ * they are ignored, and the run says so.
+ */
+export function inputsForOtherCommands(raw: GetInput, command: Command): string[] {
+  const ignored = INPUT_NAMES.filter(name => !appliesTo(name, command)).filter(name => {
+    const value = name === 'prompt' ? raw(name).trim() : raw(name)
+    return value !== '' && value !== DEFAULTS[name]
+  })
+  if (ignored.length === 0) return []
+  const list = ignored.map(name => `\`${name}\``).join(', ')
+  return [
+    `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
+  ]
 }
 
 /** The environment variable a runner passes an input in: `INPUT_PAGE-SIZE` (dashes kept). */
@@ -57,7 +85,7 @@ export function refuseUnknownInputs(given: readonly string[]): void {
 }
 
 /** An input that action.yml does not declare: said as the contract words it. */
-export class UnknownInputError extends InputError {
+class UnknownInputError extends InputError {
   constructor(name: string, nearest: string | undefined, more = '') {
     super(name, 'is not an input of this action')
     this.message =

@@ -1,6 +1,7 @@
 // Input primitives: each reads one input through `get` and either returns its value or throws an
 // InputError that names the input and the form it accepts, so the person reading the log knows
-// what to fix. Nothing here knows which command reads what: that is settings.ts.
+// what to fix. Nothing here knows which command reads what: that is settings.ts. The key and the
+// tokens are credentials.ts's.
 
 import { InputError, quote } from '../errors.js'
 import { isLoopback } from '../proxy.js'
@@ -8,11 +9,11 @@ import { isLoopback } from '../proxy.js'
 /** Reads one input by name, as the runner passes it (defaults already applied). */
 export type GetInput = (name: string) => string
 
-export const MAX_WAIT_MS = 72 * 3_600_000
+const MAX_WAIT_MS = 72 * 3_600_000
 // eslint-disable-next-line no-control-regex
 export const CONTROL = /[\u0000-\u001f\u007f]/
 
-export function required(get: GetInput, name: string): string {
+function required(get: GetInput, name: string): string {
   const value = get(name)
   if (value === '') throw new InputError(name, 'is required')
   return value
@@ -65,22 +66,6 @@ export function duration(get: GetInput, name: string, zeroOk: boolean): number {
       `${quote(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`
     )
   return ms
-}
-
-/** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
-export function checkSecretText(name: string, value: string): void {
-  if (/\s/.test(value) || CONTROL.test(value))
-    throw new InputError(
-      name,
-      'must not contain spaces, line breaks or control characters (check the secret for a stray newline)'
-    )
-  // A search for one character outside the range: `^[…]+$` on a value of megabytes can
-  // overflow the regular expression engine's stack.
-  if (value === '' || /[^\x21-\x7e]/.test(value))
-    throw new InputError(
-      name,
-      'must be printable ASCII (a pasted non-ASCII character? check the secret)'
-    )
 }
 
 /** `project-id` and `job-id` become path segments: `.` and `..` would address other endpoints. */
@@ -153,13 +138,6 @@ export function readLogins(get: GetInput, name: string, bots = false): string[] 
   return bots ? items.map(item => (item.endsWith('[bot]') ? item : `${item}[bot]`)) : items
 }
 
-/** An expression left unevaluated (a runner outside GitHub) is no token at all. */
-export function readToken(text: string, name = 'github-token'): string {
-  if (text === '' || text.startsWith('${{')) return ''
-  checkSecretText(name, text)
-  return text
-}
-
 /**
  * `notify-pr`: a pull request's address, `https://SERVER/OWNER/REPO/pull/N` (whether it is on
  * this run's GitHub is checked where the server is known).
@@ -212,65 +190,6 @@ export function readNotifyRepository(text: string, withToken: boolean): string {
   return value
 }
 
-/** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
-const OTHER_KEY_KINDS: ReadonlyArray<[string, string]> = [
-  ['mint_dsc_', 'an assistant (discovery) API key'],
-  ['mint_us_', 'a search index key']
-]
-
-/** Keys of other services, by their known prefixes: never sent to this one. */
-const OTHER_VENDORS: ReadonlyArray<[RegExp, string]> = [
-  [/^sk-/, 'a key of another AI service (`sk-…`)'],
-  [/^(ghp|gho|ghs|ghu|ghr)_|^github_pat_/, 'a GitHub token (`ghp_…`, `github_pat_…`)'],
-  [/^xox/i, 'a Slack token (`xox…`)'],
-  [/^(AKIA|ASIA)[A-Z0-9]/, 'an AWS access key (`AKIA…`)'],
-  [/^AIza/, 'a Google API key (`AIza…`)'],
-  [/^eyJ/, 'a JSON web token (`eyJ…`)']
-]
-
-/** An admin key of the platform: `mint_`, and not one of its other kinds. */
-export function isAdminKeyShape(key: string): boolean {
-  return key.startsWith('mint_') && !OTHER_KEY_KINDS.some(([prefix]) => key.startsWith(prefix))
-}
-
-export function keyKindWarnings(key: string): string[] {
-  const other = OTHER_KEY_KINDS.find(([prefix]) => key.startsWith(prefix))
-  if (other)
-    return [
-      `Input \`api-key\` looks like ${other[1]} (\`${other[0]}…\`), not an admin API key; the agent and analytics operations need an admin key (\`mint_…\`). Sending it anyway.`
-    ]
-  if (!key.startsWith('mint_'))
-    return [
-      'Input `api-key` does not start with `mint_`, the prefix of the admin API keys of the ' +
-        'dashboard (https://app.mintlify.com, Settings → API keys). Sending it anyway; a 401 ' +
-        'answer would confirm it is wrong.'
-    ]
-  return []
-}
-
-/**
- * Keys that are refused before any request: the name of a secret instead of its value, or a key
- * of another service. The message describes the value's shape and never quotes it: the runner
- * masks a secret's value as `***`, which would make the message say nothing.
- */
-function refuseKeyShape(key: string): void {
-  const vendor = OTHER_VENDORS.find(([shape]) => shape.test(key))
-  if (vendor)
-    throw new InputError(
-      'api-key',
-      `looks like ${vendor[1]}, so it was not sent. Use an admin API key of the docs ` +
-        'platform: it starts with `mint_` (create one under Settings → API keys on ' +
-        'https://app.mintlify.com), kept as a repository secret'
-    )
-  if (/^[A-Z][A-Z0-9_]*$/.test(key))
-    throw new InputError(
-      'api-key',
-      'the text given looks like the name of a secret (capitals, digits and underscores), not ' +
-        'its value: write `${{ secrets.NAME }}`, NAME being the repository secret that holds the ' +
-        'key (a name is not a key, so nothing was sent)'
-    )
-}
-
 /**
  * `project-id`: kept as a repository variable, so an empty one is most often a variable not set,
  * or set as a secret (which `vars.` does not read); a value shaped like a key is the two swapped.
@@ -303,20 +222,6 @@ export function readJobPath(text: string): string {
       'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`'
     )
   return text
-}
-
-export function readApiKey(get: GetInput): string {
-  const key = get('api-key')
-  if (key === '')
-    throw new InputError(
-      'api-key',
-      'is required: an admin API key, kept as a repository Secret and passed as ' +
-        '`${{ secrets.DOCS_API_KEY }}` (a secret, not a variable: `secrets.` does not read a ' +
-        'variable of that name)'
-    )
-  checkSecretText('api-key', key)
-  refuseKeyShape(key)
-  return key
 }
 
 /** The declared name nearest to `name` (fewest edits; the first of equals), for a typo's hint. */

@@ -1,9 +1,11 @@
-// The instruction's own inputs: `prompt-file` read (inside the workspace, bounded, UTF-8) and the
-// rule every instruction meets, checked in settings.ts before any request.
+// The instruction of `message` and `create`: from `prompt`, `prompt-file` (read inside the
+// workspace, bounded, UTF-8) or else the trigger comment, cleaned, and the rule every instruction
+// meets, checked once (readSettings, before any request).
 import { lstatSync, readFileSync } from 'node:fs'
 import { type GetInput } from './parse.js'
 import { InputError, quote } from '../errors.js'
 import { redact } from '../secrets/redact.js'
+import { instructionText } from '../public-text.js'
 import { insideWorkspace } from '../workspace/files.js'
 
 const PROMPT_FILE_MAX_BYTES = 256 * 1024
@@ -67,4 +69,29 @@ export function readPromptFile(
   const fromFile = text.replace(/^\uFEFF/, '').trim()
   if (fromFile === '') throw new InputError('prompt-file', `${quote(file)} is empty`)
   return { path: file, prompt: fromFile }
+}
+
+/**
+ * The one instruction, from `prompt` (as read), `prompt-file` or else the trigger comment
+ * (`triggerPrompt`), checked once; and that `message` has a job to go to.
+ */
+export function readInstruction(
+  get: GetInput,
+  given: { prompt: string; jobId: string },
+  ctx: { workspace: string; commentEvent: boolean; triggerPrompt?: string },
+  command: 'message' | 'create'
+): { prompt: string; promptFile?: string } {
+  const file = readPromptFile(get, given.prompt, ctx.workspace)
+  if (command === 'message' && !ctx.commentEvent && given.jobId === '')
+    throw new InputError(
+      'job-id',
+      'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job'
+    )
+  const text = file?.prompt ?? given.prompt
+  // Sent as the answer shows it: nothing invisible can ride along unseen.
+  const raw = text === '' ? (ctx.triggerPrompt ?? '') : text
+  const prompt = instructionText(raw).trim()
+  // As given too: a secret spelled in what the cleaning removes (tag characters) was pasted in.
+  checkPrompt(redact(raw) === raw ? prompt : raw, file ? 'prompt-file' : 'prompt')
+  return file ? { prompt, promptFile: file.path } : { prompt }
 }

@@ -7,8 +7,6 @@ import type { FileFormat } from '../analytics/sinks.js'
 import type { SectionName } from '../analytics/section-names.js'
 import {
   bool,
-  keyKindWarnings,
-  readApiKey,
   duration,
   integer,
   oneOf,
@@ -20,13 +18,12 @@ import {
   readSiteUrl,
   readNotifyPr,
   readNotifyRepository,
-  readToken,
   type GetInput
 } from './parse.js'
+import { keyKindWarnings, readApiKey, readToken } from './credentials.js'
 import { InputError } from '../errors.js'
-import { redact } from '../secrets/redact.js'
-import { instructionText } from '../public-text.js'
-import { checkPrompt, readPromptFile } from './prompt.js'
+import type { Secret } from '../secrets/redact.js'
+import { readInstruction } from './prompt.js'
 import {
   readOutputFile,
   readReportFiles,
@@ -37,10 +34,18 @@ import {
 } from './lists.js'
 import { readDocsFiles, type DocsFiles } from '../workspace/docs-files.js'
 import type { FileList } from '../workspace/globs.js'
-import { appliesTo, COMMANDS, DEFAULTS, INPUT_NAMES, type Command } from './names.js'
+import {
+  appliesTo,
+  COMMANDS,
+  DEFAULTS,
+  inputsForOtherCommands,
+  SECRET_INPUTS,
+  secretsOf,
+  type Command
+} from './names.js'
 
 export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const
-export type Permission = (typeof PERMISSIONS)[number]
+type Permission = (typeof PERMISSIONS)[number]
 
 /** The trigger inputs, read before any other input (contract: Comment trigger). */
 export interface TriggerSettings {
@@ -78,6 +83,11 @@ interface CommonSettings extends TriggerSettings {
   notifyToken: string
   /** `notify-repository`: `owner/name`, the one repository `notify-token` may tell, or ''. */
   notifyRepository: string
+  /**
+   * The secret inputs (the table's `secret`) this command reads and was given, by name: what the
+   * debug line may say of them (`***`).
+   */
+  givenSecrets: readonly string[]
   /** Things worth a warning that do not stop the run (inputs for another command, key kind). */
   warnings: string[]
 }
@@ -108,7 +118,7 @@ export interface JobSettings extends CommonSettings {
   checks: ChecksMode
 }
 
-export const CHECKS_MODES = ['off', 'show', 'wait', 'require'] as const
+const CHECKS_MODES = ['off', 'show', 'wait', 'require'] as const
 export type ChecksMode = (typeof CHECKS_MODES)[number]
 
 /** `visitors` and `report`: the range, the pages, the report. */
@@ -199,10 +209,13 @@ export function readTriggerSettings(raw: GetInput): TriggerSettings {
 export const runnerInput: GetInput = name =>
   core.getInput(name, { trimWhitespace: name !== 'api-key' })
 
-/** The key and the tokens exactly as given, for masking: each line of a broken value too. */
-export function readSecretInputs(): [apiKey: string, githubToken: string, notifyToken: string] {
+/**
+ * Every secret input (the table's `secret`) exactly as given, for masking: each line of a broken
+ * value too.
+ */
+export function readSecretInputs(): Secret[] {
   const asGiven = (name: string): string => core.getInput(name, { trimWhitespace: false })
-  return [asGiven('api-key'), asGiven('github-token'), asGiven('notify-token')]
+  return secretsOf(Object.fromEntries(SECRET_INPUTS.map(({ name }) => [name, asGiven(name)])))
 }
 
 /**
@@ -283,6 +296,10 @@ function readEveryInput(
       get('notify-repository'),
       appliesTo('notify-token', command) && readToken(get('notify-token'), 'notify-token') !== ''
     ),
+    // A token's rule for every secret: empty, or an expression the runner left, is not given.
+    givenSecrets: SECRET_INPUTS.filter(
+      ({ name }) => appliesTo(name, command) && readToken(get(name), name) !== ''
+    ).map(({ name }) => name),
     warnings: [
       ...inputsForOtherCommands(raw, command),
       ...(apiKey !== '' ? keyKindWarnings(apiKey) : [])
@@ -325,7 +342,7 @@ function readAnalyticsInputs(get: GetInput) {
     maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
     concurrency: integer(get, 'concurrency', 1, 16),
     sections: readSections(get('sections')),
-    // More rows than a job summary (512 KiB) can show is no report: 10,000 is already cut there.
+    // More rows than a job summary (1 MiB) can show is no report: 10,000 is already cut there.
     top: integer(get, 'top', 1, 10_000),
     compare: bool(get, 'compare'),
     trend: integer(get, 'trend', 0, 26)
@@ -348,42 +365,4 @@ function readPlaces(
   if (output !== '' && appliesTo('output-file', command))
     places.outputFile = readOutputFile(output, workspace, command)
   return places
-}
-
-/**
- * `message` and `create`: the one instruction, from `prompt`, `prompt-file` or else the trigger
- * comment, checked once here; and the job it goes to.
- */
-function readInstruction(
-  get: GetInput,
-  s: AllSettings,
-  ctx: SettingsContext,
-  command: 'message' | 'create'
-): Pick<JobSettings, 'prompt' | 'promptFile'> {
-  const file = readPromptFile(get, s.prompt, ctx.workspace)
-  if (command === 'message' && !ctx.commentEvent && s.jobId === '')
-    throw new InputError(
-      'job-id',
-      'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job'
-    )
-  const given = file?.prompt ?? s.prompt
-  // Sent as the answer shows it: nothing invisible can ride along unseen.
-  const raw = given === '' ? (ctx.triggerPrompt ?? '') : given
-  const prompt = instructionText(raw).trim()
-  // As given too: a secret spelled in what the cleaning removes (tag characters) was pasted in.
-  checkPrompt(redact(raw) === raw ? prompt : raw, file ? 'prompt-file' : 'prompt')
-  return file ? { prompt, promptFile: file.path } : { prompt }
-}
-
-/** Inputs given a value (other than the default) that the command does not read. */
-function inputsForOtherCommands(raw: GetInput, command: Command): string[] {
-  const ignored = INPUT_NAMES.filter(name => !appliesTo(name, command)).filter(name => {
-    const value = name === 'prompt' ? raw(name).trim() : raw(name)
-    return value !== '' && value !== DEFAULTS[name]
-  })
-  if (ignored.length === 0) return []
-  const list = ignored.map(name => `\`${name}\``).join(', ')
-  return [
-    `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
-  ]
 }

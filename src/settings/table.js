@@ -1,10 +1,10 @@
 // @ts-check
-// The one list of the action's inputs, in action.yml's order: each input's default and the
-// commands that read it. INPUT_NAMES, the defaults and the "does not apply to" warning are derived
-// from it (names.ts), and a test keeps action.yml equal to it (names, order, defaults,
-// required). Plain JavaScript with JSDoc types, so that the action (through TypeScript) and
-// scripts/readme-inputs.js (plain node, no build) read this same file. The descriptions live in
-// action.yml alone.
+// The one list of the action's inputs, in action.yml's order: each input's default, the
+// commands that read it, and which are secrets. INPUT_NAMES, the defaults, the "does not apply
+// to" warning and the secrets masked and redacted are derived from it (names.ts), and a test keeps
+// action.yml equal to it (names, order, defaults, required). Plain JavaScript with JSDoc types, so
+// that the action (through TypeScript) and scripts/readme-inputs.js (plain node, no build) read
+// this same file. The descriptions live in action.yml alone.
 
 /** The values of `command`. */
 export const COMMANDS = /** @type {const} */ ([
@@ -24,7 +24,10 @@ export const COMMANDS = /** @type {const} */ ([
  * @property {true} [required] the run fails without it (a command that does not read it aside)
  * @property {string} [default] as action.yml declares it (`${{ … }}`: evaluated by the runner)
  * @property {readonly Command[]} [commands] the commands that read it; every command when absent
- * @property {true} [secret] never shown, not even in the debug line of the resolved settings
+ * @property {string} [secret] a secret, and what a text withheld for holding it calls it ("the API
+ *   key"): masked in the runner's log at start, redacted from every text the action publishes,
+ *   shown as `***` in the debug line of the resolved settings. The table is the one list of
+ *   secrets: marking an input here is all it takes (secrets/redact.ts, settings/debug-line.ts).
  */
 
 /** @type {readonly Command[]} */
@@ -40,7 +43,7 @@ const SERVICE = [...JOB, ...ANALYTICS, 'check']
 /** @type {readonly InputSpec[]} */
 export const INPUTS = [
   { name: 'command', required: true },
-  { name: 'api-key', required: true, secret: true, commands: SERVICE },
+  { name: 'api-key', required: true, secret: 'the API key', commands: SERVICE },
   { name: 'project-id', required: true, commands: SERVICE },
   { name: 'base-url', default: 'https://api.mintlify.com' },
   { name: 'job-id', commands: ['message'] },
@@ -75,7 +78,7 @@ export const INPUTS = [
   { name: 'comment', default: 'auto' },
   { name: 'issue-number' },
   { name: 'comment-mode', default: 'upsert' },
-  { name: 'github-token', default: '${{ github.token }}', secret: true },
+  { name: 'github-token', default: '${{ github.token }}', secret: 'the GitHub token' },
   { name: 'trigger', default: '/docs-agent' },
   { name: 'permission', default: 'write' },
   { name: 'allowed-users' },
@@ -83,7 +86,7 @@ export const INPUTS = [
   { name: 'allow-pr-author', default: 'false' },
   { name: 'require-pr', default: 'false', commands: JOB },
   { name: 'notify-pr', commands: [...JOB, 'check'] },
-  { name: 'notify-token', commands: [...JOB, 'check'], secret: true },
+  { name: 'notify-token', commands: [...JOB, 'check'], secret: 'the `notify-token`' },
   { name: 'notify-repository', commands: [...JOB, 'check'] },
   { name: 'trigger-label', commands: JOB },
   { name: 'checks', default: 'off', commands: [...JOB, 'check'] },

@@ -24,7 +24,7 @@ export interface FileList {
 }
 
 /** The most files a list may name, and the most folder entries a glob may look at. */
-export const MAX_LISTED_FILES = 500
+const MAX_LISTED_FILES = 500
 const MAX_ENTRIES_SEEN = 100_000
 const MAX_DEPTH = 24
 

@@ -2,7 +2,7 @@
 // conversations (cursor pages of up to 1000) the share unanswered and the unanswered questions
 // asked most often, grouped by their text trimmed and case-folded. Conversations are read only
 // up to a cap: the grouping then covers the first ones, and the report says so.
-import type { CallerStats, Conversation } from '../../service/analytics.js'
+import type { CallerStats, Conversation } from '../../service/analytics-answers.js'
 import { readCursorPages } from '../../service/cursor.js'
 import { messageOf } from '../../errors.js'
 import { isGatewayTimeout, weeklyChunks } from '../../service/timeouts.js'
@@ -10,9 +10,9 @@ import { byTopic, textKey } from '../search-gaps.js'
 import { caveats, type ReadCaveats, type SectionInput } from './section.js'
 import { cursorIncomplete, readWholeOrByWeek, type RangeRead } from './weekly.js'
 
-export const CONVERSATIONS_LIMIT = 1000
+const CONVERSATIONS_LIMIT = 1000
 /** Three requests at most: enough for a frequency ranking, cheap against an hourly quota of ~100. */
-export const CONVERSATIONS_CAP = 3000
+const CONVERSATIONS_CAP = 3000
 
 export interface UnansweredQuestion {
   /** The group's most frequent spelling, trimmed, spaces collapsed. */
@@ -23,7 +23,7 @@ export interface UnansweredQuestion {
 }
 
 /** A topic of the questions read (search-gaps.ts topicKey): times asked, times unanswered. */
-export interface QuestionTopic {
+interface QuestionTopic {
   topic: string
   asked: number
   unanswered: number
@@ -94,7 +94,7 @@ function shareOf(questions: readonly Conversation[]): { unanswered: number; read
 }
 
 /** Each topic of the questions read, with how often it was asked and went unanswered. */
-export function questionTopics(questions: readonly Conversation[]): QuestionTopic[] {
+function questionTopics(questions: readonly Conversation[]): QuestionTopic[] {
   return byTopic(
     questions,
     c => c.query,

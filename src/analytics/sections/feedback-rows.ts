@@ -2,7 +2,8 @@
 // counted among all the by-page rows the report read, not only the pages it shows. The reader
 // (feedback.ts) keeps the pages it shows; the rows of the range are taken from its own request
 // as it reads them (no request more), the period before's left out.
-import type { AnalyticsApi, FeedbackRow } from '../../service/analytics.js'
+import type { AnalyticsApi } from '../../service/analytics.js'
+import type { FeedbackRow } from '../../service/analytics-answers.js'
 import { eachPathOnce } from '../top.js'
 import { readFeedback, type FeedbackSection } from './feedback.js'
 import type { SectionInput } from './section.js'

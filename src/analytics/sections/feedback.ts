@@ -4,13 +4,8 @@
 // given with a 👎 or without a rating, that the team has not resolved or dismissed: the request
 // carries `status=pending,in_progress`). With `compare`, the previous period's thumbs-down over
 // the same kind of page, one request.
-import {
-  OPEN_FEEDBACK,
-  type AnalyticsApi,
-  type FeedbackPage,
-  type FeedbackRow,
-  type PageComment
-} from '../../service/analytics.js'
+import { OPEN_FEEDBACK, type AnalyticsApi } from '../../service/analytics.js'
+import type { FeedbackPage, FeedbackRow, PageComment } from '../../service/analytics-answers.js'
 import { RateLimitError, ServiceError } from '../../service/errors.js'
 import { ShapeError } from '../../service/schema.js'
 import type { DateRange } from '../../period.js'
@@ -19,7 +14,7 @@ import { caveats, type ReadCaveats, type SectionInput } from './section.js'
 import { eachPathOnce } from '../top.js'
 
 /** The most the operation accepts, and all a report reads: there is no next page to ask for. */
-export const FEEDBACK_LIMIT = 100
+const FEEDBACK_LIMIT = 100
 
 export interface FeedbackSection extends ReadCaveats {
   name: 'feedback'
@@ -41,7 +36,7 @@ export interface FeedbackSection extends ReadCaveats {
 }
 
 /** Written comments read: one request, whatever the number of pages. */
-export const COMMENTS_LIMIT = 100
+const COMMENTS_LIMIT = 100
 
 /** The period before's 👎, summed as the section sums its own (each page once). */
 async function thumbsDown(input: SectionInput): Promise<number> {

@@ -4,7 +4,7 @@
 // searches added to it). Every query read is kept, for what a fix did. With
 // `compare`, the previous total from a one-row page (or an earlier report's record of it). A
 // range the gateway keeps timing out on is read by weeks, each query's searches added up.
-import type { SearchRow } from '../../service/analytics.js'
+import type { SearchRow } from '../../service/analytics-answers.js'
 import type { DateRange } from '../../period.js'
 import { readCursorPages } from '../../service/cursor.js'
 import { messageOf } from '../../errors.js'
@@ -13,9 +13,9 @@ import { caveats, type ReadCaveats, type SectionInput } from './section.js'
 import { cursorIncomplete, readWholeOrByWeek } from './weekly.js'
 
 /** The most the operation accepts per request. */
-export const SEARCHES_MAX_LIMIT = 100
+const SEARCHES_MAX_LIMIT = 100
 /** The most queries a report reads, whatever `top` says: the hourly quota is about 100 requests. */
-export const SEARCHES_MAX_READ = 500
+const SEARCHES_MAX_READ = 500
 /**
  * The fewest queries read: one request holds 100, and prefixes fold and gaps show only among the
  * queries read, so a small `top` costs no less and would find less.

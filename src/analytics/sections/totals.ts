@@ -42,7 +42,7 @@ function merged(sections: readonly SectionOutcome[], when: When): PeriodTotals {
  * Whether a section read its range whole: not narrowed, cut (`max-rows`) or incomplete. Only
  * such a read's totals are recorded for later reports; theirs read that range afresh.
  */
-export function readWhole(x: Section): boolean {
+function readWhole(x: Section): boolean {
   if (x.incomplete !== undefined || x.narrowed) return false
   return !((x.name === 'visitors' || x.name === 'views') && x.maxRowsReached)
 }

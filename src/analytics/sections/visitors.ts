@@ -65,7 +65,7 @@ export async function readViews(input: SectionInput): Promise<PagesSection> {
 }
 
 /** The range's pages, then (with `compare`) the period before: one section's whole read. */
-export async function readPages(
+async function readPages(
   name: PagesSection['name'],
   input: SectionInput,
   o: PagesReadOptions = {}
@@ -221,7 +221,7 @@ function pagesIncomplete(
 }
 
 /** Why a read of pages is incomplete: it stopped at empty pages that still said more exist. */
-export function pagesEndedShort(name: PagesSection['name'], rows: number): string {
+function pagesEndedShort(name: PagesSection['name'], rows: number): string {
   const title = name === 'visitors' ? 'Visitors' : 'Views'
   return (
     `${title}: the service sent 3 empty pages in a row while saying more rows exist, so the ` +

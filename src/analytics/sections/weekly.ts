@@ -110,7 +110,7 @@ export function cursorIncomplete(
 }
 
 /** The section's incomplete mark when a reading stopped at empty pages. */
-export function endedShortNote(title: string, what: string): string {
+function endedShortNote(title: string, what: string): string {
   return (
     `${title}: the service sent 3 empty pages in a row while saying more ${what} exist, so the ` +
     `reading stopped there and the ${what} read are not all of them.`
