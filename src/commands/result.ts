@@ -15,8 +15,8 @@ export class CommandResult {
   comment?: () => Promise<string | undefined>
   /** Why the step fails, when the command ends without throwing (a timeout, `fail-on-status`). */
   failure?: string
-  /** The reaction on a trigger comment when the run did not fail: done, or skipped (misplaced). */
-  reaction?: 'rocket' | 'confused'
+  /** The reaction on a trigger comment when the run did not fail: done. */
+  reaction?: 'rocket'
   /**
    * What the command says when the runner cancels it now (SIGINT, SIGTERM): it may fill the
    * result further (the summary, the comment's ending) and returns the failure message.
