@@ -54,7 +54,10 @@ function expectSkippedOnce(r: RunResult, reason: string): void {
 
 describe('one asker, whatever asked', () => {
   it('a comment, a review and a label on one pull request: the same "who asked, where" line', async () => {
-    const github = { permissions: { octocat: 'write' } as const, pulls: { 7: { state: 'open' } } }
+    const github = {
+      permissions: { octocat: 'write' } as const,
+      pulls: { 7: { state: 'open' as const } }
+    }
     await withGitHub(github, async gh =>
       withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
         const asks = [
@@ -135,7 +138,7 @@ describe('one skip, whichever phase of the gate decided it', () => {
     )
   })
 
-  it("a reply where no job takes it, and the agent's own merge: one \"Skipped:\" line each", async () => {
+  it('a reply where no job takes it, and the agent\'s own merge: one "Skipped:" line each', async () => {
     await withGitHub({ permissions: { octocat: 'write' } }, async gh =>
       withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
         const env = { GITHUB_API_URL: gh.url }

@@ -5,7 +5,6 @@
 import type { Place } from '../github/comments.js'
 import type { EventInfo, TriggerComment } from '../github/event.js'
 import type { Octokit } from '../github/octokit.js'
-import { checkCommenter, triggerNoun } from '../github/trigger.js'
 import { parseFix, resolveFix, type FixResolution } from '../records/fix.js'
 import { placeNoun } from '../report/place.js'
 import { redact } from '../secrets/redact.js'
@@ -15,6 +14,8 @@ import type { Skip } from './answer.js'
 import { commentAsker, type Asker } from './asker.js'
 import type { GateContext } from './clients.js'
 import { fixChecks } from './fix-checks.js'
+import { triggerNoun } from './trigger-words.js'
+import { checkCommenter } from './who-may.js'
 
 /** A trigger let through: its asker, the trigger inputs, whether it may get reactions. */
 export type CommentAdmission =

@@ -7,7 +7,6 @@
 // gate's answer (Go), whose Asker says who asked, where and how, whatever the kind of start.
 import type { Place } from '../github/comments.js'
 import { TRIGGER_EVENTS, type EventInfo } from '../github/event.js'
-import { checkComment } from '../github/trigger.js'
 import { recordSecret } from '../records/rollup.js'
 import { InputError } from '../errors.js'
 import {
@@ -26,6 +25,7 @@ import { admitLabel, labelTarget } from './label.js'
 import { ownMergeSkip } from './own-merge.js'
 import { replyRoute, type Route } from './route.js'
 import { sentAlreadySkip } from './sent-already.js'
+import { checkComment } from './trigger-words.js'
 
 export const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS]
 

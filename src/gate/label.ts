@@ -10,11 +10,11 @@ import type { EventInfo } from '../github/event.js'
 import { removeLabel } from '../github/labels.js'
 import type { Place } from '../github/comments.js'
 import type { Octokit } from '../github/octokit.js'
-import { checkCommenter } from '../github/trigger.js'
 import type { GetInput } from '../settings/parse.js'
 import { readTriggerSettings, type TriggerSettings } from '../settings/settings.js'
 import { readTriggerLabel } from '../settings/lists.js'
 import { eventPlace, labelAsker, type Asker } from './asker.js'
+import { checkCommenter } from './who-may.js'
 
 export type LabelAdmission =
   | { skip: { reason: string; notice?: string }; octokit?: Octokit }
