@@ -149,6 +149,8 @@ describe('one skip, whichever phase of the gate decided it', () => {
           ...pullRequestEvent(5, 'closed')
         })
         expect(merge.outputs.skipped).toBe('false')
+        // A merge's asker is its pull request's author: the answer names them as a comment's does.
+        expect(askedLine(bots(gh, 5)[0])).toMatch(/^@octocat asked for a new job · started …/)
         const reply = await runScenario({
           inputs: inputs(sim, { command: 'message' }),
           env,
