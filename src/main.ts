@@ -1,6 +1,8 @@
-// run(): the gate, the settings, the command, then what the run publishes. The one place that
-// reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
-// read by settings/; whether the run goes ahead is decided by gate/.
+// run(): wires the run (the runner's event, the clients through their proxies, the one
+// Deadline), the gate's phases, the settings, the command, then publishes what it filled in
+// (publish.ts). The one place that reads the environment, and the one try/catch that turns
+// errors into core.setFailed. Inputs are read by settings/; whether the run goes ahead, and who
+// asked for it, is decided by gate/.
 import * as core from '@actions/core'
 import { runJob } from './commands/job.js'
 import { runReport } from './commands/report.js'

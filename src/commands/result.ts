@@ -1,6 +1,6 @@
 // What a command hands back to run(): everything the step publishes. The command fills it as it
 // goes (so whatever is known is published even when the run fails or is cancelled part way), and
-// src/main.ts publishes it once: outputs, the job summary, the comment, the reaction, and the one
+// src/publish.ts publishes it once: outputs, the job summary, the comment, the reaction, and the one
 // core.setFailed.
 
 export class CommandResult {
