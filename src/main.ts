@@ -103,12 +103,7 @@ async function carryOut(
   const { asker, octokit } = admitted
   if (asker.label !== undefined) live.unlabel = () => removeTriggerLabel(asker, octokit)
   if (asker.comment) {
-    live.reactions = new Reactions(
-      { comment: asker.comment },
-      octokit,
-      admitted.reacts === true,
-      event
-    )
+    live.reactions = new Reactions(asker.comment, octokit, admitted.reacts === true, event)
     core.info(`Trigger accepted: ${asker.why}.`)
     await live.reactions.add('eyes')
   }

@@ -100,14 +100,14 @@ export function isBot(writer: { author: string; authorType?: string }): boolean 
 /** Reactions on the trigger comment this run answers; 😕 only after 👀 told the writer it was taken. */
 export class Reactions {
   constructor(
-    private readonly trigger: { comment: TriggerComment },
+    private readonly comment: TriggerComment,
     private readonly octokit: Octokit | undefined,
     private readonly mayWrite: boolean,
     private readonly event: EventInfo
   ) {}
 
   async add(content: ReactionContent): Promise<void> {
-    const { comment } = this.trigger
+    const { comment } = this
     if (!this.octokit || !this.mayWrite) return
     if (content === 'confused' && !hasReaction(comment, 'eyes')) return
     await addReaction(
