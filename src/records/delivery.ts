@@ -184,12 +184,12 @@ export function causeRecords(
 }
 
 /** The record that a cause's instruction went to `jobId`, or (undefined) was dropped. */
-export function causeKey(step: CauseStep, jobId: string | undefined): string {
+function causeKey(step: CauseStep, jobId: string | undefined): string {
   return recordKey('cause', { ...step, job: jobId ?? '' })
 }
 
 /** Whether `key` is a cause record of this step (whichever run and job it names). */
-export function isCauseOf(step: CauseStep): (key: string) => boolean {
+function isCauseOf(step: CauseStep): (key: string) => boolean {
   const { project, cause, instruction } = step
   return key => {
     const r = parseRecord('cause', key)
