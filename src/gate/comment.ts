@@ -103,7 +103,7 @@ async function fixTrigger(
 }
 
 /** The issue or pull request the event is on. */
-export function placeOf(event: EventInfo): Place | undefined {
+function placeOf(event: EventInfo): Place | undefined {
   if (event.issueNumber === undefined) return undefined
   return { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber }
 }
