@@ -173,14 +173,16 @@ const CASES: Record<string, Case> = {
     fails: true,
     headline: '⚠️ No job to follow up'
   },
-  // A reply where the job takes no instructions: skipped, as an unknown `fix N` is.
+  // A reply where the job takes no instructions: the words of the answer the gate's skip writes
+  // (gate/route.ts, as an unknown `fix N` is skipped). Whether it fails is the gate's to say: it
+  // never reaches a job run's ending.
   'no job here: the agent’s pull request takes the replies': {
     ending: noJob('`job-id` is empty, and this pull request takes no instructions', {
       number: 21,
       url: 'https://github.com/octo/docs/pull/21'
     }),
     job: undefined,
-    fails: false,
+    fails: true,
     headline: '⚠️ No job to follow up'
   }
 }

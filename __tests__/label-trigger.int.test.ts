@@ -2,8 +2,9 @@
 // (`issues` and `pull_request`, action `labeled`: `action`, `label`, `issue` or `pull_request`,
 // `repository`, `sender`). A writer's label starts one job with `prompt` and the item's title,
 // body and changed paths as data, answers on the item and is taken off when the run ends, however
-// it ends; another label and a removal are skipped without a word; a reader's label is skipped
-// with a notice; `docs-agent` is refused before any request.
+// it ends; the label matches without regard to case and comes off as it is spelt on the item;
+// another label and a removal are skipped without a word; a reader's label is skipped with a
+// notice; `docs-agent` is refused before any request.
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { labelEvent } from '../sim/github.js'
@@ -149,7 +150,7 @@ describe('trigger-label', () => {
       withService(service, async sim => {
         for (const event of [
           labelEvent(gh, 7, 'bug'),
-          labelEvent(gh, 7, LABEL.toLowerCase()),
+          labelEvent(gh, 7, `${LABEL}-later`),
           labelEvent(gh, 7, LABEL, { action: 'unlabeled' })
         ]) {
           // A broken input the run does not need stays unread, as for a comment that is no trigger.
@@ -166,7 +167,29 @@ describe('trigger-label', () => {
         }
         expect(sim.requests).toEqual([])
         expect(gh.requests).toEqual([])
-        expect(labelsOf(gh, 7)).toEqual(['bug', LABEL.toLowerCase()])
+        expect(labelsOf(gh, 7)).toEqual(['bug', `${LABEL}-later`])
+      })
+    )
+  })
+
+  it('a label matches `trigger-label` without regard to case, as GitHub names labels; it comes off as it is spelt', async () => {
+    await withGitHub(github, async gh =>
+      withService(service, async sim => {
+        const spelt = LABEL.toLowerCase()
+        const r = await runScenario({
+          inputs: inputs(sim),
+          env: { GITHUB_API_URL: gh.url },
+          ...labelEvent(gh, 7, spelt)
+        })
+        expectSuccess(r)
+        expect(r.outputs.skipped).toBe('false')
+        expect(creates(sim)).toHaveLength(1)
+        expect(bots(gh, 7)[0]).toContain('@octocat asked for a new job')
+        // Taken off by the name the item carries, not the input's spelling.
+        const removal = gh.requests.filter(q => q.method === 'DELETE').map(q => q.path)
+        expect(removal).toEqual([`/repos/octo/docs/issues/7/labels/${encodeURIComponent(spelt)}`])
+        expect(labelsOf(gh, 7)).toEqual([])
+        expect(r.stdout).toContain(`Removed the label "${spelt}" from #7.`)
       })
     )
   })

@@ -54,6 +54,11 @@ describe('proxies', () => {
           expect(r.summary).toContain(
             `| Proxy | the service and GitHub through 127.0.0.1:${proxy.port}`
           )
+          // The log says it for each (main.ts throughProxy: the proxy steps written once).
+          for (const to of ['GitHub', 'the service'])
+            expect(r.stdout).toContain(
+              `Requests to ${to} go through the proxy 127.0.0.1:${proxy.port}.`
+            )
         })
       )
     )

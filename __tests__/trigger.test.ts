@@ -5,15 +5,14 @@ import type { TriggerComment } from '../src/github/event.js'
 import {
   PERMISSION_LEVELS,
   addReaction,
-  checkComment,
-  checkCommenter,
   getCommenterPermission,
   hasReaction,
   isBot,
-  matchTrigger,
   meetsPermission
 } from '../src/github/trigger.js'
-import type { PermissionLevel, TriggerRules } from '../src/github/trigger.js'
+import type { PermissionLevel } from '../src/github/trigger.js'
+import { checkComment, matchTrigger } from '../src/gate/trigger-words.js'
+import { checkCommenter, type TriggerRules } from '../src/gate/who-may.js'
 import { commentEvent, withGitHub } from './github-support.js'
 import { quietWorkflowCommands } from './quiet.js'
 

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(764);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4746);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 764:
+/***/ 4746:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32233,9 +32233,204 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+;// CONCATENATED MODULE: ./src/json.ts
+// Untrusted JSON (the service's answers, GitHub's event payload) is read through these checks only.
+/** A plain object (not an array, not null). */
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/** The value as an object, or undefined. */
+function asObject(value) {
+    return isObject(value) ? value : undefined;
+}
+/** Throws a RangeError unless `value` is an integer from `min` to `max`. */
+function checkInteger(name, value, min, max) {
+    if (!Number.isInteger(value) || value < min || value > max)
+        throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+}
+
+;// CONCATENATED MODULE: ./src/service/schema.ts
+// Runtime checks of what the service answers. The action relies only on the fields named here;
+// unknown extra fields are kept (the `job` output passes them on) and otherwise ignored. The
+// answers are untrusted: depth, sizes and links are bounded here, before any other code sees them.
+
+/** The statuses known today. The service may add more (`queued`, ...): those are accepted too. */
+const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'];
+const FINAL_STATUSES = ['completed', 'archived', 'failed'];
+function isFinalStatus(status) {
+    return FINAL_STATUSES.includes(status);
+}
+/** Thrown when an answer does not have the shape the action relies on. */
+class ShapeError extends Error {
+    constructor(what) {
+        super(what);
+        this.name = 'ShapeError';
+    }
+}
+/** Deeper than this, an answer is refused: no field the action reads is nested past 3. */
+const MAX_JSON_DEPTH = 64;
+/** Longest `prLink` kept; browsers and GitHub stay far below it for real links. */
+const MAX_LINK_CHARS = 2048;
+/** The `job` output stays far below GitHub's 1 MB of outputs per job. */
+const MAX_JOB_OUTPUT_BYTES = 256 * 1024;
+const STATUS_FORM = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const MAX_ID_CHARS = 256;
+/**
+ * JSON.parse, after refusing text nested deeper than `maxDepth`: a hostile answer 5,000 levels
+ * deep would otherwise overflow the stack of whatever walks it next (JSON.stringify does).
+ * The scan is a loop over the characters, so it cannot overflow itself.
+ */
+function parseJson(text, maxDepth = MAX_JSON_DEPTH) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++; // backslash: skip the escaped character
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22)
+            inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > maxDepth)
+                throw new ShapeError(`the answer is nested too deeply (more than ${maxDepth} levels)`);
+        }
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+    }
+    return JSON.parse(text);
+}
+/**
+ * `value` when it is a plausible link to show and pass on: an http(s) URL of at most
+ * MAX_LINK_CHARS characters, without credentials or whitespace. Otherwise null and why.
+ */
+function plausiblePrLink(value) {
+    if (value === null || value === undefined || value === '')
+        return { link: null };
+    const drop = (why) => ({
+        link: null,
+        warning: `The job's prLink ${why}; \`pr-link\` is left empty.`
+    });
+    if (typeof value !== 'string')
+        return drop('is not a string');
+    if (value.length > MAX_LINK_CHARS)
+        return drop(`is ${value.length} characters long (more than ${MAX_LINK_CHARS})`);
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        return drop('is not a URL');
+    }
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    if (/[\s\u0000-\u001f\u007f]/.test(value))
+        return drop('holds whitespace or control characters');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return drop('is not an http(s) URL');
+    if (url.username !== '' || url.password !== '')
+        return drop('carries credentials');
+    return { link: value };
+}
+function optionalString(body, key, where) {
+    const v = body[key];
+    if (v !== undefined && v !== null && typeof v !== 'string')
+        throw new ShapeError(`${where}.${key} is neither a string nor null`);
+}
+function checkAgentJob(body, note = () => undefined) {
+    if (!isObject(body))
+        throw new ShapeError('the job is not a JSON object');
+    if (typeof body.id !== 'string' && typeof body.id !== 'number')
+        throw new ShapeError('job.id is missing');
+    const id = String(body.id);
+    if (id === '' || id.length > MAX_ID_CHARS)
+        throw new ShapeError(`job.id is empty or longer than ${MAX_ID_CHARS} characters`);
+    // Checked like the `job-id` input: the id becomes a path segment of the next poll.
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    if (id === '.' || id === '..' || /[\u0000-\u001f\u007f]/.test(id))
+        throw new ShapeError(`job.id ${JSON.stringify(id.slice(0, 40))} is not an id: it would address another endpoint`);
+    if (typeof body.status !== 'string' || !STATUS_FORM.test(body.status))
+        throw new ShapeError(`job.status is not a status (a word of up to 64 letters, digits, _ and -, like ${JOB_STATUSES.join(', ')})`);
+    if (body.source !== undefined && body.source !== null) {
+        if (!isObject(body.source))
+            throw new ShapeError('job.source is neither an object nor null');
+        optionalString(body.source, 'repository', 'job.source');
+        optionalString(body.source, 'ref', 'job.source');
+    }
+    for (const key of ['model', 'archivedAt', 'createdAt'])
+        optionalString(body, key, 'job');
+    const { link, warning } = plausiblePrLink(body.prLink);
+    if (warning)
+        note(warning);
+    return { ...body, id, status: body.status, prLink: link };
+}
+/**
+ * The `job` output: the job as JSON, or only its main fields when that is larger than
+ * MAX_JOB_OUTPUT_BYTES (long extra fields are what makes it so), with a note saying so.
+ */
+function capJobJson(job, maxBytes = MAX_JOB_OUTPUT_BYTES) {
+    const full = JSON.stringify(job);
+    if (Buffer.byteLength(full) <= maxBytes)
+        return { json: full, capped: false };
+    const clip = (v) => typeof v === 'string' && v.length > MAX_LINK_CHARS ? null : v;
+    const source = isObject(job.source)
+        ? { repository: clip(job.source.repository), ref: clip(job.source.ref) }
+        : (job.source ?? null);
+    const main = {
+        id: job.id,
+        status: job.status,
+        source,
+        model: clip(job.model),
+        prLink: job.prLink,
+        createdAt: clip(job.createdAt),
+        archivedAt: clip(job.archivedAt)
+    };
+    return { json: JSON.stringify(main), capped: true };
+}
+
+;// CONCATENATED MODULE: ./src/agent/completion.ts
+// What a poll result means. The service processes a follow-up asynchronously, so right after the
+// POST a job may still show its final state from before: that state is not this instruction's
+// result. A final status is believed only on evidence that the job took the instruction.
+
+function isKnownStatus(status) {
+    return JOB_STATUSES.includes(status);
+}
+/** True when the fields that a finished instruction changes differ between two snapshots. */
+function jobChanged(before, now) {
+    return (before.status !== now.status ||
+        (before.prLink ?? null) !== (now.prLink ?? null) ||
+        (before.archivedAt ?? null) !== (now.archivedAt ?? null));
+}
+function readPoll(job, e, now) {
+    if (!isFinalStatus(job.status))
+        return isKnownStatus(job.status) ? { kind: 'working' } : { kind: 'unknown-status' };
+    if (e.isNew)
+        return { kind: 'final', why: 'new job' };
+    if (e.seenWorking)
+        return { kind: 'final', why: 'seen working' };
+    if (e.before && jobChanged(e.before, job))
+        return { kind: 'final', why: 'changed' };
+    const believeAt = e.answeredAt + e.settleTimeMs;
+    if (now >= believeAt)
+        return { kind: 'final', why: 'settled' };
+    return { kind: 'doubted', believeAt };
+}
+/**
+ * Records what a job seen after the POST proves: a status that is not final means the
+ * instruction is being worked on, so the next final status is its result.
+ */
+function noteSeen(e, job) {
+    if (job && !isFinalStatus(job.status))
+        e.seenWorking = true;
+}
+/** `completed` without a pull request: two explanations, and the run cannot tell them apart. */
+function noPullRequestNote(jobId) {
+    return (`Job ${jobId} completed without opening a pull request: the agent may have changed nothing, ` +
+        'or committed directly to the branch it works on.');
+}
+
 ;// CONCATENATED MODULE: ./src/errors.ts
 // What every room shares about failure: the one way to turn anything thrown into a message, the
 // one error that names an input and what it accepts (settings/ throws it; the workspace and proxy
@@ -32286,13 +32481,14 @@ function quote(value) {
 }
 
 ;// CONCATENATED MODULE: ./src/public-text.ts
-// Text from the public: what docs visitors type (search queries, assistant questions and
-// answers, feedback comments), the page paths they reach, and GitHub text put into an
-// instruction. One cleaning, before such text is shown or sent: what a reader cannot read (see
-// INVISIBLE_CLASS) is removed, so what a maintainer reads is what the agent gets; control
-// characters and line breaks become one space, so a value stays on its line; then the length is
-// bounded. The secret search shares the same idea of "invisible" (secrets/search.ts), and so do the
-// log lines built from the service's or GitHub's words (logText). Escaping for Markdown is
+// Text from outside: what docs visitors type (search queries, assistant questions and answers,
+// feedback comments), the page paths they reach, GitHub text put into an instruction, and what a
+// service or proxy answers that a log line shows (a header, a redirect's address). One cleaning,
+// before such text is shown or sent: what a reader cannot read (see INVISIBLE_CLASS) is removed,
+// so what a maintainer reads is what the agent gets; control characters and line breaks become
+// one space, so a value stays on its line; then the length is bounded (publicText). The secret
+// search shares the same idea of "invisible" (secrets/search.ts), and so do the log lines built
+// from the service's or GitHub's words (instructionText). Escaping for Markdown is
 // report/markdown.ts.
 /**
  * What a reader cannot read, as a character-class body for patterns that combine it (with the `u`
@@ -32340,7 +32536,10 @@ function instructionText(text) {
 function oneLine(text) {
     return withoutInvisible(text).replace(SPACES_AND_CONTROLS, ' ').trim();
 }
-/** Text from the public, cleaned as oneLine() does and cut to maxChars, the cut marked "…". */
+/**
+ * Text from outside on one line of at most maxChars: cleaned as oneLine() does, the cut marked
+ * "…". The one cleaning and bound of such text, for a report, an instruction and a log line alike.
+ */
 function publicText(text, maxChars) {
     return clip(oneLine(text), maxChars);
 }
@@ -32599,12 +32798,12 @@ class PartFinder {
 }
 
 ;// CONCATENATED MODULE: ./src/secrets/redact.ts
-// The API key and the GitHub tokens (`github-token`, `notify-token`): the one place that knows them. They are masked for the
-// runner's log at start, and every text that came from the service or from GitHub passes
-// redact() before it can reach a log line, an output, the summary, a file or a comment. Runner
-// masking covers the log only, and a comment escapes `_` as `&#95;`, which hides a key from the
-// runner's literal scan: so the outputs, the summary and comments need redaction of their own.
-
+// The secrets (the inputs the input table marks `secret`: the API key and the GitHub tokens),
+// the one place that knows their values. They are masked for the runner's log at start, and every
+// text that came from the service or from GitHub passes redact() before it can reach a log line,
+// an output, the summary, a file or a comment. Runner masking covers the log only, and a comment
+// escapes `_` as `&#95;`, which hides a key from the runner's literal scan: so the outputs, the
+// summary and comments need redaction of their own.
 
 
 const MASK = '***';
@@ -32621,39 +32820,36 @@ let finder;
 /** A secret holds a character decoding changes or removes: its raw forms are searched too. */
 let oddSecret = false;
 /**
- * Registers the secrets: masks them in the runner's log at once, and makes redact() remove them.
- * Call before anything can print; a second call replaces the first.
+ * How a secret is sent in a header (`Authorization: Bearer …`, `token …`, Basic credentials): a
+ * service or proxy that echoes the header base64-encoded shows the secret with one of these
+ * before it. Every secret is searched behind each, whichever client sends it.
  */
-function registerSecrets(apiKey, githubToken, notifyToken = '') {
+const HEADER_PREFIXES = ['token ', 'Bearer ', 'x-access-token:', 'Basic '];
+/**
+ * Registers the secrets (settings/settings.ts readSecretInputs: each input the table marks
+ * `secret`): masks them in the runner's log at once, and makes redact() remove them. Call before
+ * anything can print; a second call replaces the first.
+ */
+function registerSecrets(...secrets) {
     const forms = new Set();
-    const tokenPrefixes = ['token ', 'Bearer ', 'x-access-token:', 'Basic '];
-    for (const [secret, prefixes] of [
-        [apiKey, ['Bearer ']],
-        [githubToken, tokenPrefixes],
-        [notifyToken, tokenPrefixes]
-    ]) {
-        for (const piece of piecesOf(secret)) {
+    for (const { value } of secrets) {
+        for (const piece of piecesOf(value)) {
             setSecret(piece);
             for (const form of encodedForms(piece))
                 forms.add(form);
         }
-        const whole = secret.trim();
+        const whole = value.trim();
         if (whole.length >= MIN_ENCODED)
-            for (const prefix of prefixes)
+            for (const prefix of HEADER_PREFIXES)
                 for (const f of base64Forms(prefix + whole))
                     forms.add(f);
     }
     forms.delete('');
-    const named = [
-        ['the API key', apiKey],
-        ['the GitHub token', githubToken],
-        ['the `notify-token`', notifyToken]
-    ];
     // The whole value and each line of a broken one, as a reader would find them.
-    const searched = named.flatMap(([name, secret]) => piecesOf(secret)
+    const searched = secrets.flatMap(({ called, value }) => piecesOf(value)
         .map(piece => piece.trim())
         .filter(piece => piece.length >= MIN_ENCODED)
-        .map(piece => [name, piece]));
+        .map(piece => [called, piece]));
     const needles = searched.flatMap(([name, piece]) => needlesOf(name, piece));
     finder = needles.length > 0 ? new PartFinder(needles) : undefined;
     oddSecret = searched.some(([, piece]) => readingOf(piece).readings.some(r => r !== piece));
@@ -32793,6 +32989,728 @@ function toBase64Url(b64) {
 }
 function escapeRegExp(text) {
     return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+;// CONCATENATED MODULE: ./src/proxy.ts
+// Which proxy a request goes through (contract: "Proxies and GitHub Enterprise Server"), decided
+// here once for the service and for GitHub from the variables main.ts hands in. Ours, not the
+// toolkit's: @actions/http-client never proxies a loopback host (so no test could go through a
+// proxy) and reads `proxy.corp:8080` as a URL of scheme `proxy.corp:`, using no proxy in silence.
+// A loopback target goes through a proxy only when the proxy is loopback too (a local sidecar's
+// key must not travel to a corporate proxy), and a secret never crosses a proxy that is not
+// loopback in plain http.
+/**
+ * The variable's value, lower-case name first (as curl reads them), else the upper-case one; a
+ * name set to nothing does not hide the other.
+ */
+function variable(env, name) {
+    return (env[name.toLowerCase()]?.trim() || env[name.toUpperCase()]?.trim()) ?? '';
+}
+/** A proxy value as a URL: `proxy.corp:8080` (no scheme) is `http://proxy.corp:8080`. */
+function readProxyUrl(value) {
+    if (value === '')
+        return undefined;
+    const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+    try {
+        const url = new URL(text);
+        if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '')
+            return undefined;
+        return url;
+    }
+    catch {
+        return undefined;
+    }
+}
+function hostPortOf(url) {
+    return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+}
+/**
+ * `NO_PROXY` names the target: `*`, the host, `host:port`, or a domain (`example.com` and
+ * `.example.com` both cover its subdomains).
+ */
+function bypasses(target, noProxy) {
+    const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+    return noProxy
+        .split(/[\s,]+/)
+        .map(entry => entry.trim().toLowerCase())
+        .filter(entry => entry !== '')
+        .some(entry => {
+        if (entry === '*')
+            return true;
+        const m = /^(\[[^\]]*\]|[^:]+)(?::(\d+))?$/.exec(entry);
+        if (!m)
+            return false;
+        const name = (m[1] ?? '').replace(/^\[|\]$/g, '').replace(/^\*?\./, '');
+        if (m[2] !== undefined && m[2] !== port)
+            return false;
+        return host === name || host.endsWith(`.${name}`);
+    });
+}
+/** The variable that names the proxy for a target: `HTTPS_PROXY` for https, else `HTTP_PROXY`. */
+function proxyVariable(target) {
+    return target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+}
+/**
+ * The proxy a request to `target` goes through, or undefined for a direct connection: none when
+ * `NO_PROXY` names the target, and none for a loopback target unless the proxy is loopback too.
+ */
+function proxyFor(target, env) {
+    let url;
+    try {
+        url = new URL(target);
+    }
+    catch {
+        return undefined;
+    }
+    const proxy = readProxyUrl(variable(env, proxyVariable(url)));
+    if (!proxy || bypasses(url, variable(env, 'NO_PROXY')))
+        return undefined;
+    if (isLoopback(url.hostname) && !isLoopback(proxy.hostname))
+        return undefined;
+    return { url: proxy, hostPort: hostPortOf(proxy) };
+}
+/**
+ * Why a secret may not go to `target` through `proxy`: plain http through a proxy that is not
+ * loopback shows it to that proxy (and to the network before it). Undefined when it may.
+ */
+function plainSecretRefusal(address, proxy, setting) {
+    if (!proxy || isLoopback(proxy.url.hostname))
+        return undefined;
+    let target;
+    try {
+        target = new URL(address);
+    }
+    catch {
+        return undefined;
+    }
+    if (target.protocol !== 'http:')
+        return undefined;
+    return (`${setting} is plain http (${target.origin}) and the proxy ${proxy.hostPort} (\`HTTP_PROXY\`) ` +
+        'is not on this machine: the secret sent with each request would cross the network in clear. ' +
+        `Nothing was sent. Use an https address, or list ${target.hostname} in \`NO_PROXY\` to reach it directly.`);
+}
+/** A proxy variable set to something no request can use: said, never ignored in silence. */
+function proxyProblems(env) {
+    return ['HTTPS_PROXY', 'HTTP_PROXY'].flatMap(name => {
+        const value = variable(env, name);
+        return value !== '' && !readProxyUrl(value)
+            ? [`\`${name}\` is set but is not a proxy address (\`http://host:port\`): it is not used.`]
+            : [];
+    });
+}
+/** `user:password` of a proxy address, decoded, for its authorization; '' when none. */
+function proxyCredentials(proxy) {
+    const { username, password } = proxy.url;
+    if (!username && !password)
+        return '';
+    return `${decodeURIComponent(username)}:${decodeURIComponent(password)}`;
+}
+/** 127.0.0.0/8, ::1 or localhost: the hosts a plain `http://` address may name. */
+function isLoopback(hostname) {
+    const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+;// CONCATENATED MODULE: ./src/network.ts
+// Why a request got no answer from its target, read from what Node, `tunnel` (the service's
+// tunnels) and undici (GitHub's) report and a bare "network error" would drop: the proxy's own
+// status (407 wants credentials, 405 allows no tunnels), a proxy or host nobody answers on, a TLS
+// certificate the runner does not trust. Each cause has one wording and one fix, so a failure says
+// the real cause and the check says it once for every request it stopped.
+
+
+/** Error codes that say no connection was made at all. */
+const NO_CONNECTION = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
+const NO_CONNECTION_WORD = new RegExp(`\\b(${NO_CONNECTION.join('|')})\\b`);
+/** A proxy's status to a tunnel, as `tunnel` ("statusCode=407") and undici ("Proxy response (407)") say it. */
+const PROXY_STATUS = /statusCode=(\d{3})|Proxy response \((\d{3})\)/;
+const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/;
+/** A certificate of an authority the runner does not trust (a TLS-inspecting proxy's). */
+const UNTRUSTED = /SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY)/;
+/** The error and each of its causes, as code and message. */
+function chain(err) {
+    const found = [];
+    let at = err;
+    for (let depth = 0; depth < 6 && typeof at === 'object' && at !== null; depth++) {
+        const e = at;
+        found.push({
+            code: typeof e.code === 'string' ? e.code : '',
+            message: typeof e.message === 'string' ? e.message : ''
+        });
+        at = e.cause;
+    }
+    return found;
+}
+const network_hostPortOf = (url) => `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+/** The cause an error shows, or undefined when it shows none of these (a reset, a timeout). */
+function readCause(err, way) {
+    const errors = chain(err);
+    const target = network_hostPortOf(way.target);
+    const proxy = way.proxy;
+    const variable = proxyVariable(way.target);
+    for (const { message } of errors) {
+        const m = PROXY_STATUS.exec(message);
+        if (m && proxy)
+            return {
+                kind: 'proxy-status',
+                proxy: proxy.hostPort,
+                variable,
+                target,
+                status: Number(m[1] ?? m[2])
+            };
+    }
+    // Node's own sockets say a failed handshake as EPROTO ("wrong version number"), undici by name.
+    const tls = errors.find(e => TLS_CODE.test(e.code) || e.code === 'EPROTO');
+    if (tls)
+        return { kind: 'tls', target, code: tls.code, ...(proxy ? { proxy: proxy.hostPort } : {}) };
+    const code = errors
+        .map(e => (NO_CONNECTION.includes(e.code) ? e.code : NO_CONNECTION_WORD.exec(e.message)?.[1]))
+        .find(c => c !== undefined);
+    if (code === undefined)
+        return undefined;
+    return proxy
+        ? { kind: 'proxy-unreachable', proxy: proxy.hostPort, variable, code }
+        : { kind: 'unreachable', target, code };
+}
+/** A 407 on a request the proxy was asked to forward (plain http): the proxy's, not the target's. */
+function proxyRefusal(status, way) {
+    if (status !== 407 || !way.proxy)
+        return undefined;
+    return {
+        kind: 'proxy-status',
+        proxy: way.proxy.hostPort,
+        variable: proxyVariable(way.target),
+        target: network_hostPortOf(way.target),
+        status
+    };
+}
+function codeWords(code) {
+    if (code === 'ECONNREFUSED')
+        return 'the connection was refused';
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+        return 'the name does not resolve';
+    return 'no route to it';
+}
+function tlsWords(code) {
+    if (UNTRUSTED.test(code))
+        return 'its certificate is signed by an authority this runner does not trust';
+    if (code === 'CERT_HAS_EXPIRED')
+        return 'its certificate has expired';
+    if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+        return 'its certificate is for another name';
+    return 'the TLS handshake failed';
+}
+/** The cause in words (plain text: hosts, ports and codes only). */
+function causeWords(c) {
+    switch (c.kind) {
+        case 'proxy-status': {
+            const status = `${c.status}${external_node_http_.STATUS_CODES[c.status] ? ` ${external_node_http_.STATUS_CODES[c.status]}` : ''}`;
+            if (c.status === 407)
+                return `the proxy ${c.proxy} answered ${status}: it wants credentials`;
+            if (c.status === 405)
+                return `the proxy ${c.proxy} answered ${status} to the tunnel (CONNECT): it allows no tunnels`;
+            return `the proxy ${c.proxy} answered ${status} instead of reaching ${c.target}`;
+        }
+        case 'proxy-unreachable':
+            return `nobody answers at the proxy ${c.proxy} (${c.code}: ${codeWords(c.code)})`;
+        case 'tls':
+            return `the TLS connection to ${c.target}${c.proxy ? ` through the proxy ${c.proxy}` : ''} failed: ${tlsWords(c.code)} (${c.code})`;
+        case 'unreachable':
+            return `nobody answers at ${c.target} (${c.code}: ${codeWords(c.code)})`;
+    }
+}
+/**
+ * What to change for a cause (Markdown we wrote). `setting` names what chose the target (the
+ * `base-url` input when it was set, `GITHUB_API_URL`), or nothing for the service's own address.
+ */
+function causeFix(c, setting, hosts) {
+    const listed = (hostPort) => (hosts && hosts.length > 0 ? hosts : [hostPort.replace(/:\d+$/, '')]).join(', ');
+    switch (c.kind) {
+        case 'proxy-status':
+            if (c.status === 407)
+                return (`The proxy ${c.proxy} wants credentials: put them in \`${c.variable}\` as ` +
+                    `\`http://user:pass@${c.proxy}\` (from a secret), or list ${listed(c.target)} in \`NO_PROXY\` ` +
+                    'if this runner may reach it directly');
+            if (c.status === 405)
+                return (`The proxy ${c.proxy} refuses tunnels (CONNECT), which https needs: ask for CONNECT to ` +
+                    `${c.target} to be allowed, or list ${listed(c.target)} in \`NO_PROXY\``);
+            return `The proxy ${c.proxy} does not let requests through to ${c.target}: ask its administrators to allow it, or list ${listed(c.target)} in \`NO_PROXY\``;
+        case 'proxy-unreachable':
+            return `Nothing answers at the proxy ${c.proxy}: check its address in \`${c.variable}\` (\`host:port\`), or unset it`;
+        case 'tls':
+            if (UNTRUSTED.test(c.code))
+                return ('A proxy or firewall that inspects TLS shows its own certificate: give Node your ' +
+                    "organisation's CA with `NODE_EXTRA_CA_CERTS` (the path of its PEM file on the runner; " +
+                    'see docs/enterprise.md)');
+            return /CERT/.test(c.code)
+                ? `${c.target} shows a certificate this runner cannot accept: check ${setting ?? 'the address'}`
+                : `${c.target} does not speak TLS as expected: check ${setting ?? 'the address'} (an https address) and the proxy`;
+        case 'unreachable':
+            return setting
+                ? `Nothing answers at ${c.target}: check ${setting}`
+                : `This runner cannot reach ${c.target}: allow it through the firewall, or set \`HTTPS_PROXY\` to your proxy`;
+    }
+}
+/** An error that carries its cause, thrown where a request got no answer for a known cause. */
+class UnreachedError extends Error {
+    network;
+    constructor(network) {
+        super(causeWords(network));
+        this.network = network;
+        this.name = 'UnreachedError';
+    }
+}
+/** The cause an error (or any error it wraps) carries, if one does. */
+function networkOf(err) {
+    let at = err;
+    for (let depth = 0; depth < 6 && typeof at === 'object' && at !== null; depth++) {
+        if (at instanceof UnreachedError)
+            return at.network;
+        const carried = at.network;
+        if (carried !== undefined)
+            return carried;
+        at = at.cause;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/github/errors.ts
+// GitHub's failures as the log may show them: the call, the status, GitHub's words (no stack, no
+// token), and what to change when the token may not write. Every REST call goes through call().
+
+
+
+/** Failure of a GitHub call, with a message safe to show: no stack, no token. */
+class GitHubError extends Error {
+    detail;
+    page;
+    network;
+    status;
+    /** The failure without the advice: "GitHub: listing … failed (500 …)" (GitHub's words in it). */
+    problem;
+    /** The action's advice (Markdown: permissions and inputs as code), if any. */
+    hint;
+    constructor(what, status, 
+    /** GitHub's own words (cleaned of anything like a credential). */
+    detail, 
+    /** What answered was no API (a web page): `GITHUB_API_URL` leads elsewhere. */
+    page, 
+    /** No answer came, for this cause (a proxy's refusal, TLS, nobody at the address). */
+    network) {
+        const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean);
+        const hint = status === 403 || status === 401
+            ? 'The token cannot write here: give the workflow `issues: write` and ' +
+                '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
+            : page && status === 404
+                ? '`GITHUB_API_URL` leads to a web page, not GitHub’s API: on GitHub Enterprise Server it ends in `/api/v3`'
+                : undefined;
+        const problem = `GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}`;
+        super(hint ? `${problem}. ${hint}` : problem);
+        this.detail = detail;
+        this.page = page;
+        this.network = network;
+        this.name = 'GitHubError';
+        this.status = status;
+        this.problem = problem;
+        if (hint)
+            this.hint = hint;
+    }
+}
+function errorDetail(error) {
+    const record = typeof error === 'object' && error !== null ? error : {};
+    const response = record.response;
+    // octokit gives a request that got no answer at all (a timeout, a reset) the status 500.
+    const answered = response !== undefined || record.status !== 500;
+    const status = answered && typeof record.status === 'number' && record.status > 0 ? record.status : undefined;
+    const data = response?.data;
+    const header = response?.headers?.['content-type'];
+    const type = typeof header === 'string' ? header : '';
+    // A web page where the API should be: its HTML is no message to show.
+    if (response !== undefined && status !== undefined && /html/i.test(type))
+        return { status, detail: 'a web page, not the API', page: true };
+    let detail;
+    if (typeof data?.message === 'string')
+        detail = data.message;
+    else if (error instanceof Error)
+        detail = error.message;
+    else
+        detail = String(error);
+    return { status, detail: cleanDetail(detail) };
+}
+function cleanDetail(text) {
+    return (
+    // Cleaned as text from the public: nothing hidden reaches a log line or an annotation.
+    oneLine(redact(text))
+        // octokit appends " - <documentation_url>", which is noise in a log line.
+        .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
+        // Never echo anything that looks like a credential.
+        .replace(/\b(gh[opusr]_|github_pat_)[A-Za-z0-9_]+/g, '[REDACTED]')
+        .replace(/\b(bearer|token)\s+\S+/gi, '$1 [REDACTED]')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 300));
+}
+/** Runs one GitHub request; its failure becomes a GitHubError. */
+async function call(what, request) {
+    try {
+        return await request();
+    }
+    catch (error) {
+        const { status, detail, page } = errorDetail(error);
+        throw new GitHubError(what, status, detail, page, networkOf(error));
+    }
+}
+
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __nccwpck_require__(4573);
+;// CONCATENATED MODULE: ./src/report/numbers.ts
+// Numbers and times as a reader reads them in every report and log line: durations, clock times
+// in UTC, counts, shares, changes (with the marks of one that matters), "1 row" and "5 rows".
+/** A precise duration for log lines and errors: "45s", "2m 05s", "1h 02m". */
+function formatDuration(ms) {
+    const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0;
+    const pad = (n) => String(n).padStart(2, '0');
+    if (seconds < 60)
+        return `${seconds}s`;
+    const minutes = Math.floor(seconds / 60);
+    if (minutes < 60)
+        return `${minutes}m ${pad(seconds % 60)}s`;
+    return `${Math.floor(minutes / 60)}h ${pad(minutes % 60)}m`;
+}
+/** A duration as a headline says it: "40 s", "4 min", "1 h 5 min". */
+function formatElapsed(ms) {
+    const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0;
+    if (seconds < 60)
+        return `${seconds} s`;
+    const minutes = Math.round(seconds / 60);
+    if (minutes < 60)
+        return `${minutes} min`;
+    const rest = minutes % 60;
+    return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;
+}
+/** The wall-clock time in UTC, "14:05 UTC": runners and readers sit in every time zone. */
+function formatClock(ms) {
+    return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
+}
+/** "2026-11-23 09:00 UTC". */
+function formatTimestamp(ms) {
+    const iso = new Date(ms).toISOString();
+    return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+function formatNumber(n) {
+    return n.toLocaleString('en-US');
+}
+function formatShare(part, whole) {
+    if (!Number.isFinite(whole) || whole === 0)
+        return '–';
+    return `${((part / whole) * 100).toFixed(1)}%`;
+}
+const MINUS = '\u2212'; // a typographic minus lines up with "+" in table columns
+/** "+12 (+4.0%)", "−3 (−1.2%)", "0", or "new" when there was nothing before. */
+function formatChange(now, before) {
+    if (now === 0 && !before)
+        return '0';
+    if (before === undefined || before === 0)
+        return 'new';
+    const diff = now - before;
+    if (diff === 0)
+        return '0';
+    const sign = diff > 0 ? '+' : MINUS;
+    const percent = ((Math.abs(diff) / before) * 100).toFixed(1);
+    // Whole numbers, as in the columns beside it: one unit per column, never "18.3k" by "2,327".
+    const amount = `${sign}${formatNumber(Math.abs(diff))}`;
+    return percent === '0.0' ? amount : `${amount} (${sign}${percent}%)`;
+}
+/**
+ * The marks of a change that matters for the docs (analytics/marks.ts decides which): the overview
+ * marks its changes with them, and "what the fix did" its verdicts.
+ */
+const MARKS = { better: '🟢', worse: '🔴' };
+/** "+20.0%", "−3.1%", "±0%"; undefined when there is nothing to compare with. */
+function formatPercentChange(now, before) {
+    if (!Number.isFinite(before) || before <= 0)
+        return undefined;
+    const diff = now - before;
+    const percent = ((Math.abs(diff) / before) * 100).toFixed(1);
+    // No "±0.0%": a change too small to show is no change to a reader.
+    if (percent === '0.0')
+        return 'no change';
+    return `${diff > 0 ? '+' : MINUS}${percent}%`;
+}
+/** "1 row", "5 rows". */
+function plural(n, one, many = `${one}s`) {
+    return `${formatNumber(n)} ${n === 1 ? one : many}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+// Markdown primitives shared by every report: escaping of untrusted text, cutting, links,
+// tables, folding. Numbers and times in words are numbers.ts. Fitting a body into its room is fit.ts; the reports themselves
+// live in job.ts, visitors.ts, health.ts (with health-tables.ts) and check.ts; the pages table
+// in pages-table.ts; the charts in chart.ts.
+
+
+
+
+// ---------------------------------------------------------------------------------------------
+// Escaping
+/**
+ * U+2060 WORD JOINER: invisible and never a line-break opportunity. GitHub links @mentions,
+ * #123 references and bare URLs in the *rendered* text, after HTML entities are decoded, so an
+ * entity alone does not stop them; a joiner between the trigger character and what follows does.
+ */
+const JOINER = '\u2060';
+/** Markdown/HTML punctuation as numeric entities: they render as the character, never as syntax. */
+const ENTITIES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '|': '&#124;',
+    '\\': '&#92;',
+    '`': '&#96;',
+    '*': '&#42;',
+    _: '&#95;',
+    '[': '&#91;',
+    ']': '&#93;',
+    '(': '&#40;',
+    ')': '&#41;',
+    '!': '&#33;',
+    '~': '&#126;',
+    $: '&#36;', // GitHub renders $…$ as math
+    '#': `&#35;${JOINER}`, // headings, #123 and org/repo#1 references
+    '@': `&#64;${JOINER}`, // @mentions and e-mail autolinks
+    // Only matched before "//" (breaks https:// autolinks) or opening a `:shortcode:` (no emoji).
+    ':': `&#58;${JOINER}`
+};
+/**
+ * A run of 7 or more hexadecimal characters standing alone: GitHub links one of 7 to 40 as a
+ * commit of the repository (`deadbeefcafe1234`). Broken every HEX_PIECE characters, no piece is
+ * long enough to be one.
+ */
+const HEX_RUN = '(?<!\\w)[0-9a-f]{7,}(?!\\w)';
+const HEX_PIECE = 6;
+/**
+ * Where an emoji shortcode opens: a name that starts with a letter (`:smile:`), digits then a
+ * letter (`:8ball:`), `:+1:`, `:-1:`, or one of the two all-digit names; a clock time
+ * (`12:30:00+02:00`) is left alone.
+ */
+const SHORTCODE = '[a-z][\\w+-]*:|\\d+[a-z_][\\w+-]*:|[+-]1:|100:|1234:';
+const SPECIAL_CHARS = new RegExp(`[&<>|\\\\\`*_[\\]()!~$#@]|:(?=\\/\\/|${SHORTCODE})|(?<=www)\\.|(?<=\\bgh)-(?=\\d)|${HEX_RUN}`, 'gi');
+function escapeChar(c) {
+    if (c === '.')
+        return `${JOINER}.`; // "www." stays text, not a link
+    if (c === '-')
+        return `-${JOINER}`; // only matched in "GH-1": no reference to issue 1
+    if (c.length >= 7)
+        return c.replace(new RegExp(`.{${HEX_PIECE}}(?=.)`, 'g'), `$&${JOINER}`);
+    return ENTITIES[c] ?? c;
+}
+/** Characters that start a block (list, setext underline) when they open a line. */
+function escapeLineStart(s) {
+    return s
+        .replace(/^-/, '&#45;')
+        .replace(/^\+/, '&#43;')
+        .replace(/^=/, '&#61;')
+        .replace(/^(\d+)\./, '$1&#46;');
+}
+/**
+ * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line cleaned as
+ * all text from the public is (public-text.ts: nothing invisible, no control character), safe in
+ * a GFM table cell and in running text, with no HTML, links, mentions, references, commit links,
+ * emoji shortcodes or emphasis.
+ * Only for interpolated values: the action's own Markdown is written as Markdown.
+ */
+function escapeText(s) {
+    return escapeLineStart(oneLine(s).replace(SPECIAL_CHARS, escapeChar));
+}
+// ---------------------------------------------------------------------------------------------
+// Cutting
+/** The last maxChars UTF-16 units, without starting inside a surrogate pair. */
+function cutFromEnd(s, maxChars) {
+    if (s.length <= maxChars)
+        return s;
+    const tail = s.slice(s.length - Math.max(0, maxChars));
+    const first = tail.charCodeAt(0);
+    return first >= 0xdc00 && first <= 0xdfff ? tail.slice(1) : tail;
+}
+function countCodePoints(s) {
+    return Array.from(s).length;
+}
+/**
+ * Cuts text to maxChars with "…" in the middle: a page path keeps its section and its page name,
+ * the two parts a reader recognises.
+ */
+function clipMiddle(s, maxChars) {
+    if (s.length <= maxChars)
+        return s;
+    const room = Math.max(0, maxChars - 1);
+    const tail = Math.floor(room * 0.4);
+    return `${cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`;
+}
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+/** A character that may take two columns (or half of one that may). */
+const WIDE_OR_PAIRED = /[\u1100-\uffff]/;
+/**
+ * Display columns of a grapheme (its first code point decides): 2 for East Asian wide and
+ * full-width characters and emoji, 1 for others.
+ */
+function charWidth(c) {
+    const cp = c.codePointAt(0) ?? 0;
+    return (cp >= 0x1100 && cp <= 0x115f) ||
+        (cp >= 0x2e80 && cp <= 0xa4cf) ||
+        (cp >= 0xac00 && cp <= 0xd7a3) ||
+        (cp >= 0xf900 && cp <= 0xfaff) ||
+        (cp >= 0xfe30 && cp <= 0xfe4f) ||
+        (cp >= 0xff00 && cp <= 0xff60) ||
+        (cp >= 0xffe0 && cp <= 0xffe6) ||
+        (cp >= 0x1f300 && cp <= 0x1faff) ||
+        (cp >= 0x20000 && cp <= 0x3fffd)
+        ? 2
+        : 1;
+}
+function takeWidth(chars, width) {
+    const out = [];
+    let used = 0;
+    for (const c of chars) {
+        if (used + charWidth(c) > width)
+            break;
+        out.push(c);
+        used += charWidth(c);
+    }
+    return out;
+}
+/** The columns text takes on screen: a wide (CJK) character takes two. */
+function displayWidth(s) {
+    return Array.from(GRAPHEMES.segment(s), g => charWidth(g.segment)).reduce((n, w) => n + w, 0);
+}
+/**
+ * Clipped by what a reader sees: at most `maxColumns` display columns, whole graphemes only (a
+ * vowel sign stays with its letter), so a table cell stays on one line whatever the script. The
+ * "…" goes in the middle (a path's both ends say the most) or, with `tailShare` 0, at the end.
+ */
+function clipWidth(s, maxColumns, tailShare = 0.4) {
+    // No character is wider than 2 columns, and none below U+1100 wider than 1: most text is
+    // settled without segmenting it (a report may clip 100,000 paths, several times over).
+    if (s.length * 2 <= maxColumns || (s.length <= maxColumns && !WIDE_OR_PAIRED.test(s)))
+        return s;
+    const chars = Array.from(GRAPHEMES.segment(s), g => g.segment);
+    if (chars.reduce((n, c) => n + charWidth(c), 0) <= maxColumns)
+        return s;
+    const tail = Math.floor((maxColumns - 1) * tailShare);
+    const head = takeWidth(chars, maxColumns - 1 - tail);
+    const end = takeWidth([...chars].reverse(), tail).reverse();
+    return `${head.join('').trimEnd()}…${end.join('').trimStart()}`;
+}
+/**
+ * Untrusted multi-line text verbatim in a fenced code block (GitHub shows it as it is: no
+ * Markdown, HTML, links or mentions), cut to maxChars with a note below. The fence is longer than
+ * any run of backticks in the text, so no line of it can close the block. Control characters
+ * and what renders as nothing (bidi controls, tag characters…) go: a code block must read as
+ * what it holds.
+ */
+function codeBlock(s, maxChars, info = 'text') {
+    const shown = cutAt(s, maxChars);
+    const text = instructionText(shown).replace(/\t/g, '    ').replace(/[ ]+$/gm, '');
+    const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), m => m[0].length));
+    const fence = '`'.repeat(Math.max(3, longest + 1));
+    const block = `${fence}${info}\n${text.trim() === '' ? '(empty)' : text.replace(/^\n+|\n+$/g, '')}\n${fence}`;
+    if (shown.length === s.length)
+        return block;
+    const more = countCodePoints(s.slice(shown.length));
+    return `${block}\n\n_… (${formatNumber(more)} more characters)_`;
+}
+/** The text with its first letter in capitals: a sentence made of a clause. */
+function capitalise(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+}
+// ---------------------------------------------------------------------------------------------
+// Links
+/** Characters allowed unencoded in a link destination: none of them ends the link or a cell. */
+const UNSAFE_IN_DESTINATION = /[^A-Za-z0-9\-._~:/?#@!$&*+,;=%]/g;
+function percentEncode(c) {
+    return Array.from(external_node_buffer_.Buffer.from(c, 'utf8'))
+        .map(byte => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+        .join('');
+}
+/** A Markdown link destination for a URL we trust (the workflow run, a checked https URL). */
+function linkDestination(url) {
+    return oneLine(url).replace(/\s/g, ' ').replace(UNSAFE_IN_DESTINATION, percentEncode);
+}
+/** The URL when it is a plain https URL (no credentials), else undefined. */
+function parseHttpsUrl(raw) {
+    if (!URL.canParse(raw))
+        return undefined;
+    const url = new URL(raw);
+    if (url.protocol !== 'https:' || url.username || url.password)
+        return undefined;
+    return url;
+}
+/** `[label](url)` for Markdown we wrote as the label; plain label when the URL is not https. */
+function markdown_link(label, url) {
+    const checked = url ? parseHttpsUrl(url) : undefined;
+    return checked ? `[${label}](${linkDestination(checked.href)})` : label;
+}
+/**
+ * The address of a page path on the docs site. Every character of the path that could end the
+ * destination or change its meaning (`?`, `#`, spaces, parentheses) is percent-encoded, so a path
+ * can only ever name a page below `siteUrl`.
+ */
+function pageUrl(siteUrl, path) {
+    const site = parseHttpsUrl(siteUrl);
+    if (!site)
+        return undefined;
+    const base = site.href.replace(/\/+$/, '');
+    const segments = path
+        .split('/')
+        .filter(segment => segment !== '' && segment !== '.' && segment !== '..')
+        .map(segment => encodeURIComponent(oneLine(segment)).replace(/[!'()*]/g, percentEncode));
+    return `${base}/${segments.join('/')}`;
+}
+/**
+ * Where a report comes from, for its meta line: when it was made, the run that made it, what it
+ * cost. A comment outlives its run, so a reader needs all three.
+ */
+function provenance(p) {
+    const parts = [`made ${formatTimestamp(p.generatedAt)}`];
+    if (p.runUrl)
+        parts.push(markdown_link('workflow run', p.runUrl));
+    if (p.requests !== undefined)
+        parts.push(plural(p.requests, p.requestNoun ?? 'request'));
+    return parts;
+}
+/** The header and delimiter lines of a GFM table. */
+function tableHead(columns) {
+    const header = columns.map(c => c.header).join(' | ');
+    const delimiter = columns.map(c => (c.align === 'right' ? '---:' : '---')).join('|');
+    return `| ${header} |\n|${delimiter}|`;
+}
+/** One table row of cells that are already Markdown (escaped where untrusted). */
+function tableRow(cells) {
+    return `| ${cells.join(' | ')} |`;
+}
+/** A collapsed block: `summary` is our own text; the body is Markdown (blank lines kept). */
+function details(summary, body, open = false) {
+    return `<details${open ? ' open' : ''}><summary>${summary}</summary>\n\n${body}\n\n</details>`;
+}
+/** Rows a table shows before the rest is folded away: a reader sees the answer, not a wall. */
+const VISIBLE_ROWS = 10;
+/**
+ * A table whose rows past the first `visible` sit in a collapsed block (with the header repeated,
+ * so that part is a table of its own), named by the folded ranks: "Pages 11–20" (`noun`: Pages).
+ */
+function foldedTable(columns, rows, noun, visible = VISIBLE_ROWS) {
+    const head = tableHead(columns);
+    if (rows.length === 0)
+        return '';
+    const shown = `${head}\n${rows.slice(0, visible).join('\n')}`;
+    if (rows.length <= visible)
+        return shown;
+    const rest = `${head}\n${rows.slice(visible).join('\n')}`;
+    const label = `${noun} ${formatNumber(visible + 1)}–${formatNumber(rows.length)}`;
+    return `${shown}\n\n${details(label, rest)}`;
 }
 
 ;// CONCATENATED MODULE: ./src/service/retry.ts
@@ -33170,202 +34088,120 @@ function seconds(ms) {
     return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
-;// CONCATENATED MODULE: ./src/json.ts
-// Untrusted JSON (the service's answers, GitHub's event payload) is read through these checks only.
-/** A plain object (not an array, not null). */
-function isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-/** The value as an object, or undefined. */
-function asObject(value) {
-    return isObject(value) ? value : undefined;
-}
-/** Throws a RangeError unless `value` is an integer from `min` to `max`. */
-function checkInteger(name, value, min, max) {
-    if (!Number.isInteger(value) || value < min || value > max)
-        throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
-}
+;// CONCATENATED MODULE: ./src/report/job-checks.ts
+// The check runs on the head of the job's pull request (`checks`), as read and as an answer shows
+// them: each one's name, how it concluded (or that it still runs), a link, and its first
+// annotations (path:line and message). Names and messages come from whoever runs a check (an app,
+// a workflow) and from the docs they check: public text, cleaned and escaped, never Markdown.
 
-;// CONCATENATED MODULE: ./src/service/schema.ts
-// Runtime checks of what the service answers. The action relies only on the fields named here;
-// unknown extra fields are kept (the `job` output passes them on) and otherwise ignored. The
-// answers are untrusted: depth, sizes and links are bounded here, before any other code sees them.
 
-/** The statuses known today. The service may add more (`queued`, ...): those are accepted too. */
-const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'];
-const FINAL_STATUSES = ['completed', 'archived', 'failed'];
-function isFinalStatus(status) {
-    return FINAL_STATUSES.includes(status);
+/** The conclusions that pass (contract: "The agent's checks"); any other fails. */
+const PASSING_CONCLUSIONS = ['success', 'neutral', 'skipped'];
+/** Annotations shown per check run. */
+const ANNOTATIONS_SHOWN = 10;
+/** Check runs shown by name; the rest are counted. */
+const RUNS_SHOWN = 20;
+const isCompleted = (run) => run.status === 'completed';
+const isFailing = (run) => isCompleted(run) && !PASSING_CONCLUSIONS.includes(run.conclusion ?? '');
+/** What the check runs come to: one failed, or one still runs, or all passed, or none ran. */
+function checksState(runs) {
+    if (runs.length === 0)
+        return 'none';
+    if (runs.some(isFailing))
+        return 'failure';
+    return runs.every(isCompleted) ? 'success' : 'pending';
 }
-/** Thrown when an answer does not have the shape the action relies on. */
-class ShapeError extends Error {
-    constructor(what) {
-        super(what);
-        this.name = 'ShapeError';
+/** `checks: require` fails the step: a check failed, or one still ran when the wait ended. */
+function checksFail(c) {
+    return (c.mode === 'require' &&
+        (c.error !== undefined || c.state === 'failure' || c.state === 'pending'));
+}
+const NAME_MAX_CHARS = 100;
+const MESSAGE_MAX_CHARS = 300;
+const PATH_MAX_CHARS = 120;
+function mark(run) {
+    if (!isCompleted(run))
+        return '⏳';
+    if (isFailing(run))
+        return '❌';
+    return run.conclusion === 'success' ? '✅' : '➖';
+}
+function outcome(run) {
+    if (!isCompleted(run))
+        return 'still running';
+    return escapeText(clip(run.conclusion ?? 'no conclusion', 40).replace(/_/g, ' '));
+}
+/** `docs/a.mdx:12` as code when plain, escaped text otherwise. */
+function where(a) {
+    const at = `${clipMiddle(a.path, PATH_MAX_CHARS)}${a.line !== undefined ? `:${a.line}` : ''}`;
+    return /^[\w./-](?:[\w. /:-]*[\w./:-])?$/.test(at) ? `\`${at}\`` : escapeText(at);
+}
+function annotationLine(a) {
+    return `  - ${where(a)} ${escapeText(clip(a.message, MESSAGE_MAX_CHARS))}`;
+}
+function runLines(run) {
+    const name = escapeText(clip(run.name, NAME_MAX_CHARS)) || 'a check';
+    const head = `- ${mark(run)} ${markdown_link(name, run.url)}: ${outcome(run)}`;
+    const shown = run.annotations.slice(0, ANNOTATIONS_SHOWN);
+    const more = run.annotationsCount - shown.length;
+    const rest = more > 0 ? [`  - and ${plural(more, 'more annotation')}`] : [];
+    return [head, ...shown.map(annotationLine), ...rest];
+}
+/** "❌ 1 failed · ✅ 2 passed · ⏳ 1 still running". */
+function counts(runs) {
+    const failed = runs.filter(isFailing).length;
+    const running = runs.filter(r => !isCompleted(r)).length;
+    const passed = runs.length - failed - running;
+    return [
+        failed > 0 ? `❌ ${formatNumber(failed)} failed` : '',
+        passed > 0 ? `✅ ${formatNumber(passed)} passed` : '',
+        running > 0 ? `⏳ ${formatNumber(running)} still running` : ''
+    ]
+        .filter(Boolean)
+        .join(' · ');
+}
+/** What it means for the step, and the next step, when something did not pass. */
+function verdictLine(c, trigger, place) {
+    const parts = [];
+    if (c.timedOut && c.state === 'pending')
+        parts.push('The wait (`wait-timeout`) ended before every check finished.');
+    if (checksFail(c))
+        parts.push('`checks` is `require`, so the step failed.');
+    if (c.state === 'failure' && trigger && /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)) {
+        const on = place === 'comment' ? markdown_link(`#${c.prNumber}`, c.url) : `#${c.prNumber}`;
+        parts.push(`To send the failures to the job, comment \`${trigger} fix checks\` on ${on}.`);
     }
+    return parts.join(' ');
 }
-/** Deeper than this, an answer is refused: no field the action reads is nested past 3. */
-const MAX_JSON_DEPTH = 64;
-/** Longest `prLink` kept; browsers and GitHub stay far below it for real links. */
-const MAX_LINK_CHARS = 2048;
-/** The `job` output stays far below GitHub's 1 MB of outputs per job. */
-const MAX_JOB_OUTPUT_BYTES = 256 * 1024;
-const STATUS_FORM = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-const MAX_ID_CHARS = 256;
-/**
- * JSON.parse, after refusing text nested deeper than `maxDepth`: a hostile answer 5,000 levels
- * deep would otherwise overflow the stack of whatever walks it next (JSON.stringify does).
- * The scan is a loop over the characters, so it cannot overflow itself.
- */
-function parseJson(text, maxDepth = MAX_JSON_DEPTH) {
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-            if (c === 0x5c)
-                i++; // backslash: skip the escaped character
-            else if (c === 0x22)
-                inString = false;
-        }
-        else if (c === 0x22)
-            inString = true;
-        else if (c === 0x7b || c === 0x5b) {
-            if (++depth > maxDepth)
-                throw new ShapeError(`the answer is nested too deeply (more than ${maxDepth} levels)`);
-        }
-        else if (c === 0x7d || c === 0x5d)
-            depth--;
-    }
-    return JSON.parse(text);
+/** The checks block of the job's answer and summary. */
+function checksBlock(c, trigger, place) {
+    const title = `**${markdown_link('Checks', c.url)} of #${c.prNumber}:**`;
+    if (c.error !== undefined)
+        return [
+            `${title} not read: ${escapeText(clip(c.error, MESSAGE_MAX_CHARS))}`,
+            checksFail(c) ? '`checks` is `require`, so the step failed.' : ''
+        ]
+            .filter(Boolean)
+            .join(' ');
+    if (c.runs.length === 0)
+        return `${title} none ran on its head commit.`;
+    const shown = c.runs.slice(0, RUNS_SHOWN);
+    const more = c.runs.length - shown.length;
+    const lines = [
+        `${title} ${counts(c.runs)}`,
+        ...shown.flatMap(runLines),
+        ...(more > 0 ? [`- and ${plural(more, 'more check run')}`] : [])
+    ];
+    const verdict = verdictLine(c, trigger, place);
+    return verdict ? `${lines.join('\n')}\n\n${verdict}` : lines.join('\n');
 }
-/**
- * `value` when it is a plausible link to show and pass on: an http(s) URL of at most
- * MAX_LINK_CHARS characters, without credentials or whitespace. Otherwise null and why.
- */
-function plausiblePrLink(value) {
-    if (value === null || value === undefined || value === '')
-        return { link: null };
-    const drop = (why) => ({
-        link: null,
-        warning: `The job's prLink ${why}; \`pr-link\` is left empty.`
-    });
-    if (typeof value !== 'string')
-        return drop('is not a string');
-    if (value.length > MAX_LINK_CHARS)
-        return drop(`is ${value.length} characters long (more than ${MAX_LINK_CHARS})`);
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        return drop('is not a URL');
-    }
-    // eslint-disable-next-line no-control-regex -- control characters are what is refused
-    if (/[\s\u0000-\u001f\u007f]/.test(value))
-        return drop('holds whitespace or control characters');
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        return drop('is not an http(s) URL');
-    if (url.username !== '' || url.password !== '')
-        return drop('carries credentials');
-    return { link: value };
-}
-function optionalString(body, key, where) {
-    const v = body[key];
-    if (v !== undefined && v !== null && typeof v !== 'string')
-        throw new ShapeError(`${where}.${key} is neither a string nor null`);
-}
-function checkAgentJob(body, note = () => undefined) {
-    if (!isObject(body))
-        throw new ShapeError('the job is not a JSON object');
-    if (typeof body.id !== 'string' && typeof body.id !== 'number')
-        throw new ShapeError('job.id is missing');
-    const id = String(body.id);
-    if (id === '' || id.length > MAX_ID_CHARS)
-        throw new ShapeError(`job.id is empty or longer than ${MAX_ID_CHARS} characters`);
-    // Checked like the `job-id` input: the id becomes a path segment of the next poll.
-    // eslint-disable-next-line no-control-regex -- control characters are what is refused
-    if (id === '.' || id === '..' || /[\u0000-\u001f\u007f]/.test(id))
-        throw new ShapeError(`job.id ${JSON.stringify(id.slice(0, 40))} is not an id: it would address another endpoint`);
-    if (typeof body.status !== 'string' || !STATUS_FORM.test(body.status))
-        throw new ShapeError(`job.status is not a status (a word of up to 64 letters, digits, _ and -, like ${JOB_STATUSES.join(', ')})`);
-    if (body.source !== undefined && body.source !== null) {
-        if (!isObject(body.source))
-            throw new ShapeError('job.source is neither an object nor null');
-        optionalString(body.source, 'repository', 'job.source');
-        optionalString(body.source, 'ref', 'job.source');
-    }
-    for (const key of ['model', 'archivedAt', 'createdAt'])
-        optionalString(body, key, 'job');
-    const { link, warning } = plausiblePrLink(body.prLink);
-    if (warning)
-        note(warning);
-    return { ...body, id, status: body.status, prLink: link };
-}
-/**
- * The `job` output: the job as JSON, or only its main fields when that is larger than
- * MAX_JOB_OUTPUT_BYTES (long extra fields are what makes it so), with a note saying so.
- */
-function capJobJson(job, maxBytes = MAX_JOB_OUTPUT_BYTES) {
-    const full = JSON.stringify(job);
-    if (Buffer.byteLength(full) <= maxBytes)
-        return { json: full, capped: false };
-    const clip = (v) => typeof v === 'string' && v.length > MAX_LINK_CHARS ? null : v;
-    const source = isObject(job.source)
-        ? { repository: clip(job.source.repository), ref: clip(job.source.ref) }
-        : (job.source ?? null);
-    const main = {
-        id: job.id,
-        status: job.status,
-        source,
-        model: clip(job.model),
-        prLink: job.prLink,
-        createdAt: clip(job.createdAt),
-        archivedAt: clip(job.archivedAt)
-    };
-    return { json: JSON.stringify(main), capped: true };
-}
-
-;// CONCATENATED MODULE: ./src/agent/completion.ts
-// What a poll result means. The service processes a follow-up asynchronously, so right after the
-// POST a job may still show its final state from before: that state is not this instruction's
-// result. A final status is believed only on evidence that the job took the instruction.
-
-function isKnownStatus(status) {
-    return JOB_STATUSES.includes(status);
-}
-/** True when the fields that a finished instruction changes differ between two snapshots. */
-function jobChanged(before, now) {
-    return (before.status !== now.status ||
-        (before.prLink ?? null) !== (now.prLink ?? null) ||
-        (before.archivedAt ?? null) !== (now.archivedAt ?? null));
-}
-function readPoll(job, e, now) {
-    if (!isFinalStatus(job.status))
-        return isKnownStatus(job.status) ? { kind: 'working' } : { kind: 'unknown-status' };
-    if (e.isNew)
-        return { kind: 'final', why: 'new job' };
-    if (e.seenWorking)
-        return { kind: 'final', why: 'seen working' };
-    if (e.before && jobChanged(e.before, job))
-        return { kind: 'final', why: 'changed' };
-    const believeAt = e.answeredAt + e.settleTimeMs;
-    if (now >= believeAt)
-        return { kind: 'final', why: 'settled' };
-    return { kind: 'doubted', believeAt };
-}
-/**
- * Records what a job seen after the POST proves: a status that is not final means the
- * instruction is being worked on, so the next final status is its result.
- */
-function noteSeen(e, job) {
-    if (job && !isFinalStatus(job.status))
-        e.seenWorking = true;
-}
-/** `completed` without a pull request: two explanations, and the run cannot tell them apart. */
-function noPullRequestNote(jobId) {
-    return (`Job ${jobId} completed without opening a pull request: the agent may have changed nothing, ` +
-        'or committed directly to the branch it works on.');
+/** The headline's mark for a pull request the job opened or updated, when its checks say more. */
+function checksMark(c) {
+    if (!c)
+        return undefined;
+    if (checksFail(c))
+        return '❌';
+    return c.state === 'failure' ? '⚠️' : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/agent/wait.ts
@@ -33473,375 +34309,467 @@ function isTransient(err) {
     return odd || err.status === undefined || err.status === 429 || err.status >= 500;
 }
 
-;// CONCATENATED MODULE: ./src/proxy.ts
-// Which proxy a request goes through (contract: "Proxies and GitHub Enterprise Server"), decided
-// here once for the service and for GitHub from the variables main.ts hands in. Ours, not the
-// toolkit's: @actions/http-client never proxies a loopback host (so no test could go through a
-// proxy) and reads `proxy.corp:8080` as a URL of scheme `proxy.corp:`, using no proxy in silence.
-// A loopback target goes through a proxy only when the proxy is loopback too (a local sidecar's
-// key must not travel to a corporate proxy), and a secret never crosses a proxy that is not
-// loopback in plain http.
-/**
- * The variable's value, lower-case name first (as curl reads them), else the upper-case one; a
- * name set to nothing does not hide the other.
- */
-function variable(env, name) {
-    return (env[name.toLowerCase()]?.trim() || env[name.toUpperCase()]?.trim()) ?? '';
-}
-/** A proxy value as a URL: `proxy.corp:8080` (no scheme) is `http://proxy.corp:8080`. */
-function readProxyUrl(value) {
-    if (value === '')
-        return undefined;
-    const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
-    try {
-        const url = new URL(text);
-        if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '')
-            return undefined;
-        return url;
-    }
-    catch {
-        return undefined;
-    }
-}
-function hostPortOf(url) {
-    return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
-}
-/**
- * `NO_PROXY` names the target: `*`, the host, `host:port`, or a domain (`example.com` and
- * `.example.com` both cover its subdomains).
- */
-function bypasses(target, noProxy) {
-    const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    const port = target.port || (target.protocol === 'https:' ? '443' : '80');
-    return noProxy
-        .split(/[\s,]+/)
-        .map(entry => entry.trim().toLowerCase())
-        .filter(entry => entry !== '')
-        .some(entry => {
-        if (entry === '*')
-            return true;
-        const m = /^(\[[^\]]*\]|[^:]+)(?::(\d+))?$/.exec(entry);
-        if (!m)
-            return false;
-        const name = (m[1] ?? '').replace(/^\[|\]$/g, '').replace(/^\*?\./, '');
-        if (m[2] !== undefined && m[2] !== port)
-            return false;
-        return host === name || host.endsWith(`.${name}`);
-    });
-}
-/** The variable that names the proxy for a target: `HTTPS_PROXY` for https, else `HTTP_PROXY`. */
-function proxyVariable(target) {
-    return target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
-}
-/**
- * The proxy a request to `target` goes through, or undefined for a direct connection: none when
- * `NO_PROXY` names the target, and none for a loopback target unless the proxy is loopback too.
- */
-function proxyFor(target, env) {
-    let url;
-    try {
-        url = new URL(target);
-    }
-    catch {
-        return undefined;
-    }
-    const proxy = readProxyUrl(variable(env, proxyVariable(url)));
-    if (!proxy || bypasses(url, variable(env, 'NO_PROXY')))
-        return undefined;
-    if (isLoopback(url.hostname) && !isLoopback(proxy.hostname))
-        return undefined;
-    return { url: proxy, hostPort: hostPortOf(proxy) };
-}
-/**
- * Why a secret may not go to `target` through `proxy`: plain http through a proxy that is not
- * loopback shows it to that proxy (and to the network before it). Undefined when it may.
- */
-function plainSecretRefusal(address, proxy, setting) {
-    if (!proxy || isLoopback(proxy.url.hostname))
-        return undefined;
-    let target;
-    try {
-        target = new URL(address);
-    }
-    catch {
-        return undefined;
-    }
-    if (target.protocol !== 'http:')
-        return undefined;
-    return (`${setting} is plain http (${target.origin}) and the proxy ${proxy.hostPort} (\`HTTP_PROXY\`) ` +
-        'is not on this machine: the secret sent with each request would cross the network in clear. ' +
-        `Nothing was sent. Use an https address, or list ${target.hostname} in \`NO_PROXY\` to reach it directly.`);
-}
-/** A proxy variable set to something no request can use: said, never ignored in silence. */
-function proxyProblems(env) {
-    return ['HTTPS_PROXY', 'HTTP_PROXY'].flatMap(name => {
-        const value = variable(env, name);
-        return value !== '' && !readProxyUrl(value)
-            ? [`\`${name}\` is set but is not a proxy address (\`http://host:port\`): it is not used.`]
-            : [];
-    });
-}
-/** `user:password` of a proxy address, decoded, for its authorization; '' when none. */
-function proxyCredentials(proxy) {
-    const { username, password } = proxy.url;
-    if (!username && !password)
-        return '';
-    return `${decodeURIComponent(username)}:${decodeURIComponent(password)}`;
-}
-/** 127.0.0.0/8, ::1 or localhost: the hosts a plain `http://` address may name. */
-function isLoopback(hostname) {
-    const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
-;// CONCATENATED MODULE: ./src/network.ts
-// Why a request got no answer from its target, read from what Node, `tunnel` (the service's
-// tunnels) and undici (GitHub's) report and a bare "network error" would drop: the proxy's own
-// status (407 wants credentials, 405 allows no tunnels), a proxy or host nobody answers on, a TLS
-// certificate the runner does not trust. Each cause has one wording and one fix, so a failure says
-// the real cause and the check says it once for every request it stopped.
+;// CONCATENATED MODULE: ./src/agent/checks.ts
 
 
-/** Error codes that say no connection was made at all. */
-const NO_CONNECTION = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
-const NO_CONNECTION_WORD = new RegExp(`\\b(${NO_CONNECTION.join('|')})\\b`);
-/** A proxy's status to a tunnel, as `tunnel` ("statusCode=407") and undici ("Proxy response (407)") say it. */
-const PROXY_STATUS = /statusCode=(\d{3})|Proxy response \((\d{3})\)/;
-const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/;
-/** A certificate of an authority the runner does not trust (a TLS-inspecting proxy's). */
-const UNTRUSTED = /SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY)/;
-/** The error and each of its causes, as code and message. */
-function chain(err) {
-    const found = [];
-    let at = err;
-    for (let depth = 0; depth < 6 && typeof at === 'object' && at !== null; depth++) {
-        const e = at;
-        found.push({
-            code: typeof e.code === 'string' ? e.code : '',
-            message: typeof e.message === 'string' ? e.message : ''
-        });
-        at = e.cause;
-    }
-    return found;
+
+
+
+/**
+ * A head with no check run yet is watched this long for one to start: checks start a few seconds
+ * after a push, so "none" right after the job is not yet an answer (a repository without checks
+ * costs a few more reads).
+ */
+const FIRST_CHECK_GRACE_MS = 60_000;
+/** GitHub may answer the next poll: no answer, a 5xx or a 429. */
+function checks_isTransient(err) {
+    return (err instanceof GitHubError &&
+        (err.status === undefined || err.status >= 500 || err.status === 429));
 }
-const network_hostPortOf = (url) => `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
-/** The cause an error shows, or undefined when it shows none of these (a reset, a timeout). */
-function readCause(err, way) {
-    const errors = chain(err);
-    const target = network_hostPortOf(way.target);
-    const proxy = way.proxy;
-    const variable = proxyVariable(way.target);
-    for (const { message } of errors) {
-        const m = PROXY_STATUS.exec(message);
-        if (m && proxy)
-            return {
-                kind: 'proxy-status',
-                proxy: proxy.hostPort,
-                variable,
-                target,
-                status: Number(m[1] ?? m[2])
-            };
-    }
-    // Node's own sockets say a failed handshake as EPROTO ("wrong version number"), undici by name.
-    const tls = errors.find(e => TLS_CODE.test(e.code) || e.code === 'EPROTO');
-    if (tls)
-        return { kind: 'tls', target, code: tls.code, ...(proxy ? { proxy: proxy.hostPort } : {}) };
-    const code = errors
-        .map(e => (NO_CONNECTION.includes(e.code) ? e.code : NO_CONNECTION_WORD.exec(e.message)?.[1]))
-        .find(c => c !== undefined);
-    if (code === undefined)
-        return undefined;
-    return proxy
-        ? { kind: 'proxy-unreachable', proxy: proxy.hostPort, variable, code }
-        : { kind: 'unreachable', target, code };
+/** "1 failed · 2 passed · 1 still running", for the log. */
+function tally(runs) {
+    if (runs.length === 0)
+        return 'none yet';
+    const failed = runs.filter(isFailing).length;
+    const running = runs.filter(r => !isCompleted(r)).length;
+    const passed = runs.length - failed - running;
+    return `${failed} failed · ${passed} passed · ${running} still running`;
 }
-/** A 407 on a request the proxy was asked to forward (plain http): the proxy's, not the target's. */
-function proxyRefusal(status, way) {
-    if (status !== 407 || !way.proxy)
-        return undefined;
-    return {
-        kind: 'proxy-status',
-        proxy: way.proxy.hostPort,
-        variable: proxyVariable(way.target),
-        target: network_hostPortOf(way.target),
-        status
-    };
-}
-function codeWords(code) {
-    if (code === 'ECONNREFUSED')
-        return 'the connection was refused';
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-        return 'the name does not resolve';
-    return 'no route to it';
-}
-function tlsWords(code) {
-    if (UNTRUSTED.test(code))
-        return 'its certificate is signed by an authority this runner does not trust';
-    if (code === 'CERT_HAS_EXPIRED')
-        return 'its certificate has expired';
-    if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
-        return 'its certificate is for another name';
-    return 'the TLS handshake failed';
-}
-/** The cause in words (plain text: hosts, ports and codes only). */
-function causeWords(c) {
-    switch (c.kind) {
-        case 'proxy-status': {
-            const status = `${c.status}${external_node_http_.STATUS_CODES[c.status] ? ` ${external_node_http_.STATUS_CODES[c.status]}` : ''}`;
-            if (c.status === 407)
-                return `the proxy ${c.proxy} answered ${status}: it wants credentials`;
-            if (c.status === 405)
-                return `the proxy ${c.proxy} answered ${status} to the tunnel (CONNECT): it allows no tunnels`;
-            return `the proxy ${c.proxy} answered ${status} instead of reaching ${c.target}`;
+/**
+ * The check runs, read once (`show`), or until every one completed (`wait`, `require`), or the
+ * run's time ran out (`timedOut`). A poll GitHub fails to answer is tried again at the next one; a
+ * refusal (403, 404) ends the read with the error.
+ */
+async function followChecks(o) {
+    let runs = await o.source.list();
+    let said = tally(runs);
+    o.log(`Check runs: ${said}.`);
+    if (o.mode === 'show')
+        return { runs, timedOut: false };
+    const noneUntil = o.deadline.now() + FIRST_CHECK_GRACE_MS;
+    for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
+        const waited = runs.length > 0 || o.deadline.now() >= noneUntil;
+        if (waited && runs.every(isCompleted))
+            return { runs, timedOut: false };
+        await o.deadline.sleep(Math.min(delay, o.deadline.left()));
+        // No read starts once the run's time is up.
+        if (o.deadline.passed())
+            break;
+        try {
+            runs = await o.source.list();
         }
-        case 'proxy-unreachable':
-            return `nobody answers at the proxy ${c.proxy} (${c.code}: ${codeWords(c.code)})`;
-        case 'tls':
-            return `the TLS connection to ${c.target}${c.proxy ? ` through the proxy ${c.proxy}` : ''} failed: ${tlsWords(c.code)} (${c.code})`;
-        case 'unreachable':
-            return `nobody answers at ${c.target} (${c.code}: ${codeWords(c.code)})`;
+        catch (err) {
+            if (!checks_isTransient(err))
+                throw err;
+            o.warn(`Reading the check runs failed, will read again: ${messageOf(err)}`);
+            continue;
+        }
+        if (tally(runs) !== said)
+            o.log(`Check runs: ${(said = tally(runs))}.`);
     }
+    return { runs, timedOut: !runs.every(isCompleted) || runs.length === 0 };
 }
 /**
- * What to change for a cause (Markdown we wrote). `setting` names what chose the target (the
- * `base-url` input when it was set, `GITHUB_API_URL`), or nothing for the service's own address.
+ * The first annotations of each completed check run that has some (one request each, the first
+ * RUNS_SHOWN runs only). One that cannot be read only warns: the run is shown without them.
  */
-function causeFix(c, setting, hosts) {
-    const listed = (hostPort) => (hosts && hosts.length > 0 ? hosts : [hostPort.replace(/:\d+$/, '')]).join(', ');
-    switch (c.kind) {
-        case 'proxy-status':
-            if (c.status === 407)
-                return (`The proxy ${c.proxy} wants credentials: put them in \`${c.variable}\` as ` +
-                    `\`http://user:pass@${c.proxy}\` (from a secret), or list ${listed(c.target)} in \`NO_PROXY\` ` +
-                    'if this runner may reach it directly');
-            if (c.status === 405)
-                return (`The proxy ${c.proxy} refuses tunnels (CONNECT), which https needs: ask for CONNECT to ` +
-                    `${c.target} to be allowed, or list ${listed(c.target)} in \`NO_PROXY\``);
-            return `The proxy ${c.proxy} does not let requests through to ${c.target}: ask its administrators to allow it, or list ${listed(c.target)} in \`NO_PROXY\``;
-        case 'proxy-unreachable':
-            return `Nothing answers at the proxy ${c.proxy}: check its address in \`${c.variable}\` (\`host:port\`), or unset it`;
-        case 'tls':
-            if (UNTRUSTED.test(c.code))
-                return ('A proxy or firewall that inspects TLS shows its own certificate: give Node your ' +
-                    "organisation's CA with `NODE_EXTRA_CA_CERTS` (the path of its PEM file on the runner; " +
-                    'see docs/enterprise.md)');
-            return /CERT/.test(c.code)
-                ? `${c.target} shows a certificate this runner cannot accept: check ${setting ?? 'the address'}`
-                : `${c.target} does not speak TLS as expected: check ${setting ?? 'the address'} (an https address) and the proxy`;
-        case 'unreachable':
-            return setting
-                ? `Nothing answers at ${c.target}: check ${setting}`
-                : `This runner cannot reach ${c.target}: allow it through the firewall, or set \`HTTPS_PROXY\` to your proxy`;
+async function withAnnotations(runs, source, warn) {
+    const read = [];
+    for (const [i, run] of runs.entries()) {
+        if (i >= RUNS_SHOWN || !isCompleted(run) || run.annotationsCount === 0) {
+            read.push(run);
+            continue;
+        }
+        try {
+            read.push({ ...run, annotations: await source.annotations(run.id, ANNOTATIONS_SHOWN) });
+        }
+        catch (err) {
+            const name = JSON.stringify(publicText(run.name, 100));
+            warn(`The annotations of the check run ${name} could not be read: ${messageOf(err)}`);
+            read.push(run);
+        }
+    }
+    return read;
+}
+/** The check runs as read and followed, with their annotations: what the answer shows. */
+async function readChecks(o, prNumber, url) {
+    const base = { mode: o.mode, prNumber, ...(url ? { url } : {}) };
+    try {
+        const { runs, timedOut } = await followChecks(o);
+        const full = await withAnnotations(runs, o.source, o.warn);
+        return { ...base, state: checksState(full), runs: full, ...(timedOut ? { timedOut } : {}) };
+    }
+    catch (err) {
+        const refused = err instanceof GitHubError && (err.status === 403 || err.status === 404);
+        // GitHubError's own hint is about writing comments: reading checks needs another permission.
+        const error = refused
+            ? `${err.problem}. The token needs \`checks: read\` (the workflow's \`permissions:\`)`
+            : messageOf(err);
+        o.warn(`The check runs of #${prNumber} could not be read: ${error}`);
+        return { ...base, state: 'none', runs: [], error };
     }
 }
-/** An error that carries its cause, thrown where a request got no answer for a known cause. */
-class UnreachedError extends Error {
-    network;
-    constructor(network) {
-        super(causeWords(network));
-        this.network = network;
-        this.name = 'UnreachedError';
+/** The step's failure when `checks: require` fails it (contract: "The agent's checks"). */
+function checksFailure(c, jobId) {
+    const of = `the check runs of pull request #${c.prNumber} (job ${jobId})`;
+    if (c.error !== undefined)
+        return `\`checks\` is \`require\`, and ${of} could not be read: ${c.error}`;
+    const named = (r) => JSON.stringify(publicText(r.name, 100));
+    const failed = c.runs
+        .filter(isFailing)
+        .map(r => `${named(r)} (${publicText(r.conclusion ?? '', 40)})`);
+    const running = c.runs.filter(r => !isCompleted(r)).map(named);
+    const parts = [
+        failed.length > 0 ? `failed: ${failed.join(', ')}` : '',
+        running.length > 0 ? `still running when the wait ended: ${running.join(', ')}` : ''
+    ].filter(Boolean);
+    return `\`checks\` is \`require\`, and not every one of ${of} passed: ${parts.join('; ')}.`;
+}
+
+;// CONCATENATED MODULE: ./src/agent/send.ts
+// Sends the instruction: a follow-up to a job, or a new job. Each is one POST, sent at most once
+// (the client retries it only where the service certainly did not take it).
+
+async function sendInstruction(service, i, clock) {
+    if (i.command === 'create') {
+        const job = await service.createJob(i.projectId, i.prompt);
+        return { jobId: job.id, job, answeredAt: clock.now() };
+    }
+    const job = await service.sendMessage(i.projectId, i.jobId, i.prompt);
+    return { jobId: i.jobId, job, answeredAt: clock.now() };
+}
+/**
+ * Whether the service took an instruction whose POST failed: a 2xx took it (the answer was only
+ * odd), "maybe" leaves it open (a reset, a timeout, a 5xx), anything else never arrived.
+ */
+function deliveryOf(err) {
+    if (!(err instanceof ServiceError))
+        return 'no';
+    if (err.status !== undefined && err.status < 300)
+        return 'yes';
+    return err.delivery;
+}
+
+;// CONCATENATED MODULE: ./src/agent/ending.ts
+// How a job run ended, decided once: the JobEnding (report/job-report.ts) from what the run knows
+// (the wait, the stage it stopped at, the error, the inputs that fail the step), and that ending
+// in the log's words: the message that fails the step, or the note that says how the job came
+// out. The comment and the summary word the same value (report/job.ts, report/job-ending.ts).
+
+
+
+
+
+
+
+
+function outcomeOf(job) {
+    if (job?.status === 'completed')
+        return job.prLink ? 'pull-request' : 'no-pull-request';
+    if (job?.status === 'failed')
+        return 'failed';
+    return job?.status === 'archived' ? 'archived' : 'other';
+}
+/**
+ * The ending after the wait (or without one, `wait: false`: the status the POST answered may be
+ * the job's state from before the instruction, so it decides nothing).
+ */
+function afterWait(w, s) {
+    if (!s.wait)
+        return { kind: 'not-waited' };
+    const status = w.job?.status;
+    if (w.timedOut)
+        return {
+            kind: 'timed-out',
+            waitedMs: s.waitTimeoutMs,
+            ...(status !== undefined ? { status } : {}),
+            doubted: w.doubted,
+            ...(w.lastPollError ? { lastPoll: causeOf(w.lastPollError) } : {})
+        };
+    const outcome = outcomeOf(w.job);
+    // `require-pr` first: for a completed job without a pull request it is the reason to name.
+    const failsBy = s.requirePr && outcome === 'no-pull-request'
+        ? 'require-pr'
+        : status !== undefined && s.failOnStatus.includes(status)
+            ? 'fail-on-status'
+            : undefined;
+    return { kind: 'finished', outcome, status: status ?? '', ...(failsBy ? { failsBy } : {}) };
+}
+/**
+ * The ending when an error stopped the run at `stage`: before the POST nothing was sent; during
+ * it, the error says whether the service took it; after it, the service has the instruction.
+ */
+function stoppedAt(stage, err) {
+    const delivered = stage === 'preparing' ? 'no' : stage === 'sending' ? deliveryOf(err) : 'yes';
+    return { kind: 'stopped', stage, delivered, cause: causeOf(err) };
+}
+const DELIVERED_BY_STAGE = {
+    preparing: 'no',
+    sending: 'maybe',
+    waiting: 'yes'
+};
+/** The ending when the runner cancelled the run at `stage`. */
+function cancelledAt(stage, signal) {
+    return { kind: 'cancelled', signal, stage, delivered: DELIVERED_BY_STAGE[stage] };
+}
+/**
+ * The ending when there was no job to follow up. `elsewhere`: the thread's job takes its
+ * instructions on the pull request it opened, a reply the gate skips (gate/route.ts) with the
+ * answer this ending words.
+ */
+function noJob(message, elsewhere) {
+    return { kind: 'no-job', message, ...(elsewhere ? { elsewhere } : {}) };
+}
+/** A job followed to its pull request, nothing failing: the trigger comment gets 🚀. */
+function openedOrUpdated(e) {
+    return e.kind === 'finished' && e.outcome === 'pull-request' && e.failsBy === undefined;
+}
+/** The job failed for certain: a re-run of the workflow is a retry and sends the instruction again. */
+function jobFailed(e) {
+    return e.kind === 'finished' && e.outcome === 'failed';
+}
+// ---------------------------------------------------------------------------------------------
+// The ending in the log's words
+const MAYBE_DELIVERED = 'the instruction may or may not have been delivered: check the job before sending it again';
+const CANCELLED = {
+    preparing: 'nothing was sent to the service',
+    sending: MAYBE_DELIVERED,
+    waiting: 'the job keeps running on the service; this run stopped waiting'
+};
+/**
+ * The message that fails the step, or undefined: every ending fails it but a job followed to a
+ * status nobody minds (or not waited for), and a misplaced reply.
+ */
+function stepFailure(e, jobId) {
+    switch (e.kind) {
+        case 'not-waited':
+            return undefined;
+        case 'finished':
+            return finishedFailure(e, jobId);
+        case 'timed-out':
+            return timedOutFailure(e, jobId);
+        case 'cancelled':
+            return `Cancelled (${e.signal}): ${CANCELLED[e.stage]}.`;
+        case 'stopped':
+            return stoppedFailure(e, jobId);
+        case 'no-job':
+            return e.message;
     }
 }
-/** The cause an error (or any error it wraps) carries, if one does. */
-function networkOf(err) {
-    let at = err;
-    for (let depth = 0; depth < 6 && typeof at === 'object' && at !== null; depth++) {
-        if (at instanceof UnreachedError)
-            return at.network;
-        const carried = at.network;
-        if (carried !== undefined)
-            return carried;
-        at = at.cause;
-    }
+function finishedFailure(e, jobId) {
+    if (e.failsBy === 'require-pr')
+        return (`Job ${jobId} completed without opening a pull request, and \`require-pr\` is \`true\`: ` +
+            'the agent may have changed nothing, or committed directly to the branch it works on.');
+    if (e.failsBy === 'fail-on-status')
+        return `Job ${jobId} ended with status \`${e.status}\`, which \`fail-on-status\` lists.`;
+    if (e.failsBy === 'checks' && e.checks)
+        return checksFailure(e.checks, jobId);
     return undefined;
 }
-
-;// CONCATENATED MODULE: ./src/github/errors.ts
-// GitHub's failures as the log may show them: the call, the status, GitHub's words (no stack, no
-// token), and what to change when the token may not write. Every REST call goes through call().
-
-
-
-/** Failure of a GitHub call, with a message safe to show: no stack, no token. */
-class GitHubError extends Error {
-    detail;
-    page;
-    network;
-    status;
-    /** The failure without the advice: "GitHub: listing … failed (500 …)" (GitHub's words in it). */
-    problem;
-    /** The action's advice (Markdown: permissions and inputs as code), if any. */
-    hint;
-    constructor(what, status, 
-    /** GitHub's own words (cleaned of anything like a credential). */
-    detail, 
-    /** What answered was no API (a web page): `GITHUB_API_URL` leads elsewhere. */
-    page, 
-    /** No answer came, for this cause (a proxy's refusal, TLS, nobody at the address). */
-    network) {
-        const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean);
-        const hint = status === 403 || status === 401
-            ? 'The token cannot write here: give the workflow `issues: write` and ' +
-                '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
-            : page && status === 404
-                ? '`GITHUB_API_URL` leads to a web page, not GitHub’s API: on GitHub Enterprise Server it ends in `/api/v3`'
-                : undefined;
-        const problem = `GitHub: ${what} failed${parts.length > 0 ? ` (${parts.join(' ')})` : ''}`;
-        super(hint ? `${problem}. ${hint}` : problem);
-        this.detail = detail;
-        this.page = page;
-        this.network = network;
-        this.name = 'GitHubError';
-        this.status = status;
-        this.problem = problem;
-        if (hint)
-            this.hint = hint;
-    }
+function timedOutFailure(e, jobId) {
+    const status = e.status ?? 'unknown';
+    const waited = formatDuration(e.waitedMs);
+    if (e.doubted)
+        return (`Timed out after ${waited} waiting for job ${jobId}: it still showed its state from before ` +
+            `the instruction (\`${status}\`), so that was not taken as the result. The instruction was ` +
+            'delivered; raise `wait-timeout` or lower `settle-time`.');
+    if (e.lastPoll)
+        return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${e.lastPoll.message}`;
+    return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}). Raise \`wait-timeout\`, or set \`wait: false\`.`;
 }
-function errorDetail(error) {
-    const record = typeof error === 'object' && error !== null ? error : {};
-    const response = record.response;
-    // octokit gives a request that got no answer at all (a timeout, a reset) the status 500.
-    const answered = response !== undefined || record.status !== 500;
-    const status = answered && typeof record.status === 'number' && record.status > 0 ? record.status : undefined;
-    const data = response?.data;
-    const header = response?.headers?.['content-type'];
-    const type = typeof header === 'string' ? header : '';
-    // A web page where the API should be: its HTML is no message to show.
-    if (response !== undefined && status !== undefined && /html/i.test(type))
-        return { status, detail: 'a web page, not the API', page: true };
-    let detail;
-    if (typeof data?.message === 'string')
-        detail = data.message;
-    else if (error instanceof Error)
-        detail = error.message;
-    else
-        detail = String(error);
-    return { status, detail: cleanDetail(detail) };
+/**
+ * Before the POST nothing was sent; during it, the error's `delivery` says whether the service
+ * took it; after it, the service has the instruction and only following the job failed.
+ */
+function stoppedFailure(e, jobId) {
+    const { message } = e.cause;
+    if (e.stage === 'preparing')
+        return `${message}. Nothing was sent to the service.`;
+    if (e.stage === 'waiting')
+        return `The service took the instruction, then polling job ${jobId} failed: ${message}`;
+    const maybe = e.delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : '';
+    return `${message}${maybe}`;
 }
-function cleanDetail(text) {
-    return (
-    // Cleaned as text from the public: nothing hidden reaches a log line or an annotation.
-    oneLine(redact(text))
-        // octokit appends " - <documentation_url>", which is noise in a log line.
-        .replace(/ - https:\/\/docs\.github\.com\S*/g, '')
-        // Never echo anything that looks like a credential.
-        .replace(/\b(gh[opusr]_|github_pat_)[A-Za-z0-9_]+/g, '[REDACTED]')
-        .replace(/\b(bearer|token)\s+\S+/gi, '$1 [REDACTED]')
-        .replace(/\s+/g, ' ')
-        .trim()
-        .slice(0, 300));
+/** What the log says of an ending that does not fail the step, when it is worth a line. */
+function endingNote(e, jobId) {
+    if (e.kind !== 'finished' || e.failsBy !== undefined)
+        return undefined;
+    if (e.outcome === 'archived')
+        return { level: 'warning', text: `Job ${jobId} was archived.` };
+    if (e.outcome === 'no-pull-request')
+        return { level: 'notice', text: noPullRequestNote(jobId) };
+    return undefined;
 }
-/** Runs one GitHub request; its failure becomes a GitHubError. */
-async function call(what, request) {
-    try {
-        return await request();
+// ---------------------------------------------------------------------------------------------
+// An error in two wordings
+/** An error for the log (its message) and for a comment's reader (`readerCause`). */
+function causeOf(err) {
+    const { error, advice } = readerCause(err);
+    return {
+        message: messageOf(err),
+        ...(error !== undefined ? { said: error } : {}),
+        ...(advice !== undefined ? { advice } : {}),
+        ...(isKeyRefused(err) ? { keyRefused: true } : {})
+    };
+}
+/**
+ * Why the run stopped, for a comment's reader: the service's or GitHub's words (a status and
+ * what it said, never the request's path: that is for the log) and the action's own advice,
+ * kept apart so that the advice renders as Markdown and the words are escaped.
+ */
+function readerCause(err) {
+    if (err instanceof RateLimitError) {
+        const when = `${err.resetAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+        return {
+            error: err.serviceText ?? '429 Too Many Requests',
+            advice: err.resetKnown
+                ? `the service's rate limit resets at ${when}: run it again after that`
+                : "the service's hourly limit is spent: run it again within the hour"
+        };
     }
-    catch (error) {
-        const { status, detail, page } = errorDetail(error);
-        throw new GitHubError(what, status, detail, page, networkOf(error));
+    if (err instanceof ServiceError) {
+        const { problem, hint } = err.forReaders;
+        return { ...(problem ? { error: problem } : {}), ...(hint ? { advice: hint } : {}) };
     }
+    if (err instanceof GitHubError)
+        return { error: err.problem, ...(err.hint ? { advice: err.hint } : {}) };
+    if (err instanceof BudgetError)
+        return {
+            advice: `this run may send at most ${err.maxRequests} requests to the service ` +
+                '(`max-requests`), and has sent them all'
+        };
+    if (err instanceof TimeUpError) {
+        const cause = err.cause === undefined ? {} : readerCause(err.cause);
+        return { ...cause, advice: `the time allowed (${err.limit}) ran out` };
+    }
+    return { error: messageOf(err) };
+}
+
+;// CONCATENATED MODULE: ./src/report/fit.ts
+// Fitting a body into its room: a comment (GitHub counts its 65,536 in characters) or the job
+// summary (1 MiB, in bytes). A report that can fold rows renders to the room itself (fitRows); a
+// body that still does not fit is cut at a line, its open blocks closed, with one note saying so.
+
+
+/** A body's size in UTF-8 bytes. */
+function size(s) {
+    return external_node_buffer_.Buffer.byteLength(s, 'utf8');
+}
+const chars = (max) => ({ max, unit: 'chars' });
+const bytes = (max) => ({ max, unit: 'bytes' });
+/** GitHub's limit on a comment's body, in characters: a longer one is refused. */
+const COMMENT_MAX_CHARS = 65_536;
+/**
+ * GitHub's limit on a step's job summary, in bytes (1 MiB): a larger one is not shown at all. The
+ * limit is per step and the action writes its step's summary once (main.ts publish), so the
+ * whole of it is the room; no other step's summary shares it.
+ */
+const SUMMARY_MAX_BYTES = 1024 * 1024;
+/** The room of the job summary, for every command. */
+const SUMMARY_ROOM = bytes(SUMMARY_MAX_BYTES);
+/** The length of `s` in the room's unit. */
+function lengthIn(s, room) {
+    return room.unit === 'chars' ? s.length : size(s);
+}
+function fitsIn(s, room) {
+    return lengthIn(s, room) <= room.max;
+}
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** The fence that is still open at the end of the Markdown, if any (e.g. "```"). */
+function openFence(markdown) {
+    let open;
+    for (const line of markdown.split('\n')) {
+        const match = FENCE_LINE.exec(line);
+        if (!match)
+            continue;
+        const [, fence = '', rest = ''] = match;
+        if (open === undefined) {
+            // A backtick fence's info string may not contain backticks, else it is inline code.
+            if (!(fence.startsWith('`') && rest.includes('`')))
+                open = fence;
+        }
+        else if (fence[0] === open[0] && fence.length >= open.length && rest.trim() === '') {
+            open = undefined;
+        }
+    }
+    return open;
+}
+/** `<details>` blocks left open at the end of the Markdown. */
+function openDetails(markdown) {
+    const opened = markdown.match(/^<details[ >]/gm)?.length ?? 0;
+    const closed = markdown.match(/^<\/details>/gm)?.length ?? 0;
+    return Math.max(0, opened - closed);
+}
+/** The longest start of `s` whose UTF-8 form fits in maxBytes, never splitting a character. */
+function cutToBytes(s, maxBytes) {
+    let bytes = 0;
+    let i = 0;
+    while (i < s.length) {
+        const cp = s.codePointAt(i) ?? 0;
+        const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        if (bytes + n > maxBytes)
+            break;
+        bytes += n;
+        i += cp > 0xffff ? 2 : 1;
+    }
+    return s.slice(0, i);
+}
+/** Cuts at the last line break within `max` of the room's unit (or mid-line, if there is none). */
+function cutAtLine(s, max, unit) {
+    const cut = unit === 'chars' ? cutAt(s, max) : cutToBytes(s, max);
+    if (cut.length === s.length)
+        return cut;
+    const lastBreak = cut.lastIndexOf('\n');
+    return lastBreak > 0 ? cut.slice(0, lastBreak) : cut;
+}
+/** What closes the blocks a cut left open: a code fence, then collapsed blocks. */
+function closing(cut) {
+    const fence = openFence(cut);
+    return (fence ? `\n${fence}` : '') + '\n\n</details>'.repeat(openDetails(cut));
+}
+/**
+ * Last resort for a body longer than its room: cut at a line boundary, close an open code fence
+ * or collapsed block and say where the full report is. The result fits the room, in its unit.
+ */
+function fitMarkdown(body, room, note = 'the job summary') {
+    if (fitsIn(body, room))
+        return body;
+    const len = (text) => lengthIn(text, room);
+    const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`;
+    let budget = room.max - len(notice);
+    // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
+    for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
+        const cut = cutAtLine(body, budget, room.unit);
+        const end = closing(cut);
+        if (len(cut) + len(end) + len(notice) <= room.max)
+            return cut + end + notice;
+        budget = room.max - len(notice) - len(end);
+    }
+    const last = notice.trim();
+    return room.unit === 'chars' ? cutAt(last, room.max) : cutToBytes(last, room.max);
+}
+/**
+ * The one way a report fits its room: the most table rows with which `render(rows)` stays
+ * within it (found by bisection; more rows never make a report shorter), and only when not even
+ * 0 rows fit, the report cut as a last resort.
+ */
+function fitRows(render, rowCount, room, note) {
+    const full = render(rowCount);
+    if (fitsIn(full, room))
+        return full;
+    let fits = -1;
+    let low = 0;
+    let high = rowCount - 1;
+    while (low <= high) {
+        const mid = (low + high) >> 1;
+        if (fitsIn(render(mid), room)) {
+            fits = mid;
+            low = mid + 1;
+        }
+        else
+            high = mid - 1;
+    }
+    return fits >= 0 ? render(fits) : fitMarkdown(render(0), room, note);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
@@ -38930,6 +39858,7 @@ function throughProxy(proxy) {
 
 
 
+
 /** GitHub lists at most 3,000 files of a pull request: 30 pages of 100. */
 const MAX_PAGES = 30;
 /** Line counts from GitHub are read as untrusted: anything but a count is 0. */
@@ -39022,6 +39951,16 @@ function pullRequestOfLink(link, serverUrl) {
     const number = Number(digits);
     return Number.isSafeInteger(number) ? { owner, repo, number } : undefined;
 }
+/** `owner/repo#N` linked, for a pull request on this server; else the link's host and path. */
+function pullLink(prLink, serverUrl) {
+    const pr = pullRequestOfLink(prLink, serverUrl);
+    const url = parseHttpsUrl(prLink);
+    // `#` left as it is: GitHub shows `owner/repo#N` as the cross-reference it is.
+    const label = pr
+        ? `${escapeText(`${pr.owner}/${pr.repo}`)}#${pr.number}`
+        : escapeText(url ? url.host + url.pathname : prLink);
+    return markdown_link(label, prLink);
+}
 async function pullRequestState(octokit, owner, repo, pullNumber) {
     const { data } = await call(`reading pull request #${pullNumber}`, () => octokit.rest.pulls.get({ owner, repo, pull_number: pullNumber }));
     const createdAt = typeof data.created_at === 'string' ? Date.parse(data.created_at) : NaN;
@@ -39030,6 +39969,121 @@ async function pullRequestState(octokit, owner, repo, pullNumber) {
     if (Number.isFinite(mergedAt))
         return { state: 'merged', mergedAt, ...created };
     return { state: data.state === 'open' ? 'open' : 'closed', ...created };
+}
+
+;// CONCATENATED MODULE: ./src/github/comments.ts
+// Comments on issues and pull requests as GitHub keeps them: listed (within bounds), created and
+// edited, written whole or cut to GitHub's limit here and nowhere else, with one note that says
+// so. What the action trusts in them (its signed records) is decided in records/, not here.
+
+
+
+
+
+
+/**
+ * Body plus markers: the body is fitted to what GitHub allows once the markers are in, cut at a
+ * line with its open blocks closed and one note saying so. A body given as a function renders to
+ * that room itself (a report folds rows rather than being cut).
+ */
+function composeBody(body, markers) {
+    const room = COMMENT_MAX_CHARS - markers.length - 2;
+    if (room < 200)
+        throw new Error('Comment markers do not fit in a comment');
+    const text = typeof body === 'function' ? body(room) : body;
+    return `${fitMarkdown(text, chars(room))}\n\n${markers}`;
+}
+function toRef(data) {
+    return { id: data.id, url: data.html_url, author: loginOf(data.user) };
+}
+function loginOf(user) {
+    return (user?.login ?? '').toLowerCase();
+}
+/** A listing stops after this many pages (10,000 comments): a `next` link forever ends here. */
+const MAX_LISTING_PAGES = 100;
+/**
+ * The comments on the issue or pull request, oldest first: at most MAX_LISTING_PAGES pages, and
+ * no page after the first once the run's deadline has passed.
+ */
+async function listComments(octokit, place) {
+    return call(`listing the comments on #${place.issueNumber}`, async () => {
+        const all = [];
+        let pages = 0;
+        const iterator = octokit.paginate.iterator(octokit.rest.issues.listComments, {
+            owner: place.owner,
+            repo: place.repo,
+            issue_number: place.issueNumber,
+            per_page: 100
+        });
+        for await (const page of iterator) {
+            for (const c of page.data) {
+                const authorType = c.user?.type;
+                all.push({
+                    id: c.id,
+                    body: c.body ?? '',
+                    html_url: c.html_url,
+                    author: loginOf(c.user),
+                    ...(typeof authorType === 'string' ? { authorType } : {}),
+                    ...(typeof c.node_id === 'string' ? { nodeId: c.node_id } : {})
+                });
+            }
+            if (++pages >= MAX_LISTING_PAGES) {
+                core_warning(`The comments on #${place.issueNumber} were listed up to ${MAX_LISTING_PAGES} pages only; later ones were not read.`);
+                break;
+            }
+            // The first page is read whatever the time (the run's ending needs it); no later one
+            // starts after `wait-timeout`: a slow GitHub with a `next` link for ever ends here.
+            if (!mayListMore(octokit)) {
+                core_warning(`The comments on #${place.issueNumber} were listed up to ${pages} ${pages === 1 ? 'page' : 'pages'}: the time allowed (\`wait-timeout\`) ran out, so later ones were not read.`);
+                break;
+            }
+        }
+        return all;
+    });
+}
+/** A plain reply (no marker: it routes nothing and is never edited), fitted to GitHub's limit. */
+async function postReply(octokit, place, body) {
+    return createComment(octokit, place, fitMarkdown(body, chars(COMMENT_MAX_CHARS)));
+}
+async function createComment(octokit, place, body) {
+    const { data } = await call(`creating a comment on #${place.issueNumber}`, () => octokit.rest.issues.createComment({
+        owner: place.owner,
+        repo: place.repo,
+        issue_number: place.issueNumber,
+        // Every comment passes the secret search here, whatever built it.
+        body: redact(body)
+    }));
+    return toRef(data);
+}
+async function editComment(octokit, place, id, body) {
+    const { data } = await call(`updating comment ${id} on #${place.issueNumber}`, () => octokit.rest.issues.updateComment({
+        owner: place.owner,
+        repo: place.repo,
+        comment_id: id,
+        body: redact(body)
+    }));
+    return toRef(data);
+}
+/**
+ * The pull request number of a link such as 'https://github.com/octo/docs/pull/7' when it points
+ * at this repository on this server; anything else is undefined.
+ */
+function parsePullRequestLink(link, serverUrl, owner, repo) {
+    const pr = pullRequestOfLink(link, serverUrl);
+    if (pr === undefined)
+        return undefined;
+    if (pr.owner.toLowerCase() !== owner.toLowerCase())
+        return undefined;
+    if (pr.repo.toLowerCase() !== repo.toLowerCase())
+        return undefined;
+    return pr.number;
+}
+/**
+ * Hides a comment as outdated (GraphQL `minimizeComment`, classifier `OUTDATED`): folded on the
+ * page, still readable and still listed. One request; GraphQL's errors come back as a GitHubError.
+ */
+async function hideAsOutdated(octokit, nodeId) {
+    await call('hiding the previous comment as outdated', () => octokit.graphql('mutation($id: ID!, $classifier: ReportedContentClassifiers!) { minimizeComment(input: {subjectId: $id, classifier: $classifier}) { minimizedComment { isMinimized } } }', { id: nodeId, classifier: 'OUTDATED' }));
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -39069,7 +40123,7 @@ const RECORD_KINDS = {
         says: "This job opened this pull request (GitHub shows it created after the job): its merge is the agent's own and starts no job.",
         lives: "The job's pull request, in this repository.",
         writer: 'A job run that sees the pull request (commands/job-records.ts decides, rule: openedByJob; records/job.ts writePullRequestRecord).',
-        readers: 'records/job.ts openedBy, the one rule: gate/gate.ts (a merge of it starts no job), commands/job-grow.ts (the open one to grow), grewFrom.'
+        readers: 'records/job.ts openedBy, the one rule: gate/own-merge.ts (a merge of it starts no job), commands/job-grow.ts (the open one to grow), grewFrom.'
     },
     run: {
         parts: ['project', 'run', 'workflowJob', 'step', 'leg', 'instruction', 'jobIdGiven', 'job'],
@@ -39082,8 +40136,8 @@ const RECORD_KINDS = {
         parts: ['project', 'cause', 'instruction', 'run', 'job'],
         says: 'The instruction (its hash) for this cause (`merge-<sha>`, `comment-<id>`, `review-<id>`) was sent to `job` by workflow run `run` (empty job: dropped, the job failed).',
         lives: "The run's live comment (the trigger's thread, the merged pull request) and the code pull request's `notify` comment.",
-        writer: 'A job run once the service has the instruction (records/job.ts liveCommentRecords, commands/job-notify.ts).',
-        readers: 'records/delivery.ts sentFor: commands/job-cause.ts, a second run for the same cause sends nothing.'
+        writer: 'A job run once the service has the instruction (records/job.ts liveCommentRecords, commands/job-notify.ts), by the one rule of records/delivery.ts causeRecords.',
+        readers: 'records/delivery.ts sentFor: gate/sent-already.ts, a second run for the same cause sends nothing.'
     },
     report: {
         parts: ['project', 'from', 'to'],
@@ -39140,6 +40194,13 @@ const RECORD_KINDS = {
         lives: "The job's pull request, a new comment per growth.",
         writer: 'A run that grew the pull request (records/job.ts writeGrowthNote).',
         readers: 'upsert: a re-run of the same growth edits its note, never posts a second.'
+    },
+    explained: {
+        parts: ['project', 'pr'],
+        says: 'This comment explained why pull request `pr` grew (the 📎 paragraph): an instruction that would have started a job went to its job.',
+        lives: 'The live answer of a run that grew the pull request, or the record on that pull request (this repository).',
+        writer: 'A job run whose comment carried the explanation (commands/job-comments.ts; records/job.ts growthExplainedKey).',
+        readers: 'records/job.ts growthExplained: a later growth answered in the same thread leaves the paragraph out (the summary keeps it).'
     },
     notify: {
         parts: ['project', 'repository'],
@@ -39284,7 +40345,7 @@ function digest(text, chars) {
 }
 /** The cause this run sends for, or undefined (a run by hand, a schedule, a label: no cause). */
 function causeStep(c) {
-    const cause = causeOf(c);
+    const cause = delivery_causeOf(c);
     if (cause === undefined)
         return undefined;
     const s = c.settings;
@@ -39296,8 +40357,8 @@ function causeStep(c) {
         run: c.run?.id ?? ''
     };
 }
-function causeOf(c) {
-    const t = c.trigger?.comment;
+function delivery_causeOf(c) {
+    const t = c.asker.comment;
     if (t)
         return `${t.kind === 'review' ? 'review' : 'comment'}-${t.id}`;
     const { eventName } = c.event;
@@ -39314,13 +40375,27 @@ function causeOf(c) {
         : undefined;
 }
 /** What a run's live comment records once the service has its instruction (records/job.ts). */
-function deliveryOf(c, retry) {
+function delivery_deliveryOf(c, retry) {
     return { step: deliveryStep(c.settings, c.run), cause: causeStep(c), retry };
 }
 /** The records of a delivery to `job`: the step's and the cause's (both dropped on a retry). */
 function deliveredKeys(d, job) {
-    const to = d.retry ? undefined : job;
-    return [...(d.step ? [deliveryKey(d.step, to)] : []), ...(d.cause ? [causeKey(d.cause, to)] : [])];
+    const step = d.step ? [deliveryKey(d.step, d.retry ? undefined : job)] : [];
+    return [...step, ...causeRecords(d.cause, job, d.retry ? 'dropped' : 'sent').keys];
+}
+/**
+ * What a comment's write says of its cause, the one rule for every comment that carries the
+ * record (the run's live comment, the code pull request's): `sent`, the job the instruction went
+ * to; `dropped`, a newer record naming none (the job failed: a re-run or a new dispatch is the
+ * retry, and sends again); `kept`, the record there stays as it is (the run stopped without
+ * learning how the job ended). No cause, or no job yet: nothing.
+ */
+function causeRecords(cause, job, state) {
+    if (!cause || job === undefined)
+        return { keys: [] };
+    if (state === 'kept')
+        return { keys: [], carry: isCauseOf(cause) };
+    return { keys: [causeKey(cause, state === 'sent' ? job : undefined)] };
 }
 /** The record that a cause's instruction went to `jobId`, or (undefined) was dropped. */
 function causeKey(step, jobId) {
@@ -39348,1793 +40423,6 @@ async function sentFor(thread, step) {
     if (!found || found.fields.job === '')
         return undefined;
     return { job: found.fields.job, run: found.fields.run, url: found.comment.html_url };
-}
-
-// EXTERNAL MODULE: external "node:buffer"
-var external_node_buffer_ = __nccwpck_require__(4573);
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-// Markdown primitives shared by every report: escaping of untrusted text, links, number and
-// date formats, tables, folding. Fitting a body into its room is fit.ts; the reports themselves
-// live in job.ts, visitors.ts, health.ts (with health-tables.ts) and check.ts; the pages table
-// in pages-table.ts; the charts in chart.ts.
-
-
-
-// ---------------------------------------------------------------------------------------------
-// Escaping
-/**
- * U+2060 WORD JOINER: invisible and never a line-break opportunity. GitHub links @mentions,
- * #123 references and bare URLs in the *rendered* text, after HTML entities are decoded, so an
- * entity alone does not stop them; a joiner between the trigger character and what follows does.
- */
-const JOINER = '\u2060';
-/** Markdown/HTML punctuation as numeric entities: they render as the character, never as syntax. */
-const ENTITIES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '|': '&#124;',
-    '\\': '&#92;',
-    '`': '&#96;',
-    '*': '&#42;',
-    _: '&#95;',
-    '[': '&#91;',
-    ']': '&#93;',
-    '(': '&#40;',
-    ')': '&#41;',
-    '!': '&#33;',
-    '~': '&#126;',
-    $: '&#36;', // GitHub renders $…$ as math
-    '#': `&#35;${JOINER}`, // headings, #123 and org/repo#1 references
-    '@': `&#64;${JOINER}`, // @mentions and e-mail autolinks
-    // Only matched before "//" (breaks https:// autolinks) or opening a `:shortcode:` (no emoji).
-    ':': `&#58;${JOINER}`
-};
-/**
- * A run of 7 or more hexadecimal characters standing alone: GitHub links one of 7 to 40 as a
- * commit of the repository (`deadbeefcafe1234`). Broken every HEX_PIECE characters, no piece is
- * long enough to be one.
- */
-const HEX_RUN = '(?<!\\w)[0-9a-f]{7,}(?!\\w)';
-const HEX_PIECE = 6;
-/**
- * Where an emoji shortcode opens: a name that starts with a letter (`:smile:`), digits then a
- * letter (`:8ball:`), `:+1:`, `:-1:`, or one of the two all-digit names; a clock time
- * (`12:30:00+02:00`) is left alone.
- */
-const SHORTCODE = '[a-z][\\w+-]*:|\\d+[a-z_][\\w+-]*:|[+-]1:|100:|1234:';
-const SPECIAL_CHARS = new RegExp(`[&<>|\\\\\`*_[\\]()!~$#@]|:(?=\\/\\/|${SHORTCODE})|(?<=www)\\.|(?<=\\bgh)-(?=\\d)|${HEX_RUN}`, 'gi');
-function escapeChar(c) {
-    if (c === '.')
-        return `${JOINER}.`; // "www." stays text, not a link
-    if (c === '-')
-        return `-${JOINER}`; // only matched in "GH-1": no reference to issue 1
-    if (c.length >= 7)
-        return c.replace(new RegExp(`.{${HEX_PIECE}}(?=.)`, 'g'), `$&${JOINER}`);
-    return ENTITIES[c] ?? c;
-}
-/** Characters that start a block (list, setext underline) when they open a line. */
-function escapeLineStart(s) {
-    return s
-        .replace(/^-/, '&#45;')
-        .replace(/^\+/, '&#43;')
-        .replace(/^=/, '&#61;')
-        .replace(/^(\d+)\./, '$1&#46;');
-}
-/**
- * Makes untrusted text (paths, prompts, service messages) inert in Markdown: one line cleaned as
- * all text from the public is (public-text.ts: nothing invisible, no control character), safe in
- * a GFM table cell and in running text, with no HTML, links, mentions, references, commit links,
- * emoji shortcodes or emphasis.
- * Only for interpolated values: the action's own Markdown is written as Markdown.
- */
-function escapeText(s) {
-    return escapeLineStart(oneLine(s).replace(SPECIAL_CHARS, escapeChar));
-}
-// ---------------------------------------------------------------------------------------------
-// Cutting
-/** The last maxChars UTF-16 units, without starting inside a surrogate pair. */
-function cutFromEnd(s, maxChars) {
-    if (s.length <= maxChars)
-        return s;
-    const tail = s.slice(s.length - Math.max(0, maxChars));
-    const first = tail.charCodeAt(0);
-    return first >= 0xdc00 && first <= 0xdfff ? tail.slice(1) : tail;
-}
-function countCodePoints(s) {
-    return Array.from(s).length;
-}
-/**
- * Cuts text to maxChars with "…" in the middle: a page path keeps its section and its page name,
- * the two parts a reader recognises.
- */
-function clipMiddle(s, maxChars) {
-    if (s.length <= maxChars)
-        return s;
-    const room = Math.max(0, maxChars - 1);
-    const tail = Math.floor(room * 0.4);
-    return `${cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`;
-}
-const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
-/** A character that may take two columns (or half of one that may). */
-const WIDE_OR_PAIRED = /[\u1100-\uffff]/;
-/**
- * Display columns of a grapheme (its first code point decides): 2 for East Asian wide and
- * full-width characters and emoji, 1 for others.
- */
-function charWidth(c) {
-    const cp = c.codePointAt(0) ?? 0;
-    return (cp >= 0x1100 && cp <= 0x115f) ||
-        (cp >= 0x2e80 && cp <= 0xa4cf) ||
-        (cp >= 0xac00 && cp <= 0xd7a3) ||
-        (cp >= 0xf900 && cp <= 0xfaff) ||
-        (cp >= 0xfe30 && cp <= 0xfe4f) ||
-        (cp >= 0xff00 && cp <= 0xff60) ||
-        (cp >= 0xffe0 && cp <= 0xffe6) ||
-        (cp >= 0x1f300 && cp <= 0x1faff) ||
-        (cp >= 0x20000 && cp <= 0x3fffd)
-        ? 2
-        : 1;
-}
-function takeWidth(chars, width) {
-    const out = [];
-    let used = 0;
-    for (const c of chars) {
-        if (used + charWidth(c) > width)
-            break;
-        out.push(c);
-        used += charWidth(c);
-    }
-    return out;
-}
-/** The columns text takes on screen: a wide (CJK) character takes two. */
-function displayWidth(s) {
-    return Array.from(GRAPHEMES.segment(s), g => charWidth(g.segment)).reduce((n, w) => n + w, 0);
-}
-/**
- * Clipped by what a reader sees: at most `maxColumns` display columns, whole graphemes only (a
- * vowel sign stays with its letter), so a table cell stays on one line whatever the script. The
- * "…" goes in the middle (a path's both ends say the most) or, with `tailShare` 0, at the end.
- */
-function clipWidth(s, maxColumns, tailShare = 0.4) {
-    // No character is wider than 2 columns, and none below U+1100 wider than 1: most text is
-    // settled without segmenting it (a report may clip 100,000 paths, several times over).
-    if (s.length * 2 <= maxColumns || (s.length <= maxColumns && !WIDE_OR_PAIRED.test(s)))
-        return s;
-    const chars = Array.from(GRAPHEMES.segment(s), g => g.segment);
-    if (chars.reduce((n, c) => n + charWidth(c), 0) <= maxColumns)
-        return s;
-    const tail = Math.floor((maxColumns - 1) * tailShare);
-    const head = takeWidth(chars, maxColumns - 1 - tail);
-    const end = takeWidth([...chars].reverse(), tail).reverse();
-    return `${head.join('').trimEnd()}…${end.join('').trimStart()}`;
-}
-/**
- * Untrusted multi-line text verbatim in a fenced code block (GitHub shows it as it is: no
- * Markdown, HTML, links or mentions), cut to maxChars with a note below. The fence is longer than
- * any run of backticks in the text, so no line of it can close the block. Control characters
- * and what renders as nothing (bidi controls, tag characters…) go: a code block must read as
- * what it holds.
- */
-function codeBlock(s, maxChars, info = 'text') {
-    const shown = cutAt(s, maxChars);
-    const text = instructionText(shown).replace(/\t/g, '    ').replace(/[ ]+$/gm, '');
-    const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), m => m[0].length));
-    const fence = '`'.repeat(Math.max(3, longest + 1));
-    const block = `${fence}${info}\n${text.trim() === '' ? '(empty)' : text.replace(/^\n+|\n+$/g, '')}\n${fence}`;
-    if (shown.length === s.length)
-        return block;
-    const more = countCodePoints(s.slice(shown.length));
-    return `${block}\n\n_… (${formatNumber(more)} more characters)_`;
-}
-// ---------------------------------------------------------------------------------------------
-// Numbers and times
-/** A precise duration for log lines and errors: "45s", "2m 05s", "1h 02m". */
-function formatDuration(ms) {
-    const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0;
-    const pad = (n) => String(n).padStart(2, '0');
-    if (seconds < 60)
-        return `${seconds}s`;
-    const minutes = Math.floor(seconds / 60);
-    if (minutes < 60)
-        return `${minutes}m ${pad(seconds % 60)}s`;
-    return `${Math.floor(minutes / 60)}h ${pad(minutes % 60)}m`;
-}
-/** A duration as a headline says it: "40 s", "4 min", "1 h 5 min". */
-function formatElapsed(ms) {
-    const seconds = Number.isFinite(ms) && ms > 0 ? Math.round(ms / 1000) : 0;
-    if (seconds < 60)
-        return `${seconds} s`;
-    const minutes = Math.round(seconds / 60);
-    if (minutes < 60)
-        return `${minutes} min`;
-    const rest = minutes % 60;
-    return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;
-}
-/** The wall-clock time in UTC, "14:05 UTC": runners and readers sit in every time zone. */
-function formatClock(ms) {
-    return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
-}
-/** "2026-11-23 09:00 UTC". */
-function formatTimestamp(ms) {
-    const iso = new Date(ms).toISOString();
-    return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-}
-function formatNumber(n) {
-    return n.toLocaleString('en-US');
-}
-function formatShare(part, whole) {
-    if (!Number.isFinite(whole) || whole === 0)
-        return '–';
-    return `${((part / whole) * 100).toFixed(1)}%`;
-}
-const MINUS = '\u2212'; // a typographic minus lines up with "+" in table columns
-/** "+12 (+4.0%)", "−3 (−1.2%)", "0", or "new" when there was nothing before. */
-function formatChange(now, before) {
-    if (now === 0 && !before)
-        return '0';
-    if (before === undefined || before === 0)
-        return 'new';
-    const diff = now - before;
-    if (diff === 0)
-        return '0';
-    const sign = diff > 0 ? '+' : MINUS;
-    const percent = ((Math.abs(diff) / before) * 100).toFixed(1);
-    // Whole numbers, as in the columns beside it: one unit per column, never "18.3k" by "2,327".
-    const amount = `${sign}${formatNumber(Math.abs(diff))}`;
-    return percent === '0.0' ? amount : `${amount} (${sign}${percent}%)`;
-}
-/**
- * The marks of a change that matters for the docs (analytics/marks.ts decides which): the overview
- * marks its changes with them, and "what the fix did" its verdicts.
- */
-const MARKS = { better: '🟢', worse: '🔴' };
-/** "+20.0%", "−3.1%", "±0%"; undefined when there is nothing to compare with. */
-function formatPercentChange(now, before) {
-    if (!Number.isFinite(before) || before <= 0)
-        return undefined;
-    const diff = now - before;
-    const percent = ((Math.abs(diff) / before) * 100).toFixed(1);
-    // No "±0.0%": a change too small to show is no change to a reader.
-    if (percent === '0.0')
-        return 'no change';
-    return `${diff > 0 ? '+' : MINUS}${percent}%`;
-}
-/** "1 row", "5 rows". */
-/** The text with its first letter in capitals: a sentence made of a clause. */
-function capitalise(text) {
-    return text.charAt(0).toUpperCase() + text.slice(1);
-}
-function plural(n, one, many = `${one}s`) {
-    return `${formatNumber(n)} ${n === 1 ? one : many}`;
-}
-// ---------------------------------------------------------------------------------------------
-// Links
-/** Characters allowed unencoded in a link destination: none of them ends the link or a cell. */
-const UNSAFE_IN_DESTINATION = /[^A-Za-z0-9\-._~:/?#@!$&*+,;=%]/g;
-function percentEncode(c) {
-    return Array.from(external_node_buffer_.Buffer.from(c, 'utf8'))
-        .map(byte => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
-        .join('');
-}
-/** A Markdown link destination for a URL we trust (the workflow run, a checked https URL). */
-function linkDestination(url) {
-    return oneLine(url).replace(/\s/g, ' ').replace(UNSAFE_IN_DESTINATION, percentEncode);
-}
-/** The URL when it is a plain https URL (no credentials), else undefined. */
-function parseHttpsUrl(raw) {
-    if (!URL.canParse(raw))
-        return undefined;
-    const url = new URL(raw);
-    if (url.protocol !== 'https:' || url.username || url.password)
-        return undefined;
-    return url;
-}
-/** `[label](url)` for Markdown we wrote as the label; plain label when the URL is not https. */
-function markdown_link(label, url) {
-    const checked = url ? parseHttpsUrl(url) : undefined;
-    return checked ? `[${label}](${linkDestination(checked.href)})` : label;
-}
-/**
- * The address of a page path on the docs site. Every character of the path that could end the
- * destination or change its meaning (`?`, `#`, spaces, parentheses) is percent-encoded, so a path
- * can only ever name a page below `siteUrl`.
- */
-function pageUrl(siteUrl, path) {
-    const site = parseHttpsUrl(siteUrl);
-    if (!site)
-        return undefined;
-    const base = site.href.replace(/\/+$/, '');
-    const segments = path
-        .split('/')
-        .filter(segment => segment !== '' && segment !== '.' && segment !== '..')
-        .map(segment => encodeURIComponent(oneLine(segment)).replace(/[!'()*]/g, percentEncode));
-    return `${base}/${segments.join('/')}`;
-}
-/**
- * Where a report comes from, for its meta line: when it was made, the run that made it, what it
- * cost. A comment outlives its run, so a reader needs all three.
- */
-function provenance(p) {
-    const parts = [`made ${formatTimestamp(p.generatedAt)}`];
-    if (p.runUrl)
-        parts.push(markdown_link('workflow run', p.runUrl));
-    if (p.requests !== undefined)
-        parts.push(plural(p.requests, p.requestNoun ?? 'request'));
-    return parts;
-}
-/** The header and delimiter lines of a GFM table. */
-function tableHead(columns) {
-    const header = columns.map(c => c.header).join(' | ');
-    const delimiter = columns.map(c => (c.align === 'right' ? '---:' : '---')).join('|');
-    return `| ${header} |\n|${delimiter}|`;
-}
-/** One table row of cells that are already Markdown (escaped where untrusted). */
-function tableRow(cells) {
-    return `| ${cells.join(' | ')} |`;
-}
-/** A collapsed block: `summary` is our own text; the body is Markdown (blank lines kept). */
-function details(summary, body, open = false) {
-    return `<details${open ? ' open' : ''}><summary>${summary}</summary>\n\n${body}\n\n</details>`;
-}
-/** Rows a table shows before the rest is folded away: a reader sees the answer, not a wall. */
-const VISIBLE_ROWS = 10;
-/**
- * A table whose rows past the first `visible` sit in a collapsed block (with the header repeated,
- * so that part is a table of its own), named by the folded ranks: "Pages 11–20" (`noun`: Pages).
- */
-function foldedTable(columns, rows, noun, visible = VISIBLE_ROWS) {
-    const head = tableHead(columns);
-    if (rows.length === 0)
-        return '';
-    const shown = `${head}\n${rows.slice(0, visible).join('\n')}`;
-    if (rows.length <= visible)
-        return shown;
-    const rest = `${head}\n${rows.slice(visible).join('\n')}`;
-    const label = `${noun} ${formatNumber(visible + 1)}–${formatNumber(rows.length)}`;
-    return `${shown}\n\n${details(label, rest)}`;
-}
-
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-;// CONCATENATED MODULE: ./src/service/agents.ts
-// The connections a request to the service goes through: direct, or through the proxy that
-// proxy.ts chose. An https target is reached through a CONNECT tunnel (the `tunnel` agents the
-// toolkit's HTTP client uses); an http one (loopback only, by `base-url`'s rule) is asked of the
-// proxy as an absolute URI, as proxies expect for plain http.
-
-
-
-
-class Agents {
-    proxy;
-    keepAlive;
-    made = new Map();
-    constructor(proxy, keepAlive) {
-        this.proxy = proxy;
-        this.keepAlive = keepAlive;
-    }
-    routeOf(url) {
-        const tls = url.protocol === 'https:';
-        const proxy = this.proxy;
-        if (!proxy)
-            return { agent: this.plain(tls) };
-        if (tls)
-            return { agent: this.tunnel(proxy), proxy };
-        return { agent: this.plain(proxy.url.protocol === 'https:'), forward: proxy, proxy };
-    }
-    plain(tls) {
-        return this.once(tls ? 'https' : 'http', () => tls
-            ? new (external_node_https_default()).Agent({ keepAlive: this.keepAlive })
-            : new (external_node_http_default()).Agent({ keepAlive: this.keepAlive }));
-    }
-    /** A CONNECT tunnel through the proxy, TLS inside it. */
-    tunnel(proxy) {
-        return this.once('tunnel', () => {
-            const auth = proxyCredentials(proxy);
-            const options = {
-                maxSockets: 100,
-                proxy: {
-                    host: proxy.url.hostname.replace(/^\[|\]$/g, ''),
-                    port: Number(proxy.hostPort.slice(proxy.hostPort.lastIndexOf(':') + 1)),
-                    ...(auth ? { proxyAuth: auth } : {})
-                }
-            };
-            return proxy.url.protocol === 'https:'
-                ? tunnel.httpsOverHttps(options)
-                : tunnel.httpsOverHttp(options);
-        });
-    }
-    once(key, make) {
-        let agent = this.made.get(key);
-        if (!agent)
-            this.made.set(key, (agent = make()));
-        return agent;
-    }
-    dispose() {
-        for (const agent of this.made.values())
-            agent.destroy?.();
-        this.made.clear();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/http.ts
-// One attempt on the wire: the request with the key, a time limit, no redirect ever followed, and
-// the body read up to a cap. Whatever comes back is untrusted: every text passes redact() before
-// anyone sees it, and a 2xx body is parsed with a depth limit and checked.
-
-
-
-
-
-
-
-
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
-/** An error body is read for its message only; a hostile one cannot make the run read more. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-const MAX_LOCATION_CHARS = 200;
-async function attempt(r) {
-    const started = r.now();
-    // One controller ends this attempt, whether its time ran out or the caller gave up.
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    r.signal?.addEventListener('abort', onAbort, { once: true });
-    let timedOut = false;
-    const onTimeUp = () => {
-        timedOut = true;
-        controller.abort();
-    };
-    r.limit.signal.addEventListener('abort', onTimeUp, { once: true });
-    const line = (what) => r.debug?.(`${r.method} ${clipText(r.path, 300)} -> ${what} (${r.now() - started} ms)`);
-    try {
-        const { info, way, forwarded } = requestInfo(r, controller.signal);
-        let msg;
-        try {
-            msg = (await r.client.requestRaw(info, r.body ?? null)).message;
-        }
-        catch (err) {
-            const network = timedOut ? undefined : readCause(err, way);
-            // A page read ahead that turned out not to be needed is abandoned by the reader.
-            return unanswered(network, timedOut ? 'timeout' : networkCode(err), line, r.signal?.aborted);
-        }
-        // A 407 to a request the proxy was asked to forward is the proxy's answer, not the service's.
-        const refusal = forwarded ? proxyRefusal(msg.statusCode ?? 0, way) : undefined;
-        if (refusal) {
-            msg.destroy();
-            return unanswered(refusal, 'refused', line);
-        }
-        return await answerOf(r, msg, line);
-    }
-    finally {
-        r.limit.end();
-        r.limit.signal.removeEventListener('abort', onTimeUp);
-        r.signal?.removeEventListener('abort', onAbort);
-    }
-}
-/**
- * An attempt that got no answer from the service: its cause in words when the errors show one (a
- * proxy's refusal, TLS, nobody at the address).
- */
-function unanswered(network, code, line, abandoned = false) {
-    // A proxy's own refusal and a certificate refused at the handshake prove nothing was sent; a
-    // TLS failure of another kind might come after the request was written.
-    const sentNothing = network !== undefined &&
-        (network.kind.startsWith('proxy-') || (network.kind === 'tls' && /CERT/.test(network.code)));
-    const outcomeCode = sentNothing ? 'refused' : code;
-    line(abandoned ? 'cancelled: no longer needed' : network ? causeWords(network) : outcomeCode);
-    return {
-        ok: false,
-        outcome: { kind: 'network', code: outcomeCode },
-        why: network ? causeWords(network) : networkWhy(outcomeCode),
-        ...(network ? { network } : {})
-    };
-}
-/** What an answer says: a redirect (never followed), a refusal, or a body to check. */
-async function answerOf(r, msg, line) {
-    const status = msg.statusCode ?? 0;
-    r.onAnswer?.({
-        status,
-        rateLimit: rateLimitHeaders(msg),
-        json: /\bjson\b/i.test(header(msg, 'content-type') ?? '')
-    });
-    if (status >= 300 && status < 400) {
-        // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
-        msg.destroy();
-        const location = clipText(redact(header(msg, 'location') ?? ''), MAX_LOCATION_CHARS);
-        line(String(status));
-        return {
-            ok: false,
-            outcome: { kind: 'redirect', status },
-            why: `${status}${reason(status)}${location ? ` to ${location}` : ' (no Location)'}: redirects are not followed (check \`base-url\`)`
-        };
-    }
-    const success = status >= 200 && status < 300;
-    const retryAfter = header(msg, 'retry-after');
-    let text;
-    try {
-        text = await readText(msg, success ? MAX_BODY_BYTES : MAX_ERROR_BODY_BYTES, !success);
-    }
-    catch (err) {
-        line(`${status}, body cut off`);
-        if (!success)
-            return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` };
-        const why = err instanceof BodyTooLarge ? err.message : 'the body was cut off';
-        return { ok: false, outcome: { kind: 'malformed', status }, why };
-    }
-    line(String(status));
-    if (!success)
-        return {
-            ok: false,
-            outcome: { kind: 'answer', status, retryAfter },
-            why: redact(statusWhy(status, text))
-        };
-    return checked(msg, text, status, r.check);
-}
-/** A 2xx body: parsed with a depth limit, cleaned of secrets, then checked. */
-function checked(msg, text, status, check) {
-    const notes = [];
-    try {
-        // An empty body is an answer with nothing in it: the check decides what that means.
-        const json = text.trim() === '' ? null : parseJson(text);
-        const value = check(redactParsed(text, json), note => notes.push(redact(note)));
-        return { ok: true, value, status, notes };
-    }
-    catch (err) {
-        const parsed = err instanceof ShapeError;
-        const why = parsed ? redact(err.message) : `not JSON (${describeBody(msg, text)})`;
-        const outcome = { kind: 'malformed', status, parsed };
-        return { ok: false, outcome, why };
-    }
-}
-/** TLS sockets whose handshake is done: a kept-alive one is counted at once when reused. */
-const secured = new WeakSet();
-/**
- * Counts the request once its connection is made: for TLS, once the handshake is done (nothing is
- * written before it, so a proxy that inspects TLS, refused, never took a byte of it).
- */
-function countOnConnect(socket, count) {
-    if (socket.encrypted) {
-        if (secured.has(socket))
-            count();
-        else
-            socket.once('secureConnect', () => {
-                secured.add(socket);
-                count();
-            });
-    }
-    else if (socket.connecting)
-        socket.once('connect', count);
-    else
-        count();
-}
-/** The options a plain http(s).request needs, with the agent of the run's route (proxy or not). */
-function requestInfo(r, signal) {
-    const url = new URL(r.baseUrl + r.path);
-    const headers = {
-        authorization: `Bearer ${r.apiKey}`,
-        accept: 'application/json',
-        'user-agent': r.userAgent
-    };
-    if (r.body !== undefined)
-        headers['content-type'] = 'application/json';
-    const tls = url.protocol === 'https:';
-    const { agent, forward, proxy } = r.agents.routeOf(url);
-    // Plain http through a proxy: the request goes to the proxy and names the whole URL.
-    const to = forward?.url ?? url;
-    if (forward) {
-        headers.host = url.host;
-        const auth = proxyCredentials(forward);
-        if (auth)
-            headers['proxy-authorization'] = `Basic ${Buffer.from(auth).toString('base64')}`;
-    }
-    const base = (forward ? forward.url.protocol === 'https:' : tls) ? (external_node_https_default()) : (external_node_http_default());
-    // Counted when the connection is made: before a byte can reach the service, and never for a
-    // request that was refused or abandoned before it connected.
-    const counting = {
-        request: (options, callback) => {
-            const req = base.request(options, callback);
-            req.once('socket', socket => countOnConnect(socket, r.count));
-            return req;
-        }
-    };
-    const info = {
-        parsedUrl: url,
-        httpModule: counting,
-        options: {
-            host: to.hostname.replace(/^\[|\]$/g, ''),
-            port: to.port ? Number(to.port) : to.protocol === 'https:' ? 443 : 80,
-            path: forward ? url.href : url.pathname + url.search,
-            method: r.method,
-            headers,
-            agent,
-            signal
-        }
-    };
-    return {
-        info,
-        way: { target: url, ...(proxy ? { proxy } : {}) },
-        forwarded: forward !== undefined
-    };
-}
-/**
- * The rate-limit header names the action knows (`X-RateLimit-*`, `RateLimit-*`, `Retry-After`):
- * no other name from the service is ever shown, so a header named after a key cannot carry it.
- */
-const RATE_LIMIT_HEADER = /^(?:(?:x-)?ratelimit(?:-(?:limit|remaining|reset|used|resource|policy|reset-after)(?:-(?:requests|tokens))?)?|retry-after)$/;
-/** Headers about rate limits, by their known names only: a few, values redacted and short. */
-function rateLimitHeaders(msg) {
-    const found = {};
-    const names = Object.keys(msg.headers)
-        .filter(name => name.length <= 40 && RATE_LIMIT_HEADER.test(name.toLowerCase()))
-        .sort()
-        .slice(0, 8);
-    for (const name of names)
-        found[clipText(redact(name), 40)] = clipText(redact(header(msg, name) ?? ''), 100);
-    return found;
-}
-function header(msg, name) {
-    const v = msg.headers[name];
-    return Array.isArray(v) ? v[0] : v;
-}
-/** One line of at most `max` characters, control characters removed. */
-function clipText(text, max) {
-    // eslint-disable-next-line no-control-regex -- control characters are what is removed
-    const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-    return line.length > max ? `${line.slice(0, max)}…` : line;
-}
-function networkWhy(code) {
-    switch (code) {
-        case 'refused':
-            return 'the connection was refused';
-        case 'unreachable':
-            return 'the host could not be reached';
-        case 'reset':
-            return 'the connection was reset before an answer came';
-        case 'timeout':
-            return 'no answer in time';
-        default:
-            return 'a network error';
-    }
-}
-function describeBody(msg, text) {
-    const type = clipText(redact(header(msg, 'content-type') ?? 'no content type'), 100);
-    return text.trim() === '' ? `empty body, ${type}` : type;
-}
-class BodyTooLarge extends Error {
-    constructor(max) {
-        super(`the body is larger than ${max / 1024 / 1024} MiB`);
-    }
-}
-/**
- * The body as text, at most `maxBytes`. Past that, a 2xx body is refused (a cut JSON document
- * is no answer); an error body (`keepHead`) is cut, as its first bytes hold the message. The
- * attempt's timer ends a body that never finishes (it aborts the request).
- */
-function readText(msg, maxBytes, keepHead) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let size = 0;
-        let done = false;
-        const finish = () => {
-            done = true;
-            resolve(Buffer.concat(chunks).toString('utf8'));
-        };
-        msg.on('data', (chunk) => {
-            if (done)
-                return;
-            if (size + chunk.length <= maxBytes) {
-                size += chunk.length;
-                chunks.push(chunk);
-                return;
-            }
-            if (keepHead) {
-                chunks.push(chunk.subarray(0, maxBytes - size));
-                finish();
-                msg.destroy();
-            }
-            else
-                msg.destroy(new BodyTooLarge(maxBytes));
-        });
-        msg.on('end', () => {
-            if (!done)
-                finish();
-        });
-        msg.on('error', err => {
-            if (!done)
-                reject(err);
-        });
-        msg.on('close', () => {
-            if (!done)
-                reject(new Error('connection closed before the body ended'));
-        });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/service/client.ts
-// The documentation service's one request loop: Bearer auth, retries with backoff, Retry-After,
-// the run's deadline, the rate-limit stop, and the count of what the run spent. One attempt on
-// the wire is http.ts; failures as data are errors.ts; the operations are agent-api.ts and
-// analytics.ts. No stack trace ever reaches a user.
-
-
-
-
-
-
-
-/** A POST is sent at most this many times in all (only ever retried where it was not taken). */
-const MAX_POST_ATTEMPTS = 3;
-/** A request path in a log or error line: a hostile cursor must not make every line huge. */
-const MAX_REQUEST_CHARS = 300;
-class ServiceClient {
-    http;
-    postHttp;
-    agents;
-    postAgents;
-    o;
-    warned = new Set();
-    sent = 0;
-    /** Requests let through the `max-requests` check that have not yet connected (or given up). */
-    reserved = 0;
-    rateLimited;
-    halted = false;
-    haltController = new AbortController();
-    constructor(options) {
-        this.o = {
-            requestTimeoutMs: 30_000,
-            retryBaseMs: 1_000,
-            retryCapMs: 30_000,
-            maxAttempts: 5,
-            maxRateLimitWaitMs: 10 * 60_000,
-            quotaRetryWaitsMs: [20_000, 40_000],
-            maxRequests: 0,
-            random: Math.random,
-            ...options
-        };
-        // Redirects are never followed: a hop could take the key to another origin, or re-send the
-        // follow-up. Requests go through requestRaw, which follows none anyway; this says it twice.
-        const common = {
-            allowRetries: false,
-            maxRetries: 0,
-            allowRedirects: false,
-            socketTimeout: this.o.requestTimeoutMs
-        };
-        // GETs share kept-alive connections (an export makes many); the POST always opens a fresh
-        // one, so a stale pooled socket can never turn into a "may have been delivered" reset.
-        this.http = new HttpClient(options.userAgent, [], { ...common, keepAlive: true });
-        this.postHttp = new HttpClient(options.userAgent, [], { ...common, keepAlive: false });
-        this.agents = new Agents(options.proxy, true);
-        this.postAgents = new Agents(options.proxy, false);
-    }
-    /**
-     * Requests sent to the service so far, retries included: what the run spent of its quota.
-     * An attempt whose connection was refused never reached it and is not counted.
-     */
-    get requests() {
-        return this.sent;
-    }
-    /**
-     * Sends nothing more: a cancelled run publishes what it spent, and no request may leave after
-     * that count (one already on its way was counted as it left).
-     */
-    halt() {
-        this.halted = true;
-        // Requests still connecting are abandoned: once the count is published, none may reach the
-        // service uncounted.
-        this.haltController.abort();
-    }
-    dispose() {
-        this.http.dispose();
-        this.postHttp.dispose();
-        this.agents.dispose();
-        this.postAgents.dispose();
-    }
-    /** GET `path` with the usual retries; what `check` makes of the JSON answer. */
-    async getJson(path, check, o = {}) {
-        return this.call({ method: 'GET', path, check, ...o });
-    }
-    async call(c) {
-        const request = clipText(`${c.method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${c.path}`, MAX_REQUEST_CHARS);
-        try {
-            return await this.attempts(c, request, operationOf(c.method, c.path));
-        }
-        catch (err) {
-            // The run page's annotations name the operation in words; the log keeps the request.
-            if (err instanceof ServiceError || err instanceof BudgetError || err instanceof TimeUpError)
-                this.o.info?.(`${request}: ${messageOf(err)}`);
-            throw err;
-        }
-    }
-    async attempts(c, request, operation) {
-        // An instruction is sent at most 3 times in all, and only where it was certainly not taken.
-        const maxAttempts = Math.min(c.maxAttempts ?? this.o.maxAttempts, c.method === 'POST' ? MAX_POST_ATTEMPTS : Infinity);
-        const retry = { request, operation, maxAttempts, quotaRetries: 0 };
-        for (let tries = 1;; tries++) {
-            this.mayStart(c, retry, tries);
-            const result = await this.send(c);
-            if (result.ok) {
-                for (const note of result.notes)
-                    this.warnOnce(note);
-                return result.value;
-            }
-            if (c.signal?.aborted || this.halted)
-                throw new RequestCancelledError(request);
-            retry.last = result;
-            const wait = this.retryWait(c, retry, result, tries);
-            const { outcome } = result;
-            this.o.info?.(`${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${tries + 1} of ${maxAttempts})`);
-            await sleepUnlessAborted(this.o.deadline.sleep(wait, c.signal), c.signal);
-        }
-    }
-    /** Throws when attempt `tries` may not start: the quota, a cancel, `max-requests`, the time. */
-    mayStart(c, retry, tries) {
-        if (this.rateLimited)
-            throw this.rateLimited;
-        if (c.signal?.aborted || this.halted)
-            throw new RequestCancelledError(retry.request);
-        // Reserved here, not counted once connected: pages in flight at once each pass this check
-        // before any of them connects, and together they must stay within the cap.
-        if (this.o.maxRequests > 0 && this.sent + this.reserved >= this.o.maxRequests)
-            throw new BudgetError(this.o.maxRequests, retry.operation);
-        if (!this.o.deadline.passed())
-            return;
-        if (retry.last)
-            throw this.failure(c, retry, retry.last, tries - 1, { time: true });
-        throw this.o.deadline.error(`${retry.operation} to start: it was not sent`);
-    }
-    /** One attempt on the wire, its place within `max-requests` held until it connects or ends. */
-    async send(c) {
-        const { deadline } = this.o;
-        const signal = c.signal
-            ? AbortSignal.any([c.signal, this.haltController.signal])
-            : this.haltController.signal;
-        this.reserved++;
-        // The place is given back once: when the request connects (it is counted instead), or when
-        // the attempt ends without connecting (a socket that connects after that still counts).
-        let held = true;
-        const release = () => {
-            if (held)
-                this.reserved--;
-            held = false;
-        };
-        return attempt({
-            client: c.method === 'POST' ? this.postHttp : this.http,
-            agents: c.method === 'POST' ? this.postAgents : this.agents,
-            ...{ baseUrl: this.o.baseUrl, apiKey: this.o.apiKey, userAgent: this.o.userAgent },
-            ...{ method: c.method, path: c.path, body: c.body, check: c.check },
-            // Each attempt gets the usual limit, or what is left of the run's time if that is less.
-            limit: deadline.limitCall(this.o.requestTimeoutMs, 1_000),
-            signal,
-            count: () => {
-                release();
-                this.sent++;
-            },
-            onAnswer: c.onAnswer,
-            debug: this.o.debug,
-            now: () => deadline.now()
-        }).finally(release);
-    }
-    /**
-     * How long to wait before the next attempt; throws when there is none: the failure is final,
-     * the attempts are spent, the rate limit stops the run, or the run's time leaves no room.
-     */
-    retryWait(c, retry, result, tries) {
-        const { deadline } = this.o;
-        const { outcome } = result;
-        const is429 = outcome.kind === 'answer' && outcome.status === 429;
-        const asked = outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, deadline.now()) : undefined;
-        if (is429 && asked !== undefined) {
-            const tooLong = asked > this.o.maxRateLimitWaitMs
-                ? `more than ${seconds(this.o.maxRateLimitWaitMs)}`
-                : !deadline.allows(asked)
-                    ? 'past `wait-timeout`'
-                    : undefined;
-            if (tooLong)
-                throw this.stopForRateLimit(retry.operation, result, asked, tooLong);
-        }
-        // The real service answers 429 without Retry-After (often as plain text). Its limit is
-        // hourly: retry twice within about a minute, then stop rather than spend more of it.
-        let quotaWait;
-        if (is429 && asked === undefined) {
-            quotaWait = this.o.quotaRetryWaitsMs[retry.quotaRetries++];
-            const spent = quotaWait === undefined || !deadline.allows(quotaWait);
-            if (spent)
-                throw this.stopForSpentQuota(retry.operation, result);
-        }
-        const answeredItself = outcome.kind === 'answer' && c.noRetry?.includes(outcome.status);
-        if (!isRetryable(c.method, outcome) || tries >= retry.maxAttempts || answeredItself)
-            throw this.failure(c, retry, result, tries);
-        const wait = asked ??
-            quotaWait ??
-            backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random);
-        if (deadline.allows(wait))
-            return wait;
-        throw this.failure(c, retry, result, tries, asked ?? { time: true });
-    }
-    failure(c, retry, failed, tries, gaveUp) {
-        const why = typeof gaveUp === 'number' ? { retryAfterMs: gaveUp } : gaveUp;
-        return requestFailure(retry.request, failed, tries, c.method, why, retry.operation);
-    }
-    warnOnce(line) {
-        if (this.warned.has(line))
-            return;
-        this.warned.add(line);
-        this.o.warn?.(line);
-    }
-    /** A 429 without Retry-After that persisted: the hourly limit is spent. */
-    stopForSpentQuota(operation, result) {
-        const resetAt = new Date(this.o.deadline.now() + 3_600_000);
-        this.rateLimited = new RateLimitError(`${sentenceStart(operation)} failed: ${result.why.replace(/\.$/, '')}. The service's hourly limit is spent (it said so without ` +
-            'a Retry-After, and retrying did not help), so the run stops here and sends nothing ' +
-            'more. Run it again within the hour, once the limit has reset.', resetAt, false);
-        return this.rateLimited;
-    }
-    stopForRateLimit(operation, result, askedMs, tooLong) {
-        const resetAt = new Date(this.o.deadline.now() + askedMs);
-        const when = `${resetAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-        this.rateLimited = new RateLimitError(`${sentenceStart(operation)} failed: ${result.why.replace(/\.$/, '')}. The rate limit resets at ${when}: the service asked to ` +
-            `wait ${seconds(askedMs)} (Retry-After), ${tooLong}, so the run stops here and sends ` +
-            'nothing more. Run it again after that time.', resetAt);
-        return this.rateLimited;
-    }
-}
-/** A path segment: ids may hold spaces and slashes. */
-function enc(segment) {
-    return encodeURIComponent(segment);
-}
-async function sleepUnlessAborted(sleeping, signal) {
-    if (!signal)
-        return sleeping;
-    let onAbort;
-    const aborted = new Promise(resolve => {
-        onAbort = resolve;
-        signal.addEventListener('abort', onAbort, { once: true });
-    });
-    try {
-        await Promise.race([sleeping, aborted]);
-    }
-    finally {
-        if (onAbort)
-            signal.removeEventListener('abort', onAbort);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/agent-api.ts
-// The agent job operations: start a job, send a follow-up, read a job. Each POST is sent at most
-// once (the client retries it only where the service certainly did not take it).
-
-
-
-class AgentApi {
-    client;
-    constructor(client) {
-        this.client = client;
-    }
-    /** Sends the follow-up; never twice. Resolves to the job if the answer was one. */
-    async sendMessage(projectId, jobId, prompt) {
-        const path = `/v2/agent/${enc(projectId)}/job/${enc(jobId)}/message`;
-        try {
-            return await this.post(path, prompt);
-        }
-        catch (err) {
-            // A 2xx with an odd body still means the service took the message: say so, do not fail.
-            if (isTaken(err))
-                return undefined;
-            throw err;
-        }
-    }
-    /**
-     * Starts a new agent job; never twice. A 2xx whose body names no job still started one, so it
-     * is an error that says so, and nothing retries it.
-     */
-    async createJob(projectId, prompt) {
-        const path = `/v2/agent/${enc(projectId)}/job`;
-        try {
-            return await this.post(path, prompt);
-        }
-        catch (err) {
-            if (isTaken(err))
-                throw new ServiceError(`The service took the instruction and started a job, but its answer was odd: ${err.message}. ` +
-                    'Find the job among the agent jobs of the project before creating another.', err.status, undefined, 'yes');
-            throw err;
-        }
-    }
-    getJob(path, maxAttempts) {
-        return this.client.call({ method: 'GET', path, check: checkAgentJob, maxAttempts });
-    }
-    post(path, prompt) {
-        const body = JSON.stringify({ prompt });
-        return this.client.call({ method: 'POST', path, body, check: checkAgentJob });
-    }
-}
-/** A 2xx whose body was odd: the service took the instruction. */
-function isTaken(err) {
-    return err instanceof ServiceError && err.status !== undefined && err.status < 300;
-}
-
-;// CONCATENATED MODULE: ./src/report/job-checks.ts
-// The check runs on the head of the job's pull request (`checks`), as read and as an answer shows
-// them: each one's name, how it concluded (or that it still runs), a link, and its first
-// annotations (path:line and message). Names and messages come from whoever runs a check (an app,
-// a workflow) and from the docs they check: public text, cleaned and escaped, never Markdown.
-
-/** The conclusions that pass (contract: "The agent's checks"); any other fails. */
-const PASSING_CONCLUSIONS = ['success', 'neutral', 'skipped'];
-/** Annotations shown per check run. */
-const ANNOTATIONS_SHOWN = 10;
-/** Check runs shown by name; the rest are counted. */
-const RUNS_SHOWN = 20;
-const isCompleted = (run) => run.status === 'completed';
-const isFailing = (run) => isCompleted(run) && !PASSING_CONCLUSIONS.includes(run.conclusion ?? '');
-/** What the check runs come to: one failed, or one still runs, or all passed, or none ran. */
-function checksState(runs) {
-    if (runs.length === 0)
-        return 'none';
-    if (runs.some(isFailing))
-        return 'failure';
-    return runs.every(isCompleted) ? 'success' : 'pending';
-}
-/** `checks: require` fails the step: a check failed, or one still ran when the wait ended. */
-function checksFail(c) {
-    return (c.mode === 'require' &&
-        (c.error !== undefined || c.state === 'failure' || c.state === 'pending'));
-}
-const NAME_MAX_CHARS = 100;
-const MESSAGE_MAX_CHARS = 300;
-const PATH_MAX_CHARS = 120;
-function mark(run) {
-    if (!isCompleted(run))
-        return '⏳';
-    if (isFailing(run))
-        return '❌';
-    return run.conclusion === 'success' ? '✅' : '➖';
-}
-function outcome(run) {
-    if (!isCompleted(run))
-        return 'still running';
-    return escapeText(clip(run.conclusion ?? 'no conclusion', 40).replace(/_/g, ' '));
-}
-/** `docs/a.mdx:12` as code when plain, escaped text otherwise. */
-function where(a) {
-    const at = `${clipMiddle(a.path, PATH_MAX_CHARS)}${a.line !== undefined ? `:${a.line}` : ''}`;
-    return /^[\w./-](?:[\w. /:-]*[\w./:-])?$/.test(at) ? `\`${at}\`` : escapeText(at);
-}
-function annotationLine(a) {
-    return `  - ${where(a)} ${escapeText(clip(a.message, MESSAGE_MAX_CHARS))}`;
-}
-function runLines(run) {
-    const name = escapeText(clip(run.name, NAME_MAX_CHARS)) || 'a check';
-    const head = `- ${mark(run)} ${markdown_link(name, run.url)}: ${outcome(run)}`;
-    const shown = run.annotations.slice(0, ANNOTATIONS_SHOWN);
-    const more = run.annotationsCount - shown.length;
-    const rest = more > 0 ? [`  - and ${plural(more, 'more annotation')}`] : [];
-    return [head, ...shown.map(annotationLine), ...rest];
-}
-/** "❌ 1 failed · ✅ 2 passed · ⏳ 1 still running". */
-function counts(runs) {
-    const failed = runs.filter(isFailing).length;
-    const running = runs.filter(r => !isCompleted(r)).length;
-    const passed = runs.length - failed - running;
-    return [
-        failed > 0 ? `❌ ${formatNumber(failed)} failed` : '',
-        passed > 0 ? `✅ ${formatNumber(passed)} passed` : '',
-        running > 0 ? `⏳ ${formatNumber(running)} still running` : ''
-    ]
-        .filter(Boolean)
-        .join(' · ');
-}
-/** What it means for the step, and the next step, when something did not pass. */
-function verdictLine(c, trigger, place) {
-    const parts = [];
-    if (c.timedOut && c.state === 'pending')
-        parts.push('The wait (`wait-timeout`) ended before every check finished.');
-    if (checksFail(c))
-        parts.push('`checks` is `require`, so the step failed.');
-    if (c.state === 'failure' && trigger && /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)) {
-        const on = place === 'comment' ? markdown_link(`#${c.prNumber}`, c.url) : `#${c.prNumber}`;
-        parts.push(`To send the failures to the job, comment \`${trigger} fix checks\` on ${on}.`);
-    }
-    return parts.join(' ');
-}
-/** The checks block of the job's answer and summary. */
-function checksBlock(c, trigger, place) {
-    const title = `**${markdown_link('Checks', c.url)} of #${c.prNumber}:**`;
-    if (c.error !== undefined)
-        return [
-            `${title} not read: ${escapeText(clip(c.error, MESSAGE_MAX_CHARS))}`,
-            checksFail(c) ? '`checks` is `require`, so the step failed.' : ''
-        ]
-            .filter(Boolean)
-            .join(' ');
-    if (c.runs.length === 0)
-        return `${title} none ran on its head commit.`;
-    const shown = c.runs.slice(0, RUNS_SHOWN);
-    const more = c.runs.length - shown.length;
-    const lines = [
-        `${title} ${counts(c.runs)}`,
-        ...shown.flatMap(runLines),
-        ...(more > 0 ? [`- and ${plural(more, 'more check run')}`] : [])
-    ];
-    const verdict = verdictLine(c, trigger, place);
-    return verdict ? `${lines.join('\n')}\n\n${verdict}` : lines.join('\n');
-}
-/** The headline's mark for a pull request the job opened or updated, when its checks say more. */
-function checksMark(c) {
-    if (!c)
-        return undefined;
-    if (checksFail(c))
-        return '❌';
-    return c.state === 'failure' ? '⚠️' : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/agent/checks.ts
-
-
-
-
-
-/**
- * A head with no check run yet is watched this long for one to start: checks start a few seconds
- * after a push, so "none" right after the job is not yet an answer (a repository without checks
- * costs a few more reads).
- */
-const FIRST_CHECK_GRACE_MS = 60_000;
-/** GitHub may answer the next poll: no answer, a 5xx or a 429. */
-function checks_isTransient(err) {
-    return (err instanceof GitHubError &&
-        (err.status === undefined || err.status >= 500 || err.status === 429));
-}
-/** "1 failed · 2 passed · 1 still running", for the log. */
-function tally(runs) {
-    if (runs.length === 0)
-        return 'none yet';
-    const failed = runs.filter(isFailing).length;
-    const running = runs.filter(r => !isCompleted(r)).length;
-    const passed = runs.length - failed - running;
-    return `${failed} failed · ${passed} passed · ${running} still running`;
-}
-/**
- * The check runs, read once (`show`), or until every one completed (`wait`, `require`), or the
- * run's time ran out (`timedOut`). A poll GitHub fails to answer is tried again at the next one; a
- * refusal (403, 404) ends the read with the error.
- */
-async function followChecks(o) {
-    let runs = await o.source.list();
-    let said = tally(runs);
-    o.log(`Check runs: ${said}.`);
-    if (o.mode === 'show')
-        return { runs, timedOut: false };
-    const noneUntil = o.deadline.now() + FIRST_CHECK_GRACE_MS;
-    for (const delay of pollDelays(o.pollIntervalMs, o.random)) {
-        const waited = runs.length > 0 || o.deadline.now() >= noneUntil;
-        if (waited && runs.every(isCompleted))
-            return { runs, timedOut: false };
-        await o.deadline.sleep(Math.min(delay, o.deadline.left()));
-        // No read starts once the run's time is up.
-        if (o.deadline.passed())
-            break;
-        try {
-            runs = await o.source.list();
-        }
-        catch (err) {
-            if (!checks_isTransient(err))
-                throw err;
-            o.warn(`Reading the check runs failed, will read again: ${messageOf(err)}`);
-            continue;
-        }
-        if (tally(runs) !== said)
-            o.log(`Check runs: ${(said = tally(runs))}.`);
-    }
-    return { runs, timedOut: !runs.every(isCompleted) || runs.length === 0 };
-}
-/**
- * The first annotations of each completed check run that has some (one request each, the first
- * RUNS_SHOWN runs only). One that cannot be read only warns: the run is shown without them.
- */
-async function withAnnotations(runs, source, warn) {
-    const read = [];
-    for (const [i, run] of runs.entries()) {
-        if (i >= RUNS_SHOWN || !isCompleted(run) || run.annotationsCount === 0) {
-            read.push(run);
-            continue;
-        }
-        try {
-            read.push({ ...run, annotations: await source.annotations(run.id, ANNOTATIONS_SHOWN) });
-        }
-        catch (err) {
-            const name = JSON.stringify(publicText(run.name, 100));
-            warn(`The annotations of the check run ${name} could not be read: ${messageOf(err)}`);
-            read.push(run);
-        }
-    }
-    return read;
-}
-/** The check runs as read and followed, with their annotations: what the answer shows. */
-async function readChecks(o, prNumber, url) {
-    const base = { mode: o.mode, prNumber, ...(url ? { url } : {}) };
-    try {
-        const { runs, timedOut } = await followChecks(o);
-        const full = await withAnnotations(runs, o.source, o.warn);
-        return { ...base, state: checksState(full), runs: full, ...(timedOut ? { timedOut } : {}) };
-    }
-    catch (err) {
-        const refused = err instanceof GitHubError && (err.status === 403 || err.status === 404);
-        // GitHubError's own hint is about writing comments: reading checks needs another permission.
-        const error = refused
-            ? `${err.problem}. The token needs \`checks: read\` (the workflow's \`permissions:\`)`
-            : messageOf(err);
-        o.warn(`The check runs of #${prNumber} could not be read: ${error}`);
-        return { ...base, state: 'none', runs: [], error };
-    }
-}
-/** The step's failure when `checks: require` fails it (contract: "The agent's checks"). */
-function checksFailure(c, jobId) {
-    const of = `the check runs of pull request #${c.prNumber} (job ${jobId})`;
-    if (c.error !== undefined)
-        return `\`checks\` is \`require\`, and ${of} could not be read: ${c.error}`;
-    const named = (r) => JSON.stringify(publicText(r.name, 100));
-    const failed = c.runs
-        .filter(isFailing)
-        .map(r => `${named(r)} (${publicText(r.conclusion ?? '', 40)})`);
-    const running = c.runs.filter(r => !isCompleted(r)).map(named);
-    const parts = [
-        failed.length > 0 ? `failed: ${failed.join(', ')}` : '',
-        running.length > 0 ? `still running when the wait ended: ${running.join(', ')}` : ''
-    ].filter(Boolean);
-    return `\`checks\` is \`require\`, and not every one of ${of} passed: ${parts.join('; ')}.`;
-}
-
-;// CONCATENATED MODULE: ./src/agent/send.ts
-// Sends the instruction: a follow-up to a job, or a new job. Each is one POST, sent at most once
-// (the client retries it only where the service certainly did not take it).
-
-async function sendInstruction(service, i, clock) {
-    if (i.command === 'create') {
-        const job = await service.createJob(i.projectId, i.prompt);
-        return { jobId: job.id, job, answeredAt: clock.now() };
-    }
-    const job = await service.sendMessage(i.projectId, i.jobId, i.prompt);
-    return { jobId: i.jobId, job, answeredAt: clock.now() };
-}
-/**
- * Whether the service took an instruction whose POST failed: a 2xx took it (the answer was only
- * odd), "maybe" leaves it open (a reset, a timeout, a 5xx), anything else never arrived.
- */
-function send_deliveryOf(err) {
-    if (!(err instanceof ServiceError))
-        return 'no';
-    if (err.status !== undefined && err.status < 300)
-        return 'yes';
-    return err.delivery;
-}
-
-;// CONCATENATED MODULE: ./src/agent/ending.ts
-// How a job run ended, decided once: the JobEnding (report/job-report.ts) from what the run knows
-// (the wait, the stage it stopped at, the error, the inputs that fail the step), and that ending
-// in the log's words: the message that fails the step, or the note that says how the job came
-// out. The comment and the summary word the same value (report/job.ts, report/job-ending.ts).
-
-
-
-
-
-
-
-function outcomeOf(job) {
-    if (job?.status === 'completed')
-        return job.prLink ? 'pull-request' : 'no-pull-request';
-    if (job?.status === 'failed')
-        return 'failed';
-    return job?.status === 'archived' ? 'archived' : 'other';
-}
-/**
- * The ending after the wait (or without one, `wait: false`: the status the POST answered may be
- * the job's state from before the instruction, so it decides nothing).
- */
-function afterWait(w, s) {
-    if (!s.wait)
-        return { kind: 'not-waited' };
-    const status = w.job?.status;
-    if (w.timedOut)
-        return {
-            kind: 'timed-out',
-            waitedMs: s.waitTimeoutMs,
-            ...(status !== undefined ? { status } : {}),
-            doubted: w.doubted,
-            ...(w.lastPollError ? { lastPoll: ending_causeOf(w.lastPollError) } : {})
-        };
-    const outcome = outcomeOf(w.job);
-    // `require-pr` first: for a completed job without a pull request it is the reason to name.
-    const failsBy = s.requirePr && outcome === 'no-pull-request'
-        ? 'require-pr'
-        : status !== undefined && s.failOnStatus.includes(status)
-            ? 'fail-on-status'
-            : undefined;
-    return { kind: 'finished', outcome, status: status ?? '', ...(failsBy ? { failsBy } : {}) };
-}
-/**
- * The ending when an error stopped the run at `stage`: before the POST nothing was sent; during
- * it, the error says whether the service took it; after it, the service has the instruction.
- */
-function stoppedAt(stage, err) {
-    const delivered = stage === 'preparing' ? 'no' : stage === 'sending' ? send_deliveryOf(err) : 'yes';
-    return { kind: 'stopped', stage, delivered, cause: ending_causeOf(err) };
-}
-const DELIVERED_BY_STAGE = {
-    preparing: 'no',
-    sending: 'maybe',
-    waiting: 'yes'
-};
-/** The ending when the runner cancelled the run at `stage`. */
-function cancelledAt(stage, signal) {
-    return { kind: 'cancelled', signal, stage, delivered: DELIVERED_BY_STAGE[stage] };
-}
-/** The ending when there was no job to follow up. */
-function noJob(message, elsewhere) {
-    return { kind: 'no-job', message, ...(elsewhere ? { elsewhere } : {}) };
-}
-/**
- * A reply written where no job can be followed: the thread's job takes its instructions on the
- * pull request it opened. Like a `fix N` the report does not hold, it is answered where it was
- * written and skipped (`skipped=true`, exit 0), not failed: the workflow did nothing wrong, and
- * the commenter would otherwise get a "run failed" mail for a misplaced comment.
- */
-function misplaced(e) {
-    return e.kind === 'no-job' && e.elsewhere !== undefined;
-}
-/**
- * Whether the ending fails the step: every ending but a job followed to a status nobody minds,
- * and a misplaced reply.
- */
-function failsStep(e) {
-    if (e.kind === 'not-waited' || misplaced(e))
-        return false;
-    return e.kind !== 'finished' || e.failsBy !== undefined;
-}
-/** A job followed to its pull request, nothing failing: the trigger comment gets 🚀. */
-function openedOrUpdated(e) {
-    return e.kind === 'finished' && e.outcome === 'pull-request' && e.failsBy === undefined;
-}
-/** The job failed for certain: a re-run of the workflow is a retry and sends the instruction again. */
-function jobFailed(e) {
-    return e.kind === 'finished' && e.outcome === 'failed';
-}
-// ---------------------------------------------------------------------------------------------
-// The ending in the log's words
-const MAYBE_DELIVERED = 'the instruction may or may not have been delivered: check the job before sending it again';
-const CANCELLED = {
-    preparing: 'nothing was sent to the service',
-    sending: MAYBE_DELIVERED,
-    waiting: 'the job keeps running on the service; this run stopped waiting'
-};
-/** The message that fails the step, exactly when the ending does (`failsStep`). */
-function stepFailure(e, jobId) {
-    switch (e.kind) {
-        case 'not-waited':
-            return undefined;
-        case 'finished':
-            return finishedFailure(e, jobId);
-        case 'timed-out':
-            return timedOutFailure(e, jobId);
-        case 'cancelled':
-            return `Cancelled (${e.signal}): ${CANCELLED[e.stage]}.`;
-        case 'stopped':
-            return stoppedFailure(e, jobId);
-        case 'no-job':
-            return misplaced(e) ? undefined : e.message;
-    }
-}
-function finishedFailure(e, jobId) {
-    if (e.failsBy === 'require-pr')
-        return (`Job ${jobId} completed without opening a pull request, and \`require-pr\` is \`true\`: ` +
-            'the agent may have changed nothing, or committed directly to the branch it works on.');
-    if (e.failsBy === 'fail-on-status')
-        return `Job ${jobId} ended with status \`${e.status}\`, which \`fail-on-status\` lists.`;
-    if (e.failsBy === 'checks' && e.checks)
-        return checksFailure(e.checks, jobId);
-    return undefined;
-}
-function timedOutFailure(e, jobId) {
-    const status = e.status ?? 'unknown';
-    const waited = formatDuration(e.waitedMs);
-    if (e.doubted)
-        return (`Timed out after ${waited} waiting for job ${jobId}: it still showed its state from before ` +
-            `the instruction (\`${status}\`), so that was not taken as the result. The instruction was ` +
-            'delivered; raise `wait-timeout` or lower `settle-time`.');
-    if (e.lastPoll)
-        return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}): the last poll failed: ${e.lastPoll.message}`;
-    return `Timed out after ${waited} waiting for job ${jobId} (last status: ${status}). Raise \`wait-timeout\`, or set \`wait: false\`.`;
-}
-/**
- * Before the POST nothing was sent; during it, the error's `delivery` says whether the service
- * took it; after it, the service has the instruction and only following the job failed.
- */
-function stoppedFailure(e, jobId) {
-    const { message } = e.cause;
-    if (e.stage === 'preparing')
-        return `${message}. Nothing was sent to the service.`;
-    if (e.stage === 'waiting')
-        return `The service took the instruction, then polling job ${jobId} failed: ${message}`;
-    const maybe = e.delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : '';
-    return `${message}${maybe}`;
-}
-/** What the log says of an ending that does not fail the step, when it is worth a line. */
-function endingNote(e, jobId) {
-    if (misplaced(e) && e.kind === 'no-job')
-        return { level: 'notice', text: e.message };
-    if (e.kind !== 'finished' || e.failsBy !== undefined)
-        return undefined;
-    if (e.outcome === 'archived')
-        return { level: 'warning', text: `Job ${jobId} was archived.` };
-    if (e.outcome === 'no-pull-request')
-        return { level: 'notice', text: noPullRequestNote(jobId) };
-    return undefined;
-}
-// ---------------------------------------------------------------------------------------------
-// An error in two wordings
-/** An error for the log (its message) and for a comment's reader (`readerCause`). */
-function ending_causeOf(err) {
-    const { error, advice } = readerCause(err);
-    return {
-        message: messageOf(err),
-        ...(error !== undefined ? { said: error } : {}),
-        ...(advice !== undefined ? { advice } : {}),
-        ...(isKeyRefused(err) ? { keyRefused: true } : {})
-    };
-}
-/**
- * Why the run stopped, for a comment's reader: the service's or GitHub's words (a status and
- * what it said, never the request's path: that is for the log) and the action's own advice,
- * kept apart so that the advice renders as Markdown and the words are escaped.
- */
-function readerCause(err) {
-    if (err instanceof RateLimitError) {
-        const when = `${err.resetAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-        return {
-            error: err.serviceText ?? '429 Too Many Requests',
-            advice: err.resetKnown
-                ? `the service's rate limit resets at ${when}: run it again after that`
-                : "the service's hourly limit is spent: run it again within the hour"
-        };
-    }
-    if (err instanceof ServiceError) {
-        const { problem, hint } = err.forReaders;
-        return { ...(problem ? { error: problem } : {}), ...(hint ? { advice: hint } : {}) };
-    }
-    if (err instanceof GitHubError)
-        return { error: err.problem, ...(err.hint ? { advice: err.hint } : {}) };
-    if (err instanceof BudgetError)
-        return {
-            advice: `this run may send at most ${err.maxRequests} requests to the service ` +
-                '(`max-requests`), and has sent them all'
-        };
-    if (err instanceof TimeUpError) {
-        const cause = err.cause === undefined ? {} : readerCause(err.cause);
-        return { ...cause, advice: `the time allowed (${err.limit}) ran out` };
-    }
-    return { error: messageOf(err) };
-}
-
-;// CONCATENATED MODULE: ./src/report/fit.ts
-// Fitting a body into its room: a comment (GitHub counts its 65,536 in characters) or the job
-// summary (1 MiB, in bytes). A report that can fold rows renders to the room itself (fitRows); a
-// body that still does not fit is cut at a line, its open blocks closed, with one note saying so.
-
-
-/** A body's size in UTF-8 bytes. */
-function size(s) {
-    return external_node_buffer_.Buffer.byteLength(s, 'utf8');
-}
-const chars = (max) => ({ max, unit: 'chars' });
-const bytes = (max) => ({ max, unit: 'bytes' });
-/** The length of `s` in the room's unit. */
-function lengthIn(s, room) {
-    return room.unit === 'chars' ? s.length : size(s);
-}
-function fitsIn(s, room) {
-    return lengthIn(s, room) <= room.max;
-}
-const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-/** The fence that is still open at the end of the Markdown, if any (e.g. "```"). */
-function openFence(markdown) {
-    let open;
-    for (const line of markdown.split('\n')) {
-        const match = FENCE_LINE.exec(line);
-        if (!match)
-            continue;
-        const [, fence = '', rest = ''] = match;
-        if (open === undefined) {
-            // A backtick fence's info string may not contain backticks, else it is inline code.
-            if (!(fence.startsWith('`') && rest.includes('`')))
-                open = fence;
-        }
-        else if (fence[0] === open[0] && fence.length >= open.length && rest.trim() === '') {
-            open = undefined;
-        }
-    }
-    return open;
-}
-/** `<details>` blocks left open at the end of the Markdown. */
-function openDetails(markdown) {
-    const opened = markdown.match(/^<details[ >]/gm)?.length ?? 0;
-    const closed = markdown.match(/^<\/details>/gm)?.length ?? 0;
-    return Math.max(0, opened - closed);
-}
-/** The longest start of `s` whose UTF-8 form fits in maxBytes, never splitting a character. */
-function cutToBytes(s, maxBytes) {
-    let bytes = 0;
-    let i = 0;
-    while (i < s.length) {
-        const cp = s.codePointAt(i) ?? 0;
-        const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-        if (bytes + n > maxBytes)
-            break;
-        bytes += n;
-        i += cp > 0xffff ? 2 : 1;
-    }
-    return s.slice(0, i);
-}
-/** Cuts at the last line break within `max` of the room's unit (or mid-line, if there is none). */
-function cutAtLine(s, max, unit) {
-    const cut = unit === 'chars' ? cutAt(s, max) : cutToBytes(s, max);
-    if (cut.length === s.length)
-        return cut;
-    const lastBreak = cut.lastIndexOf('\n');
-    return lastBreak > 0 ? cut.slice(0, lastBreak) : cut;
-}
-/** What closes the blocks a cut left open: a code fence, then collapsed blocks. */
-function closing(cut) {
-    const fence = openFence(cut);
-    return (fence ? `\n${fence}` : '') + '\n\n</details>'.repeat(openDetails(cut));
-}
-/**
- * Last resort for a body longer than its room: cut at a line boundary, close an open code fence
- * or collapsed block and say where the full report is. The result fits the room, in its unit.
- */
-function fitMarkdown(body, room, note = 'the job summary') {
-    if (fitsIn(body, room))
-        return body;
-    const len = (text) => lengthIn(text, room);
-    const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`;
-    let budget = room.max - len(notice);
-    // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
-    for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
-        const cut = cutAtLine(body, budget, room.unit);
-        const end = closing(cut);
-        if (len(cut) + len(end) + len(notice) <= room.max)
-            return cut + end + notice;
-        budget = room.max - len(notice) - len(end);
-    }
-    const last = notice.trim();
-    return room.unit === 'chars' ? cutAt(last, room.max) : cutToBytes(last, room.max);
-}
-/**
- * The one way a report fits its room: the most table rows with which `render(rows)` stays
- * within it (found by bisection; more rows never make a report shorter), and only when not even
- * 0 rows fit, the report cut as a last resort.
- */
-function fitRows(render, rowCount, room, note) {
-    const full = render(rowCount);
-    if (fitsIn(full, room))
-        return full;
-    let fits = -1;
-    let low = 0;
-    let high = rowCount - 1;
-    while (low <= high) {
-        const mid = (low + high) >> 1;
-        if (fitsIn(render(mid), room)) {
-            fits = mid;
-            low = mid + 1;
-        }
-        else
-            high = mid - 1;
-    }
-    return fits >= 0 ? render(fits) : fitMarkdown(render(0), room, note);
-}
-
-;// CONCATENATED MODULE: ./src/github/comments.ts
-// Comments on issues and pull requests as GitHub keeps them: listed (within bounds), created and
-// edited, written whole or cut to GitHub's limit here and nowhere else, with one note that says
-// so. What the action trusts in them (its signed records) is decided in records/, not here.
-
-
-
-
-
-
-/** GitHub's maximum comment body length (characters). */
-const COMMENT_LIMIT = 65536;
-/**
- * Body plus markers: the body is fitted to what GitHub allows once the markers are in, cut at a
- * line with its open blocks closed and one note saying so. A body given as a function renders to
- * that room itself (a report folds rows rather than being cut).
- */
-function composeBody(body, markers) {
-    const room = COMMENT_LIMIT - markers.length - 2;
-    if (room < 200)
-        throw new Error('Comment markers do not fit in a comment');
-    const text = typeof body === 'function' ? body(room) : body;
-    return `${fitMarkdown(text, chars(room))}\n\n${markers}`;
-}
-function toRef(data) {
-    return { id: data.id, url: data.html_url, author: loginOf(data.user) };
-}
-function loginOf(user) {
-    return (user?.login ?? '').toLowerCase();
-}
-/** A listing stops after this many pages (10,000 comments): a `next` link forever ends here. */
-const MAX_LISTING_PAGES = 100;
-/**
- * The comments on the issue or pull request, oldest first: at most MAX_LISTING_PAGES pages, and
- * no page after the first once the run's deadline has passed.
- */
-async function listComments(octokit, place) {
-    return call(`listing the comments on #${place.issueNumber}`, async () => {
-        const all = [];
-        let pages = 0;
-        const iterator = octokit.paginate.iterator(octokit.rest.issues.listComments, {
-            owner: place.owner,
-            repo: place.repo,
-            issue_number: place.issueNumber,
-            per_page: 100
-        });
-        for await (const page of iterator) {
-            for (const c of page.data) {
-                const authorType = c.user?.type;
-                all.push({
-                    id: c.id,
-                    body: c.body ?? '',
-                    html_url: c.html_url,
-                    author: loginOf(c.user),
-                    ...(typeof authorType === 'string' ? { authorType } : {}),
-                    ...(typeof c.node_id === 'string' ? { nodeId: c.node_id } : {})
-                });
-            }
-            if (++pages >= MAX_LISTING_PAGES) {
-                core_warning(`The comments on #${place.issueNumber} were listed up to ${MAX_LISTING_PAGES} pages only; later ones were not read.`);
-                break;
-            }
-            // The first page is read whatever the time (the run's ending needs it); no later one
-            // starts after `wait-timeout`: a slow GitHub with a `next` link for ever ends here.
-            if (!mayListMore(octokit)) {
-                core_warning(`The comments on #${place.issueNumber} were listed up to ${pages} ${pages === 1 ? 'page' : 'pages'}: the time allowed (\`wait-timeout\`) ran out, so later ones were not read.`);
-                break;
-            }
-        }
-        return all;
-    });
-}
-/** A plain reply (no marker: it routes nothing and is never edited), fitted to GitHub's limit. */
-async function postReply(octokit, place, body) {
-    return createComment(octokit, place, fitMarkdown(body, chars(COMMENT_LIMIT)));
-}
-async function createComment(octokit, place, body) {
-    const { data } = await call(`creating a comment on #${place.issueNumber}`, () => octokit.rest.issues.createComment({
-        owner: place.owner,
-        repo: place.repo,
-        issue_number: place.issueNumber,
-        // Every comment passes the secret search here, whatever built it.
-        body: redact(body)
-    }));
-    return toRef(data);
-}
-async function editComment(octokit, place, id, body) {
-    const { data } = await call(`updating comment ${id} on #${place.issueNumber}`, () => octokit.rest.issues.updateComment({
-        owner: place.owner,
-        repo: place.repo,
-        comment_id: id,
-        body: redact(body)
-    }));
-    return toRef(data);
-}
-/**
- * The pull request number of a link such as 'https://github.com/octo/docs/pull/7' when it points
- * at this repository on this server; anything else is undefined.
- */
-function parsePullRequestLink(link, serverUrl, owner, repo) {
-    const pr = pullRequestOfLink(link, serverUrl);
-    if (pr === undefined)
-        return undefined;
-    if (pr.owner.toLowerCase() !== owner.toLowerCase())
-        return undefined;
-    if (pr.repo.toLowerCase() !== repo.toLowerCase())
-        return undefined;
-    return pr.number;
-}
-/**
- * Hides a comment as outdated (GraphQL `minimizeComment`, classifier `OUTDATED`): folded on the
- * page, still readable and still listed. One request; GraphQL's errors come back as a GitHubError.
- */
-async function hideAsOutdated(octokit, nodeId) {
-    await call('hiding the previous comment as outdated', () => octokit.graphql('mutation($id: ID!, $classifier: ReportedContentClassifiers!) { minimizeComment(input: {subjectId: $id, classifier: $classifier}) { minimizedComment { isMinimized } } }', { id: nodeId, classifier: 'OUTDATED' }));
-}
-
-;// CONCATENATED MODULE: ./src/report/job-instruction.ts
-// What a job's answer says of the instruction itself, where it matters to see it: which report
-// suggestions `fix N` asked for, the instruction shown in full and wrapped (a code block does not
-// wrap at 760 px: its right edge is cut off), that the run grew the agent's open pull request
-// instead of starting a job, and on that pull request every instruction it grew from.
-
-/** Shown in full up to here; the exact text, whole, is in the answer's Details. */
-const SHOWN_MAX_CHARS = 2000;
-const SUBJECT_MAX_CHARS = 80;
-const KIND_NAMES = {
-    gap: 'search gap',
-    page: 'page',
-    question: 'unanswered question'
-};
-/** "search gap “rotate key”", "page /api/auth": what a suggestion was about, inert. */
-function subjectLine(f) {
-    const kind = f.id.slice(0, Math.max(0, f.id.indexOf(':')));
-    const name = KIND_NAMES[kind] ?? 'suggestion';
-    const subject = escapeText(clip(f.subject.replace(/\s+/g, ' ').trim(), SUBJECT_MAX_CHARS));
-    return kind === 'page' ? `${name} ${subject}` : `${name} “${subject}”`;
-}
-/** "fix suggestion 1: search gap “…”", "fix suggestions 1 and 3: search gap “…” and page /a". */
-function fixWords(fixes) {
-    const and = (items) => items.length === 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-    const numbers = and(fixes.map(f => String(f.n)));
-    return `fix suggestion${fixes.length === 1 ? '' : 's'} ${numbers}: ${and(fixes.map(subjectLine))}`;
-}
-/**
- * Text shown as it is, wrapped, in a quote: each line made inert (escapeText), leading spaces
- * kept, line breaks kept. What a reader sees is the text, character for character (the Details
- * hold the same text in a code block, to copy).
- */
-function quoted(text) {
-    const shown = cutAt(text, SHOWN_MAX_CHARS);
-    const lines = shown
-        .replace(/\r\n?/g, '\n')
-        .replace(/^\n+|\s+$/g, '')
-        .split('\n');
-    const body = lines
-        .map((line, i) => {
-        if (line.trim() === '')
-            return '>';
-        const lead = /^[ \t]*/.exec(line)?.[0] ?? '';
-        const indent = '&nbsp;'.repeat(lead.replace(/\t/g, '    ').length);
-        const next = lines[i + 1];
-        const br = next !== undefined && next.trim() !== '' ? '<br>' : '';
-        return `> ${indent}${escapeText(line.slice(lead.length))}${br}`;
-    })
-        .join('\n');
-    if (shown.length === text.length)
-        return body;
-    const more = Array.from(text.slice(shown.length)).length;
-    return `${body}\n>\n> _… (${formatNumber(more)} more characters: the whole text is in Details)_`;
-}
-/** Whether quoted() shows `text` whole. */
-const shownWhole = (text) => cutAt(text, SHOWN_MAX_CHARS) === text;
-/** What begins the paragraph that says why a pull request grew (records/job.ts looks for it). */
-const GREW_MARK = '📎 ';
-/** The run grew the agent's open pull request: why, and how to opt out. */
-function grewParagraph(r, place) {
-    const g = r.grew;
-    if (!g)
-        return undefined;
-    const optOut = 'To start a new job each time instead, set `when-agent-pr-open: create`.';
-    if (r.onItsPullRequest) {
-        const asked = r.onItsPullRequest.askedIn;
-        const where = asked ? `, asked for in ${markdown_link(`#${asked.number}`, asked.url)},` : '';
-        return (`${GREW_MARK}This pull request grew: an instruction${where} that would have started a new job went ` +
-            `to this pull request's job as a follow-up, because it was still open ` +
-            `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
-    }
-    const pr = place === 'comment' ? markdown_link(`#${g.number}`, g.url) : `#${g.number}`;
-    // Said once per thread: an earlier answer here explained it (the summary always says it).
-    if (g.explained && place === 'comment')
-        return undefined;
-    return (`${GREW_MARK}The docs agent's pull request ${pr} was still open, so this instruction went to its job ` +
-        'as a follow-up and that pull request grew, instead of a new job opening another one ' +
-        `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
-}
-/** The instruction in view: for `fix N` and a run that grew a pull request, where it matters. */
-function visibleInstruction(r, label) {
-    if ((!r.fixes && !r.grew) || !r.prompt?.trim() || r.instructions)
-        return undefined;
-    return `**${label}:**\n\n${quoted(r.prompt)}`;
 }
 
 ;// CONCATENATED MODULE: ./src/records/report.ts
@@ -41339,7 +40627,6 @@ function storedReports(read, projectId) {
 
 
 
-
 /** The record that a trigger comment here with no `job-id` goes to `job`. */
 function routeKey(project, job) {
     return recordKey('route', { project, job });
@@ -41467,9 +40754,10 @@ async function writePullRequestRecord(thread, r) {
     const opened = recordKey('opened', { project, job });
     const route = routeKey(project, job);
     const listed = listedKeys(project, job, r.instructions ?? []);
+    const explained = r.explained ? [growthExplainedKey(project, thread.place.issueNumber)] : [];
     const ref = await thread.upsert({
         key: r.opened ? opened : route,
-        extraKeys: [...(r.opened && r.route ? [route] : []), ...listed],
+        extraKeys: [...(r.opened && r.route ? [route] : []), ...listed, ...explained],
         body: r.body,
         mode: 'upsert',
         carry: key => key === opened ||
@@ -41483,13 +40771,17 @@ function instructionOf(key, project, job) {
     return r?.project === project && r.job === job ? r : undefined;
 }
 const nonEmpty = (job) => (job === '' ? undefined : job);
+/** The record that a comment explained why pull request `pr` grew (its 📎 paragraph). */
+function growthExplainedKey(project, pr) {
+    return recordKey('explained', { project, pr: String(pr) });
+}
 /**
- * Whether this thread already holds the action's own answer explaining why a pull request grew:
- * only comments whose records count (signed for their author), so a reader's comment never
- * silences it.
+ * Whether the action's own comment in this thread already explained why a pull request of this
+ * project grew: a signed `explained` record, which only the action's comments can carry (a
+ * reader's comment, or one that only quotes the paragraph, never silences it).
  */
-async function growthExplained(thread) {
-    return (await thread.marked()).some(({ comment }) => comment.body.split('\n').some(line => line.startsWith(GREW_MARK)));
+async function growthExplained(thread, project) {
+    return (await thread.newest('explained', { project })) !== undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/report/job-changes.ts
@@ -41497,6 +40789,7 @@ async function growthExplained(thread) {
 // the first files with the lines each adds and removes. File names are untrusted (the agent or
 // anyone pushing to the branch chose them): one that held a secret comes withheld, the others are
 // clipped and escaped.
+
 
 /** Files listed by name; the rest are counted. */
 const FILES_SHOWN = 10;
@@ -41546,11 +40839,106 @@ function changesBlock(c) {
     return [head, ...shown.map(fileLine), ...rest].join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/report/job-instruction.ts
+// What a job's answer says of the instruction itself, where it matters to see it: which report
+// suggestions `fix N` asked for, the instruction shown in full and wrapped (a code block does not
+// wrap at 760 px: its right edge is cut off), that the run grew the agent's open pull request
+// instead of starting a job, and on that pull request every instruction it grew from.
+
+
+/** Shown in full up to here; the exact text, whole, is in the answer's Details. */
+const SHOWN_MAX_CHARS = 2000;
+const SUBJECT_MAX_CHARS = 80;
+const KIND_NAMES = {
+    gap: 'search gap',
+    page: 'page',
+    question: 'unanswered question'
+};
+/** "search gap “rotate key”", "page /api/auth": what a suggestion was about, inert. */
+function subjectLine(f) {
+    const kind = f.id.slice(0, Math.max(0, f.id.indexOf(':')));
+    const name = KIND_NAMES[kind] ?? 'suggestion';
+    const subject = escapeText(clip(f.subject.replace(/\s+/g, ' ').trim(), SUBJECT_MAX_CHARS));
+    return kind === 'page' ? `${name} ${subject}` : `${name} “${subject}”`;
+}
+/** "fix suggestion 1: search gap “…”", "fix suggestions 1 and 3: search gap “…” and page /a". */
+function fixWords(fixes) {
+    const and = (items) => items.length === 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+    const numbers = and(fixes.map(f => String(f.n)));
+    return `fix suggestion${fixes.length === 1 ? '' : 's'} ${numbers}: ${and(fixes.map(subjectLine))}`;
+}
+/**
+ * Text shown as it is, wrapped, in a quote: each line made inert (escapeText), leading spaces
+ * kept, line breaks kept. What a reader sees is the text, character for character (the Details
+ * hold the same text in a code block, to copy).
+ */
+function quoted(text) {
+    const shown = cutAt(text, SHOWN_MAX_CHARS);
+    const lines = shown
+        .replace(/\r\n?/g, '\n')
+        .replace(/^\n+|\s+$/g, '')
+        .split('\n');
+    const body = lines
+        .map((line, i) => {
+        if (line.trim() === '')
+            return '>';
+        const lead = /^[ \t]*/.exec(line)?.[0] ?? '';
+        const indent = '&nbsp;'.repeat(lead.replace(/\t/g, '    ').length);
+        const next = lines[i + 1];
+        const br = next !== undefined && next.trim() !== '' ? '<br>' : '';
+        return `> ${indent}${escapeText(line.slice(lead.length))}${br}`;
+    })
+        .join('\n');
+    if (shown.length === text.length)
+        return body;
+    const more = Array.from(text.slice(shown.length)).length;
+    return `${body}\n>\n> _… (${formatNumber(more)} more characters: the whole text is in Details)_`;
+}
+/** Whether quoted() shows `text` whole. */
+const shownWhole = (text) => cutAt(text, SHOWN_MAX_CHARS) === text;
+/** What begins the paragraph that says why a pull request grew. */
+const GREW_MARK = '📎 ';
+/**
+ * Whether the body says why a pull request grew (grewParagraph): always on the pull request
+ * itself and in the summary; in an answer, unless this thread was told before (`explained`). A
+ * comment that says it records so (records/job.ts growthExplainedKey).
+ */
+function explainsGrowth(r, place = 'comment') {
+    if (!r.grew)
+        return false;
+    return r.onItsPullRequest !== undefined || !(r.grew.explained && place === 'comment');
+}
+/** The run grew the agent's open pull request: why, and how to opt out. */
+function grewParagraph(r, place) {
+    const g = r.grew;
+    if (!g || !explainsGrowth(r, place))
+        return undefined;
+    const optOut = 'To start a new job each time instead, set `when-agent-pr-open: create`.';
+    if (r.onItsPullRequest) {
+        const asked = r.onItsPullRequest.askedIn;
+        const where = asked ? `, asked for in ${markdown_link(`#${asked.number}`, asked.url)},` : '';
+        return (`${GREW_MARK}This pull request grew: an instruction${where} that would have started a new job went ` +
+            `to this pull request's job as a follow-up, because it was still open ` +
+            `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
+    }
+    const pr = place === 'comment' ? markdown_link(`#${g.number}`, g.url) : `#${g.number}`;
+    return (`${GREW_MARK}The docs agent's pull request ${pr} was still open, so this instruction went to its job ` +
+        'as a follow-up and that pull request grew, instead of a new job opening another one ' +
+        `(\`when-agent-pr-open: follow-up\`). ${optOut}`);
+}
+/** The instruction in view: for `fix N` and a run that grew a pull request, where it matters. */
+function visibleInstruction(r, label) {
+    if ((!r.fixes && !r.grew) || !r.prompt?.trim() || r.instructions)
+        return undefined;
+    return `**${label}:**\n\n${quoted(r.prompt)}`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/job-growth.ts
 // What the agent's pull request says of how it grew (issue 42): the new comment each growth
 // posts there (who asked, where, the instruction's first line: an edit of the record notifies
 // nobody), who asked each instruction its record lists, and the code pull request a dispatch
 // named, linked apart from the repository line with its description quoted line by line.
+
 
 
 
@@ -41844,6 +41232,7 @@ function endingText(r, place) {
 
 
 
+
 const PROMPT_MAX_CHARS = 2000;
 const job_VALUE_MAX_CHARS = 300;
 function elapsed(r) {
@@ -42055,6 +41444,661 @@ function renderJobReport(r, place = 'comment') {
     return blocks.filter(isText).join('\n\n') + '\n';
 }
 
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: ./src/service/agents.ts
+// The connections a request to the service goes through: direct, or through the proxy that
+// proxy.ts chose. An https target is reached through a CONNECT tunnel (the `tunnel` agents the
+// toolkit's HTTP client uses); an http one (loopback only, by `base-url`'s rule) is asked of the
+// proxy as an absolute URI, as proxies expect for plain http.
+
+
+
+
+class Agents {
+    proxy;
+    keepAlive;
+    made = new Map();
+    constructor(proxy, keepAlive) {
+        this.proxy = proxy;
+        this.keepAlive = keepAlive;
+    }
+    routeOf(url) {
+        const tls = url.protocol === 'https:';
+        const proxy = this.proxy;
+        if (!proxy)
+            return { agent: this.plain(tls) };
+        if (tls)
+            return { agent: this.tunnel(proxy), proxy };
+        return { agent: this.plain(proxy.url.protocol === 'https:'), forward: proxy, proxy };
+    }
+    plain(tls) {
+        return this.once(tls ? 'https' : 'http', () => tls
+            ? new (external_node_https_default()).Agent({ keepAlive: this.keepAlive })
+            : new (external_node_http_default()).Agent({ keepAlive: this.keepAlive }));
+    }
+    /** A CONNECT tunnel through the proxy, TLS inside it. */
+    tunnel(proxy) {
+        return this.once('tunnel', () => {
+            const auth = proxyCredentials(proxy);
+            const options = {
+                maxSockets: 100,
+                proxy: {
+                    host: proxy.url.hostname.replace(/^\[|\]$/g, ''),
+                    port: Number(proxy.hostPort.slice(proxy.hostPort.lastIndexOf(':') + 1)),
+                    ...(auth ? { proxyAuth: auth } : {})
+                }
+            };
+            return proxy.url.protocol === 'https:'
+                ? tunnel.httpsOverHttps(options)
+                : tunnel.httpsOverHttp(options);
+        });
+    }
+    once(key, make) {
+        let agent = this.made.get(key);
+        if (!agent)
+            this.made.set(key, (agent = make()));
+        return agent;
+    }
+    dispose() {
+        for (const agent of this.made.values())
+            agent.destroy?.();
+        this.made.clear();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/http.ts
+// One attempt on the wire: the request with the key, a time limit, no redirect ever followed, and
+// the body read up to a cap. Whatever comes back is untrusted: every text passes redact() before
+// anyone sees it, and a 2xx body is parsed with a depth limit and checked.
+
+
+
+
+
+
+
+
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** An error body is read for its message only; a hostile one cannot make the run read more. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const MAX_LOCATION_CHARS = 200;
+async function attempt(r) {
+    const started = r.now();
+    // One controller ends this attempt, whether its time ran out or the caller gave up.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    r.signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const onTimeUp = () => {
+        timedOut = true;
+        controller.abort();
+    };
+    r.limit.signal.addEventListener('abort', onTimeUp, { once: true });
+    const line = (what) => r.debug?.(`${r.method} ${publicText(r.path, 300)} -> ${what} (${r.now() - started} ms)`);
+    try {
+        const { info, way, forwarded } = requestInfo(r, controller.signal);
+        let msg;
+        try {
+            msg = (await r.client.requestRaw(info, r.body ?? null)).message;
+        }
+        catch (err) {
+            const network = timedOut ? undefined : readCause(err, way);
+            // A page read ahead that turned out not to be needed is abandoned by the reader.
+            return unanswered(network, timedOut ? 'timeout' : networkCode(err), line, r.signal?.aborted);
+        }
+        // A 407 to a request the proxy was asked to forward is the proxy's answer, not the service's.
+        const refusal = forwarded ? proxyRefusal(msg.statusCode ?? 0, way) : undefined;
+        if (refusal) {
+            msg.destroy();
+            return unanswered(refusal, 'refused', line);
+        }
+        return await answerOf(r, msg, line);
+    }
+    finally {
+        r.limit.end();
+        r.limit.signal.removeEventListener('abort', onTimeUp);
+        r.signal?.removeEventListener('abort', onAbort);
+    }
+}
+/**
+ * An attempt that got no answer from the service: its cause in words when the errors show one (a
+ * proxy's refusal, TLS, nobody at the address).
+ */
+function unanswered(network, code, line, abandoned = false) {
+    // A proxy's own refusal and a certificate refused at the handshake prove nothing was sent; a
+    // TLS failure of another kind might come after the request was written.
+    const sentNothing = network !== undefined &&
+        (network.kind.startsWith('proxy-') || (network.kind === 'tls' && /CERT/.test(network.code)));
+    const outcomeCode = sentNothing ? 'refused' : code;
+    line(abandoned ? 'cancelled: no longer needed' : network ? causeWords(network) : outcomeCode);
+    return {
+        ok: false,
+        outcome: { kind: 'network', code: outcomeCode },
+        why: network ? causeWords(network) : networkWhy(outcomeCode),
+        ...(network ? { network } : {})
+    };
+}
+/** What an answer says: a redirect (never followed), a refusal, or a body to check. */
+async function answerOf(r, msg, line) {
+    const status = msg.statusCode ?? 0;
+    r.onAnswer?.({
+        status,
+        rateLimit: rateLimitHeaders(msg),
+        json: /\bjson\b/i.test(header(msg, 'content-type') ?? '')
+    });
+    if (status >= 300 && status < 400) {
+        // Not a byte of a redirect's body is read: it is not the answer, and it has no size cap.
+        msg.destroy();
+        const location = publicText(redact(header(msg, 'location') ?? ''), MAX_LOCATION_CHARS);
+        line(String(status));
+        return {
+            ok: false,
+            outcome: { kind: 'redirect', status },
+            why: `${status}${reason(status)}${location ? ` to ${location}` : ' (no Location)'}: redirects are not followed (check \`base-url\`)`
+        };
+    }
+    const success = status >= 200 && status < 300;
+    const retryAfter = header(msg, 'retry-after');
+    let text;
+    try {
+        text = await readText(msg, success ? MAX_BODY_BYTES : MAX_ERROR_BODY_BYTES, !success);
+    }
+    catch (err) {
+        line(`${status}, body cut off`);
+        if (!success)
+            return { ok: false, outcome: { kind: 'answer', status, retryAfter }, why: `${status}` };
+        const why = err instanceof BodyTooLarge ? err.message : 'the body was cut off';
+        return { ok: false, outcome: { kind: 'malformed', status }, why };
+    }
+    line(String(status));
+    if (!success)
+        return {
+            ok: false,
+            outcome: { kind: 'answer', status, retryAfter },
+            why: redact(statusWhy(status, text))
+        };
+    return checked(msg, text, status, r.check);
+}
+/** A 2xx body: parsed with a depth limit, cleaned of secrets, then checked. */
+function checked(msg, text, status, check) {
+    const notes = [];
+    try {
+        // An empty body is an answer with nothing in it: the check decides what that means.
+        const json = text.trim() === '' ? null : parseJson(text);
+        const value = check(redactParsed(text, json), note => notes.push(redact(note)));
+        return { ok: true, value, status, notes };
+    }
+    catch (err) {
+        const parsed = err instanceof ShapeError;
+        const why = parsed ? redact(err.message) : `not JSON (${describeBody(msg, text)})`;
+        const outcome = { kind: 'malformed', status, parsed };
+        return { ok: false, outcome, why };
+    }
+}
+/** TLS sockets whose handshake is done: a kept-alive one is counted at once when reused. */
+const secured = new WeakSet();
+/**
+ * Counts the request once its connection is made: for TLS, once the handshake is done (nothing is
+ * written before it, so a proxy that inspects TLS, refused, never took a byte of it).
+ */
+function countOnConnect(socket, count) {
+    if (socket.encrypted) {
+        if (secured.has(socket))
+            count();
+        else
+            socket.once('secureConnect', () => {
+                secured.add(socket);
+                count();
+            });
+    }
+    else if (socket.connecting)
+        socket.once('connect', count);
+    else
+        count();
+}
+/** The options a plain http(s).request needs, with the agent of the run's route (proxy or not). */
+function requestInfo(r, signal) {
+    const url = new URL(r.baseUrl + r.path);
+    const headers = {
+        authorization: `Bearer ${r.apiKey}`,
+        accept: 'application/json',
+        'user-agent': r.userAgent
+    };
+    if (r.body !== undefined)
+        headers['content-type'] = 'application/json';
+    const tls = url.protocol === 'https:';
+    const { agent, forward, proxy } = r.agents.routeOf(url);
+    // Plain http through a proxy: the request goes to the proxy and names the whole URL.
+    const to = forward?.url ?? url;
+    if (forward) {
+        headers.host = url.host;
+        const auth = proxyCredentials(forward);
+        if (auth)
+            headers['proxy-authorization'] = `Basic ${Buffer.from(auth).toString('base64')}`;
+    }
+    const base = (forward ? forward.url.protocol === 'https:' : tls) ? (external_node_https_default()) : (external_node_http_default());
+    // Counted when the connection is made: before a byte can reach the service, and never for a
+    // request that was refused or abandoned before it connected.
+    const counting = {
+        request: (options, callback) => {
+            const req = base.request(options, callback);
+            req.once('socket', socket => countOnConnect(socket, r.count));
+            return req;
+        }
+    };
+    const info = {
+        parsedUrl: url,
+        httpModule: counting,
+        options: {
+            host: to.hostname.replace(/^\[|\]$/g, ''),
+            port: to.port ? Number(to.port) : to.protocol === 'https:' ? 443 : 80,
+            path: forward ? url.href : url.pathname + url.search,
+            method: r.method,
+            headers,
+            agent,
+            signal
+        }
+    };
+    return {
+        info,
+        way: { target: url, ...(proxy ? { proxy } : {}) },
+        forwarded: forward !== undefined
+    };
+}
+/**
+ * The rate-limit header names the action knows (`X-RateLimit-*`, `RateLimit-*`, `Retry-After`):
+ * no other name from the service is ever shown, so a header named after a key cannot carry it.
+ */
+const RATE_LIMIT_HEADER = /^(?:(?:x-)?ratelimit(?:-(?:limit|remaining|reset|used|resource|policy|reset-after)(?:-(?:requests|tokens))?)?|retry-after)$/;
+/** Headers about rate limits, by their known names only: a few, values redacted and short. */
+function rateLimitHeaders(msg) {
+    const found = {};
+    const names = Object.keys(msg.headers)
+        .filter(name => name.length <= 40 && RATE_LIMIT_HEADER.test(name.toLowerCase()))
+        .sort()
+        .slice(0, 8);
+    for (const name of names)
+        found[publicText(redact(name), 40)] = publicText(redact(header(msg, name) ?? ''), 100);
+    return found;
+}
+function header(msg, name) {
+    const v = msg.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+}
+function networkWhy(code) {
+    switch (code) {
+        case 'refused':
+            return 'the connection was refused';
+        case 'unreachable':
+            return 'the host could not be reached';
+        case 'reset':
+            return 'the connection was reset before an answer came';
+        case 'timeout':
+            return 'no answer in time';
+        default:
+            return 'a network error';
+    }
+}
+function describeBody(msg, text) {
+    const type = publicText(redact(header(msg, 'content-type') ?? 'no content type'), 100);
+    return text.trim() === '' ? `empty body, ${type}` : type;
+}
+class BodyTooLarge extends Error {
+    constructor(max) {
+        super(`the body is larger than ${max / 1024 / 1024} MiB`);
+    }
+}
+/**
+ * The body as text, at most `maxBytes`. Past that, a 2xx body is refused (a cut JSON document
+ * is no answer); an error body (`keepHead`) is cut, as its first bytes hold the message. The
+ * attempt's timer ends a body that never finishes (it aborts the request).
+ */
+function readText(msg, maxBytes, keepHead) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let size = 0;
+        let done = false;
+        const finish = () => {
+            done = true;
+            resolve(Buffer.concat(chunks).toString('utf8'));
+        };
+        msg.on('data', (chunk) => {
+            if (done)
+                return;
+            if (size + chunk.length <= maxBytes) {
+                size += chunk.length;
+                chunks.push(chunk);
+                return;
+            }
+            if (keepHead) {
+                chunks.push(chunk.subarray(0, maxBytes - size));
+                finish();
+                msg.destroy();
+            }
+            else
+                msg.destroy(new BodyTooLarge(maxBytes));
+        });
+        msg.on('end', () => {
+            if (!done)
+                finish();
+        });
+        msg.on('error', err => {
+            if (!done)
+                reject(err);
+        });
+        msg.on('close', () => {
+            if (!done)
+                reject(new Error('connection closed before the body ended'));
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/service/client.ts
+// The documentation service's one request loop: Bearer auth, retries with backoff, Retry-After,
+// the run's deadline, the rate-limit stop, and the count of what the run spent. One attempt on
+// the wire is http.ts; failures as data are errors.ts; the operations are agent-api.ts and
+// analytics.ts. No stack trace ever reaches a user.
+
+
+
+
+
+
+
+
+/** A POST is sent at most this many times in all (only ever retried where it was not taken). */
+const MAX_POST_ATTEMPTS = 3;
+/** A request path in a log or error line: a hostile cursor must not make every line huge. */
+const MAX_REQUEST_CHARS = 300;
+class ServiceClient {
+    http;
+    postHttp;
+    agents;
+    postAgents;
+    o;
+    warned = new Set();
+    sent = 0;
+    /** Requests let through the `max-requests` check that have not yet connected (or given up). */
+    reserved = 0;
+    rateLimited;
+    halted = false;
+    haltController = new AbortController();
+    constructor(options) {
+        this.o = {
+            requestTimeoutMs: 30_000,
+            retryBaseMs: 1_000,
+            retryCapMs: 30_000,
+            maxAttempts: 5,
+            maxRateLimitWaitMs: 10 * 60_000,
+            quotaRetryWaitsMs: [20_000, 40_000],
+            maxRequests: 0,
+            random: Math.random,
+            ...options
+        };
+        // Redirects are never followed: a hop could take the key to another origin, or re-send the
+        // follow-up. Requests go through requestRaw, which follows none anyway; this says it twice.
+        const common = {
+            allowRetries: false,
+            maxRetries: 0,
+            allowRedirects: false,
+            socketTimeout: this.o.requestTimeoutMs
+        };
+        // GETs share kept-alive connections (an export makes many); the POST always opens a fresh
+        // one, so a stale pooled socket can never turn into a "may have been delivered" reset.
+        this.http = new HttpClient(options.userAgent, [], { ...common, keepAlive: true });
+        this.postHttp = new HttpClient(options.userAgent, [], { ...common, keepAlive: false });
+        this.agents = new Agents(options.proxy, true);
+        this.postAgents = new Agents(options.proxy, false);
+    }
+    /**
+     * Requests sent to the service so far, retries included: what the run spent of its quota.
+     * An attempt whose connection was refused never reached it and is not counted.
+     */
+    get requests() {
+        return this.sent;
+    }
+    /**
+     * Sends nothing more: a cancelled run publishes what it spent, and no request may leave after
+     * that count (one already on its way was counted as it left).
+     */
+    halt() {
+        this.halted = true;
+        // Requests still connecting are abandoned: once the count is published, none may reach the
+        // service uncounted.
+        this.haltController.abort();
+    }
+    dispose() {
+        this.http.dispose();
+        this.postHttp.dispose();
+        this.agents.dispose();
+        this.postAgents.dispose();
+    }
+    /** GET `path` with the usual retries; what `check` makes of the JSON answer. */
+    async getJson(path, check, o = {}) {
+        return this.call({ method: 'GET', path, check, ...o });
+    }
+    async call(c) {
+        const request = publicText(`${c.method} ${new URL(this.o.baseUrl).pathname.replace(/\/$/, '')}${c.path}`, MAX_REQUEST_CHARS);
+        try {
+            return await this.attempts(c, request, operationOf(c.method, c.path));
+        }
+        catch (err) {
+            // The run page's annotations name the operation in words; the log keeps the request.
+            if (err instanceof ServiceError || err instanceof BudgetError || err instanceof TimeUpError)
+                this.o.info?.(`${request}: ${messageOf(err)}`);
+            throw err;
+        }
+    }
+    async attempts(c, request, operation) {
+        // An instruction is sent at most 3 times in all, and only where it was certainly not taken.
+        const maxAttempts = Math.min(c.maxAttempts ?? this.o.maxAttempts, c.method === 'POST' ? MAX_POST_ATTEMPTS : Infinity);
+        const retry = { request, operation, maxAttempts, quotaRetries: 0 };
+        for (let tries = 1;; tries++) {
+            this.mayStart(c, retry, tries);
+            const result = await this.send(c);
+            if (result.ok) {
+                for (const note of result.notes)
+                    this.warnOnce(note);
+                return result.value;
+            }
+            if (c.signal?.aborted || this.halted)
+                throw new RequestCancelledError(request);
+            retry.last = result;
+            const wait = this.retryWait(c, retry, result, tries);
+            const { outcome } = result;
+            this.o.info?.(`${request}: ${outcome.kind === 'malformed' ? `unexpected response (HTTP ${outcome.status}): ` : ''}${result.why}; retrying in ${seconds(wait)} (attempt ${tries + 1} of ${maxAttempts})`);
+            await sleepUnlessAborted(this.o.deadline.sleep(wait, c.signal), c.signal);
+        }
+    }
+    /** Throws when attempt `tries` may not start: the quota, a cancel, `max-requests`, the time. */
+    mayStart(c, retry, tries) {
+        if (this.rateLimited)
+            throw this.rateLimited;
+        if (c.signal?.aborted || this.halted)
+            throw new RequestCancelledError(retry.request);
+        // Reserved here, not counted once connected: pages in flight at once each pass this check
+        // before any of them connects, and together they must stay within the cap.
+        if (this.o.maxRequests > 0 && this.sent + this.reserved >= this.o.maxRequests)
+            throw new BudgetError(this.o.maxRequests, retry.operation);
+        if (!this.o.deadline.passed())
+            return;
+        if (retry.last)
+            throw this.failure(c, retry, retry.last, tries - 1, { time: true });
+        throw this.o.deadline.error(`${retry.operation} to start: it was not sent`);
+    }
+    /** One attempt on the wire, its place within `max-requests` held until it connects or ends. */
+    async send(c) {
+        const { deadline } = this.o;
+        const signal = c.signal
+            ? AbortSignal.any([c.signal, this.haltController.signal])
+            : this.haltController.signal;
+        this.reserved++;
+        // The place is given back once: when the request connects (it is counted instead), or when
+        // the attempt ends without connecting (a socket that connects after that still counts).
+        let held = true;
+        const release = () => {
+            if (held)
+                this.reserved--;
+            held = false;
+        };
+        return attempt({
+            client: c.method === 'POST' ? this.postHttp : this.http,
+            agents: c.method === 'POST' ? this.postAgents : this.agents,
+            ...{ baseUrl: this.o.baseUrl, apiKey: this.o.apiKey, userAgent: this.o.userAgent },
+            ...{ method: c.method, path: c.path, body: c.body, check: c.check },
+            // Each attempt gets the usual limit, or what is left of the run's time if that is less.
+            limit: deadline.limitCall(this.o.requestTimeoutMs, 1_000),
+            signal,
+            count: () => {
+                release();
+                this.sent++;
+            },
+            onAnswer: c.onAnswer,
+            debug: this.o.debug,
+            now: () => deadline.now()
+        }).finally(release);
+    }
+    /**
+     * How long to wait before the next attempt; throws when there is none: the failure is final,
+     * the attempts are spent, the rate limit stops the run, or the run's time leaves no room.
+     */
+    retryWait(c, retry, result, tries) {
+        const { deadline } = this.o;
+        const { outcome } = result;
+        const is429 = outcome.kind === 'answer' && outcome.status === 429;
+        const asked = outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter, deadline.now()) : undefined;
+        if (is429 && asked !== undefined) {
+            const tooLong = asked > this.o.maxRateLimitWaitMs
+                ? `more than ${seconds(this.o.maxRateLimitWaitMs)}`
+                : !deadline.allows(asked)
+                    ? 'past `wait-timeout`'
+                    : undefined;
+            if (tooLong)
+                throw this.stopForRateLimit(retry.operation, result, asked, tooLong);
+        }
+        // The real service answers 429 without Retry-After (often as plain text). Its limit is
+        // hourly: retry twice within about a minute, then stop rather than spend more of it.
+        let quotaWait;
+        if (is429 && asked === undefined) {
+            quotaWait = this.o.quotaRetryWaitsMs[retry.quotaRetries++];
+            const spent = quotaWait === undefined || !deadline.allows(quotaWait);
+            if (spent)
+                throw this.stopForSpentQuota(retry.operation, result);
+        }
+        const answeredItself = outcome.kind === 'answer' && c.noRetry?.includes(outcome.status);
+        if (!isRetryable(c.method, outcome) || tries >= retry.maxAttempts || answeredItself)
+            throw this.failure(c, retry, result, tries);
+        const wait = asked ??
+            quotaWait ??
+            backoffDelay(tries, this.o.retryBaseMs, this.o.retryCapMs, this.o.random);
+        if (deadline.allows(wait))
+            return wait;
+        throw this.failure(c, retry, result, tries, asked ?? { time: true });
+    }
+    failure(c, retry, failed, tries, gaveUp) {
+        const why = typeof gaveUp === 'number' ? { retryAfterMs: gaveUp } : gaveUp;
+        return requestFailure(retry.request, failed, tries, c.method, why, retry.operation);
+    }
+    warnOnce(line) {
+        if (this.warned.has(line))
+            return;
+        this.warned.add(line);
+        this.o.warn?.(line);
+    }
+    /** A 429 without Retry-After that persisted: the hourly limit is spent. */
+    stopForSpentQuota(operation, result) {
+        const resetAt = new Date(this.o.deadline.now() + 3_600_000);
+        this.rateLimited = new RateLimitError(`${sentenceStart(operation)} failed: ${result.why.replace(/\.$/, '')}. The service's hourly limit is spent (it said so without ` +
+            'a Retry-After, and retrying did not help), so the run stops here and sends nothing ' +
+            'more. Run it again within the hour, once the limit has reset.', resetAt, false);
+        return this.rateLimited;
+    }
+    stopForRateLimit(operation, result, askedMs, tooLong) {
+        const resetAt = new Date(this.o.deadline.now() + askedMs);
+        const when = `${resetAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+        this.rateLimited = new RateLimitError(`${sentenceStart(operation)} failed: ${result.why.replace(/\.$/, '')}. The rate limit resets at ${when}: the service asked to ` +
+            `wait ${seconds(askedMs)} (Retry-After), ${tooLong}, so the run stops here and sends ` +
+            'nothing more. Run it again after that time.', resetAt);
+        return this.rateLimited;
+    }
+}
+/** A path segment: ids may hold spaces and slashes. */
+function enc(segment) {
+    return encodeURIComponent(segment);
+}
+async function sleepUnlessAborted(sleeping, signal) {
+    if (!signal)
+        return sleeping;
+    let onAbort;
+    const aborted = new Promise(resolve => {
+        onAbort = resolve;
+        signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+        await Promise.race([sleeping, aborted]);
+    }
+    finally {
+        if (onAbort)
+            signal.removeEventListener('abort', onAbort);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/agent-api.ts
+// The agent job operations: start a job, send a follow-up, read a job. Each POST is sent at most
+// once (the client retries it only where the service certainly did not take it).
+
+
+
+class AgentApi {
+    client;
+    constructor(client) {
+        this.client = client;
+    }
+    /** Sends the follow-up; never twice. Resolves to the job if the answer was one. */
+    async sendMessage(projectId, jobId, prompt) {
+        const path = `/v2/agent/${enc(projectId)}/job/${enc(jobId)}/message`;
+        try {
+            return await this.post(path, prompt);
+        }
+        catch (err) {
+            // A 2xx with an odd body still means the service took the message: say so, do not fail.
+            if (isTaken(err))
+                return undefined;
+            throw err;
+        }
+    }
+    /**
+     * Starts a new agent job; never twice. A 2xx whose body names no job still started one, so it
+     * is an error that says so, and nothing retries it.
+     */
+    async createJob(projectId, prompt) {
+        const path = `/v2/agent/${enc(projectId)}/job`;
+        try {
+            return await this.post(path, prompt);
+        }
+        catch (err) {
+            if (isTaken(err))
+                throw new ServiceError(`The service took the instruction and started a job, but its answer was odd: ${err.message}. ` +
+                    'Find the job among the agent jobs of the project before creating another.', err.status, undefined, 'yes');
+            throw err;
+        }
+    }
+    getJob(path, maxAttempts) {
+        return this.client.call({ method: 'GET', path, check: checkAgentJob, maxAttempts });
+    }
+    post(path, prompt) {
+        const body = JSON.stringify({ prompt });
+        return this.client.call({ method: 'POST', path, body, check: checkAgentJob });
+    }
+}
+/** A 2xx whose body was odd: the service took the instruction. */
+function isTaken(err) {
+    return err instanceof ServiceError && err.status !== undefined && err.status < 300;
+}
+
 ;// CONCATENATED MODULE: ./src/github/pull-commits.ts
 
 
@@ -42105,6 +42149,154 @@ function summed(files, shown) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/agent/dispatch.ts
+// What a `repository_dispatch` from the code repository says (contract: "Two repositories"): the
+// merged pull request (`client_payload.pull_request`: number, title, html_url, merge_commit_sha,
+// body) and its changed paths (`client_payload.paths`), as the code recipe sends them; an older
+// payload's `title` and `url` are still read. All of it is untrusted.
+
+
+/** The code pull request's description is clipped to this many characters (the recipe's cap). */
+const MAX_BODY_CHARS = 4000;
+const MAX_PATHS = 100;
+const asText = (v) => typeof v === 'string' && v.trim() !== '' ? v : undefined;
+/** The number of a pull request link (`…/pull/42`), for a payload that names only its url. */
+function numberOfLink(url) {
+    const digits = /\/pull\/([1-9]\d{0,15})(?:[/?#]|$)/.exec(url ?? '')?.[1];
+    const n = Number(digits);
+    return digits && Number.isSafeInteger(n) ? n : undefined;
+}
+/** A pull request's or issue's description: without invisible characters, clipped. */
+function descriptionOf(text) {
+    const body = asText(text);
+    if (!body)
+        return undefined;
+    const visible = [...body].filter(c => !isInvisible(c));
+    return visible.slice(0, MAX_BODY_CHARS).join('');
+}
+function readDispatch(payload) {
+    const cp = asObject(payload.client_payload);
+    if (!cp)
+        return undefined;
+    const pr = asObject(cp.pull_request);
+    const url = asText(pr?.html_url) ?? asText(cp.url);
+    const title = asText(pr?.title) ?? asText(cp.title);
+    const given = pr?.number;
+    const number = typeof given === 'number' && Number.isSafeInteger(given) && given > 0
+        ? given
+        : numberOfLink(url);
+    const all = Array.isArray(cp.paths)
+        ? cp.paths.filter((p) => asText(p) !== undefined)
+        : [];
+    const change = { paths: all.slice(0, MAX_PATHS), totalPaths: all.length };
+    if (number !== undefined || title !== undefined || url !== undefined)
+        change.pullRequest = {
+            ...(number !== undefined ? { number } : {}),
+            ...(title !== undefined ? { title } : {}),
+            ...(url !== undefined ? { url } : {})
+        };
+    const merge = asText(pr?.merge_commit_sha);
+    if (merge)
+        change.mergeCommit = merge;
+    const body = descriptionOf(pr?.body);
+    if (body)
+        change.body = body;
+    return change;
+}
+
+;// CONCATENATED MODULE: ./src/gate/asker.ts
+// Who asked for this run, where and how: one value for every kind of start, built once by the
+// gate, so that the commands, the renderers and the records take "who asked, where" from it and
+// never from the kind of event. A trigger comment or review asks in words; a label, a merge, a
+// dispatch, a run by hand or on a schedule asks too, and names its asker the same way.
+
+
+
+/** The address of issue or pull request `place` on this GitHub (GitHub sends /issues/N on). */
+function placeUrl(serverUrl, place) {
+    const base = serverUrl.replace(/\/+$/, '');
+    return `${base}/${place.owner}/${place.repo}/issues/${place.issueNumber}`;
+}
+/** The issue or pull request the event is on, with its address, if any. */
+function eventPlace(event, serverUrl) {
+    const { owner, repo, issueNumber } = event;
+    if (issueNumber === undefined || owner === '' || repo === '')
+        return undefined;
+    const place = { owner, repo, issueNumber };
+    return { ...place, url: placeUrl(serverUrl, place), pullRequest: event.isPullRequest };
+}
+/** The anchor of a trigger comment in its thread, as GitHub links it. */
+const ANCHORS = { issue: 'issuecomment-', pull: 'discussion_r', review: 'pullrequestreview-' };
+/** A trigger comment or review that was let through, with its instruction. */
+function commentAsker(event, serverUrl, comment, given) {
+    const on = eventPlace(event, serverUrl);
+    return {
+        how: comment.kind === 'review' ? 'review' : 'comment',
+        ...asker_loginOf(comment.author),
+        ...(on ? { on, link: `${on.url}#${ANCHORS[comment.kind]}${comment.id}` } : {}),
+        instruction: given.instruction,
+        comment,
+        ...(given.fixes ? { fixes: given.fixes } : {}),
+        why: given.why
+    };
+}
+/** A label added by someone who may start the agent, on the item the event is on. */
+function labelAsker(on, added) {
+    return {
+        how: 'label',
+        ...asker_loginOf(added.by),
+        on,
+        link: on.url,
+        label: added.label,
+        why: added.why
+    };
+}
+/**
+ * Every other start: a merged pull request (asked by its author, on it), a dispatch (its sender,
+ * on the code pull request it names), a run by hand or on a schedule (its sender or the run's
+ * actor, on nothing), any other event (its sender, on its issue or pull request if any).
+ */
+function eventAsker(event, payload, actor, serverUrl) {
+    const sender = asker_loginOf(stringAt(asObject(payload.sender), 'login') ?? actor);
+    const pr = asObject(payload.pull_request);
+    const merged = event.eventName.startsWith('pull_request') && payload.action === 'closed' && pr?.merged === true;
+    const here = eventPlace(event, serverUrl);
+    const where = (on) => (on ? { on, link: on.url } : {});
+    if (merged)
+        return { how: 'merge', ...asker_loginOf(stringAt(asObject(pr.user), 'login')), ...where(here) };
+    if (event.eventName === 'repository_dispatch') {
+        const code = dispatchedPullRequest(payload, serverUrl);
+        return { how: 'dispatch', ...sender, ...where(code) };
+    }
+    const how = event.eventName === 'workflow_dispatch' || event.eventName === 'schedule'
+        ? event.eventName
+        : 'event';
+    return { how, ...sender, ...where(here) };
+}
+/**
+ * The code pull request a `repository_dispatch` names, when its link is a pull request of this
+ * GitHub whose owner and name GitHub allows (nothing else reaches a link's label).
+ */
+function dispatchedPullRequest(payload, serverUrl) {
+    const url = readDispatch(payload)?.pullRequest?.url;
+    const pr = url ? pullRequestOfLink(url, serverUrl) : undefined;
+    if (!pr || !/^[\w.-]+$/.test(pr.owner) || !/^[\w.-]+$/.test(pr.repo))
+        return undefined;
+    const base = serverUrl.replace(/\/+$/, '');
+    return {
+        owner: pr.owner,
+        repo: pr.repo,
+        issueNumber: pr.number,
+        url: `${base}/${pr.owner}/${pr.repo}/pull/${pr.number}`,
+        pullRequest: true
+    };
+}
+const asker_loginOf = (login) => (login ? { login } : {});
+function stringAt(o, key) {
+    const value = o?.[key];
+    return typeof value === 'string' ? value : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/github/checks.ts
 // The check runs on a pull request's head commit, as GitHub lists them (`checks: read`): the
 // head, one page of check runs (one request), and a check run's annotations (one request each).
@@ -42115,14 +42307,14 @@ function summed(files, shown) {
 
 /** Check runs read in one request: a docs pull request has a handful. */
 const RUNS_PER_READ = 100;
-const asText = (v) => (typeof v === 'string' ? v : '');
+const checks_asText = (v) => (typeof v === 'string' ? v : '');
 const asCount = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0;
 /** Text from whoever runs a check: withheld whole when it holds a secret. */
 const shown = (text) => redact(text) === text ? text : '(withheld: it contained a secret)';
 /** The pull request's head commit: one request. */
 async function pullRequestHead(octokit, pr) {
     const { data } = await call(`reading pull request #${pr.number}`, () => octokit.rest.pulls.get({ owner: pr.owner, repo: pr.repo, pull_number: pr.number }));
-    const sha = asText(asObject(data.head)?.sha);
+    const sha = checks_asText(asObject(data.head)?.sha);
     if (!/^[0-9a-f]{7,64}$/i.test(sha))
         throw new Error(`GitHub: pull request #${pr.number} names no head commit`);
     return sha;
@@ -42132,12 +42324,12 @@ function readRun(raw) {
     const id = run?.id;
     if (!run || typeof id !== 'number' || !Number.isSafeInteger(id))
         return undefined;
-    const conclusion = asText(run.conclusion);
-    const url = asText(run.html_url);
+    const conclusion = checks_asText(run.conclusion);
+    const url = checks_asText(run.html_url);
     return {
         id,
-        name: shown(asText(run.name)),
-        status: asText(run.status) || 'unknown',
+        name: shown(checks_asText(run.name)),
+        status: checks_asText(run.status) || 'unknown',
         ...(conclusion ? { conclusion } : {}),
         ...(url ? { url } : {}),
         annotationsCount: asCount(asObject(run.output)?.annotations_count),
@@ -42157,14 +42349,14 @@ async function listCheckRuns(octokit, pr, sha) {
 }
 function readAnnotation(raw) {
     const a = asObject(raw);
-    const message = asText(a?.message) || asText(a?.title);
+    const message = checks_asText(a?.message) || checks_asText(a?.title);
     if (!a || message === '')
         return undefined;
     const line = a.start_line;
     return {
-        path: shown(asText(a.path)),
+        path: shown(checks_asText(a.path)),
         ...(typeof line === 'number' && Number.isSafeInteger(line) && line > 0 ? { line } : {}),
-        level: asText(a.annotation_level),
+        level: checks_asText(a.annotation_level),
         message: shown(message)
     };
 }
@@ -42244,18 +42436,23 @@ function sourceFor(octokit, pr) {
 
 
 
+
 // The pull request's checks are drawn into the answer too (`checks`): job-checks.ts.
 
-/**
- * The pull request or issue this run answers on, where the job was asked for (or issue `n` of
- * this repository).
- */
-function askedIn(ctx, n = ctx.target?.issueNumber) {
+/** The pull request or issue this run answers on, as a reader names it. */
+function askedIn(ctx) {
     const { owner, repo } = ctx.event;
+    const n = ctx.target?.issueNumber;
     if (n === undefined || owner === '' || repo === '')
         return undefined;
-    // GitHub sends /issues/N to /pull/N for a pull request: one address serves both.
-    return { number: n, url: `${ctx.serverUrl}/${owner}/${repo}/issues/${n}` };
+    return { number: n, url: placeUrl(ctx.serverUrl, { owner, repo, issueNumber: n }) };
+}
+/** Where the asker asked, when that is an issue or pull request of this repository. */
+function askedHere(ctx) {
+    const on = ctx.asker.on;
+    const { owner, repo } = ctx.event;
+    const here = on && `${on.owner}/${on.repo}`.toLowerCase() === `${owner}/${repo}`.toLowerCase();
+    return here ? { number: on.issueNumber, url: on.url } : undefined;
 }
 /**
  * The report of the run, ended or (no `ending`) still waiting: a job that may be stale is not
@@ -42265,7 +42462,7 @@ function jobReport(ctx, ending, t, last) {
     const s = ctx.settings;
     const asked = askedIn(ctx);
     const hideStale = (ending === undefined || ending.kind === 'cancelled') && last?.stale;
-    const by = ctx.trigger?.comment.author ?? ctx.label?.by;
+    const { asker } = ctx;
     // The live comment records the delivery (a run marker) where it is written at all.
     const recorded = ctx.run !== undefined && ctx.target !== undefined && ctx.octokit !== undefined;
     return {
@@ -42278,8 +42475,8 @@ function jobReport(ctx, ending, t, last) {
         startedAt: ctx.deadline.startedAt,
         runUrl: ctx.runUrl,
         trigger: s.trigger,
-        fromComment: ctx.trigger !== undefined,
-        ...(by ? { askedBy: by } : {}),
+        fromComment: asker.comment !== undefined,
+        ...(asker.login ? { askedBy: asker.login } : {}),
         ...(asked ? { askedOn: { ...asked, pullRequest: ctx.event.isPullRequest } } : {}),
         routedHere: t.routeHere,
         ...(t.jobId !== undefined && t.routedBefore === t.jobId ? { hintGiven: true } : {}),
@@ -42288,7 +42485,7 @@ function jobReport(ctx, ending, t, last) {
         githubHost: hostOf(ctx.serverUrl),
         ...(t.earlier ? { rerun: true } : {}),
         ...(t.grew ? { grew: t.grew } : {}),
-        ...(ctx.trigger?.fixes ? { fixes: ctx.trigger.fixes } : {}),
+        ...(asker.fixes ? { fixes: asker.fixes } : {}),
         // "Opened" only where this run knows the job opened it; any other pull request it names,
         // the job updated.
         prUpdated: !!last?.job.prLink && !openedByJob(ctx, t, last.job)
@@ -42423,6 +42620,7 @@ async function removeLabel(octokit, owner, repo, n, label) {
 
 
 
+
 /** The job run's comments, where the gate's answer places them. */
 function jobComments(ctx) {
     return new JobComments({
@@ -42433,7 +42631,7 @@ function jobComments(ctx) {
         target: ctx.target,
         projectId: ctx.settings.projectId,
         commentMode: ctx.commenting.mode,
-        ...(ctx.trigger ? { trigger: ctx.trigger.comment } : {})
+        ...(ctx.asker.comment ? { trigger: ctx.asker.comment } : {})
     });
 }
 /** The run's comments, on threads of the run's one Records (each listed at most once per run). */
@@ -42462,7 +42660,12 @@ class JobComments {
         const thread = this.thread(this.o.target?.issueNumber);
         if (!thread || this.broken)
             return undefined;
-        const extraKeys = o.routeKeys ?? [];
+        // An answer that says why a pull request grew records so: the thread's next growth does not.
+        const grew = report.grew?.number;
+        const explained = grew !== undefined && explainsGrowth(report)
+            ? [growthExplainedKey(this.o.projectId, grew)]
+            : [];
+        const extraKeys = [...(o.routeKeys ?? []), ...explained];
         // Markers of the edited comment to keep: what other writers of it recorded there.
         const w = {
             key: liveCommentKey(this.o.projectId, { trigger: this.o.trigger, job: report.jobId }),
@@ -42533,6 +42736,7 @@ class JobComments {
                 opened: o.opened,
                 route: o.route,
                 ...(o.instructions ? { instructions: o.instructions } : {}),
+                ...(o.explained ? { explained: true } : {}),
                 body: o.body
             });
             const first = !this.recorded.has(written);
@@ -42589,9 +42793,10 @@ const INSTRUCTION_MAX_CHARS = 1000;
 /** The most instructions a record keeps: the first, and the newest. */
 const INSTRUCTIONS_KEPT = 8;
 
-;// CONCATENATED MODULE: ./src/commands/job-outputs.ts
+;// CONCATENATED MODULE: ./src/agent/job-outputs.ts
 // The outputs a job run sets from the job it saw: as soon as the service answers, again at the
-// end, and on a cancellation, so that a failed or cancelled step still says what it knows.
+// end, and on a cancellation, so that a failed or cancelled step still says what it knows; and
+// those the gate's skip of a cause sent already sets from the job it went to.
 
 
 
@@ -42614,81 +42819,19 @@ function setJobOutputs(result, job, serverUrl) {
     result.set('job', json);
 }
 
-;// CONCATENATED MODULE: ./src/agent/dispatch.ts
-// What a `repository_dispatch` from the code repository says (contract: "Two repositories"): the
-// merged pull request (`client_payload.pull_request`: number, title, html_url, merge_commit_sha,
-// body) and its changed paths (`client_payload.paths`), as the code recipe sends them; an older
-// payload's `title` and `url` are still read. All of it is untrusted.
-
-
-/** The code pull request's description is clipped to this many characters (the recipe's cap). */
-const MAX_BODY_CHARS = 4000;
-const MAX_PATHS = 100;
-const dispatch_asText = (v) => typeof v === 'string' && v.trim() !== '' ? v : undefined;
-/** The number of a pull request link (`…/pull/42`), for a payload that names only its url. */
-function numberOfLink(url) {
-    const digits = /\/pull\/([1-9]\d{0,15})(?:[/?#]|$)/.exec(url ?? '')?.[1];
-    const n = Number(digits);
-    return digits && Number.isSafeInteger(n) ? n : undefined;
-}
-/** A pull request's or issue's description: without invisible characters, clipped. */
-function descriptionOf(text) {
-    const body = dispatch_asText(text);
-    if (!body)
-        return undefined;
-    const visible = [...body].filter(c => !isInvisible(c));
-    return visible.slice(0, MAX_BODY_CHARS).join('');
-}
-function readDispatch(payload) {
-    const cp = asObject(payload.client_payload);
-    if (!cp)
-        return undefined;
-    const pr = asObject(cp.pull_request);
-    const url = dispatch_asText(pr?.html_url) ?? dispatch_asText(cp.url);
-    const title = dispatch_asText(pr?.title) ?? dispatch_asText(cp.title);
-    const given = pr?.number;
-    const number = typeof given === 'number' && Number.isSafeInteger(given) && given > 0
-        ? given
-        : numberOfLink(url);
-    const all = Array.isArray(cp.paths)
-        ? cp.paths.filter((p) => dispatch_asText(p) !== undefined)
-        : [];
-    const change = { paths: all.slice(0, MAX_PATHS), totalPaths: all.length };
-    if (number !== undefined || title !== undefined || url !== undefined)
-        change.pullRequest = {
-            ...(number !== undefined ? { number } : {}),
-            ...(title !== undefined ? { title } : {}),
-            ...(url !== undefined ? { url } : {})
-        };
-    const merge = dispatch_asText(pr?.merge_commit_sha);
-    if (merge)
-        change.mergeCommit = merge;
-    const body = descriptionOf(pr?.body);
-    if (body)
-        change.body = body;
-    return change;
-}
-
 ;// CONCATENATED MODULE: ./src/commands/job-asked.ts
 // Who asked for this run's instruction, where and when, as the agent's pull request records it
-// when the instruction grows it (issue 42): the trigger comment (a link to it), else the pull
-// request or issue the run is on (a merge), else the code pull request a dispatch names, else the
+// when the instruction grows it (issue 42): the gate's asker (its login; the trigger comment, the
+// labelled item, the merged pull request or the code pull request a dispatch names), else the
 // workflow run. And the code pull request of a dispatch, which the docs pull request links.
 
 
 
-
-/** The anchor of a trigger comment in its thread, as GitHub links it. */
-const ANCHORS = { issue: 'issuecomment-', pull: 'discussion_r', review: 'pullrequestreview-' };
 /** Who asked, where and when (`when`: the run's start, on its one clock). */
 function askedFor(ctx, when) {
-    const t = ctx.trigger?.comment;
-    const who = t?.author ?? ctx.label?.by;
-    const on = askedIn(ctx) ?? askedIn(ctx, ctx.event.issueNumber);
-    const where = (on && t ? `${on.url}#${ANCHORS[t.kind]}${t.id}` : on?.url) ??
-        codeChange(ctx)?.url ??
-        (ctx.runUrl || undefined);
-    return { when, ...(who ? { who } : {}), ...(where ? { where } : {}) };
+    const { login, link } = ctx.asker;
+    const where = link ?? (ctx.runUrl || undefined);
+    return { when, ...(login ? { who: login } : {}), ...(where ? { where } : {}) };
 }
 /** The report's `codeChange`, when the run is a dispatch that names one. */
 function codeChangeOf(ctx) {
@@ -42700,17 +42843,12 @@ function codeChange(ctx) {
     if (ctx.event.eventName !== 'repository_dispatch')
         return undefined;
     const d = readDispatch(ctx.payload);
-    const url = d?.pullRequest?.url;
-    const pr = url ? pullRequestOfLink(url, ctx.serverUrl) : undefined;
+    const pr = dispatchedPullRequest(ctx.payload, ctx.serverUrl);
     if (!d || !pr)
         return undefined;
-    // Shown as a link label: only names GitHub allows (nothing else reaches the Markdown).
-    if (!/^[\w.-]+$/.test(pr.owner) || !/^[\w.-]+$/.test(pr.repo))
-        return undefined;
-    const href = `${ctx.serverUrl.replace(/\/+$/, '')}/${pr.owner}/${pr.repo}/pull/${pr.number}`;
     return {
-        label: `${pr.owner}/${pr.repo}#${pr.number}`,
-        url: href,
+        label: `${pr.owner}/${pr.repo}#${pr.issueNumber}`,
+        url: pr.url,
         ...(d.pullRequest?.title ? { title: d.pullRequest.title } : {}),
         // The author's text: nothing a redaction knows is shown (as the context block withholds it).
         ...(d.body ? { body: redact(d.body) } : {})
@@ -42719,11 +42857,12 @@ function codeChange(ctx) {
 
 ;// CONCATENATED MODULE: ./src/commands/job-records.ts
 // What a job run records on the pull request its job names (in this repository): that the job
-// opened it, the one record that makes a merge of it "the agent's own" (gate/gate.ts), written as soon
+// opened it, the one record that makes a merge of it "the agent's own" (gate/own-merge.ts), written as soon
 // as the run sees it and whatever `comment` says; and the route that sends replies with the
 // trigger there to the job, at completion when the run comments. A human pull request the job
 // merely names (where it was asked for, or one it had before this instruction) gets the route at
 // most, never the record that it opened it; so does one GitHub shows created before the job.
+
 
 
 
@@ -42761,7 +42900,7 @@ async function recordOnItsPullRequest(ctx, comments, target, sight) {
     if (!opened && !route && !grown)
         return undefined;
     // Where the job was asked for, also when the run answers nowhere (`comment: false`).
-    const asked = askedIn(ctx) ?? askedIn(ctx, event.issueNumber);
+    const asked = askedIn(ctx) ?? askedHere(ctx);
     const report = {
         ...sight.report,
         routedHere: route,
@@ -42784,6 +42923,7 @@ async function recordOnItsPullRequest(ctx, comments, target, sight) {
         label: opened,
         route,
         ...(instructions ? { instructions } : {}),
+        explained: answers && explainsGrowth(report),
         body: answers ? renderJobReport(report) : openedNote(jobId, asked),
         once: !ending || !answers
     });
@@ -43061,17 +43201,12 @@ async function openAgentPullRequest(ctx) {
 
 
 
-
 /** The run refused to guess a job: `job-id` is empty and nothing here records one. */
 class NoJobError extends InputError {
     why;
-    elsewhere;
-    constructor(why, 
-    /** The pull request the agent opened for the job this thread records: replies go there. */
-    elsewhere) {
+    constructor(why) {
         super('job-id', why);
         this.why = why;
-        this.elsewhere = elsewhere;
     }
 }
 /** What the settings alone say. */
@@ -43092,23 +43227,25 @@ function initialTarget(s) {
 async function prepareTarget(ctx, comments, agent, start, onJob) {
     const s = ctx.settings;
     let target = start;
+    const { asker } = ctx;
     const earlier = await earlierAttemptsJob(ctx, comments);
     if (earlier !== undefined)
         target = { ...target, jobId: earlier, earlier: true };
-    else if (ctx.trigger?.fixes)
-        target = fixTarget(ctx.trigger.fixes, target);
+    else if (asker.fixes)
+        target = fixTarget(asker.fixes, target);
     else if (target.command === 'message' && target.jobId === undefined)
-        target = { ...target, ...(await chooseJob(ctx, comments, agent)) };
-    else if (ctx.trigger)
+        target = { ...target, ...routedTarget(ctx) };
+    else if (asker.comment)
         target = { ...target, ...(await routedBefore(ctx, comments)) };
     // A label's answer, on the labelled item, routes replies there to the job (as `when-no-job:
     // create` does).
-    else if (ctx.label)
-        target = { ...target, routeHere: ctx.target?.issueNumber === ctx.event.issueNumber };
+    else if (asker.label !== undefined)
+        target = { ...target, routeHere: ctx.target?.issueNumber === asker.on?.issueNumber };
     if (target.command === 'create' && !target.earlier)
         target = await growInstead(ctx, target, comments.thread(ctx.target?.issueNumber));
     onJob(target);
-    if (s.context || ctx.label)
+    // A label asks with the labelled item: its title, description and changes go with it.
+    if (s.context || asker.label !== undefined)
         target = { ...target, prompt: composePrompt(s.prompt, await gatherContext(ctx)) };
     // What GitHub took to answer is not taken from the service's time: it counts from here.
     ctx.deadline.restartFrom(ctx.deadline.now());
@@ -43182,7 +43319,7 @@ async function growInstead(ctx, target, answers) {
     if (!open)
         return target;
     // The 📎 paragraph is said once per thread: the answers after it need not say it again.
-    const explained = answers ? await growthExplained(answers) : false;
+    const explained = answers ? await growthExplained(answers, ctx.settings.projectId) : false;
     info(`The docs agent's pull request #${open.number} (job ${open.jobId}) is still open: the ` +
         'instruction goes to its job as a follow-up, and the pull request grows instead of a new ' +
         'one opening (`when-agent-pr-open: follow-up`; `create` starts a new job each time).');
@@ -43193,62 +43330,20 @@ async function growInstead(ctx, target, answers) {
         grew: { number: open.number, url: open.url, ...(explained ? { explained } : {}) }
     };
 }
-/** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
-async function chooseJob(ctx, comments, agent) {
-    const { event, settings: s, target } = ctx;
-    const thread = comments.thread(event.issueNumber);
-    const found = thread ? await routedJob(thread, s.projectId) : undefined;
-    const here = `This ${placeNoun(event.isPullRequest)}`;
-    // The live comment may replace the one that carried the route: it must carry it on.
-    const routeHere = target?.issueNumber === event.issueNumber;
-    if (found) {
-        info(`${here} records agent job ${found}: the follow-up goes there.`);
-        return { jobId: found, routeHere, routedBefore: found };
-    }
-    // A label starts a job where none is recorded, whatever `when-no-job` says.
-    if ((s.whenNoJob === 'create' && ctx.trigger) || ctx.label) {
-        info(`${here} records no agent job${ctx.label ? '' : ', and `when-no-job` is `create`'}: ` +
-            'starting a new job with the instruction.');
-        return { command: 'create', routeHere };
-    }
-    const elsewhere = thread ? await agentsPullRequest(ctx, thread, agent) : undefined;
-    if (elsewhere)
-        throw new NoJobError(`is empty, and ${here.toLowerCase()} takes no instructions: its docs agent job is ` +
-            `followed up on the pull request it opened, ${elsewhere.url}. Reply there`, elsewhere);
-    throw new NoJobError(`is empty and ${here.toLowerCase()} records no agent job of this project. Set \`job-id\` in the ` +
-        'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
-        'pull request that the docs agent opened after an instruction sent by this action');
-}
 /**
- * The pull request the agent opened for the job this thread's own comment reports (a merge or
- * dispatch run's, on the code pull request), as the service names it now. Anything that cannot
- * be read leaves the plain "no job" answer.
+ * An instruction with no `job-id`: the job the gate found its thread routing to, or a new one
+ * (gate/route.ts); a thread with neither fails the run, saying so in its answer.
  */
-async function agentsPullRequest(ctx, thread, agent) {
-    const s = ctx.settings;
-    try {
-        const jobId = await jobStartedHere(thread, s.projectId);
-        if (jobId === undefined)
-            return undefined;
-        const job = await agent.getJob(jobUrlPath(s.jobPath, s.projectId, jobId));
-        const pr = job.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined;
-        if (!pr || !job.prLink)
-            return undefined;
-        const { owner, repo } = ctx.event;
-        const here = `${owner}/${repo}`.toLowerCase();
-        const there = `${pr.owner}/${pr.repo}`;
-        if (there.toLowerCase() === here && pr.number === ctx.event.issueNumber)
-            return undefined;
-        return {
-            number: pr.number,
-            url: job.prLink,
-            ...(there.toLowerCase() === here ? {} : { repo: there })
-        };
-    }
-    catch (err) {
-        info(`Could not tell which pull request takes this job's instructions: ${messageOf(err)}`);
-        return undefined;
-    }
+function routedTarget(ctx) {
+    const route = ctx.route;
+    if (route?.kind === 'unread')
+        throw route.error;
+    if (route === undefined || route.kind === 'none')
+        throw new NoJobError(route?.why ?? 'is empty, and no agent job is recorded here');
+    info(route.note);
+    if (route.kind === 'create')
+        return { command: 'create', routeHere: route.routeHere };
+    return { jobId: route.jobId, routeHere: route.routeHere, routedBefore: route.jobId };
 }
 /** The change that triggered the run, for `context`: the event, and a pull request's files. */
 async function gatherContext(ctx) {
@@ -43270,724 +43365,12 @@ async function gatherContext(ctx) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/github/rights.ts
-
-const COMMENTS_ROUTE = 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments';
-async function commentRights(octokit, place) {
-    let created;
-    try {
-        const answer = await call(`a comment on #${place.issueNumber} with no body (to check the token)`, () => 
-        // The route as a plain string: its typed form requires the body this request leaves out.
-        octokit.request(COMMENTS_ROUTE, {
-            owner: place.owner,
-            repo: place.repo,
-            issue_number: place.issueNumber,
-            data: {}
-        }));
-        created = answer.data;
-    }
-    catch (err) {
-        if (!(err instanceof GitHubError))
-            throw err;
-        // The rights were checked, and only the body refused: the token may comment here.
-        if (err.status === 422)
-            return { ok: true };
-        const said = [err.status, err.detail].filter(x => x !== undefined && x !== '').join(' ');
-        return {
-            ok: false,
-            status: err.status,
-            said,
-            ...(err.page ? { page: err.page } : {}),
-            ...(err.network ? { network: err.network } : {})
-        };
-    }
-    // GitHub took a comment with no body (never expected of github.com): it may write here, and the
-    // probe is deleted at once.
-    const id = created?.id;
-    if (typeof id !== 'number')
-        return { ok: true };
-    try {
-        await call(`deleting the check's empty comment ${id} on #${place.issueNumber}`, () => octokit.rest.issues.deleteComment({ owner: place.owner, repo: place.repo, comment_id: id }));
-        return { ok: true, probe: 'deleted' };
-    }
-    catch {
-        return { ok: true, probe: { left: `comment ${id} on #${place.issueNumber}` } };
-    }
-}
-/**
- * The login this token writes as, from GitHub (`query { viewer { login } }`): `github-actions[bot]`
- * for GITHUB_TOKEN, `<slug>[bot]` for an app's installation token, the user's own login for a
- * personal token. REST's GET /user refuses installation tokens; GraphQL's viewer does not.
- */
-async function tokenLogin(octokit) {
-    const answer = await call('asking GitHub which login this token writes as', () => octokit.graphql('query { viewer { login } }'));
-    const login = answer.viewer?.login;
-    return typeof login === 'string' && login !== '' ? login.toLowerCase() : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/records/login.ts
-// The login this token writes as: the one author whose comments the action may edit, and whose
-// older records (signed before records named their writer) still count. Learned only from what
-// no reader can edit: GitHub's answer to this run's own write, which is the authority, or before
-// any write GitHub's answer about the token (GraphQL `viewer`, asked at most once per run and only
-// when needed), which is a hint: a write whose answer names another author replaces it, and the
-// markers signed for the hint are signed again (thread.ts). Never from a comment's text, nor from
-// which comment is oldest.
-class OwnLogin {
-    ask;
-    known;
-    asked;
-    /** `ask` asks GitHub (the token's `viewer`); a failure means unknown. */
-    constructor(ask) {
-        this.ask = ask;
-    }
-    /** GitHub's answer to this run's own write names its author: the login this token writes as. */
-    learn(author) {
-        if (author)
-            this.known = author.toLowerCase();
-    }
-    /** The login, asking GitHub once if no write has told it yet; undefined when it cannot be told. */
-    async own() {
-        if (this.known !== undefined)
-            return this.known;
-        this.asked ??= this.ask().catch(() => undefined);
-        const login = await this.asked;
-        this.known ??= login;
-        return this.known;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/trigger.ts
-// Deciding whether a comment should run the agent: the trigger text, who may use it, and the
-// reactions that tell the commenter what happened.
-
-
-
-/**
- * The instruction after `trigger` when the comment starts with it (leading whitespace ignored,
- * case ignored as a workflow's `startsWith` does) and it is followed by whitespace or the end;
- * otherwise undefined. Plain string comparison, so regex metacharacters in a trigger are literal.
- */
-function matchTrigger(body, trigger) {
-    if (trigger === '')
-        return undefined;
-    const text = body.trimStart();
-    const head = text.slice(0, trigger.length);
-    // A workflow's `if: startsWith(...)` lets `/Docs-Agent` through; skipping it here would be silent.
-    if (head.toLowerCase() !== trigger.toLowerCase())
-        return undefined;
-    let rest = text.slice(trigger.length);
-    // `/docs-agent: Add a FAQ` is a trigger too; `/docs-agentx` must not count as `/docs-agent`.
-    if (rest.startsWith(':'))
-        rest = rest.slice(1);
-    else if (rest !== '' && !/^\s/.test(rest))
-        return undefined;
-    // Nothing but white space and invisible or direction-control characters is no instruction.
-    return [...rest].every(c => /\s/.test(c) || isInvisible(c)) ? '' : rest.trim();
-}
-const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
-function isPermissionLevel(value) {
-    return typeof value === 'string' && PERMISSION_LEVELS.includes(value);
-}
-function meetsPermission(actual, least) {
-    return PERMISSION_LEVELS.indexOf(actual) >= PERMISSION_LEVELS.indexOf(least);
-}
-/**
- * The user's permission on the repository. Any failure counts as 'none': a non-collaborator
- * gets a 404, and an outage must not grant access.
- */
-async function getCommenterPermission(octokit, owner, repo, username) {
-    // An empty name would ask about a different URL entirely.
-    if (username === '')
-        return 'none';
-    try {
-        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-            owner,
-            repo,
-            username
-        });
-        // role_name distinguishes triage and maintain, which `permission` folds into read/write.
-        if (isPermissionLevel(data.role_name))
-            return data.role_name;
-        if (isPermissionLevel(data.permission))
-            return data.permission;
-        return 'none';
-    }
-    catch (error) {
-        debug(`Permission lookup for ${username} failed, treating as none: ${describe(error)}`);
-        return 'none';
-    }
-}
-/** One short line: status and message, never a stack. */
-function describe(error) {
-    const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
-    const message = redact(messageOf(error)).replace(/\s+/g, ' ').slice(0, 200);
-    return typeof status === 'number' ? `HTTP ${status} ${message}` : message;
-}
-// Reactions this run gave, per comment: run() adds 😕 only where 👀 told the commenter the
-// comment was taken, and a reaction already given is not asked for twice.
-const given = new WeakMap();
-function hasReaction(comment, content) {
-    return given.get(comment)?.has(content) ?? false;
-}
-/**
- * Reactions are courtesy feedback: a failure is only a warning. A review has no reactions in the
- * API: its answer (the live comment, written at once) is the feedback there.
- */
-async function addReaction(octokit, owner, repo, comment, content, warn) {
-    if (hasReaction(comment, content) || comment.kind === 'review')
-        return;
-    try {
-        const params = { owner, repo, comment_id: comment.id, content };
-        if (comment.kind === 'pull') {
-            await octokit.rest.reactions.createForPullRequestReviewComment(params);
-        }
-        else {
-            await octokit.rest.reactions.createForIssueComment(params);
-        }
-        given.set(comment, (given.get(comment) ?? new Set()).add(content));
-    }
-    catch (error) {
-        warn(`Could not add the ${content} reaction to comment ${comment.id}: ${describe(error)}`);
-    }
-}
-/** "comment", or "review" for a review's body: what the log and notices call it. */
-function triggerNoun(comment) {
-    return comment.kind === 'review' ? 'review' : 'comment';
-}
-/**
- * The checks that need no request, in the contract's order: the comment was just created (a
- * review just submitted), and it starts with the trigger. Returns the prompt, or the reason to
- * skip (for the log).
- */
-function checkComment(comment, trigger) {
-    if (comment === undefined)
-        return { reason: 'the event carries no comment' };
-    const noun = triggerNoun(comment);
-    const expected = comment.kind === 'review' ? 'submitted' : 'created';
-    if (comment.action !== expected) {
-        const what = comment.action === '' ? 'of an unknown action' : comment.action;
-        return { reason: `the ${noun} was ${what}, not ${expected}` };
-    }
-    const prompt = matchTrigger(comment.body, trigger);
-    if (prompt === undefined)
-        return { reason: `the ${noun} does not start with ${trigger}` };
-    return { prompt };
-}
-/** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
-function isBot(writer) {
-    return writer.authorType === 'Bot' || /\[bot\]$/i.test(writer.author);
-}
-/** Logins compare without case, and a bot may be listed with or without its `[bot]` suffix. */
-function sameLogin(listed, login, bot) {
-    const norm = (s) => (bot ? s.replace(/\[bot\]$/i, '') : s).toLowerCase();
-    return norm(listed.trim()) === norm(login);
-}
-/**
- * Whether the commenter may run the agent: listed in `allowed-users`, a bot listed in
- * `allowed-bots`, (not a bot) the pull request's author with `allow-pr-author`, or (not a bot) a
- * collaborator whose permission reaches `permission`. Bots are refused unless listed, whatever
- * their permission or authorship: automation that can comment must not be able to spend the
- * quota or edit the docs by accident.
- */
-async function checkCommenter(octokit, event, comment, rules) {
-    const login = comment.author;
-    if (isBot(comment)) {
-        if (rules.allowedBots === '*')
-            return { allowed: true, why: '`allowed-bots` is `*`' };
-        if (rules.allowedBots.some(b => sameLogin(b, login, true)))
-            return { allowed: true, why: `@${login} is listed in \`allowed-bots\`` };
-        const inUsers = rules.allowedUsers.some(u => sameLogin(u, login, true));
-        return {
-            allowed: false,
-            reason: inUsers
-                ? `@${login} is a bot listed in \`allowed-users\`; bots run only when listed in \`allowed-bots\``
-                : `@${login} is a bot; bots run only when listed in \`allowed-bots\``
-        };
-    }
-    if (login !== '' && rules.allowedUsers.some(u => sameLogin(u, login, false)))
-        return { allowed: true, why: `@${login} is listed in \`allowed-users\`` };
-    const author = event.pullRequestAuthor;
-    if (rules.allowPrAuthor && login !== '' && author && sameLogin(author, login, false))
-        return {
-            allowed: true,
-            why: `@${login} opened this pull request, and \`allow-pr-author\` is \`true\``
-        };
-    if (!octokit)
-        return {
-            allowed: false,
-            reason: `no \`github-token\` to check the permission of @${login || 'the commenter'}`
-        };
-    const actual = await getCommenterPermission(octokit, event.owner, event.repo, login);
-    if (!meetsPermission(actual, rules.permission))
-        return {
-            allowed: false,
-            reason: `@${login || 'the commenter'} has ${actual} permission; ${rules.permission} is required ` +
-                '(or list the login in `allowed-users`)'
-        };
-    return { allowed: true, why: `@${login} has ${actual} permission` };
-}
-/** Reactions on the trigger comment this run answers; 😕 only after 👀 told the writer it was taken. */
-class Reactions {
-    trigger;
-    octokit;
-    mayWrite;
-    event;
-    constructor(trigger, octokit, mayWrite, event) {
-        this.trigger = trigger;
-        this.octokit = octokit;
-        this.mayWrite = mayWrite;
-        this.event = event;
-    }
-    async add(content) {
-        const { comment } = this.trigger;
-        if (!this.octokit || !this.mayWrite)
-            return;
-        if (content === 'confused' && !hasReaction(comment, 'eyes'))
-            return;
-        await addReaction(this.octokit, this.event.owner, this.event.repo, comment, content, core_warning);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/records/signature.ts
-// Signing and verifying the hidden markers that carry the action's records (kinds.ts says what
-// each one means). Anyone can type an HTML comment, so a marker counts only when its HMAC
-// verifies: keyed with a secret no commenter has (the API key), over the thread (owner/repo#n),
-// the login that wrote the comment, the time the marker was written, and the key. A marker
-// pasted into a comment by anyone else (copied from the action's comment or from its public edit
-// history, in a new comment or edited into an old one) names another writer, and does not verify.
-//
-// Why the time and not the comment id: a marker that binds the id can only be written after the
-// comment exists, which costs a create and then an edit. A marker bound to its time is complete in
-// the create itself, and "the newest marker" (by its signed time) is the action's latest word.
-//
-// Two older formats are still read, so that records written before an upgrade keep working, but
-// only in comments whose author is the action's own login (records.ts learns it from GitHub,
-// never from a comment): markers signed over the time without the login, and those of version
-// 1.0.0, signed over the comment's id (the oldest of all: time 0).
-
-const SIG_HEX = 32;
-// encodeURIComponent never emits whitespace, '<' or '>', so an encoded key cannot end the marker.
-const KEY = "([A-Za-z0-9\\-_.!~*'()%]+)";
-const MARKER_PATTERN = new RegExp(`<!-- docs-agent:${KEY} v=2 t=([0-9]{1,15}) sig=([0-9a-f]+) -->`, 'g');
-const TIMED_PATTERN = new RegExp(`<!-- docs-agent:${KEY} t=([0-9]{1,15}) sig=([0-9a-f]+) -->`, 'g');
-const LEGACY_PATTERN = new RegExp(`<!-- docs-agent:${KEY} sig=([0-9a-f]+) -->`, 'g');
-/** Any line shaped like a marker, whatever its format and whether it verifies. */
-const MARKER_LINE = /^<!-- docs-agent:[^\n]* -->$/;
-const SHAPED_KEY = /^<!-- docs-agent:(\S+) /;
-const thread = (place) => `${place.owner}/${place.repo}#${place.issueNumber}`;
-/** Logins are case-insensitive on GitHub: signed and compared in lower case. */
-const normalLogin = (login) => login.toLowerCase();
-function hmac(secret, text) {
-    return (0,external_node_crypto_.createHmac)('sha256', secret).update(text).digest('hex').slice(0, SIG_HEX);
-}
-function signature(key, secret, place, writer, at) {
-    if (secret === '')
-        throw new Error('A secret is required to sign comment markers');
-    if (writer === '')
-        throw new Error("The writer's login is required to sign comment markers");
-    return hmac(secret, `v2\n${thread(place)}\nby=${normalLogin(writer)}\nt=${at}\n${key}`);
-}
-/** A marker for `key`, written by `writer` (the login GitHub will show as the comment's author). */
-function makeMarker(key, secret, place, writer, at) {
-    const sig = signature(key, secret, place, writer, at);
-    return `<!-- docs-agent:${encodeURIComponent(key)} v=2 t=${at} sig=${sig} -->`;
-}
-/** The markers for `keys`, all stamped `at`, one per line. */
-function markersFor(keys, secret, place, writer, at) {
-    return keys.map(key => makeMarker(key, secret, place, writer, at)).join('\n');
-}
-function sameSignature(actual, expected) {
-    // Constant time, so the signature cannot be guessed byte by byte from response timing.
-    return (actual.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(Buffer.from(actual), Buffer.from(expected)));
-}
-function decodeKey(encoded) {
-    try {
-        return decodeURIComponent(encoded);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** The markers in body whose signature verifies for its writer, in order of appearance. */
-function verifiedMarkers(body, secret, place, by) {
-    // With no secret nothing can be told apart from a forgery; with no author, no writer to bind.
-    if (secret === '' || typeof body !== 'string' || by.author === '')
-        return [];
-    const text = trailingMarkers(body);
-    const found = [];
-    if (by.own && by.commentId !== undefined)
-        for (const match of text.matchAll(LEGACY_PATTERN)) {
-            const key = decodeKey(match[1] ?? '');
-            if (key === undefined)
-                continue;
-            const expected = hmac(secret, `${thread(place)}\n${by.commentId}\n${key}`);
-            if (sameSignature(match[2] ?? '', expected))
-                found.push({ key, at: 0 });
-        }
-    const timed = (pattern, sign) => {
-        for (const match of text.matchAll(pattern)) {
-            const key = decodeKey(match[1] ?? '');
-            const at = Number(match[2]);
-            if (key === undefined || !Number.isSafeInteger(at))
-                continue;
-            if (sameSignature(match[3] ?? '', sign(key, at)))
-                found.push({ key, at });
-        }
-    };
-    if (by.own)
-        timed(TIMED_PATTERN, (key, at) => hmac(secret, `${thread(place)}\nt=${at}\n${key}`));
-    timed(MARKER_PATTERN, (key, at) => signature(key, secret, place, by.author, at));
-    return found;
-}
-/**
- * The keys that the trailing marker lines of body name, as written, whether or not they verify
- * (undecodable ones left out): what a comment claims, for telling a rotated key from no record.
- */
-function claimedKeys(body) {
-    if (typeof body !== 'string')
-        return [];
-    const text = trailingMarkers(body);
-    if (text === '')
-        return [];
-    return text.split('\n').flatMap(line => {
-        const key = decodeKey(SHAPED_KEY.exec(line)?.[1] ?? '');
-        return key === undefined || key === '' ? [] : [key];
-    });
-}
-/**
- * The lines of marker comments that end the body: the action writes its markers there, after the
- * text. Text above them (an instruction shown verbatim in a code block, say) may hold a copy of
- * a real marker; it is never read as one. Nor are marker lines that a code block left open above
- * them swallows: a copy pasted after an unclosed fence is code, not a marker.
- */
-function trailingMarkers(body) {
-    const lines = body.trimEnd().split('\n');
-    let first = lines.length;
-    while (first > 0 && MARKER_LINE.test(lines[first - 1] ?? ''))
-        first--;
-    if (fenceLeftOpen(lines.slice(0, first)))
-        return '';
-    return lines.slice(first).join('\n');
-}
-/**
- * Whether a fenced code block (CommonMark: three or more backticks or tildes, indented at most 3
- * spaces) is still open after `lines`: closed only by a fence of the same character, at least as
- * long, with nothing after it.
- */
-function fenceLeftOpen(lines) {
-    let open;
-    for (const line of lines) {
-        const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
-        if (!m)
-            continue;
-        const run = m[1] ?? '';
-        const rest = m[2] ?? '';
-        if (open === undefined) {
-            // A backtick fence's info string holds no backtick (else it is an inline code span).
-            if (!(run[0] === '`' && rest.includes('`')))
-                open = { char: run[0] ?? '', length: run.length };
-        }
-        else if (run[0] === open.char && run.length >= open.length && rest.trim() === '')
-            open = undefined;
-    }
-    return open !== undefined;
-}
-
-;// CONCATENATED MODULE: ./src/records/thread.ts
-// One issue or pull request as this run sees it: its comments listed once (github/comments.ts),
-// then kept current as the run writes; the records in them that count (signature.ts: signed for
-// the comment's author; older formats only in the action's own comments); the newest record of a
-// kind (by the one rule of "newest", below); and the one place that decides which comment the action
-// may edit: only one whose author is its own login (login.ts). Every other comment, a reader's
-// above all, is never edited. Markers are signed for the author GitHub's answer to the write
-// names: GraphQL's `viewer` is only the first guess, signed again when the answer differs.
-
-
-
-
-
-
-
-/**
- * The one rule of "newest", for every record the action reads: the later signed time; on a tie,
- * the older comment (the original of any copy); within one comment, the later line (its newest
- * statement). Sorts newest first.
- */
-function newestFirst(a, b) {
-    return b.at - a.at || a.comment.id - b.comment.id || b.line - a.line;
-}
-class RecordThread {
-    octokit;
-    place;
-    secret;
-    login;
-    clock;
-    list;
-    /** The time stamped on this run's last markers: each write is newer than the one before. */
-    lastAt = 0;
-    constructor(octokit, place, secret, login, 
-    /** The run's clock (its Deadline): the time each write stamps on its markers. */
-    clock) {
-        this.octokit = octokit;
-        this.place = place;
-        this.secret = secret;
-        this.login = login;
-        this.clock = clock;
-    }
-    async comments() {
-        this.list ??= await listComments(this.octokit, this.place);
-        return this.list;
-    }
-    /**
-     * The comments with records that count: markers signed for the comment's author, and in the
-     * action's own comments the older formats too. The own login is asked for only when a comment
-     * holds marker lines that the first rule leaves unread.
-     */
-    async marked() {
-        const comments = await this.comments();
-        const bound = comments.map(comment => ({ comment, markers: this.verify(comment, false) }));
-        const unread = bound.some(m => claimedKeys(m.comment.body).length > m.markers.length);
-        const own = unread ? await this.login.own() : undefined;
-        return bound
-            .map(m => own !== undefined && m.comment.author === own
-            ? { ...m, markers: this.verify(m.comment, true) }
-            : m)
-            .filter(m => m.markers.length > 0);
-    }
-    verify(comment, own) {
-        const by = { author: comment.author, own, commentId: comment.id };
-        return verifiedMarkers(comment.body, this.secret, this.place, by);
-    }
-    /** Every record that counts, newest first (newestFirst). */
-    async counted() {
-        const read = (await this.marked()).flatMap(({ comment, markers }) => markers.map((m, line) => ({ ...m, comment, line })));
-        return read.sort(newestFirst);
-    }
-    /** The newest record of `kind` whose parts match `match`, and the comment it is in. */
-    async newestWith(kind, match) {
-        for (const r of await this.counted()) {
-            const fields = parseRecord(kind, r.key);
-            if (fields && matches(fields, match))
-                return { fields, comment: r.comment };
-        }
-        return undefined;
-    }
-    /** What the newest record of `kind` matching `match` says, or undefined. */
-    async newest(kind, match) {
-        return (await this.newestWith(kind, match))?.fields;
-    }
-    /**
-     * Whether the action's own comments claim a record `wanted` picks that does not verify with
-     * this secret (the API key was rotated since it was written). When the own login cannot be
-     * learned at all, only comments written by bots may claim to be the action's: a reader's
-     * look-alike line never makes the action refuse.
-     */
-    async holdsUnreadable(wanted) {
-        const counted = new Set((await this.marked()).map(m => m.comment.id));
-        const own = await this.login.own();
-        const mayClaim = (c) => own === undefined ? isBot(c) : c.author === own;
-        return (await this.comments()).some(c => !counted.has(c.id) && mayClaim(c) && claimedKeys(c.body).some(wanted));
-    }
-    /**
-     * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the action's own comment
-     * carrying the newest `key` record, so reruns refresh one comment; 'create' always adds one;
-     * 'if-absent' adds one only when no comment carries the key. A new comment is complete,
-     * markers signed, in the one request that creates it.
-     */
-    async upsert(o) {
-        if (o.mode === 'minimize')
-            return this.replace(o);
-        if (o.mode !== 'create') {
-            const found = await this.newestKey(o.key);
-            if (found !== undefined && o.mode === 'if-absent')
-                return { id: found.id, url: found.html_url, kept: true };
-            const own = found && (await this.login.own());
-            // Never another login's comment: a record there may count, but the comment is not ours.
-            if (found !== undefined && own !== undefined && found.author === own) {
-                try {
-                    return await this.update(found.id, o);
-                }
-                catch (error) {
-                    // Deleted between listing and editing: a fresh comment is what the user expects.
-                    if (!(error instanceof GitHubError && error.status === 404))
-                        throw error;
-                }
-            }
-        }
-        return this.create(o);
-    }
-    /**
-     * A new comment, then the previous one of its series hidden as outdated: only one the own login
-     * wrote whose records count. A failure to hide is a warning; the new comment stands.
-     */
-    async replace(o) {
-        const inSeries = o.series ?? ((key) => key === o.key);
-        const earlier = (await this.counted()).filter(r => inSeries(r.key));
-        const ref = await this.create(o);
-        // Asked after the write: its answer is what names the own login for certain.
-        const own = await this.login.own();
-        const previous = earlier.find(r => own !== undefined && r.comment.author === own)?.comment;
-        if (previous?.nodeId !== undefined && previous.id !== ref.id)
-            try {
-                await hideAsOutdated(this.octokit, previous.nodeId);
-            }
-            catch (error) {
-                core_warning(`The previous comment (${previous.html_url}) could not be hidden as outdated, so both show: ${messageOf(error)}`);
-            }
-        return ref;
-    }
-    /** The comment holding the newest counted marker with exactly `key`. */
-    async newestKey(key) {
-        return (await this.counted()).find(r => r.key === key)?.comment;
-    }
-    /** Edits a comment of this run's own login in place, markers re-appended and signed anew. */
-    async update(id, o) {
-        const writer = await this.login.own();
-        const known = this.list?.find(c => c.id === id);
-        if (writer === undefined || (known && known.author !== writer))
-            throw new Error(`Comment ${id} on #${this.place.issueNumber} is not this token's to edit`);
-        const keys = this.keysOf(o, known);
-        const body = this.sign(o.body, keys, writer);
-        const ref = await editComment(this.octokit, this.place, id, body);
-        return this.settle(ref, { body: o.body, keys, writer, written: body });
-    }
-    /**
-     * A new comment, complete in the one request that creates it: its markers signed for the login
-     * this token is thought to write as (a write's answer, else GraphQL's `viewer`). When GitHub
-     * would not say, the comment is created without records, and GitHub's answer signs them.
-     */
-    async create(o) {
-        const writer = await this.login.own();
-        const keys = this.keysOf(o);
-        const body = writer === undefined ? composeBody(o.body, '') : this.sign(o.body, keys, writer);
-        const created = await createComment(this.octokit, this.place, body);
-        return this.settle(created, { body: o.body, keys, writer, written: body });
-    }
-    /**
-     * GitHub's answer to a write names its author: the login this token writes as, learned here.
-     * Markers signed for another login (`viewer` named another, or nobody) are signed again for
-     * the author shown, in an edit of that same comment; otherwise they would never verify.
-     */
-    async settle(ref, w) {
-        this.remember(ref, w.written);
-        // An answer that names no author leaves the signature as it was made.
-        if (ref.author === w.writer || (ref.author === '' && w.writer !== undefined))
-            return { id: ref.id, url: ref.url };
-        if (ref.author === '')
-            throw new Error(`GitHub did not say who wrote comment ${ref.id} on #${this.place.issueNumber}`);
-        const body = this.sign(w.body, w.keys, ref.author);
-        const edited = await editComment(this.octokit, this.place, ref.id, body);
-        this.remember({ ...edited, author: ref.author }, body);
-        return { id: edited.id, url: edited.url };
-    }
-    /** The keys a write records: its own, and those `carry` keeps of the comment it edits. */
-    keysOf(o, editing) {
-        const keys = [o.key, ...(o.extraKeys ?? [])];
-        const carry = o.carry;
-        if (editing && carry)
-            for (const { key } of this.verify(editing, true))
-                if (carry(key) && !keys.includes(key))
-                    keys.push(key);
-        return keys;
-    }
-    /** The body with `keys` signed for `writer`, stamped newer than this run's last write. */
-    sign(body, keys, writer) {
-        this.lastAt = Math.max(this.clock.now(), this.lastAt + 1);
-        return composeBody(body, markersFor(keys, this.secret, this.place, writer, this.lastAt));
-    }
-    /** A comment this run wrote: who GitHub says wrote it is the login this token writes as. */
-    remember(ref, body) {
-        this.login.learn(ref.author);
-        if (!this.list)
-            return;
-        const known = this.list.find(c => c.id === ref.id);
-        if (known)
-            known.body = body;
-        else
-            this.list.push({ id: ref.id, body, html_url: ref.url, author: ref.author });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/records/records.ts
-
-
-
-
-class Records {
-    octokit;
-    secret;
-    clock;
-    login;
-    threads = new Map();
-    /** When each pull request looked up was created (undefined: GitHub did not say). */
-    created = new Map();
-    createdSeen = new Map();
-    constructor(octokit, 
-    /** Signs and verifies the records (the API key). */
-    secret, 
-    /** The run's clock (its Deadline): when each record is written. */
-    clock) {
-        this.octokit = octokit;
-        this.secret = secret;
-        this.clock = clock;
-        this.login = new OwnLogin(() => tokenLogin(octokit));
-    }
-    /** The thread of an issue or pull request, listed at most once per run. */
-    thread(place) {
-        const id = `${place.owner}/${place.repo}#${place.issueNumber}`.toLowerCase();
-        let thread = this.threads.get(id);
-        if (!thread) {
-            thread = new RecordThread(this.octokit, place, this.secret, this.login, this.clock);
-            this.threads.set(id, thread);
-        }
-        return thread;
-    }
-    /**
-     * Whether GitHub shows pull request `pr` created after the job was (`job.createdAt`): the one
-     * sign that the job opened it rather than naming one that was there before. Unknown (either
-     * date missing, GitHub not answering) is no. Asked once per pull request per run.
-     */
-    async createdAfter(pr, job) {
-        const id = pullId(pr);
-        let created = this.created.get(id);
-        if (!created) {
-            created = pullRequestState(this.octokit, pr.owner, pr.repo, pr.number).then(state => state.createdAt, () => undefined);
-            this.created.set(id, created);
-            this.createdSeen.set(id, await created);
-        }
-        return openedAfter(await created, job.createdAt);
-    }
-    /** What createdAfter found, without asking: no until it has been asked. */
-    seenCreatedAfter(pr, job) {
-        return openedAfter(this.createdSeen.get(pullId(pr)), job.createdAt);
-    }
-}
-const pullId = (pr) => `${pr.owner}/${pr.repo}#${pr.number}`.toLowerCase();
-/**
- * The rule of the `opened` record: the pull request was created at or after the second the job
- * was (GitHub gives whole seconds). Either time unknown: no.
- */
-function openedAfter(pullCreatedAt, jobCreatedAt) {
-    const job = jobCreatedAt === undefined ? NaN : Date.parse(jobCreatedAt);
-    if (pullCreatedAt === undefined || !Number.isFinite(job))
-        return false;
-    return pullCreatedAt >= Math.floor(job / 1000) * 1000;
-}
-
-;// CONCATENATED MODULE: ./src/commands/job-notify.ts
-// The code pull request of a dispatch (contract: "Two repositories"): with `notify-token`, it gets
-// one comment, kept up to date, naming the docs pull request the job opened (or why there is
-// none). Its place is `notify-pr`, else the dispatch payload's pull request. The comment carries a
-// signed `notify` record (records/kinds.ts), so every write and every re-run edits the same one.
-// A failure to write there is a warning: it never fails the step.
-
-
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/gate/code-pull-request.ts
+// The code pull request a job run tells (contract: "Two repositories"): `notify-pr`, else the
+// pull request a dispatch payload names, read once by the gate's reader of the event; or why it
+// is not told (no `notify-token`, not a pull request of this GitHub, outside `notify-repository`).
+// The gate reads its one comment (a cause sent already), the job run writes it
+// (commands/job-notify.ts), the set-up check probes it (commands/check.ts).
 
 
 
@@ -44017,23 +43400,42 @@ function codePullRequest(n) {
     }
     return { ref, url };
 }
+
+;// CONCATENATED MODULE: ./src/commands/job-notify.ts
+// The code pull request of a dispatch (contract: "Two repositories"): with `notify-token`, it gets
+// one comment, kept up to date, naming the docs pull request the job opened (or why there is
+// none). Its place is `notify-pr`, else the dispatch payload's pull request. The comment carries a
+// signed `notify` record (records/kinds.ts), so every write and every re-run edits the same one.
+// A failure to write there is a warning: it never fails the step.
+
+
+
+
+
+
+
+
+
 class CodePullRequestNotice {
     ref;
     c;
-    records;
     constructor(ref, c) {
         this.ref = ref;
         this.c = c;
-        this.records = new Records(c.octokit, c.secret, c.clock);
     }
     /** Writes (or edits) the one comment; a failure is a warning. Returns its URL when written. */
     async say(state) {
         const place = { owner: this.ref.owner, repo: this.ref.repo, issueNumber: this.ref.number };
         const key = notifyKey(this.c.projectId, this.c.docsRepository);
         try {
-            const written = await this.records
-                .thread(place)
-                .upsert({ key, ...this.causeRecords(state), body: this.body(state), mode: 'upsert' });
+            const { keys, carry } = this.causeRecords(state);
+            const written = await this.c.records.thread(place).upsert({
+                key,
+                extraKeys: keys,
+                ...(carry ? { carry } : {}),
+                body: this.body(state),
+                mode: 'upsert'
+            });
             return written.url;
         }
         catch (err) {
@@ -44043,24 +43445,14 @@ class CodePullRequestNotice {
     }
     /**
      * The cause record this write makes (the docs side of a dispatch often has no comment of its
-     * own): the job, once the instruction was delivered; dropped once the job failed; otherwise the
-     * one there is kept.
+     * own), by records/delivery.ts's one rule: the job, once the instruction was delivered; dropped
+     * once the job failed; otherwise the one there is kept. A key the service refused sent nothing.
      */
     causeRecords(state) {
-        const cause = this.c.cause;
-        const job = this.c.jobId?.();
-        if (!cause || job === undefined || state.kind === 'key-refused')
-            return { extraKeys: [] };
-        if (state.kind === 'failed')
-            return state.dropped
-                ? { extraKeys: [causeKey(cause, undefined)] }
-                : { extraKeys: [], carry: isCauseOf(cause) };
-        return { extraKeys: [causeKey(cause, job)] };
-    }
-    /** Where this cause's instruction went, as the code pull request records it. */
-    sentFor(step) {
-        const place = { owner: this.ref.owner, repo: this.ref.repo, issueNumber: this.ref.number };
-        return sentFor(this.records.thread(place), step);
+        if (state.kind === 'key-refused')
+            return { keys: [] };
+        const said = state.kind !== 'failed' ? 'sent' : state.dropped ? 'dropped' : 'kept';
+        return causeRecords(this.c.cause, this.c.jobId?.(), said);
     }
     where() {
         return `${this.ref.owner}/${this.ref.repo}#${this.ref.number}`;
@@ -44086,26 +43478,8 @@ class CodePullRequestNotice {
         }
     }
 }
-/** `owner/repo#N` linked, for a pull request on this server; else the link's host and path. */
-function pullLink(prLink, serverUrl) {
-    const pr = pullRequestOfLink(prLink, serverUrl);
-    const url = parseHttpsUrl(prLink);
-    // `#` left as it is: GitHub shows `owner/repo#N` as the cross-reference it is.
-    const label = pr
-        ? `${escapeText(`${pr.owner}/${pr.repo}`)}#${pr.number}`
-        : escapeText(url ? url.host + url.pathname : prLink);
-    return markdown_link(label, prLink);
-}
-/** Each run's notice, made once (job-cause.ts asks it before the job run does). */
-const notices = new WeakMap();
 /** The notice of a job run, when there is a code pull request to tell, and the summary's note. */
 function noticeFor(ctx) {
-    let made = notices.get(ctx);
-    if (!made)
-        notices.set(ctx, (made = makeNotice(ctx)));
-    return made;
-}
-function makeNotice(ctx) {
     const { settings: s, event } = ctx;
     const code = codePullRequest({
         ...s,
@@ -44115,16 +43489,14 @@ function makeNotice(ctx) {
     });
     if (code.outside && code.note)
         core_warning(code.note);
-    if (!code.ref || !ctx.notifyOctokit)
+    if (!code.ref || !ctx.notifyRecords)
         return code.note ? { note: code.note } : {};
     const notice = new CodePullRequestNotice(code.ref, {
-        octokit: ctx.notifyOctokit,
-        secret: s.apiKey,
+        records: ctx.notifyRecords,
         projectId: s.projectId,
         docsRepository: `${event.owner}/${event.repo}`,
         runUrl: ctx.runUrl,
         serverUrl: ctx.serverUrl,
-        clock: ctx.deadline,
         cause: causeStep(ctx),
         jobId: () => ctx.result.outputs.get('job-id')
     });
@@ -44337,7 +43709,7 @@ class JobRun {
     /** Whatever stopped the run, as its one ending: what the stage lets it say about delivery. */
     stopped(err) {
         if (err instanceof NoJobError)
-            return noJob(err.message, err.elsewhere);
+            return noJob(err.message);
         return stoppedAt(this.stage, err);
     }
     cancel(signal) {
@@ -44368,21 +43740,7 @@ class JobRun {
         const failure = stepFailure(ending, this.target.jobId ?? '');
         if (failure !== undefined)
             this.ctx.result.failure = failure;
-        if (misplaced(ending))
-            this.skipMisplaced(ending);
         return failure;
-    }
-    /**
-     * A reply where no job can be followed: answered there (the live comment says where to reply),
-     * and skipped as an unknown `fix N` is, not failed.
-     */
-    skipMisplaced(ending) {
-        const note = endingNote(ending, '');
-        if (note)
-            core_namespaceObject[note.level](note.text);
-        info('Skipped: this thread takes no instructions. Nothing was sent to the job.');
-        this.ctx.result.set('skipped', 'true');
-        this.ctx.result.reaction = 'confused';
     }
     /** A write of the live comment during the run; its URL is an output at once. */
     async writeLive(report, records) {
@@ -44416,100 +43774,11 @@ class JobRun {
             project: this.s.projectId,
             job: this.target.jobId,
             routeHere,
-            ...(delivered ? { delivered: deliveryOf(this.ctx, retry) } : {}),
-            ...(delivered ? { fixes: this.ctx.trigger?.fixes ?? [] } : {}),
+            ...(delivered ? { delivered: delivery_deliveryOf(this.ctx, retry) } : {}),
+            ...(delivered ? { fixes: this.ctx.asker.fixes ?? [] } : {}),
             ...(prNumber !== undefined ? { prNumber } : {})
         });
     }
-}
-
-;// CONCATENATED MODULE: ./src/commands/job-cause.ts
-// One send per cause (contract: "A pull request people can follow"): before a job run sends
-// anything, the places that record its cause (records/delivery.ts causeStep: a merge commit, a
-// trigger comment) are read: the run's own thread (its live comment) and the code pull request
-// told with `notify-token` (job-notify.ts). When the instruction for that cause went to a job
-// already, from another workflow run (a second dispatch, the same comment delivered again) or from
-// an earlier attempt with no comment of its own, nothing is sent: the run is skipped, saying so,
-// and links the job's pull request and the comment that recorded it. A re-run whose own thread
-// records the delivery is left to the job run, which follows the job (records/delivery.ts).
-
-
-
-
-
-
-
-
-
-
-/** The job run, unless the instruction for its cause was sent already. */
-async function runJobOnce(ctx) {
-    const step = causeStep(ctx);
-    const sent = step && (await sentAlready(ctx, step));
-    if (step && sent)
-        await sayAlreadySent(ctx, step, sent);
-    else
-        await runJob(ctx);
-}
-/** Where the instruction for this cause went already, when another run sent it. */
-async function sentAlready(ctx, step) {
-    const { records, target, run, settings: s } = ctx;
-    const notice = noticeFor(ctx).notice;
-    const places = [
-        ...(records && target
-            ? [{ live: true, read: () => sentFor(records.thread(target), step) }]
-            : []),
-        ...(notice ? [{ live: false, read: () => notice.sentFor(step) }] : [])
-    ];
-    for (const place of places) {
-        const found = await place.read().catch((err) => {
-            core_warning(`Could not tell whether this instruction was sent already: ${messageOf(err)}`);
-            return undefined;
-        });
-        if (!found)
-            continue;
-        // An explicit `job-id` is never replaced: a record of another job is another send.
-        if (s.command === 'message' && s.jobId !== '' && found.job !== s.jobId)
-            continue;
-        // This workflow run's own record: another step of this attempt, or a re-run that its own
-        // thread's delivery record lets follow the job (job-target.ts).
-        if (found.run === run?.id && (run.attempt < 2 || place.live))
-            return undefined;
-        return found;
-    }
-    return undefined;
-}
-/** The skip: outputs of the job as it is now (one GET, no send), a notice and the summary. */
-async function sayAlreadySent(ctx, step, sent) {
-    const { result, settings: s, serverUrl, event } = ctx;
-    result.set('skipped', 'true');
-    result.set('grew', 'false');
-    result.set('job-id', sent.job);
-    let job;
-    try {
-        job = await new AgentApi(ctx.service).getJob(jobUrlPath(s.jobPath, s.projectId, sent.job));
-        setJobOutputs(result, job, serverUrl);
-    }
-    catch (err) {
-        info(`Could not read job ${sent.job}: ${messageOf(err)}`);
-    }
-    const pr = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined;
-    const prText = pr ? `${pr.owner}/${pr.repo}#${pr.number}` : undefined;
-    const runUrl = /^\d{1,20}$/.test(sent.run)
-        ? `${serverUrl}/${event.owner}/${event.repo}/actions/runs/${sent.run}`
-        : undefined;
-    const head = `Not sent again: the instruction for ${delivery_causeWords(step)} was sent already`;
-    notice(`${head}${runUrl ? ` (workflow run ${sent.run})` : ''} to job ${sent.job}` +
-        `${prText && job?.prLink ? `, whose pull request is ${prText}: ${job.prLink}` : ''}. ` +
-        `Recorded in ${sent.url}`);
-    if (!s.summary)
-        return;
-    const where = job?.prLink ? pullLink(job.prLink, serverUrl) : undefined;
-    result.summary =
-        `### ⏭️ Sent already\n\n${head}${runUrl ? ` by ${markdown_link('an earlier workflow run', runUrl)}` : ''} ` +
-            `to job \`${escapeText(sent.job)}\` (${markdown_link('its record', sent.url)}). ` +
-            (where ? `Its pull request: ${where}.` : 'It has no pull request yet.') +
-            '\n\nNothing was sent to the service this time: one send per cause.\n';
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/outcome.ts
@@ -45633,6 +44902,7 @@ function nthPeriod(n, range) {
 
 ;// CONCATENATED MODULE: ./src/report/pages-table.ts
 
+
 /**
  * Page paths wider than this (display columns) are clipped in the middle: both ends of a path say
  * the most, and a pages table with its numbers stays on one line at a comment's 760 px.
@@ -45681,6 +44951,7 @@ function pageRow(row, rank, siteUrl, previous) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/health-tables.ts
+
 
 
 
@@ -45935,11 +45206,12 @@ function percent(ratio) {
 
 
 
+
 const suggestions_QUERY_MAX_CHARS = 60;
 const suggestions_QUESTION_MAX_CHARS = 140;
 const suggestions_PATH_MAX_CHARS = 90;
 /** A written comment, as quoted: long enough for what is missing, short enough to scan. */
-const COMMENT_MAX_CHARS = 120;
+const FEEDBACK_MAX_CHARS = 120;
 /**
  * The instruction for the docs agent: the action's words on the first line, short, then what
  * readers typed in a data block (public-text.ts), one value a line: the topic's phrasings, or the
@@ -45972,7 +45244,7 @@ function phrasingValues(name, phrasings, subject) {
 }
 /** A page's written comments as sent and quoted: cleaned, each cut at 120 characters. */
 function shownComments(s) {
-    return s.kind === 'page' ? (s.comments ?? []).map(c => publicText(c, COMMENT_MAX_CHARS)) : [];
+    return s.kind === 'page' ? (s.comments ?? []).map(c => publicText(c, FEEDBACK_MAX_CHARS)) : [];
 }
 /**
  * The action's sentence: the numbers that make it a suggestion, and what to do. Short, so that
@@ -46197,6 +45469,7 @@ function byFix(list) {
 
 
 
+
 const fix_effect_DAY = 86_400_000;
 /** "Nov 12": the day of an instant. */
 const dayOf = (ms, now) => shortRange({ dateFrom: isoDay(ms), dateTo: isoDay(ms + fix_effect_DAY) }, now);
@@ -46295,6 +45568,7 @@ function effectBlock(effects, range, now) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/health.ts
+
 
 
 
@@ -46499,91 +45773,6 @@ function notRead(sections) {
     return lines.join('\n>\n');
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/workspace/files.ts
-// The workspace: every file the action reads or writes by a user-given path stays inside
-// GITHUB_WORKSPACE, and every file it writes appears whole or not at all.
-
-
-
-
-
-/**
- * The absolute path of a workspace-relative file, refused unless it stays inside the workspace:
- * no `..` escape, no absolute path elsewhere, and no symlink (of the file or any folder above it)
- * that leads out.
- */
-function insideWorkspace(name, text, workspace) {
-    const refuse = (why) => {
-        throw new InputError(name, `${quote(text)} ${why}; expected a path relative to the workspace, inside it`);
-    };
-    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
-    const absolute = (0,external_node_path_namespaceObject.resolve)(root, text);
-    if (!within(root, absolute))
-        refuse('leads outside the workspace');
-    const realRoot = realPathOf(root) ?? root;
-    // The deepest part of the path that exists decides where it really leads.
-    let existing = absolute;
-    while (realPathOf(existing) === undefined && existing !== root)
-        existing = (0,external_node_path_namespaceObject.dirname)(existing);
-    const real = realPathOf(existing);
-    if (real !== undefined && !within(realRoot, real))
-        refuse('leads outside the workspace through a symlink');
-    // A dangling symlink resolves nowhere but would still be written through.
-    if (isDanglingLink(absolute))
-        refuse('is a symlink to nothing');
-    return absolute;
-}
-function within(root, path) {
-    const rel = (0,external_node_path_namespaceObject.relative)(root, path);
-    return rel === '' || (!rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && rel !== '..' && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
-}
-function realPathOf(path) {
-    try {
-        return (0,external_node_fs_namespaceObject.realpathSync)(path);
-    }
-    catch {
-        return undefined;
-    }
-}
-function isDanglingLink(path) {
-    try {
-        return (0,external_node_fs_namespaceObject.lstatSync)(path).isSymbolicLink() && realPathOf(path) === undefined;
-    }
-    catch {
-        return false;
-    }
-}
-/**
- * Where a file is written before it is renamed onto `path`: beside it (a rename within one folder
- * is atomic), hidden, and unique.
- */
-function tempPathBeside(path) {
-    return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(path), `.${(0,external_node_path_namespaceObject.basename)(path)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.partial`);
-}
-/**
- * Writes `text` to `path` whole or not at all: into a new file beside it (created exclusively, so
- * no symlink is followed), then renamed onto it, which replaces a symlink at `path` instead of
- * writing through it.
- */
-async function writeFileAtomic(path, text) {
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    const temp = tempPathBeside(path);
-    try {
-        await (0,promises_namespaceObject.writeFile)(temp, text, { flag: 'wx', mode: 0o644 });
-        await (0,promises_namespaceObject.rename)(temp, path);
-    }
-    catch (err) {
-        await (0,promises_namespaceObject.rm)(temp, { force: true }).catch(() => undefined);
-        throw err;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/analytics/sections/totals.ts
 /** What one section knows of its range, or of the period before. */
 function totalsOf(x, when) {
@@ -46654,6 +45843,8 @@ function totalsShown(sections) {
 
 const REPORT_FORMAT = 'docs-agent-action/report';
 const REPORT_FORMAT_VERSION = 1;
+/** The most a report's document holds (the `report` output and file): small enough for any output. */
+const REPORT_DOCUMENT_MAX_BYTES = 512 * 1024;
 /** The totals of the sections read (whole or not: as the report's overview shows them). */
 function documentTotals(sections) {
     const searches = sections.find(x => x.ok && x.name === 'searches');
@@ -46783,8 +45974,417 @@ function suggestionsOf(value) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/service/analytics.ts
+;// CONCATENATED MODULE: ./src/report/health-json.ts
 
+
+
+
+
+
+/** A failed section's reason in the JSON: the service's words, and at most this much of them. */
+const REASON_JSON_MAX_CHARS = 2000;
+/**
+ * The JSON document of the `report` output and file: per section what the report shows, or its
+ * error. Lists are halved until it fits the limit, and `truncated` says so; a failure's reason is
+ * clipped, so no answer of the service can push the document past its budget.
+ */
+function reportJson(report, maxBytes = REPORT_DOCUMENT_MAX_BYTES, commentUrl) {
+    let keep = Infinity;
+    for (;;) {
+        const doc = {
+            ...documentHead(report),
+            requests: report.requests,
+            ...(report.incomplete ? { incomplete: report.incomplete } : {}),
+            sections: report.sections.map(x => cutLists(x, keep)),
+            ...(report.trend ? { trend: trendJson(report.trend) } : {}),
+            suggestions: (report.suggestions ?? []).map(x => ({
+                n: x.n,
+                id: x.id,
+                kind: x.kind,
+                subject: subjectOf(x),
+                instruction: x.instruction,
+                ...(x.times !== undefined ? { times: x.times } : {}),
+                ...(x.kind === 'stale' ? { lastChanged: new Date(x.lastChanged).toISOString() } : {})
+            })),
+            ...(report.pagesWithoutFile ? { pagesWithoutFile: report.pagesWithoutFile } : {}),
+            ...(report.pagesUndated ? { pagesUndated: report.pagesUndated } : {}),
+            fixEffects: (report.effects ?? []).map(effectJson),
+            ...(keep < Infinity ? { truncated: true } : {}),
+            ...(commentUrl ? { commentUrl } : {})
+        };
+        const json = JSON.stringify(doc);
+        if (fitsIn(json, bytes(maxBytes)) || keep === 0)
+            return json;
+        keep = keep === Infinity ? longestList(report.sections) >> 1 : keep >> 1;
+    }
+}
+/**
+ * What a roll-up reads of the file (analytics/report-document.ts): its format and version, the
+ * project, the range, when it was made, and the totals as the overview shows them.
+ */
+function documentHead(report) {
+    return {
+        format: REPORT_FORMAT,
+        version: REPORT_FORMAT_VERSION,
+        project: report.projectId,
+        range: report.range,
+        ...(report.previous ? { previous: report.previous } : {}),
+        generatedAt: new Date(report.generatedAt).toISOString(),
+        totals: documentTotals(report.sections),
+        ...(report.previous ? { totalsBefore: totalsBefore(report.sections) } : {})
+    };
+}
+/** Each trend period's totals (absent where not known), and why the trend stopped short. */
+function trendJson(t) {
+    return {
+        periods: t.points,
+        requests: t.requests,
+        ...(t.stop ? { stopped: { at: t.stop.at, missing: t.stop.missing, limit: t.stop.limit } } : {})
+    };
+}
+function cutLists(x, keep) {
+    if (!x.ok)
+        return { ...x, reason: clip(x.reason, REASON_JSON_MAX_CHARS) };
+    const shown = shownOnly(x);
+    if (keep === Infinity)
+        return shown;
+    switch (x.name) {
+        case 'searches':
+            return { ...shown, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) };
+        case 'visitors':
+        case 'views':
+            return {
+                ...shown,
+                top: x.top.slice(0, keep),
+                ...(x.shown ? { shown: x.shown.slice(0, keep) } : {}),
+                ...(x.previousRows ? { previousRows: x.previousRows.slice(0, keep) } : {})
+            };
+        case 'feedback':
+        case 'assistant':
+            return { ...shown, top: x.top.slice(0, keep) };
+    }
+}
+/**
+ * A section as the report shows it: the assistant's answered questions serve the content gaps,
+ * and every row read serves what a fix did (analytics/fix-effect.ts); neither is shown.
+ */
+function shownOnly(x) {
+    switch (x.name) {
+        case 'assistant':
+            return { ...x, answered: undefined, topics: undefined };
+        case 'searches':
+            return { ...x, queries: undefined };
+        case 'feedback':
+            return { ...x, rows: undefined };
+        default:
+            return x;
+    }
+}
+function longestList(sections) {
+    return Math.max(0, ...sections.map(x => (x.ok ? x.top.length : 0)));
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/workspace/files.ts
+// The workspace: every file the action reads or writes by a user-given path stays inside
+// GITHUB_WORKSPACE, and every file it writes appears whole or not at all.
+
+
+
+
+
+/**
+ * The absolute path of a workspace-relative file, refused unless it stays inside the workspace:
+ * no `..` escape, no absolute path elsewhere, and no symlink (of the file or any folder above it)
+ * that leads out.
+ */
+function insideWorkspace(name, text, workspace) {
+    const refuse = (why) => {
+        throw new InputError(name, `${quote(text)} ${why}; expected a path relative to the workspace, inside it`);
+    };
+    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
+    const absolute = (0,external_node_path_namespaceObject.resolve)(root, text);
+    if (!within(root, absolute))
+        refuse('leads outside the workspace');
+    const realRoot = realPathOf(root) ?? root;
+    // The deepest part of the path that exists decides where it really leads.
+    let existing = absolute;
+    while (realPathOf(existing) === undefined && existing !== root)
+        existing = (0,external_node_path_namespaceObject.dirname)(existing);
+    const real = realPathOf(existing);
+    if (real !== undefined && !within(realRoot, real))
+        refuse('leads outside the workspace through a symlink');
+    // A dangling symlink resolves nowhere but would still be written through.
+    if (isDanglingLink(absolute))
+        refuse('is a symlink to nothing');
+    return absolute;
+}
+function within(root, path) {
+    const rel = (0,external_node_path_namespaceObject.relative)(root, path);
+    return rel === '' || (!rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && rel !== '..' && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
+}
+function realPathOf(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.realpathSync)(path);
+    }
+    catch {
+        return undefined;
+    }
+}
+function isDanglingLink(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.lstatSync)(path).isSymbolicLink() && realPathOf(path) === undefined;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Where a file is written before it is renamed onto `path`: beside it (a rename within one folder
+ * is atomic), hidden, and unique.
+ */
+function tempPathBeside(path) {
+    return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(path), `.${(0,external_node_path_namespaceObject.basename)(path)}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.partial`);
+}
+/**
+ * Writes `text` to `path` whole or not at all: into a new file beside it (created exclusively, so
+ * no symlink is followed), then renamed onto it, which replaces a symlink at `path` instead of
+ * writing through it.
+ */
+async function writeFileAtomic(path, text) {
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+    const temp = tempPathBeside(path);
+    try {
+        await (0,promises_namespaceObject.writeFile)(temp, text, { flag: 'wx', mode: 0o644 });
+        await (0,promises_namespaceObject.rename)(temp, path);
+    }
+    catch (err) {
+        await (0,promises_namespaceObject.rm)(temp, { force: true }).catch(() => undefined);
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/analytics-answers.ts
+// What the analytics operations answer (analytics.ts asks), as the report relies on it: the rows
+// and pages, and the one check of each answer before any other code sees it (counts are safe
+// integers, rates finite, texts bounded; an empty answer is a feature that is off), and a page's
+// cursor read (opaque, a ULID, or a whole URL). Unknown fields are ignored.
+
+
+/** A count: a finite, non-negative safe integer. Anything else is refused, naming the field. */
+function analytics_answers_count(o, key, where) {
+    const v = o[key];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+        throw new ShapeError(`${where}.${key} is not a count (a whole number, 0 or more): ${analytics_answers_short(v)}`);
+    return v;
+}
+/** A rate such as `ctr`: a finite number, 0 or more. */
+function rate(o, key, where) {
+    const v = o[key];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+        throw new ShapeError(`${where}.${key} is not a number, 0 or more: ${analytics_answers_short(v)}`);
+    return v;
+}
+/** A value as an error names it: short, whatever it holds. */
+function analytics_answers_short(v) {
+    const text = typeof v === 'string' ? JSON.stringify(v) : String(v);
+    return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+/**
+ * Observed of the service (not documented): a feature that is off answers 200 with nothing in
+ * it. Such an answer is an empty section ("no data for this range"), not an error.
+ */
+function isNothing(body) {
+    return body === null || body === undefined || (isObject(body) && Object.keys(body).length === 0);
+}
+function analytics_answers_text(o, key, where) {
+    const v = o[key];
+    if (typeof v !== 'string')
+        throw new ShapeError(`${where}.${key} is not a string`);
+    return v;
+}
+function optionalText(o, key, where) {
+    const v = o[key];
+    if (v === undefined || v === null)
+        return null;
+    if (typeof v !== 'string')
+        throw new ShapeError(`${where}.${key} is neither a string nor null`);
+    return v;
+}
+function list(body, key) {
+    const v = body[key];
+    if (!Array.isArray(v))
+        throw new ShapeError(`${key} is not an array`);
+    return v;
+}
+function object(v, where) {
+    if (!isObject(v))
+        throw new ShapeError(`${where} is not an object`);
+    return v;
+}
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/i;
+/**
+ * The cursor to send back, and how it came. Observed: a `nextCursor` may be a whole URL; its
+ * `cursor` query parameter is the cursor, and the URL is never requested nor sent as a cursor.
+ * Anything else is sent back as given. The end is null; an empty string is refused.
+ */
+function readCursor(value) {
+    const v = value ?? null;
+    if (v === null)
+        return { cursor: null };
+    if (typeof v !== 'string' || v === '')
+        throw new ShapeError('nextCursor is neither a non-empty string nor null');
+    if (/^https?:\/\//i.test(v)) {
+        let inner = null;
+        try {
+            inner = new URL(v).searchParams.get('cursor');
+        }
+        catch {
+            // Not a URL after all: refused below, never followed.
+        }
+        if (!inner)
+            throw new ShapeError('nextCursor is a URL without a `cursor` parameter');
+        return { cursor: inner, form: 'url' };
+    }
+    return { cursor: v, form: ULID.test(v) ? 'ulid' : 'opaque' };
+}
+function checkCounts(v, where) {
+    const o = object(v, where);
+    return {
+        human: analytics_answers_count(o, 'human', where),
+        ai: analytics_answers_count(o, 'ai', where),
+        total: analytics_answers_count(o, 'total', where)
+    };
+}
+/**
+ * The one check of an offset page (`visitors`, `views`): the totals, the rows under `key` (each a
+ * path with counts; other fields kept as they came), `hasMore`.
+ */
+function checkOffsetPage(body, key) {
+    const o = isNothing(body)
+        ? { totals: { human: 0, ai: 0, total: 0 }, [key]: [], hasMore: false }
+        : object(body, `the ${key} page`);
+    const rows = list(o, key).map((row, i) => {
+        const where = `${key}[${i}]`;
+        const r = object(row, where);
+        analytics_answers_text(r, 'path', where);
+        checkCounts(r, where);
+        return r;
+    });
+    if (typeof o.hasMore !== 'boolean')
+        throw new ShapeError('hasMore is not a boolean');
+    const page = { totals: checkCounts(o.totals, 'totals'), hasMore: o.hasMore, [key]: rows };
+    return page;
+}
+const checkVisitorsPage = (body) => checkOffsetPage(body, 'visitors');
+const checkViewsPage = (body) => checkOffsetPage(body, 'views');
+function checkSearchesPage(body) {
+    if (isNothing(body))
+        return { totalSearches: 0, searches: [], nextCursor: null };
+    const o = object(body, 'the searches page');
+    const searches = list(o, 'searches').map((row, i) => {
+        const where = `searches[${i}]`;
+        const r = object(row, where);
+        const lastSearchedAt = optionalText(r, 'lastSearchedAt', where);
+        return {
+            searchQuery: analytics_answers_text(r, 'searchQuery', where),
+            hits: analytics_answers_count(r, 'hits', where),
+            ctr: rate(r, 'ctr', where),
+            topClickedPage: optionalText(r, 'topClickedPage', where),
+            ...(lastSearchedAt !== null ? { lastSearchedAt } : {})
+        };
+    });
+    const { cursor, form } = readCursor(o.nextCursor);
+    return {
+        totalSearches: analytics_answers_count(o, 'totalSearches', 'page'),
+        searches,
+        nextCursor: cursor,
+        ...(form ? { cursorForm: form } : {})
+    };
+}
+function checkFeedbackPage(body) {
+    if (isNothing(body))
+        return { feedback: [], hasMore: false };
+    const o = object(body, 'the feedback page');
+    const feedback = list(o, 'feedback').map((row, i) => {
+        const where = `feedback[${i}]`;
+        const r = object(row, where);
+        return {
+            path: analytics_answers_text(r, 'path', where),
+            thumbsUp: analytics_answers_count(r, 'thumbsUp', where),
+            thumbsDown: analytics_answers_count(r, 'thumbsDown', where),
+            code: analytics_answers_count(r, 'code', where),
+            total: analytics_answers_count(r, 'total', where)
+        };
+    });
+    if (typeof o.hasMore !== 'boolean')
+        throw new ShapeError('hasMore is not a boolean');
+    return { feedback, hasMore: o.hasMore };
+}
+/** The rows of `GET feedback` that carry a written comment; other fields are not relied on. */
+function checkFeedbackComments(body) {
+    if (isNothing(body))
+        return [];
+    const o = object(body, 'the feedback page');
+    return list(o, 'feedback').flatMap((row, i) => {
+        const where = `feedback[${i}]`;
+        const r = object(row, where);
+        const comment = optionalText(r, 'comment', where);
+        const path = optionalText(r, 'path', where);
+        if (comment === null || path === null || comment.trim() === '')
+            return [];
+        return [
+            {
+                path,
+                comment,
+                ...(typeof r.helpful === 'boolean' ? { helpful: r.helpful } : {}),
+                ...(typeof r.status === 'string' ? { status: r.status } : {})
+            }
+        ];
+    });
+}
+function checkConversationsPage(body) {
+    if (isNothing(body))
+        return { conversations: [], nextCursor: null, hasMore: false };
+    const o = object(body, 'the assistant page');
+    const conversations = list(o, 'conversations').map((row, i) => {
+        const where = `conversations[${i}]`;
+        const r = object(row, where);
+        const id = r.id;
+        if (typeof id !== 'string' && typeof id !== 'number')
+            throw new ShapeError(`${where}.id is missing`);
+        const timestamp = optionalText(r, 'timestamp', where);
+        return {
+            id: String(id),
+            ...(timestamp !== null ? { timestamp } : {}),
+            query: analytics_answers_text(r, 'query', where),
+            resolutionStatus: analytics_answers_text(r, 'resolutionStatus', where),
+            pageUrl: optionalText(r, 'pageUrl', where)
+        };
+    });
+    const { cursor: nextCursor, form } = readCursor(o.nextCursor);
+    const hasMore = typeof o.hasMore === 'boolean' ? o.hasMore : nextCursor !== null;
+    return { conversations, nextCursor, hasMore, ...(form ? { cursorForm: form } : {}) };
+}
+function checkCallerStats(body) {
+    if (isNothing(body))
+        return { web: 0, api: 0, other: 0, total: 0 };
+    const o = object(body, 'the caller stats');
+    const where = 'callerStats';
+    return {
+        web: analytics_answers_count(o, 'web', where),
+        api: analytics_answers_count(o, 'api', where),
+        other: analytics_answers_count(o, 'other', where),
+        total: analytics_answers_count(o, 'total', where)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/service/analytics.ts
 
 
 /**
@@ -46855,212 +46455,57 @@ class AnalyticsApi {
         });
     }
 }
-/** A count: a finite, non-negative safe integer. Anything else is refused, naming the field. */
-function analytics_count(o, key, where) {
-    const v = o[key];
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
-        throw new ShapeError(`${where}.${key} is not a count (a whole number, 0 or more): ${analytics_short(v)}`);
-    return v;
-}
-/** A rate such as `ctr`: a finite number, 0 or more. */
-function rate(o, key, where) {
-    const v = o[key];
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
-        throw new ShapeError(`${where}.${key} is not a number, 0 or more: ${analytics_short(v)}`);
-    return v;
-}
-/** A value as an error names it: short, whatever it holds. */
-function analytics_short(v) {
-    const text = typeof v === 'string' ? JSON.stringify(v) : String(v);
-    return text.length > 40 ? `${text.slice(0, 40)}…` : text;
-}
+
+;// CONCATENATED MODULE: ./src/service/page-deadline.ts
+/** What the wait gives when the deadline passes before the page. */
+const TIME_UP = Symbol('time up');
 /**
- * Observed of the service (not documented): a feature that is off answers 200 with nothing in
- * it. Such an answer is an empty section ("no data for this range"), not an error.
+ * Wakes the wait for the page in its turn when the deadline passes: an alarm on the run's clock,
+ * the clock the client checks too. Not a promise raced against each page: every race would leave
+ * a reaction on it holding that page's rows until the deadline.
  */
-function isNothing(body) {
-    return body === null || body === undefined || (isObject(body) && Object.keys(body).length === 0);
-}
-function analytics_text(o, key, where) {
-    const v = o[key];
-    if (typeof v !== 'string')
-        throw new ShapeError(`${where}.${key} is not a string`);
-    return v;
-}
-function optionalText(o, key, where) {
-    const v = o[key];
-    if (v === undefined || v === null)
-        return null;
-    if (typeof v !== 'string')
-        throw new ShapeError(`${where}.${key} is neither a string nor null`);
-    return v;
-}
-function list(body, key) {
-    const v = body[key];
-    if (!Array.isArray(v))
-        throw new ShapeError(`${key} is not an array`);
-    return v;
-}
-function object(v, where) {
-    if (!isObject(v))
-        throw new ShapeError(`${where} is not an object`);
-    return v;
-}
-const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/i;
-/**
- * The cursor to send back, and how it came. Observed: a `nextCursor` may be a whole URL; its
- * `cursor` query parameter is the cursor, and the URL is never requested nor sent as a cursor.
- * Anything else is sent back as given. The end is null; an empty string is refused.
- */
-function readCursor(value) {
-    const v = value ?? null;
-    if (v === null)
-        return { cursor: null };
-    if (typeof v !== 'string' || v === '')
-        throw new ShapeError('nextCursor is neither a non-empty string nor null');
-    if (/^https?:\/\//i.test(v)) {
-        let inner = null;
-        try {
-            inner = new URL(v).searchParams.get('cursor');
-        }
-        catch {
-            // Not a URL after all: refused below, never followed.
-        }
-        if (!inner)
-            throw new ShapeError('nextCursor is a URL without a `cursor` parameter');
-        return { cursor: inner, form: 'url' };
+class DeadlineGuard {
+    deadline;
+    passed = false;
+    wake = () => undefined;
+    ended = new AbortController();
+    constructor(deadline) {
+        this.deadline = deadline;
+        void deadline.passing(this.ended.signal).then(() => {
+            if (this.ended.signal.aborted)
+                return;
+            this.passed = true;
+            this.wake();
+        });
     }
-    return { cursor: v, form: ULID.test(v) ? 'ulid' : 'opaque' };
-}
-function checkCounts(v, where) {
-    const o = object(v, where);
-    return {
-        human: analytics_count(o, 'human', where),
-        ai: analytics_count(o, 'ai', where),
-        total: analytics_count(o, 'total', where)
-    };
-}
-/**
- * The one check of an offset page (`visitors`, `views`): the totals, the rows under `key` (each a
- * path with counts; other fields kept as they came), `hasMore`.
- */
-function checkOffsetPage(body, key) {
-    const o = isNothing(body)
-        ? { totals: { human: 0, ai: 0, total: 0 }, [key]: [], hasMore: false }
-        : object(body, `the ${key} page`);
-    const rows = list(o, key).map((row, i) => {
-        const where = `${key}[${i}]`;
-        const r = object(row, where);
-        analytics_text(r, 'path', where);
-        checkCounts(r, where);
-        return r;
-    });
-    if (typeof o.hasMore !== 'boolean')
-        throw new ShapeError('hasMore is not a boolean');
-    const page = { totals: checkCounts(o.totals, 'totals'), hasMore: o.hasMore, [key]: rows };
-    return page;
-}
-const checkVisitorsPage = (body) => checkOffsetPage(body, 'visitors');
-const checkViewsPage = (body) => checkOffsetPage(body, 'views');
-function checkSearchesPage(body) {
-    if (isNothing(body))
-        return { totalSearches: 0, searches: [], nextCursor: null };
-    const o = object(body, 'the searches page');
-    const searches = list(o, 'searches').map((row, i) => {
-        const where = `searches[${i}]`;
-        const r = object(row, where);
-        const lastSearchedAt = optionalText(r, 'lastSearchedAt', where);
-        return {
-            searchQuery: analytics_text(r, 'searchQuery', where),
-            hits: analytics_count(r, 'hits', where),
-            ctr: rate(r, 'ctr', where),
-            topClickedPage: optionalText(r, 'topClickedPage', where),
-            ...(lastSearchedAt !== null ? { lastSearchedAt } : {})
-        };
-    });
-    const { cursor, form } = readCursor(o.nextCursor);
-    return {
-        totalSearches: analytics_count(o, 'totalSearches', 'page'),
-        searches,
-        nextCursor: cursor,
-        ...(form ? { cursorForm: form } : {})
-    };
-}
-function checkFeedbackPage(body) {
-    if (isNothing(body))
-        return { feedback: [], hasMore: false };
-    const o = object(body, 'the feedback page');
-    const feedback = list(o, 'feedback').map((row, i) => {
-        const where = `feedback[${i}]`;
-        const r = object(row, where);
-        return {
-            path: analytics_text(r, 'path', where),
-            thumbsUp: analytics_count(r, 'thumbsUp', where),
-            thumbsDown: analytics_count(r, 'thumbsDown', where),
-            code: analytics_count(r, 'code', where),
-            total: analytics_count(r, 'total', where)
-        };
-    });
-    if (typeof o.hasMore !== 'boolean')
-        throw new ShapeError('hasMore is not a boolean');
-    return { feedback, hasMore: o.hasMore };
-}
-/** The rows of `GET feedback` that carry a written comment; other fields are not relied on. */
-function checkFeedbackComments(body) {
-    if (isNothing(body))
-        return [];
-    const o = object(body, 'the feedback page');
-    return list(o, 'feedback').flatMap((row, i) => {
-        const where = `feedback[${i}]`;
-        const r = object(row, where);
-        const comment = optionalText(r, 'comment', where);
-        const path = optionalText(r, 'path', where);
-        if (comment === null || path === null || comment.trim() === '')
-            return [];
-        return [
-            {
-                path,
-                comment,
-                ...(typeof r.helpful === 'boolean' ? { helpful: r.helpful } : {}),
-                ...(typeof r.status === 'string' ? { status: r.status } : {})
-            }
-        ];
-    });
-}
-function checkConversationsPage(body) {
-    if (isNothing(body))
-        return { conversations: [], nextCursor: null, hasMore: false };
-    const o = object(body, 'the assistant page');
-    const conversations = list(o, 'conversations').map((row, i) => {
-        const where = `conversations[${i}]`;
-        const r = object(row, where);
-        const id = r.id;
-        if (typeof id !== 'string' && typeof id !== 'number')
-            throw new ShapeError(`${where}.id is missing`);
-        const timestamp = optionalText(r, 'timestamp', where);
-        return {
-            id: String(id),
-            ...(timestamp !== null ? { timestamp } : {}),
-            query: analytics_text(r, 'query', where),
-            resolutionStatus: analytics_text(r, 'resolutionStatus', where),
-            pageUrl: optionalText(r, 'pageUrl', where)
-        };
-    });
-    const { cursor: nextCursor, form } = readCursor(o.nextCursor);
-    const hasMore = typeof o.hasMore === 'boolean' ? o.hasMore : nextCursor !== null;
-    return { conversations, nextCursor, hasMore, ...(form ? { cursorForm: form } : {}) };
-}
-function checkCallerStats(body) {
-    if (isNothing(body))
-        return { web: 0, api: 0, other: 0, total: 0 };
-    const o = object(body, 'the caller stats');
-    const where = 'callerStats';
-    return {
-        web: analytics_count(o, 'web', where),
-        api: analytics_count(o, 'api', where),
-        other: analytics_count(o, 'other', where),
-        total: analytics_count(o, 'total', where)
-    };
+    /** The page's outcome, or TIME_UP when the deadline passes first. */
+    async race(outcome) {
+        if (this.passed)
+            return TIME_UP;
+        try {
+            return await new Promise(resolve => {
+                this.wake = () => resolve(TIME_UP);
+                void outcome.then(resolve);
+            });
+        }
+        finally {
+            this.wake = () => undefined;
+        }
+    }
+    /** The outcome if it settles within `ms` on the run's clock, else undefined. */
+    async grace(outcome, ms) {
+        const settled = new AbortController();
+        const late = this.deadline.clock.alarm(ms, settled.signal).then(() => undefined);
+        try {
+            return await Promise.race([outcome, late]);
+        }
+        finally {
+            settled.abort();
+        }
+    }
+    end() {
+        this.ended.abort();
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/service/timeouts.ts
@@ -47584,55 +47029,6 @@ class Tally {
         return rows;
     }
 }
-const TIME_UP = Symbol('time up');
-/**
- * Wakes the wait for the page in its turn when the deadline passes: an alarm on the run's clock,
- * the clock the client checks too. Not a promise raced against each page: every race would leave
- * a reaction on it holding that page's rows until the deadline.
- */
-class DeadlineGuard {
-    deadline;
-    passed = false;
-    wake = () => undefined;
-    ended = new AbortController();
-    constructor(deadline) {
-        this.deadline = deadline;
-        void deadline.passing(this.ended.signal).then(() => {
-            if (this.ended.signal.aborted)
-                return;
-            this.passed = true;
-            this.wake();
-        });
-    }
-    /** The page's outcome, or TIME_UP when the deadline passes first. */
-    async race(outcome) {
-        if (this.passed)
-            return TIME_UP;
-        try {
-            return await new Promise(resolve => {
-                this.wake = () => resolve(TIME_UP);
-                void outcome.then(resolve);
-            });
-        }
-        finally {
-            this.wake = () => undefined;
-        }
-    }
-    /** The outcome if it settles within `ms` on the run's clock, else undefined. */
-    async grace(outcome, ms) {
-        const settled = new AbortController();
-        const late = this.deadline.clock.alarm(ms, settled.signal).then(() => undefined);
-        try {
-            return await Promise.race([outcome, late]);
-        }
-        finally {
-            settled.abort();
-        }
-    }
-    end() {
-        this.ended.abort();
-    }
-}
 /** One offset read: the window asks for the pages, the tally counts them, handed on in order. */
 class OffsetRead {
     o;
@@ -47795,9 +47191,6 @@ function describeRange(range) {
 /** Both, the first winning where both know a number. */
 function mergeTotals(first, second) {
     return { ...second, ...first };
-}
-function isEmptyTotals(t) {
-    return Object.keys(t).length === 0;
 }
 
 ;// CONCATENATED MODULE: ./src/commands/report-memory.ts
@@ -49217,11 +48610,6 @@ function sayKeyRefused(ctx, thread, err) {
 
 
 
-
-/** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
-const SUMMARY_MAX_BYTES = 512 * 1024;
-/** The `report` output and file stay small enough for any step output. */
-const REPORT_JSON_MAX_BYTES = 512 * 1024;
 async function runReport(ctx) {
     const thread = reportThread(ctx);
     // A key the service refused is said on the issue too (report-refused.ts).
@@ -49239,7 +48627,7 @@ async function report(ctx, thread) {
     await setOutputs(ctx, report);
     // The summary is on the run's page: no link to the page it is on.
     if (s.summary)
-        ctx.result.summary = renderHealthReport({ ...report, runUrl: undefined }, bytes(SUMMARY_MAX_BYTES));
+        ctx.result.summary = renderHealthReport({ ...report, runUrl: undefined }, SUMMARY_ROOM);
     setComment(ctx, thread, report, keys);
     endOfReport(read, report.incomplete);
 }
@@ -49381,108 +48769,6 @@ async function setOutputs(ctx, report) {
         await writeFileAtomic(s.outputFile.absolute, `${json}\n`);
         ctx.result.set('report-file', s.outputFile.absolute);
     }
-}
-/** A failed section's reason in the JSON: the service's words, and at most this much of them. */
-const REASON_JSON_MAX_CHARS = 2000;
-/**
- * The JSON document of the `report` output and file: per section what the report shows, or its
- * error. Lists are halved until it fits the limit, and `truncated` says so; a failure's reason is
- * clipped, so no answer of the service can push the document past its budget.
- */
-function reportJson(report, maxBytes = REPORT_JSON_MAX_BYTES, commentUrl) {
-    let keep = Infinity;
-    for (;;) {
-        const doc = {
-            ...documentHead(report),
-            requests: report.requests,
-            ...(report.incomplete ? { incomplete: report.incomplete } : {}),
-            sections: report.sections.map(x => cutLists(x, keep)),
-            ...(report.trend ? { trend: trendJson(report.trend) } : {}),
-            suggestions: (report.suggestions ?? []).map(x => ({
-                n: x.n,
-                id: x.id,
-                kind: x.kind,
-                subject: subjectOf(x),
-                instruction: x.instruction,
-                ...(x.times !== undefined ? { times: x.times } : {}),
-                ...(x.kind === 'stale' ? { lastChanged: new Date(x.lastChanged).toISOString() } : {})
-            })),
-            ...(report.pagesWithoutFile ? { pagesWithoutFile: report.pagesWithoutFile } : {}),
-            ...(report.pagesUndated ? { pagesUndated: report.pagesUndated } : {}),
-            fixEffects: (report.effects ?? []).map(effectJson),
-            ...(keep < Infinity ? { truncated: true } : {}),
-            ...(commentUrl ? { commentUrl } : {})
-        };
-        const json = JSON.stringify(doc);
-        if (Buffer.byteLength(json) <= maxBytes || keep === 0)
-            return json;
-        keep = keep === Infinity ? longestList(report.sections) >> 1 : keep >> 1;
-    }
-}
-/**
- * What a roll-up reads of the file (analytics/report-document.ts): its format and version, the
- * project, the range, when it was made, and the totals as the overview shows them.
- */
-function documentHead(report) {
-    return {
-        format: REPORT_FORMAT,
-        version: REPORT_FORMAT_VERSION,
-        project: report.projectId,
-        range: report.range,
-        ...(report.previous ? { previous: report.previous } : {}),
-        generatedAt: new Date(report.generatedAt).toISOString(),
-        totals: documentTotals(report.sections),
-        ...(report.previous ? { totalsBefore: totalsBefore(report.sections) } : {})
-    };
-}
-/** Each trend period's totals (absent where not known), and why the trend stopped short. */
-function trendJson(t) {
-    return {
-        periods: t.points,
-        requests: t.requests,
-        ...(t.stop ? { stopped: { at: t.stop.at, missing: t.stop.missing, limit: t.stop.limit } } : {})
-    };
-}
-function cutLists(x, keep) {
-    if (!x.ok)
-        return { ...x, reason: clip(x.reason, REASON_JSON_MAX_CHARS) };
-    const shown = shownOnly(x);
-    if (keep === Infinity)
-        return shown;
-    switch (x.name) {
-        case 'searches':
-            return { ...shown, top: x.top.slice(0, keep), gaps: x.gaps.slice(0, keep) };
-        case 'visitors':
-        case 'views':
-            return {
-                ...shown,
-                top: x.top.slice(0, keep),
-                ...(x.shown ? { shown: x.shown.slice(0, keep) } : {}),
-                ...(x.previousRows ? { previousRows: x.previousRows.slice(0, keep) } : {})
-            };
-        case 'feedback':
-        case 'assistant':
-            return { ...shown, top: x.top.slice(0, keep) };
-    }
-}
-/**
- * A section as the report shows it: the assistant's answered questions serve the content gaps,
- * and every row read serves what a fix did (analytics/fix-effect.ts); neither is shown.
- */
-function shownOnly(x) {
-    switch (x.name) {
-        case 'assistant':
-            return { ...x, answered: undefined, topics: undefined };
-        case 'searches':
-            return { ...x, queries: undefined };
-        case 'feedback':
-            return { ...x, rows: undefined };
-        default:
-            return x;
-    }
-}
-function longestList(sections) {
-    return Math.max(0, ...sections.map(x => (x.ok ? x.top.length : 0)));
 }
 function setComment(ctx, thread, report, records) {
     const s = ctx.settings;
@@ -50643,6 +49929,7 @@ function waitFor(stream, event) {
 
 
 
+
 /** Said where rows are left out and nothing holds them all. */
 const KEEP_EVERY_ROW = 'set `output-file` (and upload it as an artifact) to keep every row';
 // ---------------------------------------------------------------------------------------------
@@ -50821,8 +50108,6 @@ function visitors_pageRowOf(r, row, rank) {
 
 
 
-/** Well under GitHub's 1 MiB step-summary limit, leaving room for other steps' summaries. */
-const visitors_SUMMARY_MAX_BYTES = 512 * 1024;
 async function runVisitors(ctx) {
     const s = ctx.settings;
     ctx.result.set('date-from', s.range.dateFrom ?? '');
@@ -50934,7 +50219,7 @@ function publishReport(ctx, report) {
     const s = ctx.settings;
     const file = s.outputFile ? `\`${s.outputFile.path}\`` : undefined;
     // The summary is on the run's page: no link to the page it is on.
-    const summary = fitVisitorsReport({ ...report, runUrl: undefined }, { room: bytes(visitors_SUMMARY_MAX_BYTES), fullData: file });
+    const summary = fitVisitorsReport({ ...report, runUrl: undefined }, { room: SUMMARY_ROOM, fullData: file });
     if (s.summary)
         ctx.result.summary = summary.markdown;
     const everyRow = commentFullData(s.summary && summary.rows === report.top.length, s.outputFile?.path, ctx.runUrl);
@@ -51023,8 +50308,6 @@ function rollupKey(range) {
 ;// CONCATENATED MODULE: ./src/report/rollup.ts
 
 
-
-// The table's pieces, then the cells' formats, then the marks and the footer.
 
 
 
@@ -51246,10 +50529,8 @@ function rollup_sameRange(a, b) {
 
 
 
-/** Well under GitHub's 1 MiB step-summary limit, as for a report. */
-const rollup_SUMMARY_MAX_BYTES = 512 * 1024;
-/** A report's file holds at most 512 KiB (commands/report.ts): anything much larger is not one. */
-const REPORT_FILE_MAX_BYTES = 1024 * 1024;
+/** A file twice the most a report writes (report-document.ts) is not one: it is not read. */
+const REPORT_FILE_MAX_BYTES = 2 * REPORT_DOCUMENT_MAX_BYTES;
 async function runRollup(ctx) {
     const s = ctx.settings;
     // Contract: `requests` is set by every command; a roll-up sends none.
@@ -51272,7 +50553,7 @@ async function runRollup(ctx) {
     info(`Roll-up of ${kept.length} projects from ${found.length} report files; no request to the service.`);
     // The summary is on the run's page: no link to the page it is on.
     if (s.summary)
-        ctx.result.summary = renderRollup({ ...rollup, runUrl: undefined }, bytes(rollup_SUMMARY_MAX_BYTES));
+        ctx.result.summary = renderRollup({ ...rollup, runUrl: undefined }, SUMMARY_ROOM);
     if (kept.length === 0)
         throw new Error(`None of the files \`report-files\` names is a report of this action (${rollup.skipped.length} skipped: see the warnings). Nothing was posted.`);
     rollup_setComment(ctx, rollup);
@@ -51359,7 +50640,63 @@ function rollup_setComment(ctx, r) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/github/rights.ts
+
+const COMMENTS_ROUTE = 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments';
+async function commentRights(octokit, place) {
+    let created;
+    try {
+        const answer = await call(`a comment on #${place.issueNumber} with no body (to check the token)`, () => 
+        // The route as a plain string: its typed form requires the body this request leaves out.
+        octokit.request(COMMENTS_ROUTE, {
+            owner: place.owner,
+            repo: place.repo,
+            issue_number: place.issueNumber,
+            data: {}
+        }));
+        created = answer.data;
+    }
+    catch (err) {
+        if (!(err instanceof GitHubError))
+            throw err;
+        // The rights were checked, and only the body refused: the token may comment here.
+        if (err.status === 422)
+            return { ok: true };
+        const said = [err.status, err.detail].filter(x => x !== undefined && x !== '').join(' ');
+        return {
+            ok: false,
+            status: err.status,
+            said,
+            ...(err.page ? { page: err.page } : {}),
+            ...(err.network ? { network: err.network } : {})
+        };
+    }
+    // GitHub took a comment with no body (never expected of github.com): it may write here, and the
+    // probe is deleted at once.
+    const id = created?.id;
+    if (typeof id !== 'number')
+        return { ok: true };
+    try {
+        await call(`deleting the check's empty comment ${id} on #${place.issueNumber}`, () => octokit.rest.issues.deleteComment({ owner: place.owner, repo: place.repo, comment_id: id }));
+        return { ok: true, probe: 'deleted' };
+    }
+    catch {
+        return { ok: true, probe: { left: `comment ${id} on #${place.issueNumber}` } };
+    }
+}
+/**
+ * The login this token writes as, from GitHub (`query { viewer { login } }`): `github-actions[bot]`
+ * for GITHUB_TOKEN, `<slug>[bot]` for an app's installation token, the user's own login for a
+ * personal token. REST's GET /user refuses installation tokens; GraphQL's viewer does not.
+ */
+async function tokenLogin(octokit) {
+    const answer = await call('asking GitHub which login this token writes as', () => octokit.graphql('query { viewer { login } }'));
+    const login = answer.viewer?.login;
+    return typeof login === 'string' && login !== '' ? login.toLowerCase() : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/report/check.ts
+
 
 
 
@@ -51603,7 +50940,8 @@ function statusFilterShown(rows) {
 ;// CONCATENATED MODULE: ./src/settings/parse.ts
 // Input primitives: each reads one input through `get` and either returns its value or throws an
 // InputError that names the input and the form it accepts, so the person reading the log knows
-// what to fix. Nothing here knows which command reads what: that is settings.ts.
+// what to fix. Nothing here knows which command reads what: that is settings.ts. The key and the
+// tokens are credentials.ts's.
 
 
 const MAX_WAIT_MS = 72 * 3_600_000;
@@ -51654,15 +50992,6 @@ function duration(get, name, zeroOk) {
     if (ms === undefined || ms > MAX_WAIT_MS || (!zeroOk && ms === 0))
         throw new InputError(name, `${quote(value)} is not a duration; expected e.g. \`90s\`, \`15m\`, \`2h\` or a number of seconds${zeroOk ? '' : ' above 0'}, at most 72h`);
     return ms;
-}
-/** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
-function checkSecretText(name, value) {
-    if (/\s/.test(value) || CONTROL.test(value))
-        throw new InputError(name, 'must not contain spaces, line breaks or control characters (check the secret for a stray newline)');
-    // A search for one character outside the range: `^[…]+$` on a value of megabytes can
-    // overflow the regular expression engine's stack.
-    if (value === '' || /[^\x21-\x7e]/.test(value))
-        throw new InputError(name, 'must be printable ASCII (a pasted non-ASCII character? check the secret)');
 }
 /** `project-id` and `job-id` become path segments: `.` and `..` would address other endpoints. */
 function readId(get, name, isRequired) {
@@ -51722,13 +51051,6 @@ function readLogins(get, name, bots = false) {
     }
     return bots ? items.map(item => (item.endsWith('[bot]') ? item : `${item}[bot]`)) : items;
 }
-/** An expression left unevaluated (a runner outside GitHub) is no token at all. */
-function readToken(text, name = 'github-token') {
-    if (text === '' || text.startsWith('${{'))
-        return '';
-    checkSecretText(name, text);
-    return text;
-}
 /**
  * `notify-pr`: a pull request's address, `https://SERVER/OWNER/REPO/pull/N` (whether it is on
  * this run's GitHub is checked where the server is known).
@@ -51770,6 +51092,78 @@ function readNotifyRepository(text, withToken) {
     if (!m || m[2] === '.' || m[2] === '..')
         throw new InputError('notify-repository', `${quote(value)} is not a repository; expected \`owner/name\`, e.g. \`octo/api\``);
     return value;
+}
+/**
+ * `project-id`: kept as a repository variable, so an empty one is most often a variable not set,
+ * or set as a secret (which `vars.` does not read); a value shaped like a key is the two swapped.
+ */
+function readProjectId(get) {
+    if (get('project-id') === '')
+        throw new InputError('project-id', 'is required: the project id, shown under Settings → API keys on https://app.mintlify.com. It is a Variable, ' +
+            'not a Secret: add it under Settings → Secrets and variables → Actions → Variables (e.g. ' +
+            '`DOCS_PROJECT_ID`) and pass it as `${{ vars.DOCS_PROJECT_ID }}`; a secret of that name ' +
+            'is not read by `vars.`');
+    const id = readId(get, 'project-id', true);
+    if (/^mint_/.test(id))
+        throw new InputError('project-id', 'holds what looks like an API key (`mint_…`): the key goes in `api-key` (a secret), the ' +
+            'project id in `project-id` (a variable). Check the two are not swapped, and rotate the ' +
+            'key if it was stored as a variable (variables are shown in logs)');
+    return id;
+}
+/** The agent API's "get job" path: the job (and project) ids are filled into it. */
+function readJobPath(text) {
+    if (!text.startsWith('/') || !text.includes('{id}'))
+        throw new InputError('job-path', 'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`');
+    return text;
+}
+/** The declared name nearest to `name` (fewest edits; the first of equals), for a typo's hint. */
+function nearestName(name, names) {
+    let best;
+    let bestDistance = Infinity;
+    for (const candidate of names) {
+        const d = editDistance(name, candidate);
+        if (d < bestDistance)
+            [best, bestDistance] = [candidate, d];
+    }
+    return best;
+}
+/** Levenshtein distance: insertions, deletions and substitutions, one row at a time. */
+function editDistance(a, b) {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const next = [i];
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + cost);
+        }
+        row = next;
+    }
+    return row[b.length];
+}
+
+;// CONCATENATED MODULE: ./src/settings/credentials.ts
+// The API key and the tokens as inputs: a secret goes into a header, so it is taken as given
+// (never trimmed: a stray newline is refused, not mended) and printable ASCII only; a token the
+// runner left as an expression is no token; and the key's shape: an admin key of the platform,
+// not a name of a secret nor another service's key (both refused before any request), nor
+// another kind of the platform's keys (sent anyway, with a warning).
+
+
+/** A secret goes into a header: printable ASCII only, so nothing odd reaches the network. */
+function checkSecretText(name, value) {
+    if (/\s/.test(value) || CONTROL.test(value))
+        throw new InputError(name, 'must not contain spaces, line breaks or control characters (check the secret for a stray newline)');
+    // A search for one character outside the range: `^[…]+$` on a value of megabytes can
+    // overflow the regular expression engine's stack.
+    if (value === '' || /[^\x21-\x7e]/.test(value))
+        throw new InputError(name, 'must be printable ASCII (a pasted non-ASCII character? check the secret)');
+}
+/** An expression left unevaluated (a runner outside GitHub) is no token at all. */
+function readToken(text, name = 'github-token') {
+    if (text === '' || text.startsWith('${{'))
+        return '';
+    checkSecretText(name, text);
+    return text;
 }
 /** Key prefixes of the platform's other key kinds, which the agent and analytics APIs refuse. */
 const OTHER_KEY_KINDS = [
@@ -51819,29 +51213,6 @@ function refuseKeyShape(key) {
             'its value: write `${{ secrets.NAME }}`, NAME being the repository secret that holds the ' +
             'key (a name is not a key, so nothing was sent)');
 }
-/**
- * `project-id`: kept as a repository variable, so an empty one is most often a variable not set,
- * or set as a secret (which `vars.` does not read); a value shaped like a key is the two swapped.
- */
-function readProjectId(get) {
-    if (get('project-id') === '')
-        throw new InputError('project-id', 'is required: the project id, shown under Settings → API keys on https://app.mintlify.com. It is a Variable, ' +
-            'not a Secret: add it under Settings → Secrets and variables → Actions → Variables (e.g. ' +
-            '`DOCS_PROJECT_ID`) and pass it as `${{ vars.DOCS_PROJECT_ID }}`; a secret of that name ' +
-            'is not read by `vars.`');
-    const id = readId(get, 'project-id', true);
-    if (/^mint_/.test(id))
-        throw new InputError('project-id', 'holds what looks like an API key (`mint_…`): the key goes in `api-key` (a secret), the ' +
-            'project id in `project-id` (a variable). Check the two are not swapped, and rotate the ' +
-            'key if it was stored as a variable (variables are shown in logs)');
-    return id;
-}
-/** The agent API's "get job" path: the job (and project) ids are filled into it. */
-function readJobPath(text) {
-    if (!text.startsWith('/') || !text.includes('{id}'))
-        throw new InputError('job-path', 'must start with `/` and contain `{id}`, e.g. `/v2/agent/{projectId}/job/{id}`');
-    return text;
-}
 function readApiKey(get) {
     const key = get('api-key');
     if (key === '')
@@ -51851,30 +51222,6 @@ function readApiKey(get) {
     checkSecretText('api-key', key);
     refuseKeyShape(key);
     return key;
-}
-/** The declared name nearest to `name` (fewest edits; the first of equals), for a typo's hint. */
-function nearestName(name, names) {
-    let best;
-    let bestDistance = Infinity;
-    for (const candidate of names) {
-        const d = editDistance(name, candidate);
-        if (d < bestDistance)
-            [best, bestDistance] = [candidate, d];
-    }
-    return best;
-}
-/** Levenshtein distance: insertions, deletions and substitutions, one row at a time. */
-function editDistance(a, b) {
-    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        const next = [i];
-        for (let j = 1; j <= b.length; j++) {
-            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-            next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + cost);
-        }
-        row = next;
-    }
-    return row[b.length];
 }
 
 ;// CONCATENATED MODULE: ./src/check/feedback-filter.ts
@@ -51946,40 +51293,15 @@ function failed(p) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/check/lines.ts
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/check/verdicts.ts
+// What the answers of `command: check`'s probes mean taken together, worked out once for every
+// line (lines.ts): the key refused, every answer a 403, an address that is not the service's, a
+// project the service does not know; and so which line an operation's failure follows from.
 
 /** The probe ended because `max-requests` or the check's 8 were spent: it was not sent. */
 function notSent(p) {
     return p.notSent === true;
 }
-/** A short text of a probe's failure, for the summary: the service's words or the error's. */
-function failureText(p) {
-    return p.said ?? messageOf(p.error);
-}
-/** The analytics operations a check asks, in order. */
-const lines_ANALYTICS = [
-    'visitors',
-    'views',
-    'searches',
-    'feedback',
-    'assistant',
-    'caller-stats'
-];
-const TITLES = {
-    visitors: 'Analytics: visitors',
-    views: 'Analytics: views',
-    searches: 'Analytics: searches',
-    feedback: 'Analytics: feedback by page',
-    assistant: 'Analytics: assistant questions',
-    'caller-stats': 'Analytics: assistant callers',
-    agent: 'Agent API',
-    'feedback-comments': FEEDBACK_FILTER
-};
 const failedWith = (p, status) => p.error !== undefined && p.entry.status === status;
 /**
  * An answer that shows the service found the project: the agent API's 404 for the job (not the
@@ -51993,6 +51315,7 @@ function knowsProject(p) {
         return !isProjectUnknown(p);
     return status === 403 && forbiddenCause(p.said ?? '') === 'plan';
 }
+/** An answer that says the project does not exist (any operation's 404 but the agent's). */
 function isProjectUnknown(p) {
     if (p.error === undefined)
         return false;
@@ -52019,6 +51342,57 @@ function isPageAnswer(p) {
     const status = p.entry.status ?? 0;
     return p.error !== undefined && p.notJson === true && (status === 404 || status < 300);
 }
+function verdictsOf(probes, projectId) {
+    const answered = probes.filter(p => p.entry.status !== undefined);
+    const refused = probes.find(p => failedWith(p, 401));
+    const allForbidden = answered.length > 0 && answered.every(p => failedWith(p, 403));
+    const wrongAddress = isWrongAddress(probes);
+    const unknown = wrongAddress ? undefined : probes.find(isProjectUnknown);
+    const upstream = refused || allForbidden
+        ? 'API key accepted'
+        : wrongAddress
+            ? 'Service found'
+            : unknown
+                ? 'Project found'
+                : undefined;
+    return { probes, projectId, answered, refused, allForbidden, wrongAddress, unknown, upstream };
+}
+
+;// CONCATENATED MODULE: ./src/check/lines.ts
+// The service's lines of `command: check`, from what the probes answered (verdicts.ts: what they
+// mean together): each passes, fails saying what to change, or was not checked (and why). A
+// failure that follows from another (every operation refused with the key) points at it instead
+// of being listed twice. The GitHub token's lines are comment-rights.ts's and checks-read.ts's.
+
+
+
+
+
+
+
+/** A short text of a probe's failure, for the summary: the service's words or the error's. */
+function failureText(p) {
+    return p.said ?? messageOf(p.error);
+}
+/** The analytics operations a check asks, in order. */
+const lines_ANALYTICS = [
+    'visitors',
+    'views',
+    'searches',
+    'feedback',
+    'assistant',
+    'caller-stats'
+];
+const TITLES = {
+    visitors: 'Analytics: visitors',
+    views: 'Analytics: views',
+    searches: 'Analytics: searches',
+    feedback: 'Analytics: feedback by page',
+    assistant: 'Analytics: assistant questions',
+    'caller-stats': 'Analytics: assistant callers',
+    agent: 'Agent API',
+    'feedback-comments': FEEDBACK_FILTER
+};
 /** The line for a `base-url` that does not lead to the service. */
 const WRONG_ADDRESS_FIX = 'The service was not found at this address: check `base-url` (leave it out for the default, ' +
     '`https://api.mintlify.com`; a path prefix is kept, so it must be the API’s own)';
@@ -52080,21 +51454,6 @@ function keyFormLine(apiKey) {
         fix: `Create an admin API key (it starts with \`mint_\`) on ${KEYS_PAGE} and store it as the repository ` +
             'secret passed as `api-key` (e.g. `DOCS_API_KEY`)'
     };
-}
-function verdictsOf(probes, projectId) {
-    const answered = probes.filter(p => p.entry.status !== undefined);
-    const refused = probes.find(p => failedWith(p, 401));
-    const allForbidden = answered.length > 0 && answered.every(p => failedWith(p, 403));
-    const wrongAddress = isWrongAddress(probes);
-    const unknown = wrongAddress ? undefined : probes.find(isProjectUnknown);
-    const upstream = refused || allForbidden
-        ? 'API key accepted'
-        : wrongAddress
-            ? 'Service found'
-            : unknown
-                ? 'Project found'
-                : undefined;
-    return { probes, projectId, answered, refused, allForbidden, wrongAddress, unknown, upstream };
 }
 /** The key, the project, each operation, the agent API: what the probes say, line by line. */
 function serviceLines(probes, projectId) {
@@ -52243,6 +51602,8 @@ function keyForbiddenFix(p, projectId) {
 function seenOf(p) {
     return p.entry.rows === 0 ? 'answers, with no rows in the last 7 days' : 'answers';
 }
+
+;// CONCATENATED MODULE: ./src/check/comment-rights.ts
 /** The GitHub token's line, from what GitHub answered a comment with no body. */
 function rightsLine(rights, issueNumber, event) {
     const check = 'GitHub token may comment';
@@ -52438,7 +51799,8 @@ const skip = (seen) => ({ check: CHECK, verdict: 'skip', seen });
 
 
 
-const check_SUMMARY_MAX_BYTES = 64 * 1024;
+
+
 /** The check's share of `max-requests`: 8 at most, fewer when the workflow caps the run lower. */
 function checkBudget(maxRequests) {
     return maxRequests > 0 ? Math.min(maxRequests, CHECK_MAX_REQUESTS) : CHECK_MAX_REQUESTS;
@@ -52486,7 +51848,7 @@ async function runCheck(ctx) {
     };
     ctx.result.set('service-profile', JSON.stringify(profileJson(report)));
     if (s.summary)
-        ctx.result.summary = renderCheck(report, bytes(check_SUMMARY_MAX_BYTES));
+        ctx.result.summary = renderCheck(report, SUMMARY_ROOM);
     const failed = toChange(lines);
     for (const line of lines)
         info(`${line.verdict.toUpperCase()} ${line.check}: ${said(line)}`);
@@ -52663,7 +52025,7 @@ function onCancel(write) {
 ;// CONCATENATED MODULE: ./src/commands/result.ts
 // What a command hands back to run(): everything the step publishes. The command fills it as it
 // goes (so whatever is known is published even when the run fails or is cancelled part way), and
-// src/main.ts publishes it once: outputs, the job summary, the comment, the reaction, and the one
+// src/publish.ts publishes it once: outputs, the job summary, the comment, the reaction, and the one
 // core.setFailed.
 class CommandResult {
     /** Step outputs, in the order they were set; a later value replaces an earlier one. */
@@ -52677,7 +52039,7 @@ class CommandResult {
     comment;
     /** Why the step fails, when the command ends without throwing (a timeout, `fail-on-status`). */
     failure;
-    /** The reaction on a trigger comment when the run did not fail: done, or skipped (misplaced). */
+    /** The reaction on a trigger comment when the run did not fail: done. */
     reaction;
     /**
      * What the command says when the runner cancels it now (SIGINT, SIGTERM): it may fill the
@@ -52808,6 +52170,595 @@ class Deadline {
     }
 }
 
+;// CONCATENATED MODULE: ./src/records/login.ts
+// The login this token writes as: the one author whose comments the action may edit, and whose
+// older records (signed before records named their writer) still count. Learned only from what
+// no reader can edit: GitHub's answer to this run's own write, which is the authority, or before
+// any write GitHub's answer about the token (GraphQL `viewer`, asked at most once per run and only
+// when needed), which is a hint: a write whose answer names another author replaces it, and the
+// markers signed for the hint are signed again (thread.ts). Never from a comment's text, nor from
+// which comment is oldest.
+class OwnLogin {
+    ask;
+    known;
+    asked;
+    /** `ask` asks GitHub (the token's `viewer`); a failure means unknown. */
+    constructor(ask) {
+        this.ask = ask;
+    }
+    /** GitHub's answer to this run's own write names its author: the login this token writes as. */
+    learn(author) {
+        if (author)
+            this.known = author.toLowerCase();
+    }
+    /** The login, asking GitHub once if no write has told it yet; undefined when it cannot be told. */
+    async own() {
+        if (this.known !== undefined)
+            return this.known;
+        this.asked ??= this.ask().catch(() => undefined);
+        const login = await this.asked;
+        this.known ??= login;
+        return this.known;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/trigger.ts
+// A trigger's writer on GitHub: their permission on the repository, whether they are a bot, and
+// the reactions that tell the commenter what happened. Whether a comment asks, and whether its
+// writer may, is the gate's (gate/trigger-words.ts, gate/who-may.ts).
+
+
+
+const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
+function isPermissionLevel(value) {
+    return typeof value === 'string' && PERMISSION_LEVELS.includes(value);
+}
+function meetsPermission(actual, least) {
+    return PERMISSION_LEVELS.indexOf(actual) >= PERMISSION_LEVELS.indexOf(least);
+}
+/**
+ * The user's permission on the repository. Any failure counts as 'none': a non-collaborator
+ * gets a 404, and an outage must not grant access.
+ */
+async function getCommenterPermission(octokit, owner, repo, username) {
+    // An empty name would ask about a different URL entirely.
+    if (username === '')
+        return 'none';
+    try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+            owner,
+            repo,
+            username
+        });
+        // role_name distinguishes triage and maintain, which `permission` folds into read/write.
+        if (isPermissionLevel(data.role_name))
+            return data.role_name;
+        if (isPermissionLevel(data.permission))
+            return data.permission;
+        return 'none';
+    }
+    catch (error) {
+        debug(`Permission lookup for ${username} failed, treating as none: ${describe(error)}`);
+        return 'none';
+    }
+}
+/** One short line: status and message, never a stack. */
+function describe(error) {
+    const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
+    const message = redact(messageOf(error)).replace(/\s+/g, ' ').slice(0, 200);
+    return typeof status === 'number' ? `HTTP ${status} ${message}` : message;
+}
+// Reactions this run gave, per comment: run() adds 😕 only where 👀 told the commenter the
+// comment was taken, and a reaction already given is not asked for twice.
+const given = new WeakMap();
+function hasReaction(comment, content) {
+    return given.get(comment)?.has(content) ?? false;
+}
+/**
+ * Reactions are courtesy feedback: a failure is only a warning. A review has no reactions in the
+ * API: its answer (the live comment, written at once) is the feedback there.
+ */
+async function addReaction(octokit, owner, repo, comment, content, warn) {
+    if (hasReaction(comment, content) || comment.kind === 'review')
+        return;
+    try {
+        const params = { owner, repo, comment_id: comment.id, content };
+        if (comment.kind === 'pull') {
+            await octokit.rest.reactions.createForPullRequestReviewComment(params);
+        }
+        else {
+            await octokit.rest.reactions.createForIssueComment(params);
+        }
+        given.set(comment, (given.get(comment) ?? new Set()).add(content));
+    }
+    catch (error) {
+        warn(`Could not add the ${content} reaction to comment ${comment.id}: ${describe(error)}`);
+    }
+}
+/** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
+function isBot(writer) {
+    return writer.authorType === 'Bot' || /\[bot\]$/i.test(writer.author);
+}
+/** Reactions on the trigger comment this run answers; 😕 only after 👀 told the writer it was taken. */
+class Reactions {
+    comment;
+    octokit;
+    mayWrite;
+    event;
+    constructor(comment, octokit, mayWrite, event) {
+        this.comment = comment;
+        this.octokit = octokit;
+        this.mayWrite = mayWrite;
+        this.event = event;
+    }
+    async add(content) {
+        const { comment } = this;
+        if (!this.octokit || !this.mayWrite)
+            return;
+        if (content === 'confused' && !hasReaction(comment, 'eyes'))
+            return;
+        await addReaction(this.octokit, this.event.owner, this.event.repo, comment, content, core_warning);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/records/signature.ts
+// Signing and verifying the hidden markers that carry the action's records (kinds.ts says what
+// each one means). Anyone can type an HTML comment, so a marker counts only when its HMAC
+// verifies: keyed with a secret no commenter has (the API key), over the thread (owner/repo#n),
+// the login that wrote the comment, the time the marker was written, and the key. A marker
+// pasted into a comment by anyone else (copied from the action's comment or from its public edit
+// history, in a new comment or edited into an old one) names another writer, and does not verify.
+//
+// Why the time and not the comment id: a marker that binds the id can only be written after the
+// comment exists, which costs a create and then an edit. A marker bound to its time is complete in
+// the create itself, and "the newest marker" (by its signed time) is the action's latest word.
+//
+// Two older formats are still read, so that records written before an upgrade keep working, but
+// only in comments whose author is the action's own login (records.ts learns it from GitHub,
+// never from a comment): markers signed over the time without the login, and those of version
+// 1.0.0, signed over the comment's id (the oldest of all: time 0).
+
+const SIG_HEX = 32;
+// encodeURIComponent never emits whitespace, '<' or '>', so an encoded key cannot end the marker.
+const KEY = "([A-Za-z0-9\\-_.!~*'()%]+)";
+const MARKER_PATTERN = new RegExp(`<!-- docs-agent:${KEY} v=2 t=([0-9]{1,15}) sig=([0-9a-f]+) -->`, 'g');
+const TIMED_PATTERN = new RegExp(`<!-- docs-agent:${KEY} t=([0-9]{1,15}) sig=([0-9a-f]+) -->`, 'g');
+const LEGACY_PATTERN = new RegExp(`<!-- docs-agent:${KEY} sig=([0-9a-f]+) -->`, 'g');
+/** Any line shaped like a marker, whatever its format and whether it verifies. */
+const MARKER_LINE = /^<!-- docs-agent:[^\n]* -->$/;
+const SHAPED_KEY = /^<!-- docs-agent:(\S+) /;
+const thread = (place) => `${place.owner}/${place.repo}#${place.issueNumber}`;
+/** Logins are case-insensitive on GitHub: signed and compared in lower case. */
+const normalLogin = (login) => login.toLowerCase();
+function hmac(secret, text) {
+    return (0,external_node_crypto_.createHmac)('sha256', secret).update(text).digest('hex').slice(0, SIG_HEX);
+}
+function signature(key, secret, place, writer, at) {
+    if (secret === '')
+        throw new Error('A secret is required to sign comment markers');
+    if (writer === '')
+        throw new Error("The writer's login is required to sign comment markers");
+    return hmac(secret, `v2\n${thread(place)}\nby=${normalLogin(writer)}\nt=${at}\n${key}`);
+}
+/** A marker for `key`, written by `writer` (the login GitHub will show as the comment's author). */
+function makeMarker(key, secret, place, writer, at) {
+    const sig = signature(key, secret, place, writer, at);
+    return `<!-- docs-agent:${encodeURIComponent(key)} v=2 t=${at} sig=${sig} -->`;
+}
+/** The markers for `keys`, all stamped `at`, one per line. */
+function markersFor(keys, secret, place, writer, at) {
+    return keys.map(key => makeMarker(key, secret, place, writer, at)).join('\n');
+}
+function sameSignature(actual, expected) {
+    // Constant time, so the signature cannot be guessed byte by byte from response timing.
+    return (actual.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(Buffer.from(actual), Buffer.from(expected)));
+}
+function decodeKey(encoded) {
+    try {
+        return decodeURIComponent(encoded);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** The markers in body whose signature verifies for its writer, in order of appearance. */
+function verifiedMarkers(body, secret, place, by) {
+    // With no secret nothing can be told apart from a forgery; with no author, no writer to bind.
+    if (secret === '' || typeof body !== 'string' || by.author === '')
+        return [];
+    const text = trailingMarkers(body);
+    const found = [];
+    if (by.own && by.commentId !== undefined)
+        for (const match of text.matchAll(LEGACY_PATTERN)) {
+            const key = decodeKey(match[1] ?? '');
+            if (key === undefined)
+                continue;
+            const expected = hmac(secret, `${thread(place)}\n${by.commentId}\n${key}`);
+            if (sameSignature(match[2] ?? '', expected))
+                found.push({ key, at: 0 });
+        }
+    const timed = (pattern, sign) => {
+        for (const match of text.matchAll(pattern)) {
+            const key = decodeKey(match[1] ?? '');
+            const at = Number(match[2]);
+            if (key === undefined || !Number.isSafeInteger(at))
+                continue;
+            if (sameSignature(match[3] ?? '', sign(key, at)))
+                found.push({ key, at });
+        }
+    };
+    if (by.own)
+        timed(TIMED_PATTERN, (key, at) => hmac(secret, `${thread(place)}\nt=${at}\n${key}`));
+    timed(MARKER_PATTERN, (key, at) => signature(key, secret, place, by.author, at));
+    return found;
+}
+/**
+ * The keys that the trailing marker lines of body name, as written, whether or not they verify
+ * (undecodable ones left out): what a comment claims, for telling a rotated key from no record.
+ */
+function claimedKeys(body) {
+    if (typeof body !== 'string')
+        return [];
+    const text = trailingMarkers(body);
+    if (text === '')
+        return [];
+    return text.split('\n').flatMap(line => {
+        const key = decodeKey(SHAPED_KEY.exec(line)?.[1] ?? '');
+        return key === undefined || key === '' ? [] : [key];
+    });
+}
+/**
+ * The lines of marker comments that end the body: the action writes its markers there, after the
+ * text. Text above them (an instruction shown verbatim in a code block, say) may hold a copy of
+ * a real marker; it is never read as one. Nor are marker lines that a code block left open above
+ * them swallows: a copy pasted after an unclosed fence is code, not a marker.
+ */
+function trailingMarkers(body) {
+    const lines = body.trimEnd().split('\n');
+    let first = lines.length;
+    while (first > 0 && MARKER_LINE.test(lines[first - 1] ?? ''))
+        first--;
+    if (fenceLeftOpen(lines.slice(0, first)))
+        return '';
+    return lines.slice(first).join('\n');
+}
+/**
+ * Whether a fenced code block (CommonMark: three or more backticks or tildes, indented at most 3
+ * spaces) is still open after `lines`: closed only by a fence of the same character, at least as
+ * long, with nothing after it.
+ */
+function fenceLeftOpen(lines) {
+    let open;
+    for (const line of lines) {
+        const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+        if (!m)
+            continue;
+        const run = m[1] ?? '';
+        const rest = m[2] ?? '';
+        if (open === undefined) {
+            // A backtick fence's info string holds no backtick (else it is an inline code span).
+            if (!(run[0] === '`' && rest.includes('`')))
+                open = { char: run[0] ?? '', length: run.length };
+        }
+        else if (run[0] === open.char && run.length >= open.length && rest.trim() === '')
+            open = undefined;
+    }
+    return open !== undefined;
+}
+
+;// CONCATENATED MODULE: ./src/records/thread.ts
+// One issue or pull request as this run sees it: its comments listed once (github/comments.ts),
+// then kept current as the run writes; the records in them that count (signature.ts: signed for
+// the comment's author; older formats only in the action's own comments); the newest record of a
+// kind (by the one rule of "newest", below); and the one place that decides which comment the action
+// may edit: only one whose author is its own login (login.ts). Every other comment, a reader's
+// above all, is never edited. Markers are signed for the author GitHub's answer to the write
+// names: GraphQL's `viewer` is only the first guess, signed again when the answer differs.
+
+
+
+
+
+
+
+/**
+ * The one rule of "newest", for every record the action reads: the later signed time; on a tie,
+ * the older comment (the original of any copy); within one comment, the later line (its newest
+ * statement). Sorts newest first.
+ */
+function newestFirst(a, b) {
+    return b.at - a.at || a.comment.id - b.comment.id || b.line - a.line;
+}
+class RecordThread {
+    octokit;
+    place;
+    secret;
+    login;
+    clock;
+    list;
+    /** The time stamped on this run's last markers: each write is newer than the one before. */
+    lastAt = 0;
+    constructor(octokit, place, secret, login, 
+    /** The run's clock (its Deadline): the time each write stamps on its markers. */
+    clock) {
+        this.octokit = octokit;
+        this.place = place;
+        this.secret = secret;
+        this.login = login;
+        this.clock = clock;
+    }
+    async comments() {
+        this.list ??= await listComments(this.octokit, this.place);
+        return this.list;
+    }
+    /**
+     * The comments with records that count: markers signed for the comment's author, and in the
+     * action's own comments the older formats too. The own login is asked for only when a comment
+     * holds marker lines that the first rule leaves unread.
+     */
+    async marked() {
+        const comments = await this.comments();
+        const bound = comments.map(comment => ({ comment, markers: this.verify(comment, false) }));
+        const unread = bound.some(m => claimedKeys(m.comment.body).length > m.markers.length);
+        const own = unread ? await this.login.own() : undefined;
+        return bound
+            .map(m => own !== undefined && m.comment.author === own
+            ? { ...m, markers: this.verify(m.comment, true) }
+            : m)
+            .filter(m => m.markers.length > 0);
+    }
+    verify(comment, own) {
+        const by = { author: comment.author, own, commentId: comment.id };
+        return verifiedMarkers(comment.body, this.secret, this.place, by);
+    }
+    /** Every record that counts, newest first (newestFirst). */
+    async counted() {
+        const read = (await this.marked()).flatMap(({ comment, markers }) => markers.map((m, line) => ({ ...m, comment, line })));
+        return read.sort(newestFirst);
+    }
+    /** The newest record of `kind` whose parts match `match`, and the comment it is in. */
+    async newestWith(kind, match) {
+        for (const r of await this.counted()) {
+            const fields = parseRecord(kind, r.key);
+            if (fields && matches(fields, match))
+                return { fields, comment: r.comment };
+        }
+        return undefined;
+    }
+    /** What the newest record of `kind` matching `match` says, or undefined. */
+    async newest(kind, match) {
+        return (await this.newestWith(kind, match))?.fields;
+    }
+    /**
+     * Whether the action's own comments claim a record `wanted` picks that does not verify with
+     * this secret (the API key was rotated since it was written). When the own login cannot be
+     * learned at all, only comments written by bots may claim to be the action's: a reader's
+     * look-alike line never makes the action refuse.
+     */
+    async holdsUnreadable(wanted) {
+        const counted = new Set((await this.marked()).map(m => m.comment.id));
+        const own = await this.login.own();
+        const mayClaim = (c) => own === undefined ? isBot(c) : c.author === own;
+        return (await this.comments()).some(c => !counted.has(c.id) && mayClaim(c) && claimedKeys(c.body).some(wanted));
+    }
+    /**
+     * Posts body with a marker for `key` (and `extraKeys`). 'upsert' edits the action's own comment
+     * carrying the newest `key` record, so reruns refresh one comment; 'create' always adds one;
+     * 'if-absent' adds one only when no comment carries the key. A new comment is complete,
+     * markers signed, in the one request that creates it.
+     */
+    async upsert(o) {
+        if (o.mode === 'minimize')
+            return this.replace(o);
+        if (o.mode !== 'create') {
+            const found = await this.newestKey(o.key);
+            if (found !== undefined && o.mode === 'if-absent')
+                return { id: found.id, url: found.html_url, kept: true };
+            const own = found && (await this.login.own());
+            // Never another login's comment: a record there may count, but the comment is not ours.
+            if (found !== undefined && own !== undefined && found.author === own) {
+                try {
+                    return await this.update(found.id, o);
+                }
+                catch (error) {
+                    // Deleted between listing and editing: a fresh comment is what the user expects.
+                    if (!(error instanceof GitHubError && error.status === 404))
+                        throw error;
+                }
+            }
+        }
+        return this.create(o);
+    }
+    /**
+     * A new comment, then the previous one of its series hidden as outdated: only one the own login
+     * wrote whose records count. A failure to hide is a warning; the new comment stands.
+     */
+    async replace(o) {
+        const inSeries = o.series ?? ((key) => key === o.key);
+        const earlier = (await this.counted()).filter(r => inSeries(r.key));
+        const ref = await this.create(o);
+        // Asked after the write: its answer is what names the own login for certain.
+        const own = await this.login.own();
+        const previous = earlier.find(r => own !== undefined && r.comment.author === own)?.comment;
+        if (previous?.nodeId !== undefined && previous.id !== ref.id)
+            try {
+                await hideAsOutdated(this.octokit, previous.nodeId);
+            }
+            catch (error) {
+                core_warning(`The previous comment (${previous.html_url}) could not be hidden as outdated, so both show: ${messageOf(error)}`);
+            }
+        return ref;
+    }
+    /** The comment holding the newest counted marker with exactly `key`. */
+    async newestKey(key) {
+        return (await this.counted()).find(r => r.key === key)?.comment;
+    }
+    /** Edits a comment of this run's own login in place, markers re-appended and signed anew. */
+    async update(id, o) {
+        const writer = await this.login.own();
+        const known = this.list?.find(c => c.id === id);
+        if (writer === undefined || (known && known.author !== writer))
+            throw new Error(`Comment ${id} on #${this.place.issueNumber} is not this token's to edit`);
+        const keys = this.keysOf(o, known);
+        const body = this.sign(o.body, keys, writer);
+        const ref = await editComment(this.octokit, this.place, id, body);
+        return this.settle(ref, { body: o.body, keys, writer, written: body });
+    }
+    /**
+     * A new comment, complete in the one request that creates it: its markers signed for the login
+     * this token is thought to write as (a write's answer, else GraphQL's `viewer`). When GitHub
+     * would not say, the comment is created without records, and GitHub's answer signs them.
+     */
+    async create(o) {
+        const writer = await this.login.own();
+        const keys = this.keysOf(o);
+        const body = writer === undefined ? composeBody(o.body, '') : this.sign(o.body, keys, writer);
+        const created = await createComment(this.octokit, this.place, body);
+        return this.settle(created, { body: o.body, keys, writer, written: body });
+    }
+    /**
+     * GitHub's answer to a write names its author: the login this token writes as, learned here.
+     * Markers signed for another login (`viewer` named another, or nobody) are signed again for
+     * the author shown, in an edit of that same comment; otherwise they would never verify.
+     */
+    async settle(ref, w) {
+        this.remember(ref, w.written);
+        // An answer that names no author leaves the signature as it was made.
+        if (ref.author === w.writer || (ref.author === '' && w.writer !== undefined))
+            return { id: ref.id, url: ref.url };
+        if (ref.author === '')
+            throw new Error(`GitHub did not say who wrote comment ${ref.id} on #${this.place.issueNumber}`);
+        const body = this.sign(w.body, w.keys, ref.author);
+        const edited = await editComment(this.octokit, this.place, ref.id, body);
+        this.remember({ ...edited, author: ref.author }, body);
+        return { id: edited.id, url: edited.url };
+    }
+    /** The keys a write records: its own, and those `carry` keeps of the comment it edits. */
+    keysOf(o, editing) {
+        const keys = [o.key, ...(o.extraKeys ?? [])];
+        const carry = o.carry;
+        if (editing && carry)
+            for (const { key } of this.verify(editing, true))
+                if (carry(key) && !keys.includes(key))
+                    keys.push(key);
+        return keys;
+    }
+    /** The body with `keys` signed for `writer`, stamped newer than this run's last write. */
+    sign(body, keys, writer) {
+        this.lastAt = Math.max(this.clock.now(), this.lastAt + 1);
+        return composeBody(body, markersFor(keys, this.secret, this.place, writer, this.lastAt));
+    }
+    /** A comment this run wrote: who GitHub says wrote it is the login this token writes as. */
+    remember(ref, body) {
+        this.login.learn(ref.author);
+        if (!this.list)
+            return;
+        const known = this.list.find(c => c.id === ref.id);
+        if (known)
+            known.body = body;
+        else
+            this.list.push({ id: ref.id, body, html_url: ref.url, author: ref.author });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/records/records.ts
+
+
+
+
+class Records {
+    octokit;
+    secret;
+    clock;
+    login;
+    threads = new Map();
+    /** When each pull request looked up was created (undefined: GitHub did not say). */
+    created = new Map();
+    createdSeen = new Map();
+    constructor(octokit, 
+    /** Signs and verifies the records (the API key). */
+    secret, 
+    /** The run's clock (its Deadline): when each record is written. */
+    clock) {
+        this.octokit = octokit;
+        this.secret = secret;
+        this.clock = clock;
+        this.login = new OwnLogin(() => tokenLogin(octokit));
+    }
+    /** The thread of an issue or pull request, listed at most once per run. */
+    thread(place) {
+        const id = `${place.owner}/${place.repo}#${place.issueNumber}`.toLowerCase();
+        let thread = this.threads.get(id);
+        if (!thread) {
+            thread = new RecordThread(this.octokit, place, this.secret, this.login, this.clock);
+            this.threads.set(id, thread);
+        }
+        return thread;
+    }
+    /**
+     * Whether GitHub shows pull request `pr` created after the job was (`job.createdAt`): the one
+     * sign that the job opened it rather than naming one that was there before. Unknown (either
+     * date missing, GitHub not answering) is no. Asked once per pull request per run.
+     */
+    async createdAfter(pr, job) {
+        const id = pullId(pr);
+        let created = this.created.get(id);
+        if (!created) {
+            created = pullRequestState(this.octokit, pr.owner, pr.repo, pr.number).then(state => state.createdAt, () => undefined);
+            this.created.set(id, created);
+            this.createdSeen.set(id, await created);
+        }
+        return openedAfter(await created, job.createdAt);
+    }
+    /** What createdAfter found, without asking: no until it has been asked. */
+    seenCreatedAfter(pr, job) {
+        return openedAfter(this.createdSeen.get(pullId(pr)), job.createdAt);
+    }
+}
+const pullId = (pr) => `${pr.owner}/${pr.repo}#${pr.number}`.toLowerCase();
+/**
+ * The rule of the `opened` record: the pull request was created at or after the second the job
+ * was (GitHub gives whole seconds). Either time unknown: no.
+ */
+function openedAfter(pullCreatedAt, jobCreatedAt) {
+    const job = jobCreatedAt === undefined ? NaN : Date.parse(jobCreatedAt);
+    if (pullCreatedAt === undefined || !Number.isFinite(job))
+        return false;
+    return pullCreatedAt >= Math.floor(job / 1000) * 1000;
+}
+
+;// CONCATENATED MODULE: ./src/gate/clients.ts
+
+class GitHubClients {
+    make;
+    clock;
+    made = new Map();
+    trusted = new Map();
+    constructor(make, 
+    /** The run's clock (its Deadline): when each record is written. */
+    clock) {
+        this.make = make;
+        this.clock = clock;
+    }
+    client(token) {
+        let octokit = this.made.get(token);
+        if (!octokit) {
+            octokit = this.make(token);
+            this.made.set(token, octokit);
+        }
+        return octokit;
+    }
+    /** The records read and written with `octokit`, signed with `secret` (one key per run). */
+    records(octokit, secret) {
+        let records = this.trusted.get(octokit);
+        if (records?.secret !== secret) {
+            records = new Records(octokit, secret, this.clock);
+            this.trusted.set(octokit, records);
+        }
+        return records;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/github/event.ts
 // What the triggering event says, read defensively: the payload is untrusted JSON, so every
 // field is checked for its type and a malformed event yields undefined fields, never a throw.
@@ -52933,108 +52884,6 @@ function readPullRequestAuthor(payload) {
     return event_asString(asObject(item?.user)?.login);
 }
 
-;// CONCATENATED MODULE: ./src/records/fix.ts
-// `/docs-agent fix N [more words]` on an issue that holds a docs-health report: the agent gets
-// suggestion N's instruction as the newest report wrote and signed it (report.ts), never the
-// comment's visible text, plus the words after N. `fix 1 3` asks for several in one job. On a
-// thread with no report of this project, `fix 2 typos` is an ordinary instruction; on one whose
-// report the key can no longer read (it was rotated), nothing is sent and the reply says why.
-
-
-
-/** `fix N [M …]` and the words after the numbers, when the instruction starts so. */
-function parseFix(prompt) {
-    const m = /^fix\s+(#?\d{1,4}(?:\s*,?\s*#?\d{1,4})*)(?=\s|$)([\s\S]*)$/i.exec(prompt.trim());
-    if (!m)
-        return undefined;
-    const numbers = [...new Set((m[1] ?? '').match(/\d+/g)?.map(Number) ?? [])];
-    return { numbers, more: (m[2] ?? '').trim() };
-}
-/**
- * The instruction sent: the suggestion's, then the commenter's words after a blank line. Several
- * suggestions are numbered in the order asked, each instruction whole (its data block with it).
- */
-function fixPrompt(chosen, more) {
-    const body = chosen.length === 1
-        ? (chosen[0]?.instruction ?? '')
-        : `Do these ${chosen.length} things, in one pull request.\n\n` +
-            chosen.map((s, i) => `${i + 1}. ${s.instruction}`).join('\n\n');
-    return more === '' ? body : `${body}\n\n${more}`;
-}
-async function resolveFix(thread, o, asked) {
-    const records = await readReportRecords(thread, o.projectId);
-    const newest = records.reports[0];
-    if (!newest) {
-        const claim = (key) => {
-            const c = claimOf(key);
-            return c?.kind === 'report' && c.project === o.projectId;
-        };
-        return (await thread.holdsUnreadable(claim))
-            ? { kind: 'unreadable', reply: unreadableReply(asked.numbers, o.trigger) }
-            : { kind: 'not-a-report' };
-    }
-    const chosen = asked.numbers.map(n => newest.suggestions.find(x => x.n === n));
-    if (chosen.every(s => s !== undefined)) {
-        const fixes = chosen.map(s => ({ n: s.n, id: s.id, subject: s.subject }));
-        return { kind: 'fix', fixes, prompt: fixPrompt(chosen, asked.more) };
-    }
-    const unknown = asked.numbers.filter((_, i) => chosen[i] === undefined);
-    const which = shortRange(newest.range, o.now);
-    const numbers = newest.suggestions.map(x => x.n);
-    const valid = numbers.length === 0
-        ? `The newest report on this issue (${which}) has no suggestion to fix.`
-        : `The newest report on this issue (${which}) has suggestion${numbers.length === 1 ? '' : 's'} ${fix_list(numbers)}; ` +
-            `reply e.g. \`${o.trigger} fix ${numbers[0]}\`${several(numbers, o.trigger)} ` +
-            '(words after the numbers are added to the instruction).';
-    return {
-        kind: 'no-such-suggestion',
-        reply: `There is no suggestion${unknown.length === 1 ? '' : 's'} ${fix_list(unknown)}, so nothing was sent to the docs agent. ${valid}`
-    };
-}
-function unreadableReply(numbers, trigger) {
-    const n = fix_list(numbers);
-    const fix = `fix ${numbers.join(' ')}`;
-    return (`The report on this issue cannot be read with this key, so nothing was sent to the docs agent ` +
-        `(suggestion ${n} was not sent, nor "${fix}" as an instruction). Its suggestions were signed ` +
-        'with the API key the action had when the report was written, and the key has changed since. ' +
-        'Run the report workflow again to post a new report on this issue, then reply with ' +
-        `\`${trigger} fix N\` to it.`);
-}
-/** How to ask for several in one job, when the report has several. */
-function several(numbers, trigger) {
-    if (numbers.length < 2)
-        return '';
-    return `, or \`${trigger} fix ${numbers.slice(0, 2).join(' ')}\` for one job with both`;
-}
-/** "1", "1 and 2", "1, 2 and 3". */
-function fix_list(numbers) {
-    if (numbers.length === 1)
-        return String(numbers[0]);
-    return `${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
-}
-
-;// CONCATENATED MODULE: ./src/report/own-merge.ts
-// The job summary of a merge the gate skipped because the pull request is the docs agent's own
-// (gate/gate.ts ownMergeSkip): read on the run's page, where a skipped run would otherwise show
-// nothing, it says why no job was started, which job opened the pull request, and how to start
-// one by hand.
-
-
-function renderOwnMergeSummary(m) {
-    const pr = markdown_link(`#${m.number}`, m.url);
-    const job = value(m.jobId);
-    const paragraphs = [
-        "### ⏭️ No job started: the merged pull request is the docs agent's own",
-        `${pr} was opened by docs agent job ${job} of project ${value(m.projectId)}, as this ` +
-            "action's signed record on it says. Merging the agent's work starts no new job: otherwise " +
-            'each merge of its pull request would start another. Nothing was sent to the service.',
-        'To start a job for this merge anyway, run a workflow by hand (`workflow_dispatch`) with ' +
-            '`command: create` and the instruction as `prompt`. To change what the job opened, follow ' +
-            `up job ${job}: a \`command: message\` run with its \`job-id\`.`
-    ];
-    return paragraphs.join('\n\n') + '\n';
-}
-
 ;// CONCATENATED MODULE: ./src/settings/range.ts
 
 
@@ -53103,8 +52952,10 @@ function readTrendRanges(asked, trend) {
 }
 
 ;// CONCATENATED MODULE: ./src/settings/prompt.ts
-// The instruction's own inputs: `prompt-file` read (inside the workspace, bounded, UTF-8) and the
-// rule every instruction meets, checked in settings.ts before any request.
+// The instruction of `message` and `create`: from `prompt`, `prompt-file` (read inside the
+// workspace, bounded, UTF-8) or else the trigger comment, cleaned, and the rule every instruction
+// meets, checked once (readSettings, before any request).
+
 
 
 
@@ -53161,6 +53012,22 @@ function readPromptFile(get, prompt, workspace) {
     if (fromFile === '')
         throw new InputError('prompt-file', `${quote(file)} is empty`);
     return { path: file, prompt: fromFile };
+}
+/**
+ * The one instruction, from `prompt` (as read), `prompt-file` or else the trigger comment
+ * (`triggerPrompt`), checked once; and that `message` has a job to go to.
+ */
+function readInstruction(get, given, ctx, command) {
+    const file = readPromptFile(get, given.prompt, ctx.workspace);
+    if (command === 'message' && !ctx.commentEvent && given.jobId === '')
+        throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job');
+    const text = file?.prompt ?? given.prompt;
+    // Sent as the answer shows it: nothing invisible can ride along unseen.
+    const raw = text === '' ? (ctx.triggerPrompt ?? '') : text;
+    const prompt = instructionText(raw).trim();
+    // As given too: a secret spelled in what the cleaning removes (tag characters) was pasted in.
+    checkPrompt(redact(raw) === raw ? prompt : raw, file ? 'prompt-file' : 'prompt');
+    return file ? { prompt, promptFile: file.path } : { prompt };
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/section-names.ts
@@ -53350,12 +53217,12 @@ function readReportFiles(text, workspace) {
 
 ;// CONCATENATED MODULE: ./src/settings/table.js
 // @ts-check
-// The one list of the action's inputs, in action.yml's order: each input's default and the
-// commands that read it. INPUT_NAMES, the defaults and the "does not apply to" warning are derived
-// from it (names.ts), and a test keeps action.yml equal to it (names, order, defaults,
-// required). Plain JavaScript with JSDoc types, so that the action (through TypeScript) and
-// scripts/readme-inputs.js (plain node, no build) read this same file. The descriptions live in
-// action.yml alone.
+// The one list of the action's inputs, in action.yml's order: each input's default, the
+// commands that read it, and which are secrets. INPUT_NAMES, the defaults, the "does not apply
+// to" warning and the secrets masked and redacted are derived from it (names.ts), and a test keeps
+// action.yml equal to it (names, order, defaults, required). Plain JavaScript with JSDoc types, so
+// that the action (through TypeScript) and scripts/readme-inputs.js (plain node, no build) read
+// this same file. The descriptions live in action.yml alone.
 
 /** The values of `command`. */
 const COMMANDS = /** @type {const} */ ([
@@ -53375,7 +53242,10 @@ const COMMANDS = /** @type {const} */ ([
  * @property {true} [required] the run fails without it (a command that does not read it aside)
  * @property {string} [default] as action.yml declares it (`${{ … }}`: evaluated by the runner)
  * @property {readonly Command[]} [commands] the commands that read it; every command when absent
- * @property {true} [secret] never shown, not even in the debug line of the resolved settings
+ * @property {string} [secret] a secret, and what a text withheld for holding it calls it ("the API
+ *   key"): masked in the runner's log at start, redacted from every text the action publishes,
+ *   shown as `***` in the debug line of the resolved settings. The table is the one list of
+ *   secrets: marking an input here is all it takes (secrets/redact.ts, settings/debug-line.ts).
  */
 
 /** @type {readonly Command[]} */
@@ -53391,7 +53261,7 @@ const SERVICE = [...JOB, ...table_ANALYTICS, 'check']
 /** @type {readonly InputSpec[]} */
 const INPUTS = [
   { name: 'command', required: true },
-  { name: 'api-key', required: true, secret: true, commands: SERVICE },
+  { name: 'api-key', required: true, secret: 'the API key', commands: SERVICE },
   { name: 'project-id', required: true, commands: SERVICE },
   { name: 'base-url', default: 'https://api.mintlify.com' },
   { name: 'job-id', commands: ['message'] },
@@ -53426,7 +53296,7 @@ const INPUTS = [
   { name: 'comment', default: 'auto' },
   { name: 'issue-number' },
   { name: 'comment-mode', default: 'upsert' },
-  { name: 'github-token', default: '${{ github.token }}', secret: true },
+  { name: 'github-token', default: '${{ github.token }}', secret: 'the GitHub token' },
   { name: 'trigger', default: '/docs-agent' },
   { name: 'permission', default: 'write' },
   { name: 'allowed-users' },
@@ -53434,7 +53304,7 @@ const INPUTS = [
   { name: 'allow-pr-author', default: 'false' },
   { name: 'require-pr', default: 'false', commands: JOB },
   { name: 'notify-pr', commands: [...JOB, 'check'] },
-  { name: 'notify-token', commands: [...JOB, 'check'], secret: true },
+  { name: 'notify-token', commands: [...JOB, 'check'], secret: 'the `notify-token`' },
   { name: 'notify-repository', commands: [...JOB, 'check'] },
   { name: 'trigger-label', commands: JOB },
   { name: 'checks', default: 'off', commands: [...JOB, 'check'] },
@@ -53443,8 +53313,9 @@ const INPUTS = [
 
 ;// CONCATENATED MODULE: ./src/settings/names.ts
 // The inputs action.yml declares, as table.js lists them: their names, the defaults an empty
-// value falls back to, the commands each applies to; and the check that a run was given no other
-// (a `with:` key with a typo reaches the action as an `INPUT_*` variable nothing reads).
+// value falls back to, the commands each applies to, the secrets; and the check that a run was
+// given no other (a `with:` key with a typo reaches the action as an `INPUT_*` variable nothing
+// reads).
 
 
 
@@ -53457,11 +53328,33 @@ const INPUT_NAMES = INPUTS.map(input => input.name);
  * default the runner evaluates (`${{ github.token }}`) is not one the action can stand in for.
  */
 const names_DEFAULTS = Object.fromEntries(INPUTS.flatMap(({ name, default: value }) => value === undefined || value.startsWith('${{') ? [] : [[name, value]]));
+/** The inputs the table marks `secret`, in its order, with what a withheld text calls each. */
+const SECRET_INPUTS = INPUTS.flatMap(({ name, secret }) => (secret === undefined ? [] : [{ name, called: secret }]));
+/** Each secret input's value ('' when `values` has none), as registerSecrets takes them. */
+function secretsOf(values) {
+    return SECRET_INPUTS.map(({ name, called }) => ({ called, value: values[name] ?? '' }));
+}
 const BY_NAME = new Map(INPUTS.map(input => [input.name, input]));
 /** Whether `command` reads the input: one the table gives no commands is read by every command. */
 function appliesTo(name, command) {
     const commands = BY_NAME.get(name)?.commands;
     return commands === undefined || commands.includes(command);
+}
+/**
+ * The warning for inputs given a value (other than the default) that `command` does not read:
+ * they are ignored, and the run says so.
+ */
+function inputsForOtherCommands(raw, command) {
+    const ignored = INPUT_NAMES.filter(name => !appliesTo(name, command)).filter(name => {
+        const value = name === 'prompt' ? raw(name).trim() : raw(name);
+        return value !== '' && value !== names_DEFAULTS[name];
+    });
+    if (ignored.length === 0)
+        return [];
+    const list = ignored.map(name => `\`${name}\``).join(', ');
+    return [
+        `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
+    ];
 }
 /** The environment variable a runner passes an input in: `INPUT_PAGE-SIZE` (dashes kept). */
 const envNameOf = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
@@ -53509,7 +53402,6 @@ class UnknownInputError extends InputError {
 
 
 
-
 const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
 const CHECKS_MODES = ['off', 'show', 'wait', 'require'];
 function isJobSettings(s) {
@@ -53539,10 +53431,13 @@ function readTriggerSettings(raw) {
 }
 /** An input as the runner passes it. The key is read as given: a stray newline must be refused. */
 const runnerInput = name => getInput(name, { trimWhitespace: name !== 'api-key' });
-/** The key and the tokens exactly as given, for masking: each line of a broken value too. */
+/**
+ * Every secret input (the table's `secret`) exactly as given, for masking: each line of a broken
+ * value too.
+ */
 function readSecretInputs() {
     const asGiven = (name) => getInput(name, { trimWhitespace: false });
-    return [asGiven('api-key'), asGiven('github-token'), asGiven('notify-token')];
+    return secretsOf(Object.fromEntries(SECRET_INPUTS.map(({ name }) => [name, asGiven(name)])));
 }
 function readGateInputs(get = runnerInput) {
     return {
@@ -53593,6 +53488,8 @@ function readEveryInput(raw, get, ctx, command) {
         notifyPr: readNotifyPr(get('notify-pr')),
         notifyToken: readToken(get('notify-token'), 'notify-token'),
         notifyRepository: readNotifyRepository(get('notify-repository'), appliesTo('notify-token', command) && readToken(get('notify-token'), 'notify-token') !== ''),
+        // A token's rule for every secret: empty, or an expression the runner left, is not given.
+        givenSecrets: SECRET_INPUTS.filter(({ name }) => appliesTo(name, command) && readToken(get(name), name) !== '').map(({ name }) => name),
         warnings: [
             ...inputsForOtherCommands(raw, command),
             ...(apiKey !== '' ? keyKindWarnings(apiKey) : [])
@@ -53630,7 +53527,7 @@ function readAnalyticsInputs(get) {
         maxRows: integer(get, 'max-rows', 0, Number.MAX_SAFE_INTEGER),
         concurrency: integer(get, 'concurrency', 1, 16),
         sections: lists_readSections(get('sections')),
-        // More rows than a job summary (512 KiB) can show is no report: 10,000 is already cut there.
+        // More rows than a job summary (1 MiB) can show is no report: 10,000 is already cut there.
         top: integer(get, 'top', 1, 10_000),
         compare: bool(get, 'compare'),
         trend: integer(get, 'trend', 0, 26)
@@ -53650,34 +53547,85 @@ function readPlaces(get, workspace, command) {
         places.outputFile = readOutputFile(output, workspace, command);
     return places;
 }
-/**
- * `message` and `create`: the one instruction, from `prompt`, `prompt-file` or else the trigger
- * comment, checked once here; and the job it goes to.
- */
-function readInstruction(get, s, ctx, command) {
-    const file = readPromptFile(get, s.prompt, ctx.workspace);
-    if (command === 'message' && !ctx.commentEvent && s.jobId === '')
-        throw new InputError('job-id', 'is required for `command: message` (the agent job to follow up); use `command: create` to start a new job');
-    const given = file?.prompt ?? s.prompt;
-    // Sent as the answer shows it: nothing invisible can ride along unseen.
-    const raw = given === '' ? (ctx.triggerPrompt ?? '') : given;
-    const prompt = instructionText(raw).trim();
-    // As given too: a secret spelled in what the cleaning removes (tag characters) was pasted in.
-    checkPrompt(redact(raw) === raw ? prompt : raw, file ? 'prompt-file' : 'prompt');
-    return file ? { prompt, promptFile: file.path } : { prompt };
+
+;// CONCATENATED MODULE: ./src/records/fix.ts
+// `/docs-agent fix N [more words]` on an issue that holds a docs-health report: the agent gets
+// suggestion N's instruction as the newest report wrote and signed it (report.ts), never the
+// comment's visible text, plus the words after N. `fix 1 3` asks for several in one job. On a
+// thread with no report of this project, `fix 2 typos` is an ordinary instruction; on one whose
+// report the key can no longer read (it was rotated), nothing is sent and the reply says why.
+
+
+
+/** `fix N [M …]` and the words after the numbers, when the instruction starts so. */
+function parseFix(prompt) {
+    const m = /^fix\s+(#?\d{1,4}(?:\s*,?\s*#?\d{1,4})*)(?=\s|$)([\s\S]*)$/i.exec(prompt.trim());
+    if (!m)
+        return undefined;
+    const numbers = [...new Set((m[1] ?? '').match(/\d+/g)?.map(Number) ?? [])];
+    return { numbers, more: (m[2] ?? '').trim() };
 }
-/** Inputs given a value (other than the default) that the command does not read. */
-function inputsForOtherCommands(raw, command) {
-    const ignored = INPUT_NAMES.filter(name => !appliesTo(name, command)).filter(name => {
-        const value = name === 'prompt' ? raw(name).trim() : raw(name);
-        return value !== '' && value !== names_DEFAULTS[name];
-    });
-    if (ignored.length === 0)
-        return [];
-    const list = ignored.map(name => `\`${name}\``).join(', ');
-    return [
-        `${ignored.length === 1 ? 'Input' : 'Inputs'} ${list} ${ignored.length === 1 ? 'does' : 'do'} not apply to \`command: ${command}\` and ${ignored.length === 1 ? 'is' : 'are'} ignored.`
-    ];
+/**
+ * The instruction sent: the suggestion's, then the commenter's words after a blank line. Several
+ * suggestions are numbered in the order asked, each instruction whole (its data block with it).
+ */
+function fixPrompt(chosen, more) {
+    const body = chosen.length === 1
+        ? (chosen[0]?.instruction ?? '')
+        : `Do these ${chosen.length} things, in one pull request.\n\n` +
+            chosen.map((s, i) => `${i + 1}. ${s.instruction}`).join('\n\n');
+    return more === '' ? body : `${body}\n\n${more}`;
+}
+async function resolveFix(thread, o, asked) {
+    const records = await readReportRecords(thread, o.projectId);
+    const newest = records.reports[0];
+    if (!newest) {
+        const claim = (key) => {
+            const c = claimOf(key);
+            return c?.kind === 'report' && c.project === o.projectId;
+        };
+        return (await thread.holdsUnreadable(claim))
+            ? { kind: 'unreadable', reply: unreadableReply(asked.numbers, o.trigger) }
+            : { kind: 'not-a-report' };
+    }
+    const chosen = asked.numbers.map(n => newest.suggestions.find(x => x.n === n));
+    if (chosen.every(s => s !== undefined)) {
+        const fixes = chosen.map(s => ({ n: s.n, id: s.id, subject: s.subject }));
+        return { kind: 'fix', fixes, prompt: fixPrompt(chosen, asked.more) };
+    }
+    const unknown = asked.numbers.filter((_, i) => chosen[i] === undefined);
+    const which = shortRange(newest.range, o.now);
+    const numbers = newest.suggestions.map(x => x.n);
+    const valid = numbers.length === 0
+        ? `The newest report on this issue (${which}) has no suggestion to fix.`
+        : `The newest report on this issue (${which}) has suggestion${numbers.length === 1 ? '' : 's'} ${fix_list(numbers)}; ` +
+            `reply e.g. \`${o.trigger} fix ${numbers[0]}\`${several(numbers, o.trigger)} ` +
+            '(words after the numbers are added to the instruction).';
+    return {
+        kind: 'no-such-suggestion',
+        reply: `There is no suggestion${unknown.length === 1 ? '' : 's'} ${fix_list(unknown)}, so nothing was sent to the docs agent. ${valid}`
+    };
+}
+function unreadableReply(numbers, trigger) {
+    const n = fix_list(numbers);
+    const fix = `fix ${numbers.join(' ')}`;
+    return (`The report on this issue cannot be read with this key, so nothing was sent to the docs agent ` +
+        `(suggestion ${n} was not sent, nor "${fix}" as an instruction). Its suggestions were signed ` +
+        'with the API key the action had when the report was written, and the key has changed since. ' +
+        'Run the report workflow again to post a new report on this issue, then reply with ' +
+        `\`${trigger} fix N\` to it.`);
+}
+/** How to ask for several in one job, when the report has several. */
+function several(numbers, trigger) {
+    if (numbers.length < 2)
+        return '';
+    return `, or \`${trigger} fix ${numbers.slice(0, 2).join(' ')}\` for one job with both`;
+}
+/** "1", "1 and 2", "1, 2 and 3". */
+function fix_list(numbers) {
+    if (numbers.length === 1)
+        return String(numbers[0]);
+    return `${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/fix-checks.ts
@@ -53756,156 +53704,115 @@ async function fixChecks(octokit, place, isPullRequest, prompt) {
 }
 const reply = (reason, body) => ({ kind: 'reply', reason, body });
 
-;// CONCATENATED MODULE: ./src/gate/label.ts
-// A label as a trigger (`trigger-label`, contract: "Label trigger"): the gate's branch for an
-// `issues` or pull request event whose action is `labeled`, and the removal of the label when the
-// run ends, so that adding it again asks again. Settled like a trigger comment, before any other
-// input: other labels and removals are skipped without a word, a sender who may not trigger is
-// skipped with a notice (and nothing written where anyone who can label would read it).
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/gate/trigger-words.ts
 
 /**
- * The label trigger's checks, in the comment trigger's order: the label (`trigger-label`, refused
- * when it is the action's own, before any request), then who added it, as `permission`,
- * `allowed-users` and `allowed-bots` judge a commenter (`allow-pr-author` does not apply: the
- * author of a pull request may not label it). Undefined: no label trigger here (no
- * `trigger-label`, or an event that adds or removes no label), the run goes on as it would.
+ * The instruction after `trigger` when the comment starts with it (leading whitespace ignored,
+ * case ignored as a workflow's `startsWith` does) and it is followed by whitespace or the end;
+ * otherwise undefined. Plain string comparison, so regex metacharacters in a trigger are literal.
  */
-async function admitLabel(event, given, get, clients) {
-    const change = event.label;
-    if (given.trim() === '' || change === undefined)
+function matchTrigger(body, trigger) {
+    if (trigger === '')
         return undefined;
-    const name = readTriggerLabel(given);
-    const shown = JSON.stringify(change.name);
-    if (change.action === 'unlabeled')
-        return { skip: { reason: `the label ${shown} was removed, not added` } };
-    if (change.name !== name)
-        return { skip: { reason: `the label ${shown} is not \`trigger-label\`` } };
-    if (event.issueNumber === undefined || event.owner === '' || event.repo === '')
-        return { skip: { reason: 'the event names no issue or pull request' } };
-    const rules = readTriggerSettings(get);
-    const octokit = rules.githubToken === '' ? undefined : clients.client(rules.githubToken);
-    const who = await checkCommenter(octokit, event, change, { ...rules, allowPrAuthor: false });
-    if (!who.allowed)
-        return {
-            skip: { reason: who.reason, notice: `Ignored the label ${shown}: ${who.reason}.` },
-            octokit
-        };
-    const place = { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber };
-    return { label: { name, by: change.author, why: who.why, place }, rules, octokit };
-}
-/**
- * Where a label run answers: the labelled issue or pull request (`issue-number` still wins), when
- * the run comments at all. Undefined when no label asked for the run.
- */
-function labelTarget(label, s, policy) {
-    if (!label || !policy.writes)
+    const text = body.trimStart();
+    const head = text.slice(0, trigger.length);
+    // A workflow's `if: startsWith(...)` lets `/Docs-Agent` through; skipping it here would be silent.
+    if (head.toLowerCase() !== trigger.toLowerCase())
         return undefined;
-    return { ...label.place, ...(s.issueNumber !== undefined ? { issueNumber: s.issueNumber } : {}) };
+    let rest = text.slice(trigger.length);
+    // `/docs-agent: Add a FAQ` is a trigger too; `/docs-agentx` must not count as `/docs-agent`.
+    if (rest.startsWith(':'))
+        rest = rest.slice(1);
+    else if (rest !== '' && !/^\s/.test(rest))
+        return undefined;
+    // Nothing but white space and invisible or direction-control characters is no instruction.
+    return [...rest].every(c => /\s/.test(c) || isInvisible(c)) ? '' : rest.trim();
+}
+/** "comment", or "review" for a review's body: what the log and notices call it. */
+function triggerNoun(comment) {
+    return comment.kind === 'review' ? 'review' : 'comment';
 }
 /**
- * Takes the label off the issue or pull request once the run has ended, whatever the ending:
- * adding it again then asks again. A failure only warns (the run's answer stands).
+ * The checks that need no request, in the contract's order: the comment was just created (a
+ * review just submitted), and it starts with the trigger. Returns the prompt, or the reason to
+ * skip (for the log).
  */
-async function removeTriggerLabel(label, octokit) {
-    const { owner, repo, issueNumber } = label.place;
-    if (!octokit) {
-        core_warning(`The label ${JSON.stringify(label.name)} stays on #${issueNumber}: there is no \`github-token\` to remove it with.`);
-        return;
+function checkComment(comment, trigger) {
+    if (comment === undefined)
+        return { reason: 'the event carries no comment' };
+    const noun = triggerNoun(comment);
+    const expected = comment.kind === 'review' ? 'submitted' : 'created';
+    if (comment.action !== expected) {
+        const what = comment.action === '' ? 'of an unknown action' : comment.action;
+        return { reason: `the ${noun} was ${what}, not ${expected}` };
     }
-    try {
-        await removeLabel(octokit, owner, repo, issueNumber, label.name);
-        info(`Removed the label ${JSON.stringify(label.name)} from #${issueNumber}.`);
-    }
-    catch (err) {
-        core_warning(`${messageOf(err)}. Remove the label by hand before adding it again.`);
-    }
+    const prompt = matchTrigger(comment.body, trigger);
+    if (prompt === undefined)
+        return { reason: `the ${noun} does not start with ${trigger}` };
+    return { prompt };
 }
 
-;// CONCATENATED MODULE: ./src/gate/gate.ts
-// Whether this run is carried out, and how, decided once before any request of the command: the
-// trigger and who wrote it, runs GitHub gives no secrets (forks, Dependabot), an instruction that
-// is empty or holds a secret, and a merge of the docs agent's own pull request. A run that is not
-// carried out is a Skip: what to say (a notice, a reply, a reaction), published by main. A run
-// that is goes on with the gate's answer (Go): the trigger, where the run comments, the comment
-// policy and the GitHub clients, which the commands take as they are and never derive again.
+;// CONCATENATED MODULE: ./src/gate/who-may.ts
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS];
-/**
- * The run's GitHub clients, built here and nowhere else: one per token (each call within the
- * run's time, through the proxy), and one Records per client and key (every thread listed once
- * per run, for the gate and the command alike).
- */
-class GitHubClients {
-    make;
-    clock;
-    made = new Map();
-    trusted;
-    constructor(make, 
-    /** The run's clock (its Deadline). */
-    clock) {
-        this.make = make;
-        this.clock = clock;
-    }
-    client(token) {
-        let octokit = this.made.get(token);
-        if (!octokit) {
-            octokit = this.make(token);
-            this.made.set(token, octokit);
-        }
-        return octokit;
-    }
-    records(octokit, secret) {
-        if (this.trusted?.octokit !== octokit || this.trusted.secret !== secret)
-            this.trusted = new Records(octokit, secret, this.clock);
-        return this.trusted;
-    }
+/** Logins compare without case, and a bot may be listed with or without its `[bot]` suffix. */
+function sameLogin(listed, login, bot) {
+    const norm = (s) => (bot ? s.replace(/\[bot\]$/i, '') : s).toLowerCase();
+    return norm(listed.trim()) === norm(login);
 }
 /**
- * The checks that come before the settings, in the contract's order: a comment event's trigger
- * and writer come before every other input, so a comment that is not for this action never
- * fails on a setting it does not use; then whether GitHub gave this run its secrets; then the
- * instruction a trigger gives. A misconfigured trigger input throws an InputError.
+ * Whether the commenter may run the agent: listed in `allowed-users`, a bot listed in
+ * `allowed-bots`, (not a bot) the pull request's author with `allow-pr-author`, or (not a bot) a
+ * collaborator whose permission reaches `permission`. Bots are refused unless listed, whatever
+ * their permission or authorship: automation that can comment must not be able to spend the
+ * quota or edit the docs by accident.
  */
-async function admit(c) {
-    const gate = readGateInputs(c.get ?? runnerInput);
-    if (!TRIGGER_EVENTS.includes(c.event.eventName)) {
-        const labelled = await admitLabel(c.event, gate.triggerLabel, c.get ?? runnerInput, c.clients);
-        if (labelled?.skip)
-            return labelled;
-        // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
-        // there is no misconfiguration to fail on.
-        const withheld = withheldSecretsWhy(c.event, c.env);
-        if (!withheld || gate.hasApiKey || gate.keyless)
-            return labelled ?? {};
-        const notice = `This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`;
-        return { skip: { reason: `no \`api-key\`: ${withheld}`, notice }, octokit: labelled?.octokit };
-    }
-    const checked = checkComment(c.event.comment, gate.triggerWord);
-    // Most comments are not for us: settled without a request or any other input.
-    if ('reason' in checked || c.event.comment === undefined)
+async function checkCommenter(octokit, event, comment, rules) {
+    const login = comment.author;
+    if (isBot(comment)) {
+        if (rules.allowedBots === '*')
+            return { allowed: true, why: '`allowed-bots` is `*`' };
+        if (rules.allowedBots.some(b => sameLogin(b, login, true)))
+            return { allowed: true, why: `@${login} is listed in \`allowed-bots\`` };
+        const inUsers = rules.allowedUsers.some(u => sameLogin(u, login, true));
         return {
-            skip: { reason: 'reason' in checked ? checked.reason : 'the event carries no comment' }
+            allowed: false,
+            reason: inUsers
+                ? `@${login} is a bot listed in \`allowed-users\`; bots run only when listed in \`allowed-bots\``
+                : `@${login} is a bot; bots run only when listed in \`allowed-bots\``
         };
-    return admitTrigger(c, gate, c.event.comment, checked.prompt);
+    }
+    if (login !== '' && rules.allowedUsers.some(u => sameLogin(u, login, false)))
+        return { allowed: true, why: `@${login} is listed in \`allowed-users\`` };
+    const author = event.pullRequestAuthor;
+    if (rules.allowPrAuthor && login !== '' && author && sameLogin(author, login, false))
+        return {
+            allowed: true,
+            why: `@${login} opened this pull request, and \`allow-pr-author\` is \`true\``
+        };
+    if (!octokit)
+        return {
+            allowed: false,
+            reason: `no \`github-token\` to check the permission of @${login || 'the commenter'}`
+        };
+    const actual = await getCommenterPermission(octokit, event.owner, event.repo, login);
+    if (!meetsPermission(actual, rules.permission))
+        return {
+            allowed: false,
+            reason: `@${login || 'the commenter'} has ${actual} permission; ${rules.permission} is required ` +
+                '(or list the login in `allowed-users`)'
+        };
+    return { allowed: true, why: `@${login} has ${actual} permission` };
 }
+
+;// CONCATENATED MODULE: ./src/gate/comment.ts
+
+
+
+
+
+
+
+
 /** A trigger comment: who wrote it, the key GitHub gave the run, the instruction it gives. */
 async function admitTrigger(c, gate, comment, prompt) {
     // A misconfigured trigger input now fails the step, naming the input.
@@ -53933,11 +53840,14 @@ async function admitTrigger(c, gate, comment, prompt) {
             : 'no such suggestion in the newest report';
         return { skip: answered(c.event, comment, reacts, { reason, body: fix.reply }), octokit };
     }
-    const accepted = fix?.kind === 'fix'
-        ? { prompt: fix.prompt, fixes: fix.fixes }
-        : { prompt: fix?.kind === 'checks' ? fix.prompt : prompt };
-    return { trigger: { comment, ...accepted, why: who.why }, rules, reacts, octokit };
+    const given = fix?.kind === 'fix'
+        ? { instruction: fix.prompt, fixes: fix.fixes }
+        : { instruction: fix?.kind === 'checks' ? fix.prompt : prompt };
+    const asker = commentAsker(c.event, c.serverUrl, comment, { ...given, why: who.why });
+    return { asker, rules, reacts, octokit };
 }
+/** `comment: false`: nothing is written on GitHub (no answer, no reply, no reaction). */
+const writes = (comment) => comment !== 'false';
 /** A trigger not carried out, answered where it was written (a reply and 😕) when it may be. */
 function answered(event, comment, reacts, r) {
     const place = placeOf(event);
@@ -53948,52 +53858,6 @@ function answered(event, comment, reacts, r) {
         ...(answer ? { reply: { place, body: r.body } } : {}),
         ...(answer ? { reaction: { comment, content: 'confused' } } : {})
     };
-}
-/**
- * The rest of the gate, once the settings are read and before any request of the command: the
- * comment policy and where the run comments, the GitHub clients, and whether a merge is the
- * agent's own. A `comment: true` with nowhere to comment throws an InputError.
- */
-async function decide(c, admitted, s, payload) {
-    const commenting = commentPolicy(s);
-    const target = labelTarget(admitted.label, s, commenting) ?? commentTarget(s, c.event, commenting);
-    // A job run asks GitHub whatever `comment` says: whether a merge is the agent's own, and the
-    // record that its job opened a pull request.
-    const reads = commenting.writes || admitted.trigger !== undefined || isJobSettings(s);
-    const octokit = reads && s.githubToken !== '' ? c.clients.client(s.githubToken) : undefined;
-    const records = octokit ? c.clients.records(octokit, recordSecret(s)) : undefined;
-    const notes = notesOf(s, target, octokit);
-    if (isJobSettings(s)) {
-        const own = await ownMergeSkip(c.event, payload, s, records);
-        if (own)
-            return { skip: own, octokit, notes };
-    }
-    const go = {
-        ...(admitted.trigger ? { trigger: admitted.trigger } : {}),
-        ...(admitted.label ? { label: admitted.label } : {}),
-        ...(target ? { target } : {}),
-        commenting,
-        ...(octokit ? { octokit } : {}),
-        ...(records ? { records } : {}),
-        ...(s.notifyToken ? { notifyOctokit: c.clients.client(s.notifyToken) } : {})
-    };
-    return { go, notes };
-}
-/** `comment: false`: nothing is written on GitHub (no answer, no reply, no reaction). */
-const writes = (comment) => comment !== 'false';
-/** The comment policy: the one reading of `comment` and `comment-mode`. */
-function commentPolicy(s) {
-    return { writes: writes(s.comment), mode: s.commentMode };
-}
-/** What the log says of where the run comments, when it will not. */
-function notesOf(s, target, octokit) {
-    if (target && !octokit)
-        return [{ level: 'info', text: '`github-token` is empty, so no comment is written.' }];
-    if (target || s.command === 'check' || isJobSettings(s) || s.comment !== 'auto')
-        return [];
-    const text = 'This run belongs to no pull request or issue, so the report is in its job summary only. ' +
-        'Set `issue-number` (e.g. a tracking issue) to post it as a comment.';
-    return [{ level: 'notice', text }];
 }
 /**
  * `fix N [more words]` on a thread that holds a report of this project: suggestion N's signed
@@ -54010,54 +53874,7 @@ async function fixTrigger(c, prompt, gate, trigger, octokit) {
     const found = await resolveFix(thread, o, asked);
     return found.kind === 'not-a-report' ? undefined : found;
 }
-/**
- * A job on the merge of the docs agent's own pull request is skipped: it would start another
- * job, and another after that one merges. The check runs whatever `comment` says, and fails
- * closed: when GitHub cannot answer it (or there is no token to ask with), nothing is started
- * either, and a warning says how to run it by hand.
- */
-async function ownMergeSkip(event, payload, settings, records) {
-    const pr = asObject(payload.pull_request);
-    const merged = payload.action === 'closed' && pr?.merged === true;
-    const place = placeOf(event);
-    if (!merged || !place || event.owner === '')
-        return undefined;
-    /** The job the `opened` record names; undefined: the pull request is not the agent's own. */
-    let jobId;
-    try {
-        if (!records)
-            throw new Error('`github-token` is empty, so GitHub cannot be asked');
-        jobId = (await openedBy(records.thread(place), settings.projectId))?.job;
-    }
-    catch (err) {
-        const why = messageOf(err);
-        return {
-            reason: `could not check whether #${place.issueNumber} is the agent's own`,
-            warning: `Could not check whether the merged pull request #${place.issueNumber} is the docs ` +
-                `agent's own work (${why}), so no job was started: if it were, merging it would start ` +
-                'another. If it is not, run this workflow again once GitHub answers (re-run the job), or ' +
-                'start the job by hand from a `workflow_dispatch` run with the same inputs.'
-        };
-    }
-    if (jobId === undefined)
-        return undefined;
-    return {
-        reason: "the merged pull request is the docs agent's own",
-        notice: "This merged pull request is the docs agent's own work (it carries this action's signed " +
-            'record that a job opened it), so no new job is started: merging it would otherwise start ' +
-            'another.',
-        ...(settings.summary
-            ? {
-                summary: renderOwnMergeSummary({
-                    number: place.issueNumber,
-                    ...(typeof pr?.html_url === 'string' ? { url: pr.html_url } : {}),
-                    projectId: settings.projectId,
-                    jobId
-                })
-            }
-            : {})
-    };
-}
+/** The issue or pull request the event is on. */
 function placeOf(event) {
     if (event.issueNumber === undefined)
         return undefined;
@@ -54096,6 +53913,512 @@ function refuseInstruction(prompt, hasPrompt, trigger, event, comment) {
             body: secretReply(triggerNoun(comment))
         };
     return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/gate/label.ts
+// A label as a trigger (`trigger-label`, contract: "Label trigger"): the gate's branch for an
+// `issues` or pull request event whose action is `labeled`, and the removal of the label when the
+// run ends, so that adding it again asks again. Settled like a trigger comment, before any other
+// input: other labels and removals are skipped without a word, a sender who may not trigger is
+// skipped with a notice (and nothing written where anyone who can label would read it). A label
+// matches `trigger-label` without regard to case, as GitHub treats label names.
+
+
+
+
+
+
+
+/**
+ * The label trigger's checks, in the comment trigger's order: the label (`trigger-label`, refused
+ * when it is the action's own, before any request), then who added it, as `permission`,
+ * `allowed-users` and `allowed-bots` judge a commenter (`allow-pr-author` does not apply: the
+ * author of a pull request may not label it). Undefined: no label trigger here (no
+ * `trigger-label`, or an event that adds or removes no label), the run goes on as it would.
+ */
+async function admitLabel(event, given, get, clients, serverUrl) {
+    const change = event.label;
+    if (given.trim() === '' || change === undefined)
+        return undefined;
+    const name = readTriggerLabel(given);
+    const shown = JSON.stringify(change.name);
+    if (change.action === 'unlabeled')
+        return { skip: { reason: `the label ${shown} was removed, not added` } };
+    if (change.name.toLowerCase() !== name.toLowerCase())
+        return { skip: { reason: `the label ${shown} is not \`trigger-label\`` } };
+    const on = eventPlace(event, serverUrl);
+    if (!on)
+        return { skip: { reason: 'the event names no issue or pull request' } };
+    const rules = readTriggerSettings(get);
+    const octokit = rules.githubToken === '' ? undefined : clients.client(rules.githubToken);
+    const who = await checkCommenter(octokit, event, change, { ...rules, allowPrAuthor: false });
+    if (!who.allowed)
+        return {
+            skip: { reason: who.reason, notice: `Ignored the label ${shown}: ${who.reason}.` },
+            octokit
+        };
+    // Taken off as it is spelt on the item, whatever the case `trigger-label` gives.
+    const asker = labelAsker(on, { label: change.name, by: change.author, why: who.why });
+    return { asker, rules, octokit };
+}
+/**
+ * Where a label run answers: the labelled issue or pull request (`issue-number` still wins), when
+ * the run comments at all. Undefined when no label asked for the run.
+ */
+function labelTarget(asker, s, policy) {
+    if (asker.label === undefined || !asker.on || !policy.writes)
+        return undefined;
+    const { owner, repo, issueNumber } = asker.on;
+    return { owner, repo, issueNumber: s.issueNumber ?? issueNumber };
+}
+/**
+ * Takes the label off the issue or pull request once the run has ended, whatever the ending:
+ * adding it again then asks again. A failure only warns (the run's answer stands).
+ */
+async function removeTriggerLabel(asker, octokit) {
+    const { label, on } = asker;
+    if (label === undefined || !on)
+        return;
+    const { owner, repo, issueNumber } = on;
+    if (!octokit) {
+        core_warning(`The label ${JSON.stringify(label)} stays on #${issueNumber}: there is no \`github-token\` to remove it with.`);
+        return;
+    }
+    try {
+        await removeLabel(octokit, owner, repo, issueNumber, label);
+        info(`Removed the label ${JSON.stringify(label)} from #${issueNumber}.`);
+    }
+    catch (err) {
+        core_warning(`${messageOf(err)}. Remove the label by hand before adding it again.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/own-merge.ts
+// The job summary of a merge the gate skipped because the pull request is the docs agent's own
+// (gate/own-merge.ts ownMergeSkip): read on the run's page, where a skipped run would otherwise show
+// nothing, it says why no job was started, which job opened the pull request, and how to start
+// one by hand.
+
+
+function renderOwnMergeSummary(m) {
+    const pr = markdown_link(`#${m.number}`, m.url);
+    const job = value(m.jobId);
+    const paragraphs = [
+        "### ⏭️ No job started: the merged pull request is the docs agent's own",
+        `${pr} was opened by docs agent job ${job} of project ${value(m.projectId)}, as this ` +
+            "action's signed record on it says. Merging the agent's work starts no new job: otherwise " +
+            'each merge of its pull request would start another. Nothing was sent to the service.',
+        'To start a job for this merge anyway, run a workflow by hand (`workflow_dispatch`) with ' +
+            '`command: create` and the instruction as `prompt`. To change what the job opened, follow ' +
+            `up job ${job}: a \`command: message\` run with its \`job-id\`.`
+    ];
+    return paragraphs.join('\n\n') + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/gate/own-merge.ts
+// A job on the merge of the docs agent's own pull request is skipped: it would start another job,
+// and another after that one merges. Its one sign is the signed `opened` record a job run leaves
+// on the pull request it opened (records/job.ts openedBy).
+
+
+
+
+/**
+ * The skip of a merge of the agent's own pull request. The check runs whatever `comment` says,
+ * and fails closed: when GitHub cannot answer it (or there is no token to ask with), nothing is
+ * started either, and a warning says how to run it by hand.
+ */
+async function ownMergeSkip(asker, payload, settings, records) {
+    const place = asker.on;
+    if (asker.how !== 'merge' || !place)
+        return undefined;
+    /** The job the `opened` record names; undefined: the pull request is not the agent's own. */
+    let jobId;
+    try {
+        if (!records)
+            throw new Error('`github-token` is empty, so GitHub cannot be asked');
+        jobId = (await openedBy(records.thread(place), settings.projectId))?.job;
+    }
+    catch (err) {
+        const why = messageOf(err);
+        return {
+            reason: `could not check whether #${place.issueNumber} is the agent's own`,
+            warning: `Could not check whether the merged pull request #${place.issueNumber} is the docs ` +
+                `agent's own work (${why}), so no job was started: if it were, merging it would start ` +
+                'another. If it is not, run this workflow again once GitHub answers (re-run the job), or ' +
+                'start the job by hand from a `workflow_dispatch` run with the same inputs.'
+        };
+    }
+    if (jobId === undefined)
+        return undefined;
+    const url = asObject(payload.pull_request)?.html_url;
+    return {
+        reason: "the merged pull request is the docs agent's own",
+        notice: "This merged pull request is the docs agent's own work (it carries this action's signed " +
+            'record that a job opened it), so no new job is started: merging it would otherwise start ' +
+            'another.',
+        ...(settings.summary
+            ? {
+                summary: renderOwnMergeSummary({
+                    number: place.issueNumber,
+                    ...(typeof url === 'string' ? { url } : {}),
+                    projectId: settings.projectId,
+                    jobId
+                })
+            }
+            : {})
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gate/route.ts
+// Which job an instruction with no `job-id` goes to (a trigger comment's or a label's): the job
+// its thread routes replies to (the `route` record), else a new one where the asker may start
+// one (`when-no-job: create`, a label). A reply in the wrong place, on a thread whose job takes
+// its instructions on the pull request it opened, is skipped here, answered where it was written
+// (the run's answer and 😕), not failed: the workflow did nothing wrong, and the commenter would
+// otherwise get a "run failed" mail. Any other thread with no job is the command's failure
+// (`job-id` is empty), said in its answer.
+
+
+
+
+
+
+
+
+
+
+/**
+ * The route of an instruction with no `job-id` that is no `fix N` (a fix is a new job), or the
+ * skip of a reply in the wrong place. Undefined where `job-id` or `command` decide.
+ */
+async function replyRoute(c) {
+    const s = c.settings;
+    if (s.command !== 'message' || s.jobId !== '' || c.asker.fixes)
+        return {};
+    try {
+        const { event, asker } = c;
+        const place = placeOfEvent(c);
+        const thread = place && c.records ? c.records.thread(place) : undefined;
+        const found = thread ? await routedJob(thread, s.projectId) : undefined;
+        const here = `This ${placeNoun(event.isPullRequest)}`;
+        // The live comment may replace the one that carried the route: it must carry it on.
+        const routeHere = c.target?.issueNumber === event.issueNumber;
+        if (found) {
+            const note = `${here} records agent job ${found}: the follow-up goes there.`;
+            return { route: { kind: 'job', jobId: found, routeHere, note } };
+        }
+        // A label starts a job where none is recorded, whatever `when-no-job` says.
+        if ((s.whenNoJob === 'create' && asker.comment) || asker.label !== undefined) {
+            const why = asker.label !== undefined ? '' : ', and `when-no-job` is `create`';
+            const note = `${here} records no agent job${why}: starting a new job with the instruction.`;
+            return { route: { kind: 'create', routeHere, note } };
+        }
+        const elsewhere = thread ? await agentsPullRequest(c, thread) : undefined;
+        const lower = here.toLowerCase();
+        if (elsewhere)
+            return {
+                skip: misplaced(c, `is empty, and ${lower} takes no instructions: its docs agent job is followed up on ` +
+                    `the pull request it opened, ${elsewhere.url}. Reply there`, elsewhere)
+            };
+        const why = `is empty and ${lower} records no agent job of this project. Set \`job-id\` in the ` +
+            'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
+            'pull request that the docs agent opened after an instruction sent by this action';
+        return { route: { kind: 'none', why } };
+    }
+    catch (error) {
+        return { route: { kind: 'unread', error } };
+    }
+}
+function placeOfEvent(c) {
+    const { owner, repo, issueNumber } = c.event;
+    if (issueNumber === undefined || owner === '' || repo === '')
+        return undefined;
+    return { owner, repo, issueNumber };
+}
+/**
+ * The pull request the agent opened for the job this thread's own comment reports (a merge or
+ * dispatch run's, on the code pull request), as the service names it now. Anything that cannot
+ * be read leaves the plain "no job" answer.
+ */
+async function agentsPullRequest(c, thread) {
+    const s = c.settings;
+    try {
+        const jobId = await jobStartedHere(thread, s.projectId);
+        if (jobId === undefined)
+            return undefined;
+        const job = await new AgentApi(c.service).getJob(jobUrlPath(s.jobPath, s.projectId, jobId));
+        const pr = job.prLink ? pullRequestOfLink(job.prLink, c.serverUrl) : undefined;
+        if (!pr || !job.prLink)
+            return undefined;
+        const { owner, repo } = c.event;
+        const here = `${owner}/${repo}`.toLowerCase();
+        const there = `${pr.owner}/${pr.repo}`;
+        if (there.toLowerCase() === here && pr.number === c.event.issueNumber)
+            return undefined;
+        return {
+            number: pr.number,
+            url: job.prLink,
+            ...(there.toLowerCase() === here ? {} : { repo: there })
+        };
+    }
+    catch (err) {
+        info(`Could not tell which pull request takes this job's instructions: ${messageOf(err)}`);
+        return undefined;
+    }
+}
+/**
+ * A reply where no job can be followed: the run's answer where it was written (the ending "no job
+ * to follow up", naming the pull request that takes the job's instructions), the summary, 😕.
+ */
+function misplaced(c, why, elsewhere) {
+    const { settings: s, asker, target } = c;
+    const message = new InputError('job-id', why).message;
+    const report = {
+        command: 'message',
+        projectId: s.projectId,
+        ending: noJob(message, elsewhere),
+        prompt: s.prompt,
+        startedAt: c.deadline.startedAt,
+        endedAt: c.deadline.now(),
+        runUrl: c.runUrl,
+        trigger: s.trigger,
+        fromComment: asker.comment !== undefined,
+        ...(asker.login ? { askedBy: asker.login } : {}),
+        ...(target
+            ? {
+                askedOn: {
+                    number: target.issueNumber,
+                    url: placeUrl(c.serverUrl, target),
+                    pullRequest: c.event.isPullRequest
+                }
+            }
+            : {}),
+        routedHere: false,
+        requests: c.service.requests
+    };
+    const key = liveCommentKey(s.projectId, { trigger: asker.comment, job: undefined });
+    const reacts = c.octokit !== undefined && c.commenting.writes && asker.comment !== undefined;
+    return {
+        reason: 'this thread takes no instructions',
+        notice: message,
+        ...(target && c.records
+            ? {
+                reply: {
+                    place: target,
+                    body: renderJobReport(report),
+                    answer: { key, mode: c.commenting.mode }
+                }
+            }
+            : {}),
+        ...(reacts && asker.comment
+            ? { reaction: { comment: asker.comment, content: 'confused' } }
+            : {}),
+        ...(s.summary ? { summary: renderJobReport(report, 'summary') } : {}),
+        outputs: new Map([['grew', 'false']])
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gate/sent-already.ts
+// One send per cause (contract: "A pull request people can follow"): before a job run sends
+// anything, the places that record its cause (records/delivery.ts causeStep: a merge commit, a
+// trigger comment) are read: the run's own thread (its live comment) and the code pull request
+// told with `notify-token` (code-pull-request.ts). When the instruction for that cause went to a
+// job already, from another workflow run (a second dispatch, the same comment delivered again) or
+// from an earlier attempt with no comment of its own, nothing is sent: the run is skipped, saying
+// so, and links the job's pull request and the comment that recorded it. A re-run whose own
+// thread records the delivery is left to the job run, which follows the job (records/delivery.ts).
+
+
+
+
+
+
+
+
+
+/** The skip of a run whose cause's instruction another run sent already; undefined: send. */
+async function sentAlreadySkip(c) {
+    const step = causeStep(c);
+    const sent = step && (await sentAlready(c, step));
+    return step && sent ? await sayAlreadySent(c, step, sent) : undefined;
+}
+/** Where the instruction for this cause went already, when another run sent it. */
+async function sentAlready(c, step) {
+    const { records, target, run, settings: s } = c;
+    const code = codePullRequest({
+        ...s,
+        eventName: c.event.eventName,
+        payload: c.payload,
+        serverUrl: c.serverUrl
+    }).ref;
+    const told = code && c.notifyRecords;
+    const places = [
+        ...(records && target
+            ? [{ live: true, read: () => sentFor(records.thread(target), step) }]
+            : []),
+        ...(told
+            ? [
+                {
+                    live: false,
+                    read: () => sentFor(told.thread({ owner: code.owner, repo: code.repo, issueNumber: code.number }), step)
+                }
+            ]
+            : [])
+    ];
+    for (const place of places) {
+        const found = await place.read().catch((err) => {
+            core_warning(`Could not tell whether this instruction was sent already: ${messageOf(err)}`);
+            return undefined;
+        });
+        if (!found)
+            continue;
+        // An explicit `job-id` is never replaced: a record of another job is another send.
+        if (s.command === 'message' && s.jobId !== '' && found.job !== s.jobId)
+            continue;
+        // This workflow run's own record: another step of this attempt, or a re-run that its own
+        // thread's delivery record lets follow the job (commands/job-target.ts).
+        if (found.run === run?.id && (run.attempt < 2 || place.live))
+            return undefined;
+        return found;
+    }
+    return undefined;
+}
+/** The skip: outputs of the job as it is now (one GET, no send), a notice and the summary. */
+async function sayAlreadySent(c, step, sent) {
+    const { settings: s, serverUrl, event } = c;
+    const outputs = new Map([
+        ['grew', 'false'],
+        ['job-id', sent.job]
+    ]);
+    let job;
+    try {
+        job = await new AgentApi(c.service).getJob(jobUrlPath(s.jobPath, s.projectId, sent.job));
+        setJobOutputs(outputs, job, serverUrl);
+    }
+    catch (err) {
+        info(`Could not read job ${sent.job}: ${messageOf(err)}`);
+    }
+    const pr = job?.prLink ? pullRequestOfLink(job.prLink, serverUrl) : undefined;
+    const prText = pr ? `${pr.owner}/${pr.repo}#${pr.number}` : undefined;
+    const runUrl = /^\d{1,20}$/.test(sent.run)
+        ? `${serverUrl}/${event.owner}/${event.repo}/actions/runs/${sent.run}`
+        : undefined;
+    const head = `Not sent again: the instruction for ${delivery_causeWords(step)} was sent already`;
+    const notice = `${head}${runUrl ? ` (workflow run ${sent.run})` : ''} to job ${sent.job}` +
+        `${prText && job?.prLink ? `, whose pull request is ${prText}: ${job.prLink}` : ''}. ` +
+        `Recorded in ${sent.url}`;
+    const where = job?.prLink ? pullLink(job.prLink, serverUrl) : undefined;
+    const summary = `### ⏭️ Sent already\n\n${head}${runUrl ? ` by ${markdown_link('an earlier workflow run', runUrl)}` : ''} ` +
+        `to job \`${escapeText(sent.job)}\` (${markdown_link('its record', sent.url)}). ` +
+        (where ? `Its pull request: ${where}.` : 'It has no pull request yet.') +
+        '\n\nNothing was sent to the service this time: one send per cause.\n';
+    return {
+        reason: `the instruction for ${delivery_causeWords(step)} was sent already, to job ${sent.job}`,
+        notice,
+        ...(s.summary ? { summary } : {}),
+        outputs
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gate/gate.ts
+
+
+
+
+
+
+
+
+
+
+
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', ...TRIGGER_EVENTS];
+/**
+ * The checks that come before the settings, in the contract's order: a comment event's trigger
+ * and writer come before every other input, so a comment that is not for this action never
+ * fails on a setting it does not use; then whether GitHub gave this run its secrets; then the
+ * instruction a trigger gives. A misconfigured trigger input throws an InputError.
+ */
+async function admit(c) {
+    const get = c.get ?? runnerInput;
+    const gate = readGateInputs(get);
+    if (!TRIGGER_EVENTS.includes(c.event.eventName)) {
+        const labelled = await admitLabel(c.event, gate.triggerLabel, get, c.clients, c.serverUrl);
+        if (labelled?.skip)
+            return labelled;
+        // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
+        // there is no misconfiguration to fail on.
+        const withheld = withheldSecretsWhy(c.event, c.env);
+        if (!withheld || gate.hasApiKey || gate.keyless)
+            return (labelled ?? { asker: eventAsker(c.event, c.payload, c.env.GITHUB_ACTOR ?? '', c.serverUrl) });
+        const notice = `This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`;
+        return { skip: { reason: `no \`api-key\`: ${withheld}`, notice }, octokit: labelled?.octokit };
+    }
+    const checked = checkComment(c.event.comment, gate.triggerWord);
+    // Most comments are not for us: settled without a request or any other input.
+    if ('reason' in checked || c.event.comment === undefined)
+        return {
+            skip: { reason: 'reason' in checked ? checked.reason : 'the event carries no comment' }
+        };
+    return admitTrigger(c, gate, c.event.comment, checked.prompt);
+}
+/**
+ * The rest of the gate, once the settings are read and before any request of the command: the
+ * comment policy and where the run comments, the GitHub clients, and whether a merge is the
+ * agent's own. A `comment: true` with nowhere to comment throws an InputError.
+ */
+async function decide(c, admitted, s) {
+    const { asker } = admitted;
+    const commenting = commentPolicy(s);
+    const target = labelTarget(asker, s, commenting) ?? commentTarget(s, c.event, commenting);
+    // A job run asks GitHub whatever `comment` says: whether a merge is the agent's own, and the
+    // record that its job opened a pull request.
+    const reads = commenting.writes || asker.comment !== undefined || isJobSettings(s);
+    const octokit = reads && s.githubToken !== '' ? c.clients.client(s.githubToken) : undefined;
+    const records = octokit ? c.clients.records(octokit, recordSecret(s)) : undefined;
+    const notes = notesOf(s, target, octokit);
+    if (isJobSettings(s)) {
+        const own = await ownMergeSkip(asker, c.payload, s, records);
+        if (own)
+            return { skip: own, octokit, notes };
+    }
+    const notifyOctokit = s.notifyToken ? c.clients.client(s.notifyToken) : undefined;
+    const go = {
+        asker,
+        ...(target ? { target } : {}),
+        commenting,
+        ...(octokit ? { octokit } : {}),
+        ...(records ? { records } : {}),
+        ...(notifyOctokit
+            ? { notifyOctokit, notifyRecords: c.clients.records(notifyOctokit, recordSecret(s)) }
+            : {})
+    };
+    return { go, notes };
+}
+/**
+ * The gate's last phase, for a job run once its service client is made and before anything is
+ * sent: whether another run sent the instruction for this cause already, then where an
+ * instruction with no `job-id` goes (or that it was written where no job takes it). Either
+ * stops the run as every skip does; otherwise the route, when there is one to take.
+ */
+async function beforeSending(c) {
+    const sent = await sentAlreadySkip(c);
+    return sent ? { skip: sent } : replyRoute(c);
+}
+/** The comment policy: the one reading of `comment` and `comment-mode`. */
+function commentPolicy(s) {
+    return { writes: writes(s.comment), mode: s.commentMode };
+}
+/** What the log says of where the run comments, when it will not. */
+function notesOf(s, target, octokit) {
+    if (target && !octokit)
+        return [{ level: 'info', text: '`github-token` is empty, so no comment is written.' }];
+    if (target || s.command === 'check' || isJobSettings(s) || s.comment !== 'auto')
+        return [];
+    const text = 'This run belongs to no pull request or issue, so the report is in its job summary only. ' +
+        'Set `issue-number` (e.g. a tracking issue) to post it as a comment.';
+    return [{ level: 'notice', text }];
 }
 /** Why GitHub gave this run no secrets, when it is a run GitHub gives none. */
 function withheldSecretsWhy(event, env) {
@@ -54143,10 +54466,12 @@ function clipped(prompt) {
         return text;
     return `${text.slice(0, PROMPT_SHOWN)}… (${text.length} characters)`;
 }
-/** Each input's resolved value, from the settings read (a test keeps it to the table's inputs). */
+/**
+ * Each input's resolved value, from the settings read (a test keeps it to the table's inputs). A
+ * secret has none here: the line says only whether it was given (Settings `givenSecrets`).
+ */
 const RESOLVED = {
     command: s => s.command,
-    'api-key': s => s.apiKey,
     'project-id': s => s.projectId,
     'base-url': s => s.baseUrl,
     'job-id': s => s.jobId,
@@ -54180,7 +54505,6 @@ const RESOLVED = {
     comment: s => s.comment,
     'issue-number': s => s.issueNumber,
     'comment-mode': s => s.commentMode,
-    'github-token': s => s.githubToken,
     trigger: s => s.trigger,
     permission: s => s.permission,
     'allowed-users': s => debug_line_list(s.allowedUsers),
@@ -54188,7 +54512,6 @@ const RESOLVED = {
     'allow-pr-author': s => s.allowPrAuthor,
     'require-pr': s => s.requirePr,
     'notify-pr': s => s.notifyPr,
-    'notify-token': s => s.notifyToken,
     'notify-repository': s => s.notifyRepository,
     'trigger-label': s => s.triggerLabel,
     checks: s => s.checks,
@@ -54200,9 +54523,9 @@ function resolvedInputs(settings) {
     return Object.fromEntries(INPUTS.map(({ name, secret }) => {
         if (!appliesTo(name, s.command))
             return [name, null];
-        const value = RESOLVED[name]?.(s) ?? '';
-        // Masked here whatever RESOLVED says: a secret input added to the table is never shown.
-        return [name, secret ? (value === '' ? '' : '***') : value];
+        if (secret !== undefined)
+            return [name, s.givenSecrets.includes(name) ? '***' : ''];
+        return [name, RESOLVED[name]?.(s) ?? ''];
     }));
 }
 /** The one debug line of the resolved settings. */
@@ -54213,7 +54536,8 @@ function settingsDebugLine(settings) {
 
 ;// CONCATENATED MODULE: ./src/gate/workflow-run.ts
 // What the runner says about this workflow run, read from the environment main.ts hands in: the
-// event's payload, the run and step (what a re-run's record of delivery names), the run's page.
+// event's payload, the run and step (what a re-run's record of delivery names), this GitHub's
+// address, the run's page.
 
 
 function readPayload(path) {
@@ -54244,8 +54568,12 @@ function runOf(env) {
         step: (env.GITHUB_ACTION ?? '').slice(0, 100)
     };
 }
+/** This GitHub's address (`GITHUB_SERVER_URL`): github.com unless the runner says otherwise. */
+function serverUrlOf(env) {
+    return env.GITHUB_SERVER_URL ?? 'https://github.com';
+}
 function runUrl(env) {
-    const server = env.GITHUB_SERVER_URL ?? 'https://github.com';
+    const server = serverUrlOf(env);
     if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID)
         return '';
     return `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
@@ -54258,7 +54586,6 @@ function runUrl(env) {
 
 
 
-const refused_SUMMARY_MAX_BYTES = 64 * 1024;
 const NOT_CHECKED = 'not checked: nothing was sent (an input was refused)';
 const ANSWERED = [
     'API key accepted',
@@ -54291,13 +54618,103 @@ function refusedCheckSummary(get, err, now) {
         requests: 0,
         maxRequests: CHECK_MAX_REQUESTS,
         generatedAt: now
-    }, bytes(refused_SUMMARY_MAX_BYTES));
+    }, SUMMARY_ROOM);
+}
+
+;// CONCATENATED MODULE: ./src/publish.ts
+// What a run publishes, and the one path of each: the command's result once (outputs, the job
+// summary, the comment, the label taken off, the reaction, the one core.setFailed, redacted and
+// cleaned of anything hidden), and a skip, whichever phase of the gate decided it (its reply and
+// reaction where one is due, its notice, its outputs, `skipped=true`, one "Skipped:" line).
+
+
+
+
+
+
+/**
+ * The one place that publishes: outputs (`requests` from the client's count, also after a
+ * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
+ * on a trigger comment, and the one core.setFailed, redacted and cleaned of anything hidden.
+ */
+async function publish(result, { service, reactions, unlabel }) {
+    for (const [name, value] of result.outputs)
+        setOutput(name, redact(value));
+    if (service)
+        setOutput('requests', String(service.requests));
+    if (result.summary !== undefined) {
+        // Every published text passes the secret search here, whatever built it.
+        await summary
+            .addRaw(redact(result.summary))
+            .write()
+            .catch((err) => core_warning(`Could not write the job summary: ${messageOf(err)}`));
+    }
+    if (result.comment) {
+        try {
+            const url = await result.comment();
+            if (url)
+                setOutput('comment-url', url);
+        }
+        catch (err) {
+            // The comment is part of what the run was asked for; a failure already reported wins.
+            if (result.failure === undefined)
+                result.failure = messageOf(err);
+            else
+                core_warning(messageOf(err));
+        }
+    }
+    await unlabel?.();
+    if (result.failure !== undefined) {
+        setFailed(instructionText(redact(result.failure)));
+        await reactions?.add('confused');
+    }
+    else if (result.reaction)
+        await reactions?.add(result.reaction);
+}
+/**
+ * A run the gate did not let through, whichever phase decided it: what it says, where it says
+ * it, its outputs and `skipped=true`. The one path every skip takes.
+ */
+async function publish_skip(result, s, github, event) {
+    const { octokit } = github;
+    if (octokit && s.reply) {
+        const url = await writeReply(s.reply, octokit, github.records).catch((err) => {
+            core_warning(messageOf(err));
+            return undefined;
+        });
+        if (url)
+            result.set('comment-url', url);
+    }
+    if (octokit && s.reaction) {
+        const { comment, content } = s.reaction;
+        await addReaction(octokit, event.owner, event.repo, comment, content, core_warning);
+    }
+    if (s.warning)
+        core_warning(s.warning);
+    if (s.notice)
+        notice(s.notice);
+    if (s.summary)
+        result.summary = s.summary;
+    for (const [name, value] of s.outputs ?? [])
+        result.set(name, value);
+    info(`Skipped: ${s.reason}. Nothing was sent to the service.`);
+    result.set('skipped', 'true');
+}
+/** A skip's reply: the run's own answer (signed, edited by a re-run), or a plain new comment. */
+async function writeReply(r, octokit, records) {
+    if (!r.answer || !records)
+        return void (await postReply(octokit, r.place, r.body));
+    const { key, mode } = r.answer;
+    return (await records.thread(r.place).upsert({ key, extraKeys: [], body: r.body, mode })).url;
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
-// run(): the gate, the settings, the command, then what the run publishes. The one place that
-// reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
-// read by settings/; whether the run goes ahead is decided by gate/.
+// run(): wires the run (the runner's event, the clients through their proxies, the one
+// Deadline), the gate's phases, the settings, the command, then publishes what it filled in
+// (publish.ts). The one place that reads the environment, and the one try/catch that turns
+// errors into core.setFailed. Inputs are read by settings/; whether the run goes ahead, and who
+// asked for it, is decided by gate/.
+
 
 
 
@@ -54379,17 +54796,17 @@ async function run(env = process.env, clock = systemClock) {
  * ends it early; whatever it filled in is published by run() either way.
  */
 async function carryOut(env, deadline, result, live) {
-    const { payload, event, githubProxy, clients, apiUrl } = readRunner(env, deadline);
-    const gate = { event, env, clients, clock: deadline };
+    const { payload, event, githubProxy, clients, apiUrl, serverUrl } = readRunner(env, deadline);
+    const gate = { event, payload, env, serverUrl, clients, clock: deadline };
     const admitted = await admit(gate);
     if (admitted.skip)
-        return main_skip(result, admitted.skip, admitted.octokit, event);
-    const { trigger, label } = admitted;
-    if (label)
-        live.unlabel = () => removeTriggerLabel(label, admitted.octokit);
-    if (trigger) {
-        live.reactions = new Reactions(trigger, admitted.octokit, admitted.reacts === true, event);
-        info(`Trigger accepted: ${trigger.why}.`);
+        return publish_skip(result, admitted.skip, admitted, event);
+    const { asker, octokit } = admitted;
+    if (asker.label !== undefined)
+        live.unlabel = () => removeTriggerLabel(asker, octokit);
+    if (asker.comment) {
+        live.reactions = new Reactions(asker.comment, octokit, admitted.reacts === true, event);
+        info(`Trigger accepted: ${asker.why}.`);
         await live.reactions.add('eyes');
     }
     // Before any other input, once the gate let the run through (a comment that is no trigger is
@@ -54398,20 +54815,20 @@ async function carryOut(env, deadline, result, live) {
     const settings = readRunSettings({
         now: new Date(deadline.now()),
         workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
-        commentEvent: trigger !== undefined || label !== undefined,
-        ...(admitted.rules && trigger
-            ? { trigger: admitted.rules, triggerPrompt: trigger.prompt }
+        commentEvent: asker.comment !== undefined || asker.label !== undefined,
+        ...(admitted.rules && asker.comment
+            ? { trigger: admitted.rules, triggerPrompt: asker.instruction ?? '' }
             : {})
     }, result);
     debug(settingsDebugLine(settings));
     deadline.limit(settings.waitTimeoutMs);
     for (const warning of settings.warnings)
         core_warning(warning);
-    const decided = await decide(gate, admitted, settings, payload);
+    const decided = await decide(gate, admitted, settings);
     for (const note of decided.notes)
         core_namespaceObject[note.level](note.text);
     if (decided.skip)
-        return main_skip(result, decided.skip, decided.octokit, event);
+        return publish_skip(result, decided.skip, decided, event);
     const run = runOf(env);
     const given = {
         ...decided.go,
@@ -54422,20 +54839,15 @@ async function carryOut(env, deadline, result, live) {
         runUrl: runUrl(env),
         ...(run ? { run } : {}),
         ...(env.GITHUB_SHA ? { commit: env.GITHUB_SHA } : {}),
-        serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
+        serverUrl
     };
     // A roll-up reads what `report` runs wrote: no client of the service is made, nothing is sent.
     if (settings.command === 'rollup')
         return runRollup({ ...given, settings });
-    const { service, proxy } = serviceFor(settings, env, deadline);
-    live.service = service;
-    await runCommand({
-        ...given,
-        settings,
-        service,
-        proxies: { service: proxy, github: githubProxy },
-        apiUrl
-    });
+    const proxy = main_throughProxy(settings.baseUrl, env, '`base-url`', 'the service');
+    live.service = serviceFor(settings, proxy, deadline);
+    const proxies = { service: proxy, github: githubProxy };
+    await runCommand({ ...given, settings, service: live.service, proxies, apiUrl });
 }
 /** The run's settings: a check refused before any request still draws its table. */
 function readRunSettings(options, result) {
@@ -54454,27 +54866,29 @@ function readRunner(env, deadline) {
     const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com';
     for (const problem of proxyProblems(env))
         core_warning(problem);
-    const githubProxy = proxyFor(apiUrl, env);
-    const refusal = plainSecretRefusal(apiUrl, githubProxy, '`GITHUB_API_URL`');
+    const githubProxy = main_throughProxy(apiUrl, env, '`GITHUB_API_URL`', 'GitHub');
+    const clients = new GitHubClients(token => createOctokit(token, apiUrl, USER_AGENT, deadline, githubProxy), deadline);
+    return { payload, event, githubProxy, clients, apiUrl, serverUrl: serverUrlOf(env) };
+}
+/**
+ * The proxy requests to `url` go through (if any; `input` names where the address came from):
+ * refused when a secret would cross it in plain text, its password masked in the log.
+ */
+function main_throughProxy(url, env, input, to) {
+    const proxy = proxyFor(url, env);
+    const refusal = plainSecretRefusal(url, proxy, input);
     if (refusal)
         throw new Error(refusal);
-    if (githubProxy?.url.password)
-        setSecret(decodeURIComponent(githubProxy.url.password));
-    const clients = new GitHubClients(token => createOctokit(token, apiUrl, USER_AGENT, deadline, githubProxy), deadline);
-    return { payload, event, githubProxy, clients, apiUrl };
+    if (!proxy)
+        return undefined;
+    if (proxy.url.password)
+        setSecret(decodeURIComponent(proxy.url.password));
+    info(`Requests to ${to} go through the proxy ${proxy.hostPort}.`);
+    return proxy;
 }
 /** The service's client, through its proxy (if any). */
-function serviceFor(settings, env, deadline) {
-    const proxy = proxyFor(settings.baseUrl, env);
-    const refusal = plainSecretRefusal(settings.baseUrl, proxy, '`base-url`');
-    if (refusal)
-        throw new Error(refusal);
-    if (proxy) {
-        if (proxy.url.password)
-            setSecret(decodeURIComponent(proxy.url.password));
-        info(`Requests to the service go through the proxy ${proxy.hostPort}.`);
-    }
-    const service = new ServiceClient({
+function serviceFor(settings, proxy, deadline) {
+    return new ServiceClient({
         baseUrl: settings.baseUrl,
         ...(proxy ? { proxy } : {}),
         apiKey: settings.apiKey,
@@ -54487,75 +54901,25 @@ function serviceFor(settings, env, deadline) {
         info: line => info(instructionText(line)),
         warn: line => core_warning(instructionText(line))
     });
-    return { service, proxy };
 }
-/** The command the settings name (a roll-up aside: it has no service client). */
+/**
+ * The command the settings name (a roll-up aside: it has no service client); a job run after the
+ * gate's last phase, which may still skip it (sent already, a reply where no job takes it).
+ */
 async function runCommand(ctx) {
     const { settings } = ctx;
-    if (isJobSettings(settings))
-        await runJobOnce({ ...ctx, settings });
+    if (isJobSettings(settings)) {
+        const ahead = await beforeSending({ ...ctx, settings });
+        if (ahead.skip)
+            return publish_skip(ctx.result, ahead.skip, ctx, ctx.event);
+        await runJob({ ...ctx, settings, ...(ahead.route ? { route: ahead.route } : {}) });
+    }
     else if (settings.command === 'check')
         await runCheck({ ...ctx, settings });
     else if (settings.command === 'report')
         await runReport({ ...ctx, settings });
     else
         await runVisitors({ ...ctx, settings });
-}
-/**
- * The one place that publishes: outputs (`requests` from the client's count, also after a
- * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
- * on a trigger comment, and the one core.setFailed, redacted and cleaned of anything hidden.
- */
-async function publish(result, { service, reactions, unlabel }) {
-    for (const [name, value] of result.outputs)
-        setOutput(name, redact(value));
-    if (service)
-        setOutput('requests', String(service.requests));
-    if (result.summary !== undefined) {
-        // Every published text passes the secret search here, whatever built it.
-        await summary
-            .addRaw(redact(result.summary))
-            .write()
-            .catch((err) => core_warning(`Could not write the job summary: ${messageOf(err)}`));
-    }
-    if (result.comment) {
-        try {
-            const url = await result.comment();
-            if (url)
-                setOutput('comment-url', url);
-        }
-        catch (err) {
-            // The comment is part of what the run was asked for; a failure already reported wins.
-            if (result.failure === undefined)
-                result.failure = messageOf(err);
-            else
-                core_warning(messageOf(err));
-        }
-    }
-    await unlabel?.();
-    if (result.failure !== undefined) {
-        setFailed(instructionText(redact(result.failure)));
-        await reactions?.add('confused');
-    }
-    else if (result.reaction)
-        await reactions?.add(result.reaction);
-}
-/** A run the gate did not let through: what it says, where it says it, and `skipped=true`. */
-async function main_skip(result, s, octokit, event) {
-    if (octokit && s.reply)
-        await postReply(octokit, s.reply.place, s.reply.body).catch((err) => core_warning(messageOf(err)));
-    if (octokit && s.reaction) {
-        const { comment, content } = s.reaction;
-        await addReaction(octokit, event.owner, event.repo, comment, content, core_warning);
-    }
-    if (s.warning)
-        core_warning(s.warning);
-    if (s.notice)
-        notice(s.notice);
-    if (s.summary)
-        result.summary = s.summary;
-    info(`Skipped: ${s.reason}. Nothing was sent to the service.`);
-    result.set('skipped', 'true');
 }
 
 

@@ -1,8 +1,10 @@
-// run(): the gate, the settings, the command, then what the run publishes. The one place that
-// reads the environment, and the one try/catch that turns errors into core.setFailed. Inputs are
-// read by settings/; whether the run goes ahead is decided by gate/.
+// run(): wires the run (the runner's event, the clients through their proxies, the one
+// Deadline), the gate's phases, the settings, the command, then publishes what it filled in
+// (publish.ts). The one place that reads the environment, and the one try/catch that turns
+// errors into core.setFailed. Inputs are read by settings/; whether the run goes ahead, and who
+// asked for it, is decided by gate/.
 import * as core from '@actions/core'
-import { runJobOnce } from './commands/job-cause.js'
+import { runJob } from './commands/job.js'
 import { runReport } from './commands/report.js'
 import { runVisitors } from './commands/visitors.js'
 import { runRollup } from './commands/rollup.js'
@@ -11,13 +13,13 @@ import { onCancel } from './commands/cancel.js'
 import type { CommandContext } from './commands/context.js'
 import { CommandResult } from './commands/result.js'
 import { Deadline, systemClock, type Clock } from './deadline.js'
-import { admit, decide, GitHubClients, type GateContext, type Skip } from './gate/gate.js'
-import { postReply } from './github/comments.js'
-import { readEvent, type EventInfo } from './github/event.js'
-import { createOctokit, type Octokit } from './github/octokit.js'
-import { addReaction, Reactions } from './github/trigger.js'
+import { GitHubClients, type GateContext } from './gate/clients.js'
+import { admit, beforeSending, decide } from './gate/gate.js'
+import { readEvent } from './github/event.js'
+import { createOctokit } from './github/octokit.js'
+import { Reactions } from './github/trigger.js'
 import { ServiceClient } from './service/client.js'
-import { redact, registerSecrets } from './secrets/redact.js'
+import { registerSecrets } from './secrets/redact.js'
 import {
   isJobSettings,
   readSecretInputs,
@@ -30,21 +32,14 @@ import { VERSION } from './version.js'
 import { refuseUnknownInputs } from './settings/names.js'
 import { settingsDebugLine } from './settings/debug-line.js'
 import { messageOf } from './errors.js'
-import { readPayload, runOf, runUrl } from './gate/workflow-run.js'
+import { readPayload, runOf, runUrl, serverUrlOf } from './gate/workflow-run.js'
 import { plainSecretRefusal, proxyFor, proxyProblems, type Proxy } from './proxy.js'
 import { removeTriggerLabel } from './gate/label.js'
 import { instructionText } from './public-text.js'
 import { refusedCheckSummary } from './check/refused.js'
+import { publish, skip, type Live } from './publish.js'
 
 const USER_AGENT = `docs-agent-action/${VERSION}`
-
-/** What the cancellation handler and publish need, known as the run goes. */
-interface Live {
-  service?: ServiceClient
-  reactions?: Reactions
-  /** Takes off the label that asked for the run (`trigger-label`), once it has ended. */
-  unlabel?: () => Promise<void>
-}
 
 /**
  * Runs the action. `clock` is where time comes from: a test hands in one whose waits take no
@@ -101,15 +96,15 @@ async function carryOut(
   result: CommandResult,
   live: Live
 ): Promise<void> {
-  const { payload, event, githubProxy, clients, apiUrl } = readRunner(env, deadline)
-  const gate: GateContext = { event, env, clients, clock: deadline }
+  const { payload, event, githubProxy, clients, apiUrl, serverUrl } = readRunner(env, deadline)
+  const gate: GateContext = { event, payload, env, serverUrl, clients, clock: deadline }
   const admitted = await admit(gate)
-  if (admitted.skip) return skip(result, admitted.skip, admitted.octokit, event)
-  const { trigger, label } = admitted
-  if (label) live.unlabel = () => removeTriggerLabel(label, admitted.octokit)
-  if (trigger) {
-    live.reactions = new Reactions(trigger, admitted.octokit, admitted.reacts === true, event)
-    core.info(`Trigger accepted: ${trigger.why}.`)
+  if (admitted.skip) return skip(result, admitted.skip, admitted, event)
+  const { asker, octokit } = admitted
+  if (asker.label !== undefined) live.unlabel = () => removeTriggerLabel(asker, octokit)
+  if (asker.comment) {
+    live.reactions = new Reactions(asker.comment, octokit, admitted.reacts === true, event)
+    core.info(`Trigger accepted: ${asker.why}.`)
     await live.reactions.add('eyes')
   }
   // Before any other input, once the gate let the run through (a comment that is no trigger is
@@ -119,9 +114,9 @@ async function carryOut(
     {
       now: new Date(deadline.now()),
       workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
-      commentEvent: trigger !== undefined || label !== undefined,
-      ...(admitted.rules && trigger
-        ? { trigger: admitted.rules, triggerPrompt: trigger.prompt }
+      commentEvent: asker.comment !== undefined || asker.label !== undefined,
+      ...(admitted.rules && asker.comment
+        ? { trigger: admitted.rules, triggerPrompt: asker.instruction ?? '' }
         : {})
     },
     result
@@ -129,9 +124,9 @@ async function carryOut(
   core.debug(settingsDebugLine(settings))
   deadline.limit(settings.waitTimeoutMs)
   for (const warning of settings.warnings) core.warning(warning)
-  const decided = await decide(gate, admitted, settings, payload)
+  const decided = await decide(gate, admitted, settings)
   for (const note of decided.notes) core[note.level](note.text)
-  if (decided.skip) return skip(result, decided.skip, decided.octokit, event)
+  if (decided.skip) return skip(result, decided.skip, decided, event)
   const run = runOf(env)
   const given = {
     ...decided.go,
@@ -142,19 +137,14 @@ async function carryOut(
     runUrl: runUrl(env),
     ...(run ? { run } : {}),
     ...(env.GITHUB_SHA ? { commit: env.GITHUB_SHA } : {}),
-    serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com'
+    serverUrl
   }
   // A roll-up reads what `report` runs wrote: no client of the service is made, nothing is sent.
   if (settings.command === 'rollup') return runRollup({ ...given, settings })
-  const { service, proxy } = serviceFor(settings, env, deadline)
-  live.service = service
-  await runCommand({
-    ...given,
-    settings,
-    service,
-    proxies: { service: proxy, github: githubProxy },
-    apiUrl
-  })
+  const proxy = throughProxy(settings.baseUrl, env, '`base-url`', 'the service')
+  live.service = serviceFor(settings, proxy, deadline)
+  const proxies = { service: proxy, github: githubProxy }
+  await runCommand({ ...given, settings, service: live.service, proxies, apiUrl })
 }
 
 /** The run's settings: a check refused before any request still draws its table. */
@@ -176,31 +166,36 @@ function readRunner(env: NodeJS.ProcessEnv, deadline: Deadline) {
   const event = readEvent(env.GITHUB_EVENT_NAME ?? '', payload, env.GITHUB_REPOSITORY ?? '')
   const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com'
   for (const problem of proxyProblems(env)) core.warning(problem)
-  const githubProxy = proxyFor(apiUrl, env)
-  const refusal = plainSecretRefusal(apiUrl, githubProxy, '`GITHUB_API_URL`')
-  if (refusal) throw new Error(refusal)
-  if (githubProxy?.url.password) core.setSecret(decodeURIComponent(githubProxy.url.password))
+  const githubProxy = throughProxy(apiUrl, env, '`GITHUB_API_URL`', 'GitHub')
   const clients = new GitHubClients(
     token => createOctokit(token, apiUrl, USER_AGENT, deadline, githubProxy),
     deadline
   )
-  return { payload, event, githubProxy, clients, apiUrl }
+  return { payload, event, githubProxy, clients, apiUrl, serverUrl: serverUrlOf(env) }
+}
+
+/**
+ * The proxy requests to `url` go through (if any; `input` names where the address came from):
+ * refused when a secret would cross it in plain text, its password masked in the log.
+ */
+function throughProxy(
+  url: string,
+  env: NodeJS.ProcessEnv,
+  input: string,
+  to: string
+): Proxy | undefined {
+  const proxy = proxyFor(url, env)
+  const refusal = plainSecretRefusal(url, proxy, input)
+  if (refusal) throw new Error(refusal)
+  if (!proxy) return undefined
+  if (proxy.url.password) core.setSecret(decodeURIComponent(proxy.url.password))
+  core.info(`Requests to ${to} go through the proxy ${proxy.hostPort}.`)
+  return proxy
 }
 
 /** The service's client, through its proxy (if any). */
-function serviceFor(
-  settings: Settings,
-  env: NodeJS.ProcessEnv,
-  deadline: Deadline
-): { service: ServiceClient; proxy: Proxy | undefined } {
-  const proxy = proxyFor(settings.baseUrl, env)
-  const refusal = plainSecretRefusal(settings.baseUrl, proxy, '`base-url`')
-  if (refusal) throw new Error(refusal)
-  if (proxy) {
-    if (proxy.url.password) core.setSecret(decodeURIComponent(proxy.url.password))
-    core.info(`Requests to the service go through the proxy ${proxy.hostPort}.`)
-  }
-  const service = new ServiceClient({
+function serviceFor(settings: Settings, proxy: Proxy | undefined, deadline: Deadline) {
+  return new ServiceClient({
     baseUrl: settings.baseUrl,
     ...(proxy ? { proxy } : {}),
     apiKey: settings.apiKey,
@@ -214,71 +209,19 @@ function serviceFor(
     info: line => core.info(instructionText(line)),
     warn: line => core.warning(instructionText(line))
   })
-  return { service, proxy }
-}
-
-/** The command the settings name (a roll-up aside: it has no service client). */
-async function runCommand(ctx: CommandContext<Exclude<Settings, RollupSettings>>): Promise<void> {
-  const { settings } = ctx
-  if (isJobSettings(settings)) await runJobOnce({ ...ctx, settings })
-  else if (settings.command === 'check') await runCheck({ ...ctx, settings })
-  else if (settings.command === 'report') await runReport({ ...ctx, settings })
-  else await runVisitors({ ...ctx, settings })
 }
 
 /**
- * The one place that publishes: outputs (`requests` from the client's count, also after a
- * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
- * on a trigger comment, and the one core.setFailed, redacted and cleaned of anything hidden.
+ * The command the settings name (a roll-up aside: it has no service client); a job run after the
+ * gate's last phase, which may still skip it (sent already, a reply where no job takes it).
  */
-async function publish(
-  result: CommandResult,
-  { service, reactions, unlabel }: Live
-): Promise<void> {
-  for (const [name, value] of result.outputs) core.setOutput(name, redact(value))
-  if (service) core.setOutput('requests', String(service.requests))
-  if (result.summary !== undefined) {
-    // Every published text passes the secret search here, whatever built it.
-    await core.summary
-      .addRaw(redact(result.summary))
-      .write()
-      .catch((err: unknown) => core.warning(`Could not write the job summary: ${messageOf(err)}`))
-  }
-  if (result.comment) {
-    try {
-      const url = await result.comment()
-      if (url) core.setOutput('comment-url', url)
-    } catch (err) {
-      // The comment is part of what the run was asked for; a failure already reported wins.
-      if (result.failure === undefined) result.failure = messageOf(err)
-      else core.warning(messageOf(err))
-    }
-  }
-  await unlabel?.()
-  if (result.failure !== undefined) {
-    core.setFailed(instructionText(redact(result.failure)))
-    await reactions?.add('confused')
-  } else if (result.reaction) await reactions?.add(result.reaction)
-}
-
-/** A run the gate did not let through: what it says, where it says it, and `skipped=true`. */
-async function skip(
-  result: CommandResult,
-  s: Skip,
-  octokit: Octokit | undefined,
-  event: EventInfo
-): Promise<void> {
-  if (octokit && s.reply)
-    await postReply(octokit, s.reply.place, s.reply.body).catch((err: unknown) =>
-      core.warning(messageOf(err))
-    )
-  if (octokit && s.reaction) {
-    const { comment, content } = s.reaction
-    await addReaction(octokit, event.owner, event.repo, comment, content, core.warning)
-  }
-  if (s.warning) core.warning(s.warning)
-  if (s.notice) core.notice(s.notice)
-  if (s.summary) result.summary = s.summary
-  core.info(`Skipped: ${s.reason}. Nothing was sent to the service.`)
-  result.set('skipped', 'true')
+async function runCommand(ctx: CommandContext<Exclude<Settings, RollupSettings>>): Promise<void> {
+  const { settings } = ctx
+  if (isJobSettings(settings)) {
+    const ahead = await beforeSending({ ...ctx, settings })
+    if (ahead.skip) return skip(ctx.result, ahead.skip, ctx, ctx.event)
+    await runJob({ ...ctx, settings, ...(ahead.route ? { route: ahead.route } : {}) })
+  } else if (settings.command === 'check') await runCheck({ ...ctx, settings })
+  else if (settings.command === 'report') await runReport({ ...ctx, settings })
+  else await runVisitors({ ...ctx, settings })
 }

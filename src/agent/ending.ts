@@ -82,19 +82,13 @@ export function cancelledAt(stage: Stage, signal: NodeJS.Signals): JobEnding {
   return { kind: 'cancelled', signal, stage, delivered: DELIVERED_BY_STAGE[stage] }
 }
 
-/** The ending when there was no job to follow up. */
+/**
+ * The ending when there was no job to follow up. `elsewhere`: the thread's job takes its
+ * instructions on the pull request it opened, a reply the gate skips (gate/route.ts) with the
+ * answer this ending words.
+ */
 export function noJob(message: string, elsewhere?: Elsewhere): JobEnding {
   return { kind: 'no-job', message, ...(elsewhere ? { elsewhere } : {}) }
-}
-
-/**
- * A reply written where no job can be followed: the thread's job takes its instructions on the
- * pull request it opened. Like a `fix N` the report does not hold, it is answered where it was
- * written and skipped (`skipped=true`, exit 0), not failed: the workflow did nothing wrong, and
- * the commenter would otherwise get a "run failed" mail for a misplaced comment.
- */
-export function misplaced(e: JobEnding): boolean {
-  return e.kind === 'no-job' && e.elsewhere !== undefined
 }
 
 /** A job followed to its pull request, nothing failing: the trigger comment gets 🚀. */
@@ -136,7 +130,7 @@ export function stepFailure(e: JobEnding, jobId: string): string | undefined {
     case 'stopped':
       return stoppedFailure(e, jobId)
     case 'no-job':
-      return misplaced(e) ? undefined : e.message
+      return e.message
   }
 }
 
@@ -187,7 +181,6 @@ export function endingNote(
   e: JobEnding,
   jobId: string
 ): { level: 'warning' | 'notice'; text: string } | undefined {
-  if (misplaced(e) && e.kind === 'no-job') return { level: 'notice', text: e.message }
   if (e.kind !== 'finished' || e.failsBy !== undefined) return undefined
   if (e.outcome === 'archived') return { level: 'warning', text: `Job ${jobId} was archived.` }
   if (e.outcome === 'no-pull-request') return { level: 'notice', text: noPullRequestNote(jobId) }

@@ -25,7 +25,7 @@ import { apiPageLine, reachLine, serviceCause, via } from '../check/reach.js'
 import type { NetworkCause } from '../network.js'
 import type { CommandContext } from './context.js'
 import { checksReadLine } from '../check/checks-read.js'
-import { codePullRequest } from './job-notify.js'
+import { codePullRequest } from '../gate/code-pull-request.js'
 
 /** The check's share of `max-requests`: 8 at most, fewer when the workflow caps the run lower. */
 export function checkBudget(maxRequests: number): number {

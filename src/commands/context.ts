@@ -1,9 +1,11 @@
-// What every command gets from run(): the gate's answer (the trigger, where the run comments, the
-// comment policy, the GitHub clients), the settings, the event, the service's client and the
-// run's deadline, already built. A command takes the gate's answer as it is and never derives it
-// again from the event or the `comment` input.
+// What every command gets from run(): the gate's answer (who asked, where and how; where the run
+// comments, the comment policy, the GitHub clients; for a job run, where an instruction with no
+// `job-id` goes), the settings, the event, the service's client and the run's deadline, already
+// built. A command takes the gate's answer as it is and never derives it again from the event or
+// the `comment` input: who asked and where come from the asker, whatever the kind of start.
 import type { Deadline } from '../deadline.js'
-import type { Go } from '../gate/gate.js'
+import type { Go } from '../gate/answer.js'
+import type { Route } from '../gate/route.js'
 import type { Proxy } from '../proxy.js'
 import type { EventInfo } from '../github/event.js'
 import type { ServiceClient } from '../service/client.js'
@@ -12,6 +14,8 @@ import type { CommandResult } from './result.js'
 
 export interface CommandContext<S extends Settings = Settings> extends Go {
   settings: S
+  /** A job run's instruction with no `job-id`: the job its thread routes it to (gate/route.ts). */
+  route?: Route
   event: EventInfo
   /** The raw event payload (untrusted JSON), for what EventInfo does not read: `context`. */
   payload: Record<string, unknown>

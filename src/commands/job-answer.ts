@@ -11,6 +11,7 @@ import { FILES_SHOWN } from '../report/job-changes.js'
 import type { JobEnding, JobReport, PullRequestChanges } from '../report/job-report.js'
 import type { AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings/settings.js'
+import { placeUrl } from '../gate/asker.js'
 import type { CommandContext } from './context.js'
 import type { Target } from './job-target.js'
 
@@ -23,18 +24,24 @@ export interface Seen {
   stale: boolean
 }
 
-/**
- * The pull request or issue this run answers on, where the job was asked for (or issue `n` of
- * this repository).
- */
+/** The pull request or issue this run answers on, as a reader names it. */
 export function askedIn(
-  ctx: CommandContext<JobSettings>,
-  n = ctx.target?.issueNumber
+  ctx: CommandContext<JobSettings>
 ): { number: number; url: string } | undefined {
   const { owner, repo } = ctx.event
+  const n = ctx.target?.issueNumber
   if (n === undefined || owner === '' || repo === '') return undefined
-  // GitHub sends /issues/N to /pull/N for a pull request: one address serves both.
-  return { number: n, url: `${ctx.serverUrl}/${owner}/${repo}/issues/${n}` }
+  return { number: n, url: placeUrl(ctx.serverUrl, { owner, repo, issueNumber: n }) }
+}
+
+/** Where the asker asked, when that is an issue or pull request of this repository. */
+export function askedHere(
+  ctx: CommandContext<JobSettings>
+): { number: number; url: string } | undefined {
+  const on = ctx.asker.on
+  const { owner, repo } = ctx.event
+  const here = on && `${on.owner}/${on.repo}`.toLowerCase() === `${owner}/${repo}`.toLowerCase()
+  return here ? { number: on.issueNumber, url: on.url } : undefined
 }
 
 /**
@@ -50,7 +57,7 @@ export function jobReport(
   const s = ctx.settings
   const asked = askedIn(ctx)
   const hideStale = (ending === undefined || ending.kind === 'cancelled') && last?.stale
-  const by = ctx.trigger?.comment.author ?? ctx.label?.by
+  const { asker } = ctx
   // The live comment records the delivery (a run marker) where it is written at all.
   const recorded = ctx.run !== undefined && ctx.target !== undefined && ctx.octokit !== undefined
   return {
@@ -63,8 +70,8 @@ export function jobReport(
     startedAt: ctx.deadline.startedAt,
     runUrl: ctx.runUrl,
     trigger: s.trigger,
-    fromComment: ctx.trigger !== undefined,
-    ...(by ? { askedBy: by } : {}),
+    fromComment: asker.comment !== undefined,
+    ...(asker.login ? { askedBy: asker.login } : {}),
     ...(asked ? { askedOn: { ...asked, pullRequest: ctx.event.isPullRequest } } : {}),
     routedHere: t.routeHere,
     ...(t.jobId !== undefined && t.routedBefore === t.jobId ? { hintGiven: true } : {}),
@@ -73,7 +80,7 @@ export function jobReport(
     githubHost: hostOf(ctx.serverUrl),
     ...(t.earlier ? { rerun: true } : {}),
     ...(t.grew ? { grew: t.grew } : {}),
-    ...(ctx.trigger?.fixes ? { fixes: ctx.trigger.fixes } : {}),
+    ...(asker.fixes ? { fixes: asker.fixes } : {}),
     // "Opened" only where this run knows the job opened it; any other pull request it names,
     // the job updated.
     prUpdated: !!last?.job.prLink && !openedByJob(ctx, t, last.job)

@@ -53,7 +53,7 @@ export function jobComments(ctx: CommandContext<JobSettings>): JobComments {
     target: ctx.target,
     projectId: ctx.settings.projectId,
     commentMode: ctx.commenting.mode,
-    ...(ctx.trigger ? { trigger: ctx.trigger.comment } : {})
+    ...(ctx.asker.comment ? { trigger: ctx.asker.comment } : {})
   })
 }
 

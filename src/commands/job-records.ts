@@ -1,5 +1,5 @@
 // What a job run records on the pull request its job names (in this repository): that the job
-// opened it, the one record that makes a merge of it "the agent's own" (gate/gate.ts), written as soon
+// opened it, the one record that makes a merge of it "the agent's own" (gate/own-merge.ts), written as soon
 // as the run sees it and whatever `comment` says; and the route that sends replies with the
 // trigger there to the job, at completion when the run comments. A human pull request the job
 // merely names (where it was asked for, or one it had before this instruction) gets the route at
@@ -15,7 +15,7 @@ import type { AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 import type { JobComments } from './job-comments.js'
-import { askedIn, namesNewPullRequest, openedByJob } from './job-answer.js'
+import { askedHere, askedIn, namesNewPullRequest, openedByJob } from './job-answer.js'
 import { askedFor, codeChangeOf } from './job-asked.js'
 import type { Target } from './job-target.js'
 
@@ -58,7 +58,7 @@ export async function recordOnItsPullRequest(
   const grown = target.grew?.number === pr
   if (!opened && !route && !grown) return undefined
   // Where the job was asked for, also when the run answers nowhere (`comment: false`).
-  const asked = askedIn(ctx) ?? askedIn(ctx, event.issueNumber)
+  const asked = askedIn(ctx) ?? askedHere(ctx)
   const report: JobReport = {
     ...sight.report,
     routedHere: route,

@@ -11,11 +11,10 @@ import {
 import { jobUrlPath } from '../agent/wait.js'
 import { messageOf, InputError } from '../errors.js'
 import { deliveredTo, deliveryStep } from '../records/delivery.js'
-import { growthExplained, jobStartedHere, routedJob } from '../records/job.js'
+import { growthExplained, routedJob } from '../records/job.js'
 import type { FixRequest } from '../records/fix.js'
 import type { RecordThread } from '../records/thread.js'
-import { listPullRequestFiles, pullRequestOfLink } from '../github/pulls.js'
-import { placeNoun } from '../report/place.js'
+import { listPullRequestFiles } from '../github/pulls.js'
 import type { AgentApi } from '../service/agent-api.js'
 import { ServiceError } from '../service/errors.js'
 import type { AgentJob } from '../service/schema.js'
@@ -49,11 +48,7 @@ export interface Target {
 
 /** The run refused to guess a job: `job-id` is empty and nothing here records one. */
 export class NoJobError extends InputError {
-  constructor(
-    readonly why: string,
-    /** The pull request the agent opened for the job this thread records: replies go there. */
-    readonly elsewhere?: { number: number; url: string; repo?: string }
-  ) {
+  constructor(readonly why: string) {
     super('job-id', why)
   }
 }
@@ -83,20 +78,22 @@ export async function prepareTarget(
 ): Promise<Target> {
   const s = ctx.settings
   let target = start
+  const { asker } = ctx
   const earlier = await earlierAttemptsJob(ctx, comments)
   if (earlier !== undefined) target = { ...target, jobId: earlier, earlier: true }
-  else if (ctx.trigger?.fixes) target = fixTarget(ctx.trigger.fixes, target)
+  else if (asker.fixes) target = fixTarget(asker.fixes, target)
   else if (target.command === 'message' && target.jobId === undefined)
-    target = { ...target, ...(await chooseJob(ctx, comments, agent)) }
-  else if (ctx.trigger) target = { ...target, ...(await routedBefore(ctx, comments)) }
+    target = { ...target, ...routedTarget(ctx) }
+  else if (asker.comment) target = { ...target, ...(await routedBefore(ctx, comments)) }
   // A label's answer, on the labelled item, routes replies there to the job (as `when-no-job:
   // create` does).
-  else if (ctx.label)
-    target = { ...target, routeHere: ctx.target?.issueNumber === ctx.event.issueNumber }
+  else if (asker.label !== undefined)
+    target = { ...target, routeHere: ctx.target?.issueNumber === asker.on?.issueNumber }
   if (target.command === 'create' && !target.earlier)
     target = await growInstead(ctx, target, comments.thread(ctx.target?.issueNumber))
   onJob(target)
-  if (s.context || ctx.label)
+  // A label asks with the labelled item: its title, description and changes go with it.
+  if (s.context || asker.label !== undefined)
     target = { ...target, prompt: composePrompt(s.prompt, await gatherContext(ctx)) }
   // What GitHub took to answer is not taken from the service's time: it counts from here.
   ctx.deadline.restartFrom(ctx.deadline.now())
@@ -198,74 +195,18 @@ async function growInstead(
   }
 }
 
-/** A trigger comment with no `job-id`: the job its pull request records, or a new one. */
-async function chooseJob(
-  ctx: CommandContext<JobSettings>,
-  comments: JobComments,
-  agent: AgentApi
-): Promise<Partial<Target>> {
-  const { event, settings: s, target } = ctx
-  const thread = comments.thread(event.issueNumber)
-  const found = thread ? await routedJob(thread, s.projectId) : undefined
-  const here = `This ${placeNoun(event.isPullRequest)}`
-  // The live comment may replace the one that carried the route: it must carry it on.
-  const routeHere = target?.issueNumber === event.issueNumber
-  if (found) {
-    core.info(`${here} records agent job ${found}: the follow-up goes there.`)
-    return { jobId: found, routeHere, routedBefore: found }
-  }
-  // A label starts a job where none is recorded, whatever `when-no-job` says.
-  if ((s.whenNoJob === 'create' && ctx.trigger) || ctx.label) {
-    core.info(
-      `${here} records no agent job${ctx.label ? '' : ', and `when-no-job` is `create`'}: ` +
-        'starting a new job with the instruction.'
-    )
-    return { command: 'create', routeHere }
-  }
-  const elsewhere = thread ? await agentsPullRequest(ctx, thread, agent) : undefined
-  if (elsewhere)
-    throw new NoJobError(
-      `is empty, and ${here.toLowerCase()} takes no instructions: its docs agent job is ` +
-        `followed up on the pull request it opened, ${elsewhere.url}. Reply there`,
-      elsewhere
-    )
-  throw new NoJobError(
-    `is empty and ${here.toLowerCase()} records no agent job of this project. Set \`job-id\` in the ` +
-      'workflow, set `when-no-job: create` to start a job from such a comment, or reply on a ' +
-      'pull request that the docs agent opened after an instruction sent by this action'
-  )
-}
-
 /**
- * The pull request the agent opened for the job this thread's own comment reports (a merge or
- * dispatch run's, on the code pull request), as the service names it now. Anything that cannot
- * be read leaves the plain "no job" answer.
+ * An instruction with no `job-id`: the job the gate found its thread routing to, or a new one
+ * (gate/route.ts); a thread with neither fails the run, saying so in its answer.
  */
-async function agentsPullRequest(
-  ctx: CommandContext<JobSettings>,
-  thread: RecordThread,
-  agent: AgentApi
-): Promise<NoJobError['elsewhere']> {
-  const s = ctx.settings
-  try {
-    const jobId = await jobStartedHere(thread, s.projectId)
-    if (jobId === undefined) return undefined
-    const job = await agent.getJob(jobUrlPath(s.jobPath, s.projectId, jobId))
-    const pr = job.prLink ? pullRequestOfLink(job.prLink, ctx.serverUrl) : undefined
-    if (!pr || !job.prLink) return undefined
-    const { owner, repo } = ctx.event
-    const here = `${owner}/${repo}`.toLowerCase()
-    const there = `${pr.owner}/${pr.repo}`
-    if (there.toLowerCase() === here && pr.number === ctx.event.issueNumber) return undefined
-    return {
-      number: pr.number,
-      url: job.prLink,
-      ...(there.toLowerCase() === here ? {} : { repo: there })
-    }
-  } catch (err) {
-    core.info(`Could not tell which pull request takes this job's instructions: ${messageOf(err)}`)
-    return undefined
-  }
+function routedTarget(ctx: CommandContext<JobSettings>): Partial<Target> {
+  const route = ctx.route
+  if (route?.kind === 'unread') throw route.error
+  if (route === undefined || route.kind === 'none')
+    throw new NoJobError(route?.why ?? 'is empty, and no agent job is recorded here')
+  core.info(route.note)
+  if (route.kind === 'create') return { command: 'create', routeHere: route.routeHere }
+  return { jobId: route.jobId, routeHere: route.routeHere, routedBefore: route.jobId }
 }
 
 /** The change that triggered the run, for `context`: the event, and a pull request's files. */

@@ -10,7 +10,6 @@ import {
   cancelledAt,
   endingNote,
   jobFailed,
-  misplaced,
   noJob,
   openedOrUpdated,
   stepFailure,
@@ -30,7 +29,7 @@ import type { JobSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
 import { changesOf, jobReport, withChecks, type Seen } from './job-answer.js'
 import { jobComments, type JobComments } from './job-comments.js'
-import { setJobOutputs } from './job-outputs.js'
+import { setJobOutputs } from '../agent/job-outputs.js'
 import { recordOnItsPullRequest } from './job-records.js'
 import { initialTarget, NoJobError, prepareTarget, type Target } from './job-target.js'
 import { noticeFor, noticeOf, type CodePullRequestNotice } from './job-notify.js'
@@ -209,7 +208,7 @@ class JobRun {
 
   /** Whatever stopped the run, as its one ending: what the stage lets it say about delivery. */
   private stopped(err: unknown): JobEnding {
-    if (err instanceof NoJobError) return noJob(err.message, err.elsewhere)
+    if (err instanceof NoJobError) return noJob(err.message)
     return stoppedAt(this.stage, err)
   }
 
@@ -241,20 +240,7 @@ class JobRun {
         (this.code.note ? `\n\n${this.code.note}\n` : '')
     const failure = stepFailure(ending, this.target.jobId ?? '')
     if (failure !== undefined) this.ctx.result.failure = failure
-    if (misplaced(ending)) this.skipMisplaced(ending)
     return failure
-  }
-
-  /**
-   * A reply where no job can be followed: answered there (the live comment says where to reply),
-   * and skipped as an unknown `fix N` is, not failed.
-   */
-  private skipMisplaced(ending: JobEnding): void {
-    const note = endingNote(ending, '')
-    if (note) core[note.level](note.text)
-    core.info('Skipped: this thread takes no instructions. Nothing was sent to the job.')
-    this.ctx.result.set('skipped', 'true')
-    this.ctx.result.reaction = 'confused'
   }
 
   /** A write of the live comment during the run; its URL is an output at once. */
@@ -293,7 +279,7 @@ class JobRun {
       job: this.target.jobId,
       routeHere,
       ...(delivered ? { delivered: deliveryOf(this.ctx, retry) } : {}),
-      ...(delivered ? { fixes: this.ctx.trigger?.fixes ?? [] } : {}),
+      ...(delivered ? { fixes: this.ctx.asker.fixes ?? [] } : {}),
       ...(prNumber !== undefined ? { prNumber } : {})
     })
   }

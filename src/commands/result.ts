@@ -1,6 +1,6 @@
 // What a command hands back to run(): everything the step publishes. The command fills it as it
 // goes (so whatever is known is published even when the run fails or is cancelled part way), and
-// src/main.ts publishes it once: outputs, the job summary, the comment, the reaction, and the one
+// src/publish.ts publishes it once: outputs, the job summary, the comment, the reaction, and the one
 // core.setFailed.
 
 export class CommandResult {
@@ -15,8 +15,8 @@ export class CommandResult {
   comment?: () => Promise<string | undefined>
   /** Why the step fails, when the command ends without throwing (a timeout, `fail-on-status`). */
   failure?: string
-  /** The reaction on a trigger comment when the run did not fail: done, or skipped (misplaced). */
-  reaction?: 'rocket' | 'confused'
+  /** The reaction on a trigger comment when the run did not fail: done. */
+  reaction?: 'rocket'
   /**
    * What the command says when the runner cancels it now (SIGINT, SIGTERM): it may fill the
    * result further (the summary, the comment's ending) and returns the failure message.

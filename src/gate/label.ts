@@ -2,32 +2,23 @@
 // `issues` or pull request event whose action is `labeled`, and the removal of the label when the
 // run ends, so that adding it again asks again. Settled like a trigger comment, before any other
 // input: other labels and removals are skipped without a word, a sender who may not trigger is
-// skipped with a notice (and nothing written where anyone who can label would read it).
+// skipped with a notice (and nothing written where anyone who can label would read it). A label
+// matches `trigger-label` without regard to case, as GitHub treats label names.
 import * as core from '@actions/core'
 import { messageOf } from '../errors.js'
-import type { Place } from '../github/comments.js'
 import type { EventInfo } from '../github/event.js'
 import { removeLabel } from '../github/labels.js'
+import type { Place } from '../github/comments.js'
 import type { Octokit } from '../github/octokit.js'
-import { checkCommenter } from '../github/trigger.js'
 import type { GetInput } from '../settings/parse.js'
 import { readTriggerSettings, type TriggerSettings } from '../settings/settings.js'
 import { readTriggerLabel } from '../settings/lists.js'
-
-/** A label added by someone who may start the agent. */
-export interface AcceptedLabel {
-  /** The label's name (`trigger-label`). */
-  name: string
-  /** Who added it (`sender`), and why they may, for the log. */
-  by: string
-  why: string
-  /** The issue or pull request it was added to: the run answers there. */
-  place: Place
-}
+import { eventPlace, labelAsker, type Asker } from './asker.js'
+import { checkCommenter } from './who-may.js'
 
 export type LabelAdmission =
   | { skip: { reason: string; notice?: string }; octokit?: Octokit }
-  | { skip?: undefined; label: AcceptedLabel; rules: TriggerSettings; octokit?: Octokit }
+  | { skip?: undefined; asker: Asker; rules: TriggerSettings; octokit?: Octokit }
 
 /**
  * The label trigger's checks, in the comment trigger's order: the label (`trigger-label`, refused
@@ -40,7 +31,8 @@ export async function admitLabel(
   event: EventInfo,
   given: string,
   get: GetInput,
-  clients: { client(token: string): Octokit }
+  clients: { client(token: string): Octokit },
+  serverUrl: string
 ): Promise<LabelAdmission | undefined> {
   const change = event.label
   if (given.trim() === '' || change === undefined) return undefined
@@ -48,10 +40,10 @@ export async function admitLabel(
   const shown = JSON.stringify(change.name)
   if (change.action === 'unlabeled')
     return { skip: { reason: `the label ${shown} was removed, not added` } }
-  if (change.name !== name)
+  if (change.name.toLowerCase() !== name.toLowerCase())
     return { skip: { reason: `the label ${shown} is not \`trigger-label\`` } }
-  if (event.issueNumber === undefined || event.owner === '' || event.repo === '')
-    return { skip: { reason: 'the event names no issue or pull request' } }
+  const on = eventPlace(event, serverUrl)
+  if (!on) return { skip: { reason: 'the event names no issue or pull request' } }
   const rules = readTriggerSettings(get)
   const octokit = rules.githubToken === '' ? undefined : clients.client(rules.githubToken)
   const who = await checkCommenter(octokit, event, change, { ...rules, allowPrAuthor: false })
@@ -60,8 +52,9 @@ export async function admitLabel(
       skip: { reason: who.reason, notice: `Ignored the label ${shown}: ${who.reason}.` },
       octokit
     }
-  const place = { owner: event.owner, repo: event.repo, issueNumber: event.issueNumber }
-  return { label: { name, by: change.author, why: who.why, place }, rules, octokit }
+  // Taken off as it is spelt on the item, whatever the case `trigger-label` gives.
+  const asker = labelAsker(on, { label: change.name, by: change.author, why: who.why })
+  return { asker, rules, octokit }
 }
 
 /**
@@ -69,12 +62,13 @@ export async function admitLabel(
  * the run comments at all. Undefined when no label asked for the run.
  */
 export function labelTarget(
-  label: AcceptedLabel | undefined,
+  asker: Asker,
   s: { issueNumber?: number },
   policy: { writes: boolean }
 ): Place | undefined {
-  if (!label || !policy.writes) return undefined
-  return { ...label.place, ...(s.issueNumber !== undefined ? { issueNumber: s.issueNumber } : {}) }
+  if (asker.label === undefined || !asker.on || !policy.writes) return undefined
+  const { owner, repo, issueNumber } = asker.on
+  return { owner, repo, issueNumber: s.issueNumber ?? issueNumber }
 }
 
 /**
@@ -82,19 +76,21 @@ export function labelTarget(
  * adding it again then asks again. A failure only warns (the run's answer stands).
  */
 export async function removeTriggerLabel(
-  label: AcceptedLabel,
+  asker: Asker,
   octokit: Octokit | undefined
 ): Promise<void> {
-  const { owner, repo, issueNumber } = label.place
+  const { label, on } = asker
+  if (label === undefined || !on) return
+  const { owner, repo, issueNumber } = on
   if (!octokit) {
     core.warning(
-      `The label ${JSON.stringify(label.name)} stays on #${issueNumber}: there is no \`github-token\` to remove it with.`
+      `The label ${JSON.stringify(label)} stays on #${issueNumber}: there is no \`github-token\` to remove it with.`
     )
     return
   }
   try {
-    await removeLabel(octokit, owner, repo, issueNumber, label.name)
-    core.info(`Removed the label ${JSON.stringify(label.name)} from #${issueNumber}.`)
+    await removeLabel(octokit, owner, repo, issueNumber, label)
+    core.info(`Removed the label ${JSON.stringify(label)} from #${issueNumber}.`)
   } catch (err) {
     core.warning(`${messageOf(err)}. Remove the label by hand before adding it again.`)
   }

@@ -1,5 +1,6 @@
 // What the runner says about this workflow run, read from the environment main.ts hands in: the
-// event's payload, the run and step (what a re-run's record of delivery names), the run's page.
+// event's payload, the run and step (what a re-run's record of delivery names), this GitHub's
+// address, the run's page.
 import { readFileSync } from 'node:fs'
 import * as core from '@actions/core'
 
@@ -32,8 +33,13 @@ export function runOf(
   }
 }
 
+/** This GitHub's address (`GITHUB_SERVER_URL`): github.com unless the runner says otherwise. */
+export function serverUrlOf(env: NodeJS.ProcessEnv): string {
+  return env.GITHUB_SERVER_URL ?? 'https://github.com'
+}
+
 export function runUrl(env: NodeJS.ProcessEnv): string {
-  const server = env.GITHUB_SERVER_URL ?? 'https://github.com'
+  const server = serverUrlOf(env)
   if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID) return ''
   return `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
 }

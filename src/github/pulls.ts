@@ -1,6 +1,7 @@
 // A pull request's changed files, as GitHub lists them: their paths (for `context`), and what a
 // job's answer shows of them (the first few, with lines added and removed, and the totals).
 import type { ChangedFile, PullRequestChanges } from '../report/job-report.js'
+import { escapeText, link, parseHttpsUrl } from '../report/markdown.js'
 import { redact } from '../secrets/redact.js'
 import { call } from './errors.js'
 import { mayListMore, type Octokit } from './octokit.js'
@@ -118,6 +119,17 @@ export function pullRequestOfLink(link: string, serverUrl: string): PullRequestR
   const [, owner = '', repo = '', digits = ''] = match
   const number = Number(digits)
   return Number.isSafeInteger(number) ? { owner, repo, number } : undefined
+}
+
+/** `owner/repo#N` linked, for a pull request on this server; else the link's host and path. */
+export function pullLink(prLink: string, serverUrl: string): string {
+  const pr = pullRequestOfLink(prLink, serverUrl)
+  const url = parseHttpsUrl(prLink)
+  // `#` left as it is: GitHub shows `owner/repo#N` as the cross-reference it is.
+  const label = pr
+    ? `${escapeText(`${pr.owner}/${pr.repo}`)}#${pr.number}`
+    : escapeText(url ? url.host + url.pathname : prLink)
+  return link(label, prLink)
 }
 
 /** Where a pull request stands: open, merged (and when), or closed without a merge. */

@@ -99,7 +99,7 @@ function digest(text: string, chars: number): string {
 // One send per cause (contract: "A pull request people can follow"): the `cause` record says that
 // the instruction for a merged pull request (its merge commit) or a trigger comment (its id) went
 // to a job, from which workflow run. A second run for the same cause (a dispatch sent twice, the
-// same comment delivered again) finds it and sends nothing (commands/job-cause.ts).
+// same comment delivered again) finds it and sends nothing (gate/sent-already.ts).
 
 /** What a cause record names besides the job: every part but `job`. */
 export type CauseStep = Omit<RecordFields<'cause'>, 'job'>
@@ -109,7 +109,8 @@ export interface CauseSource {
   settings: JobSettings
   event: { eventName: string }
   payload: Record<string, unknown>
-  trigger?: { comment: TriggerComment } | undefined
+  /** Who asked: a trigger comment or review is the cause it sends for. */
+  asker: { comment?: TriggerComment }
   run?: { id: string } | undefined
 }
 
@@ -128,7 +129,7 @@ export function causeStep(c: CauseSource): CauseStep | undefined {
 }
 
 function causeOf(c: CauseSource): string | undefined {
-  const t = c.trigger?.comment
+  const t = c.asker.comment
   if (t) return `${t.kind === 'review' ? 'review' : 'comment'}-${t.id}`
   const { eventName } = c.event
   const pr =
@@ -161,17 +162,34 @@ export function deliveryOf(
 
 /** The records of a delivery to `job`: the step's and the cause's (both dropped on a retry). */
 export function deliveredKeys(d: Delivered, job: string): string[] {
-  const to = d.retry ? undefined : job
-  return [...(d.step ? [deliveryKey(d.step, to)] : []), ...(d.cause ? [causeKey(d.cause, to)] : [])]
+  const step = d.step ? [deliveryKey(d.step, d.retry ? undefined : job)] : []
+  return [...step, ...causeRecords(d.cause, job, d.retry ? 'dropped' : 'sent').keys]
+}
+
+/**
+ * What a comment's write says of its cause, the one rule for every comment that carries the
+ * record (the run's live comment, the code pull request's): `sent`, the job the instruction went
+ * to; `dropped`, a newer record naming none (the job failed: a re-run or a new dispatch is the
+ * retry, and sends again); `kept`, the record there stays as it is (the run stopped without
+ * learning how the job ended). No cause, or no job yet: nothing.
+ */
+export function causeRecords(
+  cause: CauseStep | undefined,
+  job: string | undefined,
+  state: 'sent' | 'dropped' | 'kept'
+): { keys: string[]; carry?: (key: string) => boolean } {
+  if (!cause || job === undefined) return { keys: [] }
+  if (state === 'kept') return { keys: [], carry: isCauseOf(cause) }
+  return { keys: [causeKey(cause, state === 'sent' ? job : undefined)] }
 }
 
 /** The record that a cause's instruction went to `jobId`, or (undefined) was dropped. */
-export function causeKey(step: CauseStep, jobId: string | undefined): string {
+function causeKey(step: CauseStep, jobId: string | undefined): string {
   return recordKey('cause', { ...step, job: jobId ?? '' })
 }
 
 /** Whether `key` is a cause record of this step (whichever run and job it names). */
-export function isCauseOf(step: CauseStep): (key: string) => boolean {
+function isCauseOf(step: CauseStep): (key: string) => boolean {
   const { project, cause, instruction } = step
   return key => {
     const r = parseRecord('cause', key)

@@ -46,7 +46,7 @@ export const RECORD_KINDS = {
     writer:
       'A job run that sees the pull request (commands/job-records.ts decides, rule: openedByJob; records/job.ts writePullRequestRecord).',
     readers:
-      'records/job.ts openedBy, the one rule: gate/gate.ts (a merge of it starts no job), commands/job-grow.ts (the open one to grow), grewFrom.'
+      'records/job.ts openedBy, the one rule: gate/own-merge.ts (a merge of it starts no job), commands/job-grow.ts (the open one to grow), grewFrom.'
   },
   run: {
     parts: ['project', 'run', 'workflowJob', 'step', 'leg', 'instruction', 'jobIdGiven', 'job'],
@@ -61,9 +61,9 @@ export const RECORD_KINDS = {
     lives:
       "The run's live comment (the trigger's thread, the merged pull request) and the code pull request's `notify` comment.",
     writer:
-      'A job run once the service has the instruction (records/job.ts liveCommentRecords, commands/job-notify.ts).',
+      'A job run once the service has the instruction (records/job.ts liveCommentRecords, commands/job-notify.ts), by the one rule of records/delivery.ts causeRecords.',
     readers:
-      'records/delivery.ts sentFor: commands/job-cause.ts, a second run for the same cause sends nothing.'
+      'records/delivery.ts sentFor: gate/sent-already.ts, a second run for the same cause sends nothing.'
   },
   report: {
     parts: ['project', 'from', 'to'],

@@ -1,5 +1,5 @@
-// What the action trusts on GitHub, for one run: one Records, made where the GitHub client is
-// made (main.ts) and handed to the gate and the command. It lists each thread at most once per run
+// What the action trusts on GitHub, for one run: one Records per client, made where the GitHub
+// clients are made (gate/clients.ts GitHubClients) and handed to the gate and the command. It lists each thread at most once per run
 // (thread.ts), knows the login this token writes as (login.ts), and decides whether a job opened
 // the pull request it names. The kinds of records and their keys: kinds.ts.
 import type { Place } from '../github/comments.js'

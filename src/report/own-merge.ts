@@ -1,5 +1,5 @@
 // The job summary of a merge the gate skipped because the pull request is the docs agent's own
-// (gate/gate.ts ownMergeSkip): read on the run's page, where a skipped run would otherwise show
+// (gate/own-merge.ts ownMergeSkip): read on the run's page, where a skipped run would otherwise show
 // nothing, it says why no job was started, which job opened the pull request, and how to start
 // one by hand.
 import { value } from './job-report.js'

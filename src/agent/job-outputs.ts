@@ -1,16 +1,16 @@
 // The outputs a job run sets from the job it saw: as soon as the service answers, again at the
-// end, and on a cancellation, so that a failed or cancelled step still says what it knows.
+// end, and on a cancellation, so that a failed or cancelled step still says what it knows; and
+// those the gate's skip of a cause sent already sets from the job it went to.
 import * as core from '@actions/core'
 import { pullRequestOfLink } from '../github/pulls.js'
 import { capJobJson, type AgentJob } from '../service/schema.js'
-import type { CommandResult } from './result.js'
 
 /**
  * `status`, `pr-link`, `pr-number` (when the pull request is on this GitHub), `branch` (the
  * job's `source.ref`) and `job` (its main fields only when the whole is too large).
  */
 export function setJobOutputs(
-  result: CommandResult,
+  result: { set(name: string, value: string): void },
   job: AgentJob | undefined,
   serverUrl: string
 ): void {
