@@ -12,7 +12,8 @@ import path from 'node:path'
 /** A group file's name: group-N.test.ts (unit tier) or group-N.int.test.ts (scenario tier). */
 export const GROUP_FILE = /^group-\d+(\.int)?\.test\.ts$/
 const TEST_FILE = /\.test\.ts$/
-const SCENARIO_FILE = /\.int\.test\.ts$/
+/** A scenario-tier test file's name. */
+export const SCENARIO_FILE = /\.int\.test\.ts$/
 
 /**
  * Why a test file must have a module registry of its own, or undefined when it can share one. A
