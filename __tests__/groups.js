@@ -18,15 +18,18 @@ export const SCENARIO_FILE = /\.int\.test\.ts$/
 /**
  * Why a test file must have a module registry of its own, or undefined when it can share one. A
  * module mocked with jest.unstable_mockModule is mocked for the whole registry, as first imported;
- * another test environment is the file's own; top-level beforeEach and afterEach hooks would run
- * around every test of the group.
+ * another test environment is the file's own; top-level beforeEach and afterEach hooks, and
+ * top-level jest settings (timers, timeouts, retries, spies), would reach every test of the group;
+ * `.only` would skip every other file's tests in it.
  * @param {string} text the test file's source
  * @returns {string | undefined}
  */
 export function runsAlone(text) {
-  if (/\bunstable_mockModule\(/.test(text)) return 'it mocks a module'
-  if (/@jest-environment\b/.test(text)) return 'it has its own test environment'
+  if (/^\s*jest\.unstable_mockModule\(/m.test(text)) return 'it mocks a module'
+  if (/^\s*\*\s*@jest-environment\b/m.test(text)) return 'it has its own test environment'
   if (/^(beforeEach|afterEach)\(/m.test(text)) return 'its hooks run around every test'
+  if (/^jest\./m.test(text)) return 'its jest settings reach every test'
+  if (/^\s*(it|test|describe)\.only\b/m.test(text)) return 'it has `.only`'
   return undefined
 }
 
