@@ -168,7 +168,7 @@ function readRunner(env: NodeJS.ProcessEnv, deadline: Deadline) {
   for (const problem of proxyProblems(env)) core.warning(problem)
   const githubProxy = throughProxy(apiUrl, env, '`GITHUB_API_URL`', 'GitHub')
   const clients = new GitHubClients(
-    token => createOctokit(token, apiUrl, USER_AGENT, deadline, githubProxy),
+    (token, input) => createOctokit(token, input, apiUrl, USER_AGENT, deadline, githubProxy),
     deadline
   )
   return { payload, event, githubProxy, clients, apiUrl, serverUrl: serverUrlOf(env) }

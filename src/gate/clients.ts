@@ -4,6 +4,7 @@
 // code pull request told with `notify-token` is read and written through the same room.
 import type { EventInfo } from '../github/event.js'
 import type { Octokit } from '../github/octokit.js'
+import type { TokenInput } from '../github/permissions.js'
 import type { JsonObject } from '../json.js'
 import { Records } from '../records/records.js'
 import type { GetInput } from '../settings/parse.js'
@@ -27,16 +28,18 @@ export class GitHubClients {
   private readonly trusted = new Map<Octokit, Records>()
 
   constructor(
-    private readonly make: (token: string) => Octokit,
+    /** A client for `token`, which came from `input` (a refusal names that input). */
+    private readonly make: (token: string, input: TokenInput) => Octokit,
     /** The run's clock (its Deadline): when each record is written. */
     private readonly clock: { now(): number }
   ) {}
 
-  client(token: string): Octokit {
-    let octokit = this.made.get(token)
+  client(token: string, input: TokenInput = 'github-token'): Octokit {
+    const key = `${input}\n${token}`
+    let octokit = this.made.get(key)
     if (!octokit) {
-      octokit = this.make(token)
-      this.made.set(token, octokit)
+      octokit = this.make(token, input)
+      this.made.set(key, octokit)
     }
     return octokit
   }

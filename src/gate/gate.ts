@@ -91,7 +91,7 @@ export async function decide(c: GateContext, admitted: Admitted, s: Settings): P
     const own = await ownMergeSkip(asker, c.payload, s, records)
     if (own) return { skip: own, octokit, notes }
   }
-  const notifyOctokit = s.notifyToken ? c.clients.client(s.notifyToken) : undefined
+  const notifyOctokit = s.notifyToken ? c.clients.client(s.notifyToken, 'notify-token') : undefined
   const go: Go = {
     asker,
     ...(target ? { target } : {}),

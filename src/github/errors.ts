@@ -3,6 +3,23 @@
 import { oneLine } from '../public-text.js'
 import { redact } from '../secrets/redact.js'
 import { networkOf, type NetworkCause } from '../network.js'
+import {
+  permissionFor,
+  refusalAdvice,
+  repositoryOf,
+  type Permission,
+  type TokenInput
+} from './permissions.js'
+
+/** Set on an error by the client a token made (octokit.ts): which input the token came from. */
+export const TOKEN_INPUT = Symbol('token input')
+
+/** The call GitHub refused: which token made it, what it needs, where. */
+export interface Refused {
+  input: TokenInput
+  permission?: Permission
+  repository?: string
+}
 
 /** Failure of a GitHub call, with a message safe to show: no stack, no token. */
 export class GitHubError extends Error {
@@ -20,13 +37,19 @@ export class GitHubError extends Error {
     /** What answered was no API (a web page): `GITHUB_API_URL` leads elsewhere. */
     readonly page?: true,
     /** No answer came, for this cause (a proxy's refusal, TLS, nobody at the address). */
-    readonly network?: NetworkCause
+    readonly network?: NetworkCause,
+    /** The call and its token, for what a 401 or 403 asks to change. */
+    readonly refused?: Refused
   ) {
     const parts = [status === undefined ? undefined : String(status), detail].filter(Boolean)
     const hint =
       status === 403 || status === 401
-        ? 'The token cannot write here: give the workflow `issues: write` and ' +
-          '`pull-requests: write` (a pull request from a fork gets a read-only token), or set `comment: false`'
+        ? refusalAdvice(
+            status,
+            refused?.input ?? 'github-token',
+            refused?.permission,
+            refused?.repository
+          )
         : page && status === 404
           ? '`GITHUB_API_URL` leads to a web page, not GitHub’s API: on GitHub Enterprise Server it ends in `/api/v3`'
           : undefined
@@ -37,6 +60,17 @@ export class GitHubError extends Error {
     this.problem = problem
     if (hint) this.hint = hint
   }
+}
+
+/** The refused call, from what octokit's error carries: its method, its URL, the token's input. */
+function refusedOf(record: Record<string | symbol, unknown>): Refused {
+  const request = record.request as { method?: unknown; url?: unknown } | undefined
+  const method = typeof request?.method === 'string' ? request.method : ''
+  const url = typeof request?.url === 'string' ? request.url : ''
+  const input = record[TOKEN_INPUT] === 'notify-token' ? 'notify-token' : 'github-token'
+  const permission = permissionFor(method, url)
+  const repository = repositoryOf(url)
+  return { input, ...(permission ? { permission } : {}), ...(repository ? { repository } : {}) }
 }
 
 function errorDetail(error: unknown): {
@@ -86,6 +120,14 @@ export async function call<T>(what: string, request: () => Promise<T>): Promise<
     return await request()
   } catch (error) {
     const { status, detail, page } = errorDetail(error)
-    throw new GitHubError(what, status, detail, page, networkOf(error))
+    const record = typeof error === 'object' && error !== null ? error : {}
+    throw new GitHubError(
+      what,
+      status,
+      detail,
+      page,
+      networkOf(error),
+      refusedOf(record as Record<string | symbol, unknown>)
+    )
   }
 }

@@ -8,6 +8,8 @@ import { fetch as proxiedFetch, ProxyAgent } from 'undici'
 import type { Deadline } from '../deadline.js'
 import { proxyCredentials, type Proxy } from '../proxy.js'
 import { proxyRefusal, readCause, UnreachedError, type Way } from '../network.js'
+import { TOKEN_INPUT } from './errors.js'
+import type { TokenInput } from './permissions.js'
 
 export type Octokit = ReturnType<typeof getOctokit>
 
@@ -33,6 +35,8 @@ const GITHUB_MIN_TIMEOUT_MS = 5_000
  */
 export function createOctokit(
   token: string,
+  /** The input the token came from: a refusal names it (github/permissions.ts). */
+  input: TokenInput,
   apiUrl: string,
   userAgent: string,
   deadline: Deadline,
@@ -67,6 +71,10 @@ export function createOctokit(
     baseUrl: apiUrl,
     userAgent,
     request: { fetch: timed }
+  })
+  // Every failure carries the token's input, for what a 401 or 403 asks to change (errors.ts).
+  octokit.hook.error('request', error => {
+    throw Object.assign(error, { [TOKEN_INPUT]: input })
   })
   deadlines.set(octokit, deadline)
   return octokit

@@ -90,5 +90,6 @@ export const INPUTS = [
   { name: 'notify-repository', commands: [...JOB, 'check'] },
   { name: 'trigger-label', commands: JOB },
   { name: 'checks', default: 'off', commands: [...JOB, 'check'] },
+  { name: 'reviewers', commands: JOB },
   { name: 'report-files', commands: ['rollup'] }
 ]
