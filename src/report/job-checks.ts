@@ -243,7 +243,7 @@ function unreadLine(c: ChecksReport): string | undefined {
 /** What it means for the step, and the next step, when something did not pass. */
 function verdictLine(c: ChecksReport, trigger: string | undefined, place: Place): string {
   const parts: string[] = []
-  if (c.timedOut && c.state === 'pending')
+  if (c.timedOut && c.runs.some(r => !isCompleted(r)))
     parts.push('The wait (`wait-timeout`) ended before every check finished.')
   if (checksFail(c)) parts.push('`checks` is `require`, so the step failed.')
   if (c.state === 'failure' && trigger && /^[A-Za-z0-9/._-]{1,50}$/.test(trigger)) {
