@@ -91,17 +91,31 @@ async function previewAgain(
   try {
     return await source.preview()
   } catch (err) {
-    if (err instanceof TimeUpError) return before ?? { state: 'none', error: timeRanOut }
+    if (err instanceof TimeUpError) return before ?? { state: 'none', ...failureOf(err) }
     if (isTransient(err) && before) {
       o.warn(`Reading the preview failed, will read again: ${messageOf(err)}`)
       return before
     }
     o.warn(`The preview could not be read: ${messageOf(err)}`)
-    return { state: 'none', error: messageOf(err) }
+    return { state: 'none', ...failureOf(err) }
   }
 }
 
-const timeRanOut = 'time ran out (`wait-timeout`) before it was read'
+/**
+ * Why a read failed, GitHub's words (`error`) and what to change apart (`advice`, Markdown: a
+ * refusal names the permission the call needs, github/permissions.ts).
+ */
+function failureOf(err: unknown): { error: string; advice?: string } {
+  if (err instanceof TimeUpError)
+    return { error: 'time ran out', advice: 'The wait (`wait-timeout`) ended first.' }
+  if (err instanceof GitHubError)
+    return { error: err.problem, ...(err.hint ? { advice: err.hint } : {}) }
+  return { error: messageOf(err) }
+}
+
+/** A failure in one line, for the log and the step's failure. */
+const inWords = (f: { error?: string; advice?: string }): string =>
+  [f.error, f.advice].filter(Boolean).join('. ')
 
 async function readOnce(o: FollowChecks, before?: Seen): Promise<Seen> {
   const read = await o.source.list()
@@ -209,9 +223,9 @@ export async function readChecks(
     }
   } catch (err) {
     // A refusal names the permission the call needs (github/permissions.ts): `checks: read`.
-    const error = err instanceof TimeUpError ? timeRanOut : messageOf(err)
-    o.warn(`The check runs of #${prNumber} could not be read: ${error}`)
-    return { ...base, state: 'none', runs: [], error }
+    const failure = failureOf(err)
+    o.warn(`The check runs of #${prNumber} could not be read: ${inWords(failure)}`)
+    return { ...base, state: 'none', runs: [], ...failure }
   }
 }
 
@@ -219,7 +233,7 @@ export async function readChecks(
 export function checksFailure(c: ChecksReport, jobId: string): string {
   const of = `the check runs of pull request #${c.prNumber} (job ${jobId})`
   if (c.error !== undefined)
-    return `\`checks\` is \`require\`, and ${of} could not be read: ${c.error}`
+    return `\`checks\` is \`require\`, and ${of} could not be read: ${inWords(c)}`
   const why = c.cut === 'time' ? 'time ran out' : 'at most 1,000 are read'
   const named = (r: CheckRunSeen): string => JSON.stringify(publicText(r.name, 100))
   const failed = c.runs
@@ -241,7 +255,7 @@ export function checksFailure(c: ChecksReport, jobId: string): string {
 /** The preview's part of a `require` failure. */
 function previewFailure(p: PreviewReport | undefined): string {
   if (!p) return ''
-  if (p.error !== undefined) return `the preview could not be read: ${p.error}`
+  if (p.error !== undefined) return `the preview could not be read: ${inWords(p)}`
   if (p.state === 'pending') return 'the preview was still building when the wait ended'
   const said = p.description ? `: ${JSON.stringify(publicText(p.description, 200))}` : ''
   return `the preview's build failed${said}${p.logUrl ? ` (log: ${p.logUrl})` : ''}`

@@ -63,7 +63,7 @@ export async function listDeployments(
   sha: string
 ): Promise<DeploymentSeen[]> {
   const data = await readInTime(octokit, 'the deployments of the pull request', request =>
-    call(`listing the deployments of ${sha.slice(0, 7)}`, async () => {
+    call("listing the deployments of the pull request's head", async () => {
       const answer = await octokit.rest.repos.listDeployments({
         owner: where.owner,
         repo: where.repo,

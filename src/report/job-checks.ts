@@ -7,7 +7,7 @@
 // neutral or skipped run passes without being counted as passed.
 import { clip, clipMiddle, escapeText, link } from './markdown.js'
 import { formatNumber, plural } from './numbers.js'
-import { previewLine, type PreviewReport } from './job-preview.js'
+import { notRead, previewLine, type PreviewReport } from './job-preview.js'
 
 /** Where the block is read (job-report.ts JobReportPlace, which imports this file's types). */
 type Place = 'comment' | 'summary'
@@ -77,8 +77,10 @@ export interface ChecksReport {
   cut?: CheckRunsRead['cut']
   /** The wait ended (`wait-timeout`) before every check run completed. */
   timedOut?: boolean
-  /** Why they could not be read (GitHub's words, for the log and the reader). */
+  /** Why they could not be read (GitHub's words, escaped where shown). */
   error?: string
+  /** What to change then (Markdown: the permission a refusal names). */
+  advice?: string
   /** The preview the docs platform's app built of the pull request (job-preview.ts). */
   preview?: PreviewReport
 }
@@ -255,8 +257,7 @@ function verdictLine(c: ChecksReport, trigger: string | undefined, place: Place)
 
 /** The check runs' lines: the title and counts, each run (the failing first), the unread. */
 function runsBlock(c: ChecksReport, title: string): string {
-  if (c.error !== undefined)
-    return `${title} not read: ${escapeText(clip(c.error, MESSAGE_MAX_CHARS))}`
+  if (c.error !== undefined) return `${title} ${notRead(c)}`
   if (c.runs.length === 0 && unreadRuns(c) === 0) return `${title} none ran on its head commit.`
   const shown = byConcern(c.runs).slice(0, RUNS_SHOWN)
   const more = c.runs.length - shown.length

@@ -31,8 +31,10 @@ export interface PreviewReport {
   why?: string[]
   /** `pending` when the wait (`wait-timeout`) ended. */
   timedOut?: boolean
-  /** Why it could not be read (GitHub's words and the permission it needs). */
+  /** Why it could not be read (GitHub's words, escaped where shown). */
   error?: string
+  /** What to change then (Markdown: a 403 names `deployments: read`). */
+  advice?: string
 }
 
 /** Changed pages linked in the preview. */
@@ -61,6 +63,15 @@ export function changedPages(previewUrl: string, paths: readonly string[]): Prev
   return pages
 }
 
+/**
+ * "not read: GitHub's words. What to change." (the words escaped, the advice Markdown): for the
+ * preview and the check runs alike.
+ */
+export function notRead(f: { error?: string; advice?: string }): string {
+  const said = escapeText(clip(f.error ?? '', DESCRIPTION_MAX_CHARS))
+  return `not read: ${said}${f.advice ? `. ${f.advice}` : ''}`
+}
+
 /** The preview's address as a reader sees it: its host. */
 function hostLink(url: string): string {
   const u = parseHttpsUrl(url)
@@ -74,7 +85,7 @@ export function previewLine(p: PreviewReport): string {
 
 /** The verdict in words, after "Preview:". */
 function previewWords(p: PreviewReport): string {
-  if (p.error !== undefined) return `not read: ${escapeText(clip(p.error, DESCRIPTION_MAX_CHARS))}`
+  if (p.error !== undefined) return notRead(p)
   const said = p.description ? ` “${escapeText(clip(p.description, DESCRIPTION_MAX_CHARS))}”` : ''
   switch (p.state) {
     case 'success': {

@@ -1,0 +1,254 @@
+// Scenario tier (__tests__/runner.ts): the preview of the agent's pull request (issue 50 item 1,
+// contract "The preview and who reviews"). The docs platform's GitHub app deploys the pull
+// request's head (a deployment by `mintlify[bot]`, environment `staging`): building, then built
+// with its `environment_url`, which the answer links with the pages the pull request changed.
+// A deployment anyone else made is ignored; a failed build fails `checks: require`; no deployment
+// at all is "none", said with why, and fails nothing. A 403 names `deployments: read`.
+import { describe, it, expect } from '@jest/globals'
+import { SIM_API_KEY } from '../sim/service.js'
+import { headSha, pullRequestEvent } from '../sim/github.js'
+import { runScenario } from './runner.js'
+import { errorsOf, expectNoStack, withGitHub, withService, type Service } from './support.js'
+import { dispatchEvent, dispatchPayload, startTwoRepositories } from './two-repositories.js'
+
+const AGENT_PR = 'https://github.com/octo/docs/pull/21'
+const PREVIEW = 'https://acme-docs-docs-agent-21.mintlify.app'
+const STYLE = {
+  name: 'Mintlify: style',
+  states: [{ status: 'in_progress' as const }, { status: 'completed' as const }]
+}
+const FILES = ['api/limits.mdx', 'snippets/limit-note.mdx', 'guides/index.mdx', 'docs.json']
+const BUILT = {
+  statuses: [
+    { state: 'in_progress' as const },
+    {
+      state: 'success' as const,
+      environment_url: PREVIEW,
+      log_url: 'https://dashboard.mintlify.com/acme/deployments/7000'
+    }
+  ]
+}
+
+function inputs(sim: Service, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    command: 'create',
+    'api-key': SIM_API_KEY,
+    'project-id': 'acme-docs',
+    'base-url': sim.url,
+    prompt: 'Document the rate-limit headers.',
+    'poll-interval': '1',
+    'wait-timeout': '10m',
+    ...extra
+  }
+}
+
+type Request = { method: string; path: string }
+const deploymentReads = (gh: { requests: Request[] }) =>
+  gh.requests.filter(q => q.method === 'GET' && /\/deployments(\/\d+\/statuses)?$/.test(q.path))
+const answerOn = (
+  gh: { comments: Map<number, { user: { type: string }; body: string }[]> },
+  n: number
+) => (gh.comments.get(n) ?? []).find(c => c.user.type === 'Bot')?.body ?? ''
+
+const github = (extra: Record<string, unknown> = {}) => ({
+  checkRuns: { [headSha(21)]: [STYLE] },
+  pullFiles: { 21: FILES },
+  pulls: { 5: { state: 'open' as const } },
+  ...extra
+})
+
+describe('the preview', () => {
+  it('built: its link and the changed pages in the answer, the summary and the outputs', async () => {
+    await withGitHub(github({ deployments: { [headSha(21)]: [BUILT] } }), async gh =>
+      withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
+        const r = await runScenario({
+          inputs: inputs(sim, { checks: 'wait' }),
+          env: { GITHUB_API_URL: gh.url },
+          ...pullRequestEvent(5)
+        })
+        expectNoStack(r)
+        expect(r.code).toBe(0)
+        expect(r.outputs.checks).toBe('success')
+        expect(r.outputs.preview).toBe('success')
+        expect(r.outputs['preview-url']).toBe(`${PREVIEW}/`)
+        const line =
+          `**Preview:** ✅ built: [acme-docs-docs-agent-21.mintlify.app](${PREVIEW}/) · ` +
+          `changed pages: [/api/limits](${PREVIEW}/api/limits), [/guides](${PREVIEW}/guides)`
+        for (const text of [answerOn(gh, 5), r.summary]) {
+          expect(text).toContain(line)
+          expect(text).toMatch(/### ✅ Opened \[#21\]/)
+        }
+        // Building at the first poll, built at the second: read until the verdict was in.
+        expect(deploymentReads(gh).map(q => q.path.replace(/.*\/deployments/, ''))).toEqual([
+          '',
+          '/7000/statuses',
+          '',
+          '/7000/statuses'
+        ])
+      })
+    )
+  })
+
+  it('a deployment someone else made is ignored: no preview (`none`, said), nothing fails', async () => {
+    const forged = {
+      creator: 'octocat',
+      statuses: [{ state: 'success' as const, environment_url: 'https://evil.example.com' }]
+    }
+    const otherApp = { ...forged, creator: 'mintlify-preview[bot]' }
+    await withGitHub(github({ deployments: { [headSha(21)]: [forged, otherApp] } }), async gh =>
+      withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
+        const r = await runScenario({
+          inputs: inputs(sim, { checks: 'require' }),
+          env: { GITHUB_API_URL: gh.url },
+          ...pullRequestEvent(5)
+        })
+        expect(errorsOf(r)).toEqual([])
+        expect(r.code).toBe(0)
+        expect(r.outputs.preview).toBe('none')
+        expect(r.outputs['preview-url']).toBe('')
+        for (const text of [answerOn(gh, 5), r.summary]) {
+          expect(text).not.toContain('evil.example.com')
+          expect(text).toContain(
+            '**Preview:** none: the docs platform’s GitHub app made no deployment on its head ' +
+              '(the plan may have no previews; or the build has not started yet)'
+          )
+          expect(text).toMatch(/### ✅ Opened \[#21\]/)
+        }
+        // Their statuses were never read.
+        expect(deploymentReads(gh).filter(q => q.path.endsWith('/statuses'))).toEqual([])
+      })
+    )
+  })
+
+  it('a failed build under `require`: exit 1, the platform’s words and its log in the answer', async () => {
+    const failed = {
+      statuses: [
+        { state: 'in_progress' as const },
+        {
+          state: 'failure' as const,
+          description: 'Build failed: docs.json: navigation references missing page api/limits',
+          log_url: 'https://dashboard.mintlify.com/acme/deployments/7000'
+        }
+      ]
+    }
+    await withGitHub(github({ deployments: { [headSha(21)]: [failed] } }), async gh =>
+      withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
+        const r = await runScenario({
+          inputs: inputs(sim, { checks: 'require' }),
+          env: { GITHUB_API_URL: gh.url },
+          ...pullRequestEvent(5)
+        })
+        expectNoStack(r)
+        expect(r.code).toBe(1)
+        expect(r.outputs.checks).toBe('success')
+        expect(r.outputs.preview).toBe('failure')
+        expect(r.outputs['preview-url']).toBe('')
+        const [error] = errorsOf(r)
+        expect(error).toContain("the preview's build failed")
+        expect(error).toContain('navigation references missing page api/limits')
+        for (const text of [answerOn(gh, 5), r.summary]) {
+          expect(text).toMatch(/### ❌ Opened \[#21\]\([^)]+\) · its preview build failed/)
+          expect(text).toContain(
+            '**Preview:** ❌ the build failed “Build failed: docs.json: navigation references ' +
+              'missing page api/limits” ([build log](https://dashboard.mintlify.com/acme/deployments/7000))'
+          )
+          expect(text).toContain('`checks` is `require`, so the step failed.')
+        }
+      })
+    )
+  })
+
+  it('no deployment on a pull request to another branch, from a fork: `none`, said with why; `require` passes', async () => {
+    const pulls = {
+      5: { state: 'open' as const },
+      21: { state: 'open' as const, base: 'release/2.x', fork: 'someone/docs' }
+    }
+    await withGitHub(github({ pulls }), async gh =>
+      withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
+        const r = await runScenario({
+          inputs: inputs(sim, { checks: 'require' }),
+          env: { GITHUB_API_URL: gh.url },
+          ...pullRequestEvent(5)
+        })
+        expect(r.code).toBe(0)
+        expect(r.outputs.preview).toBe('none')
+        expect(r.summary).toContain(
+          '**Preview:** none: the docs platform’s GitHub app made no deployment on its head (it ' +
+            'comes from a fork (someone/docs); it targets `release/2.x`, and previews are made for ' +
+            'pull requests to the deployment branch (often `main`); the plan may have no ' +
+            'previews; or the build has not started yet)'
+        )
+      })
+    )
+  })
+
+  it('a token without `deployments: read`: the 403 names it, the checks are still shown', async () => {
+    const tokenPermissions = {
+      issues: 'write' as const,
+      'pull-requests': 'write' as const,
+      checks: 'read' as const
+    }
+    await withGitHub(
+      github({ tokenPermissions, deployments: { [headSha(21)]: [BUILT] } }),
+      async gh =>
+        withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
+          const r = await runScenario({
+            inputs: inputs(sim, { checks: 'wait' }),
+            env: { GITHUB_API_URL: gh.url },
+            ...pullRequestEvent(5)
+          })
+          expect(r.code).toBe(0)
+          expect(r.outputs.checks).toBe('success')
+          expect(r.outputs.preview ?? '').toBe('')
+          expect(r.summary).toContain('**Preview:** not read: GitHub: listing the deployments')
+          expect(r.summary).toContain('add `deployments: read` to the workflow’s `permissions:`')
+          expect(r.summary).toMatch(/### ⚠️ Opened \[#21\]\([^)]+\) · its preview was not read/)
+        })
+    )
+  })
+})
+
+describe('the preview where the code’s author reads', () => {
+  it('the code pull request’s comment and the answer carry the checks and the preview', async () => {
+    const CODE_TOKEN = 'ghp_codeRepositoryToken0123456789'
+    const two = await startTwoRepositories({
+      codeRepo: 'octo/api',
+      docs: github({ deployments: { [headSha(21)]: [BUILT] } }),
+      code: { token: CODE_TOKEN, actorLogin: 'docs-notifier[bot]' }
+    })
+    try {
+      const pull = {
+        number: 42,
+        title: 'Add rate limits',
+        html_url: 'https://github.com/octo/api/pull/42',
+        merge_commit_sha: 'a1b2c3d4e5f6',
+        body: 'Adds `limit` to /v1/things.',
+        user: { login: 'octo-dev' }
+      }
+      await withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
+        const r = await runScenario({
+          eventName: 'repository_dispatch',
+          event: dispatchEvent(dispatchPayload(pull, ['src/limits.ts'])),
+          inputs: {
+            ...inputs(sim, { checks: 'wait' }),
+            'notify-token': CODE_TOKEN,
+            'notify-repository': 'octo/api'
+          },
+          env: { GITHUB_API_URL: two.url }
+        })
+        expect(r.code).toBe(0)
+        const told = two.code.comments.get(42)?.[0]?.body ?? ''
+        expect(told).toContain(
+          '📝 Docs pull request: [octo/docs#21](https://github.com/octo/docs/pull/21)'
+        )
+        expect(told).toContain(
+          `**[Checks](https://github.com/octo/docs/pull/21/checks):** ✅ 1 passed · ` +
+            `**Preview:** ✅ built: [acme-docs-docs-agent-21.mintlify.app](${PREVIEW}/) · ` +
+            `changed pages: [/api/limits](${PREVIEW}/api/limits), [/guides](${PREVIEW}/guides)`
+        )
+      })
+    } finally {
+      await two.close()
+    }
+  })
+})
