@@ -252,3 +252,34 @@ describe('the preview where the code’s author reads', () => {
     }
   })
 })
+
+describe('the preview in a growth’s note', () => {
+  it('a merge that grows the agent’s pull request: its note, posted at once, gets the checks and the preview once read', async () => {
+    await withGitHub(github({ deployments: { [headSha(21)]: [BUILT] } }), async gh =>
+      withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
+        const merge = (n: number) =>
+          runScenario({
+            inputs: inputs(sim, { checks: 'wait' }),
+            env: { GITHUB_API_URL: gh.url },
+            ...pullRequestEvent(n, 'closed')
+          })
+        expect((await merge(5)).code).toBe(0)
+        const grown = await merge(6)
+        expect(grown.code).toBe(0)
+        expect(grown.outputs.grew).toBe('true')
+        const note = (gh.comments.get(21) ?? []).find(c =>
+          c.body.startsWith('### ➕ This pull request grew')
+        )
+        expect(note?.body).toContain(
+          `**[Checks](https://github.com/octo/docs/pull/21/checks):** ✅ 1 passed · ` +
+            `**Preview:** ✅ built: [acme-docs-docs-agent-21.mintlify.app](${PREVIEW}/)`
+        )
+        // Written once, then edited with the verdict: one note, no second notification.
+        const notes = (gh.comments.get(21) ?? []).filter(c =>
+          c.body.startsWith('### ➕ This pull request grew')
+        )
+        expect(notes).toHaveLength(1)
+      })
+    )
+  })
+})
