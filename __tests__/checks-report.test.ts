@@ -9,7 +9,7 @@ import {
   checksFail,
   checksHeadline,
   checksState,
-  checksVerdictLine,
+  checksVerdict,
   type CheckRunSeen,
   type ChecksReport
 } from '../src/report/job-checks.js'
@@ -90,15 +90,15 @@ describe('the check runs as people read them', () => {
     expect(checksFail({ ...failed, mode: 'require' })).toBe(true)
   })
 
-  it('gives a note one line: the counts and the preview', () => {
+  it('gives a note two short paragraphs: the counts and the preview', () => {
     const c = report([run('failure'), run('success')], {
       preview: { state: 'success', url: 'https://p.mintlify.app/' }
     })
-    expect(checksVerdictLine(c)).toBe(
-      '**[Checks](https://github.com/octo/docs/pull/21/checks):** ❌ 1 failed · ✅ 1 passed · ' +
+    expect(checksVerdict(c)).toBe(
+      '**[Checks](https://github.com/octo/docs/pull/21/checks):** ❌ 1 failed · ✅ 1 passed\n\n' +
         '**Preview:** ✅ built: [p.mintlify.app](https://p.mintlify.app/)'
     )
-    expect(checksVerdictLine(undefined)).toBeUndefined()
+    expect(checksVerdict(undefined)).toBeUndefined()
   })
 })
 

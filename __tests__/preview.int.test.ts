@@ -242,7 +242,7 @@ describe('the preview where the code’s author reads', () => {
           '📝 Docs pull request: [octo/docs#21](https://github.com/octo/docs/pull/21)'
         )
         expect(told).toContain(
-          `**[Checks](https://github.com/octo/docs/pull/21/checks):** ✅ 1 passed · ` +
+          `**[Checks](https://github.com/octo/docs/pull/21/checks):** ✅ 1 passed\n\n` +
             `**Preview:** ✅ built: [acme-docs-docs-agent-21.mintlify.app](${PREVIEW}/) · ` +
             `changed pages: [/api/limits](${PREVIEW}/api/limits), [/guides](${PREVIEW}/guides)`
         )
@@ -271,7 +271,7 @@ describe('the preview in a growth’s note', () => {
           c.body.startsWith('### ➕ This pull request grew')
         )
         expect(note?.body).toContain(
-          `**[Checks](https://github.com/octo/docs/pull/21/checks):** ✅ 1 passed · ` +
+          `**[Checks](https://github.com/octo/docs/pull/21/checks):** ✅ 1 passed\n\n` +
             `**Preview:** ✅ built: [acme-docs-docs-agent-21.mintlify.app](${PREVIEW}/)`
         )
         // Written once, then edited with the verdict: one note, no second notification.

@@ -11,7 +11,7 @@ import { causeRecords, causeStep, type CauseStep } from '../records/delivery.js'
 import { notifyKey } from '../records/job.js'
 import type { Records } from '../records/records.js'
 import { capitalise, escapeText } from '../report/markdown.js'
-import { checksVerdictLine } from '../report/job-checks.js'
+import { checksVerdict } from '../report/job-checks.js'
 import { KEY_REFUSED_HINT } from '../service/hints.js'
 import type { JobEnding } from '../report/job-report.js'
 import { jobFailed } from '../agent/ending.js'
@@ -21,7 +21,7 @@ import type { CommandContext } from './context.js'
 /** What the comment on the code pull request says. */
 export type NoticeState =
   | { kind: 'working' }
-  /** `verdict`: its checks and preview in one line (report/job-checks.ts checksVerdictLine). */
+  /** `verdict`: its checks and preview (report/job-checks.ts checksVerdict). */
   | { kind: 'opened'; prLink: string; verdict?: string }
   | { kind: 'no-change' }
   /** `dropped`: the job failed, a re-run or a new dispatch is the retry (sends again). */
@@ -140,7 +140,7 @@ export function noticeFor(ctx: CommandContext<JobSettings>): {
 export function noticeOf(ending: JobEnding, prLink: string | undefined): NoticeState {
   if (ending.kind === 'finished' && ending.outcome === 'pull-request' && prLink) {
     // What the docs pull request's checks and preview came to, where the code's author reads.
-    const verdict = checksVerdictLine(ending.checks)
+    const verdict = checksVerdict(ending.checks)
     return { kind: 'opened', prLink, ...(verdict ? { verdict } : {}) }
   }
   if (ending.kind === 'finished' && ending.outcome === 'no-pull-request')

@@ -306,11 +306,11 @@ export function checksHeadline(
 }
 
 /**
- * The checks and the preview in one line, for a note that links the pull request (a growth's
- * note, the code pull request's comment): "**Checks:** ❌ 1 failed · ✅ 2 passed ·
- * **Preview:** ✅ built: [host](…)".
+ * The checks and the preview in two short paragraphs, for a note that links the pull request (a
+ * growth's note, the code pull request's comment): "**Checks:** ❌ 1 failed · ✅ 2 passed" and
+ * "**Preview:** ✅ built: [host](…)".
  */
-export function checksVerdictLine(c: ChecksReport | undefined): string | undefined {
+export function checksVerdict(c: ChecksReport | undefined): string | undefined {
   if (!c) return undefined
   const title = `**${link('Checks', c.url)}:**`
   const runs =
@@ -320,5 +320,5 @@ export function checksVerdictLine(c: ChecksReport | undefined): string | undefin
         ? `${title} none ran`
         : `${title} ${counts(c)}`
   const must = checksFail(c) ? ' (`checks: require`: the step failed)' : ''
-  return [runs + must, c.preview ? previewLine(c.preview) : ''].filter(Boolean).join(' · ')
+  return [runs + must, c.preview ? previewLine(c.preview) : ''].filter(Boolean).join('\n\n')
 }

@@ -52,7 +52,7 @@ export function growthNote(o: {
   text: string
   asked: AskedWords
   prUrl: string
-  /** Its checks and preview once read (job-checks.ts checksVerdictLine). */
+  /** Its checks and preview once read (job-checks.ts checksVerdict). */
   verdict?: string
 }): string {
   const { asked } = o
