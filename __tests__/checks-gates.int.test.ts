@@ -4,13 +4,10 @@
 // than 10 pages hold is never green. A check that never ends, with slow annotations, under
 // `wait-timeout: 10s`: the run ends near 10 s on the test clock and no read starts after it.
 import { describe, it, expect } from '@jest/globals'
-import { SIM_API_KEY } from '../sim/service.js'
 import { simClock } from '../sim/clock.js'
-import { headSha, pullRequestEvent, triggerComment } from '../sim/github.js'
-import { runScenario } from './runner.js'
-import { errorsOf, expectNoStack, withGitHub, withService, type Service } from './support.js'
+import { headSha, triggerComment } from '../sim/github.js'
+import { botComments, errorsOf, expectNoStack, withAgentJob } from './support.js'
 
-const AGENT_PR = 'https://github.com/octo/docs/pull/21'
 type Seed = {
   name: string
   states: { status: 'queued' | 'in_progress' | 'completed'; conclusion?: string }[]
@@ -31,90 +28,60 @@ const LAST_FAILING: Seed = {
   ]
 }
 
-function inputs(sim: Service, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    command: 'create',
-    'api-key': SIM_API_KEY,
-    'project-id': 'acme-docs',
-    'base-url': sim.url,
-    prompt: 'Document the rate-limit headers.',
-    'poll-interval': '1',
-    'wait-timeout': '10m',
-    ...extra
-  }
-}
-
 type Request = { method: string; path: string; query: Record<string, string>; at: number }
 const reads = (gh: { requests: Request[] }, suffix: string) =>
   gh.requests.filter(q => q.method === 'GET' && q.path.endsWith(suffix))
-const bots = (
-  gh: { comments: Map<number, { user: { type: string }; body: string }[]> },
-  n: number
-) => (gh.comments.get(n) ?? []).filter(c => c.user.type === 'Bot').map(c => c.body)
 
 describe('every check run read, or not green', () => {
   it('101 check runs, the 101st failing: `require` fails (checks=failure), and `fix checks` sends its failure, not its warning', async () => {
     const checkRuns = { [headSha(21)]: [...passing(100), LAST_FAILING] }
     const permissions = { octocat: 'write' as const }
-    await withGitHub(
+    await withAgentJob(
       { checkRuns, permissions, pulls: { 5: { state: 'open' as const } } },
-      async gh =>
-        withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
-          const r = await runScenario({
-            inputs: inputs(sim, { checks: 'require' }),
-            env: { GITHUB_API_URL: gh.url },
-            ...pullRequestEvent(5)
-          })
-          expectNoStack(r)
-          expect(r.code).toBe(1)
-          expect(r.outputs.checks).toBe('failure')
-          // Both pages of the one read: 100, then the 101st.
-          expect(reads(gh, '/check-runs').map(q => q.query.page)).toEqual(['1', '2'])
-          expect(errorsOf(r)[0]).toContain('"Mintlify: broken links" (failure)')
-          const [answer] = bots(gh, 5)
-          for (const text of [answer ?? '', r.summary]) {
-            expect(text).toContain('❌ 1 failed · ✅ 100 passed')
-            // The failing run is listed first, with its annotations; the passing ones counted.
-            expect(text).toMatch(
-              /:\*\* ❌ 1 failed · ✅ 100 passed\n- ❌ \[Mintlify: broken links\]/
-            )
-            expect(text).toContain(
-              '`api/limits.mdx:12` Broken link: /api/rate-limits does not exist'
-            )
-            expect(text).toContain('`api/limits.mdx:30` (warning) Heading level skipped')
-            expect(text).toContain('- and 81 more check runs')
-            expect(text).toMatch(/### ❌ Opened \[#21\]\([^)]+\) · 1 check failed/)
-          }
+      async ({ gh, sim, create }) => {
+        const r = await create({ checks: 'require' })
+        expectNoStack(r)
+        expect(r.code).toBe(1)
+        expect(r.outputs.checks).toBe('failure')
+        // Both pages of the one read: 100, then the 101st.
+        expect(reads(gh, '/check-runs').map(q => q.query.page)).toEqual(['1', '2'])
+        expect(errorsOf(r)[0]).toContain('"Mintlify: broken links" (failure)')
+        const [answer] = botComments(gh, 5)
+        for (const text of [answer ?? '', r.summary]) {
+          expect(text).toContain('❌ 1 failed · ✅ 100 passed')
+          // The failing run is listed first, with its annotations; the passing ones counted.
+          expect(text).toMatch(/:\*\* ❌ 1 failed · ✅ 100 passed\n- ❌ \[Mintlify: broken links\]/)
+          expect(text).toContain('`api/limits.mdx:12` Broken link: /api/rate-limits does not exist')
+          expect(text).toContain('`api/limits.mdx:30` (warning) Heading level skipped')
+          expect(text).toContain('- and 81 more check runs')
+          expect(text).toMatch(/### ❌ Opened \[#21\]\([^)]+\) · 1 check failed/)
+        }
 
-          const before = sim.requests.length
-          const fix = await runScenario({
-            inputs: { ...inputs(sim, { command: 'message' }), prompt: '' },
-            env: { GITHUB_API_URL: gh.url },
-            ...triggerComment(gh, 21, '/docs-agent fix checks')
-          })
-          expect(fix.code).toBe(0)
-          const sent = sim.requests.slice(before).filter(q => q.kind === 'message')
-          expect(sent).toHaveLength(1)
-          const prompt = String((JSON.parse(sent[0]?.body ?? '{}') as { prompt?: string }).prompt)
-          expect(prompt).toContain('Check run: "Mintlify: broken links" (failure)')
-          expect(prompt).toContain(
-            '- api/limits.mdx:12 "Broken link: /api/rate-limits does not exist"'
-          )
-          // A warning is no failure: not sent as one.
-          expect(prompt).not.toContain('Heading level skipped')
-        })
+        const before = sim.requests.length
+        const fix = await create(
+          { command: 'message', prompt: '' },
+          triggerComment(gh, 21, '/docs-agent fix checks')
+        )
+        expect(fix.code).toBe(0)
+        const sent = sim.requests.slice(before).filter(q => q.kind === 'message')
+        expect(sent).toHaveLength(1)
+        const prompt = String((JSON.parse(sent[0]?.body ?? '{}') as { prompt?: string }).prompt)
+        expect(prompt).toContain('Check run: "Mintlify: broken links" (failure)')
+        expect(prompt).toContain(
+          '- api/limits.mdx:12 "Broken link: /api/rate-limits does not exist"'
+        )
+        // A warning is no failure: not sent as one.
+        expect(prompt).not.toContain('Heading level skipped')
+      }
     )
   })
 
   it('1,001 check runs, all passing: 10 pages read, the one not read keeps `checks` from success, and `require` fails naming it', async () => {
     const checkRuns = { [headSha(21)]: passing(1001) }
-    await withGitHub({ checkRuns, pulls: { 5: { state: 'open' as const } } }, async gh =>
-      withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
-        const show = await runScenario({
-          inputs: inputs(sim, { checks: 'show' }),
-          env: { GITHUB_API_URL: gh.url },
-          ...pullRequestEvent(5)
-        })
+    await withAgentJob(
+      { checkRuns, pulls: { 5: { state: 'open' as const } } },
+      async ({ gh, create }) => {
+        const show = await create({ checks: 'show' })
         expect(show.code).toBe(0)
         expect(show.outputs.checks).toBe('pending')
         expect(reads(gh, '/check-runs')).toHaveLength(10)
@@ -124,17 +91,13 @@ describe('every check run read, or not green', () => {
         )
         expect(show.summary).toMatch(/### ⚠️ Opened \[#21\]\([^)]+\) · 1 check not read/)
 
-        const require = await runScenario({
-          inputs: inputs(sim, { checks: 'require' }),
-          env: { GITHUB_API_URL: gh.url },
-          ...pullRequestEvent(5)
-        })
+        const require = await create({ checks: 'require' })
         expect(require.code).toBe(1)
         expect(require.outputs.checks).toBe('pending')
         expect(errorsOf(require)[0]).toContain(
           '1 of the 1001 GitHub lists not read (at most 1,000 are read): a check not read is not taken as passed'
         )
-      })
+      }
     )
   })
 })
@@ -147,34 +110,29 @@ describe('no read after `wait-timeout`', () => {
         LAST_FAILING
       ]
     }
-    await withGitHub(
+    await withAgentJob(
       { checkRuns, annotationsDelayMs: 30_000, pulls: { 5: { state: 'open' as const } } },
-      async gh =>
-        withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
-          const started = simClock.now()
-          const r = await runScenario({
-            inputs: inputs(sim, { checks: 'wait', 'wait-timeout': '10s' }),
-            env: { GITHUB_API_URL: gh.url },
-            ...pullRequestEvent(5)
-          })
-          expectNoStack(r)
-          expect(r.code).toBe(0)
-          expect(r.outputs.checks).toBe('failure')
-          // Near 10 s on the test clock: the wait's 10 s after the service's answer, and no more.
-          expect(r.durationMs).toBeGreaterThanOrEqual(10_000)
-          expect(r.durationMs).toBeLessThan(12_000)
-          const deadline = started + 10_000 + 1_500
-          const late = gh.requests.filter(q => q.at > deadline)
-          expect(late.map(q => `${q.method} ${q.path}`)).toEqual([])
-          // The last read of the check runs started before the deadline; no annotation was asked.
-          expect(reads(gh, '/annotations')).toEqual([])
-          const [answer] = bots(gh, 5)
-          for (const text of [answer ?? '', r.summary]) {
-            expect(text).toContain('❌ 1 failed · ⏳ 1 still running')
-            expect(text).toContain('its 2 annotations not read: time ran out (`wait-timeout`)')
-            expect(text).toContain('The wait (`wait-timeout`) ended before every check finished.')
-          }
-        })
+      async ({ gh, create }) => {
+        const started = simClock.now()
+        const r = await create({ checks: 'wait', 'wait-timeout': '10s' })
+        expectNoStack(r)
+        expect(r.code).toBe(0)
+        expect(r.outputs.checks).toBe('failure')
+        // Near 10 s on the test clock: the wait's 10 s after the service's answer, and no more.
+        expect(r.durationMs).toBeGreaterThanOrEqual(10_000)
+        expect(r.durationMs).toBeLessThan(12_000)
+        const deadline = started + 10_000 + 1_500
+        const late = gh.requests.filter(q => q.at > deadline)
+        expect(late.map(q => `${q.method} ${q.path}`)).toEqual([])
+        // The last read of the check runs started before the deadline; no annotation was asked.
+        expect(reads(gh, '/annotations')).toEqual([])
+        const [answer] = botComments(gh, 5)
+        for (const text of [answer ?? '', r.summary]) {
+          expect(text).toContain('❌ 1 failed · ⏳ 1 still running')
+          expect(text).toContain('its 2 annotations not read: time ran out (`wait-timeout`)')
+          expect(text).toContain('The wait (`wait-timeout`) ended before every check finished.')
+        }
+      }
     )
   })
 
@@ -184,29 +142,24 @@ describe('no read after `wait-timeout`', () => {
       ...LAST_FAILING,
       states: [running, running, running, ...LAST_FAILING.states]
     }
-    await withGitHub(
+    await withAgentJob(
       {
         checkRuns: { [headSha(21)]: [late] },
         annotationsDelayMs: 30_000,
         pulls: { 5: { state: 'open' as const } }
       },
-      async gh =>
-        withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
-          const started = simClock.now()
-          const r = await runScenario({
-            inputs: inputs(sim, { checks: 'wait', 'wait-timeout': '10s' }),
-            env: { GITHUB_API_URL: gh.url },
-            ...pullRequestEvent(5)
-          })
-          expect(r.code).toBe(0)
-          expect(r.outputs.checks).toBe('failure')
-          expect(reads(gh, '/annotations')).toHaveLength(1)
-          // Asked while time was left, and cut when it ran out (not given a few seconds more).
-          expect(reads(gh, '/annotations')[0]!.at).toBeLessThan(started + 10_000)
-          expect(r.durationMs).toBeLessThan(12_000)
-          expect(gh.requests.filter(q => q.at > started + 11_500)).toEqual([])
-          expect(r.summary).toContain('its 2 annotations not read: time ran out (`wait-timeout`)')
-        })
+      async ({ gh, create }) => {
+        const started = simClock.now()
+        const r = await create({ checks: 'wait', 'wait-timeout': '10s' })
+        expect(r.code).toBe(0)
+        expect(r.outputs.checks).toBe('failure')
+        expect(reads(gh, '/annotations')).toHaveLength(1)
+        // Asked while time was left, and cut when it ran out (not given a few seconds more).
+        expect(reads(gh, '/annotations')[0]!.at).toBeLessThan(started + 10_000)
+        expect(r.durationMs).toBeLessThan(12_000)
+        expect(gh.requests.filter(q => q.at > started + 11_500)).toEqual([])
+        expect(r.summary).toContain('its 2 annotations not read: time ran out (`wait-timeout`)')
+      }
     )
   })
 })

@@ -5,13 +5,19 @@
 // A deployment anyone else made is ignored; a failed build fails `checks: require`; no deployment
 // at all is "none", said with why, and fails nothing. A 403 names `deployments: read`.
 import { describe, it, expect } from '@jest/globals'
-import { SIM_API_KEY } from '../sim/service.js'
 import { headSha, pullRequestEvent } from '../sim/github.js'
 import { runScenario } from './runner.js'
-import { errorsOf, expectNoStack, withGitHub, withService, type Service } from './support.js'
+import {
+  AGENT_PR,
+  botComments,
+  createInputs,
+  errorsOf,
+  expectNoStack,
+  withAgentJob,
+  withService
+} from './support.js'
 import { dispatchEvent, dispatchPayload, startTwoRepositories } from './two-repositories.js'
 
-const AGENT_PR = 'https://github.com/octo/docs/pull/21'
 const PREVIEW = 'https://acme-docs-docs-agent-21.mintlify.app'
 const STYLE = {
   name: 'Mintlify: style',
@@ -29,26 +35,9 @@ const BUILT = {
   ]
 }
 
-function inputs(sim: Service, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    command: 'create',
-    'api-key': SIM_API_KEY,
-    'project-id': 'acme-docs',
-    'base-url': sim.url,
-    prompt: 'Document the rate-limit headers.',
-    'poll-interval': '1',
-    'wait-timeout': '10m',
-    ...extra
-  }
-}
-
 type Request = { method: string; path: string }
 const deploymentReads = (gh: { requests: Request[] }) =>
   gh.requests.filter(q => q.method === 'GET' && /\/deployments(\/\d+\/statuses)?$/.test(q.path))
-const answerOn = (
-  gh: { comments: Map<number, { user: { type: string }; body: string }[]> },
-  n: number
-) => (gh.comments.get(n) ?? []).find(c => c.user.type === 'Bot')?.body ?? ''
 
 const github = (extra: Record<string, unknown> = {}) => ({
   checkRuns: { [headSha(21)]: [STYLE] },
@@ -59,13 +48,10 @@ const github = (extra: Record<string, unknown> = {}) => ({
 
 describe('the preview', () => {
   it('built: its link and the changed pages in the answer, the summary and the outputs', async () => {
-    await withGitHub(github({ deployments: { [headSha(21)]: [BUILT] } }), async gh =>
-      withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
-        const r = await runScenario({
-          inputs: inputs(sim, { checks: 'wait' }),
-          env: { GITHUB_API_URL: gh.url },
-          ...pullRequestEvent(5)
-        })
+    await withAgentJob(
+      github({ deployments: { [headSha(21)]: [BUILT] } }),
+      async ({ gh, create }) => {
+        const r = await create({ checks: 'wait' })
         expectNoStack(r)
         expect(r.code).toBe(0)
         expect(r.outputs.checks).toBe('success')
@@ -74,7 +60,7 @@ describe('the preview', () => {
         const line =
           `**Preview:** ✅ built: [acme-docs-docs-agent-21.mintlify.app](${PREVIEW}/) · ` +
           `changed pages: [/api/limits](${PREVIEW}/api/limits), [/guides](${PREVIEW}/guides)`
-        for (const text of [answerOn(gh, 5), r.summary]) {
+        for (const text of [botComments(gh, 5)[0] ?? '', r.summary]) {
           expect(text).toContain(line)
           expect(text).toMatch(/### ✅ Opened \[#21\]/)
         }
@@ -85,7 +71,7 @@ describe('the preview', () => {
           '',
           '/7000/statuses'
         ])
-      })
+      }
     )
   })
 
@@ -95,18 +81,15 @@ describe('the preview', () => {
       statuses: [{ state: 'success' as const, environment_url: 'https://evil.example.com' }]
     }
     const otherApp = { ...forged, creator: 'mintlify-preview[bot]' }
-    await withGitHub(github({ deployments: { [headSha(21)]: [forged, otherApp] } }), async gh =>
-      withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
-        const r = await runScenario({
-          inputs: inputs(sim, { checks: 'require' }),
-          env: { GITHUB_API_URL: gh.url },
-          ...pullRequestEvent(5)
-        })
+    await withAgentJob(
+      github({ deployments: { [headSha(21)]: [forged, otherApp] } }),
+      async ({ gh, create }) => {
+        const r = await create({ checks: 'require' })
         expect(errorsOf(r)).toEqual([])
         expect(r.code).toBe(0)
         expect(r.outputs.preview).toBe('none')
         expect(r.outputs['preview-url']).toBe('')
-        for (const text of [answerOn(gh, 5), r.summary]) {
+        for (const text of [botComments(gh, 5)[0] ?? '', r.summary]) {
           expect(text).not.toContain('evil.example.com')
           expect(text).toContain(
             '**Preview:** none: the docs platform’s GitHub app made no deployment on its head ' +
@@ -116,7 +99,7 @@ describe('the preview', () => {
         }
         // Their statuses were never read.
         expect(deploymentReads(gh).filter(q => q.path.endsWith('/statuses'))).toEqual([])
-      })
+      }
     )
   })
 
@@ -131,13 +114,10 @@ describe('the preview', () => {
         }
       ]
     }
-    await withGitHub(github({ deployments: { [headSha(21)]: [failed] } }), async gh =>
-      withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
-        const r = await runScenario({
-          inputs: inputs(sim, { checks: 'require' }),
-          env: { GITHUB_API_URL: gh.url },
-          ...pullRequestEvent(5)
-        })
+    await withAgentJob(
+      github({ deployments: { [headSha(21)]: [failed] } }),
+      async ({ gh, create }) => {
+        const r = await create({ checks: 'require' })
         expectNoStack(r)
         expect(r.code).toBe(1)
         expect(r.outputs.checks).toBe('success')
@@ -146,7 +126,7 @@ describe('the preview', () => {
         const [error] = errorsOf(r)
         expect(error).toContain("the preview's build failed")
         expect(error).toContain('navigation references missing page api/limits')
-        for (const text of [answerOn(gh, 5), r.summary]) {
+        for (const text of [botComments(gh, 5)[0] ?? '', r.summary]) {
           expect(text).toMatch(/### ❌ Opened \[#21\]\([^)]+\) · its preview build failed/)
           expect(text).toContain(
             '**Preview:** ❌ the build failed “Build failed: docs.json: navigation references ' +
@@ -154,7 +134,7 @@ describe('the preview', () => {
           )
           expect(text).toContain('`checks` is `require`, so the step failed.')
         }
-      })
+      }
     )
   })
 
@@ -163,23 +143,17 @@ describe('the preview', () => {
       5: { state: 'open' as const },
       21: { state: 'open' as const, base: 'release/2.x', fork: 'someone/docs' }
     }
-    await withGitHub(github({ pulls }), async gh =>
-      withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
-        const r = await runScenario({
-          inputs: inputs(sim, { checks: 'require' }),
-          env: { GITHUB_API_URL: gh.url },
-          ...pullRequestEvent(5)
-        })
-        expect(r.code).toBe(0)
-        expect(r.outputs.preview).toBe('none')
-        expect(r.summary).toContain(
-          '**Preview:** none: the docs platform’s GitHub app made no deployment on its head (it ' +
-            'comes from a fork (someone/docs); it targets `release/2.x`, and previews are made for ' +
-            'pull requests to the deployment branch (often `main`); the plan may have no ' +
-            'previews; or the build has not started yet)'
-        )
-      })
-    )
+    await withAgentJob(github({ pulls }), async ({ create }) => {
+      const r = await create({ checks: 'require' })
+      expect(r.code).toBe(0)
+      expect(r.outputs.preview).toBe('none')
+      expect(r.summary).toContain(
+        '**Preview:** none: the docs platform’s GitHub app made no deployment on its head (it ' +
+          'comes from a fork (someone/docs); it targets `release/2.x`, and previews are made for ' +
+          'pull requests to the deployment branch (often `main`); the plan may have no ' +
+          'previews; or the build has not started yet)'
+      )
+    })
   })
 
   it('a token without `deployments: read`: the 403 names it, the checks are still shown', async () => {
@@ -188,22 +162,17 @@ describe('the preview', () => {
       'pull-requests': 'write' as const,
       checks: 'read' as const
     }
-    await withGitHub(
+    await withAgentJob(
       github({ tokenPermissions, deployments: { [headSha(21)]: [BUILT] } }),
-      async gh =>
-        withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
-          const r = await runScenario({
-            inputs: inputs(sim, { checks: 'wait' }),
-            env: { GITHUB_API_URL: gh.url },
-            ...pullRequestEvent(5)
-          })
-          expect(r.code).toBe(0)
-          expect(r.outputs.checks).toBe('success')
-          expect(r.outputs.preview ?? '').toBe('')
-          expect(r.summary).toContain('**Preview:** not read: GitHub: listing the deployments')
-          expect(r.summary).toContain('add `deployments: read` to the workflow’s `permissions:`')
-          expect(r.summary).toMatch(/### ⚠️ Opened \[#21\]\([^)]+\) · its preview was not read/)
-        })
+      async ({ create }) => {
+        const r = await create({ checks: 'wait' })
+        expect(r.code).toBe(0)
+        expect(r.outputs.checks).toBe('success')
+        expect(r.outputs.preview ?? '').toBe('')
+        expect(r.summary).toContain('**Preview:** not read: GitHub: listing the deployments')
+        expect(r.summary).toContain('add `deployments: read` to the workflow’s `permissions:`')
+        expect(r.summary).toMatch(/### ⚠️ Opened \[#21\]\([^)]+\) · its preview was not read/)
+      }
     )
   })
 })
@@ -230,7 +199,7 @@ describe('the preview where the code’s author reads', () => {
           eventName: 'repository_dispatch',
           event: dispatchEvent(dispatchPayload(pull, ['src/limits.ts'])),
           inputs: {
-            ...inputs(sim, { checks: 'wait' }),
+            ...createInputs(sim.url, { checks: 'wait' }),
             'notify-token': CODE_TOKEN,
             'notify-repository': 'octo/api'
           },
@@ -255,14 +224,10 @@ describe('the preview where the code’s author reads', () => {
 
 describe('the preview in a growth’s note', () => {
   it('a merge that grows the agent’s pull request: its note, posted at once, gets the checks and the preview once read', async () => {
-    await withGitHub(github({ deployments: { [headSha(21)]: [BUILT] } }), async gh =>
-      withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
-        const merge = (n: number) =>
-          runScenario({
-            inputs: inputs(sim, { checks: 'wait' }),
-            env: { GITHUB_API_URL: gh.url },
-            ...pullRequestEvent(n, 'closed')
-          })
+    await withAgentJob(
+      github({ deployments: { [headSha(21)]: [BUILT] } }),
+      async ({ gh, create }) => {
+        const merge = (n: number) => create({ checks: 'wait' }, pullRequestEvent(n, 'closed'))
         expect((await merge(5)).code).toBe(0)
         const grown = await merge(6)
         expect(grown.code).toBe(0)
@@ -279,7 +244,7 @@ describe('the preview in a growth’s note', () => {
           c.body.startsWith('### ➕ This pull request grew')
         )
         expect(notes).toHaveLength(1)
-      })
+      }
     )
   })
 })

@@ -5,28 +5,18 @@
 // collaborator) is a warning naming them, and the run goes on; a bad entry fails before any
 // request, naming `reviewers`.
 import { describe, it, expect } from '@jest/globals'
-import { SIM_API_KEY } from '../sim/service.js'
 import { pullRequestEvent } from '../sim/github.js'
-import { runScenario } from './runner.js'
-import { annotationsOf, errorsOf, withGitHub, withService, type Service } from './support.js'
+import { annotationsOf, errorsOf, withAgentJob } from './support.js'
 import { dispatchEvent, dispatchPayload } from './two-repositories.js'
 
-const AGENT_PR = 'https://github.com/octo/docs/pull/21'
 const FILES = { 21: ['api/limits.mdx'] }
 
-function inputs(sim: Service, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    command: 'create',
-    'api-key': SIM_API_KEY,
-    'project-id': 'acme-docs',
-    'base-url': sim.url,
-    prompt: 'Update the docs for this change.',
-    'poll-interval': '1',
-    'wait-timeout': '10m',
-    reviewers: 'author',
-    ...extra
-  }
-}
+/** The merge or dispatch recipe with `reviewers: author`; `extra` adds inputs or overrides. */
+const asking = (extra: Record<string, string> = {}) => ({
+  prompt: 'Update the docs for this change.',
+  reviewers: 'author',
+  ...extra
+})
 
 type Request = { method: string; path: string; body: unknown }
 const asked = (gh: { requests: Request[] }) =>
@@ -37,27 +27,25 @@ const asked = (gh: { requests: Request[] }) =>
 describe('reviewers', () => {
   it('`author` on a merge: the merged pull request’s author is asked on the agent’s pull request, once', async () => {
     const permissions = { 'octo-dev': 'write' as const }
-    await withGitHub(
+    await withAgentJob(
       { permissions, pullFiles: FILES, pulls: { 5: { state: 'closed' as const } } },
-      async gh =>
-        withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
-          const r = await runScenario({
-            inputs: inputs(sim),
-            env: { GITHUB_API_URL: gh.url },
-            ...pullRequestEvent(5, 'closed', { user: { login: 'octo-dev', type: 'User' } })
-          })
-          expect(errorsOf(r)).toEqual([])
-          expect(annotationsOf(r, 'warning')).toEqual([])
-          expect(r.code).toBe(0)
-          expect(asked(gh)).toEqual([
-            {
-              path: '/repos/octo/docs/pulls/21/requested_reviewers',
-              body: { reviewers: ['octo-dev'], team_reviewers: [] }
-            }
-          ])
-          expect(gh.reviewRequests.get(21)).toEqual({ users: ['octo-dev'], teams: [] })
-          expect(r.stdout).toContain('Asked @octo-dev to review #21.')
-        })
+      async ({ gh, create }) => {
+        const r = await create(
+          asking(),
+          pullRequestEvent(5, 'closed', { user: { login: 'octo-dev', type: 'User' } })
+        )
+        expect(errorsOf(r)).toEqual([])
+        expect(annotationsOf(r, 'warning')).toEqual([])
+        expect(r.code).toBe(0)
+        expect(asked(gh)).toEqual([
+          {
+            path: '/repos/octo/docs/pulls/21/requested_reviewers',
+            body: { reviewers: ['octo-dev'], team_reviewers: [] }
+          }
+        ])
+        expect(gh.reviewRequests.get(21)).toEqual({ users: ['octo-dev'], teams: [] })
+        expect(r.stdout).toContain('Asked @octo-dev to review #21.')
+      }
     )
   })
 
@@ -71,14 +59,16 @@ describe('reviewers', () => {
       body: '',
       user: { login: 'octo-dev' }
     }
-    await withGitHub({ permissions, pullFiles: FILES, teams: ['docs-writers'] }, async gh =>
-      withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
-        const r = await runScenario({
-          eventName: 'repository_dispatch',
-          event: dispatchEvent(dispatchPayload(pull, ['src/limits.ts'])),
-          inputs: inputs(sim, { reviewers: 'author, @hubot, octo/docs-writers, mintlify[bot]' }),
-          env: { GITHUB_API_URL: gh.url }
-        })
+    await withAgentJob(
+      { permissions, pullFiles: FILES, teams: ['docs-writers'] },
+      async ({ gh, create }) => {
+        const r = await create(
+          asking({ reviewers: 'author, @hubot, octo/docs-writers, mintlify[bot]' }),
+          {
+            eventName: 'repository_dispatch',
+            event: dispatchEvent(dispatchPayload(pull, ['src/limits.ts']))
+          }
+        )
         expect(r.code).toBe(0)
         expect(annotationsOf(r, 'warning')).toEqual([])
         expect(asked(gh)).toEqual([
@@ -90,53 +80,48 @@ describe('reviewers', () => {
         // A bot is left out, saying so.
         expect(r.stdout).toContain('`reviewers`: left out @mintlify[bot] (a bot cannot review).')
         expect(r.stdout).toContain('Asked @octo-dev, @hubot and octo/docs-writers to review #21.')
-      })
+      }
     )
   })
 
   it('a 422 (not a collaborator): a warning naming who could not be asked and why; the others asked; exit 0', async () => {
     const permissions = { 'octo-dev': 'write' as const }
-    await withGitHub(
+    await withAgentJob(
       { permissions, pullFiles: FILES, pulls: { 5: { state: 'closed' as const } } },
-      async gh =>
-        withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, async sim => {
-          const r = await runScenario({
-            inputs: inputs(sim, { reviewers: 'author, outsider' }),
-            env: { GITHUB_API_URL: gh.url },
-            ...pullRequestEvent(5, 'closed', { user: { login: 'octo-dev', type: 'User' } })
-          })
-          expect(r.code).toBe(0)
-          expect(errorsOf(r)).toEqual([])
-          const warnings = annotationsOf(r, 'warning')
-          expect(warnings).toHaveLength(1)
-          expect(warnings[0]).toContain('`reviewers`: @outsider could not be asked to review #21:')
-          expect(warnings[0]).toContain('Reviews may only be requested from collaborators')
-          expect(warnings[0]).toContain('GitHub asks only collaborators of octo/docs')
-          // Once together, then one by one: the collaborator is still asked.
-          expect(asked(gh).map(q => q.body)).toEqual([
-            { reviewers: ['octo-dev', 'outsider'], team_reviewers: [] },
-            { reviewers: ['octo-dev'], team_reviewers: [] },
-            { reviewers: ['outsider'], team_reviewers: [] }
-          ])
-          expect(gh.reviewRequests.get(21)).toEqual({ users: ['octo-dev'], teams: [] })
-          expect(r.outputs.status).toBe('completed')
-        })
+      async ({ gh, create }) => {
+        const r = await create(
+          asking({ reviewers: 'author, outsider' }),
+          pullRequestEvent(5, 'closed', { user: { login: 'octo-dev', type: 'User' } })
+        )
+        expect(r.code).toBe(0)
+        expect(errorsOf(r)).toEqual([])
+        const warnings = annotationsOf(r, 'warning')
+        expect(warnings).toHaveLength(1)
+        expect(warnings[0]).toContain('`reviewers`: @outsider could not be asked to review #21:')
+        expect(warnings[0]).toContain('Reviews may only be requested from collaborators')
+        expect(warnings[0]).toContain('GitHub asks only collaborators of octo/docs')
+        // Once together, then one by one: the collaborator is still asked.
+        expect(asked(gh).map(q => q.body)).toEqual([
+          { reviewers: ['octo-dev', 'outsider'], team_reviewers: [] },
+          { reviewers: ['octo-dev'], team_reviewers: [] },
+          { reviewers: ['outsider'], team_reviewers: [] }
+        ])
+        expect(gh.reviewRequests.get(21)).toEqual({ users: ['octo-dev'], teams: [] })
+        expect(r.outputs.status).toBe('completed')
+      }
     )
   })
 
   it('a bad entry fails the step naming `reviewers`, before any request', async () => {
-    await withGitHub({}, async gh =>
-      withService({ jobs: [] }, async sim => {
-        const r = await runScenario({
-          inputs: inputs(sim, { reviewers: 'author, octo cat!' }),
-          env: { GITHUB_API_URL: gh.url },
-          ...pullRequestEvent(5, 'closed')
-        })
-        expect(r.code).toBe(1)
-        expect(errorsOf(r)[0]).toContain('Input `reviewers`: "cat!" is not a GitHub login')
-        expect(sim.requests).toEqual([])
-        expect(asked(gh)).toEqual([])
-      })
-    )
+    await withAgentJob({}, async ({ gh, sim, create }) => {
+      const r = await create(
+        asking({ reviewers: 'author, octo cat!' }),
+        pullRequestEvent(5, 'closed')
+      )
+      expect(r.code).toBe(1)
+      expect(errorsOf(r)[0]).toContain('Input `reviewers`: "cat!" is not a GitHub login')
+      expect(sim.requests).toEqual([])
+      expect(asked(gh)).toEqual([])
+    })
   })
 })
