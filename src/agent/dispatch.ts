@@ -5,7 +5,7 @@
 // taken only when it is a login as GitHub spells one.
 import { asObject, type JsonObject } from '../json.js'
 import { isInvisible } from '../public-text.js'
-import { isLogin } from '../github/trigger.js'
+import { isLogin } from '../github/logins.js'
 
 /** The code pull request's description is clipped to this many characters (the recipe's cap). */
 export const MAX_BODY_CHARS = 4000

@@ -7,7 +7,7 @@ import type { Place } from '../github/comments.js'
 import type { EventInfo, TriggerComment } from '../github/event.js'
 import { pullRequestOfLink } from '../github/pulls.js'
 import { readDispatch } from '../agent/dispatch.js'
-import { isLogin } from '../github/trigger.js'
+import { isLogin } from '../github/logins.js'
 import type { FixRequest } from '../records/fix.js'
 
 /**

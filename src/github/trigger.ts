@@ -92,15 +92,6 @@ export async function addReaction(
   }
 }
 
-/**
- * A GitHub login as GitHub spells it (compared without regard to case): a letter or digit, then up
- * to 38 letters, digits or hyphens (older accounts may have two in a row); an app's ends in
- * `[bot]`.
- */
-export function isLogin(text: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9-]{0,38}(?:\[bot\])?$/.test(text)
-}
-
 /** GitHub marks app accounts `type: Bot`; their logins end in `[bot]`, which users cannot take. */
 export function isBot(writer: { author: string; authorType?: string }): boolean {
   return writer.authorType === 'Bot' || /\[bot\]$/i.test(writer.author)

@@ -5,7 +5,7 @@ import { SECTIONS, type SectionName } from '../analytics/section-names.js'
 import { FINAL_STATUSES } from '../service/schema.js'
 import { InputError, quote } from '../errors.js'
 import { AGENT_LABEL } from '../github/labels.js'
-import { isLogin } from '../github/trigger.js'
+import { isLogin } from '../github/logins.js'
 import { insideWorkspace } from '../workspace/files.js'
 import { readFileList, type FileList } from '../workspace/globs.js'
 

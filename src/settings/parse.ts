@@ -4,7 +4,7 @@
 // tokens are credentials.ts's.
 
 import { InputError, quote } from '../errors.js'
-import { isLogin } from '../github/trigger.js'
+import { isLogin } from '../github/logins.js'
 import { isLoopback } from '../proxy.js'
 
 /** Reads one input by name, as the runner passes it (defaults already applied). */
