@@ -175,6 +175,19 @@ describe('the preview', () => {
       }
     )
   })
+  it('a deployments listing GitHub fails once (502): read again at the next poll, then built', async () => {
+    const failures = [{ method: 'GET', pathIncludes: '/deployments', status: 502 }]
+    await withAgentJob(
+      github({ failures, deployments: { [headSha(21)]: [BUILT] } }),
+      async ({ gh, create }) => {
+        const r = await create({ checks: 'wait' })
+        expect(r.code).toBe(0)
+        expect(r.outputs.preview).toBe('success')
+        expect(r.stdout).toContain('Reading the preview failed, will read again')
+        expect(deploymentReads(gh).filter(q => q.path.endsWith('/deployments'))).toHaveLength(3)
+      }
+    )
+  })
 })
 
 describe('the preview where the code’s author reads', () => {

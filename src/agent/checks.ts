@@ -55,6 +55,8 @@ export interface FollowChecks {
 interface Seen {
   read: CheckRunsRead
   preview?: PreviewReport
+  /** The preview's last read failed in a way GitHub may answer next time: read it again. */
+  previewRetry?: true
 }
 
 /** GitHub may answer the next poll: no answer, a 5xx or a 429. */
@@ -79,25 +81,28 @@ function tally(seen: Seen): string {
 }
 
 /**
- * The preview read again, unless its verdict is in. A failure that GitHub may answer next time
- * keeps what was seen; any other is the preview's error (a 403 names `deployments: read`).
+ * The preview read again, unless its verdict is in. A failure GitHub may answer next time keeps
+ * what was seen (or says the failure, if nothing was) and asks again at the next poll; any other
+ * is the preview's error (a 403 names `deployments: read`).
  */
 async function previewAgain(
   o: FollowChecks,
-  before?: PreviewReport
-): Promise<PreviewReport | undefined> {
+  before?: Seen
+): Promise<Pick<Seen, 'preview' | 'previewRetry'>> {
   const { source } = o
-  if (!source.preview || (before && previewSettled(before))) return before
+  const last = before?.previewRetry ? undefined : before?.preview
+  if (!source.preview || (last && previewSettled(last))) return last ? { preview: last } : {}
   try {
-    return await source.preview()
+    return { preview: await source.preview() }
   } catch (err) {
-    if (err instanceof TimeUpError) return before ?? { state: 'none', ...failureOf(err) }
-    if (isTransient(err) && before) {
+    const failed: PreviewReport = { state: 'none', ...failureOf(err) }
+    if (err instanceof TimeUpError) return { preview: last ?? failed }
+    if (isTransient(err)) {
       o.warn(`Reading the preview failed, will read again: ${messageOf(err)}`)
-      return before
+      return { preview: last ?? failed, previewRetry: true }
     }
     o.warn(`The preview could not be read: ${messageOf(err)}`)
-    return { state: 'none', ...failureOf(err) }
+    return { preview: failed }
   }
 }
 
@@ -119,8 +124,7 @@ const inWords = (f: { error?: string; advice?: string }): string =>
 
 async function readOnce(o: FollowChecks, before?: Seen): Promise<Seen> {
   const read = await o.source.list()
-  const preview = await previewAgain(o, before?.preview)
-  return { read, ...(preview ? { preview } : {}) }
+  return { read, ...(await previewAgain(o, before)) }
 }
 
 /**
@@ -131,7 +135,8 @@ function settled(seen: Seen, graceOver: boolean): boolean {
   const { read, preview } = seen
   const started = read.runs.length > 0 || read.total > 0
   const checksDone = (started || graceOver) && read.runs.every(isCompleted)
-  const previewDone = !preview || previewSettled(preview) || preview.state === 'none'
+  const previewDone =
+    !preview || (!seen.previewRetry && (previewSettled(preview) || preview.state === 'none'))
   return checksDone && previewDone
 }
 
