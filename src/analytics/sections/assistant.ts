@@ -209,7 +209,8 @@ export function groupQuestions(conversations: Conversation[]): UnansweredQuestio
       group.lastAskedAt = c.timestamp
     const answer = publicText(c.response ?? '', ANSWER_MAX_CHARS)
     const at = c.timestamp ?? ''
-    if (answer !== '' && (!group.answer || at > group.answer.at)) group.answer = { text: answer, at }
+    if (answer !== '' && (!group.answer || at > group.answer.at))
+      group.answer = { text: answer, at }
     groups.set(key, group)
   })
   return [...groups.values()]
