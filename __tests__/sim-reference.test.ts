@@ -226,12 +226,12 @@ describe('the simulators answer with every field the reference requires', () => 
       for (let pages = 1; ; pages++) {
         expect(feedbackProblems(page.body)).toEqual([])
         read.push(...(page.body.feedback as { id: string }[]))
-        const next = page.body.nextCursor
+        const next = page.body.nextCursor as string | null
         expect(page.body.hasMore).toBe(next !== null)
         if (next === null) break
         expect(pages).toBeLessThan(20)
         // Later pages with the cursor and `limit` alone, as fetchers ask them.
-        const cursor = encodeURIComponent(String(next))
+        const cursor = encodeURIComponent(next)
         page = await answer(sim, `/v1/analytics/p/feedback?limit=7&cursor=${cursor}`)
       }
       expect(read.map(r => r.id)).toEqual(expected.map(r => r.id))
