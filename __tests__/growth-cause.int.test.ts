@@ -8,7 +8,7 @@
 // the follow-up. A forged dispatch naming another owner's pull request gets no link anywhere.
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
-import { labelEvent, triggerComment } from '../sim/github.js'
+import { labelEvent, pullRequestEvent, triggerComment } from '../sim/github.js'
 import { runScenario } from './runner.js'
 import {
   annotationsOf,
@@ -32,24 +32,6 @@ const MERGE_PROMPT =
   'Update the documentation for the change merged in this pull request. Keep the\n' +
   'existing structure and tone; add or update pages only where behaviour changed.\n'
 const CONTEXT = '--- Context from GitHub'
-
-const merged = (n: number, title: string, author: string) => ({
-  eventName: 'pull_request',
-  event: {
-    action: 'closed',
-    number: n,
-    pull_request: {
-      number: n,
-      merged: true,
-      title,
-      html_url: `https://github.com/octo/docs/pull/${n}`,
-      user: { login: author, type: 'User' },
-      head: { repo: null }
-    },
-    repository: { full_name: 'octo/docs' },
-    sender: { login: 'merger', type: 'User' }
-  }
-})
 
 const dispatched = (url: string, title: string) =>
   dispatchEvent(
@@ -83,9 +65,15 @@ const bodiesSent = (gh: GitHubSim): string[] =>
     return typeof body === 'string' ? [body] : []
   })
 
+/** The inputs every run here shares, and its environment. */
+interface Run {
+  base: Record<string, string>
+  env: Record<string, string>
+}
+
 async function withSims(
   codeRepo: string,
-  body: (sim: Service, docs: GitHubSim, code: GitHubSim, url: string) => Promise<void>
+  body: (sim: Service, docs: GitHubSim, code: GitHubSim, run: Run) => Promise<void>
 ): Promise<void> {
   const two = await startTwoRepositories({
     codeRepo,
@@ -93,9 +81,15 @@ async function withSims(
     code: { token: CODE_TOKEN }
   })
   try {
-    await withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, sim =>
-      body(sim, two.docs, two.code, two.url)
-    )
+    await withService({ jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }, sim => {
+      const base = {
+        'api-key': SIM_API_KEY,
+        'project-id': 'acme-docs',
+        'base-url': sim.url,
+        'poll-interval': '1'
+      }
+      return body(sim, two.docs, two.code, { base, env: { GITHUB_API_URL: two.url } })
+    })
   } finally {
     await two.close()
   }
@@ -103,19 +97,12 @@ async function withSims(
 
 describe('a growth says its cause', () => {
   it('a merge, a label, a dispatch and a comment grow #21: each note and the record name the cause', async () => {
-    await withSims('octo/api', async (sim, gh, code, url) => {
-      const base = {
-        'api-key': SIM_API_KEY,
-        'project-id': 'acme-docs',
-        'base-url': sim.url,
-        'poll-interval': '1'
-      }
-      const env = { GITHUB_API_URL: url }
+    await withSims('octo/api', async (sim, gh, code, { base, env }) => {
       const onMerge = (n: number, title: string, author: string) =>
         runScenario({
           inputs: { ...base, command: 'create', prompt: MERGE_PROMPT, context: 'true' },
           env,
-          ...merged(n, title, author)
+          ...pullRequestEvent(n, 'closed', { title, user: { login: author, type: 'User' } })
         })
       const first = await onMerge(41, 'Explain key rotation', 'octocat')
       expectSuccess(first)
@@ -227,14 +214,7 @@ describe('links bounded like tokens', () => {
   const VICTIM = 'https://github.com/victim-org/secret-repo/pull/1'
 
   it('a forged dispatch naming victim-org/secret-repo/pull/1: no comment links it, a warning says so', async () => {
-    await withSims('victim-org/secret-repo', async (sim, gh, victim, url) => {
-      const base = {
-        'api-key': SIM_API_KEY,
-        'project-id': 'acme-docs',
-        'base-url': sim.url,
-        'poll-interval': '1'
-      }
-      const env = { GITHUB_API_URL: url }
+    await withSims('victim-org/secret-repo', async (sim, gh, victim, { base, env }) => {
       const forged = (extra: Record<string, string>) =>
         runScenario({
           inputs: {
@@ -285,17 +265,10 @@ describe('links bounded like tokens', () => {
   })
 
   it('a dispatch for this repository’s own pull request is linked without `notify-repository`', async () => {
-    await withSims('octo/api', async (sim, gh, _code, url) => {
+    await withSims('octo/api', async (_sim, gh, _code, { base, env }) => {
       const r = await runScenario({
-        inputs: {
-          'api-key': SIM_API_KEY,
-          'project-id': 'acme-docs',
-          'base-url': sim.url,
-          command: 'create',
-          prompt: 'Update the docs.',
-          'poll-interval': '1'
-        },
-        env: { GITHUB_API_URL: url },
+        inputs: { ...base, command: 'create', prompt: 'Update the docs.' },
+        env,
         eventName: 'repository_dispatch',
         event: dispatched('https://github.com/octo/docs/pull/42', 'Fix a typo')
       })
