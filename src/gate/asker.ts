@@ -8,11 +8,10 @@ import type { EventInfo, TriggerComment } from '../github/event.js'
 import { pullRequestOfLink } from '../github/pulls.js'
 import { readDispatch } from '../agent/dispatch.js'
 import type { FixRequest } from '../records/fix.js'
-
 import type { AskedHow } from '../report/job-report.js'
 
 // How the run was asked for: the records keep it with each instruction, so its type lives with
-// what reports the cause (report/job-report.ts).
+// what words the cause (report/job-report.ts).
 export type { AskedHow }
 
 /** An issue or pull request, and its address as a reader follows it. */
@@ -136,7 +135,8 @@ export function eventAsker(
     const code = dispatchedPullRequest(payload, serverUrl)
     if (code && !inside(code, within)) {
       const label = `${code.owner}/${code.repo}#${code.issueNumber}`
-      return { how: 'dispatch', ...sender, unlinked: { label, title: code.title } }
+      const title = code.title ? { title: code.title } : {}
+      return { how: 'dispatch', ...sender, unlinked: { label, ...title } }
     }
     return { how: 'dispatch', ...sender, ...where(code) }
   }
