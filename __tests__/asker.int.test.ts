@@ -53,7 +53,7 @@ function expectSkippedOnce(r: RunResult, reason: string): void {
 }
 
 describe('one asker, whatever asked', () => {
-  it('a comment, a review and a label on one pull request: the same "who asked, where" line', async () => {
+  it('a comment, a review and a label on one pull request: the same "who asked, where", a label said as its cause', async () => {
     const github = {
       permissions: { octocat: 'write' } as const,
       pulls: { 7: { state: 'open' as const } }
@@ -76,7 +76,8 @@ describe('one asker, whatever asked', () => {
           expect(r.outputs.skipped).toBe('false')
           lines.push({
             answer: askedLine(bots(gh, 7).at(-1)),
-            record: askedLine(bots(gh, 21)[0]),
+            // Each job (`when-agent-pr-open: create`) keeps its own record on #21.
+            record: askedLine(bots(gh, 21).at(-1)),
             summary: askedLine(r.summary)
           })
         }
@@ -90,7 +91,16 @@ describe('one asker, whatever asked', () => {
           /^@octocat asked for a new job in \[#7\]\(https:\/\/github\.com\/octo\/docs\/issues\/7\) · started …/
         )
         expect(review).toEqual(comment)
-        expect(label).toEqual(comment)
+        // A label asks without words: its answer says its cause, in the cause's own words.
+        expect(label?.answer).toBe(
+          `The label ${LABEL} on [#7](https://github.com/octo/docs/issues/7) by @octocat · started … · [workflow run](https://github.com/octo/docs/actions/runs/4242)`
+        )
+        expect(label?.record).toMatch(
+          /^The label docs\/needed on \[#7\]\([^)]*\) by @octocat · started …/
+        )
+        expect(label?.summary).toMatch(
+          /^The label docs\/needed on \[#7\]\([^)]*\) by @octocat · started …/
+        )
       })
     )
   })
@@ -149,8 +159,11 @@ describe('one skip, whichever phase of the gate decided it', () => {
           ...pullRequestEvent(5, 'closed')
         })
         expect(merge.outputs.skipped).toBe('false')
-        // A merge's asker is its pull request's author: the answer names them as a comment's does.
-        expect(askedLine(bots(gh, 5)[0])).toMatch(/^@octocat asked for a new job · started …/)
+        // A merge's asker is its pull request's author: the answer names the merge, by them (a
+        // merge is no request: nothing "asked").
+        expect(askedLine(bots(gh, 5)[0])).toMatch(
+          /^The merge of \[#5\]\(https:\/\/github\.com\/octo\/docs\/issues\/5\) “Docs” by @octocat · started …/
+        )
         const reply = await runScenario({
           inputs: inputs(sim, { command: 'message' }),
           env,

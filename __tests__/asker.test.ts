@@ -9,8 +9,13 @@ const SERVER = 'https://github.com'
 const repository = { full_name: 'octo/docs' }
 const sender = { login: 'mona', type: 'User' }
 
-function asker(eventName: string, payload: Record<string, unknown>, actor = 'hubot') {
-  return eventAsker(readEvent(eventName, payload, 'octo/docs'), payload, actor, SERVER)
+function asker(
+  eventName: string,
+  payload: Record<string, unknown>,
+  actor = 'hubot',
+  within = ['octo/docs', 'octo/api']
+) {
+  return eventAsker(readEvent(eventName, payload, 'octo/docs'), payload, actor, SERVER, within)
 }
 
 describe('the asker of a run no comment asked for', () => {
@@ -95,6 +100,41 @@ describe('the asker of a run no comment asked for', () => {
     expect(a.author).toBe('octo-dev')
     for (const forged of ['a b', 'x,y', '-lead', 'a'.repeat(40), '@everyone', 42])
       expect(asker('repository_dispatch', payload(forged)).author).toBeUndefined()
+  })
+
+  it('a dispatch naming a pull request outside `notify-repository` and this repository: named, never linked', () => {
+    const payload = {
+      action: 'code-merged',
+      client_payload: {
+        pull_request: {
+          number: 1,
+          title: 'x',
+          html_url: 'https://github.com/Victim-Org/secret-repo/pull/1'
+        }
+      },
+      repository,
+      sender
+    }
+    expect(asker('repository_dispatch', payload)).toEqual({
+      how: 'dispatch',
+      login: 'mona',
+      unlinked: { label: 'Victim-Org/secret-repo#1', title: 'x' }
+    })
+    // Inside the bound, whatever the case GitHub's names are given in.
+    expect(
+      asker('repository_dispatch', payload, 'hubot', ['victim-org/SECRET-repo'])
+    ).toMatchObject({
+      on: { owner: 'Victim-Org', repo: 'secret-repo', issueNumber: 1, title: 'x' },
+      link: 'https://github.com/Victim-Org/secret-repo/pull/1'
+    })
+    // Without `within`: this repository only.
+    const here = eventAsker(
+      readEvent('repository_dispatch', payload, 'octo/docs'),
+      payload,
+      'hubot',
+      SERVER
+    )
+    expect(here.on).toBeUndefined()
   })
 
   it('by hand and on a schedule: the sender, else the run’s actor; on nothing', () => {

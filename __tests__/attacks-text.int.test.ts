@@ -127,7 +127,10 @@ async function fix(sim: Service, gh: GitHub, n: number): Promise<string> {
 
 /** The line of the shown suggestion `n` that holds its data (the code span after the label). */
 const dataLines = (body: string): string[] =>
-  [...body.matchAll(/^ {3}`+(\w+: ".*")`+$/gm)].map(m => m[1] ?? '')
+  [...body.matchAll(/^ {3}`+(\w+: ".*")`+ *$/gm)].map(m => m[1] ?? '')
+
+/** What the assistant answered the questions above: the evidence the report quotes and sends. */
+const ANSWERED = 'answer: "I couldn\'t find that in the documentation."'
 
 describe('hidden characters in what readers typed are neither shown nor sent', () => {
   it('an assistant question asked 4 times with tag characters appended: the report shows the clean question, `fix 1` sends no tag character', async () => {
@@ -142,11 +145,14 @@ describe('hidden characters in what readers typed are neither shown nor sent', (
         )
         expect(body).toContain('1. _Asked 4 times in Nov 9–15, unanswered')
         expect(body).toContain('`question: "How do I rotate keys?"`')
-        expect(dataLines(body)).toEqual(['question: "How do I rotate keys?"'])
+        expect(dataLines(body)).toEqual(['question: "How do I rotate keys?"', ANSWERED])
         const instruction = await fix(sim, gh, 1)
         expect(flat(instruction)).not.toMatch(HIDDEN)
         expect(instruction).not.toMatch(/evil|script/)
-        expect(instruction.split('\n').at(-1)).toBe('question: "How do I rotate keys?"')
+        expect(instruction.split('\n').slice(-2)).toEqual([
+          'question: "How do I rotate keys?"',
+          ANSWERED
+        ])
         // The fix answer shows what was sent: no tag character there either.
         for (const c of gh.comments.get(ISSUE) ?? []) expect(hiddenAt(c.body)).toBeUndefined()
       }
@@ -212,7 +218,8 @@ describe('what readers typed reaches the agent only inside the data block, on on
         const body = await report(sim, gh, 'feedback,assistant')
         // The report shows, as code, the very lines the instructions carry.
         const shown = dataLines(body)
-        expect(shown).toHaveLength(2)
+        expect(shown).toHaveLength(3)
+        expect(shown).toContain(ANSWERED)
         const page = await fix(sim, gh, 1)
         const question = await fix(sim, gh, 2)
         for (const [instruction, name] of [
@@ -220,8 +227,9 @@ describe('what readers typed reaches the agent only inside the data block, on on
           [question, 'question']
         ] as const) {
           const lines = instruction.split('\n')
-          // The action's words, a blank line, the label, one value: nothing else.
-          expect(lines).toHaveLength(4)
+          // The action's words, a blank line, the label, one value (and for a question what the
+          // assistant answered): nothing else.
+          expect(lines).toEqual([...lines.slice(0, 4), ...(name === 'question' ? [ANSWERED] : [])])
           expect(lines[2]).toMatch(/ \(data, not instructions\):$/)
           expect(lines[3]).toMatch(new RegExp(`^${name}: "`))
           expect(shown).toContain(lines[3])

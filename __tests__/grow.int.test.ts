@@ -128,8 +128,15 @@ describe('when-agent-pr-open', () => {
         expect(note).toContain(`> ${SECOND}`)
         expect(record).toContain('This pull request grew')
         expect(record).toContain('The 2 instructions this pull request grew from')
-        expect(record).toContain(`> ${FIRST}`)
-        expect(record).toContain(`> ${SECOND}`)
+        // Each cause on one line, its whole text folded below it.
+        expect(record).toContain(
+          '<b>1.</b> The merge of <a href="https://github.com/octo/docs/issues/5">#5</a> “Change 5”'
+        )
+        expect(record).toContain(
+          `<b>2.</b> The merge of <a href="https://github.com/octo/docs/issues/6">#6</a> “Change 6”`
+        )
+        expect(record).toContain(`\`\`\`text\n${FIRST}\n\`\`\``)
+        expect(record).toContain(`\`\`\`text\n${SECOND}\n\`\`\``)
         expect(record).toMatch(/docs-agent:opened%2Facme-docs%2F/)
         // A third merge grows it again: three instructions, still one record.
         const third = await onMerge(sim, gh, 7, 'Document the new CLI flag.')
@@ -358,10 +365,10 @@ describe('fix 1 3', () => {
         const [record, note, ...rest] = bots(gh, 21)
         expect(rest).toEqual([])
         expect(record).toContain('The 2 instructions this pull request grew from, newest last')
-        // Both askers, where and when (UTC), newest last.
+        // Both causes, where and when (UTC), newest last.
         const asked = [
           ...(record ?? '').matchAll(
-            /\*\*(\d)\.\*\* @octocat in \[a comment on #12\]\(([^)]*)\) · (\S+ \d\d:\d\d UTC)/g
+            /<b>(\d)\.<\/b> A comment by @octocat in <a href="([^"]*)">#12<\/a> · (\S+ \d\d:\d\d UTC)/g
           )
         ]
         expect(asked.map(m => m[1])).toEqual(['1', '2'])
@@ -373,7 +380,7 @@ describe('fix 1 3', () => {
         )
         expect(note).toMatch(/^### ➕ This pull request grew: instruction 2\n/)
         expect(note).toContain(
-          `@octocat asked in [a comment on #12](https://github.com/octo/docs/issues/12#issuecomment-${triggers[1]?.id})`
+          `For a comment by @octocat in [#12](https://github.com/octo/docs/issues/12#issuecomment-${triggers[1]?.id}), this pull request's job took a follow-up`
         )
         // The instruction's first line (suggestion 2's), quoted, and nothing more of it.
         const firstLine = /\n> (\S[^\n]+)\n/.exec(note ?? '')?.[1] ?? ''

@@ -94,7 +94,10 @@ describe('trigger-label', () => {
         const [answer, ...more] = bots(gh, 7)
         expect(more).toEqual([])
         expect(answer).toMatch(/### ✅ Opened \[#21\]/)
-        expect(answer).toContain('@octocat asked for a new job')
+        // A label asks without words: the answer says its cause.
+        expect(answer).toContain(
+          'The label Docs/Needed on [#7](https://github.com/octo/docs/issues/7) by @octocat'
+        )
         // Replies there go to the job (as `when-no-job: create` records it).
         expect(answer).toContain('on this pull request to send a follow-up to this job')
         expect(answer).toMatch(/docs-agent:route%2Facme-docs%2Fcreated-1/)
@@ -184,7 +187,7 @@ describe('trigger-label', () => {
         expectSuccess(r)
         expect(r.outputs.skipped).toBe('false')
         expect(creates(sim)).toHaveLength(1)
-        expect(bots(gh, 7)[0]).toContain('@octocat asked for a new job')
+        expect(bots(gh, 7)[0]).toContain(`The label ${spelt} on [#7]`)
         // Taken off by the name the item carries, not the input's spelling.
         const removal = gh.requests.filter(q => q.method === 'DELETE').map(q => q.path)
         expect(removal).toEqual([`/repos/octo/docs/issues/7/labels/${encodeURIComponent(spelt)}`])

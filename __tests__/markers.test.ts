@@ -208,4 +208,24 @@ describe('the table of record kinds', () => {
     expect(parseRecord('route', '%E0%A4%A/p/j')).toBeUndefined()
     expect(claimOf('nonsense/p')).toBeUndefined()
   })
+
+  it('an `asked` record written before it named its cause is read, the cause empty (issue 50)', () => {
+    const before =
+      'asked/p/j/1/octocat/https%3A%2F%2Fgithub.com%2Fo%2Fr%2Fissues%2F5/2026-11-02T10%3A00%3A00.000Z'
+    expect(parseRecord('asked', before)).toEqual({
+      project: 'p',
+      job: 'j',
+      n: '1',
+      who: 'octocat',
+      where: 'https://github.com/o/r/issues/5',
+      when: '2026-11-02T10:00:00.000Z',
+      how: '',
+      title: '',
+      label: '',
+      unlinked: ''
+    })
+    // A part fewer than that is no record; the parts added later may only be left off the end.
+    expect(parseRecord('asked', before.slice(0, before.lastIndexOf('/')))).toBeUndefined()
+    expect(parseRecord('route', 'route/p')).toBeUndefined()
+  })
 })

@@ -135,6 +135,15 @@ const MANY_FILES = changed(
 
 const active = agentJob({ status: 'active', prLink: null })
 
+/** What started the third growth: the merge of #57. */
+const MERGE_OF_57 = {
+  when: STARTED,
+  how: 'merge' as const,
+  who: 'octocat',
+  where: 'https://github.com/acme/docs/issues/57',
+  title: 'Add rate limit headers'
+}
+
 /** What the third merge sent to the agent's open pull request. */
 const GROWN_PROMPT = 'Document the new rate limit headers of the API, with one example.'
 
@@ -199,6 +208,7 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
     prNumber: 42,
     prUpdated: true,
     askedOn: { number: 57, url: 'https://github.com/acme/docs/issues/57', pullRequest: true },
+    cause: MERGE_OF_57,
     grew: { number: 42, url: 'https://github.com/acme/docs/pull/42' },
     changes: THREE_FILES
   },
@@ -211,13 +221,31 @@ export const JOB_STATES: Record<string, Partial<JobReport>> = {
     routedHere: true,
     changes: THREE_FILES,
     prompt: GROWN_PROMPT,
+    cause: MERGE_OF_57,
     instructions: [
       {
         n: 1,
-        text: 'Document the webhook retries: the back-off, the headers, and how to turn them off.'
+        text: 'Document the webhook retries: the back-off, the headers, and how to turn them off.',
+        asked: {
+          when: STARTED - 3 * 86_400_000,
+          how: 'merge',
+          who: 'octocat',
+          where: 'https://github.com/acme/docs/issues/51',
+          title: 'Retry webhooks with back-off'
+        }
       },
-      { n: 2, text: 'Add the new --dry-run flag to the CLI reference.' },
-      { n: 3, text: GROWN_PROMPT }
+      {
+        n: 2,
+        text: 'Add the new --dry-run flag to the CLI reference.',
+        asked: {
+          when: STARTED - 86_400_000,
+          how: 'label',
+          who: 'hubot',
+          where: 'https://github.com/acme/docs/issues/9',
+          label: 'Docs/Needed'
+        }
+      },
+      { n: 3, text: GROWN_PROMPT, asked: MERGE_OF_57 }
     ]
   },
   'done with a pull request elsewhere': {

@@ -63,7 +63,11 @@ describe('reviewers', () => {
       { permissions, pullFiles: FILES, teams: ['docs-writers'] },
       async ({ gh, create }) => {
         const r = await create(
-          asking({ reviewers: 'author, @hubot, octo/docs-writers, mintlify[bot]' }),
+          asking({
+            reviewers: 'author, @hubot, octo/docs-writers, mintlify[bot]',
+            // The code repository the payload's pull request is in: linked, not only named.
+            'notify-repository': 'octo/api'
+          }),
           {
             eventName: 'repository_dispatch',
             event: dispatchEvent(dispatchPayload(pull, ['src/limits.ts']))

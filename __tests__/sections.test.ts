@@ -313,7 +313,10 @@ describe('assistant', () => {
       service.paths.slice(1).map(p => new URL(p, 'http://x').searchParams.get('cursor'))
     ).toEqual([null, '1000', '2000'])
     expect([a.callers.total, a.read, a.unanswered, a.complete]).toEqual([10, 3000, 750, false])
-    expect(a.top).toEqual([{ question: 'Why?', count: 750, lastAskedAt: '2026-11-18T00:00:00Z' }])
+    // What the assistant answered comes with the rows read: the evidence, at no request.
+    expect(a.top).toEqual([
+      { question: 'Why?', count: 750, lastAskedAt: '2026-11-18T00:00:00Z', answer: 'irrelevant' }
+    ])
     // Every topic read, answered too, for what a fix did.
     expect(a.topics).toEqual([
       { topic: 'fin', asked: 2250, unanswered: 0 },

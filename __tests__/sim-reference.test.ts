@@ -8,7 +8,7 @@ import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { withService, type Service } from './support.js'
 
-/** A field's type; an object or a one-element array is a nested shape. */
+/** A field's type (`ulid`: a string in that format); an object or a one-element array is a nested shape. */
 type Field = string | readonly string[] | Shape | readonly [Shape]
 interface Shape {
   readonly [name: string]: Field
@@ -62,7 +62,7 @@ const ANALYTICS: Record<string, Shape> = {
   assistant: {
     conversations: [
       {
-        id: 'string',
+        id: 'ulid',
         timestamp: 'string',
         query: 'string',
         response: 'string',
@@ -91,8 +91,15 @@ function typeOf(v: unknown): string {
   return typeof v
 }
 
+/** A ULID (the reference's `format: ulid`): 26 characters of Crockford's base32. */
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/
+
 /** What in `value` the shape does not find: missing fields, wrong types, values not allowed. */
 function problems(value: unknown, field: Field, where: string): string[] {
+  if (field === 'ulid')
+    return typeof value === 'string' && ULID.test(value)
+      ? []
+      : [`${where}: ${JSON.stringify(value)}, not a ULID`]
   if (typeof field === 'string') {
     const allowed = field.split('|')
     const t = typeOf(value)
@@ -173,17 +180,86 @@ describe('the simulators answer with every field the reference requires', () => 
     })
   })
 
+  it('feedback by page honours `source` and `status`: each count is the sum of its parts', async () => {
+    await withService({}, async sim => {
+      type Row = { path: string; thumbsUp: number; thumbsDown: number; code: number; total: number }
+      const byPage = async (q = ''): Promise<Map<string, Row>> => {
+        const page = await answer(sim, `/v1/analytics/p/feedback/by-page?${WEEK}&limit=100${q}`)
+        expect(page.status).toBe(200)
+        expect(problems(page.body, ANALYTICS['feedback/by-page']!, 'by-page')).toEqual([])
+        const rows = page.body.feedback as Row[]
+        for (const r of rows) expect(r.total).toBe(r.thumbsUp + r.thumbsDown + r.code)
+        return new Map(rows.map(r => [r.path, r]))
+      }
+      const all = await byPage()
+      /** Each page's counts summed over the filtered answers (a page missing: nothing). */
+      const sum = (parts: Map<string, Row>[]) =>
+        [...all.keys()].map(path =>
+          (['thumbsUp', 'thumbsDown', 'code'] as const).map(k =>
+            parts.reduce((n, part) => n + (part.get(path)?.[k] ?? 0), 0)
+          )
+        )
+      const whole = [...all.values()].map(r => [r.thumbsUp, r.thumbsDown, r.code])
+      const sources = await Promise.all(FEEDBACK_SOURCES.map(x => byPage(`&source=${x}`)))
+      expect(sum(sources)).toEqual(whole)
+      const statuses = await Promise.all(FEEDBACK_STATUSES.map(x => byPage(`&status=${x}`)))
+      expect(sum(statuses)).toEqual(whole)
+      // The filters narrow: snippet reports only, no votes; a list of statuses adds up.
+      const code = await byPage('&source=code_snippet')
+      for (const r of code.values()) expect([r.thumbsUp, r.thumbsDown]).toEqual([0, 0])
+      expect(code.size).toBeLessThan(all.size)
+      const open = await byPage(`&status=${encodeURIComponent('pending,in_progress')}`)
+      expect(sum([open])).toEqual(sum([statuses[0]!, statuses[1]!]))
+      for (const q of ['source=email', 'status=open'])
+        expect((await answer(sim, `/v1/analytics/p/feedback/by-page?${q}`)).status).toBe(400)
+    })
+  })
+
+  it('the raw feedback pages by cursor, the cursor keeping the range and the filters', async () => {
+    await withService({ comments: 60 }, async sim => {
+      const q = `source=contextual&status=${encodeURIComponent('pending,resolved')}`
+      const whole = await answer(sim, `/v1/analytics/p/feedback?${WEEK}&limit=100&${q}`)
+      const expected = whole.body.feedback as { id: string }[]
+      expect(expected.length).toBeGreaterThan(14)
+      const read: { id: string }[] = []
+      let page = await answer(sim, `/v1/analytics/p/feedback?${WEEK}&limit=7&${q}`)
+      for (let pages = 1; ; pages++) {
+        expect(feedbackProblems(page.body)).toEqual([])
+        read.push(...(page.body.feedback as { id: string }[]))
+        const next = page.body.nextCursor as string | null
+        expect(page.body.hasMore).toBe(next !== null)
+        if (next === null) break
+        expect(pages).toBeLessThan(20)
+        // Later pages with the cursor and `limit` alone, as fetchers ask them.
+        const cursor = encodeURIComponent(next)
+        page = await answer(sim, `/v1/analytics/p/feedback?limit=7&cursor=${cursor}`)
+      }
+      expect(read.map(r => r.id)).toEqual(expected.map(r => r.id))
+      expect((await answer(sim, '/v1/analytics/p/feedback?cursor=nonsense')).status).toBe(400)
+    })
+  })
+
+  it('conversation ids are ULIDs, shared by the turns of one conversation', async () => {
+    await withService({}, async sim => {
+      const page = await answer(sim, `/v1/analytics/p/assistant?${WEEK}&limit=50`)
+      const ids = (page.body.conversations as { id: string }[]).map(c => c.id)
+      for (const id of ids) expect(id).toMatch(ULID)
+      expect(new Set(ids).size).toBeLessThan(ids.length)
+      expect(new Set(ids).size).toBeGreaterThan(ids.length / 4)
+    })
+  })
+
   it('the assistant’s cursor is a ULID by default (the reference’s `format: ulid`); searches’ opaque', async () => {
     await withService({}, async sim => {
       const assistant = await answer(sim, `/v1/analytics/p/assistant?${WEEK}&limit=10`)
-      expect(assistant.body.nextCursor).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/)
+      expect(assistant.body.nextCursor).toMatch(ULID)
       const next = await answer(
         sim,
         `/v1/analytics/p/assistant?${WEEK}&limit=10&cursor=${String(assistant.body.nextCursor)}`
       )
       expect(problems(next.body, ANALYTICS.assistant!, 'assistant')).toEqual([])
       const searches = await answer(sim, `/v1/analytics/p/searches?${WEEK}&limit=10`)
-      expect(searches.body.nextCursor).not.toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/)
+      expect(searches.body.nextCursor).not.toMatch(ULID)
     })
   })
 
@@ -211,7 +287,7 @@ describe('the simulators answer with every field the reference requires', () => 
     })
   })
 
-  it('the check itself can fail: a row without `status` or `contact`, a null where none is allowed', () => {
+  it('the check itself can fail: a row without `status` or `contact`, a null where none is allowed, an id that is no ULID', () => {
     const old = { id: 'fb_1', path: '/a', comment: 'x', createdAt: null, source: 'contextual' }
     expect(feedbackProblems({ feedback: [old], nextCursor: null, hasMore: false })).toEqual([
       'feedback[0].status: missing',
@@ -221,5 +297,6 @@ describe('the simulators answer with every field the reference requires', () => 
     expect(
       problems({ web: 1, api: null, other: 0 }, ANALYTICS['assistant/caller-stats']!, 'x')
     ).toEqual(['x.api: null, not number', 'x.total: missing'])
+    expect(problems('conv-1', 'ulid', 'id')).toEqual(['id: "conv-1", not a ULID'])
   })
 })

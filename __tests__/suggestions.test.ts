@@ -416,6 +416,34 @@ describe('topics: queries and questions by their meaningful words', () => {
   })
 })
 
+describe('an unanswered question and what the assistant answered (issue 50)', () => {
+  it('quotes one answer under the question and sends it as data: the most asked phrasing’s first', () => {
+    const section = assistant([
+      ['How do I rotate a key?', 3],
+      ['Key rotation?', 2]
+    ])
+    if (section.name !== 'assistant' || !section.ok) throw new Error('not an assistant section')
+    const top = [
+      { question: 'How do I rotate a key?', count: 3 },
+      { question: 'Key rotation?', count: 2, answer: 'See the <b>keys</b> page @octocat #1' }
+    ]
+    const [s] = suggest({ sections: [{ ...section, top }] }).suggestions
+    expect(s).toMatchObject({ kind: 'question', answer: 'See the <b>keys</b> page @octocat #1' })
+    const range = { dateFrom: '2026-11-16', dateTo: '2026-11-23' }
+    const instruction = instructionFor(s!, range, Date.UTC(2026, 10, 23))
+    expect(instruction.split('\n').slice(-3)).toEqual([
+      'question: "How do I rotate a key?"',
+      'question: "Key rotation?"',
+      'answer: "See the <b>keys</b> page @octocat #1"'
+    ])
+    const md = suggestionsBlock([{ ...s!, n: 1, instruction }], [], '/docs-agent', range)
+    const line = md.split('\n').find(l => l.includes('The assistant answered')) ?? ''
+    expect(line).toBe(
+      `   _The assistant answered:_ “${escapeText('See the <b>keys</b> page @octocat #1')}”`
+    )
+  })
+})
+
 describe('a page with many 👎 and what readers wrote', () => {
   const range = { dateFrom: '2026-11-16', dateTo: '2026-11-23' }
   const now = Date.UTC(2026, 10, 23)

@@ -321,6 +321,62 @@ async function grownByASecondFix() {
   })
 }
 
+/**
+ * Issue 50: the agent's pull request #21, opened for the merge of #41, grows for the merge of
+ * #43, the label Docs/Needed on #9, a dispatch for octo/api#42 and a comment in #12: each growth
+ * leaves a note naming its cause; #21's record lists every cause, each whole text folded.
+ */
+async function grownFourTimes() {
+  return withSims({ jobs: [], created: { activePolls: 1, prLink: PR(21) } }, async (sim, gh) => {
+    const env = { GITHUB_API_URL: gh.url }
+    const prompt =
+      'Update the documentation for the change merged in this pull request. Keep the\n' +
+      'existing structure and tone; add or update pages only where behaviour changed.\n'
+    const create = { ...base(sim.url), command: 'create', context: 'true' }
+    const merge = (n, title, login) =>
+      runAction({
+        inputs: { ...create, prompt },
+        env,
+        ...pullRequestEvent(n, 'closed', { title, user: { login, type: 'User' } })
+      })
+    await merge(41, 'Explain key rotation', 'octocat')
+    await merge(43, 'Rotate keys on a schedule', 'hubot')
+    await runAction({
+      inputs: {
+        ...create,
+        'trigger-label': 'Docs/Needed',
+        prompt: 'Write or update the documentation this issue (described below) needs.'
+      },
+      env,
+      ...labelEvent(gh, 9, 'Docs/Needed', { issue: true })
+    })
+    const url = 'https://github.com/octo/api/pull/42'
+    await runAction({
+      inputs: {
+        ...create,
+        prompt: 'Update the documentation for the code change described below.',
+        'notify-repository': 'octo/api'
+      },
+      env,
+      eventName: 'repository_dispatch',
+      event: {
+        action: 'code-merged',
+        client_payload: {
+          pull_request: { number: 42, title: 'Add retry budget', html_url: url, body: 'Budgets.' },
+          paths: ['src/retry.ts']
+        },
+        repository: { full_name: 'octo/docs' }
+      }
+    })
+    await runAction({
+      inputs: { ...base(sim.url), command: 'message', 'when-no-job': 'create' },
+      env,
+      ...triggerComment(gh, 12, '/docs-agent Document the retry budget, with its default.', false)
+    })
+    return [{ title: 'Pull request #21, grown four times', comments: thread(gh, 21) }]
+  })
+}
+
 /** The docs platform's checks on the agent's pull request #21: the link check fails. */
 const AGENT_CHECKS = {
   [headSha(21)]: [
@@ -437,6 +493,7 @@ export async function previewThreads() {
     ['The record that a job opened a pull request', openedRecords],
     ['The weekly report over four weeks', weeklyIssue],
     ['A pull request grown by a second fix', grownByASecondFix],
+    ['A pull request grown four times: a merge, a label, a dispatch, a comment', grownFourTimes],
     ['A label asks for docs, and the checks of the agent pull request', labelAndChecks],
     ['A key that expired', expiredKey]
   ]) {

@@ -6,7 +6,7 @@
 
 import { pathOf } from './analytics-data.js'
 import { simClock } from './clock.js'
-import { createField } from './field.js'
+import { createField, ulid } from './field.js'
 
 /**
  * @typedef {{ path: string, human: number, ai: number, total: number }} PageRow
@@ -23,14 +23,18 @@ import { createField } from './field.js'
  * @property {number|SearchRow[]} [searches] default 240 generated queries, most hits first
  * @property {Record<string, SearchRow[]>} [searchesByDate] the queries of a range starting that
  *   day (`dateFrom`), most hits first, instead of `searches`; `totalSearches` is their hits' sum
- * @property {number|FeedbackRow[]} [feedback] default 48 generated pages
+ * @property {number|FeedbackRow[]} [feedback] default 48 generated pages; served counted over
+ *   the `source` and `status` asked (votes 30% contextual, the rest thumbs only; each count
+ *   spread over the statuses), a page with nothing left not listed
  * @property {number|CommentRow[]} [comments] the feedback export's rows (`GET feedback`), newest
  *   first; default 30 generated, on the pages with the most 👎, in every status, some on code
- *   snippets; served filtered by the `source` and `status` parameters
- * @property {'honoured'|'ignored'|'refused'} [statusFilter] what the feedback export does with
- *   its `status` parameter: filters by it (default, as documented), ignores it, or refuses it
- *   (400) as a service without it would
- * @property {number|Conversation[]} [conversations] default 2600 generated, newest first
+ *   snippets; served filtered by the `source` and `status` parameters, in cursor pages (the
+ *   cursor keeps the range and the filters)
+ * @property {'honoured'|'ignored'|'refused'} [statusFilter] what the feedback operations (the
+ *   export and by page) do with their `status` parameter: filter by it (default, as documented),
+ *   ignore it, or refuse it (400) as a service without it would
+ * @property {number|Conversation[]} [conversations] default 2600 generated, newest first, each
+ *   conversation's id a ULID its turns share
  * @property {{ web: number, api: number, other: number, total: number }} [callerStats]
  * @property {Partial<Record<'views'|'searches'|'feedback'|'assistant'|'visitors', number>>} [refuse]
  *   answer this section's operations with 403 (the plan lacks the feature) or 404 (the project
@@ -203,6 +207,57 @@ const HOSTILE_COMMENTS = [
 /** The statuses a team gives written feedback in the dashboard. */
 export const FEEDBACK_STATUSES = ['pending', 'in_progress', 'resolved', 'dismissed']
 const FEEDBACK_SOURCES = ['code_snippet', 'contextual', 'agent', 'thumbs_only']
+/** Of a page's votes, the share given with a written comment (`contextual`), the rest bare. */
+const CONTEXTUAL_SHARE = 0.3
+/** How a page's feedback spreads over the statuses, in FEEDBACK_STATUSES' order. */
+const STATUS_SHARES = [0.6, 0.15, 0.15, 0.1]
+
+/**
+ * `n` split into parts by `shares` (which add up to 1), each part whole and the parts adding up
+ * to `n`: the part up to each share's running total, less the parts before it.
+ * @param {number} n
+ * @param {number[]} shares
+ */
+function split(n, shares) {
+  let total = 0
+  let given = 0
+  return shares.map(share => {
+    total += share
+    const upTo = Math.round(n * total)
+    const part = upTo - given
+    given = upTo
+    return part
+  })
+}
+
+/**
+ * A by-page row counted over the feedback of `source` and `statuses` alone (all when not given):
+ * votes are `contextual` (with a comment, CONTEXTUAL_SHARE of them) or `thumbs_only`, snippet
+ * reports `code_snippet`, and `agent` feedback none here; each spread over the statuses.
+ * @param {FeedbackRow} r
+ * @param {string|undefined} source
+ * @param {string[]|undefined} statuses
+ * @returns {FeedbackRow}
+ */
+function byPageShare(r, source, statuses) {
+  const bySource = (count, kind) => {
+    if (kind === 'code') return source === undefined || source === 'code_snippet' ? count : 0
+    if (source === undefined) return count
+    const [contextual, bare] = split(count, [CONTEXTUAL_SHARE, 1 - CONTEXTUAL_SHARE])
+    return source === 'contextual' ? contextual : source === 'thumbs_only' ? bare : 0
+  }
+  const byStatus = count =>
+    statuses === undefined
+      ? count
+      : split(count, STATUS_SHARES).reduce(
+          (sum, part, i) => sum + (statuses.includes(FEEDBACK_STATUSES[i]) ? part : 0),
+          0
+        )
+  const thumbsUp = byStatus(bySource(r.thumbsUp, 'votes'))
+  const thumbsDown = byStatus(bySource(r.thumbsDown, 'votes'))
+  const code = byStatus(bySource(r.code, 'code'))
+  return { ...r, thumbsUp, thumbsDown, code, total: thumbsUp + thumbsDown + code }
+}
 
 /**
  * A row of the feedback export: a written comment on one of the pages with the most 👎 (the
@@ -286,8 +341,10 @@ export function generatedConversation(i, range = {}, withHostile = true) {
   const base = !withHostile && asked.startsWith('<') ? 'Why is my search index out of date?' : asked
   const query = h % 4 === 0 ? `  ${base.toLowerCase()} ` : base
   const unanswered = q < 3 ? h % 10 < 7 : h % 10 < 2
+  // Turns of one conversation share its id: a ULID, as the reference has it.
+  const conversation = Math.floor((i * 2) / 5)
   return {
-    id: `conv-${Math.floor((i * 2) / 5)}`,
+    id: ulid(Date.UTC(2026, 10, 15) - conversation * 97_000, conversation + 1),
     timestamp: range.dateFrom
       ? instantIn(range, h, range.dateFrom)
       : new Date(Date.UTC(2026, 10, 15) - i * 97_000).toISOString(),
@@ -480,37 +537,48 @@ export function createAnalytics(options, visitors) {
           end < searches.count ? encodeCursor('searches', end, range, projectId, limit) : null
       })
     },
+    /**
+     * Feedback counted by page, of the `source` and the statuses asked when given (each count
+     * split over the sources and statuses as byPageShare says; a page left with nothing is not
+     * listed, as an aggregate of no rows would not be).
+     */
     feedback(q, f) {
-      const invalid = checkQuery(q, 100)
+      const invalid = checkQuery(q, 100) ?? checkFeedbackFilter(q)
       if (invalid) return invalid
       const asked = q.limit === undefined ? 10 : +q.limit
       const limit = field.pageRows(asked)
-      const rows = feedbackOrder.slice(0, limit).map(r => {
-        const [thumbsUp, thumbsDown] = [Math.floor(r.thumbsUp * f), Math.floor(r.thumbsDown * f)]
-        return { ...r, thumbsUp, thumbsDown, total: thumbsUp + thumbsDown + r.code }
-      })
-      return ok({ feedback: rows, hasMore: feedback.count > limit })
+      const statuses = statusFilter === 'honoured' ? q.status?.split(',') : undefined
+      const rows = []
+      for (const r of feedbackOrder) {
+        const [up, down] = [Math.floor(r.thumbsUp * f), Math.floor(r.thumbsDown * f)]
+        const row = byPageShare({ ...r, thumbsUp: up, thumbsDown: down }, q.source, statuses)
+        if (row.total > 0 || (q.source === undefined && !statuses)) rows.push(row)
+      }
+      return ok({ feedback: rows.slice(0, limit), hasMore: rows.length > limit })
     },
     /**
      * The export of feedback rows, newest first, of the `source` and the statuses asked (a list,
-     * comma-separated); a cursor is not followed by the action.
+     * comma-separated), in cursor pages whose cursor keeps the range and the filters.
      */
-    'feedback-comments'(q) {
+    'feedback-comments'(q, f, projectId) {
       const invalid = checkQuery(q, 100) ?? checkFeedbackFilter(q)
       if (invalid) return invalid
-      const statuses = statusFilter === 'honoured' ? q.status?.split(',') : undefined
+      const { offset, range, answer } = cursorWindow('feedback', q)
+      if (answer) return answer
+      const statuses = statusFilter === 'honoured' ? range.status?.split(',') : undefined
       const rows = []
       for (let i = 0; i < comments.count; i++) {
         const row = comments.at(i)
-        if (q.source !== undefined && row.source !== q.source) continue
+        if (range.source !== undefined && row.source !== range.source) continue
         if (statuses && !statuses.includes(row.status)) continue
         rows.push(row)
       }
-      const limit = q.limit === undefined ? 50 : +q.limit
-      const more = rows.length > limit
+      const limit = field.pageRows(q.limit === undefined ? 50 : +q.limit)
+      const end = Math.min(offset + limit, rows.length)
+      const more = end < rows.length
       return ok({
-        feedback: rows.slice(0, limit),
-        nextCursor: more ? `fb_${limit}` : null,
+        feedback: rows.slice(offset, end),
+        nextCursor: more ? encodeCursor('feedback', end, range, projectId, limit) : null,
         hasMore: more
       })
     },

@@ -30,19 +30,26 @@
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
 /**
- * The `n`th ULID a simulator serves: a time part (10 characters, 2026-11) and `n` as its random
- * part (16 characters), so each cursor is distinct and a well-formed ULID.
+ * A well-formed ULID: `time` (ms) as its time part (10 characters) and `n` as its random part
+ * (16 characters), so that distinct `n` give distinct ULIDs.
+ * @param {number} time
  * @param {number} n
  */
-function ulidOf(n) {
+export function ulid(time, n) {
   const digits = (/** @type {number} */ value, /** @type {number} */ length) => {
     let out = ''
     for (let v = value, i = 0; i < length; i++, v = Math.floor(v / 32))
       out = CROCKFORD[v % 32] + out
     return out
   }
-  return digits(Date.UTC(2026, 10, 16), 10) + digits(n * 7919, 16)
+  return digits(time, 10) + digits(n * 7919, 16)
 }
+
+/**
+ * The `n`th cursor ULID a simulator serves (2026-11), each distinct.
+ * @param {number} n
+ */
+const ulidOf = n => ulid(Date.UTC(2026, 10, 16), n)
 
 /** @param {FieldOptions} options */
 export function createField(options) {
@@ -50,7 +57,12 @@ export function createField(options) {
   // `limit` alone reads the same rows; served opaque, as a ULID or inside a whole URL.
   const ulids = new Map()
   const encodeCursor = (kind, offset, q, projectId, limit) => {
-    const window = { kind, offset, dateFrom: q.dateFrom, dateTo: q.dateTo }
+    // The feedback export's filters belong to the window too: its next page keeps them.
+    const filters = {
+      ...(q.source ? { source: q.source } : {}),
+      ...(q.status ? { status: q.status } : {})
+    }
+    const window = { kind, offset, dateFrom: q.dateFrom, dateTo: q.dateTo, ...filters }
     const opaque = Buffer.from(JSON.stringify(window)).toString('base64url')
     const cursor = opaque.padEnd(options.cursorChars ?? 0, '.')
     const form = options.cursorForm ?? (kind === 'assistant' ? 'ulid' : 'opaque')
@@ -83,7 +95,10 @@ export function createField(options) {
     if (q.cursor === undefined) return { offset: 0, range: q }
     const c = decodeCursor(kind, q.cursor)
     if (!c) return undefined
-    const range = q.dateFrom || q.dateTo ? q : { dateFrom: c.dateFrom, dateTo: c.dateTo }
+    const dates = q.dateFrom || q.dateTo ? q : { dateFrom: c.dateFrom, dateTo: c.dateTo }
+    const source = q.source ?? c.source
+    const status = q.status ?? c.status
+    const range = { ...dates, ...(source ? { source } : {}), ...(status ? { status } : {}) }
     return { offset: c.offset, range }
   }
 

@@ -65,6 +65,8 @@ export type Suggestion =
       phrasings: string[]
       /** The topic's phrasings, all counted in `count` (`phrasings` holds up to 3). */
       variants?: number
+      /** What the assistant answered one of them (public text, clipped), from the rows read. */
+      answer?: string
       after?: FixState
     }
   | {
@@ -296,14 +298,19 @@ function questionSuggestions(assistant: AssistantSection | undefined): Suggestio
     q => q.question,
     q => q.count,
     MIN_TIMES_ASKED
-  ).map(t => ({
-    kind: 'question',
-    id: questionId(t.text),
-    question: t.text,
-    count: t.total,
-    phrasings: t.phrasings,
-    variants: t.variants
-  }))
+  ).map(t => {
+    // The most asked phrasing's answer, else the next one's: one answer is evidence enough.
+    const answer = t.rows.find(q => q.answer)?.answer
+    return {
+      kind: 'question',
+      id: questionId(t.text),
+      question: t.text,
+      count: t.total,
+      phrasings: t.phrasings,
+      variants: t.variants,
+      ...(answer ? { answer } : {})
+    }
+  })
 }
 
 /** The stale pages as suggestions, with the views and 👎 the tables show for them. */

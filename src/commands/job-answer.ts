@@ -13,6 +13,7 @@ import type { AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings/settings.js'
 import { placeUrl } from '../gate/asker.js'
 import type { CommandContext } from './context.js'
+import { askedFor } from './job-asked.js'
 import type { Target } from './job-target.js'
 
 // The pull request's checks are drawn into the answer too (`checks`): job-checks.ts.
@@ -72,6 +73,7 @@ export function jobReport(
     trigger: s.trigger,
     fromComment: asker.comment !== undefined,
     ...(asker.login ? { askedBy: asker.login } : {}),
+    cause: askedFor(ctx, ctx.deadline.startedAt),
     ...(asked ? { askedOn: { ...asked, pullRequest: ctx.event.isPullRequest } } : {}),
     routedHere: t.routeHere,
     ...(t.jobId !== undefined && t.routedBefore === t.jobId ? { hintGiven: true } : {}),

@@ -3,7 +3,7 @@
 // labelled item, the merged pull request or the code pull request a dispatch names), else the
 // workflow run. And the code pull request of a dispatch, which the docs pull request links.
 import { readDispatch } from '../agent/dispatch.js'
-import { dispatchedPullRequest } from '../gate/asker.js'
+import { publicText } from '../public-text.js'
 import { redact } from '../secrets/redact.js'
 import type { Asked } from '../records/job.js'
 import type { CodeChange } from '../report/job-report.js'
@@ -12,11 +12,28 @@ import type { CommandContext } from './context.js'
 
 type Ctx = CommandContext<JobSettings>
 
-/** Who asked, where and when (`when`: the run's start, on its one clock). */
+/** A title a cause quotes is kept to this many characters (the record holds it in its key). */
+const TITLE_MAX_CHARS = 120
+
+/**
+ * Who asked, where and when (`when`: the run's start, on its one clock), and how: the cause as
+ * the gate's asker names it (a merged pull request's title, the label, a pull request a dispatch
+ * named that is not linked).
+ */
 export function askedFor(ctx: Ctx, when: number): Asked {
-  const { login, link } = ctx.asker
+  const { login, link, how, on, label, unlinked } = ctx.asker
   const where = link ?? (ctx.runUrl || undefined)
-  return { when, ...(login ? { who: login } : {}), ...(where ? { where } : {}) }
+  const named = on?.title ?? unlinked?.title
+  const title = named ? publicText(named, TITLE_MAX_CHARS) : ''
+  return {
+    when,
+    how,
+    ...(login ? { who: login } : {}),
+    ...(where ? { where } : {}),
+    ...(title ? { title } : {}),
+    ...(label !== undefined ? { label: publicText(label, TITLE_MAX_CHARS) } : {}),
+    ...(unlinked ? { unlinked: unlinked.label } : {})
+  }
 }
 
 /** The report's `codeChange`, when the run is a dispatch that names one. */
@@ -25,16 +42,18 @@ export function codeChangeOf(ctx: Ctx): { codeChange?: CodeChange } {
   return c ? { codeChange: c } : {}
 }
 
-/** The code pull request a `repository_dispatch` names, when its link is one of this GitHub. */
+/**
+ * The code pull request a `repository_dispatch` names, as the gate's asker links it: one of this
+ * GitHub, inside `notify-repository` or this repository (else nothing is linked).
+ */
 function codeChange(ctx: Ctx): CodeChange | undefined {
-  if (ctx.event.eventName !== 'repository_dispatch') return undefined
+  const pr = ctx.asker.how === 'dispatch' ? ctx.asker.on : undefined
   const d = readDispatch(ctx.payload)
-  const pr = dispatchedPullRequest(ctx.payload, ctx.serverUrl)
   if (!d || !pr) return undefined
   return {
     label: `${pr.owner}/${pr.repo}#${pr.issueNumber}`,
     url: pr.url,
-    ...(d.pullRequest?.title ? { title: d.pullRequest.title } : {}),
+    ...(pr.title ? { title: pr.title } : {}),
     // The author's text: nothing a redaction knows is shown (as the context block withholds it).
     ...(d.body ? { body: redact(d.body) } : {})
   }

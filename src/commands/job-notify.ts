@@ -122,7 +122,10 @@ export function noticeFor(ctx: CommandContext<JobSettings>): {
     payload: ctx.payload,
     serverUrl: ctx.serverUrl
   })
-  if (code.outside && code.note) core.warning(code.note)
+  // The payload's pull request outside the bound: the gate has warned of it (`notify-pr` naming
+  // one is that input's own mistake, said here).
+  const warned = s.notifyPr === '' && code.outside === ctx.asker.unlinked?.label
+  if (code.outside && code.note && !warned) core.warning(code.note)
   if (!code.ref || !ctx.notifyRecords) return code.note ? { note: code.note } : {}
   const notice = new CodePullRequestNotice(code.ref, {
     records: ctx.notifyRecords,

@@ -51,8 +51,13 @@ export async function recordOnItsPullRequest(
   if (!job || pr === undefined) return undefined
   const answers = ctx.commenting.writes
   const route = ending && answers && job.status === 'completed'
-  // Answering there: the live comment carries the route itself.
-  if (pr === ctx.target?.issueNumber) return route ? { pr } : undefined
+  // Answering there: the live comment carries the route itself; a follow-up asked there is
+  // listed in the pull request's record too.
+  if (pr === ctx.target?.issueNumber) {
+    if (answers && ctx.asker.comment)
+      await listFollowUp(ctx, comments, target, { ...sight, pr, job })
+    return route ? { pr } : undefined
+  }
   const opened = openedByJob(ctx, target, job)
   // The open agent pull request this run grew: its record says so, with every instruction.
   const grown = target.grew?.number === pr
@@ -89,6 +94,41 @@ export async function recordOnItsPullRequest(
     await comments.announceGrowth(pr, jobId, instructions?.at(-1), target.grew?.url)
   if (written === undefined || !route) return undefined
   return { pr, existed: written === 'updated' }
+}
+
+/**
+ * A follow-up asked on the agent's pull request itself: the record there lists it beside every
+ * instruction the pull request grew from, when that record names this job (a thread the run read
+ * already, so only its edit costs a request). The record then shows this run, as a growth's does.
+ */
+async function listFollowUp(
+  ctx: CommandContext<JobSettings>,
+  comments: JobComments,
+  target: Target,
+  sight: Sighting & { pr: number; job: AgentJob }
+): Promise<void> {
+  const { pr, job, ending } = sight
+  const jobId = target.jobId ?? job.id
+  const asked = askedFor(ctx, sight.report.startedAt)
+  const listed = await comments.instructionsOn(pr, jobId, target.prompt, { opened: false, asked })
+  // Only this instruction: no record of this job here to list it in.
+  if (listed.length < 2) return
+  const report: JobReport = {
+    ...sight.report,
+    routedHere: ending && job.status === 'completed',
+    prUpdated: true,
+    hintGiven: false,
+    prNumber: pr,
+    onItsPullRequest: {},
+    instructions: listed
+  }
+  await comments.recordOnPullRequest(pr, jobId, {
+    opened: true,
+    route: report.routedHere === true,
+    instructions: listed,
+    body: renderJobReport(report),
+    once: !ending
+  })
 }
 
 /** The record alone, where the run writes no answers (`comment: false`). */

@@ -75,7 +75,7 @@ export interface Go {
 
 /** For the log: what the run will not do, and why. */
 export interface Note {
-  level: 'info' | 'notice'
+  level: 'info' | 'notice' | 'warning'
   text: string
 }
 

@@ -9,19 +9,21 @@ import { pullRequestOfLink } from '../github/pulls.js'
 import { readDispatch } from '../agent/dispatch.js'
 import { isLogin } from '../github/logins.js'
 import type { FixRequest } from '../records/fix.js'
+import type { AskedHow } from '../report/job-report.js'
 
-/**
- * How the run was asked for: a trigger comment (an issue's or a pull request's conversation, or
- * a review comment), a review's body, `trigger-label`, a merged pull request, a
- * `repository_dispatch`, a `workflow_dispatch` (by hand), a `schedule`, or any other event.
- */
-export type AskedHow =
-  'comment' | 'review' | 'label' | 'merge' | 'dispatch' | 'workflow_dispatch' | 'schedule' | 'event'
+// How the run was asked for: the records keep it with each instruction, so its type lives with
+// what words the cause (report/job-report.ts).
+export type { AskedHow }
 
 /** An issue or pull request, and its address as a reader follows it. */
 export interface AskedOn extends Place {
   url: string
   pullRequest: boolean
+  /**
+   * Its title as the event gives it (a merged pull request's, the code pull request a dispatch
+   * names): what a cause quotes (public text, inert wherever shown).
+   */
+  title?: string
 }
 
 /** Who asked for the run, where and how. */
@@ -57,6 +59,11 @@ export interface Asker {
   label?: string
   /** Why the asker may ask, for the log (a comment or a label). */
   why?: string
+  /**
+   * A dispatch whose pull request is outside `notify-repository` and this repository: what it
+   * names (`owner/repo#N`) and its title, said as text and never linked (`on` is then absent).
+   */
+  unlinked?: { label: string; title?: string }
 }
 
 /** The address of issue or pull request `place` on this GitHub (GitHub sends /issues/N on). */
@@ -117,14 +124,17 @@ export function labelAsker(
 
 /**
  * Every other start: a merged pull request (asked by its author, on it), a dispatch (its sender,
- * on the code pull request it names), a run by hand or on a schedule (its sender or the run's
- * actor, on nothing), any other event (its sender, on its issue or pull request if any).
+ * on the code pull request it names, when that is inside `within`), a run by hand or on a
+ * schedule (its sender or the run's actor, on nothing), any other event (its sender, on its issue
+ * or pull request if any). `within`: the repositories (`owner/name`) a pull request a payload
+ * names may be linked in: this repository and `notify-repository`.
  */
 export function eventAsker(
   event: EventInfo,
   payload: JsonObject,
   actor: string,
-  serverUrl: string
+  serverUrl: string,
+  within: readonly string[] = [`${event.owner}/${event.repo}`]
 ): Asker {
   const sender = loginOf(stringAt(asObject(payload.sender), 'login') ?? actor)
   const pr = asObject(payload.pull_request)
@@ -134,12 +144,19 @@ export function eventAsker(
   const where = (on: AskedOn | undefined) => (on ? { on, link: on.url } : {})
   if (merged) {
     const author = stringAt(asObject(pr.user), 'login')
-    return { how: 'merge', ...loginOf(author), ...authorOf(author), ...where(here) }
+    const title = stringAt(pr, 'title')
+    const on = here && title ? { ...here, title } : here
+    return { how: 'merge', ...loginOf(author), ...authorOf(author), ...where(on) }
   }
   if (event.eventName === 'repository_dispatch') {
     const code = dispatchedPullRequest(payload, serverUrl)
-    const author = readDispatch(payload)?.pullRequest?.author
-    return { how: 'dispatch', ...sender, ...authorOf(author), ...where(code) }
+    const author = authorOf(readDispatch(payload)?.pullRequest?.author)
+    if (code && !inside(code, within)) {
+      const label = `${code.owner}/${code.repo}#${code.issueNumber}`
+      const title = code.title ? { title: code.title } : {}
+      return { how: 'dispatch', ...sender, ...author, unlinked: { label, ...title } }
+    }
+    return { how: 'dispatch', ...sender, ...author, ...where(code) }
   }
   if (event.eventName === 'workflow_dispatch')
     return { how: 'workflow_dispatch', ...sender, ...authorOf(sender.login), ...where(here) }
@@ -149,11 +166,12 @@ export function eventAsker(
 
 /**
  * The code pull request a `repository_dispatch` names, when its link is a pull request of this
- * GitHub whose owner and name GitHub allows (nothing else reaches a link's label).
+ * GitHub whose owner and name GitHub allows (nothing else reaches a link's label), with the title
+ * the payload gives it. Whether it may be linked is eventAsker's question (`within`).
  */
-export function dispatchedPullRequest(payload: JsonObject, serverUrl: string): AskedOn | undefined {
-  const url = readDispatch(payload)?.pullRequest?.url
-  const pr = url ? pullRequestOfLink(url, serverUrl) : undefined
+function dispatchedPullRequest(payload: JsonObject, serverUrl: string): AskedOn | undefined {
+  const named = readDispatch(payload)?.pullRequest
+  const pr = named?.url ? pullRequestOfLink(named.url, serverUrl) : undefined
   if (!pr || !/^[\w.-]+$/.test(pr.owner) || !/^[\w.-]+$/.test(pr.repo)) return undefined
   const base = serverUrl.replace(/\/+$/, '')
   return {
@@ -161,8 +179,19 @@ export function dispatchedPullRequest(payload: JsonObject, serverUrl: string): A
     repo: pr.repo,
     issueNumber: pr.number,
     url: `${base}/${pr.owner}/${pr.repo}/pull/${pr.number}`,
-    pullRequest: true
+    pullRequest: true,
+    ...(named?.title ? { title: named.title } : {})
   }
+}
+
+/**
+ * Whether a pull request a payload names may be linked: it is in one of `within` (GitHub's names
+ * compare without regard to case). A link elsewhere would let a forged payload put a
+ * cross-reference in another owner's pull request (contract: "Gates that cannot be fooled").
+ */
+function inside(on: Place, within: readonly string[]): boolean {
+  const name = `${on.owner}/${on.repo}`.toLowerCase()
+  return within.some(repository => repository.trim().toLowerCase() === name)
 }
 
 const loginOf = (login: string | undefined): { login?: string } => (login ? { login } : {})

@@ -15,10 +15,10 @@ export interface CodePullRequest {
   /** Said in the summary (and the log) when the code pull request is not told. */
   note?: string
   /**
-   * The pull request named is outside `notify-repository` (the note names both, and is a
-   * warning): nothing with `notify-token` goes there, not even the check's probe.
+   * The pull request named (`owner/repo#N`) is outside `notify-repository` (the note names both,
+   * and is a warning): nothing with `notify-token` goes there, not even the check's probe.
    */
-  outside?: true
+  outside?: string
 }
 
 /**
@@ -57,7 +57,7 @@ export function codePullRequest(n: NotifySource): CodePullRequest {
     const note =
       `The code pull request was not told: ${from} names ${escapeText(repository)}#${ref.number}, ` +
       `outside \`notify-repository\` (${n.notifyRepository}); nothing with \`notify-token\` was sent there.`
-    return { url, note, outside: true }
+    return { url, note, outside: `${repository}#${ref.number}` }
   }
   return { ref, url }
 }

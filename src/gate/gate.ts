@@ -56,10 +56,12 @@ export async function admit(c: GateContext): Promise<Admission> {
     // GitHub gives a fork's pull-request runs, and Dependabot's runs, no secrets: an empty key
     // there is no misconfiguration to fail on.
     const withheld = withheldSecretsWhy(c.event, c.env)
-    if (!withheld || gate.hasApiKey || gate.keyless)
-      return (
-        labelled ?? { asker: eventAsker(c.event, c.payload, c.env.GITHUB_ACTOR ?? '', c.serverUrl) }
-      )
+    if (!withheld || gate.hasApiKey || gate.keyless) {
+      if (labelled) return labelled
+      const within = [`${c.event.owner}/${c.event.repo}`, gate.notifyRepository]
+      const actor = c.env.GITHUB_ACTOR ?? ''
+      return { asker: eventAsker(c.event, c.payload, actor, c.serverUrl, within) }
+    }
     const notice = `This run has no \`api-key\`: ${withheld}. Nothing was sent to the service.`
     return { skip: { reason: `no \`api-key\`: ${withheld}`, notice }, octokit: labelled?.octokit }
   }
@@ -86,7 +88,7 @@ export async function decide(c: GateContext, admitted: Admitted, s: Settings): P
   const reads = commenting.writes || asker.comment !== undefined || isJobSettings(s)
   const octokit = reads && s.githubToken !== '' ? c.clients.client(s.githubToken) : undefined
   const records = octokit ? c.clients.records(octokit, recordSecret(s)) : undefined
-  const notes = notesOf(s, target, octokit)
+  const notes = [...notesOf(s, target, octokit), ...unlinkedNote(asker, s)]
   if (isJobSettings(s)) {
     const own = await ownMergeSkip(asker, c.payload, s, records)
     if (own) return { skip: own, octokit, notes }
@@ -132,6 +134,22 @@ function notesOf(s: Settings, target: Place | undefined, octokit: Octokit | unde
     'This run belongs to no pull request or issue, so the report is in its job summary only. ' +
     'Set `issue-number` (e.g. a tracking issue) to post it as a comment.'
   return [{ level: 'notice', text }]
+}
+
+/**
+ * A job run whose dispatch names a pull request outside `notify-repository` and this repository:
+ * said once, here (the code pull request's notice does not repeat it).
+ */
+function unlinkedNote(asker: Asker, s: Settings): Note[] {
+  if (!asker.unlinked || !isJobSettings(s)) return []
+  const bound = s.notifyRepository
+    ? `outside \`notify-repository\` (${s.notifyRepository}) and this repository`
+    : 'outside this repository (and no `notify-repository` is set)'
+  const told = s.notifyToken ? ' Nothing with `notify-token` goes there, and it' : ' It'
+  const text =
+    `The dispatch payload names the pull request ${asker.unlinked.label}, ${bound}.${told} is shown ` +
+    'as text, never linked: a link would put a reference to this run in that pull request.'
+  return [{ level: 'warning', text }]
 }
 
 /** Why GitHub gave this run no secrets, when it is a run GitHub gives none. */

@@ -6,7 +6,7 @@
 import type { CommentRef } from '../github/comments.js'
 import type { TriggerComment } from '../github/event.js'
 import { deliveredKeys, otherStepsRecords, type Delivered } from './delivery.js'
-import type { AskedWords } from '../report/job-report.js'
+import type { AskedHow, AskedWords } from '../report/job-report.js'
 import type { FixRequest } from './fix.js'
 import { parseRecord, recordKey } from './kinds.js'
 import { fixKey } from './report.js'
@@ -137,12 +137,27 @@ export async function grewFrom(
   return listed.sort((a, b) => a.n - b.n)
 }
 
+/** The causes an `asked` record may name: one written by a later version is shown as an event. */
+const HOWS: readonly string[] = [
+  'comment',
+  'review',
+  'label',
+  'merge',
+  'dispatch',
+  'workflow_dispatch',
+  'schedule',
+  'event'
+] satisfies readonly AskedHow[]
+
 /** An `asked` record of this job, by the instruction's number. */
 function askedOf(key: string, project: string, job: string): [string, Asked][] {
   const r = parseRecord('asked', key)
   const when = Date.parse(r?.when ?? '')
   if (!r || r.project !== project || r.job !== job || Number.isNaN(when)) return []
-  return [[r.n, { when, ...(r.who ? { who: r.who } : {}), ...(r.where ? { where: r.where } : {}) }]]
+  const how = r.how === '' ? undefined : HOWS.includes(r.how) ? (r.how as AskedHow) : 'event'
+  const given = { who: r.who, where: r.where, title: r.title, label: r.label, unlinked: r.unlinked }
+  const named = Object.entries(given).filter(([, value]) => value !== '')
+  return [[r.n, { when, ...(how ? { how } : {}), ...Object.fromEntries(named) }]]
 }
 
 /** The keys of every instruction listed, and of who asked each. */
@@ -157,7 +172,11 @@ function listedKeys(project: string, job: string, listed: readonly Listed[]): st
             n: String(n),
             who: asked.who ?? '',
             where: asked.where ?? '',
-            when: new Date(asked.when).toISOString()
+            when: new Date(asked.when).toISOString(),
+            how: asked.how ?? '',
+            title: asked.title ?? '',
+            label: asked.label ?? '',
+            unlinked: asked.unlinked ?? ''
           })
         ]
       : [])

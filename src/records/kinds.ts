@@ -9,6 +9,11 @@
 interface KindSpec {
   /** The parts of the key after the kind's name, in order. */
   parts: readonly string[]
+  /**
+   * How many of the last parts were added after records of the kind were written: a key that
+   * lacks them still parses, with them empty.
+   */
+  added?: number
   says: string
   lives: string
   writer: string
@@ -110,8 +115,9 @@ export const RECORD_KINDS = {
     readers: 'records/job.ts grewFrom: the record lists every instruction the pull request holds.'
   },
   asked: {
-    parts: ['project', 'job', 'n', 'who', 'where', 'when'],
-    says: 'Who asked for instruction n of this job (a login, or empty), where (a URL) and when (ISO, UTC).',
+    parts: ['project', 'job', 'n', 'who', 'where', 'when', 'how', 'title', 'label', 'unlinked'],
+    added: 4,
+    says: 'Who asked for instruction n of this job (a login, or empty), where (a URL) and when (ISO, UTC), and its cause: how (the asker’s `how`), the title of the pull request it names, the label, and a pull request a dispatch named that is not linked (`owner/repo#N`); each may be empty.',
     lives: 'Beside instruction n, in the comment with the `opened` record.',
     writer: 'As `instruction` (records/job.ts writePullRequestRecord).',
     readers: 'records/job.ts grewFrom: the record says who asked each instruction, where and when.'
@@ -192,9 +198,12 @@ export function parseRecord<K extends RecordKind>(
   key: string
 ): RecordFields<K> | undefined {
   const parts = split(key)
-  const names = RECORD_KINDS[kind].parts
-  if (!parts || parts[0] !== kind || parts.length !== names.length + 1) return undefined
-  return Object.fromEntries(names.map((name, i) => [name, parts[i + 1]])) as RecordFields<K>
+  const spec: KindSpec = RECORD_KINDS[kind]
+  const names = spec.parts
+  const least = names.length - (spec.added ?? 0)
+  const given = (parts?.length ?? 0) - 1
+  if (!parts || parts[0] !== kind || given < least || given > names.length) return undefined
+  return Object.fromEntries(names.map((name, i) => [name, parts[i + 1] ?? ''])) as RecordFields<K>
 }
 
 /** The kind a key claims and its project, whether or not it is well formed otherwise. */

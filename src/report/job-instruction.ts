@@ -4,6 +4,7 @@
 // instead of starting a job, and on that pull request every instruction it grew from.
 import { link, escapeText, clip, cutAt } from './markdown.js'
 import { formatNumber } from './numbers.js'
+import { firstLines } from './job-cause.js'
 import type { JobReport, JobReportPlace } from './job-report.js'
 
 /** Shown in full up to here; the exact text, whole, is in the answer's Details. */
@@ -58,9 +59,6 @@ export function quoted(text: string): string {
   return `${body}\n>\n> _… (${formatNumber(more)} more characters: the whole text is in Details)_`
 }
 
-/** Whether quoted() shows `text` whole. */
-export const shownWhole = (text: string): boolean => cutAt(text, SHOWN_MAX_CHARS) === text
-
 /** What begins the paragraph that says why a pull request grew. */
 const GREW_MARK = '📎 '
 
@@ -79,11 +77,10 @@ export function grewParagraph(r: JobReport, place: JobReportPlace): string | und
   const g = r.grew
   if (!g || !explainsGrowth(r, place)) return undefined
   const optOut = 'To start a new job each time instead, set `when-agent-pr-open: create`.'
+  // What asked for it (or what started it: a merge asks nothing) is the line above.
   if (r.onItsPullRequest) {
-    const asked = r.onItsPullRequest.askedIn
-    const where = asked ? `, asked for in ${link(`#${asked.number}`, asked.url)},` : ''
     return (
-      `${GREW_MARK}This pull request grew: an instruction${where} that would have started a new job went ` +
+      `${GREW_MARK}This pull request grew: an instruction that would have started a new job went ` +
       `to this pull request's job as a follow-up, because it was still open ` +
       `(\`when-agent-pr-open: follow-up\`). ${optOut}`
     )
@@ -96,8 +93,27 @@ export function grewParagraph(r: JobReport, place: JobReportPlace): string | und
   )
 }
 
-/** The instruction in view: for `fix N` and a run that grew a pull request, where it matters. */
+/**
+ * The instruction in view, for `fix N` and a run that grew a pull request, where it matters: its
+ * first lines (never the context block), the rest folded in the answer's Details.
+ */
 export function visibleInstruction(r: JobReport, label: string): string | undefined {
   if ((!r.fixes && !r.grew) || !r.prompt?.trim() || r.instructions) return undefined
-  return `**${label}:**\n\n${quoted(r.prompt)}`
+  const first = firstLines(r.prompt)
+  const rest = first.cut
+    ? '\n>\n> _… (the whole instruction is in Details)_'
+    : first.whole
+      ? ''
+      : '\n\n_The context from GitHub sent with it is in Details._'
+  return `**${label}:**\n\n${quoted(first.text)}${rest}`
+}
+
+/**
+ * Whether the body shows the instruction whole already: in view (visibleInstruction), or folded
+ * in the list of the instructions a pull request grew from, whose newest it is.
+ */
+export function shownWhole(r: JobReport): boolean {
+  if (!r.prompt) return true
+  if (r.instructions?.at(-1)?.text === r.prompt) return true
+  return visibleInstruction(r, '') !== undefined && firstLines(r.prompt).whole
 }

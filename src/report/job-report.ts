@@ -111,6 +111,8 @@ export interface JobReport {
   codeChange?: CodeChange
   /** Who wrote the trigger comment or review (their login). */
   askedBy?: string
+  /** What started this run, as the gate's asker names it: said as its cause where no one asked. */
+  cause?: AskedWords
   /** The pull request or issue the run answers on, as a reader names it. */
   askedOn?: { number: number; url: string; pullRequest: boolean }
   /** This comment routes replies with the trigger to the job. */
@@ -201,9 +203,26 @@ export interface CodeChange {
   body?: string
 }
 
-/** Who asked for an instruction (a login), where (a URL) and when (ms). */
+/**
+ * How a run was asked for (gate/asker.ts names it for every kind of start): a trigger comment, a
+ * review's body, `trigger-label`, a merged pull request, a `repository_dispatch`, a
+ * `workflow_dispatch` (by hand), a `schedule`, or any other event.
+ */
+export type AskedHow =
+  'comment' | 'review' | 'label' | 'merge' | 'dispatch' | 'workflow_dispatch' | 'schedule' | 'event'
+
+/**
+ * Who asked for an instruction (a login), where (a URL) and when (ms), and the rest of its cause
+ * as the gate's asker names it: how, the title of the pull request it names (a merge's, a
+ * dispatch's), the label, a pull request a dispatch named that may not be linked (`owner/repo#N`).
+ * Titles and labels are public text. Records older than the cause have `who`, `where`, `when`.
+ */
 export interface AskedWords {
   who?: string
   where?: string
   when: number
+  how?: AskedHow
+  title?: string
+  label?: string
+  unlinked?: string
 }

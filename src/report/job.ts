@@ -5,6 +5,7 @@
 // block.
 
 import {
+  capitalise,
   clip,
   details,
   escapeText,
@@ -15,7 +16,8 @@ import {
 } from './markdown.js'
 import { formatClock, formatElapsed, formatNumber } from './numbers.js'
 import { changesBlock } from './job-changes.js'
-import { codeChangeBlock, instructionsList, mention } from './job-growth.js'
+import { causeWords, mention } from './job-cause.js'
+import { codeChangeBlock, instructionsList } from './job-growth.js'
 import { checksBlock, checksHeadline } from './job-checks.js'
 import { placeNoun } from './place.js'
 import { endingText, triggerExample } from './job-ending.js'
@@ -130,10 +132,15 @@ function headline(r: JobReport): string {
   }
 }
 
-/** Who asked, or what kind of run this is. */
+/** The starts no person asked with words: said as their cause, never as "@… asked". */
+const CAUSES_SAID: readonly (string | undefined)[] = ['merge', 'label', 'dispatch', 'schedule']
+
+/** Who asked, or what started the run (the merge of #41 “…” by @octocat), or what it is. */
 function askedLine(r: JobReport): string {
   const where = r.onItsPullRequest?.askedIn
   const inPlace = where ? ` in ${link(`#${where.number}`, where.url)}` : ''
+  if (r.cause && CAUSES_SAID.includes(r.cause.how))
+    return capitalise(causeWords(r.cause, { here: r.askedOn?.url ?? r.job?.prLink ?? undefined }))
   if (r.fixes && r.fixes.length > 0) {
     const who = r.askedBy ? `${mention(r.askedBy)} asked` : 'Asked'
     return `${who} the docs agent to ${fixWords(r.fixes)}${inPlace}`
@@ -213,11 +220,10 @@ function instructionLabel(r: JobReport): string {
 
 function detailsBlock(r: JobReport): string {
   const blocks = [detailItems(r).join('\n')]
-  // Shown above whole (wrapped, character for character): not again here (an answer shows its
-  // instruction once); cut there, the whole exact text is here.
-  const listed = r.instructions?.at(-1)?.text === r.prompt
-  const above = visibleInstruction(r, '') !== undefined || listed
-  if (r.prompt?.trim() && !(above && shownWhole(r.prompt))) {
+  // Shown above whole: not again here (an answer shows its instruction once); its first lines
+  // only, the whole exact text is here.
+  const above = visibleInstruction(r, '') !== undefined
+  if (r.prompt?.trim() && !shownWhole(r)) {
     const exact = above ? ' (exact text)' : ''
     blocks.push(`**${instructionLabel(r)}${exact}:**`, codeBlock(r.prompt, PROMPT_MAX_CHARS))
   }

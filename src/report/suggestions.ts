@@ -1,6 +1,7 @@
 // "What to fix this week" (or month, by the range's length): the suggestions in words. Each one's
 // first line names its subject in the readers' own words (quoted, inert) with the number that
-// makes it a suggestion; a page's written comments follow, quoted one a line. The instruction
+// makes it a suggestion; a page's written comments follow, quoted one a line, and under an
+// unanswered question what the assistant answered (from the rows read). The instruction
 // each carries for the docs agent sits in one fold below them, shown whole: `/docs-agent fix N`
 // sends exactly that text (from the report's signed record, never from the comment's visible
 // text). Then what became of the last report's suggestions that someone took. Every query, path
@@ -39,6 +40,8 @@ const QUESTION_MAX_CHARS = 140
 const PATH_MAX_CHARS = 90
 /** A written comment, as quoted: long enough for what is missing, short enough to scan. */
 const FEEDBACK_MAX_CHARS = 120
+/** What the assistant answered, as quoted and sent: enough to see why it did not help. */
+const ANSWER_MAX_CHARS = 200
 
 /**
  * The instruction for the docs agent: the action's words on the first line, short, then what
@@ -61,8 +64,10 @@ export function instructionFor(s: Suggestion, range: DateRange, now: number): st
       ])
     case 'question':
       return block(
-        'What readers asked the assistant',
-        phrasingValues('question', s.phrasings, s.question)
+        shownAnswer(s)
+          ? 'What readers asked the assistant, and what it answered'
+          : 'What readers asked the assistant',
+        [...phrasingValues('question', s.phrasings, s.question), ...answerValue(s)]
       )
     case 'stale':
       return block('The page', [['path', subjectOf(s)]])
@@ -78,6 +83,16 @@ function phrasingValues(
   const max = name === 'query' ? QUERY_MAX_CHARS : QUESTION_MAX_CHARS
   const texts = phrasings.length > 1 ? phrasings : [subject]
   return texts.map(p => [name, publicText(p, max)])
+}
+
+/** What the assistant answered, as sent and quoted: cleaned, cut at 200 characters. */
+function shownAnswer(s: Suggestion): string | undefined {
+  return s.kind === 'question' && s.answer ? publicText(s.answer, ANSWER_MAX_CHARS) : undefined
+}
+
+function answerValue(s: Suggestion): [string, string][] {
+  const answer = shownAnswer(s)
+  return answer ? [['answer', answer]] : []
 }
 
 /** A page's written comments as sent and quoted: cleaned, each cut at 120 characters. */
@@ -203,7 +218,12 @@ function itemOf(s: NumberedSuggestion, range: DateRange): string {
       ? ` (again, ${nthPeriod(s.times, range)})`
       : ''
   const head = `${s.n}. **${KIND_LABELS[s.kind]}** ${subject}${more} · ${evidenceOf(s)}${again}`
-  return [head, ...shownComments(s).map(c => `   “${escapeText(c)}”`)].join('  \n')
+  const answer = shownAnswer(s)
+  return [
+    head,
+    ...shownComments(s).map(c => `   “${escapeText(c)}”`),
+    ...(answer ? [`   _The assistant answered:_ “${escapeText(answer)}”`] : [])
+  ].join('  \n')
 }
 
 /** The number that makes it a suggestion, in a few words. */

@@ -55,6 +55,8 @@ export interface Conversation {
   id: string
   timestamp?: string
   query: string
+  /** What the assistant answered (text from the public's question, in its words): when given. */
+  response?: string
   resolutionStatus: string
   pageUrl?: string | null
 }
@@ -263,10 +265,13 @@ export function checkConversationsPage(body: unknown): ConversationsPage {
     if (typeof id !== 'string' && typeof id !== 'number')
       throw new ShapeError(`${where}.id is missing`)
     const timestamp = optionalText(r, 'timestamp', where)
+    // The reference requires it; a row without it is still a question asked.
+    const response = typeof r.response === 'string' ? r.response : undefined
     return {
       id: String(id),
       ...(timestamp !== null ? { timestamp } : {}),
       query: text(r, 'query', where),
+      ...(response !== undefined ? { response } : {}),
       resolutionStatus: text(r, 'resolutionStatus', where),
       pageUrl: optionalText(r, 'pageUrl', where)
     }

@@ -240,6 +240,11 @@ export interface GateInputs {
   hasPrompt: boolean
   /** `trigger-label` as given; checked only on a label event. */
   triggerLabel: string
+  /**
+   * `notify-repository` as given (checked with the settings): a pull request a dispatch names is
+   * linked only there or in this repository.
+   */
+  notifyRepository: string
 }
 
 export function readGateInputs(get: GetInput = runnerInput): GateInputs {
@@ -250,7 +255,8 @@ export function readGateInputs(get: GetInput = runnerInput): GateInputs {
     apiKey: get('api-key'),
     projectId: get('project-id').trim(),
     hasPrompt: get('prompt') !== '' || get('prompt-file') !== '',
-    triggerLabel: get('trigger-label')
+    triggerLabel: get('trigger-label'),
+    notifyRepository: get('notify-repository').trim()
   }
 }
 

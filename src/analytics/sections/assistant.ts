@@ -5,6 +5,7 @@
 import type { CallerStats, Conversation } from '../../service/analytics-answers.js'
 import { readCursorPages } from '../../service/cursor.js'
 import { messageOf } from '../../errors.js'
+import { publicText } from '../../public-text.js'
 import { isGatewayTimeout, weeklyChunks } from '../../service/timeouts.js'
 import { byTopic, textKey } from '../search-gaps.js'
 import { caveats, type ReadCaveats, type SectionInput } from './section.js'
@@ -20,7 +21,16 @@ export interface UnansweredQuestion {
   count: number
   /** The latest timestamp in the group, when the service gave one. */
   lastAskedAt?: string
+  /**
+   * What the assistant answered the group's latest question (its first answer among equals), on
+   * one line and clipped: public text, the evidence beside a suggestion (read with the rows, no
+   * request of its own).
+   */
+  answer?: string
 }
+
+/** An answer kept as evidence: enough to see what the assistant said, short enough to scan. */
+const ANSWER_MAX_CHARS = 300
 
 /** A topic of the questions read (search-gaps.ts topicKey): times asked, times unanswered. */
 interface QuestionTopic {
@@ -185,6 +195,8 @@ export function groupQuestions(conversations: Conversation[]): UnansweredQuestio
     first: number
     lastAskedAt?: string
     spellings: Map<string, number>
+    /** The answer to the latest question of the group that has one, and when it was asked. */
+    answer?: { text: string; at: string }
   }
   const groups = new Map<string, Group>()
   conversations.forEach((c, i) => {
@@ -195,6 +207,10 @@ export function groupQuestions(conversations: Conversation[]): UnansweredQuestio
     group.spellings.set(asked, (group.spellings.get(asked) ?? 0) + 1)
     if (c.timestamp && (!group.lastAskedAt || c.timestamp > group.lastAskedAt))
       group.lastAskedAt = c.timestamp
+    const answer = publicText(c.response ?? '', ANSWER_MAX_CHARS)
+    const at = c.timestamp ?? ''
+    if (answer !== '' && (!group.answer || at > group.answer.at))
+      group.answer = { text: answer, at }
     groups.set(key, group)
   })
   return [...groups.values()]
@@ -202,7 +218,8 @@ export function groupQuestions(conversations: Conversation[]): UnansweredQuestio
     .map(g => ({
       question: mostFrequent(g.spellings),
       count: g.count,
-      ...(g.lastAskedAt ? { lastAskedAt: g.lastAskedAt } : {})
+      ...(g.lastAskedAt ? { lastAskedAt: g.lastAskedAt } : {}),
+      ...(g.answer ? { answer: g.answer.text } : {})
     }))
 }
 
