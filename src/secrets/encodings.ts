@@ -1,0 +1,187 @@
+// base32, base64 and hex, both ways: the encoded forms of a secret that the search looks for (any
+// long enough part of them, wherever the secret's bytes fall in a longer encoded text), and the
+// runs of a text that a decoder would decode, decoded, so that what they hide is read as text too
+// (a look-alike or dotted key in base64 has no fixed encoded form to look for). Pure.
+
+/** A text to look for, and how many characters of it in a row make a leak. */
+export interface EncodedForm {
+  text: string
+  part: number
+}
+
+/** Characters of base64 or base32 that the secret's bytes alone decide, about 9 bytes of it. */
+const BASE64_PART = 12
+/** 16 base32 characters are 10 bytes: any 12 bytes of a secret leave at least 18 of them. */
+const BASE32_PART = 16
+/** Two digits a byte: 12 bytes. */
+const HEX_PART = 24
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+
+/**
+ * The secret in base64 (standard and URL-safe) at each of the three byte alignments, in base32 at
+ * each of the five, and in hex (either case): of each, the part its bytes alone decide, which any
+ * longer encoded text holding the secret contains. (base32 in lower case is decoded, not searched
+ * for: decodedRuns.)
+ */
+export function encodedForms(secret: string): EncodedForm[] {
+  const bytes = Buffer.from(secret)
+  const forms: EncodedForm[] = []
+  const add = (text: string, part: number): void => {
+    if (text.length >= part) forms.push({ text, part })
+  }
+  for (const shift of [0, 1, 2]) {
+    const b64 = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64')
+    const inner = b64.slice(
+      Math.ceil((8 * shift) / 6),
+      Math.floor((8 * (shift + bytes.length)) / 6)
+    )
+    const url = inner.replace(/\+/g, '-').replace(/\//g, '_')
+    for (const text of new Set([inner, url])) add(text, BASE64_PART)
+  }
+  for (const shift of [0, 1, 2, 3, 4]) {
+    const b32 = base32(Buffer.concat([Buffer.alloc(shift), bytes]))
+    const inner = b32.slice(
+      Math.ceil((8 * shift) / 5),
+      Math.floor((8 * (shift + bytes.length)) / 5)
+    )
+    add(inner, BASE32_PART)
+  }
+  const hex = bytes.toString('hex')
+  for (const text of new Set([hex, hex.toUpperCase()]))
+    forms.push({ text, part: Math.min(HEX_PART, hex.length) })
+  return forms
+}
+
+/** RFC 4648 base32, without padding. */
+function base32(bytes: Buffer): string {
+  let out = ''
+  let bits = 0
+  let value = 0
+  for (const byte of bytes) {
+    value = (value << 8) | byte
+    bits += 8
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31]
+      bits -= 5
+    }
+  }
+  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31]
+  return out
+}
+
+/** A line break with the spaces around it: what a wrapped encoding has between its lines. */
+const WRAP = /[ \t]*\r?\n[ \t]*/g
+
+/**
+ * Every run of `text` that a decoder would take for base64, base32 or hex, long enough to hold 12
+ * bytes (the lines of a wrapped one joined), decoded at each alignment (a run may start inside an
+ * encoding), as UTF-8 text, one a line; '' when there is none. Linear: one
+ * scan, and each run decoded a fixed number of times.
+ */
+export function decodedRuns(text: string): string {
+  // As UTF-8 (what is no UTF-8 replaced: a clipped run, or one with letters glued to it, still
+  // reads whole in between).
+  const decoded: string[] = []
+  for (const { kind, run } of runsOf(text.includes('\n') ? text.replace(WRAP, '') : text)) {
+    if (kind === 'base64') {
+      const unpadded = run.replace(/=+/g, '')
+      for (let at = 0; at < 4; at++)
+        decoded.push(Buffer.from(unpadded.slice(at), 'base64').toString())
+    } else if (kind === 'base32')
+      for (let at = 0; at < 8; at++) decoded.push(fromBase32(run.slice(at)).toString())
+    else for (let at = 0; at < 2; at++) decoded.push(Buffer.from(run.slice(at), 'hex').toString())
+  }
+  return decoded.join('\n')
+}
+
+/** What an ASCII character can be part of, as bits. */
+const BASE64 = 1
+const UPPER = 2
+const LOWER = 4
+const BASE32_UPPER = 8
+const BASE32_LOWER = 16
+const HEX_LOWER = 32
+const HEX_UPPER = 64
+const CLASSES = ((): Uint8Array => {
+  const classes = new Uint8Array(128)
+  const mark = (chars: string, bits: number): void => {
+    for (const c of chars) classes[c.charCodeAt(0)]! |= bits
+  }
+  const upper = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+  mark(`${upper}${upper.toLowerCase()}0123456789+/_=-`, BASE64)
+  mark(upper, UPPER | BASE32_UPPER)
+  mark(upper.toLowerCase(), LOWER | BASE32_LOWER)
+  mark('234567', BASE32_UPPER | BASE32_LOWER)
+  mark('0123456789abcdef', HEX_LOWER)
+  mark('0123456789ABCDEF', HEX_UPPER)
+  return classes
+})()
+
+type RunKind = 'base64' | 'base32' | 'hex'
+const BOTH_CASES = UPPER | LOWER
+/** 16 characters of base64 or base32 hold 12 or 10 bytes; 24 hex digits 12. */
+const MIN_RUN = 16
+const MIN_HEX = 24
+
+/**
+ * The runs a decoder would take, in one pass over the characters: base64 of 16 characters or
+ * more holding letters of both cases (16 characters of base64 almost never lack either, while
+ * words and paths, an export's thousands of rows, mostly do), base32 of 16 or more in one case (as
+ * it is written), hex of 24 or more in one case.
+ */
+function runsOf(text: string): Array<{ kind: RunKind; run: string }> {
+  const runs: Array<{ kind: RunKind; run: string }> = []
+  // Where the current run of each kind started, and the cases a base64 run has shown.
+  let base64 = 0
+  let cases = 0
+  let base32Upper = 0
+  let base32Lower = 0
+  let hexLower = 0
+  let hexUpper = 0
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 128
+    const bits = code < 128 ? CLASSES[code]! : 0
+    if ((bits & BASE64) !== 0) cases |= bits
+    else {
+      if (i - base64 >= MIN_RUN && (cases & BOTH_CASES) === BOTH_CASES)
+        runs.push({ kind: 'base64', run: text.slice(base64, i) })
+      base64 = i + 1
+      cases = 0
+    }
+    if ((bits & BASE32_UPPER) === 0) {
+      if (i - base32Upper >= MIN_RUN) runs.push({ kind: 'base32', run: text.slice(base32Upper, i) })
+      base32Upper = i + 1
+    }
+    if ((bits & BASE32_LOWER) === 0) {
+      if (i - base32Lower >= MIN_RUN) runs.push({ kind: 'base32', run: text.slice(base32Lower, i) })
+      base32Lower = i + 1
+    }
+    if ((bits & HEX_LOWER) === 0) {
+      if (i - hexLower >= MIN_HEX) runs.push({ kind: 'hex', run: text.slice(hexLower, i) })
+      hexLower = i + 1
+    }
+    if ((bits & HEX_UPPER) === 0) {
+      if (i - hexUpper >= MIN_HEX) runs.push({ kind: 'hex', run: text.slice(hexUpper, i) })
+      hexUpper = i + 1
+    }
+  }
+  return runs
+}
+
+/** RFC 4648 base32, either case, padding already removed; a partial last byte is dropped. */
+function fromBase32(text: string): Buffer {
+  const bytes = Buffer.alloc(Math.floor((text.length * 5) / 8))
+  let bits = 0
+  let value = 0
+  let n = 0
+  for (const c of text.toUpperCase()) {
+    value = ((value << 5) | BASE32.indexOf(c)) & 0xffff
+    bits += 5
+    if (bits >= 8) {
+      bytes[n++] = (value >>> (bits - 8)) & 0xff
+      bits -= 8
+    }
+  }
+  return bytes
+}
