@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openSink } from '../src/analytics/sinks.js'
 import type { VisitorRow } from '../src/service/schema.js'
+import { readCsv } from './csv-read.js'
 
 /** What a spreadsheet reads as a formula at the start of a cell (OWASP's list). */
 const FORMULA = /^[=+\-@\t\r]/
@@ -32,45 +33,7 @@ const ATTACKS = [
 ]
 
 /** A reader of `delimiter`-separated text that honours double quotes, as spreadsheets do. */
-function readQuoted(text: string, delimiter: string): string[][] {
-  const records: string[][] = []
-  let record: string[] = []
-  let field = ''
-  let quoted = false
-  let atStart = true
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (quoted) {
-      if (c !== '"') field += c
-      else if (text[i + 1] === '"') {
-        field += '"'
-        i++
-      } else quoted = false
-      continue
-    }
-    if (c === '"' && atStart) {
-      quoted = true
-      atStart = false
-    } else if (c === delimiter) {
-      record.push(field)
-      field = ''
-      atStart = true
-    } else if (c === '\r' || c === '\n') {
-      if (c === '\r' && text[i + 1] === '\n') i++
-      record.push(field)
-      records.push(record)
-      record = []
-      field = ''
-      atStart = true
-    } else {
-      // Text after a closing quote joins the field, as lenient readers do.
-      field += c
-      atStart = false
-    }
-  }
-  if (field !== '' || record.length > 0) records.push([...record, field])
-  return records
-}
+const readQuoted = (text: string, delimiter: string): string[][] => readCsv(text, delimiter)
 
 /** A reader that knows no quotes: every line break ends a row, every delimiter a cell. */
 const readBlindly = (text: string, delimiter: string): string[][] =>

@@ -16,13 +16,12 @@ const BASE32_PART = 16
 /** Two digits a byte: 12 bytes. */
 const HEX_PART = 24
 
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+const BASE32_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
 
 /**
  * The secret in base64 (standard and URL-safe) at each of the three byte alignments, in base32 at
- * each of the five, and in hex (either case): of each, the part its bytes alone decide, which any
- * longer encoded text holding the secret contains. (base32 in lower case is decoded, not searched
- * for: decodedRuns.)
+ * each of the five (either case), and in hex (either case): of each, the part its bytes alone
+ * decide, which any longer encoded text holding the secret contains.
  */
 export function encodedForms(secret: string): EncodedForm[] {
   const bytes = Buffer.from(secret)
@@ -46,6 +45,7 @@ export function encodedForms(secret: string): EncodedForm[] {
       Math.floor((8 * (shift + bytes.length)) / 5)
     )
     add(inner, BASE32_PART)
+    add(inner.toLowerCase(), BASE32_PART)
   }
   const hex = bytes.toString('hex')
   for (const text of new Set([hex, hex.toUpperCase()]))
@@ -62,35 +62,42 @@ function base32(bytes: Buffer): string {
     value = (value << 8) | byte
     bits += 8
     while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31]
+      out += BASE32_DIGITS[(value >>> (bits - 5)) & 31]
       bits -= 5
     }
   }
-  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31]
+  if (bits > 0) out += BASE32_DIGITS[(value << (5 - bits)) & 31]
   return out
 }
 
 /** A line break with the spaces around it: what a wrapped encoding has between its lines. */
 const WRAP = /[ \t]*\r?\n[ \t]*/g
+/**
+ * 12 characters or more of text in what bytes decode to as UTF-8: no replacement character (no
+ * UTF-8 there), no control character but white space. Less cannot hold 12 characters of a
+ * secret; and what a run that was no encoding decodes to (bytes at random, or one byte over and
+ * over) is then not read on.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what ends a stretch
+const READABLE = /[^\ufffd\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]{12,}/g
 
 /**
  * Every run of `text` that a decoder would take for base64, base32 or hex, long enough to hold 12
  * bytes (the lines of a wrapped one joined), decoded at each alignment (a run may start inside an
- * encoding), as UTF-8 text, one a line; '' when there is none. Linear: one
- * scan, and each run decoded a fixed number of times.
+ * encoding) as UTF-8: its stretches of 12 characters or more of text (READABLE), one a line; ''
+ * when there is none. Linear: one scan, and each run decoded a fixed number of times.
  */
 export function decodedRuns(text: string): string {
-  // As UTF-8 (what is no UTF-8 replaced: a clipped run, or one with letters glued to it, still
-  // reads whole in between).
   const decoded: string[] = []
+  const keep = (bytes: Buffer): void => {
+    for (const piece of bytes.toString().match(READABLE) ?? []) decoded.push(piece)
+  }
   for (const { kind, run } of runsOf(text.includes('\n') ? text.replace(WRAP, '') : text)) {
     if (kind === 'base64') {
       const unpadded = run.replace(/=+/g, '')
-      for (let at = 0; at < 4; at++)
-        decoded.push(Buffer.from(unpadded.slice(at), 'base64').toString())
-    } else if (kind === 'base32')
-      for (let at = 0; at < 8; at++) decoded.push(fromBase32(run.slice(at)).toString())
-    else for (let at = 0; at < 2; at++) decoded.push(Buffer.from(run.slice(at), 'hex').toString())
+      for (let at = 0; at < 4; at++) keep(Buffer.from(unpadded.slice(at), 'base64'))
+    } else if (kind === 'base32') for (let at = 0; at < 8; at++) keep(fromBase32(run, at))
+    else for (let at = 0; at < 2; at++) keep(Buffer.from(run.slice(at), 'hex'))
   }
   return decoded.join('\n')
 }
@@ -99,10 +106,9 @@ export function decodedRuns(text: string): string {
 const BASE64 = 1
 const UPPER = 2
 const LOWER = 4
-const BASE32_UPPER = 8
-const BASE32_LOWER = 16
-const HEX_LOWER = 32
-const HEX_UPPER = 64
+const BASE32 = 8
+const HEX_LOWER = 16
+const HEX_UPPER = 32
 const CLASSES = ((): Uint8Array => {
   const classes = new Uint8Array(128)
   const mark = (chars: string, bits: number): void => {
@@ -110,9 +116,9 @@ const CLASSES = ((): Uint8Array => {
   }
   const upper = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
   mark(`${upper}${upper.toLowerCase()}0123456789+/_=-`, BASE64)
-  mark(upper, UPPER | BASE32_UPPER)
-  mark(upper.toLowerCase(), LOWER | BASE32_LOWER)
-  mark('234567', BASE32_UPPER | BASE32_LOWER)
+  mark(upper, UPPER | BASE32)
+  mark(upper.toLowerCase(), LOWER)
+  mark('234567', BASE32)
   mark('0123456789abcdef', HEX_LOWER)
   mark('0123456789ABCDEF', HEX_UPPER)
   return classes
@@ -127,18 +133,19 @@ const MIN_HEX = 24
 /**
  * The runs a decoder would take, in one pass over the characters: base64 of 16 characters or
  * more holding letters of both cases (16 characters of base64 almost never lack either, while
- * words and paths, an export's thousands of rows, mostly do), base32 of 16 or more in one case (as
- * it is written), hex of 24 or more in one case.
+ * words and paths, an export's thousands of rows, mostly do), base32 of 16 or more in upper case
+ * (as RFC 4648 writes it; lower-case base32 of a secret is found by its encoded forms, and prose
+ * is mostly lower case), hex of 24 or more in one case.
  */
 function runsOf(text: string): Array<{ kind: RunKind; run: string }> {
   const runs: Array<{ kind: RunKind; run: string }> = []
   // Where the current run of each kind started, and the cases a base64 run has shown.
   let base64 = 0
   let cases = 0
-  let base32Upper = 0
-  let base32Lower = 0
+  let base32 = 0
   let hexLower = 0
   let hexUpper = 0
+  // Written out kind by kind, without a call per character: every published text passes here.
   for (let i = 0; i <= text.length; i++) {
     const code = i < text.length ? text.charCodeAt(i) : 128
     const bits = code < 128 ? CLASSES[code]! : 0
@@ -149,13 +156,9 @@ function runsOf(text: string): Array<{ kind: RunKind; run: string }> {
       base64 = i + 1
       cases = 0
     }
-    if ((bits & BASE32_UPPER) === 0) {
-      if (i - base32Upper >= MIN_RUN) runs.push({ kind: 'base32', run: text.slice(base32Upper, i) })
-      base32Upper = i + 1
-    }
-    if ((bits & BASE32_LOWER) === 0) {
-      if (i - base32Lower >= MIN_RUN) runs.push({ kind: 'base32', run: text.slice(base32Lower, i) })
-      base32Lower = i + 1
+    if ((bits & BASE32) === 0) {
+      if (i - base32 >= MIN_RUN) runs.push({ kind: 'base32', run: text.slice(base32, i) })
+      base32 = i + 1
     }
     if ((bits & HEX_LOWER) === 0) {
       if (i - hexLower >= MIN_HEX) runs.push({ kind: 'hex', run: text.slice(hexLower, i) })
@@ -169,19 +172,25 @@ function runsOf(text: string): Array<{ kind: RunKind; run: string }> {
   return runs
 }
 
-/** RFC 4648 base32, either case, padding already removed; a partial last byte is dropped. */
-function fromBase32(text: string): Buffer {
-  const bytes = Buffer.alloc(Math.floor((text.length * 5) / 8))
+const BASE32_VALUES = ((): Uint8Array => {
+  const values = new Uint8Array(128)
+  for (let v = 0; v < 32; v++) values[BASE32_DIGITS.charCodeAt(v)] = v
+  return values
+})()
+
+/** RFC 4648 base32 (upper case, no padding: a run of runsOf) from character `at` on. */
+function fromBase32(run: string, at: number): Buffer {
+  const bytes = Buffer.allocUnsafe(Math.floor(((run.length - at) * 5) / 8))
   let bits = 0
   let value = 0
   let n = 0
-  for (const c of text.toUpperCase()) {
-    value = ((value << 5) | BASE32.indexOf(c)) & 0xffff
+  for (let i = at; i < run.length; i++) {
+    value = ((value << 5) | BASE32_VALUES[run.charCodeAt(i)]!) & 0xfff
     bits += 5
     if (bits >= 8) {
-      bytes[n++] = (value >>> (bits - 8)) & 0xff
       bits -= 8
+      bytes[n++] = (value >>> bits) & 0xff
     }
   }
-  return bytes
+  return bytes.subarray(0, n)
 }
