@@ -7,6 +7,7 @@
 import { secretsOf } from '../src/settings/names.js'
 import { describe, it, expect, jest, beforeAll } from '@jest/globals'
 import fc from 'fast-check'
+import { skeletonOf } from '../src/secrets/skeleton.js'
 import { holdsPart } from './leaks.js'
 import {
   base32,
@@ -27,7 +28,6 @@ import {
 const setSecret = jest.fn<(secret: string) => void>()
 jest.unstable_mockModule('@actions/core', () => ({ setSecret }))
 const { redact, registerSecrets, withheld } = await import('../src/secrets/redact.js')
-const { skeletonOf } = await import('../src/secrets/search.js')
 const { oneLine } = await import('../src/public-text.js')
 
 const KEY = 'mint_9fK2LmQ7xW4pR8sT1vB6nZ3cY5hD0j'

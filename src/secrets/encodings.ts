@@ -20,14 +20,16 @@ const BASE32_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
 
 /**
  * The secret in base64 (standard and URL-safe) at each of the three byte alignments, in base32 at
- * each of the five (either case), and in hex (either case): of each, the part its bytes alone
- * decide, which any longer encoded text holding the secret contains.
+ * each of the five, and in hex: of each, the part its bytes alone decide, which any longer encoded
+ * text holding the secret contains. base32 and hex in upper case only: they are looked for in
+ * skeletons (skeleton.ts), which know no case; base64's case is its meaning.
  */
-export function encodedForms(secret: string): EncodedForm[] {
+export function encodedForms(secret: string): { base64: EncodedForm[]; others: EncodedForm[] } {
   const bytes = Buffer.from(secret)
-  const forms: EncodedForm[] = []
-  const add = (text: string, part: number): void => {
-    if (text.length >= part) forms.push({ text, part })
+  const base64: EncodedForm[] = []
+  const others: EncodedForm[] = []
+  const add = (forms: EncodedForm[], text: string, part: number): void => {
+    if (text.length >= part && !forms.some(f => f.text === text)) forms.push({ text, part })
   }
   for (const shift of [0, 1, 2]) {
     const b64 = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64')
@@ -35,8 +37,8 @@ export function encodedForms(secret: string): EncodedForm[] {
       Math.ceil((8 * shift) / 6),
       Math.floor((8 * (shift + bytes.length)) / 6)
     )
-    const url = inner.replace(/\+/g, '-').replace(/\//g, '_')
-    for (const text of new Set([inner, url])) add(text, BASE64_PART)
+    add(base64, inner, BASE64_PART)
+    add(base64, inner.replace(/\+/g, '-').replace(/\//g, '_'), BASE64_PART)
   }
   for (const shift of [0, 1, 2, 3, 4]) {
     const b32 = base32(Buffer.concat([Buffer.alloc(shift), bytes]))
@@ -44,13 +46,11 @@ export function encodedForms(secret: string): EncodedForm[] {
       Math.ceil((8 * shift) / 5),
       Math.floor((8 * (shift + bytes.length)) / 5)
     )
-    add(inner, BASE32_PART)
-    add(inner.toLowerCase(), BASE32_PART)
+    add(others, inner, BASE32_PART)
   }
-  const hex = bytes.toString('hex')
-  for (const text of new Set([hex, hex.toUpperCase()]))
-    forms.push({ text, part: Math.min(HEX_PART, hex.length) })
-  return forms
+  const hex = bytes.toString('hex').toUpperCase()
+  others.push({ text: hex, part: Math.min(HEX_PART, hex.length) })
+  return { base64, others }
 }
 
 /** RFC 4648 base32, without padding. */

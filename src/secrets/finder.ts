@@ -1,7 +1,9 @@
-// The needles of a secret (the texts whose long enough parts give it away: itself, its skeleton, its
-// encoded forms, each forwards and reversed) and the one-pass search of a text for any part of
-// any of them. Pure: search.ts decides which readings of a text are searched for which needles.
+// The needles of a secret (the texts whose long enough parts give it away: itself and its encoded
+// forms, and their skeletons forwards and reversed) and the one-pass search of a text for any
+// part of any of them. Pure: search.ts decides which readings of a text are searched for which
+// needles.
 import { encodedForms } from './encodings.js'
+import { skeletonOf } from './skeleton.js'
 
 /** A text to look for, and how many characters of it in a row make a leak. */
 export interface Needle {
@@ -14,27 +16,37 @@ export interface Needle {
 const PART_CHARS = 12
 
 /**
- * The needles of one secret in a reading of a text: itself (any PART_CHARS characters of it) and
- * its encoded forms (encodings.ts: base64, base32 and hex, each the part its bytes alone decide),
- * each forwards and reversed (a reader reads a text backwards as well as forwards).
+ * The needles of one secret in a text's readings, as the secret and its base64 are written (case
+ * and symbols count): itself (any PART_CHARS characters of it, forwards and reversed) and its
+ * base64 (encodings.ts, the part its bytes alone decide). All else is looked for in skeletons.
  */
 export function needlesOf(name: string, secret: string): Needle[] {
-  return bothWays(name, [
-    { text: secret, part: Math.min(PART_CHARS, secret.length) },
-    ...encodedForms(secret)
-  ])
+  const part = Math.min(PART_CHARS, secret.length)
+  return [
+    { name, text: secret, part },
+    // Reversed as written too: 12 characters of a secret with symbols among them are fewer in its
+    // skeleton.
+    { name, text: Array.from(secret).reverse().join(''), part },
+    ...encodedForms(secret).base64.map(form => ({ name, ...form }))
+  ]
 }
 
-/** The needles of one secret's skeleton (search.ts skeletonOf), forwards and reversed. */
-export function skeletonNeedlesOf(name: string, skeleton: string): Needle[] {
-  return bothWays(name, [{ text: skeleton, part: Math.min(PART_CHARS, skeleton.length) }])
-}
-
-function bothWays(name: string, forms: ReadonlyArray<{ text: string; part: number }>): Needle[] {
+/**
+ * The needles of one secret in a text's skeletons (skeleton.ts): the skeleton of the secret and
+ * of each encoded form (base64, base32, hex), forwards and reversed (a reader reads a text
+ * backwards as well as forwards). A skeleton knows no case and no separator: one needle finds
+ * base32 and hex in either case, and the secret dotted or with look-alike letters.
+ */
+export function skeletonNeedlesOf(name: string, secret: string): Needle[] {
+  const { base64, others } = encodedForms(secret)
+  const forms = [{ text: secret, part: Math.min(PART_CHARS, secret.length) }, ...base64, ...others]
   const needles = new Map<string, Needle>()
-  for (const { text, part } of forms)
-    for (const t of [text, Array.from(text).reverse().join('')])
-      needles.set(t, { name, text: t, part })
+  for (const { text, part } of forms) {
+    const skeleton = skeletonOf(text)
+    const length = Math.min(part, skeleton.length)
+    for (const t of [skeleton, Array.from(skeleton).reverse().join('')])
+      needles.set(t, { name, text: t, part: length })
+  }
   return [...needles.values()]
 }
 

@@ -11,7 +11,7 @@
 import { INVISIBLE_CLASS } from '../public-text.js'
 import { decodedRuns } from './encodings.js'
 import { needlesOf, PartFinder, skeletonNeedlesOf } from './finder.js'
-import { LOOK_ALIKES } from './look-alikes.js'
+import { skeletonOf } from './skeleton.js'
 
 /**
  * White space, control characters and what a reader cannot read (the one definition of
@@ -29,27 +29,6 @@ const TAG = /[\u{e0020}-\u{e007e}]/gu
  * after any character carries bytes, one each, and renders as that character alone.
  */
 const SELECTORS = /[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]+/gu
-
-/**
- * What each ASCII character is in a skeleton: a letter in lower case, `0` as `o`, `1` and `i` as
- * `l` (confusables.txt reads them alike); 0 for what is left out (all that is not a letter or a
- * digit).
- */
-const SKELETON_ASCII = ((): Uint8Array => {
-  const table = new Uint8Array(128)
-  for (const c of 'abcdefghijklmnopqrstuvwxyz0123456789') {
-    const folded = c === '0' ? 'o' : c === '1' || c === 'i' ? 'l' : c
-    table[c.charCodeAt(0)] = folded.charCodeAt(0)
-    table[c.toUpperCase().charCodeAt(0)] = folded.charCodeAt(0)
-  }
-  return table
-})()
-/** Each look-alike (look-alikes.ts, from Unicode's confusables) and the ASCII code it folds to. */
-const LOOK_ALIKE = new Map(
-  Object.entries(LOOK_ALIKES).flatMap(([latin, chars]) =>
-    Array.from(chars, c => [c.codePointAt(0)!, SKELETON_ASCII[latin.charCodeAt(0)]!] as const)
-  )
-)
 
 const NAMED_ENTITIES: Readonly<Record<string, string>> = {
   amp: '&',
@@ -135,28 +114,6 @@ export function changedByReading(secret: string): boolean {
   const decoded = decodeAll(secret)
   if (decoded !== secret || decoded.replace(NOTHING_BETWEEN, '') !== secret) return true
   return BEYOND_ASCII.test(secret) && lettersOf(secret) !== secret
-}
-
-/**
- * What a person reads in letters (already in their compatibility form, marks removed): each
- * look-alike of another script as the Latin letter or digit it looks like (Cyrillic `а`, Greek
- * `ο`, small capital `ᴀ`), the letters and digits alone (`m.i.n.t`, `m-i-n-t` read `mint`), in
- * one case, `0` as `o` and `1` and `i` as `l` (which confusables.txt reads alike). Linear: one
- * pass, a table for ASCII and a lookup for the rest.
- */
-export function skeletonOf(letters: string): string {
-  const out = Buffer.allocUnsafe(letters.length)
-  let n = 0
-  for (let i = 0; i < letters.length; i++) {
-    const unit = letters.charCodeAt(i)
-    let folded = unit < 128 ? SKELETON_ASCII[unit]! : 0
-    if (unit >= 128) {
-      const code = unit >= 0xd800 && unit < 0xdc00 ? letters.codePointAt(i++)! : unit
-      folded = LOOK_ALIKE.get(code) ?? 0
-    }
-    if (folded !== 0) out[n++] = folded
-  }
-  return out.toString('latin1', 0, n)
 }
 
 /** Entities, escapes and percent-encoding decoded, up to three times (a double encoding). */
@@ -246,7 +203,7 @@ export class SecretSearch {
   constructor(secrets: ReadonlyArray<readonly [name: string, value: string]>) {
     this.inText = new PartFinder(secrets.flatMap(([name, value]) => needlesOf(name, value)))
     this.inSkeleton = new PartFinder(
-      secrets.flatMap(([name, value]) => skeletonNeedlesOf(name, skeletonOf(value)))
+      secrets.flatMap(([name, value]) => skeletonNeedlesOf(name, value))
     )
     this.odd = secrets.some(([, value]) => changedByReading(value))
   }
