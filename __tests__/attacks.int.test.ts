@@ -15,6 +15,7 @@ import { generatedConversation, generatedSearch } from '../sim/analytics.js'
 import { pullRequestEvent, startGitHub, triggerComment } from '../sim/github.js'
 import { errorsOf, expectNoStack } from './support.js'
 import { API_KEY, decodings, leaks, pct, TOKEN } from './leaks.js'
+import { base32, between, lookAlikes, reversed, smallCapitals } from './hiding.js'
 
 /** The forms of a secret a hostile service echoes, each of which decoding reveals. */
 const ENCODINGS: Record<string, (s: string) => string> = {
@@ -35,7 +36,14 @@ const ENCODINGS: Record<string, (s: string) => string> = {
   'in base64 wrapped at 76 columns': s =>
     Buffer.from(`{"authorization":"Bearer ${s}","note":"${'n'.repeat(40)}"}`)
       .toString('base64')
-      .replace(/.{76}/g, '$&\n')
+      .replace(/.{76}/g, '$&\n'),
+  // What a person or a decoder reads (issue 49 item 7).
+  'dotted (m.i.n.t._…)': between('.'),
+  reversed,
+  'in Cyrillic and Greek look-alikes': lookAlikes,
+  'in small capitals': smallCapitals,
+  'in base32': base32,
+  'in look-alikes, dotted, reversed, in base32': s => base32(reversed(between('.')(lookAlikes(s))))
 }
 
 const inputs = (url: string, extra: Record<string, string> = {}) => ({

@@ -10,7 +10,7 @@ import { annotationsOf, errorsOf, type RunResult, type Service } from './support
 import { pullRequestEvent, triggerComment, withGitHub, withService } from './support.js'
 import { dispatchEvent, dispatchPayload, startTwoRepositories } from './two-repositories.js'
 
-const CODE_TOKEN = 'ghp_codeRepositoryToken0123456789'
+const CODE_TOKEN = 'ghp_Q7mZ2vK9xR4tW8nB1cY6hL3pD5sF0jG'
 const SHA = 'a1b2c3d4e5f6a7b8'
 const ONE_POLL = { jobs: [], created: { activePolls: 1 } }
 

@@ -8,7 +8,7 @@ import { withGitHub, withService } from './support.js'
 import { dispatchEvent, dispatchPayload, startTwoRepositories } from './two-repositories.js'
 
 const EXPIRED = 'mint_expired0123456789abcdef'
-const CODE_TOKEN = 'ghp_codeRepositoryToken0123456789'
+const CODE_TOKEN = 'ghp_Q7mZ2vK9xR4tW8nB1cY6hL3pD5sF0jG'
 const ISSUE = 12
 
 describe('an expired key', () => {

@@ -92,3 +92,62 @@ export const HIDING_FORMS: Array<[string, Hide]> = [
   ['private-use code points between letters', between('\ue000')],
   ['unassigned code points between letters', between('\u0378')]
 ]
+
+// The forms a person or a decoder reads (issue 49 item 7): look-alike letters of other scripts,
+// separators between the characters, the text reversed, base32; each the test's own, written apart
+// from the action's table (src/secrets/look-alikes.ts).
+
+/** `Xy Xy …`, each a character and what stands for it, as a table. */
+const pairs = (text: string): Readonly<Record<string, string>> =>
+  Object.fromEntries(text.split(' ').map(pair => [pair[0]!, pair.slice(1)] as const))
+
+/** Cyrillic and Greek letters and digits a reader takes for Latin ones: the test's own choice. */
+export const LOOK_ALIKE_OF = pairs(
+  'aа cс eе iі jј oо pр sѕ xх yу hһ dԁ AА BВ CС EЕ HН KК MМ OО PР TТ XХ IΙ NΝ ZΖ YΥ vν uυ 3З 0О 1ӏ'
+)
+/** The Latin small capitals, by the letter they stand for. */
+export const SMALL_CAPITAL_OF = pairs(
+  'aᴀ bʙ cᴄ dᴅ eᴇ fꜰ gɢ hʜ iɪ jᴊ kᴋ lʟ mᴍ nɴ oᴏ pᴘ qꞯ rʀ sꜱ tᴛ uᴜ vᴠ wᴡ yʏ zᴢ'
+)
+
+export const lookAlikes: Hide = s => every(s, c => LOOK_ALIKE_OF[c] ?? c)
+export const smallCapitals: Hide = s => every(s, c => SMALL_CAPITAL_OF[c.toLowerCase()] ?? c)
+export const reversed: Hide = s => Array.from(s).reverse().join('')
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+/** RFC 4648 base32 of the text's UTF-8, padded: the test's own encoder. */
+export const base32: Hide = s => {
+  const bits = Array.from(Buffer.from(s), b => b.toString(2).padStart(8, '0')).join('')
+  const chars = (bits.match(/.{1,5}/g) ?? []).map(q => BASE32[parseInt(q.padEnd(5, '0'), 2)])
+  return chars.join('').padEnd(Math.ceil(chars.length / 8) * 8, '=')
+}
+export const base64: Hide = s => Buffer.from(s).toString('base64')
+export const hex: Hide = s => Buffer.from(s).toString('hex')
+
+/** Each form a person or a decoder reads, alone. */
+export const READING_FORMS: Array<[string, Hide]> = [
+  ['dotted (m.i.n.t._…)', between('.')],
+  ['dashed (m-i-n-t-…)', between('-')],
+  ['spaced with slashes', between(' / ')],
+  ['reversed', reversed],
+  ['in Cyrillic and Greek look-alikes', lookAlikes],
+  ['in small capitals', smallCapitals],
+  ['in base32', base32],
+  ['in lower-case base32 without padding', s => base32(s).replace(/=+$/, '').toLowerCase()]
+]
+
+/** Forms combined, as an attacker would stack them: each applied in turn, innermost first. */
+export const COMBINED_FORMS: Array<[string, Hide]> = [
+  ['look-alikes, dotted', s => between('.')(lookAlikes(s))],
+  ['small capitals, reversed', s => reversed(smallCapitals(s))],
+  ['dotted, reversed', s => reversed(between('.')(s))],
+  ['reversed, in base32', s => base32(reversed(s))],
+  ['in base32, reversed', s => reversed(base32(s))],
+  ['look-alikes, in base64', s => base64(lookAlikes(s))],
+  ['dotted, in base64', s => base64(between('.')(s))],
+  ['reversed, in hex', s => hex(reversed(s))],
+  ['look-alikes, dashed, in base32', s => base32(between('-')(lookAlikes(s)))],
+  [
+    'full-width look-alikes with zero-width spaces',
+    s => between('\u200b')(fullWidth(lookAlikes(s)))
+  ]
+]

@@ -4,9 +4,12 @@
 // escapes, invisible characters (every default-ignorable code point, format, private-use and
 // unassigned code points, the braille blank, the object replacement), line breaks, base64 wrapped
 // or not; full-width and other compatibility letters with their combining marks dropped; tag
-// characters and variation selectors read as what they spell), then searched for any
-// 12-character part of the key or the token. Written apart from src/secrets/search.ts, so the
-// two are checked against each other.
+// characters and variation selectors read as what they spell; base32 and hex runs decoded too),
+// then searched for any 12-character part of the key or the token, forwards or reversed, and read
+// as a person reads it (the look-alikes the hiding forms use as the Latin letters they stand for,
+// the letters and digits alone, in one case). Written apart from src/secrets/search.ts, so the two
+// are checked against each other.
+import { LOOK_ALIKE_OF, SMALL_CAPITAL_OF } from './hiding.js'
 import type { RunResult } from './runner.js'
 
 // A key with characters that encoders treat differently (+/=:@$,;), and a token.
@@ -21,18 +24,57 @@ export const pct = (s: string, lower: boolean): string =>
     .map(x => (lower ? x : x.toUpperCase()))
     .join('')
 
-/** Every base64 run of `text` (white space inside it removed) decoded at each of its 4 offsets. */
-function base64Decoded(text: string): string {
-  const runs = text.replace(/\s+|\\n/g, '').match(/[A-Za-z0-9+/_-]{16,}/g) ?? []
-  return runs
-    .flatMap(run =>
-      [0, 1, 2, 3].flatMap(offset => [
-        Buffer.from(run.slice(offset), 'base64').toString('latin1'),
-        Buffer.from(run.slice(offset), 'base64url').toString('latin1')
-      ])
-    )
-    .join('\n')
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+
+/** base32 (either case) as bytes, a partial last byte dropped. */
+function fromBase32(run: string): Buffer {
+  const bits = Array.from(run.toUpperCase(), c =>
+    BASE32.indexOf(c).toString(2).padStart(5, '0')
+  ).join('')
+  return Buffer.from((bits.match(/.{8}/g) ?? []).map(b => parseInt(b, 2)))
 }
+
+/**
+ * Every base64 run of `text` (white space inside it removed) decoded at each of its 4 offsets,
+ * every base32 run at each of its 8 and every hex run at each of its 2, as Latin-1 and as UTF-8.
+ */
+function runsDecoded(text: string): string {
+  const flat = text.replace(/\s+|\\n/g, '')
+  const bytes = [
+    ...(flat.match(/[A-Za-z0-9+/_-]{16,}/g) ?? []).flatMap(run =>
+      [0, 1, 2, 3].flatMap(offset => [
+        Buffer.from(run.slice(offset), 'base64'),
+        Buffer.from(run.slice(offset), 'base64url')
+      ])
+    ),
+    ...(flat.match(/[A-Za-z2-7]{16,}/g) ?? []).flatMap(run =>
+      [0, 1, 2, 3, 4, 5, 6, 7].map(offset => fromBase32(run.slice(offset)))
+    ),
+    ...(flat.match(/[0-9a-fA-F]{24,}/g) ?? []).flatMap(run =>
+      [0, 1].map(offset => Buffer.from(run.slice(offset), 'hex'))
+    )
+  ]
+  return bytes.flatMap(b => [b.toString('latin1'), b.toString('utf8')]).join('\n')
+}
+
+/** The look-alikes the hiding forms use, each as the Latin character it stands for. */
+const LATIN_OF = new Map(
+  [...Object.entries(LOOK_ALIKE_OF), ...Object.entries(SMALL_CAPITAL_OF)].map(
+    ([latin, alike]) => [alike, latin] as const
+  )
+)
+
+/**
+ * What a person reads: each look-alike as its Latin letter, the letters and digits alone, in one
+ * case, `0` and `o` alike, `1`, `i` and `l` alike.
+ */
+export const personReads = (t: string): string =>
+  Array.from(t.normalize('NFKD'), c => LATIN_OF.get(c) ?? c)
+    .join('')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '')
+    .replace(/0/g, 'o')
+    .replace(/[1i]/g, 'l')
 
 /** What no reader sees between two letters: the test's own list, not the action's. */
 const UNSEEN =
@@ -88,16 +130,32 @@ export function decodings(text: string): string[] {
     all,
     plainLetters(all),
     plainLetters(spelled(percent(markdown(unicode(entities(text)))))),
-    base64Decoded(text)
+    runsDecoded(text),
+    // An encoding written backwards, turned round and decoded.
+    runsDecoded(Array.from(text).reverse().join(''))
   ]
 }
 
-/** Whether `text`, decoded, holds any PART characters of `secret`. */
-export function holdsPart(text: string, secret: string): boolean {
-  const parts = Array.from({ length: secret.length - PART + 1 }, (_, i) =>
-    secret.slice(i, i + PART)
+/** Every PART characters in a row of `text`, forwards and reversed. */
+function partsOf(text: string): string[] {
+  const backwards = Array.from(text).reverse().join('')
+  return [text, backwards].flatMap(t =>
+    Array.from({ length: Math.max(0, t.length - PART + 1) }, (_, i) => t.slice(i, i + PART))
   )
-  return decodings(text).some(d => parts.some(part => d.includes(part)))
+}
+
+/**
+ * Whether `text`, decoded, holds any PART characters of `secret`, forwards or reversed, as it is
+ * or as a person reads it.
+ */
+export function holdsPart(text: string, secret: string): boolean {
+  const parts = partsOf(secret)
+  const read = partsOf(personReads(secret))
+  return decodings(text).some(d => {
+    if (parts.some(part => d.includes(part))) return true
+    const person = personReads(d)
+    return read.some(part => person.includes(part))
+  })
 }
 
 /** Every place a secret, or a long part of one, shows once decoded: "where: which". */

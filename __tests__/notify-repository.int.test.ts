@@ -10,7 +10,7 @@ import { runScenario } from './runner.js'
 import { annotationsOf, errorsOf, withService } from './support.js'
 import { dispatchEvent, dispatchPayload, startTwoRepositories } from './two-repositories.js'
 
-const CODE_TOKEN = 'ghp_codeRepositoryToken0123456789'
+const CODE_TOKEN = 'ghp_Q7mZ2vK9xR4tW8nB1cY6hL3pD5sF0jG'
 const VICTIM = 'https://github.com/victim-org/secret-repo/pull/1'
 
 const forged = (url: string) =>

@@ -1,24 +1,44 @@
 // Scenario tier (in this process by default; `.ci/run` runs it through the built dist/index.js):
 // the key hidden the ways an attacker got it past the secret search (issue 41): between
 // characters that are invisible but not default-ignorable, with a combining mark after each
-// letter, full-width, spelled in tag characters, smuggled in variation selectors. A service
-// echoes it so in the job it answers, in an error answer, and in an analytics refusal; visitors
-// type it into the assistant. No sink (each log line, the annotations, the outputs, the summary,
-// the comments, report.json) holds 12 characters of it after any decoding (leaks.ts). And the
-// service's and GitHub's words reach the log and the run page's annotations cleaned as public
-// text is: nothing hidden in them.
+// letter, full-width, spelled in tag characters, smuggled in variation selectors; and in the forms
+// a person or a decoder reads (issue 49 item 7): look-alike letters, separators between the
+// characters, reversed, base32, and these stacked. A service echoes it so in the job it answers,
+// in an error answer, and in an analytics refusal; visitors type it into the assistant; a workflow
+// puts it in `prompt`. No sink (each log line, the annotations, the outputs, the summary, the
+// comments, report.json, the instruction sent) holds 12 characters of it after any decoding
+// (leaks.ts). And the service's and GitHub's words reach the log and the run page's annotations
+// cleaned as public text is: nothing hidden in them.
 import { describe, it, expect } from '@jest/globals'
 import fc from 'fast-check'
 import { startService } from '../sim/service.js'
 import { startGitHub, pullRequestEvent } from '../sim/github.js'
 import { API_KEY, TOKEN, attackInputs, leaks } from './leaks.js'
-import { between, everyCodePoint, HIDING_FORMS, marked, tags, type Hide } from './hiding.js'
+import {
+  base32,
+  base64,
+  between,
+  COMBINED_FORMS,
+  everyCodePoint,
+  hex,
+  HIDING_FORMS,
+  lookAlikes,
+  marked,
+  READING_FORMS,
+  reversed,
+  smallCapitals,
+  tags,
+  type Hide
+} from './hiding.js'
 import { runScenario, type RunResult } from './runner.js'
 import { errorsOf } from './support.js'
 
 type Service = Awaited<ReturnType<typeof startService>>
 type GitHub = Awaited<ReturnType<typeof startGitHub>>
 type ServiceOptions = NonNullable<Parameters<typeof startService>[0]>
+
+/** Every form, hidden or read: each scenario below meets each. */
+const ALL_FORMS: Array<[string, Hide]> = [...HIDING_FORMS, ...READING_FORMS, ...COMBINED_FORMS]
 
 const WEEK = { 'date-from': '2026-11-09', 'date-to': '2026-11-16' }
 const ISSUE = 12
@@ -105,7 +125,7 @@ async function inErrorAnswer(hide: Hide): Promise<void> {
   })
 }
 
-describe.each(HIDING_FORMS)('the key as %s', (_name, hide) => {
+describe.each(ALL_FORMS)('the key %s', (_name, hide) => {
   it.concurrent('in the job the service answers: in no sink', () => inJobAnswer(hide))
   it.concurrent('in the error text of a refused follow-up: in no sink', () => inErrorAnswer(hide))
 
@@ -123,7 +143,7 @@ describe.each(HIDING_FORMS)('the key as %s', (_name, hide) => {
 })
 
 describe('the key hidden in an instruction, on the way in', () => {
-  it.concurrent.each(HIDING_FORMS)('in `prompt` as %s: refused, nothing sent', async (_n, hide) => {
+  it.concurrent.each(ALL_FORMS)('in `prompt`, %s: refused, nothing sent', async (_n, hide) => {
     const sim = await startService({ apiKey: API_KEY, jobs: [{ id: 'job-1' }] })
     try {
       const r = await runScenario({
@@ -147,7 +167,7 @@ describe('the key hidden in an instruction, on the way in', () => {
 
 describe('the key typed by visitors into the assistant, every form at once', () => {
   it('withheld in the report, report.json and the log', async () => {
-    const conversations = HIDING_FORMS.flatMap(([, hide], n) =>
+    const conversations = ALL_FORMS.flatMap(([, hide], n) =>
       [0, 1].map(i => ({
         id: `conv-${n}-${i}`,
         timestamp: `2026-11-1${i}T10:00:00Z`,
@@ -247,6 +267,32 @@ describe('property: any format character between letters, any mark after each', 
         job ? inJobAnswer(hide) : inErrorAnswer(hide)
       ),
       { numRuns: 6 }
+    )
+  })
+})
+
+describe('property: the key through a stack of the forms a person or a decoder reads', () => {
+  const form = fc.constantFrom<Hide>(
+    between('.'),
+    between('-'),
+    reversed,
+    lookAlikes,
+    smallCapitals,
+    marked('\u0301')
+  )
+  const encoding = fc.constantFrom<Hide>(s => s, base32, base64, hex)
+  const stacked = fc.tuple(fc.array(form, { minLength: 1, maxLength: 3 }), encoding).map(
+    ([forms, encode]): Hide =>
+      key =>
+        encode(forms.reduce((s, hide) => hide(s), key))
+  )
+
+  it('the key never comes out of any sink, in a job answer or an error answer', async () => {
+    await fc.assert(
+      fc.asyncProperty(stacked, fc.boolean(), (hide, job) =>
+        job ? inJobAnswer(hide) : inErrorAnswer(hide)
+      ),
+      { numRuns: 8 }
     )
   })
 })

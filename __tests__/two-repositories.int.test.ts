@@ -9,7 +9,7 @@ import { runScenario } from './runner.js'
 import { withService, type Service } from './support.js'
 import { dispatchEvent, dispatchPayload, startTwoRepositories } from './two-repositories.js'
 
-const CODE_TOKEN = 'ghp_codeRepositoryToken0123456789'
+const CODE_TOKEN = 'ghp_Q7mZ2vK9xR4tW8nB1cY6hL3pD5sF0jG'
 const created = (sim: Service) => [...sim.jobs.values()].filter(j => j.createdWith !== undefined)
 
 describe('two repositories', () => {

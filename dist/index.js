@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6588);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5939);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6588:
+/***/ 5939:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32511,6 +32511,14 @@ function isInvisible(c) {
     const first = String.fromCodePoint(c.codePointAt(0) ?? 0);
     return ONE_INVISIBLE.test(first);
 }
+const HIDDEN_OR_CONTROL = new RegExp(`[${INVISIBLE_CLASS}\\p{Cc}]`, 'gu');
+/**
+ * How many characters of `text` a reader cannot read or that cleaning turns into a space (the
+ * invisible ones, control characters): what a cleaned name lost, so that it can say so.
+ */
+function hiddenCount(text) {
+    return text.match(HIDDEN_OR_CONTROL)?.length ?? 0;
+}
 /** The text without what a reader cannot read; lone surrogates become U+FFFD. Line breaks stay. */
 function withoutInvisible(text) {
     return text.replace(INVISIBLE, '').replace(LONE_SURROGATES, '\ufffd');
@@ -32587,14 +32595,400 @@ function clip(s, maxChars) {
     return s.length <= maxChars ? s : `${cutAt(s, maxChars - 1)}…`;
 }
 
+;// CONCATENATED MODULE: ./src/secrets/encodings.ts
+// base32, base64 and hex, both ways: the encoded forms of a secret that the search looks for (any
+// long enough part of them, wherever the secret's bytes fall in a longer encoded text), and the
+// runs of a text that a decoder would decode, decoded, so that what they hide is read as text too
+// (a look-alike or dotted key in base64 has no fixed encoded form to look for). Pure.
+/** Characters of base64 or base32 that the secret's bytes alone decide, about 9 bytes of it. */
+const BASE64_PART = 12;
+/** 16 base32 characters are 10 bytes: any 12 bytes of a secret leave at least 18 of them. */
+const BASE32_PART = 16;
+/** Two digits a byte: 12 bytes. */
+const HEX_PART = 24;
+const BASE32_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+/**
+ * The secret in base64 (standard and URL-safe) at each of the three byte alignments, in base32 at
+ * each of the five, and in hex: of each, the part its bytes alone decide, which any longer encoded
+ * text holding the secret contains. base32 and hex in upper case only: they are looked for in
+ * skeletons (skeleton.ts), which know no case; base64's case is its meaning.
+ */
+function encodedForms(secret) {
+    const bytes = Buffer.from(secret);
+    const base64 = [];
+    const others = [];
+    const add = (forms, text, part) => {
+        if (text.length >= part && !forms.some(f => f.text === text))
+            forms.push({ text, part });
+    };
+    for (const shift of [0, 1, 2]) {
+        const b64 = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+        const inner = b64.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6));
+        add(base64, inner, BASE64_PART);
+        add(base64, inner.replace(/\+/g, '-').replace(/\//g, '_'), BASE64_PART);
+    }
+    for (const shift of [0, 1, 2, 3, 4]) {
+        const b32 = base32(Buffer.concat([Buffer.alloc(shift), bytes]));
+        const inner = b32.slice(Math.ceil((8 * shift) / 5), Math.floor((8 * (shift + bytes.length)) / 5));
+        add(others, inner, BASE32_PART);
+    }
+    const hex = bytes.toString('hex').toUpperCase();
+    others.push({ text: hex, part: Math.min(HEX_PART, hex.length) });
+    return { base64, others };
+}
+/** RFC 4648 base32, without padding. */
+function base32(bytes) {
+    let out = '';
+    let bits = 0;
+    let value = 0;
+    for (const byte of bytes) {
+        value = (value << 8) | byte;
+        bits += 8;
+        while (bits >= 5) {
+            out += BASE32_DIGITS[(value >>> (bits - 5)) & 31];
+            bits -= 5;
+        }
+    }
+    if (bits > 0)
+        out += BASE32_DIGITS[(value << (5 - bits)) & 31];
+    return out;
+}
+/** A line break with the spaces around it: what a wrapped encoding has between its lines. */
+const WRAP = /[ \t]*\r?\n[ \t]*/g;
+/**
+ * 12 characters or more of text in what bytes decode to as UTF-8: no replacement character (no
+ * UTF-8 there), no control character but white space. Less cannot hold 12 characters of a
+ * secret; and what a run that was no encoding decodes to (bytes at random, or one byte over and
+ * over) is then not read on.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what ends a stretch
+const READABLE = /[^\ufffd\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]{12,}/g;
+/**
+ * Every run of `text` that a decoder would take for base64, base32 or hex, long enough to hold 12
+ * bytes (the lines of a wrapped one joined), decoded at each alignment (a run may start inside an
+ * encoding) as UTF-8: its stretches of 12 characters or more of text (READABLE), one a line; ''
+ * when there is none. Linear: one scan, and each run decoded a fixed number of times.
+ */
+function decodedRuns(text) {
+    const decoded = [];
+    const keep = (bytes) => {
+        for (const piece of bytes.toString().match(READABLE) ?? [])
+            decoded.push(piece);
+    };
+    for (const { kind, run } of runsOf(text.includes('\n') ? text.replace(WRAP, '') : text)) {
+        if (kind === 'base64') {
+            const unpadded = run.replace(/=+/g, '');
+            for (let at = 0; at < 4; at++)
+                keep(Buffer.from(unpadded.slice(at), 'base64'));
+        }
+        else if (kind === 'base32')
+            for (let at = 0; at < 8; at++)
+                keep(fromBase32(run, at));
+        else
+            for (let at = 0; at < 2; at++)
+                keep(Buffer.from(run.slice(at), 'hex'));
+    }
+    return decoded.join('\n');
+}
+/** What an ASCII character can be part of, as bits. */
+const BASE64 = 1;
+const UPPER = 2;
+const LOWER = 4;
+const BASE32 = 8;
+const HEX_LOWER = 16;
+const HEX_UPPER = 32;
+const CLASSES = (() => {
+    const classes = new Uint8Array(128);
+    const mark = (chars, bits) => {
+        for (const c of chars)
+            classes[c.charCodeAt(0)] |= bits;
+    };
+    const upper = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    mark(`${upper}${upper.toLowerCase()}0123456789+/_=-`, BASE64);
+    mark(upper, UPPER | BASE32);
+    mark(upper.toLowerCase(), LOWER);
+    mark('234567', BASE32);
+    mark('0123456789abcdef', HEX_LOWER);
+    mark('0123456789ABCDEF', HEX_UPPER);
+    return classes;
+})();
+const BOTH_CASES = UPPER | LOWER;
+/** 16 characters of base64 or base32 hold 12 or 10 bytes; 24 hex digits 12. */
+const MIN_RUN = 16;
+const MIN_HEX = 24;
+/**
+ * The runs a decoder would take, in one pass over the characters: base64 of 16 characters or
+ * more holding letters of both cases (16 characters of base64 almost never lack either, while
+ * words and paths, an export's thousands of rows, mostly do), base32 of 16 or more in upper case
+ * (as RFC 4648 writes it; lower-case base32 of a secret is found by its encoded forms, and prose
+ * is mostly lower case), hex of 24 or more in one case.
+ */
+function runsOf(text) {
+    const runs = [];
+    // Where the current run of each kind started, and the cases a base64 run has shown.
+    let base64 = 0;
+    let cases = 0;
+    let base32 = 0;
+    let hexLower = 0;
+    let hexUpper = 0;
+    // Written out kind by kind, without a call per character: every published text passes here.
+    for (let i = 0; i <= text.length; i++) {
+        const code = i < text.length ? text.charCodeAt(i) : 128;
+        const bits = code < 128 ? CLASSES[code] : 0;
+        if ((bits & BASE64) !== 0)
+            cases |= bits;
+        else {
+            if (i - base64 >= MIN_RUN && (cases & BOTH_CASES) === BOTH_CASES)
+                runs.push({ kind: 'base64', run: text.slice(base64, i) });
+            base64 = i + 1;
+            cases = 0;
+        }
+        if ((bits & BASE32) === 0) {
+            if (i - base32 >= MIN_RUN)
+                runs.push({ kind: 'base32', run: text.slice(base32, i) });
+            base32 = i + 1;
+        }
+        if ((bits & HEX_LOWER) === 0) {
+            if (i - hexLower >= MIN_HEX)
+                runs.push({ kind: 'hex', run: text.slice(hexLower, i) });
+            hexLower = i + 1;
+        }
+        if ((bits & HEX_UPPER) === 0) {
+            if (i - hexUpper >= MIN_HEX)
+                runs.push({ kind: 'hex', run: text.slice(hexUpper, i) });
+            hexUpper = i + 1;
+        }
+    }
+    return runs;
+}
+const BASE32_VALUES = (() => {
+    const values = new Uint8Array(128);
+    for (let v = 0; v < 32; v++)
+        values[BASE32_DIGITS.charCodeAt(v)] = v;
+    return values;
+})();
+/** RFC 4648 base32 (upper case, no padding: a run of runsOf) from character `at` on. */
+function fromBase32(run, at) {
+    const bytes = Buffer.allocUnsafe(Math.floor(((run.length - at) * 5) / 8));
+    let bits = 0;
+    let value = 0;
+    let n = 0;
+    for (let i = at; i < run.length; i++) {
+        value = ((value << 5) | BASE32_VALUES[run.charCodeAt(i)]) & 0xfff;
+        bits += 5;
+        if (bits >= 8) {
+            bits -= 8;
+            bytes[n++] = (value >>> bits) & 0xff;
+        }
+    }
+    return bytes.subarray(0, n);
+}
+
+;// CONCATENATED MODULE: ./src/secrets/look-alikes.ts
+// Generated by scripts/look-alikes.js from Unicode's confusables.txt 17.0.0 (UTS #39) and
+// the Latin small capitals: do not edit by hand. 477 letters and digits of other scripts
+// that look like a Latin letter or digit (Cyrillic а е о р с х, Greek ο ρ, Cherokee, Lisu, small
+// capitals ᴀ ʙ ᴄ …), by the Latin one they look like, as the secret search compares them (lower
+// case, `0` as `o`, `1` and `i` as `l`). Those that compatibility decomposition (NFKD)
+// already turns into Latin, such as full-width and mathematical letters, are not listed: the
+// search decomposes first.
+/** Look-alikes by the Latin letter or digit they fold to. */
+const LOOK_ALIKES = {
+    2: 'ƧϨᒿꙄꛯꝚ',
+    3: 'ƷȜЗӠ३૩ⲜⳄⳌꝪꞫ𑣊𖼻𝈆',
+    4: 'Ꮞ𑢯',
+    5: 'Ƽ𑢻',
+    6: 'ϬбᏮⳒⳓⳜ𑣕',
+    7: '𐓒𑣆𝈒',
+    8: 'Ȣȣ৪੪ଃ𐌚𞣋',
+    9: '৭੧୨൭ⳊⳋꝮ𑢬𑣌𑣖',
+    a: 'ɑΑαАаᎪᗅᴀ⍺ꓮ𐊠𖽀',
+    b: 'ƄʙΒВЬᏏᏴᑲᖯᗷⲂꓐꞴ𐊂𐊡𐌁𖺶',
+    c: 'СсငၚᏟᴄⲤⲥꓚꮯ𐊢𐌂𐐕𐐽𐔜𑣩𑣲🝌',
+    d: 'ԁᎠᏧᑯᗞᗪᴅꓒꓓ',
+    e: 'ΕЕеҽᎬᴇ℮⋿ⴹꓰꬲ𐊆𑢦𑢮',
+    f: 'ƒϜքᖴẝꓝꜰꞘꞙꬵ𐊇𐊥𐔥𑢢𑣂𝈓',
+    g: 'ƍɡɢԌցᏀᏳᶃꓖ',
+    h: 'ʜΗНһհᎻᏂᕼⲎꓧ𐋏',
+    j: 'ͿϳЈјᎫᒍᴊꓙꞲ',
+    k: 'ΚКᏦᛕᴋⲔꓗ𐔘',
+    l: 'ıƖǀɩɪʟΙιІіӀӏւ׀וןا١۱ߊᎥᏞᒪᛁ∣⍳⏽ⲒⲓⳐⵏꓡꓲꙇꞮꭵ𐊊𐌉𐌠𐐛𐔦𑢣𑢲𑣃𑷚𑷡𖺪𖼖𖼨𝈪𞣇',
+    m: 'ΜϺМᎷᗰᛖᴍⲘꓟ𐊰𐌑',
+    n: 'ɴΝոռⲚꓠ𐔓',
+    o: 'ΟοσϭОоՕօסه٥ھہە۵߀०০੦૦ଠ୦௦ం౦ಂ೦ംഠ൦ං๐໐ဝ၀ჿዐ០ᴏᴑⲞⲟⵔ〇ꓳꬽ𐊒𐊫𐐄𐐬𐓂𐓪𐔖𑓐𑢵𑣈𑣗𑣠𑷠',
+    p: 'þƿΡρϸРрᏢᑭᴘ⍴ⲢⲣⳎⳏꓑ𐊕',
+    q: 'ԛգզⵕꞯ',
+    r: 'ƦʀгᎡᏒᖇᴦⲅꓣꭇꭈꮁ𐒴𖼵𝈖',
+    s: 'ƽЅѕՏടᏕᏚꓢꜱꮪ𐊖𐐠𐑈𑣁𖼺',
+    t: 'ΤТᎢᴛ⊤⟙Ⲧꓔ𐊗𐊱𐌕𑢼𖼊🝨',
+    u: 'ʋυՍսሀᑌᴜ∪⋃ꓴꞟꭎꭒ𐓎𐓶𑢸𑣘𖽂',
+    v: 'νѴѵט٧۷Ꮩᐯᴠ∨⋁ⴸꓦꛟꮩ𐔝𑜆𑢠𑣀𖼈𝈍',
+    w: 'ɯшѡԜԝաᎳᏔᴡⲽꓪꮃ𑜊𑜎𑜏𑣦𑣯',
+    x: '×ΧХхᕁᕽ᙭᙮ᚷ╳⤫⤬⨯ⲬⵝꓫꞳ𐊐𐊴𐌗𐌢𐔧𑣬',
+    y: 'ɣʏΥγУуҮүყᎩᎽᶌỿⲨⲩꓬꭚ𐊲𑢤𑣜𖽃',
+    z: 'ΖᏃᴢꓜꮓ𐋵𑢩𑣄𑣥'
+};
+
+;// CONCATENATED MODULE: ./src/secrets/skeleton.ts
+// The skeleton of a text: what a person reads in its letters, whatever script they are written in
+// and whatever stands between them. Look-alikes of other scripts (look-alikes.ts, from Unicode's
+// confusables) as the Latin letter or digit they look like, only letters and digits, in one case,
+// `0` as `o`, `1` and `i` as `l`. The secret search (search.ts) reads every text so, and looks for
+// each secret's skeleton and its encoded forms' (finder.ts). Pure.
+
+/**
+ * What each ASCII character is in a skeleton: a letter in lower case, `0` as `o`, `1` and `i` as
+ * `l` (confusables.txt reads them alike); 0 for what is left out (all that is not a letter or a
+ * digit).
+ */
+const SKELETON_ASCII = (() => {
+    const table = new Uint8Array(128);
+    for (const c of 'abcdefghijklmnopqrstuvwxyz0123456789') {
+        const folded = c === '0' ? 'o' : c === '1' || c === 'i' ? 'l' : c;
+        table[c.charCodeAt(0)] = folded.charCodeAt(0);
+        table[c.toUpperCase().charCodeAt(0)] = folded.charCodeAt(0);
+    }
+    return table;
+})();
+/** Each look-alike (look-alikes.ts, from Unicode's confusables) and the ASCII code it folds to. */
+const LOOK_ALIKE = new Map(Object.entries(LOOK_ALIKES).flatMap(([latin, chars]) => Array.from(chars, c => [c.codePointAt(0), SKELETON_ASCII[latin.charCodeAt(0)]])));
+/**
+ * What a person reads in letters (already in their compatibility form, marks removed): each
+ * look-alike of another script as the Latin letter or digit it looks like (Cyrillic `а`, Greek
+ * `ο`, small capital `ᴀ`), the letters and digits alone (`m.i.n.t`, `m-i-n-t` read `mint`), in
+ * one case, `0` as `o` and `1` and `i` as `l` (which confusables.txt reads alike). Linear: one
+ * pass, a table for ASCII and a lookup for the rest.
+ */
+function skeletonOf(letters) {
+    const out = Buffer.allocUnsafe(letters.length);
+    let n = 0;
+    for (let i = 0; i < letters.length; i++) {
+        const unit = letters.charCodeAt(i);
+        let folded = unit < 128 ? SKELETON_ASCII[unit] : 0;
+        if (unit >= 128) {
+            const code = unit >= 0xd800 && unit < 0xdc00 ? letters.codePointAt(i++) : unit;
+            folded = LOOK_ALIKE.get(code) ?? 0;
+        }
+        if (folded !== 0)
+            out[n++] = folded;
+    }
+    return out.toString('latin1', 0, n);
+}
+
+;// CONCATENATED MODULE: ./src/secrets/finder.ts
+// The needles of a secret (the texts whose long enough parts give it away: itself and its encoded
+// forms, and their skeletons forwards and reversed) and the one-pass search of a text for any
+// part of any of them. Pure: search.ts decides which readings of a text are searched for which
+// needles.
+
+
+/** A part of a secret this long, anywhere, is already worth withholding (a clip leaves one). */
+const PART_CHARS = 12;
+/**
+ * The needles of one secret in a text's readings, as the secret and its base64 are written (case
+ * and symbols count): itself (any PART_CHARS characters of it, forwards and reversed) and its
+ * base64 (encodings.ts, the part its bytes alone decide). All else is looked for in skeletons.
+ */
+function needlesOf(name, secret) {
+    const part = Math.min(PART_CHARS, secret.length);
+    return [
+        { name, text: secret, part },
+        // Reversed as written too: 12 characters of a secret with symbols among them are fewer in its
+        // skeleton.
+        { name, text: Array.from(secret).reverse().join(''), part },
+        ...encodedForms(secret).base64.map(form => ({ name, ...form }))
+    ];
+}
+/**
+ * The needles of one secret in a text's skeletons (skeleton.ts): the skeleton of the secret and
+ * of each encoded form (base64, base32, hex), forwards and reversed (a reader reads a text
+ * backwards as well as forwards). A skeleton knows no case and no separator: one needle finds
+ * base32 and hex in either case, and the secret dotted or with look-alike letters.
+ */
+function skeletonNeedlesOf(name, secret) {
+    const { base64, others } = encodedForms(secret);
+    const forms = [{ text: secret, part: Math.min(PART_CHARS, secret.length) }, ...base64, ...others];
+    const needles = new Map();
+    for (const { text, part } of forms) {
+        const skeleton = skeletonOf(text);
+        const length = Math.min(part, skeleton.length);
+        for (const t of [skeleton, Array.from(skeleton).reverse().join('')])
+            needles.set(t, { name, text: t, part: length });
+    }
+    return [...needles.values()];
+}
+/**
+ * Finds any `part` characters in a row of any needle, anywhere in a text. Every run of `part`
+ * characters of a needle holds one of its anchors (its blocks of `block` characters at multiples
+ * of `block`, with 2 × block ≤ part), so one native regular-expression pass looks for the anchors
+ * alone; only where one turns up is the match grown to both sides and measured. An export's pages
+ * cost one pass each, whatever the number of needles.
+ */
+class PartFinder {
+    block;
+    anchors = new Map();
+    pattern;
+    constructor(needles) {
+        const usable = needles.filter(n => n.part >= 2 && n.text.length >= n.part);
+        this.block = Math.max(1, Math.min(6, ...usable.map(n => Math.floor(n.part / 2))));
+        for (const needle of usable)
+            for (let at = 0; at + this.block <= needle.text.length; at += this.block) {
+                const anchor = needle.text.slice(at, at + this.block);
+                const list = this.anchors.get(anchor) ?? [];
+                list.push({ needle, at });
+                this.anchors.set(anchor, list);
+            }
+        const alternatives = [...this.anchors.keys()].map(a => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+        // Global: exec walks the text from lastIndex (UTF-16 units, as the anchors were cut).
+        this.pattern = alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'g') : undefined;
+    }
+    /** The name of the first needle a part of which `text` holds, or undefined. */
+    find(text) {
+        const pattern = this.pattern;
+        if (pattern === undefined || text.length < this.block)
+            return undefined;
+        pattern.lastIndex = 0;
+        for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+            const found = this.grow(text, m.index, m[0]);
+            if (found !== undefined)
+                return found;
+            // Anchors may overlap: look again one character on.
+            pattern.lastIndex = m.index + 1;
+        }
+        return undefined;
+    }
+    /** The needle whose anchor at `start` grows, to both sides, into a part long enough. */
+    grow(text, start, anchor) {
+        for (const { needle, at } of this.anchors.get(anchor) ?? []) {
+            const n = needle.text;
+            let left = 0;
+            while (at - left > 0 && start - left > 0 && text[start - left - 1] === n[at - left - 1])
+                left++;
+            let right = 0;
+            const after = at + this.block;
+            while (after + right < n.length && text[start + this.block + right] === n[after + right])
+                right++;
+            if (left + this.block + right >= needle.part)
+                return needle.name;
+        }
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/secrets/search.ts
 // Where a secret hides in a text once a reader decodes it: the readings a person or a decoder
 // could make of a text (entities, `\u`, `\x`, JSON and Markdown backslash escapes, percent-
 // encoding; what a reader cannot read and white space between the characters; compatibility
 // forms such as full-width letters, and combining marks; tag characters and variation selectors
-// read as the characters they spell), and a search of those readings for any long enough part of
-// a secret, raw, in base64 (wrapped or not, at any alignment) or in hex. Pure: redact.ts decides
-// what the secrets are and what to do with a text that holds one.
+// read as the characters they spell; look-alike letters of other scripts folded to Latin, with the
+// letters and digits alone, whatever separates them; base32, base64 and hex runs decoded and read
+// again), and a search of those readings for any long enough part of a secret, forwards or
+// reversed, raw, as its look-alike skeleton, or in base64 (wrapped or not, at any alignment),
+// base32 or hex. Pure: redact.ts decides what the secrets are and what to do with a text that
+// holds one.
+
+
+
 
 /**
  * White space, control characters and what a reader cannot read (the one definition of
@@ -32641,23 +33035,56 @@ const NAMED_ENTITIES = {
 /**
  * `text` as a reader could read it. `decoded`: entities, backslash escapes (`\u`, `\x`, JSON's
  * `\n`, and Markdown's `\_`, `\+`, …) and percent-encoding decoded, repeatedly for double
- * encodings. `readings`: that text with white space, control and invisible characters removed (a
- * secret split across lines, a base64 text wrapped at 76 columns, or one interleaved with
- * invisible characters reads whole); where it holds more than ASCII, also its compatibility
- * decomposition (NFKD: full-width and other compatibility letters read as plain ones) without
- * combining marks; and where it holds tag characters or variation selectors, the text they spell
- * (each tag its ASCII character, each run of selectors its bytes), decoded and read again.
+ * encodings. `readings` and `skeletons`: those of that text (readingsOf), and those of what its
+ * base32, base64 and hex runs decode to (decoded once: an encoding of an encoding is found by the
+ * encoded forms searched in the first).
  */
 function readingOf(text) {
     const decoded = decodeAll(text);
-    const readings = [decoded.replace(NOTHING_BETWEEN, '')];
+    const { readings, skeletons } = readingsOf(decoded);
+    const runs = decodedRuns(decoded);
+    if (runs !== '') {
+        const inRuns = readingsOf(decodeAll(runs));
+        readings.push(...inRuns.readings);
+        skeletons.push(...inRuns.skeletons);
+    }
+    return { decoded, readings, skeletons };
+}
+/**
+ * A decoded text's readings: with white space, control and invisible characters removed (a
+ * secret split across lines, a base64 text wrapped at 76 columns, or one interleaved with
+ * invisible characters reads whole); where it holds more than ASCII, also its compatibility
+ * decomposition (NFKD: full-width and other compatibility letters read as plain ones) without
+ * combining marks; where it holds tag characters or variation selectors, the text they spell
+ * (each tag its ASCII character, each run of selectors its bytes), decoded and read again. And the
+ * skeleton of each letters' reading (skeletonOf: look-alikes folded to Latin, the letters and
+ * digits alone).
+ */
+function readingsOf(decoded) {
+    const plain = decoded.replace(NOTHING_BETWEEN, '');
     if (!BEYOND_ASCII.test(decoded))
-        return { decoded, readings };
-    readings.push(lettersOf(decoded));
+        return { readings: [plain], skeletons: [skeletonOf(plain)] };
+    const letters = lettersOf(decoded);
+    const readings = [plain, letters];
+    const skeletons = [skeletonOf(letters)];
     const spelled = spelledOut(decoded);
-    if (spelled !== decoded)
-        readings.push(lettersOf(decodeAll(spelled)));
-    return { decoded, readings };
+    if (spelled !== decoded) {
+        const spelledLetters = lettersOf(decodeAll(spelled));
+        readings.push(spelledLetters);
+        skeletons.push(skeletonOf(spelledLetters));
+    }
+    return { readings, skeletons };
+}
+/**
+ * Whether reading `secret` changes it (decoding, invisible characters, compatibility forms):
+ * then a text is searched as it is too, since its readings no longer hold the secret verbatim.
+ * The skeleton is left out: the secret's own skeleton is searched for.
+ */
+function changedByReading(secret) {
+    const decoded = decodeAll(secret);
+    if (decoded !== secret || decoded.replace(NOTHING_BETWEEN, '') !== secret)
+        return true;
+    return BEYOND_ASCII.test(secret) && lettersOf(secret) !== secret;
 }
 /** Entities, escapes and percent-encoding decoded, up to three times (a double encoding). */
 function decodeAll(text) {
@@ -32724,87 +33151,38 @@ function decodePercent(s) {
         }
     });
 }
-/** A part of a secret this long, anywhere, is already worth withholding (a clip leaves one). */
-const PART_CHARS = 12;
 /**
- * The needles of one secret: itself (any PART_CHARS characters of it), its base64 at each of the
- * three byte alignments, standard and URL-safe (any PART_CHARS characters of the part its bytes
- * alone decide, about 9 bytes of the secret: so a part of it inside any longer base64 text, wrapped
- * or not, is found), and its hex in either case (any 2 × PART_CHARS digits).
+ * The search of a text's readings for any long enough part of the secrets: its readings for each
+ * secret, its encoded forms and their reversals, its skeletons for each secret's skeleton (a
+ * finder each, so that each pass looks for the anchors that can be there only).
  */
-function needlesOf(name, secret) {
-    const part = Math.min(PART_CHARS, secret.length);
-    const needles = [{ name, text: secret, part }];
-    const bytes = Buffer.from(secret);
-    for (const shift of [0, 1, 2]) {
-        const b64 = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
-        const inner = b64.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6));
-        if (inner.length < PART_CHARS)
-            continue;
-        const url = inner.replace(/\+/g, '-').replace(/\//g, '_');
-        for (const text of new Set([inner, url]))
-            needles.push({ name, text, part: PART_CHARS });
+class SecretSearch {
+    inText;
+    inSkeleton;
+    /** A secret holds a character decoding changes or removes: the text as it is is searched too. */
+    odd;
+    constructor(secrets) {
+        this.inText = new PartFinder(secrets.flatMap(([name, value]) => needlesOf(name, value)));
+        this.inSkeleton = new PartFinder(secrets.flatMap(([name, value]) => skeletonNeedlesOf(name, value)));
+        this.odd = secrets.some(([, value]) => changedByReading(value));
     }
-    const hex = bytes.toString('hex');
-    for (const text of new Set([hex, hex.toUpperCase()]))
-        needles.push({ name, text, part: Math.min(2 * PART_CHARS, hex.length) });
-    return needles;
-}
-/**
- * Finds any `part` characters in a row of any needle, anywhere in a text. Every run of `part`
- * characters of a needle holds one of its anchors (its blocks of `block` characters at multiples
- * of `block`, with 2 × block ≤ part), so one native regular-expression pass looks for the anchors
- * alone; only where one turns up is the match grown to both sides and measured. An export's pages
- * cost one pass each, whatever the number of needles.
- */
-class PartFinder {
-    block;
-    anchors = new Map();
-    pattern;
-    constructor(needles) {
-        const usable = needles.filter(n => n.part >= 2 && n.text.length >= n.part);
-        this.block = Math.max(1, Math.min(6, ...usable.map(n => Math.floor(n.part / 2))));
-        for (const needle of usable)
-            for (let at = 0; at + this.block <= needle.text.length; at += this.block) {
-                const anchor = needle.text.slice(at, at + this.block);
-                const list = this.anchors.get(anchor) ?? [];
-                list.push({ needle, at });
-                this.anchors.set(anchor, list);
-            }
-        const alternatives = [...this.anchors.keys()].map(a => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-        // Global: exec walks the text from lastIndex (UTF-16 units, as the anchors were cut).
-        this.pattern = alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'g') : undefined;
-    }
-    /** The name of the first needle a part of which `text` holds, or undefined. */
+    /** The name of the secret any long enough part of which `text` reveals once read, if any. */
     find(text) {
-        const pattern = this.pattern;
-        if (pattern === undefined || text.length < this.block)
-            return undefined;
-        pattern.lastIndex = 0;
-        for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-            const found = this.grow(text, m.index, m[0]);
+        const { decoded, readings, skeletons } = readingOf(text);
+        for (const reading of readings) {
+            const found = this.inText.find(reading);
             if (found !== undefined)
                 return found;
-            // Anchors may overlap: look again one character on.
-            pattern.lastIndex = m.index + 1;
         }
-        return undefined;
-    }
-    /** The needle whose anchor at `start` grows, to both sides, into a part long enough. */
-    grow(text, start, anchor) {
-        for (const { needle, at } of this.anchors.get(anchor) ?? []) {
-            const n = needle.text;
-            let left = 0;
-            while (at - left > 0 && start - left > 0 && text[start - left - 1] === n[at - left - 1])
-                left++;
-            let right = 0;
-            const after = at + this.block;
-            while (after + right < n.length && text[start + this.block + right] === n[after + right])
-                right++;
-            if (left + this.block + right >= needle.part)
-                return needle.name;
+        for (const skeleton of skeletons) {
+            const found = this.inSkeleton.find(skeleton);
+            if (found !== undefined)
+                return found;
         }
-        return undefined;
+        if (!this.odd)
+            return undefined;
+        // A secret holding characters that decoding changes or removes: its raw forms too.
+        return this.inText.find(text) ?? this.inText.find(decoded);
     }
 }
 
@@ -32826,10 +33204,8 @@ const MIN_ENCODED = 8;
 // The middle of a base64 text at an unknown alignment must be long enough to be the secret's.
 const MIN_SHIFTED_CORE = 8;
 let pattern;
-/** Finds a long enough part of a secret in a decoded text. */
-let finder;
-/** A secret holds a character decoding changes or removes: its raw forms are searched too. */
-let oddSecret = false;
+/** Finds a long enough part of a secret in a text, once read as a person or a decoder reads. */
+let search;
 /**
  * How a secret is sent in a header (`Authorization: Bearer …`, `token …`, Basic credentials): a
  * service or proxy that echoes the header base64-encoded shows the secret with one of these
@@ -32846,7 +33222,7 @@ function registerSecrets(...secrets) {
     for (const { value } of secrets) {
         for (const piece of piecesOf(value)) {
             setSecret(piece);
-            for (const form of encodedForms(piece))
+            for (const form of redact_encodedForms(piece))
                 forms.add(form);
         }
         const whole = value.trim();
@@ -32861,9 +33237,7 @@ function registerSecrets(...secrets) {
         .map(piece => piece.trim())
         .filter(piece => piece.length >= MIN_ENCODED)
         .map(piece => [called, piece]));
-    const needles = searched.flatMap(([name, piece]) => needlesOf(name, piece));
-    finder = needles.length > 0 ? new PartFinder(needles) : undefined;
-    oddSecret = searched.some(([, piece]) => readingOf(piece).readings.some(r => r !== piece));
+    search = searched.length > 0 ? new SecretSearch(searched) : undefined;
     // Longest first, so a form that contains a shorter one is removed whole.
     const sorted = [...forms].sort((a, b) => b.length - a.length);
     pattern = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined;
@@ -32871,9 +33245,10 @@ function registerSecrets(...secrets) {
 /**
  * `text` with every known secret, in every encoding below, replaced by `***`. A text that still
  * holds any 12 characters in a row of a secret once decoded (percent, `\u`, entities, JSON and
- * Markdown escapes, split lines, invisible characters interleaved, base64 wrapped or not, hex),
- * anywhere in it, is withheld whole: see withheld(). Call it before clipping or escaping: both
- * can turn a known form into one it does not know.
+ * Markdown escapes, split lines, invisible characters interleaved, look-alike letters, separators
+ * between the characters, reversed, base64 wrapped or not, base32, hex), anywhere in it, is
+ * withheld whole: see withheld(). Call it before clipping or escaping: both can turn a known form
+ * into one it does not know.
  */
 function redact(text) {
     if (pattern === undefined || text === '')
@@ -32886,20 +33261,9 @@ function redact(text) {
 function withheld(secretName) {
     return `[withheld: this text contained ${secretName} in an encoded form]`;
 }
-/** The name of the secret any long enough part of which `text` reveals once decoded, if any. */
+/** The name of the secret any long enough part of which `text` reveals once read, if any. */
 function hiddenSecret(text) {
-    if (finder === undefined)
-        return undefined;
-    const { decoded, readings } = readingOf(text);
-    for (const reading of readings) {
-        const found = finder.find(reading);
-        if (found !== undefined)
-            return found;
-    }
-    if (!oddSecret)
-        return undefined;
-    // A secret holding characters that decoding changes or removes: its raw forms too.
-    return finder.find(text) ?? finder.find(decoded);
+    return search?.find(text);
 }
 /**
  * A parsed JSON value with redact() applied to every string in it, keys included. Iterative, so
@@ -32959,7 +33323,7 @@ function piecesOf(secret) {
     pieces.delete('');
     return [...pieces];
 }
-function encodedForms(piece) {
+function redact_encodedForms(piece) {
     // The encodings of a value this short are common strings ("78", "eA"): only the value itself.
     if (piece.length < MIN_ENCODED)
         return [piece];
@@ -43622,13 +43986,14 @@ async function addLabel(octokit, owner, repo, n, label) {
     await call(`labelling #${n} ${label}`, () => octokit.rest.issues.addLabels({ owner, repo, issue_number: n, labels: [label] }));
 }
 /**
- * Removes `label` from issue or pull request `n`: one request. A label already gone (404) is no
- * failure: someone removed it first, which is what was wanted.
+ * Removes the label `name` from issue or pull request `n`: one request. A label already gone (404)
+ * is no failure: someone removed it first, which is what was wanted. `shown`: the name as an
+ * error message may show it (gate/label.ts labelShown: a label's name is public text).
  */
 async function removeLabel(octokit, owner, repo, n, label) {
-    await call(`removing the label ${label} from #${n}`, async () => {
+    await call(`removing the label ${label.shown} from #${n}`, async () => {
         try {
-            await octokit.rest.issues.removeLabel({ owner, repo, issue_number: n, name: label });
+            await octokit.rest.issues.removeLabel({ owner, repo, issue_number: n, name: label.name });
         }
         catch (err) {
             if (err.status !== 404)
@@ -50817,16 +51182,23 @@ function formatFromPath(path) {
 const CREATE_FLAGS = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_EXCL | (external_node_fs_namespaceObject.constants.O_NOFOLLOW ?? 0);
 // RFC 4180: CRLF between records, and quotes around fields holding a comma, a quote or a line
 // break. csv-stringify quotes a field holding the record delimiter "\r\n" but not a lone "\n" or
-// "\r", hence quoted_match.
-const CSV_OPTIONS = { record_delimiter: '\r\n', quoted_match: /[\r\n]/ };
+// "\r", hence quoted_match; and a field holding a `;` or a tab is quoted too, so that a reader in a
+// `;` locale, or one reading tabs, takes the whole cell as one (contract: "Gates that cannot be
+// fooled").
+const CSV_OPTIONS = { record_delimiter: '\r\n', quoted_match: /[;\t\r\n]/ };
 const CSV_HEADER = 'path,human,ai,total\r\n';
-/** A cell a spreadsheet would read as a formula (OWASP's list): written with a leading `'`. */
-const FORMULA_START = /^[=+\-@\t\r]/;
 /**
- * A path as a CSV cell: one that starts like a formula (`=HYPERLINK(…)`, `@SUM(…)`) gets a
- * leading `'`, which spreadsheets read as "text" and hide; the README says so.
+ * Where a spreadsheet could start reading a formula (OWASP's list: `=`, `+`, `-`, `@`, a tab, a
+ * carriage return): at the start of the cell, and at the start of every piece that a reader
+ * splitting on `;` or tabs (or on line breaks, ignoring the quotes) would take for a cell of its
+ * own. Zero-width, so that a `'` goes in before each such piece.
  */
-const csvCell = (text) => (FORMULA_START.test(text) ? `'${text}` : text);
+const FORMULA_START = /(?<=^|[;\t\r\n])(?=[=+\-@\t\r])/g;
+/**
+ * A path as a CSV cell: a `'` before each piece that starts like a formula (`=HYPERLINK(…)`,
+ * `/x;=1+1`, `/y\t@SUM(…)`), which spreadsheets read as "text" and hide; the README says so.
+ */
+const csvCell = (text) => text.replace(FORMULA_START, "'");
 const rowObject = (r) => ({
     path: r.path,
     human: r.human,
@@ -55108,7 +55480,9 @@ function refuseInstruction(prompt, hasPrompt, trigger, event, comment) {
 // run ends, so that adding it again asks again. Settled like a trigger comment, before any other
 // input: other labels and removals are skipped without a word, a sender who may not trigger is
 // skipped with a notice (and nothing written where anyone who can label would read it). A label
-// matches `trigger-label` without regard to case, as GitHub treats label names.
+// matches `trigger-label` without regard to case, as GitHub treats label names. A label's name is
+// public text (anyone who may label types it): it is shown cleaned and redacted, and never looks
+// like another label's (labelShown).
 
 
 
@@ -55116,6 +55490,24 @@ function refuseInstruction(prompt, hasPrompt, trigger, event, comment) {
 
 
 
+
+
+/** GitHub allows 50 characters; a forged payload may send more. */
+const LABEL_SHOWN_CHARS = 100;
+/**
+ * A label's name as a log line, a notice or a comment shows it: redacted, cleaned as public text
+ * is (tag characters, bidi controls, zero-width characters removed), quoted, and followed by how
+ * many hidden characters were removed, if any: `Docs/Needed` with a zero-width space is another
+ * label to GitHub, and must not read as the trigger's name.
+ */
+function labelShown(name) {
+    const redacted = redact(name);
+    const hidden = hiddenCount(redacted);
+    const shown = JSON.stringify(publicText(redacted, LABEL_SHOWN_CHARS));
+    if (hidden === 0)
+        return shown;
+    return `${shown} (shown without ${hidden} hidden character${hidden === 1 ? '' : 's'})`;
+}
 /**
  * The label trigger's checks, in the comment trigger's order: the label (`trigger-label`, refused
  * when it is the action's own, before any request), then who added it, as `permission`,
@@ -55128,7 +55520,7 @@ async function admitLabel(event, given, get, clients, serverUrl) {
     if (given.trim() === '' || change === undefined)
         return undefined;
     const name = readTriggerLabel(given);
-    const shown = JSON.stringify(change.name);
+    const shown = labelShown(change.name);
     if (change.action === 'unlabeled')
         return { skip: { reason: `the label ${shown} was removed, not added` } };
     if (change.name.toLowerCase() !== name.toLowerCase())
@@ -55172,13 +55564,14 @@ async function removeTriggerLabel(asker, octokit) {
     if (label === undefined || !on)
         return;
     const { owner, repo, issueNumber } = on;
+    const shown = labelShown(label);
     if (!octokit) {
-        core_warning(`The label ${JSON.stringify(label)} stays on #${issueNumber}: there is no \`github-token\` to remove it with.`);
+        core_warning(`The label ${shown} stays on #${issueNumber}: there is no \`github-token\` to remove it with.`);
         return;
     }
     try {
-        await removeLabel(octokit, owner, repo, issueNumber, label);
-        info(`Removed the label ${JSON.stringify(label)} from #${issueNumber}.`);
+        await removeLabel(octokit, owner, repo, issueNumber, { name: label, shown });
+        info(`Removed the label ${shown} from #${issueNumber}.`);
     }
     catch (err) {
         core_warning(`${messageOf(err)}. Remove the label by hand before adding it again.`);

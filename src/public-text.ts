@@ -33,6 +33,16 @@ export function isInvisible(c: string): boolean {
   return ONE_INVISIBLE.test(first)
 }
 
+const HIDDEN_OR_CONTROL = new RegExp(`[${INVISIBLE_CLASS}\\p{Cc}]`, 'gu')
+
+/**
+ * How many characters of `text` a reader cannot read or that cleaning turns into a space (the
+ * invisible ones, control characters): what a cleaned name lost, so that it can say so.
+ */
+export function hiddenCount(text: string): number {
+  return text.match(HIDDEN_OR_CONTROL)?.length ?? 0
+}
+
 /** The text without what a reader cannot read; lone surrogates become U+FFFD. Line breaks stay. */
 function withoutInvisible(text: string): string {
   return text.replace(INVISIBLE, '').replace(LONE_SURROGATES, '\ufffd')

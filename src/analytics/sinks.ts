@@ -37,18 +37,25 @@ const CREATE_FLAGS =
 
 // RFC 4180: CRLF between records, and quotes around fields holding a comma, a quote or a line
 // break. csv-stringify quotes a field holding the record delimiter "\r\n" but not a lone "\n" or
-// "\r", hence quoted_match.
-const CSV_OPTIONS: CsvOptions = { record_delimiter: '\r\n', quoted_match: /[\r\n]/ }
+// "\r", hence quoted_match; and a field holding a `;` or a tab is quoted too, so that a reader in a
+// `;` locale, or one reading tabs, takes the whole cell as one (contract: "Gates that cannot be
+// fooled").
+const CSV_OPTIONS: CsvOptions = { record_delimiter: '\r\n', quoted_match: /[;\t\r\n]/ }
 const CSV_HEADER = 'path,human,ai,total\r\n'
 
-/** A cell a spreadsheet would read as a formula (OWASP's list): written with a leading `'`. */
-const FORMULA_START = /^[=+\-@\t\r]/
+/**
+ * Where a spreadsheet could start reading a formula (OWASP's list: `=`, `+`, `-`, `@`, a tab, a
+ * carriage return): at the start of the cell, and at the start of every piece that a reader
+ * splitting on `;` or tabs (or on line breaks, ignoring the quotes) would take for a cell of its
+ * own. Zero-width, so that a `'` goes in before each such piece.
+ */
+const FORMULA_START = /(?<=^|[;\t\r\n])(?=[=+\-@\t\r])/g
 
 /**
- * A path as a CSV cell: one that starts like a formula (`=HYPERLINK(…)`, `@SUM(…)`) gets a
- * leading `'`, which spreadsheets read as "text" and hide; the README says so.
+ * A path as a CSV cell: a `'` before each piece that starts like a formula (`=HYPERLINK(…)`,
+ * `/x;=1+1`, `/y\t@SUM(…)`), which spreadsheets read as "text" and hide; the README says so.
  */
-const csvCell = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text)
+const csvCell = (text: string): string => text.replace(FORMULA_START, "'")
 
 const rowObject = (r: VisitorRow): VisitorRow => ({
   path: r.path,

@@ -3,7 +3,9 @@
 // run ends, so that adding it again asks again. Settled like a trigger comment, before any other
 // input: other labels and removals are skipped without a word, a sender who may not trigger is
 // skipped with a notice (and nothing written where anyone who can label would read it). A label
-// matches `trigger-label` without regard to case, as GitHub treats label names.
+// matches `trigger-label` without regard to case, as GitHub treats label names. A label's name is
+// public text (anyone who may label types it): it is shown cleaned and redacted, and never looks
+// like another label's (labelShown).
 import * as core from '@actions/core'
 import { messageOf } from '../errors.js'
 import type { EventInfo } from '../github/event.js'
@@ -13,8 +15,27 @@ import type { Octokit } from '../github/octokit.js'
 import type { GetInput } from '../settings/parse.js'
 import { readTriggerSettings, type TriggerSettings } from '../settings/settings.js'
 import { readTriggerLabel } from '../settings/lists.js'
+import { hiddenCount, publicText } from '../public-text.js'
+import { redact } from '../secrets/redact.js'
 import { eventPlace, labelAsker, type Asker } from './asker.js'
 import { checkCommenter } from './who-may.js'
+
+/** GitHub allows 50 characters; a forged payload may send more. */
+const LABEL_SHOWN_CHARS = 100
+
+/**
+ * A label's name as a log line, a notice or a comment shows it: redacted, cleaned as public text
+ * is (tag characters, bidi controls, zero-width characters removed), quoted, and followed by how
+ * many hidden characters were removed, if any: `Docs/Needed` with a zero-width space is another
+ * label to GitHub, and must not read as the trigger's name.
+ */
+export function labelShown(name: string): string {
+  const redacted = redact(name)
+  const hidden = hiddenCount(redacted)
+  const shown = JSON.stringify(publicText(redacted, LABEL_SHOWN_CHARS))
+  if (hidden === 0) return shown
+  return `${shown} (shown without ${hidden} hidden character${hidden === 1 ? '' : 's'})`
+}
 
 export type LabelAdmission =
   | { skip: { reason: string; notice?: string }; octokit?: Octokit }
@@ -37,7 +58,7 @@ export async function admitLabel(
   const change = event.label
   if (given.trim() === '' || change === undefined) return undefined
   const name = readTriggerLabel(given)
-  const shown = JSON.stringify(change.name)
+  const shown = labelShown(change.name)
   if (change.action === 'unlabeled')
     return { skip: { reason: `the label ${shown} was removed, not added` } }
   if (change.name.toLowerCase() !== name.toLowerCase())
@@ -87,15 +108,16 @@ export async function removeTriggerLabel(
   const { label, on } = asker
   if (label === undefined || !on) return
   const { owner, repo, issueNumber } = on
+  const shown = labelShown(label)
   if (!octokit) {
     core.warning(
-      `The label ${JSON.stringify(label)} stays on #${issueNumber}: there is no \`github-token\` to remove it with.`
+      `The label ${shown} stays on #${issueNumber}: there is no \`github-token\` to remove it with.`
     )
     return
   }
   try {
-    await removeLabel(octokit, owner, repo, issueNumber, label)
-    core.info(`Removed the label ${JSON.stringify(label)} from #${issueNumber}.`)
+    await removeLabel(octokit, owner, repo, issueNumber, { name: label, shown })
+    core.info(`Removed the label ${shown} from #${issueNumber}.`)
   } catch (err) {
     core.warning(`${messageOf(err)}. Remove the label by hand before adding it again.`)
   }

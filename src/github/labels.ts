@@ -53,19 +53,20 @@ export async function addLabel(
 }
 
 /**
- * Removes `label` from issue or pull request `n`: one request. A label already gone (404) is no
- * failure: someone removed it first, which is what was wanted.
+ * Removes the label `name` from issue or pull request `n`: one request. A label already gone (404)
+ * is no failure: someone removed it first, which is what was wanted. `shown`: the name as an
+ * error message may show it (gate/label.ts labelShown: a label's name is public text).
  */
 export async function removeLabel(
   octokit: Octokit,
   owner: string,
   repo: string,
   n: number,
-  label: string
+  label: { name: string; shown: string }
 ): Promise<void> {
-  await call(`removing the label ${label} from #${n}`, async () => {
+  await call(`removing the label ${label.shown} from #${n}`, async () => {
     try {
-      await octokit.rest.issues.removeLabel({ owner, repo, issue_number: n, name: label })
+      await octokit.rest.issues.removeLabel({ owner, repo, issue_number: n, name: label.name })
     } catch (err) {
       if ((err as { status?: unknown }).status !== 404) throw err
     }

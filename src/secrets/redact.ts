@@ -5,7 +5,7 @@
 // escapes `_` as `&#95;`, which hides a key from the runner's literal scan: so the outputs, the
 // summary and comments need redaction of their own.
 import * as core from '@actions/core'
-import { needlesOf, PartFinder, readingOf } from './search.js'
+import { SecretSearch } from './search.js'
 
 const MASK = '***'
 // A line of a multi-line value this short is no secret on its own, and replacing it everywhere
@@ -17,10 +17,8 @@ const MIN_ENCODED = 8
 const MIN_SHIFTED_CORE = 8
 
 let pattern: RegExp | undefined
-/** Finds a long enough part of a secret in a decoded text. */
-let finder: PartFinder | undefined
-/** A secret holds a character decoding changes or removes: its raw forms are searched too. */
-let oddSecret = false
+/** Finds a long enough part of a secret in a text, once read as a person or a decoder reads. */
+let search: SecretSearch | undefined
 
 /** A secret's value, and what a text withheld for holding it calls it ("the API key"). */
 export interface Secret {
@@ -60,9 +58,7 @@ export function registerSecrets(...secrets: readonly Secret[]): void {
       .filter(piece => piece.length >= MIN_ENCODED)
       .map(piece => [called, piece] as const)
   )
-  const needles = searched.flatMap(([name, piece]) => needlesOf(name, piece))
-  finder = needles.length > 0 ? new PartFinder(needles) : undefined
-  oddSecret = searched.some(([, piece]) => readingOf(piece).readings.some(r => r !== piece))
+  search = searched.length > 0 ? new SecretSearch(searched) : undefined
   // Longest first, so a form that contains a shorter one is removed whole.
   const sorted = [...forms].sort((a, b) => b.length - a.length)
   pattern = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined
@@ -71,9 +67,10 @@ export function registerSecrets(...secrets: readonly Secret[]): void {
 /**
  * `text` with every known secret, in every encoding below, replaced by `***`. A text that still
  * holds any 12 characters in a row of a secret once decoded (percent, `\u`, entities, JSON and
- * Markdown escapes, split lines, invisible characters interleaved, base64 wrapped or not, hex),
- * anywhere in it, is withheld whole: see withheld(). Call it before clipping or escaping: both
- * can turn a known form into one it does not know.
+ * Markdown escapes, split lines, invisible characters interleaved, look-alike letters, separators
+ * between the characters, reversed, base64 wrapped or not, base32, hex), anywhere in it, is
+ * withheld whole: see withheld(). Call it before clipping or escaping: both can turn a known form
+ * into one it does not know.
  */
 export function redact(text: string): string {
   if (pattern === undefined || text === '') return text
@@ -87,17 +84,9 @@ export function withheld(secretName: string): string {
   return `[withheld: this text contained ${secretName} in an encoded form]`
 }
 
-/** The name of the secret any long enough part of which `text` reveals once decoded, if any. */
+/** The name of the secret any long enough part of which `text` reveals once read, if any. */
 function hiddenSecret(text: string): string | undefined {
-  if (finder === undefined) return undefined
-  const { decoded, readings } = readingOf(text)
-  for (const reading of readings) {
-    const found = finder.find(reading)
-    if (found !== undefined) return found
-  }
-  if (!oddSecret) return undefined
-  // A secret holding characters that decoding changes or removes: its raw forms too.
-  return finder.find(text) ?? finder.find(decoded)
+  return search?.find(text)
 }
 
 /**

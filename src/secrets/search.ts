@@ -2,10 +2,16 @@
 // could make of a text (entities, `\u`, `\x`, JSON and Markdown backslash escapes, percent-
 // encoding; what a reader cannot read and white space between the characters; compatibility
 // forms such as full-width letters, and combining marks; tag characters and variation selectors
-// read as the characters they spell), and a search of those readings for any long enough part of
-// a secret, raw, in base64 (wrapped or not, at any alignment) or in hex. Pure: redact.ts decides
-// what the secrets are and what to do with a text that holds one.
+// read as the characters they spell; look-alike letters of other scripts folded to Latin, with the
+// letters and digits alone, whatever separates them; base32, base64 and hex runs decoded and read
+// again), and a search of those readings for any long enough part of a secret, forwards or
+// reversed, raw, as its look-alike skeleton, or in base64 (wrapped or not, at any alignment),
+// base32 or hex. Pure: redact.ts decides what the secrets are and what to do with a text that
+// holds one.
 import { INVISIBLE_CLASS } from '../public-text.js'
+import { decodedRuns } from './encodings.js'
+import { needlesOf, PartFinder, skeletonNeedlesOf } from './finder.js'
+import { skeletonOf } from './skeleton.js'
 
 /**
  * White space, control characters and what a reader cannot read (the one definition of
@@ -54,21 +60,60 @@ const NAMED_ENTITIES: Readonly<Record<string, string>> = {
 /**
  * `text` as a reader could read it. `decoded`: entities, backslash escapes (`\u`, `\x`, JSON's
  * `\n`, and Markdown's `\_`, `\+`, …) and percent-encoding decoded, repeatedly for double
- * encodings. `readings`: that text with white space, control and invisible characters removed (a
+ * encodings. `readings` and `skeletons`: those of that text (readingsOf), and those of what its
+ * base32, base64 and hex runs decode to (decoded once: an encoding of an encoding is found by the
+ * encoded forms searched in the first).
+ */
+export function readingOf(text: string): {
+  decoded: string
+  readings: string[]
+  skeletons: string[]
+} {
+  const decoded = decodeAll(text)
+  const { readings, skeletons } = readingsOf(decoded)
+  const runs = decodedRuns(decoded)
+  if (runs !== '') {
+    const inRuns = readingsOf(decodeAll(runs))
+    readings.push(...inRuns.readings)
+    skeletons.push(...inRuns.skeletons)
+  }
+  return { decoded, readings, skeletons }
+}
+
+/**
+ * A decoded text's readings: with white space, control and invisible characters removed (a
  * secret split across lines, a base64 text wrapped at 76 columns, or one interleaved with
  * invisible characters reads whole); where it holds more than ASCII, also its compatibility
  * decomposition (NFKD: full-width and other compatibility letters read as plain ones) without
- * combining marks; and where it holds tag characters or variation selectors, the text they spell
- * (each tag its ASCII character, each run of selectors its bytes), decoded and read again.
+ * combining marks; where it holds tag characters or variation selectors, the text they spell
+ * (each tag its ASCII character, each run of selectors its bytes), decoded and read again. And the
+ * skeleton of each letters' reading (skeletonOf: look-alikes folded to Latin, the letters and
+ * digits alone).
  */
-export function readingOf(text: string): { decoded: string; readings: string[] } {
-  const decoded = decodeAll(text)
-  const readings = [decoded.replace(NOTHING_BETWEEN, '')]
-  if (!BEYOND_ASCII.test(decoded)) return { decoded, readings }
-  readings.push(lettersOf(decoded))
+function readingsOf(decoded: string): { readings: string[]; skeletons: string[] } {
+  const plain = decoded.replace(NOTHING_BETWEEN, '')
+  if (!BEYOND_ASCII.test(decoded)) return { readings: [plain], skeletons: [skeletonOf(plain)] }
+  const letters = lettersOf(decoded)
+  const readings = [plain, letters]
+  const skeletons = [skeletonOf(letters)]
   const spelled = spelledOut(decoded)
-  if (spelled !== decoded) readings.push(lettersOf(decodeAll(spelled)))
-  return { decoded, readings }
+  if (spelled !== decoded) {
+    const spelledLetters = lettersOf(decodeAll(spelled))
+    readings.push(spelledLetters)
+    skeletons.push(skeletonOf(spelledLetters))
+  }
+  return { readings, skeletons }
+}
+
+/**
+ * Whether reading `secret` changes it (decoding, invisible characters, compatibility forms):
+ * then a text is searched as it is too, since its readings no longer hold the secret verbatim.
+ * The skeleton is left out: the secret's own skeleton is searched for.
+ */
+export function changedByReading(secret: string): boolean {
+  const decoded = decodeAll(secret)
+  if (decoded !== secret || decoded.replace(NOTHING_BETWEEN, '') !== secret) return true
+  return BEYOND_ASCII.test(secret) && lettersOf(secret) !== secret
 }
 
 /** Entities, escapes and percent-encoding decoded, up to three times (a double encoding). */
@@ -144,96 +189,38 @@ function decodePercent(s: string): string {
   })
 }
 
-/** A text to look for, and how many characters of it in a row make a leak. */
-interface Needle {
-  name: string
-  text: string
-  part: number
-}
-
-/** A part of a secret this long, anywhere, is already worth withholding (a clip leaves one). */
-const PART_CHARS = 12
-
 /**
- * The needles of one secret: itself (any PART_CHARS characters of it), its base64 at each of the
- * three byte alignments, standard and URL-safe (any PART_CHARS characters of the part its bytes
- * alone decide, about 9 bytes of the secret: so a part of it inside any longer base64 text, wrapped
- * or not, is found), and its hex in either case (any 2 × PART_CHARS digits).
+ * The search of a text's readings for any long enough part of the secrets: its readings for each
+ * secret, its encoded forms and their reversals, its skeletons for each secret's skeleton (a
+ * finder each, so that each pass looks for the anchors that can be there only).
  */
-export function needlesOf(name: string, secret: string): Needle[] {
-  const part = Math.min(PART_CHARS, secret.length)
-  const needles: Needle[] = [{ name, text: secret, part }]
-  const bytes = Buffer.from(secret)
-  for (const shift of [0, 1, 2]) {
-    const b64 = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64')
-    const inner = b64.slice(
-      Math.ceil((8 * shift) / 6),
-      Math.floor((8 * (shift + bytes.length)) / 6)
+export class SecretSearch {
+  private readonly inText: PartFinder
+  private readonly inSkeleton: PartFinder
+  /** A secret holds a character decoding changes or removes: the text as it is is searched too. */
+  private readonly odd: boolean
+
+  constructor(secrets: ReadonlyArray<readonly [name: string, value: string]>) {
+    this.inText = new PartFinder(secrets.flatMap(([name, value]) => needlesOf(name, value)))
+    this.inSkeleton = new PartFinder(
+      secrets.flatMap(([name, value]) => skeletonNeedlesOf(name, value))
     )
-    if (inner.length < PART_CHARS) continue
-    const url = inner.replace(/\+/g, '-').replace(/\//g, '_')
-    for (const text of new Set([inner, url])) needles.push({ name, text, part: PART_CHARS })
-  }
-  const hex = bytes.toString('hex')
-  for (const text of new Set([hex, hex.toUpperCase()]))
-    needles.push({ name, text, part: Math.min(2 * PART_CHARS, hex.length) })
-  return needles
-}
-
-/**
- * Finds any `part` characters in a row of any needle, anywhere in a text. Every run of `part`
- * characters of a needle holds one of its anchors (its blocks of `block` characters at multiples
- * of `block`, with 2 × block ≤ part), so one native regular-expression pass looks for the anchors
- * alone; only where one turns up is the match grown to both sides and measured. An export's pages
- * cost one pass each, whatever the number of needles.
- */
-export class PartFinder {
-  private readonly block: number
-  private readonly anchors = new Map<string, Array<{ needle: Needle; at: number }>>()
-  private readonly pattern: RegExp | undefined
-
-  constructor(needles: Needle[]) {
-    const usable = needles.filter(n => n.part >= 2 && n.text.length >= n.part)
-    this.block = Math.max(1, Math.min(6, ...usable.map(n => Math.floor(n.part / 2))))
-    for (const needle of usable)
-      for (let at = 0; at + this.block <= needle.text.length; at += this.block) {
-        const anchor = needle.text.slice(at, at + this.block)
-        const list = this.anchors.get(anchor) ?? []
-        list.push({ needle, at })
-        this.anchors.set(anchor, list)
-      }
-    const alternatives = [...this.anchors.keys()].map(a => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    // Global: exec walks the text from lastIndex (UTF-16 units, as the anchors were cut).
-    this.pattern = alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'g') : undefined
+    this.odd = secrets.some(([, value]) => changedByReading(value))
   }
 
-  /** The name of the first needle a part of which `text` holds, or undefined. */
+  /** The name of the secret any long enough part of which `text` reveals once read, if any. */
   find(text: string): string | undefined {
-    const pattern = this.pattern
-    if (pattern === undefined || text.length < this.block) return undefined
-    pattern.lastIndex = 0
-    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-      const found = this.grow(text, m.index, m[0])
+    const { decoded, readings, skeletons } = readingOf(text)
+    for (const reading of readings) {
+      const found = this.inText.find(reading)
       if (found !== undefined) return found
-      // Anchors may overlap: look again one character on.
-      pattern.lastIndex = m.index + 1
     }
-    return undefined
-  }
-
-  /** The needle whose anchor at `start` grows, to both sides, into a part long enough. */
-  private grow(text: string, start: number, anchor: string): string | undefined {
-    for (const { needle, at } of this.anchors.get(anchor) ?? []) {
-      const n = needle.text
-      let left = 0
-      while (at - left > 0 && start - left > 0 && text[start - left - 1] === n[at - left - 1])
-        left++
-      let right = 0
-      const after = at + this.block
-      while (after + right < n.length && text[start + this.block + right] === n[after + right])
-        right++
-      if (left + this.block + right >= needle.part) return needle.name
+    for (const skeleton of skeletons) {
+      const found = this.inSkeleton.find(skeleton)
+      if (found !== undefined) return found
     }
-    return undefined
+    if (!this.odd) return undefined
+    // A secret holding characters that decoding changes or removes: its raw forms too.
+    return this.inText.find(text) ?? this.inText.find(decoded)
   }
 }
