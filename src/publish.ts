@@ -6,6 +6,7 @@ import * as core from '@actions/core'
 import type { CommandResult } from './commands/result.js'
 import { messageOf } from './errors.js'
 import type { Reply, Skip } from './gate/answer.js'
+import { removeTriggerLabel } from './gate/label.js'
 import { postReply } from './github/comments.js'
 import type { EventInfo } from './github/event.js'
 import type { Octokit } from './github/octokit.js'
@@ -76,6 +77,8 @@ export async function skip(
     })
     if (url) result.set('comment-url', url)
   }
+  // A label added by someone who may not ask comes off, as the recipe promises.
+  if (s.label) await removeTriggerLabel({ label: s.label.name, on: s.label.place }, octokit)
   if (octokit && s.reaction) {
     const { comment, content } = s.reaction
     await addReaction(octokit, event.owner, event.repo, comment, content, core.warning)
