@@ -13,7 +13,7 @@ import {
   type CheckReport
 } from '../report/check.js'
 import { SUMMARY_ROOM } from '../report/fit.js'
-import { escapeText } from '../report/markdown.js'
+import { capitalise, escapeText } from '../report/markdown.js'
 import type { CheckSettings } from '../settings/settings.js'
 import { saysProjectUnknown } from '../service/hints.js'
 import { CHECK_MAX_REQUESTS, Prober, type Probe } from '../check/probes.js'
@@ -212,7 +212,9 @@ async function notifyLines(ctx: CommandContext<CheckSettings>): Promise<CheckLin
           verdict: 'fail',
           seen: `GitHub refused a comment on ${where}`,
           said: rights.said,
-          fix
+          // A refusal names this token's own fix (its scope, `notify-repository`), never the
+          // workflow's `permissions:`.
+          fix: rights.hint ? capitalise(rights.hint) : fix
         }
       ]
 }

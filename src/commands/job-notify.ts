@@ -7,6 +7,7 @@
 // (a refused `notify-token` names that token's own fix, github/permissions.ts).
 import * as core from '@actions/core'
 import { messageOf } from '../errors.js'
+import { GitHubError } from '../github/errors.js'
 import { pullLink, type PullRequestRef } from '../github/pulls.js'
 import { codePullRequest } from '../gate/code-pull-request.js'
 import { causeRecords, causeStep, type CauseStep } from '../records/delivery.js'
@@ -47,10 +48,20 @@ export interface NoticeContext {
 }
 
 export class CodePullRequestNotice {
+  /** Why the last write failed (Markdown), when it did: a refused `notify-token` names its own fix. */
+  private failed: string | undefined
+
   constructor(
     private readonly ref: PullRequestRef,
     private readonly c: NoticeContext
   ) {}
+
+  /** The job summary's line on the code pull request: told there, or why it could not be. */
+  note(): string {
+    return this.failed === undefined
+      ? `The code pull request ${this.where()} is told in one comment there.`
+      : `The code pull request ${this.where()} could not be told: ${this.failed}`
+  }
 
   /** Writes (or edits) the one comment; a failure is a warning. Returns its URL when written. */
   async say(state: NoticeState): Promise<string | undefined> {
@@ -65,8 +76,14 @@ export class CodePullRequestNotice {
         body: this.body(state),
         mode: 'upsert'
       })
+      this.failed = undefined
       return written.url
     } catch (err) {
+      // GitHub's words escaped, the action's advice as Markdown: the summary shows it.
+      this.failed =
+        err instanceof GitHubError
+          ? `${escapeText(err.problem)}.${err.hint ? ` ${err.hint}` : ''}`
+          : escapeText(messageOf(err))
       core.warning(`Could not tell the code pull request ${this.where()}: ${messageOf(err)}`)
       return undefined
     }
@@ -143,7 +160,7 @@ export function noticeFor(ctx: CommandContext<JobSettings>): {
     cause: causeStep(ctx),
     jobId: () => ctx.result.outputs.get('job-id')
   })
-  return { notice, note: `The code pull request ${notice.where()} is told in one comment there.` }
+  return { notice, note: notice.note() }
 }
 
 /** What the comment on the code pull request says of the run's ending. */

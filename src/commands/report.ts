@@ -140,6 +140,7 @@ async function composeReport(
       new Set(effects.map(e => e.pr))
     ),
     ...(ages.withoutFile > 0 ? { pagesWithoutFile: ages.withoutFile } : {}),
+    ...(suggested.leftOut > 0 ? { leftOut: suggested.leftOut } : {}),
     ...(ages.undated > 0 ? { pagesUndated: ages.undated } : {}),
     effects
   }

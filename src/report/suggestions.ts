@@ -156,17 +156,20 @@ export function suggestionsBlock(
   earlier: readonly EarlierSuggestion[],
   trigger: string | undefined,
   range: DateRange,
-  pagesWithoutFile = 0
+  notes: { pagesWithoutFile: number; leftOut: number } = { pagesWithoutFile: 0, leftOut: 0 }
 ): string {
   const states = earlierLine(earlier)
-  if (suggestions.length === 0) return states
-  const notes = [
+  const { pagesWithoutFile, leftOut } = notes
+  const left = leftOut > 0 ? leftOutNote(leftOut) : ''
+  if (suggestions.length === 0) return [states, left].filter(Boolean).join('  \n')
+  const lines = [
     ...(trigger
       ? [
           `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
         ]
       : []),
     ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : []),
+    ...(left ? [left] : []),
     // A line of the same paragraph (no gap), so the overview, trend and suggestions stay on one
     // screen.
     ...(states ? [states] : [])
@@ -176,7 +179,7 @@ export function suggestionsBlock(
     `#### What to fix ${thisPeriod(range)}`,
     suggestions.map(s => itemOf(s, range)).join('\n'),
     details('The instructions, as the docs agent gets them', sent.join('\n')),
-    ...(notes.length > 0 ? [notes.join('  \n')] : [])
+    ...(lines.length > 0 ? [lines.join('  \n')] : [])
   ].join('\n\n')
 }
 
@@ -223,6 +226,12 @@ function evidenceOf(s: Suggestion): string {
       return [...seen, `unchanged since ${isoDay(s.lastChanged)}`].join(', ')
     }
   }
+}
+
+/** Queries or questions carrying markup, not suggested: they stay, inert, in their tables. */
+function leftOutNote(n: number): string {
+  const which = n === 1 ? '1 search or question' : `${n} searches or questions`
+  return `_${which} carrying markup, HTML, a table pipe or a link ${n === 1 ? 'was' : 'were'} left out of the suggestions (shown as text in ${n === 1 ? 'its table' : 'their tables'})._`
 }
 
 /** Pages whose age could not be told: their file is not under the docs root. */
