@@ -13,7 +13,7 @@ import {
   type CheckReport
 } from '../report/check.js'
 import { SUMMARY_ROOM } from '../report/fit.js'
-import { capitalise, escapeText } from '../report/markdown.js'
+import { capitalise, escapeText, plainText } from '../report/markdown.js'
 import type { CheckSettings } from '../settings/settings.js'
 import { saysProjectUnknown } from '../service/hints.js'
 import { CHECK_MAX_REQUESTS, Prober, type Probe } from '../check/probes.js'
@@ -80,16 +80,19 @@ export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void
   ctx.result.set('service-profile', JSON.stringify(profileJson(report)))
   if (s.summary) ctx.result.summary = renderCheck(report, SUMMARY_ROOM)
   const failed = toChange(lines)
-  for (const line of lines) core.info(`${line.verdict.toUpperCase()} ${line.check}: ${said(line)}`)
+  // The lines are Markdown (escaped where untrusted); the log and the failure are plain text.
+  for (const line of lines)
+    core.info(plainText(`${line.verdict.toUpperCase()} ${line.check}: ${said(line)}`))
   if (failed.length > 0)
-    ctx.result.failure =
+    ctx.result.failure = plainText(
       `The set-up check found ${failed.length === 1 ? 'a problem' : `${failed.length} problems`}: ` +
-      failed
-        .map(f => {
-          const first = lines.find(line => line.check === f.checks[0])
-          return `${joinChecks(f.checks)}: ${first ? said(first) : ''} → ${f.fix}`
-        })
-        .join('; ')
+        failed
+          .map(f => {
+            const first = lines.find(line => line.check === f.checks[0])
+            return `${joinChecks(f.checks)}: ${first ? said(first) : ''} → ${f.fix}`
+          })
+          .join('; ')
+    )
 }
 
 /** A line in the log: what was seen, and the service's words. */

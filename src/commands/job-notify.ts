@@ -13,7 +13,7 @@ import { codePullRequest } from '../gate/code-pull-request.js'
 import { causeRecords, causeStep, type CauseStep } from '../records/delivery.js'
 import { notifyKey } from '../records/job.js'
 import type { Records } from '../records/records.js'
-import { capitalise, escapeText } from '../report/markdown.js'
+import { capitalise, escapeText, plainText } from '../report/markdown.js'
 import type { JobEnding } from '../report/job-report.js'
 import { whoFixes, type RunCause } from '../errors.js'
 import { jobFailed } from '../agent/ending.js'
@@ -149,7 +149,7 @@ export function noticeFor(ctx: CommandContext<JobSettings>): {
     payload: ctx.payload,
     serverUrl: ctx.serverUrl
   })
-  if (code.outside && code.note) core.warning(code.note)
+  if (code.outside && code.note) core.warning(plainText(code.note))
   if (!code.ref || !ctx.notifyRecords) return code.note ? { note: code.note } : {}
   const notice = new CodePullRequestNotice(code.ref, {
     records: ctx.notifyRecords,

@@ -2,7 +2,7 @@
 // them: each one's name, how it concluded (or that it still runs), a link, and its first
 // annotations (path:line and message). Names and messages come from whoever runs a check (an app,
 // a workflow) and from the docs they check: public text, cleaned and escaped, never Markdown.
-import { clip, clipMiddle, escapeText, link } from './markdown.js'
+import { clip, clipPath, escapeText, link } from './markdown.js'
 import { formatNumber, plural } from './numbers.js'
 
 /** Where the block is read (job-report.ts JobReportPlace, which imports this file's types). */
@@ -96,7 +96,7 @@ function outcome(run: CheckRunSeen): string {
 
 /** `docs/a.mdx:12` as code when plain, escaped text otherwise. */
 function where(a: CheckAnnotation): string {
-  const at = `${clipMiddle(a.path, PATH_MAX_CHARS)}${a.line !== undefined ? `:${a.line}` : ''}`
+  const at = `${clipPath(a.path, PATH_MAX_CHARS)}${a.line !== undefined ? `:${a.line}` : ''}`
   return /^[\w./-](?:[\w. /:-]*[\w./:-])?$/.test(at) ? `\`${at}\`` : escapeText(at)
 }
 

@@ -10,7 +10,7 @@
 import type { FixState, Suggestion } from '../analytics/suggestions.js'
 import { isoDay, type DateRange } from '../period.js'
 import { dataBlock, DATA_LABEL_END, oneLine, publicText } from '../public-text.js'
-import { clip, clipMiddle, details, escapeText } from './markdown.js'
+import { clip, clipPath, details, escapeText } from './markdown.js'
 import { formatNumber, plural } from './numbers.js'
 import { nthPeriod, shortRange, thisPeriod } from './range.js'
 
@@ -273,15 +273,15 @@ export function subjectOf(s: Suggestion): string {
       return publicText(s.query, QUERY_MAX_CHARS)
     case 'page':
     case 'stale':
-      return clipMiddle(oneLine(s.path), PATH_MAX_CHARS)
+      return clipPath(oneLine(s.path), PATH_MAX_CHARS)
     case 'question':
       return publicText(s.question, QUESTION_MAX_CHARS)
   }
 }
 
-/** A subject in a line of text: a page as its path (clipped in the middle), else quoted; inert. */
+/** A subject in a line of text: a page as its path (clipped at its start), else quoted; inert. */
 export function inlineSubject(isPage: boolean, subject: string, maxChars: number): string {
-  if (isPage) return escapeText(clipMiddle(subject, maxChars))
+  if (isPage) return escapeText(clipPath(subject, maxChars))
   return `“${escapeText(clip(subject, maxChars))}”`
 }
 

@@ -6,6 +6,7 @@ import { FINAL_STATUSES } from '../service/schema.js'
 import { InputError, quote } from '../errors.js'
 import { AGENT_LABEL } from '../github/labels.js'
 import { insideWorkspace } from '../workspace/files.js'
+import { didYouMean } from './parse.js'
 import { readFileList, type FileList } from '../workspace/globs.js'
 
 export function readSections(text: string): SectionName[] {
@@ -20,7 +21,7 @@ export function readSections(text: string): SectionName[] {
     if (!(SECTIONS as readonly string[]).includes(item))
       throw new InputError(
         'sections',
-        `${quote(item)} is not a section; expected a comma list of ${accepted}`
+        `${quote(item)} is not a section;${didYouMean(item, SECTIONS)} expected a comma list of ${accepted}`
       )
   }
   return [...new Set(items)] as SectionName[]
@@ -36,7 +37,7 @@ export function readStatuses(text: string): string[] {
     if (!(FINAL_STATUSES as readonly string[]).includes(item))
       throw new InputError(
         'fail-on-status',
-        `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`
+        `${quote(item)} is not a final status;${didYouMean(item, FINAL_STATUSES)} expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`
       )
   }
   return items
