@@ -4,7 +4,7 @@
 // help. "Re-run" is said only where it can: a 5xx, a 429, a time-out, a dropped connection. The
 // log, the answer on GitHub, the code pull request's comment and the report's issue word the
 // cause from here (agent/ending.ts, commands/job-notify.ts, commands/report-refused.ts, main.ts).
-import { asClause, TimeUpError, whoFixes, type Fixer, type RunCause } from './errors.js'
+import { asClause, TimeUpError, whoFixes, withStop, type Fixer, type RunCause } from './errors.js'
 import { GitHubError } from './github/errors.js'
 import { IssueMissingError } from './github/issues.js'
 import { causeFix, causeWords, isFinal, networkOf, type NetworkCause } from './network.js'
@@ -140,7 +140,7 @@ export function failureLine(err: unknown, message: string): string {
   if (!needsAFix(c)) return message
   const said = message.toLowerCase().includes(c.fix.slice(0, 40).toLowerCase())
   const fix = said ? '' : ` To fix: ${c.fix}${/[.!?]$/.test(c.fix) ? '' : '.'}`
-  return `${message}${fix} ${fixerSentence(c)}`
+  return `${withStop(message)}${fix} ${fixerSentence(c)}`
 }
 
 /**

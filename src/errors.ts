@@ -13,6 +13,11 @@ export function asClause(text: string): string {
   return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text
 }
 
+/** A message ending its sentence, before another one follows. */
+export function withStop(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text : `${text}.`
+}
+
 /** How far a read had got when its time ran out. */
 export interface ReadSoFar {
   rows: number

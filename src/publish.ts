@@ -12,6 +12,7 @@ import type { EventInfo } from './github/event.js'
 import type { Octokit } from './github/octokit.js'
 import { addReaction, type Reactions } from './github/trigger.js'
 import { instructionText } from './public-text.js'
+import { plainText } from './report/markdown.js'
 import type { Records } from './records/records.js'
 import { redact } from './secrets/redact.js'
 import type { ServiceClient } from './service/client.js'
@@ -54,7 +55,8 @@ export async function publish(
   }
   await unlabel?.()
   if (result.failure !== undefined) {
-    core.setFailed(instructionText(redact(result.failure)))
+    // Plain text: the advice in it may be Markdown of ours (a link, an escaped value).
+    core.setFailed(instructionText(redact(plainText(result.failure))))
     await reactions?.add('confused')
   } else if (result.reaction) await reactions?.add(result.reaction)
 }

@@ -2,7 +2,7 @@
 // (the wait, the stage it stopped at, the error, the inputs that fail the step), and that ending
 // in the log's words: the message that fails the step, or the note that says how the job came
 // out. The comment and the summary word the same value (report/job.ts, report/job-ending.ts).
-import { messageOf, TimeUpError } from '../errors.js'
+import { messageOf, TimeUpError, withStop } from '../errors.js'
 import { GitHubError } from '../github/errors.js'
 import type { Cause, Elsewhere, JobEnding, JobOutcome, Stage } from '../report/job-report.js'
 import { capitalise } from '../report/markdown.js'
@@ -171,7 +171,7 @@ function stoppedFailure(e: Extract<JobEnding, { kind: 'stopped' }>, jobId: strin
   if (e.stage === 'waiting')
     return `The service took the instruction, then polling job ${jobId} failed: ${message}`
   const maybe = e.delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : ''
-  return `${message}${maybe}${who ? ` ${who}` : ''}`
+  return who ? `${withStop(`${message}${maybe}`)} ${who}` : `${message}${maybe}`
 }
 
 /** What the log says of an ending that does not fail the step, when it is worth a line. */

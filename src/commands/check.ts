@@ -80,19 +80,19 @@ export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void
   ctx.result.set('service-profile', JSON.stringify(profileJson(report)))
   if (s.summary) ctx.result.summary = renderCheck(report, SUMMARY_ROOM)
   const failed = toChange(lines)
-  // The lines are Markdown (escaped where untrusted); the log and the failure are plain text.
+  // The lines are Markdown (escaped where untrusted); the log is plain text (so is the failure,
+  // made plain where it is published).
   for (const line of lines)
     core.info(plainText(`${line.verdict.toUpperCase()} ${line.check}: ${said(line)}`))
   if (failed.length > 0)
-    ctx.result.failure = plainText(
+    ctx.result.failure =
       `The set-up check found ${failed.length === 1 ? 'a problem' : `${failed.length} problems`}: ` +
-        failed
-          .map(f => {
-            const first = lines.find(line => line.check === f.checks[0])
-            return `${joinChecks(f.checks)}: ${first ? said(first) : ''} → ${f.fix}`
-          })
-          .join('; ')
-    )
+      failed
+        .map(f => {
+          const first = lines.find(line => line.check === f.checks[0])
+          return `${joinChecks(f.checks)}: ${first ? said(first) : ''} → ${f.fix}`
+        })
+        .join('; ')
 }
 
 /** A line in the log: what was seen, and the service's words. */

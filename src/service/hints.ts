@@ -35,7 +35,7 @@ const FORBIDDEN = {
     'an IP allowlist on the key refuses this runner: GitHub-hosted runners have changing ' +
     'addresses, so use a self-hosted runner with a fixed address, or lift the allowlist',
   scope:
-    'the key lacks the scope for this (a read-only key cannot start or message jobs): replace ' +
+    'the key lacks the scope for this, as a read-only key cannot start or message jobs: replace ' +
     `it with an admin API key (it starts with \`mint_\`, full access) created on ${KEYS_PAGE}, in ` +
     'the secret passed as `api-key` (e.g. `DOCS_API_KEY`)',
   plan: `your plan does not include this: check the plan on the billing page of ${DASHBOARD}`,
