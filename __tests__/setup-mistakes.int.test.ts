@@ -457,6 +457,38 @@ describe('said at once, before anything is spent', () => {
   })
 })
 
+describe('GitHub behind a proxy that wants credentials', () => {
+  it('one call goes to the proxy; the calls after it are not sent, and the step says the fix once', async () => {
+    await withService({ projects: ['proj-1'], rows: 10 }, sim =>
+      withGitHub({}, gh =>
+        withProxy({}, { credentials: 'u:p' }, async proxy => {
+          const r = await runScenario({
+            inputs: reportInputs(sim.url),
+            env: {
+              GITHUB_API_URL: gh.url,
+              HTTP_PROXY: `127.0.0.1:${proxy.port}`,
+              // The service is reached directly: only GitHub's calls go to the proxy.
+              NO_PROXY: `127.0.0.1:${sim.port}`
+            }
+          })
+          expect(proxy.hits).toHaveLength(1)
+          expect(gh.requests).toHaveLength(0)
+          // The report itself was read (the service was reached) and is in the summary.
+          expect(sim.requests.length).toBeGreaterThan(0)
+          expect(r.summary).toContain('## Docs health')
+          expect(r.stdout).toMatch(/not sent, not reached: the proxy 127\.0\.0\.1:\d+ answered 407/)
+          expect(r.code).toBe(1)
+          const [error] = errorsOf(r)
+          expect(error).toMatch(
+            /To fix: the proxy 127\.0\.0\.1:\d+ wants credentials: put them in `HTTP_PROXY`/
+          )
+          expect(error).toContain("This workflow's maintainers must change this first")
+        })
+      )
+    )
+  })
+})
+
 describe('who fixes it, on the code pull request', () => {
   it('a scope 403 on `create` from a dispatch: replace the key, not re-run', async () => {
     const seen = await dispatchCreate({ key: READ_ONLY })

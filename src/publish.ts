@@ -5,6 +5,7 @@
 import * as core from '@actions/core'
 import type { CommandResult } from './commands/result.js'
 import { messageOf } from './errors.js'
+import { failureLine } from './causes.js'
 import type { Reply, Skip } from './gate/answer.js'
 import { removeTriggerLabel } from './gate/label.js'
 import { postReply } from './github/comments.js'
@@ -49,7 +50,7 @@ export async function publish(
       if (url) core.setOutput('comment-url', url)
     } catch (err) {
       // The comment is part of what the run was asked for; a failure already reported wins.
-      if (result.failure === undefined) result.failure = messageOf(err)
+      if (result.failure === undefined) result.failure = failureLine(err, messageOf(err))
       else core.warning(messageOf(err))
     }
   }
