@@ -79,6 +79,10 @@ describe('check behind a proxy that keeps requests away', () => {
     const { r, port, sent } = await behindProxy({ credentials: 'u:p' })
     const fix = expectNotReached(r, `127.0.0.1:${port}`)
     expect(sent).toBe(0)
+    // Said at once: the first probe got the proxy's answer, the others were not sent.
+    expect(r.summary).toMatch(/\| `visitors` \| no answer \|/)
+    expect(r.summary).toMatch(/\| `views` \| not sent \|/)
+    expect(r.summary).toMatch(/\| `agent` \| not sent \|/)
     expect(r.summary).toContain(
       `the proxy 127.0.0.1:${port} answered 407 Proxy Authentication Required`
     )

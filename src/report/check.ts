@@ -24,6 +24,8 @@ export interface ProfileEntry {
   operation: Operation
   /** The HTTP status, when the service answered. */
   status?: number
+  /** Not sent: `max-requests` was spent, or an earlier request found the service unreachable. */
+  notSent?: true
   /** From the request to the answer, retries included. */
   ms: number
   /** Rows in the answer (a count only). */
@@ -150,7 +152,7 @@ function profileBlock(profile: ProfileEntry[]): string {
   const rows = profile.map(e =>
     tableRow([
       `\`${e.operation}\``,
-      e.status === undefined ? 'no answer' : String(e.status),
+      e.status !== undefined ? String(e.status) : e.notSent ? 'not sent' : 'no answer',
       // A time is one word: it does not wrap in a narrow column.
       `${formatNumber(e.ms)}\u00a0ms`,
       e.rows === undefined ? '–' : formatNumber(e.rows),

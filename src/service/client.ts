@@ -10,7 +10,7 @@ import { Agents } from './agents.js'
 import { messageOf, TimeUpError } from '../errors.js'
 import {
   BudgetError,
-  notReached,
+  NotReachedError,
   RateLimitError,
   RequestCancelledError,
   requestFailure,
@@ -213,7 +213,7 @@ export class ServiceClient {
   private mayStart<T>(c: CallOptions<T>, retry: Retrying, tries: number): void {
     if (this.rateLimited) throw this.rateLimited
     // A proxy that refused, or nobody at its address: this request would end the same way.
-    if (this.unreached?.network) throw notReached(retry.operation, this.unreached.network)
+    if (this.unreached?.network) throw new NotReachedError(retry.operation, this.unreached.network)
     if (c.signal?.aborted || this.halted) throw new RequestCancelledError(retry.request)
     // Reserved here, not counted once connected: pages in flight at once each pass this check
     // before any of them connects, and together they must stay within the cap.

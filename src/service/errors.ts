@@ -184,17 +184,20 @@ export function requestFailure(
  * A request not sent: an earlier one found that the run cannot reach the service (a proxy's
  * refusal, nobody at its address), and this one would end the same way. Said without a request.
  */
-export function notReached(operation: string, network: NetworkCause): ServiceError {
-  const why = `not reached: ${causeWords(network)}`
-  return new ServiceError(
-    `${sentenceStart(operation)}: not sent, ${why}`,
-    undefined,
-    undefined,
-    'no',
-    { problem: why },
-    false,
-    network
-  )
+export class NotReachedError extends ServiceError {
+  constructor(operation: string, network: NetworkCause) {
+    const why = `not reached: ${causeWords(network)}`
+    super(
+      `${sentenceStart(operation)}: not sent, ${why}`,
+      undefined,
+      undefined,
+      'no',
+      { problem: why },
+      false,
+      network
+    )
+    this.name = 'NotReachedError'
+  }
 }
 
 /** What went wrong, for a comment's reader: no request, no redirect target. */
