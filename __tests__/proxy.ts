@@ -208,3 +208,12 @@ export async function startProxy(
       })
   }
 }
+
+/** A loopback port nobody listens on: a proxy (or a service) that is down. */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise<void>(done => server.close(() => done()))
+  return port
+}

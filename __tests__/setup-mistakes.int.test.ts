@@ -5,11 +5,10 @@
 // reached; no HTML entity in a plain-text line. Real loopback proxies (__tests__/proxy.ts) play
 // the corporate proxy: wanting credentials, down, refusing tunnels, given as https://, dropping
 // tunnels, answering 502 for a misspelt host.
-import net from 'node:net'
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { runScenario, type RunResult } from './runner.js'
-import { startProxy, type ProxyOptions, type TestProxy } from './proxy.js'
+import { closedPort, startProxy, type ProxyOptions, type TestProxy } from './proxy.js'
 import { errorsOf, withGitHub, withService, type GitHub, type Service } from './support.js'
 import { dispatchEvent, dispatchPayload, startTwoRepositories } from './two-repositories.js'
 
@@ -53,15 +52,6 @@ async function withProxy<T>(
   } finally {
     await proxy.close()
   }
-}
-
-/** A loopback port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise<void>(done => server.close(() => done()))
-  return port
 }
 
 const reportInputs = (baseUrl: string, extra: Record<string, string> = {}) => ({
