@@ -25,6 +25,7 @@ describe('the asker of a run no comment asked for', () => {
     expect(asker('pull_request', payload)).toEqual({
       how: 'merge',
       login: 'octocat',
+      author: 'octocat',
       on: {
         owner: 'octo',
         repo: 'docs',
@@ -76,10 +77,31 @@ describe('the asker of a run no comment asked for', () => {
     })
   })
 
+  it("a dispatch's author (`reviewers: author`): the payload's `pull_request.user.login`, when it is a login", () => {
+    const payload = (login: unknown) => ({
+      action: 'code-merged',
+      client_payload: {
+        pull_request: {
+          number: 42,
+          html_url: 'https://github.com/octo/api/pull/42',
+          user: { login }
+        }
+      },
+      repository,
+      sender: { login: 'docs-notifier[bot]', type: 'Bot' }
+    })
+    const a = asker('repository_dispatch', payload('octo-dev'))
+    expect(a.login).toBe('docs-notifier[bot]')
+    expect(a.author).toBe('octo-dev')
+    for (const forged of ['a b', 'x,y', '-lead', 'a'.repeat(40), '@everyone', 42])
+      expect(asker('repository_dispatch', payload(forged)).author).toBeUndefined()
+  })
+
   it('by hand and on a schedule: the sender, else the run’s actor; on nothing', () => {
     expect(asker('workflow_dispatch', { repository, sender })).toEqual({
       how: 'workflow_dispatch',
-      login: 'mona'
+      login: 'mona',
+      author: 'mona'
     })
     expect(asker('schedule', { schedule: '0 6 * * 1', repository })).toEqual({
       how: 'schedule',
@@ -112,6 +134,10 @@ describe('the asker of a comment, a review and a label', () => {
       expect(a.login).toBe('octocat')
       expect(a.on).toEqual(on)
     }
+    // Whose change or request it is (`reviewers: author`): the commenter; the labelled item's author.
+    expect([comment.author, review.author, label.author]).toEqual(['octocat', 'octocat', undefined])
+    const labelled = labelAsker(on!, { label: 'L', by: 'octocat', why: 'w', author: 'octo-dev' })
+    expect(labelled.author).toBe('octo-dev')
     expect(on?.url).toBe('https://github.com/octo/docs/issues/7')
     expect([comment.how, review.how, label.how]).toEqual(['comment', 'review', 'label'])
     expect(comment.link).toBe('https://github.com/octo/docs/issues/7#issuecomment-31')

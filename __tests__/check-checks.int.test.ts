@@ -1,5 +1,6 @@
 // Scenario tier: `command: check` with `checks` on asks GitHub once whether the workflow's token
-// may list check runs (`checks: read`), and names that permission when it may not; with `checks`
+// may list check runs (`checks: read`), and once whether it may list deployments
+// (`deployments: read`, the preview), and names each permission when it may not; with `checks`
 // off (the default) it asks nothing of the kind.
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
@@ -36,12 +37,20 @@ describe('command: check and `checks`', () => {
         expect(listed(gh).map(q => q.path)).toEqual([`/repos/octo/docs/commits/${SHA}/check-runs`])
         expect(lineOf(r.summary)).toMatch(/GitHub refused to list check runs/)
         expect(r.summary).toContain("Add `checks: read` to the workflow's `permissions:`")
+        const deployments = r.summary.split('\n').find(l => l.includes('may read deployments'))
+        expect(deployments).toMatch(/GitHub refused to list deployments/)
+        expect(r.summary).toContain("Add `deployments: read` to the workflow's `permissions:`")
       })
     )
   })
 
   it('with `checks: read` the line passes; with `checks: off` there is no line and no request', async () => {
-    const tokenPermissions = { issues: 'write', 'pull-requests': 'write', checks: 'read' } as const
+    const tokenPermissions = {
+      issues: 'write',
+      'pull-requests': 'write',
+      checks: 'read',
+      deployments: 'read'
+    } as const
     await withGitHub({ tokenPermissions, pulls: { 5: { state: 'open' as const } } }, async gh =>
       withService({ projects: ['proj-1'] }, async sim => {
         const r = await check(sim, gh, 'wait')

@@ -191,4 +191,78 @@ describe('GitHub simulator', () => {
     const unauth = await fetch(`${gh.url}/repos/octo/docs/collaborators/alice/permission`)
     expect(unauth.status).toBe(401)
   })
+
+  it('asks reviewers as GitHub does: 422 for the author, a bot, a non-collaborator or an unknown team; nobody asked then', async () => {
+    const ask = (n: number, body: unknown) =>
+      fetch(`${gh.url}/repos/octo/docs/pulls/${n}/requested_reviewers`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body)
+      })
+    gh.pulls.set(30, { state: 'open', user: 'alice' })
+    const message = async (r: Response) => ((await r.json()) as { message: string }).message
+    const author = await ask(30, { reviewers: ['alice'] })
+    expect(author.status).toBe(422)
+    expect(await message(author)).toBe('Review cannot be requested from pull request author.')
+    for (const body of [
+      { reviewers: ['bob', 'mallory'] },
+      { reviewers: ['renovate[bot]'] },
+      { team_reviewers: ['writers'] }
+    ]) {
+      const refused = await ask(30, body)
+      expect(refused.status).toBe(422)
+      expect(await message(refused)).toMatch(/^Reviews may only be requested from collaborators/)
+    }
+    expect(gh.reviewRequests.get(30)).toBeUndefined()
+    expect((await ask(30, { reviewers: ['bob'] })).status).toBe(201)
+    expect(gh.reviewRequests.get(30)).toEqual({ users: ['bob'], teams: [] })
+  })
+
+  it('lists deployments by sha and environment, newest first, each status read showing the next', async () => {
+    gh.setDeployments('d'.repeat(40), [
+      {
+        statuses: [{ state: 'in_progress' }, { state: 'success', environment_url: 'https://p.dev' }]
+      },
+      { creator: 'octocat', environment: 'production', statuses: [] }
+    ])
+    const get = async <T>(path: string) =>
+      (await (await fetch(`${gh.url}/repos/octo/docs${path}`, { headers })).json()) as T
+    type Deployment = { id: number; creator: { login: string; type: string }; environment: string }
+    const all = await get<Deployment[]>(`/deployments?sha=${'d'.repeat(40)}`)
+    expect(all.map(d => [d.creator.login, d.creator.type, d.environment])).toEqual([
+      ['octocat', 'User', 'production'],
+      ['mintlify[bot]', 'Bot', 'staging']
+    ])
+    const staging = await get<Deployment[]>(
+      `/deployments?sha=${'d'.repeat(40)}&environment=staging`
+    )
+    expect(staging).toHaveLength(1)
+    const statuses = (id: number) => get<{ state: string }[]>(`/deployments/${id}/statuses`)
+    expect((await statuses(staging[0]!.id)).map(s => s.state)).toEqual(['in_progress'])
+    expect((await statuses(staging[0]!.id)).map(s => s.state)).toEqual(['success', 'in_progress'])
+    expect(await get('/deployments?sha=' + 'e'.repeat(40))).toEqual([])
+  })
+
+  it('pages check runs with `total_count`: a read is its first page', async () => {
+    const sha = 'f'.repeat(40)
+    gh.setCheckRuns(
+      sha,
+      Array.from({ length: 150 }, (_, i) => ({
+        name: `c${i}`,
+        states: [{ status: 'in_progress' as const }, { status: 'completed' as const }]
+      }))
+    )
+    type Page = { total_count: number; check_runs: { name: string; status: string }[] }
+    const page = async (n: number) =>
+      (await (
+        await fetch(`${gh.url}/repos/octo/docs/commits/${sha}/check-runs?per_page=100&page=${n}`, {
+          headers
+        })
+      ).json()) as Page
+    const [one, two] = [await page(1), await page(2)]
+    expect([one.total_count, one.check_runs.length, two.check_runs.length]).toEqual([150, 100, 50])
+    expect(two.check_runs.every(r => r.status === 'in_progress')).toBe(true)
+    expect((await page(1)).check_runs[0]?.status).toBe('completed')
+    expect(gh.checkReads.get(sha)).toBe(2)
+  })
 })

@@ -1,8 +1,9 @@
 // Shared by the integration tests: the simulator's lifetime, and what a run printed.
 import { expect } from '@jest/globals'
 import { SIM_API_KEY, startService } from '../sim/service.js'
-import { startGitHub } from '../sim/github.js'
+import { pullRequestEvent, startGitHub } from '../sim/github.js'
 import { annotations, runAction } from '../sim/run-action.js'
+import { runScenario } from './runner.js'
 
 export type Service = Awaited<ReturnType<typeof startService>>
 export type ServiceOptions = Parameters<typeof startService>[0]
@@ -62,6 +63,69 @@ export function overviewCells(md: string, title: string): string[] {
 
 /** Webhook payloads as GitHub sends them, for a reviewer's trigger comment or a pull request. */
 export { pullRequestEvent, triggerComment } from '../sim/github.js'
+
+/** The pull request the simulators' created jobs open (`created: { prLink: AGENT_PR }`). */
+export const AGENT_PR = 'https://github.com/octo/docs/pull/21'
+
+/**
+ * A `command: create` on `acme-docs` of the simulator at `url` (its key, polls of 1 s,
+ * `wait-timeout: 10m`) asking for the rate-limit headers' docs; `extra` adds inputs or overrides.
+ */
+export function createInputs(
+  url: string,
+  extra: Record<string, string> = {}
+): Record<string, string> {
+  return {
+    command: 'create',
+    'api-key': SIM_API_KEY,
+    'project-id': 'acme-docs',
+    'base-url': url,
+    prompt: 'Document the rate-limit headers.',
+    'poll-interval': '1',
+    'wait-timeout': '10m',
+    ...extra
+  }
+}
+
+/** An event a scenario plays: its name and payload, as runScenario takes them. */
+export interface PlayedEvent {
+  eventName: string
+  event: Record<string, unknown>
+}
+
+/**
+ * A fake GitHub (`options`) and a service whose created jobs open AGENT_PR after one poll, for
+ * `body`; its `create(extra, event)` runs createInputs with `extra` on `event` (default: pull
+ * request #5 opened) against both.
+ */
+export async function withAgentJob<T>(
+  options: Parameters<typeof startGitHub>[0],
+  body: (o: {
+    gh: GitHub
+    sim: Service
+    create: (extra?: Record<string, string>, event?: PlayedEvent) => Promise<RunResult>
+  }) => Promise<T>
+): Promise<T> {
+  const service = { jobs: [], created: { activePolls: 1, prLink: AGENT_PR } }
+  return withGitHub(options, gh =>
+    withService(service, sim =>
+      body({
+        gh,
+        sim,
+        create: (extra = {}, event = pullRequestEvent(5)) =>
+          runScenario({
+            inputs: createInputs(sim.url, extra),
+            env: { GITHUB_API_URL: gh.url },
+            ...event
+          })
+      })
+    )
+  )
+}
+
+/** The bodies of the bots' comments on issue or pull request `n` of a fake GitHub, oldest first. */
+export const botComments = (gh: GitHub, n: number): string[] =>
+  (gh.comments.get(n) ?? []).filter(c => c.user.type === 'Bot').map(c => c.body)
 
 /**
  * A quick `command: message` to `job-1` of the simulator at `url` (its key, `proj-1`, polls of

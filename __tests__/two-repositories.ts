@@ -81,11 +81,14 @@ export interface MergedPull {
   html_url: string
   merge_commit_sha: string
   body: string | null
+  /** Who opened it: its login goes in the payload (`reviewers: author` on the docs side). */
+  user?: { login: string; type?: string }
 }
 
 /**
  * The `client_payload` examples/code-repo-dispatch.yml sends (its jq program): the pull request's
- * number, title, link, merge commit and body clipped to 4,000 characters, and at most 100 paths.
+ * number, title, link, merge commit, author's login and body clipped to 4,000 characters, and at
+ * most 100 paths.
  */
 export function dispatchPayload(pull: MergedPull, paths: string[]) {
   return {
@@ -94,6 +97,7 @@ export function dispatchPayload(pull: MergedPull, paths: string[]) {
       title: pull.title,
       html_url: pull.html_url,
       merge_commit_sha: pull.merge_commit_sha,
+      user: { login: pull.user?.login ?? null },
       // jq's string slice counts code points, as Array.from does.
       body: Array.from(pull.body ?? '')
         .slice(0, 4000)

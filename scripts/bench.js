@@ -1,6 +1,7 @@
 // `npm run bench`: runs the built action (dist/index.js) as a runner would, against the service
 // simulator on loopback with latency on every request, and prints what the visitors export spends
-// and how fast it goes, each figure against its target. Exits 1 if any target is missed.
+// and how fast it goes, and what the agent's preview costs in GitHub requests (bench-preview.js),
+// each figure against its target. Exits 1 if any target is missed.
 // Node standard library, the simulators and ncc (a dev dependency) only: no TypeScript.
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -9,6 +10,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { generatedRows, startService, SIM_API_KEY } from '../sim/service.js'
 import { runAction } from '../sim/run-action.js'
+import { previewCost as previewSteps } from './bench-preview.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const PRELOAD = path.join(ROOT, 'scripts', 'report-rss.js')
@@ -391,7 +393,7 @@ async function exportCost() {
   }
 }
 
-function printTable(requests, fast, cold, mem, cost) {
+function printTable(requests, fast, cold, mem, cost, preview) {
   const lines = [
     '| Pages | Requests | Minimum | Ratio | With `compare` | Minimum | Ratio | Before (issue 11): without / with `compare` |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|'
@@ -422,6 +424,11 @@ function printTable(requests, fast, cold, mem, cost) {
       `Export time, 1,000,000 rows to NDJSON: ${seconds(cost.current)} against ` +
         `${seconds(cost.before)} for ${cost.ref}: ratio ${cost.ratio.toFixed(2)} (target at most 1.10)`
     )
+  if (preview)
+    lines.push(
+      `Preview of the agent's pull request, \`checks: wait\`: ${preview.own.toFixed(2)} GitHub ` +
+        `requests a poll (${preview.more.toFixed(2)} more than without a preview; target at most 2)`
+    )
   console.log(`\n${lines.join('\n')}`)
 }
 
@@ -431,7 +438,9 @@ let crashed = 0
 // `npm run bench -- speed memory` runs only the steps named; `--baseline=<git ref>` gives the
 // export time a build to measure against.
 const only = process.argv.slice(2).filter(a => !a.startsWith('--'))
-const steps = { requestsPerExport, speed, coldStart, memory, exportCost }
+/** The preview's GitHub requests (bench-preview.js), through this file's `figure`. */
+const previewCost = () => previewSteps(figure)
+const steps = { requestsPerExport, speed, coldStart, memory, exportCost, previewCost }
 for (const [name, step] of Object.entries(steps)) {
   if (only.length > 0 && !only.includes(name)) continue
   try {
@@ -446,7 +455,8 @@ printTable(
   results.speed,
   results.coldStart,
   results.memory,
-  results.exportCost
+  results.exportCost,
+  results.previewCost
 )
 const failed = checks.filter(c => c.pass === false).length + crashed
 console.log(

@@ -65,15 +65,33 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {Record<string, string>} [fileChanges] when each file of the repository last changed
  *   (ISO instant, by repository path): `GET …/commits?path=` lists that one commit; a path not
  *   listed has no history (an empty list)
- * @property {{ issues?: 'read'|'write', 'pull-requests'?: 'read'|'write', checks?: 'read' }} [tokenPermissions]
+ * @property {{ issues?: 'read'|'write', 'pull-requests'?: 'read'|'write', checks?: 'read', deployments?: 'read' }} [tokenPermissions]
  *   the token's `permissions:` (default: write to both). A comment needs `issues: write` (or on a
  *   pull request, one of `pulls`, `pull-requests: write`), else 403, before the body is read;
- *   listing check runs needs `checks: read` once `tokenPermissions` is given
+ *   once `tokenPermissions` is given, listing check runs and their annotations needs
+ *   `checks: read`, listing deployments and their statuses `deployments: read`, and asking
+ *   reviewers `pull-requests: write`
  *
  * @property {number[]} [missingIssues] issue numbers this repository does not have: reading one
  *   (`GET …/issues/N`), its comments or a comment on it answers 404, as GitHub does
  * @property {Record<string, CheckRunSeed[]>} [checkRuns] the check runs on each commit (by sha:
- *   a pull request's head is `headSha(n)`): each read of the list shows each run in its next state
+ *   a pull request's head is `headSha(n)`): each read of the list (its first page) shows each run
+ *   in its next state; GitHub's pages of at most 100 with `total_count`
+ * @property {number} [annotationsDelayMs] answer each request for a check run's annotations after
+ *   this long on the simulators' clock (a slow GitHub)
+ * @property {Record<string, DeploymentSeed[]>} [deployments] the deployments of each commit (by
+ *   sha), oldest first: `GET …/deployments?sha=` lists them newest first
+ * @property {string[]} [teams] the team slugs of the repository's organisation that may be asked
+ *   to review (a team not listed is answered 422)
+ *
+ * @typedef {object} DeploymentSeed
+ * @property {string} [creator] who made it (default `mintlify[bot]`, the docs platform's app; a
+ *   login ending in `[bot]` is a Bot)
+ * @property {string} [environment] default `staging`, as the platform's app names its previews
+ * @property {DeploymentStatusSeed[]} [statuses] in the order they come: each read of the statuses
+ *   shows one more of them (newest first); none: no status yet
+ *
+ * @typedef {{ state: 'queued'|'pending'|'in_progress'|'success'|'failure'|'error'|'inactive', environment_url?: string, description?: string, log_url?: string }} DeploymentStatusSeed
  *
  * @typedef {object} CheckRunSeed
  * @property {string} name
@@ -82,9 +100,12 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {{ path: string, line?: number, level?: string, message: string, title?: string }[]} [annotations]
  *   what it reports once completed
  *
- * @typedef {{ state: 'open'|'closed', merged_at?: string|null, created_at?: string }} PullState
+ * @typedef {{ state: 'open'|'closed', merged_at?: string|null, created_at?: string, user?: string, base?: string, fork?: string }} PullState
  *   A seeded pull request without `created_at` was created an hour before the simulator started
  *   (before any job); one that was not seeded is the agent's, created when it is first asked about.
+ *   `user`: its author (default PR_AUTHOR's login for a seeded one, `mintlify[bot]` for the
+ *   agent's); `base`: the branch it targets (default `main`, the default branch); `fork`: the
+ *   `owner/name` of the fork it comes from, if it does
  * @typedef {{ filename: string, additions?: number, deletions?: number }} PullFile
  *
  * @typedef {object} GitHubRequest
@@ -94,6 +115,7 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {any} body parsed JSON, or undefined
  * @property {Record<string, string|string[]|undefined>} headers
  * @property {boolean} [outside] sent outside `pathPrefix` (`path` is then the whole path)
+ * @property {number} at when it arrived, on the simulators' clock (ms)
  */
 
 /** @param {GitHubOptions} [options] */
@@ -133,6 +155,15 @@ export async function startGitHub(options = {}) {
   const checkReads = new Map()
   /** Check run ids: the seed's place in its list, after 5000 per commit. @type {Map<number, CheckRunSeed>} */
   const checkRunIds = new Map()
+  /** @type {Record<string, DeploymentSeed[]>} */
+  const deployments = { ...options.deployments }
+  /** How many times each deployment's statuses were listed. @type {Map<number, number>} */
+  const statusReads = new Map()
+  /**
+   * The reviewers asked on each pull request (`POST …/requested_reviewers`).
+   * @type {Map<number, { users: string[], teams: string[] }>}
+   */
+  const reviewRequests = new Map()
   /** The labels on each issue or pull request (set through the API, or by a test). */
   /** @type {Map<number, Set<string>>} */
   const labels = new Map()
@@ -334,12 +365,13 @@ export async function startGitHub(options = {}) {
       return { status: 200, body: { sha: found.sha, files } }
     }
     m = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([0-9a-f]+)\/check-runs$/.exec(path)
-    if (m && method === 'GET')
-      return rights && rights.checks !== 'read'
-        ? forbidden
-        : { status: 200, body: listCheckRuns(m[1], m[2], m[3]) }
+    if (m && method === 'GET') {
+      if (rights && rights.checks !== 'read') return forbidden
+      return listCheckRuns(m[1], m[2], m[3], path, query)
+    }
     m = /^\/repos\/[^/]+\/[^/]+\/check-runs\/(\d+)\/annotations$/.exec(path)
     if (m && method === 'GET') {
+      if (rights && rights.checks !== 'read') return forbidden
       const seed = checkRunIds.get(+m[1])
       if (!seed) return notFound
       const list = (seed.annotations ?? []).map(a => ({
@@ -354,6 +386,26 @@ export async function startGitHub(options = {}) {
       }))
       const { page, headers } = paginate(path, query, list.length)
       return { status: 200, body: list.slice(page.from, page.to), headers }
+    }
+    m = /^\/repos\/([^/]+)\/([^/]+)\/deployments$/.exec(path)
+    if (m && method === 'GET') {
+      if (rights && rights.deployments !== 'read') return forbidden
+      const list = listDeployments(m[1], m[2], query)
+      const { page, headers } = paginate(path, query, list.length)
+      return { status: 200, body: list.slice(page.from, page.to), headers }
+    }
+    m = /^\/repos\/([^/]+)\/([^/]+)\/deployments\/(\d+)\/statuses$/.exec(path)
+    if (m && method === 'GET') {
+      if (rights && rights.deployments !== 'read') return forbidden
+      const list = listStatuses(m[1], m[2], +m[3])
+      if (!list) return notFound
+      const { page, headers } = paginate(path, query, list.length)
+      return { status: 200, body: list.slice(page.from, page.to), headers }
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/requested_reviewers$/.exec(path)
+    if (m && method === 'POST') {
+      if (rights && rights['pull-requests'] !== 'write') return forbidden
+      return requestReviewers(+m[1], body)
     }
     m = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(path)
     if (m && method === 'GET') {
@@ -440,9 +492,11 @@ export async function startGitHub(options = {}) {
       let pull = pulls.get(+n)
       if (!pull) {
         // Not seeded: the agent's, opened just now (as far as this simulator can tell).
-        pull = { state: 'open', created_at: isoSeconds(simClock.now()) }
+        pull = { state: 'open', created_at: isoSeconds(simClock.now()), user: 'mintlify[bot]' }
         pulls.set(+n, pull)
       }
+      const user = authorOf(+n)
+      const repository = { full_name: `${owner}/${repo}`, default_branch: 'main' }
       return {
         status: 200,
         body: {
@@ -452,11 +506,13 @@ export async function startGitHub(options = {}) {
           merged: Boolean(pull.merged_at),
           merged_at: pull.merged_at ?? null,
           html_url: `${serverUrl}/${owner}/${repo}/pull/${n}`,
+          user: { login: user, type: user.endsWith('[bot]') ? 'Bot' : 'User' },
           head: {
             sha: headSha(+n),
             ref: `docs-agent/${n}`,
-            repo: { full_name: `${owner}/${repo}` }
-          }
+            repo: { full_name: pull.fork ?? `${owner}/${repo}`, fork: pull.fork !== undefined }
+          },
+          base: { ref: pull.base ?? 'main', repo: repository }
         }
       }
     }
@@ -483,12 +539,18 @@ export async function startGitHub(options = {}) {
     return notFound
   }
 
-  /** GitHub's answer to `GET …/commits/{sha}/check-runs`: each seed in its state at this read. */
-  function listCheckRuns(owner, repo, sha) {
-    const read = checkReads.get(sha) ?? 0
-    checkReads.set(sha, read + 1)
+  /**
+   * GitHub's answer to `GET …/commits/{sha}/check-runs`: a page of at most 100 of the seeds, each
+   * in its state at this read (a read is a listing's first page; its later pages show the same
+   * states), with `total_count` and GitHub's Link header.
+   */
+  function listCheckRuns(owner, repo, sha, path, query) {
+    const first = (parseInt(query.page ?? '1', 10) || 1) <= 1
+    const read = Math.max((checkReads.get(sha) ?? 0) - (first ? 0 : 1), 0)
+    if (first) checkReads.set(sha, read + 1)
+    const base = 5000 + 10_000 * Object.keys(checkRuns).indexOf(sha)
     const runs = (checkRuns[sha] ?? []).map((seed, i) => {
-      const id = 5000 + i + 100 * [...Object.keys(checkRuns)].indexOf(sha)
+      const id = base + i
       checkRunIds.set(id, seed)
       const state = seed.states[Math.min(read, seed.states.length - 1)] ?? { status: 'queued' }
       const done = state.status === 'completed'
@@ -510,7 +572,127 @@ export async function startGitHub(options = {}) {
         app: { slug: 'docs-checks', name: 'Docs checks' }
       }
     })
-    return { total_count: runs.length, check_runs: runs }
+    const { page, headers } = paginate(path, query, runs.length)
+    return {
+      status: 200,
+      body: { total_count: runs.length, check_runs: runs.slice(page.from, page.to) },
+      headers
+    }
+  }
+
+  /** A deployment seed's id, creator and time: the later seeds are the newer. */
+  const deploymentsOf = sha =>
+    (deployments[sha] ?? []).map((seed, i) => {
+      const id = 7000 + 100 * Object.keys(deployments).indexOf(sha) + i
+      const login = seed.creator ?? 'mintlify[bot]'
+      return {
+        id,
+        seed,
+        creator: { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' },
+        created_at: isoSeconds(simClock.now() - 3_600_000 + i * 1000)
+      }
+    })
+
+  /** `GET …/deployments`: by `sha`, `environment` and the creator's app, newest first. */
+  function listDeployments(owner, repo, query) {
+    const shas = query.sha ? [query.sha] : Object.keys(deployments)
+    return shas
+      .flatMap(sha =>
+        deploymentsOf(sha).map(d => ({
+          url: `${url}/repos/${owner}/${repo}/deployments/${d.id}`,
+          id: d.id,
+          sha,
+          ref: sha,
+          task: 'deploy',
+          environment: d.seed.environment ?? 'staging',
+          description: null,
+          creator: d.creator,
+          created_at: d.created_at,
+          updated_at: d.created_at,
+          statuses_url: `${url}/repos/${owner}/${repo}/deployments/${d.id}/statuses`,
+          performed_via_github_app: d.creator.type === 'Bot' ? { slug: d.creator.login } : null
+        }))
+      )
+      .filter(d => !query.environment || d.environment === query.environment)
+      .reverse()
+  }
+
+  /** `GET …/deployments/{id}/statuses`, newest first: one more of its seeds at each read. */
+  function listStatuses(owner, repo, id) {
+    const found = Object.keys(deployments)
+      .flatMap(deploymentsOf)
+      .find(d => d.id === id)
+    if (!found) return undefined
+    const read = (statusReads.get(id) ?? 0) + 1
+    statusReads.set(id, read)
+    return (found.seed.statuses ?? [])
+      .slice(0, read)
+      .map((status, i) => ({
+        id: id * 100 + i,
+        state: status.state,
+        description: status.description ?? '',
+        environment: found.seed.environment ?? 'staging',
+        environment_url: status.environment_url ?? '',
+        log_url: status.log_url ?? '',
+        target_url: status.log_url ?? '',
+        creator: found.creator,
+        created_at: found.created_at,
+        deployment_url: `${url}/repos/${owner}/${repo}/deployments/${id}`
+      }))
+      .reverse()
+  }
+
+  /** The author of pull request `n`, as `GET …/pulls/N` names it. */
+  const authorOf = n => {
+    const pull = pulls.get(n)
+    return pull?.user ?? (pull ? PR_AUTHOR.login : 'mintlify[bot]')
+  }
+
+  /**
+   * `POST …/pulls/{n}/requested_reviewers`, as GitHub answers it: 422 for the pull request's
+   * author, for anyone who is no collaborator (a bot, a login `permissions` does not list) and
+   * for a team `teams` does not list; nobody is asked then.
+   */
+  function requestReviewers(n, body) {
+    const users = Array.isArray(body?.reviewers) ? body.reviewers.map(String) : []
+    const teams = Array.isArray(body?.team_reviewers) ? body.team_reviewers.map(String) : []
+    if (users.length === 0 && teams.length === 0)
+      return { status: 422, body: { message: 'Invalid request' } }
+    const author = authorOf(n).toLowerCase()
+    if (users.some(u => u.toLowerCase() === author))
+      return {
+        status: 422,
+        body: { message: 'Review cannot be requested from pull request author.' }
+      }
+    const role = login =>
+      Object.entries(options.permissions ?? {}).find(
+        ([name]) => name.toLowerCase() === login.toLowerCase()
+      )?.[1]
+    const collaborator = login =>
+      !login.endsWith('[bot]') && role(login) !== undefined && role(login) !== 'none'
+    const known = slug => (options.teams ?? []).some(t => t.toLowerCase() === slug.toLowerCase())
+    if (!users.every(collaborator) || !teams.every(known))
+      return {
+        status: 422,
+        body: {
+          message:
+            'Reviews may only be requested from collaborators. One or more of the users or ' +
+            `teams you specified is not a collaborator of the ${options.owner ?? 'octo'}/` +
+            `${options.repo ?? 'docs'} repository.`
+        }
+      }
+    const asked = reviewRequests.get(n) ?? { users: [], teams: [] }
+    asked.users.push(...users.filter(u => !asked.users.includes(u)))
+    asked.teams.push(...teams.filter(t => !asked.teams.includes(t)))
+    reviewRequests.set(n, asked)
+    return {
+      status: 201,
+      body: {
+        number: n,
+        requested_reviewers: asked.users.map(login => ({ login, type: 'User' })),
+        requested_teams: asked.teams.map(slug => ({ slug }))
+      }
+    }
   }
 
   const server = http.createServer((req, res) => {
@@ -537,7 +719,8 @@ export async function startGitHub(options = {}) {
         query: Object.fromEntries(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1))),
         body,
         headers: { ...req.headers },
-        ...(outside ? { outside } : {})
+        ...(outside ? { outside } : {}),
+        at: simClock.now()
       }
       requests.push(entry)
       const auth = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? '')
@@ -582,11 +765,14 @@ export async function startGitHub(options = {}) {
       }
       const listing = entry.method === 'GET' && /\/issues\/\d+\/comments$/.test(entry.path)
       const history = entry.method === 'GET' && /\/commits$/.test(entry.path)
+      const annotations = entry.method === 'GET' && /\/annotations$/.test(entry.path)
       const delayMs = listing
         ? options.listingDelayMs
         : history
           ? options.historyDelayMs
-          : undefined
+          : annotations
+            ? options.annotationsDelayMs
+            : undefined
       if (delayMs) {
         // Held while it waits, so a clock that jumps knows nothing is being answered meanwhile.
         const release = simClock.hold()
@@ -624,6 +810,7 @@ export async function startGitHub(options = {}) {
     pulls,
     labels,
     checkReads,
+    reviewRequests,
     minimized,
     /**
      * Sets the check runs of commit `sha` (as the `checkRuns` option does); their reads start over.
@@ -633,6 +820,14 @@ export async function startGitHub(options = {}) {
     setCheckRuns(sha, runs) {
       checkRuns[sha] = runs
       checkReads.delete(sha)
+    },
+    /**
+     * Sets the deployments of commit `sha` (as the `deployments` option does).
+     * @param {string} sha
+     * @param {DeploymentSeed[]} list
+     */
+    setDeployments(sha, list) {
+      deployments[sha] = list
     },
     /**
      * Puts `label` on issue or pull request `n` (as anyone with triage may).

@@ -1,16 +1,19 @@
 // What a `repository_dispatch` from the code repository says (contract: "Two repositories"): the
 // merged pull request (`client_payload.pull_request`: number, title, html_url, merge_commit_sha,
-// body) and its changed paths (`client_payload.paths`), as the code recipe sends them; an older
-// payload's `title` and `url` are still read. All of it is untrusted.
+// body, `user.login`) and its changed paths (`client_payload.paths`), as the code recipe sends
+// them; an older payload's `title` and `url` are still read. All of it is untrusted: the author is
+// taken only when it is a login as GitHub spells one.
 import { asObject, type JsonObject } from '../json.js'
 import { isInvisible } from '../public-text.js'
+import { isLogin } from '../github/logins.js'
 
 /** The code pull request's description is clipped to this many characters (the recipe's cap). */
 export const MAX_BODY_CHARS = 4000
 const MAX_PATHS = 100
 
 export interface DispatchedChange {
-  pullRequest?: { number?: number; title?: string; url?: string }
+  /** `author`: who opened it (`pull_request.user.login`), when the payload names a login. */
+  pullRequest?: { number?: number; title?: string; url?: string; author?: string }
   mergeCommit?: string
   /** The description, clipped, without invisible characters; one line once rendered. */
   body?: string
@@ -51,12 +54,15 @@ export function readDispatch(payload: JsonObject): DispatchedChange | undefined 
   const all = Array.isArray(cp.paths)
     ? cp.paths.filter((p): p is string => asText(p) !== undefined)
     : []
+  const login = asText(asObject(pr?.user)?.login)
+  const author = login !== undefined && isLogin(login) ? login : undefined
   const change: DispatchedChange = { paths: all.slice(0, MAX_PATHS), totalPaths: all.length }
-  if (number !== undefined || title !== undefined || url !== undefined)
+  if (number !== undefined || title !== undefined || url !== undefined || author !== undefined)
     change.pullRequest = {
       ...(number !== undefined ? { number } : {}),
       ...(title !== undefined ? { title } : {}),
-      ...(url !== undefined ? { url } : {})
+      ...(url !== undefined ? { url } : {}),
+      ...(author !== undefined ? { author } : {})
     }
   const merge = asText(pr?.merge_commit_sha)
   if (merge) change.mergeCommit = merge

@@ -65,6 +65,13 @@ export class JobComments {
   private readonly recorded = new Set<string>()
   /** Per pull request and job, the instructions its record lists, this run's last. */
   private readonly instructions = new Map<string, Promise<Listed[]>>()
+  /** The growth notes this run wrote, to edit once the checks are read (growthVerdict). */
+  private readonly notes: {
+    pr: number
+    jobId: string
+    n: number
+    body: (verdict?: string) => string
+  }[] = []
 
   constructor(private readonly o: JobCommentsOptions) {}
 
@@ -213,13 +220,43 @@ export class JobComments {
     const id = `grew ${pr}/${jobId}/${newest?.n}`
     if (!thread || !newest?.asked || this.recorded.has(id)) return
     this.recorded.add(id)
-    const { n } = newest
-    const body = growthNote({ ...newest, asked: newest.asked, prUrl })
+    const { n, asked } = newest
+    const body = (verdict?: string) =>
+      growthNote({ ...newest, asked, prUrl, ...(verdict ? { verdict } : {}) })
     try {
-      const ref = await writeGrowthNote(thread, { project: this.o.projectId, job: jobId, n, body })
+      const ref = await writeGrowthNote(thread, {
+        project: this.o.projectId,
+        job: jobId,
+        n,
+        body: body()
+      })
+      this.notes.push({ pr, jobId, n, body })
       core.info(`Told pull request #${pr} that it grew: ${ref.url}`)
     } catch (err) {
       core.warning(messageOf(err))
+    }
+  }
+
+  /**
+   * Adds what the pull request's checks and preview came to (`checks`) to the growth notes this
+   * run wrote: an edit, once they are read (the note itself went out at once). A failure warns.
+   */
+  async growthVerdict(verdict: string | undefined): Promise<void> {
+    if (!verdict) return
+    for (const note of this.notes) {
+      const thread = this.thread(note.pr)
+      if (!thread) continue
+      const { jobId: job, n } = note
+      try {
+        await writeGrowthNote(thread, {
+          project: this.o.projectId,
+          job,
+          n,
+          body: note.body(verdict)
+        })
+      } catch (err) {
+        core.warning(messageOf(err))
+      }
     }
   }
 

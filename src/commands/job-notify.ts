@@ -14,6 +14,7 @@ import { causeRecords, causeStep, type CauseStep } from '../records/delivery.js'
 import { notifyKey } from '../records/job.js'
 import type { Records } from '../records/records.js'
 import { capitalise, escapeText, plainText } from '../report/markdown.js'
+import { checksVerdict } from '../report/job-checks.js'
 import type { JobEnding } from '../report/job-report.js'
 import { whoFixes, type RunCause } from '../errors.js'
 import { jobFailed } from '../agent/ending.js'
@@ -23,7 +24,8 @@ import type { CommandContext } from './context.js'
 /** What the comment on the code pull request says. */
 export type NoticeState =
   | { kind: 'working' }
-  | { kind: 'opened'; prLink: string }
+  /** `verdict`: its checks and preview (report/job-checks.ts checksVerdict). */
+  | { kind: 'opened'; prLink: string; verdict?: string }
   | { kind: 'no-change' }
   /**
    * `dropped`: the job failed, a re-run or a new dispatch is the retry (sends again). `retry`: a
@@ -111,8 +113,10 @@ export class CodePullRequestNotice {
     switch (state.kind) {
       case 'working':
         return `${head}\n\n⏳ The docs agent is working on ${docs}'s documentation for this change${run}.`
-      case 'opened':
-        return `${head}\n\n📝 Docs pull request: ${pullLink(state.prLink, this.c.serverUrl)}${run}.`
+      case 'opened': {
+        const opened = `📝 Docs pull request: ${pullLink(state.prLink, this.c.serverUrl)}${run}.`
+        return `${head}\n\n${opened}${state.verdict ? `\n\n${state.verdict}` : ''}`
+      }
       case 'no-change':
         return `${head}\n\n✅ The docs agent found no change needed in ${docs}'s documentation${run}.`
       case 'failed':
@@ -165,8 +169,11 @@ export function noticeFor(ctx: CommandContext<JobSettings>): {
 
 /** What the comment on the code pull request says of the run's ending. */
 export function noticeOf(ending: JobEnding, prLink: string | undefined): NoticeState {
-  if (ending.kind === 'finished' && ending.outcome === 'pull-request' && prLink)
-    return { kind: 'opened', prLink }
+  if (ending.kind === 'finished' && ending.outcome === 'pull-request' && prLink) {
+    // What the docs pull request's checks and preview came to, where the code's author reads.
+    const verdict = checksVerdict(ending.checks)
+    return { kind: 'opened', prLink, ...(verdict ? { verdict } : {}) }
+  }
   if (ending.kind === 'finished' && ending.outcome === 'no-pull-request')
     return { kind: 'no-change' }
   if (ending.kind === 'not-waited') return { kind: 'working' }

@@ -23,6 +23,7 @@ import { parsePullRequestLink } from '../github/comments.js'
 import { deliveryOf } from '../records/delivery.js'
 import { liveCommentRecords, type LiveRecords } from '../records/job.js'
 import { renderJobReport, type JobReport } from '../report/job.js'
+import { checksVerdict } from '../report/job-checks.js'
 import { AgentApi } from '../service/agent-api.js'
 import { isFinalStatus, type AgentJob } from '../service/schema.js'
 import type { JobSettings } from '../settings/settings.js'
@@ -75,6 +76,8 @@ class JobRun {
       await this.code.notice?.say({ kind: 'working' })
       const waited = await this.follow(sent)
       ended = await withChecks(this.ctx, await this.conclude(waited))
+      const e = ended.ending
+      if (e.kind === 'finished') await this.comments.growthVerdict(checksVerdict(e.checks))
     } catch (err) {
       ended = { ending: this.stopped(err) }
     }

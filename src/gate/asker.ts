@@ -7,6 +7,7 @@ import type { Place } from '../github/comments.js'
 import type { EventInfo, TriggerComment } from '../github/event.js'
 import { pullRequestOfLink } from '../github/pulls.js'
 import { readDispatch } from '../agent/dispatch.js'
+import { isLogin } from '../github/logins.js'
 import type { FixRequest } from '../records/fix.js'
 
 /**
@@ -31,6 +32,13 @@ export interface Asker {
    * pull request's author, else the event's `sender` or the run's actor. Absent when none is named.
    */
   login?: string
+  /**
+   * Whoever's change or request started the job (`reviewers: author`): the commenter, a labelled
+   * pull request's author, a merged pull request's author, a dispatch payload's
+   * `pull_request.user.login`, whoever ran the workflow by hand. A login; absent when none is
+   * named (a schedule, a payload without one).
+   */
+  author?: string
   /** The issue or pull request asked on (a dispatch: the code pull request), if any. */
   on?: AskedOn
   /** The ask itself: the trigger comment's or review's own anchor, else `on`'s address. */
@@ -79,6 +87,7 @@ export function commentAsker(
   return {
     how: comment.kind === 'review' ? 'review' : 'comment',
     ...loginOf(comment.author),
+    ...authorOf(comment.author),
     ...(on ? { on, link: `${on.url}#${ANCHORS[comment.kind]}${comment.id}` } : {}),
     instruction: given.instruction,
     comment,
@@ -87,11 +96,18 @@ export function commentAsker(
   }
 }
 
-/** A label added by someone who may start the agent, on the item the event is on. */
-export function labelAsker(on: AskedOn, added: { label: string; by: string; why: string }): Asker {
+/**
+ * A label added by someone who may start the agent, on the item the event is on (`author`: that
+ * pull request's author, whose change it is).
+ */
+export function labelAsker(
+  on: AskedOn,
+  added: { label: string; by: string; why: string; author?: string }
+): Asker {
   return {
     how: 'label',
     ...loginOf(added.by),
+    ...authorOf(added.author),
     on,
     link: on.url,
     label: added.label,
@@ -116,16 +132,18 @@ export function eventAsker(
     event.eventName.startsWith('pull_request') && payload.action === 'closed' && pr?.merged === true
   const here = eventPlace(event, serverUrl)
   const where = (on: AskedOn | undefined) => (on ? { on, link: on.url } : {})
-  if (merged)
-    return { how: 'merge', ...loginOf(stringAt(asObject(pr.user), 'login')), ...where(here) }
+  if (merged) {
+    const author = stringAt(asObject(pr.user), 'login')
+    return { how: 'merge', ...loginOf(author), ...authorOf(author), ...where(here) }
+  }
   if (event.eventName === 'repository_dispatch') {
     const code = dispatchedPullRequest(payload, serverUrl)
-    return { how: 'dispatch', ...sender, ...where(code) }
+    const author = readDispatch(payload)?.pullRequest?.author
+    return { how: 'dispatch', ...sender, ...authorOf(author), ...where(code) }
   }
-  const how =
-    event.eventName === 'workflow_dispatch' || event.eventName === 'schedule'
-      ? event.eventName
-      : 'event'
+  if (event.eventName === 'workflow_dispatch')
+    return { how: 'workflow_dispatch', ...sender, ...authorOf(sender.login), ...where(here) }
+  const how = event.eventName === 'schedule' ? 'schedule' : 'event'
   return { how, ...sender, ...where(here) }
 }
 
@@ -148,6 +166,9 @@ export function dispatchedPullRequest(payload: JsonObject, serverUrl: string): A
 }
 
 const loginOf = (login: string | undefined): { login?: string } => (login ? { login } : {})
+/** The author, when GitHub could have named it: a login as GitHub spells one. */
+const authorOf = (login: string | undefined): { author?: string } =>
+  login !== undefined && isLogin(login) ? { author: login } : {}
 
 function stringAt(o: JsonObject | undefined, key: string): string | undefined {
   const value = o?.[key]

@@ -61,7 +61,12 @@ export async function admitLabel(
       octokit
     }
   // Taken off as it is spelt on the item, whatever the case `trigger-label` gives.
-  const asker = labelAsker(on, { label: change.name, by: change.author, why: who.why })
+  const asker = labelAsker(on, {
+    label: change.name,
+    by: change.author,
+    why: who.why,
+    ...(event.pullRequestAuthor ? { author: event.pullRequestAuthor } : {})
+  })
   return { asker, rules, octokit }
 }
 

@@ -1,16 +1,21 @@
-// The check runs on a pull request's head commit, as GitHub lists them (`checks: read`): the
-// head, one page of check runs (one request), and a check run's annotations (one request each).
-// Every field is untrusted JSON, read by type; a name, path or message that holds a secret is
-// withheld whole, as a changed file's name is (pulls.ts).
+// The check runs on a pull request's head commit, as GitHub lists them (`checks: read`): every
+// page of check runs (100 a page, at most 10: 1,000 runs), with GitHub's count of them, so that
+// runs not read are known and never taken as passed; and a check run's annotations (one request
+// each). Each read starts only while the run's time is left (octokit.ts readInTime). Every field
+// is untrusted JSON, read by type; a name, path or message that holds a secret is withheld whole,
+// as a changed file's name is (pulls.ts).
 import { asObject } from '../json.js'
-import type { CheckAnnotation, CheckRunSeen } from '../report/job-checks.js'
+import type { CheckAnnotation, CheckRunSeen, CheckRunsRead } from '../report/job-checks.js'
 import { redact } from '../secrets/redact.js'
+import { TimeUpError } from '../errors.js'
 import { call } from './errors.js'
-import type { Octokit } from './octokit.js'
+import { readInTime, type Octokit } from './octokit.js'
 import type { PullRequestRef } from './pulls.js'
 
-/** Check runs read in one request: a docs pull request has a handful. */
-const RUNS_PER_READ = 100
+/** Check runs a page (GitHub's most). */
+const RUNS_PER_PAGE = 100
+/** Pages read at most: 1,000 check runs; any beyond are counted as not read. */
+export const MAX_CHECK_RUN_PAGES = 10
 
 const asText = (v: unknown): string => (typeof v === 'string' ? v : '')
 const asCount = (v: unknown): number =>
@@ -18,17 +23,6 @@ const asCount = (v: unknown): number =>
 /** Text from whoever runs a check: withheld whole when it holds a secret. */
 const shown = (text: string): string =>
   redact(text) === text ? text : '(withheld: it contained a secret)'
-
-/** The pull request's head commit: one request. */
-export async function pullRequestHead(octokit: Octokit, pr: PullRequestRef): Promise<string> {
-  const { data } = await call(`reading pull request #${pr.number}`, () =>
-    octokit.rest.pulls.get({ owner: pr.owner, repo: pr.repo, pull_number: pr.number })
-  )
-  const sha = asText(asObject(data.head)?.sha)
-  if (!/^[0-9a-f]{7,64}$/i.test(sha))
-    throw new Error(`GitHub: pull request #${pr.number} names no head commit`)
-  return sha
-}
 
 function readRun(raw: unknown): CheckRunSeen | undefined {
   const run = asObject(raw)
@@ -47,22 +41,56 @@ function readRun(raw: unknown): CheckRunSeen | undefined {
   }
 }
 
-/** The check runs on commit `sha` (GitHub's newest of each), in GitHub's order: one request. */
+/**
+ * The check runs on commit `sha` (GitHub's newest of each), in GitHub's order, page by page until
+ * GitHub's `total_count` is read (usually one request), at most MAX_CHECK_RUN_PAGES pages; a page
+ * time does not allow is not asked for (`cut: 'time'`), and neither are the pages past the last.
+ * Time running out before the first page is the TimeUpError.
+ */
 export async function listCheckRuns(
   octokit: Octokit,
   pr: PullRequestRef,
   sha: string
-): Promise<CheckRunSeen[]> {
-  const { data } = await call(`listing the check runs of #${pr.number}`, () =>
-    octokit.rest.checks.listForRef({
-      owner: pr.owner,
-      repo: pr.repo,
-      ref: sha,
-      per_page: RUNS_PER_READ
-    })
-  )
-  const runs: unknown[] = Array.isArray(data.check_runs) ? data.check_runs : []
-  return runs.flatMap(raw => readRun(raw) ?? [])
+): Promise<CheckRunsRead> {
+  const runs = new Map<number, CheckRunSeen>()
+  let total = 0
+  for (let page = 1; page <= MAX_CHECK_RUN_PAGES; page++) {
+    let data: Record<string, unknown>
+    try {
+      data = await readInTime(octokit, `the check runs of #${pr.number}`, request =>
+        call(`listing the check runs of #${pr.number}`, async () => {
+          const answer = await octokit.rest.checks.listForRef({
+            owner: pr.owner,
+            repo: pr.repo,
+            ref: sha,
+            per_page: RUNS_PER_PAGE,
+            page,
+            request
+          })
+          return answer.data
+        })
+      )
+    } catch (err) {
+      if (err instanceof TimeUpError && page > 1) return ended(runs, total, 'time')
+      throw err
+    }
+    const listed: unknown[] = Array.isArray(data.check_runs) ? data.check_runs : []
+    for (const run of listed.flatMap(raw => readRun(raw) ?? [])) runs.set(run.id, run)
+    total = Math.max(total, asCount(data.total_count))
+    if (runs.size >= total || listed.length < RUNS_PER_PAGE) return ended(runs, total)
+  }
+  return ended(runs, total, 'pages')
+}
+
+/** What a listing read: GitHub's count is never below what it showed. */
+function ended(
+  runs: ReadonlyMap<number, CheckRunSeen>,
+  total: number,
+  cut?: CheckRunsRead['cut']
+): CheckRunsRead {
+  const read = [...runs.values()]
+  const all = Math.max(total, read.length)
+  return { runs: read, total: all, ...(cut && all > read.length ? { cut } : {}) }
 }
 
 function readAnnotation(raw: unknown): CheckAnnotation | undefined {
@@ -78,19 +106,23 @@ function readAnnotation(raw: unknown): CheckAnnotation | undefined {
   }
 }
 
-/** The first `max` annotations of a check run: one request. */
+/** The first `max` annotations of a check run: one request, while the run's time is left. */
 export async function listAnnotations(
   octokit: Octokit,
   pr: PullRequestRef,
   runId: number,
   max: number
 ): Promise<CheckAnnotation[]> {
-  const { data } = await call(`listing the annotations of check run ${runId}`, () =>
-    octokit.rest.checks.listAnnotations({
-      owner: pr.owner,
-      repo: pr.repo,
-      check_run_id: runId,
-      per_page: Math.min(Math.max(max, 1), 50)
+  const data = await readInTime(octokit, `the annotations of check run ${runId}`, request =>
+    call(`listing the annotations of check run ${runId}`, async () => {
+      const answer = await octokit.rest.checks.listAnnotations({
+        owner: pr.owner,
+        repo: pr.repo,
+        check_run_id: runId,
+        per_page: Math.min(Math.max(max, 1), 50),
+        request
+      })
+      return answer.data
     })
   )
   const list: unknown[] = Array.isArray(data) ? data : []

@@ -35,6 +35,38 @@ export function mayListMore(octokit: Octokit): boolean {
   return !(deadlines.get(octokit)?.passed() ?? false)
 }
 
+/**
+ * The signals that mark a read made within the run's time (readInTime): its time limit has no
+ * floor, so it ends when `wait-timeout` does. octokit hands a call's `request.signal` to fetch as
+ * it is, so the mark reaches the one time limit each call gets (a second limit would be a second
+ * timer the test clock must wait for).
+ */
+const readsInTime = new WeakSet<AbortSignal>()
+
+/**
+ * A read of what the run follows once its job is done (check runs, annotations, deployments:
+ * contract, "Gates that cannot be fooled"): it starts only while time is left and is cut when
+ * time runs out, unlike the ending's writes, which keep their few seconds. `read` passes the
+ * given `request` to its octokit call. Time running out, before or during it, is the one
+ * TimeUpError, naming `waitingFor`.
+ */
+export async function readInTime<T>(
+  octokit: Octokit,
+  waitingFor: string,
+  read: (request: { signal: AbortSignal }) => Promise<T>
+): Promise<T> {
+  const deadline = deadlines.get(octokit)
+  if (deadline?.passed()) throw deadline.error(waitingFor)
+  const { signal } = new AbortController()
+  readsInTime.add(signal)
+  try {
+    return await read({ signal })
+  } catch (err) {
+    if (deadline?.passed()) throw deadline.error(waitingFor)
+    throw err
+  }
+}
+
 /** The longest any one call may take. */
 const GITHUB_TIMEOUT_MS = 30_000
 /**
@@ -61,7 +93,8 @@ export function createOctokit(
   const timed: typeof fetch = (input, init) => {
     const known = unreached.get(choice)
     if (known) return Promise.reject(new UnreachedError(known, false))
-    const limit = deadline.limitCall(GITHUB_TIMEOUT_MS, GITHUB_MIN_TIMEOUT_MS)
+    const inTime = init?.signal ? readsInTime.has(init.signal) : false
+    const limit = deadline.limitCall(GITHUB_TIMEOUT_MS, inTime ? 0 : GITHUB_MIN_TIMEOUT_MS)
     const timeout = limit.signal
     const way = wayOf(input, choice)
     return base(input, {

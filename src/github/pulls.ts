@@ -1,10 +1,12 @@
 // A pull request's changed files, as GitHub lists them: their paths (for `context`), and what a
-// job's answer shows of them (the first few, with lines added and removed, and the totals).
+// job's answer shows of them (the first few, with lines added and removed, and the totals); its
+// state and age; and its head, author and target, read once for what follows the job.
 import type { ChangedFile, PullRequestChanges } from '../report/job-report.js'
 import { escapeText, link, parseHttpsUrl } from '../report/markdown.js'
 import { redact } from '../secrets/redact.js'
+import { asObject } from '../json.js'
 import { call } from './errors.js'
-import { mayListMore, type Octokit } from './octokit.js'
+import { mayListMore, readInTime, type Octokit } from './octokit.js'
 
 /** A pull request on this GitHub, perhaps of another repository. */
 export interface PullRequestRef {
@@ -155,4 +157,58 @@ export async function pullRequestState(
   const mergedAt = data.merged_at ? Date.parse(data.merged_at) : NaN
   if (Number.isFinite(mergedAt)) return { state: 'merged', mergedAt, ...created }
   return { state: data.state === 'open' ? 'open' : 'closed', ...created }
+}
+
+/** What the checks, the preview and the reviewers need of the job's pull request: one read. */
+export interface PullRequestHead {
+  /** Its head commit. */
+  sha: string
+  /** Who opened it (never asked to review it), and whether that is a bot. */
+  author?: string
+  /** The branch it targets, and the repository's default branch (previews: "The preview"). */
+  base?: string
+  defaultBranch?: string
+  /** The repository its head is in, when that is not this one. */
+  fork?: string
+}
+
+const textOf = (v: unknown): string | undefined =>
+  typeof v === 'string' && v !== '' ? v : undefined
+
+/** The pull request's head and the rest of PullRequestHead: one request, within the run's time. */
+export async function pullRequestHead(
+  octokit: Octokit,
+  pr: PullRequestRef
+): Promise<PullRequestHead> {
+  const data = await readInTime(octokit, `pull request #${pr.number}`, request =>
+    call(`reading pull request #${pr.number}`, async () => {
+      const answer = await octokit.rest.pulls.get({
+        owner: pr.owner,
+        repo: pr.repo,
+        pull_number: pr.number,
+        request
+      })
+      return answer.data
+    })
+  )
+  const head = asObject(data.head)
+  const base = asObject(data.base)
+  const sha = textOf(head?.sha) ?? ''
+  if (!/^[0-9a-f]{7,64}$/i.test(sha))
+    throw new Error(`GitHub: pull request #${pr.number} names no head commit`)
+  const author = textOf(asObject(data.user)?.login)
+  const headRepo = textOf(asObject(head?.repo)?.full_name)
+  const fork =
+    headRepo && headRepo.toLowerCase() !== `${pr.owner}/${pr.repo}`.toLowerCase()
+      ? headRepo
+      : undefined
+  const ref = textOf(base?.ref)
+  const defaultBranch = textOf(asObject(base?.repo)?.default_branch)
+  return {
+    sha,
+    ...(author ? { author } : {}),
+    ...(ref ? { base: ref } : {}),
+    ...(defaultBranch ? { defaultBranch } : {}),
+    ...(fork ? { fork } : {})
+  }
 }

@@ -1,7 +1,8 @@
 // What the agent's pull request says of how it grew (issue 42): the new comment each growth
-// posts there (who asked, where, the instruction's first line: an edit of the record notifies
-// nobody), who asked each instruction its record lists, and the code pull request a dispatch
-// named, linked apart from the repository line with its description quoted line by line.
+// posts there (who asked, where, the instruction's first line, and once read its checks and
+// preview: an edit of the record notifies nobody), who asked each instruction its record lists,
+// and the code pull request a dispatch named, linked apart from the repository line with its
+// description quoted line by line.
 import { cutAt } from '../public-text.js'
 import type { AskedWords, CodeChange, JobReport } from './job-report.js'
 import { quoted } from './job-instruction.js'
@@ -51,6 +52,8 @@ export function growthNote(o: {
   text: string
   asked: AskedWords
   prUrl: string
+  /** Its checks and preview once read (job-checks.ts checksVerdict). */
+  verdict?: string
 }): string {
   const { asked } = o
   const who = asked.who ? `${mention(asked.who)} asked` : 'A run asked'
@@ -59,6 +62,7 @@ export function growthNote(o: {
     `### ➕ This pull request grew: instruction ${o.n}\n\n` +
     `${who}${where} (${formatTimestamp(asked.when)}); its job took it as a follow-up:\n\n` +
     `> ${firstLine(o.text)}\n\n` +
+    (o.verdict ? `${o.verdict}\n\n` : '') +
     '_Every instruction this pull request grew from is listed in its first comment._\n'
   )
 }

@@ -16,7 +16,7 @@ import {
 import { formatClock, formatElapsed, formatNumber } from './numbers.js'
 import { changesBlock } from './job-changes.js'
 import { codeChangeBlock, instructionsList, mention } from './job-growth.js'
-import { checksBlock, checksMark } from './job-checks.js'
+import { checksBlock, checksHeadline } from './job-checks.js'
 import { placeNoun } from './place.js'
 import { endingText, triggerExample } from './job-ending.js'
 import { fixWords, grewParagraph, shownWhole, visibleInstruction } from './job-instruction.js'
@@ -64,11 +64,13 @@ function pullRequestLink(r: JobReport): string | undefined {
 function finishedHeadline(r: JobReport, e: Extract<JobEnding, { kind: 'finished' }>): string {
   switch (e.outcome) {
     case 'pull-request': {
-      // Its checks may say the work is broken: no green mark then.
-      const mark = checksMark(e.checks) ?? '✅'
+      // Its checks or preview may say the work is broken: no green mark then, and what it is about.
+      const flagged = checksHeadline(e.checks)
+      const mark = flagged?.mark ?? '✅'
+      const about = flagged ? ` · ${flagged.about}` : ''
       if (r.onItsPullRequest)
-        return `${mark} The docs agent ${r.prUpdated ? 'updated' : 'opened'} this pull request${elapsed(r)}`
-      return `${mark} ${r.prUpdated ? 'Updated' : 'Opened'} ${pullRequestLink(r) ?? 'a pull request'}${elapsed(r)}`
+        return `${mark} The docs agent ${r.prUpdated ? 'updated' : 'opened'} this pull request${about}${elapsed(r)}`
+      return `${mark} ${r.prUpdated ? 'Updated' : 'Opened'} ${pullRequestLink(r) ?? 'a pull request'}${about}${elapsed(r)}`
     }
     case 'no-pull-request':
       return `${e.failsBy === 'require-pr' ? '❌' : '✅'} Completed without a pull request${elapsed(r)}`

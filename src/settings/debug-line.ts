@@ -76,6 +76,14 @@ export const RESOLVED: Readonly<Record<string, (s: Resolved) => Shown | undefine
   'notify-repository': s => s.notifyRepository,
   'trigger-label': s => s.triggerLabel,
   checks: s => s.checks,
+  reviewers: s =>
+    s.reviewers === undefined
+      ? undefined
+      : list(
+          s.reviewers.map(r =>
+            r.kind === 'author' ? 'author' : r.kind === 'user' ? r.login : `${r.org}/${r.slug}`
+          )
+        ),
   'report-files': s =>
     s.command === 'rollup' ? list(s.reportFiles.files.map(f => f.path)) : undefined
 }

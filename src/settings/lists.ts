@@ -1,10 +1,11 @@
 // The values of the list-like inputs (`sections`, `fail-on-status`, `trigger`, `output-file`,
-// `report-files`), read and checked for settings.ts.
+// `report-files`, `reviewers`), read and checked for settings.ts.
 import { formatFromPath, type FileFormat } from '../analytics/sinks.js'
 import { SECTIONS, type SectionName } from '../analytics/section-names.js'
 import { FINAL_STATUSES } from '../service/schema.js'
 import { InputError, quote } from '../errors.js'
 import { AGENT_LABEL } from '../github/labels.js'
+import { isLogin } from '../github/logins.js'
 import { insideWorkspace } from '../workspace/files.js'
 import { didYouMean } from './parse.js'
 import { readFileList, type FileList } from '../workspace/globs.js'
@@ -88,4 +89,51 @@ export function readReportFiles(text: string, workspace: string): FileList {
       'is required for `command: rollup`: the JSON files `report` runs wrote with `output-file` (paths or globs, comma separated)'
     )
   return readFileList('report-files', text, workspace)
+}
+
+/** Who `reviewers` asks: whoever started the job (`author`), a login, or a team of an organisation. */
+export type Reviewer =
+  { kind: 'author' } | { kind: 'user'; login: string } | { kind: 'team'; org: string; slug: string }
+
+/** The most entries `reviewers` takes: more is no review any more, it is a broadcast. */
+export const MAX_REVIEWERS = 15
+
+/**
+ * `reviewers`: a comma list of logins (`@` allowed), `org/team` slugs and the word `author`, each
+ * checked by GitHub's rules before any request; the same one twice counts once.
+ */
+export function readReviewers(text: string): Reviewer[] {
+  const items = text
+    .split(/[\s,]+/)
+    .map(item => item.trim())
+    .filter(item => item !== '')
+  const found = new Map<string, Reviewer>()
+  for (const item of items) {
+    const reviewer = readReviewer(item)
+    if (!reviewer)
+      throw new InputError(
+        'reviewers',
+        `${quote(item)} is not a GitHub login, an \`org/team\` slug or \`author\`; expected a ` +
+          'comma list such as `author, octocat, acme/docs-writers`'
+      )
+    const key = reviewer.kind === 'author' ? 'author' : JSON.stringify(reviewer).toLowerCase()
+    found.set(key, found.get(key) ?? reviewer)
+  }
+  if (found.size > MAX_REVIEWERS)
+    throw new InputError('reviewers', `lists ${found.size}; at most ${MAX_REVIEWERS} are asked`)
+  return [...found.values()]
+}
+
+function readReviewer(item: string): Reviewer | undefined {
+  if (item.toLowerCase() === 'author') return { kind: 'author' }
+  const team = /^@?([^/]+)\/([^/]+)$/.exec(item)
+  if (team) {
+    const [, org = '', slug = ''] = team
+    const isSlug = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(slug)
+    return isLogin(org) && !org.endsWith('[bot]') && isSlug
+      ? { kind: 'team', org, slug: slug.toLowerCase() }
+      : undefined
+  }
+  const login = item.replace(/^@/, '')
+  return isLogin(login) ? { kind: 'user', login } : undefined
 }

@@ -4,6 +4,7 @@
 // tokens are credentials.ts's.
 
 import { InputError, quote } from '../errors.js'
+import { isLogin } from '../github/logins.js'
 import { isLoopback } from '../proxy.js'
 
 /** Reads one input by name, as the runner passes it (defaults already applied). */
@@ -145,7 +146,7 @@ export function readLogins(get: GetInput, name: string, bots = false): string[] 
     .map(item => item.replace(/^@/, '').toLowerCase())
     .filter(item => item !== '')
   for (const item of items) {
-    if (!/^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?$/.test(item))
+    if (!isLogin(item))
       throw new InputError(
         name,
         `${quote(item)} is not a GitHub login; expected a comma list such as ${bots ? '`renovate[bot], dependabot[bot]` (or `*` for any bot)' : '`octocat, hubot`'}`

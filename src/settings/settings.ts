@@ -30,7 +30,9 @@ import {
   readSections,
   readStatuses,
   readTrigger,
-  readTriggerLabel
+  readReviewers,
+  readTriggerLabel,
+  type Reviewer
 } from './lists.js'
 import { readDocsFiles, type DocsFiles } from '../workspace/docs-files.js'
 import type { FileList } from '../workspace/globs.js'
@@ -116,6 +118,8 @@ export interface JobSettings extends CommonSettings {
   triggerLabel: string
   /** What the run does with the check runs of the job's pull request. */
   checks: ChecksMode
+  /** Who is asked to review the job's pull request once it is known. */
+  reviewers: Reviewer[]
 }
 
 const CHECKS_MODES = ['off', 'show', 'wait', 'require'] as const
@@ -330,7 +334,8 @@ function readJobInputs(get: GetInput) {
     failOnStatus: readStatuses(get('fail-on-status')),
     requirePr: bool(get, 'require-pr'),
     triggerLabel: readTriggerLabel(get('trigger-label')),
-    checks: oneOf(get, 'checks', CHECKS_MODES)
+    checks: oneOf(get, 'checks', CHECKS_MODES),
+    reviewers: readReviewers(get('reviewers'))
   }
 }
 
