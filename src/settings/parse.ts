@@ -43,8 +43,10 @@ export function oneOf<T extends string>(
  */
 export function didYouMean(value: string, values: readonly string[]): string {
   const given = value.trim().toLowerCase()
+  // A typo is a few characters from a short value: a long text is no typo (and is not compared).
+  if (given === '' || given.length > 40) return ''
   const nearest = nearestName(given, values)
-  if (nearest === undefined || given === '') return ''
+  if (nearest === undefined) return ''
   const close =
     editDistance(given, nearest.toLowerCase()) <= Math.max(1, Math.floor(given.length / 3))
   return close ? ` did you mean \`${nearest}\`?` : ''
