@@ -4,11 +4,10 @@
 // is ✅ on an answer that never came; one line names the cause (the proxy by host:port) with its
 // one fix. And the proxy rules (contract: "Tokens, proxies and invisible text"): a loopback target
 // is reached directly past a corporate proxy; a secret is never sent over plain http through one.
-import net from 'node:net'
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { runScenario, type RunResult } from './runner.js'
-import { startProxy, type ProxyOptions } from './proxy.js'
+import { closedPort, startProxy, type ProxyOptions } from './proxy.js'
 import { withGitHub, withService } from './support.js'
 
 const SERVICE = 'https://api.example.test'
@@ -79,6 +78,10 @@ describe('check behind a proxy that keeps requests away', () => {
     const { r, port, sent } = await behindProxy({ credentials: 'u:p' })
     const fix = expectNotReached(r, `127.0.0.1:${port}`)
     expect(sent).toBe(0)
+    // Said at once: the first probe got the proxy's answer, the others were not sent.
+    expect(r.summary).toMatch(/\| `visitors` \| no answer \|/)
+    expect(r.summary).toMatch(/\| `views` \| not sent \|/)
+    expect(r.summary).toMatch(/\| `agent` \| not sent \|/)
     expect(r.summary).toContain(
       `the proxy 127.0.0.1:${port} answered 407 Proxy Authentication Required`
     )
@@ -214,12 +217,3 @@ describe('what the check cannot verify, said as such', () => {
     )
   })
 })
-
-/** A loopback port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise<void>(done => server.close(() => done()))
-  return port
-}

@@ -81,7 +81,8 @@ function behindProxy(): CheckReport {
     error: new UnreachedError(cause('api.mintlify.com:443'))
   }))
   const reach = reachLine({
-    proxies: { service: proxy, github: proxy },
+    proxies: { service: { proxy }, github: { proxy } },
+    answered: { service: false, github: false },
     baseUrl: 'https://api.mintlify.com',
     service: cause('api.mintlify.com:443'),
     github: cause('api.github.com:443')

@@ -235,6 +235,11 @@ describe('reviewers', () => {
     expect(() => readReviewers(bad)).toThrow(/^Input `reviewers`: /)
   })
 
+  it('refuses a huge entry by its length, before any regular expression reads it', () => {
+    for (const huge of ['a'.repeat(5_000_000), `${'a'.repeat(5_000_000)}/x`])
+      expect(() => readReviewers(huge)).toThrow(/^Input `reviewers`: /)
+  })
+
   it('refuses more than 15', () => {
     const many = Array.from({ length: 16 }, (_, i) => `user${i}`).join(',')
     expect(() => readReviewers(many)).toThrow('at most 15 are asked')

@@ -81,7 +81,7 @@ describe('readCursorPages', () => {
       2,
       'GET',
       { time: true },
-      'reading the searches'
+      { operation: 'reading the searches' }
     )
     const failsFrom = (from: number) => {
       const fetchPage = service(1000, [])

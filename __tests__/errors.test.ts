@@ -117,14 +117,9 @@ describe('a request named in words, for the run page’s annotations', () => {
   it('a failure says the operation, never the path', () => {
     const failed: FailedAttempt = { outcome: { kind: 'answer', status: 404 }, why: '404 Not Found' }
     const request = 'GET /v1/analytics/acme/searches?limit=100'
-    const err = requestFailure(
-      request,
-      failed,
-      1,
-      'GET',
-      undefined,
-      'reading the searches analytics'
-    )
+    const err = requestFailure(request, failed, 1, 'GET', undefined, {
+      operation: 'reading the searches analytics'
+    })
     expect(err.message).toMatch(/^Reading the searches analytics failed: 404 Not Found/)
     expect(err.message).not.toContain('/v1/analytics')
   })

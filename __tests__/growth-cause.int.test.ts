@@ -26,7 +26,7 @@ import {
 } from './two-repositories.js'
 
 const AGENT_PR = 'https://github.com/octo/docs/pull/21'
-const CODE_TOKEN = 'ghp_codeRepositoryToken0123456789'
+const CODE_TOKEN = 'ghp_Q7mZ2vK9xR4tW8nB1cY6hL3pD5sF0jG'
 /** The merge recipe's prompt (examples/docs-on-merge.yml): its first line ends "Keep the". */
 const MERGE_PROMPT =
   'Update the documentation for the change merged in this pull request. Keep the\n' +

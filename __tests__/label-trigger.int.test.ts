@@ -4,7 +4,7 @@
 // body and changed paths as data, answers on the item and is taken off when the run ends, however
 // it ends; the label matches without regard to case and comes off as it is spelt on the item;
 // another label and a removal are skipped without a word; a reader's label is skipped with a
-// notice; `docs-agent` is refused before any request.
+// notice and a reply saying who may, and comes off; `docs-agent` is refused before any request.
 import { describe, it, expect } from '@jest/globals'
 import { SIM_API_KEY } from '../sim/service.js'
 import { labelEvent } from '../sim/github.js'
@@ -197,7 +197,7 @@ describe('trigger-label', () => {
     )
   })
 
-  it("a reader's label: skipped with a notice, nothing written, the label left", async () => {
+  it("a reader's label: skipped with a notice, a reply there saying who may, the label taken off", async () => {
     await withGitHub(github, async gh =>
       withService(service, async sim => {
         const r = await runScenario({
@@ -211,11 +211,18 @@ describe('trigger-label', () => {
           `Ignored the label "${LABEL}": @reader has read permission; write is required (or list the login in \`allowed-users\`).`
         ])
         expect(sim.requests).toEqual([])
-        // The permission lookup, and nothing written where anyone who can label reads.
+        // The permission lookup, one short reply, and the label off (as the recipe promises).
         expect(gh.requests.map(q => `${q.method} ${q.path}`)).toEqual([
-          'GET /repos/octo/docs/collaborators/reader/permission'
+          'GET /repos/octo/docs/collaborators/reader/permission',
+          'POST /repos/octo/docs/issues/7/comments',
+          `DELETE /repos/octo/docs/issues/7/labels/${encodeURIComponent(LABEL)}`
         ])
-        expect(labelsOf(gh, 7)).toEqual([LABEL])
+        expect(bots(gh, 7)).toEqual([
+          'The label **Docs/Needed** was taken off: @reader may not ask the docs agent with it. ' +
+            'Only people with **write** permission or more on this repository may; ask one of ' +
+            'them to add it. Nothing was sent to the docs agent.'
+        ])
+        expect(labelsOf(gh, 7)).toEqual([])
       })
     )
   })

@@ -3,7 +3,7 @@ import { describe, it, expect } from '@jest/globals'
 import { Marked } from 'marked'
 import fc from 'fast-check'
 import {
-  clipMiddle,
+  clipPath,
   clipWidth,
   displayWidth,
   details,
@@ -11,9 +11,11 @@ import {
   foldedTable,
   link,
   pageUrl,
+  plainText,
   provenance,
   codeBlock
 } from '../src/report/markdown.js'
+import { oneLine } from '../src/public-text.js'
 import {
   formatChange,
   formatClock,
@@ -219,33 +221,6 @@ describe('numbers', () => {
   })
 })
 
-describe('clipMiddle', () => {
-  it('keeps the start and the end of a long path, with an ellipsis between', () => {
-    const path = '/api-reference/v2/organizations/{id}/projects/{projectId}/environments/logs'
-    const out = clipMiddle(path, 60)
-    expect(out).toHaveLength(60)
-    expect(out.startsWith('/api-reference/v2/organizations/')).toBe(true)
-    expect(out.endsWith('environments/logs')).toBe(true)
-    expect(out).toContain('…')
-    expect(clipMiddle('/short', 60)).toBe('/short')
-  })
-
-  it('never splits a surrogate pair (property)', () => {
-    fc.assert(
-      fc.property(
-        fc.string({ unit: 'grapheme', maxLength: 200 }),
-        fc.integer({ min: 2, max: 80 }),
-        (s, max) => {
-          const out = clipMiddle(s, max)
-          if (s.length <= max) expect(out).toBe(s)
-          else expect(out.length).toBeLessThanOrEqual(max)
-          expect(out).not.toMatch(LONE_SURROGATE)
-        }
-      )
-    )
-  })
-})
-
 describe('clipWidth', () => {
   it('clips by display columns, a wide character counting two, whole graphemes only (property)', () => {
     fc.assert(
@@ -441,5 +416,55 @@ describe('change figures that read at a glance', () => {
     expect(formatChange(48_320, 66_640)).toBe('\u221218,320 (\u221227.5%)')
     expect(formatChange(3_500_000, 1_000_000)).toBe('+2,500,000 (+250.0%)')
     expect(formatChange(1_100, 1_000)).toBe('+100 (+10.0%)')
+  })
+})
+
+describe('plain text from our Markdown (log lines, ::error::, annotations)', () => {
+  it('carries no HTML entity and no joiner: escaped text reads as it was written', () => {
+    const api = `GitHub's API at ${escapeText('https://ghe.example.com/api/v3')} (direct)`
+    expect(plainText(api)).toBe("GitHub's API at https://ghe.example.com/api/v3 (direct)")
+    expect(plainText(`${link('the run', 'https://github.com/o/r/actions/runs/1')} failed`)).toBe(
+      'the run (https://github.com/o/r/actions/runs/1) failed'
+    )
+    expect(plainText('`project-id` names &lt;x&gt; &amp; more')).toBe(
+      '`project-id` names <x> & more'
+    )
+  })
+
+  it('undoes escapeText for any text (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), text => {
+        expect(plainText(escapeText(text))).toBe(oneLine(text))
+      }),
+      { numRuns: 500 }
+    )
+  })
+})
+
+describe('clipPath', () => {
+  it('clips a long path at its start, at a slash, within its columns', () => {
+    expect(clipPath('/docs/guides/integrations/billing', 24)).toBe('…/integrations/billing')
+    expect(clipPath('/short', 24)).toBe('/short')
+    // A last segment longer than the room keeps its end.
+    expect(clipPath(`/a/${'x'.repeat(40)}`, 10)).toBe(`…${'x'.repeat(9)}`)
+    expect(displayWidth(clipPath('/zh/文档/快速开始/安装指南', 12))).toBeLessThanOrEqual(12)
+  })
+
+  it('never passes its width, and keeps the end (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ minLength: 1, maxLength: 12 }), { maxLength: 8 }),
+        fc.integer({ min: 4, max: 40 }),
+        (segments, max) => {
+          const path = `/${segments.map(s => s.replace(/\//g, '')).join('/')}`
+          const out = clipPath(path, max)
+          expect(displayWidth(out)).toBeLessThanOrEqual(
+            Math.max(max, displayWidth(path) <= max ? max : max)
+          )
+          if (out !== path) expect(out.startsWith('…')).toBe(true)
+        }
+      ),
+      { numRuns: 300 }
+    )
   })
 })

@@ -624,7 +624,7 @@ describe("readOffsetPages: the deadline (on the run's clock)", () => {
       1,
       'GET',
       { time: true },
-      'reading the visitors analytics'
+      { operation: 'reading the visitors analytics' }
     )
 
   it('an endless export stops at the deadline, says how far it got, and abandons what is in flight', async () => {

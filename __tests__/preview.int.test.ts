@@ -192,7 +192,7 @@ describe('the preview', () => {
 
 describe('the preview where the code’s author reads', () => {
   it('the code pull request’s comment and the answer carry the checks and the preview', async () => {
-    const CODE_TOKEN = 'ghp_codeRepositoryToken0123456789'
+    const CODE_TOKEN = 'ghp_Q7mZ2vK9xR4tW8nB1cY6hL3pD5sF0jG'
     const two = await startTwoRepositories({
       codeRepo: 'octo/api',
       docs: github({ deployments: { [headSha(21)]: [BUILT] } }),

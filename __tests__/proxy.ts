@@ -38,6 +38,13 @@ export interface ProxyOptions {
    * TLS, whose CA the runner does not trust): nothing reaches the target.
    */
   inspectTls?: boolean
+  /** Open each tunnel (200), then close it at once: a proxy that drops tunnels. */
+  dropTunnels?: boolean
+  /**
+   * Answer a tunnel to a name it cannot resolve (neither loopback nor mapped) with this status and
+   * its own error page, as corporate proxies do for a misspelt host, instead of 403.
+   */
+  unknownHosts?: 502 | 504
 }
 
 /**
@@ -140,6 +147,10 @@ export async function startProxy(
       )
       return
     }
+    if (options.dropTunnels) {
+      client.end('HTTP/1.1 200 Connection Established\r\n\r\n')
+      return
+    }
     if (options.inspectTls) {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
       const inner = new tls.TLSSocket(client, {
@@ -151,6 +162,16 @@ export async function startProxy(
       return
     }
     const to = resolve(target)
+    if (!to && options.unknownHosts) {
+      const page =
+        '<html><body><h1>Unable to determine IP address from host name</h1></body></html>'
+      const reason = options.unknownHosts === 502 ? 'Bad Gateway' : 'Gateway Timeout'
+      client.end(
+        `HTTP/1.1 ${options.unknownHosts} ${reason}\r\nContent-Type: text/html\r\n` +
+          `Content-Length: ${page.length}\r\n\r\n${page}`
+      )
+      return
+    }
     if (!to) {
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n')
       return
@@ -186,4 +207,13 @@ export async function startProxy(
         server.close(() => done())
       })
   }
+}
+
+/** A loopback port nobody listens on: a proxy (or a service) that is down. */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise<void>(done => server.close(() => done()))
+  return port
 }

@@ -121,7 +121,12 @@ describe('the roll-up table', () => {
     expect(sum.answers).toEqual(a.totals.answers)
     expect(sum.searches).toBe(a.totals.searches)
     const md = renderRollup(rollupOf([a, b]), ROOM)
-    expect(md).toMatch(/the searches total leaves out b \(not read there\)/)
+    // Named once, with every figure it lacks: not once per column, and no "the the".
+    expect(md).toContain(
+      'b is left out of the views, searches, 👎 and assistant totals (not read there)'
+    )
+    expect(md.match(/\bb is left out/g)).toHaveLength(1)
+    expect(md).not.toMatch(/\bthe the\b/)
     expect(md).toMatch(/a reader of two sites counts on each/)
   })
 

@@ -199,6 +199,26 @@ describe('readSettings', () => {
     })
   })
 
+  it.each([
+    [{ command: 'chek' }, 'command', 'check'],
+    [{ command: 'Report' }, 'command', 'report'],
+    [{ 'comment-mode': 'minimise' }, 'comment-mode', 'minimize'],
+    [{ 'when-no-job': 'creat' }, 'when-no-job', 'create'],
+    [{ permission: 'writer' }, 'permission', 'write'],
+    [{ command: 'create', checks: 'requires' }, 'checks', 'require'],
+    [{ command: 'report', sections: 'visitors,serches' }, 'sections', 'searches'],
+    [{ 'fail-on-status': 'faild' }, 'fail-on-status', 'failed']
+  ])('a typo in an enumerated value, %j, gets "did you mean"', (over, input, meant) => {
+    const err = errorOf(over)
+    expect(err.input).toBe(input)
+    expect(err.message).toContain(`did you mean \`${meant}\`?`)
+  })
+
+  it('no "did you mean" for a value near nothing accepted', () => {
+    expect(errorOf({ command: 'deploy' }).message).not.toContain('did you mean')
+    expect(errorOf({ 'comment-mode': 'append' }).message).not.toContain('did you mean')
+  })
+
   it('refuses an INPUT_* variable action.yml does not declare, naming the nearest input', () => {
     const given = INPUT_NAMES.map(n => `INPUT_${n.toUpperCase()}`)
     expect(() => refuseUnknownInputs(given)).not.toThrow()

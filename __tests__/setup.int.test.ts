@@ -78,7 +78,7 @@ describe('command: check', () => {
           // Last, so it never takes another probe's place: the report's feedback `status` filter.
           'feedback-comments'
         ])
-        expect(r.summary).toMatch(/^## Set-up check · ✅ ready\n/)
+        expect(r.summary).toMatch(/^## Set-up check · ✅ ready to read; agent jobs not verified\n/)
         expect(lineOf(r, 'Agent API')).toContain('404 for a job that does not exist')
         expect(lineOf(r, 'GitHub token may comment')).toContain('set `issue-number`')
         const profile = profileOf(r)

@@ -209,15 +209,15 @@ describe('renderVisitorsReport: top pages', () => {
     )
   })
 
-  it('clips long paths in the middle so the number columns stay in view', () => {
+  it('clips long paths at their start so the number columns stay in view', () => {
     const long = '/api-reference/v2/organizations/{organizationId}/projects/{projectId}/logs'
     const out = render(visitorsReport({ top: [row(long, 3, 2, 4)] }))
     const line = lineStarting(out, '| 1 |')
     const page = line.split(' | ')[1] ?? ''
     expect(page.replace(/&#\d+;|\u2060/g, 'x').length).toBeLessThanOrEqual(40)
-    expect(page.startsWith('/api-reference/v2/organ')).toBe(true)
-    expect(page).toContain('…')
-    expect(page.endsWith('/logs')).toBe(true)
+    // The end names the page; whole segments from the first slash after the "…".
+    expect(page.startsWith('…/')).toBe(true)
+    expect(page.endsWith('/projects/{projectId}/logs')).toBe(true)
     expect(line.endsWith('| 3 | 2 | 4 |')).toBe(true)
   })
 

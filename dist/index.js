@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5939);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8494);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5939:
+/***/ 8494:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32434,10 +32434,19 @@ function noPullRequestNote(jobId) {
 ;// CONCATENATED MODULE: ./src/errors.ts
 // What every room shares about failure: the one way to turn anything thrown into a message, the
 // one error that names an input and what it accepts (settings/ throws it; the workspace and proxy
-// rules too), and the one error that says the time allowed ran out (the deadline is deadline.ts).
+// rules too), the one error that says the time allowed ran out (the deadline is deadline.ts), and
+// what a known cause of failure is as data (causes.ts decides it; every room words it).
 /** A thrown value as the text a user reads: no stack trace, ever. */
 function messageOf(err) {
     return err instanceof Error ? err.message : String(err);
+}
+/** A sentence of ours as a clause: "The proxy…" → "the proxy…" (a name in capitals stays). */
+function asClause(text) {
+    return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+}
+/** A message ending its sentence, before another one follows. */
+function withStop(text) {
+    return /[.!?]$/.test(text.trim()) ? text : `${text}.`;
 }
 /**
  * The one "time is up" error: the time allowed ran out. Its message says which limit, and what
@@ -32478,6 +32487,20 @@ function quote(value) {
     return value.length <= max
         ? JSON.stringify(value)
         : `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`;
+}
+/**
+ * Who fixes it, as the subject of a sentence: "this workflow's maintainers" (on a code pull
+ * request, `codeSide`: "the maintainers of the docs workflow in octo/docs"), "the network's
+ * administrators (the proxy's)"; undefined for a cause that passes.
+ */
+function whoFixes(fixer, codeSide) {
+    if (fixer === 'network')
+        return "the network's administrators (the proxy's)";
+    if (fixer === 'rerun')
+        return undefined;
+    return codeSide === undefined
+        ? "this workflow's maintainers"
+        : `the maintainers of the docs workflow in ${codeSide}`;
 }
 
 ;// CONCATENATED MODULE: ./src/public-text.ts
@@ -33403,17 +33426,18 @@ function hostPortOf(url) {
     return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
 }
 /**
- * `NO_PROXY` names the target: `*`, the host, `host:port`, or a domain (`example.com` and
- * `.example.com` both cover its subdomains).
+ * The `NO_PROXY` entry that names the target, if one does: `*`, the host, `host:port`, or a domain
+ * (`example.com` and `.example.com` both cover its subdomains). As written, for a message to quote.
  */
-function bypasses(target, noProxy) {
+function bypassEntry(target, noProxy) {
     const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
     const port = target.port || (target.protocol === 'https:' ? '443' : '80');
     return noProxy
         .split(/[\s,]+/)
-        .map(entry => entry.trim().toLowerCase())
+        .map(entry => entry.trim())
         .filter(entry => entry !== '')
-        .some(entry => {
+        .find(written => {
+        const entry = written.toLowerCase();
         if (entry === '*')
             return true;
         const m = /^(\[[^\]]*\]|[^:]+)(?::(\d+))?$/.exec(entry);
@@ -33425,28 +33449,40 @@ function bypasses(target, noProxy) {
         return host === name || host.endsWith(`.${name}`);
     });
 }
+/** Whether `NO_PROXY` names the target (bypassEntry finds an entry). */
+function bypasses(target, noProxy) {
+    return bypassEntry(target, noProxy) !== undefined;
+}
 /** The variable that names the proxy for a target: `HTTPS_PROXY` for https, else `HTTP_PROXY`. */
 function proxyVariable(target) {
     return target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
 }
 /**
- * The proxy a request to `target` goes through, or undefined for a direct connection: none when
- * `NO_PROXY` names the target, and none for a loopback target unless the proxy is loopback too.
+ * How a request to `target` goes: through the proxy its variable names, or direct, because none
+ * is set, `NO_PROXY` names the target (said in `bypass`), or the target is loopback and the
+ * proxy is not.
  */
-function proxyFor(target, env) {
+function chooseProxy(target, env) {
     let url;
     try {
         url = new URL(target);
     }
     catch {
-        return undefined;
+        return {};
     }
     const proxy = readProxyUrl(variable(env, proxyVariable(url)));
-    if (!proxy || bypasses(url, variable(env, 'NO_PROXY')))
-        return undefined;
+    if (!proxy)
+        return {};
+    const entry = bypassEntry(url, variable(env, 'NO_PROXY'));
+    if (entry !== undefined)
+        return { bypass: { entry, proxy: hostPortOf(proxy) } };
     if (isLoopback(url.hostname) && !isLoopback(proxy.hostname))
-        return undefined;
-    return { url: proxy, hostPort: hostPortOf(proxy) };
+        return {};
+    return { proxy: { url: proxy, hostPort: hostPortOf(proxy) } };
+}
+/** The proxy a request to `target` goes through, or undefined for a direct connection. */
+function proxyFor(target, env) {
+    return chooseProxy(target, env).proxy;
 }
 /**
  * Why a secret may not go to `target` through `proxy`: plain http through a proxy that is not
@@ -33493,9 +33529,12 @@ function isLoopback(hostname) {
 ;// CONCATENATED MODULE: ./src/network.ts
 // Why a request got no answer from its target, read from what Node, `tunnel` (the service's
 // tunnels) and undici (GitHub's) report and a bare "network error" would drop: the proxy's own
-// status (407 wants credentials, 405 allows no tunnels), a proxy or host nobody answers on, a TLS
-// certificate the runner does not trust. Each cause has one wording and one fix, so a failure says
-// the real cause and the check says it once for every request it stopped.
+// status (407 wants credentials, 405 allows no tunnels, 502/504 could not reach the target: often
+// a misspelt host), a proxy or host nobody answers on, a proxy given as https:// that speaks plain
+// http, a tunnel the proxy opened and then dropped, a TLS certificate the runner does not trust, a
+// direct connection `NO_PROXY` chose. Each cause has one wording and one fix, so a failure says
+// the real cause and the check says it once for every request it stopped; a cause that a moment
+// does not change (final()) is not retried, and what comes after it is not sent.
 
 
 /** Error codes that say no connection was made at all. */
@@ -33506,6 +33545,12 @@ const PROXY_STATUS = /statusCode=(\d{3})|Proxy response \((\d{3})\)/;
 const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/;
 /** A certificate of an authority the runner does not trust (a TLS-inspecting proxy's). */
 const UNTRUSTED = /SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY)/;
+/** TLS spoken to something that answers in plain http ("wrong version number", as OpenSSL says). */
+const PLAIN_ANSWER = /WRONG_VERSION_NUMBER|wrong version number|packet length too long/i;
+/** A tunnel closed by the proxy before TLS began, as Node and `tunnel` say it. */
+const DROPPED = /before secure TLS connection was established|could not be established, cause=socket hang up/;
+/** The statuses a proxy answers a tunnel with when it could not reach the target. */
+const PROXY_COULD_NOT_REACH = [502, 503, 504];
 /** The error and each of its causes, as code and message. */
 function chain(err) {
     const found = [];
@@ -33525,7 +33570,7 @@ const network_hostPortOf = (url) => `${url.hostname}:${url.port || (url.protocol
 function readCause(err, way) {
     const errors = chain(err);
     const target = network_hostPortOf(way.target);
-    const proxy = way.proxy;
+    const { proxy, bypass } = way;
     const variable = proxyVariable(way.target);
     for (const { message } of errors) {
         const m = PROXY_STATUS.exec(message);
@@ -33538,10 +33583,25 @@ function readCause(err, way) {
                 status: Number(m[1] ?? m[2])
             };
     }
+    if (proxy) {
+        const said = (e) => `${e.code} ${e.message}`;
+        // TLS to a proxy given as https:// that answers in plain http: the first handshake, the proxy's.
+        const plain = errors.find(e => PLAIN_ANSWER.test(said(e)));
+        if (plain && proxy.url.protocol === 'https:')
+            return { kind: 'proxy-tls', proxy: proxy.hostPort, variable, code: tlsCode(plain) };
+        if (errors.some(e => DROPPED.test(e.message)))
+            return { kind: 'proxy-dropped', proxy: proxy.hostPort, target };
+    }
     // Node's own sockets say a failed handshake as EPROTO ("wrong version number"), undici by name.
     const tls = errors.find(e => TLS_CODE.test(e.code) || e.code === 'EPROTO');
     if (tls)
-        return { kind: 'tls', target, code: tls.code, ...(proxy ? { proxy: proxy.hostPort } : {}) };
+        return {
+            kind: 'tls',
+            target,
+            code: tls.code,
+            ...(proxy ? { proxy: proxy.hostPort } : {}),
+            ...(bypass ? { bypass } : {})
+        };
     const code = errors
         .map(e => (NO_CONNECTION.includes(e.code) ? e.code : NO_CONNECTION_WORD.exec(e.message)?.[1]))
         .find(c => c !== undefined);
@@ -33549,7 +33609,48 @@ function readCause(err, way) {
         return undefined;
     return proxy
         ? { kind: 'proxy-unreachable', proxy: proxy.hostPort, variable, code }
-        : { kind: 'unreachable', target, code };
+        : { kind: 'unreachable', target, code, ...(bypass ? { bypass } : {}) };
+}
+/** The code to show for a TLS failure: OpenSSL's reason when only the message carries it. */
+function tlsCode(e) {
+    if (e.code !== '' && e.code !== 'ECONNRESET')
+        return e.code;
+    return /wrong version number/i.test(e.message) ? 'ERR_SSL_WRONG_VERSION_NUMBER' : 'EPROTO';
+}
+/**
+ * A direct request that got no answer in time, when `NO_PROXY` sent it direct: most likely a
+ * firewall that lets only the proxy out. Undefined for any other way (a slow answer is no cause).
+ */
+function bypassTimeout(way) {
+    if (!way.bypass)
+        return undefined;
+    return {
+        kind: 'unreachable',
+        target: network_hostPortOf(way.target),
+        code: 'ETIMEDOUT',
+        bypass: way.bypass
+    };
+}
+/**
+ * A cause a moment does not change: a proxy's own refusal (407, 403, 405, or its 502/504 for a
+ * name it could not reach), a proxy nobody answers on or that speaks plain http where https was
+ * written, a certificate refused, a name that does not resolve. Not retried, and the requests
+ * after it are not sent: each would end the same way. A dropped tunnel, a refused or timed-out
+ * direct connection may pass: those are retried.
+ */
+function isFinal(c) {
+    switch (c.kind) {
+        case 'proxy-status':
+        case 'proxy-unreachable':
+        case 'proxy-tls':
+            return true;
+        case 'proxy-dropped':
+            return false;
+        case 'tls':
+            return /CERT/.test(c.code) || UNTRUSTED.test(c.code);
+        case 'unreachable':
+            return c.code === 'ENOTFOUND';
+    }
 }
 /** A 407 on a request the proxy was asked to forward (plain http): the proxy's, not the target's. */
 function proxyRefusal(status, way) {
@@ -33568,6 +33669,8 @@ function codeWords(code) {
         return 'the connection was refused';
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
         return 'the name does not resolve';
+    if (code === 'ETIMEDOUT')
+        return 'no answer in time';
     return 'no route to it';
 }
 function tlsWords(code) {
@@ -33579,23 +33682,39 @@ function tlsWords(code) {
         return 'its certificate is for another name';
     return 'the TLS handshake failed';
 }
-/** The cause in words (plain text: hosts, ports and codes only). */
+/** ", reached directly: the `NO_PROXY` entry `x` matches it (the proxy p is not used)". */
+function bypassWords(bypass) {
+    return bypass
+        ? `; it was reached directly, not through the proxy ${bypass.proxy}, because the \`NO_PROXY\` entry \`${bypass.entry}\` matches it`
+        : '';
+}
+/** "407 Proxy Authentication Required": the status and its reason phrase. */
+function statusWords(status) {
+    return `${status}${external_node_http_.STATUS_CODES[status] ? ` ${external_node_http_.STATUS_CODES[status]}` : ''}`;
+}
+/** The cause in words (plain text: hosts, ports, codes and names in backticks only). */
 function causeWords(c) {
     switch (c.kind) {
         case 'proxy-status': {
-            const status = `${c.status}${external_node_http_.STATUS_CODES[c.status] ? ` ${external_node_http_.STATUS_CODES[c.status]}` : ''}`;
+            const status = statusWords(c.status);
             if (c.status === 407)
                 return `the proxy ${c.proxy} answered ${status}: it wants credentials`;
             if (c.status === 405)
                 return `the proxy ${c.proxy} answered ${status} to the tunnel (CONNECT): it allows no tunnels`;
+            if (PROXY_COULD_NOT_REACH.includes(c.status))
+                return `the proxy ${c.proxy} could not reach ${c.target} (it answered ${status})`;
             return `the proxy ${c.proxy} answered ${status} instead of reaching ${c.target}`;
         }
         case 'proxy-unreachable':
             return `nobody answers at the proxy ${c.proxy} (${c.code}: ${codeWords(c.code)})`;
+        case 'proxy-tls':
+            return `the proxy ${c.proxy} is given as https:// in \`${c.variable}\`, but it answers in plain http (${c.code})`;
+        case 'proxy-dropped':
+            return `the proxy ${c.proxy} opened the tunnel to ${c.target}, then closed it before an answer came`;
         case 'tls':
-            return `the TLS connection to ${c.target}${c.proxy ? ` through the proxy ${c.proxy}` : ''} failed: ${tlsWords(c.code)} (${c.code})`;
+            return `the TLS connection to ${c.target}${c.proxy ? ` through the proxy ${c.proxy}` : ''} failed: ${tlsWords(c.code)} (${c.code})${bypassWords(c.bypass)}`;
         case 'unreachable':
-            return `nobody answers at ${c.target} (${c.code}: ${codeWords(c.code)})`;
+            return `nobody answers at ${c.target} (${c.code}: ${codeWords(c.code)})${bypassWords(c.bypass)}`;
     }
 }
 /**
@@ -33606,16 +33725,13 @@ function causeFix(c, setting, hosts) {
     const listed = (hostPort) => (hosts && hosts.length > 0 ? hosts : [hostPort.replace(/:\d+$/, '')]).join(', ');
     switch (c.kind) {
         case 'proxy-status':
-            if (c.status === 407)
-                return (`The proxy ${c.proxy} wants credentials: put them in \`${c.variable}\` as ` +
-                    `\`http://user:pass@${c.proxy}\` (from a secret), or list ${listed(c.target)} in \`NO_PROXY\` ` +
-                    'if this runner may reach it directly');
-            if (c.status === 405)
-                return (`The proxy ${c.proxy} refuses tunnels (CONNECT), which https needs: ask for CONNECT to ` +
-                    `${c.target} to be allowed, or list ${listed(c.target)} in \`NO_PROXY\``);
-            return `The proxy ${c.proxy} does not let requests through to ${c.target}: ask its administrators to allow it, or list ${listed(c.target)} in \`NO_PROXY\``;
+            return proxyStatusFix(c, setting, listed);
         case 'proxy-unreachable':
             return `Nothing answers at the proxy ${c.proxy}: check its address in \`${c.variable}\` (\`host:port\`), or unset it`;
+        case 'proxy-tls':
+            return `Write the proxy as \`http://${c.proxy}\` in \`${c.variable}\`: an \`https://\` proxy address asks for TLS to the proxy itself, which this proxy does not speak (requests to https addresses still use TLS, inside the tunnel)`;
+        case 'proxy-dropped':
+            return `Run the workflow again; if the proxy ${c.proxy} keeps closing tunnels to ${c.target}, ask its administrators why (an idle or size limit, or a filter that drops this host)`;
         case 'tls':
             if (UNTRUSTED.test(c.code))
                 return ('A proxy or firewall that inspects TLS shows its own certificate: give Node your ' +
@@ -33625,16 +33741,37 @@ function causeFix(c, setting, hosts) {
                 ? `${c.target} shows a certificate this runner cannot accept: check ${setting ?? 'the address'}`
                 : `${c.target} does not speak TLS as expected: check ${setting ?? 'the address'} (an https address) and the proxy`;
         case 'unreachable':
+            if (c.bypass)
+                return (`Take \`${c.bypass.entry}\` out of \`NO_PROXY\`, so that requests to ${c.target} go through ` +
+                    `the proxy ${c.bypass.proxy}, or let this runner reach ${c.target} directly`);
             return setting
                 ? `Nothing answers at ${c.target}: check ${setting}`
                 : `This runner cannot reach ${c.target}: allow it through the firewall, or set \`HTTPS_PROXY\` to your proxy`;
     }
 }
+/** What to change when the proxy answered the tunnel itself. */
+function proxyStatusFix(c, setting, listed) {
+    if (c.status === 407)
+        return (`The proxy ${c.proxy} wants credentials: put them in \`${c.variable}\` as ` +
+            `\`http://user:pass@${c.proxy}\` (from a secret), or list ${listed(c.target)} in \`NO_PROXY\` ` +
+            'if this runner may reach it directly');
+    if (c.status === 405)
+        return (`The proxy ${c.proxy} refuses tunnels (CONNECT), which https needs: ask for CONNECT to ` +
+            `${c.target} to be allowed, or list ${listed(c.target)} in \`NO_PROXY\``);
+    // A name the proxy cannot resolve is most often a typo in the address this workflow gave.
+    if (PROXY_COULD_NOT_REACH.includes(c.status))
+        return (`Check the host ${c.target.replace(/:\d+$/, '')} in ${setting ?? 'the address'}: the proxy ` +
+            'could not reach it, as it answers for a name that does not resolve; if the name is right, ' +
+            'run the workflow again later');
+    return `The proxy ${c.proxy} does not let requests through to ${c.target}: ask its administrators to allow it, or list ${listed(c.target)} in \`NO_PROXY\``;
+}
 /** An error that carries its cause, thrown where a request got no answer for a known cause. */
 class UnreachedError extends Error {
     network;
-    constructor(network) {
-        super(causeWords(network));
+    constructor(network, 
+    /** False for a call not sent: an earlier one found this cause, and this one would too. */
+    sent = true) {
+        super(sent ? causeWords(network) : `not sent, not reached: ${causeWords(network)}`);
         this.network = network;
         this.name = 'UnreachedError';
     }
@@ -33977,29 +34114,22 @@ function escapeLineStart(s) {
 function escapeText(s) {
     return escapeLineStart(oneLine(s).replace(SPECIAL_CHARS, escapeChar));
 }
+/**
+ * Markdown of ours as a plain-text line (a log line, `::error::`, an annotation, a notice): the
+ * entities escapeText wrote are the characters again and its joiners go; a link is its label and
+ * its address. Plain-text lines carry no HTML entities: escaping is for Markdown only.
+ */
+function plainText(markdown) {
+    return markdown
+        .replace(/\[([^\]]*)\]\(([^)\s]+)\)/g, '$1 ($2)')
+        .replace(/&#(\d{1,6});/g, (_, code) => String.fromCodePoint(Number(code)))
+        .replace(/&(amp|lt|gt);/g, (_, name) => ({ amp: '&', lt: '<', gt: '>' })[name] ?? '')
+        .replaceAll(JOINER, '');
+}
 // ---------------------------------------------------------------------------------------------
 // Cutting
-/** The last maxChars UTF-16 units, without starting inside a surrogate pair. */
-function cutFromEnd(s, maxChars) {
-    if (s.length <= maxChars)
-        return s;
-    const tail = s.slice(s.length - Math.max(0, maxChars));
-    const first = tail.charCodeAt(0);
-    return first >= 0xdc00 && first <= 0xdfff ? tail.slice(1) : tail;
-}
 function countCodePoints(s) {
     return Array.from(s).length;
-}
-/**
- * Cuts text to maxChars with "…" in the middle: a page path keeps its section and its page name,
- * the two parts a reader recognises.
- */
-function clipMiddle(s, maxChars) {
-    if (s.length <= maxChars)
-        return s;
-    const room = Math.max(0, maxChars - 1);
-    const tail = Math.floor(room * 0.4);
-    return `${cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`;
 }
 const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
 /** A character that may take two columns (or half of one that may). */
@@ -34054,6 +34184,19 @@ function clipWidth(s, maxColumns, tailShare = 0.4) {
     const head = takeWidth(chars, maxColumns - 1 - tail);
     const end = takeWidth([...chars].reverse(), tail).reverse();
     return `${head.join('').trimEnd()}…${end.join('').trimStart()}`;
+}
+/**
+ * A path clipped at its start, where a reader loses least: at most `maxColumns` display columns,
+ * "…" first, then whole segments when one fits ("…/integrations/billing"), else the end of the
+ * last one. A path's end names the page; its start is the section every sibling shares.
+ */
+function clipPath(path, maxColumns) {
+    const clipped = clipWidth(path, maxColumns, 1);
+    if (clipped === path)
+        return path;
+    const tail = clipped.slice(1);
+    const at = tail.indexOf('/');
+    return at > 0 && at < tail.length - 1 ? `…${tail.slice(at)}` : clipped;
 }
 /**
  * Untrusted multi-line text verbatim in a fenced code block (GitHub shows it as it is: no
@@ -34251,6 +34394,14 @@ function networkCode(err) {
 // words: a 403 by the cause its words name (the IP allowlist, the key's scope, the plan, a key of
 // another organisation than \`project-id\`) or else each of them; a project the service does not
 // know names \`project-id\`. Plain text only: no imports, so any room may use it.
+/** The service's own address: `base-url` is named in a fix only when it was set otherwise. */
+const DEFAULT_BASE_URL = 'https://api.mintlify.com';
+/** `base-url`, when it was set to another address than the service's own, for a fix to name. */
+function addressSetting(baseUrl) {
+    if (baseUrl === undefined)
+        return undefined;
+    return baseUrl.replace(/\/+$/, '') === DEFAULT_BASE_URL ? undefined : '`base-url`';
+}
 /** The dashboard, as a link (it moved to app.mintlify.com in 2026). */
 const DASHBOARD = '[the dashboard](https://app.mintlify.com)';
 /** Where keys are made and the project id is shown. */
@@ -34268,8 +34419,9 @@ const STATUS_HINTS = {
 const FORBIDDEN = {
     allowlist: 'an IP allowlist on the key refuses this runner: GitHub-hosted runners have changing ' +
         'addresses, so use a self-hosted runner with a fixed address, or lift the allowlist',
-    scope: 'the key lacks the scope for this: a read-only key cannot send or create jobs; use an ' +
-        'admin key (`mint_…`) with full access',
+    scope: 'the key lacks the scope for this, as a read-only key cannot start or message jobs: replace ' +
+        `it with an admin API key (it starts with \`mint_\`, full access) created on ${KEYS_PAGE}, in ` +
+        'the secret passed as `api-key` (e.g. `DOCS_API_KEY`)',
     plan: `your plan does not include this: check the plan on the billing page of ${DASHBOARD}`,
     organisation: 'the key belongs to another organisation than `project-id`: use a key of the organisation ' +
         'that owns the project, or correct `project-id`'
@@ -34348,6 +34500,7 @@ function sentenceStart(phrase) {
 
 
 
+
 /** A request that failed for good; `message` is written for the person reading the log. */
 class ServiceError extends Error {
     status;
@@ -34385,16 +34538,6 @@ class ServiceError extends Error {
         this.network = network;
         this.name = 'ServiceError';
     }
-}
-/**
- * The service refused the key (401: invalid or expired), also when that failure is the cause of
- * the error that stopped the run (a time-up wrapping it): what people must hear of where they
- * read, since no re-run helps until the secret holds a new key.
- */
-function isKeyRefused(err) {
-    if (err instanceof ServiceError)
-        return err.status === 401;
-    return err instanceof Error && err.cause !== undefined && isKeyRefused(err.cause);
 }
 /**
  * A 429 asked to wait past the deadline or past the longest wait allowed: the run must stop and
@@ -34464,8 +34607,12 @@ function gaveUpWords(gaveUp) {
  * status, and for a POST whether the instruction may have been delivered (`delivery`).
  */
 function requestFailure(request, failed, attempts, method, gaveUp, 
-/** The request in words (operations.ts): the message is read on the run's page. */
-operation = request) {
+/**
+ * The request in words (operations.ts: the message is read on the run's page), and the
+ * service's address, for what a network cause asks to check.
+ */
+about = {}) {
+    const operation = about.operation ?? request;
     // The service's words (an error text, a value a check quoted) cleaned as text from the public:
     // nothing hidden reaches a log line, an annotation or a comment.
     failed = { ...failed, why: oneLine(failed.why) };
@@ -34479,7 +34626,9 @@ operation = request) {
         message += `; gave up because ${gaveUpWords(gaveUp)}`;
     const hint = status !== undefined && outcome.kind === 'answer'
         ? statusHint(status, failed.why, request)
-        : undefined;
+        : failed.network
+            ? asClause(causeFix(failed.network, addressSetting(about.baseUrl)))
+            : undefined;
     if (hint)
         message += ` (${hint})`;
     // Whether the instruction arrived is a field: whoever reports the failure says it in words.
@@ -34487,11 +34636,22 @@ operation = request) {
     const said = outcome.kind === 'answer' ? redact(failed.why) : undefined;
     return new ServiceError(redact(message), status, said, maybe ? 'maybe' : 'no', {
         problem: redact(readersProblem(failed, tries)),
-        ...(hint && outcome.kind === 'answer' ? { hint } : {}),
+        ...(hint && (outcome.kind === 'answer' || failed.network) ? { hint } : {}),
         ...(outcome.kind === 'redirect'
             ? { hint: 'redirects are not followed: check `base-url`' }
             : {})
     }, gaveUp !== undefined, failed.network);
+}
+/**
+ * A request not sent: an earlier one found that the run cannot reach the service (a proxy's
+ * refusal, nobody at its address), and this one would end the same way. Said without a request.
+ */
+class NotReachedError extends ServiceError {
+    constructor(operation, network) {
+        const why = `not reached: ${causeWords(network)}`;
+        super(`${sentenceStart(operation)}: not sent, ${why}`, undefined, undefined, 'no', { problem: why }, false, network);
+        this.name = 'NotReachedError';
+    }
 }
 /** What went wrong, for a comment's reader: no request, no redirect target. */
 function readersProblem(failed, tries) {
@@ -34537,6 +34697,190 @@ function statusWhy(status, text) {
 /** Milliseconds as the log says them. */
 function seconds(ms) {
     return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+;// CONCATENATED MODULE: ./src/github/issues.ts
+
+/** `issue-number` names no issue or pull request of the repository the token can see. */
+class IssueMissingError extends Error {
+    place;
+    /** What went wrong, a clause: "issue #999 does not exist in octo/docs (404)". */
+    what;
+    /** What to change (Markdown we wrote). */
+    fix;
+    constructor(place, status) {
+        const repository = `${place.owner}/${place.repo}`;
+        super(`Issue #${place.issueNumber} does not exist in ${repository} (GitHub answered ${status}), so nothing was read and nothing posted.`);
+        this.place = place;
+        this.name = 'IssueMissingError';
+        this.what = `issue #${place.issueNumber} does not exist in ${repository} (${status})`;
+        this.fix =
+            `check \`issue-number\`: it must name an issue or pull request of ${repository} ` +
+                '(the tracking issue the report is posted on), or leave it out to write the job summary only';
+    }
+}
+/**
+ * Throws IssueMissingError when GitHub says the issue is not there (404, or 410 for one deleted);
+ * any other failure is left to the write, which says it then, so a GitHub slow to answer here
+ * costs no report.
+ */
+async function issueMustExist(octokit, place, warn) {
+    try {
+        await call(`reading issue #${place.issueNumber}`, () => octokit.rest.issues.get({
+            owner: place.owner,
+            repo: place.repo,
+            issue_number: place.issueNumber
+        }));
+    }
+    catch (err) {
+        if (err instanceof GitHubError && !err.page && (err.status === 404 || err.status === 410))
+            throw new IssueMissingError(place, err.status);
+        warn(`Could not check that issue #${place.issueNumber} exists: ${err.message}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/causes.ts
+// Causes, and who fixes them (contract): the one reading of an error a run ended with, into what
+// went wrong in a few words, who can change it (this workflow's secrets and inputs, the network's
+// administrators, or nobody: it passes), what to change, and whether running again as it is can
+// help. "Re-run" is said only where it can: a 5xx, a 429, a time-out, a dropped connection. The
+// log, the answer on GitHub, the code pull request's comment and the report's issue word the
+// cause from here (agent/ending.ts, commands/job-notify.ts, commands/report-refused.ts, main.ts).
+
+
+
+
+
+
+/** The cause an error shows, or undefined when it shows none the run knows. */
+function causeOf(err) {
+    if (err instanceof TimeUpError)
+        return err.cause === undefined ? undefined : causeOf(err.cause);
+    if (err instanceof IssueMissingError)
+        return {
+            kind: 'issue',
+            what: err.what,
+            fix: err.fix,
+            fixer: 'workflow',
+            retry: false
+        };
+    if (err instanceof BudgetError)
+        return {
+            kind: 'budget',
+            what: `this run may send at most ${err.maxRequests} requests to the service (\`max-requests\`), and has sent them all`,
+            fix: 'raise `max-requests`',
+            fixer: 'workflow',
+            retry: false
+        };
+    if (err instanceof ServiceError)
+        return serviceCause(err);
+    if (err instanceof GitHubError)
+        return gitHubCause(err);
+    const network = networkOf(err);
+    return network ? networkCause(network) : undefined;
+}
+/** A cause a re-run cannot help: someone must change something first. */
+function needsAFix(c) {
+    return c !== undefined && !c.retry;
+}
+function serviceCause(err) {
+    if (err instanceof RateLimitError)
+        return passing("the service's rate limit was reached (429)", 'run it again once it resets');
+    const hint = err.forReaders.hint;
+    if (err.network)
+        return networkCause(err.network, hint);
+    const status = err.status;
+    const said = err.serviceText ?? '';
+    if (status === 401)
+        return refusal('key-expired', 'the service refused the API key (401)', KEY_REFUSED_HINT);
+    if (status === 403)
+        return forbiddenCause(said) === 'scope'
+            ? refusal('key-scope', 'the API key may only read (403): starting or messaging a job needs an admin key', forbiddenHint(said))
+            : refusal('key-refused', 'the service refused the API key here (403)', forbiddenHint(said));
+    if ((status === 404 || status === 400) && saysProjectUnknown(said))
+        return refusal('project', `the service knows no such project (${status})`, PROJECT_HINT);
+    if (status === 404)
+        return refusal('job', 'the service answered 404', hint ?? 'check `project-id` and `job-id`');
+    if (status !== undefined && status >= 300 && status < 400)
+        return refusal('address', `the service's address answered with a redirect (${status})`, hint ?? 'check `base-url`');
+    if (status === 429 || (status !== undefined && status >= 500))
+        return passing(`the service failed to answer (${status})`, 'run it again later');
+    if (status === undefined)
+        return passing('no answer came from the service', 'run it again');
+    return undefined;
+}
+function gitHubCause(err) {
+    if (err.network)
+        return networkCause(err.network, undefined, '`GITHUB_API_URL`');
+    const status = err.status;
+    if ((status === 401 || status === 403) && err.hint) {
+        const input = err.refused?.input ?? 'github-token';
+        return {
+            kind: input,
+            what: `GitHub refused \`${input}\` (${status})`,
+            fix: err.hint,
+            fixer: 'workflow',
+            retry: false
+        };
+    }
+    if (err.page && err.hint)
+        return refusal('address', 'GitHub’s API address answered with a web page', err.hint);
+    if (status === undefined || status === 429 || status >= 500)
+        return passing(`GitHub failed to answer${status ? ` (${status})` : ''}`, 'run it again later');
+    return undefined;
+}
+/** A network cause: said in its own words; fixed by this workflow, the network's administrators, or time. */
+function networkCause(c, fix, setting) {
+    const fixer = networkFixer(c);
+    return {
+        kind: 'network',
+        what: causeWords(c),
+        fix: asClause(fix ?? causeFix(c, setting)),
+        fixer,
+        retry: fixer === 'rerun'
+    };
+}
+/**
+ * Who fixes a network cause: a proxy that refuses by its own rule (403, 405) is its
+ * administrators'; credentials, an address, a certificate authority or `NO_PROXY` are this
+ * workflow's; a dropped tunnel or a refused connection may pass.
+ */
+function networkFixer(c) {
+    if (c.kind === 'proxy-status' && (c.status === 403 || c.status === 405))
+        return 'network';
+    if (!isFinal(c) && !(c.kind === 'unreachable' && c.bypass))
+        return 'rerun';
+    return 'workflow';
+}
+function refusal(kind, what, fix) {
+    return { kind, what, fix: asClause(fix), fixer: 'workflow', retry: false };
+}
+function passing(what, fix) {
+    return { kind: 'passing', what, fix, fixer: 'rerun', retry: true };
+}
+/**
+ * The line that fails the step for an error: its message, then for a cause a re-run cannot help
+ * what to change (when the message does not say it already) and who changes it.
+ */
+function failureLine(err, message) {
+    const c = causeOf(err);
+    if (!needsAFix(c))
+        return message;
+    const said = message.toLowerCase().includes(c.fix.slice(0, 40).toLowerCase());
+    const fix = said ? '' : ` To fix: ${c.fix}${/[.!?]$/.test(c.fix) ? '' : '.'}`;
+    return `${withStop(message)}${fix} ${fixerSentence(c)}`;
+}
+/**
+ * The run's closing words on a cause, for the log: who fixes it, and whether running again as it
+ * is can help. "" for a cause that passes (the failure itself says to try again).
+ */
+function fixerSentence(c) {
+    if (!needsAFix(c))
+        return '';
+    return `${capitalised(whoFixes(c.fixer) ?? '')} must change this first: a re-run as it is fails the same way.`;
+}
+function capitalised(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 ;// CONCATENATED MODULE: ./src/report/job-preview.ts
@@ -34693,7 +35037,7 @@ function outcome(run) {
 }
 /** `docs/a.mdx:12` as code when plain, escaped text otherwise. */
 function where(a) {
-    const at = `${clipMiddle(a.path, PATH_MAX_CHARS)}${a.line !== undefined ? `:${a.line}` : ''}`;
+    const at = `${clipPath(a.path, PATH_MAX_CHARS)}${a.line !== undefined ? `:${a.line}` : ''}`;
     return /^[\w./-](?:[\w. /:-]*[\w./:-])?$/.test(at) ? `\`${at}\`` : escapeText(at);
 }
 /** A warning or a notice says so: it is no failure, whatever the run concluded. */
@@ -35184,6 +35528,7 @@ function deliveryOf(err) {
 
 
 
+
 function outcomeOf(job) {
     if (job?.status === 'completed')
         return job.prLink ? 'pull-request' : 'no-pull-request';
@@ -35205,7 +35550,7 @@ function afterWait(w, s) {
             waitedMs: s.waitTimeoutMs,
             ...(status !== undefined ? { status } : {}),
             doubted: w.doubted,
-            ...(w.lastPollError ? { lastPoll: causeOf(w.lastPollError) } : {})
+            ...(w.lastPollError ? { lastPoll: ending_causeOf(w.lastPollError) } : {})
         };
     const outcome = outcomeOf(w.job);
     // `require-pr` first: for a completed job without a pull request it is the reason to name.
@@ -35222,7 +35567,7 @@ function afterWait(w, s) {
  */
 function stoppedAt(stage, err) {
     const delivered = stage === 'preparing' ? 'no' : stage === 'sending' ? deliveryOf(err) : 'yes';
-    return { kind: 'stopped', stage, delivered, cause: causeOf(err) };
+    return { kind: 'stopped', stage, delivered, cause: ending_causeOf(err) };
 }
 const DELIVERED_BY_STAGE = {
     preparing: 'no',
@@ -35304,12 +35649,14 @@ function timedOutFailure(e, jobId) {
  */
 function stoppedFailure(e, jobId) {
     const { message } = e.cause;
+    // Who fixes a cause a re-run cannot help, and that a re-run as it is fails the same way.
+    const who = fixerSentence(e.cause.known);
     if (e.stage === 'preparing')
-        return `${message}. Nothing was sent to the service.`;
+        return `${message}. Nothing was sent to the service.${who ? ` ${who}` : ''}`;
     if (e.stage === 'waiting')
         return `The service took the instruction, then polling job ${jobId} failed: ${message}`;
     const maybe = e.delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : '';
-    return `${message}${maybe}`;
+    return who ? `${withStop(`${message}${maybe}`)} ${who}` : `${message}${maybe}`;
 }
 /** What the log says of an ending that does not fail the step, when it is worth a line. */
 function endingNote(e, jobId) {
@@ -35324,13 +35671,14 @@ function endingNote(e, jobId) {
 // ---------------------------------------------------------------------------------------------
 // An error in two wordings
 /** An error for the log (its message) and for a comment's reader (`readerCause`). */
-function causeOf(err) {
+function ending_causeOf(err) {
     const { error, advice } = readerCause(err);
+    const known = causeOf(err);
     return {
         message: messageOf(err),
         ...(error !== undefined ? { said: error } : {}),
         ...(advice !== undefined ? { advice } : {}),
-        ...(isKeyRefused(err) ? { keyRefused: true } : {})
+        ...(known ? { known } : {})
     };
 }
 /**
@@ -40496,7 +40844,9 @@ function getOctokit(token, options, ...additionalPlugins) {
 // that GitHub can never keep a run waiting past its deadline, through the proxy proxy.ts chose
 // (undici's ProxyAgent, as @actions/github uses; its own choice would never proxy loopback and
 // drops a proxy written without a scheme). A call that got no answer says why (network.ts): the
-// proxy's status, nobody at the address, TLS; never a bare "fetch failed".
+// proxy's status, nobody at the address, TLS; never a bare "fetch failed". After a cause a moment
+// does not change (a proxy's 407, nobody at its address), no other call is sent that way: each
+// says at once that it was not reached.
 
 
 
@@ -40504,6 +40854,11 @@ function getOctokit(token, options, ...additionalPlugins) {
 
 /** The run's deadline of each client: a listing starts no further page once it has passed. */
 const deadlines = new WeakMap();
+/**
+ * The cause that keeps every call of a way from GitHub, once one call found it: shared by the
+ * clients the run makes on the same way (the workflow's token and `notify-token`).
+ */
+const unreached = new WeakMap();
 /** Whether a listing may start another page: not once the run's `wait-timeout` has passed. */
 function mayListMore(octokit) {
     return !(deadlines.get(octokit)?.passed() ?? false);
@@ -40550,13 +40905,17 @@ const GITHUB_MIN_TIMEOUT_MS = 5_000;
  */
 function createOctokit(token, 
 /** The input the token came from: a refusal names it (github/permissions.ts). */
-input, apiUrl, userAgent, deadline, proxy) {
+input, apiUrl, userAgent, deadline, choice = {}) {
+    const { proxy } = choice;
     const base = proxy ? throughProxy(proxy) : fetch;
     const timed = (input, init) => {
+        const known = unreached.get(choice);
+        if (known)
+            return Promise.reject(new UnreachedError(known, false));
         const inTime = init?.signal ? readsInTime.has(init.signal) : false;
         const limit = deadline.limitCall(GITHUB_TIMEOUT_MS, inTime ? 0 : GITHUB_MIN_TIMEOUT_MS);
         const timeout = limit.signal;
-        const way = wayOf(input, proxy);
+        const way = wayOf(input, choice);
         return base(input, {
             ...init,
             signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
@@ -40566,13 +40925,17 @@ input, apiUrl, userAgent, deadline, proxy) {
             if (timeout.aborted && !init?.signal?.aborted)
                 throw new Error(`no answer within ${Math.round(limit.ms / 1000)} s`, { cause: error });
             const network = way ? readCause(error, way) : undefined;
+            if (network && isFinal(network))
+                unreached.set(choice, network);
             throw network ? new UnreachedError(network) : error;
         })
             .then(response => {
             // A 407 to a plain http request the proxy forwards is the proxy's answer, not GitHub's.
             const refusal = way?.target.protocol === 'http:' ? proxyRefusal(response.status, way) : undefined;
-            if (refusal)
+            if (refusal) {
+                unreached.set(choice, refusal);
                 throw new UnreachedError(refusal);
+            }
             return response;
         })
             .finally(() => limit.end());
@@ -40589,11 +40952,11 @@ input, apiUrl, userAgent, deadline, proxy) {
     deadlines.set(octokit, deadline);
     return octokit;
 }
-/** Where a call goes: its address, and the proxy on the way. */
-function wayOf(input, proxy) {
+/** Where a call goes: its address, and the proxy on the way (or the `NO_PROXY` entry past it). */
+function wayOf(input, choice) {
     try {
         const target = new URL(input instanceof Request ? input.url : String(input));
-        return { target, ...(proxy ? { proxy } : {}) };
+        return { target, ...choice };
     }
     catch {
         return undefined;
@@ -41003,7 +41366,7 @@ const RECORD_KINDS = {
     },
     refused: {
         parts: ['project', 'from', 'to'],
-        says: 'The report of that range was not read: the service refused the API key (401).',
+        says: 'The report of that range was not read, for a cause a re-run cannot help (the key refused, a proxy that wants credentials): what to change and who changes it.',
         lives: "The report's issue (`issue-number`).",
         writer: 'commands/report-refused.ts (records/report.ts keyRefusedKey).',
         readers: 'upsert: one note per range, edited by a re-run that is refused again.'
@@ -41622,7 +41985,7 @@ function lines(c) {
 function pathLabel(f) {
     if (f.withheld)
         return '_a file whose name holds a secret_';
-    const shown = clipMiddle(f.path, job_changes_PATH_MAX_CHARS);
+    const shown = clipPath(f.path, job_changes_PATH_MAX_CHARS);
     return /^[\w./-](?:[\w. /-]*[\w./-])?$/.test(shown) ? `\`${shown}\`` : escapeText(shown);
 }
 /** A file with no line changed (renamed, binary) shows its name alone. */
@@ -41994,6 +42357,7 @@ function isText(s) {
 
 
 
+
 const ERROR_MAX_CHARS = 2000;
 /** `/docs-agent <instruction>` in a code span when the trigger can be one; escaped text otherwise. */
 function triggerExample(trigger) {
@@ -42119,9 +42483,19 @@ function stopped(e, steps) {
                 `${steps.rerun("the workflow run's log")} names the one asked for). Trying again as it ` +
                 'is would be refused the same way.'
         ];
+    if (e.delivered === 'no' && e.cause.known && !e.cause.known.retry)
+        return [cause, fixFirst(e.cause.known.fixer, steps)];
     if (e.delivered === 'no')
         return [cause, `To try again, ${steps.retry()}.`];
     return [cause, steps.followAgain('follow it') ?? 'The job keeps running on the service.'];
+}
+/**
+ * A cause a re-run cannot help (the advice above says what to change): who changes it, and that
+ * trying again before then is refused the same way.
+ */
+function fixFirst(fixer, steps) {
+    const who = whoFixes(fixer) ?? "this workflow's maintainers";
+    return `${capitalise(who)} must change this first, then ${steps.rerun()}: trying again as it is would be refused the same way.`;
 }
 /** What the ending means and the next step, for the reader of `place`. */
 function endingText(r, place) {
@@ -42399,18 +42773,18 @@ var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_no
 
 
 class Agents {
-    proxy;
+    way;
     keepAlive;
     made = new Map();
-    constructor(proxy, keepAlive) {
-        this.proxy = proxy;
+    constructor(way, keepAlive) {
+        this.way = way;
         this.keepAlive = keepAlive;
     }
     routeOf(url) {
         const tls = url.protocol === 'https:';
-        const proxy = this.proxy;
+        const { proxy, bypass } = this.way;
         if (!proxy)
-            return { agent: this.plain(tls) };
+            return { agent: this.plain(tls), ...(bypass ? { bypass } : {}) };
         if (tls)
             return { agent: this.tunnel(proxy), proxy };
         return { agent: this.plain(proxy.url.protocol === 'https:'), forward: proxy, proxy };
@@ -42487,7 +42861,8 @@ async function attempt(r) {
             msg = (await r.client.requestRaw(info, r.body ?? null)).message;
         }
         catch (err) {
-            const network = timedOut ? undefined : readCause(err, way);
+            // No answer in time on a direct connection `NO_PROXY` chose is said with the entry.
+            const network = timedOut ? bypassTimeout(way) : readCause(err, way);
             // A page read ahead that turned out not to be needed is abandoned by the reader.
             return unanswered(network, timedOut ? 'timeout' : networkCode(err), line, r.signal?.aborted);
         }
@@ -42612,7 +42987,7 @@ function requestInfo(r, signal) {
     if (r.body !== undefined)
         headers['content-type'] = 'application/json';
     const tls = url.protocol === 'https:';
-    const { agent, forward, proxy } = r.agents.routeOf(url);
+    const { agent, forward, proxy, bypass } = r.agents.routeOf(url);
     // Plain http through a proxy: the request goes to the proxy and names the whole URL.
     const to = forward?.url ?? url;
     if (forward) {
@@ -42646,7 +43021,7 @@ function requestInfo(r, signal) {
     };
     return {
         info,
-        way: { target: url, ...(proxy ? { proxy } : {}) },
+        way: { target: url, ...(proxy ? { proxy } : {}), ...(bypass ? { bypass } : {}) },
         forwarded: forward !== undefined
     };
 }
@@ -42751,6 +43126,7 @@ function readText(msg, maxBytes, keepHead) {
 
 
 
+
 /** A POST is sent at most this many times in all (only ever retried where it was not taken). */
 const MAX_POST_ATTEMPTS = 3;
 /** A request path in a log or error line: a hostile cursor must not make every line huge. */
@@ -42766,6 +43142,8 @@ class ServiceClient {
     /** Requests let through the `max-requests` check that have not yet connected (or given up). */
     reserved = 0;
     rateLimited;
+    /** A request that could not reach the service for a cause a moment does not change. */
+    unreached;
     halted = false;
     haltController = new AbortController();
     constructor(options) {
@@ -42792,8 +43170,8 @@ class ServiceClient {
         // one, so a stale pooled socket can never turn into a "may have been delivered" reset.
         this.http = new HttpClient(options.userAgent, [], { ...common, keepAlive: true });
         this.postHttp = new HttpClient(options.userAgent, [], { ...common, keepAlive: false });
-        this.agents = new Agents(options.proxy, true);
-        this.postAgents = new Agents(options.proxy, false);
+        this.agents = new Agents(options.proxy ?? {}, true);
+        this.postAgents = new Agents(options.proxy ?? {}, false);
     }
     /**
      * Requests sent to the service so far, retries included: what the run spent of its quota.
@@ -42859,6 +43237,9 @@ class ServiceClient {
     mayStart(c, retry, tries) {
         if (this.rateLimited)
             throw this.rateLimited;
+        // A proxy that refused, or nobody at its address: this request would end the same way.
+        if (this.unreached?.network)
+            throw new NotReachedError(retry.operation, this.unreached.network);
         if (c.signal?.aborted || this.halted)
             throw new RequestCancelledError(retry.request);
         // Reserved here, not counted once connected: pages in flight at once each pass this check
@@ -42931,6 +43312,9 @@ class ServiceClient {
                 throw this.stopForSpentQuota(retry.operation, result);
         }
         const answeredItself = outcome.kind === 'answer' && c.noRetry?.includes(outcome.status);
+        // Said at once: a proxy's refusal (407, 403, 405) or nobody at its address is no moment's fault.
+        if (result.network && isFinal(result.network))
+            throw (this.unreached = this.failure(c, retry, result, tries));
         if (!isRetryable(c.method, outcome) || tries >= retry.maxAttempts || answeredItself)
             throw this.failure(c, retry, result, tries);
         const wait = asked ??
@@ -42942,7 +43326,10 @@ class ServiceClient {
     }
     failure(c, retry, failed, tries, gaveUp) {
         const why = typeof gaveUp === 'number' ? { retryAfterMs: gaveUp } : gaveUp;
-        return requestFailure(retry.request, failed, tries, c.method, why, retry.operation);
+        return requestFailure(retry.request, failed, tries, c.method, why, {
+            operation: retry.operation,
+            baseUrl: this.o.baseUrl
+        });
     }
     warnOnce(line) {
         if (this.warned.has(line))
@@ -44831,7 +45218,10 @@ function codePullRequest(n) {
 // one comment, kept up to date, naming the docs pull request the job opened (or why there is
 // none). Its place is `notify-pr`, else the dispatch payload's pull request. The comment carries a
 // signed `notify` record (records/kinds.ts), so every write and every re-run edits the same one.
-// A failure to write there is a warning: it never fails the step.
+// A cause a re-run cannot help is said with what to change and who changes it (causes.ts), and
+// "re-run" only where it can help. A failure to write there is a warning: it never fails the step
+// (a refused `notify-token` names that token's own fix, github/permissions.ts).
+
 
 
 
@@ -44845,9 +45235,17 @@ function codePullRequest(n) {
 class CodePullRequestNotice {
     ref;
     c;
+    /** Why the last write failed (Markdown), when it did: a refused `notify-token` names its own fix. */
+    failed;
     constructor(ref, c) {
         this.ref = ref;
         this.c = c;
+    }
+    /** The job summary's line on the code pull request: told there, or why it could not be. */
+    note() {
+        return this.failed === undefined
+            ? `The code pull request ${this.where()} is told in one comment there.`
+            : `The code pull request ${this.where()} could not be told: ${this.failed}`;
     }
     /** Writes (or edits) the one comment; a failure is a warning. Returns its URL when written. */
     async say(state) {
@@ -44862,9 +45260,15 @@ class CodePullRequestNotice {
                 body: this.body(state),
                 mode: 'upsert'
             });
+            this.failed = undefined;
             return written.url;
         }
         catch (err) {
+            // GitHub's words escaped, the action's advice as Markdown: the summary shows it.
+            this.failed =
+                err instanceof GitHubError
+                    ? `${escapeText(err.problem)}.${err.hint ? ` ${err.hint}` : ''}`
+                    : escapeText(messageOf(err));
             core_warning(`Could not tell the code pull request ${this.where()}: ${messageOf(err)}`);
             return undefined;
         }
@@ -44875,7 +45279,7 @@ class CodePullRequestNotice {
      * once the job failed; otherwise the one there is kept. A key the service refused sent nothing.
      */
     causeRecords(state) {
-        if (state.kind === 'key-refused')
+        if (state.kind === 'refused')
             return { keys: [] };
         const said = state.kind !== 'failed' ? 'sent' : state.dropped ? 'dropped' : 'kept';
         return causeRecords(this.c.cause, this.c.jobId?.(), said);
@@ -44897,14 +45301,22 @@ class CodePullRequestNotice {
             case 'no-change':
                 return `${head}\n\n✅ The docs agent found no change needed in ${docs}'s documentation${run}.`;
             case 'failed':
-                return `${head}\n\n❌ The docs agent could not finish ${docs}'s documentation for this change: ${state.why}${run}. Re-run the docs workflow to try again.`;
-            case 'key-refused':
-                // A re-run cannot help until the secret holds a new key: the cause and the fix, said here.
-                return (`${head}\n\n🔑 The docs agent did not start on ${docs}'s documentation for this change: ` +
-                    `the service refused the docs workflow's API key (401)${run}. ${capitalise(KEY_REFUSED_HINT)} ` +
-                    `in ${docs}, then re-run that workflow run. Nothing was sent to the agent.`);
+                return `${head}\n\n❌ The docs agent could not finish ${docs}'s documentation for this change: ${state.why}${run}.${state.retry ? ' Re-run the docs workflow to try again.' : ''}`;
+            case 'refused':
+                return `${head}\n\n${refusedText(state.cause, docs, run)}`;
         }
     }
+}
+/**
+ * A cause someone must fix before a re-run helps: what, what to change there and who changes it;
+ * a re-run before then fails the same way.
+ */
+function refusedText(cause, docs, run) {
+    const icon = cause.kind === 'network' ? '🔌' : '🔑';
+    const who = whoFixes(cause.fixer, docs) ?? `the maintainers of the docs workflow in ${docs}`;
+    return (`${icon} The docs agent did not start on ${docs}'s documentation for this change: ${cause.what}${run}.\n\n` +
+        `**To fix** (${who}): ${capitalise(cause.fix)}${/[.!?]$/.test(cause.fix) ? '' : '.'} Then ` +
+        're-run that workflow run. Nothing was sent to the agent; a re-run before that fails the same way.');
 }
 /** The notice of a job run, when there is a code pull request to tell, and the summary's note. */
 function noticeFor(ctx) {
@@ -44919,7 +45331,7 @@ function noticeFor(ctx) {
     // one is that input's own mistake, said here).
     const warned = s.notifyPr === '' && code.outside === ctx.asker.unlinked?.label;
     if (code.outside && code.note && !warned)
-        core_warning(code.note);
+        core_warning(plainText(code.note));
     if (!code.ref || !ctx.notifyRecords)
         return code.note ? { note: code.note } : {};
     const notice = new CodePullRequestNotice(code.ref, {
@@ -44931,7 +45343,7 @@ function noticeFor(ctx) {
         cause: causeStep(ctx),
         jobId: () => ctx.result.outputs.get('job-id')
     });
-    return { notice, note: `The code pull request ${notice.where()} is told in one comment there.` };
+    return { notice, note: notice.note() };
 }
 /** What the comment on the code pull request says of the run's ending. */
 function noticeOf(ending, prLink) {
@@ -44944,16 +45356,29 @@ function noticeOf(ending, prLink) {
         return { kind: 'no-change' };
     if (ending.kind === 'not-waited')
         return { kind: 'working' };
-    if (ending.kind === 'stopped' && ending.cause.keyRefused && ending.delivered === 'no')
-        return { kind: 'key-refused' };
+    const known = ending.kind === 'stopped' ? ending.cause.known : undefined;
+    if (ending.kind === 'stopped' && known && !known.retry && ending.delivered === 'no')
+        return { kind: 'refused', cause: known };
+    if (jobFailed(ending))
+        return {
+            kind: 'failed',
+            why: `the job ended ${ending.kind === 'finished' ? ending.status : ''}`.trim(),
+            dropped: true,
+            retry: true
+        };
     const why = ending.kind === 'finished'
         ? `the job ended ${ending.status || 'without a pull request'}`
         : ending.kind === 'timed-out'
-            ? 'the run stopped waiting before the job finished'
+            ? 'the run stopped waiting before the job finished; the job may still open a pull request'
             : ending.kind === 'cancelled'
                 ? 'the run was cancelled'
-                : 'the run stopped before the job finished';
-    return { kind: 'failed', why, ...(jobFailed(ending) ? { dropped: true } : {}) };
+                : known
+                    ? `the run stopped: ${known.what}`
+                    : 'the run stopped before the job finished (its log says why)';
+    // A re-run sends again only where nothing was sent, or the cause passes.
+    const retry = (ending.kind === 'cancelled' && ending.delivered === 'no') ||
+        (ending.kind === 'stopped' && ending.delivered === 'no' && known?.retry === true);
+    return { kind: 'failed', why, retry };
 }
 
 ;// CONCATENATED MODULE: ./src/commands/job.ts
@@ -45174,7 +45599,7 @@ class JobRun {
         if (this.s.summary)
             this.ctx.result.summary =
                 renderJobReport({ ...ended, onItsPullRequest: undefined }, 'summary') +
-                    (this.code.note ? `\n\n${this.code.note}\n` : '');
+                    (this.code.note ? `\n\n${this.code.notice?.note() ?? this.code.note}\n` : '');
         const failure = stepFailure(ending, this.target.jobId ?? '');
         if (failure !== undefined)
             this.ctx.result.failure = failure;
@@ -45417,10 +45842,11 @@ function find(sections, name) {
 function suggest(input) {
     const { sections } = input;
     const held = [];
+    const left = { out: 0 };
     const lists = [
-        gapSuggestions(find(sections, 'searches'), find(sections, 'assistant')),
+        gapSuggestions(find(sections, 'searches'), find(sections, 'assistant'), left),
         pageSuggestions(find(sections, 'feedback'), find(sections, 'views')),
-        questionSuggestions(find(sections, 'assistant')),
+        questionSuggestions(find(sections, 'assistant'), left),
         staleSuggestions(input.stale, find(sections, 'feedback'), find(sections, 'views'))
     ].map(list => list.flatMap(s => {
         const { standing, fix } = stillStanding(s, input);
@@ -45437,7 +45863,15 @@ function suggest(input) {
             if (s && !taken && suggestions.length < MAX_SUGGESTIONS)
                 suggestions.push(s);
         }
-    return { suggestions, held: held.slice(0, MAX_SUGGESTIONS) };
+    return { suggestions, held: held.slice(0, MAX_SUGGESTIONS), leftOut: left.out };
+}
+/**
+ * Text from readers that carries markup: a Markdown link or image, an HTML tag, a table pipe, or
+ * a URL scheme (`javascript:`, `https://`…). Shown inert in its table; never a suggestion.
+ */
+function carriesMarkup(text) {
+    return (/\]\s*\(|!\[|<\/?[a-z!?]|\|/i.test(text) ||
+        /\b(?:javascript|vbscript|data|file|mailto):|\b[a-z][a-z0-9+.-]*:\/\//i.test(text));
 }
 /**
  * A suggestion still worth making: not while a pull request for it is open, and after one was
@@ -45457,11 +45891,11 @@ function stillStanding(s, input) {
     }
     return { standing: s, fix };
 }
-function gapSuggestions(searches, assistant) {
+function gapSuggestions(searches, assistant, left) {
     if (!searches)
         return [];
     const { gaps } = contentGaps(searches.gaps, assistant?.answered);
-    return topics(gaps, q => q.searchQuery, q => q.hits, MIN_SEARCHES).map(t => ({
+    return topics(gaps, q => q.searchQuery, q => q.hits, MIN_SEARCHES, left).map(t => ({
         kind: 'gap',
         id: gapId(t.text),
         query: t.text,
@@ -45473,10 +45907,14 @@ function gapSuggestions(searches, assistant) {
 }
 /**
  * Rows of text from readers (queries, questions) by topic, the topics counted at least `min`
- * times: each with its first row's text, its total and up to 3 of its phrasings.
+ * times: each with its first row's text, its total and up to 3 of its phrasings. Rows that carry
+ * markup are left out, and the topics they would have made counted in `left`.
  */
-function topics(rows, textOf, countOf, min) {
-    return byTopic(rows.filter(row => textOf(row).trim() !== ''), textOf, countOf)
+function topics(rows, textOf, countOf, min, left) {
+    const given = rows.filter(row => textOf(row).trim() !== '');
+    const marked = given.filter(row => carriesMarkup(textOf(row)));
+    left.out += byTopic(marked, textOf, countOf).filter(t => t.total >= min).length;
+    return byTopic(given.filter(row => !carriesMarkup(textOf(row))), textOf, countOf)
         .filter(t => t.total >= min)
         .map(t => {
         const all = phrasings(t.rows.map(textOf));
@@ -45539,10 +45977,10 @@ function commentsOn(feedback, path) {
         .map(c => c.comment)
         .slice(0, MAX_COMMENTS);
 }
-function questionSuggestions(assistant) {
+function questionSuggestions(assistant, left) {
     if (!assistant)
         return [];
-    return topics(assistant.top, q => q.question, q => q.count, MIN_TIMES_ASKED).map(t => {
+    return topics(assistant.top, q => q.question, q => q.count, MIN_TIMES_ASKED, left).map(t => {
         // The most asked phrasing's answer, else the next one's: one answer is evidence enough.
         const answer = t.rows.find(q => q.answer)?.answer;
         return {
@@ -46357,7 +46795,7 @@ const PATH_BESIDE_FOUR_COLUMNS = 32;
 function pageCell(path, siteUrl, maxColumns = PATH_MAX_COLUMNS) {
     if (path === '')
         return '_(empty path)_';
-    const text = escapeText(clipWidth(path, maxColumns));
+    const text = escapeText(clipPath(path, maxColumns));
     const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
     return url ? markdown_link(text, url) : text;
 }
@@ -46764,17 +47202,20 @@ function codeSpan(line) {
  * page's comments, quoted one a line), the instructions they carry in one fold, how to start the
  * agent on one, and what became of the last report's suggestions. Empty with nothing to say.
  */
-function suggestionsBlock(suggestions, earlier, trigger, range, pagesWithoutFile = 0) {
+function suggestionsBlock(suggestions, earlier, trigger, range, notes = { pagesWithoutFile: 0, leftOut: 0 }) {
     const states = earlierLine(earlier);
+    const { pagesWithoutFile, leftOut } = notes;
+    const left = leftOut > 0 ? leftOutNote(leftOut) : '';
     if (suggestions.length === 0)
-        return states;
-    const notes = [
+        return [states, left].filter(Boolean).join('  \n');
+    const lines = [
         ...(trigger
             ? [
                 `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
             ]
             : []),
         ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : []),
+        ...(left ? [left] : []),
         // A line of the same paragraph (no gap), so the overview, trend and suggestions stay on one
         // screen.
         ...(states ? [states] : [])
@@ -46784,7 +47225,7 @@ function suggestionsBlock(suggestions, earlier, trigger, range, pagesWithoutFile
         `#### What to fix ${thisPeriod(range)}`,
         suggestions.map(s => suggestions_itemOf(s, range)).join('\n'),
         details('The instructions, as the docs agent gets them', sent.join('\n')),
-        ...(notes.length > 0 ? [notes.join('  \n')] : [])
+        ...(lines.length > 0 ? [lines.join('  \n')] : [])
     ].join('\n\n');
 }
 /** The readers' words on a suggestion's first line, clipped: the fold holds them whole. */
@@ -46829,6 +47270,11 @@ function evidenceOf(s) {
         }
     }
 }
+/** Queries or questions carrying markup, not suggested: they stay, inert, in their tables. */
+function leftOutNote(n) {
+    const which = n === 1 ? '1 search or question' : `${n} searches or questions`;
+    return `_${which} carrying markup, HTML, a table pipe or a link ${n === 1 ? 'was' : 'were'} left out of the suggestions (shown as text in ${n === 1 ? 'its table' : 'their tables'})._`;
+}
 /** Pages whose age could not be told: their file is not under the docs root. */
 function withoutFileNote(n) {
     return `_${n === 1 ? '1 page shown has' : `${n} pages shown have`} no file under \`docs-root\`: not checked for age._`;
@@ -46866,15 +47312,15 @@ function subjectOf(s) {
             return publicText(s.query, suggestions_QUERY_MAX_CHARS);
         case 'page':
         case 'stale':
-            return clipMiddle(oneLine(s.path), suggestions_PATH_MAX_CHARS);
+            return clipPath(oneLine(s.path), suggestions_PATH_MAX_CHARS);
         case 'question':
             return publicText(s.question, suggestions_QUESTION_MAX_CHARS);
     }
 }
-/** A subject in a line of text: a page as its path (clipped in the middle), else quoted; inert. */
+/** A subject in a line of text: a page as its path (clipped at its start), else quoted; inert. */
 function inlineSubject(isPage, subject, maxChars) {
     if (isPage)
-        return escapeText(clipMiddle(subject, maxChars));
+        return escapeText(clipPath(subject, maxChars));
     return `“${escapeText(clip(subject, maxChars))}”`;
 }
 /** An earlier suggestion's subject in the line of their states. */
@@ -47064,7 +47510,10 @@ function render(r, rows, cut) {
         health_notRead(r.sections),
         readNotes(r.sections),
         trendOf(r),
-        suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range, r.pagesWithoutFile),
+        suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range, {
+            pagesWithoutFile: r.pagesWithoutFile ?? 0,
+            leftOut: r.leftOut ?? 0
+        }),
         r.pagesUndated ? `_${undatedNote(r.pagesUndated)}_` : '',
         effectBlock(r.effects ?? [], r.range, r.generatedAt),
         sectionTables(r, rows)
@@ -48613,7 +49062,9 @@ class OffsetRead {
 
 ;// CONCATENATED MODULE: ./src/commands/analytics-input.ts
 // What the analytics commands (`visitors`, `report`) hand the section readers, built once from
-// the settings, and how their log names a range.
+// the settings, how their log names a range, and the issue they will post on, asked for before
+// the first analytics request.
+
 
 
 
@@ -48648,6 +49099,17 @@ function describeRange(range) {
     if (range.dateFrom === undefined && range.dateTo === undefined)
         return 'all time';
     return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`;
+}
+/**
+ * Before the first analytics request: the issue `issue-number` names, when the run will comment
+ * there, exists (one GitHub request). A missing one fails the run having spent nothing of the
+ * quota; an issue taken from the event is there by definition and is not asked about.
+ */
+async function probeIssue(ctx) {
+    const { target, octokit } = ctx;
+    if (!target || !octokit || !ctx.commenting.writes || ctx.settings.issueNumber === undefined)
+        return;
+    await issueMustExist(octokit, target, line => core_warning(line));
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/period-totals.ts
@@ -49650,6 +50112,7 @@ function pagesEndedShort(name, rows) {
 
 
 
+
 const READERS = {
     visitors: readVisitors,
     views: readViews,
@@ -49741,13 +50204,17 @@ function failureReason(err, status) {
 /** Where the report's operations live: a 404 there means the project was not found. */
 const ANALYTICS_PATH = '/v1/analytics/';
 /**
- * Out of quota, or a key the service rejects: every other section would fail the same way,
- * each spending a request.
+ * Out of quota, a key the service rejects, or a way to it that cannot work (a proxy's refusal,
+ * nobody at its address): every other section would fail the same way, each spending a request
+ * or a wait.
  */
 function report_sections_endsTheRun(err) {
     // A page that hit the quota just as the time ran out comes wrapped in the TimeUpError.
     if (err instanceof TimeUpError && err.cause !== undefined)
         return report_sections_endsTheRun(err.cause);
+    const network = networkOf(err);
+    if (network && isFinal(network))
+        return true;
     return isQuotaError(err) || (err instanceof ServiceError && err.status === 401);
 }
 /** A RateLimitError, or a 429 that retries could not outlast (`wait-timeout`). */
@@ -50018,10 +50485,12 @@ async function stalePages(ctx, sections) {
 }
 
 ;// CONCATENATED MODULE: ./src/commands/report-refused.ts
-// A `report` the service refused for its key (401: invalid or expired) leaves a short comment on
-// its issue saying so (issue 40): the tracking issue's readers would otherwise see a week without
-// a report and no reason, and a re-run cannot help until the secret holds a new key. One note per
-// range, worded in the past with its date, so it stays true once a new key has written the report.
+// A `report` stopped by a cause a re-run cannot help (the key refused or expired, a proxy that
+// wants credentials or refuses, an address that does not resolve: causes.ts) leaves a short
+// comment on its issue saying what, what to change and who changes it (issue 40, contract
+// "Causes, and who fixes them"): the tracking issue's readers would otherwise see a week without a
+// report and no reason. One note per range, worded in the past with its date, so it stays true
+// once the cause is fixed and the report written. A missing issue has no comment to carry it.
 
 
 
@@ -50029,16 +50498,15 @@ async function stalePages(ctx, sections) {
 
 
 
-/** When `err` is the service refusing the key, the run's comment becomes the note. */
-function sayKeyRefused(ctx, thread, err) {
-    if (!thread || !isKeyRefused(err) || !ctx.commenting.writes)
+/** When `err` is a cause someone must fix first, the run's comment becomes the note. */
+function sayRefused(ctx, thread, err) {
+    const cause = causeOf(err);
+    if (!thread || !needsAFix(cause) || !ctx.commenting.writes)
+        return;
+    if (err instanceof IssueMissingError)
         return;
     const s = ctx.settings;
-    const run = ctx.runUrl ? ` ([workflow run](${ctx.runUrl}))` : '';
-    const now = ctx.deadline.now();
-    const body = `### Docs-health report · ${shortRange(s.range, now)} · not read\n\n🔑 On ` +
-        `${new Date(now).toISOString().slice(0, 10)} the service refused the API key (401), so the ` +
-        `report was not read${run}. ${capitalise(KEY_REFUSED_HINT)}, then re-run the workflow.\n`;
+    const body = refusedNote(cause, s, ctx.deadline.now(), ctx.runUrl);
     ctx.result.comment = async () => {
         try {
             const ref = await thread.upsert({
@@ -50049,10 +50517,20 @@ function sayKeyRefused(ctx, thread, err) {
             return ref.url;
         }
         catch (e) {
-            core_warning(`Could not say on #${thread.place.issueNumber} that the key was refused: ${messageOf(e)}`);
+            core_warning(`Could not say on #${thread.place.issueNumber} why the report was not read: ${messageOf(e)}`);
             return undefined;
         }
     };
+}
+/** The note: the range not read, the cause on its date, what to change and who changes it. */
+function refusedNote(cause, s, now, runUrl) {
+    const run = runUrl ? ` ([workflow run](${runUrl}))` : '';
+    const icon = cause.kind === 'network' ? '🔌' : '🔑';
+    const who = whoFixes(cause.fixer) ?? "this workflow's maintainers";
+    return (`### Docs-health report · ${shortRange(s.range, now)} · not read\n\n${icon} On ` +
+        `${new Date(now).toISOString().slice(0, 10)} ${cause.what}, so the report was not read${run}.\n\n` +
+        `**To fix** (${who}): ${capitalise(cause.fix)}${/[.!?]$/.test(cause.fix) ? '' : '.'} Then ` +
+        're-run the workflow; as it is, a re-run fails the same way.\n');
 }
 
 ;// CONCATENATED MODULE: ./src/commands/report.ts
@@ -50082,10 +50560,12 @@ function sayKeyRefused(ctx, thread, err) {
 
 
 async function runReport(ctx) {
+    // Before anything is spent: the issue the report goes to is there.
+    await probeIssue(ctx);
     const thread = reportThread(ctx);
-    // A key the service refused is said on the issue too (report-refused.ts).
+    // A cause a re-run cannot help is said on the issue too (report-refused.ts).
     await report(ctx, thread).catch((err) => {
-        sayKeyRefused(ctx, thread, err);
+        sayRefused(ctx, thread, err);
         throw err;
     });
 }
@@ -50151,6 +50631,7 @@ async function composeReport(ctx, { sections, stop, trend }, records) {
         suggestions,
         earlier: earlierSuggestions(records, s.range, fixes, suggested.held, new Set(effects.map(e => e.pr))),
         ...(ages.withoutFile > 0 ? { pagesWithoutFile: ages.withoutFile } : {}),
+        ...(suggested.leftOut > 0 ? { leftOut: suggested.leftOut } : {}),
         ...(ages.undated > 0 ? { pagesUndated: ages.undated } : {}),
         effects
     };
@@ -51588,6 +52069,8 @@ function visitors_pageRowOf(r, row, rank) {
 
 async function runVisitors(ctx) {
     const s = ctx.settings;
+    // Before anything is spent: the issue the table goes to is there.
+    await probeIssue(ctx);
     ctx.result.set('date-from', s.range.dateFrom ?? '');
     ctx.result.set('date-to', s.range.dateTo ?? '');
     info(`Exporting visitors for ${describeRange(s.range)} (${s.pageSize} rows per request).`);
@@ -51868,9 +52351,12 @@ function topSuggestion(p) {
         return '↳ _no suggestion_';
     const isPage = top.kind === 'page' || top.kind === 'stale';
     // Clipped by what a reader sees (a wide script takes two columns a character).
-    // A page keeps more of its end, where its name is; a query or question its start.
-    const shown = clipWidth(top.subject, SUBJECT_MAX_COLUMNS, isPage ? 0.7 : 0);
-    const subject = inlineSubject(isPage, shown, shown.length);
+    // A page keeps its end, where its name is (clipped at its start); a query or question its start.
+    const shown = isPage
+        ? clipPath(top.subject, SUBJECT_MAX_COLUMNS)
+        : clipWidth(top.subject, SUBJECT_MAX_COLUMNS, 0);
+    // Clipped already (a wide character takes two columns: room enough for them all).
+    const subject = inlineSubject(isPage, shown, shown.length * 2);
     return `↳ ${KIND_LABELS[top.kind]}<br>${subject}`;
 }
 /** Visitors (and change), views, searches (and gaps), 👎, unanswered share. */
@@ -51929,8 +52415,27 @@ const FIGURES = [
     ['views', t => t.views],
     ['searches', t => t.searches],
     ['👎', t => t.thumbsDown],
-    ['the assistant', t => t.answers]
+    ['assistant', t => t.answers]
 ];
+/** "visitors, views and 👎": a list in words. */
+function listed(words) {
+    return words.length <= 1
+        ? (words[0] ?? '')
+        : `${words.slice(0, -1).join(', ')} and ${words.at(-1) ?? ''}`;
+}
+/**
+ * Each project a total leaves out, named once with the figures it lacks: "docs-internal is
+ * left out of the views and assistant totals (not read there)".
+ */
+function leftOutOfTotals(projects, name) {
+    return projects.flatMap(p => {
+        const lacking = FIGURES.filter(([, of]) => of(p.totals) === undefined && projects.some(o => of(o.totals) !== undefined)).map(([figure]) => figure);
+        if (lacking.length === 0)
+            return [];
+        const totals = lacking.length === 1 ? 'total' : 'totals';
+        return [`${name(p)} is left out of the ${listed(lacking)} ${totals} (not read there)`];
+    });
+}
 /**
  * What the table's marks mean and what the total row adds, and where adding is not the whole
  * truth: a reader of two sites is a unique visitor of each; a figure some reports lack is the
@@ -51938,13 +52443,9 @@ const FIGURES = [
  * differ are added as they are.
  */
 function rollup_totalsNote(projects, same) {
-    const names = (list) => list.map(p => escapeText(clipWidth(p.project, PROJECT_MAX_COLUMNS))).join(', ');
-    const lacking = FIGURES.flatMap(([name, of]) => {
-        const without = projects.filter(p => of(p.totals) === undefined);
-        return without.length > 0 && without.length < projects.length
-            ? [`the ${name} total leaves out ${names(without)} (not read there)`]
-            : [];
-    });
+    const name = (p) => escapeText(clipWidth(p.project, PROJECT_MAX_COLUMNS));
+    const names = (list) => list.map(name).join(', ');
+    const lacking = leftOutOfTotals(projects, name);
     const noBefore = projects.filter(p => p.totalsBefore?.visitors === undefined);
     const sentences = [
         ...(projects.some(p => p.incomplete)
@@ -51967,7 +52468,7 @@ function rollup_totalsNote(projects, same) {
 }
 /** The files left out, each named with why; and a project found twice, which range it keeps. */
 function skippedBlock(r) {
-    const path = (p) => escapeText(clipWidth(p, rollup_PATH_MAX_COLUMNS));
+    const path = (p) => escapeText(clipPath(p, rollup_PATH_MAX_COLUMNS));
     const lines = [
         ...r.skipped.map(x => `> ⚠️ Skipped ${path(x.path)}: ${x.why}.`),
         ...r.replaced.map(x => `> ${escapeText(clipWidth(x.project, PROJECT_MAX_COLUMNS))} was found twice: its newest range is shown; ${path(x.path)} (${shortRange(x.range, r.generatedAt)}) is left out.`)
@@ -52145,6 +52646,7 @@ async function commentRights(octokit, place) {
             ok: false,
             status: err.status,
             said,
+            ...(err.hint ? { hint: err.hint } : {}),
             ...(err.page ? { page: err.page } : {}),
             ...(err.network ? { network: err.network } : {})
         };
@@ -52194,11 +52696,21 @@ function toChange(lines) {
 }
 const MARK = { pass: '✅', fail: '❌', skip: '➖' };
 const SAID_MAX_CHARS = 300;
+/**
+ * The line that says whether the key may start agent jobs: never proven without starting one, so
+ * a check that passes says "ready to read", not "ready", unless this line passed.
+ */
+const JOBS_CHECK = 'Key may start agent jobs';
+/** The title's verdict: what is to fix, or ready (to read, while agent jobs are not verified). */
+function check_verdictOf(r, failed) {
+    if (failed.length > 0)
+        return `❌ ${failed.length} to fix`;
+    const jobs = r.lines.find(line => line.check === JOBS_CHECK);
+    return jobs && jobs.verdict !== 'pass' ? '✅ ready to read; agent jobs not verified' : '✅ ready';
+}
 function renderCheck(r, room) {
     const failed = toChange(r.lines);
-    const title = failed.length === 0
-        ? '## Set-up check · ✅ ready'
-        : `## Set-up check · ❌ ${failed.length} to fix`;
+    const title = `## Set-up check · ${check_verdictOf(r, failed)}`;
     const meta = [
         `Project ${escapeText(r.projectId)}`,
         escapeText(r.baseUrl),
@@ -52237,7 +52749,7 @@ function profileBlock(profile) {
         return '';
     const rows = profile.map(e => tableRow([
         `\`${e.operation}\``,
-        e.status === undefined ? 'no answer' : String(e.status),
+        e.status !== undefined ? String(e.status) : e.notSent ? 'not sent' : 'no answer',
         // A time is one word: it does not wrap in a narrow column.
         `${formatNumber(e.ms)}\u00a0ms`,
         e.rows === undefined ? '–' : formatNumber(e.rows),
@@ -52375,9 +52887,11 @@ class Prober {
             error = err;
         }
         const answered = this.lastAnswer();
+        const unsent = error instanceof BudgetError || error instanceof NotReachedError;
         const entry = {
             operation,
             ...(answered ? { status: answered.status } : {}),
+            ...(unsent ? { notSent: true } : {}),
             ms: Math.max(0, Math.round(this.deadline.now() - started)),
             ...shape,
             ...(answered && Object.keys(answered.rateLimit).length > 0
@@ -52438,8 +52952,23 @@ function oneOf(get, name, values, isRequired = false) {
     if (value === '' && isRequired)
         throw new InputError(name, `is required: one of ${accepted}`);
     if (!values.includes(value))
-        throw new InputError(name, `${quote(value)} is not accepted; expected one of ${accepted}`);
+        throw new InputError(name, `${quote(value)} is not accepted;${didYouMean(value, values)} expected one of ${accepted}`);
     return value;
+}
+/**
+ * " did you mean `check`?" when a value is a typo of one accepted (a few edits away, case
+ * aside), else "": a list of every value is no answer to `chek`.
+ */
+function didYouMean(value, values) {
+    const given = value.trim().toLowerCase();
+    // A typo is a few characters from a short value: a long text is no typo (and is not compared).
+    if (given === '' || given.length > 40)
+        return '';
+    const nearest = nearestName(given, values);
+    if (nearest === undefined)
+        return '';
+    const close = editDistance(given, nearest.toLowerCase()) <= Math.max(1, Math.floor(given.length / 3));
+    return close ? ` did you mean \`${nearest}\`?` : '';
 }
 function bool(get, name) {
     const value = get(name).trim();
@@ -52849,6 +53378,7 @@ function verdictsOf(probes, projectId) {
 
 
 
+
 /** A short text of a probe's failure, for the summary: the service's words or the error's. */
 function failureText(p) {
     return p.said ?? messageOf(p.error);
@@ -52909,7 +53439,7 @@ function startsJobsLine(probes) {
         return [];
     return [
         {
-            check: 'Key may start agent jobs',
+            check: JOBS_CHECK,
             verdict: 'skip',
             seen: 'not verified: the service offers no way to tell without starting a job, and a key ' +
                 'that may only read answers the same; the first `create` or `message` run shows it'
@@ -53130,35 +53660,36 @@ function rightsLine(rights, issueNumber, event) {
 // or an address nobody answers on kept them away, one line names the cause with its one fix (a
 // proxy by host and port), and every line that needed an answer says "not reached" and points at
 // it: no ✅ stands on a request that got no answer, and one cause is one fix, not one per request.
+// The proxy is ✅ only for a way an answer came back through; a direct way `NO_PROXY` chose names
+// the entry that chose it.
 
-/** The service's default address: `base-url` is named in a fix only when it was set otherwise. */
-const DEFAULT_BASE_URL = 'https://api.mintlify.com';
+
+/** Whether any probe sent got an answer from the service (or whatever is at `base-url`). */
+function serviceAnswered(probes) {
+    return probes.some(p => p.entry.status !== undefined);
+}
 /** The cause that kept every probe sent from the service: undefined when any got an answer. */
-function serviceCause(probes) {
+function reach_serviceCause(probes) {
     const sent = probes.filter(p => p.notSent !== true);
     const causes = sent.map(p => (p.entry.status === undefined ? networkOf(p.error) : undefined));
     return causes.length > 0 && causes.every(c => c !== undefined) ? causes[0] : undefined;
-}
-/** `base-url` when it was set to another address than the service's own, for a fix to name. */
-function baseUrlSetting(baseUrl) {
-    return baseUrl.replace(/\/+$/, '') === DEFAULT_BASE_URL ? undefined : '`base-url`';
 }
 /** The line's name: "Proxy" unless a cause without a proxy (TLS or an address, direct) is said. */
 function reachCheck(causes) {
     return causes.some(c => !('proxy' in c) || c.proxy === undefined) ? 'Connection' : 'Proxy';
 }
 /** How a request went: "through the proxy host:port" or "direct". */
-function via(proxy) {
-    return proxy ? `through the proxy ${proxy.hostPort}` : 'direct';
+function via(choice) {
+    return choice?.proxy ? `through the proxy ${choice.proxy.hostPort}` : 'direct';
 }
 /** The connection line: the way requests went, or the one cause that kept them away, with its fix. */
 function reachLine(r) {
     const causes = [r.service, r.github].filter((c) => c !== undefined);
     if (causes.length === 0)
-        return wayLine('Proxy', r.proxies);
+        return wayLine('Proxy', r);
     const hosts = [...new Set(causes.map(targetHost).filter(h => h !== ''))];
     // What chose each target, for a fix to name; none for a cause both share.
-    const setting = (c) => c === r.github ? '`GITHUB_API_URL`' : c === r.service ? baseUrlSetting(r.baseUrl) : undefined;
+    const setting = (c) => c === r.github ? '`GITHUB_API_URL`' : c === r.service ? addressSetting(r.baseUrl) : undefined;
     // The same cause for both (one proxy's 407 to each) is one cause, naming both targets.
     const one = causes.length > 1 && causes.every(c => sameCause(c, causes[0])) ? [reach_merged(causes)] : causes;
     return {
@@ -53189,22 +53720,49 @@ function notReached(r) {
 function targetHost(c) {
     return 'target' in c ? c.target.replace(/:\d+$/, '') : '';
 }
-/** Which proxy the requests went through: its host and port only, never its credentials. */
-function wayLine(check, proxies) {
-    const { service, github } = proxies;
-    if (!service && !github)
+/** A way in words: through a proxy (and whether an answer came back through it), or direct. */
+function wayWords(choice, answered) {
+    const { proxy, bypass } = choice;
+    if (bypass)
+        return `direct: the \`NO_PROXY\` entry \`${bypass.entry}\` matches (the proxy ${bypass.proxy} is not used)`;
+    if (!proxy)
+        return 'direct';
+    if (answered === undefined)
+        return `through ${proxy.hostPort} (not asked by this check)`;
+    return answered ? `through ${proxy.hostPort}` : `through ${proxy.hostPort}: no answer came back`;
+}
+/**
+ * Which proxy the requests went through: its host and port only, never its credentials; ✅ only
+ * when an answer came back through each proxy asked, ➖ when none did (the lines that needed one
+ * say why).
+ */
+function wayLine(check, r) {
+    const { service, github } = r.proxies;
+    if (!service.proxy && !github.proxy) {
+        const entries = [service.bypass, github.bypass].flatMap(b => (b ? [`\`${b.entry}\``] : []));
+        const proxy = service.bypass?.proxy ?? github.bypass?.proxy;
         return {
             check,
             verdict: 'pass',
-            seen: 'none: direct connections (no `HTTPS_PROXY` or `HTTP_PROXY` applies)'
+            seen: 'none: direct connections' +
+                (entries.length > 0 && proxy
+                    ? ` (\`NO_PROXY\` ${[...new Set(entries)].join(' and ')} matches; the proxy ${proxy} is not used)`
+                    : ' (no `HTTPS_PROXY` or `HTTP_PROXY` applies)')
         };
-    const through = (p) => (p ? `through ${p.hostPort}` : 'direct');
+    }
+    const ways = [
+        [service, r.answered.service],
+        [github, r.answered.github]
+    ];
+    const silent = ways.some(([w, answered]) => w.proxy && answered === false);
+    const through = ways.some(([w, answered]) => w.proxy && answered === true);
+    const same = service.proxy?.hostPort === github.proxy?.hostPort && r.answered.service === r.answered.github;
     return {
         check,
-        verdict: 'pass',
-        seen: service?.hostPort === github?.hostPort
-            ? `the service and GitHub ${through(service)}`
-            : `the service ${through(service)}; GitHub ${through(github)}`
+        verdict: silent || !through ? 'skip' : 'pass',
+        seen: same
+            ? `the service and GitHub ${wayWords(service, r.answered.service)}`
+            : `the service ${wayWords(service, r.answered.service)}; GitHub ${wayWords(github, r.answered.github)}`
     };
 }
 /** GitHub's API address answered with a web page: `GITHUB_API_URL` leads elsewhere. */
@@ -53307,11 +53865,15 @@ async function runCheck(ctx) {
     info(`Checking the set-up of project ${s.projectId} at ${s.baseUrl}.`);
     const prober = new Prober(ctx.service, s.projectId, range, ctx.deadline);
     const probes = await probeAll(prober, s.jobPath);
-    const proxies = ctx.proxies ?? { service: undefined, github: undefined };
-    const service = serviceCause(probes);
+    const proxies = ctx.proxies ?? { service: {}, github: {} };
+    const service = reach_serviceCause(probes);
     const token = await tokenLine(ctx);
     const reach = reachLine({
         proxies,
+        answered: {
+            service: serviceAnswered(probes),
+            ...(token.answered !== undefined ? { github: token.answered } : {})
+        },
         baseUrl: s.baseUrl,
         ...(service ? { service } : {}),
         ...(token.network ? { github: token.network } : {})
@@ -53346,8 +53908,10 @@ async function runCheck(ctx) {
     if (s.summary)
         ctx.result.summary = renderCheck(report, SUMMARY_ROOM);
     const failed = toChange(lines);
+    // The lines are Markdown (escaped where untrusted); the log is plain text (so is the failure,
+    // made plain where it is published).
     for (const line of lines)
-        info(`${line.verdict.toUpperCase()} ${line.check}: ${said(line)}`);
+        info(plainText(`${line.verdict.toUpperCase()} ${line.check}: ${said(line)}`));
     if (failed.length > 0)
         ctx.result.failure =
             `The set-up check found ${failed.length === 1 ? 'a problem' : `${failed.length} problems`}: ` +
@@ -53424,16 +53988,18 @@ async function tokenLine(ctx) {
             }
         };
     const rights = await commentRights(octokit, target);
+    const answered = rights.ok || rights.status !== undefined;
     const api = `GitHub's API at ${escapeText(ctx.apiUrl ?? 'https://api.github.com')} (${via(ctx.proxies?.github)})`;
     if (!rights.ok && rights.network)
         return {
             line: { check, verdict: 'fail', seen: `not reached: ${api}` },
-            network: rights.network
+            network: rights.network,
+            answered
         };
     // A 404 web page: the address is no API (GitHub's own 5xx pages are HTML too, and say nothing of it).
     if (!rights.ok && rights.page && rights.status === 404)
-        return { line: apiPageLine(check, api) };
-    return { line: rightsLine(rights, target.issueNumber, event) };
+        return { line: apiPageLine(check, api), answered };
+    return { line: rightsLine(rights, target.issueNumber, event), answered };
 }
 /** A pull request outside `notify-repository` is never probed: one of the two is wrong. */
 const OUTSIDE_FIX = 'Set `notify-repository` to the code repository whose pull requests `notify-token` may tell, ' +
@@ -53473,7 +54039,9 @@ async function notifyLines(ctx) {
                 verdict: 'fail',
                 seen: `GitHub refused a comment on ${where}`,
                 said: rights.said,
-                fix
+                // A refusal names this token's own fix (its scope, `notify-repository`), never the
+                // workflow's `permissions:`.
+                fix: rights.hint ? capitalise(rights.hint) : fix
             }
         ];
 }
@@ -54655,6 +55223,7 @@ function patternRegExp(pattern) {
 
 
 
+
 function lists_readSections(text) {
     const items = text
         .split(',')
@@ -54665,7 +55234,7 @@ function lists_readSections(text) {
         throw new InputError('sections', `is empty; expected a comma list of ${accepted}`);
     for (const item of items) {
         if (!SECTIONS.includes(item))
-            throw new InputError('sections', `${quote(item)} is not a section; expected a comma list of ${accepted}`);
+            throw new InputError('sections', `${quote(item)} is not a section;${didYouMean(item, SECTIONS)} expected a comma list of ${accepted}`);
     }
     return [...new Set(items)];
 }
@@ -54677,7 +55246,7 @@ function readStatuses(text) {
         .filter(s => s !== '' && s !== "''" && s !== '""');
     for (const item of items) {
         if (!FINAL_STATUSES.includes(item))
-            throw new InputError('fail-on-status', `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`);
+            throw new InputError('fail-on-status', `${quote(item)} is not a final status;${didYouMean(item, FINAL_STATUSES)} expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`);
     }
     return items;
 }
@@ -55478,11 +56047,13 @@ function refuseInstruction(prompt, hasPrompt, trigger, event, comment) {
 // A label as a trigger (`trigger-label`, contract: "Label trigger"): the gate's branch for an
 // `issues` or pull request event whose action is `labeled`, and the removal of the label when the
 // run ends, so that adding it again asks again. Settled like a trigger comment, before any other
-// input: other labels and removals are skipped without a word, a sender who may not trigger is
-// skipped with a notice (and nothing written where anyone who can label would read it). A label
-// matches `trigger-label` without regard to case, as GitHub treats label names. A label's name is
-// public text (anyone who may label types it): it is shown cleaned and redacted, and never looks
-// like another label's (labelShown).
+// input: other labels and removals are skipped without a word; a sender who may not trigger is
+// skipped with a notice, a short reply on the item saying who may, and the label taken off, as
+// the recipe promises (adding it again then asks again, by someone who may). A label matches
+// `trigger-label` without regard to case, as GitHub treats label names. A label's name is public
+// text (anyone who may label types it): it is shown cleaned and redacted, and never looks like
+// another label's (labelShown).
+
 
 
 
@@ -55533,7 +56104,12 @@ async function admitLabel(event, given, get, clients, serverUrl) {
     const who = await checkCommenter(octokit, event, change, { ...rules, allowPrAuthor: false });
     if (!who.allowed)
         return {
-            skip: { reason: who.reason, notice: `Ignored the label ${shown}: ${who.reason}.` },
+            skip: {
+                reason: who.reason,
+                notice: `Ignored the label ${shown}: ${who.reason}.`,
+                reply: { place: on, body: whoMayReply(change.name, change.author, rules) },
+                label: { name: change.name, place: on }
+            },
             octokit
         };
     // Taken off as it is spelt on the item, whatever the case `trigger-label` gives.
@@ -55544,6 +56120,23 @@ async function admitLabel(event, given, get, clients, serverUrl) {
         ...(event.pullRequestAuthor ? { author: event.pullRequestAuthor } : {})
     });
     return { asker, rules, octokit };
+}
+/**
+ * The reply to a label added by someone who may not ask: the label came off, who may add it.
+ * The login is GitHub's (a mention tells them); the label's name is shown inert.
+ */
+function whoMayReply(label, by, rules) {
+    const sender = /^[A-Za-z0-9-]+(\[bot\])?$/.test(by) ? `@${by}` : escapeText(by || 'the sender');
+    const listed = [
+        ...(rules.allowedUsers.length > 0 ? ['the users `allowed-users` lists'] : []),
+        ...(rules.allowedBots === '*' || rules.allowedBots.length > 0
+            ? ['the bots `allowed-bots` lists']
+            : [])
+    ];
+    const also = listed.length > 0 ? `, and ${listed.join(' and ')}` : '';
+    return (`The label **${escapeText(publicText(redact(label), LABEL_SHOWN_CHARS))}** was taken off: ${sender} may not ask the docs agent with it. ` +
+        `Only people with **${rules.permission}** permission or more on this repository may${also}; ` +
+        'ask one of them to add it. Nothing was sent to the docs agent.');
 }
 /**
  * Where a label run answers: the labelled issue or pull request (`issue-number` still wins), when
@@ -56240,6 +56833,9 @@ function refusedCheckSummary(get, err, now) {
 
 
 
+
+
+
 /**
  * The one place that publishes: outputs (`requests` from the client's count, also after a
  * failure), the job summary (a file that cannot be written only warns), the comment, the reaction
@@ -56266,14 +56862,15 @@ async function publish(result, { service, reactions, unlabel }) {
         catch (err) {
             // The comment is part of what the run was asked for; a failure already reported wins.
             if (result.failure === undefined)
-                result.failure = messageOf(err);
+                result.failure = failureLine(err, messageOf(err));
             else
                 core_warning(messageOf(err));
         }
     }
     await unlabel?.();
     if (result.failure !== undefined) {
-        setFailed(instructionText(redact(result.failure)));
+        // Plain text: the advice in it may be Markdown of ours (a link, an escaped value).
+        setFailed(instructionText(redact(plainText(result.failure))));
         await reactions?.add('confused');
     }
     else if (result.reaction)
@@ -56293,6 +56890,9 @@ async function skip(result, s, github, event) {
         if (url)
             result.set('comment-url', url);
     }
+    // A label added by someone who may not ask comes off, as the recipe promises.
+    if (s.label)
+        await removeTriggerLabel({ label: s.label.name, on: s.label.place }, octokit);
     if (octokit && s.reaction) {
         const { comment, content } = s.reaction;
         await addReaction(octokit, event.owner, event.repo, comment, content, core_warning);
@@ -56322,6 +56922,7 @@ async function writeReply(r, octokit, records) {
 // (publish.ts). The one place that reads the environment, and the one try/catch that turns
 // errors into core.setFailed. Inputs are read by settings/; whether the run goes ahead, and who
 // asked for it, is decided by gate/.
+
 
 
 
@@ -56387,8 +56988,9 @@ async function run(env = process.env, clock = systemClock) {
         await carryOut(env, deadline, result, live);
     }
     catch (err) {
-        // The command's own verdict, if it had one, is what the step reports.
-        result.failure ??= messageOf(err);
+        // The command's own verdict, if it had one, is what the step reports; else the error, with
+        // what to change and who changes it when a re-run cannot help (causes.ts).
+        result.failure ??= failureLine(err, messageOf(err));
     }
     finally {
         // A cancellation under way keeps its handler (and the process ends there).
@@ -56479,26 +57081,30 @@ function readRunner(env, deadline) {
     return { payload, event, githubProxy, clients, apiUrl, serverUrl: serverUrlOf(env) };
 }
 /**
- * The proxy requests to `url` go through (if any; `input` names where the address came from):
- * refused when a secret would cross it in plain text, its password masked in the log.
+ * How requests to `url` go (`input` names where the address came from): through a proxy, refused
+ * when a secret would cross it in plain text, its password masked in the log; or direct, said
+ * when `NO_PROXY` chose it although a proxy is set.
  */
 function main_throughProxy(url, env, input, to) {
-    const proxy = proxyFor(url, env);
+    const choice = chooseProxy(url, env);
+    const { proxy, bypass } = choice;
     const refusal = plainSecretRefusal(url, proxy, input);
     if (refusal)
         throw new Error(refusal);
+    if (bypass)
+        info(`Requests to ${to} go direct: the \`NO_PROXY\` entry \`${bypass.entry}\` matches them (the proxy ${bypass.proxy} is not used).`);
     if (!proxy)
-        return undefined;
+        return choice;
     if (proxy.url.password)
         setSecret(decodeURIComponent(proxy.url.password));
     info(`Requests to ${to} go through the proxy ${proxy.hostPort}.`);
-    return proxy;
+    return choice;
 }
 /** The service's client, through its proxy (if any). */
 function serviceFor(settings, proxy, deadline) {
     return new ServiceClient({
         baseUrl: settings.baseUrl,
-        ...(proxy ? { proxy } : {}),
+        proxy,
         apiKey: settings.apiKey,
         userAgent: USER_AGENT,
         // A check spends at most 8 requests, whatever else the workflow allows.

@@ -72,6 +72,8 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  *   `checks: read`, listing deployments and their statuses `deployments: read`, and asking
  *   reviewers `pull-requests: write`
  *
+ * @property {number[]} [missingIssues] issue numbers this repository does not have: reading one
+ *   (`GET …/issues/N`), its comments or a comment on it answers 404, as GitHub does
  * @property {Record<string, CheckRunSeed[]>} [checkRuns] the check runs on each commit (by sha:
  *   a pull request's head is `headSha(n)`): each read of the list (its first page) shows each run
  *   in its next state; GitHub's pages of at most 100 with `total_count`
@@ -288,7 +290,24 @@ export async function startGitHub(options = {}) {
       const login = options.viewerLogin ?? actor.login
       return { status: 200, body: { data: { viewer: { login } } } }
     }
-    let m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path)
+    let m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)(\/comments)?$/.exec(path)
+    if (m && options.missingIssues?.includes(+m[3])) return notFound
+    if (m && !m[4] && method === 'GET') {
+      // An issue (or a pull request: GitHub answers both here), as far as it is modelled.
+      const [, owner, repo, n] = m
+      const pull = pulls.has(+n)
+      return {
+        status: 200,
+        body: {
+          number: +n,
+          state: pulls.get(+n)?.state ?? 'open',
+          html_url: `${serverUrl}/${owner}/${repo}/${pull ? 'pull' : 'issues'}/${n}`,
+          labels: [...(labels.get(+n) ?? [])].map(name => ({ name })),
+          ...(pull ? { pull_request: { html_url: `${serverUrl}/${owner}/${repo}/pull/${n}` } } : {})
+        }
+      }
+    }
+    m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path)
     if (m) {
       const [, owner, repo, n] = m
       if (method === 'POST') {

@@ -32,8 +32,9 @@ import { VERSION } from './version.js'
 import { refuseUnknownInputs } from './settings/names.js'
 import { settingsDebugLine } from './settings/debug-line.js'
 import { messageOf } from './errors.js'
+import { failureLine } from './causes.js'
 import { readPayload, runOf, runUrl, serverUrlOf } from './gate/workflow-run.js'
-import { plainSecretRefusal, proxyFor, proxyProblems, type Proxy } from './proxy.js'
+import { chooseProxy, plainSecretRefusal, proxyProblems, type ProxyChoice } from './proxy.js'
 import { removeTriggerLabel } from './gate/label.js'
 import { instructionText } from './public-text.js'
 import { refusedCheckSummary } from './check/refused.js'
@@ -76,8 +77,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env, clock: Clock = s
   try {
     await carryOut(env, deadline, result, live)
   } catch (err) {
-    // The command's own verdict, if it had one, is what the step reports.
-    result.failure ??= messageOf(err)
+    // The command's own verdict, if it had one, is what the step reports; else the error, with
+    // what to change and who changes it when a re-run cannot help (causes.ts).
+    result.failure ??= failureLine(err, messageOf(err))
   } finally {
     // A cancellation under way keeps its handler (and the process ends there).
     if (!cancelled) stopOnCancel()
@@ -175,29 +177,30 @@ function readRunner(env: NodeJS.ProcessEnv, deadline: Deadline) {
 }
 
 /**
- * The proxy requests to `url` go through (if any; `input` names where the address came from):
- * refused when a secret would cross it in plain text, its password masked in the log.
+ * How requests to `url` go (`input` names where the address came from): through a proxy, refused
+ * when a secret would cross it in plain text, its password masked in the log; or direct, said
+ * when `NO_PROXY` chose it although a proxy is set.
  */
-function throughProxy(
-  url: string,
-  env: NodeJS.ProcessEnv,
-  input: string,
-  to: string
-): Proxy | undefined {
-  const proxy = proxyFor(url, env)
+function throughProxy(url: string, env: NodeJS.ProcessEnv, input: string, to: string): ProxyChoice {
+  const choice = chooseProxy(url, env)
+  const { proxy, bypass } = choice
   const refusal = plainSecretRefusal(url, proxy, input)
   if (refusal) throw new Error(refusal)
-  if (!proxy) return undefined
+  if (bypass)
+    core.info(
+      `Requests to ${to} go direct: the \`NO_PROXY\` entry \`${bypass.entry}\` matches them (the proxy ${bypass.proxy} is not used).`
+    )
+  if (!proxy) return choice
   if (proxy.url.password) core.setSecret(decodeURIComponent(proxy.url.password))
   core.info(`Requests to ${to} go through the proxy ${proxy.hostPort}.`)
-  return proxy
+  return choice
 }
 
 /** The service's client, through its proxy (if any). */
-function serviceFor(settings: Settings, proxy: Proxy | undefined, deadline: Deadline) {
+function serviceFor(settings: Settings, proxy: ProxyChoice, deadline: Deadline) {
   return new ServiceClient({
     baseUrl: settings.baseUrl,
-    ...(proxy ? { proxy } : {}),
+    proxy,
     apiKey: settings.apiKey,
     userAgent: USER_AGENT,
     // A check spends at most 8 requests, whatever else the workflow allows.

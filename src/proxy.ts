@@ -43,17 +43,18 @@ function hostPortOf(url: URL): string {
 }
 
 /**
- * `NO_PROXY` names the target: `*`, the host, `host:port`, or a domain (`example.com` and
- * `.example.com` both cover its subdomains).
+ * The `NO_PROXY` entry that names the target, if one does: `*`, the host, `host:port`, or a domain
+ * (`example.com` and `.example.com` both cover its subdomains). As written, for a message to quote.
  */
-export function bypasses(target: URL, noProxy: string): boolean {
+export function bypassEntry(target: URL, noProxy: string): string | undefined {
   const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase()
   const port = target.port || (target.protocol === 'https:' ? '443' : '80')
   return noProxy
     .split(/[\s,]+/)
-    .map(entry => entry.trim().toLowerCase())
+    .map(entry => entry.trim())
     .filter(entry => entry !== '')
-    .some(entry => {
+    .find(written => {
+      const entry = written.toLowerCase()
       if (entry === '*') return true
       const m = /^(\[[^\]]*\]|[^:]+)(?::(\d+))?$/.exec(entry)
       if (!m) return false
@@ -63,26 +64,56 @@ export function bypasses(target: URL, noProxy: string): boolean {
     })
 }
 
+/** Whether `NO_PROXY` names the target (bypassEntry finds an entry). */
+export function bypasses(target: URL, noProxy: string): boolean {
+  return bypassEntry(target, noProxy) !== undefined
+}
+
 /** The variable that names the proxy for a target: `HTTPS_PROXY` for https, else `HTTP_PROXY`. */
 export function proxyVariable(target: URL): 'HTTPS_PROXY' | 'HTTP_PROXY' {
   return target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'
 }
 
 /**
- * The proxy a request to `target` goes through, or undefined for a direct connection: none when
- * `NO_PROXY` names the target, and none for a loopback target unless the proxy is loopback too.
+ * A proxy the variables name that a target does not go through, because `NO_PROXY` names it:
+ * what a failed direct connection says, since the user may not know the entry sent it there.
  */
-export function proxyFor(target: string | URL, env: ProxyEnv): Proxy | undefined {
+export interface Bypass {
+  /** The `NO_PROXY` entry that matched, as written. */
+  entry: string
+  /** `host:port` of the proxy not used. */
+  proxy: string
+}
+
+/** How requests to a target go: through `proxy`, or direct (`bypass`: because of `NO_PROXY`). */
+export interface ProxyChoice {
+  proxy?: Proxy
+  bypass?: Bypass
+}
+
+/**
+ * How a request to `target` goes: through the proxy its variable names, or direct, because none
+ * is set, `NO_PROXY` names the target (said in `bypass`), or the target is loopback and the
+ * proxy is not.
+ */
+export function chooseProxy(target: string | URL, env: ProxyEnv): ProxyChoice {
   let url: URL
   try {
     url = new URL(target)
   } catch {
-    return undefined
+    return {}
   }
   const proxy = readProxyUrl(variable(env, proxyVariable(url)))
-  if (!proxy || bypasses(url, variable(env, 'NO_PROXY'))) return undefined
-  if (isLoopback(url.hostname) && !isLoopback(proxy.hostname)) return undefined
-  return { url: proxy, hostPort: hostPortOf(proxy) }
+  if (!proxy) return {}
+  const entry = bypassEntry(url, variable(env, 'NO_PROXY'))
+  if (entry !== undefined) return { bypass: { entry, proxy: hostPortOf(proxy) } }
+  if (isLoopback(url.hostname) && !isLoopback(proxy.hostname)) return {}
+  return { proxy: { url: proxy, hostPort: hostPortOf(proxy) } }
+}
+
+/** The proxy a request to `target` goes through, or undefined for a direct connection. */
+export function proxyFor(target: string | URL, env: ProxyEnv): Proxy | undefined {
+  return chooseProxy(target, env).proxy
 }
 
 /**

@@ -5,12 +5,15 @@
 import * as core from '@actions/core'
 import type { CommandResult } from './commands/result.js'
 import { messageOf } from './errors.js'
+import { failureLine } from './causes.js'
 import type { Reply, Skip } from './gate/answer.js'
+import { removeTriggerLabel } from './gate/label.js'
 import { postReply } from './github/comments.js'
 import type { EventInfo } from './github/event.js'
 import type { Octokit } from './github/octokit.js'
 import { addReaction, type Reactions } from './github/trigger.js'
 import { instructionText } from './public-text.js'
+import { plainText } from './report/markdown.js'
 import type { Records } from './records/records.js'
 import { redact } from './secrets/redact.js'
 import type { ServiceClient } from './service/client.js'
@@ -47,13 +50,14 @@ export async function publish(
       if (url) core.setOutput('comment-url', url)
     } catch (err) {
       // The comment is part of what the run was asked for; a failure already reported wins.
-      if (result.failure === undefined) result.failure = messageOf(err)
+      if (result.failure === undefined) result.failure = failureLine(err, messageOf(err))
       else core.warning(messageOf(err))
     }
   }
   await unlabel?.()
   if (result.failure !== undefined) {
-    core.setFailed(instructionText(redact(result.failure)))
+    // Plain text: the advice in it may be Markdown of ours (a link, an escaped value).
+    core.setFailed(instructionText(redact(plainText(result.failure))))
     await reactions?.add('confused')
   } else if (result.reaction) await reactions?.add(result.reaction)
 }
@@ -76,6 +80,8 @@ export async function skip(
     })
     if (url) result.set('comment-url', url)
   }
+  // A label added by someone who may not ask comes off, as the recipe promises.
+  if (s.label) await removeTriggerLabel({ label: s.label.name, on: s.label.place }, octokit)
   if (octokit && s.reaction) {
     const { comment, content } = s.reaction
     await addReaction(octokit, event.owner, event.repo, comment, content, core.warning)

@@ -2,18 +2,13 @@
 // (the wait, the stage it stopped at, the error, the inputs that fail the step), and that ending
 // in the log's words: the message that fails the step, or the note that says how the job came
 // out. The comment and the summary word the same value (report/job.ts, report/job-ending.ts).
-import { messageOf, TimeUpError } from '../errors.js'
+import { messageOf, TimeUpError, withStop } from '../errors.js'
 import { GitHubError } from '../github/errors.js'
 import type { Cause, Elsewhere, JobEnding, JobOutcome, Stage } from '../report/job-report.js'
 import { capitalise } from '../report/markdown.js'
 import { formatDuration } from '../report/numbers.js'
-import {
-  BudgetError,
-  isKeyRefused,
-  RateLimitError,
-  ServiceError,
-  type Delivery
-} from '../service/errors.js'
+import { BudgetError, RateLimitError, ServiceError, type Delivery } from '../service/errors.js'
+import { causeOf as knownCause, fixerSentence } from '../causes.js'
 import type { AgentJob } from '../service/schema.js'
 import { checksFailure } from './checks.js'
 import { noPullRequestNote } from './completion.js'
@@ -169,11 +164,14 @@ function timedOutFailure(e: Extract<JobEnding, { kind: 'timed-out' }>, jobId: st
  */
 function stoppedFailure(e: Extract<JobEnding, { kind: 'stopped' }>, jobId: string): string {
   const { message } = e.cause
-  if (e.stage === 'preparing') return `${message}. Nothing was sent to the service.`
+  // Who fixes a cause a re-run cannot help, and that a re-run as it is fails the same way.
+  const who = fixerSentence(e.cause.known)
+  if (e.stage === 'preparing')
+    return `${message}. Nothing was sent to the service.${who ? ` ${who}` : ''}`
   if (e.stage === 'waiting')
     return `The service took the instruction, then polling job ${jobId} failed: ${message}`
   const maybe = e.delivered === 'maybe' ? `. ${capitalise(MAYBE_DELIVERED)}.` : ''
-  return `${message}${maybe}`
+  return who ? `${withStop(`${message}${maybe}`)} ${who}` : `${message}${maybe}`
 }
 
 /** What the log says of an ending that does not fail the step, when it is worth a line. */
@@ -193,11 +191,12 @@ export function endingNote(
 /** An error for the log (its message) and for a comment's reader (`readerCause`). */
 function causeOf(err: unknown): Cause {
   const { error, advice } = readerCause(err)
+  const known = knownCause(err)
   return {
     message: messageOf(err),
     ...(error !== undefined ? { said: error } : {}),
     ...(advice !== undefined ? { advice } : {}),
-    ...(isKeyRefused(err) ? { keyRefused: true as const } : {})
+    ...(known ? { known } : {})
   }
 }
 

@@ -6,7 +6,9 @@
 // questions group by topic (search-gaps.ts): one suggestion per topic, with its total and up to
 // 3 of the readers' own phrasings, among the rows the tables show (so each number is theirs).
 // What an earlier suggestion's merged pull request addressed is not suggested again unless
-// numbers measured after the merge still say so.
+// numbers measured after the merge still say so. A query or question that carries markup, HTML,
+// a table pipe or a URL scheme stays in its table (inert there) but is never suggested: it would
+// be the first thing a reader is asked to act on, and the agent's instruction would carry it.
 import type { AssistantSection } from './sections/assistant.js'
 import type { FeedbackSection } from './sections/feedback.js'
 import { pageRowOf, type SectionOutcome } from './sections/outcome.js'
@@ -133,6 +135,8 @@ function find<N extends SectionOutcome['name']>(
 /** What the data says this week: the suggestions, and what the data raises but a fix holds. */
 export interface Suggested {
   suggestions: Suggestion[]
+  /** Topics of queries or questions that carry markup (carriesMarkup): left out, said in a note. */
+  leftOut: number
   /** Raised again by the data, held back by its fix: its pull request is open, or was merged
    * after this period began (the numbers predate it). The report says how each stands. */
   held: { suggestion: Suggestion; fix: FixState }[]
@@ -142,10 +146,11 @@ export interface Suggested {
 export function suggest(input: SuggestInput): Suggested {
   const { sections } = input
   const held: Suggested['held'] = []
+  const left = { out: 0 }
   const lists = [
-    gapSuggestions(find(sections, 'searches'), find(sections, 'assistant')),
+    gapSuggestions(find(sections, 'searches'), find(sections, 'assistant'), left),
     pageSuggestions(find(sections, 'feedback'), find(sections, 'views')),
-    questionSuggestions(find(sections, 'assistant')),
+    questionSuggestions(find(sections, 'assistant'), left),
     staleSuggestions(input.stale, find(sections, 'feedback'), find(sections, 'views'))
   ].map(list =>
     list.flatMap(s => {
@@ -162,7 +167,18 @@ export function suggest(input: SuggestInput): Suggested {
       const taken = s !== undefined && suggestions.some(x => x.id === s.id)
       if (s && !taken && suggestions.length < MAX_SUGGESTIONS) suggestions.push(s)
     }
-  return { suggestions, held: held.slice(0, MAX_SUGGESTIONS) }
+  return { suggestions, held: held.slice(0, MAX_SUGGESTIONS), leftOut: left.out }
+}
+
+/**
+ * Text from readers that carries markup: a Markdown link or image, an HTML tag, a table pipe, or
+ * a URL scheme (`javascript:`, `https://`…). Shown inert in its table; never a suggestion.
+ */
+export function carriesMarkup(text: string): boolean {
+  return (
+    /\]\s*\(|!\[|<\/?[a-z!?]|\|/i.test(text) ||
+    /\b(?:javascript|vbscript|data|file|mailto):|\b[a-z][a-z0-9+.-]*:\/\//i.test(text)
+  )
 }
 
 /**
@@ -188,7 +204,8 @@ function stillStanding(
 
 function gapSuggestions(
   searches: SearchesSection | undefined,
-  assistant: AssistantSection | undefined
+  assistant: AssistantSection | undefined,
+  left: { out: number }
 ): Suggestion[] {
   if (!searches) return []
   const { gaps } = contentGaps(searches.gaps, assistant?.answered)
@@ -196,7 +213,8 @@ function gapSuggestions(
     gaps,
     q => q.searchQuery,
     q => q.hits,
-    MIN_SEARCHES
+    MIN_SEARCHES,
+    left
   ).map(t => ({
     kind: 'gap',
     id: gapId(t.text),
@@ -210,16 +228,21 @@ function gapSuggestions(
 
 /**
  * Rows of text from readers (queries, questions) by topic, the topics counted at least `min`
- * times: each with its first row's text, its total and up to 3 of its phrasings.
+ * times: each with its first row's text, its total and up to 3 of its phrasings. Rows that carry
+ * markup are left out, and the topics they would have made counted in `left`.
  */
 function topics<T>(
   rows: readonly T[],
   textOf: (row: T) => string,
   countOf: (row: T) => number,
-  min: number
+  min: number,
+  left: { out: number }
 ): (Topic<T> & { text: string; phrasings: string[]; variants: number })[] {
+  const given = rows.filter(row => textOf(row).trim() !== '')
+  const marked = given.filter(row => carriesMarkup(textOf(row)))
+  left.out += byTopic(marked, textOf, countOf).filter(t => t.total >= min).length
   return byTopic(
-    rows.filter(row => textOf(row).trim() !== ''),
+    given.filter(row => !carriesMarkup(textOf(row))),
     textOf,
     countOf
   )
@@ -291,13 +314,17 @@ function commentsOn(feedback: FeedbackSection, path: string): string[] {
     .slice(0, MAX_COMMENTS)
 }
 
-function questionSuggestions(assistant: AssistantSection | undefined): Suggestion[] {
+function questionSuggestions(
+  assistant: AssistantSection | undefined,
+  left: { out: number }
+): Suggestion[] {
   if (!assistant) return []
   return topics(
     assistant.top,
     q => q.question,
     q => q.count,
-    MIN_TIMES_ASKED
+    MIN_TIMES_ASKED,
+    left
   ).map(t => {
     // The most asked phrasing's answer, else the next one's: one answer is evidence enough.
     const answer = t.rows.find(q => q.answer)?.answer

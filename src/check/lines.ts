@@ -3,7 +3,7 @@
 // failure that follows from another (every operation refused with the key) points at it instead
 // of being listed twice. The GitHub token's lines are comment-rights.ts's and checks-read.ts's.
 import { isAdminKeyShape, keyKindWarnings } from '../settings/credentials.js'
-import type { CheckLine } from '../report/check.js'
+import { JOBS_CHECK, type CheckLine } from '../report/check.js'
 import { capitalise, escapeText } from '../report/markdown.js'
 import {
   DASHBOARD,
@@ -96,7 +96,7 @@ function startsJobsLine(probes: readonly Probe[]): CheckLine[] {
   if (!agent || (agent.error !== undefined && !knowsProject(agent))) return []
   return [
     {
-      check: 'Key may start agent jobs',
+      check: JOBS_CHECK,
       verdict: 'skip',
       seen:
         'not verified: the service offers no way to tell without starting a job, and a key ' +

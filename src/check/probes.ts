@@ -9,7 +9,7 @@ import type { PageComment } from '../service/analytics-answers.js'
 import { isOpen } from '../analytics/sections/feedback.js'
 import type { Operation, ProfileEntry } from '../report/check.js'
 import type { Answered, ServiceClient } from '../service/client.js'
-import { BudgetError, ServiceError } from '../service/errors.js'
+import { BudgetError, NotReachedError, ServiceError } from '../service/errors.js'
 import { checkAgentJob } from '../service/schema.js'
 import type { DateRange } from '../period.js'
 
@@ -134,9 +134,11 @@ export class Prober {
       error = err
     }
     const answered = this.lastAnswer()
+    const unsent = error instanceof BudgetError || error instanceof NotReachedError
     const entry: ProfileEntry = {
       operation,
       ...(answered ? { status: answered.status } : {}),
+      ...(unsent ? { notSent: true as const } : {}),
       ms: Math.max(0, Math.round(this.deadline.now() - started)),
       ...shape,
       ...(answered && Object.keys(answered.rateLimit).length > 0

@@ -1,6 +1,8 @@
 // What the analytics commands (`visitors`, `report`) hand the section readers, built once from
-// the settings, and how their log names a range.
+// the settings, how their log names a range, and the issue they will post on, asked for before
+// the first analytics request.
 import * as core from '@actions/core'
+import { issueMustExist } from '../github/issues.js'
 import type { SectionInput } from '../analytics/sections/section.js'
 import type { DateRange } from '../period.js'
 import { AnalyticsApi } from '../service/analytics.js'
@@ -43,4 +45,16 @@ function maxPagesOf(s: AnalyticsSettings): number {
 export function describeRange(range: DateRange): string {
   if (range.dateFrom === undefined && range.dateTo === undefined) return 'all time'
   return `${range.dateFrom ?? 'the start'} to ${range.dateTo ?? 'now'} (end exclusive)`
+}
+
+/**
+ * Before the first analytics request: the issue `issue-number` names, when the run will comment
+ * there, exists (one GitHub request). A missing one fails the run having spent nothing of the
+ * quota; an issue taken from the event is there by definition and is not asked about.
+ */
+export async function probeIssue(ctx: CommandContext<AnalyticsSettings>): Promise<void> {
+  const { target, octokit } = ctx
+  if (!target || !octokit || !ctx.commenting.writes || ctx.settings.issueNumber === undefined)
+    return
+  await issueMustExist(octokit, target, line => core.warning(line))
 }

@@ -13,7 +13,7 @@ import {
   type CheckReport
 } from '../report/check.js'
 import { SUMMARY_ROOM } from '../report/fit.js'
-import { escapeText } from '../report/markdown.js'
+import { capitalise, escapeText, plainText } from '../report/markdown.js'
 import type { CheckSettings } from '../settings/settings.js'
 import { saysProjectUnknown } from '../service/hints.js'
 import { CHECK_MAX_REQUESTS, Prober, type Probe } from '../check/probes.js'
@@ -21,7 +21,7 @@ import { ANALYTICS, checkLines } from '../check/lines.js'
 import { isProjectUnknown, notSent } from '../check/verdicts.js'
 import { rightsLine } from '../check/comment-rights.js'
 import { asksFeedbackFilter, feedbackFilterLine } from '../check/feedback-filter.js'
-import { apiPageLine, reachLine, serviceCause, via } from '../check/reach.js'
+import { apiPageLine, reachLine, serviceAnswered, serviceCause, via } from '../check/reach.js'
 import type { NetworkCause } from '../network.js'
 import type { CommandContext } from './context.js'
 import { checksReadLine } from '../check/checks-read.js'
@@ -38,11 +38,15 @@ export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void
   core.info(`Checking the set-up of project ${s.projectId} at ${s.baseUrl}.`)
   const prober = new Prober(ctx.service, s.projectId, range, ctx.deadline)
   const probes = await probeAll(prober, s.jobPath)
-  const proxies = ctx.proxies ?? { service: undefined, github: undefined }
+  const proxies = ctx.proxies ?? { service: {}, github: {} }
   const service = serviceCause(probes)
   const token = await tokenLine(ctx)
   const reach = reachLine({
     proxies,
+    answered: {
+      service: serviceAnswered(probes),
+      ...(token.answered !== undefined ? { github: token.answered } : {})
+    },
     baseUrl: s.baseUrl,
     ...(service ? { service } : {}),
     ...(token.network ? { github: token.network } : {})
@@ -76,7 +80,10 @@ export async function runCheck(ctx: CommandContext<CheckSettings>): Promise<void
   ctx.result.set('service-profile', JSON.stringify(profileJson(report)))
   if (s.summary) ctx.result.summary = renderCheck(report, SUMMARY_ROOM)
   const failed = toChange(lines)
-  for (const line of lines) core.info(`${line.verdict.toUpperCase()} ${line.check}: ${said(line)}`)
+  // The lines are Markdown (escaped where untrusted); the log is plain text (so is the failure,
+  // made plain where it is published).
+  for (const line of lines)
+    core.info(plainText(`${line.verdict.toUpperCase()} ${line.check}: ${said(line)}`))
   if (failed.length > 0)
     ctx.result.failure =
       `The set-up check found ${failed.length === 1 ? 'a problem' : `${failed.length} problems`}: ` +
@@ -129,7 +136,7 @@ async function probeAll(prober: Prober, jobPath: string): Promise<Probe[]> {
 /** Whether the token may comment where the run would: checked without writing anything. */
 async function tokenLine(
   ctx: CommandContext<CheckSettings>
-): Promise<{ line: CheckLine; network?: NetworkCause }> {
+): Promise<{ line: CheckLine; network?: NetworkCause; answered?: boolean }> {
   const check = 'GitHub token may comment'
   const { target, octokit, event } = ctx
   if (!ctx.commenting.writes) return { line: { check, verdict: 'skip', seen: '`comment: false`' } }
@@ -154,15 +161,18 @@ async function tokenLine(
       }
     }
   const rights = await commentRights(octokit, target)
+  const answered = rights.ok || rights.status !== undefined
   const api = `GitHub's API at ${escapeText(ctx.apiUrl ?? 'https://api.github.com')} (${via(ctx.proxies?.github)})`
   if (!rights.ok && rights.network)
     return {
       line: { check, verdict: 'fail', seen: `not reached: ${api}` },
-      network: rights.network
+      network: rights.network,
+      answered
     }
   // A 404 web page: the address is no API (GitHub's own 5xx pages are HTML too, and say nothing of it).
-  if (!rights.ok && rights.page && rights.status === 404) return { line: apiPageLine(check, api) }
-  return { line: rightsLine(rights, target.issueNumber, event) }
+  if (!rights.ok && rights.page && rights.status === 404)
+    return { line: apiPageLine(check, api), answered }
+  return { line: rightsLine(rights, target.issueNumber, event), answered }
 }
 
 /** A pull request outside `notify-repository` is never probed: one of the two is wrong. */
@@ -205,7 +215,9 @@ async function notifyLines(ctx: CommandContext<CheckSettings>): Promise<CheckLin
           verdict: 'fail',
           seen: `GitHub refused a comment on ${where}`,
           said: rights.said,
-          fix
+          // A refusal names this token's own fix (its scope, `notify-repository`), never the
+          // workflow's `permissions:`.
+          fix: rights.hint ? capitalise(rights.hint) : fix
         }
       ]
 }

@@ -6,7 +6,7 @@
 import type { Deadline } from '../deadline.js'
 import type { Go } from '../gate/answer.js'
 import type { Route } from '../gate/route.js'
-import type { Proxy } from '../proxy.js'
+import type { ProxyChoice } from '../proxy.js'
 import type { EventInfo } from '../github/event.js'
 import type { ServiceClient } from '../service/client.js'
 import type { Settings } from '../settings/settings.js'
@@ -37,8 +37,8 @@ export interface CommandContext<S extends Settings = Settings> extends Go {
   /** The commit the workflow runs on (`GITHUB_SHA`), when the runner set it. */
   commit?: string
   serverUrl: string
-  /** The proxies the service's and GitHub's requests go through (undefined: direct). */
-  proxies?: { service: Proxy | undefined; github: Proxy | undefined }
+  /** How the service's and GitHub's requests go: through a proxy, or direct (and why). */
+  proxies?: { service: ProxyChoice; github: ProxyChoice }
   /** GitHub's API address (`GITHUB_API_URL`), as the check names it. */
   apiUrl?: string
 }

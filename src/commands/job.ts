@@ -240,7 +240,7 @@ class JobRun {
     if (this.s.summary)
       this.ctx.result.summary =
         renderJobReport({ ...ended, onItsPullRequest: undefined }, 'summary') +
-        (this.code.note ? `\n\n${this.code.note}\n` : '')
+        (this.code.note ? `\n\n${this.code.notice?.note() ?? this.code.note}\n` : '')
     const failure = stepFailure(ending, this.target.jobId ?? '')
     if (failure !== undefined) this.ctx.result.failure = failure
     return failure

@@ -11,6 +11,7 @@ import { readViews, readVisitors } from '../analytics/sections/visitors.js'
 import type { SectionName } from '../analytics/section-names.js'
 import type { TrendStop } from '../analytics/trend.js'
 import { messageOf, TimeUpError } from '../errors.js'
+import { isFinal, networkOf } from '../network.js'
 import { BudgetError, RateLimitError, ServiceError } from '../service/errors.js'
 import { forbiddenCause, statusHint } from '../service/hints.js'
 
@@ -112,12 +113,15 @@ function failureReason(err: unknown, status: number | undefined): string {
 const ANALYTICS_PATH = '/v1/analytics/'
 
 /**
- * Out of quota, or a key the service rejects: every other section would fail the same way,
- * each spending a request.
+ * Out of quota, a key the service rejects, or a way to it that cannot work (a proxy's refusal,
+ * nobody at its address): every other section would fail the same way, each spending a request
+ * or a wait.
  */
 function endsTheRun(err: unknown): boolean {
   // A page that hit the quota just as the time ran out comes wrapped in the TimeUpError.
   if (err instanceof TimeUpError && err.cause !== undefined) return endsTheRun(err.cause)
+  const network = networkOf(err)
+  if (network && isFinal(network)) return true
   return isQuotaError(err) || (err instanceof ServiceError && err.status === 401)
 }
 

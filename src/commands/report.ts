@@ -23,7 +23,7 @@ import { chars, SUMMARY_ROOM } from '../report/fit.js'
 import { parseInstant } from '../period.js'
 import type { AnalyticsSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
-import { describeRange, sectionInput } from './analytics-input.js'
+import { describeRange, probeIssue, sectionInput } from './analytics-input.js'
 import {
   earlierSuggestions,
   effectsOf,
@@ -37,13 +37,15 @@ import {
 } from './report-memory.js'
 import { incompleteReason, limitOf, readSections } from './report-sections.js'
 import { stalePages } from './report-stale.js'
-import { sayKeyRefused } from './report-refused.js'
+import { sayRefused } from './report-refused.js'
 
 export async function runReport(ctx: CommandContext<AnalyticsSettings>): Promise<void> {
+  // Before anything is spent: the issue the report goes to is there.
+  await probeIssue(ctx)
   const thread = reportThread(ctx)
-  // A key the service refused is said on the issue too (report-refused.ts).
+  // A cause a re-run cannot help is said on the issue too (report-refused.ts).
   await report(ctx, thread).catch((err: unknown) => {
-    sayKeyRefused(ctx, thread, err)
+    sayRefused(ctx, thread, err)
     throw err
   })
 }
@@ -138,6 +140,7 @@ async function composeReport(
       new Set(effects.map(e => e.pr))
     ),
     ...(ages.withoutFile > 0 ? { pagesWithoutFile: ages.withoutFile } : {}),
+    ...(suggested.leftOut > 0 ? { leftOut: suggested.leftOut } : {}),
     ...(ages.undated > 0 ? { pagesUndated: ages.undated } : {}),
     effects
   }

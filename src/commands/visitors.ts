@@ -22,10 +22,12 @@ import { readTrend } from '../analytics/trend.js'
 import { BudgetError } from '../service/errors.js'
 import type { AnalyticsSettings } from '../settings/settings.js'
 import type { CommandContext } from './context.js'
-import { describeRange, sectionInput } from './analytics-input.js'
+import { describeRange, probeIssue, sectionInput } from './analytics-input.js'
 
 export async function runVisitors(ctx: CommandContext<AnalyticsSettings>): Promise<void> {
   const s = ctx.settings
+  // Before anything is spent: the issue the table goes to is there.
+  await probeIssue(ctx)
   ctx.result.set('date-from', s.range.dateFrom ?? '')
   ctx.result.set('date-to', s.range.dateTo ?? '')
   core.info(`Exporting visitors for ${describeRange(s.range)} (${s.pageSize} rows per request).`)

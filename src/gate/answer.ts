@@ -29,6 +29,8 @@ export interface Skip {
   summary?: string
   /** Outputs besides `skipped` that the skip knows (the job a cause went to already). */
   outputs?: ReadonlyMap<string, string>
+  /** The trigger label to take off (added by someone who may not ask): adding it again asks again. */
+  label?: { name: string; place: Place }
 }
 
 /** A reply where the trigger was written. */

@@ -1,11 +1,12 @@
 // A label as a trigger (`trigger-label`, contract: "Label trigger"): the gate's branch for an
 // `issues` or pull request event whose action is `labeled`, and the removal of the label when the
 // run ends, so that adding it again asks again. Settled like a trigger comment, before any other
-// input: other labels and removals are skipped without a word, a sender who may not trigger is
-// skipped with a notice (and nothing written where anyone who can label would read it). A label
-// matches `trigger-label` without regard to case, as GitHub treats label names. A label's name is
-// public text (anyone who may label types it): it is shown cleaned and redacted, and never looks
-// like another label's (labelShown).
+// input: other labels and removals are skipped without a word; a sender who may not trigger is
+// skipped with a notice, a short reply on the item saying who may, and the label taken off, as
+// the recipe promises (adding it again then asks again, by someone who may). A label matches
+// `trigger-label` without regard to case, as GitHub treats label names. A label's name is public
+// text (anyone who may label types it): it is shown cleaned and redacted, and never looks like
+// another label's (labelShown).
 import * as core from '@actions/core'
 import { messageOf } from '../errors.js'
 import type { EventInfo } from '../github/event.js'
@@ -17,7 +18,9 @@ import { readTriggerSettings, type TriggerSettings } from '../settings/settings.
 import { readTriggerLabel } from '../settings/lists.js'
 import { hiddenCount, publicText } from '../public-text.js'
 import { redact } from '../secrets/redact.js'
+import { escapeText } from '../report/markdown.js'
 import { eventPlace, labelAsker, type Asker } from './asker.js'
+import type { Skip } from './answer.js'
 import { checkCommenter } from './who-may.js'
 
 /** GitHub allows 50 characters; a forged payload may send more. */
@@ -38,7 +41,7 @@ export function labelShown(name: string): string {
 }
 
 export type LabelAdmission =
-  | { skip: { reason: string; notice?: string }; octokit?: Octokit }
+  | { skip: Skip; octokit?: Octokit }
   | { skip?: undefined; asker: Asker; rules: TriggerSettings; octokit?: Octokit }
 
 /**
@@ -70,7 +73,12 @@ export async function admitLabel(
   const who = await checkCommenter(octokit, event, change, { ...rules, allowPrAuthor: false })
   if (!who.allowed)
     return {
-      skip: { reason: who.reason, notice: `Ignored the label ${shown}: ${who.reason}.` },
+      skip: {
+        reason: who.reason,
+        notice: `Ignored the label ${shown}: ${who.reason}.`,
+        reply: { place: on, body: whoMayReply(change.name, change.author, rules) },
+        label: { name: change.name, place: on }
+      },
       octokit
     }
   // Taken off as it is spelt on the item, whatever the case `trigger-label` gives.
@@ -81,6 +89,26 @@ export async function admitLabel(
     ...(event.pullRequestAuthor ? { author: event.pullRequestAuthor } : {})
   })
   return { asker, rules, octokit }
+}
+
+/**
+ * The reply to a label added by someone who may not ask: the label came off, who may add it.
+ * The login is GitHub's (a mention tells them); the label's name is shown inert.
+ */
+function whoMayReply(label: string, by: string, rules: TriggerSettings): string {
+  const sender = /^[A-Za-z0-9-]+(\[bot\])?$/.test(by) ? `@${by}` : escapeText(by || 'the sender')
+  const listed = [
+    ...(rules.allowedUsers.length > 0 ? ['the users `allowed-users` lists'] : []),
+    ...(rules.allowedBots === '*' || rules.allowedBots.length > 0
+      ? ['the bots `allowed-bots` lists']
+      : [])
+  ]
+  const also = listed.length > 0 ? `, and ${listed.join(' and ')}` : ''
+  return (
+    `The label **${escapeText(publicText(redact(label), LABEL_SHOWN_CHARS))}** was taken off: ${sender} may not ask the docs agent with it. ` +
+    `Only people with **${rules.permission}** permission or more on this repository may${also}; ` +
+    'ask one of them to add it. Nothing was sent to the docs agent.'
+  )
 }
 
 /**
@@ -102,7 +130,7 @@ export function labelTarget(
  * adding it again then asks again. A failure only warns (the run's answer stands).
  */
 export async function removeTriggerLabel(
-  asker: Asker,
+  asker: { label?: string | undefined; on?: Place | undefined },
   octokit: Octokit | undefined
 ): Promise<void> {
   const { label, on } = asker

@@ -2,12 +2,21 @@
 // that GitHub can never keep a run waiting past its deadline, through the proxy proxy.ts chose
 // (undici's ProxyAgent, as @actions/github uses; its own choice would never proxy loopback and
 // drops a proxy written without a scheme). A call that got no answer says why (network.ts): the
-// proxy's status, nobody at the address, TLS; never a bare "fetch failed".
+// proxy's status, nobody at the address, TLS; never a bare "fetch failed". After a cause a moment
+// does not change (a proxy's 407, nobody at its address), no other call is sent that way: each
+// says at once that it was not reached.
 import { getOctokit } from '@actions/github'
 import { fetch as proxiedFetch, ProxyAgent } from 'undici'
 import type { Deadline } from '../deadline.js'
-import { proxyCredentials, type Proxy } from '../proxy.js'
-import { proxyRefusal, readCause, UnreachedError, type Way } from '../network.js'
+import { proxyCredentials, type Proxy, type ProxyChoice } from '../proxy.js'
+import {
+  isFinal,
+  proxyRefusal,
+  readCause,
+  UnreachedError,
+  type NetworkCause,
+  type Way
+} from '../network.js'
 import { TOKEN_INPUT } from './errors.js'
 import type { TokenInput } from './permissions.js'
 
@@ -15,6 +24,11 @@ export type Octokit = ReturnType<typeof getOctokit>
 
 /** The run's deadline of each client: a listing starts no further page once it has passed. */
 const deadlines = new WeakMap<Octokit, Deadline>()
+/**
+ * The cause that keeps every call of a way from GitHub, once one call found it: shared by the
+ * clients the run makes on the same way (the workflow's token and `notify-token`).
+ */
+const unreached = new WeakMap<ProxyChoice, NetworkCause>()
 
 /** Whether a listing may start another page: not once the run's `wait-timeout` has passed. */
 export function mayListMore(octokit: Octokit): boolean {
@@ -72,14 +86,17 @@ export function createOctokit(
   apiUrl: string,
   userAgent: string,
   deadline: Deadline,
-  proxy?: Proxy
+  choice: ProxyChoice = {}
 ): Octokit {
+  const { proxy } = choice
   const base = proxy ? throughProxy(proxy) : fetch
   const timed: typeof fetch = (input, init) => {
+    const known = unreached.get(choice)
+    if (known) return Promise.reject(new UnreachedError(known, false))
     const inTime = init?.signal ? readsInTime.has(init.signal) : false
     const limit = deadline.limitCall(GITHUB_TIMEOUT_MS, inTime ? 0 : GITHUB_MIN_TIMEOUT_MS)
     const timeout = limit.signal
-    const way = wayOf(input, proxy)
+    const way = wayOf(input, choice)
     return base(input, {
       ...init,
       signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
@@ -89,13 +106,17 @@ export function createOctokit(
         if (timeout.aborted && !init?.signal?.aborted)
           throw new Error(`no answer within ${Math.round(limit.ms / 1000)} s`, { cause: error })
         const network = way ? readCause(error, way) : undefined
+        if (network && isFinal(network)) unreached.set(choice, network)
         throw network ? new UnreachedError(network) : error
       })
       .then(response => {
         // A 407 to a plain http request the proxy forwards is the proxy's answer, not GitHub's.
         const refusal =
           way?.target.protocol === 'http:' ? proxyRefusal(response.status, way) : undefined
-        if (refusal) throw new UnreachedError(refusal)
+        if (refusal) {
+          unreached.set(choice, refusal)
+          throw new UnreachedError(refusal)
+        }
         return response
       })
       .finally(() => limit.end())
@@ -113,11 +134,11 @@ export function createOctokit(
   return octokit
 }
 
-/** Where a call goes: its address, and the proxy on the way. */
-function wayOf(input: Parameters<typeof fetch>[0], proxy: Proxy | undefined): Way | undefined {
+/** Where a call goes: its address, and the proxy on the way (or the `NO_PROXY` entry past it). */
+function wayOf(input: Parameters<typeof fetch>[0], choice: ProxyChoice): Way | undefined {
   try {
     const target = new URL(input instanceof Request ? input.url : String(input))
-    return { target, ...(proxy ? { proxy } : {}) }
+    return { target, ...choice }
   } catch {
     return undefined
   }

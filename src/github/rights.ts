@@ -18,6 +18,8 @@ export type CommentRights =
       ok: false
       status: number | undefined
       said: string
+      /** What to change, for this call and this token (a 401 or 403: permissions.ts). */
+      hint?: string
       /** What answered was a web page, not GitHub's API. */
       page?: true
       /** No answer came, for this cause. */
@@ -50,6 +52,7 @@ export async function commentRights(octokit: Octokit, place: Place): Promise<Com
       ok: false,
       status: err.status,
       said,
+      ...(err.hint ? { hint: err.hint } : {}),
       ...(err.page ? { page: err.page } : {}),
       ...(err.network ? { network: err.network } : {})
     }

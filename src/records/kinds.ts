@@ -148,7 +148,7 @@ export const RECORD_KINDS = {
   },
   refused: {
     parts: ['project', 'from', 'to'],
-    says: 'The report of that range was not read: the service refused the API key (401).',
+    says: 'The report of that range was not read, for a cause a re-run cannot help (the key refused, a proxy that wants credentials): what to change and who changes it.',
     lives: "The report's issue (`issue-number`).",
     writer: 'commands/report-refused.ts (records/report.ts keyRefusedKey).',
     readers: 'upsert: one note per range, edited by a re-run that is refused again.'

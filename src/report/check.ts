@@ -24,6 +24,8 @@ export interface ProfileEntry {
   operation: Operation
   /** The HTTP status, when the service answered. */
   status?: number
+  /** Not sent: `max-requests` was spent, or an earlier request found the service unreachable. */
+  notSent?: true
   /** From the request to the answer, retries included. */
   ms: number
   /** Rows in the answer (a count only). */
@@ -93,12 +95,22 @@ export interface CheckReport {
 const MARK: Record<CheckLine['verdict'], string> = { pass: '✅', fail: '❌', skip: '➖' }
 const SAID_MAX_CHARS = 300
 
+/**
+ * The line that says whether the key may start agent jobs: never proven without starting one, so
+ * a check that passes says "ready to read", not "ready", unless this line passed.
+ */
+export const JOBS_CHECK = 'Key may start agent jobs'
+
+/** The title's verdict: what is to fix, or ready (to read, while agent jobs are not verified). */
+function verdictOf(r: CheckReport, failed: readonly Fix[]): string {
+  if (failed.length > 0) return `❌ ${failed.length} to fix`
+  const jobs = r.lines.find(line => line.check === JOBS_CHECK)
+  return jobs && jobs.verdict !== 'pass' ? '✅ ready to read; agent jobs not verified' : '✅ ready'
+}
+
 export function renderCheck(r: CheckReport, room: Room): string {
   const failed = toChange(r.lines)
-  const title =
-    failed.length === 0
-      ? '## Set-up check · ✅ ready'
-      : `## Set-up check · ❌ ${failed.length} to fix`
+  const title = `## Set-up check · ${verdictOf(r, failed)}`
   const meta = [
     `Project ${escapeText(r.projectId)}`,
     escapeText(r.baseUrl),
@@ -140,7 +152,7 @@ function profileBlock(profile: ProfileEntry[]): string {
   const rows = profile.map(e =>
     tableRow([
       `\`${e.operation}\``,
-      e.status === undefined ? 'no answer' : String(e.status),
+      e.status !== undefined ? String(e.status) : e.notSent ? 'not sent' : 'no answer',
       // A time is one word: it does not wrap in a narrow column.
       `${formatNumber(e.ms)}\u00a0ms`,
       e.rows === undefined ? '–' : formatNumber(e.rows),

@@ -55,6 +55,8 @@ export interface HealthReport {
   earlier?: EarlierSuggestion[]
   /** Pages shown whose file was not found under `docs-root`: not checked for age. */
   pagesWithoutFile?: number
+  /** Queries or questions carrying markup, left out of the suggestions (they stay in their tables). */
+  leftOut?: number
   /** Pages with a file the stale-page check could not date: `wait-timeout` ran out. */
   pagesUndated?: number
   /** What each fix merged in the last periods did (no request: the rows read and the records). */
@@ -100,7 +102,10 @@ function render(r: HealthReport, rows: number, cut: boolean): string {
     notRead(r.sections),
     readNotes(r.sections),
     trendOf(r),
-    suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range, r.pagesWithoutFile),
+    suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range, {
+      pagesWithoutFile: r.pagesWithoutFile ?? 0,
+      leftOut: r.leftOut ?? 0
+    }),
     r.pagesUndated ? `_${undatedNote(r.pagesUndated)}_` : '',
     effectBlock(r.effects ?? [], r.range, r.generatedAt),
     sectionTables(r, rows)

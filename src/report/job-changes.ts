@@ -2,7 +2,7 @@
 // the first files with the lines each adds and removes. File names are untrusted (the agent or
 // anyone pushing to the branch chose them): one that held a secret comes withheld, the others are
 // clipped and escaped.
-import { clipMiddle, escapeText, link } from './markdown.js'
+import { clipPath, escapeText, link } from './markdown.js'
 import { formatNumber, plural } from './numbers.js'
 import type { ChangedFile, PullRequestChanges } from './job-report.js'
 
@@ -25,7 +25,7 @@ function lines(c: { additions: number; deletions: number }): string {
  */
 function pathLabel(f: ChangedFile): string {
   if (f.withheld) return '_a file whose name holds a secret_'
-  const shown = clipMiddle(f.path, PATH_MAX_CHARS)
+  const shown = clipPath(f.path, PATH_MAX_CHARS)
   return /^[\w./-](?:[\w. /-]*[\w./-])?$/.test(shown) ? `\`${shown}\`` : escapeText(shown)
 }
 

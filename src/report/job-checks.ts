@@ -5,7 +5,7 @@
 // check (an app, a workflow) and from the docs they check: public text, cleaned and escaped,
 // never Markdown. They are read as people read them: a warning annotation is no failure, and a
 // neutral or skipped run passes without being counted as passed.
-import { clip, clipMiddle, escapeText, link } from './markdown.js'
+import { clip, clipPath, escapeText, link } from './markdown.js'
 import { formatNumber, plural } from './numbers.js'
 import { notRead, previewLine, type PreviewReport } from './job-preview.js'
 
@@ -171,7 +171,7 @@ function outcome(run: CheckRunSeen): string {
 
 /** `docs/a.mdx:12` as code when plain, escaped text otherwise. */
 function where(a: CheckAnnotation): string {
-  const at = `${clipMiddle(a.path, PATH_MAX_CHARS)}${a.line !== undefined ? `:${a.line}` : ''}`
+  const at = `${clipPath(a.path, PATH_MAX_CHARS)}${a.line !== undefined ? `:${a.line}` : ''}`
   return /^[\w./-](?:[\w. /:-]*[\w./:-])?$/.test(at) ? `\`${at}\`` : escapeText(at)
 }
 

@@ -3,7 +3,7 @@
 // Markdown, with one link to where the reader goes next (the workflow run, to re-run it or read
 // its log; the pull request that takes replies). The comment and the job summary give the same
 // next step; the summary, read on the run's page, does not link to that page.
-import { link, escapeText, clip } from './markdown.js'
+import { capitalise, link, escapeText, clip } from './markdown.js'
 import { placeNoun } from './place.js'
 import {
   isText,
@@ -16,6 +16,7 @@ import {
   type JobReportPlace
 } from './job-report.js'
 import type { Delivery } from '../service/errors.js'
+import { whoFixes, type Fixer } from '../errors.js'
 
 const ERROR_MAX_CHARS = 2000
 
@@ -160,8 +161,19 @@ function stopped(e: Extract<JobEnding, { kind: 'stopped' }>, steps: Steps): stri
         `${steps.rerun("the workflow run's log")} names the one asked for). Trying again as it ` +
         'is would be refused the same way.'
     ]
+  if (e.delivered === 'no' && e.cause.known && !e.cause.known.retry)
+    return [cause, fixFirst(e.cause.known.fixer, steps)]
   if (e.delivered === 'no') return [cause, `To try again, ${steps.retry()}.`]
   return [cause, steps.followAgain('follow it') ?? 'The job keeps running on the service.']
+}
+
+/**
+ * A cause a re-run cannot help (the advice above says what to change): who changes it, and that
+ * trying again before then is refused the same way.
+ */
+function fixFirst(fixer: Fixer, steps: Steps): string {
+  const who = whoFixes(fixer) ?? "this workflow's maintainers"
+  return `${capitalise(who)} must change this first, then ${steps.rerun()}: trying again as it is would be refused the same way.`
 }
 
 /** What the ending means and the next step, for the reader of `place`. */

@@ -2,6 +2,7 @@
 // run ended and what to do next; job-changes.ts shows what the pull request changes), and the one
 // value that says how the run ended (agent/ending.ts decides it; the log, the comment and the
 // summary only word it). The value lives here, the floor below its readers.
+import type { RunCause } from '../errors.js'
 import type { Delivery } from '../service/errors.js'
 import type { AgentJob } from '../service/schema.js'
 import type { ChecksReport } from './job-checks.js'
@@ -21,8 +22,11 @@ export interface Cause {
   said?: string
   /** The action's own advice (Markdown: inputs as code), shown after `said`. */
   advice?: string
-  /** The service refused the key (401): the code pull request names it and the fix. */
-  keyRefused?: true
+  /**
+   * The cause, when the run knows it (causes.ts): who fixes it, and whether a re-run can help;
+   * the answer, the summary and the code pull request's comment word it.
+   */
+  known?: RunCause
 }
 
 /** What a job that reached a final status came to. */

@@ -89,30 +89,24 @@ export function escapeText(s: string): string {
   return escapeLineStart(oneLine(s).replace(SPECIAL_CHARS, escapeChar))
 }
 
+/**
+ * Markdown of ours as a plain-text line (a log line, `::error::`, an annotation, a notice): the
+ * entities escapeText wrote are the characters again and its joiners go; a link is its label and
+ * its address. Plain-text lines carry no HTML entities: escaping is for Markdown only.
+ */
+export function plainText(markdown: string): string {
+  return markdown
+    .replace(/\[([^\]]*)\]\(([^)\s]+)\)/g, '$1 ($2)')
+    .replace(/&#(\d{1,6});/g, (_, code: string) => String.fromCodePoint(Number(code)))
+    .replace(/&(amp|lt|gt);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>' })[name] ?? '')
+    .replaceAll(JOINER, '')
+}
+
 // ---------------------------------------------------------------------------------------------
 // Cutting
 
-/** The last maxChars UTF-16 units, without starting inside a surrogate pair. */
-function cutFromEnd(s: string, maxChars: number): string {
-  if (s.length <= maxChars) return s
-  const tail = s.slice(s.length - Math.max(0, maxChars))
-  const first = tail.charCodeAt(0)
-  return first >= 0xdc00 && first <= 0xdfff ? tail.slice(1) : tail
-}
-
 function countCodePoints(s: string): number {
   return Array.from(s).length
-}
-
-/**
- * Cuts text to maxChars with "…" in the middle: a page path keeps its section and its page name,
- * the two parts a reader recognises.
- */
-export function clipMiddle(s: string, maxChars: number): string {
-  if (s.length <= maxChars) return s
-  const room = Math.max(0, maxChars - 1)
-  const tail = Math.floor(room * 0.4)
-  return `${cutAt(s, room - tail)}…${cutFromEnd(s, tail)}`
 }
 
 const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' })
@@ -169,6 +163,19 @@ export function clipWidth(s: string, maxColumns: number, tailShare = 0.4): strin
   const head = takeWidth(chars, maxColumns - 1 - tail)
   const end = takeWidth([...chars].reverse(), tail).reverse()
   return `${head.join('').trimEnd()}…${end.join('').trimStart()}`
+}
+
+/**
+ * A path clipped at its start, where a reader loses least: at most `maxColumns` display columns,
+ * "…" first, then whole segments when one fits ("…/integrations/billing"), else the end of the
+ * last one. A path's end names the page; its start is the section every sibling shares.
+ */
+export function clipPath(path: string, maxColumns: number): string {
+  const clipped = clipWidth(path, maxColumns, 1)
+  if (clipped === path) return path
+  const tail = clipped.slice(1)
+  const at = tail.indexOf('/')
+  return at > 0 && at < tail.length - 1 ? `…${tail.slice(at)}` : clipped
 }
 
 /**

@@ -1,7 +1,7 @@
 // The pages table, shared by the visitors report and the health report's visitors and views
 // sections: one page cell (clipped, escaped, linked to the docs site), one set of columns, one row.
 import type { VisitorRow } from '../service/schema.js'
-import { clipWidth, escapeText, link, pageUrl, tableRow, type Column } from './markdown.js'
+import { clipPath, escapeText, link, pageUrl, tableRow, type Column } from './markdown.js'
 import { formatNumber, formatPercentChange } from './numbers.js'
 
 /**
@@ -19,7 +19,7 @@ export function pageCell(
   maxColumns = PATH_MAX_COLUMNS
 ): string {
   if (path === '') return '_(empty path)_'
-  const text = escapeText(clipWidth(path, maxColumns))
+  const text = escapeText(clipPath(path, maxColumns))
   const url = siteUrl ? pageUrl(siteUrl, path) : undefined
   return url ? link(text, url) : text
 }

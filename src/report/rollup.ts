@@ -10,6 +10,7 @@ import { parseInstant, type DateRange } from '../period.js'
 import { fitRows, type Room } from './fit.js'
 import { change } from './health.js'
 import {
+  clipPath,
   clipWidth,
   escapeText,
   link,
@@ -134,9 +135,12 @@ function topSuggestion(p: ReportDocument): string {
   if (!top) return '↳ _no suggestion_'
   const isPage = top.kind === 'page' || top.kind === 'stale'
   // Clipped by what a reader sees (a wide script takes two columns a character).
-  // A page keeps more of its end, where its name is; a query or question its start.
-  const shown = clipWidth(top.subject, SUBJECT_MAX_COLUMNS, isPage ? 0.7 : 0)
-  const subject = inlineSubject(isPage, shown, shown.length)
+  // A page keeps its end, where its name is (clipped at its start); a query or question its start.
+  const shown = isPage
+    ? clipPath(top.subject, SUBJECT_MAX_COLUMNS)
+    : clipWidth(top.subject, SUBJECT_MAX_COLUMNS, 0)
+  // Clipped already (a wide character takes two columns: room enough for them all).
+  const subject = inlineSubject(isPage, shown, shown.length * 2)
   return `↳ ${KIND_LABELS[top.kind]}<br>${subject}`
 }
 
@@ -204,8 +208,33 @@ const FIGURES: [string, (t: DocumentTotals) => unknown][] = [
   ['views', t => t.views],
   ['searches', t => t.searches],
   ['👎', t => t.thumbsDown],
-  ['the assistant', t => t.answers]
+  ['assistant', t => t.answers]
 ]
+
+/** "visitors, views and 👎": a list in words. */
+function listed(words: readonly string[]): string {
+  return words.length <= 1
+    ? (words[0] ?? '')
+    : `${words.slice(0, -1).join(', ')} and ${words.at(-1) ?? ''}`
+}
+
+/**
+ * Each project a total leaves out, named once with the figures it lacks: "docs-internal is
+ * left out of the views and assistant totals (not read there)".
+ */
+function leftOutOfTotals(
+  projects: readonly ReportDocument[],
+  name: (p: ReportDocument) => string
+): string[] {
+  return projects.flatMap(p => {
+    const lacking = FIGURES.filter(
+      ([, of]) => of(p.totals) === undefined && projects.some(o => of(o.totals) !== undefined)
+    ).map(([figure]) => figure)
+    if (lacking.length === 0) return []
+    const totals = lacking.length === 1 ? 'total' : 'totals'
+    return [`${name(p)} is left out of the ${listed(lacking)} ${totals} (not read there)`]
+  })
+}
 
 /**
  * What the table's marks mean and what the total row adds, and where adding is not the whole
@@ -214,14 +243,9 @@ const FIGURES: [string, (t: DocumentTotals) => unknown][] = [
  * differ are added as they are.
  */
 function totalsNote(projects: readonly ReportDocument[], same: boolean): string {
-  const names = (list: readonly ReportDocument[]) =>
-    list.map(p => escapeText(clipWidth(p.project, PROJECT_MAX_COLUMNS))).join(', ')
-  const lacking = FIGURES.flatMap(([name, of]) => {
-    const without = projects.filter(p => of(p.totals) === undefined)
-    return without.length > 0 && without.length < projects.length
-      ? [`the ${name} total leaves out ${names(without)} (not read there)`]
-      : []
-  })
+  const name = (p: ReportDocument) => escapeText(clipWidth(p.project, PROJECT_MAX_COLUMNS))
+  const names = (list: readonly ReportDocument[]) => list.map(name).join(', ')
+  const lacking = leftOutOfTotals(projects, name)
   const noBefore = projects.filter(p => p.totalsBefore?.visitors === undefined)
   const sentences = [
     ...(projects.some(p => p.incomplete)
@@ -245,7 +269,7 @@ function totalsNote(projects: readonly ReportDocument[], same: boolean): string 
 
 /** The files left out, each named with why; and a project found twice, which range it keeps. */
 function skippedBlock(r: Rollup): string {
-  const path = (p: string) => escapeText(clipWidth(p, PATH_MAX_COLUMNS))
+  const path = (p: string) => escapeText(clipPath(p, PATH_MAX_COLUMNS))
   const lines = [
     ...r.skipped.map(x => `> ⚠️ Skipped ${path(x.path)}: ${x.why}.`),
     ...r.replaced.map(

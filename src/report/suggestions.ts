@@ -11,7 +11,7 @@
 import type { FixState, Suggestion } from '../analytics/suggestions.js'
 import { isoDay, type DateRange } from '../period.js'
 import { dataBlock, DATA_LABEL_END, oneLine, publicText } from '../public-text.js'
-import { clip, clipMiddle, details, escapeText } from './markdown.js'
+import { clip, clipPath, details, escapeText } from './markdown.js'
 import { formatNumber, plural } from './numbers.js'
 import { nthPeriod, shortRange, thisPeriod } from './range.js'
 
@@ -171,17 +171,20 @@ export function suggestionsBlock(
   earlier: readonly EarlierSuggestion[],
   trigger: string | undefined,
   range: DateRange,
-  pagesWithoutFile = 0
+  notes: { pagesWithoutFile: number; leftOut: number } = { pagesWithoutFile: 0, leftOut: 0 }
 ): string {
   const states = earlierLine(earlier)
-  if (suggestions.length === 0) return states
-  const notes = [
+  const { pagesWithoutFile, leftOut } = notes
+  const left = leftOut > 0 ? leftOutNote(leftOut) : ''
+  if (suggestions.length === 0) return [states, left].filter(Boolean).join('  \n')
+  const lines = [
     ...(trigger
       ? [
           `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
         ]
       : []),
     ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : []),
+    ...(left ? [left] : []),
     // A line of the same paragraph (no gap), so the overview, trend and suggestions stay on one
     // screen.
     ...(states ? [states] : [])
@@ -191,7 +194,7 @@ export function suggestionsBlock(
     `#### What to fix ${thisPeriod(range)}`,
     suggestions.map(s => itemOf(s, range)).join('\n'),
     details('The instructions, as the docs agent gets them', sent.join('\n')),
-    ...(notes.length > 0 ? [notes.join('  \n')] : [])
+    ...(lines.length > 0 ? [lines.join('  \n')] : [])
   ].join('\n\n')
 }
 
@@ -245,6 +248,12 @@ function evidenceOf(s: Suggestion): string {
   }
 }
 
+/** Queries or questions carrying markup, not suggested: they stay, inert, in their tables. */
+function leftOutNote(n: number): string {
+  const which = n === 1 ? '1 search or question' : `${n} searches or questions`
+  return `_${which} carrying markup, HTML, a table pipe or a link ${n === 1 ? 'was' : 'were'} left out of the suggestions (shown as text in ${n === 1 ? 'its table' : 'their tables'})._`
+}
+
 /** Pages whose age could not be told: their file is not under the docs root. */
 function withoutFileNote(n: number): string {
   return `_${n === 1 ? '1 page shown has' : `${n} pages shown have`} no file under \`docs-root\`: not checked for age._`
@@ -284,15 +293,15 @@ export function subjectOf(s: Suggestion): string {
       return publicText(s.query, QUERY_MAX_CHARS)
     case 'page':
     case 'stale':
-      return clipMiddle(oneLine(s.path), PATH_MAX_CHARS)
+      return clipPath(oneLine(s.path), PATH_MAX_CHARS)
     case 'question':
       return publicText(s.question, QUESTION_MAX_CHARS)
   }
 }
 
-/** A subject in a line of text: a page as its path (clipped in the middle), else quoted; inert. */
+/** A subject in a line of text: a page as its path (clipped at its start), else quoted; inert. */
 export function inlineSubject(isPage: boolean, subject: string, maxChars: number): string {
-  if (isPage) return escapeText(clipMiddle(subject, maxChars))
+  if (isPage) return escapeText(clipPath(subject, maxChars))
   return `“${escapeText(clip(subject, maxChars))}”`
 }
 

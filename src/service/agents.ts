@@ -5,7 +5,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import * as tunnel from 'tunnel'
-import { proxyCredentials, type Proxy } from '../proxy.js'
+import { proxyCredentials, type Bypass, type ProxyChoice, type Proxy } from '../proxy.js'
 
 export interface Route {
   agent: http.Agent
@@ -13,20 +13,22 @@ export interface Route {
   forward?: Proxy
   /** The proxy the request goes through (tunnel or forward), if any: what a failure names. */
   proxy?: Proxy
+  /** Direct although a proxy is set: the `NO_PROXY` entry that chose it, for a failure to name. */
+  bypass?: Bypass
 }
 
 export class Agents {
   private readonly made = new Map<string, http.Agent>()
 
   constructor(
-    private readonly proxy: Proxy | undefined,
+    private readonly way: ProxyChoice,
     private readonly keepAlive: boolean
   ) {}
 
   routeOf(url: URL): Route {
     const tls = url.protocol === 'https:'
-    const proxy = this.proxy
-    if (!proxy) return { agent: this.plain(tls) }
+    const { proxy, bypass } = this.way
+    if (!proxy) return { agent: this.plain(tls), ...(bypass ? { bypass } : {}) }
     if (tls) return { agent: this.tunnel(proxy), proxy }
     return { agent: this.plain(proxy.url.protocol === 'https:'), forward: proxy, proxy }
   }

@@ -4,11 +4,13 @@
 // analytics.ts. No stack trace ever reaches a user.
 import { HttpClient } from '@actions/http-client'
 import type { Deadline } from '../deadline.js'
-import type { Proxy } from '../proxy.js'
+import type { ProxyChoice } from '../proxy.js'
+import { isFinal } from '../network.js'
 import { Agents } from './agents.js'
 import { messageOf, TimeUpError } from '../errors.js'
 import {
   BudgetError,
+  NotReachedError,
   RateLimitError,
   RequestCancelledError,
   requestFailure,
@@ -44,8 +46,8 @@ export interface ClientOptions {
   maxRequests?: number
   /** The run's deadline and clock: no attempt starts after it; retries wait on its clock. */
   deadline: Deadline
-  /** The proxy requests to `baseUrl` go through (proxy.ts decided), if any. */
-  proxy?: Proxy
+  /** The proxy requests to `baseUrl` go through, or why not (proxy.ts decided). */
+  proxy?: ProxyChoice
   debug?: (line: string) => void
   info?: (line: string) => void
   /** What an answer's check noticed and lived with (each text once). */
@@ -103,6 +105,8 @@ export class ServiceClient {
   /** Requests let through the `max-requests` check that have not yet connected (or given up). */
   private reserved = 0
   private rateLimited: RateLimitError | undefined
+  /** A request that could not reach the service for a cause a moment does not change. */
+  private unreached: ServiceError | undefined
   private halted = false
   private readonly haltController = new AbortController()
 
@@ -130,8 +134,8 @@ export class ServiceClient {
     // one, so a stale pooled socket can never turn into a "may have been delivered" reset.
     this.http = new HttpClient(options.userAgent, [], { ...common, keepAlive: true })
     this.postHttp = new HttpClient(options.userAgent, [], { ...common, keepAlive: false })
-    this.agents = new Agents(options.proxy, true)
-    this.postAgents = new Agents(options.proxy, false)
+    this.agents = new Agents(options.proxy ?? {}, true)
+    this.postAgents = new Agents(options.proxy ?? {}, false)
   }
 
   /**
@@ -208,6 +212,8 @@ export class ServiceClient {
   /** Throws when attempt `tries` may not start: the quota, a cancel, `max-requests`, the time. */
   private mayStart<T>(c: CallOptions<T>, retry: Retrying, tries: number): void {
     if (this.rateLimited) throw this.rateLimited
+    // A proxy that refused, or nobody at its address: this request would end the same way.
+    if (this.unreached?.network) throw new NotReachedError(retry.operation, this.unreached.network)
     if (c.signal?.aborted || this.halted) throw new RequestCancelledError(retry.request)
     // Reserved here, not counted once connected: pages in flight at once each pass this check
     // before any of them connects, and together they must stay within the cap.
@@ -278,6 +284,9 @@ export class ServiceClient {
       if (spent) throw this.stopForSpentQuota(retry.operation, result)
     }
     const answeredItself = outcome.kind === 'answer' && c.noRetry?.includes(outcome.status)
+    // Said at once: a proxy's refusal (407, 403, 405) or nobody at its address is no moment's fault.
+    if (result.network && isFinal(result.network))
+      throw (this.unreached = this.failure(c, retry, result, tries))
     if (!isRetryable(c.method, outcome) || tries >= retry.maxAttempts || answeredItself)
       throw this.failure(c, retry, result, tries)
     const wait =
@@ -296,7 +305,10 @@ export class ServiceClient {
     gaveUp?: GaveUp | number
   ): ServiceError {
     const why = typeof gaveUp === 'number' ? { retryAfterMs: gaveUp } : gaveUp
-    return requestFailure(retry.request, failed, tries, c.method, why, retry.operation)
+    return requestFailure(retry.request, failed, tries, c.method, why, {
+      operation: retry.operation,
+      baseUrl: this.o.baseUrl
+    })
   }
 
   private warnOnce(line: string): void {

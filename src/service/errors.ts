@@ -2,12 +2,12 @@
 // instruction whether it was delivered. Callers branch on these fields, never on the message,
 // which is written for the person reading the log.
 import { STATUS_CODES } from 'node:http'
-import { TimeUpError } from '../errors.js'
-import type { NetworkCause } from '../network.js'
+import { asClause, TimeUpError } from '../errors.js'
+import { causeFix, causeWords, type NetworkCause } from '../network.js'
 import { oneLine } from '../public-text.js'
 import { redact } from '../secrets/redact.js'
 import { mayHaveBeenDelivered, type Outcome } from './retry.js'
-import { statusHint } from './hints.js'
+import { addressSetting, statusHint } from './hints.js'
 import { sentenceStart } from './operations.js'
 
 /** Was the instruction (a POST) taken by the service? `no` for every GET. */
@@ -41,16 +41,6 @@ export class ServiceError extends Error {
     super(message)
     this.name = 'ServiceError'
   }
-}
-
-/**
- * The service refused the key (401: invalid or expired), also when that failure is the cause of
- * the error that stopped the run (a time-up wrapping it): what people must hear of where they
- * read, since no re-run helps until the secret holds a new key.
- */
-export function isKeyRefused(err: unknown): boolean {
-  if (err instanceof ServiceError) return err.status === 401
-  return err instanceof Error && err.cause !== undefined && isKeyRefused(err.cause)
 }
 
 /**
@@ -145,9 +135,13 @@ export function requestFailure(
   attempts: number,
   method: 'GET' | 'POST',
   gaveUp?: GaveUp,
-  /** The request in words (operations.ts): the message is read on the run's page. */
-  operation = request
+  /**
+   * The request in words (operations.ts: the message is read on the run's page), and the
+   * service's address, for what a network cause asks to check.
+   */
+  about: { operation?: string; baseUrl?: string } = {}
 ): ServiceError {
+  const operation = about.operation ?? request
   // The service's words (an error text, a value a check quoted) cleaned as text from the public:
   // nothing hidden reaches a log line, an annotation or a comment.
   failed = { ...failed, why: oneLine(failed.why) }
@@ -162,7 +156,9 @@ export function requestFailure(
   const hint =
     status !== undefined && outcome.kind === 'answer'
       ? statusHint(status, failed.why, request)
-      : undefined
+      : failed.network
+        ? asClause(causeFix(failed.network, addressSetting(about.baseUrl)))
+        : undefined
   if (hint) message += ` (${hint})`
   // Whether the instruction arrived is a field: whoever reports the failure says it in words.
   const maybe = method === 'POST' && mayHaveBeenDelivered(outcome)
@@ -174,7 +170,7 @@ export function requestFailure(
     maybe ? 'maybe' : 'no',
     {
       problem: redact(readersProblem(failed, tries)),
-      ...(hint && outcome.kind === 'answer' ? { hint } : {}),
+      ...(hint && (outcome.kind === 'answer' || failed.network) ? { hint } : {}),
       ...(outcome.kind === 'redirect'
         ? { hint: 'redirects are not followed: check `base-url`' }
         : {})
@@ -182,6 +178,26 @@ export function requestFailure(
     gaveUp !== undefined,
     failed.network
   )
+}
+
+/**
+ * A request not sent: an earlier one found that the run cannot reach the service (a proxy's
+ * refusal, nobody at its address), and this one would end the same way. Said without a request.
+ */
+export class NotReachedError extends ServiceError {
+  constructor(operation: string, network: NetworkCause) {
+    const why = `not reached: ${causeWords(network)}`
+    super(
+      `${sentenceStart(operation)}: not sent, ${why}`,
+      undefined,
+      undefined,
+      'no',
+      { problem: why },
+      false,
+      network
+    )
+    this.name = 'NotReachedError'
+  }
 }
 
 /** What went wrong, for a comment's reader: no request, no redirect target. */

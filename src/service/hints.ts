@@ -3,6 +3,15 @@
 // another organisation than \`project-id\`) or else each of them; a project the service does not
 // know names \`project-id\`. Plain text only: no imports, so any room may use it.
 
+/** The service's own address: `base-url` is named in a fix only when it was set otherwise. */
+export const DEFAULT_BASE_URL = 'https://api.mintlify.com'
+
+/** `base-url`, when it was set to another address than the service's own, for a fix to name. */
+export function addressSetting(baseUrl: string | undefined): string | undefined {
+  if (baseUrl === undefined) return undefined
+  return baseUrl.replace(/\/+$/, '') === DEFAULT_BASE_URL ? undefined : '`base-url`'
+}
+
 /** The dashboard, as a link (it moved to app.mintlify.com in 2026). */
 export const DASHBOARD = '[the dashboard](https://app.mintlify.com)'
 /** Where keys are made and the project id is shown. */
@@ -26,8 +35,9 @@ const FORBIDDEN = {
     'an IP allowlist on the key refuses this runner: GitHub-hosted runners have changing ' +
     'addresses, so use a self-hosted runner with a fixed address, or lift the allowlist',
   scope:
-    'the key lacks the scope for this: a read-only key cannot send or create jobs; use an ' +
-    'admin key (`mint_…`) with full access',
+    'the key lacks the scope for this, as a read-only key cannot start or message jobs: replace ' +
+    `it with an admin API key (it starts with \`mint_\`, full access) created on ${KEYS_PAGE}, in ` +
+    'the secret passed as `api-key` (e.g. `DOCS_API_KEY`)',
   plan: `your plan does not include this: check the plan on the billing page of ${DASHBOARD}`,
   organisation:
     'the key belongs to another organisation than `project-id`: use a key of the organisation ' +

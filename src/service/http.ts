@@ -9,7 +9,14 @@ import type { RequestInfo } from '@actions/http-client/lib/interfaces'
 import type { TimeLimit } from '../deadline.js'
 import type { Agents } from './agents.js'
 import { proxyCredentials } from '../proxy.js'
-import { causeWords, proxyRefusal, readCause, type NetworkCause, type Way } from '../network.js'
+import {
+  bypassTimeout,
+  causeWords,
+  proxyRefusal,
+  readCause,
+  type NetworkCause,
+  type Way
+} from '../network.js'
 import { redact, redactParsed } from '../secrets/redact.js'
 import { publicText } from '../public-text.js'
 import { reason, statusWhy, type FailedAttempt } from './errors.js'
@@ -82,7 +89,8 @@ export async function attempt<T>(r: AttemptRequest<T>): Promise<Attempt<T>> {
     try {
       msg = (await r.client.requestRaw(info, r.body ?? null)).message
     } catch (err) {
-      const network = timedOut ? undefined : readCause(err, way)
+      // No answer in time on a direct connection `NO_PROXY` chose is said with the entry.
+      const network = timedOut ? bypassTimeout(way) : readCause(err, way)
       // A page read ahead that turned out not to be needed is abandoned by the reader.
       return unanswered(network, timedOut ? 'timeout' : networkCode(err), line, r.signal?.aborted)
     }
@@ -223,7 +231,7 @@ function requestInfo<T>(
   }
   if (r.body !== undefined) headers['content-type'] = 'application/json'
   const tls = url.protocol === 'https:'
-  const { agent, forward, proxy } = r.agents.routeOf(url)
+  const { agent, forward, proxy, bypass } = r.agents.routeOf(url)
   // Plain http through a proxy: the request goes to the proxy and names the whole URL.
   const to = forward?.url ?? url
   if (forward) {
@@ -256,7 +264,7 @@ function requestInfo<T>(
   }
   return {
     info,
-    way: { target: url, ...(proxy ? { proxy } : {}) },
+    way: { target: url, ...(proxy ? { proxy } : {}), ...(bypass ? { bypass } : {}) },
     forwarded: forward !== undefined
   }
 }

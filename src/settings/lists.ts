@@ -7,6 +7,7 @@ import { InputError, quote } from '../errors.js'
 import { AGENT_LABEL } from '../github/labels.js'
 import { isLogin } from '../github/logins.js'
 import { insideWorkspace } from '../workspace/files.js'
+import { didYouMean } from './parse.js'
 import { readFileList, type FileList } from '../workspace/globs.js'
 
 export function readSections(text: string): SectionName[] {
@@ -21,7 +22,7 @@ export function readSections(text: string): SectionName[] {
     if (!(SECTIONS as readonly string[]).includes(item))
       throw new InputError(
         'sections',
-        `${quote(item)} is not a section; expected a comma list of ${accepted}`
+        `${quote(item)} is not a section;${didYouMean(item, SECTIONS)} expected a comma list of ${accepted}`
       )
   }
   return [...new Set(items)] as SectionName[]
@@ -37,7 +38,7 @@ export function readStatuses(text: string): string[] {
     if (!(FINAL_STATUSES as readonly string[]).includes(item))
       throw new InputError(
         'fail-on-status',
-        `${quote(item)} is not a final status; expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`
+        `${quote(item)} is not a final status;${didYouMean(item, FINAL_STATUSES)} expected a comma list of ${FINAL_STATUSES.join(', ')} (or \`''\` for none)`
       )
   }
   return items
@@ -123,8 +124,13 @@ export function readReviewers(text: string): Reviewer[] {
   return [...found.values()]
 }
 
+/** The longest entry GitHub could accept: a login (39) and a team slug (100), with `@` and `/`. */
+const MAX_REVIEWER_CHARS = 141
+
 function readReviewer(item: string): Reviewer | undefined {
   if (item.toLowerCase() === 'author') return { kind: 'author' }
+  // Longer is no login nor slug, and a regular expression never reads a huge value.
+  if (item.length > MAX_REVIEWER_CHARS) return undefined
   const team = /^@?([^/]+)\/([^/]+)$/.exec(item)
   if (team) {
     const [, org = '', slug = ''] = team

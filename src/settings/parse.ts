@@ -30,8 +30,26 @@ export function oneOf<T extends string>(
   const accepted = values.map(v => `\`${v}\``).join(', ')
   if (value === '' && isRequired) throw new InputError(name, `is required: one of ${accepted}`)
   if (!(values as readonly string[]).includes(value))
-    throw new InputError(name, `${quote(value)} is not accepted; expected one of ${accepted}`)
+    throw new InputError(
+      name,
+      `${quote(value)} is not accepted;${didYouMean(value, values)} expected one of ${accepted}`
+    )
   return value as T
+}
+
+/**
+ * " did you mean `check`?" when a value is a typo of one accepted (a few edits away, case
+ * aside), else "": a list of every value is no answer to `chek`.
+ */
+export function didYouMean(value: string, values: readonly string[]): string {
+  const given = value.trim().toLowerCase()
+  // A typo is a few characters from a short value: a long text is no typo (and is not compared).
+  if (given === '' || given.length > 40) return ''
+  const nearest = nearestName(given, values)
+  if (nearest === undefined) return ''
+  const close =
+    editDistance(given, nearest.toLowerCase()) <= Math.max(1, Math.floor(given.length / 3))
+  return close ? ` did you mean \`${nearest}\`?` : ''
 }
 
 export function bool(get: GetInput, name: string): boolean {
