@@ -2,6 +2,7 @@
 // GITHUB_API_URL. Standard library only, like the other simulators.
 import http from 'node:http'
 import { simClock } from './clock.js'
+import { NOT_ACCESSIBLE, refusedBy } from './github-permissions.js'
 
 export const SIM_GITHUB_TOKEN = 'ghs_simtoken0123456789'
 const MAX_BODY = 65536
@@ -65,10 +66,12 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {Record<string, string>} [fileChanges] when each file of the repository last changed
  *   (ISO instant, by repository path): `GET …/commits?path=` lists that one commit; a path not
  *   listed has no history (an empty list)
- * @property {{ issues?: 'read'|'write', 'pull-requests'?: 'read'|'write', checks?: 'read' }} [tokenPermissions]
- *   the token's `permissions:` (default: write to both). A comment needs `issues: write` (or on a
- *   pull request, one of `pulls`, `pull-requests: write`), else 403, before the body is read;
- *   listing check runs needs `checks: read` once `tokenPermissions` is given
+ * @property {Record<string, 'read'|'write'|'none'>} [tokenPermissions] the workflow's
+ *   `permissions:` for this token (default: any call is allowed). Given, every call needs what
+ *   GitHub's reference says it does (github-permissions.js: a comment `issues: write`, or on a
+ *   pull request `pull-requests: write`; check runs `checks: read`; …), a permission not named
+ *   being `none`; a call it does not allow is answered 403 "Resource not accessible by
+ *   integration" before anything else is read, and listed in `refused`
  *
  * @property {Record<string, CheckRunSeed[]>} [checkRuns] the check runs on each commit (by sha:
  *   a pull request's head is `headSha(n)`): each read of the list shows each run in its next state
@@ -80,9 +83,10 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {{ path: string, line?: number, level?: string, message: string, title?: string }[]} [annotations]
  *   what it reports once completed
  *
- * @typedef {{ state: 'open'|'closed', merged_at?: string|null, created_at?: string }} PullState
+ * @typedef {{ state: 'open'|'closed', merged_at?: string|null, created_at?: string, fields?: Record<string, unknown> }} PullState
  *   A seeded pull request without `created_at` was created an hour before the simulator started
  *   (before any job); one that was not seeded is the agent's, created when it is first asked about.
+ *   `fields`: more of GitHub's answer for it (`title`, `body`, `user`, `merge_commit_sha`).
  * @typedef {{ filename: string, additions?: number, deletions?: number }} PullFile
  *
  * @typedef {object} GitHubRequest
@@ -134,6 +138,9 @@ export async function startGitHub(options = {}) {
   /** The labels on each issue or pull request (set through the API, or by a test). */
   /** @type {Map<number, Set<string>>} */
   const labels = new Map()
+  /** The `repository_dispatch` events sent to a repository here, in order. */
+  /** @type {{ repository: string, event_type: string, client_payload: unknown }[]} */
+  const dispatches = []
   /** The comments hidden through GraphQL, in order: `{ id, classifier }`. */
   /** @type {{ id: number, classifier: string }[]} */
   const minimized = []
@@ -199,12 +206,25 @@ export async function startGitHub(options = {}) {
     }
   }
   const validBody = body => typeof body?.body === 'string'
-  const forbidden = { status: 403, body: { message: 'Resource not accessible by integration' } }
-  const rights = options.tokenPermissions
-  const mayComment = issue =>
-    !rights ||
-    rights.issues === 'write' ||
-    (pulls.has(issue) && rights['pull-requests'] === 'write')
+  const forbidden = { status: 403, body: { message: NOT_ACCESSIBLE } }
+  let rights = options.tokenPermissions
+  /** What the permission model asks of a number and a comment (github-permissions.js). */
+  const threadOf = {
+    isPull: n => pulls.has(n) || pullFiles[n] !== undefined || pullCommits.has(n),
+    issueOfComment: id => {
+      for (const [n, list] of comments) if (list.some(c => c.id === id)) return n
+      return undefined
+    }
+  }
+  /** The calls `tokenPermissions` refused, in order, with the permissions they would need. */
+  /** @type {{ method: string, path: string, needs: string[] }[]} */
+  const refused = []
+  /** @returns {string[]|undefined} why the token may not make this call */
+  const refusal = (method, path) => {
+    const needs = rights ? refusedBy(rights, method, path, threadOf) : undefined
+    if (needs) refused.push({ method, path, needs })
+    return needs
+  }
 
   /**
    * GraphQL `minimizeComment(input: {subjectId, classifier})`: hides a comment, as GitHub does, for
@@ -213,7 +233,10 @@ export async function startGitHub(options = {}) {
    */
   const minimize = input => {
     const comment = [...comments.values()].flat().find(c => c.node_id === input.id)
-    if (options.minimizeFails || !comment)
+    // Hiding a comment edits it: what editing it through REST needs.
+    const repository = /\/repos\/[^/]+\/[^/]+/.exec(comment?.issue_url ?? '')?.[0]
+    const notAllowed = comment && refusal('PATCH', `${repository}/issues/comments/${comment.id}`)
+    if (options.minimizeFails || !comment || notAllowed)
       return {
         status: 200,
         body: {
@@ -261,7 +284,6 @@ export async function startGitHub(options = {}) {
     if (m) {
       const [, owner, repo, n] = m
       if (method === 'POST') {
-        if (!mayComment(+n)) return forbidden
         // A lax GitHub (acceptsEmptyComment) takes a comment without a body, as an empty one.
         if (!validBody(body) && options.acceptsEmptyComment)
           return { status: 201, body: makeComment(owner, repo, +n, '', actor) }
@@ -282,7 +304,6 @@ export async function startGitHub(options = {}) {
     m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/labels$/.exec(path)
     if (m && method === 'POST') {
       const n = +m[3]
-      if (!mayComment(n)) return forbidden
       if (!Array.isArray(body?.labels)) return { status: 422, body: { message: 'Invalid request' } }
       const set = labels.get(n) ?? new Set()
       for (const name of body.labels) set.add(String(name))
@@ -293,7 +314,6 @@ export async function startGitHub(options = {}) {
     if (m && method === 'DELETE') {
       const set = labels.get(+m[1])
       const name = decodeURIComponent(m[2])
-      if (!mayComment(+m[1])) return forbidden
       if (!set?.delete(name)) return { status: 404, body: { message: 'Label does not exist' } }
       return { status: 200, body: [...set].map(label => ({ name: label })) }
     }
@@ -315,10 +335,7 @@ export async function startGitHub(options = {}) {
       return { status: 200, body: { sha: found.sha, files } }
     }
     m = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([0-9a-f]+)\/check-runs$/.exec(path)
-    if (m && method === 'GET')
-      return rights && rights.checks !== 'read'
-        ? forbidden
-        : { status: 200, body: listCheckRuns(m[1], m[2], m[3]) }
+    if (m && method === 'GET') return { status: 200, body: listCheckRuns(m[1], m[2], m[3]) }
     m = /^\/repos\/[^/]+\/[^/]+\/check-runs\/(\d+)\/annotations$/.exec(path)
     if (m && method === 'GET') {
       const seed = checkRunIds.get(+m[1])
@@ -427,6 +444,7 @@ export async function startGitHub(options = {}) {
       return {
         status: 200,
         body: {
+          ...pull.fields,
           number: +n,
           state: pull.state,
           created_at: pull.created_at ?? startedAt,
@@ -440,6 +458,18 @@ export async function startGitHub(options = {}) {
           }
         }
       }
+    }
+    // `repository_dispatch` sent to this repository: kept for the test, answered 204 as GitHub does.
+    m = /^\/repos\/([^/]+\/[^/]+)\/dispatches$/.exec(path)
+    if (m && method === 'POST') {
+      if (typeof body?.event_type !== 'string')
+        return { status: 422, body: { message: 'Invalid request' } }
+      dispatches.push({
+        repository: m[1],
+        event_type: body.event_type,
+        client_payload: body.client_payload
+      })
+      return { status: 204, body: '' }
     }
     // A file's history, newest first: the one commit a test dated (per_page is not needed).
     if (/^\/repos\/[^/]+\/[^/]+\/commits$/.test(path) && method === 'GET') {
@@ -547,7 +577,9 @@ export async function startGitHub(options = {}) {
               status: failure.rule.status ?? 500,
               body: { message: failure.rule.message ?? 'Simulated failure' }
             }
-          : route(entry)
+          : refusal(entry.method, entry.path)
+            ? forbidden
+            : route(entry)
       }
       const send = () => {
         if (res.destroyed) return
@@ -606,6 +638,8 @@ export async function startGitHub(options = {}) {
     labels,
     checkReads,
     minimized,
+    refused,
+    dispatches,
     /**
      * Sets the check runs of commit `sha` (as the `checkRuns` option does); their reads start over.
      * @param {string} sha
@@ -614,6 +648,14 @@ export async function startGitHub(options = {}) {
     setCheckRuns(sha, runs) {
       checkRuns[sha] = runs
       checkReads.delete(sha)
+    },
+    /**
+     * Sets the token's `permissions:` (as the `tokenPermissions` option does) for the runs that
+     * follow: a workflow run's job, say; undefined allows every call again.
+     * @param {Record<string, 'read'|'write'|'none'>|undefined} granted
+     */
+    setTokenPermissions(granted) {
+      rights = granted
     },
     /**
      * Puts `label` on issue or pull request `n` (as anyone with triage may).
