@@ -37,6 +37,7 @@ import {
 import { SIM_API_KEY } from '../sim/service.js'
 import {
   interpolate,
+  parseRecipe,
   readRecipe,
   recipeFiles,
   runs,
@@ -47,7 +48,14 @@ import {
   type RecipeStep
 } from './recipes.js'
 import { runScenario } from './runner.js'
-import { annotationsOf, errorsOf, withService, type RunResult, type Service } from './support.js'
+import {
+  annotationsOf,
+  errorsOf,
+  withService,
+  type RunResult,
+  type Service,
+  type ServiceOptions
+} from './support.js'
 import { tempDir } from './temp-dirs.js'
 import { startTwoRepositories, type GitHubSim, type TwoRepositories } from './two-repositories.js'
 
@@ -85,10 +93,14 @@ interface World {
 
 interface StepRun {
   step: string
-  /** What happened: `action` (this action, its result), `gh` (a script), `artifact`, `not run`, `skipped` (its `if:`). */
-  kind: 'action' | 'gh' | 'artifact' | 'not run' | 'skipped'
+  uses?: string
+  /**
+   * What happened: `action` (this action, its result), `script` (a `run:` calling gh or jq),
+   * `artifact` (played), `not run`, `skipped` (its `if:`).
+   */
+  kind: 'action' | 'script' | 'artifact' | 'not run' | 'skipped'
   result?: RunResult
-  /** A `gh` script's exit status and what it printed to stderr. */
+  /** A script's exit status and what it printed to stderr. */
   exit?: number
   stderr?: string
   /** For a step not run: its `with:` and `env:` as the runner would pass them. */
@@ -106,6 +118,12 @@ interface Start {
   /** Which recipe, and a name for this start. */
   recipe: string
   name: string
+  /** The service simulator's options, when the story needs another service (a job that fails). */
+  service?: ServiceOptions
+  /** This action's step is to end red (a job that failed): the start passes when only it is. */
+  red?: true
+  /** What the recipe itself invites changing (its commented lines), as a reader would. */
+  edit?: (text: string) => string
   /** The webhook payload (and its event name) GitHub would send, made in this world. */
   event: (w: World) => { eventName: string; event: Record<string, unknown> }
   /** Other starts run first, in the same world, as shipped: what this one's story needs. */
@@ -117,6 +135,14 @@ interface Start {
 }
 
 const actionRuns = (r: StartRun): RunResult[] => r.steps.flatMap(s => (s.result ? [s.result] : []))
+/** What the Slack steps would post: the text of each payload file they name, in order. */
+const slackMessages = (r: StartRun, w: World): string[] =>
+  r.steps
+    .filter(s => s.kind === 'not run' && s.uses?.startsWith('slackapi/slack-github-action@'))
+    .map(s => {
+      const file = path.join(w.ws, s.passed?.['payload-file-path'] ?? '')
+      return (JSON.parse(fs.readFileSync(file, 'utf8')) as { text: string }).text
+    })
 const bots = (gh: GitHubSim, n: number) =>
   (gh.comments.get(n) ?? []).filter(c => c.user.type === 'Bot').map(c => c.body)
 const merged = (n: number) =>
@@ -132,6 +158,14 @@ const STARTS: Start[] = [
     event: () => ({ eventName: 'workflow_dispatch', event: { inputs: { 'issue-number': '' } } }),
     needs: ['issues: write'],
     check: r => expect(actionRuns(r)[0]?.summary).toMatch(/may comment on #12/)
+  },
+  {
+    recipe: 'check.yml',
+    name: 'its `notify-…` lines uncommented: the notify token may comment on the code side',
+    edit: text => text.replace(/^( {10})# (notify-[a-z]+: )/gm, '$1$2'),
+    event: () => ({ eventName: 'workflow_dispatch', event: { inputs: { 'issue-number': '' } } }),
+    needs: [],
+    check: r => expect(actionRuns(r)[0]?.summary).toMatch(/`notify-token` may comment.*#1/)
   },
   {
     recipe: 'docs-on-merge.yml',
@@ -258,6 +292,53 @@ const STARTS: Start[] = [
     check: r => expect(actionRuns(r)[0]?.outputs['visitors-file']).toMatch(/visitors\.csv$/)
   },
   {
+    recipe: 'chat-notify.yml',
+    name: 'a merge opens a docs pull request: the channel gets its link and its checks',
+    event: () => merged(5),
+    needs: ['checks: read', 'pull-requests: write'],
+    check: (r, w) => {
+      expect(slackMessages(r, w)).toEqual([
+        '📝 Docs pull request opened for <https://github.com/octo/docs/pull/5|Return rate-limit headers>: ' +
+          `https://github.com/octo/docs/pull/${AGENT_PR}\nChecks: failure`
+      ])
+    }
+  },
+  {
+    recipe: 'chat-notify.yml',
+    name: 'a merge whose job fails: the channel is told, and where to look',
+    service: { created: { finalStatus: 'failed', prLink: null, activePolls: 1 } },
+    red: true,
+    event: () =>
+      pullRequestEvent(6, 'closed', {
+        title: 'Drop <b>v1</b> & friends',
+        user: { login: 'octocat', type: 'User' }
+      }),
+    needs: [],
+    check: (r, w) => {
+      expect(slackMessages(r, w)).toEqual([
+        '❌ The docs agent did not update the docs for <https://github.com/octo/docs/pull/6|Drop &lt;b&gt;v1&lt;/b&gt; &amp; friends>' +
+          ' (status: failed): https://github.com/octo/docs/actions/runs/4242'
+      ])
+    }
+  },
+  {
+    recipe: 'chat-notify.yml',
+    name: 'Monday’s digest from the report’s file',
+    event: () => ({ eventName: 'schedule', event: { schedule: '47 7 * * 1' } }),
+    needs: ['issues: write'],
+    check: (r, w) => {
+      const [digest = ''] = slackMessages(r, w)
+      expect(digest).toMatch(/^📊 Docs health \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d \(acme-docs\)\n/)
+      expect(digest).toMatch(
+        /\nVisitors: [\d]+ \([+-]?\d+%\) · searches: \d+ · content gaps: \d+ · 👎: \d+\n/
+      )
+      expect(digest).toMatch(/\n1\. .+\n/)
+      expect(digest).toContain(
+        `Report and \`/docs-agent fix N\`: ${bots(w.docs, 12).length > 0 ? 'https://github.com/octo/docs/issues/12#issuecomment-' : ''}`
+      )
+    }
+  },
+  {
     recipe: 'code-repo-dispatch.yml',
     name: 'a merge in the code repository sends it to the docs repository',
     event: () => codeMerge(),
@@ -354,7 +435,7 @@ function codeLabel(w: World) {
 }
 
 /** The world of one story: the service, octo/docs and your-org/api on one GitHub, a workspace. */
-async function withWorld<T>(body: (w: World) => Promise<T>): Promise<T> {
+async function withWorld<T>(service: ServiceOptions, body: (w: World) => Promise<T>): Promise<T> {
   const two = await startTwoRepositories({
     // The code repository is the one docs-repo-dispatch.yml names in `notify-repository`.
     codeRepo: 'your-org/api',
@@ -375,7 +456,11 @@ async function withWorld<T>(body: (w: World) => Promise<T>): Promise<T> {
   })
   try {
     return await withService(
-      { projects: ['acme-docs', 'docs-main', 'docs-api', 'docs-sdk'], varyByDate: true },
+      {
+        projects: ['acme-docs', 'docs-main', 'docs-api', 'docs-sdk'],
+        varyByDate: true,
+        ...service
+      },
       sim => body({ sim, two, docs: two.docs, code: two.code, ws: tempDir('docs-agent-recipe-') })
     )
   } finally {
@@ -405,12 +490,31 @@ const byName = (key: string): Start => {
 /** Whether a recipe runs in the code repository (its steps `gh`, its GitHub Enterprise Server). */
 const onCodeSide = (recipe: Recipe) => recipe.file.startsWith('code-repo-')
 
+/** How a start is changed to see it fail: a permission taken out, the recipe edited, github.com. */
+interface Change {
+  without?: string
+  edit?: (text: string) => string
+  /** `github.server_url` for the code side (default: the GitHub Enterprise Server). */
+  serverUrl?: string
+}
+
+/** A job's run: what it is given (the start's contexts and change) and what it fills in. */
+interface JobRun {
+  w: World
+  change: Change
+  code: boolean
+  start: { eventName: string; event: Record<string, unknown> }
+  run: StartRun
+}
+
 /**
- * Runs a start of a recipe in a world: every job (its `if:`, each matrix leg, each step), the
- * fake GitHub holding the job's `permissions:`, less `without` when given.
+ * Runs a start of a recipe in a world: every job in `needs:` order (its `if:`, each matrix leg,
+ * each step), the fake GitHub holding the job's `permissions:` (less `change.without`).
  */
-async function runStart(w: World, start: Start, without?: string): Promise<StartRun> {
-  const recipe = readRecipe(start.recipe)
+async function runStart(w: World, start: Start, change: Change = {}): Promise<StartRun> {
+  const shipped = readRecipe(start.recipe)
+  const edit = change.edit ?? start.edit
+  const recipe = edit ? parseRecipe(shipped.file, edit(shipped.text)) : shipped
   const { eventName, event } = start.event(w)
   const code = onCodeSide(recipe)
   const run: StartRun = { steps: [], refused: [], failed: [] }
@@ -418,53 +522,55 @@ async function runStart(w: World, start: Start, without?: string): Promise<Start
     event_name: eventName,
     event,
     token: code ? CODE_TOKEN : SIM_GITHUB_TOKEN,
-    server_url: code ? `https://${GHES}` : 'https://github.com',
+    server_url: code ? (change.serverUrl ?? `https://${GHES}`) : 'https://github.com',
     repository: code ? 'your-org/api' : 'octo/docs',
     run_id: '4242'
   }
   const results = new Map<string, string>()
+  const j: JobRun = { w, change, code, start: { eventName, event }, run }
   for (const job of recipe.jobs) {
     const needsOk = job.needs.every(n => results.get(n) === 'success')
-    const status = needsOk ? 'success' : 'failure'
-    const base = {
-      secrets: SECRETS,
-      vars: VARS,
-      github,
-      inputs: inputsOf(event),
-      matrix: {},
-      steps: {},
-      job: { status }
+    const base: Contexts = {
+      ...{ secrets: SECRETS, vars: VARS, github, inputs: inputsOf(event) },
+      ...{ matrix: {}, steps: {}, job: { status: needsOk ? 'success' : 'failure' } }
     }
-    if (!runs(job.if, base)) {
-      run.steps.push({ step: job.id, kind: 'skipped' })
-      continue
-    }
-    let jobStatus = 'success'
-    for (const leg of job.legs) {
-      const granted = grantedBy(job.permissions)
-      if (without) granted[without.split(': ')[0] ?? ''] = 'none'
-      const gh = code ? w.code : w.docs
-      w.code.setTokenPermissions(code ? granted : undefined)
-      w.docs.setTokenPermissions(code ? undefined : granted)
-      const ctx: Contexts = { ...base, matrix: leg, steps: {}, job: { status: 'success' } }
-      for (const step of job.steps) {
-        const done = await runStep(w, job, step, ctx, { eventName, event })
-        run.steps.push(done)
-        if (done.kind === 'action' && done.result) {
-          if (step.id) ctx.steps[step.id] = { outputs: done.result.outputs }
-          if (done.result.code !== 0) ctx.job = { status: 'failure' }
-        }
-        if (done.kind === 'gh' && done.exit !== 0) ctx.job = { status: 'failure' }
-      }
-      run.refused.push(...gh.refused.splice(0))
-      if (ctx.job?.status !== 'success') jobStatus = 'failure'
-    }
-    results.set(job.id, jobStatus)
+    if (!runs(job.if, base)) run.steps.push({ step: job.id, kind: 'skipped' })
+    else results.set(job.id, await runJob(j, job, base))
   }
   w.code.setTokenPermissions(undefined)
   w.docs.setTokenPermissions(undefined)
-  run.failed = failures(run)
+  run.failed = failures(run, start.red === true)
   return run
+}
+
+/** Each matrix leg of a job, its steps in order: the job's status at the end. */
+async function runJob(j: JobRun, job: RecipeJob, base: Contexts): Promise<string> {
+  const { w, change, code, run } = j
+  let status = 'success'
+  for (const leg of job.legs) {
+    const granted = grantedBy(job.permissions)
+    if (change.without) granted[change.without.split(': ')[0] ?? ''] = 'none'
+    w.code.setTokenPermissions(code ? granted : undefined)
+    w.docs.setTokenPermissions(code ? undefined : granted)
+    const ctx: Contexts = { ...base, matrix: leg, steps: {}, job: { status: 'success' } }
+    for (const step of job.steps) {
+      const done = await runStep(w, job, step, ctx, j.start)
+      run.steps.push(done)
+      const outcome = outcomeOf(done)
+      if (step.id) ctx.steps[step.id] = { outputs: done.result?.outputs ?? {}, outcome }
+      if (outcome === 'failure') ctx.job = { status: 'failure' }
+    }
+    run.refused.push(...(code ? w.code : w.docs).refused.splice(0))
+    if (ctx.job?.status !== 'success') status = 'failure'
+  }
+  return status
+}
+
+/** A step's `outcome`, as `steps.<id>.outcome` reads it. */
+function outcomeOf(done: StepRun): string {
+  if (done.kind === 'skipped') return 'skipped'
+  const exit = done.result ? done.result.code : (done.exit ?? 0)
+  return exit === 0 ? 'success' : 'failure'
 }
 
 const inputsOf = (event: Record<string, unknown>) =>
@@ -473,13 +579,19 @@ const inputsOf = (event: Record<string, unknown>) =>
     unknown
   >
 
-/** What went wrong in a start: a red step, an error annotation, a refused call. */
-function failures(run: StartRun): string[] {
+/**
+ * What went wrong in a start: a red step, an error annotation, a refused call. A start whose
+ * action step is to end red (`red`) is wrong only when it does not, or something else is.
+ */
+function failures(run: StartRun, red: boolean): string[] {
+  const actions = run.steps.filter(s => s.result)
+  const redOnes = actions.filter(s => s.result && s.result.code !== 0)
   return [
+    ...(red && redOnes.length === 0 ? ['no step of this action ended red'] : []),
     ...run.steps.flatMap(s =>
-      s.result && (s.result.code !== 0 || errorsOf(s.result).length > 0)
+      s.result && !red && (s.result.code !== 0 || errorsOf(s.result).length > 0)
         ? [`${s.step}: exit ${s.result.code} ${errorsOf(s.result).join(' | ')}`]
-        : s.kind === 'gh' && s.exit !== 0
+        : s.kind === 'script' && s.exit !== 0
           ? [`${s.step}: exit ${s.exit} ${s.stderr ?? ''}`]
           : []
     ),
@@ -495,7 +607,8 @@ async function runStep(
   start: { eventName: string; event: Record<string, unknown> }
 ): Promise<StepRun> {
   const label = step.label
-  if (!runs(step.if, ctx)) return { step: label, kind: 'skipped' }
+  const uses = step.uses !== undefined ? { uses: step.uses } : {}
+  if (!runs(step.if, ctx)) return { step: label, ...uses, kind: 'skipped' }
   const passed = { ...interpolateAll(step.with, ctx) }
   const env = interpolateAll({ ...job.env, ...step.env }, ctx)
   if (step.uses === THIS_ACTION) {
@@ -506,17 +619,15 @@ async function runStep(
       env: { ...env, GITHUB_API_URL: w.two.url, GITHUB_WORKSPACE: w.ws },
       ...start
     })
-    return { step: label, kind: 'action', result }
+    return { step: label, ...uses, kind: 'action', result }
   }
-  if (
-    step.uses?.startsWith('actions/upload-artifact@') ||
-    step.uses?.startsWith('actions/download-artifact@')
-  ) {
-    playArtifact(w.ws, step.uses, passed)
-    return { step: label, kind: 'artifact', passed }
+  if (/^actions\/(upload|download)-artifact@/.test(step.uses ?? '')) {
+    playArtifact(w.ws, step.uses ?? '', passed)
+    return { step: label, ...uses, kind: 'artifact', passed }
   }
-  if (step.run !== undefined && /\bgh\b/.test(step.run)) return await runGh(w, label, step.run, env)
-  return { step: label, kind: 'not run', passed: { ...passed, ...env } }
+  if (step.run !== undefined && /\b(gh|jq)\b/.test(step.run))
+    return { step: label, ...(await runScript(w, step.run, env)) }
+  return { step: label, ...uses, kind: 'not run', passed: { ...passed, ...env } }
 }
 
 const interpolateAll = (values: Record<string, string>, ctx: Contexts) =>
@@ -544,41 +655,45 @@ function playArtifact(ws: string, uses: string, w: Record<string, string>): void
 }
 
 /**
- * A `run:` script that calls `gh`: bash, with sim/gh-cli.js as `gh`, GitHub Enterprise Server's
- * host served. Asynchronous: the fake GitHub answering it lives in this process.
+ * A `run:` script that calls `gh` or `jq`: bash in the workspace (as a runner's default working
+ * directory), with sim/gh-cli.js as `gh` and only GitHub Enterprise Server's host served (or the
+ * host `SERVER_URL` names). Asynchronous: the fake GitHub answering it lives in this process.
  */
-async function runGh(
+async function runScript(
   w: World,
-  label: string,
   script: string,
   env: Record<string, string>
-): Promise<StepRun> {
+): Promise<Omit<StepRun, 'step'>> {
   const bin = tempDir('docs-agent-gh-')
   const cli = JSON.stringify(path.join(ROOT, 'sim', 'gh-cli.js'))
   fs.writeFileSync(path.join(bin, 'gh'), `#!/bin/sh\nexec node ${cli} "$@"\n`, { mode: 0o755 })
   const child = spawn('bash', ['-e', '-c', script], {
-    cwd: bin,
+    cwd: w.ws,
     env: {
       PATH: `${bin}:${process.env.PATH ?? ''}`,
       HOME: bin,
       ...env,
-      SIM_GH_HOSTS: JSON.stringify({ [GHES]: w.two.url })
+      SIM_GH_HOSTS: JSON.stringify({
+        [hostOf(String(env.SERVER_URL ?? `https://${GHES}`))]: w.two.url
+      })
     }
   })
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
   const exit = await new Promise<number>(done => child.on('close', code => done(code ?? 1)))
-  return { step: label, kind: 'gh', exit, stderr }
+  return { kind: 'script', exit, stderr }
 }
 
+const hostOf = (url: string) => new URL(url).host
+
 /** Runs `start` after the starts its story needs, in a fresh world. */
-async function story(start: Start, without?: string): Promise<{ run: StartRun; w: World }> {
-  return withWorld(async w => {
+async function story(start: Start, change: Change = {}): Promise<{ run: StartRun; w: World }> {
+  return withWorld(start.service ?? {}, async w => {
     for (const before of start.after ?? []) {
       const first = await runStart(w, byName(before))
       if (first.failed.length > 0) throw new Error(`${before}: ${first.failed.join('\n')}`)
     }
-    return { run: await runStart(w, start, without), w }
+    return { run: await runStart(w, start, change), w }
   })
 }
 
@@ -593,10 +708,13 @@ describe('every recipe as shipped', () => {
   describe.each(STARTS.map(s => [`${s.recipe}: ${s.name}`, s] as const))('%s', (_name, start) => {
     const maybe = needsJq(start) && !hasJq ? it.skip : it
     maybe('runs green with exactly its with:, env: and permissions:', async () => {
-      await story(start).then(({ run, w }) => {
-        expect(run.failed).toEqual([])
-        start.check?.(run, w)
-      })
+      const { run, w } = await story(start)
+      expect(run.failed).toEqual([])
+      // Something ran: no `if:` left the start with nothing to show.
+      expect(
+        run.steps.filter(s => s.kind === 'action' || s.kind === 'script').length
+      ).toBeGreaterThan(0)
+      start.check?.(run, w)
     })
 
     if (start.needs.length > 0)
@@ -608,8 +726,11 @@ describe('every recipe as shipped', () => {
             JSON.stringify(j.permissions ?? {}).includes(`"${permission.split(': ')[0]}"`)
           )
         ).toBe(true)
-        const { run } = await story(start, permission)
+        const { run } = await story(start, { without: permission })
         expect(run.failed).not.toEqual([])
+        // It failed for that permission: GitHub refused a call that needs it.
+        const scope = `${permission.split(': ')[0]}: `
+        expect(run.refused.flatMap(q => q.needs).some(n => n.startsWith(scope))).toBe(true)
       })
   })
 })
@@ -618,7 +739,7 @@ describe('a 403 says what the call needs', () => {
   it('`fix checks` without `checks: read`: the reply names `checks: read`, not `issues: write`', async () => {
     const { run, w } = await story(
       byName('comment-trigger.yml:`/docs-agent fix checks` on the agent’s pull request'),
-      'checks: read'
+      { without: 'checks: read' }
     )
     expect(run.refused.map(q => q.needs)).toContainEqual(['checks: read'])
     const reply = bots(w.docs, AGENT_PR).at(-1) ?? ''
@@ -626,5 +747,32 @@ describe('a 403 says what the call needs', () => {
     expect(reply).toContain('checks: read')
     expect(reply).not.toContain('issues: write')
     expect(annotationsOf(actionRuns(run)[0]!, 'error')).toEqual([])
+  })
+})
+
+describe('`gh` on GitHub Enterprise Server (the code side)', () => {
+  const merge = byName('code-repo-dispatch.yml')
+  const maybe = hasJq ? it : it.skip
+
+  maybe('without GH_HOST, gh talks to github.com: the dispatch never leaves', async () => {
+    const noHost = (text: string) => text.replace(/^ +(export )?GH_HOST=.*\n/gm, '')
+    const { run, w } = await story(merge, { edit: noHost })
+    expect(run.failed.join('\n')).toContain('error connecting to api.github.com')
+    expect(w.docs.dispatches).toEqual([])
+  })
+
+  maybe('with GH_TOKEN alone, gh has no token for a GitHub Enterprise Server host', async () => {
+    const noEnterprise = (text: string) =>
+      text
+        .replace(/^ +GH_ENTERPRISE_TOKEN: .*\n/gm, '')
+        .replace(/ GH_ENTERPRISE_TOKEN="\$DISPATCH_TOKEN"/g, '')
+    const { run } = await story(merge, { edit: noEnterprise })
+    expect(run.failed.join('\n')).toContain('set the GH_ENTERPRISE_TOKEN environment variable')
+  })
+
+  maybe('the same recipe on github.com: GH_HOST is github.com, and gh reads GH_TOKEN', async () => {
+    const { run, w } = await story(merge, { serverUrl: 'https://github.com' })
+    expect(run.failed).toEqual([])
+    expect(w.docs.dispatches.map(d => d.event_type)).toEqual(['code-merged'])
   })
 })

@@ -63,7 +63,11 @@ export function recipeFiles(): string[] {
 }
 
 export function readRecipe(file: string): Recipe {
-  const text = fs.readFileSync(path.join(EXAMPLES, file), 'utf8')
+  return parseRecipe(file, fs.readFileSync(path.join(EXAMPLES, file), 'utf8'))
+}
+
+/** A recipe from its text (a test's edited copy of one, say). */
+export function parseRecipe(file: string, text: string): Recipe {
   const y = readYaml(text)
   if (!isMap(y) || !isMap(y.jobs)) throw new Error(`${file}: no jobs`)
   const on = isMap(y.on) ? y.on : {}
@@ -128,7 +132,7 @@ export interface Contexts {
   github: Record<string, unknown>
   inputs: Record<string, unknown>
   matrix: Record<string, string>
-  steps: Record<string, { outputs: Record<string, string> }>
+  steps: Record<string, { outputs: Record<string, string>; outcome: string }>
   job?: { status: string }
 }
 
