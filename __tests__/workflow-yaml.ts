@@ -99,7 +99,8 @@ class Reader {
     const header = /^([|>])([+-]?)$/.exec(text)
     if (header) return this.blockScalar(header[1] === '>', header[2] ?? '', indent)
     if (text === '{}') return {}
-    if (text.startsWith('{') || /^[&*!]/.test(text)) throw this.error(`unsupported: ${text}`, number)
+    if (text.startsWith('{') || /^[&*!]/.test(text))
+      throw this.error(`unsupported: ${text}`, number)
     if (text.startsWith('[')) {
       if (!text.endsWith(']')) throw this.error(`a flow sequence over lines: ${text}`, number)
       const inner = text.slice(1, -1).trim()
