@@ -16,5 +16,7 @@ export default {
   maxWorkers: Math.max(2, availableParallelism() - 1),
   testTimeout: 60000,
   // After each test file, the temporary folders its runs made are removed.
-  setupFilesAfterEnv: ['<rootDir>/__tests__/cleanup.ts']
+  setupFilesAfterEnv: ['<rootDir>/__tests__/cleanup.ts'],
+  // A whole run hands jest groups of test files, each group in one module registry.
+  testSequencer: '<rootDir>/__tests__/sequencer.js'
 }

@@ -3,12 +3,17 @@
 // a child process: sim/run-action.js) when the scenario needs a process (a signal, node
 // arguments, INPUT_* variables of its own) or when ACTION_NODE or ACTION_RUNNER=process asks for
 // it, as .ci/run does to run every scenario through the built action on Node 24.
-import { runAction, type RunOptions, type RunResult } from '../sim/run-action.js'
+import {
+  everyScenarioInAProcess,
+  runAction,
+  type RunOptions,
+  type RunResult
+} from '../sim/run-action.js'
 
 export type { RunOptions, RunResult } from '../sim/run-action.js'
 
 export function needsProcess(o: RunOptions): boolean {
-  if (process.env.ACTION_NODE || process.env.ACTION_RUNNER === 'process') return true
+  if (everyScenarioInAProcess()) return true
   const env = Object.keys(o.env ?? {})
   return (
     o.signalAfterMs !== undefined ||

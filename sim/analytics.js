@@ -253,10 +253,22 @@ const QUESTIONS = [
  * days from `fallbackStart`.
  */
 function instantIn(range, h, fallbackStart) {
-  const from = Date.parse(range.dateFrom ?? fallbackStart)
-  const to = range.dateTo ? Date.parse(range.dateTo) : from + 27 * 86_400_000
+  const from = parsedDate(range.dateFrom ?? fallbackStart)
+  const to = range.dateTo ? parsedDate(range.dateTo) : from + 27 * 86_400_000
   const span = Math.max(1, to - from - 1000)
   return new Date(from + (h % span)).toISOString()
+}
+
+/** Date.parse, remembered: every row of a page asks for the same range's bounds. */
+const parsedDates = new Map()
+function parsedDate(text) {
+  let time = parsedDates.get(text)
+  if (time === undefined) {
+    if (parsedDates.size > 1000) parsedDates.clear()
+    time = Date.parse(text)
+    parsedDates.set(text, time)
+  }
+  return time
 }
 
 /**

@@ -41,6 +41,15 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
  * @property {(relPath: string) => string|undefined} files reads a file relative to the workspace
  */
 
+/**
+ * Whether every scenario runs the built action in a child process: ACTION_NODE (another Node for
+ * the action, as .ci/run's Node 24) or ACTION_RUNNER=process asks for it (__tests__/runner.ts).
+ * @returns {boolean}
+ */
+export function everyScenarioInAProcess() {
+  return Boolean(process.env.ACTION_NODE) || process.env.ACTION_RUNNER === 'process'
+}
+
 /** The folders runAction() made, until removeRunDirs() removes them (the tests do, after each file). */
 const runDirs = new Set()
 
