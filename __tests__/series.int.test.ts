@@ -132,7 +132,7 @@ describe('series: the weekly, the monthly and the roll-up of one project on one 
         expect(hiddenIds(gh)).toEqual([weekOne])
         const notice = annotationsOf(again, 'notice').join('\n')
         expect(notice).toContain(
-          `A newer comment of this series (${comments(gh).find(c => c.id === weekTwo)?.html_url}) stays in view`
+          `A newer comment of this series stays in view (${comments(gh).find(c => c.id === weekTwo)?.html_url})`
         )
         // `fix 1` sends week two's suggestion 1: the report a reader sees last on the issue.
         const trigger = triggerComment(gh, ISSUE, '/docs-agent fix 1', false, {
@@ -155,6 +155,24 @@ describe('series: the weekly, the monthly and the roll-up of one project on one 
         )
         const sent = [...sim.jobs.values()].flatMap(j => (j.createdWith ? [j.createdWith] : []))
         expect(sent).toEqual([firstSuggestion(bodyOf(gh, weekTwo) ?? '', WEEK_TWO['date-from'])])
+      })
+    )
+  })
+
+  it('`upsert`: an older week re-run edits its own comment, nothing newer, and says the newer stays in view', async () => {
+    await withService({}, sim =>
+      withGitHub({}, async gh => {
+        const ws = tempDir('docs-agent-series-')
+        const upsert = { 'comment-mode': 'upsert' }
+        const weekOne = idOf(await report(sim, gh, ws, WEEK_ONE, upsert))
+        const weekTwo = idOf(await report(sim, gh, ws, WEEK_TWO, upsert))
+        const before = bodyOf(gh, weekTwo)
+        const again = await report(sim, gh, ws, WEEK_ONE, upsert)
+        expect(idOf(again)).toBe(weekOne)
+        expect(bodyOf(gh, weekTwo)).toBe(before)
+        expect(annotationsOf(again, 'notice').join('\n')).toContain(
+          `A newer comment of this series stays in view (${comments(gh).find(c => c.id === weekTwo)?.html_url})`
+        )
       })
     )
   })

@@ -163,6 +163,7 @@ export class RecordThread {
    */
   async upsert(o: CommentWrite & { mode: CommentMode }): Promise<CommentRef> {
     if (o.mode === 'minimize') return this.replace(o)
+    if (o.series) await this.sayNewer(o.series)
     if (o.mode !== 'create') {
       const found = await this.newestKey(o.key, o.series)
       if (found !== undefined && o.mode === 'if-absent')
@@ -197,11 +198,15 @@ export class RecordThread {
       ? outOfDate(o.series, mine)
       : { hide: mine.filter(r => r.key === o.key).slice(0, 1), newer: [] }
     for (const { comment } of hide.filter(r => r.comment.id !== ref.id)) await this.hide(comment)
-    for (const { comment } of newer)
-      core.notice(
-        `A newer comment of this series (${comment.html_url}) stays in view: this one, of an earlier range, was added below it and hides nothing newer.`
-      )
+    sayNewer(newer)
     return ref
+  }
+
+  /** Says the comments of `series` that end later than the run's range, which it leaves alone. */
+  private async sayNewer(series: Series): Promise<void> {
+    const own = await this.login.own()
+    const mine = (await this.counted()).filter(r => own !== undefined && r.comment.author === own)
+    sayNewer(outOfDate(series, mine).newer)
   }
 
   private async hide(comment: ListedComment): Promise<void> {
@@ -297,6 +302,14 @@ export class RecordThread {
     if (known) known.body = body
     else this.list.push({ id: ref.id, body, html_url: ref.url, author: ref.author })
   }
+}
+
+/** The newer comments of a run's series, said once each: the run touched none of them. */
+function sayNewer(newer: readonly ReadRecord[]): void {
+  for (const { comment } of newer)
+    core.notice(
+      `A newer comment of this series stays in view (${comment.html_url}): this run's range ends earlier, so it hid and edited nothing newer.`
+    )
 }
 
 /**
