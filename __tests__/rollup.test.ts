@@ -224,16 +224,22 @@ describe('report-files: paths and globs inside the workspace', () => {
 describe('the settings of a roll-up', () => {
   const ctx = (workspace: string) => ({ now: new Date(), workspace, commentEvent: false })
 
-  it('need no key and no project; a key given is said not to apply', () => {
+  it('need no key and no project; a key given is read (it signs the records), a project not', () => {
     const ws = tempDir('docs-agent-settings-')
     fs.writeFileSync(path.join(ws, 'a.json'), '{}')
     const s = readSettings(getter({ command: 'rollup', 'report-files': 'a.json' }), ctx(ws))
     expect(s).toMatchObject({ command: 'rollup', apiKey: '', projectId: '', warnings: [] })
     expect(s.command === 'rollup' && s.reportFiles.files.map(f => f.path)).toEqual(['a.json'])
     const given = { command: 'rollup', 'report-files': 'a.json', 'api-key': 'mint_x' }
-    expect(readSettings(getter(given), ctx(ws)).warnings).toEqual([
-      'Input `api-key` does not apply to `command: rollup` and is ignored.'
+    expect(readSettings(getter(given), ctx(ws))).toMatchObject({ apiKey: 'mint_x', warnings: [] })
+    const project = { ...given, 'project-id': 'acme' }
+    expect(readSettings(getter(project), ctx(ws)).warnings).toEqual([
+      'Input `project-id` does not apply to `command: rollup` and is ignored.'
     ])
+    // A key given is checked as every key is: the name of a secret is refused.
+    expect(() => readSettings(getter({ ...given, 'api-key': 'DOCS_API_KEY' }), ctx(ws))).toThrow(
+      /name of a secret/
+    )
     // Every other command still needs both.
     expect(() => readSettings(getter({ command: 'report' }), ctx(ws))).toThrow(/`api-key`/)
   })

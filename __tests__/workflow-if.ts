@@ -1,7 +1,8 @@
 // A job's `if:` of a workflow, and a tiny evaluator of GitHub's expression language for it, so a
 // test can say which events a recipe runs on (the merge recipes' bot guard, say). It knows only
 // what the recipes use: context paths, string/number/boolean/null literals, `==`, `!=`, `!`,
-// `&&`, `||`, parentheses and `startsWith`/`endsWith`/`contains`; anything else throws, so a
+// `&&`, `||`, parentheses, `startsWith`/`endsWith`/`contains` and the status functions
+// (`always()`, `cancelled()`, `success()`, `failure()`); anything else throws, so a
 // recipe that outgrows it fails its test instead of being judged wrongly.
 
 /** Each job of a workflow with the expression of its `if:` (undefined: the job always runs). */
@@ -74,6 +75,17 @@ const FUNCTIONS: Record<string, (a: Value, b: Value) => boolean> = {
   contains: (a, b) => text(a).includes(text(b))
 }
 
+/**
+ * The status functions, given the job's status so far (`job.status` in the context, `success`
+ * when not given): what a step's or a dependent job's `if:` asks.
+ */
+const STATUS: Record<string, (status: Value) => boolean> = {
+  always: () => true,
+  cancelled: status => status === 'cancelled',
+  success: status => status === 'success',
+  failure: status => status === 'failure'
+}
+
 /** The value of `expr` against `context` (e.g. `{ github: { event: … } }`). */
 export function evaluateIf(expr: string, context: Record<string, unknown>): Value {
   const tokens = tokenize(expr)
@@ -107,6 +119,12 @@ export function evaluateIf(expr: string, context: Record<string, unknown>): Valu
     if (/^\d/.test(t)) return Number(t)
     if (t === 'true' || t === 'false') return t === 'true'
     if (t === 'null') return null
+    const status = STATUS[t.toLowerCase()]
+    if (status && peek() === '(') {
+      take('(')
+      take(')')
+      return status(lookup('job.status') ?? 'success')
+    }
     const fn = FUNCTIONS[t.toLowerCase()]
     if (fn && peek() === '(') {
       take('(')

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8494);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4098);
 // The entry point, and the only file with side effects on import. Tools that run the action's
 // logic themselves (`@github/local-action run . src/main.ts .env`) import main.ts instead.
 
@@ -29231,7 +29231,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8494:
+/***/ 4098:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35796,6 +35796,12 @@ function closing(cut) {
     const fence = openFence(cut);
     return (fence ? `\n${fence}` : '') + '\n\n</details>'.repeat(openDetails(cut));
 }
+/** How the note that ends a body cut to fit begins (a body's own last line then: isCutNote). */
+const CUT_NOTICE = '_… cut to fit a GitHub comment; the full report is in ';
+/** Whether `line` is the note fitMarkdown ends a cut body with (its footer was cut away). */
+function isCutNote(line) {
+    return line.startsWith(CUT_NOTICE) && line.endsWith('._');
+}
 /**
  * Last resort for a body longer than its room: cut at a line boundary, close an open code fence
  * or collapsed block and say where the full report is. The result fits the room, in its unit.
@@ -35804,7 +35810,7 @@ function fitMarkdown(body, room, note = 'the job summary') {
     if (fitsIn(body, room))
         return body;
     const len = (text) => lengthIn(text, room);
-    const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`;
+    const notice = `\n\n${CUT_NOTICE}${note}._\n`;
     let budget = room.max - len(notice);
     // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
     for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {
@@ -41382,8 +41388,8 @@ const RECORD_KINDS = {
         parts: ['project', 'from', 'to'],
         says: 'This comment is the roll-up of many projects over that range (`project` is `*`).',
         lives: 'The issue or pull request the roll-up is posted on.',
-        writer: 'commands/rollup.ts, signed with a public key: a roll-up has no API key (records/rollup.ts).',
-        readers: 'upsert (one comment per range); nothing else trusts it.'
+        writer: 'commands/rollup.ts, signed with the API key when the roll-up is given one, else with a public key (records/rollup.ts).',
+        readers: 'upsert and minimize (one comment per range; only a comment whose text is a roll-up: records/series.ts); nothing else trusts it.'
     }
 };
 const isKind = (name) => Object.hasOwn(RECORD_KINDS, name);
@@ -41583,7 +41589,2501 @@ async function sentFor(thread, step) {
     return { job: found.fields.job, run: found.fields.run, url: found.comment.html_url };
 }
 
+;// CONCATENATED MODULE: ./src/period.ts
+// Date inputs -> the range sent to the service. `dateTo` is always exclusive. Periods resolve in
+// UTC to whole days, so a weekly schedule asks for the same range wherever the runner is.
+const DAY = 86_400_000;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+/** `Nd`, `yesterday`, `last-week`, `last-month`; undefined when not one of them. */
+function parsePeriod(text) {
+    const days = /^(\d{1,3})d$/.exec(text);
+    if (days) {
+        const n = Number(days[1]);
+        return n >= 1 && n <= 366 ? { kind: 'days', days: n } : undefined;
+    }
+    if (text === 'yesterday' || text === 'last-week' || text === 'last-month')
+        return { kind: text };
+    return undefined;
+}
+/**
+ * The instant a `YYYY-MM-DD` or ISO 8601 date-time stands for (a date, or a time with no offset,
+ * counts as UTC), or undefined when it is not a real calendar date and time.
+ */
+function parseInstant(text) {
+    const d = DATE_RE.exec(text) ?? DATE_TIME_RE.exec(text);
+    if (!d)
+        return undefined;
+    const [year, month, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
+    const [hour, minute, second] = [Number(d[4] ?? 0), Number(d[5] ?? 0), Number(d[6] ?? 0)];
+    if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
+        return undefined;
+    if (hour > 23 || minute > 59 || second > 59)
+        return undefined;
+    const date = new Date(Date.UTC(2000, 0, 1, hour, minute, second));
+    // Date.UTC would read the years 0-99 as 1900-1999.
+    date.setUTCFullYear(year, month - 1, day);
+    let at = date.getTime();
+    if (d[7])
+        at += Math.round(Number(`0${d[7]}`) * 1000);
+    const zone = d[8];
+    if (zone && zone !== 'Z') {
+        const m = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
+        if (!m || Number(m[2]) > 23 || Number(m[3]) > 59)
+            return undefined;
+        const offset = (Number(m[2]) * 60 + Number(m[3])) * 60_000;
+        at += m[1] === '+' ? -offset : offset;
+    }
+    return at;
+}
+function isDateOnly(text) {
+    return DATE_RE.test(text);
+}
+/** The range of a period, relative to `now`. */
+function resolvePeriod(period, now) {
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    switch (period.kind) {
+        case 'days':
+            return { dateFrom: isoDay(today - period.days * DAY), dateTo: isoDay(today) };
+        case 'yesterday':
+            return { dateFrom: isoDay(today - DAY), dateTo: isoDay(today) };
+        case 'last-week': {
+            const monday = today - ((now.getUTCDay() + 6) % 7) * DAY;
+            return { dateFrom: isoDay(monday - 7 * DAY), dateTo: isoDay(monday) };
+        }
+        case 'last-month': {
+            const first = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+            const previous = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1);
+            return { dateFrom: isoDay(previous), dateTo: isoDay(first) };
+        }
+    }
+}
+/** The first instant of year 1, and of year 10000: a date has four digits of year, none before 1. */
+const FIRST_INSTANT = yearStart(1);
+const END_INSTANT = yearStart(10000);
+/**
+ * The period just before a bounded range, of equal length; for `last-month`, the calendar month
+ * before. Dates keep their form: whole days stay `YYYY-MM-DD`. Undefined when it would start
+ * before year 1 (no date can say so).
+ */
+function previousRange(range, period) {
+    const from = parseInstant(range.dateFrom);
+    const to = parseInstant(range.dateTo);
+    if (from === undefined || to === undefined)
+        return undefined;
+    if (period?.kind === 'last-month') {
+        const f = new Date(from);
+        const start = Date.UTC(f.getUTCFullYear(), f.getUTCMonth() - 1, 1);
+        return start < FIRST_INSTANT ? undefined : { dateFrom: isoDay(start), dateTo: range.dateFrom };
+    }
+    const start = from - (to - from);
+    if (start < FIRST_INSTANT)
+        return undefined;
+    const wholeDays = isDateOnly(range.dateFrom) && isDateOnly(range.dateTo);
+    return {
+        dateFrom: wholeDays ? isoDay(start) : new Date(start).toISOString(),
+        dateTo: range.dateFrom
+    };
+}
+/**
+ * The `n` periods before `range`, each as `previousRange` makes it, oldest first; undefined when
+ * the oldest would start before year 1.
+ */
+function rangesBefore(range, n, period) {
+    const ranges = [];
+    let current = range;
+    for (let i = 0; i < n; i++) {
+        const previous = previousRange(current, period);
+        if (previous === undefined)
+            return undefined;
+        current = previous;
+        ranges.unshift(current);
+    }
+    return ranges;
+}
+function yearStart(year) {
+    const date = new Date(0);
+    date.setUTCFullYear(year, 0, 1);
+    return date.getTime();
+}
+/** The UTC day of an instant as `YYYY-MM-DD`. */
+function isoDay(ms) {
+    // Four-digit years only: toISOString writes others as +YYYYYY, which no service reads.
+    return new Date(ms).toISOString().slice(0, 10);
+}
+function daysInMonth(year, month) {
+    const date = new Date(0);
+    date.setUTCFullYear(year, month, 0);
+    return date.getUTCDate();
+}
+
+;// CONCATENATED MODULE: ./src/report/range.ts
+// Date ranges as people read them. The service's `dateTo` is exclusive; a reader expects the
+// last day that counts, so whole-day ranges are shown with their inclusive last day.
+
+
+const range_DAY = 86_400_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The whole UTC days of a range given as `YYYY-MM-DD` bounds, or undefined. */
+function wholeDays(range) {
+    const { dateFrom, dateTo } = range;
+    if (!dateFrom || !dateTo || !isDateOnly(dateFrom) || !isDateOnly(dateTo))
+        return undefined;
+    const from = parseInstant(dateFrom);
+    const to = parseInstant(dateTo);
+    if (from === undefined || to === undefined || to - from < range_DAY)
+        return undefined;
+    return { first: new Date(from), last: new Date(to - range_DAY) };
+}
+function monthDay(d) {
+    return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
+}
+function withYear(d) {
+    return `${monthDay(d)}, ${d.getUTCFullYear()}`;
+}
+/**
+ * A short label: "Nov 16–22", "Oct 28 – Nov 3", "Dec 28, 2025 – Jan 3, 2026", "Nov 16"; the
+ * year is added when it is not the year of `now`. Other ranges are shown as given.
+ */
+function shortRange(range, now) {
+    const days = wholeDays(range);
+    if (!days)
+        return exactRange(range);
+    const { first, last } = days;
+    const year = new Date(now).getUTCFullYear();
+    const sameYear = first.getUTCFullYear() === last.getUTCFullYear();
+    const suffix = sameYear && first.getUTCFullYear() !== year ? `, ${first.getUTCFullYear()}` : '';
+    if (first.getTime() === last.getTime())
+        return `${monthDay(first)}${suffix}`;
+    if (!sameYear)
+        return `${withYear(first)} – ${withYear(last)}`;
+    if (first.getUTCMonth() === last.getUTCMonth())
+        return `${monthDay(first)}–${last.getUTCDate()}${suffix}`;
+    return `${monthDay(first)} – ${monthDay(last)}${suffix}`;
+}
+/**
+ * The exact range, for the record: "2026-11-16 to 2026-11-22" (whole days, both counted) or the
+ * bounds as given, marked end exclusive.
+ */
+function exactRange(range) {
+    const days = wholeDays(range);
+    if (days)
+        return `${isoDay(days.first.getTime())} to ${isoDay(days.last.getTime())}`;
+    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
+    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
+    if (from && to)
+        return `${from} to ${to} (end exclusive)`;
+    if (from)
+        return `since ${from}`;
+    if (to)
+        return `before ${to}`;
+    return 'all time';
+}
+/** "the previous 7 days", "the week before", "the month before", "the period before". */
+function previousLabel(range, period) {
+    switch (period?.kind) {
+        case 'yesterday':
+            return 'the day before';
+        case 'last-week':
+            return 'the week before';
+        case 'last-month':
+            return 'the month before';
+        default:
+            break;
+    }
+    const days = wholeDays(range);
+    if (!days)
+        return 'the period before';
+    const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
+    return count === 1 ? 'the day before' : `the previous ${count} days`;
+}
+/**
+ * What a reader calls one period of this range's length: a week (7 days), a month (a calendar
+ * month), a day; else its days ("10 days"), or "period" when it is not whole days.
+ */
+function periodNoun(range) {
+    const days = wholeDays(range);
+    if (!days)
+        return 'period';
+    const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
+    const calendarMonth = days.first.getUTCDate() === 1 &&
+        new Date(days.last.getTime() + range_DAY).getUTCDate() === 1 &&
+        count >= 28;
+    if (calendarMonth)
+        return 'month';
+    if (count === 7)
+        return 'week';
+    return count === 1 ? 'day' : `${count} days`;
+}
+/** "this week", "this month", "this day", "in these 10 days", "this period". */
+function thisPeriod(range) {
+    const noun = periodNoun(range);
+    return /^\d/.test(noun) ? `in these ${noun}` : `this ${noun}`;
+}
+/** "2nd week", "3rd month", "11th time" (a length in days counts times). */
+function nthPeriod(n, range) {
+    const noun = periodNoun(range);
+    const tens = n % 100;
+    const ordinal = { 1: 'st', 2: 'nd', 3: 'rd' };
+    const suffix = tens >= 11 && tens <= 13 ? 'th' : (ordinal[n % 10] ?? 'th');
+    return `${n}${suffix} ${/^\d/.test(noun) || noun === 'period' ? 'time' : noun}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/chart.ts
+
+/**
+ * The periods a trend draws: the newest ones whose every series is known, in a row (a period cut
+ * short may hold one series: half a point would draw one line without the other).
+ */
+function drawnPoints(trend, series) {
+    const drawn = [];
+    for (let i = trend.points.length - 1; i >= 0; i--) {
+        const point = trend.points[i];
+        if (series.some(name => point[name] === undefined))
+            break;
+        drawn.unshift(point);
+    }
+    return drawn;
+}
+/** Labels on the axis at most: more print over each other at a comment's width. */
+const MAX_LABELS = 13;
+/** The plot's width in a comment 760 px wide, and a label's width per character and gap. */
+const PLOT_PIXELS = 600;
+const LABEL_CHAR_PIXELS = 8;
+const LABEL_GAP_PIXELS = 16;
+const DAY_MS = 86_400_000;
+const chart_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** Bars light, the line dark: told apart by shape and by contrast, in light and dark themes. */
+const BAR_COLOR = '#9ec5fe';
+const LINE_COLOR = '#d9480f';
+const CHART_HEIGHT = 166;
+const NOUN = {
+    days: ['day', 'days'],
+    weeks: ['week', 'weeks'],
+    months: ['month', 'months'],
+    periods: ['period', 'periods']
+};
+function startOf(range) {
+    return new Date(range.dateFrom.length === 10 ? `${range.dateFrom}T00:00:00Z` : range.dateFrom);
+}
+/** What a reader counts the periods in: 7 days are weeks, a calendar month is a month. */
+function kindOf(range) {
+    const days = (Date.parse(range.dateTo) - Date.parse(range.dateFrom)) / DAY_MS;
+    if (days === 1)
+        return 'days';
+    if (days === 7)
+        return 'weeks';
+    if (days >= 28 && days <= 31 && /-01(T|$)/.test(range.dateFrom) && /-01(T|$)/.test(range.dateTo))
+        return 'months';
+    return 'periods';
+}
+/**
+ * Each period by its start, as a reader names it ("Nov 16"; months "Nov 2026"), the year added
+ * where two would read the same; unique either way.
+ */
+function periodLabels(ranges) {
+    const kind = ranges[0] ? kindOf(ranges[0]) : 'periods';
+    const dates = ranges.map(startOf);
+    const month = (d) => chart_MONTHS[d.getUTCMonth()] ?? '';
+    if (kind === 'months')
+        return dates.map(d => `${month(d)} ${d.getUTCFullYear()}`);
+    const short = dates.map(d => `${month(d)} ${d.getUTCDate()}`);
+    if (new Set(short).size === short.length)
+        return short;
+    return dates.map(d => `${month(d)} ${d.getUTCDate()} ${d.getUTCFullYear()}`);
+}
+/**
+ * The axis labels: every period's own label when they fit side by side (MAX_LABELS at most), else
+ * every k-th counting back from this period; the others are distinct invisible strings (Mermaid
+ * merges points whose labels are equal, and trims spaces).
+ */
+function axisLabels(labels) {
+    const longest = Math.max(...labels.map(l => l.length));
+    const fit = Math.floor(PLOT_PIXELS / (longest * LABEL_CHAR_PIXELS + LABEL_GAP_PIXELS));
+    const step = Math.ceil(labels.length / Math.max(2, Math.min(MAX_LABELS, fit)));
+    const last = labels.length - 1;
+    let blank = 0;
+    return labels.map((label, i) => ((last - i) % step === 0 ? label : '\u200b'.repeat(++blank)));
+}
+const round1 = (v) => Math.round(v * 10) / 10;
+function average(values) {
+    return values.reduce((n, v) => n + v, 0) / Math.max(1, values.length);
+}
+/** Steps of an axis: 1, 2 or 5 times a power of ten, as a reader counts. */
+function roundSteps(from) {
+    const power = 10 ** Math.floor(Math.log10(from));
+    return [1, 2, 5, 10, 20, 50].map(f => f * power);
+}
+/** Steps on the value axis: Mermaid ticks about 10 to any range; 8 steps keep 9 ticks legible. */
+const AXIS_STEPS = 8;
+/**
+ * An axis range around the values with a little room: AXIS_STEPS steps of a round size, so the
+ * ticks Mermaid draws fall on round numbers and a 200 px axis can label each of them.
+ */
+function axisRange(values) {
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    const pad = Math.max((high - low) * 0.1, Math.abs(high) * 0.02, 0.1);
+    for (const step of roundSteps((high - low + 2 * pad) / AXIS_STEPS)) {
+        const from = Math.max(0, Math.floor((low - pad) / step) * step);
+        const to = from + AXIS_STEPS * step;
+        if (to >= high)
+            return [round1(from), round1(to)];
+    }
+    return [0, Math.ceil(high * 1.1)];
+}
+function mermaid(title, labels, axis, plots, values) {
+    const [low, high] = axisRange(values);
+    // Plots take the palette's colours in order: a bar's, then a line's.
+    const colors = plots.map(p => (p.trimStart().startsWith('bar') ? BAR_COLOR : LINE_COLOR));
+    const config = {
+        xyChart: { height: CHART_HEIGHT, titleFontSize: 15 },
+        themeVariables: { xyChart: { plotColorPalette: colors.join(', ') } }
+    };
+    return [
+        '```mermaid',
+        `%%{init: ${JSON.stringify(config)}}%%`,
+        'xychart-beta',
+        `    title "${title}"`,
+        `    x-axis [${labels.map(l => `"${l}"`).join(', ')}]`,
+        `    y-axis "${axis}" ${low} --> ${high}`,
+        ...plots,
+        '```'
+    ].join('\n');
+}
+const totalOf = (p, name) => p[name]?.total ?? 0;
+/**
+ * The trend block: a heading that names the periods, the chart, and a line that gives the scale
+ * back, says what it cost, and says which periods are not drawn and why.
+ */
+function trendBlock(v) {
+    const { trend, series } = v;
+    if (series.length === 0)
+        return '';
+    const points = [...drawnPoints(trend, series), { ...v.current }];
+    // The trend's own periods say what they are (this one may be cut shorter by `date-to`).
+    const kind = kindOf(trend.points.at(-1)?.range ?? v.current.range);
+    const [one, many] = NOUN[kind];
+    const notes = [costNote(trend, many), missingNote(v)].filter(Boolean);
+    if (points.length < 2)
+        return `_Trend: nothing to draw before this ${one}. ${notes.join(' ')}_`;
+    const labels = axisLabels(periodLabels(points.map(p => p.range)));
+    // The chart's title says the span and what is drawn: no heading above it takes a line.
+    const span = `The last ${points.length} ${many}`;
+    const chart = series.length === 1
+        ? singleSeries(points, series[0], labels, many, span)
+        : bothSeries(points, labels, many, span);
+    return [chart.markdown, `_${[chart.note, ...notes].join(' ')}_`].join('\n\n');
+}
+const SERIES_NAMES = {
+    visitors: 'unique visitors',
+    views: 'page views'
+};
+/** One series in its own numbers (thousands above 10,000, so the ticks stay legible). */
+function singleSeries(points, name, labels, many, span) {
+    const raw = points.map(p => totalOf(p, name));
+    const scale = Math.max(...raw) >= 10_000 ? 1000 : 1;
+    const values = raw.map(v => (scale === 1 ? v : round1(v / scale)));
+    const what = SERIES_NAMES[name];
+    const title = `${span}: ${what}`;
+    const axis = scale === 1 ? what : `${what} (thousands)`;
+    return {
+        markdown: mermaid(title, labels, axis, [`    line [${values.join(', ')}]`], values),
+        note: `The line: ${what} per ${many.replace(/s$/, '')}, this one last.`
+    };
+}
+/** Both series as a share of their own average: page views as bars, unique visitors as a line. */
+function bothSeries(points, labels, many, span) {
+    const indexed = (name) => {
+        const raw = points.map(p => totalOf(p, name));
+        const mean = average(raw);
+        return { mean, values: raw.map(v => (mean > 0 ? round1((v / mean) * 100) : 0)) };
+    };
+    const visitors = indexed('visitors');
+    const views = indexed('views');
+    const title = `${span}: page views (bars), unique visitors (line)`;
+    const markdown = mermaid(title, labels, '% of the average', [`    bar [${views.values.join(', ')}]`, `    line [${visitors.values.join(', ')}]`], [...views.values, ...visitors.values]);
+    const each = many.replace(/s$/, '');
+    return {
+        markdown,
+        note: `Bars: views; line: visitors; each as a % of its ${points.length}-${each} average ` +
+            `(100 = ${formatNumber(Math.round(visitors.mean))} visitors, ` +
+            `${formatNumber(Math.round(views.mean))} views a ${each}).`
+    };
+}
+function costNote(trend, many) {
+    const read = `It cost ${plural(trend.requests, 'request')}`;
+    if (trend.known === 0)
+        return `${read}.`;
+    return `${read}; ${trend.known} ${trend.known === 1 ? many.replace(/s$/, '') : many} ${trend.known === 1 ? 'was' : 'were'} known already.`;
+}
+/**
+ * The first `count` of `ranges` (oldest first), as a reader names them: "week of Oct 12",
+ * "5 weeks from Sep 14 to Oct 12".
+ */
+function periodSpan(ranges, count) {
+    const [one, many] = NOUN[ranges[0] ? kindOf(ranges[0]) : 'periods'];
+    const labels = periodLabels(ranges);
+    if (count === 1)
+        return `${one} of ${labels[0] ?? ''}`;
+    return `${count} ${many} from ${labels[0] ?? ''} to ${labels[count - 1] ?? ''}`;
+}
+/** The periods not drawn, and why, in the action's words (the service's go to the log). */
+function missingNote(v) {
+    const stop = v.trend.stop;
+    if (!stop)
+        return '';
+    const span = periodSpan(v.trend.points.map(p => p.range), stop.missing);
+    return `Not drawn: the ${span}, ${whyNotRead(stop.limit)}.`;
+}
+function whyNotRead(limit) {
+    switch (limit) {
+        case 'quota':
+            return 'not read: the hourly analytics limit was reached';
+        case 'max-requests':
+            return 'not read: `max-requests` was spent';
+        case 'time':
+            return 'not read: the time allowed (`wait-timeout`) ran out';
+        case 'failure':
+            return 'not read: the service failed to answer (the log says how)';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/analytics/sections/outcome.ts
+/** A page's row in a pages section: among its top pages, or those shown for another section. */
+function pageRowOf(section, path) {
+    const of = (rows) => rows?.find(row => row.path === path);
+    return of(section?.top) ?? of(section?.shown);
+}
+
+;// CONCATENATED MODULE: ./src/analytics/search-gaps.ts
+// Content gaps as a search log really shows them (field notes): the search bar logs the typing
+// prefixes of one query as rows of their own ("webhook sig", "webhook signa" on the way to
+// "webhook signature"), and some zero-click rows are searches it handed to the assistant. So a
+// zero-click query is a candidate gap, not proof of one: prefixes are folded into the query they
+// lead to, and a query the assistant answered is kept apart.
+
+/**
+ * Text compared as people mean it: cleaned as the report shows it (nothing invisible, one line,
+ * spaces collapsed, trimmed), case folded. A question with hidden characters appended is the
+ * question a reader sees.
+ */
+function textKey(text) {
+    return oneLine(text).toLocaleLowerCase('en-US');
+}
+/**
+ * `short` is `long` typed up to the middle of a word: not a whole word of it ("api" is a query of
+ * its own beside "api key"), not a number that goes on ("v1" is no half-typed "v10"), and not a
+ * singular beside its plural ("webhook signature" beside "webhook signatures": one topic by the
+ * topic rule, never a prefix).
+ */
+function isTypingPrefix(short, long) {
+    const letter = /\p{L}/u;
+    return (long.length > short.length &&
+        long.startsWith(short) &&
+        letter.test(short.slice(-1)) &&
+        letter.test(long.charAt(short.length)) &&
+        !/^e?s(?![\p{L}\p{N}])/u.test(long.slice(short.length)));
+}
+/**
+ * Folds each row that is a typing prefix of another into the query it leads to: the row with the
+ * most hits among those it starts, when that one has more hits than it. (That query is never a
+ * prefix folded further: whatever it leads to, the row leads to as well.) Only a row nobody
+ * clicked a result for is typing on the way: a click means the text found something. The
+ * prefix's hits are added to the query (its click-through weighted by them), so no search is
+ * lost: the zero-click searches of the query and its prefixes add up. Most hits first, as the
+ * service sends them (equal hits in the order given).
+ */
+function foldPrefixes(rows) {
+    const keys = rows.map(row => textKey(row.searchQuery));
+    const hitsOf = (i) => (i === undefined ? 0 : (rows[i]?.hits ?? 0));
+    const into = rows.map((row, i) => {
+        if (row.ctr !== 0)
+            return undefined;
+        let best;
+        keys.forEach((key, j) => {
+            if (j === i || !isTypingPrefix(keys[i] ?? '', key))
+                return;
+            if (best === undefined || hitsOf(j) > hitsOf(best))
+                best = j;
+        });
+        return hitsOf(best) > row.hits ? best : undefined;
+    });
+    const folded = new Map();
+    rows.forEach((row, i) => {
+        const t = into[i];
+        if (t !== undefined)
+            folded.set(t, [...(folded.get(t) ?? []), row]);
+    });
+    const queries = rows.flatMap((row, i) => {
+        if (into[i] !== undefined)
+            return [];
+        const prefixes = folded.get(i);
+        return [prefixes ? withPrefixes(row, prefixes) : { ...row }];
+    });
+    return queries.sort((a, b) => b.hits - a.hits);
+}
+/** A query with the rows that were it half typed: their hits added, nobody's clicks lost. */
+function withPrefixes(row, prefixes) {
+    const hits = prefixes.reduce((n, p) => n + p.hits, row.hits);
+    return {
+        ...row,
+        hits,
+        ctr: hits === 0 ? row.ctr : (row.ctr * row.hits) / hits,
+        prefixes: prefixes.map(p => p.searchQuery)
+    };
+}
+/**
+ * The zero-click queries, split by whether the assistant answered the same question (its text,
+ * as `textKey` compares) more often than not. Without the assistant's answers, every zero-click
+ * query stays a candidate gap.
+ */
+function contentGaps(zeroClick, answered) {
+    const known = new Set(answered ?? []);
+    const handled = (q) => known.has(textKey(q.searchQuery));
+    return {
+        gaps: zeroClick.filter(q => !handled(q)),
+        answeredByAssistant: zeroClick.filter(handled)
+    };
+}
+// Topics: what readers mean, as plain word normalisation (no language model; the rule is in
+// docs/weekly-report.md). "rotate key", "rotating keys" and "key rotation" are one topic: the
+// same meaningful words once case, plurals and endings, word order and small words are set aside.
+/** Words that carry no subject of their own: "how do I rotate a key" is about "rotate key". */
+const SMALL_WORDS = new Set(('a an the to of in on for and or with without from by at as is are was be can could ' +
+    'do does did how what why where when which who my your our their its it this that these ' +
+    'those i we you me us there here not no yes vs via').split(' '));
+/** Endings taken off a word, longest first; what is left keeps at least 3 letters. */
+const ENDINGS = ['ations', 'ation', 'ating', 'ated', 'ates', 'ate', 'ings', 'ing', 'ions', 'ion'];
+const STEM_MIN = 3;
+/** One step: a plural, or an ending, off; undefined when nothing comes off. */
+function shorter(word) {
+    const keep = (stem) => (stem.length >= STEM_MIN ? stem : undefined);
+    if (word.endsWith('ies'))
+        return keep(`${word.slice(0, -3)}y`);
+    for (const ending of ENDINGS)
+        if (word.endsWith(ending)) {
+            const stem = keep(word.slice(0, -ending.length));
+            if (stem)
+                return stem;
+        }
+    if (/(?:sses|xes|ches|shes)$/.test(word))
+        return keep(word.slice(0, -2));
+    // "status", "class" and "analysis" are no plurals.
+    if (/[^su]s$/.test(word) && !word.endsWith('is'))
+        return keep(word.slice(0, -1));
+    if (word.endsWith('ed'))
+        return keep(word.slice(0, -2));
+    if (word.endsWith('e'))
+        return keep(word.slice(0, -1));
+    return undefined;
+}
+/** A word's stem: endings taken off until none comes off (so a stem is its own stem). */
+function stem(word) {
+    let at = word;
+    for (let next = shorter(at); next !== undefined; next = shorter(at))
+        at = next;
+    return at;
+}
+/**
+ * What a query or question is about: its meaningful words (letters and digits, case folded,
+ * small words out), each reduced to its stem, once each, sorted (word order aside). Text of small
+ * words only is its own topic (its whole text). Applying it to its result changes nothing.
+ */
+function topicKey(text) {
+    const words = textKey(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+    const stems = words.filter(w => !SMALL_WORDS.has(w)).map(stem);
+    const meaningful = [...new Set(stems.filter(w => !SMALL_WORDS.has(w)))].sort();
+    return meaningful.length > 0 ? meaningful.join(' ') : textKey(text);
+}
+/**
+ * Rows grouped by topic, most counted topic first (the first row's order among equals). Each
+ * group keeps its rows in the order given.
+ */
+function byTopic(rows, textOf, countOf) {
+    const topics = new Map();
+    for (const row of rows) {
+        const key = topicKey(textOf(row));
+        const topic = topics.get(key) ?? { key, total: 0, rows: [] };
+        topic.total += countOf(row);
+        topic.rows.push(row);
+        topics.set(key, topic);
+    }
+    return [...topics.values()].sort((a, b) => b.total - a.total);
+}
+
+;// CONCATENATED MODULE: ./src/report/pages-table.ts
+
+
+/**
+ * Page paths wider than this (display columns) are clipped in the middle: both ends of a path say
+ * the most, and a pages table with its numbers stays on one line at a comment's 760 px.
+ */
+const PATH_MAX_COLUMNS = 40;
+/** Beside human, AI, total and the change (the visitors report): four number columns. */
+const PATH_BESIDE_FOUR_COLUMNS = 32;
+/** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
+function pageCell(path, siteUrl, maxColumns = PATH_MAX_COLUMNS) {
+    if (path === '')
+        return '_(empty path)_';
+    const text = escapeText(clipPath(path, maxColumns));
+    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
+    return url ? markdown_link(text, url) : text;
+}
+/**
+ * A page's change as a percentage alone ("+22.0%", "new"): short, so the table does not wrap at
+ * a comment's 760 px, and one unit down the column.
+ */
+function pageChange(now, before) {
+    if (before === undefined || before === 0)
+        return now === 0 ? '0' : 'new';
+    return formatPercentChange(now, before) ?? '–';
+}
+/** Rank, page, human, AI, total, and the change of the total when there is a period before. */
+function pageColumns(withChange) {
+    return [
+        { header: '#', align: 'right' },
+        { header: 'Page' },
+        { header: 'Human', align: 'right' },
+        { header: 'AI', align: 'right' },
+        { header: 'Total', align: 'right' },
+        ...(withChange ? [{ header: 'Change', align: 'right' }] : [])
+    ];
+}
+/** One page's row; `before` is its total in the period before, when there is one. */
+function pageRow(row, rank, siteUrl, previous) {
+    return tableRow([
+        String(rank),
+        pageCell(row.path, siteUrl, previous ? PATH_BESIDE_FOUR_COLUMNS : PATH_MAX_COLUMNS),
+        formatNumber(row.human),
+        formatNumber(row.ai),
+        formatNumber(row.total),
+        ...(previous ? [pageChange(row.total, previous.before)] : [])
+    ]);
+}
+
+;// CONCATENATED MODULE: ./src/report/health-tables.ts
+
+
+
+
+
+/**
+ * A query or question keeps its start, where its meaning is; each is clipped so its row stays on
+ * one line at a comment's width. A query shares its row with a page column, so both are short.
+ */
+const QUERY_MAX_CHARS = 25;
+/** The clicked page beside a query: both must fit a comment's width with the numbers. */
+const CLICKED_PAGE_MAX_CHARS = 22;
+/** A page beside four number columns (feedback): less room than beside three. */
+const FEEDBACK_PAGE_MAX_CHARS = 34;
+const QUESTION_MAX_CHARS = 64;
+/** Marks a query nobody clicked a result for, in the click-through cell. */
+const GAP = '⚠️';
+/** Marks a zero-click query the assistant answered: not a content gap. */
+const ASSISTANT = '💬';
+/**
+ * A section with nothing in it. Observed of the service (not documented): a feature that is off
+ * answers 200 with nothing, so this reads "no data", not as an error or as a broken site.
+ */
+function isEmpty(x) {
+    switch (x.name) {
+        case 'visitors':
+        case 'views':
+            return x.totals.total === 0 && x.top.length === 0;
+        case 'searches':
+            return x.totalSearches === 0 && x.read === 0;
+        case 'feedback':
+            return x.pages === 0;
+        case 'assistant':
+            return x.callers.total === 0 && x.read === 0;
+    }
+}
+/** The tables of the sections that were read and hold something, `rows` rows each at most. */
+function sectionTables(r, rows) {
+    const read = r.sections.filter((x) => x.ok && !isEmpty(x));
+    const find = (name) => read.find((x) => x.name === name);
+    const visitors = find('visitors');
+    const views = find('views');
+    const searches = find('searches');
+    const feedback = find('feedback');
+    const assistant = find('assistant');
+    return [
+        visitors || views ? pagesBlock(r, rows, visitors, views) : undefined,
+        searches ? searchesBlock(searches, assistant, r, rows) : undefined,
+        feedback ? feedbackBlock(feedback, views, r, rows) : undefined,
+        assistant ? assistantBlock(assistant, rows) : undefined
+    ]
+        .filter((b) => b !== undefined)
+        .map(b => details(`<b>${b.title}</b> · ${b.summary}`, b.body))
+        .join('\n\n');
+}
+const rank = (i) => String(i + 1);
+/** A section's top items, ranked (`#`), each row's other cells from `cells`, folded past ten. */
+function rankedTable(columns, items, noun, cells) {
+    return foldedTable([{ header: '#', align: 'right' }, ...columns], items.map((item, i) => tableRow([rank(i), ...cells(item)])), noun);
+}
+// ---------------------------------------------------------------------------------------------
+// Pages: one table, visitors and views side by side
+function previousTotal(x, path) {
+    return x.previousRows?.find(row => row.path === path)?.total;
+}
+/** "12,000 unique visitors (10,412 human, 2,496 AI)". */
+function health_tables_split(x) {
+    const noun = x.name === 'visitors' ? 'unique visitors' : 'page views';
+    const { human, ai, total } = x.totals;
+    return `**${formatNumber(total)}** ${noun} (${formatNumber(human)} human, ${formatNumber(ai)} AI)`;
+}
+function pagesBlock(r, rows, visitors, views) {
+    // Ranked by visitors (people, not reloads); by views only when visitors were not read.
+    const lead = (visitors ?? views);
+    const compare = r.previous !== undefined;
+    const shown = [visitors, views].filter((x) => x !== undefined);
+    const columns = [{ header: 'Page' }];
+    for (const x of shown) {
+        columns.push({ header: x.name === 'visitors' ? 'Visitors' : 'Views', align: 'right' });
+        if (compare && x.previousRows)
+            columns.push({ header: 'Change', align: 'right' });
+    }
+    const cells = (row) => [
+        pageCell(row.path, r.siteUrl),
+        ...shown.flatMap(x => {
+            const found = x === lead ? row : pageRowOf(x, row.path);
+            const value = found ? formatNumber(found.total) : '–';
+            if (!compare || !x.previousRows)
+                return [value];
+            return [value, found ? pageChange(found.total, previousTotal(x, row.path)) : '–'];
+        })
+    ];
+    const sentences = [
+        `${shown.map(health_tables_split).join('; ')}, on ${plural(lead.rows, 'page')}.`,
+        visitors && visitors.totals.human + visitors.totals.ai !== visitors.totals.total
+            ? 'A visitor who came as both human and AI counts once in the total.'
+            : '',
+        shown.some(x => x.maxRowsReached)
+            ? 'The export stopped at `max-rows`: the top pages are those of the rows read; the totals are the whole site’s.'
+            : '',
+        views && visitors ? 'The top pages by unique visitors:' : ''
+    ];
+    const table = rankedTable(columns, lead.top.slice(0, rows), 'Pages', cells);
+    return {
+        title: 'Top pages',
+        summary: `by ${visitors ? 'unique visitors' : 'page views'}, ${plural(lead.rows, 'page')}`,
+        body: [sentences.filter(Boolean).join(' '), table].filter(Boolean).join('\n\n')
+    };
+}
+// ---------------------------------------------------------------------------------------------
+// Searches: the top queries, content gaps marked in place
+function clicks(q, answered) {
+    if (q.ctr !== 0)
+        return percent(q.ctr);
+    return `0% ${answered.has(q) ? ASSISTANT : GAP}`;
+}
+function searchesBlock(x, assistant, r, rows) {
+    const title = 'Searches';
+    if (x.read === 0)
+        return { title, summary: 'none in this range', body: 'No search in this range.' };
+    const split = contentGaps(x.top.filter(q => q.ctr === 0), assistant?.answered);
+    const allGaps = contentGaps(x.gaps, assistant?.answered).gaps.length;
+    const answered = new Set(split.answeredByAssistant);
+    const scope = x.complete
+        ? `all ${plural(x.read, 'query', 'queries')}`
+        : `the top ${plural(x.read, 'query', 'queries')} read; the service has more`;
+    const gaps = allGaps === 0
+        ? `No content gap among ${scope}.`
+        : `${GAP} marks a content gap, a query nobody clicked a result for: ${formatNumber(allGaps)} among ${scope}.`;
+    const notes = [
+        `The top queries by hits. ${gaps}`,
+        answered.size > 0
+            ? `${ASSISTANT} marks one the search bar handed to the assistant, which answered it: no gap.`
+            : '',
+        x.folded > 0 ? foldedNote(x) : ''
+    ];
+    const columns = [
+        { header: 'Query' },
+        { header: 'Hits', align: 'right' },
+        { header: 'Clicked', align: 'right' },
+        { header: 'Top clicked page' }
+    ];
+    const table = rankedTable(columns, x.top.slice(0, rows), 'Queries', q => [
+        textCell(q.searchQuery, QUERY_MAX_CHARS),
+        formatNumber(q.hits),
+        clicks(q, answered),
+        q.topClickedPage === null ? '–' : pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
+    ]);
+    return {
+        title,
+        summary: `top queries, ${plural(allGaps, 'content gap')}`,
+        body: [notes.filter(Boolean).join(' '), table].filter(Boolean).join('\n\n')
+    };
+}
+/** The rows that were a query half typed, with one of them as the example. */
+function foldedNote(x) {
+    const one = x.top.find(q => q.prefixes?.length);
+    const example = one
+        ? ` (“${textCell(one.prefixes?.[0] ?? '', QUERY_MAX_CHARS)}” on the way to “${textCell(one.searchQuery, QUERY_MAX_CHARS)}”)`
+        : '';
+    const many = x.folded !== 1;
+    return (`${plural(x.folded, 'row')} of the log ${many ? 'were' : 'was'} a query half typed${example}: ` +
+        `${many ? 'each is' : 'it is'} counted in the query ${many ? 'they lead' : 'it leads'} to.`);
+}
+// ---------------------------------------------------------------------------------------------
+// Feedback: the pages with the most thumbs-down
+function feedbackBlock(x, views, r, rows) {
+    // The order of this operation is not documented: with more pages than one answer holds, the
+    // ranking covers only those the service returned first.
+    const scope = x.hasMore
+        ? ` (only the first ${plural(x.pages, 'page')} the service returned are ranked: it has ` +
+            'feedback on more, in an order it does not document)'
+        : '';
+    const intro = `**${formatNumber(x.thumbsDown)}** 👎 and ${formatNumber(x.thumbsUp)} 👍 on whether a page ` +
+        `helped, and ${plural(x.code, 'report')} on code snippets, on ${plural(x.pages, 'page')}${scope}.`;
+    const title = 'Feedback';
+    if (x.top.length === 0)
+        return {
+            title,
+            summary: 'no 👎',
+            body: [intro, 'No page got a thumbs-down or code-snippet feedback.'].join('\n\n')
+        };
+    const counts = ['👎', '👍', 'Code', ...(views ? ['Views'] : [])];
+    const columns = [
+        { header: 'Page' },
+        ...counts.map(header => ({ header, align: 'right' }))
+    ];
+    const table = rankedTable(columns, x.top.slice(0, rows), 'Pages', p => [
+        pageCell(p.path, r.siteUrl, FEEDBACK_PAGE_MAX_CHARS),
+        formatNumber(p.thumbsDown),
+        formatNumber(p.thumbsUp),
+        formatNumber(p.code),
+        ...(views ? [viewsOf(views, p.path)] : [])
+    ]);
+    return {
+        title,
+        summary: 'the pages with the most 👎',
+        body: [`${intro} The pages with the most 👎 (Code: feedback on code snippets):`, table].join('\n\n')
+    };
+}
+function viewsOf(views, path) {
+    const row = pageRowOf(views, path);
+    return row ? formatNumber(row.total) : '–';
+}
+// ---------------------------------------------------------------------------------------------
+// Assistant: the unanswered questions asked most often
+function assistantBlock(x, rows) {
+    const { web, api, other, total } = x.callers;
+    const by = `web ${formatNumber(web)}, API ${formatNumber(api)}, other ${formatNumber(other)}`;
+    const title = 'Assistant';
+    if (x.read === 0)
+        return {
+            title,
+            summary: 'no question read',
+            body: `**${formatNumber(total)}** questions (${by}). No question to read.`
+        };
+    const intro = `**${formatNumber(total)}** questions (${by}) in ${plural(x.conversations, 'conversation')}; ` +
+        `**${formatNumber(x.unanswered)}** of the ${plural(x.read, 'question')} read went unanswered ` +
+        `(${formatShare(x.unanswered, x.read)}).` +
+        (x.complete
+            ? ''
+            : ` Only the first ${plural(x.read, 'question')} were read: the share and the questions below cover those.`);
+    if (x.top.length === 0)
+        return {
+            title,
+            summary: 'no unanswered question',
+            body: [intro, 'No unanswered question.'].join('\n\n')
+        };
+    const columns = [{ header: 'Unanswered question' }, { header: 'Asked', align: 'right' }];
+    const table = rankedTable(columns, x.top.slice(0, rows), 'Questions', q => [
+        textCell(q.question, QUESTION_MAX_CHARS),
+        formatNumber(q.count)
+    ]);
+    return {
+        title,
+        summary: 'the unanswered questions asked most often',
+        body: [`${intro} Asked most often (the same text, ignoring case and spaces):`, table].join('\n\n')
+    };
+}
+// ---------------------------------------------------------------------------------------------
+// Cells
+/** A query or question: one line, escaped, clipped so the number columns stay in view. */
+function textCell(text, maxColumns) {
+    const shown = clipWidth(text.trim().replace(/\s+/g, ' '), maxColumns, 0);
+    return shown === '' ? '_(empty)_' : escapeText(shown);
+}
+function percent(ratio) {
+    return `${(ratio * 100).toFixed(0)}%`;
+}
+
+;// CONCATENATED MODULE: ./src/report/suggestions.ts
+
+
+
+
+
+const suggestions_QUERY_MAX_CHARS = 60;
+const suggestions_QUESTION_MAX_CHARS = 140;
+const suggestions_PATH_MAX_CHARS = 90;
+/** A written comment, as quoted: long enough for what is missing, short enough to scan. */
+const FEEDBACK_MAX_CHARS = 120;
+/** What the assistant answered, as quoted and sent: enough to see why it did not help. */
+const ANSWER_MAX_CHARS = 200;
+/**
+ * The instruction for the docs agent: the action's words on the first line, short, then what
+ * readers typed in a data block (public-text.ts), one value a line: the topic's phrasings, or the
+ * page and each comment written on it. Sent as it is shown, and the report's record holds
+ * exactly it.
+ */
+function instructionFor(s, range, now) {
+    const when = shortRange(range, now);
+    const again = s.after?.pr ? ` Pull request #${s.after.pr}, merged before, did not settle it.` : '';
+    const block = (label, values) => `${sentenceOf(s, when)}${again}\n\n${dataBlock(label, values)}`;
+    switch (s.kind) {
+        case 'gap':
+            return block('What readers typed', phrasingValues('query', s.phrasings, s.query));
+        case 'page':
+            return block(s.comments?.length ? 'The page and what readers wrote' : 'The page', [
+                ['path', subjectOf(s)],
+                ...shownComments(s).map((c) => ['comment', c])
+            ]);
+        case 'question':
+            return block(shownAnswer(s)
+                ? 'What readers asked the assistant, and what it answered'
+                : 'What readers asked the assistant', [...phrasingValues('question', s.phrasings, s.question), ...answerValue(s)]);
+        case 'stale':
+            return block('The page', [['path', subjectOf(s)]]);
+    }
+}
+/** A topic's phrasings, one value each (the first is the subject), or the subject alone. */
+function phrasingValues(name, phrasings, subject) {
+    const max = name === 'query' ? suggestions_QUERY_MAX_CHARS : suggestions_QUESTION_MAX_CHARS;
+    const texts = phrasings.length > 1 ? phrasings : [subject];
+    return texts.map(p => [name, publicText(p, max)]);
+}
+/** What the assistant answered, as sent and quoted: cleaned, cut at 200 characters. */
+function shownAnswer(s) {
+    return s.kind === 'question' && s.answer ? publicText(s.answer, ANSWER_MAX_CHARS) : undefined;
+}
+function answerValue(s) {
+    const answer = shownAnswer(s);
+    return answer ? [['answer', answer]] : [];
+}
+/** A page's written comments as sent and quoted: cleaned, each cut at 120 characters. */
+function shownComments(s) {
+    return s.kind === 'page' ? (s.comments ?? []).map(c => publicText(c, FEEDBACK_MAX_CHARS)) : [];
+}
+/**
+ * The action's sentence: the numbers that make it a suggestion, and what to do. Short, so that
+ * with its bold kind it fits one line at 760 px: the report's suggestions fit one screen.
+ */
+function sentenceOf(s, when) {
+    switch (s.kind) {
+        case 'gap':
+            return `${plural(s.hits, 'search', 'searches')} in ${when}, no click: answer it in the docs.`;
+        case 'page': {
+            const views = s.views !== undefined ? `, ${plural(s.views, 'view')}` : '';
+            const what = s.comments?.length
+                ? 'fix what the comments say is missing'
+                : 'fix what readers miss on this page';
+            return `${formatNumber(s.thumbsDown)} 👎, ${formatNumber(s.thumbsUp)} 👍${views} in ${when}: ${what}.`;
+        }
+        case 'question':
+            return `Asked ${plural(s.count, 'time')} in ${when}, unanswered: add the answer to the docs.`;
+        case 'stale': {
+            const seen = [
+                ...(s.views !== undefined ? [plural(s.views, 'view')] : []),
+                ...(s.thumbsDown !== undefined ? [`${formatNumber(s.thumbsDown)} 👎`] : [])
+            ].join(', ');
+            return `${seen} in ${when}; its file last changed ${isoDay(s.lastChanged)}: update it.`;
+        }
+    }
+}
+/** What a suggestion is, in a word or two: bold before its instruction, and before its subject. */
+const KIND_LABELS = {
+    gap: 'Search gap',
+    page: 'Page',
+    question: 'Unanswered',
+    stale: 'Stale'
+};
+/**
+ * The instruction as the report shows it, line for line (blank lines aside): the action's words
+ * as text, each line of its data block as code, which GitHub shows exactly as it is sent (no
+ * link, mention or reference comes alive in code).
+ */
+function shownInstruction(instruction) {
+    let data = false;
+    return instruction
+        .split('\n')
+        .filter(line => line !== '')
+        .map(line => {
+        if (data)
+            return codeSpan(line);
+        data = line.endsWith(DATA_LABEL_END);
+        return `_${escapeText(line)}_`;
+    })
+        .join('  \n   ');
+}
+/** One line as inline code: the fence is longer than any run of backticks in it. */
+function codeSpan(line) {
+    const longest = Math.max(0, ...Array.from(line.matchAll(/`+/g), m => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
+    return `${fence}${pad}${line}${pad}${fence}`;
+}
+/**
+ * The block: the numbered suggestions, each on a line of its own that names its subject (and a
+ * page's comments, quoted one a line), the instructions they carry in one fold, how to start the
+ * agent on one, and what became of the last report's suggestions. Empty with nothing to say.
+ */
+function suggestionsBlock(suggestions, earlier, trigger, range, notes = { pagesWithoutFile: 0, leftOut: 0 }) {
+    const states = earlierLine(earlier);
+    const { pagesWithoutFile, leftOut } = notes;
+    const left = leftOut > 0 ? leftOutNote(leftOut) : '';
+    if (suggestions.length === 0)
+        return [states, left].filter(Boolean).join('  \n');
+    const lines = [
+        ...(trigger
+            ? [
+                `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
+            ]
+            : []),
+        ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : []),
+        ...(left ? [left] : []),
+        // A line of the same paragraph (no gap), so the overview, trend and suggestions stay on one
+        // screen.
+        ...(states ? [states] : [])
+    ];
+    const sent = suggestions.map(s => `${s.n}. ${shownInstruction(s.instruction)}`);
+    return [
+        `#### What to fix ${thisPeriod(range)}`,
+        suggestions.map(s => itemOf(s, range)).join('\n'),
+        details('The instructions, as the docs agent gets them', sent.join('\n')),
+        ...(lines.length > 0 ? [lines.join('  \n')] : [])
+    ].join('\n\n');
+}
+/** The readers' words on a suggestion's first line, clipped: the fold holds them whole. */
+const LINE_SUBJECT_MAX_CHARS = 48;
+/**
+ * "1. **Search gap** “error rate limit” (+1 phrasing) · 577 searches, no click": the subject in
+ * the readers' own words and the number that makes it a suggestion, then the report's own marks;
+ * a page's written comments under it, quoted, one a line, as the instruction carries them.
+ */
+function itemOf(s, range) {
+    const subject = inlineSubject(s.kind === 'page' || s.kind === 'stale', subjectOf(s), LINE_SUBJECT_MAX_CHARS);
+    const others = s.kind === 'gap' || s.kind === 'question' ? (s.variants ?? s.phrasings.length) - 1 : 0;
+    const more = others > 0 ? ` (+${plural(others, 'phrasing')})` : '';
+    const again = s.after?.pr
+        ? ` (again after #${s.after.pr})`
+        : s.times !== undefined && s.times > 1
+            ? ` (again, ${nthPeriod(s.times, range)})`
+            : '';
+    const head = `${s.n}. **${KIND_LABELS[s.kind]}** ${subject}${more} · ${evidenceOf(s)}${again}`;
+    const answer = shownAnswer(s);
+    return [
+        head,
+        ...shownComments(s).map(c => `   “${escapeText(c)}”`),
+        ...(answer ? [`   _The assistant answered:_ “${escapeText(answer)}”`] : [])
+    ].join('  \n');
+}
+/** The number that makes it a suggestion, in a few words. */
+function evidenceOf(s) {
+    switch (s.kind) {
+        case 'gap':
+            return `${plural(s.hits, 'search', 'searches')}, no click`;
+        case 'page':
+            return `${formatNumber(s.thumbsDown)} 👎, ${formatNumber(s.thumbsUp)} 👍${s.views !== undefined ? `, ${plural(s.views, 'view')}` : ''}`;
+        case 'question':
+            return `asked ${plural(s.count, 'time')}, unanswered`;
+        case 'stale': {
+            const seen = [
+                ...(s.views !== undefined ? [plural(s.views, 'view')] : []),
+                ...(s.thumbsDown !== undefined ? [`${formatNumber(s.thumbsDown)} 👎`] : [])
+            ];
+            return [...seen, `unchanged since ${isoDay(s.lastChanged)}`].join(', ');
+        }
+    }
+}
+/** Queries or questions carrying markup, not suggested: they stay, inert, in their tables. */
+function leftOutNote(n) {
+    const which = n === 1 ? '1 search or question' : `${n} searches or questions`;
+    return `_${which} carrying markup, HTML, a table pipe or a link ${n === 1 ? 'was' : 'were'} left out of the suggestions (shown as text in ${n === 1 ? 'its table' : 'their tables'})._`;
+}
+/** Pages whose age could not be told: their file is not under the docs root. */
+function withoutFileNote(n) {
+    return `_${n === 1 ? '1 page shown has' : `${n} pages shown have`} no file under \`docs-root\`: not checked for age._`;
+}
+/** A stale-page check cut short by the time allowed: how many pages it could not date. */
+function undatedNote(pages) {
+    const which = pages === 1 ? '1 page shown was' : `${pages} pages shown were`;
+    return `The time allowed (\`wait-timeout\`) ran out while pages were checked for age: ${which} not dated, and may be stale.`;
+}
+function stateOf(fix) {
+    if (!fix)
+        return 'not taken';
+    const pr = fix.pr ? `#${fix.pr}` : '';
+    switch (fix.state) {
+        case 'merged':
+            return `${pr} merged${fix.mergedAt !== undefined ? ` ${isoDay(fix.mergedAt)}` : ''}`;
+        case 'open':
+            return `${pr} open`;
+        case 'closed':
+            return `${pr} closed unmerged`;
+        case 'no pull request':
+            return 'asked; no pull request';
+        case 'unknown':
+            return `${pr} (state unknown)`;
+    }
+}
+/**
+ * What a suggestion is about, as plain text cleaned as all text from the public is (one line,
+ * nothing invisible, bounded): the query, the page's path or the question. The instruction, the
+ * report and the records all show this text.
+ */
+function subjectOf(s) {
+    switch (s.kind) {
+        case 'gap':
+            return publicText(s.query, suggestions_QUERY_MAX_CHARS);
+        case 'page':
+        case 'stale':
+            return clipPath(oneLine(s.path), suggestions_PATH_MAX_CHARS);
+        case 'question':
+            return publicText(s.question, suggestions_QUESTION_MAX_CHARS);
+    }
+}
+/** A subject in a line of text: a page as its path (clipped at its start), else quoted; inert. */
+function inlineSubject(isPage, subject, maxChars) {
+    if (isPage)
+        return escapeText(clipPath(subject, maxChars));
+    return `“${escapeText(clip(subject, maxChars))}”`;
+}
+/** An earlier suggestion's subject in the line of their states. */
+const shownSubject = (e) => inlineSubject(e.id.startsWith('page:'), e.subject, 40);
+/**
+ * What became of the last report's suggestions that a `fix N` asked for, by subject (never by the
+ * last report's numbers, which this report's own 1–5 would be read as), each once, those of one
+ * pull request together; none taken, no line. Those nobody took are counted only. Then the fixes
+ * that hold back what the data raises again, each pull request once and none already said.
+ */
+function earlierLine(earlier) {
+    const numbered = earlier.filter(e => e.n !== undefined);
+    const taken = numbered.filter(e => e.fix);
+    const untaken = numbered.length - taken.length;
+    const said = new Set(taken.map(e => stateOf(e.fix)));
+    const fixing = earlier.filter(e => e.n === undefined && !said.has(stateOf(e.fix)));
+    const others = untaken === 1 ? 'its other one' : `its other ${untaken}`;
+    return [
+        ...(taken.length > 0
+            ? [
+                `_Taken from the last report:_ ${byFix(taken)}` +
+                    (untaken > 0 ? ` · ${others} not taken` : '')
+            ]
+            : []),
+        ...(fixing.length > 0 ? [`_Fixes asked for:_ ${byFix(fixing)}`] : [])
+    ].join('  \n');
+}
+/** "“rotate key”, /api/auth: #31 open · “webhooks”: #32 merged 2026-11-12": each fix once. */
+function byFix(list) {
+    const groups = new Map();
+    for (const e of list) {
+        const state = stateOf(e.fix);
+        const subjects = groups.get(state) ?? [];
+        const subject = shownSubject(e);
+        if (!subjects.includes(subject))
+            subjects.push(subject);
+        groups.set(state, subjects);
+    }
+    return [...groups].map(([state, subjects]) => `${subjects.join(', ')}: ${state}`).join(' · ');
+}
+
+;// CONCATENATED MODULE: ./src/analytics/marks.ts
+// The rule that says when a change matters (docs/weekly-report.md, "only when it matters"): the
+// overview marks a change 🟢 or 🔴 by it, and "what the fix did" gives its verdict by it. Smaller
+// moves are week-to-week noise.
+/** A count's change matters at this share of the number before and this many in absolute terms. */
+const MARK_MIN_SHARE = 0.05;
+const MARK_MIN_COUNT = 20;
+/** A share's change matters at this many percentage points. */
+const MARK_MIN_POINTS = 1;
+/** Whether a count that went from `before` to `now` moved enough to be marked. */
+function countChangeMatters(now, before) {
+    const diff = Math.abs(now - before);
+    return diff >= MARK_MIN_COUNT && diff >= before * MARK_MIN_SHARE;
+}
+/** Whether a share's change, in percentage points as shown (one decimal), is enough to be marked. */
+function pointsChangeMatter(points) {
+    return Number(Math.abs(points).toFixed(1)) >= MARK_MIN_POINTS;
+}
+
+;// CONCATENATED MODULE: ./src/analytics/suggestions.ts
+
+
+
+const MAX_SUGGESTIONS = 5;
+/** The least evidence a suggestion needs: searches with no click, 👎, or times asked. */
+const MIN_SEARCHES = 5;
+const MIN_THUMBS_DOWN = 5;
+const MIN_TIMES_ASKED = 3;
+/** The readers' own phrasings a topic shows, and the written comments a page quotes. */
+const MAX_PHRASINGS = 3;
+const MAX_COMMENTS = 3;
+const gapId = (query) => `gap:${topicKey(query)}`;
+const pageId = (path) => `page:${path}`;
+const questionId = (question) => `question:${topicKey(question)}`;
+/**
+ * An id as this version writes it: an earlier version's `gap:<query>` or `question:<text>` (one
+ * phrasing) names the topic of that phrasing, so a fix asked for then still counts.
+ */
+function currentId(id) {
+    if (id.startsWith('gap:'))
+        return gapId(id.slice(4));
+    if (id.startsWith('question:'))
+        return questionId(id.slice(9));
+    return id;
+}
+function find(sections, name) {
+    return sections.find((x) => {
+        return x.name === name && x.ok;
+    });
+}
+/** The suggestions, most telling first within each kind, the kinds taken in turn. */
+function suggest(input) {
+    const { sections } = input;
+    const held = [];
+    const left = { out: 0 };
+    const lists = [
+        gapSuggestions(find(sections, 'searches'), find(sections, 'assistant'), left),
+        pageSuggestions(find(sections, 'feedback'), find(sections, 'views')),
+        questionSuggestions(find(sections, 'assistant'), left),
+        staleSuggestions(input.stale, find(sections, 'feedback'), find(sections, 'views'))
+    ].map(list => list.flatMap(s => {
+        const { standing, fix } = stillStanding(s, input);
+        if (!standing && fix)
+            held.push({ suggestion: s, fix });
+        return standing ? [standing] : [];
+    }));
+    const suggestions = [];
+    for (let i = 0; suggestions.length < MAX_SUGGESTIONS && lists.some(l => i < l.length); i++)
+        for (const list of lists) {
+            const s = list[i];
+            // A page suggested for its 👎 is not suggested again for its age.
+            const taken = s !== undefined && suggestions.some(x => x.id === s.id);
+            if (s && !taken && suggestions.length < MAX_SUGGESTIONS)
+                suggestions.push(s);
+        }
+    return { suggestions, held: held.slice(0, MAX_SUGGESTIONS), leftOut: left.out };
+}
+/**
+ * Text from readers that carries markup: a Markdown link or image, an HTML tag, a table pipe, or
+ * a URL scheme (`javascript:`, `https://`…). Shown inert in its table; never a suggestion.
+ */
+function carriesMarkup(text) {
+    return (/\]\s*\(|!\[|<\/?[a-z!?]|\|/i.test(text) ||
+        /\b(?:javascript|vbscript|data|file|mailto):|\b[a-z][a-z0-9+.-]*:\/\//i.test(text));
+}
+/**
+ * A suggestion still worth making: not while a pull request for it is open, and after one was
+ * merged only if this period began after the merge (the numbers are then the fix's own).
+ */
+function stillStanding(s, input) {
+    const fix = [...(input.fixes ?? [])].find(([id]) => currentId(id) === s.id)?.[1];
+    if (!fix)
+        return { standing: s };
+    if (fix.state === 'open')
+        return { fix };
+    if (fix.state === 'merged') {
+        const measuredAfter = fix.mergedAt !== undefined &&
+            input.periodStart !== undefined &&
+            fix.mergedAt <= input.periodStart;
+        return measuredAfter ? { standing: { ...s, after: fix }, fix } : { fix };
+    }
+    return { standing: s, fix };
+}
+function gapSuggestions(searches, assistant, left) {
+    if (!searches)
+        return [];
+    const { gaps } = contentGaps(searches.gaps, assistant?.answered);
+    return topics(gaps, q => q.searchQuery, q => q.hits, MIN_SEARCHES, left).map(t => ({
+        kind: 'gap',
+        id: gapId(t.text),
+        query: t.text,
+        hits: t.total,
+        phrasings: t.phrasings,
+        variants: t.variants,
+        prefixes: t.rows.flatMap(q => q.prefixes ?? [])
+    }));
+}
+/**
+ * Rows of text from readers (queries, questions) by topic, the topics counted at least `min`
+ * times: each with its first row's text, its total and up to 3 of its phrasings. Rows that carry
+ * markup are left out, and the topics they would have made counted in `left`.
+ */
+function topics(rows, textOf, countOf, min, left) {
+    const given = rows.filter(row => textOf(row).trim() !== '');
+    const marked = given.filter(row => carriesMarkup(textOf(row)));
+    left.out += byTopic(marked, textOf, countOf).filter(t => t.total >= min).length;
+    return byTopic(given.filter(row => !carriesMarkup(textOf(row))), textOf, countOf)
+        .filter(t => t.total >= min)
+        .map(t => {
+        const all = phrasings(t.rows.map(textOf));
+        const text = t.rows[0] ? textOf(t.rows[0]) : '';
+        return { ...t, text, phrasings: all.slice(0, MAX_PHRASINGS), variants: all.length };
+    });
+}
+/** The phrasings, as readers typed them, each once (as the report shows them). */
+function phrasings(texts) {
+    const seen = new Set();
+    return texts.filter(text => {
+        const shown = oneLine(text);
+        if (shown === '' || seen.has(shown))
+            return false;
+        seen.add(shown);
+        return true;
+    });
+}
+/** Per 1,000 views: what ranks the pages when their views are known. */
+function perThousand(thumbsDown, views) {
+    return views > 0 ? (thumbsDown * 1000) / views : Infinity;
+}
+function pageSuggestions(feedback, views) {
+    if (!feedback)
+        return [];
+    const viewsOf = (path) => pageRowOf(views, path)?.total;
+    const pages = feedback.top
+        .filter(p => p.thumbsDown >= MIN_THUMBS_DOWN && p.path !== '')
+        .map(p => {
+        const comments = commentsOn(feedback, p.path);
+        return {
+            kind: 'page',
+            id: pageId(p.path),
+            path: p.path,
+            thumbsDown: p.thumbsDown,
+            thumbsUp: p.thumbsUp,
+            ...(viewsOf(p.path) !== undefined ? { views: viewsOf(p.path) } : {}),
+            ...(comments.length > 0 ? { comments } : {})
+        };
+    });
+    // With views read, only pages whose views are known are weighed (the rest cannot be); without
+    // them, the most 👎 first, as the feedback section ranks them.
+    if (!views)
+        return pages.sort((a, b) => b.thumbsDown - a.thumbsDown);
+    return pages
+        .filter(p => p.views !== undefined && p.views > 0)
+        .sort((a, b) => perThousand(b.thumbsDown, b.views ?? 0) - perThousand(a.thumbsDown, a.views ?? 0));
+}
+/** Up to 3 comments written on the page, each once, newest first as the service sent them. */
+function commentsOn(feedback, path) {
+    const seen = new Set();
+    return (feedback.comments ?? [])
+        .filter(c => {
+        const text = oneLine(c.comment);
+        if (c.path !== path || text === '' || seen.has(text))
+            return false;
+        seen.add(text);
+        return true;
+    })
+        .map(c => c.comment)
+        .slice(0, MAX_COMMENTS);
+}
+function questionSuggestions(assistant, left) {
+    if (!assistant)
+        return [];
+    return topics(assistant.top, q => q.question, q => q.count, MIN_TIMES_ASKED, left).map(t => {
+        // The most asked phrasing's answer, else the next one's: one answer is evidence enough.
+        const answer = t.rows.find(q => q.answer)?.answer;
+        return {
+            kind: 'question',
+            id: questionId(t.text),
+            question: t.text,
+            count: t.total,
+            phrasings: t.phrasings,
+            variants: t.variants,
+            ...(answer ? { answer } : {})
+        };
+    });
+}
+/** The stale pages as suggestions, with the views and 👎 the tables show for them. */
+function staleSuggestions(stale, feedback, views) {
+    return (stale ?? []).map(p => {
+        const seen = pageRowOf(views, p.path);
+        const rated = feedback?.top.find(r => r.path === p.path);
+        return {
+            kind: 'stale',
+            id: pageId(p.path),
+            path: p.path,
+            lastChanged: p.lastChanged,
+            ...(seen ? { views: seen.total } : {}),
+            ...(rated ? { thumbsDown: rated.thumbsDown } : {})
+        };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/analytics/fix-effect.ts
+// What a fix did: for a suggestion whose pull request was merged, the subject's rate in the
+// period it was suggested and in each complete period since the merge, and the verdict by the
+// rule that marks changes (marks.ts). A rate, not a count, so that a week of more or less traffic
+// cannot fake a result: zero-click searches per 1,000 searches, 👎 per 1,000 views, unanswered
+// per 100 questions. It costs no request: the numbers come from every row this report read (not
+// only the rows it shows: a gap people now click, or one below the top, still counts) and from
+// what earlier reports in the issue recorded (records/report.ts, kind `measure`). A subject
+// absent from every row read is "not among the N rows read", never 0: the rows cannot say.
+
+
+
+
+/** The periods back from this report's start that a merge is followed for. */
+const EFFECT_PERIODS = 8;
+/** Per how many of the denominator each kind's rate is given. */
+const RATE_PER = { gap: 1000, page: 1000, question: 100 };
+function kindOfId(id) {
+    const kind = id.slice(0, id.indexOf(':'));
+    return kind === 'gap' || kind === 'page' || kind === 'question' ? kind : undefined;
+}
+const isCounted = (n) => n !== undefined && 'count' in n;
+/** The rate (per RATE_PER), or undefined with nothing to count among. */
+function rateOf(kind, n) {
+    return n.of > 0 ? (n.count * RATE_PER[kind]) / n.of : undefined;
+}
+function read(sections, name) {
+    return sections.find((x) => x.name === name && x.ok);
+}
+/**
+ * A subject's numbers among every row this report read; undefined when its section was not read
+ * (or, for a page, its views were not: a count without its denominator is no rate).
+ */
+function subjectNumbers(sections, id) {
+    switch (kindOfId(id)) {
+        case 'gap': {
+            const x = read(sections, 'searches');
+            if (!x)
+                return undefined;
+            // Each query once (the gaps are among the top too, and all among the queries read).
+            const rows = x.queries ?? [
+                ...new Map([...x.gaps, ...x.top].map(q => [q.searchQuery, q])).values()
+            ];
+            const topic = rows.filter(q => gapId(q.searchQuery) === currentId(id));
+            // Searches that found no click: all of a zero-click row's, the rest's share otherwise.
+            const count = Math.round(topic.reduce((n, q) => n + q.hits * (1 - q.ctr), 0));
+            return topic.length > 0 ? { count, of: x.totalSearches } : { below: x.read };
+        }
+        case 'page': {
+            const x = read(sections, 'feedback');
+            if (!x)
+                return undefined;
+            const rows = x.rows ?? x.top;
+            const row = rows.find(p => pageId(p.path) === id);
+            if (!row)
+                return { below: x.rows ? x.rows.length : x.pages };
+            const views = sections.find((v) => v.ok && v.name === 'views');
+            const seen = pageRowOf(views, row.path);
+            return seen ? { count: row.thumbsDown, of: seen.total } : undefined;
+        }
+        case 'question': {
+            const x = read(sections, 'assistant');
+            if (!x || x.read === 0)
+                return undefined;
+            return questionNumbers(x, currentId(id));
+        }
+        default:
+            return undefined;
+    }
+}
+/** A question topic's unanswered count among the questions read (0 when all were answered). */
+function questionNumbers(x, id) {
+    const topics = x.topics ?? x.top.map(q => ({ topic: questionId(q.question).slice(9), unanswered: q.count }));
+    const mine = topics.filter(t => `question:${t.topic}` === id);
+    const count = mine.reduce((n, t) => n + t.unanswered, 0);
+    return mine.length > 0 ? { count, of: x.read } : { below: x.read };
+}
+/**
+ * The verdict on the periods since the merge taken together, against the period suggested, by
+ * the marks rule: for zero-click searches and 👎, the count seen against the count the old rate
+ * gives for the same traffic (20 and 5 % at least); for the unanswered share, 1 point at least.
+ * Undefined when no period since was counted (the subject left the rows read).
+ */
+function verdictOf(kind, before, since) {
+    const counted = since.filter(isCounted);
+    const after = counted.reduce((t, n) => ({ count: t.count + n.count, of: t.of + n.of }), {
+        count: 0,
+        of: 0
+    });
+    const was = rateOf(kind, before);
+    const now = rateOf(kind, after);
+    if (counted.length === 0 || was === undefined || now === undefined)
+        return undefined;
+    if (kind === 'question') {
+        if (!pointsChangeMatter(now - was))
+            return 'unchanged';
+        return now < was ? 'better' : 'worse';
+    }
+    const expected = (before.count / before.of) * after.of;
+    if (!countChangeMatters(after.count, expected))
+        return 'unchanged';
+    return after.count < expected ? 'better' : 'worse';
+}
+const sameRange = (a, b) => a.dateFrom === b.dateFrom && a.dateTo === b.dateTo;
+const lengthOf = (r) => {
+    const from = parseInstant(r.dateFrom);
+    const to = parseInstant(r.dateTo);
+    return from !== undefined && to !== undefined && to > from ? to - from : undefined;
+};
+/** What each fix merged within the last EFFECT_PERIODS periods did, newest merge first. */
+function fixEffects(input) {
+    const start = parseInstant(input.range.dateFrom);
+    const length = lengthOf(input.range);
+    if (start === undefined || length === undefined)
+        return [];
+    const effects = [];
+    for (const [id, fix] of input.fixes) {
+        const kind = kindOfId(id);
+        const { pr, mergedAt } = fix;
+        if (fix.state !== 'merged' || !kind || pr === undefined || mergedAt === undefined)
+            continue;
+        if (mergedAt < start - EFFECT_PERIODS * length)
+            continue;
+        const effect = effectOf(input, { id, kind, pr, mergedAt }, length);
+        if (effect)
+            effects.push(effect);
+    }
+    return effects.sort((a, b) => b.mergedAt - a.mergedAt);
+}
+function effectOf(input, fix, length) {
+    // The newest report (by its period) that suggested it before the merge.
+    const suggestedIn = input.reports
+        .filter(r => r.range.dateFrom < input.range.dateFrom)
+        .filter(r => (parseInstant(r.range.dateFrom) ?? Infinity) < fix.mergedAt)
+        .filter(r => r.suggestions.some(s => s.id === fix.id))
+        .sort((a, b) => (a.range.dateFrom < b.range.dateFrom ? 1 : -1))[0];
+    if (!suggestedIn)
+        return undefined;
+    const before = input.recorded(suggestedIn.range, fix.id);
+    if (!isCounted(before))
+        return undefined;
+    const subject = suggestedIn.suggestions.find(s => s.id === fix.id)?.subject ?? '';
+    const known = { ...fix, subject, suggested: { range: suggestedIn.range, numbers: before } };
+    const since = measuredSince(input, fix, length);
+    if (since.length === 0) {
+        // Merged after this period began: said now, measured by a later report.
+        const start = parseInstant(input.range.dateFrom) ?? Infinity;
+        const firstMeasured = fix.mergedAt > start && firstPeriodAfter(input.range, fix.mergedAt);
+        return firstMeasured ? { ...known, since, firstMeasured } : undefined;
+    }
+    const verdict = verdictOf(fix.kind, before, since.map(p => p.numbers));
+    // A subject gone from every row read is rarer than the rows read can show: a "worse" of the
+    // periods before would say the opposite of what the newest period says.
+    const gone = !isCounted(since.at(-1)?.numbers);
+    const kept = verdict === 'worse' && gone ? undefined : verdict;
+    return { ...known, since, ...(kept ? { verdict: kept } : {}) };
+}
+/** Each complete period since the merge that this report or an earlier one measured. */
+function measuredSince(input, fix, length) {
+    const periods = [...input.reports.map(r => r.range), input.range]
+        .filter((r, i, all) => all.findIndex(o => sameRange(o, r)) === i)
+        .filter(r => lengthOf(r) === length && r.dateTo <= input.range.dateTo)
+        .filter(r => (parseInstant(r.dateFrom) ?? -Infinity) >= fix.mergedAt)
+        .sort((a, b) => (a.dateFrom < b.dateFrom ? -1 : 1));
+    return periods.flatMap((range) => {
+        const numbers = sameRange(range, input.range)
+            ? subjectNumbers(input.sections, fix.id)
+            : input.recorded(range, fix.id);
+        return numbers ? [{ range, numbers }] : [];
+    });
+}
+/**
+ * The first period after `range`, of its kind (the next calendar month for a month, else the
+ * same length), that begins at or after `at`: its report is the first to measure a fix merged
+ * then. Undefined past a year of periods (no report would follow it that far).
+ */
+function firstPeriodAfter(range, at) {
+    let next = periodAfter(range);
+    for (let i = 0; next && i < 400; i++) {
+        const from = parseInstant(next.dateFrom);
+        if (from === undefined)
+            return undefined;
+        if (from >= at)
+            return next;
+        next = periodAfter(next);
+    }
+    return undefined;
+}
+/** The period right after a range: the next calendar month for a month, else the same length. */
+function periodAfter(range) {
+    const from = parseInstant(range.dateFrom);
+    const to = parseInstant(range.dateTo);
+    if (from === undefined || to === undefined || to <= from)
+        return undefined;
+    const f = new Date(from);
+    const t = new Date(to);
+    const month = f.getUTCDate() === 1 &&
+        t.getUTCDate() === 1 &&
+        t.getUTCFullYear() * 12 + t.getUTCMonth() - (f.getUTCFullYear() * 12 + f.getUTCMonth()) === 1;
+    const end = month ? Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 1) : to + (to - from);
+    const days = /^\d{4}-\d{2}-\d{2}$/.test(range.dateTo);
+    return { dateFrom: range.dateTo, dateTo: days ? isoDay(end) : new Date(end).toISOString() };
+}
+/** The subjects whose numbers a report records: those it suggests and those it measures. */
+function subjectsToRecord(suggested, effects, fixes) {
+    // A merged fix is measured by the reports after it, each recording its period for the next.
+    const merged = [...fixes].filter(([, f]) => f.state === 'merged').map(([id]) => id);
+    return [...new Set([...suggested, ...effects.map(e => e.id), ...merged])];
+}
+/** A fix's effect in the `report` output: each period's numbers with its rate (one decimal). */
+function effectJson(e) {
+    const period = (p) => {
+        const rate = isCounted(p.numbers) ? rateOf(e.kind, p.numbers) : undefined;
+        return {
+            range: p.range,
+            ...p.numbers,
+            ...(rate !== undefined ? { rate: Math.round(rate * 10) / 10 } : {})
+        };
+    };
+    return {
+        id: e.id,
+        kind: e.kind,
+        subject: e.subject,
+        pr: e.pr,
+        mergedAt: new Date(e.mergedAt).toISOString(),
+        per: RATE_PER[e.kind],
+        suggested: period(e.suggested),
+        since: e.since.map(period),
+        verdict: e.verdict ?? null,
+        ...(e.firstMeasured ? { firstMeasured: e.firstMeasured } : {})
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/fix-effect.ts
+// "What the fix did": per suggestion whose pull request was merged lately, the subject's rate in
+// the period it was suggested and in each complete period since the merge, and the verdict
+// (analytics/fix-effect.ts); a fix merged too late for any period says which report first
+// measures it. Folded to one line that gives each fix's own verdict, like the tables below it, so
+// the overview, trend and suggestions stay on one screen. One short row per fix: its rates, its
+// verdict apart, the units said once under the table. The subject is text from the public:
+// escaped and clipped.
+
+
+
+
+
+
+const fix_effect_DAY = 86_400_000;
+/** "Nov 12": the day of an instant. */
+const dayOf = (ms, now) => shortRange({ dateFrom: isoDay(ms), dateTo: isoDay(ms + fix_effect_DAY) }, now);
+/** The fixes a comment shows; the `report` output has them all. */
+const SHOWN_EFFECTS = 5;
+const SUBJECT_MAX_CHARS = 28;
+/** What each kind's rate counts, and among what: "zero-click per 1,000 searches". */
+const COUNTED = {
+    gap: ['zero-click', 'searches'],
+    page: ['👎', 'views'],
+    question: ['unanswered', 'questions']
+};
+const unitOf = (kind) => `${COUNTED[kind][0]} per ${formatNumber(RATE_PER[kind])} ${COUNTED[kind][1]}`;
+/** "🟢 better", "🔴 worse", "unchanged". */
+const verdictText = (v) => (v === 'unchanged' ? v : `${MARKS[v]} ${v}`);
+/** "20.0", or "not among the 100 rows read" (never 0: the rows read cannot say how many). */
+function shownRate(kind, n) {
+    if (!isCounted(n))
+        return `not among the ${plural(n.below, 'row')} read`;
+    const rate = rateOf(kind, n);
+    return rate === undefined ? '–' : rate.toFixed(1);
+}
+/** "first measured in the report for Nov 16–22". */
+const firstMeasuredText = (range, now) => `first measured in the report for ${shortRange(range, now)}`;
+/** "Search gap “rotate key”", "Page /api/auth": the suggestion as the report named it. */
+function subjectCell(e) {
+    return `${KIND_LABELS[e.kind]} ${inlineSubject(e.kind === 'page', e.subject, SUBJECT_MAX_CHARS)}`;
+}
+/** "20.0 → 1.8 → 1.1", or "20.0 → first measured in the report for Nov 16–22". */
+function ratesCell(e, now) {
+    const rates = [e.suggested, ...e.since].map(p => shownRate(e.kind, p.numbers));
+    if (e.firstMeasured)
+        rates.push(firstMeasuredText(e.firstMeasured, now));
+    return rates.join(' → ');
+}
+/** A fix's standing in a word or two: its verdict, when it is first measured, or none yet. */
+function standing(e, now) {
+    if (e.verdict)
+        return verdictText(e.verdict);
+    if (e.firstMeasured)
+        return `measured from ${shortRange(e.firstMeasured, now)}`;
+    return 'no verdict yet';
+}
+/**
+ * The one line the block folds to: each fix's own verdict (or when it is first measured); with
+ * one fix, its first and last rate too.
+ */
+function summaryOf(effects, now) {
+    const [e] = effects;
+    if (!e)
+        return '';
+    if (effects.length === 1) {
+        if (e.firstMeasured)
+            return `#${e.pr} merged ${dayOf(e.mergedAt, now)}: ${firstMeasuredText(e.firstMeasured, now)}`;
+        const last = e.since.at(-1);
+        const rates = `${shownRate(e.kind, e.suggested.numbers)} → ${last ? shownRate(e.kind, last.numbers) : '–'}`;
+        const verdict = e.verdict ? `, ${verdictText(e.verdict)}` : '';
+        return `#${e.pr}: ${rates} ${unitOf(e.kind)}${verdict}`;
+    }
+    const shown = effects.slice(0, SHOWN_EFFECTS).map(x => `#${x.pr} ${standing(x, now)}`);
+    const more = effects.length > SHOWN_EFFECTS ? [`${effects.length - SHOWN_EFFECTS} more`] : [];
+    return [...shown, ...more].join(' · ');
+}
+/** The block, or '' with no fix merged lately. */
+function effectBlock(effects, range, now) {
+    if (effects.length === 0)
+        return '';
+    const rows = effects.slice(0, SHOWN_EFFECTS).map(e => tableRow([
+        // One line: the day merged stays with its pull request.
+        `#${e.pr}\u00a0·\u00a0${dayOf(e.mergedAt, now).replace(/ /g, '\u00a0')}`,
+        subjectCell(e),
+        ratesCell(e, now),
+        e.verdict ? verdictText(e.verdict) : '–'
+    ]));
+    const noun = periodNoun(range);
+    const period = /^\d/.test(noun) ? `period of ${noun}` : noun;
+    const table = [
+        tableHead([
+            { header: 'Fix, merged' },
+            { header: 'Suggestion' },
+            { header: `Rate: suggested → ${period}s since` },
+            { header: 'Verdict' }
+        ]),
+        ...rows
+    ].join('\n');
+    const cut = effects.length > SHOWN_EFFECTS
+        ? `\n\n_${effects.length - SHOWN_EFFECTS} more in the \`report\` output._`
+        : '';
+    const kinds = [...new Set(effects.slice(0, SHOWN_EFFECTS).map(e => e.kind))];
+    const units = kinds.map(k => `${KIND_LABELS[k]}: ${unitOf(k)}`).join(' · ');
+    const note = `_Rates, by kind: ${units}. A rate, so more or less traffic cannot fake a ` +
+        `result; the verdict weighs the ${period}s since the merge together against the ${period} ` +
+        'suggested, by the rule that marks the changes above._';
+    // Our own words and numbers only in the summary: the subjects are in the table, escaped.
+    return details(`<b>What the fix did</b> · ${summaryOf(effects, now)}`, `${table}${cut}\n\n${note}`);
+}
+
+;// CONCATENATED MODULE: ./src/report/health.ts
+
+
+
+
+
+
+
+
+
+
+const REASON_MAX_CHARS = 600;
+const SECTION_TITLES = {
+    visitors: 'Visitors',
+    views: 'Views',
+    searches: 'Searches',
+    feedback: 'Feedback',
+    assistant: 'Assistant'
+};
+/**
+ * Markdown for the job summary (room in bytes) and the comment (in characters): tables lose rows
+ * (as many as fit: fitRows) until the report fits, and only a report that fits with none is cut.
+ */
+function renderHealthReport(r, room) {
+    const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)));
+    return fitRows(rows => render(r, rows, rows < longest), longest, room);
+}
+/** How every report's title begins (a roll-up's too: isRollupBody tells them apart). */
+const HEALTH_TITLE = '## Docs health · ';
+/**
+ * Whether a comment's text (its markers left out) is a report this action drew: the title first
+ * and the footer (or the note of a body cut to fit) last. What series.ts asks before a report
+ * edits or hides a comment: a copied marker in another workflow's comment makes it no report.
+ */
+function isHealthReportBody(text) {
+    const lines = text.trim().split('\n');
+    const last = lines.at(-1) ?? '';
+    return ((lines[0] ?? '').startsWith(HEALTH_TITLE) &&
+        (/^_made \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC · .* analytics requests?_$/.test(last) ||
+            isCutNote(last)));
+}
+function render(r, rows, cut) {
+    const title = `${HEALTH_TITLE}${shortRange(r.range, r.generatedAt)}`;
+    const blocks = [
+        r.incomplete ? `${title} · incomplete` : title,
+        metaLine(r),
+        r.incomplete ? `> ⚠️ **This report is incomplete.** ${r.incomplete}` : '',
+        overview(r),
+        health_notRead(r.sections),
+        readNotes(r.sections),
+        trendOf(r),
+        suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range, {
+            pagesWithoutFile: r.pagesWithoutFile ?? 0,
+            leftOut: r.leftOut ?? 0
+        }),
+        r.pagesUndated ? `_${undatedNote(r.pagesUndated)}_` : '',
+        effectBlock(r.effects ?? [], r.range, r.generatedAt),
+        sectionTables(r, rows)
+    ].filter(Boolean);
+    if (cut)
+        blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`);
+    blocks.push(footer(r));
+    return blocks.join('\n\n') + '\n';
+}
+/**
+ * Under the title (which says the range), on one line: whose report, compared with what, and
+ * what the marks in the overview mean.
+ */
+function metaLine(r) {
+    const compared = r.previous ? [`vs ${shortRange(r.previous, r.generatedAt)}`] : [];
+    const marked = r.sections.some(x => x.ok && Object.values(MARKS).some(mark => headline(x, r.sections)[1].includes(mark)));
+    // Which changes get a mark (they matter: analytics/marks.ts) is stated in docs/weekly-report.md.
+    const marks = marked ? [`${MARKS.better} better · ${MARKS.worse} worse for the docs`] : [];
+    return [`Project ${escapeText(r.projectId)}`, ...compared, ...marks].join(' · ');
+}
+/** Where it came from, at the end: a comment outlives its run, so a reader needs it, but later. */
+function footer(r) {
+    return `_${provenance({ ...r, requestNoun: 'analytics request' }).join(' · ')}_`;
+}
+function trendOf(r) {
+    const { dateFrom, dateTo } = r.range;
+    if (!r.trend || dateFrom === undefined || dateTo === undefined)
+        return '';
+    const totals = (name) => {
+        const x = r.sections.find(s => s.name === name);
+        return x?.ok && (x.name === 'visitors' || x.name === 'views') ? x.totals : undefined;
+    };
+    const visitors = totals('visitors');
+    const views = totals('views');
+    return trendBlock({
+        trend: r.trend,
+        series: [...(visitors ? ['visitors'] : []), ...(views ? ['views'] : [])],
+        current: { range: { dateFrom, dateTo }, visitors, views }
+    });
+}
+// A change is marked only when it matters: analytics/marks.ts holds the rule
+// (docs/weekly-report.md states it).
+function overview(r) {
+    const compare = r.previous !== undefined;
+    const columns = [
+        { header: 'Section' },
+        { header: shortRange(r.range, r.generatedAt) },
+        ...(compare ? [{ header: `vs ${previousLabel(r.range, r.period)}` }] : [])
+    ];
+    // Sections not read for the same reason share one row (the quota spent at once stops them all).
+    const rows = [];
+    for (const x of r.sections) {
+        const [now, change] = x.ok ? headline(x, r.sections) : [failedHeadline(x), ''];
+        const same = x.ok ? undefined : rows.find(row => row.now === now && row.change === '');
+        if (same)
+            same.names.push(SECTION_TITLES[x.name]);
+        else
+            rows.push({ names: [SECTION_TITLES[x.name]], now, change });
+    }
+    const lines = rows.map(row => tableRow([row.names.join(', '), row.now, ...(compare ? [row.change || '–'] : [])]));
+    const table = `${tableHead(columns)}\n${lines.join('\n')}`;
+    return table;
+}
+/** "+20.0% 🟢": a relative change with its mark; '' with nothing to compare with. */
+function change(now, before, direction) {
+    if (before === undefined)
+        return '';
+    const text = formatPercentChange(now, before);
+    if (text === undefined)
+        return now > 0 ? 'none before' : '';
+    return countChangeMatters(now, before) ? withMark(text, now - before, direction) : text;
+}
+function withMark(text, diff, direction) {
+    if (diff === 0 || text === 'no change' || direction === 'neutral')
+        return text;
+    const better = direction === 'up-is-better' ? diff > 0 : diff < 0;
+    return `${text} ${better ? MARKS.better : MARKS.worse}`;
+}
+const NO_DATA = 'no data for this range';
+/** The section's headline and its change (empty without `compare`). */
+function headline(x, sections) {
+    if (isEmpty(x))
+        return [NO_DATA, ''];
+    switch (x.name) {
+        case 'visitors':
+        case 'views':
+            return [
+                `**${formatNumber(x.totals.total)}** ${x.name === 'visitors' ? 'unique visitors' : 'page views'}`,
+                change(x.totals.total, x.previous?.total, 'up-is-better')
+            ];
+        case 'searches': {
+            const assistant = sections.find(s => s.name === 'assistant');
+            const answered = assistant?.ok && assistant.name === 'assistant' ? assistant.answered : [];
+            const gaps = x.read === 0 ? '' : ` · ${plural(contentGaps(x.gaps, answered).gaps.length, 'content gap')}`;
+            return [
+                `**${formatNumber(x.totalSearches)}** searches${gaps}`,
+                change(x.totalSearches, x.previous, 'neutral')
+            ];
+        }
+        case 'feedback':
+            return [
+                `**${formatNumber(x.thumbsDown)}** 👎 · ${formatNumber(x.thumbsUp)} 👍`,
+                prefixed('👎', change(x.thumbsDown, x.previous, 'up-is-worse'))
+            ];
+        case 'assistant': {
+            const share = x.read > 0 ? ` · **${formatShare(x.unanswered, x.read)}** unanswered` : '';
+            // In the order of the headline: the questions, then the share unanswered.
+            const parts = [change(x.callers.total, x.previous, 'neutral')];
+            if (x.previousShare && x.read > 0 && x.previousShare.read > 0) {
+                const points = pointsChange(x.unanswered / x.read, x.previousShare.unanswered / x.previousShare.read);
+                parts.push(points === 'no change' ? 'share unchanged' : points);
+            }
+            const said = parts.filter(Boolean);
+            return [
+                `**${formatNumber(x.callers.total)}** questions${share}`,
+                said.every(part => part === 'no change' || part === 'share unchanged') && said.length > 1
+                    ? 'no change'
+                    : said.join(' · ')
+            ];
+        }
+    }
+}
+function prefixed(what, text) {
+    return text ? `${what} ${text}` : '';
+}
+/** The change of a share in percentage points, marked: a larger unanswered share is worse. */
+function pointsChange(now, before) {
+    const diff = (now - before) * 100;
+    const shown = Math.abs(diff).toFixed(1);
+    if (shown === '0.0')
+        return 'no change';
+    const text = `${diff > 0 ? '+' : '\u2212'}${shown} pp`;
+    // Judged on the points shown, so "+1.0 pp" is never left unmarked for being 0.99999.
+    return pointsChangeMatter(diff) ? withMark(text, diff, 'up-is-worse') : text;
+}
+function failedHeadline(x) {
+    if (x.skipped)
+        return `⚠️ ${x.reason}`;
+    const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
+    return x.refused ? `⚠️ refused by the service${status}` : `⚠️ failed${status}`;
+}
+/** What the service made the reading do (pages narrowed, a range read by weeks): our words. */
+function readNotes(sections) {
+    const notes = sections.flatMap(x => x.ok ? (x.notes ?? []).map(note => `_${SECTION_TITLES[x.name]}: ${note}_`) : []);
+    return notes.join('\n\n');
+}
+// ---------------------------------------------------------------------------------------------
+// Sections that could not be read: each reason said once, with the sections it holds for
+function health_notRead(sections) {
+    const groups = new Map();
+    for (const x of sections) {
+        if (x.ok || x.skipped)
+            continue;
+        // Our advice is Markdown we wrote (its `project-id` stays code); the service's words are
+        // not, and are left out where the advice already says what they say (refusal advice).
+        const theirs = x.advice ? x.advice.said : x.reason;
+        const words = theirs !== undefined ? escapeText(clip(theirs, REASON_MAX_CHARS)) : '';
+        // The service's words start with the status ("403 Forbidden: …") when it answered.
+        const said = x.status !== undefined && theirs?.startsWith(`${x.status} `) === true;
+        const status = x.status !== undefined && !said ? ` (HTTP ${x.status})` : '';
+        const what = x.refused ? `refused${status}` : `failed${status}`;
+        const key = `${what}: ${[words, x.advice ? capitalise(x.advice.hint) : ''].filter(Boolean).join('. ')}`;
+        groups.set(key, [...(groups.get(key) ?? []), SECTION_TITLES[x.name]]);
+    }
+    const lines = [...groups].map(([reason, names]) => `> ⚠️ **${names.join(', ')}** ${reason}`);
+    return lines.join('\n>\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/rollup.ts
+
+
+
+
+
+
+
+/** A suggestion's subject, on the third line of a project's cell (under its kind). */
+const SUBJECT_MAX_COLUMNS = 18;
+const PROJECT_MAX_COLUMNS = 24;
+const rollup_PATH_MAX_COLUMNS = 60;
+const NONE = '–';
+/** Most unique visitors first; projects without visitors after them, by name. */
+function rollupOrder(projects) {
+    const visitors = (p) => p.totals.visitors?.total ?? -1;
+    return [...projects].sort((a, b) => visitors(b) - visitors(a) || (a.project < b.project ? -1 : 1));
+}
+/** The Markdown of a roll-up in its room: rows are left out (and said) before it is cut. */
+function renderRollup(r, room) {
+    const ordered = rollupOrder(r.projects);
+    return fitRows(rows => rollup_render(r, ordered, rows), ordered.length, room);
+}
+/** The footer's end: what no report's footer says (it counts analytics requests). */
+const ROLLUP_FOOTER_END = 'read, no request to the service_';
+/**
+ * Whether a comment's text (its markers left out) is a roll-up this action drew: its title (a
+ * report's, with the number of projects) first, its footer (or the note of a body cut to fit)
+ * last. What series.ts asks before a roll-up edits or hides a comment: every workflow of a
+ * repository writes as `github-actions[bot]`, so a marker copied into another workflow's
+ * comment must not make it the roll-up's.
+ */
+function isRollupBody(text) {
+    const lines = text.trim().split('\n');
+    const last = lines.at(-1) ?? '';
+    const title = new RegExp(`^${HEALTH_TITLE}[\\d,]+ projects? · `);
+    return (title.test(lines[0] ?? '') &&
+        ((last.startsWith('_made ') && last.endsWith(ROLLUP_FOOTER_END)) || isCutNote(last)));
+}
+function rollup_render(r, ordered, rows) {
+    const span = spanOf(ordered.map(p => p.range));
+    const same = ordered.every(p => rollup_sameRange(p.range, ordered[0]?.range));
+    const title = `${HEALTH_TITLE}${plural(ordered.length, 'project')} · ${shortRange(span, r.generatedAt)}`;
+    const shown = ordered.slice(0, rows);
+    const more = ordered.length - shown.length;
+    return [
+        title,
+        rollup_metaLine(ordered, same, r.generatedAt),
+        ordered.length > 0 ? table(ordered, shown, same, r.generatedAt) : '',
+        more > 0 ? `_${plural(more, 'more project')} left out to fit; the job summary has them._` : '',
+        totalsNote(ordered, same),
+        skippedBlock(r),
+        `_${[...provenance(r), plural(r.files, 'report file')].join(' · ')} ${ROLLUP_FOOTER_END}`
+    ]
+        .filter(Boolean)
+        .join('\n\n')
+        .concat('\n');
+}
+function rollup_metaLine(projects, same, now) {
+    const before = projects.flatMap(p => (p.previous ? [p.previous] : []));
+    const compared = before.length === 0
+        ? []
+        : before.every(b => rollup_sameRange(b, before[0]))
+            ? [`vs ${shortRange(before[0] ?? {}, now)}`]
+            : ['vs the period before each range'];
+    return [
+        'Most visitors first · ↳ top suggestion',
+        ...(same ? [] : ['ranges differ: each under its project']),
+        ...compared,
+        `${MARKS.better} better · ${MARKS.worse} worse for the docs`
+    ].join(' · ');
+}
+const COLUMNS = [
+    { header: 'Project' },
+    { header: 'Visitors', align: 'right' },
+    { header: 'Views', align: 'right' },
+    { header: 'Searches', align: 'right' },
+    { header: '👎', align: 'right' },
+    { header: 'Unanswered', align: 'right' }
+];
+function table(all, shown, same, now) {
+    const rows = shown.map(p => projectRow(p, same, now));
+    // One project is its own total.
+    return [tableHead(COLUMNS), ...rows, ...(all.length > 1 ? [totalRow(all)] : [])].join('\n');
+}
+/** Two lines in a cell: the figure, and under it what qualifies it. */
+const twoLines = (first, second) => second ? `${first}<br>${second}` : first;
+function projectRow(p, same, now) {
+    const name = `**${escapeText(clipWidth(p.project, PROJECT_MAX_COLUMNS))}**`;
+    const first = [p.commentUrl ? markdown_link(name, p.commentUrl) : name, ...(p.incomplete ? ['⚠️'] : [])];
+    // A range of its own, when they differ, on a line of its own: the column stays narrow.
+    const cell = [first.join(' · '), ...(same ? [] : [shortRange(p.range, now)]), topSuggestion(p)];
+    return tableRow([cell.join('<br>'), ...figures(p.totals, p.totalsBefore)]);
+}
+/** The project's suggestion 1: its kind, and what it is about. */
+function topSuggestion(p) {
+    const top = [...p.suggestions].sort((a, b) => a.n - b.n)[0];
+    if (!top)
+        return '↳ _no suggestion_';
+    const isPage = top.kind === 'page' || top.kind === 'stale';
+    // Clipped by what a reader sees (a wide script takes two columns a character).
+    // A page keeps its end, where its name is (clipped at its start); a query or question its start.
+    const shown = isPage
+        ? clipPath(top.subject, SUBJECT_MAX_COLUMNS)
+        : clipWidth(top.subject, SUBJECT_MAX_COLUMNS, 0);
+    // Clipped already (a wide character takes two columns: room enough for them all).
+    const subject = inlineSubject(isPage, shown, shown.length * 2);
+    return `↳ ${KIND_LABELS[top.kind]}<br>${subject}`;
+}
+/** Visitors (and change), views, searches (and gaps), 👎, unanswered share. */
+function figures(t, before) {
+    const n = (v) => (v === undefined ? NONE : formatNumber(v));
+    const visitors = t.visitors?.total;
+    return [
+        twoLines(visitors === undefined ? NONE : `**${formatNumber(visitors)}**`, visitors === undefined ? '' : change(visitors, before?.visitors?.total, 'up-is-better')),
+        n(t.views?.total),
+        twoLines(n(t.searches), t.contentGaps === undefined ? '' : plural(t.contentGaps, 'gap')),
+        n(t.thumbsDown),
+        t.answers && t.answers.read > 0 ? formatShare(t.answers.unanswered, t.answers.read) : NONE
+    ];
+}
+/** The sums of every project's figures, and the share of all questions read. */
+function totalRow(projects) {
+    const befores = projects.map(p => p.totalsBefore);
+    // A change of the sum only when every project knows its period before.
+    const before = befores.every(b => b?.visitors !== undefined)
+        ? sumTotals(befores.map(b => b ?? {}))
+        : undefined;
+    const totals = sumTotals(projects.map(p => p.totals));
+    return tableRow([`**Total** · ${plural(projects.length, 'project')}`, ...figures(totals, before)]);
+}
+/** Each figure added over the projects that have it (the unanswered share: of all read). */
+function sumTotals(list) {
+    const add = (of) => {
+        const values = list.map(of).filter((v) => v !== undefined);
+        return values.length > 0 ? values.reduce((a, b) => a + b, 0) : undefined;
+    };
+    const counts = (name) => {
+        const total = add(t => t[name]?.total);
+        if (total === undefined)
+            return {};
+        const [human, ai] = [add(t => t[name]?.human) ?? 0, add(t => t[name]?.ai) ?? 0];
+        return { [name]: { human, ai, total } };
+    };
+    const field = (name) => {
+        const total = add(t => t[name]);
+        return total === undefined ? {} : { [name]: total };
+    };
+    const unanswered = add(t => t.answers?.unanswered);
+    const read = add(t => t.answers?.read);
+    return {
+        ...counts('visitors'),
+        ...counts('views'),
+        ...field('searches'),
+        ...field('contentGaps'),
+        ...field('thumbsDown'),
+        ...field('questions'),
+        ...(unanswered !== undefined && read !== undefined ? { answers: { unanswered, read } } : {})
+    };
+}
+const FIGURES = [
+    ['visitors', t => t.visitors],
+    ['views', t => t.views],
+    ['searches', t => t.searches],
+    ['👎', t => t.thumbsDown],
+    ['assistant', t => t.answers]
+];
+/** "visitors, views and 👎": a list in words. */
+function listed(words) {
+    return words.length <= 1
+        ? (words[0] ?? '')
+        : `${words.slice(0, -1).join(', ')} and ${words.at(-1) ?? ''}`;
+}
+/**
+ * Each project a total leaves out, named once with the figures it lacks: "docs-internal is
+ * left out of the views and assistant totals (not read there)".
+ */
+function leftOutOfTotals(projects, name) {
+    return projects.flatMap(p => {
+        const lacking = FIGURES.filter(([, of]) => of(p.totals) === undefined && projects.some(o => of(o.totals) !== undefined)).map(([figure]) => figure);
+        if (lacking.length === 0)
+            return [];
+        const totals = lacking.length === 1 ? 'total' : 'totals';
+        return [`${name(p)} is left out of the ${listed(lacking)} ${totals} (not read there)`];
+    });
+}
+/**
+ * What the table's marks mean and what the total row adds, and where adding is not the whole
+ * truth: a reader of two sites is a unique visitor of each; a figure some reports lack is the
+ * sum of the others; the change of the sum needs every project's period before; ranges that
+ * differ are added as they are.
+ */
+function totalsNote(projects, same) {
+    const name = (p) => escapeText(clipWidth(p.project, PROJECT_MAX_COLUMNS));
+    const names = (list) => list.map(name).join(', ');
+    const lacking = leftOutOfTotals(projects, name);
+    const noBefore = projects.filter(p => p.totalsBefore?.visitors === undefined);
+    const sentences = [
+        ...(projects.some(p => p.incomplete)
+            ? ['⚠️ marks a report that stopped part way (its comment says what was not read).']
+            : []),
+        ...(projects.length > 1
+            ? [
+                'The total adds each project’s figures (a reader of two sites counts on each); the ' +
+                    'unanswered share is of every question read' +
+                    (same ? '' : '; the ranges differ, and are added as they are') +
+                    (lacking.length > 0 ? `; ${lacking.join('; ')}` : '') +
+                    '.',
+                ...(noBefore.length > 0 && noBefore.length < projects.length
+                    ? [`No change of the total: ${names(noBefore)} compared with no period before.`]
+                    : [])
+            ]
+            : [])
+    ];
+    return sentences.length > 0 ? `_${sentences.join(' ')}_` : '';
+}
+/** The files left out, each named with why; and a project found twice, which range it keeps. */
+function skippedBlock(r) {
+    const path = (p) => escapeText(clipPath(p, rollup_PATH_MAX_COLUMNS));
+    const lines = [
+        ...r.skipped.map(x => `> ⚠️ Skipped ${path(x.path)}: ${x.why}.`),
+        ...r.replaced.map(x => `> ${escapeText(clipWidth(x.project, PROJECT_MAX_COLUMNS))} was found twice: its newest range is shown; ${path(x.path)} (${shortRange(x.range, r.generatedAt)}) is left out.`)
+    ];
+    return lines.join('\n>\n');
+}
+/** The range from the earliest start to the latest end (an open end stays open). */
+function spanOf(ranges) {
+    const pick = (key, later) => {
+        if (ranges.length === 0 || ranges.some(r => r[key] === undefined))
+            return undefined;
+        const at = (v) => parseInstant(v ?? '') ?? 0;
+        return ranges.map(r => r[key]).reduce((a, b) => (at(b) > at(a) === later ? b : a));
+    };
+    const from = pick('dateFrom', false);
+    const to = pick('dateTo', true);
+    return {
+        ...(from !== undefined ? { dateFrom: from } : {}),
+        ...(to !== undefined ? { dateTo: to } : {})
+    };
+}
+function rollup_sameRange(a, b) {
+    return a.dateFrom === b?.dateFrom && a.dateTo === b?.dateTo;
+}
+
+;// CONCATENATED MODULE: ./src/records/signature.ts
+// Signing and verifying the hidden markers that carry the action's records (kinds.ts says what
+// each one means). Anyone can type an HTML comment, so a marker counts only when its HMAC
+// verifies: keyed with a secret no commenter has (the API key), over the thread (owner/repo#n),
+// the login that wrote the comment, the time the marker was written, and the key. A marker
+// pasted into a comment by anyone else (copied from the action's comment or from its public edit
+// history, in a new comment or edited into an old one) names another writer, and does not verify.
+//
+// Why the time and not the comment id: a marker that binds the id can only be written after the
+// comment exists, which costs a create and then an edit. A marker bound to its time is complete in
+// the create itself, and "the newest marker" (by its signed time) is the action's latest word.
+//
+// Two older formats are still read, so that records written before an upgrade keep working, but
+// only in comments whose author is the action's own login (records.ts learns it from GitHub,
+// never from a comment): markers signed over the time without the login, and those of version
+// 1.0.0, signed over the comment's id (the oldest of all: time 0).
+
+const SIG_HEX = 32;
+// encodeURIComponent never emits whitespace, '<' or '>', so an encoded key cannot end the marker.
+const KEY = "([A-Za-z0-9\\-_.!~*'()%]+)";
+const MARKER_PATTERN = new RegExp(`<!-- docs-agent:${KEY} v=2 t=([0-9]{1,15}) sig=([0-9a-f]+) -->`, 'g');
+const TIMED_PATTERN = new RegExp(`<!-- docs-agent:${KEY} t=([0-9]{1,15}) sig=([0-9a-f]+) -->`, 'g');
+const LEGACY_PATTERN = new RegExp(`<!-- docs-agent:${KEY} sig=([0-9a-f]+) -->`, 'g');
+/** Any line shaped like a marker, whatever its format and whether it verifies. */
+const MARKER_LINE = /^<!-- docs-agent:[^\n]* -->$/;
+const SHAPED_KEY = /^<!-- docs-agent:(\S+) /;
+const thread = (place) => `${place.owner}/${place.repo}#${place.issueNumber}`;
+/** Logins are case-insensitive on GitHub: signed and compared in lower case. */
+const normalLogin = (login) => login.toLowerCase();
+function hmac(secret, text) {
+    return (0,external_node_crypto_.createHmac)('sha256', secret).update(text).digest('hex').slice(0, SIG_HEX);
+}
+function signature(key, secret, place, writer, at) {
+    if (secret === '')
+        throw new Error('A secret is required to sign comment markers');
+    if (writer === '')
+        throw new Error("The writer's login is required to sign comment markers");
+    return hmac(secret, `v2\n${thread(place)}\nby=${normalLogin(writer)}\nt=${at}\n${key}`);
+}
+/** A marker for `key`, written by `writer` (the login GitHub will show as the comment's author). */
+function makeMarker(key, secret, place, writer, at) {
+    const sig = signature(key, secret, place, writer, at);
+    return `<!-- docs-agent:${encodeURIComponent(key)} v=2 t=${at} sig=${sig} -->`;
+}
+/** The markers for `keys`, all stamped `at`, one per line. */
+function markersFor(keys, secret, place, writer, at) {
+    return keys.map(key => makeMarker(key, secret, place, writer, at)).join('\n');
+}
+function sameSignature(actual, expected) {
+    // Constant time, so the signature cannot be guessed byte by byte from response timing.
+    return (actual.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(Buffer.from(actual), Buffer.from(expected)));
+}
+function decodeKey(encoded) {
+    try {
+        return decodeURIComponent(encoded);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** The markers in body whose signature verifies for its writer, in order of appearance. */
+function verifiedMarkers(body, secret, place, by) {
+    // With no secret nothing can be told apart from a forgery; with no author, no writer to bind.
+    if (secret === '' || typeof body !== 'string' || by.author === '')
+        return [];
+    const text = trailingMarkers(body);
+    const found = [];
+    if (by.own && by.commentId !== undefined)
+        for (const match of text.matchAll(LEGACY_PATTERN)) {
+            const key = decodeKey(match[1] ?? '');
+            if (key === undefined)
+                continue;
+            const expected = hmac(secret, `${thread(place)}\n${by.commentId}\n${key}`);
+            if (sameSignature(match[2] ?? '', expected))
+                found.push({ key, at: 0 });
+        }
+    const timed = (pattern, sign) => {
+        for (const match of text.matchAll(pattern)) {
+            const key = decodeKey(match[1] ?? '');
+            const at = Number(match[2]);
+            if (key === undefined || !Number.isSafeInteger(at))
+                continue;
+            if (sameSignature(match[3] ?? '', sign(key, at)))
+                found.push({ key, at });
+        }
+    };
+    if (by.own)
+        timed(TIMED_PATTERN, (key, at) => hmac(secret, `${thread(place)}\nt=${at}\n${key}`));
+    timed(MARKER_PATTERN, (key, at) => signature(key, secret, place, by.author, at));
+    return found;
+}
+/**
+ * The keys that the trailing marker lines of body name, as written, whether or not they verify
+ * (undecodable ones left out): what a comment claims, for telling a rotated key from no record.
+ */
+function claimedKeys(body) {
+    if (typeof body !== 'string')
+        return [];
+    const text = trailingMarkers(body);
+    if (text === '')
+        return [];
+    return text.split('\n').flatMap(line => {
+        const key = decodeKey(SHAPED_KEY.exec(line)?.[1] ?? '');
+        return key === undefined || key === '' ? [] : [key];
+    });
+}
+/** Where the marker lines that end `lines` begin. */
+function markersStart(lines) {
+    let first = lines.length;
+    while (first > 0 && MARKER_LINE.test(lines[first - 1] ?? ''))
+        first--;
+    return first;
+}
+/** The body without the marker lines that end it: the text a reader sees. */
+function textAboveMarkers(body) {
+    const lines = body.trimEnd().split('\n');
+    return lines.slice(0, markersStart(lines)).join('\n');
+}
+/**
+ * The lines of marker comments that end the body: the action writes its markers there, after the
+ * text. Text above them (an instruction shown verbatim in a code block, say) may hold a copy of
+ * a real marker; it is never read as one. Nor are marker lines that a code block left open above
+ * them swallows: a copy pasted after an unclosed fence is code, not a marker.
+ */
+function trailingMarkers(body) {
+    const lines = body.trimEnd().split('\n');
+    const first = markersStart(lines);
+    if (fenceLeftOpen(lines.slice(0, first)))
+        return '';
+    return lines.slice(first).join('\n');
+}
+/**
+ * Whether a fenced code block (CommonMark: three or more backticks or tildes, indented at most 3
+ * spaces) is still open after `lines`: closed only by a fence of the same character, at least as
+ * long, with nothing after it.
+ */
+function fenceLeftOpen(lines) {
+    let open;
+    for (const line of lines) {
+        const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+        if (!m)
+            continue;
+        const run = m[1] ?? '';
+        const rest = m[2] ?? '';
+        if (open === undefined) {
+            // A backtick fence's info string holds no backtick (else it is an inline code span).
+            if (!(run[0] === '`' && rest.includes('`')))
+                open = { char: run[0] ?? '', length: run.length };
+        }
+        else if (run[0] === open.char && run.length >= open.length && rest.trim() === '')
+            open = undefined;
+    }
+    return open !== undefined;
+}
+
+;// CONCATENATED MODULE: ./src/records/series.ts
+// Which earlier comments a run's comment may edit or hide (contract: "Series"). A series is a kind
+// of comment (a project's report, a roll-up), its project and its cadence: the length of its range
+// in days, a calendar month being one cadence whatever its days. So the weekly report, the
+// monthly report and the roll-up of one project on one issue are three series, and `minimize`
+// or `upsert` in one never touches another. A run edits or hides only a comment of its own
+// series, written by the action's own login (thread.ts asks), whose text is the action's (its
+// title and its footer: a marker copied into another workflow's comment, which writes as the
+// same `github-actions[bot]`, makes that comment no report), and whose range ends no later than
+// the run's own: re-running an older week leaves the newer report in view. Which comments a
+// reader still sees follows from the same rule (shown), and `fix N` reads the newest of those.
+
+
+
+
+
+const series_DAY = 86_400_000;
+class Series {
+    kind;
+    project;
+    range;
+    cadence;
+    end;
+    constructor(kind, project, range) {
+        this.kind = kind;
+        this.project = project;
+        this.range = range;
+        this.cadence = cadenceOf(range);
+        this.end = endOf(range);
+    }
+    /** The reports of `projectId` at the cadence of `range`. */
+    static report(projectId, range) {
+        return new Series('report', projectId, range);
+    }
+    /** The roll-ups at the cadence of `range` (the span of their projects' ranges). */
+    static rollup(range) {
+        return new Series('rollup', '*', range);
+    }
+    /** The range a record names when it is of this series (its kind, project and cadence). */
+    rangeOf(key) {
+        const fields = parseRecord(this.kind, key);
+        if (fields?.project !== this.project)
+            return undefined;
+        const range = {
+            ...(fields.from !== '' ? { dateFrom: fields.from } : {}),
+            ...(fields.to !== '' ? { dateTo: fields.to } : {})
+        };
+        return cadenceOf(range) === this.cadence ? range : undefined;
+    }
+    /** Whether a record is of this series and its range ends no later than the run's own. */
+    covers(key) {
+        const range = this.rangeOf(key);
+        return range !== undefined && endOf(range) <= this.end;
+    }
+    /** Whether a record is of this series and its range ends after the run's own. */
+    isNewer(key) {
+        const range = this.rangeOf(key);
+        return range !== undefined && endOf(range) > this.end;
+    }
+    /** Whether a comment's body (markers and all) is the action's comment of this kind. */
+    ownBody(body) {
+        const text = textAboveMarkers(body);
+        return this.kind === 'report' ? isHealthReportBody(text) : isRollupBody(text);
+    }
+    /**
+     * The comments of this series a reader still sees, newest first: each comment's newest record
+     * of the series, less those that a later comment of the series ending no earlier put out of
+     * date (what `minimize` hides). Records of other series are ignored.
+     */
+    shown(records) {
+        const latest = new Map();
+        for (const r of records)
+            if (this.rangeOf(r.key) && (latest.get(r.comment.id)?.at ?? -1) < r.at)
+                latest.set(r.comment.id, r);
+        const list = [...latest.values()];
+        const ends = (r) => endOf(this.rangeOf(r.key) ?? {});
+        return list
+            .filter(r => !list.some(d => d !== r && d.at > r.at && ends(d) >= ends(r)))
+            .sort((a, b) => b.at - a.at);
+    }
+}
+/** When a range ends: an open end is the latest of all. */
+function endOf(range) {
+    return range.dateTo === undefined ? Infinity : (parseInstant(range.dateTo) ?? Infinity);
+}
+/**
+ * The cadence of a range: `month` for a calendar month (the 1st to the 1st), else its length in
+ * days (`7d`), and `open` for a range without both ends.
+ */
+function cadenceOf(range) {
+    const from = parseInstant(range.dateFrom ?? '');
+    const to = parseInstant(range.dateTo ?? '');
+    if (from === undefined || to === undefined)
+        return 'open';
+    const f = new Date(from);
+    const monthLater = Date.UTC(f.getUTCFullYear(), f.getUTCMonth() + 1, 1);
+    if (f.getUTCDate() === 1 && from % series_DAY === 0 && to === monthLater)
+        return 'month';
+    return `${Math.round(((to - from) / series_DAY) * 1000) / 1000}d`;
+}
+
 ;// CONCATENATED MODULE: ./src/records/report.ts
+
 
 function reportKey(projectId, range) {
     return recordKey('report', {
@@ -41591,10 +44091,6 @@ function reportKey(projectId, range) {
         from: range.dateFrom ?? '',
         to: range.dateTo ?? ''
     });
-}
-/** Whether `key` is a report of this project, of any range: the series `minimize` hides. */
-function reportSeries(projectId) {
-    return key => parseRecord('report', key)?.project === projectId;
 }
 /** The key of the note that a range's report was refused for its key (report-refused.ts). */
 function keyRefusedKey(projectId, range) {
@@ -41779,6 +44275,22 @@ function storedReports(read, projectId) {
     for (const r of list)
         r.suggestions.sort((x, y) => x.n - y.n);
     return list.sort((x, y) => later(x.range.dateTo, y.range.dateTo) || later(x.range.dateFrom, y.range.dateFrom));
+}
+/**
+ * The reports a reader still sees, in their order: none that a later report of its series put out
+ * of date (series.ts). `fix N` reads the first.
+ */
+function shownReports(reports, projectId) {
+    const records = reports.map(r => ({
+        key: reportKey(projectId, r.range),
+        at: r.at,
+        comment: { id: r.commentId }
+    }));
+    const bySeries = new Map();
+    for (const r of reports)
+        bySeries.set(cadenceOf(r.range), Series.report(projectId, r.range));
+    const shown = new Set([...bySeries.values()].flatMap(series => series.shown(records).map(x => x.comment.id)));
+    return reports.filter(r => shown.has(r.commentId));
 }
 
 ;// CONCATENATED MODULE: ./src/records/job.ts
@@ -42041,7 +44553,7 @@ function job_cause_anchor(label, url, form) {
         : `[${label}](${to})`;
 }
 /** The issue or pull request (or a comment on it) an address names, as `#6` or `octo/api#42`. */
-function itemOf(url, here) {
+function job_cause_itemOf(url, here) {
     const m = /^\/([\w.-]+)\/([\w.-]+)\/(?:issues|pull)\/(\d+)\/?$/.exec(url.pathname);
     if (!m)
         return undefined;
@@ -42056,7 +44568,7 @@ function itemOf(url, here) {
  */
 function whereLink(url, o) {
     const u = parseHttpsUrl(url);
-    const item = u && itemOf(u, o.here);
+    const item = u && job_cause_itemOf(u, o.here);
     if (item)
         return job_cause_anchor(item, u, o.form);
     if (o.items)
@@ -42147,7 +44659,7 @@ function firstLines(instruction) {
 
 /** Shown in full up to here; the exact text, whole, is in the answer's Details. */
 const SHOWN_MAX_CHARS = 2000;
-const SUBJECT_MAX_CHARS = 80;
+const job_instruction_SUBJECT_MAX_CHARS = 80;
 const KIND_NAMES = {
     gap: 'search gap',
     page: 'page',
@@ -42157,7 +44669,7 @@ const KIND_NAMES = {
 function subjectLine(f) {
     const kind = f.id.slice(0, Math.max(0, f.id.indexOf(':')));
     const name = KIND_NAMES[kind] ?? 'suggestion';
-    const subject = escapeText(clip(f.subject.replace(/\s+/g, ' ').trim(), SUBJECT_MAX_CHARS));
+    const subject = escapeText(clip(f.subject.replace(/\s+/g, ' ').trim(), job_instruction_SUBJECT_MAX_CHARS));
     return kind === 'page' ? `${name} ${subject}` : `${name} “${subject}”`;
 }
 /** "fix suggestion 1: search gap “…”", "fix suggestions 1 and 3: search gap “…” and page /a". */
@@ -42615,7 +45127,7 @@ function cancelledHeadline(delivered) {
     return '🚫 Run cancelled · the job keeps running';
 }
 /** The headline words the ending (or, while the run waits, the status now). */
-function headline(r) {
+function job_headline(r) {
     const e = r.ending;
     if (!e)
         return waitingHeadline(statusOf(r));
@@ -42659,7 +45171,7 @@ function askedLine(r) {
  * One line under the headline: who asked (or what this is), when it started, and the workflow
  * run when nothing below links it already.
  */
-function metaLine(r, place, runLinked) {
+function job_metaLine(r, place, runLinked) {
     const parts = [askedLine(r), `started ${formatClock(r.startedAt)}`];
     if (r.runUrl && place === 'comment' && !runLinked)
         parts.push(markdown_link('workflow run', r.runUrl));
@@ -42739,8 +45251,8 @@ function renderJobReport(r, place = 'comment') {
     const ending = endingText(r, place);
     const completed = r.ending?.kind === 'finished' && r.ending.outcome === 'pull-request';
     const blocks = [
-        `### ${headline(r)}`,
-        metaLine(r, place, ending.linksRun),
+        `### ${job_headline(r)}`,
+        job_metaLine(r, place, ending.linksRun),
         r.onItsPullRequest ? codeChangeBlock(r.codeChange) : undefined,
         grewParagraph(r, place),
         visibleInstruction(r, instructionLabel(r)),
@@ -45644,752 +48156,6 @@ class JobRun {
     }
 }
 
-;// CONCATENATED MODULE: ./src/analytics/sections/outcome.ts
-/** A page's row in a pages section: among its top pages, or those shown for another section. */
-function pageRowOf(section, path) {
-    const of = (rows) => rows?.find(row => row.path === path);
-    return of(section?.top) ?? of(section?.shown);
-}
-
-;// CONCATENATED MODULE: ./src/analytics/search-gaps.ts
-// Content gaps as a search log really shows them (field notes): the search bar logs the typing
-// prefixes of one query as rows of their own ("webhook sig", "webhook signa" on the way to
-// "webhook signature"), and some zero-click rows are searches it handed to the assistant. So a
-// zero-click query is a candidate gap, not proof of one: prefixes are folded into the query they
-// lead to, and a query the assistant answered is kept apart.
-
-/**
- * Text compared as people mean it: cleaned as the report shows it (nothing invisible, one line,
- * spaces collapsed, trimmed), case folded. A question with hidden characters appended is the
- * question a reader sees.
- */
-function textKey(text) {
-    return oneLine(text).toLocaleLowerCase('en-US');
-}
-/**
- * `short` is `long` typed up to the middle of a word: not a whole word of it ("api" is a query of
- * its own beside "api key"), not a number that goes on ("v1" is no half-typed "v10"), and not a
- * singular beside its plural ("webhook signature" beside "webhook signatures": one topic by the
- * topic rule, never a prefix).
- */
-function isTypingPrefix(short, long) {
-    const letter = /\p{L}/u;
-    return (long.length > short.length &&
-        long.startsWith(short) &&
-        letter.test(short.slice(-1)) &&
-        letter.test(long.charAt(short.length)) &&
-        !/^e?s(?![\p{L}\p{N}])/u.test(long.slice(short.length)));
-}
-/**
- * Folds each row that is a typing prefix of another into the query it leads to: the row with the
- * most hits among those it starts, when that one has more hits than it. (That query is never a
- * prefix folded further: whatever it leads to, the row leads to as well.) Only a row nobody
- * clicked a result for is typing on the way: a click means the text found something. The
- * prefix's hits are added to the query (its click-through weighted by them), so no search is
- * lost: the zero-click searches of the query and its prefixes add up. Most hits first, as the
- * service sends them (equal hits in the order given).
- */
-function foldPrefixes(rows) {
-    const keys = rows.map(row => textKey(row.searchQuery));
-    const hitsOf = (i) => (i === undefined ? 0 : (rows[i]?.hits ?? 0));
-    const into = rows.map((row, i) => {
-        if (row.ctr !== 0)
-            return undefined;
-        let best;
-        keys.forEach((key, j) => {
-            if (j === i || !isTypingPrefix(keys[i] ?? '', key))
-                return;
-            if (best === undefined || hitsOf(j) > hitsOf(best))
-                best = j;
-        });
-        return hitsOf(best) > row.hits ? best : undefined;
-    });
-    const folded = new Map();
-    rows.forEach((row, i) => {
-        const t = into[i];
-        if (t !== undefined)
-            folded.set(t, [...(folded.get(t) ?? []), row]);
-    });
-    const queries = rows.flatMap((row, i) => {
-        if (into[i] !== undefined)
-            return [];
-        const prefixes = folded.get(i);
-        return [prefixes ? withPrefixes(row, prefixes) : { ...row }];
-    });
-    return queries.sort((a, b) => b.hits - a.hits);
-}
-/** A query with the rows that were it half typed: their hits added, nobody's clicks lost. */
-function withPrefixes(row, prefixes) {
-    const hits = prefixes.reduce((n, p) => n + p.hits, row.hits);
-    return {
-        ...row,
-        hits,
-        ctr: hits === 0 ? row.ctr : (row.ctr * row.hits) / hits,
-        prefixes: prefixes.map(p => p.searchQuery)
-    };
-}
-/**
- * The zero-click queries, split by whether the assistant answered the same question (its text,
- * as `textKey` compares) more often than not. Without the assistant's answers, every zero-click
- * query stays a candidate gap.
- */
-function contentGaps(zeroClick, answered) {
-    const known = new Set(answered ?? []);
-    const handled = (q) => known.has(textKey(q.searchQuery));
-    return {
-        gaps: zeroClick.filter(q => !handled(q)),
-        answeredByAssistant: zeroClick.filter(handled)
-    };
-}
-// Topics: what readers mean, as plain word normalisation (no language model; the rule is in
-// docs/weekly-report.md). "rotate key", "rotating keys" and "key rotation" are one topic: the
-// same meaningful words once case, plurals and endings, word order and small words are set aside.
-/** Words that carry no subject of their own: "how do I rotate a key" is about "rotate key". */
-const SMALL_WORDS = new Set(('a an the to of in on for and or with without from by at as is are was be can could ' +
-    'do does did how what why where when which who my your our their its it this that these ' +
-    'those i we you me us there here not no yes vs via').split(' '));
-/** Endings taken off a word, longest first; what is left keeps at least 3 letters. */
-const ENDINGS = ['ations', 'ation', 'ating', 'ated', 'ates', 'ate', 'ings', 'ing', 'ions', 'ion'];
-const STEM_MIN = 3;
-/** One step: a plural, or an ending, off; undefined when nothing comes off. */
-function shorter(word) {
-    const keep = (stem) => (stem.length >= STEM_MIN ? stem : undefined);
-    if (word.endsWith('ies'))
-        return keep(`${word.slice(0, -3)}y`);
-    for (const ending of ENDINGS)
-        if (word.endsWith(ending)) {
-            const stem = keep(word.slice(0, -ending.length));
-            if (stem)
-                return stem;
-        }
-    if (/(?:sses|xes|ches|shes)$/.test(word))
-        return keep(word.slice(0, -2));
-    // "status", "class" and "analysis" are no plurals.
-    if (/[^su]s$/.test(word) && !word.endsWith('is'))
-        return keep(word.slice(0, -1));
-    if (word.endsWith('ed'))
-        return keep(word.slice(0, -2));
-    if (word.endsWith('e'))
-        return keep(word.slice(0, -1));
-    return undefined;
-}
-/** A word's stem: endings taken off until none comes off (so a stem is its own stem). */
-function stem(word) {
-    let at = word;
-    for (let next = shorter(at); next !== undefined; next = shorter(at))
-        at = next;
-    return at;
-}
-/**
- * What a query or question is about: its meaningful words (letters and digits, case folded,
- * small words out), each reduced to its stem, once each, sorted (word order aside). Text of small
- * words only is its own topic (its whole text). Applying it to its result changes nothing.
- */
-function topicKey(text) {
-    const words = textKey(text).match(/[\p{L}\p{N}]+/gu) ?? [];
-    const stems = words.filter(w => !SMALL_WORDS.has(w)).map(stem);
-    const meaningful = [...new Set(stems.filter(w => !SMALL_WORDS.has(w)))].sort();
-    return meaningful.length > 0 ? meaningful.join(' ') : textKey(text);
-}
-/**
- * Rows grouped by topic, most counted topic first (the first row's order among equals). Each
- * group keeps its rows in the order given.
- */
-function byTopic(rows, textOf, countOf) {
-    const topics = new Map();
-    for (const row of rows) {
-        const key = topicKey(textOf(row));
-        const topic = topics.get(key) ?? { key, total: 0, rows: [] };
-        topic.total += countOf(row);
-        topic.rows.push(row);
-        topics.set(key, topic);
-    }
-    return [...topics.values()].sort((a, b) => b.total - a.total);
-}
-
-;// CONCATENATED MODULE: ./src/analytics/suggestions.ts
-
-
-
-const MAX_SUGGESTIONS = 5;
-/** The least evidence a suggestion needs: searches with no click, 👎, or times asked. */
-const MIN_SEARCHES = 5;
-const MIN_THUMBS_DOWN = 5;
-const MIN_TIMES_ASKED = 3;
-/** The readers' own phrasings a topic shows, and the written comments a page quotes. */
-const MAX_PHRASINGS = 3;
-const MAX_COMMENTS = 3;
-const gapId = (query) => `gap:${topicKey(query)}`;
-const pageId = (path) => `page:${path}`;
-const questionId = (question) => `question:${topicKey(question)}`;
-/**
- * An id as this version writes it: an earlier version's `gap:<query>` or `question:<text>` (one
- * phrasing) names the topic of that phrasing, so a fix asked for then still counts.
- */
-function currentId(id) {
-    if (id.startsWith('gap:'))
-        return gapId(id.slice(4));
-    if (id.startsWith('question:'))
-        return questionId(id.slice(9));
-    return id;
-}
-function find(sections, name) {
-    return sections.find((x) => {
-        return x.name === name && x.ok;
-    });
-}
-/** The suggestions, most telling first within each kind, the kinds taken in turn. */
-function suggest(input) {
-    const { sections } = input;
-    const held = [];
-    const left = { out: 0 };
-    const lists = [
-        gapSuggestions(find(sections, 'searches'), find(sections, 'assistant'), left),
-        pageSuggestions(find(sections, 'feedback'), find(sections, 'views')),
-        questionSuggestions(find(sections, 'assistant'), left),
-        staleSuggestions(input.stale, find(sections, 'feedback'), find(sections, 'views'))
-    ].map(list => list.flatMap(s => {
-        const { standing, fix } = stillStanding(s, input);
-        if (!standing && fix)
-            held.push({ suggestion: s, fix });
-        return standing ? [standing] : [];
-    }));
-    const suggestions = [];
-    for (let i = 0; suggestions.length < MAX_SUGGESTIONS && lists.some(l => i < l.length); i++)
-        for (const list of lists) {
-            const s = list[i];
-            // A page suggested for its 👎 is not suggested again for its age.
-            const taken = s !== undefined && suggestions.some(x => x.id === s.id);
-            if (s && !taken && suggestions.length < MAX_SUGGESTIONS)
-                suggestions.push(s);
-        }
-    return { suggestions, held: held.slice(0, MAX_SUGGESTIONS), leftOut: left.out };
-}
-/**
- * Text from readers that carries markup: a Markdown link or image, an HTML tag, a table pipe, or
- * a URL scheme (`javascript:`, `https://`…). Shown inert in its table; never a suggestion.
- */
-function carriesMarkup(text) {
-    return (/\]\s*\(|!\[|<\/?[a-z!?]|\|/i.test(text) ||
-        /\b(?:javascript|vbscript|data|file|mailto):|\b[a-z][a-z0-9+.-]*:\/\//i.test(text));
-}
-/**
- * A suggestion still worth making: not while a pull request for it is open, and after one was
- * merged only if this period began after the merge (the numbers are then the fix's own).
- */
-function stillStanding(s, input) {
-    const fix = [...(input.fixes ?? [])].find(([id]) => currentId(id) === s.id)?.[1];
-    if (!fix)
-        return { standing: s };
-    if (fix.state === 'open')
-        return { fix };
-    if (fix.state === 'merged') {
-        const measuredAfter = fix.mergedAt !== undefined &&
-            input.periodStart !== undefined &&
-            fix.mergedAt <= input.periodStart;
-        return measuredAfter ? { standing: { ...s, after: fix }, fix } : { fix };
-    }
-    return { standing: s, fix };
-}
-function gapSuggestions(searches, assistant, left) {
-    if (!searches)
-        return [];
-    const { gaps } = contentGaps(searches.gaps, assistant?.answered);
-    return topics(gaps, q => q.searchQuery, q => q.hits, MIN_SEARCHES, left).map(t => ({
-        kind: 'gap',
-        id: gapId(t.text),
-        query: t.text,
-        hits: t.total,
-        phrasings: t.phrasings,
-        variants: t.variants,
-        prefixes: t.rows.flatMap(q => q.prefixes ?? [])
-    }));
-}
-/**
- * Rows of text from readers (queries, questions) by topic, the topics counted at least `min`
- * times: each with its first row's text, its total and up to 3 of its phrasings. Rows that carry
- * markup are left out, and the topics they would have made counted in `left`.
- */
-function topics(rows, textOf, countOf, min, left) {
-    const given = rows.filter(row => textOf(row).trim() !== '');
-    const marked = given.filter(row => carriesMarkup(textOf(row)));
-    left.out += byTopic(marked, textOf, countOf).filter(t => t.total >= min).length;
-    return byTopic(given.filter(row => !carriesMarkup(textOf(row))), textOf, countOf)
-        .filter(t => t.total >= min)
-        .map(t => {
-        const all = phrasings(t.rows.map(textOf));
-        const text = t.rows[0] ? textOf(t.rows[0]) : '';
-        return { ...t, text, phrasings: all.slice(0, MAX_PHRASINGS), variants: all.length };
-    });
-}
-/** The phrasings, as readers typed them, each once (as the report shows them). */
-function phrasings(texts) {
-    const seen = new Set();
-    return texts.filter(text => {
-        const shown = oneLine(text);
-        if (shown === '' || seen.has(shown))
-            return false;
-        seen.add(shown);
-        return true;
-    });
-}
-/** Per 1,000 views: what ranks the pages when their views are known. */
-function perThousand(thumbsDown, views) {
-    return views > 0 ? (thumbsDown * 1000) / views : Infinity;
-}
-function pageSuggestions(feedback, views) {
-    if (!feedback)
-        return [];
-    const viewsOf = (path) => pageRowOf(views, path)?.total;
-    const pages = feedback.top
-        .filter(p => p.thumbsDown >= MIN_THUMBS_DOWN && p.path !== '')
-        .map(p => {
-        const comments = commentsOn(feedback, p.path);
-        return {
-            kind: 'page',
-            id: pageId(p.path),
-            path: p.path,
-            thumbsDown: p.thumbsDown,
-            thumbsUp: p.thumbsUp,
-            ...(viewsOf(p.path) !== undefined ? { views: viewsOf(p.path) } : {}),
-            ...(comments.length > 0 ? { comments } : {})
-        };
-    });
-    // With views read, only pages whose views are known are weighed (the rest cannot be); without
-    // them, the most 👎 first, as the feedback section ranks them.
-    if (!views)
-        return pages.sort((a, b) => b.thumbsDown - a.thumbsDown);
-    return pages
-        .filter(p => p.views !== undefined && p.views > 0)
-        .sort((a, b) => perThousand(b.thumbsDown, b.views ?? 0) - perThousand(a.thumbsDown, a.views ?? 0));
-}
-/** Up to 3 comments written on the page, each once, newest first as the service sent them. */
-function commentsOn(feedback, path) {
-    const seen = new Set();
-    return (feedback.comments ?? [])
-        .filter(c => {
-        const text = oneLine(c.comment);
-        if (c.path !== path || text === '' || seen.has(text))
-            return false;
-        seen.add(text);
-        return true;
-    })
-        .map(c => c.comment)
-        .slice(0, MAX_COMMENTS);
-}
-function questionSuggestions(assistant, left) {
-    if (!assistant)
-        return [];
-    return topics(assistant.top, q => q.question, q => q.count, MIN_TIMES_ASKED, left).map(t => {
-        // The most asked phrasing's answer, else the next one's: one answer is evidence enough.
-        const answer = t.rows.find(q => q.answer)?.answer;
-        return {
-            kind: 'question',
-            id: questionId(t.text),
-            question: t.text,
-            count: t.total,
-            phrasings: t.phrasings,
-            variants: t.variants,
-            ...(answer ? { answer } : {})
-        };
-    });
-}
-/** The stale pages as suggestions, with the views and 👎 the tables show for them. */
-function staleSuggestions(stale, feedback, views) {
-    return (stale ?? []).map(p => {
-        const seen = pageRowOf(views, p.path);
-        const rated = feedback?.top.find(r => r.path === p.path);
-        return {
-            kind: 'stale',
-            id: pageId(p.path),
-            path: p.path,
-            lastChanged: p.lastChanged,
-            ...(seen ? { views: seen.total } : {}),
-            ...(rated ? { thumbsDown: rated.thumbsDown } : {})
-        };
-    });
-}
-
-;// CONCATENATED MODULE: ./src/period.ts
-// Date inputs -> the range sent to the service. `dateTo` is always exclusive. Periods resolve in
-// UTC to whole days, so a weekly schedule asks for the same range wherever the runner is.
-const DAY = 86_400_000;
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
-/** `Nd`, `yesterday`, `last-week`, `last-month`; undefined when not one of them. */
-function parsePeriod(text) {
-    const days = /^(\d{1,3})d$/.exec(text);
-    if (days) {
-        const n = Number(days[1]);
-        return n >= 1 && n <= 366 ? { kind: 'days', days: n } : undefined;
-    }
-    if (text === 'yesterday' || text === 'last-week' || text === 'last-month')
-        return { kind: text };
-    return undefined;
-}
-/**
- * The instant a `YYYY-MM-DD` or ISO 8601 date-time stands for (a date, or a time with no offset,
- * counts as UTC), or undefined when it is not a real calendar date and time.
- */
-function parseInstant(text) {
-    const d = DATE_RE.exec(text) ?? DATE_TIME_RE.exec(text);
-    if (!d)
-        return undefined;
-    const [year, month, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
-    const [hour, minute, second] = [Number(d[4] ?? 0), Number(d[5] ?? 0), Number(d[6] ?? 0)];
-    if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
-        return undefined;
-    if (hour > 23 || minute > 59 || second > 59)
-        return undefined;
-    const date = new Date(Date.UTC(2000, 0, 1, hour, minute, second));
-    // Date.UTC would read the years 0-99 as 1900-1999.
-    date.setUTCFullYear(year, month - 1, day);
-    let at = date.getTime();
-    if (d[7])
-        at += Math.round(Number(`0${d[7]}`) * 1000);
-    const zone = d[8];
-    if (zone && zone !== 'Z') {
-        const m = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
-        if (!m || Number(m[2]) > 23 || Number(m[3]) > 59)
-            return undefined;
-        const offset = (Number(m[2]) * 60 + Number(m[3])) * 60_000;
-        at += m[1] === '+' ? -offset : offset;
-    }
-    return at;
-}
-function isDateOnly(text) {
-    return DATE_RE.test(text);
-}
-/** The range of a period, relative to `now`. */
-function resolvePeriod(period, now) {
-    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    switch (period.kind) {
-        case 'days':
-            return { dateFrom: isoDay(today - period.days * DAY), dateTo: isoDay(today) };
-        case 'yesterday':
-            return { dateFrom: isoDay(today - DAY), dateTo: isoDay(today) };
-        case 'last-week': {
-            const monday = today - ((now.getUTCDay() + 6) % 7) * DAY;
-            return { dateFrom: isoDay(monday - 7 * DAY), dateTo: isoDay(monday) };
-        }
-        case 'last-month': {
-            const first = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-            const previous = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1);
-            return { dateFrom: isoDay(previous), dateTo: isoDay(first) };
-        }
-    }
-}
-/** The first instant of year 1, and of year 10000: a date has four digits of year, none before 1. */
-const FIRST_INSTANT = yearStart(1);
-const END_INSTANT = yearStart(10000);
-/**
- * The period just before a bounded range, of equal length; for `last-month`, the calendar month
- * before. Dates keep their form: whole days stay `YYYY-MM-DD`. Undefined when it would start
- * before year 1 (no date can say so).
- */
-function previousRange(range, period) {
-    const from = parseInstant(range.dateFrom);
-    const to = parseInstant(range.dateTo);
-    if (from === undefined || to === undefined)
-        return undefined;
-    if (period?.kind === 'last-month') {
-        const f = new Date(from);
-        const start = Date.UTC(f.getUTCFullYear(), f.getUTCMonth() - 1, 1);
-        return start < FIRST_INSTANT ? undefined : { dateFrom: isoDay(start), dateTo: range.dateFrom };
-    }
-    const start = from - (to - from);
-    if (start < FIRST_INSTANT)
-        return undefined;
-    const wholeDays = isDateOnly(range.dateFrom) && isDateOnly(range.dateTo);
-    return {
-        dateFrom: wholeDays ? isoDay(start) : new Date(start).toISOString(),
-        dateTo: range.dateFrom
-    };
-}
-/**
- * The `n` periods before `range`, each as `previousRange` makes it, oldest first; undefined when
- * the oldest would start before year 1.
- */
-function rangesBefore(range, n, period) {
-    const ranges = [];
-    let current = range;
-    for (let i = 0; i < n; i++) {
-        const previous = previousRange(current, period);
-        if (previous === undefined)
-            return undefined;
-        current = previous;
-        ranges.unshift(current);
-    }
-    return ranges;
-}
-function yearStart(year) {
-    const date = new Date(0);
-    date.setUTCFullYear(year, 0, 1);
-    return date.getTime();
-}
-/** The UTC day of an instant as `YYYY-MM-DD`. */
-function isoDay(ms) {
-    // Four-digit years only: toISOString writes others as +YYYYYY, which no service reads.
-    return new Date(ms).toISOString().slice(0, 10);
-}
-function daysInMonth(year, month) {
-    const date = new Date(0);
-    date.setUTCFullYear(year, month, 0);
-    return date.getUTCDate();
-}
-
-;// CONCATENATED MODULE: ./src/analytics/marks.ts
-// The rule that says when a change matters (docs/weekly-report.md, "only when it matters"): the
-// overview marks a change 🟢 or 🔴 by it, and "what the fix did" gives its verdict by it. Smaller
-// moves are week-to-week noise.
-/** A count's change matters at this share of the number before and this many in absolute terms. */
-const MARK_MIN_SHARE = 0.05;
-const MARK_MIN_COUNT = 20;
-/** A share's change matters at this many percentage points. */
-const MARK_MIN_POINTS = 1;
-/** Whether a count that went from `before` to `now` moved enough to be marked. */
-function countChangeMatters(now, before) {
-    const diff = Math.abs(now - before);
-    return diff >= MARK_MIN_COUNT && diff >= before * MARK_MIN_SHARE;
-}
-/** Whether a share's change, in percentage points as shown (one decimal), is enough to be marked. */
-function pointsChangeMatter(points) {
-    return Number(Math.abs(points).toFixed(1)) >= MARK_MIN_POINTS;
-}
-
-;// CONCATENATED MODULE: ./src/analytics/fix-effect.ts
-// What a fix did: for a suggestion whose pull request was merged, the subject's rate in the
-// period it was suggested and in each complete period since the merge, and the verdict by the
-// rule that marks changes (marks.ts). A rate, not a count, so that a week of more or less traffic
-// cannot fake a result: zero-click searches per 1,000 searches, 👎 per 1,000 views, unanswered
-// per 100 questions. It costs no request: the numbers come from every row this report read (not
-// only the rows it shows: a gap people now click, or one below the top, still counts) and from
-// what earlier reports in the issue recorded (records/report.ts, kind `measure`). A subject
-// absent from every row read is "not among the N rows read", never 0: the rows cannot say.
-
-
-
-
-/** The periods back from this report's start that a merge is followed for. */
-const EFFECT_PERIODS = 8;
-/** Per how many of the denominator each kind's rate is given. */
-const RATE_PER = { gap: 1000, page: 1000, question: 100 };
-function kindOfId(id) {
-    const kind = id.slice(0, id.indexOf(':'));
-    return kind === 'gap' || kind === 'page' || kind === 'question' ? kind : undefined;
-}
-const isCounted = (n) => n !== undefined && 'count' in n;
-/** The rate (per RATE_PER), or undefined with nothing to count among. */
-function rateOf(kind, n) {
-    return n.of > 0 ? (n.count * RATE_PER[kind]) / n.of : undefined;
-}
-function read(sections, name) {
-    return sections.find((x) => x.name === name && x.ok);
-}
-/**
- * A subject's numbers among every row this report read; undefined when its section was not read
- * (or, for a page, its views were not: a count without its denominator is no rate).
- */
-function subjectNumbers(sections, id) {
-    switch (kindOfId(id)) {
-        case 'gap': {
-            const x = read(sections, 'searches');
-            if (!x)
-                return undefined;
-            // Each query once (the gaps are among the top too, and all among the queries read).
-            const rows = x.queries ?? [
-                ...new Map([...x.gaps, ...x.top].map(q => [q.searchQuery, q])).values()
-            ];
-            const topic = rows.filter(q => gapId(q.searchQuery) === currentId(id));
-            // Searches that found no click: all of a zero-click row's, the rest's share otherwise.
-            const count = Math.round(topic.reduce((n, q) => n + q.hits * (1 - q.ctr), 0));
-            return topic.length > 0 ? { count, of: x.totalSearches } : { below: x.read };
-        }
-        case 'page': {
-            const x = read(sections, 'feedback');
-            if (!x)
-                return undefined;
-            const rows = x.rows ?? x.top;
-            const row = rows.find(p => pageId(p.path) === id);
-            if (!row)
-                return { below: x.rows ? x.rows.length : x.pages };
-            const views = sections.find((v) => v.ok && v.name === 'views');
-            const seen = pageRowOf(views, row.path);
-            return seen ? { count: row.thumbsDown, of: seen.total } : undefined;
-        }
-        case 'question': {
-            const x = read(sections, 'assistant');
-            if (!x || x.read === 0)
-                return undefined;
-            return questionNumbers(x, currentId(id));
-        }
-        default:
-            return undefined;
-    }
-}
-/** A question topic's unanswered count among the questions read (0 when all were answered). */
-function questionNumbers(x, id) {
-    const topics = x.topics ?? x.top.map(q => ({ topic: questionId(q.question).slice(9), unanswered: q.count }));
-    const mine = topics.filter(t => `question:${t.topic}` === id);
-    const count = mine.reduce((n, t) => n + t.unanswered, 0);
-    return mine.length > 0 ? { count, of: x.read } : { below: x.read };
-}
-/**
- * The verdict on the periods since the merge taken together, against the period suggested, by
- * the marks rule: for zero-click searches and 👎, the count seen against the count the old rate
- * gives for the same traffic (20 and 5 % at least); for the unanswered share, 1 point at least.
- * Undefined when no period since was counted (the subject left the rows read).
- */
-function verdictOf(kind, before, since) {
-    const counted = since.filter(isCounted);
-    const after = counted.reduce((t, n) => ({ count: t.count + n.count, of: t.of + n.of }), {
-        count: 0,
-        of: 0
-    });
-    const was = rateOf(kind, before);
-    const now = rateOf(kind, after);
-    if (counted.length === 0 || was === undefined || now === undefined)
-        return undefined;
-    if (kind === 'question') {
-        if (!pointsChangeMatter(now - was))
-            return 'unchanged';
-        return now < was ? 'better' : 'worse';
-    }
-    const expected = (before.count / before.of) * after.of;
-    if (!countChangeMatters(after.count, expected))
-        return 'unchanged';
-    return after.count < expected ? 'better' : 'worse';
-}
-const sameRange = (a, b) => a.dateFrom === b.dateFrom && a.dateTo === b.dateTo;
-const lengthOf = (r) => {
-    const from = parseInstant(r.dateFrom);
-    const to = parseInstant(r.dateTo);
-    return from !== undefined && to !== undefined && to > from ? to - from : undefined;
-};
-/** What each fix merged within the last EFFECT_PERIODS periods did, newest merge first. */
-function fixEffects(input) {
-    const start = parseInstant(input.range.dateFrom);
-    const length = lengthOf(input.range);
-    if (start === undefined || length === undefined)
-        return [];
-    const effects = [];
-    for (const [id, fix] of input.fixes) {
-        const kind = kindOfId(id);
-        const { pr, mergedAt } = fix;
-        if (fix.state !== 'merged' || !kind || pr === undefined || mergedAt === undefined)
-            continue;
-        if (mergedAt < start - EFFECT_PERIODS * length)
-            continue;
-        const effect = effectOf(input, { id, kind, pr, mergedAt }, length);
-        if (effect)
-            effects.push(effect);
-    }
-    return effects.sort((a, b) => b.mergedAt - a.mergedAt);
-}
-function effectOf(input, fix, length) {
-    // The newest report (by its period) that suggested it before the merge.
-    const suggestedIn = input.reports
-        .filter(r => r.range.dateFrom < input.range.dateFrom)
-        .filter(r => (parseInstant(r.range.dateFrom) ?? Infinity) < fix.mergedAt)
-        .filter(r => r.suggestions.some(s => s.id === fix.id))
-        .sort((a, b) => (a.range.dateFrom < b.range.dateFrom ? 1 : -1))[0];
-    if (!suggestedIn)
-        return undefined;
-    const before = input.recorded(suggestedIn.range, fix.id);
-    if (!isCounted(before))
-        return undefined;
-    const subject = suggestedIn.suggestions.find(s => s.id === fix.id)?.subject ?? '';
-    const known = { ...fix, subject, suggested: { range: suggestedIn.range, numbers: before } };
-    const since = measuredSince(input, fix, length);
-    if (since.length === 0) {
-        // Merged after this period began: said now, measured by a later report.
-        const start = parseInstant(input.range.dateFrom) ?? Infinity;
-        const firstMeasured = fix.mergedAt > start && firstPeriodAfter(input.range, fix.mergedAt);
-        return firstMeasured ? { ...known, since, firstMeasured } : undefined;
-    }
-    const verdict = verdictOf(fix.kind, before, since.map(p => p.numbers));
-    // A subject gone from every row read is rarer than the rows read can show: a "worse" of the
-    // periods before would say the opposite of what the newest period says.
-    const gone = !isCounted(since.at(-1)?.numbers);
-    const kept = verdict === 'worse' && gone ? undefined : verdict;
-    return { ...known, since, ...(kept ? { verdict: kept } : {}) };
-}
-/** Each complete period since the merge that this report or an earlier one measured. */
-function measuredSince(input, fix, length) {
-    const periods = [...input.reports.map(r => r.range), input.range]
-        .filter((r, i, all) => all.findIndex(o => sameRange(o, r)) === i)
-        .filter(r => lengthOf(r) === length && r.dateTo <= input.range.dateTo)
-        .filter(r => (parseInstant(r.dateFrom) ?? -Infinity) >= fix.mergedAt)
-        .sort((a, b) => (a.dateFrom < b.dateFrom ? -1 : 1));
-    return periods.flatMap((range) => {
-        const numbers = sameRange(range, input.range)
-            ? subjectNumbers(input.sections, fix.id)
-            : input.recorded(range, fix.id);
-        return numbers ? [{ range, numbers }] : [];
-    });
-}
-/**
- * The first period after `range`, of its kind (the next calendar month for a month, else the
- * same length), that begins at or after `at`: its report is the first to measure a fix merged
- * then. Undefined past a year of periods (no report would follow it that far).
- */
-function firstPeriodAfter(range, at) {
-    let next = periodAfter(range);
-    for (let i = 0; next && i < 400; i++) {
-        const from = parseInstant(next.dateFrom);
-        if (from === undefined)
-            return undefined;
-        if (from >= at)
-            return next;
-        next = periodAfter(next);
-    }
-    return undefined;
-}
-/** The period right after a range: the next calendar month for a month, else the same length. */
-function periodAfter(range) {
-    const from = parseInstant(range.dateFrom);
-    const to = parseInstant(range.dateTo);
-    if (from === undefined || to === undefined || to <= from)
-        return undefined;
-    const f = new Date(from);
-    const t = new Date(to);
-    const month = f.getUTCDate() === 1 &&
-        t.getUTCDate() === 1 &&
-        t.getUTCFullYear() * 12 + t.getUTCMonth() - (f.getUTCFullYear() * 12 + f.getUTCMonth()) === 1;
-    const end = month ? Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 1) : to + (to - from);
-    const days = /^\d{4}-\d{2}-\d{2}$/.test(range.dateTo);
-    return { dateFrom: range.dateTo, dateTo: days ? isoDay(end) : new Date(end).toISOString() };
-}
-/** The subjects whose numbers a report records: those it suggests and those it measures. */
-function subjectsToRecord(suggested, effects, fixes) {
-    // A merged fix is measured by the reports after it, each recording its period for the next.
-    const merged = [...fixes].filter(([, f]) => f.state === 'merged').map(([id]) => id);
-    return [...new Set([...suggested, ...effects.map(e => e.id), ...merged])];
-}
-/** A fix's effect in the `report` output: each period's numbers with its rate (one decimal). */
-function effectJson(e) {
-    const period = (p) => {
-        const rate = isCounted(p.numbers) ? rateOf(e.kind, p.numbers) : undefined;
-        return {
-            range: p.range,
-            ...p.numbers,
-            ...(rate !== undefined ? { rate: Math.round(rate * 10) / 10 } : {})
-        };
-    };
-    return {
-        id: e.id,
-        kind: e.kind,
-        subject: e.subject,
-        pr: e.pr,
-        mergedAt: new Date(e.mergedAt).toISOString(),
-        per: RATE_PER[e.kind],
-        suggested: period(e.suggested),
-        since: e.since.map(period),
-        verdict: e.verdict ?? null,
-        ...(e.firstMeasured ? { firstMeasured: e.firstMeasured } : {})
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/analytics/trend.ts
 // The trend: the totals of the periods before the range, so "is it going up?" is answered without
 // last week's report open beside this one. A period costs one request (`limit=1`) per section
@@ -46447,1239 +48213,6 @@ function stoppedBy(err) {
     if (err instanceof TimeUpError)
         return { limit: 'time', reason };
     return { limit: 'failure', reason };
-}
-
-;// CONCATENATED MODULE: ./src/report/chart.ts
-
-/**
- * The periods a trend draws: the newest ones whose every series is known, in a row (a period cut
- * short may hold one series: half a point would draw one line without the other).
- */
-function drawnPoints(trend, series) {
-    const drawn = [];
-    for (let i = trend.points.length - 1; i >= 0; i--) {
-        const point = trend.points[i];
-        if (series.some(name => point[name] === undefined))
-            break;
-        drawn.unshift(point);
-    }
-    return drawn;
-}
-/** Labels on the axis at most: more print over each other at a comment's width. */
-const MAX_LABELS = 13;
-/** The plot's width in a comment 760 px wide, and a label's width per character and gap. */
-const PLOT_PIXELS = 600;
-const LABEL_CHAR_PIXELS = 8;
-const LABEL_GAP_PIXELS = 16;
-const DAY_MS = 86_400_000;
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** Bars light, the line dark: told apart by shape and by contrast, in light and dark themes. */
-const BAR_COLOR = '#9ec5fe';
-const LINE_COLOR = '#d9480f';
-const CHART_HEIGHT = 166;
-const NOUN = {
-    days: ['day', 'days'],
-    weeks: ['week', 'weeks'],
-    months: ['month', 'months'],
-    periods: ['period', 'periods']
-};
-function startOf(range) {
-    return new Date(range.dateFrom.length === 10 ? `${range.dateFrom}T00:00:00Z` : range.dateFrom);
-}
-/** What a reader counts the periods in: 7 days are weeks, a calendar month is a month. */
-function kindOf(range) {
-    const days = (Date.parse(range.dateTo) - Date.parse(range.dateFrom)) / DAY_MS;
-    if (days === 1)
-        return 'days';
-    if (days === 7)
-        return 'weeks';
-    if (days >= 28 && days <= 31 && /-01(T|$)/.test(range.dateFrom) && /-01(T|$)/.test(range.dateTo))
-        return 'months';
-    return 'periods';
-}
-/**
- * Each period by its start, as a reader names it ("Nov 16"; months "Nov 2026"), the year added
- * where two would read the same; unique either way.
- */
-function periodLabels(ranges) {
-    const kind = ranges[0] ? kindOf(ranges[0]) : 'periods';
-    const dates = ranges.map(startOf);
-    const month = (d) => MONTHS[d.getUTCMonth()] ?? '';
-    if (kind === 'months')
-        return dates.map(d => `${month(d)} ${d.getUTCFullYear()}`);
-    const short = dates.map(d => `${month(d)} ${d.getUTCDate()}`);
-    if (new Set(short).size === short.length)
-        return short;
-    return dates.map(d => `${month(d)} ${d.getUTCDate()} ${d.getUTCFullYear()}`);
-}
-/**
- * The axis labels: every period's own label when they fit side by side (MAX_LABELS at most), else
- * every k-th counting back from this period; the others are distinct invisible strings (Mermaid
- * merges points whose labels are equal, and trims spaces).
- */
-function axisLabels(labels) {
-    const longest = Math.max(...labels.map(l => l.length));
-    const fit = Math.floor(PLOT_PIXELS / (longest * LABEL_CHAR_PIXELS + LABEL_GAP_PIXELS));
-    const step = Math.ceil(labels.length / Math.max(2, Math.min(MAX_LABELS, fit)));
-    const last = labels.length - 1;
-    let blank = 0;
-    return labels.map((label, i) => ((last - i) % step === 0 ? label : '\u200b'.repeat(++blank)));
-}
-const round1 = (v) => Math.round(v * 10) / 10;
-function average(values) {
-    return values.reduce((n, v) => n + v, 0) / Math.max(1, values.length);
-}
-/** Steps of an axis: 1, 2 or 5 times a power of ten, as a reader counts. */
-function roundSteps(from) {
-    const power = 10 ** Math.floor(Math.log10(from));
-    return [1, 2, 5, 10, 20, 50].map(f => f * power);
-}
-/** Steps on the value axis: Mermaid ticks about 10 to any range; 8 steps keep 9 ticks legible. */
-const AXIS_STEPS = 8;
-/**
- * An axis range around the values with a little room: AXIS_STEPS steps of a round size, so the
- * ticks Mermaid draws fall on round numbers and a 200 px axis can label each of them.
- */
-function axisRange(values) {
-    const low = Math.min(...values);
-    const high = Math.max(...values);
-    const pad = Math.max((high - low) * 0.1, Math.abs(high) * 0.02, 0.1);
-    for (const step of roundSteps((high - low + 2 * pad) / AXIS_STEPS)) {
-        const from = Math.max(0, Math.floor((low - pad) / step) * step);
-        const to = from + AXIS_STEPS * step;
-        if (to >= high)
-            return [round1(from), round1(to)];
-    }
-    return [0, Math.ceil(high * 1.1)];
-}
-function mermaid(title, labels, axis, plots, values) {
-    const [low, high] = axisRange(values);
-    // Plots take the palette's colours in order: a bar's, then a line's.
-    const colors = plots.map(p => (p.trimStart().startsWith('bar') ? BAR_COLOR : LINE_COLOR));
-    const config = {
-        xyChart: { height: CHART_HEIGHT, titleFontSize: 15 },
-        themeVariables: { xyChart: { plotColorPalette: colors.join(', ') } }
-    };
-    return [
-        '```mermaid',
-        `%%{init: ${JSON.stringify(config)}}%%`,
-        'xychart-beta',
-        `    title "${title}"`,
-        `    x-axis [${labels.map(l => `"${l}"`).join(', ')}]`,
-        `    y-axis "${axis}" ${low} --> ${high}`,
-        ...plots,
-        '```'
-    ].join('\n');
-}
-const totalOf = (p, name) => p[name]?.total ?? 0;
-/**
- * The trend block: a heading that names the periods, the chart, and a line that gives the scale
- * back, says what it cost, and says which periods are not drawn and why.
- */
-function trendBlock(v) {
-    const { trend, series } = v;
-    if (series.length === 0)
-        return '';
-    const points = [...drawnPoints(trend, series), { ...v.current }];
-    // The trend's own periods say what they are (this one may be cut shorter by `date-to`).
-    const kind = kindOf(trend.points.at(-1)?.range ?? v.current.range);
-    const [one, many] = NOUN[kind];
-    const notes = [costNote(trend, many), missingNote(v)].filter(Boolean);
-    if (points.length < 2)
-        return `_Trend: nothing to draw before this ${one}. ${notes.join(' ')}_`;
-    const labels = axisLabels(periodLabels(points.map(p => p.range)));
-    // The chart's title says the span and what is drawn: no heading above it takes a line.
-    const span = `The last ${points.length} ${many}`;
-    const chart = series.length === 1
-        ? singleSeries(points, series[0], labels, many, span)
-        : bothSeries(points, labels, many, span);
-    return [chart.markdown, `_${[chart.note, ...notes].join(' ')}_`].join('\n\n');
-}
-const SERIES_NAMES = {
-    visitors: 'unique visitors',
-    views: 'page views'
-};
-/** One series in its own numbers (thousands above 10,000, so the ticks stay legible). */
-function singleSeries(points, name, labels, many, span) {
-    const raw = points.map(p => totalOf(p, name));
-    const scale = Math.max(...raw) >= 10_000 ? 1000 : 1;
-    const values = raw.map(v => (scale === 1 ? v : round1(v / scale)));
-    const what = SERIES_NAMES[name];
-    const title = `${span}: ${what}`;
-    const axis = scale === 1 ? what : `${what} (thousands)`;
-    return {
-        markdown: mermaid(title, labels, axis, [`    line [${values.join(', ')}]`], values),
-        note: `The line: ${what} per ${many.replace(/s$/, '')}, this one last.`
-    };
-}
-/** Both series as a share of their own average: page views as bars, unique visitors as a line. */
-function bothSeries(points, labels, many, span) {
-    const indexed = (name) => {
-        const raw = points.map(p => totalOf(p, name));
-        const mean = average(raw);
-        return { mean, values: raw.map(v => (mean > 0 ? round1((v / mean) * 100) : 0)) };
-    };
-    const visitors = indexed('visitors');
-    const views = indexed('views');
-    const title = `${span}: page views (bars), unique visitors (line)`;
-    const markdown = mermaid(title, labels, '% of the average', [`    bar [${views.values.join(', ')}]`, `    line [${visitors.values.join(', ')}]`], [...views.values, ...visitors.values]);
-    const each = many.replace(/s$/, '');
-    return {
-        markdown,
-        note: `Bars: views; line: visitors; each as a % of its ${points.length}-${each} average ` +
-            `(100 = ${formatNumber(Math.round(visitors.mean))} visitors, ` +
-            `${formatNumber(Math.round(views.mean))} views a ${each}).`
-    };
-}
-function costNote(trend, many) {
-    const read = `It cost ${plural(trend.requests, 'request')}`;
-    if (trend.known === 0)
-        return `${read}.`;
-    return `${read}; ${trend.known} ${trend.known === 1 ? many.replace(/s$/, '') : many} ${trend.known === 1 ? 'was' : 'were'} known already.`;
-}
-/**
- * The first `count` of `ranges` (oldest first), as a reader names them: "week of Oct 12",
- * "5 weeks from Sep 14 to Oct 12".
- */
-function periodSpan(ranges, count) {
-    const [one, many] = NOUN[ranges[0] ? kindOf(ranges[0]) : 'periods'];
-    const labels = periodLabels(ranges);
-    if (count === 1)
-        return `${one} of ${labels[0] ?? ''}`;
-    return `${count} ${many} from ${labels[0] ?? ''} to ${labels[count - 1] ?? ''}`;
-}
-/** The periods not drawn, and why, in the action's words (the service's go to the log). */
-function missingNote(v) {
-    const stop = v.trend.stop;
-    if (!stop)
-        return '';
-    const span = periodSpan(v.trend.points.map(p => p.range), stop.missing);
-    return `Not drawn: the ${span}, ${whyNotRead(stop.limit)}.`;
-}
-function whyNotRead(limit) {
-    switch (limit) {
-        case 'quota':
-            return 'not read: the hourly analytics limit was reached';
-        case 'max-requests':
-            return 'not read: `max-requests` was spent';
-        case 'time':
-            return 'not read: the time allowed (`wait-timeout`) ran out';
-        case 'failure':
-            return 'not read: the service failed to answer (the log says how)';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/report/range.ts
-// Date ranges as people read them. The service's `dateTo` is exclusive; a reader expects the
-// last day that counts, so whole-day ranges are shown with their inclusive last day.
-
-
-const range_DAY = 86_400_000;
-const range_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** The whole UTC days of a range given as `YYYY-MM-DD` bounds, or undefined. */
-function wholeDays(range) {
-    const { dateFrom, dateTo } = range;
-    if (!dateFrom || !dateTo || !isDateOnly(dateFrom) || !isDateOnly(dateTo))
-        return undefined;
-    const from = parseInstant(dateFrom);
-    const to = parseInstant(dateTo);
-    if (from === undefined || to === undefined || to - from < range_DAY)
-        return undefined;
-    return { first: new Date(from), last: new Date(to - range_DAY) };
-}
-function monthDay(d) {
-    return `${range_MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
-}
-function withYear(d) {
-    return `${monthDay(d)}, ${d.getUTCFullYear()}`;
-}
-/**
- * A short label: "Nov 16–22", "Oct 28 – Nov 3", "Dec 28, 2025 – Jan 3, 2026", "Nov 16"; the
- * year is added when it is not the year of `now`. Other ranges are shown as given.
- */
-function shortRange(range, now) {
-    const days = wholeDays(range);
-    if (!days)
-        return exactRange(range);
-    const { first, last } = days;
-    const year = new Date(now).getUTCFullYear();
-    const sameYear = first.getUTCFullYear() === last.getUTCFullYear();
-    const suffix = sameYear && first.getUTCFullYear() !== year ? `, ${first.getUTCFullYear()}` : '';
-    if (first.getTime() === last.getTime())
-        return `${monthDay(first)}${suffix}`;
-    if (!sameYear)
-        return `${withYear(first)} – ${withYear(last)}`;
-    if (first.getUTCMonth() === last.getUTCMonth())
-        return `${monthDay(first)}–${last.getUTCDate()}${suffix}`;
-    return `${monthDay(first)} – ${monthDay(last)}${suffix}`;
-}
-/**
- * The exact range, for the record: "2026-11-16 to 2026-11-22" (whole days, both counted) or the
- * bounds as given, marked end exclusive.
- */
-function exactRange(range) {
-    const days = wholeDays(range);
-    if (days)
-        return `${isoDay(days.first.getTime())} to ${isoDay(days.last.getTime())}`;
-    const from = range.dateFrom ? escapeText(range.dateFrom) : undefined;
-    const to = range.dateTo ? escapeText(range.dateTo) : undefined;
-    if (from && to)
-        return `${from} to ${to} (end exclusive)`;
-    if (from)
-        return `since ${from}`;
-    if (to)
-        return `before ${to}`;
-    return 'all time';
-}
-/** "the previous 7 days", "the week before", "the month before", "the period before". */
-function previousLabel(range, period) {
-    switch (period?.kind) {
-        case 'yesterday':
-            return 'the day before';
-        case 'last-week':
-            return 'the week before';
-        case 'last-month':
-            return 'the month before';
-        default:
-            break;
-    }
-    const days = wholeDays(range);
-    if (!days)
-        return 'the period before';
-    const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
-    return count === 1 ? 'the day before' : `the previous ${count} days`;
-}
-/**
- * What a reader calls one period of this range's length: a week (7 days), a month (a calendar
- * month), a day; else its days ("10 days"), or "period" when it is not whole days.
- */
-function periodNoun(range) {
-    const days = wholeDays(range);
-    if (!days)
-        return 'period';
-    const count = Math.round((days.last.getTime() - days.first.getTime()) / range_DAY) + 1;
-    const calendarMonth = days.first.getUTCDate() === 1 &&
-        new Date(days.last.getTime() + range_DAY).getUTCDate() === 1 &&
-        count >= 28;
-    if (calendarMonth)
-        return 'month';
-    if (count === 7)
-        return 'week';
-    return count === 1 ? 'day' : `${count} days`;
-}
-/** "this week", "this month", "this day", "in these 10 days", "this period". */
-function thisPeriod(range) {
-    const noun = periodNoun(range);
-    return /^\d/.test(noun) ? `in these ${noun}` : `this ${noun}`;
-}
-/** "2nd week", "3rd month", "11th time" (a length in days counts times). */
-function nthPeriod(n, range) {
-    const noun = periodNoun(range);
-    const tens = n % 100;
-    const ordinal = { 1: 'st', 2: 'nd', 3: 'rd' };
-    const suffix = tens >= 11 && tens <= 13 ? 'th' : (ordinal[n % 10] ?? 'th');
-    return `${n}${suffix} ${/^\d/.test(noun) || noun === 'period' ? 'time' : noun}`;
-}
-
-;// CONCATENATED MODULE: ./src/report/pages-table.ts
-
-
-/**
- * Page paths wider than this (display columns) are clipped in the middle: both ends of a path say
- * the most, and a pages table with its numbers stays on one line at a comment's 760 px.
- */
-const PATH_MAX_COLUMNS = 40;
-/** Beside human, AI, total and the change (the visitors report): four number columns. */
-const PATH_BESIDE_FOUR_COLUMNS = 32;
-/** A page path clipped in the middle, escaped, linked to the docs site with `site-url`. */
-function pageCell(path, siteUrl, maxColumns = PATH_MAX_COLUMNS) {
-    if (path === '')
-        return '_(empty path)_';
-    const text = escapeText(clipPath(path, maxColumns));
-    const url = siteUrl ? pageUrl(siteUrl, path) : undefined;
-    return url ? markdown_link(text, url) : text;
-}
-/**
- * A page's change as a percentage alone ("+22.0%", "new"): short, so the table does not wrap at
- * a comment's 760 px, and one unit down the column.
- */
-function pageChange(now, before) {
-    if (before === undefined || before === 0)
-        return now === 0 ? '0' : 'new';
-    return formatPercentChange(now, before) ?? '–';
-}
-/** Rank, page, human, AI, total, and the change of the total when there is a period before. */
-function pageColumns(withChange) {
-    return [
-        { header: '#', align: 'right' },
-        { header: 'Page' },
-        { header: 'Human', align: 'right' },
-        { header: 'AI', align: 'right' },
-        { header: 'Total', align: 'right' },
-        ...(withChange ? [{ header: 'Change', align: 'right' }] : [])
-    ];
-}
-/** One page's row; `before` is its total in the period before, when there is one. */
-function pageRow(row, rank, siteUrl, previous) {
-    return tableRow([
-        String(rank),
-        pageCell(row.path, siteUrl, previous ? PATH_BESIDE_FOUR_COLUMNS : PATH_MAX_COLUMNS),
-        formatNumber(row.human),
-        formatNumber(row.ai),
-        formatNumber(row.total),
-        ...(previous ? [pageChange(row.total, previous.before)] : [])
-    ]);
-}
-
-;// CONCATENATED MODULE: ./src/report/health-tables.ts
-
-
-
-
-
-/**
- * A query or question keeps its start, where its meaning is; each is clipped so its row stays on
- * one line at a comment's width. A query shares its row with a page column, so both are short.
- */
-const QUERY_MAX_CHARS = 25;
-/** The clicked page beside a query: both must fit a comment's width with the numbers. */
-const CLICKED_PAGE_MAX_CHARS = 22;
-/** A page beside four number columns (feedback): less room than beside three. */
-const FEEDBACK_PAGE_MAX_CHARS = 34;
-const QUESTION_MAX_CHARS = 64;
-/** Marks a query nobody clicked a result for, in the click-through cell. */
-const GAP = '⚠️';
-/** Marks a zero-click query the assistant answered: not a content gap. */
-const ASSISTANT = '💬';
-/**
- * A section with nothing in it. Observed of the service (not documented): a feature that is off
- * answers 200 with nothing, so this reads "no data", not as an error or as a broken site.
- */
-function isEmpty(x) {
-    switch (x.name) {
-        case 'visitors':
-        case 'views':
-            return x.totals.total === 0 && x.top.length === 0;
-        case 'searches':
-            return x.totalSearches === 0 && x.read === 0;
-        case 'feedback':
-            return x.pages === 0;
-        case 'assistant':
-            return x.callers.total === 0 && x.read === 0;
-    }
-}
-/** The tables of the sections that were read and hold something, `rows` rows each at most. */
-function sectionTables(r, rows) {
-    const read = r.sections.filter((x) => x.ok && !isEmpty(x));
-    const find = (name) => read.find((x) => x.name === name);
-    const visitors = find('visitors');
-    const views = find('views');
-    const searches = find('searches');
-    const feedback = find('feedback');
-    const assistant = find('assistant');
-    return [
-        visitors || views ? pagesBlock(r, rows, visitors, views) : undefined,
-        searches ? searchesBlock(searches, assistant, r, rows) : undefined,
-        feedback ? feedbackBlock(feedback, views, r, rows) : undefined,
-        assistant ? assistantBlock(assistant, rows) : undefined
-    ]
-        .filter((b) => b !== undefined)
-        .map(b => details(`<b>${b.title}</b> · ${b.summary}`, b.body))
-        .join('\n\n');
-}
-const rank = (i) => String(i + 1);
-/** A section's top items, ranked (`#`), each row's other cells from `cells`, folded past ten. */
-function rankedTable(columns, items, noun, cells) {
-    return foldedTable([{ header: '#', align: 'right' }, ...columns], items.map((item, i) => tableRow([rank(i), ...cells(item)])), noun);
-}
-// ---------------------------------------------------------------------------------------------
-// Pages: one table, visitors and views side by side
-function previousTotal(x, path) {
-    return x.previousRows?.find(row => row.path === path)?.total;
-}
-/** "12,000 unique visitors (10,412 human, 2,496 AI)". */
-function health_tables_split(x) {
-    const noun = x.name === 'visitors' ? 'unique visitors' : 'page views';
-    const { human, ai, total } = x.totals;
-    return `**${formatNumber(total)}** ${noun} (${formatNumber(human)} human, ${formatNumber(ai)} AI)`;
-}
-function pagesBlock(r, rows, visitors, views) {
-    // Ranked by visitors (people, not reloads); by views only when visitors were not read.
-    const lead = (visitors ?? views);
-    const compare = r.previous !== undefined;
-    const shown = [visitors, views].filter((x) => x !== undefined);
-    const columns = [{ header: 'Page' }];
-    for (const x of shown) {
-        columns.push({ header: x.name === 'visitors' ? 'Visitors' : 'Views', align: 'right' });
-        if (compare && x.previousRows)
-            columns.push({ header: 'Change', align: 'right' });
-    }
-    const cells = (row) => [
-        pageCell(row.path, r.siteUrl),
-        ...shown.flatMap(x => {
-            const found = x === lead ? row : pageRowOf(x, row.path);
-            const value = found ? formatNumber(found.total) : '–';
-            if (!compare || !x.previousRows)
-                return [value];
-            return [value, found ? pageChange(found.total, previousTotal(x, row.path)) : '–'];
-        })
-    ];
-    const sentences = [
-        `${shown.map(health_tables_split).join('; ')}, on ${plural(lead.rows, 'page')}.`,
-        visitors && visitors.totals.human + visitors.totals.ai !== visitors.totals.total
-            ? 'A visitor who came as both human and AI counts once in the total.'
-            : '',
-        shown.some(x => x.maxRowsReached)
-            ? 'The export stopped at `max-rows`: the top pages are those of the rows read; the totals are the whole site’s.'
-            : '',
-        views && visitors ? 'The top pages by unique visitors:' : ''
-    ];
-    const table = rankedTable(columns, lead.top.slice(0, rows), 'Pages', cells);
-    return {
-        title: 'Top pages',
-        summary: `by ${visitors ? 'unique visitors' : 'page views'}, ${plural(lead.rows, 'page')}`,
-        body: [sentences.filter(Boolean).join(' '), table].filter(Boolean).join('\n\n')
-    };
-}
-// ---------------------------------------------------------------------------------------------
-// Searches: the top queries, content gaps marked in place
-function clicks(q, answered) {
-    if (q.ctr !== 0)
-        return percent(q.ctr);
-    return `0% ${answered.has(q) ? ASSISTANT : GAP}`;
-}
-function searchesBlock(x, assistant, r, rows) {
-    const title = 'Searches';
-    if (x.read === 0)
-        return { title, summary: 'none in this range', body: 'No search in this range.' };
-    const split = contentGaps(x.top.filter(q => q.ctr === 0), assistant?.answered);
-    const allGaps = contentGaps(x.gaps, assistant?.answered).gaps.length;
-    const answered = new Set(split.answeredByAssistant);
-    const scope = x.complete
-        ? `all ${plural(x.read, 'query', 'queries')}`
-        : `the top ${plural(x.read, 'query', 'queries')} read; the service has more`;
-    const gaps = allGaps === 0
-        ? `No content gap among ${scope}.`
-        : `${GAP} marks a content gap, a query nobody clicked a result for: ${formatNumber(allGaps)} among ${scope}.`;
-    const notes = [
-        `The top queries by hits. ${gaps}`,
-        answered.size > 0
-            ? `${ASSISTANT} marks one the search bar handed to the assistant, which answered it: no gap.`
-            : '',
-        x.folded > 0 ? foldedNote(x) : ''
-    ];
-    const columns = [
-        { header: 'Query' },
-        { header: 'Hits', align: 'right' },
-        { header: 'Clicked', align: 'right' },
-        { header: 'Top clicked page' }
-    ];
-    const table = rankedTable(columns, x.top.slice(0, rows), 'Queries', q => [
-        textCell(q.searchQuery, QUERY_MAX_CHARS),
-        formatNumber(q.hits),
-        clicks(q, answered),
-        q.topClickedPage === null ? '–' : pageCell(q.topClickedPage, r.siteUrl, CLICKED_PAGE_MAX_CHARS)
-    ]);
-    return {
-        title,
-        summary: `top queries, ${plural(allGaps, 'content gap')}`,
-        body: [notes.filter(Boolean).join(' '), table].filter(Boolean).join('\n\n')
-    };
-}
-/** The rows that were a query half typed, with one of them as the example. */
-function foldedNote(x) {
-    const one = x.top.find(q => q.prefixes?.length);
-    const example = one
-        ? ` (“${textCell(one.prefixes?.[0] ?? '', QUERY_MAX_CHARS)}” on the way to “${textCell(one.searchQuery, QUERY_MAX_CHARS)}”)`
-        : '';
-    const many = x.folded !== 1;
-    return (`${plural(x.folded, 'row')} of the log ${many ? 'were' : 'was'} a query half typed${example}: ` +
-        `${many ? 'each is' : 'it is'} counted in the query ${many ? 'they lead' : 'it leads'} to.`);
-}
-// ---------------------------------------------------------------------------------------------
-// Feedback: the pages with the most thumbs-down
-function feedbackBlock(x, views, r, rows) {
-    // The order of this operation is not documented: with more pages than one answer holds, the
-    // ranking covers only those the service returned first.
-    const scope = x.hasMore
-        ? ` (only the first ${plural(x.pages, 'page')} the service returned are ranked: it has ` +
-            'feedback on more, in an order it does not document)'
-        : '';
-    const intro = `**${formatNumber(x.thumbsDown)}** 👎 and ${formatNumber(x.thumbsUp)} 👍 on whether a page ` +
-        `helped, and ${plural(x.code, 'report')} on code snippets, on ${plural(x.pages, 'page')}${scope}.`;
-    const title = 'Feedback';
-    if (x.top.length === 0)
-        return {
-            title,
-            summary: 'no 👎',
-            body: [intro, 'No page got a thumbs-down or code-snippet feedback.'].join('\n\n')
-        };
-    const counts = ['👎', '👍', 'Code', ...(views ? ['Views'] : [])];
-    const columns = [
-        { header: 'Page' },
-        ...counts.map(header => ({ header, align: 'right' }))
-    ];
-    const table = rankedTable(columns, x.top.slice(0, rows), 'Pages', p => [
-        pageCell(p.path, r.siteUrl, FEEDBACK_PAGE_MAX_CHARS),
-        formatNumber(p.thumbsDown),
-        formatNumber(p.thumbsUp),
-        formatNumber(p.code),
-        ...(views ? [viewsOf(views, p.path)] : [])
-    ]);
-    return {
-        title,
-        summary: 'the pages with the most 👎',
-        body: [`${intro} The pages with the most 👎 (Code: feedback on code snippets):`, table].join('\n\n')
-    };
-}
-function viewsOf(views, path) {
-    const row = pageRowOf(views, path);
-    return row ? formatNumber(row.total) : '–';
-}
-// ---------------------------------------------------------------------------------------------
-// Assistant: the unanswered questions asked most often
-function assistantBlock(x, rows) {
-    const { web, api, other, total } = x.callers;
-    const by = `web ${formatNumber(web)}, API ${formatNumber(api)}, other ${formatNumber(other)}`;
-    const title = 'Assistant';
-    if (x.read === 0)
-        return {
-            title,
-            summary: 'no question read',
-            body: `**${formatNumber(total)}** questions (${by}). No question to read.`
-        };
-    const intro = `**${formatNumber(total)}** questions (${by}) in ${plural(x.conversations, 'conversation')}; ` +
-        `**${formatNumber(x.unanswered)}** of the ${plural(x.read, 'question')} read went unanswered ` +
-        `(${formatShare(x.unanswered, x.read)}).` +
-        (x.complete
-            ? ''
-            : ` Only the first ${plural(x.read, 'question')} were read: the share and the questions below cover those.`);
-    if (x.top.length === 0)
-        return {
-            title,
-            summary: 'no unanswered question',
-            body: [intro, 'No unanswered question.'].join('\n\n')
-        };
-    const columns = [{ header: 'Unanswered question' }, { header: 'Asked', align: 'right' }];
-    const table = rankedTable(columns, x.top.slice(0, rows), 'Questions', q => [
-        textCell(q.question, QUESTION_MAX_CHARS),
-        formatNumber(q.count)
-    ]);
-    return {
-        title,
-        summary: 'the unanswered questions asked most often',
-        body: [`${intro} Asked most often (the same text, ignoring case and spaces):`, table].join('\n\n')
-    };
-}
-// ---------------------------------------------------------------------------------------------
-// Cells
-/** A query or question: one line, escaped, clipped so the number columns stay in view. */
-function textCell(text, maxColumns) {
-    const shown = clipWidth(text.trim().replace(/\s+/g, ' '), maxColumns, 0);
-    return shown === '' ? '_(empty)_' : escapeText(shown);
-}
-function percent(ratio) {
-    return `${(ratio * 100).toFixed(0)}%`;
-}
-
-;// CONCATENATED MODULE: ./src/report/suggestions.ts
-
-
-
-
-
-const suggestions_QUERY_MAX_CHARS = 60;
-const suggestions_QUESTION_MAX_CHARS = 140;
-const suggestions_PATH_MAX_CHARS = 90;
-/** A written comment, as quoted: long enough for what is missing, short enough to scan. */
-const FEEDBACK_MAX_CHARS = 120;
-/** What the assistant answered, as quoted and sent: enough to see why it did not help. */
-const ANSWER_MAX_CHARS = 200;
-/**
- * The instruction for the docs agent: the action's words on the first line, short, then what
- * readers typed in a data block (public-text.ts), one value a line: the topic's phrasings, or the
- * page and each comment written on it. Sent as it is shown, and the report's record holds
- * exactly it.
- */
-function instructionFor(s, range, now) {
-    const when = shortRange(range, now);
-    const again = s.after?.pr ? ` Pull request #${s.after.pr}, merged before, did not settle it.` : '';
-    const block = (label, values) => `${sentenceOf(s, when)}${again}\n\n${dataBlock(label, values)}`;
-    switch (s.kind) {
-        case 'gap':
-            return block('What readers typed', phrasingValues('query', s.phrasings, s.query));
-        case 'page':
-            return block(s.comments?.length ? 'The page and what readers wrote' : 'The page', [
-                ['path', subjectOf(s)],
-                ...shownComments(s).map((c) => ['comment', c])
-            ]);
-        case 'question':
-            return block(shownAnswer(s)
-                ? 'What readers asked the assistant, and what it answered'
-                : 'What readers asked the assistant', [...phrasingValues('question', s.phrasings, s.question), ...answerValue(s)]);
-        case 'stale':
-            return block('The page', [['path', subjectOf(s)]]);
-    }
-}
-/** A topic's phrasings, one value each (the first is the subject), or the subject alone. */
-function phrasingValues(name, phrasings, subject) {
-    const max = name === 'query' ? suggestions_QUERY_MAX_CHARS : suggestions_QUESTION_MAX_CHARS;
-    const texts = phrasings.length > 1 ? phrasings : [subject];
-    return texts.map(p => [name, publicText(p, max)]);
-}
-/** What the assistant answered, as sent and quoted: cleaned, cut at 200 characters. */
-function shownAnswer(s) {
-    return s.kind === 'question' && s.answer ? publicText(s.answer, ANSWER_MAX_CHARS) : undefined;
-}
-function answerValue(s) {
-    const answer = shownAnswer(s);
-    return answer ? [['answer', answer]] : [];
-}
-/** A page's written comments as sent and quoted: cleaned, each cut at 120 characters. */
-function shownComments(s) {
-    return s.kind === 'page' ? (s.comments ?? []).map(c => publicText(c, FEEDBACK_MAX_CHARS)) : [];
-}
-/**
- * The action's sentence: the numbers that make it a suggestion, and what to do. Short, so that
- * with its bold kind it fits one line at 760 px: the report's suggestions fit one screen.
- */
-function sentenceOf(s, when) {
-    switch (s.kind) {
-        case 'gap':
-            return `${plural(s.hits, 'search', 'searches')} in ${when}, no click: answer it in the docs.`;
-        case 'page': {
-            const views = s.views !== undefined ? `, ${plural(s.views, 'view')}` : '';
-            const what = s.comments?.length
-                ? 'fix what the comments say is missing'
-                : 'fix what readers miss on this page';
-            return `${formatNumber(s.thumbsDown)} 👎, ${formatNumber(s.thumbsUp)} 👍${views} in ${when}: ${what}.`;
-        }
-        case 'question':
-            return `Asked ${plural(s.count, 'time')} in ${when}, unanswered: add the answer to the docs.`;
-        case 'stale': {
-            const seen = [
-                ...(s.views !== undefined ? [plural(s.views, 'view')] : []),
-                ...(s.thumbsDown !== undefined ? [`${formatNumber(s.thumbsDown)} 👎`] : [])
-            ].join(', ');
-            return `${seen} in ${when}; its file last changed ${isoDay(s.lastChanged)}: update it.`;
-        }
-    }
-}
-/** What a suggestion is, in a word or two: bold before its instruction, and before its subject. */
-const KIND_LABELS = {
-    gap: 'Search gap',
-    page: 'Page',
-    question: 'Unanswered',
-    stale: 'Stale'
-};
-/**
- * The instruction as the report shows it, line for line (blank lines aside): the action's words
- * as text, each line of its data block as code, which GitHub shows exactly as it is sent (no
- * link, mention or reference comes alive in code).
- */
-function shownInstruction(instruction) {
-    let data = false;
-    return instruction
-        .split('\n')
-        .filter(line => line !== '')
-        .map(line => {
-        if (data)
-            return codeSpan(line);
-        data = line.endsWith(DATA_LABEL_END);
-        return `_${escapeText(line)}_`;
-    })
-        .join('  \n   ');
-}
-/** One line as inline code: the fence is longer than any run of backticks in it. */
-function codeSpan(line) {
-    const longest = Math.max(0, ...Array.from(line.matchAll(/`+/g), m => m[0].length));
-    const fence = '`'.repeat(longest + 1);
-    const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
-    return `${fence}${pad}${line}${pad}${fence}`;
-}
-/**
- * The block: the numbered suggestions, each on a line of its own that names its subject (and a
- * page's comments, quoted one a line), the instructions they carry in one fold, how to start the
- * agent on one, and what became of the last report's suggestions. Empty with nothing to say.
- */
-function suggestionsBlock(suggestions, earlier, trigger, range, notes = { pagesWithoutFile: 0, leftOut: 0 }) {
-    const states = earlierLine(earlier);
-    const { pagesWithoutFile, leftOut } = notes;
-    const left = leftOut > 0 ? leftOutNote(leftOut) : '';
-    if (suggestions.length === 0)
-        return [states, left].filter(Boolean).join('  \n');
-    const lines = [
-        ...(trigger
-            ? [
-                `_\`${trigger} fix N\` here (plus any words of yours) starts the docs agent on suggestion N._`
-            ]
-            : []),
-        ...(pagesWithoutFile > 0 ? [withoutFileNote(pagesWithoutFile)] : []),
-        ...(left ? [left] : []),
-        // A line of the same paragraph (no gap), so the overview, trend and suggestions stay on one
-        // screen.
-        ...(states ? [states] : [])
-    ];
-    const sent = suggestions.map(s => `${s.n}. ${shownInstruction(s.instruction)}`);
-    return [
-        `#### What to fix ${thisPeriod(range)}`,
-        suggestions.map(s => suggestions_itemOf(s, range)).join('\n'),
-        details('The instructions, as the docs agent gets them', sent.join('\n')),
-        ...(lines.length > 0 ? [lines.join('  \n')] : [])
-    ].join('\n\n');
-}
-/** The readers' words on a suggestion's first line, clipped: the fold holds them whole. */
-const LINE_SUBJECT_MAX_CHARS = 48;
-/**
- * "1. **Search gap** “error rate limit” (+1 phrasing) · 577 searches, no click": the subject in
- * the readers' own words and the number that makes it a suggestion, then the report's own marks;
- * a page's written comments under it, quoted, one a line, as the instruction carries them.
- */
-function suggestions_itemOf(s, range) {
-    const subject = inlineSubject(s.kind === 'page' || s.kind === 'stale', subjectOf(s), LINE_SUBJECT_MAX_CHARS);
-    const others = s.kind === 'gap' || s.kind === 'question' ? (s.variants ?? s.phrasings.length) - 1 : 0;
-    const more = others > 0 ? ` (+${plural(others, 'phrasing')})` : '';
-    const again = s.after?.pr
-        ? ` (again after #${s.after.pr})`
-        : s.times !== undefined && s.times > 1
-            ? ` (again, ${nthPeriod(s.times, range)})`
-            : '';
-    const head = `${s.n}. **${KIND_LABELS[s.kind]}** ${subject}${more} · ${evidenceOf(s)}${again}`;
-    const answer = shownAnswer(s);
-    return [
-        head,
-        ...shownComments(s).map(c => `   “${escapeText(c)}”`),
-        ...(answer ? [`   _The assistant answered:_ “${escapeText(answer)}”`] : [])
-    ].join('  \n');
-}
-/** The number that makes it a suggestion, in a few words. */
-function evidenceOf(s) {
-    switch (s.kind) {
-        case 'gap':
-            return `${plural(s.hits, 'search', 'searches')}, no click`;
-        case 'page':
-            return `${formatNumber(s.thumbsDown)} 👎, ${formatNumber(s.thumbsUp)} 👍${s.views !== undefined ? `, ${plural(s.views, 'view')}` : ''}`;
-        case 'question':
-            return `asked ${plural(s.count, 'time')}, unanswered`;
-        case 'stale': {
-            const seen = [
-                ...(s.views !== undefined ? [plural(s.views, 'view')] : []),
-                ...(s.thumbsDown !== undefined ? [`${formatNumber(s.thumbsDown)} 👎`] : [])
-            ];
-            return [...seen, `unchanged since ${isoDay(s.lastChanged)}`].join(', ');
-        }
-    }
-}
-/** Queries or questions carrying markup, not suggested: they stay, inert, in their tables. */
-function leftOutNote(n) {
-    const which = n === 1 ? '1 search or question' : `${n} searches or questions`;
-    return `_${which} carrying markup, HTML, a table pipe or a link ${n === 1 ? 'was' : 'were'} left out of the suggestions (shown as text in ${n === 1 ? 'its table' : 'their tables'})._`;
-}
-/** Pages whose age could not be told: their file is not under the docs root. */
-function withoutFileNote(n) {
-    return `_${n === 1 ? '1 page shown has' : `${n} pages shown have`} no file under \`docs-root\`: not checked for age._`;
-}
-/** A stale-page check cut short by the time allowed: how many pages it could not date. */
-function undatedNote(pages) {
-    const which = pages === 1 ? '1 page shown was' : `${pages} pages shown were`;
-    return `The time allowed (\`wait-timeout\`) ran out while pages were checked for age: ${which} not dated, and may be stale.`;
-}
-function stateOf(fix) {
-    if (!fix)
-        return 'not taken';
-    const pr = fix.pr ? `#${fix.pr}` : '';
-    switch (fix.state) {
-        case 'merged':
-            return `${pr} merged${fix.mergedAt !== undefined ? ` ${isoDay(fix.mergedAt)}` : ''}`;
-        case 'open':
-            return `${pr} open`;
-        case 'closed':
-            return `${pr} closed unmerged`;
-        case 'no pull request':
-            return 'asked; no pull request';
-        case 'unknown':
-            return `${pr} (state unknown)`;
-    }
-}
-/**
- * What a suggestion is about, as plain text cleaned as all text from the public is (one line,
- * nothing invisible, bounded): the query, the page's path or the question. The instruction, the
- * report and the records all show this text.
- */
-function subjectOf(s) {
-    switch (s.kind) {
-        case 'gap':
-            return publicText(s.query, suggestions_QUERY_MAX_CHARS);
-        case 'page':
-        case 'stale':
-            return clipPath(oneLine(s.path), suggestions_PATH_MAX_CHARS);
-        case 'question':
-            return publicText(s.question, suggestions_QUESTION_MAX_CHARS);
-    }
-}
-/** A subject in a line of text: a page as its path (clipped at its start), else quoted; inert. */
-function inlineSubject(isPage, subject, maxChars) {
-    if (isPage)
-        return escapeText(clipPath(subject, maxChars));
-    return `“${escapeText(clip(subject, maxChars))}”`;
-}
-/** An earlier suggestion's subject in the line of their states. */
-const shownSubject = (e) => inlineSubject(e.id.startsWith('page:'), e.subject, 40);
-/**
- * What became of the last report's suggestions that a `fix N` asked for, by subject (never by the
- * last report's numbers, which this report's own 1–5 would be read as), each once, those of one
- * pull request together; none taken, no line. Those nobody took are counted only. Then the fixes
- * that hold back what the data raises again, each pull request once and none already said.
- */
-function earlierLine(earlier) {
-    const numbered = earlier.filter(e => e.n !== undefined);
-    const taken = numbered.filter(e => e.fix);
-    const untaken = numbered.length - taken.length;
-    const said = new Set(taken.map(e => stateOf(e.fix)));
-    const fixing = earlier.filter(e => e.n === undefined && !said.has(stateOf(e.fix)));
-    const others = untaken === 1 ? 'its other one' : `its other ${untaken}`;
-    return [
-        ...(taken.length > 0
-            ? [
-                `_Taken from the last report:_ ${byFix(taken)}` +
-                    (untaken > 0 ? ` · ${others} not taken` : '')
-            ]
-            : []),
-        ...(fixing.length > 0 ? [`_Fixes asked for:_ ${byFix(fixing)}`] : [])
-    ].join('  \n');
-}
-/** "“rotate key”, /api/auth: #31 open · “webhooks”: #32 merged 2026-11-12": each fix once. */
-function byFix(list) {
-    const groups = new Map();
-    for (const e of list) {
-        const state = stateOf(e.fix);
-        const subjects = groups.get(state) ?? [];
-        const subject = shownSubject(e);
-        if (!subjects.includes(subject))
-            subjects.push(subject);
-        groups.set(state, subjects);
-    }
-    return [...groups].map(([state, subjects]) => `${subjects.join(', ')}: ${state}`).join(' · ');
-}
-
-;// CONCATENATED MODULE: ./src/report/fix-effect.ts
-// "What the fix did": per suggestion whose pull request was merged lately, the subject's rate in
-// the period it was suggested and in each complete period since the merge, and the verdict
-// (analytics/fix-effect.ts); a fix merged too late for any period says which report first
-// measures it. Folded to one line that gives each fix's own verdict, like the tables below it, so
-// the overview, trend and suggestions stay on one screen. One short row per fix: its rates, its
-// verdict apart, the units said once under the table. The subject is text from the public:
-// escaped and clipped.
-
-
-
-
-
-
-const fix_effect_DAY = 86_400_000;
-/** "Nov 12": the day of an instant. */
-const dayOf = (ms, now) => shortRange({ dateFrom: isoDay(ms), dateTo: isoDay(ms + fix_effect_DAY) }, now);
-/** The fixes a comment shows; the `report` output has them all. */
-const SHOWN_EFFECTS = 5;
-const fix_effect_SUBJECT_MAX_CHARS = 28;
-/** What each kind's rate counts, and among what: "zero-click per 1,000 searches". */
-const COUNTED = {
-    gap: ['zero-click', 'searches'],
-    page: ['👎', 'views'],
-    question: ['unanswered', 'questions']
-};
-const unitOf = (kind) => `${COUNTED[kind][0]} per ${formatNumber(RATE_PER[kind])} ${COUNTED[kind][1]}`;
-/** "🟢 better", "🔴 worse", "unchanged". */
-const verdictText = (v) => (v === 'unchanged' ? v : `${MARKS[v]} ${v}`);
-/** "20.0", or "not among the 100 rows read" (never 0: the rows read cannot say how many). */
-function shownRate(kind, n) {
-    if (!isCounted(n))
-        return `not among the ${plural(n.below, 'row')} read`;
-    const rate = rateOf(kind, n);
-    return rate === undefined ? '–' : rate.toFixed(1);
-}
-/** "first measured in the report for Nov 16–22". */
-const firstMeasuredText = (range, now) => `first measured in the report for ${shortRange(range, now)}`;
-/** "Search gap “rotate key”", "Page /api/auth": the suggestion as the report named it. */
-function subjectCell(e) {
-    return `${KIND_LABELS[e.kind]} ${inlineSubject(e.kind === 'page', e.subject, fix_effect_SUBJECT_MAX_CHARS)}`;
-}
-/** "20.0 → 1.8 → 1.1", or "20.0 → first measured in the report for Nov 16–22". */
-function ratesCell(e, now) {
-    const rates = [e.suggested, ...e.since].map(p => shownRate(e.kind, p.numbers));
-    if (e.firstMeasured)
-        rates.push(firstMeasuredText(e.firstMeasured, now));
-    return rates.join(' → ');
-}
-/** A fix's standing in a word or two: its verdict, when it is first measured, or none yet. */
-function standing(e, now) {
-    if (e.verdict)
-        return verdictText(e.verdict);
-    if (e.firstMeasured)
-        return `measured from ${shortRange(e.firstMeasured, now)}`;
-    return 'no verdict yet';
-}
-/**
- * The one line the block folds to: each fix's own verdict (or when it is first measured); with
- * one fix, its first and last rate too.
- */
-function summaryOf(effects, now) {
-    const [e] = effects;
-    if (!e)
-        return '';
-    if (effects.length === 1) {
-        if (e.firstMeasured)
-            return `#${e.pr} merged ${dayOf(e.mergedAt, now)}: ${firstMeasuredText(e.firstMeasured, now)}`;
-        const last = e.since.at(-1);
-        const rates = `${shownRate(e.kind, e.suggested.numbers)} → ${last ? shownRate(e.kind, last.numbers) : '–'}`;
-        const verdict = e.verdict ? `, ${verdictText(e.verdict)}` : '';
-        return `#${e.pr}: ${rates} ${unitOf(e.kind)}${verdict}`;
-    }
-    const shown = effects.slice(0, SHOWN_EFFECTS).map(x => `#${x.pr} ${standing(x, now)}`);
-    const more = effects.length > SHOWN_EFFECTS ? [`${effects.length - SHOWN_EFFECTS} more`] : [];
-    return [...shown, ...more].join(' · ');
-}
-/** The block, or '' with no fix merged lately. */
-function effectBlock(effects, range, now) {
-    if (effects.length === 0)
-        return '';
-    const rows = effects.slice(0, SHOWN_EFFECTS).map(e => tableRow([
-        // One line: the day merged stays with its pull request.
-        `#${e.pr}\u00a0·\u00a0${dayOf(e.mergedAt, now).replace(/ /g, '\u00a0')}`,
-        subjectCell(e),
-        ratesCell(e, now),
-        e.verdict ? verdictText(e.verdict) : '–'
-    ]));
-    const noun = periodNoun(range);
-    const period = /^\d/.test(noun) ? `period of ${noun}` : noun;
-    const table = [
-        tableHead([
-            { header: 'Fix, merged' },
-            { header: 'Suggestion' },
-            { header: `Rate: suggested → ${period}s since` },
-            { header: 'Verdict' }
-        ]),
-        ...rows
-    ].join('\n');
-    const cut = effects.length > SHOWN_EFFECTS
-        ? `\n\n_${effects.length - SHOWN_EFFECTS} more in the \`report\` output._`
-        : '';
-    const kinds = [...new Set(effects.slice(0, SHOWN_EFFECTS).map(e => e.kind))];
-    const units = kinds.map(k => `${KIND_LABELS[k]}: ${unitOf(k)}`).join(' · ');
-    const note = `_Rates, by kind: ${units}. A rate, so more or less traffic cannot fake a ` +
-        `result; the verdict weighs the ${period}s since the merge together against the ${period} ` +
-        'suggested, by the rule that marks the changes above._';
-    // Our own words and numbers only in the summary: the subjects are in the table, escaped.
-    return details(`<b>What the fix did</b> · ${summaryOf(effects, now)}`, `${table}${cut}\n\n${note}`);
-}
-
-;// CONCATENATED MODULE: ./src/report/health.ts
-
-
-
-
-
-
-
-
-
-
-const REASON_MAX_CHARS = 600;
-const SECTION_TITLES = {
-    visitors: 'Visitors',
-    views: 'Views',
-    searches: 'Searches',
-    feedback: 'Feedback',
-    assistant: 'Assistant'
-};
-/**
- * Markdown for the job summary (room in bytes) and the comment (in characters): tables lose rows
- * (as many as fit: fitRows) until the report fits, and only a report that fits with none is cut.
- */
-function renderHealthReport(r, room) {
-    const longest = Math.max(0, ...r.sections.map(x => (x.ok ? x.top.length : 0)));
-    return fitRows(rows => render(r, rows, rows < longest), longest, room);
-}
-function render(r, rows, cut) {
-    const title = `## Docs health · ${shortRange(r.range, r.generatedAt)}`;
-    const blocks = [
-        r.incomplete ? `${title} · incomplete` : title,
-        health_metaLine(r),
-        r.incomplete ? `> ⚠️ **This report is incomplete.** ${r.incomplete}` : '',
-        overview(r),
-        health_notRead(r.sections),
-        readNotes(r.sections),
-        trendOf(r),
-        suggestionsBlock(r.suggestions ?? [], r.earlier ?? [], r.trigger, r.range, {
-            pagesWithoutFile: r.pagesWithoutFile ?? 0,
-            leftOut: r.leftOut ?? 0
-        }),
-        r.pagesUndated ? `_${undatedNote(r.pagesUndated)}_` : '',
-        effectBlock(r.effects ?? [], r.range, r.generatedAt),
-        sectionTables(r, rows)
-    ].filter(Boolean);
-    if (cut)
-        blocks.push(`_Tables are cut to ${rows} rows to fit; the \`report\` output has more._`);
-    blocks.push(footer(r));
-    return blocks.join('\n\n') + '\n';
-}
-/**
- * Under the title (which says the range), on one line: whose report, compared with what, and
- * what the marks in the overview mean.
- */
-function health_metaLine(r) {
-    const compared = r.previous ? [`vs ${shortRange(r.previous, r.generatedAt)}`] : [];
-    const marked = r.sections.some(x => x.ok && Object.values(MARKS).some(mark => health_headline(x, r.sections)[1].includes(mark)));
-    // Which changes get a mark (they matter: analytics/marks.ts) is stated in docs/weekly-report.md.
-    const marks = marked ? [`${MARKS.better} better · ${MARKS.worse} worse for the docs`] : [];
-    return [`Project ${escapeText(r.projectId)}`, ...compared, ...marks].join(' · ');
-}
-/** Where it came from, at the end: a comment outlives its run, so a reader needs it, but later. */
-function footer(r) {
-    return `_${provenance({ ...r, requestNoun: 'analytics request' }).join(' · ')}_`;
-}
-function trendOf(r) {
-    const { dateFrom, dateTo } = r.range;
-    if (!r.trend || dateFrom === undefined || dateTo === undefined)
-        return '';
-    const totals = (name) => {
-        const x = r.sections.find(s => s.name === name);
-        return x?.ok && (x.name === 'visitors' || x.name === 'views') ? x.totals : undefined;
-    };
-    const visitors = totals('visitors');
-    const views = totals('views');
-    return trendBlock({
-        trend: r.trend,
-        series: [...(visitors ? ['visitors'] : []), ...(views ? ['views'] : [])],
-        current: { range: { dateFrom, dateTo }, visitors, views }
-    });
-}
-// A change is marked only when it matters: analytics/marks.ts holds the rule
-// (docs/weekly-report.md states it).
-function overview(r) {
-    const compare = r.previous !== undefined;
-    const columns = [
-        { header: 'Section' },
-        { header: shortRange(r.range, r.generatedAt) },
-        ...(compare ? [{ header: `vs ${previousLabel(r.range, r.period)}` }] : [])
-    ];
-    // Sections not read for the same reason share one row (the quota spent at once stops them all).
-    const rows = [];
-    for (const x of r.sections) {
-        const [now, change] = x.ok ? health_headline(x, r.sections) : [failedHeadline(x), ''];
-        const same = x.ok ? undefined : rows.find(row => row.now === now && row.change === '');
-        if (same)
-            same.names.push(SECTION_TITLES[x.name]);
-        else
-            rows.push({ names: [SECTION_TITLES[x.name]], now, change });
-    }
-    const lines = rows.map(row => tableRow([row.names.join(', '), row.now, ...(compare ? [row.change || '–'] : [])]));
-    const table = `${tableHead(columns)}\n${lines.join('\n')}`;
-    return table;
-}
-/** "+20.0% 🟢": a relative change with its mark; '' with nothing to compare with. */
-function change(now, before, direction) {
-    if (before === undefined)
-        return '';
-    const text = formatPercentChange(now, before);
-    if (text === undefined)
-        return now > 0 ? 'none before' : '';
-    return countChangeMatters(now, before) ? withMark(text, now - before, direction) : text;
-}
-function withMark(text, diff, direction) {
-    if (diff === 0 || text === 'no change' || direction === 'neutral')
-        return text;
-    const better = direction === 'up-is-better' ? diff > 0 : diff < 0;
-    return `${text} ${better ? MARKS.better : MARKS.worse}`;
-}
-const NO_DATA = 'no data for this range';
-/** The section's headline and its change (empty without `compare`). */
-function health_headline(x, sections) {
-    if (isEmpty(x))
-        return [NO_DATA, ''];
-    switch (x.name) {
-        case 'visitors':
-        case 'views':
-            return [
-                `**${formatNumber(x.totals.total)}** ${x.name === 'visitors' ? 'unique visitors' : 'page views'}`,
-                change(x.totals.total, x.previous?.total, 'up-is-better')
-            ];
-        case 'searches': {
-            const assistant = sections.find(s => s.name === 'assistant');
-            const answered = assistant?.ok && assistant.name === 'assistant' ? assistant.answered : [];
-            const gaps = x.read === 0 ? '' : ` · ${plural(contentGaps(x.gaps, answered).gaps.length, 'content gap')}`;
-            return [
-                `**${formatNumber(x.totalSearches)}** searches${gaps}`,
-                change(x.totalSearches, x.previous, 'neutral')
-            ];
-        }
-        case 'feedback':
-            return [
-                `**${formatNumber(x.thumbsDown)}** 👎 · ${formatNumber(x.thumbsUp)} 👍`,
-                prefixed('👎', change(x.thumbsDown, x.previous, 'up-is-worse'))
-            ];
-        case 'assistant': {
-            const share = x.read > 0 ? ` · **${formatShare(x.unanswered, x.read)}** unanswered` : '';
-            // In the order of the headline: the questions, then the share unanswered.
-            const parts = [change(x.callers.total, x.previous, 'neutral')];
-            if (x.previousShare && x.read > 0 && x.previousShare.read > 0) {
-                const points = pointsChange(x.unanswered / x.read, x.previousShare.unanswered / x.previousShare.read);
-                parts.push(points === 'no change' ? 'share unchanged' : points);
-            }
-            const said = parts.filter(Boolean);
-            return [
-                `**${formatNumber(x.callers.total)}** questions${share}`,
-                said.every(part => part === 'no change' || part === 'share unchanged') && said.length > 1
-                    ? 'no change'
-                    : said.join(' · ')
-            ];
-        }
-    }
-}
-function prefixed(what, text) {
-    return text ? `${what} ${text}` : '';
-}
-/** The change of a share in percentage points, marked: a larger unanswered share is worse. */
-function pointsChange(now, before) {
-    const diff = (now - before) * 100;
-    const shown = Math.abs(diff).toFixed(1);
-    if (shown === '0.0')
-        return 'no change';
-    const text = `${diff > 0 ? '+' : '\u2212'}${shown} pp`;
-    // Judged on the points shown, so "+1.0 pp" is never left unmarked for being 0.99999.
-    return pointsChangeMatter(diff) ? withMark(text, diff, 'up-is-worse') : text;
-}
-function failedHeadline(x) {
-    if (x.skipped)
-        return `⚠️ ${x.reason}`;
-    const status = x.status !== undefined ? ` (HTTP ${x.status})` : '';
-    return x.refused ? `⚠️ refused by the service${status}` : `⚠️ failed${status}`;
-}
-/** What the service made the reading do (pages narrowed, a range read by weeks): our words. */
-function readNotes(sections) {
-    const notes = sections.flatMap(x => x.ok ? (x.notes ?? []).map(note => `_${SECTION_TITLES[x.name]}: ${note}_`) : []);
-    return notes.join('\n\n');
-}
-// ---------------------------------------------------------------------------------------------
-// Sections that could not be read: each reason said once, with the sections it holds for
-function health_notRead(sections) {
-    const groups = new Map();
-    for (const x of sections) {
-        if (x.ok || x.skipped)
-            continue;
-        // Our advice is Markdown we wrote (its `project-id` stays code); the service's words are
-        // not, and are left out where the advice already says what they say (refusal advice).
-        const theirs = x.advice ? x.advice.said : x.reason;
-        const words = theirs !== undefined ? escapeText(clip(theirs, REASON_MAX_CHARS)) : '';
-        // The service's words start with the status ("403 Forbidden: …") when it answered.
-        const said = x.status !== undefined && theirs?.startsWith(`${x.status} `) === true;
-        const status = x.status !== undefined && !said ? ` (HTTP ${x.status})` : '';
-        const what = x.refused ? `refused${status}` : `failed${status}`;
-        const key = `${what}: ${[words, x.advice ? capitalise(x.advice.hint) : ''].filter(Boolean).join('. ')}`;
-        groups.set(key, [...(groups.get(key) ?? []), SECTION_TITLES[x.name]]);
-    }
-    const lines = [...groups].map(([reason, names]) => `> ⚠️ **${names.join(', ')}** ${reason}`);
-    return lines.join('\n>\n');
 }
 
 ;// CONCATENATED MODULE: ./src/analytics/sections/totals.ts
@@ -50559,6 +51092,7 @@ function refusedNote(cause, s, now, runUrl) {
 
 
 
+
 async function runReport(ctx) {
     // Before anything is spent: the issue the report goes to is there.
     await probeIssue(ctx);
@@ -50738,8 +51272,9 @@ function setComment(ctx, thread, report, records) {
             // A run stopped part way still posts, but only where no report of this range is yet: a
             // complete one is never replaced (nor hidden) by a partial one.
             mode: report.incomplete && mode !== 'create' ? 'if-absent' : mode,
-            // `minimize`: the project's previous report on this issue, whatever its range.
-            series: reportSeries(s.projectId)
+            // This project's reports at this cadence (a weekly, a monthly and a roll-up are apart):
+            // `upsert` and `minimize` touch only those, and none of a later range.
+            series: Series.report(s.projectId, s.range)
         });
         if (ref.kept)
             notice(`This report is incomplete, so it was not posted: the report of this range already on the issue (${ref.url}) stays as it is.`);
@@ -51955,7 +52490,7 @@ function totalsTable(r) {
     ]));
     return `${tableHead(columns)}\n${rows.join('\n')}`;
 }
-function totalsNote(totals) {
+function visitors_totalsNote(totals) {
     const both = overlap(totals);
     if (both === undefined)
         return ('_Shares are of human + AI. The total is the service’s count of unique visitors, each ' +
@@ -51985,7 +52520,7 @@ function reportHead(r) {
         visitors_metaLine(r),
         r.incomplete ? `> ⚠️ **This export is incomplete.** ${r.incomplete}` : '',
         totalsTable(r),
-        totalsNote(r.totals),
+        visitors_totalsNote(r.totals),
         exportedLine(r),
         ...(r.notes ?? []).map(note => `_${note}_`),
         trend
@@ -52255,243 +52790,15 @@ const requestsText = (n) => `${n} request${n === 1 ? '' : 's'}`;
 
 ;// CONCATENATED MODULE: ./src/records/rollup.ts
 
-/** What a roll-up's record is signed with: public, see above. */
+/** What a roll-up without an API key signs its record with: public, see above. */
 const ROLLUP_SIGNING_KEY = 'docs-agent-action rollup';
-/** The key a run's records are signed with: the API key, or for a roll-up the public one. */
+/** The key a run's records are signed with: the API key, or for a roll-up without one the public one. */
 function recordSecret(s) {
-    return s.command === 'rollup' ? ROLLUP_SIGNING_KEY : s.apiKey;
+    return s.command === 'rollup' && s.apiKey === '' ? ROLLUP_SIGNING_KEY : s.apiKey;
 }
 /** The roll-up of a range (the span of its projects' ranges): one comment per range. */
 function rollupKey(range) {
     return recordKey('rollup', { project: '*', from: range.dateFrom ?? '', to: range.dateTo ?? '' });
-}
-
-;// CONCATENATED MODULE: ./src/report/rollup.ts
-
-
-
-
-
-
-
-/** A suggestion's subject, on the third line of a project's cell (under its kind). */
-const SUBJECT_MAX_COLUMNS = 18;
-const PROJECT_MAX_COLUMNS = 24;
-const rollup_PATH_MAX_COLUMNS = 60;
-const NONE = '–';
-/** Most unique visitors first; projects without visitors after them, by name. */
-function rollupOrder(projects) {
-    const visitors = (p) => p.totals.visitors?.total ?? -1;
-    return [...projects].sort((a, b) => visitors(b) - visitors(a) || (a.project < b.project ? -1 : 1));
-}
-/** The Markdown of a roll-up in its room: rows are left out (and said) before it is cut. */
-function renderRollup(r, room) {
-    const ordered = rollupOrder(r.projects);
-    return fitRows(rows => rollup_render(r, ordered, rows), ordered.length, room);
-}
-function rollup_render(r, ordered, rows) {
-    const span = spanOf(ordered.map(p => p.range));
-    const same = ordered.every(p => rollup_sameRange(p.range, ordered[0]?.range));
-    const title = `## Docs health · ${plural(ordered.length, 'project')} · ${shortRange(span, r.generatedAt)}`;
-    const shown = ordered.slice(0, rows);
-    const more = ordered.length - shown.length;
-    return [
-        title,
-        rollup_metaLine(ordered, same, r.generatedAt),
-        ordered.length > 0 ? table(ordered, shown, same, r.generatedAt) : '',
-        more > 0 ? `_${plural(more, 'more project')} left out to fit; the job summary has them._` : '',
-        rollup_totalsNote(ordered, same),
-        skippedBlock(r),
-        `_${[...provenance(r), `${plural(r.files, 'report file')} read, no request to the service`].join(' · ')}_`
-    ]
-        .filter(Boolean)
-        .join('\n\n')
-        .concat('\n');
-}
-function rollup_metaLine(projects, same, now) {
-    const before = projects.flatMap(p => (p.previous ? [p.previous] : []));
-    const compared = before.length === 0
-        ? []
-        : before.every(b => rollup_sameRange(b, before[0]))
-            ? [`vs ${shortRange(before[0] ?? {}, now)}`]
-            : ['vs the period before each range'];
-    return [
-        'Most visitors first · ↳ top suggestion',
-        ...(same ? [] : ['ranges differ: each under its project']),
-        ...compared,
-        `${MARKS.better} better · ${MARKS.worse} worse for the docs`
-    ].join(' · ');
-}
-const COLUMNS = [
-    { header: 'Project' },
-    { header: 'Visitors', align: 'right' },
-    { header: 'Views', align: 'right' },
-    { header: 'Searches', align: 'right' },
-    { header: '👎', align: 'right' },
-    { header: 'Unanswered', align: 'right' }
-];
-function table(all, shown, same, now) {
-    const rows = shown.map(p => projectRow(p, same, now));
-    // One project is its own total.
-    return [tableHead(COLUMNS), ...rows, ...(all.length > 1 ? [totalRow(all)] : [])].join('\n');
-}
-/** Two lines in a cell: the figure, and under it what qualifies it. */
-const twoLines = (first, second) => second ? `${first}<br>${second}` : first;
-function projectRow(p, same, now) {
-    const name = `**${escapeText(clipWidth(p.project, PROJECT_MAX_COLUMNS))}**`;
-    const first = [p.commentUrl ? markdown_link(name, p.commentUrl) : name, ...(p.incomplete ? ['⚠️'] : [])];
-    // A range of its own, when they differ, on a line of its own: the column stays narrow.
-    const cell = [first.join(' · '), ...(same ? [] : [shortRange(p.range, now)]), topSuggestion(p)];
-    return tableRow([cell.join('<br>'), ...figures(p.totals, p.totalsBefore)]);
-}
-/** The project's suggestion 1: its kind, and what it is about. */
-function topSuggestion(p) {
-    const top = [...p.suggestions].sort((a, b) => a.n - b.n)[0];
-    if (!top)
-        return '↳ _no suggestion_';
-    const isPage = top.kind === 'page' || top.kind === 'stale';
-    // Clipped by what a reader sees (a wide script takes two columns a character).
-    // A page keeps its end, where its name is (clipped at its start); a query or question its start.
-    const shown = isPage
-        ? clipPath(top.subject, SUBJECT_MAX_COLUMNS)
-        : clipWidth(top.subject, SUBJECT_MAX_COLUMNS, 0);
-    // Clipped already (a wide character takes two columns: room enough for them all).
-    const subject = inlineSubject(isPage, shown, shown.length * 2);
-    return `↳ ${KIND_LABELS[top.kind]}<br>${subject}`;
-}
-/** Visitors (and change), views, searches (and gaps), 👎, unanswered share. */
-function figures(t, before) {
-    const n = (v) => (v === undefined ? NONE : formatNumber(v));
-    const visitors = t.visitors?.total;
-    return [
-        twoLines(visitors === undefined ? NONE : `**${formatNumber(visitors)}**`, visitors === undefined ? '' : change(visitors, before?.visitors?.total, 'up-is-better')),
-        n(t.views?.total),
-        twoLines(n(t.searches), t.contentGaps === undefined ? '' : plural(t.contentGaps, 'gap')),
-        n(t.thumbsDown),
-        t.answers && t.answers.read > 0 ? formatShare(t.answers.unanswered, t.answers.read) : NONE
-    ];
-}
-/** The sums of every project's figures, and the share of all questions read. */
-function totalRow(projects) {
-    const befores = projects.map(p => p.totalsBefore);
-    // A change of the sum only when every project knows its period before.
-    const before = befores.every(b => b?.visitors !== undefined)
-        ? sumTotals(befores.map(b => b ?? {}))
-        : undefined;
-    const totals = sumTotals(projects.map(p => p.totals));
-    return tableRow([`**Total** · ${plural(projects.length, 'project')}`, ...figures(totals, before)]);
-}
-/** Each figure added over the projects that have it (the unanswered share: of all read). */
-function sumTotals(list) {
-    const add = (of) => {
-        const values = list.map(of).filter((v) => v !== undefined);
-        return values.length > 0 ? values.reduce((a, b) => a + b, 0) : undefined;
-    };
-    const counts = (name) => {
-        const total = add(t => t[name]?.total);
-        if (total === undefined)
-            return {};
-        const [human, ai] = [add(t => t[name]?.human) ?? 0, add(t => t[name]?.ai) ?? 0];
-        return { [name]: { human, ai, total } };
-    };
-    const field = (name) => {
-        const total = add(t => t[name]);
-        return total === undefined ? {} : { [name]: total };
-    };
-    const unanswered = add(t => t.answers?.unanswered);
-    const read = add(t => t.answers?.read);
-    return {
-        ...counts('visitors'),
-        ...counts('views'),
-        ...field('searches'),
-        ...field('contentGaps'),
-        ...field('thumbsDown'),
-        ...field('questions'),
-        ...(unanswered !== undefined && read !== undefined ? { answers: { unanswered, read } } : {})
-    };
-}
-const FIGURES = [
-    ['visitors', t => t.visitors],
-    ['views', t => t.views],
-    ['searches', t => t.searches],
-    ['👎', t => t.thumbsDown],
-    ['assistant', t => t.answers]
-];
-/** "visitors, views and 👎": a list in words. */
-function listed(words) {
-    return words.length <= 1
-        ? (words[0] ?? '')
-        : `${words.slice(0, -1).join(', ')} and ${words.at(-1) ?? ''}`;
-}
-/**
- * Each project a total leaves out, named once with the figures it lacks: "docs-internal is
- * left out of the views and assistant totals (not read there)".
- */
-function leftOutOfTotals(projects, name) {
-    return projects.flatMap(p => {
-        const lacking = FIGURES.filter(([, of]) => of(p.totals) === undefined && projects.some(o => of(o.totals) !== undefined)).map(([figure]) => figure);
-        if (lacking.length === 0)
-            return [];
-        const totals = lacking.length === 1 ? 'total' : 'totals';
-        return [`${name(p)} is left out of the ${listed(lacking)} ${totals} (not read there)`];
-    });
-}
-/**
- * What the table's marks mean and what the total row adds, and where adding is not the whole
- * truth: a reader of two sites is a unique visitor of each; a figure some reports lack is the
- * sum of the others; the change of the sum needs every project's period before; ranges that
- * differ are added as they are.
- */
-function rollup_totalsNote(projects, same) {
-    const name = (p) => escapeText(clipWidth(p.project, PROJECT_MAX_COLUMNS));
-    const names = (list) => list.map(name).join(', ');
-    const lacking = leftOutOfTotals(projects, name);
-    const noBefore = projects.filter(p => p.totalsBefore?.visitors === undefined);
-    const sentences = [
-        ...(projects.some(p => p.incomplete)
-            ? ['⚠️ marks a report that stopped part way (its comment says what was not read).']
-            : []),
-        ...(projects.length > 1
-            ? [
-                'The total adds each project’s figures (a reader of two sites counts on each); the ' +
-                    'unanswered share is of every question read' +
-                    (same ? '' : '; the ranges differ, and are added as they are') +
-                    (lacking.length > 0 ? `; ${lacking.join('; ')}` : '') +
-                    '.',
-                ...(noBefore.length > 0 && noBefore.length < projects.length
-                    ? [`No change of the total: ${names(noBefore)} compared with no period before.`]
-                    : [])
-            ]
-            : [])
-    ];
-    return sentences.length > 0 ? `_${sentences.join(' ')}_` : '';
-}
-/** The files left out, each named with why; and a project found twice, which range it keeps. */
-function skippedBlock(r) {
-    const path = (p) => escapeText(clipPath(p, rollup_PATH_MAX_COLUMNS));
-    const lines = [
-        ...r.skipped.map(x => `> ⚠️ Skipped ${path(x.path)}: ${x.why}.`),
-        ...r.replaced.map(x => `> ${escapeText(clipWidth(x.project, PROJECT_MAX_COLUMNS))} was found twice: its newest range is shown; ${path(x.path)} (${shortRange(x.range, r.generatedAt)}) is left out.`)
-    ];
-    return lines.join('\n>\n');
-}
-/** The range from the earliest start to the latest end (an open end stays open). */
-function spanOf(ranges) {
-    const pick = (key, later) => {
-        if (ranges.length === 0 || ranges.some(r => r[key] === undefined))
-            return undefined;
-        const at = (v) => parseInstant(v ?? '') ?? 0;
-        return ranges.map(r => r[key]).reduce((a, b) => (at(b) > at(a) === later ? b : a));
-    };
-    const from = pick('dateFrom', false);
-    const to = pick('dateTo', true);
-    return {
-        ...(from !== undefined ? { dateFrom: from } : {}),
-        ...(to !== undefined ? { dateTo: to } : {})
-    };
-}
-function rollup_sameRange(a, b) {
-    return a.dateFrom === b?.dateFrom && a.dateTo === b?.dateTo;
 }
 
 ;// CONCATENATED MODULE: ./src/commands/rollup.ts
@@ -52501,6 +52808,7 @@ function rollup_sameRange(a, b) {
 // is no report this version reads is named and skipped (a warning, and a line in the summary); a
 // project found twice keeps its newest range; report/rollup.ts draws the table. One comment per
 // range, edited by a re-run (records/rollup.ts), on the issue a report would comment on.
+
 
 
 
@@ -52610,10 +52918,13 @@ function rollup_setComment(ctx, r) {
     if (!records || !target)
         return;
     ctx.result.comment = async () => {
+        const span = spanOf(r.projects.map(p => p.range));
         const ref = await records.thread(target).upsert({
-            key: rollupKey(spanOf(r.projects.map(p => p.range))),
+            key: rollupKey(span),
             body: room => renderRollup(r, chars(room)),
-            mode: ctx.commenting.mode
+            mode: ctx.commenting.mode,
+            // Only a roll-up's own comment (its title and footer), of its cadence, never a later one.
+            series: Series.rollup(span)
         });
         return ref.url;
     };
@@ -54365,151 +54676,6 @@ class Reactions {
     }
 }
 
-;// CONCATENATED MODULE: ./src/records/signature.ts
-// Signing and verifying the hidden markers that carry the action's records (kinds.ts says what
-// each one means). Anyone can type an HTML comment, so a marker counts only when its HMAC
-// verifies: keyed with a secret no commenter has (the API key), over the thread (owner/repo#n),
-// the login that wrote the comment, the time the marker was written, and the key. A marker
-// pasted into a comment by anyone else (copied from the action's comment or from its public edit
-// history, in a new comment or edited into an old one) names another writer, and does not verify.
-//
-// Why the time and not the comment id: a marker that binds the id can only be written after the
-// comment exists, which costs a create and then an edit. A marker bound to its time is complete in
-// the create itself, and "the newest marker" (by its signed time) is the action's latest word.
-//
-// Two older formats are still read, so that records written before an upgrade keep working, but
-// only in comments whose author is the action's own login (records.ts learns it from GitHub,
-// never from a comment): markers signed over the time without the login, and those of version
-// 1.0.0, signed over the comment's id (the oldest of all: time 0).
-
-const SIG_HEX = 32;
-// encodeURIComponent never emits whitespace, '<' or '>', so an encoded key cannot end the marker.
-const KEY = "([A-Za-z0-9\\-_.!~*'()%]+)";
-const MARKER_PATTERN = new RegExp(`<!-- docs-agent:${KEY} v=2 t=([0-9]{1,15}) sig=([0-9a-f]+) -->`, 'g');
-const TIMED_PATTERN = new RegExp(`<!-- docs-agent:${KEY} t=([0-9]{1,15}) sig=([0-9a-f]+) -->`, 'g');
-const LEGACY_PATTERN = new RegExp(`<!-- docs-agent:${KEY} sig=([0-9a-f]+) -->`, 'g');
-/** Any line shaped like a marker, whatever its format and whether it verifies. */
-const MARKER_LINE = /^<!-- docs-agent:[^\n]* -->$/;
-const SHAPED_KEY = /^<!-- docs-agent:(\S+) /;
-const thread = (place) => `${place.owner}/${place.repo}#${place.issueNumber}`;
-/** Logins are case-insensitive on GitHub: signed and compared in lower case. */
-const normalLogin = (login) => login.toLowerCase();
-function hmac(secret, text) {
-    return (0,external_node_crypto_.createHmac)('sha256', secret).update(text).digest('hex').slice(0, SIG_HEX);
-}
-function signature(key, secret, place, writer, at) {
-    if (secret === '')
-        throw new Error('A secret is required to sign comment markers');
-    if (writer === '')
-        throw new Error("The writer's login is required to sign comment markers");
-    return hmac(secret, `v2\n${thread(place)}\nby=${normalLogin(writer)}\nt=${at}\n${key}`);
-}
-/** A marker for `key`, written by `writer` (the login GitHub will show as the comment's author). */
-function makeMarker(key, secret, place, writer, at) {
-    const sig = signature(key, secret, place, writer, at);
-    return `<!-- docs-agent:${encodeURIComponent(key)} v=2 t=${at} sig=${sig} -->`;
-}
-/** The markers for `keys`, all stamped `at`, one per line. */
-function markersFor(keys, secret, place, writer, at) {
-    return keys.map(key => makeMarker(key, secret, place, writer, at)).join('\n');
-}
-function sameSignature(actual, expected) {
-    // Constant time, so the signature cannot be guessed byte by byte from response timing.
-    return (actual.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(Buffer.from(actual), Buffer.from(expected)));
-}
-function decodeKey(encoded) {
-    try {
-        return decodeURIComponent(encoded);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** The markers in body whose signature verifies for its writer, in order of appearance. */
-function verifiedMarkers(body, secret, place, by) {
-    // With no secret nothing can be told apart from a forgery; with no author, no writer to bind.
-    if (secret === '' || typeof body !== 'string' || by.author === '')
-        return [];
-    const text = trailingMarkers(body);
-    const found = [];
-    if (by.own && by.commentId !== undefined)
-        for (const match of text.matchAll(LEGACY_PATTERN)) {
-            const key = decodeKey(match[1] ?? '');
-            if (key === undefined)
-                continue;
-            const expected = hmac(secret, `${thread(place)}\n${by.commentId}\n${key}`);
-            if (sameSignature(match[2] ?? '', expected))
-                found.push({ key, at: 0 });
-        }
-    const timed = (pattern, sign) => {
-        for (const match of text.matchAll(pattern)) {
-            const key = decodeKey(match[1] ?? '');
-            const at = Number(match[2]);
-            if (key === undefined || !Number.isSafeInteger(at))
-                continue;
-            if (sameSignature(match[3] ?? '', sign(key, at)))
-                found.push({ key, at });
-        }
-    };
-    if (by.own)
-        timed(TIMED_PATTERN, (key, at) => hmac(secret, `${thread(place)}\nt=${at}\n${key}`));
-    timed(MARKER_PATTERN, (key, at) => signature(key, secret, place, by.author, at));
-    return found;
-}
-/**
- * The keys that the trailing marker lines of body name, as written, whether or not they verify
- * (undecodable ones left out): what a comment claims, for telling a rotated key from no record.
- */
-function claimedKeys(body) {
-    if (typeof body !== 'string')
-        return [];
-    const text = trailingMarkers(body);
-    if (text === '')
-        return [];
-    return text.split('\n').flatMap(line => {
-        const key = decodeKey(SHAPED_KEY.exec(line)?.[1] ?? '');
-        return key === undefined || key === '' ? [] : [key];
-    });
-}
-/**
- * The lines of marker comments that end the body: the action writes its markers there, after the
- * text. Text above them (an instruction shown verbatim in a code block, say) may hold a copy of
- * a real marker; it is never read as one. Nor are marker lines that a code block left open above
- * them swallows: a copy pasted after an unclosed fence is code, not a marker.
- */
-function trailingMarkers(body) {
-    const lines = body.trimEnd().split('\n');
-    let first = lines.length;
-    while (first > 0 && MARKER_LINE.test(lines[first - 1] ?? ''))
-        first--;
-    if (fenceLeftOpen(lines.slice(0, first)))
-        return '';
-    return lines.slice(first).join('\n');
-}
-/**
- * Whether a fenced code block (CommonMark: three or more backticks or tildes, indented at most 3
- * spaces) is still open after `lines`: closed only by a fence of the same character, at least as
- * long, with nothing after it.
- */
-function fenceLeftOpen(lines) {
-    let open;
-    for (const line of lines) {
-        const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
-        if (!m)
-            continue;
-        const run = m[1] ?? '';
-        const rest = m[2] ?? '';
-        if (open === undefined) {
-            // A backtick fence's info string holds no backtick (else it is an inline code span).
-            if (!(run[0] === '`' && rest.includes('`')))
-                open = { char: run[0] ?? '', length: run.length };
-        }
-        else if (run[0] === open.char && run.length >= open.length && rest.trim() === '')
-            open = undefined;
-    }
-    return open !== undefined;
-}
-
 ;// CONCATENATED MODULE: ./src/records/thread.ts
 // One issue or pull request as this run sees it: its comments listed once (github/comments.ts),
 // then kept current as the run writes; the records in them that count (signature.ts: signed for
@@ -54533,6 +54699,8 @@ function fenceLeftOpen(lines) {
 function newestFirst(a, b) {
     return b.at - a.at || a.comment.id - b.comment.id || b.line - a.line;
 }
+/** At most this many earlier comments are hidden by one run (one or two in practice). */
+const MAX_HIDDEN = 5;
 class RecordThread {
     octokit;
     place;
@@ -54614,8 +54782,10 @@ class RecordThread {
     async upsert(o) {
         if (o.mode === 'minimize')
             return this.replace(o);
+        if (o.series)
+            await this.sayNewer(o.series);
         if (o.mode !== 'create') {
-            const found = await this.newestKey(o.key);
+            const found = await this.newestKey(o.key, o.series);
             if (found !== undefined && o.mode === 'if-absent')
                 return { id: found.id, url: found.html_url, kept: true };
             const own = found && (await this.login.own());
@@ -54634,28 +54804,47 @@ class RecordThread {
         return this.create(o);
     }
     /**
-     * A new comment, then the previous one of its series hidden as outdated: only one the own login
-     * wrote whose records count. A failure to hide is a warning; the new comment stands.
+     * A new comment, then the earlier ones of its series that a reader still sees hidden as
+     * outdated: only comments the own login wrote whose records count, whose text is the action's
+     * and whose range ends no later (series.ts). A newer one stays in view, and the run says so. A
+     * failure to hide is a warning; the new comment stands.
      */
     async replace(o) {
-        const inSeries = o.series ?? ((key) => key === o.key);
-        const earlier = (await this.counted()).filter(r => inSeries(r.key));
+        const earlier = await this.counted();
         const ref = await this.create(o);
         // Asked after the write: its answer is what names the own login for certain.
         const own = await this.login.own();
-        const previous = earlier.find(r => own !== undefined && r.comment.author === own)?.comment;
-        if (previous?.nodeId !== undefined && previous.id !== ref.id)
-            try {
-                await hideAsOutdated(this.octokit, previous.nodeId);
-            }
-            catch (error) {
-                core_warning(`The previous comment (${previous.html_url}) could not be hidden as outdated, so both show: ${messageOf(error)}`);
-            }
+        const mine = earlier.filter(r => own !== undefined && r.comment.author === own);
+        const { hide, newer } = o.series
+            ? outOfDate(o.series, mine)
+            : { hide: mine.filter(r => r.key === o.key).slice(0, 1), newer: [] };
+        for (const { comment } of hide.filter(r => r.comment.id !== ref.id))
+            await this.hide(comment);
+        sayNewer(newer);
         return ref;
     }
-    /** The comment holding the newest counted marker with exactly `key`. */
-    async newestKey(key) {
-        return (await this.counted()).find(r => r.key === key)?.comment;
+    /** Says the comments of `series` that end later than the run's range, which it leaves alone. */
+    async sayNewer(series) {
+        const own = await this.login.own();
+        const mine = (await this.counted()).filter(r => own !== undefined && r.comment.author === own);
+        sayNewer(outOfDate(series, mine).newer);
+    }
+    async hide(comment) {
+        if (comment.nodeId === undefined)
+            return;
+        try {
+            await hideAsOutdated(this.octokit, comment.nodeId);
+        }
+        catch (error) {
+            core_warning(`The previous comment (${comment.html_url}) could not be hidden as outdated, so both show: ${messageOf(error)}`);
+        }
+    }
+    /**
+     * The comment holding the newest counted marker with exactly `key`; with a series, only one
+     * whose text is the action's.
+     */
+    async newestKey(key, series) {
+        return (await this.counted()).find(r => r.key === key && (!series || series.ownBody(r.comment.body)))?.comment;
     }
     /** Edits a comment of this run's own login in place, markers re-appended and signed anew. */
     async update(id, o) {
@@ -54723,6 +54912,23 @@ class RecordThread {
         else
             this.list.push({ id: ref.id, body, html_url: ref.url, author: ref.author });
     }
+}
+/** The newer comments of a run's series, said once each: the run touched none of them. */
+function sayNewer(newer) {
+    for (const { comment } of newer)
+        notice(`A newer comment of this series stays in view (${comment.html_url}): this run's range ends earlier, so it hid and edited nothing newer.`);
+}
+/**
+ * Of the own login's records, the comments of `series` a reader still sees whose text is the
+ * action's: those ending no later than the run's range, to hide (the newest MAX_HIDDEN), and
+ * those ending later, which stay in view.
+ */
+function outOfDate(series, mine) {
+    const shown = series.shown(mine.filter(r => series.ownBody(r.comment.body)));
+    return {
+        hide: shown.filter(r => series.covers(r.key)).slice(0, MAX_HIDDEN),
+        newer: shown.filter(r => series.isNewer(r.key))
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/records/records.ts
@@ -55307,9 +55513,14 @@ function readReviewers(text) {
         throw new InputError('reviewers', `lists ${found.size}; at most ${MAX_REVIEWERS} are asked`);
     return [...found.values()];
 }
+/** The longest entry GitHub could accept: a login (39) and a team slug (100), with `@` and `/`. */
+const MAX_REVIEWER_CHARS = 141;
 function readReviewer(item) {
     if (item.toLowerCase() === 'author')
         return { kind: 'author' };
+    // Longer is no login nor slug, and a regular expression never reads a huge value.
+    if (item.length > MAX_REVIEWER_CHARS)
+        return undefined;
     const team = /^@?([^/]+)\/([^/]+)$/.exec(item);
     if (team) {
         const [, org = '', slug = ''] = team;
@@ -55349,6 +55560,8 @@ const COMMANDS = /** @type {const} */ ([
  * @property {true} [required] the run fails without it (a command that does not read it aside)
  * @property {string} [default] as action.yml declares it (`${{ … }}`: evaluated by the runner)
  * @property {readonly Command[]} [commands] the commands that read it; every command when absent
+ * @property {readonly Command[]} [optionalFor] commands that read a `required` input when it is
+ *   given but need none (`rollup` signs its record with `api-key` when it has one)
  * @property {string} [secret] a secret, and what a text withheld for holding it calls it ("the API
  *   key"): masked in the runner's log at start, redacted from every text the action publishes,
  *   shown as `***` in the debug line of the resolved settings. The table is the one list of
@@ -55368,7 +55581,13 @@ const SERVICE = [...JOB, ...table_ANALYTICS, 'check']
 /** @type {readonly InputSpec[]} */
 const INPUTS = [
   { name: 'command', required: true },
-  { name: 'api-key', required: true, secret: 'the API key', commands: SERVICE },
+  {
+    name: 'api-key',
+    required: true,
+    secret: 'the API key',
+    commands: [...SERVICE, 'rollup'],
+    optionalFor: ['rollup']
+  },
   { name: 'project-id', required: true, commands: SERVICE },
   { name: 'base-url', default: 'https://api.mintlify.com' },
   { name: 'job-id', commands: ['message'] },
@@ -55447,6 +55666,10 @@ const BY_NAME = new Map(INPUTS.map(input => [input.name, input]));
 function appliesTo(name, command) {
     const commands = BY_NAME.get(name)?.commands;
     return commands === undefined || commands.includes(command);
+}
+/** Whether `command` reads a required input only when it is given (table.js `optionalFor`). */
+function optionalFor(name, command) {
+    return BY_NAME.get(name)?.optionalFor?.includes(command) ?? false;
 }
 /**
  * The warning for inputs given a value (other than the default) that `command` does not read:
@@ -55580,8 +55803,9 @@ function readSettings(raw, ctx) {
 }
 /** The inputs every command reads, and those of each command, before the command shapes them. */
 function readEveryInput(raw, get, ctx, command) {
-    // Not read by `rollup`, which sends nothing to the service (and needs no key).
-    const apiKey = appliesTo('api-key', command) ? readApiKey(get) : '';
+    // `rollup` sends nothing to the service and needs no key; given one, it signs its records.
+    const keyRead = appliesTo('api-key', command) && !(optionalFor('api-key', command) && get('api-key') === '');
+    const apiKey = keyRead ? readApiKey(get) : '';
     const projectId = appliesTo('project-id', command) ? readProjectId(get) : '';
     const baseUrl = readBaseUrl(get('base-url'));
     const s = {
@@ -55688,7 +55912,8 @@ function fixPrompt(chosen, more) {
 }
 async function resolveFix(thread, o, asked) {
     const records = await readReportRecords(thread, o.projectId);
-    const newest = records.reports[0];
+    // The newest report a reader sees: never one a later report of its series hid.
+    const newest = shownReports(records.reports, o.projectId)[0];
     if (!newest) {
         const claim = (key) => {
             const c = claimOf(key);

@@ -113,6 +113,7 @@ export function withWorkflow(yml) {
 /** The README's list: the required inputs, then the others by the commands that read them. */
 export function inputsByCommand(yml, table = INPUTS) {
   const applies = new Map(table.map(input => [input.name, input.commands]))
+  const optional = new Map(table.map(input => [input.name, input.optionalFor ?? []]))
   const inputs = readBlock(yml, 'inputs')
   const names = list => list.map(i => `\`${i.name}\``).join(', ')
   const groups = new Map()
@@ -124,13 +125,19 @@ export function inputsByCommand(yml, table = INPUTS) {
   const order = [...groups.keys()].sort((a, b) =>
     a === 'every command' ? 1 : b === 'every command' ? -1 : 0
   )
-  // A required input some command does not read (the key, for `rollup`) says which.
+  // A required input some command does not read (`project-id`, for `rollup`), or reads only when
+  // given (`api-key`, for `rollup`), says which.
+  const quoted = list => list.map(c => `\`${c}\``).join(', ')
   const required = inputs
     .filter(i => i.required)
     .map(i => {
       const commands = applies.get(i.name)
       const not = commands ? COMMANDS.filter(c => !commands.includes(c)) : []
-      return `\`${i.name}\`${not.length > 0 ? ` (not ${not.map(c => `\`${c}\``).join(', ')})` : ''}`
+      const notes = [
+        ...(not.length > 0 ? [`not ${quoted(not)}`] : []),
+        ...(optional.get(i.name).length > 0 ? [`optional for ${quoted(optional.get(i.name))}`] : [])
+      ]
+      return `\`${i.name}\`${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`
     })
   return [
     `- **Required**: ${required.join(', ')}.`,

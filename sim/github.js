@@ -2,6 +2,7 @@
 // GITHUB_API_URL. Standard library only, like the other simulators.
 import http from 'node:http'
 import { simClock } from './clock.js'
+import { NOT_ACCESSIBLE, refusedBy } from './github-permissions.js'
 
 export const SIM_GITHUB_TOKEN = 'ghs_simtoken0123456789'
 const MAX_BODY = 65536
@@ -65,12 +66,12 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {Record<string, string>} [fileChanges] when each file of the repository last changed
  *   (ISO instant, by repository path): `GET …/commits?path=` lists that one commit; a path not
  *   listed has no history (an empty list)
- * @property {{ issues?: 'read'|'write', 'pull-requests'?: 'read'|'write', checks?: 'read', deployments?: 'read' }} [tokenPermissions]
- *   the token's `permissions:` (default: write to both). A comment needs `issues: write` (or on a
- *   pull request, one of `pulls`, `pull-requests: write`), else 403, before the body is read;
- *   once `tokenPermissions` is given, listing check runs and their annotations needs
- *   `checks: read`, listing deployments and their statuses `deployments: read`, and asking
- *   reviewers `pull-requests: write`
+ * @property {Record<string, 'read'|'write'|'none'>} [tokenPermissions] the workflow's
+ *   `permissions:` for this token (default: any call is allowed). Given, every call needs what
+ *   GitHub's reference says it does (github-permissions.js: a comment `issues: write`, or on a
+ *   pull request `pull-requests: write`; check runs `checks: read`; …), a permission not named
+ *   being `none`; a call it does not allow is answered 403 "Resource not accessible by
+ *   integration" before anything else is read, and listed in `refused`
  *
  * @property {number[]} [missingIssues] issue numbers this repository does not have: reading one
  *   (`GET …/issues/N`), its comments or a comment on it answers 404, as GitHub does
@@ -100,12 +101,13 @@ const LEGACY = { admin: 'admin', maintain: 'write', write: 'write', triage: 'rea
  * @property {{ path: string, line?: number, level?: string, message: string, title?: string }[]} [annotations]
  *   what it reports once completed
  *
- * @typedef {{ state: 'open'|'closed', merged_at?: string|null, created_at?: string, user?: string, base?: string, fork?: string }} PullState
+ * @typedef {{ state: 'open'|'closed', merged_at?: string|null, created_at?: string, user?: string, base?: string, fork?: string, fields?: Record<string, unknown> }} PullState
  *   A seeded pull request without `created_at` was created an hour before the simulator started
  *   (before any job); one that was not seeded is the agent's, created when it is first asked about.
- *   `user`: its author (default PR_AUTHOR's login for a seeded one, `mintlify[bot]` for the
- *   agent's); `base`: the branch it targets (default `main`, the default branch); `fork`: the
- *   `owner/name` of the fork it comes from, if it does
+ *   `user`: its author (default `fields.user`'s login, else PR_AUTHOR's login for a seeded one,
+ *   `mintlify[bot]` for the agent's); `base`: the branch it targets (default `main`, the default
+ *   branch); `fork`: the `owner/name` of the fork it comes from, if it does; `fields`: more of
+ *   GitHub's answer for it (`title`, `body`, `merge_commit_sha`).
  * @typedef {{ filename: string, additions?: number, deletions?: number }} PullFile
  *
  * @typedef {object} GitHubRequest
@@ -167,6 +169,9 @@ export async function startGitHub(options = {}) {
   /** The labels on each issue or pull request (set through the API, or by a test). */
   /** @type {Map<number, Set<string>>} */
   const labels = new Map()
+  /** The `repository_dispatch` events sent to a repository here, in order. */
+  /** @type {{ repository: string, event_type: string, client_payload: unknown }[]} */
+  const dispatches = []
   /** The comments hidden through GraphQL, in order: `{ id, classifier }`. */
   /** @type {{ id: number, classifier: string }[]} */
   const minimized = []
@@ -232,12 +237,25 @@ export async function startGitHub(options = {}) {
     }
   }
   const validBody = body => typeof body?.body === 'string'
-  const forbidden = { status: 403, body: { message: 'Resource not accessible by integration' } }
-  const rights = options.tokenPermissions
-  const mayComment = issue =>
-    !rights ||
-    rights.issues === 'write' ||
-    (pulls.has(issue) && rights['pull-requests'] === 'write')
+  const forbidden = { status: 403, body: { message: NOT_ACCESSIBLE } }
+  let rights = options.tokenPermissions
+  /** What the permission model asks of a number and a comment (github-permissions.js). */
+  const threadOf = {
+    isPull: n => pulls.has(n) || pullFiles[n] !== undefined || pullCommits.has(n),
+    issueOfComment: id => {
+      for (const [n, list] of comments) if (list.some(c => c.id === id)) return n
+      return undefined
+    }
+  }
+  /** The calls `tokenPermissions` refused, in order, with the permissions they would need. */
+  /** @type {{ method: string, path: string, needs: string[] }[]} */
+  const refused = []
+  /** @returns {string[]|undefined} why the token may not make this call */
+  const refusal = (method, path) => {
+    const needs = rights ? refusedBy(rights, method, path, threadOf) : undefined
+    if (needs) refused.push({ method, path, needs })
+    return needs
+  }
 
   /**
    * GraphQL `minimizeComment(input: {subjectId, classifier})`: hides a comment, as GitHub does, for
@@ -246,7 +264,10 @@ export async function startGitHub(options = {}) {
    */
   const minimize = input => {
     const comment = [...comments.values()].flat().find(c => c.node_id === input.id)
-    if (options.minimizeFails || !comment)
+    // Hiding a comment edits it: what editing it through REST needs.
+    const repository = /\/repos\/[^/]+\/[^/]+/.exec(comment?.issue_url ?? '')?.[0]
+    const notAllowed = comment && refusal('PATCH', `${repository}/issues/comments/${comment.id}`)
+    if (options.minimizeFails || !comment || notAllowed)
       return {
         status: 200,
         body: {
@@ -311,7 +332,6 @@ export async function startGitHub(options = {}) {
     if (m) {
       const [, owner, repo, n] = m
       if (method === 'POST') {
-        if (!mayComment(+n)) return forbidden
         // A lax GitHub (acceptsEmptyComment) takes a comment without a body, as an empty one.
         if (!validBody(body) && options.acceptsEmptyComment)
           return { status: 201, body: makeComment(owner, repo, +n, '', actor) }
@@ -332,7 +352,6 @@ export async function startGitHub(options = {}) {
     m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/labels$/.exec(path)
     if (m && method === 'POST') {
       const n = +m[3]
-      if (!mayComment(n)) return forbidden
       if (!Array.isArray(body?.labels)) return { status: 422, body: { message: 'Invalid request' } }
       const set = labels.get(n) ?? new Set()
       for (const name of body.labels) set.add(String(name))
@@ -343,7 +362,6 @@ export async function startGitHub(options = {}) {
     if (m && method === 'DELETE') {
       const set = labels.get(+m[1])
       const name = decodeURIComponent(m[2])
-      if (!mayComment(+m[1])) return forbidden
       if (!set?.delete(name)) return { status: 404, body: { message: 'Label does not exist' } }
       return { status: 200, body: [...set].map(label => ({ name: label })) }
     }
@@ -365,13 +383,9 @@ export async function startGitHub(options = {}) {
       return { status: 200, body: { sha: found.sha, files } }
     }
     m = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([0-9a-f]+)\/check-runs$/.exec(path)
-    if (m && method === 'GET') {
-      if (rights && rights.checks !== 'read') return forbidden
-      return listCheckRuns(m[1], m[2], m[3], path, query)
-    }
+    if (m && method === 'GET') return listCheckRuns(m[1], m[2], m[3], path, query)
     m = /^\/repos\/[^/]+\/[^/]+\/check-runs\/(\d+)\/annotations$/.exec(path)
     if (m && method === 'GET') {
-      if (rights && rights.checks !== 'read') return forbidden
       const seed = checkRunIds.get(+m[1])
       if (!seed) return notFound
       const list = (seed.annotations ?? []).map(a => ({
@@ -389,14 +403,12 @@ export async function startGitHub(options = {}) {
     }
     m = /^\/repos\/([^/]+)\/([^/]+)\/deployments$/.exec(path)
     if (m && method === 'GET') {
-      if (rights && rights.deployments !== 'read') return forbidden
       const list = listDeployments(m[1], m[2], query)
       const { page, headers } = paginate(path, query, list.length)
       return { status: 200, body: list.slice(page.from, page.to), headers }
     }
     m = /^\/repos\/([^/]+)\/([^/]+)\/deployments\/(\d+)\/statuses$/.exec(path)
     if (m && method === 'GET') {
-      if (rights && rights.deployments !== 'read') return forbidden
       const list = listStatuses(m[1], m[2], +m[3])
       if (!list) return notFound
       const { page, headers } = paginate(path, query, list.length)
@@ -404,7 +416,6 @@ export async function startGitHub(options = {}) {
     }
     m = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/requested_reviewers$/.exec(path)
     if (m && method === 'POST') {
-      if (rights && rights['pull-requests'] !== 'write') return forbidden
       return requestReviewers(+m[1], body)
     }
     m = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(path)
@@ -500,6 +511,7 @@ export async function startGitHub(options = {}) {
       return {
         status: 200,
         body: {
+          ...pull.fields,
           number: +n,
           state: pull.state,
           created_at: pull.created_at ?? startedAt,
@@ -515,6 +527,18 @@ export async function startGitHub(options = {}) {
           base: { ref: pull.base ?? 'main', repo: repository }
         }
       }
+    }
+    // `repository_dispatch` sent to this repository: kept for the test, answered 204 as GitHub does.
+    m = /^\/repos\/([^/]+\/[^/]+)\/dispatches$/.exec(path)
+    if (m && method === 'POST') {
+      if (typeof body?.event_type !== 'string')
+        return { status: 422, body: { message: 'Invalid request' } }
+      dispatches.push({
+        repository: m[1],
+        event_type: body.event_type,
+        client_payload: body.client_payload
+      })
+      return { status: 204, body: '' }
     }
     // A file's history, newest first: the one commit a test dated (per_page is not needed).
     if (/^\/repos\/[^/]+\/[^/]+\/commits$/.test(path) && method === 'GET') {
@@ -645,7 +669,12 @@ export async function startGitHub(options = {}) {
   /** The author of pull request `n`, as `GET …/pulls/N` names it. */
   const authorOf = n => {
     const pull = pulls.get(n)
-    return pull?.user ?? (pull ? PR_AUTHOR.login : 'mintlify[bot]')
+    const given = /** @type {{ login?: unknown } | undefined} */ (pull?.fields?.user)?.login
+    return (
+      pull?.user ??
+      (typeof given === 'string' ? given : undefined) ??
+      (pull ? PR_AUTHOR.login : 'mintlify[bot]')
+    )
   }
 
   /**
@@ -749,7 +778,9 @@ export async function startGitHub(options = {}) {
               status: failure.rule.status ?? 500,
               body: { message: failure.rule.message ?? 'Simulated failure' }
             }
-          : route(entry)
+          : refusal(entry.method, entry.path)
+            ? forbidden
+            : route(entry)
       }
       const send = () => {
         if (res.destroyed) return
@@ -812,6 +843,8 @@ export async function startGitHub(options = {}) {
     checkReads,
     reviewRequests,
     minimized,
+    refused,
+    dispatches,
     /**
      * Sets the check runs of commit `sha` (as the `checkRuns` option does); their reads start over.
      * @param {string} sha
@@ -828,6 +861,14 @@ export async function startGitHub(options = {}) {
      */
     setDeployments(sha, list) {
       deployments[sha] = list
+    },
+    /**
+     * Sets the token's `permissions:` (as the `tokenPermissions` option does) for the runs that
+     * follow: a workflow run's job, say; undefined allows every call again.
+     * @param {Record<string, 'read'|'write'|'none'>|undefined} granted
+     */
+    setTokenPermissions(granted) {
+      rights = granted
     },
     /**
      * Puts `label` on issue or pull request `n` (as anyone with triage may).

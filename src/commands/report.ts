@@ -9,7 +9,8 @@ import type { SectionFailure } from '../analytics/sections/section.js'
 import { suggest, type Suggestion } from '../analytics/suggestions.js'
 import { subjectsToRecord } from '../analytics/fix-effect.js'
 import { readTrend, type Trend, type TrendSeries } from '../analytics/trend.js'
-import { reportKey, reportSeries, type ReportRecords } from '../records/report.js'
+import { reportKey, type ReportRecords } from '../records/report.js'
+import { Series } from '../records/series.js'
 import type { RecordThread } from '../records/thread.js'
 import { periodSpan } from '../report/chart.js'
 import { renderHealthReport, type HealthReport } from '../report/health.js'
@@ -286,8 +287,9 @@ function setComment(
       // A run stopped part way still posts, but only where no report of this range is yet: a
       // complete one is never replaced (nor hidden) by a partial one.
       mode: report.incomplete && mode !== 'create' ? 'if-absent' : mode,
-      // `minimize`: the project's previous report on this issue, whatever its range.
-      series: reportSeries(s.projectId)
+      // This project's reports at this cadence (a weekly, a monthly and a roll-up are apart):
+      // `upsert` and `minimize` touch only those, and none of a later range.
+      series: Series.report(s.projectId, s.range)
     })
     if (ref.kept)
       core.notice(

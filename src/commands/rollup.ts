@@ -13,6 +13,7 @@ import {
 } from '../analytics/report-document.js'
 import { parseInstant } from '../period.js'
 import { rollupKey } from '../records/rollup.js'
+import { Series } from '../records/series.js'
 import { chars, SUMMARY_ROOM } from '../report/fit.js'
 import { renderRollup, spanOf, type Rollup, type SkippedFile } from '../report/rollup.js'
 import type { RollupSettings } from '../settings/settings.js'
@@ -135,10 +136,13 @@ function setComment(ctx: RollupContext, r: Rollup): void {
   const { records, target } = ctx
   if (!records || !target) return
   ctx.result.comment = async () => {
+    const span = spanOf(r.projects.map(p => p.range))
     const ref = await records.thread(target).upsert({
-      key: rollupKey(spanOf(r.projects.map(p => p.range))),
+      key: rollupKey(span),
       body: room => renderRollup(r, chars(room)),
-      mode: ctx.commenting.mode
+      mode: ctx.commenting.mode,
+      // Only a roll-up's own comment (its title and footer), of its cadence, never a later one.
+      series: Series.rollup(span)
     })
     return ref.url
   }

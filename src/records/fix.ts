@@ -5,7 +5,7 @@
 // report the key can no longer read (it was rotated), nothing is sent and the reply says why.
 import { shortRange } from '../report/range.js'
 import { claimOf } from './kinds.js'
-import { readReportRecords, type StoredSuggestion } from './report.js'
+import { readReportRecords, shownReports, type StoredSuggestion } from './report.js'
 import type { RecordThread } from './thread.js'
 
 /** A suggestion a `fix N` trigger asks for: what the job's answer records for the next report. */
@@ -59,7 +59,8 @@ export async function resolveFix(
   asked: FixAsked
 ): Promise<FixResolution> {
   const records = await readReportRecords(thread, o.projectId)
-  const newest = records.reports[0]
+  // The newest report a reader sees: never one a later report of its series hid.
+  const newest = shownReports(records.reports, o.projectId)[0]
   if (!newest) {
     const claim = (key: string) => {
       const c = claimOf(key)

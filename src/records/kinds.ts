@@ -165,8 +165,9 @@ export const RECORD_KINDS = {
     says: 'This comment is the roll-up of many projects over that range (`project` is `*`).',
     lives: 'The issue or pull request the roll-up is posted on.',
     writer:
-      'commands/rollup.ts, signed with a public key: a roll-up has no API key (records/rollup.ts).',
-    readers: 'upsert (one comment per range); nothing else trusts it.'
+      'commands/rollup.ts, signed with the API key when the roll-up is given one, else with a public key (records/rollup.ts).',
+    readers:
+      'upsert and minimize (one comment per range; only a comment whose text is a roll-up: records/series.ts); nothing else trusts it.'
   }
 } as const satisfies Record<string, KindSpec>
 

@@ -8,6 +8,7 @@ import type { SubjectNumbers } from '../analytics/fix-effect.js'
 import type { PeriodTotals } from '../analytics/period-totals.js'
 import type { DateRange } from '../period.js'
 import { parseRecord, recordKey } from './kinds.js'
+import { cadenceOf, Series } from './series.js'
 import type { ReadRecord, RecordThread } from './thread.js'
 
 type Range = Required<DateRange>
@@ -56,11 +57,6 @@ export function reportKey(projectId: string, range: DateRange): string {
     from: range.dateFrom ?? '',
     to: range.dateTo ?? ''
   })
-}
-
-/** Whether `key` is a report of this project, of any range: the series `minimize` hides. */
-export function reportSeries(projectId: string): (key: string) => boolean {
-  return key => parseRecord('report', key)?.project === projectId
 }
 
 /** The key of the note that a range's report was refused for its key (report-refused.ts). */
@@ -249,4 +245,22 @@ function storedReports(read: readonly ReadRecord[], projectId: string): StoredRe
   return list.sort(
     (x, y) => later(x.range.dateTo, y.range.dateTo) || later(x.range.dateFrom, y.range.dateFrom)
   )
+}
+
+/**
+ * The reports a reader still sees, in their order: none that a later report of its series put out
+ * of date (series.ts). `fix N` reads the first.
+ */
+export function shownReports(reports: readonly StoredReport[], projectId: string): StoredReport[] {
+  const records = reports.map(r => ({
+    key: reportKey(projectId, r.range),
+    at: r.at,
+    comment: { id: r.commentId }
+  }))
+  const bySeries = new Map<string, Series>()
+  for (const r of reports) bySeries.set(cadenceOf(r.range), Series.report(projectId, r.range))
+  const shown = new Set(
+    [...bySeries.values()].flatMap(series => series.shown(records).map(x => x.comment.id))
+  )
+  return reports.filter(r => shown.has(r.commentId))
 }

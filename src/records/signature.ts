@@ -142,6 +142,19 @@ export function claimedKeys(body: string): string[] {
   })
 }
 
+/** Where the marker lines that end `lines` begin. */
+function markersStart(lines: readonly string[]): number {
+  let first = lines.length
+  while (first > 0 && MARKER_LINE.test(lines[first - 1] ?? '')) first--
+  return first
+}
+
+/** The body without the marker lines that end it: the text a reader sees. */
+export function textAboveMarkers(body: string): string {
+  const lines = body.trimEnd().split('\n')
+  return lines.slice(0, markersStart(lines)).join('\n')
+}
+
 /**
  * The lines of marker comments that end the body: the action writes its markers there, after the
  * text. Text above them (an instruction shown verbatim in a code block, say) may hold a copy of
@@ -150,8 +163,7 @@ export function claimedKeys(body: string): string[] {
  */
 function trailingMarkers(body: string): string {
   const lines = body.trimEnd().split('\n')
-  let first = lines.length
-  while (first > 0 && MARKER_LINE.test(lines[first - 1] ?? '')) first--
+  const first = markersStart(lines)
   if (fenceLeftOpen(lines.slice(0, first))) return ''
   return lines.slice(first).join('\n')
 }

@@ -24,6 +24,7 @@ import type { Octokit } from '../github/octokit.js'
 import { isBot } from '../github/trigger.js'
 import { parseRecord, matches, type RecordFields, type RecordKind } from './kinds.js'
 import type { OwnLogin } from './login.js'
+import type { Series } from './series.js'
 import { claimedKeys, markersFor, verifiedMarkers, type Marker } from './signature.js'
 
 /** A comment and the records in it that count. */
@@ -57,11 +58,15 @@ export interface CommentWrite {
    */
   carry?: (key: string) => boolean
   /**
-   * `minimize`: the keys of the comment's series (its own key when not given), whose newest
-   * comment of the own login the new one puts out of date.
+   * The comment's series (series.ts): `upsert` edits, and `minimize` hides, only a comment of it
+   * whose text is the action's and whose range ends no later. Without one, the series is the
+   * comment's own key (one answer per trigger).
    */
-  series?: (key: string) => boolean
+  series?: Series
 }
+
+/** At most this many earlier comments are hidden by one run (one or two in practice). */
+const MAX_HIDDEN = 5
 
 export class RecordThread {
   private list?: ListedComment[]
@@ -158,8 +163,9 @@ export class RecordThread {
    */
   async upsert(o: CommentWrite & { mode: CommentMode }): Promise<CommentRef> {
     if (o.mode === 'minimize') return this.replace(o)
+    if (o.series) await this.sayNewer(o.series)
     if (o.mode !== 'create') {
-      const found = await this.newestKey(o.key)
+      const found = await this.newestKey(o.key, o.series)
       if (found !== undefined && o.mode === 'if-absent')
         return { id: found.id, url: found.html_url, kept: true }
       const own = found && (await this.login.own())
@@ -177,30 +183,51 @@ export class RecordThread {
   }
 
   /**
-   * A new comment, then the previous one of its series hidden as outdated: only one the own login
-   * wrote whose records count. A failure to hide is a warning; the new comment stands.
+   * A new comment, then the earlier ones of its series that a reader still sees hidden as
+   * outdated: only comments the own login wrote whose records count, whose text is the action's
+   * and whose range ends no later (series.ts). A newer one stays in view, and the run says so. A
+   * failure to hide is a warning; the new comment stands.
    */
   private async replace(o: CommentWrite): Promise<CommentRef> {
-    const inSeries = o.series ?? ((key: string) => key === o.key)
-    const earlier = (await this.counted()).filter(r => inSeries(r.key))
+    const earlier = await this.counted()
     const ref = await this.create(o)
     // Asked after the write: its answer is what names the own login for certain.
     const own = await this.login.own()
-    const previous = earlier.find(r => own !== undefined && r.comment.author === own)?.comment
-    if (previous?.nodeId !== undefined && previous.id !== ref.id)
-      try {
-        await hideAsOutdated(this.octokit, previous.nodeId)
-      } catch (error) {
-        core.warning(
-          `The previous comment (${previous.html_url}) could not be hidden as outdated, so both show: ${messageOf(error)}`
-        )
-      }
+    const mine = earlier.filter(r => own !== undefined && r.comment.author === own)
+    const { hide, newer } = o.series
+      ? outOfDate(o.series, mine)
+      : { hide: mine.filter(r => r.key === o.key).slice(0, 1), newer: [] }
+    for (const { comment } of hide.filter(r => r.comment.id !== ref.id)) await this.hide(comment)
+    sayNewer(newer)
     return ref
   }
 
-  /** The comment holding the newest counted marker with exactly `key`. */
-  private async newestKey(key: string): Promise<ListedComment | undefined> {
-    return (await this.counted()).find(r => r.key === key)?.comment
+  /** Says the comments of `series` that end later than the run's range, which it leaves alone. */
+  private async sayNewer(series: Series): Promise<void> {
+    const own = await this.login.own()
+    const mine = (await this.counted()).filter(r => own !== undefined && r.comment.author === own)
+    sayNewer(outOfDate(series, mine).newer)
+  }
+
+  private async hide(comment: ListedComment): Promise<void> {
+    if (comment.nodeId === undefined) return
+    try {
+      await hideAsOutdated(this.octokit, comment.nodeId)
+    } catch (error) {
+      core.warning(
+        `The previous comment (${comment.html_url}) could not be hidden as outdated, so both show: ${messageOf(error)}`
+      )
+    }
+  }
+
+  /**
+   * The comment holding the newest counted marker with exactly `key`; with a series, only one
+   * whose text is the action's.
+   */
+  private async newestKey(key: string, series?: Series): Promise<ListedComment | undefined> {
+    return (await this.counted()).find(
+      r => r.key === key && (!series || series.ownBody(r.comment.body))
+    )?.comment
   }
 
   /** Edits a comment of this run's own login in place, markers re-appended and signed anew. */
@@ -274,5 +301,29 @@ export class RecordThread {
     const known = this.list.find(c => c.id === ref.id)
     if (known) known.body = body
     else this.list.push({ id: ref.id, body, html_url: ref.url, author: ref.author })
+  }
+}
+
+/** The newer comments of a run's series, said once each: the run touched none of them. */
+function sayNewer(newer: readonly ReadRecord[]): void {
+  for (const { comment } of newer)
+    core.notice(
+      `A newer comment of this series stays in view (${comment.html_url}): this run's range ends earlier, so it hid and edited nothing newer.`
+    )
+}
+
+/**
+ * Of the own login's records, the comments of `series` a reader still sees whose text is the
+ * action's: those ending no later than the run's range, to hide (the newest MAX_HIDDEN), and
+ * those ending later, which stay in view.
+ */
+function outOfDate(
+  series: Series,
+  mine: readonly ReadRecord[]
+): { hide: ReadRecord[]; newer: ReadRecord[] } {
+  const shown = series.shown(mine.filter(r => series.ownBody(r.comment.body)))
+  return {
+    hide: shown.filter(r => series.covers(r.key)).slice(0, MAX_HIDDEN),
+    newer: shown.filter(r => series.isNewer(r.key))
   }
 }

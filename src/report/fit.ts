@@ -97,6 +97,14 @@ function closing(cut: string): string {
   return (fence ? `\n${fence}` : '') + '\n\n</details>'.repeat(openDetails(cut))
 }
 
+/** How the note that ends a body cut to fit begins (a body's own last line then: isCutNote). */
+const CUT_NOTICE = '_… cut to fit a GitHub comment; the full report is in '
+
+/** Whether `line` is the note fitMarkdown ends a cut body with (its footer was cut away). */
+export function isCutNote(line: string): boolean {
+  return line.startsWith(CUT_NOTICE) && line.endsWith('._')
+}
+
 /**
  * Last resort for a body longer than its room: cut at a line boundary, close an open code fence
  * or collapsed block and say where the full report is. The result fits the room, in its unit.
@@ -104,7 +112,7 @@ function closing(cut: string): string {
 export function fitMarkdown(body: string, room: Room, note = 'the job summary'): string {
   if (fitsIn(body, room)) return body
   const len = (text: string): number => lengthIn(text, room)
-  const notice = `\n\n_… cut to fit a GitHub comment; the full report is in ${note}._\n`
+  const notice = `\n\n${CUT_NOTICE}${note}._\n`
   let budget = room.max - len(notice)
   // Cutting shorter can only close blocks, so a second pass with room for the closing fits.
   for (let attempt = 0; attempt < 3 && budget > 0; attempt++) {

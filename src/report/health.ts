@@ -17,7 +17,7 @@ import {
   type Column
 } from './markdown.js'
 import { formatNumber, formatPercentChange, formatShare, MARKS, plural } from './numbers.js'
-import { fitRows, type Room } from './fit.js'
+import { fitRows, isCutNote, type Room } from './fit.js'
 import { previousLabel, shortRange } from './range.js'
 import type { Trend, TrendSeries } from '../analytics/trend.js'
 import { trendBlock } from './chart.js'
@@ -92,8 +92,26 @@ export function renderHealthReport(r: HealthReport, room: Room): string {
   return fitRows(rows => render(r, rows, rows < longest), longest, room)
 }
 
+/** How every report's title begins (a roll-up's too: isRollupBody tells them apart). */
+export const HEALTH_TITLE = '## Docs health · '
+
+/**
+ * Whether a comment's text (its markers left out) is a report this action drew: the title first
+ * and the footer (or the note of a body cut to fit) last. What series.ts asks before a report
+ * edits or hides a comment: a copied marker in another workflow's comment makes it no report.
+ */
+export function isHealthReportBody(text: string): boolean {
+  const lines = text.trim().split('\n')
+  const last = lines.at(-1) ?? ''
+  return (
+    (lines[0] ?? '').startsWith(HEALTH_TITLE) &&
+    (/^_made \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC · .* analytics requests?_$/.test(last) ||
+      isCutNote(last))
+  )
+}
+
 function render(r: HealthReport, rows: number, cut: boolean): string {
-  const title = `## Docs health · ${shortRange(r.range, r.generatedAt)}`
+  const title = `${HEALTH_TITLE}${shortRange(r.range, r.generatedAt)}`
   const blocks = [
     r.incomplete ? `${title} · incomplete` : title,
     metaLine(r),

@@ -7,8 +7,8 @@
 // id, subject and path is text from a file and passes through escapeText.
 import type { DocumentTotals, ReportDocument } from '../analytics/report-document.js'
 import { parseInstant, type DateRange } from '../period.js'
-import { fitRows, type Room } from './fit.js'
-import { change } from './health.js'
+import { fitRows, isCutNote, type Room } from './fit.js'
+import { change, HEALTH_TITLE } from './health.js'
 import {
   clipPath,
   clipWidth,
@@ -61,10 +61,30 @@ export function renderRollup(r: Rollup, room: Room): string {
   return fitRows(rows => render(r, ordered, rows), ordered.length, room)
 }
 
+/** The footer's end: what no report's footer says (it counts analytics requests). */
+const ROLLUP_FOOTER_END = 'read, no request to the service_'
+
+/**
+ * Whether a comment's text (its markers left out) is a roll-up this action drew: its title (a
+ * report's, with the number of projects) first, its footer (or the note of a body cut to fit)
+ * last. What series.ts asks before a roll-up edits or hides a comment: every workflow of a
+ * repository writes as `github-actions[bot]`, so a marker copied into another workflow's
+ * comment must not make it the roll-up's.
+ */
+export function isRollupBody(text: string): boolean {
+  const lines = text.trim().split('\n')
+  const last = lines.at(-1) ?? ''
+  const title = new RegExp(`^${HEALTH_TITLE}[\\d,]+ projects? · `)
+  return (
+    title.test(lines[0] ?? '') &&
+    ((last.startsWith('_made ') && last.endsWith(ROLLUP_FOOTER_END)) || isCutNote(last))
+  )
+}
+
 function render(r: Rollup, ordered: readonly ReportDocument[], rows: number): string {
   const span = spanOf(ordered.map(p => p.range))
   const same = ordered.every(p => sameRange(p.range, ordered[0]?.range))
-  const title = `## Docs health · ${plural(ordered.length, 'project')} · ${shortRange(span, r.generatedAt)}`
+  const title = `${HEALTH_TITLE}${plural(ordered.length, 'project')} · ${shortRange(span, r.generatedAt)}`
   const shown = ordered.slice(0, rows)
   const more = ordered.length - shown.length
   return [
@@ -74,7 +94,7 @@ function render(r: Rollup, ordered: readonly ReportDocument[], rows: number): st
     more > 0 ? `_${plural(more, 'more project')} left out to fit; the job summary has them._` : '',
     totalsNote(ordered, same),
     skippedBlock(r),
-    `_${[...provenance(r), `${plural(r.files, 'report file')} read, no request to the service`].join(' · ')}_`
+    `_${[...provenance(r), plural(r.files, 'report file')].join(' · ')} ${ROLLUP_FOOTER_END}`
   ]
     .filter(Boolean)
     .join('\n\n')

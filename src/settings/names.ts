@@ -41,6 +41,11 @@ export function appliesTo(name: string, command: Command): boolean {
   return commands === undefined || commands.includes(command)
 }
 
+/** Whether `command` reads a required input only when it is given (table.js `optionalFor`). */
+export function optionalFor(name: string, command: Command): boolean {
+  return BY_NAME.get(name)?.optionalFor?.includes(command) ?? false
+}
+
 /**
  * The warning for inputs given a value (other than the default) that `command` does not read:
  * they are ignored, and the run says so.

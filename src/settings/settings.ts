@@ -41,6 +41,7 @@ import {
   COMMANDS,
   DEFAULTS,
   inputsForOtherCommands,
+  optionalFor,
   SECRET_INPUTS,
   secretsOf,
   type Command
@@ -156,7 +157,8 @@ export type CheckSettings = CommonSettings & {
 
 /**
  * `rollup`: one report of many projects from the files their `report` runs wrote. It sends
- * nothing to the service: `api-key` and `project-id` are not read (empty).
+ * nothing to the service: `project-id` is not read (empty), and `api-key`, when given, only
+ * signs the roll-up's records (records/rollup.ts).
  */
 export interface RollupSettings extends CommonSettings {
   command: 'rollup'
@@ -286,8 +288,10 @@ function readEveryInput(
   ctx: SettingsContext,
   command: Command
 ): AllSettings {
-  // Not read by `rollup`, which sends nothing to the service (and needs no key).
-  const apiKey = appliesTo('api-key', command) ? readApiKey(get) : ''
+  // `rollup` sends nothing to the service and needs no key; given one, it signs its records.
+  const keyRead =
+    appliesTo('api-key', command) && !(optionalFor('api-key', command) && get('api-key') === '')
+  const apiKey = keyRead ? readApiKey(get) : ''
   const projectId = appliesTo('project-id', command) ? readProjectId(get) : ''
   const baseUrl = readBaseUrl(get('base-url'))
   const s: AllSettings = {

@@ -24,6 +24,8 @@ export const COMMANDS = /** @type {const} */ ([
  * @property {true} [required] the run fails without it (a command that does not read it aside)
  * @property {string} [default] as action.yml declares it (`${{ … }}`: evaluated by the runner)
  * @property {readonly Command[]} [commands] the commands that read it; every command when absent
+ * @property {readonly Command[]} [optionalFor] commands that read a `required` input when it is
+ *   given but need none (`rollup` signs its record with `api-key` when it has one)
  * @property {string} [secret] a secret, and what a text withheld for holding it calls it ("the API
  *   key"): masked in the runner's log at start, redacted from every text the action publishes,
  *   shown as `***` in the debug line of the resolved settings. The table is the one list of
@@ -43,7 +45,13 @@ const SERVICE = [...JOB, ...ANALYTICS, 'check']
 /** @type {readonly InputSpec[]} */
 export const INPUTS = [
   { name: 'command', required: true },
-  { name: 'api-key', required: true, secret: 'the API key', commands: SERVICE },
+  {
+    name: 'api-key',
+    required: true,
+    secret: 'the API key',
+    commands: [...SERVICE, 'rollup'],
+    optionalFor: ['rollup']
+  },
   { name: 'project-id', required: true, commands: SERVICE },
   { name: 'base-url', default: 'https://api.mintlify.com' },
   { name: 'job-id', commands: ['message'] },
