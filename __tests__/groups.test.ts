@@ -1,6 +1,6 @@
 // Unit tier: the groups a whole run hands jest (__tests__/groups.js, __tests__/sequencer.js) lose
 // no test file and run none twice, and a file named alone still runs alone.
-import { afterEach, describe, expect, it } from '@jest/globals'
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Test } from '@jest/test-result'
@@ -50,6 +50,11 @@ describe('test file groups', () => {
 
 describe('the sequencer', () => {
   const env = { ...process.env }
+  // As a whole run sees it, whatever this run was started with (`DOCS_AGENT_FILE_BY_FILE=1`).
+  beforeEach(() => {
+    delete process.env.DOCS_AGENT_FILE_BY_FILE
+    delete process.env.ACTION_RUNNER
+  })
   afterEach(() => {
     process.env = { ...env }
   })
