@@ -28,10 +28,19 @@ const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
 
 /** base32 (either case) as bytes, a partial last byte dropped. */
 function fromBase32(run: string): Buffer {
-  const bits = Array.from(run.toUpperCase(), c =>
-    BASE32.indexOf(c).toString(2).padStart(5, '0')
-  ).join('')
-  return Buffer.from((bits.match(/.{8}/g) ?? []).map(b => parseInt(b, 2)))
+  const bytes: number[] = []
+  let bits = 0
+  let value = 0
+  for (const c of run.toUpperCase()) {
+    value = (value << 5) | BASE32.indexOf(c)
+    bits += 5
+    if (bits >= 8) {
+      bits -= 8
+      bytes.push((value >> bits) & 0xff)
+      value &= (1 << bits) - 1
+    }
+  }
+  return Buffer.from(bytes)
 }
 
 /**
@@ -69,8 +78,10 @@ const LATIN_OF = new Map(
  * case, `0` and `o` alike, `1`, `i` and `l` alike.
  */
 export const personReads = (t: string): string =>
-  Array.from(t.normalize('NFKD'), c => LATIN_OF.get(c) ?? c)
-    .join('')
+  t
+    .normalize('NFKD')
+    // Only what is not ASCII can be a look-alike: the rest stays as it is, without a lookup.
+    .replace(/[^\p{ASCII}]/gu, c => LATIN_OF.get(c) ?? c)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '')
     .replace(/0/g, 'o')
@@ -149,24 +160,35 @@ function partsOf(text: string): string[] {
  * or as a person reads it.
  */
 export function holdsPart(text: string, secret: string): boolean {
+  return holding(readings(text), secret)
+}
+
+/** A text's decodings, each also as a person reads it: made once, searched for every secret. */
+function readings(text: string): { decoded: string; person: string }[] {
+  return decodings(text).map(decoded => ({ decoded, person: personReads(decoded) }))
+}
+
+/** Whether any of `read` holds PART characters of `secret`, as it is or as a person reads it. */
+function holding(read: { decoded: string; person: string }[], secret: string): boolean {
   const parts = partsOf(secret)
-  const read = partsOf(personReads(secret))
-  return decodings(text).some(d => {
-    if (parts.some(part => d.includes(part))) return true
-    const person = personReads(d)
-    return read.some(part => person.includes(part))
-  })
+  const personParts = partsOf(personReads(secret))
+  return read.some(
+    r =>
+      parts.some(part => r.decoded.includes(part)) ||
+      personParts.some(part => r.person.includes(part))
+  )
 }
 
 /** Every place a secret, or a long part of one, shows once decoded: "where: which". */
 export function leaks(r: RunResult, comments: string[]): string[] {
   const found: string[] = []
   const look = (where: string, text: string) => {
+    const read = readings(text)
     for (const [name, secret] of [
       ['api key', API_KEY],
       ['token', TOKEN]
     ] as const)
-      if (holdsPart(text, secret)) found.push(`${where}: ${name}`)
+      if (holding(read, secret)) found.push(`${where}: ${name}`)
   }
   const lines = r.stdout.split(/\r?\n/).filter(l => !l.startsWith('::add-mask::'))
   // Each log line alone, and the log as a whole (a secret split across two lines).
