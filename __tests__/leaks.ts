@@ -45,9 +45,12 @@ function fromBase32(run: string): Buffer {
 
 /**
  * Every base64 run of `text` (white space inside it removed) decoded at each of its 4 offsets,
- * every base32 run at each of its 8 and every hex run at each of its 2, as Latin-1 and as UTF-8.
+ * every base32 run at each of its 8 and every hex run at each of its 2, as Latin-1 and as UTF-8:
+ * each decoding apart, as a reader reads one at a time (joined, a person's reading, which drops
+ * what is not a letter, would glue the end of one to the start of the next: 12 characters no
+ * decoding shows).
  */
-function runsDecoded(text: string): string {
+function runsDecoded(text: string): string[] {
   const flat = text.replace(/\s+|\\n/g, '')
   const bytes = [
     ...(flat.match(/[A-Za-z0-9+/_-]{16,}/g) ?? []).flatMap(run =>
@@ -63,7 +66,7 @@ function runsDecoded(text: string): string {
       [0, 1].map(offset => Buffer.from(run.slice(offset), 'hex'))
     )
   ]
-  return bytes.flatMap(b => [b.toString('latin1'), b.toString('utf8')]).join('\n')
+  return bytes.flatMap(b => [b.toString('latin1'), b.toString('utf8')])
 }
 
 /** The look-alikes the hiding forms use, each as the Latin character it stands for. */
@@ -73,15 +76,19 @@ const LATIN_OF = new Map(
   )
 )
 
+// eslint-disable-next-line no-control-regex -- the ASCII range is what is tested
+const ONLY_ASCII = /^[\u0000-\u007f]*$/
+
 /**
  * What a person reads: each look-alike as its Latin letter, the letters and digits alone, in one
  * case, `0` and `o` alike, `1`, `i` and `l` alike.
  */
 export const personReads = (t: string): string =>
-  t
-    .normalize('NFKD')
-    // Only what is not ASCII can be a look-alike: the rest stays as it is, without a lookup.
-    .replace(/[^\p{ASCII}]/gu, c => LATIN_OF.get(c) ?? c)
+  // ASCII has no compatibility form and no look-alike: the first two steps would change nothing.
+  (ONLY_ASCII.test(t)
+    ? t
+    : t.normalize('NFKD').replace(/[^\p{ASCII}]/gu, c => LATIN_OF.get(c) ?? c)
+  )
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '')
     .replace(/0/g, 'o')
@@ -141,18 +148,56 @@ export function decodings(text: string): string[] {
     all,
     plainLetters(all),
     plainLetters(spelled(percent(markdown(unicode(entities(text)))))),
-    runsDecoded(text),
+    ...runsDecoded(text),
     // An encoding written backwards, turned round and decoded.
-    runsDecoded(Array.from(text).reverse().join(''))
+    ...runsDecoded(Array.from(text).reverse().join(''))
   ]
 }
 
-/** Every PART characters in a row of `text`, forwards and reversed. */
-function partsOf(text: string): string[] {
+/**
+ * What a search for PART characters of `text`, forwards or reversed, looks for: the parts
+ * themselves, and the blocks of PART / 2 at multiples of PART / 2 of each direction, one of which
+ * every part holds (a text holding none of them holds no part: most texts are ruled out by a few
+ * searches, not one a part).
+ */
+interface Parts {
+  parts: string[]
+  blocks: string[]
+}
+
+function partsOf(text: string): Parts {
   const backwards = Array.from(text).reverse().join('')
-  return [text, backwards].flatMap(t =>
-    Array.from({ length: Math.max(0, t.length - PART + 1) }, (_, i) => t.slice(i, i + PART))
-  )
+  const half = PART / 2
+  return {
+    parts: [text, backwards].flatMap(t =>
+      Array.from({ length: Math.max(0, t.length - PART + 1) }, (_, i) => t.slice(i, i + PART))
+    ),
+    blocks:
+      text.length < PART
+        ? []
+        : [text, backwards].flatMap(t =>
+            Array.from({ length: Math.floor(t.length / half) }, (_, k) =>
+              t.slice(k * half, (k + 1) * half)
+            )
+          )
+  }
+}
+
+/** Whether `text` holds one of the parts. */
+function holdsOneOf(text: string, { parts, blocks }: Parts): boolean {
+  return blocks.some(block => text.includes(block)) && parts.some(part => text.includes(part))
+}
+
+/** Each secret's parts, as it is and as a person reads it, made once: a run has two secrets. */
+const partsBySecret = new Map<string, { parts: Parts; personParts: Parts }>()
+
+function secretParts(secret: string): { parts: Parts; personParts: Parts } {
+  let found = partsBySecret.get(secret)
+  if (found === undefined) {
+    found = { parts: partsOf(secret), personParts: partsOf(personReads(secret)) }
+    partsBySecret.set(secret, found)
+  }
+  return found
 }
 
 /**
@@ -165,18 +210,14 @@ export function holdsPart(text: string, secret: string): boolean {
 
 /** A text's decodings, each also as a person reads it: made once, searched for every secret. */
 function readings(text: string): { decoded: string; person: string }[] {
-  return decodings(text).map(decoded => ({ decoded, person: personReads(decoded) }))
+  // Most decodings of most texts are the text itself: each distinct one is read once.
+  return [...new Set(decodings(text))].map(decoded => ({ decoded, person: personReads(decoded) }))
 }
 
 /** Whether any of `read` holds PART characters of `secret`, as it is or as a person reads it. */
 function holding(read: { decoded: string; person: string }[], secret: string): boolean {
-  const parts = partsOf(secret)
-  const personParts = partsOf(personReads(secret))
-  return read.some(
-    r =>
-      parts.some(part => r.decoded.includes(part)) ||
-      personParts.some(part => r.person.includes(part))
-  )
+  const { parts, personParts } = secretParts(secret)
+  return read.some(r => holdsOneOf(r.decoded, parts) || holdsOneOf(r.person, personParts))
 }
 
 /** Every place a secret, or a long part of one, shows once decoded: "where: which". */

@@ -281,7 +281,11 @@ describe('property: the key through a stack of the forms a person or a decoder r
     marked('\u0301')
   )
   const encoding = fc.constantFrom<Hide>(s => s, base32, base64, hex)
-  const stacked = fc.tuple(fc.array(form, { minLength: 1, maxLength: 3 }), encoding).map(
+  // Reversed twice is the key as it is, which masking replaces (`***`), not withheld: not a stack.
+  const forms = fc
+    .array(form, { minLength: 1, maxLength: 3 })
+    .filter(fs => !(fs.length % 2 === 0 && fs.every(f => f === reversed)))
+  const stacked = fc.tuple(forms, encoding).map(
     ([forms, encode]): Hide =>
       key =>
         encode(forms.reduce((s, hide) => hide(s), key))

@@ -57,6 +57,41 @@ describe('the secret search reads as a person or a decoder reads', () => {
       expect(redact(`see ${hide(eleven)} here`)).toBe(`see ${hide(eleven)} here`)
   })
 
+  it('the shortest runs that can hold 12 characters of the key are read, alone, in a text, wrapped; 11 are not', () => {
+    // Reversed first: no encoded form of the key is looked for as such, the decoded run is read.
+    const shortest: Array<[string, (s: string) => string, number]> = [
+      ['hex', hex, 24],
+      ['hex in upper case', s => hex(s).toUpperCase(), 24],
+      ['base64', base64, 16],
+      ['base32', s => base32(s).replace(/=+$/, ''), 20]
+    ]
+    const twelve = reversed(KEY.slice(5, 17))
+    for (const [name, encode, length] of shortest) {
+      const run = encode(twelve)
+      expect({ name, length: run.length }).toEqual({ name, length })
+      for (const text of [run, `see ${run} here`, `see ${run.slice(0, 7)}\n  ${run.slice(7)} here`])
+        expect({ name, text, out: redact(text) }).toEqual({
+          name,
+          text,
+          out: withheld('the API key')
+        })
+      const eleven = `see ${encode(reversed(KEY.slice(5, 16)))} here`
+      expect(redact(eleven)).toBe(eleven)
+    }
+  })
+
+  it('a run whose first characters a decoding eats is read as a decoder of the text as it is reads it', () => {
+    // Found by the property below: `%6d` is percent-encoding of `m`, and the first byte of the hex.
+    const dotted = hex(between('.')(KEY.slice(0, 13)))
+    expect(redact(`%${dotted}`)).toBe(withheld('the API key'))
+    expect(redact(`see %${dotted} here`)).toBe(withheld('the API key'))
+  })
+
+  it('half a surrogate pair between the characters hides none of them', () => {
+    for (const half of ['\ud800', '\udbff', '\udc00'])
+      expect(redact(`see ${between(half)(KEY.slice(5, 17))} here`)).toBe(withheld('the API key'))
+  })
+
   it('ordinary text is kept as it is: prose in Latin, Cyrillic and Greek, paths, numbers, hashes and encoded data', () => {
     const texts = [
       'The visitors report: 12,345 unique visitors (+4.2%) between Nov 16 and Nov 22.',

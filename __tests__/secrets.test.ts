@@ -93,6 +93,14 @@ describe('redact', () => {
     registerSecrets(...secretsOf({ 'api-key': KEY, 'github-token': TOKEN }))
   })
 
+  it('masks a value of one or two characters as it is (the finder that rules texts out reads two)', () => {
+    for (const value of ['q', 'qz']) {
+      registerSecrets(...secretsOf({ 'github-token': value }))
+      expect(redact(`a ${value} b`)).toBe('a *** b')
+    }
+    registerSecrets(...secretsOf({ 'api-key': KEY, 'github-token': TOKEN }))
+  })
+
   it('masks each secret in the log when registered', () => {
     expect(setSecret).toHaveBeenCalledWith(KEY)
     expect(setSecret).toHaveBeenCalledWith(TOKEN)

@@ -97,19 +97,49 @@ export function decodedRuns(text: string): string {
       const unpadded = run.replace(/=+/g, '')
       for (let at = 0; at < 4; at++) keep(Buffer.from(unpadded.slice(at), 'base64'))
     } else if (kind === 'base32') for (let at = 0; at < 8; at++) keep(fromBase32(run, at))
-    else for (let at = 0; at < 2; at++) keep(Buffer.from(run.slice(at), 'hex'))
+    else
+      for (let at = 0; at < 2; at++)
+        if (startsText(run, at)) keep(Buffer.from(run.slice(at), 'hex'))
   }
   return decoded.join('\n')
 }
 
-/** What an ASCII character can be part of, as bits. */
-const BASE64 = 1
-const UPPER = 2
-const LOWER = 4
-const BASE32 = 8
-const HEX_LOWER = 16
-const HEX_UPPER = 32
-const CLASSES = ((): Uint8Array => {
+/**
+ * Hex digits that, as the first of a byte, can begin a character of READABLE text in UTF-8: `0`
+ * (tab, line feed, carriage return), `2`–`7` (the rest of printable ASCII), `c`–`f` (the first
+ * byte of a longer character). `1` (control characters) and `8`–`b` (the bytes that continue a
+ * character) cannot.
+ */
+const HEX_STARTS = ((): Uint8Array => {
+  const starts = new Uint8Array(128)
+  for (const c of '0234567cdefCDEF') starts[c.charCodeAt(0)] = 1
+  return starts
+})()
+
+/**
+ * Whether the bytes of a hex run from digit `at` on can decode to READABLE text: 12 UTF-16 units
+ * are 6 characters at the least, so 6 bytes that can begin one. A run of one byte over and over
+ * that begins none (`aaaa…`, a hostile answer's padding) is not decoded.
+ */
+function startsText(run: string, at: number): boolean {
+  let starts = 0
+  for (let i = at; i < run.length; i += 2)
+    if ((starts += HEX_STARTS[run.charCodeAt(i)]!) >= 6) return true
+  return false
+}
+
+/**
+ * What an ASCII character can be part of, as bits (0: no run; every character of a base32 or hex
+ * run is one of base64 too). scan.ts reads them to tell, in its pass, whether a text could hold a
+ * run at all.
+ */
+export const BASE64 = 1
+export const UPPER = 2
+export const LOWER = 4
+export const BASE32 = 8
+export const HEX_LOWER = 16
+export const HEX_UPPER = 32
+export const CLASSES = ((): Uint8Array => {
   const classes = new Uint8Array(128)
   const mark = (chars: string, bits: number): void => {
     for (const c of chars) classes[c.charCodeAt(0)]! |= bits
@@ -125,51 +155,65 @@ const CLASSES = ((): Uint8Array => {
 })()
 
 type RunKind = 'base64' | 'base32' | 'hex'
-const BOTH_CASES = UPPER | LOWER
+export const BOTH_CASES = UPPER | LOWER
 /** 16 characters of base64 or base32 hold 12 or 10 bytes; 24 hex digits 12. */
-const MIN_RUN = 16
-const MIN_HEX = 24
+export const MIN_RUN = 16
+export const MIN_HEX = 24
+
+/** A run a decoder would take. */
+interface Run {
+  kind: RunKind
+  run: string
+}
 
 /**
- * The runs a decoder would take, in one pass over the characters: base64 of 16 characters or
- * more holding letters of both cases (16 characters of base64 almost never lack either, while
- * words and paths, an export's thousands of rows, mostly do), base32 of 16 or more in upper case
- * (as RFC 4648 writes it; lower-case base32 of a secret is found by its encoded forms, and prose
- * is mostly lower case), hex of 24 or more in one case.
+ * The runs a decoder would take: base64 of 16 characters or more holding letters of both cases
+ * (16 characters of base64 almost never lack either, while words and paths, an export's thousands
+ * of rows, mostly do), base32 of 16 or more in upper case (as RFC 4648 writes it; lower-case
+ * base32 of a secret is found by its encoded forms, and prose is mostly lower case), hex of 24 or
+ * more in one case; in the order they end (base64, base32, hex in lower case, in upper case, of
+ * those ending together). One pass finds the stretches of base64 characters, which hold every
+ * run; one of 16 or more is read again for each kind whose characters it has shown (runsIn).
  */
-function runsOf(text: string): Array<{ kind: RunKind; run: string }> {
-  const runs: Array<{ kind: RunKind; run: string }> = []
-  // Where the current run of each kind started, and the cases a base64 run has shown.
-  let base64 = 0
-  let cases = 0
-  let base32 = 0
-  let hexLower = 0
-  let hexUpper = 0
-  // Written out kind by kind, without a call per character: every published text passes here.
+function runsOf(text: string): Run[] {
+  const runs: Run[] = []
+  // Where the current stretch started, and the classes its characters have shown.
+  let start = 0
+  let classes = 0
   for (let i = 0; i <= text.length; i++) {
     const code = i < text.length ? text.charCodeAt(i) : 128
     const bits = code < 128 ? CLASSES[code]! : 0
-    if ((bits & BASE64) !== 0) cases |= bits
+    if (bits !== 0) classes |= bits
     else {
-      if (i - base64 >= MIN_RUN && (cases & BOTH_CASES) === BOTH_CASES)
-        runs.push({ kind: 'base64', run: text.slice(base64, i) })
-      base64 = i + 1
-      cases = 0
-    }
-    if ((bits & BASE32) === 0) {
-      if (i - base32 >= MIN_RUN) runs.push({ kind: 'base32', run: text.slice(base32, i) })
-      base32 = i + 1
-    }
-    if ((bits & HEX_LOWER) === 0) {
-      if (i - hexLower >= MIN_HEX) runs.push({ kind: 'hex', run: text.slice(hexLower, i) })
-      hexLower = i + 1
-    }
-    if ((bits & HEX_UPPER) === 0) {
-      if (i - hexUpper >= MIN_HEX) runs.push({ kind: 'hex', run: text.slice(hexUpper, i) })
-      hexUpper = i + 1
+      if (i - start >= MIN_RUN) runsIn(text, start, i, classes, runs)
+      start = i + 1
+      classes = 0
     }
   }
   return runs
+}
+
+/** The runs of the stretch of base64 characters from `start` to `end`, added to `runs`. */
+function runsIn(text: string, start: number, end: number, classes: number, runs: Run[]): void {
+  const found: Array<Run & { end: number; order: number }> = []
+  if ((classes & BOTH_CASES) === BOTH_CASES)
+    found.push({ kind: 'base64', run: text.slice(start, end), end, order: 0 })
+  const kinds = [
+    [BASE32, 'base32', MIN_RUN],
+    [HEX_LOWER, 'hex', MIN_HEX],
+    [HEX_UPPER, 'hex', MIN_HEX]
+  ] as const
+  kinds.forEach(([bit, kind, min], order) => {
+    if ((classes & bit) === 0) return
+    let from = start
+    for (let i = start; i <= end; i++) {
+      if (i < end && (CLASSES[text.charCodeAt(i)]! & bit) !== 0) continue
+      if (i - from >= min) found.push({ kind, run: text.slice(from, i), end: i, order: order + 1 })
+      from = i + 1
+    }
+  })
+  found.sort((a, b) => a.end - b.end || a.order - b.order)
+  for (const { kind, run } of found) runs.push({ kind, run })
 }
 
 const BASE32_VALUES = ((): Uint8Array => {

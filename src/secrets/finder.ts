@@ -51,59 +51,101 @@ export function skeletonNeedlesOf(name: string, secret: string): Needle[] {
 }
 
 /**
- * Finds any `part` characters in a row of any needle, anywhere in a text. Every run of `part`
- * characters of a needle holds one of its anchors (its blocks of `block` characters at multiples
- * of `block`, with 2 × block ≤ part), so one native regular-expression pass looks for the anchors
- * alone; only where one turns up is the match grown to both sides and measured. An export's pages
- * cost one pass each, whatever the number of needles.
+ * Finds any `part` characters in a row of any needle, anywhere in a text. A run of `part`
+ * characters holds, whatever its start, the `block` characters of the text at a multiple of
+ * `block` (2 × block ≤ part): so the text is read at those places only, each block's characters
+ * hashed and looked up among every block of every needle (at every offset); only where one turns
+ * up is the match checked, grown to both sides and measured. One pass, each character read once
+ * (an export's pages cost one pass each, whatever the number of needles), no allocation.
  */
 export class PartFinder {
   private readonly block: number
-  private readonly anchors = new Map<string, Array<{ needle: Needle; at: number }>>()
-  private readonly pattern: RegExp | undefined
+  private readonly gram: number
+  /** Per block of a needle (every offset): its needle, its offset, its hash; chained by hash. */
+  private readonly needleOf: Int32Array
+  private readonly offsetOf: Int32Array
+  private readonly hashOf: Int32Array
+  private readonly next: Int32Array
+  /** The first block of each hash bucket, -1 for none. */
+  private readonly heads: Int32Array
+  private readonly mask: number
+  private readonly needles: Needle[]
 
   constructor(needles: Needle[]) {
-    const usable = needles.filter(n => n.part >= 2 && n.text.length >= n.part)
-    this.block = Math.max(1, Math.min(6, ...usable.map(n => Math.floor(n.part / 2))))
-    for (const needle of usable)
-      for (let at = 0; at + this.block <= needle.text.length; at += this.block) {
-        const anchor = needle.text.slice(at, at + this.block)
-        const list = this.anchors.get(anchor) ?? []
-        list.push({ needle, at })
-        this.anchors.set(anchor, list)
+    this.needles = needles.filter(n => n.part >= 2 && n.text.length >= n.part)
+    this.block = Math.max(1, Math.min(6, ...this.needles.map(n => Math.floor(n.part / 2))))
+    this.gram = Math.min(this.block, 4)
+    const count = this.needles.reduce((sum, n) => sum + n.text.length - this.gram + 1, 0)
+    let buckets = 16
+    while (buckets < 4 * count) buckets *= 2
+    this.mask = buckets - 1
+    this.heads = new Int32Array(buckets).fill(-1)
+    this.needleOf = new Int32Array(count)
+    this.offsetOf = new Int32Array(count)
+    this.hashOf = new Int32Array(count)
+    this.next = new Int32Array(count)
+    let k = 0
+    this.needles.forEach((needle, index) => {
+      for (let at = 0; at + this.gram <= needle.text.length; at++, k++) {
+        const hash = blockHash(needle.text, at, this.gram)
+        this.needleOf[k] = index
+        this.offsetOf[k] = at
+        this.hashOf[k] = hash
+        this.next[k] = this.heads[hash & this.mask]!
+        this.heads[hash & this.mask] = k
       }
-    const alternatives = [...this.anchors.keys()].map(a => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    // Global: exec walks the text from lastIndex (UTF-16 units, as the anchors were cut).
-    this.pattern = alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'g') : undefined
+    })
   }
 
   /** The name of the first needle a part of which `text` holds, or undefined. */
   find(text: string): string | undefined {
-    const pattern = this.pattern
-    if (pattern === undefined || text.length < this.block) return undefined
-    pattern.lastIndex = 0
-    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-      const found = this.grow(text, m.index, m[0])
-      if (found !== undefined) return found
-      // Anchors may overlap: look again one character on.
-      pattern.lastIndex = m.index + 1
+    if (this.needles.length === 0) return undefined
+    const block = this.block
+    const gram = this.gram
+    const last = text.length - block
+    for (let start = 0; start <= last; start += block) {
+      const hash = blockHash(text, start, gram)
+      for (let k = this.heads[hash & this.mask]!; k !== -1; k = this.next[k]!) {
+        if (this.hashOf[k] !== hash) continue
+        const needle = this.needles[this.needleOf[k]!]!
+        if (grows(text, start, block, needle, this.offsetOf[k]!)) return needle.name
+      }
     }
     return undefined
   }
+}
 
-  /** The needle whose anchor at `start` grows, to both sides, into a part long enough. */
-  private grow(text: string, start: number, anchor: string): string | undefined {
-    for (const { needle, at } of this.anchors.get(anchor) ?? []) {
-      const n = needle.text
-      let left = 0
-      while (at - left > 0 && start - left > 0 && text[start - left - 1] === n[at - left - 1])
-        left++
-      let right = 0
-      const after = at + this.block
-      while (after + right < n.length && text[start + this.block + right] === n[after + right])
-        right++
-      if (left + this.block + right >= needle.part) return needle.name
-    }
-    return undefined
-  }
+/** Math.imul, read once: a global read in a loop is slow in a vm context (jest's). */
+const imul = Math.imul
+
+/** A hash of the `block` code units of `text` from `at`. */
+function blockHash(text: string, at: number, block: number): number {
+  let hash = 0
+  for (let i = at; i < at + block; i++) hash = (imul(hash, 0x9e3779b1) + text.charCodeAt(i)) | 0
+  return hash ^ (hash >>> 15)
+}
+
+/**
+ * Whether the `block` units of `text` at `start` are those of the needle at `at`, and the match
+ * grown to both sides is `part` long.
+ */
+function grows(text: string, start: number, block: number, needle: Needle, at: number): boolean {
+  const n = needle.text
+  for (let i = 0; i < block; i++)
+    if (text.charCodeAt(start + i) !== n.charCodeAt(at + i)) return false
+  let left = 0
+  while (
+    at - left > 0 &&
+    start - left > 0 &&
+    text.charCodeAt(start - left - 1) === n.charCodeAt(at - left - 1)
+  )
+    left++
+  let right = 0
+  const after = at + block
+  while (
+    after + right < n.length &&
+    text.charCodeAt(start + block + right) === n.charCodeAt(after + right)
+  )
+    right++
+  return left + block + right >= needle.part
 }

@@ -5,6 +5,7 @@
 // escapes `_` as `&#95;`, which hides a key from the runner's literal scan: so the outputs, the
 // summary and comments need redaction of their own.
 import * as core from '@actions/core'
+import { PartFinder } from './finder.js'
 import { SecretSearch } from './search.js'
 
 const MASK = '***'
@@ -17,6 +18,12 @@ const MIN_ENCODED = 8
 const MIN_SHIFTED_CORE = 8
 
 let pattern: RegExp | undefined
+/**
+ * Whether a text holds any of the pattern's forms whole, in one pass (finder.ts): most texts hold
+ * none, and an alternation of some fifty long forms is a slow regular expression to run on each.
+ * Undefined with a form of one character: the pattern is run on every text.
+ */
+let formsFinder: PartFinder | undefined
 /** Finds a long enough part of a secret in a text, once read as a person or a decoder reads. */
 let search: SecretSearch | undefined
 
@@ -62,6 +69,10 @@ export function registerSecrets(...secrets: readonly Secret[]): void {
   // Longest first, so a form that contains a shorter one is removed whole.
   const sorted = [...forms].sort((a, b) => b.length - a.length)
   pattern = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined
+  // The finder reads two characters at the least: a shorter form leaves the pattern alone to tell.
+  formsFinder = sorted.every(form => form.length >= 2)
+    ? new PartFinder(sorted.map(form => ({ name: form, text: form, part: form.length })))
+    : undefined
 }
 
 /**
@@ -74,9 +85,14 @@ export function registerSecrets(...secrets: readonly Secret[]): void {
  */
 export function redact(text: string): string {
   if (pattern === undefined || text === '') return text
-  const masked = text.replace(pattern, MASK)
+  const masked = holdsForm(text) ? text.replace(pattern, MASK) : text
   const found = hiddenSecret(masked)
   return found === undefined ? masked : withheld(found)
+}
+
+/** Whether `text` holds one of the forms masking replaces. */
+function holdsForm(text: string): boolean {
+  return formsFinder === undefined || formsFinder.find(text) !== undefined
 }
 
 /** What stands in for a text that held a secret in a form masking cannot reach. */
@@ -125,8 +141,7 @@ export function redactDeep<T>(value: T): T {
  */
 export function redactParsed<T>(text: string, value: T): T {
   if (pattern === undefined) return value
-  pattern.lastIndex = 0
-  if (!text.includes('\\') && !pattern.test(text) && hiddenSecret(text) === undefined) return value
+  if (!text.includes('\\') && !holdsForm(text) && hiddenSecret(text) === undefined) return value
   return redactDeep(value)
 }
 

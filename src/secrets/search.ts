@@ -8,18 +8,10 @@
 // reversed, raw, as its look-alike skeleton, or in base64 (wrapped or not, at any alignment),
 // base32 or hex. Pure: redact.ts decides what the secrets are and what to do with a text that
 // holds one.
-import { INVISIBLE_CLASS } from '../public-text.js'
 import { decodedRuns } from './encodings.js'
 import { needlesOf, PartFinder, skeletonNeedlesOf } from './finder.js'
-import { skeletonOf } from './skeleton.js'
+import { scan } from './scan.js'
 
-/**
- * White space, control characters and what a reader cannot read (the one definition of
- * invisible, public-text.ts): nothing a reader sees between two letters.
- */
-const NOTHING_BETWEEN = new RegExp(`[\\s\\p{Cc}${INVISIBLE_CLASS}]+`, 'gu')
-/** The same, and combining marks: what is left of a letter once its compatibility form is read. */
-const NOTHING_BUT_LETTERS = new RegExp(`[\\s\\p{Cc}\\p{M}${INVISIBLE_CLASS}]+`, 'gu')
 // eslint-disable-next-line no-control-regex -- the ASCII range is what is tested
 const BEYOND_ASCII = /[^\u0000-\u007f]/
 /** Tag characters that tag a printable ASCII character (U+E0020–E007E). */
@@ -61,8 +53,8 @@ const NAMED_ENTITIES: Readonly<Record<string, string>> = {
  * `text` as a reader could read it. `decoded`: entities, backslash escapes (`\u`, `\x`, JSON's
  * `\n`, and Markdown's `\_`, `\+`, …) and percent-encoding decoded, repeatedly for double
  * encodings. `readings` and `skeletons`: those of that text (readingsOf), and those of what its
- * base32, base64 and hex runs decode to (decoded once: an encoding of an encoding is found by the
- * encoded forms searched in the first).
+ * base32, base64 and hex runs decode to, before and after that decoding (decoded once: an
+ * encoding of an encoding is found by the encoded forms searched in the first).
  */
 export function readingOf(text: string): {
   decoded: string
@@ -70,10 +62,15 @@ export function readingOf(text: string): {
   skeletons: string[]
 } {
   const decoded = decodeAll(text)
-  const { readings, skeletons } = readingsOf(decoded)
-  const runs = decodedRuns(decoded)
-  if (runs !== '') {
-    const inRuns = readingsOf(decodeAll(runs))
+  const { readings, skeletons, runs } = readingsOf(decoded)
+  // The pass that made the readings saw no stretch a run could come from: decodedRuns finds none.
+  // Decoding can eat the first characters of a run (`%6d2e69…` reads `m2e69…`) that a decoder of
+  // the text as it is takes: there, the runs of that text too.
+  const decodedText = [runs ? decodedRuns(decoded) : '', decoded !== text ? decodedRuns(text) : '']
+    .filter(d => d !== '')
+    .join('\n')
+  if (decodedText !== '') {
+    const inRuns = readingsOf(decodeAll(decodedText))
     readings.push(...inRuns.readings)
     skeletons.push(...inRuns.skeletons)
   }
@@ -88,21 +85,25 @@ export function readingOf(text: string): {
  * combining marks; where it holds tag characters or variation selectors, the text they spell
  * (each tag its ASCII character, each run of selectors its bytes), decoded and read again. And the
  * skeleton of each letters' reading (skeletonOf: look-alikes folded to Latin, the letters and
- * digits alone).
+ * digits alone). One pass (scan.ts) makes the first reading and its skeleton, and tells which of
+ * the others can differ from it: a reading that would repeat one is not made again. `runs`:
+ * whether the text may hold a run a decoder takes (Scan.runs).
  */
-function readingsOf(decoded: string): { readings: string[]; skeletons: string[] } {
-  const plain = decoded.replace(NOTHING_BETWEEN, '')
-  if (!BEYOND_ASCII.test(decoded)) return { readings: [plain], skeletons: [skeletonOf(plain)] }
-  const letters = lettersOf(decoded)
-  const readings = [plain, letters]
-  const skeletons = [skeletonOf(letters)]
-  const spelled = spelledOut(decoded)
+function readingsOf(decoded: string): { readings: string[]; skeletons: string[]; runs: boolean } {
+  const plain = scan(decoded)
+  if (!plain.wide) return { readings: [plain.kept], skeletons: [plain.skeleton], runs: plain.runs }
+  // No compatibility form and no combining mark: the letters' reading is the plain one.
+  const compatible = decoded.normalize('NFKD')
+  const letters = compatible === decoded && !plain.marks ? plain : scan(compatible, 'letters')
+  const readings = letters.kept === plain.kept ? [plain.kept] : [plain.kept, letters.kept]
+  const skeletons = [letters.skeleton]
+  const spelled = plain.spells ? spelledOut(decoded) : decoded
   if (spelled !== decoded) {
-    const spelledLetters = lettersOf(decodeAll(spelled))
-    readings.push(spelledLetters)
-    skeletons.push(skeletonOf(spelledLetters))
+    const spelledLetters = scan(decodeAll(spelled).normalize('NFKD'), 'letters')
+    readings.push(spelledLetters.kept)
+    skeletons.push(spelledLetters.skeleton)
   }
-  return { readings, skeletons }
+  return { readings, skeletons, runs: plain.runs }
 }
 
 /**
@@ -112,8 +113,8 @@ function readingsOf(decoded: string): { readings: string[]; skeletons: string[] 
  */
 export function changedByReading(secret: string): boolean {
   const decoded = decodeAll(secret)
-  if (decoded !== secret || decoded.replace(NOTHING_BETWEEN, '') !== secret) return true
-  return BEYOND_ASCII.test(secret) && lettersOf(secret) !== secret
+  if (decoded !== secret || scan(decoded).kept !== secret) return true
+  return BEYOND_ASCII.test(secret) && scan(secret.normalize('NFKD'), 'letters').kept !== secret
 }
 
 /** Entities, escapes and percent-encoding decoded, up to three times (a double encoding). */
@@ -125,11 +126,6 @@ function decodeAll(text: string): string {
     d = next
   }
   return d
-}
-
-/** The compatibility form of each letter, nothing between them: what a reader recognises. */
-function lettersOf(text: string): string {
-  return text.normalize('NFKD').replace(NOTHING_BUT_LETTERS, '')
 }
 
 /** Tag characters as the ASCII characters they tag, and runs of variation selectors as bytes. */
