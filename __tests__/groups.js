@@ -9,6 +9,25 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
+/**
+ * Each test file's time run alone, in seconds (`npm run test:weigh` measures them again): how the
+ * groups are balanced, and the order of a run with no times of its own (a fresh clone). A file not
+ * listed weighs what its size suggests; a stale figure costs balance, never a test.
+ */
+const WEIGHTS = JSON.parse(fs.readFileSync(new URL('./weights.json', import.meta.url), 'utf8'))
+/** Seconds a kilobyte of test code takes, about, for a file not in weights.json. */
+const SECONDS_PER_KB = 0.15
+
+/**
+ * The time the test file `file` of `bytes` bytes takes, about.
+ * @param {string} file
+ * @param {number} bytes
+ * @returns {number}
+ */
+export function weightOf(file, bytes) {
+  return WEIGHTS[path.basename(file)] ?? (bytes / 1000) * SECONDS_PER_KB
+}
+
 /** A group file's name: group-N.test.ts (unit tier) or group-N.int.test.ts (scenario tier). */
 export const GROUP_FILE = /^group-\d+(\.int)?\.test\.ts$/
 const TEST_FILE = /\.test\.ts$/
@@ -35,8 +54,9 @@ export function runsAlone(text) {
 
 /**
  * Every group file of `dir` and its members, as absolute paths. Each tier's files that can share a
- * registry, in name order, are cut into as many runs as the tier has group files, each with about
- * the same amount of test code (a file goes where its middle falls).
+ * registry are shared out among the tier's group files with about the same weight each
+ * (weightOf): the heaviest first, each to the group with the least so far (a stable order: name
+ * order among files of one weight).
  * @param {string} dir the folder of the test files
  * @returns {Map<string, string[]>}
  */
@@ -50,15 +70,16 @@ export function groupsIn(dir) {
       .filter(name => TEST_FILE.test(name) && !GROUP_FILE.test(name) && ofTier(name))
       .map(name => ({ file: path.join(dir, name), text: fs.readFileSync(path.join(dir, name)) }))
       .filter(m => runsAlone(m.text.toString('utf8')) === undefined)
-    const total = members.reduce((sum, m) => sum + m.text.length, 0)
-    const shares = groupFiles.map(() => [])
-    let before = 0
-    for (const m of members) {
-      const at = Math.floor(((before + m.text.length / 2) / total) * shares.length)
-      shares[Math.min(shares.length - 1, at)]?.push(m.file)
-      before += m.text.length
+    // Heaviest first, each into the group with the least weight so far: the heavy files spread.
+    const shares = groupFiles.map(() => ({ files: [], weight: 0 }))
+    const weighed = members.map(m => ({ file: m.file, weight: weightOf(m.file, m.text.length) }))
+    for (const m of weighed.sort((a, b) => b.weight - a.weight)) {
+      const least = shares.reduce((min, share) => (share.weight < min.weight ? share : min))
+      least.files.push(m.file)
+      least.weight += m.weight
     }
-    groupFiles.forEach((name, i) => groups.set(path.join(dir, name), shares[i] ?? []))
+    for (const share of shares) share.files.sort()
+    groupFiles.forEach((name, i) => groups.set(path.join(dir, name), shares[i]?.files ?? []))
   }
   return groups
 }

@@ -5,11 +5,11 @@
 // every scenario runs the built action in a child process (.ci/run's Node 24, ACTION_RUNNER=process):
 // there the processes take the time, not the imports, and files alone share the workers evenly.
 // The order is jest's: a file that failed last time first, then the longest first; before any time
-// is known, the largest first, a group counting as its members.
+// is known, the heaviest first (groups.js weightOf), a group weighing what its members weigh.
 import TestSequencer from '@jest/test-sequencer'
 import path from 'node:path'
 import { everyScenarioInAProcess } from '../sim/run-action.js'
-import { GROUP_FILE, SCENARIO_FILE, groupsIn } from './groups.js'
+import { GROUP_FILE, SCENARIO_FILE, groupsIn, weightOf } from './groups.js'
 
 /** Whether a group file runs in place of its members in this run. */
 function grouping(group) {
@@ -29,9 +29,9 @@ export default class GroupSequencer extends TestSequencer {
     const run = tests.filter(
       t => !members.has(t.path) && (!GROUP_FILE.test(path.basename(t.path)) || grouped.has(t.path))
     )
-    const size = t =>
+    const weight = t =>
       (grouped.get(t.path) ?? [t.path]).reduce(
-        (sum, p) => sum + (t.context.hasteFS.getSize(p) ?? 0),
+        (sum, p) => sum + weightOf(p, t.context.hasteFS.getSize(p) ?? 0),
         0
       )
     for (const t of run) t.duration = this.time(t)
@@ -41,7 +41,7 @@ export default class GroupSequencer extends TestSequencer {
       if ((a.duration === undefined) !== (b.duration === undefined))
         return a.duration === undefined ? -1 : 1
       if (a.duration !== undefined && b.duration !== undefined) return b.duration - a.duration
-      return size(b) - size(a)
+      return weight(b) - weight(a)
     })
   }
 }
