@@ -133,9 +133,9 @@ function startsText(run: string, at: number): boolean {
  * run is one of base64 too). scan.ts reads them to tell, in its pass, whether a text could hold a
  * run at all.
  */
-export const BASE64 = 1
-export const UPPER = 2
-export const LOWER = 4
+const BASE64 = 1
+const UPPER = 2
+const LOWER = 4
 export const BASE32 = 8
 export const HEX_LOWER = 16
 export const HEX_UPPER = 32
@@ -171,9 +171,8 @@ interface Run {
  * (16 characters of base64 almost never lack either, while words and paths, an export's thousands
  * of rows, mostly do), base32 of 16 or more in upper case (as RFC 4648 writes it; lower-case
  * base32 of a secret is found by its encoded forms, and prose is mostly lower case), hex of 24 or
- * more in one case; in the order they end (base64, base32, hex in lower case, in upper case, of
- * those ending together). One pass finds the stretches of base64 characters, which hold every
- * run; one of 16 or more is read again for each kind whose characters it has shown (runsIn).
+ * more in one case. One pass finds the stretches of base64 characters, which hold every run; one
+ * of 16 or more is read again for each kind whose characters it has shown (runsIn).
  */
 function runsOf(text: string): Run[] {
   const runs: Run[] = []
@@ -195,26 +194,25 @@ function runsOf(text: string): Run[] {
 
 /** The runs of the stretch of base64 characters from `start` to `end`, added to `runs`. */
 function runsIn(text: string, start: number, end: number, classes: number, runs: Run[]): void {
-  const found: Array<Run & { end: number; order: number }> = []
   if ((classes & BOTH_CASES) === BOTH_CASES)
-    found.push({ kind: 'base64', run: text.slice(start, end), end, order: 0 })
-  const kinds = [
-    [BASE32, 'base32', MIN_RUN],
-    [HEX_LOWER, 'hex', MIN_HEX],
-    [HEX_UPPER, 'hex', MIN_HEX]
-  ] as const
-  kinds.forEach(([bit, kind, min], order) => {
-    if ((classes & bit) === 0) return
+    runs.push({ kind: 'base64', run: text.slice(start, end) })
+  for (const [bit, kind, min] of OTHER_RUNS) {
+    if ((classes & bit) === 0) continue
     let from = start
     for (let i = start; i <= end; i++) {
       if (i < end && (CLASSES[text.charCodeAt(i)]! & bit) !== 0) continue
-      if (i - from >= min) found.push({ kind, run: text.slice(from, i), end: i, order: order + 1 })
+      if (i - from >= min) runs.push({ kind, run: text.slice(from, i) })
       from = i + 1
     }
-  })
-  found.sort((a, b) => a.end - b.end || a.order - b.order)
-  for (const { kind, run } of found) runs.push({ kind, run })
+  }
 }
+
+/** The runs inside a stretch of base64 characters: their characters' bit, kind and least length. */
+const OTHER_RUNS = [
+  [BASE32, 'base32', MIN_RUN],
+  [HEX_LOWER, 'hex', MIN_HEX],
+  [HEX_UPPER, 'hex', MIN_HEX]
+] as const
 
 const BASE32_VALUES = ((): Uint8Array => {
   const values = new Uint8Array(128)
